@@ -1,0 +1,60 @@
+# mcpscope — build, test, benchmark.
+GO        ?= go
+PEERS     := testdata/peers
+GOSDK     := github.com/modelcontextprotocol/go-sdk
+GOSDK_V   := v1.8.0
+MARK3     := github.com/mark3labs/mcp-go
+MARK3_V   := v1.2.1
+PEERBIN   := $(abspath $(PEERS)/bin)
+
+.PHONY: build test test-race bench fuzz-smoke peers tools vet clean
+
+build:
+	$(GO) build -o mcpscope .
+
+## test: install what the tests need, then run every test.
+test: peers tools
+	$(GO) vet ./...
+	$(GO) test -race ./proto/... ./capture/... ./client/... ./transports/...
+	$(GO) test ./...
+
+## peers: third-party MCP servers and clients, pinned by version.
+peers: $(PEERS)/node_modules/.package-lock.json \
+       $(PEERBIN)/go-sdk/everything $(PEERBIN)/go-sdk/everything-server \
+       $(PEERBIN)/mark3labs/everything
+
+$(PEERS)/node_modules/.package-lock.json: $(PEERS)/package.json $(PEERS)/package-lock.json
+	cd $(PEERS) && npm ci --no-audit --no-fund
+
+$(PEERBIN)/go-sdk/everything:
+	GOBIN=$(PEERBIN)/go-sdk $(GO) install $(GOSDK)/examples/server/everything@$(GOSDK_V)
+
+$(PEERBIN)/go-sdk/everything-server:
+	GOBIN=$(PEERBIN)/go-sdk $(GO) install $(GOSDK)/conformance/everything-server@$(GOSDK_V)
+
+$(PEERBIN)/mark3labs/everything:
+	GOBIN=$(PEERBIN)/mark3labs $(GO) install $(MARK3)/examples/everything@$(MARK3_V)
+
+## tools: programs the end-to-end tests drive (tmux).
+tools:
+	@command -v tmux >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq tmux; \
+	  else sudo apt-get update -qq && sudo apt-get install -y -qq tmux; fi; }
+
+## bench: Go benchmarks and the comparisons against other MCP clients.
+bench: peers
+	$(GO) test -run '^$$' -bench . -benchmem ./capture/... ./proto/... ./bench/...
+
+## fuzz-smoke: every fuzz target for a few seconds.
+fuzz-smoke:
+	@for pkg in $$($(GO) list ./...); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz'); do \
+	    echo "fuzz $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime 5s $$pkg || exit 1; \
+	  done; \
+	done
+
+vet:
+	$(GO) vet ./...
+
+clean:
+	rm -rf mcpscope $(PEERS)/node_modules $(PEERS)/bin

@@ -1,0 +1,56 @@
+package client
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// RPCError is a JSON-RPC error response from the server.
+type RPCError struct {
+	Method string
+	Err    *proto.Error
+}
+
+func (e *RPCError) Error() string {
+	return fmt.Sprintf("%s failed: %s (code %d)", e.Method, e.Err.Message, e.Err.Code)
+}
+
+// TimeoutError says a request got no answer in time. The request was
+// cancelled on the wire.
+type TimeoutError struct {
+	Method string
+	ID     proto.ID
+	After  string // the limit that ran out, e.g. "30s" or "hard cap 5m0s"
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("%s (id %s) timed out after %s; sent a cancellation", e.Method, e.ID, e.After)
+}
+
+// ConnectionError says the transport failed or the server went away. Every
+// pending request fails with the same ConnectionError.
+type ConnectionError struct {
+	Err error // the transport's reason (for stdio: exit status and stderr tail)
+}
+
+func (e *ConnectionError) Error() string { return "connection lost: " + e.Err.Error() }
+
+// Unwrap returns the transport's reason.
+func (e *ConnectionError) Unwrap() error { return e.Err }
+
+// ProtocolError says the server broke the protocol: an unsupported version, a
+// malformed handshake answer, a response of the wrong shape.
+type ProtocolError struct {
+	Msg string
+}
+
+func (e *ProtocolError) Error() string { return "protocol violation: " + e.Msg }
+
+// ErrClosed is returned for calls made after Close.
+var ErrClosed = errors.New("session closed")
+
+// ErrTooManyInFlight is returned when the pending tracker is full and the
+// caller's context ends before a slot frees.
+var ErrTooManyInFlight = errors.New("too many requests in flight")

@@ -1,0 +1,185 @@
+package proto
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// Version is the only JSON-RPC version mcpscope speaks.
+const Version = "2.0"
+
+// Kind says what a JSON-RPC message is.
+type Kind uint8
+
+// Kinds of JSON-RPC message.
+const (
+	KindInvalid Kind = iota
+	KindRequest
+	KindNotification
+	KindResult
+	KindError
+)
+
+// String names the kind.
+func (k Kind) String() string {
+	return [...]string{"invalid", "request", "notification", "result", "error"}[k]
+}
+
+// Message is one JSON-RPC 2.0 message. Unknown fields are tolerated and kept
+// in Raw, which holds the exact body bytes the message was decoded from (nil
+// for a message built locally and not yet encoded).
+type Message struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      *ID             `json:"id,omitempty"`
+	Method  string          `json:"method,omitempty"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *Error          `json:"error,omitempty"`
+
+	// Raw is the exact body this message was decoded from (no framing).
+	Raw []byte `json:"-"`
+}
+
+// Kind classifies the message.
+func (m *Message) Kind() Kind {
+	switch {
+	case m.Method != "" && m.ID != nil && !m.ID.IsNull():
+		return KindRequest
+	case m.Method != "":
+		return KindNotification
+	case m.Error != nil:
+		return KindError
+	case m.Result != nil:
+		return KindResult
+	}
+	return KindInvalid
+}
+
+// IsResponse reports whether the message answers a request.
+func (m *Message) IsResponse() bool {
+	k := m.Kind()
+	return k == KindResult || k == KindError
+}
+
+// NewRequest builds a request with params marshalled to JSON.
+func NewRequest(id ID, method string, params any) (*Message, error) {
+	p, err := marshalParams(params)
+	if err != nil {
+		return nil, fmt.Errorf("%s params: %w", method, err)
+	}
+	return &Message{JSONRPC: Version, ID: &id, Method: method, Params: p}, nil
+}
+
+// NewNotification builds a notification with params marshalled to JSON.
+func NewNotification(method string, params any) (*Message, error) {
+	p, err := marshalParams(params)
+	if err != nil {
+		return nil, fmt.Errorf("%s params: %w", method, err)
+	}
+	return &Message{JSONRPC: Version, Method: method, Params: p}, nil
+}
+
+// NewResult builds a successful response.
+func NewResult(id ID, result any) (*Message, error) {
+	r, err := json.Marshal(result)
+	if err != nil {
+		return nil, fmt.Errorf("result: %w", err)
+	}
+	return &Message{JSONRPC: Version, ID: &id, Result: r}, nil
+}
+
+// NewErrorResponse builds an error response.
+func NewErrorResponse(id ID, code int, message string, data any) *Message {
+	e := &Error{Code: code, Message: message}
+	if data != nil {
+		e.Data, _ = json.Marshal(data)
+	}
+	return &Message{JSONRPC: Version, ID: &id, Error: e}
+}
+
+func marshalParams(params any) (json.RawMessage, error) {
+	switch p := params.(type) {
+	case nil:
+		return nil, nil
+	case json.RawMessage:
+		return p, nil
+	case []byte:
+		return json.RawMessage(p), nil
+	}
+	return json.Marshal(params)
+}
+
+// Error is the error object of a JSON-RPC error response.
+type Error struct {
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+// Error renders the code and message.
+func (e *Error) Error() string { return fmt.Sprintf("%s (code %d)", e.Message, e.Code) }
+
+// DecodeJSON decodes one JSON-RPC message or a batch from a JSON body. Each
+// message keeps its exact bytes in Raw. A message that is valid JSON but not
+// JSON-RPC is returned with an error naming what is wrong.
+func DecodeJSON(body []byte) (msgs []*Message, batch bool, err error) {
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		var items []json.RawMessage
+		if err := json.Unmarshal(trimmed, &items); err != nil {
+			return nil, true, fmt.Errorf("batch: %w", err)
+		}
+		if len(items) == 0 {
+			return nil, true, fmt.Errorf("empty batch")
+		}
+		for i, it := range items {
+			m, err := DecodeMessage(it)
+			if err != nil {
+				return msgs, true, fmt.Errorf("batch item %d: %w", i, err)
+			}
+			msgs = append(msgs, m)
+		}
+		return msgs, true, nil
+	}
+	m, err := DecodeMessage(body)
+	if err != nil {
+		return nil, false, err
+	}
+	return []*Message{m}, false, nil
+}
+
+// DecodeMessage decodes a single JSON-RPC message from JSON, keeping body in Raw.
+func DecodeMessage(body []byte) (*Message, error) {
+	m := &Message{}
+	if err := json.Unmarshal(body, m); err != nil {
+		return nil, fmt.Errorf("not a JSON-RPC message: %w", err)
+	}
+	m.Raw = body
+	if err := m.Validate(); err != nil {
+		return m, err
+	}
+	return m, nil
+}
+
+// Validate checks the envelope rules of JSON-RPC 2.0.
+func (m *Message) Validate() error {
+	if m.JSONRPC != Version {
+		return fmt.Errorf("jsonrpc is %q, want %q", m.JSONRPC, Version)
+	}
+	if m.Kind() == KindInvalid {
+		return fmt.Errorf("message has neither method nor result nor error")
+	}
+	if m.Result != nil && m.Error != nil {
+		return fmt.Errorf("response has both result and error")
+	}
+	return nil
+}
+
+// EncodeJSON returns the compact JSON body of the message.
+func (m *Message) EncodeJSON() ([]byte, error) {
+	if m.JSONRPC == "" {
+		m.JSONRPC = Version
+	}
+	return json.Marshal(m)
+}
