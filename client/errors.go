@@ -54,3 +54,26 @@ var ErrClosed = errors.New("session closed")
 // ErrTooManyInFlight is returned when the pending tracker is full and the
 // caller's context ends before a slot frees.
 var ErrTooManyInFlight = errors.New("too many requests in flight")
+
+// CancelledError says the client gave up on a request (its context ended or
+// Cancel was called) and told the server with notifications/cancelled.
+type CancelledError struct {
+	Method string
+	ID     proto.ID
+	Reason string
+	Err    error // context.Canceled or context.DeadlineExceeded
+}
+
+func (e *CancelledError) Error() string {
+	return fmt.Sprintf("%s (id %s) was cancelled: %s", e.Method, e.ID, e.Reason)
+}
+
+// Unwrap returns the context error behind the cancellation.
+func (e *CancelledError) Unwrap() error { return e.Err }
+
+// ErrNotConnected is returned for calls made before Connect has finished.
+var ErrNotConnected = errors.New("session is not connected; call Connect first")
+
+// errServerClosed is the reason of a ConnectionError when the transport
+// ended without naming a cause.
+var errServerClosed = errors.New("the server closed the connection")

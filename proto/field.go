@@ -1,5 +1,7 @@
 package proto
 
+import "fmt"
+
 // FieldKind says what part of a framed unit a Field covers.
 type FieldKind uint8
 
@@ -32,5 +34,9 @@ const (
 
 // String names the encoding as MCP-Flow does ("json", "cbor").
 func (e Encoding) String() string {
-	return [...]string{"json", "cbor", "binary", "text"}[e]
+	names := [...]string{"json", "cbor", "binary", "text"}
+	if int(e) < len(names) {
+		return names[e]
+	}
+	return fmt.Sprintf("encoding(%d)", e)
 }

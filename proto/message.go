@@ -23,7 +23,11 @@ const (
 
 // String names the kind.
 func (k Kind) String() string {
-	return [...]string{"invalid", "request", "notification", "result", "error"}[k]
+	names := [...]string{"invalid", "request", "notification", "result", "error"}
+	if int(k) < len(names) {
+		return names[k]
+	}
+	return "invalid"
 }
 
 // Message is one JSON-RPC 2.0 message. Unknown fields are tolerated and kept

@@ -1,0 +1,77 @@
+package capture
+
+// Default bounds of a Store, used for every Config field left at zero.
+const (
+	DefaultMaxFrames  = 1_000_000
+	DefaultMaxBytes   = 256 << 20
+	DefaultStreamHead = 64 << 10
+	DefaultStreamTail = 64 << 10
+	DefaultMaxStreams = 256
+)
+
+// maxHeadFrames bounds how many chunks of one stream are held as Frames: the
+// chunks that carry the stream's head, but never more than this many, so a
+// stream of one-byte chunks cannot fill the ring.
+const maxHeadFrames = 64
+
+// Config bounds a Store. A field at zero or below takes its default.
+//
+// The memory a Store holds is at most about
+//
+//	MaxBytes + MaxFrames × (frame metadata, ~200 B) + MaxStreams × (StreamHead + StreamTail)
+//
+// whatever is ingested.
+type Config struct {
+	// MaxFrames is how many frames are held; the oldest is evicted first.
+	MaxFrames int
+	// MaxBytes is the budget of held frame bytes: Raw plus the decoded
+	// params, result and error data of Msg. Over budget, the oldest frames
+	// lose their bytes first and keep their metadata (Kept becomes 0).
+	MaxBytes int64
+	// StreamHead and StreamTail are how many payload bytes of each execution
+	// stream are kept from its start and from its end.
+	StreamHead, StreamTail int
+	// MaxStreams is how many streams keep their head, tail and totals; the
+	// least recently active finished stream is forgotten first.
+	MaxStreams int
+	// FrameHead is how many bytes of Raw one frame keeps at most; a larger
+	// frame keeps its first FrameHead bytes and Size keeps the true size.
+	// Default MaxBytes/4; never more than MaxBytes.
+	FrameHead int
+}
+
+// DefaultConfig returns the default bounds: 1,000,000 frames, 256 MiB of
+// frame bytes (64 MiB at most per frame), 64 KiB head and 64 KiB tail for
+// each of at most 256 streams.
+func DefaultConfig() Config {
+	return Config{}.withDefaults()
+}
+
+// withDefaults fills every field at zero or below with its default.
+func (c Config) withDefaults() Config {
+	if c.MaxFrames <= 0 {
+		c.MaxFrames = DefaultMaxFrames
+	}
+	if c.MaxBytes <= 0 {
+		c.MaxBytes = DefaultMaxBytes
+	}
+	if c.StreamHead <= 0 {
+		c.StreamHead = DefaultStreamHead
+	}
+	if c.StreamTail <= 0 {
+		c.StreamTail = DefaultStreamTail
+	}
+	if c.MaxStreams <= 0 {
+		c.MaxStreams = DefaultMaxStreams
+	}
+	if c.FrameHead <= 0 {
+		c.FrameHead = int(min(c.MaxBytes/4, int64(^uint(0)>>1)))
+	}
+	if int64(c.FrameHead) > c.MaxBytes {
+		c.FrameHead = int(c.MaxBytes)
+	}
+	if c.FrameHead == 0 {
+		c.FrameHead = 1
+	}
+	return c
+}

@@ -1,0 +1,186 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// Answerer answers the server's questions (elicitation, sampling, roots)
+// from an answers file, in order of arrival per kind. It implements
+// client.ServerRequestHandler. When a question finds no answer left, it
+// replies with an error and reports the failure through the fail callback,
+// which stops the run.
+type Answerer struct {
+	mu      sync.Mutex
+	answers Answers
+	roots   []proto.Root
+	used    map[string]int // answers consumed, per method
+	fail    func(error)
+}
+
+// NewAnswerer builds an Answerer. roots are the roots reported to roots/list
+// (the file's and --root's); fail is called once per unanswered question.
+func NewAnswerer(a *Answers, roots []proto.Root, fail func(error)) *Answerer {
+	if a == nil {
+		a = &Answers{}
+	}
+	if fail == nil {
+		fail = func(error) {}
+	}
+	return &Answerer{answers: *a, roots: roots, used: map[string]int{}, fail: fail}
+}
+
+// HandleServerRequest answers one request from the server. A returned
+// *proto.Error is sent to the server as the error response.
+func (a *Answerer) HandleServerRequest(_ context.Context, method string, params json.RawMessage) (any, error) {
+	switch method {
+	case proto.MethodElicitationCreate:
+		return a.elicit(params)
+	case proto.MethodSamplingCreateMessage:
+		return a.sample(params)
+	case proto.MethodRootsList:
+		return proto.ListRootsResult{Roots: append([]proto.Root{}, a.roots...)}, nil
+	case proto.MethodPing:
+		return proto.EmptyObject, nil
+	}
+	return nil, &proto.Error{Code: proto.CodeMethodNotFound, Message: "mcpscope does not answer " + method}
+}
+
+// take returns the index of the next answer of a kind, or -1 when none is left.
+func (a *Answerer) take(method string, available int) int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	i := a.used[method]
+	if i >= available {
+		return -1
+	}
+	a.used[method] = i + 1
+	return i
+}
+
+// noAnswer reports an unanswered question and builds the error sent back.
+func (a *Answerer) noAnswer(method, question string) error {
+	a.fail(usagef("no answer left for %s %q", method, question))
+	return &proto.Error{Code: proto.CodeInternalError, Message: "mcpscope has no scripted answer left for " + method}
+}
+
+func (a *Answerer) elicit(params json.RawMessage) (any, error) {
+	var p proto.ElicitRequestParams
+	if len(params) > 0 {
+		if err := json.Unmarshal(params, &p); err != nil {
+			return nil, &proto.Error{Code: proto.CodeInvalidParams, Message: "elicitation/create params: " + err.Error()}
+		}
+	}
+	i := a.take(proto.MethodElicitationCreate, len(a.answers.Elicitation))
+	if i < 0 {
+		return nil, a.noAnswer(proto.MethodElicitationCreate, p.Message)
+	}
+	ans := a.answers.Elicitation[i]
+	res := proto.ElicitResult{Action: ans.Action}
+	if res.Action == "" {
+		res.Action = proto.ElicitActionAccept
+	}
+	if res.Action != proto.ElicitActionAccept || p.EffectiveMode() != proto.ElicitModeForm {
+		return res, nil
+	}
+	res.Content = withSchemaDefaults(ans.Content, p.RequestedSchema)
+	return res, nil
+}
+
+// withSchemaDefaults returns content plus, for each property of the
+// requested schema that content lacks, the property's default. A schema
+// that cannot be read adds nothing.
+func withSchemaDefaults(content map[string]any, schema json.RawMessage) map[string]any {
+	out := make(map[string]any, len(content))
+	for k, v := range content {
+		out[k] = v
+	}
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if len(schema) == 0 || json.Unmarshal(schema, &s) != nil {
+		return out
+	}
+	for name, prop := range s.Properties {
+		if _, ok := out[name]; ok {
+			continue
+		}
+		var p struct {
+			Default json.RawMessage `json:"default"`
+		}
+		if json.Unmarshal(prop, &p) == nil && len(p.Default) > 0 {
+			out[name] = p.Default
+		}
+	}
+	return out
+}
+
+func (a *Answerer) sample(params json.RawMessage) (any, error) {
+	var p proto.CreateMessageParams
+	if len(params) > 0 {
+		// A malformed request is still answered; only the question's name suffers.
+		_ = json.Unmarshal(params, &p)
+	}
+	i := a.take(proto.MethodSamplingCreateMessage, len(a.answers.Sampling))
+	if i < 0 {
+		return nil, a.noAnswer(proto.MethodSamplingCreateMessage, samplingQuestion(p))
+	}
+	ans := a.answers.Sampling[i]
+	res := proto.CreateMessageResult{Role: "assistant", Model: ans.Model, StopReason: ans.StopReason}
+	if res.Model == "" {
+		res.Model = "mcpscope"
+	}
+	if res.StopReason == "" {
+		res.StopReason = "endTurn"
+	}
+	res.Content, _ = json.Marshal(map[string]string{"type": "text", "text": ans.Text})
+	return res, nil
+}
+
+// samplingQuestion names a sampling request by the text of its last
+// message, or its system prompt.
+func samplingQuestion(p proto.CreateMessageParams) string {
+	for i := len(p.Messages) - 1; i >= 0; i-- {
+		if t := contentText(p.Messages[i].Content); t != "" {
+			return shorten(t, 80)
+		}
+	}
+	return shorten(p.SystemPrompt, 80)
+}
+
+// contentBlock is the part of a content block a question's name needs.
+type contentBlock struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// contentText returns the text of a content block or of the first text
+// block of an array of them.
+func contentText(raw json.RawMessage) string {
+	var one contentBlock
+	if json.Unmarshal(raw, &one) == nil && one.Type == "text" {
+		return one.Text
+	}
+	var many []contentBlock
+	if json.Unmarshal(raw, &many) == nil {
+		for _, c := range many {
+			if c.Type == "text" && c.Text != "" {
+				return c.Text
+			}
+		}
+	}
+	return ""
+}
+
+// shorten cuts s to at most n runes, marking the cut with "…".
+func shorten(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}

@@ -1,0 +1,154 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/mcpscope/mcpscope/proto"
+	"gopkg.in/yaml.v3"
+)
+
+// Answers is the content of an --answers file: scripted replies to the
+// questions a server asks, consumed in order of arrival per kind.
+type Answers struct {
+	Elicitation []ElicitationAnswer `json:"elicitation,omitempty"`
+	Sampling    []SamplingAnswer    `json:"sampling,omitempty"`
+	Roots       []proto.Root        `json:"roots,omitempty"`
+	Interaction []InteractionAnswer `json:"interaction,omitempty"`
+}
+
+// ElicitationAnswer answers one elicitation/create request (form or URL mode).
+type ElicitationAnswer struct {
+	// Action is accept, decline or cancel; empty means accept.
+	Action string `json:"action,omitempty"`
+	// Content holds the form's fields; missing fields take the schema default.
+	Content map[string]any `json:"content,omitempty"`
+}
+
+// SamplingAnswer answers one sampling/createMessage request.
+type SamplingAnswer struct {
+	Text       string `json:"text"`                 // the assistant's reply
+	Model      string `json:"model,omitempty"`      // the model to report; "mcpscope" when empty
+	StopReason string `json:"stopReason,omitempty"` // "endTurn" when empty
+}
+
+// InteractionAnswer answers one interaction.prompt or interaction.continue:
+// a plain value ("John"), {value: …}, or {cancel: true}.
+type InteractionAnswer struct {
+	Value  any  // the answer, when not a cancellation
+	Cancel bool // answer the prompt with interaction.cancel
+}
+
+// UnmarshalJSON accepts a bare value, {"value": …} or {"cancel": true}.
+func (a *InteractionAnswer) UnmarshalJSON(b []byte) error {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(b, &obj); err == nil && obj != nil && onlyKeys(obj, "value", "cancel") && len(obj) > 0 {
+		if c, ok := obj["cancel"]; ok {
+			if err := json.Unmarshal(c, &a.Cancel); err != nil {
+				return fmt.Errorf("cancel must be true or false: %w", err)
+			}
+		}
+		if v, ok := obj["value"]; ok {
+			if err := json.Unmarshal(v, &a.Value); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return json.Unmarshal(b, &a.Value)
+}
+
+func onlyKeys(m map[string]json.RawMessage, keys ...string) bool {
+	for k := range m {
+		found := false
+		for _, want := range keys {
+			found = found || k == want
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// LoadAnswers reads and parses an answers file.
+func LoadAnswers(path string) (*Answers, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, usagef("cannot read the answers file: %w", err)
+	}
+	a, err := ParseAnswers(b)
+	if err != nil {
+		return nil, usagef("the answers file %s is not valid: %w", path, err)
+	}
+	return a, nil
+}
+
+// ParseAnswers parses an answers file in JSON or YAML. Unknown keys are
+// rejected so that a typo does not silently drop an answer.
+func ParseAnswers(b []byte) (*Answers, error) {
+	var doc any
+	if trimmed := bytes.TrimSpace(b); len(trimmed) > 0 && trimmed[0] == '{' {
+		jd := json.NewDecoder(bytes.NewReader(trimmed))
+		jd.UseNumber()
+		if err := jd.Decode(&doc); err != nil {
+			return nil, fmt.Errorf("JSON: %w", err)
+		}
+	} else if err := yaml.Unmarshal(b, &doc); err != nil {
+		return nil, fmt.Errorf("YAML: %w", err)
+	}
+	if doc == nil {
+		return &Answers{}, nil
+	}
+	// Both syntaxes meet in JSON so that one set of rules validates them.
+	norm, err := json.Marshal(jsonCompatible(doc))
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(norm))
+	dec.DisallowUnknownFields()
+	dec.UseNumber()
+	a := &Answers{}
+	if err := dec.Decode(a); err != nil {
+		return nil, err
+	}
+	for i, e := range a.Elicitation {
+		switch e.Action {
+		case "", proto.ElicitActionAccept, proto.ElicitActionDecline, proto.ElicitActionCancel:
+		default:
+			return nil, fmt.Errorf("elicitation answer %d has action %q; use accept, decline or cancel", i+1, e.Action)
+		}
+	}
+	for i, r := range a.Roots {
+		if r.URI == "" {
+			return nil, fmt.Errorf("root %d has no uri", i+1)
+		}
+	}
+	return a, nil
+}
+
+// jsonCompatible turns YAML's map[any]any (non-string keys) into
+// map[string]any, recursively, so the document marshals as JSON.
+func jsonCompatible(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = jsonCompatible(e)
+		}
+		return x
+	case map[any]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[fmt.Sprint(k)] = jsonCompatible(e)
+		}
+		return m
+	case []any:
+		for i, e := range x {
+			x[i] = jsonCompatible(e)
+		}
+		return x
+	}
+	return v
+}

@@ -1,0 +1,53 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/spf13/cobra"
+)
+
+// newCallCommand builds `mcpscope call METHOD [PARAMS_JSON] TARGET`.
+func newCallCommand() *cobra.Command {
+	f := &runFlags{}
+	cmd := &cobra.Command{
+		Use:   "call [flags] METHOD [PARAMS_JSON] TARGET",
+		Short: "Send one request and print its result JSON on stdout",
+		Long: "Send one JSON-RPC request to the server and print the result JSON on stdout\n" +
+			"(indented on a terminal, compact otherwise). PARAMS_JSON is a JSON object, or - to\n" +
+			"read it from standard input. A JSON-RPC error result exits with status 1.",
+		Example: "  mcpscope call tools/call '{\"name\":\"greet\",\"arguments\":{\"name\":\"Ada\"}}' -- ./server\n" +
+			"  mcpscope call resources/read '{\"uri\":\"embedded:info\"}' -- ./server\n" +
+			"  mcpscope call ping https://example.com/mcp",
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			positional, target, err := splitTarget(args, cmd.ArgsLenAtDash(), f.transport)
+			if err != nil {
+				return err
+			}
+			if len(positional) == 0 {
+				return usagef("missing METHOD: mcpscope call METHOD [PARAMS_JSON] TARGET")
+			}
+			if len(positional) > 2 {
+				return usagef("too many arguments before the TARGET: want METHOD [PARAMS_JSON], got %d arguments", len(positional))
+			}
+			method := positional[0]
+			var params json.RawMessage
+			if len(positional) == 2 {
+				if params, err = parseParams(positional[1], cmd.InOrStdin()); err != nil {
+					return err
+				}
+			}
+			io := streamsOf(cmd)
+			return f.execute(cmd.Context(), target, io, func(ctx context.Context, r *run) error {
+				res, err := r.call(ctx, method, params)
+				if err != nil {
+					return err
+				}
+				return r.emit(ctx, res)
+			})
+		},
+	}
+	f.register(cmd.Flags())
+	return cmd
+}

@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mcpscope/mcpscope/client"
+)
+
+// Exit codes of mcpscope, pinned so that scripts can rely on them.
+const (
+	ExitOK         = 0 // the request succeeded
+	ExitRPCError   = 1 // the server answered with a JSON-RPC error
+	ExitUsage      = 2 // bad command line, bad PARAMS_JSON, bad or exhausted answers file
+	ExitConnection = 3 // the transport failed or the server went away
+	ExitTimeout    = 4 // a request got no answer in time
+	ExitProtocol   = 5 // the server broke the protocol
+)
+
+// UsageError is a mistake on the command line or in a file the command line
+// names. It exits with ExitUsage.
+type UsageError struct {
+	Err error
+}
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the underlying reason.
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// usagef builds a UsageError from a format.
+func usagef(format string, a ...any) error {
+	return &UsageError{Err: fmt.Errorf(format, a...)}
+}
+
+// exitError carries an explicit exit code for failures that no typed error
+// of the engine describes (a transport that could not be built, say).
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// withExit attaches an exit code to err.
+func withExit(code int, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &exitError{code: code, err: err}
+}
+
+// ExitCode maps an error returned by a command to mcpscope's exit code.
+// Errors the command line parser raises on its own (an unknown flag, a
+// missing argument) are usage errors.
+func ExitCode(err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var (
+		ee   *exitError
+		ue   *UsageError
+		rpc  *client.RPCError
+		tmo  *client.TimeoutError
+		prot *client.ProtocolError
+		conn *client.ConnectionError
+	)
+	switch {
+	case errors.As(err, &ee):
+		return ee.code
+	case errors.As(err, &ue):
+		return ExitUsage
+	case errors.As(err, &rpc):
+		return ExitRPCError
+	case errors.As(err, &tmo), errors.Is(err, context.DeadlineExceeded):
+		return ExitTimeout
+	case errors.As(err, &prot):
+		return ExitProtocol
+	case errors.As(err, &conn), errors.Is(err, client.ErrClosed):
+		return ExitConnection
+	}
+	return ExitUsage
+}

@@ -1,0 +1,132 @@
+package cli
+
+import (
+	"net/url"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto"
+	"github.com/spf13/pflag"
+)
+
+// runFlags are the flags of every command that connects to a server.
+type runFlags struct {
+	trace        bool
+	answers      string
+	roots        []string
+	timeout      time.Duration
+	protocol     string
+	progress     bool
+	env          []string
+	maxFrameSize int
+	headers      []string
+	certHash     string
+	insecure     bool
+	origin       string
+	keyLog       string
+	encoding     string
+	streamOut    string
+	transport    string
+}
+
+// register adds the flags to fs.
+func (f *runFlags) register(fs *pflag.FlagSet) {
+	fs.BoolVar(&f.trace, "trace", false, "print every frame on stderr: time, direction, channel, size, summary")
+	fs.StringVar(&f.answers, "answers", "", "answer the server's questions (elicitation, sampling, roots) from a JSON or YAML `FILE`")
+	fs.StringArrayVar(&f.roots, "root", nil, "expose a root to the server: a `URI` or a local path (repeatable)")
+	fs.DurationVar(&f.timeout, "timeout", client.DefaultTimeout, "give up on a request after this long without an answer or progress")
+	fs.StringVar(&f.protocol, "protocol", "", "offer the MCP protocol `VERSION`, even an unknown one (default: negotiate the newest)")
+	fs.BoolVar(&f.progress, "progress", false, "ask for progress and print each notification on stderr")
+	fs.StringArrayVar(&f.env, "env", nil, "set `K=V` in the stdio server's environment (repeatable)")
+	fs.IntVar(&f.maxFrameSize, "max-frame-size", 0, "largest frame accepted from the server: `N` bytes (default 10 MiB)")
+	fs.StringArrayVar(&f.headers, "header", nil, "add the HTTP header `'K: V'` (network transports; repeatable)")
+	fs.StringVar(&f.certHash, "cert-hash", "", "pin the server certificate (WebTransport): `sha256:HEX`")
+	fs.BoolVar(&f.insecure, "insecure", false, "do not verify the server certificate")
+	fs.StringVar(&f.origin, "origin", "", "send `ORIGIN` as the Origin header")
+	fs.StringVar(&f.keyLog, "keylog", "", "write TLS keys to `FILE` (for Wireshark)")
+	fs.StringVar(&f.encoding, "encoding", "", "preferred MCP-Flow body `ENCODING`: cbor or json")
+	fs.StringVar(&f.streamOut, "stream-out", "", "save execution stream payloads under `DIR`")
+	fs.StringVar(&f.transport, "transport", "", "use the transport `NAME` instead of the one the URL implies")
+}
+
+// validate checks the flags that stand on their own.
+func (f *runFlags) validate() error {
+	if f.timeout <= 0 {
+		return usagef("--timeout must be positive, got %s", f.timeout)
+	}
+	if f.maxFrameSize < 0 {
+		return usagef("--max-frame-size must not be negative, got %d", f.maxFrameSize)
+	}
+	if f.encoding != "" && f.encoding != "cbor" && f.encoding != "json" {
+		return usagef("--encoding must be cbor or json, got %q", f.encoding)
+	}
+	if _, err := parseEnv(f.env); err != nil {
+		return err
+	}
+	return checkTransportName(f.transport)
+}
+
+// transportOptions gathers the transport flags.
+func (f *runFlags) transportOptions() TransportOptions {
+	return TransportOptions{
+		Env:          f.env,
+		MaxFrameSize: f.maxFrameSize,
+		Headers:      f.headers,
+		CertHash:     f.certHash,
+		Insecure:     f.insecure,
+		Origin:       f.origin,
+		KeyLog:       f.keyLog,
+		Encoding:     f.encoding,
+		StreamOut:    f.streamOut,
+	}
+}
+
+// parseRoot turns a --root value into a root: a URI is kept as is, a local
+// path becomes an absolute file:// URI named after its last element.
+func parseRoot(v string) (proto.Root, error) {
+	if v == "" {
+		return proto.Root{}, usagef("--root needs a URI or a path")
+	}
+	if urlPrefix.MatchString(v) {
+		u, err := url.Parse(v)
+		if err != nil {
+			return proto.Root{}, usagef("--root %q is not a valid URI: %w", v, err)
+		}
+		return proto.Root{URI: u.String(), Name: filepath.Base(u.Path)}, nil
+	}
+	abs, err := filepath.Abs(v)
+	if err != nil {
+		return proto.Root{}, usagef("--root %q: %w", v, err)
+	}
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}
+	return proto.Root{URI: u.String(), Name: filepath.Base(abs)}, nil
+}
+
+// parseRoots parses every --root value.
+func parseRoots(vs []string) ([]proto.Root, error) {
+	roots := make([]proto.Root, 0, len(vs))
+	for _, v := range vs {
+		r, err := parseRoot(v)
+		if err != nil {
+			return nil, err
+		}
+		roots = append(roots, r)
+	}
+	return roots, nil
+}
+
+// formatProgress renders a progress notification as one line:
+// "progress 3/5 message", or "progress 3 message" without a total.
+func formatProgress(p proto.ProgressNotificationParams) string {
+	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	s := "progress " + num(p.Progress)
+	if p.Total != nil {
+		s += "/" + num(*p.Total)
+	}
+	if p.Message != "" {
+		s += " " + oneLine(p.Message)
+	}
+	return s
+}

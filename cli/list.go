@@ -1,0 +1,78 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto"
+	"github.com/spf13/cobra"
+)
+
+// lister collects a listing: the names of its fields and their items.
+type lister func(ctx context.Context, r *run) (fields []string, lists [][]json.RawMessage, err error)
+
+// newListCommand builds one of `mcpscope tools|resources|prompts TARGET`.
+func newListCommand(name, short string, list lister) *cobra.Command {
+	f := &runFlags{}
+	cmd := &cobra.Command{
+		Use:   name + " [flags] TARGET",
+		Short: short,
+		Long:  short + ", and print them as one JSON object on stdout.",
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			positional, target, err := splitTarget(args, cmd.ArgsLenAtDash(), f.transport)
+			if err != nil {
+				return err
+			}
+			if len(positional) > 0 {
+				return usagef("%s takes only a TARGET, got %q before it", cmd.CommandPath(), positional[0])
+			}
+			io := streamsOf(cmd)
+			return f.execute(cmd.Context(), target, io, func(ctx context.Context, r *run) error {
+				fields, lists, err := list(ctx, r)
+				if err != nil {
+					return err
+				}
+				return r.emit(ctx, listDocument(fields, lists))
+			})
+		},
+	}
+	f.register(cmd.Flags())
+	return cmd
+}
+
+// listOne lists every page of one list method.
+func listOne(method, field string) lister {
+	return func(ctx context.Context, r *run) ([]string, [][]json.RawMessage, error) {
+		items, err := r.session.ListAll(ctx, method, field, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		return []string{field}, [][]json.RawMessage{items}, nil
+	}
+}
+
+var (
+	listTools   = listOne(proto.MethodToolsList, "tools")
+	listPrompts = listOne(proto.MethodPromptsList, "prompts")
+)
+
+// listResources lists resources and resource templates. A server that does
+// not know resources/templates/list (-32601) just has no templates key.
+func listResources(ctx context.Context, r *run) ([]string, [][]json.RawMessage, error) {
+	fields, lists, err := listOne(proto.MethodResourcesList, "resources")(ctx, r)
+	if err != nil {
+		return nil, nil, err
+	}
+	templates, err := r.session.ListAll(ctx, proto.MethodResourceTemplatesList, "resourceTemplates", nil)
+	var rpc *client.RPCError
+	switch {
+	case errors.As(err, &rpc) && rpc.Err != nil && rpc.Err.Code == proto.CodeMethodNotFound:
+		return fields, lists, nil
+	case err != nil:
+		return nil, nil, err
+	}
+	return append(fields, "resourceTemplates"), append(lists, templates), nil
+}

@@ -1,0 +1,61 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/charmbracelet/x/term"
+)
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
+}
+
+// writeJSON prints a JSON value on w followed by a newline: indented when
+// pretty, compact otherwise. The value's bytes are kept as the server sent
+// them apart from whitespace.
+func writeJSON(w io.Writer, raw []byte, pretty bool) error {
+	var buf bytes.Buffer
+	var err error
+	if pretty {
+		err = json.Indent(&buf, raw, "", "  ")
+	} else {
+		err = json.Compact(&buf, raw)
+	}
+	if err != nil {
+		return withExit(ExitProtocol, fmt.Errorf("the server's result is not valid JSON: %w", err))
+	}
+	buf.WriteByte('\n')
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		return withExit(ExitConnection, fmt.Errorf("cannot write the result: %w", err))
+	}
+	return nil
+}
+
+// listDocument builds {"field":[items…]} plus further named lists, in order.
+func listDocument(fields []string, lists [][]json.RawMessage) []byte {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, f := range fields {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		name, _ := json.Marshal(f)
+		b.Write(name)
+		b.WriteString(":[")
+		for j, it := range lists[i] {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(it)
+		}
+		b.WriteByte(']')
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}

@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestWriteJSON(t *testing.T) {
+	raw := []byte("{ \"a\" : [1, 2],\n \"b\": {\"c\": \"é\"} }")
+	var buf bytes.Buffer
+	if err := writeJSON(&buf, raw, false); err != nil || buf.String() != `{"a":[1,2],"b":{"c":"é"}}`+"\n" {
+		t.Errorf("compact: %q, %v", buf.String(), err)
+	}
+	buf.Reset()
+	want := "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"b\": {\n    \"c\": \"é\"\n  }\n}\n"
+	if err := writeJSON(&buf, raw, true); err != nil || buf.String() != want {
+		t.Errorf("pretty: %q, %v", buf.String(), err)
+	}
+	if err := writeJSON(&buf, []byte("{nope"), false); ExitCode(err) != ExitProtocol {
+		t.Errorf("invalid result: %v", err)
+	}
+}
+
+func TestListDocument(t *testing.T) {
+	doc := listDocument([]string{"resources", "resourceTemplates"},
+		[][]json.RawMessage{{json.RawMessage(`{"uri":"a"}`), json.RawMessage(`{"uri":"b"}`)}, nil})
+	if string(doc) != `{"resources":[{"uri":"a"},{"uri":"b"}],"resourceTemplates":[]}` {
+		t.Errorf("%s", doc)
+	}
+}
+
+func TestParseRoot(t *testing.T) {
+	r, err := parseRoot("file:///srv/project")
+	if err != nil || r.URI != "file:///srv/project" || r.Name != "project" {
+		t.Errorf("uri: %+v, %v", r, err)
+	}
+	dir := t.TempDir()
+	r, err = parseRoot(dir)
+	if err != nil || r.URI != "file://"+filepath.ToSlash(dir) || r.Name != filepath.Base(dir) {
+		t.Errorf("path: %+v, %v", r, err)
+	}
+	if _, err := parseRoot(""); ExitCode(err) != ExitUsage {
+		t.Errorf("empty: %v", err)
+	}
+}
+
+func TestHelpExitsZero(t *testing.T) {
+	for _, args := range [][]string{nil, {"--help"}, {"call", "--help"}} {
+		r := mcpscope(t, args...)
+		r.mustExit(t, ExitOK)
+		if !strings.Contains(r.stdout, "mcpscope") {
+			t.Errorf("%q: help %q", args, r.stdout)
+		}
+	}
+	r := mcpscope(t, "toolz", "--", "x")
+	r.mustExit(t, ExitUsage)
+	if r.stderr != "error: unknown command \"toolz\"; did you mean \"tools\"?\n" {
+		t.Errorf("stderr %q", r.stderr)
+	}
+}

@@ -1,0 +1,102 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// NewRootCommand builds mcpscope's command tree. Output goes to the
+// command's Out and Err writers (cmd.SetOut, cmd.SetErr).
+func NewRootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "mcpscope",
+		Short: "A terminal client and debugger for Model Context Protocol servers",
+		Long: "mcpscope connects to an MCP server, drives it (tools, resources, prompts, raw JSON-RPC)\n" +
+			"and shows every byte that crosses the wire.\n\n" +
+			"TARGET is a URL (http[s]://, ws[s]://, wt://host:port/path) or, last on the line,\n" +
+			"-- CMD [ARGS…] to start a stdio server.",
+		Example: "  mcpscope tools -- npx -y @modelcontextprotocol/server-everything stdio\n" +
+			"  mcpscope call tools/call '{\"name\":\"echo\",\"arguments\":{\"message\":\"hi\"}}' -- ./server",
+		Version:       Version(),
+		Args:          cobra.ArbitraryArgs,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		RunE:          runRoot,
+	}
+	root.SetVersionTemplate("mcpscope {{.Version}}\n")
+	root.SuggestionsMinimumDistance = 2
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &UsageError{Err: err} })
+	root.AddCommand(
+		newCallCommand(),
+		newListCommand("tools", "List the server's tools (all pages)", listTools),
+		newListCommand("resources", "List the server's resources and resource templates (all pages)", listResources),
+		newListCommand("prompts", "List the server's prompts (all pages)", listPrompts),
+		newVersionCommand(),
+	)
+	return root
+}
+
+// runRoot shows the help without arguments and explains what is wrong
+// otherwise: an unknown command, or a TARGET for the TUI, which this build
+// does not have yet.
+func runRoot(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return cmd.Help()
+	}
+	if cmd.ArgsLenAtDash() != 0 && !urlPrefix.MatchString(args[0]) {
+		msg := "unknown command " + quote(args[0])
+		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+			msg += "; did you mean " + quote(s[0]) + "?"
+		} else {
+			msg += "; run mcpscope --help for the commands"
+		}
+		return usagef("%s", msg)
+	}
+	return usagef("the interactive TUI is not part of this build yet; use mcpscope call, tools, resources or prompts with the TARGET")
+}
+
+func quote(s string) string { return "\"" + strings.ReplaceAll(s, "\"", "\\\"") + "\"" }
+
+// noArgs rejects positional arguments as a usage error.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usagef("%s takes no arguments, got %q", cmd.CommandPath(), args[0])
+	}
+	return nil
+}
+
+// Execute runs mcpscope with args (without the program name) and returns
+// the exit code. The result goes to stdout; errors, warnings, traces and
+// progress go to stderr.
+//
+// The tree runs on plain cobra rather than through charm's fang: fang's help
+// renderer moves every [optional] group of a usage line to its end, which
+// turns "call METHOD [PARAMS_JSON] TARGET" into a wrong synopsis for a
+// command whose TARGET must come last, and it pads piped help with spaces
+// to the terminal's width.
+func Execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := NewRootCommand()
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err != nil {
+		printError(stderr, err)
+	}
+	return ExitCode(err)
+}
+
+// streamsOf returns the streams of a command.
+func streamsOf(cmd *cobra.Command) streams {
+	out := cmd.OutOrStdout()
+	return streams{
+		in:     cmd.InOrStdin(),
+		out:    out,
+		diag:   &lineWriter{w: cmd.ErrOrStderr()},
+		pretty: isTerminal(out),
+	}
+}

@@ -1,0 +1,152 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// streams are where a run writes: the result on out, everything else on
+// diag, one whole line at a time.
+type streams struct {
+	in     io.Reader
+	out    io.Writer
+	diag   *lineWriter
+	pretty bool // indent the result (out is a terminal)
+}
+
+// run is one headless run: a session to the target, the work, the cleanup.
+type run struct {
+	flags    *runFlags
+	target   Target
+	io       streams
+	session  *client.Session
+	warnings *decodeWarnings
+	barrier  *notificationBarrier
+}
+
+// work is what a command does with a connected session.
+type work func(ctx context.Context, r *run) error
+
+// execute connects to the target, does w and closes the session. It maps
+// every failure to an error that ExitCode classifies.
+func (f *runFlags) execute(ctx context.Context, target Target, io streams, w work) error {
+	if err := f.validate(); err != nil {
+		return err
+	}
+	answers := &Answers{}
+	if f.answers != "" {
+		var err error
+		if answers, err = LoadAnswers(f.answers); err != nil {
+			return err
+		}
+	}
+	flagRoots, err := parseRoots(f.roots)
+	if err != nil {
+		return err
+	}
+	roots := append(append([]proto.Root{}, answers.Roots...), flagRoots...)
+
+	// A question the answers cannot cover stops the run with its cause.
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+
+	r := &run{flags: f, target: target, io: io, barrier: newNotificationBarrier()}
+	r.warnings = &decodeWarnings{out: io.diag, unit: controlUnit(target)}
+	// Nothing reaches stderr once the run has returned.
+	defer io.diag.Close()
+	defer r.warnings.Flush()
+	var trace capture.Sink
+	if f.trace {
+		trace = traceSink{out: io.diag}
+	}
+	topts := f.transportOptions()
+	topts.Sink = capture.Tee(trace, r.warnings, r.barrier)
+	t, err := newTransport(target, topts)
+	if err != nil {
+		return err
+	}
+	opts := client.Options{
+		ClientInfo:      proto.Implementation{Name: "mcpscope", Version: Version()},
+		ProtocolVersion: f.protocol,
+		Timeout:         f.timeout,
+		Handler:         NewAnswerer(answers, roots, stop),
+		OnNotification:  r.barrier.Dispatched,
+	}
+	if len(roots) > 0 {
+		opts.Roots = roots
+	}
+	r.session = client.New(t, opts)
+	defer r.session.Close()
+
+	if err := r.session.Connect(ctx); err != nil {
+		return runFailure(ctx, connectFailure(target, err))
+	}
+	return runFailure(ctx, w(ctx, r))
+}
+
+// runFailure prefers the reason the run was stopped for (an unanswered
+// question) over the error it caused, and gives an exit code to errors the
+// engine did not type.
+func runFailure(ctx context.Context, err error) error {
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+		return cause // even when the call itself got through
+	}
+	if err == nil {
+		return nil
+	}
+	var usage *UsageError
+	if !errors.As(err, &usage) && ExitCode(err) == ExitUsage {
+		// Past the command line, an untyped failure is the connection's.
+		return withExit(ExitConnection, err)
+	}
+	return err
+}
+
+// connectFailure words a failed Connect: a connection that never came up
+// is not "lost", so the transport's own reason is shown.
+func connectFailure(t Target, err error) error {
+	var conn *client.ConnectionError
+	if errors.As(err, &conn) && conn.Err != nil {
+		return withExit(ExitConnection, fmt.Errorf("could not connect to %s: %w", t, conn.Err))
+	}
+	return fmt.Errorf("could not connect to %s: %w", t, err)
+}
+
+// controlUnit names a control frame of the target's transport for warnings.
+func controlUnit(t Target) string {
+	if t.Transport == "stdio" {
+		return "line on stdout"
+	}
+	return "frame"
+}
+
+// call sends one request, reporting progress on stderr when asked, and
+// returns its result.
+func (r *run) call(ctx context.Context, method string, params any) ([]byte, error) {
+	var opts []client.CallOption
+	if r.flags.progress {
+		opts = append(opts, client.WithProgress(func(p proto.ProgressNotificationParams) {
+			r.io.diag.Println(formatProgress(p))
+		}))
+	}
+	res, err := r.session.Call(ctx, method, params, opts...)
+	if r.flags.progress {
+		r.barrier.Wait(ctx, r.session.DroppedNotifications)
+	}
+	return res, err
+}
+
+// emit prints the result JSON, unless the run was stopped meanwhile (an
+// unanswered question): a failed run prints nothing on stdout.
+func (r *run) emit(ctx context.Context, raw []byte) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return writeJSON(r.io.out, raw, r.io.pretty)
+}

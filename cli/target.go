@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Target is where mcpscope connects: a stdio server it starts (-- CMD ARGS…)
+// or a URL.
+type Target struct {
+	// Transport names the transport: "stdio", "http", "ws", "wt", or what
+	// --transport asked for.
+	Transport string
+	// URL is the parsed URL of a network target (nil for stdio).
+	URL *url.URL
+	// Argv is the command and arguments of a stdio server (nil for a URL).
+	Argv []string
+}
+
+// String renders the target for messages: the URL, or the command line.
+func (t Target) String() string {
+	if t.URL != nil {
+		return t.URL.String()
+	}
+	return strings.Join(t.Argv, " ")
+}
+
+// schemeTransports maps a URL scheme to the transport it implies.
+var schemeTransports = map[string]string{
+	"http":  "http",
+	"https": "http",
+	"ws":    "ws",
+	"wss":   "ws",
+	"wt":    "wt",
+}
+
+// urlPrefix recognises an argument that is a URL target rather than a
+// method name or PARAMS_JSON.
+var urlPrefix = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://`)
+
+// splitTarget separates the positional arguments of a command from its
+// TARGET. dashAt is the index of the first argument after "--" (cobra's
+// ArgsLenAtDash), or -1 when there was no "--". A stdio target is everything
+// after "--"; otherwise the last positional argument is a URL target when it
+// looks like one (scheme://…). transport is the --transport override ("" for
+// none).
+func splitTarget(args []string, dashAt int, transport string) (positional []string, t Target, err error) {
+	if dashAt >= 0 && dashAt <= len(args) {
+		positional, argv := args[:dashAt], args[dashAt:]
+		if len(argv) == 0 {
+			return nil, Target{}, usagef("nothing follows \"--\": give the server's command, as in -- CMD [ARGS…]")
+		}
+		if n := len(positional); n > 0 && urlPrefix.MatchString(positional[n-1]) {
+			return nil, Target{}, usagef("give one TARGET: either the URL %s or the command after \"--\", not both", positional[n-1])
+		}
+		if transport != "" && transport != "stdio" {
+			return nil, Target{}, usagef("--transport %s cannot run the command after \"--\"; that is a stdio server", transport)
+		}
+		return positional, Target{Transport: "stdio", Argv: append([]string(nil), argv...)}, nil
+	}
+	n := len(args)
+	if n == 0 || !urlPrefix.MatchString(args[n-1]) {
+		return nil, Target{}, usagef("missing TARGET: give a URL (http[s]://, ws[s]://, wt://) or -- CMD [ARGS…] to start a stdio server")
+	}
+	t, err = parseURLTarget(args[n-1], transport)
+	if err != nil {
+		return nil, Target{}, err
+	}
+	return args[:n-1], t, nil
+}
+
+// parseURLTarget parses a URL TARGET and picks its transport from the scheme
+// unless transport overrides it.
+func parseURLTarget(raw, transport string) (Target, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return Target{}, usagef("the TARGET %q is not a valid URL: %w", raw, err)
+	}
+	scheme := strings.ToLower(u.Scheme)
+	implied, ok := schemeTransports[scheme]
+	if !ok {
+		return Target{}, usagef("the URL scheme %q is not one mcpscope speaks (use %s)", u.Scheme, knownSchemes())
+	}
+	if u.Host == "" {
+		return Target{}, usagef("the URL %s has no host", raw)
+	}
+	if transport == "" {
+		transport = implied
+	}
+	if transport == "stdio" {
+		return Target{}, usagef("--transport stdio needs -- CMD [ARGS…], not a URL")
+	}
+	return Target{Transport: transport, URL: u}, nil
+}
+
+func knownSchemes() string {
+	s := make([]string, 0, len(schemeTransports))
+	for k := range schemeTransports {
+		s = append(s, k+"://")
+	}
+	sort.Strings(s)
+	return strings.Join(s, ", ")
+}
+
+// errTransportUnavailable says a transport exists in the design but is not
+// part of this build.
+func errTransportUnavailable(name string) error {
+	return withExit(ExitConnection, fmt.Errorf("transport %s is not available yet; use a stdio server (-- CMD [ARGS…])", name))
+}

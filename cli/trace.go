@@ -1,0 +1,117 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// lineWriter writes whole lines to a writer shared by several goroutines
+// (trace, warnings, progress), so lines never interleave.
+// After Close it drops what it is given, so a goroutine that outlives a run
+// cannot write into the caller's stream.
+type lineWriter struct {
+	mu     sync.Mutex
+	w      io.Writer
+	closed bool
+}
+
+// Println writes s and a newline in one Write.
+func (l *lineWriter) Println(s string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.closed {
+		_, _ = io.WriteString(l.w, s+"\n")
+	}
+}
+
+// Close stops all further writes.
+func (l *lineWriter) Close() {
+	l.mu.Lock()
+	l.closed = true
+	l.mu.Unlock()
+}
+
+// traceSink prints one line per frame (--trace).
+type traceSink struct {
+	out *lineWriter
+}
+
+// Append prints the frame's trace line.
+func (t traceSink) Append(f *capture.Frame) uint64 {
+	t.out.Println(TraceLine(f))
+	return 0
+}
+
+// TraceLine renders a frame as one trace line: time, direction arrow,
+// channel, size on the wire, and what the frame holds:
+//
+//	12:03:04.123 → control 85B request tools/call id=2
+//	12:03:04.130 ← control 6B decode error: not a JSON-RPC message: …
+//	12:03:04.131 ← stderr 23B "server log line"
+func TraceLine(f *capture.Frame) string {
+	arrow := "←"
+	if f.Dir == capture.Out {
+		arrow = "→"
+	}
+	head := fmt.Sprintf("%s %s %s %dB", f.Time.Format("15:04:05.000"), arrow, f.Chan, f.Size)
+	var what string
+	switch {
+	case f.Err != nil:
+		what = "decode error: " + oneLine(f.Err.Error())
+	case f.Msg != nil:
+		what = MessageSummary(f.Msg)
+	case f.Enc == proto.EncText || f.Chan.Kind == capture.Stderr:
+		what = preview(f.Raw, 60)
+	}
+	if what == "" {
+		return head
+	}
+	return head + " " + what
+}
+
+// MessageSummary names a JSON-RPC message in a few words: its kind, method,
+// id, and for an error the code and message.
+func MessageSummary(m *proto.Message) string {
+	id := "null"
+	if m.ID != nil {
+		id = m.ID.String()
+	}
+	switch m.Kind() {
+	case proto.KindRequest:
+		return fmt.Sprintf("request %s id=%s", m.Method, id)
+	case proto.KindNotification:
+		return "notification " + m.Method
+	case proto.KindResult:
+		return "result id=" + id
+	case proto.KindError:
+		return fmt.Sprintf("error id=%s %d %s", id, m.Error.Code, oneLine(m.Error.Message))
+	}
+	return "invalid message"
+}
+
+// preview quotes the start of raw (without its line ending), at most n
+// runes, marking a cut with "…".
+func preview(raw []byte, n int) string {
+	b := bytes.TrimRight(raw, "\r\n")
+	s := string(b)
+	if utf8.ValidString(s) {
+		return strconv.Quote(shorten(s, n))
+	}
+	if len(b) > n {
+		return strconv.Quote(string(b[:n])) + "…"
+	}
+	return strconv.Quote(s)
+}
+
+// oneLine folds line breaks so a message stays on one line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

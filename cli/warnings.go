@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/transports/stdio"
+)
+
+// decodeWarningLimit is how many decode warnings a run prints before it only
+// counts them.
+const decodeWarningLimit = 5
+
+// decodeWarnings prints a warning on stderr for each frame from the server
+// that could not be decoded (garbage on stdout, an oversized line), the
+// first decodeWarningLimit of them, and counts the rest for Flush.
+type decodeWarnings struct {
+	mu     sync.Mutex
+	out    *lineWriter
+	unit   string // what a control frame is called on this transport: "line on stdout", "frame"
+	shown  int
+	hidden int
+}
+
+// Append warns about a control frame from the server that failed to decode.
+func (d *decodeWarnings) Append(f *capture.Frame) uint64 {
+	if f.Err == nil || f.Dir != capture.In || f.Chan.Kind != capture.Control {
+		return 0
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.shown >= decodeWarningLimit {
+		d.hidden++
+		return 0
+	}
+	d.shown++
+	d.out.Println("warning: " + decodeWarning(f, d.unit))
+	return 0
+}
+
+// Flush prints how many warnings were held back, if any.
+func (d *decodeWarnings) Flush() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.hidden > 0 {
+		d.out.Println(fmt.Sprintf("warning: %d more undecodable frames from the server were not shown", d.hidden))
+		d.hidden = 0
+	}
+}
+
+// decodeWarning says in one sentence what was wrong with a frame. unit is
+// what a control frame is called on the transport ("line on stdout").
+func decodeWarning(f *capture.Frame, unit string) string {
+	if unit == "" {
+		unit = "frame"
+	}
+	var (
+		long *stdio.LineTooLongError
+		line *stdio.StdoutLineError
+	)
+	switch {
+	case errors.As(f.Err, &long):
+		return fmt.Sprintf("the server wrote a %s of %d bytes, over the %d-byte limit (--max-frame-size); it was dropped", unit, long.Size, long.Max)
+	case errors.As(f.Err, &line) && !line.JSON, f.Msg == nil && len(f.Raw) > 0 && f.Kept >= f.Size && !json.Valid(f.Raw):
+		return fmt.Sprintf("the server wrote a non-JSON %s: %s", unit, preview(f.Raw, 40))
+	}
+	return fmt.Sprintf("the server wrote a %s that is not a JSON-RPC message: %s (%s)", unit, preview(f.Raw, 40), oneLine(rootCause(f.Err).Error()))
+}
+
+// rootCause follows Unwrap to the innermost error.
+func rootCause(err error) error {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err
+		}
+		err = next
+	}
+}

@@ -1,0 +1,286 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// CallOption adjusts one Call.
+type CallOption func(*callConfig)
+
+type callConfig struct {
+	timeout    time.Duration
+	hard       time.Duration
+	onProgress func(proto.ProgressNotificationParams)
+	onRound    func(round int, id proto.ID)
+}
+
+// WithProgress asks for progress: each request of the call carries
+// _meta.progressToken (its own id) and fn gets every progress notification
+// for it, in arrival order. Progress also restarts the idle timer.
+func WithProgress(fn func(proto.ProgressNotificationParams)) CallOption {
+	return func(c *callConfig) { c.onProgress = fn }
+}
+
+// WithTimeout sets the idle limit of this call's requests (the hard cap
+// grows to match when d is longer).
+func WithTimeout(d time.Duration) CallOption {
+	return func(c *callConfig) {
+		if d > 0 {
+			c.timeout = d
+			c.hard = max(c.hard, d)
+		}
+	}
+}
+
+// WithRounds reports each JSON-RPC request a call sends, before it is sent:
+// round 1 is the first; in the modern era each input_required retry is the
+// next round under a new id. The UI groups the rounds of one logical call
+// with it, and Cancel takes the id.
+func WithRounds(fn func(round int, id proto.ID)) CallOption {
+	return func(c *callConfig) { c.onRound = fn }
+}
+
+func (s *Session) callConfig(opts []CallOption) *callConfig {
+	c := &callConfig{timeout: s.opts.Timeout, hard: s.opts.HardTimeout}
+	for _, o := range opts {
+		o(c)
+	}
+	return c
+}
+
+// Call sends one request and waits for its result. A JSON-RPC error answer
+// is an *RPCError; no answer in time is a *TimeoutError; a lost connection
+// is the session's *ConnectionError. In the modern era the request carries
+// the _meta triple, and input_required results are answered through the
+// Handler and retried until the server answers for good.
+func (s *Session) Call(ctx context.Context, method string, params any, opts ...CallOption) (json.RawMessage, error) {
+	raw, err := marshalParams(params)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", method, err)
+	}
+	era, err := s.connectedEra()
+	if err != nil {
+		return nil, err
+	}
+	cfg := s.callConfig(opts)
+	result, err := s.roundTrip(ctx, method, raw, cfg, 1)
+	if err != nil || era != EraModern {
+		return result, err
+	}
+	return s.resolveInput(ctx, method, raw, result, cfg)
+}
+
+// connectedEra returns the era, or why requests cannot be sent.
+func (s *Session) connectedEra() (Era, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.failure != nil {
+		return EraUnknown, s.failure
+	}
+	if s.era == EraUnknown {
+		return EraUnknown, ErrNotConnected
+	}
+	return s.era, nil
+}
+
+// roundTrip sends one JSON-RPC request and waits for its response.
+func (s *Session) roundTrip(ctx context.Context, method string, params json.RawMessage, cfg *callConfig, round int) (json.RawMessage, error) {
+	if err := s.acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer func() { <-s.slots }()
+
+	id := proto.IntID(s.nextID.Add(1))
+	w := newWaiter(id, method)
+	params, err := s.decorate(params, id, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", method, err)
+	}
+	if cfg.onProgress != nil {
+		w.token, w.onProgress = id.Key(), cfg.onProgress
+	}
+	msg, err := proto.NewRequest(id, method, params)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.register(w); err != nil {
+		return nil, err
+	}
+	if cfg.onRound != nil {
+		cfg.onRound(round, id)
+	}
+	if err := s.t.Send(ctx, msg); err != nil {
+		if !s.take(w) {
+			return s.settle(w)
+		}
+		if ferr := s.failureErr(); ferr != nil {
+			return nil, ferr
+		}
+		return nil, fmt.Errorf("sending %s (id %s): %w", method, id, err)
+	}
+	return s.await(ctx, w, cfg)
+}
+
+// acquire takes an in-flight slot, waiting while the tracker is full.
+func (s *Session) acquire(ctx context.Context) error {
+	select {
+	case s.slots <- struct{}{}:
+		return nil
+	default:
+	}
+	select {
+	case s.slots <- struct{}{}:
+		return nil
+	case <-s.dead:
+		return s.failureErr()
+	case <-ctx.Done():
+		return fmt.Errorf("%w: %w", ErrTooManyInFlight, ctx.Err())
+	}
+}
+
+// sendable says why nothing can be sent, or nil when the transport runs.
+func (s *Session) sendable() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.failure != nil {
+		return s.failure
+	}
+	if !s.started {
+		return ErrNotConnected
+	}
+	return nil
+}
+
+func (s *Session) failureErr() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.failure
+}
+
+// decorate adds what the era and the options put in params._meta.
+func (s *Session) decorate(params json.RawMessage, id proto.ID, cfg *callConfig) (json.RawMessage, error) {
+	s.mu.Lock()
+	var meta []member
+	if s.era == EraModern {
+		meta = append(meta, s.modernMetaLocked()...)
+	}
+	s.mu.Unlock()
+	var err error
+	if len(meta) > 0 {
+		if params, err = withMeta(params, meta, false); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.onProgress != nil {
+		token := []member{{proto.MetaProgressToken, mustJSON(id)}}
+		if params, err = withMeta(params, token, true); err != nil {
+			return nil, err
+		}
+	}
+	return params, nil
+}
+
+// await waits for w's response, its timers, the caller's context or the
+// end of the session.
+func (s *Session) await(ctx context.Context, w *waiter, cfg *callConfig) (json.RawMessage, error) {
+	idle := time.NewTimer(cfg.timeout)
+	defer idle.Stop()
+	hard := time.NewTimer(cfg.hard)
+	defer hard.Stop()
+	for {
+		select {
+		case out := <-w.done:
+			return out.result, out.err
+		case <-w.bump:
+			idle.Reset(cfg.timeout)
+		case <-idle.C:
+			return s.abandon(w, &TimeoutError{Method: w.method, ID: w.id, After: cfg.timeout.String()})
+		case <-hard.C:
+			return s.abandon(w, &TimeoutError{Method: w.method, ID: w.id, After: "hard cap " + cfg.hard.String()})
+		case <-ctx.Done():
+			return s.abandon(w, &CancelledError{Method: w.method, ID: w.id, Reason: "the client stopped waiting", Err: ctx.Err()})
+		}
+	}
+}
+
+// abandon gives up on w: unless its response won the race, the server is
+// told with notifications/cancelled and the call fails with err.
+func (s *Session) abandon(w *waiter, err error) (json.RawMessage, error) {
+	if !s.take(w) {
+		return s.settle(w)
+	}
+	_ = s.sendCancelled(w.id, cancelReason(err))
+	return nil, err
+}
+
+// settle returns the outcome of a waiter someone else completed.
+func (s *Session) settle(w *waiter) (json.RawMessage, error) {
+	out := <-w.done
+	return out.result, out.err
+}
+
+func cancelReason(err error) string {
+	var te *TimeoutError
+	if errors.As(err, &te) {
+		return "timed out after " + te.After
+	}
+	var ce *CancelledError
+	if errors.As(err, &ce) {
+		return ce.Reason
+	}
+	return err.Error()
+}
+
+// sendCancelled tells the server the client no longer waits for id.
+func (s *Session) sendCancelled(id proto.ID, reason string) error {
+	msg, err := proto.NewNotification(proto.MethodNotifyCancelled,
+		proto.CancelledNotificationParams{RequestID: id, Reason: reason})
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cancelSendTimeout)
+	defer cancel()
+	return s.t.Send(ctx, msg)
+}
+
+// Cancel gives up on the request with id: the pending Call fails with a
+// *CancelledError and notifications/cancelled is sent with reason.
+func (s *Session) Cancel(id proto.ID, reason string) error {
+	w := s.takeKey(id.Key())
+	if w == nil {
+		return fmt.Errorf("no request with id %s is in flight", id)
+	}
+	w.done <- outcome{err: &CancelledError{Method: w.method, ID: id, Reason: reason, Err: context.Canceled}}
+	if err := s.sendCancelled(id, reason); err != nil {
+		return fmt.Errorf("sending notifications/cancelled for id %s: %w", id, err)
+	}
+	return nil
+}
+
+// Notify sends one notification.
+func (s *Session) Notify(ctx context.Context, method string, params any) error {
+	if err := s.sendable(); err != nil {
+		return err
+	}
+	raw, err := marshalParams(params)
+	if err != nil {
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	msg, err := proto.NewNotification(method, raw)
+	if err != nil {
+		return err
+	}
+	if err := s.t.Send(ctx, msg); err != nil {
+		if ferr := s.failureErr(); ferr != nil {
+			return ferr
+		}
+		return fmt.Errorf("sending %s: %w", method, err)
+	}
+	return nil
+}

@@ -1,0 +1,40 @@
+package client
+
+import (
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// deliver is the transport's callback for every incoming message. It never
+// blocks: responses complete their waiter through a buffered channel,
+// notifications are queued, server requests run on their own goroutines.
+func (s *Session) deliver(m *proto.Message) {
+	if m == nil {
+		return
+	}
+	switch m.Kind() {
+	case proto.KindResult, proto.KindError:
+		s.deliverResponse(m)
+	case proto.KindNotification:
+		s.deliverNotification(m)
+	case proto.KindRequest:
+		s.deliverServerRequest(m)
+	}
+}
+
+// deliverResponse completes the request the response answers. A response
+// whose id is not in flight (late, duplicated or invented) is ignored; the
+// capture still shows it.
+func (s *Session) deliverResponse(m *proto.Message) {
+	if m.ID == nil {
+		return
+	}
+	w := s.takeKey(m.ID.Key())
+	if w == nil {
+		return
+	}
+	if m.Error != nil {
+		w.done <- outcome{err: &RPCError{Method: w.method, Err: m.Error}}
+		return
+	}
+	w.done <- outcome{result: m.Result}
+}

@@ -1,0 +1,255 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// hangGuard bounds every wait in these tests; it only fires on a hang.
+const hangGuard = 20 * time.Second
+
+// fakeServer is the scripted peer behind a fakeTransport. Its script runs
+// on its own goroutine, reads what the client sends from in and answers
+// through the helper methods, which reach the client in order.
+type fakeServer struct {
+	t   testing.TB
+	in   chan *proto.Message // client → server
+	out  chan *proto.Message // server → client, pumped into deliver
+	gone <-chan struct{}     // closed when the connection ends
+
+	mu   sync.Mutex
+	sent []*proto.Message // everything the client sent, in order
+}
+
+// fakeTransport is an in-memory Transport. Messages cross it as JSON, as on
+// a real wire.
+type fakeTransport struct {
+	srv     *fakeServer
+	script  func(*fakeServer)
+	done    chan struct{}
+	once    sync.Once
+	mu      sync.Mutex
+	err     error
+	started bool
+	dead    bool
+}
+
+var errFakeDied = errors.New("server exited with status 3; stderr: boom")
+
+func newFake(t testing.TB, script func(*fakeServer)) *fakeTransport {
+	done := make(chan struct{})
+	return &fakeTransport{
+		srv:    &fakeServer{t: t, in: make(chan *proto.Message, 4096), out: make(chan *proto.Message, 4096), gone: done},
+		script: script,
+		done:   done,
+	}
+}
+
+func (f *fakeTransport) Start(ctx context.Context, deliver func(*proto.Message)) error {
+	f.mu.Lock()
+	f.started = true
+	f.mu.Unlock()
+	go func() {
+		for {
+			select {
+			case m := <-f.srv.out:
+				if m == nil { // the script killed the server
+					f.end(errFakeDied)
+					return
+				}
+				deliver(m)
+			case <-f.done:
+				return
+			}
+		}
+	}()
+	go f.script(f.srv)
+	return nil
+}
+
+func (f *fakeTransport) Send(ctx context.Context, m *proto.Message) error {
+	f.mu.Lock()
+	dead := f.dead
+	f.mu.Unlock()
+	if dead {
+		return errors.New("write to a closed pipe")
+	}
+	wire := roundTripJSON(f.srv.t, m)
+	f.srv.mu.Lock()
+	f.srv.sent = append(f.srv.sent, wire)
+	f.srv.mu.Unlock()
+	select {
+	case f.srv.in <- wire:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (f *fakeTransport) end(err error) {
+	f.once.Do(func() {
+		f.mu.Lock()
+		f.err, f.dead = err, true
+		f.mu.Unlock()
+		close(f.done)
+	})
+}
+
+func (f *fakeTransport) Close() error          { f.end(nil); return nil }
+func (f *fakeTransport) Done() <-chan struct{} { return f.done }
+func (f *fakeTransport) Err() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.err
+}
+
+func roundTripJSON(t testing.TB, m *proto.Message) *proto.Message {
+	b, err := m.EncodeJSON()
+	if err != nil {
+		t.Errorf("encoding %v: %v", m, err)
+		return m
+	}
+	out, err := proto.DecodeMessage(b)
+	if err != nil {
+		t.Errorf("decoding %s: %v", b, err)
+		return m
+	}
+	return out
+}
+
+// next returns the next message the client sent; ok is false once the
+// connection has gone.
+func (s *fakeServer) next() (*proto.Message, bool) {
+	select {
+	case m := <-s.in:
+		return m, true
+	case <-s.gone:
+		return nil, false
+	case <-time.After(hangGuard):
+		s.t.Errorf("fake server: nothing arrived within %s", hangGuard)
+		return nil, false
+	}
+}
+
+func (s *fakeServer) send(m *proto.Message) { s.out <- roundTripJSON(s.t, m) }
+
+func (s *fakeServer) result(id proto.ID, v any) {
+	m, err := proto.NewResult(id, v)
+	if err != nil {
+		s.t.Errorf("result: %v", err)
+		return
+	}
+	s.send(m)
+}
+
+func (s *fakeServer) rawResult(id proto.ID, raw string) {
+	s.send(&proto.Message{JSONRPC: proto.Version, ID: &id, Result: json.RawMessage(raw)})
+}
+
+func (s *fakeServer) fail(id proto.ID, code int, msg string) {
+	s.send(proto.NewErrorResponse(id, code, msg, nil))
+}
+
+func (s *fakeServer) notify(method string, params any) {
+	m, err := proto.NewNotification(method, params)
+	if err != nil {
+		s.t.Errorf("notify: %v", err)
+		return
+	}
+	s.send(m)
+}
+
+func (s *fakeServer) request(id proto.ID, method string, params any) {
+	m, err := proto.NewRequest(id, method, params)
+	if err != nil {
+		s.t.Errorf("request: %v", err)
+		return
+	}
+	s.send(m)
+}
+
+// kill makes the transport die after everything sent so far is delivered.
+func (s *fakeServer) kill() { s.out <- nil }
+
+// sentMethods returns every message the client sent, in order.
+func (s *fakeServer) sentMessages() []*proto.Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*proto.Message(nil), s.sent...)
+}
+
+// handshake answers the client's opening: server/discover gets -32601 (a
+// legacy server) unless modern, initialize gets version. It returns the
+// first message after the handshake.
+func (s *fakeServer) handshake(modern bool, version string) (*proto.Message, bool) {
+	for {
+		m, ok := s.next()
+		if !ok {
+			return nil, false
+		}
+		switch {
+		case m.Method == proto.MethodDiscover && modern:
+			s.result(*m.ID, discoverResult(proto.Modern))
+		case m.Method == proto.MethodDiscover:
+			s.fail(*m.ID, proto.CodeMethodNotFound, "method not found")
+		case m.Method == proto.MethodInitialize:
+			s.result(*m.ID, map[string]any{
+				"protocolVersion": version,
+				"capabilities":    map[string]any{"tools": map[string]any{"listChanged": true}},
+				"serverInfo":      map[string]any{"name": "fake", "version": "9"},
+				"instructions":    "be kind",
+			})
+		case m.Method == proto.MethodNotifyInitialized:
+		default:
+			return m, true
+		}
+	}
+}
+
+func discoverResult(versions ...string) map[string]any {
+	return map[string]any{
+		"resultType":        "complete",
+		"supportedVersions": versions,
+		"capabilities":      map[string]any{"tools": map[string]any{}},
+		"instructions":      "modern instructions",
+		"_meta":             map[string]any{proto.MetaServerInfo: map[string]any{"name": "modern-fake", "version": "2"}},
+	}
+}
+
+// serve runs the handshake then hands every later message to fn until the
+// client goes.
+func serve(modern bool, fn func(s *fakeServer, m *proto.Message)) func(*fakeServer) {
+	return func(s *fakeServer) {
+		m, ok := s.handshake(modern, proto.LatestLegacy)
+		for ok {
+			fn(s, m)
+			m, ok = s.next()
+		}
+	}
+}
+
+// connect builds a session over a fake running script and connects it.
+func connect(t *testing.T, script func(*fakeServer), opts Options) (*Session, *fakeTransport) {
+	t.Helper()
+	ft := newFake(t, script)
+	s := New(ft, opts)
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	defer cancel()
+	if err := s.Connect(ctx); err != nil {
+		t.Fatalf("Connect: %v", err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s, ft
+}
+
+func testCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	t.Cleanup(cancel)
+	return ctx
+}

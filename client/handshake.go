@@ -1,0 +1,178 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// Connect starts the transport and negotiates the era and version: with
+// Options.ProtocolVersion empty it probes server/discover and falls back to
+// initialize on any error or unrecognised answer. The transport lives until
+// Close; ctx bounds the handshake (and is passed to Transport.Start).
+func (s *Session) Connect(ctx context.Context) error {
+	s.mu.Lock()
+	switch {
+	case s.closed:
+		s.mu.Unlock()
+		return ErrClosed
+	case s.started:
+		s.mu.Unlock()
+		return errors.New("session is already connected")
+	}
+	s.started = true
+	s.mu.Unlock()
+
+	if err := s.t.Start(ctx, s.deliver); err != nil {
+		connErr := &ConnectionError{Err: err}
+		s.mu.Lock()
+		s.failLocked(connErr)
+		s.mu.Unlock()
+		return connErr
+	}
+	go s.watchTransport()
+	if err := s.handshake(ctx); err != nil {
+		_ = s.Close()
+		return err
+	}
+	return nil
+}
+
+// handshake picks and runs the handshake Options.ProtocolVersion asks for.
+func (s *Session) handshake(ctx context.Context) error {
+	v := s.opts.ProtocolVersion
+	switch {
+	case v == "":
+		ok, err := s.discover(ctx, false)
+		if err != nil || ok {
+			return err
+		}
+		return s.initialize(ctx, proto.LatestLegacy)
+	case proto.IsModernVersion(v):
+		_, err := s.discover(ctx, true)
+		return err
+	default:
+		return s.initialize(ctx, v)
+	}
+}
+
+// clientCapabilities returns what the client declares for version v.
+func (s *Session) clientCapabilities(v string) proto.ClientCapabilities {
+	if s.opts.Capabilities != nil {
+		return *s.opts.Capabilities
+	}
+	var caps proto.ClientCapabilities
+	if s.opts.Roots != nil {
+		caps.Roots = &proto.RootsCapability{ListChanged: true}
+	}
+	if s.opts.Handler != nil {
+		caps.Sampling = &proto.SamplingCapability{}
+		caps.Elicitation = &proto.ElicitationCapability{}
+		if v >= proto.ProtocolVersion20251125 {
+			caps.Elicitation.Form = proto.EmptyObject
+			caps.Elicitation.URL = proto.EmptyObject
+		}
+	}
+	return caps
+}
+
+// modernMetaLocked returns the _meta members of every modern-era request.
+func (s *Session) modernMetaLocked() []member {
+	return []member{
+		{proto.MetaProtocolVersion, mustJSON(s.version)},
+		{proto.MetaClientInfo, mustJSON(s.opts.ClientInfo)},
+		{proto.MetaClientCapabilities, mustJSON(s.clientCaps)},
+	}
+}
+
+// fatal reports whether a handshake error ends the connection attempt
+// instead of leading to the fallback.
+func fatal(ctx context.Context, err error) bool {
+	var ce *ConnectionError
+	return errors.As(err, &ce) || errors.Is(err, ErrClosed) || ctx.Err() != nil
+}
+
+// discover probes the modern era. It reports whether the server answered
+// as a 2026-07-28 server; when forced, anything else is an error.
+func (s *Session) discover(ctx context.Context, forced bool) (bool, error) {
+	caps := s.clientCapabilities(proto.Modern)
+	params := proto.DiscoverParams{Meta: proto.RequestMeta{
+		ProtocolVersion:    proto.Modern,
+		ClientInfo:         &s.opts.ClientInfo,
+		ClientCapabilities: &caps,
+	}}
+	cfg := s.callConfig(nil)
+	if !forced {
+		cfg.timeout = min(cfg.timeout, discoverTimeoutCap)
+	}
+	raw, err := s.roundTrip(ctx, proto.MethodDiscover, mustJSON(params), cfg, 1)
+	if err != nil {
+		if fatal(ctx, err) {
+			return false, err
+		}
+		if forced {
+			return false, s.refuse(fmt.Sprintf("server/discover failed, so the server does not speak %s: %v", proto.Modern, err))
+		}
+		return false, nil
+	}
+	var res proto.DiscoverResult
+	var capsRaw struct {
+		Capabilities json.RawMessage `json:"capabilities"`
+	}
+	if json.Unmarshal(raw, &res) != nil || json.Unmarshal(raw, &capsRaw) != nil || !res.Supports(proto.Modern) {
+		if forced {
+			return false, s.refuse(fmt.Sprintf("the server/discover answer does not list %s as supported", proto.Modern))
+		}
+		return false, nil
+	}
+	info, _ := res.ServerInfo()
+	s.mu.Lock()
+	s.era, s.version = EraModern, proto.Modern
+	s.serverInfo, s.serverCaps, s.instructions = info, capsRaw.Capabilities, res.Instructions
+	s.clientCaps = caps
+	s.mu.Unlock()
+	return true, nil
+}
+
+// initialize runs the legacy handshake offering version v.
+func (s *Session) initialize(ctx context.Context, v string) error {
+	caps := s.clientCapabilities(v)
+	params := proto.InitializeParams{ProtocolVersion: v, Capabilities: caps, ClientInfo: s.opts.ClientInfo}
+	raw, err := s.roundTrip(ctx, proto.MethodInitialize, mustJSON(params), s.callConfig(nil), 1)
+	if err != nil {
+		return err
+	}
+	var res struct {
+		ProtocolVersion string               `json:"protocolVersion"`
+		Capabilities    json.RawMessage      `json:"capabilities"`
+		ServerInfo      proto.Implementation `json:"serverInfo"`
+		Instructions    string               `json:"instructions"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return s.refuse(fmt.Sprintf("the initialize result is malformed: %v", err))
+	}
+	if res.ProtocolVersion == "" {
+		return s.refuse("the initialize result names no protocolVersion")
+	}
+	if !proto.KnownVersion(res.ProtocolVersion) {
+		return s.refuse(fmt.Sprintf("the server chose protocol version %q, which mcpscope does not speak", res.ProtocolVersion))
+	}
+	s.mu.Lock()
+	s.era, s.version = EraLegacy, res.ProtocolVersion
+	if proto.IsModernVersion(res.ProtocolVersion) {
+		s.era = EraModern
+	}
+	s.serverInfo, s.serverCaps, s.instructions = res.ServerInfo, res.Capabilities, res.Instructions
+	s.clientCaps = caps
+	s.mu.Unlock()
+	return s.Notify(ctx, proto.MethodNotifyInitialized, nil)
+}
+
+// refuse ends the session after a handshake the client cannot accept.
+func (s *Session) refuse(msg string) error {
+	_ = s.Close()
+	return &ProtocolError{Msg: msg}
+}

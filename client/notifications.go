@@ -1,0 +1,123 @@
+package client
+
+import (
+	"encoding/json"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// maxQueuedNotifications bounds the notifications waiting for the
+// subscribers; past it new ones are dropped and counted.
+const maxQueuedNotifications = 8192
+
+// noteItem is one notification with the progress callback it is routed to.
+type noteItem struct {
+	msg        *proto.Message
+	onProgress func(proto.ProgressNotificationParams)
+	progress   proto.ProgressNotificationParams
+}
+
+// notificationQueue hands notifications from the transport's reader to the
+// subscribers without blocking the reader. One goroutine at a time drains
+// it, so notifications reach every subscriber in arrival order.
+type notificationQueue struct {
+	mu       sync.Mutex
+	items    []noteItem
+	draining bool
+	stopped  bool
+	dispatch func(noteItem)
+	dropped  *atomic.Uint64
+}
+
+func newNotificationQueue(dispatch func(noteItem), dropped *atomic.Uint64) *notificationQueue {
+	return &notificationQueue{dispatch: dispatch, dropped: dropped}
+}
+
+// push queues one notification and makes sure a drainer runs.
+func (q *notificationQueue) push(it noteItem) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.stopped {
+		return
+	}
+	if len(q.items) >= maxQueuedNotifications {
+		q.dropped.Add(1)
+		return
+	}
+	q.items = append(q.items, it)
+	if !q.draining {
+		q.draining = true
+		go q.drain()
+	}
+}
+
+func (q *notificationQueue) drain() {
+	for {
+		q.mu.Lock()
+		if len(q.items) == 0 {
+			q.items = nil
+			q.draining = false
+			q.mu.Unlock()
+			return
+		}
+		it := q.items[0]
+		q.items[0] = noteItem{}
+		q.items = q.items[1:]
+		q.mu.Unlock()
+		q.dispatch(it)
+	}
+}
+
+// stop refuses further notifications; those queued are still delivered.
+func (q *notificationQueue) stop() {
+	q.mu.Lock()
+	q.stopped = true
+	q.mu.Unlock()
+}
+
+// deliverNotification routes one notification from the server.
+func (s *Session) deliverNotification(m *proto.Message) {
+	it := noteItem{msg: m}
+	switch m.Method {
+	case proto.MethodNotifyProgress:
+		var p proto.ProgressNotificationParams
+		if json.Unmarshal(m.Params, &p) == nil {
+			if w := s.progressWaiter(p.ProgressToken); w != nil {
+				it.onProgress, it.progress = w.onProgress, p
+			}
+		}
+	case proto.MethodNotifyCancelled:
+		var p proto.CancelledNotificationParams
+		if json.Unmarshal(m.Params, &p) == nil {
+			s.cancelServerRequest(p.RequestID)
+		}
+	}
+	s.notes.push(it)
+}
+
+// dispatchNotification runs on the queue's drainer, outside every lock.
+func (s *Session) dispatchNotification(it noteItem) {
+	if it.onProgress != nil {
+		it.onProgress(it.progress)
+	}
+	if s.opts.OnNotification != nil {
+		s.opts.OnNotification(it.msg)
+	}
+	s.mu.Lock()
+	ids := make([]int, 0, len(s.subs))
+	for id := range s.subs {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	fns := make([]func(*proto.Message), len(ids))
+	for i, id := range ids {
+		fns[i] = s.subs[id]
+	}
+	s.mu.Unlock()
+	for _, fn := range fns {
+		fn(it.msg)
+	}
+}

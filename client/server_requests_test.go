@@ -1,0 +1,183 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// answers collects the client's responses to server requests by id key.
+func answers(srv *fakeServer, want int) map[string]*proto.Message {
+	got := map[string]*proto.Message{}
+	for len(got) < want {
+		m, ok := srv.next()
+		if !ok {
+			return got
+		}
+		if m.IsResponse() {
+			got[m.ID.Key()] = m
+		}
+	}
+	return got
+}
+
+func TestServerRequestsDispatched(t *testing.T) {
+	release := make(chan struct{})
+	handler := handlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+		switch method {
+		case proto.MethodElicitationCreate:
+			<-release // a human is still typing
+			return answering(ctx, method, params)
+		case proto.MethodSamplingCreateMessage:
+			return nil, &proto.Error{Code: -1, Message: "user declined"}
+		case "boom":
+			return nil, errors.New("handler broke")
+		}
+		return nil, &proto.Error{Code: proto.CodeMethodNotFound, Message: "ask the engine"}
+	})
+	got := make(chan map[string]*proto.Message, 1)
+	initParams := make(chan json.RawMessage, 1)
+	script := func(srv *fakeServer) {
+		for m, ok := srv.next(); ok && m.Method != proto.MethodNotifyInitialized; m, ok = srv.next() {
+			if m.Method == proto.MethodInitialize {
+				initParams <- m.Params
+				srv.result(*m.ID, map[string]any{"protocolVersion": proto.LatestLegacy, "capabilities": map[string]any{}, "serverInfo": map[string]any{"name": "s", "version": "1"}})
+			} else {
+				srv.fail(*m.ID, proto.CodeMethodNotFound, "no")
+			}
+		}
+		srv.request(proto.StringID("elicit"), proto.MethodElicitationCreate, proto.ElicitRequestParams{Message: "Name?"})
+		srv.request(proto.StringID("p1"), proto.MethodPing, nil)
+		srv.request(proto.IntID(0), proto.MethodRootsList, nil)
+		srv.request(proto.IntID(1), proto.MethodSamplingCreateMessage, proto.CreateMessageParams{MaxTokens: 1})
+		srv.request(proto.IntID(2), "foo/bar", nil)
+		srv.request(proto.IntID(3), "boom", nil)
+		// Everything but the elicitation is answered while it still waits.
+		early := answers(srv, 5)
+		close(release)
+		for k, v := range answers(srv, 1) {
+			early[k] = v
+		}
+		got <- early
+	}
+	connect(t, script, Options{Handler: handler, Roots: []proto.Root{{URI: "file:///a"}}})
+
+	var caps struct {
+		Capabilities proto.ClientCapabilities `json:"capabilities"`
+	}
+	if err := json.Unmarshal(<-initParams, &caps); err != nil || caps.Capabilities.Roots == nil ||
+		caps.Capabilities.Sampling == nil || caps.Capabilities.Elicitation == nil {
+		t.Fatalf("initialize capabilities %+v (%v)", caps, err)
+	}
+	var res map[string]*proto.Message
+	select {
+	case res = <-got:
+	case <-time.After(hangGuard):
+		t.Fatal("the server requests were not all answered")
+	}
+	want := map[string]string{
+		"sp1":     `{}`,
+		"i0":      `{"roots":[{"uri":"file:///a"}]}`,
+		"selicit": `{"action":"accept","content":{"asked":"Name?","name":"Ada"}}`,
+	}
+	for key, result := range want {
+		if m := res[key]; m == nil || string(m.Result) != result {
+			t.Errorf("answer %s = %v, want %s", key, m, result)
+		}
+	}
+	wantErr := map[string]int{"i1": -1, "i2": proto.CodeMethodNotFound, "i3": proto.CodeInternalError}
+	for key, code := range wantErr {
+		if m := res[key]; m == nil || m.Error == nil || m.Error.Code != code {
+			t.Errorf("answer %s = %v, want error %d", key, m, code)
+		}
+	}
+	if m := res["i3"]; m != nil && m.Error != nil && m.Error.Message != "handler broke" {
+		t.Errorf("internal error message %q", m.Error.Message)
+	}
+}
+
+func TestServerRequestsWithoutHandler(t *testing.T) {
+	got := make(chan map[string]*proto.Message, 1)
+	initParams := make(chan json.RawMessage, 1)
+	script := func(srv *fakeServer) {
+		for m, ok := srv.next(); ok && m.Method != proto.MethodNotifyInitialized; m, ok = srv.next() {
+			if m.Method == proto.MethodInitialize {
+				initParams <- m.Params
+				srv.result(*m.ID, map[string]any{"protocolVersion": proto.LatestLegacy, "capabilities": map[string]any{}, "serverInfo": map[string]any{"name": "s", "version": "1"}})
+			} else {
+				srv.fail(*m.ID, proto.CodeMethodNotFound, "no")
+			}
+		}
+		srv.request(proto.IntID(10), proto.MethodElicitationCreate, proto.ElicitRequestParams{Message: "?"})
+		srv.request(proto.IntID(11), proto.MethodRootsList, nil)
+		got <- answers(srv, 2)
+	}
+	connect(t, script, Options{})
+	if p := string(<-initParams); p != `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcpscope","version":"`+Version+`"}}` {
+		t.Fatalf("initialize params %s declare capabilities without a handler", p)
+	}
+	res := <-got
+	for _, key := range []string{"i10", "i11"} {
+		if m := res[key]; m == nil || m.Error == nil || m.Error.Code != proto.CodeMethodNotFound {
+			t.Errorf("answer %s = %v, want -32601", key, m)
+		}
+	}
+}
+
+func TestServerCancelStopsHandler(t *testing.T) {
+	stopped := make(chan error, 1)
+	handler := handlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+		<-ctx.Done()
+		stopped <- ctx.Err()
+		return proto.ElicitResult{Action: proto.ElicitActionCancel}, nil
+	})
+	after := make(chan []*proto.Message, 1)
+	connect(t, func(srv *fakeServer) {
+		if _, ok := srv.handshake(false, proto.LatestLegacy); !ok {
+			return
+		}
+		srv.request(proto.IntID(60), proto.MethodElicitationCreate, proto.ElicitRequestParams{Message: "?"})
+		srv.notify(proto.MethodNotifyCancelled, proto.CancelledNotificationParams{RequestID: proto.IntID(60), Reason: "too slow"})
+		<-stopped
+		srv.request(proto.IntID(61), proto.MethodPing, nil)
+		var seen []*proto.Message
+		for m, ok := srv.next(); ok; m, ok = srv.next() {
+			seen = append(seen, m)
+			if m.IsResponse() && m.ID.Key() == "i61" {
+				break
+			}
+		}
+		after <- seen
+	}, Options{Handler: handler})
+	for _, m := range <-after {
+		if m.IsResponse() && m.ID.Key() == "i60" {
+			t.Fatal("the client answered a request the server had cancelled")
+		}
+	}
+}
+
+func TestSendRoots(t *testing.T) {
+	got := make(chan *proto.Message, 2)
+	s, _ := connect(t, serve(false, func(srv *fakeServer, m *proto.Message) {
+		switch {
+		case m.Method == proto.MethodNotifyRootsListChanged:
+			got <- m
+			srv.request(proto.IntID(50), proto.MethodRootsList, nil)
+		case m.IsResponse():
+			got <- m
+		}
+	}), Options{Roots: []proto.Root{{URI: "file:///old"}}})
+	if err := s.SendRoots([]proto.Root{{URI: "file:///new", Name: "new"}}); err != nil {
+		t.Fatal(err)
+	}
+	if m := <-got; m.Method != proto.MethodNotifyRootsListChanged {
+		t.Fatalf("first message %v", m)
+	}
+	if m := <-got; string(m.Result) != `{"roots":[{"uri":"file:///new","name":"new"}]}` {
+		t.Fatalf("roots/list after SendRoots answered %s", m.Result)
+	}
+}

@@ -1,0 +1,265 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// Version is mcpscope's version, sent as clientInfo.version by default.
+const Version = "0.1.0"
+
+// Era is the generation of MCP a session speaks.
+type Era int
+
+// Eras of MCP.
+const (
+	// EraUnknown is the era before Connect has negotiated one.
+	EraUnknown Era = iota
+	// EraLegacy opens with the initialize handshake (2024-11-05 … 2025-11-25).
+	EraLegacy
+	// EraModern is stateless 2026-07-28: server/discover, per-request _meta, MRTR.
+	EraModern
+)
+
+// String names the era.
+func (e Era) String() string {
+	switch e {
+	case EraLegacy:
+		return "legacy"
+	case EraModern:
+		return "modern"
+	}
+	return "unknown"
+}
+
+// Defaults of Options.
+const (
+	DefaultMaxInFlight = 128
+	DefaultTimeout     = 60 * time.Second
+	DefaultHardTimeout = 10 * time.Minute
+	// MaxInputRounds caps the input_required retries of one logical call.
+	MaxInputRounds = 16
+	// discoverTimeoutCap bounds the wait for server/discover: a legacy server
+	// may silently drop requests it gets before initialize.
+	discoverTimeoutCap = 10 * time.Second
+	// cancelSendTimeout bounds the send of a notifications/cancelled.
+	cancelSendTimeout = 5 * time.Second
+)
+
+// Options configure a Session. The zero value is usable.
+type Options struct {
+	// ClientInfo names the client; default {Name:"mcpscope", Version:Version}.
+	ClientInfo proto.Implementation
+	// ProtocolVersion picks the handshake: "" probes server/discover and
+	// falls back to initialize; a legacy version forces initialize offering
+	// it; "2026-07-28" forces the modern era. Any other value is offered in
+	// initialize as is (to test how a server answers an unknown version).
+	ProtocolVersion string
+	// MaxInFlight bounds the requests awaiting an answer; Call blocks while
+	// the tracker is full. Default 128.
+	MaxInFlight int
+	// Timeout is the idle limit of one request, restarted by each progress
+	// notification for it. Default 60s.
+	Timeout time.Duration
+	// HardTimeout is the absolute limit of one request. Default 10m.
+	HardTimeout time.Duration
+	// Handler answers server→client requests (elicitation, sampling, roots)
+	// and MRTR input requests. With nil, elicitation and sampling are not
+	// declared and such requests are answered -32601.
+	Handler ServerRequestHandler
+	// Roots, when non-nil, declares the roots capability (listChanged) and
+	// answers roots/list unless Handler does.
+	Roots []proto.Root
+	// Capabilities, when non-nil, is declared as is instead of the
+	// capabilities derived from Handler and Roots.
+	Capabilities *proto.ClientCapabilities
+	// OnNotification, when set, sees every notification from the server.
+	OnNotification func(*proto.Message)
+}
+
+// ServerRequestHandler answers requests the server sends to the client.
+type ServerRequestHandler interface {
+	// HandleServerRequest answers elicitation/create, sampling/createMessage,
+	// roots/list (and in the modern era the same requests when they arrive as
+	// MRTR inputRequests). Return a *proto.Error as error to send that
+	// JSON-RPC error; another error → -32603 with its text.
+	HandleServerRequest(ctx context.Context, method string, params json.RawMessage) (any, error)
+}
+
+// Session is one MCP client session over one Transport. It is safe for
+// concurrent use.
+type Session struct {
+	t    Transport
+	opts Options
+
+	nextID atomic.Int64
+	slots  chan struct{} // one token per request in flight
+
+	mu         sync.Mutex
+	started    bool
+	closed     bool
+	failure    error // set once: *ConnectionError or ErrClosed
+	dead       chan struct{}
+	pending    map[string]*waiter
+	progress   map[string]*waiter // progress token key → waiter
+	serverReqs map[string]context.CancelFunc
+	roots      []proto.Root
+	subs       map[int]func(*proto.Message)
+	nextSub    int
+
+	// Negotiated at Connect; guarded by mu.
+	era          Era
+	version      string
+	serverInfo   proto.Implementation
+	serverCaps   json.RawMessage
+	instructions string
+	clientCaps   proto.ClientCapabilities
+
+	notes    *notificationQueue
+	handlers chan struct{} // bounds concurrent server-request goroutines
+	dropped  atomic.Uint64
+}
+
+// New returns a session over t; nothing is sent until Connect.
+func New(t Transport, opts Options) *Session {
+	if opts.ClientInfo.Name == "" {
+		opts.ClientInfo = proto.Implementation{Name: "mcpscope", Version: Version}
+	}
+	if opts.MaxInFlight <= 0 {
+		opts.MaxInFlight = DefaultMaxInFlight
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.HardTimeout <= 0 {
+		opts.HardTimeout = DefaultHardTimeout
+	}
+	s := &Session{
+		t:          t,
+		opts:       opts,
+		slots:      make(chan struct{}, opts.MaxInFlight),
+		dead:       make(chan struct{}),
+		pending:    make(map[string]*waiter),
+		progress:   make(map[string]*waiter),
+		serverReqs: make(map[string]context.CancelFunc),
+		roots:      opts.Roots,
+		subs:       make(map[int]func(*proto.Message)),
+		handlers:   make(chan struct{}, maxServerRequests),
+	}
+	s.notes = newNotificationQueue(s.dispatchNotification, &s.dropped)
+	return s
+}
+
+// Era returns the negotiated era (EraUnknown before Connect).
+func (s *Session) Era() Era {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.era
+}
+
+// ProtocolVersion returns the negotiated protocol version.
+func (s *Session) ProtocolVersion() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.version
+}
+
+// ServerInfo returns the implementation the server named.
+func (s *Session) ServerInfo() proto.Implementation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.serverInfo
+}
+
+// ServerCapabilities returns the server's capabilities exactly as sent.
+func (s *Session) ServerCapabilities() json.RawMessage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.serverCaps
+}
+
+// Instructions returns the server's instructions, if any.
+func (s *Session) Instructions() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.instructions
+}
+
+// InFlight returns the number of requests awaiting an answer.
+func (s *Session) InFlight() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.pending)
+}
+
+// DroppedNotifications returns how many notifications and server requests
+// were dropped because the client fell too far behind a flooding server.
+func (s *Session) DroppedNotifications() uint64 { return s.dropped.Load() }
+
+// Subscribe registers fn for every notification from the server, called in
+// arrival order from one goroutine. It returns the function that removes it.
+func (s *Session) Subscribe(fn func(*proto.Message)) (unsubscribe func()) {
+	s.mu.Lock()
+	id := s.nextSub
+	s.nextSub++
+	s.subs[id] = fn
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		delete(s.subs, id)
+		s.mu.Unlock()
+	}
+}
+
+// Close fails every pending request with ErrClosed and closes the
+// transport. It is safe to call more than once.
+func (s *Session) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	s.failLocked(ErrClosed)
+	for _, cancel := range s.serverReqs {
+		cancel()
+	}
+	s.mu.Unlock()
+	s.notes.stop()
+	return s.t.Close()
+}
+
+// failLocked records the session's end and fails every pending request
+// with err. The first failure wins. s.mu must be held.
+func (s *Session) failLocked(err error) {
+	if s.failure != nil {
+		return
+	}
+	s.failure = err
+	close(s.dead)
+	for key, w := range s.pending {
+		delete(s.pending, key)
+		s.forgetProgressLocked(w)
+		w.done <- outcome{err: err}
+	}
+}
+
+// watchTransport fails the session when the transport goes away.
+func (s *Session) watchTransport() {
+	<-s.t.Done()
+	err := s.t.Err()
+	if err == nil {
+		err = errServerClosed
+	}
+	s.mu.Lock()
+	s.failLocked(&ConnectionError{Err: err})
+	for _, cancel := range s.serverReqs {
+		cancel()
+	}
+	s.mu.Unlock()
+}

@@ -1,0 +1,60 @@
+package proto
+
+import (
+	"bytes"
+	"testing"
+)
+
+// toolsCall is a typical tools/call request.
+const toolsCall = `{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"search_files","arguments":{"path":"/srv/project","pattern":"*.go","maxResults":50,"caseSensitive":false,"threshold":0.75},"_meta":{"progressToken":"p-42"}}}`
+
+func BenchmarkDecodeJSON(b *testing.B) {
+	body := []byte(toolsCall)
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		if _, err := Decode(EncJSON, body); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkEncodeCBOR(b *testing.B) {
+	m, err := Decode(EncJSON, []byte(toolsCall))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(toolsCall)))
+	for b.Loop() {
+		if _, err := Encode(EncCBOR, m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkDecodeCBOR(b *testing.B) {
+	body, err := JSONToCBOR([]byte(toolsCall))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		if _, err := Decode(EncCBOR, body); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkReadControlFrame(b *testing.B) {
+	frame := AppendControlFrame(nil, []byte(toolsCall))
+	stream := bytes.Repeat(frame, 1000)
+	r := bytes.NewReader(stream)
+	b.SetBytes(int64(len(frame)))
+	for b.Loop() {
+		if r.Len() == 0 {
+			r.Reset(stream)
+		}
+		if _, _, _, err := ReadControlFrame(r, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

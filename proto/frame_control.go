@@ -1,0 +1,155 @@
+package proto
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+)
+
+// MCP-Flow control-stream framing (seed 000 §2.1, DESIGN §3.2): a 4-byte
+// big-endian unsigned length N, then N bytes of body. N is the true length
+// of the body.
+
+// ControlHeaderLen is the size of the length prefix of a control frame.
+const ControlHeaderLen = 4
+
+// DefaultMaxControlFrame is the body size limit used when a caller passes a
+// maximum of zero or less.
+const DefaultMaxControlFrame = 16 << 20
+
+// readChunk bounds each allocation while a body arrives, so that a length
+// prefix that promises more than the peer sends costs only what was sent.
+const readChunk = 64 << 10
+
+// FrameTooLargeError reports a frame whose declared body size is over the
+// maximum. Nothing of that size was allocated.
+type FrameTooLargeError struct {
+	Size int64 // declared body size, bytes
+	Max  int64 // the maximum in force, bytes
+}
+
+// Error says how large the frame claims to be and what the limit is.
+func (e *FrameTooLargeError) Error() string {
+	return fmt.Sprintf("frame of %d bytes exceeds the maximum of %d bytes", e.Size, e.Max)
+}
+
+// AppendControlFrame appends the length prefix and body of a control frame.
+// A body of 4 GiB or more cannot be framed: dst is then returned unchanged
+// (EncodeControlFrame reports it as an error).
+func AppendControlFrame(dst, body []byte) []byte {
+	if uint64(len(body)) > math.MaxUint32 {
+		return dst
+	}
+	dst = binary.BigEndian.AppendUint32(dst, uint32(len(body)))
+	return append(dst, body...)
+}
+
+// EncodeControlFrame returns the control frame of body, refusing a body over
+// max (DefaultMaxControlFrame when max ≤ 0) with a *FrameTooLargeError.
+func EncodeControlFrame(body []byte, max int) ([]byte, error) {
+	limit := controlLimit(max)
+	if int64(len(body)) > limit {
+		return nil, &FrameTooLargeError{Size: int64(len(body)), Max: limit}
+	}
+	return AppendControlFrame(make([]byte, 0, ControlHeaderLen+len(body)), body), nil
+}
+
+// ParseControlFrame reads the control frame at the start of b. It returns
+// the frame (prefix and body; what follows it in b is left alone), the body
+// and the annotations. A declared length over max (DefaultMaxControlFrame
+// when max ≤ 0) is a *FrameTooLargeError; a b shorter than the frame is an
+// error wrapping io.ErrUnexpectedEOF, returned with what b holds of it.
+func ParseControlFrame(b []byte, max int) (frame, body []byte, fields []Field, err error) {
+	if len(b) < ControlHeaderLen {
+		return b, nil, nil, fmt.Errorf("control frame header needs %d bytes, got %d: %w", ControlHeaderLen, len(b), io.ErrUnexpectedEOF)
+	}
+	size, err := controlSize(b, max)
+	if err != nil {
+		return b[:ControlHeaderLen], nil, controlFields(size, 0), err
+	}
+	if got := len(b) - ControlHeaderLen; int64(got) < size {
+		return b, nil, controlFields(size, got), truncatedBody(size, got)
+	}
+	frame = b[:ControlHeaderLen+int(size)]
+	return frame, frame[ControlHeaderLen:], controlFields(size, int(size)), nil
+}
+
+// ReadControlFrame reads one control frame from r, checking the declared
+// length against max (DefaultMaxControlFrame when max ≤ 0) before reading
+// the body, which is then read in bounded steps. It returns io.EOF alone
+// when r ends cleanly before a frame. Otherwise, on error, frame holds the
+// bytes read so far so that they can still be captured: a length over max
+// is a *FrameTooLargeError (frame is the prefix), and a stream that ends
+// inside the frame is an error wrapping io.ErrUnexpectedEOF.
+func ReadControlFrame(r io.Reader, max int) (frame, body []byte, fields []Field, err error) {
+	head := make([]byte, ControlHeaderLen)
+	n, err := io.ReadFull(r, head)
+	switch {
+	case err == io.EOF:
+		return nil, nil, nil, io.EOF
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return head[:n], nil, nil, fmt.Errorf("control frame header ended after %d of %d bytes: %w", n, ControlHeaderLen, err)
+	case err != nil:
+		return head[:n], nil, nil, fmt.Errorf("reading control frame header: %w", err)
+	}
+	size64, err := controlSize(head, max)
+	if err != nil {
+		return head, nil, controlFields(size64, 0), err
+	}
+	size := int(size64)
+	frame = make([]byte, ControlHeaderLen, ControlHeaderLen+min(size, readChunk))
+	copy(frame, head)
+	for len(frame) < ControlHeaderLen+size {
+		step := min(ControlHeaderLen+size-len(frame), readChunk)
+		frame = slices.Grow(frame, step)
+		got, rerr := io.ReadFull(r, frame[len(frame):len(frame)+step])
+		frame = frame[:len(frame)+got]
+		if rerr != nil {
+			body := len(frame) - ControlHeaderLen
+			if errors.Is(rerr, io.EOF) || errors.Is(rerr, io.ErrUnexpectedEOF) {
+				return frame, nil, controlFields(size64, body), truncatedBody(size64, body)
+			}
+			return frame, nil, controlFields(size64, body), fmt.Errorf("reading control frame body: %w", rerr)
+		}
+	}
+	return frame, frame[ControlHeaderLen:], controlFields(size64, size), nil
+}
+
+// controlLimit is the body limit for a caller's max.
+func controlLimit(max int) int64 {
+	if max <= 0 {
+		return DefaultMaxControlFrame
+	}
+	return min(int64(max), math.MaxUint32)
+}
+
+// controlSize reads the length prefix at the start of b and checks it.
+func controlSize(b []byte, max int) (int64, error) {
+	size := int64(binary.BigEndian.Uint32(b))
+	if limit := controlLimit(max); size > limit {
+		return size, &FrameTooLargeError{Size: size, Max: limit}
+	}
+	return size, nil
+}
+
+// truncatedBody is the error of a frame whose body stopped short.
+func truncatedBody(size int64, got int) error {
+	return fmt.Errorf("control frame body ended after %d of %d bytes: %w", got, size, io.ErrUnexpectedEOF)
+}
+
+// controlFields annotates a control frame whose prefix declares size bytes
+// and of whose body got bytes are present.
+func controlFields(size int64, got int) []Field {
+	fields := []Field{uintField(0, ControlHeaderLen, "length", uint64(size))}
+	if got == 0 {
+		return fields
+	}
+	value := byteCount(got)
+	if int64(got) < size {
+		value = fmt.Sprintf("%d of %d bytes (truncated)", got, size)
+	}
+	return append(fields, Field{Offset: ControlHeaderLen, Len: got, Name: "body", Value: value, Kind: FieldBody})
+}

@@ -1,0 +1,54 @@
+package proto
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// splitHeader splits a unit with a fixed-size header into header and
+// payload. A unit shorter than its header is an error wrapping
+// io.ErrUnexpectedEOF.
+func splitHeader(b []byte, size int, unit string) (header, payload []byte, err error) {
+	if len(b) < size {
+		return nil, nil, fmt.Errorf("%s header needs %d bytes, got %d: %w", unit, size, len(b), io.ErrUnexpectedEOF)
+	}
+	return b[:size], b[size:], nil
+}
+
+// readHeader reads a fixed-size header from r. It returns what it read, all
+// of it or, with an error, the part before the stream ended; an end before
+// the first byte also counts as truncation (io.ErrUnexpectedEOF).
+func readHeader(r io.Reader, size int, unit string) ([]byte, error) {
+	b := make([]byte, size)
+	n, err := io.ReadFull(r, b)
+	switch {
+	case err == nil:
+		return b, nil
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return b[:n], fmt.Errorf("%s header ended after %d of %d bytes: %w", unit, n, size, io.ErrUnexpectedEOF)
+	}
+	return b[:n], fmt.Errorf("reading %s header: %w", unit, err)
+}
+
+// payloadField annotates the payload after a header, or nothing when it is empty.
+func payloadField(fields []Field, offset, n int) []Field {
+	if n == 0 {
+		return fields
+	}
+	return append(fields, Field{Offset: offset, Len: n, Name: "payload", Value: byteCount(n), Kind: FieldBody})
+}
+
+// byteCount renders a length for a Field value: "1 byte", "227 bytes".
+func byteCount(n int) string {
+	if n == 1 {
+		return "1 byte"
+	}
+	return strconv.Itoa(n) + " bytes"
+}
+
+// uintField is a header field holding an unsigned number.
+func uintField(offset, n int, name string, v uint64) Field {
+	return Field{Offset: offset, Len: n, Name: name, Value: strconv.FormatUint(v, 10), Kind: FieldHeader}
+}

@@ -1,0 +1,295 @@
+package proto
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"reflect"
+	"testing"
+)
+
+// jsonSeeds are message bodies every JSON fuzz target starts from.
+var jsonSeeds = []string{
+	seedInitialize,
+	`{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"/big.log"}}}`,
+	`{"jsonrpc":"2.0","id":42,"result":{"content":[{"type":"ref/stream","streamTag":1,"mimeType":"text/plain"}]}}`,
+	`{"jsonrpc":"2.0","id":99,"error":{"code":-32000,"message":"Cancelled"}}`,
+	`{"jsonrpc":"2.0","method":"$/cancel","params":{"requestId":99,"reason":"User pressed Escape"}}`,
+	`[{"jsonrpc":"2.0","id":"a","method":"ping"},{"jsonrpc":"2.0","id":1,"result":{}}]`,
+	`{"jsonrpc":"2.0","id":1.0,"result":[1e400]}`, `[]`, `{}`, `"x"`, `-0`, `[18446744073709551616]`,
+}
+
+// addCBORSeeds adds the JSON seeds in CBOR, and a few hand-made items.
+func addCBORSeeds(f *testing.F) {
+	for _, s := range jsonSeeds {
+		if c, err := JSONToCBOR([]byte(s)); err == nil {
+			f.Add(c)
+		}
+	}
+	for _, h := range []string{"a1 01 02", "bf 61 61 5f 41 01 ff ff", "d7 43 010203", "c3 42 0100", "9f 9f ff ff", "f9 7e00", "3b ffffffffffffffff", "7f 61 61 ff"} {
+		f.Add(unhex(f, h))
+	}
+}
+
+func FuzzDecodeJSON(f *testing.F) {
+	for _, s := range jsonSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		m, err := Decode(EncJSON, body)
+		if err != nil {
+			return
+		}
+		if !bytes.Equal(m.Raw, body) || m.Validate() != nil {
+			t.Fatalf("decoded message lost its body or is invalid")
+		}
+		for _, enc := range []Encoding{EncJSON, EncCBOR} {
+			out, err := Encode(enc, m)
+			if enc == EncCBOR && errors.Is(err, errNumberRange) {
+				continue // 1e400 is JSON but no CBOR number
+			}
+			if err != nil {
+				t.Fatalf("%s re-encode: %v", enc, err)
+			}
+			back, err := Decode(enc, out)
+			if err != nil {
+				t.Fatalf("%s decode of re-encoded %s: %v", enc, body, err)
+			}
+			if back.Kind() != m.Kind() || back.Method != m.Method || (m.ID == nil) != (back.ID == nil) || (m.ID != nil && back.ID.Key() != m.ID.Key()) {
+				t.Fatalf("%s round trip changed %s into %s", enc, body, out)
+			}
+		}
+	})
+}
+
+func FuzzDecodeJSONBatch(f *testing.F) {
+	for _, s := range jsonSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		msgs, batch, err := DecodeBatch(EncJSON, body)
+		if err != nil {
+			return
+		}
+		if len(msgs) == 0 || (!batch && len(msgs) != 1) {
+			t.Fatalf("batch=%v with %d messages", batch, len(msgs))
+		}
+		for _, m := range msgs {
+			if m.Validate() != nil || !json.Valid(m.Raw) {
+				t.Fatalf("batch item is invalid: %s", m.Raw)
+			}
+		}
+	})
+}
+
+func FuzzDecodeCBOR(f *testing.F) {
+	addCBORSeeds(f)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if m, err := Decode(EncCBOR, body); err == nil && !bytes.Equal(m.Raw, body) {
+			t.Fatal("decoded message lost its body")
+		}
+		if msgs, _, err := DecodeBatch(EncCBOR, body); err == nil {
+			for _, m := range msgs {
+				if m.Validate() != nil || !bytes.Contains(body, m.Raw) {
+					t.Fatal("batch item is invalid or not a slice of the body")
+				}
+			}
+		}
+		j, err := CBORToJSON(body)
+		if err != nil {
+			return
+		}
+		if !json.Valid(j) {
+			t.Fatalf("CBORToJSON wrote invalid JSON %s", j)
+		}
+		// JSON → CBOR → JSON settles after one round.
+		c, err := JSONToCBOR(j)
+		if err != nil {
+			t.Fatalf("JSONToCBOR refuses CBORToJSON's output %s: %v", j, err)
+		}
+		j2, err := CBORToJSON(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c2, err := JSONToCBOR(j2)
+		if err != nil || !bytes.Equal(c, c2) {
+			t.Fatalf("CBOR of %s is not stable: % x vs % x (%v)", j2, c, c2, err)
+		}
+	})
+}
+
+func FuzzJSONToCBOR(f *testing.F) {
+	for _, s := range jsonSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		c, err := JSONToCBOR(body)
+		if err != nil {
+			return
+		}
+		j, err := CBORToJSON(c)
+		if err != nil {
+			t.Fatalf("CBORToJSON refuses JSONToCBOR's output for %s: %v", body, err)
+		}
+		var in, out any
+		if err := json.Unmarshal(body, &in); err != nil {
+			return // encoding/json is stricter on some inputs; nothing to compare.
+		}
+		if err := json.Unmarshal(j, &out); err != nil {
+			t.Fatalf("output %s is not JSON: %v", j, err)
+		}
+		if !reflect.DeepEqual(in, out) {
+			t.Fatalf("JSON→CBOR→JSON changed the data\n in %s\nout %s", body, j)
+		}
+	})
+}
+
+func FuzzDiagnoseCBOR(f *testing.F) {
+	addCBORSeeds(f)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		s, err := DiagnoseCBOR(body)
+		if err == nil && s == "" {
+			t.Fatal("empty diagnostic notation without an error")
+		}
+		if err == nil && cborWellformed(body) != nil {
+			t.Fatal("diagnosed a body that is not well formed")
+		}
+	})
+}
+
+func FuzzIDCBOR(f *testing.F) {
+	for _, h := range []string{"01", "38 63", "63 616263", "f6", "f7", "fb 3ff0000000000000", "1b ffffffffffffffff", "80"} {
+		f.Add(unhex(f, h))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var id ID
+		if id.UnmarshalCBOR(b) != nil {
+			return
+		}
+		out, err := id.MarshalCBOR()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back ID
+		if err := back.UnmarshalCBOR(out); err != nil || back.Key() != id.Key() {
+			t.Fatalf("id %s came back as %s (%v)", id, back, err)
+		}
+	})
+}
+
+func FuzzControlFrame(f *testing.F) {
+	f.Add(AppendControlFrame(nil, []byte(seedInitialize)), uint32(0))
+	f.Add([]byte{0, 0, 0, 0xDA, '{'}, uint32(0))
+	f.Add([]byte{0xFF, 0xFF, 0xFF, 0xFF}, uint32(1024))
+	f.Add([]byte{0, 0}, uint32(0))
+	f.Fuzz(func(t *testing.T, b []byte, max uint32) {
+		limit := int(max % (1 << 20))
+		frame, body, fields, err := ParseControlFrame(b, limit)
+		rframe, rbody, rfields, rerr := ReadControlFrame(bytes.NewReader(b), limit)
+		if !bytes.Equal(frame, rframe) || !bytes.Equal(body, rbody) || !reflect.DeepEqual(fields, rfields) {
+			t.Fatalf("Parse and Read disagree: % x / % x", frame, rframe)
+		}
+		if err != nil {
+			var tooLarge *FrameTooLargeError
+			if !errors.Is(err, io.ErrUnexpectedEOF) && !errors.As(err, &tooLarge) {
+				t.Fatalf("unexpected error kind: %v", err)
+			}
+			if rerr == nil || (len(b) > 0 && errors.Is(err, io.ErrUnexpectedEOF) != errors.Is(rerr, io.ErrUnexpectedEOF)) {
+				t.Fatalf("Parse err %v, Read err %v", err, rerr)
+			}
+			return
+		}
+		if rerr != nil || !bytes.Equal(AppendControlFrame(nil, body), frame) || !bytes.HasPrefix(b, frame) {
+			t.Fatalf("re-encoding the frame does not give its bytes (%v)", rerr)
+		}
+		checkFieldsCover(t, fields, len(frame))
+	})
+}
+
+// fixedHeaderCase checks a fixed-header parser against its encoder.
+func fixedHeaderCase(t *testing.T, b []byte, size int, parse func([]byte) ([]byte, []byte, []Field, error)) {
+	header, payload, fields, err := parse(b)
+	if err != nil {
+		if len(b) >= size || !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Fatalf("%d bytes refused: %v", len(b), err)
+		}
+		return
+	}
+	if !bytes.Equal(header, b[:size]) || !bytes.Equal(payload, b[size:]) {
+		t.Fatalf("re-encoded header % x, want % x", header, b[:size])
+	}
+	checkFieldsCover(t, fields, len(b))
+}
+
+func FuzzExecStreamHeader(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 0x2A, 0, 0, 0, 1, 'x'})
+	f.Add([]byte{1, 2, 3})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		fixedHeaderCase(t, b, ExecStreamHeaderLen, func(b []byte) ([]byte, []byte, []Field, error) {
+			h, p, fl, err := ParseExecStreamHeader(b)
+			return h.Append(nil), p, fl, err
+		})
+	})
+}
+
+func FuzzDatagramHeader(f *testing.F) {
+	f.Add([]byte{1, 0, 0, 0, 0, 0x2A, '{', '}'})
+	f.Add([]byte{0x7F, 0xFF, 0, 0, 0, 0})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		fixedHeaderCase(t, b, DatagramHeaderLen, func(b []byte) ([]byte, []byte, []Field, error) {
+			h, p, fl, err := ParseDatagramHeader(b)
+			return h.Append(nil), p, fl, err
+		})
+		if h, payload, _, err := ParseDatagramHeader(b); err == nil {
+			// Payload decoders must not panic on whatever a datagram carries.
+			for _, enc := range []Encoding{EncJSON, EncCBOR} {
+				switch h.Channel {
+				case ChannelProgress:
+					_, _ = DecodeProgressDatagram(enc, payload)
+				default:
+					_, _ = DecodeLogDatagram(enc, payload)
+				}
+			}
+		}
+	})
+}
+
+func FuzzGatewayChunkHeader(f *testing.F) {
+	id, _ := ParseGUID("550e8400-e29b-41d4-a716-446655440000")
+	f.Add(append(GatewayChunkHeader{StreamID: id, Index: 3}.Append(nil), "data"...))
+	f.Add(make([]byte, 23))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		fixedHeaderCase(t, b, GatewayChunkHeaderLen, func(b []byte) ([]byte, []byte, []Field, error) {
+			h, p, fl, err := ParseGatewayChunkHeader(b)
+			return h.Append(nil), p, fl, err
+		})
+	})
+}
+
+func FuzzLineFields(f *testing.F) {
+	f.Add([]byte("{}\n"))
+	f.Add([]byte("\r\n"))
+	f.Add([]byte("x\r"))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		checkFieldsCover(t, LineFields(line), len(line))
+	})
+}
+
+func FuzzParseGUID(f *testing.F) {
+	f.Add("550e8400-e29b-41d4-a716-446655440000")
+	f.Add("{550e8400e29b41d4a716446655440000}")
+	f.Fuzz(func(t *testing.T, s string) {
+		g, err := ParseGUID(s)
+		if err != nil {
+			return
+		}
+		back, err := ParseGUID(g.String())
+		if err != nil || back != g {
+			t.Fatalf("%s does not parse back: %v", g, err)
+		}
+		if h, _, _, err := ParseGatewayChunkHeader(GatewayChunkHeader{StreamID: g}.Append(nil)); err != nil || h.StreamID != g {
+			t.Fatalf(".NET byte order does not round-trip %s", g)
+		}
+	})
+}

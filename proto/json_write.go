@@ -1,0 +1,71 @@
+package proto
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"math"
+	"strconv"
+)
+
+// appendJSONFloat writes f as encoding/json does; NaN and infinities, which
+// JSON cannot hold, become null.
+func appendJSONFloat(dst []byte, f float64) []byte {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return append(dst, "null"...)
+	}
+	format := byte('f')
+	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+		format = 'e'
+	}
+	start := len(dst)
+	dst = strconv.AppendFloat(dst, f, format, -1, 64)
+	if format == 'e' {
+		// Write 1e-07 as 1e-7, like encoding/json.
+		if n := len(dst) - start; n >= 4 && dst[len(dst)-4] == 'e' && dst[len(dst)-3] == '-' && dst[len(dst)-2] == '0' {
+			dst[len(dst)-2] = dst[len(dst)-1]
+			dst = dst[:len(dst)-1]
+		}
+	}
+	return dst
+}
+
+// encodeByteString renders a byte string for JSON in the expected conversion.
+func encodeByteString(b []byte, enc uint64) string {
+	switch enc {
+	case tagBase64:
+		return base64.StdEncoding.EncodeToString(b)
+	case tagBase16:
+		return hex.EncodeToString(b)
+	}
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// appendJSONString writes s (valid UTF-8) as a JSON string, escaping only
+// what JSON requires.
+func appendJSONString(dst []byte, s string) []byte {
+	const hexDigits = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			dst = append(dst, '\\', c)
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		default:
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		}
+		start = i + 1
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}

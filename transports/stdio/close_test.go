@@ -1,0 +1,140 @@
+//go:build unix
+
+package stdio
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+func TestCloseIsCleanAndIdempotent(t *testing.T) {
+	tr, _, inbox := startFake(t, "echo", nil)
+	send(t, tr, request(t, 1, "ping", nil))
+	recv(t, inbox)
+	if err := tr.Close(); err != nil {
+		t.Fatalf("Close = %v", err)
+	}
+	waitDone(t, tr)
+	if tr.Err() != nil {
+		t.Fatalf("Err after a clean Close = %v", tr.Err())
+	}
+	if err := tr.Close(); err != nil || tr.Err() != nil {
+		t.Fatalf("second Close = %v, Err = %v", err, tr.Err())
+	}
+}
+
+func TestCloseWhileSending(t *testing.T) {
+	tr, _, _ := startFake(t, "echo", nil)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := 0; ; i++ {
+				err := tr.Send(context.Background(), request(t, int64(g*1_000_000+i), "ping", nil))
+				var conn *client.ConnectionError
+				switch {
+				case err == nil:
+				case errors.Is(err, client.ErrClosed), errors.As(err, &conn):
+					return
+				default:
+					t.Errorf("Send during Close = %v", err)
+					return
+				}
+			}
+		})
+	}
+	time.Sleep(50 * time.Millisecond) // let the senders get going; not an assertion
+	var closers sync.WaitGroup
+	for range 3 {
+		closers.Go(func() {
+			if err := tr.Close(); err != nil {
+				t.Errorf("Close = %v", err)
+			}
+		})
+	}
+	closers.Wait()
+	wg.Wait()
+	if tr.Err() != nil {
+		t.Fatalf("Err after Close = %v", tr.Err())
+	}
+}
+
+func TestCloseEscalatesToKillingTheGroup(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "alive")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatalf("mkfifo: %v", err)
+	}
+	gone := make(chan struct{})
+	go func() {
+		defer close(gone)
+		f, err := os.Open(fifo) // blocks until the server opens it for writing
+		if err != nil {
+			return
+		}
+		io.Copy(io.Discard, f) // EOF once every holder is dead
+		f.Close()
+	}()
+	tr, _, inbox := startFake(t, "ignore-stdin-close", func(c *Config) {
+		c.Env = append(c.Env, fifoEnv+"="+fifo)
+	})
+	ready := recv(t, inbox)
+	var p struct{ PID, Child int }
+	if ready.Method != "ready" || json.Unmarshal(ready.Params, &p) != nil || p.Child == 0 {
+		t.Fatalf("ready = %s", ready.Raw)
+	}
+	if err := tr.Close(); err != nil || tr.Err() != nil {
+		t.Fatalf("Close = %v, Err = %v", err, tr.Err())
+	}
+	select {
+	case <-gone:
+	case <-time.After(hangGuard):
+		t.Fatalf("the server (pid %d) or its child (pid %d) survived Close", p.PID, p.Child)
+	}
+	if err := syscall.Kill(p.PID, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Fatalf("server pid %d still exists: %v", p.PID, err)
+	}
+}
+
+func TestCancelledSendKeepsFramingIntact(t *testing.T) {
+	tr, rec, inbox := startFake(t, "deaf", nil)
+	ready := recv(t, inbox)
+	var p struct{ PID int }
+	json.Unmarshal(ready.Params, &p)
+
+	// The server does not read stdin, so a 4 MiB line cannot fit in the pipe.
+	// Raw is set so that Send does not spend the deadline encoding 4 MiB.
+	big := &proto.Message{Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"echo","params":{"pad":"` + strings.Repeat("b", 4<<20) + `"}}`)}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	err := tr.Send(ctx, big)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Send to a deaf server = %v, want a deadline error", err)
+	}
+	if f := rec.all(func(f *capture.Frame) bool { return f.Msg == big }); len(f) != 1 || f[0].Err == nil {
+		t.Fatalf("frame of the cancelled line = %+v (Send: %v)", f, err)
+	}
+
+	syscall.Kill(p.PID, syscall.SIGUSR1) // the server starts reading now
+	send(t, tr, request(t, 2, "echo", map[string]int{"n": 2}))
+	ids := map[int64]bool{}
+	for range 2 {
+		m := recv(t, inbox)
+		id, _ := m.ID.Int()
+		ids[id] = true
+	}
+	if !ids[1] || !ids[2] || tr.Err() != nil {
+		t.Fatalf("answers for %v, Err = %v; want both lines intact", ids, tr.Err())
+	}
+}

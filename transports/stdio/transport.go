@@ -1,0 +1,197 @@
+package stdio
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"time"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// Transport runs an MCP server as a child process and exchanges
+// newline-delimited JSON-RPC with it. It implements client.Transport.
+type Transport struct {
+	cfg  Config
+	tail *stderrTail
+
+	mu      sync.Mutex
+	started bool
+	closing bool  // Close was called: the end that follows is a clean one
+	err     error // why the connection went, set before done closes
+
+	proc   *os.Process
+	stdin  *os.File
+	stdout *os.File
+	stderr *os.File
+
+	wslot   chan struct{} // one writer at a time; a channel so a waiting Send can give up
+	pending []byte        // the rest of a line cut short by a cancelled Send, written first next time
+
+	exited     chan struct{} // the process was reaped; state and waitErr are set
+	state      *os.ProcessState
+	waitErr    error
+	stdoutDone chan struct{} // the stdout reader ended; readErr is set
+	readErr    error
+	stderrDone chan struct{}
+
+	stopOnce sync.Once
+	done     chan struct{}
+	doneOnce sync.Once
+}
+
+var _ client.Transport = (*Transport)(nil)
+
+// New returns a stdio transport for cfg. Nothing runs until Start.
+func New(cfg Config) *Transport {
+	cfg = cfg.withDefaults()
+	return &Transport{
+		cfg:        cfg,
+		tail:       newStderrTail(cfg.StderrTail),
+		wslot:      make(chan struct{}, 1),
+		exited:     make(chan struct{}),
+		stdoutDone: make(chan struct{}),
+		stderrDone: make(chan struct{}),
+		done:       make(chan struct{}),
+	}
+}
+
+// Start spawns the server in its own process group and starts reading its
+// stdout and stderr. Messages go to deliver, in order, from one goroutine;
+// deliver must not block and must not call Close. ctx only bounds the start;
+// the server outlives it until Close.
+func (t *Transport) Start(ctx context.Context, deliver func(*proto.Message)) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("starting the server was cancelled: %w", err)
+	}
+	if deliver == nil {
+		deliver = func(*proto.Message) {}
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch {
+	case t.closing:
+		return client.ErrClosed
+	case t.started:
+		return errors.New("the stdio transport was started already")
+	case t.cfg.Command == "":
+		return errors.New("cannot start the server: no command was given")
+	}
+	cmd, err := t.spawn()
+	if err != nil {
+		return err
+	}
+	t.started = true
+	t.proc = cmd.Process
+	go t.wait(cmd)
+	go t.readStdout(t.stdout, deliver)
+	go t.readStderr(t.stderr)
+	go t.supervise()
+	return nil
+}
+
+// spawn starts the process with fresh pipes and keeps the parent's ends.
+func (t *Transport) spawn() (*exec.Cmd, error) {
+	cmd := exec.Command(t.cfg.Command, t.cfg.Args...)
+	if errors.Is(cmd.Err, exec.ErrNotFound) {
+		return nil, fmt.Errorf("cannot start the server: command %q was not found in PATH: %w", t.cfg.Command, cmd.Err)
+	}
+	cmd.Env = t.cfg.environ()
+	cmd.Dir = t.cfg.Dir
+	ownProcessGroup(cmd)
+
+	var parent, child [3]*os.File // stdin, stdout, stderr
+	closeAll := func(fs [3]*os.File) {
+		for _, f := range fs {
+			if f != nil {
+				f.Close()
+			}
+		}
+	}
+	for i := range 3 {
+		r, w, err := os.Pipe()
+		if err != nil {
+			closeAll(parent)
+			closeAll(child)
+			return nil, fmt.Errorf("cannot start the server: creating pipes: %w", err)
+		}
+		if i == 0 {
+			child[i], parent[i] = r, w
+		} else {
+			parent[i], child[i] = r, w
+		}
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = child[0], child[1], child[2]
+	err := cmd.Start()
+	closeAll(child) // the server holds its own copies now
+	if err != nil {
+		closeAll(parent)
+		return nil, fmt.Errorf("cannot start the server %q: %w", t.cfg.Command, err)
+	}
+	t.stdin, t.stdout, t.stderr = parent[0], parent[1], parent[2]
+	return cmd, nil
+}
+
+// wait reaps the process.
+func (t *Transport) wait(cmd *exec.Cmd) {
+	err := cmd.Wait()
+	t.state = cmd.ProcessState
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) {
+		t.waitErr = err
+	}
+	close(t.exited)
+}
+
+// readStdout reports every stdout line and delivers the messages it holds.
+func (t *Transport) readStdout(r io.Reader, deliver func(*proto.Message)) {
+	defer close(t.stdoutDone)
+	lr := newLineReader(r, t.cfg.MaxFrameSize, keptHead)
+	for {
+		ln, err := lr.next()
+		if err != nil {
+			if !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) {
+				t.readErr = fmt.Errorf("reading the server's stdout: %w", err)
+			}
+			return
+		}
+		if ln.tooLong {
+			t.report(capture.In, tooLongFrame(capture.Channel{Kind: capture.Control}, proto.EncJSON, ln, t.cfg.MaxFrameSize))
+			continue
+		}
+		f, msgs := classifyLine(ln.raw)
+		if f == nil {
+			continue
+		}
+		t.report(capture.In, f)
+		for _, m := range msgs {
+			deliver(m)
+		}
+	}
+}
+
+// report stamps f and hands it to the sink.
+func (t *Transport) report(dir capture.Dir, f *capture.Frame) {
+	f.Time = time.Now()
+	f.Dir = dir
+	f.Conn = t.cfg.Conn
+	t.cfg.Sink.Append(f)
+}
+
+// Done is closed when the connection has gone: after Close, or once the
+// server exited and its output was drained. No message is delivered after.
+func (t *Transport) Done() <-chan struct{} { return t.done }
+
+// Err says why the connection went: nil while it is open and after a clean
+// Close, otherwise an *ExitError.
+func (t *Transport) Err() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.err
+}
