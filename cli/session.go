@@ -27,7 +27,6 @@ type run struct {
 	io       streams
 	session  *client.Session
 	warnings *decodeWarnings
-	barrier  *notificationBarrier
 }
 
 // work is what a command does with a connected session.
@@ -56,7 +55,7 @@ func (f *runFlags) execute(ctx context.Context, target Target, io streams, w wor
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 
-	r := &run{flags: f, target: target, io: io, barrier: newNotificationBarrier()}
+	r := &run{flags: f, target: target, io: io}
 	r.warnings = &decodeWarnings{out: io.diag, unit: controlUnit(target)}
 	// Nothing reaches stderr once the run has returned.
 	defer io.diag.Close()
@@ -66,7 +65,7 @@ func (f *runFlags) execute(ctx context.Context, target Target, io streams, w wor
 		trace = traceSink{out: io.diag}
 	}
 	topts := f.transportOptions()
-	topts.Sink = capture.Tee(trace, r.warnings, r.barrier)
+	topts.Sink = capture.Tee(trace, r.warnings)
 	t, err := newTransport(target, topts)
 	if err != nil {
 		return err
@@ -76,7 +75,6 @@ func (f *runFlags) execute(ctx context.Context, target Target, io streams, w wor
 		ProtocolVersion: f.protocol,
 		Timeout:         f.timeout,
 		Handler:         NewAnswerer(answers, roots, stop),
-		OnNotification:  r.barrier.Dispatched,
 	}
 	if len(roots) > 0 {
 		opts.Roots = roots
@@ -135,11 +133,9 @@ func (r *run) call(ctx context.Context, method string, params any) ([]byte, erro
 			r.io.diag.Println(formatProgress(p))
 		}))
 	}
-	res, err := r.session.Call(ctx, method, params, opts...)
-	if r.flags.progress {
-		r.barrier.Wait(ctx, r.session.DroppedNotifications)
-	}
-	return res, err
+	// The engine hands every progress read before the result to the
+	// callback before Call returns, so the lines are complete here.
+	return r.session.Call(ctx, method, params, opts...)
 }
 
 // emit prints the result JSON, unless the run was stopped meanwhile (an

@@ -17,6 +17,9 @@ const stubServerEnv = "MCPSCOPE_CLI_STUB_SERVER"
 
 func TestMain(m *testing.M) {
 	if mode := os.Getenv(stubServerEnv); mode != "" {
+		if takeover := stubTakeovers[mode]; takeover != nil {
+			os.Exit(takeover())
+		}
 		stubServer(mode)
 		os.Exit(0)
 	}
@@ -63,6 +66,9 @@ func stubServer(mode string) {
 			continue
 		}
 		reply := func(result string) { say(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":` + result + `}`) }
+		if hook := stubRequestHooks[mode]; hook != nil && hook(out, m.Method, m.ID) {
+			continue
+		}
 		switch m.Method {
 		case "server/discover":
 			say(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"error":{"code":-32601,"message":"Method not found"}}`)

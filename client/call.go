@@ -196,6 +196,10 @@ func (s *Session) await(ctx context.Context, w *waiter, cfg *callConfig) (json.R
 	for {
 		select {
 		case out := <-w.done:
+			if cfg.onProgress != nil {
+				// Progress read before the response reaches the caller first.
+				s.notes.waitHandled(ctx, out.notesBefore)
+			}
 			return out.result, out.err
 		case <-w.bump:
 			idle.Reset(cfg.timeout)

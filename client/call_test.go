@@ -69,14 +69,13 @@ func TestConcurrentCallsMatchedOutOfOrder(t *testing.T) {
 		t.Run(order, func(t *testing.T) {
 			const n = 128
 			script := func(srv *fakeServer) {
-				m, ok := srv.handshake(false, proto.LatestLegacy)
+				ok := srv.handshake(false, proto.LatestLegacy)
 				var held []*proto.Message
-				for ok {
-					held = append(held, m)
-					if len(held) == n {
-						break
+				for ok && len(held) < n {
+					var m *proto.Message
+					if m, ok = srv.next(); ok {
+						held = append(held, m)
 					}
-					m, ok = srv.next()
 				}
 				if order == "reverse" {
 					for i, j := 0, len(held)-1; i < j; i, j = i+1, j-1 {
@@ -131,9 +130,13 @@ func TestMaxInFlightBlocks(t *testing.T) {
 	release := make(chan struct{})
 	received := make(chan int64, 16)
 	script := func(srv *fakeServer) {
-		m, ok := srv.handshake(false, proto.LatestLegacy)
+		ok := srv.handshake(false, proto.LatestLegacy)
 		var held []*proto.Message
 		for ok {
+			var m *proto.Message
+			if m, ok = srv.next(); !ok {
+				return
+			}
 			if m.Kind() == proto.KindRequest {
 				id, _ := m.ID.Int()
 				received <- id
@@ -146,7 +149,6 @@ func TestMaxInFlightBlocks(t *testing.T) {
 				}
 				held = nil
 			}
-			m, ok = srv.next()
 		}
 	}
 	s, _ := connect(t, script, Options{MaxInFlight: 2})
@@ -293,8 +295,8 @@ func TestIdleTimeoutRestartedByProgress(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	// The last progress may race the response to the subscriber; all before it arrived in order.
-	if len(seen) < steps-1 {
+	// Progress read before the response is handled before Call returns.
+	if len(seen) != steps {
 		t.Fatalf("progress seen %v, want %d in order", seen, steps)
 	}
 	for i, v := range seen {
@@ -373,5 +375,40 @@ func TestContextCancelSendsCancelled(t *testing.T) {
 	}
 	if err := s.Cancel(proto.IntID(4242), "nothing"); err == nil {
 		t.Fatal("Cancel of an id not in flight succeeded")
+	}
+}
+
+func TestProgressBeforeResponseHandledBeforeCallReturns(t *testing.T) {
+	const steps = 50
+	s, _ := connect(t, serve(false, func(srv *fakeServer, m *proto.Message) {
+		if m.Kind() != proto.KindRequest {
+			return
+		}
+		var p struct {
+			Meta struct {
+				ProgressToken proto.ID `json:"progressToken"`
+			} `json:"_meta"`
+		}
+		_ = json.Unmarshal(m.Params, &p)
+		for i := 1; i <= steps; i++ {
+			srv.notify(proto.MethodNotifyProgress, proto.ProgressNotificationParams{ProgressToken: p.Meta.ProgressToken, Progress: float64(i)})
+		}
+		srv.result(*m.ID, map[string]bool{"done": true})
+	}), Options{})
+	var mu sync.Mutex
+	seen := 0
+	_, err := s.Call(testCtx(t), "burst", nil, WithProgress(func(proto.ProgressNotificationParams) {
+		time.Sleep(2 * time.Millisecond) // a slow consumer: the response overtakes the queue
+		mu.Lock()
+		seen++
+		mu.Unlock()
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if seen != steps {
+		t.Fatalf("Call returned after %d of %d progress callbacks", seen, steps)
 	}
 }

@@ -32,9 +32,10 @@ func (s *Session) deliverResponse(m *proto.Message) {
 	if w == nil {
 		return
 	}
+	before := s.notes.queued()
 	if m.Error != nil {
-		w.done <- outcome{err: &RPCError{Method: w.method, Err: m.Error}}
+		w.done <- outcome{err: &RPCError{Method: w.method, Err: m.Error}, notesBefore: before}
 		return
 	}
-	w.done <- outcome{result: m.Result}
+	w.done <- outcome{result: m.Result, notesBefore: before}
 }

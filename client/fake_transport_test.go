@@ -18,7 +18,7 @@ const hangGuard = 20 * time.Second
 // on its own goroutine, reads what the client sends from in and answers
 // through the helper methods, which reach the client in order.
 type fakeServer struct {
-	t   testing.TB
+	t    testing.TB
 	in   chan *proto.Message // client → server
 	out  chan *proto.Message // server → client, pumped into deliver
 	gone <-chan struct{}     // closed when the connection ends
@@ -185,17 +185,19 @@ func (s *fakeServer) sentMessages() []*proto.Message {
 }
 
 // handshake answers the client's opening: server/discover gets -32601 (a
-// legacy server) unless modern, initialize gets version. It returns the
-// first message after the handshake.
-func (s *fakeServer) handshake(modern bool, version string) (*proto.Message, bool) {
+// legacy server) unless modern, initialize gets version. It returns once
+// the handshake is over (after notifications/initialized, or after discover
+// when modern); ok is false if the client went first.
+func (s *fakeServer) handshake(modern bool, version string) bool {
 	for {
 		m, ok := s.next()
 		if !ok {
-			return nil, false
+			return false
 		}
 		switch {
 		case m.Method == proto.MethodDiscover && modern:
 			s.result(*m.ID, discoverResult(proto.Modern))
+			return true
 		case m.Method == proto.MethodDiscover:
 			s.fail(*m.ID, proto.CodeMethodNotFound, "method not found")
 		case m.Method == proto.MethodInitialize:
@@ -206,8 +208,9 @@ func (s *fakeServer) handshake(modern bool, version string) (*proto.Message, boo
 				"instructions":    "be kind",
 			})
 		case m.Method == proto.MethodNotifyInitialized:
+			return true
 		default:
-			return m, true
+			s.t.Errorf("fake server: %s arrived during the handshake", m.Method)
 		}
 	}
 }
@@ -226,10 +229,11 @@ func discoverResult(versions ...string) map[string]any {
 // client goes.
 func serve(modern bool, fn func(s *fakeServer, m *proto.Message)) func(*fakeServer) {
 	return func(s *fakeServer) {
-		m, ok := s.handshake(modern, proto.LatestLegacy)
-		for ok {
+		if !s.handshake(modern, proto.LatestLegacy) {
+			return
+		}
+		for m, ok := s.next(); ok; m, ok = s.next() {
 			fn(s, m)
-			m, ok = s.next()
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"context"
 	"encoding/json"
 	"sort"
 	"sync"
@@ -30,10 +31,38 @@ type notificationQueue struct {
 	stopped  bool
 	dispatch func(noteItem)
 	dropped  *atomic.Uint64
+	pushed   uint64        // notifications ever queued
+	handled  uint64        // notifications ever dispatched
+	progress chan struct{} // closed and replaced each time one is handled
 }
 
 func newNotificationQueue(dispatch func(noteItem), dropped *atomic.Uint64) *notificationQueue {
-	return &notificationQueue{dispatch: dispatch, dropped: dropped}
+	return &notificationQueue{dispatch: dispatch, dropped: dropped, progress: make(chan struct{})}
+}
+
+// queued returns how many notifications were ever queued.
+func (q *notificationQueue) queued() uint64 {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.pushed
+}
+
+// waitHandled blocks until the first n queued notifications were dispatched,
+// the queue stopped, or ctx ended.
+func (q *notificationQueue) waitHandled(ctx context.Context, n uint64) {
+	for {
+		q.mu.Lock()
+		done, tick := q.handled >= n || q.stopped && !q.draining, q.progress
+		q.mu.Unlock()
+		if done {
+			return
+		}
+		select {
+		case <-tick:
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 // push queues one notification and makes sure a drainer runs.
@@ -48,6 +77,7 @@ func (q *notificationQueue) push(it noteItem) {
 		return
 	}
 	q.items = append(q.items, it)
+	q.pushed++
 	if !q.draining {
 		q.draining = true
 		go q.drain()
@@ -60,6 +90,8 @@ func (q *notificationQueue) drain() {
 		if len(q.items) == 0 {
 			q.items = nil
 			q.draining = false
+			close(q.progress)
+			q.progress = make(chan struct{})
 			q.mu.Unlock()
 			return
 		}
@@ -68,6 +100,11 @@ func (q *notificationQueue) drain() {
 		q.items = q.items[1:]
 		q.mu.Unlock()
 		q.dispatch(it)
+		q.mu.Lock()
+		q.handled++
+		close(q.progress)
+		q.progress = make(chan struct{})
+		q.mu.Unlock()
 	}
 }
 

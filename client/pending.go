@@ -10,6 +10,9 @@ import (
 type outcome struct {
 	result json.RawMessage
 	err    error
+	// notesBefore counts the notifications queued before the response
+	// arrived; a call with a progress callback waits until they are handled.
+	notesBefore uint64
 }
 
 // waiter is one request awaiting its response. Whoever removes it from the

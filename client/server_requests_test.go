@@ -137,7 +137,7 @@ func TestServerCancelStopsHandler(t *testing.T) {
 	})
 	after := make(chan []*proto.Message, 1)
 	connect(t, func(srv *fakeServer) {
-		if _, ok := srv.handshake(false, proto.LatestLegacy); !ok {
+		if !srv.handshake(false, proto.LatestLegacy) {
 			return
 		}
 		srv.request(proto.IntID(60), proto.MethodElicitationCreate, proto.ElicitRequestParams{Message: "?"})

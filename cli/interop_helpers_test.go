@@ -1,0 +1,325 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The interoperability tests run the real command in-process against the
+// third-party servers of PEERS.md. Each run goes through the wiretap stub
+// (interop_stubmodes_test.go), which starts the real server and records
+// every line both ways, so a test can assert what crossed the wire (the
+// handshake, a cancellation's requestId, an MRTR retry's params) and check
+// that --trace reported exactly that.
+
+// wireMsg is one JSON-RPC line the wiretap relayed.
+type wireMsg struct {
+	Out    bool            `json:"-"` // client → server
+	Raw    []byte          `json:"-"` // the line without its LF
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// isRequest reports whether the message is a request (method and id).
+func (m wireMsg) isRequest() bool { return m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" }
+
+// peerRun is one run of mcpscope against a real server behind the wiretap.
+type peerRun struct {
+	result
+	wire []wireMsg
+}
+
+// runPeer runs mcpscope with args (command, flags, positional arguments)
+// against the server argv, through the wiretap and with --trace, and checks
+// that the trace matches what the wiretap saw.
+func runPeer(t *testing.T, argv []string, args ...string) peerRun {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	logPath := filepath.Join(t.TempDir(), "wire.log")
+	args = append(args, "--trace", "--env", stubServerEnv+"=wiretap", "--env", wiretapLogEnv+"="+logPath)
+	r := mcpscope(t, withTarget(append([]string{exe}, argv...), args...)...)
+	p := peerRun{result: r, wire: readWire(t, logPath)}
+	p.checkTrace(t)
+	return p
+}
+
+// readWire parses the wiretap's log.
+func readWire(t *testing.T, path string) []wireMsg {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("the wiretap left no log: %v", err)
+	}
+	var msgs []wireMsg
+	for _, line := range bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		m := wireMsg{Out: line[0] == wireToServer, Raw: line[1:]}
+		if err := json.Unmarshal(m.Raw, &m); err != nil {
+			t.Fatalf("the wire carried a line that is not JSON: %q (%v)", m.Raw, err)
+		}
+		m.Out = line[0] == wireToServer
+		msgs = append(msgs, m)
+	}
+	return msgs
+}
+
+// traceLine matches one --trace line: time, arrow, channel, size, summary.
+var traceLine = regexp.MustCompile(`^\d\d:\d\d:\d\d\.\d{3} ([→←]) (\S+) (\d+)B(?: (.*))?$`)
+
+// checkTrace compares the control frames --trace printed with the wire,
+// direction by direction: same count (up to where the run stopped reading),
+// same sizes (the line and its LF), same method.
+func (p peerRun) checkTrace(t *testing.T) {
+	t.Helper()
+	type entry struct {
+		size    int
+		summary string
+	}
+	traced := map[bool][]entry{}
+	for _, line := range strings.Split(p.stderr, "\n") {
+		m := traceLine.FindStringSubmatch(line)
+		if m == nil || m[2] != "control" {
+			continue
+		}
+		size, _ := strconv.Atoi(m[3])
+		traced[m[1] == "→"] = append(traced[m[1] == "→"], entry{size, m[4]})
+	}
+	if len(traced[true]) == 0 {
+		t.Fatalf("--trace printed no outgoing frame:\n%s", p.stderr)
+	}
+	for _, out := range []bool{true, false} {
+		var wire []wireMsg
+		for _, m := range p.wire {
+			if m.Out == out {
+				wire = append(wire, m)
+			}
+		}
+		tr := traced[out]
+		if out && len(tr) != len(wire) {
+			t.Errorf("--trace shows %d outgoing frames, the wire carried %d", len(tr), len(wire))
+		}
+		for i := range min(len(tr), len(wire)) {
+			if tr[i].size != len(wire[i].Raw)+1 || !strings.Contains(tr[i].summary, wire[i].Method) {
+				t.Errorf("trace frame %d (out=%v) is %dB %q, the wire carried %dB %s", i, out, tr[i].size, tr[i].summary, len(wire[i].Raw)+1, wire[i].Raw)
+			}
+		}
+	}
+}
+
+// diag returns stderr without the trace lines.
+func (p peerRun) diag() []string {
+	var lines []string
+	for _, line := range strings.Split(strings.TrimSuffix(p.stderr, "\n"), "\n") {
+		if line != "" && !traceLine.MatchString(line) {
+			lines = append(lines, line)
+		}
+	}
+	return lines
+}
+
+// requests returns the requests of method mcpscope sent, in order.
+func (p peerRun) requests(method string) []wireMsg {
+	var out []wireMsg
+	for _, m := range p.wire {
+		if m.Out && m.isRequest() && m.Method == method {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// sent reports whether mcpscope sent any message of method.
+func (p peerRun) sent(method string) bool {
+	for _, m := range p.wire {
+		if m.Out && m.Method == method {
+			return true
+		}
+	}
+	return false
+}
+
+// responseTo returns the server's response to the request with id.
+func (p peerRun) responseTo(t *testing.T, id json.RawMessage) wireMsg {
+	t.Helper()
+	for _, m := range p.wire {
+		if !m.Out && m.Method == "" && bytes.Equal(m.ID, id) {
+			return m
+		}
+	}
+	t.Fatalf("the server never answered id %s", id)
+	return wireMsg{}
+}
+
+// metaVersion returns the protocol version a request's _meta carries.
+func metaVersion(m wireMsg) string {
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	var v string
+	if json.Unmarshal(m.Params, &p) == nil {
+		_ = json.Unmarshal(p.Meta["io.modelcontextprotocol/protocolVersion"], &v)
+	}
+	return v
+}
+
+// assertLegacyHandshake checks that the session opened with initialize
+// offering version, answered with it, followed by notifications/initialized
+// before any other request. probed says whether a refused server/discover
+// came first.
+func (p peerRun) assertLegacyHandshake(t *testing.T, version string, probed bool) {
+	t.Helper()
+	var out []wireMsg
+	for _, m := range p.wire {
+		if m.Out {
+			out = append(out, m)
+		}
+	}
+	i := 0
+	if probed {
+		if len(out) == 0 || out[0].Method != "server/discover" {
+			t.Fatalf("the session did not open with server/discover: %s", p.wireDump())
+		}
+		if res := p.responseTo(t, out[0].ID); res.Error == nil {
+			t.Fatalf("server/discover was not refused: %s", res.Raw)
+		}
+		i = 1
+	} else if p.sent("server/discover") {
+		t.Fatalf("server/discover was sent although the version was forced: %s", p.wireDump())
+	}
+	if len(out) < i+2 || out[i].Method != "initialize" || out[i+1].Method != "notifications/initialized" {
+		t.Fatalf("initialize and notifications/initialized do not follow: %s", p.wireDump())
+	}
+	var offer, res struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	if json.Unmarshal(out[i].Params, &offer) != nil || offer.ProtocolVersion != version {
+		t.Errorf("initialize offered %s, want %s", out[i].Params, version)
+	}
+	if r := p.responseTo(t, out[i].ID); json.Unmarshal(r.Result, &res) != nil || res.ProtocolVersion != version {
+		t.Errorf("the server answered initialize with %s, want version %s", r.Raw, version)
+	}
+	for _, m := range out[i+2:] {
+		if m.Method == "initialize" || metaVersion(m) != "" {
+			t.Errorf("a legacy session sent %s", m.Raw)
+		}
+	}
+}
+
+// assertModernHandshake checks a 2026-07-28 session: server/discover first,
+// answered with a result that lists 2026-07-28, no initialize at all, and
+// every later request carries the version in its _meta.
+func (p peerRun) assertModernHandshake(t *testing.T) {
+	t.Helper()
+	discover := p.requests("server/discover")
+	if len(discover) != 1 || !p.wire[0].Out || p.wire[0].Method != "server/discover" || metaVersion(discover[0]) != "2026-07-28" {
+		t.Fatalf("the session did not open with one server/discover for 2026-07-28: %s", p.wireDump())
+	}
+	var res struct {
+		ResultType        string   `json:"resultType"`
+		SupportedVersions []string `json:"supportedVersions"`
+	}
+	r := p.responseTo(t, discover[0].ID)
+	if json.Unmarshal(r.Result, &res) != nil || !strings.Contains(strings.Join(res.SupportedVersions, ","), "2026-07-28") {
+		t.Fatalf("server/discover answer does not list 2026-07-28: %s", r.Raw)
+	}
+	if p.sent("initialize") || p.sent("notifications/initialized") {
+		t.Errorf("a modern session sent the legacy handshake: %s", p.wireDump())
+	}
+	for _, m := range p.wire {
+		if m.Out && m.isRequest() && metaVersion(m) != "2026-07-28" {
+			t.Errorf("request without the 2026-07-28 _meta: %s", m.Raw)
+		}
+	}
+}
+
+// wireDump renders the wire for a failure message.
+func (p peerRun) wireDump() string {
+	var b strings.Builder
+	for _, m := range p.wire {
+		dir := "← "
+		if m.Out {
+			dir = "→ "
+		}
+		b.WriteString("\n" + dir + shorten(string(m.Raw), 300))
+	}
+	return b.String()
+}
+
+// toolResult is the part of a tools/call result the tests read.
+type toolResult struct {
+	Content []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	} `json:"content"`
+	IsError bool `json:"isError"`
+}
+
+// toolText returns the text blocks of a successful tools/call result printed
+// on stdout, joined by newlines.
+func toolText(t *testing.T, r result) string {
+	t.Helper()
+	r.mustExit(t, ExitOK)
+	var res toolResult
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+		t.Fatalf("stdout is not a tools/call result: %v\n%s", err, r.stdout)
+	}
+	if res.IsError {
+		t.Fatalf("the tool failed: %s", r.stdout)
+	}
+	var texts []string
+	for _, c := range res.Content {
+		if c.Type == "text" {
+			texts = append(texts, c.Text)
+		}
+	}
+	return strings.Join(texts, "\n")
+}
+
+// decodeStdout decodes the result JSON on stdout of a successful run into v.
+func decodeStdout(t *testing.T, r result, v any) {
+	t.Helper()
+	r.mustExit(t, ExitOK)
+	if err := json.Unmarshal([]byte(r.stdout), v); err != nil {
+		t.Fatalf("stdout is not the expected JSON: %v\n%s", err, r.stdout)
+	}
+}
+
+// jsonArg renders v as a PARAMS_JSON argument.
+func jsonArg(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// callTool returns the PARAMS_JSON of a tools/call.
+func callTool(t *testing.T, name string, args map[string]any) string {
+	t.Helper()
+	p := map[string]any{"name": name}
+	if args != nil {
+		p["arguments"] = args
+	}
+	return jsonArg(t, p)
+}
+
+// regexpMatch reports whether s matches the pattern.
+func regexpMatch(pattern, s string) bool { return regexp.MustCompile(pattern).MatchString(s) }
