@@ -38,7 +38,8 @@ func (m wireMsg) isRequest() bool { return m.Method != "" && len(m.ID) > 0 && st
 // peerRun is one run of mcpscope against a real server behind the wiretap.
 type peerRun struct {
 	result
-	wire []wireMsg
+	wire         []wireMsg
+	serverStderr []string // the lines the server wrote to stderr
 }
 
 // runPeer runs mcpscope with args (command, flags, positional arguments)
@@ -53,21 +54,26 @@ func runPeer(t *testing.T, argv []string, args ...string) peerRun {
 	logPath := filepath.Join(t.TempDir(), "wire.log")
 	args = append(args, "--trace", "--env", stubServerEnv+"=wiretap", "--env", wiretapLogEnv+"="+logPath)
 	r := mcpscope(t, withTarget(append([]string{exe}, argv...), args...)...)
-	p := peerRun{result: r, wire: readWire(t, logPath)}
+	p := peerRun{result: r}
+	p.wire, p.serverStderr = readWire(t, logPath)
 	p.checkTrace(t)
 	return p
 }
 
-// readWire parses the wiretap's log.
-func readWire(t *testing.T, path string) []wireMsg {
+// readWire parses the wiretap's log into the JSON-RPC lines and the
+// server's stderr lines.
+func readWire(t *testing.T, path string) (msgs []wireMsg, stderr []string) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatalf("the wiretap left no log: %v", err)
 	}
-	var msgs []wireMsg
 	for _, line := range bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")) {
 		if len(line) == 0 {
+			continue
+		}
+		if line[0] == wireStderr {
+			stderr = append(stderr, string(line[1:]))
 			continue
 		}
 		m := wireMsg{Out: line[0] == wireToServer, Raw: line[1:]}
@@ -77,7 +83,7 @@ func readWire(t *testing.T, path string) []wireMsg {
 		m.Out = line[0] == wireToServer
 		msgs = append(msgs, m)
 	}
-	return msgs
+	return msgs, stderr
 }
 
 // traceLine matches one --trace line: time, arrow, channel, size, summary.
@@ -261,65 +267,3 @@ func (p peerRun) wireDump() string {
 	}
 	return b.String()
 }
-
-// toolResult is the part of a tools/call result the tests read.
-type toolResult struct {
-	Content []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	} `json:"content"`
-	IsError bool `json:"isError"`
-}
-
-// toolText returns the text blocks of a successful tools/call result printed
-// on stdout, joined by newlines.
-func toolText(t *testing.T, r result) string {
-	t.Helper()
-	r.mustExit(t, ExitOK)
-	var res toolResult
-	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
-		t.Fatalf("stdout is not a tools/call result: %v\n%s", err, r.stdout)
-	}
-	if res.IsError {
-		t.Fatalf("the tool failed: %s", r.stdout)
-	}
-	var texts []string
-	for _, c := range res.Content {
-		if c.Type == "text" {
-			texts = append(texts, c.Text)
-		}
-	}
-	return strings.Join(texts, "\n")
-}
-
-// decodeStdout decodes the result JSON on stdout of a successful run into v.
-func decodeStdout(t *testing.T, r result, v any) {
-	t.Helper()
-	r.mustExit(t, ExitOK)
-	if err := json.Unmarshal([]byte(r.stdout), v); err != nil {
-		t.Fatalf("stdout is not the expected JSON: %v\n%s", err, r.stdout)
-	}
-}
-
-// jsonArg renders v as a PARAMS_JSON argument.
-func jsonArg(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-// callTool returns the PARAMS_JSON of a tools/call.
-func callTool(t *testing.T, name string, args map[string]any) string {
-	t.Helper()
-	p := map[string]any{"name": name}
-	if args != nil {
-		p["arguments"] = args
-	}
-	return jsonArg(t, p)
-}
-
-// regexpMatch reports whether s matches the pattern.
-func regexpMatch(pattern, s string) bool { return regexp.MustCompile(pattern).MatchString(s) }

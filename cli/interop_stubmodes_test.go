@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Modes of the stub server (stubserver_test.go) added for the
@@ -26,18 +27,24 @@ var (
 	}
 )
 
-// wiretapLogEnv names the file the wiretap writes every relayed line to.
-const wiretapLogEnv = "MCPSCOPE_CLI_WIRETAP_LOG"
+// wiretapLogEnv names the file the wiretap writes every relayed line to;
+// wiretapDelayEnv, when set, is how long it waits before starting the
+// server (a Go duration), to play a server that is slow to start.
+const (
+	wiretapLogEnv   = "MCPSCOPE_CLI_WIRETAP_LOG"
+	wiretapDelayEnv = "MCPSCOPE_CLI_WIRETAP_DELAY"
+)
 
 // Directions of a wiretap log line: its first byte.
 const (
 	wireToServer   = '>'
 	wireFromServer = '<'
+	wireStderr     = '!'
 )
 
 // wiretap runs the real server named by its arguments and relays stdin and
 // stdout between mcpscope and the server byte for byte, logging each line
-// with its direction. The server's stderr is its own. It exits with the
+// with its direction; the server's stderr is relayed and logged too. It exits with the
 // server's status once the server has closed its stdout and exited.
 func wiretap() int {
 	if len(os.Args) < 2 {
@@ -50,15 +57,22 @@ func wiretap() int {
 		return 2
 	}
 	defer logFile.Close()
+	if d, err := time.ParseDuration(os.Getenv(wiretapDelayEnv)); err == nil {
+		time.Sleep(d)
+	}
 	cmd := exec.Command(os.Args[1], os.Args[2:]...)
-	cmd.Env = withoutEnv(os.Environ(), stubServerEnv, wiretapLogEnv)
-	cmd.Stderr = os.Stderr
+	cmd.Env = withoutEnv(os.Environ(), stubServerEnv, wiretapLogEnv, wiretapDelayEnv)
 	toServer, err := cmd.StdinPipe()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "wiretap:", err)
 		return 2
 	}
 	fromServer, err := cmd.StdoutPipe()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "wiretap:", err)
+		return 2
+	}
+	serverStderr, err := cmd.StderrPipe()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "wiretap:", err)
 		return 2
@@ -78,7 +92,10 @@ func wiretap() int {
 		relayLines(os.Stdin, toServer, wireToServer, record)
 		toServer.Close()
 	}()
+	var stderrDone sync.WaitGroup
+	stderrDone.Go(func() { relayLines(serverStderr, os.Stderr, wireStderr, record) })
 	relayLines(fromServer, os.Stdout, wireFromServer, record)
+	stderrDone.Wait()
 	if err := cmd.Wait(); err != nil && cmd.ProcessState == nil {
 		return 1
 	}

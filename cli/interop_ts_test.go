@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -32,8 +31,12 @@ func TestInteropTSHandshake(t *testing.T) {
 	t.Parallel()
 	p := runPeer(t, tsServer(t), "tools")
 	p.assertLegacyHandshake(t, "2025-11-25", true)
-	if res := p.responseTo(t, p.requests("server/discover")[0].ID); res.Error.Code != -32601 {
+	probe := p.requests("server/discover")[0].ID
+	if res := p.responseTo(t, probe); res.Error.Code != -32601 {
 		t.Errorf("server/discover answered %s, want -32601", res.Raw)
+	}
+	if !regexpMatch(`(?m)^\S+ ← control \d+B error id=`+string(probe)+` -32601 Method not found$`, p.stderr) {
+		t.Errorf("--trace does not show the refusal:\n%s", p.stderr)
 	}
 	names := assertAllPages(t, p, "tools/list", "tools")
 	for _, want := range []string{"echo", "get-sum", "trigger-long-running-operation", "trigger-elicitation-request", "trigger-sampling-request"} {
@@ -57,48 +60,7 @@ func TestInteropTSHandshake(t *testing.T) {
 	}
 }
 
-// assertAllPages checks that the listing on stdout holds exactly the items
-// of every page of method on the wire, in order, that each page after the
-// first asked for the previous page's nextCursor, and returns their names.
-func assertAllPages(t *testing.T, p peerRun, method, field string) []string {
-	t.Helper()
-	var onWire []string
-	cursor := ""
-	for i, req := range p.requests(method) {
-		var asked struct {
-			Cursor string `json:"cursor"`
-		}
-		_ = json.Unmarshal(req.Params, &asked)
-		if asked.Cursor != cursor {
-			t.Errorf("%s page %d asked for cursor %q, want %q", method, i+1, asked.Cursor, cursor)
-		}
-		var page map[string]json.RawMessage
-		var items []struct{ Name string }
-		res := p.responseTo(t, req.ID)
-		if json.Unmarshal(res.Result, &page) != nil || json.Unmarshal(page[field], &items) != nil {
-			t.Fatalf("%s page %d: %s", method, i+1, res.Raw)
-		}
-		for _, it := range items {
-			onWire = append(onWire, it.Name)
-		}
-		cursor = ""
-		_ = json.Unmarshal(page["nextCursor"], &cursor)
-	}
-	if cursor != "" {
-		t.Errorf("%s stopped before the last page (nextCursor %q)", method, cursor)
-	}
-	var doc map[string][]struct{ Name string }
-	decodeStdout(t, p.result, &doc)
-	var listed []string
-	for _, it := range doc[field] {
-		listed = append(listed, it.Name)
-	}
-	if len(listed) == 0 || !slices.Equal(listed, onWire) {
-		t.Errorf("stdout lists %v, the pages on the wire held %v", listed, onWire)
-	}
-	return listed
-}
-
+// TestInteropTSToolsCall calls echo (with non-ASCII text) and get-sum.
 func TestInteropTSToolsCall(t *testing.T) {
 	t.Parallel()
 	argv := tsServer(t)
@@ -118,29 +80,9 @@ func TestInteropTSToolsCall(t *testing.T) {
 func TestInteropTSPromptsResourcesCompletion(t *testing.T) {
 	t.Parallel()
 	argv := tsServer(t)
-	complete := func(ref map[string]any, arg, value string, context map[string]string) []string {
-		t.Helper()
-		req := map[string]any{"ref": ref, "argument": map[string]string{"name": arg, "value": value}}
-		if context != nil {
-			req["context"] = map[string]any{"arguments": context}
-		}
-		var res struct {
-			Completion struct{ Values []string } `json:"completion"`
-		}
-		decodeStdout(t, runPeer(t, argv, "call", "completion/complete", jsonArg(t, req)).result, &res)
-		for _, v := range res.Completion.Values {
-			if !strings.HasPrefix(v, value) {
-				t.Errorf("completion of %s=%q offers %q", arg, value, v)
-			}
-		}
-		if len(res.Completion.Values) == 0 {
-			t.Fatalf("no completion for %s=%q", arg, value)
-		}
-		return res.Completion.Values
-	}
 	prompt := map[string]any{"type": "ref/prompt", "name": "completable-prompt"}
-	dept := complete(prompt, "department", "S", nil)[0]
-	lead := complete(prompt, "name", "", map[string]string{"department": dept})[0]
+	dept := complete(t, argv, prompt, "department", "S", nil)[0]
+	lead := complete(t, argv, prompt, "name", "", map[string]string{"department": dept})[0]
 	var got struct {
 		Messages []struct {
 			Content struct{ Text string } `json:"content"`
@@ -171,41 +113,11 @@ func TestInteropTSPromptsResourcesCompletion(t *testing.T) {
 	}
 
 	tmpl := listing.Templates[0].URITemplate
-	id := complete(map[string]any{"type": "ref/resource", "uri": tmpl}, "resourceId", "7", nil)[0]
+	id := complete(t, argv, map[string]any{"type": "ref/resource", "uri": tmpl}, "resourceId", "7", nil)[0]
 	uri := strings.Replace(tmpl, "{resourceId}", id, 1)
 	if text := readResource(t, argv, uri).text(t); !strings.HasPrefix(text, "Resource "+id+":") {
 		t.Errorf("resources/read %s: %q", uri, text)
 	}
-}
-
-// resourceContents is one item of a resources/read result.
-type resourceContents struct {
-	URI, MimeType, Text string
-	Blob                string
-}
-
-// text returns the text of the contents, decoding a blob.
-func (c resourceContents) text(t *testing.T) string {
-	t.Helper()
-	if c.Blob == "" {
-		return c.Text
-	}
-	b, err := base64.StdEncoding.DecodeString(c.Blob)
-	if err != nil {
-		t.Fatalf("the blob of %s is not base64: %v", c.URI, err)
-	}
-	return string(b)
-}
-
-// readResource reads uri and returns its only contents, checking it names uri.
-func readResource(t *testing.T, argv []string, uri string) resourceContents {
-	t.Helper()
-	var res struct{ Contents []resourceContents }
-	decodeStdout(t, runPeer(t, argv, "call", "resources/read", jsonArg(t, map[string]string{"uri": uri})).result, &res)
-	if len(res.Contents) != 1 || res.Contents[0].URI != uri || res.Contents[0].Text+res.Contents[0].Blob == "" {
-		t.Fatalf("resources/read %s: %+v", uri, res)
-	}
-	return res.Contents[0]
 }
 
 // TestInteropTSProgress: with --progress the request carries
@@ -218,22 +130,7 @@ func TestInteropTSProgress(t *testing.T) {
 	if got := toolText(t, p.result); got != "Long running operation completed. Duration: 2 seconds, Steps: 4." {
 		t.Errorf("result %q", got)
 	}
-	call := p.requests("tools/call")[0]
-	var want []string
-	for _, m := range p.wire {
-		if m.Method != "notifications/progress" {
-			continue
-		}
-		var n struct {
-			ProgressToken json.RawMessage `json:"progressToken"`
-			Progress      float64         `json:"progress"`
-			Total         float64         `json:"total"`
-		}
-		if json.Unmarshal(m.Params, &n) != nil || string(n.ProgressToken) != string(call.ID) {
-			t.Errorf("progress for another token: %s (request id %s)", m.Raw, call.ID)
-		}
-		want = append(want, "progress "+jsonArg(t, n.Progress)+"/"+jsonArg(t, n.Total))
-	}
+	want := progressLines(t, p, p.requests("tools/call")[0])
 	if !slices.Equal(p.diag(), want) || !slices.Equal(want, []string{"progress 1/4", "progress 2/4", "progress 3/4", "progress 4/4"}) {
 		t.Errorf("stderr shows %q, the server sent %q", p.diag(), want)
 	}
@@ -242,10 +139,12 @@ func TestInteropTSProgress(t *testing.T) {
 // TestInteropTSTimeoutCancels: a call that outlives --timeout exits 4, says
 // so, and tells the server with notifications/cancelled naming the id of
 // the request that timed out. The server goes on sending progress after
-// the cancellation; the run still ends cleanly.
+// the cancellation; the run still ends cleanly. (2 s rather than 1 s: Node
+// may take a second to start on a busy machine, and the handshake runs
+// under the same limit; the first progress comes after 5 s.)
 func TestInteropTSTimeoutCancels(t *testing.T) {
 	t.Parallel()
-	p := runPeer(t, tsServer(t), "call", "--timeout", "1s", "--progress", "tools/call",
+	p := runPeer(t, tsServer(t), "call", "--timeout", "2s", "--progress", "tools/call",
 		callTool(t, "trigger-long-running-operation", map[string]any{"duration": 10, "steps": 2}))
 	p.mustExit(t, ExitTimeout)
 	calls := p.requests("tools/call")
@@ -253,55 +152,12 @@ func TestInteropTSTimeoutCancels(t *testing.T) {
 		t.Fatalf("tools/call sent %d times: %s", len(calls), p.wireDump())
 	}
 	id := string(calls[0].ID)
-	if d := p.diag(); len(d) != 1 || d[0] != "error: tools/call (id "+id+") timed out after 1s; sent a cancellation" {
+	if d := p.diag(); len(d) != 1 || d[0] != "error: tools/call (id "+id+") timed out after 2s; sent a cancellation" {
 		t.Errorf("stderr %q", d)
 	}
-	assertCancelled(t, p, calls[0], "timed out after 1s")
+	assertCancelled(t, p, calls[0], "timed out after 2s")
 	if p.stdout != "" {
 		t.Errorf("stdout %q", p.stdout)
-	}
-}
-
-// assertCancelled checks that exactly one notifications/cancelled names
-// req, after it on the wire, with reason, and that --trace showed it. A
-// short --timeout may also have cancelled the server/discover probe of a
-// slow-starting server (the engine then falls back to initialize); any
-// other cancellation is an error.
-func assertCancelled(t *testing.T, p peerRun, req wireMsg, reason string) {
-	t.Helper()
-	probes := map[string]bool{}
-	for _, d := range p.requests("server/discover") {
-		probes[string(d.ID)] = true
-	}
-	found, after := 0, false
-	for _, m := range p.wire {
-		after = after || (m.Out && string(m.ID) == string(req.ID) && m.Method == req.Method)
-		if !m.Out || m.Method != "notifications/cancelled" {
-			continue
-		}
-		var n struct {
-			RequestID json.RawMessage `json:"requestId"`
-			Reason    string          `json:"reason"`
-		}
-		switch {
-		case json.Unmarshal(m.Params, &n) != nil:
-			t.Errorf("malformed cancellation %s", m.Raw)
-		case string(n.RequestID) == string(req.ID):
-			found++
-			if !after || n.Reason != reason {
-				t.Errorf("cancellation %s: before its request, or not for %q", m.Raw, reason)
-			}
-		case probes[string(n.RequestID)]:
-			t.Logf("the server/discover probe timed out too: %s", m.Raw)
-		default:
-			t.Errorf("cancellation of a request nobody gave up on: %s", m.Raw)
-		}
-	}
-	if found != 1 {
-		t.Fatalf("%d notifications/cancelled name request %s: %s", found, req.ID, p.wireDump())
-	}
-	if !regexpMatch(`(?m)^\S+ → control \d+B notification notifications/cancelled$`, p.stderr) {
-		t.Errorf("--trace does not show the cancellation:\n%s", p.stderr)
 	}
 }
 
@@ -374,33 +230,6 @@ func TestInteropTSElicitation(t *testing.T) {
 	if answer := answerTo(t, p, serverRequest(t, p, "elicitation/create")); string(answer.Result) != `{"action":"decline"}` {
 		t.Errorf("the decline went out as %s", answer.Raw)
 	}
-}
-
-// serverRequest returns the only request of method the server sent.
-func serverRequest(t *testing.T, p peerRun, method string) wireMsg {
-	t.Helper()
-	var found []wireMsg
-	for _, m := range p.wire {
-		if !m.Out && m.isRequest() && m.Method == method {
-			found = append(found, m)
-		}
-	}
-	if len(found) != 1 {
-		t.Fatalf("the server sent %s %d times: %s", method, len(found), p.wireDump())
-	}
-	return found[0]
-}
-
-// answerTo returns mcpscope's answer to a request from the server.
-func answerTo(t *testing.T, p peerRun, req wireMsg) wireMsg {
-	t.Helper()
-	for _, m := range p.wire {
-		if m.Out && m.Method == "" && string(m.ID) == string(req.ID) {
-			return m
-		}
-	}
-	t.Fatalf("mcpscope never answered %s", req.Raw)
-	return wireMsg{}
 }
 
 // TestInteropTSSampling answers sampling/createMessage from the answers file.

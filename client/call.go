@@ -241,20 +241,26 @@ func cancelReason(err error) string {
 	return err.Error()
 }
 
-// sendCancelled tells the server the client no longer waits for id.
+// sendCancelled tells the server the client no longer waits for id: with
+// the transport's own cancellation when it has one (RequestCanceller),
+// otherwise with notifications/cancelled.
 func (s *Session) sendCancelled(id proto.ID, reason string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), cancelSendTimeout)
+	defer cancel()
+	if c, ok := s.t.(RequestCanceller); ok {
+		return c.CancelRequest(ctx, id, reason)
+	}
 	msg, err := proto.NewNotification(proto.MethodNotifyCancelled,
 		proto.CancelledNotificationParams{RequestID: id, Reason: reason})
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), cancelSendTimeout)
-	defer cancel()
 	return s.t.Send(ctx, msg)
 }
 
 // Cancel gives up on the request with id: the pending Call fails with a
-// *CancelledError and notifications/cancelled is sent with reason.
+// *CancelledError and the server is told with reason (notifications/cancelled,
+// or the transport's RequestCanceller).
 func (s *Session) Cancel(id proto.ID, reason string) error {
 	w := s.takeKey(id.Key())
 	if w == nil {
@@ -262,7 +268,7 @@ func (s *Session) Cancel(id proto.ID, reason string) error {
 	}
 	w.done <- outcome{err: &CancelledError{Method: w.method, ID: id, Reason: reason, Err: context.Canceled}}
 	if err := s.sendCancelled(id, reason); err != nil {
-		return fmt.Errorf("sending notifications/cancelled for id %s: %w", id, err)
+		return fmt.Errorf("sending the cancellation of id %s: %w", id, err)
 	}
 	return nil
 }

@@ -44,6 +44,12 @@ func (s *Session) Connect(ctx context.Context) error {
 // handshake picks and runs the handshake Options.ProtocolVersion asks for.
 func (s *Session) handshake(ctx context.Context) error {
 	v := s.opts.ProtocolVersion
+	if initializeOnly(s.t) {
+		if v == "" {
+			v = proto.LatestLegacy
+		}
+		return s.initialize(ctx, v)
+	}
 	switch {
 	case v == "":
 		ok, err := s.discover(ctx, false)
@@ -106,7 +112,11 @@ func (s *Session) discover(ctx context.Context, forced bool) (bool, error) {
 	}}
 	cfg := s.callConfig(nil)
 	if !forced {
-		cfg.timeout = min(cfg.timeout, discoverTimeoutCap)
+		// The probe has its own limit, not the per-request one: a server
+		// slower to start than --timeout must still be heard before the
+		// engine falls back to initialize (a modern server then rejects the
+		// "duplicate" initialize).
+		cfg.timeout = discoverTimeoutCap
 	}
 	raw, err := s.roundTrip(ctx, proto.MethodDiscover, mustJSON(params), cfg, 1)
 	if err != nil {

@@ -44,8 +44,10 @@ const (
 	DefaultHardTimeout = 10 * time.Minute
 	// MaxInputRounds caps the input_required retries of one logical call.
 	MaxInputRounds = 16
-	// discoverTimeoutCap bounds the wait for server/discover: a legacy server
-	// may silently drop requests it gets before initialize.
+	// discoverTimeoutCap is the wait for an answer to the server/discover
+	// probe, whatever Options.Timeout says: a legacy server may silently
+	// drop requests it gets before initialize, and a modern one may be slow
+	// to start.
 	discoverTimeoutCap = 10 * time.Second
 	// cancelSendTimeout bounds the send of a notifications/cancelled.
 	cancelSendTimeout = 5 * time.Second

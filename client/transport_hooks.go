@@ -1,0 +1,36 @@
+package client
+
+import (
+	"context"
+
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// Optional interfaces a Transport may implement to change how the engine
+// uses it. The engine checks for them with a type assertion; a transport
+// that implements none of them gets the standard MCP behaviour.
+
+// InitializeOnly is implemented by a transport whose first message must be
+// the initialize request (MCP-Flow: the control stream opens with it). When
+// InitializeOnly reports true, Connect never probes server/discover: it runs
+// the initialize handshake, offering Options.ProtocolVersion or, when that
+// is empty, the newest legacy version.
+type InitializeOnly interface {
+	InitializeOnly() bool
+}
+
+// RequestCanceller is implemented by a transport with its own way to cancel
+// a request (MCP-Flow: the $/cancel notification). When the engine gives up
+// on a request (timeout, context, Session.Cancel) it calls CancelRequest
+// instead of sending notifications/cancelled.
+type RequestCanceller interface {
+	// CancelRequest tells the server the client no longer waits for the
+	// request with id, giving reason. ctx bounds the send.
+	CancelRequest(ctx context.Context, id proto.ID, reason string) error
+}
+
+// initializeOnly reports whether t asks for the initialize handshake only.
+func initializeOnly(t Transport) bool {
+	io, ok := t.(InitializeOnly)
+	return ok && io.InitializeOnly()
+}

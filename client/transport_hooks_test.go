@@ -1,0 +1,107 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// flowishTransport is a fake transport with the MCP-Flow hooks: it asks for
+// the initialize handshake only and cancels through CancelRequest.
+type flowishTransport struct {
+	*fakeTransport
+	cancels chan proto.CancelledNotificationParams
+}
+
+func (f *flowishTransport) InitializeOnly() bool { return true }
+
+func (f *flowishTransport) CancelRequest(_ context.Context, id proto.ID, reason string) error {
+	f.cancels <- proto.CancelledNotificationParams{RequestID: id, Reason: reason}
+	return nil
+}
+
+func connectFlowish(t *testing.T, script func(*fakeServer), opts Options) (*Session, *flowishTransport) {
+	t.Helper()
+	ft := &flowishTransport{fakeTransport: newFake(t, script), cancels: make(chan proto.CancelledNotificationParams, 4)}
+	s := New(ft, opts)
+	if err := s.Connect(testCtx(t)); err != nil {
+		t.Fatalf("Connect: %v", err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s, ft
+}
+
+func TestInitializeOnlySkipsDiscover(t *testing.T) {
+	for _, c := range []struct {
+		protocol, offered string
+		era               Era
+	}{
+		{"", proto.LatestLegacy, EraLegacy},
+		{proto.Modern, proto.Modern, EraModern},
+	} {
+		s, ft := connectFlowish(t, scriptedHandshake(string(mustJSON(discoverResult(proto.Modern))), c.offered),
+			Options{ProtocolVersion: c.protocol})
+		sent := ft.srv.sentMessages()
+		if got := methods(sent); len(got) != 2 || got[0] != proto.MethodInitialize || got[1] != proto.MethodNotifyInitialized {
+			t.Fatalf("protocol %q: sent %v, want initialize then notifications/initialized only", c.protocol, got)
+		}
+		var p proto.InitializeParams
+		if err := json.Unmarshal(sent[0].Params, &p); err != nil || p.ProtocolVersion != c.offered {
+			t.Fatalf("protocol %q: initialize offered %q (%v), want %q", c.protocol, p.ProtocolVersion, err, c.offered)
+		}
+		if s.Era() != c.era {
+			t.Fatalf("protocol %q: era %s, want %s", c.protocol, s.Era(), c.era)
+		}
+	}
+}
+
+func TestRequestCancellerReplacesNotificationsCancelled(t *testing.T) {
+	s, ft := connectFlowish(t, serve(false, func(*fakeServer, *proto.Message) {}), Options{Timeout: 50 * time.Millisecond})
+	var id proto.ID
+	_, err := s.Call(testCtx(t), "slow", nil, WithRounds(func(_ int, got proto.ID) { id = got }))
+	var te *TimeoutError
+	if !errors.As(err, &te) {
+		t.Fatalf("err = %v, want a TimeoutError", err)
+	}
+	select {
+	case p := <-ft.cancels:
+		if p.RequestID != id || p.Reason == "" {
+			t.Fatalf("CancelRequest(%s, %q), want id %s with a reason", p.RequestID, p.Reason, id)
+		}
+	case <-time.After(hangGuard):
+		t.Fatal("CancelRequest was never called")
+	}
+
+	// Session.Cancel takes the same path.
+	ctx, cancel := context.WithCancel(testCtx(t))
+	defer cancel()
+	ids := make(chan proto.ID, 1)
+	errs := make(chan error, 1)
+	go func() {
+		_, err := s.Call(ctx, "slow", nil, WithTimeout(hangGuard), WithRounds(func(_ int, got proto.ID) { ids <- got }))
+		errs <- err
+	}()
+	second := <-ids
+	for s.InFlight() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	if err := s.Cancel(second, "user pressed Escape"); err != nil {
+		t.Fatal(err)
+	}
+	if p := <-ft.cancels; p.RequestID != second || p.Reason != "user pressed Escape" {
+		t.Fatalf("CancelRequest(%s, %q)", p.RequestID, p.Reason)
+	}
+	var ce *CancelledError
+	if err := <-errs; !errors.As(err, &ce) {
+		t.Fatalf("cancelled call: %v", err)
+	}
+	for _, m := range ft.srv.sentMessages() {
+		if m.Method == proto.MethodNotifyCancelled {
+			t.Fatal("notifications/cancelled was sent although the transport cancels on its own")
+		}
+	}
+}
