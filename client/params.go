@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/mcpscope/mcpscope/proto"
 )
 
 // member is one member of a JSON object, kept in wire order.
@@ -14,21 +16,7 @@ type member struct {
 }
 
 // marshalParams turns Call's params into JSON (nil stays nil).
-func marshalParams(params any) (json.RawMessage, error) {
-	switch p := params.(type) {
-	case nil:
-		return nil, nil
-	case json.RawMessage:
-		return p, nil
-	case []byte:
-		return json.RawMessage(p), nil
-	}
-	b, err := json.Marshal(params)
-	if err != nil {
-		return nil, fmt.Errorf("params cannot be encoded as JSON: %w", err)
-	}
-	return b, nil
-}
+func marshalParams(params any) (json.RawMessage, error) { return proto.MarshalParams(params) }
 
 // objectMembers splits a JSON object into its members in order. Empty input
 // and null are an empty object.

@@ -68,7 +68,7 @@ func (m *Message) IsResponse() bool {
 
 // NewRequest builds a request with params marshalled to JSON.
 func NewRequest(id ID, method string, params any) (*Message, error) {
-	p, err := marshalParams(params)
+	p, err := MarshalParams(params)
 	if err != nil {
 		return nil, fmt.Errorf("%s params: %w", method, err)
 	}
@@ -77,7 +77,7 @@ func NewRequest(id ID, method string, params any) (*Message, error) {
 
 // NewNotification builds a notification with params marshalled to JSON.
 func NewNotification(method string, params any) (*Message, error) {
-	p, err := marshalParams(params)
+	p, err := MarshalParams(params)
 	if err != nil {
 		return nil, fmt.Errorf("%s params: %w", method, err)
 	}
@@ -102,7 +102,9 @@ func NewErrorResponse(id ID, code int, message string, data any) *Message {
 	return &Message{JSONRPC: Version, ID: &id, Error: e}
 }
 
-func marshalParams(params any) (json.RawMessage, error) {
+// MarshalParams turns request params into JSON: nil stays nil, raw JSON
+// (json.RawMessage or []byte) is kept as is, anything else is marshalled.
+func MarshalParams(params any) (json.RawMessage, error) {
 	switch p := params.(type) {
 	case nil:
 		return nil, nil
@@ -111,7 +113,11 @@ func marshalParams(params any) (json.RawMessage, error) {
 	case []byte:
 		return json.RawMessage(p), nil
 	}
-	return json.Marshal(params)
+	b, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("params cannot be encoded as JSON: %w", err)
+	}
+	return b, nil
 }
 
 // Error is the error object of a JSON-RPC error response.
