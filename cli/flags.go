@@ -40,7 +40,7 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.protocol, "protocol", "", "offer the MCP protocol `VERSION`, even an unknown one (default: negotiate the newest)")
 	fs.BoolVar(&f.progress, "progress", false, "ask for progress and print each notification on stderr")
 	fs.StringArrayVar(&f.env, "env", nil, "set `K=V` in the stdio server's environment (repeatable)")
-	fs.IntVar(&f.maxFrameSize, "max-frame-size", 0, "largest frame accepted from the server: `N` bytes (default 10 MiB)")
+	fs.IntVar(&f.maxFrameSize, "max-frame-size", 0, "largest frame accepted from the server: `N` bytes (default 10 MiB on stdio, 16 MiB on MCP-Flow)")
 	fs.StringArrayVar(&f.headers, "header", nil, "add the HTTP header `'K: V'` (network transports; repeatable)")
 	fs.StringVar(&f.certHash, "cert-hash", "", "pin the server certificate (WebTransport): `sha256:HEX`")
 	fs.BoolVar(&f.insecure, "insecure", false, "do not verify the server certificate")

@@ -35,6 +35,7 @@ func NewRootCommand() *cobra.Command {
 		newListCommand("resources", "List the server's resources and resource templates (all pages)", listResources),
 		newListCommand("prompts", "List the server's prompts (all pages)", listPrompts),
 		newVersionCommand(),
+		newServeCommand(),
 	)
 	return root
 }

@@ -22,11 +22,12 @@ type streams struct {
 
 // run is one headless run: a session to the target, the work, the cleanup.
 type run struct {
-	flags    *runFlags
-	target   Target
-	io       streams
-	session  *client.Session
-	warnings *decodeWarnings
+	flags     *runFlags
+	target    Target
+	io        streams
+	session   *client.Session
+	transport client.Transport
+	warnings  *decodeWarnings
 }
 
 // work is what a command does with a connected session.
@@ -62,14 +63,16 @@ func (f *runFlags) execute(ctx context.Context, target Target, io streams, w wor
 	defer r.warnings.Flush()
 	var trace capture.Sink
 	if f.trace {
-		trace = traceSink{out: io.diag}
+		trace = newStreamTrace(io.diag)
 	}
 	topts := f.transportOptions()
-	topts.Sink = capture.Tee(trace, r.warnings)
+	topts.Sink = capture.Tee(trace, r.warnings, &streamWarnings{out: io.diag})
+	topts.Warn = io.diag.Println
 	t, err := newTransport(target, topts)
 	if err != nil {
 		return err
 	}
+	r.transport = t
 	opts := client.Options{
 		ClientInfo:      proto.Implementation{Name: "mcpscope", Version: Version()},
 		ProtocolVersion: f.protocol,
@@ -133,9 +136,16 @@ func (r *run) call(ctx context.Context, method string, params any) ([]byte, erro
 			r.io.diag.Println(formatProgress(p))
 		}))
 	}
+	var id proto.ID
+	opts = append(opts, client.WithRounds(func(_ int, got proto.ID) { id = got }))
 	// The engine hands every progress read before the result to the
 	// callback before Call returns, so the lines are complete here.
-	return r.session.Call(ctx, method, params, opts...)
+	res, err := r.session.Call(ctx, method, params, opts...)
+	if err != nil {
+		return nil, err
+	}
+	// Execution streams the result refers to finish before the run ends.
+	return res, r.awaitStreams(ctx, id)
 }
 
 // emit prints the result JSON, unless the run was stopped meanwhile (an

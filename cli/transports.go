@@ -22,6 +22,7 @@ type TransportOptions struct {
 	Encoding     string       // --encoding cbor|json
 	StreamOut    string       // --stream-out DIR
 	Sink         capture.Sink // where the transport reports every frame
+	Warn         func(string) // prints a warning line on stderr (nil: none)
 }
 
 // TransportFactory builds the transport for a target.
@@ -32,11 +33,12 @@ type TransportFactory func(t Target, o TransportOptions) (client.Transport, erro
 // schemeTransports in target.go).
 var transportFactories = map[string]TransportFactory{
 	"stdio": newStdioTransport,
+	"wt":    newWTTransport,
 }
 
 // plannedTransports are names --transport accepts that this build cannot
 // connect with yet.
-var plannedTransports = []string{"http", "sse", "ws", "wt"}
+var plannedTransports = []string{"http", "sse", "ws"}
 
 // checkTransportName rejects a --transport value mcpscope does not know.
 func checkTransportName(name string) error {

@@ -1,0 +1,36 @@
+package capture
+
+// StreamMarker is a Sink that also takes the marks a transport gives an
+// execution stream as it learns how the stream ends, and the size the peer
+// announced for it. The Store is one; a Tee forwards marks to every sink
+// it holds that is one.
+type StreamMarker interface {
+	// MarkStream records a stream's state: done on FIN, error with its
+	// error, reset when either side reset it.
+	MarkStream(key StreamKey, state StreamState, err error)
+	// SetStreamSize records the payload size the peer announced.
+	SetStreamSize(key StreamKey, size int64)
+}
+
+var (
+	_ StreamMarker = (*Store)(nil)
+	_ StreamMarker = tee(nil)
+)
+
+// MarkStream forwards the mark to every sink of the tee that takes marks.
+func (t tee) MarkStream(key StreamKey, state StreamState, err error) {
+	for _, k := range t {
+		if m, ok := k.(StreamMarker); ok {
+			m.MarkStream(key, state, err)
+		}
+	}
+}
+
+// SetStreamSize forwards the size to every sink of the tee that takes marks.
+func (t tee) SetStreamSize(key StreamKey, size int64) {
+	for _, k := range t {
+		if m, ok := k.(StreamMarker); ok {
+			m.SetStreamSize(key, size)
+		}
+	}
+}

@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/mcpscope/mcpscope/demo"
+	"github.com/mcpscope/mcpscope/demo/flow"
+	demostdio "github.com/mcpscope/mcpscope/demo/stdio"
+	"github.com/spf13/cobra"
+)
+
+// serveFlags are the flags of `mcpscope serve`.
+type serveFlags struct {
+	listen     string
+	cert, key  string
+	stdio      bool
+	root       string
+	origins    []string
+	maxStreams int
+}
+
+// newServeCommand builds `mcpscope serve`: the demo server alone.
+func newServeCommand() *cobra.Command {
+	f := &serveFlags{}
+	cmd := &cobra.Command{
+		Use:   "serve [flags]",
+		Short: "Run the demo server alone (MCP-Flow over WebTransport, or stdio)",
+		Long: "Run mcpscope's demo server. By default it speaks MCP-Flow over WebTransport at\n" +
+			"https://ADDR/mcp with a fresh self-signed certificate (valid 13 days) and prints the\n" +
+			"certificate hash and the command that connects to it on stderr. With --stdio it speaks\n" +
+			"line-delimited JSON-RPC on stdin/stdout instead (diagnostics on stderr only).\n" +
+			"It stops on SIGINT or SIGTERM, draining open streams first.",
+		Example: "  mcpscope serve\n" +
+			"  mcpscope serve --listen 127.0.0.1:0 --root ./files --origin https://example.com\n" +
+			"  mcpscope tools -- mcpscope serve --stdio",
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return f.run(cmd) },
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&f.listen, "listen", flow.DefaultListen, "UDP `ADDR` to listen on (port 0 picks a free one)")
+	fs.StringVar(&f.cert, "cert", "", "TLS certificate PEM `FILE` (default: generate a self-signed one)")
+	fs.StringVar(&f.key, "key", "", "TLS private key PEM `FILE` (with --cert)")
+	fs.BoolVar(&f.stdio, "stdio", false, "speak line-delimited JSON-RPC on stdin/stdout instead of MCP-Flow")
+	fs.StringVar(&f.root, "root", "", "sandbox `DIR` that read_file serves (default: a temporary one with sample files)")
+	fs.StringArrayVar(&f.origins, "origin", nil, "accept this Origin `O` (repeatable; requests without Origin are always accepted)")
+	fs.IntVar(&f.maxStreams, "max-streams", flow.DefaultMaxConcurrentStreams, "execution streams open at once per session: `N`")
+	return cmd
+}
+
+// run validates the flags and serves until a signal or the context ends.
+func (f *serveFlags) run(cmd *cobra.Command) error {
+	if (f.cert == "") != (f.key == "") {
+		return usagef("--cert and --key go together")
+	}
+	if f.maxStreams < 1 {
+		return usagef("--max-streams must be at least 1, got %d", f.maxStreams)
+	}
+	if f.stdio {
+		for _, name := range []string{"listen", "cert", "key", "origin", "max-streams"} {
+			if cmd.Flags().Changed(name) {
+				return usagef("--%s applies to MCP-Flow, not to --stdio", name)
+			}
+		}
+	}
+	ctx := cmd.Context()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	errw := cmd.ErrOrStderr()
+	log := slog.New(slog.NewTextHandler(errw, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	if f.stdio {
+		return f.serveStdio(ctx, cmd.InOrStdin(), cmd.OutOrStdout(), errw, log)
+	}
+	return f.serveFlow(ctx, errw, log)
+}
+
+// serveStdio serves the demo over stdin/stdout.
+func (f *serveFlags) serveStdio(ctx context.Context, in io.Reader, out, errw io.Writer, log *slog.Logger) error {
+	core, err := demo.New(demo.Options{SandboxRoot: f.root, Logger: log})
+	if err != nil {
+		return usagef("%w", err)
+	}
+	defer core.Close()
+	fmt.Fprintf(errw, "mcpscope demo server on stdio (sandbox %s)\n", core.SandboxRoot())
+	return demostdio.Serve(ctx, core, in, out, demostdio.Options{Logger: log})
+}
+
+// serveFlow serves the demo over MCP-Flow and prints how to connect.
+func (f *serveFlags) serveFlow(ctx context.Context, errw io.Writer, log *slog.Logger) error {
+	srv, err := flow.New(flow.Config{
+		Listen: f.listen, CertFile: f.cert, KeyFile: f.key, Origins: f.origins,
+		MaxConcurrentStreams: f.maxStreams, SandboxRoot: f.root, Logger: log,
+	})
+	if err != nil {
+		return usagef("%w", err)
+	}
+	if err := srv.Listen(); err != nil {
+		return withExit(ExitConnection, err)
+	}
+	kind := "from --cert"
+	if srv.CertGenerated() {
+		kind = "self-signed, generated"
+	}
+	fmt.Fprintf(errw, "mcpscope demo server: MCP-Flow over WebTransport at %s\n", srv.URL())
+	fmt.Fprintf(errw, "sandbox: %s\n", srv.Core().SandboxRoot())
+	fmt.Fprintf(errw, "certificate (%s, valid until %s): %s\n", kind, srv.CertNotAfter().UTC().Format(time.RFC3339), srv.CertHash())
+	fmt.Fprintf(errw, "connect with:\n  %s\n", srv.ConnectCommand())
+	if err := srv.Serve(ctx); err != nil {
+		return withExit(ExitConnection, err)
+	}
+	return nil
+}

@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// streamTrace is the --trace sink: one line per frame, except that an
+// execution stream shows as two lines, its header when it opens and its end
+// with the byte count, instead of one line per payload chunk.
+type streamTrace struct {
+	traceSink
+	mu   sync.Mutex
+	open map[capture.StreamKey]*streamTally
+}
+
+// streamTally counts what a stream carried while it is open.
+type streamTally struct {
+	bytes int64
+	size  int64 // announced by the peer; -1 when unknown
+	first time.Time
+}
+
+var _ capture.StreamMarker = (*streamTrace)(nil)
+
+func newStreamTrace(out *lineWriter) *streamTrace {
+	return &streamTrace{traceSink: traceSink{out: out}, open: make(map[capture.StreamKey]*streamTally)}
+}
+
+// Append prints a frame's trace line; a stream's payload chunks are only
+// counted, a datagram's payload is summarised.
+func (s *streamTrace) Append(f *capture.Frame) uint64 {
+	switch {
+	case f.Chan.Kind == capture.Datagram && f.Err == nil:
+		s.out.Println(TraceLine(f) + " " + datagramSummary(f))
+		return 0
+	case f.Chan.Kind == capture.Stream && f.Err != nil:
+		bare := *f
+		bare.Err, bare.Msg = nil, nil
+		s.out.Println(TraceLine(&bare) + " " + oneLine(f.Err.Error()))
+		return 0
+	case f.Chan.Kind != capture.Stream:
+		return s.traceSink.Append(f)
+	}
+	key := capture.StreamKeyOf(f)
+	s.mu.Lock()
+	tally := s.tallyLocked(key, f.Time)
+	if tally.first.IsZero() {
+		tally.first = f.Time
+	}
+	if !hasHeader(f) {
+		tally.bytes += int64(max(f.Size, len(f.Raw)))
+		s.mu.Unlock()
+		return 0
+	}
+	s.mu.Unlock()
+	s.out.Println(TraceLine(f) + " open")
+	return 0
+}
+
+// tallyLocked returns the tally of key, starting one. s.mu is held.
+func (s *streamTrace) tallyLocked(key capture.StreamKey, at time.Time) *streamTally {
+	t := s.open[key]
+	if t == nil {
+		t = &streamTally{size: -1, first: at}
+		s.open[key] = t
+	}
+	return t
+}
+
+// MarkStream prints the end of a stream with what it carried.
+func (s *streamTrace) MarkStream(key capture.StreamKey, state capture.StreamState, err error) {
+	if state == capture.StreamOpen {
+		return
+	}
+	s.mu.Lock()
+	t := s.open[key]
+	delete(s.open, key)
+	s.mu.Unlock()
+	if t == nil {
+		t = &streamTally{size: -1}
+	}
+	chans := capture.Channel{Kind: capture.Stream, ReqID: key.ReqID, Tag: key.Tag}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s ← %s %s %dB", time.Now().Format("15:04:05.000"), chans, state, t.bytes)
+	if t.size >= 0 {
+		fmt.Fprintf(&b, " of %dB", t.size)
+	}
+	if !t.first.IsZero() {
+		fmt.Fprintf(&b, " in %s", time.Since(t.first).Round(time.Millisecond))
+	}
+	if err != nil {
+		b.WriteString(": " + oneLine(err.Error()))
+	}
+	s.out.Println(b.String())
+}
+
+// SetStreamSize notes the size the peer announced, for the end line.
+func (s *streamTrace) SetStreamSize(key capture.StreamKey, size int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t := s.open[key]; t != nil {
+		t.size = size
+		return
+	}
+	// The result may name the size before the stream opens.
+	s.tallyLocked(key, time.Time{}).size = size
+}
+
+// hasHeader reports whether a stream frame carries header fields (the
+// frame that opens the stream) rather than payload only.
+func hasHeader(f *capture.Frame) bool {
+	for _, fd := range f.Fields {
+		if fd.Kind == proto.FieldHeader {
+			return true
+		}
+	}
+	return false
+}
+
+// datagramSummary renders an MCP-Flow datagram's payload in a few words:
+// "progress 3/10 step 3/10", "log info analyze: …", "audio 640B".
+func datagramSummary(f *capture.Frame) string {
+	if len(f.Raw) < proto.DatagramHeaderLen {
+		return ""
+	}
+	payload := f.Raw[proto.DatagramHeaderLen:]
+	switch ch := proto.DatagramChannel(f.Chan.Ch); ch {
+	case proto.ChannelProgress:
+		p, err := proto.DecodeProgressDatagram(f.Enc, payload)
+		if err != nil {
+			return "progress (undecodable)"
+		}
+		params := proto.ProgressNotificationParams{Progress: p.Progress, Message: p.Message}
+		if p.Total != 0 {
+			params.Total = &p.Total
+		}
+		return formatProgress(params)
+	case proto.ChannelLog:
+		l, err := proto.DecodeLogDatagram(f.Enc, payload)
+		if err != nil {
+			return "log (undecodable)"
+		}
+		s := "log " + l.Level
+		if l.Logger != "" {
+			s += " " + l.Logger
+		}
+		return s + ": " + shorten(oneLine(string(l.Data)), 60)
+	case proto.ChannelAudio:
+		return fmt.Sprintf("audio %dB", len(payload))
+	default:
+		return "channel " + ch.String()
+	}
+}

@@ -1,0 +1,110 @@
+package flow
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/mcpscope/mcpscope/demo"
+	"github.com/mcpscope/mcpscope/proto"
+	"github.com/quic-go/quic-go"
+	"github.com/quic-go/quic-go/http3"
+)
+
+// Bytes the misbehave modes put on the wire.
+const (
+	// LyingLength is the length prefix of lying_length: more than any
+	// maxFrameSize (the server caps its own at 1 GiB).
+	LyingLength = math.MaxUint32
+	// lyingBody is what follows the lying prefix before the server stops.
+	lyingBody = `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","data":"this frame lies about its length"}}`
+	// ForeignPayload is the payload of the foreign_stream stream.
+	ForeignPayload = "injected: this stream belongs to no request in flight"
+)
+
+var _ demo.Saboteur = (*session)(nil)
+
+// Sabotage breaks the wire as the misbehave mode says (demo.Saboteur).
+func (s *session) Sabotage(_ context.Context, mode string, _ proto.ID) (string, error) {
+	switch mode {
+	case "lying_length":
+		return s.lyingLength()
+	case "wrong_encoding":
+		return s.wrongEncoding()
+	case "foreign_stream":
+		return s.foreignStream()
+	case "drop":
+		return s.drop()
+	}
+	return "", &proto.Error{Code: proto.CodeInvalidParams, Message: fmt.Sprintf("misbehave mode %q is not a wire-level mode", mode)}
+}
+
+// lyingLength writes a prefix of 0xFFFFFFFF and a short body, then no more
+// frames: the call stays unanswered because nothing can follow.
+func (s *session) lyingLength() (string, error) {
+	b := binary.BigEndian.AppendUint32(nil, LyingLength)
+	b = append(b, lyingBody...)
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if s.poisoned {
+		return "", demo.ErrNoAnswer
+	}
+	s.poisoned = true
+	if _, err := s.ctrl.Write(b); err != nil {
+		return "", err
+	}
+	return "", demo.ErrNoAnswer
+}
+
+// wrongEncoding sends a notifications/message frame in the encoding that is
+// not in force, then answers normally.
+func (s *session) wrongEncoding() (string, error) {
+	enc, wrong := s.encoding(), proto.EncJSON
+	if enc == proto.EncJSON {
+		wrong = proto.EncCBOR
+	}
+	m, err := proto.NewNotification(proto.MethodNotifyMessage, proto.LoggingMessageParams{
+		Level: "warning", Logger: "misbehave", Data: []byte(`"this frame is in the wrong encoding"`)})
+	if err != nil {
+		return "", err
+	}
+	if err := s.sendIn(wrong, m); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("sent a notifications/message frame in %s while %s is in force", wrong, enc), nil
+}
+
+// foreignStream opens an execution stream whose header names a request id
+// that is not in flight, then answers.
+func (s *session) foreignStream() (string, error) {
+	foreign := uint32(math.MaxUint32)
+	for s.conn.InFlight(proto.IntID(int64(foreign))) {
+		foreign--
+	}
+	s.smu.Lock()
+	s.opened = true
+	s.smu.Unlock()
+	str, err := s.wt.OpenUniStream()
+	if err != nil {
+		return "", fmt.Errorf("opening the foreign stream: %w", err)
+	}
+	b := proto.ExecStreamHeader{RequestID: foreign, StreamTag: 1}.Append(nil)
+	if _, err := str.Write(append(b, ForeignPayload...)); err != nil {
+		str.CancelWrite(StreamCodeAborted)
+		return "", fmt.Errorf("writing the foreign stream: %w", err)
+	}
+	_ = str.Close()
+	return fmt.Sprintf("opened an execution stream for request id %d, which is not in flight", foreign), nil
+}
+
+// drop closes the QUIC connection abruptly: no answer, no session close
+// capsule, no $/shutdown.
+func (s *session) drop() (string, error) {
+	if s.qc != nil {
+		_ = s.qc.CloseWithError(quic.ApplicationErrorCode(http3.ErrCodeInternalError), "misbehave drop")
+	} else {
+		_ = s.wt.CloseWithError(SessionCodeProtocol, "misbehave drop")
+	}
+	return "", demo.ErrNoAnswer
+}

@@ -1,0 +1,74 @@
+package demo
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// codeResourceNotFound is MCP's code for an unknown resource URI.
+const codeResourceNotFound = -32002
+
+// listResources answers resources/list: the built-in templates.
+func listResources() proto.ListResourcesResult {
+	res := proto.ListResourcesResult{Resources: make([]proto.Resource, 0, len(builtinTemplates))}
+	for _, t := range builtinTemplates {
+		size := int64(len(t.Body))
+		res.Resources = append(res.Resources, proto.Resource{URI: t.URI, Name: t.Name,
+			Description: t.Description, MimeType: t.MimeType, Size: &size})
+	}
+	return res
+}
+
+// readResource answers resources/read with the template source.
+func readResource(params json.RawMessage) (any, *proto.Error) {
+	var p proto.ReadResourceParams
+	if err := json.Unmarshal(params, &p); err != nil || p.URI == "" {
+		return nil, invalidParams("resources/read needs a uri")
+	}
+	for _, t := range builtinTemplates {
+		if t.URI == p.URI {
+			return proto.ReadResourceResult{Contents: []proto.ResourceContents{{URI: t.URI, MimeType: t.MimeType, Text: t.Body}}}, nil
+		}
+	}
+	return nil, rpcError(codeResourceNotFound, map[string]string{"uri": p.URI}, "Resource not found: %s", p.URI)
+}
+
+// demoPrompts are the prompts of the demo.
+var demoPrompts = []proto.Prompt{
+	{Name: "review_template", Title: "Review a template", Description: "Ask for a review of one built-in template",
+		Arguments: []proto.PromptArgument{{Name: "uri", Description: "template URI, e.g. template://makefile/rust/cli", Required: true}}},
+	{Name: "plan_scaffold", Title: "Plan a project", Description: "Ask which templates a new project needs",
+		Arguments: []proto.PromptArgument{{Name: "toolchain", Description: "rust, go or python", Required: true}}},
+}
+
+// listPrompts answers prompts/list.
+func listPrompts() proto.ListPromptsResult { return proto.ListPromptsResult{Prompts: demoPrompts} }
+
+// getPrompt answers prompts/get.
+func getPrompt(params json.RawMessage) (any, *proto.Error) {
+	var p proto.GetPromptParams
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, invalidParams("prompts/get params are malformed: %v", err)
+	}
+	var text string
+	switch p.Name {
+	case "review_template":
+		t, err := findTemplate(p.Arguments["uri"])
+		var rerr *proto.Error
+		if errors.As(err, &rerr) {
+			return nil, rerr
+		}
+		text = fmt.Sprintf("Review this %s template (%s) for mistakes:\n\n%s", t.Toolchain, t.URI, t.Body)
+	case "plan_scaffold":
+		if p.Arguments["toolchain"] == "" {
+			return nil, invalidParams("plan_scaffold needs the argument toolchain")
+		}
+		text = fmt.Sprintf("I start a new %s project. Which of the templates from list_templates should scaffold_project generate?", p.Arguments["toolchain"])
+	default:
+		return nil, invalidParams("unknown prompt %q; prompts/list names the prompts", p.Name)
+	}
+	return proto.GetPromptResult{Messages: []proto.PromptMessage{{Role: "user", Content: Text(text)}}}, nil
+}

@@ -1,0 +1,61 @@
+package demo
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// ToolResult is the result of tools/call. Content items are any JSON
+// object: a proto.ContentBlock, or a StreamRef, which ContentBlock cannot
+// express.
+type ToolResult struct {
+	Content           []any `json:"content"`
+	StructuredContent any   `json:"structuredContent,omitempty"`
+	IsError           bool  `json:"isError,omitempty"`
+}
+
+// StreamRef is the content item that points at an execution stream
+// (seed 000 §5): {"type":"ref/stream","streamTag":T,"mimeType":…,"size":N}.
+type StreamRef struct {
+	Type      string `json:"type"` // always "ref/stream"
+	StreamTag uint32 `json:"streamTag"`
+	MimeType  string `json:"mimeType,omitempty"`
+	Size      *int64 `json:"size,omitempty"`
+}
+
+// NewStreamRef returns the ref/stream item of a stream of size bytes.
+func NewStreamRef(tag uint32, mimeType string, size int64) StreamRef {
+	return StreamRef{Type: "ref/stream", StreamTag: tag, MimeType: mimeType, Size: &size}
+}
+
+// Text is a text content item.
+func Text(s string) proto.ContentBlock { return proto.ContentBlock{Type: "text", Text: s} }
+
+// TextResult is a result with one text item.
+func TextResult(s string) *ToolResult { return &ToolResult{Content: []any{Text(s)}} }
+
+// StructuredResult is a result whose structuredContent is v, repeated as
+// JSON text for clients that only read content.
+func StructuredResult(v any) *ToolResult {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return TextResult(fmt.Sprintf("cannot encode the result: %v", err))
+	}
+	return &ToolResult{Content: []any{Text(string(b))}, StructuredContent: v}
+}
+
+// rpcError builds a JSON-RPC error to return from a handler.
+func rpcError(code int, data any, format string, a ...any) *proto.Error {
+	e := &proto.Error{Code: code, Message: fmt.Sprintf(format, a...)}
+	if data != nil {
+		e.Data, _ = json.Marshal(data)
+	}
+	return e
+}
+
+// invalidParams is a -32602 error with a formatted message.
+func invalidParams(format string, a ...any) *proto.Error {
+	return rpcError(proto.CodeInvalidParams, nil, format, a...)
+}

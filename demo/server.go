@@ -1,0 +1,154 @@
+package demo
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"sort"
+	"sync"
+
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// Name and Version are the serverInfo of the demo server.
+const (
+	Name    = "mcpscope-demo"
+	Version = "0.1.0"
+)
+
+// DefaultInlineLimit is the largest read_file payload returned inline by a
+// transport without execution streams.
+const DefaultInlineLimit = 1 << 20
+
+// Options configure a Server. The zero value is usable.
+type Options struct {
+	// SandboxRoot is the directory read_file serves. Empty: a fresh temporary
+	// directory holding a few sample files, removed by Close.
+	SandboxRoot string
+	// InlineLimit is the largest read_file payload returned inline where the
+	// transport has no streams (default DefaultInlineLimit).
+	InlineLimit int64
+	// Logger receives the server's diagnostics (nil: discarded).
+	Logger *slog.Logger
+}
+
+// Tool is one entry of the tool registry.
+type Tool struct {
+	Name        string
+	Description string
+	InputSchema json.RawMessage // a JSON Schema object
+	Handler     ToolHandler
+}
+
+// Server is the registry of tools, resources and prompts, shared by every
+// connection. It is safe for concurrent use.
+type Server struct {
+	opts    Options
+	log     *slog.Logger
+	sandbox *sandbox
+
+	mu    sync.RWMutex
+	tools map[string]Tool
+}
+
+// New builds a server with every built-in tool registered.
+func New(opts Options) (*Server, error) {
+	if opts.InlineLimit <= 0 {
+		opts.InlineLimit = DefaultInlineLimit
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	sb, err := openSandbox(opts.SandboxRoot)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{opts: opts, log: opts.Logger, sandbox: sb, tools: make(map[string]Tool)}
+	for _, t := range s.builtinTools() {
+		if err := s.Register(t); err != nil {
+			_ = sb.close()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Close releases the sandbox (and removes it when New created it).
+func (s *Server) Close() error { return s.sandbox.close() }
+
+// SandboxRoot returns the directory read_file serves.
+func (s *Server) SandboxRoot() string { return s.sandbox.dir }
+
+// Register adds a tool; a name that is taken is refused.
+func (s *Server) Register(t Tool) error {
+	if t.Name == "" || t.Handler == nil {
+		return fmt.Errorf("a tool needs a name and a handler")
+	}
+	if len(t.InputSchema) == 0 {
+		t.InputSchema = json.RawMessage(`{"type":"object"}`)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.tools[t.Name]; ok {
+		return fmt.Errorf("tool %q is registered already", t.Name)
+	}
+	s.tools[t.Name] = t
+	return nil
+}
+
+// Tools lists the registered tools by name.
+func (s *Server) Tools() []Tool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]Tool, 0, len(s.tools))
+	for _, t := range s.tools {
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// tool looks a tool up by name.
+func (s *Server) tool(name string) (Tool, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	t, ok := s.tools[name]
+	return t, ok
+}
+
+// Initialize answers the params of initialize: the client's protocol
+// version when it is a known legacy one, else the newest legacy version.
+func (s *Server) Initialize(params json.RawMessage) (proto.InitializeResult, *proto.Error) {
+	var p proto.InitializeParams
+	if len(params) > 0 {
+		if err := json.Unmarshal(params, &p); err != nil {
+			return proto.InitializeResult{}, invalidParams("initialize params are malformed: %v", err)
+		}
+	}
+	version := proto.LatestLegacy
+	if proto.IsLegacyVersion(p.ProtocolVersion) {
+		version = p.ProtocolVersion
+	}
+	return proto.InitializeResult{
+		ProtocolVersion: version,
+		Capabilities: proto.ServerCapabilities{
+			Tools:     &proto.ListChangedCapability{},
+			Prompts:   &proto.ListChangedCapability{},
+			Resources: &proto.ResourcesCapability{},
+			Logging:   proto.EmptyObject,
+		},
+		ServerInfo: proto.Implementation{Name: Name, Version: Version, Title: "mcpscope demo server"},
+		Instructions: "Reference server of mcpscope: echo, read_file, analyze, tone, misbehave " +
+			"and the seed-001 template tools.",
+	}, nil
+}
+
+// listTools answers tools/list.
+func (s *Server) listTools() proto.ListToolsResult {
+	tools := s.Tools()
+	res := proto.ListToolsResult{Tools: make([]proto.Tool, 0, len(tools))}
+	for _, t := range tools {
+		res.Tools = append(res.Tools, proto.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema})
+	}
+	return res
+}

@@ -1,0 +1,185 @@
+package webtransport
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/quic-go/quic-go"
+	wt "github.com/quic-go/webtransport-go"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// readControl reads the server's control frames until the stream or the
+// session ends, reports each one and delivers the messages they hold.
+func (t *Transport) readControl(str *wt.Stream) {
+	defer t.loops.Done()
+	for {
+		frame, body, fields, err := proto.ReadControlFrame(str, t.cfg.MaxFrameSize)
+		if err != nil {
+			t.controlFailed(frame, fields, err)
+			return
+		}
+		enc := t.encoding()
+		f := &capture.Frame{
+			Chan: capture.Channel{Kind: capture.Control}, Raw: frame, Size: len(frame),
+			Fields: fields, Enc: enc,
+		}
+		msgs, batch, derr := proto.DecodeBatch(enc, body)
+		if derr != nil {
+			f.Enc, f.Msg, f.Err = classifyUndecodable(enc, body, derr)
+			t.report(capture.In, f)
+			continue
+		}
+		if !batch {
+			f.Msg = msgs[0]
+		}
+		t.report(capture.In, f)
+		for _, m := range msgs {
+			if t.receive(m) {
+				t.deliverMessage(m)
+			}
+		}
+	}
+}
+
+// encoding returns the encoding of control frames in force.
+func (t *Transport) encoding() proto.Encoding {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.enc
+}
+
+// controlFailed ends the session after the control stream broke: a lying
+// length prefix or a frame cut short leave no way to find the next frame.
+func (t *Transport) controlFailed(frame []byte, fields []proto.Field, err error) {
+	if len(frame) > 0 {
+		t.report(capture.In, &capture.Frame{
+			Chan: capture.Channel{Kind: capture.Control}, Raw: frame, Size: len(frame),
+			Fields: fields, Enc: t.encoding(), Err: err,
+		})
+	}
+	var tooLarge *proto.FrameTooLargeError
+	switch {
+	case errors.As(err, &tooLarge):
+		t.fail(&client.ProtocolError{Msg: fmt.Sprintf(
+			"the server sent a control frame whose length prefix claims %d bytes, over the %d-byte limit; "+
+				"the control stream cannot be resynchronised, so the session was closed", tooLarge.Size, tooLarge.Max)})
+	case errors.Is(err, io.EOF):
+		t.fail(errControlClosed)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		t.fail(&client.ProtocolError{Msg: fmt.Sprintf("the control stream ended inside a frame: %v", err)})
+	default:
+		t.fail(fmt.Errorf("the MCP-Flow session ended: %w", sessionCause(err)))
+	}
+}
+
+// sessionCause rewords the error of a read on a closed session.
+func sessionCause(err error) error {
+	var se *wt.SessionError
+	if errors.As(err, &se) && se.Remote {
+		return fmt.Errorf("the server closed the session (code %d: %q)", se.ErrorCode, se.Message)
+	}
+	var ae *quic.ApplicationError
+	if errors.As(err, &ae) && ae.Remote {
+		return fmt.Errorf("the server closed the QUIC connection (code %#x: %q)", uint64(ae.ErrorCode), ae.ErrorMessage)
+	}
+	var idle *quic.IdleTimeoutError
+	if errors.As(err, &idle) {
+		return fmt.Errorf("the server stopped answering (QUIC idle timeout): %w", err)
+	}
+	return err
+}
+
+// classifyUndecodable says what a body that failed to decode in enc is: a
+// message in the other encoding (-32003 Encoding Mismatch, shown decoded)
+// or garbage (-32700).
+func classifyUndecodable(enc proto.Encoding, body []byte, derr error) (proto.Encoding, *proto.Message, error) {
+	other := proto.EncJSON
+	if enc == proto.EncJSON {
+		other = proto.EncCBOR
+	}
+	if m, err := proto.Decode(other, body); err == nil {
+		return other, m, &EncodingMismatchError{Negotiated: enc, Got: other}
+	}
+	return enc, nil, &DecodeError{Enc: enc, Err: derr}
+}
+
+// receive acts on what the transport itself must know of an incoming
+// message, and reports whether it goes on to the engine.
+func (t *Transport) receive(m *proto.Message) bool {
+	switch m.Kind() {
+	case proto.KindResult, proto.KindError:
+		return t.receiveResponse(m)
+	case proto.KindNotification:
+		switch m.Method {
+		case MethodStreamError:
+			t.receiveStreamError(m.Params)
+		case MethodShutdown:
+			go t.drainAndClose(false)
+		}
+	}
+	return true
+}
+
+// receiveResponse negotiates on the initialize result and records the
+// streams a result refers to, before the engine sees the response.
+func (t *Transport) receiveResponse(m *proto.Message) bool {
+	if m.ID == nil {
+		return true
+	}
+	t.mu.Lock()
+	isInit := !t.negotiated && t.initKey != "" && m.ID.Key() == t.initKey
+	t.mu.Unlock()
+	if isInit && m.Error == nil && !t.negotiate(m.Result) {
+		return false
+	}
+	id, ok := FlowRequestID(*m.ID)
+	if !ok {
+		return true
+	}
+	refs := streamRefs(m.Result)
+	if t.table.answered(id, refs) && t.marker != nil {
+		for _, ref := range refs {
+			if ref.Size != nil {
+				t.marker.SetStreamSize(t.streamKey(id, ref.StreamTag), *ref.Size)
+			}
+		}
+	}
+	return true
+}
+
+// negotiate switches to the encoding the initialize result names. A choice
+// the client did not offer ends the session.
+func (t *Transport) negotiate(result json.RawMessage) bool {
+	t.mu.Lock()
+	offered := t.offered
+	t.mu.Unlock()
+	n, enc, err := parseNegotiation(result, offered)
+	if err != nil {
+		t.fail(&client.ProtocolError{Msg: err.Error()})
+		return false
+	}
+	t.mu.Lock()
+	t.enc, t.nego, t.negotiated = enc, n, true
+	t.initRTT = time.Since(t.initSent)
+	t.mu.Unlock()
+	t.states.move(StateReady, fmt.Sprintf("initialize result (encoding %s)", n.Encoding), StateInitializing)
+	return true
+}
+
+// receiveStreamError records the server's $/streamError.
+func (t *Transport) receiveStreamError(params json.RawMessage) {
+	var p StreamErrorParams
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	if err := t.table.remoteError(p); err != nil {
+		t.mark(t.streamKey(p.RequestID, p.StreamTag), capture.StreamError, err)
+	}
+}

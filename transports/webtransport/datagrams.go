@@ -1,0 +1,70 @@
+package webtransport
+
+import (
+	"fmt"
+
+	wt "github.com/quic-go/webtransport-go"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// readDatagrams reports every datagram until the session ends. Progress
+// datagrams also reach the engine as notifications/progress. Nothing is
+// queued here: each datagram is handled before the next is read, and the
+// session's own receive queue drops what a flood brings beyond it.
+func (t *Transport) readDatagrams(sess *wt.Session) {
+	defer t.loops.Done()
+	ctx := sess.Context()
+	for {
+		b, err := sess.ReceiveDatagram(ctx)
+		if err != nil {
+			return
+		}
+		f, progress := datagramFrame(b, t.encoding())
+		t.report(capture.In, f)
+		if progress != nil {
+			t.deliverMessage(progress)
+		}
+	}
+}
+
+// datagramFrame decodes one datagram into its frame and, for a progress
+// datagram, the notifications/progress message it stands for (Raw nil: it
+// was synthesized; the datagram is the captured unit). enc is the
+// negotiated encoding of progress and log payloads.
+func datagramFrame(b []byte, enc proto.Encoding) (*capture.Frame, *proto.Message) {
+	f := &capture.Frame{Chan: capture.Channel{Kind: capture.Datagram}, Raw: b, Size: len(b), Enc: proto.EncBinary}
+	h, payload, fields, err := proto.ParseDatagramHeader(b)
+	if err != nil {
+		f.Err = err
+		return f, nil
+	}
+	f.Chan.Ch, f.Chan.ReqID, f.Fields = uint8(h.Channel), h.RequestID, fields
+	switch h.Channel {
+	case proto.ChannelProgress:
+		f.Enc = enc
+		p, err := proto.DecodeProgressDatagram(enc, payload)
+		if err != nil {
+			f.Err = err
+			return f, nil
+		}
+		params := proto.ProgressNotificationParams{ProgressToken: proto.IntID(int64(h.RequestID)), Progress: p.Progress, Message: p.Message}
+		if p.Total != 0 {
+			total := p.Total
+			params.Total = &total
+		}
+		m, err := proto.NewNotification(proto.MethodNotifyProgress, params)
+		if err != nil {
+			f.Err = fmt.Errorf("progress datagram: %w", err)
+			return f, nil
+		}
+		return f, m
+	case proto.ChannelLog:
+		f.Enc = enc
+		if _, err := proto.DecodeLogDatagram(enc, payload); err != nil {
+			f.Err = err
+		}
+	}
+	return f, nil
+}

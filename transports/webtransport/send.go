@@ -1,0 +1,221 @@
+package webtransport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	wt "github.com/quic-go/webtransport-go"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// Send frames m on the control stream and reports it as an Out frame. The
+// first message must be the initialize request: it goes out in JSON with
+// params.transport offering Config.Encodings. Later messages use the
+// negotiated encoding (JSON until the initialize result arrives).
+// Concurrent calls never interleave; a frame cut short by ctx is finished
+// before the next one. After Close it returns client.ErrClosed; once the
+// session has gone, a *client.ConnectionError.
+func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
+	if err := t.writable(); err != nil {
+		return err
+	}
+	return t.send(ctx, m)
+}
+
+// send is Send without the closing check, for $/shutdown.
+func (t *Transport) send(ctx context.Context, m *proto.Message) error {
+	if m == nil {
+		return errors.New("cannot send a nil message")
+	}
+	select {
+	case t.wslot <- struct{}{}:
+	case <-ctx.Done():
+		return fmt.Errorf("sending the %s was cancelled: %w", describe(m), ctx.Err())
+	case <-t.done:
+		return t.goneErr()
+	}
+	defer func() { <-t.wslot }()
+
+	m, enc, first, err := t.prepare(m)
+	if err != nil {
+		return err
+	}
+	frame, err := t.encodeFrame(m, enc)
+	if err != nil {
+		return err
+	}
+	if id, ok := requestID(m); ok {
+		t.table.sent(id)
+	}
+	if first {
+		// Before the write: the answer may be read before Write returns.
+		t.mu.Lock()
+		t.sentFirst, t.initSent = true, time.Now()
+		t.mu.Unlock()
+		t.states.move(StateInitializing, "the client sent initialize (JSON)", StateControlStreamOpened)
+	}
+	// Reported before the write too, so that the capture never shows an
+	// answer ahead of its request.
+	_, _, fields, _ := proto.ParseControlFrame(frame, len(frame))
+	t.report(capture.Out, &capture.Frame{
+		Chan: capture.Channel{Kind: capture.Control}, Raw: frame, Size: len(frame),
+		Fields: fields, Enc: enc, Msg: m,
+	})
+	werr := t.writeFrame(ctx, frame)
+	if werr == nil {
+		return nil
+	}
+	t.report(capture.Out, &capture.Frame{
+		Chan: capture.Channel{Kind: capture.Control}, Enc: enc,
+		Err: fmt.Errorf("the %s above was not sent whole: %w", describe(m), werr),
+	})
+	if ctx.Err() != nil {
+		return werr
+	}
+	select {
+	case <-t.done:
+		return t.goneErr()
+	default:
+		return &client.ConnectionError{Err: werr}
+	}
+}
+
+// prepare picks the encoding of m and, for the first message, checks that
+// it is initialize and adds the transport offer. The write slot is held.
+func (t *Transport) prepare(m *proto.Message) (*proto.Message, proto.Encoding, bool, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.sentFirst {
+		return m, t.enc, false, nil
+	}
+	if m.Kind() != proto.KindRequest || m.Method != proto.MethodInitialize {
+		return nil, 0, false, fmt.Errorf("MCP-Flow opens the control stream with the initialize request; refusing to send the %s first", describe(m))
+	}
+	params, err := withTransportOffer(m.Params, TransportOffer{Type: TransportType, Version: TransportVersion, Encodings: t.cfg.Encodings})
+	if err != nil {
+		return nil, 0, false, err
+	}
+	c := *m
+	c.Params, c.Raw = params, nil
+	t.initKey = m.ID.Key()
+	t.offered = offeredEncodings(params)
+	return &c, proto.EncJSON, true, nil
+}
+
+// encodeFrame encodes m in enc and frames it, within the server's
+// maxFrameSize once it is known.
+func (t *Transport) encodeFrame(m *proto.Message, enc proto.Encoding) ([]byte, error) {
+	body, err := proto.Encode(enc, m)
+	if err != nil {
+		return nil, fmt.Errorf("cannot encode the %s in %s: %w", describe(m), enc, err)
+	}
+	t.mu.Lock()
+	limit := t.nego.MaxFrameSize
+	t.mu.Unlock()
+	frame, err := proto.EncodeControlFrame(body, limit)
+	if err != nil {
+		return nil, fmt.Errorf("cannot send the %s: %w", describe(m), err)
+	}
+	return frame, nil
+}
+
+// requestID returns the MCP-Flow id of a request, when it has one.
+func requestID(m *proto.Message) (uint32, bool) {
+	if m.Kind() != proto.KindRequest {
+		return 0, false
+	}
+	return FlowRequestID(*m.ID)
+}
+
+// writable says whether Send may write at all.
+func (t *Transport) writable() error {
+	t.mu.Lock()
+	started, closing, control := t.started, t.closing, t.control
+	t.mu.Unlock()
+	switch {
+	case closing:
+		return client.ErrClosed
+	case !started:
+		return errors.New("cannot send: the MCP-Flow transport is not started")
+	}
+	select {
+	case <-t.done:
+		return t.goneErr()
+	default:
+	}
+	if control == nil {
+		return errors.New("cannot send: the MCP-Flow control stream is not open yet")
+	}
+	return nil
+}
+
+// goneErr is Send's error once the connection has gone.
+func (t *Transport) goneErr() error {
+	t.mu.Lock()
+	closing, err := t.closing, t.err
+	t.mu.Unlock()
+	if closing && err == nil {
+		return client.ErrClosed
+	}
+	if err == nil {
+		err = errors.New("the MCP-Flow session is gone")
+	}
+	return &client.ConnectionError{Err: err}
+}
+
+// writeFrame writes what is left of an interrupted frame, then frame. A
+// frame cut short by ctx keeps its rest in pending. The write slot is held.
+func (t *Transport) writeFrame(ctx context.Context, frame []byte) error {
+	t.mu.Lock()
+	str := t.control
+	t.mu.Unlock()
+	if len(t.pending) > 0 {
+		n, err := t.write(ctx, str, t.pending)
+		t.pending = t.pending[n:]
+		if err != nil {
+			return fmt.Errorf("not sent: the rest of an earlier frame could not be written: %w", err)
+		}
+	}
+	n, err := t.write(ctx, str, frame)
+	switch {
+	case err == nil:
+		return nil
+	case n > 0 && ctx.Err() != nil:
+		t.pending = frame[n:]
+		return fmt.Errorf("sending was cancelled after %d of %d bytes; the rest goes out before the next frame: %w", n, len(frame), err)
+	}
+	return fmt.Errorf("writing to the control stream: %w", err)
+}
+
+// write writes b to the control stream, giving up when ctx ends.
+func (t *Transport) write(ctx context.Context, str *wt.Stream, b []byte) (int, error) {
+	fired := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		_ = str.SetWriteDeadline(time.Unix(1, 0))
+		close(fired)
+	})
+	n, err := str.Write(b)
+	if !stop() {
+		<-fired
+		_ = str.SetWriteDeadline(time.Time{})
+	}
+	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	return n, err
+}
+
+// describe names a message in error sentences: "request initialize",
+// "notification $/cancel", "result".
+func describe(m *proto.Message) string {
+	if m.Method != "" {
+		return m.Kind().String() + " " + m.Method
+	}
+	return m.Kind().String()
+}

@@ -1,0 +1,87 @@
+package webtransport
+
+import (
+	"context"
+	"time"
+
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// Close ends the session gracefully: it sends $/shutdown (then FIN on the
+// control stream), waits up to DrainTimeout for the execution streams being
+// read, and those the results refer to, to finish, gives the server a
+// couple of round trips (at most ShutdownGrace) to read $/shutdown and
+// close the session, then closes it itself. It waits until
+// the connection is gone; Err is nil afterwards unless the connection had
+// failed before. Close is idempotent.
+func (t *Transport) Close() error {
+	t.mu.Lock()
+	t.closing = true
+	started, sess := t.started, t.sess
+	t.mu.Unlock()
+	if !started || sess == nil {
+		t.finish(nil)
+		<-t.done
+		return nil
+	}
+	t.drainAndClose(true)
+	<-t.done
+	return nil
+}
+
+// drainAndClose runs the shutdown once, whoever asks first: the client
+// (byClient: it sends $/shutdown) or the server's $/shutdown. Streams go on
+// being read, and checked against the requests, while they drain.
+func (t *Transport) drainAndClose(byClient bool) {
+	t.shutdown.Do(func() {
+		t.mu.Lock()
+		if !byClient && t.err == nil && !t.closing {
+			t.err = ErrServerShutdown
+		}
+		sess, control, sentFirst, rtt := t.sess, t.control, t.sentFirst, t.initRTT
+		t.mu.Unlock()
+		if byClient && sentFirst {
+			t.sendShutdown()
+			_ = control.Close() // FIN: $/shutdown is the last frame
+		}
+		drain, cancel := context.WithTimeout(sess.Context(), t.cfg.DrainTimeout)
+		t.table.drain(drain)
+		cancel()
+		if byClient && sentFirst {
+			// Closing at once could reset the control stream before the
+			// server has read $/shutdown: give it a couple of round trips
+			// (a server that closes after its own drain ends the wait).
+			grace := time.NewTimer(closeGrace(rtt, t.cfg.ShutdownGrace))
+			select {
+			case <-sess.Context().Done():
+			case <-grace.C:
+			}
+			grace.Stop()
+		}
+		_ = sess.CloseWithError(sessionCodeShutdown, "shutdown")
+	})
+}
+
+// minCloseGrace is the least wait for the server to read $/shutdown.
+const minCloseGrace = 20 * time.Millisecond
+
+// closeGrace is how long the client waits for the server to close after
+// $/shutdown: two round trips of the initialize exchange, at least
+// minCloseGrace, at most limit (also when the round trip is unknown).
+func closeGrace(rtt, limit time.Duration) time.Duration {
+	if rtt <= 0 {
+		return limit
+	}
+	return min(max(2*rtt, minCloseGrace), limit)
+}
+
+// sendShutdown sends $/shutdown, bounded by ShutdownGrace.
+func (t *Transport) sendShutdown() {
+	msg, err := proto.NewNotification(MethodShutdown, nil)
+	if err != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), t.cfg.ShutdownGrace)
+	defer cancel()
+	_ = t.send(ctx, msg)
+}

@@ -1,0 +1,272 @@
+package webtransport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"sync"
+	"time"
+
+	wt "github.com/quic-go/webtransport-go"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// Transport is an MCP-Flow client connection. It implements
+// client.Transport, client.InitializeOnly and client.RequestCanceller.
+type Transport struct {
+	cfg    Config
+	url    *url.URL
+	pins   [][32]byte
+	states stateMachine
+	table  *streamTable
+	marker capture.StreamMarker // cfg.Sink when it takes marks, else nil
+
+	mu         sync.Mutex
+	started    bool
+	closing    bool  // the client asked for the end: it is a clean one
+	err        error // why the connection went, set before done closes
+	sess       *wt.Session
+	control    *wt.Stream
+	keyLog     *os.File
+	deliver    func(*proto.Message)
+	sentFirst  bool           // the initialize request went out
+	initSent   time.Time      // when it went out
+	initRTT    time.Duration  // from then to its result: a round trip, about
+	initKey    string         // id key of the initialize request
+	offered    []string       // encodings the initialize request offered
+	enc        proto.Encoding // encoding of frames both ways: JSON until negotiated
+	negotiated bool
+	nego       Negotiation
+
+	deliverMu sync.Mutex    // deliver is called by one goroutine at a time
+	wslot     chan struct{} // one writer on the control stream at a time
+	pending   []byte        // the rest of a frame cut short by a cancelled Send
+	loops     sync.WaitGroup
+	shutdown  sync.Once
+	done      chan struct{}
+	doneOnce  sync.Once
+}
+
+var (
+	_ client.Transport        = (*Transport)(nil)
+	_ client.InitializeOnly   = (*Transport)(nil)
+	_ client.RequestCanceller = (*Transport)(nil)
+)
+
+// New returns an MCP-Flow transport for cfg. Nothing connects until Start.
+// A malformed URL, certificate hash or encoding is an error.
+func New(cfg Config) (*Transport, error) {
+	cfg = cfg.withDefaults()
+	u, pins, err := cfg.validate()
+	if err != nil {
+		return nil, err
+	}
+	t := &Transport{
+		cfg:   cfg,
+		url:   u,
+		pins:  pins,
+		table: newStreamTable(),
+		wslot: make(chan struct{}, 1),
+		done:  make(chan struct{}),
+	}
+	t.states.observe = cfg.OnState
+	t.marker, _ = cfg.Sink.(capture.StreamMarker)
+	return t, nil
+}
+
+// Start opens the WebTransport session and the control stream, then reads
+// the control stream, execution streams and datagrams. Messages go to
+// deliver, in order, one call at a time; deliver must not block and must
+// not call Close. ctx bounds the connection set-up only.
+func (t *Transport) Start(ctx context.Context, deliver func(*proto.Message)) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("connecting to %s was cancelled: %w", t.url, err)
+	}
+	if deliver == nil {
+		deliver = func(*proto.Message) {}
+	}
+	t.mu.Lock()
+	switch {
+	case t.closing:
+		t.mu.Unlock()
+		return client.ErrClosed
+	case t.started:
+		t.mu.Unlock()
+		return errors.New("the MCP-Flow transport was started already")
+	}
+	t.started = true
+	t.deliver = deliver
+	t.mu.Unlock()
+	if err := t.connect(ctx); err != nil {
+		t.finish(err)
+		return err
+	}
+	return nil
+}
+
+// connect dials, opens the control stream and starts the readers.
+func (t *Transport) connect(ctx context.Context) error {
+	sess, err := t.dial(ctx)
+	if err != nil {
+		return err
+	}
+	t.states.move(StateConnected, "WebTransport session established")
+	str, err := sess.OpenStreamSync(ctx)
+	if err != nil {
+		_ = sess.CloseWithError(0, "")
+		t.states.move(StateClosed, "the control stream could not be opened")
+		return fmt.Errorf("opening the MCP-Flow control stream on %s: %w", t.url, err)
+	}
+	t.mu.Lock()
+	if t.closing { // Close ran while the session was being set up
+		t.mu.Unlock()
+		_ = sess.CloseWithError(sessionCodeShutdown, "shutdown")
+		return client.ErrClosed
+	}
+	t.sess, t.control = sess, str
+	t.mu.Unlock()
+	t.states.move(StateControlStreamOpened, "the client opened the control stream")
+	t.loops.Add(3)
+	go t.readControl(str)
+	go t.acceptStreams(sess)
+	go t.readDatagrams(sess)
+	go t.supervise(sess)
+	return nil
+}
+
+// supervise ends the connection once the session is gone and every reader
+// has stopped, so that nothing is delivered after Done.
+func (t *Transport) supervise(sess *wt.Session) {
+	<-sess.Context().Done()
+	t.loops.Wait()
+	t.table.finish()
+	t.finish(fmt.Errorf("the WebTransport session to %s ended", t.url))
+}
+
+// fail records err as the reason the connection goes, unless the client is
+// closing or a reason is known, and closes the session.
+func (t *Transport) fail(err error) {
+	t.mu.Lock()
+	if t.err == nil && !t.closing {
+		t.err = err
+	}
+	sess := t.sess
+	t.mu.Unlock()
+	if sess != nil {
+		_ = sess.CloseWithError(sessionCodeError, oneLine(err.Error()))
+	}
+}
+
+// finish records err as the reason (unless closing or already known), moves
+// to CLOSED and closes Done, once.
+func (t *Transport) finish(err error) {
+	t.doneOnce.Do(func() {
+		t.mu.Lock()
+		if t.err == nil && !t.closing {
+			t.err = err
+		}
+		reason := "closed by the client"
+		if t.err != nil {
+			reason = t.err.Error()
+		}
+		keyLog := t.keyLog
+		t.mu.Unlock()
+		if keyLog != nil {
+			_ = keyLog.Close()
+		}
+		t.states.move(StateClosed, reason)
+		close(t.done)
+	})
+}
+
+// Done is closed when the connection has gone: after Close, after the
+// server's $/shutdown, or when the session failed. No message is delivered
+// after.
+func (t *Transport) Done() <-chan struct{} { return t.done }
+
+// Err says why the connection went: nil while it is open and after a clean
+// Close; otherwise the cause (ErrServerShutdown, a *client.ProtocolError for
+// a broken control stream, the session's close reason, …).
+func (t *Transport) Err() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.err
+}
+
+// State returns the connection's current state.
+func (t *Transport) State() State { return t.states.get() }
+
+// History returns the state transitions so far, oldest first.
+func (t *Transport) History() []Transition { return t.states.transitions() }
+
+// Negotiated returns what the initialize result settled and whether it has
+// arrived yet.
+func (t *Transport) Negotiated() (Negotiation, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.nego, t.negotiated
+}
+
+// InitializeOnly reports true: the control stream must open with the
+// initialize request, so the engine never probes server/discover.
+func (t *Transport) InitializeOnly() bool { return true }
+
+// CancelRequest sends $/cancel {requestId, reason} for a request in flight.
+func (t *Transport) CancelRequest(ctx context.Context, id proto.ID, reason string) error {
+	n, ok := FlowRequestID(id)
+	if !ok {
+		return fmt.Errorf("MCP-Flow can only cancel integer request ids below 2^32, not %s", id)
+	}
+	t.table.cancelled(n)
+	msg, err := proto.NewNotification(MethodCancel, CancelParams{RequestID: n, Reason: reason})
+	if err != nil {
+		return err
+	}
+	return t.Send(ctx, msg)
+}
+
+// AwaitStreams waits until every execution stream of the request with id
+// (those that arrived and those its result refers to) has ended, and
+// returns their failures joined (*StreamFailedError). It returns nil at
+// once for a request with no streams or an id MCP-Flow cannot carry.
+func (t *Transport) AwaitStreams(ctx context.Context, id proto.ID) error {
+	n, ok := FlowRequestID(id)
+	if !ok {
+		return nil
+	}
+	return t.table.await(ctx, n)
+}
+
+// report stamps f and hands it to the sink.
+func (t *Transport) report(dir capture.Dir, f *capture.Frame) {
+	if f.Time.IsZero() {
+		f.Time = time.Now()
+	}
+	f.Dir = dir
+	f.Conn = t.cfg.Conn
+	t.cfg.Sink.Append(f)
+}
+
+// streamKey is the capture key of a stream of this connection.
+func (t *Transport) streamKey(id, tag uint32) capture.StreamKey {
+	return capture.StreamKey{Conn: t.cfg.Conn, ReqID: id, Tag: tag}
+}
+
+// mark tells the sink how a stream stands, when it takes marks.
+func (t *Transport) mark(key capture.StreamKey, state capture.StreamState, err error) {
+	if t.marker != nil {
+		t.marker.MarkStream(key, state, err)
+	}
+}
+
+// deliverMessage hands m to the engine, one call at a time.
+func (t *Transport) deliverMessage(m *proto.Message) {
+	t.deliverMu.Lock()
+	defer t.deliverMu.Unlock()
+	t.deliver(m)
+}

@@ -1,0 +1,325 @@
+// Package wttest is a raw MCP-Flow peer for tests: a WebTransport server
+// on 127.0.0.1 whose sessions hand their control stream to a test script
+// that reads and writes bytes as the test decides. It depends on
+// webtransport-go directly, not on mcpscope's transport or demo server.
+package wttest
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"net"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/quic-go/quic-go"
+	"github.com/quic-go/quic-go/http3"
+	wt "github.com/quic-go/webtransport-go"
+
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// HangGuard bounds every wait of a peer; it only fires on a hang.
+const HangGuard = 20 * time.Second
+
+// Server is a raw MCP-Flow server: each session's control stream is handed
+// to a script.
+type Server struct {
+	URL    string
+	Cert   *x509.Certificate
+	Pool   *x509.CertPool // holds Cert, to verify it as a root
+	Hash   string         // "sha256:…" of Cert
+	Origin chan string    // the Origin header of each CONNECT
+}
+
+// NewServer starts a server on 127.0.0.1 whose sessions run script, with a
+// fresh self-signed certificate. Everything it starts is stopped when the
+// test ends.
+func NewServer(t testing.TB, script func(p *Peer)) *Server {
+	t.Helper()
+	cert, key := selfSigned(t)
+	udp, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &wt.Server{
+		H3: &http3.Server{
+			TLSConfig: http3.ConfigureTLSConfig(&tls.Config{
+				Certificates: []tls.Certificate{{Certificate: [][]byte{cert.Raw}, PrivateKey: key, Leaf: cert}},
+			}),
+			QUICConfig: &quic.Config{EnableDatagrams: true, EnableStreamResetPartialDelivery: true},
+		},
+		CheckOrigin: func(*http.Request) bool { return true },
+	}
+	ts := &Server{
+		URL:    fmt.Sprintf("https://127.0.0.1:%d/mcp", udp.LocalAddr().(*net.UDPAddr).Port),
+		Cert:   cert,
+		Pool:   x509.NewCertPool(),
+		Hash:   certHash(cert.Raw),
+		Origin: make(chan string, 16),
+	}
+	ts.Pool.AddCert(cert)
+	var scripts sync.WaitGroup
+	mux := http.NewServeMux()
+	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case ts.Origin <- r.Header.Get("Origin"):
+		default:
+		}
+		sess, err := srv.Upgrade(w, r)
+		if err != nil {
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		scripts.Add(1)
+		go func() {
+			defer scripts.Done()
+			defer sess.CloseWithError(0, "script over")
+			ctx, cancel := context.WithTimeout(sess.Context(), HangGuard)
+			defer cancel()
+			ctl, err := sess.AcceptStream(ctx)
+			if err != nil {
+				return
+			}
+			script(&Peer{T: t, Sess: sess, Ctl: ctl, Enc: proto.EncJSON})
+		}()
+	})
+	srv.H3.Handler = mux
+	wt.ConfigureHTTP3Server(srv.H3)
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		_ = srv.Serve(udp)
+	}()
+	t.Cleanup(func() {
+		_ = srv.Close()
+		<-served
+		scripts.Wait()
+		_ = udp.Close()
+	})
+	return ts
+}
+
+// selfSigned makes a certificate for 127.0.0.1 and localhost.
+func selfSigned(t testing.TB) (*x509.Certificate, *ecdsa.PrivateKey) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber:          big.NewInt(time.Now().UnixNano()),
+		Subject:               pkix.Name{CommonName: "mcpscope test"},
+		NotBefore:             time.Now().Add(-time.Hour),
+		NotAfter:              time.Now().Add(24 * time.Hour),
+		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		BasicConstraintsValid: true,
+		IsCA:                  true,
+		DNSNames:              []string{"localhost"},
+		IPAddresses:           []net.IP{net.IPv4(127, 0, 0, 1)},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cert, key
+}
+
+// Peer is the server side of one session, driven by a test script.
+type Peer struct {
+	T    testing.TB
+	Sess *wt.Session
+	Ctl  *wt.Stream     // the control stream the client opened
+	Enc  proto.Encoding // encoding of frames: JSON until the handshake picks one
+
+	mu sync.Mutex // serialises writes on the control stream
+}
+
+// ReadFrame reads one control frame: the whole frame and its body.
+func (p *Peer) ReadFrame() (frame, body []byte, err error) {
+	_ = p.Ctl.SetReadDeadline(time.Now().Add(HangGuard))
+	frame, body, _, err = proto.ReadControlFrame(p.Ctl, 0)
+	return frame, body, err
+}
+
+// Next reads and decodes the next message in the peer's encoding; ok is
+// false when the client went.
+func (p *Peer) Next() (*proto.Message, bool) {
+	_, body, err := p.ReadFrame()
+	if err != nil {
+		return nil, false
+	}
+	m, err := proto.Decode(p.Enc, body)
+	if err != nil {
+		p.T.Errorf("server: frame does not decode as %s: %v", p.Enc, err)
+		return nil, false
+	}
+	return m, true
+}
+
+// WriteRaw writes bytes on the control stream.
+func (p *Peer) WriteRaw(b []byte) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	_, _ = p.Ctl.Write(b)
+}
+
+// SendIn frames m in enc and writes it.
+func (p *Peer) SendIn(enc proto.Encoding, m *proto.Message) {
+	body, err := proto.Encode(enc, m)
+	if err != nil {
+		p.T.Errorf("server: encoding: %v", err)
+		return
+	}
+	p.WriteRaw(proto.AppendControlFrame(nil, body))
+}
+
+// Send frames m in the peer's encoding.
+func (p *Peer) Send(m *proto.Message) { p.SendIn(p.Enc, m) }
+
+// Result answers id with v.
+func (p *Peer) Result(id proto.ID, v any) {
+	m, err := proto.NewResult(id, v)
+	if err != nil {
+		p.T.Errorf("server: result: %v", err)
+		return
+	}
+	p.Send(m)
+}
+
+// Notify sends a notification.
+func (p *Peer) Notify(method string, params any) {
+	m, err := proto.NewNotification(method, params)
+	if err != nil {
+		p.T.Errorf("server: notify: %v", err)
+		return
+	}
+	p.Send(m)
+}
+
+// Handshake reads the initialize request, answers it choosing encoding
+// (JSON result) and waits for notifications/initialized. It returns the
+// raw first frame.
+func (p *Peer) Handshake(encoding string) ([]byte, bool) {
+	frame, ok := p.AnswerInitialize(encoding)
+	if !ok {
+		return frame, false
+	}
+	n, ok := p.Next()
+	if !ok {
+		return frame, false // the client went (a client may close right away)
+	}
+	if n.Method != proto.MethodNotifyInitialized {
+		p.T.Errorf("server: after initialize got %s, want notifications/initialized", n.Method)
+		return frame, false
+	}
+	return frame, true
+}
+
+// AnswerInitialize reads the initialize request and answers it choosing
+// encoding, in JSON. It returns the raw first frame.
+func (p *Peer) AnswerInitialize(encoding string) ([]byte, bool) {
+	frame, body, err := p.ReadFrame()
+	if err != nil {
+		return nil, false
+	}
+	m, err := proto.DecodeMessage(body)
+	if err != nil || m.Method != proto.MethodInitialize {
+		p.T.Errorf("server: first frame is not a JSON initialize: %v %q", err, body)
+		return frame, false
+	}
+	tr := map[string]any{"type": "mcp-flow", "version": "0.1", "encoding": encoding,
+		"maxConcurrentStreams": 8, "datagramsSupported": true, "maxFrameSize": 1 << 20}
+	res, _ := proto.NewResult(*m.ID, map[string]any{
+		"protocolVersion": proto.LatestLegacy, "capabilities": map[string]any{},
+		"serverInfo": map[string]any{"name": "raw", "version": "1"}, "transport": tr,
+	})
+	p.SendIn(proto.EncJSON, res)
+	if encoding == "cbor" {
+		p.Enc = proto.EncCBOR
+	}
+	return frame, true
+}
+
+// Serve runs the handshake choosing encoding, then hands each message to fn
+// until the client goes.
+func Serve(encoding string, fn func(p *Peer, m *proto.Message)) func(*Peer) {
+	return func(p *Peer) {
+		if _, ok := p.Handshake(encoding); !ok {
+			return
+		}
+		for m, ok := p.Next(); ok; m, ok = p.Next() {
+			fn(p, m)
+		}
+	}
+}
+
+// OpenStream opens an execution stream and writes its header.
+func (p *Peer) OpenStream(id, tag uint32) *wt.SendStream {
+	str, err := p.Sess.OpenUniStream()
+	if err != nil {
+		p.T.Errorf("server: opening a stream: %v", err)
+		return nil
+	}
+	if _, err := str.Write(proto.ExecStreamHeader{RequestID: id, StreamTag: tag}.Append(nil)); err != nil {
+		p.T.Errorf("server: writing a stream header: %v", err)
+	}
+	return str
+}
+
+// Datagram sends one datagram.
+func (p *Peer) Datagram(ch proto.DatagramChannel, id uint32, payload []byte) {
+	b := proto.DatagramHeader{Channel: ch, RequestID: id}.Append(nil)
+	_ = p.Sess.SendDatagram(append(b, payload...))
+}
+
+// FlowID is the MCP-Flow id of a request the server got.
+func FlowID(t testing.TB, m *proto.Message) uint32 {
+	n, ok := m.ID.Int()
+	if !ok || n < 0 || n > math.MaxUint32 {
+		t.Errorf("request id %s is not an MCP-Flow id", m.ID)
+	}
+	return uint32(n)
+}
+
+// ToolName returns params.name of a tools/call.
+func ToolName(m *proto.Message) string {
+	var p struct {
+		Name string `json:"name"`
+	}
+	_ = json.Unmarshal(m.Params, &p)
+	return p.Name
+}
+
+// Payload is the deterministic data of the demo's read_file: byte i is
+// (i*31 + seed) % 251.
+func Payload(n int, seed int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte((i*31 + seed) % 251)
+	}
+	return b
+}
+
+// certHash is the pinnable digest of a DER certificate: "sha256:hex".
+func certHash(der []byte) string {
+	d := sha256.Sum256(der)
+	return "sha256:" + hex.EncodeToString(d[:])
+}
