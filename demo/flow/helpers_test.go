@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpscope/mcpscope/internal/tlscert"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/http3"
@@ -74,7 +75,7 @@ func dialRaw(t *testing.T, srv *Server, origin string) (*http.Response, *webtran
 		InsecureSkipVerify: true, // replaced by the pin below
 		NextProtos:         []string{http3.NextProtoH3},
 		VerifyConnection: func(cs tls.ConnectionState) error {
-			if len(cs.PeerCertificates) == 0 || CertHash(cs.PeerCertificates[0].Raw) != want {
+			if len(cs.PeerCertificates) == 0 || tlscert.Hash(cs.PeerCertificates[0].Raw) != want {
 				return errors.New("certificate does not match the pinned hash")
 			}
 			return nil

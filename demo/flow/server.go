@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/demo"
+	"github.com/mcpscope/mcpscope/internal/tlscert"
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/http3"
 	"github.com/quic-go/webtransport-go"
@@ -44,7 +45,7 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, core: cfg.Core, sessions: make(map[*session]struct{})}
 	var err error
 	if cfg.CertFile == "" && cfg.KeyFile == "" {
-		s.cert, err = generateCert(time.Now())
+		s.cert, err = tlscert.SelfSigned("mcpscope demo", time.Now(), certValidity)
 		s.generated = true
 	} else {
 		s.cert, err = loadCert(cfg.CertFile, cfg.KeyFile)
@@ -82,7 +83,7 @@ func (s *Server) Addr() net.Addr {
 }
 
 // CertHash returns the pin of the server certificate, "sha256:HEX".
-func (s *Server) CertHash() string { return CertHash(s.cert.Certificate[0]) }
+func (s *Server) CertHash() string { return tlscert.Hash(s.cert.Certificate[0]) }
 
 // CertGenerated reports whether the certificate is a generated one.
 func (s *Server) CertGenerated() bool { return s.generated }

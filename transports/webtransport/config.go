@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/tlscert"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -127,7 +128,7 @@ func (c Config) validate() (*url.URL, [][32]byte, error) {
 	}
 	pins := make([][32]byte, 0, len(c.CertHashes))
 	for _, h := range c.CertHashes {
-		d, err := ParseCertHash(h)
+		d, err := tlscert.ParseHash(h)
 		if err != nil {
 			return nil, nil, err
 		}

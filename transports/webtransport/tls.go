@@ -4,39 +4,14 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"crypto/tls"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+
+	"github.com/mcpscope/mcpscope/internal/tlscert"
 )
-
-// CertHashPrefix starts a pinned certificate digest.
-const CertHashPrefix = "sha256:"
-
-// ParseCertHash parses a pinned digest "sha256:HEX": 64 hex digits, in
-// either case, optionally separated by colons as openssl prints them.
-func ParseCertHash(s string) ([32]byte, error) {
-	var d [32]byte
-	digits, ok := strings.CutPrefix(strings.TrimSpace(s), CertHashPrefix)
-	if !ok {
-		return d, fmt.Errorf("certificate hash %q must start with %q", s, CertHashPrefix)
-	}
-	digits = strings.ReplaceAll(digits, ":", "")
-	b, err := hex.DecodeString(digits)
-	if err != nil || len(b) != len(d) {
-		return d, fmt.Errorf("certificate hash %q must be %s followed by 64 hex digits (the SHA-256 of the certificate's DER)", s, CertHashPrefix)
-	}
-	copy(d[:], b)
-	return d, nil
-}
-
-// CertHash returns the pinnable digest of a DER certificate: "sha256:hex".
-func CertHash(der []byte) string {
-	d := sha256.Sum256(der)
-	return CertHashPrefix + hex.EncodeToString(d[:])
-}
 
 // CertHashMismatchError says the server's certificate is not the pinned one.
 type CertHashMismatchError struct {
@@ -101,7 +76,7 @@ func (t *Transport) verifyPin(cs tls.ConnectionState) error {
 			return nil
 		}
 	}
-	return &CertHashMismatchError{Got: CertHash(cs.PeerCertificates[0].Raw), Want: t.cfg.CertHashes}
+	return &CertHashMismatchError{Got: tlscert.Hash(cs.PeerCertificates[0].Raw), Want: t.cfg.CertHashes}
 }
 
 // tlsFailure turns a failed handshake into the error to show, or nil when
@@ -115,7 +90,7 @@ func tlsFailure(err error) error {
 	if errors.As(err, &verify) {
 		u := &UntrustedCertificateError{Err: verify.Err}
 		if len(verify.UnverifiedCertificates) > 0 {
-			u.Hash = CertHash(verify.UnverifiedCertificates[0].Raw)
+			u.Hash = tlscert.Hash(verify.UnverifiedCertificates[0].Raw)
 		}
 		return u
 	}

@@ -6,18 +6,11 @@ package wttest
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/sha256"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
-	"math/big"
 	"net"
 	"net/http"
 	"sync"
@@ -28,6 +21,7 @@ import (
 	"github.com/quic-go/quic-go/http3"
 	wt "github.com/quic-go/webtransport-go"
 
+	"github.com/mcpscope/mcpscope/internal/tlscert"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -49,7 +43,8 @@ type Server struct {
 // test ends.
 func NewServer(t testing.TB, script func(p *Peer)) *Server {
 	t.Helper()
-	cert, key := selfSigned(t)
+	tc := selfSigned(t)
+	cert := tc.Leaf
 	udp, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +52,7 @@ func NewServer(t testing.TB, script func(p *Peer)) *Server {
 	srv := &wt.Server{
 		H3: &http3.Server{
 			TLSConfig: http3.ConfigureTLSConfig(&tls.Config{
-				Certificates: []tls.Certificate{{Certificate: [][]byte{cert.Raw}, PrivateKey: key, Leaf: cert}},
+				Certificates: []tls.Certificate{tc},
 			}),
 			QUICConfig: &quic.Config{EnableDatagrams: true, EnableStreamResetPartialDelivery: true},
 		},
@@ -67,7 +62,7 @@ func NewServer(t testing.TB, script func(p *Peer)) *Server {
 		URL:    fmt.Sprintf("https://127.0.0.1:%d/mcp", udp.LocalAddr().(*net.UDPAddr).Port),
 		Cert:   cert,
 		Pool:   x509.NewCertPool(),
-		Hash:   certHash(cert.Raw),
+		Hash:   tlscert.Hash(cert.Raw),
 		Origin: make(chan string, 16),
 	}
 	ts.Pool.AddCert(cert)
@@ -113,33 +108,13 @@ func NewServer(t testing.TB, script func(p *Peer)) *Server {
 }
 
 // selfSigned makes a certificate for 127.0.0.1 and localhost.
-func selfSigned(t testing.TB) (*x509.Certificate, *ecdsa.PrivateKey) {
+func selfSigned(t testing.TB) tls.Certificate {
 	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	cert, err := tlscert.SelfSigned("mcpscope test", time.Now(), 24*time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmpl := &x509.Certificate{
-		SerialNumber:          big.NewInt(time.Now().UnixNano()),
-		Subject:               pkix.Name{CommonName: "mcpscope test"},
-		NotBefore:             time.Now().Add(-time.Hour),
-		NotAfter:              time.Now().Add(24 * time.Hour),
-		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
-		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		BasicConstraintsValid: true,
-		IsCA:                  true,
-		DNSNames:              []string{"localhost"},
-		IPAddresses:           []net.IP{net.IPv4(127, 0, 0, 1)},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cert, err := x509.ParseCertificate(der)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cert, key
+	return cert
 }
 
 // Peer is the server side of one session, driven by a test script.
@@ -316,10 +291,4 @@ func Payload(n int, seed int) []byte {
 		b[i] = byte((i*31 + seed) % 251)
 	}
 	return b
-}
-
-// certHash is the pinnable digest of a DER certificate: "sha256:hex".
-func certHash(der []byte) string {
-	d := sha256.Sum256(der)
-	return "sha256:" + hex.EncodeToString(d[:])
 }
