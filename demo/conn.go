@@ -9,14 +9,6 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 )
 
-// Cancellation notifications. $/cancel (MCP-Flow) is answered with -32000
-// "Cancelled"; notifications/cancelled (MCP) is not answered, as MCP says.
-const (
-	MethodFlowCancel   = "$/cancel"
-	MethodFlowShutdown = "$/shutdown"
-	MethodStreamError  = "$/streamError"
-)
-
 var (
 	errCancelAnswered = errors.New("cancelled with $/cancel")
 	errCancelSilent   = errors.New("cancelled with notifications/cancelled")
@@ -145,7 +137,7 @@ func (c *Conn) answer(id proto.ID, result any, rerr *proto.Error) {
 func (c *Conn) notification(m *proto.Message) {
 	var cause error
 	switch m.Method {
-	case MethodFlowCancel:
+	case proto.MethodFlowCancel:
 		cause = errCancelAnswered
 	case proto.MethodNotifyCancelled:
 		cause = errCancelSilent

@@ -75,7 +75,7 @@ func TestCancellation(t *testing.T) {
 		m, _ := proto.NewNotification(method, map[string]any{"requestId": id, "reason": "test"})
 		c.Handle(m)
 	}
-	cancel(MethodFlowCancel, 1)
+	cancel(proto.MethodFlowCancel, 1)
 	cancel(proto.MethodNotifyCancelled, 2)
 	if m := r.response(t, 1); rpcCode(m) != CodeCancelled || m.Error.Message != "Cancelled" {
 		t.Errorf("$/cancel: %+v", m.Error)

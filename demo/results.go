@@ -8,26 +8,12 @@ import (
 )
 
 // ToolResult is the result of tools/call. Content items are any JSON
-// object: a proto.ContentBlock, or a StreamRef, which ContentBlock cannot
+// object: a proto.ContentBlock, or a proto.StreamRef, which ContentBlock cannot
 // express.
 type ToolResult struct {
 	Content           []any `json:"content"`
 	StructuredContent any   `json:"structuredContent,omitempty"`
 	IsError           bool  `json:"isError,omitempty"`
-}
-
-// StreamRef is the content item that points at an execution stream
-// (seed 000 §5): {"type":"ref/stream","streamTag":T,"mimeType":…,"size":N}.
-type StreamRef struct {
-	Type      string `json:"type"` // always "ref/stream"
-	StreamTag uint32 `json:"streamTag"`
-	MimeType  string `json:"mimeType,omitempty"`
-	Size      *int64 `json:"size,omitempty"`
-}
-
-// NewStreamRef returns the ref/stream item of a stream of size bytes.
-func NewStreamRef(tag uint32, mimeType string, size int64) StreamRef {
-	return StreamRef{Type: "ref/stream", StreamTag: tag, MimeType: mimeType, Size: &size}
 }
 
 // Text is a text content item.

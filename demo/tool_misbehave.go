@@ -75,7 +75,7 @@ func streamError(ctx context.Context, c *Call) (*ToolResult, error) {
 	}
 	st.Abort("misbehave: stream reset on purpose mid-transfer")
 	return &ToolResult{Content: []any{
-		StreamRef{Type: "ref/stream", StreamTag: st.Tag(), MimeType: "application/octet-stream"},
+		proto.StreamRef{Type: proto.ContentStreamRef, StreamTag: st.Tag(), MimeType: "application/octet-stream"},
 		Text(fmt.Sprintf("stream %d was reset after %d bytes and $/streamError was sent", st.Tag(), len(chunk))),
 	}}, nil
 }

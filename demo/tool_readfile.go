@@ -115,7 +115,7 @@ func (s *Server) payloadOf(a readFileArgs) (payload, error) {
 func streamPayload(ctx context.Context, c *Call, st ExecStream, p payload, order string, chunk int) (*ToolResult, error) {
 	result := func(sum string) *ToolResult {
 		return &ToolResult{
-			Content:           []any{NewStreamRef(st.Tag(), p.mimeType, p.size)},
+			Content:           []any{proto.NewStreamRef(st.Tag(), p.mimeType, p.size)},
 			StructuredContent: readFileOutput{Size: p.size, SHA256: sum},
 		}
 	}

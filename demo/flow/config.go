@@ -21,12 +21,6 @@ const (
 	maxFrameLimit = 1 << 30
 )
 
-// Values of the transport object of initialize.
-const (
-	TransportType    = "mcp-flow"
-	TransportVersion = "0.1"
-)
-
 // Config configures a Server. The zero value is usable.
 type Config struct {
 	// Listen is the UDP address to bind (default DefaultListen; port 0 picks one).

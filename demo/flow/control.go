@@ -75,27 +75,10 @@ func (s *session) notify(method string, params any) error {
 	return s.Send(m)
 }
 
-// transportOffer is params.transport of initialize.
-type transportOffer struct {
-	Type      string   `json:"type"`
-	Version   string   `json:"version"`
-	Encodings []string `json:"encodings"`
-}
-
-// TransportCapabilities is result.transport of initialize.
-type TransportCapabilities struct {
-	Type                 string `json:"type"`
-	Version              string `json:"version"`
-	Encoding             string `json:"encoding"`
-	MaxConcurrentStreams int    `json:"maxConcurrentStreams"`
-	DatagramsSupported   bool   `json:"datagramsSupported"`
-	MaxFrameSize         int    `json:"maxFrameSize"`
-}
-
 // initializeResult is the initialize result with the transport object.
 type initializeResult struct {
 	proto.InitializeResult
-	Transport TransportCapabilities `json:"transport"`
+	Transport proto.FlowTransport `json:"transport"`
 }
 
 // initialize answers initialize in JSON, then switches to the encoding
@@ -106,11 +89,11 @@ func (s *session) initialize(m *proto.Message) {
 		return
 	}
 	var p struct {
-		Transport *transportOffer `json:"transport"`
+		Transport *proto.FlowTransportOffer `json:"transport"`
 	}
 	_ = json.Unmarshal(m.Params, &p)
-	if p.Transport != nil && p.Transport.Type != "" && p.Transport.Type != TransportType {
-		s.sendError(*m.ID, proto.CodeInvalidRequest, fmt.Sprintf("unknown transport type %q; this server speaks %q", p.Transport.Type, TransportType))
+	if p.Transport != nil && p.Transport.Type != "" && p.Transport.Type != proto.FlowTransportType {
+		s.sendError(*m.ID, proto.CodeInvalidRequest, fmt.Sprintf("unknown transport type %q; this server speaks %q", p.Transport.Type, proto.FlowTransportType))
 		return
 	}
 	enc, name, ok := pickEncoding(p.Transport)
@@ -123,8 +106,8 @@ func (s *session) initialize(m *proto.Message) {
 		_ = s.Send(&proto.Message{JSONRPC: proto.Version, ID: m.ID, Error: rerr})
 		return
 	}
-	res, err := proto.NewResult(*m.ID, initializeResult{InitializeResult: base, Transport: TransportCapabilities{
-		Type: TransportType, Version: TransportVersion, Encoding: name,
+	res, err := proto.NewResult(*m.ID, initializeResult{InitializeResult: base, Transport: proto.FlowTransport{
+		Type: proto.FlowTransportType, Version: proto.FlowTransportVersion, Encoding: name,
 		MaxConcurrentStreams: s.srv.cfg.MaxConcurrentStreams, DatagramsSupported: true, MaxFrameSize: s.srv.cfg.MaxFrameSize,
 	}})
 	if err != nil {
@@ -142,7 +125,7 @@ func (s *session) initialize(m *proto.Message) {
 
 // pickEncoding picks the first encoding of the client's list the server
 // supports; no list means json.
-func pickEncoding(offer *transportOffer) (proto.Encoding, string, bool) {
+func pickEncoding(offer *proto.FlowTransportOffer) (proto.Encoding, string, bool) {
 	if offer == nil || len(offer.Encodings) == 0 {
 		return proto.EncJSON, "json", true
 	}

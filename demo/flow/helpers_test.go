@@ -244,7 +244,7 @@ func (c *rawClient) initialize(encodings []string) rawFrame {
 	f := c.next()
 	var res struct {
 		Result struct {
-			Transport TransportCapabilities `json:"transport"`
+			Transport proto.FlowTransport `json:"transport"`
 		} `json:"result"`
 	}
 	if err := json.Unmarshal(f.body, &res); err != nil {

@@ -105,7 +105,7 @@ func TestMisbehaveStreamError(t *testing.T) {
 	}
 	var notice *proto.Message
 	res := c.await(3, func(m *proto.Message) {
-		if m.Method == demo.MethodStreamError {
+		if m.Method == proto.MethodFlowStreamError {
 			notice = m
 		}
 	})

@@ -165,7 +165,7 @@ func (s *session) dispatch(body []byte) {
 			s.conn.Handle(m)
 		}
 	case proto.KindNotification:
-		if m.Method == demo.MethodFlowShutdown {
+		if m.Method == proto.MethodFlowShutdown {
 			s.shutdown(false)
 			return
 		}
@@ -215,7 +215,7 @@ func decodeFrame(enc proto.Encoding, body []byte) (*proto.Message, *proto.Messag
 func (s *session) shutdown(notify bool) {
 	s.stopOnce.Do(func() {
 		if notify {
-			_ = s.notify(demo.MethodFlowShutdown, nil)
+			_ = s.notify(proto.MethodFlowShutdown, nil)
 		}
 		s.smu.Lock()
 		s.draining = true

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/demo"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/quic-go/webtransport-go"
 )
@@ -98,7 +97,7 @@ func TestCancelAnalyze(t *testing.T) {
 	c := connect(t, startServer(t, Config{}))
 	c.initialize([]string{"cbor"})
 	c.requestTool(4, "analyze", map[string]any{"steps": 100000, "interval_ms": 50})
-	c.notify(demo.MethodFlowCancel, map[string]any{"requestId": 4, "reason": "User pressed Escape"})
+	c.notify(proto.MethodFlowCancel, map[string]any{"requestId": 4, "reason": "User pressed Escape"})
 	e := errorOf(t, c.await(4, nil))
 	if e.Code != -32000 || e.Message != "Cancelled" {
 		t.Errorf("cancelled analyze: %d %s", e.Code, e.Message)
@@ -169,7 +168,7 @@ func TestServerStopSendsShutdown(t *testing.T) {
 	c := connect(t, srv)
 	c.initialize([]string{"cbor"})
 	cancel()
-	if m := c.decode(c.next()); m.Method != demo.MethodFlowShutdown {
+	if m := c.decode(c.next()); m.Method != proto.MethodFlowShutdown {
 		t.Errorf("first frame after the stop: %s", describe(m))
 	}
 	if f := c.next(); f.err == nil {
@@ -193,7 +192,7 @@ func TestShutdownWithoutStreamsClosesAtOnce(t *testing.T) {
 	if m := c.call(2, "ping", nil); string(m.Result) != "{}" {
 		t.Fatalf("ping: %s", describe(m))
 	}
-	c.notify(demo.MethodFlowShutdown, nil)
+	c.notify(proto.MethodFlowShutdown, nil)
 	ctx, cancel := withHang()
 	defer cancel()
 	var se *webtransport.SessionError

@@ -3,7 +3,6 @@ package flow
 import (
 	"sync"
 
-	"github.com/mcpscope/mcpscope/demo"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/quic-go/webtransport-go"
 )
@@ -53,7 +52,7 @@ func (x *execStream) Close() error {
 func (x *execStream) Abort(reason string) {
 	x.str.CancelWrite(StreamCodeAborted)
 	x.release()
-	_ = x.s.notify(demo.MethodStreamError, streamErrorParams{RequestID: x.hdr.RequestID, StreamTag: x.hdr.StreamTag, Error: reason})
+	_ = x.s.notify(proto.MethodFlowStreamError, proto.FlowStreamErrorParams{RequestID: x.hdr.RequestID, StreamTag: x.hdr.StreamTag, Error: reason})
 }
 
 // release frees the slot once.
@@ -62,11 +61,4 @@ func (x *execStream) release() {
 		x.stopCancel()
 		x.s.releaseStream()
 	})
-}
-
-// streamErrorParams are the params of $/streamError.
-type streamErrorParams struct {
-	RequestID uint32 `json:"requestId"`
-	StreamTag uint32 `json:"streamTag"`
-	Error     string `json:"error"`
 }

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/demo"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/quic-go/webtransport-go"
 )
@@ -204,7 +203,7 @@ func TestShutdownDrainsThenCloses(t *testing.T) {
 	c.requestTool(2, "read_file", map[string]any{"size": size, "seed": 3})
 	str, h := c.acceptStream()
 	res := resultOf[readFileResult](t, c.await(2, nil))
-	c.notify(demo.MethodFlowShutdown, nil)
+	c.notify(proto.MethodFlowShutdown, nil)
 	if e := errorOf(t, c.toolCall(3, "read_file", map[string]any{"size": 10})); e.Code != proto.CodeInternalError {
 		t.Errorf("stream after $/shutdown: %d %s", e.Code, e.Message)
 	}
