@@ -5,80 +5,48 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/mcpscope/mcpscope/proto"
 )
 
-// MCP-Flow methods (seed 000 §4.3, §6, §7).
+// MCP-Flow methods (seed 000 §4.3, §6, §7), as proto names them.
 const (
-	MethodCancel      = "$/cancel"      // client → server: abort a request
-	MethodStreamError = "$/streamError" // server → client: a stream failed mid-transfer
-	MethodShutdown    = "$/shutdown"    // either side: stop opening streams, drain, close
+	MethodCancel      = proto.MethodFlowCancel
+	MethodStreamError = proto.MethodFlowStreamError
+	MethodShutdown    = proto.MethodFlowShutdown
 )
 
-// Values of the transport object in initialize.
+// Values of the transport object in initialize, as proto names them.
 const (
-	TransportType    = "mcp-flow"
-	TransportVersion = "0.1"
-	// ContentStreamRef is the content type of a result item that refers to
-	// an execution stream.
-	ContentStreamRef = "ref/stream"
+	TransportType    = proto.FlowTransportType
+	TransportVersion = proto.FlowTransportVersion
+	ContentStreamRef = proto.ContentStreamRef
 )
 
-// TransportOffer is params.transport of the initialize request.
-type TransportOffer struct {
-	Type      string   `json:"type"`
-	Version   string   `json:"version"`
-	Encodings []string `json:"encodings,omitempty"` // preference order
-}
+// The MCP-Flow messages this transport sends and reads (defined in proto).
+type (
+	// TransportOffer is params.transport of the initialize request.
+	TransportOffer = proto.FlowTransportOffer
+	// CancelParams are the params of $/cancel.
+	CancelParams = proto.FlowCancelParams
+	// StreamErrorParams are the params of $/streamError.
+	StreamErrorParams = proto.FlowStreamErrorParams
+	// StreamRef is a result content item that refers to an execution stream.
+	StreamRef = proto.StreamRef
+)
 
 // Negotiation is result.transport of the initialize response: what the
 // server chose and how it limits the session.
 type Negotiation struct {
-	Type                 string `json:"type,omitempty"`
-	Version              string `json:"version,omitempty"`
-	Encoding             string `json:"encoding,omitempty"` // "cbor" or "json"
-	MaxConcurrentStreams int    `json:"maxConcurrentStreams,omitempty"`
-	DatagramsSupported   bool   `json:"datagramsSupported,omitempty"`
-	MaxFrameSize         int    `json:"maxFrameSize,omitempty"`
+	proto.FlowTransport
 	// Declared is false when the result carried no transport object (the
 	// session then stays JSON).
 	Declared bool `json:"-"`
 }
 
-// CancelParams are the params of $/cancel.
-type CancelParams struct {
-	RequestID uint32 `json:"requestId"`
-	Reason    string `json:"reason,omitempty"`
-}
-
-// StreamErrorParams are the params of $/streamError.
-type StreamErrorParams struct {
-	RequestID uint32 `json:"requestId"`
-	StreamTag uint32 `json:"streamTag"`
-	Error     string `json:"error"`
-}
-
-// StreamRef is a content item of a result that refers to an execution
-// stream of the same request.
-type StreamRef struct {
-	Type      string `json:"type"`
-	StreamTag uint32 `json:"streamTag"`
-	MimeType  string `json:"mimeType,omitempty"`
-	Size      *int64 `json:"size,omitempty"`
-}
-
-// FlowRequestID returns the MCP-Flow form of a JSON-RPC id: an integer in
-// [0, 2^32). Other ids cannot appear in stream or datagram headers.
-func FlowRequestID(id proto.ID) (uint32, bool) {
-	n, ok := id.Int()
-	if !ok || n < 0 || n > math.MaxUint32 {
-		return 0, false
-	}
-	return uint32(n), true
-}
+// FlowRequestID returns the MCP-Flow form of a JSON-RPC id (see proto.FlowRequestID).
+func FlowRequestID(id proto.ID) (uint32, bool) { return proto.FlowRequestID(id) }
 
 // withTransportOffer returns initialize params with params.transport set to
 // offer. Params that already hold a transport member are returned as they
@@ -131,7 +99,7 @@ func parseNegotiation(result json.RawMessage, offered []string) (Negotiation, pr
 	if err := json.Unmarshal(result, &r); err != nil {
 		return Negotiation{}, proto.EncJSON, fmt.Errorf("the initialize result's transport object is malformed: %w", err)
 	}
-	n := Negotiation{Encoding: "json"}
+	n := Negotiation{FlowTransport: proto.FlowTransport{Encoding: "json"}}
 	if r.Transport != nil {
 		n = *r.Transport
 		n.Declared = true
