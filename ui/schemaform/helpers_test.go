@@ -1,0 +1,130 @@
+package schemaform_test
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpscope/mcpscope/ui/schemaform"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
+
+// named keys by their Bubble Tea names.
+var named = map[string]tea.KeyPressMsg{
+	"tab":       {Code: tea.KeyTab},
+	"shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift},
+	"enter":     {Code: tea.KeyEnter},
+	"esc":       {Code: tea.KeyEscape},
+	"space":     {Code: tea.KeySpace, Text: " "},
+	"left":      {Code: tea.KeyLeft},
+	"right":     {Code: tea.KeyRight},
+	"up":        {Code: tea.KeyUp},
+	"down":      {Code: tea.KeyDown},
+	"end":       {Code: tea.KeyEnd},
+	"backspace": {Code: tea.KeyBackspace},
+	"ctrl+s":    {Code: 's', Mod: tea.ModCtrl},
+	"ctrl+e":    {Code: 'e', Mod: tea.ModCtrl},
+}
+
+// press sends named keys and returns the action of the last one.
+func press(t *testing.T, f interface {
+	Update(tea.Msg) (schemaform.Action, tea.Cmd)
+}, keys ...string) schemaform.Action {
+	t.Helper()
+	var a schemaform.Action
+	for _, k := range keys {
+		msg, ok := named[k]
+		if !ok {
+			t.Fatalf("no key named %q in the test table", k)
+		}
+		a, _ = f.Update(msg)
+	}
+	return a
+}
+
+// typeText types s one key at a time, as a terminal would deliver it.
+func typeText(f interface {
+	Update(tea.Msg) (schemaform.Action, tea.Cmd)
+}, s string) {
+	for _, r := range s {
+		if r == ' ' {
+			f.Update(named["space"])
+			continue
+		}
+		f.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+// newForm builds a form and fails the test on error.
+func newForm(t *testing.T, schema string, opts schemaform.Options) *schemaform.Form {
+	t.Helper()
+	f, err := schemaform.New(json.RawMessage(schema), opts)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	return f
+}
+
+// value returns Value() as a string and fails the test on error.
+func value(t *testing.T, f *schemaform.Form) string {
+	t.Helper()
+	v, err := f.Value()
+	if err != nil {
+		t.Fatalf("Value: %v", err)
+	}
+	return string(v)
+}
+
+// wantValue checks Value() byte for byte.
+func wantValue(t *testing.T, f *schemaform.Form, want string) {
+	t.Helper()
+	if got := value(t, f); got != want {
+		t.Errorf("Value() = %s\nwant      %s", got, want)
+	}
+}
+
+// plain strips colours and trailing blanks from a render.
+func plain(s string) string {
+	lines := strings.Split(ansi.Strip(s), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// golden compares a render, ANSI stripped, with testdata/NAME.golden;
+// -update rewrites the file.
+func golden(t *testing.T, name, render string) {
+	t.Helper()
+	got := plain(render) + "\n"
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("render differs from %s:\n--- got\n%s--- want\n%s", path, got, want)
+	}
+}
+
+// hasError reports whether errs holds an error at path whose message
+// contains msg.
+func hasError(errs []schemaform.FieldError, path, msg string) bool {
+	for _, e := range errs {
+		if e.Path == path && strings.Contains(e.Message, msg) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,159 @@
+package schemaform
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Render draws the form in w×h cells: a fixed header (title, errors about
+// the whole object) and the fields below it, scrolled so that the focused
+// field is in view. Each field shows its label (* when required) and hint,
+// its widget, its description while focused, and its errors.
+func (f *Form) Render(w, h int) string {
+	if f.editor != nil {
+		return f.editor.Render(w, h)
+	}
+	w, h = max(w, 10), max(h, 1)
+	byRow, whole := f.errorsByRow()
+	var head []string
+	if f.title != "" {
+		head = append(head, clip(f.styles.Title.Render(f.title), w))
+	}
+	if err := f.check.err; err != nil {
+		head = append(head, clip(f.styles.Note.Render("not validated here: "+err.Error()), w))
+	}
+	for _, msg := range whole {
+		head = append(head, wrap(f.styles.Error, "✗ "+msg, w)...)
+	}
+	head = head[:min(len(head), max(h/2, 1))]
+	var body []string
+	if len(f.rows) == 0 {
+		body = append(body, f.styles.Hint.Render("No arguments. ctrl+s sends {}."))
+	}
+	if ex := f.extras[f.root]; len(ex) > 0 {
+		body = append(body, f.extrasLine(ex, "", w))
+	}
+	start, end := 0, 0
+	for i, r := range f.rows {
+		if i == f.focused {
+			start = len(body)
+		}
+		body = append(body, f.rowLines(i, r, byRow[i], w)...)
+		if i == f.focused {
+			end = len(body)
+		}
+	}
+	body = f.scroll(body, start, end, h-len(head))
+	return strings.Join(append(head, body...), "\n")
+}
+
+// scroll keeps lines [start, end) of body in view within avail lines.
+func (f *Form) scroll(body []string, start, end, avail int) []string {
+	if avail <= 0 {
+		return nil
+	}
+	if end-start > avail {
+		end = start + avail
+	}
+	switch {
+	case start < f.offset:
+		f.offset = start
+	case end > f.offset+avail:
+		f.offset = end - avail
+	}
+	f.offset = max(0, min(f.offset, len(body)-avail))
+	return body[f.offset:min(len(body), f.offset+avail)]
+}
+
+// rowLines draws one row: a field, or the header of a nested object.
+func (f *Form) rowLines(i int, r row, errs []string, w int) []string {
+	st := &f.styles
+	indent := strings.Repeat("  ", r.depth)
+	focused := i == f.focused
+	marker, label := "  ", st.Label.Render(r.n.label())
+	switch {
+	case focused:
+		marker, label = st.Focused.Render("› "), st.Focused.Render(r.n.label())
+	case r.f == nil:
+		label = st.Group.Render(r.n.label())
+	}
+	head := indent + marker + label
+	if r.n.required {
+		head += st.Required.Render(" *")
+	}
+	if r.n.hint != "" {
+		head += "  " + st.Hint.Render(r.n.hint)
+	}
+	lines := []string{clip(head, w)}
+	pad := indent + "    "
+	inner := max(w-len(pad), 4)
+	if r.f == nil {
+		if ex := f.extras[r.n]; len(ex) > 0 {
+			lines = append(lines, f.extrasLine(ex, indent+"  ", w))
+		}
+	} else {
+		for _, l := range strings.Split(r.f.view(st, focused, inner), "\n") {
+			lines = append(lines, clip(pad+l, w))
+		}
+	}
+	if focused || (r.f == nil && f.focused > i && within(f.rows[f.focused].n.path, r.n.path)) {
+		for _, l := range wrap(st.Description, r.n.desc, inner) {
+			lines = append(lines, pad+l)
+		}
+	}
+	for _, e := range errs {
+		for _, l := range wrap(st.Error, "✗ "+e, inner) {
+			lines = append(lines, pad+l)
+		}
+	}
+	return lines
+}
+
+// extrasLine mentions the keys a prefill had that no field shows.
+func (f *Form) extrasLine(ex []member, indent string, w int) string {
+	keys := make([]string, len(ex))
+	for i, m := range ex {
+		keys[i] = m.key
+	}
+	text := fmt.Sprintf("+ kept from the given values: %s (ctrl+e to edit)", strings.Join(keys, ", "))
+	return clip(indent+f.styles.Hint.Render(text), w)
+}
+
+// errorsByRow sorts the shown errors by the row they belong to; errors
+// that belong to no row concern the whole object.
+func (f *Form) errorsByRow() (map[int][]string, []string) {
+	byRow := map[int][]string{}
+	var whole []string
+	for _, e := range f.errs {
+		i := f.rowOf(e.Path)
+		switch {
+		case i < 0:
+			whole = append(whole, e.Error())
+		case f.rows[i].n.path != e.Path:
+			byRow[i] = append(byRow[i], e.Path[len(f.rows[i].n.path):]+": "+e.Message)
+		default:
+			byRow[i] = append(byRow[i], e.Message)
+		}
+	}
+	return byRow, whole
+}
+
+// wrap breaks text into styled lines of at most w cells; none for "".
+func wrap(style lipgloss.Style, text string, w int) []string {
+	if text == "" {
+		return nil
+	}
+	lines := strings.Split(lipgloss.Wrap(text, max(w, 1), ""), "\n")
+	for i, l := range lines {
+		lines[i] = clip(style.Render(l), w)
+	}
+	return lines
+}
+
+// clip cuts a styled line to w cells.
+func clip(s string, w int) string {
+	return ansi.Truncate(s, max(w, 1), "…")
+}
