@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/quic-go/quic-go"
+	"github.com/quic-go/quic-go/http3"
 	wt "github.com/quic-go/webtransport-go"
 
 	"github.com/mcpscope/mcpscope/capture"
@@ -92,6 +93,12 @@ func sessionCause(err error) error {
 	var idle *quic.IdleTimeoutError
 	if errors.As(err, &idle) {
 		return fmt.Errorf("the server stopped answering (QUIC idle timeout): %w", err)
+	}
+	var h3 *http3.Error
+	if errors.As(err, &h3) && !h3.Remote && h3.ErrorCode == http3.ErrCodeDatagramError && h3.ErrorMessage != "" {
+		// webtransport-go ends a session whose CONNECT stream broke with a
+		// local H3_DATAGRAM_ERROR that holds the real cause as text only.
+		return fmt.Errorf("the connection to the server broke (%s)", h3.ErrorMessage)
 	}
 	return err
 }

@@ -93,12 +93,14 @@ func (t *Transport) pump(str *wt.ReceiveStream, key capture.StreamKey) (int64, e
 		return 0, err
 	}
 	buf := make([]byte, t.cfg.ChunkSize)
+	copies := chunkCopier{reuse: dropsUnheld(t.cfg.Sink)}
 	var total int64
 	var werr error
 	for {
 		n, rerr := str.Read(buf)
 		if n > 0 {
-			t.report(capture.In, chunkFrame(key, buf[:n]))
+			f := copies.frame(key, buf[:n])
+			copies.reported(f, t.report(capture.In, f))
 			total += int64(n)
 			if _, werr = out.Write(buf[:n]); werr != nil {
 				str.CancelRead(StreamCodeAborted)
@@ -130,13 +132,14 @@ type payloadFrame struct {
 }
 
 // chunkFrame returns the frame of one payload chunk, holding its own copy
-// of the bytes (the read buffer is reused).
-func chunkFrame(key capture.StreamKey, b []byte) *capture.Frame {
+// of the bytes (the read buffer is reused), made in into's array when it
+// is large enough (nil: a fresh one).
+func chunkFrame(key capture.StreamKey, b, into []byte) *capture.Frame {
 	f := &payloadFrame{}
 	f.fields[0] = proto.Field{Len: len(b), Name: "payload", Kind: proto.FieldBody}
 	f.Frame = capture.Frame{
 		Chan: capture.Channel{Kind: capture.Stream, ReqID: key.ReqID, Tag: key.Tag},
-		Raw:  append([]byte(nil), b...), Size: len(b), Enc: proto.EncBinary, Fields: f.fields[:],
+		Raw:  append(into[:0], b...), Size: len(b), Enc: proto.EncBinary, Fields: f.fields[:],
 	}
 	return &f.Frame
 }

@@ -287,7 +287,7 @@ func TestFileStreamSinkAndFailedStore(t *testing.T) {
 func TestChunkFrameAllocations(t *testing.T) {
 	key := capture.StreamKey{Conn: "wt", ReqID: 1, Tag: 1}
 	buf := make([]byte, 64<<10)
-	allocs := testing.AllocsPerRun(100, func() { _ = chunkFrame(key, buf) })
+	allocs := testing.AllocsPerRun(100, func() { _ = chunkFrame(key, buf, nil) })
 	if allocs > 2 {
 		t.Fatalf("a chunk frame costs %.0f allocations, want the frame and its bytes only", allocs)
 	}

@@ -242,14 +242,14 @@ func (t *Transport) AwaitStreams(ctx context.Context, id proto.ID) error {
 	return t.table.await(ctx, n)
 }
 
-// report stamps f and hands it to the sink.
-func (t *Transport) report(dir capture.Dir, f *capture.Frame) {
+// report stamps f and hands it to the sink; it returns the sink's Seq.
+func (t *Transport) report(dir capture.Dir, f *capture.Frame) uint64 {
 	if f.Time.IsZero() {
 		f.Time = time.Now()
 	}
 	f.Dir = dir
 	f.Conn = t.cfg.Conn
-	t.cfg.Sink.Append(f)
+	return t.cfg.Sink.Append(f)
 }
 
 // streamKey is the capture key of a stream of this connection.

@@ -1,0 +1,109 @@
+//go:build linux
+
+package bench
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/internal/flowtest"
+)
+
+// Process costs read from the kernel (Linux): the CPU time of this process
+// and the peak RSS of a separate `mcpscope call`.
+
+// processCPU returns the user+system CPU time of this process so far.
+func processCPU(b *testing.B) time.Duration {
+	b.Helper()
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatalf("getrusage: %v", err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// cliPeakRSS runs `mcpscope call … read_file` against srv as a separate
+// process, saving the payload under a temporary folder, and returns the
+// child's peak RSS in bytes, sampled from /proc/PID/status (VmHWM).
+func cliPeakRSS(b *testing.B, srv *flowtest.Demo) uint64 {
+	b.Helper()
+	bin := buildMcpscope(b)
+	out := b.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), flowHangGuard)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "call", "--cert-hash", srv.CertHash(), "--stream-out", out,
+		"--timeout", flowHangGuard.String(), "tools/call", string(readFileParams()), srv.Target())
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		b.Fatalf("mcpscope call: %v", err)
+	}
+	vmHWM := sampleVmHWM(cmd.Process.Pid)
+	err := cmd.Wait()
+	peak := vmHWM()
+	if err != nil {
+		b.Fatalf("mcpscope call: %v\n%s", err, stderr.String())
+	}
+	saved, err := filepath.Glob(filepath.Join(out, "*.bin"))
+	if err != nil || len(saved) != 1 {
+		b.Fatalf("mcpscope call saved %v (%v), want one stream file", saved, err)
+	}
+	fi, err := os.Stat(saved[0])
+	if err != nil {
+		b.Fatalf("mcpscope call: %v", err)
+	}
+	if fi.Size() != readFileSize {
+		b.Fatalf("mcpscope call saved %d bytes: %v", fi.Size(), errShort)
+	}
+	if err := os.Remove(saved[0]); err != nil {
+		b.Errorf("removing the saved stream: %v", err)
+	}
+	if peak == 0 {
+		b.Fatalf("no VmHWM sample of the mcpscope process (is /proc mounted?)")
+	}
+	return peak
+}
+
+// sampleVmHWM polls the VmHWM (peak RSS) of process pid until done is
+// called, which returns the highest value seen, in bytes (0: none).
+func sampleVmHWM(pid int) (done func() uint64) {
+	path := fmt.Sprintf("/proc/%d/status", pid)
+	var peak uint64
+	stop := poll(10*time.Millisecond, func() {
+		if v, ok := readVmHWM(path); ok {
+			peak = max(peak, v)
+		}
+	})
+	return func() uint64 {
+		stop()
+		return peak
+	}
+}
+
+// readVmHWM reads the VmHWM line of a /proc status file, in bytes.
+func readVmHWM(path string) (uint64, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:")
+		if !ok {
+			continue
+		}
+		kb, err := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+		return kb << 10, err == nil
+	}
+	return 0, false
+}
