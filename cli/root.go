@@ -11,21 +11,26 @@ import (
 // NewRootCommand builds mcpscope's command tree. Output goes to the
 // command's Out and Err writers (cmd.SetOut, cmd.SetErr).
 func NewRootCommand() *cobra.Command {
+	f := &runFlags{}
 	root := &cobra.Command{
 		Use:   "mcpscope",
 		Short: "A terminal client and debugger for Model Context Protocol servers",
 		Long: "mcpscope connects to an MCP server, drives it (tools, resources, prompts, raw JSON-RPC)\n" +
 			"and shows every byte that crosses the wire.\n\n" +
 			"TARGET is a URL (http[s]://, ws[s]://, wt://host:port/path) or, last on the line,\n" +
-			"-- CMD [ARGS…] to start a stdio server.",
-		Example: "  mcpscope tools -- npx -y @modelcontextprotocol/server-everything stdio\n" +
+			"-- CMD [ARGS…] to start a stdio server. With a TARGET and no command, mcpscope opens\n" +
+			"its TUI connected to it; mcpscope demo opens it on the embedded demo server.",
+		Example: "  mcpscope demo\n" +
+			"  mcpscope -- npx -y @modelcontextprotocol/server-everything stdio\n" +
+			"  mcpscope tools -- npx -y @modelcontextprotocol/server-everything stdio\n" +
 			"  mcpscope call tools/call '{\"name\":\"echo\",\"arguments\":{\"message\":\"hi\"}}' -- ./server",
 		Version:       Version(),
 		Args:          cobra.ArbitraryArgs,
 		SilenceErrors: true,
 		SilenceUsage:  true,
-		RunE:          runRoot,
+		RunE:          func(cmd *cobra.Command, args []string) error { return runRoot(cmd, args, f) },
 	}
+	f.register(root.Flags())
 	root.SetVersionTemplate("mcpscope {{.Version}}\n")
 	root.SuggestionsMinimumDistance = 2
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &UsageError{Err: err} })
@@ -36,14 +41,14 @@ func NewRootCommand() *cobra.Command {
 		newListCommand("prompts", "List the server's prompts (all pages)", listPrompts),
 		newVersionCommand(),
 		newServeCommand(),
+		newDemoCommand(),
 	)
 	return root
 }
 
-// runRoot shows the help without arguments and explains what is wrong
-// otherwise: an unknown command, or a TARGET for the TUI, which this build
-// does not have yet.
-func runRoot(cmd *cobra.Command, args []string) error {
+// runRoot shows the help without arguments, explains an unknown command,
+// and opens the TUI for a TARGET.
+func runRoot(cmd *cobra.Command, args []string, f *runFlags) error {
 	if len(args) == 0 {
 		return cmd.Help()
 	}
@@ -56,7 +61,7 @@ func runRoot(cmd *cobra.Command, args []string) error {
 		}
 		return usagef("%s", msg)
 	}
-	return usagef("the interactive TUI is not part of this build yet; use mcpscope call, tools, resources or prompts with the TARGET")
+	return runRootTUI(cmd, args, f)
 }
 
 func quote(s string) string { return "\"" + strings.ReplaceAll(s, "\"", "\\\"") + "\"" }

@@ -36,21 +36,10 @@ type work func(ctx context.Context, r *run) error
 // execute connects to the target, does w and closes the session. It maps
 // every failure to an error that ExitCode classifies.
 func (f *runFlags) execute(ctx context.Context, target Target, io streams, w work) error {
-	if err := f.validate(); err != nil {
-		return err
-	}
-	answers := &Answers{}
-	if f.answers != "" {
-		var err error
-		if answers, err = LoadAnswers(f.answers); err != nil {
-			return err
-		}
-	}
-	flagRoots, err := parseRoots(f.roots)
+	plan, err := f.plan()
 	if err != nil {
 		return err
 	}
-	roots := append(append([]proto.Root{}, answers.Roots...), flagRoots...)
 
 	// A question the answers cannot cover stops the run with its cause.
 	ctx, stop := context.WithCancelCause(ctx)
@@ -65,24 +54,14 @@ func (f *runFlags) execute(ctx context.Context, target Target, io streams, w wor
 	if f.trace {
 		trace = newStreamTrace(io.diag)
 	}
-	topts := f.transportOptions()
-	topts.Sink = capture.Tee(trace, r.warnings, &streamWarnings{out: io.diag})
-	topts.Warn = io.diag.Println
-	t, err := newTransport(target, topts)
+	flood := &datagramFlood{out: io.diag}
+	defer flood.Flush()
+	sink := capture.Tee(trace, r.warnings, &streamWarnings{out: io.diag}, flood)
+	t, session, err := plan.open(target, sink, io.diag.Println, stop)
 	if err != nil {
 		return err
 	}
-	r.transport = t
-	opts := client.Options{
-		ClientInfo:      proto.Implementation{Name: "mcpscope", Version: Version()},
-		ProtocolVersion: f.protocol,
-		Timeout:         f.timeout,
-		Handler:         NewAnswerer(answers, roots, stop),
-	}
-	if len(roots) > 0 {
-		opts.Roots = roots
-	}
-	r.session = client.New(t, opts)
+	r.transport, r.session = t, session
 	defer r.session.Close()
 
 	if err := r.session.Connect(ctx); err != nil {

@@ -7,7 +7,9 @@ import (
 	"sync"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/transports/stdio"
+	"github.com/mcpscope/mcpscope/transports/webtransport"
 )
 
 // decodeWarningLimit is how many decode warnings a run prints before it only
@@ -58,12 +60,18 @@ func decodeWarning(f *capture.Frame, unit string) string {
 		unit = "frame"
 	}
 	var (
-		long *stdio.LineTooLongError
-		line *stdio.StdoutLineError
+		long     *stdio.LineTooLongError
+		line     *stdio.StdoutLineError
+		tooLarge *proto.FrameTooLargeError
+		mismatch *webtransport.EncodingMismatchError
 	)
 	switch {
 	case errors.As(f.Err, &long):
 		return fmt.Sprintf("the server wrote a %s of %d bytes, over the %d-byte limit (--max-frame-size); it was dropped", unit, long.Size, long.Max)
+	case errors.As(f.Err, &tooLarge):
+		return fmt.Sprintf("the server sent a %s whose length prefix claims %d bytes, over the %d-byte limit (--max-frame-size); it was not read", unit, tooLarge.Size, tooLarge.Max)
+	case errors.As(f.Err, &mismatch):
+		return oneLine(mismatch.Error())
 	case errors.As(f.Err, &line) && !line.JSON, f.Msg == nil && len(f.Raw) > 0 && f.Kept >= f.Size && !json.Valid(f.Raw):
 		return fmt.Sprintf("the server wrote a non-JSON %s: %s", unit, preview(f.Raw, 40))
 	}

@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// connectPlan is what the flags settle before connecting: the answers to
+// the server's questions and the roots to expose. Headless runs and the
+// TUI build every transport and session through it, the same way.
+type connectPlan struct {
+	flags   *runFlags
+	answers *Answers
+	roots   []proto.Root
+}
+
+// plan validates the flags and loads the answers file and the roots.
+func (f *runFlags) plan() (*connectPlan, error) {
+	if err := f.validate(); err != nil {
+		return nil, err
+	}
+	answers := &Answers{}
+	if f.answers != "" {
+		var err error
+		if answers, err = LoadAnswers(f.answers); err != nil {
+			return nil, err
+		}
+	}
+	flagRoots, err := parseRoots(f.roots)
+	if err != nil {
+		return nil, err
+	}
+	roots := append(append([]proto.Root{}, answers.Roots...), flagRoots...)
+	return &connectPlan{flags: f, answers: answers, roots: roots}, nil
+}
+
+// open builds the transport for target, reporting every frame to sink and
+// warnings to warn, and the session over it, not yet connected. stop is
+// called with the reason when a question from the server has no answer.
+func (p *connectPlan) open(target Target, sink capture.Sink, warn func(string), stop context.CancelCauseFunc) (client.Transport, *client.Session, error) {
+	topts := p.flags.transportOptions()
+	topts.Sink, topts.Warn = sink, warn
+	t, err := newTransport(target, topts)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts := client.Options{
+		ClientInfo:      proto.Implementation{Name: "mcpscope", Version: Version()},
+		ProtocolVersion: p.flags.protocol,
+		Timeout:         p.flags.timeout,
+		Handler:         NewAnswerer(p.answers, p.roots, stop),
+	}
+	if len(p.roots) > 0 {
+		opts.Roots = p.roots
+	}
+	return t, client.New(t, opts), nil
+}

@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/ui"
+)
+
+// Screen size of the TUI when its output is not a terminal (a test, a
+// recording): the terminal cannot be asked.
+const (
+	pipeColumns = 160
+	pipeLines   = 48
+)
+
+// wrapTUIModel, when set, wraps the root model before the program runs;
+// tests use it to watch the screens the TUI draws.
+var wrapTUIModel func(tea.Model) tea.Model
+
+// insecureNotice is shown in the TUI's status bar for as long as --insecure is in force.
+const insecureNotice = "--insecure: the server certificate is NOT verified"
+
+// runRootTUI opens the TUI for `mcpscope [flags] TARGET`: the same flags
+// and TARGET parsing as call, and nothing else on the line.
+func runRootTUI(cmd *cobra.Command, args []string, f *runFlags) error {
+	positional, target, err := splitTarget(args, cmd.ArgsLenAtDash(), f.transport)
+	if err != nil {
+		return err
+	}
+	if len(positional) > 0 {
+		return usagef("unexpected argument %q before the TARGET: mcpscope [flags] TARGET opens the TUI", positional[0])
+	}
+	return runTUI(cmd, f, target, nil)
+}
+
+// runTUI connects to target the way the headless commands do and runs the
+// TUI until the user quits. onConnect are sent after each connect.
+func runTUI(cmd *cobra.Command, f *runFlags, target Target, onConnect []ui.Request) error {
+	if f.trace || f.progress {
+		return usagef("--trace and --progress write to stderr for the headless commands; the TUI shows every frame itself")
+	}
+	plan, err := f.plan()
+	if err != nil {
+		return err
+	}
+	ctx := cmd.Context()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	var prog *tea.Program
+	// The program may still be starting (Init dials): never block on Send.
+	report := func(err error) { go prog.Send(ui.ErrorMsg{Err: err}) }
+	dial := func(sink capture.Sink) (ui.Link, error) {
+		t, s, err := plan.open(target, sink, func(line string) { report(errors.New(line)) }, func(cause error) { report(cause) })
+		return ui.Link{Transport: t, Session: s}, err
+	}
+	cfg := ui.Config{Store: capture.NewStore(capture.Config{}), Dial: dial, Target: target.String(), OnConnect: onConnect}
+	if f.insecure {
+		cfg.Notice = insecureNotice
+	}
+	model := ui.New(cfg)
+	out := cmd.OutOrStdout()
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(cmd.InOrStdin()), tea.WithOutput(out)}
+	if !isTerminal(out) {
+		opts = append(opts, tea.WithWindowSize(pipeColumns, pipeLines))
+	}
+	var root tea.Model = model
+	if wrapTUIModel != nil {
+		root = wrapTUIModel(model)
+	}
+	prog = tea.NewProgram(root, opts...)
+	_, err = prog.Run()
+	closeErr := model.Close()
+	switch {
+	case err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, tea.ErrInterrupted):
+		return fmt.Errorf("the TUI stopped: %w", err)
+	case closeErr != nil:
+		return withExit(ExitConnection, fmt.Errorf("closing the session: %w", closeErr))
+	}
+	return nil
+}

@@ -1,0 +1,118 @@
+package ui
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
+)
+
+// Messages of the actions.
+type (
+	// callDoneMsg says how a request sent from the UI ended.
+	callDoneMsg struct {
+		method string
+		result json.RawMessage
+		err    error
+	}
+	// cancelDoneMsg says how a cancellation went.
+	cancelDoneMsg struct {
+		id  string
+		err error
+	}
+	// ErrorMsg reports an error from outside the UI (for example a
+	// question from the server the --answers file does not cover); it is
+	// shown in the status bar.
+	ErrorMsg struct{ Err error }
+)
+
+// cancelReason is the reason sent with a cancellation from the UI.
+const cancelReason = "cancelled by the user"
+
+// send sends r on the current session; the result comes back as a
+// callDoneMsg. The frames show up in the panes as they are captured.
+func (m *Model) send(r Request) tea.Cmd {
+	s := m.conn.link.Session
+	if s == nil || !m.conn.ready || m.conn.down {
+		m.status.setError(fmt.Errorf("%s was not sent: not connected", r.Method))
+		return nil
+	}
+	ctx := m.ctx
+	return func() tea.Msg {
+		res, err := s.Call(ctx, r.Method, r.Params)
+		return callDoneMsg{method: r.Method, result: res, err: err}
+	}
+}
+
+// callDone reports the end of a request.
+func (m *Model) callDone(msg callDoneMsg) {
+	var cancelled *client.CancelledError
+	switch {
+	case errors.As(msg.err, &cancelled):
+		m.status.note(fmt.Sprintf("%s cancelled", msg.method))
+	case msg.err != nil:
+		m.status.setError(fmt.Errorf("%s failed: %w", msg.method, msg.err))
+	default:
+		m.status.note(fmt.Sprintf("%s answered (%s)", msg.method, byteSize(int64(len(msg.result)))))
+	}
+}
+
+// cancelSelected cancels the request the selected frame belongs to: the
+// session sends $/cancel on MCP-Flow and notifications/cancelled on MCP.
+func (m *Model) cancelSelected() tea.Cmd {
+	f, ok := m.traffic.selected()
+	if !ok {
+		m.status.setError(errors.New("nothing to cancel: no frame is selected"))
+		return nil
+	}
+	id, ok := requestID(f)
+	if !ok {
+		m.status.setError(errors.New("nothing to cancel: the selected frame belongs to no client request"))
+		return nil
+	}
+	s := m.conn.link.Session
+	if s == nil {
+		m.status.setError(errors.New("nothing to cancel: not connected"))
+		return nil
+	}
+	return func() tea.Msg { return cancelDoneMsg{id: id.String(), err: s.Cancel(id, cancelReason)} }
+}
+
+// cancelDone reports a cancellation.
+func (m *Model) cancelDone(msg cancelDoneMsg) {
+	if msg.err != nil {
+		m.status.setError(fmt.Errorf("cancelling request %s: %w", msg.id, msg.err))
+		return
+	}
+	m.status.note("cancelled request " + msg.id)
+}
+
+// copySelected copies the selected message as JSON, or in the hex pane its
+// raw bytes as hex, to the clipboard with OSC 52.
+func (m *Model) copySelected() tea.Cmd {
+	f, ok := m.traffic.selected()
+	if !ok {
+		m.status.setError(errors.New("nothing to copy: no frame is selected"))
+		return nil
+	}
+	if m.focus == paneHex || f.Chan.Kind == capture.Stream || f.Chan.Kind == capture.Datagram {
+		if len(f.Raw) == 0 {
+			m.status.setError(errNoBytes)
+			return nil
+		}
+		m.status.note(fmt.Sprintf("copied %s of frame %d as hex", byteSize(int64(len(f.Raw))), f.Seq))
+		return tea.SetClipboard(hex.EncodeToString(f.Raw))
+	}
+	text, err := messageJSON(f)
+	if err != nil {
+		m.status.setError(fmt.Errorf("copying frame %d: %w", f.Seq, err))
+		return nil
+	}
+	m.status.note(fmt.Sprintf("copied %s of frame %d", byteSize(int64(len(text))), f.Seq))
+	return tea.SetClipboard(string(text))
+}

@@ -1,0 +1,62 @@
+package ui
+
+import (
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
+)
+
+// Link is one connection the UI drives: the transport that moves the bytes
+// and the session engine over it. A Dialer returns it unconnected; the UI
+// connects it, and closes it on reconnect and on quit.
+type Link struct {
+	Transport client.Transport
+	Session   *client.Session
+}
+
+// Dialer builds a fresh, unconnected Link whose transport reports every
+// frame to sink. The UI calls it once at start and again on every
+// reconnect; the frames of every connection go to the same store.
+type Dialer func(sink capture.Sink) (Link, error)
+
+// Request is a request the UI sends with one key or right after connecting.
+type Request struct {
+	Method string
+	Params any
+}
+
+// Config configures a Model.
+type Config struct {
+	// Store receives every frame and is what the panes show. Required.
+	Store *capture.Store
+	// Dial builds the connection. Without it the UI only shows the store.
+	Dial Dialer
+	// Target names what the UI connects to, for the tab bar and the title.
+	Target string
+	// OnConnect are sent after every successful connect (the demo lists
+	// the tools so that the first screen is not empty).
+	OnConnect []Request
+	// Notice is a standing warning shown in the status bar, such as the
+	// one of --insecure.
+	Notice string
+}
+
+// Requests sent by the quick-action keys.
+var (
+	// ListTools is tools/list (key t).
+	ListTools = Request{Method: "tools/list"}
+	// ReadFile asks the demo's read_file for 1 MiB of generated data, which
+	// arrives on an execution stream over MCP-Flow (key R).
+	ReadFile = Request{Method: "tools/call", Params: map[string]any{
+		"name": "read_file", "arguments": map[string]any{"size": 1 << 20},
+	}}
+	// Analyze starts the demo's analyze, a long task with progress and log
+	// datagrams that honours cancellation (key a).
+	Analyze = Request{Method: "tools/call", Params: map[string]any{
+		"name": "analyze", "arguments": map[string]any{"steps": 50, "interval_ms": 200},
+	}}
+	// Tone asks the demo's tone for two seconds of a 440 Hz sine, which
+	// arrives as audio datagrams over MCP-Flow (key o).
+	Tone = Request{Method: "tools/call", Params: map[string]any{
+		"name": "tone", "arguments": map[string]any{"freq_hz": 440, "duration_ms": 2000},
+	}}
+)

@@ -1,0 +1,168 @@
+package ui
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"math"
+	"time"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// Bounds of the datagram board.
+const (
+	maxProgressRows = 64
+	maxLogLines     = 1000
+	maxRawRows      = 200
+)
+
+// progressRow is the latest progress datagram of one request.
+type progressRow struct {
+	call            callKey
+	req             uint32
+	progress, total float64
+	message         string
+	at              time.Time
+}
+
+// logLine is one log datagram.
+type logLine struct {
+	at            time.Time
+	req           uint32
+	level, logger string
+	text          string
+}
+
+// audioLevel is the level of the latest audio datagram (PCM s16le mono).
+type audioLevel struct {
+	req    uint32
+	rms    float64 // root mean square of the samples, 0…1 of full scale
+	frames int64   // audio datagrams seen
+	at     time.Time
+}
+
+// rawRow is a datagram on a channel the seed does not define, or one that
+// did not decode.
+type rawRow struct {
+	at   time.Time
+	ch   uint8
+	req  uint32
+	size int
+	head string // hex of its first bytes
+	err  string
+}
+
+// datagramBoard is what the datagram channels carried, kept bounded: the
+// latest progress of each request, the newest log lines, the audio level
+// and the raw rows of unknown channels.
+type datagramBoard struct {
+	progress []progressRow // newest last
+	logs     []logLine     // newest last
+	audio    *audioLevel
+	raw      []rawRow // newest last
+	total    uint64
+}
+
+// newDatagramBoard returns an empty board.
+func newDatagramBoard() datagramBoard { return datagramBoard{} }
+
+// add reads one datagram frame.
+func (b *datagramBoard) add(f *capture.Frame) {
+	b.total++
+	h, payload, _, err := proto.ParseDatagramHeader(f.Raw)
+	if err != nil || f.Err != nil {
+		if err == nil {
+			err = f.Err
+		}
+		b.addRaw(f, h, err.Error())
+		return
+	}
+	switch h.Channel {
+	case proto.ChannelProgress:
+		p, err := proto.DecodeProgressDatagram(f.Enc, payload)
+		if err != nil {
+			b.addRaw(f, h, err.Error())
+			return
+		}
+		b.setProgress(progressRow{call: callKey{conn: f.Conn, id: proto.IntID(int64(h.RequestID)).Key()},
+			req: h.RequestID, progress: p.Progress, total: p.Total, message: p.Message, at: f.Time})
+	case proto.ChannelLog:
+		l, err := proto.DecodeLogDatagram(f.Enc, payload)
+		if err != nil {
+			b.addRaw(f, h, err.Error())
+			return
+		}
+		b.logs = appendBounded(b.logs, logLine{at: f.Time, req: h.RequestID, level: l.Level, logger: l.Logger, text: logText(l.Data)}, maxLogLines)
+	case proto.ChannelAudio:
+		frames := int64(1)
+		if b.audio != nil {
+			frames += b.audio.frames
+		}
+		b.audio = &audioLevel{req: h.RequestID, rms: pcmRMS(payload), frames: frames, at: f.Time}
+	default:
+		b.addRaw(f, h, "")
+	}
+}
+
+// setProgress replaces the progress row of the same call, or adds one.
+func (b *datagramBoard) setProgress(r progressRow) {
+	for i := range b.progress {
+		if b.progress[i].call == r.call {
+			b.progress = append(append(b.progress[:i:i], b.progress[i+1:]...), r)
+			return
+		}
+	}
+	b.progress = appendBounded(b.progress, r, maxProgressRows)
+}
+
+// addRaw keeps a raw row.
+func (b *datagramBoard) addRaw(f *capture.Frame, h proto.DatagramHeader, errText string) {
+	head := f.Raw[:min(len(f.Raw), 16)]
+	b.raw = appendBounded(b.raw, rawRow{at: f.Time, ch: uint8(h.Channel), req: h.RequestID,
+		size: f.Size, head: hex.EncodeToString(head), err: errText}, maxRawRows)
+}
+
+// appendBounded appends v; past twice limit it keeps the newest limit
+// entries, so that the copy is paid once per limit appends.
+func appendBounded[T any](s []T, v T, limit int) []T {
+	s = append(s, v)
+	if len(s) > 2*limit {
+		s = append(s[:0:0], s[len(s)-limit:]...)
+	}
+	return s
+}
+
+// logText renders the data of a log datagram: a string as is, anything
+// else as compact JSON.
+func logText(data json.RawMessage) string {
+	var s string
+	if json.Unmarshal(data, &s) == nil {
+		return s
+	}
+	return string(data)
+}
+
+// pcmRMS is the root mean square of PCM s16le samples as a fraction of
+// full scale; 0 for no samples.
+func pcmRMS(pcm []byte) float64 {
+	n := len(pcm) / 2
+	if n == 0 {
+		return 0
+	}
+	var sum float64
+	for i := 0; i < n; i++ {
+		s := float64(int16(binary.LittleEndian.Uint16(pcm[2*i:])))
+		sum += s * s
+	}
+	return math.Sqrt(sum/float64(n)) / 32768
+}
+
+// dBFS converts an RMS level to decibels relative to full scale, floored at -96.
+func dBFS(rms float64) float64 {
+	if rms <= 0 {
+		return -96
+	}
+	return max(20*math.Log10(rms), -96)
+}

@@ -1,0 +1,126 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/progress"
+	tea "charm.land/bubbletea/v2"
+)
+
+// datagramsPane shows the datagram channels: a progress bar per request,
+// the audio level meter, raw rows of unknown channels and the log lines,
+// newest at the bottom. The navigation keys scroll the log.
+type datagramsPane struct {
+	board *datagramBoard
+	st    *Styles
+	back  int // log lines scrolled back from the newest
+	rows  int
+	bar   progress.Model
+}
+
+// newDatagramsPane returns the pane of a board.
+func newDatagramsPane(b *datagramBoard, st *Styles) *datagramsPane {
+	return &datagramsPane{board: b, st: st, rows: 1, bar: progress.New()}
+}
+
+// SetSize sets the size of the pane's body.
+func (p *datagramsPane) SetSize(_, h int) { p.rows = max(h, 1) }
+
+// HandleKey scrolls the log: up goes back in time.
+func (p *datagramsPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
+	v, ok := navOf(msg, k, p.rows)
+	if ok {
+		p.scroll(v)
+	}
+	return ok
+}
+
+// scroll moves through the log lines.
+func (p *datagramsPane) scroll(v nav) {
+	n := len(p.board.logs)
+	switch {
+	case v.home:
+		p.back = max(n-1, 0)
+	case v.end:
+		p.back = 0
+	default:
+		p.back = min(max(p.back-v.delta, 0), max(n-1, 0))
+	}
+}
+
+// Title names the pane.
+func (p *datagramsPane) Title() string {
+	return fmt.Sprintf("Datagram channels · %d datagrams", p.board.total)
+}
+
+// Render draws progress bars, the audio meter, raw rows and the log.
+func (p *datagramsPane) Render(w, h int, _ bool) string {
+	if h <= 0 {
+		return ""
+	}
+	b := p.board
+	var lines []string
+	if b.total == 0 {
+		lines = append(lines, p.st.muted.paint(cell("no datagrams", w)))
+	}
+	progressRows := min(len(b.progress), max(h/3, 1))
+	barW := max(min(w/3, 30), 10)
+	p.bar.SetWidth(barW)
+	for _, r := range b.progress[len(b.progress)-progressRows:] {
+		label := cellRight(fmt.Sprintf("#%d", r.req), 6) + " "
+		var bar, text string
+		if r.total > 0 {
+			bar = p.bar.ViewAs(min(max(r.progress/r.total, 0), 1))
+			text = fmt.Sprintf(" %g/%g %s", r.progress, r.total, r.message)
+		} else {
+			bar = cell("", barW)
+			text = fmt.Sprintf(" %g %s", r.progress, r.message)
+		}
+		lines = append(lines, fitLine(label+bar+oneLine(text), w))
+	}
+	if a := b.audio; a != nil {
+		lines = append(lines, p.meter(a, w))
+	}
+	rawRows := min(len(b.raw), 3)
+	for _, r := range b.raw[len(b.raw)-rawRows:] {
+		text := fmt.Sprintf("%s ch 0x%02x #%d %s %s", clockTime(r.at), r.ch, r.req, byteSize(int64(r.size)), r.head)
+		if r.err != "" {
+			lines = append(lines, p.st.errText.paint(cell(text+" "+r.err, w)))
+		} else {
+			lines = append(lines, p.st.warn.paint(cell("unknown "+text, w)))
+		}
+	}
+	return strings.Join(padLines(append(lines, p.logLines(w, h-len(lines))...), w, h), "\n")
+}
+
+// meter renders the audio level of the latest audio datagram.
+func (p *datagramsPane) meter(a *audioLevel, w int) string {
+	db := dBFS(a.rms)
+	width := max(min(w-40, 40), 8)
+	filled := int(float64(width) * min(max((db+60)/60, 0), 1))
+	bar := strings.Repeat("▮", filled) + strings.Repeat("▯", width-filled)
+	text := fmt.Sprintf("audio #%d ", a.req)
+	return fitLine(text+p.st.good.paint(bar)+fmt.Sprintf(" %6.1f dBFS · audio datagrams: %d", db, a.frames), w)
+}
+
+// logLines renders up to n log lines ending p.back lines before the newest.
+func (p *datagramsPane) logLines(w, n int) []string {
+	logs := p.board.logs
+	if n <= 0 || len(logs) == 0 {
+		return nil
+	}
+	end := len(logs) - min(p.back, len(logs)-1)
+	start := max(end-n, 0)
+	out := make([]string, 0, end-start)
+	for _, l := range logs[start:end] {
+		lvl, ok := p.st.level[strings.ToLower(l.level)]
+		if !ok {
+			lvl = p.st.muted
+		}
+		head := p.st.muted.paint(clockTime(l.at)) + " " + lvl.paint(cell(l.level, 7)) + " "
+		rest := fmt.Sprintf("#%d %s %s", l.req, l.logger, l.text)
+		out = append(out, head+cell(rest, max(w-21, 1)))
+	}
+	return out
+}

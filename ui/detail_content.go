@@ -1,0 +1,189 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/hexview"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// Bounds of what the detail pane formats.
+const (
+	maxPretty     = 1 << 20 // larger JSON is shown as its head, unindented
+	plainHead     = 64 << 10
+	errorDumpSize = 256 // bytes of a frame that failed to decode shown in hex
+	sideBySideMin = 90  // width from which CBOR notation goes beside the JSON
+)
+
+// detailInput is what the detail of one frame is built from.
+type detailInput struct {
+	f       *capture.Frame
+	call    *callInfo // the frame's call, when the index knows it
+	latency string
+	dialect proto.Dialect
+	st      *Styles
+}
+
+// detailContent renders the detail of a frame for width w: metadata,
+// decode error with the offending bytes, then the body (pretty JSON, with
+// CBOR diagnostic notation beside it for a CBOR body).
+func detailContent(in detailInput, w int) string {
+	f := in.f
+	var b strings.Builder
+	b.WriteString(ansi.Hardwrap(metadata(in), w, true))
+	if f.Err != nil {
+		b.WriteString("\n\n" + in.st.errText.paint("decode error: "+oneLine(f.Err.Error())) + "\n")
+		raw := f.Raw[:min(len(f.Raw), errorDumpSize)]
+		dump := hexview.Dump{Data: raw, Fields: f.Fields, Size: len(f.Raw)}
+		perRow := hexview.BytesPerRow(w)
+		b.WriteString(dump.Render(0, dump.Rows(perRow), perRow, in.st.Hex))
+	}
+	b.WriteString("\n\n")
+	b.WriteString(bodyView(in, w))
+	return b.String()
+}
+
+// metadata renders the headers of a frame and its fields.
+func metadata(in detailInput) string {
+	f := in.f
+	kept := f.Kept
+	if kept == 0 && len(f.Raw) > 0 {
+		kept = len(f.Raw)
+	}
+	line := fmt.Sprintf("seq %d · %s · %s · conn %s · %s · %s (kept %s) · %s",
+		f.Seq, f.Time.Format("2006-01-02 15:04:05.000"), f.Dir, f.Conn, f.Chan, byteSize(int64(f.Size)), byteSize(int64(kept)), f.Enc)
+	out := []string{in.st.muted.paint(line)}
+	if m := f.Msg; m != nil {
+		parts := []string{m.Kind().String()}
+		if id := frameID(f); id != "" {
+			parts = append(parts, "id "+id)
+		}
+		switch {
+		case m.Kind() == proto.KindRequest && in.call != nil && in.call.method != "":
+			parts = append(parts, in.call.method)
+		case m.Method != "":
+			parts = append(parts, m.Method)
+			if in.call != nil && in.call.method != "" {
+				parts = append(parts, "for "+in.call.method)
+			}
+		case in.call != nil && in.call.method != "":
+			parts = append(parts, in.call.method)
+		}
+		if in.latency != "" {
+			parts = append(parts, "latency "+in.latency)
+		}
+		if m.Error != nil {
+			parts = append(parts, errorText(m.Error, in.dialect))
+		}
+		out = append(out, strings.Join(parts, " · "))
+	}
+	if len(f.Fields) > 0 {
+		fields := make([]string, 0, len(f.Fields))
+		for _, fd := range f.Fields {
+			fields = append(fields, fmt.Sprintf("%s = %s", fd.Name, fd.Value))
+		}
+		out = append(out, in.st.muted.paint("fields: "+oneLine(strings.Join(fields, " · "))))
+	}
+	return strings.Join(out, "\n")
+}
+
+// bodyView renders the body of a frame.
+func bodyView(in detailInput, w int) string {
+	f := in.f
+	if len(f.Raw) == 0 && f.Size > 0 && f.Msg == nil {
+		return in.st.muted.paint(errNoBytes.Error())
+	}
+	switch f.Chan.Kind {
+	case capture.Stderr:
+		return ansi.Hardwrap(string(bodyOf(f)), w, true)
+	case capture.HTTP:
+		return ansi.Hardwrap(strings.ReplaceAll(string(f.Raw), "\r", ""), w, true)
+	case capture.Stream:
+		return in.st.muted.paint(fmt.Sprintf("execution stream payload: %s in this frame; x shows the bytes", byteSize(int64(len(bodyOf(f))))))
+	case capture.Datagram:
+		return datagramBody(in, w)
+	}
+	text, err := messageJSON(f)
+	if err != nil {
+		return in.st.errText.paint(oneLine(err.Error()))
+	}
+	if f.Enc != proto.EncCBOR || f.Err != nil {
+		return jsonView(text, w, in.st)
+	}
+	return withDiagnostic(jsonView(text, jsonWidth(w), in.st), bodyOf(f), w, in.st)
+}
+
+// datagramBody renders the payload of a progress or log datagram as JSON;
+// other channels carry bytes shown by the hex pane.
+func datagramBody(in detailInput, w int) string {
+	f := in.f
+	_, payload, _, err := proto.ParseDatagramHeader(f.Raw)
+	ch := proto.DatagramChannel(f.Chan.Ch)
+	if err != nil || (ch != proto.ChannelProgress && ch != proto.ChannelLog) || f.Err != nil {
+		return in.st.muted.paint(fmt.Sprintf("%s datagram payload: %s; x shows the bytes", ch, byteSize(int64(len(payload)))))
+	}
+	text := payload
+	if f.Enc == proto.EncCBOR {
+		if text, err = proto.CBORToJSON(payload); err != nil {
+			return in.st.errText.paint(oneLine(err.Error()))
+		}
+		return withDiagnostic(jsonView(text, jsonWidth(w), in.st), payload, w, in.st)
+	}
+	return jsonView(text, w, in.st)
+}
+
+// jsonWidth is the width of the JSON column when CBOR notation goes beside it.
+func jsonWidth(w int) int {
+	if w >= sideBySideMin {
+		return (w - 3) / 2
+	}
+	return w
+}
+
+// jsonView indents and colours JSON text and wraps it to w columns. A huge
+// body is shown as its head, unindented.
+func jsonView(text []byte, w int, st *Styles) string {
+	if len(text) > maxPretty {
+		head := string(text[:plainHead])
+		note := st.muted.paint(fmt.Sprintf("(%s of JSON; showing the first %s unindented)", byteSize(int64(len(text))), byteSize(plainHead)))
+		return note + "\n" + ansi.Hardwrap(oneLine(head), w, true)
+	}
+	pretty, err := proto.PrettyJSON(text)
+	if err != nil {
+		return ansi.Hardwrap(string(text), w, true)
+	}
+	return ansi.Hardwrap(highlightJSON(string(pretty), st.Chroma), w, true)
+}
+
+// withDiagnostic puts the CBOR diagnostic notation of body beside the JSON
+// view on a wide pane, or below it on a narrow one.
+func withDiagnostic(jsonText string, body []byte, w int, st *Styles) string {
+	diag, err := proto.DiagnoseCBOR(body)
+	if err != nil {
+		diag = st.errText.paint(oneLine(err.Error()))
+	}
+	if w < sideBySideMin {
+		return st.muted.paint("JSON") + "\n" + jsonText + "\n\n" + st.muted.paint("CBOR diagnostic notation") + "\n" + ansi.Hardwrap(diag, w, true)
+	}
+	lw := jsonWidth(w)
+	rw := w - lw - 3
+	left := append([]string{st.muted.paint(cell("JSON", lw))}, strings.Split(jsonText, "\n")...)
+	right := append([]string{st.muted.paint(cell("CBOR diagnostic notation", rw))}, strings.Split(ansi.Hardwrap(diag, rw, true), "\n")...)
+	rows := max(len(left), len(right))
+	out := make([]string, rows)
+	for i := range rows {
+		var l, r string
+		if i < len(left) {
+			l = left[i]
+		}
+		if i < len(right) {
+			r = right[i]
+		}
+		out[i] = fitLine(l, lw) + " │ " + r
+	}
+	return strings.Join(out, "\n")
+}

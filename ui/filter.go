@@ -1,0 +1,209 @@
+package ui
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// filterBudget is how many older frames one step of a filter's backfill
+// reads, so that setting a filter on a large capture never stalls the UI.
+const filterBudget = 50_000
+
+// termKind says what a filter term tests.
+type termKind uint8
+
+const (
+	termMethod  termKind = iota // a substring of the method (of the frame or its call)
+	termDir                     // ">" client → server, "<" server → client
+	termID                      // "#12": the request id
+	termError                   // "error": decode errors and error responses
+	termChannel                 // "control", "stream", "datagram", "stderr"
+)
+
+// term is one word of a filter.
+type term struct {
+	kind termKind
+	text string // method substring (lower case) or id
+	dir  capture.Dir
+	ch   capture.ChannelKind
+}
+
+// channelWords are the channel names a filter understands.
+var channelWords = map[string]capture.ChannelKind{
+	"control": capture.Control, "stream": capture.Stream, "datagram": capture.Datagram, "stderr": capture.Stderr,
+}
+
+// filter is a parsed filter: a frame matches when every term does.
+type filter struct {
+	text  string
+	terms []term
+}
+
+// parseFilter parses the words of a filter: ">" or "<" (direction), "#ID",
+// "error", a channel name, and anything else as a method substring.
+func parseFilter(s string) filter {
+	fl := filter{text: strings.TrimSpace(s)}
+	for _, w := range strings.Fields(s) {
+		lw := strings.ToLower(w)
+		ch, isChannel := channelWords[lw]
+		switch {
+		case w == ">":
+			fl.terms = append(fl.terms, term{kind: termDir, dir: capture.Out})
+		case w == "<":
+			fl.terms = append(fl.terms, term{kind: termDir, dir: capture.In})
+		case len(w) > 1 && w[0] == '#':
+			fl.terms = append(fl.terms, term{kind: termID, text: w[1:]})
+		case lw == "error":
+			fl.terms = append(fl.terms, term{kind: termError})
+		case isChannel:
+			fl.terms = append(fl.terms, term{kind: termChannel, ch: ch})
+		default:
+			fl.terms = append(fl.terms, term{kind: termMethod, text: lw})
+		}
+	}
+	return fl
+}
+
+// empty reports whether the filter lets every frame through.
+func (fl filter) empty() bool { return len(fl.terms) == 0 }
+
+// match reports whether f passes every term; x supplies the method of the
+// call a response, stream or datagram belongs to.
+func (fl filter) match(f *capture.Frame, x *index) bool {
+	for _, t := range fl.terms {
+		if !t.match(f, x) {
+			return false
+		}
+	}
+	return true
+}
+
+// match tests one term.
+func (t term) match(f *capture.Frame, x *index) bool {
+	switch t.kind {
+	case termDir:
+		return f.Dir == t.dir
+	case termChannel:
+		return f.Chan.Kind == t.ch
+	case termError:
+		return f.Err != nil || f.Msg != nil && f.Msg.Kind() == proto.KindError
+	case termID:
+		return frameID(f) == t.text
+	}
+	if f.Msg != nil && strings.Contains(strings.ToLower(f.Msg.Method), t.text) {
+		return true
+	}
+	if c, ok := x.lookup(f); ok && strings.Contains(strings.ToLower(c.method), t.text) {
+		return true
+	}
+	return f.Chan.Kind == capture.Stderr && strings.Contains(strings.ToLower(string(bodyOf(f))), t.text)
+}
+
+// frameID is the request id a frame shows: 7, abc (unquoted), or the
+// request id of a stream or datagram header; "" when it has none.
+func frameID(f *capture.Frame) string {
+	switch f.Chan.Kind {
+	case capture.Stream, capture.Datagram:
+		if _, ok := callOf(f); ok {
+			return proto.IntID(int64(f.Chan.ReqID)).String()
+		}
+		return ""
+	}
+	if f.Msg == nil || f.Msg.ID == nil || f.Msg.ID.IsNull() {
+		return ""
+	}
+	if s, ok := f.Msg.ID.Str(); ok {
+		return s
+	}
+	return f.Msg.ID.String()
+}
+
+// filterView is the list of frames a filter lets through: the matches
+// among the frames read before it was set (filled in by backfill steps)
+// followed by the matches among the frames read since.
+type filterView struct {
+	fl     filter
+	gen    int      // changes with every new filter, to ignore stale steps
+	back   []uint64 // matches with Seq < upTo, in Seq order
+	live   []uint64 // matches with Seq >= upTo, in Seq order
+	cursor uint64   // next Seq the backfill reads
+	upTo   uint64   // the backfill covers Seqs below upTo
+}
+
+// newFilterView starts the view of fl; frames from Seq upTo on are offered
+// by the index as it reads them.
+func newFilterView(fl filter, gen int, first, upTo uint64) *filterView {
+	return &filterView{fl: fl, gen: gen, cursor: first, upTo: upTo}
+}
+
+// offer takes a frame the index reads.
+func (v *filterView) offer(f *capture.Frame, x *index) {
+	if f.Seq >= v.upTo && v.fl.match(f, x) {
+		v.live = append(v.live, f.Seq)
+	}
+}
+
+// done reports whether the backfill has read every older frame.
+func (v *filterView) done() bool { return v.cursor >= v.upTo }
+
+// backfill reads up to filterBudget older frames and reports whether the
+// backfill is complete.
+func (v *filterView) backfill(st *capture.Store, x *index) bool {
+	for budget := filterBudget; budget > 0 && !v.done(); {
+		batch := st.Window(v.cursor, min(scanBatch, budget, int(v.upTo-v.cursor)))
+		if len(batch) == 0 {
+			v.cursor = v.upTo
+			break
+		}
+		for _, f := range batch {
+			if f.Seq >= v.upTo {
+				break
+			}
+			if v.fl.match(f, x) {
+				v.back = append(v.back, f.Seq)
+			}
+		}
+		v.cursor = batch[len(batch)-1].Seq + 1
+		budget -= len(batch)
+	}
+	return v.done()
+}
+
+// trim forgets matches the store no longer holds.
+func (v *filterView) trim(first uint64) {
+	v.back = dropBelow(v.back, first)
+	v.live = dropBelow(v.live, first)
+}
+
+// dropBelow removes the leading Seqs below first.
+func dropBelow(seqs []uint64, first uint64) []uint64 {
+	i := sort.Search(len(seqs), func(i int) bool { return seqs[i] >= first })
+	return seqs[i:]
+}
+
+// count, seqAt and find make the view a rowSource.
+func (v *filterView) count() int { return len(v.back) + len(v.live) }
+
+func (v *filterView) seqAt(i int) uint64 {
+	if i < len(v.back) {
+		return v.back[i]
+	}
+	return v.live[i-len(v.back)]
+}
+
+func (v *filterView) find(seq uint64) int {
+	return sort.Search(v.count(), func(i int) bool { return v.seqAt(i) >= seq })
+}
+
+func (v *filterView) window(st *capture.Store, from, n int) []*capture.Frame {
+	out := make([]*capture.Frame, 0, n)
+	for i := from; i < min(from+n, v.count()); i++ {
+		if f, ok := st.Get(v.seqAt(i)); ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}

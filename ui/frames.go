@@ -1,0 +1,115 @@
+package ui
+
+import (
+	"errors"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// callKey identifies one call across channels: the connection, who sent
+// the request (a server may use the same ids as the client) and the id.
+type callKey struct {
+	conn       string
+	fromServer bool
+	id         string // proto.ID.Key()
+}
+
+// callOf returns the call a frame belongs to: a request, its response, or
+// an execution stream or datagram that names the request in its header.
+func callOf(f *capture.Frame) (callKey, bool) {
+	switch f.Chan.Kind {
+	case capture.Stream, capture.Datagram:
+		if f.Chan.Kind == capture.Datagram && len(f.Fields) == 0 {
+			return callKey{}, false // a datagram whose header did not decode
+		}
+		return callKey{conn: f.Conn, id: proto.IntID(int64(f.Chan.ReqID)).Key()}, true
+	case capture.Control:
+		m := f.Msg
+		if m == nil || m.ID == nil || m.ID.IsNull() {
+			return callKey{}, false
+		}
+		switch m.Kind() {
+		case proto.KindRequest:
+			return callKey{conn: f.Conn, fromServer: f.Dir == capture.In, id: m.ID.Key()}, true
+		case proto.KindResult, proto.KindError:
+			return callKey{conn: f.Conn, fromServer: f.Dir == capture.Out, id: m.ID.Key()}, true
+		}
+	}
+	return callKey{}, false
+}
+
+// requestID returns the id of the client request a frame belongs to, the
+// one Session.Cancel takes.
+func requestID(f *capture.Frame) (proto.ID, bool) {
+	k, ok := callOf(f)
+	if !ok || k.fromServer {
+		return proto.ID{}, false
+	}
+	if f.Chan.Kind != capture.Control {
+		return proto.IntID(int64(f.Chan.ReqID)), true
+	}
+	return *f.Msg.ID, true
+}
+
+// bodyOf returns the body bytes of a frame: the ranges its framer
+// annotated as body, or what follows its header fields, or all of Raw.
+func bodyOf(f *capture.Frame) []byte {
+	var body []byte
+	bodies, hdrEnd := 0, 0
+	for _, fd := range f.Fields {
+		lo, hi, ok := clip(fd.Offset, fd.Len, len(f.Raw))
+		if !ok {
+			continue
+		}
+		switch fd.Kind {
+		case proto.FieldBody:
+			bodies++
+			if bodies == 1 {
+				body = f.Raw[lo:hi]
+			} else {
+				body = append(append([]byte(nil), body...), f.Raw[lo:hi]...)
+			}
+		case proto.FieldHeader:
+			hdrEnd = max(hdrEnd, hi)
+		}
+	}
+	if bodies > 0 {
+		return body
+	}
+	return f.Raw[min(hdrEnd, len(f.Raw)):]
+}
+
+// clip clips [off, off+n) to [0, size).
+func clip(off, n, size int) (lo, hi int, ok bool) {
+	if off < 0 || n <= 0 || off >= size {
+		return 0, 0, false
+	}
+	return off, off + min(n, size-off), true
+}
+
+// errNoBytes says a frame's bytes were dropped for the store's budget.
+var errNoBytes = errors.New("the bytes of this frame were dropped to keep the capture within its memory budget")
+
+// messageJSON returns the JSON text of a control frame's message: its JSON
+// body, its CBOR body transcoded, or, when the bytes were dropped, the
+// light message the store kept.
+func messageJSON(f *capture.Frame) ([]byte, error) {
+	body := bodyOf(f)
+	if len(body) > 0 {
+		switch f.Enc {
+		case proto.EncJSON:
+			return body, nil
+		case proto.EncCBOR:
+			return proto.CBORToJSON(body)
+		}
+	}
+	if f.Msg != nil {
+		m := *f.Msg // EncodeJSON may set JSONRPC; frames are shared
+		return m.EncodeJSON()
+	}
+	if len(f.Raw) == 0 && f.Size > 0 {
+		return nil, errNoBytes
+	}
+	return body, nil
+}

@@ -1,0 +1,152 @@
+package ui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// handleKey routes a key: to the filter input while it is open, then the
+// global keys, then the focused pane's navigation.
+func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	if m.filtering {
+		return m.handleFilterKey(msg)
+	}
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m.quit()
+	case m.showHelp && (key.Matches(msg, k.Help) || key.Matches(msg, k.Back)):
+		m.showHelp = false
+	case key.Matches(msg, k.Help):
+		m.showHelp = true
+	case key.Matches(msg, k.NextPane):
+		m.setFocus(m.focus + 1)
+	case key.Matches(msg, k.PrevPane):
+		m.setFocus(m.focus - 1)
+	case key.Matches(msg, k.Back):
+		return m.back()
+	case key.Matches(msg, k.Detail):
+		m.openDetail()
+	case key.Matches(msg, k.Hex):
+		m.setFocus(paneHex)
+	case key.Matches(msg, k.Follow):
+		m.traffic.follow = !m.traffic.follow
+		m.traffic.sync()
+		m.syncSelection()
+	case key.Matches(msg, k.Link):
+		m.nextLinked()
+	case key.Matches(msg, k.Filter):
+		m.filtering = true
+		m.input.SetValue(m.filterText())
+		m.input.CursorEnd()
+		return m.input.Focus()
+	case key.Matches(msg, k.Cancel):
+		return m.cancelSelected()
+	case key.Matches(msg, k.Copy):
+		return m.copySelected()
+	case key.Matches(msg, k.Reconnect):
+		return m.reconnect()
+	case key.Matches(msg, k.ListTools):
+		return m.send(ListTools)
+	case key.Matches(msg, k.ReadFile):
+		return m.send(ReadFile)
+	case key.Matches(msg, k.Analyze):
+		return m.send(Analyze)
+	case key.Matches(msg, k.Tone):
+		return m.send(Tone)
+	default:
+		if m.pane(m.focus).HandleKey(msg, k) && m.focus == paneTraffic {
+			m.syncSelection()
+		}
+	}
+	return nil
+}
+
+// handleFilterKey edits the filter: enter applies it, esc closes the input
+// without changing the filter in force.
+func (m *Model) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case "ctrl+c":
+		return m.quit()
+	case "enter":
+		m.filtering = false
+		m.input.Blur()
+		return m.applyFilter(m.input.Value())
+	case "esc":
+		m.filtering = false
+		m.input.Blur()
+		return nil
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	return cmd
+}
+
+// filterText is the filter in force, or "".
+func (m *Model) filterText() string {
+	if m.idx.filter == nil {
+		return ""
+	}
+	return m.idx.filter.fl.text
+}
+
+// back closes what esc closes: a filter in force, else the detail or hex
+// pane (focus returns to the traffic pane).
+func (m *Model) back() tea.Cmd {
+	switch {
+	case m.idx.filter != nil:
+		return m.applyFilter("")
+	case m.focus != paneTraffic:
+		m.setFocus(paneTraffic)
+	}
+	return nil
+}
+
+// openDetail shows the detail of the selection; on a stream row it first
+// selects the stream's first frame in the traffic pane.
+func (m *Model) openDetail() {
+	if m.focus == paneStreams {
+		if s, ok := m.streams.selected(); ok && s.FirstSeq > 0 {
+			m.traffic.selectSeq(s.FirstSeq)
+		}
+	}
+	m.setFocus(paneDetail)
+}
+
+// nextLinked selects the next frame of the selected frame's call (request,
+// response, its execution streams and datagrams), wrapping around.
+func (m *Model) nextLinked() {
+	f, ok := m.traffic.selected()
+	if !ok {
+		return
+	}
+	c, ok := m.idx.lookup(f)
+	if !ok || len(c.seqs) < 2 {
+		m.status.note("this frame has no linked frames")
+		return
+	}
+	next := c.seqs[0]
+	for _, s := range c.seqs {
+		if s > f.Seq {
+			next = s
+			break
+		}
+	}
+	m.traffic.selectSeq(next)
+	m.syncSelection()
+	if g, ok := m.traffic.selected(); ok {
+		m.status.note("linked frame: " + g.Chan.String())
+	}
+}
+
+// quit closes the connection (draining on MCP-Flow) and then ends the
+// program; asked again while closing, it ends the program at once.
+func (m *Model) quit() tea.Cmd {
+	if m.quitting || m.conn.link.Session == nil {
+		return tea.Quit
+	}
+	m.quitting = true
+	m.status.note("closing the session…")
+	link := m.conn.link
+	return closeCmd(link, closedMsg{})
+}

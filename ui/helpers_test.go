@@ -1,0 +1,259 @@
+package ui
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	_ "github.com/charmbracelet/x/exp/golden" // registers -update
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// updateGoldens reports whether the golden files are to be rewritten:
+// go test ./ui -run Golden -update. The -update flag is the one
+// x/exp/golden registers (teatest uses it too).
+func updateGoldens() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+// t0 is the time of the first test frame.
+var t0 = time.Date(2026, 7, 28, 9, 30, 0, 0, time.UTC)
+
+// clock hands out frame times 5 ms apart.
+type clock struct{ n int }
+
+func (c *clock) next() time.Time {
+	c.n++
+	return t0.Add(time.Duration(c.n) * 5 * time.Millisecond)
+}
+
+// controlFrame frames a JSON-RPC message as MCP-Flow does: a 4-byte length
+// prefix and the body in enc, with the framer's annotations.
+func controlFrame(t testing.TB, dir capture.Dir, at time.Time, enc proto.Encoding, m *proto.Message) *capture.Frame {
+	t.Helper()
+	jsonBody, err := m.EncodeJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := jsonBody
+	if enc == proto.EncCBOR {
+		if body, err = proto.JSONToCBOR(jsonBody); err != nil {
+			t.Fatal(err)
+		}
+	}
+	raw := proto.AppendControlFrame(nil, body)
+	_, _, fields, err := proto.ParseControlFrame(raw, proto.DefaultMaxControlFrame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decoded, err := proto.DecodeMessage(jsonBody)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &capture.Frame{Time: at, Dir: dir, Conn: "wt", Chan: capture.Channel{Kind: capture.Control},
+		Raw: raw, Size: len(raw), Fields: fields, Enc: enc, Msg: decoded}
+}
+
+// request, result and errorResponse build messages.
+func request(t testing.TB, id int64, method string, params any) *proto.Message {
+	t.Helper()
+	m, err := proto.NewRequest(proto.IntID(id), method, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func result(t testing.TB, id int64, res any) *proto.Message {
+	t.Helper()
+	m, err := proto.NewResult(proto.IntID(id), res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func notification(t testing.TB, method string, params any) *proto.Message {
+	t.Helper()
+	m, err := proto.NewNotification(method, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// datagramFrame builds an MCP-Flow datagram on channel ch for request id.
+func datagramFrame(t testing.TB, at time.Time, ch proto.DatagramChannel, id uint32, payload []byte, enc proto.Encoding) *capture.Frame {
+	t.Helper()
+	raw := proto.DatagramHeader{Channel: ch, RequestID: id}.Append(nil)
+	raw = append(raw, payload...)
+	_, _, fields, err := proto.ParseDatagramHeader(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &capture.Frame{Time: at, Dir: capture.In, Conn: "wt",
+		Chan: capture.Channel{Kind: capture.Datagram, Ch: uint8(ch), ReqID: id},
+		Raw:  raw, Size: len(raw), Fields: fields, Enc: enc}
+}
+
+// encode marshals a datagram payload in enc.
+func encode(t testing.TB, enc proto.Encoding, v any) []byte {
+	t.Helper()
+	b, err := proto.Marshal(enc, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// pcm is n samples of a constant PCM s16le level.
+func pcm(n int, level int16) []byte {
+	b := make([]byte, 2*n)
+	for i := range n {
+		binary.LittleEndian.PutUint16(b[2*i:], uint16(level))
+	}
+	return b
+}
+
+// streamChunk builds a payload chunk of an execution stream.
+func streamChunk(at time.Time, id, tag uint32, payload []byte) *capture.Frame {
+	return &capture.Frame{Time: at, Dir: capture.In, Conn: "wt",
+		Chan: capture.Channel{Kind: capture.Stream, ReqID: id, Tag: tag}, Raw: payload, Size: len(payload),
+		Fields: []proto.Field{{Len: len(payload), Name: "payload", Kind: proto.FieldBody}}, Enc: proto.EncBinary}
+}
+
+// stderrFrame builds a stderr line of a stdio server.
+func stderrFrame(at time.Time, line string) *capture.Frame {
+	raw := []byte(line + "\n")
+	return &capture.Frame{Time: at, Dir: capture.In, Conn: "stdio", Chan: capture.Channel{Kind: capture.Stderr},
+		Raw: raw, Size: len(raw), Fields: proto.LineFields(raw), Enc: proto.EncText}
+}
+
+// sampleStore holds one of each kind of frame: a session over MCP-Flow
+// with a CBOR tools/call whose result refers to a stream, progress, log,
+// audio and unknown datagrams, a cancelled call, a frame that does not
+// decode and stderr lines.
+func sampleStore(t testing.TB) *capture.Store {
+	t.Helper()
+	st := capture.NewStore(capture.Config{})
+	c := &clock{}
+	add := func(f *capture.Frame) { st.Append(f) }
+	add(controlFrame(t, capture.Out, c.next(), proto.EncJSON, request(t, 1, "initialize", map[string]any{"protocolVersion": "2025-11-25"})))
+	add(controlFrame(t, capture.In, c.next(), proto.EncJSON, result(t, 1, map[string]any{"serverInfo": map[string]any{"name": "demo"}})))
+	add(controlFrame(t, capture.Out, c.next(), proto.EncCBOR, notification(t, "notifications/initialized", nil)))
+	add(controlFrame(t, capture.Out, c.next(), proto.EncCBOR, request(t, 2, "tools/call", map[string]any{"name": "read_file", "arguments": map[string]any{"size": 4096}})))
+	key := capture.StreamKey{Conn: "wt", ReqID: 2, Tag: 1}
+	add(&capture.Frame{Time: c.next(), Dir: capture.In, Conn: "wt", Chan: capture.Channel{Kind: capture.Stream, ReqID: 2, Tag: 1},
+		Raw: proto.ExecStreamHeader{RequestID: 2, StreamTag: 1}.Append(nil), Size: 8,
+		Fields: proto.ExecStreamHeader{RequestID: 2, StreamTag: 1}.Fields(), Enc: proto.EncBinary})
+	add(streamChunk(c.next(), 2, 1, make([]byte, 2048)))
+	st.SetStreamSize(key, 4096)
+	ref := map[string]any{"content": []any{proto.NewStreamRef(1, "application/octet-stream", 4096)}}
+	add(controlFrame(t, capture.In, c.next(), proto.EncCBOR, result(t, 2, ref)))
+	add(streamChunk(c.next(), 2, 1, make([]byte, 2048)))
+	st.MarkStream(key, capture.StreamDone, nil)
+	add(controlFrame(t, capture.Out, c.next(), proto.EncCBOR, request(t, 3, "tools/call", map[string]any{"name": "analyze"})))
+	add(datagramFrame(t, c.next(), proto.ChannelProgress, 3, encode(t, proto.EncCBOR, proto.ProgressDatagram{Progress: 2, Total: 5, Message: "step 2/5"}), proto.EncCBOR))
+	add(datagramFrame(t, c.next(), proto.ChannelLog, 3, encode(t, proto.EncCBOR, proto.LogDatagram{Level: "info", Logger: "analyze", Data: json.RawMessage(`"step 2/5"`)}), proto.EncCBOR))
+	add(datagramFrame(t, c.next(), proto.ChannelLog, 3, encode(t, proto.EncCBOR, proto.LogDatagram{Level: "warning", Logger: "analyze", Data: json.RawMessage(`{"slow":true}`)}), proto.EncCBOR))
+	add(datagramFrame(t, c.next(), proto.ChannelAudio, 3, pcm(320, 8192), proto.EncBinary))
+	add(datagramFrame(t, c.next(), proto.DatagramChannel(0x07), 3, []byte{1, 2, 3}, proto.EncBinary))
+	add(controlFrame(t, capture.Out, c.next(), proto.EncCBOR, notification(t, proto.MethodFlowCancel, proto.FlowCancelParams{RequestID: 3, Reason: "user"})))
+	add(controlFrame(t, capture.In, c.next(), proto.EncCBOR, proto.NewErrorResponse(proto.IntID(3), -32000, "Cancelled", nil)))
+	bad := []byte("\x00\x00\x00\x05{oops")
+	_, _, fields, _ := proto.ParseControlFrame(bad, proto.DefaultMaxControlFrame)
+	add(&capture.Frame{Time: c.next(), Dir: capture.In, Conn: "wt", Chan: capture.Channel{Kind: capture.Control},
+		Raw: bad, Size: len(bad), Fields: fields, Enc: proto.EncCBOR, Err: errDecode})
+	add(stderrFrame(c.next(), "server starting"))
+	add(stderrFrame(c.next(), "listening on stdio"))
+	return st
+}
+
+// errDecode stands for the error a codec reports on a broken body.
+var errDecode = &proto.Error{Code: proto.CodeParseError, Message: "CBOR body is malformed: unexpected EOF"}
+
+// newTestModel returns a model of st without a connection, sized w×h, with
+// every frame read.
+func newTestModel(t testing.TB, st *capture.Store, w, h int) *Model {
+	t.Helper()
+	m := New(Config{Store: st, Target: "wt://127.0.0.1:4433/mcp"})
+	t.Cleanup(func() { _ = m.Close() })
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	m.Update(refreshMsg{at: t0})
+	return m
+}
+
+// press sends one key press to the model and returns the command.
+func press(m *Model, k string) tea.Cmd {
+	msg := keyPress(k)
+	_, cmd := m.Update(msg)
+	return cmd
+}
+
+// keyPress is the KeyPressMsg of a key name as KeyMap uses them.
+func keyPress(k string) tea.KeyPressMsg {
+	switch k {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "home":
+		return tea.KeyPressMsg{Code: tea.KeyHome}
+	case "end":
+		return tea.KeyPressMsg{Code: tea.KeyEnd}
+	case "ctrl+c":
+		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	}
+	r := []rune(k)[0]
+	if r >= 'A' && r <= 'Z' {
+		return tea.KeyPressMsg{Code: r + ('a' - 'A'), ShiftedCode: r, Mod: tea.ModShift, Text: k}
+	}
+	return tea.KeyPressMsg{Code: r, Text: k}
+}
+
+// golden compares got, ANSI stripped and with trailing spaces cut, with
+// testdata/name.golden (rewritten with -update).
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	lines := strings.Split(ansi.Strip(got), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	got = strings.Join(lines, "\n") + "\n"
+	path := filepath.Join("testdata", name+".golden")
+	if updateGoldens() {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("reading the golden file (run with -update to create it): %v", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from %s:\n--- got\n%s--- want\n%s", name, path, got, want)
+	}
+}

@@ -1,0 +1,252 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// Bounds of the index: it reads at most maxScan new frames per refresh and
+// remembers a bounded number of calls, links and stderr lines, so that its
+// memory and its work per refresh do not grow with the capture.
+const (
+	maxScan         = 1 << 16
+	scanBatch       = 4096
+	maxCalls        = 8192
+	maxLinksPerCall = 512
+	maxStderrLines  = 5000
+	maxStderrLine   = 2048
+)
+
+// callInfo is what the index knows of one call.
+type callInfo struct {
+	sent   time.Time // when the request was captured; zero when not seen
+	method string    // the request's method, with the tool name for tools/call
+	seqs   []uint64  // frames of the call in Seq order: request, streams, datagrams, response
+}
+
+// index reads the store's new frames once each, in order, and keeps what
+// the panes need beyond a window: the frames of each call (to link them
+// and time responses), the MIME type of each stream, the stderr lines, the
+// datagram board and the matches of the filter.
+type index struct {
+	next    uint64 // Seq of the next frame to read
+	skipped uint64 // frames never read because a refresh fell too far behind
+	calls   map[callKey]*callInfo
+	order   []callKey // calls oldest first, to forget the oldest
+	mimes   map[capture.StreamKey]string
+	stderr  lineRing
+	board   datagramBoard
+	filter  *filterView
+}
+
+// newIndex returns an empty index.
+func newIndex() *index {
+	return &index{
+		next:   1,
+		calls:  make(map[callKey]*callInfo),
+		mimes:  make(map[capture.StreamKey]string),
+		stderr: lineRing{max: maxStderrLines},
+		board:  newDatagramBoard(),
+	}
+}
+
+// catchUp reads the frames appended since the last call, at most maxScan
+// of them; when more arrived, the oldest unread are skipped. It reports
+// whether anything was read.
+func (x *index) catchUp(st *capture.Store) bool {
+	s := st.Stats()
+	if s.LastSeq < x.next {
+		return false
+	}
+	if x.next < s.FirstSeq {
+		x.skipped += s.FirstSeq - x.next
+		x.next = s.FirstSeq
+	}
+	if behind := s.LastSeq - x.next + 1; behind > maxScan {
+		x.skipped += behind - maxScan
+		x.next = s.LastSeq - maxScan + 1
+	}
+	read := false
+	for x.next <= s.LastSeq {
+		batch := st.Window(x.next, int(min(scanBatch, s.LastSeq-x.next+1)))
+		if len(batch) == 0 {
+			break
+		}
+		for _, f := range batch {
+			x.add(f)
+		}
+		x.next = batch[len(batch)-1].Seq + 1
+		read = true
+	}
+	return read
+}
+
+// add reads one frame.
+func (x *index) add(f *capture.Frame) {
+	if k, ok := callOf(f); ok {
+		c := x.call(k)
+		if len(c.seqs) < maxLinksPerCall {
+			c.seqs = append(c.seqs, f.Seq)
+		}
+		if f.Msg != nil && f.Msg.Kind() == proto.KindRequest {
+			c.sent, c.method = f.Time, callLabel(f.Msg)
+		} else if f.Msg != nil && f.Msg.Result != nil {
+			x.noteStreamRefs(f, k)
+		}
+	} else if k, ok := cancelledCall(f); ok {
+		if c, known := x.calls[k]; known && len(c.seqs) < maxLinksPerCall {
+			c.seqs = append(c.seqs, f.Seq)
+		}
+	}
+	switch f.Chan.Kind {
+	case capture.Stderr:
+		x.stderr.push(string(bodyOf(f)))
+	case capture.Datagram:
+		x.board.add(f)
+	}
+	if x.filter != nil {
+		x.filter.offer(f, x)
+	}
+}
+
+// call returns the record of k, creating it and forgetting the oldest call
+// past maxCalls.
+func (x *index) call(k callKey) *callInfo {
+	if c, ok := x.calls[k]; ok {
+		return c
+	}
+	c := &callInfo{}
+	x.calls[k] = c
+	x.order = append(x.order, k)
+	if len(x.order) > maxCalls {
+		delete(x.calls, x.order[0])
+		x.order = x.order[1:]
+	}
+	return c
+}
+
+// lookup returns what is known of a frame's call (for a cancellation, of
+// the call it cancels).
+func (x *index) lookup(f *capture.Frame) (*callInfo, bool) {
+	k, ok := callOf(f)
+	if !ok {
+		if k, ok = cancelledCall(f); !ok {
+			return nil, false
+		}
+	}
+	c, ok := x.calls[k]
+	return c, ok
+}
+
+// latency returns the time from a response's request to the response.
+func (x *index) latency(f *capture.Frame) (time.Duration, bool) {
+	if f.Msg == nil || !f.Msg.IsResponse() {
+		return 0, false
+	}
+	c, ok := x.lookup(f)
+	if !ok || c.sent.IsZero() {
+		return 0, false
+	}
+	return f.Time.Sub(c.sent), true
+}
+
+// noteStreamRefs remembers the MIME type of every ref/stream item of a
+// tools/call result.
+func (x *index) noteStreamRefs(f *capture.Frame, k callKey) {
+	if !bytes.Contains(f.Msg.Result, []byte(proto.ContentStreamRef)) {
+		return
+	}
+	n, ok := proto.FlowRequestID(*f.Msg.ID)
+	if !ok {
+		return
+	}
+	var r struct {
+		Content []proto.StreamRef `json:"content"`
+	}
+	if json.Unmarshal(f.Msg.Result, &r) != nil {
+		return
+	}
+	for _, it := range r.Content {
+		if it.Type == proto.ContentStreamRef && it.MimeType != "" {
+			if len(x.mimes) >= maxCalls {
+				clear(x.mimes)
+			}
+			x.mimes[capture.StreamKey{Conn: k.conn, ReqID: n, Tag: it.StreamTag}] = it.MimeType
+		}
+	}
+}
+
+// cancelledID returns the request id a cancellation names: $/cancel
+// {requestId} on MCP-Flow, notifications/cancelled {requestId} on MCP.
+func cancelledID(f *capture.Frame) (proto.ID, bool) {
+	m := f.Msg
+	if f.Chan.Kind != capture.Control || m == nil || m.Kind() != proto.KindNotification ||
+		(m.Method != proto.MethodFlowCancel && m.Method != proto.MethodNotifyCancelled) {
+		return proto.ID{}, false
+	}
+	var p struct {
+		RequestID *proto.ID `json:"requestId"`
+	}
+	if json.Unmarshal(m.Params, &p) != nil || p.RequestID == nil {
+		return proto.ID{}, false
+	}
+	return *p.RequestID, true
+}
+
+// cancelledCall returns the call a cancellation names. A cancellation
+// travels the other way from the request it names.
+func cancelledCall(f *capture.Frame) (callKey, bool) {
+	id, ok := cancelledID(f)
+	if !ok {
+		return callKey{}, false
+	}
+	return callKey{conn: f.Conn, fromServer: f.Dir == capture.In, id: id.Key()}, true
+}
+
+// callLabel names a request: its method, and for tools/call the tool.
+func callLabel(m *proto.Message) string {
+	if m.Method != "tools/call" || len(m.Params) == 0 {
+		return m.Method
+	}
+	var p struct {
+		Name string `json:"name"`
+	}
+	if json.Unmarshal(m.Params, &p) != nil || p.Name == "" {
+		return m.Method
+	}
+	return m.Method + " " + p.Name
+}
+
+// lineRing keeps the newest max lines.
+type lineRing struct {
+	max   int
+	lines []string
+	start int // index of the oldest line once full
+	total uint64
+}
+
+// push adds a line, cut to maxStderrLine bytes and to one line.
+func (r *lineRing) push(s string) {
+	if len(s) > maxStderrLine {
+		s = s[:maxStderrLine]
+	}
+	s = oneLine(strings.TrimRight(s, "\r\n"))
+	r.total++
+	if len(r.lines) < r.max {
+		r.lines = append(r.lines, s)
+		return
+	}
+	r.lines[r.start] = s
+	r.start = (r.start + 1) % r.max
+}
+
+// len is how many lines are kept.
+func (r *lineRing) len() int { return len(r.lines) }
+
+// at returns the i-th kept line, oldest first.
+func (r *lineRing) at(i int) string { return r.lines[(r.start+i)%len(r.lines)] }

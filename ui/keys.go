@@ -1,0 +1,61 @@
+package ui
+
+import "charm.land/bubbles/v2/key"
+
+// KeyMap holds every key binding of the UI. The help bar and the help
+// screen are generated from it.
+type KeyMap struct {
+	NextPane, PrevPane           key.Binding
+	Up, Down, PageUp, PageDown   key.Binding
+	Home, End                    key.Binding
+	Detail, Hex, Follow, Link    key.Binding
+	Filter, Back                 key.Binding
+	Cancel, Copy, Reconnect      key.Binding
+	ListTools, ReadFile, Analyze key.Binding
+	Tone                         key.Binding
+	Quit, Help                   key.Binding
+}
+
+// DefaultKeyMap returns the default bindings.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		NextPane:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
+		PrevPane:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
+		Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		PageUp:    key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PageDown:  key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
+		Home:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home/g", "first")),
+		End:       key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end/G", "last")),
+		Detail:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "detail")),
+		Hex:       key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "hex dump")),
+		Follow:    key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow")),
+		Link:      key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "next frame of this call")),
+		Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back / clear filter")),
+		Cancel:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "cancel request")),
+		Copy:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
+		Reconnect: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reconnect")),
+		ListTools: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tools/list")),
+		ReadFile:  key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "read_file 1 MiB")),
+		Analyze:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "analyze")),
+		Tone:      key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "tone (audio)")),
+		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+	}
+}
+
+// ShortHelp is the one-line help under the panes.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Help, k.NextPane, k.Detail, k.Hex, k.Follow, k.Filter, k.ListTools, k.Cancel, k.Quit}
+}
+
+// FullHelp is the help screen, in columns.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
+		{k.NextPane, k.PrevPane, k.Detail, k.Hex, k.Back, k.Link},
+		{k.Follow, k.Filter, k.Copy, k.Cancel, k.Reconnect},
+		{k.ListTools, k.ReadFile, k.Analyze, k.Tone, k.Help, k.Quit},
+	}
+}

@@ -1,0 +1,88 @@
+package ui
+
+// paneID names a pane.
+type paneID int
+
+// Panes in focus order.
+const (
+	paneTraffic paneID = iota
+	paneStreams
+	paneDatagrams
+	paneDetail
+	paneHex
+	paneStderr
+	paneCount
+)
+
+// paneNames are the tab labels of the panes.
+var paneNames = [paneCount]string{"Traffic", "Streams", "Datagrams", "Detail", "Hex", "Stderr"}
+
+// Sizes from which the panes are shown side by side rather than as tabs.
+const (
+	splitMinWidth  = 110
+	splitMinHeight = 24
+	chromeLines    = 3 // tab bar, help or filter line, status bar
+)
+
+// rect is an area of the screen.
+type rect struct{ x, y, w, h int }
+
+// contains reports whether the cell (x, y) is inside r.
+func (r rect) contains(x, y int) bool {
+	return x >= r.x && x < r.x+r.w && y >= r.y && y < r.y+r.h
+}
+
+// layout says where each visible pane goes: its title line is the first
+// line of its area, its body the rest. A hidden pane has an empty area.
+type layout struct {
+	split bool
+	area  [paneCount]rect
+	left  int // width of the left column in split mode
+}
+
+// computeLayout lays the panes out on a w×h screen. Wide screens show the
+// overview split (traffic, streams and datagrams on the left, detail and
+// hex on the right); narrow ones, and the stderr tab, show the focused
+// pane alone.
+func computeLayout(w, h int, focus paneID) layout {
+	bodyH := max(h-chromeLines, 0)
+	var l layout
+	if w < splitMinWidth || h < splitMinHeight || focus == paneStderr {
+		l.area[focus] = rect{0, 1, w, bodyH}
+		return l
+	}
+	l.split = true
+	l.left = w * 11 / 20
+	right := w - l.left - 1
+	traffic := bodyH * 3 / 5
+	streams := (bodyH - traffic) / 2
+	l.area[paneTraffic] = rect{0, 1, l.left, traffic}
+	l.area[paneStreams] = rect{0, 1 + traffic, l.left, streams}
+	l.area[paneDatagrams] = rect{0, 1 + traffic + streams, l.left, bodyH - traffic - streams}
+	detail := bodyH * 11 / 20
+	l.area[paneDetail] = rect{l.left + 1, 1, right, detail}
+	l.area[paneHex] = rect{l.left + 1, 1 + detail, right, bodyH - detail}
+	return l
+}
+
+// visible reports whether a pane is on screen.
+func (l layout) visible(p paneID) bool { return l.area[p].h > 0 }
+
+// body is the area of a pane below its title line.
+func (l layout) body(p paneID) rect {
+	a := l.area[p]
+	if a.h == 0 {
+		return a
+	}
+	return rect{a.x, a.y + 1, a.w, a.h - 1}
+}
+
+// paneAt returns the visible pane at the cell (x, y).
+func (l layout) paneAt(x, y int) (paneID, bool) {
+	for p := range paneCount {
+		if l.area[p].contains(x, y) {
+			return p, true
+		}
+	}
+	return 0, false
+}

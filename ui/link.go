@@ -1,0 +1,177 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/transports/webtransport"
+)
+
+// connectTimeout bounds the handshake of one connect.
+const connectTimeout = 30 * time.Second
+
+// connection is the current link and what the UI knows of it.
+type connection struct {
+	link      Link
+	gen       int // 1 for the first connection, one more per reconnect
+	dialect   proto.Dialect
+	ready     bool   // Connect succeeded
+	down      bool   // the transport went away
+	connected string // era and version, or "" before the handshake
+}
+
+// flowLink is the part of the MCP-Flow transport the status bar reads.
+type flowLink interface {
+	State() webtransport.State
+	Negotiated() (webtransport.Negotiation, bool)
+}
+
+// Messages of the connection's life.
+type (
+	// connectedMsg says how the Connect of link generation gen ended.
+	connectedMsg struct {
+		gen int
+		err error
+	}
+	// linkDownMsg says the transport of generation gen went away.
+	linkDownMsg struct {
+		gen int
+		err error
+	}
+	// closedMsg says the link was closed for quitting.
+	closedMsg struct{}
+)
+
+// dial builds a new link through the Dialer and starts connecting it; the
+// frames of every generation after the first carry the connection name
+// with "#gen", so that request ids of two sessions stay apart.
+func (m *Model) dial() tea.Cmd {
+	m.conn.gen++
+	gen := m.conn.gen
+	sink := connSink{store: m.cfg.Store}
+	if gen > 1 {
+		sink.suffix = "#" + strconv.Itoa(gen)
+	}
+	link, err := m.cfg.Dial(sink)
+	if err != nil {
+		m.conn = connection{gen: gen, down: true, dialect: m.conn.dialect}
+		m.status.setError(fmt.Errorf("could not set up the connection: %w", err))
+		return nil
+	}
+	dialect := proto.DialectMCP
+	if _, ok := link.Transport.(flowLink); ok {
+		dialect = proto.DialectMCPFlow
+	}
+	m.conn = connection{link: link, gen: gen, dialect: dialect}
+	m.traffic.dialect, m.detail.dialect = dialect, dialect
+	m.status.note("connecting to " + m.cfg.Target)
+	ctx := m.ctx
+	return tea.Batch(
+		func() tea.Msg {
+			cctx, cancel := context.WithTimeout(ctx, connectTimeout)
+			defer cancel()
+			return connectedMsg{gen: gen, err: link.Session.Connect(cctx)}
+		},
+		func() tea.Msg {
+			<-link.Transport.Done()
+			return linkDownMsg{gen: gen, err: link.Transport.Err()}
+		},
+	)
+}
+
+// connected handles the end of a Connect.
+func (m *Model) connected(msg connectedMsg) tea.Cmd {
+	if msg.gen != m.conn.gen {
+		return nil
+	}
+	if msg.err != nil {
+		m.status.setError(fmt.Errorf("could not connect to %s: %w", m.cfg.Target, msg.err))
+		return closeCmd(m.conn.link, nil)
+	}
+	s := m.conn.link.Session
+	m.conn.ready = true
+	m.conn.connected = s.Era().String() + " " + s.ProtocolVersion()
+	m.status.note("connected")
+	cmds := make([]tea.Cmd, 0, len(m.cfg.OnConnect))
+	for _, r := range m.cfg.OnConnect {
+		cmds = append(cmds, m.send(r))
+	}
+	return tea.Batch(cmds...)
+}
+
+// linkDown handles the end of a transport.
+func (m *Model) linkDown(msg linkDownMsg) {
+	if msg.gen != m.conn.gen {
+		return
+	}
+	m.conn.down = true
+	if msg.err != nil {
+		m.status.setError(fmt.Errorf("the connection ended: %w", msg.err))
+	} else if !m.quitting {
+		m.status.note("the connection was closed")
+	}
+}
+
+// reconnect closes the current link in the background and dials a new
+// one; the store keeps the frames of the old one.
+func (m *Model) reconnect() tea.Cmd {
+	if m.cfg.Dial == nil {
+		return nil
+	}
+	old := m.conn.link
+	m.conn.link = Link{}
+	return tea.Batch(closeCmd(old, nil), m.dial())
+}
+
+// closeCmd closes a link off the UI goroutine and then returns then (nil:
+// no message).
+func closeCmd(l Link, then tea.Msg) tea.Cmd {
+	return func() tea.Msg {
+		_ = closeLink(l)
+		return then
+	}
+}
+
+// closeLink closes the session of a link (which closes its transport).
+func closeLink(l Link) error {
+	switch {
+	case l.Session != nil:
+		return l.Session.Close()
+	case l.Transport != nil:
+		return l.Transport.Close()
+	}
+	return nil
+}
+
+// connSink hands frames and stream marks to the store, renaming the
+// connection of a later link generation.
+type connSink struct {
+	store  *capture.Store
+	suffix string
+}
+
+var _ capture.StreamMarker = connSink{}
+
+// Append renames the frame's connection and stores it.
+func (s connSink) Append(f *capture.Frame) uint64 {
+	f.Conn += s.suffix
+	return s.store.Append(f)
+}
+
+// MarkStream forwards a stream's state.
+func (s connSink) MarkStream(key capture.StreamKey, state capture.StreamState, err error) {
+	key.Conn += s.suffix
+	s.store.MarkStream(key, state, err)
+}
+
+// SetStreamSize forwards a stream's announced size.
+func (s connSink) SetStreamSize(key capture.StreamKey, size int64) {
+	key.Conn += s.suffix
+	s.store.SetStreamSize(key, size)
+}

@@ -1,0 +1,165 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// Model is the root of the UI: it owns the panes, the focus, the layout
+// and the connection, and routes every message. Create it with New and
+// hand it to tea.NewProgram; call Close after the program ends.
+type Model struct {
+	cfg    Config
+	keys   KeyMap
+	styles *Styles
+	help   help.Model
+	input  textinput.Model
+
+	ctx         context.Context // ends with Close: stops the refresh loop and calls
+	stop        context.CancelFunc
+	signal      <-chan struct{}
+	unsubscribe func()
+	lastRefresh time.Time
+
+	idx       *index
+	traffic   *trafficPane
+	streams   *streamsPane
+	datagrams *datagramsPane
+	detail    *detailPane
+	hex       *hexPane
+	stderr    *stderrPane
+
+	focus         paneID
+	width, height int
+	layout        layout
+	filtering     bool // the filter input has the keys
+	showHelp      bool
+	filterGen     int
+
+	conn     connection
+	status   statusLine
+	quitting bool
+}
+
+// New returns the root model for cfg. It subscribes to the store at once,
+// so that no change is missed before the program starts.
+func New(cfg Config) *Model {
+	if cfg.Store == nil {
+		cfg.Store = capture.NewStore(capture.Config{})
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	sig, unsubscribe := cfg.Store.Subscribe()
+	st := NewStyles(true)
+	x := newIndex()
+	m := &Model{
+		cfg: cfg, keys: DefaultKeyMap(), styles: &st, help: help.New(), input: textinput.New(),
+		ctx: ctx, stop: stop, signal: sig, unsubscribe: unsubscribe,
+		idx: x,
+	}
+	m.traffic = newTrafficPane(cfg.Store, x, m.styles)
+	m.streams = newStreamsPane(x, m.styles)
+	m.datagrams = newDatagramsPane(&x.board, m.styles)
+	m.detail = newDetailPane(x, m.styles)
+	m.hex = newHexPane(m.styles)
+	m.stderr = newStderrPane(&x.stderr, m.styles)
+	m.help.Styles = st.Help
+	m.input.Prompt = "/ "
+	m.input.Placeholder = "method · > or < · #id · error · control|stream|datagram|stderr"
+	m.conn.dialect = proto.DialectMCP
+	m.setSize(80, 24)
+	return m
+}
+
+// Init asks for the terminal's background colour, connects and starts
+// listening to the store.
+func (m *Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.waitRefresh()}
+	if m.cfg.Dial != nil {
+		cmds = append(cmds, m.dial())
+	}
+	return tea.Batch(cmds...)
+}
+
+// Close ends the model's background work and closes the connection (on
+// MCP-Flow the session sends $/shutdown and drains). It is safe to call
+// more than once.
+func (m *Model) Close() error {
+	m.stop()
+	m.unsubscribe()
+	link := m.conn.link
+	m.conn.link = Link{}
+	return closeLink(link)
+}
+
+// pane returns the pane with id p.
+func (m *Model) pane(p paneID) pane {
+	switch p {
+	case paneStreams:
+		return m.streams
+	case paneDatagrams:
+		return m.datagrams
+	case paneDetail:
+		return m.detail
+	case paneHex:
+		return m.hex
+	case paneStderr:
+		return m.stderr
+	}
+	return m.traffic
+}
+
+// pane is what the root asks of every pane.
+type pane interface {
+	SetSize(w, h int)
+	Render(w, h int, focused bool) string
+	HandleKey(msg tea.KeyPressMsg, k KeyMap) bool
+	Title() string
+	scroll(v nav)
+}
+
+// setSize lays the panes out for a w×h screen.
+func (m *Model) setSize(w, h int) {
+	m.width, m.height = w, h
+	m.layout = computeLayout(w, h, m.focus)
+	for p := range paneCount {
+		b := m.layout.body(p)
+		if b.h > 0 {
+			m.pane(p).SetSize(b.w, b.h)
+		}
+	}
+	m.help.SetWidth(w)
+	m.input.SetWidth(max(w-4, 10))
+	m.syncSelection()
+}
+
+// setFocus moves the focus, which may change the layout (tabs, stderr).
+func (m *Model) setFocus(p paneID) {
+	m.focus = (p + paneCount) % paneCount
+	m.setSize(m.width, m.height)
+}
+
+// syncSelection shows the traffic pane's selection in the detail and hex
+// panes, building the detail only when it is visible.
+func (m *Model) syncSelection() {
+	f, _ := m.traffic.selected()
+	m.detail.SetFrame(f)
+	m.hex.SetFrame(f)
+	if m.layout.visible(paneDetail) {
+		m.detail.prepare()
+	}
+}
+
+// setStyles switches to the light or dark styles.
+func (m *Model) setStyles(dark bool) {
+	*m.styles = NewStyles(dark)
+	m.help.Styles = m.styles.Help
+	m.detail.restyle()
+	m.syncSelection()
+}

@@ -1,0 +1,57 @@
+package ui
+
+import (
+	tea "charm.land/bubbletea/v2"
+)
+
+// wheelRows is how far one wheel notch scrolls.
+const wheelRows = 3
+
+// handleWheel scrolls the pane under the pointer.
+func (m *Model) handleWheel(msg tea.MouseWheelMsg) {
+	p, ok := m.layout.paneAt(msg.X, msg.Y)
+	if !ok {
+		return
+	}
+	switch msg.Button {
+	case tea.MouseWheelUp:
+		m.pane(p).scroll(nav{delta: -wheelRows})
+	case tea.MouseWheelDown:
+		m.pane(p).scroll(nav{delta: wheelRows})
+	default:
+		return
+	}
+	if p == paneTraffic {
+		m.syncSelection()
+	}
+}
+
+// handleClick focuses the pane under the pointer and, in the traffic and
+// streams panes, selects the row clicked; a click on the tab bar focuses
+// that tab's pane.
+func (m *Model) handleClick(msg tea.MouseClickMsg) {
+	if msg.Button != tea.MouseLeft {
+		return
+	}
+	if msg.Y == 0 {
+		if p, ok := m.tabAt(msg.X); ok {
+			m.setFocus(p)
+		}
+		return
+	}
+	p, ok := m.layout.paneAt(msg.X, msg.Y)
+	if !ok {
+		return
+	}
+	if p != m.focus {
+		m.setFocus(p)
+	}
+	y := msg.Y - m.layout.body(p).y
+	switch p {
+	case paneTraffic:
+		m.traffic.clickRow(y)
+		m.syncSelection()
+	case paneStreams:
+		m.streams.clickRow(y)
+	}
+}

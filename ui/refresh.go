@@ -1,0 +1,51 @@
+package ui
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// refreshInterval is the shortest time between two refreshes: the UI
+// redraws for new frames at most about 60 times a second.
+const refreshInterval = 16 * time.Millisecond
+
+// refreshMsg says the store changed; at is when the refresh was let through.
+type refreshMsg struct{ at time.Time }
+
+// waitRefresh waits for the store's signal, then until refreshInterval has
+// passed since the last refresh, and reports one refresh for every change
+// in between. It is re-armed after each refresh, so at most one is pending.
+func (m *Model) waitRefresh() tea.Cmd {
+	sig, ctx, last := m.signal, m.ctx, m.lastRefresh
+	return func() tea.Msg {
+		select {
+		case <-sig:
+		case <-ctx.Done():
+			return nil
+		}
+		if wait := refreshInterval - time.Since(last); wait > 0 {
+			t := time.NewTimer(wait)
+			defer t.Stop()
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				return nil
+			}
+		}
+		return refreshMsg{at: time.Now()}
+	}
+}
+
+// refresh reads the new frames into the index and the panes.
+func (m *Model) refresh(at time.Time) tea.Cmd {
+	m.lastRefresh = at
+	m.idx.catchUp(m.cfg.Store)
+	if v := m.idx.filter; v != nil {
+		v.trim(m.cfg.Store.Stats().FirstSeq)
+	}
+	m.streams.update(m.cfg.Store.Streams())
+	m.traffic.sync()
+	m.syncSelection()
+	return m.waitRefresh()
+}

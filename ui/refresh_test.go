@@ -1,0 +1,102 @@
+package ui
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// A burst of frames appended while no refresh is pending yields one
+// refresh, which reads every frame of the burst.
+func TestRefreshCoalescesABurst(t *testing.T) {
+	st := capture.NewStore(capture.Config{})
+	m := newTestModel(t, st, 140, 40)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 250 {
+				st.Append(controlFrame(t, capture.In, t0, proto.EncJSON, request(t, int64(g*1000+i), "ping", nil)))
+			}
+		}()
+	}
+	wg.Wait()
+	msg := m.waitRefresh()()
+	if _, ok := msg.(refreshMsg); !ok {
+		t.Fatalf("got %T", msg)
+	}
+	m.Update(msg)
+	if m.idx.next != 1001 || len(m.idx.calls) != 1000 {
+		t.Errorf("after one refresh the index read up to %d with %d calls, want all 1000 frames", m.idx.next-1, len(m.idx.calls))
+	}
+	select {
+	case <-m.signal:
+		t.Error("a second signal was pending after the burst")
+	default:
+	}
+}
+
+// A refresh comes no sooner than refreshInterval after the previous one,
+// however soon the store changes.
+func TestRefreshIsSpaced(t *testing.T) {
+	st := capture.NewStore(capture.Config{})
+	m := newTestModel(t, st, 140, 40)
+	for range 3 {
+		m.lastRefresh = time.Now()
+		st.Append(controlFrame(t, capture.In, t0, proto.EncJSON, notification(t, "notifications/message", nil)))
+		msg := m.waitRefresh()().(refreshMsg)
+		if gap := msg.at.Sub(m.lastRefresh); gap < refreshInterval {
+			t.Errorf("a refresh came %s after the previous one, under %s", gap, refreshInterval)
+		}
+		m.Update(msg)
+	}
+}
+
+// The refresh loop ends with Close instead of waiting for a signal forever.
+func TestRefreshEndsWithClose(t *testing.T) {
+	m := New(Config{})
+	cmd := m.waitRefresh()
+	done := make(chan any)
+	go func() { done <- cmd() }()
+	_ = m.Close()
+	if msg := <-done; msg != nil {
+		t.Errorf("after Close the loop returned %T", msg)
+	}
+}
+
+// The index reads at most maxScan frames per refresh and counts the rest
+// as not indexed, so a refresh costs the same however far it fell behind.
+func TestIndexBoundsItsWork(t *testing.T) {
+	st := capture.NewStore(capture.Config{})
+	fr := controlFrame(t, capture.In, t0, proto.EncJSON, notification(t, "notifications/message", nil))
+	for range maxScan + 100 {
+		c := *fr
+		st.Append(&c)
+	}
+	x := newIndex()
+	x.catchUp(st)
+	if x.skipped != 100 || x.next != uint64(maxScan+101) {
+		t.Errorf("skipped %d, next %d", x.skipped, x.next)
+	}
+}
+
+// Decode errors and error responses are painted in the error colour.
+func TestErrorRowsInErrorColour(t *testing.T) {
+	m := newTestModel(t, sampleStore(t), 140, 40)
+	m.traffic.sel = 0
+	cols := trafficColumns(100)
+	for _, f := range m.cfg.Store.Window(1, m.cfg.Store.Len()) {
+		row := m.traffic.row(f, cols, true)
+		_, bad := frameLabel(f, m.idx, proto.DialectMCPFlow)
+		if isErr := f.Err != nil || f.Msg != nil && f.Msg.Error != nil; bad != isErr {
+			t.Errorf("seq %d: bad %v", f.Seq, bad)
+		}
+		if painted := len(row) > len(m.styles.errText.pre) && row[:len(m.styles.errText.pre)] == m.styles.errText.pre; painted != bad {
+			t.Errorf("seq %d: painted in the error colour %v, want %v", f.Seq, painted, bad)
+		}
+	}
+}

@@ -1,0 +1,112 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/capture"
+)
+
+// statusLine holds the messages of the status bar: the latest note and the
+// latest error.
+type statusLine struct {
+	message string
+	err     string
+}
+
+// note sets the latest note.
+func (s *statusLine) note(msg string) { s.message = msg }
+
+// setError sets the latest error.
+func (s *statusLine) setError(err error) {
+	if err != nil {
+		s.err = oneLine(err.Error())
+	}
+}
+
+// statusParts are the facts the status bar shows, in order.
+func (m *Model) statusParts() []string {
+	c := m.conn
+	var parts []string
+	state := "not connected"
+	switch {
+	case c.link.Transport == nil && c.gen > 0 && c.down:
+		state = "no connection"
+	case c.link.Transport != nil:
+		state = "connecting"
+		if c.ready {
+			state = "connected"
+		}
+		if c.down {
+			state = "closed"
+		}
+	}
+	encoding := ""
+	if f, ok := c.link.Transport.(flowLink); ok {
+		state = "MCP-Flow " + f.State().String()
+		if n, ok := f.Negotiated(); ok {
+			encoding = n.Encoding
+			if encoding == "" {
+				encoding = "json"
+			}
+		}
+	} else if c.link.Transport != nil {
+		state = "MCP " + state
+		encoding = "json"
+	}
+	parts = append(parts, state)
+	if c.connected != "" {
+		parts = append(parts, c.connected)
+	}
+	if encoding != "" {
+		parts = append(parts, "enc "+encoding)
+	}
+	if s := c.link.Session; s != nil && c.ready {
+		if info := s.ServerInfo(); info.Name != "" {
+			parts = append(parts, strings.TrimSpace(info.Name+" "+info.Version))
+		}
+		parts = append(parts, fmt.Sprintf("%d in flight", s.InFlight()))
+	}
+	parts = append(parts, storeFacts(m.cfg.Store.Stats(), m.idx.skipped)...)
+	return parts
+}
+
+// storeFacts says what the store dropped or capped, when it did.
+func storeFacts(s capture.Stats, skipped uint64) []string {
+	var out []string
+	if s.DroppedBytes > 0 && (s.Stripped > 0 || s.Evicted > 0 || s.Truncated > 0) {
+		out = append(out, "dropped "+byteSize(s.DroppedBytes))
+	}
+	if s.Evicted > 0 {
+		out = append(out, fmt.Sprintf("%d frames evicted", s.Evicted))
+	}
+	if s.Truncated > 0 {
+		out = append(out, fmt.Sprintf("%d frames capped", s.Truncated))
+	}
+	if skipped > 0 {
+		out = append(out, fmt.Sprintf("%d frames not indexed", skipped))
+	}
+	return out
+}
+
+// renderStatus draws the status bar: the facts, the standing notice, the
+// latest error and the latest note.
+func (m *Model) renderStatus(w int) string {
+	st := m.styles
+	line := st.StatusBar.Render(" " + strings.Join(m.statusParts(), " · ") + " ")
+	if m.cfg.Notice != "" {
+		line += st.Notice.Render(" " + oneLine(m.cfg.Notice) + " ")
+	}
+	if m.status.err != "" {
+		line += st.StatusError.Render(" " + m.status.err + " ")
+	}
+	if m.status.message != "" {
+		line += st.StatusLabel.Render(" " + oneLine(m.status.message) + " ")
+	}
+	if n := ansi.StringWidth(line); n < w {
+		return line + st.StatusBar.Render(strings.Repeat(" ", w-n))
+	}
+	return ansi.Truncate(line, w, "…")
+}

@@ -1,0 +1,156 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/progress"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/capture"
+)
+
+// streamsPane lists the execution streams the store remembers: request id
+// and tag, MIME type, bytes so far, rate, state, and a progress bar when
+// the peer announced the size.
+type streamsPane struct {
+	x      *index
+	st     *Styles
+	list   []capture.StreamStats // snapshot taken at the last refresh, oldest first
+	sel    int
+	top    int
+	rows   int
+	bar    progress.Model
+	picked bool // the user moved the selection; otherwise the newest is selected
+}
+
+// newStreamsPane returns an empty pane.
+func newStreamsPane(x *index, st *Styles) *streamsPane {
+	return &streamsPane{x: x, st: st, rows: 1, bar: progress.New(progress.WithoutPercentage())}
+}
+
+// SetSize sets the size of the pane's body.
+func (p *streamsPane) SetSize(_, h int) { p.rows = max(h-1, 1) }
+
+// update takes a new snapshot of the streams.
+func (p *streamsPane) update(list []capture.StreamStats) {
+	p.list = list
+	if !p.picked {
+		p.sel = len(list) - 1
+	}
+	p.clamp()
+}
+
+// clamp keeps the selection on a stream and in view.
+func (p *streamsPane) clamp() {
+	p.sel = min(max(p.sel, 0), max(len(p.list)-1, 0))
+	if p.sel < p.top {
+		p.top = p.sel
+	}
+	if p.sel >= p.top+p.rows {
+		p.top = p.sel - p.rows + 1
+	}
+}
+
+// selected returns the selected stream.
+func (p *streamsPane) selected() (capture.StreamStats, bool) {
+	if p.sel < 0 || p.sel >= len(p.list) {
+		return capture.StreamStats{}, false
+	}
+	return p.list[p.sel], true
+}
+
+// HandleKey moves the selection.
+func (p *streamsPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
+	v, ok := navOf(msg, k, p.rows)
+	if ok {
+		p.scroll(v)
+	}
+	return ok
+}
+
+// scroll applies a navigation to the selection.
+func (p *streamsPane) scroll(v nav) {
+	p.picked = true
+	p.sel = v.apply(p.sel, len(p.list))
+	p.clamp()
+}
+
+// clickRow selects the stream at line y of the body.
+func (p *streamsPane) clickRow(y int) {
+	if i := p.top + y - 1; y >= 1 && i < len(p.list) {
+		p.picked, p.sel = true, i
+		p.clamp()
+	}
+}
+
+// Title names the pane.
+func (p *streamsPane) Title() string {
+	open := 0
+	for _, s := range p.list {
+		if s.State == capture.StreamOpen {
+			open++
+		}
+	}
+	return fmt.Sprintf("Execution streams · %d · %d open", len(p.list), open)
+}
+
+// Render draws the streams in view.
+func (p *streamsPane) Render(w, h int, focused bool) string {
+	if h <= 0 {
+		return ""
+	}
+	barW := 0
+	if w >= 70 {
+		barW = min(24, w-62)
+	}
+	labelW := max(w-(12+1+10+1+11+1+6+1)-barW-1, 6)
+	row := func(id, mime, size, rt, state string) string {
+		return cellRight(id, 12) + " " + cell(mime, labelW) + " " + cellRight(size, 10) + " " +
+			cellRight(rt, 11) + " " + cell(state, 6) + " "
+	}
+	lines := []string{p.st.muted.paint(cell(row("req/tag", "type", "bytes", "rate", "state"), w))}
+	if len(p.list) == 0 {
+		lines = append(lines, p.st.muted.paint(cell("no execution streams", w)))
+	}
+	p.bar.SetWidth(barW)
+	for i := p.top; i < len(p.list) && len(lines) < h; i++ {
+		s := p.list[i]
+		mime := p.x.mimes[s.Key]
+		if mime == "" {
+			mime = "-"
+		}
+		text := row(fmt.Sprintf("%d/%d", s.Key.ReqID, s.Key.Tag), mime, byteSize(s.Bytes), rate(s.Rate), s.State.String())
+		bar := strings.Repeat(" ", barW)
+		if s.Size >= 0 && barW > 0 {
+			bar = p.bar.ViewAs(fraction(s.Bytes, s.Size))
+		} else if d := s.Elapsed(); barW > 0 && d > 0 {
+			bar = cell(duration(d), barW)
+		}
+		lines = append(lines, p.paintRow(text, bar, w, i == p.sel, focused, s.State))
+	}
+	return strings.Join(padLines(lines, w, h), "\n")
+}
+
+// paintRow colours a row by its state and selection.
+func (p *streamsPane) paintRow(text, bar string, w int, selected, focused bool, state capture.StreamState) string {
+	switch {
+	case selected && focused:
+		text = p.st.selFocused.paint(text)
+	case selected:
+		text = p.st.selBlurred.paint(text)
+	case state == capture.StreamError || state == capture.StreamReset:
+		text = p.st.errText.paint(text)
+	case state == capture.StreamDone:
+		text = p.st.good.paint(text)
+	}
+	return fitLine(text+bar, w)
+}
+
+// fraction is done/total clamped to [0, 1]; 1 for an empty total.
+func fraction(done, total int64) float64 {
+	if total <= 0 {
+		return 1
+	}
+	return min(max(float64(done)/float64(total), 0), 1)
+}

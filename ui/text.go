@@ -1,0 +1,159 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// cell fits plain text (no escape sequences) into exactly w columns: it is
+// cut with "…" when longer and padded with spaces when shorter. Control
+// characters become spaces, so a row stays one line.
+func cell(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	s = oneLine(s)
+	n := textWidth(s)
+	switch {
+	case n == w:
+		return s
+	case n < w:
+		return s + strings.Repeat(" ", w-n)
+	}
+	s = ansi.Truncate(s, w, "…")
+	return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
+}
+
+// cellRight fits plain text into w columns, aligned right.
+func cellRight(s string, w int) string {
+	if n := textWidth(s); n < w {
+		return strings.Repeat(" ", w-n) + s
+	}
+	return cell(s, w)
+}
+
+// textWidth is the width of plain text in columns; ASCII is counted fast.
+func textWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
+}
+
+// fitLine fits a line that may hold escape sequences into exactly w columns.
+func fitLine(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	n := ansi.StringWidth(s)
+	if n > w {
+		s = ansi.Truncate(s, w, "…")
+		n = ansi.StringWidth(s)
+	}
+	if n < w {
+		s += strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+// fitBlock fits text into exactly h lines of exactly w columns each.
+func fitBlock(s string, w, h int) []string {
+	out := make([]string, 0, h)
+	if s != "" {
+		for _, ln := range strings.Split(s, "\n") {
+			if len(out) == h {
+				break
+			}
+			out = append(out, fitLine(ln, w))
+		}
+	}
+	blank := strings.Repeat(" ", max(w, 0))
+	for len(out) < h {
+		out = append(out, blank)
+	}
+	return out
+}
+
+// padLines brings lines already w columns wide to exactly h lines, adding
+// blank ones or dropping the last.
+func padLines(lines []string, w, h int) []string {
+	if len(lines) > h {
+		return lines[:h]
+	}
+	blank := strings.Repeat(" ", max(w, 0))
+	for len(lines) < h {
+		lines = append(lines, blank)
+	}
+	return lines
+}
+
+// oneLine replaces control characters (newlines, tabs, escapes) by spaces.
+func oneLine(s string) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] == 0x7f {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// byteSize renders a byte count: "512 B", "1.5 KiB", "3.0 MiB".
+func byteSize(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit && exp < 4; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTP"[exp])
+}
+
+// rate renders bytes per second.
+func rate(bps float64) string {
+	if bps <= 0 {
+		return "-"
+	}
+	return byteSize(int64(bps)) + "/s"
+}
+
+// duration renders a latency compactly: "850µs", "12ms", "1.2s".
+func duration(d time.Duration) string {
+	switch {
+	case d < 0:
+		return ""
+	case d < time.Millisecond:
+		return fmt.Sprintf("%dµs", d.Microseconds())
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+	return d.Truncate(time.Second).String()
+}
+
+// clockTime renders a frame's time of day with milliseconds.
+func clockTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format("15:04:05.000")
+}

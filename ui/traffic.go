@@ -1,0 +1,196 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// rowSource is the list of frames the traffic pane scrolls through: every
+// held frame, or the matches of a filter. Its methods cost what they
+// return, never the size of the capture.
+type rowSource interface {
+	count() int
+	seqAt(i int) uint64
+	find(seq uint64) int // index of the first row whose Seq is seq or later; count() when none
+	window(st *capture.Store, from, n int) []*capture.Frame
+}
+
+// allRows is every frame the store holds, Seqs first…last.
+type allRows struct{ first, last uint64 }
+
+// heldRows returns the frames the store holds now.
+func heldRows(st *capture.Store) allRows {
+	s := st.Stats()
+	return allRows{first: s.FirstSeq, last: s.LastSeq}
+}
+
+func (a allRows) count() int {
+	if a.last < a.first {
+		return 0
+	}
+	return int(a.last - a.first + 1)
+}
+
+func (a allRows) seqAt(i int) uint64 { return a.first + uint64(i) }
+
+func (a allRows) find(seq uint64) int {
+	if seq <= a.first {
+		return 0
+	}
+	return int(min(seq-a.first, uint64(a.count())))
+}
+
+func (a allRows) window(st *capture.Store, from, n int) []*capture.Frame {
+	return st.Window(a.first+uint64(from), n)
+}
+
+// trafficPane lists the captured frames, one row each, read by window from
+// the store. It keeps the selection and the first row shown as Seqs, so
+// that rows arriving or leaving the store do not move them.
+type trafficPane struct {
+	store   *capture.Store
+	x       *index
+	st      *Styles
+	dialect proto.Dialect
+	sel     uint64 // Seq of the selected frame; 0 before there is one
+	top     uint64 // Seq of the first row shown
+	follow  bool   // keep the newest frame selected
+	rows    int    // rows shown below the column titles
+}
+
+// newTrafficPane returns the pane, following new frames.
+func newTrafficPane(st *capture.Store, x *index, styles *Styles) *trafficPane {
+	return &trafficPane{store: st, x: x, st: styles, follow: true, rows: 1}
+}
+
+// SetSize sets the size of the pane's body.
+func (p *trafficPane) SetSize(_, h int) { p.rows = max(h-1, 1) }
+
+// source returns the rows shown: the filter's matches, or every frame.
+func (p *trafficPane) source() rowSource {
+	if p.x.filter != nil {
+		return p.x.filter
+	}
+	return heldRows(p.store)
+}
+
+// selected returns the selected frame.
+func (p *trafficPane) selected() (*capture.Frame, bool) {
+	if p.sel == 0 {
+		return nil, false
+	}
+	return p.store.Get(p.sel)
+}
+
+// sync follows the newest frame, or keeps a selection on a row that exists.
+func (p *trafficPane) sync() {
+	src := p.source()
+	n := src.count()
+	switch {
+	case n == 0:
+		return
+	case p.follow:
+		p.selectIndex(src, n-1)
+	default:
+		p.selectIndex(src, src.find(p.sel))
+	}
+}
+
+// selectIndex selects row i and scrolls it into view.
+func (p *trafficPane) selectIndex(src rowSource, i int) {
+	n := src.count()
+	if n == 0 {
+		return
+	}
+	i = min(max(i, 0), n-1)
+	p.sel = src.seqAt(i)
+	top := min(src.find(p.top), n-1)
+	switch {
+	case i < top:
+		top = i
+	case i >= top+p.rows:
+		top = i - p.rows + 1
+	}
+	p.top = src.seqAt(max(top, 0))
+}
+
+// selectSeq selects the frame with Seq seq (or the next row shown) and
+// stops following.
+func (p *trafficPane) selectSeq(seq uint64) {
+	p.follow = false
+	src := p.source()
+	p.selectIndex(src, src.find(seq))
+}
+
+// HandleKey moves the selection; moving up stops following.
+func (p *trafficPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
+	v, ok := navOf(msg, k, p.rows)
+	if !ok {
+		return false
+	}
+	p.scroll(v)
+	return true
+}
+
+// scroll applies a navigation to the selection.
+func (p *trafficPane) scroll(v nav) {
+	if v.up() {
+		p.follow = false
+	}
+	src := p.source()
+	p.selectIndex(src, v.apply(src.find(p.sel), src.count()))
+}
+
+// clickRow selects the row at line y of the body (line 0 holds the titles).
+func (p *trafficPane) clickRow(y int) {
+	src := p.source()
+	if y < 1 || src.count() == 0 {
+		return
+	}
+	i := min(src.find(p.top), src.count()-1) + y - 1
+	if i < src.count() {
+		p.follow = false
+		p.selectIndex(src, i)
+	}
+}
+
+// Title names the pane and says how many rows it shows.
+func (p *trafficPane) Title() string {
+	src := p.source()
+	t := fmt.Sprintf("Traffic · %d frames", src.count())
+	if v := p.x.filter; v != nil {
+		t = fmt.Sprintf("Traffic · filter %q · %d matches", v.fl.text, src.count())
+		if !v.done() {
+			t += " (searching…)"
+		}
+	}
+	if p.follow {
+		t += " · follow"
+	}
+	return t
+}
+
+// Render draws the column titles and the rows in view.
+func (p *trafficPane) Render(w, h int, focused bool) string {
+	if h <= 0 {
+		return ""
+	}
+	cols := trafficColumns(w)
+	lines := make([]string, 0, h)
+	lines = append(lines, p.st.muted.paint(cols.header()))
+	src := p.source()
+	if n := src.count(); n > 0 {
+		top := min(src.find(p.top), n-1)
+		for _, f := range src.window(p.store, top, h-1) {
+			lines = append(lines, p.row(f, cols, focused))
+		}
+	} else {
+		lines = append(lines, p.st.muted.paint(cell("no frames yet", w)))
+	}
+	return strings.Join(padLines(lines, w, h), "\n")
+}

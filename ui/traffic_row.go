@@ -1,0 +1,160 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// columns are the widths of the traffic pane's columns for one pane width;
+// latency and encoding are left out on narrow panes.
+type columns struct {
+	label         int
+	latency, enc  int
+	time, id, dir int
+	size          int
+}
+
+// trafficColumns lays the columns out in w columns.
+func trafficColumns(w int) columns {
+	c := columns{time: 12, dir: 1, id: 6, size: 9, latency: 7, enc: 6}
+	if w < 72 {
+		c.latency, c.enc = 0, 0
+	}
+	fixed := c.time + 1 + c.dir + 1 + c.id + 1 + 1 + c.size
+	if c.latency > 0 {
+		fixed += c.latency + 1 + c.enc + 1
+	}
+	c.label = max(w-fixed, 8)
+	return c
+}
+
+// header renders the column titles.
+func (c columns) header() string {
+	return c.join("time", " ", "id", "message", "latency", "enc", "size")
+}
+
+// join lays out one row of plain cells.
+func (c columns) join(tm, dir, id, label, latency, enc, size string) string {
+	return cell(tm, c.time) + " " + cell(dir, c.dir) + " " + c.tail(id, label, latency, enc, size)
+}
+
+// tail lays out the cells after the time and the direction.
+func (c columns) tail(id, label, latency, enc, size string) string {
+	var b strings.Builder
+	b.WriteString(cellRight(id, c.id))
+	b.WriteByte(' ')
+	b.WriteString(cell(label, c.label))
+	b.WriteByte(' ')
+	if c.latency > 0 {
+		b.WriteString(cellRight(latency, c.latency))
+		b.WriteByte(' ')
+		b.WriteString(cell(enc, c.enc))
+		b.WriteByte(' ')
+	}
+	b.WriteString(cellRight(size, c.size))
+	return b.String()
+}
+
+// row renders one frame. An error row is painted in the error colour; the
+// selected row is painted whole.
+func (p *trafficPane) row(f *capture.Frame, c columns, focused bool) string {
+	label, bad := frameLabel(f, p.x, p.dialect)
+	var latency string
+	if d, ok := p.x.latency(f); ok {
+		latency = duration(d)
+	}
+	arrow := "→"
+	if f.Dir == capture.In {
+		arrow = "←"
+	}
+	tail := c.tail(frameID(f), label, latency, f.Enc.String(), byteSize(int64(f.Size)))
+	if f.Seq == p.sel || bad {
+		text := cell(clockTime(f.Time), c.time) + " " + arrow + " " + tail
+		switch {
+		case f.Seq != p.sel:
+			return p.st.errText.paint(text)
+		case focused:
+			return p.st.selFocused.paint(text)
+		case bad:
+			return p.st.selError.paint(text)
+		}
+		return p.st.selBlurred.paint(text)
+	}
+	dirTint := p.st.out
+	if f.Dir == capture.In {
+		dirTint = p.st.in
+	}
+	return p.st.muted.paint(cell(clockTime(f.Time), c.time)) + " " + dirTint.paint(arrow) + " " + tail
+}
+
+// frameLabel says what a frame is: the method of a request or
+// notification, "result" or the error (code, message and its name in the
+// dialect) of a response with the method of its call, a decode error, or
+// the channel of a stream chunk, datagram or stderr line. bad is true for
+// errors.
+func frameLabel(f *capture.Frame, x *index, d proto.Dialect) (label string, bad bool) {
+	if f.Err != nil {
+		return "decode error: " + f.Err.Error(), true
+	}
+	call := ""
+	if c, ok := x.lookup(f); ok {
+		call = c.method
+	}
+	switch f.Chan.Kind {
+	case capture.Stream:
+		what := "chunk"
+		if len(bodyOf(f)) == 0 {
+			what = "header"
+		}
+		return joinNonEmpty(fmt.Sprintf("stream %d/%d %s", f.Chan.ReqID, f.Chan.Tag, what), call), false
+	case capture.Datagram:
+		return joinNonEmpty("datagram "+proto.DatagramChannel(f.Chan.Ch).String(), call), false
+	case capture.Stderr:
+		return "stderr " + string(bodyOf(f)), false
+	case capture.HTTP:
+		line, _, _ := strings.Cut(string(f.Raw), "\n")
+		return "http " + line, false
+	}
+	m := f.Msg
+	if m == nil {
+		return "batch", false
+	}
+	switch m.Kind() {
+	case proto.KindRequest:
+		if call != "" {
+			return call, false
+		}
+		return m.Method, false
+	case proto.KindNotification:
+		if id, ok := cancelledID(f); ok {
+			return fmt.Sprintf("%s (request %s)", m.Method, id), false
+		}
+		return m.Method, false
+	case proto.KindResult:
+		return joinNonEmpty("result", call), false
+	case proto.KindError:
+		return joinNonEmpty(errorText(m.Error, d), call), true
+	}
+	return "invalid message", true
+}
+
+// errorText renders an error object: the raw code and message always, and
+// the dialect's name for the code beside them when it has one.
+func errorText(e *proto.Error, d proto.Dialect) string {
+	s := fmt.Sprintf("error %d %s", e.Code, e.Message)
+	if name := proto.ErrorName(d, e.Code); name != "" && !strings.EqualFold(name, e.Message) {
+		s += " [" + name + "]"
+	}
+	return s
+}
+
+// joinNonEmpty joins a and b with " · ", leaving out an empty b.
+func joinNonEmpty(a, b string) string {
+	if b == "" {
+		return a
+	}
+	return a + " · " + b
+}

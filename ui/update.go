@@ -1,0 +1,75 @@
+package ui
+
+import (
+	tea "charm.land/bubbletea/v2"
+)
+
+// filterStepMsg asks for the next step of a filter's backfill.
+type filterStepMsg struct{ gen int }
+
+// Update routes a message to the part of the model it concerns.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.setSize(msg.Width, msg.Height)
+	case tea.BackgroundColorMsg:
+		m.setStyles(msg.IsDark())
+	case refreshMsg:
+		cmd = m.refresh(msg.at)
+	case tea.KeyPressMsg:
+		cmd = m.handleKey(msg)
+	case tea.MouseWheelMsg:
+		m.handleWheel(msg)
+	case tea.MouseClickMsg:
+		m.handleClick(msg)
+	case connectedMsg:
+		cmd = m.connected(msg)
+	case linkDownMsg:
+		m.linkDown(msg)
+	case callDoneMsg:
+		m.callDone(msg)
+	case cancelDoneMsg:
+		m.cancelDone(msg)
+	case filterStepMsg:
+		cmd = m.filterStep(msg)
+	case ErrorMsg:
+		m.status.setError(msg.Err)
+	case closedMsg:
+		return m, tea.Quit
+	}
+	return m, cmd
+}
+
+// applyFilter shows only the frames matching text (all frames for an
+// empty text) and starts reading the older frames for matches in steps.
+func (m *Model) applyFilter(text string) tea.Cmd {
+	fl := parseFilter(text)
+	m.filterGen++
+	if fl.empty() {
+		m.idx.filter = nil
+		m.traffic.sync()
+		m.syncSelection()
+		return nil
+	}
+	s := m.cfg.Store.Stats()
+	m.idx.filter = newFilterView(fl, m.filterGen, s.FirstSeq, m.idx.next)
+	return m.filterStep(filterStepMsg{gen: m.filterGen})
+}
+
+// filterStep reads the next older frames for the filter, and asks for
+// another step until every frame has been read.
+func (m *Model) filterStep(msg filterStepMsg) tea.Cmd {
+	v := m.idx.filter
+	if v == nil || v.gen != msg.gen {
+		return nil
+	}
+	done := v.backfill(m.cfg.Store, m.idx)
+	m.traffic.sync()
+	m.syncSelection()
+	if done {
+		return nil
+	}
+	gen := msg.gen
+	return func() tea.Msg { return filterStepMsg{gen: gen} }
+}

@@ -1,0 +1,141 @@
+package ui
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// filterHelp explains the filter words on the help screen.
+const filterHelp = "filter words (all must match): a method substring · > sent · < received · #ID · error · " +
+	"control | stream | datagram | stderr"
+
+// View draws the whole screen: tab bar, panes, help or filter line and
+// status bar, in the alternate screen with mouse reporting.
+func (m *Model) View() tea.View {
+	w, h := m.width, m.height
+	lines := make([]string, 0, h)
+	lines = append(lines, m.renderTabs(w))
+	lines = append(lines, m.renderBody(w, max(h-chromeLines, 0))...)
+	if m.filtering {
+		lines = append(lines, fitLine(m.input.View(), w))
+	} else {
+		lines = append(lines, fitLine(m.help.ShortHelpView(m.keys.ShortHelp()), w))
+	}
+	lines = append(lines, m.renderStatus(w))
+	v := tea.NewView(strings.Join(lines, "\n"))
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "mcpscope " + m.cfg.Target
+	return v
+}
+
+// renderBody draws the panes (or the help screen) in h lines.
+func (m *Model) renderBody(w, h int) []string {
+	if m.showHelp {
+		return fitBlock(m.fullHelp(w), w, h)
+	}
+	if !m.layout.split {
+		return m.renderArea(m.focus, w, h)
+	}
+	l := m.layout
+	var left, right []string
+	for _, p := range []paneID{paneTraffic, paneStreams, paneDatagrams} {
+		left = append(left, m.renderArea(p, l.area[p].w, l.area[p].h)...)
+	}
+	for _, p := range []paneID{paneDetail, paneHex} {
+		right = append(right, m.renderArea(p, l.area[p].w, l.area[p].h)...)
+	}
+	sep := m.styles.muted.paint("│")
+	out := make([]string, h)
+	for i := range out {
+		var a, b string
+		if i < len(left) {
+			a = left[i]
+		}
+		if i < len(right) {
+			b = right[i]
+		}
+		out[i] = a + sep + b
+	}
+	return out
+}
+
+// fullHelp renders the help screen: the key columns, as many side by side
+// as fit in w, then the filter words.
+func (m *Model) fullHelp(w int) string {
+	groups := m.keys.FullHelp()
+	hm := m.help
+	hm.SetWidth(0)
+	var text string
+	for per := len(groups); per >= 1; per-- {
+		var rows []string
+		for i := 0; i < len(groups); i += per {
+			rows = append(rows, hm.FullHelpView(groups[i:min(i+per, len(groups))]))
+		}
+		text = strings.Join(rows, "\n\n")
+		if maxWidth(text) <= w {
+			break
+		}
+	}
+	return text + "\n\n" + m.styles.muted.paint(ansi.Hardwrap(filterHelp, w, true))
+}
+
+// maxWidth is the width of the widest line of s.
+func maxWidth(s string) int {
+	n := 0
+	for _, l := range strings.Split(s, "\n") {
+		n = max(n, ansi.StringWidth(l))
+	}
+	return n
+}
+
+// renderArea draws a pane's title line and body in w×h.
+func (m *Model) renderArea(p paneID, w, h int) []string {
+	if h <= 0 {
+		return nil
+	}
+	pn := m.pane(p)
+	focused := p == m.focus
+	title := m.styles.Title
+	if focused {
+		title = m.styles.TitleFocused
+	}
+	out := make([]string, 0, h)
+	out = append(out, title.Render(cell(" "+pn.Title(), w)))
+	if h > 1 {
+		out = append(out, strings.Split(pn.Render(w, h-1, focused), "\n")...)
+	}
+	return out
+}
+
+// renderTabs draws the tab bar: the target and one tab per pane, the
+// focused one highlighted.
+func (m *Model) renderTabs(w int) string {
+	var b strings.Builder
+	b.WriteString(m.styles.TitleFocused.Render(" mcpscope "))
+	for p := range paneCount {
+		label := " " + paneNames[p] + " "
+		if p == m.focus {
+			b.WriteString(m.styles.TabActive.Render(label))
+		} else {
+			b.WriteString(m.styles.Tab.Render(label))
+		}
+	}
+	b.WriteString(m.styles.muted.paint("  " + oneLine(m.cfg.Target)))
+	return fitLine(b.String(), w)
+}
+
+// tabAt returns the pane whose tab is at column x of the tab bar.
+func (m *Model) tabAt(x int) (paneID, bool) {
+	pos := ansi.StringWidth(" mcpscope ")
+	for p := range paneCount {
+		n := len(paneNames[p]) + 2
+		if x >= pos && x < pos+n {
+			return p, true
+		}
+		pos += n
+	}
+	return 0, false
+}
