@@ -1,17 +1,13 @@
 package hexview
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpscope/mcpscope/internal/goldentest"
 	"github.com/mcpscope/mcpscope/proto"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
 
 // seedInitialize is the initialize request of seed 000 §2.1.
 const seedInitialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"test","version":"1.0"},"transport":{"type":"mcp-flow","version":"0.1","encodings":["cbor","json"]}}}`
@@ -104,26 +100,8 @@ func TestGoldens(t *testing.T) {
 			st := DefaultStyles(true)
 			got := "-- render --\n" + ansi.Strip(d.Render(0, d.Rows(c.perRow), c.perRow, st)) +
 				"\n-- legend 60 --\n" + ansi.Strip(d.Legend(st, 60)) + "\n"
-			checkGolden(t, c.name, got)
+			goldentest.Check(t, c.name, got)
 		})
-	}
-}
-
-// checkGolden compares got with testdata/name.golden, or rewrites it under -update.
-func checkGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("reading golden (run with -update to create it): %v", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden:\n--- got\n%s--- want\n%s", name, got, want)
 	}
 }
 

@@ -3,28 +3,15 @@ package ui
 import (
 	"encoding/binary"
 	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
-	_ "github.com/charmbracelet/x/exp/golden" // registers -update
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/goldentest"
 	"github.com/mcpscope/mcpscope/proto"
 )
-
-// updateGoldens reports whether the golden files are to be rewritten:
-// go test ./ui -run Golden -update. The -update flag is the one
-// x/exp/golden registers (teatest uses it too).
-func updateGoldens() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // t0 is the time of the first test frame.
 var t0 = time.Date(2026, 7, 28, 9, 30, 0, 0, time.UTC)
@@ -237,23 +224,5 @@ func keyPress(k string) tea.KeyPressMsg {
 // testdata/name.golden (rewritten with -update).
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	lines := strings.Split(ansi.Strip(got), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
-	}
-	got = strings.Join(lines, "\n") + "\n"
-	path := filepath.Join("testdata", name+".golden")
-	if updateGoldens() {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("reading the golden file (run with -update to create it): %v", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from %s:\n--- got\n%s--- want\n%s", name, path, got, want)
-	}
+	goldentest.Check(t, name, goldentest.Plain(got)+"\n")
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpscope/mcpscope/internal/goldentest"
 	"github.com/mcpscope/mcpscope/ui/schemaform"
 )
 
@@ -99,8 +100,8 @@ func TestChoiceFields(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := newForm(t, `{"type":"object","properties":{"c":`+c.prop+`}}`, schemaform.Options{})
-			if !strings.Contains(plain(f.Render(80, 10)), c.label) {
-				t.Errorf("render lacks the label %q:\n%s", c.label, plain(f.Render(80, 10)))
+			if !strings.Contains(goldentest.Plain(f.Render(80, 10)), c.label) {
+				t.Errorf("render lacks the label %q:\n%s", c.label, goldentest.Plain(f.Render(80, 10)))
 			}
 			press(t, f, "right", "space")
 			wantValue(t, f, `{"c":`+c.want+`}`)
@@ -170,8 +171,8 @@ func TestDefaultsPrefilled(t *testing.T) {
 	wantValue(t, f, `{"s":"It was a dark and stormy night.","i":42,"x":3.14,"b":false,"e":"Rachel","t":"h2","m":["G","V"],"l":["a","b,c"],"o":{"p":1,"q":"from object"}}`)
 	f = newForm(t, schema, schemaform.Options{Defaults: []byte(`{"i":7,"o":{"q":"given"},"extra":{"k":[1]}}`)})
 	wantValue(t, f, `{"s":"It was a dark and stormy night.","i":7,"x":3.14,"b":false,"e":"Rachel","t":"h2","m":["G","V"],"l":["a","b,c"],"o":{"p":1,"q":"given"},"extra":{"k":[1]}}`)
-	if !strings.Contains(plain(f.Render(80, 60)), "kept from the given values: extra") {
-		t.Errorf("the kept key is not mentioned:\n%s", plain(f.Render(80, 60)))
+	if !strings.Contains(goldentest.Plain(f.Render(80, 60)), "kept from the given values: extra") {
+		t.Errorf("the kept key is not mentioned:\n%s", goldentest.Plain(f.Render(80, 60)))
 	}
 }
 
@@ -215,7 +216,7 @@ func TestNestedObjects(t *testing.T) {
 	if errs := f.Validate(); len(errs) != 0 {
 		t.Errorf("Validate = %v, want none", errs)
 	}
-	out := plain(f.Render(80, 40))
+	out := goldentest.Plain(f.Render(80, 40))
 	if !strings.Contains(out, "\n    geo") || !strings.Contains(out, "\n      lat") || !strings.Contains(out, "\n    › lon") {
 		t.Errorf("nested groups are not indented:\n%s", out)
 	}

@@ -2,18 +2,13 @@ package schemaform_test
 
 import (
 	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpscope/mcpscope/internal/goldentest"
 	"github.com/mcpscope/mcpscope/ui/schemaform"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
 
 // named keys by their Bubble Tea names.
 var named = map[string]tea.KeyPressMsg{
@@ -89,33 +84,11 @@ func wantValue(t *testing.T, f *schemaform.Form, want string) {
 	}
 }
 
-// plain strips colours and trailing blanks from a render.
-func plain(s string) string {
-	lines := strings.Split(ansi.Strip(s), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
-	}
-	return strings.Join(lines, "\n")
-}
-
 // golden compares a render, ANSI stripped, with testdata/NAME.golden;
 // -update rewrites the file.
 func golden(t *testing.T, name, render string) {
 	t.Helper()
-	got := plain(render) + "\n"
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("render differs from %s:\n--- got\n%s--- want\n%s", path, got, want)
-	}
+	goldentest.Check(t, name, goldentest.Plain(render)+"\n")
 }
 
 // hasError reports whether errs holds an error at path whose message

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/mcpscope/mcpscope/internal/goldentest"
 	"github.com/mcpscope/mcpscope/ui/schemaform"
 )
 
@@ -27,7 +28,7 @@ func TestFallbackToJSONEditor(t *testing.T) {
 			if !strings.Contains(f.Fallback(), c.reason) || !f.EditingJSON() {
 				t.Fatalf("Fallback() = %q (editing JSON %v), want it to mention %q", f.Fallback(), f.EditingJSON(), c.reason)
 			}
-			out := plain(f.Render(80, 12))
+			out := goldentest.Plain(f.Render(80, 12))
 			if !strings.Contains(out, "cannot be shown as a form") || !strings.Contains(out, `"a": 1`) {
 				t.Errorf("the editor does not explain itself or lost the defaults:\n%s", out)
 			}
@@ -47,7 +48,7 @@ func TestFallbackEditorValidates(t *testing.T) {
 	if a := press(t, f, "ctrl+s"); a != schemaform.ActionNone {
 		t.Fatalf("ctrl+s with a bad value = %v, want none", a)
 	}
-	if out := plain(f.Render(80, 12)); !strings.Contains(out, "✗ /env/HOME: must be a string") {
+	if out := goldentest.Plain(f.Render(80, 12)); !strings.Contains(out, "✗ /env/HOME: must be a string") {
 		t.Errorf("the error is not shown with its pointer:\n%s", out)
 	}
 	// "env": {"HOME": 1} is on line 3; make the 1 a string.
@@ -56,7 +57,7 @@ func TestFallbackEditorValidates(t *testing.T) {
 	if errs := f.Validate(); len(errs) != 0 {
 		t.Fatalf("Validate = %v after the fix", errs)
 	}
-	if out := plain(f.Render(80, 12)); strings.Contains(out, "✗") {
+	if out := goldentest.Plain(f.Render(80, 12)); strings.Contains(out, "✗") {
 		t.Errorf("a fixed error is still shown:\n%s", out)
 	}
 	if a := press(t, f, "ctrl+s"); a != schemaform.ActionSubmit {
@@ -73,21 +74,21 @@ func TestEditJSONRoundTrip(t *testing.T) {
 	if a := press(t, f, "ctrl+e"); a != schemaform.ActionEditJSON || !f.EditingJSON() {
 		t.Fatalf("ctrl+e = %v (editing %v), want the JSON editor", a, f.EditingJSON())
 	}
-	if out := plain(f.Render(40, 8)); !strings.Contains(out, `"a": "x"`) {
+	if out := goldentest.Plain(f.Render(40, 8)); !strings.Contains(out, `"a": "x"`) {
 		t.Errorf("the editor does not start from the form's value:\n%s", out)
 	}
 	// line 2 is `  "a": "x"`: replace "x" by 5, which a string field cannot show.
 	press(t, f, "down", "end", "backspace", "backspace", "backspace")
 	typeText(f, "5")
 	press(t, f, "ctrl+e")
-	if !f.EditingJSON() || !strings.Contains(plain(f.Render(60, 10)), "cannot show this JSON") {
-		t.Fatalf("JSON the form cannot show was taken back:\n%s", plain(f.Render(60, 10)))
+	if !f.EditingJSON() || !strings.Contains(goldentest.Plain(f.Render(60, 10)), "cannot show this JSON") {
+		t.Fatalf("JSON the form cannot show was taken back:\n%s", goldentest.Plain(f.Render(60, 10)))
 	}
 	press(t, f, "backspace")
 	typeText(f, `"y", "n": 12`)
 	press(t, f, "ctrl+e")
 	if f.EditingJSON() {
-		t.Fatalf("ctrl+e did not return to the form:\n%s", plain(f.Render(60, 10)))
+		t.Fatalf("ctrl+e did not return to the form:\n%s", goldentest.Plain(f.Render(60, 10)))
 	}
 	wantValue(t, f, `{"a":"y","n":12}`)
 }
@@ -105,7 +106,7 @@ func TestJSONEditorSyntaxError(t *testing.T) {
 	if a, _ := e.Update(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}); a != schemaform.ActionNone {
 		t.Errorf("ctrl+s on broken JSON = %v", a)
 	}
-	if out := plain(e.Render(60, 8)); !strings.Contains(out, "✗ the text is not JSON at line 2") {
+	if out := goldentest.Plain(e.Render(60, 8)); !strings.Contains(out, "✗ the text is not JSON at line 2") {
 		t.Errorf("the syntax error is not shown:\n%s", out)
 	}
 	if _, err := schemaform.NewJSONEditor([]byte(`{`), nil); err == nil {

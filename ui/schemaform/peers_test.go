@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/cli"
+	"github.com/mcpscope/mcpscope/internal/goldentest"
 	"github.com/mcpscope/mcpscope/internal/peertest"
 	"github.com/mcpscope/mcpscope/ui/schemaform"
 )
@@ -104,7 +105,7 @@ func TestRealToolSchemas(t *testing.T) {
 					t.Errorf("%s: New: %v", tl.Name, err)
 					continue
 				}
-				if out := plain(f.Render(80, 30)); !strings.HasPrefix(out, tl.Name) {
+				if out := goldentest.Plain(f.Render(80, 30)); !strings.HasPrefix(out, tl.Name) {
 					t.Errorf("%s: render does not start with the title:\n%s", tl.Name, out)
 				}
 				if f.Fallback() != "" {

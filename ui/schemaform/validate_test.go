@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpscope/mcpscope/internal/goldentest"
 	"github.com/mcpscope/mcpscope/ui/schemaform"
 )
 
@@ -74,13 +75,13 @@ func TestSubmitRefusedUntilFixed(t *testing.T) {
 	if a := press(t, f, "ctrl+s"); a != schemaform.ActionNone {
 		t.Fatalf("ctrl+s with errors = %v, want none", a)
 	}
-	out := plain(f.Render(60, 20))
+	out := goldentest.Plain(f.Render(60, 20))
 	want := "› name *  string\n    >\n    ✗ required\n  age *  integer, ≥ 0\n    > -3\n    ✗ must be ≥ 0"
 	if !strings.Contains(out, want) {
 		t.Errorf("errors are not shown at their fields (focus on the first):\n%s\nwant within it:\n%s", out, want)
 	}
 	typeText(f, "Ada")
-	if out := plain(f.Render(60, 20)); strings.Contains(out, "required") || !strings.Contains(out, "must be ≥ 0") {
+	if out := goldentest.Plain(f.Render(60, 20)); strings.Contains(out, "required") || !strings.Contains(out, "must be ≥ 0") {
 		t.Errorf("errors did not follow the edit:\n%s", out)
 	}
 	press(t, f, "tab", "backspace", "backspace")
@@ -149,7 +150,7 @@ func TestValidationAlternatives(t *testing.T) {
 		t.Errorf("Validate = %v, want one error naming both alternatives", errs)
 	}
 	press(t, f, "ctrl+s")
-	if out := plain(f.Render(80, 10)); !strings.HasPrefix(out, "✗ ") {
+	if out := goldentest.Plain(f.Render(80, 10)); !strings.HasPrefix(out, "✗ ") {
 		t.Errorf("an error about the whole object is not on top:\n%s", out)
 	}
 	press(t, f, "tab")
@@ -170,7 +171,7 @@ func TestSchemaThatDoesNotCompile(t *testing.T) {
 	if errs := f.Validate(); len(errs) != 0 {
 		t.Errorf("Validate = %v without a compiled schema", errs)
 	}
-	if out := plain(f.Render(80, 10)); !strings.Contains(out, "not validated here") {
+	if out := goldentest.Plain(f.Render(80, 10)); !strings.Contains(out, "not validated here") {
 		t.Errorf("the form does not say it is not validated:\n%s", out)
 	}
 }
@@ -192,7 +193,7 @@ func TestECMAScriptPatternNotEnforced(t *testing.T) {
 func TestLightAndDark(t *testing.T) {
 	dark := newForm(t, toolSchema, schemaform.Options{Dark: true})
 	light := newForm(t, toolSchema, schemaform.Options{})
-	if plain(dark.Render(72, 30)) != plain(light.Render(72, 30)) {
+	if goldentest.Plain(dark.Render(72, 30)) != goldentest.Plain(light.Render(72, 30)) {
 		t.Error("the text differs between light and dark")
 	}
 	if dark.Render(72, 30) == light.Render(72, 30) {
