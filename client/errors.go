@@ -77,3 +77,16 @@ var ErrNotConnected = errors.New("session is not connected; call Connect first")
 // errServerClosed is the reason of a ConnectionError when the transport
 // ended without naming a cause.
 var errServerClosed = errors.New("the server closed the connection")
+
+// GoneError is what a transport's Send returns once its connection has
+// ended: ErrClosed after a clean Close, otherwise a ConnectionError carrying
+// why (or, when nothing is known, the fallback sentence).
+func GoneError(closing bool, why error, fallback string) error {
+	if closing && why == nil {
+		return ErrClosed
+	}
+	if why == nil {
+		why = errors.New(fallback)
+	}
+	return &ConnectionError{Err: why}
+}

@@ -41,15 +41,21 @@ func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
 		return fmt.Errorf("sending the %s was cancelled: %w", describe(m), err)
 	}
 
-	werr := t.writeLine(ctx, line)
+	// Reported before the write, so that the capture never shows an answer
+	// ahead of its request; a failed write adds a frame that says so.
 	t.report(capture.Out, &capture.Frame{
 		Chan: capture.Channel{Kind: capture.Control}, Raw: line, Size: len(line),
-		Fields: proto.LineFields(line), Enc: proto.EncJSON, Msg: m, Err: werr,
+		Fields: proto.LineFields(line), Enc: proto.EncJSON, Msg: m,
 	})
-	switch {
-	case werr == nil:
+	werr := t.writeLine(ctx, line)
+	if werr == nil {
 		return nil
-	case ctx.Err() != nil:
+	}
+	t.report(capture.Out, &capture.Frame{
+		Chan: capture.Channel{Kind: capture.Control}, Enc: proto.EncJSON,
+		Err: fmt.Errorf("the %s above was not sent whole: %w", describe(m), werr),
+	})
+	if ctx.Err() != nil {
 		return werr
 	}
 	return t.brokenPipe(werr)
@@ -92,13 +98,7 @@ func (t *Transport) goneErr() error {
 	t.mu.Lock()
 	closing, err := t.closing, t.err
 	t.mu.Unlock()
-	if closing && err == nil {
-		return client.ErrClosed
-	}
-	if err == nil {
-		err = errors.New("the server is gone")
-	}
-	return &client.ConnectionError{Err: err}
+	return client.GoneError(closing, err, "the server is gone")
 }
 
 // brokenPipe turns a failed write into the connection's end: it waits a

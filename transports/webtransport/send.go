@@ -160,13 +160,7 @@ func (t *Transport) goneErr() error {
 	t.mu.Lock()
 	closing, err := t.closing, t.err
 	t.mu.Unlock()
-	if closing && err == nil {
-		return client.ErrClosed
-	}
-	if err == nil {
-		err = errors.New("the MCP-Flow session is gone")
-	}
-	return &client.ConnectionError{Err: err}
+	return client.GoneError(closing, err, "the MCP-Flow session is gone")
 }
 
 // writeFrame writes what is left of an interrupted frame, then frame. A
