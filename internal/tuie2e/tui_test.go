@@ -1,0 +1,78 @@
+package tuie2e
+
+import (
+	"regexp"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/internal/peertest"
+)
+
+var (
+	// streamDone is a row of the streams pane: a 1 MiB stream, finished.
+	streamDone = regexp.MustCompile(`1\.0 MiB .*\bdone\b`)
+	// analyzeStep is a log line of the datagrams pane once analyze is at step 5 or later.
+	analyzeStep = regexp.MustCompile(`#\d+ analyze step ([5-9]|[1-9]\d+)/\d+`)
+	// detailSeq and hexSeq are the titles of the detail and hex panes.
+	detailSeq = regexp.MustCompile(`Detail · seq (\d+)`)
+	hexSeq    = regexp.MustCompile(`Hex dump · seq (\d+)`)
+	// stderrLines is the title of the stderr tab once it holds a line.
+	stderrLines = regexp.MustCompile(`Stderr · [1-9]\d* lines`)
+	// controlFilter and initializeDetail show the traffic filtered to
+	// control frames and the initialize request in the detail pane.
+	controlFilter    = regexp.MustCompile(`filter "control"`)
+	initializeDetail = regexp.MustCompile(`request · id \S+ · initialize`)
+)
+
+// TestTmux runs the real mcpscope binary in tmux and drives it by keys.
+func TestTmux(t *testing.T) {
+	bin := buildBinary(t)
+	t.Run("demo", func(t *testing.T) { testDemo(t, bin) })
+	t.Run("stdio_ts", func(t *testing.T) { testStdioTS(t, bin) })
+}
+
+// testDemo drives `mcpscope demo`: connect, read_file, analyze and cancel,
+// the hex dump of the first control frame, help, quit.
+func testDemo(t *testing.T, bin string) {
+	p := startPane(t, bin, "demo")
+	snapshot(t, "screen-demo-traffic.txt", p.waitFor("MCP-Flow READY", "enc cbor", "result · tools/list"))
+
+	p.keys("R")
+	snapshot(t, "screen-streams.txt", p.waitMatch(streamDone))
+
+	p.keys("a")
+	snapshot(t, "screen-datagrams.txt", p.waitMatch(analyzeStep))
+	p.keys("c")
+	p.waitFor("$/cancel")
+
+	p.keys("/")
+	p.typeText("control")
+	p.keys("Enter", "Home", "x")
+	hex := p.waitUntil("the hex dump of the initialize request", func(s string) bool {
+		d, h := detailSeq.FindStringSubmatch(s), hexSeq.FindStringSubmatch(s)
+		return d != nil && h != nil && d[1] == h[1] &&
+			controlFilter.MatchString(s) && initializeDetail.MatchString(s)
+	})
+	snapshot(t, "screen-hex.txt", hex)
+
+	p.keys("?")
+	snapshot(t, "screen-help.txt", p.waitFor("shift+tab previous pane", "filter words"))
+	p.keys("q")
+	p.waitGone()
+}
+
+// testStdioTS drives a stdio session against the TypeScript reference
+// server: connect, tools/list, the stderr tab, quit.
+func testStdioTS(t *testing.T, bin string) {
+	argv := append([]string{bin, "--"}, peertest.TSEverything(t, "stdio")...)
+	p := startPane(t, argv...)
+	p.waitFor("MCP connected", "mcp-servers/everything")
+
+	p.keys("t")
+	snapshot(t, "screen-stdio-ts.txt", p.waitFor("result · tools/list"))
+
+	p.keys("BTab")
+	p.waitMatch(stderrLines)
+	p.waitFor("Starting default (STDIO) server")
+	p.keys("q")
+	p.waitGone()
+}
