@@ -43,7 +43,7 @@ tools:
 
 ## bench: Go benchmarks and the comparisons against other MCP clients.
 bench: peers
-	$(GO) test -run '^$$' -bench . -benchmem ./capture/... ./proto/... ./bench/...
+	$(GO) test -run '^$$' -bench . -benchmem ./capture/... ./proto/... ./hexview/... ./ui/... ./bench/...
 
 ## fuzz-smoke: every fuzz target for a few seconds.
 fuzz-smoke:
