@@ -27,6 +27,10 @@ type decodeWarnings struct {
 	hidden int
 }
 
+// ReleasesUnheld is true: the sink reads a frame while Append runs and keeps
+// none of its bytes.
+func (*decodeWarnings) ReleasesUnheld() bool { return true }
+
 // Append warns about a control frame from the server that failed to decode.
 func (d *decodeWarnings) Append(f *capture.Frame) uint64 {
 	if f.Err == nil || f.Dir != capture.In || f.Chan.Kind != capture.Control {

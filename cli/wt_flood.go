@@ -25,6 +25,10 @@ type datagramFlood struct {
 	peak   int       // the most in one window
 }
 
+// ReleasesUnheld is true: the sink reads a frame while Append runs and keeps
+// none of its bytes.
+func (*datagramFlood) ReleasesUnheld() bool { return true }
+
 // Append counts an incoming datagram.
 func (d *datagramFlood) Append(f *capture.Frame) uint64 {
 	if f.Dir != capture.In || f.Chan.Kind != capture.Datagram {

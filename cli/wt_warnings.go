@@ -18,6 +18,10 @@ type streamWarnings struct {
 	shown int
 }
 
+// ReleasesUnheld is true: the sink reads a frame while Append runs and keeps
+// none of its bytes.
+func (*streamWarnings) ReleasesUnheld() bool { return true }
+
 // Append warns about a stream frame that carries an error.
 func (w *streamWarnings) Append(f *capture.Frame) uint64 {
 	if f.Err == nil || f.Dir != capture.In || f.Chan.Kind != capture.Stream {

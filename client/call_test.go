@@ -268,15 +268,10 @@ func TestIdleTimeoutRestartedByProgress(t *testing.T) {
 		if m.Kind() != proto.KindRequest {
 			return
 		}
-		var p struct {
-			Meta struct {
-				ProgressToken proto.ID `json:"progressToken"`
-			} `json:"_meta"`
-		}
-		_ = json.Unmarshal(m.Params, &p)
+		token := progressTokenOf(m)
 		for i := 1; i <= steps; i++ {
 			time.Sleep(50 * time.Millisecond)
-			srv.notify(proto.MethodNotifyProgress, proto.ProgressNotificationParams{ProgressToken: p.Meta.ProgressToken, Progress: float64(i)})
+			srv.notify(proto.MethodNotifyProgress, proto.ProgressNotificationParams{ProgressToken: token, Progress: float64(i)})
 		}
 		srv.result(*m.ID, map[string]bool{"done": true})
 	}), Options{Timeout: 500 * time.Millisecond})
@@ -384,14 +379,9 @@ func TestProgressBeforeResponseHandledBeforeCallReturns(t *testing.T) {
 		if m.Kind() != proto.KindRequest {
 			return
 		}
-		var p struct {
-			Meta struct {
-				ProgressToken proto.ID `json:"progressToken"`
-			} `json:"_meta"`
-		}
-		_ = json.Unmarshal(m.Params, &p)
+		token := progressTokenOf(m)
 		for i := 1; i <= steps; i++ {
-			srv.notify(proto.MethodNotifyProgress, proto.ProgressNotificationParams{ProgressToken: p.Meta.ProgressToken, Progress: float64(i)})
+			srv.notify(proto.MethodNotifyProgress, proto.ProgressNotificationParams{ProgressToken: token, Progress: float64(i)})
 		}
 		srv.result(*m.ID, map[string]bool{"done": true})
 	}), Options{})
@@ -411,4 +401,15 @@ func TestProgressBeforeResponseHandledBeforeCallReturns(t *testing.T) {
 	if seen != steps {
 		t.Fatalf("Call returned after %d of %d progress callbacks", seen, steps)
 	}
+}
+
+// progressTokenOf returns the _meta.progressToken of a request.
+func progressTokenOf(m *proto.Message) proto.ID {
+	var p struct {
+		Meta struct {
+			ProgressToken proto.ID `json:"progressToken"`
+		} `json:"_meta"`
+	}
+	_ = json.Unmarshal(m.Params, &p)
+	return p.Meta.ProgressToken
 }

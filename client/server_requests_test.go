@@ -42,14 +42,7 @@ func TestServerRequestsDispatched(t *testing.T) {
 	got := make(chan map[string]*proto.Message, 1)
 	initParams := make(chan json.RawMessage, 1)
 	script := func(srv *fakeServer) {
-		for m, ok := srv.next(); ok && m.Method != proto.MethodNotifyInitialized; m, ok = srv.next() {
-			if m.Method == proto.MethodInitialize {
-				initParams <- m.Params
-				srv.result(*m.ID, map[string]any{"protocolVersion": proto.LatestLegacy, "capabilities": map[string]any{}, "serverInfo": map[string]any{"name": "s", "version": "1"}})
-			} else {
-				srv.fail(*m.ID, proto.CodeMethodNotFound, "no")
-			}
-		}
+		legacyHandshake(srv, initParams)
 		srv.request(proto.StringID("elicit"), proto.MethodElicitationCreate, proto.ElicitRequestParams{Message: "Name?"})
 		srv.request(proto.StringID("p1"), proto.MethodPing, nil)
 		srv.request(proto.IntID(0), proto.MethodRootsList, nil)
@@ -104,14 +97,7 @@ func TestServerRequestsWithoutHandler(t *testing.T) {
 	got := make(chan map[string]*proto.Message, 1)
 	initParams := make(chan json.RawMessage, 1)
 	script := func(srv *fakeServer) {
-		for m, ok := srv.next(); ok && m.Method != proto.MethodNotifyInitialized; m, ok = srv.next() {
-			if m.Method == proto.MethodInitialize {
-				initParams <- m.Params
-				srv.result(*m.ID, map[string]any{"protocolVersion": proto.LatestLegacy, "capabilities": map[string]any{}, "serverInfo": map[string]any{"name": "s", "version": "1"}})
-			} else {
-				srv.fail(*m.ID, proto.CodeMethodNotFound, "no")
-			}
-		}
+		legacyHandshake(srv, initParams)
 		srv.request(proto.IntID(10), proto.MethodElicitationCreate, proto.ElicitRequestParams{Message: "?"})
 		srv.request(proto.IntID(11), proto.MethodRootsList, nil)
 		got <- answers(srv, 2)
@@ -179,5 +165,18 @@ func TestSendRoots(t *testing.T) {
 	}
 	if m := <-got; string(m.Result) != `{"roots":[{"uri":"file:///new","name":"new"}]}` {
 		t.Fatalf("roots/list after SendRoots answered %s", m.Result)
+	}
+}
+
+// legacyHandshake plays a legacy server's side of the handshake, refusing
+// server/discover and handing the initialize params to initParams.
+func legacyHandshake(srv *fakeServer, initParams chan<- json.RawMessage) {
+	for m, ok := srv.next(); ok && m.Method != proto.MethodNotifyInitialized; m, ok = srv.next() {
+		if m.Method == proto.MethodInitialize {
+			initParams <- m.Params
+			srv.result(*m.ID, map[string]any{"protocolVersion": proto.LatestLegacy, "capabilities": map[string]any{}, "serverInfo": map[string]any{"name": "s", "version": "1"}})
+		} else {
+			srv.fail(*m.ID, proto.CodeMethodNotFound, "no")
+		}
 	}
 }

@@ -4,7 +4,7 @@ import "github.com/mcpscope/mcpscope/capture"
 
 // chunkCopier makes the copies of payload chunks that their frames hold
 // (the read buffer is reused). When the sink keeps nothing of a frame it
-// returns 0 for (see dropsUnheld), the copy of such a chunk is reused for
+// returns 0 for (see capture.ReleasesUnheld), the copy of such a chunk is reused for
 // the next one: past the head the capture keeps, a long stream then costs
 // no allocation and no fresh memory per chunk.
 type chunkCopier struct {
@@ -26,12 +26,4 @@ func (c *chunkCopier) reported(f *capture.Frame, seq uint64) {
 	if c.reuse && seq == 0 {
 		c.spare = f.Raw
 	}
-}
-
-// dropsUnheld reports whether sink keeps nothing of a frame it returns 0
-// for: the capture Store (a stream chunk past its head, as Store.Append
-// documents) and Discard. Any other sink may keep any frame.
-func dropsUnheld(sink capture.Sink) bool {
-	_, store := sink.(*capture.Store)
-	return store || sink == capture.Discard
 }

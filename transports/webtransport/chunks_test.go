@@ -23,7 +23,7 @@ func reporter(t *testing.T, sink capture.Sink) *Transport {
 func feedChunks(t *testing.T, sink capture.Sink, n, size int) ([]byte, []*capture.Frame) {
 	tr := reporter(t, sink)
 	key := tr.streamKey(1, 1)
-	copies := chunkCopier{reuse: dropsUnheld(sink)}
+	copies := chunkCopier{reuse: capture.ReleasesUnheld(sink)}
 	read := make([]byte, size)
 	var payload []byte
 	var frames []*capture.Frame
@@ -91,7 +91,7 @@ func TestChunkCopiesNeverReusedForOtherSinks(t *testing.T) {
 			t.Fatalf("kept chunk %d was overwritten", i)
 		}
 	}
-	if !dropsUnheld(capture.Discard) || dropsUnheld(capture.Tee(capture.NewStore(capture.Config{}), keeper)) {
+	if !capture.ReleasesUnheld(capture.Discard) || capture.ReleasesUnheld(capture.Tee(capture.NewStore(capture.Config{}), keeper)) {
 		t.Fatal("only the Store and Discard may have their unheld chunks reused")
 	}
 }
@@ -100,7 +100,7 @@ func TestChunkPastTheHeadCostsOneAllocation(t *testing.T) {
 	store := capture.NewStore(capture.Config{StreamHead: 1, StreamTail: 1 << 10})
 	tr := reporter(t, store)
 	key := tr.streamKey(1, 1)
-	copies := chunkCopier{reuse: dropsUnheld(store)}
+	copies := chunkCopier{reuse: capture.ReleasesUnheld(store)}
 	read := make([]byte, 64<<10)
 	chunk := func() {
 		f := copies.frame(key, read)

@@ -93,7 +93,7 @@ func (t *Transport) pump(str *wt.ReceiveStream, key capture.StreamKey) (int64, e
 		return 0, err
 	}
 	buf := make([]byte, t.cfg.ChunkSize)
-	copies := chunkCopier{reuse: dropsUnheld(t.cfg.Sink)}
+	copies := chunkCopier{reuse: capture.ReleasesUnheld(t.cfg.Sink)}
 	var total int64
 	var werr error
 	for {
