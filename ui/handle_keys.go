@@ -54,6 +54,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.send(Analyze)
 	case key.Matches(msg, k.Tone):
 		return m.send(Tone)
+	case key.Matches(msg, k.Explore):
+		return m.openExplorer()
+	case key.Matches(msg, k.Compose):
+		return m.openComposer()
 	default:
 		if m.pane(m.focus).HandleKey(msg, k) && m.focus == paneTraffic {
 			m.syncSelection()

@@ -12,7 +12,7 @@ type KeyMap struct {
 	Filter, Back                 key.Binding
 	Cancel, Copy, Reconnect      key.Binding
 	ListTools, ReadFile, Analyze key.Binding
-	Tone                         key.Binding
+	Tone, Explore, Compose       key.Binding
 	Quit, Help                   key.Binding
 }
 
@@ -40,6 +40,8 @@ func DefaultKeyMap() KeyMap {
 		ReadFile:  key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "read_file 1 MiB")),
 		Analyze:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "analyze")),
 		Tone:      key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "tone (audio)")),
+		Explore:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "explore tools, resources, prompts")),
+		Compose:   key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "send a raw request")),
 		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 	}
@@ -47,7 +49,7 @@ func DefaultKeyMap() KeyMap {
 
 // ShortHelp is the one-line help under the panes.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Help, k.NextPane, k.Detail, k.Hex, k.Follow, k.Filter, k.ListTools, k.Cancel, k.Quit}
+	return []key.Binding{k.Help, k.NextPane, k.Detail, k.Hex, k.Follow, k.Filter, k.Explore, k.Compose, k.Cancel, k.Quit}
 }
 
 // FullHelp is the help screen, in columns.
@@ -56,6 +58,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 		{k.NextPane, k.PrevPane, k.Detail, k.Hex, k.Back, k.Link},
 		{k.Follow, k.Filter, k.Copy, k.Cancel, k.Reconnect},
-		{k.ListTools, k.ReadFile, k.Analyze, k.Tone, k.Help, k.Quit},
+		{k.Explore, k.Compose, k.ListTools, k.ReadFile, k.Analyze, k.Tone},
+		{k.Help, k.Quit},
 	}
 }

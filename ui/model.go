@@ -43,6 +43,8 @@ type Model struct {
 	showHelp      bool
 	filterGen     int
 
+	overlay overlay // open over the panes, or nil
+
 	conn     connection
 	status   statusLine
 	quitting bool
@@ -136,6 +138,7 @@ func (m *Model) setSize(w, h int) {
 	}
 	m.help.SetWidth(w)
 	m.input.SetWidth(max(w-4, 10))
+	m.sizeOverlay()
 	m.syncSelection()
 }
 

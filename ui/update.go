@@ -10,6 +10,9 @@ type filterStepMsg struct{ gen int }
 // Update routes a message to the part of the model it concerns.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
+	if k, ok := msg.(tea.KeyPressMsg); ok && m.overlay != nil && k.String() != "ctrl+c" {
+		return m, m.updateOverlay(msg)
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.setSize(msg.Width, msg.Height)
@@ -37,6 +40,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.status.setError(msg.Err)
 	case closedMsg:
 		return m, tea.Quit
+	}
+	if _, key := msg.(tea.KeyPressMsg); !key && m.overlay != nil {
+		cmd = tea.Batch(cmd, m.updateOverlay(msg))
 	}
 	return m, cmd
 }

@@ -18,9 +18,12 @@ func (m *Model) View() tea.View {
 	lines := make([]string, 0, h)
 	lines = append(lines, m.renderTabs(w))
 	lines = append(lines, m.renderBody(w, max(h-chromeLines, 0))...)
-	if m.filtering {
+	switch {
+	case m.filtering:
 		lines = append(lines, fitLine(m.input.View(), w))
-	} else {
+	case m.overlay != nil && !m.showHelp:
+		lines = append(lines, fitLine(m.help.ShortHelpView(m.overlay.Help().ShortHelp()), w))
+	default:
 		lines = append(lines, fitLine(m.help.ShortHelpView(m.keys.ShortHelp()), w))
 	}
 	lines = append(lines, m.renderStatus(w))
@@ -35,6 +38,9 @@ func (m *Model) View() tea.View {
 func (m *Model) renderBody(w, h int) []string {
 	if m.showHelp {
 		return fitBlock(m.fullHelp(w), w, h)
+	}
+	if m.overlay != nil {
+		return m.renderOverlay(w, h)
 	}
 	if !m.layout.split {
 		return m.renderArea(m.focus, w, h)
@@ -138,4 +144,17 @@ func (m *Model) tabAt(x int) (paneID, bool) {
 		pos += n
 	}
 	return 0, false
+}
+
+// renderOverlay draws the open overlay's title line and body in w×h.
+func (m *Model) renderOverlay(w, h int) []string {
+	if h <= 0 {
+		return nil
+	}
+	out := make([]string, 0, h)
+	out = append(out, m.styles.TitleFocused.Render(cell(" "+m.overlay.Title(), w)))
+	if h > 1 {
+		out = append(out, fitBlock(m.overlay.Render(w, h-1), w, h-1)...)
+	}
+	return out
 }

@@ -1,0 +1,179 @@
+package ui
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// maxOutcomeText bounds the text of one content item shown in an outcome;
+// the rest is in the detail pane of the response frame.
+const maxOutcomeText = 64 << 10
+
+// outcome is the answer to a request sent from an overlay, as a scrollable
+// view: the error with its code's name in the connection's dialect, or a
+// readable summary of the MCP content (text, images, resources, stream
+// refs, prompt messages) followed by the whole result as highlighted JSON.
+type outcome struct {
+	heading string
+	body    string // rendered, before wrapping
+	lines   []string
+	w       int
+	offset  int
+	failed  bool
+}
+
+// newOutcome renders the answer of method: res when err is nil.
+func newOutcome(method string, res json.RawMessage, err error, d proto.Dialect, st *Styles) *outcome {
+	o := &outcome{heading: method}
+	var b strings.Builder
+	if err != nil {
+		o.failed = true
+		var rpc *client.RPCError
+		if errors.As(err, &rpc) && rpc.Err != nil {
+			b.WriteString(st.errText.paint(fmt.Sprintf("error %d %s", rpc.Err.Code, proto.ErrorName(d, rpc.Err.Code))))
+			b.WriteString("\n" + rpc.Err.Message)
+			if len(rpc.Err.Data) > 0 {
+				b.WriteString("\n\ndata:\n" + prettyHighlighted(rpc.Err.Data, st))
+			}
+		} else {
+			b.WriteString(st.errText.paint(oneLine(err.Error())))
+		}
+		o.body = b.String()
+		return o
+	}
+	if summary := contentSummary(res, st); summary != "" {
+		b.WriteString(summary + "\n\n" + st.muted.paint("── result JSON ──") + "\n")
+	}
+	b.WriteString(prettyHighlighted(res, st))
+	o.body = b.String()
+	return o
+}
+
+// prettyHighlighted indents and colours JSON, or shows it as it is when it
+// is not JSON.
+func prettyHighlighted(raw json.RawMessage, st *Styles) string {
+	pretty, err := proto.PrettyJSON(raw)
+	if err != nil {
+		return string(raw)
+	}
+	return highlightJSON(string(pretty), st.Chroma)
+}
+
+// SetSize wraps the body for width w.
+func (o *outcome) SetSize(w, _ int) {
+	if w == o.w && o.lines != nil {
+		return
+	}
+	o.w = w
+	o.lines = strings.Split(ansi.Hardwrap(o.body, max(w, 1), true), "\n")
+	o.offset = min(o.offset, max(len(o.lines)-1, 0))
+}
+
+// scroll moves the first line shown.
+func (o *outcome) scroll(v nav) { o.offset = v.apply(o.offset, len(o.lines)) }
+
+// Render draws the heading and the lines from the offset in w×h.
+func (o *outcome) Render(w, h int) string {
+	o.SetSize(w, h)
+	if h <= 0 {
+		return ""
+	}
+	end := min(o.offset+h, len(o.lines))
+	return strings.Join(o.lines[o.offset:end], "\n")
+}
+
+// contentSummary describes the MCP content of a result — tools/call
+// content and structuredContent, resources/read contents, prompts/get
+// messages — one readable block per item; "" when it has none.
+func contentSummary(res json.RawMessage, st *Styles) string {
+	var r struct {
+		Content  []json.RawMessage `json:"content"`
+		IsError  bool              `json:"isError"`
+		Contents []json.RawMessage `json:"contents"`
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+		Description string `json:"description"`
+	}
+	if json.Unmarshal(res, &r) != nil {
+		return ""
+	}
+	var parts []string
+	if r.IsError {
+		parts = append(parts, st.errText.paint("isError: the tool reports a failure"))
+	}
+	if r.Description != "" {
+		parts = append(parts, st.muted.paint(r.Description))
+	}
+	for _, c := range r.Content {
+		parts = append(parts, contentItem(c, st))
+	}
+	for _, c := range r.Contents {
+		parts = append(parts, contentItem(c, st))
+	}
+	for _, m := range r.Messages {
+		parts = append(parts, st.muted.paint("["+m.Role+"]")+" "+contentItem(m.Content, st))
+	}
+	return strings.Join(parts, "\n")
+}
+
+// contentItem describes one content item or resource contents.
+func contentItem(raw json.RawMessage, st *Styles) string {
+	var c struct {
+		Type      string          `json:"type"`
+		Text      *string         `json:"text"`
+		Data      string          `json:"data"`
+		Blob      string          `json:"blob"`
+		MimeType  string          `json:"mimeType"`
+		URI       string          `json:"uri"`
+		Name      string          `json:"name"`
+		StreamTag *uint32         `json:"streamTag"`
+		Size      *int64          `json:"size"`
+		Resource  json.RawMessage `json:"resource"`
+	}
+	if json.Unmarshal(raw, &c) != nil {
+		return st.muted.paint(string(raw))
+	}
+	head := func(s string) string { return st.muted.paint("[" + s + "]") }
+	switch {
+	case c.Type == "ref/stream" && c.StreamTag != nil:
+		size := "size unknown"
+		if c.Size != nil {
+			size = byteSize(*c.Size)
+		}
+		return head(fmt.Sprintf("execution stream tag %d · %s · %s — see the Streams pane", *c.StreamTag, c.MimeType, size))
+	case c.Type == "resource" && len(c.Resource) > 0:
+		return head("embedded resource") + " " + contentItem(c.Resource, st)
+	case c.Type == "resource_link":
+		return head("resource link") + " " + c.URI + " " + c.Name
+	case c.Text != nil:
+		text := *c.Text
+		if len(text) > maxOutcomeText {
+			text = text[:maxOutcomeText] + "…"
+		}
+		if c.URI != "" {
+			return head(c.URI+" "+c.MimeType) + "\n" + text
+		}
+		return text
+	case c.Data != "" || c.Blob != "":
+		n := len(c.Data) + len(c.Blob)
+		what := c.Type
+		if what == "" {
+			what = "blob"
+		}
+		label := fmt.Sprintf("%s %s, %s base64", what, c.MimeType, byteSize(int64(n)))
+		if c.URI != "" {
+			label = c.URI + " · " + label
+		}
+		return head(label)
+	}
+	return st.muted.paint(string(raw))
+}
