@@ -2,6 +2,7 @@ package demo
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -11,21 +12,35 @@ import (
 )
 
 // MisbehaveModes are the modes of the misbehave tool (flow.md).
-var MisbehaveModes = []string{"lying_length", "wrong_encoding", "foreign_stream", "stream_error", "datagram_flood", "drop"}
+var MisbehaveModes = []string{"lying_length", "wrong_encoding", "foreign_stream", "stream_error",
+	ModeDatagramFlood, ModeNotificationFlood, "drop"}
 
-// Sizes of the misbehave modes that the core runs itself.
+// Sizes of the stream_error mode.
 const (
-	DefaultFloodCount  = 50000
-	maxFloodCount      = 1000000
 	streamErrorPayload = 4096
 	streamErrorPause   = 50 * time.Millisecond
 )
 
+// misbehaveSchema is the input schema of misbehave.
+func misbehaveSchema() json.RawMessage {
+	modes, err := json.Marshal(MisbehaveModes)
+	if err != nil {
+		return json.RawMessage(`{"type":"object"}`)
+	}
+	return schema(`{"mode":{"type":"string","enum":`+string(modes)+`,
+			"description":"notification_flood sends notifications/message lines as fast as the transport takes them, `+
+		`datagram_flood log datagrams; both report the rate reached"},
+		"count":{"type":"integer","minimum":1,"maximum":`+fmt.Sprint(MaxFloodCount)+`,
+			"description":"floods: how many lines (default `+fmt.Sprint(DefaultFloodCount)+`, or as many as duration_ms allows)"},
+		"duration_ms":{"type":"integer","minimum":1,"maximum":`+fmt.Sprint(MaxFloodDuration.Milliseconds())+`,
+			"description":"floods: stop after this long"}}`, "mode")
+}
+
 // misbehave breaks the protocol on purpose, as its mode says.
 func misbehave(ctx context.Context, c *Call) (*ToolResult, error) {
 	var a struct {
-		Mode  string `json:"mode"`
-		Count int    `json:"count"`
+		Mode string `json:"mode"`
+		floodArgs
 	}
 	if err := decodeArgs(c, &a); err != nil {
 		return nil, err
@@ -33,8 +48,8 @@ func misbehave(ctx context.Context, c *Call) (*ToolResult, error) {
 	switch a.Mode {
 	case "stream_error":
 		return streamError(ctx, c)
-	case "datagram_flood":
-		return datagramFlood(ctx, c, a.Count)
+	case ModeDatagramFlood, ModeNotificationFlood:
+		return flood(ctx, c, a.Mode, a.floodArgs)
 	case "lying_length", "wrong_encoding", "foreign_stream", "drop":
 		sab, ok := c.conn.out.(Saboteur)
 		if !ok {
@@ -78,24 +93,4 @@ func streamError(ctx context.Context, c *Call) (*ToolResult, error) {
 		proto.StreamRef{Type: proto.ContentStreamRef, StreamTag: st.Tag(), MimeType: "application/octet-stream"},
 		Text(fmt.Sprintf("stream %d was reset after %d bytes and $/streamError was sent", st.Tag(), len(chunk))),
 	}}, nil
-}
-
-// datagramFlood sends count log lines (datagrams on MCP-Flow) as fast as
-// the transport takes them, then answers.
-func datagramFlood(ctx context.Context, c *Call, count int) (*ToolResult, error) {
-	if count == 0 {
-		count = DefaultFloodCount
-	}
-	if count < 0 || count > maxFloodCount {
-		return nil, invalidParams("count must be between 1 and %d, got %d", maxFloodCount, count)
-	}
-	for i := 1; i <= count; i++ {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if err := c.Emit.Log("info", "flood", i); err != nil {
-			return nil, rpcError(proto.CodeInternalError, nil, "the flood stopped after %d of %d log lines: %v", i-1, count, err)
-		}
-	}
-	return TextResult(fmt.Sprintf("flood sent: %d log datagrams", count)), nil
 }

@@ -22,9 +22,7 @@ func (s *Server) builtinTools() []Tool {
 			Handler: tone, InputSchema: schema(`{
 			"freq_hz":{"type":"number","exclusiveMinimum":0,"maximum":8000,"default":440},
 			"duration_ms":{"type":"integer","minimum":1,"default":1000}}`)},
-		{Name: "misbehave", Description: "Break the protocol on purpose, to test a client", Handler: misbehave, InputSchema: schema(`{
-			"mode":{"type":"string","enum":["lying_length","wrong_encoding","foreign_stream","stream_error","datagram_flood","drop"]},
-			"count":{"type":"integer","minimum":1,"description":"datagram_flood: how many (default 50000)"}}`, "mode")},
+		{Name: "misbehave", Description: "Break the protocol on purpose, to test a client", Handler: misbehave, InputSchema: misbehaveSchema()},
 		{Name: "list_templates", Description: "List available templates with optional filtering", Handler: listTemplates,
 			InputSchema: schema(`{"toolchain":{"type":"string"},"category":{"type":"string"}}`)},
 		{Name: "generate_template", Description: "Generate a template from a URI", Handler: generateTemplate, InputSchema: schema(`{

@@ -55,6 +55,8 @@ func (m *Model) callDone(msg callDoneMsg) {
 	switch {
 	case errors.As(msg.err, &cancelled):
 		m.status.note(fmt.Sprintf("%s cancelled", msg.method))
+	case errors.As(msg.err, new(*client.RPCError)):
+		m.status.setError(msg.err) // it names the method already
 	case msg.err != nil:
 		m.status.setError(fmt.Errorf("%s failed: %w", msg.method, msg.err))
 	default:

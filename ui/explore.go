@@ -1,6 +1,246 @@
 package ui
 
-import tea "charm.land/bubbletea/v2"
+import (
+	"encoding/json"
 
-// openExplorer opens the explorer of tools, resources, templates and prompts.
-func (m *Model) openExplorer() tea.Cmd { return nil }
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/ui/schemaform"
+)
+
+// maxExploreFilter bounds the text of the explorer's filter.
+const maxExploreFilter = 128
+
+// exploreMode is what the explorer shows.
+type exploreMode int
+
+const (
+	modeList    exploreMode = iota // the lists
+	modeForm                       // the arguments of a tool, template or prompt
+	modeCalling                    // a request is in flight
+	modeOutcome                    // the answer
+)
+
+// explorer is the overlay that browses the server's tools, resources,
+// resource templates and prompts in filterable lists, and calls a tool,
+// reads a resource (or an expanded template) or gets a prompt through a
+// form generated from its schema. Every request goes through the session,
+// so it shows up in the traffic pane like any other.
+type explorer struct {
+	d    driver
+	st   *Styles
+	nav  KeyMap // the root's navigation keys
+	keys exploreKeyMap
+
+	tab       exploreTab
+	lists     [tabCount]entryList
+	listGen   int
+	filtering bool
+	input     textinput.Model
+
+	mode     exploreMode
+	target   entry            // what the form, the call and the outcome concern
+	form     *schemaform.Form // the open form (modeForm)
+	tmpl     *uriTemplate     // the template a template form expands
+	note     string           // a problem with the form's schema
+	method   string           // the request in flight or answered
+	subject  string           // the tool, prompt or URI it concerns
+	callGen  int
+	inflight *inflightCall
+	out      *outcome
+	last     map[string]json.RawMessage // arguments of the last call, per entry
+
+	w, h int
+}
+
+// openExplorer opens the explorer of tools, resources, templates and
+// prompts, and starts fetching the lists the server advertises.
+func (m *Model) openExplorer() tea.Cmd {
+	x := newExplorer(driver{m})
+	m.openOverlay(x)
+	return x.refresh(false)
+}
+
+// newExplorer returns an explorer with empty lists.
+func newExplorer(d driver) *explorer {
+	x := &explorer{d: d, st: d.m.styles, nav: d.m.keys, keys: defaultExploreKeys(),
+		input: textinput.New(), last: map[string]json.RawMessage{}}
+	for t := range tabCount {
+		x.lists[t].tab = t
+	}
+	x.input.Prompt = "/ "
+	x.input.Placeholder = "fuzzy filter on name, title, URI"
+	x.input.CharLimit = maxExploreFilter
+	return x
+}
+
+// Title names the overlay and the server it explores.
+func (x *explorer) Title() string {
+	title := "Explorer · tools, resources, templates, prompts"
+	if s, err := x.d.session(); err == nil {
+		if info := s.ServerInfo(); info.Name != "" {
+			title += " of " + info.Name
+		}
+	}
+	return title
+}
+
+// SetSize gives the explorer its body size.
+func (x *explorer) SetSize(w, h int) {
+	x.w, x.h = w, h
+	x.input.SetWidth(max(w-4, 10))
+	if x.form != nil {
+		x.form.SetSize(w, x.formHeight())
+	}
+	if x.out != nil {
+		x.out.SetSize(w, max(h-2, 0))
+	}
+}
+
+// formHeight is the height left to a form under the tab bar and the
+// header (and above a template's URI preview).
+func (x *explorer) formHeight() int {
+	h := x.h - 2
+	if x.tmpl != nil {
+		h--
+	}
+	return max(h, 1)
+}
+
+// Update handles a key, the explorer's own results, and the messages its
+// widgets wait for (cursor blinks, pastes).
+func (x *explorer) Update(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case exploreListMsg:
+		x.listDone(msg)
+		return nil, false
+	case exploreAnswerMsg:
+		return x.answered(msg), false
+	case tea.BackgroundColorMsg:
+		if x.form != nil {
+			x.form.SetDark(msg.IsDark())
+		}
+		return nil, false
+	case tea.KeyPressMsg:
+		return x.handleKey(msg)
+	}
+	var cmd tea.Cmd
+	switch {
+	case x.filtering:
+		x.input, cmd = x.input.Update(msg)
+		if l := x.list(); x.input.Value() != l.filter {
+			l.setFilter(x.input.Value())
+		}
+	case x.mode == modeForm:
+		cmd = x.updateForm(msg)
+	}
+	return cmd, false
+}
+
+// list is the list of the current tab.
+func (x *explorer) list() *entryList { return &x.lists[x.tab] }
+
+// handleKey routes a key by what the explorer shows.
+func (x *explorer) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := x.keys
+	switch x.mode {
+	case modeForm:
+		return x.updateForm(msg), false
+	case modeCalling:
+		switch {
+		case key.Matches(msg, k.CancelCall):
+			return x.cancelCall(), false
+		case key.Matches(msg, k.Back):
+			x.backToList()
+		}
+		return nil, false
+	case modeOutcome:
+		switch {
+		case key.Matches(msg, k.Back):
+			x.backToList()
+		case key.Matches(msg, k.Again):
+			return x.open(x.target), false
+		default:
+			if v, ok := navOf(msg, x.nav, max(x.h-3, 1)); ok {
+				x.out.scroll(v)
+			}
+		}
+		return nil, false
+	}
+	if x.filtering {
+		return x.filterKey(msg), false
+	}
+	return x.listKey(msg)
+}
+
+// listKey handles a key on the lists.
+func (x *explorer) listKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := x.keys
+	l := x.list()
+	switch {
+	case key.Matches(msg, k.Close):
+		if l.filter == "" {
+			return nil, true
+		}
+		l.setFilter("")
+	case key.Matches(msg, k.Filter):
+		x.filtering = true
+		x.input.SetValue(l.filter)
+		x.input.CursorEnd()
+		return x.input.Focus(), false
+	case key.Matches(msg, k.NextTab):
+		x.tab = (x.tab + 1) % tabCount
+	case key.Matches(msg, k.PrevTab):
+		x.tab = (x.tab + tabCount - 1) % tabCount
+	case key.Matches(msg, k.PickTab):
+		x.tab = exploreTab(msg.String()[0] - '1')
+	case key.Matches(msg, k.Refresh):
+		return x.refresh(true), false
+	case key.Matches(msg, k.Open):
+		if e, ok := l.selected(); ok {
+			return x.open(*e), false
+		}
+	default:
+		if v, ok := navOf(msg, x.nav, l.rows); ok {
+			l.move(v)
+		}
+	}
+	return nil, false
+}
+
+// filterKey edits the filter, which applies as it is typed: enter keeps
+// it, esc clears it; the arrows still move the selection.
+func (x *explorer) filterKey(msg tea.KeyPressMsg) tea.Cmd {
+	l := x.list()
+	switch {
+	case key.Matches(msg, x.keys.FilterDone):
+		x.filtering = false
+		x.input.Blur()
+		return nil
+	case key.Matches(msg, x.keys.FilterClear):
+		x.filtering = false
+		x.input.Blur()
+		l.setFilter("")
+		return nil
+	case msg.String() == "up" || msg.String() == "down":
+		v, _ := navOf(msg, x.nav, l.rows)
+		l.move(v)
+		return nil
+	}
+	var cmd tea.Cmd
+	x.input, cmd = x.input.Update(msg)
+	if x.input.Value() != l.filter {
+		l.setFilter(x.input.Value())
+	}
+	return cmd
+}
+
+// backToList leaves the form, the call or the answer; an answer still on
+// its way is then dropped (the status bar still reports it).
+func (x *explorer) backToList() {
+	x.mode = modeList
+	x.form, x.tmpl, x.out, x.note = nil, nil, nil, ""
+	x.callGen++
+}

@@ -129,7 +129,15 @@ func TestFlowDemoJourney(t *testing.T) {
 	tm.Send(keyPress("/"))
 	typeText(tm, "analyze")
 	tm.Send(keyPress("enter"))
-	tm.Send(keyPress("home")) // the analyze request
+	// The filter reads older frames in steps: select the first match until
+	// the detail shows the analyze request itself.
+	probe.waitScreen(t, "the analyze request selected", func(s string) bool {
+		if strings.Contains(s, `"interval_ms"`) {
+			return true
+		}
+		tm.Send(keyPress("home"))
+		return false
+	})
 	tm.Send(keyPress("c"))
 	// The status line says either "tools/call cancelled" or "cancelled
 	// request 4", whichever of the two reports arrives last.

@@ -45,6 +45,8 @@ type Model struct {
 
 	overlay overlay // open over the panes, or nil
 
+	composed composeHistory // what the composer sent in this run, newest first
+
 	conn     connection
 	status   statusLine
 	quitting bool

@@ -37,7 +37,7 @@ func newOutcome(method string, res json.RawMessage, err error, d proto.Dialect, 
 		o.failed = true
 		var rpc *client.RPCError
 		if errors.As(err, &rpc) && rpc.Err != nil {
-			b.WriteString(st.errText.paint(fmt.Sprintf("error %d %s", rpc.Err.Code, proto.ErrorName(d, rpc.Err.Code))))
+			b.WriteString(st.errText.paint(errorCode(rpc.Err, d)))
 			b.WriteString("\n" + rpc.Err.Message)
 			if len(rpc.Err.Data) > 0 {
 				b.WriteString("\n\ndata:\n" + prettyHighlighted(rpc.Err.Data, st))
@@ -54,6 +54,26 @@ func newOutcome(method string, res json.RawMessage, err error, d proto.Dialect, 
 	b.WriteString(prettyHighlighted(res, st))
 	o.body = b.String()
 	return o
+}
+
+// errorCode names a JSON-RPC error by its code and the code's name in
+// dialect d, e.g. "error -32601 Method not found".
+func errorCode(e *proto.Error, d proto.Dialect) string {
+	return strings.TrimSpace(fmt.Sprintf("error %d %s", e.Code, proto.ErrorName(d, e.Code)))
+}
+
+// errorHeadline says what err is in one line: a JSON-RPC error by its code,
+// the code's name and its message.
+func errorHeadline(err error, d proto.Dialect) string {
+	var rpc *client.RPCError
+	if errors.As(err, &rpc) && rpc.Err != nil {
+		code, msg := errorCode(rpc.Err, d), oneLine(rpc.Err.Message)
+		if msg == "" || strings.HasSuffix(code, " "+msg) {
+			return code
+		}
+		return code + ": " + msg
+	}
+	return oneLine(err.Error())
 }
 
 // prettyHighlighted indents and colours JSON, or shows it as it is when it

@@ -7,8 +7,9 @@
 // large for stdio; use MCP-Flow"; analyze reports through
 // notifications/progress (when the request carries _meta.progressToken) and
 // notifications/message; tone answers one inline WAV clip (audio content)
-// of at most 10 s; misbehave supports datagram_flood (as log
-// notifications), stream_error is refused, and of the wire-level modes only
-// drop, which stops serving without answering. notifications/cancelled
+// of at most 10 s; misbehave supports datagram_flood and
+// notification_flood (both as notifications/message lines), stream_error
+// is refused, and of the wire-level modes only drop, which stops serving
+// without answering. notifications/cancelled
 // aborts a call, which is then not answered (as MCP says).
 package stdio

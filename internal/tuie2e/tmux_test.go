@@ -186,3 +186,17 @@ func snapshot(t *testing.T, name, screen string) {
 		t.Fatalf("writing docs/%s: %v", name, err)
 	}
 }
+
+// escapeUntilGone presses Escape, one at a time, until the screen no longer
+// holds text. Escapes sent together would reach the program as one
+// alt+escape sequence.
+func (p *tmuxPane) escapeUntilGone(text string) {
+	p.t.Helper()
+	p.waitUntil("the screen without "+text, func(s string) bool {
+		if !strings.Contains(s, text) {
+			return true
+		}
+		p.keys("Escape")
+		return false
+	})
+}

@@ -61,7 +61,8 @@ func testDemo(t *testing.T, bin string) {
 }
 
 // testStdioTS drives a stdio session against the TypeScript reference
-// server: connect, tools/list, the stderr tab, quit.
+// server: connect, tools/list, a tool called through the explorer's form,
+// a raw request from the composer, the stderr tab, quit.
 func testStdioTS(t *testing.T, bin string) {
 	argv := append([]string{bin, "--"}, peertest.TSEverything(t, "stdio")...)
 	p := startPane(t, argv...)
@@ -69,6 +70,28 @@ func testStdioTS(t *testing.T, bin string) {
 
 	p.keys("t")
 	snapshot(t, "screen-stdio-ts.txt", p.waitFor("result · tools/list"))
+
+	// The explorer: filter the tools, call echo through its form.
+	p.keys("e")
+	p.waitFor(" tools · / filters")
+	p.keys("/")
+	p.typeText("echo")
+	p.keys("Enter")
+	snapshot(t, "screen-explorer.txt", p.waitFor(`tools match "echo"`, "echo (Echo Tool)"))
+	p.keys("Enter")
+	p.waitFor("tools/call echo", "message *")
+	p.typeText("typed in tmux")
+	p.keys("C-s")
+	snapshot(t, "screen-explorer-answer.txt", p.waitFor("tools/call echo · answer", "Echo: typed in tmux"))
+	p.escapeUntilGone("Explorer ·")
+
+	// The composer: a raw resources/list request.
+	p.keys(":")
+	p.typeText("resources/list")
+	p.keys("Enter")
+	p.keys("C-s")
+	snapshot(t, "screen-composer.txt", p.waitFor("Compose · sent request resources/list", `"resources"`))
+	p.escapeUntilGone("Compose ·")
 
 	p.keys("BTab")
 	p.waitMatch(stderrLines)

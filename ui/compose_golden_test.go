@@ -1,0 +1,41 @@
+package ui
+
+import (
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+func TestGoldenComposePicker(t *testing.T) {
+	m, c := openCompose(t)
+	golden(t, "compose_picker", c.Render(90, 12))
+	typeKeys(m, "res")
+	press(m, "down")
+	golden(t, "compose_picker_filtered", c.Render(90, 8))
+}
+
+func TestGoldenComposeEditor(t *testing.T) {
+	m, _ := openCompose(t)
+	c := pick(t, m, "tools/call")
+	golden(t, "compose_editor", c.Render(70, 8))
+	press(m, "x")
+	m.Update(ctrl('s'))
+	golden(t, "compose_editor_invalid", c.Render(70, 9))
+}
+
+func TestGoldenComposeAnswers(t *testing.T) {
+	m, c := openCompose(t)
+	connectFake(t, m)
+	c.now = (&clock{}).next
+	pick(t, m, "prompts/get")
+	runUntilAnswer(t, m, func() tea.Cmd { _, cmd := m.Update(ctrl('s')); return cmd }())
+	golden(t, "compose_result", c.Render(70, 14))
+	press(m, "esc")
+	press(m, "esc")
+	for range len("prompts/get") {
+		m.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
+	}
+	pick(t, m, "no/such")
+	runUntilAnswer(t, m, func() tea.Cmd { _, cmd := m.Update(ctrl('s')); return cmd }())
+	golden(t, "compose_error", c.Render(70, 5))
+}

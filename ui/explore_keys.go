@@ -1,0 +1,61 @@
+package ui
+
+import (
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+)
+
+// exploreKeyMap holds the explorer's own keys; scrolling uses the root's.
+type exploreKeyMap struct {
+	NextTab, PrevTab, PickTab key.Binding
+	Filter, Open, Refresh     key.Binding
+	Back, Close, CancelCall   key.Binding
+	Again, Scroll             key.Binding
+	FilterDone, FilterClear   key.Binding
+}
+
+// defaultExploreKeys returns the explorer's keys.
+func defaultExploreKeys() exploreKeyMap {
+	return exploreKeyMap{
+		NextTab:     key.NewBinding(key.WithKeys("right", "tab"), key.WithHelp("→/tab", "next list")),
+		PrevTab:     key.NewBinding(key.WithKeys("left", "shift+tab"), key.WithHelp("←", "previous list")),
+		PickTab:     key.NewBinding(key.WithKeys("1", "2", "3", "4"), key.WithHelp("1-4", "list")),
+		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "call / read / get")),
+		Refresh:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reload all lists")),
+		Back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the list")),
+		Close:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter / close")),
+		CancelCall:  key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "cancel the request")),
+		Again:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "again")),
+		Scroll:      key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓ pgup/pgdn", "scroll")),
+		FilterDone:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
+		FilterClear: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+	}
+}
+
+// bindingList is a help.KeyMap made of the bindings that apply right now.
+type bindingList []key.Binding
+
+// ShortHelp implements help.KeyMap.
+func (b bindingList) ShortHelp() []key.Binding { return b }
+
+// FullHelp implements help.KeyMap.
+func (b bindingList) FullHelp() [][]key.Binding { return [][]key.Binding{b} }
+
+var _ help.KeyMap = bindingList(nil)
+
+// Help lists the keys of the explorer's current screen.
+func (x *explorer) Help() help.KeyMap {
+	k := x.keys
+	switch {
+	case x.mode == modeForm && x.form != nil:
+		return x.form.KeyMap()
+	case x.mode == modeCalling:
+		return bindingList{k.CancelCall, k.Back}
+	case x.mode == modeOutcome:
+		return bindingList{k.Scroll, k.Again, k.Back}
+	case x.filtering:
+		return bindingList{k.FilterDone, k.FilterClear}
+	}
+	return bindingList{k.Open, k.Filter, k.NextTab, k.PickTab, k.Refresh, k.Close}
+}

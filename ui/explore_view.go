@@ -1,0 +1,100 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Render draws the explorer in w×h: the tab bar, then the current list
+// with its filter and state, the form, the call in flight or the answer.
+func (x *explorer) Render(w, h int) string {
+	if h <= 0 {
+		return ""
+	}
+	lines := []string{x.renderTabs(w)}
+	body := max(h-2, 0)
+	switch x.mode {
+	case modeList:
+		lines = append(lines, x.listHead(w))
+		lines = append(lines, x.list().render(w, body, x.st)...)
+	case modeForm:
+		head := x.st.muted.paint(oneLine(x.target.desc))
+		if x.note != "" {
+			head = x.st.warn.paint(oneLine(x.note))
+		}
+		lines = append(lines, head)
+		lines = append(lines, strings.Split(x.form.Render(w, x.formHeight()), "\n")...)
+		if x.tmpl != nil {
+			lines = append(lines, x.uriPreview())
+		}
+	case modeCalling:
+		lines = append(lines, x.callHead("calling…"),
+			"", x.st.muted.paint("Waiting for the answer. ctrl+x cancels the request; esc returns to the list and drops the answer."))
+	case modeOutcome:
+		state := x.st.good.paint("answer")
+		if x.out.failed {
+			state = x.st.errText.paint("failed")
+		}
+		lines = append(lines, x.callHead(state))
+		lines = append(lines, strings.Split(x.out.Render(w, body), "\n")...)
+	}
+	return strings.Join(lines[:min(len(lines), h)], "\n")
+}
+
+// renderTabs draws one tab per list with its count: … while loading, –
+// when not advertised, ! after a failure.
+func (x *explorer) renderTabs(w int) string {
+	var b strings.Builder
+	for t := range tabCount {
+		l := &x.lists[t]
+		count := ""
+		switch l.state {
+		case listLoading:
+			count = " …"
+		case listUnadvertised:
+			count = " –"
+		case listLoaded:
+			count = fmt.Sprintf(" %d", len(l.items))
+		}
+		if l.err != nil {
+			count += "!"
+		}
+		label := fmt.Sprintf(" %d %s%s ", t+1, exploreLists[t].name, count)
+		if t == x.tab {
+			b.WriteString(x.st.TabActive.Render("[" + label[1:len(label)-1] + "]"))
+		} else {
+			b.WriteString(x.st.Tab.Render(label))
+		}
+	}
+	return fitLine(b.String(), w)
+}
+
+// listHead is the filter input while it is open, else the list's state.
+func (x *explorer) listHead(w int) string {
+	if x.filtering {
+		return x.input.View()
+	}
+	l := x.list()
+	text := oneLine(l.summary(x.d.dialect()))
+	if l.err != nil {
+		return x.st.errText.paint(text)
+	}
+	if l.filter == "" && l.state == listLoaded {
+		text += " · / filters"
+	}
+	return x.st.muted.paint(text)
+}
+
+// callHead names the request shown: method, subject and state.
+func (x *explorer) callHead(state string) string {
+	return strings.TrimSpace(x.method+" "+oneLine(x.subject)) + " · " + state
+}
+
+// uriPreview shows the URI the template form expands to right now.
+func (x *explorer) uriPreview() string {
+	v, err := x.form.Value()
+	if err != nil {
+		return x.st.muted.paint("URI: " + x.target.uri)
+	}
+	return x.st.muted.paint("URI: ") + x.tmpl.Expand(stringValues(v))
+}
