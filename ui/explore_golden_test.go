@@ -90,7 +90,7 @@ func TestGoldenExploreForms(t *testing.T) {
 	x.lists[tabTemplates].cursor = 1
 	x.open(x.lists[tabTemplates].items[1])
 	for _, r := range "my org" {
-		x.Update(namedKey(string(r)))
+		x.Update(keyPress(string(r)))
 	}
 	golden(t, "explore_template_form", x.Render(90, 16))
 }

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
 	"time"
 
@@ -58,27 +57,9 @@ func (r *cmdRunner) run(cmd tea.Cmd) {
 // press sends keys to the model and runs their commands.
 func (r *cmdRunner) press(keys ...string) {
 	for _, k := range keys {
-		_, cmd := r.m.Update(namedKey(k))
+		_, cmd := r.m.Update(keyPress(k))
 		r.run(cmd)
 	}
-}
-
-// namedKey is keyPress with the keys of the explorer and its forms.
-func namedKey(k string) tea.KeyPressMsg {
-	if c, ok := strings.CutPrefix(k, "ctrl+"); ok && len(c) == 1 {
-		return tea.KeyPressMsg{Code: rune(c[0]), Mod: tea.ModCtrl}
-	}
-	switch k {
-	case "left":
-		return tea.KeyPressMsg{Code: tea.KeyLeft}
-	case "right":
-		return tea.KeyPressMsg{Code: tea.KeyRight}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	}
-	return keyPress(k)
 }
 
 // typeText presses each rune of s.

@@ -25,14 +25,14 @@ func stdioDialer(argv []string) Dialer {
 // sendKeys sends named keys to a running program.
 func sendKeys(tm *teatest.TestModel, keys ...string) {
 	for _, k := range keys {
-		tm.Send(namedKey(k))
+		tm.Send(keyPress(k))
 	}
 }
 
 // sendText types s into a running program.
 func sendText(tm *teatest.TestModel, s string) {
 	for _, r := range s {
-		tm.Send(namedKey(string(r)))
+		tm.Send(keyPress(string(r)))
 	}
 }
 
