@@ -16,6 +16,9 @@ const maxServerRequests = 256
 // deliverServerRequest answers a request from the server on its own
 // goroutine, so a slow answer (a human filling a form) never blocks reading.
 func (s *Session) deliverServerRequest(m *proto.Message) {
+	if s.routeInteraction(m) {
+		return
+	}
 	select {
 	case s.handlers <- struct{}{}:
 	default:

@@ -122,6 +122,8 @@ type Session struct {
 	instructions string
 	clientCaps   proto.ClientCapabilities
 
+	inter interactionRegistry // interactive sessions (interaction_route.go); guarded by mu
+
 	notes    *notificationQueue
 	handlers chan struct{} // bounds concurrent server-request goroutines
 	dropped  atomic.Uint64
@@ -244,6 +246,7 @@ func (s *Session) failLocked(err error) {
 	}
 	s.failure = err
 	close(s.dead)
+	s.endInteractionsLocked(err)
 	for key, w := range s.pending {
 		delete(s.pending, key)
 		s.forgetProgressLocked(w)

@@ -34,19 +34,48 @@ type Conn struct {
 
 	mu       sync.Mutex
 	inflight map[string]*callState
-	level    int // minimum log level index (see logLevels)
+	level    int  // minimum log level index (see logLevels)
+	closing  bool // Close began: no new goroutines (see spawn)
+
+	requests serverRequests // requests the server sent to the client
+	sessions *sessionStore  // interactive sessions of this connection
 }
 
 // NewConn starts serving one connection whose messages go to out.
 func (s *Server) NewConn(out Outbound) *Conn {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	return &Conn{srv: s, out: out, ctx: ctx, cancel: cancel, inflight: make(map[string]*callState)}
+	c := &Conn{srv: s, out: out, ctx: ctx, cancel: cancel, inflight: make(map[string]*callState)}
+	c.requests.awaiting = make(map[string]chan *proto.Message)
+	c.sessions = newSessionStore(c)
+	return c
 }
 
-// Close cancels every running call and waits for their handlers.
+// Close cancels every running call, server request and interactive
+// session, and waits for their goroutines.
 func (c *Conn) Close() {
+	c.mu.Lock()
+	c.closing = true
+	c.mu.Unlock()
 	c.cancel(errConnClosed)
+	c.sessions.closeAll()
 	c.wg.Wait()
+}
+
+// spawn runs f on a goroutine that Close waits for; once Close has begun
+// it runs nothing and reports false.
+func (c *Conn) spawn(f func()) bool {
+	c.mu.Lock()
+	if c.closing {
+		c.mu.Unlock()
+		return false
+	}
+	c.wg.Add(1)
+	c.mu.Unlock()
+	go func() {
+		defer c.wg.Done()
+		f()
+	}()
+	return true
 }
 
 // Drain waits until every running call has finished (and answered), or
@@ -75,14 +104,16 @@ func (c *Conn) InFlight(id proto.ID) bool {
 
 // Handle serves one message from the client. Requests other than
 // tools/call are answered before Handle returns; a tools/call runs in its
-// own goroutine. Responses from the client are ignored (the demo sends no
-// requests).
+// own goroutine. A response completes the server request it answers (see
+// Request); one whose id is not awaited is ignored.
 func (c *Conn) Handle(m *proto.Message) {
 	switch m.Kind() {
 	case proto.KindRequest:
 		c.request(m)
 	case proto.KindNotification:
 		c.notification(m)
+	case proto.KindResult, proto.KindError:
+		c.requests.complete(m)
 	}
 }
 
@@ -111,6 +142,16 @@ func (c *Conn) request(m *proto.Message) {
 		result, rerr = getPrompt(m.Params)
 	case proto.MethodLoggingSetLevel:
 		result, rerr = c.setLevel(m.Params)
+	case proto.MethodCapabilities:
+		result = interactiveCapabilities()
+	case proto.MethodInteractionStart, proto.MethodInteractionRespond, proto.MethodInteractionCancel, proto.MethodInteractionGetState:
+		var then func()
+		result, rerr, then = c.interact(m.Method, m.Params)
+		c.answer(id, result, rerr)
+		if then != nil {
+			then()
+		}
+		return
 	default:
 		rerr = rpcError(proto.CodeMethodNotFound, nil, "method %q is not offered by the demo server", m.Method)
 	}

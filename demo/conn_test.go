@@ -147,6 +147,11 @@ func FuzzConnHandle(f *testing.F) {
 		`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"plan_scaffold"}}`,
 		`{"jsonrpc":"2.0","method":"$/cancel","params":{"requestId":"x"}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":[]}`,
+		`{"jsonrpc":"2.0","id":1,"method":"interaction.start","params":{"toolName":"book_trip","initialParams":{"destination":"Oslo"},"timeout":5}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"interaction.respond","params":{"sessionId":"eyJzZXNzaW9uSWQiOiJ4In0","response":{"value":1}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"interaction.cancel","params":{"sessionId":"x"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"capabilities"}`,
+		`{"jsonrpc":"2.0","id":"s1","result":{"acknowledged":true}}`,
 	} {
 		f.Add([]byte(s))
 	}

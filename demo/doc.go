@@ -6,9 +6,22 @@
 // (name, description, inputSchema, handler), the built-in template set of
 // seed 001 and the sandbox read_file serves. A Conn is one client
 // connection: it dispatches JSON-RPC (initialize, ping, tools/*,
-// resources/*, prompts/*, logging/setLevel; -32601 for the rest, including
-// server/discover, because the demo speaks the legacy era) and runs tool
-// calls. A transport (demo/flow for MCP-Flow over WebTransport, demo/stdio
+// resources/*, prompts/*, logging/setLevel, capabilities and the
+// interaction.* methods of seed 002; -32601 for the rest, including
+// server/discover, because the demo speaks the legacy era), runs tool
+// calls, and sends requests of its own to the client (Conn.Request: integer ids
+// 1, 2, … of its own; the client's responses come back through Handle).
+//
+// Interactive sessions (seed 002) are wizards declared as data (steps of
+// a prompt and a server-side check): book_trip, register_user,
+// upload_report and book_trip_stateless, whose sessionId is a signed token
+// carrying the whole state. Prompts after the first go out as
+// interaction.prompt requests, the end as interaction.complete, and a
+// timeout warning as interaction.continue. A plain tools/call of a wizard
+// takes every answer as arguments. elicit_all and elicit_url ask through
+// MCP's elicitation/create.
+//
+// A transport (demo/flow for MCP-Flow over WebTransport, demo/stdio
 // for line-delimited JSON) implements Outbound: it sends messages and gives
 // each call an Emitter for progress, log lines, audio and execution streams.
 package demo

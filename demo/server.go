@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -47,8 +48,11 @@ type Server struct {
 	log     *slog.Logger
 	sandbox *sandbox
 
-	mu    sync.RWMutex
-	tools map[string]Tool
+	tokenKey []byte // signs the session tokens of stateless wizards
+
+	mu      sync.RWMutex
+	tools   map[string]Tool
+	wizards map[string]*wizard
 }
 
 // New builds a server with every built-in tool registered.
@@ -63,9 +67,17 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, log: opts.Logger, sandbox: sb, tools: make(map[string]Tool)}
+	s := &Server{opts: opts, log: opts.Logger, sandbox: sb, tools: make(map[string]Tool),
+		wizards: make(map[string]*wizard), tokenKey: make([]byte, 32)}
+	_, _ = rand.Read(s.tokenKey) // never fails (crypto/rand)
 	for _, t := range s.builtinTools() {
 		if err := s.Register(t); err != nil {
+			_ = sb.close()
+			return nil, err
+		}
+	}
+	for _, w := range builtinWizards() {
+		if err := s.registerWizard(w); err != nil {
 			_ = sb.close()
 			return nil, err
 		}
@@ -136,10 +148,12 @@ func (s *Server) Initialize(params json.RawMessage) (proto.InitializeResult, *pr
 			Prompts:   &proto.ListChangedCapability{},
 			Resources: &proto.ResourcesCapability{},
 			Logging:   proto.EmptyObject,
+			Unknown:   map[string]json.RawMessage{"interactive": interactiveEntry()},
 		},
 		ServerInfo: proto.Implementation{Name: Name, Version: Version, Title: "mcpscope demo server"},
-		Instructions: "Reference server of mcpscope: echo, read_file, analyze, tone, misbehave " +
-			"and the seed-001 template tools.",
+		Instructions: "Reference server of mcpscope: echo, read_file, analyze, tone, misbehave, " +
+			"the seed-001 template tools, the interactive wizards of seed 002 (book_trip, register_user, " +
+			"upload_report, book_trip_stateless: interaction.start) and elicit_all, elicit_url.",
 	}, nil
 }
 

@@ -2,9 +2,10 @@ package demo
 
 import "encoding/json"
 
-// builtinTools are the tools of flow.md and seed 001.
+// builtinTools are the tools of flow.md and seed 001, and the elicitation
+// tools (the wizards register through registerWizard).
 func (s *Server) builtinTools() []Tool {
-	return []Tool{
+	return append([]Tool{
 		{Name: "echo", Description: "Answer the message", Handler: echo, InputSchema: schema(`{
 			"message":{"type":"string","description":"text to answer"}}`, "message")},
 		{Name: "read_file", Description: "Send a sandbox file, or generated data of any size, over an execution stream " +
@@ -36,7 +37,7 @@ func (s *Server) builtinTools() []Tool {
 			"parameters":{"type":"object"}}`, "toolchain", "templates", "parameters")},
 		{Name: "search_templates", Description: "Search templates by query string", Handler: searchTemplates,
 			InputSchema: schema(`{"query":{"type":"string"},"toolchain":{"type":"string"}}`, "query")},
-	}
+	}, elicitTools()...)
 }
 
 // schema builds an object schema from its properties and required names.

@@ -16,15 +16,6 @@ type composeMethod struct {
 	desc   string
 }
 
-// Methods of interactive sessions (seed 002), client to server.
-const (
-	methodCapabilities        = "capabilities"
-	methodInteractionStart    = "interaction.start"
-	methodInteractionRespond  = "interaction.respond"
-	methodInteractionCancel   = "interaction.cancel"
-	methodInteractionGetState = "interaction.getState"
-)
-
 // mcpMethods are the MCP methods a client sends, requests first.
 var mcpMethods = []composeMethod{
 	{proto.MethodPing, false, "check that the server answers"},
@@ -56,11 +47,11 @@ var flowMethods = []composeMethod{
 
 // interactionMethods are the methods of interactive sessions (seed 002).
 var interactionMethods = []composeMethod{
-	{methodCapabilities, false, "ask whether the server is interactive"},
-	{methodInteractionStart, false, "start an interactive session with a tool"},
-	{methodInteractionRespond, false, "answer the current prompt of a session"},
-	{methodInteractionCancel, false, "cancel an interactive session"},
-	{methodInteractionGetState, false, "read the state of an interactive session"},
+	{proto.MethodCapabilities, false, "ask whether the server is interactive"},
+	{proto.MethodInteractionStart, false, "start an interactive session with a tool"},
+	{proto.MethodInteractionRespond, false, "answer the current prompt of a session"},
+	{proto.MethodInteractionCancel, false, "cancel an interactive session"},
+	{proto.MethodInteractionGetState, false, "read the state of an interactive session"},
 }
 
 // composeMethods is the catalogue for a dialect: MCP, the MCP-Flow control
@@ -102,13 +93,13 @@ var paramsTemplates = map[string]string{
 	proto.MethodCompletionComplete:   `{"ref":{"type":"ref/prompt","name":""},"argument":{"name":"","value":""}}`,
 	proto.MethodInitialize: `{"protocolVersion":"` + proto.LatestLegacy +
 		`","capabilities":{},"clientInfo":{"name":"mcpscope","version":"` + client.Version + `"}}`,
-	proto.MethodNotifyCancelled: `{"requestId":0,"reason":"` + cancelReason + `"}`,
-	proto.MethodNotifyProgress:  `{"progressToken":"","progress":0}`,
-	proto.MethodFlowCancel:      `{"requestId":0,"reason":"` + cancelReason + `"}`,
-	methodInteractionStart:      `{"toolName":"","initialParams":{}}`,
-	methodInteractionRespond:    `{"sessionId":"","response":{"value":""}}`,
-	methodInteractionCancel:     `{"sessionId":"","reason":"` + cancelReason + `"}`,
-	methodInteractionGetState:   `{"sessionId":""}`,
+	proto.MethodNotifyCancelled:     `{"requestId":0,"reason":"` + cancelReason + `"}`,
+	proto.MethodNotifyProgress:      `{"progressToken":"","progress":0}`,
+	proto.MethodFlowCancel:          `{"requestId":0,"reason":"` + cancelReason + `"}`,
+	proto.MethodInteractionStart:    `{"toolName":"","initialParams":{}}`,
+	proto.MethodInteractionRespond:  `{"sessionId":"","response":{"value":""}}`,
+	proto.MethodInteractionCancel:   `{"sessionId":"","reason":"` + cancelReason + `"}`,
+	proto.MethodInteractionGetState: `{"sessionId":""}`,
 }
 
 // paramsTemplate is what the editor starts with for method.

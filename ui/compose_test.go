@@ -60,7 +60,7 @@ func TestComposeCatalogueFollowsDialect(t *testing.T) {
 		}
 		return b.String()
 	}
-	for _, want := range []string{proto.MethodToolsCall, proto.MethodNotifyRootsListChanged, methodInteractionStart, methodCapabilities} {
+	for _, want := range []string{proto.MethodToolsCall, proto.MethodNotifyRootsListChanged, proto.MethodInteractionStart, proto.MethodCapabilities} {
 		if !strings.Contains(names(proto.DialectMCP), want+" ") {
 			t.Errorf("MCP catalogue lacks %s", want)
 		}

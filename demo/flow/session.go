@@ -170,6 +170,8 @@ func (s *session) dispatch(body []byte) {
 			return
 		}
 		s.conn.Handle(m)
+	case proto.KindResult, proto.KindError:
+		s.conn.Handle(m) // the answer to a server→client request (elicitation/create, interaction.prompt, …)
 	}
 }
 

@@ -24,6 +24,12 @@ type pipeServer struct {
 // startPipe starts Serve with a small line limit.
 func startPipe(t *testing.T) *pipeServer {
 	t.Helper()
+	return startPipeLimit(t, 256)
+}
+
+// startPipeLimit starts Serve with a line limit of maxLine bytes.
+func startPipeLimit(t *testing.T, maxLine int) *pipeServer {
+	t.Helper()
 	core, err := demo.New(demo.Options{SandboxRoot: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -33,7 +39,7 @@ func startPipe(t *testing.T) *pipeServer {
 	outR, outW := io.Pipe()
 	p := &pipeServer{in: inW, out: make(chan *proto.Message, 64), done: make(chan error, 1)}
 	go func() {
-		p.done <- Serve(context.Background(), core, inR, outW, Options{MaxLineSize: 256})
+		p.done <- Serve(context.Background(), core, inR, outW, Options{MaxLineSize: maxLine})
 		_ = outW.Close()
 	}()
 	go func() {

@@ -60,7 +60,7 @@ func TestStdioToolsListAndEcho(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	tools, err := s.ListAll(ctx, "tools/list", "tools", nil)
-	if err != nil || len(tools) != 10 {
+	if err != nil || len(tools) != 16 {
 		t.Fatalf("tools/list: %d tools, %v", len(tools), err)
 	}
 	res, err := call(t, s, "echo", map[string]any{"message": "over stdio"})

@@ -32,6 +32,10 @@ func newField(n *node, st *Styles) field {
 		return &boolField{state: -1}
 	case kindChoice, kindMulti:
 		return &choiceField{n: n, sel: make([]bool, len(n.options))}
+	case kindText:
+		if n.format == "date" || n.format == "date-time" {
+			return newDateField(n)
+		}
 	}
 	in := textinput.New()
 	in.Prompt = "> "

@@ -34,7 +34,7 @@ func TestValidationMessages(t *testing.T) {
 		{3, "0", "/x", "must be > 0"},
 		{3, "0.3", "/x", "must be a multiple of 0.5"},
 		{4, "not-an-email", "/mail", "not a valid email"},
-		{5, "2026-13-45", "/day", "not a valid date"},
+		{5, "2026-13-45", "/day", "not a date: the month must be 01 to 12"},
 		{6, " ", "/tags", "needs at least 2 items"},
 	} {
 		f := newForm(t, schema, schemaform.Options{})

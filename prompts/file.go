@@ -1,0 +1,190 @@
+package prompts
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"charm.land/bubbles/v2/filepicker"
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+)
+
+// defaultFileRows is the height of the file list before SetSize.
+const defaultFileRows = 10
+
+// fileWidget answers a file prompt with the content of a file chosen in a
+// picker rooted at a start directory.
+type fileWidget struct {
+	*base
+	fp     filepicker.Model
+	root   string
+	limit  int64
+	accept []string
+	value  json.RawMessage // the chosen file's FileValue; nil before
+	chosen string          // the chosen file, relative to root
+	size   int64
+}
+
+func newFile(b *base, opts Options) *fileWidget {
+	root := opts.Dir
+	if root == "" {
+		root, _ = os.Getwd()
+	}
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
+	w := &fileWidget{base: b, root: root, limit: opts.MaxFileSize, accept: acceptList(b.prompt.Accept)}
+	if w.limit <= 0 {
+		w.limit = DefaultMaxFileSize
+	}
+	if info, err := os.Stat(root); err != nil || !info.IsDir() {
+		b.notes = append(b.notes, fmt.Sprintf("The start directory %s cannot be listed.", root))
+	}
+	fp := filepicker.New()
+	fp.CurrentDirectory = root
+	for _, a := range w.accept {
+		fp.AllowedTypes = append(fp.AllowedTypes, a, strings.ToUpper(a))
+	}
+	fp.ShowPermissions = false
+	fp.AutoHeight = false
+	fp.Cursor = "›"
+	fp.KeyMap.Up, fp.KeyMap.Down = b.keys.Up, b.keys.Down
+	fp.KeyMap.Back, fp.KeyMap.Open, fp.KeyMap.Select = b.keys.Back, b.keys.Open, b.keys.Submit
+	fp.SetHeight(defaultFileRows)
+	if cmd := fp.Init(); cmd != nil { // list the start directory now: a Widget has no Init
+		fp, _ = fp.Update(cmd())
+	}
+	w.fp = fp
+	w.restyle()
+	return w
+}
+
+// restyle gives the picker the widget's styles.
+func (w *fileWidget) restyle() {
+	st := &w.styles
+	s := filepicker.DefaultStyles()
+	s.Cursor, s.Selected = st.Selected, st.Selected.Bold(true)
+	s.Directory, s.File, s.Symlink = st.Message, st.Option, st.Description
+	s.DisabledCursor, s.DisabledFile, s.DisabledSelected = st.Muted, st.Muted, st.Muted
+	s.FileSize = st.Muted.Width(7).Align(lipgloss.Right)
+	s.EmptyDirectory = st.Muted.PaddingLeft(2).SetString("No files here.")
+	w.fp.Styles = s
+}
+
+// Update handles one message: ↑/↓ move, enter opens a directory or
+// chooses a file (read at once; a file that can be read answers), ←
+// returns to the parent directory (not above the start), esc cancels.
+func (w *fileWidget) Update(msg tea.Msg) (Action, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.BackgroundColorMsg:
+		w.styles = DefaultStyles(msg.IsDark())
+		w.restyle()
+		return ActionNone, nil
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, w.keys.Cancel):
+			return ActionCancel, nil
+		case key.Matches(msg, w.keys.Back) && filepath.Clean(w.fp.CurrentDirectory) == w.root:
+			return ActionNone, nil
+		}
+	}
+	w.fp.Path = "" // set again by this very message when it chooses a file
+	var cmd tea.Cmd
+	w.fp, cmd = w.fp.Update(msg)
+	if ok, path := w.fp.DidSelectFile(msg); ok {
+		return w.choose(path), cmd
+	}
+	if ok, path := w.fp.DidSelectDisabledFile(msg); ok {
+		w.checked = true
+		w.invalid = fmt.Sprintf("%s is not one of the accepted types (%s)", filepath.Base(path), strings.Join(w.accept, ", "))
+	}
+	return ActionNone, cmd
+}
+
+// choose reads the file at path and answers with it, or shows why not.
+func (w *fileWidget) choose(path string) Action {
+	w.refusal, w.suggestion = "", ""
+	v, err := readFileValue(path, w.limit)
+	if err != nil {
+		w.value, w.chosen = nil, ""
+		return w.submit(err)
+	}
+	var fv FileValue
+	_ = json.Unmarshal(v, &fv)
+	w.value, w.size = v, fv.Size
+	w.chosen = path
+	if rel, err := filepath.Rel(w.root, path); err == nil && !strings.HasPrefix(rel, "..") {
+		w.chosen = rel
+	}
+	return w.submit(w.Validate())
+}
+
+// Value is the chosen file as {"name","size","content"} (content in
+// base64); null when none is chosen and none is required.
+func (w *fileWidget) Value() (json.RawMessage, error) {
+	switch {
+	case w.value != nil:
+		return w.value, nil
+	case w.required():
+		return nil, errors.New("no file chosen")
+	}
+	return json.RawMessage("null"), nil
+}
+
+// Validate asks a required prompt for a file.
+func (w *fileWidget) Validate() error {
+	if w.value == nil && w.required() {
+		return errors.New("choose a file: enter on a file reads it")
+	}
+	return nil
+}
+
+// Render draws the directory, the files and the file chosen.
+func (w *fileWidget) Render(width, h int) string {
+	rules := []string{}
+	if w.required() {
+		rules = append(rules, "required")
+	}
+	if len(w.accept) > 0 {
+		rules = append(rules, "accepts "+strings.Join(w.accept, ", "))
+	}
+	rules = append(rules, "up to "+byteSize(w.limit))
+	return w.frame(width, h, strings.Join(rules, " · "), w.body)
+}
+
+// body draws the directory line, the list and the chosen line in avail
+// lines.
+func (w *fileWidget) body(_ int, avail int) []string {
+	st := &w.styles
+	dir := w.fp.CurrentDirectory
+	if rel, err := filepath.Rel(w.root, dir); err == nil && !strings.HasPrefix(rel, "..") {
+		dir = "./" + filepath.ToSlash(rel)
+		if rel == "." {
+			dir = "./"
+		}
+	}
+	lines := []string{st.Muted.Render("in " + dir)}
+	var tail []string
+	if w.chosen != "" {
+		tail = append(tail, st.Selected.Render(fmt.Sprintf("chosen: %s (%s)", w.chosen, byteSize(w.size))))
+	}
+	rows := max(1, avail-len(lines)-len(tail))
+	if w.fp.Height() != rows {
+		w.fp.SetHeight(rows)
+		w.fp, _ = w.fp.Update(tea.WindowSizeMsg{Height: rows})
+	}
+	list := splitLines(w.fp.View())
+	lines = append(lines, list[:min(len(list), rows)]...)
+	return append(lines, tail...)
+}
+
+// KeyMap returns the keys of a file prompt.
+func (w *fileWidget) KeyMap() help.KeyMap {
+	return helpKeys{withHelp(w.keys.Up, "previous"), withHelp(w.keys.Down, "next"), w.keys.Open, w.keys.Back, w.keys.Cancel}
+}

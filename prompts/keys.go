@@ -1,0 +1,58 @@
+package prompts
+
+import (
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"github.com/mcpscope/mcpscope/prompts/calendar"
+)
+
+// KeyMap holds the keys of the widgets.
+type KeyMap struct {
+	Submit     key.Binding // validate and answer
+	SubmitJSON key.Binding // validate and answer, in the JSON editor (enter is a new line there)
+	Cancel     key.Binding // give up the prompt (the caller sends interaction.cancel)
+	Up         key.Binding // previous option or file; a number one up
+	Down       key.Binding // next option or file; a number one down
+	Toggle     key.Binding // select or unselect an option of a multi-select
+	Yes        key.Binding // confirm: answer yes at once
+	No         key.Binding // confirm: answer no at once
+	Switch     key.Binding // confirm: move between yes and no
+	Open       key.Binding // file: open a directory or choose a file
+	Back       key.Binding // file: the parent directory (not above the start)
+	Calendar   calendar.KeyMap
+}
+
+// DefaultKeyMap returns the keys described in the package documentation.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Submit:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "answer")),
+		SubmitJSON: key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "answer")),
+		Cancel:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:       key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		Toggle:     key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "select")),
+		Yes:        key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes")),
+		No:         key.NewBinding(key.WithKeys("n", "N"), key.WithHelp("n", "no")),
+		Switch:     key.NewBinding(key.WithKeys("left", "right", "h", "l", "tab"), key.WithHelp("←/→", "switch")),
+		Open:       key.NewBinding(key.WithKeys("enter", "right", "l"), key.WithHelp("enter", "open / choose")),
+		Back:       key.NewBinding(key.WithKeys("left", "h", "backspace"), key.WithHelp("←", "parent directory")),
+		Calendar:   calendar.DefaultKeyMap(),
+	}
+}
+
+// helpKeys is a help.KeyMap made of the bindings that apply to a widget.
+type helpKeys []key.Binding
+
+// ShortHelp implements help.KeyMap.
+func (h helpKeys) ShortHelp() []key.Binding { return h }
+
+// FullHelp implements help.KeyMap.
+func (h helpKeys) FullHelp() [][]key.Binding { return [][]key.Binding{h} }
+
+var _ help.KeyMap = helpKeys(nil)
+
+// withHelp returns b with another description.
+func withHelp(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
+}
