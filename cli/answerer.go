@@ -64,8 +64,14 @@ func (a *Answerer) take(method string, available int) int {
 
 // noAnswer reports an unanswered question and builds the error sent back.
 func (a *Answerer) noAnswer(method, question string) error {
-	a.fail(usagef("no answer left for %s %q", method, question))
+	a.fail(noAnswerLeft(method, question))
 	return &proto.Error{Code: proto.CodeInternalError, Message: "mcpscope has no scripted answer left for " + method}
+}
+
+// noAnswerLeft is the failure of a run whose answers file has no answer
+// left for a question of method: exit 2, naming the question.
+func noAnswerLeft(method, question string) error {
+	return usagef("no answer left for %s %q", method, question)
 }
 
 func (a *Answerer) elicit(params json.RawMessage) (any, error) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/mcpscope/mcpscope/proto"
 	"gopkg.in/yaml.v3"
@@ -17,6 +18,8 @@ type Answers struct {
 	Sampling    []SamplingAnswer    `json:"sampling,omitempty"`
 	Roots       []proto.Root        `json:"roots,omitempty"`
 	Interaction []InteractionAnswer `json:"interaction,omitempty"`
+	// Steps is what `mcpscope script` runs, in order; other commands ignore it.
+	Steps []ScriptStep `json:"steps,omitempty"`
 }
 
 // ElicitationAnswer answers one elicitation/create request (form or URL mode).
@@ -34,30 +37,40 @@ type SamplingAnswer struct {
 	StopReason string `json:"stopReason,omitempty"` // "endTurn" when empty
 }
 
-// InteractionAnswer answers one interaction.prompt or interaction.continue:
-// a plain value ("John"), {value: …}, or {cancel: true}.
+// InteractionAnswer answers one interaction.prompt (or the next prompt of
+// an interaction.continue): a plain value ("John"), {value: …},
+// {cancel: true}, or {file: PATH}.
 type InteractionAnswer struct {
-	Value  any  // the answer, when not a cancellation
-	Cancel bool // answer the prompt with interaction.cancel
+	Value  any    // the answer, when neither a cancellation nor a file
+	Cancel bool   // answer the prompt with interaction.cancel
+	File   string // answer with this file's name, size and base64 content
 }
 
-// UnmarshalJSON accepts a bare value, {"value": …} or {"cancel": true}.
+// UnmarshalJSON accepts a bare value, {"value": …}, {"cancel": true} or
+// {"file": "PATH"}. An object with other keys is a bare value (a custom
+// prompt's answer); one that mixes those keys is refused.
 func (a *InteractionAnswer) UnmarshalJSON(b []byte) error {
 	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(b, &obj); err == nil && obj != nil && onlyKeys(obj, "value", "cancel") && len(obj) > 0 {
-		if c, ok := obj["cancel"]; ok {
-			if err := json.Unmarshal(c, &a.Cancel); err != nil {
-				return fmt.Errorf("cancel must be true or false: %w", err)
-			}
-		}
-		if v, ok := obj["value"]; ok {
-			if err := json.Unmarshal(v, &a.Value); err != nil {
-				return err
-			}
-		}
-		return nil
+	if err := json.Unmarshal(b, &obj); err != nil || len(obj) == 0 || !onlyKeys(obj, "value", "cancel", "file") {
+		return json.Unmarshal(b, &a.Value)
 	}
-	return json.Unmarshal(b, &a.Value)
+	if len(obj) > 1 {
+		return fmt.Errorf("an interaction answer takes one of value, cancel and file, got %d of them", len(obj))
+	}
+	if c, ok := obj["cancel"]; ok {
+		if err := json.Unmarshal(c, &a.Cancel); err != nil {
+			return fmt.Errorf("cancel must be true or false: %w", err)
+		}
+	}
+	if f, ok := obj["file"]; ok {
+		if err := json.Unmarshal(f, &a.File); err != nil || a.File == "" {
+			return fmt.Errorf("file must be the path of a file")
+		}
+	}
+	if v, ok := obj["value"]; ok {
+		return json.Unmarshal(v, &a.Value)
+	}
+	return nil
 }
 
 func onlyKeys(m map[string]json.RawMessage, keys ...string) bool {
@@ -83,6 +96,12 @@ func LoadAnswers(path string) (*Answers, error) {
 	if err != nil {
 		return nil, usagef("the answers file %s is not valid: %w", path, err)
 	}
+	// A file answer's relative path starts at the answers file.
+	for i, ans := range a.Interaction {
+		if ans.File != "" && !filepath.IsAbs(ans.File) {
+			a.Interaction[i].File = filepath.Join(filepath.Dir(path), ans.File)
+		}
+	}
 	return a, nil
 }
 
@@ -96,7 +115,7 @@ func ParseAnswers(b []byte) (*Answers, error) {
 		if err := jd.Decode(&doc); err != nil {
 			return nil, fmt.Errorf("JSON: %w", err)
 		}
-	} else if err := yaml.Unmarshal(b, &doc); err != nil {
+	} else if err := decodeYAML(b, &doc); err != nil {
 		return nil, fmt.Errorf("YAML: %w", err)
 	}
 	if doc == nil {
@@ -126,7 +145,34 @@ func ParseAnswers(b []byte) (*Answers, error) {
 			return nil, fmt.Errorf("root %d has no uri", i+1)
 		}
 	}
+	for i, st := range a.Steps {
+		if err := st.validate(); err != nil {
+			return nil, fmt.Errorf("step %d %w", i+1, err)
+		}
+	}
 	return a, nil
+}
+
+// decodeYAML decodes a YAML document into v, keeping timestamps as the
+// text they are written as: an unquoted 2026-12-24 answers a date prompt
+// with "2026-12-24", not with a time at midnight UTC.
+func decodeYAML(b []byte, v any) error {
+	var root yaml.Node
+	if err := yaml.Unmarshal(b, &root); err != nil {
+		return err
+	}
+	timestampsAsText(&root)
+	return root.Decode(v)
+}
+
+// timestampsAsText retags every timestamp scalar under n as a string.
+func timestampsAsText(n *yaml.Node) {
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!timestamp" {
+		n.Tag = "!!str"
+	}
+	for _, c := range n.Content {
+		timestampsAsText(c)
+	}
 }
 
 // jsonCompatible turns YAML's map[any]any (non-string keys) into

@@ -131,10 +131,22 @@ func FuzzParseAnswers(f *testing.F) {
 	f.Add([]byte(answersJSON))
 	f.Add([]byte("interaction: [{value: {cancel: true}}]"))
 	f.Add([]byte("{}"))
+	f.Add([]byte("steps: [{tool: t, arguments: {a: 1}}, {method: m, params: [1]}]\ninteraction: [{file: f}, {a: 1}]"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		a, err := ParseAnswers(b)
 		if err != nil {
 			return
+		}
+		// Every step that parses is runnable, every answer but a file's sendable.
+		if _, err := scriptSteps("", "", a.Steps); len(a.Steps) > 0 && err != nil {
+			t.Errorf("steps %+v: %v", a.Steps, err)
+		}
+		for _, in := range a.Interaction {
+			if in.File == "" && !in.Cancel {
+				if _, err := in.value(); err != nil {
+					t.Errorf("answer %+v: %v", in, err)
+				}
+			}
 		}
 		// Whatever parses must be usable by the Answerer without a panic.
 		h := NewAnswerer(a, a.Roots, nil)

@@ -19,7 +19,7 @@ func Message(err error) string {
 	var rpc *client.RPCError
 	if errors.As(err, &rpc) && rpc.Err != nil {
 		code := fmt.Sprintf("code %d", rpc.Err.Code)
-		if name := proto.ErrorName(proto.DialectMCP, rpc.Err.Code); name != "" {
+		if name := proto.ErrorName(methodDialect(rpc.Method), rpc.Err.Code); name != "" {
 			code += " " + name
 		}
 		method := rpc.Method
@@ -29,6 +29,15 @@ func Message(err error) string {
 		return fmt.Sprintf("%s failed: %s (%s)", method, strings.TrimSpace(rpc.Err.Message), code)
 	}
 	return strings.TrimSpace(err.Error())
+}
+
+// methodDialect is the dialect that names the error codes of method: the
+// interaction.* methods of seed 002 have codes of their own.
+func methodDialect(method string) proto.Dialect {
+	if strings.HasPrefix(method, "interaction.") {
+		return proto.DialectInteraction
+	}
+	return proto.DialectMCP
 }
 
 // printError writes "error: SENTENCE" on w. It is the error handler of the

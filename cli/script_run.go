@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// script is one run of `mcpscope script`: its steps and the prompt
+// answers they share.
+type script struct {
+	steps   []ScriptStep
+	prompts promptAnswers
+
+	discovered  bool // the server's interactivity is known
+	interactive bool
+}
+
+// run does every step in order, printing each result as soon as it is
+// there; the first failing step ends the run.
+func (s *script) run(ctx context.Context, r *run) error {
+	for _, st := range s.steps {
+		res, err := s.step(ctx, r, st)
+		if err != nil {
+			return err
+		}
+		if err := r.emit(ctx, res); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// step does one step and returns the JSON it prints.
+func (s *script) step(ctx context.Context, r *run, st ScriptStep) (json.RawMessage, error) {
+	if st.Method != "" {
+		var params any
+		if isPresent(st.Params) {
+			params = st.Params
+		}
+		return r.call(ctx, st.Method, params)
+	}
+	interactive, err := s.isInteractive(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	if interactive {
+		res, err := s.interact(ctx, r, st)
+		if !errors.Is(err, errToolNotInteractive) {
+			return res, err
+		}
+	}
+	params, err := st.toolsCallParams()
+	if err != nil {
+		return nil, err
+	}
+	return r.call(ctx, proto.MethodToolsCall, params)
+}
