@@ -15,6 +15,16 @@ type connectPlan struct {
 	flags   *runFlags
 	answers *Answers
 	roots   []proto.Root
+	// questions, when set, answers the server's questions instead of the
+	// answers file: the TUI's bridge to the user, which keeps the roots.
+	questions questionSource
+}
+
+// questionSource answers the server's questions and knows the roots to
+// expose (ui.QuestionBridge).
+type questionSource interface {
+	client.ServerRequestHandler
+	Roots() []proto.Root
 }
 
 // plan validates the flags and loads the answers file and the roots.
@@ -55,6 +65,10 @@ func (p *connectPlan) open(target Target, sink capture.Sink, warn func(string), 
 	}
 	if len(p.roots) > 0 {
 		opts.Roots = p.roots
+	}
+	if q := p.questions; q != nil {
+		// The roots are declared even when empty: the user may add some.
+		opts.Handler, opts.Roots = q, q.Roots()
 	}
 	return t, client.New(t, opts), nil
 }

@@ -61,6 +61,11 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, onConnect []ui.Reque
 		return ui.Link{Transport: t, Session: s}, err
 	}
 	cfg := ui.Config{Store: capture.NewStore(capture.Config{}), Dial: dial, Target: target.String(), OnConnect: onConnect}
+	if f.answers == "" {
+		// Without an answers file the user answers the server's questions.
+		cfg.Questions = ui.NewQuestionBridge(plan.roots)
+		plan.questions = cfg.Questions
+	}
 	if f.insecure {
 		cfg.Notice = insecureNotice
 	}
@@ -75,6 +80,9 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, onConnect []ui.Reque
 		root = wrapTUIModel(model)
 	}
 	prog = tea.NewProgram(root, opts...)
+	if cfg.Questions != nil {
+		cfg.Questions.SetSend(prog.Send)
+	}
 	_, err = prog.Run()
 	closeErr := model.Close()
 	switch {

@@ -35,6 +35,11 @@ type Config struct {
 	// OnConnect are sent after every successful connect (the demo lists
 	// the tools so that the first screen is not empty).
 	OnConnect []Request
+	// Questions, when set, is the bridge the session's Handler asks the
+	// server's questions through (elicitation, sampling) and the roots the
+	// roots editor changes. Without it the roots editor is off (the
+	// --answers file answers instead).
+	Questions *QuestionBridge
 	// Notice is a standing warning shown in the status bar, such as the
 	// one of --insecure.
 	Notice string

@@ -21,6 +21,7 @@ const (
 	modeForm                       // the arguments of a tool, template or prompt
 	modeCalling                    // a request is in flight
 	modeOutcome                    // the answer
+	modeWizard                     // an interactive session of a tool (wizard.go)
 )
 
 // explorer is the overlay that browses the server's tools, resources,
@@ -51,6 +52,7 @@ type explorer struct {
 	inflight *inflightCall
 	out      *outcome
 	last     map[string]json.RawMessage // arguments of the last call, per entry
+	wiz      *wizard                    // the open wizard (modeWizard)
 
 	w, h int
 }
@@ -60,7 +62,7 @@ type explorer struct {
 func (m *Model) openExplorer() tea.Cmd {
 	x := newExplorer(driver{m})
 	m.openOverlay(x)
-	return x.refresh(false)
+	return tea.Batch(x.refresh(false), x.d.discoverInteractive())
 }
 
 // newExplorer returns an explorer with empty lists.
@@ -76,8 +78,11 @@ func newExplorer(d driver) *explorer {
 	return x
 }
 
-// Title names the overlay and the server it explores.
+// Title names the overlay and the server it explores, or the open wizard.
 func (x *explorer) Title() string {
+	if x.mode == modeWizard {
+		return x.wiz.Title()
+	}
 	title := "Explorer · tools, resources, templates, prompts"
 	if s, err := x.d.session(); err == nil {
 		if info := s.ServerInfo(); info.Name != "" {
@@ -97,6 +102,9 @@ func (x *explorer) SetSize(w, h int) {
 	if x.out != nil {
 		x.out.SetSize(w, max(h-2, 0))
 	}
+	if x.wiz != nil {
+		x.wiz.SetSize(w, h)
+	}
 }
 
 // formHeight is the height left to a form under the tab bar and the
@@ -112,10 +120,20 @@ func (x *explorer) formHeight() int {
 // Update handles a key, the explorer's own results, and the messages its
 // widgets wait for (cursor blinks, pastes).
 func (x *explorer) Update(msg tea.Msg) (tea.Cmd, bool) {
+	if x.mode == modeWizard {
+		if cmd, handled := x.updateWizard(msg); handled {
+			return cmd, false
+		}
+	}
 	switch msg := msg.(type) {
 	case exploreListMsg:
 		x.listDone(msg)
 		return nil, false
+	case interactivityMsg:
+		x.markWizards()
+		return nil, false
+	case wizardStartedMsg: // of a wizard closed while it started
+		return dropStarted(msg), false
 	case exploreAnswerMsg:
 		return x.answered(msg), false
 	case tea.BackgroundColorMsg:
@@ -160,6 +178,8 @@ func (x *explorer) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		switch {
 		case key.Matches(msg, k.Back):
 			x.backToList()
+		case key.Matches(msg, k.Again) && x.target.tab == tabTools:
+			return x.openToolForm(x.target), false
 		case key.Matches(msg, k.Again):
 			return x.open(x.target), false
 		default:
@@ -201,6 +221,10 @@ func (x *explorer) listKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Open):
 		if e, ok := l.selected(); ok {
 			return x.open(*e), false
+		}
+	case key.Matches(msg, k.Form) && x.tab == tabTools:
+		if e, ok := l.selected(); ok {
+			return x.openToolForm(*e), false
 		}
 	default:
 		if v, ok := navOf(msg, x.nav, l.rows); ok {

@@ -53,7 +53,7 @@ func (x *explorer) open(e entry) tea.Cmd {
 	}
 	switch e.tab {
 	case tabTools:
-		return x.openForm(e.schema, "tools/call "+e.name)
+		return x.openTool(e)
 	case tabResources:
 		return x.call(proto.MethodResourcesRead, map[string]any{"uri": e.uri}, e.uri)
 	case tabTemplates:

@@ -16,7 +16,7 @@ func TestExploreToolCall(t *testing.T) {
 	x := openExplorerLoaded(t, r)
 	r.press("/")
 	r.typeText("echo")
-	r.press("enter", "enter")
+	r.press("enter", "f") // the demo runs wizards: f opens the tools/call form
 	if x.mode != modeForm || x.form == nil || !strings.Contains(r.screen(), "tools/call echo") {
 		t.Fatalf("enter on echo: mode %d\n%s", x.mode, r.screen())
 	}
@@ -57,7 +57,7 @@ func TestExploreCancelAndDrop(t *testing.T) {
 	x := openExplorerLoaded(t, r)
 	r.press("/")
 	r.typeText("analyze")
-	r.press("enter", "enter", "ctrl+s")
+	r.press("enter", "f", "ctrl+s")
 	r.until("the request on the wire", func() bool {
 		_, sent := x.inflight.current()
 		return sent
@@ -69,7 +69,7 @@ func TestExploreCancelAndDrop(t *testing.T) {
 	}
 	r.until("$/cancel on the wire", func() bool { return len(sentRequests(st, proto.MethodFlowCancel)) == 1 })
 	// esc while calling drops the answer; the status bar still reports it.
-	r.press("esc", "enter", "ctrl+s")
+	r.press("esc", "f", "ctrl+s")
 	r.press("esc")
 	if x.mode != modeList {
 		t.Fatalf("esc while calling: mode %d", x.mode)
@@ -183,7 +183,7 @@ func TestExploreJSONEditor(t *testing.T) {
 	x := openExplorerLoaded(t, r)
 	r.press("/")
 	r.typeText("echo")
-	r.press("enter", "enter")
+	r.press("enter", "f") // the demo runs wizards: f opens the tools/call form
 	r.typeText("via json")
 	r.press("ctrl+e")
 	if !x.form.EditingJSON() || !strings.Contains(r.screen(), `"message": "via json"`) {

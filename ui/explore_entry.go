@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mcpscope/mcpscope/proto"
@@ -43,8 +44,19 @@ type entry struct {
 	hints  []string        // a tool's annotations worth a tag
 	schema json.RawMessage // a tool's inputSchema
 	args   []proto.PromptArgument
-	bad    string // why the item could not be read ("" when it could)
+	bad    string  // why the item could not be read ("" when it could)
+	run    toolRun // how enter runs a tool on an interactive server
 }
+
+// toolRun is how enter runs a tool on a server that runs interactive
+// sessions; on any other server every tool is toolPlain.
+type toolRun int
+
+const (
+	toolPlain    toolRun = iota // the tools/call form
+	toolWizard                  // a wizard (interaction.start)
+	toolCallOnly                // the server refused a wizard (-32007): the form
+)
 
 // decodeEntry reads one list item; an item that does not decode is kept
 // with the reason, so that the list shows it.
@@ -122,8 +134,15 @@ func (e *entry) label() string {
 func (e *entry) detail() string {
 	switch e.tab {
 	case tabTools:
-		if len(e.hints) > 0 {
-			return "[" + strings.Join(e.hints, ", ") + "]"
+		hints := e.hints
+		switch e.run {
+		case toolWizard:
+			hints = append(slices.Clip(hints), "wizard")
+		case toolCallOnly:
+			hints = append(slices.Clip(hints), "tools/call only")
+		}
+		if len(hints) > 0 {
+			return "[" + strings.Join(hints, ", ") + "]"
 		}
 	case tabResources, tabTemplates:
 		return strings.TrimSpace(e.uri + "  " + e.mime)

@@ -94,4 +94,7 @@ func (x *explorer) listDone(msg exploreListMsg) {
 		entries[i] = decodeEntry(msg.tab, raw)
 	}
 	l.setItems(entries)
+	if msg.tab == tabTools {
+		x.markWizards()
+	}
 }

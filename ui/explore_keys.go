@@ -9,6 +9,7 @@ import (
 type exploreKeyMap struct {
 	NextTab, PrevTab, PickTab key.Binding
 	Filter, Open, Refresh     key.Binding
+	Form                      key.Binding // the tools/call form, on a server that runs wizards
 	Back, Close, CancelCall   key.Binding
 	Again, Scroll             key.Binding
 	FilterDone, FilterClear   key.Binding
@@ -22,6 +23,7 @@ func defaultExploreKeys() exploreKeyMap {
 		PickTab:     key.NewBinding(key.WithKeys("1", "2", "3", "4"), key.WithHelp("1-4", "list")),
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "call / read / get")),
+		Form:        key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "tools/call form")),
 		Refresh:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reload all lists")),
 		Back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the list")),
 		Close:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter / close")),
@@ -48,6 +50,8 @@ var _ help.KeyMap = bindingList(nil)
 func (x *explorer) Help() help.KeyMap {
 	k := x.keys
 	switch {
+	case x.mode == modeWizard && x.wiz != nil:
+		return x.wiz.Help()
 	case x.mode == modeForm && x.form != nil:
 		return x.form.KeyMap()
 	case x.mode == modeCalling:
@@ -56,6 +60,11 @@ func (x *explorer) Help() help.KeyMap {
 		return bindingList{k.Scroll, k.Again, k.Back}
 	case x.filtering:
 		return bindingList{k.FilterDone, k.FilterClear}
+	}
+	if x.tab == tabTools && x.d.interactive() {
+		open := k.Open
+		open.SetHelp("enter", "start a wizard")
+		return bindingList{open, k.Form, k.Filter, k.NextTab, k.PickTab, k.Refresh, k.Close}
 	}
 	return bindingList{k.Open, k.Filter, k.NextTab, k.PickTab, k.Refresh, k.Close}
 }

@@ -3,6 +3,8 @@ package ui
 import (
 	"fmt"
 	"strings"
+
+	"github.com/mcpscope/mcpscope/proto"
 )
 
 // Render draws the explorer in w×h: the tab bar, then the current list
@@ -10,6 +12,9 @@ import (
 func (x *explorer) Render(w, h int) string {
 	if h <= 0 {
 		return ""
+	}
+	if x.mode == modeWizard {
+		return x.wiz.Render(w, h)
 	}
 	lines := []string{x.renderTabs(w)}
 	body := max(h-2, 0)
@@ -81,6 +86,11 @@ func (x *explorer) listHead(w int) string {
 	}
 	if l.filter == "" && l.state == listLoaded {
 		text += " · / filters"
+	}
+	if x.tab == tabTools && x.d.interactive() {
+		text += " · interactive server: enter starts a wizard, f the tools/call form"
+	} else if in := x.d.interactivity(); x.tab == tabTools && in.err != nil {
+		text += " · " + proto.MethodCapabilities + " failed: " + errorHeadline(in.err, x.d.dialect())
 	}
 	return x.st.muted.paint(text)
 }

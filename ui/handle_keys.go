@@ -58,6 +58,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.openExplorer()
 	case key.Matches(msg, k.Compose):
 		return m.openComposer()
+	case key.Matches(msg, k.Roots):
+		return m.openRoots()
 	default:
 		if m.pane(m.focus).HandleKey(msg, k) && m.focus == paneTraffic {
 			m.syncSelection()
@@ -125,12 +127,16 @@ func (m *Model) nextLinked() {
 		return
 	}
 	c, ok := m.idx.lookup(f)
-	if !ok || len(c.seqs) < 2 {
+	var seqs []uint64
+	if ok {
+		seqs = m.idx.linkedSeqs(c)
+	}
+	if len(seqs) < 2 {
 		m.status.note("this frame has no linked frames")
 		return
 	}
-	next := c.seqs[0]
-	for _, s := range c.seqs {
+	next := seqs[0]
+	for _, s := range seqs {
 		if s > f.Seq {
 			next = s
 			break

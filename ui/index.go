@@ -24,9 +24,11 @@ const (
 
 // callInfo is what the index knows of one call.
 type callInfo struct {
-	sent   time.Time // when the request was captured; zero when not seen
-	method string    // the request's method, with the tool name for tools/call
-	seqs   []uint64  // frames of the call in Seq order: request, streams, datagrams, response
+	sent   time.Time   // when the request was captured; zero when not seen
+	method string      // the request's method, with the tool name for tools/call
+	seqs   []uint64    // frames of the call in Seq order: request, streams, datagrams, response
+	round  int         // MRTR round of the logical call (rounds.go); 0 when not part of one
+	group  *roundGroup // the rounds of the logical call, or nil
 }
 
 // index reads the store's new frames once each, in order, and keeps what
@@ -42,6 +44,7 @@ type index struct {
 	stderr  lineRing
 	board   datagramBoard
 	filter  *filterView
+	rounds  roundBook
 }
 
 // newIndex returns an empty index.
@@ -98,6 +101,7 @@ func (x *index) add(f *capture.Frame) {
 		} else if f.Msg != nil && f.Msg.Result != nil {
 			x.noteStreamRefs(f, k)
 		}
+		x.noteRound(f, k, c)
 	} else if k, ok := cancelledCall(f); ok {
 		if c, known := x.calls[k]; known && len(c.seqs) < maxLinksPerCall {
 			c.seqs = append(c.seqs, f.Seq)

@@ -47,6 +47,8 @@ type Model struct {
 
 	composed composeHistory // what the composer sent in this run, newest first
 
+	interactive interactivity // what the server said of interactive sessions (seed 002), per connection
+
 	conn     connection
 	status   statusLine
 	quitting bool

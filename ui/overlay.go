@@ -58,8 +58,14 @@ func (d driver) dialect() proto.Dialect { return d.m.conn.dialect }
 // dark reports whether the dark styles are in use.
 func (d driver) dark() bool { return d.m.styles.Dark }
 
-// openOverlay shows o over the panes.
+// openOverlay shows o over the panes. While the server's questions are
+// on screen, o opens underneath them and shows once they are answered.
 func (m *Model) openOverlay(o overlay) tea.Cmd {
+	if h, ok := m.overlay.(*questionHost); ok && len(h.queue) > 0 {
+		h.under = o
+		m.sizeOverlay()
+		return nil
+	}
 	m.overlay = o
 	m.sizeOverlay()
 	return nil

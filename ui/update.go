@@ -40,6 +40,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.status.setError(msg.Err)
 	case closedMsg:
 		return m, tea.Quit
+	case modelMsg:
+		cmd = msg.applyTo(m)
 	}
 	if _, key := msg.(tea.KeyPressMsg); !key && m.overlay != nil {
 		cmd = tea.Batch(cmd, m.updateOverlay(msg))

@@ -3,6 +3,7 @@ package tuie2e
 import (
 	"regexp"
 	"testing"
+	"time"
 
 	"github.com/mcpscope/mcpscope/internal/peertest"
 )
@@ -31,7 +32,8 @@ func TestTmux(t *testing.T) {
 }
 
 // testDemo drives `mcpscope demo`: connect, read_file, analyze and cancel,
-// the hex dump of the first control frame, help, quit.
+// the hex dump of the first control frame, the book_trip wizard, help,
+// quit.
 func testDemo(t *testing.T, bin string) {
 	p := startPane(t, bin, "demo")
 	snapshot(t, "screen-demo-traffic.txt", p.waitFor("MCP-Flow READY", "enc cbor", "result · tools/list"))
@@ -54,10 +56,41 @@ func testDemo(t *testing.T, bin string) {
 	})
 	snapshot(t, "screen-hex.txt", hex)
 
+	walkBookTrip(p)
+
 	p.keys("?")
 	snapshot(t, "screen-help.txt", p.waitFor("shift+tab previous pane", "filter words"))
 	p.keys("q")
 	p.waitGone()
+}
+
+// walkBookTrip starts the demo's book_trip wizard from the explorer and
+// answers its prompts by typing, to the completion.
+func walkBookTrip(p *tmuxPane) {
+	p.t.Helper()
+	date := time.Now().UTC().AddDate(1, 0, 0).Format(time.DateOnly)
+	p.keys("e")
+	p.waitFor("interactive server: enter starts a wizard")
+	p.keys("/")
+	p.typeText("book_trip")
+	p.keys("Enter")
+	p.waitFor(`tools match "book_trip"`)
+	p.keys("Enter")
+	p.waitFor("Wizard · book_trip", "Where do you want to go?", "step 1 of 5")
+	p.typeText("Oslo")
+	p.keys("Enter")
+	p.waitFor("Which class?")
+	p.keys("Enter")
+	p.waitFor("When do you leave?")
+	p.typeText(date)
+	p.keys("Enter")
+	p.waitFor("How many travellers?")
+	p.keys("Enter")
+	p.waitFor("Book economy to Oslo on " + date + " for 1?")
+	p.keys("y")
+	snapshot(p.t, "screen-wizard.txt", p.waitFor("✓ completed · success", "Booked economy to Oslo on "+date))
+	p.escapeUntilGone("Wizard ·")
+	p.escapeUntilGone("Explorer ·")
 }
 
 // testStdioTS drives a stdio session against the TypeScript reference

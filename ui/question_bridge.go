@@ -1,0 +1,130 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// QuestionBridge answers the server's questions through the TUI. It
+// implements client.ServerRequestHandler: the session engine calls it from
+// its own goroutine, the bridge hands the question to the program as a
+// message and waits until the user answers it, or until the request's
+// context ends (the server cancelled it, the session closed). roots/list
+// is answered at once from the roots the user keeps in the UI.
+//
+// Create it with NewQuestionBridge, give it to the session as its Handler
+// and to the UI in Config.Questions, and call SetSend with the program's
+// Send before the program runs.
+type QuestionBridge struct {
+	mu    sync.Mutex
+	send  func(tea.Msg)
+	roots []proto.Root
+}
+
+var _ client.ServerRequestHandler = (*QuestionBridge)(nil)
+
+// NewQuestionBridge returns a bridge exposing roots (the --root flags).
+func NewQuestionBridge(roots []proto.Root) *QuestionBridge {
+	return &QuestionBridge{roots: append([]proto.Root{}, roots...)}
+}
+
+// SetSend sets how questions reach the program (tea.Program.Send).
+func (b *QuestionBridge) SetSend(send func(tea.Msg)) {
+	b.mu.Lock()
+	b.send = send
+	b.mu.Unlock()
+}
+
+// Roots returns the roots exposed to the server, never nil.
+func (b *QuestionBridge) Roots() []proto.Root {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]proto.Root{}, b.roots...)
+}
+
+// SetRoots replaces the roots roots/list answers with.
+func (b *QuestionBridge) SetRoots(roots []proto.Root) {
+	b.mu.Lock()
+	b.roots = append([]proto.Root{}, roots...)
+	b.mu.Unlock()
+}
+
+// HandleServerRequest answers elicitation/create and sampling/createMessage
+// by asking the user, and roots/list from the roots kept in the UI; any
+// other method is refused with -32601.
+func (b *QuestionBridge) HandleServerRequest(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	switch method {
+	case proto.MethodRootsList:
+		return proto.ListRootsResult{Roots: b.Roots()}, nil
+	case proto.MethodElicitationCreate, proto.MethodSamplingCreateMessage:
+	default:
+		return nil, &proto.Error{Code: proto.CodeMethodNotFound, Message: "mcpscope does not answer " + method}
+	}
+	b.mu.Lock()
+	send := b.send
+	b.mu.Unlock()
+	if send == nil {
+		return nil, &proto.Error{Code: proto.CodeInternalError, Message: "mcpscope cannot ask the user: the TUI is not running"}
+	}
+	qctx, cancel := context.WithCancel(ctx)
+	defer cancel() // ends the UI's watch of this question
+	reply := make(chan questionAnswer, 1)
+	q := &question{method: method, params: params, ctx: qctx, reply: reply}
+	go send(questionMsg{q: q})
+	select {
+	case a := <-reply:
+		return a.result, a.err
+	case <-qctx.Done():
+		return nil, fmt.Errorf("the %s was not answered: %w", method, ctx.Err())
+	}
+}
+
+// question is one request from the server waiting for the user.
+type question struct {
+	method string
+	params json.RawMessage
+	ctx    context.Context // ends when the server no longer waits
+	reply  chan<- questionAnswer
+	sent   bool   // the answer went out (UI goroutine only)
+	origin string // what it answers: a request id, or an input of an input_required result
+	taken  string // the key of the frame origin names, while the question is open
+}
+
+// questionAnswer is the result of a question, or the error to answer with.
+type questionAnswer struct {
+	result any
+	err    error
+}
+
+// answer sends the user's answer, once.
+func (q *question) answer(a questionAnswer) {
+	if q.sent {
+		return
+	}
+	q.sent = true
+	q.reply <- a // buffered: never blocks
+}
+
+// Messages of the questions.
+type (
+	// questionMsg brings a question from the session to the UI.
+	questionMsg struct{ q *question }
+	// questionEndedMsg says the server stopped waiting for q.
+	questionEndedMsg struct{ q *question }
+)
+
+// watchQuestion reports when the server stops waiting for q: its context
+// ends once the question is answered too, and then the report is ignored.
+func watchQuestion(q *question) tea.Cmd {
+	return func() tea.Msg {
+		<-q.ctx.Done()
+		return questionEndedMsg{q: q}
+	}
+}

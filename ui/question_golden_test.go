@@ -1,0 +1,38 @@
+package ui
+
+import (
+	"context"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// TestGoldenQuestions draws each question overlay on a whole screen: a
+// form-mode elicitation with a refused submit, a URL-mode one on a narrow
+// screen, a sampling request with a reply being written, and the roots
+// editor adding a root.
+func TestGoldenQuestions(t *testing.T) {
+	st := capture.NewStore(capture.Config{})
+	st.Append(controlFrame(t, capture.In, t0, proto.EncJSON, request(t, 7, proto.MethodElicitationCreate, rawJSON(formParams))))
+
+	m, r, b := questionModel(t, st, 90, 22)
+	ask(t, r, b, context.Background(), proto.MethodElicitationCreate, formParams)
+	golden(t, "question_elicit_form", plainView(m))
+	r.press("ctrl+s")
+	golden(t, "question_elicit_refused", plainView(m))
+
+	m, r, b = questionModel(t, nil, 50, 22)
+	ask(t, r, b, context.Background(), proto.MethodElicitationCreate, urlParams)
+	golden(t, "question_elicit_url", plainView(m))
+
+	m, r, b = questionModel(t, nil, 90, 26)
+	ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, samplingParams)
+	r.typeText("Paris.")
+	golden(t, "question_sampling", plainView(m))
+
+	m, r, _ = questionModel(t, nil, 80, 16)
+	r.press("ctrl+r", "a")
+	r.typeText("file:///srv/b")
+	golden(t, "roots_editor", plainView(m))
+}

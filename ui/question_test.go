@@ -1,0 +1,277 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// TestElicitFormKeys answers a form-mode elicitation with each key path:
+// accept with the defaults prefilled, a refused submit then a valid one,
+// decline and cancel. Each answer closes the overlay and is named in the
+// status bar.
+func TestElicitFormKeys(t *testing.T) {
+	cases := []struct {
+		name string
+		keys func(t *testing.T, r *cmdRunner, ch <-chan handled)
+		want string
+	}{
+		{"accept", func(_ *testing.T, r *cmdRunner, _ <-chan handled) {
+			r.typeText("Ada")
+			r.press("ctrl+s")
+		}, `{"action":"accept","content":{"name":"Ada","age":30,"check":true,"color":"green"}}`},
+		{"refused then accepted", func(t *testing.T, r *cmdRunner, ch <-chan handled) {
+			r.press("tab", "backspace", "backspace", "ctrl+s") // name empty, age empty
+			notAnswered(t, ch)
+			if openQuestions(r.m) != 1 || !strings.Contains(r.screen(), "required") {
+				t.Fatalf("a refused submit must stay and say why; screen:\n%s", r.screen())
+			}
+			r.typeText("Bo") // the refusal focused the name
+			r.press("ctrl+s")
+		}, `{"action":"accept","content":{"name":"Bo","check":true,"color":"green"}}`},
+		{"decline", func(_ *testing.T, r *cmdRunner, _ <-chan handled) { r.press("ctrl+d") }, `{"action":"decline"}`},
+		{"cancel", func(_ *testing.T, r *cmdRunner, _ <-chan handled) { r.press("esc") }, `{"action":"cancel"}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m, r, b := questionModel(t, nil, 100, 30)
+			ch := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, formParams)
+			if s := r.screen(); !strings.Contains(s, "Question · elicitation · form") || !strings.Contains(s, "Who are you?") {
+				t.Fatalf("the form is not on screen:\n%s", s)
+			}
+			c.keys(t, r, ch)
+			wantResult(t, answered(t, ch), c.want)
+			if m.overlay != nil {
+				t.Errorf("the overlay stayed open after the answer")
+			}
+			action := c.name
+			if action != "decline" && action != "cancel" {
+				action = "accept"
+			}
+			if !strings.Contains(m.status.message, "elicitation/create answered "+action) {
+				t.Errorf("status %q", m.status.message)
+			}
+		})
+	}
+}
+
+// TestElicitURLConsent: y, n and esc answer accept, decline and cancel;
+// the whole URL is on screen however narrow the window, with the
+// elicitation id, and no key runs anything (nothing opens a browser).
+func TestElicitURLConsent(t *testing.T) {
+	for key, action := range map[string]string{"y": "accept", "n": "decline", "esc": "cancel"} {
+		t.Run(key, func(t *testing.T) {
+			m, r, b := questionModel(t, nil, 40, 30)
+			ch := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, urlParams)
+			screen := r.screen()
+			joined := strings.ReplaceAll(strings.ReplaceAll(screen, " ", ""), "\n", "")
+			if !strings.Contains(joined, "https://auth.example.com/oauth/authorize?client_id=mcpscope-test-client&redirect_uri=http%3A%2F%2F127.0.0.1%3A8765%2Fcallback&state=af0ifjsldkj") {
+				t.Errorf("the URL is not whole on a 40-column screen:\n%s", screen)
+			}
+			for _, want := range []string{"el-42", "host: auth.example.com", "never opens it"} {
+				if !strings.Contains(screen, want) {
+					t.Errorf("screen lacks %q:\n%s", want, screen)
+				}
+			}
+			r.press("x") // not a consent key
+			notAnswered(t, ch)
+			_, cmd := m.Update(keyPress(key))
+			if cmd != nil {
+				t.Errorf("%s returned a command: the consent must not run anything", key)
+			}
+			wantResult(t, answered(t, ch), `{"action":"`+action+`"}`)
+		})
+	}
+}
+
+// TestSamplingKeys: a typed reply (two lines, another model name) goes
+// back as the assistant's message; an empty reply is refused; ctrl+d and
+// esc reject with error -1 as MCP clients do.
+func TestSamplingKeys(t *testing.T) {
+	t.Run("reply", func(t *testing.T) {
+		m, r, b := questionModel(t, nil, 100, 36)
+		ch := ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, samplingParams)
+		screen := r.screen()
+		for _, want := range []string{"system prompt: You are a helpful test server.", "[user] What is the capital of France?",
+			"[assistant] [image image/png", "hints claude-3-sonnet, claude · cost 0.3 · speed 0.8 · intelligence 0.5",
+			"maxTokens 100 · temperature 0.7 · includeContext thisServer", "model: mcpscope-user"} {
+			if !strings.Contains(screen, want) {
+				t.Errorf("screen lacks %q:\n%s", want, screen)
+			}
+		}
+		r.press("ctrl+s")
+		notAnswered(t, ch)
+		if !strings.Contains(r.screen(), "write the reply first") {
+			t.Errorf("an empty reply is not refused on screen:\n%s", r.screen())
+		}
+		r.typeText("Paris.")
+		r.press("enter")
+		r.typeText("Sure.")
+		r.press("tab")
+		for range len(defaultSamplingModel) {
+			r.press("backspace")
+		}
+		r.typeText("manual")
+		r.press("ctrl+s")
+		wantResult(t, answered(t, ch), `{"role":"assistant","content":{"text":"Paris.\nSure.","type":"text"},"model":"manual","stopReason":"endTurn"}`)
+		if m.overlay != nil {
+			t.Error("the overlay stayed open")
+		}
+	})
+	for key, msg := range map[string]string{"ctrl+d": msgSamplingDeclined, "esc": msgSamplingCancelled} {
+		t.Run(key, func(t *testing.T) {
+			m, r, b := questionModel(t, nil, 100, 30)
+			ch := ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, samplingParams)
+			r.typeText("ignored")
+			r.press(key)
+			wantRPCError(t, answered(t, ch), codeUserRejected, msg)
+			if !strings.Contains(m.status.message, "refused with error -1") {
+				t.Errorf("status %q", m.status.message)
+			}
+		})
+	}
+}
+
+// TestQuestionQueueOverAnOverlay: questions asked while the composer is
+// open show one at a time over it, the next when the first is answered,
+// and the composer comes back afterwards.
+func TestQuestionQueueOverAnOverlay(t *testing.T) {
+	m, r, b := questionModel(t, nil, 100, 30)
+	r.press(":")
+	if _, ok := m.overlay.(*composer); !ok {
+		t.Fatalf(": opened %T", m.overlay)
+	}
+	first := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, formParams)
+	second := ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, samplingParams)
+	if title := m.overlay.Title(); !strings.Contains(title, "elicitation · form") || !strings.Contains(title, "1 more waiting") {
+		t.Errorf("title %q", title)
+	}
+	r.press("ctrl+d")
+	wantResult(t, answered(t, first), `{"action":"decline"}`)
+	notAnswered(t, second)
+	if title := m.overlay.Title(); !strings.HasPrefix(title, "Question · sampling") || strings.Contains(title, "waiting") {
+		t.Errorf("after the first answer: title %q", title)
+	}
+	r.press("esc")
+	wantRPCError(t, answered(t, second), codeUserRejected, msgSamplingCancelled)
+	if m.overlay == nil || !strings.HasPrefix(m.overlay.Title(), "Compose") {
+		t.Fatalf("the composer did not come back: %v", m.overlay)
+	}
+	r.press("esc")
+	if m.overlay != nil {
+		t.Errorf("esc in the composer's picker must close it (and the empty question host)")
+	}
+}
+
+// TestQuestionWithdrawn: when the server stops waiting (its request is
+// cancelled, the session ends) the question closes with a note, and the
+// next one comes on screen.
+func TestQuestionWithdrawn(t *testing.T) {
+	m, r, b := questionModel(t, nil, 100, 30)
+	ctx, cancel := context.WithCancel(context.Background())
+	first := ask(t, r, b, ctx, proto.MethodElicitationCreate, formParams)
+	second := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, urlParams)
+	cancel()
+	if h := answered(t, first); h.err == nil {
+		t.Errorf("a withdrawn question answered %s", h.result)
+	}
+	r.until("the withdrawn question closes", func() bool { return openQuestions(m) == 1 })
+	if !strings.Contains(m.status.message, "stopped waiting for the elicitation/create") {
+		t.Errorf("status %q", m.status.message)
+	}
+	if !strings.Contains(m.overlay.Title(), "elicitation · url") {
+		t.Errorf("the next question is not on screen: %q", m.overlay.Title())
+	}
+	r.press("n")
+	wantResult(t, answered(t, second), `{"action":"decline"}`)
+	if m.overlay != nil {
+		t.Errorf("the overlay stayed open")
+	}
+}
+
+// TestQuestionOrigin: the title names the server request a question
+// answers, or the input of the input_required result it came in.
+func TestQuestionOrigin(t *testing.T) {
+	st := capture.NewStore(capture.Config{})
+	params := `{"message":"Step 1: What is your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}`
+	st.Append(controlFrame(t, capture.In, t0, proto.EncJSON, request(t, 7, proto.MethodElicitationCreate, rawJSON(params))))
+	st.Append(controlFrame(t, capture.In, t0, proto.EncJSON, result(t, 5, rawJSON(
+		`{"resultType":"input_required","requestState":"round=1","inputRequests":{"step1":{"method":"elicitation/create","params":`+params+`}}}`))))
+	m, r, b := questionModel(t, st, 120, 30)
+	ask(t, r, b, context.Background(), proto.MethodElicitationCreate, params)
+	ask(t, r, b, context.Background(), proto.MethodElicitationCreate, params)
+	if title := m.overlay.Title(); !strings.Contains(title, `input "step1" of the input_required result of request 5`) {
+		t.Errorf("the newest frame first: title %q", title)
+	}
+	r.press("esc")
+	if title := m.overlay.Title(); !strings.Contains(title, "· request 7") {
+		t.Errorf("the older frame next: title %q", title)
+	}
+	ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, samplingParams)
+	r.press("esc")
+	if title := m.overlay.Title(); !strings.Contains(title, "request id unknown") {
+		t.Errorf("a question without a frame: title %q", title)
+	}
+}
+
+// TestQuestionBridgeAnswersAlone: roots/list is answered from the roots
+// kept in the UI, other methods are refused, and a bridge with no program
+// says so instead of hanging.
+func TestQuestionBridgeAnswersAlone(t *testing.T) {
+	b := NewQuestionBridge(nil)
+	res, err := b.HandleServerRequest(context.Background(), proto.MethodRootsList, nil)
+	if got := mustJSON(t, res); err != nil || got != `{"roots":[]}` {
+		t.Errorf("roots/list %s %v", got, err)
+	}
+	b.SetRoots([]proto.Root{{URI: "file:///srv/x", Name: "x"}})
+	res, _ = b.HandleServerRequest(context.Background(), proto.MethodRootsList, nil)
+	if got := mustJSON(t, res); got != `{"roots":[{"uri":"file:///srv/x","name":"x"}]}` {
+		t.Errorf("roots/list %s", got)
+	}
+	_, err = b.HandleServerRequest(context.Background(), "tasks/get", nil)
+	wantRPCError(t, handled{err: err}, proto.CodeMethodNotFound, "mcpscope does not answer tasks/get")
+	_, err = b.HandleServerRequest(context.Background(), proto.MethodElicitationCreate, rawJSON(formParams))
+	wantRPCError(t, handled{err: err}, proto.CodeInternalError, "mcpscope cannot ask the user: the TUI is not running")
+}
+
+// TestQuestionMalformedParams: params the views cannot read are refused
+// with -32602 at once, and the error is shown.
+func TestQuestionMalformedParams(t *testing.T) {
+	m, r, b := questionModel(t, nil, 100, 30)
+	for _, params := range []string{`{"message":3}`, `{"mode":"url","message":"no url"}`, `{"mode":"carrier-pigeon","message":"?"}`,
+		`{"message":"x","requestedSchema":[1,2]}`} {
+		ch := make(chan handled, 1)
+		go func() {
+			_, err := b.HandleServerRequest(context.Background(), proto.MethodElicitationCreate, rawJSON(params))
+			ch <- handled{err: err}
+		}()
+		msg := <-r.msgs
+		m.Update(msg)
+		var e *proto.Error
+		if h := answered(t, ch); !errorAs(h.err, &e) || e.Code != proto.CodeInvalidParams {
+			t.Errorf("%s: answered %v", params, h.err)
+		}
+		if m.overlay != nil || !strings.Contains(m.status.err, "cannot be shown") {
+			t.Errorf("%s: overlay %v, status error %q", params, m.overlay, m.status.err)
+		}
+	}
+}
+
+// TestOverlayOpensUnderQuestions: an overlay opened while a question is on
+// screen (by an asynchronous message) waits underneath it.
+func TestOverlayOpensUnderQuestions(t *testing.T) {
+	m, r, b := questionModel(t, nil, 100, 30)
+	ch := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, urlParams)
+	m.openComposer()
+	if !strings.HasPrefix(m.overlay.Title(), "Question") {
+		t.Fatalf("the composer replaced the question: %q", m.overlay.Title())
+	}
+	r.press("y")
+	wantResult(t, answered(t, ch), `{"action":"accept"}`)
+	if m.overlay == nil || !strings.HasPrefix(m.overlay.Title(), "Compose") {
+		t.Errorf("the composer is not shown after the answer: %v", m.overlay)
+	}
+}
