@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 
+	"github.com/mcpscope/mcpscope/prompts"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -34,14 +32,6 @@ func (q *promptAnswers) take(p *proto.InteractionPrompt) (InteractionAnswer, err
 	return a, nil
 }
 
-// fileAnswer is the value a file answer sends: the file's base name, size
-// and content in standard base64.
-type fileAnswer struct {
-	Name    string `json:"name"`
-	Size    int64  `json:"size"`
-	Content string `json:"content"`
-}
-
 // value renders the answer as the JSON value of interaction.respond: the
 // value as given, or a file's {"name","size","content"}. A cancellation has
 // no value.
@@ -53,23 +43,11 @@ func (a InteractionAnswer) value() (json.RawMessage, error) {
 		}
 		return b, nil
 	}
-	f, err := os.Open(a.File)
+	v, err := prompts.ReadFileValue(a.File, maxFileAnswer)
 	if err != nil {
-		return nil, usagef("cannot read the file answer: %w", err)
+		return nil, usagef("cannot use the file answer %s: %w", a.File, err)
 	}
-	defer f.Close()
-	content, err := io.ReadAll(io.LimitReader(f, maxFileAnswer+1))
-	if err != nil {
-		return nil, usagef("cannot read the file answer %s: %w", a.File, err)
-	}
-	if len(content) > maxFileAnswer {
-		return nil, usagef("the file answer %s is over %d bytes", a.File, maxFileAnswer)
-	}
-	return json.Marshal(fileAnswer{
-		Name:    filepath.Base(a.File),
-		Size:    int64(len(content)),
-		Content: base64.StdEncoding.EncodeToString(content),
-	})
+	return v, nil
 }
 
 // describe names the answer for messages, short: "John", a file, a cancel.

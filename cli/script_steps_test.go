@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpscope/mcpscope/prompts"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -110,7 +111,7 @@ func TestLoadAnswersResolvesFileAnswers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got fileAnswer
+	var got prompts.FileValue
 	if err := json.Unmarshal(raw, &got); err != nil {
 		t.Fatal(err)
 	}

@@ -5,8 +5,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpscope/mcpscope/internal/textfit"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -109,26 +109,26 @@ func (b *base) edited(validate func() error) {
 func (b *base) frame(w, h int, rules string, body func(w, avail int) []string) string {
 	w, h = max(w, 1), max(h, 1)
 	st := &b.styles
-	head := wrap(st.Message, b.prompt.Message, w)
-	head = append(head, wrap(st.Rules, rules, w)...)
+	head := textfit.Wrap(st.Message, b.prompt.Message, w)
+	head = append(head, textfit.Wrap(st.Rules, rules, w)...)
 	for _, n := range b.notes {
-		head = append(head, wrap(st.Suggestion, n, w)...)
+		head = append(head, textfit.Wrap(st.Suggestion, n, w)...)
 	}
 	var foot []string
 	if b.invalid != "" {
-		foot = append(foot, wrap(st.Error, "✗ "+b.invalid, w)...)
+		foot = append(foot, textfit.Wrap(st.Error, "✗ "+b.invalid, w)...)
 	}
 	if b.refusal != "" {
-		foot = append(foot, wrap(st.Error, "✗ refused: "+b.refusal, w)...)
+		foot = append(foot, textfit.Wrap(st.Error, "✗ refused: "+b.refusal, w)...)
 	}
 	if b.suggestion != "" {
-		foot = append(foot, wrap(st.Suggestion, "→ "+b.suggestion, w)...)
+		foot = append(foot, textfit.Wrap(st.Suggestion, "→ "+b.suggestion, w)...)
 	}
 	return fit(head, foot, h, func(avail int) []string {
 		lines := body(w, avail)
 		lines = lines[:min(len(lines), avail)]
 		for i, l := range lines {
-			lines[i] = clip(l, w)
+			lines[i] = textfit.Clip(l, w)
 		}
 		return lines
 	})
@@ -149,23 +149,6 @@ func fit(head, foot []string, h int, body func(avail int) []string) string {
 	lines = append(lines, body(avail)...)
 	lines = append(lines, foot[:footN]...)
 	return strings.Join(lines[:min(len(lines), h)], "\n")
-}
-
-// wrap breaks text into styled lines of at most w cells; none for "".
-func wrap(style lipgloss.Style, text string, w int) []string {
-	if text == "" {
-		return nil
-	}
-	lines := strings.Split(lipgloss.Wrap(text, max(w, 1), ""), "\n")
-	for i, l := range lines {
-		lines[i] = clip(style.Render(l), w)
-	}
-	return lines
-}
-
-// clip cuts a styled line to w cells.
-func clip(s string, w int) string {
-	return ansi.Truncate(s, max(w, 1), "…")
 }
 
 // splitLines splits a rendered block into lines, dropping trailing blank

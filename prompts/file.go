@@ -110,7 +110,7 @@ func (w *fileWidget) Update(msg tea.Msg) (Action, tea.Cmd) {
 // choose reads the file at path and answers with it, or shows why not.
 func (w *fileWidget) choose(path string) Action {
 	w.refusal, w.suggestion = "", ""
-	v, err := readFileValue(path, w.limit)
+	v, err := ReadFileValue(path, w.limit)
 	if err != nil {
 		w.value, w.chosen = nil, ""
 		return w.submit(err)

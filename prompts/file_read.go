@@ -18,9 +18,10 @@ type FileValue struct {
 	Content string `json:"content"`
 }
 
-// readFileValue reads the file at path into a FileValue's JSON, refusing
-// anything that is not a regular file or is larger than limit bytes.
-func readFileValue(path string, limit int64) (json.RawMessage, error) {
+// ReadFileValue reads the file at path into a FileValue's JSON — the
+// answer a file prompt sends — refusing anything that is not a regular
+// file or is larger than limit bytes.
+func ReadFileValue(path string, limit int64) (json.RawMessage, error) {
 	name := filepath.Base(path)
 	f, err := os.Open(path)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/progress"
+	"github.com/mcpscope/mcpscope/internal/textfit"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -65,9 +66,9 @@ func (p *Progress) Render(w, h int) string {
 			first = bar.ViewAs(f) + " " + first
 		}
 	}
-	lines := []string{clip(first, w)}
+	lines := []string{textfit.Clip(first, w)}
 	if msg := strings.TrimSpace(p.progress.Message); msg != "" {
-		lines = append(lines, wrap(p.styles.Rules, msg, w)...)
+		lines = append(lines, textfit.Wrap(p.styles.Rules, msg, w)...)
 	}
 	return strings.Join(lines[:min(len(lines), h)], "\n")
 }

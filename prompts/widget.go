@@ -9,34 +9,23 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/schemaform"
 )
 
-// Action tells the caller what a message did to a widget.
-type Action int
+// Action tells the caller what a message did to a widget. It is the
+// form's Action, so one switch serves widgets and forms; a widget returns
+// ActionNone, ActionSubmit (the answer passes the prompt's rules: send
+// Value with interaction.respond) or ActionCancel (the user gave up the
+// prompt with esc; the caller decides whether that means
+// interaction.cancel).
+type Action = schemaform.Action
 
+// The actions a widget returns.
 const (
-	// ActionNone: the message was handled (or ignored); nothing to do.
-	ActionNone Action = iota
-	// ActionSubmit: the user answered and the answer passes the prompt's
-	// rules; send Value with interaction.respond.
-	ActionSubmit
-	// ActionCancel: the user gave up the prompt (esc); the caller decides
-	// whether that means interaction.cancel.
-	ActionCancel
+	ActionNone   = schemaform.ActionNone
+	ActionSubmit = schemaform.ActionSubmit
+	ActionCancel = schemaform.ActionCancel
 )
-
-// String names the action.
-func (a Action) String() string {
-	switch a {
-	case ActionNone:
-		return "none"
-	case ActionSubmit:
-		return "submit"
-	case ActionCancel:
-		return "cancel"
-	}
-	return fmt.Sprintf("Action(%d)", int(a))
-}
 
 // Widget is the input of one interaction prompt.
 type Widget interface {

@@ -278,19 +278,6 @@ func errorOf(t *testing.T, m *proto.Message) *proto.Error {
 	return m.Error
 }
 
-// resultOf decodes the result of a response, failing on an error.
-func resultOf[T any](t *testing.T, m *proto.Message) T {
-	t.Helper()
-	var v T
-	if m.Error != nil {
-		t.Fatalf("want a result, got error %d %s", m.Error.Code, m.Error.Message)
-	}
-	if err := json.Unmarshal(m.Result, &v); err != nil {
-		t.Fatalf("result %s: %v", m.Result, err)
-	}
-	return v
-}
-
 // withHang bounds a blocking call in a test.
 func withHang() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), hang)

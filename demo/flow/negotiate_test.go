@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpscope/mcpscope/demo/internal/wizardtest"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -59,7 +60,7 @@ func TestFramesAfterNegotiationAreCBOR(t *testing.T) {
 		t.Fatalf("tools/list answer is not a CBOR map: % x", f.body[:8])
 	}
 	m := c.decode(f)
-	list := resultOf[proto.ListToolsResult](t, m)
+	list := wizardtest.Result[proto.ListToolsResult](t, m)
 	names := map[string]bool{}
 	for _, tool := range list.Tools {
 		names[tool.Name] = true

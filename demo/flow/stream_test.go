@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpscope/mcpscope/demo/internal/wizardtest"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/quic-go/webtransport-go"
 )
@@ -92,16 +93,16 @@ func TestExecStreamHeaderAndHash(t *testing.T) {
 			var str *webtransport.ReceiveStream
 			str, h = c.acceptStream()
 			got, n = sumOf(t, str)
-			res = resultOf[readFileResult](t, c.await(id, nil))
+			res = wizardtest.Result[readFileResult](t, c.await(id, nil))
 		case "response_first":
-			res = resultOf[readFileResult](t, c.await(id, nil))
+			res = wizardtest.Result[readFileResult](t, c.await(id, nil))
 			var str *webtransport.ReceiveStream
 			str, h = c.acceptStream()
 			got, n = sumOf(t, str)
 		case "any":
 			var str *webtransport.ReceiveStream
 			str, h = c.acceptStream()
-			res = resultOf[readFileResult](t, c.await(id, nil))
+			res = wizardtest.Result[readFileResult](t, c.await(id, nil))
 			got, n = sumOf(t, str)
 		}
 		if h.RequestID != uint32(id) || len(res.Content) != 1 || h.StreamTag != res.Content[0].StreamTag || h.StreamTag != 1 {
@@ -126,7 +127,7 @@ func TestReadSandboxFile(t *testing.T) {
 	if err != nil || string(body) != "hello, sandbox\n" || h.RequestID != 2 {
 		t.Fatalf("stream %q (%v), header %+v", body, err, h)
 	}
-	res := resultOf[readFileResult](t, c.await(2, nil))
+	res := wizardtest.Result[readFileResult](t, c.await(2, nil))
 	sum := sha256.Sum256(body)
 	if res.Structured.SHA256 != hex.EncodeToString(sum[:]) || res.Content[0].MimeType != "text/plain; charset=utf-8" {
 		t.Errorf("result %+v", res)
@@ -163,7 +164,7 @@ func TestPathTraversalRefused(t *testing.T) {
 	if body, _ := io.ReadAll(str); string(body) != "inside" {
 		t.Errorf("symlink inside the root read %q", body)
 	}
-	resultOf[readFileResult](t, c.await(30, nil))
+	wizardtest.Result[readFileResult](t, c.await(30, nil))
 }
 
 // With maxConcurrentStreams 1, a second stream while the first is open is
@@ -175,7 +176,7 @@ func TestStreamLimitEnforced(t *testing.T) {
 	const size = 16 << 20
 	c.requestTool(2, "read_file", map[string]any{"size": size})
 	first, _ := c.acceptStream()
-	resultOf[readFileResult](t, c.await(2, nil))
+	wizardtest.Result[readFileResult](t, c.await(2, nil))
 	e := errorOf(t, c.toolCall(3, "read_file", map[string]any{"size": 10}))
 	if e.Code != -32000 || e.Message != "Stream Limit Exceeded" {
 		t.Errorf("second stream: %d %s", e.Code, e.Message)
@@ -191,7 +192,7 @@ func TestStreamLimitEnforced(t *testing.T) {
 	if got, _ := sumOf(t, str); got != expectedSum(10, 0) || h.RequestID != 5 {
 		t.Errorf("stream after release: header %+v", h)
 	}
-	resultOf[readFileResult](t, c.await(5, nil))
+	wizardtest.Result[readFileResult](t, c.await(5, nil))
 }
 
 // $/shutdown: new streams are refused, the running stream is drained to
@@ -202,7 +203,7 @@ func TestShutdownDrainsThenCloses(t *testing.T) {
 	const size = 8 << 20
 	c.requestTool(2, "read_file", map[string]any{"size": size, "seed": 3})
 	str, h := c.acceptStream()
-	res := resultOf[readFileResult](t, c.await(2, nil))
+	res := wizardtest.Result[readFileResult](t, c.await(2, nil))
 	c.notify(proto.MethodFlowShutdown, nil)
 	if e := errorOf(t, c.toolCall(3, "read_file", map[string]any{"size": 10})); e.Code != proto.CodeInternalError {
 		t.Errorf("stream after $/shutdown: %d %s", e.Code, e.Message)

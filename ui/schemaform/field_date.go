@@ -7,6 +7,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/mcpscope/mcpscope/internal/textfit"
 	"github.com/mcpscope/mcpscope/prompts/calendar"
 )
 
@@ -71,7 +72,7 @@ func (f *dateField) view(st *Styles, focused bool, width int) string {
 	for _, b := range f.p.Keys().Help(false) {
 		hints = append(hints, b.Help().Key+" "+b.Help().Desc)
 	}
-	return out + "\n" + clip(st.Hint.Render(strings.Join(hints, " · ")), width)
+	return out + "\n" + textfit.Clip(st.Hint.Render(strings.Join(hints, " · ")), width)
 }
 
 // value is the date or date-time typed; text that does not parse is an

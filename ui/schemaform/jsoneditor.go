@@ -11,6 +11,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
+	"github.com/mcpscope/mcpscope/internal/textfit"
 )
 
 // maxEditorChars bounds the text of the JSON editor.
@@ -154,14 +155,14 @@ func (e *JSONEditor) Render(w, h int) string {
 	w, h = max(w, 10), max(h, 3)
 	var top, bottom []string
 	if e.banner != "" {
-		top = append(top, wrap(e.styles.Note, e.banner, w)...)
+		top = append(top, textfit.Wrap(e.styles.Note, e.banner, w)...)
 	}
 	if e.note != "" {
-		top = append(top, wrap(e.styles.Error, e.note, w)...)
+		top = append(top, textfit.Wrap(e.styles.Error, e.note, w)...)
 	}
 	room := max(1, h/3)
 	for i, fe := range e.errs {
-		lines := wrap(e.styles.Error, "✗ "+fe.Error(), w)
+		lines := textfit.Wrap(e.styles.Error, "✗ "+fe.Error(), w)
 		if i == 0 && len(lines) > room {
 			lines = lines[:room]
 		}

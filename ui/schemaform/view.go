@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpscope/mcpscope/internal/textfit"
 )
 
 // Render draws the form in w×h cells: a fixed header (title, errors about
@@ -20,13 +19,13 @@ func (f *Form) Render(w, h int) string {
 	byRow, whole := f.errorsByRow()
 	var head []string
 	if f.title != "" {
-		head = append(head, clip(f.styles.Title.Render(f.title), w))
+		head = append(head, textfit.Clip(f.styles.Title.Render(f.title), w))
 	}
 	if err := f.check.err; err != nil {
-		head = append(head, clip(f.styles.Note.Render("not validated here: "+err.Error()), w))
+		head = append(head, textfit.Clip(f.styles.Note.Render("not validated here: "+err.Error()), w))
 	}
 	for _, msg := range whole {
-		head = append(head, wrap(f.styles.Error, "✗ "+msg, w)...)
+		head = append(head, textfit.Wrap(f.styles.Error, "✗ "+msg, w)...)
 	}
 	head = head[:min(len(head), max(h/2, 1))]
 	var body []string
@@ -87,7 +86,7 @@ func (f *Form) rowLines(i int, r row, errs []string, w int) []string {
 	if r.n.hint != "" {
 		head += "  " + st.Hint.Render(r.n.hint)
 	}
-	lines := []string{clip(head, w)}
+	lines := []string{textfit.Clip(head, w)}
 	pad := indent + "    "
 	inner := max(w-len(pad), 4)
 	if r.f == nil {
@@ -96,16 +95,16 @@ func (f *Form) rowLines(i int, r row, errs []string, w int) []string {
 		}
 	} else {
 		for _, l := range strings.Split(r.f.view(st, focused, inner), "\n") {
-			lines = append(lines, clip(pad+l, w))
+			lines = append(lines, textfit.Clip(pad+l, w))
 		}
 	}
 	if focused || (r.f == nil && f.focused > i && within(f.rows[f.focused].n.path, r.n.path)) {
-		for _, l := range wrap(st.Description, r.n.desc, inner) {
+		for _, l := range textfit.Wrap(st.Description, r.n.desc, inner) {
 			lines = append(lines, pad+l)
 		}
 	}
 	for _, e := range errs {
-		for _, l := range wrap(st.Error, "✗ "+e, inner) {
+		for _, l := range textfit.Wrap(st.Error, "✗ "+e, inner) {
 			lines = append(lines, pad+l)
 		}
 	}
@@ -119,7 +118,7 @@ func (f *Form) extrasLine(ex []member, indent string, w int) string {
 		keys[i] = m.key
 	}
 	text := fmt.Sprintf("+ kept from the given values: %s (ctrl+e to edit)", strings.Join(keys, ", "))
-	return clip(indent+f.styles.Hint.Render(text), w)
+	return textfit.Clip(indent+f.styles.Hint.Render(text), w)
 }
 
 // errorsByRow sorts the shown errors by the row they belong to; errors
@@ -139,21 +138,4 @@ func (f *Form) errorsByRow() (map[int][]string, []string) {
 		}
 	}
 	return byRow, whole
-}
-
-// wrap breaks text into styled lines of at most w cells; none for "".
-func wrap(style lipgloss.Style, text string, w int) []string {
-	if text == "" {
-		return nil
-	}
-	lines := strings.Split(lipgloss.Wrap(text, max(w, 1), ""), "\n")
-	for i, l := range lines {
-		lines[i] = clip(style.Render(l), w)
-	}
-	return lines
-}
-
-// clip cuts a styled line to w cells.
-func clip(s string, w int) string {
-	return ansi.Truncate(s, max(w, 1), "…")
 }
