@@ -3,16 +3,12 @@ package prompts
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/mcpscope/mcpscope/proto"
 )
 
 // jsonString encodes s as a JSON string, leaving <, > and & as they are.
-func jsonString(s string) json.RawMessage {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
-}
+func jsonString(s string) json.RawMessage { return proto.QuoteJSON(s) }
 
 // compactJSON removes the insignificant space of a JSON value; a value
 // that is not JSON (or is empty) becomes null.

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // appendJSONFloat writes f as encoding/json does; NaN and infinities, which
@@ -68,4 +69,11 @@ func appendJSONString(dst []byte, s string) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// QuoteJSON encodes s as a JSON string, escaping only what JSON requires
+// (<, > and & stay as they are, unlike encoding/json's default). Invalid
+// UTF-8 is replaced by U+FFFD, as encoding/json does.
+func QuoteJSON(s string) []byte {
+	return appendJSONString(nil, strings.ToValidUTF8(s, "\uFFFD"))
 }

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/mcpscope/mcpscope/proto"
 )
 
 var (
@@ -150,13 +152,7 @@ func listText(raw json.RawMessage, item kind) string {
 }
 
 // quote encodes a string as JSON without escaping <, > and &.
-func quote(s string) json.RawMessage {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
-}
+func quote(s string) json.RawMessage { return proto.QuoteJSON(s) }
 
 // canonical is a comparable form of a JSON value: 1 and 1.0 compare equal,
 // object keys are sorted.
