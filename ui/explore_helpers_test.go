@@ -62,6 +62,12 @@ func (r *cmdRunner) press(keys ...string) {
 	}
 }
 
+// send delivers msg to the model and runs its command.
+func (r *cmdRunner) send(msg tea.Msg) {
+	_, cmd := r.m.Update(msg)
+	r.run(cmd)
+}
+
 // typeText presses each rune of s.
 func (r *cmdRunner) typeText(s string) {
 	for _, c := range s {

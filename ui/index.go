@@ -45,6 +45,7 @@ type index struct {
 	board   datagramBoard
 	filter  *filterView
 	rounds  roundBook
+	changed listChanges // lists a server said changed (explore_changed.go)
 }
 
 // newIndex returns an empty index.
@@ -107,6 +108,7 @@ func (x *index) add(f *capture.Frame) {
 			c.seqs = append(c.seqs, f.Seq)
 		}
 	}
+	x.changed.note(f)
 	switch f.Chan.Kind {
 	case capture.Stderr:
 		x.stderr.push(string(bodyOf(f)))

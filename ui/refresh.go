@@ -47,5 +47,5 @@ func (m *Model) refresh(at time.Time) tea.Cmd {
 	m.streams.update(m.cfg.Store.Streams())
 	m.traffic.sync()
 	m.syncSelection()
-	return m.waitRefresh()
+	return tea.Batch(m.waitRefresh(), m.reloadChanged())
 }

@@ -1,0 +1,72 @@
+package ui
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// changedLists are the explorer lists a server's list_changed
+// notification makes stale; resources/list_changed covers the templates
+// too, since the spec has no notification of its own for them.
+var changedLists = map[string][]exploreTab{
+	proto.MethodNotifyToolsListChanged: {tabTools},
+	proto.MethodNotifyResourcesChanged: {tabResources, tabTemplates},
+	proto.MethodNotifyPromptsChanged:   {tabPrompts},
+}
+
+// listChanges collects the lists servers said changed since the explorer
+// last reloaded them, one bit per tab.
+type listChanges uint8
+
+// note records a received list_changed notification.
+func (c *listChanges) note(f *capture.Frame) {
+	if f.Dir != capture.In || f.Msg == nil || f.Msg.Kind() != proto.KindNotification {
+		return
+	}
+	for _, t := range changedLists[f.Msg.Method] {
+		*c |= 1 << t
+	}
+}
+
+// take returns the changed tabs and forgets them.
+func (c *listChanges) take() []exploreTab {
+	var tabs []exploreTab
+	for t := range tabCount {
+		if *c&(1<<t) != 0 {
+			tabs = append(tabs, t)
+		}
+	}
+	*c = 0
+	return tabs
+}
+
+// reloadChanged hands the lists the server changed to an open explorer,
+// which fetches them again; with no explorer open they are simply fetched
+// the next time it opens.
+func (m *Model) reloadChanged() tea.Cmd {
+	tabs := m.idx.changed.take()
+	if x, ok := m.overlay.(*explorer); ok && len(tabs) > 0 {
+		return x.reload(tabs)
+	}
+	return nil
+}
+
+// reload fetches tabs again, keeping the other lists and their fetches in
+// flight, and says why in the status bar.
+func (x *explorer) reload(tabs []exploreTab) tea.Cmd {
+	s, err := x.d.session()
+	if err != nil {
+		return nil
+	}
+	ctx := x.d.context()
+	var cmds []tea.Cmd
+	for _, t := range tabs {
+		l := &x.lists[t]
+		l.state, l.err = listLoading, nil
+		cmds = append(cmds, fetchList(ctx, s, x.listGen, t))
+	}
+	x.d.m.status.note("the server changed its lists (list_changed): reloading them")
+	return tea.Batch(cmds...)
+}
