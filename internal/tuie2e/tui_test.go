@@ -81,7 +81,7 @@ func walkBookTrip(p *tmuxPane) {
 	p.keys("Enter")
 	p.waitFor("Which class?")
 	p.keys("Enter")
-	p.waitFor("When do you leave?")
+	snapshot(p.t, "screen-wizard-date.txt", p.waitFor("When do you leave?", "step 3 of 5"))
 	p.typeText(date)
 	p.keys("Enter")
 	p.waitFor("How many travellers?")
