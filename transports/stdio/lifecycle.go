@@ -15,9 +15,7 @@ func (t *Transport) supervise() {
 		// is still running after the grace closed stdout on purpose.
 		stdoutFirst = !t.waitExit()
 	}
-	t.mu.Lock()
-	clean := t.closing
-	t.mu.Unlock()
+	clean := t.life.Closing()
 	if stdoutFirst {
 		t.stop()
 	}
@@ -104,29 +102,18 @@ func (t *Transport) exitError(stdoutFirst bool) *ExitError {
 }
 
 // finish records why the connection went and closes Done, once.
-func (t *Transport) finish(err error) {
-	t.doneOnce.Do(func() {
-		t.mu.Lock()
-		t.err = err
-		t.mu.Unlock()
-		close(t.done)
-	})
-}
+func (t *Transport) finish(err error) { t.life.End(err, nil) }
 
 // Close shuts the server down gracefully (close stdin → SIGTERM → SIGKILL,
 // ShutdownGrace per step) and waits until it is gone. Err is nil afterwards
 // unless the server had died before. Close is idempotent and safe to call
 // while Send runs.
 func (t *Transport) Close() error {
-	t.mu.Lock()
-	t.closing = true
-	started := t.started
-	t.mu.Unlock()
-	if !started {
+	if !t.life.Close() {
 		t.finish(nil)
 		return nil
 	}
 	t.stop()
-	<-t.done
+	<-t.life.Done()
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/transports/internal/conn"
 )
 
 // Transport runs an MCP server as a child process and exchanges
@@ -21,18 +22,15 @@ type Transport struct {
 	cfg  Config
 	tail *stderrTail
 
-	mu      sync.Mutex
-	started bool
-	closing bool  // Close was called: the end that follows is a clean one
-	err     error // why the connection went, set before done closes
+	life *conn.Lifecycle
 
 	proc   *os.Process
 	stdin  *os.File
 	stdout *os.File
 	stderr *os.File
 
-	wslot   chan struct{} // one writer at a time; a channel so a waiting Send can give up
-	pending []byte        // the rest of a line cut short by a cancelled Send, written first next time
+	wslot chan struct{} // one writer at a time; a channel so a waiting Send can give up
+	out   conn.Writer   // keeps the rest of a line cut short by a cancelled Send, written first next time
 
 	exited     chan struct{} // the process was reaped; state and waitErr are set
 	state      *os.ProcessState
@@ -42,8 +40,6 @@ type Transport struct {
 	stderrDone chan struct{}
 
 	stopOnce sync.Once
-	done     chan struct{}
-	doneOnce sync.Once
 }
 
 var _ client.Transport = (*Transport)(nil)
@@ -54,11 +50,12 @@ func New(cfg Config) *Transport {
 	return &Transport{
 		cfg:        cfg,
 		tail:       newStderrTail(cfg.StderrTail),
+		life:       conn.NewLifecycle("stdio", "the server is gone"),
+		out:        conn.Writer{Unit: "line", Next: "message", Dest: "the server's stdin"},
 		wslot:      make(chan struct{}, 1),
 		exited:     make(chan struct{}),
 		stdoutDone: make(chan struct{}),
 		stderrDone: make(chan struct{}),
-		done:       make(chan struct{}),
 	}
 }
 
@@ -73,27 +70,21 @@ func (t *Transport) Start(ctx context.Context, deliver func(*proto.Message)) err
 	if deliver == nil {
 		deliver = func(*proto.Message) {}
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	switch {
-	case t.closing:
-		return client.ErrClosed
-	case t.started:
-		return errors.New("the stdio transport was started already")
-	case t.cfg.Command == "":
-		return errors.New("cannot start the server: no command was given")
-	}
-	cmd, err := t.spawn()
-	if err != nil {
-		return err
-	}
-	t.started = true
-	t.proc = cmd.Process
-	go t.wait(cmd)
-	go t.readStdout(t.stdout, deliver)
-	go t.readStderr(t.stderr)
-	go t.supervise()
-	return nil
+	return t.life.Start(func() error {
+		if t.cfg.Command == "" {
+			return errors.New("cannot start the server: no command was given")
+		}
+		cmd, err := t.spawn()
+		if err != nil {
+			return err
+		}
+		t.proc = cmd.Process
+		go t.wait(cmd)
+		go t.readStdout(t.stdout, deliver)
+		go t.readStderr(t.stderr)
+		go t.supervise()
+		return nil
+	})
 }
 
 // spawn starts the process with fresh pipes and keeps the parent's ends.
@@ -186,12 +177,8 @@ func (t *Transport) report(dir capture.Dir, f *capture.Frame) {
 
 // Done is closed when the connection has gone: after Close, or once the
 // server exited and its output was drained. No message is delivered after.
-func (t *Transport) Done() <-chan struct{} { return t.done }
+func (t *Transport) Done() <-chan struct{} { return t.life.Done() }
 
 // Err says why the connection went: nil while it is open and after a clean
 // Close, otherwise an *ExitError.
-func (t *Transport) Err() error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.err
-}
+func (t *Transport) Err() error { return t.life.Err() }

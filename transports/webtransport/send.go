@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"time"
-
-	wt "github.com/quic-go/webtransport-go"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
@@ -37,8 +34,8 @@ func (t *Transport) send(ctx context.Context, m *proto.Message) error {
 	case t.wslot <- struct{}{}:
 	case <-ctx.Done():
 		return fmt.Errorf("sending the %s was cancelled: %w", describe(m), ctx.Err())
-	case <-t.done:
-		return t.goneErr()
+	case <-t.life.Done():
+		return t.life.Gone()
 	}
 	defer func() { <-t.wslot }()
 
@@ -79,8 +76,8 @@ func (t *Transport) send(ctx context.Context, m *proto.Message) error {
 		return werr
 	}
 	select {
-	case <-t.done:
-		return t.goneErr()
+	case <-t.life.Done():
+		return t.life.Gone()
 	default:
 		return &client.ConnectionError{Err: werr}
 	}
@@ -133,76 +130,29 @@ func requestID(m *proto.Message) (uint32, bool) {
 	return FlowRequestID(*m.ID)
 }
 
-// writable says whether Send may write at all.
+// writable says whether Send may write at all: the lifecycle allows it and
+// the control stream is open.
 func (t *Transport) writable() error {
+	if err := t.life.Writable(); err != nil {
+		return err
+	}
 	t.mu.Lock()
-	started, closing, control := t.started, t.closing, t.control
+	control := t.control
 	t.mu.Unlock()
-	switch {
-	case closing:
-		return client.ErrClosed
-	case !started:
-		return errors.New("cannot send: the MCP-Flow transport is not started")
-	}
-	select {
-	case <-t.done:
-		return t.goneErr()
-	default:
-	}
 	if control == nil {
 		return errors.New("cannot send: the MCP-Flow control stream is not open yet")
 	}
 	return nil
 }
 
-// goneErr is Send's error once the connection has gone.
-func (t *Transport) goneErr() error {
-	t.mu.Lock()
-	closing, err := t.closing, t.err
-	t.mu.Unlock()
-	return client.GoneError(closing, err, "the MCP-Flow session is gone")
-}
-
 // writeFrame writes what is left of an interrupted frame, then frame. A
-// frame cut short by ctx keeps its rest in pending. The write slot is held.
+// frame cut short by ctx keeps its rest for the next one. The write slot is
+// held.
 func (t *Transport) writeFrame(ctx context.Context, frame []byte) error {
 	t.mu.Lock()
 	str := t.control
 	t.mu.Unlock()
-	if len(t.pending) > 0 {
-		n, err := t.write(ctx, str, t.pending)
-		t.pending = t.pending[n:]
-		if err != nil {
-			return fmt.Errorf("not sent: the rest of an earlier frame could not be written: %w", err)
-		}
-	}
-	n, err := t.write(ctx, str, frame)
-	switch {
-	case err == nil:
-		return nil
-	case n > 0 && ctx.Err() != nil:
-		t.pending = frame[n:]
-		return fmt.Errorf("sending was cancelled after %d of %d bytes; the rest goes out before the next frame: %w", n, len(frame), err)
-	}
-	return fmt.Errorf("writing to the control stream: %w", err)
-}
-
-// write writes b to the control stream, giving up when ctx ends.
-func (t *Transport) write(ctx context.Context, str *wt.Stream, b []byte) (int, error) {
-	fired := make(chan struct{})
-	stop := context.AfterFunc(ctx, func() {
-		_ = str.SetWriteDeadline(time.Unix(1, 0))
-		close(fired)
-	})
-	n, err := str.Write(b)
-	if !stop() {
-		<-fired
-		_ = str.SetWriteDeadline(time.Time{})
-	}
-	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() != nil {
-		err = ctx.Err()
-	}
-	return n, err
+	return t.out.Write(ctx, str, frame)
 }
 
 // describe names a message in error sentences: "request initialize",

@@ -15,17 +15,17 @@ import (
 // the connection is gone; Err is nil afterwards unless the connection had
 // failed before. Close is idempotent.
 func (t *Transport) Close() error {
+	started := t.life.Close()
 	t.mu.Lock()
-	t.closing = true
-	started, sess := t.started, t.sess
+	sess := t.sess
 	t.mu.Unlock()
 	if !started || sess == nil {
 		t.finish(nil)
-		<-t.done
+		<-t.life.Done()
 		return nil
 	}
 	t.drainAndClose(true)
-	<-t.done
+	<-t.life.Done()
 	return nil
 }
 
@@ -34,10 +34,10 @@ func (t *Transport) Close() error {
 // being read, and checked against the requests, while they drain.
 func (t *Transport) drainAndClose(byClient bool) {
 	t.shutdown.Do(func() {
-		t.mu.Lock()
-		if !byClient && t.err == nil && !t.closing {
-			t.err = ErrServerShutdown
+		if !byClient {
+			t.life.Fail(ErrServerShutdown)
 		}
+		t.mu.Lock()
 		sess, control, sentFirst, rtt := t.sess, t.control, t.sentFirst, t.initRTT
 		t.mu.Unlock()
 		if byClient && sentFirst {

@@ -2,7 +2,6 @@ package webtransport
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/transports/internal/conn"
 )
 
 // Transport is an MCP-Flow client connection. It implements
@@ -26,10 +26,9 @@ type Transport struct {
 	table  *streamTable
 	marker capture.StreamMarker // cfg.Sink when it takes marks, else nil
 
+	life *conn.Lifecycle
+
 	mu         sync.Mutex
-	started    bool
-	closing    bool  // the client asked for the end: it is a clean one
-	err        error // why the connection went, set before done closes
 	sess       *wt.Session
 	control    *wt.Stream
 	keyLog     *os.File
@@ -45,11 +44,9 @@ type Transport struct {
 
 	deliverMu sync.Mutex    // deliver is called by one goroutine at a time
 	wslot     chan struct{} // one writer on the control stream at a time
-	pending   []byte        // the rest of a frame cut short by a cancelled Send
+	out       conn.Writer   // keeps the rest of a frame cut short by a cancelled Send
 	loops     sync.WaitGroup
 	shutdown  sync.Once
-	done      chan struct{}
-	doneOnce  sync.Once
 }
 
 var (
@@ -71,8 +68,9 @@ func New(cfg Config) (*Transport, error) {
 		url:   u,
 		pins:  pins,
 		table: newStreamTable(),
+		life:  conn.NewLifecycle("MCP-Flow", "the MCP-Flow session is gone"),
 		wslot: make(chan struct{}, 1),
-		done:  make(chan struct{}),
+		out:   conn.Writer{Unit: "frame", Next: "frame", Dest: "the control stream"},
 	}
 	t.states.observe = cfg.OnState
 	t.marker, _ = cfg.Sink.(capture.StreamMarker)
@@ -90,16 +88,10 @@ func (t *Transport) Start(ctx context.Context, deliver func(*proto.Message)) err
 	if deliver == nil {
 		deliver = func(*proto.Message) {}
 	}
-	t.mu.Lock()
-	switch {
-	case t.closing:
-		t.mu.Unlock()
-		return client.ErrClosed
-	case t.started:
-		t.mu.Unlock()
-		return errors.New("the MCP-Flow transport was started already")
+	if err := t.life.Start(nil); err != nil {
+		return err
 	}
-	t.started = true
+	t.mu.Lock()
 	t.deliver = deliver
 	t.mu.Unlock()
 	if err := t.connect(ctx); err != nil {
@@ -123,7 +115,7 @@ func (t *Transport) connect(ctx context.Context) error {
 		return fmt.Errorf("opening the MCP-Flow control stream on %s: %w", t.url, err)
 	}
 	t.mu.Lock()
-	if t.closing { // Close ran while the session was being set up
+	if t.life.Closing() { // Close ran while the session was being set up
 		t.mu.Unlock()
 		_ = sess.CloseWithError(sessionCodeShutdown, "shutdown")
 		return client.ErrClosed
@@ -151,10 +143,8 @@ func (t *Transport) supervise(sess *wt.Session) {
 // fail records err as the reason the connection goes, unless the client is
 // closing or a reason is known, and closes the session.
 func (t *Transport) fail(err error) {
+	t.life.Fail(err)
 	t.mu.Lock()
-	if t.err == nil && !t.closing {
-		t.err = err
-	}
 	sess := t.sess
 	t.mu.Unlock()
 	if sess != nil {
@@ -165,38 +155,31 @@ func (t *Transport) fail(err error) {
 // finish records err as the reason (unless closing or already known), moves
 // to CLOSED and closes Done, once.
 func (t *Transport) finish(err error) {
-	t.doneOnce.Do(func() {
-		t.mu.Lock()
-		if t.err == nil && !t.closing {
-			t.err = err
-		}
+	t.life.Fail(err)
+	t.life.End(nil, func(cause error) {
 		reason := "closed by the client"
-		if t.err != nil {
-			reason = t.err.Error()
+		if cause != nil {
+			reason = cause.Error()
 		}
+		t.mu.Lock()
 		keyLog := t.keyLog
 		t.mu.Unlock()
 		if keyLog != nil {
 			_ = keyLog.Close()
 		}
 		t.states.move(StateClosed, reason)
-		close(t.done)
 	})
 }
 
 // Done is closed when the connection has gone: after Close, after the
 // server's $/shutdown, or when the session failed. No message is delivered
 // after.
-func (t *Transport) Done() <-chan struct{} { return t.done }
+func (t *Transport) Done() <-chan struct{} { return t.life.Done() }
 
 // Err says why the connection went: nil while it is open and after a clean
 // Close; otherwise the cause (ErrServerShutdown, a *client.ProtocolError for
 // a broken control stream, the session's close reason, …).
-func (t *Transport) Err() error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.err
-}
+func (t *Transport) Err() error { return t.life.Err() }
 
 // State returns the connection's current state.
 func (t *Transport) State() State { return t.states.get() }

@@ -1,0 +1,140 @@
+package conn
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"sync"
+	"testing"
+	"time"
+)
+
+// stallingWriter takes room bytes, then blocks until a past write deadline
+// is set; onStall runs when it blocks.
+type stallingWriter struct {
+	mu      sync.Mutex
+	got     bytes.Buffer
+	room    int
+	expired chan struct{}
+	onStall func()
+	fail    error // returned by every Write when set
+}
+
+func newStallingWriter(room int) *stallingWriter {
+	return &stallingWriter{room: room, expired: make(chan struct{})}
+}
+
+func (w *stallingWriter) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	if w.fail != nil {
+		w.mu.Unlock()
+		return 0, w.fail
+	}
+	n := min(len(b), w.room)
+	w.room -= n
+	w.got.Write(b[:n])
+	expired, onStall := w.expired, w.onStall
+	w.mu.Unlock()
+	if n == len(b) {
+		return n, nil
+	}
+	if onStall != nil {
+		onStall()
+	}
+	<-expired
+	return n, os.ErrDeadlineExceeded
+}
+
+func (w *stallingWriter) SetWriteDeadline(d time.Time) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if d.IsZero() {
+		w.expired = make(chan struct{})
+	} else if d.Before(time.Now()) {
+		close(w.expired)
+	}
+	return nil
+}
+
+func TestWriterFinishesACutFrameFirst(t *testing.T) {
+	w := &Writer{Unit: "line", Next: "message", Dest: "the pipe"}
+	dst := newStallingWriter(3)
+	ctx, cancel := context.WithCancel(context.Background())
+	dst.onStall = cancel
+	err := w.Write(ctx, dst, []byte("first\n"))
+	want := "sending was cancelled after 3 of 6 bytes; the rest goes out before the next message: context canceled"
+	if err == nil || err.Error() != want || !errors.Is(err, context.Canceled) {
+		t.Fatalf("cut write = %v, want %q", err, want)
+	}
+	dst.mu.Lock()
+	dst.room, dst.onStall = 1<<10, nil
+	dst.mu.Unlock()
+	if err := w.Write(context.Background(), dst, []byte("second\n")); err != nil {
+		t.Fatalf("next write = %v", err)
+	}
+	if got := dst.got.String(); got != "first\nsecond\n" {
+		t.Fatalf("wire = %q, want both lines whole", got)
+	}
+}
+
+func TestWriterRestFails(t *testing.T) {
+	w := &Writer{Unit: "frame", Next: "frame", Dest: "the stream"}
+	dst := newStallingWriter(2)
+	ctx, cancel := context.WithCancel(context.Background())
+	dst.onStall = cancel
+	_ = w.Write(ctx, dst, []byte("abcdef"))
+	dst.fail = io.ErrClosedPipe
+	err := w.Write(context.Background(), dst, []byte("next"))
+	want := "not sent: the rest of an earlier frame could not be written: io: read/write on closed pipe"
+	if err == nil || err.Error() != want || !errors.Is(err, io.ErrClosedPipe) {
+		t.Fatalf("write after a cut = %v, want %q", err, want)
+	}
+}
+
+func TestWriterFailureIsNotKept(t *testing.T) {
+	w := &Writer{Unit: "line", Next: "message", Dest: "the server's stdin"}
+	dst := newStallingWriter(0)
+	dst.fail = io.ErrClosedPipe
+	err := w.Write(context.Background(), dst, []byte("x\n"))
+	if err == nil || err.Error() != "writing to the server's stdin: io: read/write on closed pipe" {
+		t.Fatalf("failed write = %v", err)
+	}
+	if len(w.pending) != 0 {
+		t.Fatalf("a failed write kept %q", w.pending)
+	}
+}
+
+func TestWriteUntilOnAPipe(t *testing.T) {
+	r, wr, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer wr.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	big := make([]byte, 4<<20) // far more than a pipe buffers
+	type result struct {
+		n   int
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		n, err := WriteUntil(ctx, wr, big)
+		done <- result{n, err}
+	}()
+	if _, err := io.ReadFull(r, make([]byte, 1)); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	res := <-done
+	if !errors.Is(res.err, context.Canceled) || res.n <= 0 || res.n >= len(big) {
+		t.Fatalf("WriteUntil = %d, %v; want part written and context.Canceled", res.n, res.err)
+	}
+	// The deadline is lifted again: a later write goes through.
+	go func() { _, _ = io.Copy(io.Discard, r) }()
+	if n, err := WriteUntil(context.Background(), wr, []byte("more")); err != nil || n != 4 {
+		t.Fatalf("write after the cut = %d, %v", n, err)
+	}
+}
