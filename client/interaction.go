@@ -146,8 +146,9 @@ func (i *Interaction) Events() <-chan InteractionEvent { return i.events }
 // the refusal, and the user answers again. A JSON-RPC error is the
 // *RPCError of the call (named in proto.DialectInteraction): session not
 // found or expired ends the interaction in error, any other puts the
-// state back to waiting_user.
-func (i *Interaction) Respond(ctx context.Context, value json.RawMessage) (proto.InteractionRespondResult, error) {
+// state back to waiting_user. opts are the call's options (WithRounds
+// tells the request's id, for Session.Cancel).
+func (i *Interaction) Respond(ctx context.Context, value json.RawMessage, opts ...CallOption) (proto.InteractionRespondResult, error) {
 	s := i.s
 	s.mu.Lock()
 	if i.state != proto.InteractionWaitingUser {
@@ -162,7 +163,7 @@ func (i *Interaction) Respond(ctx context.Context, value json.RawMessage) (proto
 	params := proto.InteractionRespondParams{SessionID: id, Response: proto.InteractionResponse{
 		Value: value, Timestamp: time.Now().UnixMilli(),
 	}}
-	raw, err := s.Call(ctx, proto.MethodInteractionRespond, params)
+	raw, err := s.Call(ctx, proto.MethodInteractionRespond, params, opts...)
 	var res proto.InteractionRespondResult
 	if err == nil {
 		if jerr := json.Unmarshal(raw, &res); jerr != nil {

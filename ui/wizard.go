@@ -61,6 +61,7 @@ type wizard struct {
 	message    string             // the server's last interaction.continue message
 	notes      []string           // notices, oldest first
 	respond    context.CancelFunc // ends the interaction.respond in flight
+	flight     *respondFlight     // the id of that interaction.respond, once sent
 	answers    int                // answers the server accepted
 	cancelNote string             // how interaction.cancel went
 
@@ -153,8 +154,7 @@ func (w *wizard) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.State):
 		return w.getState(), false
 	case key.Matches(msg, k.CancelAnswer):
-		w.cancelAnswer()
-		return nil, false
+		return w.cancelAnswer(), false
 	}
 	switch w.phase {
 	case wizStarting:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -22,10 +23,11 @@ func (w *wizard) submit() tea.Cmd {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(w.d.context())
-	w.respond, w.phase = cancel, wizSending
+	flight := &respondFlight{}
+	w.respond, w.flight, w.phase = cancel, flight, wizSending
 	it, seq := w.it, w.seq
 	return func() tea.Msg {
-		res, err := it.Respond(ctx, v)
+		res, err := it.Respond(ctx, v, client.WithRounds(func(_ int, id proto.ID) { flight.set(id) }))
 		cancel()
 		return wizardRespondedMsg{it: it, seq: seq, res: res, err: err}
 	}
@@ -75,15 +77,54 @@ func (w *wizard) backToWidget(current bool) {
 	}
 }
 
-// cancelAnswer cancels the interaction.respond in flight: the client
-// stops waiting and tells the server ($/cancel on MCP-Flow,
-// notifications/cancelled on MCP); the prompt can be answered again.
-func (w *wizard) cancelAnswer() {
+// cancelAnswer cancels the interaction.respond in flight by its id: the
+// session stops waiting and tells the server ($/cancel on MCP-Flow,
+// notifications/cancelled on MCP) with the user's reason; the prompt can
+// be answered again.
+func (w *wizard) cancelAnswer() tea.Cmd {
 	if w.respond == nil || w.phase != wizSending {
 		w.note("no answer is in flight: nothing to cancel")
-		return
+		return nil
 	}
-	w.respond()
+	id, ok := w.flight.get()
+	s, err := w.d.session()
+	if !ok || err != nil {
+		w.respond() // not on the wire yet, or no session: stop waiting
+		return nil
+	}
+	return func() tea.Msg {
+		if err := s.Cancel(id, cancelReason); err != nil {
+			return ErrorMsg{Err: fmt.Errorf("cancelling %s %s: %w", proto.MethodInteractionRespond, id, err)}
+		}
+		return nil
+	}
+}
+
+// respondFlight is the id of the interaction.respond in flight, known once
+// the engine has sent it.
+type respondFlight struct {
+	mu sync.Mutex
+	id *proto.ID
+}
+
+// set records the request's id (from the engine's goroutine).
+func (f *respondFlight) set(id proto.ID) {
+	f.mu.Lock()
+	f.id = &id
+	f.mu.Unlock()
+}
+
+// get returns the id, when the request was sent.
+func (f *respondFlight) get() (proto.ID, bool) {
+	if f == nil {
+		return proto.ID{}, false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.id == nil {
+		return proto.ID{}, false
+	}
+	return *f.id, true
 }
 
 // cancelSession sends interaction.cancel: the session is cancelled at

@@ -54,6 +54,9 @@ func TestWizardCancelAnswerInFlight(t *testing.T) {
 	if len(cancels) != 1 || json.Unmarshal(cancels[0].Params, &c) != nil || c.RequestID.Key() != respondID.Key() {
 		t.Fatalf("notifications/cancelled %v for interaction.respond id %s", cancels, respondID)
 	}
+	if c.Reason != cancelReason {
+		t.Errorf("cancellation reason %q, want the user's %q", c.Reason, cancelReason)
+	}
 	if wiz.sessionState() != proto.InteractionWaitingUser {
 		t.Errorf("state after the cancelled answer %s", wiz.sessionState())
 	}
