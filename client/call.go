@@ -18,6 +18,7 @@ type callConfig struct {
 	hard       time.Duration
 	onProgress func(proto.ProgressNotificationParams)
 	onRound    func(round int, id proto.ID)
+	sent       proto.ID // the id of the call's latest request
 }
 
 // WithProgress asks for progress: each request of the call carries
@@ -112,6 +113,7 @@ func (s *Session) roundTrip(ctx context.Context, method string, params json.RawM
 	if err := s.register(w); err != nil {
 		return nil, err
 	}
+	cfg.sent = id
 	if cfg.onRound != nil {
 		cfg.onRound(round, id)
 	}

@@ -28,7 +28,7 @@ func (s *Session) resolveInput(ctx context.Context, method string, params, resul
 		if round > MaxInputRounds {
 			return nil, &ProtocolError{Msg: fmt.Sprintf("%s still asked for input after %d rounds", method, MaxInputRounds)}
 		}
-		retry, err := s.inputRetry(ctx, method, params, &ir)
+		retry, err := s.inputRetry(ctx, method, params, &ir, cfg.sent)
 		if err != nil {
 			return nil, err
 		}
@@ -39,12 +39,13 @@ func (s *Session) resolveInput(ctx context.Context, method string, params, resul
 }
 
 // inputRetry answers every input request, in key order, and returns the
-// params of the retry.
-func (s *Session) inputRetry(ctx context.Context, method string, params json.RawMessage, ir *proto.InputRequired) (json.RawMessage, error) {
+// params of the retry. answered is the id of the request whose result
+// asked for the input; the handler learns it with QuestionOriginOf.
+func (s *Session) inputRetry(ctx context.Context, method string, params json.RawMessage, ir *proto.InputRequired, answered proto.ID) (json.RawMessage, error) {
 	responses := make(map[string]json.RawMessage, len(ir.InputRequests))
 	for _, key := range ir.InputKeys() {
 		req := ir.InputRequests[key]
-		answer, rpcErr := s.answer(ctx, req.Method, req.Params)
+		answer, rpcErr := s.answer(WithQuestionOrigin(ctx, QuestionOrigin{RequestID: answered, InputKey: key}), req.Method, req.Params)
 		if rpcErr != nil {
 			return nil, fmt.Errorf("%s needs input %q (%s) that the client did not give: %w", method, key, req.Method, rpcErr)
 		}

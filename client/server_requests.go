@@ -26,7 +26,7 @@ func (s *Session) deliverServerRequest(m *proto.Message) {
 		return
 	}
 	id := *m.ID
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(WithQuestionOrigin(context.Background(), QuestionOrigin{RequestID: id}))
 	s.mu.Lock()
 	if s.failure != nil {
 		s.mu.Unlock()

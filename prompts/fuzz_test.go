@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/mcpscope/mcpscope/internal/keytest"
 	"github.com/mcpscope/mcpscope/prompts"
 )
 
@@ -29,16 +30,23 @@ var fuzzPrompts = []string{
 }
 
 // fuzzKeys are the messages a fuzzed session sends, picked by the input.
-var fuzzKeys = []tea.Msg{
-	named["tab"], named["shift+tab"], named["space"], named["left"], named["right"], named["up"],
-	named["down"], named["pgup"], named["pgdown"], named["backspace"], named["delete"], named["enter"],
-	named["ctrl+s"], named["y"], named["n"],
+var fuzzKeys = append(messages(keytest.Keys("tab", "shift+tab", "space", "left", "right", "up",
+	"down", "pgup", "pgdown", "backspace", "delete", "enter", "ctrl+s", "y", "n")),
 	tea.KeyPressMsg{Code: '1', Text: "1"}, tea.KeyPressMsg{Code: '0', Text: "0"}, tea.KeyPressMsg{Code: '-', Text: "-"},
 	tea.KeyPressMsg{Code: ':', Text: ":"}, tea.KeyPressMsg{Code: 'T', Text: "T"}, tea.KeyPressMsg{Code: 'Z', Text: "Z"},
 	tea.KeyPressMsg{Code: '+', Text: "+"}, tea.KeyPressMsg{Code: '.', Text: "."}, tea.KeyPressMsg{Code: 'a', Text: "a"},
 	tea.KeyPressMsg{Code: '{', Text: "{"}, tea.KeyPressMsg{Code: '}', Text: "}"}, tea.KeyPressMsg{Code: '"', Text: `"`},
 	tea.PasteMsg{Content: "2026-05-01T10:30:00+02:00"}, tea.PasteMsg{Content: "2026-02-29"},
 	tea.BackgroundColorMsg{}, tea.WindowSizeMsg{Width: 30, Height: 5},
+)
+
+// messages widens key presses to messages.
+func messages(keys []tea.KeyPressMsg) []tea.Msg {
+	out := make([]tea.Msg, len(keys))
+	for i, k := range keys {
+		out[i] = k
+	}
+	return out
 }
 
 // FuzzWidgets presses random keys in every widget and renders at random

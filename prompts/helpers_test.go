@@ -7,29 +7,10 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/internal/goldentest"
+	"github.com/mcpscope/mcpscope/internal/keytest"
 	"github.com/mcpscope/mcpscope/prompts"
 	"github.com/mcpscope/mcpscope/proto"
 )
-
-// named keys by their Bubble Tea names.
-var named = map[string]tea.KeyPressMsg{
-	"tab":       {Code: tea.KeyTab},
-	"shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift},
-	"enter":     {Code: tea.KeyEnter},
-	"esc":       {Code: tea.KeyEscape},
-	"space":     {Code: tea.KeySpace, Text: " "},
-	"left":      {Code: tea.KeyLeft},
-	"right":     {Code: tea.KeyRight},
-	"up":        {Code: tea.KeyUp},
-	"down":      {Code: tea.KeyDown},
-	"pgup":      {Code: tea.KeyPgUp},
-	"pgdown":    {Code: tea.KeyPgDown},
-	"backspace": {Code: tea.KeyBackspace},
-	"delete":    {Code: tea.KeyDelete},
-	"ctrl+s":    {Code: 's', Mod: tea.ModCtrl},
-	"y":         {Code: 'y', Text: "y"},
-	"n":         {Code: 'n', Text: "n"},
-}
 
 // testNow is the clock of the date widgets in the tests: Thursday
 // 14 May 2026, 09:30 UTC.
@@ -67,7 +48,7 @@ func press(t testing.TB, w prompts.Widget, keys ...string) prompts.Action {
 	t.Helper()
 	var a prompts.Action
 	for _, k := range keys {
-		msg, ok := named[k]
+		msg, ok := keytest.Key(k)
 		if !ok {
 			t.Fatalf("no key named %q in the test table", k)
 		}
@@ -92,7 +73,7 @@ func send(w prompts.Widget, msg tea.Msg) prompts.Action {
 func typeText(w prompts.Widget, s string) {
 	for _, r := range s {
 		if r == ' ' {
-			w.Update(named["space"])
+			w.Update(keytest.Keys("space")[0])
 			continue
 		}
 		w.Update(tea.KeyPressMsg{Code: r, Text: string(r)})

@@ -3,7 +3,6 @@ package ui
 import (
 	"encoding/binary"
 	"encoding/json"
-	"strings"
 	"testing"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/goldentest"
+	"github.com/mcpscope/mcpscope/internal/keytest"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -188,46 +188,13 @@ func press(m *Model, k string) tea.Cmd {
 	return cmd
 }
 
-// keyPress is the KeyPressMsg of a key name as KeyMap uses them.
+// keyPress is the KeyPressMsg of a key name as KeyMap uses them; an
+// unknown longer name presses its first character.
 func keyPress(k string) tea.KeyPressMsg {
-	switch k {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "pgup":
-		return tea.KeyPressMsg{Code: tea.KeyPgUp}
-	case "pgdown":
-		return tea.KeyPressMsg{Code: tea.KeyPgDown}
-	case "home":
-		return tea.KeyPressMsg{Code: tea.KeyHome}
-	case "end":
-		return tea.KeyPressMsg{Code: tea.KeyEnd}
-	case "left":
-		return tea.KeyPressMsg{Code: tea.KeyLeft}
-	case "right":
-		return tea.KeyPressMsg{Code: tea.KeyRight}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	if msg, ok := keytest.Key(k); ok {
+		return msg
 	}
-	if c, ok := strings.CutPrefix(k, "ctrl+"); ok && len(c) == 1 {
-		return tea.KeyPressMsg{Code: rune(c[0]), Mod: tea.ModCtrl}
-	}
-	r := []rune(k)[0]
-	if r >= 'A' && r <= 'Z' {
-		return tea.KeyPressMsg{Code: r + ('a' - 'A'), ShiftedCode: r, Mod: tea.ModShift, Text: k}
-	}
-	return tea.KeyPressMsg{Code: r, Text: k}
+	return tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
 }
 
 // golden compares got, ANSI stripped and with trailing spaces cut, with

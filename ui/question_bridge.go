@@ -76,7 +76,7 @@ func (b *QuestionBridge) HandleServerRequest(ctx context.Context, method string,
 	qctx, cancel := context.WithCancel(ctx)
 	defer cancel() // ends the UI's watch of this question
 	reply := make(chan questionAnswer, 1)
-	q := &question{method: method, params: params, ctx: qctx, reply: reply}
+	q := &question{method: method, params: params, ctx: qctx, reply: reply, origin: originText(ctx)}
 	go send(questionMsg{q: q})
 	select {
 	case a := <-reply:
@@ -94,7 +94,6 @@ type question struct {
 	reply  chan<- questionAnswer
 	sent   bool   // the answer went out (UI goroutine only)
 	origin string // what it answers: a request id, or an input of an input_required result
-	taken  string // the key of the frame origin names, while the question is open
 }
 
 // questionAnswer is the result of a question, or the error to answer with.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -13,11 +14,9 @@ import (
 // screen, a sampling request with a reply being written, and the roots
 // editor adding a root.
 func TestGoldenQuestions(t *testing.T) {
-	st := capture.NewStore(capture.Config{})
-	st.Append(controlFrame(t, capture.In, t0, proto.EncJSON, request(t, 7, proto.MethodElicitationCreate, rawJSON(formParams))))
-
-	m, r, b := questionModel(t, st, 90, 22)
-	ask(t, r, b, context.Background(), proto.MethodElicitationCreate, formParams)
+	m, r, b := questionModel(t, capture.NewStore(capture.Config{}), 90, 22)
+	request7 := client.WithQuestionOrigin(context.Background(), client.QuestionOrigin{RequestID: proto.IntID(7)})
+	ask(t, r, b, request7, proto.MethodElicitationCreate, formParams)
 	golden(t, "question_elicit_form", plainView(m))
 	r.press("ctrl+s")
 	golden(t, "question_elicit_refused", plainView(m))

@@ -152,17 +152,6 @@ func (h *questionHost) remove(q *question) (found, onScreen bool) {
 	return false, false
 }
 
-// taken returns the frames the open questions answer.
-func (h *questionHost) taken() map[string]bool {
-	out := make(map[string]bool, len(h.queue))
-	for _, o := range h.queue {
-		if o.q.taken != "" {
-			out[o.q.taken] = true
-		}
-	}
-	return out
-}
-
 // focuser is a view whose widgets need a command when it comes on screen.
 type focuser interface{ focus() tea.Cmd }
 
@@ -214,7 +203,6 @@ func (msg questionMsg) applyTo(m *Model) tea.Cmd {
 		h = &questionHost{d: driver{m}, under: m.overlay}
 		m.overlay = h
 	}
-	q.origin, q.taken = locateQuestion(m.cfg.Store, q.method, q.params, h.taken())
 	h.queue = append(h.queue, &openQuestion{q: q, view: view})
 	m.sizeOverlay()
 	cmds := []tea.Cmd{watchQuestion(q)}

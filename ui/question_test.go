@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -193,16 +194,16 @@ func TestQuestionWithdrawn(t *testing.T) {
 }
 
 // TestQuestionOrigin: the title names the server request a question
-// answers, or the input of the input_required result it came in.
+// answers, or the input of the input_required result it came in, as the
+// session tells the handler.
 func TestQuestionOrigin(t *testing.T) {
 	st := capture.NewStore(capture.Config{})
 	params := `{"message":"Step 1: What is your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}`
-	st.Append(controlFrame(t, capture.In, t0, proto.EncJSON, request(t, 7, proto.MethodElicitationCreate, rawJSON(params))))
-	st.Append(controlFrame(t, capture.In, t0, proto.EncJSON, result(t, 5, rawJSON(
-		`{"resultType":"input_required","requestState":"round=1","inputRequests":{"step1":{"method":"elicitation/create","params":`+params+`}}}`))))
 	m, r, b := questionModel(t, st, 120, 30)
-	ask(t, r, b, context.Background(), proto.MethodElicitationCreate, params)
-	ask(t, r, b, context.Background(), proto.MethodElicitationCreate, params)
+	input := client.WithQuestionOrigin(context.Background(), client.QuestionOrigin{RequestID: proto.IntID(5), InputKey: "step1"})
+	server := client.WithQuestionOrigin(context.Background(), client.QuestionOrigin{RequestID: proto.IntID(7)})
+	ask(t, r, b, input, proto.MethodElicitationCreate, params)
+	ask(t, r, b, server, proto.MethodElicitationCreate, params)
 	if title := m.overlay.Title(); !strings.Contains(title, `input "step1" of the input_required result of request 5`) {
 		t.Errorf("the newest frame first: title %q", title)
 	}

@@ -3,17 +3,13 @@ package schemaform_test
 import (
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
+	"github.com/mcpscope/mcpscope/internal/keytest"
 	"github.com/mcpscope/mcpscope/ui/schemaform"
 )
 
 // fuzzKeys are the keys a fuzzed session presses, picked by the input.
-var fuzzKeys = []tea.KeyPressMsg{
-	named["tab"], named["shift+tab"], named["space"], named["left"], named["right"],
-	named["backspace"], named["enter"], named["ctrl+s"], named["ctrl+e"],
-	{Code: '1', Text: "1"}, {Code: 'a', Text: "a"}, {Code: ',', Text: ","}, {Code: '.', Text: "."},
-	{Code: '-', Text: "-"}, {Code: '"', Text: `"`}, {Code: '{', Text: "{"}, {Code: '}', Text: "}"},
-}
+var fuzzKeys = keytest.Keys("tab", "shift+tab", "space", "left", "right", "backspace", "enter", "ctrl+s", "ctrl+e",
+	"1", "a", ",", ".", "-", `"`, "{", "}")
 
 // FuzzNew builds forms from arbitrary schemas and defaults, presses keys
 // and renders: nothing may panic, and a submitted value must be JSON.

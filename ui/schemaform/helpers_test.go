@@ -7,25 +7,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/internal/goldentest"
+	"github.com/mcpscope/mcpscope/internal/keytest"
 	"github.com/mcpscope/mcpscope/ui/schemaform"
 )
-
-// named keys by their Bubble Tea names.
-var named = map[string]tea.KeyPressMsg{
-	"tab":       {Code: tea.KeyTab},
-	"shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift},
-	"enter":     {Code: tea.KeyEnter},
-	"esc":       {Code: tea.KeyEscape},
-	"space":     {Code: tea.KeySpace, Text: " "},
-	"left":      {Code: tea.KeyLeft},
-	"right":     {Code: tea.KeyRight},
-	"up":        {Code: tea.KeyUp},
-	"down":      {Code: tea.KeyDown},
-	"end":       {Code: tea.KeyEnd},
-	"backspace": {Code: tea.KeyBackspace},
-	"ctrl+s":    {Code: 's', Mod: tea.ModCtrl},
-	"ctrl+e":    {Code: 'e', Mod: tea.ModCtrl},
-}
 
 // press sends named keys and returns the action of the last one.
 func press(t *testing.T, f interface {
@@ -34,7 +18,7 @@ func press(t *testing.T, f interface {
 	t.Helper()
 	var a schemaform.Action
 	for _, k := range keys {
-		msg, ok := named[k]
+		msg, ok := keytest.Key(k)
 		if !ok {
 			t.Fatalf("no key named %q in the test table", k)
 		}
@@ -49,7 +33,7 @@ func typeText(f interface {
 }, s string) {
 	for _, r := range s {
 		if r == ' ' {
-			f.Update(named["space"])
+			f.Update(keytest.Keys("space")[0])
 			continue
 		}
 		f.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
