@@ -180,7 +180,7 @@ func (s *Session) decorate(params json.RawMessage, id proto.ID, cfg *callConfig)
 		}
 	}
 	if cfg.onProgress != nil {
-		token := []member{{proto.MetaProgressToken, mustJSON(id)}}
+		token := []member{{Key: proto.MetaProgressToken, Value: mustJSON(id)}}
 		if params, err = withMeta(params, token, true); err != nil {
 			return nil, err
 		}

@@ -88,9 +88,9 @@ func (s *Session) clientCapabilities(v string) proto.ClientCapabilities {
 // modernMetaLocked returns the _meta members of every modern-era request.
 func (s *Session) modernMetaLocked() []member {
 	return []member{
-		{proto.MetaProtocolVersion, mustJSON(s.version)},
-		{proto.MetaClientInfo, mustJSON(s.opts.ClientInfo)},
-		{proto.MetaClientCapabilities, mustJSON(s.clientCaps)},
+		{Key: proto.MetaProtocolVersion, Value: mustJSON(s.version)},
+		{Key: proto.MetaClientInfo, Value: mustJSON(s.opts.ClientInfo)},
+		{Key: proto.MetaClientCapabilities, Value: mustJSON(s.clientCaps)},
 	}
 }
 

@@ -9,11 +9,8 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 )
 
-// member is one member of a JSON object, kept in wire order.
-type member struct {
-	key   string
-	value json.RawMessage
-}
+// member is one key of a params object, in the object's order.
+type member = proto.Member
 
 // marshalParams turns Call's params into JSON (nil stays nil).
 func marshalParams(params any) (json.RawMessage, error) { return proto.MarshalParams(params) }
@@ -40,7 +37,7 @@ func objectMembers(obj json.RawMessage) ([]member, error) {
 		if err := dec.Decode(&v); err != nil {
 			return nil, fmt.Errorf("params member %q is not valid JSON: %w", key, err)
 		}
-		ms = append(ms, member{key, v})
+		ms = append(ms, member{Key: key, Value: v})
 	}
 	if _, err := dec.Token(); err != nil {
 		return nil, fmt.Errorf("params are not valid JSON: %w", err)
@@ -52,38 +49,24 @@ func objectMembers(obj json.RawMessage) ([]member, error) {
 }
 
 // encodeMembers writes members back as one JSON object.
-func encodeMembers(ms []member) json.RawMessage {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, m := range ms {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(m.key)
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(m.value)
-	}
-	b.WriteByte('}')
-	return b.Bytes()
-}
+func encodeMembers(ms []member) json.RawMessage { return proto.EncodeObject(ms) }
 
 // setMember replaces the member named key, or appends it; a nil value
 // removes it.
 func setMember(ms []member, key string, value json.RawMessage) []member {
 	for i := range ms {
-		if ms[i].key == key {
+		if ms[i].Key == key {
 			if value == nil {
 				return append(ms[:i:i], ms[i+1:]...)
 			}
-			ms[i].value = value
+			ms[i].Value = value
 			return ms
 		}
 	}
 	if value == nil {
 		return ms
 	}
-	return append(ms, member{key, value})
+	return append(ms, member{Key: key, Value: value})
 }
 
 // withMeta returns params with the given _meta members added. A member the
@@ -96,30 +79,30 @@ func withMeta(params json.RawMessage, meta []member, override bool) (json.RawMes
 	var existing []member
 	at := -1
 	for i, m := range ms {
-		if m.key == "_meta" {
+		if m.Key == "_meta" {
 			at = i
-			if existing, err = objectMembers(m.value); err != nil {
+			if existing, err = objectMembers(m.Value); err != nil {
 				return nil, fmt.Errorf("params._meta must be a JSON object")
 			}
 		}
 	}
 	for _, m := range meta {
-		if override || !hasMember(existing, m.key) {
-			existing = setMember(existing, m.key, m.value)
+		if override || !hasMember(existing, m.Key) {
+			existing = setMember(existing, m.Key, m.Value)
 		}
 	}
 	value := encodeMembers(existing)
 	if at >= 0 {
-		ms[at].value = value
+		ms[at].Value = value
 	} else {
-		ms = append([]member{{"_meta", value}}, ms...)
+		ms = append([]member{{Key: "_meta", Value: value}}, ms...)
 	}
 	return encodeMembers(ms), nil
 }
 
 func hasMember(ms []member, key string) bool {
 	for _, m := range ms {
-		if m.key == key {
+		if m.Key == key {
 			return true
 		}
 	}

@@ -6,7 +6,7 @@ import (
 )
 
 func TestWithMetaKeepsOrderAndCallerKeys(t *testing.T) {
-	meta := []member{{"v", json.RawMessage(`"1"`)}, {"mine", json.RawMessage(`"engine"`)}}
+	meta := []member{{Key: "v", Value: json.RawMessage(`"1"`)}, {Key: "mine", Value: json.RawMessage(`"engine"`)}}
 	cases := map[string]string{
 		``:                              `{"_meta":{"v":"1","mine":"engine"}}`,
 		`null`:                          `{"_meta":{"v":"1","mine":"engine"}}`,
@@ -47,7 +47,7 @@ func FuzzObjectMembers(f *testing.F) {
 		if err != nil || len(again) != len(ms) {
 			t.Fatalf("%s: members changed on re-encoding (%v)", out, err)
 		}
-		if _, err := withMeta(b, []member{{"k", json.RawMessage(`1`)}}, true); err != nil && ms != nil {
+		if _, err := withMeta(b, []member{{Key: "k", Value: json.RawMessage(`1`)}}, true); err != nil && ms != nil {
 			var probe map[string]json.RawMessage
 			if json.Unmarshal(b, &probe) == nil && probe["_meta"] == nil {
 				t.Fatalf("withMeta refused %s: %v", b, err)

@@ -23,3 +23,13 @@ func TestQuoteJSONKeepsHTMLCharacters(t *testing.T) {
 		t.Errorf("QuoteJSON escaped HTML: %s", got)
 	}
 }
+
+func TestEncodeObjectKeepsOrder(t *testing.T) {
+	got := EncodeObject([]Member{{Key: "z", Value: json.RawMessage(`1`)}, {Key: "a<b", Value: json.RawMessage(`{"x":[true]}`)}})
+	if string(got) != `{"z":1,"a<b":{"x":[true]}}` {
+		t.Errorf("EncodeObject = %s", got)
+	}
+	if string(EncodeObject(nil)) != `{}` {
+		t.Errorf("EncodeObject(nil) = %s", EncodeObject(nil))
+	}
+}

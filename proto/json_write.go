@@ -3,6 +3,7 @@ package proto
 import (
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
@@ -76,4 +77,26 @@ func appendJSONString(dst []byte, s string) []byte {
 // UTF-8 is replaced by U+FFFD, as encoding/json does.
 func QuoteJSON(s string) []byte {
 	return appendJSONString(nil, strings.ToValidUTF8(s, "\uFFFD"))
+}
+
+// Member is one key of a JSON object with its raw value; a slice of them
+// keeps the object's key order, which maps do not.
+type Member struct {
+	Key   string
+	Value json.RawMessage
+}
+
+// EncodeObject writes members as one JSON object, in their order. Each
+// value must be valid JSON.
+func EncodeObject(members []Member) json.RawMessage {
+	b := []byte{'{'}
+	for i, m := range members {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, strings.ToValidUTF8(m.Key, "\uFFFD"))
+		b = append(b, ':')
+		b = append(b, m.Value...)
+	}
+	return append(b, '}')
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"charm.land/bubbles/v2/help"
+	"github.com/mcpscope/mcpscope/proto"
 )
 
 // Options configure a Form.
@@ -31,10 +32,7 @@ type row struct {
 }
 
 // member is one key of a JSON object with its raw value.
-type member struct {
-	key   string
-	value json.RawMessage
-}
+type member = proto.Member
 
 // Form is a form generated from a JSON Schema. It is a plain component:
 // the root forwards messages to Update and draws Render.

@@ -1,8 +1,9 @@
 package schemaform
 
 import (
-	"bytes"
 	"encoding/json"
+
+	"github.com/mcpscope/mcpscope/proto"
 )
 
 // build makes the arguments object from the fields. Fields whose text does
@@ -31,7 +32,7 @@ func (f *Form) object(n *node, lenient bool, errs *[]FieldError) json.RawMessage
 			}
 		}
 		if v != nil {
-			members = append(members, member{key: c.name, value: v})
+			members = append(members, member{Key: c.name, Value: v})
 		}
 	}
 	members = append(members, f.extras[n]...)
@@ -42,20 +43,7 @@ func (f *Form) object(n *node, lenient bool, errs *[]FieldError) json.RawMessage
 }
 
 // encodeObject writes members as a JSON object, in order.
-func encodeObject(members []member) json.RawMessage {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, m := range members {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.Write(quote(m.key))
-		b.WriteByte(':')
-		b.Write(m.value)
-	}
-	b.WriteByte('}')
-	return b.Bytes()
-}
+func encodeObject(members []member) json.RawMessage { return proto.EncodeObject(members) }
 
 // prefillDefaults shows the schema's defaults: each field's own, then the
 // default of each enclosing object over them.
@@ -84,7 +72,7 @@ func (f *Form) prefill(n *node, raw json.RawMessage) {
 		c := child(n, k)
 		switch {
 		case c == nil:
-			f.extras[n] = append(f.extras[n], member{key: k, value: obj[k]})
+			f.extras[n] = append(f.extras[n], member{Key: k, Value: obj[k]})
 		case c.kind == kindGroup:
 			f.prefill(c, obj[k])
 		default:

@@ -115,7 +115,7 @@ func (f *Form) rowLines(i int, r row, errs []string, w int) []string {
 func (f *Form) extrasLine(ex []member, indent string, w int) string {
 	keys := make([]string, len(ex))
 	for i, m := range ex {
-		keys[i] = m.key
+		keys[i] = m.Key
 	}
 	text := fmt.Sprintf("+ kept from the given values: %s (ctrl+e to edit)", strings.Join(keys, ", "))
 	return textfit.Clip(indent+f.styles.Hint.Render(text), w)
