@@ -7,15 +7,20 @@ MARK3     := github.com/mark3labs/mcp-go
 MARK3_V   := v1.2.1
 PEERBIN   := $(abspath $(PEERS)/bin)
 
-.PHONY: build test test-race bench fuzz-smoke peers tools vet clean
+.PHONY: build test bench fuzz-smoke peers tools vet clean
 
 build:
 	$(GO) build -o mcpscope .
 
-## test: install what the tests need, then run every test.
+FUZZTIME  ?= 3s
+
+## test: install what the tests need, then run every test: once under the
+## race detector, every fuzz target for FUZZTIME, then once without the race
+## detector (the tests too slow under -race run only there).
 test: peers tools
 	$(GO) vet ./...
-	$(GO) test -race ./proto/... ./capture/... ./client/... ./transports/...
+	$(GO) test -race ./...
+	$(MAKE) --no-print-directory fuzz-smoke
 	$(GO) test ./...
 
 ## peers: third-party MCP servers and clients, pinned by version.
@@ -45,13 +50,15 @@ tools:
 bench: peers
 	$(GO) test -run '^$$' -bench . -benchmem ./capture/... ./proto/... ./hexview/... ./ui/... ./bench/...
 
-## fuzz-smoke: every fuzz target for a few seconds.
+## fuzz-smoke: every fuzz target for FUZZTIME; a finding fails the run.
 fuzz-smoke:
-	@for pkg in $$($(GO) list ./...); do \
-	  for f in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz'); do \
-	    echo "fuzz $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime 5s $$pkg || exit 1; \
+	@n=0; for pkg in $$($(GO) list ./...); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "fuzz $$pkg $$f"; n=$$((n+1)); \
+	    $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg > fuzz.log 2>&1 || \
+	      { cat fuzz.log; rm -f fuzz.log; exit 1; }; \
 	  done; \
-	done
+	done; rm -f fuzz.log; echo "fuzz-smoke: $$n targets, $(FUZZTIME) each, no finding"
 
 vet:
 	$(GO) vet ./...
