@@ -17,34 +17,16 @@ const (
 	jsonString                   // a string value
 	jsonNumber                   // a number
 	jsonLiteral                  // true, false, null
+	jsonClasses                  // the number of classes
 )
 
-// jsonTints are the colours of JSON text, taken from the theme.
-type jsonTints struct {
-	punct, name, str, number, literal tint
-}
+// jsonTints are the colours of JSON text by class, taken from the theme.
+type jsonTints [jsonClasses]tint
 
 // newJSONTints colours member names with the accent, strings as good text,
 // numbers and literals as outgoing text and punctuation as muted text.
 func newJSONTints(s *Styles) jsonTints {
-	return jsonTints{punct: s.muted, name: s.accent, str: s.good, number: s.out, literal: s.out}
-}
-
-// of returns the tint of a class.
-func (j *jsonTints) of(c jsonClass) tint {
-	switch c {
-	case jsonPunct:
-		return j.punct
-	case jsonName:
-		return j.name
-	case jsonString:
-		return j.str
-	case jsonNumber:
-		return j.number
-	case jsonLiteral:
-		return j.literal
-	}
-	return tint{}
+	return jsonTints{jsonPunct: s.muted, jsonName: s.accent, jsonString: s.good, jsonNumber: s.out, jsonLiteral: s.out}
 }
 
 // highlightJSON colours JSON text with the theme's JSON tints. The text is
@@ -57,7 +39,7 @@ func highlightJSON(text string, st *Styles) string {
 	var b strings.Builder
 	b.Grow(len(text) * 2)
 	scanJSON(text, func(c jsonClass, s string) {
-		b.WriteString(st.json.of(c).paint(s))
+		b.WriteString(st.json[c].paint(s))
 	})
 	return strings.TrimRight(b.String(), "\n")
 }

@@ -64,7 +64,7 @@ func TestHighlightJSON(t *testing.T) {
 		}
 	}
 	out := highlightJSON(`{"k": "v"}`, &st)
-	if !strings.Contains(out, st.json.name.pre+`"k"`) || !strings.Contains(out, st.json.str.pre+`"v"`) || st.json.name == st.json.str {
+	if !strings.Contains(out, st.json[jsonName].pre+`"k"`) || !strings.Contains(out, st.json[jsonString].pre+`"v"`) || st.json[jsonName] == st.json[jsonString] {
 		t.Errorf("name and string not coloured apart: %q", out)
 	}
 	if out := highlightJSON("words only", &st); out != "words only" {
