@@ -7,19 +7,22 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/ui/schemaform"
 )
 
 // numberText is how a number may be typed: digits, an optional sign,
 // fraction and exponent (".5" and "5." too).
-var numberText = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
-
-// jsonNumber is a JSON number literal, sent as typed.
-var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+// It is compiled on first use, not when the program starts.
+var numberText = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
+})
 
 // maxExactInteger is the largest integer every JSON reader holds exactly.
 const maxExactInteger = 1 << 53
@@ -97,7 +100,7 @@ func (w *numberWidget) step(up bool) {
 func (w *numberWidget) parse() (float64, error) {
 	t := strings.TrimSpace(w.in.Value())
 	f, err := strconv.ParseFloat(t, 64)
-	if !numberText.MatchString(t) || err != nil || math.IsInf(f, 0) {
+	if !numberText().MatchString(t) || err != nil || math.IsInf(f, 0) {
 		what := "a number such as 42 or 3.5"
 		if w.rules.integer {
 			what = "a whole number such as 42"
@@ -124,7 +127,7 @@ func (w *numberWidget) Value() (json.RawMessage, error) {
 		}
 		return json.RawMessage(strconv.FormatFloat(f, 'f', -1, 64)), nil
 	}
-	if jsonNumber.MatchString(t) {
+	if schemaform.IsJSONNumber(t) {
 		return json.RawMessage(t), nil
 	}
 	return json.RawMessage(strconv.FormatFloat(f, 'g', -1, 64)), nil

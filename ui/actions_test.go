@@ -140,7 +140,7 @@ func TestBackgroundAndSize(t *testing.T) {
 		t.Fatal("140×40 must be split")
 	}
 	m.Update(tea.BackgroundColorMsg{Color: lightGray{}})
-	if m.styles.Dark || m.styles.Chroma != "github" {
+	if m.styles.Dark {
 		t.Errorf("a light background kept the dark styles")
 	}
 	m.Update(tea.WindowSizeMsg{Width: 90, Height: 40})

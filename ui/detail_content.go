@@ -156,7 +156,7 @@ func jsonView(text []byte, w int, st *Styles) string {
 	if err != nil {
 		return ansi.Hardwrap(string(text), w, true)
 	}
-	return ansi.Hardwrap(highlightJSON(string(pretty), st.Chroma), w, true)
+	return ansi.Hardwrap(highlightJSON(string(pretty), st), w, true)
 }
 
 // withDiagnostic puts the CBOR diagnostic notation of body beside the JSON

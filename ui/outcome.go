@@ -83,7 +83,7 @@ func prettyHighlighted(raw json.RawMessage, st *Styles) string {
 	if err != nil {
 		return string(raw)
 	}
-	return highlightJSON(string(pretty), st.Chroma)
+	return highlightJSON(string(pretty), st)
 }
 
 // SetSize wraps the body for width w.

@@ -31,14 +31,14 @@ type Styles struct {
 	StatusBar, StatusLabel lipgloss.Style
 	StatusError, Notice    lipgloss.Style
 
-	Hex    hexview.Styles
-	Help   help.Styles
-	Chroma string // chroma style for JSON highlighting
+	Hex  hexview.Styles
+	Help help.Styles
 
 	// tints are the fast forms of the styles painted on every row.
-	muted, errText, warn, good, out, in tint
-	selFocused, selBlurred, selError    tint
-	level                               map[string]tint
+	accent, muted, errText, warn, good, out, in tint
+	selFocused, selBlurred, selError            tint
+	level                                       map[string]tint
+	json                                        jsonTints
 }
 
 // NewStyles returns the styles for a dark or a light background.
@@ -56,10 +56,6 @@ func NewStyles(dark bool) Styles {
 		SelBG:   ld(lipgloss.Color("#E4E4E4"), lipgloss.Color("#3A3A3A")),
 		Hex:     hexview.DefaultStyles(dark),
 		Help:    help.DefaultStyles(dark),
-		Chroma:  "github",
-	}
-	if dark {
-		s.Chroma = "monokai"
 	}
 	onAccent := ld(lipgloss.Color("#FFFFFF"), lipgloss.Color("#1A1A1A"))
 	s.TabActive = lipgloss.NewStyle().Bold(true).Foreground(onAccent).Background(s.Accent)
@@ -72,6 +68,7 @@ func NewStyles(dark bool) Styles {
 	s.StatusError = lipgloss.NewStyle().Background(s.SelBG).Foreground(s.Error).Bold(true)
 	s.Notice = lipgloss.NewStyle().Background(s.SelBG).Foreground(s.Warning).Bold(true)
 
+	s.accent = newTint(lipgloss.NewStyle().Foreground(s.Accent))
 	s.muted = newTint(lipgloss.NewStyle().Foreground(s.Muted))
 	s.errText = newTint(lipgloss.NewStyle().Foreground(s.Error))
 	s.warn = newTint(lipgloss.NewStyle().Foreground(s.Warning))
@@ -86,6 +83,7 @@ func NewStyles(dark bool) Styles {
 		"warning": s.warn, "warn": s.warn,
 		"error": s.errText, "critical": s.errText, "alert": s.errText, "emergency": s.errText,
 	}
+	s.json = newJSONTints(&s)
 	return s
 }
 

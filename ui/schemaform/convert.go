@@ -7,17 +7,35 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/mcpscope/mcpscope/proto"
 )
 
-var (
-	jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
-	intDigits  = regexp.MustCompile(`^[+-]?[0-9]+$`)
-)
+// IsJSONNumber reports whether s is exactly a JSON number literal: no
+// white space, no leading plus or zeros, digits on both sides of a point.
+func IsJSONNumber(s string) bool {
+	return s != "" && (s[0] == '-' || isDigit(s[0])) && isDigit(s[len(s)-1]) && json.Valid([]byte(s))
+}
+
+// isIntDigits reports whether s is an optional sign followed by digits.
+func isIntDigits(s string) bool {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	if s == "" {
+		return false
+	}
+	for i := range len(s) {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // maxSafeInteger is the largest integer a float64 holds exactly.
 const maxSafeInteger = 1 << 53
@@ -52,7 +70,7 @@ func parseScalar(s string, k kind) (json.RawMessage, error) {
 // parseInteger reads an integer: digits of any length, or a number with no
 // fraction such as 7.0 or 1e3.
 func parseInteger(t string) (json.RawMessage, error) {
-	if intDigits.MatchString(t) {
+	if isIntDigits(t) {
 		var b big.Int
 		if _, ok := b.SetString(t, 10); ok {
 			return json.RawMessage(b.String()), nil
@@ -70,10 +88,10 @@ func parseInteger(t string) (json.RawMessage, error) {
 func parseNumber(t string) (json.RawMessage, error) {
 	f, err := strconv.ParseFloat(t, 64)
 	if math.IsInf(f, 0) || math.IsNaN(f) || strings.ContainsAny(t, "xX_") ||
-		(err != nil && !jsonNumber.MatchString(t)) {
+		(err != nil && !IsJSONNumber(t)) {
 		return nil, errors.New("not a number")
 	}
-	if jsonNumber.MatchString(t) {
+	if IsJSONNumber(t) {
 		return json.RawMessage(t), nil
 	}
 	return json.RawMessage(strconv.FormatFloat(f, 'g', -1, 64)), nil

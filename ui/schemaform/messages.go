@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	jskind "github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -11,7 +12,9 @@ import (
 	textmessage "golang.org/x/text/message"
 )
 
-var printer = textmessage.NewPrinter(language.English)
+// printer phrases the library's messages in English; it is made on first
+// use, not when the program starts.
+var printer = sync.OnceValue(func() *textmessage.Printer { return textmessage.NewPrinter(language.English) })
 
 // message phrases a validation failure for a person filling in a form;
 // kinds without a phrase here use the library's wording.
@@ -59,7 +62,7 @@ func message(k jsonschema.ErrorKind) string {
 	case *jskind.FalseSchema:
 		return "not allowed"
 	}
-	return k.LocalizedString(printer)
+	return k.LocalizedString(printer())
 }
 
 // article puts "a" or "an" before a type name.
