@@ -39,6 +39,19 @@ func LineMax(s string, max int) string { return sanitize(s, max, false) }
 // BlockMax is Block with a byte limit of its own (max ≤ 0: no limit).
 func BlockMax(s string, max int) string { return sanitize(s, max, true) }
 
+// QuoteMax renders s between double quotes, safe to print: quotes and
+// backslashes are escaped with a backslash, everything else as Line does,
+// and text over max bytes is shortened (max ≤ 0: no limit). Unlike
+// strconv.Quote it keeps printable non-ASCII text as it is.
+func QuoteMax(s string, max int) string {
+	if strings.ContainsAny(s, `"\`) {
+		s = quoteEscapes.Replace(s)
+	}
+	return `"` + sanitize(s, max, false) + `"`
+}
+
+var quoteEscapes = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+
 // Safe reports whether s prints as itself under Line: printable text with
 // no control, no bidi override and valid UTF-8.
 func Safe(s string) bool {
