@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -64,8 +63,6 @@ func runRoot(cmd *cobra.Command, args []string, f *runFlags) error {
 	}
 	return runRootTUI(cmd, args, f)
 }
-
-func quote(s string) string { return "\"" + strings.ReplaceAll(s, "\"", "\\\"") + "\"" }
 
 // noArgs rejects positional arguments as a usage error.
 func noArgs(cmd *cobra.Command, args []string) error {
