@@ -257,7 +257,7 @@ func (e *rootsEditor) Render(w, h int) string {
 		lines = append(lines, "", e.st.muted.paint(what), e.uri.View(), e.name.View())
 	}
 	if e.note != "" {
-		lines = append(lines, "", e.st.warn.paint(e.note))
+		lines = append(lines, "", e.st.warn.paint(oneLine(e.note)))
 	}
 	return strings.Join(lines, "\n")
 }
