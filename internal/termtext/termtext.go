@@ -94,17 +94,15 @@ func omitted(total, left int) string {
 // sanitize escapes what a terminal would act on and shortens s to max
 // bytes of input (max ≤ 0: no limit). keepBreaks keeps LF, CRLF and TAB.
 func sanitize(s string, max int, keepBreaks bool) string {
-	clean := max <= 0 || len(s) <= max
-	if clean {
-		for i := 0; i < len(s); i++ {
-			c := s[i]
-			if c < 0x20 || c >= 0x7f {
-				clean = false
+	if max <= 0 || len(s) <= max {
+		i := 0
+		for ; i < len(s); i++ {
+			if c := s[i]; c < 0x20 || c >= 0x7f {
 				break
 			}
 		}
-		if clean {
-			return s // printable ASCII: the common case costs nothing
+		if i == len(s) || Safe(s[i:]) {
+			return s // printable text, the common case, costs no copy
 		}
 	}
 	end := len(s)

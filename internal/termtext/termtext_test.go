@@ -113,3 +113,10 @@ func BenchmarkLineASCII(b *testing.B) {
 		_ = Line(s)
 	}
 }
+
+func BenchmarkLineSafeUnicode(b *testing.B) {
+	s := "12:03:04.123 ← control 85B request tools/call id=2 · résumé…"
+	for b.Loop() {
+		_ = Line(s)
+	}
+}
