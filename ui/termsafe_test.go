@@ -121,3 +121,14 @@ func TestHostileQuestionsAreEscaped(t *testing.T) {
 		})
 	}
 }
+
+// A frame mcpscope could not write is labelled a write failure, not a
+// decode error.
+func TestFailedWriteLabel(t *testing.T) {
+	f := &capture.Frame{Dir: capture.Out, Chan: capture.Channel{Kind: capture.Control},
+		Err: errors.New("the notification notifications/initialized above was not sent whole: broken pipe")}
+	label, bad := frameLabel(f, newIndex(), proto.DialectMCP)
+	if label != "write failed: the notification notifications/initialized above was not sent whole: broken pipe" || !bad {
+		t.Errorf("label %q, bad %v", label, bad)
+	}
+}
