@@ -7,6 +7,9 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
 )
 
 // hostileText is what a hostile server puts in every text it controls:
@@ -96,5 +99,32 @@ func TestHostileHugeErrorMessageIsShortened(t *testing.T) {
 	if !strings.HasPrefix(r.stderr, "error: tools/call failed: "+hostileShown) ||
 		!strings.Contains(r.stderr, fmt.Sprintf("… (%d bytes, ", 2<<20)) || len(r.stderr) > 6<<10 {
 		t.Errorf("stderr (%d bytes) %.300q … %q", len(r.stderr), r.stderr, r.stderr[max(len(r.stderr)-100, 0):])
+	}
+}
+
+// An MCP-Flow log or progress datagram's text is traced escaped.
+func TestDatagramSummaryEscapesServerText(t *testing.T) {
+	data, _ := json.Marshal(hostileText)
+	for _, c := range []struct {
+		ch      proto.DatagramChannel
+		payload interface {
+			Encode(proto.Encoding) ([]byte, error)
+		}
+		want string
+	}{
+		{proto.ChannelLog, proto.LogDatagram{Level: hostileText, Logger: hostileText, Data: data}, "log " + hostileShown + " " + hostileShown + ": "},
+		{proto.ChannelProgress, proto.ProgressDatagram{Progress: 1, Total: 2, Message: hostileText}, "progress 1/2 " + hostileShown},
+	} {
+		body, err := c.payload.Encode(proto.EncJSON)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw := proto.DatagramHeader{Channel: c.ch, RequestID: 3}.Append(nil)
+		f := &capture.Frame{Dir: capture.In, Chan: capture.Channel{Kind: capture.Datagram, Ch: uint8(c.ch)}, Raw: append(raw, body...), Enc: proto.EncJSON}
+		got := datagramSummary(f)
+		assertNoEscapes(t, "summary", got)
+		if !strings.HasPrefix(got, c.want) {
+			t.Errorf("got  %q\nwant %q…", got, c.want)
+		}
 	}
 }
