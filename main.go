@@ -5,13 +5,12 @@ package main
 import (
 	"context"
 	"os"
-	"os/signal"
 
 	"github.com/mcpscope/mcpscope/cli"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := cli.InterruptContext(context.Background())
 	code := cli.Execute(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

@@ -71,7 +71,7 @@ func (a *Answerer) noAnswer(method, question string) error {
 // noAnswerLeft is the failure of a run whose answers file has no answer
 // left for a question of method: exit 2, naming the question.
 func noAnswerLeft(method, question string) error {
-	return usagef("no answer left for %s %q", method, question)
+	return usagef("no answer left for %s %s", method, quote(question))
 }
 
 func (a *Answerer) elicit(params json.RawMessage) (any, error) {
@@ -182,11 +182,18 @@ func contentText(raw json.RawMessage) string {
 	return ""
 }
 
-// shorten cuts s to at most n runes, marking the cut with "…".
+// shorten cuts s to at most n runes, marking the cut with "…". It reads
+// no further than the cut, however long s is.
 func shorten(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
+	runes := 0
+	for i := range s {
+		if runes == n-1 {
+			if _, size := utf8.DecodeRuneInString(s[i:]); i+size < len(s) {
+				return s[:i] + "…" // more than one rune is left
+			}
+			return s
+		}
+		runes++
 	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
+	return s
 }

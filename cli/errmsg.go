@@ -11,8 +11,9 @@ import (
 )
 
 // Message renders err as the one sentence mcpscope prints on stderr,
-// without the "error: " prefix. A JSON-RPC error names the method, the
-// server's message and the code with its standard name:
+// without the "error: " prefix, safe to print: server text in it is shown
+// escaped and bounded. A JSON-RPC error names the method, the server's
+// message and the code with its standard name:
 //
 //	tools/call failed: Unknown tool (code -32602 Invalid params)
 func Message(err error) string {
@@ -22,13 +23,13 @@ func Message(err error) string {
 		if name := proto.ErrorName(methodDialect(rpc.Method), rpc.Err.Code); name != "" {
 			code += " " + name
 		}
-		method := rpc.Method
+		method := oneLine(rpc.Method)
 		if method == "" {
 			method = "the request"
 		}
-		return fmt.Sprintf("%s failed: %s (%s)", method, strings.TrimSpace(rpc.Err.Message), code)
+		return fmt.Sprintf("%s failed: %s (%s)", method, oneLine(rpc.Err.Message), code)
 	}
-	return strings.TrimSpace(err.Error())
+	return safeLine(strings.TrimSpace(err.Error()))
 }
 
 // methodDialect is the dialect that names the error codes of method: the

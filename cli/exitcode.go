@@ -16,6 +16,8 @@ const (
 	ExitConnection = 3 // the transport failed or the server went away
 	ExitTimeout    = 4 // a request got no answer in time
 	ExitProtocol   = 5 // the server broke the protocol
+	// ExitInterrupted is the shell's code for a run ended by SIGINT (128+2).
+	ExitInterrupted = 130 // the user interrupted the run (Ctrl-C)
 )
 
 // UsageError is a mistake on the command line or in a file the command line
@@ -68,6 +70,8 @@ func ExitCode(err error) int {
 		conn *client.ConnectionError
 	)
 	switch {
+	case errors.Is(err, ErrInterrupted):
+		return ExitInterrupted
 	case errors.As(err, &ee):
 		return ee.code
 	case errors.As(err, &ue):

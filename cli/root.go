@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -53,7 +52,7 @@ func runRoot(cmd *cobra.Command, args []string, f *runFlags) error {
 	if len(args) == 0 {
 		return cmd.Help()
 	}
-	if cmd.ArgsLenAtDash() != 0 && !urlPrefix.MatchString(args[0]) {
+	if cmd.ArgsLenAtDash() != 0 && !urlPrefix.MatchString(args[0]) && !schemeNoColon.MatchString(args[0]) {
 		msg := "unknown command " + quote(args[0])
 		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
 			msg += "; did you mean " + quote(s[0]) + "?"
@@ -64,8 +63,6 @@ func runRoot(cmd *cobra.Command, args []string, f *runFlags) error {
 	}
 	return runRootTUI(cmd, args, f)
 }
-
-func quote(s string) string { return "\"" + strings.ReplaceAll(s, "\"", "\\\"") + "\"" }
 
 // noArgs rejects positional arguments as a usage error.
 func noArgs(cmd *cobra.Command, args []string) error {
@@ -91,6 +88,11 @@ func Execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
+	if interrupted(ctx) {
+		// Whatever the interruption made the command fail with, or even if
+		// it wound down cleanly (the TUI), the run was interrupted.
+		err = ErrInterrupted
+	}
 	if err != nil {
 		printError(stderr, err)
 	}

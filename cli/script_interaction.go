@@ -119,7 +119,7 @@ func (w *walk) handle(ctx context.Context, ev client.InteractionEvent) (json.Raw
 	case client.EventError:
 		err := ev.Err
 		if err == nil {
-			err = errors.New(orDefault(ev.Message, "the session failed"))
+			err = errors.New(orDefault(oneLine(ev.Message), "the session failed"))
 		}
 		return nil, withExit(ExitConnection, fmt.Errorf("interaction %s of tool %s failed: %w", w.name(), quote(w.it.ToolName()), err))
 	}
@@ -226,14 +226,14 @@ func (w *walk) abandon(ctx context.Context, reason string) {
 	_ = w.it.Cancel(ctx, reason)
 }
 
-// name returns the session's id for messages: a stateless server's signed
-// token is named by the id inside it.
+// name returns the session's id for messages, safe to print: a stateless
+// server's signed token is named by the id inside it.
 func (w *walk) name() string {
 	id := w.it.ID()
 	if tok, ok := proto.DecodeSessionToken(id); ok && tok.SessionID != "" {
-		return tok.SessionID
+		return oneLine(tok.SessionID)
 	}
-	return id
+	return oneLine(id)
 }
 
 // marshalLine renders v as JSON without HTML escaping, so a summary's
@@ -248,12 +248,13 @@ func marshalLine(v any) (json.RawMessage, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// stateName renders a state for messages, "(none)" for the empty one.
+// stateName renders a state for messages, safe to print, "(none)" for the
+// empty one.
 func stateName(s proto.InteractionState) string {
 	if s == "" {
 		return "(none)"
 	}
-	return string(s)
+	return oneLine(string(s))
 }
 
 // orDefault returns s, or def when s is empty.

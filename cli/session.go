@@ -9,6 +9,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/transports/stdio"
 )
 
 // streams are where a run writes: the result on out, everything else on
@@ -65,7 +66,7 @@ func (f *runFlags) execute(ctx context.Context, target Target, io streams, w wor
 	defer r.session.Close()
 
 	if err := r.session.Connect(ctx); err != nil {
-		return runFailure(ctx, connectFailure(target, err))
+		return runFailure(ctx, connectFailure(target, err, r.session.ProtocolVersion() == ""))
 	}
 	return runFailure(ctx, w(ctx, r))
 }
@@ -89,11 +90,17 @@ func runFailure(ctx context.Context, err error) error {
 }
 
 // connectFailure words a failed Connect: a connection that never came up
-// is not "lost", so the transport's own reason is shown.
-func connectFailure(t Target, err error) error {
+// is not "lost", so the transport's own reason is shown. A server that
+// exited before it answered the handshake (unanswered) is said to have gone
+// before answering initialize.
+func connectFailure(t Target, err error, unanswered bool) error {
 	var conn *client.ConnectionError
 	if errors.As(err, &conn) && conn.Err != nil {
-		return withExit(ExitConnection, fmt.Errorf("could not connect to %s: %w", t, conn.Err))
+		cause := conn.Err
+		if unanswered {
+			cause = stdio.BeforeInitialize(cause)
+		}
+		return withExit(ExitConnection, fmt.Errorf("could not connect to %s: %w", t, cause))
 	}
 	return fmt.Errorf("could not connect to %s: %w", t, err)
 }

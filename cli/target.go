@@ -63,13 +63,32 @@ func splitTarget(args []string, dashAt int, transport string) (positional []stri
 	}
 	n := len(args)
 	if n == 0 || !urlPrefix.MatchString(args[n-1]) {
-		return nil, Target{}, usagef("missing TARGET: give a URL (http[s]://, ws[s]://, wt://) or -- CMD [ARGS…] to start a stdio server")
+		return nil, Target{}, missingTarget(args)
 	}
 	t, err = parseURLTarget(args[n-1], transport)
 	if err != nil {
 		return nil, Target{}, err
 	}
 	return args[:n-1], t, nil
+}
+
+// schemeNoColon recognises a URL whose scheme lacks its ':' (http//host).
+var schemeNoColon = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*//`)
+
+// missingTarget explains why args end without a TARGET: the last argument
+// is a URL with its ':' missing, a URL came earlier on the line, or there
+// is none at all.
+func missingTarget(args []string) error {
+	if n := len(args); n > 0 && schemeNoColon.MatchString(args[n-1]) {
+		scheme, rest, _ := strings.Cut(args[n-1], "//")
+		return usagef("the TARGET %s looks like a URL missing the ':' after its scheme; did you mean %s://%s?", quote(args[n-1]), scheme, rest)
+	}
+	for i, a := range args {
+		if urlPrefix.MatchString(a) {
+			return usagef("the TARGET must come last on the line: the URL %s is followed by %s", quote(a), quote(args[i+1]))
+		}
+	}
+	return usagef("missing TARGET: give a URL (http[s]://, ws[s]://, wt://) or -- CMD [ARGS…] to start a stdio server")
 }
 
 // parseURLTarget parses a URL TARGET and picks its transport from the scheme

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -23,8 +21,11 @@ type lineWriter struct {
 	closed bool
 }
 
-// Println writes s and a newline in one Write.
+// Println writes s and a newline in one Write. Whatever server text s
+// still holds is shown escaped (safeLine): a line never carries a
+// terminal's escape sequence.
 func (l *lineWriter) Println(s string) {
+	s = safeLine(s)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if !l.closed {
@@ -60,6 +61,7 @@ func (t traceSink) Append(f *capture.Frame) uint64 {
 //	12:03:04.123 → control 85B request tools/call id=2
 //	12:03:04.130 ← control 6B decode error: not a JSON-RPC message: …
 //	12:03:04.131 ← stderr 23B "server log line"
+//	12:03:04.132 → control 0B write failed: the notification above was not sent whole: …
 func TraceLine(f *capture.Frame) string {
 	arrow := "←"
 	if f.Dir == capture.Out {
@@ -68,6 +70,9 @@ func TraceLine(f *capture.Frame) string {
 	head := fmt.Sprintf("%s %s %s %dB", f.Time.Format("15:04:05.000"), arrow, f.Chan, f.Size)
 	var what string
 	switch {
+	case f.Err != nil && f.Dir == capture.Out:
+		// mcpscope decodes nothing it sends: the frame is a failed write.
+		what = "write failed: " + oneLine(f.Err.Error())
 	case f.Err != nil:
 		what = "decode error: " + oneLine(f.Err.Error())
 	case f.Msg != nil:
@@ -90,9 +95,9 @@ func MessageSummary(m *proto.Message) string {
 	}
 	switch m.Kind() {
 	case proto.KindRequest:
-		return fmt.Sprintf("request %s id=%s", m.Method, id)
+		return fmt.Sprintf("request %s id=%s", oneLine(m.Method), id)
 	case proto.KindNotification:
-		return "notification " + m.Method
+		return "notification " + oneLine(m.Method)
 	case proto.KindResult:
 		return "result id=" + id
 	case proto.KindError:
@@ -102,20 +107,16 @@ func MessageSummary(m *proto.Message) string {
 }
 
 // preview quotes the start of raw (without its line ending), at most n
-// runes, marking a cut with "…".
+// runes (n bytes when raw is not UTF-8), marking a cut with "…". Controls
+// and invalid bytes are shown escaped.
 func preview(raw []byte, n int) string {
 	b := bytes.TrimRight(raw, "\r\n")
 	s := string(b)
 	if utf8.ValidString(s) {
-		return strconv.Quote(shorten(s, n))
+		return quote(shorten(s, n))
 	}
 	if len(b) > n {
-		return strconv.Quote(string(b[:n])) + "…"
+		return quote(string(b[:n])) + "…"
 	}
-	return strconv.Quote(s)
-}
-
-// oneLine folds line breaks so a message stays on one line.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return quote(s)
 }

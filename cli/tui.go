@@ -91,5 +91,6 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, onConnect []ui.Reque
 	case closeErr != nil:
 		return withExit(ExitConnection, fmt.Errorf("closing the session: %w", closeErr))
 	}
-	return nil
+	// Quitting does not make a connection that failed a success.
+	return withExit(ExitConnection, model.ConnectError())
 }

@@ -146,9 +146,9 @@ func datagramSummary(f *capture.Frame) string {
 		if err != nil {
 			return "log (undecodable)"
 		}
-		s := "log " + l.Level
+		s := "log " + oneLine(l.Level)
 		if l.Logger != "" {
-			s += " " + l.Logger
+			s += " " + oneLine(l.Logger)
 		}
 		return s + ": " + shorten(oneLine(string(l.Data)), 60)
 	case proto.ChannelAudio:

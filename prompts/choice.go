@@ -8,10 +8,16 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/internal/termtext"
 )
 
 // maxChoices bounds the options a choice prompt shows.
 const maxChoices = 1024
+
+// maxLabel bounds, in bytes, the one-line server text a widget shows (an
+// option's label or description, a placeholder): more than a line holds.
+const maxLabel = 1 << 10
 
 // choiceWidget answers a choice prompt: the option under the cursor, or
 // with Multiple every option selected with space, as an array.
@@ -158,13 +164,14 @@ func (w *choiceWidget) options(_ int, avail int) []string {
 		if label == "" {
 			label = display(c.Value)
 		}
+		label = termtext.LineMax(label, maxLabel)
 		pointer := "  "
 		if i == w.cursor {
 			pointer, label = st.Selected.Render("› "), st.Cursor.Render(label)
 		}
 		line := pointer + style.Render(mark) + label
 		if c.Description != "" {
-			line += st.Description.Render(" — " + c.Description)
+			line += st.Description.Render(" — " + termtext.LineMax(c.Description, maxLabel))
 		}
 		lines = append(lines, line)
 	}

@@ -7,6 +7,8 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+
+	"github.com/mcpscope/mcpscope/internal/termtext"
 )
 
 // maxTextChars bounds what a text or number input holds.
@@ -37,7 +39,7 @@ func newText(b *base) *textWidget {
 func newInput(b *base, placeholder string) textinput.Model {
 	in := textinput.New()
 	in.Prompt = "> "
-	in.Placeholder = placeholder
+	in.Placeholder = termtext.LineMax(placeholder, maxLabel)
 	in.CharLimit = maxTextChars
 	in.SetStyles(b.styles.Input)
 	in.Focus()

@@ -104,7 +104,7 @@ func (x *explorer) callHead(state string) string {
 func (x *explorer) uriPreview() string {
 	v, err := x.form.Value()
 	if err != nil {
-		return x.st.muted.paint("URI: " + x.target.uri)
+		return x.st.muted.paint("URI: " + oneLine(x.target.uri))
 	}
-	return x.st.muted.paint("URI: ") + x.tmpl.Expand(stringValues(v))
+	return x.st.muted.paint("URI: ") + oneLine(x.tmpl.Expand(stringValues(v)))
 }

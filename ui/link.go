@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/transports/stdio"
 	"github.com/mcpscope/mcpscope/transports/webtransport"
 )
 
@@ -24,6 +25,7 @@ type connection struct {
 	ready     bool   // Connect succeeded
 	down      bool   // the transport went away
 	connected string // era and version, or "" before the handshake
+	failure   error  // why this connection could not be set up or connected
 }
 
 // flowLink is the part of the MCP-Flow transport the status bar reads.
@@ -60,8 +62,9 @@ func (m *Model) dial() tea.Cmd {
 	}
 	link, err := m.cfg.Dial(sink)
 	if err != nil {
-		m.conn = connection{gen: gen, down: true, dialect: m.conn.dialect}
-		m.status.setError(fmt.Errorf("could not set up the connection: %w", err))
+		err = fmt.Errorf("could not set up the connection: %w", err)
+		m.conn = connection{gen: gen, down: true, dialect: m.conn.dialect, failure: err}
+		m.status.setError(err)
 		return nil
 	}
 	dialect := proto.DialectMCP
@@ -91,7 +94,12 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 		return nil
 	}
 	if msg.err != nil {
-		m.status.setError(fmt.Errorf("could not connect to %s: %w", m.cfg.Target, msg.err))
+		cause := msg.err
+		if s := m.conn.link.Session; s == nil || s.ProtocolVersion() == "" {
+			cause = stdio.BeforeInitialize(cause) // a server that exited never answered
+		}
+		m.conn.failure = fmt.Errorf("could not connect to %s: %w", m.cfg.Target, cause)
+		m.status.setError(m.conn.failure)
 		return closeCmd(m.conn.link, nil)
 	}
 	s := m.conn.link.Session
@@ -104,6 +112,11 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	}
 	return tea.Batch(cmds...)
 }
+
+// ConnectError is why the last connection could not be set up or
+// connected, or nil when it connected or is still connecting: the TUI's
+// caller exits with it once the user quits.
+func (m *Model) ConnectError() error { return m.conn.failure }
 
 // linkDown handles the end of a transport.
 func (m *Model) linkDown(msg linkDownMsg) {

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -38,7 +39,7 @@ func newOutcome(method string, res json.RawMessage, err error, d proto.Dialect, 
 		var rpc *client.RPCError
 		if errors.As(err, &rpc) && rpc.Err != nil {
 			b.WriteString(st.errText.paint(errorCode(rpc.Err, d)))
-			b.WriteString("\n" + rpc.Err.Message)
+			b.WriteString("\n" + termtext.Block(rpc.Err.Message))
 			if len(rpc.Err.Data) > 0 {
 				b.WriteString("\n\ndata:\n" + prettyHighlighted(rpc.Err.Data, st))
 			}
@@ -76,12 +77,12 @@ func errorHeadline(err error, d proto.Dialect) string {
 	return oneLine(err.Error())
 }
 
-// prettyHighlighted indents and colours JSON, or shows it as it is when it
-// is not JSON.
+// prettyHighlighted indents and colours JSON, or shows it as it is (made
+// safe to print) when it is not JSON.
 func prettyHighlighted(raw json.RawMessage, st *Styles) string {
 	pretty, err := proto.PrettyJSON(raw)
 	if err != nil {
-		return string(raw)
+		return termtext.Block(string(raw))
 	}
 	return highlightJSON(string(pretty), st)
 }
@@ -131,7 +132,7 @@ func contentSummary(res json.RawMessage, st *Styles) string {
 		parts = append(parts, st.errText.paint("isError: the tool reports a failure"))
 	}
 	if r.Description != "" {
-		parts = append(parts, st.muted.paint(r.Description))
+		parts = append(parts, st.muted.paint(termtext.Block(r.Description)))
 	}
 	for _, c := range r.Content {
 		parts = append(parts, contentItem(c, st))
@@ -140,12 +141,13 @@ func contentSummary(res json.RawMessage, st *Styles) string {
 		parts = append(parts, contentItem(c, st))
 	}
 	for _, m := range r.Messages {
-		parts = append(parts, st.muted.paint("["+m.Role+"]")+" "+contentItem(m.Content, st))
+		parts = append(parts, st.muted.paint("["+oneLine(m.Role)+"]")+" "+contentItem(m.Content, st))
 	}
 	return strings.Join(parts, "\n")
 }
 
-// contentItem describes one content item or resource contents.
+// contentItem describes one content item or resource contents; the
+// server's text in it is made safe to print.
 func contentItem(raw json.RawMessage, st *Styles) string {
 	var c struct {
 		Type      string          `json:"type"`
@@ -160,9 +162,9 @@ func contentItem(raw json.RawMessage, st *Styles) string {
 		Resource  json.RawMessage `json:"resource"`
 	}
 	if json.Unmarshal(raw, &c) != nil {
-		return st.muted.paint(string(raw))
+		return st.muted.paint(termtext.Block(string(raw)))
 	}
-	head := func(s string) string { return st.muted.paint("[" + s + "]") }
+	head := func(s string) string { return st.muted.paint("[" + oneLine(s) + "]") }
 	switch {
 	case c.Type == "ref/stream" && c.StreamTag != nil:
 		size := "size unknown"
@@ -173,12 +175,9 @@ func contentItem(raw json.RawMessage, st *Styles) string {
 	case c.Type == "resource" && len(c.Resource) > 0:
 		return head("embedded resource") + " " + contentItem(c.Resource, st)
 	case c.Type == "resource_link":
-		return head("resource link") + " " + c.URI + " " + c.Name
+		return head("resource link") + " " + oneLine(c.URI+" "+c.Name)
 	case c.Text != nil:
-		text := *c.Text
-		if len(text) > maxOutcomeText {
-			text = text[:maxOutcomeText] + "…"
-		}
+		text := termtext.BlockMax(*c.Text, maxOutcomeText)
 		if c.URI != "" {
 			return head(c.URI+" "+c.MimeType) + "\n" + text
 		}
@@ -195,5 +194,5 @@ func contentItem(raw json.RawMessage, st *Styles) string {
 		}
 		return head(label)
 	}
-	return st.muted.paint(string(raw))
+	return st.muted.paint(termtext.Block(string(raw)))
 }

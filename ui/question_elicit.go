@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/ui/schemaform"
 )
@@ -120,7 +121,7 @@ func elicitAnswer(action string, content json.RawMessage) *questionAnswer {
 func (v *elicitView) header(w int) []string {
 	w = max(w, 1)
 	wrap := func(s string) []string { return strings.Split(ansi.Hardwrap(ansi.Wordwrap(s, w, ""), w, true), "\n") }
-	msg := v.p.Message
+	msg := termtext.Block(v.p.Message)
 	if msg == "" {
 		msg = "(the server gave no message)"
 	}
@@ -132,11 +133,11 @@ func (v *elicitView) header(w int) []string {
 	for _, l := range wrap("The server asks you to open this URL; mcpscope never opens it by itself:") {
 		lines = append(lines, v.st.warn.paint(l))
 	}
-	lines = append(lines, strings.Split(ansi.Hardwrap(v.p.URL, w, true), "\n")...)
+	lines = append(lines, strings.Split(ansi.Hardwrap(termtext.Line(v.p.URL), w, true), "\n")...)
 	if u, err := url.Parse(v.p.URL); err == nil && u.Host != "" {
-		lines = append(lines, v.st.muted.paint("host: ")+u.Host)
+		lines = append(lines, v.st.muted.paint("host: ")+oneLine(u.Host))
 	}
-	id := v.p.ElicitationID
+	id := oneLine(v.p.ElicitationID)
 	if id == "" {
 		id = "(none given)"
 	}

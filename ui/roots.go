@@ -239,9 +239,9 @@ func (e *rootsEditor) Render(w, h int) string {
 		lines = append(lines, e.st.muted.paint("  (no roots: a to add one)"))
 	}
 	for i, r := range e.roots {
-		text := r.URI
+		text := oneLine(r.URI)
 		if r.Name != "" {
-			text += "  " + e.st.muted.paint("("+r.Name+")")
+			text += "  " + e.st.muted.paint("("+oneLine(r.Name)+")")
 		}
 		mark := "  "
 		if i == e.sel && e.editing < 0 {
@@ -257,7 +257,7 @@ func (e *rootsEditor) Render(w, h int) string {
 		lines = append(lines, "", e.st.muted.paint(what), e.uri.View(), e.name.View())
 	}
 	if e.note != "" {
-		lines = append(lines, "", e.st.warn.paint(e.note))
+		lines = append(lines, "", e.st.warn.paint(oneLine(e.note)))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/internal/termtext"
 )
 
 // modelPreferences are the server's wishes for the model (sampling).
@@ -53,30 +55,30 @@ func (v *samplingView) requestText() string {
 	p, st := v.p, v.st
 	var b strings.Builder
 	if p.SystemPrompt != "" {
-		b.WriteString(st.muted.paint("system prompt: ") + p.SystemPrompt + "\n")
+		b.WriteString(st.muted.paint("system prompt: ") + termtext.Block(p.SystemPrompt) + "\n")
 	}
 	if len(p.Messages) == 0 {
 		b.WriteString(st.muted.paint("(no messages)") + "\n")
 	}
 	for _, m := range p.Messages {
 		for _, c := range contentBlocks(m.Content) {
-			b.WriteString(st.muted.paint("["+m.Role+"]") + " " + contentItem(c, st) + "\n")
+			b.WriteString(st.muted.paint("["+oneLine(m.Role)+"]") + " " + contentItem(c, st) + "\n")
 		}
 	}
 	if prefs := preferencesText(p.ModelPreferences); prefs != "" {
-		b.WriteString(st.muted.paint("model preferences: ") + prefs + "\n")
+		b.WriteString(st.muted.paint("model preferences: ") + oneLine(prefs) + "\n")
 	}
 	limits := []string{"maxTokens " + strconv.Itoa(p.MaxTokens)}
 	if p.Temperature != nil {
 		limits = append(limits, "temperature "+strconv.FormatFloat(*p.Temperature, 'g', -1, 64))
 	}
 	if p.IncludeContext != "" {
-		limits = append(limits, "includeContext "+p.IncludeContext)
+		limits = append(limits, "includeContext "+oneLine(p.IncludeContext))
 	}
 	if len(p.StopSequences) > 0 {
 		quoted := make([]string, len(p.StopSequences))
 		for i, s := range p.StopSequences {
-			quoted[i] = strconv.Quote(s)
+			quoted[i] = termtext.QuoteMax(s, oneLineMax)
 		}
 		limits = append(limits, "stop at "+strings.Join(quoted, ", "))
 	}

@@ -95,7 +95,7 @@ func storeFacts(s capture.Stats, skipped uint64) []string {
 // latest error and the latest note.
 func (m *Model) renderStatus(w int) string {
 	st := m.styles
-	line := st.StatusBar.Render(" " + strings.Join(m.statusParts(), " · ") + " ")
+	line := st.StatusBar.Render(" " + oneLine(strings.Join(m.statusParts(), " · ")) + " ")
 	if m.cfg.Notice != "" {
 		line += st.Notice.Render(" " + oneLine(m.cfg.Notice) + " ")
 	}

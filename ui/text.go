@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/internal/termtext"
 )
 
 // cell fits plain text (no escape sequences) into exactly w columns: it is
@@ -93,25 +95,24 @@ func padLines(lines []string, w, h int) []string {
 	return lines
 }
 
-// oneLine replaces control characters (newlines, tabs, escapes) by spaces.
+// oneLineMax is the most bytes of one text that oneLine keeps: more than
+// any screen shows on a line.
+const oneLineMax = 4 << 10
+
+// oneLine makes text safe to show on one line of a pane: tabs and line
+// breaks become spaces, escape sequences and every other control are shown
+// escaped (\x1b, termtext.Line), and text past oneLineMax bytes is cut
+// with a note of how much was left out.
 func oneLine(s string) string {
-	clean := true
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] == 0x7f {
-			clean = false
-			break
-		}
+	s = termtext.Shorten(s, oneLineMax)
+	if strings.ContainsAny(s, "\t\n\r") {
+		s = breaksAsSpaces.Replace(s)
 	}
-	if clean {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return ' '
-		}
-		return r
-	}, s)
+	return termtext.Line(s)
 }
+
+// breaksAsSpaces turns tabs and line breaks into spaces.
+var breaksAsSpaces = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
 
 // byteSize renders a byte count: "512 B", "1.5 KiB", "3.0 MiB".
 func byteSize(n int64) string {

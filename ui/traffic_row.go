@@ -96,7 +96,11 @@ func (p *trafficPane) row(f *capture.Frame, c columns, focused bool) string {
 // the channel of a stream chunk, datagram or stderr line. bad is true for
 // errors.
 func frameLabel(f *capture.Frame, x *index, d proto.Dialect) (label string, bad bool) {
-	if f.Err != nil {
+	switch {
+	case f.Err != nil && f.Dir == capture.Out:
+		// mcpscope decodes nothing it sends: the frame is a failed write.
+		return "write failed: " + f.Err.Error(), true
+	case f.Err != nil:
 		return "decode error: " + f.Err.Error(), true
 	}
 	call := ""

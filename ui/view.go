@@ -30,7 +30,7 @@ func (m *Model) View() tea.View {
 	v := tea.NewView(strings.Join(lines, "\n"))
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
-	v.WindowTitle = "mcpscope " + m.cfg.Target
+	v.WindowTitle = "mcpscope " + oneLine(m.cfg.Target)
 	return v
 }
 

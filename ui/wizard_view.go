@@ -43,12 +43,12 @@ func (w *wizard) Render(width, h int) string {
 
 // headLines are the lines above the widget or the end.
 func (w *wizard) headLines(width int) []string {
-	head := w.tool
+	head := oneLine(w.tool)
 	if w.it != nil {
 		head += " · " + sessionLabel(w.it.ID())
 	}
 	if st := w.sessionState(); st != "" {
-		head += " · " + w.stateTint(st).paint(string(st))
+		head += " · " + w.stateTint(st).paint(oneLine(string(st)))
 	}
 	if w.phase != wizEnded {
 		if c := w.countdown.Render(w.clock()); c != "" {

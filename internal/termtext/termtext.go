@@ -39,6 +39,19 @@ func LineMax(s string, max int) string { return sanitize(s, max, false) }
 // BlockMax is Block with a byte limit of its own (max ≤ 0: no limit).
 func BlockMax(s string, max int) string { return sanitize(s, max, true) }
 
+// QuoteMax renders s between double quotes, safe to print: quotes and
+// backslashes are escaped with a backslash, everything else as Line does,
+// and text over max bytes is shortened (max ≤ 0: no limit). Unlike
+// strconv.Quote it keeps printable non-ASCII text as it is.
+func QuoteMax(s string, max int) string {
+	if strings.ContainsAny(s, `"\`) {
+		s = quoteEscapes.Replace(s)
+	}
+	return `"` + sanitize(s, max, false) + `"`
+}
+
+var quoteEscapes = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+
 // Safe reports whether s prints as itself under Line: printable text with
 // no control, no bidi override and valid UTF-8.
 func Safe(s string) bool {
@@ -81,17 +94,15 @@ func omitted(total, left int) string {
 // sanitize escapes what a terminal would act on and shortens s to max
 // bytes of input (max ≤ 0: no limit). keepBreaks keeps LF, CRLF and TAB.
 func sanitize(s string, max int, keepBreaks bool) string {
-	clean := max <= 0 || len(s) <= max
-	if clean {
-		for i := 0; i < len(s); i++ {
-			c := s[i]
-			if c < 0x20 || c >= 0x7f {
-				clean = false
+	if max <= 0 || len(s) <= max {
+		i := 0
+		for ; i < len(s); i++ {
+			if c := s[i]; c < 0x20 || c >= 0x7f {
 				break
 			}
 		}
-		if clean {
-			return s // printable ASCII: the common case costs nothing
+		if i == len(s) || Safe(s[i:]) {
+			return s // printable text, the common case, costs no copy
 		}
 	}
 	end := len(s)

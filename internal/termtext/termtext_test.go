@@ -72,7 +72,7 @@ func FuzzLine(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string, max int) {
 		max %= 1 << 12
-		for _, out := range []string{LineMax(s, max), BlockMax(s, max)} {
+		for _, out := range []string{LineMax(s, max), BlockMax(s, max), QuoteMax(s, max)} {
 			if !utf8.ValidString(out) {
 				t.Fatalf("invalid UTF-8 out of %q", s)
 			}
@@ -91,8 +91,31 @@ func FuzzLine(f *testing.F) {
 	})
 }
 
+func TestQuoteMax(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"plain é", `"plain é"`},
+		{`say "hi" \ bye`, `"say \"hi\" \\ bye"`},
+		{"a\x1b]0;x\x07\n", `"a\x1b]0;x\x07\n"`},
+	}
+	for _, c := range cases {
+		if got := QuoteMax(c.in, 0); got != c.want {
+			t.Errorf("QuoteMax(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+	if got := QuoteMax(strings.Repeat("x", 100), 10); got != `"xxxxxxxxxx… (100 bytes, 90 not shown)"` {
+		t.Errorf("shortened: %s", got)
+	}
+}
+
 func BenchmarkLineASCII(b *testing.B) {
 	s := strings.Repeat("tools/call failed: unknown tool ", 4)
+	for b.Loop() {
+		_ = Line(s)
+	}
+}
+
+func BenchmarkLineSafeUnicode(b *testing.B) {
+	s := "12:03:04.123 ← control 85B request tools/call id=2 · résumé…"
 	for b.Loop() {
 		_ = Line(s)
 	}

@@ -8,15 +8,19 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/internal/termtext"
 )
 
-// Wrap breaks text into lines of at most w cells, each rendered with
-// style; none for "".
+// Wrap breaks plain text into lines of at most w cells, each rendered with
+// style; none for "". The text is often the server's (a question, a
+// description): escape sequences and other controls in it are shown
+// escaped (termtext.Block), never sent to the terminal.
 func Wrap(style lipgloss.Style, text string, w int) []string {
 	if text == "" {
 		return nil
 	}
-	lines := strings.Split(lipgloss.Wrap(text, max(w, 1), ""), "\n")
+	lines := strings.Split(lipgloss.Wrap(termtext.Block(text), max(w, 1), ""), "\n")
 	for i, l := range lines {
 		lines[i] = Clip(style.Render(l), w)
 	}

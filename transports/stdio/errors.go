@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/mcpscope/mcpscope/internal/termtext"
 )
 
 // ExitError is what Err returns when the server went away while the session
@@ -13,6 +15,23 @@ type ExitError struct {
 	Signal   string   // the signal that ended it ("SIGKILL"), or ""
 	Stderr   []string // the last lines of stderr, oldest first
 	Err      error    // what else went wrong (stdout closed early, a read error), or nil
+	// BeforeInitialize says the server went before it answered initialize:
+	// the session never opened (see BeforeInitialize).
+	BeforeInitialize bool
+}
+
+// BeforeInitialize words err for a connection that failed during the
+// handshake: when err holds an *ExitError it returns a copy that says the
+// server went before answering initialize, not while the session was open.
+// Any other err is returned as it is.
+func BeforeInitialize(err error) error {
+	var e *ExitError
+	if !errors.As(err, &e) {
+		return err
+	}
+	early := *e
+	early.BeforeInitialize = true
+	return &early
 }
 
 // errStdoutClosed says the server closed its stdout while still running.
@@ -23,10 +42,14 @@ const maxTailShown = 256
 
 func (e *ExitError) Error() string {
 	var b strings.Builder
+	when := "while the session was open"
+	if e.BeforeInitialize {
+		when = "before answering initialize"
+	}
 	if e.Signal != "" {
-		fmt.Fprintf(&b, "server was killed by %s while the session was open", e.Signal)
+		fmt.Fprintf(&b, "server was killed by %s %s", e.Signal, when)
 	} else {
-		fmt.Fprintf(&b, "server exited with status %d while the session was open", e.ExitCode)
+		fmt.Fprintf(&b, "server exited with status %d %s", e.ExitCode, when)
 	}
 	if e.Err != nil {
 		fmt.Fprintf(&b, " (%v)", e.Err)
@@ -40,10 +63,7 @@ func (e *ExitError) Error() string {
 		if i > 0 {
 			b.WriteString(" | ")
 		}
-		if len(line) > maxTailShown {
-			line = line[:maxTailShown] + "…"
-		}
-		fmt.Fprintf(&b, "%q", line)
+		b.WriteString(termtext.QuoteMax(line, maxTailShown))
 	}
 	return b.String()
 }
@@ -79,7 +99,7 @@ func (e *StdoutLineError) Error() string {
 	if e.JSON {
 		what = "JSON that is not a JSON-RPC message"
 	}
-	return fmt.Sprintf("server wrote %s to stdout: %q: %v", what, e.Head, e.Err)
+	return fmt.Sprintf("server wrote %s to stdout: %s: %v", what, termtext.QuoteMax(e.Head, 0), e.Err)
 }
 
 // Unwrap returns the decoder's reason.

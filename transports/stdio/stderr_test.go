@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -74,7 +75,13 @@ func TestExitErrorSentences(t *testing.T) {
 		{&ExitError{ExitCode: -1, Signal: "SIGKILL"},
 			`server was killed by SIGKILL while the session was open; it wrote nothing to stderr`},
 		{&ExitError{ExitCode: 0, Err: errStdoutClosed, Stderr: []string{strings.Repeat("z", 300)}},
-			`server exited with status 0 while the session was open (it had closed its stdout, so mcpscope stopped it); last stderr: "` + strings.Repeat("z", maxTailShown) + `…"`},
+			`server exited with status 0 while the session was open (it had closed its stdout, so mcpscope stopped it); last stderr: "` + strings.Repeat("z", maxTailShown) + `… (300 bytes, 44 not shown)"`},
+		{&ExitError{ExitCode: 2, Stderr: []string{"say \"hi\"\x1b]0;PWNED\x07\x1b[2J"}},
+			`server exited with status 2 while the session was open; last stderr: "say \"hi\"\x1b]0;PWNED\x07\x1b[2J"`},
+		{BeforeInitialize(&ExitError{ExitCode: 0, Stderr: []string{"no config"}}).(*ExitError),
+			`server exited with status 0 before answering initialize; last stderr: "no config"`},
+		{BeforeInitialize(&client.ConnectionError{Err: &ExitError{ExitCode: -1, Signal: "SIGTERM"}}).(*ExitError),
+			`server was killed by SIGTERM before answering initialize; it wrote nothing to stderr`},
 	} {
 		if got := c.err.Error(); got != c.want {
 			t.Errorf("Error() = %s\nwant      %s", got, c.want)

@@ -57,7 +57,7 @@ func (f *choiceField) view(st *Styles, focused bool, width int) string {
 		if f.sel[i] {
 			mark, style = on, st.Selected
 		}
-		label := o.label
+		label := shown(o.label)
 		if focused && i == f.cursor {
 			label = st.Cursor.Render(label)
 		}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/mcpscope/mcpscope/internal/termtext"
 )
 
 // kind is what a schema node becomes on screen.
@@ -43,13 +45,22 @@ type node struct {
 	def      json.RawMessage // the schema's default, if any
 }
 
-// label is what the form shows for the node.
+// label is what the form shows for the node, safe to print: the schema is
+// the server's.
 func (n *node) label() string {
 	if n.title != "" {
-		return n.title
+		return shown(n.title)
 	}
-	return n.name
+	return shown(n.name)
 }
+
+// shownMax bounds, in bytes, the one-line schema text a form shows (a
+// title, a hint, an option): more than a line holds.
+const shownMax = 1 << 10
+
+// shown makes one line of the server's schema text safe to print: escape
+// sequences and other controls are shown escaped, and it is bounded.
+func shown(s string) string { return termtext.LineMax(s, shownMax) }
 
 // schemaObj is one schema object with its keywords still raw.
 type schemaObj map[string]json.RawMessage

@@ -19,10 +19,10 @@ func (f *Form) Render(w, h int) string {
 	byRow, whole := f.errorsByRow()
 	var head []string
 	if f.title != "" {
-		head = append(head, textfit.Clip(f.styles.Title.Render(f.title), w))
+		head = append(head, textfit.Clip(f.styles.Title.Render(shown(f.title)), w))
 	}
 	if err := f.check.err; err != nil {
-		head = append(head, textfit.Clip(f.styles.Note.Render("not validated here: "+err.Error()), w))
+		head = append(head, textfit.Clip(f.styles.Note.Render("not validated here: "+shown(err.Error())), w))
 	}
 	for _, msg := range whole {
 		head = append(head, textfit.Wrap(f.styles.Error, "✗ "+msg, w)...)
@@ -84,7 +84,7 @@ func (f *Form) rowLines(i int, r row, errs []string, w int) []string {
 		head += st.Required.Render(" *")
 	}
 	if r.n.hint != "" {
-		head += "  " + st.Hint.Render(r.n.hint)
+		head += "  " + st.Hint.Render(shown(r.n.hint))
 	}
 	lines := []string{textfit.Clip(head, w)}
 	pad := indent + "    "
@@ -117,7 +117,7 @@ func (f *Form) extrasLine(ex []member, indent string, w int) string {
 	for i, m := range ex {
 		keys[i] = m.Key
 	}
-	text := fmt.Sprintf("+ kept from the given values: %s (ctrl+e to edit)", strings.Join(keys, ", "))
+	text := fmt.Sprintf("+ kept from the given values: %s (ctrl+e to edit)", shown(strings.Join(keys, ", ")))
 	return textfit.Clip(indent+f.styles.Hint.Render(text), w)
 }
 

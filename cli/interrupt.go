@@ -1,0 +1,41 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/signal"
+)
+
+// ErrInterrupted is the cause of a run's context when the user interrupted
+// it (Ctrl-C, SIGINT); such a run exits with ExitInterrupted.
+var ErrInterrupted = errors.New("interrupted")
+
+// InterruptContext returns a context that ends with the cause
+// ErrInterrupted on the first SIGINT, and a function that releases the
+// signal. A second SIGINT is left to its default action, so a run that is
+// slow to wind down can still be killed from the keyboard.
+func InterruptContext(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-sig:
+			signal.Stop(sig)
+			cancel(ErrInterrupted)
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sig)
+		close(done)
+		cancel(nil)
+	}
+}
+
+// interrupted reports whether ctx ended because the user interrupted the run.
+func interrupted(ctx context.Context) bool {
+	return errors.Is(context.Cause(ctx), ErrInterrupted)
+}
