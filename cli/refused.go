@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/transports/webtransport"
 )
 
 // warnLimits prints, once the session is closed, what the engine refused
@@ -16,6 +17,25 @@ func (r *run) warnLimits() {
 	if n := r.session.RefusedServerRequests(); n > 0 {
 		r.io.diag.Println(refusedWarning(n))
 	}
+	if f, ok := r.transport.(interface{ Ignored() webtransport.Ignored }); ok {
+		for _, w := range ignoredWarnings(f.Ignored()) {
+			r.io.diag.Println(w)
+		}
+	}
+}
+
+// ignoredWarnings say which MCP-Flow control messages of a flooding server
+// were ignored.
+func ignoredWarnings(ig webtransport.Ignored) []string {
+	var out []string
+	if ig.StreamErrors > 0 {
+		out = append(out, fmt.Sprintf("warning: the server flooded the session with $/streamError: %d named no stream mcpscope "+
+			"was reading or waiting for (never opened nor referred to, or already reported); they were ignored", ig.StreamErrors))
+	}
+	if ig.Shutdowns > 0 {
+		out = append(out, fmt.Sprintf("warning: the server sent $/shutdown %d more times after the first; they were ignored", ig.Shutdowns))
+	}
+	return out
 }
 
 // refusedWarning says how many of the server's requests were answered with
