@@ -26,7 +26,7 @@ func TestFlowE2EControlFloods(t *testing.T) {
 		result string
 	}{
 		{"streamerror_flood", ExitOK, []string{
-			fmt.Sprintf(`^warning: the server flooded the session with \$/streamError: %d named no stream mcpscope was reading or waiting for \(never opened nor referred to, or already reported\); they were ignored$`, count-16),
+			fmt.Sprintf(`^warning: the server sent %d \$/streamError naming no stream mcpscope was reading or waiting for \(never opened nor referred to, or already reported\); they were ignored$`, count-16),
 		}, fmt.Sprintf("flood sent: %d $/streamError", count)},
 		{"shutdown_flood", ExitConnection, []string{
 			`^warning: the server sent \$/shutdown \d+ more times after the first; they were ignored$`,

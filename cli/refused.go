@@ -24,13 +24,13 @@ func (r *run) warnLimits() {
 	}
 }
 
-// ignoredWarnings say which MCP-Flow control messages of a flooding server
-// were ignored.
+// ignoredWarnings say which MCP-Flow control messages of the server were
+// ignored, as a flood of them would otherwise have grown the client.
 func ignoredWarnings(ig webtransport.Ignored) []string {
 	var out []string
 	if ig.StreamErrors > 0 {
-		out = append(out, fmt.Sprintf("warning: the server flooded the session with $/streamError: %d named no stream mcpscope "+
-			"was reading or waiting for (never opened nor referred to, or already reported); they were ignored", ig.StreamErrors))
+		out = append(out, fmt.Sprintf("warning: the server sent %d $/streamError naming no stream mcpscope was reading or "+
+			"waiting for (never opened nor referred to, or already reported); they were ignored", ig.StreamErrors))
 	}
 	if ig.Shutdowns > 0 {
 		out = append(out, fmt.Sprintf("warning: the server sent $/shutdown %d more times after the first; they were ignored", ig.Shutdowns))
