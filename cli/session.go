@@ -63,6 +63,7 @@ func (f *runFlags) execute(ctx context.Context, target Target, io streams, w wor
 		return err
 	}
 	r.transport, r.session = t, session
+	defer r.warnLimits() // after Close: the counts are final
 	defer r.session.Close()
 
 	if err := r.session.Connect(ctx); err != nil {

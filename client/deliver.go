@@ -4,9 +4,10 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 )
 
-// deliver is the transport's callback for every incoming message. It never
-// blocks: responses complete their waiter through a buffered channel,
-// notifications are queued, server requests run on their own goroutines.
+// deliver is the transport's callback for every incoming message. It
+// blocks only for back-pressure (server_refusals.go): responses complete
+// their waiter through a buffered channel, notifications are queued, server
+// requests run on their own goroutines or are answered from a bounded queue.
 func (s *Session) deliver(m *proto.Message) {
 	if m == nil {
 		return

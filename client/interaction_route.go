@@ -60,7 +60,7 @@ func (s *Session) routeInteraction(m *proto.Message) bool {
 	select {
 	case s.handlers <- struct{}{}:
 	default:
-		s.dropped.Add(1)
+		s.refuseBusy(m)
 		return true
 	}
 	s.mu.Lock()

@@ -10,9 +10,15 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 )
 
-// maxQueuedNotifications bounds the notifications waiting for the
-// subscribers; past it new ones are dropped and counted.
-const maxQueuedNotifications = 8192
+// Bounds of the notifications waiting for the subscribers; past either,
+// new ones are dropped and counted.
+const (
+	maxQueuedNotifications = 8192
+	// maxQueuedNotificationBytes bounds their bodies: 8192 notifications at
+	// the largest frame would otherwise hold gigabytes. One is always let
+	// in when none waits.
+	maxQueuedNotificationBytes = 64 << 20
+)
 
 // noteItem is one notification with the progress callback it is routed to.
 type noteItem struct {
@@ -21,12 +27,16 @@ type noteItem struct {
 	progress   proto.ProgressNotificationParams
 }
 
+// size is what the item holds of the server's bytes.
+func (it noteItem) size() int { return max(len(it.msg.Raw), len(it.msg.Params)) }
+
 // notificationQueue hands notifications from the transport's reader to the
 // subscribers without blocking the reader. One goroutine at a time drains
 // it, so notifications reach every subscriber in arrival order.
 type notificationQueue struct {
 	mu       sync.Mutex
 	items    []noteItem
+	bytes    int // the sum of the items' sizes
 	draining bool
 	stopped  bool
 	dispatch func(noteItem)
@@ -72,11 +82,13 @@ func (q *notificationQueue) push(it noteItem) {
 	if q.stopped {
 		return
 	}
-	if len(q.items) >= maxQueuedNotifications {
+	size := it.size()
+	if len(q.items) >= maxQueuedNotifications || len(q.items) > 0 && q.bytes+size > maxQueuedNotificationBytes {
 		q.dropped.Add(1)
 		return
 	}
 	q.items = append(q.items, it)
+	q.bytes += size
 	q.pushed++
 	if !q.draining {
 		q.draining = true
@@ -98,6 +110,7 @@ func (q *notificationQueue) drain() {
 		it := q.items[0]
 		q.items[0] = noteItem{}
 		q.items = q.items[1:]
+		q.bytes -= it.size()
 		q.mu.Unlock()
 		q.dispatch(it)
 		q.mu.Lock()

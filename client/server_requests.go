@@ -9,20 +9,27 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 )
 
-// maxServerRequests bounds the server→client requests answered at once;
-// past it new ones are dropped (and counted) rather than queued.
-const maxServerRequests = 256
+// MaxServerRequests bounds the server→client requests answered at once;
+// past it new ones are refused with a CodeClientBusy error (and counted)
+// rather than queued.
+const MaxServerRequests = 256
 
 // deliverServerRequest answers a request from the server on its own
 // goroutine, so a slow answer (a human filling a form) never blocks reading.
+// A ping is answered at once, without a goroutine; past MaxServerRequests a
+// request is refused as busy.
 func (s *Session) deliverServerRequest(m *proto.Message) {
 	if s.routeInteraction(m) {
+		return
+	}
+	if m.Method == proto.MethodPing {
+		s.answerPing(m)
 		return
 	}
 	select {
 	case s.handlers <- struct{}{}:
 	default:
-		s.dropped.Add(1)
+		s.refuseBusy(m)
 		return
 	}
 	id := *m.ID

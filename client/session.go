@@ -126,6 +126,7 @@ type Session struct {
 
 	notes    *notificationQueue
 	handlers chan struct{} // bounds concurrent server-request goroutines
+	answers  answerQueue   // answers sent without a handler goroutine (server_refusals.go)
 	dropped  atomic.Uint64
 }
 
@@ -153,7 +154,7 @@ func New(t Transport, opts Options) *Session {
 		serverReqs: make(map[string]context.CancelFunc),
 		roots:      opts.Roots,
 		subs:       make(map[int]func(*proto.Message)),
-		handlers:   make(chan struct{}, maxServerRequests),
+		handlers:   make(chan struct{}, MaxServerRequests),
 	}
 	s.notes = newNotificationQueue(s.dispatchNotification, &s.dropped)
 	return s
@@ -201,8 +202,8 @@ func (s *Session) InFlight() int {
 	return len(s.pending)
 }
 
-// DroppedNotifications returns how many notifications and server requests
-// were dropped because the client fell too far behind a flooding server.
+// DroppedNotifications returns how many notifications were dropped because
+// the client fell too far behind a flooding server.
 func (s *Session) DroppedNotifications() uint64 { return s.dropped.Load() }
 
 // Subscribe registers fn for every notification from the server, called in

@@ -13,7 +13,7 @@ import (
 
 // MisbehaveModes are the modes of the misbehave tool (flow.md).
 var MisbehaveModes = []string{"lying_length", "wrong_encoding", "foreign_stream", "stream_error",
-	ModeDatagramFlood, ModeNotificationFlood, "drop"}
+	ModeDatagramFlood, ModeNotificationFlood, ModeStreamErrorFlood, ModeShutdownFlood, "drop"}
 
 // Sizes of the stream_error mode.
 const (
@@ -31,7 +31,7 @@ func misbehaveSchema() json.RawMessage {
 			"description":"notification_flood sends notifications/message lines as fast as the transport takes them, `+
 		`datagram_flood log datagrams; both report the rate reached"},
 		"count":{"type":"integer","minimum":1,"maximum":`+fmt.Sprint(MaxFloodCount)+`,
-			"description":"floods: how many lines (default `+fmt.Sprint(DefaultFloodCount)+`, or as many as duration_ms allows)"},
+			"description":"floods: how many lines or messages (default `+fmt.Sprint(DefaultFloodCount)+`, or as many as duration_ms allows)"},
 		"duration_ms":{"type":"integer","minimum":1,"maximum":`+fmt.Sprint(MaxFloodDuration.Milliseconds())+`,
 			"description":"floods: stop after this long"}}`, "mode")
 }
@@ -50,6 +50,8 @@ func misbehave(ctx context.Context, c *Call) (*ToolResult, error) {
 		return streamError(ctx, c)
 	case ModeDatagramFlood, ModeNotificationFlood:
 		return flood(ctx, c, a.Mode, a.floodArgs)
+	case ModeStreamErrorFlood, ModeShutdownFlood:
+		return controlFlood(ctx, c, a.Mode, a.floodArgs)
 	case "lying_length", "wrong_encoding", "foreign_stream", "drop":
 		sab, ok := c.conn.out.(Saboteur)
 		if !ok {

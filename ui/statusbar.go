@@ -68,6 +68,9 @@ func (m *Model) statusParts() []string {
 			parts = append(parts, strings.TrimSpace(info.Name+" "+info.Version))
 		}
 		parts = append(parts, fmt.Sprintf("%d in flight", s.InFlight()))
+		if n := s.RefusedServerRequests(); n > 0 {
+			parts = append(parts, fmt.Sprintf("%d server requests refused (busy)", n))
+		}
 	}
 	parts = append(parts, storeFacts(m.cfg.Store.Stats(), m.idx.skipped)...)
 	return parts

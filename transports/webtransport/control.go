@@ -128,7 +128,7 @@ func (t *Transport) receive(m *proto.Message) bool {
 		case MethodStreamError:
 			t.receiveStreamError(m.Params)
 		case MethodShutdown:
-			go t.drainAndClose(false)
+			t.serverShutdown()
 		}
 	}
 	return true

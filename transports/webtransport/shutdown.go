@@ -62,6 +62,31 @@ func (t *Transport) drainAndClose(byClient bool) {
 	})
 }
 
+// serverShutdown acts on the server's first $/shutdown, on its own
+// goroutine; later ones are counted and ignored, so that a flood of them
+// costs no goroutine each.
+func (t *Transport) serverShutdown() {
+	if t.shutdowns.Add(1) == 1 {
+		go t.drainAndClose(false)
+	}
+}
+
+// Ignored counts the control messages of the server the transport ignored
+// to stay within its limits.
+type Ignored struct {
+	// StreamErrors are the $/streamError that named a request not in
+	// flight, a stream never opened nor referred to (past a few before the
+	// answer), a stream past MaxStreamsPerRequest, or repeated one.
+	StreamErrors uint64
+	// Shutdowns are the $/shutdown after the first.
+	Shutdowns uint64
+}
+
+// Ignored returns what the transport ignored so far.
+func (t *Transport) Ignored() Ignored {
+	return Ignored{StreamErrors: t.table.ignoredReports(), Shutdowns: max(t.shutdowns.Load(), 1) - 1}
+}
+
 // minCloseGrace is the least wait for the server to read $/shutdown.
 const minCloseGrace = 20 * time.Millisecond
 

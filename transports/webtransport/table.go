@@ -1,14 +1,27 @@
 package webtransport
 
 import (
+	"fmt"
 	"slices"
 	"sync"
 )
 
-// maxTrackedRequests bounds the requests the stream table remembers; past
-// it, the oldest whose streams are all over (or that were cancelled) are
-// forgotten first.
-const maxTrackedRequests = 4096
+// Bounds of the stream table, so that a server cannot grow it at will.
+const (
+	// maxTrackedRequests bounds the requests the stream table remembers;
+	// past it, the oldest whose streams are all over (or that were
+	// cancelled) are forgotten first.
+	maxTrackedRequests = 4096
+	// MaxStreamsPerRequest bounds the streams one request may have,
+	// referred to by its result, opened by the server or reported: a
+	// stream past it is reset as an injection, a ref/stream ignored.
+	MaxStreamsPerRequest = 1024
+	// maxEarlyReports bounds the $/streamError of one unanswered request
+	// that name a stream which has not arrived (its header may still be on
+	// its way); past it, and once the request is answered, a $/streamError
+	// for a stream never opened nor referred to is ignored and counted.
+	maxEarlyReports = 16
+)
 
 // flowStream is what the client knows of one execution stream.
 type flowStream struct {
@@ -25,7 +38,8 @@ type flowStream struct {
 type flowRequest struct {
 	answered  bool
 	cancelled bool
-	streams   map[uint32]*flowStream // by stream tag
+	streams   map[uint32]*flowStream // by stream tag, at most MaxStreamsPerRequest
+	early     int                    // streams known only from a $/streamError
 }
 
 // settled reports whether nothing more is expected for the request: it
@@ -48,6 +62,7 @@ type streamTable struct {
 	reading int           // streams arrived and not ended
 	changed chan struct{} // closed and replaced at every change
 	over    bool          // the session is gone: missing streams never come
+	ignored uint64        // $/streamError ignored (ignoredReports)
 }
 
 func newStreamTable() *streamTable {
@@ -60,10 +75,11 @@ func (s *streamTable) broadcastLocked() {
 	s.changed = make(chan struct{})
 }
 
-// stream returns the stream of a request, creating it. s.mu is held.
+// stream returns the stream of a request, creating it; nil when it is new
+// and the request has MaxStreamsPerRequest already. s.mu is held.
 func (r *flowRequest) stream(tag uint32) *flowStream {
 	st := r.streams[tag]
-	if st == nil {
+	if st == nil && len(r.streams) < MaxStreamsPerRequest {
 		st = &flowStream{reported: make(chan struct{})}
 		r.streams[tag] = st
 	}
@@ -144,7 +160,16 @@ func (s *streamTable) answered(id uint32, refs []StreamRef) bool {
 	}
 	r.answered = true
 	for _, ref := range refs {
-		r.stream(ref.StreamTag).referenced = true
+		if st := r.stream(ref.StreamTag); st != nil {
+			st.referenced = true
+		}
+	}
+	// A stream known only from a $/streamError that the result does not
+	// refer to is nothing the request waits for.
+	for tag, st := range r.streams {
+		if !st.arrived && !st.referenced {
+			delete(r.streams, tag)
+		}
 	}
 	s.broadcastLocked()
 	return true
@@ -167,7 +192,9 @@ func (s *streamTable) open(id, tag uint32) (injection string) {
 	case r.answered && st == nil:
 		return "that request was answered and its result refers to no stream with this tag"
 	}
-	st = r.stream(tag)
+	if st = r.stream(tag); st == nil {
+		return fmt.Sprintf("that request has %d streams already, the most mcpscope tracks", MaxStreamsPerRequest)
+	}
 	st.arrived, st.ended, st.err = true, false, nil
 	s.reading++
 	s.broadcastLocked()
@@ -233,24 +260,34 @@ func (s *streamTable) reportedBy(id, tag uint32) <-chan struct{} {
 
 // remoteError records the server's $/streamError for (id, tag). It returns
 // the error to mark the stream with now, or nil when the stream is still
-// being read (its reader marks it when it ends).
+// being read (its reader marks it when it ends) or the report is ignored:
+// a repeat, or one naming a request not in the table or a stream never
+// opened nor referred to (bar maxEarlyReports before the answer).
 func (s *streamTable) remoteError(p StreamErrorParams) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	failed := &StreamFailedError{RequestID: p.RequestID, StreamTag: p.StreamTag, Reported: p.Error}
 	r := s.reqs[p.RequestID]
-	if r == nil {
-		return failed
-	}
-	st := r.stream(p.StreamTag)
-	if st.remote == "" {
-		st.remote = p.Error
-		if st.remote == "" {
-			st.remote = "no reason given"
+	st := r.streamOrNil(p.StreamTag)
+	switch {
+	case st == nil && (r == nil || r.answered || r.early >= maxEarlyReports):
+		s.ignored++
+		return nil
+	case st == nil:
+		if st = r.stream(p.StreamTag); st == nil {
+			s.ignored++
+			return nil
 		}
-		close(st.reported)
+		r.early++
+	case st.remote != "":
+		s.ignored++
+		return nil
 	}
-	failed.Reported = st.remote
+	st.remote = p.Error
+	if st.remote == "" {
+		st.remote = "no reason given"
+	}
+	close(st.reported)
+	failed := &StreamFailedError{RequestID: p.RequestID, StreamTag: p.StreamTag, Reported: st.remote}
 	switch {
 	case st.arrived && !st.ended:
 		return nil
@@ -270,6 +307,15 @@ func (s *streamTable) finish() {
 	defer s.mu.Unlock()
 	s.over = true
 	s.broadcastLocked()
+}
+
+// ignoredReports returns how many $/streamError were ignored: repeats, and
+// those naming a request not in the table or a stream never opened nor
+// referred to.
+func (s *streamTable) ignoredReports() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ignored
 }
 
 // openStreams returns how many streams are being read.

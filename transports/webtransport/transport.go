@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	wt "github.com/quic-go/webtransport-go"
@@ -47,6 +48,7 @@ type Transport struct {
 	out       conn.Writer   // keeps the rest of a frame cut short by a cancelled Send
 	loops     sync.WaitGroup
 	shutdown  sync.Once
+	shutdowns atomic.Uint64 // $/shutdown received (shutdown.go)
 }
 
 var (

@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/transports/webtransport"
+)
+
+// warnLimits prints, once the session is closed, what the engine refused
+// or ignored to keep a flooding server within its limits; nothing else
+// tells of it without --trace.
+func (r *run) warnLimits() {
+	if r.session == nil {
+		return
+	}
+	if n := r.session.RefusedServerRequests(); n > 0 {
+		r.io.diag.Println(refusedWarning(n))
+	}
+	if f, ok := r.transport.(interface{ Ignored() webtransport.Ignored }); ok {
+		for _, w := range ignoredWarnings(f.Ignored()) {
+			r.io.diag.Println(w)
+		}
+	}
+}
+
+// ignoredWarnings say which MCP-Flow control messages of the server were
+// ignored, as a flood of them would otherwise have grown the client.
+func ignoredWarnings(ig webtransport.Ignored) []string {
+	var out []string
+	if ig.StreamErrors > 0 {
+		out = append(out, fmt.Sprintf("warning: the server sent %d $/streamError naming no stream mcpscope was reading or "+
+			"waiting for (never opened nor referred to, or already reported); they were ignored", ig.StreamErrors))
+	}
+	if ig.Shutdowns > 0 {
+		out = append(out, fmt.Sprintf("warning: the server sent $/shutdown %d more times after the first; they were ignored", ig.Shutdowns))
+	}
+	return out
+}
+
+// refusedWarning says how many of the server's requests were answered with
+// a busy error.
+func refusedWarning(n uint64) string {
+	return fmt.Sprintf("warning: the server sent more requests than mcpscope answers at once (%d); "+
+		"%d were refused with a busy error (%d)", client.MaxServerRequests, n, client.CodeClientBusy)
+}

@@ -1,0 +1,52 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/flowtest"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// stuckHandler never answers until the session ends.
+type stuckHandler struct{}
+
+func (stuckHandler) HandleServerRequest(ctx context.Context, _ string, _ json.RawMessage) (any, error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+// The status bar counts the server's requests refused as busy once 256
+// were in flight, and says nothing of them before.
+func TestStatusBarShowsRefusedServerRequests(t *testing.T) {
+	m := newTestModel(t, capture.NewStore(capture.Config{}), 200, 20)
+	f := &fakePeer{sink: m.cfg.Store, done: make(chan struct{})}
+	s := client.New(f, client.Options{ProtocolVersion: proto.LatestLegacy, Handler: stuckHandler{}})
+	if err := s.Connect(flowtest.Context(t)); err != nil {
+		t.Fatalf("connecting to the fake peer: %v", err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	m.conn = connection{link: Link{Transport: f, Session: s}, gen: 1, dialect: proto.DialectMCP, ready: true}
+	ask := func(i int) {
+		req, err := proto.NewRequest(proto.IntID(int64(i)), proto.MethodElicitationCreate, proto.ElicitRequestParams{Message: "?"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.deliver(req)
+	}
+	for i := range client.MaxServerRequests {
+		ask(i)
+	}
+	if bar := strings.Join(m.statusParts(), " · "); strings.Contains(bar, "refused") {
+		t.Fatalf("status bar %q before any refusal", bar)
+	}
+	ask(-1)
+	ask(-2)
+	if bar := strings.Join(m.statusParts(), " · "); !strings.Contains(bar, "0 in flight · 2 server requests refused (busy)") {
+		t.Fatalf("status bar %q does not count the refusals", bar)
+	}
+}
