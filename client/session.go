@@ -82,6 +82,10 @@ type Options struct {
 	Capabilities *proto.ClientCapabilities
 	// OnNotification, when set, sees every notification from the server.
 	OnNotification func(*proto.Message)
+	// OnStrayAnswer, when set, is told of each answer no request in flight
+	// was waiting for (late, duplicated or invented). It runs on the
+	// transport's read goroutine and must not block.
+	OnStrayAnswer func(StrayAnswer)
 }
 
 // ServerRequestHandler answers requests the server sends to the client.
