@@ -32,7 +32,8 @@ func (e *EnvelopeError) Error() string { return e.Reason }
 // Unwrap returns the decoder's error, if any.
 func (e *EnvelopeError) Unwrap() error { return e.Err }
 
-// The top-level members JSON-RPC gives a meaning to.
+// The top-level members JSON-RPC gives a meaning to, as bits of
+// Members.present in the order of jsonrpcMembers.
 const (
 	memberJSONRPC uint8 = 1 << iota
 	memberID
@@ -41,6 +42,9 @@ const (
 	memberResult
 	memberError
 )
+
+// jsonrpcMembers names the members of the bits above, in order.
+var jsonrpcMembers = [...]string{"jsonrpc", "id", "method", "params", "result", "error"}
 
 // smallMemberSet is how many names Members compares one by one before it
 // switches to a map.
@@ -63,19 +67,10 @@ type Members struct {
 
 // Add records a member name in the order the body gives it.
 func (s *Members) Add(name string) {
-	switch name {
-	case "jsonrpc":
-		s.present |= memberJSONRPC
-	case "id":
-		s.present |= memberID
-	case "method":
-		s.present |= memberMethod
-	case "params":
-		s.present |= memberParams
-	case "result":
-		s.present |= memberResult
-	case "error":
-		s.present |= memberError
+	for i, n := range jsonrpcMembers {
+		if n == name {
+			s.present |= 1 << i
+		}
 	}
 	if s.Duplicate != "" {
 		return

@@ -17,7 +17,7 @@ func BenchmarkDecodeEnvelope(b *testing.B) {
 		b.Run(body.name+"/encoding-json", func(b *testing.B) {
 			b.SetBytes(int64(len(in)))
 			for b.Loop() {
-				var m oldMessage
+				var m Message
 				if err := json.Unmarshal(in, &m); err != nil {
 					b.Fatal(err)
 				}

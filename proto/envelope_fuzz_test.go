@@ -19,16 +19,6 @@ var envelopeSeeds = []string{
 	`{"jsonrpc":"2.0","id":123456789012345678901234,"result":{}}`, `{"a":tru}`, `{"a" 1}`, `{`, `{"`,
 }
 
-// oldMessage decodes a message the way encoding/json alone would.
-type oldMessage struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      *ID             `json:"id"`
-	Method  string          `json:"method"`
-	Params  json.RawMessage `json:"params"`
-	Result  json.RawMessage `json:"result"`
-	Error   *Error          `json:"error"`
-}
-
 // FuzzDecodeMessageAgainstEncodingJSON: a body DecodeMessage accepts is
 // one encoding/json reads the same way; a violation message holds only
 // what it should.
@@ -45,7 +35,7 @@ func FuzzDecodeMessageAgainstEncodingJSON(f *testing.F) {
 			}
 			return
 		}
-		var old oldMessage
+		var old Message // decoded by encoding/json alone, through its tags
 		if foldsAName(withoutBOM(body)) {
 			return // encoding/json matches member names case-insensitively; JSON-RPC does not
 		}

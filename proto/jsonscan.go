@@ -187,14 +187,21 @@ func (s *scanner) empty(closing byte) bool {
 }
 
 // scanObject reads the members of the object b holds, as far as it can.
-func scanObject(b []byte) jsonScan {
+func scanObject(b []byte) jsonScan { return scanOuter(b, '{', (*scanner).members) }
+
+// scanArray reads the items of the array b holds, as far as it can.
+func scanArray(b []byte) jsonScan { return scanOuter(b, '[', (*scanner).items) }
+
+// scanOuter reads the object or array b holds: after the opening bracket,
+// inner reads what is inside.
+func scanOuter(b []byte, bracket byte, inner func(*scanner, *jsonScan) scanStatus) jsonScan {
 	s := scanner{b: b}
 	sc := jsonScan{}
-	if sc.opened = s.open('{'); !sc.opened {
+	if sc.opened = s.open(bracket); !sc.opened {
 		sc.status = scanBroken
 		return sc
 	}
-	sc.status = s.members(&sc)
+	sc.status = inner(&s, &sc)
 	sc.end, sc.depth = s.i, s.depth
 	return sc
 }
@@ -240,19 +247,6 @@ func (s *scanner) members(sc *jsonScan) scanStatus {
 			return st
 		}
 	}
-}
-
-// scanArray reads the items of the array b holds, as far as it can.
-func scanArray(b []byte) jsonScan {
-	s := scanner{b: b}
-	sc := jsonScan{}
-	if sc.opened = s.open('['); !sc.opened {
-		sc.status = scanBroken
-		return sc
-	}
-	sc.status = s.items(&sc)
-	sc.end, sc.depth = s.i, s.depth
-	return sc
 }
 
 // items reads the items of an array whose bracket has been read.
