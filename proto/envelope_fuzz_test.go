@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // envelopeSeeds are broken and well-formed bodies the envelope fuzz
@@ -128,6 +129,37 @@ func FuzzScanObject(f *testing.F) {
 					t.Fatalf("item %q of a valid array is not JSON", it)
 				}
 			}
+		}
+	})
+}
+
+// FuzzCheckText: the offset of invalid UTF-8 is the first byte that does
+// not decode, everything before it is UTF-8, and clean text gets no warning.
+func FuzzCheckText(f *testing.F) {
+	for _, s := range []string{"{}", "\uFEFF{}", "{\"a\":\"\xff\"}", "\xed\xa0\x80", "é\xc3"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		err := CheckText(body)
+		var w *TextWarning
+		if err == nil {
+			if !utf8.Valid(body) || bytes.HasPrefix(body, utf8BOM) {
+				t.Fatalf("no warning for %q", body)
+			}
+			return
+		}
+		if !errors.As(err, &w) || w.BOM != bytes.HasPrefix(body, utf8BOM) {
+			t.Fatalf("warning %v for %q", err, body)
+		}
+		if w.InvalidAt >= 0 {
+			if !utf8.Valid(body[:w.InvalidAt]) {
+				t.Fatalf("invalid UTF-8 before offset %d in %q", w.InvalidAt, body)
+			}
+			if r, n := utf8.DecodeRune(body[w.InvalidAt:]); r != utf8.RuneError || n != 1 {
+				t.Fatalf("offset %d of %q decodes", w.InvalidAt, body)
+			}
+		} else if !utf8.Valid(body) {
+			t.Fatalf("invalid %q reported clean", body)
 		}
 	})
 }
