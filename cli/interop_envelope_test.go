@@ -154,7 +154,7 @@ func TestEnvelopeStrayAnswersWarn(t *testing.T) {
 	r := stubAnswering(t, template, "call", "tools/call", `{"name":"x"}`)
 	r.mustExit(t, ExitOK)
 	want := strings.Join([]string{
-		"warning: the server answered id 2, which no request is waiting for (answered already or given up on); it was ignored",
+		"warning: the server answered id 2 a second time; it was ignored",
 		"warning: the server answered id 77, which mcpscope never sent; it was ignored",
 		`warning: the server sent an answer with id null, which names no request: error -32700 "Parse error \x1b]0;pwned\a"; it was ignored`,
 	}, "\n") + "\n"

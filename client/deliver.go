@@ -29,8 +29,9 @@ func (s *Session) deliver(m *proto.Message) {
 }
 
 // deliverResponse completes the request the response answers. A response
-// whose id is not in flight (late, duplicated or invented) is reported to
-// Options.OnStrayAnswer; the capture still shows it. A response whose id
+// whose id is not in flight is dropped (the capture still shows it) and,
+// when it is a duplicate or names an id never sent, reported to
+// Options.OnStrayAnswer. A response whose id
 // is the string twin of an integer id in flight ("3" for 3), or the
 // reverse, fails that request as a protocol violation.
 func (s *Session) deliverResponse(m *proto.Message) {
@@ -43,6 +44,7 @@ func (s *Session) deliverResponse(m *proto.Message) {
 		s.strayAnswer(id, m.Error)
 		return
 	}
+	s.answered.add(w.key)
 	before := s.notes.queued()
 	switch {
 	case twin:
@@ -73,6 +75,7 @@ func (s *Session) deliverViolation(m *proto.Message) {
 	before := s.notes.queued()
 	for _, id := range ids {
 		if w, _ := s.takeAnswered(id); w != nil {
+			s.answered.add(w.key)
 			w.done <- outcome{err: answerViolation(w, m.Violation), notesBefore: before}
 		}
 	}

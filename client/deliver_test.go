@@ -129,7 +129,7 @@ func TestStrayAnswersAreReported(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		"the server answered id 3, which no request is waiting for (answered already or given up on); it was ignored",
+		"the server answered id 3 a second time; it was ignored",
 		"the server answered id 424242, which mcpscope never sent; it was ignored",
 		`the server answered id "x\x1b]0;t\a", which mcpscope never sent; it was ignored`,
 		`the server sent an answer with id null, which names no request: error -32700 "Parse error"; it was ignored`,
@@ -175,5 +175,33 @@ func TestInitializeResultOfTheWrongShape(t *testing.T) {
 				t.Fatalf("Connect: %v\nwant %s", err, c.want)
 			}
 		})
+	}
+}
+
+func TestLateAnswerToAGivenUpRequestIsNoStray(t *testing.T) {
+	strays := make(chan StrayAnswer, 4)
+	var held proto.ID
+	s, _ := connect(t, serve(false, func(srv *fakeServer, m *proto.Message) {
+		switch {
+		case m.Method == "tools/call":
+			held = *m.ID // answered only once the client gave up
+		case m.Method == proto.MethodNotifyCancelled:
+			srv.result(held, map[string]any{"late": true})
+		case m.Kind() == proto.KindRequest:
+			srv.result(*m.ID, map[string]any{})
+		}
+	}), Options{OnStrayAnswer: func(a StrayAnswer) { strays <- a }})
+	var te *TimeoutError
+	if _, err := s.Call(testCtx(t), "tools/call", nil, WithTimeout(50*time.Millisecond)); !errors.As(err, &te) {
+		t.Fatalf("err %v, want a timeout", err)
+	}
+	// The late answer comes before the answer to this ping.
+	if _, err := s.Call(testCtx(t), "ping", nil); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case a := <-strays:
+		t.Fatalf("a late answer to a request given up on was reported: %s", a)
+	default:
 	}
 }

@@ -83,8 +83,8 @@ type Options struct {
 	// OnNotification, when set, sees every notification from the server.
 	OnNotification func(*proto.Message)
 	// OnStrayAnswer, when set, is told of each answer no request in flight
-	// was waiting for (late, duplicated or invented). It runs on the
-	// transport's read goroutine and must not block.
+	// was waiting for: a duplicate, or one to an id never sent. It runs on
+	// the transport's read goroutine and must not block.
 	OnStrayAnswer func(StrayAnswer)
 }
 
@@ -131,6 +131,7 @@ type Session struct {
 	notes    *notificationQueue
 	handlers chan struct{} // bounds concurrent server-request goroutines
 	dropped  atomic.Uint64
+	answered answeredIDs // the last requests answered, to tell a duplicate answer (stray.go)
 }
 
 // New returns a session over t; nothing is sent until Connect.

@@ -3,20 +3,23 @@ package client
 import (
 	"fmt"
 	"strconv"
+	"sync"
 
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
 // StrayAnswer describes an answer from the server that no request in
-// flight was waiting for. The engine drops it (the capture keeps its frame)
-// and tells Options.OnStrayAnswer.
+// flight was waiting for: a second answer to a request, or an answer to an
+// id the session never sent. The engine drops it (the capture keeps its
+// frame) and tells Options.OnStrayAnswer. A late answer to a request the
+// session gave up on (timed out, cancelled) is not one: the protocol lets
+// the server send it and the client ignore it.
 type StrayAnswer struct {
 	// ID is the answer's id; null when the answer named none.
 	ID proto.ID
-	// Issued is true when the session did send a request with this id: the
-	// answer is a duplicate, or came after the request was given up on.
-	Issued bool
+	// Duplicate is true when the request with this id was answered already.
+	Duplicate bool
 	// Err is the answer's error object, when it is an error answer.
 	Err *proto.Error
 }
@@ -30,8 +33,8 @@ func (a StrayAnswer) String() string {
 	switch {
 	case a.ID.IsNull():
 		what = "the server sent an answer with id null, which names no request"
-	case a.Issued:
-		what = fmt.Sprintf("the server answered id %s, which no request is waiting for (answered already or given up on)", termtext.Line(a.ID.String()))
+	case a.Duplicate:
+		what = fmt.Sprintf("the server answered id %s a second time", termtext.Line(a.ID.String()))
 	default:
 		what = fmt.Sprintf("the server answered id %s, which mcpscope never sent", termtext.LineMax(a.ID.String(), shownStrayError))
 	}
@@ -41,13 +44,51 @@ func (a StrayAnswer) String() string {
 	return what + "; it was ignored"
 }
 
-// strayAnswer reports an answer no request was waiting for.
+// strayAnswer reports an answer no request was waiting for, unless it is a
+// late answer to a request given up on.
 func (s *Session) strayAnswer(id proto.ID, rpcErr *proto.Error) {
 	if s.opts.OnStrayAnswer == nil {
 		return
 	}
-	n, isInt := id.Int()
-	s.opts.OnStrayAnswer(StrayAnswer{ID: id, Issued: isInt && n >= 1 && n <= s.nextID.Load(), Err: rpcErr})
+	a := StrayAnswer{ID: id, Duplicate: s.answered.has(id.Key()), Err: rpcErr}
+	if n, ok := id.Int(); ok && !a.Duplicate && n >= 1 && n <= s.nextID.Load() {
+		return // sent, not answered recently: given up on
+	}
+	s.opts.OnStrayAnswer(a)
+}
+
+// answeredMemory is how many answered requests a session remembers.
+const answeredMemory = 1024
+
+// answeredIDs remembers the keys of the last answeredMemory requests that
+// got an answer. The zero value is empty.
+type answeredIDs struct {
+	mu   sync.Mutex
+	ring [answeredMemory]string
+	next int
+	set  map[string]struct{}
+}
+
+// add records that the request pending under key was answered.
+func (a *answeredIDs) add(key string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.set == nil {
+		a.set = make(map[string]struct{}, answeredMemory)
+	}
+	if old := a.ring[a.next]; old != "" {
+		delete(a.set, old)
+	}
+	a.ring[a.next], a.set[key] = key, struct{}{}
+	a.next = (a.next + 1) % answeredMemory
+}
+
+// has reports whether the request pending under key was answered lately.
+func (a *answeredIDs) has(key string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	_, ok := a.set[key]
+	return ok
 }
 
 // idTwin returns the id of the other kind that reads the same: the string
