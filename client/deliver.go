@@ -31,9 +31,9 @@ func (s *Session) deliver(m *proto.Message) {
 // deliverResponse completes the request the response answers. A response
 // whose id is not in flight is dropped (the capture still shows it) and,
 // when it is a duplicate or names an id never sent, reported to
-// Options.OnStrayAnswer. A response whose id
-// is the string twin of an integer id in flight ("3" for 3), or the
-// reverse, fails that request as a protocol violation.
+// Options.OnStrayAnswer. A response whose id is the string twin of an
+// integer id in flight ("3" for 3), or the reverse, fails that request as
+// a protocol violation.
 func (s *Session) deliverResponse(m *proto.Message) {
 	var id proto.ID // an answer with id null names no request
 	if m.ID != nil {
