@@ -18,6 +18,8 @@ type connectPlan struct {
 	// questions, when set, answers the server's questions instead of the
 	// answers file: the TUI's bridge to the user, which keeps the roots.
 	questions questionSource
+	// strays, when set, is told of each answer no request was waiting for.
+	strays func(client.StrayAnswer)
 }
 
 // questionSource answers the server's questions and knows the roots to
@@ -62,6 +64,7 @@ func (p *connectPlan) open(target Target, sink capture.Sink, warn func(string), 
 		ProtocolVersion: p.flags.protocol,
 		Timeout:         p.flags.timeout,
 		Handler:         NewAnswerer(p.answers, p.roots, stop),
+		OnStrayAnswer:   p.strays,
 	}
 	if len(p.roots) > 0 {
 		opts.Roots = p.roots

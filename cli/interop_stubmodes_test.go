@@ -22,8 +22,9 @@ var (
 		"wiretap": wiretap,
 	}
 	stubRequestHooks = map[string]func(out *bufio.Writer, method string, id json.RawMessage) bool{
-		"crash": crashOnCall,
-		"giant": giantLineBeforeTools,
+		"crash":  crashOnCall,
+		"giant":  giantLineBeforeTools,
+		"answer": answerFromEnv,
 	}
 )
 

@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/spf13/cobra"
 )
@@ -46,12 +49,45 @@ func newListCommand(name, short string, list lister) *cobra.Command {
 // listOne lists every page of one list method.
 func listOne(method, field string) lister {
 	return func(ctx context.Context, r *run) ([]string, [][]json.RawMessage, error) {
-		items, err := r.session.ListAll(ctx, method, field, nil)
+		items, err := listEntries(ctx, r, method, field)
 		if err != nil {
 			return nil, nil, err
 		}
 		return []string{field}, [][]json.RawMessage{items}, nil
 	}
+}
+
+// listEntries lists every page of method and checks that each entry of
+// field is an object with a string "name", as every MCP listing promises.
+// The first entry that is not is a protocol violation naming its index.
+func listEntries(ctx context.Context, r *run, method, field string) ([]json.RawMessage, error) {
+	items, err := r.session.ListAll(ctx, method, field, nil)
+	if err != nil {
+		return nil, err
+	}
+	for i, it := range items {
+		if problem := entryProblem(it); problem != "" {
+			return nil, &client.ProtocolError{Msg: fmt.Sprintf("%s[%d] from %s %s", field, i, method, problem)}
+		}
+	}
+	return items, nil
+}
+
+// shownEntry is how many bytes of a listing entry of the wrong shape are quoted.
+const shownEntry = 80
+
+// entryProblem says what is wrong with one listing entry, or "".
+func entryProblem(entry json.RawMessage) string {
+	var members map[string]json.RawMessage
+	shown := termtext.LineMax(string(bytes.TrimSpace(entry)), shownEntry)
+	if json.Unmarshal(entry, &members) != nil || members == nil {
+		return "is not an object: " + shown
+	}
+	var name string
+	if v := members["name"]; len(v) == 0 || v[0] != '"' || json.Unmarshal(v, &name) != nil {
+		return `has no string "name": ` + shown
+	}
+	return ""
 }
 
 var (
@@ -66,7 +102,7 @@ func listResources(ctx context.Context, r *run) ([]string, [][]json.RawMessage, 
 	if err != nil {
 		return nil, nil, err
 	}
-	templates, err := r.session.ListAll(ctx, proto.MethodResourceTemplatesList, "resourceTemplates", nil)
+	templates, err := listEntries(ctx, r, proto.MethodResourceTemplatesList, "resourceTemplates")
 	var rpc *client.RPCError
 	switch {
 	case errors.As(err, &rpc) && rpc.Err != nil && rpc.Err.Code == proto.CodeMethodNotFound:

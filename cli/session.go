@@ -48,6 +48,7 @@ func (f *runFlags) execute(ctx context.Context, target Target, io streams, w wor
 
 	r := &run{flags: f, target: target, io: io}
 	r.warnings = &decodeWarnings{out: io.diag, unit: controlUnit(target)}
+	plan.strays = r.warnings.StrayAnswer
 	// Nothing reaches stderr once the run has returned.
 	defer io.diag.Close()
 	defer r.warnings.Flush()

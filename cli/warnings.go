@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/transports/stdio"
 	"github.com/mcpscope/mcpscope/transports/webtransport"
@@ -17,14 +18,17 @@ import (
 const decodeWarningLimit = 5
 
 // decodeWarnings prints a warning on stderr for each frame from the server
-// that could not be decoded (garbage on stdout, an oversized line), the
-// first decodeWarningLimit of them, and counts the rest for Flush.
+// that could not be decoded (garbage on stdout, an oversized line, a broken
+// envelope) or was read despite unclean text, and for each answer no
+// request was waiting for: the first decodeWarningLimit of them in all,
+// counting the rest for Flush.
 type decodeWarnings struct {
-	mu     sync.Mutex
-	out    *lineWriter
-	unit   string // what a control frame is called on this transport: "line on stdout", "frame"
-	shown  int
-	hidden int
+	mu           sync.Mutex
+	out          *lineWriter
+	unit         string // what a control frame is called on this transport: "line on stdout", "frame"
+	shown        int
+	hiddenFrames int
+	hiddenStrays int
 }
 
 // ReleasesUnheld is true: the sink reads a frame while Append runs and keeps
@@ -36,24 +40,40 @@ func (d *decodeWarnings) Append(f *capture.Frame) uint64 {
 	if f.Err == nil || f.Dir != capture.In || f.Chan.Kind != capture.Control {
 		return 0
 	}
+	d.warn(func() string { return decodeWarning(f, d.unit) }, &d.hiddenFrames)
+	return 0
+}
+
+// StrayAnswer warns about an answer no request was waiting for (the
+// engine's Options.OnStrayAnswer).
+func (d *decodeWarnings) StrayAnswer(a client.StrayAnswer) {
+	d.warn(a.String, &d.hiddenStrays)
+}
+
+// warn prints the warning text gives while under the limit, and otherwise
+// counts it in hidden.
+func (d *decodeWarnings) warn(text func() string, hidden *int) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.shown >= decodeWarningLimit {
-		d.hidden++
-		return 0
+		*hidden++
+		return
 	}
 	d.shown++
-	d.out.Println("warning: " + decodeWarning(f, d.unit))
-	return 0
+	d.out.Println("warning: " + text())
 }
 
 // Flush prints how many warnings were held back, if any.
 func (d *decodeWarnings) Flush() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.hidden > 0 {
-		d.out.Println(fmt.Sprintf("warning: %d more undecodable frames from the server were not shown", d.hidden))
-		d.hidden = 0
+	if d.hiddenFrames > 0 {
+		d.out.Println(fmt.Sprintf("warning: %d more undecodable frames from the server were not shown", d.hiddenFrames))
+		d.hiddenFrames = 0
+	}
+	if d.hiddenStrays > 0 {
+		d.out.Println(fmt.Sprintf("warning: %d more answers that no request was waiting for were not shown", d.hiddenStrays))
+		d.hiddenStrays = 0
 	}
 }
 
@@ -68,6 +88,8 @@ func decodeWarning(f *capture.Frame, unit string) string {
 		line     *stdio.StdoutLineError
 		tooLarge *proto.FrameTooLargeError
 		mismatch *webtransport.EncodingMismatchError
+		envelope *proto.EnvelopeError
+		text     *proto.TextWarning
 	)
 	switch {
 	case errors.As(f.Err, &long):
@@ -76,6 +98,10 @@ func decodeWarning(f *capture.Frame, unit string) string {
 		return fmt.Sprintf("the server sent a %s whose length prefix claims %d bytes, over the %d-byte limit (--max-frame-size); it was not read", unit, tooLarge.Size, tooLarge.Max)
 	case errors.As(f.Err, &mismatch):
 		return oneLine(mismatch.Error())
+	case errors.As(f.Err, &text):
+		return fmt.Sprintf("a %s from the server was read, but %s", unit, text)
+	case errors.As(f.Err, &envelope) && !envelope.Malformed:
+		return fmt.Sprintf("the server wrote a %s that is not a JSON-RPC message: %s (%s)", unit, preview(f.Raw, 40), oneLine(envelope.Reason))
 	case errors.As(f.Err, &line) && !line.JSON, f.Msg == nil && len(f.Raw) > 0 && f.Kept >= f.Size && !json.Valid(f.Raw):
 		return fmt.Sprintf("the server wrote a non-JSON %s: %s", unit, preview(f.Raw, 40))
 	}

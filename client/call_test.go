@@ -84,8 +84,8 @@ func TestConcurrentCallsMatchedOutOfOrder(t *testing.T) {
 				} else {
 					rand.Shuffle(len(held), func(i, j int) { held[i], held[j] = held[j], held[i] })
 				}
-				srv.rawResult(proto.IntID(99999), `{"n":-1}`)  // unknown id
-				srv.rawResult(proto.StringID("3"), `{"n":-2}`) // a string twin of an int id
+				srv.rawResult(proto.IntID(99999), `{"n":-1}`)      // unknown id
+				srv.rawResult(proto.StringID("99999"), `{"n":-2}`) // a string twin of an id never sent
 				for _, h := range held {
 					echoN(srv, h)
 				}

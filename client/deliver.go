@@ -1,6 +1,9 @@
 package client
 
 import (
+	"errors"
+	"fmt"
+
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -10,6 +13,10 @@ import (
 // requests run on their own goroutines or are answered from a bounded queue.
 func (s *Session) deliver(m *proto.Message) {
 	if m == nil {
+		return
+	}
+	if m.Violation != nil {
+		s.deliverViolation(m)
 		return
 	}
 	switch m.Kind() {
@@ -23,20 +30,77 @@ func (s *Session) deliver(m *proto.Message) {
 }
 
 // deliverResponse completes the request the response answers. A response
-// whose id is not in flight (late, duplicated or invented) is ignored; the
-// capture still shows it.
+// whose id is not in flight is dropped (the capture still shows it) and,
+// when it is a duplicate or names an id never sent, reported to
+// Options.OnStrayAnswer. A response whose id is the string twin of an
+// integer id in flight ("3" for 3), or the reverse, fails that request as
+// a protocol violation.
 func (s *Session) deliverResponse(m *proto.Message) {
-	if m.ID == nil {
+	var id proto.ID // an answer with id null names no request
+	if m.ID != nil {
+		id = *m.ID
+	}
+	w, twin := s.takeAnswered(id)
+	if w == nil {
+		s.strayAnswer(id, m.Error)
 		return
 	}
-	w := s.takeKey(m.ID.Key())
-	if w == nil {
+	s.answered.add(w.key)
+	before := s.notes.queued()
+	switch {
+	case twin:
+		w.done <- outcome{err: answerViolation(w, fmt.Errorf("it carries the id %s where the request's id is %s", id, w.id)), notesBefore: before}
+	case m.Error != nil:
+		w.done <- outcome{err: &RPCError{Method: w.method, Err: m.Error}, notesBefore: before}
+	default:
+		w.done <- outcome{result: m.Result, notesBefore: before}
+	}
+}
+
+// deliverViolation fails at once the request that a message with a broken
+// envelope answers, by every id it names. A broken request or notification
+// from the server answers nothing; the capture shows it with its error.
+func (s *Session) deliverViolation(m *proto.Message) {
+	var (
+		env *proto.EnvelopeError
+		ids []proto.ID
+	)
+	switch {
+	case errors.As(m.Violation, &env) && env.Request:
 		return
+	case env != nil:
+		ids = env.IDs
+	case m.ID != nil:
+		ids = []proto.ID{*m.ID}
 	}
 	before := s.notes.queued()
-	if m.Error != nil {
-		w.done <- outcome{err: &RPCError{Method: w.method, Err: m.Error}, notesBefore: before}
-		return
+	for _, id := range ids {
+		if w, _ := s.takeAnswered(id); w != nil {
+			s.answered.add(w.key)
+			w.done <- outcome{err: answerViolation(w, m.Violation), notesBefore: before}
+		}
 	}
-	w.done <- outcome{result: m.Result, notesBefore: before}
+}
+
+// answerViolation is the error of a request whose answer broke the protocol.
+func answerViolation(w *waiter, why error) error {
+	return &ProtocolError{Msg: fmt.Sprintf("the answer to %s (id %s) is unusable", w.method, w.id), Err: why}
+}
+
+// takeAnswered removes and returns the waiter an answer with id completes:
+// the one pending under id, or else the one pending under its twin (the
+// integer 3 for the string "3" and the reverse), with twin set.
+func (s *Session) takeAnswered(id proto.ID) (w *waiter, twin bool) {
+	if id.IsNull() {
+		return nil, false
+	}
+	if w := s.takeKey(id.Key()); w != nil {
+		return w, false
+	}
+	if other, ok := idTwin(id); ok {
+		if w := s.takeKey(other.Key()); w != nil {
+			return w, true
+		}
+	}
+	return nil, false
 }

@@ -41,12 +41,22 @@ func (e *ConnectionError) Error() string { return "connection lost: " + e.Err.Er
 func (e *ConnectionError) Unwrap() error { return e.Err }
 
 // ProtocolError says the server broke the protocol: an unsupported version, a
-// malformed handshake answer, a response of the wrong shape.
+// malformed handshake answer, a response of the wrong shape or with a
+// broken envelope.
 type ProtocolError struct {
 	Msg string
+	Err error // what was wrong, when Msg only says where (a *proto.EnvelopeError), or nil
 }
 
-func (e *ProtocolError) Error() string { return "protocol violation: " + e.Msg }
+func (e *ProtocolError) Error() string {
+	if e.Err != nil {
+		return "protocol violation: " + e.Msg + ": " + e.Err.Error()
+	}
+	return "protocol violation: " + e.Msg
+}
+
+// Unwrap returns what was wrong, if anything more than Msg says.
+func (e *ProtocolError) Unwrap() error { return e.Err }
 
 // ErrClosed is returned for calls made after Close.
 var ErrClosed = errors.New("session closed")

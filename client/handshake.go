@@ -162,7 +162,7 @@ func (s *Session) initialize(ctx context.Context, v string) error {
 		Instructions    string               `json:"instructions"`
 	}
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return s.refuse(fmt.Sprintf("the initialize result is malformed: %v", err))
+		return s.refuse(malformedResult(proto.MethodInitialize, raw, err))
 	}
 	if res.ProtocolVersion == "" {
 		return s.refuse("the initialize result names no protocolVersion")

@@ -82,6 +82,10 @@ type Options struct {
 	Capabilities *proto.ClientCapabilities
 	// OnNotification, when set, sees every notification from the server.
 	OnNotification func(*proto.Message)
+	// OnStrayAnswer, when set, is told of each answer no request in flight
+	// was waiting for: a duplicate, or one to an id never sent. It runs on
+	// the transport's read goroutine and must not block.
+	OnStrayAnswer func(StrayAnswer)
 }
 
 // ServerRequestHandler answers requests the server sends to the client.
@@ -128,6 +132,7 @@ type Session struct {
 	handlers chan struct{} // bounds concurrent server-request goroutines
 	answers  answerQueue   // answers sent without a handler goroutine (server_refusals.go)
 	dropped  atomic.Uint64
+	answered answeredIDs // the last requests answered, to tell a duplicate answer (stray.go)
 }
 
 // New returns a session over t; nothing is sent until Connect.

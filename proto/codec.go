@@ -16,11 +16,14 @@ type Codec interface {
 	// Encode returns the body of m (jsonrpc defaults to "2.0").
 	Encode(m *Message) ([]byte, error)
 	// Decode decodes one message, keeps body in Raw and validates it like
-	// DecodeMessage: a message that decodes but breaks a JSON-RPC rule is
-	// returned together with the error.
+	// DecodeMessage: a body that breaks a JSON-RPC rule gives an
+	// *EnvelopeError (CheckEnvelope), returned with a message carrying it as
+	// its Violation when the body's id could be read.
 	Decode(body []byte) (*Message, error)
 	// DecodeBatch decodes one message or a batch (an array of messages);
-	// each message keeps its own bytes in Raw.
+	// each message keeps its own bytes in Raw. With an error, msgs holds
+	// what can still be delivered, violation messages included, like
+	// DecodeJSON.
 	DecodeBatch(body []byte) (msgs []*Message, batch bool, err error)
 	// Marshal encodes a payload value such as a ProgressDatagram.
 	Marshal(v any) ([]byte, error)

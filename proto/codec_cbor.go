@@ -123,10 +123,10 @@ func (c cborCodec) DecodeBatch(body []byte) ([]*Message, bool, error) {
 	}
 	if h.major != cborArray {
 		m, err := c.Decode(body)
-		if err != nil {
+		if m == nil {
 			return nil, false, err
 		}
-		return []*Message{m}, false, nil
+		return []*Message{m}, false, err // with err, m carries it as its Violation
 	}
 	var msgs []*Message
 	off := h.next

@@ -3,8 +3,12 @@ package proto
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"strconv"
+
+	"github.com/mcpscope/mcpscope/internal/termtext"
 )
 
 type idKind uint8
@@ -89,16 +93,36 @@ func (id *ID) UnmarshalJSON(b []byte) error {
 		}
 		*id = StringID(s)
 	default:
-		n, err := strconv.ParseInt(string(b), 10, 64)
+		n, err := parseIntID(b)
 		if err != nil {
-			// JSON-RPC discourages fractional ids; accept 1.0-style integers only.
-			f, ferr := strconv.ParseFloat(string(b), 64)
-			if ferr != nil || f != float64(int64(f)) {
-				return fmt.Errorf("id %s is neither a string nor an integer", b)
-			}
-			n = int64(f)
+			return err
 		}
 		*id = IntID(n)
 	}
 	return nil
+}
+
+// shownID is how many bytes of an unusable id an error quotes.
+const shownID = 40
+
+// parseIntID reads a JSON number as an integer id. JSON-RPC discourages
+// fractional ids; 1.0-style integers are accepted. An integer outside
+// int64 is refused as too large, with its digits.
+func parseIntID(b []byte) (int64, error) {
+	n, err := strconv.ParseInt(string(b), 10, 64)
+	if err == nil {
+		return n, nil
+	}
+	shown := termtext.LineMax(termtext.Shorten(string(b), shownID), 0)
+	if errors.Is(err, strconv.ErrRange) {
+		return 0, fmt.Errorf("id %s is an integer too large for the id space (int64)", shown)
+	}
+	f, ferr := strconv.ParseFloat(string(b), 64)
+	switch {
+	case ferr != nil && !(errors.Is(ferr, strconv.ErrRange) && math.IsInf(f, 0)), f != math.Trunc(f):
+		return 0, fmt.Errorf("id %s is neither a string nor an integer", shown)
+	case f < -(1<<63) || f >= 1<<63 || math.IsInf(f, 0):
+		return 0, fmt.Errorf("id %s is an integer too large for the id space (int64)", shown)
+	}
+	return int64(f), nil
 }

@@ -1,7 +1,6 @@
 package proto
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 )
@@ -32,7 +31,8 @@ func (k Kind) String() string {
 
 // Message is one JSON-RPC 2.0 message. Unknown fields are tolerated and kept
 // in Raw, which holds the exact body bytes the message was decoded from (nil
-// for a message built locally and not yet encoded).
+// for a message built locally and not yet encoded). Params, Result and
+// Error.Data of a decoded message are slices of its body.
 type Message struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      *ID             `json:"id,omitempty"`
@@ -43,6 +43,13 @@ type Message struct {
 
 	// Raw is the exact body this message was decoded from (no framing).
 	Raw []byte `json:"-"`
+
+	// Violation, when set, says the body claims an id but breaks the
+	// JSON-RPC envelope (an *EnvelopeError, or a transport's reason such
+	// as a line over the size limit). Such a message holds only ID (the
+	// first id read), Raw and Violation; its Kind is KindInvalid. A
+	// transport delivers it so that the request it answers fails at once.
+	Violation error `json:"-"`
 }
 
 // Kind classifies the message.
@@ -129,48 +136,6 @@ type Error struct {
 
 // Error renders the code and message.
 func (e *Error) Error() string { return fmt.Sprintf("%s (code %d)", e.Message, e.Code) }
-
-// DecodeJSON decodes one JSON-RPC message or a batch from a JSON body. Each
-// message keeps its exact bytes in Raw. A message that is valid JSON but not
-// JSON-RPC is returned with an error naming what is wrong.
-func DecodeJSON(body []byte) (msgs []*Message, batch bool, err error) {
-	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) > 0 && trimmed[0] == '[' {
-		var items []json.RawMessage
-		if err := json.Unmarshal(trimmed, &items); err != nil {
-			return nil, true, fmt.Errorf("batch: %w", err)
-		}
-		if len(items) == 0 {
-			return nil, true, fmt.Errorf("empty batch")
-		}
-		for i, it := range items {
-			m, err := DecodeMessage(it)
-			if err != nil {
-				return msgs, true, fmt.Errorf("batch item %d: %w", i, err)
-			}
-			msgs = append(msgs, m)
-		}
-		return msgs, true, nil
-	}
-	m, err := DecodeMessage(body)
-	if err != nil {
-		return nil, false, err
-	}
-	return []*Message{m}, false, nil
-}
-
-// DecodeMessage decodes a single JSON-RPC message from JSON, keeping body in Raw.
-func DecodeMessage(body []byte) (*Message, error) {
-	m := &Message{}
-	if err := json.Unmarshal(body, m); err != nil {
-		return nil, fmt.Errorf("not a JSON-RPC message: %w", err)
-	}
-	m.Raw = body
-	if err := m.Validate(); err != nil {
-		return m, err
-	}
-	return m, nil
-}
 
 // Validate checks the envelope rules of JSON-RPC 2.0.
 func (m *Message) Validate() error {

@@ -3,6 +3,7 @@ package stdio
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 
@@ -21,10 +22,29 @@ func splitLine(raw []byte) (body []byte, fields []proto.Field) {
 	return raw[:n], fields
 }
 
+// classifyStdout turns one line read from stdout into its frame and the
+// messages to deliver. A line over the limit keeps only its head; when the
+// head shows the id of an answer, a message carrying the LineTooLongError
+// as its Violation is delivered so that the request fails at once.
+func classifyStdout(ln line, max int) (*capture.Frame, []*proto.Message) {
+	if !ln.tooLong {
+		return classifyLine(ln.raw)
+	}
+	f := tooLongFrame(capture.Channel{Kind: capture.Control}, proto.EncJSON, ln, max)
+	if m := proto.NewViolation(ln.raw, f.Err); m != nil {
+		return f, []*proto.Message{m}
+	}
+	return f, nil
+}
+
 // classifyLine turns one raw stdout line (delimiter included) into its
 // frame and the messages to deliver. A blank line yields no frame. A line
-// that is not JSON-RPC yields a frame with Err and no messages. The frame's
-// Dir, Conn and Time are left for the caller.
+// that is not JSON-RPC yields a frame with Err and delivers only what
+// proto can still deliver of it: the good items of a batch, and messages
+// carrying a Violation for the answers it names. A message whose text was
+// not clean (a byte order mark, invalid UTF-8) is delivered and its frame
+// carries the *proto.TextWarning. The frame's Dir, Conn and Time are left
+// for the caller.
 func classifyLine(raw []byte) (*capture.Frame, []*proto.Message) {
 	body, fields := splitLine(raw)
 	if len(bytes.TrimSpace(body)) == 0 {
@@ -33,13 +53,24 @@ func classifyLine(raw []byte) (*capture.Frame, []*proto.Message) {
 	f := &capture.Frame{Chan: capture.Channel{Kind: capture.Control}, Raw: raw, Size: len(raw), Fields: fields, Enc: proto.EncJSON}
 	msgs, batch, err := proto.DecodeJSON(body)
 	if err != nil {
-		f.Err = &StdoutLineError{JSON: json.Valid(body), Head: headOf(body), Err: err}
-		return f, nil
+		f.Err = &StdoutLineError{JSON: isJSON(body, err), Head: headOf(body), Err: err}
+		return f, msgs
 	}
 	if !batch {
 		f.Msg = msgs[0]
 	}
+	f.Err = proto.CheckText(body)
 	return f, msgs
+}
+
+// isJSON reports whether a line that failed to decode is JSON all the same
+// (JSON nested too deep or followed by more data counts as JSON).
+func isJSON(body []byte, err error) bool {
+	var env *proto.EnvelopeError
+	if errors.As(err, &env) {
+		return !env.Malformed
+	}
+	return errors.Is(err, proto.ErrNestedTooDeep) || json.Valid(body)
 }
 
 // describe names a message in error sentences: "request initialize",

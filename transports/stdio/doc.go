@@ -6,8 +6,11 @@
 // reported to a capture.Sink as a Frame. Lines that are not JSON-RPC (the
 // classic "stdout pollution" of a server that logs to stdout) and lines over
 // the frame limit become error frames and are not delivered; reading goes on.
-// An over-long line is never held in memory: only its head is kept and the
-// rest is counted and dropped.
+// When such a line shows the id of an answer (a broken envelope, or the
+// kept head of an over-long line), a message carrying the reason as its
+// Violation is delivered instead, so that the engine fails that request at
+// once. An over-long line is never held in memory: only its head is kept
+// and the rest is counted and dropped.
 //
 // The server runs in its own process group so that shutdown (close stdin →
 // SIGTERM → SIGKILL) reaches the children of wrapper scripts too.

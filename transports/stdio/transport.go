@@ -152,11 +152,7 @@ func (t *Transport) readStdout(r io.Reader, deliver func(*proto.Message)) {
 			}
 			return
 		}
-		if ln.tooLong {
-			t.report(capture.In, tooLongFrame(capture.Channel{Kind: capture.Control}, proto.EncJSON, ln, t.cfg.MaxFrameSize))
-			continue
-		}
-		f, msgs := classifyLine(ln.raw)
+		f, msgs := classifyStdout(ln, t.cfg.MaxFrameSize)
 		if f == nil {
 			continue
 		}

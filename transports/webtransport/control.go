@@ -32,19 +32,30 @@ func (t *Transport) readControl(str *wt.Stream) {
 			Fields: fields, Enc: enc,
 		}
 		msgs, batch, derr := proto.DecodeBatch(enc, body)
-		if derr != nil {
+		switch {
+		case derr != nil:
 			f.Enc, f.Msg, f.Err = classifyUndecodable(enc, body, derr)
-			t.report(capture.In, f)
-			continue
-		}
-		if !batch {
+			if f.Enc != enc {
+				msgs = nil // in the other encoding: refused whole
+			}
+		case !batch:
 			f.Msg = msgs[0]
 		}
+		if derr == nil && enc == proto.EncJSON {
+			f.Err = proto.CheckText(body)
+		}
 		t.report(capture.In, f)
-		for _, m := range msgs {
-			if t.receive(m) {
-				t.deliverMessage(m)
-			}
+		t.deliverDecoded(msgs)
+	}
+}
+
+// deliverDecoded delivers what a control frame held: the messages that
+// decoded, after the transport acted on them, and the messages carrying a
+// Violation for the answers a broken frame names, straight to the engine.
+func (t *Transport) deliverDecoded(msgs []*proto.Message) {
+	for _, m := range msgs {
+		if m.Violation != nil || t.receive(m) {
+			t.deliverMessage(m)
 		}
 	}
 }
@@ -105,7 +116,7 @@ func sessionCause(err error) error {
 
 // classifyUndecodable says what a body that failed to decode in enc is: a
 // message in the other encoding (-32003 Encoding Mismatch, shown decoded)
-// or garbage (-32700).
+// or garbage or a broken envelope (-32700, with the decoder's reason).
 func classifyUndecodable(enc proto.Encoding, body []byte, derr error) (proto.Encoding, *proto.Message, error) {
 	other := proto.EncJSON
 	if enc == proto.EncJSON {

@@ -1,0 +1,55 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/transports/stdio"
+)
+
+// stdoutFrame is the frame the stdio transport reports for one stdout line.
+func stdoutFrame(line string) *capture.Frame {
+	raw := []byte(line)
+	f := &capture.Frame{Dir: capture.In, Raw: raw, Size: len(raw), Kept: len(raw)}
+	msgs, _, err := proto.DecodeJSON(raw)
+	if err != nil {
+		var env *proto.EnvelopeError
+		f.Err = &stdio.StdoutLineError{JSON: errors.As(err, &env) && !env.Malformed, Head: line, Err: err}
+		return f
+	}
+	f.Msg, f.Err = msgs[0], proto.CheckText(raw)
+	return f
+}
+
+func TestDecodeWarningNamesWhatIsWrong(t *testing.T) {
+	deepNote := `{"jsonrpc":"2.0","method":"n","params":` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + "}"
+	for _, c := range []struct{ line, want string }{
+		{deepNote, `the server wrote a line on stdout that is not a JSON-RPC message: "{\"jsonrpc\":\"2.0\",\"method\":\"n\",\"params\":…" (it is nested deeper than 10000 levels)`},
+		{`{"jsonrpc":"2.0","method":"n"} x`, `the server wrote a line on stdout that is not a JSON-RPC message: "{\"jsonrpc\":\"2.0\",\"method\":\"n\"} x" (it has data after the object, at byte offset 31: x)`},
+		{`{"jsonrpc":"2.0","method":"n",`, `the server wrote a non-JSON line on stdout: "{\"jsonrpc\":\"2.0\",\"method\":\"n\","`},
+		{"\uFEFF" + `{"jsonrpc":"2.0","method":"n"}`, `a line on stdout from the server was read, but the message started with a UTF-8 byte order mark, which was skipped`},
+	} {
+		if got := decodeWarning(stdoutFrame(c.line), "line on stdout"); got != c.want {
+			t.Errorf("got  %s\nwant %s", got, c.want)
+		}
+	}
+}
+
+func TestStrayAnswersShareTheWarningLimit(t *testing.T) {
+	var buf bytes.Buffer
+	w := &decodeWarnings{out: &lineWriter{w: &buf}, unit: "line on stdout"}
+	for i := range decodeWarningLimit + 3 {
+		w.StrayAnswer(client.StrayAnswer{ID: proto.IntID(int64(100 + i))})
+	}
+	w.Flush()
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	if len(lines) != decodeWarningLimit+1 || lines[0] != "warning: the server answered id 100, which mcpscope never sent; it was ignored" ||
+		lines[decodeWarningLimit] != "warning: 3 more answers that no request was waiting for were not shown" {
+		t.Fatalf("lines:\n%s", buf.String())
+	}
+}
