@@ -69,23 +69,49 @@ func (t *textRows) rowCount() int { return len(t.wrapped) }
 func (t *textRows) rows(from, n int) []string {
 	from = min(max(from, 0), len(t.wrapped))
 	end := min(from+max(n, 0), len(t.wrapped))
-	plain := t.wrapped[from:end]
 	if t.paint == nil || from == end {
-		return plain
-	}
-	lo := sort.SearchInts(t.first, from+1) - 1 // the line holding row from
-	hi := sort.SearchInts(t.first, end)        // lines lo…hi-1 hold the rows
-	for _, l := range t.lines[lo:hi] {
-		if len(l) > maxPaintLine {
-			return plain
-		}
-	}
-	painted := strings.Split(t.paint(strings.Join(t.lines[lo:hi], "\n")), "\n")
-	if len(painted) != hi-lo {
-		return plain
+		return t.wrapped[from:end]
 	}
 	out := make([]string, 0, end-from)
-	for i, p := range painted {
+	lo := sort.SearchInts(t.first, from+1) - 1 // the line holding row from
+	hi := sort.SearchInts(t.first, end)        // lines lo…hi-1 hold the rows
+	for lo < hi {
+		run := lo // lines lo…run-1 are short enough to colour
+		for run < hi && len(t.lines[run]) <= maxPaintLine {
+			run++
+		}
+		if run == lo { // one long line, plain
+			out = append(out, t.wrapped[max(t.first[lo], from):min(t.rowsEnd(lo), end)]...)
+			lo++
+			continue
+		}
+		out = append(out, t.painted(lo, run, from, end)...)
+		lo = run
+	}
+	if len(out) != end-from {
+		return t.wrapped[from:end]
+	}
+	return out
+}
+
+// rowsEnd is the row after the last row of line i.
+func (t *textRows) rowsEnd(i int) int {
+	if i+1 < len(t.first) {
+		return t.first[i+1]
+	}
+	return len(t.wrapped)
+}
+
+// painted colours lines lo…hi-1 together and returns their rows that fall
+// in from…end-1; the plain rows when colouring changed the line count.
+func (t *textRows) painted(lo, hi, from, end int) []string {
+	plain := t.wrapped[max(t.first[lo], from):min(t.rowsEnd(hi-1), end)]
+	lines := strings.Split(t.paint(strings.Join(t.lines[lo:hi], "\n")), "\n")
+	if len(lines) != hi-lo {
+		return plain
+	}
+	out := make([]string, 0, len(plain))
+	for i, p := range lines {
 		row := t.first[lo+i]
 		for _, r := range strings.Split(ansi.Hardwrap(p, t.w, true), "\n") {
 			if row >= from && row < end {
@@ -94,7 +120,7 @@ func (t *textRows) rows(from, n int) []string {
 			row++
 		}
 	}
-	if len(out) != end-from {
+	if len(out) != len(plain) {
 		return plain
 	}
 	return out

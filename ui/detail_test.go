@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
 )
@@ -85,6 +87,40 @@ func TestDetailDeepFramesCostTheirSize(t *testing.T) {
 	}
 	if n := m.detail.content.rowCount(); n > 2*size {
 		t.Errorf("the detail of a %d KiB frame has %d rows", size>>10, n)
+	}
+}
+
+// Rendering the detail a window at a time gives the rows of rendering it
+// whole, whatever the window: a CBOR result beside its diagnostic
+// notation, a JSON request, a deep notification. (Colour codes may be
+// split differently at a window's edge.)
+func TestDetailWindowsMatchTheWhole(t *testing.T) {
+	st := NewStyles(true)
+	frames := []*capture.Frame{
+		controlFrame(t, capture.In, t0, proto.EncCBOR, result(t, 7, map[string]any{"content": []any{map[string]any{"type": "text", "text": strings.Repeat("long text ", 30)}}})),
+		controlFrame(t, capture.Out, t0, proto.EncJSON, request(t, 8, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"a": []any{1, 2, 3}, "b": "日本語のテキスト"}})),
+		deepFrame(t, t0, 20<<10),
+	}
+	for _, f := range frames {
+		for _, w := range []int{60, 120} {
+			c := detailContent(detailInput{f: f, dialect: proto.DialectMCPFlow, st: &st}, w)
+			all := c.rows(0, c.rowCount())
+			if body := strings.Join(all, ""); !strings.Contains(body, "\x1b[38;5;") {
+				t.Errorf("width %d: the JSON is not coloured: %q", w, body)
+			}
+			if len(all) != c.rowCount() {
+				t.Fatalf("width %d: %d rows, %d rendered", w, c.rowCount(), len(all))
+			}
+			for _, h := range []int{1, 3, 7} {
+				for from := 0; from < len(all); from += h {
+					got := c.rows(from, h)
+					want := all[from:min(from+h, len(all))]
+					if ansi.Strip(strings.Join(got, "\n")) != ansi.Strip(strings.Join(want, "\n")) {
+						t.Fatalf("width %d, rows %d+%d:\n%q\nwant\n%q", w, from, h, got, want)
+					}
+				}
+			}
+		}
 	}
 }
 

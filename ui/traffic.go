@@ -59,9 +59,9 @@ type trafficPane struct {
 	dialect proto.Dialect
 	sel     uint64         // Seq of the selected frame; 0 before there is one
 	held    *capture.Frame // the selected frame, kept when the store drops it
-	top     uint64 // Seq of the first row shown
-	follow  bool   // keep the newest frame selected
-	rows    int    // rows shown below the column titles
+	top     uint64         // Seq of the first row shown
+	follow  bool           // keep the newest frame selected
+	rows    int            // rows shown below the column titles
 }
 
 // newTrafficPane returns the pane, following new frames.
