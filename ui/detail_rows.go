@@ -34,94 +34,123 @@ func (r fixedRows) rows(from, n int) []string {
 	return r[from:min(from+max(n, 0), len(r))]
 }
 
-// textRows is text wrapped to a width. The wrapping is done once; colour
-// (paint) is applied when rows are rendered, to the lines in view only.
+// textRows is text wrapped to a width. Only the rows asked for are cut
+// and coloured: a line of printable ASCII is cut by slicing, and only a
+// line with other characters that is too wide is wrapped when laid out.
 type textRows struct {
-	lines   []string                  // the text's lines, plain
-	wrapped []string                  // every row, plain
-	first   []int                     // first[i] is the row where line i starts
-	w       int                       // width the rows are wrapped to
-	paint   func(lines string) string // colours some whole lines; nil: plain
+	lines []string                  // the text's lines, plain
+	first []int                     // first[i] is the row where line i starts
+	total int                       // rows in all
+	cut   map[int][]string          // rows of the wide lines that are not plain ASCII
+	w     int                       // width the rows are wrapped to
+	paint func(lines string) string // colours some whole lines; nil: plain
 }
 
-// newTextRows wraps plain text (no escape sequences, already made safe for
-// the terminal) to w columns; paint, when set, colours the lines in view.
+// newTextRows lays out plain text (no escape sequences, already made safe
+// for the terminal) in rows of w columns; paint, when set, colours the
+// lines in view.
 func newTextRows(text string, w int, paint func(string) string) *textRows {
 	t := &textRows{lines: strings.Split(text, "\n"), w: max(w, 1), paint: paint}
 	t.first = make([]int, len(t.lines))
-	t.wrapped = make([]string, 0, len(t.lines))
 	for i, l := range t.lines {
-		t.first[i] = len(t.wrapped)
-		if textWidth(l) <= t.w {
-			t.wrapped = append(t.wrapped, l)
-			continue
+		t.first[i] = t.total
+		switch {
+		case printableASCII(l):
+			t.total += max((len(l)+t.w-1)/t.w, 1)
+		case textWidth(l) <= t.w:
+			t.total++
+		default:
+			if t.cut == nil {
+				t.cut = make(map[int][]string)
+			}
+			t.cut[i] = strings.Split(ansi.Hardwrap(l, t.w, true), "\n")
+			t.total += len(t.cut[i])
 		}
-		t.wrapped = append(t.wrapped, strings.Split(ansi.Hardwrap(l, t.w, true), "\n")...)
 	}
 	return t
 }
 
-func (t *textRows) rowCount() int { return len(t.wrapped) }
-
-// rows renders rows from…from+n-1: the plain rows, or when paint is set the
-// coloured rows of the lines they belong to (lines over maxPaintLine stay
-// plain).
-func (t *textRows) rows(from, n int) []string {
-	from = min(max(from, 0), len(t.wrapped))
-	end := min(from+max(n, 0), len(t.wrapped))
-	if t.paint == nil || from == end {
-		return t.wrapped[from:end]
-	}
-	out := make([]string, 0, end-from)
-	lo := sort.SearchInts(t.first, from+1) - 1 // the line holding row from
-	hi := sort.SearchInts(t.first, end)        // lines lo…hi-1 hold the rows
-	for lo < hi {
-		run := lo // lines lo…run-1 are short enough to colour
-		for run < hi && len(t.lines[run]) <= maxPaintLine {
-			run++
+// printableASCII reports whether s holds only printable ASCII, one column
+// a byte.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
 		}
-		if run == lo { // one long line, plain
-			out = append(out, t.wrapped[max(t.first[lo], from):min(t.rowsEnd(lo), end)]...)
-			lo++
-			continue
-		}
-		out = append(out, t.painted(lo, run, from, end)...)
-		lo = run
 	}
-	if len(out) != end-from {
-		return t.wrapped[from:end]
-	}
-	return out
+	return true
 }
+
+func (t *textRows) rowCount() int { return t.total }
 
 // rowsEnd is the row after the last row of line i.
 func (t *textRows) rowsEnd(i int) int {
 	if i+1 < len(t.first) {
 		return t.first[i+1]
 	}
-	return len(t.wrapped)
+	return t.total
 }
 
-// painted colours lines lo…hi-1 together and returns their rows that fall
-// in from…end-1; the plain rows when colouring changed the line count.
-func (t *textRows) painted(lo, hi, from, end int) []string {
-	plain := t.wrapped[max(t.first[lo], from):min(t.rowsEnd(hi-1), end)]
+// plainRows appends the rows of line i that fall in from…end-1, plain.
+func (t *textRows) plainRows(out []string, i, from, end int) []string {
+	lo, hi := max(from, t.first[i])-t.first[i], min(end, t.rowsEnd(i))-t.first[i]
+	l := t.lines[i]
+	switch rows, ok := t.cut[i]; {
+	case ok:
+		return append(out, rows[lo:hi]...)
+	case !printableASCII(l):
+		return append(out, l)
+	}
+	for r := lo; r < hi; r++ {
+		out = append(out, l[min(r*t.w, len(l)):min((r+1)*t.w, len(l))])
+	}
+	return out
+}
+
+// rows renders rows from…from+n-1, coloured when paint is set (a line over
+// maxPaintLine stays plain).
+func (t *textRows) rows(from, n int) []string {
+	from = min(max(from, 0), t.total)
+	end := min(from+max(n, 0), t.total)
+	if from == end {
+		return nil
+	}
+	out := make([]string, 0, end-from)
+	lo := sort.SearchInts(t.first, from+1) - 1 // the line holding row from
+	hi := sort.SearchInts(t.first, end)        // lines lo…hi-1 hold the rows
+	for lo < hi {
+		run := lo // lines lo…run-1 are short enough to colour
+		for t.paint != nil && run < hi && len(t.lines[run]) <= maxPaintLine {
+			run++
+		}
+		if run == lo {
+			out = t.plainRows(out, lo, from, end)
+			lo++
+			continue
+		}
+		out = t.painted(out, lo, run, from, end)
+		lo = run
+	}
+	return out
+}
+
+// painted colours lines lo…hi-1 together and appends their rows that fall
+// in from…end-1; plain rows when colouring changed how they wrap.
+func (t *textRows) painted(out []string, lo, hi, from, end int) []string {
 	lines := strings.Split(t.paint(strings.Join(t.lines[lo:hi], "\n")), "\n")
 	if len(lines) != hi-lo {
-		return plain
+		lines = nil
 	}
-	out := make([]string, 0, len(plain))
-	for i, p := range lines {
-		row := t.first[lo+i]
-		for _, r := range strings.Split(ansi.Hardwrap(p, t.w, true), "\n") {
-			if row >= from && row < end {
-				out = append(out, r)
-			}
-			row++
+	for i := lo; i < hi; i++ {
+		var rows []string
+		if lines != nil {
+			rows = strings.Split(ansi.Hardwrap(lines[i-lo], t.w, true), "\n")
 		}
-	}
-	if len(out) != len(plain) {
-		return plain
+		if len(rows) != t.rowsEnd(i)-t.first[i] {
+			out = t.plainRows(out, i, from, end)
+			continue
+		}
+		out = append(out, rows[max(from, t.first[i])-t.first[i]:min(end, t.rowsEnd(i))-t.first[i]]...)
 	}
 	return out
 }
