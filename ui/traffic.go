@@ -87,6 +87,7 @@ func (p *trafficPane) selected() (*capture.Frame, bool) {
 		return nil, false
 	}
 	if f, ok := p.store.Get(p.sel); ok {
+		p.held = f // the store's current copy: it may have dropped the bytes
 		return f, true
 	}
 	return p.held, p.held != nil && p.held.Seq == p.sel
