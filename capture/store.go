@@ -7,16 +7,19 @@ import (
 )
 
 // Store is the bounded capture of a session: a ring of at most MaxFrames
-// frames whose bytes stay within MaxBytes, plus the head, tail and totals of
+// frames whose cost stays within MaxBytes, plus the head, tail and totals of
 // every execution stream. It is a Sink. Append and every reader are safe for
 // concurrent use; readers cost what they return, never the store's size.
 // Frames returned by readers are shared and must not be modified.
 //
-// Byte budget: when the held bytes (Raw plus decoded message data) pass
-// MaxBytes, the oldest frames lose their bytes first and keep their metadata:
-// each is replaced by a copy with Raw nil, Kept 0, Size unchanged, Fields
-// kept and a light Msg (id, method, error code and message; a result reads
-// "null"). Frames are evicted only by the MaxFrames count.
+// Budget: a held frame costs its bytes (Raw plus decoded message data) and
+// its metadata (the Frame, its Fields, its Msg, its slots; see weight.go).
+// When the held frames cost more than MaxBytes, and their bytes cost more
+// than their metadata, the oldest frames lose their bytes first and keep
+// their metadata: each is replaced by a copy with Raw nil, Kept 0, Size
+// unchanged, Fields kept and a light Msg (id, method, error code and
+// message; a result reads "null"). Otherwise the oldest frames are evicted,
+// as they are past the MaxFrames count; the newest frame is never evicted.
 //
 // Sequence numbers are contiguous over the frames the store holds: Seq s is
 // held while Stats().FirstSeq <= s <= Stats().LastSeq. A stream chunk that
