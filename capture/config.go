@@ -45,9 +45,10 @@ type Config struct {
 	FrameHead int
 }
 
-// DefaultConfig returns the default bounds: 1,000,000 frames, 256 MiB of
-// frame bytes (64 MiB at most per frame), 64 KiB head and 64 KiB tail for
-// each of at most 256 streams.
+// DefaultConfig returns the default bounds: 1,000,000 frames, 256 MiB for
+// the held frames, metadata included (64 MiB at most of bytes per frame),
+// 64 KiB head and 64 KiB tail for each of at most 256 streams: a
+// MemoryBound of about 300 MiB.
 func DefaultConfig() Config {
 	return Config{}.withDefaults()
 }

@@ -182,3 +182,10 @@ func TestMemoryBoundRealisticFrames(t *testing.T) {
 		runtime.KeepAlive(s)
 	}
 }
+
+// The default bounds hold about 300 MiB, as DefaultConfig says.
+func TestDefaultMemoryBound(t *testing.T) {
+	if b := DefaultConfig().MemoryBound(); b < 290<<20 || b > 310<<20 {
+		t.Fatalf("MemoryBound of the defaults = %d MiB", b>>20)
+	}
+}
