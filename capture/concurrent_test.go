@@ -97,17 +97,17 @@ func TestConcurrentAppendAndRead(t *testing.T) {
 }
 
 func TestConcurrentAppendWithEviction(t *testing.T) {
-	s := NewStore(Config{MaxFrames: 500, MaxBytes: 8000})
+	s := NewStore(Config{MaxFrames: 500, MaxBytes: 1 << 20})
 	hammer(t, s, 8, 3000)
 	st := s.Stats()
-	if st.Frames != 500 || st.LastSeq-st.FirstSeq+1 != 500 || st.RawBytes > 8000 {
+	if st.Frames != 500 || st.LastSeq-st.FirstSeq+1 != 500 || st.RawBytes+st.DecodedBytes+st.MetaBytes > 1<<20 {
 		t.Fatalf("Stats = %+v", st)
 	}
-	var raw int64
+	var held cost
 	for _, f := range s.Window(st.FirstSeq, 500) {
-		raw += int64(len(f.Raw))
+		held.add(weight(f), 1)
 	}
-	if raw != st.RawBytes {
-		t.Fatalf("held frames carry %d bytes, Stats says %d", raw, st.RawBytes)
+	if held.raw != st.RawBytes || held.meta != st.MetaBytes {
+		t.Fatalf("held frames carry %d bytes and %d of metadata, Stats says %d and %d", held.raw, held.meta, st.RawBytes, st.MetaBytes)
 	}
 }

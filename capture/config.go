@@ -18,15 +18,20 @@ const maxHeadFrames = 64
 //
 // The memory a Store holds is at most about
 //
-//	MaxBytes + MaxFrames × (frame metadata, ~200 B) + MaxStreams × (StreamHead + StreamTail)
+//	MaxBytes + MaxFrames × 8 B (the ring) + MaxStreams × (StreamHead + StreamTail)
 //
-// whatever is ingested.
+// whatever is ingested (MemoryBound): MaxBytes counts what each held frame
+// really costs, its metadata included (about 500 B for a small message:
+// the Frame, its annotations, the decoded Msg, a slot in the ring and in a
+// reader's index), not only its bytes.
 type Config struct {
 	// MaxFrames is how many frames are held; the oldest is evicted first.
 	MaxFrames int
-	// MaxBytes is the budget of held frame bytes: Raw plus the decoded
-	// params, result and error data of Msg. Over budget, the oldest frames
-	// lose their bytes first and keep their metadata (Kept becomes 0).
+	// MaxBytes is the budget of held frames: Raw, the decoded params,
+	// result and error data of Msg, and their metadata (Stats.MetaBytes).
+	// Over budget, while the frames' bytes cost more than their metadata
+	// the oldest frames lose their bytes and keep their metadata (Kept
+	// becomes 0); after that the oldest frames are evicted.
 	MaxBytes int64
 	// StreamHead and StreamTail are how many payload bytes of each execution
 	// stream are kept from its start and from its end.
@@ -40,12 +45,24 @@ type Config struct {
 	FrameHead int
 }
 
-// DefaultConfig returns the default bounds: 1,000,000 frames, 256 MiB of
-// frame bytes (64 MiB at most per frame), 64 KiB head and 64 KiB tail for
-// each of at most 256 streams.
+// DefaultConfig returns the default bounds: 1,000,000 frames, 256 MiB for
+// the held frames, metadata included (64 MiB at most of bytes per frame),
+// 64 KiB head and 64 KiB tail for each of at most 256 streams: a
+// MemoryBound of about 300 MiB.
 func DefaultConfig() Config {
 	return Config{}.withDefaults()
 }
+
+// MemoryBound is about the most memory a Store with these bounds holds,
+// whatever is ingested: MaxBytes, the ring of MaxFrames pointers and the
+// head and tail of MaxStreams streams. Defaults apply to fields at zero.
+func (c Config) MemoryBound() int64 {
+	c = c.withDefaults()
+	return c.MaxBytes + int64(c.MaxFrames)*ringSlot + int64(c.MaxStreams)*int64(c.StreamHead+c.StreamTail)
+}
+
+// ringSlot is what the ring costs per frame it can hold.
+const ringSlot = 8
 
 // withDefaults fills every field at zero or below with its default.
 func (c Config) withDefaults() Config {

@@ -5,12 +5,13 @@ type Stats struct {
 	Frames       int    // frames held
 	FirstSeq     uint64 // Seq of the oldest held frame (LastSeq+1 when none is held)
 	LastSeq      uint64 // Seq of the newest held frame; 0 before the first
-	Evicted      uint64 // frames evicted by the MaxFrames cap
+	Evicted      uint64 // frames evicted by the MaxFrames cap or the MaxBytes budget
 	Stripped     uint64 // held frames whose bytes were dropped to stay within MaxBytes
 	Truncated    uint64 // frames cut to FrameHead on arrival
 	Aggregated   uint64 // stream chunks counted in their stream and not held as frames
 	RawBytes     int64  // Σ len(Raw) of held frames
 	DecodedBytes int64  // Σ decoded params, result and error data of held frames' Msg
+	MetaBytes    int64  // what held frames cost beside those bytes: Frame, Fields, Msg, slots
 	DroppedBytes int64  // TotalBytes − RawBytes: ingested bytes no held Raw keeps
 	TotalFrames  uint64 // frames ever appended (held or not)
 	TotalBytes   int64  // Σ Size of frames ever appended
@@ -30,9 +31,10 @@ func (s *Store) Stats() Stats {
 		Stripped:     s.stripped,
 		Truncated:    s.truncated,
 		Aggregated:   s.aggregated,
-		RawBytes:     s.rawBytes,
-		DecodedBytes: s.decodedBytes,
-		DroppedBytes: s.totalBytes - s.rawBytes,
+		RawBytes:     s.held.raw,
+		DecodedBytes: s.held.decoded,
+		MetaBytes:    s.held.meta,
+		DroppedBytes: s.totalBytes - s.held.raw,
 		TotalFrames:  s.totalFrames,
 		TotalBytes:   s.totalBytes,
 		Streams:      len(s.streams),

@@ -7,16 +7,19 @@ import (
 )
 
 // Store is the bounded capture of a session: a ring of at most MaxFrames
-// frames whose bytes stay within MaxBytes, plus the head, tail and totals of
+// frames whose cost stays within MaxBytes, plus the head, tail and totals of
 // every execution stream. It is a Sink. Append and every reader are safe for
 // concurrent use; readers cost what they return, never the store's size.
 // Frames returned by readers are shared and must not be modified.
 //
-// Byte budget: when the held bytes (Raw plus decoded message data) pass
-// MaxBytes, the oldest frames lose their bytes first and keep their metadata:
-// each is replaced by a copy with Raw nil, Kept 0, Size unchanged, Fields
-// kept and a light Msg (id, method, error code and message; a result reads
-// "null"). Frames are evicted only by the MaxFrames count.
+// Budget: a held frame costs its bytes (Raw plus decoded message data) and
+// its metadata (the Frame, its Fields, its Msg, its slots; see weight.go).
+// When the held frames cost more than MaxBytes, and their bytes cost more
+// than their metadata, the oldest frames lose their bytes first and keep
+// their metadata: each is replaced by a copy with Raw nil, Kept 0, Size
+// unchanged, Fields kept and a light Msg (id, method, error code and
+// message; a result reads "null"). Otherwise the oldest frames are evicted,
+// as they are past the MaxFrames count; the newest frame is never evicted.
 //
 // Sequence numbers are contiguous over the frames the store holds: Seq s is
 // held while Stats().FirstSeq <= s <= Stats().LastSeq. A stream chunk that
@@ -34,12 +37,12 @@ type Store struct {
 	streams map[StreamKey]*streamRecord
 	tick    uint64 // activity clock for streams
 
-	rawBytes, decodedBytes int64
-	totalFrames            uint64
-	totalBytes             int64
-	evicted, stripped      uint64
-	truncated, aggregated  uint64
-	forgotten              uint64
+	held                  cost // what the held frames cost (weight.go)
+	totalFrames           uint64
+	totalBytes            int64
+	evicted, stripped     uint64
+	truncated, aggregated uint64
+	forgotten             uint64
 
 	subMu sync.Mutex
 	subs  atomic.Pointer[[]chan struct{}]
@@ -99,7 +102,9 @@ func (s *Store) Append(f *Frame) uint64 {
 }
 
 // pushLocked gives f the next Seq, puts it in the ring (evicting the oldest
-// frame when full) and brings the bytes back within budget. s.mu is held.
+// frame when full) and brings the held frames back within budget: while
+// their bytes cost more than their metadata, the oldest frames lose their
+// bytes; after that, the oldest frames are evicted. s.mu is held.
 func (s *Store) pushLocked(f *Frame) uint64 {
 	s.last++
 	f.Seq = s.last
@@ -107,30 +112,47 @@ func (s *Store) pushLocked(f *Frame) uint64 {
 		s.growLocked()
 		s.ring = append(s.ring, f)
 	} else {
-		i := s.index(s.first)
-		s.forgetBytes(s.ring[i])
-		s.ring[i] = f
-		s.first++
-		s.evicted++
-		s.rawFrom = max(s.rawFrom, s.first)
+		s.evictLocked() // the oldest frame's slot is f's
+		s.ring[s.index(f.Seq)] = f
 	}
-	raw, dec := weight(f)
-	s.rawBytes += raw
-	s.decodedBytes += dec
-	for s.rawBytes+s.decodedBytes > s.cfg.MaxBytes && s.rawFrom <= s.last {
-		i := s.index(s.rawFrom)
-		if old := s.ring[i]; holdsBytes(old) {
-			s.forgetBytes(old)
-			light := stripped(old)
-			raw, dec := weight(light)
-			s.rawBytes += raw
-			s.decodedBytes += dec
-			s.ring[i] = light
-			s.stripped++
+	s.held.add(weight(f), 1)
+	for s.held.total() > s.cfg.MaxBytes {
+		if s.rawFrom <= s.last && s.held.raw+s.held.decoded > s.held.meta {
+			s.stripLocked()
+		} else if !s.evictLocked() {
+			break
 		}
-		s.rawFrom++
 	}
 	return f.Seq
+}
+
+// stripLocked drops the bytes of the oldest frame that still holds some.
+// s.mu is held.
+func (s *Store) stripLocked() {
+	i := s.index(s.rawFrom)
+	if old := s.ring[i]; holdsBytes(old) {
+		s.forgetBytes(old)
+		light := stripped(old)
+		s.held.add(weight(light), 1)
+		s.ring[i] = light
+		s.stripped++
+	}
+	s.rawFrom++
+}
+
+// evictLocked drops the oldest frame, never the newest; it reports whether
+// it did. s.mu is held.
+func (s *Store) evictLocked() bool {
+	if s.first >= s.last {
+		return false
+	}
+	i := s.index(s.first)
+	s.forgetBytes(s.ring[i])
+	s.ring[i] = nil
+	s.first++
+	s.evicted++
+	s.rawFrom = max(s.rawFrom, s.first)
+	return true
 }
 
 // growLocked makes room for one more frame in a ring that is not full yet,
@@ -146,11 +168,7 @@ func (s *Store) growLocked() {
 }
 
 // forgetBytes takes a frame leaving the ring (or losing its bytes) off the budget.
-func (s *Store) forgetBytes(f *Frame) {
-	raw, dec := weight(f)
-	s.rawBytes -= raw
-	s.decodedBytes -= dec
-}
+func (s *Store) forgetBytes(f *Frame) { s.held.add(weight(f), -1) }
 
 // index is the ring slot of a held Seq.
 func (s *Store) index(seq uint64) int {

@@ -131,16 +131,20 @@ func itoa(i int) string {
 }
 
 func TestByteBudgetStripsOldestFirst(t *testing.T) {
-	s := NewStore(Config{MaxBytes: 10_000})
-	for i := range 25 {
+	frame := func(i int) *Frame {
 		f := control(i, 1000)
 		id := proto.IntID(int64(i))
 		f.Msg = &proto.Message{JSONRPC: "2.0", ID: &id, Result: json.RawMessage(`{"a":1}`), Raw: f.Raw}
-		s.Append(f)
+		return f
+	}
+	budget := 10_000 + 25*weight(frame(0)).meta // the metadata of 25 frames and 10 of their bytes
+	s := NewStore(Config{MaxBytes: budget})
+	for i := range 25 {
+		s.Append(frame(i))
 	}
 	st := s.Stats()
-	if st.Frames != 25 || st.RawBytes+st.DecodedBytes > 10_000 {
-		t.Fatalf("Stats = %+v: want 25 frames within 10000 bytes", st)
+	if st.Frames != 25 || st.RawBytes+st.DecodedBytes+st.MetaBytes > budget || st.RawBytes+st.DecodedBytes < 9_000 {
+		t.Fatalf("Stats = %+v: want 25 frames within %d bytes", st, budget)
 	}
 	all := s.Window(1, 25)
 	var firstKept int
@@ -167,7 +171,7 @@ func TestByteBudgetStripsOldestFirst(t *testing.T) {
 			t.Fatalf("frame %d after the first kept one lost bytes: Kept = %d", f.Seq, f.Kept)
 		}
 	}
-	if int64(25-firstKept)*1007 > 10_000 || int64(26-firstKept)*1007 <= 10_000 {
+	if room := budget - st.MetaBytes; int64(25-firstKept)*1007 > room || int64(26-firstKept)*1007 <= room {
 		t.Fatalf("%d frames keep their bytes: the budget is not used fully or overrun", 25-firstKept)
 	}
 	if st.Stripped != uint64(firstKept) || st.DroppedBytes != int64(firstKept)*1000 {
@@ -211,15 +215,19 @@ func TestHugeFrameKeepsBoundedHead(t *testing.T) {
 }
 
 func TestDecodedBytesCountAgainstBudget(t *testing.T) {
-	s := NewStore(Config{MaxBytes: 1000, FrameHead: 1000})
-	for i := range 10 {
+	frame := func(i int) *Frame {
 		f := control(i, 10)
-		f.Msg = &proto.Message{JSONRPC: "2.0", Method: "m", Params: bytes.Repeat([]byte("1"), 300)}
-		s.Append(f)
+		f.Msg = &proto.Message{JSONRPC: "2.0", Method: "m", Params: bytes.Repeat([]byte("1"), 1000)}
+		return f
+	}
+	budget := 10*weight(frame(0)).meta + 3*1010 + 5 // the metadata of 10 frames and the bytes of 3
+	s := NewStore(Config{MaxBytes: budget, FrameHead: 2000})
+	for i := range 10 {
+		s.Append(frame(i))
 	}
 	st := s.Stats()
-	if st.RawBytes+st.DecodedBytes > 1000 || st.DecodedBytes != 900 {
-		t.Fatalf("Stats = %+v: want three messages' params held within 1000 bytes", st)
+	if st.Frames != 10 || st.RawBytes+st.DecodedBytes+st.MetaBytes > budget || st.DecodedBytes != 3000 {
+		t.Fatalf("Stats = %+v: want three messages' params held within %d bytes", st, budget)
 	}
 	if f, _ := s.Get(1); f.Msg.Params != nil || f.Msg.Method != "m" {
 		t.Fatalf("oldest frame Msg = %+v, want its params dropped", f.Msg)

@@ -2,6 +2,7 @@ package capture
 
 import (
 	"encoding/json"
+	"unsafe"
 
 	"github.com/mcpscope/mcpscope/proto"
 )
@@ -27,9 +28,85 @@ func decodedBytes(m *proto.Message) int64 {
 	return n
 }
 
-// weight is what a held frame costs against the byte budget.
-func weight(f *Frame) (raw, decoded int64) {
-	return int64(len(f.Raw)), decodedBytes(f.Msg)
+// cost is what a held frame costs against the budget: its bytes, which
+// stripping gives back, and its metadata, which stays until the frame is
+// evicted.
+type cost struct {
+	raw     int64 // len(Raw)
+	decoded int64 // decoded params, result and error data of Msg
+	meta    int64 // everything else the frame keeps alive (metaBytes)
+}
+
+// total is the whole cost.
+func (c cost) total() int64 { return c.raw + c.decoded + c.meta }
+
+// add adds or, with sign -1, takes away d.
+func (c *cost) add(d cost, sign int64) {
+	c.raw += sign * d.raw
+	c.decoded += sign * d.decoded
+	c.meta += sign * d.meta
+}
+
+// weight is what a held frame costs against the budget.
+func weight(f *Frame) cost {
+	return cost{raw: int64(len(f.Raw)), decoded: decodedBytes(f.Msg), meta: metaBytes(f)}
+}
+
+// Sizes of what a held frame keeps alive beside its bytes.
+const (
+	frameSize   = int64(unsafe.Sizeof(Frame{}))
+	fieldSize   = int64(unsafe.Sizeof(proto.Field{}))
+	messageSize = int64(unsafe.Sizeof(proto.Message{}))
+	idSize      = int64(unsafe.Sizeof(proto.ID{})) + 16 // and a short string id
+	errorSize   = int64(unsafe.Sizeof(proto.Error{}))
+	// SlotSize is what a held frame costs in the ring and in the index of
+	// a reader such as the TUI (a pointer and a Seq).
+	SlotSize = 16
+	// decodeErrorSize is an estimate of a decode error value and its text.
+	decodeErrorSize = 128
+)
+
+// alloc is what an allocation of n bytes takes on the heap: n rounded up
+// to the allocator's 16-byte steps.
+func alloc(n int64) int64 {
+	if n <= 0 {
+		return 0
+	}
+	return (n + 15) &^ 15
+}
+
+// spare is what a byte slice holds beyond its length: its spare capacity
+// and the allocator's rounding.
+func spare(b []byte) int64 { return alloc(int64(cap(b))) - int64(len(b)) }
+
+// metaBytes is what a held frame keeps alive beside the bytes counted by
+// len(Raw) and decodedBytes: the Frame itself, its slot, the spare capacity
+// of its buffers, its annotations, the decoded Msg (envelope, id, method,
+// error) and its decode error. Strings a framer shares between frames
+// (field names, the connection name) are not counted.
+func metaBytes(f *Frame) int64 {
+	n := alloc(frameSize) + SlotSize + spare(f.Raw) + alloc(int64(cap(f.Fields))*fieldSize)
+	for _, fd := range f.Fields {
+		n += alloc(int64(len(fd.Value)))
+	}
+	if f.Err != nil {
+		n += decodeErrorSize
+	}
+	m := f.Msg
+	if m == nil {
+		return n
+	}
+	n += alloc(messageSize) + alloc(int64(len(m.JSONRPC))) + alloc(int64(len(m.Method))) + spare(m.Params)
+	if m.ID != nil {
+		n += alloc(idSize)
+	}
+	if len(m.Result) > 0 && &m.Result[0] != &nullResult[0] {
+		n += spare(m.Result)
+	}
+	if e := m.Error; e != nil {
+		n += alloc(errorSize) + alloc(int64(len(e.Message))) + spare(e.Data)
+	}
+	return n
 }
 
 // lightMessage returns a copy of m that keeps what a list of frames shows

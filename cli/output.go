@@ -8,6 +8,8 @@ import (
 	"os"
 
 	"github.com/charmbracelet/x/term"
+
+	"github.com/mcpscope/mcpscope/internal/jsonindent"
 )
 
 // isTerminal reports whether w is a terminal.
@@ -18,20 +20,24 @@ func isTerminal(w io.Writer) bool {
 
 // writeJSON prints a JSON value on w followed by a newline: indented when
 // pretty, compact otherwise. The value's bytes are kept as the server sent
-// them apart from whitespace.
+// them apart from whitespace. Indentation stops growing past
+// jsonindent.DefaultMaxDepth levels, so the output stays proportional to
+// the result however deep it nests.
 func writeJSON(w io.Writer, raw []byte, pretty bool) error {
-	var buf bytes.Buffer
+	var out []byte
 	var err error
 	if pretty {
-		err = json.Indent(&buf, raw, "", "  ")
+		out, err = jsonindent.Indent(raw, jsonindent.DefaultMaxDepth)
 	} else {
+		var buf bytes.Buffer
 		err = json.Compact(&buf, raw)
+		out = buf.Bytes()
 	}
 	if err != nil {
 		return withExit(ExitProtocol, fmt.Errorf("the server's result is not valid JSON: %w", err))
 	}
-	buf.WriteByte('\n')
-	if _, err := w.Write(buf.Bytes()); err != nil {
+	out = append(out, '\n')
+	if _, err := w.Write(out); err != nil {
 		return withExit(ExitConnection, fmt.Errorf("cannot write the result: %w", err))
 	}
 	return nil

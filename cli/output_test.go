@@ -61,3 +61,17 @@ func TestHelpExitsZero(t *testing.T) {
 		t.Errorf("stderr %q", r.stderr)
 	}
 }
+
+// A result nested 10,000 deep printed on a terminal stays within a small
+// multiple of its size (json.Indent made 20 KB into about 200 MB).
+func TestWriteJSONDeepResultStaysProportional(t *testing.T) {
+	const depth = 10_000 - 2
+	raw := []byte(strings.Repeat("[", depth) + `"` + strings.Repeat("x", 20<<10-2*depth) + `"` + strings.Repeat("]", depth))
+	var buf bytes.Buffer
+	if err := writeJSON(&buf, raw, true); err != nil {
+		t.Fatal(err)
+	}
+	if limit := 2 * len(raw); buf.Len() > limit {
+		t.Fatalf("a %d-byte result nested %d deep printed as %d bytes, over %d", len(raw), depth, buf.Len(), limit)
+	}
+}

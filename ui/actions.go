@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -94,8 +95,16 @@ func (m *Model) cancelDone(msg cancelDoneMsg) {
 	m.status.note("cancelled request " + msg.id)
 }
 
+// maxCopy is how many bytes of a frame y copies at most: the raw bytes
+// (sent as twice as many hex digits) or the JSON text. The clipboard is
+// written with one OSC 52 sequence, which a terminal must buffer whole; a
+// larger frame is copied as its first maxCopy bytes and the status line
+// says so.
+const maxCopy = 1 << 20
+
 // copySelected copies the selected message as JSON, or in the hex pane its
-// raw bytes as hex, to the clipboard with OSC 52.
+// raw bytes as hex, to the clipboard with OSC 52, at most maxCopy bytes of
+// it.
 func (m *Model) copySelected() tea.Cmd {
 	f, ok := m.traffic.selected()
 	if !ok {
@@ -107,14 +116,33 @@ func (m *Model) copySelected() tea.Cmd {
 			m.status.setError(errNoBytes)
 			return nil
 		}
-		m.status.note(fmt.Sprintf("copied %s of frame %d as hex", byteSize(int64(len(f.Raw))), f.Seq))
-		return tea.SetClipboard(hex.EncodeToString(f.Raw))
+		raw := f.Raw[:min(len(f.Raw), maxCopy)]
+		m.status.note(copiedNote(len(raw), len(f.Raw), f.Seq, " as hex"))
+		return tea.SetClipboard(hex.EncodeToString(raw))
 	}
 	text, err := messageJSON(f)
 	if err != nil {
 		m.status.setError(fmt.Errorf("copying frame %d: %w", f.Seq, err))
 		return nil
 	}
-	m.status.note(fmt.Sprintf("copied %s of frame %d", byteSize(int64(len(text))), f.Seq))
-	return tea.SetClipboard(string(text))
+	head := text
+	if len(head) > maxCopy {
+		cut := maxCopy
+		for cut > 0 && !utf8.RuneStart(head[cut]) {
+			cut--
+		}
+		head = head[:cut]
+	}
+	m.status.note(copiedNote(len(head), len(text), f.Seq, ""))
+	return tea.SetClipboard(string(head))
+}
+
+// copiedNote says what y copied: all of a frame, or the first n of its
+// total bytes.
+func copiedNote(n, total int, seq uint64, as string) string {
+	if n == total {
+		return fmt.Sprintf("copied %s of frame %d%s", byteSize(int64(n)), seq, as)
+	}
+	return fmt.Sprintf("copied the first %s of %s of frame %d%s (a copy is cut at %s)",
+		byteSize(int64(n)), byteSize(int64(total)), seq, as, byteSize(maxCopy))
 }

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -163,5 +164,40 @@ func TestErrorMsgShown(t *testing.T) {
 	m.Update(ErrorMsg{Err: errors.New("no answer left for elicitation/create")})
 	if !strings.Contains(m.View().Content, "no answer left for elicitation/create") {
 		t.Error("an ErrorMsg is not in the status bar")
+	}
+}
+
+// y on a huge frame copies its first maxCopy bytes, not 128 MiB of hex in
+// one OSC 52 sequence, and the status line says what was left out.
+func TestKeysCopyIsCapped(t *testing.T) {
+	st := capture.NewStore(capture.Config{MaxBytes: 512 << 20})
+	big := make([]byte, 3*maxCopy)
+	for i := range big {
+		big[i] = 'a' + byte(i%26)
+	}
+	st.Append(&capture.Frame{Time: t0, Dir: capture.In, Conn: "wt", Chan: capture.Channel{Kind: capture.Stream, ReqID: 1, Tag: 1},
+		Raw: big, Size: len(big), Enc: proto.EncBinary})
+	text := `{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"` + strings.Repeat("é", maxCopy) + `"}}` + "\n"
+	st.Append(&capture.Frame{Time: t0, Dir: capture.In, Conn: "stdio", Chan: capture.Channel{Kind: capture.Control},
+		Raw: []byte(text), Size: len(text), Fields: proto.LineFields([]byte(text)), Enc: proto.EncJSON})
+	m := newTestModel(t, st, 140, 40)
+
+	m.traffic.selectSeq(1)
+	m.syncSelection()
+	if got := clipboardOf(t, press(m, "y")); len(got) != 2*maxCopy || got != hex.EncodeToString(big[:maxCopy]) {
+		t.Errorf("y on a %d-byte stream chunk copied %d hex digits, want the first %d bytes", len(big), len(got), maxCopy)
+	}
+	if want := "copied the first 1.0 MiB of 3.0 MiB of frame 1 as hex"; !strings.Contains(m.status.message, want) {
+		t.Errorf("status %q, want it to say %q", m.status.message, want)
+	}
+
+	m.traffic.selectSeq(2)
+	m.syncSelection()
+	got := clipboardOf(t, press(m, "y"))
+	if len(got) > maxCopy || len(got) < maxCopy-4 || !strings.HasPrefix(text, got) || !utf8.ValidString(got) {
+		t.Errorf("y on a %d-byte message copied %d bytes, want its first %d cut at a character", len(text), len(got), maxCopy)
+	}
+	if !strings.Contains(m.status.message, "copied the first 1.0 MiB of 2.0 MiB of frame 2") {
+		t.Errorf("status %q", m.status.message)
 	}
 }

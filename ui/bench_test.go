@@ -9,10 +9,11 @@ import (
 )
 
 // millionFrames fills a store with 1,000,000 frames: requests, CBOR
-// results, progress datagrams and stderr lines in turn.
+// results, progress datagrams and stderr lines in turn. The frames share
+// their bytes, so the budget is raised for the store to hold them all.
 func millionFrames(b *testing.B) *capture.Store {
 	b.Helper()
-	st := capture.NewStore(capture.Config{})
+	st := capture.NewStore(capture.Config{MaxBytes: 4 << 30})
 	c := &clock{}
 	templates := []*capture.Frame{
 		controlFrame(b, capture.Out, c.next(), proto.EncCBOR, request(b, 7, "tools/call", map[string]any{"name": "analyze"})),

@@ -27,6 +27,11 @@ type Request struct {
 // Config configures a Model.
 type Config struct {
 	// Store receives every frame and is what the panes show. Required.
+	// At the defaults (capture.Config{}: 1,000,000 frames, 256 MiB that
+	// count each frame's metadata) a flooded TUI's live heap stays within
+	// the store's MemoryBound plus the index's own bound, about 345 MiB,
+	// so that with Go's default GC target it stays well under 1 GiB
+	// (BenchmarkTUIHeapAtDefaultCaps).
 	Store *capture.Store
 	// Dial builds the connection. Without it the UI only shows the store.
 	Dial Dialer

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/capture"
@@ -12,13 +11,16 @@ import (
 )
 
 // detailPane shows the selected frame in full: metadata, decode errors,
-// pretty JSON and CBOR notation, scrolled by a viewport. Its content is
-// built once per frame and width, never per render.
+// pretty JSON and CBOR notation, scrolled a row at a time. Its content is
+// laid out once per frame and width, never per render, and a render
+// colours and draws only the rows in view.
 type detailPane struct {
 	x       *index
 	st      *Styles
 	dialect proto.Dialect
-	vp      viewport.Model
+	content rowBlock
+	offset  int // first row shown
+	height  int // rows shown
 	frame   *capture.Frame
 	width   int
 	dirty   bool
@@ -26,7 +28,7 @@ type detailPane struct {
 
 // newDetailPane returns an empty pane.
 func newDetailPane(x *index, st *Styles) *detailPane {
-	return &detailPane{x: x, st: st, vp: viewport.New(viewport.WithWidth(1), viewport.WithHeight(1))}
+	return &detailPane{x: x, st: st, content: fixedRows{""}, height: 1}
 }
 
 // SetSize sets the size of the pane's body.
@@ -35,29 +37,31 @@ func (p *detailPane) SetSize(w, h int) {
 		p.dirty = true
 	}
 	p.width = w
-	p.vp.SetWidth(max(w, 1))
-	p.vp.SetHeight(max(h, 1))
+	p.height = max(h, 1)
+	p.offset = p.clamp(p.offset)
 }
 
 // SetFrame shows f from the top.
 func (p *detailPane) SetFrame(f *capture.Frame) {
 	if f != p.frame {
 		p.frame, p.dirty = f, true
-		p.vp.GotoTop()
+		p.offset = 0
 	}
 }
 
 // restyle rebuilds the content with new styles (a background change).
 func (p *detailPane) restyle() { p.dirty = true }
 
-// prepare builds the content when the frame, the width or the styles changed.
+// prepare lays out the content when the frame, the width or the styles
+// changed.
 func (p *detailPane) prepare() {
 	if !p.dirty {
 		return
 	}
 	p.dirty = false
 	if p.frame == nil {
-		p.vp.SetContent(p.st.muted.paint("select a frame in the traffic pane"))
+		p.content = fixedRows{p.st.muted.paint("select a frame in the traffic pane")}
+		p.offset = 0
 		return
 	}
 	in := detailInput{f: p.frame, dialect: p.dialect, st: p.st}
@@ -67,31 +71,33 @@ func (p *detailPane) prepare() {
 	if d, ok := p.x.latency(p.frame); ok {
 		in.latency = duration(d)
 	}
-	y := p.vp.YOffset()
-	p.vp.SetContent(detailContent(in, max(p.width, 20)))
-	p.vp.SetYOffset(y)
+	p.content = detailContent(in, max(p.width, 20))
+	p.offset = p.clamp(p.offset)
 }
 
-// HandleKey scrolls the viewport.
+// clamp keeps a first row within the content.
+func (p *detailPane) clamp(offset int) int {
+	return min(max(offset, 0), max(p.content.rowCount()-p.height, 0))
+}
+
+// HandleKey scrolls the content.
 func (p *detailPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
-	v, ok := navOf(msg, k, p.vp.Height())
+	v, ok := navOf(msg, k, p.height)
 	if ok {
 		p.scroll(v)
 	}
 	return ok
 }
 
-// scroll applies a navigation to the viewport.
+// scroll applies a navigation to the first row shown.
 func (p *detailPane) scroll(v nav) {
 	switch {
 	case v.home:
-		p.vp.GotoTop()
+		p.offset = 0
 	case v.end:
-		p.vp.GotoBottom()
-	case v.delta < 0:
-		p.vp.ScrollUp(-v.delta)
+		p.offset = p.clamp(p.content.rowCount())
 	default:
-		p.vp.ScrollDown(v.delta)
+		p.offset = p.clamp(p.offset + v.delta)
 	}
 }
 
@@ -101,13 +107,13 @@ func (p *detailPane) Title() string {
 		return "Detail"
 	}
 	t := fmt.Sprintf("Detail · seq %d", p.frame.Seq)
-	if n := p.vp.TotalLineCount(); n > p.vp.Height() {
-		t += fmt.Sprintf(" · %d%%", int(p.vp.ScrollPercent()*100))
+	if n := p.content.rowCount(); n > p.height {
+		t += fmt.Sprintf(" · %d%%", p.offset*100/(n-p.height))
 	}
 	return t
 }
 
-// Render draws the viewport.
+// Render draws the rows in view.
 func (p *detailPane) Render(w, h int, _ bool) string {
-	return strings.Join(fitBlock(p.vp.View(), w, h), "\n")
+	return strings.Join(fitBlock(strings.Join(p.content.rows(p.offset, min(h, p.height)), "\n"), w, h), "\n")
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/hexview"
+	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -28,23 +29,23 @@ type detailInput struct {
 	st      *Styles
 }
 
-// detailContent renders the detail of a frame for width w: metadata,
+// detailContent lays out the detail of a frame for width w: metadata,
 // decode error with the offending bytes, then the body (pretty JSON, with
-// CBOR diagnostic notation beside it for a CBOR body).
-func detailContent(in detailInput, w int) string {
+// CBOR diagnostic notation beside it for a CBOR body). Server text is made
+// safe for the terminal; the body is coloured only where it is shown.
+func detailContent(in detailInput, w int) rowBlock {
 	f := in.f
 	var b strings.Builder
 	b.WriteString(ansi.Hardwrap(metadata(in), w, true))
 	if f.Err != nil {
-		b.WriteString("\n\n" + in.st.errText.paint("decode error: "+oneLine(f.Err.Error())) + "\n")
+		b.WriteString("\n\n" + in.st.errText.paint(termtext.Line("decode error: "+f.Err.Error())) + "\n")
 		raw := f.Raw[:min(len(f.Raw), errorDumpSize)]
 		dump := hexview.Dump{Data: raw, Fields: f.Fields, Size: len(f.Raw)}
 		perRow := hexview.BytesPerRow(w)
 		b.WriteString(dump.Render(0, dump.Rows(perRow), perRow, in.st.Hex))
 	}
-	b.WriteString("\n\n")
-	b.WriteString(bodyView(in, w))
-	return b.String()
+	b.WriteString("\n")
+	return stackedRows{splitRows(b.String()), bodyView(in, w)}
 }
 
 // metadata renders the headers of a frame and its fields.
@@ -56,7 +57,7 @@ func metadata(in detailInput) string {
 	}
 	line := fmt.Sprintf("seq %d · %s · %s · conn %s · %s · %s (kept %s) · %s",
 		f.Seq, f.Time.Format("2006-01-02 15:04:05.000"), f.Dir, f.Conn, f.Chan, byteSize(int64(f.Size)), byteSize(int64(kept)), f.Enc)
-	out := []string{in.st.muted.paint(line)}
+	out := []string{in.st.muted.paint(termtext.Line(line))}
 	if m := f.Msg; m != nil {
 		parts := []string{m.Kind().String()}
 		if id := frameID(f); id != "" {
@@ -79,37 +80,37 @@ func metadata(in detailInput) string {
 		if m.Error != nil {
 			parts = append(parts, errorText(m.Error, in.dialect))
 		}
-		out = append(out, strings.Join(parts, " · "))
+		out = append(out, termtext.Line(strings.Join(parts, " · ")))
 	}
 	if len(f.Fields) > 0 {
 		fields := make([]string, 0, len(f.Fields))
 		for _, fd := range f.Fields {
 			fields = append(fields, fmt.Sprintf("%s = %s", fd.Name, fd.Value))
 		}
-		out = append(out, in.st.muted.paint("fields: "+oneLine(strings.Join(fields, " · "))))
+		out = append(out, in.st.muted.paint("fields: "+termtext.Line(strings.Join(fields, " · "))))
 	}
 	return strings.Join(out, "\n")
 }
 
-// bodyView renders the body of a frame.
-func bodyView(in detailInput, w int) string {
+// bodyView lays out the body of a frame.
+func bodyView(in detailInput, w int) rowBlock {
 	f := in.f
 	if len(f.Raw) == 0 && f.Size > 0 && f.Msg == nil {
-		return in.st.muted.paint(errNoBytes.Error())
+		return note(in.st.muted, errNoBytes.Error())
 	}
 	switch f.Chan.Kind {
 	case capture.Stderr:
-		return ansi.Hardwrap(string(bodyOf(f)), w, true)
+		return plainRows(string(bodyOf(f)), w)
 	case capture.HTTP:
-		return ansi.Hardwrap(strings.ReplaceAll(string(f.Raw), "\r", ""), w, true)
+		return plainRows(strings.ReplaceAll(string(f.Raw), "\r", ""), w)
 	case capture.Stream:
-		return in.st.muted.paint(fmt.Sprintf("execution stream payload: %s in this frame; x shows the bytes", byteSize(int64(len(bodyOf(f))))))
+		return note(in.st.muted, fmt.Sprintf("execution stream payload: %s in this frame; x shows the bytes", byteSize(int64(len(bodyOf(f))))))
 	case capture.Datagram:
 		return datagramBody(in, w)
 	}
 	text, err := messageJSON(f)
 	if err != nil {
-		return in.st.errText.paint(oneLine(err.Error()))
+		return note(in.st.errText, err.Error())
 	}
 	if f.Enc != proto.EncCBOR || f.Err != nil {
 		return jsonView(text, w, in.st)
@@ -117,19 +118,27 @@ func bodyView(in detailInput, w int) string {
 	return withDiagnostic(jsonView(text, jsonWidth(w), in.st), bodyOf(f), w, in.st)
 }
 
-// datagramBody renders the payload of a progress or log datagram as JSON;
+// note is one line of the pane's own words, server text in it made safe.
+func note(st tint, s string) fixedRows { return fixedRows{st.paint(termtext.Line(s))} }
+
+// plainRows is server text shown as it is, made safe and wrapped to w.
+func plainRows(s string, w int) rowBlock {
+	return newTextRows(termtext.BlockMax(s, 0), w, nil)
+}
+
+// datagramBody lays out the payload of a progress or log datagram as JSON;
 // other channels carry bytes shown by the hex pane.
-func datagramBody(in detailInput, w int) string {
+func datagramBody(in detailInput, w int) rowBlock {
 	f := in.f
 	_, payload, _, err := proto.ParseDatagramHeader(f.Raw)
 	ch := proto.DatagramChannel(f.Chan.Ch)
 	if err != nil || (ch != proto.ChannelProgress && ch != proto.ChannelLog) || f.Err != nil {
-		return in.st.muted.paint(fmt.Sprintf("%s datagram payload: %s; x shows the bytes", ch, byteSize(int64(len(payload)))))
+		return note(in.st.muted, fmt.Sprintf("%s datagram payload: %s; x shows the bytes", ch, byteSize(int64(len(payload)))))
 	}
 	text := payload
 	if f.Enc == proto.EncCBOR {
 		if text, err = proto.CBORToJSON(payload); err != nil {
-			return in.st.errText.paint(oneLine(err.Error()))
+			return note(in.st.errText, err.Error())
 		}
 		return withDiagnostic(jsonView(text, jsonWidth(w), in.st), payload, w, in.st)
 	}
@@ -144,46 +153,42 @@ func jsonWidth(w int) int {
 	return w
 }
 
-// jsonView indents and colours JSON text and wraps it to w columns. A huge
-// body is shown as its head, unindented.
-func jsonView(text []byte, w int, st *Styles) string {
+// jsonView indents JSON text (the indentation stops growing past
+// jsonindent.DefaultMaxDepth levels) and wraps it to w columns, coloured
+// where it is shown. A huge body is shown as its head, unindented; text
+// that is not JSON is shown as it is, made safe.
+func jsonView(text []byte, w int, st *Styles) rowBlock {
 	if len(text) > maxPretty {
-		head := string(text[:plainHead])
-		note := st.muted.paint(fmt.Sprintf("(%s of JSON; showing the first %s unindented)", byteSize(int64(len(text))), byteSize(plainHead)))
-		return note + "\n" + ansi.Hardwrap(oneLine(head), w, true)
+		head := note(st.muted, fmt.Sprintf("(%s of JSON; showing the first %s unindented)", byteSize(int64(len(text))), byteSize(plainHead)))
+		return stackedRows{head, newTextRows(termtext.LineMax(string(text[:plainHead]), 0), w, nil)}
 	}
 	pretty, err := proto.PrettyJSON(text)
 	if err != nil {
-		return ansi.Hardwrap(string(text), w, true)
+		return plainRows(string(text), w)
 	}
-	return ansi.Hardwrap(highlightJSON(string(pretty), st), w, true)
+	return newTextRows(termtext.BlockMax(string(pretty), 0), w, func(s string) string { return highlightJSON(s, st) })
 }
 
 // withDiagnostic puts the CBOR diagnostic notation of body beside the JSON
 // view on a wide pane, or below it on a narrow one.
-func withDiagnostic(jsonText string, body []byte, w int, st *Styles) string {
-	diag, err := proto.DiagnoseCBOR(body)
-	if err != nil {
-		diag = st.errText.paint(oneLine(err.Error()))
+func withDiagnostic(jsonRows rowBlock, body []byte, w int, st *Styles) rowBlock {
+	diagWidth := w
+	if w >= sideBySideMin {
+		diagWidth = w - jsonWidth(w) - 3
+	}
+	var diag rowBlock
+	if text, err := proto.DiagnoseCBOR(body); err != nil {
+		diag = note(st.errText, err.Error())
+	} else {
+		diag = plainRows(text, diagWidth)
 	}
 	if w < sideBySideMin {
-		return st.muted.paint("JSON") + "\n" + jsonText + "\n\n" + st.muted.paint("CBOR diagnostic notation") + "\n" + ansi.Hardwrap(diag, w, true)
+		return stackedRows{fixedRows{st.muted.paint("JSON")}, jsonRows, fixedRows{"", st.muted.paint("CBOR diagnostic notation")}, diag}
 	}
 	lw := jsonWidth(w)
-	rw := w - lw - 3
-	left := append([]string{st.muted.paint(cell("JSON", lw))}, strings.Split(jsonText, "\n")...)
-	right := append([]string{st.muted.paint(cell("CBOR diagnostic notation", rw))}, strings.Split(ansi.Hardwrap(diag, rw, true), "\n")...)
-	rows := max(len(left), len(right))
-	out := make([]string, rows)
-	for i := range rows {
-		var l, r string
-		if i < len(left) {
-			l = left[i]
-		}
-		if i < len(right) {
-			r = right[i]
-		}
-		out[i] = fitLine(l, lw) + " │ " + r
+	return besideRows{
+		left:  stackedRows{fixedRows{st.muted.paint(cell("JSON", lw))}, jsonRows},
+		right: stackedRows{fixedRows{st.muted.paint(cell("CBOR diagnostic notation", diagWidth))}, diag},
+		lw:    lw,
 	}
-	return strings.Join(out, "\n")
 }

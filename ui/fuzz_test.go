@@ -70,7 +70,10 @@ func FuzzDetailContent(f *testing.F) {
 		st := NewStyles(false)
 		x := newIndex()
 		x.add(fr)
-		_ = detailContent(detailInput{f: fr, dialect: proto.DialectMCPFlow, st: &st}, 100)
+		c := detailContent(detailInput{f: fr, dialect: proto.DialectMCPFlow, st: &st}, 100)
+		if got := len(c.rows(0, c.rowCount())); got != c.rowCount() {
+			t.Fatalf("the detail has %d rows and renders %d", c.rowCount(), got)
+		}
 		_, _ = frameLabel(fr, x, proto.DialectMCP)
 	})
 }

@@ -22,6 +22,12 @@ const (
 	maxStderrLine   = 2048
 )
 
+// indexMemoryBound is about the most memory the index holds beside a Seq
+// per filter match (which the store counts in capture.SlotSize): maxCalls
+// calls with their links, method and key, their stream MIME types, the
+// stderr lines and the datagram board.
+const indexMemoryBound = maxCalls*(maxLinksPerCall*8+512) + maxStderrLines*(maxStderrLine+32) + 4<<20
+
 // callInfo is what the index knows of one call.
 type callInfo struct {
 	sent   time.Time   // when the request was captured; zero when not seen

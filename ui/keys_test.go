@@ -83,12 +83,12 @@ func TestKeysDetailAndHex(t *testing.T) {
 	m := newTestModel(t, sampleStore(t), 140, 24) // a detail shorter than the initialize request
 	press(m, "home")
 	press(m, "enter")
-	if m.focus != paneDetail || !strings.Contains(m.detail.vp.GetContent(), `"initialize"`) {
-		t.Fatalf("enter: focus %s, detail %q", paneNames[m.focus], m.detail.vp.GetContent())
+	if all := strings.Join(m.detail.content.rows(0, m.detail.content.rowCount()), "\n"); m.focus != paneDetail || !strings.Contains(all, "initialize") {
+		t.Fatalf("enter: focus %s, detail %q", paneNames[m.focus], all)
 	}
 	press(m, "j") // scrolls the detail, not the traffic
-	if m.detail.vp.YOffset() != 1 || selectedFrame(t, m).Seq != 1 {
-		t.Errorf("j in the detail: offset %d, selection %d", m.detail.vp.YOffset(), selectedFrame(t, m).Seq)
+	if m.detail.offset != 1 || selectedFrame(t, m).Seq != 1 {
+		t.Errorf("j in the detail: offset %d, selection %d", m.detail.offset, selectedFrame(t, m).Seq)
 	}
 	press(m, "x")
 	if m.focus != paneHex {

@@ -45,5 +45,25 @@ func (v nav) apply(pos, n int) int {
 	return min(max(pos+v.delta, 0), n-1)
 }
 
+// applyFrom moves a selection in a list of rows. pos is where the
+// selected row is, or, when present is false, where it would be (the row
+// left the list: the store dropped it, or a filter does not match it).
+// Moving down from a missing row goes to the rows after it, moving up to
+// the rows before it; ok is false when there is none that way, and the
+// selection should stay where it is.
+func (v nav) applyFrom(pos, n int, present bool) (i int, ok bool) {
+	switch {
+	case n <= 0:
+		return 0, false
+	case present || v.home || v.end:
+		return v.apply(pos, n), true
+	case v.delta > 0:
+		return min(pos+v.delta-1, n-1), true
+	case pos+v.delta >= 0:
+		return pos + v.delta, true
+	}
+	return 0, false
+}
+
 // up reports whether the navigation goes towards the start.
 func (v nav) up() bool { return v.home || v.delta < 0 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -99,4 +100,50 @@ func TestErrorRowsInErrorColour(t *testing.T) {
 			t.Errorf("seq %d: painted in the error colour %v, want %v", f.Seq, painted, bad)
 		}
 	}
+}
+
+// With follow off, the selection stays on its frame while a flood makes
+// the store drop older frames between refreshes, also once the store has
+// dropped the selected frame itself: k then does not jump to the oldest
+// frame held, j goes to it.
+func TestSelectionStaysOnItsFrameWhileTheStoreDropsFrames(t *testing.T) {
+	const ring = 1000
+	st := capture.NewStore(capture.Config{MaxFrames: ring})
+	c := &clock{}
+	appendN := func(n int) {
+		for range n {
+			st.Append(controlFrame(t, capture.In, c.next(), proto.EncJSON, notification(t, "notifications/message", nil)))
+		}
+	}
+	appendN(ring)
+	m := newTestModel(t, st, 200, 60)
+	press(m, "k") // stops following: frame 999
+	selectedIs := func(what string, want uint64) {
+		t.Helper()
+		f, ok := m.traffic.selected()
+		if !ok || f.Seq != want || m.detail.frame == nil || m.detail.frame.Seq != want {
+			t.Fatalf("%s: selection %d (found %v), detail %v; want frame %d", what, m.traffic.sel, ok, m.detail.frame != nil, want)
+		}
+	}
+	selectedIs("after k", ring-1)
+
+	appendN(ring / 2) // frames 1…500 leave the store
+	m.Update(refreshMsg{at: time.Now()})
+	selectedIs("after 500 older frames left the store", ring-1)
+	press(m, "k")
+	selectedIs("k after the store dropped older frames", ring-2)
+
+	appendN(3 * ring) // the selected frame leaves the store too
+	m.Update(refreshMsg{at: time.Now()})
+	selectedIs("after the selected frame left the store", ring-2)
+	press(m, "k")
+	selectedIs("k with nothing older held", ring-2)
+	if title := m.traffic.Title(); !strings.Contains(title, "frame 998 selected, no longer held") {
+		t.Errorf("title %q does not say the selected frame left the store", title)
+	}
+	m.Update(refreshMsg{at: time.Now()})
+	press(m, "j")
+	selectedIs("j from a dropped frame", st.Stats().FirstSeq)
+	press(m, "k")
+	selectedIs("k back to the oldest frame held", st.Stats().FirstSeq)
 }

@@ -57,10 +57,11 @@ type trafficPane struct {
 	x       *index
 	st      *Styles
 	dialect proto.Dialect
-	sel     uint64 // Seq of the selected frame; 0 before there is one
-	top     uint64 // Seq of the first row shown
-	follow  bool   // keep the newest frame selected
-	rows    int    // rows shown below the column titles
+	sel     uint64         // Seq of the selected frame; 0 before there is one
+	held    *capture.Frame // the selected frame, kept when the store drops it
+	top     uint64         // Seq of the first row shown
+	follow  bool           // keep the newest frame selected
+	rows    int            // rows shown below the column titles
 }
 
 // newTrafficPane returns the pane, following new frames.
@@ -79,12 +80,22 @@ func (p *trafficPane) source() rowSource {
 	return heldRows(p.store)
 }
 
-// selected returns the selected frame.
+// selected returns the selected frame, also when the store has dropped it
+// since it was selected.
 func (p *trafficPane) selected() (*capture.Frame, bool) {
 	if p.sel == 0 {
 		return nil, false
 	}
-	return p.store.Get(p.sel)
+	if f, ok := p.store.Get(p.sel); ok {
+		p.held = f // the store's current copy: it may have dropped the bytes
+		return f, true
+	}
+	return p.held, p.held != nil && p.held.Seq == p.sel
+}
+
+// dropped reports whether the store no longer holds the selected frame.
+func (p *trafficPane) dropped() bool {
+	return p.sel != 0 && p.sel < p.store.Stats().FirstSeq
 }
 
 // sync follows the newest frame, or keeps a selection on a row that exists.
@@ -96,6 +107,8 @@ func (p *trafficPane) sync() {
 		return
 	case p.follow:
 		p.selectIndex(src, n-1)
+	case p.dropped(): // the frame stays selected when older frames leave the store
+		p.top = src.seqAt(min(src.find(p.top), n-1))
 	default:
 		p.selectIndex(src, src.find(p.sel))
 	}
@@ -108,7 +121,10 @@ func (p *trafficPane) selectIndex(src rowSource, i int) {
 		return
 	}
 	i = min(max(i, 0), n-1)
-	p.sel = src.seqAt(i)
+	if seq := src.seqAt(i); seq != p.sel || p.held == nil {
+		p.sel = seq
+		p.held, _ = p.store.Get(seq)
+	}
 	top := min(src.find(p.top), n-1)
 	switch {
 	case i < top:
@@ -143,7 +159,10 @@ func (p *trafficPane) scroll(v nav) {
 		p.follow = false
 	}
 	src := p.source()
-	p.selectIndex(src, v.apply(src.find(p.sel), src.count()))
+	pos, n := src.find(p.sel), src.count()
+	if i, ok := v.applyFrom(pos, n, pos < n && src.seqAt(pos) == p.sel); ok {
+		p.selectIndex(src, i)
+	}
 }
 
 // clickRow selects the row at line y of the body (line 0 holds the titles).
@@ -171,6 +190,8 @@ func (p *trafficPane) Title() string {
 	}
 	if p.follow {
 		t += " · follow"
+	} else if p.dropped() {
+		t += fmt.Sprintf(" · frame %d selected, no longer held", p.sel)
 	}
 	return t
 }

@@ -54,18 +54,7 @@ func (m *Model) renderBody(w, h int) []string {
 		right = append(right, m.renderArea(p, l.area[p].w, l.area[p].h)...)
 	}
 	sep := m.styles.muted.paint("│")
-	out := make([]string, h)
-	for i := range out {
-		var a, b string
-		if i < len(left) {
-			a = left[i]
-		}
-		if i < len(right) {
-			b = right[i]
-		}
-		out[i] = a + sep + b
-	}
-	return out
+	return zipRows(left, right, h, func(a, b string) string { return a + sep + b })
 }
 
 // fullHelp renders the help screen: the key columns, as many side by side
