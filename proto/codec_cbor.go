@@ -77,8 +77,9 @@ func DiagnoseCBOR(body []byte) (string, error) {
 	return s, nil
 }
 
-// cborCodec encodes bodies as CBOR: the JSON data model of the message,
-// transcoded by JSONToCBOR and CBORToJSON.
+// cborCodec encodes bodies as CBOR: the JSON data model of the message.
+// Messages are encoded and decoded directly (see appendCBORMessage and
+// cborMessageReader); payload values go through their JSON form.
 type cborCodec struct{}
 
 // Encoding returns EncCBOR.
@@ -86,27 +87,31 @@ func (cborCodec) Encoding() Encoding { return EncCBOR }
 
 // Encode returns the CBOR body of m.
 func (cborCodec) Encode(m *Message) ([]byte, error) {
-	j, err := m.EncodeJSON()
-	if err != nil {
-		return nil, fmt.Errorf("encoding message: %w", err)
-	}
-	return JSONToCBOR(j)
+	return appendCBORMessage(make([]byte, 0, cborMessageSize(m)), m)
 }
 
-// Decode decodes one CBOR message.
+// Decode decodes one CBOR message. Bytes after its data item are an error
+// wrapping ErrCBORTrailingBytes, a key twice in its map one wrapping
+// ErrCBORDuplicateKey; both come with the message.
 func (cborCodec) Decode(body []byte) (*Message, error) {
-	j, err := CBORToJSON(body)
-	if err != nil {
-		return nil, fmt.Errorf("not a JSON-RPC message: %w", err)
+	if len(body) == 0 {
+		return nil, fmt.Errorf("not a JSON-RPC message: %w", errCBOREmpty)
 	}
-	m, err := DecodeMessage(j)
-	if m != nil {
+	r := newCBORMessageReader(body)
+	defer r.release()
+	m, end, err := r.item(0, 0)
+	if m == nil {
+		return nil, err
+	}
+	if terr := cborTrailing(body, end); terr != nil {
 		m.Raw = body
+		return m, fmt.Errorf("not a JSON-RPC message: %w", terr)
 	}
 	return m, err
 }
 
-// DecodeBatch decodes one CBOR message or a CBOR array of them.
+// DecodeBatch decodes one CBOR message or a CBOR array of them; each
+// message keeps its own bytes in Raw.
 func (c cborCodec) DecodeBatch(body []byte) ([]*Message, bool, error) {
 	if len(body) == 0 {
 		return nil, false, fmt.Errorf("not a JSON-RPC message: %w", errCBOREmpty)
@@ -122,25 +127,24 @@ func (c cborCodec) DecodeBatch(body []byte) ([]*Message, bool, error) {
 		}
 		return []*Message{m}, false, nil
 	}
+	r := newCBORMessageReader(body)
+	defer r.release()
 	var msgs []*Message
-	w := cborToJSON{in: body}
-	end, err := w.members(h, 0, func(i uint64, pos int) (int, error) {
-		w.out = nil
-		end, err := w.value(pos, 1, bytesAsBase64URL)
+	var itemErr error
+	end, err := r.members(h, 0, func(i uint64, pos int) (int, error) {
+		m, end, err := r.item(pos, 1)
 		if err != nil {
-			return 0, err
+			itemErr = fmt.Errorf("batch item %d: %w", i, err)
+			return 0, itemErr
 		}
-		m, err := DecodeMessage(w.out)
-		if err != nil {
-			return 0, fmt.Errorf("batch item %d: %w", i, err)
-		}
-		m.Raw = body[pos:end]
 		msgs = append(msgs, m)
 		return end, nil
 	})
 	switch {
+	case itemErr != nil:
+		return nil, true, itemErr
 	case err != nil:
-		return nil, true, cborBodyError(len(body), err)
+		return nil, true, fmt.Errorf("not a JSON-RPC message: %w", cborBodyError(len(body), err))
 	case len(msgs) == 0:
 		return nil, true, errors.New("empty batch")
 	}

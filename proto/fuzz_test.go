@@ -91,9 +91,11 @@ func FuzzDecodeJSONBatch(f *testing.F) {
 func FuzzDecodeCBOR(f *testing.F) {
 	addCBORSeeds(f)
 	f.Fuzz(func(t *testing.T, body []byte) {
-		if m, err := Decode(EncCBOR, body); err == nil && !bytes.Equal(m.Raw, body) {
+		m, err := Decode(EncCBOR, body)
+		if err == nil && !bytes.Equal(m.Raw, body) {
 			t.Fatal("decoded message lost its body")
 		}
+		checkDecodeLikeTheJSONDetour(t, body, m, err)
 		checkWellformedLikeFxamacker(t, body)
 		if msgs, _, err := DecodeBatch(EncCBOR, body); err == nil {
 			for _, m := range msgs {
@@ -156,6 +158,28 @@ func FuzzJSONToCBOR(f *testing.F) {
 			t.Fatalf("JSON→CBOR→JSON changed the data\n in %s\nout %s", body, j)
 		}
 	})
+}
+
+// checkDecodeLikeTheJSONDetour checks Decode's m and err for body against
+// CBORToJSON and DecodeMessage: the same message or the same failure, but
+// for duplicate keys and trailing bytes, which only the direct decoder
+// reports (with the message).
+func checkDecodeLikeTheJSONDetour(t *testing.T, body []byte, m *Message, err error) {
+	t.Helper()
+	old, oldErr := decodeCBORViaJSON(body)
+	switch {
+	case errors.Is(err, ErrCBORDuplicateKey):
+		return
+	case errors.Is(err, ErrCBORTrailingBytes):
+		if oldErr == nil {
+			t.Fatalf("trailing bytes reported (%v) but the detour accepts the body", err)
+		}
+		return
+	case (err == nil) != (oldErr == nil) || (m == nil) != (old == nil):
+		t.Fatalf("direct decode m=%v err=%v, JSON detour m=%v err=%v", m, err, old, oldErr)
+	case m != nil:
+		assertSameMessage(t, "direct vs JSON detour", m, old)
+	}
 }
 
 // checkWellformedLikeFxamacker checks CBORToJSON's verdict on body against
