@@ -62,13 +62,13 @@ type cborHead struct {
 // the break code, for major type 7).
 func (h cborHead) indefinite() bool { return h.info == cborIndefinite }
 
-// readCBORHead decodes the head at b[off:]. A missing or cut head wraps
+// readCBORHead decodes the head at b[off:]. A missing or cut head is
 // io.ErrUnexpectedEOF; a head RFC 8949 §3 calls not well-formed is a
 // *cborSyntaxError. The break code (0xff) is returned as a head; callers
 // decide where it may stand.
 func readCBORHead(b []byte, off int) (cborHead, error) {
 	if off >= len(b) {
-		return cborHead{}, fmt.Errorf("item at offset %d is missing: %w", off, io.ErrUnexpectedEOF)
+		return cborHead{}, io.ErrUnexpectedEOF
 	}
 	h := cborHead{major: b[off] >> 5, info: b[off] & 0x1f, next: off + 1}
 	var size int
@@ -86,7 +86,7 @@ func readCBORHead(b []byte, off int) (cborHead, error) {
 		return cborHead{}, malformed("item at offset %d has reserved additional information %d", off, h.info)
 	}
 	if len(b)-h.next < size {
-		return cborHead{}, fmt.Errorf("head at offset %d is cut short: %w", off, io.ErrUnexpectedEOF)
+		return cborHead{}, io.ErrUnexpectedEOF
 	}
 	for _, c := range b[h.next : h.next+size] {
 		h.arg = h.arg<<8 | uint64(c)

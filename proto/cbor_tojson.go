@@ -123,9 +123,8 @@ func (c *cborToJSON) text(h cborHead, off int) ([]byte, int, error) {
 // is sliced.
 func (c *cborToJSON) stringContent(h cborHead, off int) ([]byte, int, error) {
 	if !h.indefinite() {
-		if left := uint64(len(c.in) - h.next); h.arg > left {
-			return nil, 0, fmt.Errorf("%s at offset %d declares %d bytes, %d are left: %w",
-				cborMajorNames[h.major], off, h.arg, left, io.ErrUnexpectedEOF)
+		if h.arg > uint64(len(c.in)-h.next) {
+			return nil, 0, io.ErrUnexpectedEOF
 		}
 		end := h.next + int(h.arg)
 		return c.in[h.next:end], end, nil
