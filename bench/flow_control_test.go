@@ -10,11 +10,14 @@ import (
 	"github.com/mcpscope/mcpscope/internal/flowtest"
 )
 
-// The control workload: echo calls one after the other, then pipelined.
+// The control workload: echo calls one after the other, then pipelined,
+// in controlRounds rounds per iteration that alternate the two sessions, so
+// that both see the same load of a shared machine.
 const (
 	controlSequential = 2000
 	controlPipelined  = 8000
 	controlInFlight   = 32
+	controlRounds     = 10
 )
 
 // flowEcho returns a call of the echo tool over c, each bounded by the
@@ -44,9 +47,9 @@ func sequential(b *testing.B, n int, call func() error) time.Duration {
 // BenchmarkControlRoundTripsCBORvsJSON compares tools/call echo round trips
 // per second over MCP-Flow's control stream with the encoding forced to
 // CBOR versus JSON: two sessions of mcpscope's stack (transport, engine,
-// capture store) to the same demo server, alternating in the same run, one
-// call at a time ("seq") and controlInFlight at a time ("pipe"). The ratios
-// are CBOR ÷ JSON.
+// capture store) to the same demo server, alternating in short rounds in
+// the same run, one call at a time ("seq") and controlInFlight at a time
+// ("pipe"). The ratios are CBOR ÷ JSON.
 func BenchmarkControlRoundTripsCBORvsJSON(b *testing.B) {
 	srv := flowtest.Start(b, flow.Config{})
 	cbor := flowEcho(dialFlow(b, srv.Server, []string{"cbor"}, controlInFlight, nil))
@@ -59,12 +62,16 @@ func BenchmarkControlRoundTripsCBORvsJSON(b *testing.B) {
 	var seqCBOR, seqJSON, pipeCBOR, pipeJSON time.Duration
 	runs := 0
 	for b.Loop() {
-		inTurn(runs,
-			func() { seqCBOR += sequential(b, controlSequential, cbor) },
-			func() { seqJSON += sequential(b, controlSequential, js) })
-		inTurn(runs,
-			func() { pipeCBOR += pipeline(b, controlPipelined, controlInFlight, cbor) },
-			func() { pipeJSON += pipeline(b, controlPipelined, controlInFlight, js) })
+		for round := range controlRounds {
+			inTurn(runs+round,
+				func() { seqCBOR += sequential(b, controlSequential/controlRounds, cbor) },
+				func() { seqJSON += sequential(b, controlSequential/controlRounds, js) })
+		}
+		for round := range controlRounds {
+			inTurn(runs+round,
+				func() { pipeCBOR += pipeline(b, controlPipelined/controlRounds, controlInFlight, cbor) },
+				func() { pipeJSON += pipeline(b, controlPipelined/controlRounds, controlInFlight, js) })
+		}
 		runs++
 	}
 	seq := float64(controlSequential * runs)

@@ -18,18 +18,23 @@ func BenchmarkDecodeJSON(b *testing.B) {
 	}
 }
 
-func BenchmarkEncodeCBOR(b *testing.B) {
+// benchmarkEncode encodes the tools/call request in enc.
+func benchmarkEncode(b *testing.B, enc Encoding) {
 	m, err := Decode(EncJSON, []byte(toolsCall))
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(len(toolsCall)))
 	for b.Loop() {
-		if _, err := Encode(EncCBOR, m); err != nil {
+		if _, err := Encode(enc, m); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
+
+func BenchmarkEncodeJSON(b *testing.B) { benchmarkEncode(b, EncJSON) }
+
+func BenchmarkEncodeCBOR(b *testing.B) { benchmarkEncode(b, EncCBOR) }
 
 func BenchmarkDecodeCBOR(b *testing.B) {
 	body, err := JSONToCBOR([]byte(toolsCall))

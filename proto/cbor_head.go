@@ -24,6 +24,9 @@ const cborIndefinite byte = 31
 // cborBreak is the "break" stop code ending an indefinite-length item.
 const cborBreak byte = 0xff
 
+// cborNull is the CBOR null.
+const cborNull = cborSimple<<5 | 22
+
 // cborMajorNames names the major types in error messages.
 var cborMajorNames = [8]string{
 	"unsigned integer", "negative integer", "byte string", "text string",
@@ -59,10 +62,13 @@ type cborHead struct {
 // the break code, for major type 7).
 func (h cborHead) indefinite() bool { return h.info == cborIndefinite }
 
-// readCBORHead decodes the head at b[off:].
+// readCBORHead decodes the head at b[off:]. A missing or cut head is
+// io.ErrUnexpectedEOF; a head RFC 8949 §3 calls not well-formed is a
+// *cborSyntaxError. The break code (0xff) is returned as a head; callers
+// decide where it may stand.
 func readCBORHead(b []byte, off int) (cborHead, error) {
 	if off >= len(b) {
-		return cborHead{}, fmt.Errorf("CBOR item at offset %d is missing: %w", off, io.ErrUnexpectedEOF)
+		return cborHead{}, io.ErrUnexpectedEOF
 	}
 	h := cborHead{major: b[off] >> 5, info: b[off] & 0x1f, next: off + 1}
 	var size int
@@ -74,15 +80,32 @@ func readCBORHead(b []byte, off int) (cborHead, error) {
 		size = 1 << (h.info - 24)
 	case h.info == cborIndefinite && h.major != cborUint && h.major != cborNegint && h.major != cborTag:
 		return h, nil
+	case h.info == cborIndefinite:
+		return cborHead{}, malformed("%s at offset %d has an indefinite length", cborMajorNames[h.major], off)
 	default:
-		return cborHead{}, fmt.Errorf("CBOR item at offset %d has reserved additional information %d", off, h.info)
+		return cborHead{}, malformed("item at offset %d has reserved additional information %d", off, h.info)
 	}
 	if len(b)-h.next < size {
-		return cborHead{}, fmt.Errorf("CBOR head at offset %d is truncated: %w", off, io.ErrUnexpectedEOF)
+		return cborHead{}, io.ErrUnexpectedEOF
 	}
 	for _, c := range b[h.next : h.next+size] {
 		h.arg = h.arg<<8 | uint64(c)
 	}
 	h.next += size
+	if h.major == cborSimple && size == 1 && h.arg < 32 {
+		return cborHead{}, malformed("simple value %d at offset %d uses the two-byte form, which is for 32…255 only", h.arg, off)
+	}
 	return h, nil
+}
+
+// cborSyntaxError is a body that is not well-formed CBOR (RFC 8949 §5.3.1):
+// a reserved head, a misplaced break code, a broken indefinite-length string.
+type cborSyntaxError struct{ detail string }
+
+// Error returns the detail.
+func (e *cborSyntaxError) Error() string { return e.detail }
+
+// malformed builds a *cborSyntaxError.
+func malformed(format string, args ...any) error {
+	return &cborSyntaxError{detail: fmt.Sprintf(format, args...)}
 }

@@ -1,7 +1,10 @@
 package proto
 
 import (
+	"encoding/base64"
+	"encoding/hex"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"unicode/utf8"
@@ -19,19 +22,25 @@ import (
 //
 // The item must be well formed, end exactly at the end of body and stay
 // within CBORMaxNestedLevels, CBORMaxArrayElements and CBORMaxMapPairs;
-// anything else is an error, never a panic.
+// anything else is an error, never a panic. The body is read once: the walk
+// that writes the JSON is the well-formedness check.
 func CBORToJSON(body []byte) ([]byte, error) {
-	if err := cborWellformed(body); err != nil {
-		return nil, err
+	if len(body) == 0 {
+		return nil, errCBOREmpty
 	}
 	c := cborToJSON{in: body, out: make([]byte, 0, len(body)+len(body)/2)}
-	if _, err := c.value(0, 0, 0); err != nil {
+	end, err := c.value(0, 0, bytesAsBase64URL)
+	if err != nil {
+		return nil, cborBodyError(len(body), err)
+	}
+	if err := cborTrailing(body, end); err != nil {
 		return nil, err
 	}
 	return c.out, nil
 }
 
-// cborToJSON walks a well-formed CBOR item and writes JSON.
+// cborToJSON walks CBOR items, checking that they are well formed and
+// within the limits, and writes their JSON to out.
 type cborToJSON struct {
 	in  []byte
 	out []byte
@@ -47,8 +56,9 @@ const (
 	bytesAsBase64URL = 0 // the default conversion of a byte string
 )
 
-// value converts the item at off and returns the offset after it. bytesEnc
-// is the expected conversion (tag 21, 22 or 23) of the byte strings inside.
+// value converts the item at off, nested in depth arrays, maps and tags,
+// and returns the offset after it. bytesEnc is the expected conversion (tag
+// 21, 22 or 23) of the byte strings inside.
 func (c *cborToJSON) value(off, depth int, bytesEnc uint64) (int, error) {
 	h, err := readCBORHead(c.in, off)
 	if err != nil {
@@ -60,29 +70,26 @@ func (c *cborToJSON) value(off, depth int, bytesEnc uint64) (int, error) {
 	case cborNegint:
 		c.out = appendNegint(c.out, h.arg)
 	case cborBytes:
-		b, next, err := c.stringContent(h)
+		b, next, err := c.stringContent(h, off)
 		if err != nil {
 			return 0, err
 		}
-		c.out = appendJSONString(c.out, encodeByteString(b, bytesEnc))
+		c.out = appendJSONByteString(c.out, "", b, bytesEnc)
 		return next, nil
 	case cborText:
-		s, next, err := c.stringContent(h)
+		s, next, err := c.text(h, off)
 		if err != nil {
 			return 0, err
 		}
-		if !utf8.Valid(s) {
-			return 0, fmt.Errorf("CBOR text string at offset %d is not valid UTF-8", off)
-		}
-		c.out = appendJSONString(c.out, string(s))
+		c.out = appendJSONString(c.out, s)
 		return next, nil
 	case cborArray, cborMap:
 		if depth >= CBORMaxNestedLevels {
-			return 0, fmt.Errorf("CBOR item at offset %d nests deeper than %d levels", off, CBORMaxNestedLevels)
+			return 0, cborTooDeep(off)
 		}
-		return c.container(h, depth+1, bytesEnc)
+		return c.container(h, off, depth+1, bytesEnc)
 	case cborTag:
-		return c.tag(h, depth, bytesEnc)
+		return c.tag(h, off, depth, bytesEnc)
 	default:
 		return c.simple(h, off)
 	}
@@ -97,93 +104,152 @@ func appendNegint(dst []byte, n uint64) []byte {
 	return strconv.AppendUint(append(dst, '-'), n+1, 10)
 }
 
-// stringContent returns the bytes of a byte or text string, joining the
-// chunks of an indefinite-length one.
-func (c *cborToJSON) stringContent(h cborHead) ([]byte, int, error) {
+// text returns the content of the text string with head h at off, which
+// must be valid UTF-8.
+func (c *cborToJSON) text(h cborHead, off int) ([]byte, int, error) {
+	s, next, err := c.stringContent(h, off)
+	if err != nil {
+		return nil, 0, err
+	}
+	if !utf8.Valid(s) {
+		return nil, 0, fmt.Errorf("CBOR text string at offset %d is not valid UTF-8", off)
+	}
+	return s, next, nil
+}
+
+// stringContent returns the bytes of the byte or text string with head h at
+// off, joining the chunks of an indefinite-length one, and the offset after
+// it. A declared length is checked against the bytes left before anything
+// is sliced.
+func (c *cborToJSON) stringContent(h cborHead, off int) ([]byte, int, error) {
 	if !h.indefinite() {
 		if h.arg > uint64(len(c.in)-h.next) {
-			return nil, 0, fmt.Errorf("CBOR %s of %d bytes runs past the end of the body", cborMajorNames[h.major], h.arg)
+			return nil, 0, io.ErrUnexpectedEOF
 		}
 		end := h.next + int(h.arg)
 		return c.in[h.next:end], end, nil
 	}
 	var joined []byte
-	off := h.next
+	pos := h.next
 	for {
-		if off < len(c.in) && c.in[off] == cborBreak {
-			return joined, off + 1, nil
+		if pos < len(c.in) && c.in[pos] == cborBreak {
+			return joined, pos + 1, nil
 		}
-		chunk, err := readCBORHead(c.in, off)
+		chunk, err := readCBORHead(c.in, pos)
 		if err != nil {
 			return nil, 0, err
 		}
 		if chunk.major != h.major || chunk.indefinite() {
-			return nil, 0, fmt.Errorf("CBOR chunk at offset %d is not a definite %s", off, cborMajorNames[h.major])
+			return nil, 0, malformed("chunk at offset %d of the indefinite-length %s at offset %d is not a definite-length %s",
+				pos, cborMajorNames[h.major], off, cborMajorNames[h.major])
 		}
-		b, next, err := c.stringContent(chunk)
+		b, next, err := c.stringContent(chunk, pos)
 		if err != nil {
 			return nil, 0, err
 		}
 		joined = append(joined, b...)
-		off = next
+		pos = next
 	}
 }
 
-// container converts an array or a map.
-func (c *cborToJSON) container(h cborHead, depth int, bytesEnc uint64) (int, error) {
+// members calls each for the members of the array or map with head h at
+// off (each key-value pair of a map counts once) until the declared count
+// or the break code, and returns the offset after the container. The count
+// is checked against the limit before the first member is read.
+func (c *cborToJSON) members(h cborHead, off int, each func(i uint64, pos int) (int, error)) (int, error) {
+	limit := cborMaxMembers(h.major)
+	if !h.indefinite() && h.arg > limit {
+		return 0, cborCountLimit(h.major, off)
+	}
+	pos := h.next
+	for i := uint64(0); ; i++ {
+		if h.indefinite() {
+			if pos < len(c.in) && c.in[pos] == cborBreak {
+				return pos + 1, nil
+			}
+			if i == limit {
+				return 0, cborCountLimit(h.major, off)
+			}
+		} else if i == h.arg {
+			return pos, nil
+		}
+		var err error
+		if pos, err = each(i, pos); err != nil {
+			return 0, err
+		}
+	}
+}
+
+// container converts an array or a map whose members lie at depth.
+func (c *cborToJSON) container(h cborHead, off, depth int, bytesEnc uint64) (int, error) {
+	isMap := h.major == cborMap
 	open, closing := byte('['), byte(']')
-	if h.major == cborMap {
+	if isMap {
 		open, closing = '{', '}'
 	}
 	c.out = append(c.out, open)
-	off := h.next
-	for i := uint64(0); h.indefinite() || i < h.arg; i++ {
-		if h.indefinite() && off < len(c.in) && c.in[off] == cborBreak {
-			off++
-			break
-		}
+	end, err := c.members(h, off, func(i uint64, pos int) (int, error) {
 		if i > 0 {
 			c.out = append(c.out, ',')
 		}
-		var err error
-		if h.major == cborMap {
-			if off, err = c.key(off, depth); err != nil {
+		if isMap {
+			var err error
+			if pos, err = c.key(pos, depth); err != nil {
 				return 0, err
 			}
 			c.out = append(c.out, ':')
 		}
-		if off, err = c.value(off, depth, bytesEnc); err != nil {
-			return 0, err
-		}
+		return c.value(pos, depth, bytesEnc)
+	})
+	if err != nil {
+		return 0, err
 	}
 	c.out = append(c.out, closing)
-	return off, nil
+	return end, nil
 }
 
-// key converts a map key, which must be a text string (tags around it are dropped).
-func (c *cborToJSON) key(off, depth int) (int, error) {
+// keyText returns the text of the map key at off, which must be a text
+// string; tags around it are dropped but count as levels of nesting.
+func (c *cborToJSON) keyText(off, depth int) ([]byte, int, error) {
 	k := off
 	for {
 		h, err := readCBORHead(c.in, k)
 		if err != nil {
-			return 0, err
+			return nil, 0, err
 		}
-		if h.major == cborTag {
+		switch h.major {
+		case cborTag:
+			if depth >= CBORMaxNestedLevels {
+				return nil, 0, cborTooDeep(k)
+			}
+			depth++
 			k = h.next
 			continue
+		case cborText:
+			return c.text(h, k)
 		}
-		if h.major != cborText {
-			return 0, fmt.Errorf("CBOR map key at offset %d has type %s; only text-string keys map to JSON", off, cborMajorNames[h.major])
+		if h.major == cborSimple && h.indefinite() {
+			return nil, 0, malformed("break code at offset %d stands in place of the key of a pair", k)
 		}
-		return c.value(k, depth, bytesAsBase64URL)
+		return nil, 0, fmt.Errorf("CBOR map key at offset %d has type %s; only text-string keys map to JSON", off, cborMajorNames[h.major])
 	}
 }
 
-// tag converts a tagged item: bignums and expected-conversion tags shape the
-// byte strings inside, other tags are dropped.
-func (c *cborToJSON) tag(h cborHead, depth int, bytesEnc uint64) (int, error) {
+// key converts a map key.
+func (c *cborToJSON) key(off, depth int) (int, error) {
+	s, next, err := c.keyText(off, depth)
+	if err != nil {
+		return 0, err
+	}
+	c.out = appendJSONString(c.out, s)
+	return next, nil
+}
+
+// tag converts a tagged item at off: bignums and expected-conversion tags
+// shape the byte strings inside, other tags are dropped.
+func (c *cborToJSON) tag(h cborHead, off, depth int, bytesEnc uint64) (int, error) {
 	if depth >= CBORMaxNestedLevels {
-		return 0, fmt.Errorf("CBOR tag at offset %d nests deeper than %d levels", h.next, CBORMaxNestedLevels)
+		return 0, cborTooDeep(off)
 	}
 	switch h.arg {
 	case tagBase64URL, tagBase64, tagBase16:
@@ -194,11 +260,11 @@ func (c *cborToJSON) tag(h cborHead, depth int, bytesEnc uint64) (int, error) {
 			return 0, err
 		}
 		if content.major == cborBytes {
-			b, next, err := c.stringContent(content)
+			b, next, err := c.stringContent(content, h.next)
 			if err != nil {
 				return 0, err
 			}
-			c.out = appendJSONString(c.out, "~"+encodeByteString(b, bytesAsBase64URL))
+			c.out = appendJSONByteString(c.out, "~", b, bytesAsBase64URL)
 			return next, nil
 		}
 	case tagPosBignum:
@@ -225,13 +291,28 @@ func (c *cborToJSON) simple(h cborHead, off int) (int, error) {
 	case 27:
 		f = math.Float64frombits(h.arg)
 	case cborIndefinite:
-		return 0, fmt.Errorf("CBOR break code at offset %d ends no indefinite-length item", off)
+		return 0, malformed("break code at offset %d ends no indefinite-length item", off)
 	default:
 		c.out = append(c.out, "null"...)
 		return h.next, nil
 	}
 	c.out = appendJSONFloat(c.out, f)
 	return h.next, nil
+}
+
+// appendJSONByteString writes a byte string as a JSON string in the
+// expected conversion, after prefix; none of the alphabets needs escaping.
+func appendJSONByteString(dst []byte, prefix string, b []byte, enc uint64) []byte {
+	dst = append(append(dst, '"'), prefix...)
+	switch enc {
+	case tagBase64:
+		dst = base64.StdEncoding.AppendEncode(dst, b)
+	case tagBase16:
+		dst = hex.AppendEncode(dst, b)
+	default:
+		dst = base64.RawURLEncoding.AppendEncode(dst, b)
+	}
+	return append(dst, '"')
 }
 
 // halfToFloat64 widens an IEEE 754 half-precision float.

@@ -9,14 +9,6 @@ import (
 	"github.com/fxamacker/cbor/v2"
 )
 
-// Limits on a CBOR body, so that hostile input cannot exhaust the stack or
-// memory. JSONToCBOR refuses to write nesting that CBORToJSON would refuse.
-const (
-	CBORMaxNestedLevels  = 128     // arrays, maps and tags nested in one another
-	CBORMaxArrayElements = 1 << 20 // elements of one array
-	CBORMaxMapPairs      = 1 << 20 // key-value pairs of one map
-)
-
 // cborModes builds, once, the decoding and diagnostic modes with the limits.
 var cborModes = sync.OnceValues(func() (modes struct {
 	dec  cbor.DecMode
@@ -43,8 +35,10 @@ var cborModes = sync.OnceValues(func() (modes struct {
 	return modes, nil
 })
 
-// cborWellformed checks that body is exactly one well-formed CBOR data item
-// within the limits, and phrases the failure for a person.
+// cborWellformed checks, with fxamacker's decoder, that body is exactly one
+// well-formed CBOR data item within the limits, and phrases the failure for
+// a person. DiagnoseCBOR shows any such item; the codec's own walk
+// (CBORToJSON, cborMessageReader) checks the bodies it converts.
 func cborWellformed(body []byte) error {
 	modes, err := cborModes()
 	if err != nil {
@@ -56,11 +50,11 @@ func cborWellformed(body []byte) error {
 	case err == nil:
 		return nil
 	case len(body) == 0 || errors.Is(err, io.EOF):
-		return errors.New("CBOR body is empty")
+		return errCBOREmpty
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return fmt.Errorf("CBOR body of %d bytes is truncated: %w", len(body), err)
 	case errors.As(err, &extra):
-		return fmt.Errorf("CBOR body has trailing bytes after its data item: %w", err)
+		return fmt.Errorf("%w: %w", ErrCBORTrailingBytes, err)
 	}
 	return fmt.Errorf("CBOR body is malformed: %w", err)
 }
@@ -83,8 +77,9 @@ func DiagnoseCBOR(body []byte) (string, error) {
 	return s, nil
 }
 
-// cborCodec encodes bodies as CBOR: the JSON data model of the message,
-// transcoded by JSONToCBOR and CBORToJSON.
+// cborCodec encodes bodies as CBOR: the JSON data model of the message.
+// Messages are encoded and decoded directly (see appendCBORMessage and
+// cborMessageReader); payload values go through their JSON form.
 type cborCodec struct{}
 
 // Encoding returns EncCBOR.
@@ -92,34 +87,38 @@ func (cborCodec) Encoding() Encoding { return EncCBOR }
 
 // Encode returns the CBOR body of m.
 func (cborCodec) Encode(m *Message) ([]byte, error) {
-	j, err := m.EncodeJSON()
-	if err != nil {
-		return nil, fmt.Errorf("encoding message: %w", err)
-	}
-	return JSONToCBOR(j)
+	return appendCBORMessage(make([]byte, 0, cborMessageSize(m)), m)
 }
 
-// Decode decodes one CBOR message.
+// Decode decodes one CBOR message. Bytes after its data item are an error
+// wrapping ErrCBORTrailingBytes, a key twice in its map one wrapping
+// ErrCBORDuplicateKey; both come with the message.
 func (cborCodec) Decode(body []byte) (*Message, error) {
-	j, err := CBORToJSON(body)
-	if err != nil {
-		return nil, fmt.Errorf("not a JSON-RPC message: %w", err)
+	if len(body) == 0 {
+		return nil, fmt.Errorf("not a JSON-RPC message: %w", errCBOREmpty)
 	}
-	m, err := DecodeMessage(j)
-	if m != nil {
+	r := newCBORMessageReader(body)
+	defer r.release()
+	m, end, err := r.item(0, 0)
+	if m == nil {
+		return nil, err
+	}
+	if terr := cborTrailing(body, end); terr != nil {
 		m.Raw = body
+		return m, fmt.Errorf("not a JSON-RPC message: %w", terr)
 	}
 	return m, err
 }
 
-// DecodeBatch decodes one CBOR message or a CBOR array of them.
+// DecodeBatch decodes one CBOR message or a CBOR array of them; each
+// message keeps its own bytes in Raw.
 func (c cborCodec) DecodeBatch(body []byte) ([]*Message, bool, error) {
-	if err := cborWellformed(body); err != nil {
-		return nil, false, fmt.Errorf("not a JSON-RPC message: %w", err)
+	if len(body) == 0 {
+		return nil, false, fmt.Errorf("not a JSON-RPC message: %w", errCBOREmpty)
 	}
 	h, err := readCBORHead(body, 0)
 	if err != nil {
-		return nil, false, err
+		return nil, false, fmt.Errorf("not a JSON-RPC message: %w", cborBodyError(len(body), err))
 	}
 	if h.major != cborArray {
 		m, err := c.Decode(body)
@@ -128,27 +127,29 @@ func (c cborCodec) DecodeBatch(body []byte) ([]*Message, bool, error) {
 		}
 		return []*Message{m}, false, err // with err, m carries it as its Violation
 	}
+	r := newCBORMessageReader(body)
+	defer r.release()
 	var msgs []*Message
-	off := h.next
-	for i := 0; h.indefinite() || uint64(i) < h.arg; i++ {
-		if h.indefinite() && off < len(body) && body[off] == cborBreak {
-			break
-		}
-		w := cborToJSON{in: body}
-		end, err := w.value(off, 1, bytesAsBase64URL)
+	var itemErr error
+	end, err := r.members(h, 0, func(i uint64, pos int) (int, error) {
+		m, end, err := r.item(pos, 1)
 		if err != nil {
-			return msgs, true, fmt.Errorf("batch item %d: %w", i, err)
+			itemErr = fmt.Errorf("batch item %d: %w", i, err)
+			return 0, itemErr
 		}
-		m, err := DecodeMessage(w.out)
-		if err != nil {
-			return msgs, true, fmt.Errorf("batch item %d: %w", i, err)
-		}
-		m.Raw = body[off:end]
 		msgs = append(msgs, m)
-		off = end
-	}
-	if len(msgs) == 0 {
+		return end, nil
+	})
+	switch {
+	case itemErr != nil:
+		return nil, true, itemErr
+	case err != nil:
+		return nil, true, fmt.Errorf("not a JSON-RPC message: %w", cborBodyError(len(body), err))
+	case len(msgs) == 0:
 		return nil, true, errors.New("empty batch")
+	}
+	if err := cborTrailing(body, end); err != nil {
+		return nil, true, fmt.Errorf("not a JSON-RPC message: %w", err)
 	}
 	return msgs, true, nil
 }

@@ -303,11 +303,11 @@ func TestCBORToJSONRejects(t *testing.T) {
 		{"truncated text", "65 6162", nil, "truncated"},
 		{"truncated map", "a2 61 61 01", nil, "truncated"},
 		{"truncated head", "1b 0001", nil, "truncated"},
-		{"huge declared array", "9b 7fffffffffffffff", nil, "malformed"},
+		{"huge declared array", "9b 7fffffffffffffff", nil, "has more than 1048576 elements"},
 		{"reserved info", "1c", nil, "malformed"},
 		{"lone break", "ff", nil, "malformed"},
 		{"invalid UTF-8", "62 c328", nil, "UTF-8"},
-		{"too deep", "", deep, "malformed"},
+		{"too deep", "", deep, "nests deeper than 128 levels"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

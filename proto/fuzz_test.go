@@ -52,6 +52,11 @@ func FuzzDecodeJSON(f *testing.F) {
 			if err != nil {
 				t.Fatalf("%s re-encode: %v", enc, err)
 			}
+			if enc == EncCBOR {
+				if old, err := encodeCBORViaJSON(m); err != nil || !bytes.Equal(old, out) {
+					t.Fatalf("direct CBOR % x differs from the JSON detour's % x (%v)", out, old, err)
+				}
+			}
 			back, err := Decode(enc, out)
 			if err != nil {
 				t.Fatalf("%s decode of re-encoded %s: %v", enc, body, err)
@@ -86,9 +91,12 @@ func FuzzDecodeJSONBatch(f *testing.F) {
 func FuzzDecodeCBOR(f *testing.F) {
 	addCBORSeeds(f)
 	f.Fuzz(func(t *testing.T, body []byte) {
-		if m, err := Decode(EncCBOR, body); err == nil && !bytes.Equal(m.Raw, body) {
+		m, err := Decode(EncCBOR, body)
+		if err == nil && !bytes.Equal(m.Raw, body) {
 			t.Fatal("decoded message lost its body")
 		}
+		checkDecodeLikeTheJSONDetour(t, body, m, err)
+		checkWellformedLikeFxamacker(t, body)
 		if msgs, _, err := DecodeBatch(EncCBOR, body); err == nil {
 			for _, m := range msgs {
 				if m.Validate() != nil || !bytes.Contains(body, m.Raw) {
@@ -123,8 +131,15 @@ func FuzzJSONToCBOR(f *testing.F) {
 	for _, s := range jsonSeeds {
 		f.Add([]byte(s))
 	}
+	for _, s := range []string{`"\ud83d\ude00 \u00e9 \ud800"`, "\"\xff\xe2\x82\"", ` [ 1 , {"a" : -0.0e+1 } ] `} {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		c, err := JSONToCBOR(body)
+		old, oldErr := jsonToCBORByTokens(body)
+		if (err == nil) != (oldErr == nil) || !bytes.Equal(c, old) {
+			t.Fatalf("JSONToCBOR % x (%v), the token transcoder % x (%v)", c, err, old, oldErr)
+		}
 		if err != nil {
 			return
 		}
@@ -143,6 +158,45 @@ func FuzzJSONToCBOR(f *testing.F) {
 			t.Fatalf("JSON→CBOR→JSON changed the data\n in %s\nout %s", body, j)
 		}
 	})
+}
+
+// checkDecodeLikeTheJSONDetour checks Decode's m and err for body against
+// CBORToJSON and DecodeMessage: the same message or the same failure, but
+// for duplicate keys and trailing bytes, which only the direct decoder
+// reports (with the message).
+func checkDecodeLikeTheJSONDetour(t *testing.T, body []byte, m *Message, err error) {
+	t.Helper()
+	old, oldErr := decodeCBORViaJSON(body)
+	switch {
+	case errors.Is(err, ErrCBORDuplicateKey):
+		return
+	case errors.Is(err, ErrCBORTrailingBytes):
+		if oldErr == nil {
+			t.Fatalf("trailing bytes reported (%v) but the detour accepts the body", err)
+		}
+		return
+	case (err == nil) != (oldErr == nil) || (m == nil) != (old == nil):
+		t.Fatalf("direct decode m=%v err=%v, JSON detour m=%v err=%v", m, err, old, oldErr)
+	case m != nil:
+		assertSameMessage(t, "direct vs JSON detour", m, old)
+	}
+}
+
+// checkWellformedLikeFxamacker checks CBORToJSON's verdict on body against
+// fxamacker's well-formedness check: what one finds broken, truncated or
+// followed by trailing bytes, so does the other; CBORToJSON refuses more
+// (keys that are not text, invalid UTF-8, nested tags past the limit).
+func checkWellformedLikeFxamacker(t *testing.T, body []byte) {
+	t.Helper()
+	_, err := CBORToJSON(body)
+	fxErr := cborWellformed(body)
+	var syntax *cborSyntaxError
+	switch {
+	case fxErr != nil && err == nil:
+		t.Fatalf("CBORToJSON accepts what fxamacker refuses: %v", fxErr)
+	case fxErr == nil && (errors.As(err, &syntax) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, ErrCBORTrailingBytes)):
+		t.Fatalf("CBORToJSON calls a well-formed body broken: %v", err)
+	}
 }
 
 func FuzzDiagnoseCBOR(f *testing.F) {

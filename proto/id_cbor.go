@@ -4,14 +4,17 @@ import "fmt"
 
 // MarshalCBOR writes the id as a CBOR integer, text string or null, so that
 // an integer id stays an integer in CBOR.
-func (id ID) MarshalCBOR() ([]byte, error) {
+func (id ID) MarshalCBOR() ([]byte, error) { return id.appendCBOR(nil), nil }
+
+// appendCBOR appends the id as a CBOR integer, text string or null.
+func (id ID) appendCBOR(dst []byte) []byte {
 	switch id.kind {
 	case idInt:
-		return appendCBORInt(nil, id.num), nil
+		return appendCBORInt(dst, id.num)
 	case idString:
-		return appendCBORText(nil, id.str), nil
+		return appendCBORString(dst, id.str)
 	}
-	return []byte{cborSimple<<5 | 22}, nil
+	return append(dst, cborSimple<<5|22)
 }
 
 // UnmarshalCBOR reads a CBOR integer, text string or null (undefined counts

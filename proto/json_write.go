@@ -1,8 +1,6 @@
 package proto
 
 import (
-	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"math"
 	"strconv"
@@ -31,20 +29,9 @@ func appendJSONFloat(dst []byte, f float64) []byte {
 	return dst
 }
 
-// encodeByteString renders a byte string for JSON in the expected conversion.
-func encodeByteString(b []byte, enc uint64) string {
-	switch enc {
-	case tagBase64:
-		return base64.StdEncoding.EncodeToString(b)
-	case tagBase16:
-		return hex.EncodeToString(b)
-	}
-	return base64.RawURLEncoding.EncodeToString(b)
-}
-
 // appendJSONString writes s (valid UTF-8) as a JSON string, escaping only
 // what JSON requires.
-func appendJSONString(dst []byte, s string) []byte {
+func appendJSONString[S ~string | ~[]byte](dst []byte, s S) []byte {
 	const hexDigits = "0123456789abcdef"
 	dst = append(dst, '"')
 	start := 0
