@@ -3,6 +3,7 @@ package proto
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -13,14 +14,16 @@ import (
 // own fields are read from their heads, and only params, result and error
 // data are written as JSON (into a reused buffer, then copied out at their
 // exact size). A member whose value only the JSON rules can decide (a
-// jsonrpc that is not text, an id that is a float or a tagged item, a key
-// that matches a member only ignoring case, …) sends the whole message
+// jsonrpc that is not text, an id that is a float or a tagged item, …)
+// sends the whole message
 // through CBORToJSON and DecodeMessage instead, so both encodings are
 // decoded by the same rules.
 type cborMessageReader struct {
 	cborToJSON
 	generic bool    // the message needs the JSON rules
-	dup     error   // the first duplicate key of the message
+	dup     error   // the first duplicate key of the message or its error
+	seen    Members // the message's top-level members, for CheckEnvelope
+	ids     []ID    // every top-level id read, in order ("id" may come twice)
 	scratch *[]byte // the pooled buffer out was taken from
 }
 
@@ -47,26 +50,52 @@ func (r *cborMessageReader) release() {
 
 // item decodes the message at off, nested in depth containers, and returns
 // it with the offset after it. A body that is not well formed or breaks a
-// limit gives no message; a message with a duplicate key or one that breaks
-// a JSON-RPC rule is returned together with the error.
+// limit gives no message unless its id was read before the break; a message
+// that breaks a JSON-RPC rule (CheckEnvelope, a key given twice) is returned
+// with the *EnvelopeError, as its Violation, like DecodeMessage does.
 func (r *cborMessageReader) item(off, depth int) (*Message, int, error) {
 	m, end, err := r.message(off, depth)
 	if err != nil {
-		return nil, 0, fmt.Errorf("not a JSON-RPC message: %w", cborBodyError(len(r.in), err))
+		err = fmt.Errorf("not a JSON-RPC message: %w", cborBodyError(len(r.in), err))
+		if m == nil || m.ID == nil || r.generic {
+			return nil, 0, err
+		}
+		return r.violation(m, off, len(r.in), err, !errors.Is(err, ErrCBORTooDeep))
 	}
 	if r.generic {
 		if m, err = r.viaJSON(off, depth); m == nil {
 			return nil, end, err
 		}
-	}
-	m.Raw = r.in[off:end]
-	switch {
-	case r.dup != nil:
-		return m, end, fmt.Errorf("not a JSON-RPC message: %w", r.dup)
-	case err != nil:
+		m.Raw = r.in[off:end]
 		return m, end, err
 	}
-	return m, end, m.Validate()
+	if e := CheckEnvelope(m, &r.seen); e != nil || r.dup != nil {
+		if r.dup != nil { // worded as on the JSON side, wrapping the CBOR fact
+			e = &EnvelopeError{Reason: "its error object has a key twice: " + r.dup.Error(), Err: r.dup}
+			if r.seen.Duplicate != "" {
+				e.Reason = envelopeReason(m, &r.seen)
+			}
+		}
+		return r.violation(m, off, end, e, false)
+	}
+	m.Raw = r.in[off:end]
+	return m, end, nil
+}
+
+// violation returns the message carrying why the message at off..end
+// cannot be delivered, with the *EnvelopeError it carries.
+func (r *cborMessageReader) violation(m *Message, off, end int, cause error, malformed bool) (*Message, int, error) {
+	e, ok := cause.(*EnvelopeError)
+	if !ok {
+		e = &EnvelopeError{Reason: cause.Error(), Err: cause, Malformed: malformed}
+	}
+	e.Request = r.seen.present&memberMethod != 0
+	e.IDs = append([]ID(nil), r.ids...)
+	v := violationMessage(r.in[off:end], e)
+	if v == nil {
+		return nil, end, e
+	}
+	return v, end, e
 }
 
 // viaJSON decodes the message at off through its JSON form.
@@ -81,7 +110,7 @@ func (r *cborMessageReader) viaJSON(off, depth int) (*Message, error) {
 // message reads the map at off into a Message, walking every byte of it.
 // Anything but a map is left to the JSON rules.
 func (r *cborMessageReader) message(off, depth int) (*Message, int, error) {
-	r.generic, r.dup = false, nil
+	r.generic, r.dup, r.seen, r.ids = false, nil, Members{}, r.ids[:0]
 	h, err := readCBORHead(r.in, off)
 	if err != nil {
 		return nil, 0, err
@@ -92,6 +121,7 @@ func (r *cborMessageReader) message(off, depth int) (*Message, int, error) {
 	}
 	m := &Message{}
 	end, err := r.pairs(h, off, depth, func(key []byte, pos int) (int, error) {
+		r.seen.Add(string(key))
 		return r.member(m, key, pos, depth+1)
 	})
 	return m, end, err
@@ -114,9 +144,6 @@ func (r *cborMessageReader) pairs(h cborHead, off, depth int, value func(key []b
 	return end, err
 }
 
-// messageMembers are the keys of the members of a message.
-var messageMembers = []string{"jsonrpc", "id", "method", "params", "result", "error"}
-
 // member reads the value at pos of the member key into m.
 func (r *cborMessageReader) member(m *Message, key []byte, pos, depth int) (int, error) {
 	var err error
@@ -136,11 +163,10 @@ func (r *cborMessageReader) member(m *Message, key []byte, pos, depth int) (int,
 	case "error":
 		return r.errorMember(m, pos, depth)
 	}
-	r.noteFolded(key, messageMembers)
 	return r.skip(pos, depth)
 }
 
-// str reads a text string or null (which leaves *dst as it is).
+// str reads a text string; anything else is left to the JSON rules.
 func (r *cborMessageReader) str(dst *string, pos, depth int) (int, error) {
 	h, err := readCBORHead(r.in, pos)
 	switch {
@@ -157,8 +183,6 @@ func (r *cborMessageReader) str(dst *string, pos, depth int) (int, error) {
 			*dst = string(s)
 		}
 		return next, nil
-	case r.in[pos] == cborNull:
-		return h.next, nil
 	}
 	return r.leaveToJSON(pos, depth)
 }
@@ -171,10 +195,15 @@ func (r *cborMessageReader) id(m *Message, pos, depth int) (int, error) {
 		return 0, err
 	case cborIntFits(h, math.MaxInt64):
 		m.ID = &ID{kind: idInt, num: cborInt(h)}
+		r.ids = append(r.ids, *m.ID)
 		return h.next, nil
 	case h.major == cborText && !h.indefinite():
 		m.ID = &ID{kind: idString}
-		return r.str(&m.ID.str, pos, depth)
+		next, err := r.str(&m.ID.str, pos, depth)
+		if err == nil {
+			r.ids = append(r.ids, *m.ID)
+		}
+		return next, err
 	case r.in[pos] == cborNull:
 		m.ID = nil // as encoding/json sets a pointer for null
 		return h.next, nil
@@ -217,6 +246,7 @@ func (r *cborMessageReader) errorMember(m *Message, pos, depth int) (int, error)
 		return 0, err
 	case r.in[pos] == cborNull:
 		m.Error = nil
+		r.seen.NullError = true
 		return h.next, nil
 	case h.major != cborMap:
 		return r.leaveToJSON(pos, depth)
@@ -227,10 +257,12 @@ func (r *cborMessageReader) errorMember(m *Message, pos, depth int) (int, error)
 		m.Error = &Error{}
 	}
 	e := m.Error
-	return r.pairs(h, pos, depth, func(key []byte, next int) (int, error) {
+	hasCode := false
+	end, err := r.pairs(h, pos, depth, func(key []byte, next int) (int, error) {
 		var err error
 		switch string(key) {
 		case "code":
+			hasCode = true
 			return r.code(&e.Code, next, depth+1)
 		case "message":
 			return r.str(&e.Message, next, depth+1)
@@ -238,15 +270,16 @@ func (r *cborMessageReader) errorMember(m *Message, pos, depth int) (int, error)
 			e.Data, next, err = r.raw(next, depth+1)
 			return next, err
 		}
-		r.noteFolded(key, errorMembers)
 		return r.skip(next, depth+1)
 	})
+	if !hasCode {
+		r.generic = true // the JSON rules name the missing code
+	}
+	return end, err
 }
 
-// errorMembers are the keys of the members of an error object.
-var errorMembers = []string{"code", "message", "data"}
-
-// code reads an integer that fits in an int, or null.
+// code reads an integer that fits in an int; anything else is left to the
+// JSON rules.
 func (r *cborMessageReader) code(dst *int, pos, depth int) (int, error) {
 	h, err := readCBORHead(r.in, pos)
 	switch {
@@ -254,8 +287,6 @@ func (r *cborMessageReader) code(dst *int, pos, depth int) (int, error) {
 		return 0, err
 	case cborIntFits(h, math.MaxInt):
 		*dst = int(cborInt(h))
-		return h.next, nil
-	case r.in[pos] == cborNull:
 		return h.next, nil
 	}
 	return r.leaveToJSON(pos, depth)
@@ -278,16 +309,6 @@ func cborInt(h cborHead) int64 {
 func (r *cborMessageReader) noteDuplicate(key []byte) {
 	if key != nil && r.dup == nil {
 		r.dup = fmt.Errorf("%w: %.40q", ErrCBORDuplicateKey, key)
-	}
-}
-
-// noteFolded sends the message through the JSON rules when key is one of
-// members in another case: encoding/json matches keys ignoring case.
-func (r *cborMessageReader) noteFolded(key []byte, members []string) {
-	for _, name := range members {
-		if bytes.EqualFold(key, []byte(name)) {
-			r.generic = true
-		}
 	}
 }
 

@@ -103,9 +103,11 @@ func (cborCodec) Decode(body []byte) (*Message, error) {
 	if m == nil {
 		return nil, err
 	}
-	if terr := cborTrailing(body, end); terr != nil {
-		m.Raw = body
-		return m, fmt.Errorf("not a JSON-RPC message: %w", terr)
+	if terr := cborTrailing(body, end); terr != nil && err == nil {
+		if m.Violation == nil {
+			m, _, err = r.violation(m, 0, len(body), fmt.Errorf("not a JSON-RPC message: %w", terr), false)
+			return m, err
+		}
 	}
 	return m, err
 }

@@ -175,6 +175,8 @@ func checkDecodeLikeTheJSONDetour(t *testing.T, body []byte, m *Message, err err
 			t.Fatalf("trailing bytes reported (%v) but the detour accepts the body", err)
 		}
 		return
+	case err != nil && oldErr != nil && old == nil && m != nil && m.Violation != nil:
+		return // the direct walk read the id of a body the detour cannot convert
 	case (err == nil) != (oldErr == nil) || (m == nil) != (old == nil):
 		t.Fatalf("direct decode m=%v err=%v, JSON detour m=%v err=%v", m, err, old, oldErr)
 	case m != nil:
