@@ -105,7 +105,7 @@ func TestDetailWindowsMatchTheWhole(t *testing.T) {
 		for _, w := range []int{60, 120} {
 			c := detailContent(detailInput{f: f, dialect: proto.DialectMCPFlow, st: &st}, w)
 			all := c.rows(0, c.rowCount())
-			if body := strings.Join(all, ""); !strings.Contains(body, "\x1b[38;5;") {
+			if body := strings.Join(all, ""); !strings.Contains(body, "\x1b[38;") {
 				t.Errorf("width %d: the JSON is not coloured: %q", w, body)
 			}
 			if len(all) != c.rowCount() {
