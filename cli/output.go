@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/mcpscope/mcpscope/internal/jsonindent"
+	"github.com/mcpscope/mcpscope/internal/termtext"
 )
 
 // isTerminal reports whether w is a terminal.
@@ -19,15 +20,19 @@ func isTerminal(w io.Writer) bool {
 }
 
 // writeJSON prints a JSON value on w followed by a newline: indented when
-// pretty, compact otherwise. The value's bytes are kept as the server sent
-// them apart from whitespace. Indentation stops growing past
-// jsonindent.DefaultMaxDepth levels, so the output stays proportional to
-// the result however deep it nests.
+// pretty (w is a terminal), compact otherwise. The value's bytes are kept as
+// the server sent them apart from whitespace, and on a terminal apart from
+// the characters it would act on, written as \u escapes of the same value
+// (termtext.JSON). Indentation stops growing past jsonindent.DefaultMaxDepth
+// levels, so the output stays proportional to the result however deep it
+// nests.
 func writeJSON(w io.Writer, raw []byte, pretty bool) error {
 	var out []byte
 	var err error
 	if pretty {
-		out, err = jsonindent.Indent(raw, jsonindent.DefaultMaxDepth)
+		if out, err = jsonindent.Indent(raw, jsonindent.DefaultMaxDepth); err == nil {
+			out = termtext.JSON(out)
+		}
 	} else {
 		var buf bytes.Buffer
 		err = json.Compact(&buf, raw)

@@ -24,6 +24,25 @@ func TestWriteJSON(t *testing.T) {
 	}
 }
 
+// On a terminal the result's strings cannot carry what the terminal acts
+// on: C1 controls, DEL and bidi overrides are legal raw in JSON strings,
+// and are written as \u escapes of the same value; piped output keeps the
+// server's bytes.
+func TestWriteJSONOnATerminalEscapesControls(t *testing.T) {
+	raw := []byte("{\"t\":\"\u009b2J\u202eevil\x7f\"}")
+	var buf bytes.Buffer
+	if err := writeJSON(&buf, raw, true); err != nil {
+		t.Fatal(err)
+	}
+	if want := "{\n  \"t\": \"\\u009b2J\\u202eevil\\u007f\"\n}\n"; buf.String() != want {
+		t.Fatalf("pretty: %q, want %q", buf.String(), want)
+	}
+	buf.Reset()
+	if err := writeJSON(&buf, raw, false); err != nil || buf.String() != string(raw)+"\n" {
+		t.Fatalf("piped: %q, %v", buf.String(), err)
+	}
+}
+
 func TestListDocument(t *testing.T) {
 	doc := listDocument([]string{"resources", "resourceTemplates"},
 		[][]json.RawMessage{{json.RawMessage(`{"uri":"a"}`), json.RawMessage(`{"uri":"b"}`)}, nil})
