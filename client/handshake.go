@@ -52,13 +52,20 @@ func (s *Session) handshake(ctx context.Context) error {
 	}
 	switch {
 	case v == "":
-		ok, err := s.discover(ctx, false)
+		ok, probe, err := s.discover(ctx, false)
 		if err != nil || ok {
 			return err
 		}
-		return s.initialize(ctx, proto.LatestLegacy)
+		err = s.initialize(ctx, proto.LatestLegacy)
+		var te *TimeoutError
+		if probe != nil && errors.As(err, &te) {
+			// The server was silent for the probe's wait and then for
+			// initialize's: say both.
+			return fmt.Errorf("the server/discover probe got no answer in %s, then %w", probe.After, err)
+		}
+		return err
 	case proto.IsModernVersion(v):
-		_, err := s.discover(ctx, true)
+		_, _, err := s.discover(ctx, true)
 		return err
 	default:
 		return s.initialize(ctx, v)
@@ -102,8 +109,10 @@ func fatal(ctx context.Context, err error) bool {
 }
 
 // discover probes the modern era. It reports whether the server answered
-// as a 2026-07-28 server; when forced, anything else is an error.
-func (s *Session) discover(ctx context.Context, forced bool) (bool, error) {
+// as a 2026-07-28 server, and when the probe got no answer in time, its
+// timeout (the fallback to initialize follows); when forced, anything else
+// is an error.
+func (s *Session) discover(ctx context.Context, forced bool) (ok bool, probe *TimeoutError, err error) {
 	caps := s.clientCapabilities(proto.Modern)
 	params := proto.DiscoverParams{Meta: proto.RequestMeta{
 		ProtocolVersion:    proto.Modern,
@@ -112,21 +121,21 @@ func (s *Session) discover(ctx context.Context, forced bool) (bool, error) {
 	}}
 	cfg := s.callConfig(nil)
 	if !forced {
-		// The probe has its own limit, not the per-request one: a server
-		// slower to start than --timeout must still be heard before the
-		// engine falls back to initialize (a modern server then rejects the
-		// "duplicate" initialize).
-		cfg.timeout = discoverTimeoutCap
+		// The probe waits no longer than a request may, and no longer than
+		// its cap: a legacy server may silently drop requests it gets
+		// before initialize, and initialize still has its own wait after.
+		cfg.timeout = min(cfg.timeout, discoverTimeoutCap)
 	}
 	raw, err := s.roundTrip(ctx, proto.MethodDiscover, mustJSON(params), cfg, 1)
 	if err != nil {
 		if fatal(ctx, err) {
-			return false, err
+			return false, nil, err
 		}
 		if forced {
-			return false, s.refuse(fmt.Sprintf("server/discover failed, so the server does not speak %s: %v", proto.Modern, err))
+			return false, nil, s.refuse(fmt.Sprintf("server/discover failed, so the server does not speak %s: %v", proto.Modern, err))
 		}
-		return false, nil
+		errors.As(err, &probe)
+		return false, probe, nil
 	}
 	var res proto.DiscoverResult
 	var capsRaw struct {
@@ -134,9 +143,9 @@ func (s *Session) discover(ctx context.Context, forced bool) (bool, error) {
 	}
 	if json.Unmarshal(raw, &res) != nil || json.Unmarshal(raw, &capsRaw) != nil || !res.Supports(proto.Modern) {
 		if forced {
-			return false, s.refuse(fmt.Sprintf("the server/discover answer does not list %s as supported", proto.Modern))
+			return false, nil, s.refuse(fmt.Sprintf("the server/discover answer does not list %s as supported", proto.Modern))
 		}
-		return false, nil
+		return false, nil, nil
 	}
 	info, _ := res.ServerInfo()
 	s.mu.Lock()
@@ -144,14 +153,16 @@ func (s *Session) discover(ctx context.Context, forced bool) (bool, error) {
 	s.serverInfo, s.serverCaps, s.instructions = info, capsRaw.Capabilities, res.Instructions
 	s.clientCaps = caps
 	s.mu.Unlock()
-	return true, nil
+	return true, nil, nil
 }
 
 // initialize runs the legacy handshake offering version v.
 func (s *Session) initialize(ctx context.Context, v string) error {
 	caps := s.clientCapabilities(v)
 	params := proto.InitializeParams{ProtocolVersion: v, Capabilities: caps, ClientInfo: s.opts.ClientInfo}
-	raw, err := s.roundTrip(ctx, proto.MethodInitialize, mustJSON(params), s.callConfig(nil), 1)
+	cfg := s.callConfig(nil)
+	cfg.handshake = true
+	raw, err := s.roundTrip(ctx, proto.MethodInitialize, mustJSON(params), cfg, 1)
 	if err != nil {
 		return err
 	}
