@@ -19,12 +19,14 @@ type flowStream struct {
 	remote     string        // the server's $/streamError text, if any
 	bytes      int64         // payload bytes received
 	reported   chan struct{} // closed when $/streamError names it
+	stop       func()        // stops reading it once arrived (nil before)
 }
 
 // flowRequest is one request the client sent, with its streams.
 type flowRequest struct {
 	answered  bool
 	cancelled bool
+	abandoned bool                   // the client stopped waiting for its streams
 	streams   map[uint32]*flowStream // by stream tag
 }
 
@@ -48,6 +50,7 @@ type streamTable struct {
 	reading int           // streams arrived and not ended
 	changed chan struct{} // closed and replaced at every change
 	over    bool          // the session is gone: missing streams never come
+	awaited int           // await calls running: payload bytes wake them
 }
 
 func newStreamTable() *streamTable {
@@ -77,7 +80,7 @@ func (s *streamTable) sent(id uint32) {
 	if r := s.reqs[id]; r != nil {
 		// The id is reused: its streams stay known, so that the open ones
 		// are still counted when they end.
-		r.answered, r.cancelled = false, false
+		r.answered, r.cancelled, r.abandoned = false, false, false
 		return
 	}
 	s.order = append(s.order, id)

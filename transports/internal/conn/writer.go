@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
@@ -25,7 +26,7 @@ type DeadlineWriter interface {
 // peer stopped reading: the rest could never be relied on to go out, so
 // every later Write fails at once with a *StalledError instead of waiting
 // behind it. It is not safe for concurrent use: the caller holds its write
-// slot.
+// slot; only Stalled may be called at any time.
 type Writer struct {
 	// Unit names what is written, in errors: "line", "frame".
 	Unit string
@@ -35,9 +36,9 @@ type Writer struct {
 	// Dest names where it is written, in errors: "the server's stdin".
 	Dest string
 
-	pending []byte        // the rest of a frame cut short by a cancelled write
-	size    int           // the size of the frame pending belongs to
-	stalled *StalledError // set once a frame could not be finished in time
+	pending []byte                       // the rest of a frame cut short by a cancelled write
+	size    int                          // the size of the frame pending belongs to
+	stalled atomic.Pointer[StalledError] // set once a frame could not be finished in time
 }
 
 // StalledError says a frame was cut short by its deadline: the peer took
@@ -64,8 +65,8 @@ func (e *StalledError) Unwrap() error { return client.ErrStoppedReading }
 // rest for the next Write; one cut short by ctx's deadline stalls the
 // Writer (see StalledError). After a stall it fails at once.
 func (w *Writer) Write(ctx context.Context, dst DeadlineWriter, frame []byte) error {
-	if w.stalled != nil {
-		return fmt.Errorf("not sent: %w", w.stalled)
+	if stall := w.stalled.Load(); stall != nil {
+		return fmt.Errorf("not sent: %w", stall)
 	}
 	if len(w.pending) > 0 {
 		n, err := WriteUntil(ctx, dst, w.pending)
@@ -98,13 +99,15 @@ func (w *Writer) stall(ctx context.Context, sent, size int) *StalledError {
 	if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return nil
 	}
-	w.stalled = &StalledError{Unit: w.Unit, Dest: w.Dest, Sent: sent, Size: size}
+	stall := &StalledError{Unit: w.Unit, Dest: w.Dest, Sent: sent, Size: size}
+	w.stalled.Store(stall)
 	w.pending = nil // never written: the frame cannot be finished
-	return w.stalled
+	return stall
 }
 
-// Stalled returns the stall that ended writing, or nil.
-func (w *Writer) Stalled() *StalledError { return w.stalled }
+// Stalled returns the stall that ended writing, or nil. It is safe to call
+// while a Write runs.
+func (w *Writer) Stalled() *StalledError { return w.stalled.Load() }
 
 // WriteUntil writes b to dst, giving up when ctx ends: it then sets a write
 // deadline in the past (a pipe that cannot take deadlines just blocks) and
