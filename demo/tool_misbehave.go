@@ -12,8 +12,8 @@ import (
 )
 
 // MisbehaveModes are the modes of the misbehave tool (flow.md).
-var MisbehaveModes = []string{"lying_length", "wrong_encoding", "foreign_stream", "stream_error",
-	ModeDatagramFlood, ModeNotificationFlood, "drop"}
+var MisbehaveModes = append([]string{"lying_length", "wrong_encoding", "foreign_stream", "stream_error",
+	ModeDatagramFlood, ModeNotificationFlood, "drop"}, timeoutModes...)
 
 // Sizes of the stream_error mode.
 const (
@@ -50,7 +50,7 @@ func misbehave(ctx context.Context, c *Call) (*ToolResult, error) {
 		return streamError(ctx, c)
 	case ModeDatagramFlood, ModeNotificationFlood:
 		return flood(ctx, c, a.Mode, a.floodArgs)
-	case "lying_length", "wrong_encoding", "foreign_stream", "drop":
+	case "lying_length", "wrong_encoding", "foreign_stream", "drop", ModeStopReading:
 		sab, ok := c.conn.out.(Saboteur)
 		if !ok {
 			return nil, invalidParams("misbehave mode %q needs MCP-Flow; this transport cannot do it", a.Mode)
@@ -60,6 +60,9 @@ func misbehave(ctx context.Context, c *Call) (*ToolResult, error) {
 			return nil, err
 		}
 		return TextResult("misbehaved: " + what), nil
+	}
+	if run := runTimeoutMode(a.Mode); run != nil {
+		return run(ctx, c)
 	}
 	return nil, invalidParams("unknown misbehave mode %q; one of %s", a.Mode, strings.Join(MisbehaveModes, ", "))
 }
