@@ -173,3 +173,49 @@ func TestMaxTimeFlag(t *testing.T) {
 		t.Fatalf("--help does not document --max-time:\n%s", r.stdout)
 	}
 }
+
+func init() { stubRequestHooks["wizard-chatters"] = wizardChatters }
+
+// wizardChatters runs an interactive session that sends an
+// interaction.continue every stubProgressInterval, forever, and never
+// completes.
+func wizardChatters(out *bufio.Writer, method string, id json.RawMessage) bool {
+	reply := func(result string) {
+		out.WriteString(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":` + result + "}\n")
+		out.Flush()
+	}
+	switch method {
+	case "": // the client's answers
+	case "capabilities":
+		reply(`{"interactive":true,"version":"0.1.0"}`)
+	case "interaction.cancel":
+		reply(`{"cancelled":true}`)
+	case "interaction.start":
+		reply(`{"sessionId":"s1","state":"idle"}`)
+		go func() {
+			for i := 1; ; i++ {
+				line := `{"jsonrpc":"2.0","id":"c` + strconv.Itoa(i) + `","method":"interaction.continue","params":{"sessionId":"s1","message":"still working ` + strconv.Itoa(i) + `"}}` + "\n"
+				if _, err := os.Stdout.WriteString(line); err != nil {
+					return
+				}
+				time.Sleep(stubProgressInterval)
+			}
+		}()
+	default:
+		return false
+	}
+	return true
+}
+
+// An interactive session that keeps sending and never completes: the
+// script's walk ends at --max-time with exit 4, whatever the server sent.
+func TestMaxTimeEndsAnEndlessInteraction(t *testing.T) {
+	t.Parallel()
+	argv, env := stubArgv(t, "wizard-chatters")
+	r := mcpscopeWithin(t, 8*time.Second, withTarget(argv, "script", "--env", env, "--timeout", "2s", "--max-time", "3s", "--tool", "wiz")...)
+	r.mustExit(t, ExitTimeout)
+	r.mustSayFirst(t, `^error: interaction s1 of tool "wiz" reached its max time of 3s, whatever the server sent; cancelled it$`)
+	if !strings.Contains(r.stderr, "interaction s1: still working 2\n") {
+		t.Fatalf("the session's messages did not keep it alive past --timeout:\n%s", r.stderr)
+	}
+}
