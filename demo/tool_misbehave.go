@@ -3,7 +3,6 @@ package demo
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -70,19 +69,8 @@ func misbehave(ctx context.Context, c *Call) (*ToolResult, error) {
 // streamError opens a stream for the call, writes some bytes, then resets it
 // with $/streamError, and answers with a result that refers to the stream.
 func streamError(ctx context.Context, c *Call) (*ToolResult, error) {
-	st, err := c.Emit.OpenStream()
-	if errors.Is(err, ErrNoStreams) {
-		return nil, invalidParams("misbehave mode \"stream_error\" needs execution streams (MCP-Flow)")
-	}
+	st, err := openStreamWith(c, "stream_error", streamErrorPayload)
 	if err != nil {
-		return nil, err
-	}
-	chunk := make([]byte, streamErrorPayload)
-	for i := range chunk {
-		chunk[i] = GeneratedByte(int64(i), 0)
-	}
-	if _, err := st.Write(chunk); err != nil {
-		st.Abort(err.Error())
 		return nil, err
 	}
 	// A reset discards what the client has not read yet, so give the bytes
@@ -94,6 +82,6 @@ func streamError(ctx context.Context, c *Call) (*ToolResult, error) {
 	st.Abort("misbehave: stream reset on purpose mid-transfer")
 	return &ToolResult{Content: []any{
 		proto.StreamRef{Type: proto.ContentStreamRef, StreamTag: st.Tag(), MimeType: "application/octet-stream"},
-		Text(fmt.Sprintf("stream %d was reset after %d bytes and $/streamError was sent", st.Tag(), len(chunk))),
+		Text(fmt.Sprintf("stream %d was reset after %d bytes and $/streamError was sent", st.Tag(), streamErrorPayload)),
 	}}, nil
 }

@@ -66,19 +66,11 @@ func streamNeverOpened(ctx context.Context, c *Call) (*ToolResult, error) {
 // with a reference to it, then neither writes nor ends it until the call
 // ends.
 func streamStall(ctx context.Context, c *Call) (*ToolResult, error) {
-	st, err := openStreamFor(c, ModeStreamStall)
+	st, err := openStreamWith(c, ModeStreamStall, StreamStallPayload)
 	if err != nil {
 		return nil, err
 	}
-	chunk := make([]byte, StreamStallPayload)
-	for i := range chunk {
-		chunk[i] = GeneratedByte(int64(i), 0)
-	}
-	if _, err := st.Write(chunk); err != nil {
-		st.Abort(err.Error())
-		return nil, err
-	}
-	return holdAfter(ctx, c, st, fmt.Sprintf("stream %d stalls after %d bytes and never ends", st.Tag(), len(chunk)))
+	return holdAfter(ctx, c, st, fmt.Sprintf("stream %d stalls after %d bytes and never ends", st.Tag(), StreamStallPayload))
 }
 
 // openStreamFor reserves an execution stream for a mode that needs one.
@@ -88,6 +80,24 @@ func openStreamFor(c *Call, mode string) (ExecStream, error) {
 		return nil, invalidParams("misbehave mode %q needs execution streams (MCP-Flow)", mode)
 	}
 	return st, err
+}
+
+// openStreamWith opens an execution stream for mode and writes size bytes
+// of generated data on it (seed 0).
+func openStreamWith(c *Call, mode string, size int) (ExecStream, error) {
+	st, err := openStreamFor(c, mode)
+	if err != nil {
+		return nil, err
+	}
+	chunk := make([]byte, size)
+	for i := range chunk {
+		chunk[i] = GeneratedByte(int64(i), 0)
+	}
+	if _, err := st.Write(chunk); err != nil {
+		st.Abort(err.Error())
+		return nil, err
+	}
+	return st, nil
 }
 
 // holdAfter answers with a reference to st and text, then keeps st as it

@@ -82,12 +82,19 @@ func TestWriterFinishesACutFrameFirst(t *testing.T) {
 	}
 }
 
-func TestWriterRestFails(t *testing.T) {
-	w := &Writer{Unit: "frame", Next: "frame", Dest: "the stream"}
-	dst := newStallingWriter(2)
+// cutByCancel writes frame with w to a stallingWriter that takes room
+// bytes, cancelling the write when it stalls, and returns the writer.
+func cutByCancel(w *Writer, room int, frame string) *stallingWriter {
+	dst := newStallingWriter(room)
 	ctx, cancel := context.WithCancel(context.Background())
 	dst.onStall = cancel
-	_ = w.Write(ctx, dst, []byte("abcdef"))
+	_ = w.Write(ctx, dst, []byte(frame))
+	return dst
+}
+
+func TestWriterRestFails(t *testing.T) {
+	w := &Writer{Unit: "frame", Next: "frame", Dest: "the stream"}
+	dst := cutByCancel(w, 2, "abcdef")
 	dst.fail = io.ErrClosedPipe
 	err := w.Write(context.Background(), dst, []byte("next"))
 	want := "not sent: the rest of an earlier frame could not be written: io: read/write on closed pipe"
@@ -175,10 +182,7 @@ func TestWriterDeadlineStalls(t *testing.T) {
 // Write's deadline stalls the Writer too.
 func TestWriterRestPastDeadlineStalls(t *testing.T) {
 	w := &Writer{Unit: "frame", Next: "frame", Dest: "the control stream"}
-	dst := newStallingWriter(2)
-	ctx, cancel := context.WithCancel(context.Background())
-	dst.onStall = cancel
-	_ = w.Write(ctx, dst, []byte("abcdef"))
+	dst := cutByCancel(w, 2, "abcdef")
 	dst.mu.Lock()
 	dst.onStall, dst.expired = nil, make(chan struct{})
 	dst.mu.Unlock()
