@@ -20,6 +20,10 @@ type callConfig struct {
 	onRound    func(round int, id proto.ID)
 	sent       proto.ID // the id of the call's latest request
 	handshake  bool     // the request opens the session (Connect)
+	// linger keeps a request that ran out of time pending and uncancelled
+	// (its waiter goes to lingering): the caller settles it.
+	linger    bool
+	lingering *waiter
 }
 
 // WithProgress asks for progress: each request of the call carries
@@ -222,9 +226,9 @@ func (s *Session) await(ctx context.Context, w *waiter, timers *requestTimers) (
 		case <-w.bump:
 			timers.bump()
 		case <-timers.idle.C:
-			return s.abandon(w, timers.expired(w, false, nil))
+			return s.expire(w, timers, false)
 		case <-timers.hard.C:
-			return s.abandon(w, timers.expired(w, true, nil))
+			return s.expire(w, timers, true)
 		case <-ctx.Done():
 			return s.abandon(w, &CancelledError{Method: w.method, ID: w.id, Reason: "the client stopped waiting", Err: ctx.Err()})
 		}

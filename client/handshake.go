@@ -57,11 +57,8 @@ func (s *Session) handshake(ctx context.Context) error {
 			return err
 		}
 		err = s.initialize(ctx, proto.LatestLegacy)
-		var te *TimeoutError
-		if probe != nil && errors.As(err, &te) {
-			// The server was silent for the probe's wait and then for
-			// initialize's: say both.
-			return fmt.Errorf("the server/discover probe got no answer in %s, then %w", probe.After, err)
+		if probe != nil {
+			return s.settleProbe(probe, err)
 		}
 		return err
 	case proto.IsModernVersion(v):
@@ -106,54 +103,6 @@ func (s *Session) modernMetaLocked() []member {
 func fatal(ctx context.Context, err error) bool {
 	var ce *ConnectionError
 	return errors.As(err, &ce) || errors.Is(err, ErrClosed) || ctx.Err() != nil
-}
-
-// discover probes the modern era. It reports whether the server answered
-// as a 2026-07-28 server, and when the probe got no answer in time, its
-// timeout (the fallback to initialize follows); when forced, anything else
-// is an error.
-func (s *Session) discover(ctx context.Context, forced bool) (ok bool, probe *TimeoutError, err error) {
-	caps := s.clientCapabilities(proto.Modern)
-	params := proto.DiscoverParams{Meta: proto.RequestMeta{
-		ProtocolVersion:    proto.Modern,
-		ClientInfo:         &s.opts.ClientInfo,
-		ClientCapabilities: &caps,
-	}}
-	cfg := s.callConfig(nil)
-	if !forced {
-		// The probe waits no longer than a request may, and no longer than
-		// its cap: a legacy server may silently drop requests it gets
-		// before initialize, and initialize still has its own wait after.
-		cfg.timeout = min(cfg.timeout, discoverTimeoutCap)
-	}
-	raw, err := s.roundTrip(ctx, proto.MethodDiscover, mustJSON(params), cfg, 1)
-	if err != nil {
-		if fatal(ctx, err) {
-			return false, nil, err
-		}
-		if forced {
-			return false, nil, s.refuse(fmt.Sprintf("server/discover failed, so the server does not speak %s: %v", proto.Modern, err))
-		}
-		errors.As(err, &probe)
-		return false, probe, nil
-	}
-	var res proto.DiscoverResult
-	var capsRaw struct {
-		Capabilities json.RawMessage `json:"capabilities"`
-	}
-	if json.Unmarshal(raw, &res) != nil || json.Unmarshal(raw, &capsRaw) != nil || !res.Supports(proto.Modern) {
-		if forced {
-			return false, nil, s.refuse(fmt.Sprintf("the server/discover answer does not list %s as supported", proto.Modern))
-		}
-		return false, nil, nil
-	}
-	info, _ := res.ServerInfo()
-	s.mu.Lock()
-	s.era, s.version = EraModern, proto.Modern
-	s.serverInfo, s.serverCaps, s.instructions = info, capsRaw.Capabilities, res.Instructions
-	s.clientCaps = caps
-	s.mu.Unlock()
-	return true, nil, nil
 }
 
 // initialize runs the legacy handshake offering version v.

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/mcpscope/mcpscope/proto"
@@ -60,6 +61,18 @@ func (r *requestTimers) expired(w *waiter, maxTime bool, sending error) *Timeout
 		}
 	}
 	return te
+}
+
+// expire ends the wait for w when a limit ran out (the max time when
+// maxTime is set): w is abandoned, unless its call lets it linger.
+func (s *Session) expire(w *waiter, timers *requestTimers, maxTime bool) (json.RawMessage, error) {
+	err := timers.expired(w, maxTime, nil)
+	if timers.cfg.linger {
+		err.Then = "still waiting for it"
+		timers.cfg.lingering = w
+		return nil, err
+	}
+	return s.abandon(w, err)
 }
 
 // sendExpired is the error of a request whose limit ran out before it was

@@ -155,9 +155,47 @@ func TestDiscoverProbeObeysTheIdleLimit(t *testing.T) {
 	if err == nil || err.Error() != want || !errors.As(err, &te) {
 		t.Fatalf("Connect = %v\nwant %q", err, want)
 	}
-	// The probe may be cancelled; initialize may not.
+	// The probe is cancelled once the fallback is over; initialize never.
 	sent := ft.srv.sentMessages()
-	if got := methods(sent); !slices.Equal(got, []string{proto.MethodDiscover, proto.MethodNotifyCancelled, proto.MethodInitialize}) {
+	if got := methods(sent); !slices.Equal(got, []string{proto.MethodDiscover, proto.MethodInitialize, proto.MethodNotifyCancelled}) {
 		t.Fatalf("sent %v", got)
 	}
 }
+
+// slowModernStart plays a 2026-07-28 server slower to start than the
+// probe's wait: it answers server/discover only once initialize has
+// arrived, then refuses that initialize as a duplicate.
+func slowModernStart(s *fakeServer) {
+	var probe *proto.ID
+	for m, ok := s.next(); ok; m, ok = s.next() {
+		switch m.Method {
+		case proto.MethodDiscover:
+			probe = m.ID
+		case proto.MethodInitialize:
+			s.result(*probe, discoverResult(proto.Modern))
+			s.fail(*m.ID, 0, `duplicate "initialize" received`)
+		case "ping":
+			s.result(*m.ID, map[string]any{})
+		}
+	}
+}
+
+// A probe that timed out is not given up while initialize runs: the late
+// 2026-07-28 answer wins over the initialize the server then refuses.
+func TestLateProbeAnswerWinsOverRefusedInitialize(t *testing.T) {
+	ft := newFake(t, slowModernStart)
+	s := New(ft, Options{Timeout: 200 * time.Millisecond})
+	t.Cleanup(func() { _ = s.Close() })
+	if err := s.Connect(testCtx(t)); err != nil {
+		t.Fatalf("Connect = %v, want the late server/discover answer to win", err)
+	}
+	if s.Era() != EraModern || s.ServerInfo().Name != "modern-fake" {
+		t.Fatalf("era %s, server %+v; want the modern one", s.Era(), s.ServerInfo())
+	}
+	for _, m := range ft.srv.sentMessages() {
+		if m.Method == proto.MethodNotifyCancelled {
+			t.Fatalf("sent %s", m.Raw)
+		}
+	}
+}
+
