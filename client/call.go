@@ -127,6 +127,8 @@ func (s *Session) roundTrip(ctx context.Context, method string, params json.RawM
 	if err := s.send(ctx, w, msg, timers); err != nil {
 		return nil, err
 	}
+	// The server took the whole request: a sign of life.
+	timers.bump()
 	return s.await(ctx, w, timers)
 }
 
@@ -270,7 +272,7 @@ func cancelReason(err error) string {
 // the transport's own cancellation when it has one (RequestCanceller),
 // otherwise with notifications/cancelled.
 func (s *Session) sendCancelled(id proto.ID, reason string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), cancelSendTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), min(cancelSendTimeout, s.sendLimit()))
 	defer cancel()
 	if c, ok := s.t.(RequestCanceller); ok {
 		return c.CancelRequest(ctx, id, reason)

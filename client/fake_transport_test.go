@@ -24,6 +24,7 @@ type fakeServer struct {
 	out  chan *proto.Message // server → client, pumped into deliver
 	gone <-chan struct{}     // closed when the connection ends
 	deaf chan struct{}       // closed when the server stops reading: sends block
+	slow time.Duration       // how long each send takes (guarded by mu)
 	once sync.Once
 
 	mu      sync.Mutex
@@ -94,6 +95,10 @@ func (f *fakeTransport) Send(ctx context.Context, m *proto.Message) error {
 		return fmt.Errorf("the fake server stopped reading: %w", ctx.Err())
 	default:
 	}
+	f.srv.mu.Lock()
+	slow := f.srv.slow
+	f.srv.mu.Unlock()
+	time.Sleep(slow) // a server that reads slowly, but reads
 	wire := roundTripJSON(f.srv.t, m)
 	f.srv.mu.Lock()
 	f.srv.sent = append(f.srv.sent, wire)

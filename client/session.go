@@ -49,7 +49,8 @@ const (
 	// server may silently drop requests it gets before initialize, and the
 	// fallback to initialize waits again.
 	discoverTimeoutCap = 10 * time.Second
-	// cancelSendTimeout bounds the send of a notifications/cancelled.
+	// cancelSendTimeout bounds the send of a notifications/cancelled (and
+	// Options.Timeout and HardTimeout bound it further).
 	cancelSendTimeout = 5 * time.Second
 )
 

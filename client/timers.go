@@ -53,8 +53,7 @@ func (r *requestTimers) expired(w *waiter, maxTime bool, sending error) *Timeout
 		limit = r.cfg.hard
 	}
 	te := &TimeoutError{Method: w.method, ID: w.id, After: limit.String(), MaxTime: maxTime, Sending: sending}
-	if w.method == proto.MethodInitialize {
-		// The spec forbids cancelling initialize.
+	if !cancellable(w.method) {
 		te.Then = "not cancelled: initialize is never cancelled"
 		if r.cfg.handshake {
 			te.Then = "closed the connection instead of cancelling it (initialize is never cancelled)"

@@ -199,3 +199,25 @@ func TestLateProbeAnswerWinsOverRefusedInitialize(t *testing.T) {
 	}
 }
 
+// The server taking the whole request is a sign of life: a send that
+// used most of the idle limit leaves the answer a whole one.
+func TestSendCompletionRestartsTheIdleLimit(t *testing.T) {
+	const slow = 600 * time.Millisecond
+	ft := newFake(t, serve(false, func(srv *fakeServer, m *proto.Message) {
+		if m.Kind() == proto.KindRequest {
+			time.Sleep(slow)
+			srv.result(*m.ID, map[string]bool{"ok": true})
+		}
+	}))
+	s := New(ft, Options{Timeout: time.Second})
+	t.Cleanup(func() { _ = s.Close() })
+	if err := s.Connect(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	ft.srv.mu.Lock()
+	ft.srv.slow = slow
+	ft.srv.mu.Unlock()
+	if _, err := s.Call(testCtx(t), "slowly", nil); err != nil {
+		t.Fatalf("a request taken in %s and answered %s later failed: %v", slow, slow, err)
+	}
+}
