@@ -63,6 +63,7 @@ func (p *connectPlan) open(target Target, sink capture.Sink, warn func(string), 
 		ClientInfo:      proto.Implementation{Name: "mcpscope", Version: Version()},
 		ProtocolVersion: p.flags.protocol,
 		Timeout:         p.flags.timeout,
+		HardTimeout:     p.flags.maxTime,
 		Handler:         NewAnswerer(p.answers, p.roots, stop),
 		OnStrayAnswer:   p.strays,
 	}

@@ -17,6 +17,7 @@ type runFlags struct {
 	answers      string
 	roots        []string
 	timeout      time.Duration
+	maxTime      time.Duration
 	protocol     string
 	progress     bool
 	env          []string
@@ -36,7 +37,8 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.trace, "trace", false, "print every frame on stderr: time, direction, channel, size, summary")
 	fs.StringVar(&f.answers, "answers", "", "answer the server's questions (elicitation, sampling, roots) from a JSON or YAML `FILE`")
 	fs.StringArrayVar(&f.roots, "root", nil, "expose a root to the server: a `URI` or a local path (repeatable)")
-	fs.DurationVar(&f.timeout, "timeout", client.DefaultTimeout, "give up on a request after this long without an answer or progress")
+	fs.DurationVar(&f.timeout, "timeout", client.DefaultTimeout, "give up on a request after this long without an answer, progress or execution stream bytes (its send included)")
+	fs.DurationVar(&f.maxTime, "max-time", client.DefaultHardTimeout, "give up on a request after this long in all, whatever progress says (sending it and its execution streams included)")
 	fs.StringVar(&f.protocol, "protocol", "", "offer the MCP protocol `VERSION`, even an unknown one (default: negotiate the newest)")
 	fs.BoolVar(&f.progress, "progress", false, "ask for progress and print each notification on stderr")
 	fs.StringArrayVar(&f.env, "env", nil, "set `K=V` in the stdio server's environment (repeatable)")
@@ -55,6 +57,9 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 func (f *runFlags) validate() error {
 	if f.timeout <= 0 {
 		return usagef("--timeout must be positive, got %s", f.timeout)
+	}
+	if f.maxTime <= 0 {
+		return usagef("--max-time must be positive, got %s", f.maxTime)
 	}
 	if f.maxFrameSize < 0 {
 		return usagef("--max-frame-size must not be negative, got %d", f.maxFrameSize)

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,31 +15,6 @@ const (
 	envelopeTimeout = "--timeout=10m"
 	envelopeBound   = 60 * time.Second
 )
-
-// mcpscopeWithin runs mcpscope and fails the test if it is still running
-// after bound.
-func mcpscopeWithin(t *testing.T, bound time.Duration, args ...string) result {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan result, 1)
-	go func() {
-		var out, errb bytes.Buffer
-		code := Execute(ctx, args, strings.NewReader(""), &out, &errb)
-		done <- result{code: code, stdout: out.String(), stderr: errb.String()}
-	}()
-	timer := time.NewTimer(bound)
-	defer timer.Stop()
-	select {
-	case r := <-done:
-		return r
-	case <-timer.C:
-		cancel()
-		<-done
-		t.Fatalf("mcpscope %s was still running after %s", strings.Join(args, " "), bound)
-		return result{}
-	}
-}
 
 // stubAnswering runs mcpscope args against the stub answering with
 // template (see stubAnswerEnv), within envelopeBound.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The interoperability tests run the real command in-process against the
@@ -266,4 +268,29 @@ func (p peerRun) wireDump() string {
 		b.WriteString("\n" + dir + shorten(string(m.Raw), 300))
 	}
 	return b.String()
+}
+
+// mcpscopeWithin runs mcpscope and fails the test if it is still running
+// after bound.
+func mcpscopeWithin(t *testing.T, bound time.Duration, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan result, 1)
+	go func() {
+		var out, errb bytes.Buffer
+		code := Execute(ctx, args, strings.NewReader(""), &out, &errb)
+		done <- result{code: code, stdout: out.String(), stderr: errb.String()}
+	}()
+	timer := time.NewTimer(bound)
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		return r
+	case <-timer.C:
+		cancel()
+		<-done
+		t.Fatalf("mcpscope %s was still running after %s", shorten(strings.Join(args, " "), 200), bound)
+		return result{}
+	}
 }

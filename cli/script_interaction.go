@@ -58,7 +58,7 @@ type walk struct {
 // then each prompt answered from the file, until interaction.complete. A
 // tool the server does not run interactively is errToolNotInteractive.
 // Waiting for the server's next message is bounded by --timeout, like a
-// request.
+// request, and the whole walk by --max-time.
 func (s *script) interact(ctx context.Context, r *run, st ScriptStep) (json.RawMessage, error) {
 	it, err := r.session.StartInteraction(ctx, proto.InteractionStartParams{ToolName: st.Tool, InitialParams: st.arguments()})
 	var rpcErr *client.RPCError
@@ -71,6 +71,8 @@ func (s *script) interact(ctx context.Context, r *run, st ScriptStep) (json.RawM
 	w := &walk{s: s, r: r, it: it}
 	idle := time.NewTimer(r.flags.timeout)
 	defer idle.Stop()
+	hard := time.NewTimer(r.flags.maxTime)
+	defer hard.Stop()
 	for {
 		select {
 		case <-ctx.Done():
@@ -78,6 +80,10 @@ func (s *script) interact(ctx context.Context, r *run, st ScriptStep) (json.RawM
 		case <-idle.C:
 			w.abandon(ctx, "mcpscope script timed out")
 			return nil, w.idleError()
+		case <-hard.C:
+			w.abandon(ctx, "mcpscope script reached its max time")
+			return nil, withExit(ExitTimeout, fmt.Errorf("interaction %s of tool %s reached its max time of %s, whatever the server sent; cancelled it",
+				w.name(), quote(w.it.ToolName()), r.flags.maxTime))
 		case ev, ok := <-it.Events():
 			if !ok {
 				return nil, w.ended(ctx)

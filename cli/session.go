@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
@@ -126,14 +127,16 @@ func (r *run) call(ctx context.Context, method string, params any) ([]byte, erro
 	}
 	var id proto.ID
 	opts = append(opts, client.WithRounds(func(_ int, got proto.ID) { id = got }))
+	started := time.Now()
 	// The engine hands every progress read before the result to the
 	// callback before Call returns, so the lines are complete here.
 	res, err := r.session.Call(ctx, method, params, opts...)
 	if err != nil {
 		return nil, err
 	}
-	// Execution streams the result refers to finish before the run ends.
-	return res, r.awaitStreams(ctx, id)
+	// Execution streams the result refers to finish before the run ends,
+	// within --timeout of each sign of life and --max-time of the start.
+	return res, r.awaitStreams(ctx, method, id, started)
 }
 
 // emit prints the result JSON, unless the run was stopped meanwhile (an

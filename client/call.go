@@ -19,6 +19,11 @@ type callConfig struct {
 	onProgress func(proto.ProgressNotificationParams)
 	onRound    func(round int, id proto.ID)
 	sent       proto.ID // the id of the call's latest request
+	handshake  bool     // the request opens the session (Connect)
+	// linger keeps a request that ran out of time pending and uncancelled
+	// (its waiter goes to lingering): the caller settles it.
+	linger    bool
+	lingering *waiter
 }
 
 // WithProgress asks for progress: each request of the call carries
@@ -28,7 +33,7 @@ func WithProgress(fn func(proto.ProgressNotificationParams)) CallOption {
 	return func(c *callConfig) { c.onProgress = fn }
 }
 
-// WithTimeout sets the idle limit of this call's requests (the hard cap
+// WithTimeout sets the idle limit of this call's requests (the max time
 // grows to match when d is longer).
 func WithTimeout(d time.Duration) CallOption {
 	return func(c *callConfig) {
@@ -117,16 +122,37 @@ func (s *Session) roundTrip(ctx context.Context, method string, params json.RawM
 	if cfg.onRound != nil {
 		cfg.onRound(round, id)
 	}
-	if err := s.t.Send(ctx, msg); err != nil {
-		if !s.take(w) {
-			return s.settle(w)
-		}
-		if ferr := s.failureErr(); ferr != nil {
-			return nil, ferr
-		}
-		return nil, fmt.Errorf("sending %s (id %s): %w", method, id, err)
+	timers := startTimers(cfg)
+	defer timers.stop()
+	if err := s.send(ctx, w, msg, timers); err != nil {
+		return nil, err
 	}
-	return s.await(ctx, w, cfg)
+	// The server took the whole request: a sign of life.
+	timers.bump()
+	return s.await(ctx, w, timers)
+}
+
+// send writes the request of w within its limits. A limit that runs out
+// while it is being sent fails it with a *TimeoutError and no cancellation:
+// the server never got the request whole.
+func (s *Session) send(ctx context.Context, w *waiter, msg *proto.Message, timers *requestTimers) error {
+	sendCtx, cancel := timers.sendContext(ctx)
+	defer cancel()
+	err := s.t.Send(sendCtx, msg)
+	if err == nil {
+		return nil
+	}
+	if !s.take(w) {
+		_, err := s.settle(w)
+		return err
+	}
+	if ferr := s.failureErr(); ferr != nil {
+		return ferr
+	}
+	if sendCtx.Err() != nil && ctx.Err() == nil {
+		return timers.sendExpired(w, err)
+	}
+	return fmt.Errorf("sending %s (id %s): %w", w.method, w.id, err)
 }
 
 // acquire takes an in-flight slot, waiting while the tracker is full.
@@ -190,25 +216,21 @@ func (s *Session) decorate(params json.RawMessage, id proto.ID, cfg *callConfig)
 
 // await waits for w's response, its timers, the caller's context or the
 // end of the session.
-func (s *Session) await(ctx context.Context, w *waiter, cfg *callConfig) (json.RawMessage, error) {
-	idle := time.NewTimer(cfg.timeout)
-	defer idle.Stop()
-	hard := time.NewTimer(cfg.hard)
-	defer hard.Stop()
+func (s *Session) await(ctx context.Context, w *waiter, timers *requestTimers) (json.RawMessage, error) {
 	for {
 		select {
 		case out := <-w.done:
-			if cfg.onProgress != nil {
+			if timers.cfg.onProgress != nil {
 				// Progress read before the response reaches the caller first.
 				s.notes.waitHandled(ctx, out.notesBefore)
 			}
 			return out.result, out.err
 		case <-w.bump:
-			idle.Reset(cfg.timeout)
-		case <-idle.C:
-			return s.abandon(w, &TimeoutError{Method: w.method, ID: w.id, After: cfg.timeout.String()})
-		case <-hard.C:
-			return s.abandon(w, &TimeoutError{Method: w.method, ID: w.id, After: "hard cap " + cfg.hard.String()})
+			timers.bump()
+		case <-timers.idle.C:
+			return s.expire(w, timers, false)
+		case <-timers.hard.C:
+			return s.expire(w, timers, true)
 		case <-ctx.Done():
 			return s.abandon(w, &CancelledError{Method: w.method, ID: w.id, Reason: "the client stopped waiting", Err: ctx.Err()})
 		}
@@ -216,12 +238,15 @@ func (s *Session) await(ctx context.Context, w *waiter, cfg *callConfig) (json.R
 }
 
 // abandon gives up on w: unless its response won the race, the server is
-// told with notifications/cancelled and the call fails with err.
+// told with notifications/cancelled (never for initialize) and the call
+// fails with err.
 func (s *Session) abandon(w *waiter, err error) (json.RawMessage, error) {
 	if !s.take(w) {
 		return s.settle(w)
 	}
-	_ = s.sendCancelled(w.id, cancelReason(err))
+	if cancellable(w.method) {
+		_ = s.sendCancelled(w.id, cancelReason(err))
+	}
 	return nil, err
 }
 
@@ -247,7 +272,7 @@ func cancelReason(err error) string {
 // the transport's own cancellation when it has one (RequestCanceller),
 // otherwise with notifications/cancelled.
 func (s *Session) sendCancelled(id proto.ID, reason string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), cancelSendTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), min(cancelSendTimeout, s.sendLimit()))
 	defer cancel()
 	if c, ok := s.t.(RequestCanceller); ok {
 		return c.CancelRequest(ctx, id, reason)
@@ -262,20 +287,25 @@ func (s *Session) sendCancelled(id proto.ID, reason string) error {
 
 // Cancel gives up on the request with id: the pending Call fails with a
 // *CancelledError and the server is told with reason (notifications/cancelled,
-// or the transport's RequestCanceller).
+// or the transport's RequestCanceller), except for initialize, which the
+// spec forbids cancelling: only the wait ends.
 func (s *Session) Cancel(id proto.ID, reason string) error {
 	w := s.takeKey(id.Key())
 	if w == nil {
 		return fmt.Errorf("no request with id %s is in flight", id)
 	}
 	w.done <- outcome{err: &CancelledError{Method: w.method, ID: id, Reason: reason, Err: context.Canceled}}
+	if !cancellable(w.method) {
+		return nil // the spec forbids cancelling initialize: the wait ends, nothing is sent
+	}
 	if err := s.sendCancelled(id, reason); err != nil {
 		return fmt.Errorf("sending the cancellation of id %s: %w", id, err)
 	}
 	return nil
 }
 
-// Notify sends one notification.
+// Notify sends one notification, within the idle limit (Options.Timeout)
+// and the max time.
 func (s *Session) Notify(ctx context.Context, method string, params any) error {
 	if err := s.sendable(); err != nil {
 		return err
@@ -288,9 +318,15 @@ func (s *Session) Notify(ctx context.Context, method string, params any) error {
 	if err != nil {
 		return err
 	}
-	if err := s.t.Send(ctx, msg); err != nil {
+	limit := s.sendLimit()
+	sendCtx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	if err := s.t.Send(sendCtx, msg); err != nil {
 		if ferr := s.failureErr(); ferr != nil {
 			return ferr
+		}
+		if sendCtx.Err() != nil && ctx.Err() == nil {
+			return fmt.Errorf("sending %s timed out after %s: %w", method, limit, err)
 		}
 		return fmt.Errorf("sending %s: %w", method, err)
 	}

@@ -324,7 +324,7 @@ func TestHardCapFiresDespiteProgress(t *testing.T) {
 		WithProgress(func(proto.ProgressNotificationParams) {}),
 		WithRounds(func(_ int, got proto.ID) { id = got }))
 	var te *TimeoutError
-	if !errors.As(err, &te) || te.After != "hard cap 1s" {
+	if !errors.As(err, &te) || !te.MaxTime || te.After != "1s" {
 		t.Fatalf("err = %v, want the hard cap to fire", err)
 	}
 	if p := cancelledFor(t, cancels); p.RequestID != id {

@@ -17,17 +17,42 @@ func (e *RPCError) Error() string {
 	return fmt.Sprintf("%s failed: %s (code %d)", e.Method, e.Err.Message, e.Err.Code)
 }
 
-// TimeoutError says a request got no answer in time. The request was
-// cancelled on the wire.
+// TimeoutError says a request got no answer in time: nothing (no answer,
+// no progress) within its idle limit, or no answer within its max time,
+// which progress does not extend. Its timers start before the request is
+// sent, so a send the server does not take ends the same way.
 type TimeoutError struct {
 	Method string
 	ID     proto.ID
-	After  string // the limit that ran out, e.g. "30s" or "hard cap 5m0s"
+	After  string // the limit that ran out, e.g. "30s"
+	// MaxTime says the max time ran out (Options.HardTimeout), not the
+	// idle limit.
+	MaxTime bool
+	// Sending, when set, is why the request never went out whole: its
+	// limit ran out while it was being sent. Nothing is cancelled then.
+	Sending error
+	// Then says what the client did about it; empty means that it told
+	// the server with a cancellation.
+	Then string
 }
 
 func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("%s (id %s) timed out after %s; sent a cancellation", e.Method, e.ID, e.After)
+	then := e.Then
+	if then == "" {
+		then = "sent a cancellation"
+	}
+	limit := "after " + e.After
+	if e.MaxTime {
+		limit = "after its max time of " + e.After + ", whatever progress said"
+	}
+	if e.Sending != nil {
+		return fmt.Sprintf("%s (id %s) timed out %s while it was being sent: %v", e.Method, e.ID, limit, e.Sending)
+	}
+	return fmt.Sprintf("%s (id %s) timed out %s; %s", e.Method, e.ID, limit, then)
 }
+
+// Unwrap returns why the send failed, when the limit ran out during it.
+func (e *TimeoutError) Unwrap() error { return e.Sending }
 
 // ConnectionError says the transport failed or the server went away. Every
 // pending request fails with the same ConnectionError.
@@ -83,6 +108,12 @@ func (e *CancelledError) Unwrap() error { return e.Err }
 
 // ErrNotConnected is returned for calls made before Connect has finished.
 var ErrNotConnected = errors.New("session is not connected; call Connect first")
+
+// ErrStoppedReading says the server stopped reading what the client
+// writes: a message was cut short by its time limit, and since its rest
+// would have to go out before anything else, nothing more can be sent on
+// the connection. Transports wrap it in their Send errors.
+var ErrStoppedReading = errors.New("the server stopped reading")
 
 // errServerClosed is the reason of a ConnectionError when the transport
 // ended without naming a cause.

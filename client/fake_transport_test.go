@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -22,9 +23,13 @@ type fakeServer struct {
 	in   chan *proto.Message // client → server
 	out  chan *proto.Message // server → client, pumped into deliver
 	gone <-chan struct{}     // closed when the connection ends
+	deaf chan struct{}       // closed when the server stops reading: sends block
+	slow time.Duration       // how long each send takes (guarded by mu)
+	once sync.Once
 
-	mu   sync.Mutex
-	sent []*proto.Message // everything the client sent, in order
+	mu      sync.Mutex
+	sent    []*proto.Message // everything the client sent, in order
+	blocked []string         // the methods of the sends a deaf server never took
 }
 
 // fakeTransport is an in-memory Transport. Messages cross it as JSON, as on
@@ -45,7 +50,8 @@ var errFakeDied = errors.New("server exited with status 3; stderr: boom")
 func newFake(t testing.TB, script func(*fakeServer)) *fakeTransport {
 	done := make(chan struct{})
 	return &fakeTransport{
-		srv:    &fakeServer{t: t, in: make(chan *proto.Message, 4096), out: make(chan *proto.Message, 4096), gone: done},
+		srv: &fakeServer{t: t, in: make(chan *proto.Message, 4096), out: make(chan *proto.Message, 4096), gone: done,
+			deaf: make(chan struct{})},
 		script: script,
 		done:   done,
 	}
@@ -80,6 +86,19 @@ func (f *fakeTransport) Send(ctx context.Context, m *proto.Message) error {
 	if dead {
 		return errors.New("write to a closed pipe")
 	}
+	select {
+	case <-f.srv.deaf: // nothing is taken until ctx ends
+		f.srv.mu.Lock()
+		f.srv.blocked = append(f.srv.blocked, m.Method)
+		f.srv.mu.Unlock()
+		<-ctx.Done()
+		return fmt.Errorf("the fake server stopped reading: %w", ctx.Err())
+	default:
+	}
+	f.srv.mu.Lock()
+	slow := f.srv.slow
+	f.srv.mu.Unlock()
+	time.Sleep(slow) // a server that reads slowly, but reads
 	wire := roundTripJSON(f.srv.t, m)
 	f.srv.mu.Lock()
 	f.srv.sent = append(f.srv.sent, wire)
@@ -174,8 +193,19 @@ func (s *fakeServer) request(id proto.ID, method string, params any) {
 	s.send(m)
 }
 
+// stopReading makes every later Send block until its context ends, as a
+// server that stopped reading its input.
+func (s *fakeServer) stopReading() { s.once.Do(func() { close(s.deaf) }) }
+
 // kill makes the transport die after everything sent so far is delivered.
 func (s *fakeServer) kill() { s.out <- nil }
+
+// blockedSends returns the methods of the sends a deaf server never took.
+func (s *fakeServer) blockedSends() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.blocked...)
+}
 
 // sentMethods returns every message the client sent, in order.
 func (s *fakeServer) sentMessages() []*proto.Message {

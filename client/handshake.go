@@ -52,13 +52,17 @@ func (s *Session) handshake(ctx context.Context) error {
 	}
 	switch {
 	case v == "":
-		ok, err := s.discover(ctx, false)
+		ok, probe, err := s.discover(ctx, false)
 		if err != nil || ok {
 			return err
 		}
-		return s.initialize(ctx, proto.LatestLegacy)
+		err = s.initialize(ctx, proto.LatestLegacy)
+		if probe != nil {
+			return s.settleProbe(probe, err)
+		}
+		return err
 	case proto.IsModernVersion(v):
-		_, err := s.discover(ctx, true)
+		_, _, err := s.discover(ctx, true)
 		return err
 	default:
 		return s.initialize(ctx, v)
@@ -101,57 +105,13 @@ func fatal(ctx context.Context, err error) bool {
 	return errors.As(err, &ce) || errors.Is(err, ErrClosed) || ctx.Err() != nil
 }
 
-// discover probes the modern era. It reports whether the server answered
-// as a 2026-07-28 server; when forced, anything else is an error.
-func (s *Session) discover(ctx context.Context, forced bool) (bool, error) {
-	caps := s.clientCapabilities(proto.Modern)
-	params := proto.DiscoverParams{Meta: proto.RequestMeta{
-		ProtocolVersion:    proto.Modern,
-		ClientInfo:         &s.opts.ClientInfo,
-		ClientCapabilities: &caps,
-	}}
-	cfg := s.callConfig(nil)
-	if !forced {
-		// The probe has its own limit, not the per-request one: a server
-		// slower to start than --timeout must still be heard before the
-		// engine falls back to initialize (a modern server then rejects the
-		// "duplicate" initialize).
-		cfg.timeout = discoverTimeoutCap
-	}
-	raw, err := s.roundTrip(ctx, proto.MethodDiscover, mustJSON(params), cfg, 1)
-	if err != nil {
-		if fatal(ctx, err) {
-			return false, err
-		}
-		if forced {
-			return false, s.refuse(fmt.Sprintf("server/discover failed, so the server does not speak %s: %v", proto.Modern, err))
-		}
-		return false, nil
-	}
-	var res proto.DiscoverResult
-	var capsRaw struct {
-		Capabilities json.RawMessage `json:"capabilities"`
-	}
-	if json.Unmarshal(raw, &res) != nil || json.Unmarshal(raw, &capsRaw) != nil || !res.Supports(proto.Modern) {
-		if forced {
-			return false, s.refuse(fmt.Sprintf("the server/discover answer does not list %s as supported", proto.Modern))
-		}
-		return false, nil
-	}
-	info, _ := res.ServerInfo()
-	s.mu.Lock()
-	s.era, s.version = EraModern, proto.Modern
-	s.serverInfo, s.serverCaps, s.instructions = info, capsRaw.Capabilities, res.Instructions
-	s.clientCaps = caps
-	s.mu.Unlock()
-	return true, nil
-}
-
 // initialize runs the legacy handshake offering version v.
 func (s *Session) initialize(ctx context.Context, v string) error {
 	caps := s.clientCapabilities(v)
 	params := proto.InitializeParams{ProtocolVersion: v, Capabilities: caps, ClientInfo: s.opts.ClientInfo}
-	raw, err := s.roundTrip(ctx, proto.MethodInitialize, mustJSON(params), s.callConfig(nil), 1)
+	cfg := s.callConfig(nil)
+	cfg.handshake = true
+	raw, err := s.roundTrip(ctx, proto.MethodInitialize, mustJSON(params), cfg, 1)
 	if err != nil {
 		return err
 	}

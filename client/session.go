@@ -44,12 +44,13 @@ const (
 	DefaultHardTimeout = 10 * time.Minute
 	// MaxInputRounds caps the input_required retries of one logical call.
 	MaxInputRounds = 16
-	// discoverTimeoutCap is the wait for an answer to the server/discover
-	// probe, whatever Options.Timeout says: a legacy server may silently
-	// drop requests it gets before initialize, and a modern one may be slow
-	// to start.
+	// discoverTimeoutCap caps the wait for an answer to the server/discover
+	// probe, which waits no longer than Options.Timeout either: a legacy
+	// server may silently drop requests it gets before initialize, and the
+	// fallback to initialize waits again.
 	discoverTimeoutCap = 10 * time.Second
-	// cancelSendTimeout bounds the send of a notifications/cancelled.
+	// cancelSendTimeout bounds the send of a notifications/cancelled (and
+	// Options.Timeout and HardTimeout bound it further).
 	cancelSendTimeout = 5 * time.Second
 )
 
@@ -66,9 +67,11 @@ type Options struct {
 	// the tracker is full. Default 128.
 	MaxInFlight int
 	// Timeout is the idle limit of one request, restarted by each progress
-	// notification for it. Default 60s.
+	// notification for it; it bounds the request's send too, and every
+	// other send. Default 60s.
 	Timeout time.Duration
-	// HardTimeout is the absolute limit of one request. Default 10m.
+	// HardTimeout is the max time of one request, send included, which
+	// progress does not extend. Default 10m.
 	HardTimeout time.Duration
 	// Handler answers server→client requests (elicitation, sampling, roots)
 	// and MRTR input requests. With nil, elicitation and sampling are not

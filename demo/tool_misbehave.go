@@ -3,7 +3,6 @@ package demo
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -12,8 +11,8 @@ import (
 )
 
 // MisbehaveModes are the modes of the misbehave tool (flow.md).
-var MisbehaveModes = []string{"lying_length", "wrong_encoding", "foreign_stream", "stream_error",
-	ModeDatagramFlood, ModeNotificationFlood, ModeStreamErrorFlood, ModeShutdownFlood, "drop"}
+var MisbehaveModes = append([]string{"lying_length", "wrong_encoding", "foreign_stream", "stream_error",
+	ModeDatagramFlood, ModeNotificationFlood, ModeStreamErrorFlood, ModeShutdownFlood, "drop"}, timeoutModes...)
 
 // Sizes of the stream_error mode.
 const (
@@ -52,7 +51,7 @@ func misbehave(ctx context.Context, c *Call) (*ToolResult, error) {
 		return flood(ctx, c, a.Mode, a.floodArgs)
 	case ModeStreamErrorFlood, ModeShutdownFlood:
 		return controlFlood(ctx, c, a.Mode, a.floodArgs)
-	case "lying_length", "wrong_encoding", "foreign_stream", "drop":
+	case "lying_length", "wrong_encoding", "foreign_stream", "drop", ModeStopReading:
 		sab, ok := c.conn.out.(Saboteur)
 		if !ok {
 			return nil, invalidParams("misbehave mode %q needs MCP-Flow; this transport cannot do it", a.Mode)
@@ -63,25 +62,17 @@ func misbehave(ctx context.Context, c *Call) (*ToolResult, error) {
 		}
 		return TextResult("misbehaved: " + what), nil
 	}
+	if run := runTimeoutMode(a.Mode); run != nil {
+		return run(ctx, c)
+	}
 	return nil, invalidParams("unknown misbehave mode %q; one of %s", a.Mode, strings.Join(MisbehaveModes, ", "))
 }
 
 // streamError opens a stream for the call, writes some bytes, then resets it
 // with $/streamError, and answers with a result that refers to the stream.
 func streamError(ctx context.Context, c *Call) (*ToolResult, error) {
-	st, err := c.Emit.OpenStream()
-	if errors.Is(err, ErrNoStreams) {
-		return nil, invalidParams("misbehave mode \"stream_error\" needs execution streams (MCP-Flow)")
-	}
+	st, err := openStreamWith(c, "stream_error", streamErrorPayload)
 	if err != nil {
-		return nil, err
-	}
-	chunk := make([]byte, streamErrorPayload)
-	for i := range chunk {
-		chunk[i] = GeneratedByte(int64(i), 0)
-	}
-	if _, err := st.Write(chunk); err != nil {
-		st.Abort(err.Error())
 		return nil, err
 	}
 	// A reset discards what the client has not read yet, so give the bytes
@@ -93,6 +84,6 @@ func streamError(ctx context.Context, c *Call) (*ToolResult, error) {
 	st.Abort("misbehave: stream reset on purpose mid-transfer")
 	return &ToolResult{Content: []any{
 		proto.StreamRef{Type: proto.ContentStreamRef, StreamTag: st.Tag(), MimeType: "application/octet-stream"},
-		Text(fmt.Sprintf("stream %d was reset after %d bytes and $/streamError was sent", st.Tag(), len(chunk))),
+		Text(fmt.Sprintf("stream %d was reset after %d bytes and $/streamError was sent", st.Tag(), streamErrorPayload)),
 	}}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
 
 	"github.com/mcpscope/mcpscope/demo"
@@ -36,6 +37,8 @@ func (s *session) Sabotage(_ context.Context, mode string, _ proto.ID) (string, 
 		return s.foreignStream()
 	case "drop":
 		return s.drop()
+	case demo.ModeStopReading:
+		return s.stopReading()
 	}
 	return "", &proto.Error{Code: proto.CodeInvalidParams, Message: fmt.Sprintf("misbehave mode %q is not a wire-level mode", mode)}
 }
@@ -107,4 +110,25 @@ func (s *session) drop() (string, error) {
 		_ = s.wt.CloseWithError(SessionCodeProtocol, "misbehave drop")
 	}
 	return "", demo.ErrNoAnswer
+}
+
+// stopReading is stop_reading: the control stream is read no more, so the
+// client gets no more flow-control credit for it.
+func (s *session) stopReading() (string, error) {
+	s.deafOnce.Do(func() { close(s.deaf) })
+	return "stopped reading the control stream: no more flow-control credit is granted", nil
+}
+
+// deafReader reads the control stream until stop_reading, then blocks
+// until the session ends.
+type deafReader struct{ s *session }
+
+func (d deafReader) Read(p []byte) (int, error) {
+	select {
+	case <-d.s.deaf:
+		<-d.s.wt.Context().Done()
+		return 0, io.EOF
+	default:
+	}
+	return d.s.ctrl.Read(p)
 }

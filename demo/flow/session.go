@@ -41,7 +41,9 @@ type session struct {
 	wmu      sync.Mutex // serialises control-stream writes
 	enc      atomic.Uint32
 	inited   atomic.Bool
-	poisoned bool // a lying length went out: nothing more can be framed (wmu)
+	poisoned bool          // a lying length went out: nothing more can be framed (wmu)
+	deaf     chan struct{} // closed by stop_reading: the control stream is read no more
+	deafOnce sync.Once
 
 	smu      sync.Mutex
 	open     int  // execution streams open
@@ -53,7 +55,7 @@ type session struct {
 
 // newSession wraps an upgraded WebTransport session.
 func newSession(srv *Server, wt *webtransport.Session, qc *quic.Conn) *session {
-	s := &session{srv: srv, wt: wt, qc: qc, log: srv.cfg.Logger, drained: make(chan struct{})}
+	s := &session{srv: srv, wt: wt, qc: qc, log: srv.cfg.Logger, drained: make(chan struct{}), deaf: make(chan struct{})}
 	s.enc.Store(uint32(proto.EncJSON))
 	return s
 }
@@ -123,7 +125,7 @@ func (s *session) refuseStreams(ctx context.Context) {
 func (s *session) readLoop() {
 	max := s.srv.cfg.MaxFrameSize
 	for {
-		_, body, _, err := proto.ReadControlFrame(s.ctrl, max) // s.ctrl is set before the loop
+		_, body, _, err := proto.ReadControlFrame(deafReader{s}, max) // s.ctrl is set before the loop
 		var tooLarge *proto.FrameTooLargeError
 		switch {
 		case err == nil:

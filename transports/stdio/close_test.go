@@ -18,6 +18,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/transports/internal/conn"
 )
 
 func TestCloseIsCleanAndIdempotent(t *testing.T) {
@@ -116,11 +117,11 @@ func TestCancelledSendKeepsFramingIntact(t *testing.T) {
 	// The server does not read stdin, so a 4 MiB line cannot fit in the pipe.
 	// Raw is set so that Send does not spend the deadline encoding 4 MiB.
 	big := &proto.Message{Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"echo","params":{"pad":"` + strings.Repeat("b", 4<<20) + `"}}`)}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer time.AfterFunc(time.Second, cancel).Stop()
 	err := tr.Send(ctx, big)
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("Send to a deaf server = %v, want a deadline error", err)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Send to a deaf server = %v, want a cancellation", err)
 	}
 	// The line is recorded once, before the write, and a second frame says
 	// that it was not sent whole.
@@ -143,5 +144,44 @@ func TestCancelledSendKeepsFramingIntact(t *testing.T) {
 	}
 	if !ids[1] || !ids[2] || tr.Err() != nil {
 		t.Fatalf("answers for %v, Err = %v; want both lines intact", ids, tr.Err())
+	}
+}
+
+// A line whose deadline passes before it is whole means the server stopped
+// reading: the rest could never go out first, so every later Send fails at
+// once, naming that, instead of waiting behind it; the connection itself
+// (the server's stdout) stays up.
+func TestDeadlineCutLineStallsLaterSends(t *testing.T) {
+	tr, rec, inbox := startFake(t, "deaf", nil)
+	recv(t, inbox) // ready
+	big := &proto.Message{Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"echo","params":{"pad":"` + strings.Repeat("b", 4<<20) + `"}}`)}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	err := tr.Send(ctx, big)
+	if !errors.Is(err, client.ErrStoppedReading) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Send to a deaf server = %v, want the server stopped reading", err)
+	}
+	var stall *conn.StalledError
+	if !errors.As(err, &stall) || stall.Sent <= 0 || stall.Sent >= stall.Size {
+		t.Fatalf("Send = %v, want a StalledError with part of the line sent", err)
+	}
+	// The cancellation of the request must not wait behind the cut line:
+	// it fails at once, well within the bound of the test's own wait.
+	bound, stop := context.WithTimeout(context.Background(), hangGuard)
+	defer stop()
+	cancelled, _ := proto.NewNotification(proto.MethodNotifyCancelled, proto.CancelledNotificationParams{RequestID: proto.IntID(1)})
+	err = tr.Send(bound, cancelled)
+	if !errors.Is(err, client.ErrStoppedReading) || bound.Err() != nil {
+		t.Fatalf("Send after the stall = %v (bound: %v), want it to fail at once naming the stall", err, bound.Err())
+	}
+	want := "cannot send the notification notifications/cancelled: the server stopped reading: only "
+	if !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("Send after the stall = %q, want it to start %q", err, want)
+	}
+	if f := rec.all(func(f *capture.Frame) bool { return f.Msg == cancelled }); len(f) != 0 {
+		t.Fatalf("the unsent cancellation was recorded as sent: %+v", f)
+	}
+	if tr.Err() != nil {
+		t.Fatalf("Err = %v; the connection should still be up for reading", tr.Err())
 	}
 }

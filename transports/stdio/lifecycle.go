@@ -29,12 +29,14 @@ func (t *Transport) supervise() {
 }
 
 // stop shuts the server down: close stdin and wait, SIGTERM the group and
-// wait, then SIGKILL the group. Each wait lasts ShutdownGrace. It runs once;
-// concurrent callers wait for the first.
+// wait, then SIGKILL the group. Each wait lasts ShutdownGrace; a server
+// that stopped reading stdin (a line was cut by its deadline) cannot see
+// it close, so it gets SIGTERM at once. It runs once; concurrent callers
+// wait for the first.
 func (t *Transport) stop() {
 	t.stopOnce.Do(func() {
 		t.stdin.Close()
-		if t.waitExit() {
+		if t.out.Stalled() == nil && t.waitExit() {
 			return
 		}
 		terminate(t.proc)

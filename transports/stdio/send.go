@@ -13,8 +13,10 @@ import (
 )
 
 // Send writes m as one LF-terminated line and reports it as an Out frame.
-// Concurrent calls never interleave. If ctx ends while the line is half
-// written, the rest goes out before the next line, so framing stays intact.
+// Concurrent calls never interleave. If ctx is cancelled while the line is
+// half written, the rest goes out before the next line, so framing stays
+// intact; if ctx's deadline passes instead, the server stopped reading and
+// every later Send fails at once (conn.StalledError).
 // After the server died, Send returns a *client.ConnectionError wrapping Err;
 // after Close, client.ErrClosed.
 func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
@@ -38,6 +40,9 @@ func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
 	defer func() { <-t.wslot }()
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("sending the %s was cancelled: %w", describe(m), err)
+	}
+	if stall := t.out.Stalled(); stall != nil {
+		return fmt.Errorf("cannot send the %s: %w", describe(m), stall)
 	}
 
 	// Reported before the write, so that the capture never shows an answer

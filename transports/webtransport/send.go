@@ -15,8 +15,11 @@ import (
 // first message must be the initialize request: it goes out in JSON with
 // params.transport offering Config.Encodings. Later messages use the
 // negotiated encoding (JSON until the initialize result arrives).
-// Concurrent calls never interleave; a frame cut short by ctx is finished
-// before the next one. After Close it returns client.ErrClosed; once the
+// Concurrent calls never interleave; a frame cut short by a cancelled ctx
+// is finished before the next one. A frame whose ctx deadline passes before
+// it is whole (the server grants no flow-control credit: it stopped
+// reading) stalls the control stream, and every later Send fails at once
+// (conn.StalledError). After Close it returns client.ErrClosed; once the
 // session has gone, a *client.ConnectionError.
 func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
 	if err := t.writable(); err != nil {
@@ -38,6 +41,9 @@ func (t *Transport) send(ctx context.Context, m *proto.Message) error {
 		return t.life.Gone()
 	}
 	defer func() { <-t.wslot }()
+	if stall := t.out.Stalled(); stall != nil {
+		return fmt.Errorf("cannot send the %s: %w", describe(m), stall)
+	}
 
 	m, enc, first, err := t.prepare(m)
 	if err != nil {

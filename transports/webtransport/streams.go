@@ -57,6 +57,7 @@ func (t *Transport) readStream(str *wt.ReceiveStream) {
 	}
 	t.report(capture.In, head)
 	t.mark(key, capture.StreamOpen, nil)
+	t.table.stoppable(h.RequestID, h.StreamTag, func() { str.CancelRead(StreamCodeAborted) })
 	n, cause := t.pump(str, key)
 	if cause != nil && isServerReset(cause) {
 		t.awaitReport(h)
@@ -102,6 +103,7 @@ func (t *Transport) pump(str *wt.ReceiveStream, key capture.StreamKey) (int64, e
 			f := copies.frame(key, buf[:n])
 			copies.reported(f, t.report(capture.In, f))
 			total += int64(n)
+			t.table.progressed(key.ReqID, key.Tag, n)
 			if _, werr = out.Write(buf[:n]); werr != nil {
 				str.CancelRead(StreamCodeAborted)
 				werr = fmt.Errorf("storing the payload: %w", werr)

@@ -32,12 +32,14 @@ type flowStream struct {
 	remote     string        // the server's $/streamError text, if any
 	bytes      int64         // payload bytes received
 	reported   chan struct{} // closed when $/streamError names it
+	stop       func()        // stops reading it once arrived (nil before)
 }
 
 // flowRequest is one request the client sent, with its streams.
 type flowRequest struct {
 	answered  bool
 	cancelled bool
+	abandoned bool                   // the client stopped waiting for its streams
 	streams   map[uint32]*flowStream // by stream tag, at most MaxStreamsPerRequest
 	early     int                    // streams known only from a $/streamError
 }
@@ -63,6 +65,7 @@ type streamTable struct {
 	changed chan struct{} // closed and replaced at every change
 	over    bool          // the session is gone: missing streams never come
 	ignored uint64        // $/streamError ignored (ignoredReports)
+	awaited int           // await calls running: payload bytes wake them
 }
 
 func newStreamTable() *streamTable {
@@ -93,7 +96,7 @@ func (s *streamTable) sent(id uint32) {
 	if r := s.reqs[id]; r != nil {
 		// The id is reused: its streams stay known, so that the open ones
 		// are still counted when they end.
-		r.answered, r.cancelled = false, false
+		r.answered, r.cancelled, r.abandoned = false, false, false
 		return
 	}
 	s.order = append(s.order, id)

@@ -6,9 +6,12 @@ import (
 	"errors"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpscope/mcpscope/client"
 )
 
 // stallingWriter takes room bytes, then blocks until a past write deadline
@@ -79,12 +82,19 @@ func TestWriterFinishesACutFrameFirst(t *testing.T) {
 	}
 }
 
-func TestWriterRestFails(t *testing.T) {
-	w := &Writer{Unit: "frame", Next: "frame", Dest: "the stream"}
-	dst := newStallingWriter(2)
+// cutByCancel writes frame with w to a stallingWriter that takes room
+// bytes, cancelling the write when it stalls, and returns the writer.
+func cutByCancel(w *Writer, room int, frame string) *stallingWriter {
+	dst := newStallingWriter(room)
 	ctx, cancel := context.WithCancel(context.Background())
 	dst.onStall = cancel
-	_ = w.Write(ctx, dst, []byte("abcdef"))
+	_ = w.Write(ctx, dst, []byte(frame))
+	return dst
+}
+
+func TestWriterRestFails(t *testing.T) {
+	w := &Writer{Unit: "frame", Next: "frame", Dest: "the stream"}
+	dst := cutByCancel(w, 2, "abcdef")
 	dst.fail = io.ErrClosedPipe
 	err := w.Write(context.Background(), dst, []byte("next"))
 	want := "not sent: the rest of an earlier frame could not be written: io: read/write on closed pipe"
@@ -136,5 +146,51 @@ func TestWriteUntilOnAPipe(t *testing.T) {
 	go func() { _, _ = io.Copy(io.Discard, r) }()
 	if n, err := WriteUntil(context.Background(), wr, []byte("more")); err != nil || n != 4 {
 		t.Fatalf("write after the cut = %d, %v", n, err)
+	}
+}
+
+// A frame cut short by its deadline stalls the Writer: the rest is
+// dropped, and every later Write fails at once without touching dst, so
+// nothing is ever written into the middle of the cut frame.
+func TestWriterDeadlineStalls(t *testing.T) {
+	w := &Writer{Unit: "line", Next: "message", Dest: "the server's stdin"}
+	dst := newStallingWriter(3)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	err := w.Write(ctx, dst, []byte("first\n"))
+	want := "the server stopped reading: only 3 of the 6 bytes of a line went into the server's stdin in time; nothing more can be sent, since the rest would have to go first (context deadline exceeded)"
+	if err == nil || err.Error() != want || !errors.Is(err, client.ErrStoppedReading) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("cut write = %v, want %q", err, want)
+	}
+	dst.mu.Lock()
+	dst.room = 1 << 10
+	dst.mu.Unlock()
+	err = w.Write(context.Background(), dst, []byte("second\n"))
+	var stall *StalledError
+	if !errors.As(err, &stall) || stall.Sent != 3 || stall.Size != 6 || errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("write after the stall = %v, want the StalledError alone", err)
+	}
+	if got := dst.got.String(); got != "fir" {
+		t.Fatalf("wire = %q, want only the cut head", got)
+	}
+	if w.Stalled() != stall {
+		t.Fatalf("Stalled = %v", w.Stalled())
+	}
+}
+
+// The rest of a cancelled frame that cannot be finished before the next
+// Write's deadline stalls the Writer too.
+func TestWriterRestPastDeadlineStalls(t *testing.T) {
+	w := &Writer{Unit: "frame", Next: "frame", Dest: "the control stream"}
+	dst := cutByCancel(w, 2, "abcdef")
+	dst.mu.Lock()
+	dst.onStall, dst.expired = nil, make(chan struct{})
+	dst.mu.Unlock()
+	short, stop := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer stop()
+	err := w.Write(short, dst, []byte("next"))
+	var stall *StalledError
+	if !errors.As(err, &stall) || stall.Sent != 2 || stall.Size != 6 || !strings.HasPrefix(err.Error(), "not sent: the server stopped reading") {
+		t.Fatalf("write behind a rest that never goes = %v", err)
 	}
 }
