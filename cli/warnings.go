@@ -40,6 +40,10 @@ func (d *decodeWarnings) Append(f *capture.Frame) uint64 {
 	if f.Err == nil || f.Dir != capture.In || f.Chan.Kind != capture.Control {
 		return 0
 	}
+	var closedMid *webtransport.ClosedMidFrameError
+	if errors.As(f.Err, &closedMid) {
+		return 0 // cut by mcpscope's own close: the capture keeps it, no fault of the server
+	}
 	d.warn(func() string { return decodeWarning(f, d.unit) }, &d.hiddenFrames)
 	return 0
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/transports/stdio"
+	"github.com/mcpscope/mcpscope/transports/webtransport"
 )
 
 // stdoutFrame is the frame the stdio transport reports for one stdout line.
@@ -51,5 +52,20 @@ func TestStrayAnswersShareTheWarningLimit(t *testing.T) {
 	if len(lines) != decodeWarningLimit+1 || lines[0] != "warning: the server answered id 100, which mcpscope never sent; it was ignored" ||
 		lines[decodeWarningLimit] != "warning: 3 more answers that no request was waiting for were not shown" {
 		t.Fatalf("lines:\n%s", buf.String())
+	}
+}
+
+// A control frame cut short by mcpscope's own close of the session (the
+// server still writing after its $/shutdown) is kept in the capture but is
+// no fault of the server: no warning.
+func TestFrameCutByOwnCloseIsNoWarning(t *testing.T) {
+	var buf bytes.Buffer
+	w := &decodeWarnings{out: &lineWriter{w: &buf}, unit: "frame"}
+	f := &capture.Frame{Dir: capture.In, Chan: capture.Channel{Kind: capture.Control}, Raw: []byte{0, 0, 0, 0x1f}, Size: 4,
+		Err: &webtransport.ClosedMidFrameError{Err: errors.New("shutdown")}}
+	w.Append(f)
+	w.Flush()
+	if buf.Len() != 0 {
+		t.Fatalf("warned: %q", buf.String())
 	}
 }

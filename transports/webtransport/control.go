@@ -71,9 +71,14 @@ func (t *Transport) encoding() proto.Encoding {
 // length prefix or a frame cut short leave no way to find the next frame.
 func (t *Transport) controlFailed(frame []byte, fields []proto.Field, err error) {
 	if len(frame) > 0 {
+		ferr := err
+		var se *wt.SessionError
+		if errors.As(err, &se) && !se.Remote {
+			ferr = &ClosedMidFrameError{Err: err}
+		}
 		t.report(capture.In, &capture.Frame{
 			Chan: capture.Channel{Kind: capture.Control}, Raw: frame, Size: len(frame),
-			Fields: fields, Enc: t.encoding(), Err: err,
+			Fields: fields, Enc: t.encoding(), Err: ferr,
 		})
 	}
 	var tooLarge *proto.FrameTooLargeError

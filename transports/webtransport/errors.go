@@ -16,6 +16,21 @@ var errNeverArrived = errors.New("the session ended before the stream arrived")
 // errControlClosed says the server closed its side of the control stream.
 var errControlClosed = errors.New("the server closed the control stream")
 
+// ClosedMidFrameError reports the bytes of a control frame that were read
+// when mcpscope itself closed the session (after a $/shutdown, say): the
+// server was still writing, so the frame is cut short by the client's own
+// close, not broken by the server. The bytes stay in the capture.
+type ClosedMidFrameError struct {
+	Err error // the read's error
+}
+
+func (e *ClosedMidFrameError) Error() string {
+	return "a control frame was cut short when mcpscope closed the session: " + e.Err.Error()
+}
+
+// Unwrap returns the read's error.
+func (e *ClosedMidFrameError) Unwrap() error { return e.Err }
+
 // StreamInjectionError reports an execution stream whose header names a
 // request that is not in flight (-32002 Stream Injection). The stream was
 // reset and its payload never read.
