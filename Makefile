@@ -12,7 +12,7 @@ PEERBIN   := $(abspath $(PEERS)/bin)
 build:
 	$(GO) build -o mcpscope .
 
-FUZZTIME  ?= 3s
+FUZZTIME  ?= 10s
 
 ## test: install what the tests need, then run every test: once under the
 ## race detector, every fuzz target for FUZZTIME, then once without the race
