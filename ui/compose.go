@@ -8,7 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcpscope/mcpscope/ui/schemaform"
+	"github.com/mcpscope/mcpscope/prompts/schemaform"
 )
 
 // composeStage is the step the composer is at.

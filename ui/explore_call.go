@@ -12,7 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
-	"github.com/mcpscope/mcpscope/ui/schemaform"
+	"github.com/mcpscope/mcpscope/prompts/schemaform"
 )
 
 // exploreAnswerMsg carries the answer to a request the explorer sent.

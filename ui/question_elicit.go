@@ -13,7 +13,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
-	"github.com/mcpscope/mcpscope/ui/schemaform"
+	"github.com/mcpscope/mcpscope/prompts/schemaform"
 )
 
 // elicitResult is the answer to elicitation/create: content only when a

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/internal/goldentest"
-	"github.com/mcpscope/mcpscope/ui/schemaform"
+	"github.com/mcpscope/mcpscope/prompts/schemaform"
 )
 
 // Each constraint is checked by the schema library and phrased for people,

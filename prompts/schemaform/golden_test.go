@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/ui/schemaform"
+	"github.com/mcpscope/mcpscope/prompts/schemaform"
 )
 
 // toolSchema has one field of every kind.

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/internal/goldentest"
-	"github.com/mcpscope/mcpscope/ui/schemaform"
+	"github.com/mcpscope/mcpscope/prompts/schemaform"
 )
 
 // Typing into a string field sends exactly the text typed.

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/internal/keytest"
-	"github.com/mcpscope/mcpscope/ui/schemaform"
+	"github.com/mcpscope/mcpscope/prompts/schemaform"
 )
 
 // fuzzKeys are the keys a fuzzed session presses, picked by the input.

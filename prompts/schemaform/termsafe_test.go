@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/ui/schemaform"
+	"github.com/mcpscope/mcpscope/prompts/schemaform"
 )
 
 // A schema is the server's: its titles, descriptions, patterns and enum

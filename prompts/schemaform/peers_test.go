@@ -12,7 +12,7 @@ import (
 	"github.com/mcpscope/mcpscope/cli"
 	"github.com/mcpscope/mcpscope/internal/goldentest"
 	"github.com/mcpscope/mcpscope/internal/peertest"
-	"github.com/mcpscope/mcpscope/ui/schemaform"
+	"github.com/mcpscope/mcpscope/prompts/schemaform"
 )
 
 // The real-schema tests take the inputSchema of every tool of real MCP

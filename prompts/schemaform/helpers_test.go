@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/internal/goldentest"
 	"github.com/mcpscope/mcpscope/internal/keytest"
-	"github.com/mcpscope/mcpscope/ui/schemaform"
+	"github.com/mcpscope/mcpscope/prompts/schemaform"
 )
 
 // press sends named keys and returns the action of the last one.
