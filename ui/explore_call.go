@@ -11,8 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
+	"github.com/mcpscope/mcpscope/proto"
 )
 
 // exploreAnswerMsg carries the answer to a request the explorer sent.

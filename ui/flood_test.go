@@ -22,7 +22,6 @@ import (
 	"github.com/mcpscope/mcpscope/demo/flow"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/proto"
-	"github.com/mcpscope/mcpscope/transports/webtransport"
 )
 
 // floodProbe is a screenProbe that also counts the renders (View calls)
@@ -103,8 +102,7 @@ func newFloodLink(d *flowtest.Demo) *floodLink { return &floodLink{d: d, over: m
 
 // dial is the Dialer: the store's sink, behind a counter.
 func (l *floodLink) dial(sink capture.Sink) (Link, error) {
-	tr, err := webtransport.New(webtransport.Config{URL: l.d.URL(), CertHashes: []string{l.d.CertHash()},
-		Sink: capture.Tee(capture.SinkFunc(l.see), sink)})
+	tr, err := l.d.Transport(capture.Tee(capture.SinkFunc(l.see), sink))
 	if err != nil {
 		return Link{}, err
 	}

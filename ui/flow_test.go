@@ -16,7 +16,6 @@ import (
 	"github.com/mcpscope/mcpscope/demo/flow"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/proto"
-	"github.com/mcpscope/mcpscope/transports/webtransport"
 )
 
 // screenProbe wraps the model and keeps the last screen it drew, ANSI
@@ -79,7 +78,7 @@ func (p *screenProbe) waitText(t *testing.T, texts ...string) string {
 // flowDialer connects to a demo server over MCP-Flow, pinning its certificate.
 func flowDialer(d *flowtest.Demo) Dialer {
 	return func(sink capture.Sink) (Link, error) {
-		tr, err := webtransport.New(webtransport.Config{URL: d.URL(), CertHashes: []string{d.CertHash()}, Sink: sink})
+		tr, err := d.Transport(sink)
 		if err != nil {
 			return Link{}, err
 		}

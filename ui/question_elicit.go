@@ -12,8 +12,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/internal/termtext"
-	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
+	"github.com/mcpscope/mcpscope/proto"
 )
 
 // elicitResult is the answer to elicitation/create: content only when a

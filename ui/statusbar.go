@@ -7,6 +7,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto"
 )
 
 // statusLine holds the messages of the status bar: the latest note and the
@@ -44,17 +46,13 @@ func (m *Model) statusParts() []string {
 		}
 	}
 	encoding := ""
-	if f, ok := c.link.Transport.(flowLink); ok {
-		state = "MCP-Flow " + f.State().String()
-		if n, ok := f.Negotiated(); ok {
-			encoding = n.Encoding
-			if encoding == "" {
-				encoding = "json"
-			}
+	if c.link.Transport != nil {
+		ls := client.LinkStateOf(c.link.Transport)
+		if ls.State != "" {
+			state = ls.State
 		}
-	} else if c.link.Transport != nil {
-		state = "MCP " + state
-		encoding = "json"
+		state = dialectName(ls.Dialect) + " " + state
+		encoding = ls.Encoding
 	}
 	parts = append(parts, state)
 	if c.connected != "" {
@@ -112,4 +110,12 @@ func (m *Model) renderStatus(w int) string {
 		return line + st.StatusBar.Render(strings.Repeat(" ", w-n))
 	}
 	return ansi.Truncate(line, w, "…")
+}
+
+// dialectName is how the status bar names a transport's dialect.
+func dialectName(d proto.Dialect) string {
+	if d == proto.DialectMCPFlow {
+		return "MCP-Flow"
+	}
+	return "MCP"
 }
