@@ -9,6 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
+
+	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
 // composeStage is the step the composer is at.
@@ -161,7 +163,7 @@ func (c *composer) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		case key.Matches(msg, k.Again):
 			return c.send(), false
 		default:
-			if v, ok := navOf(msg, c.d.m.keys, max(c.h-1, 1)); ok {
+			if v, ok := nav.Of(msg, c.d.m.keys.Keys, max(c.h-1, 1)); ok {
 				c.answer.scroll(v)
 			}
 		}

@@ -6,6 +6,8 @@ import (
 
 	"charm.land/bubbles/v2/progress"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
 // datagramsPane shows the datagram channels: a progress bar per request,
@@ -29,7 +31,7 @@ func (p *datagramsPane) SetSize(_, h int) { p.rows = max(h, 1) }
 
 // HandleKey scrolls the log: up goes back in time.
 func (p *datagramsPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
-	v, ok := navOf(msg, k, p.rows)
+	v, ok := nav.Of(msg, k.Keys, p.rows)
 	if ok {
 		p.scroll(v)
 	}
@@ -37,15 +39,15 @@ func (p *datagramsPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
 }
 
 // scroll moves through the log lines.
-func (p *datagramsPane) scroll(v nav) {
+func (p *datagramsPane) scroll(v nav.Move) {
 	n := len(p.board.logs)
 	switch {
-	case v.home:
+	case v.Home:
 		p.back = max(n-1, 0)
-	case v.end:
+	case v.End:
 		p.back = 0
 	default:
-		p.back = min(max(p.back-v.delta, 0), max(n-1, 0))
+		p.back = min(max(p.back-v.Delta, 0), max(n-1, 0))
 	}
 }
 

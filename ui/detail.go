@@ -8,6 +8,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
 // detailPane shows the selected frame in full: metadata, decode errors,
@@ -82,7 +84,7 @@ func (p *detailPane) clamp(offset int) int {
 
 // HandleKey scrolls the content.
 func (p *detailPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
-	v, ok := navOf(msg, k, p.height)
+	v, ok := nav.Of(msg, k.Keys, p.height)
 	if ok {
 		p.scroll(v)
 	}
@@ -90,14 +92,14 @@ func (p *detailPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
 }
 
 // scroll applies a navigation to the first row shown.
-func (p *detailPane) scroll(v nav) {
+func (p *detailPane) scroll(v nav.Move) {
 	switch {
-	case v.home:
+	case v.Home:
 		p.offset = 0
-	case v.end:
+	case v.End:
 		p.offset = p.clamp(p.content.rowCount())
 	default:
-		p.offset = p.clamp(p.offset + v.delta)
+		p.offset = p.clamp(p.offset + v.Delta)
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
+
+	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
 // maxExploreFilter bounds the text of the explorer's filter.
@@ -32,7 +34,7 @@ const (
 type explorer struct {
 	d    driver
 	st   *Styles
-	nav  KeyMap // the root's navigation keys
+	nav  nav.Keys // the root's navigation keys
 	keys exploreKeyMap
 
 	tab       exploreTab
@@ -67,7 +69,7 @@ func (m *Model) openExplorer() tea.Cmd {
 
 // newExplorer returns an explorer with empty lists.
 func newExplorer(d driver) *explorer {
-	x := &explorer{d: d, st: d.m.styles, nav: d.m.keys, keys: defaultExploreKeys(),
+	x := &explorer{d: d, st: d.m.styles, nav: d.m.keys.Keys, keys: defaultExploreKeys(),
 		input: textinput.New(), last: map[string]json.RawMessage{}}
 	for t := range tabCount {
 		x.lists[t].tab = t
@@ -183,7 +185,7 @@ func (x *explorer) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		case key.Matches(msg, k.Again):
 			return x.open(x.target), false
 		default:
-			if v, ok := navOf(msg, x.nav, max(x.h-3, 1)); ok {
+			if v, ok := nav.Of(msg, x.nav, max(x.h-3, 1)); ok {
 				x.out.scroll(v)
 			}
 		}
@@ -227,7 +229,7 @@ func (x *explorer) listKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return x.openToolForm(*e), false
 		}
 	default:
-		if v, ok := navOf(msg, x.nav, l.rows); ok {
+		if v, ok := nav.Of(msg, x.nav, l.rows); ok {
 			l.move(v)
 		}
 	}
@@ -249,7 +251,7 @@ func (x *explorer) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 		l.setFilter("")
 		return nil
 	case msg.String() == "up" || msg.String() == "down":
-		v, _ := navOf(msg, x.nav, l.rows)
+		v, _ := nav.Of(msg, x.nav, l.rows)
 		l.move(v)
 		return nil
 	}

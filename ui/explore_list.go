@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
 // listState is where the fetching of one list stands.
@@ -64,7 +66,7 @@ func (l *entryList) selected() (*entry, bool) {
 }
 
 // move moves the cursor.
-func (l *entryList) move(v nav) { l.cursor = v.apply(l.cursor, len(l.shown)) }
+func (l *entryList) move(v nav.Move) { l.cursor = v.Apply(l.cursor, len(l.shown)) }
 
 // summary is the line above the rows: the state, the count, the filter and
 // the error of the list.

@@ -8,6 +8,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/hexview"
+
+	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
 // maxLegendShare bounds the legend to a third of the pane.
@@ -61,7 +63,7 @@ func (p *hexPane) layout(w, h int) (legend []string, rows, perRow int) {
 // HandleKey scrolls the dump by rows.
 func (p *hexPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
 	_, rows, _ := p.layout(p.w, p.h)
-	v, ok := navOf(msg, k, rows)
+	v, ok := nav.Of(msg, k.Keys, rows)
 	if ok {
 		p.scroll(v)
 	}
@@ -69,16 +71,16 @@ func (p *hexPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
 }
 
 // scroll applies a navigation to the first row shown.
-func (p *hexPane) scroll(v nav) {
+func (p *hexPane) scroll(v nav.Move) {
 	_, rows, perRow := p.layout(p.w, p.h)
 	last := max(p.dump().Rows(perRow)-rows, 0)
 	switch {
-	case v.home:
+	case v.Home:
 		p.top = 0
-	case v.end:
+	case v.End:
 		p.top = last
 	default:
-		p.top = min(max(p.top+v.delta, 0), last)
+		p.top = min(max(p.top+v.Delta, 0), last)
 	}
 }
 

@@ -10,6 +10,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
 // Model is the root of the UI: it owns the panes, the focus, the layout
@@ -127,7 +129,7 @@ type pane interface {
 	Render(w, h int, focused bool) string
 	HandleKey(msg tea.KeyPressMsg, k KeyMap) bool
 	Title() string
-	scroll(v nav)
+	scroll(v nav.Move)
 }
 
 // setSize lays the panes out for a w×h screen.

@@ -11,6 +11,8 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
 // maxOutcomeText bounds the text of one content item shown in an outcome;
@@ -98,7 +100,7 @@ func (o *outcome) SetSize(w, _ int) {
 }
 
 // scroll moves the first line shown.
-func (o *outcome) scroll(v nav) { o.offset = v.apply(o.offset, len(o.lines)) }
+func (o *outcome) scroll(v nav.Move) { o.offset = v.Apply(o.offset, len(o.lines)) }
 
 // Render draws the heading and the lines from the offset in w×h.
 func (o *outcome) Render(w, h int) string {

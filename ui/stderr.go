@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
 // stderrPane shows what a stdio server wrote on its standard error, newest
@@ -26,7 +28,7 @@ func (p *stderrPane) SetSize(_, h int) { p.rows = max(h, 1) }
 
 // HandleKey scrolls: up goes back in time.
 func (p *stderrPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
-	v, ok := navOf(msg, k, p.rows)
+	v, ok := nav.Of(msg, k.Keys, p.rows)
 	if ok {
 		p.scroll(v)
 	}
@@ -34,15 +36,15 @@ func (p *stderrPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
 }
 
 // scroll moves through the lines.
-func (p *stderrPane) scroll(v nav) {
+func (p *stderrPane) scroll(v nav.Move) {
 	last := max(p.lines.len()-p.rows, 0)
 	switch {
-	case v.home:
+	case v.Home:
 		p.back = last
-	case v.end:
+	case v.End:
 		p.back = 0
 	default:
-		p.back = min(max(p.back-v.delta, 0), last)
+		p.back = min(max(p.back-v.Delta, 0), last)
 	}
 }
 

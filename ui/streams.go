@@ -8,6 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/capture"
+
+	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
 // streamsPane lists the execution streams the store remembers: request id
@@ -62,7 +64,7 @@ func (p *streamsPane) selected() (capture.StreamStats, bool) {
 
 // HandleKey moves the selection.
 func (p *streamsPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
-	v, ok := navOf(msg, k, p.rows)
+	v, ok := nav.Of(msg, k.Keys, p.rows)
 	if ok {
 		p.scroll(v)
 	}
@@ -70,9 +72,9 @@ func (p *streamsPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
 }
 
 // scroll applies a navigation to the selection.
-func (p *streamsPane) scroll(v nav) {
+func (p *streamsPane) scroll(v nav.Move) {
 	p.picked = true
-	p.sel = v.apply(p.sel, len(p.list))
+	p.sel = v.Apply(p.sel, len(p.list))
 	p.clamp()
 }
 

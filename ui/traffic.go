@@ -8,6 +8,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
 // rowSource is the list of frames the traffic pane scrolls through: every
@@ -145,7 +147,7 @@ func (p *trafficPane) selectSeq(seq uint64) {
 
 // HandleKey moves the selection; moving up stops following.
 func (p *trafficPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
-	v, ok := navOf(msg, k, p.rows)
+	v, ok := nav.Of(msg, k.Keys, p.rows)
 	if !ok {
 		return false
 	}
@@ -154,13 +156,13 @@ func (p *trafficPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
 }
 
 // scroll applies a navigation to the selection.
-func (p *trafficPane) scroll(v nav) {
-	if v.up() {
+func (p *trafficPane) scroll(v nav.Move) {
+	if v.Up() {
 		p.follow = false
 	}
 	src := p.source()
 	pos, n := src.find(p.sel), src.count()
-	if i, ok := v.applyFrom(pos, n, pos < n && src.seqAt(pos) == p.sel); ok {
+	if i, ok := v.ApplyFrom(pos, n, pos < n && src.seqAt(pos) == p.sel); ok {
 		p.selectIndex(src, i)
 	}
 }

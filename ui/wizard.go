@@ -10,6 +10,8 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/prompts"
 	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
 // Bounds and defaults of a wizard.
@@ -42,7 +44,7 @@ const (
 type wizard struct {
 	d     driver
 	st    *Styles
-	nav   KeyMap
+	nav   nav.Keys
 	keys  wizardKeyMap
 	tool  string
 	dir   string           // where file prompts start ("" is the working directory)
@@ -80,7 +82,7 @@ var _ overlay = (*wizard)(nil)
 
 // newWizard returns a wizard of tool, not started yet.
 func newWizard(d driver, tool string) *wizard {
-	return &wizard{d: d, st: d.m.styles, nav: d.m.keys, keys: defaultWizardKeys(), tool: tool, clock: time.Now,
+	return &wizard{d: d, st: d.m.styles, nav: d.m.keys.Keys, keys: defaultWizardKeys(), tool: tool, clock: time.Now,
 		countdown: prompts.NewCountdown(time.Time{}, d.dark())}
 }
 
@@ -147,7 +149,7 @@ func (w *wizard) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case w.state != nil:
 		if key.Matches(msg, k.StateClose) {
 			w.state = nil
-		} else if v, ok := navOf(msg, w.nav, max(w.h-1, 1)); ok {
+		} else if v, ok := nav.Of(msg, w.nav, max(w.h-1, 1)); ok {
 			w.state.out.scroll(v)
 		}
 		return nil, false
@@ -166,7 +168,7 @@ func (w *wizard) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if key.Matches(msg, k.Close) {
 			return nil, true
 		}
-		if v, ok := navOf(msg, w.nav, max(w.h-3, 1)); ok && w.out != nil {
+		if v, ok := nav.Of(msg, w.nav, max(w.h-3, 1)); ok && w.out != nil {
 			w.out.scroll(v)
 		}
 	case wizAnswering:
