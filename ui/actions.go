@@ -11,6 +11,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // Messages of the actions.
@@ -61,7 +63,7 @@ func (m *Model) callDone(msg callDoneMsg) {
 	case msg.err != nil:
 		m.status.setError(fmt.Errorf("%s failed: %w", msg.method, msg.err))
 	default:
-		m.status.note(fmt.Sprintf("%s answered (%s)", msg.method, byteSize(int64(len(msg.result)))))
+		m.status.note(fmt.Sprintf("%s answered (%s)", msg.method, look.ByteSize(int64(len(msg.result)))))
 	}
 }
 
@@ -141,8 +143,8 @@ func (m *Model) copySelected() tea.Cmd {
 // total bytes.
 func copiedNote(n, total int, seq uint64, as string) string {
 	if n == total {
-		return fmt.Sprintf("copied %s of frame %d%s", byteSize(int64(n)), seq, as)
+		return fmt.Sprintf("copied %s of frame %d%s", look.ByteSize(int64(n)), seq, as)
 	}
 	return fmt.Sprintf("copied the first %s of %s of frame %d%s (a copy is cut at %s)",
-		byteSize(int64(n)), byteSize(int64(total)), seq, as, byteSize(maxCopy))
+		look.ByteSize(int64(n)), look.ByteSize(int64(total)), seq, as, look.ByteSize(maxCopy))
 }

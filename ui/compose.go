@@ -11,6 +11,8 @@ import (
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
 
 	"github.com/mcpscope/mcpscope/ui/nav"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // composeStage is the step the composer is at.
@@ -30,7 +32,7 @@ const (
 // answer. What it sends is remembered for the run and can be recalled.
 type composer struct {
 	d    driver
-	st   *Styles
+	st   *look.Styles
 	keys composeKeys
 	now  func() time.Time
 
@@ -44,7 +46,7 @@ type composer struct {
 	sentAt  time.Time    // when the call was sent
 	pending *pendingCall // the request waiting for its answer
 	heading string       // the line above the answer, plain
-	answer  *outcome
+	answer  *look.Outcome
 	w, h    int
 }
 
@@ -56,7 +58,7 @@ func (m *Model) openComposer() tea.Cmd {
 }
 
 // newComposer returns a composer at its method picker.
-func newComposer(d driver, st *Styles) *composer {
+func newComposer(d driver, st *look.Styles) *composer {
 	return &composer{
 		d: d, st: st, keys: defaultComposeKeys(), now: time.Now,
 		picker: newMethodPicker(composeMethods(d.dialect()), &d.m.composed, st),
@@ -164,7 +166,7 @@ func (c *composer) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return c.send(), false
 		default:
 			if v, ok := nav.Of(msg, c.d.m.keys.Keys, max(c.h-1, 1)); ok {
-				c.answer.scroll(v)
+				c.answer.Scroll(v)
 			}
 		}
 	}
@@ -196,7 +198,7 @@ func (c *composer) edit(call composeCall) {
 func (c *composer) Render(w, h int) string {
 	switch c.stage {
 	case stageEdit:
-		head := c.st.muted.paint(cell(c.desc+" · ctrl+s sends it as a "+c.call.kind(), w))
+		head := c.st.Ink.Muted.Paint(look.Cell(c.desc+" · ctrl+s sends it as a "+c.call.kind(), w))
 		return head + "\n" + c.editor.Render(w, max(h-1, 1))
 	case stageWait:
 		return c.renderWaiting(w)

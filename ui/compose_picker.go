@@ -8,6 +8,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // maxMethodName bounds the method name typed in the picker.
@@ -40,11 +42,11 @@ type methodPicker struct {
 	rows    []pickerRow
 	sel     int
 	offset  int
-	st      *Styles
+	st      *look.Styles
 }
 
 // newMethodPicker returns a picker over methods and history.
-func newMethodPicker(methods []composeMethod, history *composeHistory, st *Styles) *methodPicker {
+func newMethodPicker(methods []composeMethod, history *composeHistory, st *look.Styles) *methodPicker {
 	in := textinput.New()
 	in.Prompt = ": "
 	in.Placeholder = "type to filter, or any method name to send it as is"
@@ -64,7 +66,7 @@ func (p *methodPicker) refresh() {
 		p.rows = p.rows[:0]
 		for _, c := range p.history.calls {
 			if _, ok := fuzzyScore(text, c.method); ok {
-				p.rows = append(p.rows, pickerRow{call: c, desc: oneLine(string(c.params))})
+				p.rows = append(p.rows, pickerRow{call: c, desc: look.OneLine(string(c.params))})
 			}
 		}
 	} else {
@@ -151,22 +153,22 @@ func (p *methodPicker) Render(w, h int) string {
 			b.WriteString(p.st.Tab.Render(" " + t + " "))
 		}
 	}
-	b.WriteString(p.st.muted.paint("  tab: switch"))
+	b.WriteString(p.st.Ink.Muted.Paint("  tab: switch"))
 	p.input.SetWidth(max(w-4, 1))
 	lines := []string{b.String(), p.input.View()}
 	nameW := 16
 	for _, r := range p.rows {
-		nameW = max(nameW, textWidth(r.call.method))
+		nameW = max(nameW, look.TextWidth(r.call.method))
 	}
 	nameW = min(nameW, max(w/2, 8))
-	lines = append(lines, p.st.ColumnHeader.Render(cell("  "+cell("method", nameW)+" "+cell("kind", 12)+" "+"params / description", w)))
+	lines = append(lines, p.st.ColumnHeader.Render(look.Cell("  "+look.Cell("method", nameW)+" "+look.Cell("kind", 12)+" "+"params / description", w)))
 	rows := max(h-len(lines), 0)
 	if len(p.rows) == 0 {
 		empty := "no calls were sent yet"
 		if p.tab == tabMethods {
 			empty = "no method matches"
 		}
-		return strings.Join(append(lines, p.st.muted.paint(empty)), "\n")
+		return strings.Join(append(lines, p.st.Ink.Muted.Paint(empty)), "\n")
 	}
 	p.offset = min(max(p.offset, p.sel-rows+1), p.sel)
 	p.offset = max(p.offset, 0)
@@ -176,12 +178,12 @@ func (p *methodPicker) Render(w, h int) string {
 		if i == p.sel {
 			mark = "▸ "
 		}
-		text := cell(mark+cell(r.call.method, nameW)+" "+cell(r.call.kind(), 12)+" "+r.desc, w)
+		text := look.Cell(mark+look.Cell(r.call.method, nameW)+" "+look.Cell(r.call.kind(), 12)+" "+r.desc, w)
 		switch {
 		case i == p.sel:
-			text = p.st.selFocused.paint(text)
+			text = p.st.Ink.SelFocused.Paint(text)
 		case r.call.notify:
-			text = p.st.muted.paint(text)
+			text = p.st.Ink.Muted.Paint(text)
 		}
 		lines = append(lines, text)
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // composeTickEvery is how often the elapsed time of a waiting request is
@@ -101,7 +103,7 @@ func (c *composer) answered(msg composeAnswerMsg) {
 	if msg.gen != c.gen {
 		return
 	}
-	elapsed := duration(c.now().Sub(c.sentAt))
+	elapsed := look.Duration(c.now().Sub(c.sentAt))
 	what := "← result"
 	switch {
 	case msg.err != nil:
@@ -117,20 +119,20 @@ func (c *composer) answered(msg composeAnswerMsg) {
 	}
 	head += " · " + elapsed
 	if msg.err == nil && c.call.notify {
-		c.answer = &outcome{heading: c.call.method, body: c.st.good.paint("the notification was written: a notification has no answer")}
+		c.answer = &look.Outcome{Heading: c.call.method, Body: c.st.Ink.Good.Paint("the notification was written: a notification has no answer")}
 	} else {
-		c.answer = newOutcome(c.call.method, msg.result, msg.err, c.d.dialect(), c.st)
+		c.answer = look.NewOutcome(c.call.method, msg.result, msg.err, c.d.dialect(), c.st)
 	}
 	c.heading, c.stage = head, stageAnswer
 }
 
 // renderAnswer draws the heading and the answer, scrollable, in w×h.
 func (c *composer) renderAnswer(w, h int) string {
-	paint := c.st.good
-	if c.answer.failed {
-		paint = c.st.errText
+	paint := c.st.Ink.Good
+	if c.answer.Failed {
+		paint = c.st.Ink.Error
 	}
-	return paint.paint(cell(c.heading, w)) + "\n" + c.answer.Render(w, max(h-1, 0))
+	return paint.Paint(look.Cell(c.heading, w)) + "\n" + c.answer.Render(w, max(h-1, 0))
 }
 
 // renderWaiting draws the request waiting for its answer.
@@ -141,6 +143,6 @@ func (c *composer) renderWaiting(w int) string {
 			wait = "waiting for id " + id.String() + "…"
 		}
 	}
-	wait += " " + duration(c.now().Sub(c.sentAt))
-	return c.st.muted.paint(cell(wait, w)) + "\n" + c.st.muted.paint(cell("c cancels the request · esc goes back to the editor", w))
+	wait += " " + look.Duration(c.now().Sub(c.sentAt))
+	return c.st.Ink.Muted.Paint(look.Cell(wait, w)) + "\n" + c.st.Ink.Muted.Paint(look.Cell("c cancels the request · esc goes back to the editor", w))
 }

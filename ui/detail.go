@@ -10,6 +10,8 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 
 	"github.com/mcpscope/mcpscope/ui/nav"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // detailPane shows the selected frame in full: metadata, decode errors,
@@ -18,7 +20,7 @@ import (
 // colours and draws only the rows in view.
 type detailPane struct {
 	x       *index
-	st      *Styles
+	st      *look.Styles
 	dialect proto.Dialect
 	content rowBlock
 	offset  int // first row shown
@@ -29,7 +31,7 @@ type detailPane struct {
 }
 
 // newDetailPane returns an empty pane.
-func newDetailPane(x *index, st *Styles) *detailPane {
+func newDetailPane(x *index, st *look.Styles) *detailPane {
 	return &detailPane{x: x, st: st, content: fixedRows{""}, height: 1}
 }
 
@@ -62,7 +64,7 @@ func (p *detailPane) prepare() {
 	}
 	p.dirty = false
 	if p.frame == nil {
-		p.content = fixedRows{p.st.muted.paint("select a frame in the traffic pane")}
+		p.content = fixedRows{p.st.Ink.Muted.Paint("select a frame in the traffic pane")}
 		p.offset = 0
 		return
 	}
@@ -71,7 +73,7 @@ func (p *detailPane) prepare() {
 		in.call = c
 	}
 	if d, ok := p.x.latency(p.frame); ok {
-		in.latency = duration(d)
+		in.latency = look.Duration(d)
 	}
 	p.content = detailContent(in, max(p.width, 20))
 	p.offset = p.clamp(p.offset)
@@ -117,5 +119,5 @@ func (p *detailPane) Title() string {
 
 // Render draws the rows in view.
 func (p *detailPane) Render(w, h int, _ bool) string {
-	return strings.Join(fitBlock(strings.Join(p.content.rows(p.offset, min(h, p.height)), "\n"), w, h), "\n")
+	return strings.Join(look.FitBlock(strings.Join(p.content.rows(p.offset, min(h, p.height)), "\n"), w, h), "\n")
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
 
 	"github.com/mcpscope/mcpscope/ui/nav"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // maxExploreFilter bounds the text of the explorer's filter.
@@ -33,7 +35,7 @@ const (
 // so it shows up in the traffic pane like any other.
 type explorer struct {
 	d    driver
-	st   *Styles
+	st   *look.Styles
 	nav  nav.Keys // the root's navigation keys
 	keys exploreKeyMap
 
@@ -52,7 +54,7 @@ type explorer struct {
 	subject  string           // the tool, prompt or URI it concerns
 	callGen  int
 	inflight *inflightCall
-	out      *outcome
+	out      *look.Outcome
 	last     map[string]json.RawMessage // arguments of the last call, per entry
 	wiz      *wizard                    // the open wizard (modeWizard)
 
@@ -186,7 +188,7 @@ func (x *explorer) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return x.open(x.target), false
 		default:
 			if v, ok := nav.Of(msg, x.nav, max(x.h-3, 1)); ok {
-				x.out.scroll(v)
+				x.out.Scroll(v)
 			}
 		}
 		return nil, false

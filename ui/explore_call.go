@@ -13,6 +13,8 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
 	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // exploreAnswerMsg carries the answer to a request the explorer sent.
@@ -269,6 +271,6 @@ func (x *explorer) answered(msg exploreAnswerMsg) tea.Cmd {
 // showAnswer shows an answer (or why there is none) as an outcome.
 func (x *explorer) showAnswer(method, subject string, res json.RawMessage, err error) {
 	x.mode, x.method, x.subject, x.form = modeOutcome, method, subject, nil
-	x.out = newOutcome(method, res, err, x.d.dialect(), x.st)
+	x.out = look.NewOutcome(method, res, err, x.d.dialect(), x.st)
 	x.out.SetSize(x.w, max(x.h-2, 0))
 }

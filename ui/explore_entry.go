@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // exploreTab is one of the explorer's lists.
@@ -88,7 +90,7 @@ func decodeEntry(tab exploreTab, raw json.RawMessage) entry {
 	}
 	if err != nil {
 		e.bad = fmt.Sprintf("this item does not decode: %v", err)
-		e.name = oneLine(string(raw))
+		e.name = look.OneLine(string(raw))
 	}
 	return e
 }

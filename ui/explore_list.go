@@ -8,6 +8,8 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 
 	"github.com/mcpscope/mcpscope/ui/nav"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // listState is where the fetching of one list stands.
@@ -88,14 +90,14 @@ func (l *entryList) summary(d proto.Dialect) string {
 		}
 	}
 	if l.err != nil {
-		parts = append(parts, exploreLists[l.tab].method+" failed: "+errorHeadline(l.err, d))
+		parts = append(parts, exploreLists[l.tab].method+" failed: "+look.ErrorHeadline(l.err, d))
 	}
 	return strings.Join(parts, " · ")
 }
 
 // render draws the rows in w×h: a marker on the selected one, the label,
 // the detail and the description, each cut to its column.
-func (l *entryList) render(w, h int, st *Styles) []string {
+func (l *entryList) render(w, h int, st *look.Styles) []string {
 	l.rows = max(h, 1)
 	if h <= 0 {
 		return nil
@@ -109,8 +111,8 @@ func (l *entryList) render(w, h int, st *Styles) []string {
 	l.offset = max(0, min(l.offset, len(l.shown)-h))
 	labelW, detailW := 0, 0
 	for _, i := range l.shown {
-		labelW = max(labelW, textWidth(l.items[i].label()))
-		detailW = max(detailW, textWidth(l.items[i].detail()))
+		labelW = max(labelW, look.TextWidth(l.items[i].label()))
+		detailW = max(detailW, look.TextWidth(l.items[i].detail()))
 	}
 	inner := max(w-2, 1)
 	labelW = min(labelW, max(inner*2/5, 12))
@@ -118,9 +120,9 @@ func (l *entryList) render(w, h int, st *Styles) []string {
 	out := make([]string, 0, h)
 	for r := l.offset; r < len(l.shown) && len(out) < h; r++ {
 		e := &l.items[l.shown[r]]
-		label, detail := cell(e.label(), labelW), ""
+		label, detail := look.Cell(e.label(), labelW), ""
 		if detailW > 0 {
-			detail = "  " + cell(e.detail(), detailW)
+			detail = "  " + look.Cell(e.detail(), detailW)
 		}
 		desc := e.desc
 		if e.bad != "" {
@@ -129,20 +131,20 @@ func (l *entryList) render(w, h int, st *Styles) []string {
 		rest := max(inner-labelW-len(detail), 0)
 		descCell := ""
 		if rest > 2 {
-			descCell = "  " + cell(desc, rest-2)
+			descCell = "  " + look.Cell(desc, rest-2)
 		}
 		if r == l.cursor {
-			out = append(out, st.selFocused.paint("› "+label+detail+descCell))
+			out = append(out, st.Ink.SelFocused.Paint("› "+label+detail+descCell))
 			continue
 		}
-		detailTint := st.muted
+		detailTint := st.Ink.Muted
 		if strings.Contains(detail, "destructive") {
-			detailTint = st.warn
+			detailTint = st.Ink.Warn
 		}
 		if e.bad != "" {
-			detailTint = st.errText
+			detailTint = st.Ink.Error
 		}
-		out = append(out, "  "+label+detailTint.paint(detail)+st.muted.paint(descCell))
+		out = append(out, "  "+label+detailTint.Paint(detail)+st.Ink.Muted.Paint(descCell))
 	}
 	return out
 }

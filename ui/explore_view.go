@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // Render draws the explorer in w×h: the tab bar, then the current list
@@ -23,9 +25,9 @@ func (x *explorer) Render(w, h int) string {
 		lines = append(lines, x.listHead(w))
 		lines = append(lines, x.list().render(w, body, x.st)...)
 	case modeForm:
-		head := x.st.muted.paint(oneLine(x.target.desc))
+		head := x.st.Ink.Muted.Paint(look.OneLine(x.target.desc))
 		if x.note != "" {
-			head = x.st.warn.paint(oneLine(x.note))
+			head = x.st.Ink.Warn.Paint(look.OneLine(x.note))
 		}
 		lines = append(lines, head)
 		lines = append(lines, strings.Split(x.form.Render(w, x.formHeight()), "\n")...)
@@ -34,11 +36,11 @@ func (x *explorer) Render(w, h int) string {
 		}
 	case modeCalling:
 		lines = append(lines, x.callHead("calling…"),
-			"", x.st.muted.paint("Waiting for the answer. ctrl+x cancels the request; esc returns to the list and drops the answer."))
+			"", x.st.Ink.Muted.Paint("Waiting for the answer. ctrl+x cancels the request; esc returns to the list and drops the answer."))
 	case modeOutcome:
-		state := x.st.good.paint("answer")
-		if x.out.failed {
-			state = x.st.errText.paint("failed")
+		state := x.st.Ink.Good.Paint("answer")
+		if x.out.Failed {
+			state = x.st.Ink.Error.Paint("failed")
 		}
 		lines = append(lines, x.callHead(state))
 		lines = append(lines, strings.Split(x.out.Render(w, body), "\n")...)
@@ -71,7 +73,7 @@ func (x *explorer) renderTabs(w int) string {
 			b.WriteString(x.st.Tab.Render(label))
 		}
 	}
-	return fitLine(b.String(), w)
+	return look.FitLine(b.String(), w)
 }
 
 // listHead is the filter input while it is open, else the list's state.
@@ -80,9 +82,9 @@ func (x *explorer) listHead(w int) string {
 		return x.input.View()
 	}
 	l := x.list()
-	text := oneLine(l.summary(x.d.dialect()))
+	text := look.OneLine(l.summary(x.d.dialect()))
 	if l.err != nil {
-		return x.st.errText.paint(text)
+		return x.st.Ink.Error.Paint(text)
 	}
 	if l.filter == "" && l.state == listLoaded {
 		text += " · / filters"
@@ -90,21 +92,21 @@ func (x *explorer) listHead(w int) string {
 	if x.tab == tabTools && x.d.interactive() {
 		text += " · interactive server: enter starts a wizard, f the tools/call form"
 	} else if in := x.d.interactivity(); x.tab == tabTools && in.err != nil {
-		text += " · " + proto.MethodCapabilities + " failed: " + errorHeadline(in.err, x.d.dialect())
+		text += " · " + proto.MethodCapabilities + " failed: " + look.ErrorHeadline(in.err, x.d.dialect())
 	}
-	return x.st.muted.paint(text)
+	return x.st.Ink.Muted.Paint(text)
 }
 
 // callHead names the request shown: method, subject and state.
 func (x *explorer) callHead(state string) string {
-	return strings.TrimSpace(x.method+" "+oneLine(x.subject)) + " · " + state
+	return strings.TrimSpace(x.method+" "+look.OneLine(x.subject)) + " · " + state
 }
 
 // uriPreview shows the URI the template form expands to right now.
 func (x *explorer) uriPreview() string {
 	v, err := x.form.Value()
 	if err != nil {
-		return x.st.muted.paint("URI: " + oneLine(x.target.uri))
+		return x.st.Ink.Muted.Paint("URI: " + look.OneLine(x.target.uri))
 	}
-	return x.st.muted.paint("URI: ") + oneLine(x.tmpl.Expand(stringValues(v)))
+	return x.st.Ink.Muted.Paint("URI: ") + look.OneLine(x.tmpl.Expand(stringValues(v)))
 }

@@ -4,6 +4,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // The explorer's hooks for interactive sessions (seed 002): on a server
@@ -67,7 +69,7 @@ func (x *explorer) wizardClosed() tea.Cmd {
 	x.d.markNotInteractive(wiz.tool)
 	x.markWizards()
 	cmd := x.openToolForm(x.target)
-	x.note = wiz.tool + " is not interactive (" + errorHeadline(wiz.endErr, proto.DialectInteraction) + "): its tools/call form"
+	x.note = wiz.tool + " is not interactive (" + look.ErrorHeadline(wiz.endErr, proto.DialectInteraction) + "): its tools/call form"
 	return cmd
 }
 

@@ -8,6 +8,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // Bounds of the index: it reads at most maxScan new frames per refresh and
@@ -247,7 +249,7 @@ func (r *lineRing) push(s string) {
 	if len(s) > maxStderrLine {
 		s = s[:maxStderrLine]
 	}
-	s = oneLine(strings.TrimRight(s, "\r\n"))
+	s = look.OneLine(strings.TrimRight(s, "\r\n"))
 	r.total++
 	if len(r.lines) < r.max {
 		r.lines = append(r.lines, s)

@@ -12,6 +12,8 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 
 	"github.com/mcpscope/mcpscope/ui/nav"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // Model is the root of the UI: it owns the panes, the focus, the layout
@@ -20,7 +22,7 @@ import (
 type Model struct {
 	cfg    Config
 	keys   KeyMap
-	styles *Styles
+	styles *look.Styles
 	help   help.Model
 	input  textinput.Model
 
@@ -64,7 +66,7 @@ func New(cfg Config) *Model {
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	sig, unsubscribe := cfg.Store.Subscribe()
-	st := NewStyles(true)
+	st := look.NewStyles(true)
 	x := newIndex()
 	m := &Model{
 		cfg: cfg, keys: DefaultKeyMap(), styles: &st, help: help.New(), input: textinput.New(),
@@ -167,7 +169,7 @@ func (m *Model) syncSelection() {
 
 // setStyles switches to the light or dark styles.
 func (m *Model) setStyles(dark bool) {
-	*m.styles = NewStyles(dark)
+	*m.styles = look.NewStyles(dark)
 	m.help.Styles = m.styles.Help
 	m.detail.restyle()
 	m.syncSelection()

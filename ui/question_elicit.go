@@ -14,6 +14,8 @@ import (
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
 	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // elicitResult is the answer to elicitation/create: content only when a
@@ -29,7 +31,7 @@ type elicitResult struct {
 // the whole URL and the elicitation id, and asks for consent (y, n, esc);
 // mcpscope never opens the URL itself.
 type elicitView struct {
-	st   *Styles
+	st   *look.Styles
 	keys questionKeys
 	p    proto.ElicitRequestParams
 	form *schemaform.Form // nil in URL mode
@@ -37,7 +39,7 @@ type elicitView struct {
 }
 
 // newElicitView reads the params of elicitation/create.
-func newElicitView(params json.RawMessage, st *Styles) (*elicitView, error) {
+func newElicitView(params json.RawMessage, st *look.Styles) (*elicitView, error) {
 	v := &elicitView{st: st, keys: defaultQuestionKeys()}
 	if err := decodeQuestionParams(params, &v.p); err != nil {
 		return nil, err
@@ -131,17 +133,17 @@ func (v *elicitView) header(w int) []string {
 	}
 	lines = append(lines, "")
 	for _, l := range wrap("The server asks you to open this URL; mcpscope never opens it by itself:") {
-		lines = append(lines, v.st.warn.paint(l))
+		lines = append(lines, v.st.Ink.Warn.Paint(l))
 	}
 	lines = append(lines, strings.Split(ansi.Hardwrap(termtext.Line(v.p.URL), w, true), "\n")...)
 	if u, err := url.Parse(v.p.URL); err == nil && u.Host != "" {
-		lines = append(lines, v.st.muted.paint("host: ")+oneLine(u.Host))
+		lines = append(lines, v.st.Ink.Muted.Paint("host: ")+look.OneLine(u.Host))
 	}
-	id := oneLine(v.p.ElicitationID)
+	id := look.OneLine(v.p.ElicitationID)
 	if id == "" {
 		id = "(none given)"
 	}
-	lines = append(lines, v.st.muted.paint("elicitation id: ")+id, "")
+	lines = append(lines, v.st.Ink.Muted.Paint("elicitation id: ")+id, "")
 	return append(lines, wrap("Open it yourself if you trust it. y accepts (you go there), n declines, esc cancels.")...)
 }
 

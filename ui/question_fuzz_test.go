@@ -6,6 +6,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // FuzzQuestionViews: any params of elicitation/create or
@@ -17,7 +19,7 @@ func FuzzQuestionViews(f *testing.F) {
 		`{"requestedSchema":{"type":"object","properties":{"a":{"$ref":"#"}}}}`} {
 		f.Add(seed, uint8(40))
 	}
-	st := NewStyles(true)
+	st := look.NewStyles(true)
 	f.Fuzz(func(t *testing.T, params string, width uint8) {
 		for _, method := range []string{proto.MethodElicitationCreate, proto.MethodSamplingCreateMessage} {
 			v, err := newQuestionView(&question{method: method, params: rawJSON(params)}, &st)

@@ -8,6 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // modelMsg is a message that applies itself to the root model: the
@@ -240,7 +242,7 @@ func (msg questionEndedMsg) applyTo(m *Model) tea.Cmd {
 }
 
 // newQuestionView builds the view of a question from its params.
-func newQuestionView(q *question, st *Styles) (questionView, error) {
+func newQuestionView(q *question, st *look.Styles) (questionView, error) {
 	switch q.method {
 	case proto.MethodElicitationCreate:
 		return newElicitView(q.params, st)

@@ -12,6 +12,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // rootsKeys are the keys of the roots editor.
@@ -44,7 +46,7 @@ func defaultRootsKeys() rootsKeys {
 // notifications/roots/list_changed.
 type rootsEditor struct {
 	d       driver
-	st      *Styles
+	st      *look.Styles
 	keys    rootsKeys
 	roots   []proto.Root
 	sel     int
@@ -234,30 +236,30 @@ func (msg rootsSentMsg) applyTo(m *Model) tea.Cmd {
 // Render draws the list of roots, or the inputs of the root being edited.
 func (e *rootsEditor) Render(w, h int) string {
 	var lines []string
-	lines = append(lines, e.st.muted.paint(cell("roots/list answers with this list; ctrl+s saves it and tells the server", w)), "")
+	lines = append(lines, e.st.Ink.Muted.Paint(look.Cell("roots/list answers with this list; ctrl+s saves it and tells the server", w)), "")
 	if len(e.roots) == 0 {
-		lines = append(lines, e.st.muted.paint("  (no roots: a to add one)"))
+		lines = append(lines, e.st.Ink.Muted.Paint("  (no roots: a to add one)"))
 	}
 	for i, r := range e.roots {
-		text := oneLine(r.URI)
+		text := look.OneLine(r.URI)
 		if r.Name != "" {
-			text += "  " + e.st.muted.paint("("+oneLine(r.Name)+")")
+			text += "  " + e.st.Ink.Muted.Paint("("+look.OneLine(r.Name)+")")
 		}
 		mark := "  "
 		if i == e.sel && e.editing < 0 {
 			mark = "› "
 		}
-		lines = append(lines, fitLine(mark+text, w))
+		lines = append(lines, look.FitLine(mark+text, w))
 	}
 	if e.editing >= 0 {
 		what := "new root"
 		if e.editing < len(e.roots) {
 			what = "editing root " + fmt.Sprint(e.editing+1)
 		}
-		lines = append(lines, "", e.st.muted.paint(what), e.uri.View(), e.name.View())
+		lines = append(lines, "", e.st.Ink.Muted.Paint(what), e.uri.View(), e.name.View())
 	}
 	if e.note != "" {
-		lines = append(lines, "", e.st.warn.paint(oneLine(e.note)))
+		lines = append(lines, "", e.st.Ink.Warn.Paint(look.OneLine(e.note)))
 	}
 	return strings.Join(lines, "\n")
 }

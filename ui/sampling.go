@@ -11,6 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // Sampling answers.
@@ -31,7 +33,7 @@ const (
 // and the preferences the server sent, and the user writes the assistant's
 // reply (ctrl+s sends it, ctrl+d declines, esc cancels).
 type samplingView struct {
-	st     *Styles
+	st     *look.Styles
 	keys   questionKeys
 	p      proto.CreateMessageParams
 	reply  textarea.Model
@@ -43,7 +45,7 @@ type samplingView struct {
 }
 
 // newSamplingView reads the params of sampling/createMessage.
-func newSamplingView(params json.RawMessage, st *Styles) (*samplingView, error) {
+func newSamplingView(params json.RawMessage, st *look.Styles) (*samplingView, error) {
 	v := &samplingView{st: st, keys: defaultQuestionKeys()}
 	if err := decodeQuestionParams(params, &v.p); err != nil {
 		return nil, err

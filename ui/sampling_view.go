@@ -9,6 +9,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/internal/termtext"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // modelPreferences are the server's wishes for the model (sampling).
@@ -41,10 +43,10 @@ func (v *samplingView) render(w, h int) string {
 	if more := len(lines) - v.offset - len(shown); more > 0 {
 		rule = fmt.Sprintf("── %d more lines above the reply (pgdn) · your reply, as the assistant ", more)
 	}
-	out = append(out, v.st.muted.paint(rule+strings.Repeat("─", max(w-ansi.StringWidth(rule), 0))))
+	out = append(out, v.st.Ink.Muted.Paint(rule+strings.Repeat("─", max(w-ansi.StringWidth(rule), 0))))
 	out = append(out, v.model.View(), v.reply.View())
 	if v.note != "" {
-		out = append(out, v.st.warn.paint(v.note))
+		out = append(out, v.st.Ink.Warn.Paint(v.note))
 	}
 	return strings.Join(out, "\n")
 }
@@ -55,37 +57,37 @@ func (v *samplingView) requestText() string {
 	p, st := v.p, v.st
 	var b strings.Builder
 	if p.SystemPrompt != "" {
-		b.WriteString(st.muted.paint("system prompt: ") + termtext.Block(p.SystemPrompt) + "\n")
+		b.WriteString(st.Ink.Muted.Paint("system prompt: ") + termtext.Block(p.SystemPrompt) + "\n")
 	}
 	if len(p.Messages) == 0 {
-		b.WriteString(st.muted.paint("(no messages)") + "\n")
+		b.WriteString(st.Ink.Muted.Paint("(no messages)") + "\n")
 	}
 	for _, m := range p.Messages {
 		for _, c := range contentBlocks(m.Content) {
-			b.WriteString(st.muted.paint("["+oneLine(m.Role)+"]") + " " + contentItem(c, st) + "\n")
+			b.WriteString(st.Ink.Muted.Paint("["+look.OneLine(m.Role)+"]") + " " + look.ContentItem(c, st) + "\n")
 		}
 	}
 	if prefs := preferencesText(p.ModelPreferences); prefs != "" {
-		b.WriteString(st.muted.paint("model preferences: ") + oneLine(prefs) + "\n")
+		b.WriteString(st.Ink.Muted.Paint("model preferences: ") + look.OneLine(prefs) + "\n")
 	}
 	limits := []string{"maxTokens " + strconv.Itoa(p.MaxTokens)}
 	if p.Temperature != nil {
 		limits = append(limits, "temperature "+strconv.FormatFloat(*p.Temperature, 'g', -1, 64))
 	}
 	if p.IncludeContext != "" {
-		limits = append(limits, "includeContext "+oneLine(p.IncludeContext))
+		limits = append(limits, "includeContext "+look.OneLine(p.IncludeContext))
 	}
 	if len(p.StopSequences) > 0 {
 		quoted := make([]string, len(p.StopSequences))
 		for i, s := range p.StopSequences {
-			quoted[i] = termtext.QuoteMax(s, oneLineMax)
+			quoted[i] = termtext.QuoteMax(s, look.OneLineMax)
 		}
 		limits = append(limits, "stop at "+strings.Join(quoted, ", "))
 	}
 	if n := arrayLen(p.Tools); n > 0 {
 		limits = append(limits, fmt.Sprintf("%d tools offered (a text reply uses none)", n))
 	}
-	b.WriteString(st.muted.paint(strings.Join(limits, " · ")))
+	b.WriteString(st.Ink.Muted.Paint(strings.Join(limits, " · ")))
 	return b.String()
 }
 

@@ -7,19 +7,21 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/ui/nav"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // stderrPane shows what a stdio server wrote on its standard error, newest
 // at the bottom; the navigation keys scroll back.
 type stderrPane struct {
 	lines *lineRing
-	st    *Styles
+	st    *look.Styles
 	back  int // lines scrolled back from the newest
 	rows  int
 }
 
 // newStderrPane returns the pane of a line ring.
-func newStderrPane(lines *lineRing, st *Styles) *stderrPane {
+func newStderrPane(lines *lineRing, st *look.Styles) *stderrPane {
 	return &stderrPane{lines: lines, st: st, rows: 1}
 }
 
@@ -64,13 +66,13 @@ func (p *stderrPane) Render(w, h int, _ bool) string {
 	}
 	n := p.lines.len()
 	if n == 0 {
-		return strings.Join(padLines([]string{p.st.muted.paint(cell("nothing on stderr (only a stdio server has one)", w))}, w, h), "\n")
+		return strings.Join(look.PadLines([]string{p.st.Ink.Muted.Paint(look.Cell("nothing on stderr (only a stdio server has one)", w))}, w, h), "\n")
 	}
 	end := n - min(p.back, n-1)
 	start := max(end-h, 0)
 	lines := make([]string, 0, h)
 	for i := start; i < end; i++ {
-		lines = append(lines, cell(p.lines.at(i), w))
+		lines = append(lines, look.Cell(p.lines.at(i), w))
 	}
-	return strings.Join(padLines(lines, w, h), "\n")
+	return strings.Join(look.PadLines(lines, w, h), "\n")
 }

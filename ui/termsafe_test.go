@@ -12,6 +12,8 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/goldentest"
 	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // hostile is server text that would retitle the window, write the
@@ -79,10 +81,10 @@ func TestHostileTextInPanesIsEscaped(t *testing.T) {
 func TestHostileOutcomeIsEscaped(t *testing.T) {
 	m := newTestModel(t, capture.NewStore(capture.Config{}), 100, 30)
 	err := &client.RPCError{Method: "tools/call", Err: &proto.Error{Code: -32000, Message: hostile + "\nsecond line"}}
-	o := newOutcome("tools/call", nil, err, proto.DialectMCP, m.styles)
+	o := look.NewOutcome("tools/call", nil, err, proto.DialectMCP, m.styles)
 	assertSafeView(t, "error outcome", o.Render(100, 20))
 	res := json.RawMessage(`{"content":[{"type":"text","text":` + mustJSON(t, hostile) + `},{"type":"resource_link","uri":` + mustJSON(t, hostile) + `,"name":"n"}]}`)
-	o = newOutcome("tools/call", res, nil, proto.DialectMCP, m.styles)
+	o = look.NewOutcome("tools/call", res, nil, proto.DialectMCP, m.styles)
 	assertSafeView(t, "result outcome", strings.SplitN(o.Render(100, 40), "── result JSON ──", 2)[0])
 }
 

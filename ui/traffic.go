@@ -10,6 +10,8 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 
 	"github.com/mcpscope/mcpscope/ui/nav"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // rowSource is the list of frames the traffic pane scrolls through: every
@@ -57,7 +59,7 @@ func (a allRows) window(st *capture.Store, from, n int) []*capture.Frame {
 type trafficPane struct {
 	store   *capture.Store
 	x       *index
-	st      *Styles
+	st      *look.Styles
 	dialect proto.Dialect
 	sel     uint64         // Seq of the selected frame; 0 before there is one
 	held    *capture.Frame // the selected frame, kept when the store drops it
@@ -67,7 +69,7 @@ type trafficPane struct {
 }
 
 // newTrafficPane returns the pane, following new frames.
-func newTrafficPane(st *capture.Store, x *index, styles *Styles) *trafficPane {
+func newTrafficPane(st *capture.Store, x *index, styles *look.Styles) *trafficPane {
 	return &trafficPane{store: st, x: x, st: styles, follow: true, rows: 1}
 }
 
@@ -205,7 +207,7 @@ func (p *trafficPane) Render(w, h int, focused bool) string {
 	}
 	cols := trafficColumns(w)
 	lines := make([]string, 0, h)
-	lines = append(lines, p.st.muted.paint(cols.header()))
+	lines = append(lines, p.st.Ink.Muted.Paint(cols.header()))
 	src := p.source()
 	if n := src.count(); n > 0 {
 		top := min(src.find(p.top), n-1)
@@ -213,7 +215,7 @@ func (p *trafficPane) Render(w, h int, focused bool) string {
 			lines = append(lines, p.row(f, cols, focused))
 		}
 	} else {
-		lines = append(lines, p.st.muted.paint(cell("no frames yet", w)))
+		lines = append(lines, p.st.Ink.Muted.Paint(look.Cell("no frames yet", w)))
 	}
-	return strings.Join(padLines(lines, w, h), "\n")
+	return strings.Join(look.PadLines(lines, w, h), "\n")
 }

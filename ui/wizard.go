@@ -12,6 +12,8 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 
 	"github.com/mcpscope/mcpscope/ui/nav"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // Bounds and defaults of a wizard.
@@ -43,7 +45,7 @@ const (
 // Update never blocks.
 type wizard struct {
 	d     driver
-	st    *Styles
+	st    *look.Styles
 	nav   nav.Keys
 	keys  wizardKeyMap
 	tool  string
@@ -70,8 +72,8 @@ type wizard struct {
 	end            proto.InteractionState // completed, cancelled or error once ended
 	endErr         error
 	complete       *proto.InteractionCompleteParams
-	out            *outcome // the final result or the error, scrollable
-	notInteractive bool     // interaction.start answered -32007: the caller falls back to tools/call
+	out            *look.Outcome // the final result or the error, scrollable
+	notInteractive bool          // interaction.start answered -32007: the caller falls back to tools/call
 
 	state *wizardState // the interaction.getState view, when open
 
@@ -150,7 +152,7 @@ func (w *wizard) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if key.Matches(msg, k.StateClose) {
 			w.state = nil
 		} else if v, ok := nav.Of(msg, w.nav, max(w.h-1, 1)); ok {
-			w.state.out.scroll(v)
+			w.state.out.Scroll(v)
 		}
 		return nil, false
 	case key.Matches(msg, k.State):
@@ -169,7 +171,7 @@ func (w *wizard) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		if v, ok := nav.Of(msg, w.nav, max(w.h-3, 1)); ok && w.out != nil {
-			w.out.scroll(v)
+			w.out.Scroll(v)
 		}
 	case wizAnswering:
 		if w.widget != nil {
@@ -202,7 +204,7 @@ func (w *wizard) widgetKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // note keeps a notice, dropping the oldest past maxWizardNotes.
 func (w *wizard) note(s string) {
-	w.notes = append(w.notes, oneLine(s))
+	w.notes = append(w.notes, look.OneLine(s))
 	if len(w.notes) > maxWizardNotes {
 		w.notes = w.notes[len(w.notes)-maxWizardNotes:]
 	}

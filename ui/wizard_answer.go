@@ -10,6 +10,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // Answering a prompt and cancelling: interaction.respond, its refusal, the
@@ -50,7 +52,7 @@ func (w *wizard) responded(msg wizardRespondedMsg) tea.Cmd {
 		w.note(fmt.Sprintf("the answer was cancelled in flight (%s); answer again", cancelled.ID))
 		w.backToWidget(current)
 	case msg.err != nil:
-		w.note(proto.MethodInteractionRespond + " failed: " + errorHeadline(msg.err, proto.DialectInteraction))
+		w.note(proto.MethodInteractionRespond + " failed: " + look.ErrorHeadline(msg.err, proto.DialectInteraction))
 		w.backToWidget(current)
 	case !msg.res.Accepted:
 		if current && w.widget != nil {
@@ -150,7 +152,7 @@ func (w *wizard) cancelled(msg wizardCancelledMsg) {
 		return
 	}
 	if msg.err != nil {
-		w.cancelNote = proto.MethodInteractionCancel + " failed: " + errorHeadline(msg.err, proto.DialectInteraction)
+		w.cancelNote = proto.MethodInteractionCancel + " failed: " + look.ErrorHeadline(msg.err, proto.DialectInteraction)
 		return
 	}
 	w.cancelNote = "the server confirmed: cancelled"

@@ -7,6 +7,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/prompts"
 	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // The session's state view, its end, and its countdown.
@@ -47,7 +49,7 @@ func (w *wizard) completed(c *proto.InteractionCompleteParams) {
 	if len(res) == 0 {
 		res = json.RawMessage("null")
 	}
-	w.out = newOutcome(proto.MethodInteractionComplete, res, nil, proto.DialectInteraction, w.st)
+	w.out = look.NewOutcome(proto.MethodInteractionComplete, res, nil, proto.DialectInteraction, w.st)
 	w.out.SetSize(w.w, w.h)
 }
 
@@ -63,7 +65,7 @@ func (w *wizard) ended(st proto.InteractionState, err error) {
 	}
 	if err != nil {
 		w.endErr = err
-		w.out = newOutcome("", nil, err, proto.DialectInteraction, w.st)
+		w.out = look.NewOutcome("", nil, err, proto.DialectInteraction, w.st)
 		w.out.SetSize(w.w, w.h)
 	}
 }

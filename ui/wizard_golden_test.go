@@ -9,6 +9,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // goldenWizard is a wizard of the scripted server's greet tool, started
@@ -157,7 +159,7 @@ func TestGoldenWizardTools(t *testing.T) {
 func FuzzWizardState(f *testing.F) {
 	f.Add([]byte(`{"sessionId":"s","state":"waiting_user","history":[{"turnId":0,"prompt":{"message":"m"},"response":{"value":1}}],"accumulatedData":{"a":1}}`), "s")
 	f.Add([]byte(`{"history":[{"prompt":"x","response":null}],"currentPrompt":{"type":"file"}}`), "eyJzZXNzaW9uSWQiOiJ4Iiwic3RhdGUiOjEsInNpZ25hdHVyZSI6IiJ9")
-	st := NewStyles(true)
+	st := look.NewStyles(true)
 	f.Fuzz(func(t *testing.T, raw []byte, id string) {
 		var res proto.InteractionStateResult
 		if json.Unmarshal(raw, &res) != nil {

@@ -11,6 +11,8 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/prompts"
 	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // cancelSessionReason is the reason sent with interaction.cancel.
@@ -146,7 +148,7 @@ func (w *wizard) event(msg wizardEventMsg) tea.Cmd {
 		w.completed(ev.Complete)
 	case client.EventIllegal:
 		w.note(fmt.Sprintf("illegal transition %s → %s refused with %s: %s", ev.From, ev.To,
-			errorCode(&proto.Error{Code: proto.CodeInvalidStateTransition}, proto.DialectInteraction), ev.Message))
+			look.ErrorCode(&proto.Error{Code: proto.CodeInvalidStateTransition}, proto.DialectInteraction), ev.Message))
 	case client.EventError:
 		w.ended(proto.InteractionError, ev.Err)
 	}

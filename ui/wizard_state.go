@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // Bounds of the state view.
@@ -21,33 +23,33 @@ const (
 // them, and for a stateless server the sessionId's token decoded (for
 // display only: the client does not hold the key that signs it).
 type wizardState struct {
-	id  string   // the sessionId the state was asked with
-	out *outcome // the view's text, scrollable
+	id  string        // the sessionId the state was asked with
+	out *look.Outcome // the view's text, scrollable
 }
 
 // newWizardState opens the view while the answer is on its way.
-func newWizardState(id string, st *Styles) *wizardState {
-	body := st.muted.paint(proto.MethodInteractionGetState+" sent, waiting for the answer…") + tokenSection(id, st)
-	return &wizardState{id: id, out: &outcome{heading: proto.MethodInteractionGetState, body: body}}
+func newWizardState(id string, st *look.Styles) *wizardState {
+	body := st.Ink.Muted.Paint(proto.MethodInteractionGetState+" sent, waiting for the answer…") + tokenSection(id, st)
+	return &wizardState{id: id, out: &look.Outcome{Heading: proto.MethodInteractionGetState, Body: body}}
 }
 
 // arrived shows the answer, or the error by its name.
-func (s *wizardState) arrived(res proto.InteractionStateResult, err error, st *Styles) {
+func (s *wizardState) arrived(res proto.InteractionStateResult, err error, st *look.Styles) {
 	var b strings.Builder
 	if err != nil {
-		b.WriteString(st.errText.paint(proto.MethodInteractionGetState + " failed: " + errorHeadline(err, proto.DialectInteraction)))
+		b.WriteString(st.Ink.Error.Paint(proto.MethodInteractionGetState + " failed: " + look.ErrorHeadline(err, proto.DialectInteraction)))
 	} else {
 		writeStateResult(&b, res, st)
 	}
 	b.WriteString(tokenSection(s.id, st))
-	s.out = &outcome{heading: proto.MethodInteractionGetState, body: b.String()}
+	s.out = &look.Outcome{Heading: proto.MethodInteractionGetState, Body: b.String()}
 }
 
 // writeStateResult writes the state, the metadata, the current prompt,
 // the history and the accumulated data.
-func writeStateResult(b *strings.Builder, res proto.InteractionStateResult, st *Styles) {
+func writeStateResult(b *strings.Builder, res proto.InteractionStateResult, st *look.Styles) {
 	row := func(label, value string) {
-		fmt.Fprintf(b, "%s %s\n", st.muted.paint(fmt.Sprintf("%-14s", label)), oneLine(value))
+		fmt.Fprintf(b, "%s %s\n", st.Ink.Muted.Paint(fmt.Sprintf("%-14s", label)), look.OneLine(value))
 	}
 	row("state", string(res.State))
 	row("sessionId", stateSessionID(res.SessionID))
@@ -61,40 +63,40 @@ func writeStateResult(b *strings.Builder, res proto.InteractionStateResult, st *
 	if len(res.History) == 1 {
 		turns = "turn"
 	}
-	fmt.Fprintf(b, "\n%s\n", st.muted.paint(fmt.Sprintf("── history · %d %s ──", len(res.History), turns)))
+	fmt.Fprintf(b, "\n%s\n", st.Ink.Muted.Paint(fmt.Sprintf("── history · %d %s ──", len(res.History), turns)))
 	for i, t := range res.History {
 		if i == maxStateTurns {
 			fmt.Fprintf(b, "  … %d more turns\n", len(res.History)-i)
 			break
 		}
-		fmt.Fprintf(b, "  %s %s → %s\n", st.muted.paint(fmt.Sprintf("#%d", t.TurnID)), turnPrompt(t.Prompt), turnAnswer(t.Response))
+		fmt.Fprintf(b, "  %s %s → %s\n", st.Ink.Muted.Paint(fmt.Sprintf("#%d", t.TurnID)), turnPrompt(t.Prompt), turnAnswer(t.Response))
 	}
-	fmt.Fprintf(b, "\n%s\n", st.muted.paint("── accumulatedData ──"))
+	fmt.Fprintf(b, "\n%s\n", st.Ink.Muted.Paint("── accumulatedData ──"))
 	data := res.AccumulatedData
 	if len(data) == 0 {
 		data = json.RawMessage("null")
 	}
-	b.WriteString(prettyHighlighted(data, st))
+	b.WriteString(look.PrettyHighlighted(data, st))
 }
 
 // tokenSection decodes a stateless server's sessionId (seed 002,
 // Appendix B); "" for an opaque id.
-func tokenSection(id string, st *Styles) string {
+func tokenSection(id string, st *look.Styles) string {
 	tok, ok := proto.DecodeSessionToken(id)
 	if !ok {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n\n%s\n", st.muted.paint("── token · the sessionId is a signed token (stateless server), decoded for display ──"))
-	fmt.Fprintf(&b, "%s %s\n", st.muted.paint(fmt.Sprintf("%-14s", "sessionId")), oneLine(tok.SessionID))
-	fmt.Fprintf(&b, "%s %s %s\n", st.muted.paint(fmt.Sprintf("%-14s", "signature")), oneLine(tok.Signature),
-		st.warn.paint("(not verified by the client)"))
-	fmt.Fprintf(&b, "%s\n", st.muted.paint("state"))
+	fmt.Fprintf(&b, "\n\n%s\n", st.Ink.Muted.Paint("── token · the sessionId is a signed token (stateless server), decoded for display ──"))
+	fmt.Fprintf(&b, "%s %s\n", st.Ink.Muted.Paint(fmt.Sprintf("%-14s", "sessionId")), look.OneLine(tok.SessionID))
+	fmt.Fprintf(&b, "%s %s %s\n", st.Ink.Muted.Paint(fmt.Sprintf("%-14s", "signature")), look.OneLine(tok.Signature),
+		st.Ink.Warn.Paint("(not verified by the client)"))
+	fmt.Fprintf(&b, "%s\n", st.Ink.Muted.Paint("state"))
 	state := tok.State
 	if len(state) == 0 {
 		state = json.RawMessage("null")
 	}
-	b.WriteString(prettyHighlighted(state, st))
+	b.WriteString(look.PrettyHighlighted(state, st))
 	return b.String()
 }
 
@@ -119,7 +121,7 @@ func stateTime(ms int64) string {
 func turnPrompt(raw json.RawMessage) string {
 	var p proto.InteractionPrompt
 	if json.Unmarshal(raw, &p) == nil && p.Message != "" {
-		return oneLine(p.Message)
+		return look.OneLine(p.Message)
 	}
 	return compactJSON(raw)
 }
@@ -140,7 +142,7 @@ func compactJSON(raw json.RawMessage) string {
 	if json.Compact(&b, raw) == nil {
 		s = b.String()
 	}
-	s = oneLine(s)
+	s = look.OneLine(s)
 	if r := []rune(s); len(r) > maxAnswerWidth {
 		s = string(r[:maxAnswerWidth]) + "…"
 	}

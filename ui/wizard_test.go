@@ -171,7 +171,7 @@ func TestWizardStatelessToken(t *testing.T) {
 	}
 	r.press("ctrl+g")
 	r.until("the state", func() bool { return strings.Contains(r.screen(), "accumulatedData") })
-	s := goldentest.Plain(wiz.state.out.body)
+	s := goldentest.Plain(wiz.state.out.Body)
 	for _, want := range []string{"token · the sessionId is a signed token", "sessionId      " + tok.SessionID + " (signed token, decoded below)",
 		"(not verified by the client)", `#0 Where do you want to go? → "Oslo"`, `"tool": "book_trip_stateless"`} {
 		if !strings.Contains(s, want) {

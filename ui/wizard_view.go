@@ -7,6 +7,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // Render draws the wizard in w×h: the head (tool, session, state, time
@@ -23,32 +25,32 @@ func (w *wizard) Render(width, h int) string {
 	body := max(h-len(lines), 1)
 	switch w.phase {
 	case wizStarting:
-		lines = append(lines, w.st.muted.paint(proto.MethodInteractionStart+" sent, waiting for the session…"))
+		lines = append(lines, w.st.Ink.Muted.Paint(proto.MethodInteractionStart+" sent, waiting for the session…"))
 	case wizWaiting:
 		what := "the answer was accepted; waiting for the server's next prompt…"
 		if w.answers == 0 {
 			what = "the session started; waiting for the server's first prompt…"
 		}
-		lines = append(lines, w.st.muted.paint(what))
+		lines = append(lines, w.st.Ink.Muted.Paint(what))
 	case wizAnswering, wizSending:
 		lines = append(lines, w.promptLines(width, body)...)
 	case wizEnded:
 		lines = append(lines, w.endLines(width, body)...)
 	}
 	for i, l := range lines {
-		lines[i] = fitLine(l, width)
+		lines[i] = look.FitLine(l, width)
 	}
 	return strings.Join(lines[:min(len(lines), h)], "\n")
 }
 
 // headLines are the lines above the widget or the end.
 func (w *wizard) headLines(width int) []string {
-	head := oneLine(w.tool)
+	head := look.OneLine(w.tool)
 	if w.it != nil {
 		head += " · " + sessionLabel(w.it.ID())
 	}
 	if st := w.sessionState(); st != "" {
-		head += " · " + w.stateTint(st).paint(oneLine(string(st)))
+		head += " · " + w.stateTint(st).Paint(look.OneLine(string(st)))
 	}
 	if w.phase != wizEnded {
 		if c := w.countdown.Render(w.clock()); c != "" {
@@ -60,10 +62,10 @@ func (w *wizard) headLines(width int) []string {
 		lines = append(lines, strings.Split(w.progress.Render(width, 2), "\n")...)
 	}
 	if w.message != "" && w.phase != wizEnded {
-		lines = append(lines, w.paintLines(w.st.warn, "⚠ "+w.message, width)...)
+		lines = append(lines, w.paintLines(w.st.Ink.Warn, "⚠ "+w.message, width)...)
 	}
 	for _, n := range w.notes {
-		lines = append(lines, w.paintLines(w.st.warn, "! "+n, width)...)
+		lines = append(lines, w.paintLines(w.st.Ink.Warn, "! "+n, width)...)
 	}
 	return append(lines, "")
 }
@@ -78,11 +80,11 @@ func (w *wizard) widgetHeight() int {
 func (w *wizard) promptLines(width, h int) []string {
 	var foot []string
 	if w.phase == wizSending {
-		foot = []string{w.st.muted.paint(proto.MethodInteractionRespond + " in flight… ctrl+x cancels it, esc cancels the session")}
+		foot = []string{w.st.Ink.Muted.Paint(proto.MethodInteractionRespond + " in flight… ctrl+x cancels it, esc cancels the session")}
 	}
 	if w.widget == nil {
-		lines := w.paintLines(w.st.errText, w.widgetErr, width)
-		return append(append(lines, w.st.muted.paint("esc cancels the session")), foot...)
+		lines := w.paintLines(w.st.Ink.Error, w.widgetErr, width)
+		return append(append(lines, w.st.Ink.Muted.Paint("esc cancels the session")), foot...)
 	}
 	lines := strings.Split(w.widget.Render(width, max(h-len(foot), 1)), "\n")
 	return append(lines, foot...)
@@ -96,15 +98,15 @@ func (w *wizard) endLines(width, h int) []string {
 	case w.end == proto.InteractionCompleted:
 		lines = append(lines, w.completionLine())
 		if w.complete != nil && w.complete.Summary != "" {
-			lines = append(lines, oneLine(w.complete.Summary))
+			lines = append(lines, look.OneLine(w.complete.Summary))
 		}
-		lines = append(lines, "", w.st.muted.paint("── "+proto.MethodInteractionComplete+" result ──"))
+		lines = append(lines, "", w.st.Ink.Muted.Paint("── "+proto.MethodInteractionComplete+" result ──"))
 	case w.end == proto.InteractionCancelled:
-		lines = append(lines, w.st.warn.paint("the session was cancelled"), w.st.muted.paint(w.cancelNote))
+		lines = append(lines, w.st.Ink.Warn.Paint("the session was cancelled"), w.st.Ink.Muted.Paint(w.cancelNote))
 	case w.out != nil:
-		lines = append(lines, w.st.errText.paint("the session ended in error"))
+		lines = append(lines, w.st.Ink.Error.Paint("the session ended in error"))
 	default:
-		lines = append(lines, w.st.errText.paint("the session ended"))
+		lines = append(lines, w.st.Ink.Error.Paint("the session ended"))
 	}
 	if w.out != nil {
 		lines = append(lines, strings.Split(w.out.Render(width, max(h-len(lines), 1)), "\n")...)
@@ -123,31 +125,31 @@ func (w *wizard) completionLine() string {
 	}
 	switch {
 	case r.Success == nil:
-		return w.st.good.paint("✓ completed")
+		return w.st.Ink.Good.Paint("✓ completed")
 	case *r.Success:
-		return w.st.good.paint("✓ completed · success")
+		return w.st.Ink.Good.Paint("✓ completed · success")
 	}
-	return w.st.warn.paint("✗ completed · success: false")
+	return w.st.Ink.Warn.Paint("✗ completed · success: false")
 }
 
 // stateTint colours a state: the ends by how they went.
-func (w *wizard) stateTint(st proto.InteractionState) tint {
+func (w *wizard) stateTint(st proto.InteractionState) look.Tint {
 	switch st {
 	case proto.InteractionCompleted:
-		return w.st.good
+		return w.st.Ink.Good
 	case proto.InteractionCancelled:
-		return w.st.warn
+		return w.st.Ink.Warn
 	case proto.InteractionError:
-		return w.st.errText
+		return w.st.Ink.Error
 	}
-	return tint{}
+	return look.Tint{}
 }
 
 // paintLines breaks text into lines of at most width cells, painted.
-func (w *wizard) paintLines(t tint, text string, width int) []string {
-	lines := strings.Split(ansi.Wordwrap(oneLine(text), max(width, 1), " "), "\n")
+func (w *wizard) paintLines(t look.Tint, text string, width int) []string {
+	lines := strings.Split(ansi.Wordwrap(look.OneLine(text), max(width, 1), " "), "\n")
 	for i, l := range lines {
-		lines[i] = t.paint(l)
+		lines[i] = t.Paint(l)
 	}
 	return lines
 }
@@ -163,7 +165,7 @@ func sessionLabel(id string) string {
 
 // shortID cuts a long id to its start and end.
 func shortID(id string) string {
-	r := []rune(oneLine(id))
+	r := []rune(look.OneLine(id))
 	if len(r) <= 24 {
 		return string(r)
 	}

@@ -1,4 +1,4 @@
-package ui
+package look
 
 import "strings"
 
@@ -21,25 +21,25 @@ const (
 )
 
 // jsonTints are the colours of JSON text by class, taken from the theme.
-type jsonTints [jsonClasses]tint
+type jsonTints [jsonClasses]Tint
 
 // newJSONTints colours member names with the accent, strings as good text,
 // numbers and literals as outgoing text and punctuation as muted text.
 func newJSONTints(s *Styles) jsonTints {
-	return jsonTints{jsonPunct: s.muted, jsonName: s.accent, jsonString: s.good, jsonNumber: s.out, jsonLiteral: s.out}
+	return jsonTints{jsonPunct: s.Ink.Muted, jsonName: s.Ink.Accent, jsonString: s.Ink.Good, jsonNumber: s.Ink.Out, jsonLiteral: s.Ink.Out}
 }
 
-// highlightJSON colours JSON text with the theme's JSON tints. The text is
+// HighlightJSON colours JSON text with the theme's JSON tints. The text is
 // unchanged but for the colour sequences around its tokens; a part that is
 // not JSON is left plain, and text over maxHighlight is not coloured.
-func highlightJSON(text string, st *Styles) string {
+func HighlightJSON(text string, st *Styles) string {
 	if len(text) > maxHighlight {
 		return text
 	}
 	var b strings.Builder
 	b.Grow(len(text) * 2)
 	scanJSON(text, func(c jsonClass, s string) {
-		b.WriteString(st.json[c].paint(s))
+		b.WriteString(st.json[c].Paint(s))
 	})
 	return strings.TrimRight(b.String(), "\n")
 }

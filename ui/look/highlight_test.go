@@ -1,4 +1,4 @@
-package ui
+package look
 
 import (
 	"strings"
@@ -58,20 +58,20 @@ func TestHighlightJSON(t *testing.T) {
 		"{\"open\": \"never closed\n}",
 		"",
 	} {
-		out := highlightJSON(text, &st)
+		out := HighlightJSON(text, &st)
 		if got := ansi.Strip(out); got != strings.TrimRight(text, "\n") {
 			t.Errorf("%q: stripped = %q", text, got)
 		}
 	}
-	out := highlightJSON(`{"k": "v"}`, &st)
+	out := HighlightJSON(`{"k": "v"}`, &st)
 	if !strings.Contains(out, st.json[jsonName].pre+`"k"`) || !strings.Contains(out, st.json[jsonString].pre+`"v"`) || st.json[jsonName] == st.json[jsonString] {
 		t.Errorf("name and string not coloured apart: %q", out)
 	}
-	if out := highlightJSON("words only", &st); out != "words only" {
+	if out := HighlightJSON("words only", &st); out != "words only" {
 		t.Errorf("plain text gained sequences: %q", out)
 	}
 	big := "[" + strings.Repeat("1,", maxHighlight/2) + "1]"
-	if out := highlightJSON(big, &st); out != big {
+	if out := HighlightJSON(big, &st); out != big {
 		t.Error("text over maxHighlight was coloured")
 	}
 }

@@ -1,4 +1,4 @@
-package ui
+package look
 
 import (
 	"image/color"
@@ -34,11 +34,17 @@ type Styles struct {
 	Hex  hexview.Styles
 	Help help.Styles
 
-	// tints are the fast forms of the styles painted on every row.
-	accent, muted, errText, warn, good, out, in tint
-	selFocused, selBlurred, selError            tint
-	level                                       map[string]tint
-	json                                        jsonTints
+	// Ink holds the fast forms of the styles painted on every row.
+	Ink  Inks
+	json jsonTints
+}
+
+// Inks are the styles painted on every row, as tints: text in the theme's
+// colours, the selected row focused or not, and log levels.
+type Inks struct {
+	Accent, Muted, Error, Warn, Good, Out, In Tint
+	SelFocused, SelBlurred, SelError          Tint
+	Level                                     map[string]Tint // by log level
 }
 
 // NewStyles returns the styles for a dark or a light background.
@@ -68,43 +74,43 @@ func NewStyles(dark bool) Styles {
 	s.StatusError = lipgloss.NewStyle().Background(s.SelBG).Foreground(s.Error).Bold(true)
 	s.Notice = lipgloss.NewStyle().Background(s.SelBG).Foreground(s.Warning).Bold(true)
 
-	s.accent = newTint(lipgloss.NewStyle().Foreground(s.Accent))
-	s.muted = newTint(lipgloss.NewStyle().Foreground(s.Muted))
-	s.errText = newTint(lipgloss.NewStyle().Foreground(s.Error))
-	s.warn = newTint(lipgloss.NewStyle().Foreground(s.Warning))
-	s.good = newTint(lipgloss.NewStyle().Foreground(s.Good))
-	s.out = newTint(lipgloss.NewStyle().Foreground(s.Out))
-	s.in = newTint(lipgloss.NewStyle().Foreground(s.In))
-	s.selFocused = newTint(lipgloss.NewStyle().Foreground(onAccent).Background(s.Accent))
-	s.selBlurred = newTint(lipgloss.NewStyle().Background(s.SelBG))
-	s.selError = newTint(lipgloss.NewStyle().Foreground(s.Error).Background(s.SelBG).Bold(true))
-	s.level = map[string]tint{
-		"debug": s.muted, "info": s.good, "notice": s.good,
-		"warning": s.warn, "warn": s.warn,
-		"error": s.errText, "critical": s.errText, "alert": s.errText, "emergency": s.errText,
+	s.Ink.Accent = newTint(lipgloss.NewStyle().Foreground(s.Accent))
+	s.Ink.Muted = newTint(lipgloss.NewStyle().Foreground(s.Muted))
+	s.Ink.Error = newTint(lipgloss.NewStyle().Foreground(s.Error))
+	s.Ink.Warn = newTint(lipgloss.NewStyle().Foreground(s.Warning))
+	s.Ink.Good = newTint(lipgloss.NewStyle().Foreground(s.Good))
+	s.Ink.Out = newTint(lipgloss.NewStyle().Foreground(s.Out))
+	s.Ink.In = newTint(lipgloss.NewStyle().Foreground(s.In))
+	s.Ink.SelFocused = newTint(lipgloss.NewStyle().Foreground(onAccent).Background(s.Accent))
+	s.Ink.SelBlurred = newTint(lipgloss.NewStyle().Background(s.SelBG))
+	s.Ink.SelError = newTint(lipgloss.NewStyle().Foreground(s.Error).Background(s.SelBG).Bold(true))
+	s.Ink.Level = map[string]Tint{
+		"debug": s.Ink.Muted, "info": s.Ink.Good, "notice": s.Ink.Good,
+		"warning": s.Ink.Warn, "warn": s.Ink.Warn,
+		"error": s.Ink.Error, "critical": s.Ink.Error, "alert": s.Ink.Error, "emergency": s.Ink.Error,
 	}
 	s.json = newJSONTints(&s)
 	return s
 }
 
-// tint is a style reduced to the escape sequences before and after the
+// Tint is a style reduced to the escape sequences before and after the
 // text, so that rows are painted by concatenation, not by a full lipgloss
 // render per cell.
-type tint struct{ pre, post string }
+type Tint struct{ pre, post string }
 
 // newTint captures the sequences style puts around a text without padding.
-func newTint(style lipgloss.Style) tint {
+func newTint(style lipgloss.Style) Tint {
 	const mark = "\x1f"
 	r := style.Render(mark)
 	i := strings.Index(r, mark)
 	if i < 0 {
-		return tint{}
+		return Tint{}
 	}
-	return tint{pre: r[:i], post: r[i+len(mark):]}
+	return Tint{pre: r[:i], post: r[i+len(mark):]}
 }
 
-// paint wraps s in the tint's sequences.
-func (t tint) paint(s string) string {
+// Paint wraps s in the tint's sequences.
+func (t Tint) Paint(s string) string {
 	if t.pre == "" || s == "" {
 		return s
 	}

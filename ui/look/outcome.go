@@ -1,4 +1,4 @@
-package ui
+package look
 
 import (
 	"encoding/json"
@@ -19,91 +19,91 @@ import (
 // the rest is in the detail pane of the response frame.
 const maxOutcomeText = 64 << 10
 
-// outcome is the answer to a request sent from an overlay, as a scrollable
+// Outcome is the answer to a request sent from an overlay, as a scrollable
 // view: the error with its code's name in the connection's dialect, or a
 // readable summary of the MCP content (text, images, resources, stream
 // refs, prompt messages) followed by the whole result as highlighted JSON.
-type outcome struct {
-	heading string
-	body    string // rendered, before wrapping
+type Outcome struct {
+	Heading string // the method answered
+	Body    string // rendered, before wrapping
 	lines   []string
 	w       int
 	offset  int
-	failed  bool
+	Failed  bool // the answer is an error
 }
 
-// newOutcome renders the answer of method: res when err is nil.
-func newOutcome(method string, res json.RawMessage, err error, d proto.Dialect, st *Styles) *outcome {
-	o := &outcome{heading: method}
+// NewOutcome renders the answer of method: res when err is nil.
+func NewOutcome(method string, res json.RawMessage, err error, d proto.Dialect, st *Styles) *Outcome {
+	o := &Outcome{Heading: method}
 	var b strings.Builder
 	if err != nil {
-		o.failed = true
+		o.Failed = true
 		var rpc *client.RPCError
 		if errors.As(err, &rpc) && rpc.Err != nil {
-			b.WriteString(st.errText.paint(errorCode(rpc.Err, d)))
+			b.WriteString(st.Ink.Error.Paint(ErrorCode(rpc.Err, d)))
 			b.WriteString("\n" + termtext.Block(rpc.Err.Message))
 			if len(rpc.Err.Data) > 0 {
-				b.WriteString("\n\ndata:\n" + prettyHighlighted(rpc.Err.Data, st))
+				b.WriteString("\n\ndata:\n" + PrettyHighlighted(rpc.Err.Data, st))
 			}
 		} else {
-			b.WriteString(st.errText.paint(oneLine(err.Error())))
+			b.WriteString(st.Ink.Error.Paint(OneLine(err.Error())))
 		}
-		o.body = b.String()
+		o.Body = b.String()
 		return o
 	}
 	if summary := contentSummary(res, st); summary != "" {
-		b.WriteString(summary + "\n\n" + st.muted.paint("── result JSON ──") + "\n")
+		b.WriteString(summary + "\n\n" + st.Ink.Muted.Paint("── result JSON ──") + "\n")
 	}
-	b.WriteString(prettyHighlighted(res, st))
-	o.body = b.String()
+	b.WriteString(PrettyHighlighted(res, st))
+	o.Body = b.String()
 	return o
 }
 
-// errorCode names a JSON-RPC error by its code and the code's name in
+// ErrorCode names a JSON-RPC error by its code and the code's name in
 // dialect d, e.g. "error -32601 Method not found".
-func errorCode(e *proto.Error, d proto.Dialect) string {
+func ErrorCode(e *proto.Error, d proto.Dialect) string {
 	return strings.TrimSpace(fmt.Sprintf("error %d %s", e.Code, proto.ErrorName(d, e.Code)))
 }
 
-// errorHeadline says what err is in one line: a JSON-RPC error by its code,
+// ErrorHeadline says what err is in one line: a JSON-RPC error by its code,
 // the code's name and its message.
-func errorHeadline(err error, d proto.Dialect) string {
+func ErrorHeadline(err error, d proto.Dialect) string {
 	var rpc *client.RPCError
 	if errors.As(err, &rpc) && rpc.Err != nil {
-		code, msg := errorCode(rpc.Err, d), oneLine(rpc.Err.Message)
+		code, msg := ErrorCode(rpc.Err, d), OneLine(rpc.Err.Message)
 		if msg == "" || strings.HasSuffix(code, " "+msg) {
 			return code
 		}
 		return code + ": " + msg
 	}
-	return oneLine(err.Error())
+	return OneLine(err.Error())
 }
 
-// prettyHighlighted indents and colours JSON, or shows it as it is (made
+// PrettyHighlighted indents and colours JSON, or shows it as it is (made
 // safe to print) when it is not JSON.
-func prettyHighlighted(raw json.RawMessage, st *Styles) string {
+func PrettyHighlighted(raw json.RawMessage, st *Styles) string {
 	pretty, err := proto.PrettyJSON(raw)
 	if err != nil {
 		return termtext.Block(string(raw))
 	}
-	return highlightJSON(string(pretty), st)
+	return HighlightJSON(string(pretty), st)
 }
 
 // SetSize wraps the body for width w.
-func (o *outcome) SetSize(w, _ int) {
+func (o *Outcome) SetSize(w, _ int) {
 	if w == o.w && o.lines != nil {
 		return
 	}
 	o.w = w
-	o.lines = strings.Split(ansi.Hardwrap(o.body, max(w, 1), true), "\n")
+	o.lines = strings.Split(ansi.Hardwrap(o.Body, max(w, 1), true), "\n")
 	o.offset = min(o.offset, max(len(o.lines)-1, 0))
 }
 
-// scroll moves the first line shown.
-func (o *outcome) scroll(v nav.Move) { o.offset = v.Apply(o.offset, len(o.lines)) }
+// Scroll moves the first line shown.
+func (o *Outcome) Scroll(v nav.Move) { o.offset = v.Apply(o.offset, len(o.lines)) }
 
 // Render draws the heading and the lines from the offset in w×h.
-func (o *outcome) Render(w, h int) string {
+func (o *Outcome) Render(w, h int) string {
 	o.SetSize(w, h)
 	if h <= 0 {
 		return ""
@@ -131,26 +131,26 @@ func contentSummary(res json.RawMessage, st *Styles) string {
 	}
 	var parts []string
 	if r.IsError {
-		parts = append(parts, st.errText.paint("isError: the tool reports a failure"))
+		parts = append(parts, st.Ink.Error.Paint("isError: the tool reports a failure"))
 	}
 	if r.Description != "" {
-		parts = append(parts, st.muted.paint(termtext.Block(r.Description)))
+		parts = append(parts, st.Ink.Muted.Paint(termtext.Block(r.Description)))
 	}
 	for _, c := range r.Content {
-		parts = append(parts, contentItem(c, st))
+		parts = append(parts, ContentItem(c, st))
 	}
 	for _, c := range r.Contents {
-		parts = append(parts, contentItem(c, st))
+		parts = append(parts, ContentItem(c, st))
 	}
 	for _, m := range r.Messages {
-		parts = append(parts, st.muted.paint("["+oneLine(m.Role)+"]")+" "+contentItem(m.Content, st))
+		parts = append(parts, st.Ink.Muted.Paint("["+OneLine(m.Role)+"]")+" "+ContentItem(m.Content, st))
 	}
 	return strings.Join(parts, "\n")
 }
 
-// contentItem describes one content item or resource contents; the
+// ContentItem describes one content item or resource contents; the
 // server's text in it is made safe to print.
-func contentItem(raw json.RawMessage, st *Styles) string {
+func ContentItem(raw json.RawMessage, st *Styles) string {
 	var c struct {
 		Type      string          `json:"type"`
 		Text      *string         `json:"text"`
@@ -164,20 +164,20 @@ func contentItem(raw json.RawMessage, st *Styles) string {
 		Resource  json.RawMessage `json:"resource"`
 	}
 	if json.Unmarshal(raw, &c) != nil {
-		return st.muted.paint(termtext.Block(string(raw)))
+		return st.Ink.Muted.Paint(termtext.Block(string(raw)))
 	}
-	head := func(s string) string { return st.muted.paint("[" + oneLine(s) + "]") }
+	head := func(s string) string { return st.Ink.Muted.Paint("[" + OneLine(s) + "]") }
 	switch {
 	case c.Type == "ref/stream" && c.StreamTag != nil:
 		size := "size unknown"
 		if c.Size != nil {
-			size = byteSize(*c.Size)
+			size = ByteSize(*c.Size)
 		}
 		return head(fmt.Sprintf("execution stream tag %d · %s · %s — see the Streams pane", *c.StreamTag, c.MimeType, size))
 	case c.Type == "resource" && len(c.Resource) > 0:
-		return head("embedded resource") + " " + contentItem(c.Resource, st)
+		return head("embedded resource") + " " + ContentItem(c.Resource, st)
 	case c.Type == "resource_link":
-		return head("resource link") + " " + oneLine(c.URI+" "+c.Name)
+		return head("resource link") + " " + OneLine(c.URI+" "+c.Name)
 	case c.Text != nil:
 		text := termtext.BlockMax(*c.Text, maxOutcomeText)
 		if c.URI != "" {
@@ -190,11 +190,11 @@ func contentItem(raw json.RawMessage, st *Styles) string {
 		if what == "" {
 			what = "blob"
 		}
-		label := fmt.Sprintf("%s %s, %s base64", what, c.MimeType, byteSize(int64(n)))
+		label := fmt.Sprintf("%s %s, %s base64", what, c.MimeType, ByteSize(int64(n)))
 		if c.URI != "" {
 			label = c.URI + " · " + label
 		}
 		return head(label)
 	}
-	return st.muted.paint(termtext.Block(string(raw)))
+	return st.Ink.Muted.Paint(termtext.Block(string(raw)))
 }

@@ -1,4 +1,4 @@
-package ui
+package look
 
 import (
 	"fmt"
@@ -11,15 +11,15 @@ import (
 	"github.com/mcpscope/mcpscope/internal/termtext"
 )
 
-// cell fits plain text (no escape sequences) into exactly w columns: it is
+// Cell fits plain text (no escape sequences) into exactly w columns: it is
 // cut with "…" when longer and padded with spaces when shorter. Control
 // characters become spaces, so a row stays one line.
-func cell(s string, w int) string {
+func Cell(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	s = oneLine(s)
-	n := textWidth(s)
+	s = OneLine(s)
+	n := TextWidth(s)
 	switch {
 	case n == w:
 		return s
@@ -30,16 +30,16 @@ func cell(s string, w int) string {
 	return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
 }
 
-// cellRight fits plain text into w columns, aligned right.
-func cellRight(s string, w int) string {
-	if n := textWidth(s); n < w {
+// CellRight fits plain text into w columns, aligned right.
+func CellRight(s string, w int) string {
+	if n := TextWidth(s); n < w {
 		return strings.Repeat(" ", w-n) + s
 	}
-	return cell(s, w)
+	return Cell(s, w)
 }
 
-// textWidth is the width of plain text in columns; ASCII is counted fast.
-func textWidth(s string) int {
+// TextWidth is the width of plain text in columns; ASCII is counted fast.
+func TextWidth(s string) int {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
 			return ansi.StringWidth(s)
@@ -48,8 +48,8 @@ func textWidth(s string) int {
 	return len(s)
 }
 
-// fitLine fits a line that may hold escape sequences into exactly w columns.
-func fitLine(s string, w int) string {
+// FitLine fits a line that may hold escape sequences into exactly w columns.
+func FitLine(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
@@ -64,15 +64,15 @@ func fitLine(s string, w int) string {
 	return s
 }
 
-// fitBlock fits text into exactly h lines of exactly w columns each.
-func fitBlock(s string, w, h int) []string {
+// FitBlock fits text into exactly h lines of exactly w columns each.
+func FitBlock(s string, w, h int) []string {
 	out := make([]string, 0, h)
 	if s != "" {
 		for _, ln := range strings.Split(s, "\n") {
 			if len(out) == h {
 				break
 			}
-			out = append(out, fitLine(ln, w))
+			out = append(out, FitLine(ln, w))
 		}
 	}
 	blank := strings.Repeat(" ", max(w, 0))
@@ -82,9 +82,9 @@ func fitBlock(s string, w, h int) []string {
 	return out
 }
 
-// padLines brings lines already w columns wide to exactly h lines, adding
+// PadLines brings lines already w columns wide to exactly h lines, adding
 // blank ones or dropping the last.
-func padLines(lines []string, w, h int) []string {
+func PadLines(lines []string, w, h int) []string {
 	if len(lines) > h {
 		return lines[:h]
 	}
@@ -95,16 +95,16 @@ func padLines(lines []string, w, h int) []string {
 	return lines
 }
 
-// oneLineMax is the most bytes of one text that oneLine keeps: more than
+// OneLineMax is the most bytes of one text that oneLine keeps: more than
 // any screen shows on a line.
-const oneLineMax = 4 << 10
+const OneLineMax = 4 << 10
 
-// oneLine makes text safe to show on one line of a pane: tabs and line
+// OneLine makes text safe to show on one line of a pane: tabs and line
 // breaks become spaces, escape sequences and every other control are shown
 // escaped (\x1b, termtext.Line), and text past oneLineMax bytes is cut
 // with a note of how much was left out.
-func oneLine(s string) string {
-	s = termtext.Shorten(s, oneLineMax)
+func OneLine(s string) string {
+	s = termtext.Shorten(s, OneLineMax)
 	if strings.ContainsAny(s, "\t\n\r") {
 		s = breaksAsSpaces.Replace(s)
 	}
@@ -114,8 +114,8 @@ func oneLine(s string) string {
 // breaksAsSpaces turns tabs and line breaks into spaces.
 var breaksAsSpaces = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
 
-// byteSize renders a byte count: "512 B", "1.5 KiB", "3.0 MiB".
-func byteSize(n int64) string {
+// ByteSize renders a byte count: "512 B", "1.5 KiB", "3.0 MiB".
+func ByteSize(n int64) string {
 	const unit = 1024
 	if n < unit {
 		return fmt.Sprintf("%d B", n)
@@ -128,16 +128,16 @@ func byteSize(n int64) string {
 	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTP"[exp])
 }
 
-// rate renders bytes per second.
-func rate(bps float64) string {
+// Rate renders bytes per second.
+func Rate(bps float64) string {
 	if bps <= 0 {
 		return "-"
 	}
-	return byteSize(int64(bps)) + "/s"
+	return ByteSize(int64(bps)) + "/s"
 }
 
-// duration renders a latency compactly: "850µs", "12ms", "1.2s".
-func duration(d time.Duration) string {
+// Duration renders a latency compactly: "850µs", "12ms", "1.2s".
+func Duration(d time.Duration) string {
 	switch {
 	case d < 0:
 		return ""
@@ -151,8 +151,8 @@ func duration(d time.Duration) string {
 	return d.Truncate(time.Second).String()
 }
 
-// clockTime renders a frame's time of day with milliseconds.
-func clockTime(t time.Time) string {
+// ClockTime renders a frame's time of day with milliseconds.
+func ClockTime(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
