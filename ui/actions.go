@@ -13,6 +13,10 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 
 	"github.com/mcpscope/mcpscope/ui/look"
+
+	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // Messages of the actions.
@@ -33,9 +37,6 @@ type (
 	// shown in the status bar.
 	ErrorMsg struct{ Err error }
 )
-
-// cancelReason is the reason sent with a cancellation from the UI.
-const cancelReason = "cancelled by the user"
 
 // send sends r on the current session; the result comes back as a
 // callDoneMsg. The frames show up in the panes as they are captured.
@@ -85,7 +86,13 @@ func (m *Model) cancelSelected() tea.Cmd {
 		m.status.setError(errors.New("nothing to cancel: not connected"))
 		return nil
 	}
-	return func() tea.Msg { return cancelDoneMsg{id: id.String(), err: s.Cancel(id, cancelReason)} }
+	return cancelCmd(s, id)
+}
+
+// cancelCmd cancels the request with id on s; cancelDoneMsg says how
+// that went.
+func cancelCmd(s *client.Session, id proto.ID) tea.Cmd {
+	return func() tea.Msg { return cancelDoneMsg{id: id.String(), err: s.Cancel(id, screen.CancelReason)} }
 }
 
 // cancelDone reports a cancellation.

@@ -61,7 +61,7 @@ func (m *Model) openComposer() tea.Cmd {
 func newComposer(d driver, st *look.Styles) *composer {
 	return &composer{
 		d: d, st: st, keys: defaultComposeKeys(), now: time.Now,
-		picker: newMethodPicker(composeMethods(d.dialect()), &d.m.composed, st),
+		picker: newMethodPicker(composeMethods(d.Dialect()), &d.m.composed, st),
 	}
 }
 
@@ -165,7 +165,7 @@ func (c *composer) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		case key.Matches(msg, k.Again):
 			return c.send(), false
 		default:
-			if v, ok := nav.Of(msg, c.d.m.keys.Keys, max(c.h-1, 1)); ok {
+			if v, ok := nav.Of(msg, c.d.Nav(), max(c.h-1, 1)); ok {
 				c.answer.Scroll(v)
 			}
 		}
@@ -186,7 +186,7 @@ func (c *composer) edit(call composeCall) {
 	if err != nil { // composeSchema is JSON
 		return
 	}
-	ed.SetDark(c.d.dark())
+	ed.SetDark(c.d.Styles().Dark)
 	c.editor, c.call, c.stage = ed, call, stageEdit
 	c.desc = customMethod(call.method).desc
 	if m, ok := lookupMethod(c.picker.methods, call.method); ok {

@@ -3,6 +3,8 @@ package ui
 import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
+
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // composeKeys are the keys of the raw request composer. The JSON editor
@@ -49,11 +51,11 @@ func (k composeKeys) helpFor(s composeStage, notify bool) help.KeyMap {
 		if notify {
 			toggle = relabel(k.Toggle, "send as request")
 		}
-		return bindingList{k.Send, toggle, relabel(k.Back, "methods")}
+		return screen.Bindings{k.Send, toggle, relabel(k.Back, "methods")}
 	case stageWait:
-		return bindingList{k.Cancel, relabel(k.Back, "editor")}
+		return screen.Bindings{k.Cancel, relabel(k.Back, "editor")}
 	case stageAnswer:
-		return bindingList{k.Again, relabel(k.Up, "scroll"), relabel(k.Back, "editor")}
+		return screen.Bindings{k.Again, relabel(k.Up, "scroll"), relabel(k.Back, "editor")}
 	}
-	return bindingList{k.Pick, k.Up, k.Down, k.Tab, relabel(k.Toggle, "kind"), relabel(k.Back, "close")}
+	return screen.Bindings{k.Pick, k.Up, k.Down, k.Tab, relabel(k.Toggle, "kind"), relabel(k.Back, "close")}
 }

@@ -6,6 +6,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // composeMethod is one method the composer offers: its name, whether it is
@@ -93,12 +95,12 @@ var paramsTemplates = map[string]string{
 	proto.MethodCompletionComplete:   `{"ref":{"type":"ref/prompt","name":""},"argument":{"name":"","value":""}}`,
 	proto.MethodInitialize: `{"protocolVersion":"` + proto.LatestLegacy +
 		`","capabilities":{},"clientInfo":{"name":"mcpscope","version":"` + client.Version + `"}}`,
-	proto.MethodNotifyCancelled:     `{"requestId":0,"reason":"` + cancelReason + `"}`,
+	proto.MethodNotifyCancelled:     `{"requestId":0,"reason":"` + screen.CancelReason + `"}`,
 	proto.MethodNotifyProgress:      `{"progressToken":"","progress":0}`,
-	proto.MethodFlowCancel:          `{"requestId":0,"reason":"` + cancelReason + `"}`,
+	proto.MethodFlowCancel:          `{"requestId":0,"reason":"` + screen.CancelReason + `"}`,
 	proto.MethodInteractionStart:    `{"toolName":"","initialParams":{}}`,
 	proto.MethodInteractionRespond:  `{"sessionId":"","response":{"value":""}}`,
-	proto.MethodInteractionCancel:   `{"sessionId":"","reason":"` + cancelReason + `"}`,
+	proto.MethodInteractionCancel:   `{"sessionId":"","reason":"` + screen.CancelReason + `"}`,
 	proto.MethodInteractionGetState: `{"sessionId":""}`,
 }
 

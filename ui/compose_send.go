@@ -61,7 +61,7 @@ func (c *composer) send() tea.Cmd {
 	c.gen++
 	gen := c.gen
 	c.pending = nil
-	s, err := c.d.session()
+	s, err := c.d.Session()
 	if err != nil {
 		c.sentAt = c.now()
 		c.answered(composeAnswerMsg{gen: gen, err: fmt.Errorf("%s was not sent: %w", call.method, err)})
@@ -69,7 +69,7 @@ func (c *composer) send() tea.Cmd {
 	}
 	c.d.m.composed.add(call)
 	c.stage, c.sentAt = stageWait, c.now()
-	ctx, params := c.d.context(), call.wireParams()
+	ctx, params := c.d.Context(), call.wireParams()
 	if call.notify {
 		return func() tea.Msg {
 			return composeAnswerMsg{gen: gen, err: s.Notify(ctx, call.method, params)}
@@ -90,11 +90,10 @@ func (c *composer) cancel() tea.Cmd {
 		return nil
 	}
 	id, ok := c.pending.requestID()
-	s, err := c.d.session()
-	if !ok || err != nil {
+	if _, err := c.d.Session(); !ok || err != nil {
 		return nil
 	}
-	return func() tea.Msg { return cancelDoneMsg{id: id.String(), err: s.Cancel(id, cancelReason)} }
+	return c.d.CancelRequest(id)
 }
 
 // answered shows the answer of send msg.gen; an answer of an earlier send
@@ -121,7 +120,7 @@ func (c *composer) answered(msg composeAnswerMsg) {
 	if msg.err == nil && c.call.notify {
 		c.answer = &look.Outcome{Heading: c.call.method, Body: c.st.Ink.Good.Paint("the notification was written: a notification has no answer")}
 	} else {
-		c.answer = look.NewOutcome(c.call.method, msg.result, msg.err, c.d.dialect(), c.st)
+		c.answer = look.NewOutcome(c.call.method, msg.result, msg.err, c.d.Dialect(), c.st)
 	}
 	c.heading, c.stage = head, stageAnswer
 }

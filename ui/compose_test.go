@@ -32,12 +32,12 @@ func pick(t *testing.T, m *Model, filter string) *composer {
 }
 
 // screen is the whole screen, ANSI stripped.
-func screen(m *Model) string { return ansi.Strip(m.View().Content) }
+func screenText(m *Model) string { return ansi.Strip(m.View().Content) }
 
 func TestComposeOpenAndClose(t *testing.T) {
 	m, c := openCompose(t)
-	if c.stage != stagePick || !strings.Contains(screen(m), "Compose · pick a method") {
-		t.Fatalf(": did not open the picker:\n%s", screen(m))
+	if c.stage != stagePick || !strings.Contains(screenText(m), "Compose · pick a method") {
+		t.Fatalf(": did not open the picker:\n%s", screenText(m))
 	}
 	if len(c.picker.rows) != len(composeMethods(proto.DialectMCP)) {
 		t.Errorf("the picker lists %d methods, want the %d of MCP", len(c.picker.rows), len(composeMethods(proto.DialectMCP)))
@@ -120,8 +120,8 @@ func TestComposeCustomMethod(t *testing.T) {
 	}
 	m.Update(ctrl('t'))
 	press(m, "enter")
-	if c.stage != stageEdit || c.call.notify || !strings.Contains(screen(m), "Compose · request notifications/custom") {
-		t.Errorf("ctrl+t in the picker did not make a request of the selected method:\n%s", screen(m))
+	if c.stage != stageEdit || c.call.notify || !strings.Contains(screenText(m), "Compose · request notifications/custom") {
+		t.Errorf("ctrl+t in the picker did not make a request of the selected method:\n%s", screenText(m))
 	}
 }
 
@@ -146,8 +146,8 @@ func TestComposeInvalidJSONRefused(t *testing.T) {
 	c := pick(t, m, "tools/call")
 	press(m, "x") // x{ … }
 	m.Update(ctrl('s'))
-	if c.stage != stageEdit || !strings.Contains(screen(m), "line 1, column 1") {
-		t.Errorf("the editor does not show where the JSON breaks:\n%s", screen(m))
+	if c.stage != stageEdit || !strings.Contains(screenText(m), "line 1, column 1") {
+		t.Errorf("the editor does not show where the JSON breaks:\n%s", screenText(m))
 	}
 	if sent := peer.after(); len(sent) != 0 {
 		t.Errorf("invalid JSON was sent: %v", sent[0].Method)
@@ -166,7 +166,7 @@ func TestComposeSendRequest(t *testing.T) {
 	if c.stage != stageWait || cmd == nil {
 		t.Fatalf("ctrl+s: stage %d", c.stage)
 	}
-	scr := func() string { return screen(m) }
+	scr := func() string { return screenText(m) }
 	runInBackground(cmd) // the request goes out and stays unanswered
 	waitFor(t, "the request id", func() bool { _, ok := c.pending.requestID(); return ok })
 	if !strings.Contains(scr(), "waiting for id 2…") {
@@ -200,7 +200,7 @@ func TestComposeErrorAnswer(t *testing.T) {
 	connectFake(t, m)
 	pick(t, m, "no/such")
 	runUntilAnswer(t, m, func() tea.Cmd { _, cmd := m.Update(ctrl('s')); return cmd }())
-	if s := screen(m); !strings.Contains(s, "✗ error · no/such") || !strings.Contains(s, "error -32601 Method not found") ||
+	if s := screenText(m); !strings.Contains(s, "✗ error · no/such") || !strings.Contains(s, "error -32601 Method not found") ||
 		!strings.Contains(s, "no such method here") {
 		t.Errorf("the error is not shown:\n%s", s)
 	}
@@ -211,14 +211,14 @@ func TestComposeNotification(t *testing.T) {
 	peer := connectFake(t, m)
 	c := pick(t, m, "tools/list")
 	m.Update(ctrl('t'))
-	if !c.call.notify || !strings.Contains(screen(m), "Compose · notification tools/list") {
-		t.Fatalf("ctrl+t did not switch to a notification:\n%s", screen(m))
+	if !c.call.notify || !strings.Contains(screenText(m), "Compose · notification tools/list") {
+		t.Fatalf("ctrl+t did not switch to a notification:\n%s", screenText(m))
 	}
 	m.Update(ctrl('t'))
 	m.Update(ctrl('t'))
 	runUntilAnswer(t, m, func() tea.Cmd { _, cmd := m.Update(ctrl('s')); return cmd }())
-	if !strings.Contains(screen(m), "→ notification sent · tools/list") {
-		t.Errorf("the notification is not reported:\n%s", screen(m))
+	if !strings.Contains(screenText(m), "→ notification sent · tools/list") {
+		t.Errorf("the notification is not reported:\n%s", screenText(m))
 	}
 	sent := peer.after()
 	if len(sent) != 1 || sent[0].Method != proto.MethodToolsList || sent[0].ID != nil {
@@ -253,8 +253,8 @@ func TestComposeHistoryRecall(t *testing.T) {
 	press(m, ":")
 	c := composerOf(t, m)
 	press(m, "tab")
-	if c.picker.tab != tabHistory || len(c.picker.rows) != 1 || !strings.Contains(screen(m), `{"uri":"demo://a"}`) {
-		t.Fatalf("the history tab:\n%s", screen(m))
+	if c.picker.tab != tabHistory || len(c.picker.rows) != 1 || !strings.Contains(screenText(m), `{"uri":"demo://a"}`) {
+		t.Fatalf("the history tab:\n%s", screenText(m))
 	}
 	press(m, "enter")
 	if c.stage != stageEdit || c.call.method != proto.MethodResourcesRead || editorJSON(t, c) != `{"uri":"demo://a"}` {
@@ -290,8 +290,8 @@ func TestComposeNotConnected(t *testing.T) {
 	if cmd := func() tea.Cmd { _, cmd := m.Update(ctrl('s')); return cmd }(); cmd != nil {
 		t.Error("a command was started without a session")
 	}
-	if c.stage != stageAnswer || !strings.Contains(screen(m), "ping was not sent: not connected") {
-		t.Errorf("no clear error:\n%s", screen(m))
+	if c.stage != stageAnswer || !strings.Contains(screenText(m), "ping was not sent: not connected") {
+		t.Errorf("no clear error:\n%s", screenText(m))
 	}
 	if len(m.composed.calls) != 0 {
 		t.Error("an unsent call went into the history")

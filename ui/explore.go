@@ -71,7 +71,7 @@ func (m *Model) openExplorer() tea.Cmd {
 
 // newExplorer returns an explorer with empty lists.
 func newExplorer(d driver) *explorer {
-	x := &explorer{d: d, st: d.m.styles, nav: d.m.keys.Keys, keys: defaultExploreKeys(),
+	x := &explorer{d: d, st: d.Styles(), nav: d.Nav(), keys: defaultExploreKeys(),
 		input: textinput.New(), last: map[string]json.RawMessage{}}
 	for t := range tabCount {
 		x.lists[t].tab = t
@@ -88,7 +88,7 @@ func (x *explorer) Title() string {
 		return x.wiz.Title()
 	}
 	title := "Explorer · tools, resources, templates, prompts"
-	if s, err := x.d.session(); err == nil {
+	if s, err := x.d.Session(); err == nil {
 		if info := s.ServerInfo(); info.Name != "" {
 			title += " of " + info.Name
 		}

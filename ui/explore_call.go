@@ -15,6 +15,8 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 
 	"github.com/mcpscope/mcpscope/ui/look"
+
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // exploreAnswerMsg carries the answer to a request the explorer sent.
@@ -79,7 +81,7 @@ func (x *explorer) open(e entry) tea.Cmd {
 // entry's last call. A schema that is not a JSON object gets a form for
 // any object, with a note saying why.
 func (x *explorer) openForm(schema json.RawMessage, title string) tea.Cmd {
-	opts := schemaform.Options{Title: title, Defaults: x.last[x.target.key()], Dark: x.d.dark()}
+	opts := schemaform.Options{Title: title, Defaults: x.last[x.target.key()], Dark: x.d.Styles().Dark}
 	if len(schema) == 0 {
 		schema = json.RawMessage(`{"type":"object"}`)
 	}
@@ -233,7 +235,7 @@ func (x *explorer) call(method string, params any, subject string) tea.Cmd {
 	x.callGen++
 	gen := x.callGen
 	x.form = nil
-	s, err := x.d.session()
+	s, err := x.d.Session()
 	if err != nil {
 		x.showAnswer(method, subject, nil, fmt.Errorf("%s was not sent: %w", method, err))
 		return nil
@@ -241,7 +243,7 @@ func (x *explorer) call(method string, params any, subject string) tea.Cmd {
 	x.mode, x.method, x.subject = modeCalling, method, subject
 	fl := &inflightCall{}
 	x.inflight = fl
-	ctx := x.d.context()
+	ctx := x.d.Context()
 	return func() tea.Msg {
 		res, err := s.Call(ctx, method, params, client.WithRounds(fl.round))
 		return exploreAnswerMsg{gen: gen, done: callDoneMsg{method: method, result: res, err: err}}
@@ -251,11 +253,11 @@ func (x *explorer) call(method string, params any, subject string) tea.Cmd {
 // cancelCall cancels the request in flight; the root reports how it went.
 func (x *explorer) cancelCall() tea.Cmd {
 	id, ok := x.inflight.current()
-	s, err := x.d.session()
+	s, err := x.d.Session()
 	if !ok || err != nil {
 		return func() tea.Msg { return ErrorMsg{Err: errors.New("nothing to cancel: the request was not sent")} }
 	}
-	return func() tea.Msg { return cancelDoneMsg{id: id.String(), err: s.Cancel(id, cancelReason)} }
+	return func() tea.Msg { return cancelDoneMsg{id: id.String(), err: s.Cancel(id, screen.CancelReason)} }
 }
 
 // answered shows the answer of the current call; the root's status bar
@@ -271,6 +273,6 @@ func (x *explorer) answered(msg exploreAnswerMsg) tea.Cmd {
 // showAnswer shows an answer (or why there is none) as an outcome.
 func (x *explorer) showAnswer(method, subject string, res json.RawMessage, err error) {
 	x.mode, x.method, x.subject, x.form = modeOutcome, method, subject, nil
-	x.out = look.NewOutcome(method, res, err, x.d.dialect(), x.st)
+	x.out = look.NewOutcome(method, res, err, x.d.Dialect(), x.st)
 	x.out.SetSize(x.w, max(x.h-2, 0))
 }

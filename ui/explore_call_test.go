@@ -17,23 +17,23 @@ func TestExploreToolCall(t *testing.T) {
 	r.press("/")
 	r.typeText("echo")
 	r.press("enter", "f") // the demo runs wizards: f opens the tools/call form
-	if x.mode != modeForm || x.form == nil || !strings.Contains(r.screen(), "tools/call echo") {
-		t.Fatalf("enter on echo: mode %d\n%s", x.mode, r.screen())
+	if x.mode != modeForm || x.form == nil || !strings.Contains(r.screenText(), "tools/call echo") {
+		t.Fatalf("enter on echo: mode %d\n%s", x.mode, r.screenText())
 	}
 	r.press("ctrl+s")
 	if x.mode != modeForm || len(sentRequests(st, proto.MethodToolsCall)) != 0 {
 		t.Fatalf("an empty required message was sent (mode %d)", x.mode)
 	}
-	if s := r.screen(); !strings.Contains(s, "✗") {
+	if s := r.screenText(); !strings.Contains(s, "✗") {
 		t.Errorf("the validation error is not shown:\n%s", s)
 	}
 	r.typeText("héllo")
 	r.press("ctrl+s")
-	if x.mode != modeCalling || !strings.Contains(r.screen(), "calling…") {
-		t.Fatalf("submit: mode %d\n%s", x.mode, r.screen())
+	if x.mode != modeCalling || !strings.Contains(r.screenText(), "calling…") {
+		t.Fatalf("submit: mode %d\n%s", x.mode, r.screenText())
 	}
 	r.until("the answer", func() bool { return x.mode == modeOutcome })
-	if s := r.screen(); !strings.Contains(s, "tools/call echo · answer") || !strings.Contains(s, "héllo") {
+	if s := r.screenText(); !strings.Contains(s, "tools/call echo · answer") || !strings.Contains(s, "héllo") {
 		t.Errorf("outcome:\n%s", s)
 	}
 	calls := sentRequests(st, proto.MethodToolsCall)
@@ -64,7 +64,7 @@ func TestExploreCancelAndDrop(t *testing.T) {
 	})
 	r.press("ctrl+x")
 	r.until("the cancelled outcome", func() bool { return x.mode == modeOutcome })
-	if s := r.screen(); !strings.Contains(s, "tools/call analyze · failed") || !strings.Contains(s, "cancel") {
+	if s := r.screenText(); !strings.Contains(s, "tools/call analyze · failed") || !strings.Contains(s, "cancel") {
 		t.Errorf("outcome:\n%s", s)
 	}
 	r.until("$/cancel on the wire", func() bool { return len(sentRequests(st, proto.MethodFlowCancel)) == 1 })
@@ -86,7 +86,7 @@ func TestExploreResourceRead(t *testing.T) {
 	r.press("2", "down", "enter")
 	uri := x.lists[tabResources].items[1].uri
 	r.until("the resource", func() bool { return x.mode == modeOutcome })
-	if s := r.screen(); !strings.Contains(s, "resources/read "+uri+" · answer") || !strings.Contains(s, "["+uri) {
+	if s := r.screenText(); !strings.Contains(s, "resources/read "+uri+" · answer") || !strings.Contains(s, "["+uri) {
 		t.Errorf("outcome:\n%s", s)
 	}
 	if reads := sentRequests(st, proto.MethodResourcesRead); len(reads) != 1 || !strings.Contains(string(reads[0]), uri) {
@@ -102,8 +102,8 @@ func TestExplorePromptGet(t *testing.T) {
 	_, r, st := demoModel(t)
 	x := openExplorerLoaded(t, r)
 	r.press("4", "down", "enter")
-	if x.mode != modeForm || !strings.Contains(r.screen(), "toolchain *") {
-		t.Fatalf("enter on plan_scaffold:\n%s", r.screen())
+	if x.mode != modeForm || !strings.Contains(r.screenText(), "toolchain *") {
+		t.Fatalf("enter on plan_scaffold:\n%s", r.screenText())
 	}
 	r.press("enter") // the only field: enter submits, and it is empty
 	if x.mode != modeForm || len(sentRequests(st, proto.MethodPromptsGet)) != 0 {
@@ -112,7 +112,7 @@ func TestExplorePromptGet(t *testing.T) {
 	r.typeText("go")
 	r.press("enter")
 	r.until("the prompt", func() bool { return x.mode == modeOutcome })
-	if s := r.screen(); !strings.Contains(s, "[user] I start a new go project") {
+	if s := r.screenText(); !strings.Contains(s, "[user] I start a new go project") {
 		t.Errorf("outcome:\n%s", s)
 	}
 	if got := sentRequests(st, proto.MethodPromptsGet); len(got) != 1 || !strings.Contains(string(got[0]), `"arguments":{"toolchain":"go"}`) {
@@ -129,7 +129,7 @@ func TestExploreTemplateRead(t *testing.T) {
 	if x.mode != modeForm || x.tmpl == nil {
 		t.Fatalf("enter on a template: mode %d", x.mode)
 	}
-	if s := r.screen(); !strings.Contains(s, "category *") || !strings.Contains(s, "URI: template:////cli") {
+	if s := r.screenText(); !strings.Contains(s, "category *") || !strings.Contains(s, "URI: template:////cli") {
 		t.Errorf("template form:\n%s", s)
 	}
 	r.press("ctrl+s")
@@ -139,12 +139,12 @@ func TestExploreTemplateRead(t *testing.T) {
 	r.typeText("readme")
 	r.press("tab")
 	r.typeText("go")
-	if s := r.screen(); !strings.Contains(s, "URI: template://readme/go/cli") {
+	if s := r.screenText(); !strings.Contains(s, "URI: template://readme/go/cli") {
 		t.Errorf("the URI preview does not follow the fields:\n%s", s)
 	}
 	r.press("ctrl+s")
 	r.until("the resource", func() bool { return x.mode == modeOutcome })
-	if s := r.screen(); !strings.Contains(s, "resources/read template://readme/go/cli · answer") {
+	if s := r.screenText(); !strings.Contains(s, "resources/read template://readme/go/cli · answer") {
 		t.Errorf("outcome:\n%s", s)
 	}
 	if got := sentRequests(st, proto.MethodResourcesRead); len(got) != 1 || !strings.Contains(string(got[0]), `"uri":"template://readme/go/cli"`) {
@@ -154,7 +154,7 @@ func TestExploreTemplateRead(t *testing.T) {
 	// needs percent-encoding.
 	r.press("enter", "tab", "tab")
 	r.typeText("é&x")
-	if s := r.screen(); !strings.Contains(s, "URI: template://readme/go/cli?lang=%C3%A9%26x") {
+	if s := r.screenText(); !strings.Contains(s, "URI: template://readme/go/cli?lang=%C3%A9%26x") {
 		t.Errorf("second form:\n%s", s)
 	}
 }
@@ -171,7 +171,7 @@ func TestExplorePromptWithoutArguments(t *testing.T) {
 	if got := sentRequests(st, proto.MethodPromptsGet); len(got) != 1 || string(got[0]) != `{"name":"bare"}` {
 		t.Errorf("prompts/get params %s", got)
 	}
-	if s := r.screen(); !strings.Contains(s, "prompts/get bare · failed") || !strings.Contains(s, "error -32602 Invalid params") {
+	if s := r.screenText(); !strings.Contains(s, "prompts/get bare · failed") || !strings.Contains(s, "error -32602 Invalid params") {
 		t.Errorf("outcome:\n%s", s)
 	}
 }
@@ -186,8 +186,8 @@ func TestExploreJSONEditor(t *testing.T) {
 	r.press("enter", "f") // the demo runs wizards: f opens the tools/call form
 	r.typeText("via json")
 	r.press("ctrl+e")
-	if !x.form.EditingJSON() || !strings.Contains(r.screen(), `"message": "via json"`) {
-		t.Fatalf("ctrl+e did not open the JSON editor:\n%s", r.screen())
+	if !x.form.EditingJSON() || !strings.Contains(r.screenText(), `"message": "via json"`) {
+		t.Fatalf("ctrl+e did not open the JSON editor:\n%s", r.screenText())
 	}
 	r.press("ctrl+s")
 	r.until("the answer", func() bool { return x.mode == modeOutcome })

@@ -56,17 +56,17 @@ func (m *Model) reloadChanged() tea.Cmd {
 // reload fetches tabs again, keeping the other lists and their fetches in
 // flight, and says why in the status bar.
 func (x *explorer) reload(tabs []exploreTab) tea.Cmd {
-	s, err := x.d.session()
+	s, err := x.d.Session()
 	if err != nil {
 		return nil
 	}
-	ctx := x.d.context()
+	ctx := x.d.Context()
 	var cmds []tea.Cmd
 	for _, t := range tabs {
 		l := &x.lists[t]
 		l.state, l.err = listLoading, nil
 		cmds = append(cmds, fetchList(ctx, s, x.listGen, t))
 	}
-	x.d.m.status.note("the server changed its lists (list_changed): reloading them")
+	x.d.Note("the server changed its lists (list_changed): reloading them")
 	return tea.Batch(cmds...)
 }

@@ -31,12 +31,12 @@ type exploreListMsg struct {
 func (x *explorer) refresh(all bool) tea.Cmd {
 	x.listGen++
 	gen := x.listGen
-	s, err := x.d.session()
+	s, err := x.d.Session()
 	var caps map[string]bool
 	if err == nil {
 		caps = advertised(s.ServerCapabilities())
 	}
-	ctx := x.d.context()
+	ctx := x.d.Context()
 	var cmds []tea.Cmd
 	for t := range tabCount {
 		l := &x.lists[t]

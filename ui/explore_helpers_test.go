@@ -86,13 +86,13 @@ func (r *cmdRunner) until(what string, ok func() bool) {
 			_, cmd := r.m.Update(msg)
 			r.run(cmd)
 		case <-guard.C:
-			r.t.Fatalf("never reached: %s; screen:\n%s", what, r.screen())
+			r.t.Fatalf("never reached: %s; screen:\n%s", what, r.screenText())
 		}
 	}
 }
 
 // screen is the model's screen, ANSI stripped.
-func (r *cmdRunner) screen() string { return plainView(r.m) }
+func (r *cmdRunner) screenText() string { return plainView(r.m) }
 
 // plainView draws m without escapes and trailing spaces.
 func plainView(m *Model) string { return goldentest.Plain(m.View().Content) }

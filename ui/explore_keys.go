@@ -3,6 +3,8 @@ package ui
 import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
+
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // exploreKeyMap holds the explorer's own keys; scrolling uses the root's.
@@ -35,17 +37,6 @@ func defaultExploreKeys() exploreKeyMap {
 	}
 }
 
-// bindingList is a help.KeyMap made of the bindings that apply right now.
-type bindingList []key.Binding
-
-// ShortHelp implements help.KeyMap.
-func (b bindingList) ShortHelp() []key.Binding { return b }
-
-// FullHelp implements help.KeyMap.
-func (b bindingList) FullHelp() [][]key.Binding { return [][]key.Binding{b} }
-
-var _ help.KeyMap = bindingList(nil)
-
 // Help lists the keys of the explorer's current screen.
 func (x *explorer) Help() help.KeyMap {
 	k := x.keys
@@ -55,16 +46,16 @@ func (x *explorer) Help() help.KeyMap {
 	case x.mode == modeForm && x.form != nil:
 		return x.form.KeyMap()
 	case x.mode == modeCalling:
-		return bindingList{k.CancelCall, k.Back}
+		return screen.Bindings{k.CancelCall, k.Back}
 	case x.mode == modeOutcome:
-		return bindingList{k.Scroll, k.Again, k.Back}
+		return screen.Bindings{k.Scroll, k.Again, k.Back}
 	case x.filtering:
-		return bindingList{k.FilterDone, k.FilterClear}
+		return screen.Bindings{k.FilterDone, k.FilterClear}
 	}
 	if x.tab == tabTools && x.d.interactive() {
 		open := k.Open
 		open.SetHelp("enter", "start a wizard")
-		return bindingList{open, k.Form, k.Filter, k.NextTab, k.PickTab, k.Refresh, k.Close}
+		return screen.Bindings{open, k.Form, k.Filter, k.NextTab, k.PickTab, k.Refresh, k.Close}
 	}
-	return bindingList{k.Open, k.Filter, k.NextTab, k.PickTab, k.Refresh, k.Close}
+	return screen.Bindings{k.Open, k.Filter, k.NextTab, k.PickTab, k.Refresh, k.Close}
 }

@@ -30,7 +30,7 @@ func TestExploreOpenListsAndTabs(t *testing.T) {
 	}
 	// The demo advertises resources but has no templates: the list shows
 	// the server's refusal with the code's name.
-	if s := r.screen(); !strings.Contains(s, fmt.Sprintf("[1 Tools %d]", len(tools))) || !strings.Contains(s, " 3 Templates 0! ") {
+	if s := r.screenText(); !strings.Contains(s, fmt.Sprintf("[1 Tools %d]", len(tools))) || !strings.Contains(s, " 3 Templates 0! ") {
 		t.Errorf("tab bar:\n%s", s)
 	}
 	steps := []struct {
@@ -48,7 +48,7 @@ func TestExploreOpenListsAndTabs(t *testing.T) {
 		}
 	}
 	r.press("3")
-	if s := r.screen(); !strings.Contains(s, "resources/templates/list failed: error -32601 Method not found") {
+	if s := r.screenText(); !strings.Contains(s, "resources/templates/list failed: error -32601 Method not found") {
 		t.Errorf("templates tab:\n%s", s)
 	}
 	r.press("1", "down", "down")
@@ -96,7 +96,7 @@ func TestExploreFilter(t *testing.T) {
 	if got := names(x.list()); got[0] != "echo" {
 		t.Fatalf("filter echo shows %v", got)
 	}
-	if s := r.screen(); !strings.Contains(s, "/ echo") {
+	if s := r.screenText(); !strings.Contains(s, "/ echo") {
 		t.Errorf("the filter input is not shown:\n%s", s)
 	}
 	r.press("enter")
@@ -104,7 +104,7 @@ func TestExploreFilter(t *testing.T) {
 		t.Fatalf("enter: filtering %v filter %q, want the filter kept", x.filtering, x.list().filter)
 	}
 	all := len(x.lists[tabTools].items)
-	if s := r.screen(); !strings.Contains(s, fmt.Sprintf(`1 of %d tools match "echo"`, all)) {
+	if s := r.screenText(); !strings.Contains(s, fmt.Sprintf(`1 of %d tools match "echo"`, all)) {
 		t.Errorf("summary:\n%s", s)
 	}
 	r.press("esc")

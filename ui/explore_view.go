@@ -82,7 +82,7 @@ func (x *explorer) listHead(w int) string {
 		return x.input.View()
 	}
 	l := x.list()
-	text := look.OneLine(l.summary(x.d.dialect()))
+	text := look.OneLine(l.summary(x.d.Dialect()))
 	if l.err != nil {
 		return x.st.Ink.Error.Paint(text)
 	}
@@ -92,7 +92,7 @@ func (x *explorer) listHead(w int) string {
 	if x.tab == tabTools && x.d.interactive() {
 		text += " · interactive server: enter starts a wizard, f the tools/call form"
 	} else if in := x.d.interactivity(); x.tab == tabTools && in.err != nil {
-		text += " · " + proto.MethodCapabilities + " failed: " + look.ErrorHeadline(in.err, x.d.dialect())
+		text += " · " + proto.MethodCapabilities + " failed: " + look.ErrorHeadline(in.err, x.d.Dialect())
 	}
 	return x.st.Ink.Muted.Paint(text)
 }

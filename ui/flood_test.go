@@ -46,7 +46,7 @@ func (p *floodProbe) View() tea.View {
 	v := p.screenProbe.View()
 	p.views.Add(1)
 	p.mu.Lock()
-	if p.want != nil && p.want(p.screen()) {
+	if p.want != nil && p.want(p.screenText()) {
 		p.want = nil
 		p.answered <- time.Now()
 	}
@@ -77,7 +77,7 @@ func (p *floodProbe) press(t testing.TB, send func(tea.Msg), key string, effect 
 	case at := <-p.answered:
 		return at.Sub(sent)
 	case <-time.After(flowtest.HangGuard):
-		t.Fatalf("key %q: its effect never showed; last screen:\n%s", key, p.screen())
+		t.Fatalf("key %q: its effect never showed; last screen:\n%s", key, p.screenText())
 		return 0
 	}
 }

@@ -42,7 +42,7 @@ func (p *screenProbe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // screen returns the last screen drawn.
-func (p *screenProbe) screen() string {
+func (p *screenProbe) screenText() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.last
@@ -53,12 +53,12 @@ func (p *screenProbe) waitScreen(t *testing.T, what string, ok func(string) bool
 	t.Helper()
 	deadline := time.Now().Add(flowtest.HangGuard)
 	for time.Now().Before(deadline) {
-		if s := p.screen(); ok(s) {
+		if s := p.screenText(); ok(s) {
 			return s
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Fatalf("the screen never showed %s; last screen:\n%s", what, p.screen())
+	t.Fatalf("the screen never showed %s; last screen:\n%s", what, p.screenText())
 	return ""
 }
 

@@ -74,7 +74,7 @@ func (d driver) liveInteractivity() *interactivity {
 // runs interactive sessions. nil when the answer is known or on its way,
 // or when there is no session.
 func (d driver) discoverInteractive() tea.Cmd {
-	s, err := d.session()
+	s, err := d.Session()
 	if err != nil {
 		return nil
 	}
@@ -83,7 +83,7 @@ func (d driver) discoverInteractive() tea.Cmd {
 		return nil
 	}
 	in.state = discoverAsking
-	gen, ctx := in.gen, d.context()
+	gen, ctx := in.gen, d.Context()
 	return func() tea.Msg {
 		caps, err := s.InteractiveCapabilities(ctx)
 		return interactivityMsg{gen: gen, caps: caps, err: err}
@@ -93,7 +93,7 @@ func (d driver) discoverInteractive() tea.Cmd {
 // interactive reports whether the live connection's server runs
 // interactive sessions, as far as is known now.
 func (d driver) interactive() bool {
-	if _, err := d.session(); err != nil {
+	if _, err := d.Session(); err != nil {
 		return false
 	}
 	in := d.interactivity()

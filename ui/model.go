@@ -14,6 +14,8 @@ import (
 	"github.com/mcpscope/mcpscope/ui/nav"
 
 	"github.com/mcpscope/mcpscope/ui/look"
+
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // Model is the root of the UI: it owns the panes, the focus, the layout
@@ -47,7 +49,7 @@ type Model struct {
 	showHelp      bool
 	filterGen     int
 
-	overlay overlay // open over the panes, or nil
+	overlay screen.Screen // open over the panes, or nil
 
 	composed composeHistory // what the composer sent in this run, newest first
 

@@ -16,6 +16,8 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 
 	"github.com/mcpscope/mcpscope/ui/look"
+
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // elicitResult is the answer to elicitation/create: content only when a
@@ -159,9 +161,9 @@ func (v *elicitView) render(w, h int) string {
 // help lists the keys of the mode.
 func (v *elicitView) help() help.KeyMap {
 	if v.form == nil {
-		return bindingList{v.keys.Yes, v.keys.No, v.keys.Cancel}
+		return screen.Bindings{v.keys.Yes, v.keys.No, v.keys.Cancel}
 	}
-	h := bindingList{v.keys.Accept, v.keys.Decline, v.keys.Cancel}
+	h := screen.Bindings{v.keys.Accept, v.keys.Decline, v.keys.Cancel}
 	for _, b := range v.form.KeyMap().ShortHelp() {
 		switch b.Help().Key {
 		case "ctrl+s", "esc", "enter": // accept and cancel are above; enter moves on or accepts

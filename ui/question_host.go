@@ -10,6 +10,8 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 
 	"github.com/mcpscope/mcpscope/ui/look"
+
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // modelMsg is a message that applies itself to the root model: the
@@ -42,12 +44,12 @@ type openQuestion struct {
 // back once the questions are done.
 type questionHost struct {
 	d     driver
-	under overlay // nil when the questions opened over the panes
+	under screen.Screen // nil when the questions opened over the panes
 	queue []*openQuestion
 	w, h  int
 }
 
-var _ overlay = (*questionHost)(nil)
+var _ screen.Screen = (*questionHost)(nil)
 
 // Title names the question, what it answers and how many wait.
 func (h *questionHost) Title() string {
@@ -99,7 +101,7 @@ func (h *questionHost) Update(msg tea.Msg) (tea.Cmd, bool) {
 	cmds = append(cmds, cmd)
 	if ans != nil {
 		cur.q.answer(*ans)
-		h.d.m.status.note(answerNote(cur, ans))
+		h.d.Note(answerNote(cur, ans))
 		cmds = append(cmds, h.pop())
 	}
 	return tea.Batch(cmds...), len(h.queue) == 0 && h.under == nil
@@ -137,7 +139,7 @@ func (h *questionHost) Help() help.KeyMap {
 	if h.under != nil {
 		return h.under.Help()
 	}
-	return bindingList{}
+	return screen.Bindings{}
 }
 
 // remove drops q if it is still open and reports whether it was on screen.

@@ -27,8 +27,8 @@ func TestElicitFormKeys(t *testing.T) {
 		{"refused then accepted", func(t *testing.T, r *cmdRunner, ch <-chan handled) {
 			r.press("tab", "backspace", "backspace", "ctrl+s") // name empty, age empty
 			notAnswered(t, ch)
-			if openQuestions(r.m) != 1 || !strings.Contains(r.screen(), "required") {
-				t.Fatalf("a refused submit must stay and say why; screen:\n%s", r.screen())
+			if openQuestions(r.m) != 1 || !strings.Contains(r.screenText(), "required") {
+				t.Fatalf("a refused submit must stay and say why; screen:\n%s", r.screenText())
 			}
 			r.typeText("Bo") // the refusal focused the name
 			r.press("ctrl+s")
@@ -40,7 +40,7 @@ func TestElicitFormKeys(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			m, r, b := questionModel(t, nil, 100, 30)
 			ch := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, formParams)
-			if s := r.screen(); !strings.Contains(s, "Question · elicitation · form") || !strings.Contains(s, "Who are you?") {
+			if s := r.screenText(); !strings.Contains(s, "Question · elicitation · form") || !strings.Contains(s, "Who are you?") {
 				t.Fatalf("the form is not on screen:\n%s", s)
 			}
 			c.keys(t, r, ch)
@@ -67,7 +67,7 @@ func TestElicitURLConsent(t *testing.T) {
 		t.Run(key, func(t *testing.T) {
 			m, r, b := questionModel(t, nil, 40, 30)
 			ch := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, urlParams)
-			screen := r.screen()
+			screen := r.screenText()
 			joined := strings.ReplaceAll(strings.ReplaceAll(screen, " ", ""), "\n", "")
 			if !strings.Contains(joined, "https://auth.example.com/oauth/authorize?client_id=mcpscope-test-client&redirect_uri=http%3A%2F%2F127.0.0.1%3A8765%2Fcallback&state=af0ifjsldkj") {
 				t.Errorf("the URL is not whole on a 40-column screen:\n%s", screen)
@@ -95,7 +95,7 @@ func TestSamplingKeys(t *testing.T) {
 	t.Run("reply", func(t *testing.T) {
 		m, r, b := questionModel(t, nil, 100, 36)
 		ch := ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, samplingParams)
-		screen := r.screen()
+		screen := r.screenText()
 		for _, want := range []string{"system prompt: You are a helpful test server.", "[user] What is the capital of France?",
 			"[assistant] [image image/png", "hints claude-3-sonnet, claude · cost 0.3 · speed 0.8 · intelligence 0.5",
 			"maxTokens 100 · temperature 0.7 · includeContext thisServer", "model: mcpscope-user"} {
@@ -105,8 +105,8 @@ func TestSamplingKeys(t *testing.T) {
 		}
 		r.press("ctrl+s")
 		notAnswered(t, ch)
-		if !strings.Contains(r.screen(), "write the reply first") {
-			t.Errorf("an empty reply is not refused on screen:\n%s", r.screen())
+		if !strings.Contains(r.screenText(), "write the reply first") {
+			t.Errorf("an empty reply is not refused on screen:\n%s", r.screenText())
 		}
 		r.typeText("Paris.")
 		r.press("enter")

@@ -14,6 +14,8 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 
 	"github.com/mcpscope/mcpscope/ui/look"
+
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // rootsKeys are the keys of the roots editor.
@@ -76,7 +78,7 @@ func (m *Model) openRoots() tea.Cmd {
 
 // newRootsEditor returns an editor of roots.
 func newRootsEditor(d driver, roots []proto.Root) *rootsEditor {
-	e := &rootsEditor{d: d, st: d.m.styles, keys: defaultRootsKeys(), roots: roots, editing: -1}
+	e := &rootsEditor{d: d, st: d.Styles(), keys: defaultRootsKeys(), roots: roots, editing: -1}
 	e.uri, e.name = textinput.New(), textinput.New()
 	e.uri.Prompt, e.name.Prompt = "uri:  ", "name: "
 	e.uri.Placeholder, e.name.Placeholder = "file:///path/to/project", "optional"
@@ -98,9 +100,9 @@ func (e *rootsEditor) SetSize(w, h int) {
 // Help lists the keys of the list or of the root being edited.
 func (e *rootsEditor) Help() help.KeyMap {
 	if e.editing >= 0 {
-		return bindingList{e.keys.Done, e.keys.NextField, relabel(e.keys.Cancel, "back")}
+		return screen.Bindings{e.keys.Done, e.keys.NextField, relabel(e.keys.Cancel, "back")}
 	}
-	return bindingList{e.keys.Add, e.keys.Edit, e.keys.Delete, e.keys.Up, e.keys.Down, e.keys.Save, e.keys.Cancel}
+	return screen.Bindings{e.keys.Add, e.keys.Edit, e.keys.Delete, e.keys.Up, e.keys.Down, e.keys.Save, e.keys.Cancel}
 }
 
 // Update handles the keys of the list or of the root being edited.
@@ -118,7 +120,7 @@ func (e *rootsEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
 	e.note = ""
 	switch {
 	case key.Matches(k, e.keys.Cancel):
-		e.d.m.status.note("the roots were not changed")
+		e.d.Note("the roots were not changed")
 		return nil, true
 	case key.Matches(k, e.keys.Save):
 		return e.save(), true
@@ -210,7 +212,7 @@ func parseRootInput(uri, name string) (proto.Root, error) {
 func (e *rootsEditor) save() tea.Cmd {
 	roots := append([]proto.Root{}, e.roots...)
 	e.d.m.cfg.Questions.SetRoots(roots)
-	s, err := e.d.session()
+	s, err := e.d.Session()
 	if err != nil {
 		return func() tea.Msg { return rootsSentMsg{n: len(roots)} }
 	}

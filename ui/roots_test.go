@@ -26,15 +26,15 @@ func TestRootsEditorKeys(t *testing.T) {
 	peer := connectFake(t, m)
 	r.press("ctrl+r")
 	e := rootsOf(t, m)
-	if !strings.Contains(r.screen(), "file:///srv/a  (a)") {
-		t.Fatalf("the --root list is not shown:\n%s", r.screen())
+	if !strings.Contains(r.screenText(), "file:///srv/a  (a)") {
+		t.Fatalf("the --root list is not shown:\n%s", r.screenText())
 	}
 
 	r.press("a")
 	r.typeText("not a uri")
 	r.press("enter")
-	if e.editing < 0 || !strings.Contains(r.screen(), `"not a uri" is not a URI`) {
-		t.Fatalf("a bad URI was kept; screen:\n%s", r.screen())
+	if e.editing < 0 || !strings.Contains(r.screenText(), `"not a uri" is not a URI`) {
+		t.Fatalf("a bad URI was kept; screen:\n%s", r.screenText())
 	}
 	r.press("esc") // back to the list, nothing added
 	r.press("a")

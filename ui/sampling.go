@@ -13,6 +13,8 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 
 	"github.com/mcpscope/mcpscope/ui/look"
+
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // Sampling answers.
@@ -150,5 +152,5 @@ func samplingRefusal(msg string) *questionAnswer {
 
 // help lists the keys.
 func (v *samplingView) help() help.KeyMap {
-	return bindingList{relabel(v.keys.Accept, "send reply"), v.keys.Next, v.keys.Decline, v.keys.Cancel, v.keys.PageDown}
+	return screen.Bindings{relabel(v.keys.Accept, "send reply"), v.keys.Next, v.keys.Decline, v.keys.Cancel, v.keys.PageDown}
 }

@@ -14,6 +14,8 @@ import (
 	"github.com/mcpscope/mcpscope/ui/nav"
 
 	"github.com/mcpscope/mcpscope/ui/look"
+
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // Bounds and defaults of a wizard.
@@ -80,12 +82,12 @@ type wizard struct {
 	w, h int
 }
 
-var _ overlay = (*wizard)(nil)
+var _ screen.Screen = (*wizard)(nil)
 
 // newWizard returns a wizard of tool, not started yet.
 func newWizard(d driver, tool string) *wizard {
-	return &wizard{d: d, st: d.m.styles, nav: d.m.keys.Keys, keys: defaultWizardKeys(), tool: tool, clock: time.Now,
-		countdown: prompts.NewCountdown(time.Time{}, d.dark())}
+	return &wizard{d: d, st: d.Styles(), nav: d.Nav(), keys: defaultWizardKeys(), tool: tool, clock: time.Now,
+		countdown: prompts.NewCountdown(time.Time{}, d.Styles().Dark)}
 }
 
 // Title names the tool and the session.

@@ -12,6 +12,8 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 
 	"github.com/mcpscope/mcpscope/ui/look"
+
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // Answering a prompt and cancelling: interaction.respond, its refusal, the
@@ -24,7 +26,7 @@ func (w *wizard) submit() tea.Cmd {
 		w.widget.SetRefusal(err, "")
 		return nil
 	}
-	ctx, cancel := context.WithCancel(w.d.context())
+	ctx, cancel := context.WithCancel(w.d.Context())
 	flight := &respondFlight{}
 	w.respond, w.flight, w.phase = cancel, flight, wizSending
 	it, seq := w.it, w.seq
@@ -89,13 +91,13 @@ func (w *wizard) cancelAnswer() tea.Cmd {
 		return nil
 	}
 	id, ok := w.flight.get()
-	s, err := w.d.session()
+	s, err := w.d.Session()
 	if !ok || err != nil {
 		w.respond() // not on the wire yet, or no session: stop waiting
 		return nil
 	}
 	return func() tea.Msg {
-		if err := s.Cancel(id, cancelReason); err != nil {
+		if err := s.Cancel(id, screen.CancelReason); err != nil {
 			return ErrorMsg{Err: fmt.Errorf("cancelling %s %s: %w", proto.MethodInteractionRespond, id, err)}
 		}
 		return nil
@@ -138,7 +140,7 @@ func (w *wizard) cancelSession() tea.Cmd {
 	if w.respond != nil {
 		w.respond()
 	}
-	it, ctx := w.it, w.d.context()
+	it, ctx := w.it, w.d.Context()
 	w.ended(proto.InteractionCancelled, nil)
 	w.cancelNote = proto.MethodInteractionCancel + " sent…"
 	return func() tea.Msg {

@@ -19,7 +19,7 @@ func (w *wizard) getState() tea.Cmd {
 		w.note("the session has not started: there is no state to ask for")
 		return nil
 	}
-	it, ctx := w.it, w.d.context()
+	it, ctx := w.it, w.d.Context()
 	id := it.ID()
 	w.state = newWizardState(id, w.st)
 	w.state.out.SetSize(w.w, w.h)

@@ -218,7 +218,7 @@ func openToolWizard(t *testing.T, r *cmdRunner, tool string) (*explorer, *wizard
 	r.typeText(tool)
 	r.press("enter", "enter")
 	if x.wiz == nil {
-		t.Fatalf("enter on %s opened no wizard (mode %d):\n%s", tool, x.mode, r.screen())
+		t.Fatalf("enter on %s opened no wizard (mode %d):\n%s", tool, x.mode, r.screenText())
 	}
 	wiz := x.wiz
 	wiz.clock = func() time.Time { return t0 }

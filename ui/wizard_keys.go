@@ -5,6 +5,8 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
+
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // wizardKeyMap holds the wizard's own keys; the prompt's widget has its
@@ -37,13 +39,13 @@ func (w *wizard) Help() help.KeyMap {
 	k := w.keys
 	switch {
 	case w.state != nil:
-		return bindingList{k.Scroll, k.StateClose}
+		return screen.Bindings{k.Scroll, k.StateClose}
 	case w.phase == wizEnded:
-		return bindingList{k.Scroll, k.State, k.Close}
+		return screen.Bindings{k.Scroll, k.State, k.Close}
 	case w.phase == wizSending:
-		return bindingList{k.CancelAnswer, k.State, k.Cancel}
+		return screen.Bindings{k.CancelAnswer, k.State, k.Cancel}
 	case w.phase == wizAnswering && w.widget != nil:
-		return bindingList(slices.Concat(w.widget.KeyMap().ShortHelp(), []key.Binding{k.State}))
+		return screen.Bindings(slices.Concat(w.widget.KeyMap().ShortHelp(), []key.Binding{k.State}))
 	}
-	return bindingList{k.State, k.Cancel}
+	return screen.Bindings{k.State, k.Cancel}
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // The wizard against a scripted seed-002 server: what the demo never
@@ -34,8 +36,8 @@ func TestWizardCancelAnswerInFlight(t *testing.T) {
 	_, r, p := scriptedModel(t, true)
 	_, wiz := openToolWizard(t, r, "greet")
 	r.press("ctrl+x")
-	if !strings.Contains(r.screen(), "no answer is in flight: nothing to cancel") || len(p.requests(proto.MethodNotifyCancelled)) != 0 {
-		t.Errorf("ctrl+x with nothing in flight:\n%s", r.screen())
+	if !strings.Contains(r.screenText(), "no answer is in flight: nothing to cancel") || len(p.requests(proto.MethodNotifyCancelled)) != 0 {
+		t.Errorf("ctrl+x with nothing in flight:\n%s", r.screenText())
 	}
 	r.typeText("Ada")
 	r.press("enter")
@@ -45,7 +47,7 @@ func TestWizardCancelAnswerInFlight(t *testing.T) {
 	}
 	r.press("ctrl+x")
 	r.until("the prompt again", func() bool { return wiz.phase == wizAnswering })
-	if s := r.screen(); !strings.Contains(s, "the answer was cancelled in flight") || !strings.Contains(s, "> Ada") {
+	if s := r.screenText(); !strings.Contains(s, "the answer was cancelled in flight") || !strings.Contains(s, "> Ada") {
 		t.Errorf("after ctrl+x:\n%s", s)
 	}
 	cancels := p.requests(proto.MethodNotifyCancelled)
@@ -54,8 +56,8 @@ func TestWizardCancelAnswerInFlight(t *testing.T) {
 	if len(cancels) != 1 || json.Unmarshal(cancels[0].Params, &c) != nil || c.RequestID.Key() != respondID.Key() {
 		t.Fatalf("notifications/cancelled %v for interaction.respond id %s", cancels, respondID)
 	}
-	if c.Reason != cancelReason {
-		t.Errorf("cancellation reason %q, want the user's %q", c.Reason, cancelReason)
+	if c.Reason != screen.CancelReason {
+		t.Errorf("cancellation reason %q, want the user's %q", c.Reason, screen.CancelReason)
 	}
 	if wiz.sessionState() != proto.InteractionWaitingUser {
 		t.Errorf("state after the cancelled answer %s", wiz.sessionState())
@@ -64,13 +66,13 @@ func TestWizardCancelAnswerInFlight(t *testing.T) {
 	p.setRespond(accept)
 	r.press("enter")
 	r.until("the answer accepted", func() bool { return wiz.phase == wizWaiting })
-	if !strings.Contains(r.screen(), "the answer was accepted; waiting for the server's next prompt") {
-		t.Errorf("waiting:\n%s", r.screen())
+	if !strings.Contains(r.screenText(), "the answer was accepted; waiting for the server's next prompt") {
+		t.Errorf("waiting:\n%s", r.screenText())
 	}
 	p.serverRequest(t, proto.MethodInteractionComplete, proto.InteractionCompleteParams{SessionID: fakeSessionID,
 		Result: json.RawMessage(`{"success":false,"data":{"greeted":"Ada"}}`), Summary: "Nobody was greeted"})
 	r.until("the completion", func() bool { return wiz.phase == wizEnded })
-	if s := r.screen(); !strings.Contains(s, "✗ completed · success: false") || !strings.Contains(s, "Nobody was greeted") || !strings.Contains(s, `"greeted": "Ada"`) {
+	if s := r.screenText(); !strings.Contains(s, "✗ completed · success: false") || !strings.Contains(s, "Nobody was greeted") || !strings.Contains(s, `"greeted": "Ada"`) {
 		t.Errorf("completion:\n%s", s)
 	}
 	// The engine sends its acknowledgement from its own goroutine: the
@@ -89,7 +91,7 @@ func TestWizardIllegalTransition(t *testing.T) {
 	_, wiz := openToolWizard(t, r, "greet")
 	p.serverRequest(t, proto.MethodInteractionComplete, proto.InteractionCompleteParams{SessionID: fakeSessionID, Summary: "too early"})
 	r.until("the illegal transition", func() bool { return len(wiz.notes) > 0 })
-	if s := r.screen(); !strings.Contains(s, "illegal transition waiting_user → completed refused with error -32003 INVALID_STATE_TRANSITION") {
+	if s := r.screenText(); !strings.Contains(s, "illegal transition waiting_user → completed refused with error -32003 INVALID_STATE_TRANSITION") {
 		t.Errorf("screen:\n%s", s)
 	}
 	if wiz.phase != wizAnswering || wiz.sessionState() != proto.InteractionWaitingUser {
@@ -112,14 +114,14 @@ func TestWizardErrorsByName(t *testing.T) {
 	r.typeText("Ada")
 	r.press("enter")
 	r.until("the error", func() bool { return len(wiz.notes) > 0 })
-	if s := r.screen(); !strings.Contains(s, "interaction.respond failed: error -32004 VALIDATION_FAILED: Input validation failed") || wiz.phase != wizAnswering {
+	if s := r.screenText(); !strings.Contains(s, "interaction.respond failed: error -32004 VALIDATION_FAILED: Input validation failed") || wiz.phase != wizAnswering {
 		t.Errorf("phase %d:\n%s", wiz.phase, s)
 	}
 
 	p.setRespond(rpcErrorAnswer(proto.CodeSessionExpired, "Session expired"))
 	r.press("enter")
 	r.until("the end", func() bool { return wiz.phase == wizEnded })
-	s := r.screen()
+	s := r.screenText()
 	for _, want := range []string{"· error", "the session ended in error", "error -32002 SESSION_EXPIRED", "Session expired", `"sessionId": "` + fakeSessionID + `"`} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the end lacks %q:\n%s", want, s)
@@ -128,8 +130,8 @@ func TestWizardErrorsByName(t *testing.T) {
 
 	p.setState(rpcErrorAnswer(proto.CodeSessionNotFound, "Session not found: "+fakeSessionID))
 	r.press("ctrl+g")
-	r.until("the state view's answer", func() bool { return strings.Contains(r.screen(), "interaction.getState failed") })
-	if s := r.screen(); !strings.Contains(s, "interaction.getState failed: error -32001 SESSION_NOT_FOUND: Session not found: "+fakeSessionID) {
+	r.until("the state view's answer", func() bool { return strings.Contains(r.screenText(), "interaction.getState failed") })
+	if s := r.screenText(); !strings.Contains(s, "interaction.getState failed: error -32001 SESSION_NOT_FOUND: Session not found: "+fakeSessionID) {
 		t.Errorf("state view:\n%s", s)
 	}
 }
@@ -139,13 +141,13 @@ func TestWizardErrorsByName(t *testing.T) {
 func TestWizardTimeoutWarning(t *testing.T) {
 	_, r, p := scriptedModel(t, true)
 	_, wiz := openToolWizard(t, r, "greet")
-	if s := r.screen(); !strings.Contains(s, "expires in 4m30s") {
+	if s := r.screenText(); !strings.Contains(s, "expires in 4m30s") {
 		t.Errorf("countdown:\n%s", s)
 	}
 	p.serverRequest(t, proto.MethodInteractionContinue, proto.InteractionContinueParams{SessionID: fakeSessionID,
 		Message: "session expires in 10 s", ExpiresAt: t0.Add(10 * time.Second).UnixMilli()})
 	r.until("the warning", func() bool { return wiz.message != "" })
-	if s := r.screen(); !strings.Contains(s, "⚠ session expires in 10 s") || !strings.Contains(s, "expires in 10s") || !strings.Contains(s, "Your name?") {
+	if s := r.screenText(); !strings.Contains(s, "⚠ session expires in 10 s") || !strings.Contains(s, "expires in 10s") || !strings.Contains(s, "Your name?") {
 		t.Errorf("warning:\n%s", s)
 	}
 }
@@ -161,13 +163,13 @@ func TestWizardDegrade(t *testing.T) {
 	if m.interactive.caps.Interactive || m.interactive.err != nil || len(p.requests(proto.MethodCapabilities)) != 1 {
 		t.Fatalf("discovery %+v, %d capabilities requests", m.interactive, len(p.requests(proto.MethodCapabilities)))
 	}
-	s := r.screen()
+	s := r.screenText()
 	if strings.Contains(s, "wizard") || strings.Contains(s, "interactive server") {
 		t.Errorf("a server that is not interactive has wizards:\n%s", s)
 	}
 	r.press("enter")
-	if x.mode != modeForm || !strings.Contains(r.screen(), "tools/call greet") {
-		t.Fatalf("enter on greet: mode %d\n%s", x.mode, r.screen())
+	if x.mode != modeForm || !strings.Contains(r.screenText(), "tools/call greet") {
+		t.Fatalf("enter on greet: mode %d\n%s", x.mode, r.screenText())
 	}
 	r.press("esc", "esc")
 	r.press("e")
@@ -187,8 +189,8 @@ func TestWizardEscWhileStarting(t *testing.T) {
 	x := openExplorerLoaded(t, r)
 	r.until("the discovery", func() bool { return r.m.interactive.state == discoverKnown })
 	r.press("enter")
-	if x.mode != modeWizard || x.wiz.phase != wizStarting || !strings.Contains(r.screen(), "interaction.start sent, waiting for the session") {
-		t.Fatalf("enter on greet: mode %d\n%s", x.mode, r.screen())
+	if x.mode != modeWizard || x.wiz.phase != wizStarting || !strings.Contains(r.screenText(), "interaction.start sent, waiting for the session") {
+		t.Fatalf("enter on greet: mode %d\n%s", x.mode, r.screenText())
 	}
 	waitFor(t, "the start on the wire", func() bool { return len(p.requests(proto.MethodInteractionStart)) == 1 })
 	r.press("esc")
@@ -213,7 +215,7 @@ func TestWizardDiscoveryError(t *testing.T) {
 	p.mu.Unlock()
 	x := openExplorerLoaded(t, r)
 	r.until("the discovery", func() bool { return m.interactive.state == discoverKnown })
-	if s := r.screen(); !strings.Contains(s, "capabilities failed: error -32603 Internal error: capabilities") {
+	if s := r.screenText(); !strings.Contains(s, "capabilities failed: error -32603 Internal error: capabilities") {
 		t.Errorf("list head:\n%s", s)
 	}
 	r.press("enter")

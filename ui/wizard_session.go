@@ -61,12 +61,12 @@ type (
 // params and the wizard's timeout. A start the user gave up on while it
 // was in flight is cancelled as soon as it answers.
 func (w *wizard) start() tea.Cmd {
-	s, err := w.d.session()
+	s, err := w.d.Session()
 	if err != nil {
 		w.fail(fmt.Errorf("%s was not sent: %w", proto.MethodInteractionStart, err))
 		return nil
 	}
-	ctx, cancel := context.WithCancel(w.d.context())
+	ctx, cancel := context.WithCancel(w.d.Context())
 	w.startCancel, w.phase = cancel, wizStarting
 	params := proto.InteractionStartParams{ToolName: w.tool, InitialParams: json.RawMessage(`{}`),
 		Timeout: wizardTimeout.Milliseconds()}
@@ -104,7 +104,7 @@ func dropStarted(msg wizardStartedMsg) tea.Cmd {
 	if msg.it == nil || msg.it.State().Terminal() {
 		return nil
 	}
-	it, ctx := msg.it, msg.w.d.context()
+	it, ctx := msg.it, msg.w.d.Context()
 	return func() tea.Msg {
 		_ = it.Cancel(ctx, cancelSessionReason)
 		return nil
@@ -158,7 +158,7 @@ func (w *wizard) event(msg wizardEventMsg) tea.Cmd {
 // setProgress shows the server's latest progress.
 func (w *wizard) setProgress(p proto.InteractionProgress) {
 	if w.progress == nil {
-		w.progress = prompts.NewProgress(p, w.d.dark())
+		w.progress = prompts.NewProgress(p, w.d.Styles().Dark)
 		return
 	}
 	w.progress.Set(p)
@@ -180,7 +180,7 @@ func (w *wizard) showPrompt(p *proto.InteractionPrompt) tea.Cmd {
 	}
 	w.seq++
 	w.phase, w.widgetErr = wizAnswering, ""
-	widget, err := prompts.New(*p, prompts.Options{Dir: w.dir, Now: w.clock, Dark: w.d.dark()})
+	widget, err := prompts.New(*p, prompts.Options{Dir: w.dir, Now: w.clock, Dark: w.d.Styles().Dark})
 	if err != nil {
 		w.widget = nil
 		w.widgetErr = fmt.Sprintf("this prompt cannot be answered here: %v", err)

@@ -27,7 +27,7 @@ func TestWizardBookTrip(t *testing.T) {
 	if start.ToolName != "book_trip" || string(start.InitialParams) != "{}" || start.Timeout != wizardTimeout.Milliseconds() {
 		t.Errorf("interaction.start params %+v", start)
 	}
-	s := r.screen()
+	s := r.screenText()
 	for _, want := range []string{"Wizard · book_trip", "sessionId session_", "waiting_user", "expires in", "step 1 of 5", "Where do you want to go?"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the first prompt's screen lacks %q:\n%s", want, s)
@@ -41,13 +41,13 @@ func TestWizardBookTrip(t *testing.T) {
 	if n := len(sentRequests(st, proto.MethodInteractionRespond)); n != 0 || wiz.phase != wizAnswering {
 		t.Fatalf("answers the rules refuse were sent: %d responds, phase %d", n, wiz.phase)
 	}
-	if s := r.screen(); !strings.Contains(s, "✗ ") || !strings.Contains(s, "pattern") {
+	if s := r.screenText(); !strings.Contains(s, "✗ ") || !strings.Contains(s, "pattern") {
 		t.Errorf("the client-side refusal does not explain itself:\n%s", s)
 	}
 	r.press("backspace")
 	r.press("enter")
-	if wiz.phase != wizSending || !strings.Contains(r.screen(), "interaction.respond in flight") {
-		t.Errorf("submit: phase %d\n%s", wiz.phase, r.screen())
+	if wiz.phase != wizSending || !strings.Contains(r.screenText(), "interaction.respond in flight") {
+		t.Errorf("submit: phase %d\n%s", wiz.phase, r.screenText())
 	}
 	waitPrompt(t, r, wiz, "Which class?")
 	r.press("down", "down", "enter")
@@ -56,8 +56,8 @@ func TestWizardBookTrip(t *testing.T) {
 	// The server refuses a past date: shown at the widget, answered again.
 	r.typeText("2020-01-01")
 	r.press("enter")
-	r.until("the refusal", func() bool { return wiz.phase == wizAnswering && strings.Contains(r.screen(), "✗ refused:") })
-	if s := r.screen(); !strings.Contains(s, "2020-01-01 is not after today") || !strings.Contains(s, "→ Use a date after ") {
+	r.until("the refusal", func() bool { return wiz.phase == wizAnswering && strings.Contains(r.screenText(), "✗ refused:") })
+	if s := r.screenText(); !strings.Contains(s, "2020-01-01 is not after today") || !strings.Contains(s, "→ Use a date after ") {
 		t.Errorf("the refusal is not shown at the widget:\n%s", s)
 	}
 	if wiz.sessionState() != proto.InteractionWaitingUser {
@@ -76,7 +76,7 @@ func TestWizardBookTrip(t *testing.T) {
 	waitPrompt(t, r, wiz, "Book business to Oslo on "+date+" for 2?")
 	r.press("enter")
 	r.until("the completion", func() bool { return wiz.phase == wizEnded })
-	s = r.screen()
+	s = r.screenText()
 	for _, want := range []string{"completed", "✓ completed · success", "Booked business to Oslo on " + date + " for 2 traveller(s): BK-",
 		"interaction.complete result", `"bookingRef"`} {
 		if !strings.Contains(s, want) {
@@ -104,8 +104,8 @@ func TestWizardEscCancels(t *testing.T) {
 	if wiz.phase != wizEnded || wiz.sessionState() != proto.InteractionCancelled {
 		t.Fatalf("esc: phase %d, state %s", wiz.phase, wiz.sessionState())
 	}
-	r.until("the server's answer", func() bool { return strings.Contains(r.screen(), "the server confirmed: cancelled") })
-	if s := r.screen(); !strings.Contains(s, "the session was cancelled") || !strings.Contains(s, "· cancelled") {
+	r.until("the server's answer", func() bool { return strings.Contains(r.screenText(), "the server confirmed: cancelled") })
+	if s := r.screenText(); !strings.Contains(s, "the session was cancelled") || !strings.Contains(s, "· cancelled") {
 		t.Errorf("screen:\n%s", s)
 	}
 	cancels := sentRequests(st, proto.MethodInteractionCancel)
@@ -127,11 +127,11 @@ func TestWizardGetState(t *testing.T) {
 	r.press("enter")
 	waitPrompt(t, r, wiz, "Which class?")
 	r.press("ctrl+g")
-	if wiz.state == nil || !strings.Contains(r.screen(), "interaction.getState sent") {
-		t.Fatalf("ctrl+g:\n%s", r.screen())
+	if wiz.state == nil || !strings.Contains(r.screenText(), "interaction.getState sent") {
+		t.Fatalf("ctrl+g:\n%s", r.screenText())
 	}
-	r.until("the state", func() bool { return strings.Contains(r.screen(), "accumulatedData") })
-	s := r.screen()
+	r.until("the state", func() bool { return strings.Contains(r.screenText(), "accumulatedData") })
+	s := r.screenText()
 	for _, want := range []string{"Wizard · book_trip · interaction.getState", "waiting_user", "tool           book_trip",
 		"current prompt Which class? (choice)", "history · 1 turn ──", `#0 Where do you want to go? → "Oslo"`, `"destination": "Oslo"`} {
 		if !strings.Contains(s, want) {
@@ -145,8 +145,8 @@ func TestWizardGetState(t *testing.T) {
 		t.Errorf("interaction.getState sent %d times", len(got))
 	}
 	r.press("esc")
-	if wiz.state != nil || !strings.Contains(r.screen(), "Which class?") {
-		t.Errorf("esc in the state view:\n%s", r.screen())
+	if wiz.state != nil || !strings.Contains(r.screenText(), "Which class?") {
+		t.Errorf("esc in the state view:\n%s", r.screenText())
 	}
 }
 
@@ -160,7 +160,7 @@ func TestWizardStatelessToken(t *testing.T) {
 	if !ok {
 		t.Fatalf("book_trip_stateless's sessionId %q is no token", first)
 	}
-	if s := r.screen(); !strings.Contains(s, "token: sessionId "+shortID(tok.SessionID)+" (signed)") {
+	if s := r.screenText(); !strings.Contains(s, "token: sessionId "+shortID(tok.SessionID)+" (signed)") {
 		t.Errorf("header:\n%s", s)
 	}
 	r.typeText("Oslo")
@@ -170,7 +170,7 @@ func TestWizardStatelessToken(t *testing.T) {
 		t.Error("the token did not change with the session")
 	}
 	r.press("ctrl+g")
-	r.until("the state", func() bool { return strings.Contains(r.screen(), "accumulatedData") })
+	r.until("the state", func() bool { return strings.Contains(r.screenText(), "accumulatedData") })
 	s := goldentest.Plain(wiz.state.out.Body)
 	for _, want := range []string{"token · the sessionId is a signed token", "sessionId      " + tok.SessionID + " (signed token, decoded below)",
 		"(not verified by the client)", `#0 Where do you want to go? → "Oslo"`, `"tool": "book_trip_stateless"`} {
@@ -190,16 +190,16 @@ func TestWizardNotInteractiveTool(t *testing.T) {
 	r.press("/")
 	r.typeText("echo")
 	r.press("enter")
-	if e, _ := x.list().selected(); e.name != "echo" || e.run != toolWizard || !strings.Contains(r.screen(), "[wizard]") {
-		t.Fatalf("echo before the refusal: %+v\n%s", e, r.screen())
+	if e, _ := x.list().selected(); e.name != "echo" || e.run != toolWizard || !strings.Contains(r.screenText(), "[wizard]") {
+		t.Fatalf("echo before the refusal: %+v\n%s", e, r.screenText())
 	}
 	r.press("enter")
 	r.until("the form", func() bool { return x.mode == modeForm })
-	if s := r.screen(); !strings.Contains(s, "echo is not interactive (error -32007 NOT_INTERACTIVE") || !strings.Contains(s, "tools/call echo") {
+	if s := r.screenText(); !strings.Contains(s, "echo is not interactive (error -32007 NOT_INTERACTIVE") || !strings.Contains(s, "tools/call echo") {
 		t.Errorf("the fallback form:\n%s", s)
 	}
 	r.press("esc")
-	if e, _ := x.list().selected(); e.run != toolCallOnly || !strings.Contains(r.screen(), "[tools/call only]") {
+	if e, _ := x.list().selected(); e.run != toolCallOnly || !strings.Contains(r.screenText(), "[tools/call only]") {
 		t.Errorf("echo after the refusal: %+v", e)
 	}
 	r.press("enter")
