@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/internal/screentest"
 )
 
 func TestComposeHistoryBounded(t *testing.T) {
@@ -25,7 +27,7 @@ func TestComposeTinyScreens(t *testing.T) {
 	steps := []func(){
 		func() {},
 		func() { pick(t, m, "tools/call") },
-		func() { m.Update(ctrl('s')) }, // not connected: the answer says so
+		func() { m.Update(screentest.Ctrl('s')) }, // not connected: the answer says so
 	}
 	for i, step := range steps {
 		step()
@@ -74,7 +76,7 @@ func byteKey(b byte) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyBackspace}
 	}
 	if b < 0x20 {
-		return ctrl(rune('a' + b - 1))
+		return screentest.Ctrl(rune('a' + b - 1))
 	}
 	return keyPress(string(rune(b)))
 }

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/internal/screentest"
 )
 
 func TestGoldenComposePicker(t *testing.T) {
@@ -19,7 +21,7 @@ func TestGoldenComposeEditor(t *testing.T) {
 	c := pick(t, m, "tools/call")
 	golden(t, "compose_editor", c.Render(70, 8))
 	press(m, "x")
-	m.Update(ctrl('s'))
+	m.Update(screentest.Ctrl('s'))
 	golden(t, "compose_editor_invalid", c.Render(70, 9))
 }
 
@@ -28,7 +30,7 @@ func TestGoldenComposeAnswers(t *testing.T) {
 	connectFake(t, m)
 	c.now = (&clock{}).next
 	pick(t, m, "prompts/get")
-	runUntilAnswer(t, m, func() tea.Cmd { _, cmd := m.Update(ctrl('s')); return cmd }())
+	runUntilAnswer(t, m, func() tea.Cmd { _, cmd := m.Update(screentest.Ctrl('s')); return cmd }())
 	golden(t, "compose_result", c.Render(70, 14))
 	press(m, "esc")
 	press(m, "esc")
@@ -36,6 +38,6 @@ func TestGoldenComposeAnswers(t *testing.T) {
 		m.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
 	}
 	pick(t, m, "no/such")
-	runUntilAnswer(t, m, func() tea.Cmd { _, cmd := m.Update(ctrl('s')); return cmd }())
+	runUntilAnswer(t, m, func() tea.Cmd { _, cmd := m.Update(screentest.Ctrl('s')); return cmd }())
 	golden(t, "compose_error", c.Render(70, 5))
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/internal/screentest"
 )
 
 // openCompose opens the composer of a fresh model of the sample store.
@@ -113,12 +115,12 @@ func TestComposeCustomMethod(t *testing.T) {
 		m.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
 	}
 	typeKeys(m, "notifications/custom")
-	m.Update(ctrl('t')) // a request after all
-	m.Update(ctrl('t')) // no: a notification
+	m.Update(screentest.Ctrl('t')) // a request after all
+	m.Update(screentest.Ctrl('t')) // no: a notification
 	if r, _ := c.picker.selected(); !r.call.notify {
 		t.Error("a custom notifications/… method must default to a notification")
 	}
-	m.Update(ctrl('t'))
+	m.Update(screentest.Ctrl('t'))
 	press(m, "enter")
 	if c.stage != stageEdit || c.call.notify || !strings.Contains(screenText(m), "Compose · request notifications/custom") {
 		t.Errorf("ctrl+t in the picker did not make a request of the selected method:\n%s", screenText(m))
@@ -145,11 +147,11 @@ func TestComposeInvalidJSONRefused(t *testing.T) {
 	peer := connectFake(t, m)
 	c := pick(t, m, "tools/call")
 	press(m, "x") // x{ … }
-	m.Update(ctrl('s'))
+	m.Update(screentest.Ctrl('s'))
 	if c.stage != stageEdit || !strings.Contains(screenText(m), "line 1, column 1") {
 		t.Errorf("the editor does not show where the JSON breaks:\n%s", screenText(m))
 	}
-	if sent := peer.after(); len(sent) != 0 {
+	if sent := peer.After(); len(sent) != 0 {
 		t.Errorf("invalid JSON was sent: %v", sent[0].Method)
 	}
 	if len(m.composed.calls) != 0 {
@@ -160,26 +162,26 @@ func TestComposeInvalidJSONRefused(t *testing.T) {
 func TestComposeSendRequest(t *testing.T) {
 	m, _ := openCompose(t)
 	peer := connectFake(t, m)
-	peer.setHold(true)
+	peer.SetHold(true)
 	c := pick(t, m, "tools/call")
-	cmd := func() tea.Cmd { _, cmd := m.Update(ctrl('s')); return cmd }()
+	cmd := func() tea.Cmd { _, cmd := m.Update(screentest.Ctrl('s')); return cmd }()
 	if c.stage != stageWait || cmd == nil {
 		t.Fatalf("ctrl+s: stage %d", c.stage)
 	}
 	scr := func() string { return screenText(m) }
-	runInBackground(cmd) // the request goes out and stays unanswered
-	waitFor(t, "the request id", func() bool { _, ok := c.pending.requestID(); return ok })
+	screentest.RunInBackground(cmd) // the request goes out and stays unanswered
+	screentest.WaitFor(t, "the request id", func() bool { _, ok := c.pending.requestID(); return ok })
 	if !strings.Contains(scr(), "waiting for id 2…") {
 		t.Errorf("while waiting:\n%s", scr())
 	}
 	press(m, "esc") // back to the editor; the answer of this send is dropped
-	peer.setHold(false)
-	runUntilAnswer(t, m, func() tea.Cmd { _, cmd := m.Update(ctrl('s')); return cmd }())
+	peer.SetHold(false)
+	runUntilAnswer(t, m, func() tea.Cmd { _, cmd := m.Update(screentest.Ctrl('s')); return cmd }())
 	if c.stage != stageAnswer || !strings.Contains(scr(), "← result · tools/call · id 3") ||
 		!strings.Contains(scr(), `tools/call with {"name":"","arguments":{}}`) {
 		t.Fatalf("the answer is not shown:\n%s", scr())
 	}
-	sent := peer.after()
+	sent := peer.After()
 	if len(sent) != 2 || sent[1].Method != proto.MethodToolsCall || sent[1].Kind() != proto.KindRequest {
 		t.Fatalf("sent %d messages", len(sent))
 	}
@@ -187,7 +189,7 @@ func TestComposeSendRequest(t *testing.T) {
 		t.Errorf("params %s", sent[1].Params)
 	}
 	runUntilAnswer(t, m, press(m, "s")) // the same again
-	if sent := peer.after(); len(sent) != 3 || sent[2].Method != proto.MethodToolsCall || string(sent[2].Params) != string(sent[1].Params) {
+	if sent := peer.After(); len(sent) != 3 || sent[2].Method != proto.MethodToolsCall || string(sent[2].Params) != string(sent[1].Params) {
 		t.Errorf("s did not send the same request again")
 	}
 	if len(m.composed.calls) != 1 {
@@ -199,7 +201,7 @@ func TestComposeErrorAnswer(t *testing.T) {
 	m, _ := openCompose(t)
 	connectFake(t, m)
 	pick(t, m, "no/such")
-	runUntilAnswer(t, m, func() tea.Cmd { _, cmd := m.Update(ctrl('s')); return cmd }())
+	runUntilAnswer(t, m, func() tea.Cmd { _, cmd := m.Update(screentest.Ctrl('s')); return cmd }())
 	if s := screenText(m); !strings.Contains(s, "✗ error · no/such") || !strings.Contains(s, "error -32601 Method not found") ||
 		!strings.Contains(s, "no such method here") {
 		t.Errorf("the error is not shown:\n%s", s)
@@ -210,17 +212,17 @@ func TestComposeNotification(t *testing.T) {
 	m, _ := openCompose(t)
 	peer := connectFake(t, m)
 	c := pick(t, m, "tools/list")
-	m.Update(ctrl('t'))
+	m.Update(screentest.Ctrl('t'))
 	if !c.call.notify || !strings.Contains(screenText(m), "Compose · notification tools/list") {
 		t.Fatalf("ctrl+t did not switch to a notification:\n%s", screenText(m))
 	}
-	m.Update(ctrl('t'))
-	m.Update(ctrl('t'))
-	runUntilAnswer(t, m, func() tea.Cmd { _, cmd := m.Update(ctrl('s')); return cmd }())
+	m.Update(screentest.Ctrl('t'))
+	m.Update(screentest.Ctrl('t'))
+	runUntilAnswer(t, m, func() tea.Cmd { _, cmd := m.Update(screentest.Ctrl('s')); return cmd }())
 	if !strings.Contains(screenText(m), "→ notification sent · tools/list") {
 		t.Errorf("the notification is not reported:\n%s", screenText(m))
 	}
-	sent := peer.after()
+	sent := peer.After()
 	if len(sent) != 1 || sent[0].Method != proto.MethodToolsList || sent[0].ID != nil {
 		t.Fatalf("sent %+v, want one notification", sent)
 	}
@@ -243,8 +245,8 @@ func TestComposeHistoryRecall(t *testing.T) {
 	press(m, "end")
 	press(m, "left")
 	typeKeys(m, "demo://a")
-	runUntilAnswer(t, m, func() tea.Cmd { _, cmd := m.Update(ctrl('s')); return cmd }())
-	if sent := peer.after(); len(sent) != 1 || string(sent[0].Params) != `{"uri":"demo://a"}` {
+	runUntilAnswer(t, m, func() tea.Cmd { _, cmd := m.Update(screentest.Ctrl('s')); return cmd }())
+	if sent := peer.After(); len(sent) != 1 || string(sent[0].Params) != `{"uri":"demo://a"}` {
 		t.Fatalf("sent %v", sent)
 	}
 	press(m, "esc")
@@ -271,7 +273,7 @@ func TestComposeEscPaths(t *testing.T) {
 		t.Fatalf("esc in the editor: stage %d filter %q", c.stage, c.picker.input.Value())
 	}
 	press(m, "enter")
-	runUntilAnswer(t, m, func() tea.Cmd { _, cmd := m.Update(ctrl('s')); return cmd }())
+	runUntilAnswer(t, m, func() tea.Cmd { _, cmd := m.Update(screentest.Ctrl('s')); return cmd }())
 	press(m, "j") // scrolls, does not leave
 	press(m, "esc")
 	if c.stage != stageEdit || m.overlay == nil {
@@ -287,7 +289,7 @@ func TestComposeEscPaths(t *testing.T) {
 func TestComposeNotConnected(t *testing.T) {
 	m, _ := openCompose(t)
 	c := pick(t, m, "ping")
-	if cmd := func() tea.Cmd { _, cmd := m.Update(ctrl('s')); return cmd }(); cmd != nil {
+	if cmd := func() tea.Cmd { _, cmd := m.Update(screentest.Ctrl('s')); return cmd }(); cmd != nil {
 		t.Error("a command was started without a session")
 	}
 	if c.stage != stageAnswer || !strings.Contains(screenText(m), "ping was not sent: not connected") {

@@ -12,10 +12,12 @@ import (
 	"github.com/mcpscope/mcpscope/internal/goldentest"
 	"github.com/mcpscope/mcpscope/internal/keytest"
 	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/internal/screentest"
 )
 
 // t0 is the time of the first test frame.
-var t0 = time.Date(2026, 7, 28, 9, 30, 0, 0, time.UTC)
+var t0 = screentest.T0
 
 // clock hands out frame times 5 ms apart.
 type clock struct{ n int }

@@ -71,7 +71,7 @@ func TestRootsEditorKeys(t *testing.T) {
 		t.Errorf("status %q", m.status.message)
 	}
 	var sent []string
-	for _, msg := range peer.after() {
+	for _, msg := range peer.After() {
 		sent = append(sent, msg.Method)
 	}
 	if !slices.Equal(sent, []string{proto.MethodNotifyRootsListChanged}) {

@@ -10,6 +10,8 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 
 	"github.com/mcpscope/mcpscope/ui/screen"
+
+	"github.com/mcpscope/mcpscope/internal/screentest"
 )
 
 // The wizard against a scripted seed-002 server: what the demo never
@@ -41,7 +43,7 @@ func TestWizardCancelAnswerInFlight(t *testing.T) {
 	}
 	r.typeText("Ada")
 	r.press("enter")
-	waitFor(t, "the answer on the wire", func() bool { return len(p.requests(proto.MethodInteractionRespond)) == 1 })
+	screentest.WaitFor(t, "the answer on the wire", func() bool { return len(p.requests(proto.MethodInteractionRespond)) == 1 })
 	if wiz.phase != wizSending {
 		t.Fatalf("phase %d while the answer is in flight", wiz.phase)
 	}
@@ -77,7 +79,7 @@ func TestWizardCancelAnswerInFlight(t *testing.T) {
 	}
 	// The engine sends its acknowledgement from its own goroutine: the
 	// completion may be on screen before the answer is on the wire.
-	waitFor(t, "the client's answer to interaction.complete", func() bool { return p.responseTo("srv-1") != nil })
+	screentest.WaitFor(t, "the client's answer to interaction.complete", func() bool { return p.responseTo("srv-1") != nil })
 	if a := p.responseTo("srv-1"); a == nil || !strings.Contains(string(a.Result), `"success":true`) {
 		t.Errorf("the client's answer to interaction.complete: %+v", a)
 	}
@@ -97,7 +99,7 @@ func TestWizardIllegalTransition(t *testing.T) {
 	if wiz.phase != wizAnswering || wiz.sessionState() != proto.InteractionWaitingUser {
 		t.Errorf("after the illegal transition: phase %d state %s", wiz.phase, wiz.sessionState())
 	}
-	waitFor(t, "the client's answer", func() bool { return p.responseTo("srv-1") != nil })
+	screentest.WaitFor(t, "the client's answer", func() bool { return p.responseTo("srv-1") != nil })
 	if a := p.responseTo("srv-1"); a.Error == nil || a.Error.Code != proto.CodeInvalidStateTransition {
 		t.Errorf("the client answered %+v", a)
 	}
@@ -192,13 +194,13 @@ func TestWizardEscWhileStarting(t *testing.T) {
 	if x.mode != modeWizard || x.wiz.phase != wizStarting || !strings.Contains(r.screenText(), "interaction.start sent, waiting for the session") {
 		t.Fatalf("enter on greet: mode %d\n%s", x.mode, r.screenText())
 	}
-	waitFor(t, "the start on the wire", func() bool { return len(p.requests(proto.MethodInteractionStart)) == 1 })
+	screentest.WaitFor(t, "the start on the wire", func() bool { return len(p.requests(proto.MethodInteractionStart)) == 1 })
 	r.press("esc")
 	if x.mode != modeList || x.wiz != nil {
 		t.Fatalf("esc while starting: mode %d", x.mode)
 	}
 	start := p.requests(proto.MethodInteractionStart)[0]
-	waitFor(t, "notifications/cancelled", func() bool { return len(p.requests(proto.MethodNotifyCancelled)) == 1 })
+	screentest.WaitFor(t, "notifications/cancelled", func() bool { return len(p.requests(proto.MethodNotifyCancelled)) == 1 })
 	var c proto.CancelledNotificationParams
 	if err := json.Unmarshal(p.requests(proto.MethodNotifyCancelled)[0].Params, &c); err != nil || c.RequestID.Key() != start.ID.Key() {
 		t.Errorf("notifications/cancelled %+v for interaction.start id %s", c, start.ID)

@@ -15,6 +15,18 @@ type Keys struct {
 	Home, End                  key.Binding
 }
 
+// DefaultKeys returns the default navigation bindings.
+func DefaultKeys() Keys {
+	return Keys{
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
+		Home:     key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home/g", "first")),
+		End:      key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end/G", "last")),
+	}
+}
+
 // Move is a navigation key read the same way by every pane.
 type Move struct {
 	Delta     int  // rows to move (negative: up)

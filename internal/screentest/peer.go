@@ -1,0 +1,137 @@
+// Package screentest holds what the tests of the UI's screens share: a
+// scripted MCP server behind a transport (FakePeer), a screen.Host
+// (Host), and the running of a screen's commands until the answer they
+// wait for.
+package screentest
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/flowtest"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// T0 is the time of the first test frame.
+var T0 = time.Date(2026, 7, 28, 9, 30, 0, 0, time.UTC)
+
+// FakePeer is a transport with a scripted server behind it: initialize is
+// answered as a 2025-11-25 server, "no/such" with -32601, and every other
+// request with a text content naming the method and its params. Every
+// message the client sends is kept and captured as a frame in the sink.
+type FakePeer struct {
+	sink capture.Sink
+
+	mu      sync.Mutex
+	sent    []*proto.Message
+	deliver func(*proto.Message)
+	hold    bool // leave requests after the handshake unanswered
+
+	done chan struct{}
+	once sync.Once
+}
+
+var _ client.Transport = (*FakePeer)(nil)
+
+// Start keeps deliver.
+func (f *FakePeer) Start(_ context.Context, deliver func(*proto.Message)) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.deliver = deliver
+	return nil
+}
+
+// Send records m, captures it, and answers a request.
+func (f *FakePeer) Send(_ context.Context, m *proto.Message) error {
+	raw, err := m.EncodeJSON()
+	if err != nil {
+		return err
+	}
+	f.sink.Append(&capture.Frame{Time: T0, Dir: capture.Out, Conn: "fake", Chan: capture.Channel{Kind: capture.Control},
+		Raw: raw, Size: len(raw), Enc: proto.EncJSON, Msg: m})
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.sent = append(f.sent, m)
+	if m.Kind() != proto.KindRequest || (f.hold && m.Method != proto.MethodInitialize) {
+		return nil
+	}
+	var answer *proto.Message
+	switch m.Method {
+	case proto.MethodInitialize:
+		answer, err = proto.NewResult(*m.ID, map[string]any{"protocolVersion": proto.LatestLegacy,
+			"capabilities": map[string]any{}, "serverInfo": map[string]any{"name": "fake", "version": "1"}})
+	case "no/such":
+		answer = proto.NewErrorResponse(*m.ID, proto.CodeMethodNotFound, "no such method here", nil)
+	default:
+		text := m.Method + " with " + string(m.Params)
+		answer, err = proto.NewResult(*m.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}})
+	}
+	if err != nil {
+		return err
+	}
+	go f.deliver(answer)
+	return nil
+}
+
+// Close ends the connection.
+func (f *FakePeer) Close() error {
+	f.once.Do(func() { close(f.done) })
+	return nil
+}
+
+// Done is closed by Close.
+func (f *FakePeer) Done() <-chan struct{} { return f.done }
+
+// Err is nil: the connection only ends by Close.
+func (f *FakePeer) Err() error { return nil }
+
+// SetHold says whether requests after the handshake stay unanswered.
+func (f *FakePeer) SetHold(hold bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.hold = hold
+}
+
+// After returns the messages sent after the handshake.
+func (f *FakePeer) After() []*proto.Message {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []*proto.Message
+	for _, m := range f.sent {
+		if m.Method != proto.MethodInitialize && m.Method != proto.MethodNotifyInitialized {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Connect connects a session to a new FakePeer that captures every message
+// it is sent in sink; the session is closed at the end of the test.
+func Connect(t testing.TB, sink capture.Sink) (*FakePeer, *client.Session) {
+	t.Helper()
+	return ConnectWith(t, sink, client.Options{ProtocolVersion: proto.LatestLegacy})
+}
+
+// ConnectWith is Connect with the session's options.
+func ConnectWith(t testing.TB, sink capture.Sink, opts client.Options) (*FakePeer, *client.Session) {
+	t.Helper()
+	f := &FakePeer{sink: sink, done: make(chan struct{})}
+	s := client.New(f, opts)
+	if err := s.Connect(flowtest.Context(t)); err != nil {
+		t.Fatalf("connecting to the fake peer: %v", err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return f, s
+}
+
+// Deliver hands m to the session as if the server had sent it.
+func (f *FakePeer) Deliver(m *proto.Message) {
+	f.mu.Lock()
+	deliver := f.deliver
+	f.mu.Unlock()
+	deliver(m)
+}
