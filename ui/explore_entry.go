@@ -9,6 +9,8 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 
 	"github.com/mcpscope/mcpscope/ui/look"
+
+	"github.com/mcpscope/mcpscope/ui/fuzzy"
 )
 
 // exploreTab is one of the explorer's lists.
@@ -166,7 +168,7 @@ func (e *entry) detail() string {
 func (e *entry) match(pattern string) (int, bool) {
 	best, any := 0, false
 	for _, s := range []string{e.name, e.title, e.uri} {
-		if score, ok := fuzzyScore(pattern, s); ok && (!any || score > best) {
+		if score, ok := fuzzy.Score(pattern, s); ok && (!any || score > best) {
 			best, any = score, true
 		}
 	}

@@ -8,6 +8,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/goldentest"
 	"github.com/mcpscope/mcpscope/internal/keytest"
@@ -205,3 +207,6 @@ func golden(t *testing.T, name, got string) {
 	t.Helper()
 	goldentest.Check(t, name, goldentest.Plain(got)+"\n")
 }
+
+// screenText is the whole screen, ANSI stripped.
+func screenText(m *Model) string { return ansi.Strip(m.View().Content) }

@@ -16,6 +16,8 @@ import (
 	"github.com/mcpscope/mcpscope/ui/look"
 
 	"github.com/mcpscope/mcpscope/ui/screen"
+
+	"github.com/mcpscope/mcpscope/ui/compose"
 )
 
 // Model is the root of the UI: it owns the panes, the focus, the layout
@@ -51,7 +53,7 @@ type Model struct {
 
 	overlay screen.Screen // open over the panes, or nil
 
-	composed composeHistory // what the composer sent in this run, newest first
+	composed compose.History // what the composer sent in this run, newest first
 
 	interactive interactivity // what the server said of interactive sessions (seed 002), per connection
 

@@ -10,6 +10,8 @@ import (
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
 	"github.com/mcpscope/mcpscope/ui/screen"
+
+	"github.com/mcpscope/mcpscope/ui/compose"
 )
 
 // driver is the root's screen.Host: the live session and the model's
@@ -51,6 +53,13 @@ func (d driver) CancelRequest(id proto.ID) tea.Cmd {
 		return nil
 	}
 	return cancelCmd(s, id)
+}
+
+// openComposer opens the raw request composer.
+func (m *Model) openComposer() tea.Cmd {
+	c, cmd := compose.Open(driver{m}, &m.composed)
+	m.openOverlay(c)
+	return cmd
 }
 
 // openOverlay shows o over the panes. While the server's questions are

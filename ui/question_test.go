@@ -8,6 +8,8 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
+
+	"github.com/mcpscope/mcpscope/ui/compose"
 )
 
 // TestElicitFormKeys answers a form-mode elicitation with each key path:
@@ -142,7 +144,7 @@ func TestSamplingKeys(t *testing.T) {
 func TestQuestionQueueOverAnOverlay(t *testing.T) {
 	m, r, b := questionModel(t, nil, 100, 30)
 	r.press(":")
-	if _, ok := m.overlay.(*composer); !ok {
+	if _, ok := m.overlay.(*compose.Composer); !ok {
 		t.Fatalf(": opened %T", m.overlay)
 	}
 	first := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, formParams)

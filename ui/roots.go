@@ -100,7 +100,7 @@ func (e *rootsEditor) SetSize(w, h int) {
 // Help lists the keys of the list or of the root being edited.
 func (e *rootsEditor) Help() help.KeyMap {
 	if e.editing >= 0 {
-		return screen.Bindings{e.keys.Done, e.keys.NextField, relabel(e.keys.Cancel, "back")}
+		return screen.Bindings{e.keys.Done, e.keys.NextField, screen.Relabel(e.keys.Cancel, "back")}
 	}
 	return screen.Bindings{e.keys.Add, e.keys.Edit, e.keys.Delete, e.keys.Up, e.keys.Down, e.keys.Save, e.keys.Cancel}
 }

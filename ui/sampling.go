@@ -152,5 +152,5 @@ func samplingRefusal(msg string) *questionAnswer {
 
 // help lists the keys.
 func (v *samplingView) help() help.KeyMap {
-	return screen.Bindings{relabel(v.keys.Accept, "send reply"), v.keys.Next, v.keys.Decline, v.keys.Cancel, v.keys.PageDown}
+	return screen.Bindings{screen.Relabel(v.keys.Accept, "send reply"), v.keys.Next, v.keys.Decline, v.keys.Cancel, v.keys.PageDown}
 }

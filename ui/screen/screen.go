@@ -73,3 +73,9 @@ func (b Bindings) ShortHelp() []key.Binding { return b }
 func (b Bindings) FullHelp() [][]key.Binding { return [][]key.Binding{b} }
 
 var _ help.KeyMap = Bindings(nil)
+
+// Relabel returns b described as desc.
+func Relabel(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
+}

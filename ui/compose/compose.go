@@ -1,4 +1,8 @@
-package ui
+// Package compose is the raw request composer (key :): pick any method,
+// known or not, type its params as JSON, send it as a request or a
+// notification and read the answer; what was sent is remembered for the
+// run.
+package compose
 
 import (
 	"fmt"
@@ -13,6 +17,8 @@ import (
 	"github.com/mcpscope/mcpscope/ui/nav"
 
 	"github.com/mcpscope/mcpscope/ui/look"
+
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // composeStage is the step the composer is at.
@@ -27,11 +33,11 @@ const (
 	stageAnswer
 )
 
-// composer is the raw request composer (key :): it sends any request or
+// Composer is the raw request composer (key :): it sends any request or
 // notification, known or not, with params typed as JSON, and shows the
 // answer. What it sends is remembered for the run and can be recalled.
-type composer struct {
-	d    driver
+type Composer struct {
+	d    screen.Host
 	st   *look.Styles
 	keys composeKeys
 	now  func() time.Time
@@ -50,23 +56,20 @@ type composer struct {
 	w, h    int
 }
 
-// openComposer opens the raw request composer.
-func (m *Model) openComposer() tea.Cmd {
-	c := newComposer(driver{m}, m.styles)
-	m.openOverlay(c)
-	return c.picker.focus()
-}
-
-// newComposer returns a composer at its method picker.
-func newComposer(d driver, st *look.Styles) *composer {
-	return &composer{
-		d: d, st: st, keys: defaultComposeKeys(), now: time.Now,
-		picker: newMethodPicker(composeMethods(d.Dialect()), &d.m.composed, st),
+// Open returns a composer at its method picker, and the command that
+// focuses the picker. hist is what the composers of this run sent; it
+// outlives each composer.
+func Open(h screen.Host, hist *History) (*Composer, tea.Cmd) {
+	st := h.Styles()
+	c := &Composer{
+		d: h, st: st, keys: defaultComposeKeys(), now: time.Now,
+		picker: newMethodPicker(composeMethods(h.Dialect()), hist, st),
 	}
+	return c, c.picker.focus()
 }
 
 // Title names the step and the call.
-func (c *composer) Title() string {
+func (c *Composer) Title() string {
 	switch c.stage {
 	case stageEdit:
 		return fmt.Sprintf("Compose · %s %s", c.call.kind(), c.call.method)
@@ -77,14 +80,14 @@ func (c *composer) Title() string {
 }
 
 // SetSize keeps the body size.
-func (c *composer) SetSize(w, h int) { c.w, c.h = w, h }
+func (c *Composer) SetSize(w, h int) { c.w, c.h = w, h }
 
 // Help lists the keys of the current step.
-func (c *composer) Help() help.KeyMap { return c.keys.helpFor(c.stage, c.call.notify) }
+func (c *Composer) Help() help.KeyMap { return c.keys.helpFor(c.stage, c.call.notify) }
 
 // Update handles a key of the current step, or an answer, tick or other
 // message.
-func (c *composer) Update(msg tea.Msg) (tea.Cmd, bool) {
+func (c *Composer) Update(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case composeAnswerMsg:
 		c.answered(msg)
@@ -112,7 +115,7 @@ func (c *composer) Update(msg tea.Msg) (tea.Cmd, bool) {
 }
 
 // handleKey handles a key press at the current step.
-func (c *composer) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+func (c *Composer) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := c.keys
 	switch c.stage {
 	case stagePick:
@@ -174,10 +177,10 @@ func (c *composer) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 }
 
 // pickerPage is the rows of one page of the picker.
-func (c *composer) pickerPage() int { return max(c.h-3, 1) }
+func (c *Composer) pickerPage() int { return max(c.h-3, 1) }
 
 // edit opens the editor on call: its params, or the method's template.
-func (c *composer) edit(call composeCall) {
+func (c *Composer) edit(call composeCall) {
 	params := call.params
 	if params == nil {
 		params = paramsTemplate(call.method)
@@ -195,7 +198,7 @@ func (c *composer) edit(call composeCall) {
 }
 
 // Render draws the current step in w×h.
-func (c *composer) Render(w, h int) string {
+func (c *Composer) Render(w, h int) string {
 	switch c.stage {
 	case stageEdit:
 		head := c.st.Ink.Muted.Paint(look.Cell(c.desc+" · ctrl+s sends it as a "+c.call.kind(), w))

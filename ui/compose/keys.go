@@ -1,4 +1,4 @@
-package ui
+package compose
 
 import (
 	"charm.land/bubbles/v2/help"
@@ -37,25 +37,19 @@ func defaultComposeKeys() composeKeys {
 	}
 }
 
-// relabel returns b described as desc.
-func relabel(b key.Binding, desc string) key.Binding {
-	b.SetHelp(b.Help().Key, desc)
-	return b
-}
-
 // helpFor lists the keys of a step of the composer.
 func (k composeKeys) helpFor(s composeStage, notify bool) help.KeyMap {
 	switch s {
 	case stageEdit:
-		toggle := relabel(k.Toggle, "send as notification")
+		toggle := screen.Relabel(k.Toggle, "send as notification")
 		if notify {
-			toggle = relabel(k.Toggle, "send as request")
+			toggle = screen.Relabel(k.Toggle, "send as request")
 		}
-		return screen.Bindings{k.Send, toggle, relabel(k.Back, "methods")}
+		return screen.Bindings{k.Send, toggle, screen.Relabel(k.Back, "methods")}
 	case stageWait:
-		return screen.Bindings{k.Cancel, relabel(k.Back, "editor")}
+		return screen.Bindings{k.Cancel, screen.Relabel(k.Back, "editor")}
 	case stageAnswer:
-		return screen.Bindings{k.Again, relabel(k.Up, "scroll"), relabel(k.Back, "editor")}
+		return screen.Bindings{k.Again, screen.Relabel(k.Up, "scroll"), screen.Relabel(k.Back, "editor")}
 	}
-	return screen.Bindings{k.Pick, k.Up, k.Down, k.Tab, relabel(k.Toggle, "kind"), relabel(k.Back, "close")}
+	return screen.Bindings{k.Pick, k.Up, k.Down, k.Tab, screen.Relabel(k.Toggle, "kind"), screen.Relabel(k.Back, "close")}
 }

@@ -1,40 +1,18 @@
-package ui
+package compose
 
 import (
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
 
 	"github.com/mcpscope/mcpscope/internal/screentest"
+
+	"github.com/mcpscope/mcpscope/ui/fuzzy"
 )
-
-// openCompose opens the composer of a fresh model of the sample store.
-func openCompose(t *testing.T) (*Model, *composer) {
-	t.Helper()
-	m := newTestModel(t, sampleStore(t), 120, 30)
-	press(m, ":")
-	return m, composerOf(t, m)
-}
-
-// pick types a filter and picks the first row.
-func pick(t *testing.T, m *Model, filter string) *composer {
-	t.Helper()
-	typeKeys(m, filter)
-	press(m, "enter")
-	c := composerOf(t, m)
-	if c.stage != stageEdit {
-		t.Fatalf("enter on %q: stage %d, want the editor", filter, c.stage)
-	}
-	return c
-}
-
-// screen is the whole screen, ANSI stripped.
-func screenText(m *Model) string { return ansi.Strip(m.View().Content) }
 
 func TestComposeOpenAndClose(t *testing.T) {
 	m, c := openCompose(t)
@@ -45,8 +23,8 @@ func TestComposeOpenAndClose(t *testing.T) {
 		t.Errorf("the picker lists %d methods, want the %d of MCP", len(c.picker.rows), len(composeMethods(proto.DialectMCP)))
 	}
 	press(m, "q") // typed into the filter, not quitting
-	if m.quitting || c.picker.input.Value() != "q" {
-		t.Fatalf("q in the picker: quitting %v, filter %q", m.quitting, c.picker.input.Value())
+	if c.picker.input.Value() != "q" {
+		t.Fatalf("q in the picker: filter %q", c.picker.input.Value())
 	}
 	press(m, "esc")
 	if m.overlay != nil {
@@ -82,7 +60,7 @@ func TestComposeFilter(t *testing.T) {
 		t.Fatalf("the typed text is not offered first: %+v", c.picker.rows)
 	}
 	for _, r := range c.picker.rows[1:] {
-		if _, ok := fuzzyScore("rlist", r.call.method); !ok {
+		if _, ok := fuzzy.Score("rlist", r.call.method); !ok {
 			t.Errorf("%s does not match rlist", r.call.method)
 		}
 		if r.call.method == proto.MethodPing {
@@ -227,7 +205,7 @@ func TestComposeNotification(t *testing.T) {
 		t.Fatalf("sent %+v, want one notification", sent)
 	}
 	var captured *capture.Frame
-	for _, f := range m.cfg.Store.Window(1, m.cfg.Store.Len()) {
+	for _, f := range m.store.Window(1, m.store.Len()) {
 		if f.Msg != nil && f.Msg.Method == proto.MethodToolsList && f.Dir == capture.Out {
 			captured = f
 		}

@@ -1,4 +1,4 @@
-package ui
+package compose
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package ui
+package compose
 
 import (
 	"encoding/json"
@@ -56,7 +56,7 @@ func composeTick(gen int) tea.Cmd {
 // send sends the current call on the session: a request waits for its
 // answer, a notification is answered as soon as it is written. Without a
 // session the answer step says why nothing was sent.
-func (c *composer) send() tea.Cmd {
+func (c *Composer) send() tea.Cmd {
 	call := c.call
 	c.gen++
 	gen := c.gen
@@ -67,7 +67,7 @@ func (c *composer) send() tea.Cmd {
 		c.answered(composeAnswerMsg{gen: gen, err: fmt.Errorf("%s was not sent: %w", call.method, err)})
 		return nil
 	}
-	c.d.m.composed.add(call)
+	c.picker.history.add(call)
 	c.stage, c.sentAt = stageWait, c.now()
 	ctx, params := c.d.Context(), call.wireParams()
 	if call.notify {
@@ -85,7 +85,7 @@ func (c *composer) send() tea.Cmd {
 
 // cancel cancels the request waiting for its answer; its answer then
 // says it was cancelled.
-func (c *composer) cancel() tea.Cmd {
+func (c *Composer) cancel() tea.Cmd {
 	if c.pending == nil {
 		return nil
 	}
@@ -98,7 +98,7 @@ func (c *composer) cancel() tea.Cmd {
 
 // answered shows the answer of send msg.gen; an answer of an earlier send
 // is dropped.
-func (c *composer) answered(msg composeAnswerMsg) {
+func (c *Composer) answered(msg composeAnswerMsg) {
 	if msg.gen != c.gen {
 		return
 	}
@@ -126,7 +126,7 @@ func (c *composer) answered(msg composeAnswerMsg) {
 }
 
 // renderAnswer draws the heading and the answer, scrollable, in w×h.
-func (c *composer) renderAnswer(w, h int) string {
+func (c *Composer) renderAnswer(w, h int) string {
 	paint := c.st.Ink.Good
 	if c.answer.Failed {
 		paint = c.st.Ink.Error
@@ -135,7 +135,7 @@ func (c *composer) renderAnswer(w, h int) string {
 }
 
 // renderWaiting draws the request waiting for its answer.
-func (c *composer) renderWaiting(w int) string {
+func (c *Composer) renderWaiting(w int) string {
 	wait := "sending " + c.call.method + "…"
 	if c.pending != nil {
 		if id, ok := c.pending.requestID(); ok {

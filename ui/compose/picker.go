@@ -1,4 +1,4 @@
-package ui
+package compose
 
 import (
 	"fmt"
@@ -10,6 +10,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/ui/look"
+
+	"github.com/mcpscope/mcpscope/ui/fuzzy"
 )
 
 // maxMethodName bounds the method name typed in the picker.
@@ -37,7 +39,7 @@ type pickerRow struct {
 type methodPicker struct {
 	input   textinput.Model
 	methods []composeMethod
-	history *composeHistory
+	history *History
 	tab     pickerTab
 	rows    []pickerRow
 	sel     int
@@ -46,7 +48,7 @@ type methodPicker struct {
 }
 
 // newMethodPicker returns a picker over methods and history.
-func newMethodPicker(methods []composeMethod, history *composeHistory, st *look.Styles) *methodPicker {
+func newMethodPicker(methods []composeMethod, history *History, st *look.Styles) *methodPicker {
 	in := textinput.New()
 	in.Prompt = ": "
 	in.Placeholder = "type to filter, or any method name to send it as is"
@@ -65,7 +67,7 @@ func (p *methodPicker) refresh() {
 	if p.tab == tabHistory {
 		p.rows = p.rows[:0]
 		for _, c := range p.history.calls {
-			if _, ok := fuzzyScore(text, c.method); ok {
+			if _, ok := fuzzy.Score(text, c.method); ok {
 				p.rows = append(p.rows, pickerRow{call: c, desc: look.OneLine(string(c.params))})
 			}
 		}
@@ -84,7 +86,7 @@ func (p *methodPicker) methodRows(text string) []pickerRow {
 	}
 	var hits []scored
 	for _, m := range p.methods {
-		if s, ok := fuzzyScore(text, m.name); ok {
+		if s, ok := fuzzy.Score(text, m.name); ok {
 			hits = append(hits, scored{m, s})
 		}
 	}

@@ -1,4 +1,4 @@
-package ui
+package compose
 
 import (
 	"bytes"
@@ -39,14 +39,14 @@ func (c composeCall) same(o composeCall) bool {
 	return c.method == o.method && c.notify == o.notify && bytes.Equal(c.params, o.params)
 }
 
-// composeHistory is what the composer sent during this run, newest first,
+// History is what the composer sent during this run, newest first,
 // bounded; sending the newest call again does not add a twin.
-type composeHistory struct {
+type History struct {
 	calls []composeCall
 }
 
 // add remembers a sent call.
-func (h *composeHistory) add(c composeCall) {
+func (h *History) add(c composeCall) {
 	if len(h.calls) > 0 && h.calls[0].same(c) {
 		return
 	}

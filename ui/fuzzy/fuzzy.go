@@ -1,4 +1,6 @@
-package ui
+// Package fuzzy is the fuzzy filter of the UI's lists: a case-insensitive
+// subsequence match with a score.
+package fuzzy
 
 import (
 	"strings"
@@ -8,12 +10,12 @@ import (
 // maxFuzzyText bounds the runes of a text the fuzzy filter looks at.
 const maxFuzzyText = 512
 
-// fuzzyScore says whether pattern matches text as a case-insensitive
+// Score says whether pattern matches text as a case-insensitive
 // subsequence, and how well: higher is better. A substring beats letters
 // scattered over the text, an earlier one beats a later one, and a match
 // at the start of a word counts more. An empty pattern matches everything
 // with score 0.
-func fuzzyScore(pattern, text string) (int, bool) {
+func Score(pattern, text string) (int, bool) {
 	p := []rune(strings.ToLower(pattern))
 	t := []rune(strings.ToLower(text))
 	if len(t) > maxFuzzyText {
