@@ -195,17 +195,14 @@ func press(m *Model, k string) tea.Cmd {
 // keyPress is the KeyPressMsg of a key name as KeyMap uses them; an
 // unknown longer name presses its first character.
 func keyPress(k string) tea.KeyPressMsg {
-	if msg, ok := keytest.Key(k); ok {
-		return msg
-	}
-	return tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
+	return keytest.Press(k)
 }
 
 // golden compares got, ANSI stripped and with trailing spaces cut, with
 // testdata/name.golden (rewritten with -update).
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	goldentest.Check(t, name, goldentest.Plain(got)+"\n")
+	goldentest.CheckPlain(t, name, got)
 }
 
 // screenText is the whole screen, ANSI stripped.

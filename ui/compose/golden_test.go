@@ -5,24 +5,25 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/internal/goldentest"
 	"github.com/mcpscope/mcpscope/internal/screentest"
 )
 
 func TestGoldenComposePicker(t *testing.T) {
 	m, c := openCompose(t)
-	golden(t, "compose_picker", c.Render(90, 12))
+	goldentest.CheckPlain(t, "compose_picker", c.Render(90, 12))
 	typeKeys(m, "res")
 	press(m, "down")
-	golden(t, "compose_picker_filtered", c.Render(90, 8))
+	goldentest.CheckPlain(t, "compose_picker_filtered", c.Render(90, 8))
 }
 
 func TestGoldenComposeEditor(t *testing.T) {
 	m, _ := openCompose(t)
 	c := pick(t, m, "tools/call")
-	golden(t, "compose_editor", c.Render(70, 8))
+	goldentest.CheckPlain(t, "compose_editor", c.Render(70, 8))
 	press(m, "x")
 	m.Update(screentest.Ctrl('s'))
-	golden(t, "compose_editor_invalid", c.Render(70, 9))
+	goldentest.CheckPlain(t, "compose_editor_invalid", c.Render(70, 9))
 }
 
 func TestGoldenComposeAnswers(t *testing.T) {
@@ -31,7 +32,7 @@ func TestGoldenComposeAnswers(t *testing.T) {
 	c.now = (&clock{}).next
 	pick(t, m, "prompts/get")
 	runUntilAnswer(t, m, func() tea.Cmd { _, cmd := m.Update(screentest.Ctrl('s')); return cmd }())
-	golden(t, "compose_result", c.Render(70, 14))
+	goldentest.CheckPlain(t, "compose_result", c.Render(70, 14))
 	press(m, "esc")
 	press(m, "esc")
 	for range len("prompts/get") {
@@ -39,5 +40,5 @@ func TestGoldenComposeAnswers(t *testing.T) {
 	}
 	pick(t, m, "no/such")
 	runUntilAnswer(t, m, func() tea.Cmd { _, cmd := m.Update(screentest.Ctrl('s')); return cmd }())
-	golden(t, "compose_error", c.Render(70, 5))
+	goldentest.CheckPlain(t, "compose_error", c.Render(70, 5))
 }

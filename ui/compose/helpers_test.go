@@ -9,7 +9,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/internal/goldentest"
 	"github.com/mcpscope/mcpscope/internal/keytest"
 	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
@@ -91,24 +90,8 @@ func screenText(m *Model) string { return ansi.Strip(m.View().Content) }
 
 // press sends one key press to the model and returns the command.
 func press(m *Model, k string) tea.Cmd {
-	_, cmd := m.Update(keyPress(k))
+	_, cmd := m.Update(keytest.Press(k))
 	return cmd
-}
-
-// keyPress is the KeyPressMsg of a key name as the key maps use them; an
-// unknown longer name presses its first character.
-func keyPress(k string) tea.KeyPressMsg {
-	if msg, ok := keytest.Key(k); ok {
-		return msg
-	}
-	return tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
-}
-
-// golden compares got, ANSI stripped and with trailing spaces cut, with
-// testdata/name.golden (rewritten with -update).
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	goldentest.Check(t, name, goldentest.Plain(got)+"\n")
 }
 
 // clock hands out times 5 ms apart.
