@@ -11,13 +11,15 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-
-	"github.com/mcpscope/mcpscope/ui/look"
-
 	"github.com/mcpscope/mcpscope/proto"
-
+	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
+
+// ErrorMsg reports an error from outside the UI (for example a question
+// from the server the --answers file does not cover), or from a screen;
+// it is shown in the status bar.
+type ErrorMsg = screen.ErrorMsg
 
 // Messages of the actions.
 type (
@@ -32,10 +34,6 @@ type (
 		id  string
 		err error
 	}
-	// ErrorMsg reports an error from outside the UI (for example a
-	// question from the server the --answers file does not cover); it is
-	// shown in the status bar.
-	ErrorMsg struct{ Err error }
 )
 
 // send sends r on the current session; the result comes back as a

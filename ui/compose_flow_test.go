@@ -12,10 +12,9 @@ import (
 	"github.com/mcpscope/mcpscope/demo/flow"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/internal/peertest"
+	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/transports/stdio"
-
-	"github.com/mcpscope/mcpscope/internal/screentest"
 )
 
 // composeSend picks method in the open composer's picker, whose filter it

@@ -7,7 +7,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/internal/screentest"
-
 	"github.com/mcpscope/mcpscope/ui/compose"
 )
 

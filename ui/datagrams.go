@@ -7,9 +7,8 @@ import (
 	"charm.land/bubbles/v2/progress"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcpscope/mcpscope/ui/nav"
-
 	"github.com/mcpscope/mcpscope/ui/look"
+	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
 // datagramsPane shows the datagram channels: a progress bar per request,

@@ -8,10 +8,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
-
-	"github.com/mcpscope/mcpscope/ui/nav"
-
 	"github.com/mcpscope/mcpscope/ui/look"
+	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
 // detailPane shows the selected frame in full: metadata, decode errors,

@@ -10,7 +10,6 @@ import (
 	"github.com/mcpscope/mcpscope/hexview"
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
-
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 

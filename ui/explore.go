@@ -8,10 +8,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
-
-	"github.com/mcpscope/mcpscope/ui/nav"
-
 	"github.com/mcpscope/mcpscope/ui/look"
+	"github.com/mcpscope/mcpscope/ui/nav"
+	"github.com/mcpscope/mcpscope/ui/wizard"
 )
 
 // maxExploreFilter bounds the text of the explorer's filter.
@@ -56,7 +55,7 @@ type explorer struct {
 	inflight *inflightCall
 	out      *look.Outcome
 	last     map[string]json.RawMessage // arguments of the last call, per entry
-	wiz      *wizard                    // the open wizard (modeWizard)
+	wiz      *wizard.Wizard             // the open wizard (modeWizard)
 
 	w, h int
 }
@@ -136,8 +135,8 @@ func (x *explorer) Update(msg tea.Msg) (tea.Cmd, bool) {
 	case interactivityMsg:
 		x.markWizards()
 		return nil, false
-	case wizardStartedMsg: // of a wizard closed while it started
-		return dropStarted(msg), false
+	case wizard.StartedMsg: // of a wizard closed while it started
+		return msg.Drop(), false
 	case exploreAnswerMsg:
 		return x.answered(msg), false
 	case tea.BackgroundColorMsg:

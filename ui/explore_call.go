@@ -13,9 +13,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
 	"github.com/mcpscope/mcpscope/proto"
-
 	"github.com/mcpscope/mcpscope/ui/look"
-
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
 

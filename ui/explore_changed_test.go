@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -14,23 +15,23 @@ import (
 func TestExploreReloadsOnListChanged(t *testing.T) {
 	_, r, st := demoModel(t)
 	x := openExplorerLoaded(t, r)
-	tools := len(sentRequests(st, proto.MethodToolsList))
-	prompts := len(sentRequests(st, proto.MethodPromptsList))
-	resources := len(sentRequests(st, proto.MethodResourcesList))
+	tools := len(screentest.SentRequests(st, proto.MethodToolsList))
+	prompts := len(screentest.SentRequests(st, proto.MethodPromptsList))
+	resources := len(screentest.SentRequests(st, proto.MethodResourcesList))
 
 	for _, method := range []string{proto.MethodNotifyToolsListChanged, proto.MethodNotifyResourcesChanged} {
 		st.Append(&capture.Frame{Time: time.Now(), Dir: capture.In, Conn: "wt", Chan: capture.Channel{Kind: capture.Control},
 			Msg: notification(t, method, nil)})
 	}
-	r.send(refreshMsg{at: time.Now()})
-	r.until("the changed lists reloaded", func() bool {
+	r.Send(refreshMsg{at: time.Now()})
+	r.Until("the changed lists reloaded", func() bool {
 		return x.lists[tabTools].state == listLoaded && x.lists[tabResources].state == listLoaded &&
-			len(sentRequests(st, proto.MethodToolsList)) == tools+1
+			len(screentest.SentRequests(st, proto.MethodToolsList)) == tools+1
 	})
-	if got := len(sentRequests(st, proto.MethodResourcesList)); got != resources+1 {
+	if got := len(screentest.SentRequests(st, proto.MethodResourcesList)); got != resources+1 {
 		t.Errorf("resources/list sent %d times, want %d", got, resources+1)
 	}
-	if got := len(sentRequests(st, proto.MethodPromptsList)); got != prompts {
+	if got := len(screentest.SentRequests(st, proto.MethodPromptsList)); got != prompts {
 		t.Errorf("prompts/list sent again (%d, was %d) though it did not change", got, prompts)
 	}
 	if len(x.lists[tabTools].items) == 0 {
@@ -39,7 +40,7 @@ func TestExploreReloadsOnListChanged(t *testing.T) {
 	// A notification the client sent itself changes nothing.
 	st.Append(&capture.Frame{Time: time.Now(), Dir: capture.Out, Conn: "wt", Chan: capture.Channel{Kind: capture.Control},
 		Msg: notification(t, proto.MethodNotifyPromptsChanged, nil)})
-	r.send(refreshMsg{at: time.Now()})
+	r.Send(refreshMsg{at: time.Now()})
 	if x.lists[tabPrompts].state != listLoaded {
 		t.Errorf("an outgoing list_changed reloaded the prompts")
 	}

@@ -7,10 +7,8 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/proto"
-
-	"github.com/mcpscope/mcpscope/ui/look"
-
 	"github.com/mcpscope/mcpscope/ui/fuzzy"
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // exploreTab is one of the explorer's lists.

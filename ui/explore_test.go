@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -30,7 +31,7 @@ func TestExploreOpenListsAndTabs(t *testing.T) {
 	}
 	// The demo advertises resources but has no templates: the list shows
 	// the server's refusal with the code's name.
-	if s := r.screenText(); !strings.Contains(s, fmt.Sprintf("[1 Tools %d]", len(tools))) || !strings.Contains(s, " 3 Templates 0! ") {
+	if s := r.ScreenText(); !strings.Contains(s, fmt.Sprintf("[1 Tools %d]", len(tools))) || !strings.Contains(s, " 3 Templates 0! ") {
 		t.Errorf("tab bar:\n%s", s)
 	}
 	steps := []struct {
@@ -42,20 +43,20 @@ func TestExploreOpenListsAndTabs(t *testing.T) {
 		{"4", tabPrompts}, {"2", tabResources},
 	}
 	for _, s := range steps {
-		r.press(s.key)
+		r.Press(s.key)
 		if x.tab != s.want {
 			t.Fatalf("%s: tab %d, want %d", s.key, x.tab, s.want)
 		}
 	}
-	r.press("3")
-	if s := r.screenText(); !strings.Contains(s, "resources/templates/list failed: error -32601 Method not found") {
+	r.Press("3")
+	if s := r.ScreenText(); !strings.Contains(s, "resources/templates/list failed: error -32601 Method not found") {
 		t.Errorf("templates tab:\n%s", s)
 	}
-	r.press("1", "down", "down")
+	r.Press("1", "down", "down")
 	if e, _ := x.list().selected(); e.name != tools[2] {
 		t.Errorf("down down selects %q, want %q", e.name, tools[2])
 	}
-	r.press("esc")
+	r.Press("esc")
 	if m.overlay != nil {
 		t.Error("esc on the list without a filter did not close the explorer")
 	}
@@ -64,13 +65,13 @@ func TestExploreOpenListsAndTabs(t *testing.T) {
 func TestExploreRefreshAndCapabilities(t *testing.T) {
 	_, r, st := demoModel(t)
 	x := openExplorerLoaded(t, r)
-	before := len(sentRequests(st, proto.MethodToolsList))
-	r.press("r")
+	before := len(screentest.SentRequests(st, proto.MethodToolsList))
+	r.Press("r")
 	if x.lists[tabTools].state != listLoading {
 		t.Fatalf("r: tools list state %d, want loading", x.lists[tabTools].state)
 	}
-	r.until("the lists again", func() bool { return x.lists[tabTools].state == listLoaded && x.lists[tabPrompts].state == listLoaded })
-	if after := len(sentRequests(st, proto.MethodToolsList)); after != before+1 {
+	r.Until("the lists again", func() bool { return x.lists[tabTools].state == listLoaded && x.lists[tabPrompts].state == listLoaded })
+	if after := len(screentest.SentRequests(st, proto.MethodToolsList)); after != before+1 {
 		t.Errorf("tools/list sent %d times after r, want %d", after, before+1)
 	}
 	caps := advertised(json.RawMessage(`{"tools":{},"prompts":null,"logging":{}}`))
@@ -86,37 +87,37 @@ func TestExploreRefreshAndCapabilities(t *testing.T) {
 func TestExploreFilter(t *testing.T) {
 	m, r, _ := demoModel(t)
 	x := openExplorerLoaded(t, r)
-	r.press("/")
-	r.typeText("rdfl")
+	r.Press("/")
+	r.TypeText("rdfl")
 	if got := names(x.list()); len(got) == 0 || got[0] != "read_file" || !x.filtering {
 		t.Fatalf("filter rdfl shows %v (filtering %v)", got, x.filtering)
 	}
-	r.press("backspace", "backspace", "backspace", "backspace")
-	r.typeText("echo")
+	r.Press("backspace", "backspace", "backspace", "backspace")
+	r.TypeText("echo")
 	if got := names(x.list()); got[0] != "echo" {
 		t.Fatalf("filter echo shows %v", got)
 	}
-	if s := r.screenText(); !strings.Contains(s, "/ echo") {
+	if s := r.ScreenText(); !strings.Contains(s, "/ echo") {
 		t.Errorf("the filter input is not shown:\n%s", s)
 	}
-	r.press("enter")
+	r.Press("enter")
 	if x.filtering || x.list().filter != "echo" {
 		t.Fatalf("enter: filtering %v filter %q, want the filter kept", x.filtering, x.list().filter)
 	}
 	all := len(x.lists[tabTools].items)
-	if s := r.screenText(); !strings.Contains(s, fmt.Sprintf(`1 of %d tools match "echo"`, all)) {
+	if s := r.ScreenText(); !strings.Contains(s, fmt.Sprintf(`1 of %d tools match "echo"`, all)) {
 		t.Errorf("summary:\n%s", s)
 	}
-	r.press("esc")
+	r.Press("esc")
 	if x.list().filter != "" || m.overlay == nil {
 		t.Fatalf("esc with a filter: filter %q, overlay %v; want the filter cleared and the explorer open", x.list().filter, m.overlay)
 	}
-	r.press("/")
-	r.typeText("zzz")
+	r.Press("/")
+	r.TypeText("zzz")
 	if len(x.list().shown) != 0 {
 		t.Errorf("zzz matches %v", names(x.list()))
 	}
-	r.press("esc")
+	r.Press("esc")
 	if x.filtering || len(x.list().shown) != all {
 		t.Errorf("esc in the filter input: filtering %v, %d shown", x.filtering, len(x.list().shown))
 	}

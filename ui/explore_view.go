@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/proto"
-
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 

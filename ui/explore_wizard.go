@@ -4,8 +4,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/proto"
-
 	"github.com/mcpscope/mcpscope/ui/look"
+	"github.com/mcpscope/mcpscope/ui/wizard"
 )
 
 // The explorer's hooks for interactive sessions (seed 002): on a server
@@ -36,10 +36,10 @@ func (x *explorer) startWizard(e entry) tea.Cmd {
 	if e.bad != "" {
 		return nil
 	}
-	x.wiz = newWizard(x.d, e.name)
+	x.wiz = wizard.New(x.d, e.name)
 	x.wiz.SetSize(x.w, x.h)
 	x.mode = modeWizard
-	return x.wiz.start()
+	return x.wiz.Start()
 }
 
 // updateWizard gives a message to the open wizard; the explorer's own
@@ -51,7 +51,7 @@ func (x *explorer) updateWizard(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 		return nil, false
 	}
 	cmd, closed := x.wiz.Update(msg)
-	if closed || x.wiz.notInteractive {
+	if closed || x.wiz.NotInteractive() {
 		return tea.Batch(cmd, x.wizardClosed()), true
 	}
 	return cmd, true
@@ -63,13 +63,13 @@ func (x *explorer) wizardClosed() tea.Cmd {
 	wiz := x.wiz
 	x.wiz = nil
 	x.backToList()
-	if !wiz.notInteractive {
+	if !wiz.NotInteractive() {
 		return nil
 	}
-	x.d.markNotInteractive(wiz.tool)
+	x.d.markNotInteractive(wiz.Tool())
 	x.markWizards()
 	cmd := x.openToolForm(x.target)
-	x.note = wiz.tool + " is not interactive (" + look.ErrorHeadline(wiz.endErr, proto.DialectInteraction) + "): its tools/call form"
+	x.note = wiz.Tool() + " is not interactive (" + look.ErrorHeadline(wiz.Err(), proto.DialectInteraction) + "): its tools/call form"
 	return cmd
 }
 

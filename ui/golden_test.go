@@ -9,7 +9,6 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
-
 	"github.com/mcpscope/mcpscope/ui/nav"
 )
 

@@ -7,15 +7,13 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/goldentest"
 	"github.com/mcpscope/mcpscope/internal/keytest"
-	"github.com/mcpscope/mcpscope/proto"
-
 	"github.com/mcpscope/mcpscope/internal/screentest"
+	"github.com/mcpscope/mcpscope/proto"
 )
 
 // t0 is the time of the first test frame.

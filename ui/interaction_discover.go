@@ -1,11 +1,8 @@
 package ui
 
 import (
-	"errors"
-
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -115,11 +112,4 @@ func (d driver) markNotInteractive(tool string) {
 	if len(in.notInteractive) < maxNotInteractive {
 		in.notInteractive[tool] = true
 	}
-}
-
-// isNotInteractive reports whether err is the server's -32007: the tool
-// does not run interactively.
-func isNotInteractive(err error) bool {
-	var rpc *client.RPCError
-	return errors.As(err, &rpc) && rpc.Err != nil && rpc.Err.Code == proto.CodeNotInteractive
 }

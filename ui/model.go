@@ -10,14 +10,10 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
-
-	"github.com/mcpscope/mcpscope/ui/nav"
-
-	"github.com/mcpscope/mcpscope/ui/look"
-
-	"github.com/mcpscope/mcpscope/ui/screen"
-
 	"github.com/mcpscope/mcpscope/ui/compose"
+	"github.com/mcpscope/mcpscope/ui/look"
+	"github.com/mcpscope/mcpscope/ui/nav"
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // Model is the root of the UI: it owns the panes, the focus, the layout

@@ -7,11 +7,10 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/compose"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
 	"github.com/mcpscope/mcpscope/ui/screen"
-
-	"github.com/mcpscope/mcpscope/ui/compose"
 )
 
 // driver is the root's screen.Host: the live session and the model's

@@ -14,9 +14,7 @@ import (
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
 	"github.com/mcpscope/mcpscope/proto"
-
 	"github.com/mcpscope/mcpscope/ui/look"
-
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
 

@@ -18,7 +18,7 @@ func TestGoldenQuestions(t *testing.T) {
 	request7 := client.WithQuestionOrigin(context.Background(), client.QuestionOrigin{RequestID: proto.IntID(7)})
 	ask(t, r, b, request7, proto.MethodElicitationCreate, formParams)
 	golden(t, "question_elicit_form", plainView(m))
-	r.press("ctrl+s")
+	r.Press("ctrl+s")
 	golden(t, "question_elicit_refused", plainView(m))
 
 	m, r, b = questionModel(t, nil, 50, 22)
@@ -27,11 +27,11 @@ func TestGoldenQuestions(t *testing.T) {
 
 	m, r, b = questionModel(t, nil, 90, 26)
 	ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, samplingParams)
-	r.typeText("Paris.")
+	r.TypeText("Paris.")
 	golden(t, "question_sampling", plainView(m))
 
 	m, r, _ = questionModel(t, nil, 80, 16)
-	r.press("ctrl+r", "a")
-	r.typeText("file:///srv/b")
+	r.Press("ctrl+r", "a")
+	r.TypeText("file:///srv/b")
 	golden(t, "roots_editor", plainView(m))
 }

@@ -32,8 +32,8 @@ func questionModel(t *testing.T, st *capture.Store, w, h int) (*Model, *cmdRunne
 	b := NewQuestionBridge([]proto.Root{{URI: "file:///srv/a", Name: "a"}})
 	b.SetSend(func(msg tea.Msg) {
 		select {
-		case r.msgs <- msg:
-		case <-r.stop:
+		case r.Msgs <- msg:
+		case <-r.Stop:
 		}
 	})
 	m.cfg.Questions = b
@@ -64,7 +64,7 @@ func ask(t *testing.T, r *cmdRunner, b *QuestionBridge, ctx context.Context, met
 		}
 		ch <- h
 	}()
-	r.until("the question is open", func() bool { return openQuestions(r.m) > before })
+	r.Until("the question is open", func() bool { return openQuestions(r.m) > before })
 	return ch
 }
 

@@ -9,7 +9,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/internal/termtext"
-
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 

@@ -6,9 +6,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcpscope/mcpscope/ui/nav"
-
 	"github.com/mcpscope/mcpscope/ui/look"
+	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
 // stderrPane shows what a stdio server wrote on its standard error, newest

@@ -8,10 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/capture"
-
-	"github.com/mcpscope/mcpscope/ui/nav"
-
 	"github.com/mcpscope/mcpscope/ui/look"
+	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
 // streamsPane lists the execution streams the store remembers: request id

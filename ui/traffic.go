@@ -8,10 +8,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
-
-	"github.com/mcpscope/mcpscope/ui/nav"
-
 	"github.com/mcpscope/mcpscope/ui/look"
+	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
 // rowSource is the list of frames the traffic pane scrolls through: every

@@ -65,3 +65,13 @@ func (h *Host) CancelRequest(id proto.ID) tea.Cmd {
 	}
 	return func() tea.Msg { return s.Cancel(id, screen.CancelReason) }
 }
+
+// View draws s as the root draws an open screen: its title line (made safe
+// to print) over its body of w×h, then the host's last note.
+func (h *Host) View(s screen.Screen, w, bodyH int) string {
+	note := ""
+	if n := len(h.Notes); n > 0 {
+		note = h.Notes[n-1]
+	}
+	return look.Cell(" "+s.Title(), w) + "\n" + s.Render(w, bodyH) + "\n" + look.Cell(note, w)
+}

@@ -120,12 +120,19 @@ func Connect(t testing.TB, sink capture.Sink) (*FakePeer, *client.Session) {
 func ConnectWith(t testing.TB, sink capture.Sink, opts client.Options) (*FakePeer, *client.Session) {
 	t.Helper()
 	f := &FakePeer{sink: sink, done: make(chan struct{})}
-	s := client.New(f, opts)
+	return f, connectSession(t, f, opts, "the fake peer")
+}
+
+// connectSession connects a session over tr, which what names for a
+// failure, and closes it at the end of the test.
+func connectSession(t testing.TB, tr client.Transport, opts client.Options, what string) *client.Session {
+	t.Helper()
+	s := client.New(tr, opts)
 	if err := s.Connect(flowtest.Context(t)); err != nil {
-		t.Fatalf("connecting to the fake peer: %v", err)
+		t.Fatalf("connecting to %s: %v", what, err)
 	}
 	t.Cleanup(func() { _ = s.Close() })
-	return f, s
+	return s
 }
 
 // Deliver hands m to the session as if the server had sent it.

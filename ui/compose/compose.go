@@ -13,11 +13,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
-
-	"github.com/mcpscope/mcpscope/ui/nav"
-
 	"github.com/mcpscope/mcpscope/ui/look"
-
+	"github.com/mcpscope/mcpscope/ui/nav"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
 

@@ -7,10 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/proto"
-
 	"github.com/mcpscope/mcpscope/internal/screentest"
-
+	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/ui/fuzzy"
 )
 

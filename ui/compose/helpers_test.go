@@ -53,7 +53,7 @@ func (m *Model) View() tea.View {
 	if m.overlay == nil {
 		return tea.NewView("")
 	}
-	return tea.NewView(m.overlay.Title() + "\n" + m.overlay.Render(bodyW, bodyH))
+	return tea.NewView(m.host.View(m.overlay, bodyW, bodyH))
 }
 
 // openCompose opens the composer, unconnected.

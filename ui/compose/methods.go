@@ -6,7 +6,6 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
-
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
 

@@ -9,9 +9,8 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcpscope/mcpscope/ui/look"
-
 	"github.com/mcpscope/mcpscope/ui/fuzzy"
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // maxMethodName bounds the method name typed in the picker.

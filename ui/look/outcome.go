@@ -11,7 +11,6 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
-
 	"github.com/mcpscope/mcpscope/ui/nav"
 )
 

@@ -60,6 +60,10 @@ type Host interface {
 // there is none.
 var ErrNotConnected = errors.New("not connected")
 
+// ErrorMsg reports an error the root shows in the status bar: a screen's
+// command returns it for what went wrong after the screen moved on.
+type ErrorMsg struct{ Err error }
+
 // CancelReason is the reason sent with a cancellation from the UI.
 const CancelReason = "cancelled by the user"
 

@@ -1,4 +1,4 @@
-package ui
+package wizard
 
 import (
 	"slices"
@@ -35,7 +35,7 @@ func defaultWizardKeys() wizardKeyMap {
 
 // Help lists the keys of what the wizard shows: the state view, the end,
 // the answer in flight, or the prompt's widget.
-func (w *wizard) Help() help.KeyMap {
+func (w *Wizard) Help() help.KeyMap {
 	k := w.keys
 	switch {
 	case w.state != nil:

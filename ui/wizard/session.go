@@ -1,4 +1,4 @@
-package ui
+package wizard
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/prompts"
 	"github.com/mcpscope/mcpscope/proto"
-
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
@@ -21,9 +20,10 @@ const cancelSessionReason = "User cancelled"
 // Messages of a wizard's session. Each names the session (or the wizard,
 // before there is one) so that a message of another wizard is ignored.
 type (
-	// wizardStartedMsg carries the answer to interaction.start.
-	wizardStartedMsg struct {
-		w   *wizard
+	// StartedMsg carries the answer to interaction.start; the caller
+	// of a wizard closed while it started gets it and calls Drop.
+	StartedMsg struct {
+		w   *Wizard
 		it  *client.Interaction
 		err error
 	}
@@ -57,10 +57,10 @@ type (
 	}
 )
 
-// start sends interaction.start for the wizard's tool with no initial
+// Start sends interaction.start for the wizard's tool with no initial
 // params and the wizard's timeout. A start the user gave up on while it
 // was in flight is cancelled as soon as it answers.
-func (w *wizard) start() tea.Cmd {
+func (w *Wizard) Start() tea.Cmd {
 	s, err := w.d.Session()
 	if err != nil {
 		w.fail(fmt.Errorf("%s was not sent: %w", proto.MethodInteractionStart, err))
@@ -75,15 +75,15 @@ func (w *wizard) start() tea.Cmd {
 		if err == nil && ctx.Err() != nil {
 			_ = it.Cancel(context.WithoutCancel(ctx), cancelSessionReason)
 		}
-		return wizardStartedMsg{w: w, it: it, err: err}
+		return StartedMsg{w: w, it: it, err: err}
 	}
 }
 
 // started shows the session, or why it did not start. The server's -32007
 // NOT_INTERACTIVE closes the wizard for the caller's tools/call form.
-func (w *wizard) started(msg wizardStartedMsg) tea.Cmd {
+func (w *Wizard) started(msg StartedMsg) tea.Cmd {
 	if msg.w != w || w.phase != wizStarting {
-		return dropStarted(msg)
+		return msg.Drop()
 	}
 	w.startCancel() // the start is over: release its context
 	if msg.err != nil {
@@ -98,9 +98,9 @@ func (w *wizard) started(msg wizardStartedMsg) tea.Cmd {
 	return tea.Batch(w.nextEvent(), w.expiry())
 }
 
-// dropStarted cancels a session that started for a wizard the user
-// closed while interaction.start was in flight.
-func dropStarted(msg wizardStartedMsg) tea.Cmd {
+// Drop cancels a session that started for a wizard the user closed while
+// interaction.start was in flight.
+func (msg StartedMsg) Drop() tea.Cmd {
 	if msg.it == nil || msg.it.State().Terminal() {
 		return nil
 	}
@@ -112,7 +112,7 @@ func dropStarted(msg wizardStartedMsg) tea.Cmd {
 }
 
 // nextEvent waits for the session's next event.
-func (w *wizard) nextEvent() tea.Cmd {
+func (w *Wizard) nextEvent() tea.Cmd {
 	it := w.it
 	return func() tea.Msg {
 		ev, ok := <-it.Events()
@@ -121,7 +121,7 @@ func (w *wizard) nextEvent() tea.Cmd {
 }
 
 // event shows one event of the session and waits for the next.
-func (w *wizard) event(msg wizardEventMsg) tea.Cmd {
+func (w *Wizard) event(msg wizardEventMsg) tea.Cmd {
 	if msg.it != w.it || w.it == nil {
 		return nil
 	}
@@ -156,7 +156,7 @@ func (w *wizard) event(msg wizardEventMsg) tea.Cmd {
 }
 
 // setProgress shows the server's latest progress.
-func (w *wizard) setProgress(p proto.InteractionProgress) {
+func (w *Wizard) setProgress(p proto.InteractionProgress) {
 	if w.progress == nil {
 		w.progress = prompts.NewProgress(p, w.d.Styles().Dark)
 		return
@@ -167,7 +167,7 @@ func (w *wizard) setProgress(p proto.InteractionProgress) {
 // showPrompt opens the widget of a prompt. The same prompt sent again
 // after a refusal (seed 002, "Validation Retry") keeps the widget and the
 // answer typed, and shows the server's reason at it.
-func (w *wizard) showPrompt(p *proto.InteractionPrompt) tea.Cmd {
+func (w *Wizard) showPrompt(p *proto.InteractionPrompt) tea.Cmd {
 	if p == nil || w.phase == wizEnded {
 		return nil
 	}
@@ -206,4 +206,11 @@ func refusalError(reason string) error {
 		return nil
 	}
 	return errors.New(reason)
+}
+
+// isNotInteractive reports whether err is the server's -32007: the tool
+// does not run interactively.
+func isNotInteractive(err error) bool {
+	var rpc *client.RPCError
+	return errors.As(err, &rpc) && rpc.Err != nil && rpc.Err.Code == proto.CodeNotInteractive
 }

@@ -1,4 +1,4 @@
-package ui
+package wizard
 
 import (
 	"encoding/json"
@@ -7,14 +7,13 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/proto"
-
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // Render draws the wizard in w×h: the head (tool, session, state, time
 // left, progress, the server's message, notices), then the prompt's
 // widget, the end, or the state view.
-func (w *wizard) Render(width, h int) string {
+func (w *Wizard) Render(width, h int) string {
 	if h <= 0 {
 		return ""
 	}
@@ -44,7 +43,7 @@ func (w *wizard) Render(width, h int) string {
 }
 
 // headLines are the lines above the widget or the end.
-func (w *wizard) headLines(width int) []string {
+func (w *Wizard) headLines(width int) []string {
 	head := look.OneLine(w.tool)
 	if w.it != nil {
 		head += " · " + sessionLabel(w.it.ID())
@@ -71,13 +70,13 @@ func (w *wizard) headLines(width int) []string {
 }
 
 // widgetHeight is the height the widget is drawn at.
-func (w *wizard) widgetHeight() int {
+func (w *Wizard) widgetHeight() int {
 	return max(w.h-len(w.headLines(w.w))-1, 1)
 }
 
 // promptLines draws the widget (or why there is none) and, while the
 // answer is in flight, says so.
-func (w *wizard) promptLines(width, h int) []string {
+func (w *Wizard) promptLines(width, h int) []string {
 	var foot []string
 	if w.phase == wizSending {
 		foot = []string{w.st.Ink.Muted.Paint(proto.MethodInteractionRespond + " in flight… ctrl+x cancels it, esc cancels the session")}
@@ -92,7 +91,7 @@ func (w *wizard) promptLines(width, h int) []string {
 
 // endLines draws how the session ended: the completion (success, summary,
 // the result as JSON), the cancellation, or the error by its name.
-func (w *wizard) endLines(width, h int) []string {
+func (w *Wizard) endLines(width, h int) []string {
 	var lines []string
 	switch {
 	case w.end == proto.InteractionCompleted:
@@ -116,7 +115,7 @@ func (w *wizard) endLines(width, h int) []string {
 
 // completionLine says whether the tool reports success, from the result's
 // "success" member (seed 002, interaction.complete).
-func (w *wizard) completionLine() string {
+func (w *Wizard) completionLine() string {
 	var r struct {
 		Success *bool `json:"success"`
 	}
@@ -133,7 +132,7 @@ func (w *wizard) completionLine() string {
 }
 
 // stateTint colours a state: the ends by how they went.
-func (w *wizard) stateTint(st proto.InteractionState) look.Tint {
+func (w *Wizard) stateTint(st proto.InteractionState) look.Tint {
 	switch st {
 	case proto.InteractionCompleted:
 		return w.st.Ink.Good
@@ -146,7 +145,7 @@ func (w *wizard) stateTint(st proto.InteractionState) look.Tint {
 }
 
 // paintLines breaks text into lines of at most width cells, painted.
-func (w *wizard) paintLines(t look.Tint, text string, width int) []string {
+func (w *Wizard) paintLines(t look.Tint, text string, width int) []string {
 	lines := strings.Split(ansi.Wordwrap(look.OneLine(text), max(width, 1), " "), "\n")
 	for i, l := range lines {
 		lines[i] = t.Paint(l)

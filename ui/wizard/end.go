@@ -1,4 +1,4 @@
-package ui
+package wizard
 
 import (
 	"encoding/json"
@@ -7,14 +7,13 @@ import (
 
 	"github.com/mcpscope/mcpscope/prompts"
 	"github.com/mcpscope/mcpscope/proto"
-
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // The session's state view, its end, and its countdown.
 
 // getState asks the server for the session's state and opens its view.
-func (w *wizard) getState() tea.Cmd {
+func (w *Wizard) getState() tea.Cmd {
 	if w.it == nil {
 		w.note("the session has not started: there is no state to ask for")
 		return nil
@@ -30,7 +29,7 @@ func (w *wizard) getState() tea.Cmd {
 }
 
 // stateArrived fills the state view.
-func (w *wizard) stateArrived(msg wizardStateMsg) {
+func (w *Wizard) stateArrived(msg wizardStateMsg) {
 	if msg.it != w.it || w.state == nil || w.state.id != msg.id {
 		return
 	}
@@ -39,7 +38,7 @@ func (w *wizard) stateArrived(msg wizardStateMsg) {
 }
 
 // completed shows interaction.complete: success, summary and the result.
-func (w *wizard) completed(c *proto.InteractionCompleteParams) {
+func (w *Wizard) completed(c *proto.InteractionCompleteParams) {
 	w.ended(proto.InteractionCompleted, nil)
 	w.complete = c
 	var res json.RawMessage
@@ -56,7 +55,7 @@ func (w *wizard) completed(c *proto.InteractionCompleteParams) {
 // ended moves the wizard to its end: the session's final state and why
 // (named in seed 002's codes). A session already ended keeps its end; one
 // that ended in error without a reason takes the first reason told.
-func (w *wizard) ended(st proto.InteractionState, err error) {
+func (w *Wizard) ended(st proto.InteractionState, err error) {
 	switch {
 	case w.phase != wizEnded:
 		w.phase, w.end, w.widget, w.ticking = wizEnded, st, nil, false
@@ -71,13 +70,13 @@ func (w *wizard) ended(st proto.InteractionState, err error) {
 }
 
 // fail ends a wizard whose session never started.
-func (w *wizard) fail(err error) {
+func (w *Wizard) fail(err error) {
 	w.ended(proto.InteractionError, err)
 }
 
 // settle ends the wizard when the session's events close without an end
 // it showed (the session closed, or cancelled from elsewhere).
-func (w *wizard) settle() {
+func (w *Wizard) settle() {
 	if w.phase == wizEnded {
 		return
 	}
@@ -90,7 +89,7 @@ func (w *wizard) settle() {
 
 // expiry follows the session's announced expiry and keeps the countdown
 // ticking while there is time left.
-func (w *wizard) expiry() tea.Cmd {
+func (w *Wizard) expiry() tea.Cmd {
 	if w.it == nil || w.phase == wizEnded {
 		return nil
 	}
@@ -105,7 +104,7 @@ func (w *wizard) expiry() tea.Cmd {
 }
 
 // tick redraws the countdown once a second while the session lives.
-func (w *wizard) tick(msg prompts.CountdownTickMsg) tea.Cmd {
+func (w *Wizard) tick(msg prompts.CountdownTickMsg) tea.Cmd {
 	if w.phase == wizEnded {
 		w.ticking = false
 		return nil

@@ -1,4 +1,8 @@
-package ui
+// Package wizard is the screen of one interactive session of a tool (seed
+// 002): the server's prompts as widgets, progress, the time left, the
+// refusals and the final result. The explorer opens it on a tool of an
+// interactive server.
+package wizard
 
 import (
 	"context"
@@ -10,11 +14,8 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/prompts"
 	"github.com/mcpscope/mcpscope/proto"
-
-	"github.com/mcpscope/mcpscope/ui/nav"
-
 	"github.com/mcpscope/mcpscope/ui/look"
-
+	"github.com/mcpscope/mcpscope/ui/nav"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
@@ -39,14 +40,14 @@ const (
 	wizEnded                        // completed, cancelled or failed: the end is shown
 )
 
-// wizard is one interactive session of a tool (seed 002), driven by the
+// Wizard is one interactive session of a tool (seed 002), driven by the
 // user: the server's prompts as widgets, the progress and the time left,
 // the refusals at the widget, the final result. It sits in the explorer,
 // which opens it on a tool of an interactive server. The session's events
 // come in by a re-arming command; every request runs in a command, so
 // Update never blocks.
-type wizard struct {
-	d     driver
+type Wizard struct {
+	d     screen.Host
 	st    *look.Styles
 	nav   nav.Keys
 	keys  wizardKeyMap
@@ -82,16 +83,16 @@ type wizard struct {
 	w, h int
 }
 
-var _ screen.Screen = (*wizard)(nil)
+var _ screen.Screen = (*Wizard)(nil)
 
-// newWizard returns a wizard of tool, not started yet.
-func newWizard(d driver, tool string) *wizard {
-	return &wizard{d: d, st: d.Styles(), nav: d.Nav(), keys: defaultWizardKeys(), tool: tool, clock: time.Now,
+// New returns a wizard of tool, not started yet.
+func New(d screen.Host, tool string) *Wizard {
+	return &Wizard{d: d, st: d.Styles(), nav: d.Nav(), keys: defaultWizardKeys(), tool: tool, clock: time.Now,
 		countdown: prompts.NewCountdown(time.Time{}, d.Styles().Dark)}
 }
 
 // Title names the tool and the session.
-func (w *wizard) Title() string {
+func (w *Wizard) Title() string {
 	t := "Wizard · " + w.tool
 	if w.state != nil {
 		t += " · " + proto.MethodInteractionGetState
@@ -100,7 +101,7 @@ func (w *wizard) Title() string {
 }
 
 // SetSize gives the wizard its body size.
-func (w *wizard) SetSize(width, h int) {
+func (w *Wizard) SetSize(width, h int) {
 	w.w, w.h = width, h
 	if w.widget != nil {
 		w.widget.SetSize(width, w.widgetHeight())
@@ -115,11 +116,11 @@ func (w *wizard) SetSize(width, h int) {
 
 // Update handles a key or any other message: the session's own results
 // and events, the countdown's ticks, what the widget waits for.
-func (w *wizard) Update(msg tea.Msg) (tea.Cmd, bool) {
+func (w *Wizard) Update(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		return w.handleKey(msg)
-	case wizardStartedMsg:
+	case StartedMsg:
 		return w.started(msg), false
 	case wizardEventMsg:
 		return w.event(msg), false
@@ -147,7 +148,7 @@ func (w *wizard) Update(msg tea.Msg) (tea.Cmd, bool) {
 }
 
 // handleKey routes a key by what the wizard shows.
-func (w *wizard) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+func (w *Wizard) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := w.keys
 	switch {
 	case w.state != nil:
@@ -193,7 +194,7 @@ func (w *wizard) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // widgetKey gives a key to the prompt's widget and acts on what it did:
 // an answer that passes the prompt's rules is sent; esc cancels the
 // session.
-func (w *wizard) widgetKey(msg tea.KeyPressMsg) tea.Cmd {
+func (w *Wizard) widgetKey(msg tea.KeyPressMsg) tea.Cmd {
 	act, cmd := w.widget.Update(msg)
 	switch act {
 	case prompts.ActionSubmit:
@@ -205,7 +206,7 @@ func (w *wizard) widgetKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // note keeps a notice, dropping the oldest past maxWizardNotes.
-func (w *wizard) note(s string) {
+func (w *Wizard) note(s string) {
 	w.notes = append(w.notes, look.OneLine(s))
 	if len(w.notes) > maxWizardNotes {
 		w.notes = w.notes[len(w.notes)-maxWizardNotes:]
@@ -214,7 +215,7 @@ func (w *wizard) note(s string) {
 
 // sessionState is the session's state as the client sees it (the end
 // the wizard shows, once it ended); "" before interaction.start answered.
-func (w *wizard) sessionState() proto.InteractionState {
+func (w *Wizard) sessionState() proto.InteractionState {
 	switch {
 	case w.phase == wizEnded && w.end != "" && w.it != nil:
 		return w.end
@@ -223,3 +224,17 @@ func (w *wizard) sessionState() proto.InteractionState {
 	}
 	return w.it.State()
 }
+
+// Tool is the tool the wizard runs.
+func (w *Wizard) Tool() string { return w.tool }
+
+// NotInteractive reports whether the server answered interaction.start
+// with -32007 NOT_INTERACTIVE: the caller falls back to tools/call.
+func (w *Wizard) NotInteractive() bool { return w.notInteractive }
+
+// Err is why the session ended in error, or nil.
+func (w *Wizard) Err() error { return w.endErr }
+
+// SetClock replaces the wizard's clock (time.Now), which drives its
+// countdown and its date prompts.
+func (w *Wizard) SetClock(now func() time.Time) { w.clock = now }

@@ -1,4 +1,4 @@
-package ui
+package wizard
 
 import (
 	"context"
@@ -10,9 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
-
 	"github.com/mcpscope/mcpscope/ui/look"
-
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
@@ -20,7 +18,7 @@ import (
 // answer cancelled in flight, interaction.cancel.
 
 // submit sends the widget's answer (it passed the prompt's rules).
-func (w *wizard) submit() tea.Cmd {
+func (w *Wizard) submit() tea.Cmd {
 	v, err := w.widget.Value()
 	if err != nil {
 		w.widget.SetRefusal(err, "")
@@ -40,7 +38,7 @@ func (w *wizard) submit() tea.Cmd {
 // responded shows how the server took the answer: accepted (wait for
 // the next prompt), refused at the widget (answer again), cancelled in
 // flight (answer again), or an error by its name.
-func (w *wizard) responded(msg wizardRespondedMsg) tea.Cmd {
+func (w *Wizard) responded(msg wizardRespondedMsg) tea.Cmd {
 	if msg.it != w.it || w.it == nil {
 		return nil
 	}
@@ -75,7 +73,7 @@ func (w *wizard) responded(msg wizardRespondedMsg) tea.Cmd {
 }
 
 // backToWidget lets the user answer the current prompt again.
-func (w *wizard) backToWidget(current bool) {
+func (w *Wizard) backToWidget(current bool) {
 	if current && w.phase == wizSending {
 		w.phase = wizAnswering
 	}
@@ -85,7 +83,7 @@ func (w *wizard) backToWidget(current bool) {
 // session stops waiting and tells the server ($/cancel on MCP-Flow,
 // notifications/cancelled on MCP) with the user's reason; the prompt can
 // be answered again.
-func (w *wizard) cancelAnswer() tea.Cmd {
+func (w *Wizard) cancelAnswer() tea.Cmd {
 	if w.respond == nil || w.phase != wizSending {
 		w.note("no answer is in flight: nothing to cancel")
 		return nil
@@ -98,7 +96,7 @@ func (w *wizard) cancelAnswer() tea.Cmd {
 	}
 	return func() tea.Msg {
 		if err := s.Cancel(id, screen.CancelReason); err != nil {
-			return ErrorMsg{Err: fmt.Errorf("cancelling %s %s: %w", proto.MethodInteractionRespond, id, err)}
+			return screen.ErrorMsg{Err: fmt.Errorf("cancelling %s %s: %w", proto.MethodInteractionRespond, id, err)}
 		}
 		return nil
 	}
@@ -133,7 +131,7 @@ func (f *respondFlight) get() (proto.ID, bool) {
 
 // cancelSession sends interaction.cancel: the session is cancelled at
 // once on this side and the server's answer is shown when it comes.
-func (w *wizard) cancelSession() tea.Cmd {
+func (w *Wizard) cancelSession() tea.Cmd {
 	if w.it == nil || w.phase == wizEnded {
 		return nil
 	}
@@ -149,7 +147,7 @@ func (w *wizard) cancelSession() tea.Cmd {
 }
 
 // cancelled shows the server's answer to interaction.cancel.
-func (w *wizard) cancelled(msg wizardCancelledMsg) {
+func (w *Wizard) cancelled(msg wizardCancelledMsg) {
 	if msg.it != w.it || w.it == nil {
 		return
 	}
