@@ -2,7 +2,6 @@ package ui
 
 import (
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"unicode/utf8"
@@ -23,12 +22,6 @@ type ErrorMsg = screen.ErrorMsg
 
 // Messages of the actions.
 type (
-	// callDoneMsg says how a request sent from the UI ended.
-	callDoneMsg struct {
-		method string
-		result json.RawMessage
-		err    error
-	}
 	// cancelDoneMsg says how a cancellation went.
 	cancelDoneMsg struct {
 		id  string
@@ -37,7 +30,7 @@ type (
 )
 
 // send sends r on the current session; the result comes back as a
-// callDoneMsg. The frames show up in the panes as they are captured.
+// screen.CallDoneMsg. The frames show up in the panes as they are captured.
 func (m *Model) send(r Request) tea.Cmd {
 	s := m.conn.link.Session
 	if s == nil || !m.conn.ready || m.conn.down {
@@ -47,22 +40,16 @@ func (m *Model) send(r Request) tea.Cmd {
 	ctx := m.ctx
 	return func() tea.Msg {
 		res, err := s.Call(ctx, r.Method, r.Params)
-		return callDoneMsg{method: r.Method, result: res, err: err}
+		return screen.CallDoneMsg{Method: r.Method, Result: res, Err: err}
 	}
 }
 
 // callDone reports the end of a request.
-func (m *Model) callDone(msg callDoneMsg) {
-	var cancelled *client.CancelledError
-	switch {
-	case errors.As(msg.err, &cancelled):
-		m.status.note(fmt.Sprintf("%s cancelled", msg.method))
-	case errors.As(msg.err, new(*client.RPCError)):
-		m.status.setError(msg.err) // it names the method already
-	case msg.err != nil:
-		m.status.setError(fmt.Errorf("%s failed: %w", msg.method, msg.err))
-	default:
-		m.status.note(fmt.Sprintf("%s answered (%s)", msg.method, look.ByteSize(int64(len(msg.result)))))
+func (m *Model) callDone(msg screen.CallDoneMsg) {
+	if note, err := msg.Report(); err != nil {
+		m.status.setError(err)
+	} else {
+		m.status.note(note)
 	}
 }
 

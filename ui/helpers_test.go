@@ -75,11 +75,7 @@ func result(t testing.TB, id int64, res any) *proto.Message {
 
 func notification(t testing.TB, method string, params any) *proto.Message {
 	t.Helper()
-	m, err := proto.NewNotification(method, params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return screentest.Notification(t, method, params)
 }
 
 // datagramFrame builds an MCP-Flow datagram on channel ch for request id.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/explore"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
@@ -52,7 +53,7 @@ type index struct {
 	board   datagramBoard
 	filter  *filterView
 	rounds  roundBook
-	changed listChanges // lists a server said changed (explore_changed.go)
+	changed explore.ListChanges // lists a server said changed (explore_changed.go)
 }
 
 // newIndex returns an empty index.
@@ -115,7 +116,7 @@ func (x *index) add(f *capture.Frame) {
 			c.seqs = append(c.seqs, f.Seq)
 		}
 	}
-	x.changed.note(f)
+	x.changed.Note(f)
 	switch f.Chan.Kind {
 	case capture.Stderr:
 		x.stderr.push(string(bodyOf(f)))

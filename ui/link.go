@@ -49,6 +49,7 @@ type (
 func (m *Model) dial() tea.Cmd {
 	m.conn.gen++
 	gen := m.conn.gen
+	m.interactive.NewConnection(gen)
 	sink := connSink{store: m.cfg.Store}
 	if gen > 1 {
 		sink.suffix = "#" + strconv.Itoa(gen)

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/ui/compose"
+	"github.com/mcpscope/mcpscope/ui/explore"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
 	"github.com/mcpscope/mcpscope/ui/screen"
@@ -51,7 +52,7 @@ type Model struct {
 
 	composed compose.History // what the composer sent in this run, newest first
 
-	interactive interactivity // what the server said of interactive sessions (seed 002), per connection
+	interactive explore.Discovery // what the server said of interactive sessions (seed 002), per connection
 
 	conn     connection
 	status   statusLine

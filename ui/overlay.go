@@ -8,6 +8,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/ui/compose"
+	"github.com/mcpscope/mcpscope/ui/explore"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
 	"github.com/mcpscope/mcpscope/ui/screen"
@@ -58,6 +59,14 @@ func (d driver) CancelRequest(id proto.ID) tea.Cmd {
 func (m *Model) openComposer() tea.Cmd {
 	c, cmd := compose.Open(driver{m}, &m.composed)
 	m.openOverlay(c)
+	return cmd
+}
+
+// openExplorer opens the explorer of tools, resources, templates and
+// prompts.
+func (m *Model) openExplorer() tea.Cmd {
+	x, cmd := explore.Open(driver{m}, &m.interactive)
+	m.openOverlay(x)
 	return cmd
 }
 

@@ -2,6 +2,9 @@ package ui
 
 import (
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/ui/explore"
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // filterStepMsg asks for the next step of a filter's backfill.
@@ -30,7 +33,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.connected(msg)
 	case linkDownMsg:
 		m.linkDown(msg)
-	case callDoneMsg:
+	case screen.CallDoneMsg:
 		m.callDone(msg)
 	case cancelDoneMsg:
 		m.cancelDone(msg)
@@ -40,6 +43,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.status.setError(msg.Err)
 	case closedMsg:
 		return m, tea.Quit
+	case explore.DiscoveredMsg:
+		m.interactive.Apply(msg)
 	case modelMsg:
 		cmd = msg.applyTo(m)
 	}

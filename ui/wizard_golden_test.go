@@ -1,26 +1,26 @@
 package ui
 
 import (
+	"strings"
 	"testing"
-)
+	"time"
 
-// TestGoldenWizardTools draws the explorer's tools of an interactive
-// server: tagged wizard, or tools/call only once the server refused one.
-func TestGoldenWizardTools(t *testing.T) {
-	m, r, _ := scriptedModel(t, true)
-	x := openExplorerLoaded(t, r)
-	r.Until("the discovery", func() bool { return m.interactive.state == discoverKnown })
-	golden(t, "wizard_tools", x.Render(100, 4))
-	driver{m}.markNotInteractive("greet")
-	x.markWizards()
-	golden(t, "wizard_tools_call_only", x.Render(100, 4))
-}
+	"github.com/mcpscope/mcpscope/ui/explore"
+)
 
 // TestGoldenWizardScreen draws the whole screen with a wizard of the
 // scripted server's greet tool showing its first prompt, the clock at t0
 // (4m30s before the session expires).
 func TestGoldenWizardScreen(t *testing.T) {
 	m, r, _ := scriptedModel(t, true)
-	openToolWizard(t, r, "greet", "Your name?")
+	r.Press("e")
+	r.Until("the tools, tagged once the discovery answered", func() bool { return strings.Contains(r.ScreenText(), "greet  [wizard]") })
+	r.Press("enter")
+	x, ok := m.overlay.(*explore.Explorer)
+	if !ok || x.Wizard() == nil {
+		t.Fatalf("enter on greet opened no wizard:\n%s", r.ScreenText())
+	}
+	x.Wizard().SetClock(func() time.Time { return t0 })
+	r.Until("the first prompt", func() bool { return strings.Contains(r.ScreenText(), "Your name?") })
 	golden(t, "wizard_screen", m.View().Content)
 }

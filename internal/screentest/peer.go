@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/demo/flow"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/proto"
 )
@@ -141,4 +142,16 @@ func (f *FakePeer) Deliver(m *proto.Message) {
 	deliver := f.deliver
 	f.mu.Unlock()
 	deliver(m)
+}
+
+// ConnectDemo starts the in-process demo server for the test and connects
+// a session to it over MCP-Flow, capturing in sink.
+func ConnectDemo(t testing.TB, sink capture.Sink) *client.Session {
+	t.Helper()
+	d := flowtest.Start(t, flow.Config{})
+	tr, err := d.Transport(sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return connectSession(t, tr, client.Options{}, "the demo")
 }

@@ -37,3 +37,13 @@ func RespondValues(t testing.TB, st *capture.Store) []string {
 
 // FutureDate is a date a year from now: one the demo's book_trip accepts.
 func FutureDate() string { return time.Now().UTC().AddDate(1, 0, 0).Format(time.DateOnly) }
+
+// Notification is the notification of method with params.
+func Notification(t testing.TB, method string, params any) *proto.Message {
+	t.Helper()
+	m, err := proto.NewNotification(method, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}

@@ -6,7 +6,9 @@ package screen
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -63,6 +65,30 @@ var ErrNotConnected = errors.New("not connected")
 // ErrorMsg reports an error the root shows in the status bar: a screen's
 // command returns it for what went wrong after the screen moved on.
 type ErrorMsg struct{ Err error }
+
+// CallDoneMsg says how a request sent from the UI ended: the root
+// reports it in the status line. A screen's command returns it for each
+// of its requests.
+type CallDoneMsg struct {
+	Method string
+	Result json.RawMessage
+	Err    error
+}
+
+// Report says how the request ended, for the status line: a note, or
+// the error to show.
+func (msg CallDoneMsg) Report() (note string, err error) {
+	var cancelled *client.CancelledError
+	switch {
+	case errors.As(msg.Err, &cancelled):
+		return fmt.Sprintf("%s cancelled", msg.Method), nil
+	case errors.As(msg.Err, new(*client.RPCError)):
+		return "", msg.Err // it names the method already
+	case msg.Err != nil:
+		return "", fmt.Errorf("%s failed: %w", msg.Method, msg.Err)
+	}
+	return fmt.Sprintf("%s answered (%s)", msg.Method, look.ByteSize(int64(len(msg.Result)))), nil
+}
 
 // CancelReason is the reason sent with a cancellation from the UI.
 const CancelReason = "cancelled by the user"

@@ -8,9 +8,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/demo/flow"
-	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
@@ -67,18 +64,8 @@ func newModel(t *testing.T, w, h int) (*Model, *screentest.Runner) {
 // MCP-Flow, at 120×40.
 func demoModel(t *testing.T) (*Model, *screentest.Runner, *capture.Store) {
 	t.Helper()
-	d := flowtest.Start(t, flow.Config{})
 	m, r := newModel(t, 120, 40)
-	tr, err := d.Transport(m.store)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := client.New(tr, client.Options{})
-	if err := s.Connect(flowtest.Context(t)); err != nil {
-		t.Fatalf("connecting to the demo: %v", err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
-	m.host.Sess = s
+	m.host.Sess = screentest.ConnectDemo(t, m.store)
 	return m, r, m.store
 }
 

@@ -1,4 +1,4 @@
-package ui
+package explore
 
 import (
 	"context"
@@ -28,7 +28,7 @@ type exploreListMsg struct {
 
 // refresh fetches the lists again: those the server advertises, or every
 // list when all is set. Each list arrives in its own message.
-func (x *explorer) refresh(all bool) tea.Cmd {
+func (x *Explorer) refresh(all bool) tea.Cmd {
 	x.listGen++
 	gen := x.listGen
 	s, err := x.d.Session()
@@ -78,7 +78,7 @@ func fetchList(ctx context.Context, s *client.Session, gen int, t exploreTab) te
 }
 
 // listDone shows a fetched list; a list of an older refresh is dropped.
-func (x *explorer) listDone(msg exploreListMsg) {
+func (x *Explorer) listDone(msg exploreListMsg) {
 	if msg.gen != x.listGen || msg.tab < 0 || msg.tab >= tabCount {
 		return
 	}
@@ -97,4 +97,17 @@ func (x *explorer) listDone(msg exploreListMsg) {
 	if msg.tab == tabTools {
 		x.markWizards()
 	}
+}
+
+// Listed returns the message that gives x the items a list method
+// (tools/list, resources/list, resources/templates/list, prompts/list)
+// answered, as its own fetch would: lists got elsewhere, such as a
+// recording's, shown in the explorer. nil for any other method.
+func Listed(x *Explorer, method string, items []json.RawMessage) tea.Msg {
+	for t := range tabCount {
+		if exploreLists[t].method == method {
+			return exploreListMsg{gen: x.listGen, tab: t, items: items}
+		}
+	}
+	return nil
 }

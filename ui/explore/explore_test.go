@@ -1,4 +1,4 @@
-package ui
+package explore
 
 import (
 	"encoding/json"
@@ -130,9 +130,9 @@ func TestExploreFilter(t *testing.T) {
 // TestExploreNotConnected opens the explorer without a session: every list
 // says why it is empty, and enter does nothing.
 func TestExploreNotConnected(t *testing.T) {
-	m := newTestModel(t, sampleStore(t), 120, 30)
+	m, _ := newModel(t, 120, 30)
 	press(m, "e")
-	x, ok := m.overlay.(*explorer)
+	x, ok := m.overlay.(*Explorer)
 	if !ok {
 		t.Fatalf("e opened %T", m.overlay)
 	}

@@ -1,4 +1,4 @@
-package ui
+package explore
 
 import (
 	tea "charm.land/bubbletea/v2"
@@ -14,15 +14,15 @@ import (
 
 // openTool acts on a tool: a wizard on an interactive server (unless the
 // server refused one for this tool), the tools/call form otherwise.
-func (x *explorer) openTool(e entry) tea.Cmd {
-	if x.d.wizardFor(e.name) {
+func (x *Explorer) openTool(e entry) tea.Cmd {
+	if x.wizardFor(e.name) {
 		return x.startWizard(e)
 	}
 	return x.openToolForm(e)
 }
 
 // openToolForm opens the tools/call form of a tool.
-func (x *explorer) openToolForm(e entry) tea.Cmd {
+func (x *Explorer) openToolForm(e entry) tea.Cmd {
 	x.target, x.tmpl, x.note = e, nil, ""
 	if e.bad != "" {
 		return nil
@@ -31,7 +31,7 @@ func (x *explorer) openToolForm(e entry) tea.Cmd {
 }
 
 // startWizard starts an interactive session of a tool.
-func (x *explorer) startWizard(e entry) tea.Cmd {
+func (x *Explorer) startWizard(e entry) tea.Cmd {
 	x.target, x.tmpl, x.note = e, nil, ""
 	if e.bad != "" {
 		return nil
@@ -45,9 +45,9 @@ func (x *explorer) startWizard(e entry) tea.Cmd {
 // updateWizard gives a message to the open wizard; the explorer's own
 // messages (lists, answers, the discovery) are not its and are left to the
 // explorer (handled false).
-func (x *explorer) updateWizard(msg tea.Msg) (cmd tea.Cmd, handled bool) {
+func (x *Explorer) updateWizard(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 	switch msg.(type) {
-	case exploreListMsg, exploreAnswerMsg, interactivityMsg:
+	case exploreListMsg, exploreAnswerMsg, DiscoveredMsg:
 		return nil, false
 	}
 	cmd, closed := x.wiz.Update(msg)
@@ -59,14 +59,14 @@ func (x *explorer) updateWizard(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 
 // wizardClosed returns to the list, or to the tools/call form when the
 // server answered that the tool is not interactive (-32007).
-func (x *explorer) wizardClosed() tea.Cmd {
+func (x *Explorer) wizardClosed() tea.Cmd {
 	wiz := x.wiz
 	x.wiz = nil
 	x.backToList()
 	if !wiz.NotInteractive() {
 		return nil
 	}
-	x.d.markNotInteractive(wiz.Tool())
+	x.markNotInteractive(wiz.Tool())
 	x.markWizards()
 	cmd := x.openToolForm(x.target)
 	x.note = wiz.Tool() + " is not interactive (" + look.ErrorHeadline(wiz.Err(), proto.DialectInteraction) + "): its tools/call form"
@@ -75,14 +75,14 @@ func (x *explorer) wizardClosed() tea.Cmd {
 
 // markWizards tags the tools that enter starts as a wizard, and those
 // the server refused one for.
-func (x *explorer) markWizards() {
+func (x *Explorer) markWizards() {
 	l := &x.lists[tabTools]
 	for i := range l.items {
 		e := &l.items[i]
 		switch {
-		case x.d.wizardFor(e.name):
+		case x.wizardFor(e.name):
 			e.run = toolWizard
-		case x.d.interactive():
+		case x.interactive():
 			e.run = toolCallOnly
 		default:
 			e.run = toolPlain

@@ -1,4 +1,8 @@
-package ui
+// Package explore is the explorer (key e): the server's tools, resources,
+// resource templates and prompts in filterable lists, called, read or got
+// through forms built from their schemas, and on an interactive server the
+// wizards of its tools (ui/wizard).
+package explore
 
 import (
 	"encoding/json"
@@ -10,6 +14,7 @@ import (
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
+	"github.com/mcpscope/mcpscope/ui/screen"
 	"github.com/mcpscope/mcpscope/ui/wizard"
 )
 
@@ -27,13 +32,14 @@ const (
 	modeWizard                     // an interactive session of a tool (wizard.go)
 )
 
-// explorer is the overlay that browses the server's tools, resources,
+// Explorer is the screen that browses the server's tools, resources,
 // resource templates and prompts in filterable lists, and calls a tool,
 // reads a resource (or an expanded template) or gets a prompt through a
 // form generated from its schema. Every request goes through the session,
 // so it shows up in the traffic pane like any other.
-type explorer struct {
-	d    driver
+type Explorer struct {
+	d    screen.Host
+	disc *Discovery // what the server said of interactive sessions
 	st   *look.Styles
 	nav  nav.Keys // the root's navigation keys
 	keys exploreKeyMap
@@ -60,17 +66,22 @@ type explorer struct {
 	w, h int
 }
 
-// openExplorer opens the explorer of tools, resources, templates and
-// prompts, and starts fetching the lists the server advertises.
-func (m *Model) openExplorer() tea.Cmd {
-	x := newExplorer(driver{m})
-	m.openOverlay(x)
-	return tea.Batch(x.refresh(false), x.d.discoverInteractive())
+// Wizard is the wizard open in the explorer, or nil.
+func (x *Explorer) Wizard() *wizard.Wizard { return x.wiz }
+
+// Open returns an explorer of tools, resources, templates and prompts,
+// and the command that starts fetching the lists the server advertises
+// and, once per connection, asks whether it runs interactive sessions
+// (what it says goes to disc, which outlives the explorer).
+func Open(h screen.Host, disc *Discovery) (*Explorer, tea.Cmd) {
+	x := New(h, disc)
+	return x, tea.Batch(x.refresh(false), x.discoverInteractive())
 }
 
-// newExplorer returns an explorer with empty lists.
-func newExplorer(d driver) *explorer {
-	x := &explorer{d: d, st: d.Styles(), nav: d.Nav(), keys: defaultExploreKeys(),
+// New returns an explorer with empty lists, fetching nothing yet (Open
+// fetches them); what it learns of interactive sessions goes to disc.
+func New(d screen.Host, disc *Discovery) *Explorer {
+	x := &Explorer{d: d, disc: disc, st: d.Styles(), nav: d.Nav(), keys: defaultExploreKeys(),
 		input: textinput.New(), last: map[string]json.RawMessage{}}
 	for t := range tabCount {
 		x.lists[t].tab = t
@@ -82,7 +93,7 @@ func newExplorer(d driver) *explorer {
 }
 
 // Title names the overlay and the server it explores, or the open wizard.
-func (x *explorer) Title() string {
+func (x *Explorer) Title() string {
 	if x.mode == modeWizard {
 		return x.wiz.Title()
 	}
@@ -96,7 +107,7 @@ func (x *explorer) Title() string {
 }
 
 // SetSize gives the explorer its body size.
-func (x *explorer) SetSize(w, h int) {
+func (x *Explorer) SetSize(w, h int) {
 	x.w, x.h = w, h
 	x.input.SetWidth(max(w-4, 10))
 	if x.form != nil {
@@ -112,7 +123,7 @@ func (x *explorer) SetSize(w, h int) {
 
 // formHeight is the height left to a form under the tab bar and the
 // header (and above a template's URI preview).
-func (x *explorer) formHeight() int {
+func (x *Explorer) formHeight() int {
 	h := x.h - 2
 	if x.tmpl != nil {
 		h--
@@ -122,7 +133,7 @@ func (x *explorer) formHeight() int {
 
 // Update handles a key, the explorer's own results, and the messages its
 // widgets wait for (cursor blinks, pastes).
-func (x *explorer) Update(msg tea.Msg) (tea.Cmd, bool) {
+func (x *Explorer) Update(msg tea.Msg) (tea.Cmd, bool) {
 	if x.mode == modeWizard {
 		if cmd, handled := x.updateWizard(msg); handled {
 			return cmd, false
@@ -132,7 +143,7 @@ func (x *explorer) Update(msg tea.Msg) (tea.Cmd, bool) {
 	case exploreListMsg:
 		x.listDone(msg)
 		return nil, false
-	case interactivityMsg:
+	case DiscoveredMsg:
 		x.markWizards()
 		return nil, false
 	case wizard.StartedMsg: // of a wizard closed while it started
@@ -161,10 +172,10 @@ func (x *explorer) Update(msg tea.Msg) (tea.Cmd, bool) {
 }
 
 // list is the list of the current tab.
-func (x *explorer) list() *entryList { return &x.lists[x.tab] }
+func (x *Explorer) list() *entryList { return &x.lists[x.tab] }
 
 // handleKey routes a key by what the explorer shows.
-func (x *explorer) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+func (x *Explorer) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := x.keys
 	switch x.mode {
 	case modeForm:
@@ -199,7 +210,7 @@ func (x *explorer) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 }
 
 // listKey handles a key on the lists.
-func (x *explorer) listKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+func (x *Explorer) listKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := x.keys
 	l := x.list()
 	switch {
@@ -239,7 +250,7 @@ func (x *explorer) listKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 
 // filterKey edits the filter, which applies as it is typed: enter keeps
 // it, esc clears it; the arrows still move the selection.
-func (x *explorer) filterKey(msg tea.KeyPressMsg) tea.Cmd {
+func (x *Explorer) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 	l := x.list()
 	switch {
 	case key.Matches(msg, x.keys.FilterDone):
@@ -266,7 +277,7 @@ func (x *explorer) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // backToList leaves the form, the call or the answer; an answer still on
 // its way is then dropped (the status bar still reports it).
-func (x *explorer) backToList() {
+func (x *Explorer) backToList() {
 	x.mode = modeList
 	x.form, x.tmpl, x.out, x.note = nil, nil, nil, ""
 	x.callGen++

@@ -1,10 +1,11 @@
-package ui
+package explore
 
 import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // changedLists are the explorer lists a server's list_changed
@@ -16,12 +17,12 @@ var changedLists = map[string][]exploreTab{
 	proto.MethodNotifyPromptsChanged:   {tabPrompts},
 }
 
-// listChanges collects the lists servers said changed since the explorer
+// ListChanges collects the lists servers said changed since the explorer
 // last reloaded them, one bit per tab.
-type listChanges uint8
+type ListChanges uint8
 
-// note records a received list_changed notification.
-func (c *listChanges) note(f *capture.Frame) {
+// Note records a received list_changed notification.
+func (c *ListChanges) Note(f *capture.Frame) {
 	if f.Dir != capture.In || f.Msg == nil || f.Msg.Kind() != proto.KindNotification {
 		return
 	}
@@ -31,7 +32,7 @@ func (c *listChanges) note(f *capture.Frame) {
 }
 
 // take returns the changed tabs and forgets them.
-func (c *listChanges) take() []exploreTab {
+func (c *ListChanges) take() []exploreTab {
 	var tabs []exploreTab
 	for t := range tabCount {
 		if *c&(1<<t) != 0 {
@@ -42,12 +43,12 @@ func (c *listChanges) take() []exploreTab {
 	return tabs
 }
 
-// reloadChanged hands the lists the server changed to an open explorer,
-// which fetches them again; with no explorer open they are simply fetched
-// the next time it opens.
-func (m *Model) reloadChanged() tea.Cmd {
-	tabs := m.idx.changed.take()
-	if x, ok := m.overlay.(*explorer); ok && len(tabs) > 0 {
+// ReloadChanged takes the lists c says the server changed and hands them
+// to s when it is an explorer, which fetches them again; with no explorer
+// open they are simply fetched the next time one opens.
+func ReloadChanged(s screen.Screen, c *ListChanges) tea.Cmd {
+	tabs := c.take()
+	if x, ok := s.(*Explorer); ok && len(tabs) > 0 {
 		return x.reload(tabs)
 	}
 	return nil
@@ -55,7 +56,7 @@ func (m *Model) reloadChanged() tea.Cmd {
 
 // reload fetches tabs again, keeping the other lists and their fetches in
 // flight, and says why in the status bar.
-func (x *explorer) reload(tabs []exploreTab) tea.Cmd {
+func (x *Explorer) reload(tabs []exploreTab) tea.Cmd {
 	s, err := x.d.Session()
 	if err != nil {
 		return nil

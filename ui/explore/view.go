@@ -1,4 +1,4 @@
-package ui
+package explore
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 
 // Render draws the explorer in w×h: the tab bar, then the current list
 // with its filter and state, the form, the call in flight or the answer.
-func (x *explorer) Render(w, h int) string {
+func (x *Explorer) Render(w, h int) string {
 	if h <= 0 {
 		return ""
 	}
@@ -49,7 +49,7 @@ func (x *explorer) Render(w, h int) string {
 
 // renderTabs draws one tab per list with its count: … while loading, –
 // when not advertised, ! after a failure.
-func (x *explorer) renderTabs(w int) string {
+func (x *Explorer) renderTabs(w int) string {
 	var b strings.Builder
 	for t := range tabCount {
 		l := &x.lists[t]
@@ -76,7 +76,7 @@ func (x *explorer) renderTabs(w int) string {
 }
 
 // listHead is the filter input while it is open, else the list's state.
-func (x *explorer) listHead(w int) string {
+func (x *Explorer) listHead(w int) string {
 	if x.filtering {
 		return x.input.View()
 	}
@@ -88,21 +88,21 @@ func (x *explorer) listHead(w int) string {
 	if l.filter == "" && l.state == listLoaded {
 		text += " · / filters"
 	}
-	if x.tab == tabTools && x.d.interactive() {
+	if x.tab == tabTools && x.interactive() {
 		text += " · interactive server: enter starts a wizard, f the tools/call form"
-	} else if in := x.d.interactivity(); x.tab == tabTools && in.err != nil {
+	} else if in := x.disc; x.tab == tabTools && in.err != nil {
 		text += " · " + proto.MethodCapabilities + " failed: " + look.ErrorHeadline(in.err, x.d.Dialect())
 	}
 	return x.st.Ink.Muted.Paint(text)
 }
 
 // callHead names the request shown: method, subject and state.
-func (x *explorer) callHead(state string) string {
+func (x *Explorer) callHead(state string) string {
 	return strings.TrimSpace(x.method+" "+look.OneLine(x.subject)) + " · " + state
 }
 
 // uriPreview shows the URI the template form expands to right now.
-func (x *explorer) uriPreview() string {
+func (x *Explorer) uriPreview() string {
 	v, err := x.form.Value()
 	if err != nil {
 		return x.st.Ink.Muted.Paint("URI: " + look.OneLine(x.target.uri))

@@ -1,4 +1,4 @@
-package ui
+package explore
 
 import (
 	"net/url"

@@ -1,4 +1,4 @@
-package ui
+package explore
 
 import (
 	"bytes"
@@ -20,7 +20,7 @@ import (
 // exploreAnswerMsg carries the answer to a request the explorer sent.
 type exploreAnswerMsg struct {
 	gen  int
-	done callDoneMsg
+	done screen.CallDoneMsg
 }
 
 // inflightCall holds the id of the explorer's request in flight, set by
@@ -48,7 +48,7 @@ func (c *inflightCall) current() (proto.ID, bool) {
 // open acts on an entry: a tool, a template and a prompt with arguments
 // open their form; a resource is read and a prompt without arguments is
 // fetched at once.
-func (x *explorer) open(e entry) tea.Cmd {
+func (x *Explorer) open(e entry) tea.Cmd {
 	x.target, x.tmpl, x.note = e, nil, ""
 	if e.bad != "" {
 		return nil
@@ -78,7 +78,7 @@ func (x *explorer) open(e entry) tea.Cmd {
 // openForm shows the form of schema, filled with the arguments of the
 // entry's last call. A schema that is not a JSON object gets a form for
 // any object, with a note saying why.
-func (x *explorer) openForm(schema json.RawMessage, title string) tea.Cmd {
+func (x *Explorer) openForm(schema json.RawMessage, title string) tea.Cmd {
 	opts := schemaform.Options{Title: title, Defaults: x.last[x.target.key()], Dark: x.d.Styles().Dark}
 	if len(schema) == 0 {
 		schema = json.RawMessage(`{"type":"object"}`)
@@ -175,7 +175,7 @@ func mustMarshal(v any) []byte {
 }
 
 // updateForm forwards a message to the form and acts on what it did.
-func (x *explorer) updateForm(msg tea.Msg) tea.Cmd {
+func (x *Explorer) updateForm(msg tea.Msg) tea.Cmd {
 	act, cmd := x.form.Update(msg)
 	switch act {
 	case schemaform.ActionCancel:
@@ -189,7 +189,7 @@ func (x *explorer) updateForm(msg tea.Msg) tea.Cmd {
 
 // submit sends the request of the validated form and remembers its
 // arguments for the next call of the same entry.
-func (x *explorer) submit() tea.Cmd {
+func (x *Explorer) submit() tea.Cmd {
 	v, err := x.form.Value()
 	if err != nil {
 		x.note = err.Error()
@@ -229,7 +229,7 @@ func stringValues(v json.RawMessage) map[string]string {
 
 // call sends a request on the session; its answer comes back as an
 // exploreAnswerMsg and is shown as an outcome.
-func (x *explorer) call(method string, params any, subject string) tea.Cmd {
+func (x *Explorer) call(method string, params any, subject string) tea.Cmd {
 	x.callGen++
 	gen := x.callGen
 	x.form = nil
@@ -244,32 +244,31 @@ func (x *explorer) call(method string, params any, subject string) tea.Cmd {
 	ctx := x.d.Context()
 	return func() tea.Msg {
 		res, err := s.Call(ctx, method, params, client.WithRounds(fl.round))
-		return exploreAnswerMsg{gen: gen, done: callDoneMsg{method: method, result: res, err: err}}
+		return exploreAnswerMsg{gen: gen, done: screen.CallDoneMsg{Method: method, Result: res, Err: err}}
 	}
 }
 
 // cancelCall cancels the request in flight; the root reports how it went.
-func (x *explorer) cancelCall() tea.Cmd {
+func (x *Explorer) cancelCall() tea.Cmd {
 	id, ok := x.inflight.current()
-	s, err := x.d.Session()
-	if !ok || err != nil {
-		return func() tea.Msg { return ErrorMsg{Err: errors.New("nothing to cancel: the request was not sent")} }
+	if _, err := x.d.Session(); !ok || err != nil {
+		return func() tea.Msg { return screen.ErrorMsg{Err: errors.New("nothing to cancel: the request was not sent")} }
 	}
-	return func() tea.Msg { return cancelDoneMsg{id: id.String(), err: s.Cancel(id, screen.CancelReason)} }
+	return x.d.CancelRequest(id)
 }
 
 // answered shows the answer of the current call; the root's status bar
 // reports every answer, also one the user stopped waiting for.
-func (x *explorer) answered(msg exploreAnswerMsg) tea.Cmd {
+func (x *Explorer) answered(msg exploreAnswerMsg) tea.Cmd {
 	if msg.gen == x.callGen && x.mode == modeCalling {
-		x.showAnswer(msg.done.method, x.subject, msg.done.result, msg.done.err)
+		x.showAnswer(msg.done.Method, x.subject, msg.done.Result, msg.done.Err)
 	}
 	done := msg.done
 	return func() tea.Msg { return done }
 }
 
 // showAnswer shows an answer (or why there is none) as an outcome.
-func (x *explorer) showAnswer(method, subject string, res json.RawMessage, err error) {
+func (x *Explorer) showAnswer(method, subject string, res json.RawMessage, err error) {
 	x.mode, x.method, x.subject, x.form = modeOutcome, method, subject, nil
 	x.out = look.NewOutcome(method, res, err, x.d.Dialect(), x.st)
 	x.out.SetSize(x.w, max(x.h-2, 0))

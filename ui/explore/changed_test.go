@@ -1,4 +1,4 @@
-package ui
+package explore
 
 import (
 	"testing"
@@ -21,7 +21,7 @@ func TestExploreReloadsOnListChanged(t *testing.T) {
 
 	for _, method := range []string{proto.MethodNotifyToolsListChanged, proto.MethodNotifyResourcesChanged} {
 		st.Append(&capture.Frame{Time: time.Now(), Dir: capture.In, Conn: "wt", Chan: capture.Channel{Kind: capture.Control},
-			Msg: notification(t, method, nil)})
+			Msg: screentest.Notification(t, method, nil)})
 	}
 	r.Send(refreshMsg{at: time.Now()})
 	r.Until("the changed lists reloaded", func() bool {
@@ -39,7 +39,7 @@ func TestExploreReloadsOnListChanged(t *testing.T) {
 	}
 	// A notification the client sent itself changes nothing.
 	st.Append(&capture.Frame{Time: time.Now(), Dir: capture.Out, Conn: "wt", Chan: capture.Channel{Kind: capture.Control},
-		Msg: notification(t, proto.MethodNotifyPromptsChanged, nil)})
+		Msg: screentest.Notification(t, proto.MethodNotifyPromptsChanged, nil)})
 	r.Send(refreshMsg{at: time.Now()})
 	if x.lists[tabPrompts].state != listLoaded {
 		t.Errorf("an outgoing list_changed reloaded the prompts")

@@ -1,4 +1,4 @@
-package ui
+package explore
 
 import (
 	"charm.land/bubbles/v2/help"
@@ -38,7 +38,7 @@ func defaultExploreKeys() exploreKeyMap {
 }
 
 // Help lists the keys of the explorer's current screen.
-func (x *explorer) Help() help.KeyMap {
+func (x *Explorer) Help() help.KeyMap {
 	k := x.keys
 	switch {
 	case x.mode == modeWizard && x.wiz != nil:
@@ -52,7 +52,7 @@ func (x *explorer) Help() help.KeyMap {
 	case x.filtering:
 		return screen.Bindings{k.FilterDone, k.FilterClear}
 	}
-	if x.tab == tabTools && x.d.interactive() {
+	if x.tab == tabTools && x.interactive() {
 		open := k.Open
 		open.SetHelp("enter", "start a wizard")
 		return screen.Bindings{open, k.Form, k.Filter, k.NextTab, k.PickTab, k.Refresh, k.Close}
