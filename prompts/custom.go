@@ -9,6 +9,7 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
+
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
 )
 

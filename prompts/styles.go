@@ -5,6 +5,7 @@ import (
 
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
+
 	"github.com/mcpscope/mcpscope/prompts/calendar"
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
 )

@@ -11,9 +11,9 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/peertest"
+	"github.com/mcpscope/mcpscope/prompts/schemaform"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/transports/stdio"
-	"github.com/mcpscope/mcpscope/prompts/schemaform"
 )
 
 // elicited is what the form made of one elicitation/create.

@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"charm.land/bubbles/v2/help"
+
 	"github.com/mcpscope/mcpscope/proto"
 )
 
