@@ -44,15 +44,6 @@ func (m *Model) send(r Request) tea.Cmd {
 	}
 }
 
-// callDone reports the end of a request.
-func (m *Model) callDone(msg screen.CallDoneMsg) {
-	if note, err := msg.Report(); err != nil {
-		m.status.setError(err)
-	} else {
-		m.status.note(note)
-	}
-}
-
 // cancelSelected cancels the request the selected frame belongs to: the
 // session sends $/cancel on MCP-Flow and notifications/cancelled on MCP.
 func (m *Model) cancelSelected() tea.Cmd {

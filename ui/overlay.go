@@ -11,6 +11,7 @@ import (
 	"github.com/mcpscope/mcpscope/ui/explore"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
+	"github.com/mcpscope/mcpscope/ui/question"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
@@ -73,8 +74,7 @@ func (m *Model) openExplorer() tea.Cmd {
 // openOverlay shows o over the panes. While the server's questions are
 // on screen, o opens underneath them and shows once they are answered.
 func (m *Model) openOverlay(o screen.Screen) tea.Cmd {
-	if h, ok := m.overlay.(*questionHost); ok && len(h.queue) > 0 {
-		h.under = o
+	if question.OpenUnder(m.overlay, o) {
 		m.sizeOverlay()
 		return nil
 	}

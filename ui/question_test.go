@@ -7,8 +7,10 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/ui/compose"
+	"github.com/mcpscope/mcpscope/ui/question"
 )
 
 // TestElicitFormKeys answers a form-mode elicitation with each key path:
@@ -40,7 +42,7 @@ func TestElicitFormKeys(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			m, r, b := questionModel(t, nil, 100, 30)
-			ch := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, formParams)
+			ch := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, screentest.ElicitFormParams)
 			if s := r.ScreenText(); !strings.Contains(s, "Question · elicitation · form") || !strings.Contains(s, "Who are you?") {
 				t.Fatalf("the form is not on screen:\n%s", s)
 			}
@@ -67,7 +69,7 @@ func TestElicitURLConsent(t *testing.T) {
 	for key, action := range map[string]string{"y": "accept", "n": "decline", "esc": "cancel"} {
 		t.Run(key, func(t *testing.T) {
 			m, r, b := questionModel(t, nil, 40, 30)
-			ch := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, urlParams)
+			ch := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, screentest.ElicitURLParams)
 			screen := r.ScreenText()
 			joined := strings.ReplaceAll(strings.ReplaceAll(screen, " ", ""), "\n", "")
 			if !strings.Contains(joined, "https://auth.example.com/oauth/authorize?client_id=mcpscope-test-client&redirect_uri=http%3A%2F%2F127.0.0.1%3A8765%2Fcallback&state=af0ifjsldkj") {
@@ -95,7 +97,7 @@ func TestElicitURLConsent(t *testing.T) {
 func TestSamplingKeys(t *testing.T) {
 	t.Run("reply", func(t *testing.T) {
 		m, r, b := questionModel(t, nil, 100, 36)
-		ch := ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, samplingParams)
+		ch := ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, screentest.SamplingParams)
 		screen := r.ScreenText()
 		for _, want := range []string{"system prompt: You are a helpful test server.", "[user] What is the capital of France?",
 			"[assistant] [image image/png", "hints claude-3-sonnet, claude · cost 0.3 · speed 0.8 · intelligence 0.5",
@@ -113,7 +115,7 @@ func TestSamplingKeys(t *testing.T) {
 		r.Press("enter")
 		r.TypeText("Sure.")
 		r.Press("tab")
-		for range len(defaultSamplingModel) {
+		for range len(question.DefaultSamplingModel) {
 			r.Press("backspace")
 		}
 		r.TypeText("manual")
@@ -123,13 +125,13 @@ func TestSamplingKeys(t *testing.T) {
 			t.Error("the overlay stayed open")
 		}
 	})
-	for key, msg := range map[string]string{"ctrl+d": msgSamplingDeclined, "esc": msgSamplingCancelled} {
+	for key, msg := range map[string]string{"ctrl+d": question.MsgSamplingDeclined, "esc": question.MsgSamplingCancelled} {
 		t.Run(key, func(t *testing.T) {
 			m, r, b := questionModel(t, nil, 100, 30)
-			ch := ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, samplingParams)
+			ch := ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, screentest.SamplingParams)
 			r.TypeText("ignored")
 			r.Press(key)
-			wantRPCError(t, answered(t, ch), codeUserRejected, msg)
+			wantRPCError(t, answered(t, ch), question.CodeUserRejected, msg)
 			if !strings.Contains(m.status.message, "refused with error -1") {
 				t.Errorf("status %q", m.status.message)
 			}
@@ -146,8 +148,8 @@ func TestQuestionQueueOverAnOverlay(t *testing.T) {
 	if _, ok := m.overlay.(*compose.Composer); !ok {
 		t.Fatalf(": opened %T", m.overlay)
 	}
-	first := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, formParams)
-	second := ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, samplingParams)
+	first := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, screentest.ElicitFormParams)
+	second := ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, screentest.SamplingParams)
 	if title := m.overlay.Title(); !strings.Contains(title, "elicitation · form") || !strings.Contains(title, "1 more waiting") {
 		t.Errorf("title %q", title)
 	}
@@ -158,7 +160,7 @@ func TestQuestionQueueOverAnOverlay(t *testing.T) {
 		t.Errorf("after the first answer: title %q", title)
 	}
 	r.Press("esc")
-	wantRPCError(t, answered(t, second), codeUserRejected, msgSamplingCancelled)
+	wantRPCError(t, answered(t, second), question.CodeUserRejected, question.MsgSamplingCancelled)
 	if m.overlay == nil || !strings.HasPrefix(m.overlay.Title(), "Compose") {
 		t.Fatalf("the composer did not come back: %v", m.overlay)
 	}
@@ -174,8 +176,8 @@ func TestQuestionQueueOverAnOverlay(t *testing.T) {
 func TestQuestionWithdrawn(t *testing.T) {
 	m, r, b := questionModel(t, nil, 100, 30)
 	ctx, cancel := context.WithCancel(context.Background())
-	first := ask(t, r, b, ctx, proto.MethodElicitationCreate, formParams)
-	second := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, urlParams)
+	first := ask(t, r, b, ctx, proto.MethodElicitationCreate, screentest.ElicitFormParams)
+	second := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, screentest.ElicitURLParams)
 	cancel()
 	if h := answered(t, first); h.err == nil {
 		t.Errorf("a withdrawn question answered %s", h.result)
@@ -212,7 +214,7 @@ func TestQuestionOrigin(t *testing.T) {
 	if title := m.overlay.Title(); !strings.Contains(title, "· request 7") {
 		t.Errorf("the older frame next: title %q", title)
 	}
-	ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, samplingParams)
+	ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, screentest.SamplingParams)
 	r.Press("esc")
 	if title := m.overlay.Title(); !strings.Contains(title, "request id unknown") {
 		t.Errorf("a question without a frame: title %q", title)
@@ -223,7 +225,7 @@ func TestQuestionOrigin(t *testing.T) {
 // kept in the UI, other methods are refused, and a bridge with no program
 // says so instead of hanging.
 func TestQuestionBridgeAnswersAlone(t *testing.T) {
-	b := NewQuestionBridge(nil)
+	b := question.NewBridge(nil)
 	res, err := b.HandleServerRequest(context.Background(), proto.MethodRootsList, nil)
 	if got := mustJSON(t, res); err != nil || got != `{"roots":[]}` {
 		t.Errorf("roots/list %s %v", got, err)
@@ -235,7 +237,7 @@ func TestQuestionBridgeAnswersAlone(t *testing.T) {
 	}
 	_, err = b.HandleServerRequest(context.Background(), "tasks/get", nil)
 	wantRPCError(t, handled{err: err}, proto.CodeMethodNotFound, "mcpscope does not answer tasks/get")
-	_, err = b.HandleServerRequest(context.Background(), proto.MethodElicitationCreate, rawJSON(formParams))
+	_, err = b.HandleServerRequest(context.Background(), proto.MethodElicitationCreate, rawJSON(screentest.ElicitFormParams))
 	wantRPCError(t, handled{err: err}, proto.CodeInternalError, "mcpscope cannot ask the user: the TUI is not running")
 }
 
@@ -266,7 +268,7 @@ func TestQuestionMalformedParams(t *testing.T) {
 // screen (by an asynchronous message) waits underneath it.
 func TestOverlayOpensUnderQuestions(t *testing.T) {
 	m, r, b := questionModel(t, nil, 100, 30)
-	ch := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, urlParams)
+	ch := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, screentest.ElicitURLParams)
 	m.openComposer()
 	if !strings.HasPrefix(m.overlay.Title(), "Question") {
 		t.Fatalf("the composer replaced the question: %q", m.overlay.Title())

@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/question"
 )
 
 // rootsOf returns the open roots editor.
-func rootsOf(t *testing.T, m *Model) *rootsEditor {
+func rootsOf(t *testing.T, m *Model) *question.RootsEditor {
 	t.Helper()
-	e, ok := m.overlay.(*rootsEditor)
+	e, ok := m.overlay.(*question.RootsEditor)
 	if !ok {
 		t.Fatalf("the roots editor is not open (overlay %T)", m.overlay)
 	}
@@ -33,7 +34,7 @@ func TestRootsEditorKeys(t *testing.T) {
 	r.Press("a")
 	r.TypeText("not a uri")
 	r.Press("enter")
-	if e.editing < 0 || !strings.Contains(r.ScreenText(), `"not a uri" is not a URI`) {
+	if !e.Editing() || !strings.Contains(r.ScreenText(), `"not a uri" is not a URI`) {
 		t.Fatalf("a bad URI was kept; screen:\n%s", r.ScreenText())
 	}
 	r.Press("esc") // back to the list, nothing added
@@ -51,8 +52,8 @@ func TestRootsEditorKeys(t *testing.T) {
 	r.Press("enter")
 	r.Press("up", "d") // delete a
 	want := []proto.Root{{URI: "file:///srv/b", Name: "b"}, {URI: "file:///srv/c"}}
-	if mustJSON(t, e.roots) != mustJSON(t, want) {
-		t.Fatalf("roots %+v, want %+v", e.roots, want)
+	if mustJSON(t, e.Roots()) != mustJSON(t, want) {
+		t.Fatalf("roots %+v, want %+v", e.Roots(), want)
 	}
 	if got := b.Roots(); len(got) != 1 || got[0].URI != "file:///srv/a" {
 		t.Fatalf("the roots changed before ctrl+s: %+v", got)

@@ -68,7 +68,7 @@ func TestHostileOutcomeIsEscaped(t *testing.T) {
 // texts are shown escaped.
 func TestHostileQuestionsAreEscaped(t *testing.T) {
 	cases := map[string]struct{ method, params string }{
-		"form elicitation": {proto.MethodElicitationCreate, `{"message":` + mustJSON(t, screentest.Hostile) + `,"requestedSchema":` + formSchema + `}`},
+		"form elicitation": {proto.MethodElicitationCreate, `{"message":` + mustJSON(t, screentest.Hostile) + `,"requestedSchema":` + screentest.ElicitFormSchema + `}`},
 		"url elicitation": {proto.MethodElicitationCreate, `{"mode":"url","message":` + mustJSON(t, screentest.Hostile) +
 			`,"elicitationId":` + mustJSON(t, screentest.Hostile) + `,"url":` + mustJSON(t, "https://example.com/"+screentest.Hostile) + `}`},
 		"sampling": {proto.MethodSamplingCreateMessage, `{"systemPrompt":` + mustJSON(t, screentest.Hostile) +

@@ -4,6 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/ui/explore"
+	"github.com/mcpscope/mcpscope/ui/question"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
@@ -34,7 +35,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case linkDownMsg:
 		m.linkDown(msg)
 	case screen.CallDoneMsg:
-		m.callDone(msg)
+		m.report(msg.Report())
 	case cancelDoneMsg:
 		m.cancelDone(msg)
 	case filterStepMsg:
@@ -45,8 +46,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	case explore.DiscoveredMsg:
 		m.interactive.Apply(msg)
-	case modelMsg:
-		cmd = msg.applyTo(m)
+	case question.AskedMsg:
+		cmd = m.askQuestion(msg)
+	case question.EndedMsg:
+		cmd = m.questionEnded(msg)
+	case question.RootsSentMsg:
+		m.report(msg.Report())
 	}
 	if _, key := msg.(tea.KeyPressMsg); !key && m.overlay != nil {
 		cmd = tea.Batch(cmd, m.updateOverlay(msg))

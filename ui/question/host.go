@@ -1,4 +1,4 @@
-package ui
+package question
 
 import (
 	"encoding/json"
@@ -11,12 +11,6 @@ import (
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
-
-// modelMsg is a message that applies itself to the root model: the
-// questions, their end, the roots sent.
-type modelMsg interface {
-	applyTo(m *Model) tea.Cmd
-}
 
 // questionView is the body of one kind of question.
 type questionView interface {
@@ -41,7 +35,7 @@ type openQuestion struct {
 // answered; the overlay underneath keeps getting its messages and comes
 // back once the questions are done.
 type questionHost struct {
-	d     driver
+	d     screen.Host
 	under screen.Screen // nil when the questions opened over the panes
 	queue []*openQuestion
 	w, h  int
@@ -183,62 +177,81 @@ func answerNote(o *openQuestion, a *questionAnswer) string {
 	return fmt.Sprintf("%s %s (%s)", o.q.method, what, o.q.originText())
 }
 
-// applyTo opens the question, over the open overlay if there is one.
-func (msg questionMsg) applyTo(m *Model) tea.Cmd {
+// Ask opens the question of msg over open, the screen open now (nil for
+// none): shown is false when it cannot be shown (the server withdrew it,
+// or its params make no screen: err says why, and the server is answered
+// with -32602). Otherwise the returned screen is the host of the
+// questions, open underneath them.
+func Ask(d screen.Host, open screen.Screen, msg AskedMsg) (host screen.Screen, cmd tea.Cmd, shown bool, err error) {
 	q := msg.q
 	if q.ctx.Err() != nil {
-		m.status.note(q.method + " was withdrawn before it could be shown")
-		return nil
+		d.Note(q.method + " was withdrawn before it could be shown")
+		return open, nil, false, nil
 	}
-	view, err := newQuestionView(q, m.styles)
+	view, err := newQuestionView(q, d.Styles())
 	if err != nil {
 		q.answer(questionAnswer{err: &proto.Error{Code: proto.CodeInvalidParams, Message: err.Error()}})
-		m.status.setError(fmt.Errorf("the server's %s cannot be shown: %w", q.method, err))
-		return nil
+		return open, nil, false, fmt.Errorf("the server's %s cannot be shown: %w", q.method, err)
 	}
-	if m.filtering { // the question takes the keys
-		m.filtering = false
-		m.input.Blur()
-	}
-	h, ok := m.overlay.(*questionHost)
+	h, ok := open.(*questionHost)
 	if !ok {
-		h = &questionHost{d: driver{m}, under: m.overlay}
-		m.overlay = h
+		h = &questionHost{d: d, under: open}
 	}
 	h.queue = append(h.queue, &openQuestion{q: q, view: view})
-	m.sizeOverlay()
 	cmds := []tea.Cmd{watchQuestion(q)}
 	if len(h.queue) == 1 {
 		cmds = append(cmds, focusCmd(view))
 	}
-	return tea.Batch(cmds...)
+	return h, tea.Batch(cmds...), true, nil
 }
 
-// applyTo closes a question the server stopped waiting for, with a note.
-func (msg questionEndedMsg) applyTo(m *Model) tea.Cmd {
+// Ended closes a question the server stopped waiting for, with a note.
+// It returns the screen open afterwards: nil when the host of the
+// questions closed with nothing underneath.
+func Ended(open screen.Screen, msg EndedMsg) (screen.Screen, tea.Cmd) {
 	q := msg.q
 	if q.sent {
-		return nil
+		return open, nil
 	}
 	q.sent = true
-	h, ok := m.overlay.(*questionHost)
+	h, ok := open.(*questionHost)
 	if !ok {
-		return nil
+		return open, nil
 	}
 	found, onScreen := h.remove(q)
 	if !found {
-		return nil
+		return open, nil
 	}
-	m.status.note(fmt.Sprintf("the server stopped waiting for the %s (%s): it was closed unanswered", q.method, q.originText()))
+	h.d.Note(fmt.Sprintf("the server stopped waiting for the %s (%s): it was closed unanswered", q.method, q.originText()))
 	if len(h.queue) == 0 && h.under == nil {
-		m.overlay = nil
-		m.syncSelection()
-		return nil
+		return nil, nil
 	}
 	if onScreen && len(h.queue) > 0 {
-		return focusCmd(h.queue[0].view)
+		return open, focusCmd(h.queue[0].view)
 	}
-	return nil
+	return open, nil
+}
+
+// OpenUnder puts o under the questions when open is the host of questions
+// still waiting, and reports whether it did: o shows once they are
+// answered.
+func OpenUnder(open, o screen.Screen) bool {
+	h, ok := open.(*questionHost)
+	if !ok || len(h.queue) == 0 {
+		return false
+	}
+	h.under = o
+	return true
+}
+
+// Waiting is how many questions open holds: 0 when it is not the host of
+// the questions.
+func Waiting(open screen.Screen) int {
+	h, ok := open.(*questionHost)
+	if !ok {
+		return 0
+	}
+	return len(h.queue)
 }
 
 // newQuestionView builds the view of a question from its params.

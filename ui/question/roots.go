@@ -1,7 +1,6 @@
-package ui
+package question
 
 import (
-	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -41,11 +40,12 @@ func defaultRootsKeys() rootsKeys {
 	}
 }
 
-// rootsEditor edits the roots mcpscope exposes (key ctrl+r): add, edit,
+// RootsEditor edits the roots mcpscope exposes (key ctrl+r): add, edit,
 // delete; ctrl+s keeps the list for roots/list and sends
 // notifications/roots/list_changed.
-type rootsEditor struct {
-	d       driver
+type RootsEditor struct {
+	d       screen.Host
+	bridge  *Bridge // keeps the roots roots/list answers with
 	st      *look.Styles
 	keys    rootsKeys
 	roots   []proto.Root
@@ -58,25 +58,23 @@ type rootsEditor struct {
 	w, h    int
 }
 
-// rootsSentMsg says how saving the roots went.
-type rootsSentMsg struct {
+// RootsSentMsg says how saving the roots went (Report).
+type RootsSentMsg struct {
 	n    int
 	sent bool // notifications/roots/list_changed went out
 	err  error
 }
 
-// openRoots opens the roots editor on the roots in force.
-func (m *Model) openRoots() tea.Cmd {
-	if m.cfg.Questions == nil {
-		m.status.setError(errors.New("the roots come from the --answers file here: run without --answers to edit them"))
-		return nil
-	}
-	return m.openOverlay(newRootsEditor(driver{m}, m.cfg.Questions.Roots()))
+// OpenRoots returns the roots editor on the roots b keeps.
+func OpenRoots(d screen.Host, b *Bridge) *RootsEditor {
+	e := newRootsEditor(d, b.Roots())
+	e.bridge = b
+	return e
 }
 
 // newRootsEditor returns an editor of roots.
-func newRootsEditor(d driver, roots []proto.Root) *rootsEditor {
-	e := &rootsEditor{d: d, st: d.Styles(), keys: defaultRootsKeys(), roots: roots, editing: -1}
+func newRootsEditor(d screen.Host, roots []proto.Root) *RootsEditor {
+	e := &RootsEditor{d: d, st: d.Styles(), keys: defaultRootsKeys(), roots: roots, editing: -1}
 	e.uri, e.name = textinput.New(), textinput.New()
 	e.uri.Prompt, e.name.Prompt = "uri:  ", "name: "
 	e.uri.Placeholder, e.name.Placeholder = "file:///path/to/project", "optional"
@@ -84,19 +82,19 @@ func newRootsEditor(d driver, roots []proto.Root) *rootsEditor {
 }
 
 // Title names the editor.
-func (e *rootsEditor) Title() string {
+func (e *RootsEditor) Title() string {
 	return fmt.Sprintf("Roots · %d exposed to the server by roots/list", len(e.roots))
 }
 
 // SetSize keeps the body size.
-func (e *rootsEditor) SetSize(w, h int) {
+func (e *RootsEditor) SetSize(w, h int) {
 	e.w, e.h = w, h
 	e.uri.SetWidth(max(w-8, 10))
 	e.name.SetWidth(max(w-8, 10))
 }
 
 // Help lists the keys of the list or of the root being edited.
-func (e *rootsEditor) Help() help.KeyMap {
+func (e *RootsEditor) Help() help.KeyMap {
 	if e.editing >= 0 {
 		return screen.Bindings{e.keys.Done, e.keys.NextField, screen.Relabel(e.keys.Cancel, "back")}
 	}
@@ -104,7 +102,7 @@ func (e *rootsEditor) Help() help.KeyMap {
 }
 
 // Update handles the keys of the list or of the root being edited.
-func (e *rootsEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
+func (e *RootsEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if e.editing >= 0 {
 		if !ok {
@@ -143,7 +141,7 @@ func (e *rootsEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
 }
 
 // startEdit opens the inputs on root i.
-func (e *rootsEditor) startEdit(i int, r proto.Root) tea.Cmd {
+func (e *RootsEditor) startEdit(i int, r proto.Root) tea.Cmd {
 	e.editing, e.onName = i, false
 	e.uri.SetValue(r.URI)
 	e.name.SetValue(r.Name)
@@ -153,7 +151,7 @@ func (e *rootsEditor) startEdit(i int, r proto.Root) tea.Cmd {
 }
 
 // editKey handles a key while a root is edited.
-func (e *rootsEditor) editKey(k tea.KeyPressMsg) tea.Cmd {
+func (e *RootsEditor) editKey(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, e.keys.Cancel):
 		e.editing = -1
@@ -184,7 +182,7 @@ func (e *rootsEditor) editKey(k tea.KeyPressMsg) tea.Cmd {
 }
 
 // updateInput gives a message to the focused input.
-func (e *rootsEditor) updateInput(msg tea.Msg) tea.Cmd {
+func (e *RootsEditor) updateInput(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	if e.onName {
 		e.name, cmd = e.name.Update(msg)
@@ -207,34 +205,33 @@ func parseRootInput(uri, name string) (proto.Root, error) {
 
 // save keeps the roots for roots/list and, when connected, sends
 // notifications/roots/list_changed.
-func (e *rootsEditor) save() tea.Cmd {
+func (e *RootsEditor) save() tea.Cmd {
 	roots := append([]proto.Root{}, e.roots...)
-	e.d.m.cfg.Questions.SetRoots(roots)
+	e.bridge.SetRoots(roots)
 	s, err := e.d.Session()
 	if err != nil {
-		return func() tea.Msg { return rootsSentMsg{n: len(roots)} }
+		return func() tea.Msg { return RootsSentMsg{n: len(roots)} }
 	}
 	return func() tea.Msg {
 		err := s.SendRoots(roots)
-		return rootsSentMsg{n: len(roots), sent: err == nil, err: err}
+		return RootsSentMsg{n: len(roots), sent: err == nil, err: err}
 	}
 }
 
-// applyTo reports the save in the status bar.
-func (msg rootsSentMsg) applyTo(m *Model) tea.Cmd {
+// Report says how the save went, for the status line: a note, or the
+// error to show.
+func (msg RootsSentMsg) Report() (note string, err error) {
 	switch {
 	case msg.err != nil:
-		m.status.setError(fmt.Errorf("the %d roots were kept, but notifications/roots/list_changed failed: %w", msg.n, msg.err))
+		return "", fmt.Errorf("the %d roots were kept, but notifications/roots/list_changed failed: %w", msg.n, msg.err)
 	case msg.sent:
-		m.status.note(fmt.Sprintf("%d roots saved; sent notifications/roots/list_changed", msg.n))
-	default:
-		m.status.note(fmt.Sprintf("%d roots saved; not connected, so the server is told on the next connection", msg.n))
+		return fmt.Sprintf("%d roots saved; sent notifications/roots/list_changed", msg.n), nil
 	}
-	return nil
+	return fmt.Sprintf("%d roots saved; not connected, so the server is told on the next connection", msg.n), nil
 }
 
 // Render draws the list of roots, or the inputs of the root being edited.
-func (e *rootsEditor) Render(w, h int) string {
+func (e *RootsEditor) Render(w, h int) string {
 	var lines []string
 	lines = append(lines, e.st.Ink.Muted.Paint(look.Cell("roots/list answers with this list; ctrl+s saves it and tells the server", w)), "")
 	if len(e.roots) == 0 {
@@ -263,3 +260,9 @@ func (e *rootsEditor) Render(w, h int) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// Roots is the list being edited, not kept yet.
+func (e *RootsEditor) Roots() []proto.Root { return e.roots }
+
+// Editing reports whether the inputs of a root are open.
+func (e *RootsEditor) Editing() bool { return e.editing >= 0 }

@@ -1,4 +1,4 @@
-package ui
+package question
 
 import (
 	"encoding/json"
@@ -17,14 +17,14 @@ import (
 
 // Sampling answers.
 const (
-	// defaultSamplingModel names the "model" of a reply the user wrote.
-	defaultSamplingModel = "mcpscope-user"
-	// codeUserRejected is the error MCP clients answer a sampling request
+	// DefaultSamplingModel names the "model" of a reply the user wrote.
+	DefaultSamplingModel = "mcpscope-user"
+	// CodeUserRejected is the error MCP clients answer a sampling request
 	// with when the user rejects it (the specification's example, -1).
-	codeUserRejected = -1
+	CodeUserRejected = -1
 	// Messages of the rejections: declined on purpose, or dismissed.
-	msgSamplingDeclined  = "User rejected sampling request"
-	msgSamplingCancelled = "User cancelled sampling request"
+	MsgSamplingDeclined  = "User rejected sampling request"
+	MsgSamplingCancelled = "User cancelled sampling request"
 	// samplingReplyLines is the most lines the reply box takes.
 	samplingReplyLines = 8
 )
@@ -56,7 +56,7 @@ func newSamplingView(params json.RawMessage, st *look.Styles) (*samplingView, er
 	v.reply.SetStyles(textarea.DefaultStyles(st.Dark))
 	v.model = textinput.New()
 	v.model.Prompt = "model: "
-	v.model.SetValue(defaultSamplingModel)
+	v.model.SetValue(DefaultSamplingModel)
 	return v, nil
 }
 
@@ -93,9 +93,9 @@ func (v *samplingView) update(msg tea.Msg) (tea.Cmd, *questionAnswer) {
 		case key.Matches(k, v.keys.Accept):
 			return nil, v.send()
 		case key.Matches(k, v.keys.Decline):
-			return nil, samplingRefusal(msgSamplingDeclined)
+			return nil, samplingRefusal(MsgSamplingDeclined)
 		case key.Matches(k, v.keys.Cancel):
-			return nil, samplingRefusal(msgSamplingCancelled)
+			return nil, samplingRefusal(MsgSamplingCancelled)
 		case key.Matches(k, v.keys.Next):
 			return v.toggleFocus(), nil
 		case key.Matches(k, v.keys.PageUp):
@@ -135,7 +135,7 @@ func (v *samplingView) send() *questionAnswer {
 	}
 	model := strings.TrimSpace(v.model.Value())
 	if model == "" {
-		model = defaultSamplingModel
+		model = DefaultSamplingModel
 	}
 	content, _ := json.Marshal(map[string]string{"type": "text", "text": text})
 	return &questionAnswer{result: proto.CreateMessageResult{
@@ -145,7 +145,7 @@ func (v *samplingView) send() *questionAnswer {
 
 // samplingRefusal is the error a rejected sampling request is answered with.
 func samplingRefusal(msg string) *questionAnswer {
-	return &questionAnswer{err: &proto.Error{Code: codeUserRejected, Message: msg}}
+	return &questionAnswer{err: &proto.Error{Code: CodeUserRejected, Message: msg}}
 }
 
 // help lists the keys.

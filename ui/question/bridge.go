@@ -1,4 +1,8 @@
-package ui
+// Package question is the screen of the server's questions: elicitation
+// forms and URLs, sampling requests, asked through the Bridge the session
+// calls and shown one at a time over whatever screen is open, and the
+// editor of the roots roots/list answers with.
+package question
 
 import (
 	"context"
@@ -12,45 +16,45 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 )
 
-// QuestionBridge answers the server's questions through the TUI. It
+// Bridge answers the server's questions through the TUI. It
 // implements client.ServerRequestHandler: the session engine calls it from
 // its own goroutine, the bridge hands the question to the program as a
 // message and waits until the user answers it, or until the request's
 // context ends (the server cancelled it, the session closed). roots/list
 // is answered at once from the roots the user keeps in the UI.
 //
-// Create it with NewQuestionBridge, give it to the session as its Handler
-// and to the UI in Config.Questions, and call SetSend with the program's
+// Create it with NewBridge, give it to the session as its Handler
+// and to the UI (ui.Config.Questions), and call SetSend with the program's
 // Send before the program runs.
-type QuestionBridge struct {
+type Bridge struct {
 	mu    sync.Mutex
 	send  func(tea.Msg)
 	roots []proto.Root
 }
 
-var _ client.ServerRequestHandler = (*QuestionBridge)(nil)
+var _ client.ServerRequestHandler = (*Bridge)(nil)
 
-// NewQuestionBridge returns a bridge exposing roots (the --root flags).
-func NewQuestionBridge(roots []proto.Root) *QuestionBridge {
-	return &QuestionBridge{roots: append([]proto.Root{}, roots...)}
+// NewBridge returns a bridge exposing roots (the --root flags).
+func NewBridge(roots []proto.Root) *Bridge {
+	return &Bridge{roots: append([]proto.Root{}, roots...)}
 }
 
 // SetSend sets how questions reach the program (tea.Program.Send).
-func (b *QuestionBridge) SetSend(send func(tea.Msg)) {
+func (b *Bridge) SetSend(send func(tea.Msg)) {
 	b.mu.Lock()
 	b.send = send
 	b.mu.Unlock()
 }
 
 // Roots returns the roots exposed to the server, never nil.
-func (b *QuestionBridge) Roots() []proto.Root {
+func (b *Bridge) Roots() []proto.Root {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return append([]proto.Root{}, b.roots...)
 }
 
 // SetRoots replaces the roots roots/list answers with.
-func (b *QuestionBridge) SetRoots(roots []proto.Root) {
+func (b *Bridge) SetRoots(roots []proto.Root) {
 	b.mu.Lock()
 	b.roots = append([]proto.Root{}, roots...)
 	b.mu.Unlock()
@@ -59,7 +63,7 @@ func (b *QuestionBridge) SetRoots(roots []proto.Root) {
 // HandleServerRequest answers elicitation/create and sampling/createMessage
 // by asking the user, and roots/list from the roots kept in the UI; any
 // other method is refused with -32601.
-func (b *QuestionBridge) HandleServerRequest(ctx context.Context, method string, params json.RawMessage) (any, error) {
+func (b *Bridge) HandleServerRequest(ctx context.Context, method string, params json.RawMessage) (any, error) {
 	switch method {
 	case proto.MethodRootsList:
 		return proto.ListRootsResult{Roots: b.Roots()}, nil
@@ -77,7 +81,7 @@ func (b *QuestionBridge) HandleServerRequest(ctx context.Context, method string,
 	defer cancel() // ends the UI's watch of this question
 	reply := make(chan questionAnswer, 1)
 	q := &question{method: method, params: params, ctx: qctx, reply: reply, origin: originText(ctx)}
-	go send(questionMsg{q: q})
+	go send(AskedMsg{q: q})
 	select {
 	case a := <-reply:
 		return a.result, a.err
@@ -113,10 +117,10 @@ func (q *question) answer(a questionAnswer) {
 
 // Messages of the questions.
 type (
-	// questionMsg brings a question from the session to the UI.
-	questionMsg struct{ q *question }
-	// questionEndedMsg says the server stopped waiting for q.
-	questionEndedMsg struct{ q *question }
+	// AskedMsg brings a question from the session to the UI (Ask).
+	AskedMsg struct{ q *question }
+	// EndedMsg says the server stopped waiting for a question (Ended).
+	EndedMsg struct{ q *question }
 )
 
 // watchQuestion reports when the server stops waiting for q: its context
@@ -124,6 +128,6 @@ type (
 func watchQuestion(q *question) tea.Cmd {
 	return func() tea.Msg {
 		<-q.ctx.Done()
-		return questionEndedMsg{q: q}
+		return EndedMsg{q: q}
 	}
 }
