@@ -6,7 +6,6 @@ package screentest
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
@@ -25,35 +24,17 @@ var T0 = time.Date(2026, 7, 28, 9, 30, 0, 0, time.UTC)
 // request with a text content naming the method and its params. Every
 // message the client sends is kept and captured as a frame in the sink.
 type FakePeer struct {
-	sink capture.Sink
-
-	mu      sync.Mutex
-	sent    []*proto.Message
-	deliver func(*proto.Message)
-	hold    bool // leave requests after the handshake unanswered
-
-	done chan struct{}
-	once sync.Once
+	wire
+	hold bool // leave requests after the handshake unanswered
 }
 
 var _ client.Transport = (*FakePeer)(nil)
 
-// Start keeps deliver.
-func (f *FakePeer) Start(_ context.Context, deliver func(*proto.Message)) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.deliver = deliver
-	return nil
-}
-
 // Send records m, captures it, and answers a request.
 func (f *FakePeer) Send(_ context.Context, m *proto.Message) error {
-	raw, err := m.EncodeJSON()
-	if err != nil {
+	if err := f.capture(m); err != nil {
 		return err
 	}
-	f.sink.Append(&capture.Frame{Time: T0, Dir: capture.Out, Conn: "fake", Chan: capture.Channel{Kind: capture.Control},
-		Raw: raw, Size: len(raw), Enc: proto.EncJSON, Msg: m})
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.sent = append(f.sent, m)
@@ -61,6 +42,7 @@ func (f *FakePeer) Send(_ context.Context, m *proto.Message) error {
 		return nil
 	}
 	var answer *proto.Message
+	var err error
 	switch m.Method {
 	case proto.MethodInitialize:
 		answer, err = proto.NewResult(*m.ID, map[string]any{"protocolVersion": proto.LatestLegacy,
@@ -77,18 +59,6 @@ func (f *FakePeer) Send(_ context.Context, m *proto.Message) error {
 	go f.deliver(answer)
 	return nil
 }
-
-// Close ends the connection.
-func (f *FakePeer) Close() error {
-	f.once.Do(func() { close(f.done) })
-	return nil
-}
-
-// Done is closed by Close.
-func (f *FakePeer) Done() <-chan struct{} { return f.done }
-
-// Err is nil: the connection only ends by Close.
-func (f *FakePeer) Err() error { return nil }
 
 // SetHold says whether requests after the handshake stay unanswered.
 func (f *FakePeer) SetHold(hold bool) {
@@ -120,7 +90,7 @@ func Connect(t testing.TB, sink capture.Sink) (*FakePeer, *client.Session) {
 // ConnectWith is Connect with the session's options.
 func ConnectWith(t testing.TB, sink capture.Sink, opts client.Options) (*FakePeer, *client.Session) {
 	t.Helper()
-	f := &FakePeer{sink: sink, done: make(chan struct{})}
+	f := &FakePeer{wire: wire{sink: sink, done: make(chan struct{})}}
 	return f, connectSession(t, f, opts, "the fake peer")
 }
 

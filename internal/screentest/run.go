@@ -42,38 +42,17 @@ func WaitFor(t testing.TB, what string, ok func() bool) {
 // the hang guard's failure.
 func RunUntil(t testing.TB, what string, cmd tea.Cmd, answer func(tea.Msg) bool) tea.Msg {
 	t.Helper()
-	msgs := make(chan tea.Msg, 64)
-	var run func(tea.Cmd)
-	run = func(c tea.Cmd) {
-		if c == nil {
-			return
+	var got tea.Msg
+	keep := func(msg tea.Msg) tea.Cmd {
+		if got == nil && answer(msg) {
+			got = msg
 		}
-		go func() {
-			msg := c()
-			if b, ok := msg.(tea.BatchMsg); ok {
-				for _, sub := range b {
-					run(sub)
-				}
-				return
-			}
-			select {
-			case msgs <- msg:
-			default:
-			}
-		}()
+		return nil
 	}
-	run(cmd)
-	deadline := time.After(flowtest.HangGuard)
-	for {
-		select {
-		case msg := <-msgs:
-			if answer(msg) {
-				return msg
-			}
-		case <-deadline:
-			t.Fatalf("%s never ended", what)
-		}
-	}
+	r := NewRunner(t, keep, func() string { return "" })
+	r.Run(cmd)
+	r.Until(what, func() bool { return got != nil })
+	return got
 }
 
 // Ctrl is the key press of ctrl and a letter.

@@ -3,7 +3,6 @@ package screentest
 import (
 	"context"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
@@ -26,40 +25,23 @@ var FakeExpiry = T0.Add(4*time.Minute + 30*time.Second)
 // interaction.respond to onRespond (no answer while it returns nil).
 // Every message the client sends is kept and captured in the sink.
 type WizardPeer struct {
-	sink        capture.Sink
+	wire
 	interactive bool
 
-	mu        sync.Mutex
-	sent      []*proto.Message
-	deliver   func(*proto.Message)
 	onRespond func(m *proto.Message) *proto.Message
 	onState   func(m *proto.Message) *proto.Message
 	holdStart bool // leave interaction.start unanswered
 	capsCode  int  // the error code of `capabilities` (default -32601)
 	nextID    int
-
-	done chan struct{}
-	once sync.Once
 }
 
 var _ client.Transport = (*WizardPeer)(nil)
 
-// Start keeps deliver.
-func (p *WizardPeer) Start(_ context.Context, deliver func(*proto.Message)) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.deliver = deliver
-	return nil
-}
-
 // Send records and captures m, and answers a request.
 func (p *WizardPeer) Send(_ context.Context, m *proto.Message) error {
-	raw, err := m.EncodeJSON()
-	if err != nil {
+	if err := p.capture(m); err != nil {
 		return err
 	}
-	p.sink.Append(&capture.Frame{Time: T0, Dir: capture.Out, Conn: "fake", Chan: capture.Channel{Kind: capture.Control},
-		Raw: raw, Size: len(raw), Enc: proto.EncJSON, Msg: m})
 	p.mu.Lock()
 	p.sent = append(p.sent, m)
 	deliver := p.deliver
@@ -138,18 +120,6 @@ func (p *WizardPeer) ServerRequest(t testing.TB, method string, params any) {
 	deliver(m)
 }
 
-// Close ends the connection.
-func (p *WizardPeer) Close() error {
-	p.once.Do(func() { close(p.done) })
-	return nil
-}
-
-// Done is closed by Close.
-func (p *WizardPeer) Done() <-chan struct{} { return p.done }
-
-// Err is nil: the connection only ends by Close.
-func (p *WizardPeer) Err() error { return nil }
-
 // SetRespond sets how interaction.respond is answered.
 func (p *WizardPeer) SetRespond(fn func(m *proto.Message) *proto.Message) {
 	p.mu.Lock()
@@ -208,6 +178,6 @@ func (p *WizardPeer) SetCapsCode(code int) {
 // session is closed at the end of the test.
 func ConnectWizardPeer(t testing.TB, sink capture.Sink, interactive bool) (*WizardPeer, *client.Session) {
 	t.Helper()
-	p := &WizardPeer{sink: sink, interactive: interactive, done: make(chan struct{})}
+	p := &WizardPeer{wire: wire{sink: sink, done: make(chan struct{})}, interactive: interactive}
 	return p, connectSession(t, p, client.Options{ProtocolVersion: proto.LatestLegacy}, "the scripted server")
 }
