@@ -23,7 +23,7 @@ type connectPlan struct {
 }
 
 // questionSource answers the server's questions and knows the roots to
-// expose (ui.QuestionBridge).
+// expose (question.Bridge).
 type questionSource interface {
 	client.ServerRequestHandler
 	Roots() []proto.Root

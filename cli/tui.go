@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/ui"
+	"github.com/mcpscope/mcpscope/ui/question"
 )
 
 // Screen size of the TUI when its output is not a terminal (a test, a
@@ -63,7 +64,7 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, onConnect []ui.Reque
 	cfg := ui.Config{Store: capture.NewStore(capture.Config{}), Dial: dial, Target: target.String(), OnConnect: onConnect}
 	if f.answers == "" {
 		// Without an answers file the user answers the server's questions.
-		cfg.Questions = ui.NewQuestionBridge(plan.roots)
+		cfg.Questions = question.NewBridge(plan.roots)
 		plan.questions = cfg.Questions
 	}
 	if f.insecure {

@@ -9,7 +9,8 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
-	"github.com/mcpscope/mcpscope/ui/schemaform"
+
+	"github.com/mcpscope/mcpscope/prompts/schemaform"
 )
 
 // customWidget answers a custom prompt with JSON typed in the schema

@@ -20,6 +20,6 @@
 // expiry.
 //
 // The date input's core (calendar and parsers) is the leaf package
-// prompts/calendar, shared with ui/schemaform; this package imports
-// ui/schemaform for its JSON editor, so schemaform must never import it.
+// prompts/calendar, shared with prompts/schemaform; this package imports
+// prompts/schemaform for its JSON editor, so schemaform must never import it.
 package prompts

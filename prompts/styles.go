@@ -5,8 +5,9 @@ import (
 
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
+
 	"github.com/mcpscope/mcpscope/prompts/calendar"
-	"github.com/mcpscope/mcpscope/ui/schemaform"
+	"github.com/mcpscope/mcpscope/prompts/schemaform"
 )
 
 // Styles are the looks of the widgets, by meaning.

@@ -8,8 +8,9 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/prompts/schemaform"
 	"github.com/mcpscope/mcpscope/proto"
-	"github.com/mcpscope/mcpscope/ui/schemaform"
 )
 
 // Action tells the caller what a message did to a widget. It is the

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"unicode/utf8"
@@ -11,32 +10,27 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/look"
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
+
+// ErrorMsg reports an error from outside the UI (for example a question
+// from the server the --answers file does not cover), or from a screen;
+// it is shown in the status bar.
+type ErrorMsg = screen.ErrorMsg
 
 // Messages of the actions.
 type (
-	// callDoneMsg says how a request sent from the UI ended.
-	callDoneMsg struct {
-		method string
-		result json.RawMessage
-		err    error
-	}
 	// cancelDoneMsg says how a cancellation went.
 	cancelDoneMsg struct {
 		id  string
 		err error
 	}
-	// ErrorMsg reports an error from outside the UI (for example a
-	// question from the server the --answers file does not cover); it is
-	// shown in the status bar.
-	ErrorMsg struct{ Err error }
 )
 
-// cancelReason is the reason sent with a cancellation from the UI.
-const cancelReason = "cancelled by the user"
-
 // send sends r on the current session; the result comes back as a
-// callDoneMsg. The frames show up in the panes as they are captured.
+// screen.CallDoneMsg. The frames show up in the panes as they are captured.
 func (m *Model) send(r Request) tea.Cmd {
 	s := m.conn.link.Session
 	if s == nil || !m.conn.ready || m.conn.down {
@@ -46,22 +40,7 @@ func (m *Model) send(r Request) tea.Cmd {
 	ctx := m.ctx
 	return func() tea.Msg {
 		res, err := s.Call(ctx, r.Method, r.Params)
-		return callDoneMsg{method: r.Method, result: res, err: err}
-	}
-}
-
-// callDone reports the end of a request.
-func (m *Model) callDone(msg callDoneMsg) {
-	var cancelled *client.CancelledError
-	switch {
-	case errors.As(msg.err, &cancelled):
-		m.status.note(fmt.Sprintf("%s cancelled", msg.method))
-	case errors.As(msg.err, new(*client.RPCError)):
-		m.status.setError(msg.err) // it names the method already
-	case msg.err != nil:
-		m.status.setError(fmt.Errorf("%s failed: %w", msg.method, msg.err))
-	default:
-		m.status.note(fmt.Sprintf("%s answered (%s)", msg.method, byteSize(int64(len(msg.result)))))
+		return screen.CallDoneMsg{Method: r.Method, Result: res, Err: err}
 	}
 }
 
@@ -83,7 +62,13 @@ func (m *Model) cancelSelected() tea.Cmd {
 		m.status.setError(errors.New("nothing to cancel: not connected"))
 		return nil
 	}
-	return func() tea.Msg { return cancelDoneMsg{id: id.String(), err: s.Cancel(id, cancelReason)} }
+	return cancelCmd(s, id)
+}
+
+// cancelCmd cancels the request with id on s; cancelDoneMsg says how
+// that went.
+func cancelCmd(s *client.Session, id proto.ID) tea.Cmd {
+	return func() tea.Msg { return cancelDoneMsg{id: id.String(), err: s.Cancel(id, screen.CancelReason)} }
 }
 
 // cancelDone reports a cancellation.
@@ -141,8 +126,8 @@ func (m *Model) copySelected() tea.Cmd {
 // total bytes.
 func copiedNote(n, total int, seq uint64, as string) string {
 	if n == total {
-		return fmt.Sprintf("copied %s of frame %d%s", byteSize(int64(n)), seq, as)
+		return fmt.Sprintf("copied %s of frame %d%s", look.ByteSize(int64(n)), seq, as)
 	}
 	return fmt.Sprintf("copied the first %s of %s of frame %d%s (a copy is cut at %s)",
-		byteSize(int64(n)), byteSize(int64(total)), seq, as, byteSize(maxCopy))
+		look.ByteSize(int64(n)), look.ByteSize(int64(total)), seq, as, look.ByteSize(maxCopy))
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpscope/mcpscope/demo/flow"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/internal/peertest"
+	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/transports/stdio"
 )
@@ -19,7 +20,7 @@ import (
 // composeSend picks method in the open composer's picker, whose filter it
 // clears first, and opens its editor.
 func composeSend(tm *teatest.TestModel, method string) {
-	tm.Send(ctrl('u')) // clears the filter
+	tm.Send(screentest.Ctrl('u')) // clears the filter
 	typeText(tm, method)
 	tm.Send(keyPress("enter"))
 }
@@ -48,27 +49,27 @@ func TestComposeFlowDemo(t *testing.T) {
 		tm.Send(keyPress(k))
 	}
 	typeText(tm, `"message": "hi from the composer"`)
-	tm.Send(ctrl('s'))
+	tm.Send(screentest.Ctrl('s'))
 	probe.waitText(t, "← result · tools/call · id", "hi from the composer")
 
 	tm.Send(keyPress("esc"))
 	tm.Send(keyPress("esc"))
 	composeSend(tm, "ping")
-	tm.Send(ctrl('s'))
+	tm.Send(screentest.Ctrl('s'))
 	probe.waitText(t, "← result · ping · id")
 
 	tm.Send(keyPress("esc"))
 	tm.Send(keyPress("esc"))
 	composeSend(tm, "no/such")
 	probe.waitText(t, "Compose · request no/such")
-	tm.Send(ctrl('s'))
+	tm.Send(screentest.Ctrl('s'))
 	probe.waitText(t, "✗ error · no/such", "error -32601 Method not found")
 
 	tm.Send(keyPress("esc"))
 	tm.Send(keyPress("esc"))
 	composeSend(tm, proto.MethodNotifyRootsListChanged)
 	probe.waitText(t, "Compose · notification "+proto.MethodNotifyRootsListChanged)
-	tm.Send(ctrl('s'))
+	tm.Send(screentest.Ctrl('s'))
 	probe.waitText(t, "→ notification sent · "+proto.MethodNotifyRootsListChanged)
 	for range 3 {
 		tm.Send(keyPress("esc"))
@@ -101,14 +102,14 @@ func TestComposeFlowTSPeer(t *testing.T) {
 	tm.Send(keyPress(":"))
 	composeSend(tm, "resources/list")
 	probe.waitText(t, "Compose · request resources/list")
-	tm.Send(ctrl('s'))
+	tm.Send(screentest.Ctrl('s'))
 	probe.waitText(t, "← result · resources/list · id", `"resources": [`)
 	first := firstResourceName(t, store)
 	probe.waitText(t, `"name": "`+first+`"`)
 	tm.Send(keyPress("q")) // the composer has the keys: no quitting
 	tm.Send(keyPress("esc"))
 	probe.waitText(t, "Compose · request resources/list")
-	tm.Send(ctrl('c')) // quits from anywhere
+	tm.Send(screentest.Ctrl('c')) // quits from anywhere
 	tm.WaitFinished(t, teatest.WithFinalTimeout(flowtest.HangGuard))
 }
 

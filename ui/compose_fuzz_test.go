@@ -1,38 +1,54 @@
 package ui
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/internal/screentest"
+	"github.com/mcpscope/mcpscope/ui/compose"
 )
 
-func TestComposeHistoryBounded(t *testing.T) {
-	var h composeHistory
-	for i := range 3 * maxComposeHistory {
-		h.add(composeCall{method: "m", params: json.RawMessage(strings.Repeat("1", i%7+1))})
+// TestComposeKeepsTheKeys: with the composer open, q is typed into its
+// filter and does not quit; esc in the picker closes it.
+func TestComposeKeepsTheKeys(t *testing.T) {
+	m := newTestModel(t, sampleStore(t), 120, 30)
+	press(m, ":")
+	if _, ok := m.overlay.(*compose.Composer); !ok || !strings.Contains(screenText(m), "Compose · pick a method") {
+		t.Fatalf(": did not open the picker:\n%s", screenText(m))
 	}
-	if len(h.calls) != maxComposeHistory {
-		t.Errorf("history holds %d calls", len(h.calls))
+	press(m, "q") // typed into the filter, not quitting
+	if m.quitting {
+		t.Fatal("q in the picker quit")
+	}
+	press(m, "esc")
+	if m.overlay != nil {
+		t.Error("esc in the picker did not close the composer")
 	}
 }
 
 // TestComposeTinyScreens draws every step of the composer at sizes too
 // small for it: the screen keeps its height and nothing panics.
 func TestComposeTinyScreens(t *testing.T) {
-	m, c := openCompose(t)
+	m := newTestModel(t, sampleStore(t), 120, 30)
+	press(m, ":")
 	steps := []func(){
 		func() {},
-		func() { pick(t, m, "tools/call") },
-		func() { m.Update(ctrl('s')) }, // not connected: the answer says so
+		func() {
+			for _, r := range "tools/call" {
+				press(m, string(r))
+			}
+			press(m, "enter")
+		},
+		func() { m.Update(screentest.Ctrl('s')) }, // not connected: the answer says so
 	}
 	for i, step := range steps {
 		step()
 		for _, size := range [][2]int{{1, 1}, {0, 0}, {10, 4}, {30, 8}, {200, 5}} {
 			m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 			if lines := strings.Split(m.View().Content, "\n"); len(lines) != max(size[1], chromeLines) {
-				t.Errorf("step %d (stage %d) at %v: %d lines", i, c.stage, size, len(lines))
+				t.Errorf("step %d (%s) at %v: %d lines", i, m.overlay.Title(), size, len(lines))
 			}
 		}
 	}
@@ -74,7 +90,7 @@ func byteKey(b byte) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyBackspace}
 	}
 	if b < 0x20 {
-		return ctrl(rune('a' + b - 1))
+		return screentest.Ctrl(rune('a' + b - 1))
 	}
 	return keyPress(string(rune(b)))
 }

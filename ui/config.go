@@ -3,6 +3,7 @@ package ui
 import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/ui/question"
 )
 
 // Link is one connection the UI drives: the transport that moves the bytes
@@ -44,7 +45,7 @@ type Config struct {
 	// server's questions through (elicitation, sampling) and the roots the
 	// roots editor changes. Without it the roots editor is off (the
 	// --answers file answers instead).
-	Questions *QuestionBridge
+	Questions *question.Bridge
 	// Notice is a standing warning shown in the status bar, such as the
 	// one of --insecure.
 	Notice string

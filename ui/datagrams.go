@@ -6,6 +6,9 @@ import (
 
 	"charm.land/bubbles/v2/progress"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/ui/look"
+	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
 // datagramsPane shows the datagram channels: a progress bar per request,
@@ -13,14 +16,14 @@ import (
 // newest at the bottom. The navigation keys scroll the log.
 type datagramsPane struct {
 	board *datagramBoard
-	st    *Styles
+	st    *look.Styles
 	back  int // log lines scrolled back from the newest
 	rows  int
 	bar   progress.Model
 }
 
 // newDatagramsPane returns the pane of a board.
-func newDatagramsPane(b *datagramBoard, st *Styles) *datagramsPane {
+func newDatagramsPane(b *datagramBoard, st *look.Styles) *datagramsPane {
 	return &datagramsPane{board: b, st: st, rows: 1, bar: progress.New()}
 }
 
@@ -29,7 +32,7 @@ func (p *datagramsPane) SetSize(_, h int) { p.rows = max(h, 1) }
 
 // HandleKey scrolls the log: up goes back in time.
 func (p *datagramsPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
-	v, ok := navOf(msg, k, p.rows)
+	v, ok := nav.Of(msg, k.Keys, p.rows)
 	if ok {
 		p.scroll(v)
 	}
@@ -37,15 +40,15 @@ func (p *datagramsPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
 }
 
 // scroll moves through the log lines.
-func (p *datagramsPane) scroll(v nav) {
+func (p *datagramsPane) scroll(v nav.Move) {
 	n := len(p.board.logs)
 	switch {
-	case v.home:
+	case v.Home:
 		p.back = max(n-1, 0)
-	case v.end:
+	case v.End:
 		p.back = 0
 	default:
-		p.back = min(max(p.back-v.delta, 0), max(n-1, 0))
+		p.back = min(max(p.back-v.Delta, 0), max(n-1, 0))
 	}
 }
 
@@ -62,36 +65,36 @@ func (p *datagramsPane) Render(w, h int, _ bool) string {
 	b := p.board
 	var lines []string
 	if b.total == 0 {
-		lines = append(lines, p.st.muted.paint(cell("no datagrams", w)))
+		lines = append(lines, p.st.Ink.Muted.Paint(look.Cell("no datagrams", w)))
 	}
 	progressRows := min(len(b.progress), max(h/3, 1))
 	barW := max(min(w/3, 30), 10)
 	p.bar.SetWidth(barW)
 	for _, r := range b.progress[len(b.progress)-progressRows:] {
-		label := cellRight(fmt.Sprintf("#%d", r.req), 6) + " "
+		label := look.CellRight(fmt.Sprintf("#%d", r.req), 6) + " "
 		var bar, text string
 		if r.total > 0 {
 			bar = p.bar.ViewAs(min(max(r.progress/r.total, 0), 1))
 			text = fmt.Sprintf(" %g/%g %s", r.progress, r.total, r.message)
 		} else {
-			bar = cell("", barW)
+			bar = look.Cell("", barW)
 			text = fmt.Sprintf(" %g %s", r.progress, r.message)
 		}
-		lines = append(lines, fitLine(label+bar+oneLine(text), w))
+		lines = append(lines, look.FitLine(label+bar+look.OneLine(text), w))
 	}
 	if a := b.audio; a != nil {
 		lines = append(lines, p.meter(a, w))
 	}
 	rawRows := min(len(b.raw), 3)
 	for _, r := range b.raw[len(b.raw)-rawRows:] {
-		text := fmt.Sprintf("%s ch 0x%02x #%d %s %s", clockTime(r.at), r.ch, r.req, byteSize(int64(r.size)), r.head)
+		text := fmt.Sprintf("%s ch 0x%02x #%d %s %s", look.ClockTime(r.at), r.ch, r.req, look.ByteSize(int64(r.size)), r.head)
 		if r.err != "" {
-			lines = append(lines, p.st.errText.paint(cell(text+" "+r.err, w)))
+			lines = append(lines, p.st.Ink.Error.Paint(look.Cell(text+" "+r.err, w)))
 		} else {
-			lines = append(lines, p.st.warn.paint(cell("unknown "+text, w)))
+			lines = append(lines, p.st.Ink.Warn.Paint(look.Cell("unknown "+text, w)))
 		}
 	}
-	return strings.Join(padLines(append(lines, p.logLines(w, h-len(lines))...), w, h), "\n")
+	return strings.Join(look.PadLines(append(lines, p.logLines(w, h-len(lines))...), w, h), "\n")
 }
 
 // meter renders the audio level of the latest audio datagram.
@@ -101,7 +104,7 @@ func (p *datagramsPane) meter(a *audioLevel, w int) string {
 	filled := int(float64(width) * min(max((db+60)/60, 0), 1))
 	bar := strings.Repeat("▮", filled) + strings.Repeat("▯", width-filled)
 	text := fmt.Sprintf("audio #%d ", a.req)
-	return fitLine(text+p.st.good.paint(bar)+fmt.Sprintf(" %6.1f dBFS · audio datagrams: %d", db, a.frames), w)
+	return look.FitLine(text+p.st.Ink.Good.Paint(bar)+fmt.Sprintf(" %6.1f dBFS · audio datagrams: %d", db, a.frames), w)
 }
 
 // logLines renders up to n log lines ending p.back lines before the newest.
@@ -114,13 +117,13 @@ func (p *datagramsPane) logLines(w, n int) []string {
 	start := max(end-n, 0)
 	out := make([]string, 0, end-start)
 	for _, l := range logs[start:end] {
-		lvl, ok := p.st.level[strings.ToLower(l.level)]
+		lvl, ok := p.st.Ink.Level[strings.ToLower(l.level)]
 		if !ok {
-			lvl = p.st.muted
+			lvl = p.st.Ink.Muted
 		}
-		head := p.st.muted.paint(clockTime(l.at)) + " " + lvl.paint(cell(l.level, 7)) + " "
+		head := p.st.Ink.Muted.Paint(look.ClockTime(l.at)) + " " + lvl.Paint(look.Cell(l.level, 7)) + " "
 		rest := fmt.Sprintf("#%d %s %s", l.req, l.logger, l.text)
-		out = append(out, head+cell(rest, max(w-21, 1)))
+		out = append(out, head+look.Cell(rest, max(w-21, 1)))
 	}
 	return out
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/look"
+	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
 // detailPane shows the selected frame in full: metadata, decode errors,
@@ -16,7 +18,7 @@ import (
 // colours and draws only the rows in view.
 type detailPane struct {
 	x       *index
-	st      *Styles
+	st      *look.Styles
 	dialect proto.Dialect
 	content rowBlock
 	offset  int // first row shown
@@ -27,7 +29,7 @@ type detailPane struct {
 }
 
 // newDetailPane returns an empty pane.
-func newDetailPane(x *index, st *Styles) *detailPane {
+func newDetailPane(x *index, st *look.Styles) *detailPane {
 	return &detailPane{x: x, st: st, content: fixedRows{""}, height: 1}
 }
 
@@ -60,7 +62,7 @@ func (p *detailPane) prepare() {
 	}
 	p.dirty = false
 	if p.frame == nil {
-		p.content = fixedRows{p.st.muted.paint("select a frame in the traffic pane")}
+		p.content = fixedRows{p.st.Ink.Muted.Paint("select a frame in the traffic pane")}
 		p.offset = 0
 		return
 	}
@@ -69,7 +71,7 @@ func (p *detailPane) prepare() {
 		in.call = c
 	}
 	if d, ok := p.x.latency(p.frame); ok {
-		in.latency = duration(d)
+		in.latency = look.Duration(d)
 	}
 	p.content = detailContent(in, max(p.width, 20))
 	p.offset = p.clamp(p.offset)
@@ -82,7 +84,7 @@ func (p *detailPane) clamp(offset int) int {
 
 // HandleKey scrolls the content.
 func (p *detailPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
-	v, ok := navOf(msg, k, p.height)
+	v, ok := nav.Of(msg, k.Keys, p.height)
 	if ok {
 		p.scroll(v)
 	}
@@ -90,14 +92,14 @@ func (p *detailPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
 }
 
 // scroll applies a navigation to the first row shown.
-func (p *detailPane) scroll(v nav) {
+func (p *detailPane) scroll(v nav.Move) {
 	switch {
-	case v.home:
+	case v.Home:
 		p.offset = 0
-	case v.end:
+	case v.End:
 		p.offset = p.clamp(p.content.rowCount())
 	default:
-		p.offset = p.clamp(p.offset + v.delta)
+		p.offset = p.clamp(p.offset + v.Delta)
 	}
 }
 
@@ -115,5 +117,5 @@ func (p *detailPane) Title() string {
 
 // Render draws the rows in view.
 func (p *detailPane) Render(w, h int, _ bool) string {
-	return strings.Join(fitBlock(strings.Join(p.content.rows(p.offset, min(h, p.height)), "\n"), w, h), "\n")
+	return strings.Join(look.FitBlock(strings.Join(p.content.rows(p.offset, min(h, p.height)), "\n"), w, h), "\n")
 }

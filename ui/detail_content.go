@@ -10,6 +10,7 @@ import (
 	"github.com/mcpscope/mcpscope/hexview"
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // Bounds of what the detail pane formats.
@@ -26,7 +27,7 @@ type detailInput struct {
 	call    *callInfo // the frame's call, when the index knows it
 	latency string
 	dialect proto.Dialect
-	st      *Styles
+	st      *look.Styles
 }
 
 // detailContent lays out the detail of a frame for width w: metadata,
@@ -38,7 +39,7 @@ func detailContent(in detailInput, w int) rowBlock {
 	var b strings.Builder
 	b.WriteString(ansi.Hardwrap(metadata(in), w, true))
 	if f.Err != nil {
-		b.WriteString("\n\n" + in.st.errText.paint(termtext.Line("decode error: "+f.Err.Error())) + "\n")
+		b.WriteString("\n\n" + in.st.Ink.Error.Paint(termtext.Line("decode error: "+f.Err.Error())) + "\n")
 		raw := f.Raw[:min(len(f.Raw), errorDumpSize)]
 		dump := hexview.Dump{Data: raw, Fields: f.Fields, Size: len(f.Raw)}
 		perRow := hexview.BytesPerRow(w)
@@ -56,8 +57,8 @@ func metadata(in detailInput) string {
 		kept = len(f.Raw)
 	}
 	line := fmt.Sprintf("seq %d · %s · %s · conn %s · %s · %s (kept %s) · %s",
-		f.Seq, f.Time.Format("2006-01-02 15:04:05.000"), f.Dir, f.Conn, f.Chan, byteSize(int64(f.Size)), byteSize(int64(kept)), f.Enc)
-	out := []string{in.st.muted.paint(termtext.Line(line))}
+		f.Seq, f.Time.Format("2006-01-02 15:04:05.000"), f.Dir, f.Conn, f.Chan, look.ByteSize(int64(f.Size)), look.ByteSize(int64(kept)), f.Enc)
+	out := []string{in.st.Ink.Muted.Paint(termtext.Line(line))}
 	if m := f.Msg; m != nil {
 		parts := []string{m.Kind().String()}
 		if id := frameID(f); id != "" {
@@ -87,7 +88,7 @@ func metadata(in detailInput) string {
 		for _, fd := range f.Fields {
 			fields = append(fields, fmt.Sprintf("%s = %s", fd.Name, fd.Value))
 		}
-		out = append(out, in.st.muted.paint("fields: "+termtext.Line(strings.Join(fields, " · "))))
+		out = append(out, in.st.Ink.Muted.Paint("fields: "+termtext.Line(strings.Join(fields, " · "))))
 	}
 	return strings.Join(out, "\n")
 }
@@ -96,7 +97,7 @@ func metadata(in detailInput) string {
 func bodyView(in detailInput, w int) rowBlock {
 	f := in.f
 	if len(f.Raw) == 0 && f.Size > 0 && f.Msg == nil {
-		return note(in.st.muted, errNoBytes.Error())
+		return note(in.st.Ink.Muted, errNoBytes.Error())
 	}
 	switch f.Chan.Kind {
 	case capture.Stderr:
@@ -104,13 +105,13 @@ func bodyView(in detailInput, w int) rowBlock {
 	case capture.HTTP:
 		return plainRows(strings.ReplaceAll(string(f.Raw), "\r", ""), w)
 	case capture.Stream:
-		return note(in.st.muted, fmt.Sprintf("execution stream payload: %s in this frame; x shows the bytes", byteSize(int64(len(bodyOf(f))))))
+		return note(in.st.Ink.Muted, fmt.Sprintf("execution stream payload: %s in this frame; x shows the bytes", look.ByteSize(int64(len(bodyOf(f))))))
 	case capture.Datagram:
 		return datagramBody(in, w)
 	}
 	text, err := messageJSON(f)
 	if err != nil {
-		return note(in.st.errText, err.Error())
+		return note(in.st.Ink.Error, err.Error())
 	}
 	if f.Enc != proto.EncCBOR || f.Err != nil {
 		return jsonView(text, w, in.st)
@@ -119,7 +120,7 @@ func bodyView(in detailInput, w int) rowBlock {
 }
 
 // note is one line of the pane's own words, server text in it made safe.
-func note(st tint, s string) fixedRows { return fixedRows{st.paint(termtext.Line(s))} }
+func note(st look.Tint, s string) fixedRows { return fixedRows{st.Paint(termtext.Line(s))} }
 
 // plainRows is server text shown as it is, made safe and wrapped to w.
 func plainRows(s string, w int) rowBlock {
@@ -133,12 +134,12 @@ func datagramBody(in detailInput, w int) rowBlock {
 	_, payload, _, err := proto.ParseDatagramHeader(f.Raw)
 	ch := proto.DatagramChannel(f.Chan.Ch)
 	if err != nil || (ch != proto.ChannelProgress && ch != proto.ChannelLog) || f.Err != nil {
-		return note(in.st.muted, fmt.Sprintf("%s datagram payload: %s; x shows the bytes", ch, byteSize(int64(len(payload)))))
+		return note(in.st.Ink.Muted, fmt.Sprintf("%s datagram payload: %s; x shows the bytes", ch, look.ByteSize(int64(len(payload)))))
 	}
 	text := payload
 	if f.Enc == proto.EncCBOR {
 		if text, err = proto.CBORToJSON(payload); err != nil {
-			return note(in.st.errText, err.Error())
+			return note(in.st.Ink.Error, err.Error())
 		}
 		return withDiagnostic(jsonView(text, jsonWidth(w), in.st), payload, w, in.st)
 	}
@@ -157,38 +158,38 @@ func jsonWidth(w int) int {
 // jsonindent.DefaultMaxDepth levels) and wraps it to w columns, coloured
 // where it is shown. A huge body is shown as its head, unindented; text
 // that is not JSON is shown as it is, made safe.
-func jsonView(text []byte, w int, st *Styles) rowBlock {
+func jsonView(text []byte, w int, st *look.Styles) rowBlock {
 	if len(text) > maxPretty {
-		head := note(st.muted, fmt.Sprintf("(%s of JSON; showing the first %s unindented)", byteSize(int64(len(text))), byteSize(plainHead)))
+		head := note(st.Ink.Muted, fmt.Sprintf("(%s of JSON; showing the first %s unindented)", look.ByteSize(int64(len(text))), look.ByteSize(plainHead)))
 		return stackedRows{head, newTextRows(termtext.LineMax(string(text[:plainHead]), 0), w, nil)}
 	}
 	pretty, err := proto.PrettyJSON(text)
 	if err != nil {
 		return plainRows(string(text), w)
 	}
-	return newTextRows(termtext.BlockMax(string(pretty), 0), w, func(s string) string { return highlightJSON(s, st) })
+	return newTextRows(termtext.BlockMax(string(pretty), 0), w, func(s string) string { return look.HighlightJSON(s, st) })
 }
 
 // withDiagnostic puts the CBOR diagnostic notation of body beside the JSON
 // view on a wide pane, or below it on a narrow one.
-func withDiagnostic(jsonRows rowBlock, body []byte, w int, st *Styles) rowBlock {
+func withDiagnostic(jsonRows rowBlock, body []byte, w int, st *look.Styles) rowBlock {
 	diagWidth := w
 	if w >= sideBySideMin {
 		diagWidth = w - jsonWidth(w) - 3
 	}
 	var diag rowBlock
 	if text, err := proto.DiagnoseCBOR(body); err != nil {
-		diag = note(st.errText, err.Error())
+		diag = note(st.Ink.Error, err.Error())
 	} else {
 		diag = plainRows(text, diagWidth)
 	}
 	if w < sideBySideMin {
-		return stackedRows{fixedRows{st.muted.paint("JSON")}, jsonRows, fixedRows{"", st.muted.paint("CBOR diagnostic notation")}, diag}
+		return stackedRows{fixedRows{st.Ink.Muted.Paint("JSON")}, jsonRows, fixedRows{"", st.Ink.Muted.Paint("CBOR diagnostic notation")}, diag}
 	}
 	lw := jsonWidth(w)
 	return besideRows{
-		left:  stackedRows{fixedRows{st.muted.paint(cell("JSON", lw))}, jsonRows},
-		right: stackedRows{fixedRows{st.muted.paint(cell("CBOR diagnostic notation", diagWidth))}, diag},
+		left:  stackedRows{fixedRows{st.Ink.Muted.Paint(look.Cell("JSON", lw))}, jsonRows},
+		right: stackedRows{fixedRows{st.Ink.Muted.Paint(look.Cell("CBOR diagnostic notation", diagWidth))}, diag},
 		lw:    lw,
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // maxPaintLine is the longest line the detail pane colours; a longer one
@@ -57,7 +59,7 @@ func newTextRows(text string, w int, paint func(string) string) *textRows {
 		switch {
 		case printableASCII(l):
 			t.total += max((len(l)+t.w-1)/t.w, 1)
-		case textWidth(l) <= t.w:
+		case look.TextWidth(l) <= t.w:
 			t.total++
 		default:
 			if t.cut == nil {
@@ -191,7 +193,7 @@ func (b besideRows) rowCount() int { return max(b.left.rowCount(), b.right.rowCo
 
 func (b besideRows) rows(from, n int) []string {
 	l, r := b.left.rows(from, n), b.right.rows(from, n)
-	return zipRows(l, r, max(len(l), len(r)), func(ls, rs string) string { return fitLine(ls, b.lw) + " │ " + rs })
+	return zipRows(l, r, max(len(l), len(r)), func(ls, rs string) string { return look.FitLine(ls, b.lw) + " │ " + rs })
 }
 
 // zipRows joins the i-th rows of left and right for i < n; a side that

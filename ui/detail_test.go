@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // deepDepth is how deep the hostile notifications nest: just under
@@ -95,7 +96,7 @@ func TestDetailDeepFramesCostTheirSize(t *testing.T) {
 // notation, a JSON request, a deep notification. (Colour codes may be
 // split differently at a window's edge.)
 func TestDetailWindowsMatchTheWhole(t *testing.T) {
-	st := NewStyles(true)
+	st := look.NewStyles(true)
 	frames := []*capture.Frame{
 		controlFrame(t, capture.In, t0, proto.EncCBOR, result(t, 7, map[string]any{"content": []any{map[string]any{"type": "text", "text": strings.Repeat("long text ", 30)}}})),
 		controlFrame(t, capture.Out, t0, proto.EncJSON, request(t, 8, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"a": []any{1, 2, 3}, "b": "日本語のテキスト"}})),
@@ -169,7 +170,7 @@ func TestDetailSanitizesServerText(t *testing.T) {
 func BenchmarkDetailDeepFrame(b *testing.B) {
 	const size = 20 << 10
 	frames := []*capture.Frame{flatFrame(b, t0, size), deepFrame(b, t0, size)}
-	st := NewStyles(true)
+	st := look.NewStyles(true)
 	x := newIndex()
 	var spent [2]time.Duration
 	for b.Loop() {

@@ -8,5 +8,14 @@
 // the stderr of a stdio server, with a status bar below them. Transports
 // never wait for the UI: they feed the capture.Store, and the UI learns of
 // new frames through the store's Subscribe signal, turned into at most
-// about 60 refresh messages a second.
+// about 60 refresh messages a second. What the status bar says of the
+// link (dialect, state, encoding) comes from client.LinkState: the UI
+// imports no concrete transport.
+//
+// A screen that takes over the body is a screen.Screen, handed a
+// screen.Host by the root, each in its own package: the explorer
+// (ui/explore) and the wizards it opens (ui/wizard), the raw request
+// composer (ui/compose), and the server's questions and the roots editor
+// (ui/question). The looks every pane and screen share are in ui/look,
+// the navigation keys in ui/nav and the fuzzy filter in ui/fuzzy.
 package ui

@@ -57,12 +57,12 @@ func BenchmarkKeyLatencyUnderFlood(b *testing.B) {
 		_ = probe.Close()
 	})
 	flowtest.Eventually(b, "the program connects and lists the tools", func() bool {
-		return lineWith(probe.screen(), "MCP-Flow READY") && lineWith(probe.screen(), "result · tools/list")
+		return lineWith(probe.screenText(), "MCP-Flow READY") && lineWith(probe.screenText(), "result · tools/list")
 	})
 
 	// Stop following, so that the selection only moves with the keys.
 	probe.press(b, p.Send, "k", func(s string) bool { return detailSeq.MatchString(s) && !lineWith(s, "· follow") })
-	m := detailSeq.FindStringSubmatch(probe.screen())
+	m := detailSeq.FindStringSubmatch(probe.screenText())
 	seq, err := strconv.ParseUint(m[1], 10, 64)
 	if err != nil || seq < 2 {
 		b.Fatalf("the selection is on %q", m[1])

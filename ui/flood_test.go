@@ -22,7 +22,6 @@ import (
 	"github.com/mcpscope/mcpscope/demo/flow"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/proto"
-	"github.com/mcpscope/mcpscope/transports/webtransport"
 )
 
 // floodProbe is a screenProbe that also counts the renders (View calls)
@@ -47,7 +46,7 @@ func (p *floodProbe) View() tea.View {
 	v := p.screenProbe.View()
 	p.views.Add(1)
 	p.mu.Lock()
-	if p.want != nil && p.want(p.screen()) {
+	if p.want != nil && p.want(p.screenText()) {
 		p.want = nil
 		p.answered <- time.Now()
 	}
@@ -78,7 +77,7 @@ func (p *floodProbe) press(t testing.TB, send func(tea.Msg), key string, effect 
 	case at := <-p.answered:
 		return at.Sub(sent)
 	case <-time.After(flowtest.HangGuard):
-		t.Fatalf("key %q: its effect never showed; last screen:\n%s", key, p.screen())
+		t.Fatalf("key %q: its effect never showed; last screen:\n%s", key, p.screenText())
 		return 0
 	}
 }
@@ -103,8 +102,7 @@ func newFloodLink(d *flowtest.Demo) *floodLink { return &floodLink{d: d, over: m
 
 // dial is the Dialer: the store's sink, behind a counter.
 func (l *floodLink) dial(sink capture.Sink) (Link, error) {
-	tr, err := webtransport.New(webtransport.Config{URL: l.d.URL(), CertHashes: []string{l.d.CertHash()},
-		Sink: capture.Tee(capture.SinkFunc(l.see), sink)})
+	tr, err := l.d.Transport(capture.Tee(capture.SinkFunc(l.see), sink))
 	if err != nil {
 		return Link{}, err
 	}

@@ -16,7 +16,6 @@ import (
 	"github.com/mcpscope/mcpscope/demo/flow"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/proto"
-	"github.com/mcpscope/mcpscope/transports/webtransport"
 )
 
 // screenProbe wraps the model and keeps the last screen it drew, ANSI
@@ -43,7 +42,7 @@ func (p *screenProbe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // screen returns the last screen drawn.
-func (p *screenProbe) screen() string {
+func (p *screenProbe) screenText() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.last
@@ -54,12 +53,12 @@ func (p *screenProbe) waitScreen(t *testing.T, what string, ok func(string) bool
 	t.Helper()
 	deadline := time.Now().Add(flowtest.HangGuard)
 	for time.Now().Before(deadline) {
-		if s := p.screen(); ok(s) {
+		if s := p.screenText(); ok(s) {
 			return s
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Fatalf("the screen never showed %s; last screen:\n%s", what, p.screen())
+	t.Fatalf("the screen never showed %s; last screen:\n%s", what, p.screenText())
 	return ""
 }
 
@@ -79,7 +78,7 @@ func (p *screenProbe) waitText(t *testing.T, texts ...string) string {
 // flowDialer connects to a demo server over MCP-Flow, pinning its certificate.
 func flowDialer(d *flowtest.Demo) Dialer {
 	return func(sink capture.Sink) (Link, error) {
-		tr, err := webtransport.New(webtransport.Config{URL: d.URL(), CertHashes: []string{d.CertHash()}, Sink: sink})
+		tr, err := d.Transport(sink)
 		if err != nil {
 			return Link{}, err
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // FuzzParseFilter: any filter text parses, and matching never panics.
@@ -43,7 +44,7 @@ func FuzzDatagramBoard(f *testing.F) {
 		if b.total != 1 {
 			t.Fatal("the datagram was not counted")
 		}
-		st := NewStyles(true)
+		st := look.NewStyles(true)
 		p := newDatagramsPane(&b, &st)
 		if n := strings.Count(p.Render(60, 6, true), "\n"); n != 5 {
 			t.Fatalf("%d lines", n+1)
@@ -67,7 +68,7 @@ func FuzzDetailContent(f *testing.F) {
 				fr.Err = err
 			}
 		}
-		st := NewStyles(false)
+		st := look.NewStyles(false)
 		x := newIndex()
 		x.add(fr)
 		c := detailContent(detailInput{f: fr, dialect: proto.DialectMCPFlow, st: &st}, 100)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
 // selectWhere selects the first frame of the sample store that ok accepts.
@@ -92,7 +93,7 @@ func TestGoldenHex(t *testing.T) {
 	selectWhere(t, m, isMethod("initialize"))
 	m.hex.SetSize(80, 6)
 	golden(t, "hex", m.hex.Render(80, 6, true))
-	m.hex.scroll(nav{end: true})
+	m.hex.scroll(nav.Move{End: true})
 	golden(t, "hex_end", m.hex.Render(80, 6, true))
 }
 

@@ -7,15 +7,17 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/goldentest"
 	"github.com/mcpscope/mcpscope/internal/keytest"
+	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
 // t0 is the time of the first test frame.
-var t0 = time.Date(2026, 7, 28, 9, 30, 0, 0, time.UTC)
+var t0 = screentest.T0
 
 // clock hands out frame times 5 ms apart.
 type clock struct{ n int }
@@ -73,11 +75,7 @@ func result(t testing.TB, id int64, res any) *proto.Message {
 
 func notification(t testing.TB, method string, params any) *proto.Message {
 	t.Helper()
-	m, err := proto.NewNotification(method, params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return screentest.Notification(t, method, params)
 }
 
 // datagramFrame builds an MCP-Flow datagram on channel ch for request id.
@@ -191,15 +189,15 @@ func press(m *Model, k string) tea.Cmd {
 // keyPress is the KeyPressMsg of a key name as KeyMap uses them; an
 // unknown longer name presses its first character.
 func keyPress(k string) tea.KeyPressMsg {
-	if msg, ok := keytest.Key(k); ok {
-		return msg
-	}
-	return tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
+	return keytest.Press(k)
 }
 
 // golden compares got, ANSI stripped and with trailing spaces cut, with
 // testdata/name.golden (rewritten with -update).
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	goldentest.Check(t, name, goldentest.Plain(got)+"\n")
+	goldentest.CheckPlain(t, name, got)
 }
+
+// screenText is the whole screen, ANSI stripped.
+func screenText(m *Model) string { return ansi.Strip(m.View().Content) }

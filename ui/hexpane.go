@@ -8,6 +8,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/hexview"
+	"github.com/mcpscope/mcpscope/ui/look"
+	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
 // maxLegendShare bounds the legend to a third of the pane.
@@ -16,14 +18,14 @@ const maxLegendShare = 3
 // hexPane shows the selected frame's Raw bytes as a hex dump with its
 // fields coloured and a legend below. Only the rows in view are rendered.
 type hexPane struct {
-	st    *Styles
+	st    *look.Styles
 	frame *capture.Frame
 	top   int // first row shown
 	w, h  int
 }
 
 // newHexPane returns an empty pane.
-func newHexPane(st *Styles) *hexPane { return &hexPane{st: st, w: 1, h: 1} }
+func newHexPane(st *look.Styles) *hexPane { return &hexPane{st: st, w: 1, h: 1} }
 
 // SetSize sets the size of the pane's body.
 func (p *hexPane) SetSize(w, h int) { p.w, p.h = w, h }
@@ -61,7 +63,7 @@ func (p *hexPane) layout(w, h int) (legend []string, rows, perRow int) {
 // HandleKey scrolls the dump by rows.
 func (p *hexPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
 	_, rows, _ := p.layout(p.w, p.h)
-	v, ok := navOf(msg, k, rows)
+	v, ok := nav.Of(msg, k.Keys, rows)
 	if ok {
 		p.scroll(v)
 	}
@@ -69,16 +71,16 @@ func (p *hexPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
 }
 
 // scroll applies a navigation to the first row shown.
-func (p *hexPane) scroll(v nav) {
+func (p *hexPane) scroll(v nav.Move) {
 	_, rows, perRow := p.layout(p.w, p.h)
 	last := max(p.dump().Rows(perRow)-rows, 0)
 	switch {
-	case v.home:
+	case v.Home:
 		p.top = 0
-	case v.end:
+	case v.End:
 		p.top = last
 	default:
-		p.top = min(max(p.top+v.delta, 0), last)
+		p.top = min(max(p.top+v.Delta, 0), last)
 	}
 }
 
@@ -87,7 +89,7 @@ func (p *hexPane) Title() string {
 	if p.frame == nil {
 		return "Hex dump"
 	}
-	return fmt.Sprintf("Hex dump · seq %d · %s", p.frame.Seq, byteSize(int64(p.frame.Size)))
+	return fmt.Sprintf("Hex dump · seq %d · %s", p.frame.Seq, look.ByteSize(int64(p.frame.Size)))
 }
 
 // Render draws the rows in view and the legend.
@@ -96,16 +98,16 @@ func (p *hexPane) Render(w, h int, _ bool) string {
 		return ""
 	}
 	if p.frame == nil {
-		return strings.Join(fitBlock(p.st.muted.paint("select a frame in the traffic pane"), w, h), "\n")
+		return strings.Join(look.FitBlock(p.st.Ink.Muted.Paint("select a frame in the traffic pane"), w, h), "\n")
 	}
 	legend, rows, perRow := p.layout(w, h)
 	d := p.dump()
-	body := fitBlock(d.Render(p.top, rows, perRow, p.st.Hex), w, rows)
+	body := look.FitBlock(d.Render(p.top, rows, perRow, p.st.Hex), w, rows)
 	if len(legend) > 0 {
 		body = append(body, strings.Repeat("─", w))
 		for _, l := range legend {
-			body = append(body, fitLine(l, w))
+			body = append(body, look.FitLine(l, w))
 		}
 	}
-	return strings.Join(padLines(body, w, h), "\n")
+	return strings.Join(look.PadLines(body, w, h), "\n")
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/explore"
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // Bounds of the index: it reads at most maxScan new frames per refresh and
@@ -51,7 +53,7 @@ type index struct {
 	board   datagramBoard
 	filter  *filterView
 	rounds  roundBook
-	changed listChanges // lists a server said changed (explore_changed.go)
+	changed explore.ListChanges // lists a server said changed (explore_changed.go)
 }
 
 // newIndex returns an empty index.
@@ -114,7 +116,7 @@ func (x *index) add(f *capture.Frame) {
 			c.seqs = append(c.seqs, f.Seq)
 		}
 	}
-	x.changed.note(f)
+	x.changed.Note(f)
 	switch f.Chan.Kind {
 	case capture.Stderr:
 		x.stderr.push(string(bodyOf(f)))
@@ -247,7 +249,7 @@ func (r *lineRing) push(s string) {
 	if len(s) > maxStderrLine {
 		s = s[:maxStderrLine]
 	}
-	s = oneLine(strings.TrimRight(s, "\r\n"))
+	s = look.OneLine(strings.TrimRight(s, "\r\n"))
 	r.total++
 	if len(r.lines) < r.max {
 		r.lines = append(r.lines, s)

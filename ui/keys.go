@@ -1,13 +1,16 @@
 package ui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+
+	"github.com/mcpscope/mcpscope/ui/nav"
+)
 
 // KeyMap holds every key binding of the UI. The help bar and the help
 // screen are generated from it.
 type KeyMap struct {
+	nav.Keys                     // scrolling, shared with every screen
 	NextPane, PrevPane           key.Binding
-	Up, Down, PageUp, PageDown   key.Binding
-	Home, End                    key.Binding
 	Detail, Hex, Follow, Link    key.Binding
 	Filter, Back                 key.Binding
 	Cancel, Copy, Reconnect      key.Binding
@@ -22,12 +25,7 @@ func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		NextPane:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
 		PrevPane:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
-		Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		PageUp:    key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
-		PageDown:  key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
-		Home:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home/g", "first")),
-		End:       key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end/G", "last")),
+		Keys:      nav.DefaultKeys(),
 		Detail:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "detail")),
 		Hex:       key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "hex dump")),
 		Follow:    key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow")),

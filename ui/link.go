@@ -9,9 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
-	"github.com/mcpscope/mcpscope/transports/stdio"
-	"github.com/mcpscope/mcpscope/transports/webtransport"
 )
 
 // connectTimeout bounds the handshake of one connect.
@@ -26,12 +25,6 @@ type connection struct {
 	down      bool   // the transport went away
 	connected string // era and version, or "" before the handshake
 	failure   error  // why this connection could not be set up or connected
-}
-
-// flowLink is the part of the MCP-Flow transport the status bar reads.
-type flowLink interface {
-	State() webtransport.State
-	Negotiated() (webtransport.Negotiation, bool)
 }
 
 // Messages of the connection's life.
@@ -56,6 +49,7 @@ type (
 func (m *Model) dial() tea.Cmd {
 	m.conn.gen++
 	gen := m.conn.gen
+	m.interactive.NewConnection(gen)
 	sink := connSink{store: m.cfg.Store}
 	if gen > 1 {
 		sink.suffix = "#" + strconv.Itoa(gen)
@@ -67,10 +61,7 @@ func (m *Model) dial() tea.Cmd {
 		m.status.setError(err)
 		return nil
 	}
-	dialect := proto.DialectMCP
-	if _, ok := link.Transport.(flowLink); ok {
-		dialect = proto.DialectMCPFlow
-	}
+	dialect := client.LinkStateOf(link.Transport).Dialect
 	m.conn = connection{link: link, gen: gen, dialect: dialect}
 	m.traffic.dialect, m.detail.dialect = dialect, dialect
 	m.status.note("connecting to " + m.cfg.Target)
@@ -96,7 +87,7 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	if msg.err != nil {
 		cause := msg.err
 		if s := m.conn.link.Session; s == nil || s.ProtocolVersion() == "" {
-			cause = stdio.BeforeInitialize(cause) // a server that exited never answered
+			cause = client.BeforeHandshake(cause) // a server that exited never answered
 		}
 		m.conn.failure = fmt.Errorf("could not connect to %s: %w", m.cfg.Target, cause)
 		m.status.setError(m.conn.failure)

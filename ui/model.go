@@ -10,6 +10,11 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/compose"
+	"github.com/mcpscope/mcpscope/ui/explore"
+	"github.com/mcpscope/mcpscope/ui/look"
+	"github.com/mcpscope/mcpscope/ui/nav"
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // Model is the root of the UI: it owns the panes, the focus, the layout
@@ -18,7 +23,7 @@ import (
 type Model struct {
 	cfg    Config
 	keys   KeyMap
-	styles *Styles
+	styles *look.Styles
 	help   help.Model
 	input  textinput.Model
 
@@ -43,11 +48,11 @@ type Model struct {
 	showHelp      bool
 	filterGen     int
 
-	overlay overlay // open over the panes, or nil
+	overlay screen.Screen // open over the panes, or nil
 
-	composed composeHistory // what the composer sent in this run, newest first
+	composed compose.History // what the composer sent in this run, newest first
 
-	interactive interactivity // what the server said of interactive sessions (seed 002), per connection
+	interactive explore.Discovery // what the server said of interactive sessions (seed 002), per connection
 
 	conn     connection
 	status   statusLine
@@ -62,7 +67,7 @@ func New(cfg Config) *Model {
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	sig, unsubscribe := cfg.Store.Subscribe()
-	st := NewStyles(true)
+	st := look.NewStyles(true)
 	x := newIndex()
 	m := &Model{
 		cfg: cfg, keys: DefaultKeyMap(), styles: &st, help: help.New(), input: textinput.New(),
@@ -127,7 +132,7 @@ type pane interface {
 	Render(w, h int, focused bool) string
 	HandleKey(msg tea.KeyPressMsg, k KeyMap) bool
 	Title() string
-	scroll(v nav)
+	scroll(v nav.Move)
 }
 
 // setSize lays the panes out for a w×h screen.
@@ -165,7 +170,7 @@ func (m *Model) syncSelection() {
 
 // setStyles switches to the light or dark styles.
 func (m *Model) setStyles(dark bool) {
-	*m.styles = NewStyles(dark)
+	*m.styles = look.NewStyles(dark)
 	m.help.Styles = m.styles.Help
 	m.detail.restyle()
 	m.syncSelection()

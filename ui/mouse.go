@@ -2,6 +2,8 @@ package ui
 
 import (
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
 // wheelRows is how far one wheel notch scrolls.
@@ -15,9 +17,9 @@ func (m *Model) handleWheel(msg tea.MouseWheelMsg) {
 	}
 	switch msg.Button {
 	case tea.MouseWheelUp:
-		m.pane(p).scroll(nav{delta: -wheelRows})
+		m.pane(p).scroll(nav.Move{Delta: -wheelRows})
 	case tea.MouseWheelDown:
-		m.pane(p).scroll(nav{delta: wheelRows})
+		m.pane(p).scroll(nav.Move{Delta: wheelRows})
 	default:
 		return
 	}

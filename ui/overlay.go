@@ -2,67 +2,79 @@ package ui
 
 import (
 	"context"
-	"errors"
 
-	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/compose"
+	"github.com/mcpscope/mcpscope/ui/explore"
+	"github.com/mcpscope/mcpscope/ui/look"
+	"github.com/mcpscope/mcpscope/ui/nav"
+	"github.com/mcpscope/mcpscope/ui/question"
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
-// overlay is a screen that takes over the body of the window and the keys
-// until it closes: the explorer of tools, resources and prompts, the raw
-// request composer, and the questions of interactive servers. The root
-// keeps capturing and refreshing the panes underneath.
-type overlay interface {
-	// Title is the overlay's title line.
-	Title() string
-	// SetSize gives the overlay its body size.
-	SetSize(w, h int)
-	// Update handles a key, or any other message while the overlay is
-	// open (its own asynchronous results included). closed says the
-	// overlay is done and the root should drop it.
-	Update(msg tea.Msg) (cmd tea.Cmd, closed bool)
-	// Render draws the body in w×h.
-	Render(w, h int) string
-	// Help is what the help line shows while the overlay is open.
-	Help() help.KeyMap
-}
-
-// errNotConnected is what an overlay reports when it needs the session
-// and there is none.
-var errNotConnected = errors.New("not connected")
-
-// driver is what overlays may use of the root: the live session and the
-// model's context, which ends when the UI closes.
+// driver is the root's screen.Host: the live session and the model's
+// context, which ends when the UI closes.
 type driver struct {
 	m *Model
 }
 
-// session returns the connected session, or errNotConnected.
-func (d driver) session() (*client.Session, error) {
+var _ screen.Host = driver{}
+
+// Session returns the connected session, or screen.ErrNotConnected.
+func (d driver) Session() (*client.Session, error) {
 	c := d.m.conn
 	if c.link.Session == nil || !c.ready || c.down {
-		return nil, errNotConnected
+		return nil, screen.ErrNotConnected
 	}
 	return c.link.Session, nil
 }
 
-// context ends when the UI closes.
-func (d driver) context() context.Context { return d.m.ctx }
+// Context ends when the UI closes.
+func (d driver) Context() context.Context { return d.m.ctx }
 
-// dialect is the dialect of the current connection (for error-code names).
-func (d driver) dialect() proto.Dialect { return d.m.conn.dialect }
+// Dialect is the dialect of the current connection (for error-code names).
+func (d driver) Dialect() proto.Dialect { return d.m.conn.dialect }
 
-// dark reports whether the dark styles are in use.
-func (d driver) dark() bool { return d.m.styles.Dark }
+// Styles are the root's styles.
+func (d driver) Styles() *look.Styles { return d.m.styles }
+
+// Nav are the root's navigation keys.
+func (d driver) Nav() nav.Keys { return d.m.keys.Keys }
+
+// Note shows msg in the status line.
+func (d driver) Note(msg string) { d.m.status.note(msg) }
+
+// CancelRequest cancels the request with id on the live session.
+func (d driver) CancelRequest(id proto.ID) tea.Cmd {
+	s := d.m.conn.link.Session
+	if s == nil {
+		return nil
+	}
+	return cancelCmd(s, id)
+}
+
+// openComposer opens the raw request composer.
+func (m *Model) openComposer() tea.Cmd {
+	c, cmd := compose.Open(driver{m}, &m.composed)
+	m.openOverlay(c)
+	return cmd
+}
+
+// openExplorer opens the explorer of tools, resources, templates and
+// prompts.
+func (m *Model) openExplorer() tea.Cmd {
+	x, cmd := explore.Open(driver{m}, &m.interactive)
+	m.openOverlay(x)
+	return cmd
+}
 
 // openOverlay shows o over the panes. While the server's questions are
 // on screen, o opens underneath them and shows once they are answered.
-func (m *Model) openOverlay(o overlay) tea.Cmd {
-	if h, ok := m.overlay.(*questionHost); ok && len(h.queue) > 0 {
-		h.under = o
+func (m *Model) openOverlay(o screen.Screen) tea.Cmd {
+	if question.OpenUnder(m.overlay, o) {
 		m.sizeOverlay()
 		return nil
 	}

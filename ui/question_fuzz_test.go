@@ -8,35 +8,6 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 )
 
-// FuzzQuestionViews: any params of elicitation/create or
-// sampling/createMessage either build a view or are refused; a view draws
-// at any size and takes the keys without panicking.
-func FuzzQuestionViews(f *testing.F) {
-	for _, seed := range []string{formParams, urlParams, samplingParams, `{}`, `null`, `{"mode":"url","url":"x"}`,
-		`{"messages":[{"role":"user","content":[1,{"type":"image"}]}],"modelPreferences":[]}`,
-		`{"requestedSchema":{"type":"object","properties":{"a":{"$ref":"#"}}}}`} {
-		f.Add(seed, uint8(40))
-	}
-	st := NewStyles(true)
-	f.Fuzz(func(t *testing.T, params string, width uint8) {
-		for _, method := range []string{proto.MethodElicitationCreate, proto.MethodSamplingCreateMessage} {
-			v, err := newQuestionView(&question{method: method, params: rawJSON(params)}, &st)
-			if err != nil {
-				continue
-			}
-			w := int(width)
-			v.setSize(w, 12)
-			_ = v.render(w, 12)
-			_ = v.kind()
-			_ = v.help()
-			for _, k := range []string{"tab", "x", "space", "pgdown", "enter"} {
-				v.update(keyPress(k))
-			}
-			_ = v.render(w, 12)
-		}
-	})
-}
-
 // FuzzRounds: any tools/call params and results read by the index keep
 // the rounds consistent: a round always belongs to a group holding it.
 func FuzzRounds(f *testing.F) {

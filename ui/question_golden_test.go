@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -16,22 +17,22 @@ import (
 func TestGoldenQuestions(t *testing.T) {
 	m, r, b := questionModel(t, capture.NewStore(capture.Config{}), 90, 22)
 	request7 := client.WithQuestionOrigin(context.Background(), client.QuestionOrigin{RequestID: proto.IntID(7)})
-	ask(t, r, b, request7, proto.MethodElicitationCreate, formParams)
+	ask(t, r, b, request7, proto.MethodElicitationCreate, screentest.ElicitFormParams)
 	golden(t, "question_elicit_form", plainView(m))
-	r.press("ctrl+s")
+	r.Press("ctrl+s")
 	golden(t, "question_elicit_refused", plainView(m))
 
 	m, r, b = questionModel(t, nil, 50, 22)
-	ask(t, r, b, context.Background(), proto.MethodElicitationCreate, urlParams)
+	ask(t, r, b, context.Background(), proto.MethodElicitationCreate, screentest.ElicitURLParams)
 	golden(t, "question_elicit_url", plainView(m))
 
 	m, r, b = questionModel(t, nil, 90, 26)
-	ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, samplingParams)
-	r.typeText("Paris.")
+	ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, screentest.SamplingParams)
+	r.TypeText("Paris.")
 	golden(t, "question_sampling", plainView(m))
 
 	m, r, _ = questionModel(t, nil, 80, 16)
-	r.press("ctrl+r", "a")
-	r.typeText("file:///srv/b")
+	r.Press("ctrl+r", "a")
+	r.TypeText("file:///srv/b")
 	golden(t, "roots_editor", plainView(m))
 }

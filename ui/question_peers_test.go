@@ -14,6 +14,7 @@ import (
 	"github.com/mcpscope/mcpscope/internal/peertest"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/transports/stdio"
+	"github.com/mcpscope/mcpscope/ui/question"
 )
 
 // questionFlow is the real program on a stdio peer, its questions asked
@@ -21,7 +22,7 @@ import (
 type questionFlow struct {
 	t      *testing.T
 	store  *capture.Store
-	bridge *QuestionBridge
+	bridge *question.Bridge
 	probe  *screenProbe
 	tm     *teatest.TestModel
 }
@@ -30,7 +31,7 @@ type questionFlow struct {
 // let the session pick), with roots declared, and waits for the connection.
 func startQuestionFlow(t *testing.T, argv []string, version string, roots []proto.Root) *questionFlow {
 	t.Helper()
-	b := NewQuestionBridge(roots)
+	b := question.NewBridge(roots)
 	dial := func(sink capture.Sink) (Link, error) {
 		tr := stdio.New(stdio.Config{Command: argv[0], Args: argv[1:], Sink: sink})
 		s := client.New(tr, client.Options{Handler: b, Roots: b.Roots(), ProtocolVersion: version})

@@ -7,7 +7,10 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/compose"
+	"github.com/mcpscope/mcpscope/ui/question"
 )
 
 // TestElicitFormKeys answers a form-mode elicitation with each key path:
@@ -21,26 +24,26 @@ func TestElicitFormKeys(t *testing.T) {
 		want string
 	}{
 		{"accept", func(_ *testing.T, r *cmdRunner, _ <-chan handled) {
-			r.typeText("Ada")
-			r.press("ctrl+s")
+			r.TypeText("Ada")
+			r.Press("ctrl+s")
 		}, `{"action":"accept","content":{"name":"Ada","age":30,"check":true,"color":"green"}}`},
 		{"refused then accepted", func(t *testing.T, r *cmdRunner, ch <-chan handled) {
-			r.press("tab", "backspace", "backspace", "ctrl+s") // name empty, age empty
+			r.Press("tab", "backspace", "backspace", "ctrl+s") // name empty, age empty
 			notAnswered(t, ch)
-			if openQuestions(r.m) != 1 || !strings.Contains(r.screen(), "required") {
-				t.Fatalf("a refused submit must stay and say why; screen:\n%s", r.screen())
+			if openQuestions(r.m) != 1 || !strings.Contains(r.ScreenText(), "required") {
+				t.Fatalf("a refused submit must stay and say why; screen:\n%s", r.ScreenText())
 			}
-			r.typeText("Bo") // the refusal focused the name
-			r.press("ctrl+s")
+			r.TypeText("Bo") // the refusal focused the name
+			r.Press("ctrl+s")
 		}, `{"action":"accept","content":{"name":"Bo","check":true,"color":"green"}}`},
-		{"decline", func(_ *testing.T, r *cmdRunner, _ <-chan handled) { r.press("ctrl+d") }, `{"action":"decline"}`},
-		{"cancel", func(_ *testing.T, r *cmdRunner, _ <-chan handled) { r.press("esc") }, `{"action":"cancel"}`},
+		{"decline", func(_ *testing.T, r *cmdRunner, _ <-chan handled) { r.Press("ctrl+d") }, `{"action":"decline"}`},
+		{"cancel", func(_ *testing.T, r *cmdRunner, _ <-chan handled) { r.Press("esc") }, `{"action":"cancel"}`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			m, r, b := questionModel(t, nil, 100, 30)
-			ch := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, formParams)
-			if s := r.screen(); !strings.Contains(s, "Question · elicitation · form") || !strings.Contains(s, "Who are you?") {
+			ch := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, screentest.ElicitFormParams)
+			if s := r.ScreenText(); !strings.Contains(s, "Question · elicitation · form") || !strings.Contains(s, "Who are you?") {
 				t.Fatalf("the form is not on screen:\n%s", s)
 			}
 			c.keys(t, r, ch)
@@ -66,8 +69,8 @@ func TestElicitURLConsent(t *testing.T) {
 	for key, action := range map[string]string{"y": "accept", "n": "decline", "esc": "cancel"} {
 		t.Run(key, func(t *testing.T) {
 			m, r, b := questionModel(t, nil, 40, 30)
-			ch := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, urlParams)
-			screen := r.screen()
+			ch := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, screentest.ElicitURLParams)
+			screen := r.ScreenText()
 			joined := strings.ReplaceAll(strings.ReplaceAll(screen, " ", ""), "\n", "")
 			if !strings.Contains(joined, "https://auth.example.com/oauth/authorize?client_id=mcpscope-test-client&redirect_uri=http%3A%2F%2F127.0.0.1%3A8765%2Fcallback&state=af0ifjsldkj") {
 				t.Errorf("the URL is not whole on a 40-column screen:\n%s", screen)
@@ -77,7 +80,7 @@ func TestElicitURLConsent(t *testing.T) {
 					t.Errorf("screen lacks %q:\n%s", want, screen)
 				}
 			}
-			r.press("x") // not a consent key
+			r.Press("x") // not a consent key
 			notAnswered(t, ch)
 			_, cmd := m.Update(keyPress(key))
 			if cmd != nil {
@@ -94,8 +97,8 @@ func TestElicitURLConsent(t *testing.T) {
 func TestSamplingKeys(t *testing.T) {
 	t.Run("reply", func(t *testing.T) {
 		m, r, b := questionModel(t, nil, 100, 36)
-		ch := ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, samplingParams)
-		screen := r.screen()
+		ch := ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, screentest.SamplingParams)
+		screen := r.ScreenText()
 		for _, want := range []string{"system prompt: You are a helpful test server.", "[user] What is the capital of France?",
 			"[assistant] [image image/png", "hints claude-3-sonnet, claude · cost 0.3 · speed 0.8 · intelligence 0.5",
 			"maxTokens 100 · temperature 0.7 · includeContext thisServer", "model: mcpscope-user"} {
@@ -103,32 +106,32 @@ func TestSamplingKeys(t *testing.T) {
 				t.Errorf("screen lacks %q:\n%s", want, screen)
 			}
 		}
-		r.press("ctrl+s")
+		r.Press("ctrl+s")
 		notAnswered(t, ch)
-		if !strings.Contains(r.screen(), "write the reply first") {
-			t.Errorf("an empty reply is not refused on screen:\n%s", r.screen())
+		if !strings.Contains(r.ScreenText(), "write the reply first") {
+			t.Errorf("an empty reply is not refused on screen:\n%s", r.ScreenText())
 		}
-		r.typeText("Paris.")
-		r.press("enter")
-		r.typeText("Sure.")
-		r.press("tab")
-		for range len(defaultSamplingModel) {
-			r.press("backspace")
+		r.TypeText("Paris.")
+		r.Press("enter")
+		r.TypeText("Sure.")
+		r.Press("tab")
+		for range len(question.DefaultSamplingModel) {
+			r.Press("backspace")
 		}
-		r.typeText("manual")
-		r.press("ctrl+s")
+		r.TypeText("manual")
+		r.Press("ctrl+s")
 		wantResult(t, answered(t, ch), `{"role":"assistant","content":{"text":"Paris.\nSure.","type":"text"},"model":"manual","stopReason":"endTurn"}`)
 		if m.overlay != nil {
 			t.Error("the overlay stayed open")
 		}
 	})
-	for key, msg := range map[string]string{"ctrl+d": msgSamplingDeclined, "esc": msgSamplingCancelled} {
+	for key, msg := range map[string]string{"ctrl+d": question.MsgSamplingDeclined, "esc": question.MsgSamplingCancelled} {
 		t.Run(key, func(t *testing.T) {
 			m, r, b := questionModel(t, nil, 100, 30)
-			ch := ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, samplingParams)
-			r.typeText("ignored")
-			r.press(key)
-			wantRPCError(t, answered(t, ch), codeUserRejected, msg)
+			ch := ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, screentest.SamplingParams)
+			r.TypeText("ignored")
+			r.Press(key)
+			wantRPCError(t, answered(t, ch), question.CodeUserRejected, msg)
 			if !strings.Contains(m.status.message, "refused with error -1") {
 				t.Errorf("status %q", m.status.message)
 			}
@@ -141,27 +144,27 @@ func TestSamplingKeys(t *testing.T) {
 // and the composer comes back afterwards.
 func TestQuestionQueueOverAnOverlay(t *testing.T) {
 	m, r, b := questionModel(t, nil, 100, 30)
-	r.press(":")
-	if _, ok := m.overlay.(*composer); !ok {
+	r.Press(":")
+	if _, ok := m.overlay.(*compose.Composer); !ok {
 		t.Fatalf(": opened %T", m.overlay)
 	}
-	first := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, formParams)
-	second := ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, samplingParams)
+	first := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, screentest.ElicitFormParams)
+	second := ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, screentest.SamplingParams)
 	if title := m.overlay.Title(); !strings.Contains(title, "elicitation · form") || !strings.Contains(title, "1 more waiting") {
 		t.Errorf("title %q", title)
 	}
-	r.press("ctrl+d")
+	r.Press("ctrl+d")
 	wantResult(t, answered(t, first), `{"action":"decline"}`)
 	notAnswered(t, second)
 	if title := m.overlay.Title(); !strings.HasPrefix(title, "Question · sampling") || strings.Contains(title, "waiting") {
 		t.Errorf("after the first answer: title %q", title)
 	}
-	r.press("esc")
-	wantRPCError(t, answered(t, second), codeUserRejected, msgSamplingCancelled)
+	r.Press("esc")
+	wantRPCError(t, answered(t, second), question.CodeUserRejected, question.MsgSamplingCancelled)
 	if m.overlay == nil || !strings.HasPrefix(m.overlay.Title(), "Compose") {
 		t.Fatalf("the composer did not come back: %v", m.overlay)
 	}
-	r.press("esc")
+	r.Press("esc")
 	if m.overlay != nil {
 		t.Errorf("esc in the composer's picker must close it (and the empty question host)")
 	}
@@ -173,20 +176,20 @@ func TestQuestionQueueOverAnOverlay(t *testing.T) {
 func TestQuestionWithdrawn(t *testing.T) {
 	m, r, b := questionModel(t, nil, 100, 30)
 	ctx, cancel := context.WithCancel(context.Background())
-	first := ask(t, r, b, ctx, proto.MethodElicitationCreate, formParams)
-	second := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, urlParams)
+	first := ask(t, r, b, ctx, proto.MethodElicitationCreate, screentest.ElicitFormParams)
+	second := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, screentest.ElicitURLParams)
 	cancel()
 	if h := answered(t, first); h.err == nil {
 		t.Errorf("a withdrawn question answered %s", h.result)
 	}
-	r.until("the withdrawn question closes", func() bool { return openQuestions(m) == 1 })
+	r.Until("the withdrawn question closes", func() bool { return openQuestions(m) == 1 })
 	if !strings.Contains(m.status.message, "stopped waiting for the elicitation/create") {
 		t.Errorf("status %q", m.status.message)
 	}
 	if !strings.Contains(m.overlay.Title(), "elicitation · url") {
 		t.Errorf("the next question is not on screen: %q", m.overlay.Title())
 	}
-	r.press("n")
+	r.Press("n")
 	wantResult(t, answered(t, second), `{"action":"decline"}`)
 	if m.overlay != nil {
 		t.Errorf("the overlay stayed open")
@@ -207,12 +210,12 @@ func TestQuestionOrigin(t *testing.T) {
 	if title := m.overlay.Title(); !strings.Contains(title, `input "step1" of the input_required result of request 5`) {
 		t.Errorf("the newest frame first: title %q", title)
 	}
-	r.press("esc")
+	r.Press("esc")
 	if title := m.overlay.Title(); !strings.Contains(title, "· request 7") {
 		t.Errorf("the older frame next: title %q", title)
 	}
-	ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, samplingParams)
-	r.press("esc")
+	ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, screentest.SamplingParams)
+	r.Press("esc")
 	if title := m.overlay.Title(); !strings.Contains(title, "request id unknown") {
 		t.Errorf("a question without a frame: title %q", title)
 	}
@@ -222,7 +225,7 @@ func TestQuestionOrigin(t *testing.T) {
 // kept in the UI, other methods are refused, and a bridge with no program
 // says so instead of hanging.
 func TestQuestionBridgeAnswersAlone(t *testing.T) {
-	b := NewQuestionBridge(nil)
+	b := question.NewBridge(nil)
 	res, err := b.HandleServerRequest(context.Background(), proto.MethodRootsList, nil)
 	if got := mustJSON(t, res); err != nil || got != `{"roots":[]}` {
 		t.Errorf("roots/list %s %v", got, err)
@@ -234,7 +237,7 @@ func TestQuestionBridgeAnswersAlone(t *testing.T) {
 	}
 	_, err = b.HandleServerRequest(context.Background(), "tasks/get", nil)
 	wantRPCError(t, handled{err: err}, proto.CodeMethodNotFound, "mcpscope does not answer tasks/get")
-	_, err = b.HandleServerRequest(context.Background(), proto.MethodElicitationCreate, rawJSON(formParams))
+	_, err = b.HandleServerRequest(context.Background(), proto.MethodElicitationCreate, rawJSON(screentest.ElicitFormParams))
 	wantRPCError(t, handled{err: err}, proto.CodeInternalError, "mcpscope cannot ask the user: the TUI is not running")
 }
 
@@ -249,7 +252,7 @@ func TestQuestionMalformedParams(t *testing.T) {
 			_, err := b.HandleServerRequest(context.Background(), proto.MethodElicitationCreate, rawJSON(params))
 			ch <- handled{err: err}
 		}()
-		msg := <-r.msgs
+		msg := <-r.Msgs
 		m.Update(msg)
 		var e *proto.Error
 		if h := answered(t, ch); !errorAs(h.err, &e) || e.Code != proto.CodeInvalidParams {
@@ -265,12 +268,12 @@ func TestQuestionMalformedParams(t *testing.T) {
 // screen (by an asynchronous message) waits underneath it.
 func TestOverlayOpensUnderQuestions(t *testing.T) {
 	m, r, b := questionModel(t, nil, 100, 30)
-	ch := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, urlParams)
+	ch := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, screentest.ElicitURLParams)
 	m.openComposer()
 	if !strings.HasPrefix(m.overlay.Title(), "Question") {
 		t.Fatalf("the composer replaced the question: %q", m.overlay.Title())
 	}
-	r.press("y")
+	r.Press("y")
 	wantResult(t, answered(t, ch), `{"action":"accept"}`)
 	if m.overlay == nil || !strings.HasPrefix(m.overlay.Title(), "Compose") {
 		t.Errorf("the composer is not shown after the answer: %v", m.overlay)

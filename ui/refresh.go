@@ -4,6 +4,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/ui/explore"
 )
 
 // refreshInterval is the shortest time between two refreshes: the UI
@@ -47,5 +49,5 @@ func (m *Model) refresh(at time.Time) tea.Cmd {
 	m.streams.update(m.cfg.Store.Streams())
 	m.traffic.sync()
 	m.syncSelection()
-	return tea.Batch(m.waitRefresh(), m.reloadChanged())
+	return tea.Batch(m.waitRefresh(), explore.ReloadChanged(m.overlay, &m.idx.changed))
 }

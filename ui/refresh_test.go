@@ -90,13 +90,14 @@ func TestErrorRowsInErrorColour(t *testing.T) {
 	m := newTestModel(t, sampleStore(t), 140, 40)
 	m.traffic.sel = 0
 	cols := trafficColumns(100)
+	lead, _, _ := strings.Cut(m.styles.Ink.Error.Paint("\x1f"), "\x1f") // the error colour's opening sequence
 	for _, f := range m.cfg.Store.Window(1, m.cfg.Store.Len()) {
 		row := m.traffic.row(f, cols, true)
 		_, bad := frameLabel(f, m.idx, proto.DialectMCPFlow)
 		if isErr := f.Err != nil || f.Msg != nil && f.Msg.Error != nil; bad != isErr {
 			t.Errorf("seq %d: bad %v", f.Seq, bad)
 		}
-		if painted := len(row) > len(m.styles.errText.pre) && row[:len(m.styles.errText.pre)] == m.styles.errText.pre; painted != bad {
+		if painted := len(row) > len(lead) && strings.HasPrefix(row, lead); painted != bad {
 			t.Errorf("seq %d: painted in the error colour %v, want %v", f.Seq, painted, bad)
 		}
 	}

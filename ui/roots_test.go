@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/question"
 )
 
 // rootsOf returns the open roots editor.
-func rootsOf(t *testing.T, m *Model) *rootsEditor {
+func rootsOf(t *testing.T, m *Model) *question.RootsEditor {
 	t.Helper()
-	e, ok := m.overlay.(*rootsEditor)
+	e, ok := m.overlay.(*question.RootsEditor)
 	if !ok {
 		t.Fatalf("the roots editor is not open (overlay %T)", m.overlay)
 	}
@@ -24,35 +25,35 @@ func rootsOf(t *testing.T, m *Model) *rootsEditor {
 func TestRootsEditorKeys(t *testing.T) {
 	m, r, b := questionModel(t, nil, 100, 30)
 	peer := connectFake(t, m)
-	r.press("ctrl+r")
+	r.Press("ctrl+r")
 	e := rootsOf(t, m)
-	if !strings.Contains(r.screen(), "file:///srv/a  (a)") {
-		t.Fatalf("the --root list is not shown:\n%s", r.screen())
+	if !strings.Contains(r.ScreenText(), "file:///srv/a  (a)") {
+		t.Fatalf("the --root list is not shown:\n%s", r.ScreenText())
 	}
 
-	r.press("a")
-	r.typeText("not a uri")
-	r.press("enter")
-	if e.editing < 0 || !strings.Contains(r.screen(), `"not a uri" is not a URI`) {
-		t.Fatalf("a bad URI was kept; screen:\n%s", r.screen())
+	r.Press("a")
+	r.TypeText("not a uri")
+	r.Press("enter")
+	if !e.Editing() || !strings.Contains(r.ScreenText(), `"not a uri" is not a URI`) {
+		t.Fatalf("a bad URI was kept; screen:\n%s", r.ScreenText())
 	}
-	r.press("esc") // back to the list, nothing added
-	r.press("a")
-	r.typeText("file:///srv/b")
-	r.press("tab")
-	r.typeText("bee")
-	r.press("enter")
-	r.press("a")
-	r.typeText("file:///srv/c")
-	r.press("enter")
-	r.press("up", "enter") // edit b's name
-	r.press("tab", "backspace", "backspace", "backspace")
-	r.typeText("b")
-	r.press("enter")
-	r.press("up", "d") // delete a
+	r.Press("esc") // back to the list, nothing added
+	r.Press("a")
+	r.TypeText("file:///srv/b")
+	r.Press("tab")
+	r.TypeText("bee")
+	r.Press("enter")
+	r.Press("a")
+	r.TypeText("file:///srv/c")
+	r.Press("enter")
+	r.Press("up", "enter") // edit b's name
+	r.Press("tab", "backspace", "backspace", "backspace")
+	r.TypeText("b")
+	r.Press("enter")
+	r.Press("up", "d") // delete a
 	want := []proto.Root{{URI: "file:///srv/b", Name: "b"}, {URI: "file:///srv/c"}}
-	if mustJSON(t, e.roots) != mustJSON(t, want) {
-		t.Fatalf("roots %+v, want %+v", e.roots, want)
+	if mustJSON(t, e.Roots()) != mustJSON(t, want) {
+		t.Fatalf("roots %+v, want %+v", e.Roots(), want)
 	}
 	if got := b.Roots(); len(got) != 1 || got[0].URI != "file:///srv/a" {
 		t.Fatalf("the roots changed before ctrl+s: %+v", got)
@@ -65,13 +66,13 @@ func TestRootsEditorKeys(t *testing.T) {
 	if got := b.Roots(); mustJSON(t, got) != mustJSON(t, want) {
 		t.Errorf("roots/list would answer %+v, want %+v", got, want)
 	}
-	r.run(cmd)
-	r.until("the roots are sent", func() bool { return strings.Contains(m.status.message, "2 roots saved") })
+	r.Run(cmd)
+	r.Until("the roots are sent", func() bool { return strings.Contains(m.status.message, "2 roots saved") })
 	if !strings.Contains(m.status.message, "sent notifications/roots/list_changed") {
 		t.Errorf("status %q", m.status.message)
 	}
 	var sent []string
-	for _, msg := range peer.after() {
+	for _, msg := range peer.After() {
 		sent = append(sent, msg.Method)
 	}
 	if !slices.Equal(sent, []string{proto.MethodNotifyRootsListChanged}) {
@@ -84,14 +85,14 @@ func TestRootsEditorKeys(t *testing.T) {
 // learn of them later.
 func TestRootsEditorEscKeepsRoots(t *testing.T) {
 	m, r, b := questionModel(t, nil, 100, 30)
-	r.press("ctrl+r", "d", "esc")
+	r.Press("ctrl+r", "d", "esc")
 	if got := b.Roots(); len(got) != 1 || m.overlay != nil || m.status.message != "the roots were not changed" {
 		t.Errorf("after esc: roots %+v, overlay %v, status %q", got, m.overlay, m.status.message)
 	}
-	r.press("ctrl+r", "d")
+	r.Press("ctrl+r", "d")
 	_, cmd := m.Update(keyPress("ctrl+s"))
-	r.run(cmd)
-	r.until("the save is reported", func() bool { return strings.Contains(m.status.message, "0 roots saved") })
+	r.Run(cmd)
+	r.Until("the save is reported", func() bool { return strings.Contains(m.status.message, "0 roots saved") })
 	if len(b.Roots()) != 0 || !strings.Contains(m.status.message, "not connected") {
 		t.Errorf("roots %+v, status %q", b.Roots(), m.status.message)
 	}

@@ -7,6 +7,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // statusLine holds the messages of the status bar: the latest note and the
@@ -22,7 +25,7 @@ func (s *statusLine) note(msg string) { s.message = msg }
 // setError sets the latest error.
 func (s *statusLine) setError(err error) {
 	if err != nil {
-		s.err = oneLine(err.Error())
+		s.err = look.OneLine(err.Error())
 	}
 }
 
@@ -44,17 +47,13 @@ func (m *Model) statusParts() []string {
 		}
 	}
 	encoding := ""
-	if f, ok := c.link.Transport.(flowLink); ok {
-		state = "MCP-Flow " + f.State().String()
-		if n, ok := f.Negotiated(); ok {
-			encoding = n.Encoding
-			if encoding == "" {
-				encoding = "json"
-			}
+	if c.link.Transport != nil {
+		ls := client.LinkStateOf(c.link.Transport)
+		if ls.State != "" {
+			state = ls.State
 		}
-	} else if c.link.Transport != nil {
-		state = "MCP " + state
-		encoding = "json"
+		state = dialectName(ls.Dialect) + " " + state
+		encoding = ls.Encoding
 	}
 	parts = append(parts, state)
 	if c.connected != "" {
@@ -80,7 +79,7 @@ func (m *Model) statusParts() []string {
 func storeFacts(s capture.Stats, skipped uint64) []string {
 	var out []string
 	if s.DroppedBytes > 0 && (s.Stripped > 0 || s.Evicted > 0 || s.Truncated > 0) {
-		out = append(out, "dropped "+byteSize(s.DroppedBytes))
+		out = append(out, "dropped "+look.ByteSize(s.DroppedBytes))
 	}
 	if s.Evicted > 0 {
 		out = append(out, fmt.Sprintf("%d frames evicted", s.Evicted))
@@ -98,18 +97,26 @@ func storeFacts(s capture.Stats, skipped uint64) []string {
 // latest error and the latest note.
 func (m *Model) renderStatus(w int) string {
 	st := m.styles
-	line := st.StatusBar.Render(" " + oneLine(strings.Join(m.statusParts(), " · ")) + " ")
+	line := st.StatusBar.Render(" " + look.OneLine(strings.Join(m.statusParts(), " · ")) + " ")
 	if m.cfg.Notice != "" {
-		line += st.Notice.Render(" " + oneLine(m.cfg.Notice) + " ")
+		line += st.Notice.Render(" " + look.OneLine(m.cfg.Notice) + " ")
 	}
 	if m.status.err != "" {
 		line += st.StatusError.Render(" " + m.status.err + " ")
 	}
 	if m.status.message != "" {
-		line += st.StatusLabel.Render(" " + oneLine(m.status.message) + " ")
+		line += st.StatusLabel.Render(" " + look.OneLine(m.status.message) + " ")
 	}
 	if n := ansi.StringWidth(line); n < w {
 		return line + st.StatusBar.Render(strings.Repeat(" ", w-n))
 	}
 	return ansi.Truncate(line, w, "…")
+}
+
+// dialectName is how the status bar names a transport's dialect.
+func dialectName(d proto.Dialect) string {
+	if d == proto.DialectMCPFlow {
+		return "MCP-Flow"
+	}
+	return "MCP"
 }

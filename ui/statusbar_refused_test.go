@@ -8,7 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/internal/flowtest"
+	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -24,19 +24,14 @@ func (stuckHandler) HandleServerRequest(ctx context.Context, _ string, _ json.Ra
 // were in flight, and says nothing of them before.
 func TestStatusBarShowsRefusedServerRequests(t *testing.T) {
 	m := newTestModel(t, capture.NewStore(capture.Config{}), 200, 20)
-	f := &fakePeer{sink: m.cfg.Store, done: make(chan struct{})}
-	s := client.New(f, client.Options{ProtocolVersion: proto.LatestLegacy, Handler: stuckHandler{}})
-	if err := s.Connect(flowtest.Context(t)); err != nil {
-		t.Fatalf("connecting to the fake peer: %v", err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
+	f, s := screentest.ConnectWith(t, m.cfg.Store, client.Options{ProtocolVersion: proto.LatestLegacy, Handler: stuckHandler{}})
 	m.conn = connection{link: Link{Transport: f, Session: s}, gen: 1, dialect: proto.DialectMCP, ready: true}
 	ask := func(i int) {
 		req, err := proto.NewRequest(proto.IntID(int64(i)), proto.MethodElicitationCreate, proto.ElicitRequestParams{Message: "?"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		f.deliver(req)
+		f.Deliver(req)
 	}
 	for i := range client.MaxServerRequests {
 		ask(i)

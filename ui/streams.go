@@ -8,6 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/ui/look"
+	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
 // streamsPane lists the execution streams the store remembers: request id
@@ -15,7 +17,7 @@ import (
 // the peer announced the size.
 type streamsPane struct {
 	x      *index
-	st     *Styles
+	st     *look.Styles
 	list   []capture.StreamStats // snapshot taken at the last refresh, oldest first
 	sel    int
 	top    int
@@ -25,7 +27,7 @@ type streamsPane struct {
 }
 
 // newStreamsPane returns an empty pane.
-func newStreamsPane(x *index, st *Styles) *streamsPane {
+func newStreamsPane(x *index, st *look.Styles) *streamsPane {
 	return &streamsPane{x: x, st: st, rows: 1, bar: progress.New(progress.WithoutPercentage())}
 }
 
@@ -62,7 +64,7 @@ func (p *streamsPane) selected() (capture.StreamStats, bool) {
 
 // HandleKey moves the selection.
 func (p *streamsPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
-	v, ok := navOf(msg, k, p.rows)
+	v, ok := nav.Of(msg, k.Keys, p.rows)
 	if ok {
 		p.scroll(v)
 	}
@@ -70,9 +72,9 @@ func (p *streamsPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
 }
 
 // scroll applies a navigation to the selection.
-func (p *streamsPane) scroll(v nav) {
+func (p *streamsPane) scroll(v nav.Move) {
 	p.picked = true
-	p.sel = v.apply(p.sel, len(p.list))
+	p.sel = v.Apply(p.sel, len(p.list))
 	p.clamp()
 }
 
@@ -106,12 +108,12 @@ func (p *streamsPane) Render(w, h int, focused bool) string {
 	}
 	labelW := max(w-(12+1+10+1+11+1+6+1)-barW-1, 6)
 	row := func(id, mime, size, rt, state string) string {
-		return cellRight(id, 12) + " " + cell(mime, labelW) + " " + cellRight(size, 10) + " " +
-			cellRight(rt, 11) + " " + cell(state, 6) + " "
+		return look.CellRight(id, 12) + " " + look.Cell(mime, labelW) + " " + look.CellRight(size, 10) + " " +
+			look.CellRight(rt, 11) + " " + look.Cell(state, 6) + " "
 	}
-	lines := []string{p.st.muted.paint(cell(row("req/tag", "type", "bytes", "rate", "state"), w))}
+	lines := []string{p.st.Ink.Muted.Paint(look.Cell(row("req/tag", "type", "bytes", "rate", "state"), w))}
 	if len(p.list) == 0 {
-		lines = append(lines, p.st.muted.paint(cell("no execution streams", w)))
+		lines = append(lines, p.st.Ink.Muted.Paint(look.Cell("no execution streams", w)))
 	}
 	p.bar.SetWidth(barW)
 	for i := p.top; i < len(p.list) && len(lines) < h; i++ {
@@ -120,31 +122,31 @@ func (p *streamsPane) Render(w, h int, focused bool) string {
 		if mime == "" {
 			mime = "-"
 		}
-		text := row(fmt.Sprintf("%d/%d", s.Key.ReqID, s.Key.Tag), mime, byteSize(s.Bytes), rate(s.Rate), s.State.String())
+		text := row(fmt.Sprintf("%d/%d", s.Key.ReqID, s.Key.Tag), mime, look.ByteSize(s.Bytes), look.Rate(s.Rate), s.State.String())
 		bar := strings.Repeat(" ", barW)
 		if s.Size >= 0 && barW > 0 {
 			bar = p.bar.ViewAs(fraction(s.Bytes, s.Size))
 		} else if d := s.Elapsed(); barW > 0 && d > 0 {
-			bar = cell(duration(d), barW)
+			bar = look.Cell(look.Duration(d), barW)
 		}
 		lines = append(lines, p.paintRow(text, bar, w, i == p.sel, focused, s.State))
 	}
-	return strings.Join(padLines(lines, w, h), "\n")
+	return strings.Join(look.PadLines(lines, w, h), "\n")
 }
 
 // paintRow colours a row by its state and selection.
 func (p *streamsPane) paintRow(text, bar string, w int, selected, focused bool, state capture.StreamState) string {
 	switch {
 	case selected && focused:
-		text = p.st.selFocused.paint(text)
+		text = p.st.Ink.SelFocused.Paint(text)
 	case selected:
-		text = p.st.selBlurred.paint(text)
+		text = p.st.Ink.SelBlurred.Paint(text)
 	case state == capture.StreamError || state == capture.StreamReset:
-		text = p.st.errText.paint(text)
+		text = p.st.Ink.Error.Paint(text)
 	case state == capture.StreamDone:
-		text = p.st.good.paint(text)
+		text = p.st.Ink.Good.Paint(text)
 	}
-	return fitLine(text+bar, w)
+	return look.FitLine(text+bar, w)
 }
 
 // fraction is done/total clamped to [0, 1]; 1 for an empty total.

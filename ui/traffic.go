@@ -8,6 +8,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/look"
+	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
 // rowSource is the list of frames the traffic pane scrolls through: every
@@ -55,7 +57,7 @@ func (a allRows) window(st *capture.Store, from, n int) []*capture.Frame {
 type trafficPane struct {
 	store   *capture.Store
 	x       *index
-	st      *Styles
+	st      *look.Styles
 	dialect proto.Dialect
 	sel     uint64         // Seq of the selected frame; 0 before there is one
 	held    *capture.Frame // the selected frame, kept when the store drops it
@@ -65,7 +67,7 @@ type trafficPane struct {
 }
 
 // newTrafficPane returns the pane, following new frames.
-func newTrafficPane(st *capture.Store, x *index, styles *Styles) *trafficPane {
+func newTrafficPane(st *capture.Store, x *index, styles *look.Styles) *trafficPane {
 	return &trafficPane{store: st, x: x, st: styles, follow: true, rows: 1}
 }
 
@@ -145,7 +147,7 @@ func (p *trafficPane) selectSeq(seq uint64) {
 
 // HandleKey moves the selection; moving up stops following.
 func (p *trafficPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
-	v, ok := navOf(msg, k, p.rows)
+	v, ok := nav.Of(msg, k.Keys, p.rows)
 	if !ok {
 		return false
 	}
@@ -154,13 +156,13 @@ func (p *trafficPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
 }
 
 // scroll applies a navigation to the selection.
-func (p *trafficPane) scroll(v nav) {
-	if v.up() {
+func (p *trafficPane) scroll(v nav.Move) {
+	if v.Up() {
 		p.follow = false
 	}
 	src := p.source()
 	pos, n := src.find(p.sel), src.count()
-	if i, ok := v.applyFrom(pos, n, pos < n && src.seqAt(pos) == p.sel); ok {
+	if i, ok := v.ApplyFrom(pos, n, pos < n && src.seqAt(pos) == p.sel); ok {
 		p.selectIndex(src, i)
 	}
 }
@@ -203,7 +205,7 @@ func (p *trafficPane) Render(w, h int, focused bool) string {
 	}
 	cols := trafficColumns(w)
 	lines := make([]string, 0, h)
-	lines = append(lines, p.st.muted.paint(cols.header()))
+	lines = append(lines, p.st.Ink.Muted.Paint(cols.header()))
 	src := p.source()
 	if n := src.count(); n > 0 {
 		top := min(src.find(p.top), n-1)
@@ -211,7 +213,7 @@ func (p *trafficPane) Render(w, h int, focused bool) string {
 			lines = append(lines, p.row(f, cols, focused))
 		}
 	} else {
-		lines = append(lines, p.st.muted.paint(cell("no frames yet", w)))
+		lines = append(lines, p.st.Ink.Muted.Paint(look.Cell("no frames yet", w)))
 	}
-	return strings.Join(padLines(lines, w, h), "\n")
+	return strings.Join(look.PadLines(lines, w, h), "\n")
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // columns are the widths of the traffic pane's columns for one pane width;
@@ -38,23 +39,23 @@ func (c columns) header() string {
 
 // join lays out one row of plain cells.
 func (c columns) join(tm, dir, id, label, latency, enc, size string) string {
-	return cell(tm, c.time) + " " + cell(dir, c.dir) + " " + c.tail(id, label, latency, enc, size)
+	return look.Cell(tm, c.time) + " " + look.Cell(dir, c.dir) + " " + c.tail(id, label, latency, enc, size)
 }
 
 // tail lays out the cells after the time and the direction.
 func (c columns) tail(id, label, latency, enc, size string) string {
 	var b strings.Builder
-	b.WriteString(cellRight(id, c.id))
+	b.WriteString(look.CellRight(id, c.id))
 	b.WriteByte(' ')
-	b.WriteString(cell(label, c.label))
+	b.WriteString(look.Cell(label, c.label))
 	b.WriteByte(' ')
 	if c.latency > 0 {
-		b.WriteString(cellRight(latency, c.latency))
+		b.WriteString(look.CellRight(latency, c.latency))
 		b.WriteByte(' ')
-		b.WriteString(cell(enc, c.enc))
+		b.WriteString(look.Cell(enc, c.enc))
 		b.WriteByte(' ')
 	}
-	b.WriteString(cellRight(size, c.size))
+	b.WriteString(look.CellRight(size, c.size))
 	return b.String()
 }
 
@@ -64,30 +65,30 @@ func (p *trafficPane) row(f *capture.Frame, c columns, focused bool) string {
 	label, bad := frameLabel(f, p.x, p.dialect)
 	var latency string
 	if d, ok := p.x.latency(f); ok {
-		latency = duration(d)
+		latency = look.Duration(d)
 	}
 	arrow := "→"
 	if f.Dir == capture.In {
 		arrow = "←"
 	}
-	tail := c.tail(frameID(f), label, latency, f.Enc.String(), byteSize(int64(f.Size)))
+	tail := c.tail(frameID(f), label, latency, f.Enc.String(), look.ByteSize(int64(f.Size)))
 	if f.Seq == p.sel || bad {
-		text := cell(clockTime(f.Time), c.time) + " " + arrow + " " + tail
+		text := look.Cell(look.ClockTime(f.Time), c.time) + " " + arrow + " " + tail
 		switch {
 		case f.Seq != p.sel:
-			return p.st.errText.paint(text)
+			return p.st.Ink.Error.Paint(text)
 		case focused:
-			return p.st.selFocused.paint(text)
+			return p.st.Ink.SelFocused.Paint(text)
 		case bad:
-			return p.st.selError.paint(text)
+			return p.st.Ink.SelError.Paint(text)
 		}
-		return p.st.selBlurred.paint(text)
+		return p.st.Ink.SelBlurred.Paint(text)
 	}
-	dirTint := p.st.out
+	dirTint := p.st.Ink.Out
 	if f.Dir == capture.In {
-		dirTint = p.st.in
+		dirTint = p.st.Ink.In
 	}
-	return p.st.muted.paint(cell(clockTime(f.Time), c.time)) + " " + dirTint.paint(arrow) + " " + tail
+	return p.st.Ink.Muted.Paint(look.Cell(look.ClockTime(f.Time), c.time)) + " " + dirTint.Paint(arrow) + " " + tail
 }
 
 // frameLabel says what a frame is: the method of a request or

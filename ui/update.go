@@ -2,6 +2,10 @@ package ui
 
 import (
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/ui/explore"
+	"github.com/mcpscope/mcpscope/ui/question"
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // filterStepMsg asks for the next step of a filter's backfill.
@@ -30,8 +34,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.connected(msg)
 	case linkDownMsg:
 		m.linkDown(msg)
-	case callDoneMsg:
-		m.callDone(msg)
+	case screen.CallDoneMsg:
+		m.report(msg.Report())
 	case cancelDoneMsg:
 		m.cancelDone(msg)
 	case filterStepMsg:
@@ -40,8 +44,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.status.setError(msg.Err)
 	case closedMsg:
 		return m, tea.Quit
-	case modelMsg:
-		cmd = msg.applyTo(m)
+	case explore.DiscoveredMsg:
+		m.interactive.Apply(msg)
+	case question.AskedMsg:
+		cmd = m.askQuestion(msg)
+	case question.EndedMsg:
+		cmd = m.questionEnded(msg)
+	case question.RootsSentMsg:
+		m.report(msg.Report())
 	}
 	if _, key := msg.(tea.KeyPressMsg); !key && m.overlay != nil {
 		cmd = tea.Batch(cmd, m.updateOverlay(msg))

@@ -5,6 +5,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // filterHelp explains the filter words on the help screen.
@@ -20,24 +22,24 @@ func (m *Model) View() tea.View {
 	lines = append(lines, m.renderBody(w, max(h-chromeLines, 0))...)
 	switch {
 	case m.filtering:
-		lines = append(lines, fitLine(m.input.View(), w))
+		lines = append(lines, look.FitLine(m.input.View(), w))
 	case m.overlay != nil && !m.showHelp:
-		lines = append(lines, fitLine(m.help.ShortHelpView(m.overlay.Help().ShortHelp()), w))
+		lines = append(lines, look.FitLine(m.help.ShortHelpView(m.overlay.Help().ShortHelp()), w))
 	default:
-		lines = append(lines, fitLine(m.help.ShortHelpView(m.keys.ShortHelp()), w))
+		lines = append(lines, look.FitLine(m.help.ShortHelpView(m.keys.ShortHelp()), w))
 	}
 	lines = append(lines, m.renderStatus(w))
 	v := tea.NewView(strings.Join(lines, "\n"))
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
-	v.WindowTitle = "mcpscope " + oneLine(m.cfg.Target)
+	v.WindowTitle = "mcpscope " + look.OneLine(m.cfg.Target)
 	return v
 }
 
 // renderBody draws the panes (or the help screen) in h lines.
 func (m *Model) renderBody(w, h int) []string {
 	if m.showHelp {
-		return fitBlock(m.fullHelp(w), w, h)
+		return look.FitBlock(m.fullHelp(w), w, h)
 	}
 	if m.overlay != nil {
 		return m.renderOverlay(w, h)
@@ -53,7 +55,7 @@ func (m *Model) renderBody(w, h int) []string {
 	for _, p := range []paneID{paneDetail, paneHex} {
 		right = append(right, m.renderArea(p, l.area[p].w, l.area[p].h)...)
 	}
-	sep := m.styles.muted.paint("│")
+	sep := m.styles.Ink.Muted.Paint("│")
 	return zipRows(left, right, h, func(a, b string) string { return a + sep + b })
 }
 
@@ -74,7 +76,7 @@ func (m *Model) fullHelp(w int) string {
 			break
 		}
 	}
-	return text + "\n\n" + m.styles.muted.paint(ansi.Hardwrap(filterHelp, w, true))
+	return text + "\n\n" + m.styles.Ink.Muted.Paint(ansi.Hardwrap(filterHelp, w, true))
 }
 
 // maxWidth is the width of the widest line of s.
@@ -98,7 +100,7 @@ func (m *Model) renderArea(p paneID, w, h int) []string {
 		title = m.styles.TitleFocused
 	}
 	out := make([]string, 0, h)
-	out = append(out, title.Render(cell(" "+pn.Title(), w)))
+	out = append(out, title.Render(look.Cell(" "+pn.Title(), w)))
 	if h > 1 {
 		out = append(out, strings.Split(pn.Render(w, h-1, focused), "\n")...)
 	}
@@ -118,8 +120,8 @@ func (m *Model) renderTabs(w int) string {
 			b.WriteString(m.styles.Tab.Render(label))
 		}
 	}
-	b.WriteString(m.styles.muted.paint("  " + oneLine(m.cfg.Target)))
-	return fitLine(b.String(), w)
+	b.WriteString(m.styles.Ink.Muted.Paint("  " + look.OneLine(m.cfg.Target)))
+	return look.FitLine(b.String(), w)
 }
 
 // tabAt returns the pane whose tab is at column x of the tab bar.
@@ -141,9 +143,9 @@ func (m *Model) renderOverlay(w, h int) []string {
 		return nil
 	}
 	out := make([]string, 0, h)
-	out = append(out, m.styles.TitleFocused.Render(cell(" "+m.overlay.Title(), w)))
+	out = append(out, m.styles.TitleFocused.Render(look.Cell(" "+m.overlay.Title(), w)))
 	if h > 1 {
-		out = append(out, fitBlock(m.overlay.Render(w, h-1), w, h-1)...)
+		out = append(out, look.FitBlock(m.overlay.Render(w, h-1), w, h-1)...)
 	}
 	return out
 }

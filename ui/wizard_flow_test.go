@@ -13,6 +13,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/demo/flow"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
+	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -77,7 +78,7 @@ func walkBookTrip(t *testing.T, probe *screenProbe, tm *teatest.TestModel, store
 	for range 10 {
 		sendKeys(tm, "backspace")
 	}
-	date := futureDate()
+	date := screentest.FutureDate()
 	sendText(tm, date)
 	sendKeys(tm, "enter")
 	probe.waitText(t, "How many travellers?", "step 4 of 5")
@@ -87,7 +88,7 @@ func walkBookTrip(t *testing.T, probe *screenProbe, tm *teatest.TestModel, store
 	probe.waitText(t, "Book business to Oslo on "+date+" for 2?")
 	sendKeys(tm, "y")
 	probe.waitText(t, "✓ completed · success", "Booked business to Oslo on "+date+" for 2 traveller(s): BK-", `"bookingRef"`)
-	if got := respondValues(t, store); len(got) != 6 || got[2] != `"2020-01-01"` || got[3] != `"`+date+`"` {
+	if got := screentest.RespondValues(t, store); len(got) != 6 || got[2] != `"2020-01-01"` || got[3] != `"`+date+`"` {
 		t.Errorf("interaction.respond values %v", got)
 	}
 
@@ -97,7 +98,7 @@ func walkBookTrip(t *testing.T, probe *screenProbe, tm *teatest.TestModel, store
 	probe.waitText(t, "Where do you want to go?")
 	sendKeys(tm, "esc")
 	probe.waitText(t, "the session was cancelled", "the server confirmed: cancelled")
-	if got := sentRequests(store, proto.MethodInteractionCancel); len(got) != 1 {
+	if got := screentest.SentRequests(store, proto.MethodInteractionCancel); len(got) != 1 {
 		t.Errorf("interaction.cancel sent %d times", len(got))
 	}
 }

@@ -50,3 +50,10 @@ func Check(t testing.TB, name, got string) {
 		t.Errorf("%s differs from %s:\n--- got\n%s--- want\n%s", name, path, got, want)
 	}
 }
+
+// CheckPlain compares got, ANSI stripped and with trailing spaces cut
+// (Plain), and a final newline with testdata/name.golden.
+func CheckPlain(t testing.TB, name, got string) {
+	t.Helper()
+	Check(t, name, Plain(got)+"\n")
+}

@@ -63,3 +63,12 @@ func Keys(names ...string) []tea.KeyPressMsg {
 	}
 	return out
 }
+
+// Press is the key press of name as Key reads it; an unknown longer name
+// presses its first character.
+func Press(name string) tea.KeyPressMsg {
+	if msg, ok := Key(name); ok {
+		return msg
+	}
+	return tea.KeyPressMsg{Code: []rune(name)[0], Text: name}
+}

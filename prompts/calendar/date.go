@@ -6,7 +6,7 @@
 //
 // It is a leaf: it imports neither the interactive prompts nor the schema
 // form, so both can use it (package prompts for date prompts, package
-// ui/schemaform for string fields with format "date" or "date-time").
+// prompts/schemaform for string fields with format "date" or "date-time").
 package calendar
 
 import (

@@ -112,3 +112,7 @@ func headOf(line []byte) string {
 	}
 	return string(line)
 }
+
+// BeforeHandshake returns a copy of e that says the server went before
+// answering initialize (client.HandshakeExit).
+func (e *ExitError) BeforeHandshake() error { return BeforeInitialize(e) }

@@ -1,0 +1,63 @@
+package client
+
+import (
+	"errors"
+
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// LinkState is what a transport says of its connection for display: the
+// dialect it speaks, where its state machine stands and the body encoding
+// it settled. The UI reads it through LinkStateOf or Session.LinkState and
+// never needs to know the concrete transport.
+type LinkState struct {
+	// Dialect is the protocol the transport speaks (proto.DialectMCP or
+	// proto.DialectMCPFlow); it names error codes and the status bar.
+	Dialect proto.Dialect
+	// State is the transport's own state-machine state ("CONNECTED",
+	// "CONTROL_STREAM_OPENED"), or "" for a transport that keeps none.
+	State string
+	// Encoding is the body encoding in use ("json", "cbor"), or "" while
+	// it is not settled yet.
+	Encoding string
+}
+
+// LinkReporter is implemented by a transport that describes its own link
+// (MCP-Flow: its dialect, state and negotiated encoding). A transport that
+// does not implement it speaks MCP in JSON.
+type LinkReporter interface {
+	LinkState() LinkState
+}
+
+// LinkStateOf returns what t says of its link, or the MCP-over-JSON
+// defaults when it says nothing. A nil t reports the defaults too.
+func LinkStateOf(t Transport) LinkState {
+	if r, ok := t.(LinkReporter); ok {
+		return r.LinkState()
+	}
+	return LinkState{Dialect: proto.DialectMCP, Encoding: "json"}
+}
+
+// LinkState returns what the session's transport says of its link.
+func (s *Session) LinkState() LinkState { return LinkStateOf(s.t) }
+
+// HandshakeExit is implemented by a transport error that reads differently
+// when the server went away before it answered the handshake (stdio: the
+// server exited before answering initialize).
+type HandshakeExit interface {
+	error
+	// BeforeHandshake returns the error worded for a server that went
+	// before the session opened.
+	BeforeHandshake() error
+}
+
+// BeforeHandshake words err for a connection that failed during the
+// handshake: when err holds a HandshakeExit it returns that error's
+// handshake wording, otherwise err as it is.
+func BeforeHandshake(err error) error {
+	var e HandshakeExit
+	if errors.As(err, &e) {
+		return e.BeforeHandshake()
+	}
+	return err
+}

@@ -1,0 +1,77 @@
+package screentest
+
+import (
+	"context"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/look"
+	"github.com/mcpscope/mcpscope/ui/nav"
+	"github.com/mcpscope/mcpscope/ui/screen"
+)
+
+// Host is a screen.Host for a screen under test: the root's defaults (MCP,
+// dark styles, the default navigation keys) and no session until one is
+// set. It keeps the notes and the cancellations it is given.
+type Host struct {
+	Sess    *client.Session // nil: not connected
+	Ctx     context.Context
+	Dial    proto.Dialect
+	St      *look.Styles
+	Keys    nav.Keys
+	Notes   []string
+	Cancels []proto.ID
+}
+
+var _ screen.Host = (*Host)(nil)
+
+// NewHost returns a Host with the root's defaults.
+func NewHost() *Host {
+	st := look.NewStyles(true)
+	return &Host{Ctx: context.Background(), Dial: proto.DialectMCP, St: &st, Keys: nav.DefaultKeys()}
+}
+
+// Session returns Sess, or screen.ErrNotConnected.
+func (h *Host) Session() (*client.Session, error) {
+	if h.Sess == nil {
+		return nil, screen.ErrNotConnected
+	}
+	return h.Sess, nil
+}
+
+// Context returns Ctx.
+func (h *Host) Context() context.Context { return h.Ctx }
+
+// Dialect returns Dial.
+func (h *Host) Dialect() proto.Dialect { return h.Dial }
+
+// Styles returns St.
+func (h *Host) Styles() *look.Styles { return h.St }
+
+// Nav returns Keys.
+func (h *Host) Nav() nav.Keys { return h.Keys }
+
+// Note keeps msg.
+func (h *Host) Note(msg string) { h.Notes = append(h.Notes, msg) }
+
+// CancelRequest keeps id and cancels the request on Sess.
+func (h *Host) CancelRequest(id proto.ID) tea.Cmd {
+	h.Cancels = append(h.Cancels, id)
+	s := h.Sess
+	if s == nil {
+		return nil
+	}
+	return func() tea.Msg { return s.Cancel(id, screen.CancelReason) }
+}
+
+// View draws s as the root draws an open screen: its title line (made safe
+// to print) over its body of w×h, then the host's last note.
+func (h *Host) View(s screen.Screen, w, bodyH int) string {
+	note := ""
+	if n := len(h.Notes); n > 0 {
+		note = h.Notes[n-1]
+	}
+	return look.Cell(" "+s.Title(), w) + "\n" + s.Render(w, bodyH) + "\n" + look.Cell(note, w)
+}

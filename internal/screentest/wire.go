@@ -1,0 +1,54 @@
+package screentest
+
+import (
+	"context"
+	"sync"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// wire is what the scripted peers share: the session's deliver, every
+// message the client sent, kept and captured as a frame in the sink, and
+// the end of the connection, which only Close brings.
+type wire struct {
+	sink capture.Sink
+
+	mu      sync.Mutex
+	sent    []*proto.Message
+	deliver func(*proto.Message)
+
+	done chan struct{}
+	once sync.Once
+}
+
+// Start keeps deliver.
+func (w *wire) Start(_ context.Context, deliver func(*proto.Message)) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.deliver = deliver
+	return nil
+}
+
+// capture captures m as an outgoing control frame in the sink.
+func (w *wire) capture(m *proto.Message) error {
+	raw, err := m.EncodeJSON()
+	if err != nil {
+		return err
+	}
+	w.sink.Append(&capture.Frame{Time: T0, Dir: capture.Out, Conn: "fake", Chan: capture.Channel{Kind: capture.Control},
+		Raw: raw, Size: len(raw), Enc: proto.EncJSON, Msg: m})
+	return nil
+}
+
+// Close ends the connection.
+func (w *wire) Close() error {
+	w.once.Do(func() { close(w.done) })
+	return nil
+}
+
+// Done is closed by Close.
+func (w *wire) Done() <-chan struct{} { return w.done }
+
+// Err is nil: the connection only ends by Close.
+func (w *wire) Err() error { return nil }

@@ -1,0 +1,55 @@
+package compose
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// maxComposeHistory bounds the calls the composer remembers.
+const maxComposeHistory = 100
+
+// composeCall is one message the composer sends: a request, or a
+// notification when notify is set, with its params as JSON (nil: none).
+type composeCall struct {
+	method string
+	notify bool
+	params json.RawMessage
+}
+
+// kind names what the call is sent as.
+func (c composeCall) kind() string {
+	if c.notify {
+		return "notification"
+	}
+	return "request"
+}
+
+// wireParams is what the session is given as params: nothing for empty or
+// null params (JSON-RPC has no null params), the JSON otherwise.
+func (c composeCall) wireParams() any {
+	p := bytes.TrimSpace(c.params)
+	if len(p) == 0 || string(p) == "null" {
+		return nil
+	}
+	return json.RawMessage(p)
+}
+
+// same reports whether two calls send the same message.
+func (c composeCall) same(o composeCall) bool {
+	return c.method == o.method && c.notify == o.notify && bytes.Equal(c.params, o.params)
+}
+
+// History is what the composer sent during this run, newest first,
+// bounded; sending the newest call again does not add a twin.
+type History struct {
+	calls []composeCall
+}
+
+// add remembers a sent call.
+func (h *History) add(c composeCall) {
+	if len(h.calls) > 0 && h.calls[0].same(c) {
+		return
+	}
+	c.params = append(json.RawMessage(nil), c.params...)
+	h.calls = append([]composeCall{c}, h.calls[:min(len(h.calls), maxComposeHistory-1)]...)
+}

@@ -1,0 +1,146 @@
+package compose
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/look"
+)
+
+// composeTickEvery is how often the elapsed time of a waiting request is
+// redrawn.
+const composeTickEvery = 200 * time.Millisecond
+
+// Messages of the composer.
+type (
+	// composeAnswerMsg says how a call sent from the composer ended: the
+	// result of a request, or err (nil for a notification that went out).
+	composeAnswerMsg struct {
+		gen    int
+		result json.RawMessage
+		err    error
+	}
+	// composeTickMsg redraws the elapsed time of send gen.
+	composeTickMsg struct{ gen int }
+)
+
+// pendingCall is a request of the composer in flight: the id the session
+// gave it, set from the sending goroutine and read by the renderer.
+type pendingCall struct {
+	id atomic.Pointer[proto.ID]
+}
+
+// setID records the id of the request of a round (client.WithRounds).
+func (p *pendingCall) setID(_ int, id proto.ID) { p.id.Store(&id) }
+
+// requestID is the id of the request, once it is known.
+func (p *pendingCall) requestID() (proto.ID, bool) {
+	if id := p.id.Load(); id != nil {
+		return *id, true
+	}
+	return proto.ID{}, false
+}
+
+// composeTick asks for a redraw of send gen.
+func composeTick(gen int) tea.Cmd {
+	return tea.Tick(composeTickEvery, func(time.Time) tea.Msg { return composeTickMsg{gen: gen} })
+}
+
+// send sends the current call on the session: a request waits for its
+// answer, a notification is answered as soon as it is written. Without a
+// session the answer step says why nothing was sent.
+func (c *Composer) send() tea.Cmd {
+	call := c.call
+	c.gen++
+	gen := c.gen
+	c.pending = nil
+	s, err := c.d.Session()
+	if err != nil {
+		c.sentAt = c.now()
+		c.answered(composeAnswerMsg{gen: gen, err: fmt.Errorf("%s was not sent: %w", call.method, err)})
+		return nil
+	}
+	c.picker.history.add(call)
+	c.stage, c.sentAt = stageWait, c.now()
+	ctx, params := c.d.Context(), call.wireParams()
+	if call.notify {
+		return func() tea.Msg {
+			return composeAnswerMsg{gen: gen, err: s.Notify(ctx, call.method, params)}
+		}
+	}
+	p := &pendingCall{}
+	c.pending = p
+	return tea.Batch(func() tea.Msg {
+		res, err := s.Call(ctx, call.method, params, client.WithRounds(p.setID))
+		return composeAnswerMsg{gen: gen, result: res, err: err}
+	}, composeTick(gen))
+}
+
+// cancel cancels the request waiting for its answer; its answer then
+// says it was cancelled.
+func (c *Composer) cancel() tea.Cmd {
+	if c.pending == nil {
+		return nil
+	}
+	id, ok := c.pending.requestID()
+	if _, err := c.d.Session(); !ok || err != nil {
+		return nil
+	}
+	return c.d.CancelRequest(id)
+}
+
+// answered shows the answer of send msg.gen; an answer of an earlier send
+// is dropped.
+func (c *Composer) answered(msg composeAnswerMsg) {
+	if msg.gen != c.gen {
+		return
+	}
+	elapsed := look.Duration(c.now().Sub(c.sentAt))
+	what := "← result"
+	switch {
+	case msg.err != nil:
+		what = "✗ error"
+	case c.call.notify:
+		what = "→ notification sent"
+	}
+	head := what + " · " + c.call.method
+	if c.pending != nil {
+		if id, ok := c.pending.requestID(); ok {
+			head += " · id " + id.String()
+		}
+	}
+	head += " · " + elapsed
+	if msg.err == nil && c.call.notify {
+		c.answer = &look.Outcome{Heading: c.call.method, Body: c.st.Ink.Good.Paint("the notification was written: a notification has no answer")}
+	} else {
+		c.answer = look.NewOutcome(c.call.method, msg.result, msg.err, c.d.Dialect(), c.st)
+	}
+	c.heading, c.stage = head, stageAnswer
+}
+
+// renderAnswer draws the heading and the answer, scrollable, in w×h.
+func (c *Composer) renderAnswer(w, h int) string {
+	paint := c.st.Ink.Good
+	if c.answer.Failed {
+		paint = c.st.Ink.Error
+	}
+	return paint.Paint(look.Cell(c.heading, w)) + "\n" + c.answer.Render(w, max(h-1, 0))
+}
+
+// renderWaiting draws the request waiting for its answer.
+func (c *Composer) renderWaiting(w int) string {
+	wait := "sending " + c.call.method + "…"
+	if c.pending != nil {
+		if id, ok := c.pending.requestID(); ok {
+			wait = "waiting for id " + id.String() + "…"
+		}
+	}
+	wait += " " + look.Duration(c.now().Sub(c.sentAt))
+	return c.st.Ink.Muted.Paint(look.Cell(wait, w)) + "\n" + c.st.Ink.Muted.Paint(look.Cell("c cancels the request · esc goes back to the editor", w))
+}

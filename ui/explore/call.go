@@ -1,0 +1,275 @@
+package explore
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/prompts/schemaform"
+	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/look"
+	"github.com/mcpscope/mcpscope/ui/screen"
+)
+
+// exploreAnswerMsg carries the answer to a request the explorer sent.
+type exploreAnswerMsg struct {
+	gen  int
+	done screen.CallDoneMsg
+}
+
+// inflightCall holds the id of the explorer's request in flight, set by
+// the session from its goroutine just before the request is sent.
+type inflightCall struct {
+	mu   sync.Mutex
+	id   proto.ID
+	sent bool
+}
+
+// round records the id of a round of the call.
+func (c *inflightCall) round(_ int, id proto.ID) {
+	c.mu.Lock()
+	c.id, c.sent = id, true
+	c.mu.Unlock()
+}
+
+// current returns the id of the latest round, if one was sent.
+func (c *inflightCall) current() (proto.ID, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.id, c.sent
+}
+
+// open acts on an entry: a tool, a template and a prompt with arguments
+// open their form; a resource is read and a prompt without arguments is
+// fetched at once.
+func (x *Explorer) open(e entry) tea.Cmd {
+	x.target, x.tmpl, x.note = e, nil, ""
+	if e.bad != "" {
+		return nil
+	}
+	switch e.tab {
+	case tabTools:
+		return x.openTool(e)
+	case tabResources:
+		return x.call(proto.MethodResourcesRead, map[string]any{"uri": e.uri}, e.uri)
+	case tabTemplates:
+		t, err := parseURITemplate(e.uri)
+		if err != nil {
+			x.showAnswer(proto.MethodResourcesRead, e.uri, nil, fmt.Errorf("the template cannot be expanded: %w", err))
+			return nil
+		}
+		x.tmpl = t
+		return x.openForm(templateSchema(t), "resources/read "+e.uri)
+	case tabPrompts:
+		if len(e.args) == 0 {
+			return x.call(proto.MethodPromptsGet, map[string]any{"name": e.name}, e.name)
+		}
+		return x.openForm(promptSchema(e.args), "prompts/get "+e.name)
+	}
+	return nil
+}
+
+// openForm shows the form of schema, filled with the arguments of the
+// entry's last call. A schema that is not a JSON object gets a form for
+// any object, with a note saying why.
+func (x *Explorer) openForm(schema json.RawMessage, title string) tea.Cmd {
+	opts := schemaform.Options{Title: title, Defaults: x.last[x.target.key()], Dark: x.d.Styles().Dark}
+	if len(schema) == 0 {
+		schema = json.RawMessage(`{"type":"object"}`)
+	}
+	f, err := schemaform.New(schema, opts)
+	if err != nil {
+		x.note = "the schema is unusable (" + err.Error() + "); any JSON object is accepted"
+		if f, err = schemaform.New(json.RawMessage(`{"type":"object"}`), opts); err != nil {
+			x.showAnswer("", title, nil, err)
+			return nil
+		}
+	}
+	x.form, x.mode = f, modeForm
+	f.SetSize(x.w, x.formHeight())
+	return nil
+}
+
+// templateSchema is the form of a template's variables: one string per
+// variable, required when the URI needs it.
+func templateSchema(t *uriTemplate) json.RawMessage {
+	var props []schemaProp
+	var required []string
+	for _, v := range t.Vars() {
+		p := map[string]any{"type": "string", "description": "expands " + v.expr}
+		if v.required {
+			p["minLength"] = 1
+			required = append(required, v.name)
+		}
+		props = append(props, schemaProp{v.name, p})
+	}
+	return objectSchema(props, required)
+}
+
+// promptSchema is the form of a prompt's arguments: one string each.
+func promptSchema(args []proto.PromptArgument) json.RawMessage {
+	var props []schemaProp
+	var required []string
+	for _, a := range args {
+		p := map[string]any{"type": "string"}
+		if a.Title != "" {
+			p["title"] = a.Title
+		}
+		if a.Description != "" {
+			p["description"] = a.Description
+		}
+		if a.Required {
+			required = append(required, a.Name)
+		}
+		props = append(props, schemaProp{a.Name, p})
+	}
+	return objectSchema(props, required)
+}
+
+// schemaProp is one property of a generated schema.
+type schemaProp struct {
+	name   string
+	schema map[string]any
+}
+
+// objectSchema builds an object schema whose properties keep their order
+// (the form shows them in document order); a repeated name counts once.
+func objectSchema(props []schemaProp, required []string) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteString(`{"type":"object","properties":{`)
+	seen := map[string]bool{}
+	for _, p := range props {
+		if seen[p.name] {
+			continue
+		}
+		if len(seen) > 0 {
+			b.WriteByte(',')
+		}
+		seen[p.name] = true
+		b.Write(mustMarshal(p.name))
+		b.WriteByte(':')
+		b.Write(mustMarshal(p.schema))
+	}
+	b.WriteByte('}')
+	if len(required) > 0 {
+		b.WriteString(`,"required":`)
+		b.Write(mustMarshal(slices.Compact(slices.Sorted(slices.Values(required)))))
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// mustMarshal encodes values that always encode (strings, maps of them).
+func mustMarshal(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return []byte("null")
+	}
+	return b
+}
+
+// updateForm forwards a message to the form and acts on what it did.
+func (x *Explorer) updateForm(msg tea.Msg) tea.Cmd {
+	act, cmd := x.form.Update(msg)
+	switch act {
+	case schemaform.ActionCancel:
+		x.backToList()
+		return nil
+	case schemaform.ActionSubmit:
+		return tea.Batch(cmd, x.submit())
+	}
+	return cmd
+}
+
+// submit sends the request of the validated form and remembers its
+// arguments for the next call of the same entry.
+func (x *Explorer) submit() tea.Cmd {
+	v, err := x.form.Value()
+	if err != nil {
+		x.note = err.Error()
+		return nil
+	}
+	e := x.target
+	x.last[e.key()] = v
+	switch e.tab {
+	case tabTools:
+		return x.call(proto.MethodToolsCall, map[string]any{"name": e.name, "arguments": v}, e.name)
+	case tabTemplates:
+		uri := x.tmpl.Expand(stringValues(v))
+		return x.call(proto.MethodResourcesRead, map[string]any{"uri": uri}, uri)
+	case tabPrompts:
+		return x.call(proto.MethodPromptsGet, map[string]any{"name": e.name, "arguments": v}, e.name)
+	}
+	return nil
+}
+
+// stringValues reads a form's object as strings: a string member as it
+// is, any other value (typed in the JSON editor) as its JSON text.
+func stringValues(v json.RawMessage) map[string]string {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(v, &members) != nil {
+		return nil
+	}
+	out := make(map[string]string, len(members))
+	for k, raw := range members {
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			s = string(raw)
+		}
+		out[k] = s
+	}
+	return out
+}
+
+// call sends a request on the session; its answer comes back as an
+// exploreAnswerMsg and is shown as an outcome.
+func (x *Explorer) call(method string, params any, subject string) tea.Cmd {
+	x.callGen++
+	gen := x.callGen
+	x.form = nil
+	s, err := x.d.Session()
+	if err != nil {
+		x.showAnswer(method, subject, nil, fmt.Errorf("%s was not sent: %w", method, err))
+		return nil
+	}
+	x.mode, x.method, x.subject = modeCalling, method, subject
+	fl := &inflightCall{}
+	x.inflight = fl
+	ctx := x.d.Context()
+	return func() tea.Msg {
+		res, err := s.Call(ctx, method, params, client.WithRounds(fl.round))
+		return exploreAnswerMsg{gen: gen, done: screen.CallDoneMsg{Method: method, Result: res, Err: err}}
+	}
+}
+
+// cancelCall cancels the request in flight; the root reports how it went.
+func (x *Explorer) cancelCall() tea.Cmd {
+	id, ok := x.inflight.current()
+	if _, err := x.d.Session(); !ok || err != nil {
+		return func() tea.Msg { return screen.ErrorMsg{Err: errors.New("nothing to cancel: the request was not sent")} }
+	}
+	return x.d.CancelRequest(id)
+}
+
+// answered shows the answer of the current call; the root's status bar
+// reports every answer, also one the user stopped waiting for.
+func (x *Explorer) answered(msg exploreAnswerMsg) tea.Cmd {
+	if msg.gen == x.callGen && x.mode == modeCalling {
+		x.showAnswer(msg.done.Method, x.subject, msg.done.Result, msg.done.Err)
+	}
+	done := msg.done
+	return func() tea.Msg { return done }
+}
+
+// showAnswer shows an answer (or why there is none) as an outcome.
+func (x *Explorer) showAnswer(method, subject string, res json.RawMessage, err error) {
+	x.mode, x.method, x.subject, x.form = modeOutcome, method, subject, nil
+	x.out = look.NewOutcome(method, res, err, x.d.Dialect(), x.st)
+	x.out.SetSize(x.w, max(x.h-2, 0))
+}

@@ -1,0 +1,284 @@
+// Package explore is the explorer (key e): the server's tools, resources,
+// resource templates and prompts in filterable lists, called, read or got
+// through forms built from their schemas, and on an interactive server the
+// wizards of its tools (ui/wizard).
+package explore
+
+import (
+	"encoding/json"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/prompts/schemaform"
+	"github.com/mcpscope/mcpscope/ui/look"
+	"github.com/mcpscope/mcpscope/ui/nav"
+	"github.com/mcpscope/mcpscope/ui/screen"
+	"github.com/mcpscope/mcpscope/ui/wizard"
+)
+
+// maxExploreFilter bounds the text of the explorer's filter.
+const maxExploreFilter = 128
+
+// exploreMode is what the explorer shows.
+type exploreMode int
+
+const (
+	modeList    exploreMode = iota // the lists
+	modeForm                       // the arguments of a tool, template or prompt
+	modeCalling                    // a request is in flight
+	modeOutcome                    // the answer
+	modeWizard                     // an interactive session of a tool (wizard.go)
+)
+
+// Explorer is the screen that browses the server's tools, resources,
+// resource templates and prompts in filterable lists, and calls a tool,
+// reads a resource (or an expanded template) or gets a prompt through a
+// form generated from its schema. Every request goes through the session,
+// so it shows up in the traffic pane like any other.
+type Explorer struct {
+	d    screen.Host
+	disc *Discovery // what the server said of interactive sessions
+	st   *look.Styles
+	nav  nav.Keys // the root's navigation keys
+	keys exploreKeyMap
+
+	tab       exploreTab
+	lists     [tabCount]entryList
+	listGen   int
+	filtering bool
+	input     textinput.Model
+
+	mode     exploreMode
+	target   entry            // what the form, the call and the outcome concern
+	form     *schemaform.Form // the open form (modeForm)
+	tmpl     *uriTemplate     // the template a template form expands
+	note     string           // a problem with the form's schema
+	method   string           // the request in flight or answered
+	subject  string           // the tool, prompt or URI it concerns
+	callGen  int
+	inflight *inflightCall
+	out      *look.Outcome
+	last     map[string]json.RawMessage // arguments of the last call, per entry
+	wiz      *wizard.Wizard             // the open wizard (modeWizard)
+
+	w, h int
+}
+
+// Wizard is the wizard open in the explorer, or nil.
+func (x *Explorer) Wizard() *wizard.Wizard { return x.wiz }
+
+// Open returns an explorer of tools, resources, templates and prompts,
+// and the command that starts fetching the lists the server advertises
+// and, once per connection, asks whether it runs interactive sessions
+// (what it says goes to disc, which outlives the explorer).
+func Open(h screen.Host, disc *Discovery) (*Explorer, tea.Cmd) {
+	x := New(h, disc)
+	return x, tea.Batch(x.refresh(false), x.discoverInteractive())
+}
+
+// New returns an explorer with empty lists, fetching nothing yet (Open
+// fetches them); what it learns of interactive sessions goes to disc.
+func New(d screen.Host, disc *Discovery) *Explorer {
+	x := &Explorer{d: d, disc: disc, st: d.Styles(), nav: d.Nav(), keys: defaultExploreKeys(),
+		input: textinput.New(), last: map[string]json.RawMessage{}}
+	for t := range tabCount {
+		x.lists[t].tab = t
+	}
+	x.input.Prompt = "/ "
+	x.input.Placeholder = "fuzzy filter on name, title, URI"
+	x.input.CharLimit = maxExploreFilter
+	return x
+}
+
+// Title names the overlay and the server it explores, or the open wizard.
+func (x *Explorer) Title() string {
+	if x.mode == modeWizard {
+		return x.wiz.Title()
+	}
+	title := "Explorer · tools, resources, templates, prompts"
+	if s, err := x.d.Session(); err == nil {
+		if info := s.ServerInfo(); info.Name != "" {
+			title += " of " + info.Name
+		}
+	}
+	return title
+}
+
+// SetSize gives the explorer its body size.
+func (x *Explorer) SetSize(w, h int) {
+	x.w, x.h = w, h
+	x.input.SetWidth(max(w-4, 10))
+	if x.form != nil {
+		x.form.SetSize(w, x.formHeight())
+	}
+	if x.out != nil {
+		x.out.SetSize(w, max(h-2, 0))
+	}
+	if x.wiz != nil {
+		x.wiz.SetSize(w, h)
+	}
+}
+
+// formHeight is the height left to a form under the tab bar and the
+// header (and above a template's URI preview).
+func (x *Explorer) formHeight() int {
+	h := x.h - 2
+	if x.tmpl != nil {
+		h--
+	}
+	return max(h, 1)
+}
+
+// Update handles a key, the explorer's own results, and the messages its
+// widgets wait for (cursor blinks, pastes).
+func (x *Explorer) Update(msg tea.Msg) (tea.Cmd, bool) {
+	if x.mode == modeWizard {
+		if cmd, handled := x.updateWizard(msg); handled {
+			return cmd, false
+		}
+	}
+	switch msg := msg.(type) {
+	case exploreListMsg:
+		x.listDone(msg)
+		return nil, false
+	case DiscoveredMsg:
+		x.markWizards()
+		return nil, false
+	case wizard.StartedMsg: // of a wizard closed while it started
+		return msg.Drop(), false
+	case exploreAnswerMsg:
+		return x.answered(msg), false
+	case tea.BackgroundColorMsg:
+		if x.form != nil {
+			x.form.SetDark(msg.IsDark())
+		}
+		return nil, false
+	case tea.KeyPressMsg:
+		return x.handleKey(msg)
+	}
+	var cmd tea.Cmd
+	switch {
+	case x.filtering:
+		x.input, cmd = x.input.Update(msg)
+		if l := x.list(); x.input.Value() != l.filter {
+			l.setFilter(x.input.Value())
+		}
+	case x.mode == modeForm:
+		cmd = x.updateForm(msg)
+	}
+	return cmd, false
+}
+
+// list is the list of the current tab.
+func (x *Explorer) list() *entryList { return &x.lists[x.tab] }
+
+// handleKey routes a key by what the explorer shows.
+func (x *Explorer) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := x.keys
+	switch x.mode {
+	case modeForm:
+		return x.updateForm(msg), false
+	case modeCalling:
+		switch {
+		case key.Matches(msg, k.CancelCall):
+			return x.cancelCall(), false
+		case key.Matches(msg, k.Back):
+			x.backToList()
+		}
+		return nil, false
+	case modeOutcome:
+		switch {
+		case key.Matches(msg, k.Back):
+			x.backToList()
+		case key.Matches(msg, k.Again) && x.target.tab == tabTools:
+			return x.openToolForm(x.target), false
+		case key.Matches(msg, k.Again):
+			return x.open(x.target), false
+		default:
+			if v, ok := nav.Of(msg, x.nav, max(x.h-3, 1)); ok {
+				x.out.Scroll(v)
+			}
+		}
+		return nil, false
+	}
+	if x.filtering {
+		return x.filterKey(msg), false
+	}
+	return x.listKey(msg)
+}
+
+// listKey handles a key on the lists.
+func (x *Explorer) listKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := x.keys
+	l := x.list()
+	switch {
+	case key.Matches(msg, k.Close):
+		if l.filter == "" {
+			return nil, true
+		}
+		l.setFilter("")
+	case key.Matches(msg, k.Filter):
+		x.filtering = true
+		x.input.SetValue(l.filter)
+		x.input.CursorEnd()
+		return x.input.Focus(), false
+	case key.Matches(msg, k.NextTab):
+		x.tab = (x.tab + 1) % tabCount
+	case key.Matches(msg, k.PrevTab):
+		x.tab = (x.tab + tabCount - 1) % tabCount
+	case key.Matches(msg, k.PickTab):
+		x.tab = exploreTab(msg.String()[0] - '1')
+	case key.Matches(msg, k.Refresh):
+		return x.refresh(true), false
+	case key.Matches(msg, k.Open):
+		if e, ok := l.selected(); ok {
+			return x.open(*e), false
+		}
+	case key.Matches(msg, k.Form) && x.tab == tabTools:
+		if e, ok := l.selected(); ok {
+			return x.openToolForm(*e), false
+		}
+	default:
+		if v, ok := nav.Of(msg, x.nav, l.rows); ok {
+			l.move(v)
+		}
+	}
+	return nil, false
+}
+
+// filterKey edits the filter, which applies as it is typed: enter keeps
+// it, esc clears it; the arrows still move the selection.
+func (x *Explorer) filterKey(msg tea.KeyPressMsg) tea.Cmd {
+	l := x.list()
+	switch {
+	case key.Matches(msg, x.keys.FilterDone):
+		x.filtering = false
+		x.input.Blur()
+		return nil
+	case key.Matches(msg, x.keys.FilterClear):
+		x.filtering = false
+		x.input.Blur()
+		l.setFilter("")
+		return nil
+	case msg.String() == "up" || msg.String() == "down":
+		v, _ := nav.Of(msg, x.nav, l.rows)
+		l.move(v)
+		return nil
+	}
+	var cmd tea.Cmd
+	x.input, cmd = x.input.Update(msg)
+	if x.input.Value() != l.filter {
+		l.setFilter(x.input.Value())
+	}
+	return cmd
+}
+
+// backToList leaves the form, the call or the answer; an answer still on
+// its way is then dropped (the status bar still reports it).
+func (x *Explorer) backToList() {
+	x.mode = modeList
+	x.form, x.tmpl, x.out, x.note = nil, nil, nil, ""
+	x.callGen++
+}

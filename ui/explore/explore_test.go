@@ -1,0 +1,146 @@
+package explore
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/internal/screentest"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// The explorer against the in-process demo over MCP-Flow: every key path,
+// with a real session; requests are checked in the captured traffic.
+
+func TestExploreOpenListsAndTabs(t *testing.T) {
+	m, r, _ := demoModel(t)
+	x := openExplorerLoaded(t, r)
+	tools := names(&x.lists[tabTools])
+	for _, want := range []string{"echo", "read_file", "analyze"} {
+		if !slices.Contains(tools, want) {
+			t.Errorf("tool %q missing from %v", want, tools)
+		}
+	}
+	if n := len(x.lists[tabResources].items); n == 0 || x.lists[tabResources].items[0].uri != "template://makefile/rust/cli" {
+		t.Errorf("resources: %d, first %+v", n, x.lists[tabResources].items)
+	}
+	if got := names(&x.lists[tabPrompts]); !slices.Equal(got, []string{"review_template", "plan_scaffold"}) {
+		t.Errorf("prompts %v", got)
+	}
+	// The demo advertises resources but has no templates: the list shows
+	// the server's refusal with the code's name.
+	if s := r.ScreenText(); !strings.Contains(s, fmt.Sprintf("[1 Tools %d]", len(tools))) || !strings.Contains(s, " 3 Templates 0! ") {
+		t.Errorf("tab bar:\n%s", s)
+	}
+	steps := []struct {
+		key  string
+		want exploreTab
+	}{
+		{"right", tabResources}, {"right", tabTemplates}, {"left", tabResources}, {"left", tabTools},
+		{"left", tabPrompts}, {"tab", tabTools}, {"shift+tab", tabPrompts}, {"3", tabTemplates}, {"1", tabTools},
+		{"4", tabPrompts}, {"2", tabResources},
+	}
+	for _, s := range steps {
+		r.Press(s.key)
+		if x.tab != s.want {
+			t.Fatalf("%s: tab %d, want %d", s.key, x.tab, s.want)
+		}
+	}
+	r.Press("3")
+	if s := r.ScreenText(); !strings.Contains(s, "resources/templates/list failed: error -32601 Method not found") {
+		t.Errorf("templates tab:\n%s", s)
+	}
+	r.Press("1", "down", "down")
+	if e, _ := x.list().selected(); e.name != tools[2] {
+		t.Errorf("down down selects %q, want %q", e.name, tools[2])
+	}
+	r.Press("esc")
+	if m.overlay != nil {
+		t.Error("esc on the list without a filter did not close the explorer")
+	}
+}
+
+func TestExploreRefreshAndCapabilities(t *testing.T) {
+	_, r, st := demoModel(t)
+	x := openExplorerLoaded(t, r)
+	before := len(screentest.SentRequests(st, proto.MethodToolsList))
+	r.Press("r")
+	if x.lists[tabTools].state != listLoading {
+		t.Fatalf("r: tools list state %d, want loading", x.lists[tabTools].state)
+	}
+	r.Until("the lists again", func() bool { return x.lists[tabTools].state == listLoaded && x.lists[tabPrompts].state == listLoaded })
+	if after := len(screentest.SentRequests(st, proto.MethodToolsList)); after != before+1 {
+		t.Errorf("tools/list sent %d times after r, want %d", after, before+1)
+	}
+	caps := advertised(json.RawMessage(`{"tools":{},"prompts":null,"logging":{}}`))
+	if !caps["tools"] || caps["prompts"] || caps["resources"] {
+		t.Errorf("advertised %v", caps)
+	}
+	l := entryList{tab: tabPrompts, state: listUnadvertised}
+	if s := l.summary(proto.DialectMCP); !strings.Contains(s, "does not advertise prompts; r asks anyway") {
+		t.Errorf("summary %q", s)
+	}
+}
+
+func TestExploreFilter(t *testing.T) {
+	m, r, _ := demoModel(t)
+	x := openExplorerLoaded(t, r)
+	r.Press("/")
+	r.TypeText("rdfl")
+	if got := names(x.list()); len(got) == 0 || got[0] != "read_file" || !x.filtering {
+		t.Fatalf("filter rdfl shows %v (filtering %v)", got, x.filtering)
+	}
+	r.Press("backspace", "backspace", "backspace", "backspace")
+	r.TypeText("echo")
+	if got := names(x.list()); got[0] != "echo" {
+		t.Fatalf("filter echo shows %v", got)
+	}
+	if s := r.ScreenText(); !strings.Contains(s, "/ echo") {
+		t.Errorf("the filter input is not shown:\n%s", s)
+	}
+	r.Press("enter")
+	if x.filtering || x.list().filter != "echo" {
+		t.Fatalf("enter: filtering %v filter %q, want the filter kept", x.filtering, x.list().filter)
+	}
+	all := len(x.lists[tabTools].items)
+	if s := r.ScreenText(); !strings.Contains(s, fmt.Sprintf(`1 of %d tools match "echo"`, all)) {
+		t.Errorf("summary:\n%s", s)
+	}
+	r.Press("esc")
+	if x.list().filter != "" || m.overlay == nil {
+		t.Fatalf("esc with a filter: filter %q, overlay %v; want the filter cleared and the explorer open", x.list().filter, m.overlay)
+	}
+	r.Press("/")
+	r.TypeText("zzz")
+	if len(x.list().shown) != 0 {
+		t.Errorf("zzz matches %v", names(x.list()))
+	}
+	r.Press("esc")
+	if x.filtering || len(x.list().shown) != all {
+		t.Errorf("esc in the filter input: filtering %v, %d shown", x.filtering, len(x.list().shown))
+	}
+}
+
+// TestExploreTemplateRead fills a template's variables and reads the URI
+// they expand to. The demo lists no templates, so the test gives the
+// explorer one whose expansions are the demo's resources.
+// TestExplorePromptWithoutArguments gets a prompt at once, with no form.
+// TestExploreNotConnected opens the explorer without a session: every list
+// says why it is empty, and enter does nothing.
+func TestExploreNotConnected(t *testing.T) {
+	m, _ := newModel(t, 120, 30)
+	press(m, "e")
+	x, ok := m.overlay.(*Explorer)
+	if !ok {
+		t.Fatalf("e opened %T", m.overlay)
+	}
+	if s := plainView(m); !strings.Contains(s, "tools/list failed: not connected") {
+		t.Errorf("screen:\n%s", s)
+	}
+	press(m, "enter")
+	if x.mode != modeList {
+		t.Errorf("enter on an empty list: mode %d", x.mode)
+	}
+}

@@ -1,0 +1,111 @@
+package explore
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/look"
+)
+
+// Render draws the explorer in w×h: the tab bar, then the current list
+// with its filter and state, the form, the call in flight or the answer.
+func (x *Explorer) Render(w, h int) string {
+	if h <= 0 {
+		return ""
+	}
+	if x.mode == modeWizard {
+		return x.wiz.Render(w, h)
+	}
+	lines := []string{x.renderTabs(w)}
+	body := max(h-2, 0)
+	switch x.mode {
+	case modeList:
+		lines = append(lines, x.listHead(w))
+		lines = append(lines, x.list().render(w, body, x.st)...)
+	case modeForm:
+		head := x.st.Ink.Muted.Paint(look.OneLine(x.target.desc))
+		if x.note != "" {
+			head = x.st.Ink.Warn.Paint(look.OneLine(x.note))
+		}
+		lines = append(lines, head)
+		lines = append(lines, strings.Split(x.form.Render(w, x.formHeight()), "\n")...)
+		if x.tmpl != nil {
+			lines = append(lines, x.uriPreview())
+		}
+	case modeCalling:
+		lines = append(lines, x.callHead("calling…"),
+			"", x.st.Ink.Muted.Paint("Waiting for the answer. ctrl+x cancels the request; esc returns to the list and drops the answer."))
+	case modeOutcome:
+		state := x.st.Ink.Good.Paint("answer")
+		if x.out.Failed {
+			state = x.st.Ink.Error.Paint("failed")
+		}
+		lines = append(lines, x.callHead(state))
+		lines = append(lines, strings.Split(x.out.Render(w, body), "\n")...)
+	}
+	return strings.Join(lines[:min(len(lines), h)], "\n")
+}
+
+// renderTabs draws one tab per list with its count: … while loading, –
+// when not advertised, ! after a failure.
+func (x *Explorer) renderTabs(w int) string {
+	var b strings.Builder
+	for t := range tabCount {
+		l := &x.lists[t]
+		count := ""
+		switch l.state {
+		case listLoading:
+			count = " …"
+		case listUnadvertised:
+			count = " –"
+		case listLoaded:
+			count = fmt.Sprintf(" %d", len(l.items))
+		}
+		if l.err != nil {
+			count += "!"
+		}
+		label := fmt.Sprintf(" %d %s%s ", t+1, exploreLists[t].name, count)
+		if t == x.tab {
+			b.WriteString(x.st.TabActive.Render("[" + label[1:len(label)-1] + "]"))
+		} else {
+			b.WriteString(x.st.Tab.Render(label))
+		}
+	}
+	return look.FitLine(b.String(), w)
+}
+
+// listHead is the filter input while it is open, else the list's state.
+func (x *Explorer) listHead(w int) string {
+	if x.filtering {
+		return x.input.View()
+	}
+	l := x.list()
+	text := look.OneLine(l.summary(x.d.Dialect()))
+	if l.err != nil {
+		return x.st.Ink.Error.Paint(text)
+	}
+	if l.filter == "" && l.state == listLoaded {
+		text += " · / filters"
+	}
+	if x.tab == tabTools && x.interactive() {
+		text += " · interactive server: enter starts a wizard, f the tools/call form"
+	} else if in := x.disc; x.tab == tabTools && in.err != nil {
+		text += " · " + proto.MethodCapabilities + " failed: " + look.ErrorHeadline(in.err, x.d.Dialect())
+	}
+	return x.st.Ink.Muted.Paint(text)
+}
+
+// callHead names the request shown: method, subject and state.
+func (x *Explorer) callHead(state string) string {
+	return strings.TrimSpace(x.method+" "+look.OneLine(x.subject)) + " · " + state
+}
+
+// uriPreview shows the URI the template form expands to right now.
+func (x *Explorer) uriPreview() string {
+	v, err := x.form.Value()
+	if err != nil {
+		return x.st.Ink.Muted.Paint("URI: " + look.OneLine(x.target.uri))
+	}
+	return x.st.Ink.Muted.Paint("URI: ") + look.OneLine(x.tmpl.Expand(stringValues(v)))
+}

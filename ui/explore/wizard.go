@@ -1,0 +1,91 @@
+package explore
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/look"
+	"github.com/mcpscope/mcpscope/ui/wizard"
+)
+
+// The explorer's hooks for interactive sessions (seed 002): on a server
+// that runs them, enter on a tool starts a wizard and f opens the plain
+// tools/call form; on any other server nothing changes.
+
+// openTool acts on a tool: a wizard on an interactive server (unless the
+// server refused one for this tool), the tools/call form otherwise.
+func (x *Explorer) openTool(e entry) tea.Cmd {
+	if x.wizardFor(e.name) {
+		return x.startWizard(e)
+	}
+	return x.openToolForm(e)
+}
+
+// openToolForm opens the tools/call form of a tool.
+func (x *Explorer) openToolForm(e entry) tea.Cmd {
+	x.target, x.tmpl, x.note = e, nil, ""
+	if e.bad != "" {
+		return nil
+	}
+	return x.openForm(e.schema, "tools/call "+e.name)
+}
+
+// startWizard starts an interactive session of a tool.
+func (x *Explorer) startWizard(e entry) tea.Cmd {
+	x.target, x.tmpl, x.note = e, nil, ""
+	if e.bad != "" {
+		return nil
+	}
+	x.wiz = wizard.New(x.d, e.name)
+	x.wiz.SetSize(x.w, x.h)
+	x.mode = modeWizard
+	return x.wiz.Start()
+}
+
+// updateWizard gives a message to the open wizard; the explorer's own
+// messages (lists, answers, the discovery) are not its and are left to the
+// explorer (handled false).
+func (x *Explorer) updateWizard(msg tea.Msg) (cmd tea.Cmd, handled bool) {
+	switch msg.(type) {
+	case exploreListMsg, exploreAnswerMsg, DiscoveredMsg:
+		return nil, false
+	}
+	cmd, closed := x.wiz.Update(msg)
+	if closed || x.wiz.NotInteractive() {
+		return tea.Batch(cmd, x.wizardClosed()), true
+	}
+	return cmd, true
+}
+
+// wizardClosed returns to the list, or to the tools/call form when the
+// server answered that the tool is not interactive (-32007).
+func (x *Explorer) wizardClosed() tea.Cmd {
+	wiz := x.wiz
+	x.wiz = nil
+	x.backToList()
+	if !wiz.NotInteractive() {
+		return nil
+	}
+	x.markNotInteractive(wiz.Tool())
+	x.markWizards()
+	cmd := x.openToolForm(x.target)
+	x.note = wiz.Tool() + " is not interactive (" + look.ErrorHeadline(wiz.Err(), proto.DialectInteraction) + "): its tools/call form"
+	return cmd
+}
+
+// markWizards tags the tools that enter starts as a wizard, and those
+// the server refused one for.
+func (x *Explorer) markWizards() {
+	l := &x.lists[tabTools]
+	for i := range l.items {
+		e := &l.items[i]
+		switch {
+		case x.wizardFor(e.name):
+			e.run = toolWizard
+		case x.interactive():
+			e.run = toolCallOnly
+		default:
+			e.run = toolPlain
+		}
+	}
+}

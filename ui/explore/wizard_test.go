@@ -1,0 +1,157 @@
+package explore
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/internal/goldentest"
+	"github.com/mcpscope/mcpscope/internal/screentest"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// TestWizardNotInteractiveTool: the demo refuses a wizard of echo with
+// -32007, and the explorer opens its tools/call form instead, then goes
+// straight to the form for it.
+func TestWizardNotInteractiveTool(t *testing.T) {
+	_, r, st := demoModel(t)
+	x := openExplorerLoaded(t, r)
+	r.Until("the discovery", func() bool { return r.m.interactive.state == discoverKnown })
+	r.Press("/")
+	r.TypeText("echo")
+	r.Press("enter")
+	if e, _ := x.list().selected(); e.name != "echo" || e.run != toolWizard || !strings.Contains(r.ScreenText(), "[wizard]") {
+		t.Fatalf("echo before the refusal: %+v\n%s", e, r.ScreenText())
+	}
+	r.Press("enter")
+	r.Until("the form", func() bool { return x.mode == modeForm })
+	if s := r.ScreenText(); !strings.Contains(s, "echo is not interactive (error -32007 NOT_INTERACTIVE") || !strings.Contains(s, "tools/call echo") {
+		t.Errorf("the fallback form:\n%s", s)
+	}
+	r.Press("esc")
+	if e, _ := x.list().selected(); e.run != toolCallOnly || !strings.Contains(r.ScreenText(), "[tools/call only]") {
+		t.Errorf("echo after the refusal: %+v", e)
+	}
+	r.Press("enter")
+	if x.mode != modeForm || len(screentest.SentRequests(st, proto.MethodInteractionStart)) != 1 {
+		t.Errorf("enter again: mode %d, %d starts", x.mode, len(screentest.SentRequests(st, proto.MethodInteractionStart)))
+	}
+}
+
+// TestExploreRunsWizards: enter on book_trip opens its wizard in the
+// explorer; esc cancels the session, and esc again returns to the list
+// with the explorer still open.
+func TestExploreRunsWizards(t *testing.T) {
+	m, r, st := demoModel(t)
+	x := openToolWizard(t, r, "book_trip", "Where do you want to go?")
+	if x.mode != modeWizard || len(screentest.SentRequests(st, proto.MethodInteractionStart)) != 1 {
+		t.Fatalf("enter on book_trip: mode %d, starts %d", x.mode, len(screentest.SentRequests(st, proto.MethodInteractionStart)))
+	}
+	r.Press("esc")
+	r.Until("the server's answer", func() bool { return strings.Contains(r.ScreenText(), "the server confirmed: cancelled") })
+	r.Press("esc")
+	if x.mode != modeList || x.wiz != nil || m.overlay == nil {
+		t.Errorf("esc after the cancel: mode %d, overlay %v", x.mode, m.overlay)
+	}
+}
+
+// TestWizardDegrade: a server that is not interactive (`capabilities` →
+// -32601) keeps the explorer as it was: no wizard tags, enter opens the
+// tools/call form, no interaction.start; the discovery is not asked again
+// on the same connection.
+func TestWizardDegrade(t *testing.T) {
+	m, r, p := scriptedModel(t, false)
+	x := openExplorerLoaded(t, r)
+	r.Until("the discovery", func() bool { return m.interactive.state == discoverKnown })
+	if m.interactive.caps.Interactive || m.interactive.err != nil || len(p.Requests(proto.MethodCapabilities)) != 1 {
+		t.Fatalf("discovery %+v, %d capabilities requests", m.interactive, len(p.Requests(proto.MethodCapabilities)))
+	}
+	s := r.ScreenText()
+	if strings.Contains(s, "wizard") || strings.Contains(s, "interactive server") {
+		t.Errorf("a server that is not interactive has wizards:\n%s", s)
+	}
+	r.Press("enter")
+	if x.mode != modeForm || !strings.Contains(r.ScreenText(), "tools/call greet") {
+		t.Fatalf("enter on greet: mode %d\n%s", x.mode, r.ScreenText())
+	}
+	r.Press("esc", "esc")
+	r.Press("e")
+	r.Until("the lists again", func() bool { return m.overlay.(*Explorer).lists[tabTools].state == listLoaded })
+	if n := len(p.Requests(proto.MethodCapabilities)); n != 1 || len(p.Requests(proto.MethodInteractionStart)) != 0 {
+		t.Errorf("%d capabilities requests, %d starts", n, len(p.Requests(proto.MethodInteractionStart)))
+	}
+}
+
+// TestExploreWizardEscWhileStarting: esc while interaction.start is in
+// flight closes the explorer's wizard, back to the list, and tells the
+// server the client stopped waiting.
+func TestExploreWizardEscWhileStarting(t *testing.T) {
+	_, r, p := scriptedModel(t, true)
+	p.SetHoldStart(true)
+	x := openExplorerLoaded(t, r)
+	r.Until("the discovery", func() bool { return r.m.interactive.state == discoverKnown })
+	r.Press("enter")
+	if x.mode != modeWizard || !strings.Contains(r.ScreenText(), "interaction.start sent, waiting for the session") {
+		t.Fatalf("enter on greet: mode %d\n%s", x.mode, r.ScreenText())
+	}
+	screentest.WaitFor(t, "the start on the wire", func() bool { return len(p.Requests(proto.MethodInteractionStart)) == 1 })
+	r.Press("esc")
+	if x.mode != modeList || x.wiz != nil {
+		t.Fatalf("esc while starting: mode %d", x.mode)
+	}
+	start := p.Requests(proto.MethodInteractionStart)[0]
+	screentest.WaitFor(t, "notifications/cancelled", func() bool { return len(p.Requests(proto.MethodNotifyCancelled)) == 1 })
+	var c proto.CancelledNotificationParams
+	if err := json.Unmarshal(p.Requests(proto.MethodNotifyCancelled)[0].Params, &c); err != nil || c.RequestID.Key() != start.ID.Key() {
+		t.Errorf("notifications/cancelled %+v for interaction.start id %s", c, start.ID)
+	}
+}
+
+// TestWizardDiscoveryError: a `capabilities` request that fails with
+// anything but -32601 or -32007 is shown on the tools list, whose tools
+// keep their form.
+func TestWizardDiscoveryError(t *testing.T) {
+	m, r, p := scriptedModel(t, false)
+	p.SetCapsCode(proto.CodeInternalError)
+	x := openExplorerLoaded(t, r)
+	r.Until("the discovery", func() bool { return m.interactive.state == discoverKnown })
+	if s := r.ScreenText(); !strings.Contains(s, "capabilities failed: error -32603 Internal error: capabilities") {
+		t.Errorf("list head:\n%s", s)
+	}
+	r.Press("enter")
+	if x.mode != modeForm {
+		t.Errorf("enter: mode %d", x.mode)
+	}
+}
+
+// TestGoldenWizardTools draws the explorer's tools of an interactive
+// server: tagged wizard, or tools/call only once the server refused one.
+func TestGoldenWizardTools(t *testing.T) {
+	m, r, _ := scriptedModel(t, true)
+	x := openExplorerLoaded(t, r)
+	r.Until("the discovery", func() bool { return m.interactive.state == discoverKnown })
+	goldentest.CheckPlain(t, "wizard_tools", x.Render(100, 4))
+	x.markNotInteractive("greet")
+	x.markWizards()
+	goldentest.CheckPlain(t, "wizard_tools_call_only", x.Render(100, 4))
+}
+
+// openToolWizard opens the explorer, waits for its lists and the
+// discovery, selects tool and presses enter: it returns the explorer once
+// its wizard shows the first prompt, whose message holds prompt. The
+// wizard's clock is fixed at t0.
+func openToolWizard(t *testing.T, r *cmdRunner, tool, prompt string) *Explorer {
+	t.Helper()
+	x := openExplorerLoaded(t, r)
+	r.Until("the discovery of interactive sessions", func() bool { return r.m.interactive.state == discoverKnown })
+	r.Press("/")
+	r.TypeText(tool)
+	r.Press("enter", "enter")
+	if x.wiz == nil {
+		t.Fatalf("enter on %s opened no wizard (mode %d):\n%s", tool, x.mode, r.ScreenText())
+	}
+	x.wiz.SetClock(func() time.Time { return screentest.T0 })
+	r.Until("the first prompt", func() bool { return strings.Contains(r.ScreenText(), prompt) })
+	return x
+}

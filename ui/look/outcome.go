@@ -1,0 +1,199 @@
+package look
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/termtext"
+	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/nav"
+)
+
+// maxOutcomeText bounds the text of one content item shown in an outcome;
+// the rest is in the detail pane of the response frame.
+const maxOutcomeText = 64 << 10
+
+// Outcome is the answer to a request sent from an overlay, as a scrollable
+// view: the error with its code's name in the connection's dialect, or a
+// readable summary of the MCP content (text, images, resources, stream
+// refs, prompt messages) followed by the whole result as highlighted JSON.
+type Outcome struct {
+	Heading string // the method answered
+	Body    string // rendered, before wrapping
+	lines   []string
+	w       int
+	offset  int
+	Failed  bool // the answer is an error
+}
+
+// NewOutcome renders the answer of method: res when err is nil.
+func NewOutcome(method string, res json.RawMessage, err error, d proto.Dialect, st *Styles) *Outcome {
+	o := &Outcome{Heading: method}
+	var b strings.Builder
+	if err != nil {
+		o.Failed = true
+		var rpc *client.RPCError
+		if errors.As(err, &rpc) && rpc.Err != nil {
+			b.WriteString(st.Ink.Error.Paint(ErrorCode(rpc.Err, d)))
+			b.WriteString("\n" + termtext.Block(rpc.Err.Message))
+			if len(rpc.Err.Data) > 0 {
+				b.WriteString("\n\ndata:\n" + PrettyHighlighted(rpc.Err.Data, st))
+			}
+		} else {
+			b.WriteString(st.Ink.Error.Paint(OneLine(err.Error())))
+		}
+		o.Body = b.String()
+		return o
+	}
+	if summary := contentSummary(res, st); summary != "" {
+		b.WriteString(summary + "\n\n" + st.Ink.Muted.Paint("── result JSON ──") + "\n")
+	}
+	b.WriteString(PrettyHighlighted(res, st))
+	o.Body = b.String()
+	return o
+}
+
+// ErrorCode names a JSON-RPC error by its code and the code's name in
+// dialect d, e.g. "error -32601 Method not found".
+func ErrorCode(e *proto.Error, d proto.Dialect) string {
+	return strings.TrimSpace(fmt.Sprintf("error %d %s", e.Code, proto.ErrorName(d, e.Code)))
+}
+
+// ErrorHeadline says what err is in one line: a JSON-RPC error by its code,
+// the code's name and its message.
+func ErrorHeadline(err error, d proto.Dialect) string {
+	var rpc *client.RPCError
+	if errors.As(err, &rpc) && rpc.Err != nil {
+		code, msg := ErrorCode(rpc.Err, d), OneLine(rpc.Err.Message)
+		if msg == "" || strings.HasSuffix(code, " "+msg) {
+			return code
+		}
+		return code + ": " + msg
+	}
+	return OneLine(err.Error())
+}
+
+// PrettyHighlighted indents and colours JSON, or shows it as it is (made
+// safe to print) when it is not JSON.
+func PrettyHighlighted(raw json.RawMessage, st *Styles) string {
+	pretty, err := proto.PrettyJSON(raw)
+	if err != nil {
+		return termtext.Block(string(raw))
+	}
+	return HighlightJSON(string(pretty), st)
+}
+
+// SetSize wraps the body for width w.
+func (o *Outcome) SetSize(w, _ int) {
+	if w == o.w && o.lines != nil {
+		return
+	}
+	o.w = w
+	o.lines = strings.Split(ansi.Hardwrap(o.Body, max(w, 1), true), "\n")
+	o.offset = min(o.offset, max(len(o.lines)-1, 0))
+}
+
+// Scroll moves the first line shown.
+func (o *Outcome) Scroll(v nav.Move) { o.offset = v.Apply(o.offset, len(o.lines)) }
+
+// Render draws the heading and the lines from the offset in w×h.
+func (o *Outcome) Render(w, h int) string {
+	o.SetSize(w, h)
+	if h <= 0 {
+		return ""
+	}
+	end := min(o.offset+h, len(o.lines))
+	return strings.Join(o.lines[o.offset:end], "\n")
+}
+
+// contentSummary describes the MCP content of a result — tools/call
+// content and structuredContent, resources/read contents, prompts/get
+// messages — one readable block per item; "" when it has none.
+func contentSummary(res json.RawMessage, st *Styles) string {
+	var r struct {
+		Content  []json.RawMessage `json:"content"`
+		IsError  bool              `json:"isError"`
+		Contents []json.RawMessage `json:"contents"`
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+		Description string `json:"description"`
+	}
+	if json.Unmarshal(res, &r) != nil {
+		return ""
+	}
+	var parts []string
+	if r.IsError {
+		parts = append(parts, st.Ink.Error.Paint("isError: the tool reports a failure"))
+	}
+	if r.Description != "" {
+		parts = append(parts, st.Ink.Muted.Paint(termtext.Block(r.Description)))
+	}
+	for _, c := range r.Content {
+		parts = append(parts, ContentItem(c, st))
+	}
+	for _, c := range r.Contents {
+		parts = append(parts, ContentItem(c, st))
+	}
+	for _, m := range r.Messages {
+		parts = append(parts, st.Ink.Muted.Paint("["+OneLine(m.Role)+"]")+" "+ContentItem(m.Content, st))
+	}
+	return strings.Join(parts, "\n")
+}
+
+// ContentItem describes one content item or resource contents; the
+// server's text in it is made safe to print.
+func ContentItem(raw json.RawMessage, st *Styles) string {
+	var c struct {
+		Type      string          `json:"type"`
+		Text      *string         `json:"text"`
+		Data      string          `json:"data"`
+		Blob      string          `json:"blob"`
+		MimeType  string          `json:"mimeType"`
+		URI       string          `json:"uri"`
+		Name      string          `json:"name"`
+		StreamTag *uint32         `json:"streamTag"`
+		Size      *int64          `json:"size"`
+		Resource  json.RawMessage `json:"resource"`
+	}
+	if json.Unmarshal(raw, &c) != nil {
+		return st.Ink.Muted.Paint(termtext.Block(string(raw)))
+	}
+	head := func(s string) string { return st.Ink.Muted.Paint("[" + OneLine(s) + "]") }
+	switch {
+	case c.Type == "ref/stream" && c.StreamTag != nil:
+		size := "size unknown"
+		if c.Size != nil {
+			size = ByteSize(*c.Size)
+		}
+		return head(fmt.Sprintf("execution stream tag %d · %s · %s — see the Streams pane", *c.StreamTag, c.MimeType, size))
+	case c.Type == "resource" && len(c.Resource) > 0:
+		return head("embedded resource") + " " + ContentItem(c.Resource, st)
+	case c.Type == "resource_link":
+		return head("resource link") + " " + OneLine(c.URI+" "+c.Name)
+	case c.Text != nil:
+		text := termtext.BlockMax(*c.Text, maxOutcomeText)
+		if c.URI != "" {
+			return head(c.URI+" "+c.MimeType) + "\n" + text
+		}
+		return text
+	case c.Data != "" || c.Blob != "":
+		n := len(c.Data) + len(c.Blob)
+		what := c.Type
+		if what == "" {
+			what = "blob"
+		}
+		label := fmt.Sprintf("%s %s, %s base64", what, c.MimeType, ByteSize(int64(n)))
+		if c.URI != "" {
+			label = c.URI + " · " + label
+		}
+		return head(label)
+	}
+	return st.Ink.Muted.Paint(termtext.Block(string(raw)))
+}

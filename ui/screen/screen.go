@@ -1,0 +1,111 @@
+// Package screen is the seam between the UI's root model and the screens
+// that take over the body of the window (the explorer, the composer, the
+// wizards, the server's questions): the Screen each of them is, and the
+// Host the root hands them.
+package screen
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/look"
+	"github.com/mcpscope/mcpscope/ui/nav"
+)
+
+// Screen takes over the body of the window and the keys until it closes.
+// The root keeps capturing and refreshing the panes underneath.
+type Screen interface {
+	// Title is the screen's title line.
+	Title() string
+	// SetSize gives the screen its body size.
+	SetSize(w, h int)
+	// Update handles a key, or any other message while the screen is
+	// open (its own asynchronous results included). closed says the
+	// screen is done and the root should drop it.
+	Update(msg tea.Msg) (cmd tea.Cmd, closed bool)
+	// Render draws the body in w×h.
+	Render(w, h int) string
+	// Help is what the help line shows while the screen is open.
+	Help() help.KeyMap
+}
+
+// Host is what a screen may use of the root: the live session, the
+// context of the UI, the theme, the navigation keys and the status line.
+type Host interface {
+	// Session returns the connected session, or ErrNotConnected.
+	Session() (*client.Session, error)
+	// Context ends when the UI closes.
+	Context() context.Context
+	// Dialect is the dialect of the current connection (it names error
+	// codes).
+	Dialect() proto.Dialect
+	// Styles are the theme's styles.
+	Styles() *look.Styles
+	// Nav are the root's navigation keys, which scroll every screen too.
+	Nav() nav.Keys
+	// Note shows a message in the status line.
+	Note(msg string)
+	// CancelRequest cancels the request with id on the live session and
+	// reports how that went in the status line.
+	CancelRequest(id proto.ID) tea.Cmd
+}
+
+// ErrNotConnected is what a screen reports when it needs the session and
+// there is none.
+var ErrNotConnected = errors.New("not connected")
+
+// ErrorMsg reports an error the root shows in the status bar: a screen's
+// command returns it for what went wrong after the screen moved on.
+type ErrorMsg struct{ Err error }
+
+// CallDoneMsg says how a request sent from the UI ended: the root
+// reports it in the status line. A screen's command returns it for each
+// of its requests.
+type CallDoneMsg struct {
+	Method string
+	Result json.RawMessage
+	Err    error
+}
+
+// Report says how the request ended, for the status line: a note, or
+// the error to show.
+func (msg CallDoneMsg) Report() (note string, err error) {
+	var cancelled *client.CancelledError
+	switch {
+	case errors.As(msg.Err, &cancelled):
+		return fmt.Sprintf("%s cancelled", msg.Method), nil
+	case errors.As(msg.Err, new(*client.RPCError)):
+		return "", msg.Err // it names the method already
+	case msg.Err != nil:
+		return "", fmt.Errorf("%s failed: %w", msg.Method, msg.Err)
+	}
+	return fmt.Sprintf("%s answered (%s)", msg.Method, look.ByteSize(int64(len(msg.Result)))), nil
+}
+
+// CancelReason is the reason sent with a cancellation from the UI.
+const CancelReason = "cancelled by the user"
+
+// Bindings is a help.KeyMap made of the bindings that apply right now.
+type Bindings []key.Binding
+
+// ShortHelp implements help.KeyMap.
+func (b Bindings) ShortHelp() []key.Binding { return b }
+
+// FullHelp implements help.KeyMap.
+func (b Bindings) FullHelp() [][]key.Binding { return [][]key.Binding{b} }
+
+var _ help.KeyMap = Bindings(nil)
+
+// Relabel returns b described as desc.
+func Relabel(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
+}

@@ -1,0 +1,51 @@
+package wizard
+
+import (
+	"slices"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+
+	"github.com/mcpscope/mcpscope/ui/screen"
+)
+
+// wizardKeyMap holds the wizard's own keys; the prompt's widget has its
+// keys (prompts.KeyMap) and scrolling uses the root's.
+type wizardKeyMap struct {
+	Cancel       key.Binding // interaction.cancel
+	Close        key.Binding // close the ended session
+	CancelAnswer key.Binding // cancel the interaction.respond in flight
+	State        key.Binding // interaction.getState
+	StateClose   key.Binding // back from the state view
+	Scroll       key.Binding
+}
+
+// defaultWizardKeys returns the wizard's keys. ctrl+x cancels a request
+// in flight as it does in the explorer.
+func defaultWizardKeys() wizardKeyMap {
+	return wizardKeyMap{
+		Cancel:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel the session")),
+		Close:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
+		CancelAnswer: key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "cancel the answer in flight")),
+		State:        key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "session state")),
+		StateClose:   key.NewBinding(key.WithKeys("esc", "ctrl+g"), key.WithHelp("esc", "back")),
+		Scroll:       key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓ pgup/pgdn", "scroll")),
+	}
+}
+
+// Help lists the keys of what the wizard shows: the state view, the end,
+// the answer in flight, or the prompt's widget.
+func (w *Wizard) Help() help.KeyMap {
+	k := w.keys
+	switch {
+	case w.state != nil:
+		return screen.Bindings{k.Scroll, k.StateClose}
+	case w.phase == wizEnded:
+		return screen.Bindings{k.Scroll, k.State, k.Close}
+	case w.phase == wizSending:
+		return screen.Bindings{k.CancelAnswer, k.State, k.Cancel}
+	case w.phase == wizAnswering && w.widget != nil:
+		return screen.Bindings(slices.Concat(w.widget.KeyMap().ShortHelp(), []key.Binding{k.State}))
+	}
+	return screen.Bindings{k.State, k.Cancel}
+}
