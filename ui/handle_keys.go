@@ -148,15 +148,3 @@ func (m *Model) nextLinked() {
 		m.status.note("linked frame: " + g.Chan.String())
 	}
 }
-
-// quit closes the connection (draining on MCP-Flow) and then ends the
-// program; asked again while closing, it ends the program at once.
-func (m *Model) quit() tea.Cmd {
-	if m.quitting || m.conn.link.Session == nil {
-		return tea.Quit
-	}
-	m.quitting = true
-	m.status.note("closing the session…")
-	link := m.conn.link
-	return closeCmd(link, closedMsg{})
-}

@@ -54,9 +54,10 @@ type Model struct {
 
 	interactive explore.Discovery // what the server said of interactive sessions (seed 002), per connection
 
-	conn     connection
-	status   statusLine
-	quitting bool
+	conn      connection
+	status    statusLine
+	quitting  bool
+	quitAsked int // requests in flight when quitting was asked; 0 when not asking
 }
 
 // New returns the root model for cfg. It subscribes to the store at once,

@@ -14,6 +14,11 @@ type filterStepMsg struct{ gen int }
 // Update routes a message to the part of the model it concerns.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
+	if k, ok := msg.(tea.KeyPressMsg); ok && m.quitAsked > 0 {
+		if cmd, handled := m.answerQuit(k); handled {
+			return m, cmd
+		}
+	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && m.overlay != nil && k.String() != "ctrl+c" {
 		return m, m.updateOverlay(msg)
 	}

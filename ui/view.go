@@ -21,6 +21,8 @@ func (m *Model) View() tea.View {
 	lines = append(lines, m.renderTabs(w))
 	lines = append(lines, m.renderBody(w, max(h-chromeLines, 0))...)
 	switch {
+	case m.quitAsked > 0:
+		lines = append(lines, look.FitLine(m.styles.Notice.Render(" "+m.quitQuestion()+" "), w))
 	case m.filtering:
 		lines = append(lines, look.FitLine(m.input.View(), w))
 	case m.overlay != nil && !m.showHelp:
