@@ -110,7 +110,7 @@ func (p *trafficPane) sync() {
 	case p.follow:
 		p.selectIndex(src, n-1)
 	case p.dropped(): // the frame stays selected when older frames leave the store
-		p.top = src.seqAt(min(src.find(p.top), n-1))
+		p.top = src.seqAt(p.fill(src.find(p.top), n))
 	default:
 		p.selectIndex(src, src.find(p.sel))
 	}
@@ -134,7 +134,14 @@ func (p *trafficPane) selectIndex(src rowSource, i int) {
 	case i >= top+p.rows:
 		top = i - p.rows + 1
 	}
-	p.top = src.seqAt(max(top, 0))
+	p.top = src.seqAt(p.fill(top, n))
+}
+
+// fill moves the first row shown, index top of n rows, up as far as needed
+// for the rows to fill the pane: no blank rows below the last frame while
+// there are frames above.
+func (p *trafficPane) fill(top, n int) int {
+	return max(min(top, n-p.rows), 0)
 }
 
 // selectSeq selects the frame with Seq seq (or the next row shown) and
