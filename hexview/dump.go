@@ -38,8 +38,8 @@ func BytesPerRow(width int) int {
 	return 8
 }
 
-// rowWidth is the width of a full row of n bytes.
-func rowWidth(n int) int { return offsetDigits + 2 + hexWidth(n) + 2 + n + 2 }
+// rowWidth is the width of a full row of n bytes in the full shape.
+func rowWidth(n int) int { return fullShape.width(n) }
 
 // hexWidth is the width of the hex column of n bytes.
 func hexWidth(n int) int { return 3*n - 1 + (n+groupSize-1)/groupSize - 1 }

@@ -47,7 +47,7 @@ func FuzzRender(f *testing.F) {
 		}
 		n := normPerRow(perRow)
 		for i, line := range strings.Split(ansi.Strip(out), "\n")[:lineCount(out)] {
-			if r := lo + i; r < d.heldRows(n) && !strings.HasPrefix(line, string(appendOffset(nil, base, r*n))+"  ") {
+			if r := lo + i; r < d.heldRows(n) && !strings.HasPrefix(line, string(appendOffset(nil, base, r*n, offsetDigits))+"  ") {
 				t.Fatalf("row %d does not start with its offset: %q", r, line)
 			}
 		}

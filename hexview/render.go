@@ -17,12 +17,20 @@ import (
 // result has one line per row of [top, top+rows) ∩ [0, Rows(perRow)). The
 // work done depends on the rows rendered and the fields, never on len(Data).
 func (d Dump) Render(top, rows, perRow int, st Styles) string {
-	perRow = normPerRow(perRow)
+	return d.RenderLayout(top, rows, Layout{PerRow: perRow}, st)
+}
+
+// RenderLayout is Render with the rows in layout l; a tight row reads
+//
+//	0000 00 00 00 e3 7b 22 6a 73  6f 6e 72 70 63 22 3a 22  ....{"jsonrpc":"
+func (d Dump) RenderLayout(top, rows int, l Layout, st Styles) string {
+	perRow := normPerRow(l.PerRow)
 	top, end := window(top, rows, d.Rows(perRow))
 	if top >= end {
 		return ""
 	}
 	w := &rowWriter{
+		shape: d.shape(l),
 		p:     newPainter(st),
 		slots: make([]int, perRow),
 		ranks: make([]int, perRow),
@@ -30,7 +38,7 @@ func (d Dump) Render(top, rows, perRow int, st Styles) string {
 	}
 	held := d.heldRows(perRow)
 	var b strings.Builder
-	b.Grow((end - top) * (rowWidth(perRow) + 160)) // text plus a few runs' escapes
+	b.Grow((end - top) * (w.shape.width(perRow) + 160)) // text plus a few runs' escapes
 	for r := top; r < end; r++ {
 		if r > top {
 			b.WriteByte('\n')
@@ -58,6 +66,7 @@ func window(top, rows, total int) (lo, hi int) {
 
 // rowWriter holds what rendering one row needs, reused row after row.
 type rowWriter struct {
+	shape        rowShape
 	p            *painter
 	slots, ranks []int  // per byte of the row: its slot and the rank that won it
 	run          []byte // text of the run of same-styled cells being built
@@ -67,13 +76,13 @@ type rowWriter struct {
 func (d Dump) writeRow(b *strings.Builder, start int, w *rowWriter) {
 	data := d.Data[start:min(start+len(w.slots), len(d.Data))]
 	d.paint(w.slots, w.ranks, start, w.p)
-	w.run = appendOffset(w.run[:0], d.Base, start)
+	w.run = appendOffset(w.run[:0], d.Base, start, w.shape.digits)
 	w.p.write(b, colOffset, slotNone, w.run)
-	b.WriteString("  ")
+	b.WriteString(w.shape.afterOffset)
 	w.column(b, data, true)
-	b.WriteString("  |")
+	b.WriteString(w.shape.open)
 	w.column(b, data, false)
-	b.WriteByte('|')
+	b.WriteString(w.shape.close)
 }
 
 // column writes the hex column (hex) or the ASCII gutter of a row. Cells of
@@ -153,10 +162,10 @@ func appendCell(dst []byte, hex bool, c byte) []byte {
 func printable(c byte) bool { return c >= 0x20 && c < 0x7f }
 
 // appendOffset appends the offset of a row: Base (zero when negative) plus
-// start, in at least 8 hex digits.
-func appendOffset(dst []byte, base, start int) []byte {
+// start, in at least digits hex digits.
+func appendOffset(dst []byte, base, start, digits int) []byte {
 	v := uint64(max(base, 0)) + uint64(start)
-	for i := offsetDigits - 1; i > 0 && v>>(4*i) == 0; i-- {
+	for i := digits - 1; i > 0 && v>>(4*i) == 0; i-- {
 		dst = append(dst, '0')
 	}
 	return strconv.AppendUint(dst, v, 16)

@@ -42,8 +42,8 @@ func detailContent(in detailInput, w int) rowBlock {
 		b.WriteString("\n\n" + in.st.Ink.Error.Paint(termtext.Line("decode error: "+f.Err.Error())) + "\n")
 		raw := f.Raw[:min(len(f.Raw), errorDumpSize)]
 		dump := hexview.Dump{Data: raw, Fields: f.Fields, Size: len(f.Raw)}
-		perRow := hexview.BytesPerRow(w)
-		b.WriteString(dump.Render(0, dump.Rows(perRow), perRow, in.st.Hex))
+		rl := dump.LayoutFor(w)
+		b.WriteString(dump.RenderLayout(0, dump.Rows(rl.PerRow), rl, in.st.Hex))
 	}
 	b.WriteString("\n")
 	return stackedRows{splitRows(b.String()), bodyView(in, w)}

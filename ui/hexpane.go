@@ -45,10 +45,11 @@ func (p *hexPane) dump() hexview.Dump {
 	return hexview.Dump{Data: p.frame.Raw, Fields: p.frame.Fields, Size: p.frame.Size}
 }
 
-// layout splits the body into dump rows and legend lines.
-func (p *hexPane) layout(w, h int) (legend []string, rows, perRow int) {
+// layout splits the body into dump rows and legend lines, and lays the
+// rows out: 16 bytes a row whenever they fit.
+func (p *hexPane) layout(w, h int) (legend []string, rows int, rl hexview.Layout) {
 	d := p.dump()
-	perRow = hexview.BytesPerRow(w)
+	rl = d.LayoutFor(w)
 	if l := d.Legend(p.st.Hex, w); l != "" && h > 2 {
 		legend = strings.Split(l, "\n")
 		legend = legend[:min(len(legend), max(h/maxLegendShare, 1))]
@@ -57,7 +58,7 @@ func (p *hexPane) layout(w, h int) (legend []string, rows, perRow int) {
 	if len(legend) > 0 {
 		rows = h - len(legend) - 1
 	}
-	return legend, max(rows, 1), perRow
+	return legend, max(rows, 1), rl
 }
 
 // HandleKey scrolls the dump by rows.
@@ -72,8 +73,8 @@ func (p *hexPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
 
 // scroll applies a navigation to the first row shown.
 func (p *hexPane) scroll(v nav.Move) {
-	_, rows, perRow := p.layout(p.w, p.h)
-	last := max(p.dump().Rows(perRow)-rows, 0)
+	_, rows, rl := p.layout(p.w, p.h)
+	last := max(p.dump().Rows(rl.PerRow)-rows, 0)
 	switch {
 	case v.Home:
 		p.top = 0
@@ -100,9 +101,9 @@ func (p *hexPane) Render(w, h int, _ bool) string {
 	if p.frame == nil {
 		return strings.Join(look.FitBlock(p.st.Ink.Muted.Paint("select a frame in the traffic pane"), w, h), "\n")
 	}
-	legend, rows, perRow := p.layout(w, h)
+	legend, rows, rl := p.layout(w, h)
 	d := p.dump()
-	body := look.FitBlock(d.Render(p.top, rows, perRow, p.st.Hex), w, rows)
+	body := look.FitBlock(d.RenderLayout(p.top, rows, rl, p.st.Hex), w, rows)
 	if len(legend) > 0 {
 		body = append(body, strings.Repeat("─", w))
 		for _, l := range legend {
