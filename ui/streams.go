@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -13,8 +14,9 @@ import (
 )
 
 // streamsPane lists the execution streams the store remembers: request id
-// and tag, MIME type, bytes so far, rate, state, and a progress bar when
-// the peer announced the size.
+// and tag, MIME type (and how much the store kept of a sampled stream),
+// bytes so far, rate, state, and a progress bar when the peer announced
+// the size.
 type streamsPane struct {
 	x      *index
 	st     *look.Styles
@@ -118,11 +120,7 @@ func (p *streamsPane) Render(w, h int, focused bool) string {
 	p.bar.SetWidth(barW)
 	for i := p.top; i < len(p.list) && len(lines) < h; i++ {
 		s := p.list[i]
-		mime := p.x.mimes[s.Key]
-		if mime == "" {
-			mime = "-"
-		}
-		text := row(fmt.Sprintf("%d/%d", s.Key.ReqID, s.Key.Tag), mime, look.ByteSize(s.Bytes), look.Rate(s.Rate), s.State.String())
+		text := row(fmt.Sprintf("%d/%d", s.Key.ReqID, s.Key.Tag), p.label(s, labelW), look.ByteSize(s.Bytes), look.Rate(s.Rate), s.State.String())
 		bar := strings.Repeat(" ", barW)
 		if s.Size >= 0 && barW > 0 {
 			bar = p.bar.ViewAs(fraction(s.Bytes, s.Size))
@@ -132,6 +130,25 @@ func (p *streamsPane) Render(w, h int, focused bool) string {
 		lines = append(lines, p.paintRow(text, bar, w, i == p.sel, focused, s.State))
 	}
 	return strings.Join(look.PadLines(lines, w, h), "\n")
+}
+
+// label is a stream's type column, w cells wide: its MIME type, after how
+// much of it the store kept when it sampled the stream ("256.0 KiB of
+// 1.0 MiB kept", or "256.0 KiB kept" when that does not fit), so that a
+// narrow column cuts the type rather than the sampling.
+func (p *streamsPane) label(s capture.StreamStats, w int) string {
+	mime := p.x.mimes[s.Key]
+	if !s.Sampled() {
+		return cmp.Or(mime, "-")
+	}
+	kept := look.ByteSize(s.Kept()) + " kept"
+	if long := look.ByteSize(s.Kept()) + " of " + look.ByteSize(s.Bytes) + " kept"; len(long) <= w {
+		kept = long
+	}
+	if mime == "" {
+		return kept
+	}
+	return kept + " · " + mime
 }
 
 // paintRow colours a row by its state and selection.
