@@ -88,7 +88,8 @@ func (p *streamsPane) clickRow(y int) {
 	}
 }
 
-// Title names the pane.
+// Title names the pane and says how much the store kept of the selected
+// stream when it sampled it.
 func (p *streamsPane) Title() string {
 	open := 0
 	for _, s := range p.list {
@@ -96,7 +97,11 @@ func (p *streamsPane) Title() string {
 			open++
 		}
 	}
-	return fmt.Sprintf("Execution streams · %d · %d open", len(p.list), open)
+	title := fmt.Sprintf("Execution streams · %d · %d open", len(p.list), open)
+	if s, ok := p.selected(); ok && s.Sampled() {
+		title += fmt.Sprintf(" · %d/%d sampled: %s", s.Key.ReqID, s.Key.Tag, keptNote(s))
+	}
+	return title
 }
 
 // Render draws the streams in view.
@@ -132,23 +137,27 @@ func (p *streamsPane) Render(w, h int, focused bool) string {
 	return strings.Join(look.PadLines(lines, w, h), "\n")
 }
 
-// label is a stream's type column, w cells wide: its MIME type, after how
+// label is a stream's type column, w cells wide: its MIME type, then how
 // much of it the store kept when it sampled the stream ("256.0 KiB of
-// 1.0 MiB kept", or "256.0 KiB kept" when that does not fit), so that a
-// narrow column cuts the type rather than the sampling.
+// 1.0 MiB kept", or "256.0 KiB kept" when that does not fit).
 func (p *streamsPane) label(s capture.StreamStats, w int) string {
 	mime := p.x.mimes[s.Key]
 	if !s.Sampled() {
 		return cmp.Or(mime, "-")
 	}
-	kept := look.ByteSize(s.Kept()) + " kept"
-	if long := look.ByteSize(s.Kept()) + " of " + look.ByteSize(s.Bytes) + " kept"; len(long) <= w {
-		kept = long
+	kept := keptNote(s)
+	if mime != "" {
+		mime += " · "
 	}
-	if mime == "" {
-		return kept
+	if len(mime)+len(kept) > w {
+		kept = look.ByteSize(s.Kept()) + " kept"
 	}
-	return kept + " · " + mime
+	return mime + kept
+}
+
+// keptNote says how much of a sampled stream the store kept.
+func keptNote(s capture.StreamStats) string {
+	return look.ByteSize(s.Kept()) + " of " + look.ByteSize(s.Bytes) + " kept"
 }
 
 // paintRow colours a row by its state and selection.
