@@ -80,6 +80,14 @@ func (s StreamStats) Elapsed() time.Duration {
 	return end.Sub(s.First)
 }
 
+// Kept is how many of the stream's payload bytes the store holds: its head
+// and its tail, which overlap on a short stream.
+func (s StreamStats) Kept() int64 { return min(int64(s.HeadLen+s.TailLen), s.Bytes) }
+
+// Sampled reports whether the store let go of payload bytes between the
+// stream's head and tail (or the transport never passed them on).
+func (s StreamStats) Sampled() bool { return s.Kept() < s.Bytes }
+
 // streamRecord is what the store keeps of one stream.
 type streamRecord struct {
 	stats  StreamStats

@@ -20,9 +20,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
 	case key.Matches(msg, k.NextPane):
-		m.setFocus(m.focus + 1)
+		m.setFocus(m.panes.step(m.focus, 1))
 	case key.Matches(msg, k.PrevPane):
-		m.setFocus(m.focus - 1)
+		m.setFocus(m.panes.step(m.focus, -1))
 	case key.Matches(msg, k.Back):
 		return m.back()
 	case key.Matches(msg, k.Detail):

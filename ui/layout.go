@@ -40,11 +40,12 @@ type layout struct {
 	left  int // width of the left column in split mode
 }
 
-// computeLayout lays the panes out on a w×h screen. Wide screens show the
-// overview split (traffic, streams and datagrams on the left, detail and
-// hex on the right); narrow ones, and the stderr tab, show the focused
-// pane alone.
-func computeLayout(w, h int, focus paneID) layout {
+// computeLayout lays the present panes out on a w×h screen. Wide screens
+// show the overview split (traffic, streams and datagrams on the left,
+// detail and hex on the right; without streams and datagrams traffic takes
+// the whole left column); narrow ones, and the stderr tab, show the
+// focused pane alone.
+func computeLayout(w, h int, focus paneID, panes paneSet) layout {
 	bodyH := max(h-chromeLines, 0)
 	var l layout
 	if w < splitMinWidth || h < splitMinHeight || focus == paneStderr {
@@ -54,15 +55,34 @@ func computeLayout(w, h int, focus paneID) layout {
 	l.split = true
 	l.left = w * 11 / 20
 	right := w - l.left - 1
-	traffic := bodyH * 3 / 5
-	streams := (bodyH - traffic) / 2
-	l.area[paneTraffic] = rect{0, 1, l.left, traffic}
-	l.area[paneStreams] = rect{0, 1 + traffic, l.left, streams}
-	l.area[paneDatagrams] = rect{0, 1 + traffic + streams, l.left, bodyH - traffic - streams}
+	l.stackLeft(bodyH, panes)
 	detail := bodyH * 11 / 20
 	l.area[paneDetail] = rect{l.left + 1, 1, right, detail}
 	l.area[paneHex] = rect{l.left + 1, 1 + detail, right, bodyH - detail}
 	return l
+}
+
+// stackLeft gives the left column's bodyH lines to traffic (3/5) and the
+// streams and datagrams panes present (the rest, shared); without them
+// traffic has it all.
+func (l *layout) stackLeft(bodyH int, panes paneSet) {
+	below := []paneID{}
+	for _, p := range []paneID{paneStreams, paneDatagrams} {
+		if panes[p] {
+			below = append(below, p)
+		}
+	}
+	traffic := bodyH
+	if len(below) > 0 {
+		traffic = bodyH * 3 / 5
+	}
+	l.area[paneTraffic] = rect{0, 1, l.left, traffic}
+	y, rest := 1+traffic, bodyH-traffic
+	for i, p := range below {
+		n := rest / (len(below) - i)
+		l.area[p] = rect{0, y, l.left, n}
+		y, rest = y+n, rest-n
+	}
 }
 
 // visible reports whether a pane is on screen.

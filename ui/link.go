@@ -64,6 +64,7 @@ func (m *Model) dial() tea.Cmd {
 	dialect := client.LinkStateOf(link.Transport).Dialect
 	m.conn = connection{link: link, gen: gen, dialect: dialect}
 	m.traffic.dialect, m.detail.dialect = dialect, dialect
+	m.setPanes(panesFor(dialect))
 	m.status.note("connecting to " + m.cfg.Target)
 	ctx := m.ctx
 	return tea.Batch(

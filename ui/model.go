@@ -41,6 +41,7 @@ type Model struct {
 	hex       *hexPane
 	stderr    *stderrPane
 
+	panes         paneSet // the panes this connection can fill
 	focus         paneID
 	width, height int
 	layout        layout
@@ -73,7 +74,7 @@ func New(cfg Config) *Model {
 	m := &Model{
 		cfg: cfg, keys: DefaultKeyMap(), styles: &st, help: help.New(), input: textinput.New(),
 		ctx: ctx, stop: stop, signal: sig, unsubscribe: unsubscribe,
-		idx: x,
+		idx: x, panes: allPanes(),
 	}
 	m.traffic = newTrafficPane(cfg.Store, x, m.styles)
 	m.streams = newStreamsPane(x, m.styles)
@@ -139,7 +140,7 @@ type pane interface {
 // setSize lays the panes out for a w×h screen.
 func (m *Model) setSize(w, h int) {
 	m.width, m.height = w, h
-	m.layout = computeLayout(w, h, m.focus)
+	m.layout = computeLayout(w, h, m.focus, m.panes)
 	for p := range paneCount {
 		b := m.layout.body(p)
 		if b.h > 0 {
@@ -152,10 +153,21 @@ func (m *Model) setSize(w, h int) {
 	m.syncSelection()
 }
 
-// setFocus moves the focus, which may change the layout (tabs, stderr).
+// setFocus moves the focus, which may change the layout (tabs, stderr);
+// a pane absent from this connection passes the focus to traffic.
 func (m *Model) setFocus(p paneID) {
-	m.focus = (p + paneCount) % paneCount
+	if p < 0 || p >= paneCount || !m.panes[p] {
+		p = paneTraffic
+	}
+	m.focus = p
 	m.setSize(m.width, m.height)
+}
+
+// setPanes keeps only the panes in s, moving the focus off a pane that
+// goes.
+func (m *Model) setPanes(s paneSet) {
+	m.panes = s
+	m.setFocus(m.focus)
 }
 
 // syncSelection shows the traffic pane's selection in the detail and hex

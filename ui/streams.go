@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -13,8 +14,9 @@ import (
 )
 
 // streamsPane lists the execution streams the store remembers: request id
-// and tag, MIME type, bytes so far, rate, state, and a progress bar when
-// the peer announced the size.
+// and tag, MIME type (and how much the store kept of a sampled stream),
+// bytes so far, rate, state, and a progress bar when the peer announced
+// the size.
 type streamsPane struct {
 	x      *index
 	st     *look.Styles
@@ -86,7 +88,8 @@ func (p *streamsPane) clickRow(y int) {
 	}
 }
 
-// Title names the pane.
+// Title names the pane and says how much the store kept of the selected
+// stream when it sampled it.
 func (p *streamsPane) Title() string {
 	open := 0
 	for _, s := range p.list {
@@ -94,7 +97,11 @@ func (p *streamsPane) Title() string {
 			open++
 		}
 	}
-	return fmt.Sprintf("Execution streams · %d · %d open", len(p.list), open)
+	title := fmt.Sprintf("Execution streams · %d · %d open", len(p.list), open)
+	if s, ok := p.selected(); ok && s.Sampled() {
+		title += fmt.Sprintf(" · %d/%d sampled: %s", s.Key.ReqID, s.Key.Tag, keptNote(s))
+	}
+	return title
 }
 
 // Render draws the streams in view.
@@ -118,11 +125,7 @@ func (p *streamsPane) Render(w, h int, focused bool) string {
 	p.bar.SetWidth(barW)
 	for i := p.top; i < len(p.list) && len(lines) < h; i++ {
 		s := p.list[i]
-		mime := p.x.mimes[s.Key]
-		if mime == "" {
-			mime = "-"
-		}
-		text := row(fmt.Sprintf("%d/%d", s.Key.ReqID, s.Key.Tag), mime, look.ByteSize(s.Bytes), look.Rate(s.Rate), s.State.String())
+		text := row(fmt.Sprintf("%d/%d", s.Key.ReqID, s.Key.Tag), p.label(s, labelW), look.ByteSize(s.Bytes), look.Rate(s.Rate), s.State.String())
 		bar := strings.Repeat(" ", barW)
 		if s.Size >= 0 && barW > 0 {
 			bar = p.bar.ViewAs(fraction(s.Bytes, s.Size))
@@ -132,6 +135,29 @@ func (p *streamsPane) Render(w, h int, focused bool) string {
 		lines = append(lines, p.paintRow(text, bar, w, i == p.sel, focused, s.State))
 	}
 	return strings.Join(look.PadLines(lines, w, h), "\n")
+}
+
+// label is a stream's type column, w cells wide: its MIME type, then how
+// much of it the store kept when it sampled the stream ("256.0 KiB of
+// 1.0 MiB kept", or "256.0 KiB kept" when that does not fit).
+func (p *streamsPane) label(s capture.StreamStats, w int) string {
+	mime := p.x.mimes[s.Key]
+	if !s.Sampled() {
+		return cmp.Or(mime, "-")
+	}
+	kept := keptNote(s)
+	if mime != "" {
+		mime += " · "
+	}
+	if len(mime)+len(kept) > w {
+		kept = look.ByteSize(s.Kept()) + " kept"
+	}
+	return mime + kept
+}
+
+// keptNote says how much of a sampled stream the store kept.
+func keptNote(s capture.StreamStats) string {
+	return look.ByteSize(s.Kept()) + " of " + look.ByteSize(s.Bytes) + " kept"
 }
 
 // paintRow colours a row by its state and selection.

@@ -109,12 +109,15 @@ func (m *Model) renderArea(p paneID, w, h int) []string {
 	return out
 }
 
-// renderTabs draws the tab bar: the target and one tab per pane, the
+// renderTabs draws the tab bar: the target and one tab per present pane, the
 // focused one highlighted.
 func (m *Model) renderTabs(w int) string {
 	var b strings.Builder
 	b.WriteString(m.styles.TitleFocused.Render(" mcpscope "))
 	for p := range paneCount {
+		if !m.panes[p] {
+			continue
+		}
 		label := " " + paneNames[p] + " "
 		if p == m.focus {
 			b.WriteString(m.styles.TabActive.Render(label))
@@ -130,6 +133,9 @@ func (m *Model) renderTabs(w int) string {
 func (m *Model) tabAt(x int) (paneID, bool) {
 	pos := ansi.StringWidth(" mcpscope ")
 	for p := range paneCount {
+		if !m.panes[p] {
+			continue
+		}
 		n := len(paneNames[p]) + 2
 		if x >= pos && x < pos+n {
 			return p, true

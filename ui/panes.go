@@ -1,0 +1,52 @@
+package ui
+
+import "github.com/mcpscope/mcpscope/proto"
+
+// paneSet says which panes exist on the current connection: a pane that
+// cannot have content on its transport is neither laid out, nor in the
+// tab bar, nor reached by tab and shift+tab.
+type paneSet [paneCount]bool
+
+// allPanes is every pane: a replay of a capture, or a connection whose
+// dialect the UI does not know, may hold frames of any kind.
+func allPanes() paneSet {
+	var s paneSet
+	for p := range paneCount {
+		s[p] = true
+	}
+	return s
+}
+
+// panesFor returns the panes a link of dialect d can fill. Execution
+// streams and datagrams exist only on MCP-Flow; a stderr only where the
+// server runs as a child process, which is every transport but MCP-Flow's.
+// Any other dialect keeps every pane.
+func panesFor(d proto.Dialect) paneSet {
+	s := allPanes()
+	switch d {
+	case proto.DialectMCPFlow:
+		s[paneStderr] = false
+	case proto.DialectMCP:
+		s[paneStreams], s[paneDatagrams] = false, false
+	}
+	return s
+}
+
+// step returns the present pane n places after p in focus order (before
+// it for a negative n), wrapping around; traffic is always present.
+func (s paneSet) step(p paneID, n int) paneID {
+	if !s[paneTraffic] {
+		return p // the zero set: nothing to step to
+	}
+	dir := paneID(1)
+	if n < 0 {
+		dir, n = paneCount-1, -n
+	}
+	for ; n > 0; n-- {
+		p = (p + dir) % paneCount
+		for !s[p] {
+			p = (p + dir) % paneCount
+		}
+	}
+	return p
+}
