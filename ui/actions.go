@@ -39,7 +39,7 @@ func (m *Model) send(r Request) tea.Cmd {
 	}
 	ctx := m.ctx
 	return func() tea.Msg {
-		res, err := s.Call(ctx, r.Method, r.Params)
+		res, err := s.Call(ctx, r.Method, r.Params, screen.AskProgress())
 		return screen.CallDoneMsg{Method: r.Method, Result: res, Err: err}
 	}
 }

@@ -102,8 +102,9 @@ func (t term) match(f *capture.Frame, x *index) bool {
 	return f.Chan.Kind == capture.Stderr && strings.Contains(strings.ToLower(string(bodyOf(f))), t.text)
 }
 
-// frameID is the request id a frame shows: 7, abc (unquoted), or the
-// request id of a stream or datagram header; "" when it has none.
+// frameID is the request id a frame shows: 7, abc (unquoted), the
+// request id of a stream or datagram header, or the id of the request a
+// progress notification is for; "" when it has none.
 func frameID(f *capture.Frame) string {
 	switch f.Chan.Kind {
 	case capture.Stream, capture.Datagram:
@@ -112,13 +113,21 @@ func frameID(f *capture.Frame) string {
 		}
 		return ""
 	}
+	if id, ok := progressID(f); ok {
+		return idText(id)
+	}
 	if f.Msg == nil || f.Msg.ID == nil || f.Msg.ID.IsNull() {
 		return ""
 	}
-	if s, ok := f.Msg.ID.Str(); ok {
+	return idText(*f.Msg.ID)
+}
+
+// idText is an id as the id column shows it: 7, or abc unquoted.
+func idText(id proto.ID) string {
+	if s, ok := id.Str(); ok {
 		return s
 	}
-	return f.Msg.ID.String()
+	return id.String()
 }
 
 // filterView is the list of frames a filter lets through: the matches

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/demo/flow"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
+	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -168,6 +169,7 @@ func TestFlowReconnect(t *testing.T) {
 	if !conns["wt"] || !conns["wt#2"] {
 		t.Errorf("connections in the store: %v, want wt and wt#2", conns)
 	}
+	screentest.CheckAskedProgress(t, store, proto.MethodToolsList) // the OnConnect requests
 	tm.Send(keyPress("q"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(flowtest.HangGuard))
 }

@@ -111,7 +111,7 @@ func (x *index) add(f *capture.Frame) {
 			x.noteStreamRefs(f, k)
 		}
 		x.noteRound(f, k, c)
-	} else if k, ok := cancelledCall(f); ok {
+	} else if k, ok := notifiedCall(f); ok {
 		if c, known := x.calls[k]; known && len(c.seqs) < maxLinksPerCall {
 			c.seqs = append(c.seqs, f.Seq)
 		}
@@ -144,12 +144,12 @@ func (x *index) call(k callKey) *callInfo {
 	return c
 }
 
-// lookup returns what is known of a frame's call (for a cancellation, of
-// the call it cancels).
+// lookup returns what is known of a frame's call (for a cancellation or
+// progress, of the call it names).
 func (x *index) lookup(f *capture.Frame) (*callInfo, bool) {
 	k, ok := callOf(f)
 	if !ok {
-		if k, ok = cancelledCall(f); !ok {
+		if k, ok = notifiedCall(f); !ok {
 			return nil, false
 		}
 	}
@@ -195,31 +195,65 @@ func (x *index) noteStreamRefs(f *capture.Frame, k callKey) {
 	}
 }
 
-// cancelledID returns the request id a cancellation names: $/cancel
-// {requestId} on MCP-Flow, notifications/cancelled {requestId} on MCP.
-func cancelledID(f *capture.Frame) (proto.ID, bool) {
+// notifiedID returns the request id a notification names: the requestId
+// of a cancellation ($/cancel on MCP-Flow, notifications/cancelled on MCP)
+// or the progressToken of notifications/progress, which is the request's
+// own id on every request mcpscope asks progress for (client.WithProgress).
+// progress says which of the two it is.
+func notifiedID(f *capture.Frame) (id proto.ID, progress, ok bool) {
 	m := f.Msg
-	if f.Chan.Kind != capture.Control || m == nil || m.Kind() != proto.KindNotification ||
-		(m.Method != proto.MethodFlowCancel && m.Method != proto.MethodNotifyCancelled) {
-		return proto.ID{}, false
+	if f.Chan.Kind != capture.Control || m == nil || m.Kind() != proto.KindNotification {
+		return proto.ID{}, false, false
+	}
+	switch m.Method {
+	case proto.MethodFlowCancel, proto.MethodNotifyCancelled:
+	case proto.MethodNotifyProgress:
+		progress = true
+	default:
+		return proto.ID{}, false, false
 	}
 	var p struct {
-		RequestID *proto.ID `json:"requestId"`
+		RequestID     *proto.ID `json:"requestId"`
+		ProgressToken *proto.ID `json:"progressToken"`
 	}
-	if json.Unmarshal(m.Params, &p) != nil || p.RequestID == nil {
-		return proto.ID{}, false
+	if json.Unmarshal(m.Params, &p) != nil {
+		return proto.ID{}, false, false
 	}
-	return *p.RequestID, true
+	named := p.RequestID
+	if progress {
+		named = p.ProgressToken
+	}
+	if named == nil {
+		return proto.ID{}, false, false
+	}
+	return *named, progress, true
 }
 
-// cancelledCall returns the call a cancellation names. A cancellation
-// travels the other way from the request it names.
-func cancelledCall(f *capture.Frame) (callKey, bool) {
-	id, ok := cancelledID(f)
+// cancelledID returns the request id a cancellation names.
+func cancelledID(f *capture.Frame) (proto.ID, bool) {
+	id, progress, ok := notifiedID(f)
+	return id, ok && !progress
+}
+
+// progressID returns the request id a progress notification names.
+func progressID(f *capture.Frame) (proto.ID, bool) {
+	id, progress, ok := notifiedID(f)
+	return id, ok && progress
+}
+
+// notifiedCall returns the call a cancellation or a progress notification
+// names. A cancellation travels the way of the request it names; progress
+// travels the other way, as the response does.
+func notifiedCall(f *capture.Frame) (callKey, bool) {
+	id, progress, ok := notifiedID(f)
 	if !ok {
 		return callKey{}, false
 	}
-	return callKey{conn: f.Conn, fromServer: f.Dir == capture.In, id: id.Key()}, true
+	fromServer := f.Dir == capture.In
+	if progress {
+		fromServer = !fromServer
+	}
+	return callKey{conn: f.Conn, fromServer: fromServer, id: id.Key()}, true
 }
 
 // callLabel names a request: its method, and for tools/call the tool.

@@ -173,13 +173,22 @@ func TestKeysFilter(t *testing.T) {
 
 func TestFilterWords(t *testing.T) {
 	m := newTestModel(t, sampleStore(t), 140, 40)
-	for _, c := range []struct {
-		text string
-		want int
-	}{
+	checkFilterCounts(t, m, []filterCount{
 		{">", 5}, {"<", 14}, {"#2", 5}, {"error", 2}, {"stream", 3}, {"datagram", 5},
 		{"stderr", 2}, {"control", 9}, {"initialize", 3}, {"< #3 datagram", 5}, {"stderr listening", 1},
-	} {
+	})
+}
+
+// filterCount is a filter and how many frames it lets through.
+type filterCount struct {
+	text string
+	want int
+}
+
+// checkFilterCounts applies each filter to m and checks its count.
+func checkFilterCounts(t *testing.T, m *Model, cases []filterCount) {
+	t.Helper()
+	for _, c := range cases {
 		m.Update(filterStepMsg{}) // a stale step does nothing
 		m.applyFilter(c.text)
 		if n := m.traffic.source().count(); n != c.want {

@@ -92,8 +92,9 @@ func (p *trafficPane) row(f *capture.Frame, c columns, focused bool) string {
 }
 
 // frameLabel says what a frame is: the method of a request or
-// notification, "result" or the error (code, message and its name in the
-// dialect) of a response with the method of its call, a decode error, or
+// notification (with the method of its call for progress), "result" or
+// the error (code, message and its name in the dialect) of a response
+// with the method of its call, a decode error, or
 // the channel of a stream chunk, datagram or stderr line. bad is true for
 // errors.
 func frameLabel(f *capture.Frame, x *index, d proto.Dialect) (label string, bad bool) {
@@ -137,7 +138,7 @@ func frameLabel(f *capture.Frame, x *index, d proto.Dialect) (label string, bad 
 		if id, ok := cancelledID(f); ok {
 			return fmt.Sprintf("%s (request %s)", m.Method, id), false
 		}
-		return m.Method, false
+		return joinNonEmpty(m.Method, call), false
 	case proto.KindResult:
 		return joinNonEmpty("result", call), false
 	case proto.KindError:

@@ -154,18 +154,19 @@ func TestComposeSendRequest(t *testing.T) {
 	peer.SetHold(false)
 	runUntilAnswer(t, m, func() tea.Cmd { _, cmd := m.Update(screentest.Ctrl('s')); return cmd }())
 	if c.stage != stageAnswer || !strings.Contains(scr(), "← result · tools/call · id 3") ||
-		!strings.Contains(scr(), `tools/call with {"name":"","arguments":{}}`) {
+		!strings.Contains(scr(), `tools/call with {"_meta":{"progressToken":3},"name":"","arguments":{}}`) {
 		t.Fatalf("the answer is not shown:\n%s", scr())
 	}
 	sent := peer.After()
 	if len(sent) != 2 || sent[1].Method != proto.MethodToolsCall || sent[1].Kind() != proto.KindRequest {
 		t.Fatalf("sent %d messages", len(sent))
 	}
+	screentest.AskedProgress(t, sent[1])
 	if p := decodeParams(t, sent[1]); p["name"] != "" {
 		t.Errorf("params %s", sent[1].Params)
 	}
 	runUntilAnswer(t, m, press(m, "s")) // the same again
-	if sent := peer.After(); len(sent) != 3 || sent[2].Method != proto.MethodToolsCall || string(sent[2].Params) != string(sent[1].Params) {
+	if sent := peer.After(); len(sent) != 3 || sent[2].Method != proto.MethodToolsCall || screentest.AskedProgress(t, sent[2]) != screentest.AskedProgress(t, sent[1]) {
 		t.Errorf("s did not send the same request again")
 	}
 	if len(m.composed.calls) != 1 {
@@ -222,7 +223,7 @@ func TestComposeHistoryRecall(t *testing.T) {
 	press(m, "left")
 	typeKeys(m, "demo://a")
 	runUntilAnswer(t, m, func() tea.Cmd { _, cmd := m.Update(screentest.Ctrl('s')); return cmd }())
-	if sent := peer.After(); len(sent) != 1 || string(sent[0].Params) != `{"uri":"demo://a"}` {
+	if sent := peer.After(); len(sent) != 1 || screentest.AskedProgress(t, sent[0]) != `{"uri":"demo://a"}` {
 		t.Fatalf("sent %v", sent)
 	}
 	press(m, "esc")

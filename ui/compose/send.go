@@ -11,6 +11,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/ui/look"
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // composeTickEvery is how often the elapsed time of a waiting request is
@@ -77,7 +78,7 @@ func (c *Composer) send() tea.Cmd {
 	p := &pendingCall{}
 	c.pending = p
 	return tea.Batch(func() tea.Msg {
-		res, err := s.Call(ctx, call.method, params, client.WithRounds(p.setID))
+		res, err := s.Call(ctx, call.method, params, client.WithRounds(p.setID), screen.AskProgress())
 		return composeAnswerMsg{gen: gen, result: res, err: err}
 	}, composeTick(gen))
 }

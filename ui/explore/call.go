@@ -243,7 +243,7 @@ func (x *Explorer) call(method string, params any, subject string) tea.Cmd {
 	x.inflight = fl
 	ctx := x.d.Context()
 	return func() tea.Msg {
-		res, err := s.Call(ctx, method, params, client.WithRounds(fl.round))
+		res, err := s.Call(ctx, method, params, client.WithRounds(fl.round), screen.AskProgress())
 		return exploreAnswerMsg{gen: gen, done: screen.CallDoneMsg{Method: method, Result: res, Err: err}}
 	}
 }

@@ -41,6 +41,7 @@ func TestExploreToolCall(t *testing.T) {
 	if len(calls) != 1 || !strings.Contains(string(calls[0]), `"arguments":{"message":"héllo"}`) {
 		t.Errorf("tools/call params %s", calls)
 	}
+	screentest.CheckAskedProgress(t, st, proto.MethodToolsCall)
 	r.Until("the status note", func() bool { return strings.Contains(m.status.message, "tools/call answered") })
 	r.Press("down", "end", "home")
 	r.Press("enter") // again: the form comes back with the last arguments
@@ -93,6 +94,7 @@ func TestExploreResourceRead(t *testing.T) {
 	if reads := screentest.SentRequests(st, proto.MethodResourcesRead); len(reads) != 1 || !strings.Contains(string(reads[0]), uri) {
 		t.Errorf("resources/read params %s", reads)
 	}
+	screentest.CheckAskedProgress(t, st, proto.MethodResourcesRead)
 	r.Press("esc")
 	if x.mode != modeList || x.tab != tabResources {
 		t.Errorf("esc on the outcome: mode %d tab %d", x.mode, x.tab)
@@ -119,6 +121,7 @@ func TestExplorePromptGet(t *testing.T) {
 	if got := screentest.SentRequests(st, proto.MethodPromptsGet); len(got) != 1 || !strings.Contains(string(got[0]), `"arguments":{"toolchain":"go"}`) {
 		t.Errorf("prompts/get params %s", got)
 	}
+	screentest.CheckAskedProgress(t, st, proto.MethodPromptsGet)
 }
 
 func TestExploreTemplateRead(t *testing.T) {
@@ -169,7 +172,7 @@ func TestExplorePromptWithoutArguments(t *testing.T) {
 		t.Fatalf("enter on a prompt without arguments: mode %d", x.mode)
 	}
 	r.Until("the answer", func() bool { return x.mode == modeOutcome })
-	if got := screentest.SentRequests(st, proto.MethodPromptsGet); len(got) != 1 || string(got[0]) != `{"name":"bare"}` {
+	if got := screentest.SentRequests(st, proto.MethodPromptsGet); len(got) != 1 || screentest.WithoutProgress(t, got[0]) != `{"name":"bare"}` {
 		t.Errorf("prompts/get params %s", got)
 	}
 	if s := r.ScreenText(); !strings.Contains(s, "prompts/get bare · failed") || !strings.Contains(s, "error -32602 Invalid params") {

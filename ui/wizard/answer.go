@@ -29,7 +29,7 @@ func (w *Wizard) submit() tea.Cmd {
 	w.respond, w.flight, w.phase = cancel, flight, wizSending
 	it, seq := w.it, w.seq
 	return func() tea.Msg {
-		res, err := it.Respond(ctx, v, client.WithRounds(func(_ int, id proto.ID) { flight.set(id) }))
+		res, err := it.Respond(ctx, v, client.WithRounds(func(_ int, id proto.ID) { flight.set(id) }), screen.AskProgress())
 		cancel()
 		return wizardRespondedMsg{it: it, seq: seq, res: res, err: err}
 	}

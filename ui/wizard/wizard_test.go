@@ -85,6 +85,7 @@ func TestWizardBookTrip(t *testing.T) {
 	if got := screentest.RespondValues(t, st); !slices.Equal(got, want) {
 		t.Errorf("interaction.respond values %v, want %v", got, want)
 	}
+	screentest.CheckAskedProgress(t, st, proto.MethodInteractionRespond)
 	r.Press("esc")
 	if m.overlay != nil {
 		t.Errorf("esc after the end: the wizard is still open")
