@@ -26,7 +26,7 @@ func trafficRows(m *Model) []string {
 // Clearing a filter keeps the selected frame and scrolls the list so
 // that it is full.
 func TestClearingFilterKeepsSelectionAndFillsList(t *testing.T) {
-	m := newTestModel(t, progressStore(t), 140, 40)
+	m := newTestModel(t, filterClearStore(t), 140, 40)
 	filterBy(m, "tools/list")
 	press(m, "home")
 	press(m, "esc")
@@ -51,7 +51,7 @@ func TestClearingFilterKeepsSelectionAndFillsList(t *testing.T) {
 // Clearing a filter while following goes on following the newest frame,
 // with the list full.
 func TestClearingFilterWhileFollowingFillsList(t *testing.T) {
-	m := newTestModel(t, progressStore(t), 140, 40)
+	m := newTestModel(t, filterClearStore(t), 140, 40)
 	filterBy(m, "tools/list")
 	if f := selectedFrame(t, m); f.Seq != 50 || !m.traffic.follow {
 		t.Fatalf("filtered: seq %d follow %v, want the last match followed", f.Seq, m.traffic.follow)
@@ -67,9 +67,9 @@ func TestClearingFilterWhileFollowingFillsList(t *testing.T) {
 	}
 }
 
-// progressStore holds 58 frames: notifications, but for two tools/list
+// filterClearStore holds 58 frames: notifications, but for two tools/list
 // requests at Seqs 47 and 50.
-func progressStore(t *testing.T) *capture.Store {
+func filterClearStore(t *testing.T) *capture.Store {
 	t.Helper()
 	st := capture.NewStore(capture.Config{})
 	c := &clock{}
