@@ -50,8 +50,11 @@ tools:
 bench: peers
 	$(GO) test -run '^$$' -bench . -benchmem ./capture/... ./proto/... ./hexview/... ./ui/... ./bench/...
 
-## fuzz-smoke: every fuzz target for FUZZTIME; a finding fails the run.
+## fuzz-smoke: every fuzz target for FUZZTIME; a finding fails the run. The
+## fuzz cache is cleared first: a corpus grown by earlier runs could take
+## longer than FUZZTIME to replay, which go test reports as a failure.
 fuzz-smoke:
+	@$(GO) clean -fuzzcache
 	@n=0; for pkg in $$($(GO) list ./...); do \
 	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 	    echo "fuzz $$pkg $$f"; n=$$((n+1)); \
