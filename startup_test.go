@@ -40,9 +40,6 @@ type initCost struct {
 // trace and fails naming each package whose initialisation allocates more
 // than its budget.
 func TestInitAllocationBudget(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
 	bin := filepath.Join(t.TempDir(), "mcpscope")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
