@@ -137,16 +137,24 @@ type Error struct {
 // Error renders the code and message.
 func (e *Error) Error() string { return fmt.Sprintf("%s (code %d)", e.Message, e.Code) }
 
-// Validate checks the envelope rules of JSON-RPC 2.0.
+// Validate checks a built message against the JSON-RPC 2.0 envelope
+// rules, the same CheckEnvelope every decoder applies (its members are
+// taken as present when set), and returns nil or an *EnvelopeError.
 func (m *Message) Validate() error {
-	if m.JSONRPC != Version {
-		return fmt.Errorf("jsonrpc is %q, want %q", m.JSONRPC, Version)
+	var seen Members
+	for _, present := range []struct {
+		name string
+		set  bool
+	}{
+		{"jsonrpc", m.JSONRPC != ""}, {"id", m.ID != nil}, {"method", m.Method != ""},
+		{"params", m.Params != nil}, {"result", m.Result != nil}, {"error", m.Error != nil},
+	} {
+		if present.set {
+			seen.Add(present.name)
+		}
 	}
-	if m.Kind() == KindInvalid {
-		return fmt.Errorf("message has neither method nor result nor error")
-	}
-	if m.Result != nil && m.Error != nil {
-		return fmt.Errorf("response has both result and error")
+	if e := CheckEnvelope(m, &seen); e != nil {
+		return e
 	}
 	return nil
 }
