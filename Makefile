@@ -50,16 +50,20 @@ tools:
 bench: peers
 	$(GO) test -run '^$$' -bench . -benchmem ./capture/... ./proto/... ./hexview/... ./ui/... ./bench/...
 
-## fuzz-smoke: every fuzz target for FUZZTIME; a finding fails the run. The
-## fuzz cache is cleared first: a corpus grown by earlier runs could take
-## longer than FUZZTIME to replay, which go test reports as a failure.
+## fuzz-smoke: every fuzz target for FUZZTIME; a finding (a failing input
+## written) fails the run. The fuzz cache is cleared first: a corpus grown by
+## earlier runs could take longer than FUZZTIME to replay. go test sometimes
+## reports "context deadline exceeded" when FUZZTIME runs out with no
+## finding; that is said and not counted as a failure.
 fuzz-smoke:
 	@$(GO) clean -fuzzcache
 	@n=0; for pkg in $$($(GO) list ./...); do \
 	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 	    echo "fuzz $$pkg $$f"; n=$$((n+1)); \
 	    $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg > fuzz.log 2>&1 || \
-	      { cat fuzz.log; rm -f fuzz.log; exit 1; }; \
+	      if grep -q 'context deadline exceeded' fuzz.log && ! grep -q 'Failing input written' fuzz.log; then \
+	        echo "  (go test ended the run at its deadline without a finding)"; \
+	      else cat fuzz.log; rm -f fuzz.log; exit 1; fi; \
 	  done; \
 	done; rm -f fuzz.log; echo "fuzz-smoke: $$n targets, $(FUZZTIME) each, no finding"
 
