@@ -1,9 +1,12 @@
 package hexview
 
 import (
+	"image/color"
 	"strings"
 
 	"charm.land/lipgloss/v2"
+
+	"github.com/mcpscope/mcpscope/internal/theme"
 )
 
 // Styles colour a dump. Only colours and text attributes are meaningful:
@@ -24,28 +27,24 @@ type Styles struct {
 }
 
 // DefaultStyles returns the semantic colours for a dark background (dark)
-// or a light one.
+// or a light one, from the theme's palette.
 func DefaultStyles(dark bool) Styles {
-	c := func(light, darkHex string) lipgloss.Style {
-		return lipgloss.NewStyle().Foreground(lipgloss.LightDark(dark)(lipgloss.Color(light), lipgloss.Color(darkHex)))
+	p := theme.For(dark)
+	c := func(col color.Color) lipgloss.Style { return lipgloss.NewStyle().Foreground(col) }
+	muted := c(p.Muted)
+	header := make([]lipgloss.Style, len(p.Fields))
+	for i, col := range p.Fields {
+		header[i] = c(col).Bold(true)
 	}
-	muted := c("#8a8a8a", "#6c6c6c")
 	return Styles{
 		Offset:       muted,
 		Hex:          lipgloss.NewStyle(),
 		ASCII:        lipgloss.NewStyle(),
 		NonPrintable: muted.Faint(true),
-		Body:         c("#005f87", "#afd7ff"),
-		Delimiter:    c("#d70000", "#ff5f5f").Bold(true),
+		Body:         c(p.Body),
+		Delimiter:    c(p.Error).Bold(true),
 		LegendKey:    lipgloss.NewStyle().Bold(true),
-		Header: []lipgloss.Style{
-			c("#af5f00", "#ffaf00").Bold(true), // amber
-			c("#008700", "#87ff87").Bold(true), // green
-			c("#8700af", "#d787ff").Bold(true), // violet
-			c("#0087af", "#5fd7ff").Bold(true), // cyan
-			c("#af005f", "#ff87af").Bold(true), // rose
-			c("#5f5f00", "#d7d75f").Bold(true), // olive
-		},
+		Header:       header,
 	}
 }
 

@@ -72,6 +72,7 @@ func (w *fileWidget) restyle() {
 	s.Cursor, s.Selected = st.Selected, st.Selected.Bold(true)
 	s.Directory, s.File, s.Symlink = st.Message, st.Option, st.Description
 	s.DisabledCursor, s.DisabledFile, s.DisabledSelected = st.Muted, st.Muted, st.Muted
+	s.Permission = st.Muted
 	s.FileSize = st.Muted.Width(7).Align(lipgloss.Right)
 	s.EmptyDirectory = st.Muted.PaddingLeft(2).SetString("No files here.")
 	w.fp.Styles = s

@@ -83,6 +83,7 @@ func New(cfg Config) *Model {
 	m.hex = newHexPane(m.styles)
 	m.stderr = newStderrPane(&x.stderr, m.styles)
 	m.help.Styles = st.Help
+	m.input.SetStyles(st.Input)
 	m.input.Prompt = "/ "
 	m.input.Placeholder = "method · > or < · #id · error · control|stream|datagram|stderr"
 	m.conn.dialect = proto.DialectMCP
@@ -185,6 +186,7 @@ func (m *Model) syncSelection() {
 func (m *Model) setStyles(dark bool) {
 	*m.styles = look.NewStyles(dark)
 	m.help.Styles = m.styles.Help
+	m.input.SetStyles(m.styles.Input)
 	m.detail.restyle()
 	m.syncSelection()
 }

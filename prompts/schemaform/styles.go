@@ -1,9 +1,13 @@
 package schemaform
 
 import (
+	"image/color"
+
 	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
+
+	"github.com/mcpscope/mcpscope/internal/theme"
 )
 
 // Styles are the looks of the form, by meaning.
@@ -24,33 +28,25 @@ type Styles struct {
 	Editor      textarea.Styles
 }
 
-// DefaultStyles returns the styles for a dark or a light background.
+// DefaultStyles returns the styles for a dark or a light background, every
+// colour from the theme's palette.
 func DefaultStyles(dark bool) Styles {
-	c := lipgloss.LightDark(dark)
-	accent := c(lipgloss.Color("#5A3FC0"), lipgloss.Color("#B9A6FF"))
-	muted := c(lipgloss.Color("#6B6B6B"), lipgloss.Color("#8A8A8A"))
-	danger := c(lipgloss.Color("#C0282D"), lipgloss.Color("#FF6B6B"))
-	good := c(lipgloss.Color("#1E7B34"), lipgloss.Color("#6BD68A"))
-	warn := c(lipgloss.Color("#9A6700"), lipgloss.Color("#E6B450"))
-	in := textinput.DefaultStyles(dark)
-	in.Focused.Placeholder = in.Focused.Placeholder.Foreground(muted)
-	in.Blurred.Placeholder = in.Blurred.Placeholder.Foreground(muted)
-	in.Focused.Prompt = in.Focused.Prompt.Foreground(accent)
-	in.Blurred.Prompt = in.Blurred.Prompt.Foreground(muted)
+	p := theme.For(dark)
+	fg := func(c color.Color) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }
 	return Styles{
-		Title:       lipgloss.NewStyle().Bold(true).Foreground(accent),
+		Title:       fg(p.Accent).Bold(true),
 		Label:       lipgloss.NewStyle(),
-		Focused:     lipgloss.NewStyle().Bold(true).Foreground(accent),
+		Focused:     fg(p.Accent).Bold(true),
 		Group:       lipgloss.NewStyle().Bold(true),
-		Required:    lipgloss.NewStyle().Foreground(danger),
-		Hint:        lipgloss.NewStyle().Foreground(muted),
-		Description: lipgloss.NewStyle().Foreground(muted).Italic(true),
-		Error:       lipgloss.NewStyle().Foreground(danger),
-		Note:        lipgloss.NewStyle().Foreground(warn),
+		Required:    fg(p.Error),
+		Hint:        fg(p.Muted),
+		Description: fg(p.Muted).Italic(true),
+		Error:       fg(p.Error),
+		Note:        fg(p.Warning),
 		Option:      lipgloss.NewStyle(),
-		Selected:    lipgloss.NewStyle().Foreground(good),
+		Selected:    fg(p.Good),
 		Cursor:      lipgloss.NewStyle().Reverse(true),
-		Input:       in,
-		Editor:      textarea.DefaultStyles(dark),
+		Input:       p.Input(),
+		Editor:      p.Editor(),
 	}
 }

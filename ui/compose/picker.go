@@ -52,6 +52,7 @@ func newMethodPicker(methods []composeMethod, history *History, st *look.Styles)
 	in.Prompt = ": "
 	in.Placeholder = "type to filter, or any method name to send it as is"
 	in.CharLimit = maxMethodName
+	in.SetStyles(st.Input)
 	p := &methodPicker{input: in, methods: methods, history: history, st: st}
 	p.refresh()
 	return p

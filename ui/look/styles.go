@@ -5,9 +5,12 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/textarea"
+	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
 
 	"github.com/mcpscope/mcpscope/hexview"
+	"github.com/mcpscope/mcpscope/internal/theme"
 )
 
 // Styles holds every colour and style of the UI, for a dark or a light
@@ -31,8 +34,10 @@ type Styles struct {
 	StatusBar, StatusLabel lipgloss.Style
 	StatusError, Notice    lipgloss.Style
 
-	Hex  hexview.Styles
-	Help help.Styles
+	Hex    hexview.Styles
+	Help   help.Styles
+	Input  textinput.Styles // one-line inputs (filters, the roots editor)
+	Editor textarea.Styles  // multi-line editors (a sampling reply)
 
 	// Ink holds the fast forms of the styles painted on every row.
 	Ink  Inks
@@ -47,24 +52,26 @@ type Inks struct {
 	Level                                     map[string]Tint // by log level
 }
 
-// NewStyles returns the styles for a dark or a light background.
+// NewStyles returns the styles for a dark or a light background, every
+// colour from the theme's palette.
 func NewStyles(dark bool) Styles {
-	ld := lipgloss.LightDark(dark)
+	p := theme.For(dark)
 	s := Styles{
 		Dark:    dark,
-		Accent:  ld(lipgloss.Color("#5A3FD6"), lipgloss.Color("#9D8CFF")),
-		Muted:   ld(lipgloss.Color("#6E6E6E"), lipgloss.Color("#8A8A8A")),
-		Error:   ld(lipgloss.Color("#C0262D"), lipgloss.Color("#FF6B6B")),
-		Warning: ld(lipgloss.Color("#A15C00"), lipgloss.Color("#F2B33D")),
-		Good:    ld(lipgloss.Color("#1E7F3A"), lipgloss.Color("#5FD38D")),
-		Out:     ld(lipgloss.Color("#0B6BCB"), lipgloss.Color("#6CB6FF")),
-		In:      ld(lipgloss.Color("#8A3FB5"), lipgloss.Color("#E29BFF")),
-		SelBG:   ld(lipgloss.Color("#E4E4E4"), lipgloss.Color("#3A3A3A")),
+		Accent:  p.Accent,
+		Muted:   p.Muted,
+		Error:   p.Error,
+		Warning: p.Warning,
+		Good:    p.Good,
+		Out:     p.Out,
+		In:      p.In,
+		SelBG:   p.Bar,
 		Hex:     hexview.DefaultStyles(dark),
-		Help:    help.DefaultStyles(dark),
+		Help:    p.Help(),
+		Input:   p.Input(),
+		Editor:  p.Editor(),
 	}
-	onAccent := ld(lipgloss.Color("#FFFFFF"), lipgloss.Color("#1A1A1A"))
-	s.TabActive = lipgloss.NewStyle().Bold(true).Foreground(onAccent).Background(s.Accent)
+	s.TabActive = lipgloss.NewStyle().Bold(true).Foreground(p.OnAccent).Background(s.Accent)
 	s.Tab = lipgloss.NewStyle().Foreground(s.Muted)
 	s.Title = lipgloss.NewStyle().Bold(true).Foreground(s.Muted)
 	s.TitleFocused = lipgloss.NewStyle().Bold(true).Foreground(s.Accent)
@@ -81,7 +88,7 @@ func NewStyles(dark bool) Styles {
 	s.Ink.Good = newTint(lipgloss.NewStyle().Foreground(s.Good))
 	s.Ink.Out = newTint(lipgloss.NewStyle().Foreground(s.Out))
 	s.Ink.In = newTint(lipgloss.NewStyle().Foreground(s.In))
-	s.Ink.SelFocused = newTint(lipgloss.NewStyle().Foreground(onAccent).Background(s.Accent))
+	s.Ink.SelFocused = newTint(lipgloss.NewStyle().Foreground(p.OnAccent).Background(s.Accent))
 	s.Ink.SelBlurred = newTint(lipgloss.NewStyle().Background(s.SelBG))
 	s.Ink.SelError = newTint(lipgloss.NewStyle().Foreground(s.Error).Background(s.SelBG).Bold(true))
 	s.Ink.Level = map[string]Tint{

@@ -78,6 +78,7 @@ func newRootsEditor(d screen.Host, roots []proto.Root) *RootsEditor {
 	e.uri, e.name = textinput.New(), textinput.New()
 	e.uri.Prompt, e.name.Prompt = "uri:  ", "name: "
 	e.uri.Placeholder, e.name.Placeholder = "file:///path/to/project", "optional"
+	e.restyle()
 	return e
 }
 
@@ -93,6 +94,12 @@ func (e *RootsEditor) SetSize(w, h int) {
 	e.name.SetWidth(max(w-8, 10))
 }
 
+// restyle gives the inputs the theme's look.
+func (e *RootsEditor) restyle() {
+	e.uri.SetStyles(e.st.Input)
+	e.name.SetStyles(e.st.Input)
+}
+
 // Help lists the keys of the list or of the root being edited.
 func (e *RootsEditor) Help() help.KeyMap {
 	if e.editing >= 0 {
@@ -103,6 +110,9 @@ func (e *RootsEditor) Help() help.KeyMap {
 
 // Update handles the keys of the list or of the root being edited.
 func (e *RootsEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
+	if _, bg := msg.(tea.BackgroundColorMsg); bg { // the root restyled e.st first
+		e.restyle()
+	}
 	k, ok := msg.(tea.KeyPressMsg)
 	if e.editing >= 0 {
 		if !ok {

@@ -53,8 +53,9 @@ func newSamplingView(params json.RawMessage, st *look.Styles) (*samplingView, er
 	v.reply = textarea.New()
 	v.reply.Placeholder = "the assistant's reply"
 	v.reply.ShowLineNumbers = false
-	v.reply.SetStyles(textarea.DefaultStyles(st.Dark))
+	v.reply.SetStyles(st.Editor)
 	v.model = textinput.New()
+	v.model.SetStyles(st.Input)
 	v.model.Prompt = "model: "
 	v.model.SetValue(DefaultSamplingModel)
 	return v, nil
@@ -85,8 +86,9 @@ func (v *samplingView) replyLines() int {
 
 // update handles the keys; other messages go to the focused widget.
 func (v *samplingView) update(msg tea.Msg) (tea.Cmd, *questionAnswer) {
-	if bg, ok := msg.(tea.BackgroundColorMsg); ok {
-		v.reply.SetStyles(textarea.DefaultStyles(bg.IsDark()))
+	if _, ok := msg.(tea.BackgroundColorMsg); ok { // the root restyled v.st first
+		v.reply.SetStyles(v.st.Editor)
+		v.model.SetStyles(v.st.Input)
 	}
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
