@@ -182,9 +182,14 @@ func (m *Model) syncSelection() {
 	}
 }
 
-// setStyles switches to the light or dark styles.
-func (m *Model) setStyles(dark bool) {
-	*m.styles = look.NewStyles(dark)
+// setStyles switches to the light or dark styles, the plain ones when the
+// terminal shows no colour.
+func (m *Model) setStyles(dark, plain bool) {
+	if plain {
+		*m.styles = look.NewPlainStyles(dark)
+	} else {
+		*m.styles = look.NewStyles(dark)
+	}
 	m.help.Styles = m.styles.Help
 	m.input.SetStyles(m.styles.Input)
 	m.detail.restyle()

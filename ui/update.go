@@ -4,6 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/ui/explore"
+	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/question"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
@@ -26,7 +27,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.setSize(msg.Width, msg.Height)
 	case tea.BackgroundColorMsg:
-		m.setStyles(msg.IsDark())
+		m.setStyles(msg.IsDark(), m.styles.Plain)
+	case tea.ColorProfileMsg:
+		m.setStyles(m.styles.Dark, look.Colorless(msg.Profile))
 	case refreshMsg:
 		cmd = m.refresh(msg.at)
 	case tea.KeyPressMsg:

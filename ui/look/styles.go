@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"github.com/mcpscope/mcpscope/hexview"
 	"github.com/mcpscope/mcpscope/internal/theme"
@@ -17,7 +18,8 @@ import (
 // terminal background. The colours are semantic: what a thing means, not
 // what it looks like.
 type Styles struct {
-	Dark bool
+	Dark  bool
+	Plain bool // the terminal shows no colour: NewPlainStyles
 
 	Accent  color.Color // focus, the active tab, the selection of the focused pane
 	Muted   color.Color // secondary text: times, column titles, hints
@@ -98,6 +100,33 @@ func NewStyles(dark bool) Styles {
 	}
 	s.json = newJSONTints(&s)
 	return s
+}
+
+// NewPlainStyles returns the styles for a terminal that shows no colour
+// (NO_COLOR, or a profile without colours): the colours stay, for the
+// terminal to drop, and what colour alone marked is marked by a text
+// attribute that survives: the focused selection, the active tab and the
+// focused title in reverse video, the selection of a pane without focus
+// underlined, the status bar in reverse video.
+func NewPlainStyles(dark bool) Styles {
+	s := NewStyles(dark)
+	s.Plain = true
+	reverse := lipgloss.NewStyle().Reverse(true)
+	s.TabActive = reverse.Bold(true)
+	s.TitleFocused = reverse.Bold(true)
+	s.StatusBar, s.StatusLabel = reverse, reverse
+	s.StatusError, s.Notice = reverse.Bold(true), reverse.Bold(true)
+	s.Ink.SelFocused = newTint(reverse)
+	s.Ink.SelBlurred = newTint(lipgloss.NewStyle().Underline(true))
+	s.Ink.SelError = newTint(lipgloss.NewStyle().Underline(true).Bold(true))
+	return s
+}
+
+// Colorless reports whether a terminal of profile p shows no colour
+// (NO_COLOR, or an output that is no terminal): the UI then draws with
+// NewPlainStyles.
+func Colorless(p colorprofile.Profile) bool {
+	return p == colorprofile.NoTTY || p == colorprofile.ASCII
 }
 
 // Tint is a style reduced to the escape sequences before and after the

@@ -2,6 +2,7 @@ package look
 
 import (
 	"image/color"
+	"strings"
 	"testing"
 
 	"charm.land/lipgloss/v2"
@@ -43,4 +44,23 @@ func TestStylesContrast(t *testing.T) {
 func isNone(c color.Color) bool {
 	_, none := c.(lipgloss.NoColor)
 	return c == nil || none
+}
+
+// Without colours, every selection and the focus are still marked by a
+// text attribute the terminal keeps: reverse video or underline.
+func TestPlainStylesMark(t *testing.T) {
+	s := NewPlainStyles(true)
+	if !s.Plain {
+		t.Error("NewPlainStyles is not Plain")
+	}
+	for name, tint := range map[string]Tint{"focused selection": s.Ink.SelFocused, "selection": s.Ink.SelBlurred, "selected error": s.Ink.SelError} {
+		if p := tint.Paint("x"); !strings.Contains(p, "7m") && !strings.Contains(p, "4m") {
+			t.Errorf("%s %q has neither reverse video nor underline", name, p)
+		}
+	}
+	for name, st := range map[string]lipgloss.Style{"active tab": s.TabActive, "focused title": s.TitleFocused, "status bar": s.StatusBar} {
+		if !st.GetReverse() {
+			t.Errorf("%s is not in reverse video", name)
+		}
+	}
 }
