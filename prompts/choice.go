@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/internal/keyhelp"
 	"github.com/mcpscope/mcpscope/internal/termtext"
 )
 
@@ -180,9 +181,12 @@ func (w *choiceWidget) options(_ int, avail int) []string {
 
 // KeyMap returns the keys of a choice prompt.
 func (w *choiceWidget) KeyMap() help.KeyMap {
-	h := helpKeys{withHelp(w.keys.Up, "previous"), withHelp(w.keys.Down, "next")}
+	up, down := keyhelp.Relabel(w.keys.Up, "previous"), keyhelp.Relabel(w.keys.Down, "next")
+	h := keyhelp.Map{Short: []key.Binding{up, down}, Essential: []key.Binding{up, down, w.keys.Submit, w.keys.Cancel}}
 	if w.prompt.Multiple {
-		h = append(h, w.keys.Toggle)
+		h.Short = append(h.Short, w.keys.Toggle)
+		h.Essential = append(h.Essential, w.keys.Toggle)
 	}
-	return append(h, w.keys.Submit, w.keys.Cancel)
+	h.Short = append(h.Short, w.keys.Submit, w.keys.Cancel)
+	return h
 }

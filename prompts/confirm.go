@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/mcpscope/mcpscope/internal/keyhelp"
 )
 
 // confirmWidget answers a confirm prompt with true or false.
@@ -66,5 +67,8 @@ func (w *confirmWidget) Render(width, h int) string {
 
 // KeyMap returns the keys of a confirm prompt.
 func (w *confirmWidget) KeyMap() help.KeyMap {
-	return helpKeys{w.keys.Yes, w.keys.No, w.keys.Switch, w.keys.Submit, w.keys.Cancel}
+	return keyhelp.Map{
+		Short:     []key.Binding{w.keys.Yes, w.keys.No, w.keys.Switch, w.keys.Submit, w.keys.Cancel},
+		Essential: []key.Binding{w.keys.Yes, w.keys.No, w.keys.Cancel},
+	}
 }

@@ -93,4 +93,4 @@ func (w *customWidget) SetSize(width, h int) {
 }
 
 // KeyMap returns the keys of a custom prompt.
-func (w *customWidget) KeyMap() help.KeyMap { return helpKeys{w.keys.SubmitJSON, w.keys.Cancel} }
+func (w *customWidget) KeyMap() help.KeyMap { return typedKeys(w.keys.SubmitJSON, w.keys.Cancel) }

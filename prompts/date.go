@@ -83,6 +83,5 @@ func (w *dateWidget) Render(width, h int) string {
 
 // KeyMap returns the keys of a date prompt.
 func (w *dateWidget) KeyMap() help.KeyMap {
-	h := helpKeys(w.keys.Calendar.Help(w.p.WithTime()))
-	return append(h, w.keys.Submit, w.keys.Cancel)
+	return typedKeys(w.keys.Submit, w.keys.Cancel, w.keys.Calendar.Help(w.p.WithTime())...)
 }

@@ -13,6 +13,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/mcpscope/mcpscope/internal/keyhelp"
 )
 
 // defaultFileRows is the height of the file list before SetSize.
@@ -187,5 +188,8 @@ func (w *fileWidget) body(_ int, avail int) []string {
 
 // KeyMap returns the keys of a file prompt.
 func (w *fileWidget) KeyMap() help.KeyMap {
-	return helpKeys{withHelp(w.keys.Up, "previous"), withHelp(w.keys.Down, "next"), w.keys.Open, w.keys.Back, w.keys.Cancel}
+	return keyhelp.Map{
+		Short:     []key.Binding{keyhelp.Relabel(w.keys.Up, "previous"), keyhelp.Relabel(w.keys.Down, "next"), w.keys.Open, w.keys.Back, w.keys.Cancel},
+		Essential: []key.Binding{w.keys.Open, w.keys.Cancel},
+	}
 }

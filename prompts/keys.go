@@ -1,8 +1,9 @@
 package prompts
 
 import (
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
+
+	"github.com/mcpscope/mcpscope/internal/keyhelp"
 	"github.com/mcpscope/mcpscope/prompts/calendar"
 )
 
@@ -40,19 +41,12 @@ func DefaultKeyMap() KeyMap {
 	}
 }
 
-// helpKeys is a help.KeyMap made of the bindings that apply to a widget.
-type helpKeys []key.Binding
-
-// ShortHelp implements help.KeyMap.
-func (h helpKeys) ShortHelp() []key.Binding { return h }
-
-// FullHelp implements help.KeyMap.
-func (h helpKeys) FullHelp() [][]key.Binding { return [][]key.Binding{h} }
-
-var _ help.KeyMap = helpKeys(nil)
-
-// withHelp returns b with another description.
-func withHelp(b key.Binding, desc string) key.Binding {
-	b.SetHelp(b.Help().Key, desc)
-	return b
+// typedKeys are the keys of a widget that takes typed text: submit and
+// cancel, never cut from the hint bar, after the others.
+func typedKeys(submit, cancel key.Binding, others ...key.Binding) keyhelp.Map {
+	return keyhelp.Map{
+		Short:     append(others, submit, cancel),
+		Essential: []key.Binding{submit, cancel},
+		Typing:    true,
+	}
 }

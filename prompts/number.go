@@ -14,6 +14,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/internal/keyhelp"
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
 )
 
@@ -160,5 +161,5 @@ func (w *numberWidget) Render(width, h int) string {
 
 // KeyMap returns the keys of a number prompt.
 func (w *numberWidget) KeyMap() help.KeyMap {
-	return helpKeys{withHelp(w.keys.Up, "+1"), withHelp(w.keys.Down, "−1"), w.keys.Submit, w.keys.Cancel}
+	return typedKeys(w.keys.Submit, w.keys.Cancel, keyhelp.Relabel(w.keys.Up, "+1"), keyhelp.Relabel(w.keys.Down, "−1"))
 }

@@ -76,4 +76,4 @@ func (w *textWidget) Render(width, h int) string {
 }
 
 // KeyMap returns the keys of a text prompt.
-func (w *textWidget) KeyMap() help.KeyMap { return helpKeys{w.keys.Submit, w.keys.Cancel} }
+func (w *textWidget) KeyMap() help.KeyMap { return typedKeys(w.keys.Submit, w.keys.Cancel) }

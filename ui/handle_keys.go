@@ -8,6 +8,9 @@ import (
 // handleKey routes a key: to the filter input while it is open, then the
 // global keys, then the focused pane's navigation.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	if m.helpKey(msg, m.filtering) {
+		return nil
+	}
 	if m.filtering {
 		return m.handleFilterKey(msg)
 	}
@@ -15,10 +18,6 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Quit):
 		return m.quit()
-	case m.showHelp && (key.Matches(msg, k.Help) || key.Matches(msg, k.Back)):
-		m.showHelp = false
-	case key.Matches(msg, k.Help):
-		m.showHelp = true
 	case key.Matches(msg, k.NextPane):
 		m.setFocus(m.panes.step(m.focus, 1))
 	case key.Matches(msg, k.PrevPane):

@@ -3,6 +3,7 @@ package ui
 import (
 	"charm.land/bubbles/v2/key"
 
+	"github.com/mcpscope/mcpscope/internal/keyhelp"
 	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
@@ -17,7 +18,7 @@ type KeyMap struct {
 	ListTools, ReadFile, Analyze key.Binding
 	Tone, Explore, Compose       key.Binding
 	Roots                        key.Binding
-	Quit, Help                   key.Binding
+	Quit, Help, HelpAnywhere     key.Binding
 }
 
 // DefaultKeyMap returns the default bindings.
@@ -44,21 +45,42 @@ func DefaultKeyMap() KeyMap {
 		Roots:     key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "edit roots")),
 		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		// F1 opens the help where ? is typed text: in a form, the composer, a filter.
+		HelpAnywhere: key.NewBinding(key.WithKeys("f1"), key.WithHelp("F1", "help")),
 	}
 }
 
-// ShortHelp is the one-line help under the panes.
-func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Help, k.NextPane, k.Detail, k.Hex, k.Follow, k.Filter, k.Explore, k.Compose, k.Cancel, k.Quit}
-}
+// ShortHelp is the hint bar's keys, the most used first (hints).
+func (k KeyMap) ShortHelp() []key.Binding { return k.hints().Short }
 
 // FullHelp is the help screen, in columns.
-func (k KeyMap) FullHelp() [][]key.Binding {
+func (k KeyMap) FullHelp() [][]key.Binding { return k.fullHelp(allPanes()) }
+
+// hints ranks the keys of the panes for the hint bar, the most used
+// first; q is never cut. ? is not among them: the bar always shows it.
+func (k KeyMap) hints() keyhelp.Map {
+	return keyhelp.Map{
+		Short: []key.Binding{k.NextPane, k.Detail, k.Filter, keyhelp.Relabel(k.Explore, "explore"),
+			keyhelp.Relabel(k.Compose, "compose"), k.Hex, k.Follow, keyhelp.Relabel(k.Cancel, "cancel"),
+			keyhelp.Relabel(k.Link, "linked frame"), k.Quit},
+		Essential: []key.Binding{k.Quit},
+	}
+}
+
+// fullHelp is the help screen, in columns.
+func (k KeyMap) fullHelp(paneSet) [][]key.Binding {
+	panes := []key.Binding{k.NextPane, k.PrevPane}
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
-		{k.NextPane, k.PrevPane, k.Detail, k.Hex, k.Back, k.Link},
-		{k.Follow, k.Filter, k.Copy, k.Cancel, k.Reconnect},
-		{k.Explore, k.Compose, k.Roots, k.ListTools, k.ReadFile, k.Analyze, k.Tone},
-		{k.Help, k.Quit},
+		panes,
+		{k.Detail, k.Hex, k.Back, k.Link, k.Follow, k.Filter},
+		{k.Copy, k.Cancel, k.Reconnect, k.Explore, k.Compose, k.Roots},
+		{k.ListTools, k.ReadFile, k.Analyze, k.Tone},
+		{k.Help, k.helpInText(), k.Quit},
 	}
+}
+
+// helpInText is F1 as the help screen lists it.
+func (k KeyMap) helpInText() key.Binding {
+	return keyhelp.Relabel(k.HelpAnywhere, "help in a text field")
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
@@ -24,7 +23,6 @@ type Model struct {
 	cfg    Config
 	keys   KeyMap
 	styles *look.Styles
-	help   help.Model
 	input  textinput.Model
 
 	ctx         context.Context // ends with Close: stops the refresh loop and calls
@@ -47,6 +45,7 @@ type Model struct {
 	layout        layout
 	filtering     bool // the filter input has the keys
 	showHelp      bool
+	helpTop       int // the first line of the help screen shown
 	filterGen     int
 
 	overlay screen.Screen // open over the panes, or nil
@@ -72,7 +71,7 @@ func New(cfg Config) *Model {
 	st := look.NewStyles(true)
 	x := newIndex()
 	m := &Model{
-		cfg: cfg, keys: DefaultKeyMap(), styles: &st, help: help.New(), input: textinput.New(),
+		cfg: cfg, keys: DefaultKeyMap(), styles: &st, input: textinput.New(),
 		ctx: ctx, stop: stop, signal: sig, unsubscribe: unsubscribe,
 		idx: x, panes: allPanes(),
 	}
@@ -82,7 +81,6 @@ func New(cfg Config) *Model {
 	m.detail = newDetailPane(x, m.styles)
 	m.hex = newHexPane(m.styles)
 	m.stderr = newStderrPane(&x.stderr, m.styles)
-	m.help.Styles = st.Help
 	m.input.SetStyles(st.Input)
 	m.input.Prompt = "/ "
 	m.input.Placeholder = "method · > or < · #id · error · control|stream|datagram|stderr"
@@ -148,7 +146,6 @@ func (m *Model) setSize(w, h int) {
 			m.pane(p).SetSize(b.w, b.h)
 		}
 	}
-	m.help.SetWidth(w)
 	m.input.SetWidth(max(w-4, 10))
 	m.sizeOverlay()
 	m.syncSelection()
@@ -190,7 +187,6 @@ func (m *Model) setStyles(dark, plain bool) {
 	} else {
 		*m.styles = look.NewStyles(dark)
 	}
-	m.help.Styles = m.styles.Help
 	m.input.SetStyles(m.styles.Input)
 	m.detail.restyle()
 	m.syncSelection()

@@ -96,6 +96,9 @@ func (m *Model) updateOverlay(msg tea.Msg) tea.Cmd {
 	if m.overlay == nil {
 		return nil
 	}
+	if k, ok := msg.(tea.KeyPressMsg); ok && (m.helpKey(k, m.screenKeys().Typing) || m.showHelp) {
+		return nil // the help covers the screen: its keys wait
+	}
 	cmd, closed := m.overlay.Update(msg)
 	if closed {
 		m.overlay = nil

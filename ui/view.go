@@ -9,10 +9,6 @@ import (
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
-// filterHelp explains the filter words on the help screen.
-const filterHelp = "filter words (all must match): a method substring · > sent · < received · #ID · error · " +
-	"control | stream | datagram | stderr"
-
 // View draws the whole screen: tab bar, panes, help or filter line and
 // status bar, in the alternate screen with mouse reporting.
 func (m *Model) View() tea.View {
@@ -25,10 +21,8 @@ func (m *Model) View() tea.View {
 		lines = append(lines, look.FitLine(m.styles.Notice.Render(" "+m.quitQuestion()+" "), w))
 	case m.filtering:
 		lines = append(lines, look.FitLine(m.input.View(), w))
-	case m.overlay != nil && !m.showHelp:
-		lines = append(lines, look.FitLine(m.help.ShortHelpView(m.overlay.Help().ShortHelp()), w))
 	default:
-		lines = append(lines, look.FitLine(m.help.ShortHelpView(m.keys.ShortHelp()), w))
+		lines = append(lines, m.hintBar(w))
 	}
 	lines = append(lines, m.renderStatus(w))
 	v := tea.NewView(strings.Join(lines, "\n"))
@@ -59,35 +53,6 @@ func (m *Model) renderBody(w, h int) []string {
 	}
 	sep := m.styles.Ink.Muted.Paint("│")
 	return zipRows(left, right, h, func(a, b string) string { return a + sep + b })
-}
-
-// fullHelp renders the help screen: the key columns, as many side by side
-// as fit in w, then the filter words.
-func (m *Model) fullHelp(w int) string {
-	groups := m.keys.FullHelp()
-	hm := m.help
-	hm.SetWidth(0)
-	var text string
-	for per := len(groups); per >= 1; per-- {
-		var rows []string
-		for i := 0; i < len(groups); i += per {
-			rows = append(rows, hm.FullHelpView(groups[i:min(i+per, len(groups))]))
-		}
-		text = strings.Join(rows, "\n\n")
-		if maxWidth(text) <= w {
-			break
-		}
-	}
-	return text + "\n\n" + m.styles.Ink.Muted.Paint(ansi.Hardwrap(filterHelp, w, true))
-}
-
-// maxWidth is the width of the widest line of s.
-func maxWidth(s string) int {
-	n := 0
-	for _, l := range strings.Split(s, "\n") {
-		n = max(n, ansi.StringWidth(l))
-	}
-	return n
 }
 
 // renderArea draws a pane's title line and body in w×h.

@@ -28,6 +28,7 @@ var special = map[string]tea.KeyPressMsg{
 	"end":       {Code: tea.KeyEnd},
 	"backspace": {Code: tea.KeyBackspace},
 	"delete":    {Code: tea.KeyDelete},
+	"f1":        {Code: tea.KeyF1},
 }
 
 // Key returns the key press of name: a named key, ctrl+<letter>, or one

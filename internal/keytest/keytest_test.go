@@ -4,7 +4,7 @@ import "testing"
 
 func TestKeyNamesMatchBubbleTea(t *testing.T) {
 	for _, name := range []string{"enter", "esc", "tab", "shift+tab", "space", "up", "down", "left", "right",
-		"pgup", "pgdown", "home", "end", "backspace", "delete", "ctrl+s", "ctrl+c", "a", "G", ":", "/", "é"} {
+		"pgup", "pgdown", "home", "end", "backspace", "delete", "f1", "ctrl+s", "ctrl+c", "a", "G", ":", "/", "é"} {
 		k, ok := Key(name)
 		if !ok {
 			t.Fatalf("Key(%q) unknown", name)

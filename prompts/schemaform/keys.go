@@ -1,8 +1,12 @@
 package schemaform
 
 import (
+	"slices"
+
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
+
+	"github.com/mcpscope/mcpscope/internal/keyhelp"
 )
 
 // KeyMap holds the keys of the form and of the JSON editor.
@@ -33,44 +37,58 @@ func DefaultKeyMap() KeyMap {
 	}
 }
 
-// helpKeys is a help.KeyMap made of the bindings that apply right now.
-type helpKeys []key.Binding
+// fullHelp is every key of the form and of its JSON editor, in columns.
+func (k KeyMap) fullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Next, k.Prev, k.Enter},
+		{k.Choose, k.Toggle, k.Clear},
+		{k.Submit, k.EditJSON, k.Cancel},
+	}
+}
 
-// ShortHelp implements help.KeyMap.
-func (h helpKeys) ShortHelp() []key.Binding { return h }
-
-// FullHelp implements help.KeyMap.
-func (h helpKeys) FullHelp() [][]key.Binding { return [][]key.Binding{h} }
-
-var _ help.KeyMap = helpKeys(nil)
+// pick is Choose and Toggle as one hint, short enough for a narrow hint
+// bar: move to an option, then select it.
+func (k KeyMap) pick() key.Binding {
+	return key.NewBinding(key.WithKeys(append(slices.Clone(k.Choose.Keys()), k.Toggle.Keys()...)...),
+		key.WithHelp(k.Choose.Help().Key+" "+k.Toggle.Help().Key, "choose"))
+}
 
 // formHelp lists the keys of a form whose focused field is of kind k.
+// Submit and cancel are never cut from the hint bar, nor, on a choice or
+// a toggle, the keys that pick; every field but those takes typed text.
 func (k KeyMap) formHelp(focused kind, hasField bool) help.KeyMap {
-	h := helpKeys{}
-	if hasField {
-		h = append(h, k.Next, k.Prev)
-	}
+	h := keyhelp.Map{Essential: []key.Binding{k.Submit, k.Cancel}, Full: k.fullHelp()}
 	switch focused {
 	case kindBool:
-		h = append(h, withHelp(k.Toggle, "toggle"), k.Clear)
+		toggle := keyhelp.Relabel(k.Toggle, "toggle")
+		h.Short = append(h.Short, toggle)
+		h.Essential = append(h.Essential, toggle)
 	case kindChoice, kindMulti:
-		h = append(h, k.Choose, k.Toggle, k.Clear)
+		pick := k.pick()
+		h.Short = append(h.Short, pick)
+		h.Essential = append(h.Essential, pick)
+	case kindGroup:
+	default:
+		h.Typing = true
 	}
-	return append(h, k.Enter, k.Submit, k.EditJSON, k.Cancel)
+	h.Short = append(h.Short, k.Submit)
+	if hasField {
+		h.Short = append(h.Short, k.Next, k.Prev)
+	}
+	if focused == kindBool || focused == kindChoice || focused == kindMulti {
+		h.Short = append(h.Short, k.Clear)
+	}
+	h.Short = append(h.Short, k.Enter, k.EditJSON, k.Cancel)
+	return h
 }
 
 // editorHelp lists the keys of the JSON editor; back says whether ctrl+e
 // returns to a form.
 func (k KeyMap) editorHelp(back bool) help.KeyMap {
-	h := helpKeys{k.Submit, k.Cancel}
+	h := keyhelp.Map{Short: []key.Binding{k.Submit, k.Cancel}, Essential: []key.Binding{k.Submit, k.Cancel}, Typing: true}
 	if back {
-		h = append(h, withHelp(k.EditJSON, "back to the form"))
+		h.Short = append(h.Short, keyhelp.Relabel(k.EditJSON, "back to the form"))
 	}
+	h.Full = [][]key.Binding{h.Short}
 	return h
-}
-
-// withHelp returns b with another description.
-func withHelp(b key.Binding, desc string) key.Binding {
-	b.SetHelp(b.Help().Key, desc)
-	return b
 }

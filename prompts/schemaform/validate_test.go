@@ -131,7 +131,7 @@ func TestKeyMapFollowsFocus(t *testing.T) {
 		t.Errorf("help on a text field = %q", h)
 	}
 	press(t, f, "tab")
-	if h := helpOf(); !strings.Contains(h, "←/→ option") || !strings.Contains(h, "space select") {
+	if h := helpOf(); !strings.Contains(h, "←/→ space choose") {
 		t.Errorf("help on a choice = %q", h)
 	}
 	press(t, f, "ctrl+e")

@@ -4,7 +4,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 
-	"github.com/mcpscope/mcpscope/ui/screen"
+	"github.com/mcpscope/mcpscope/internal/keyhelp"
 )
 
 // composeKeys are the keys of the raw request composer. The JSON editor
@@ -37,19 +37,33 @@ func defaultComposeKeys() composeKeys {
 	}
 }
 
-// helpFor lists the keys of a step of the composer.
+// helpFor lists the keys of a step of the composer, ranked for the hint
+// bar with the key that steps back never cut, and every key of the
+// composer for the help screen. The picker's filter and the editor take
+// typed text.
 func (k composeKeys) helpFor(s composeStage, notify bool) help.KeyMap {
+	h := keyhelp.Map{Full: [][]key.Binding{
+		{k.Pick, k.Up, k.Down, k.PageUp, k.PageDown, k.Tab, k.Toggle},
+		{k.Send, k.Again, k.Cancel, keyhelp.Relabel(k.Back, "one step back; closes from the picker")},
+	}}
 	switch s {
 	case stageEdit:
-		toggle := screen.Relabel(k.Toggle, "send as notification")
+		toggle := keyhelp.Relabel(k.Toggle, "send as notification")
 		if notify {
-			toggle = screen.Relabel(k.Toggle, "send as request")
+			toggle = keyhelp.Relabel(k.Toggle, "send as request")
 		}
-		return screen.Bindings{k.Send, toggle, screen.Relabel(k.Back, "methods")}
+		back := keyhelp.Relabel(k.Back, "methods")
+		h.Short, h.Essential, h.Typing = []key.Binding{k.Send, toggle, back}, []key.Binding{k.Send, back}, true
 	case stageWait:
-		return screen.Bindings{k.Cancel, screen.Relabel(k.Back, "editor")}
+		back := keyhelp.Relabel(k.Back, "editor")
+		h.Short, h.Essential = []key.Binding{k.Cancel, back}, []key.Binding{back}
 	case stageAnswer:
-		return screen.Bindings{k.Again, screen.Relabel(k.Up, "scroll"), screen.Relabel(k.Back, "editor")}
+		back := keyhelp.Relabel(k.Back, "editor")
+		h.Short, h.Essential = []key.Binding{k.Again, keyhelp.Relabel(k.Up, "scroll"), back}, []key.Binding{back}
+	default:
+		back := keyhelp.Relabel(k.Back, "close")
+		h.Short = []key.Binding{k.Pick, k.Up, k.Down, k.Tab, keyhelp.Relabel(k.Toggle, "kind"), back}
+		h.Essential, h.Typing = []key.Binding{k.Pick, back}, true
 	}
-	return screen.Bindings{k.Pick, k.Up, k.Down, k.Tab, screen.Relabel(k.Toggle, "kind"), screen.Relabel(k.Back, "close")}
+	return h
 }

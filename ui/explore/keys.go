@@ -1,10 +1,12 @@
 package explore
 
 import (
+	"slices"
+
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 
-	"github.com/mcpscope/mcpscope/ui/screen"
+	"github.com/mcpscope/mcpscope/internal/keyhelp"
 )
 
 // exploreKeyMap holds the explorer's own keys; scrolling uses the root's.
@@ -37,25 +39,34 @@ func defaultExploreKeys() exploreKeyMap {
 	}
 }
 
-// Help lists the keys of the explorer's current screen.
+// Help lists the keys of the explorer's current screen, ranked for the
+// hint bar with the key that steps back or closes never cut, and, for the
+// help screen, every key of the explorer (after those of the open form).
 func (x *Explorer) Help() help.KeyMap {
 	k := x.keys
+	full := [][]key.Binding{
+		{k.Open, k.Form, k.Filter, k.Refresh, k.Close},
+		{k.NextTab, k.PrevTab, k.PickTab, x.nav.Up, x.nav.Down, x.nav.PageUp, x.nav.PageDown, x.nav.Home, x.nav.End},
+		{k.FilterDone, k.FilterClear, k.CancelCall, k.Again, k.Scroll, k.Back},
+	}
+	h := keyhelp.Map{Full: full}
 	switch {
 	case x.mode == modeWizard && x.wiz != nil:
 		return x.wiz.Help()
 	case x.mode == modeForm && x.form != nil:
-		return x.form.KeyMap()
+		h = keyhelp.Of(x.form.KeyMap())
+		h.Full = append(slices.Clone(h.FullHelp()), full...)
 	case x.mode == modeCalling:
-		return screen.Bindings{k.CancelCall, k.Back}
+		h.Short, h.Essential = []key.Binding{k.CancelCall, k.Back}, []key.Binding{k.Back}
 	case x.mode == modeOutcome:
-		return screen.Bindings{k.Scroll, k.Again, k.Back}
+		h.Short, h.Essential = []key.Binding{k.Again, k.Scroll, k.Back}, []key.Binding{k.Back}
 	case x.filtering:
-		return screen.Bindings{k.FilterDone, k.FilterClear}
+		h.Short, h.Essential, h.Typing = []key.Binding{k.FilterDone, k.FilterClear}, []key.Binding{k.FilterDone, k.FilterClear}, true
+	case x.tab == tabTools && x.interactive():
+		open := keyhelp.Relabel(k.Open, "start a wizard")
+		h.Short, h.Essential = []key.Binding{open, k.Form, k.Filter, k.NextTab, k.PickTab, k.Refresh, k.Close}, []key.Binding{open, k.Close}
+	default:
+		h.Short, h.Essential = []key.Binding{k.Open, k.Filter, k.NextTab, k.PickTab, k.Refresh, k.Close}, []key.Binding{k.Open, k.Close}
 	}
-	if x.tab == tabTools && x.interactive() {
-		open := k.Open
-		open.SetHelp("enter", "start a wizard")
-		return screen.Bindings{open, k.Form, k.Filter, k.NextTab, k.PickTab, k.Refresh, k.Close}
-	}
-	return screen.Bindings{k.Open, k.Filter, k.NextTab, k.PickTab, k.Refresh, k.Close}
+	return h
 }

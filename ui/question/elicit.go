@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/url"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -11,11 +12,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpscope/mcpscope/internal/keyhelp"
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/ui/look"
-	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // elicitResult is the answer to elicitation/create: content only when a
@@ -156,18 +157,37 @@ func (v *elicitView) render(w, h int) string {
 	return strings.Join(head, "\n") + "\n" + v.form.Render(w, h-len(head))
 }
 
-// help lists the keys of the mode.
+// help lists the keys of the mode. In form mode the keys that pick an
+// option of the focused field rank first, and they, accept and cancel are
+// never cut from the hint bar; the help lists the form's keys too, where
+// accept and cancel stand for the form's submit and cancel.
 func (v *elicitView) help() help.KeyMap {
+	k := v.keys
 	if v.form == nil {
-		return screen.Bindings{v.keys.Yes, v.keys.No, v.keys.Cancel}
+		return keyhelp.Map{Short: []key.Binding{k.Yes, k.No, k.Cancel}, Essential: []key.Binding{k.Yes, k.No, k.Cancel}}
 	}
-	h := screen.Bindings{v.keys.Accept, v.keys.Decline, v.keys.Cancel}
-	for _, b := range v.form.KeyMap().ShortHelp() {
+	fk := keyhelp.Of(v.form.KeyMap())
+	own := []key.Binding{k.Accept, k.Decline, k.Cancel}
+	h := keyhelp.Map{Essential: []key.Binding{k.Accept, k.Cancel}, Typing: fk.Typing, Full: [][]key.Binding{own}}
+	var rest []key.Binding
+	for _, b := range fk.Short {
 		switch b.Help().Key {
-		case "ctrl+s", "esc", "enter": // accept and cancel are above; enter moves on or accepts
+		case k.Accept.Help().Key, k.Cancel.Help().Key, "enter": // accept and cancel are ours; enter moves on or accepts
 		default:
-			h = append(h, b)
+			if fk.IsEssential(b) {
+				h.Short = append(h.Short, b)
+				h.Essential = append(h.Essential, b)
+			} else {
+				rest = append(rest, b)
+			}
 		}
+	}
+	h.Short = append(append(append(h.Short, k.Accept, k.Decline), rest...), k.Cancel)
+	for _, col := range fk.FullHelp() {
+		col = slices.DeleteFunc(slices.Clone(col), func(b key.Binding) bool {
+			return b.Help().Key == k.Accept.Help().Key || b.Help().Key == k.Cancel.Help().Key
+		})
+		h.Full = append(h.Full, col)
 	}
 	return h
 }

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/internal/keyhelp"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/screen"
@@ -131,7 +132,7 @@ func (h *questionHost) Help() help.KeyMap {
 	if h.under != nil {
 		return h.under.Help()
 	}
-	return screen.Bindings{}
+	return keyhelp.Map{}
 }
 
 // remove drops q if it is still open and reports whether it was on screen.

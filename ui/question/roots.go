@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/internal/keyhelp"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/screen"
@@ -102,10 +103,15 @@ func (e *RootsEditor) restyle() {
 
 // Help lists the keys of the list or of the root being edited.
 func (e *RootsEditor) Help() help.KeyMap {
+	k := e.keys
+	back := keyhelp.Relabel(k.Cancel, "back to the list")
+	h := keyhelp.Map{Full: [][]key.Binding{{k.Up, k.Down, k.Add, k.Edit, k.Delete}, {k.Save, k.Cancel}, {k.Done, k.NextField, back}}}
 	if e.editing >= 0 {
-		return screen.Bindings{e.keys.Done, e.keys.NextField, screen.Relabel(e.keys.Cancel, "back")}
+		h.Short, h.Essential, h.Typing = []key.Binding{k.Done, k.NextField, back}, []key.Binding{k.Done, back}, true
+		return h
 	}
-	return screen.Bindings{e.keys.Add, e.keys.Edit, e.keys.Delete, e.keys.Up, e.keys.Down, e.keys.Save, e.keys.Cancel}
+	h.Short, h.Essential = []key.Binding{k.Add, k.Edit, k.Delete, k.Up, k.Down, k.Save, k.Cancel}, []key.Binding{k.Save, k.Cancel}
+	return h
 }
 
 // Update handles the keys of the list or of the root being edited.

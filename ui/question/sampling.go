@@ -10,9 +10,9 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/internal/keyhelp"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/ui/look"
-	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // Sampling answers.
@@ -152,5 +152,12 @@ func samplingRefusal(msg string) *questionAnswer {
 
 // help lists the keys.
 func (v *samplingView) help() help.KeyMap {
-	return screen.Bindings{screen.Relabel(v.keys.Accept, "send reply"), v.keys.Next, v.keys.Decline, v.keys.Cancel, v.keys.PageDown}
+	k := v.keys
+	accept := keyhelp.Relabel(k.Accept, "send reply")
+	return keyhelp.Map{
+		Short:     []key.Binding{accept, k.Next, k.Decline, k.Cancel, k.PageDown},
+		Essential: []key.Binding{accept, k.Cancel},
+		Full:      [][]key.Binding{{accept, k.Decline, k.Cancel}, {k.Next, k.PageUp, k.PageDown}},
+		Typing:    true, // the reply or the model's name has the keys
+	}
 }

@@ -11,7 +11,6 @@ import (
 	"fmt"
 
 	"charm.land/bubbles/v2/help"
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
@@ -33,7 +32,12 @@ type Screen interface {
 	Update(msg tea.Msg) (cmd tea.Cmd, closed bool)
 	// Render draws the body in w×h.
 	Render(w, h int) string
-	// Help is what the help line shows while the screen is open.
+	// Help lists the screen's keys for the hint bar and the help
+	// screen. A keyhelp.Map ranks them, marks those the hint bar never
+	// cuts (the close key, a key the screen cannot be used without),
+	// lists every key for the help screen and says whether a text field
+	// has the keys (then F1, not ?, opens the help); any other
+	// help.KeyMap is shown as it is.
 	Help() help.KeyMap
 }
 
@@ -92,20 +96,3 @@ func (msg CallDoneMsg) Report() (note string, err error) {
 
 // CancelReason is the reason sent with a cancellation from the UI.
 const CancelReason = "cancelled by the user"
-
-// Bindings is a help.KeyMap made of the bindings that apply right now.
-type Bindings []key.Binding
-
-// ShortHelp implements help.KeyMap.
-func (b Bindings) ShortHelp() []key.Binding { return b }
-
-// FullHelp implements help.KeyMap.
-func (b Bindings) FullHelp() [][]key.Binding { return [][]key.Binding{b} }
-
-var _ help.KeyMap = Bindings(nil)
-
-// Relabel returns b described as desc.
-func Relabel(b key.Binding, desc string) key.Binding {
-	b.SetHelp(b.Help().Key, desc)
-	return b
-}

@@ -6,7 +6,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 
-	"github.com/mcpscope/mcpscope/ui/screen"
+	"github.com/mcpscope/mcpscope/internal/keyhelp"
 )
 
 // wizardKeyMap holds the wizard's own keys; the prompt's widget has its
@@ -34,18 +34,28 @@ func defaultWizardKeys() wizardKeyMap {
 }
 
 // Help lists the keys of what the wizard shows: the state view, the end,
-// the answer in flight, or the prompt's widget.
+// the answer in flight, or the prompt's widget (whose keys, and whether
+// it takes typed text, come first). The close or cancel key is never cut
+// from the hint bar, and the help lists the widget's keys and the
+// wizard's.
 func (w *Wizard) Help() help.KeyMap {
 	k := w.keys
+	own := []key.Binding{k.Cancel, k.CancelAnswer, k.State, keyhelp.Relabel(k.StateClose, "back from the state"),
+		keyhelp.Relabel(k.Close, "close, once ended"), k.Scroll}
+	h := keyhelp.Map{Full: [][]key.Binding{own}}
 	switch {
 	case w.state != nil:
-		return screen.Bindings{k.Scroll, k.StateClose}
+		h.Short, h.Essential = []key.Binding{k.Scroll, k.StateClose}, []key.Binding{k.StateClose}
 	case w.phase == wizEnded:
-		return screen.Bindings{k.Scroll, k.State, k.Close}
+		h.Short, h.Essential = []key.Binding{k.Scroll, k.State, k.Close}, []key.Binding{k.Close}
 	case w.phase == wizSending:
-		return screen.Bindings{k.CancelAnswer, k.State, k.Cancel}
+		h.Short, h.Essential = []key.Binding{k.CancelAnswer, k.State, k.Cancel}, []key.Binding{k.Cancel}
 	case w.phase == wizAnswering && w.widget != nil:
-		return screen.Bindings(slices.Concat(w.widget.KeyMap().ShortHelp(), []key.Binding{k.State}))
+		wk := keyhelp.Of(w.widget.KeyMap())
+		h.Short, h.Essential, h.Typing = append(slices.Clone(wk.Short), k.State), wk.Essential, wk.Typing
+		h.Full = append(slices.Clone(wk.FullHelp()), own)
+	default:
+		h.Short, h.Essential = []key.Binding{k.State, k.Cancel}, []key.Binding{k.Cancel}
 	}
-	return screen.Bindings{k.State, k.Cancel}
+	return h
 }

@@ -1,0 +1,113 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/internal/keyhelp"
+	"github.com/mcpscope/mcpscope/ui/nav"
+)
+
+// Notes of the help screen.
+const (
+	// closeHelp says how to leave the help screen.
+	closeHelp = "? or esc closes help"
+	// filterHelp explains the filter words.
+	filterHelp = "filter words (all must match): a method substring · > sent · < received · #ID · error · " +
+		"control | stream | datagram | stderr"
+	// typingHelp says why ? is not help while a text field has the keys.
+	typingHelp = "a text field has the keys: ? types a ?, F1 opens this help"
+)
+
+// helpKey opens or closes the help screen: F1 anywhere, ? unless a text
+// field has the keys (typing); while the help is shown, ?, F1 and esc
+// close it and the navigation keys scroll it. It reports whether msg was
+// one of these.
+func (m *Model) helpKey(msg tea.KeyPressMsg, typing bool) bool {
+	k := m.keys
+	switch {
+	case m.showHelp && key.Matches(msg, k.Help, k.HelpAnywhere, k.Back):
+		m.showHelp = false
+	case key.Matches(msg, k.HelpAnywhere), !typing && key.Matches(msg, k.Help):
+		m.showHelp, m.helpTop = true, 0
+	case m.showHelp:
+		page := max(m.height-chromeLines, 1)
+		v, ok := nav.Of(msg, k.Keys, page)
+		if !ok {
+			return false
+		}
+		last := max(len(m.helpLines(m.width))-page, 0)
+		m.helpTop = v.Apply(m.helpTop, last+1)
+	default:
+		return false
+	}
+	return true
+}
+
+// screenKeys are the keys of the open screen.
+func (m *Model) screenKeys() keyhelp.Map { return keyhelp.Of(m.overlay.Help()) }
+
+// hintBar draws the line of keys under the body: how to close the help
+// while it is shown, else the keys of the open screen or of the panes,
+// ranked, with the key that opens the help first (F1 while a text field
+// has the keys, ? otherwise).
+func (m *Model) hintBar(w int) string {
+	k := m.keys
+	switch {
+	case m.showHelp:
+		closing := key.NewBinding(key.WithKeys("?", "esc"), key.WithHelp("?/esc", "close help"))
+		scroll := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓ pgup/pgdn", "scroll"))
+		quit := k.Quit
+		if m.overlay != nil {
+			quit = key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit"))
+		}
+		return m.styles.HintBar(closing, keyhelp.Map{Short: []key.Binding{scroll, quit}, Essential: []key.Binding{quit}}, w)
+	case m.overlay != nil:
+		sk := m.screenKeys()
+		open := k.Help
+		if sk.Typing {
+			open = k.HelpAnywhere
+		}
+		return m.styles.HintBar(open, sk, w)
+	}
+	return m.styles.HintBar(k.Help, k.hints(), w)
+}
+
+// fullHelp renders the help screen in w columns from the line the user
+// scrolled to.
+func (m *Model) fullHelp(w int) string {
+	lines := m.helpLines(w)
+	return strings.Join(lines[min(m.helpTop, len(lines)-1):], "\n")
+}
+
+// helpLines are the lines of the help screen in w columns: what it is and
+// how to close it, then the keys of the open screen (and the two that
+// work everywhere) or of the panes, in columns, then notes.
+func (m *Model) helpLines(w int) []string {
+	k := m.keys
+	title, groups, notes := "Keys of mcpscope", k.fullHelp(m.panes), []string{filterHelp}
+	if m.overlay != nil {
+		sk := m.screenKeys()
+		title = "Keys of " + m.overlay.Title()
+		quit := key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit"))
+		groups = append(append([][]key.Binding{}, sk.FullHelp()...), []key.Binding{k.Help, k.helpInText(), quit})
+		notes = nil
+		if sk.Typing {
+			notes = []string{typingHelp}
+		}
+	}
+	muted := m.styles.Ink.Muted
+	lines := []string{
+		m.styles.TitleFocused.Render(ansi.Truncate(title, w, "…")),
+		muted.Paint(closeHelp),
+		"",
+		m.styles.HelpColumns(groups, w),
+	}
+	for _, n := range notes {
+		lines = append(lines, "", muted.Paint(ansi.Hardwrap(n, w, true)))
+	}
+	return strings.Split(strings.Join(lines, "\n"), "\n")
+}
