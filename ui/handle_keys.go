@@ -15,6 +15,12 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.handleFilterKey(msg)
 	}
 	k := m.keys
+	for p, b := range k.Panes {
+		if key.Matches(msg, b) {
+			m.jumpTo(paneID(p))
+			return nil
+		}
+	}
 	switch {
 	case key.Matches(msg, k.Quit):
 		return m.quit()

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
@@ -155,6 +157,35 @@ func TestHelpScrolls(t *testing.T) {
 	wantAll(t, "the help's end", screenText(m), "filter words")
 	press(m, "home")
 	wantAll(t, "the help's top", screenText(m), "? or esc closes help")
+}
+
+// 1…6 jump to the panes; a pane the connection has not is named in the
+// status line, and the help lists only the panes there are.
+func TestPaneKeys(t *testing.T) {
+	m := newTestModel(t, sampleStore(t), 140, 40)
+	m.setPanes(panesFor(proto.DialectMCP))
+	for _, c := range []struct {
+		key  string
+		want paneID
+	}{{"5", paneHex}, {"4", paneDetail}, {"6", paneStderr}, {"1", paneTraffic}} {
+		press(m, c.key)
+		if m.focus != c.want {
+			t.Errorf("%s: focus %s, want %s", c.key, paneNames[m.focus], paneNames[c.want])
+		}
+	}
+	press(m, "2")
+	if m.focus != paneTraffic || !strings.Contains(screenText(m), "no Streams pane on this connection") {
+		t.Errorf("2 on stdio: focus %s, status %q", paneNames[m.focus], m.status.message)
+	}
+	press(m, "?")
+	text := screenText(m)
+	text = text[:strings.LastIndex(text, "\n")] // the status line still names Streams
+	wantAll(t, "the help", text, "Traffic", "Hex", "Stderr")
+	if strings.Contains(text, "Streams") || strings.Contains(text, "Datagrams") {
+		t.Errorf("the help lists panes stdio has not:\n%s", text)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	wantAll(t, "the help at 80×24", screenText(m), "? or esc closes help")
 }
 
 // A wizard's prompt takes typed text: F1 opens the help, which lists the

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"fmt"
+
 	"charm.land/bubbles/v2/key"
 
 	"github.com/mcpscope/mcpscope/internal/keyhelp"
@@ -19,6 +21,8 @@ type KeyMap struct {
 	Tone, Explore, Compose       key.Binding
 	Roots                        key.Binding
 	Quit, Help, HelpAnywhere     key.Binding
+	// Panes jump to a pane: 1 traffic … 6 stderr, in tab bar order.
+	Panes [paneCount]key.Binding
 }
 
 // DefaultKeyMap returns the default bindings.
@@ -47,29 +51,51 @@ func DefaultKeyMap() KeyMap {
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		// F1 opens the help where ? is typed text: in a form, the composer, a filter.
 		HelpAnywhere: key.NewBinding(key.WithKeys("f1"), key.WithHelp("F1", "help")),
+		Panes:        paneKeys(),
 	}
+}
+
+// paneKeys are the digits that jump to the panes, in tab bar order.
+func paneKeys() [paneCount]key.Binding {
+	var k [paneCount]key.Binding
+	for p := range paneCount {
+		d := string(rune('1' + p))
+		k[p] = key.NewBinding(key.WithKeys(d), key.WithHelp(d, paneNames[p]))
+	}
+	return k
 }
 
 // ShortHelp is the hint bar's keys, the most used first (hints).
 func (k KeyMap) ShortHelp() []key.Binding { return k.hints().Short }
 
-// FullHelp is the help screen, in columns.
+// FullHelp is the help screen, in columns, with every pane's key.
 func (k KeyMap) FullHelp() [][]key.Binding { return k.fullHelp(allPanes()) }
 
 // hints ranks the keys of the panes for the hint bar, the most used
 // first; q is never cut. ? is not among them: the bar always shows it.
 func (k KeyMap) hints() keyhelp.Map {
+	var digits []string
+	for _, b := range k.Panes {
+		digits = append(digits, b.Keys()...)
+	}
+	jump := key.NewBinding(key.WithKeys(digits...), key.WithHelp(fmt.Sprintf("1-%d", paneCount), "pane"))
 	return keyhelp.Map{
 		Short: []key.Binding{k.NextPane, k.Detail, k.Filter, keyhelp.Relabel(k.Explore, "explore"),
 			keyhelp.Relabel(k.Compose, "compose"), k.Hex, k.Follow, keyhelp.Relabel(k.Cancel, "cancel"),
-			keyhelp.Relabel(k.Link, "linked frame"), k.Quit},
+			keyhelp.Relabel(k.Link, "linked frame"), jump, k.Quit},
 		Essential: []key.Binding{k.Quit},
 	}
 }
 
-// fullHelp is the help screen, in columns.
-func (k KeyMap) fullHelp(paneSet) [][]key.Binding {
+// fullHelp is the help screen, in columns: the keys of the panes in s
+// (the others are not there to jump to).
+func (k KeyMap) fullHelp(s paneSet) [][]key.Binding {
 	panes := []key.Binding{k.NextPane, k.PrevPane}
+	for p := range paneCount {
+		if s[p] {
+			panes = append(panes, k.Panes[p])
+		}
+	}
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 		panes,

@@ -50,3 +50,25 @@ func (s paneSet) step(p paneID, n int) paneID {
 	}
 	return p
 }
+
+// absentNote says why the current connection has no pane p.
+func absentNote(p paneID) string {
+	why := "this connection cannot fill it"
+	switch p {
+	case paneStreams, paneDatagrams:
+		why = "execution streams and datagrams exist only on MCP-Flow"
+	case paneStderr:
+		why = "an MCP-Flow server has no stderr to show"
+	}
+	return "no " + paneNames[p] + " pane on this connection: " + why
+}
+
+// jumpTo focuses pane p (its key is its place in the tab bar), or says
+// in the status line why the connection has no such pane.
+func (m *Model) jumpTo(p paneID) {
+	if !m.panes[p] {
+		m.status.note(absentNote(p))
+		return
+	}
+	m.setFocus(p)
+}
