@@ -61,13 +61,20 @@ type tmuxPane struct {
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
 
-// startPane runs argv in a new detached tmux session named after the test
-// and this process; the session and its server are killed when the test ends.
+// startPane runs argv in a new detached tmux session of 160×45 named after
+// the test and this process; the session and its server are killed when
+// the test ends.
 func startPane(t *testing.T, argv ...string) *tmuxPane {
+	t.Helper()
+	return startPaneSized(t, paneColumns, paneLines, argv...)
+}
+
+// startPaneSized is startPane in a window of columns×lines.
+func startPaneSized(t *testing.T, columns, lines string, argv ...string) *tmuxPane {
 	t.Helper()
 	needTmux(t)
 	p := &tmuxPane{t: t, name: fmt.Sprintf("mcpscope-%s-%d", unsafeName.ReplaceAllString(t.Name(), "-"), os.Getpid())}
-	args := append([]string{"new-session", "-d", "-s", p.name, "-x", paneColumns, "-y", paneLines}, argv...)
+	args := append([]string{"new-session", "-d", "-s", p.name, "-x", columns, "-y", lines}, argv...)
 	if out, err := p.tmux(args...); err != nil {
 		t.Fatalf("starting tmux session %s: %v\n%s", p.name, err, out)
 	}
@@ -107,6 +114,17 @@ func (p *tmuxPane) typeText(s string) {
 // screen captures the visible pane as plain text (no ANSI).
 func (p *tmuxPane) screen() (string, error) {
 	return p.tmux("capture-pane", "-p", "-t", p.name)
+}
+
+// styledScreen captures the visible pane with its text attributes and
+// colours as escape sequences.
+func (p *tmuxPane) styledScreen() string {
+	p.t.Helper()
+	s, err := p.tmux("capture-pane", "-p", "-e", "-t", p.name)
+	if err != nil {
+		p.t.Fatalf("capturing the pane: %v\n%s", err, s)
+	}
+	return s
 }
 
 // waitUntil polls the screen until ok accepts it and returns that screen;

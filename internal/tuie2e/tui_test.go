@@ -2,6 +2,7 @@ package tuie2e
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -22,6 +23,9 @@ var (
 	// control frames and the initialize request in the detail pane.
 	controlFilter    = regexp.MustCompile(`filter "control"`)
 	initializeDetail = regexp.MustCompile(`request · id \S+ · initialize`)
+	// colour is an SGR sequence that sets a foreground or background
+	// colour (39 and 49, the terminal's own colours, are none).
+	colour = regexp.MustCompile(`\x1b\[(?:[0-9;]*;)?(?:3[0-8]|4[0-8]|9[0-7]|10[0-7])[;m]`)
 )
 
 // TestTmux runs the real mcpscope binary in tmux and drives it by keys.
@@ -29,6 +33,7 @@ func TestTmux(t *testing.T) {
 	bin := buildBinary(t)
 	t.Run("demo", func(t *testing.T) { testDemo(t, bin) })
 	t.Run("stdio_ts", func(t *testing.T) { testStdioTS(t, bin) })
+	t.Run("nocolor_80x24", func(t *testing.T) { testNoColor(t, bin) })
 }
 
 // testDemo drives `mcpscope demo`: connect, read_file, analyze and cancel,
@@ -57,6 +62,15 @@ func testDemo(t *testing.T, bin string) {
 	snapshot(t, "screen-hex.txt", hex)
 
 	walkBookTrip(p)
+
+	// ? in the explorer lists the explorer's keys, and esc closes only the help.
+	p.keys("e")
+	p.waitFor("interactive server: enter starts a wizard")
+	p.keys("?")
+	snapshot(t, "screen-help-explorer.txt", p.waitFor("Keys of Explorer", "? or esc closes help", "reload all lists"))
+	p.keys("Escape")
+	p.waitFor("interactive server: enter starts a wizard")
+	p.escapeUntilGone("Explorer ·")
 
 	p.keys("?")
 	snapshot(t, "screen-help.txt", p.waitFor("shift+tab previous pane", "filter words"))
@@ -129,6 +143,29 @@ func testStdioTS(t *testing.T, bin string) {
 	p.keys("BTab")
 	p.waitMatch(stderrLines)
 	p.waitFor("Starting default (STDIO) server")
+	p.keys("q")
+	p.waitGone()
+}
+
+// testNoColor runs the demo with NO_COLOR=1 at 80×24: the hint bar keeps ?
+// and q, the selected traffic row is in reverse video and no colour is
+// drawn; 2 jumps to the streams pane.
+func testNoColor(t *testing.T, bin string) {
+	p := startPaneSized(t, "80", "24", "env", "NO_COLOR=1", bin, "demo")
+	snapshot(t, "screen-80x24.txt", p.waitFor("MCP-Flow READY", "result · tools/list", "? help", "q quit"))
+	styled := p.styledScreen()
+	selected := false // following, the last frame is selected: the tools/list result
+	for _, l := range strings.Split(styled, "\n") {
+		selected = selected || strings.Contains(l, "result · tools/list") && strings.HasPrefix(l, "\x1b[7m")
+	}
+	if !selected {
+		t.Errorf("the selected row is not in reverse video:\n%q", styled)
+	}
+	if colour.MatchString(styled) {
+		t.Errorf("colours are drawn under NO_COLOR: %q", colour.FindString(styled))
+	}
+	p.keys("2")
+	p.waitFor("Execution streams ·")
 	p.keys("q")
 	p.waitGone()
 }
