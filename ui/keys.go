@@ -16,7 +16,7 @@ type KeyMap struct {
 	Cancel, Copy, Reconnect      key.Binding
 	ListTools, ReadFile, Analyze key.Binding
 	Tone, Explore, Compose       key.Binding
-	Roots                        key.Binding
+	Roots, Wire                  key.Binding
 	Quit, Help                   key.Binding
 }
 
@@ -42,6 +42,7 @@ func DefaultKeyMap() KeyMap {
 		Explore:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "explore tools, resources, prompts")),
 		Compose:   key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "send a raw request")),
 		Roots:     key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "edit roots")),
+		Wire:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "wire ⇄ screen")),
 		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 	}
@@ -58,7 +59,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 		{k.NextPane, k.PrevPane, k.Detail, k.Hex, k.Back, k.Link},
 		{k.Follow, k.Filter, k.Copy, k.Cancel, k.Reconnect},
-		{k.Explore, k.Compose, k.Roots, k.ListTools, k.ReadFile, k.Analyze, k.Tone},
+		{k.Explore, k.Compose, k.Roots, k.Wire, k.ListTools, k.ReadFile, k.Analyze, k.Tone},
 		{k.Help, k.Quit},
 	}
 }

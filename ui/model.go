@@ -49,7 +49,8 @@ type Model struct {
 	showHelp      bool
 	filterGen     int
 
-	overlay screen.Screen // open over the panes, or nil
+	overlay   screen.Screen // open over the panes, or nil
+	wireFront bool          // with a screen open, the panes have the keys (and, when narrow, the body)
 
 	composed compose.History // what the composer sent in this run, newest first
 
@@ -140,7 +141,7 @@ type pane interface {
 // setSize lays the panes out for a w×h screen.
 func (m *Model) setSize(w, h int) {
 	m.width, m.height = w, h
-	m.layout = computeLayout(w, h, m.focus, m.panes)
+	m.layout = computeLayout(w, h, m.focus, m.panes, m.driving())
 	for p := range paneCount {
 		b := m.layout.body(p)
 		if b.h > 0 {

@@ -3,10 +3,12 @@ package ui
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/ui/look"
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // filterHelp explains the filter words on the help screen.
@@ -25,8 +27,10 @@ func (m *Model) View() tea.View {
 		lines = append(lines, look.FitLine(m.styles.Notice.Render(" "+m.quitQuestion()+" "), w))
 	case m.filtering:
 		lines = append(lines, look.FitLine(m.input.View(), w))
+	case m.overlay != nil && !m.wireFront && !m.showHelp:
+		lines = append(lines, look.FitLine(m.help.ShortHelpView(m.screenHints()), w))
 	case m.overlay != nil && !m.showHelp:
-		lines = append(lines, look.FitLine(m.help.ShortHelpView(m.overlay.Help().ShortHelp()), w))
+		lines = append(lines, look.FitLine(m.help.ShortHelpView(m.wireHints()), w))
 	default:
 		lines = append(lines, look.FitLine(m.help.ShortHelpView(m.keys.ShortHelp()), w))
 	}
@@ -43,8 +47,8 @@ func (m *Model) renderBody(w, h int) []string {
 	if m.showHelp {
 		return look.FitBlock(m.fullHelp(w), w, h)
 	}
-	if m.overlay != nil {
-		return m.renderOverlay(w, h)
+	if m.layout.screen.h > 0 {
+		return m.renderBeside(w, h)
 	}
 	if !m.layout.split {
 		return m.renderArea(m.focus, w, h)
@@ -96,7 +100,7 @@ func (m *Model) renderArea(p paneID, w, h int) []string {
 		return nil
 	}
 	pn := m.pane(p)
-	focused := p == m.focus
+	focused := p == m.focus && m.wireHasKeys()
 	title := m.styles.Title
 	if focused {
 		title = m.styles.TitleFocused
@@ -150,10 +154,49 @@ func (m *Model) renderOverlay(w, h int) []string {
 	if h <= 0 {
 		return nil
 	}
+	title := m.styles.TitleFocused
+	if m.wireFront {
+		title = m.styles.Title
+	}
 	out := make([]string, 0, h)
-	out = append(out, m.styles.TitleFocused.Render(look.Cell(" "+m.overlay.Title(), w)))
+	out = append(out, title.Render(look.Cell(" "+m.overlay.Title(), w)))
 	if h > 1 {
 		out = append(out, look.FitBlock(m.overlay.Render(w, h-1), w, h-1)...)
 	}
 	return out
+}
+
+// renderBeside draws the open screen in its area and, when the wire is
+// beside it, the panes laid out on its right.
+func (m *Model) renderBeside(w, h int) []string {
+	l := m.layout
+	scr := m.renderOverlay(l.screen.w, h)
+	if l.screen.w >= w {
+		return scr
+	}
+	var right []string
+	for p := range paneCount {
+		if l.visible(p) {
+			right = append(right, m.renderArea(p, l.area[p].w, l.area[p].h)...)
+		}
+	}
+	sep := m.styles.Ink.Muted.Paint("│")
+	return zipRows(scr, right, h, func(a, b string) string { return look.FitLine(a, l.screen.w) + sep + b })
+}
+
+// screenHints are the hint bar while the open screen has the keys: its
+// own keys, then the one that shows the wire.
+func (m *Model) screenHints() []key.Binding {
+	wire := screen.Relabel(m.keys.Wire, "wire")
+	if m.layout.screen.w < m.width {
+		wire = screen.Relabel(m.keys.Wire, "keys to traffic")
+	}
+	return append(m.overlay.Help().ShortHelp(), wire)
+}
+
+// wireHints are the hint bar while the panes have the keys in front of
+// an open screen: the way back to it first.
+func (m *Model) wireHints() []key.Binding {
+	back := screen.Relabel(m.keys.Wire, "back to "+look.OneLine(m.overlay.Title()))
+	return append([]key.Binding{back}, m.keys.ShortHelp()...)
 }
