@@ -11,12 +11,13 @@
 // Dialects: $schema may name draft-04, -06, -07, 2019-09 or 2020-12
 // (2020-12 when absent); any other $schema does not compile. Under draft-07
 // and older, $ref replaces the keywords beside it; from 2019-09 they apply
-// together. Keywords of 2019-09 and 2020-12 (prefixItems,
-// dependentRequired, dependentSchemas, minContains, maxContains,
-// unevaluatedProperties, unevaluatedItems, $anchor, $dynamicRef) are
-// ignored in older drafts; older keywords (dependencies, items as an array
-// with additionalItems, draft-04's boolean exclusiveMinimum and
-// exclusiveMaximum) are read in every draft.
+// together. The keywords 2019-09 introduced (dependentRequired,
+// dependentSchemas, minContains, maxContains, unevaluatedProperties,
+// unevaluatedItems, $anchor) are ignored in older drafts, and those of
+// 2020-12 (prefixItems, $dynamicRef, $dynamicAnchor) before it; older
+// keywords (dependencies, items as an array with additionalItems, the
+// boolean exclusiveMinimum and exclusiveMaximum of draft-04) are read in
+// every draft. Draft-04 names a schema with id, the others with $id.
 //
 // Keywords: type, enum, const, the numeric bounds and multipleOf (numbers
 // compared exactly: 1.0 is an integer, 0.3 is a multiple of 0.1),
