@@ -56,6 +56,8 @@ func (d dialect) refAlone() bool { return d <= draft7 }
 // to the dialect; older keywords apply in every dialect.
 func (d dialect) has(keyword string) bool {
 	switch keyword {
+	case "$recursiveRef":
+		return d == draft2019
 	case "prefixItems", "$dynamicRef", "$dynamicAnchor":
 		return d >= draft2020
 	case "dependentRequired", "dependentSchemas", "unevaluatedProperties", "unevaluatedItems",

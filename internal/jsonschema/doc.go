@@ -30,8 +30,8 @@
 // unevaluatedProperties and unevaluatedItems. Annotations (title,
 // description, default, examples, …) and unknown keywords are ignored.
 //
-// References: $ref (and $dynamicRef, resolved like $ref, by where it is
-// written) to a JSON pointer in the document (#, #/$defs/x,
+// References: $ref (and 2020-12's $dynamicRef and 2019-09's
+// $recursiveRef, resolved like $ref, by where they are written) to a JSON pointer in the document (#, #/$defs/x,
 // #/definitions/x, with ~0, ~1 and percent escapes), to a $id or to an
 // $anchor inside it. A reference to another document does not compile:
 // nothing is ever loaded.

@@ -120,7 +120,7 @@ func (k *keywords) read(kw string, v *value) error {
 	n := k.n
 	var err error
 	switch kw {
-	case "$dynamicRef":
+	case "$dynamicRef", "$recursiveRef":
 		err = k.ref(kw, v)
 	case "type":
 		n.types, err = k.typeNames(v)

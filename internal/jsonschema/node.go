@@ -11,7 +11,7 @@ type node struct {
 	boolean *bool  // a true or false schema; nothing else is set
 	dialect dialect
 
-	refs []*node // $ref and $dynamicRef (resolved statically), in place
+	refs []*node // $ref, $dynamicRef, $recursiveRef (resolved statically)
 
 	types    []string // type, as written
 	constant *literal

@@ -22,6 +22,8 @@ func TestRefs(t *testing.T) {
 		{"$id then pointer", `{"$id":"http://example.com/r","$ref":"http://example.com/r#/$defs/a","$defs":{"a":{"const":1}}}`, `2`, "const@"},
 		{"relative to embedded $id", `{"$defs":{"e":{"$id":"http://x.test/e","$defs":{"s":{"type":"string"}},"$ref":"#/$defs/s"}},"$ref":"http://x.test/e"}`, `1`, "type@"},
 		{"draft-07 $id anchor", `{` + draft7URI + `"$ref":"#x","definitions":{"a":{"$id":"#x","type":"string"}}}`, `1`, "type@"},
+		{"2019-09 $recursiveRef", `{` + draft2019URI + `"properties":{"c":{"$recursiveRef":"#"}},"maxProperties":1}`, `{"c":{"c":{},"d":1}}`, "maxProperties@/c"},
+		{"2020-12 $dynamicRef", `{"$dynamicAnchor":"n","properties":{"c":{"$dynamicRef":"#n"}},"maxProperties":1}`, `{"c":{"c":{},"d":1}}`, "maxProperties@/c"},
 		{"2020-12 siblings apply", `{"$ref":"#/$defs/s","maxLength":2,"$defs":{"s":{"type":"string"}}}`, `"abc"`, "maxLength@"},
 		{"draft-07 siblings ignored", `{` + draft7URI + `"$ref":"#/definitions/s","maxLength":2,"definitions":{"s":{"type":"string"}}}`, `"abc"`, ""},
 		{"draft-07 root ref beside definitions", `{` + draft7URI + `"$ref":"#/definitions/T","definitions":{"T":{"type":"object","required":["q"]}}}`, `{}`, "required@"},
