@@ -24,6 +24,10 @@ const (
 	maxItemBytes = 8   // bytes of a byte string shown in hex in a Label
 )
 
+// itemBytesGuess is about how many bytes of a body make one item, in the
+// JSON and CBOR of MCP messages.
+const itemBytesGuess = 8
+
 // ItemRole says what a BodyItem stands for.
 type ItemRole uint8
 
@@ -101,6 +105,9 @@ func (l *itemList) add(it BodyItem) int {
 		}
 		l.elided++
 		return -1
+	}
+	if l.items == nil { // a guess of the count, to spare the copies of growing
+		l.items = make([]BodyItem, 0, min(l.end/itemBytesGuess+1, MaxBodyItems)+2)
 	}
 	it.Offset += l.base
 	l.items = append(l.items, it)
