@@ -12,6 +12,7 @@ type KeyMap struct {
 	nav.Keys                     // scrolling, shared with every screen
 	NextPane, PrevPane           key.Binding
 	Detail, Hex, Follow, Link    key.Binding
+	PrevItem, NextItem           key.Binding // the hex pane's body items
 	Filter, Back                 key.Binding
 	Cancel, Copy, Reconnect      key.Binding
 	ListTools, ReadFile, Analyze key.Binding
@@ -30,6 +31,8 @@ func DefaultKeyMap() KeyMap {
 		Hex:       key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "hex dump")),
 		Follow:    key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow")),
 		Link:      key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "next frame of this call")),
+		PrevItem:  key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous body item (hex)")),
+		NextItem:  key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next body item (hex)")),
 		Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back / clear filter")),
 		Cancel:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "cancel request")),
@@ -60,6 +63,6 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.NextPane, k.PrevPane, k.Detail, k.Hex, k.Back, k.Link},
 		{k.Follow, k.Filter, k.Copy, k.Cancel, k.Reconnect},
 		{k.Explore, k.Compose, k.Roots, k.Wire, k.ListTools, k.ReadFile, k.Analyze, k.Tone},
-		{k.Help, k.Quit},
+		{k.PrevItem, k.NextItem, k.Help, k.Quit},
 	}
 }

@@ -81,7 +81,7 @@ func New(cfg Config) *Model {
 	m.streams = newStreamsPane(x, m.styles)
 	m.datagrams = newDatagramsPane(&x.board, m.styles)
 	m.detail = newDetailPane(x, m.styles)
-	m.hex = newHexPane(m.styles)
+	m.hex = newHexPane(m.styles, m.keys)
 	m.stderr = newStderrPane(&x.stderr, m.styles)
 	m.help.Styles = st.Help
 	m.input.Prompt = "/ "
