@@ -22,12 +22,9 @@ const initBudget = 32 << 10
 // initTotalBudget bounds the sum over all packages but those below.
 const initTotalBudget = 256 << 10
 
-// initExceptions are packages allowed more, each with the reason.
-var initExceptions = map[string]int{
-	// The JSON Schema validator of forms and of the demo compiles its
-	// metaschemas in its package init (about 1.7 MB); no option defers it.
-	"github.com/santhosh-tekuri/jsonschema/v6": 2 << 20,
-}
+// initExceptions are packages allowed more, each with the reason; none
+// is today.
+var initExceptions = map[string]int{}
 
 // initCost is one package's line of GODEBUG=inittrace=1.
 type initCost struct {

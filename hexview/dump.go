@@ -16,6 +16,12 @@ type Dump struct {
 	Fields []proto.Field // annotations, offsets from Data[0]
 	Size   int           // the unit's true size (>= len(Data)); the dump says how much is not held
 	Base   int           // offset printed for Data[0] (e.g. a stream tail's position)
+	// Items are the data items or members of the body (proto.BodyItems),
+	// offsets from Data[0], listed by ItemLines; Selected is the index of
+	// the one highlighted in both the rows and the list, and any index
+	// outside Items (-1, say) highlights none.
+	Items    []proto.BodyItem
+	Selected int
 }
 
 // Row geometry: an 8-digit offset, two spaces, the hex column, two spaces
@@ -137,6 +143,13 @@ func (d Dump) paint(slots, ranks []int, start int, p *painter) {
 			if rank < ranks[i-start] {
 				slots[i-start], ranks[i-start] = slot, rank
 			}
+		}
+	}
+	if it, ok := d.selected(); ok {
+		lo, hi := itemSpan(it)
+		head := lo + max(it.Head, it.Value)
+		for i := max(lo, start); i < min(hi, end); i++ {
+			slots[i-start] = p.itemSlot(i < head)
 		}
 	}
 }

@@ -61,3 +61,40 @@ func FuzzRender(f *testing.F) {
 		_ = d.Legend(DefaultStyles(true), rows%200)
 	})
 }
+
+func FuzzItems(f *testing.F) {
+	cbor := cborControlDump(f)
+	f.Add(cbor.Data[4:], false, 1, 0, 20, 40, 1, 15)
+	f.Add([]byte(seedInitialize), true, 7, -3, 1<<30, 0, -1, 1<<40)
+	f.Add([]byte{0x82, 0x1c}, false, -1, 1, 1, 1, 0, 0)
+	f.Fuzz(func(t *testing.T, body []byte, json bool, sel, top, rows, width, row, x int) {
+		enc := proto.EncCBOR
+		if json {
+			enc = proto.EncJSON
+		}
+		data := append([]byte{0, 0, 0, 0}, body...)
+		d := Dump{Data: data, Size: len(data), Items: proto.BodyItems(enc, body, 4), Selected: sel}
+		lines := d.ItemLines(top, rows, width, DefaultStyles(sel%2 == 0))
+		lo, hi := window(top, rows, len(d.Items))
+		if want := max(hi-lo, 0); lineCount(lines) != want {
+			t.Fatalf("ItemLines(%d, %d) of %d items gave %d lines, want %d", top, rows, len(d.Items), lineCount(lines), want)
+		}
+		for _, line := range strings.Split(lines, "\n") {
+			if width > 0 && ansi.StringWidth(line) > width {
+				t.Fatalf("line %q is over %d columns", ansi.Strip(line), width)
+			}
+		}
+		for off := -1; off <= len(data); off++ {
+			if i, ok := d.ItemAt(off); ok {
+				if lo, hi := itemSpan(d.Items[i]); off < lo || off >= hi {
+					t.Fatalf("ItemAt(%d) = item %d %+v, which does not cover it", off, i, d.Items[i])
+				}
+			}
+		}
+		l := d.LayoutFor(width)
+		if off, ok := d.OffsetAt(l, row, x); ok && (off/normPerRow(l.PerRow) != row || off >= len(data)) {
+			t.Fatalf("OffsetAt(row %d, x %d) = %d", row, x, off)
+		}
+		_ = d.RenderLayout(top, rows, l, DefaultStyles(true))
+	})
+}

@@ -21,6 +21,9 @@ const inkMarker = "\x00"
 
 // newInk resolves a style.
 func newInk(s lipgloss.Style) ink {
+	if s.GetTransform() != nil { // it may leave the marker alone and change the text
+		return ink{resolved: true}
+	}
 	r := s.Render(inkMarker)
 	i := strings.Index(r, inkMarker)
 	if i < 0 || strings.Count(r, inkMarker) != 1 {

@@ -19,6 +19,10 @@ type Styles struct {
 	Body         lipgloss.Style // bytes of a body or payload field
 	Delimiter    lipgloss.Style // bytes of a delimiter field (the LF of an NDJSON line)
 	LegendKey    lipgloss.Style // the field name in a legend entry
+	Item         lipgloss.Style // bytes of the selected body item, laid over Body
+	ItemHead     lipgloss.Style // the selected item's CBOR head or JSON member name, laid over Body
+	ItemLine     lipgloss.Style // the selected line of the item list
+	ItemProblem  lipgloss.Style // the label of an undecodable or elided rest in the item list
 
 	// Header is the palette of header fields: the i-th header field (in
 	// field order) takes Header[i % len(Header)]. An empty palette colours
@@ -44,13 +48,18 @@ func DefaultStyles(dark bool) Styles {
 		Body:         c(p.Body),
 		Delimiter:    c(p.Error).Bold(true),
 		LegendKey:    lipgloss.NewStyle().Bold(true),
+		Item:         lipgloss.NewStyle().Reverse(true),
+		ItemHead:     lipgloss.NewStyle().Reverse(true).Bold(true).Underline(true),
+		ItemLine:     lipgloss.NewStyle().Reverse(true).Bold(true),
+		ItemProblem:  c(p.Error),
 		Header:       header,
 	}
 }
 
 // slot says how a byte is coloured: slotNone when no field covers it, a
-// palette index for a header field, then one slot for body bytes and one
-// for delimiter bytes past the palette (see painter.slot).
+// palette index for a header field, then past the palette one slot for
+// body bytes, one for delimiter bytes, and two for the bytes of the
+// selected item, its head and the rest (see painter.slot, itemSlot).
 const slotNone = -1
 
 // Columns of a row, each with its own resolution of a slot's style.
@@ -67,14 +76,23 @@ const (
 type painter struct {
 	st      Styles
 	palette int     // number of header colours (≥ 1)
-	inks    [][]ink // by column, then slot+1: none, palette…, body, delimiter
+	inks    [][]ink // by column, then slot+1: none, palette…, body, delimiter, item, item head
 }
+
+// Slots past the palette, from painter.palette.
+const (
+	slotBody = iota
+	slotDelimiter
+	slotItem
+	slotItemHead
+	slotsPastPalette
+)
 
 // newPainter prepares the styles of st.
 func newPainter(st Styles) *painter {
 	p := &painter{st: st, palette: max(len(st.Header), 1), inks: make([][]ink, columns)}
 	for c := range p.inks {
-		p.inks[c] = make([]ink, p.palette+3)
+		p.inks[c] = make([]ink, 1+p.palette+slotsPastPalette)
 	}
 	return p
 }
@@ -86,9 +104,17 @@ func (p *painter) slot(rank, header int) int {
 	case rankHeader:
 		return header % p.palette
 	case rankDelimiter:
-		return p.palette + 1
+		return p.palette + slotDelimiter
 	}
-	return p.palette
+	return p.palette + slotBody
+}
+
+// itemSlot is the slot of a byte of the selected item: its head or the rest.
+func (p *painter) itemSlot(head bool) int {
+	if head {
+		return p.palette + slotItemHead
+	}
+	return p.palette + slotItem
 }
 
 // field is the style of the bytes of a slot's field, as its legend swatch
@@ -101,8 +127,14 @@ func (p *painter) field(slot int) lipgloss.Style {
 		return p.st.Hex
 	case slot < p.palette:
 		return p.st.Header[slot]
-	case slot == p.palette:
+	}
+	switch slot - p.palette {
+	case slotBody:
 		return p.st.Body
+	case slotItem:
+		return p.st.Item.Inherit(p.st.Body)
+	case slotItemHead:
+		return p.st.ItemHead.Inherit(p.st.Body)
 	}
 	return p.st.Delimiter
 }

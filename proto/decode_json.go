@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/mcpscope/mcpscope/internal/termtext"
 )
@@ -317,12 +316,9 @@ func jsonText(v []byte) (string, bool) {
 // quoteValue shows a JSON value, or its first shownValue bytes and "…", in
 // a reason, safe to print.
 func quoteValue(v []byte) string {
-	if len(v) <= shownValue {
-		return termtext.LineMax(string(v), 0)
+	shown, cut := cutUTF8(v, shownValue)
+	if !cut {
+		return termtext.LineMax(string(shown), 0)
 	}
-	cut := shownValue
-	for cut > 0 && !utf8.RuneStart(v[cut]) {
-		cut--
-	}
-	return termtext.LineMax(string(v[:cut]), 0) + "…"
+	return termtext.LineMax(string(shown), 0) + "…"
 }

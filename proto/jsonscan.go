@@ -212,29 +212,13 @@ func (s *scanner) members(sc *jsonScan) scanStatus {
 		return scanOK
 	}
 	for {
-		s.ws()
-		if s.i >= len(s.b) {
-			return scanTruncated
-		}
-		if s.b[s.i] != '"' {
-			return scanBroken
-		}
-		start := s.i
-		if st := s.str(); st != scanOK {
+		quoted, st := s.name()
+		if st != scanOK {
 			return st
 		}
-		name := memberName(s.b[start:s.i])
-		s.ws()
-		if s.i >= len(s.b) {
-			return scanTruncated
-		}
-		if s.b[s.i] != ':' {
-			return scanBroken
-		}
-		s.i++
-		s.ws()
+		name := memberName(quoted)
 		from := s.i
-		st := s.value(2)
+		st = s.value(2)
 		if st == scanTruncated {
 			sc.members = append(sc.members, jsonMember{name: name})
 		}
@@ -247,6 +231,33 @@ func (s *scanner) members(sc *jsonScan) scanStatus {
 			return st
 		}
 	}
+}
+
+// name reads a member's name as written (quotes included), the colon after
+// it and the white space round them: the value starts at s.i.
+func (s *scanner) name() ([]byte, scanStatus) {
+	s.ws()
+	if s.i >= len(s.b) {
+		return nil, scanTruncated
+	}
+	if s.b[s.i] != '"' {
+		return nil, scanBroken
+	}
+	start := s.i
+	if st := s.str(); st != scanOK {
+		return nil, st
+	}
+	quoted := s.b[start:s.i]
+	s.ws()
+	if s.i >= len(s.b) {
+		return nil, scanTruncated
+	}
+	if s.b[s.i] != ':' {
+		return nil, scanBroken
+	}
+	s.i++
+	s.ws()
+	return quoted, scanOK
 }
 
 // items reads the items of an array whose bracket has been read.

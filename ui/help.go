@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -8,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/internal/keyhelp"
+	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
@@ -50,28 +52,54 @@ func (m *Model) helpKey(msg tea.KeyPressMsg, typing bool) bool {
 // screenKeys are the keys of the open screen.
 func (m *Model) screenKeys() keyhelp.Map { return keyhelp.Of(m.overlay.Help()) }
 
+// screenInFront reports whether an open screen has the keys (the panes
+// have them once ctrl+o flipped to the wire).
+func (m *Model) screenInFront() bool { return m.overlay != nil && !m.wireFront }
+
+// quitKey is how to quit from where the keys are: q on the panes, ctrl+c
+// in a screen (where q may be typed).
+func (m *Model) quitKey() key.Binding {
+	if m.screenInFront() {
+		return key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit"))
+	}
+	return m.keys.Quit
+}
+
 // hintBar draws the line of keys under the body: how to close the help
-// while it is shown, else the keys of the open screen or of the panes,
-// ranked, with the key that opens the help first (F1 while a text field
-// has the keys, ? otherwise).
+// while it is shown, else the keys of whatever has them, ranked, with the
+// key that opens the help first (F1 while a text field has the keys, ?
+// otherwise). A screen's keys end with the one that shows the wire; the
+// panes' keys in front of a screen start with the way back to it, which
+// is never cut.
 func (m *Model) hintBar(w int) string {
 	k := m.keys
 	switch {
 	case m.showHelp:
 		closing := key.NewBinding(key.WithKeys("?", "esc"), key.WithHelp("?/esc", "close help"))
 		scroll := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓ pgup/pgdn", "scroll"))
-		quit := k.Quit
-		if m.overlay != nil {
-			quit = key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit"))
-		}
+		quit := m.quitKey()
 		return m.styles.HintBar(closing, keyhelp.Map{Short: []key.Binding{scroll, quit}, Essential: []key.Binding{quit}}, w)
-	case m.overlay != nil:
+	case m.screenInFront():
 		sk := m.screenKeys()
+		wire := keyhelp.Relabel(k.Wire, "wire")
+		sk.Short = append(slices.Clone(sk.Short), wire)
+		if m.layout.screen.w < m.width {
+			sk.Short[len(sk.Short)-1] = keyhelp.Relabel(k.Wire, "keys to traffic")
+		} else { // the wire is not on screen: the flip to it is the way to see it
+			sk.Essential = append(slices.Clone(sk.Essential), wire)
+		}
 		open := k.Help
 		if sk.Typing {
 			open = k.HelpAnywhere
 		}
 		return m.styles.HintBar(open, sk, w)
+	case m.overlay != nil:
+		name, _, _ := strings.Cut(look.OneLine(m.overlay.Title()), " · ")
+		back := keyhelp.Relabel(k.Wire, "back to "+name)
+		h := k.hints()
+		h.Short = append([]key.Binding{back}, h.Short...)
+		h.Essential = append(h.Essential, back)
+		return m.styles.HintBar(k.Help, h, w)
 	}
 	return m.styles.HintBar(k.Help, k.hints(), w)
 }
@@ -89,11 +117,10 @@ func (m *Model) fullHelp(w int) string {
 func (m *Model) helpLines(w int) []string {
 	k := m.keys
 	title, groups, notes := "Keys of mcpscope", k.fullHelp(m.panes), []string{filterHelp}
-	if m.overlay != nil {
+	if m.screenInFront() {
 		sk := m.screenKeys()
 		title = "Keys of " + m.overlay.Title()
-		quit := key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit"))
-		groups = append(append([][]key.Binding{}, sk.FullHelp()...), []key.Binding{k.Help, k.helpInText(), quit})
+		groups = append(slices.Clone(sk.FullHelp()), []key.Binding{k.Help, k.helpInText(), k.Wire, m.quitKey()})
 		notes = nil
 		if sk.Typing {
 			notes = []string{typingHelp}

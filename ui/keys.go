@@ -15,11 +15,12 @@ type KeyMap struct {
 	nav.Keys                     // scrolling, shared with every screen
 	NextPane, PrevPane           key.Binding
 	Detail, Hex, Follow, Link    key.Binding
+	PrevItem, NextItem           key.Binding // the hex pane's body items
 	Filter, Back                 key.Binding
 	Cancel, Copy, Reconnect      key.Binding
 	ListTools, ReadFile, Analyze key.Binding
 	Tone, Explore, Compose       key.Binding
-	Roots                        key.Binding
+	Roots, Wire                  key.Binding
 	Quit, Help, HelpAnywhere     key.Binding
 	// Panes jump to a pane: 1 traffic … 6 stderr, in tab bar order.
 	Panes [paneCount]key.Binding
@@ -35,6 +36,8 @@ func DefaultKeyMap() KeyMap {
 		Hex:       key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "hex dump")),
 		Follow:    key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow")),
 		Link:      key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "next frame of this call")),
+		PrevItem:  key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous body item (hex)")),
+		NextItem:  key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next body item (hex)")),
 		Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back / clear filter")),
 		Cancel:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "cancel request")),
@@ -47,6 +50,7 @@ func DefaultKeyMap() KeyMap {
 		Explore:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "explore tools, resources, prompts")),
 		Compose:   key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "send a raw request")),
 		Roots:     key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "edit roots")),
+		Wire:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "wire ⇄ screen")),
 		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		// F1 opens the help where ? is typed text: in a form, the composer, a filter.
@@ -100,7 +104,8 @@ func (k KeyMap) fullHelp(s paneSet) [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 		panes,
 		{k.Detail, k.Hex, k.Back, k.Link, k.Follow, k.Filter},
-		{k.Copy, k.Cancel, k.Reconnect, k.Explore, k.Compose, k.Roots},
+		{k.PrevItem, k.NextItem, k.Copy, k.Cancel, k.Reconnect},
+		{k.Explore, k.Compose, k.Roots, k.Wire},
 		{k.ListTools, k.ReadFile, k.Analyze, k.Tone},
 		{k.Help, k.helpInText(), k.Quit},
 	}

@@ -22,7 +22,36 @@ const (
 	splitMinWidth  = 110
 	splitMinHeight = 24
 	chromeLines    = 3 // tab bar, help or filter line, status bar
+	// besideMinWidth is the width from which a screen that drives the
+	// server (explorer, composer, wizard, questions) leaves the traffic
+	// and detail panes on screen beside it.
+	besideMinWidth = 140
 )
+
+// driving says how a screen that drives the server shares the body with
+// the panes that show the wire.
+type driving int
+
+const (
+	noScreen     driving = iota // no screen is open: the panes alone
+	screenAlone                 // a narrow terminal with the screen in front
+	screenBeside                // the screen on the left, traffic and detail on the right
+	wireInFront                 // a narrow terminal flipped to the panes
+)
+
+// drivingFor is how a screen shares a w×h terminal: beside the wire when
+// it is wide enough, else alone or behind the panes, as flipped.
+func drivingFor(open, flipped bool, w, h int) driving {
+	switch {
+	case !open:
+		return noScreen
+	case w >= besideMinWidth && h >= splitMinHeight:
+		return screenBeside
+	case flipped:
+		return wireInFront
+	}
+	return screenAlone
+}
 
 // rect is an area of the screen.
 type rect struct{ x, y, w, h int }
@@ -35,9 +64,10 @@ func (r rect) contains(x, y int) bool {
 // layout says where each visible pane goes: its title line is the first
 // line of its area, its body the rest. A hidden pane has an empty area.
 type layout struct {
-	split bool
-	area  [paneCount]rect
-	left  int // width of the left column in split mode
+	split  bool
+	area   [paneCount]rect
+	left   int  // width of the left column in split mode
+	screen rect // the open screen's area, title line included; empty when it is not drawn
 }
 
 // computeLayout lays the present panes out on a w×h screen. Wide screens
@@ -45,9 +75,21 @@ type layout struct {
 // detail and hex on the right; without streams and datagrams traffic takes
 // the whole left column); narrow ones, and the stderr tab, show the
 // focused pane alone.
-func computeLayout(w, h int, focus paneID, panes paneSet) layout {
+//
+// With a screen open, d says where it goes: alone in the body, or on the
+// left with the traffic pane and the focused pane (detail when traffic is
+// focused) stacked on the right.
+func computeLayout(w, h int, focus paneID, panes paneSet, d driving) layout {
 	bodyH := max(h-chromeLines, 0)
 	var l layout
+	switch d {
+	case screenAlone:
+		l.screen = rect{0, 1, w, bodyH}
+		return l
+	case screenBeside:
+		l.besideScreen(w, bodyH, focus)
+		return l
+	}
 	if w < splitMinWidth || h < splitMinHeight || focus == paneStderr {
 		l.area[focus] = rect{0, 1, w, bodyH}
 		return l
@@ -60,6 +102,22 @@ func computeLayout(w, h int, focus paneID, panes paneSet) layout {
 	l.area[paneDetail] = rect{l.left + 1, 1, right, detail}
 	l.area[paneHex] = rect{l.left + 1, 1 + detail, right, bodyH - detail}
 	return l
+}
+
+// besideScreen gives the screen three fifths of the width and stacks the
+// traffic pane over the focused one (detail while traffic has the focus)
+// in the rest.
+func (l *layout) besideScreen(w, bodyH int, focus paneID) {
+	sw := w * 3 / 5
+	l.screen = rect{0, 1, sw, bodyH}
+	x, ww := sw+1, w-sw-1
+	below := focus
+	if below == paneTraffic {
+		below = paneDetail
+	}
+	traffic := bodyH * 11 / 20
+	l.area[paneTraffic] = rect{x, 1, ww, traffic}
+	l.area[below] = rect{x, 1 + traffic, ww, bodyH - traffic}
 }
 
 // stackLeft gives the left column's bodyH lines to traffic (3/5) and the

@@ -48,7 +48,8 @@ type Model struct {
 	helpTop       int // the first line of the help screen shown
 	filterGen     int
 
-	overlay screen.Screen // open over the panes, or nil
+	overlay   screen.Screen // open over the panes, or nil
+	wireFront bool          // with a screen open, the panes have the keys (and, when narrow, the body)
 
 	composed compose.History // what the composer sent in this run, newest first
 
@@ -79,7 +80,7 @@ func New(cfg Config) *Model {
 	m.streams = newStreamsPane(x, m.styles)
 	m.datagrams = newDatagramsPane(&x.board, m.styles)
 	m.detail = newDetailPane(x, m.styles)
-	m.hex = newHexPane(m.styles)
+	m.hex = newHexPane(m.styles, m.keys)
 	m.stderr = newStderrPane(&x.stderr, m.styles)
 	m.input.SetStyles(st.Input)
 	m.input.Prompt = "/ "
@@ -139,7 +140,7 @@ type pane interface {
 // setSize lays the panes out for a w×h screen.
 func (m *Model) setSize(w, h int) {
 	m.width, m.height = w, h
-	m.layout = computeLayout(w, h, m.focus, m.panes)
+	m.layout = computeLayout(w, h, m.focus, m.panes, m.driving())
 	for p := range paneCount {
 		b := m.layout.body(p)
 		if b.h > 0 {

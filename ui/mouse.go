@@ -29,8 +29,8 @@ func (m *Model) handleWheel(msg tea.MouseWheelMsg) {
 }
 
 // handleClick focuses the pane under the pointer and, in the traffic and
-// streams panes, selects the row clicked; a click on the tab bar focuses
-// that tab's pane.
+// streams panes, selects the row clicked, in the hex pane the body item of
+// the byte or line clicked; a click on the tab bar focuses that tab's pane.
 func (m *Model) handleClick(msg tea.MouseClickMsg) {
 	if msg.Button != tea.MouseLeft {
 		return
@@ -55,5 +55,7 @@ func (m *Model) handleClick(msg tea.MouseClickMsg) {
 		m.syncSelection()
 	case paneStreams:
 		m.streams.clickRow(y)
+	case paneHex:
+		m.hex.click(msg.X-m.layout.body(p).x, y)
 	}
 }

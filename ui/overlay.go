@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
@@ -78,16 +79,44 @@ func (m *Model) openOverlay(o screen.Screen) tea.Cmd {
 		m.sizeOverlay()
 		return nil
 	}
-	m.overlay = o
-	m.sizeOverlay()
+	m.setOverlay(o)
 	return nil
 }
 
-// sizeOverlay gives the open overlay the body size minus its title line.
+// setOverlay makes o (nil for none) the open screen, in front with the
+// keys, and lays the body out again around it.
+func (m *Model) setOverlay(o screen.Screen) {
+	m.overlay, m.wireFront = o, false
+	m.setSize(m.width, m.height)
+}
+
+// driving is how the open screen, if any, shares the body with the panes.
+func (m *Model) driving() driving {
+	return drivingFor(m.overlay != nil, m.wireFront, m.width, m.height)
+}
+
+// flipWire moves the keys between the open screen and the panes that show
+// the wire; on a narrow terminal the body flips with them.
+func (m *Model) flipWire() {
+	m.wireFront = !m.wireFront
+	m.setSize(m.width, m.height)
+}
+
+// wireHasKeys reports whether the panes take the keys: always without a
+// screen, and with one once flipped to the wire.
+func (m *Model) wireHasKeys() bool { return m.overlay == nil || m.wireFront }
+
+// sizeOverlay gives the open overlay its area minus its title line: the
+// whole body, or its share of it beside the wire.
 func (m *Model) sizeOverlay() {
-	if m.overlay != nil {
-		m.overlay.SetSize(m.width, max(m.height-chromeLines-1, 0))
+	if m.overlay == nil {
+		return
 	}
+	w, h := m.width, max(m.height-chromeLines, 0)
+	if s := m.layout.screen; s.h > 0 {
+		w, h = s.w, s.h
+	}
+	m.overlay.SetSize(w, max(h-1, 0))
 }
 
 // updateOverlay forwards msg to the open overlay and drops it when it
@@ -101,8 +130,39 @@ func (m *Model) updateOverlay(msg tea.Msg) tea.Cmd {
 	}
 	cmd, closed := m.overlay.Update(msg)
 	if closed {
-		m.overlay = nil
-		m.syncSelection()
+		m.setOverlay(nil)
 	}
 	return cmd
+}
+
+// screenKey routes a key while a screen is open: the wire key flips
+// between the screen and the panes; the other keys go to whichever is in
+// front.
+func (m *Model) screenKey(k tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(k, m.keys.Wire):
+		m.flipWire()
+		return nil
+	case !m.wireFront:
+		return m.updateOverlay(k)
+	}
+	return m.wireKey(k)
+}
+
+// wireKey handles a key for the panes while a screen is open behind them:
+// esc with nothing to go back from returns to the screen, and the keys
+// that would open another screen say to close this one first.
+func (m *Model) wireKey(k tea.KeyPressMsg) tea.Cmd {
+	km := m.keys
+	switch {
+	case m.filtering || m.showHelp:
+		return m.handleKey(k)
+	case key.Matches(k, km.Back) && m.idx.filter == nil && m.focus == paneTraffic:
+		m.flipWire()
+		return nil
+	case key.Matches(k, km.Explore, km.Compose, km.Roots, km.ListTools, km.ReadFile, km.Analyze, km.Tone):
+		m.status.note(look.OneLine(m.overlay.Title()) + " is open: " + km.Wire.Help().Key + " returns to it")
+		return nil
+	}
+	return m.handleKey(k)
 }

@@ -40,7 +40,7 @@ func startQuestionFlow(t *testing.T, argv []string, version string, roots []prot
 	f := &questionFlow{t: t, store: capture.NewStore(capture.Config{}), bridge: b}
 	f.probe = &screenProbe{Model: New(Config{Store: f.store, Dial: dial, Target: argv[0], Questions: b})}
 	t.Cleanup(func() { _ = f.probe.Close() })
-	f.tm = teatest.NewTestModel(t, f.probe, teatest.WithInitialTermSize(170, 50))
+	f.tm = teatest.NewTestModel(t, f.probe, teatest.WithInitialTermSize(230, 50)) // the screen keeps 138 columns beside the wire
 	b.SetSend(f.tm.Send)
 	f.probe.waitText(t, "MCP connected")
 	return f

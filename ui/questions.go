@@ -22,8 +22,7 @@ func (m *Model) askQuestion(msg question.AskedMsg) tea.Cmd {
 		m.filtering = false
 		m.input.Blur()
 	}
-	m.overlay = o
-	m.sizeOverlay()
+	m.setOverlay(o)
 	return cmd
 }
 
@@ -31,8 +30,7 @@ func (m *Model) askQuestion(msg question.AskedMsg) tea.Cmd {
 func (m *Model) questionEnded(msg question.EndedMsg) tea.Cmd {
 	o, cmd := question.Ended(m.overlay, msg)
 	if o == nil && m.overlay != nil {
-		m.overlay = nil
-		m.syncSelection()
+		m.setOverlay(nil)
 	}
 	return cmd
 }

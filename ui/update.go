@@ -21,7 +21,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && m.overlay != nil && k.String() != "ctrl+c" {
-		return m, m.updateOverlay(msg)
+		return m, m.screenKey(k)
 	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:

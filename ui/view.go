@@ -37,8 +37,8 @@ func (m *Model) renderBody(w, h int) []string {
 	if m.showHelp {
 		return look.FitBlock(m.fullHelp(w), w, h)
 	}
-	if m.overlay != nil {
-		return m.renderOverlay(w, h)
+	if m.layout.screen.h > 0 {
+		return m.renderBeside(w, h)
 	}
 	if !m.layout.split {
 		return m.renderArea(m.focus, w, h)
@@ -61,7 +61,7 @@ func (m *Model) renderArea(p paneID, w, h int) []string {
 		return nil
 	}
 	pn := m.pane(p)
-	focused := p == m.focus
+	focused := p == m.focus && m.wireHasKeys()
 	title := m.styles.Title
 	if focused {
 		title = m.styles.TitleFocused
@@ -115,10 +115,32 @@ func (m *Model) renderOverlay(w, h int) []string {
 	if h <= 0 {
 		return nil
 	}
+	title := m.styles.TitleFocused
+	if m.wireFront {
+		title = m.styles.Title
+	}
 	out := make([]string, 0, h)
-	out = append(out, m.styles.TitleFocused.Render(look.Cell(" "+m.overlay.Title(), w)))
+	out = append(out, title.Render(look.Cell(" "+m.overlay.Title(), w)))
 	if h > 1 {
 		out = append(out, look.FitBlock(m.overlay.Render(w, h-1), w, h-1)...)
 	}
 	return out
+}
+
+// renderBeside draws the open screen in its area and, when the wire is
+// beside it, the panes laid out on its right.
+func (m *Model) renderBeside(w, h int) []string {
+	l := m.layout
+	scr := m.renderOverlay(l.screen.w, h)
+	if l.screen.w >= w {
+		return scr
+	}
+	var right []string
+	for p := range paneCount {
+		if l.visible(p) {
+			right = append(right, m.renderArea(p, l.area[p].w, l.area[p].h)...)
+		}
+	}
+	sep := m.styles.Ink.Muted.Paint("│")
+	return zipRows(scr, right, h, func(a, b string) string { return look.FitLine(a, l.screen.w) + sep + b })
 }

@@ -27,7 +27,7 @@ func runWizardProgram(t *testing.T, dial Dialer, connected string) (*screenProbe
 	store := capture.NewStore(capture.Config{})
 	probe := &screenProbe{Model: New(Config{Store: store, Dial: dial, Target: "demo"})}
 	t.Cleanup(func() { _ = probe.Close() })
-	tm := teatest.NewTestModel(t, probe, teatest.WithInitialTermSize(150, 45))
+	tm := teatest.NewTestModel(t, probe, teatest.WithInitialTermSize(230, 45)) // the screen keeps 138 columns beside the wire
 	probe.waitText(t, connected)
 	return probe, tm, store
 }

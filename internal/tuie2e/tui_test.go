@@ -37,8 +37,8 @@ func TestTmux(t *testing.T) {
 }
 
 // testDemo drives `mcpscope demo`: connect, read_file, analyze and cancel,
-// the hex dump of the first control frame, the book_trip wizard, help,
-// quit.
+// the hex dump of the first control frame and its body items, the
+// book_trip wizard, help, quit.
 func testDemo(t *testing.T, bin string) {
 	p := startPane(t, bin, "demo")
 	snapshot(t, "screen-demo-traffic.txt", p.waitFor("MCP-Flow READY", "enc cbor", "result · tools/list"))
@@ -60,6 +60,8 @@ func testDemo(t *testing.T, bin string) {
 			controlFilter.MatchString(s) && initializeDetail.MatchString(s)
 	})
 	snapshot(t, "screen-hex.txt", hex)
+	p.keys("]", "]")
+	snapshot(t, "screen-hex-items.txt", p.waitFor(`▸   "jsonrpc": "2.0"`, "─ jsonrpc ─"))
 
 	walkBookTrip(p)
 

@@ -11,9 +11,9 @@
 // wrappers are followed; nullable unions ({"type":["string","null"]} or an
 // anyOf with a null branch) become the non-null field.
 //
-// Client-side validation runs the whole schema through
-// github.com/santhosh-tekuri/jsonschema/v6 and shows each error at the field
-// it concerns; the form refuses to submit until they are fixed. A schema the
+// Client-side validation runs the whole schema through mcpscope's own
+// validator (internal/jsonschema) and shows each error at the field it
+// concerns; the form refuses to submit until they are fixed. A schema the
 // form cannot express ($ref cycles, oneOf of objects, maps, arrays of
 // objects, tuples) opens the package's JSON editor instead, which validates
 // against the same schema and names each error by its JSON pointer.

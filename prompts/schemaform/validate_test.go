@@ -204,3 +204,42 @@ func TestLightAndDark(t *testing.T) {
 		t.Error("SetDark(true) does not give the dark render")
 	}
 }
+
+// Every keyword is phrased for people, those about objects, arrays and
+// combinations too, at the pointer of the value concerned.
+func TestValidationMessagesOfStructure(t *testing.T) {
+	e, err := schemaform.NewJSONEditor([]byte(`{"type":"object","minProperties":6,
+		"dependentRequired":{"card":["cvv"]},
+		"properties":{"card":{"type":"string"},
+			"tags":{"type":"array","contains":{"const":"urgent"},"uniqueItems":true},
+			"level":{"enum":["low",null]},
+			"note":{"not":{"const":""}},
+			"meta":{"type":"object","propertyNames":{"maxLength":3}}}}`),
+		[]byte(`{"card":"4111","tags":["a","a"],"level":"high","note":"","meta":{"long":1}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := e.Validate()
+	for _, want := range []struct{ path, msg string }{
+		{"", "needs at least 6 properties"},
+		{"", `needs "cvv" when "card" is given`},
+		{"/tags", "items 1 and 2 are the same"},
+		{"/tags", "needs an item of the required kind"},
+		{"/level", `must be one of "low", null`},
+		{"/note", "matches a form that is not allowed"},
+		{"/meta", `the property name "long" is not allowed`},
+	} {
+		if !hasError(errs, want.path, want.msg) {
+			t.Errorf("Validate = %v, want %s: %s", errs, want.path, want.msg)
+		}
+	}
+}
+
+// A reference to another document is never fetched: the form says the
+// schema does not compile, and why.
+func TestRemoteRefDoesNotCompile(t *testing.T) {
+	f := newForm(t, `{"type":"object","properties":{"a":{"$ref":"https://example.com/a.json"}}}`, schemaform.Options{})
+	if err := f.SchemaError(); err == nil || !strings.Contains(err.Error(), "the schema does not compile") || !strings.Contains(err.Error(), "another document") {
+		t.Errorf("SchemaError() = %v", err)
+	}
+}

@@ -38,10 +38,11 @@ func (s *Styles) newHint(b key.Binding) hint {
 
 // HintBar draws the hint bar in exactly w columns. open, the key that
 // opens the help, comes first and is always kept; then the short keys of
-// m in their rank order: every essential one whatever the width, the
-// others by rank while they fit (the first that does not fit ends them,
-// so a key never shows while a more used one is left out). An ellipsis
-// stands where keys were left out; the help lists them all.
+// m in their rank order: every essential one, the others by rank while
+// they fit (the first that does not fit ends them, so a key never shows
+// while a more used one is left out). An ellipsis stands where keys were
+// left out; the help lists them all. Only when the essential keys alone
+// do not fit are the least used of them left out too.
 func (s *Styles) HintBar(open key.Binding, m keyhelp.Map, w int) string {
 	var keys []key.Binding
 	for _, b := range m.Short {
@@ -50,24 +51,37 @@ func (s *Styles) HintBar(open key.Binding, m keyhelp.Map, w int) string {
 		}
 	}
 	hints := make([]hint, len(keys))
+	kept := make([]bool, len(keys)) // essential, and kept
 	must, all := s.newHint(open).width, s.newHint(open).width
 	for i, b := range keys {
 		hints[i] = s.newHint(b)
 		all += sepWidth + hints[i].width
-		if m.IsEssential(b) {
+		if kept[i] = m.IsEssential(b); kept[i] {
 			must += sepWidth + hints[i].width
 		}
 	}
-	budget := w - must
+	ellipsis := 0
 	if all > w {
-		budget -= sepWidth + 1 // the ellipsis
+		ellipsis = sepWidth + 1
+	}
+	budget := w - must - ellipsis
+	for i := len(keys) - 1; i >= 0 && budget < 0; i-- {
+		if kept[i] {
+			kept[i], must = false, must-sepWidth-hints[i].width
+			budget = min(w-must-ellipsis, 0) // no other key while an essential one is left out
+		}
 	}
 	parts := []string{s.newHint(open).text}
 	cut := false
 	for i, b := range keys {
 		switch {
-		case m.IsEssential(b):
+		case kept[i]:
 			parts = append(parts, hints[i].text)
+		case m.IsEssential(b): // an essential key the width has no room for
+			if !cut {
+				cut = true
+				parts = append(parts, s.Help.Ellipsis.Render("…"))
+			}
 		case !cut && sepWidth+hints[i].width <= budget:
 			budget -= sepWidth + hints[i].width
 			parts = append(parts, hints[i].text)

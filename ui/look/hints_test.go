@@ -37,7 +37,7 @@ func TestHintBarRanks(t *testing.T) {
 		{100, []string{"? help • a first by use • b second by use • c third by use • … • f the one that matters • esc close"}, []string{"d fourth"}},
 		{80, []string{"? help • a first by use • … • f the one that matters • esc close"}, []string{"b second"}},
 		{50, []string{"? help • … • f the one that matters • esc close"}, []string{"a first"}},
-		{30, []string{"? help • … • f the one"}, nil}, // too narrow for the essentials: cut at the end
+		{40, []string{"? help • … • f the one that matters"}, []string{"a first", "esc"}}, // too narrow for every essential key: the least used goes
 	} {
 		got := ansi.Strip(st.HintBar(open, m, c.w))
 		if ansi.StringWidth(got) != c.w {
