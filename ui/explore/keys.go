@@ -13,7 +13,7 @@ type exploreKeyMap struct {
 	Filter, Open, Refresh     key.Binding
 	Form                      key.Binding // the tools/call form, on a server that runs wizards
 	Back, Close, CancelCall   key.Binding
-	Again, Scroll             key.Binding
+	Again, Scroll, Frames     key.Binding
 	FilterDone, FilterClear   key.Binding
 }
 
@@ -31,6 +31,7 @@ func defaultExploreKeys() exploreKeyMap {
 		Close:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter / close")),
 		CancelCall:  key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "cancel the request")),
 		Again:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "again")),
+		Frames:      key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "its frames on the wire")),
 		Scroll:      key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓ pgup/pgdn", "scroll")),
 		FilterDone:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
 		FilterClear: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
@@ -46,9 +47,9 @@ func (x *Explorer) Help() help.KeyMap {
 	case x.mode == modeForm && x.form != nil:
 		return x.form.KeyMap()
 	case x.mode == modeCalling:
-		return screen.Bindings{k.CancelCall, k.Back}
+		return screen.Bindings{k.CancelCall, k.Frames, k.Back}
 	case x.mode == modeOutcome:
-		return screen.Bindings{k.Scroll, k.Again, k.Back}
+		return screen.Bindings{k.Scroll, k.Again, k.Frames, k.Back}
 	case x.filtering:
 		return screen.Bindings{k.FilterDone, k.FilterClear}
 	}
