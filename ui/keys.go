@@ -17,7 +17,7 @@ type KeyMap struct {
 	Cancel, Copy, Reconnect      key.Binding
 	ListTools, ReadFile, Analyze key.Binding
 	Tone, Explore, Compose       key.Binding
-	Roots, Wire                  key.Binding
+	Roots, Wire, Server          key.Binding
 	Quit, Help                   key.Binding
 }
 
@@ -46,6 +46,7 @@ func DefaultKeyMap() KeyMap {
 		Compose:   key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "send a raw request")),
 		Roots:     key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "edit roots")),
 		Wire:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "wire ⇄ screen")),
+		Server:    key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "server info, instructions, capabilities")),
 		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 	}
@@ -62,7 +63,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 		{k.NextPane, k.PrevPane, k.Detail, k.Hex, k.Back, k.Link},
 		{k.Follow, k.Filter, k.Copy, k.Cancel, k.Reconnect},
-		{k.Explore, k.Compose, k.Roots, k.Wire, k.ListTools, k.ReadFile, k.Analyze, k.Tone},
+		{k.Explore, k.Compose, k.Server, k.Roots, k.Wire, k.ListTools, k.ReadFile, k.Analyze, k.Tone},
 		{k.PrevItem, k.NextItem, k.Help, k.Quit},
 	}
 }

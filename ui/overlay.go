@@ -177,7 +177,7 @@ func (m *Model) wireKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, km.Back) && m.idx.filter == nil && m.focus == paneTraffic:
 		m.flipWire()
 		return nil
-	case key.Matches(k, km.Explore, km.Compose, km.Roots, km.ListTools, km.ReadFile, km.Analyze, km.Tone):
+	case key.Matches(k, km.Explore, km.Compose, km.Roots, km.Server, km.ListTools, km.ReadFile, km.Analyze, km.Tone):
 		m.status.note(look.OneLine(m.overlay.Title()) + " is open: " + km.Wire.Help().Key + " returns to it")
 		return nil
 	}

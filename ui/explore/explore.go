@@ -65,6 +65,8 @@ type Explorer struct {
 	last     map[string]json.RawMessage // arguments of the last call, per entry
 	wiz      *wizard.Wizard             // the open wizard (modeWizard)
 
+	previewed previewCache // the preview of the selected entry
+
 	w, h int
 }
 

@@ -22,7 +22,7 @@ func (x *Explorer) Render(w, h int) string {
 	switch x.mode {
 	case modeList:
 		lines = append(lines, x.listHead(w))
-		lines = append(lines, x.list().render(w, body, x.st)...)
+		lines = append(lines, x.withPreview(w, body)...)
 	case modeForm:
 		head := x.st.Ink.Muted.Paint(look.OneLine(x.target.desc))
 		if x.note != "" {
