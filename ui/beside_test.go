@@ -3,6 +3,9 @@ package ui
 import (
 	"strings"
 	"testing"
+
+	"github.com/mcpscope/mcpscope/internal/screentest"
+	"github.com/mcpscope/mcpscope/proto"
 )
 
 // selectedSeq is the Seq of the traffic pane's selection, 0 for none.
@@ -98,5 +101,26 @@ func TestBesideLayoutCoversTheBody(t *testing.T) {
 	}
 	if d := drivingFor(true, true, 100, 45); d != wireInFront {
 		t.Errorf("flipped on a narrow terminal: %v, want the wire in front", d)
+	}
+}
+
+// A screen's "its frames" filters the traffic to one request and hands
+// the traffic the keys, the screen staying open behind.
+func TestShowFramesFiltersToTheRequest(t *testing.T) {
+	m := newTestModel(t, sampleStore(t), 160, 45)
+	press(m, ":")
+	if cmd := (driver{m}).ShowFrames(proto.IntID(2)); cmd != nil {
+		screentest.RunInBackground(cmd)
+	}
+	if m.filterText() != "#2" || !m.wireFront || m.overlay == nil {
+		t.Fatalf("filter %q, traffic in front %v, screen open %v", m.filterText(), m.wireFront, m.overlay != nil)
+	}
+	for _, want := range []string{"tools/call read_file", "stream 2/1 header"} {
+		if !strings.Contains(screenText(m), want) {
+			t.Errorf("the filtered traffic lacks %q:\n%s", want, screenText(m))
+		}
+	}
+	if strings.Contains(screenText(m), "tools/call analyze") {
+		t.Errorf("the filter kept another request's frames:\n%s", screenText(m))
 	}
 }

@@ -3,6 +3,8 @@ package ui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/ui/serverinfo"
 )
 
 // handleKey routes a key: to the filter input while it is open, then the
@@ -65,6 +67,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.openComposer()
 	case key.Matches(msg, k.Roots):
 		return m.openRoots()
+	case key.Matches(msg, k.Server):
+		return m.openOverlay(serverinfo.Open(driver{m}))
 	default:
 		if m.pane(m.focus).HandleKey(msg, k) && m.focus == paneTraffic {
 			m.syncSelection()

@@ -20,7 +20,7 @@ type KeyMap struct {
 	Cancel, Copy, Reconnect      key.Binding
 	ListTools, ReadFile, Analyze key.Binding
 	Tone, Explore, Compose       key.Binding
-	Roots, Wire                  key.Binding
+	Roots, Wire, Server          key.Binding
 	Quit, Help, HelpAnywhere     key.Binding
 	// Panes jump to a pane: 1 traffic … 6 stderr, in tab bar order.
 	Panes [paneCount]key.Binding
@@ -51,6 +51,7 @@ func DefaultKeyMap() KeyMap {
 		Compose:   key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "send a raw request")),
 		Roots:     key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "edit roots")),
 		Wire:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "wire ⇄ screen")),
+		Server:    key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "server info, instructions, capabilities")),
 		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		// F1 opens the help where ? is typed text: in a form, the composer, a filter.
@@ -105,7 +106,7 @@ func (k KeyMap) fullHelp(s paneSet) [][]key.Binding {
 		panes,
 		{k.Detail, k.Hex, k.Back, k.Link, k.Follow, k.Filter},
 		{k.PrevItem, k.NextItem, k.Copy, k.Cancel, k.Reconnect},
-		{k.Explore, k.Compose, k.Roots, k.Wire},
+		{k.Explore, k.Compose, k.Server, k.Roots, k.Wire},
 		{k.ListTools, k.ReadFile, k.Analyze, k.Tone},
 		{k.Help, k.helpInText(), k.Quit},
 	}

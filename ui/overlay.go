@@ -57,6 +57,26 @@ func (d driver) CancelRequest(id proto.ID) tea.Cmd {
 	return cancelCmd(s, id)
 }
 
+// ShowFrames filters the traffic to the request's frames and gives the
+// traffic pane the keys.
+func (d driver) ShowFrames(id proto.ID) tea.Cmd {
+	m := d.m
+	m.setFocus(paneTraffic)
+	if m.overlay != nil && !m.wireFront {
+		m.flipWire()
+	}
+	return m.applyFilter("#" + filterID(id))
+}
+
+// filterID is how the filter's #ID word names id: a number as written, a
+// string id unquoted.
+func filterID(id proto.ID) string {
+	if s, ok := id.Str(); ok {
+		return s
+	}
+	return id.String()
+}
+
 // openComposer opens the raw request composer.
 func (m *Model) openComposer() tea.Cmd {
 	c, cmd := compose.Open(driver{m}, &m.composed)
@@ -160,7 +180,7 @@ func (m *Model) wireKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, km.Back) && m.idx.filter == nil && m.focus == paneTraffic:
 		m.flipWire()
 		return nil
-	case key.Matches(k, km.Explore, km.Compose, km.Roots, km.ListTools, km.ReadFile, km.Analyze, km.Tone):
+	case key.Matches(k, km.Explore, km.Compose, km.Roots, km.Server, km.ListTools, km.ReadFile, km.Analyze, km.Tone):
 		m.status.note(look.OneLine(m.overlay.Title()) + " is open: " + km.Wire.Help().Key + " returns to it")
 		return nil
 	}

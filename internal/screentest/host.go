@@ -23,6 +23,7 @@ type Host struct {
 	Keys    nav.Keys
 	Notes   []string
 	Cancels []proto.ID
+	Shown   []proto.ID // the requests whose frames ShowFrames was asked for
 }
 
 var _ screen.Host = (*Host)(nil)
@@ -64,6 +65,12 @@ func (h *Host) CancelRequest(id proto.ID) tea.Cmd {
 		return nil
 	}
 	return func() tea.Msg { return s.Cancel(id, screen.CancelReason) }
+}
+
+// ShowFrames keeps id.
+func (h *Host) ShowFrames(id proto.ID) tea.Cmd {
+	h.Shown = append(h.Shown, id)
+	return nil
 }
 
 // View draws s as the root draws an open screen: its title line (made safe

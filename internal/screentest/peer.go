@@ -46,7 +46,8 @@ func (f *FakePeer) Send(_ context.Context, m *proto.Message) error {
 	switch m.Method {
 	case proto.MethodInitialize:
 		answer, err = proto.NewResult(*m.ID, map[string]any{"protocolVersion": proto.LatestLegacy,
-			"capabilities": map[string]any{}, "serverInfo": map[string]any{"name": "fake", "version": "1"}})
+			"capabilities": map[string]any{"tools": map[string]any{}}, "serverInfo": map[string]any{"name": "fake", "version": "1"},
+			"instructions": "Call echo first.\x1b]0;retitled\x07 Then stop."})
 	case "no/such":
 		answer = proto.NewErrorResponse(*m.ID, proto.CodeMethodNotFound, "no such method here", nil)
 	default:

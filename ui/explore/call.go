@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -17,10 +18,12 @@ import (
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
-// exploreAnswerMsg carries the answer to a request the explorer sent.
+// exploreAnswerMsg carries the answer to a request the explorer sent and
+// how long it took from the call to its answer.
 type exploreAnswerMsg struct {
-	gen  int
-	done screen.CallDoneMsg
+	gen     int
+	done    screen.CallDoneMsg
+	elapsed time.Duration
 }
 
 // inflightCall holds the id of the explorer's request in flight, set by
@@ -40,6 +43,9 @@ func (c *inflightCall) round(_ int, id proto.ID) {
 
 // current returns the id of the latest round, if one was sent.
 func (c *inflightCall) current() (proto.ID, bool) {
+	if c == nil {
+		return proto.ID{}, false
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.id, c.sent
@@ -238,13 +244,14 @@ func (x *Explorer) call(method string, params any, subject string) tea.Cmd {
 		x.showAnswer(method, subject, nil, fmt.Errorf("%s was not sent: %w", method, err))
 		return nil
 	}
-	x.mode, x.method, x.subject = modeCalling, method, subject
+	x.mode, x.method, x.subject, x.elapsed = modeCalling, method, subject, 0
 	fl := &inflightCall{}
 	x.inflight = fl
 	ctx := x.d.Context()
 	return func() tea.Msg {
+		start := time.Now()
 		res, err := s.Call(ctx, method, params, client.WithRounds(fl.round), screen.AskProgress())
-		return exploreAnswerMsg{gen: gen, done: screen.CallDoneMsg{Method: method, Result: res, Err: err}}
+		return exploreAnswerMsg{gen: gen, done: screen.CallDoneMsg{Method: method, Result: res, Err: err}, elapsed: time.Since(start)}
 	}
 }
 
@@ -261,15 +268,30 @@ func (x *Explorer) cancelCall() tea.Cmd {
 // reports every answer, also one the user stopped waiting for.
 func (x *Explorer) answered(msg exploreAnswerMsg) tea.Cmd {
 	if msg.gen == x.callGen && x.mode == modeCalling {
+		fl := x.inflight
 		x.showAnswer(msg.done.Method, x.subject, msg.done.Result, msg.done.Err)
+		x.inflight, x.elapsed = fl, msg.elapsed
 	}
 	done := msg.done
 	return func() tea.Msg { return done }
 }
 
+// showFrames shows the frames of the request in flight or answered in
+// the traffic pane.
+func (x *Explorer) showFrames() tea.Cmd {
+	if x.inflight == nil {
+		return nil
+	}
+	id, ok := x.inflight.current()
+	if !ok {
+		return nil
+	}
+	return x.d.ShowFrames(id)
+}
+
 // showAnswer shows an answer (or why there is none) as an outcome.
 func (x *Explorer) showAnswer(method, subject string, res json.RawMessage, err error) {
-	x.mode, x.method, x.subject, x.form = modeOutcome, method, subject, nil
+	x.mode, x.method, x.subject, x.form, x.elapsed, x.inflight = modeOutcome, method, subject, nil, 0, nil
 	x.out = look.NewOutcome(method, res, err, x.d.Dialect(), x.st)
 	x.out.SetSize(x.w, max(x.h-2, 0))
 }

@@ -2,9 +2,11 @@ package explore
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
 )
@@ -42,6 +44,14 @@ func TestExploreToolCall(t *testing.T) {
 		t.Errorf("tools/call params %s", calls)
 	}
 	screentest.CheckAskedProgress(t, st, proto.MethodToolsCall)
+	sentID := callID(t, st, proto.MethodToolsCall)
+	if s := r.ScreenText(); !regexp.MustCompile(`tools/call echo · answer · id ` + sentID + ` · [0-9.]+ ?(µs|ms|s)`).MatchString(s) {
+		t.Errorf("the answer does not show its request id %s and latency:\n%s", sentID, s)
+	}
+	r.Press("w")
+	if len(m.host.Shown) != 1 || m.host.Shown[0].String() != sentID {
+		t.Errorf("w on the answer showed the frames of %v, want id %s", m.host.Shown, sentID)
+	}
 	r.Until("the status note", func() bool { return strings.Contains(m.status.message, "tools/call answered") })
 	r.Press("down", "end", "home")
 	r.Press("enter") // again: the form comes back with the last arguments
@@ -198,4 +208,19 @@ func TestExploreJSONEditor(t *testing.T) {
 	if got := screentest.SentRequests(st, proto.MethodToolsCall); len(got) != 1 || !strings.Contains(string(got[0]), `"arguments":{"message":"via json"}`) {
 		t.Errorf("tools/call params %s", got)
 	}
+}
+
+// callID is the id of the one request of method sent in st, as JSON.
+func callID(t *testing.T, st *capture.Store, method string) string {
+	t.Helper()
+	var id string
+	for _, f := range st.Window(1, st.Len()) {
+		if f.Dir == capture.Out && f.Msg != nil && f.Msg.Method == method {
+			id = f.Msg.ID.String()
+		}
+	}
+	if id == "" {
+		t.Fatalf("no %s was sent", method)
+	}
+	return id
 }

@@ -6,6 +6,7 @@ package explore
 
 import (
 	"encoding/json"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -59,9 +60,12 @@ type Explorer struct {
 	subject  string           // the tool, prompt or URI it concerns
 	callGen  int
 	inflight *inflightCall
+	elapsed  time.Duration // from the call to its answer; 0 when not measured
 	out      *look.Outcome
 	last     map[string]json.RawMessage // arguments of the last call, per entry
 	wiz      *wizard.Wizard             // the open wizard (modeWizard)
+
+	previewed previewCache // the preview of the selected entry
 
 	w, h int
 }
@@ -184,12 +188,16 @@ func (x *Explorer) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		switch {
 		case key.Matches(msg, k.CancelCall):
 			return x.cancelCall(), false
+		case key.Matches(msg, k.Frames):
+			return x.showFrames(), false
 		case key.Matches(msg, k.Back):
 			x.backToList()
 		}
 		return nil, false
 	case modeOutcome:
 		switch {
+		case key.Matches(msg, k.Frames):
+			return x.showFrames(), false
 		case key.Matches(msg, k.Back):
 			x.backToList()
 		case key.Matches(msg, k.Again) && x.target.tab == tabTools:
@@ -279,6 +287,6 @@ func (x *Explorer) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 // its way is then dropped (the status bar still reports it).
 func (x *Explorer) backToList() {
 	x.mode = modeList
-	x.form, x.tmpl, x.out, x.note = nil, nil, nil, ""
+	x.form, x.tmpl, x.out, x.note, x.inflight = nil, nil, nil, "", nil
 	x.callGen++
 }

@@ -15,7 +15,7 @@ type exploreKeyMap struct {
 	Filter, Open, Refresh     key.Binding
 	Form                      key.Binding // the tools/call form, on a server that runs wizards
 	Back, Close, CancelCall   key.Binding
-	Again, Scroll             key.Binding
+	Again, Scroll, Frames     key.Binding
 	FilterDone, FilterClear   key.Binding
 }
 
@@ -33,6 +33,7 @@ func defaultExploreKeys() exploreKeyMap {
 		Close:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter / close")),
 		CancelCall:  key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "cancel the request")),
 		Again:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "again")),
+		Frames:      key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "its frames on the wire")),
 		Scroll:      key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓ pgup/pgdn", "scroll")),
 		FilterDone:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
 		FilterClear: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
@@ -47,7 +48,7 @@ func (x *Explorer) Help() help.KeyMap {
 	full := [][]key.Binding{
 		{k.Open, k.Form, k.Filter, k.Refresh, k.Close},
 		{k.NextTab, k.PrevTab, k.PickTab, x.nav.Up, x.nav.Down, x.nav.PageUp, x.nav.PageDown, x.nav.Home, x.nav.End},
-		{k.FilterDone, k.FilterClear, k.CancelCall, k.Again, k.Scroll, k.Back},
+		{k.FilterDone, k.FilterClear, k.CancelCall, k.Again, k.Frames, k.Scroll, k.Back},
 	}
 	h := keyhelp.Map{Full: full}
 	switch {
@@ -57,9 +58,9 @@ func (x *Explorer) Help() help.KeyMap {
 		h = keyhelp.Of(x.form.KeyMap())
 		h.Full = append(slices.Clone(h.FullHelp()), full...)
 	case x.mode == modeCalling:
-		h.Short, h.Essential = []key.Binding{k.CancelCall, k.Back}, []key.Binding{k.Back}
+		h.Short, h.Essential = []key.Binding{k.CancelCall, k.Frames, k.Back}, []key.Binding{k.Back}
 	case x.mode == modeOutcome:
-		h.Short, h.Essential = []key.Binding{k.Again, k.Scroll, k.Back}, []key.Binding{k.Back}
+		h.Short, h.Essential = []key.Binding{k.Again, k.Scroll, k.Frames, k.Back}, []key.Binding{k.Back}
 	case x.filtering:
 		h.Short, h.Essential, h.Typing = []key.Binding{k.FilterDone, k.FilterClear}, []key.Binding{k.FilterDone, k.FilterClear}, true
 	case x.tab == tabTools && x.interactive():

@@ -22,7 +22,7 @@ func (x *Explorer) Render(w, h int) string {
 	switch x.mode {
 	case modeList:
 		lines = append(lines, x.listHead(w))
-		lines = append(lines, x.list().render(w, body, x.st)...)
+		lines = append(lines, x.withPreview(w, body)...)
 	case modeForm:
 		head := x.st.Ink.Muted.Paint(look.OneLine(x.target.desc))
 		if x.note != "" {
@@ -96,9 +96,19 @@ func (x *Explorer) listHead(w int) string {
 	return x.st.Ink.Muted.Paint(text)
 }
 
-// callHead names the request shown: method, subject and state.
+// callHead names the request shown: method, subject and state, then its
+// id and, once answered, how long the answer took.
 func (x *Explorer) callHead(state string) string {
-	return strings.TrimSpace(x.method+" "+look.OneLine(x.subject)) + " · " + state
+	head := strings.TrimSpace(x.method+" "+look.OneLine(x.subject)) + " · " + state
+	if x.inflight != nil {
+		if id, ok := x.inflight.current(); ok {
+			head += " · id " + look.OneLine(id.String())
+		}
+	}
+	if x.elapsed > 0 {
+		head += " · " + look.Duration(x.elapsed)
+	}
+	return head
 }
 
 // uriPreview shows the URI the template form expands to right now.

@@ -60,6 +60,10 @@ type Host interface {
 	// CancelRequest cancels the request with id on the live session and
 	// reports how that went in the status line.
 	CancelRequest(id proto.ID) tea.Cmd
+	// ShowFrames filters the traffic to the frames of the request with id
+	// and hands the keys to the traffic pane, the screen staying open
+	// behind it (ctrl+o returns).
+	ShowFrames(id proto.ID) tea.Cmd
 }
 
 // ErrNotConnected is what a screen reports when it needs the session and
