@@ -130,6 +130,9 @@ func frameLabel(f *capture.Frame, x *index, d proto.Dialect) (label string, bad 
 	}
 	switch m.Kind() {
 	case proto.KindRequest:
+		if m.Method == proto.MethodDiscover {
+			return m.Method + " (probe for a 2026-07-28 server)", false
+		}
 		if call != "" {
 			return call, false
 		}
@@ -142,6 +145,9 @@ func frameLabel(f *capture.Frame, x *index, d proto.Dialect) (label string, bad 
 	case proto.KindResult:
 		return joinNonEmpty("result", call), false
 	case proto.KindError:
+		if call == proto.MethodDiscover {
+			return probeAnswer(m.Error, d), false
+		}
 		return joinNonEmpty(errorText(m.Error, d), call), true
 	}
 	return "invalid message", true
@@ -155,6 +161,13 @@ func errorText(e *proto.Error, d proto.Dialect) string {
 		s += " [" + name + "]"
 	}
 	return s
+}
+
+// probeAnswer reads an error answering the server/discover probe as what
+// it is: an older server saying it does not know the method, after which
+// the session opens with the legacy initialize handshake.
+func probeAnswer(e *proto.Error, d proto.Dialect) string {
+	return "probe answered " + errorText(e, d) + " → legacy handshake"
 }
 
 // joinNonEmpty joins a and b with " · ", leaving out an empty b.
