@@ -72,7 +72,7 @@ func walkBookTrip(p *tmuxPane) {
 	p.t.Helper()
 	date := time.Now().UTC().AddDate(1, 0, 0).Format(time.DateOnly)
 	p.keys("e")
-	p.waitFor("interactive server: enter starts a wizard")
+	p.waitFor("interactive server: enter tries a wizard")
 	p.keys("/")
 	p.typeText("book_trip")
 	p.keys("Enter")
