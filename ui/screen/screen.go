@@ -93,6 +93,18 @@ func (msg CallDoneMsg) Report() (note string, err error) {
 // CancelReason is the reason sent with a cancellation from the UI.
 const CancelReason = "cancelled by the user"
 
+// CancelKeyName is the one key that cancels a request in flight
+// everywhere: in the traffic pane, the explorer, the composer and the
+// wizards. A control key, so that it works in forms where letters are
+// typed.
+const CancelKeyName = "ctrl+x"
+
+// CancelKey is the binding of CancelKeyName, described as desc in the
+// help; aliases are further keys that do the same where no text is typed.
+func CancelKey(desc string, aliases ...string) key.Binding {
+	return key.NewBinding(key.WithKeys(append([]string{CancelKeyName}, aliases...)...), key.WithHelp(CancelKeyName, desc))
+}
+
 // Bindings is a help.KeyMap made of the bindings that apply right now.
 type Bindings []key.Binding
 
