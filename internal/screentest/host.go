@@ -23,6 +23,9 @@ type Host struct {
 	Keys    nav.Keys
 	Notes   []string
 	Cancels []proto.ID
+	// Progresses are what Progress returns, by the request id's
+	// proto.ID.Key.
+	Progresses map[string]screen.ProgressState
 }
 
 var _ screen.Host = (*Host)(nil)
@@ -64,6 +67,12 @@ func (h *Host) CancelRequest(id proto.ID) tea.Cmd {
 		return nil
 	}
 	return func() tea.Msg { return s.Cancel(id, screen.CancelReason) }
+}
+
+// Progress returns the state Progresses holds for id.
+func (h *Host) Progress(id proto.ID) (screen.ProgressState, bool) {
+	s, ok := h.Progresses[id.Key()]
+	return s, ok
 }
 
 // View draws s as the root draws an open screen: its title line (made safe

@@ -56,6 +56,11 @@ type Host interface {
 	// CancelRequest cancels the request with id on the live session and
 	// reports how that went in the status line.
 	CancelRequest(id proto.ID) tea.Cmd
+	// Progress returns the live state of the request with id that the UI
+	// sent on the current connection: its progress, elapsed time, log
+	// lines, cancellation and answer. ok is false while the request has
+	// not been captured (or was forgotten in a flood).
+	Progress(id proto.ID) (state ProgressState, ok bool)
 }
 
 // ErrNotConnected is what a screen reports when it needs the session and
