@@ -100,8 +100,11 @@ func messageFields(in detailInput, m *proto.Message) []string {
 	if in.latency != "" {
 		parts = append(parts, "latency "+in.latency)
 	}
+	if m.Kind() == proto.KindRequest && in.call != nil && in.call.cancelSeq != 0 {
+		parts = append(parts, fmt.Sprintf("%s by frame %d", markCancelled, in.call.cancelSeq))
+	}
 	if m.Error != nil {
-		parts = append(parts, errorText(m.Error, in.dialect))
+		parts = append(parts, errorText(m.Error, in.dialect, errorContext(in.f, in.call)))
 	}
 	return parts
 }

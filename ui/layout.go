@@ -28,7 +28,7 @@ const (
 	besideMinWidth = 140
 	// trafficMaxWidth is the widest the split layout makes its left
 	// column.
-	trafficMaxWidth = 110
+	trafficMaxWidth = 130
 )
 
 // driving says how a screen that drives the server shares the body with

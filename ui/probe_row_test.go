@@ -20,12 +20,12 @@ func TestDiscoverProbeReadsAsAProbe(t *testing.T) {
 	m := newTestModel(t, st, 140, 30)
 
 	f, _ := st.Get(1)
-	if label, bad := frameLabel(f, m.idx, proto.DialectMCP); bad || !strings.Contains(label, "probe") {
-		t.Errorf("the probe request reads %q (bad %v)", label, bad)
+	if label, tone := frameLabel(f, m.idx, proto.DialectMCP); tone != tonePlain || !strings.Contains(label, "probe") {
+		t.Errorf("the probe request reads %q (tone %v)", label, tone)
 	}
 	f, _ = st.Get(2)
-	label, bad := frameLabel(f, m.idx, proto.DialectMCP)
-	if bad || !strings.HasPrefix(label, "probe answered error -32601") || !strings.HasSuffix(label, "→ legacy handshake") {
-		t.Errorf("the probe's answer reads %q (bad %v), want a probe answer that is not an error row", label, bad)
+	label, tone := frameLabel(f, m.idx, proto.DialectMCP)
+	if tone != tonePlain || !strings.HasPrefix(label, "probe answered error -32601") || !strings.HasSuffix(label, "→ legacy handshake") {
+		t.Errorf("the probe answer reads %q (tone %v), want a probe answer that is not an error row", label, tone)
 	}
 }

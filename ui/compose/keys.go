@@ -32,7 +32,7 @@ func defaultComposeKeys() composeKeys {
 		Toggle:   key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "request ⇄ notification")),
 		Send:     key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "send")),
 		Again:    key.NewBinding(key.WithKeys("ctrl+s", "s"), key.WithHelp("s", "send again")),
-		Cancel:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "cancel the request")),
+		Cancel:   screen.CancelKey("cancel the request", "c"), // c: harmless while waiting, nothing is typed
 		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 	}
 }
