@@ -56,6 +56,10 @@ const (
 	CodeRateLimitExceeded         = -32003
 )
 
+// genericServerError is JSON-RPC's name for its range of
+// implementation-defined server errors.
+const genericServerError = "Server error"
+
 // CodeServerError is the gateway's custom error (seed 003), and the first of
 // JSON-RPC's range of implementation-defined server errors (-32000…-32099).
 const CodeServerError = -32000
@@ -103,7 +107,7 @@ var dialectNames = map[Dialect]map[int]string{
 		CodeRateLimitExceeded:         "Rate limit exceeded",
 	},
 	DialectGateway: {
-		CodeServerError: "Server error",
+		CodeServerError: genericServerError,
 	},
 }
 
@@ -119,7 +123,7 @@ func ErrorName(d Dialect, code int) string {
 		return name
 	}
 	if code <= -32000 && code >= -32099 {
-		return "Server error"
+		return genericServerError
 	}
 	return ""
 }

@@ -44,17 +44,27 @@ func (m *Model) send(r Request) tea.Cmd {
 	}
 }
 
-// cancelSelected cancels the request the selected frame belongs to: the
-// session sends $/cancel on MCP-Flow and notifications/cancelled on MCP.
+// cancelSelected cancels the client request the selected frame belongs
+// to or names (a progress notification, a cancellation): the session
+// sends $/cancel on MCP-Flow and notifications/cancelled on MCP. A frame
+// of a request the server sent says so: only the server can cancel it.
 func (m *Model) cancelSelected() tea.Cmd {
 	f, ok := m.traffic.selected()
 	if !ok {
 		m.status.setError(errors.New("nothing to cancel: no frame is selected"))
 		return nil
 	}
-	id, ok := requestID(f)
+	k, id, ok := requestOf(f)
 	if !ok {
 		m.status.setError(errors.New("nothing to cancel: the selected frame belongs to no client request"))
+		return nil
+	}
+	if k.fromServer {
+		what := "request " + id.String()
+		if c, known := m.idx.calls[k]; known && c.method != "" {
+			what += " (" + c.method + ")"
+		}
+		m.status.setError(fmt.Errorf("nothing to cancel: frame %d belongs to the server's %s, not to a request mcpscope sent", f.Seq, what))
 		return nil
 	}
 	s := m.conn.link.Session

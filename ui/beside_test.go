@@ -124,3 +124,15 @@ func TestShowFramesFiltersToTheRequest(t *testing.T) {
 		t.Errorf("the filter kept another request's frames:\n%s", screenText(m))
 	}
 }
+
+// On a wide screen the split layout keeps the traffic at the width its
+// rows use and gives the rest to the detail and hex panes.
+func TestWideSplitGivesTheRestToDetail(t *testing.T) {
+	l := computeLayout(280, 60, paneTraffic, allPanes(), noScreen)
+	if l.left != trafficMaxWidth || l.area[paneDetail].w != 280-trafficMaxWidth-1 {
+		t.Errorf("at 280 columns: traffic %d, detail %d", l.left, l.area[paneDetail].w)
+	}
+	if l := computeLayout(160, 45, paneTraffic, allPanes(), noScreen); l.left != 160*11/20 {
+		t.Errorf("at 160 columns the traffic has %d, want %d", l.left, 160*11/20)
+	}
+}

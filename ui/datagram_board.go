@@ -13,23 +13,14 @@ import (
 
 // Bounds of the datagram board.
 const (
-	maxProgressRows = 64
-	maxLogLines     = 1000
-	maxRawRows      = 200
+	maxLogLines = 1000
+	maxRawRows  = 200
 )
-
-// progressRow is the latest progress datagram of one request.
-type progressRow struct {
-	call            callKey
-	req             uint32
-	progress, total float64
-	message         string
-	at              time.Time
-}
 
 // logLine is one log datagram.
 type logLine struct {
 	at            time.Time
+	conn          string
 	req           uint32
 	level, logger string
 	text          string
@@ -55,21 +46,21 @@ type rawRow struct {
 }
 
 // datagramBoard is what the datagram channels carried, kept bounded: the
-// latest progress of each request, the newest log lines, the audio level
-// and the raw rows of unknown channels.
+// newest log lines, the audio level and the raw rows of unknown channels.
+// Progress datagrams are handed on to the progress board.
 type datagramBoard struct {
-	progress []progressRow // newest last
-	logs     []logLine     // newest last
-	audio    *audioLevel
-	raw      []rawRow // newest last
-	total    uint64
+	logs  []logLine // newest last
+	audio *audioLevel
+	raw   []rawRow // newest last
+	total uint64
 }
 
 // newDatagramBoard returns an empty board.
 func newDatagramBoard() datagramBoard { return datagramBoard{} }
 
-// add reads one datagram frame.
-func (b *datagramBoard) add(f *capture.Frame) {
+// add reads one datagram frame; a progress datagram's report is returned
+// for the progress board.
+func (b *datagramBoard) add(f *capture.Frame) (progressReport, bool) {
 	b.total++
 	h, payload, _, err := proto.ParseDatagramHeader(f.Raw)
 	if err != nil || f.Err != nil {
@@ -77,24 +68,23 @@ func (b *datagramBoard) add(f *capture.Frame) {
 			err = f.Err
 		}
 		b.addRaw(f, h, err.Error())
-		return
+		return progressReport{}, false
 	}
 	switch h.Channel {
 	case proto.ChannelProgress:
 		p, err := proto.DecodeProgressDatagram(f.Enc, payload)
 		if err != nil {
 			b.addRaw(f, h, err.Error())
-			return
+			return progressReport{}, false
 		}
-		b.setProgress(progressRow{call: callKey{conn: f.Conn, id: proto.IntID(int64(h.RequestID)).Key()},
-			req: h.RequestID, progress: p.Progress, total: p.Total, message: p.Message, at: f.Time})
+		return progressReport{progress: p.Progress, total: p.Total, message: p.Message}, true
 	case proto.ChannelLog:
 		l, err := proto.DecodeLogDatagram(f.Enc, payload)
 		if err != nil {
 			b.addRaw(f, h, err.Error())
-			return
+			return progressReport{}, false
 		}
-		b.logs = appendBounded(b.logs, logLine{at: f.Time, req: h.RequestID, level: l.Level, logger: l.Logger, text: logText(l.Data)}, maxLogLines)
+		b.logs = appendBounded(b.logs, logLine{at: f.Time, conn: f.Conn, req: h.RequestID, level: l.Level, logger: l.Logger, text: logText(l.Data)}, maxLogLines)
 	case proto.ChannelAudio:
 		frames := int64(1)
 		if b.audio != nil {
@@ -104,17 +94,7 @@ func (b *datagramBoard) add(f *capture.Frame) {
 	default:
 		b.addRaw(f, h, "")
 	}
-}
-
-// setProgress replaces the progress row of the same call, or adds one.
-func (b *datagramBoard) setProgress(r progressRow) {
-	for i := range b.progress {
-		if b.progress[i].call == r.call {
-			b.progress = append(append(b.progress[:i:i], b.progress[i+1:]...), r)
-			return
-		}
-	}
-	b.progress = appendBounded(b.progress, r, maxProgressRows)
+	return progressReport{}, false
 }
 
 // addRaw keeps a raw row.

@@ -4,27 +4,29 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/progress"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
-// datagramsPane shows the datagram channels: a progress bar per request,
-// the audio level meter, raw rows of unknown channels and the log lines,
-// newest at the bottom. The navigation keys scroll the log.
+// datagramsPane shows the datagram channels: the progress board (a bar
+// per request, MCP-Flow datagrams and MCP notifications alike, the most
+// recently active first), the audio level meter, raw rows of unknown
+// channels and the log lines, newest at the bottom. The navigation keys
+// scroll the log.
 type datagramsPane struct {
-	board *datagramBoard
-	st    *look.Styles
-	back  int // log lines scrolled back from the newest
-	rows  int
-	bar   progress.Model
+	board    *datagramBoard
+	progress *progressBoard
+	st       *look.Styles
+	back     int // log lines scrolled back from the newest
+	rows     int
 }
 
-// newDatagramsPane returns the pane of a board.
-func newDatagramsPane(b *datagramBoard, st *look.Styles) *datagramsPane {
-	return &datagramsPane{board: b, st: st, rows: 1, bar: progress.New()}
+// newDatagramsPane returns the pane of a datagram board and a progress
+// board.
+func newDatagramsPane(b *datagramBoard, pb *progressBoard, st *look.Styles) *datagramsPane {
+	return &datagramsPane{board: b, progress: pb, st: st, rows: 1}
 }
 
 // SetSize sets the size of the pane's body.
@@ -64,24 +66,10 @@ func (p *datagramsPane) Render(w, h int, _ bool) string {
 	}
 	b := p.board
 	var lines []string
-	if b.total == 0 {
+	if b.total == 0 && len(p.progress.bars) == 0 {
 		lines = append(lines, p.st.Ink.Muted.Paint(look.Cell("no datagrams", w)))
 	}
-	progressRows := min(len(b.progress), max(h/3, 1))
-	barW := max(min(w/3, 30), 10)
-	p.bar.SetWidth(barW)
-	for _, r := range b.progress[len(b.progress)-progressRows:] {
-		label := look.CellRight(fmt.Sprintf("#%d", r.req), 6) + " "
-		var bar, text string
-		if r.total > 0 {
-			bar = p.bar.ViewAs(min(max(r.progress/r.total, 0), 1))
-			text = fmt.Sprintf(" %g/%g %s", r.progress, r.total, r.message)
-		} else {
-			bar = look.Cell("", barW)
-			text = fmt.Sprintf(" %g %s", r.progress, r.message)
-		}
-		lines = append(lines, look.FitLine(label+bar+look.OneLine(text), w))
-	}
+	lines = append(lines, progressLines(p.progress, max(h/3, 1), w, nil, p.st)...)
 	if a := b.audio; a != nil {
 		lines = append(lines, p.meter(a, w))
 	}

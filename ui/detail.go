@@ -26,6 +26,7 @@ type detailPane struct {
 	frame   *capture.Frame
 	width   int
 	dirty   bool
+	cancels int // the index's cancellations when the content was laid out
 }
 
 // newDetailPane returns an empty pane.
@@ -55,12 +56,12 @@ func (p *detailPane) SetFrame(f *capture.Frame) {
 func (p *detailPane) restyle() { p.dirty = true }
 
 // prepare lays out the content when the frame, the width or the styles
-// changed.
+// changed, or a cancellation may have marked the frame's call.
 func (p *detailPane) prepare() {
-	if !p.dirty {
+	if !p.dirty && p.cancels == p.x.cancels {
 		return
 	}
-	p.dirty = false
+	p.dirty, p.cancels = false, p.x.cancels
 	if p.frame == nil {
 		p.content = fixedRows{p.st.Ink.Muted.Paint("select a frame in the traffic pane")}
 		p.offset = 0

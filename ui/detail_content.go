@@ -37,7 +37,7 @@ type detailInput struct {
 func detailContent(in detailInput, w int) rowBlock {
 	f := in.f
 	var b strings.Builder
-	b.WriteString(ansi.Hardwrap(metadata(in), w, true))
+	b.WriteString(metadata(in, w))
 	if f.Err != nil {
 		b.WriteString("\n\n" + in.st.Ink.Error.Paint(termtext.Line("decode error: "+f.Err.Error())) + "\n")
 		raw := f.Raw[:min(len(f.Raw), errorDumpSize)]
@@ -49,48 +49,105 @@ func detailContent(in detailInput, w int) rowBlock {
 	return stackedRows{splitRows(b.String()), bodyView(in, w)}
 }
 
-// metadata renders the headers of a frame and its fields.
-func metadata(in detailInput) string {
+// metadata renders the headers of a frame and its fields in lines of w
+// columns, broken between fields (and inside a field only at its words
+// when it is wider than w).
+func metadata(in detailInput, w int) string {
 	f := in.f
 	kept := f.Kept
 	if kept == 0 && len(f.Raw) > 0 {
 		kept = len(f.Raw)
 	}
-	line := fmt.Sprintf("seq %d · %s · %s · conn %s · %s · %s (kept %s) · %s",
-		f.Seq, f.Time.Format("2006-01-02 15:04:05.000"), f.Dir, f.Conn, f.Chan, look.ByteSize(int64(f.Size)), look.ByteSize(int64(kept)), f.Enc)
-	out := []string{in.st.Ink.Muted.Paint(termtext.Line(line))}
+	head := []string{fmt.Sprintf("seq %d", f.Seq), f.Time.Format("2006-01-02 15:04:05.000"), f.Dir.String(),
+		"conn " + f.Conn, f.Chan.String(), fmt.Sprintf("%s (kept %s)", look.ByteSize(int64(f.Size)), look.ByteSize(int64(kept))), f.Enc.String()}
+	var out []string
+	out = append(out, paintLines(in.st.Ink.Muted, fieldLines(head, w))...)
 	if m := f.Msg; m != nil {
-		parts := []string{m.Kind().String()}
-		if id := frameID(f); id != "" {
-			parts = append(parts, "id "+id)
-		}
-		switch {
-		case m.Kind() == proto.KindRequest && in.call != nil && in.call.method != "":
-			parts = append(parts, in.call.method)
-		case m.Method != "":
-			parts = append(parts, m.Method)
-			if in.call != nil && in.call.method != "" {
-				parts = append(parts, "for "+in.call.method)
-			}
-		case in.call != nil && in.call.method != "":
-			parts = append(parts, in.call.method)
-		}
-		if in.latency != "" {
-			parts = append(parts, "latency "+in.latency)
-		}
-		if m.Error != nil {
-			parts = append(parts, errorText(m.Error, in.dialect))
-		}
-		out = append(out, termtext.Line(strings.Join(parts, " · ")))
+		out = append(out, fieldLines(messageFields(in, m), w)...)
 	}
 	if len(f.Fields) > 0 {
 		fields := make([]string, 0, len(f.Fields))
-		for _, fd := range f.Fields {
-			fields = append(fields, fmt.Sprintf("%s = %s", fd.Name, fd.Value))
+		for i, fd := range f.Fields {
+			field := fmt.Sprintf("%s = %s", fd.Name, fd.Value)
+			if i == 0 {
+				field = "fields: " + field
+			}
+			fields = append(fields, field)
 		}
-		out = append(out, in.st.Ink.Muted.Paint("fields: "+termtext.Line(strings.Join(fields, " · "))))
+		out = append(out, paintLines(in.st.Ink.Muted, fieldLines(fields, w))...)
 	}
 	return strings.Join(out, "\n")
+}
+
+// messageFields are what the detail says of a message: its kind, id,
+// method (and its call's), latency and error.
+func messageFields(in detailInput, m *proto.Message) []string {
+	parts := []string{m.Kind().String()}
+	if id := frameID(in.f); id != "" {
+		parts = append(parts, "id "+id)
+	}
+	switch {
+	case m.Kind() == proto.KindRequest && in.call != nil && in.call.method != "":
+		parts = append(parts, in.call.method)
+	case m.Method != "":
+		parts = append(parts, m.Method)
+		if in.call != nil && in.call.method != "" {
+			parts = append(parts, "for "+in.call.method)
+		}
+	case in.call != nil && in.call.method != "":
+		parts = append(parts, in.call.method)
+	}
+	if in.latency != "" {
+		parts = append(parts, "latency "+in.latency)
+	}
+	if m.Kind() == proto.KindRequest && in.call != nil && in.call.cancelSeq != 0 {
+		parts = append(parts, fmt.Sprintf("%s by frame %d", markCancelled, in.call.cancelSeq))
+	}
+	if m.Error != nil {
+		parts = append(parts, errorText(m.Error, in.dialect, errorContext(in.f, in.call)))
+	}
+	return parts
+}
+
+// fieldLines lays fields out joined by " · " in lines of at most w
+// columns, breaking only between fields; a field wider than w is wrapped
+// at its words. Each field is made safe to print.
+func fieldLines(fields []string, w int) []string {
+	const sep = " · "
+	w = max(w, 1)
+	var out []string
+	line, width := "", 0
+	for _, fd := range fields {
+		fd = termtext.Line(fd)
+		fw := look.TextWidth(fd)
+		switch {
+		case width > 0 && width+len(sep)+fw <= w:
+			line, width = line+sep+fd, width+len(sep)+fw
+			continue
+		case width > 0:
+			out = append(out, line)
+		}
+		if fw <= w {
+			line, width = fd, fw
+			continue
+		}
+		rows := strings.Split(ansi.Wrap(fd, w, ""), "\n")
+		out = append(out, rows[:len(rows)-1]...)
+		line = rows[len(rows)-1]
+		width = look.TextWidth(line)
+	}
+	if width > 0 || line != "" {
+		out = append(out, line)
+	}
+	return out
+}
+
+// paintLines colours each line with t.
+func paintLines(t look.Tint, lines []string) []string {
+	for i, l := range lines {
+		lines[i] = t.Paint(l)
+	}
+	return lines
 }
 
 // bodyView lays out the body of a frame.

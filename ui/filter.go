@@ -104,7 +104,8 @@ func (t term) match(f *capture.Frame, x *index) bool {
 
 // frameID is the request id a frame shows: 7, abc (unquoted), the
 // request id of a stream or datagram header, or the id of the request a
-// progress notification is for; "" when it has none.
+// progress notification or a cancellation ($/cancel,
+// notifications/cancelled) names; "" when it has none.
 func frameID(f *capture.Frame) string {
 	switch f.Chan.Kind {
 	case capture.Stream, capture.Datagram:
@@ -113,7 +114,7 @@ func frameID(f *capture.Frame) string {
 		}
 		return ""
 	}
-	if id, ok := progressID(f); ok {
+	if id, _, ok := notifiedID(f); ok {
 		return idText(id)
 	}
 	if f.Msg == nil || f.Msg.ID == nil || f.Msg.ID.IsNull() {

@@ -138,10 +138,16 @@ func TestFlowDemoJourney(t *testing.T) {
 		tm.Send(keyPress("home"))
 		return false
 	})
-	tm.Send(keyPress("c"))
+	tm.Send(keyPress("ctrl+x"))
 	// The status line says either "tools/call cancelled" or "cancelled
-	// request 4", whichever of the two reports arrives last.
-	probe.waitText(t, "$/cancel (request 4)", "error -32000 Cancelled", "cancelled")
+	// request 4", whichever of the two reports arrives last. The request
+	// and its $/cancel are marked, and the answer reads as the
+	// cancellation, not as MCP-Flow's Stream Limit Exceeded.
+	s := probe.waitText(t, "tools/call analyze "+markCancelled, "$/cancel "+markCancelled+" · tools/call analyze",
+		"error -32000 Cancelled · tools/call analyze", "cancelled")
+	if strings.Contains(s, "Stream Limit") {
+		t.Errorf("the answer to the cancel names the stream limit:\n%s", s)
+	}
 
 	tm.Send(keyPress("q"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(flowtest.HangGuard))

@@ -39,17 +39,21 @@ func callOf(f *capture.Frame) (callKey, bool) {
 	return callKey{}, false
 }
 
-// requestID returns the id of the client request a frame belongs to, the
-// one Session.Cancel takes.
-func requestID(f *capture.Frame) (proto.ID, bool) {
-	k, ok := callOf(f)
-	if !ok || k.fromServer {
-		return proto.ID{}, false
+// requestOf returns the call a frame belongs to or names, and the id of
+// its request: a request, its response, an execution stream or datagram
+// of it, or a progress notification or cancellation that names it.
+func requestOf(f *capture.Frame) (callKey, proto.ID, bool) {
+	if k, ok := callOf(f); ok {
+		if f.Chan.Kind != capture.Control {
+			return k, proto.IntID(int64(f.Chan.ReqID)), true
+		}
+		return k, *f.Msg.ID, true
 	}
-	if f.Chan.Kind != capture.Control {
-		return proto.IntID(int64(f.Chan.ReqID)), true
+	if k, ok := notifiedCall(f); ok {
+		id, _, _ := notifiedID(f)
+		return k, id, true
 	}
-	return *f.Msg.ID, true
+	return callKey{}, proto.ID{}, false
 }
 
 // bodyOf returns the body bytes of a frame: the ranges its framer

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/ui/look"
@@ -37,17 +39,46 @@ func FuzzDatagramBoard(f *testing.F) {
 	f.Add([]byte{3, 0, 0, 0, 0, 3, '{', '}'}, uint8(proto.EncJSON))
 	f.Add([]byte{2, 0, 0, 0, 0, 3, 0xff}, uint8(proto.EncBinary))
 	f.Add([]byte{9}, uint8(proto.EncBinary))
+	f.Add([]byte{1, 0, 0, 0, 0, 3, 0xa2, 0x68, 'p', 'r', 'o', 'g', 'r', 'e', 's', 's', 0xf9, 0x7e, 0x00,
+		0x65, 't', 'o', 't', 'a', 'l', 0xf9, 0x7c, 0x00}, uint8(proto.EncCBOR)) // progress NaN, total +Inf
 	f.Fuzz(func(t *testing.T, raw []byte, enc uint8) {
 		b := newDatagramBoard()
+		var pb progressBoard
 		fr := &capture.Frame{Time: t0, Chan: capture.Channel{Kind: capture.Datagram}, Raw: raw, Size: len(raw), Enc: proto.Encoding(enc % 4)}
-		b.add(fr)
+		if r, ok := b.add(fr); ok {
+			pb.report(callKey{conn: "wt", id: proto.IntID(0).Key()}, proto.IntID(0), nil, r, t0)
+		}
 		if b.total != 1 {
 			t.Fatal("the datagram was not counted")
 		}
 		st := look.NewStyles(true)
-		p := newDatagramsPane(&b, &st)
+		p := newDatagramsPane(&b, &pb, &st)
 		if n := strings.Count(p.Render(60, 6, true), "\n"); n != 5 {
 			t.Fatalf("%d lines", n+1)
+		}
+	})
+}
+
+// FuzzProgressNotification: any params of a progress notification or a
+// cancellation are read into the index and drawn as a bar on one line,
+// safe to print, without panicking.
+func FuzzProgressNotification(f *testing.F) {
+	f.Add([]byte(`{"progressToken":1,"progress":1,"total":2,"message":"x"}`))
+	f.Add([]byte(`{"progressToken":"a\u001b]0;x\u0007","progress":-1e308,"total":1e308,"message":"\n"}`))
+	f.Add([]byte(`{"progressToken":null,"requestId":1}`))
+	f.Add([]byte(`{"progressToken":1,"progress":1e308,"total":1e-308}`))
+	st := look.NewStyles(true)
+	f.Fuzz(func(t *testing.T, params []byte) {
+		x := newIndex()
+		for i, method := range []string{proto.MethodNotifyProgress, proto.MethodNotifyCancelled, proto.MethodNotifyProgress} {
+			x.add(&capture.Frame{Seq: uint64(i + 1), Time: t0, Dir: capture.In, Conn: "wt", Chan: capture.Channel{Kind: capture.Control},
+				Msg: &proto.Message{Method: method, Params: params}})
+		}
+		for _, b := range x.progress.newestFirst(maxProgressRows, nil) {
+			line := ansi.Strip(renderProgressBar(b, x.progress.now, 80, &st))
+			if strings.ContainsAny(line, "\x1b\n\r\a") || ansi.StringWidth(line) != 80 {
+				t.Fatalf("bar %q", line)
+			}
 		}
 	})
 }

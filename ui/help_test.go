@@ -193,7 +193,9 @@ func TestPaneKeys(t *testing.T) {
 func TestHelpOfAWizard(t *testing.T) {
 	m, r, _ := scriptedModel(t, true)
 	r.Press("e")
-	r.Until("the tools, tagged once the discovery answered", func() bool { return strings.Contains(r.ScreenText(), "greet  [wizard]") })
+	r.Until("the discovery", func() bool {
+		return strings.Contains(r.ScreenText(), "interactive server: enter tries a wizard") && strings.Contains(r.ScreenText(), "› greet")
+	})
 	r.Press("enter")
 	r.Until("the first prompt", func() bool { return strings.Contains(r.ScreenText(), "Your name?") })
 	wantAll(t, "the wizard's hint bar", hintLine(m), "F1 help", "enter answer", "esc cancel")

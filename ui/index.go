@@ -37,23 +37,31 @@ type callInfo struct {
 	seqs   []uint64    // frames of the call in Seq order: request, streams, datagrams, response
 	round  int         // MRTR round of the logical call (rounds.go); 0 when not part of one
 	group  *roundGroup // the rounds of the logical call, or nil
+	// cancelSeq is the Seq of the first cancellation of the call
+	// ($/cancel or notifications/cancelled, from either side) and
+	// cancelAt its time; 0 and zero when none was seen.
+	cancelSeq uint64
+	cancelAt  time.Time
+	ended     time.Time // when the answer came; zero while none did
 }
 
 // index reads the store's new frames once each, in order, and keeps what
 // the panes need beyond a window: the frames of each call (to link them
 // and time responses), the MIME type of each stream, the stderr lines, the
-// datagram board and the matches of the filter.
+// datagram board, the progress board and the matches of the filter.
 type index struct {
-	next    uint64 // Seq of the next frame to read
-	skipped uint64 // frames never read because a refresh fell too far behind
-	calls   map[callKey]*callInfo
-	order   []callKey // calls oldest first, to forget the oldest
-	mimes   map[capture.StreamKey]string
-	stderr  lineRing
-	board   datagramBoard
-	filter  *filterView
-	rounds  roundBook
-	changed explore.ListChanges // lists a server said changed (explore_changed.go)
+	next     uint64 // Seq of the next frame to read
+	skipped  uint64 // frames never read because a refresh fell too far behind
+	calls    map[callKey]*callInfo
+	order    []callKey // calls oldest first, to forget the oldest
+	mimes    map[capture.StreamKey]string
+	stderr   lineRing
+	board    datagramBoard
+	progress progressBoard
+	cancels  int // cancellations read, so that a detail shown before one is redrawn
+	filter   *filterView
+	rounds   roundBook
+	changed  explore.ListChanges // lists a server said changed (explore_changed.go)
 }
 
 // newIndex returns an empty index.
@@ -100,6 +108,7 @@ func (x *index) catchUp(st *capture.Store) bool {
 
 // add reads one frame.
 func (x *index) add(f *capture.Frame) {
+	x.progress.tick(f.Time)
 	if k, ok := callOf(f); ok {
 		c := x.call(k)
 		if len(c.seqs) < maxLinksPerCall {
@@ -107,25 +116,59 @@ func (x *index) add(f *capture.Frame) {
 		}
 		if f.Msg != nil && f.Msg.Kind() == proto.KindRequest {
 			c.sent, c.method = f.Time, callLabel(f.Msg)
-		} else if f.Msg != nil && f.Msg.Result != nil {
-			x.noteStreamRefs(f, k)
+		} else if f.Msg != nil && f.Msg.IsResponse() {
+			x.noteAnswer(f, k, c)
 		}
 		x.noteRound(f, k, c)
-	} else if k, ok := notifiedCall(f); ok {
-		if c, known := x.calls[k]; known && len(c.seqs) < maxLinksPerCall {
-			c.seqs = append(c.seqs, f.Seq)
+		if f.Chan.Kind == capture.Datagram {
+			if r, ok := x.board.add(f); ok {
+				x.progress.report(k, proto.IntID(int64(f.Chan.ReqID)), c, r, f.Time)
+			}
 		}
+	} else if k, ok := notifiedCall(f); ok {
+		x.noteNotified(f, k)
+	} else if f.Chan.Kind == capture.Datagram {
+		x.board.add(f) // a datagram whose header did not decode
 	}
 	x.changed.Note(f)
-	switch f.Chan.Kind {
-	case capture.Stderr:
+	if f.Chan.Kind == capture.Stderr {
 		x.stderr.push(string(bodyOf(f)))
-	case capture.Datagram:
-		x.board.add(f)
 	}
 	if x.filter != nil {
 		x.filter.offer(f, x)
 	}
+}
+
+// noteAnswer reads the response f to call k: it ends the call's
+// progress bar, and a result may name execution streams.
+func (x *index) noteAnswer(f *capture.Frame, k callKey, c *callInfo) {
+	if c.ended.IsZero() {
+		c.ended = f.Time
+	}
+	x.progress.answer(k, f.Msg.Kind() == proto.KindError, f.Time)
+	if f.Msg.Result != nil {
+		x.noteStreamRefs(f, k)
+	}
+}
+
+// noteNotified reads a notification that names call k: a cancellation
+// marks the call (and its bar) cancelled, a progress report moves its bar.
+func (x *index) noteNotified(f *capture.Frame, k callKey) {
+	c, known := x.calls[k]
+	if known && len(c.seqs) < maxLinksPerCall {
+		c.seqs = append(c.seqs, f.Seq)
+	}
+	if id, ok := progressID(f); ok {
+		if r, ok := notifiedProgress(f); ok {
+			x.progress.report(k, id, c, r, f.Time)
+		}
+		return
+	}
+	if known && c.cancelSeq == 0 {
+		c.cancelSeq, c.cancelAt = f.Seq, f.Time
+		x.cancels++
+	}
+	x.progress.cancel(k, f.Time)
 }
 
 // call returns the record of k, creating it and forgetting the oldest call

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/keyhelp"
 	"github.com/mcpscope/mcpscope/ui/nav"
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // KeyMap holds every key binding of the UI. The help bar and the help
@@ -40,7 +41,7 @@ func DefaultKeyMap() KeyMap {
 		NextItem:  key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next body item (hex)")),
 		Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back / clear filter")),
-		Cancel:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "cancel request")),
+		Cancel:    screen.CancelKey("cancel request", "c"), // c: the old key, harmless where nothing is typed
 		Copy:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
 		Reconnect: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reconnect")),
 		ListTools: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tools/list")),

@@ -26,6 +26,9 @@ const (
 	// server (explorer, composer, wizard, questions) leaves the traffic
 	// and detail panes on screen beside it.
 	besideMinWidth = 140
+	// trafficMaxWidth is the widest the split layout makes its left
+	// column.
+	trafficMaxWidth = 130
 )
 
 // driving says how a screen that drives the server shares the body with
@@ -95,7 +98,10 @@ func computeLayout(w, h int, focus paneID, panes paneSet, d driving) layout {
 		return l
 	}
 	l.split = true
-	l.left = w * 11 / 20
+	// The traffic rows say all they have in trafficMaxWidth columns; on a
+	// wider screen the rest goes to the detail and hex panes, whose JSON
+	// and dump use it.
+	l.left = min(w*11/20, trafficMaxWidth)
 	right := w - l.left - 1
 	l.stackLeft(bodyH, panes)
 	detail := bodyH * 11 / 20

@@ -78,7 +78,7 @@ func New(cfg Config) *Model {
 	}
 	m.traffic = newTrafficPane(cfg.Store, x, m.styles)
 	m.streams = newStreamsPane(x, m.styles)
-	m.datagrams = newDatagramsPane(&x.board, m.styles)
+	m.datagrams = newDatagramsPane(&x.board, &x.progress, m.styles)
 	m.detail = newDetailPane(x, m.styles)
 	m.hex = newHexPane(m.styles, m.keys)
 	m.stderr = newStderrPane(&x.stderr, m.styles)
@@ -141,6 +141,7 @@ type pane interface {
 func (m *Model) setSize(w, h int) {
 	m.width, m.height = w, h
 	m.layout = computeLayout(w, h, m.focus, m.panes, m.driving())
+	m.traffic.strip = !m.layout.visible(paneDatagrams) // the board shows where its pane does not
 	for p := range paneCount {
 		b := m.layout.body(p)
 		if b.h > 0 {

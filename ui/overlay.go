@@ -77,6 +77,12 @@ func filterID(id proto.ID) string {
 	return id.String()
 }
 
+// Progress returns the live state of the request with id that the UI
+// sent on the current connection, as the index read it from the capture.
+func (d driver) Progress(id proto.ID) (screen.ProgressState, bool) {
+	return d.m.idx.progressState(id, d.m.conn.gen)
+}
+
 // openComposer opens the raw request composer.
 func (m *Model) openComposer() tea.Cmd {
 	c, cmd := compose.Open(driver{m}, &m.composed)

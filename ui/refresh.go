@@ -43,6 +43,9 @@ func (m *Model) waitRefresh() tea.Cmd {
 func (m *Model) refresh(at time.Time) tea.Cmd {
 	m.lastRefresh = at
 	m.idx.catchUp(m.cfg.Store)
+	if m.cfg.Dial != nil {
+		m.idx.progress.tick(at) // live: elapsed times run between frames (a replay keeps its frames' clock)
+	}
 	if v := m.idx.filter; v != nil {
 		v.trim(m.cfg.Store.Stats().FirstSeq)
 	}

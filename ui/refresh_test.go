@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // A burst of frames appended while no refresh is pending yields one
@@ -85,20 +86,37 @@ func TestIndexBoundsItsWork(t *testing.T) {
 	}
 }
 
-// Decode errors and error responses are painted in the error colour.
+// Decode errors and error responses are painted in the error colour; the
+// cancelled analyze, its $/cancel and the error that answers it in the
+// warning colour.
 func TestErrorRowsInErrorColour(t *testing.T) {
 	m := newTestModel(t, sampleStore(t), 140, 40)
 	m.traffic.sel = 0
 	cols := trafficColumns(100)
-	lead, _, _ := strings.Cut(m.styles.Ink.Error.Paint("\x1f"), "\x1f") // the error colour's opening sequence
+	opening := func(tint look.Tint) string {
+		lead, _, _ := strings.Cut(tint.Paint("\x1f"), "\x1f")
+		return lead
+	}
+	errLead, warnLead := opening(m.styles.Ink.Error), opening(m.styles.Ink.Warn)
+	cancelRows := map[uint64]bool{9: true, 15: true, 16: true}
 	for _, f := range m.cfg.Store.Window(1, m.cfg.Store.Len()) {
 		row := m.traffic.row(f, cols, true)
-		_, bad := frameLabel(f, m.idx, proto.DialectMCPFlow)
-		if isErr := f.Err != nil || f.Msg != nil && f.Msg.Error != nil; bad != isErr {
-			t.Errorf("seq %d: bad %v", f.Seq, bad)
+		_, tone := frameLabel(f, m.idx, proto.DialectMCPFlow)
+		want := tonePlain
+		switch {
+		case cancelRows[f.Seq]:
+			want = toneCancel
+		case f.Err != nil || f.Msg != nil && f.Msg.Error != nil:
+			want = toneBad
 		}
-		if painted := len(row) > len(lead) && strings.HasPrefix(row, lead); painted != bad {
-			t.Errorf("seq %d: painted in the error colour %v, want %v", f.Seq, painted, bad)
+		if tone != want {
+			t.Errorf("seq %d: tone %v, want %v", f.Seq, tone, want)
+		}
+		if painted := strings.HasPrefix(row, errLead); painted != (want == toneBad) {
+			t.Errorf("seq %d: painted in the error colour %v", f.Seq, painted)
+		}
+		if painted := strings.HasPrefix(row, warnLead); painted != (want == toneCancel) {
+			t.Errorf("seq %d: painted in the warning colour %v", f.Seq, painted)
 		}
 	}
 }

@@ -88,8 +88,8 @@ func TestHostileQuestionsAreEscaped(t *testing.T) {
 func TestFailedWriteLabel(t *testing.T) {
 	f := &capture.Frame{Dir: capture.Out, Chan: capture.Channel{Kind: capture.Control},
 		Err: errors.New("the notification notifications/initialized above was not sent whole: broken pipe")}
-	label, bad := frameLabel(f, newIndex(), proto.DialectMCP)
-	if label != "write failed: the notification notifications/initialized above was not sent whole: broken pipe" || !bad {
-		t.Errorf("label %q, bad %v", label, bad)
+	label, tone := frameLabel(f, newIndex(), proto.DialectMCP)
+	if label != "write failed: the notification notifications/initialized above was not sent whole: broken pipe" || tone != toneBad {
+		t.Errorf("label %q, tone %v", label, tone)
 	}
 }

@@ -63,7 +63,8 @@ type trafficPane struct {
 	held    *capture.Frame // the selected frame, kept when the store drops it
 	top     uint64         // Seq of the first row shown
 	follow  bool           // keep the newest frame selected
-	rows    int            // rows shown below the column titles
+	rows    int            // rows of the body below the column titles: the list and the progress strip
+	strip   bool           // show the progress strip (the Datagrams pane, which shows the board, is not on screen)
 }
 
 // newTrafficPane returns the pane, following new frames.
@@ -131,8 +132,8 @@ func (p *trafficPane) selectIndex(src rowSource, i int) {
 	switch {
 	case i < top:
 		top = i
-	case i >= top+p.rows:
-		top = i - p.rows + 1
+	case i >= top+p.listRows():
+		top = i - p.listRows() + 1
 	}
 	p.top = src.seqAt(p.fill(top, n))
 }
@@ -141,7 +142,7 @@ func (p *trafficPane) selectIndex(src rowSource, i int) {
 // for the rows to fill the pane: no blank rows below the last frame while
 // there are frames above.
 func (p *trafficPane) fill(top, n int) int {
-	return max(min(top, n-p.rows), 0)
+	return max(min(top, n-p.listRows()), 0)
 }
 
 // selectSeq selects the frame with Seq seq (or the next row shown) and
@@ -154,7 +155,7 @@ func (p *trafficPane) selectSeq(seq uint64) {
 
 // HandleKey moves the selection; moving up stops following.
 func (p *trafficPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
-	v, ok := nav.Of(msg, k.Keys, p.rows)
+	v, ok := nav.Of(msg, k.Keys, p.listRows())
 	if !ok {
 		return false
 	}
@@ -177,7 +178,7 @@ func (p *trafficPane) scroll(v nav.Move) {
 // clickRow selects the row at line y of the body (line 0 holds the titles).
 func (p *trafficPane) clickRow(y int) {
 	src := p.source()
-	if y < 1 || src.count() == 0 {
+	if y < 1 || y > p.listRows() || src.count() == 0 {
 		return
 	}
 	i := min(src.find(p.top), src.count()-1) + y - 1
@@ -205,22 +206,26 @@ func (p *trafficPane) Title() string {
 	return t
 }
 
-// Render draws the column titles and the rows in view.
+// Render draws the column titles, the rows in view and, below them, the
+// progress strip.
 func (p *trafficPane) Render(w, h int, focused bool) string {
 	if h <= 0 {
 		return ""
 	}
+	bars := p.stripBars(h - 1)
+	list := h - 1 - stripLines(bars)
 	cols := trafficColumns(w)
 	lines := make([]string, 0, h)
 	lines = append(lines, p.st.Ink.Muted.Paint(cols.header()))
 	src := p.source()
 	if n := src.count(); n > 0 {
 		top := min(src.find(p.top), n-1)
-		for _, f := range src.window(p.store, top, h-1) {
+		for _, f := range src.window(p.store, top, list) {
 			lines = append(lines, p.row(f, cols, focused))
 		}
 	} else {
 		lines = append(lines, p.st.Ink.Muted.Paint(look.Cell("no frames yet", w)))
 	}
-	return strings.Join(look.PadLines(lines, w, h), "\n")
+	lines = look.PadLines(lines, w, 1+list)
+	return strings.Join(append(lines, p.renderStrip(w, bars)...), "\n")
 }

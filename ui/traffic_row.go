@@ -59,10 +59,20 @@ func (c columns) tail(id, label, latency, enc, size string) string {
 	return b.String()
 }
 
-// row renders one frame. An error row is painted in the error colour; the
-// selected row is painted whole.
+// rowTone is how a traffic row is painted beyond its direction.
+type rowTone uint8
+
+const (
+	tonePlain  rowTone = iota
+	toneCancel         // a cancelled request, a cancellation, its answer, progress after it
+	toneBad            // a decode error, a failed write, an error response
+)
+
+// row renders one frame. An error row is painted in the error colour and
+// a row of a cancellation in the warning colour; the selected row is
+// painted whole.
 func (p *trafficPane) row(f *capture.Frame, c columns, focused bool) string {
-	label, bad := frameLabel(f, p.x, p.dialect)
+	label, tone := frameLabel(f, p.x, p.dialect)
 	var latency string
 	if d, ok := p.x.latency(f); ok {
 		latency = look.Duration(d)
@@ -72,14 +82,16 @@ func (p *trafficPane) row(f *capture.Frame, c columns, focused bool) string {
 		arrow = "←"
 	}
 	tail := c.tail(frameID(f), label, latency, f.Enc.String(), look.ByteSize(int64(f.Size)))
-	if f.Seq == p.sel || bad {
+	if f.Seq == p.sel || tone != tonePlain {
 		text := look.Cell(look.ClockTime(f.Time), c.time) + " " + arrow + " " + tail
 		switch {
-		case f.Seq != p.sel:
+		case f.Seq != p.sel && tone == toneBad:
 			return p.st.Ink.Error.Paint(text)
+		case f.Seq != p.sel:
+			return p.st.Ink.Warn.Paint(text)
 		case focused:
 			return p.st.Ink.SelFocused.Paint(text)
-		case bad:
+		case tone == toneBad:
 			return p.st.Ink.SelError.Paint(text)
 		}
 		return p.st.Ink.SelBlurred.Paint(text)
@@ -92,69 +104,117 @@ func (p *trafficPane) row(f *capture.Frame, c columns, focused bool) string {
 }
 
 // frameLabel says what a frame is: the method of a request or
-// notification (with the method of its call for progress), "result" or
-// the error (code, message and its name in the dialect) of a response
-// with the method of its call, a decode error, or
-// the channel of a stream chunk, datagram or stderr line. bad is true for
-// errors.
-func frameLabel(f *capture.Frame, x *index, d proto.Dialect) (label string, bad bool) {
+// notification (with the method of its call for progress and
+// cancellations), "result" or the error (code, message and its name in
+// the dialect and context) of a response with the method of its call, a
+// decode error, or the channel of a stream chunk, datagram or stderr
+// line. A cancelled request, its cancellation and progress that came
+// after it are marked; tone says how the row is painted.
+func frameLabel(f *capture.Frame, x *index, d proto.Dialect) (label string, tone rowTone) {
 	switch {
 	case f.Err != nil && f.Dir == capture.Out:
 		// mcpscope decodes nothing it sends: the frame is a failed write.
-		return "write failed: " + f.Err.Error(), true
+		return "write failed: " + f.Err.Error(), toneBad
 	case f.Err != nil:
-		return "decode error: " + f.Err.Error(), true
+		return "decode error: " + f.Err.Error(), toneBad
 	}
+	c, known := x.lookup(f)
 	call := ""
-	if c, ok := x.lookup(f); ok {
+	if known {
 		call = c.method
 	}
+	after := afterCancel(f, c)
 	switch f.Chan.Kind {
 	case capture.Stream:
 		what := "chunk"
 		if len(bodyOf(f)) == 0 {
 			what = "header"
 		}
-		return joinNonEmpty(fmt.Sprintf("stream %d/%d %s", f.Chan.ReqID, f.Chan.Tag, what), call), false
+		return joinNonEmpty(fmt.Sprintf("stream %d/%d %s", f.Chan.ReqID, f.Chan.Tag, what), call), tonePlain
 	case capture.Datagram:
-		return joinNonEmpty("datagram "+proto.DatagramChannel(f.Chan.Ch).String(), call), false
+		what := "datagram " + proto.DatagramChannel(f.Chan.Ch).String()
+		if after && proto.DatagramChannel(f.Chan.Ch) == proto.ChannelProgress {
+			return joinNonEmpty(what+" ✕ "+markAfterCancel, call), toneCancel
+		}
+		return joinNonEmpty(what, call), tonePlain
 	case capture.Stderr:
-		return "stderr " + string(bodyOf(f)), false
+		return "stderr " + string(bodyOf(f)), tonePlain
 	case capture.HTTP:
 		line, _, _ := strings.Cut(string(f.Raw), "\n")
-		return "http " + line, false
+		return "http " + line, tonePlain
 	}
 	m := f.Msg
 	if m == nil {
-		return "batch", false
+		return "batch", tonePlain
 	}
 	switch m.Kind() {
 	case proto.KindRequest:
+		if m.Method == proto.MethodDiscover {
+			return m.Method + " (probe for a 2026-07-28 server)", tonePlain
+		}
+		label := m.Method
 		if call != "" {
-			return call, false
+			label = call
 		}
-		return m.Method, false
+		if known && c.cancelSeq != 0 {
+			return label + " " + markCancelled, toneCancel
+		}
+		return label, tonePlain
 	case proto.KindNotification:
-		if id, ok := cancelledID(f); ok {
-			return fmt.Sprintf("%s (request %s)", m.Method, id), false
+		if _, ok := cancelledID(f); ok {
+			return joinNonEmpty(m.Method+" "+markCancelled, call), toneCancel
 		}
-		return joinNonEmpty(m.Method, call), false
+		if _, ok := progressID(f); ok && after {
+			return joinNonEmpty(m.Method+" ✕ "+markAfterCancel, call), toneCancel
+		}
+		return joinNonEmpty(m.Method, call), tonePlain
 	case proto.KindResult:
-		return joinNonEmpty("result", call), false
+		return joinNonEmpty("result", call), tonePlain
 	case proto.KindError:
-		return joinNonEmpty(errorText(m.Error, d), call), true
+		if call == proto.MethodDiscover {
+			return probeAnswer(m.Error, d), tonePlain
+		}
+		label := joinNonEmpty(errorText(m.Error, d, errorContext(f, c)), call)
+		if after {
+			return label, toneCancel // the answer to a cancellation reads as one
+		}
+		return label, toneBad
 	}
-	return "invalid message", true
+	return "invalid message", toneBad
+}
+
+// afterCancel reports whether frame f of call c (nil: not known) came
+// after a cancellation of the call.
+func afterCancel(f *capture.Frame, c *callInfo) bool {
+	return c != nil && c.cancelSeq != 0 && f.Seq > c.cancelSeq
+}
+
+// errorContext is what is known of the request the response f of call c
+// (nil: not known) answers, for naming its error code.
+func errorContext(f *capture.Frame, c *callInfo) proto.ErrorContext {
+	if c == nil {
+		return proto.ErrorContext{}
+	}
+	method, _, _ := strings.Cut(c.method, " ")
+	return proto.ErrorContext{Method: method, Cancelled: afterCancel(f, c)}
 }
 
 // errorText renders an error object: the raw code and message always, and
-// the dialect's name for the code beside them when it has one.
-func errorText(e *proto.Error, d proto.Dialect) string {
+// beside them the code's name in the dialect and the context of the
+// request it answers, unless the message already says it.
+func errorText(e *proto.Error, d proto.Dialect, c proto.ErrorContext) string {
 	s := fmt.Sprintf("error %d %s", e.Code, e.Message)
-	if name := proto.ErrorName(d, e.Code); name != "" && !strings.EqualFold(name, e.Message) {
+	if name := proto.ErrorNameBeside(d, e, c); name != "" {
 		s += " [" + name + "]"
 	}
 	return s
+}
+
+// probeAnswer reads an error answering the server/discover probe as what
+// it is: an older server saying it does not know the method, after which
+// the session opens with the legacy initialize handshake.
+func probeAnswer(e *proto.Error, d proto.Dialect) string {
+	return "probe answered " + errorText(e, d, proto.ErrorContext{}) + " → legacy handshake"
 }
 
 // joinNonEmpty joins a and b with " · ", leaving out an empty b.

@@ -37,7 +37,7 @@ func runWizardProgram(t *testing.T, dial Dialer, connected string) (*screenProbe
 func openWizardOf(t *testing.T, probe *screenProbe, tm *teatest.TestModel, tool string) {
 	t.Helper()
 	sendKeys(tm, "e")
-	probe.waitText(t, "interactive server: enter starts a wizard", "[wizard]")
+	probe.waitText(t, "interactive server: enter tries a wizard")
 	sendKeys(tm, "/")
 	sendText(tm, tool)
 	sendKeys(tm, "enter")
@@ -95,7 +95,7 @@ func walkBookTrip(t *testing.T, probe *screenProbe, tm *teatest.TestModel, store
 	sendKeys(tm, "esc")
 	probe.waitText(t, "tools match \"book_trip\"")
 	sendKeys(tm, "enter")
-	probe.waitText(t, "Where do you want to go?")
+	probe.waitText(t, "Where do you want to go?", "step 1 of 5", "waiting_user") // the wizard's, not the detail pane's
 	sendKeys(tm, "esc")
 	probe.waitText(t, "the session was cancelled", "the server confirmed: cancelled")
 	if got := screentest.SentRequests(store, proto.MethodInteractionCancel); len(got) != 1 {

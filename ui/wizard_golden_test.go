@@ -14,7 +14,9 @@ import (
 func TestGoldenWizardScreen(t *testing.T) {
 	m, r, _ := scriptedModel(t, true)
 	r.Press("e")
-	r.Until("the tools, tagged once the discovery answered", func() bool { return strings.Contains(r.ScreenText(), "greet  [wizard]") })
+	r.Until("the discovery", func() bool {
+		return strings.Contains(r.ScreenText(), "interactive server: enter tries a wizard") && strings.Contains(r.ScreenText(), "› greet")
+	})
 	r.Press("enter")
 	x, ok := m.overlay.(*explore.Explorer)
 	if !ok || x.Wizard() == nil {

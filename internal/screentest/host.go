@@ -24,6 +24,9 @@ type Host struct {
 	Notes   []string
 	Cancels []proto.ID
 	Shown   []proto.ID // the requests whose frames ShowFrames was asked for
+	// Progresses are what Progress returns, by the request id's
+	// proto.ID.Key.
+	Progresses map[string]screen.ProgressState
 }
 
 var _ screen.Host = (*Host)(nil)
@@ -71,6 +74,12 @@ func (h *Host) CancelRequest(id proto.ID) tea.Cmd {
 func (h *Host) ShowFrames(id proto.ID) tea.Cmd {
 	h.Shown = append(h.Shown, id)
 	return nil
+}
+
+// Progress returns the state Progresses holds for id.
+func (h *Host) Progress(id proto.ID) (screen.ProgressState, bool) {
+	s, ok := h.Progresses[id.Key()]
+	return s, ok
 }
 
 // View draws s as the root draws an open screen: its title line (made safe

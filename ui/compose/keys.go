@@ -5,6 +5,7 @@ import (
 	"charm.land/bubbles/v2/key"
 
 	"github.com/mcpscope/mcpscope/internal/keyhelp"
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // composeKeys are the keys of the raw request composer. The JSON editor
@@ -32,7 +33,7 @@ func defaultComposeKeys() composeKeys {
 		Toggle:   key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "request ⇄ notification")),
 		Send:     key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "send")),
 		Again:    key.NewBinding(key.WithKeys("ctrl+s", "s"), key.WithHelp("s", "send again")),
-		Cancel:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "cancel the request")),
+		Cancel:   screen.CancelKey("cancel the request", "c"), // c: harmless while waiting, nothing is typed
 		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 	}
 }

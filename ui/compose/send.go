@@ -143,5 +143,5 @@ func (c *Composer) renderWaiting(w int) string {
 		}
 	}
 	wait += " " + look.Duration(c.now().Sub(c.sentAt))
-	return c.st.Ink.Muted.Paint(look.Cell(wait, w)) + "\n" + c.st.Ink.Muted.Paint(look.Cell("c cancels the request · esc goes back to the editor", w))
+	return c.st.Ink.Muted.Paint(look.Cell(wait, w)) + "\n" + c.st.Ink.Muted.Paint(look.Cell(screen.CancelKeyName+" cancels the request · esc goes back to the editor", w))
 }

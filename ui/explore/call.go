@@ -55,7 +55,7 @@ func (c *inflightCall) current() (proto.ID, bool) {
 // open their form; a resource is read and a prompt without arguments is
 // fetched at once.
 func (x *Explorer) open(e entry) tea.Cmd {
-	x.target, x.tmpl, x.note = e, nil, ""
+	x.target, x.tmpl, x.note, x.info = e, nil, "", ""
 	if e.bad != "" {
 		return nil
 	}

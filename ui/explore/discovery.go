@@ -30,6 +30,9 @@ type Discovery struct {
 	// notInteractive are the tools whose interaction.start the server
 	// refused with -32007 NOT_INTERACTIVE: they get the tools/call form.
 	notInteractive map[string]bool
+	// interactiveTools are the tools whose interaction.start the server
+	// accepted: they are known to run wizards.
+	interactiveTools map[string]bool
 }
 
 // NewConnection forgets what the server of an earlier connection said:
@@ -90,11 +93,20 @@ func (x *Explorer) wizardFor(tool string) bool {
 
 // markNotInteractive remembers that the server refused a wizard of tool.
 func (x *Explorer) markNotInteractive(tool string) {
-	in := x.disc
-	if in.notInteractive == nil {
-		in.notInteractive = map[string]bool{}
+	remember(&x.disc.notInteractive, tool)
+}
+
+// markInteractive remembers that the server started a wizard of tool.
+func (x *Explorer) markInteractive(tool string) {
+	remember(&x.disc.interactiveTools, tool)
+}
+
+// remember adds tool to a bounded set.
+func remember(set *map[string]bool, tool string) {
+	if *set == nil {
+		*set = map[string]bool{}
 	}
-	if len(in.notInteractive) < maxNotInteractive {
-		in.notInteractive[tool] = true
+	if len(*set) < maxNotInteractive {
+		(*set)[tool] = true
 	}
 }

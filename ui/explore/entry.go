@@ -56,7 +56,8 @@ type toolRun int
 
 const (
 	toolPlain    toolRun = iota // the tools/call form
-	toolWizard                  // a wizard (interaction.start)
+	toolTry                     // not known yet: enter tries a wizard, -32007 opens the form
+	toolWizard                  // a wizard: the server started one for this tool
 	toolCallOnly                // the server refused a wizard (-32007): the form
 )
 

@@ -56,6 +56,7 @@ type Explorer struct {
 	form     *schemaform.Form // the open form (modeForm)
 	tmpl     *uriTemplate     // the template a template form expands
 	note     string           // a problem with the form's schema
+	info     string           // why the form opened instead of a wizard
 	method   string           // the request in flight or answered
 	subject  string           // the tool, prompt or URI it concerns
 	callGen  int
@@ -287,6 +288,6 @@ func (x *Explorer) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 // its way is then dropped (the status bar still reports it).
 func (x *Explorer) backToList() {
 	x.mode = modeList
-	x.form, x.tmpl, x.out, x.note, x.inflight = nil, nil, nil, "", nil
+	x.form, x.tmpl, x.out, x.note, x.info, x.inflight = nil, nil, nil, "", "", nil
 	x.callGen++
 }

@@ -94,8 +94,9 @@ func (l *entryList) summary(d proto.Dialect) string {
 }
 
 // render draws the rows in w×h: a marker on the selected one, the label,
-// the detail and the description, each cut to its column.
-func (l *entryList) render(w, h int, st *look.Styles) []string {
+// the detail and, unless a preview beside the list shows it, the
+// description, each cut to its column.
+func (l *entryList) render(w, h int, st *look.Styles, previewed bool) []string {
 	l.rows = max(h, 1)
 	if h <= 0 {
 		return nil
@@ -113,8 +114,13 @@ func (l *entryList) render(w, h int, st *look.Styles) []string {
 		detailW = max(detailW, look.TextWidth(l.items[i].detail()))
 	}
 	inner := max(w-2, 1)
-	labelW = min(labelW, max(inner*2/5, 12))
-	detailW = min(detailW, max(inner-labelW-2, 0)*3/5)
+	if previewed {
+		labelW = min(labelW, max(inner*3/5, 12))
+		detailW = min(detailW, max(inner-labelW-2, 0))
+	} else {
+		labelW = min(labelW, max(inner*2/5, 12))
+		detailW = min(detailW, max(inner-labelW-2, 0)*3/5)
+	}
 	out := make([]string, 0, h)
 	for r := l.offset; r < len(l.shown) && len(out) < h; r++ {
 		e := &l.items[l.shown[r]]
@@ -128,7 +134,7 @@ func (l *entryList) render(w, h int, st *look.Styles) []string {
 		}
 		rest := max(inner-labelW-len(detail), 0)
 		descCell := ""
-		if rest > 2 {
+		if rest > 2 && !previewed {
 			descCell = "  " + look.Cell(desc, rest-2)
 		}
 		if r == l.cursor {

@@ -26,11 +26,11 @@ type previewCache struct {
 // entry when the explorer is wide enough; else it returns the rows alone.
 func (x *Explorer) withPreview(w, h int) []string {
 	if w < previewMinWidth {
-		return x.list().render(w, h, x.st)
+		return x.list().render(w, h, x.st, false)
 	}
 	lw := w * 11 / 20
 	pw := w - lw - 1
-	rows := x.list().render(lw, h, x.st)
+	rows := x.list().render(lw, h, x.st, true)
 	var side []string
 	if e, ok := x.list().selected(); ok {
 		side = x.preview(e, pw)

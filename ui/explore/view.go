@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
@@ -25,6 +27,9 @@ func (x *Explorer) Render(w, h int) string {
 		lines = append(lines, x.withPreview(w, body)...)
 	case modeForm:
 		head := x.st.Ink.Muted.Paint(look.OneLine(x.target.desc))
+		if x.info != "" {
+			head = x.st.Ink.Muted.Paint(look.OneLine(x.info))
+		}
 		if x.note != "" {
 			head = x.st.Ink.Warn.Paint(look.OneLine(x.note))
 		}
@@ -72,7 +77,32 @@ func (x *Explorer) renderTabs(w int) string {
 			b.WriteString(x.st.Tab.Render(label))
 		}
 	}
+	if legend := x.badgeLegend(); legend != "" && look.TextWidth(legend)+ansi.StringWidth(b.String()) <= w {
+		b.WriteString(x.st.Ink.Muted.Paint(legend))
+	}
 	return look.FitLine(b.String(), w)
+}
+
+// badgeLegend explains the badges the tab bar shows: – for a list the
+// server does not offer, ! for one that failed (its tab says why).
+func (x *Explorer) badgeLegend() string {
+	var parts []string
+	seen := [2]bool{}
+	for t := range tabCount {
+		l := &x.lists[t]
+		if l.state == listUnadvertised && !seen[0] {
+			seen[0] = true
+			parts = append(parts, "– not offered by the server")
+		}
+		if l.err != nil && !seen[1] {
+			seen[1] = true
+			parts = append(parts, "! the list failed: its tab says why")
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "  " + strings.Join(parts, " · ")
 }
 
 // listHead is the filter input while it is open, else the list's state.
@@ -89,7 +119,7 @@ func (x *Explorer) listHead(w int) string {
 		text += " · / filters"
 	}
 	if x.tab == tabTools && x.interactive() {
-		text += " · interactive server: enter starts a wizard, f the tools/call form"
+		text += " · interactive server: enter tries a wizard, f the tools/call form"
 	} else if in := x.disc; x.tab == tabTools && in.err != nil {
 		text += " · " + proto.MethodCapabilities + " failed: " + look.ErrorHeadline(in.err, x.d.Dialect())
 	}

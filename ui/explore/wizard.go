@@ -23,7 +23,7 @@ func (x *Explorer) openTool(e entry) tea.Cmd {
 
 // openToolForm opens the tools/call form of a tool.
 func (x *Explorer) openToolForm(e entry) tea.Cmd {
-	x.target, x.tmpl, x.note = e, nil, ""
+	x.target, x.tmpl, x.note, x.info = e, nil, "", ""
 	if e.bad != "" {
 		return nil
 	}
@@ -32,7 +32,7 @@ func (x *Explorer) openToolForm(e entry) tea.Cmd {
 
 // startWizard starts an interactive session of a tool.
 func (x *Explorer) startWizard(e entry) tea.Cmd {
-	x.target, x.tmpl, x.note = e, nil, ""
+	x.target, x.tmpl, x.note, x.info = e, nil, "", ""
 	if e.bad != "" {
 		return nil
 	}
@@ -51,6 +51,10 @@ func (x *Explorer) updateWizard(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 		return nil, false
 	}
 	cmd, closed := x.wiz.Update(msg)
+	if x.wiz.Started() && !x.disc.interactiveTools[x.wiz.Tool()] {
+		x.markInteractive(x.wiz.Tool())
+		x.markWizards()
+	}
 	if closed || x.wiz.NotInteractive() {
 		return tea.Batch(cmd, x.wizardClosed()), true
 	}
@@ -69,19 +73,22 @@ func (x *Explorer) wizardClosed() tea.Cmd {
 	x.markNotInteractive(wiz.Tool())
 	x.markWizards()
 	cmd := x.openToolForm(x.target)
-	x.note = wiz.Tool() + " is not interactive (" + look.ErrorHeadline(wiz.Err(), proto.DialectInteraction) + "): its tools/call form"
+	x.info = wiz.Tool() + " runs as a plain tool call (the server answered " + look.ErrorHeadline(wiz.Err(), proto.DialectInteraction) + ")"
 	return cmd
 }
 
-// markWizards tags the tools that enter starts as a wizard, and those
-// the server refused one for.
+// markWizards tags what is known of each tool on an interactive server:
+// a wizard once the server started one, tools/call only once it refused
+// one, nothing before either (enter then tries a wizard).
 func (x *Explorer) markWizards() {
 	l := &x.lists[tabTools]
 	for i := range l.items {
 		e := &l.items[i]
 		switch {
-		case x.wizardFor(e.name):
+		case x.wizardFor(e.name) && x.disc.interactiveTools[e.name]:
 			e.run = toolWizard
+		case x.wizardFor(e.name):
+			e.run = toolTry
 		case x.interactive():
 			e.run = toolCallOnly
 		default:

@@ -21,13 +21,16 @@ func TestWizardNotInteractiveTool(t *testing.T) {
 	r.Press("/")
 	r.TypeText("echo")
 	r.Press("enter")
-	if e, _ := x.list().selected(); e.name != "echo" || e.run != toolWizard || !strings.Contains(r.ScreenText(), "[wizard]") {
-		t.Fatalf("echo before the refusal: %+v\n%s", e, r.ScreenText())
+	if e, _ := x.list().selected(); e.name != "echo" || e.run != toolTry || strings.Contains(r.ScreenText(), "[wizard]") {
+		t.Fatalf("echo before anything is known is tagged: %+v\n%s", e, r.ScreenText())
 	}
 	r.Press("enter")
 	r.Until("the form", func() bool { return x.mode == modeForm })
-	if s := r.ScreenText(); !strings.Contains(s, "echo is not interactive (error -32007 NOT_INTERACTIVE") || !strings.Contains(s, "tools/call echo") {
+	if s := r.ScreenText(); !strings.Contains(s, "echo runs as a plain tool call (the server answered error -32007 NOT_INTERACTIVE") || !strings.Contains(s, "tools/call echo") {
 		t.Errorf("the fallback form:\n%s", s)
+	}
+	if x.note != "" {
+		t.Errorf("the fallback form carries a problem note: %q", x.note)
 	}
 	r.Press("esc")
 	if e, _ := x.list().selected(); e.run != toolCallOnly || !strings.Contains(r.ScreenText(), "[tools/call only]") {
@@ -53,6 +56,9 @@ func TestExploreRunsWizards(t *testing.T) {
 	r.Press("esc")
 	if x.mode != modeList || x.wiz != nil || m.overlay == nil {
 		t.Errorf("esc after the cancel: mode %d, overlay %v", x.mode, m.overlay)
+	}
+	if e, _ := x.list().selected(); e.name != "book_trip" || e.run != toolWizard {
+		t.Errorf("book_trip after its wizard started is not tagged a wizard: %+v", e)
 	}
 }
 
@@ -126,12 +132,17 @@ func TestWizardDiscoveryError(t *testing.T) {
 }
 
 // TestGoldenWizardTools draws the explorer's tools of an interactive
-// server: tagged wizard, or tools/call only once the server refused one.
+// server: untagged before anything is known, tagged wizard once the
+// server started one, tools/call only once it refused one.
 func TestGoldenWizardTools(t *testing.T) {
 	m, r, _ := scriptedModel(t, true)
 	x := openExplorerLoaded(t, r)
 	r.Until("the discovery", func() bool { return m.interactive.state == discoverKnown })
+	goldentest.CheckPlain(t, "wizard_tools_unknown", x.Render(100, 4))
+	x.markInteractive("greet")
+	x.markWizards()
 	goldentest.CheckPlain(t, "wizard_tools", x.Render(100, 4))
+	x.disc.interactiveTools = nil
 	x.markNotInteractive("greet")
 	x.markWizards()
 	goldentest.CheckPlain(t, "wizard_tools_call_only", x.Render(100, 4))

@@ -39,7 +39,7 @@ func NewOutcome(method string, res json.RawMessage, err error, d proto.Dialect, 
 		o.Failed = true
 		var rpc *client.RPCError
 		if errors.As(err, &rpc) && rpc.Err != nil {
-			b.WriteString(st.Ink.Error.Paint(ErrorCode(rpc.Err, d)))
+			b.WriteString(st.Ink.Error.Paint(ErrorCodeIn(rpc.Err, d, proto.ErrorContext{Method: rpc.Method})))
 			b.WriteString("\n" + termtext.Block(rpc.Err.Message))
 			if len(rpc.Err.Data) > 0 {
 				b.WriteString("\n\ndata:\n" + PrettyHighlighted(rpc.Err.Data, st))
@@ -59,18 +59,28 @@ func NewOutcome(method string, res json.RawMessage, err error, d proto.Dialect, 
 }
 
 // ErrorCode names a JSON-RPC error by its code and the code's name in
-// dialect d, e.g. "error -32601 Method not found".
+// dialect d, e.g. "error -32601 Method not found", when nothing is known
+// of the request it answers.
 func ErrorCode(e *proto.Error, d proto.Dialect) string {
-	return strings.TrimSpace(fmt.Sprintf("error %d %s", e.Code, proto.ErrorName(d, e.Code)))
+	return ErrorCodeIn(e, d, proto.ErrorContext{})
+}
+
+// ErrorCodeIn names a JSON-RPC error by its code and the code's name in
+// dialect d and the context of the request it answers
+// (proto.ErrorNameIn): "error -32000 Cancelled" for the answer to a
+// cancellation, never a name the server's message reads against.
+func ErrorCodeIn(e *proto.Error, d proto.Dialect, c proto.ErrorContext) string {
+	return strings.TrimSpace(fmt.Sprintf("error %d %s", e.Code, proto.ErrorNameIn(d, e, c)))
 }
 
 // ErrorHeadline says what err is in one line: a JSON-RPC error by its code,
-// the code's name and its message.
+// the code's name (in the context of the method it answers) and its
+// message, which is left out when it only repeats the name.
 func ErrorHeadline(err error, d proto.Dialect) string {
 	var rpc *client.RPCError
 	if errors.As(err, &rpc) && rpc.Err != nil {
-		code, msg := ErrorCode(rpc.Err, d), OneLine(rpc.Err.Message)
-		if msg == "" || strings.HasSuffix(code, " "+msg) {
+		code, msg := ErrorCodeIn(rpc.Err, d, proto.ErrorContext{Method: rpc.Method}), OneLine(rpc.Err.Message)
+		if msg == "" || strings.HasSuffix(strings.ToLower(code), " "+strings.ToLower(msg)) {
 			return code
 		}
 		return code + ": " + msg

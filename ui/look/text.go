@@ -30,8 +30,10 @@ func Cell(s string, w int) string {
 	return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
 }
 
-// CellRight fits plain text into w columns, aligned right.
+// CellRight fits plain text into w columns, aligned right; like Cell it
+// shows controls escaped, so a row stays one line.
 func CellRight(s string, w int) string {
+	s = OneLine(s)
 	if n := TextWidth(s); n < w {
 		return strings.Repeat(" ", w-n) + s
 	}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
@@ -64,6 +65,11 @@ type Host interface {
 	// and hands the keys to the traffic pane, the screen staying open
 	// behind it (ctrl+o returns).
 	ShowFrames(id proto.ID) tea.Cmd
+	// Progress returns the live state of the request with id that the UI
+	// sent on the current connection: its progress, elapsed time, log
+	// lines, cancellation and answer. ok is false while the request has
+	// not been captured (or was forgotten in a flood).
+	Progress(id proto.ID) (state ProgressState, ok bool)
 }
 
 // ErrNotConnected is what a screen reports when it needs the session and
@@ -100,3 +106,15 @@ func (msg CallDoneMsg) Report() (note string, err error) {
 
 // CancelReason is the reason sent with a cancellation from the UI.
 const CancelReason = "cancelled by the user"
+
+// CancelKeyName is the one key that cancels a request in flight
+// everywhere: in the traffic pane, the explorer, the composer and the
+// wizards. A control key, so that it works in forms where letters are
+// typed.
+const CancelKeyName = "ctrl+x"
+
+// CancelKey is the binding of CancelKeyName, described as desc in the
+// help; aliases are further keys that do the same where no text is typed.
+func CancelKey(desc string, aliases ...string) key.Binding {
+	return key.NewBinding(key.WithKeys(append([]string{CancelKeyName}, aliases...)...), key.WithHelp(CancelKeyName, desc))
+}

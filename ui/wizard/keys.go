@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 
 	"github.com/mcpscope/mcpscope/internal/keyhelp"
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // wizardKeyMap holds the wizard's own keys; the prompt's widget has its
@@ -20,13 +21,13 @@ type wizardKeyMap struct {
 	Scroll       key.Binding
 }
 
-// defaultWizardKeys returns the wizard's keys. ctrl+x cancels a request
-// in flight as it does in the explorer.
+// defaultWizardKeys returns the wizard's keys. The cancel key of every
+// screen (screen.CancelKey) cancels the answer in flight.
 func defaultWizardKeys() wizardKeyMap {
 	return wizardKeyMap{
 		Cancel:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel the session")),
 		Close:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
-		CancelAnswer: key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "cancel the answer in flight")),
+		CancelAnswer: screen.CancelKey("cancel the answer in flight"),
 		State:        key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "session state")),
 		StateClose:   key.NewBinding(key.WithKeys("esc", "ctrl+g"), key.WithHelp("esc", "back")),
 		Scroll:       key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓ pgup/pgdn", "scroll")),

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/ui/look"
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // Render draws the wizard in w×h: the head (tool, session, state, time
@@ -79,7 +80,7 @@ func (w *Wizard) widgetHeight() int {
 func (w *Wizard) promptLines(width, h int) []string {
 	var foot []string
 	if w.phase == wizSending {
-		foot = []string{w.st.Ink.Muted.Paint(proto.MethodInteractionRespond + " in flight… ctrl+x cancels it, esc cancels the session")}
+		foot = []string{w.st.Ink.Muted.Paint(proto.MethodInteractionRespond + " in flight… " + screen.CancelKeyName + " cancels it, esc cancels the session")}
 	}
 	if w.widget == nil {
 		lines := w.paintLines(w.st.Ink.Error, w.widgetErr, width)

@@ -228,6 +228,10 @@ func (w *Wizard) sessionState() proto.InteractionState {
 // Tool is the tool the wizard runs.
 func (w *Wizard) Tool() string { return w.tool }
 
+// Started reports whether the server started the session: the tool is
+// interactive.
+func (w *Wizard) Started() bool { return w.it != nil }
+
 // NotInteractive reports whether the server answered interaction.start
 // with -32007 NOT_INTERACTIVE: the caller falls back to tools/call.
 func (w *Wizard) NotInteractive() bool { return w.notInteractive }

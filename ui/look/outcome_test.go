@@ -1,0 +1,43 @@
+package look
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// TestErrorHeadlineByContext checks an error's code is named by the
+// dialect and the request it answers, and never against the server's
+// message: MCP-Flow's answer to $/cancel reads "error -32000 Cancelled",
+// not "Stream Limit Exceeded".
+func TestErrorHeadlineByContext(t *testing.T) {
+	rpc := func(method string, code int, msg string) error {
+		return &client.RPCError{Method: method, Err: &proto.Error{Code: code, Message: msg}}
+	}
+	cases := []struct {
+		err  error
+		d    proto.Dialect
+		want string
+	}{
+		{rpc(proto.MethodToolsCall, -32000, "Cancelled"), proto.DialectMCPFlow, "error -32000 Cancelled"},
+		{rpc(proto.MethodToolsCall, -32000, "too many streams"), proto.DialectMCPFlow, "error -32000 Stream Limit Exceeded: too many streams"},
+		{rpc(proto.MethodToolsList, -32000, "busy"), proto.DialectMCPFlow, "error -32000 Server error: busy"},
+		{rpc(proto.MethodToolsCall, -32800, "Request cancelled"), proto.DialectMCP, "error -32800 Cancelled: Request cancelled"},
+		{rpc("x", -32601, "Method not found"), proto.DialectMCP, "error -32601 Method not found"},
+		{rpc("x", -32601, "method not found"), proto.DialectMCP, "error -32601 Method not found"},
+	}
+	for _, tc := range cases {
+		if got := ErrorHeadline(tc.err, tc.d); got != tc.want {
+			t.Errorf("ErrorHeadline(%v, %s) = %q, want %q", tc.err, tc.d, got, tc.want)
+		}
+	}
+	st := NewStyles(true)
+	o := NewOutcome(proto.MethodToolsCall, nil, rpc(proto.MethodToolsCall, -32000, "Cancelled"), proto.DialectMCPFlow, &st)
+	if first, _, _ := strings.Cut(ansi.Strip(o.Body), "\n"); first != "error -32000 Cancelled" {
+		t.Errorf("outcome headline %q", first)
+	}
+}

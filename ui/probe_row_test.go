@@ -1,0 +1,31 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// The server/discover probe an older server refuses reads as a probe
+// followed by the legacy handshake, not as a red error row.
+func TestDiscoverProbeReadsAsAProbe(t *testing.T) {
+	st := capture.NewStore(capture.Config{})
+	c := &clock{}
+	add := func(dir capture.Dir, m *proto.Message) { st.Append(controlFrame(t, dir, c.next(), proto.EncJSON, m)) }
+	add(capture.Out, request(t, 1, proto.MethodDiscover, map[string]any{}))
+	add(capture.In, proto.NewErrorResponse(proto.IntID(1), proto.CodeMethodNotFound, "Method not found", nil))
+	add(capture.Out, request(t, 2, proto.MethodInitialize, map[string]any{}))
+	m := newTestModel(t, st, 140, 30)
+
+	f, _ := st.Get(1)
+	if label, tone := frameLabel(f, m.idx, proto.DialectMCP); tone != tonePlain || !strings.Contains(label, "probe") {
+		t.Errorf("the probe request reads %q (tone %v)", label, tone)
+	}
+	f, _ = st.Get(2)
+	label, tone := frameLabel(f, m.idx, proto.DialectMCP)
+	if tone != tonePlain || !strings.HasPrefix(label, "probe answered error -32601") || !strings.HasSuffix(label, "→ legacy handshake") {
+		t.Errorf("the probe answer reads %q (tone %v), want a probe answer that is not an error row", label, tone)
+	}
+}
