@@ -18,6 +18,8 @@ type wizardKeyMap struct {
 	State        key.Binding // interaction.getState
 	StateClose   key.Binding // back from the state view
 	Scroll       key.Binding
+	Confirm      key.Binding // cancel the session, asked
+	Keep         key.Binding // keep the session, asked
 }
 
 // defaultWizardKeys returns the wizard's keys. The cancel key of every
@@ -30,6 +32,8 @@ func defaultWizardKeys() wizardKeyMap {
 		State:        key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "session state")),
 		StateClose:   key.NewBinding(key.WithKeys("esc", "ctrl+g"), key.WithHelp("esc", "back")),
 		Scroll:       key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓ pgup/pgdn", "scroll")),
+		Confirm:      key.NewBinding(key.WithKeys("y", "esc"), key.WithHelp("y/esc", "cancel the session")),
+		Keep:         key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "keep it")),
 	}
 }
 
@@ -40,6 +44,8 @@ func (w *Wizard) Help() help.KeyMap {
 	switch {
 	case w.state != nil:
 		return screen.Bindings{k.Scroll, k.StateClose}
+	case w.confirming:
+		return screen.Bindings{k.Confirm, k.Keep}
 	case w.phase == wizEnded:
 		return screen.Bindings{k.Scroll, k.State, k.Close}
 	case w.phase == wizSending:
