@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -49,18 +48,7 @@ func renderProgressBar(b *progressBar, now time.Time, w int, st *look.Styles) st
 	case b.end == endFailed:
 		tint = st.Ink.Error
 	}
-	var track, count string
-	if b.total > 0 {
-		frac := min(max(b.progress/b.total, 0), 1)
-		filled := int(frac*float64(barW) + 0.5)
-		track = strings.Repeat("▌", filled) + strings.Repeat("░", barW-filled)
-		count = fmt.Sprintf("%3.0f%% %s/%s", frac*100, number(b.progress), number(b.total))
-	} else {
-		block := min(3, barW)
-		at := (b.reports - 1) % (barW - block + 1)
-		track = strings.Repeat("░", at) + strings.Repeat("▌", block) + strings.Repeat("░", barW-block-at)
-		count = number(b.progress) + " (no total)"
-	}
+	track, count := look.Track(b.progress, b.total, b.reports, barW)
 	parts := []string{count}
 	switch {
 	case b.isCancelled():
@@ -83,9 +71,6 @@ func renderProgressBar(b *progressBar, now time.Time, w int, st *look.Styles) st
 	head := look.CellRight("#"+idText(b.id), 6) + " "
 	return look.FitLine(head+tint.Paint(track)+" "+look.OneLine(strings.Join(parts, " · ")), w)
 }
-
-// number renders a progress value: 3, 2.5.
-func number(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
 
 // progressLines renders up to n bars of the board that keep accepts, the
 // most recently active first.

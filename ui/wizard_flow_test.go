@@ -97,6 +97,8 @@ func walkBookTrip(t *testing.T, probe *screenProbe, tm *teatest.TestModel, store
 	sendKeys(tm, "enter")
 	probe.waitText(t, "Where do you want to go?", "step 1 of 5", "waiting_user") // the wizard's, not the detail pane's
 	sendKeys(tm, "esc")
+	probe.waitText(t, "Cancel the server's session?")
+	sendKeys(tm, "y")
 	probe.waitText(t, "the session was cancelled", "the server confirmed: cancelled")
 	if got := screentest.SentRequests(store, proto.MethodInteractionCancel); len(got) != 1 {
 		t.Errorf("interaction.cancel sent %d times", len(got))

@@ -244,15 +244,15 @@ func (x *Explorer) call(method string, params any, subject string) tea.Cmd {
 		x.showAnswer(method, subject, nil, fmt.Errorf("%s was not sent: %w", method, err))
 		return nil
 	}
-	x.mode, x.method, x.subject, x.elapsed = modeCalling, method, subject, 0
+	x.mode, x.method, x.subject, x.elapsed, x.sentAt = modeCalling, method, subject, 0, time.Now()
 	fl := &inflightCall{}
 	x.inflight = fl
 	ctx := x.d.Context()
-	return func() tea.Msg {
+	return tea.Batch(tickWaiting(gen), func() tea.Msg {
 		start := time.Now()
 		res, err := s.Call(ctx, method, params, client.WithRounds(fl.round), screen.AskProgress())
 		return exploreAnswerMsg{gen: gen, done: screen.CallDoneMsg{Method: method, Result: res, Err: err}, elapsed: time.Since(start)}
-	}
+	})
 }
 
 // cancelCall cancels the request in flight; the root reports how it went.

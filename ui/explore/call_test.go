@@ -9,6 +9,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // Calls from the explorer against the in-process demo over MCP-Flow: the
@@ -223,4 +224,33 @@ func callID(t *testing.T, st *capture.Store, method string) string {
 		t.Fatalf("no %s was sent", method)
 	}
 	return id
+}
+
+// While its request runs, the explorer shows the time it has run, the
+// server's latest progress as a bar and the request's log lines.
+func TestExploreWaitingShowsProgress(t *testing.T) {
+	m, r, _ := demoModel(t)
+	x := openExplorerLoaded(t, r)
+	r.Press("/")
+	r.TypeText("analyze")
+	r.Press("enter", "f", "ctrl+s")
+	var id proto.ID
+	r.Until("the request on the wire", func() bool {
+		var sent bool
+		id, sent = x.inflight.current()
+		return sent
+	})
+	if s := r.ScreenText(); !strings.Contains(s, "elapsed ") {
+		t.Errorf("the waiting view has no clock:\n%s", s)
+	}
+	m.host.Progresses = map[string]screen.ProgressState{id.Key(): {Reports: 2, Progress: 2, Total: 5,
+		Message: "step 2/5", Logs: []string{"warming up", "step 2/5 done"}}}
+	s := r.ScreenText()
+	for _, want := range []string{" 40% 2/5 · step 2/5", "── log ──", "warming up", "step 2/5 done", "ctrl+x cancels the request"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the waiting view lacks %q:\n%s", want, s)
+		}
+	}
+	r.Press("ctrl+x")
+	r.Until("the cancelled outcome", func() bool { return x.mode == modeOutcome })
 }

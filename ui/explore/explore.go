@@ -62,6 +62,7 @@ type Explorer struct {
 	callGen  int
 	inflight *inflightCall
 	elapsed  time.Duration // from the call to its answer; 0 when not measured
+	sentAt   time.Time     // when the call in flight was made
 	out      *look.Outcome
 	last     map[string]json.RawMessage // arguments of the last call, per entry
 	wiz      *wizard.Wizard             // the open wizard (modeWizard)
@@ -155,6 +156,8 @@ func (x *Explorer) Update(msg tea.Msg) (tea.Cmd, bool) {
 		return msg.Drop(), false
 	case exploreAnswerMsg:
 		return x.answered(msg), false
+	case waitingTickMsg:
+		return x.ticked(msg), false
 	case tea.BackgroundColorMsg:
 		if x.form != nil {
 			x.form.SetDark(msg.IsDark())

@@ -39,8 +39,8 @@ func (x *Explorer) Render(w, h int) string {
 			lines = append(lines, x.uriPreview())
 		}
 	case modeCalling:
-		lines = append(lines, x.callHead("calling…"),
-			"", x.st.Ink.Muted.Paint("Waiting for the answer. ctrl+x cancels the request; esc returns to the list and drops the answer."))
+		lines = append(lines, x.callHead("calling…"), "")
+		lines = append(lines, x.waitingView(w)...)
 	case modeOutcome:
 		state := x.st.Ink.Good.Paint("answer")
 		if x.out.Failed {

@@ -47,7 +47,7 @@ func (x *Explorer) startWizard(e entry) tea.Cmd {
 // explorer (handled false).
 func (x *Explorer) updateWizard(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 	switch msg.(type) {
-	case exploreListMsg, exploreAnswerMsg, DiscoveredMsg:
+	case exploreListMsg, exploreAnswerMsg, DiscoveredMsg, waitingTickMsg:
 		return nil, false
 	}
 	cmd, closed := x.wiz.Update(msg)

@@ -51,7 +51,7 @@ func TestExploreRunsWizards(t *testing.T) {
 	if x.mode != modeWizard || len(screentest.SentRequests(st, proto.MethodInteractionStart)) != 1 {
 		t.Fatalf("enter on book_trip: mode %d, starts %d", x.mode, len(screentest.SentRequests(st, proto.MethodInteractionStart)))
 	}
-	r.Press("esc")
+	r.Press("esc", "esc") // esc, and esc again to confirm
 	r.Until("the server's answer", func() bool { return strings.Contains(r.ScreenText(), "the server confirmed: cancelled") })
 	r.Press("esc")
 	if x.mode != modeList || x.wiz != nil || m.overlay == nil {

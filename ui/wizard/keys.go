@@ -19,6 +19,8 @@ type wizardKeyMap struct {
 	State        key.Binding // interaction.getState
 	StateClose   key.Binding // back from the state view
 	Scroll       key.Binding
+	Confirm      key.Binding // cancel the session, asked
+	Keep         key.Binding // keep the session, asked
 }
 
 // defaultWizardKeys returns the wizard's keys. The cancel key of every
@@ -31,6 +33,8 @@ func defaultWizardKeys() wizardKeyMap {
 		State:        key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "session state")),
 		StateClose:   key.NewBinding(key.WithKeys("esc", "ctrl+g"), key.WithHelp("esc", "back")),
 		Scroll:       key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓ pgup/pgdn", "scroll")),
+		Confirm:      key.NewBinding(key.WithKeys("y", "esc"), key.WithHelp("y/esc", "cancel the session")),
+		Keep:         key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "keep it")),
 	}
 }
 
@@ -41,12 +45,14 @@ func defaultWizardKeys() wizardKeyMap {
 // wizard's.
 func (w *Wizard) Help() help.KeyMap {
 	k := w.keys
-	own := []key.Binding{k.Cancel, k.CancelAnswer, k.State, keyhelp.Relabel(k.StateClose, "back from the state"),
-		keyhelp.Relabel(k.Close, "close, once ended"), k.Scroll}
+	own := []key.Binding{keyhelp.Relabel(k.Cancel, "cancel the session (asks first)"), k.Confirm, k.Keep, k.CancelAnswer,
+		k.State, keyhelp.Relabel(k.StateClose, "back from the state"), keyhelp.Relabel(k.Close, "close, once ended"), k.Scroll}
 	h := keyhelp.Map{Full: [][]key.Binding{own}}
 	switch {
 	case w.state != nil:
 		h.Short, h.Essential = []key.Binding{k.Scroll, k.StateClose}, []key.Binding{k.StateClose}
+	case w.confirming:
+		h.Short, h.Essential = []key.Binding{k.Confirm, k.Keep}, []key.Binding{k.Confirm, k.Keep}
 	case w.phase == wizEnded:
 		h.Short, h.Essential = []key.Binding{k.Scroll, k.State, k.Close}, []key.Binding{k.Close}
 	case w.phase == wizSending:

@@ -78,7 +78,8 @@ type Wizard struct {
 	out            *look.Outcome // the final result or the error, scrollable
 	notInteractive bool          // interaction.start answered -32007: the caller falls back to tools/call
 
-	state *wizardState // the interaction.getState view, when open
+	state      *wizardState // the interaction.getState view, when open
+	confirming bool         // esc asked to cancel the session: the next key confirms or keeps it
 
 	w, h int
 }
@@ -158,6 +159,12 @@ func (w *Wizard) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			w.state.out.Scroll(v)
 		}
 		return nil, false
+	case w.confirming:
+		w.confirming = false
+		if key.Matches(msg, k.Cancel, k.Confirm) {
+			return w.cancelSession(), false
+		}
+		return nil, false // any other key keeps the session
 	case key.Matches(msg, k.State):
 		return w.getState(), false
 	case key.Matches(msg, k.CancelAnswer):
@@ -181,26 +188,27 @@ func (w *Wizard) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return w.widgetKey(msg), false
 		}
 		if key.Matches(msg, k.Cancel) {
-			return w.cancelSession(), false
+			w.confirming = true
 		}
 	default: // sending, waiting
 		if key.Matches(msg, k.Cancel) {
-			return w.cancelSession(), false
+			w.confirming = true
 		}
 	}
 	return nil, false
 }
 
 // widgetKey gives a key to the prompt's widget and acts on what it did:
-// an answer that passes the prompt's rules is sent; esc cancels the
-// session.
+// an answer that passes the prompt's rules is sent; esc asks whether to
+// cancel the session.
 func (w *Wizard) widgetKey(msg tea.KeyPressMsg) tea.Cmd {
 	act, cmd := w.widget.Update(msg)
 	switch act {
 	case prompts.ActionSubmit:
 		return tea.Batch(cmd, w.submit())
 	case prompts.ActionCancel:
-		return tea.Batch(cmd, w.cancelSession())
+		w.confirming = true // the session is the server's: ask first
+		return cmd
 	}
 	return cmd
 }
