@@ -192,11 +192,7 @@ func TestPaneKeys(t *testing.T) {
 // widget's keys and the wizard's.
 func TestHelpOfAWizard(t *testing.T) {
 	m, r, _ := scriptedModel(t, true)
-	r.Press("e")
-	r.Until("the discovery", func() bool {
-		return strings.Contains(r.ScreenText(), "interactive server: enter tries a wizard") && strings.Contains(r.ScreenText(), "› greet")
-	})
-	r.Press("enter")
+	openGreetWizard(t, m, r)
 	r.Until("the first prompt", func() bool { return strings.Contains(r.ScreenText(), "Your name?") })
 	wantAll(t, "the wizard's hint bar", hintLine(m), "F1 help", "enter answer", "esc cancel")
 	r.Press("f1")

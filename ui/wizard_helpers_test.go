@@ -1,11 +1,13 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/explore"
 )
 
 // scriptedModel connects a model at 100×30 to a screentest.WizardPeer;
@@ -16,4 +18,21 @@ func scriptedModel(t *testing.T, interactive bool) (*Model, *cmdRunner, *screent
 	p, s := screentest.ConnectWizardPeer(t, m.cfg.Store, interactive)
 	m.conn = connection{link: Link{Transport: p, Session: s}, gen: 1, dialect: proto.DialectMCP, ready: true}
 	return m, newRunner(t, m), p
+}
+
+// openGreetWizard opens the explorer of a scriptedModel and, once the
+// discovery answered, a wizard of its greet tool; it returns the explorer
+// holding the wizard.
+func openGreetWizard(t *testing.T, m *Model, r *cmdRunner) *explore.Explorer {
+	t.Helper()
+	r.Press("e")
+	r.Until("the discovery", func() bool {
+		return strings.Contains(r.ScreenText(), "interactive server: enter tries a wizard") && strings.Contains(r.ScreenText(), "› greet")
+	})
+	r.Press("enter")
+	x, ok := m.overlay.(*explore.Explorer)
+	if !ok || x.Wizard() == nil {
+		t.Fatalf("enter on greet opened no wizard:\n%s", r.ScreenText())
+	}
+	return x
 }
