@@ -11,7 +11,7 @@ import (
 
 // previewMinWidth is the explorer width from which the lists share it
 // with a preview of the selected entry.
-const previewMinWidth = 100
+const previewMinWidth = 90
 
 // previewCache keeps the preview lines of one entry, as it was, at one
 // width.
