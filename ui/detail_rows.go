@@ -193,22 +193,5 @@ func (b besideRows) rowCount() int { return max(b.left.rowCount(), b.right.rowCo
 
 func (b besideRows) rows(from, n int) []string {
 	l, r := b.left.rows(from, n), b.right.rows(from, n)
-	return zipRows(l, r, max(len(l), len(r)), func(ls, rs string) string { return look.FitLine(ls, b.lw) + " │ " + rs })
-}
-
-// zipRows joins the i-th rows of left and right for i < n; a side that
-// has no i-th row gives "".
-func zipRows(left, right []string, n int, join func(l, r string) string) []string {
-	out := make([]string, n)
-	for i := range out {
-		var l, r string
-		if i < len(left) {
-			l = left[i]
-		}
-		if i < len(right) {
-			r = right[i]
-		}
-		out[i] = join(l, r)
-	}
-	return out
+	return look.ZipRows(l, r, max(len(l), len(r)), func(ls, rs string) string { return look.FitLine(ls, b.lw) + " │ " + rs })
 }

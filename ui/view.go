@@ -52,7 +52,7 @@ func (m *Model) renderBody(w, h int) []string {
 		right = append(right, m.renderArea(p, l.area[p].w, l.area[p].h)...)
 	}
 	sep := m.styles.Ink.Muted.Paint("│")
-	return zipRows(left, right, h, func(a, b string) string { return a + sep + b })
+	return look.ZipRows(left, right, h, func(a, b string) string { return a + sep + b })
 }
 
 // renderArea draws a pane's title line and body in w×h.
@@ -142,5 +142,5 @@ func (m *Model) renderBeside(w, h int) []string {
 		}
 	}
 	sep := m.styles.Ink.Muted.Paint("│")
-	return zipRows(scr, right, h, func(a, b string) string { return look.FitLine(a, l.screen.w) + sep + b })
+	return look.ZipRows(scr, right, h, func(a, b string) string { return look.FitLine(a, l.screen.w) + sep + b })
 }

@@ -33,6 +33,7 @@ func TestTmux(t *testing.T) {
 	bin := buildBinary(t)
 	t.Run("demo", func(t *testing.T) { testDemo(t, bin) })
 	t.Run("stdio_ts", func(t *testing.T) { testStdioTS(t, bin) })
+	t.Run("progress_ts", func(t *testing.T) { testProgressTS(t, bin) })
 	t.Run("nocolor_80x24", func(t *testing.T) { testNoColor(t, bin) })
 }
 

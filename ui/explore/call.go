@@ -293,5 +293,6 @@ func (x *Explorer) showFrames() tea.Cmd {
 func (x *Explorer) showAnswer(method, subject string, res json.RawMessage, err error) {
 	x.mode, x.method, x.subject, x.form, x.elapsed, x.inflight = modeOutcome, method, subject, nil, 0, nil
 	x.out = look.NewOutcome(method, res, err, x.d.Dialect(), x.st)
+	x.cancelled = errors.As(err, new(*client.CancelledError))
 	x.out.SetSize(x.w, max(x.h-2, 0))
 }

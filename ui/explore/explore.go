@@ -51,21 +51,22 @@ type Explorer struct {
 	filtering bool
 	input     textinput.Model
 
-	mode     exploreMode
-	target   entry            // what the form, the call and the outcome concern
-	form     *schemaform.Form // the open form (modeForm)
-	tmpl     *uriTemplate     // the template a template form expands
-	note     string           // a problem with the form's schema
-	info     string           // why the form opened instead of a wizard
-	method   string           // the request in flight or answered
-	subject  string           // the tool, prompt or URI it concerns
-	callGen  int
-	inflight *inflightCall
-	elapsed  time.Duration // from the call to its answer; 0 when not measured
-	sentAt   time.Time     // when the call in flight was made
-	out      *look.Outcome
-	last     map[string]json.RawMessage // arguments of the last call, per entry
-	wiz      *wizard.Wizard             // the open wizard (modeWizard)
+	mode      exploreMode
+	target    entry            // what the form, the call and the outcome concern
+	form      *schemaform.Form // the open form (modeForm)
+	tmpl      *uriTemplate     // the template a template form expands
+	note      string           // a problem with the form's schema
+	info      string           // why the form opened instead of a wizard
+	method    string           // the request in flight or answered
+	subject   string           // the tool, prompt or URI it concerns
+	callGen   int
+	inflight  *inflightCall
+	elapsed   time.Duration // from the call to its answer; 0 when not measured
+	sentAt    time.Time     // when the call in flight was made
+	cancelled bool          // the answer shown says the user cancelled the call
+	out       *look.Outcome
+	last      map[string]json.RawMessage // arguments of the last call, per entry
+	wiz       *wizard.Wizard             // the open wizard (modeWizard)
 
 	previewed previewCache // the preview of the selected entry
 

@@ -11,7 +11,7 @@ import (
 
 // previewMinWidth is the explorer width from which the lists share it
 // with a preview of the selected entry.
-const previewMinWidth = 100
+const previewMinWidth = 90
 
 // previewCache keeps the preview lines of one entry, as it was, at one
 // width.
@@ -36,18 +36,7 @@ func (x *Explorer) withPreview(w, h int) []string {
 		side = x.preview(e, pw)
 	}
 	sep := x.st.Ink.Muted.Paint("│")
-	out := make([]string, h)
-	for i := range out {
-		var l, r string
-		if i < len(rows) {
-			l = rows[i]
-		}
-		if i < len(side) {
-			r = side[i]
-		}
-		out[i] = look.FitLine(l, lw) + sep + r
-	}
-	return out
+	return look.ZipRows(rows, side, h, func(l, r string) string { return look.FitLine(l, lw) + sep + r })
 }
 
 // preview is what the selected entry is, in lines of width w: its

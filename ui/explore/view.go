@@ -43,7 +43,10 @@ func (x *Explorer) Render(w, h int) string {
 		lines = append(lines, x.waitingView(w)...)
 	case modeOutcome:
 		state := x.st.Ink.Good.Paint("answer")
-		if x.out.Failed {
+		switch {
+		case x.cancelled:
+			state = x.st.Ink.Warn.Paint("cancelled")
+		case x.out.Failed:
 			state = x.st.Ink.Error.Paint("failed")
 		}
 		lines = append(lines, x.callHead(state))

@@ -160,3 +160,20 @@ func ClockTime(t time.Time) string {
 	}
 	return t.Format("15:04:05.000")
 }
+
+// ZipRows joins the i-th rows of left and right for i < n; a side that
+// has no i-th row gives "".
+func ZipRows(left, right []string, n int, join func(l, r string) string) []string {
+	out := make([]string, n)
+	for i := range out {
+		var l, r string
+		if i < len(left) {
+			l = left[i]
+		}
+		if i < len(right) {
+			r = right[i]
+		}
+		out[i] = join(l, r)
+	}
+	return out
+}
