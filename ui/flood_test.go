@@ -291,10 +291,13 @@ func TestFloodKeepsUIResponsive(t *testing.T) {
 	}
 	press("enter", has(`Traffic · filter "initialize"`))
 	press("esc", has("Traffic ·", "· follow"))
-	framesAfterKeys, _ := link.counts()
-	if framesAfterKeys <= framesAtKeys {
-		t.Fatalf("no frame arrived while the keys were answered (%d before, %d after)", framesAtKeys, framesAfterKeys)
-	}
+	// The flood ran across the keys: frames came before the first, and
+	// more come after the last (on a loaded machine the keys may all be
+	// answered between two of its bursts).
+	flowtest.Eventually(t, "a flood frame after the keys were answered", func() bool {
+		n, _ := link.counts()
+		return n > framesAtKeys
+	})
 	flowtest.Eventually(t, "the flood sends enough lines to outgrow the budget", func() bool {
 		_, n := link.counts()
 		return n >= floodMinLines

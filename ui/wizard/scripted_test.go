@@ -50,6 +50,9 @@ func TestWizardCancelAnswerInFlight(t *testing.T) {
 	if s := r.ScreenText(); !strings.Contains(s, "the answer was cancelled in flight") || !strings.Contains(s, "> Ada") {
 		t.Errorf("after ctrl+x:\n%s", s)
 	}
+	// The wizard is back at its prompt once the call returned; the
+	// notification may still be on its way out.
+	screentest.WaitFor(t, "notifications/cancelled on the wire", func() bool { return len(p.Requests(proto.MethodNotifyCancelled)) >= 1 })
 	cancels := p.Requests(proto.MethodNotifyCancelled)
 	respondID := p.Requests(proto.MethodInteractionRespond)[0].ID
 	var c proto.CancelledNotificationParams
