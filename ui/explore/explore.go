@@ -93,6 +93,7 @@ func New(d screen.Host, disc *Discovery) *Explorer {
 	for t := range tabCount {
 		x.lists[t].tab = t
 	}
+	x.input.SetStyles(x.st.Input)
 	x.input.Prompt = "/ "
 	x.input.Placeholder = "fuzzy filter on name, title, URI"
 	x.input.CharLimit = maxExploreFilter
@@ -160,6 +161,7 @@ func (x *Explorer) Update(msg tea.Msg) (tea.Cmd, bool) {
 	case waitingTickMsg:
 		return x.ticked(msg), false
 	case tea.BackgroundColorMsg:
+		x.input.SetStyles(x.st.Input) // the root has switched the theme's styles by now
 		if x.form != nil {
 			x.form.SetDark(msg.IsDark())
 		}

@@ -3,6 +3,7 @@ package explore
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -142,5 +143,15 @@ func TestExploreNotConnected(t *testing.T) {
 	press(m, "enter")
 	if x.mode != modeList {
 		t.Errorf("enter on an empty list: mode %d", x.mode)
+	}
+}
+
+// The explorer's filter input takes the theme's input styles, not the
+// input library's own colours.
+func TestExploreFilterTakesTheTheme(t *testing.T) {
+	h := screentest.NewHost()
+	x := New(h, &Discovery{})
+	if !reflect.DeepEqual(x.input.Styles(), h.St.Input) {
+		t.Error("the filter input does not use the theme's input styles")
 	}
 }
