@@ -7,28 +7,8 @@ import (
 	"testing"
 )
 
-// endless is an event whose data line never ends; it counts what was read.
-type endless struct {
-	prefix string
-	read   int64
-}
-
-func (e *endless) Read(p []byte) (int, error) {
-	n := 0
-	for n < len(p) {
-		if e.read < int64(len(e.prefix)) {
-			p[n] = e.prefix[e.read]
-		} else {
-			p[n] = 'x'
-		}
-		n++
-		e.read++
-	}
-	return n, nil
-}
-
 func TestReaderLineLimit(t *testing.T) {
-	src := &endless{prefix: "data: ok\n\ndata: "}
+	src := &counting{r: io.MultiReader(strings.NewReader("data: ok\n\ndata: "), &repeat{s: "x"})}
 	r := NewReader(src, Limits{MaxLine: 1 << 20, MaxEvent: 1 << 30})
 	if ev, err := r.Next(); err != nil || ev.Data != "ok" {
 		t.Fatalf("first event = %+v, %v", ev, err)
@@ -41,8 +21,8 @@ func TestReaderLineLimit(t *testing.T) {
 	if want := "sse: the line at offset 10 exceeds the 1048576-byte line limit"; err.Error() != want {
 		t.Fatalf("err = %q, want %q", err, want)
 	}
-	if src.read > 1<<20+2*bufferSize {
-		t.Fatalf("read %d bytes past a 1 MiB line limit", src.read)
+	if src.n > 1<<20+2*bufferSize {
+		t.Fatalf("read %d bytes past a 1 MiB line limit", src.n)
 	}
 	if _, again := r.Next(); again != err {
 		t.Fatalf("second Next = %v, want the same error", again)
