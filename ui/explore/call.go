@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -24,31 +23,6 @@ type exploreAnswerMsg struct {
 	gen     int
 	done    screen.CallDoneMsg
 	elapsed time.Duration
-}
-
-// inflightCall holds the id of the explorer's request in flight, set by
-// the session from its goroutine just before the request is sent.
-type inflightCall struct {
-	mu   sync.Mutex
-	id   proto.ID
-	sent bool
-}
-
-// round records the id of a round of the call.
-func (c *inflightCall) round(_ int, id proto.ID) {
-	c.mu.Lock()
-	c.id, c.sent = id, true
-	c.mu.Unlock()
-}
-
-// current returns the id of the latest round, if one was sent.
-func (c *inflightCall) current() (proto.ID, bool) {
-	if c == nil {
-		return proto.ID{}, false
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.id, c.sent
 }
 
 // open acts on an entry: a tool, a template and a prompt with arguments
@@ -245,19 +219,19 @@ func (x *Explorer) call(method string, params any, subject string) tea.Cmd {
 		return nil
 	}
 	x.mode, x.method, x.subject, x.elapsed, x.sentAt = modeCalling, method, subject, 0, time.Now()
-	fl := &inflightCall{}
+	fl := &screen.SentID{}
 	x.inflight = fl
 	ctx := x.d.Context()
 	return tea.Batch(tickWaiting(gen), func() tea.Msg {
 		start := time.Now()
-		res, err := s.Call(ctx, method, params, client.WithRounds(fl.round), screen.AskProgress())
+		res, err := s.Call(ctx, method, params, client.WithRounds(fl.Round), screen.AskProgress())
 		return exploreAnswerMsg{gen: gen, done: screen.CallDoneMsg{Method: method, Result: res, Err: err}, elapsed: time.Since(start)}
 	})
 }
 
 // cancelCall cancels the request in flight; the root reports how it went.
 func (x *Explorer) cancelCall() tea.Cmd {
-	id, ok := x.inflight.current()
+	id, ok := x.inflight.Get()
 	if _, err := x.d.Session(); !ok || err != nil {
 		return func() tea.Msg { return screen.ErrorMsg{Err: errors.New("nothing to cancel: the request was not sent")} }
 	}
@@ -279,10 +253,7 @@ func (x *Explorer) answered(msg exploreAnswerMsg) tea.Cmd {
 // showFrames shows the frames of the request in flight or answered in
 // the traffic pane.
 func (x *Explorer) showFrames() tea.Cmd {
-	if x.inflight == nil {
-		return nil
-	}
-	id, ok := x.inflight.current()
+	id, ok := x.inflight.Get()
 	if !ok {
 		return nil
 	}

@@ -72,7 +72,7 @@ func TestExploreCancelAndDrop(t *testing.T) {
 	r.TypeText("analyze")
 	r.Press("enter", "f", "ctrl+s")
 	r.Until("the request on the wire", func() bool {
-		_, sent := x.inflight.current()
+		_, sent := x.inflight.Get()
 		return sent
 	})
 	r.Press("ctrl+x")
@@ -237,7 +237,7 @@ func TestExploreWaitingShowsProgress(t *testing.T) {
 	var id proto.ID
 	r.Until("the request on the wire", func() bool {
 		var sent bool
-		id, sent = x.inflight.current()
+		id, sent = x.inflight.Get()
 		return sent
 	})
 	if s := r.ScreenText(); !strings.Contains(s, "elapsed ") {

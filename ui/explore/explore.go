@@ -60,7 +60,7 @@ type Explorer struct {
 	method    string           // the request in flight or answered
 	subject   string           // the tool, prompt or URI it concerns
 	callGen   int
-	inflight  *inflightCall
+	inflight  *screen.SentID
 	elapsed   time.Duration // from the call to its answer; 0 when not measured
 	sentAt    time.Time     // when the call in flight was made
 	cancelled bool          // the answer shown says the user cancelled the call

@@ -133,10 +133,8 @@ func (x *Explorer) listHead(w int) string {
 // id and, once answered, how long the answer took.
 func (x *Explorer) callHead(state string) string {
 	head := strings.TrimSpace(x.method+" "+look.OneLine(x.subject)) + " · " + state
-	if x.inflight != nil {
-		if id, ok := x.inflight.current(); ok {
-			head += " · id " + look.OneLine(id.String())
-		}
+	if id, ok := x.inflight.Get(); ok {
+		head += " · id " + look.OneLine(id.String())
 	}
 	if x.elapsed > 0 {
 		head += " · " + look.Duration(x.elapsed)

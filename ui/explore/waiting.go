@@ -37,7 +37,7 @@ func (x *Explorer) waitingView(w int) []string {
 	elapsed := time.Since(x.sentAt).Round(100 * time.Millisecond)
 	var st screen.ProgressState
 	known := false
-	if id, ok := x.inflight.current(); ok {
+	if id, ok := x.inflight.Get(); ok {
 		st, known = x.d.Progress(id)
 	}
 	lines := []string{x.st.Ink.Muted.Paint("elapsed " + look.Duration(elapsed))}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -25,11 +24,11 @@ func (w *Wizard) submit() tea.Cmd {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(w.d.Context())
-	flight := &respondFlight{}
+	flight := &screen.SentID{}
 	w.respond, w.flight, w.phase = cancel, flight, wizSending
 	it, seq := w.it, w.seq
 	return func() tea.Msg {
-		res, err := it.Respond(ctx, v, client.WithRounds(func(_ int, id proto.ID) { flight.set(id) }), screen.AskProgress())
+		res, err := it.Respond(ctx, v, client.WithRounds(flight.Round), screen.AskProgress())
 		cancel()
 		return wizardRespondedMsg{it: it, seq: seq, res: res, err: err}
 	}
@@ -88,7 +87,7 @@ func (w *Wizard) cancelAnswer() tea.Cmd {
 		w.note("no answer is in flight: nothing to cancel")
 		return nil
 	}
-	id, ok := w.flight.get()
+	id, ok := w.flight.Get()
 	s, err := w.d.Session()
 	if !ok || err != nil {
 		w.respond() // not on the wire yet, or no session: stop waiting
@@ -100,33 +99,6 @@ func (w *Wizard) cancelAnswer() tea.Cmd {
 		}
 		return nil
 	}
-}
-
-// respondFlight is the id of the interaction.respond in flight, known once
-// the engine has sent it.
-type respondFlight struct {
-	mu sync.Mutex
-	id *proto.ID
-}
-
-// set records the request's id (from the engine's goroutine).
-func (f *respondFlight) set(id proto.ID) {
-	f.mu.Lock()
-	f.id = &id
-	f.mu.Unlock()
-}
-
-// get returns the id, when the request was sent.
-func (f *respondFlight) get() (proto.ID, bool) {
-	if f == nil {
-		return proto.ID{}, false
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.id == nil {
-		return proto.ID{}, false
-	}
-	return *f.id, true
 }
 
 // cancelSession sends interaction.cancel: the session is cancelled at

@@ -68,7 +68,7 @@ type Wizard struct {
 	message    string             // the server's last interaction.continue message
 	notes      []string           // notices, oldest first
 	respond    context.CancelFunc // ends the interaction.respond in flight
-	flight     *respondFlight     // the id of that interaction.respond, once sent
+	flight     *screen.SentID     // the id of that interaction.respond, once sent
 	answers    int                // answers the server accepted
 	cancelNote string             // how interaction.cancel went
 
