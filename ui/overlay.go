@@ -65,16 +65,7 @@ func (d driver) ShowFrames(id proto.ID) tea.Cmd {
 	if m.overlay != nil && !m.wireFront {
 		m.flipWire()
 	}
-	return m.applyFilter("#" + filterID(id))
-}
-
-// filterID is how the filter's #ID word names id: a number as written, a
-// string id unquoted.
-func filterID(id proto.ID) string {
-	if s, ok := id.Str(); ok {
-		return s
-	}
-	return id.String()
+	return m.applyFilter("#" + idText(id))
 }
 
 // Progress returns the live state of the request with id that the UI

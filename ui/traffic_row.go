@@ -171,10 +171,13 @@ func frameLabel(f *capture.Frame, x *index, d proto.Dialect) (label string, tone
 	case proto.KindResult:
 		return joinNonEmpty("result", call), tonePlain
 	case proto.KindError:
+		text := errorText(m.Error, d, errorContext(f, c))
 		if call == proto.MethodDiscover {
-			return probeAnswer(m.Error, d), tonePlain
+			// An older server refusing the probe: the session goes on
+			// with the legacy initialize handshake.
+			return "probe answered " + text + " → legacy handshake", tonePlain
 		}
-		label := joinNonEmpty(errorText(m.Error, d, errorContext(f, c)), call)
+		label := joinNonEmpty(text, call)
 		if after {
 			return label, toneCancel // the answer to a cancellation reads as one
 		}
@@ -208,13 +211,6 @@ func errorText(e *proto.Error, d proto.Dialect, c proto.ErrorContext) string {
 		s += " [" + name + "]"
 	}
 	return s
-}
-
-// probeAnswer reads an error answering the server/discover probe as what
-// it is: an older server saying it does not know the method, after which
-// the session opens with the legacy initialize handshake.
-func probeAnswer(e *proto.Error, d proto.Dialect) string {
-	return "probe answered " + errorText(e, d, proto.ErrorContext{}) + " → legacy handshake"
 }
 
 // joinNonEmpty joins a and b with " · ", leaving out an empty b.
