@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpscope/mcpscope/internal/textfit"
 )
 
 // swatch shows a field's colour in the legend.
@@ -19,46 +19,30 @@ const swatch = "■"
 // spaces, so that an entry stays on its line.
 func (d Dump) Legend(st Styles, width int) string {
 	p := newPainter(st)
-	var b strings.Builder
-	lineWidth, header := 0, 0
+	entries := make([]string, 0, len(d.Fields))
+	header := 0
 	for _, f := range d.Fields {
 		rank := kindRank(f.Kind)
 		slot := p.slot(rank, header)
 		if rank == rankHeader {
 			header++
 		}
-		entry, w := legendEntry(p, slot, rank, f.Name, f.Value)
-		if width > 0 && w > width {
-			entry, w = ansi.Truncate(entry, width, "…"), width
-		}
-		switch {
-		case lineWidth == 0:
-		case width > 0 && lineWidth+2+w > width:
-			b.WriteByte('\n')
-			lineWidth = 0
-		default:
-			b.WriteString("  ")
-			lineWidth += 2
-		}
-		b.WriteString(entry)
-		lineWidth += w
+		entries = append(entries, legendEntry(p, slot, rank, f.Name, f.Value))
 	}
-	return b.String()
+	return textfit.Flow(entries, width)
 }
 
-// legendEntry renders one entry and returns it with its width in columns.
-func legendEntry(p *painter, slot, rank int, name, value string) (string, int) {
+// legendEntry renders one entry.
+func legendEntry(p *painter, slot, rank int, name, value string) string {
 	name, value = printableText(name), printableText(value)
 	if name == "" {
 		name = [...]string{"header", "delimiter", "body"}[rank]
 	}
-	plain := swatch + " " + name
 	entry := p.field(slot).Render(swatch) + " " + p.st.LegendKey.Render(name)
 	if value != "" {
-		plain += " = " + value
 		entry += " = " + value
 	}
-	return entry, ansi.StringWidth(plain)
+	return entry
 }
 
 // printableText replaces control characters by spaces.

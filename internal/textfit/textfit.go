@@ -31,3 +31,29 @@ func Wrap(style lipgloss.Style, text string, w int) []string {
 func Clip(s string, w int) string {
 	return ansi.Truncate(s, max(w, 1), "…")
 }
+
+// Flow lays styled items out left to right, two spaces apart, starting a
+// new line when the next one would pass width; an item wider than width
+// is cut with "…". A width of zero or less keeps every item on one line.
+func Flow(items []string, width int) string {
+	var b strings.Builder
+	col := 0
+	for _, it := range items {
+		w := ansi.StringWidth(it)
+		if width > 0 && w > width {
+			it, w = Clip(it, width), width
+		}
+		switch {
+		case col == 0:
+		case width > 0 && col+2+w > width:
+			b.WriteByte('\n')
+			col = 0
+		default:
+			b.WriteString("  ")
+			col += 2
+		}
+		b.WriteString(it)
+		col += w
+	}
+	return b.String()
+}

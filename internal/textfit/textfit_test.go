@@ -30,3 +30,16 @@ func TestClipMarksTheCut(t *testing.T) {
 		t.Errorf("Clip to 0 = %q", got)
 	}
 }
+
+// Flow parts items by two spaces, starts a line where the next would
+// pass the width, cuts an item wider than it, and keeps one line when
+// the width is not positive.
+func TestFlow(t *testing.T) {
+	items := []string{"aaa", "bb", "cccc", "dddddddddd"}
+	if got, want := Flow(items, 8), "aaa  bb\ncccc\nddddddd…"; got != want {
+		t.Errorf("Flow at 8 = %q, want %q", got, want)
+	}
+	if got, want := Flow(items, 0), "aaa  bb  cccc  dddddddddd"; got != want {
+		t.Errorf("Flow at 0 = %q, want %q", got, want)
+	}
+}

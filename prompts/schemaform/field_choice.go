@@ -3,11 +3,11 @@ package schemaform
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
+
+	"github.com/mcpscope/mcpscope/internal/textfit"
 )
 
 // choiceField picks one option (kindChoice) or any subset (kindMulti).
@@ -63,7 +63,7 @@ func (f *choiceField) view(st *Styles, focused bool, width int) string {
 		}
 		items[i] = style.Render(mark) + label
 	}
-	return flow(items, width)
+	return textfit.Flow(items, width)
 }
 
 func (f *choiceField) value(bool) (json.RawMessage, error) {
@@ -103,26 +103,4 @@ func (f *choiceField) set(raw json.RawMessage) {
 			}
 		}
 	}
-}
-
-// flow lays items out left to right, two spaces apart, starting a new line
-// when the next one would pass width.
-func flow(items []string, width int) string {
-	var b strings.Builder
-	col := 0
-	for _, it := range items {
-		w := lipgloss.Width(it)
-		switch {
-		case col == 0:
-		case col+2+w > width:
-			b.WriteByte('\n')
-			col = 0
-		default:
-			b.WriteString("  ")
-			col += 2
-		}
-		b.WriteString(it)
-		col += w
-	}
-	return b.String()
 }
