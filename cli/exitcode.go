@@ -68,6 +68,7 @@ func ExitCode(err error) int {
 		tmo  *client.TimeoutError
 		prot *client.ProtocolError
 		conn *client.ConnectionError
+		xchg *client.ExchangeError
 	)
 	switch {
 	case errors.Is(err, ErrInterrupted):
@@ -82,7 +83,7 @@ func ExitCode(err error) int {
 		return ExitTimeout
 	case errors.As(err, &prot):
 		return ExitProtocol
-	case errors.As(err, &conn), errors.Is(err, client.ErrClosed):
+	case errors.As(err, &conn), errors.As(err, &xchg), errors.Is(err, client.ErrClosed):
 		return ExitConnection
 	}
 	return ExitUsage

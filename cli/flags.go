@@ -30,6 +30,7 @@ type runFlags struct {
 	encoding     string
 	streamOut    string
 	transport    string
+	noRedact     bool
 }
 
 // register adds the flags to fs.
@@ -44,13 +45,14 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&f.env, "env", nil, "set `K=V` in the stdio server's environment (repeatable)")
 	fs.IntVar(&f.maxFrameSize, "max-frame-size", 0, "largest frame accepted from the server: `N` bytes (default 10 MiB on stdio, 16 MiB on MCP-Flow)")
 	fs.StringArrayVar(&f.headers, "header", nil, "add the HTTP header `'K: V'` (network transports; repeatable)")
-	fs.StringVar(&f.certHash, "cert-hash", "", "pin the server certificate (WebTransport): `sha256:HEX`")
+	fs.StringVar(&f.certHash, "cert-hash", "", "pin the server certificate (https and WebTransport): `sha256:HEX`")
 	fs.BoolVar(&f.insecure, "insecure", false, "do not verify the server certificate")
 	fs.StringVar(&f.origin, "origin", "", "send `ORIGIN` as the Origin header")
 	fs.StringVar(&f.keyLog, "keylog", "", "write TLS keys to `FILE` (for Wireshark)")
 	fs.StringVar(&f.encoding, "encoding", "", "preferred MCP-Flow body `ENCODING`: cbor or json")
 	fs.StringVar(&f.streamOut, "stream-out", "", "save execution stream payloads under `DIR`")
 	fs.StringVar(&f.transport, "transport", "", "use the transport `NAME` instead of the one the URL implies")
+	fs.BoolVar(&f.noRedact, "no-redact", false, "show credentials (Authorization, cookies, tokens) in captured headers instead of redacting them")
 }
 
 // validate checks the flags that stand on their own.
@@ -85,6 +87,7 @@ func (f *runFlags) transportOptions() TransportOptions {
 		KeyLog:       f.keyLog,
 		Encoding:     f.encoding,
 		StreamOut:    f.streamOut,
+		NoRedact:     f.noRedact,
 	}
 }
 

@@ -21,6 +21,7 @@ type TransportOptions struct {
 	KeyLog       string       // --keylog FILE
 	Encoding     string       // --encoding cbor|json
 	StreamOut    string       // --stream-out DIR
+	NoRedact     bool         // --no-redact
 	Sink         capture.Sink // where the transport reports every frame
 	Warn         func(string) // prints a warning line on stderr (nil: none)
 }
@@ -34,11 +35,13 @@ type TransportFactory func(t Target, o TransportOptions) (client.Transport, erro
 var transportFactories = map[string]TransportFactory{
 	"stdio": newStdioTransport,
 	"wt":    newWTTransport,
+	"http":  newHTTPTransport,
+	"sse":   newHTTPTransport,
 }
 
 // plannedTransports are names --transport accepts that this build cannot
 // connect with yet.
-var plannedTransports = []string{"http", "sse", "ws"}
+var plannedTransports = []string{"ws", "tools-http", "tools-ws", "gateway"}
 
 // checkTransportName rejects a --transport value mcpscope does not know.
 func checkTransportName(name string) error {

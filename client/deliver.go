@@ -82,8 +82,13 @@ func (s *Session) deliverViolation(m *proto.Message) {
 	}
 }
 
-// answerViolation is the error of a request whose answer broke the protocol.
+// answerViolation is the error of a request whose answer broke the
+// protocol, or whose exchange the transport could not carry.
 func answerViolation(w *waiter, why error) error {
+	var xe *ExchangeError
+	if errors.As(why, &xe) {
+		return fmt.Errorf("%s (id %s): %w", w.method, w.id, why)
+	}
 	return &ProtocolError{Msg: fmt.Sprintf("the answer to %s (id %s) is unusable", w.method, w.id), Err: why}
 }
 

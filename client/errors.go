@@ -65,6 +65,22 @@ func (e *ConnectionError) Error() string { return "connection lost: " + e.Err.Er
 // Unwrap returns the transport's reason.
 func (e *ConnectionError) Unwrap() error { return e.Err }
 
+// ExchangeError says the transport could not carry one request's answer
+// while the connection lives on: an HTTP status with no JSON-RPC answer in
+// its body, an answer stream that broke and could not be resumed. A
+// transport reports it as the Violation of a message naming the request's
+// id (see proto.Message), or returns it from Send; the request fails at
+// once with it.
+type ExchangeError struct {
+	Status int   // the HTTP status, when there was one
+	Err    error // what went wrong
+}
+
+func (e *ExchangeError) Error() string { return e.Err.Error() }
+
+// Unwrap returns what went wrong.
+func (e *ExchangeError) Unwrap() error { return e.Err }
+
 // ProtocolError says the server broke the protocol: an unsupported version, a
 // malformed handshake answer, a response of the wrong shape or with a
 // broken envelope.

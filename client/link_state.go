@@ -20,6 +20,11 @@ type LinkState struct {
 	// Encoding is the body encoding in use ("json", "cbor"), or "" while
 	// it is not settled yet.
 	Encoding string
+	// Transport names the transport where the dialect alone does not
+	// ("Streamable HTTP", "HTTP+SSE"), or "".
+	Transport string
+	// SessionID is the session id the server gave (Mcp-Session-Id), or "".
+	SessionID string
 }
 
 // LinkReporter is implemented by a transport that describes its own link

@@ -2,7 +2,6 @@ package webtransport
 
 import (
 	"crypto/x509"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -10,8 +9,8 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/internal/tlscert"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/transports/internal/tlsconf"
 )
 
 // Defaults of Config.
@@ -123,16 +122,9 @@ func (c Config) validate() (*url.URL, [][32]byte, error) {
 	if u.Scheme != "https" || u.Host == "" {
 		return nil, nil, fmt.Errorf("the MCP-Flow URL %q must be https://host:port/path", c.URL)
 	}
-	if c.Insecure && len(c.CertHashes) > 0 {
-		return nil, nil, errors.New("pinning a certificate hash and skipping verification (insecure) contradict each other")
-	}
-	pins := make([][32]byte, 0, len(c.CertHashes))
-	for _, h := range c.CertHashes {
-		d, err := tlscert.ParseHash(h)
-		if err != nil {
-			return nil, nil, err
-		}
-		pins = append(pins, d)
+	pins, err := tlsconf.Pins(c.CertHashes, c.Insecure)
+	if err != nil {
+		return nil, nil, err
 	}
 	for _, e := range c.Encodings {
 		if _, ok := encodingByName(e); !ok {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/transports/internal/tlsconf"
 )
 
 // Codes the client closes a session or cancels a stream with.
@@ -35,7 +36,7 @@ const keepAlive = 15 * time.Second
 // dial opens the WebTransport session, reporting the CONNECT request and
 // its response as HTTP frames.
 func (t *Transport) dial(ctx context.Context) (*wt.Session, error) {
-	keyLog, err := openKeyLog(t.cfg.KeyLogFile)
+	keyLog, err := tlsconf.OpenKeyLog(t.cfg.KeyLogFile)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,201 @@
+package mcphttp
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// mediaType is the media type of a response, lower case, without
+// parameters.
+func mediaType(h http.Header) string {
+	mt, _, err := mime.ParseMediaType(h.Get("Content-Type"))
+	if err != nil {
+		return strings.ToLower(strings.TrimSpace(h.Get("Content-Type")))
+	}
+	return mt
+}
+
+// answer reads what answers the exchange's POST.
+func (t *Transport) answer(ex *exchange, rsp *http.Response) {
+	status := rsp.StatusCode
+	if status >= 200 && status < 300 {
+		t.answered(ex)
+	}
+	switch {
+	case ex.target != nil && status >= 200 && status < 300:
+		t.drain(ex, rsp) // the legacy transport answers on the SSE stream
+	case status == http.StatusNotFound && t.expiredSession(ex):
+		t.restartSession(ex)
+	case status >= 300:
+		t.refused(ex, rsp)
+	case status == http.StatusAccepted || status == http.StatusNoContent:
+		t.drain(ex, rsp)
+		if ex.request {
+			ex.fail(status, fmt.Errorf("the server accepted %s with %s and sent no answer", describe(ex.msg), rsp.Status))
+		} else {
+			t.notificationAccepted(ex)
+		}
+	default:
+		if ex.msg.Method == proto.MethodInitialize {
+			t.takeSession(rsp)
+		}
+		t.readAnswer(ex, rsp)
+	}
+}
+
+// readAnswer reads a 2xx answer by its media type.
+func (t *Transport) readAnswer(ex *exchange, rsp *http.Response) {
+	switch mt := mediaType(rsp.Header); mt {
+	case "application/json":
+		t.readJSON(ex, rsp.Body)
+	case "text/event-stream":
+		t.readStream(ex, rsp.Body)
+	default:
+		t.drain(ex, rsp)
+		if ex.request {
+			ex.fail(rsp.StatusCode, fmt.Errorf("the server answered %s with Content-Type %q, neither application/json nor text/event-stream",
+				describe(ex.msg), rsp.Header.Get("Content-Type")))
+		}
+	}
+}
+
+// drain captures whatever body came with a response that should have
+// none, and closes it.
+func (t *Transport) drain(ex *exchange, rsp *http.Response) {
+	b, _ := io.ReadAll(io.LimitReader(rsp.Body, DefaultErrorBody))
+	if len(b) > 0 {
+		t.reportText(ex.conn, "body", b)
+	}
+}
+
+// readJSON reads a JSON answer of at most MaxFrameSize bytes and delivers
+// what it holds.
+func (t *Transport) readJSON(ex *exchange, body io.Reader) {
+	max := t.cfg.MaxFrameSize
+	b, err := io.ReadAll(io.LimitReader(body, int64(max)+1))
+	if err != nil && ex.ctx.Err() == nil {
+		ex.fail(0, fmt.Errorf("reading the answer to %s: %w", describe(ex.msg), err))
+		return
+	}
+	if len(b) > max {
+		tooBig := &proto.FrameTooLargeError{Size: int64(len(b)), Max: int64(max)}
+		head := b[:min(len(b), 64<<10)]
+		t.reportText(ex.conn, "body (head)", head)
+		if m := proto.NewViolation(head, tooBig); m != nil && ex.settle() {
+			t.deliverMsg(m)
+			return
+		}
+		ex.fail(http.StatusOK, fmt.Errorf("the answer to %s is over %d bytes", describe(ex.msg), max))
+		return
+	}
+	for _, m := range t.reportBody(capture.In, ex.conn, b, nil) {
+		t.route(ex, m)
+	}
+	if ex.request && !ex.isAnswered() && ex.ctx.Err() == nil {
+		ex.fail(http.StatusOK, fmt.Errorf("the JSON answer to %s holds no response with its id", describe(ex.msg)))
+	}
+}
+
+// route delivers one message read from an exchange's answer: its answer
+// once (a second one is only captured), anything else as it comes.
+func (t *Transport) route(ex *exchange, m *proto.Message) {
+	if ex != nil && ex.answers(m) {
+		if !ex.settle() {
+			return
+		}
+		t.noteVersion(ex, m)
+		if ex.onAnswer != nil {
+			ex.onAnswer(m)
+			return
+		}
+	}
+	t.deliverMsg(m)
+}
+
+// refused reads a response of status 3xx, 4xx or 5xx. A JSON-RPC body is
+// the server's answer and is delivered as such (an error with id null
+// answers the request this POST carried); anything else fails the
+// request with the status.
+func (t *Transport) refused(ex *exchange, rsp *http.Response) {
+	b, _ := io.ReadAll(io.LimitReader(rsp.Body, DefaultErrorBody))
+	if msgs, _, err := proto.DecodeJSON(b); err == nil && len(msgs) > 0 && len(b) > 0 {
+		t.reportBody(capture.In, ex.conn, b, nil)
+		for _, m := range msgs {
+			if ex.request && m.Error != nil && (m.ID == nil || m.ID.IsNull()) {
+				id := *ex.msg.ID
+				m.ID = &id
+			}
+			t.route(ex, m)
+		}
+		if !ex.isAnswered() {
+			ex.fail(rsp.StatusCode, statusError(rsp, nil))
+		}
+		return
+	}
+	if len(b) > 0 {
+		t.reportText(ex.conn, "body", b)
+	}
+	if t.fallBack(ex, rsp.StatusCode) {
+		return
+	}
+	ex.fail(rsp.StatusCode, statusError(rsp, b))
+}
+
+// statusError words an HTTP status that carried no JSON-RPC answer.
+func statusError(rsp *http.Response, body []byte) error {
+	msg := "HTTP " + rsp.Status
+	if head := firstLine(body, 200); head != "" {
+		msg += ": " + head
+	}
+	switch s := rsp.StatusCode; {
+	case s == http.StatusUnauthorized || s == http.StatusForbidden:
+		msg += " (the server wants credentials: --header 'Authorization: Bearer …')"
+	case s == http.StatusTooManyRequests || s >= 500:
+		msg += " (transient: the request may succeed later"
+		if ra := rsp.Header.Get("Retry-After"); ra != "" {
+			msg += "; Retry-After " + ra
+		}
+		msg += ")"
+	}
+	return errors.New(msg)
+}
+
+// firstLine is the first line of a body, at most n bytes, for an error
+// sentence (the CLI sanitizes what it prints).
+func firstLine(b []byte, n int) string {
+	s := strings.TrimSpace(string(b[:min(len(b), n)]))
+	s, _, _ = strings.Cut(s, "\n")
+	return strings.TrimSpace(s)
+}
+
+// reportText captures a body that is not JSON-RPC on the HTTP channel.
+func (t *Transport) reportText(conn, name string, b []byte) {
+	t.report(capture.In, conn, &capture.Frame{
+		Chan: capture.Channel{Kind: capture.HTTP}, Raw: b, Enc: proto.EncText,
+		Fields: []proto.Field{{Offset: 0, Len: len(b), Name: name, Kind: proto.FieldBody}},
+	})
+}
+
+// noteVersion keeps the protocol version an initialize answer settled,
+// for the MCP-Protocol-Version header of every later request.
+func (t *Transport) noteVersion(ex *exchange, m *proto.Message) {
+	if ex.msg.Method != proto.MethodInitialize || m.Error != nil {
+		return
+	}
+	var res struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	if json.Unmarshal(m.Result, &res) == nil && res.ProtocolVersion != "" {
+		t.mu.Lock()
+		t.version = res.ProtocolVersion
+		t.mu.Unlock()
+	}
+}

@@ -1,0 +1,43 @@
+package mcphttp
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// CancelRequest tells the server the client gave up on the request id.
+// In the 2026-07-28 revision that is closing the request's answer stream;
+// in earlier ones it is notifications/cancelled, after which the stream is
+// still read for CancelGrace, so what the server does next is captured.
+func (t *Transport) CancelRequest(ctx context.Context, id proto.ID, reason string) error {
+	t.mu.Lock()
+	ex := t.exchanges[id.Key()]
+	t.mu.Unlock()
+	if ex != nil {
+		ex.mu.Lock()
+		ex.cancelled = true
+		ex.mu.Unlock()
+	}
+	if ex != nil && ex.modern {
+		t.reportNote(capture.Out, ex.conn, fmt.Sprintf("closed the answer stream to cancel %s: %s", describe(ex.msg), reason))
+		ex.cancel()
+		return nil
+	}
+	params := map[string]any{"requestId": id}
+	if reason != "" {
+		params["reason"] = reason
+	}
+	m, err := proto.NewNotification(proto.MethodNotifyCancelled, params)
+	if err != nil {
+		return err
+	}
+	err = t.Send(ctx, m)
+	if ex != nil {
+		time.AfterFunc(t.cfg.CancelGrace, ex.cancel)
+	}
+	return err
+}

@@ -1,0 +1,83 @@
+package mcphttp
+
+import (
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// report stamps f and hands it to the sink.
+func (t *Transport) report(dir capture.Dir, conn string, f *capture.Frame) {
+	f.Time = time.Now()
+	f.Dir = dir
+	f.Conn = conn
+	if f.Size == 0 {
+		f.Size = len(f.Raw)
+	}
+	t.cfg.Sink.Append(f)
+}
+
+// headers turns h into header lines, credentials redacted unless the user
+// asked to see them.
+func (t *Transport) headers(h http.Header) []proto.HTTPHeader {
+	lines := proto.HeadersOf(h)
+	if t.cfg.NoRedact {
+		return lines
+	}
+	return proto.RedactHeaders(lines)
+}
+
+// reportRequest captures the request line and headers of req.
+func (t *Transport) reportRequest(conn string, req *http.Request) {
+	h := req.Header.Clone()
+	if req.Host != "" && h.Get("Host") == "" {
+		h.Set("Host", req.Host)
+	} else if h.Get("Host") == "" {
+		h.Set("Host", req.URL.Host)
+	}
+	raw, fields := proto.HTTPRequestHead(req.Method, req.URL.RequestURI(), t.headers(h))
+	t.report(capture.Out, conn, &capture.Frame{Chan: capture.Channel{Kind: capture.HTTP}, Raw: raw, Fields: fields, Enc: proto.EncText})
+}
+
+// reportResponse captures the status line and headers of rsp.
+func (t *Transport) reportResponse(conn string, rsp *http.Response) {
+	raw, fields := proto.HTTPResponseHead(rsp.Proto, rsp.StatusCode, t.headers(rsp.Header))
+	t.report(capture.In, conn, &capture.Frame{Chan: capture.Channel{Kind: capture.HTTP}, Raw: raw, Fields: fields, Enc: proto.EncText})
+}
+
+// reportNote captures a line that says what the client did without bytes
+// on the wire: a stream closed to cancel a request, a fallback.
+func (t *Transport) reportNote(dir capture.Dir, conn, text string) {
+	raw := []byte(text)
+	t.report(dir, conn, &capture.Frame{
+		Chan: capture.Channel{Kind: capture.HTTP}, Raw: raw, Enc: proto.EncText,
+		Fields: []proto.Field{{Offset: 0, Len: len(raw), Name: "note", Value: text, Kind: proto.FieldHeader}},
+	})
+}
+
+// reportBody captures a JSON body sent or received and returns the
+// messages it holds (received bodies only: what to deliver).
+func (t *Transport) reportBody(dir capture.Dir, conn string, body []byte, sent *proto.Message) []*proto.Message {
+	f := &capture.Frame{
+		Chan: capture.Channel{Kind: capture.Control}, Raw: body, Enc: proto.EncJSON,
+		Fields: []proto.Field{{Offset: 0, Len: len(body), Name: "body", Kind: proto.FieldBody}},
+	}
+	if sent != nil {
+		f.Msg = sent
+		t.report(dir, conn, f)
+		return nil
+	}
+	msgs, batch, err := proto.DecodeJSON(body)
+	switch {
+	case err != nil:
+		f.Err = fmt.Errorf("the body is not a JSON-RPC message: %w", err)
+	case !batch:
+		f.Msg = msgs[0]
+		f.Err = proto.CheckText(body)
+	}
+	t.report(dir, conn, f)
+	return msgs
+}

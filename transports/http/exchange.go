@@ -1,0 +1,204 @@
+package mcphttp
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// exchange is one POST and the answer that follows it: a JSON body, or an
+// SSE stream resumed with GET when it breaks before the answer.
+type exchange struct {
+	t       *Transport
+	msg     *proto.Message
+	body    []byte
+	conn    string
+	request bool // msg is a request: an answer is expected
+	modern  bool // msg carries 2026-07-28 _meta: cancelling closes the stream
+	resent  bool // sent once more after its session expired
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	// onAnswer, when set, takes the answer instead of the engine (the
+	// initialize of a session started again).
+	onAnswer func(*proto.Message)
+	// onEndpoint, when set, takes the data of endpoint events (the legacy
+	// transport's stream).
+	onEndpoint func(data string) error
+	// target is where to POST: the legacy transport's endpoint, or nil for
+	// the URL.
+	target *url.URL
+
+	mu        sync.Mutex
+	answered  bool          // the answer was delivered, or the request failed
+	cancelled bool          // the engine gave up on the request
+	lastID    string        // the stream's last event id
+	retry     time.Duration // the server's reconnection time, 0 when it set none
+	hadRetry  bool
+}
+
+// newExchange prepares the exchange of m and registers a request's, so
+// that CancelRequest finds it.
+func (t *Transport) newExchange(m *proto.Message, body []byte) *exchange {
+	ctx, cancel := context.WithCancel(t.ctx)
+	ex := &exchange{t: t, msg: m, body: body, ctx: ctx, cancel: cancel, conn: t.connName("POST"),
+		request: m.Kind() == proto.KindRequest}
+	_, _, ex.modern = readModern(m)
+	ex.target = t.legacyEndpoint()
+	if ex.request {
+		t.mu.Lock()
+		t.exchanges[m.ID.Key()] = ex
+		t.mu.Unlock()
+	}
+	return ex
+}
+
+// forget unregisters the exchange and releases its context.
+func (ex *exchange) forget() {
+	t := ex.t
+	if ex.request {
+		t.mu.Lock()
+		if t.exchanges[ex.msg.ID.Key()] == ex {
+			delete(t.exchanges, ex.msg.ID.Key())
+		}
+		t.mu.Unlock()
+	}
+	ex.cancel()
+}
+
+// start sends the POST and returns once its body went out, or with the
+// error that kept it from going out; the answer is read on a goroutine
+// of its own. ctx bounds the sending only.
+func (ex *exchange) start(ctx context.Context) error {
+	t := ex.t
+	target := t.url
+	if ex.target != nil {
+		target = ex.target
+	}
+	req, err := http.NewRequestWithContext(ex.ctx, http.MethodPost, target.String(), nil)
+	if err != nil {
+		ex.forget()
+		return fmt.Errorf("building the POST: %w", err)
+	}
+	t.setMessageHeaders(req.Header, ex.msg)
+	sent := make(chan struct{})
+	req.Body = &sentBody{r: bytes.NewReader(ex.body), sent: sent}
+	req.ContentLength = int64(len(ex.body))
+	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(ex.body)), nil }
+	t.reportRequest(ex.conn, req)
+	t.reportBody(capture.Out, ex.conn, ex.body, ex.msg)
+	failed := make(chan error, 1)
+	if !t.spawn(func() { ex.roundTrip(req, sent, failed) }) {
+		ex.forget()
+		return t.life.Gone()
+	}
+	select {
+	case <-sent:
+		return nil
+	case err := <-failed:
+		return err
+	case <-ctx.Done():
+		ex.forget()
+		return fmt.Errorf("sending %s: %w", describe(ex.msg), context.Cause(ctx))
+	}
+}
+
+// roundTrip does the POST and reads what answers it. An error before the
+// body went out goes to failed, for start to return.
+func (ex *exchange) roundTrip(req *http.Request, sent <-chan struct{}, failed chan<- error) {
+	defer ex.forget()
+	rsp, err := ex.t.hc.Do(req)
+	if err != nil {
+		err = ex.t.wordFailure(req, err)
+		select {
+		case <-sent:
+			ex.fail(0, err)
+		default:
+			failed <- &client.ExchangeError{Err: err}
+		}
+		return
+	}
+	defer rsp.Body.Close()
+	ex.t.reportResponse(ex.conn, rsp)
+	ex.t.answer(ex, rsp)
+}
+
+// sentBody is a request body that says when it was read to its end.
+type sentBody struct {
+	r    *bytes.Reader
+	sent chan struct{}
+	once sync.Once
+}
+
+func (b *sentBody) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err == io.EOF {
+		b.once.Do(func() { close(b.sent) })
+	}
+	return n, err
+}
+
+func (b *sentBody) Close() error { return nil }
+
+// fail ends a request that got no usable answer: the engine gets a
+// message naming its id with an *client.ExchangeError as its Violation,
+// and fails the request at once. A notification's failure is a warning.
+func (ex *exchange) fail(status int, err error) {
+	if !ex.request {
+		if ex.ctx.Err() == nil {
+			ex.t.warnf("%s: %v", describe(ex.msg), err)
+		}
+		return
+	}
+	if !ex.settle() {
+		return
+	}
+	id := *ex.msg.ID
+	ex.t.deliverMsg(&proto.Message{ID: &id, Violation: &client.ExchangeError{Status: status, Err: err}})
+}
+
+// settle marks the request answered; it reports false when it was
+// answered, failed or cancelled already.
+func (ex *exchange) settle() bool {
+	ex.mu.Lock()
+	defer ex.mu.Unlock()
+	if ex.answered || ex.cancelled {
+		return false
+	}
+	ex.answered = true
+	return true
+}
+
+// isAnswered says whether the request's answer arrived (or it failed).
+func (ex *exchange) isAnswered() bool {
+	ex.mu.Lock()
+	defer ex.mu.Unlock()
+	return ex.answered
+}
+
+// answers reports whether m answers this exchange's request.
+func (ex *exchange) answers(m *proto.Message) bool {
+	return ex.request && m.IsResponse() && m.ID != nil && m.ID.Key() == ex.msg.ID.Key()
+}
+
+// describe names a message in sentences: "request tools/call (id 3)".
+func describe(m *proto.Message) string {
+	switch {
+	case m.Method != "" && m.ID != nil:
+		return fmt.Sprintf("%s (id %s)", m.Method, m.ID)
+	case m.Method != "":
+		return m.Method
+	case m.ID != nil:
+		return fmt.Sprintf("the answer to id %s", m.ID)
+	}
+	return "a message"
+}

@@ -1,0 +1,103 @@
+package mcphttp
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// Header names of Streamable HTTP.
+const (
+	headerSession  = "Mcp-Session-Id"
+	headerVersion  = "MCP-Protocol-Version"
+	headerMethod   = "Mcp-Method"
+	headerName     = "Mcp-Name"
+	headerLastID   = "Last-Event-ID"
+	acceptBoth     = "application/json, text/event-stream"
+	acceptStream   = "text/event-stream"
+	contentTypeJSO = "application/json"
+)
+
+// modernMeta is what the transport reads of a request's params: the
+// 2026-07-28 per-request protocol version and the name the Mcp-Name header
+// mirrors.
+type modernMeta struct {
+	Meta struct {
+		ProtocolVersion string `json:"io.modelcontextprotocol/protocolVersion"`
+	} `json:"_meta"`
+	Name string `json:"name"`
+	URI  string `json:"uri"`
+}
+
+// readModern reads the per-request version and the name of m's params;
+// ok is false when m carries no 2026-07-28 _meta.
+func readModern(m *proto.Message) (version, name string, ok bool) {
+	if len(m.Params) == 0 || !bytes.Contains(m.Params, []byte("protocolVersion")) {
+		return "", "", false
+	}
+	var mm modernMeta
+	if json.Unmarshal(m.Params, &mm) != nil || mm.Meta.ProtocolVersion == "" {
+		return "", "", false
+	}
+	switch m.Method {
+	case proto.MethodToolsCall, proto.MethodPromptsGet:
+		name = mm.Name
+	case proto.MethodResourcesRead, proto.MethodResourcesSubscribe, proto.MethodResourcesUnsubscribe:
+		name = mm.URI
+	}
+	return mm.Meta.ProtocolVersion, name, true
+}
+
+// setCommon sets the headers every request carries: the user's, the
+// Origin, the session id and the protocol version once known.
+func (t *Transport) setCommon(h http.Header, withSession bool) {
+	for k, vs := range t.cfg.Header {
+		h[k] = append([]string(nil), vs...)
+	}
+	if t.cfg.Origin != "" {
+		h.Set("Origin", t.cfg.Origin)
+	}
+	t.mu.Lock()
+	session, version := t.session, t.version
+	t.mu.Unlock()
+	if withSession && session != "" {
+		h.Set(headerSession, session)
+	}
+	if withSession && version != "" {
+		h.Set(headerVersion, version)
+	}
+}
+
+// setMessageHeaders sets the headers of a POST carrying m.
+func (t *Transport) setMessageHeaders(h http.Header, m *proto.Message) {
+	t.setCommon(h, m.Method != proto.MethodInitialize)
+	h.Set("Content-Type", contentTypeJSO)
+	h.Set("Accept", acceptBoth)
+	if version, name, ok := readModern(m); ok {
+		h.Set(headerVersion, version)
+		h.Set(headerMethod, m.Method)
+		if name != "" {
+			h.Set(headerName, headerValue(name))
+		}
+	}
+}
+
+// headerValue encodes s as the 2026-07-28 revision encodes the values
+// its headers mirror: printable ASCII with no surrounding whitespace goes
+// as it is; anything else, and a plain value that looks like the sentinel,
+// goes as =?base64?…?= of its UTF-8 bytes (standard alphabet).
+func headerValue(s string) string {
+	plain := strings.TrimSpace(s) == s &&
+		!(strings.HasPrefix(s, "=?base64?") && strings.HasSuffix(s, "?="))
+	for i := 0; plain && i < len(s); i++ {
+		plain = s[i] >= 0x20 && s[i] <= 0x7e
+	}
+	if plain {
+		return s
+	}
+	return "=?base64?" + base64.StdEncoding.EncodeToString([]byte(s)) + "?="
+}

@@ -1,0 +1,144 @@
+package mcphttp
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// legacyWait bounds the wait for the endpoint event when falling back.
+const legacyWait = 30 * time.Second
+
+// legacyLink is the HTTP+SSE transport of 2024-11-05: one GET stream
+// carries every message of the server; its endpoint event names the URL
+// the client POSTs to.
+type legacyLink struct {
+	ready    chan struct{} // closed once endpoint or err is set
+	endpoint *url.URL
+	err      error
+}
+
+// openLegacy opens the SSE stream and waits, at most until ctx ends, for
+// its endpoint event.
+func (t *Transport) openLegacy(ctx context.Context) error {
+	l := &legacyLink{ready: make(chan struct{})}
+	if !t.spawn(func() { t.runLegacy(l) }) {
+		return t.life.Gone()
+	}
+	select {
+	case <-l.ready:
+		if l.err != nil {
+			return l.err
+		}
+	case <-ctx.Done():
+		return fmt.Errorf("GET %s sent no endpoint event: %w", t.url.Redacted(), context.Cause(ctx))
+	}
+	t.mu.Lock()
+	t.legacy = l
+	t.mu.Unlock()
+	return nil
+}
+
+// runLegacy reads the SSE stream until it ends, which ends the transport:
+// the legacy transport cannot resume a session.
+func (t *Transport) runLegacy(l *legacyLink) {
+	ctx, cancel := context.WithCancel(t.ctx)
+	defer cancel()
+	note, _ := proto.NewNotification("SSE stream", nil)
+	ex := &exchange{t: t, msg: note, ctx: ctx, cancel: cancel, conn: t.connName("GET")}
+	once := func(err error) {
+		if l.err == nil && l.endpoint == nil {
+			l.err = err
+			close(l.ready)
+		}
+	}
+	ex.onEndpoint = func(data string) error {
+		u, err := t.endpointURL(data)
+		if err != nil {
+			return err
+		}
+		if l.endpoint == nil && l.err == nil {
+			l.endpoint = u
+			close(l.ready)
+		}
+		return nil
+	}
+	rsp, err := t.get(ctx, ex.conn, "")
+	if err != nil {
+		once(err)
+		return
+	}
+	defer rsp.Body.Close()
+	if rsp.StatusCode != http.StatusOK || mediaType(rsp.Header) != "text/event-stream" {
+		t.drain(ex, rsp)
+		once(fmt.Errorf("GET %s for the SSE stream was answered %s, %q", t.url.Redacted(), rsp.Status, rsp.Header.Get("Content-Type")))
+		return
+	}
+	err = t.readEvents(ex, ex.conn, rsp.Body)
+	once(fmt.Errorf("the SSE stream ended before its endpoint event (%s)", streamEnd(err)))
+	if t.ctx.Err() == nil {
+		go t.end(fmt.Errorf("the SSE stream of GET %s ended (%s); the legacy HTTP+SSE transport cannot resume a session", t.url.Redacted(), streamEnd(err)))
+	}
+}
+
+// endpointURL resolves the endpoint event's data against the stream's
+// URL. An endpoint on another origin is refused: the client's headers
+// and credentials go only where the user pointed it.
+func (t *Transport) endpointURL(data string) (*url.URL, error) {
+	u, err := t.url.Parse(strings.TrimSpace(data))
+	if err != nil {
+		return nil, fmt.Errorf("the endpoint event %q is not a URL: %w", data, err)
+	}
+	if u.Scheme != t.url.Scheme || u.Host != t.url.Host {
+		return nil, fmt.Errorf("the endpoint event names %s, another origin than %s://%s: refused", u.Redacted(), t.url.Scheme, t.url.Host)
+	}
+	return u, nil
+}
+
+// legacyEndpoint is where to POST in the legacy transport, or nil when
+// the transport speaks Streamable HTTP.
+func (t *Transport) legacyEndpoint() *url.URL {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.legacy == nil {
+		return nil
+	}
+	return t.legacy.endpoint
+}
+
+// fallBack moves to the legacy transport when the first POST of the
+// session (initialize or server/discover) is refused with 400, 404 or 405
+// and no JSON-RPC answer, and sends the message again there. It reports
+// whether it did; when the SSE stream cannot be opened either, it stays.
+func (t *Transport) fallBack(ex *exchange, status int) bool {
+	if t.cfg.Mode != ModeAuto || (status != 400 && status != 404 && status != 405) ||
+		(ex.msg.Method != proto.MethodInitialize && ex.msg.Method != proto.MethodDiscover) {
+		return false
+	}
+	t.mu.Lock()
+	try := !t.probed && t.legacy == nil
+	t.probed = true
+	t.mu.Unlock()
+	if !try {
+		return false
+	}
+	t.warnf("POST %s was answered %d with no JSON-RPC answer: trying the legacy HTTP+SSE transport (2024-11-05) with GET", t.url.Redacted(), status)
+	ctx, cancel := context.WithTimeout(ex.ctx, legacyWait)
+	defer cancel()
+	if err := t.openLegacy(ctx); err != nil {
+		t.reportNote(capture.In, ex.conn, "no legacy HTTP+SSE fallback: "+err.Error())
+		return false
+	}
+	t.reportNote(capture.In, ex.conn, "fell back to the legacy HTTP+SSE transport")
+	again := t.newExchange(ex.msg, ex.body)
+	if err := again.start(ctx); err != nil {
+		ex.fail(0, err)
+	}
+	return true
+}

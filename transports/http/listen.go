@@ -1,0 +1,57 @@
+package mcphttp
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// listen keeps the standalone GET stream of a session open: the server's
+// requests and notifications that belong to no POST come on it. A 405 says
+// the server offers none. When the stream ends it is opened again after
+// the server's retry (or a backoff), resuming after its last event id; it
+// gives up after ResumeAttempts failures in a row.
+func (t *Transport) listen() {
+	ctx, cancel := context.WithCancel(t.ctx)
+	defer cancel()
+	note, _ := proto.NewNotification("GET stream", nil)
+	ex := &exchange{t: t, msg: note, ctx: ctx, cancel: cancel}
+	failures := 0
+	for ctx.Err() == nil {
+		ex.conn = t.connName("GET")
+		rsp, err := t.get(ctx, ex.conn, ex.lastEventID())
+		switch {
+		case err != nil:
+			failures++
+		case rsp.StatusCode == http.StatusMethodNotAllowed:
+			rsp.Body.Close()
+			t.reportNote(capture.In, ex.conn, "the server offers no standalone stream (405)")
+			return
+		case rsp.StatusCode != http.StatusOK || mediaType(rsp.Header) != "text/event-stream":
+			t.drain(ex, rsp)
+			rsp.Body.Close()
+			failures++
+			err = fmt.Errorf("the GET was answered %s", rsp.Status)
+		default:
+			if t.readEvents(ex, ex.conn, rsp.Body) != nil || ex.lastEventID() == "" {
+				failures++
+			} else {
+				failures = 0
+			}
+			rsp.Body.Close()
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		if failures >= t.cfg.ResumeAttempts {
+			t.warnf("the standalone GET stream failed %d times in a row; the server's own requests and notifications now come only with answers (%v)", failures, err)
+			return
+		}
+		if !sleepCtx(ctx, ex.retryWait(max(failures, 1), t.cfg.RetryCap)) {
+			return
+		}
+	}
+}

@@ -1,0 +1,171 @@
+package mcphttp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// takeSession keeps the session id an initialize answer carries.
+func (t *Transport) takeSession(rsp *http.Response) {
+	id := rsp.Header.Get(headerSession)
+	t.mu.Lock()
+	t.session = id
+	t.mu.Unlock()
+}
+
+// answered notes that a POST got a 2xx: the server speaks Streamable
+// HTTP, so no later refusal falls back to the legacy transport.
+func (t *Transport) answered(*exchange) {
+	t.mu.Lock()
+	t.probed = true
+	t.mu.Unlock()
+}
+
+// notificationAccepted opens the standalone GET stream once the server
+// accepted notifications/initialized.
+func (t *Transport) notificationAccepted(ex *exchange) {
+	if ex.msg.Method != proto.MethodNotifyInitialized {
+		return
+	}
+	t.mu.Lock()
+	open := !t.getOpen
+	t.getOpen, t.inited = true, true
+	t.mu.Unlock()
+	if open {
+		t.spawn(t.listen)
+	}
+}
+
+// expiredSession reports whether a 404 answers a POST sent in a session:
+// the server forgot the session.
+func (t *Transport) expiredSession(ex *exchange) bool {
+	if ex.msg.Method == proto.MethodInitialize {
+		return false
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.session != "" && t.initBody != nil
+}
+
+// reinitCall is a re-initialization in flight, shared by every request
+// that met the expired session.
+type reinitCall struct {
+	done chan struct{}
+	err  error
+}
+
+// restartSession initializes a new session after the server forgot the
+// old one and sends ex's message once more in it.
+func (t *Transport) restartSession(ex *exchange) {
+	if ex.resent {
+		ex.fail(http.StatusNotFound, errors.New("the server forgot the new session at once (404 again)"))
+		return
+	}
+	t.mu.Lock()
+	old := t.session
+	t.mu.Unlock()
+	t.warnf("the server no longer knows session %s (404): starting a new session and sending %s again", old, describe(ex.msg))
+	if err := t.reinitialize(ex.ctx, old); err != nil {
+		ex.fail(http.StatusNotFound, fmt.Errorf("the session expired (404), and starting a new one failed: %w", err))
+		return
+	}
+	again := t.newExchange(ex.msg, ex.body)
+	again.resent = true
+	ctx, cancel := context.WithTimeout(ex.ctx, 30*time.Second)
+	defer cancel()
+	if err := again.start(ctx); err != nil {
+		ex.fail(0, err)
+	}
+}
+
+// reinitialize runs initialize and notifications/initialized again,
+// once for every request that met the expired session old.
+func (t *Transport) reinitialize(ctx context.Context, old string) error {
+	t.mu.Lock()
+	if t.session != old {
+		t.mu.Unlock()
+		return nil // another request started the new session already
+	}
+	if c := t.reinit; c != nil {
+		t.mu.Unlock()
+		select {
+		case <-c.done:
+			return c.err
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	c := &reinitCall{done: make(chan struct{})}
+	t.reinit = c
+	t.session = ""
+	body := t.initBody
+	t.mu.Unlock()
+	c.err = t.initializeAgain(ctx, body)
+	t.mu.Lock()
+	t.reinit = nil
+	t.mu.Unlock()
+	close(c.done)
+	return c.err
+}
+
+// initializeAgain sends the initialize request the engine sent first,
+// takes its answer without delivering it, and says initialized.
+func (t *Transport) initializeAgain(ctx context.Context, body []byte) error {
+	msgs, _, err := proto.DecodeJSON(body)
+	if err != nil || len(msgs) != 1 {
+		return fmt.Errorf("the first initialize request cannot be sent again: %v", err)
+	}
+	got := make(chan *proto.Message, 1)
+	ex := t.newExchange(msgs[0], body)
+	ex.onAnswer = func(m *proto.Message) { got <- m }
+	t.mu.Lock()
+	delete(t.exchanges, msgs[0].ID.Key()) // the engine's initialize is long answered
+	t.mu.Unlock()
+	if err := ex.start(ctx); err != nil {
+		return err
+	}
+	select {
+	case m := <-got:
+		if m.Error != nil {
+			return fmt.Errorf("initialize was refused: %d %s", m.Error.Code, m.Error.Message)
+		}
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	note, _ := proto.NewNotification(proto.MethodNotifyInitialized, nil)
+	nb, _ := note.EncodeJSON()
+	return t.newExchange(note, nb).start(ctx)
+}
+
+// deleteSession ends the session with DELETE at Close, bounded by
+// CloseTimeout; a 405 says the server does not let clients end sessions.
+func (t *Transport) deleteSession() {
+	t.mu.Lock()
+	session, legacy := t.session, t.legacy
+	t.mu.Unlock()
+	if session == "" || legacy != nil || t.hc == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), t.cfg.CloseTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, t.url.String(), nil)
+	if err != nil {
+		return
+	}
+	t.setCommon(req.Header, true)
+	conn := t.connName("DELETE")
+	t.reportRequest(conn, req)
+	rsp, err := t.hc.Do(req)
+	if err != nil {
+		t.reportNote(capture.In, conn, "DELETE failed: "+t.wordFailure(req, err).Error())
+		return
+	}
+	defer rsp.Body.Close()
+	t.reportResponse(conn, rsp)
+}

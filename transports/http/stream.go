@@ -1,0 +1,207 @@
+package mcphttp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/transports/internal/sse"
+)
+
+// readStream reads the SSE answer of an exchange and, when it breaks
+// before the answer, resumes it with GET and Last-Event-ID.
+func (t *Transport) readStream(ex *exchange, body io.Reader) {
+	err := t.readEvents(ex, ex.conn, body)
+	for attempt := 1; ; attempt++ {
+		if ex.ctx.Err() != nil || !ex.request || ex.isAnswered() {
+			return
+		}
+		if errors.Is(err, sse.ErrLimit) {
+			ex.fail(http.StatusOK, fmt.Errorf("the answer stream of %s: %w", describe(ex.msg), err))
+			return
+		}
+		lastID := ex.lastEventID()
+		if lastID == "" {
+			ex.fail(http.StatusOK, fmt.Errorf("the answer stream of %s ended before the answer (%s), with no event id to resume from",
+				describe(ex.msg), streamEnd(err)))
+			return
+		}
+		if attempt > t.cfg.ResumeAttempts {
+			ex.fail(http.StatusOK, fmt.Errorf("the answer stream of %s broke %d times in a row; gave up (%s)",
+				describe(ex.msg), attempt-1, streamEnd(err)))
+			return
+		}
+		wait := ex.retryWait(attempt, t.cfg.RetryCap)
+		t.warnf("the answer stream of %s ended before the answer (%s); resuming after event %q in %s",
+			describe(ex.msg), streamEnd(err), lastID, wait)
+		if !sleepCtx(ex.ctx, wait) {
+			return
+		}
+		err = t.resume(ex, lastID)
+	}
+}
+
+// resume opens the GET that continues ex's stream after lastID and reads it.
+func (t *Transport) resume(ex *exchange, lastID string) error {
+	conn := t.connName("GET")
+	rsp, err := t.get(ex.ctx, conn, lastID)
+	if err != nil {
+		return err
+	}
+	defer rsp.Body.Close()
+	if rsp.StatusCode != http.StatusOK || mediaType(rsp.Header) != "text/event-stream" {
+		t.drain(ex, rsp)
+		return fmt.Errorf("the resuming GET was answered %s", rsp.Status)
+	}
+	t.reportNote(capture.In, conn, fmt.Sprintf("resumes %s after event %q", ex.conn, lastID))
+	return t.readEvents(ex, conn, rsp.Body)
+}
+
+// get opens a GET stream of the session: Accept text/event-stream, the
+// session's headers and, when lastID is set, Last-Event-ID.
+func (t *Transport) get(ctx context.Context, conn, lastID string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.url.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+	t.setCommon(req.Header, true)
+	req.Header.Set("Accept", acceptStream)
+	if lastID != "" {
+		req.Header.Set(headerLastID, lastID)
+	}
+	t.reportRequest(conn, req)
+	rsp, err := t.hc.Do(req)
+	if err != nil {
+		return nil, t.wordFailure(req, err)
+	}
+	t.reportResponse(conn, rsp)
+	return rsp, nil
+}
+
+// readEvents reads SSE events from body until it ends: each event is a
+// frame of its own and the message it carries is routed. It returns why
+// the stream ended (io.EOF for a clean end).
+func (t *Transport) readEvents(ex *exchange, conn string, body io.Reader) error {
+	rd := newEventReader(body, t.cfg.MaxFrameSize)
+	for {
+		ev, raw, err := rd.next()
+		if err != nil {
+			if ex.ctx.Err() == nil && !errors.Is(err, io.EOF) {
+				t.reportNote(capture.In, conn, "stream ended: "+err.Error())
+			}
+			return err
+		}
+		ex.noteEvent(ev)
+		if ev.Type == "endpoint" && ex.onEndpoint != nil {
+			f := &capture.Frame{Chan: capture.Channel{Kind: capture.Control}, Raw: raw, Size: int(ev.Length),
+				Fields: proto.SSEEventFields(raw), Enc: proto.EncText}
+			if err := ex.onEndpoint(ev.Data); err != nil {
+				f.Err = err
+			}
+			t.report(capture.In, conn, f)
+			continue
+		}
+		f := &capture.Frame{Chan: capture.Channel{Kind: capture.Control}, Raw: raw, Size: int(ev.Length),
+			Fields: proto.SSEEventFields(raw), Enc: proto.EncJSON}
+		if int64(len(raw)) < ev.Length {
+			f.Kept = len(raw)
+		}
+		msgs := t.decodeEvent(ev, f)
+		for _, m := range msgs {
+			if ex.answers(m) && ex.isAnswered() {
+				f.Err = fmt.Errorf("a second answer to %s: not delivered", describe(ex.msg))
+			}
+		}
+		t.report(capture.In, conn, f)
+		for _, m := range msgs {
+			t.route(ex, m)
+		}
+	}
+}
+
+// decodeEvent decodes the message of one event into f and returns what
+// to deliver. Events without data (priming, heartbeats) carry none; an
+// event of a type other than message is shown and not delivered.
+func (t *Transport) decodeEvent(ev sse.Event, f *capture.Frame) []*proto.Message {
+	if !ev.Dispatch || strings.TrimSpace(ev.Data) == "" {
+		f.Enc = proto.EncText // a priming event or a heartbeat: no message
+		return nil
+	}
+	if ev.Type != "" && ev.Type != "message" {
+		f.Err = fmt.Errorf("an event of type %q, not message: not delivered", ev.Type)
+		return nil
+	}
+	data := []byte(ev.Data)
+	msgs, batch, err := proto.DecodeJSON(data)
+	switch {
+	case err != nil:
+		f.Err = fmt.Errorf("the event's data is not a JSON-RPC message: %w", err)
+	case !batch:
+		f.Msg = msgs[0]
+		f.Err = proto.CheckText(data)
+	}
+	return msgs
+}
+
+// noteEvent keeps the stream's last event id and the server's retry.
+func (ex *exchange) noteEvent(ev sse.Event) {
+	ex.mu.Lock()
+	defer ex.mu.Unlock()
+	ex.lastID = ev.ID
+	if ev.HasRetry {
+		ex.retry, ex.hadRetry = time.Duration(min(ev.Retry, int64(time.Hour/time.Millisecond)))*time.Millisecond, true
+	}
+}
+
+// lastEventID is the id to resume the stream after.
+func (ex *exchange) lastEventID() string {
+	ex.mu.Lock()
+	defer ex.mu.Unlock()
+	return ex.lastID
+}
+
+// retryWait is the wait before the attempt-th reconnection: the server's
+// retry when it set one, else a backoff doubling from firstRetry; capped.
+func (ex *exchange) retryWait(attempt int, cap time.Duration) time.Duration {
+	ex.mu.Lock()
+	defer ex.mu.Unlock()
+	if ex.hadRetry {
+		return min(ex.retry, cap)
+	}
+	return backoff(attempt, cap)
+}
+
+// backoff is firstRetry doubled attempt-1 times, capped.
+func backoff(attempt int, cap time.Duration) time.Duration {
+	d := firstRetry
+	for i := 1; i < attempt && d < cap; i++ {
+		d *= 2
+	}
+	return min(d, cap)
+}
+
+// streamEnd words why a stream ended.
+func streamEnd(err error) string {
+	if err == nil || errors.Is(err, io.EOF) {
+		return "the server closed it"
+	}
+	return err.Error()
+}
+
+// sleepCtx waits d or until ctx ends; it reports whether d passed.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-tm.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}

@@ -1,0 +1,190 @@
+package mcphttp
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/transports/internal/conn"
+	"github.com/mcpscope/mcpscope/transports/internal/tlsconf"
+)
+
+// Transport is an MCP client transport of the HTTP family. It implements
+// client.Transport, client.RequestCanceller and client.LinkReporter.
+type Transport struct {
+	cfg  Config
+	url  *url.URL
+	life *conn.Lifecycle
+	hc   *http.Client
+
+	ctx    context.Context // every exchange's parent; cancelled by Close
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // the goroutines reading answers and streams
+
+	dmu     sync.Mutex // one delivery at a time
+	deliver func(*proto.Message)
+
+	seq atomic.Uint64 // numbers the exchanges in connection names
+
+	mu        sync.Mutex
+	keyLog    *os.File
+	session   string               // Mcp-Session-Id, once the server gave one
+	version   string               // the protocol version initialize settled
+	initBody  []byte               // the initialize request, for a session that expired
+	inited    bool                 // notifications/initialized went out: the GET stream may open
+	getOpen   bool                 // the standalone GET stream was asked for
+	probed    bool                 // the first POST was answered: no fallback any more
+	legacy    *legacyLink          // the HTTP+SSE link, once in that mode
+	exchanges map[string]*exchange // open answer streams, by request id key
+	reinit    *reinitCall          // a re-initialization in flight
+}
+
+var (
+	_ client.Transport        = (*Transport)(nil)
+	_ client.RequestCanceller = (*Transport)(nil)
+	_ client.LinkReporter     = (*Transport)(nil)
+)
+
+// New returns a transport for cfg. Nothing is sent until Start.
+func New(cfg Config) (*Transport, error) {
+	cfg = cfg.withDefaults()
+	u, err := cfg.validate()
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t := &Transport{
+		cfg: cfg, url: u, ctx: ctx, cancel: cancel,
+		life:      conn.NewLifecycle("HTTP", "the HTTP transport ended"),
+		exchanges: make(map[string]*exchange),
+	}
+	return t, nil
+}
+
+// Start prepares the HTTP client. Streamable HTTP sends nothing until the
+// first message; the legacy transport opens its SSE stream and waits, at
+// most until ctx ends, for the endpoint event.
+func (t *Transport) Start(ctx context.Context, deliver func(*proto.Message)) error {
+	if deliver == nil {
+		deliver = func(*proto.Message) {}
+	}
+	err := t.life.Start(func() error {
+		keyLog, err := tlsconf.OpenKeyLog(t.cfg.KeyLogFile)
+		if err != nil {
+			return err
+		}
+		hc, err := t.newClient(keyLog)
+		if err != nil {
+			if keyLog != nil {
+				_ = keyLog.Close()
+			}
+			return err
+		}
+		t.mu.Lock()
+		t.keyLog, t.hc, t.deliver = keyLog, hc, deliver
+		t.mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if t.cfg.Mode == ModeLegacySSE {
+		if err := t.openLegacy(ctx); err != nil {
+			t.end(err)
+			return err
+		}
+	}
+	return nil
+}
+
+// deliverMsg hands m to the engine, one message at a time.
+func (t *Transport) deliverMsg(m *proto.Message) {
+	t.dmu.Lock()
+	defer t.dmu.Unlock()
+	t.deliver(m)
+}
+
+// Close ends the session (DELETE when the server gave a session id),
+// stops every stream and waits for their readers.
+func (t *Transport) Close() error {
+	if !t.life.Close() {
+		t.end(nil)
+		return nil
+	}
+	t.deleteSession()
+	t.end(nil)
+	return nil
+}
+
+// end stops every exchange, waits for the readers and records why the
+// transport ended.
+func (t *Transport) end(cause error) {
+	t.mu.Lock()
+	t.cancel() // under mu, so that spawn never adds to wg after this
+	t.mu.Unlock()
+	t.life.End(cause, func(error) {
+		t.wg.Wait()
+		t.mu.Lock()
+		keyLog := t.keyLog
+		t.keyLog = nil
+		hc := t.hc
+		t.mu.Unlock()
+		if keyLog != nil {
+			_ = keyLog.Close()
+		}
+		if hc != nil {
+			hc.CloseIdleConnections()
+		}
+	})
+}
+
+// Done is closed when the transport has ended: after Close, or when the
+// legacy SSE stream is lost for good.
+func (t *Transport) Done() <-chan struct{} { return t.life.Done() }
+
+// Err says why the transport ended: nil while it runs and after Close.
+func (t *Transport) Err() error { return t.life.Err() }
+
+// LinkState says which transport of the family is in use and the session
+// id the server gave.
+func (t *Transport) LinkState() client.LinkState {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	kind := "Streamable HTTP"
+	if t.legacy != nil || t.cfg.Mode == ModeLegacySSE {
+		kind = "HTTP+SSE"
+	}
+	return client.LinkState{Dialect: proto.DialectMCP, Encoding: "json", Transport: kind, SessionID: t.session}
+}
+
+// warnf tells the user something worth knowing that is not an error.
+func (t *Transport) warnf(format string, a ...any) {
+	t.cfg.Warn(fmt.Sprintf(format, a...))
+}
+
+// connName names an exchange's connection in frames: "http POST 3".
+func (t *Transport) connName(method string) string {
+	return fmt.Sprintf("%s %s %d", t.cfg.Conn, method, t.seq.Add(1))
+}
+
+// spawn runs fn on a goroutine the transport waits for at its end; it
+// reports false, running nothing, once the transport is ending.
+func (t *Transport) spawn(fn func()) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.ctx.Err() != nil {
+		return false
+	}
+	t.wg.Add(1)
+	go func() {
+		defer t.wg.Done()
+		fn()
+	}()
+	return true
+}
