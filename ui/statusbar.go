@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
@@ -46,16 +47,19 @@ func (m *Model) statusParts() []string {
 			state = "closed"
 		}
 	}
-	encoding := ""
+	encoding, via, session := "", "", ""
 	if c.link.Transport != nil {
 		ls := client.LinkStateOf(c.link.Transport)
 		if ls.State != "" {
 			state = ls.State
 		}
 		state = dialectName(ls.Dialect) + " " + state
-		encoding = ls.Encoding
+		encoding, via, session = ls.Encoding, ls.Transport, ls.SessionID
 	}
 	parts = append(parts, state)
+	if via != "" {
+		parts = append(parts, via)
+	}
 	if c.connected != "" {
 		parts = append(parts, c.connected)
 	}
@@ -65,6 +69,12 @@ func (m *Model) statusParts() []string {
 	if s := c.link.Session; s != nil && c.ready {
 		if info := s.ServerInfo(); info.Name != "" {
 			parts = append(parts, strings.TrimSpace(info.Name+" "+info.Version))
+		}
+		if v := s.ProtocolVersion(); v != "" && via != "" {
+			parts = append(parts, v)
+		}
+		if session != "" {
+			parts = append(parts, "session "+ansi.Truncate(termtext.Line(session), 13, "…"))
 		}
 		parts = append(parts, fmt.Sprintf("%d in flight", s.InFlight()))
 		if n := s.RefusedServerRequests(); n > 0 {

@@ -132,6 +132,8 @@ func (v *View) page() string {
 	row("dialect", f.Link.Dialect.String())
 	row("encoding", f.Link.Encoding)
 	row("link state", f.Link.State)
+	row("transport", f.Link.Transport)
+	row("session id", f.Link.SessionID)
 	head("instructions")
 	if f.Instructions == "" {
 		b.WriteString(v.st.Ink.Muted.Paint("none") + "\n")
