@@ -9,8 +9,8 @@ import (
 
 // newHTTPTransport builds the HTTP family's transport for an http:// or
 // https:// target: Streamable HTTP falling back to legacy HTTP+SSE
-// (--transport http, the default), or legacy HTTP+SSE alone (--transport
-// sse).
+// (--transport http, the default), legacy HTTP+SSE alone (--transport
+// sse), or seed 004's POST dialect (--transport tools-http).
 func newHTTPTransport(t Target, o TransportOptions) (client.Transport, error) {
 	if t.URL == nil {
 		return nil, usagef("the %s transport needs an http:// or https:// URL", t.Transport)
@@ -41,8 +41,11 @@ func newHTTPTransport(t Target, o TransportOptions) (client.Transport, error) {
 		NoRedact:     o.NoRedact,
 		Warn:         o.Warn,
 	}
-	if t.Transport == "sse" {
+	switch t.Transport {
+	case "sse":
 		cfg.Mode = mcphttp.ModeLegacySSE
+	case "tools-http":
+		cfg.Mode = mcphttp.ModeTools
 	}
 	if o.CertHash != "" {
 		cfg.CertHashes = strings.Split(o.CertHash, ",")

@@ -37,11 +37,13 @@ var transportFactories = map[string]TransportFactory{
 	"wt":    newWTTransport,
 	"http":  newHTTPTransport,
 	"sse":   newHTTPTransport,
+	// seed 004's POST dialect
+	"tools-http": newHTTPTransport,
 }
 
 // plannedTransports are names --transport accepts that this build cannot
 // connect with yet.
-var plannedTransports = []string{"ws", "tools-http", "tools-ws", "gateway"}
+var plannedTransports = []string{"ws", "tools-ws", "gateway"}
 
 // checkTransportName rejects a --transport value mcpscope does not know.
 func checkTransportName(name string) error {

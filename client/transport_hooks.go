@@ -29,6 +29,21 @@ type RequestCanceller interface {
 	CancelRequest(ctx context.Context, id proto.ID, reason string) error
 }
 
+// HandshakeFree is implemented by a transport whose dialect has no
+// handshake (seed 004's tools-http: each tools/call a POST of its own).
+// When HandshakeFree reports true, Connect only starts the transport;
+// requests then go out in the legacy era's shape, with no protocol version
+// negotiated and nothing known of the server.
+type HandshakeFree interface {
+	HandshakeFree() bool
+}
+
+// handshakeFree reports whether t's dialect has no handshake.
+func handshakeFree(t Transport) bool {
+	hf, ok := t.(HandshakeFree)
+	return ok && hf.HandshakeFree()
+}
+
 // initializeOnly reports whether t asks for the initialize handshake only.
 func initializeOnly(t Transport) bool {
 	io, ok := t.(InitializeOnly)

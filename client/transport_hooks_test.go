@@ -105,3 +105,35 @@ func TestRequestCancellerReplacesNotificationsCancelled(t *testing.T) {
 		}
 	}
 }
+
+// handshakeFreeTransport is a fake transport of a dialect with no
+// handshake (seed 004's tools-http).
+type handshakeFreeTransport struct{ *fakeTransport }
+
+func (handshakeFreeTransport) HandshakeFree() bool { return true }
+
+// A transport with no handshake connects without sending anything, and
+// its first message is the call itself, answered as usual.
+func TestHandshakeFreeSendsNoHandshake(t *testing.T) {
+	ft := handshakeFreeTransport{newFake(t, func(srv *fakeServer) {
+		m, ok := srv.next()
+		if !ok {
+			return
+		}
+		srv.result(*m.ID, map[string]any{"content": []any{}})
+	})}
+	s := New(ft, Options{})
+	if err := s.Connect(testCtx(t)); err != nil {
+		t.Fatalf("Connect: %v", err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	if _, err := s.Call(testCtx(t), proto.MethodToolsCall, map[string]any{"name": "echo"}); err != nil {
+		t.Fatalf("Call: %v", err)
+	}
+	if got := methods(ft.srv.sentMessages()); len(got) != 1 || got[0] != proto.MethodToolsCall {
+		t.Fatalf("sent %v, want tools/call alone", got)
+	}
+	if s.Era() != EraLegacy {
+		t.Fatalf("era %s, want legacy", s.Era())
+	}
+}

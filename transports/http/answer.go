@@ -30,6 +30,8 @@ func (t *Transport) answer(ex *exchange, rsp *http.Response) {
 		t.answered(ex)
 	}
 	switch {
+	case t.cfg.Mode == ModeTools:
+		t.toolsAnswer(ex, rsp)
 	case ex.target != nil && status >= 200 && status < 300:
 		t.drain(ex, rsp) // the legacy transport answers on the SSE stream
 	case status == http.StatusNotFound && t.expiredSession(ex):
@@ -126,15 +128,7 @@ func (t *Transport) route(ex *exchange, m *proto.Message) {
 // request with the status.
 func (t *Transport) refused(ex *exchange, rsp *http.Response) {
 	b, _ := io.ReadAll(io.LimitReader(rsp.Body, DefaultErrorBody))
-	if msgs, _, err := proto.DecodeJSON(b); err == nil && len(msgs) > 0 && len(b) > 0 {
-		t.reportBody(capture.In, ex.conn, b, nil)
-		for _, m := range msgs {
-			if ex.request && m.Error != nil && (m.ID == nil || m.ID.IsNull()) {
-				id := *ex.msg.ID
-				m.ID = &id
-			}
-			t.route(ex, m)
-		}
+	if t.deliverErrorBody(ex, b) {
 		if !ex.isAnswered() {
 			ex.fail(rsp.StatusCode, statusError(rsp, nil))
 		}
@@ -147,6 +141,25 @@ func (t *Transport) refused(ex *exchange, rsp *http.Response) {
 		return
 	}
 	ex.fail(rsp.StatusCode, statusError(rsp, b))
+}
+
+// deliverErrorBody delivers the JSON-RPC messages of a refusal's body and
+// reports whether it held any. An error with id null answers the request
+// the POST carried.
+func (t *Transport) deliverErrorBody(ex *exchange, b []byte) bool {
+	msgs, _, err := proto.DecodeJSON(b)
+	if err != nil || len(msgs) == 0 || len(b) == 0 {
+		return false
+	}
+	t.reportBody(capture.In, ex.conn, b, nil)
+	for _, m := range msgs {
+		if ex.request && m.Error != nil && (m.ID == nil || m.ID.IsNull()) {
+			id := *ex.msg.ID
+			m.ID = &id
+		}
+		t.route(ex, m)
+	}
+	return true
 }
 
 // statusError words an HTTP status that carried no JSON-RPC answer.

@@ -10,7 +10,8 @@ import (
 )
 
 // CancelRequest tells the server the client gave up on the request id.
-// In the 2026-07-28 revision that is closing the request's answer stream;
+// In the 2026-07-28 revision, and in seed 004's dialect, that is closing
+// the request's answer stream (aborting the POST);
 // in earlier ones it is notifications/cancelled, after which the stream is
 // still read for CancelGrace, so what the server does next is captured.
 func (t *Transport) CancelRequest(ctx context.Context, id proto.ID, reason string) error {
@@ -22,7 +23,7 @@ func (t *Transport) CancelRequest(ctx context.Context, id proto.ID, reason strin
 		ex.cancelled = true
 		ex.mu.Unlock()
 	}
-	if ex != nil && ex.modern {
+	if ex != nil && (ex.modern || t.cfg.Mode == ModeTools) {
 		t.reportNote(capture.Out, ex.conn, fmt.Sprintf("closed the answer stream to cancel %s: %s", describe(ex.msg), reason))
 		ex.cancel()
 		return nil

@@ -27,6 +27,10 @@ const (
 	// ModeLegacySSE speaks the HTTP+SSE transport of 2024-11-05: a GET
 	// stream whose endpoint event names where to POST.
 	ModeLegacySSE
+	// ModeTools speaks seed 004's HTTP transport (--transport tools-http):
+	// no handshake, each request a POST answered with JSON, or with SSE
+	// result fragments, a complete event and error events.
+	ModeTools
 )
 
 // String names the mode as --transport does.
@@ -36,6 +40,8 @@ func (m Mode) String() string {
 		return "streamable"
 	case ModeLegacySSE:
 		return "sse"
+	case ModeTools:
+		return "tools-http"
 	}
 	return "auto"
 }

@@ -157,7 +157,10 @@ func (t *Transport) LinkState() client.LinkState {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	kind := "Streamable HTTP"
-	if t.legacy != nil || t.cfg.Mode == ModeLegacySSE {
+	switch {
+	case t.cfg.Mode == ModeTools:
+		kind = "tools-http"
+	case t.legacy != nil || t.cfg.Mode == ModeLegacySSE:
 		kind = "HTTP+SSE"
 	}
 	return client.LinkState{Dialect: proto.DialectMCP, Encoding: "json", Transport: kind, SessionID: t.session}
