@@ -168,7 +168,7 @@ func (t *Transport) LinkState() client.LinkState {
 
 // warnf tells the user something worth knowing that is not an error.
 func (t *Transport) warnf(format string, a ...any) {
-	t.cfg.Warn(fmt.Sprintf(format, a...))
+	t.cfg.Warn("warning: " + fmt.Sprintf(format, a...))
 }
 
 // connName names an exchange's connection in frames: "http POST 3".
