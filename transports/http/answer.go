@@ -114,6 +114,9 @@ func (t *Transport) route(ex *exchange, m *proto.Message) {
 			return
 		}
 		t.noteVersion(ex, m)
+		if ex.msg.Method == proto.MethodToolsList && m.Result != nil {
+			t.learnTools(m.Result)
+		}
 		if ex.onAnswer != nil {
 			ex.onAnswer(m)
 			return

@@ -90,6 +90,12 @@ func (ex *exchange) start(ctx context.Context) error {
 		return fmt.Errorf("building the POST: %w", err)
 	}
 	t.setMessageHeaders(req.Header, ex.msg)
+	if ex.modern {
+		if err := t.setParamHeaders(req.Header, ex.msg); err != nil {
+			ex.forget()
+			return &client.ExchangeError{Err: err}
+		}
+	}
 	sent := make(chan struct{})
 	req.Body = &sentBody{r: bytes.NewReader(ex.body), sent: sent}
 	req.ContentLength = int64(len(ex.body))

@@ -43,6 +43,9 @@ type Transport struct {
 	legacy    *legacyLink          // the HTTP+SSE link, once in that mode
 	exchanges map[string]*exchange // open answer streams, by request id key
 	reinit    *reinitCall          // a re-initialization in flight
+	// toolHeaders are the x-mcp-header annotations of the tools the
+	// server listed, by tool name.
+	toolHeaders map[string]*toolHeaders
 }
 
 var (

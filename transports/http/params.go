@@ -1,0 +1,177 @@
+package mcphttp
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// headerParamPrefix starts the header a tool parameter is mirrored into.
+const headerParamPrefix = "Mcp-Param-"
+
+// tokenName is RFC 9110's token: what an x-mcp-header name must be.
+var tokenName = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+
+// paramBinding is one tool parameter the 2026-07-28 revision mirrors into
+// an Mcp-Param-{Name} header (the property's x-mcp-header annotation).
+type paramBinding struct {
+	header string   // the annotation: the header is Mcp-Param-{header}
+	path   []string // the property names from the arguments' root
+}
+
+// toolHeaders is what the transport learned of one tool's annotations:
+// its bindings, or why they are invalid.
+type toolHeaders struct {
+	bindings []paramBinding
+	invalid  error
+	refused  bool // a call was refused once; the next one goes out
+}
+
+// learnTools reads the x-mcp-header annotations of a tools/list answer.
+func (t *Transport) learnTools(result json.RawMessage) {
+	var list struct {
+		Tools []struct {
+			Name        string          `json:"name"`
+			InputSchema json.RawMessage `json:"inputSchema"`
+		} `json:"tools"`
+	}
+	if json.Unmarshal(result, &list) != nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.toolHeaders == nil {
+		t.toolHeaders = make(map[string]*toolHeaders)
+	}
+	for _, tool := range list.Tools {
+		b, err := scanBindings(tool.InputSchema)
+		t.toolHeaders[tool.Name] = &toolHeaders{bindings: b, invalid: err}
+	}
+}
+
+// scanBindings finds the x-mcp-header annotations of a tool's input
+// schema. Only properties reached through "properties" keys count; an
+// annotation anywhere else, a name that is not an HTTP token, a name used
+// twice (case-insensitively) or a property that is not a string, integer,
+// boolean or number makes the whole tool's annotations invalid.
+func scanBindings(schema json.RawMessage) ([]paramBinding, error) {
+	var root any
+	if len(schema) == 0 || json.Unmarshal(schema, &root) != nil {
+		return nil, nil
+	}
+	var out []paramBinding
+	seen := map[string]bool{}
+	var walk func(node any, path []string, reachable bool, depth int) error
+	walk = func(node any, path []string, reachable bool, depth int) error {
+		obj, ok := node.(map[string]any)
+		if !ok || depth > 32 {
+			return nil
+		}
+		if raw, ok := obj["x-mcp-header"]; ok {
+			name, isString := raw.(string)
+			switch typ, _ := obj["type"].(string); {
+			case !reachable || len(path) == 0:
+				return fmt.Errorf("an x-mcp-header annotation under %q is not reachable through properties", strings.Join(path, "."))
+			case !isString || !tokenName.MatchString(name):
+				return fmt.Errorf("the x-mcp-header of %q is not an HTTP token: %q", strings.Join(path, "."), raw)
+			case seen[strings.ToLower(name)]:
+				return fmt.Errorf("the x-mcp-header name %q is used twice", name)
+			case typ != "string" && typ != "integer" && typ != "boolean" && typ != "number":
+				return fmt.Errorf("the x-mcp-header property %q has type %q, not string, integer or boolean", strings.Join(path, "."), typ)
+			}
+			seen[strings.ToLower(name)] = true
+			out = append(out, paramBinding{header: name, path: append([]string(nil), path...)})
+		}
+		for k, v := range obj {
+			if k == "properties" {
+				props, _ := v.(map[string]any)
+				for name, sub := range props {
+					if err := walk(sub, append(path, name), reachable, depth+1); err != nil {
+						return err
+					}
+				}
+				continue
+			}
+			if sub, ok := v.(map[string]any); ok && k != "x-mcp-header" {
+				if err := walk(sub, append(path, "("+k+")"), false, depth+1); err != nil {
+					return err
+				}
+			}
+			if arr, ok := v.([]any); ok {
+				for _, sub := range arr {
+					if err := walk(sub, append(path, "("+k+")"), false, depth+1); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	}
+	return out, walk(root, nil, true, 0)
+}
+
+// setParamHeaders mirrors a modern tools/call's annotated arguments into
+// Mcp-Param-* headers. A tool whose annotations are invalid is refused the
+// first time it is called; calling it again is insisting, and it goes out
+// without the headers.
+func (t *Transport) setParamHeaders(h http.Header, m *proto.Message) error {
+	if m.Method != proto.MethodToolsCall {
+		return nil
+	}
+	var call struct {
+		Name      string         `json:"name"`
+		Arguments map[string]any `json:"arguments"`
+	}
+	if json.Unmarshal(m.Params, &call) != nil {
+		return nil
+	}
+	t.mu.Lock()
+	th := t.toolHeaders[call.Name]
+	insisted := th != nil && th.refused
+	if th != nil && th.invalid != nil {
+		th.refused = true
+	}
+	t.mu.Unlock()
+	if th == nil {
+		return nil
+	}
+	if th.invalid != nil {
+		if !insisted {
+			return fmt.Errorf("the tool %q declares invalid x-mcp-header annotations (%v), so a conforming client does not call it; call it again to insist", call.Name, th.invalid)
+		}
+		return nil
+	}
+	for _, b := range th.bindings {
+		if v, ok := argumentAt(call.Arguments, b.path); ok {
+			h.Set(headerParamPrefix+b.header, headerValue(v))
+		}
+	}
+	return nil
+}
+
+// argumentAt is the argument at path as header text; ok is false when it
+// is absent, null or not a primitive.
+func argumentAt(args map[string]any, path []string) (string, bool) {
+	var cur any = args
+	for _, p := range path {
+		obj, ok := cur.(map[string]any)
+		if !ok {
+			return "", false
+		}
+		cur = obj[p]
+	}
+	switch v := cur.(type) {
+	case string:
+		return v, true
+	case bool:
+		return strconv.FormatBool(v), true
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64), true
+	}
+	return "", false
+}
