@@ -1,0 +1,107 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
+	mcphttp "github.com/mcpscope/mcpscope/transports/http"
+)
+
+// echoArgs are the arguments of the echo tool of the HTTP benchmark.
+type echoArgs struct {
+	Message string `json:"message"`
+}
+
+// goSDKHTTPServer serves an echo tool over the official Go SDK's
+// Streamable HTTP handler (stateful sessions, SSE answers) on a loopback
+// port, and returns its URL.
+func goSDKHTTPServer(b *testing.B) string {
+	b.Helper()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "bench-echo", Version: "1"}, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "echo", Description: "echoes"}, func(_ context.Context, _ *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Message}}}, nil, nil
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	hs := &http.Server{Handler: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)}
+	go func() { _ = hs.Serve(ln) }()
+	b.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = hs.Shutdown(ctx)
+		_ = hs.Close()
+	})
+	return "http://" + ln.Addr().String() + "/mcp"
+}
+
+// mcpscopeHTTPEcho connects mcpscope's engine over its Streamable HTTP
+// transport, with a real capture store, as the TUI and the CLI do.
+func mcpscopeHTTPEcho(b *testing.B, url string) (call func() error, stop func()) {
+	b.Helper()
+	tr, err := mcphttp.New(mcphttp.Config{URL: url, Mode: mcphttp.ModeStreamable, Sink: capture.NewStore(capture.DefaultConfig())})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := client.New(tr, client.Options{MaxInFlight: echoInFlight})
+	ctx := context.Background()
+	if err := s.Connect(ctx); err != nil {
+		b.Fatalf("mcpscope connect: %v", err)
+	}
+	params := json.RawMessage(`{"name":"echo","arguments":{"message":"hello"}}`)
+	return func() error {
+		_, err := s.Call(ctx, "tools/call", params)
+		return err
+	}, func() { _ = s.Close() }
+}
+
+// goSDKHTTPEcho connects the official Go SDK client to the same server.
+func goSDKHTTPEcho(b *testing.B, url string) (call func() error, stop func()) {
+	b.Helper()
+	c := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+	ctx := context.Background()
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		b.Fatalf("go-sdk connect: %v", err)
+	}
+	params := &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"message": "hello"}}
+	return func() error {
+		_, err := cs.CallTool(ctx, params)
+		return err
+	}, func() { _ = cs.Close() }
+}
+
+// BenchmarkPipelinedEchoHTTP compares requests/s of pipelined echo calls
+// over Streamable HTTP against one Go SDK server: mcpscope's engine versus
+// the official Go SDK client, alternating in the same run. The figure of
+// merit is the reported "ratio" (mcpscope ÷ Go SDK; target ≥ 1.0).
+func BenchmarkPipelinedEchoHTTP(b *testing.B) {
+	url := goSDKHTTPServer(b)
+	ours, stopOurs := mcpscopeHTTPEcho(b, url)
+	defer stopOurs()
+	theirs, stopTheirs := goSDKHTTPEcho(b, url)
+	defer stopTheirs()
+	const calls = 1000
+	pipeline(b, 200, echoInFlight, ours) // warm both
+	pipeline(b, 200, echoInFlight, theirs)
+
+	var tOurs, tTheirs time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		tOurs += pipeline(b, calls, echoInFlight, ours)
+		tTheirs += pipeline(b, calls, echoInFlight, theirs)
+	}
+	n := float64(calls * b.N)
+	b.ReportMetric(n/tOurs.Seconds(), "mcpscope-req/s")
+	b.ReportMetric(n/tTheirs.Seconds(), "gosdk-req/s")
+	b.ReportMetric(tTheirs.Seconds()/tOurs.Seconds(), "ratio")
+}
