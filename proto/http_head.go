@@ -1,85 +1,119 @@
 package proto
 
 import (
-	"fmt"
 	"net/http"
-	"sort"
+	"net/textproto"
+	"slices"
+	"strconv"
 	"strings"
 )
+
+// The head of an HTTP/1.1 message (RFC 9112): a start line, header field
+// lines "Name: Value", each ended by CR LF, and an empty line. mcpscope
+// captures every HTTP exchange in this form, for HTTP/2 as well (whose
+// binary frames carry the same fields), so the hex view can label it.
 
 // HTTPHeader is one header line as sent or received.
 type HTTPHeader struct{ Name, Value string }
 
-// HTTPRequestHead renders a request line and headers and annotates them.
+// HTTPRequestHead renders the head of a request, "METHOD TARGET HTTP/1.1",
+// its header lines and the empty line, and annotates it. The fields cover
+// every byte, in order: "method", "target" and "version" (header kind),
+// each with the space or the CR LF after it; one header field per header
+// line, named by the header's name, whose Value is the header's value and
+// which covers the whole line with its CR LF; the empty line, "end of head"
+// (delimiter).
+//
+// A CR, LF or NUL inside a method, target, name or value would forge a line
+// of its own: each is written as a space instead, as RFC 9110 §5.5 lets a
+// recipient do with a field value (net/http never sends such a byte; this
+// keeps a hostile value on its line). The rest is rendered as given.
 func HTTPRequestHead(method, target string, headers []HTTPHeader) ([]byte, []Field) {
-	return httpHead([3]string{method, target, "HTTP/1.1"}, [3]string{"method", "target", "version"}, headers)
+	var h headWriter
+	h.token("method", method, " ")
+	h.token("target", target, " ")
+	h.token("version", "HTTP/1.1", "\r\n")
+	return h.finish(headers)
 }
 
-// HTTPResponseHead renders a status line and headers and annotates them.
+// HTTPResponseHead renders the head of a response, "PROTO STATUS REASON"
+// (proto like "HTTP/1.1" or "HTTP/2.0", the reason from
+// net/http.StatusText, none for a status it does not know), its header
+// lines and the empty line, annotated as HTTPRequestHead does: "version",
+// "status" (Value "200 OK"), the header lines, "end of head".
 func HTTPResponseHead(proto string, status int, headers []HTTPHeader) ([]byte, []Field) {
-	st := fmt.Sprintf("%d %s", status, http.StatusText(status))
-	return httpHead([3]string{proto, st, ""}, [3]string{"version", "status", ""}, headers)
+	var h headWriter
+	h.token("version", proto, " ")
+	value := strconv.Itoa(status)
+	if reason := http.StatusText(status); reason != "" {
+		value += " " + reason
+	}
+	h.token("status", value, "\r\n")
+	return h.finish(headers)
 }
 
-func httpHead(start, names [3]string, headers []HTTPHeader) ([]byte, []Field) {
-	var b []byte
-	var fs []Field
-	for i, s := range start {
-		if names[i] == "" {
-			continue
-		}
-		if i > 0 {
-			b = append(b, ' ')
-		}
-		fs = append(fs, Field{Offset: len(b), Len: len(s), Name: names[i], Value: s, Kind: FieldHeader})
-		b = append(b, s...)
-	}
-	b = append(b, "\r\n"...)
-	for _, h := range headers {
-		line := h.Name + ": " + strings.NewReplacer("\r", " ", "\n", " ").Replace(h.Value)
-		fs = append(fs, Field{Offset: len(b), Len: len(line), Name: h.Name, Value: h.Value, Kind: FieldHeader})
-		b = append(b, line...)
-		b = append(b, "\r\n"...)
-	}
-	fs = append(fs, Field{Offset: len(b), Len: 2, Name: "end of head", Kind: FieldDelimiter})
-	b = append(b, "\r\n"...)
-	return b, fs
-}
-
-// HeadersOf turns an http.Header into sorted HTTPHeaders.
+// HeadersOf turns an http.Header into header lines in a stable order:
+// sorted by canonical name (a key stored twice in different cases sorts by
+// the key itself next), each key's values in their order. Name is the key
+// as the map holds it: net/http writes it so on HTTP/1.
 func HeadersOf(h http.Header) []HTTPHeader {
 	keys := make([]string, 0, len(h))
-	for k := range h {
+	n := 0
+	for k, vs := range h {
 		keys = append(keys, k)
+		n += len(vs)
 	}
-	sort.Strings(keys)
-	var out []HTTPHeader
+	slices.SortFunc(keys, func(a, b string) int {
+		if c := strings.Compare(textproto.CanonicalMIMEHeaderKey(a), textproto.CanonicalMIMEHeaderKey(b)); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	out := make([]HTTPHeader, 0, n)
 	for _, k := range keys {
 		for _, v := range h[k] {
-			out = append(out, HTTPHeader{k, v})
+			out = append(out, HTTPHeader{Name: k, Value: v})
 		}
 	}
 	return out
 }
 
-// SecretHeader reports whether a header carries a credential.
-func SecretHeader(name string) bool {
-	n := strings.ToLower(name)
-	switch n {
-	case "authorization", "proxy-authorization", "cookie", "set-cookie":
-		return true
-	}
-	return strings.Contains(n, "token") || strings.Contains(n, "secret") || strings.Contains(n, "api-key") || strings.Contains(n, "apikey")
+// headWriter renders a head and its annotations.
+type headWriter struct {
+	b      []byte
+	fields []Field
 }
 
-// RedactHeaders returns a copy with each secret header's value redacted.
-func RedactHeaders(h []HTTPHeader) []HTTPHeader {
-	out := make([]HTTPHeader, len(h))
-	for i, x := range h {
-		if SecretHeader(x.Name) {
-			x.Value = fmt.Sprintf("[redacted %d bytes]", len(x.Value))
-		}
-		out[i] = x
+// token appends value and sep as one header field named name.
+func (h *headWriter) token(name, value, sep string) {
+	value = oneLine(value)
+	at := len(h.b)
+	h.b = append(append(h.b, value...), sep...)
+	h.fields = append(h.fields, Field{Offset: at, Len: len(h.b) - at, Name: name, Value: value, Kind: FieldHeader})
+}
+
+// finish appends the header lines and the empty line, and returns the head.
+func (h *headWriter) finish(headers []HTTPHeader) ([]byte, []Field) {
+	for _, hd := range headers {
+		name, value := oneLine(hd.Name), oneLine(hd.Value)
+		at := len(h.b)
+		h.b = append(append(append(append(h.b, name...), ": "...), value...), "\r\n"...)
+		h.fields = append(h.fields, Field{Offset: at, Len: len(h.b) - at, Name: name, Value: value, Kind: FieldHeader})
 	}
-	return out
+	h.fields = append(h.fields, Field{Offset: len(h.b), Len: 2, Name: "end of head", Value: "CR LF", Kind: FieldDelimiter})
+	return append(h.b, "\r\n"...), h.fields
+}
+
+// oneLine is s with each CR, LF and NUL written as a space.
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\r\n\x00") {
+		return s
+	}
+	b := []byte(s)
+	for i, c := range b {
+		if c == '\r' || c == '\n' || c == 0 {
+			b[i] = ' '
+		}
+	}
+	return string(b)
 }

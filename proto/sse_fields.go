@@ -2,40 +2,141 @@ package proto
 
 import "bytes"
 
-// SSEEventFields annotates the bytes of one SSE event block.
-func SSEEventFields(raw []byte) []Field {
-	var fs []Field
-	off := 0
-	for off < len(raw) {
-		end := bytes.IndexAny(raw[off:], "\r\n")
-		if end < 0 {
-			end = len(raw) - off
-		}
-		line := raw[off : off+end]
-		name, value := "comment", line
-		if len(line) > 0 && line[0] != ':' {
-			n, v, ok := bytes.Cut(line, []byte(":"))
-			name, value = string(n), nil
-			if ok {
-				value = bytes.TrimPrefix(v, []byte(" "))
-			}
-		}
-		if len(line) > 0 {
-			kind := FieldHeader
-			if name == "data" {
-				kind = FieldBody
-			}
-			fs = append(fs, Field{Offset: off, Len: len(line), Name: name, Value: string(value[:min(len(value), 256)]), Kind: kind})
-		}
-		off += end
-		if off < len(raw) {
-			n := 1
-			if raw[off] == '\r' && off+1 < len(raw) && raw[off+1] == '\n' {
-				n = 2
-			}
-			fs = append(fs, Field{Offset: off, Len: n, Name: "line end", Kind: FieldDelimiter})
-			off += n
-		}
+// Server-sent events: the text/event-stream format of the WHATWG HTML
+// standard ("Server-sent events", "Parsing an event stream"). Lines end in
+// CR LF, LF or CR; a line is a field "name:value" (one space after the colon
+// is not part of the value), a field "name" with an empty value, or a
+// comment that starts with a colon; a blank line ends an event. A stream may
+// start with one UTF-8 byte order mark, which is skipped.
+
+// sseValueMax bounds the Value of an annotation of server-sent event bytes:
+// the field's value is shown, not kept whole.
+const sseValueMax = 256
+
+// sseBOM is the UTF-8 byte order mark a stream may start with.
+var sseBOM = []byte("\xEF\xBB\xBF")
+
+// SplitSSELine splits one line of an event stream, its line end excluded,
+// as the standard's "process the field" step reads it. A line that starts
+// with a colon is a comment: comment is true, name is empty and the value
+// is the rest less one leading space. Otherwise the name runs to the first
+// colon and the value starts after it, less one leading space; a line
+// without a colon is a field named by the whole line, with an empty value.
+// The value is line[valueAt:].
+func SplitSSELine(line []byte) (name []byte, valueAt int, comment bool) {
+	colon := bytes.IndexByte(line, ':')
+	if colon < 0 {
+		return line, len(line), false
 	}
-	return fs
+	valueAt = colon + 1
+	if valueAt < len(line) && line[valueAt] == ' ' {
+		valueAt++
+	}
+	return line[:colon], valueAt, colon == 0
+}
+
+// SSEEventFields annotates the bytes of one event of an event stream, as
+// an SSE reader gives them: its lines, up to the blank line that ends it
+// (a block cut short is annotated as far as it goes). Every byte is
+// covered, in order:
+//
+//   - a leading byte order mark: "byte order mark" (header). A stream's
+//     first event may carry it; the standard skips it there.
+//   - each line: one header field named by the line's field ("data",
+//     "event", "id", "retry", "comment", or an unknown field's own name)
+//     whose Value is the field's value as sent, cut to its first 256 bytes
+//     with "…" after a cut. On a data line that header covers the name,
+//     the colon and the space after it, and the value that follows is the
+//     "body" field (body kind) with its size as Value.
+//   - each line end: "line end" (delimiter), Value "LF", "CR" or "CR LF";
+//     a blank line is "end of event" when it ends one, "blank line" when
+//     no field came before it.
+//
+// Values are raw server bytes: whoever shows them sanitizes them.
+func SSEEventFields(raw []byte) []Field {
+	var fields []Field
+	at := 0
+	if bytes.HasPrefix(raw, sseBOM) {
+		fields = append(fields, Field{Offset: 0, Len: len(sseBOM), Name: "byte order mark", Value: "U+FEFF", Kind: FieldHeader})
+		at = len(sseBOM)
+	}
+	inEvent := false
+	for at < len(raw) {
+		end, term := sseLineEnd(raw[at:])
+		if end > 0 {
+			fields = sseLineFields(fields, raw[at:at+end], at)
+			inEvent = true
+		}
+		if term > 0 {
+			name := "line end"
+			if end == 0 {
+				name = "blank line"
+				if inEvent {
+					name = "end of event"
+				}
+				inEvent = false
+			}
+			fields = append(fields, Field{Offset: at + end, Len: term, Name: name, Value: lineEndName(raw[at+end : at+end+term]), Kind: FieldDelimiter})
+		}
+		at += end + term
+	}
+	return fields
+}
+
+// sseLineFields appends the annotations of one line that starts at offset
+// at of its event.
+func sseLineFields(fields []Field, line []byte, at int) []Field {
+	name, valueAt, comment := SplitSSELine(line)
+	value := line[valueAt:]
+	switch {
+	case comment:
+		return append(fields, Field{Offset: at, Len: len(line), Name: "comment", Value: sseShown(value), Kind: FieldHeader})
+	case string(name) == "data":
+		fields = append(fields, Field{Offset: at, Len: valueAt, Name: "data", Value: sseShown(value), Kind: FieldHeader})
+		if len(value) > 0 {
+			fields = append(fields, Field{Offset: at + valueAt, Len: len(value), Name: "body", Value: byteCount(len(value)), Kind: FieldBody})
+		}
+		return fields
+	}
+	return append(fields, Field{Offset: at, Len: len(line), Name: sseShown(name), Value: sseShown(value), Kind: FieldHeader})
+}
+
+// sseLineEnd finds the end of the first line of b: the index of its CR or
+// LF and the length of its line end (2 for CR LF), or len(b) and 0 when b
+// holds no line end.
+func sseLineEnd(b []byte) (end, term int) {
+	lf := bytes.IndexByte(b, '\n')
+	scan := b
+	if lf >= 0 {
+		scan = b[:lf]
+	}
+	if cr := bytes.IndexByte(scan, '\r'); cr >= 0 {
+		if cr+1 < len(b) && b[cr+1] == '\n' {
+			return cr, 2
+		}
+		return cr, 1
+	}
+	if lf >= 0 {
+		return lf, 1
+	}
+	return len(b), 0
+}
+
+// lineEndName names a line end: "CR LF", "CR" or "LF".
+func lineEndName(b []byte) string {
+	switch string(b) {
+	case "\r\n":
+		return "CR LF"
+	case "\r":
+		return "CR"
+	}
+	return "LF"
+}
+
+// sseShown is v for display: its first sseValueMax bytes, "…" after a cut.
+func sseShown(v []byte) string {
+	if len(v) > sseValueMax {
+		return string(v[:sseValueMax]) + "…"
+	}
+	return string(v)
 }

@@ -1,12 +1,12 @@
 package mcphttp
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
@@ -90,7 +90,7 @@ func (t *Transport) get(ctx context.Context, conn, lastID string) (*http.Respons
 func (t *Transport) readEvents(ex *exchange, conn string, body io.Reader) error {
 	rd := newEventReader(body, t.cfg.MaxFrameSize)
 	for {
-		ev, raw, err := rd.next()
+		ev, raw, data, err := rd.next()
 		if err != nil {
 			if ex.ctx.Err() == nil && !errors.Is(err, io.EOF) {
 				t.reportNote(capture.In, conn, "stream ended: "+err.Error())
@@ -101,7 +101,7 @@ func (t *Transport) readEvents(ex *exchange, conn string, body io.Reader) error 
 		if ev.Type == "endpoint" && ex.onEndpoint != nil {
 			f := &capture.Frame{Chan: capture.Channel{Kind: capture.Control}, Raw: raw, Size: int(ev.Length),
 				Fields: proto.SSEEventFields(raw), Enc: proto.EncText}
-			if err := ex.onEndpoint(ev.Data); err != nil {
+			if err := ex.onEndpoint(string(data)); err != nil {
 				f.Err = err
 			}
 			t.report(capture.In, conn, f)
@@ -112,7 +112,7 @@ func (t *Transport) readEvents(ex *exchange, conn string, body io.Reader) error 
 		if int64(len(raw)) < ev.Length {
 			f.Kept = len(raw)
 		}
-		msgs := t.decodeEvent(ev, f)
+		msgs := t.decodeEvent(ev, data, f)
 		for _, m := range msgs {
 			if ex.answers(m) && ex.isAnswered() {
 				f.Err = fmt.Errorf("a second answer to %s: not delivered", describe(ex.msg))
@@ -128,8 +128,8 @@ func (t *Transport) readEvents(ex *exchange, conn string, body io.Reader) error 
 // decodeEvent decodes the message of one event into f and returns what
 // to deliver. Events without data (priming, heartbeats) carry none; an
 // event of a type other than message is shown and not delivered.
-func (t *Transport) decodeEvent(ev sse.Event, f *capture.Frame) []*proto.Message {
-	if !ev.Dispatch || strings.TrimSpace(ev.Data) == "" {
+func (t *Transport) decodeEvent(ev sse.Event, data []byte, f *capture.Frame) []*proto.Message {
+	if !ev.Dispatch || len(bytes.TrimSpace(data)) == 0 {
 		f.Enc = proto.EncText // a priming event or a heartbeat: no message
 		return nil
 	}
@@ -137,7 +137,6 @@ func (t *Transport) decodeEvent(ev sse.Event, f *capture.Frame) []*proto.Message
 		f.Err = fmt.Errorf("an event of type %q, not message: not delivered", ev.Type)
 		return nil
 	}
-	data := []byte(ev.Data)
 	msgs, batch, err := proto.DecodeJSON(data)
 	switch {
 	case err != nil:

@@ -70,7 +70,7 @@ func (t *Transport) readToolEvents(ex *exchange, body io.Reader) {
 	rd := newEventReader(body, t.cfg.MaxFrameSize)
 	var parts fragments
 	for {
-		ev, raw, err := rd.next()
+		ev, raw, data, err := rd.next()
 		if err != nil {
 			if ex.request && !ex.isAnswered() && ex.ctx.Err() == nil {
 				ex.fail(http.StatusOK, fmt.Errorf("the answer stream of %s ended before its complete event, after %d result fragments (%s)",
@@ -85,15 +85,15 @@ func (t *Transport) readToolEvents(ex *exchange, body io.Reader) {
 		case !ev.Dispatch:
 			f.Enc = proto.EncText
 		case ev.Type == eventResult:
-			if err := parts.add([]byte(ev.Data)); err != nil {
+			if err := parts.add(data); err != nil {
 				f.Err = err
 			}
 		case ev.Type == eventComplete || ev.Type == eventError:
-			deliver, f.Err = ex.terminal([]byte(ev.Data), &parts)
+			deliver, f.Err = ex.terminal(data, &parts)
 			f.Msg = deliver
 		default:
 			deliver = nil
-			for _, m := range t.decodeEvent(ev, f) {
+			for _, m := range t.decodeEvent(ev, data, f) {
 				t.route(ex, m)
 			}
 		}

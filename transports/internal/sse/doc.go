@@ -17,11 +17,15 @@
 // line). A priming event (an id and no data), a block of comments such as
 // ": heartbeat", or a block of unknown fields comes back with Dispatch false,
 // so a client tracks ids and the trace shows comments. Each event carries its
-// exact byte span in the stream so a capture can make it a frame of its own.
-// An event cut by the end of the stream is not dispatched either; Next
-// returns what arrived of it with a *CutError.
+// exact byte span in the stream and its bytes (Event.Raw, the head only past
+// Limits.MaxRaw) so a capture can make it a frame of its own, which
+// proto.SSEEventFields annotates. An event cut by the end of the stream is
+// not dispatched either; Next returns what arrived of it with a *CutError.
 //
-// Data keeps the bytes the server sent (no UTF-8 repair): whoever shows it
-// sanitizes it. Memory is bounded by Limits: a line or an event past its limit
-// fails with a *LimitError before more is buffered.
+// Event.DataBytes keeps the bytes the server sent (no UTF-8 repair): whoever
+// shows it sanitizes it. Raw and DataBytes are views into the Reader's
+// buffer, valid until the next Next: reading an event costs no copy and no
+// allocation (Event.Data and Event.Clone copy when a caller keeps one).
+// Memory is bounded by Limits: a line or an event past its limit fails with
+// a *LimitError before more is buffered.
 package sse

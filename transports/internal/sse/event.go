@@ -1,18 +1,23 @@
 package sse
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 )
 
 // Event is one block of lines of an event stream, ended by a blank line.
+//
+// Raw and DataBytes are views into the Reader's buffers: they stay valid
+// only until the next call to Next. Clone makes an Event that outlives it.
 type Event struct {
 	// Type is the value of the event field; "" means the default type,
 	// "message".
 	Type string
-	// Data is the values of the data lines joined with "\n".
-	Data string
+	// DataBytes is the values of the data lines joined with "\n"; nil when
+	// the event had no data line. Data returns it as a string.
+	DataBytes []byte
 	// ID is the last event ID once this event is read: set by its own id
 	// field or inherited from an earlier event; "" when none or reset.
 	ID string
@@ -34,6 +39,23 @@ type Event struct {
 	// blank line ends in a CR whose LF has not arrived yet, Next does not
 	// wait for it: that LF is then skipped and belongs to no event.
 	Offset, Length int64
+	// Raw is the event's exact bytes, the span Offset and Length give, for a
+	// capture to keep. An event longer than Limits.MaxRaw keeps only its
+	// first MaxRaw bytes here, and RawCut is true.
+	Raw    []byte
+	RawCut bool
+}
+
+// Data returns the event's data as a string: a copy of DataBytes, valid
+// for good.
+func (e Event) Data() string { return string(e.DataBytes) }
+
+// Clone returns e with Raw and DataBytes copied, so that it stays valid
+// after the next call to Next.
+func (e Event) Clone() Event {
+	e.Raw = bytes.Clone(e.Raw)
+	e.DataBytes = bytes.Clone(e.DataBytes)
+	return e
 }
 
 // ErrLimit is what every *LimitError wraps.

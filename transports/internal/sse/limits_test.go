@@ -10,7 +10,7 @@ import (
 func TestReaderLineLimit(t *testing.T) {
 	src := &counting{r: io.MultiReader(strings.NewReader("data: ok\n\ndata: "), &repeat{s: "x"})}
 	r := NewReader(src, Limits{MaxLine: 1 << 20, MaxEvent: 1 << 30})
-	if ev, err := r.Next(); err != nil || ev.Data != "ok" {
+	if ev, err := r.Next(); err != nil || ev.Data() != "ok" {
 		t.Fatalf("first event = %+v, %v", ev, err)
 	}
 	_, err := r.Next()
@@ -21,7 +21,7 @@ func TestReaderLineLimit(t *testing.T) {
 	if want := "sse: the line at offset 10 exceeds the 1048576-byte line limit"; err.Error() != want {
 		t.Fatalf("err = %q, want %q", err, want)
 	}
-	if src.n > 1<<20+2*bufferSize {
+	if src.n > 1<<20+2*readSize {
 		t.Fatalf("read %d bytes past a 1 MiB line limit", src.n)
 	}
 	if _, again := r.Next(); again != err {
@@ -42,7 +42,7 @@ func TestReaderEventLimit(t *testing.T) {
 	if !errors.As(err, &lim) || lim.Limit != "event" || lim.Offset != 0 || lim.Max != max {
 		t.Fatalf("err = %v, want the event limit at offset 0", err)
 	}
-	if counted.n > max+2*bufferSize {
+	if counted.n > max+2*readSize {
 		t.Fatalf("read %d bytes past a %d-byte event limit", counted.n, max)
 	}
 }
@@ -67,7 +67,7 @@ func TestReaderReadError(t *testing.T) {
 	if !errors.As(err, &cut) || !errors.Is(err, boom) || !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Fatalf("err = %v, want a cut event caused by the reset", err)
 	}
-	if len(evs) != 2 || evs[1].Data != "b" || evs[1].Dispatch || cut.Offset != 9 || cut.Length != 7 {
+	if len(evs) != 2 || evs[1].Data() != "b" || evs[1].Dispatch || cut.Offset != 9 || cut.Length != 7 {
 		t.Fatalf("events %+v, cut %+v", evs, cut)
 	}
 	_, err = readAll(io.MultiReader(strings.NewReader("data: a\n\n"), &failing{err: boom}), Limits{})
@@ -117,3 +117,19 @@ func (c *counting) Read(p []byte) (int, error) {
 type failing struct{ err error }
 
 func (f *failing) Read([]byte) (int, error) { return 0, f.err }
+
+// TestReaderEventLimitBlankCRLF: the LF of the blank CR LF that ends an
+// event does not count toward MaxEvent, so an event that fits up to that
+// CR is read whether or not the LF arrives in the same read.
+func TestReaderEventLimitBlankCRLF(t *testing.T) {
+	in := "data: " + strings.Repeat("x", 248) + "\n\r\n" // 255 bytes and the blank line's CR: 256
+	for name, src := range map[string]io.Reader{
+		"whole": strings.NewReader(in),
+		"split": io.MultiReader(strings.NewReader(in[:len(in)-1]), strings.NewReader(in[len(in)-1:])),
+	} {
+		evs, err := readAll(src, Limits{MaxEvent: 256})
+		if err != nil || len(evs) != 1 || !evs[0].Dispatch {
+			t.Fatalf("%s: %d events, err %v", name, len(evs), err)
+		}
+	}
+}

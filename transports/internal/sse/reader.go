@@ -1,57 +1,61 @@
 package sse
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 )
 
 // Default limits: generous for real servers, bounded for hostile ones.
 const (
 	DefaultMaxLine  = 16 << 20
 	DefaultMaxEvent = 16 << 20
+	DefaultMaxRaw   = 1 << 20
 )
-
-// bufferSize is the bufio buffer a Reader reads through.
-const bufferSize = 64 << 10
 
 // Limits bound what a Reader holds; a zero field takes its default.
 type Limits struct {
 	MaxLine  int64 // bytes of one line, its line end excluded
 	MaxEvent int64 // bytes of one event: its lines, comments and line ends
+	// MaxRaw is how many bytes of an event Event.Raw keeps: a longer
+	// event's Raw is its head and RawCut is set. It bounds what a capture
+	// holds of a huge event, below MaxEvent which fails the read.
+	MaxRaw int64
 }
 
 // Reader reads Events from an event stream. It is not safe for concurrent
 // use.
+//
+// It reads through one buffer, where an event up to Limits.MaxRaw stays
+// whole until it is returned: Raw, and DataBytes when the event has one
+// data line, are slices of that buffer, not copies. Memory is bounded by
+// the limits: the buffer holds at most about max(MaxRaw, MaxLine) and a
+// read, with room to double; data joined from several lines or from an
+// event past MaxRaw is at most MaxEvent; the head of an event past MaxRaw is
+// MaxRaw.
 type Reader struct {
-	br  *bufio.Reader
+	src io.Reader
 	lim Limits
 
-	off       int64 // stream offset of the next byte not consumed
+	buf    []byte // buf[:end] is the stream from offset base
+	base   int64
+	pos    int   // the next byte to parse
+	end    int   // the bytes read into buf
+	srcErr error // what the source returned; met when buf is parsed
+	empty  int   // reads in a row that returned nothing
+
 	bomDone   bool  // the byte order mark was looked for
 	pendingLF bool  // the last line ended in CR: an LF next is part of it
-	readErr   error // a read error met while looking for the byte order mark
 	err       error // sticky: what Next returns from now on
 	lf, cr    finder
 
-	line  lineState
-	block blockState
+	blk  block  // the event being read
+	data []byte // data values joined, when they are not one slice of buf
+	head []byte // the first MaxRaw bytes of an event that left buf
 
+	typ      string // the Type of the last event that had one, reused
 	idBuffer string // the standard's last event ID buffer
 	lastID   string // the standard's last event ID string
-	dataHint int    // the data size of the last event, to size the next
-}
-
-// blockState is the event being read.
-type blockState struct {
-	open    bool // a line of it arrived
-	offset  int64
-	ev      Event
-	data    strings.Builder
-	hasData bool
 }
 
 // NewReader returns a Reader of the event stream r with the given limits.
@@ -62,7 +66,10 @@ func NewReader(r io.Reader, lim Limits) *Reader {
 	if lim.MaxEvent <= 0 {
 		lim.MaxEvent = DefaultMaxEvent
 	}
-	return &Reader{br: bufio.NewReaderSize(r, bufferSize), lim: lim}
+	if lim.MaxRaw <= 0 {
+		lim.MaxRaw = DefaultMaxRaw
+	}
+	return &Reader{src: r, lim: lim}
 }
 
 // LastEventID is the standard's last event ID string: the ID of the last
@@ -73,7 +80,8 @@ func (r *Reader) LastEventID() string { return r.lastID }
 // Next returns the next event that ends at a blank line. At the end of the
 // stream it returns io.EOF, or, when an event was cut, what arrived of it
 // and a *CutError. A line or an event past the limits gives a *LimitError;
-// another read error is returned wrapped. Errors are sticky.
+// another read error is returned wrapped. Errors are sticky. The Raw and
+// DataBytes of the event returned before are no longer valid.
 func (r *Reader) Next() (Event, error) {
 	if r.err != nil {
 		return Event{}, r.err
@@ -81,185 +89,139 @@ func (r *Reader) Next() (Event, error) {
 	if !r.bomDone {
 		r.skipBOM()
 	}
+	r.release()
 	for {
-		if r.br.Buffered() == 0 {
-			err := r.readErr
-			if err == nil {
-				_, err = r.br.Peek(1)
-			}
+		if r.pos < r.end {
+			skipped, err := r.startLine()
 			if err != nil {
-				return r.end(err)
+				return r.fail(err)
+			}
+			if skipped {
+				continue // the LF of a CR LF split between reads
 			}
 		}
-		c, _ := r.br.Peek(r.br.Buffered())
-		n, ev, done, err := r.scan(c)
-		_, _ = r.br.Discard(n) // n bytes are buffered: Discard cannot fail
-		if err != nil {
-			r.err = err
-			return Event{}, err
-		}
-		if done {
-			return ev, nil
-		}
-	}
-}
-
-// skipBOM skips one leading UTF-8 byte order mark.
-func (r *Reader) skipBOM() {
-	r.bomDone = true
-	b, err := r.br.Peek(3)
-	if bytes.Equal(b, []byte("\xEF\xBB\xBF")) {
-		_, _ = r.br.Discard(3)
-		r.off = 3
-		return
-	}
-	r.readErr = err
-}
-
-// end ends the stream on a read error: a clean io.EOF, a cut event, or the
-// error wrapped.
-func (r *Reader) end(cause error) (Event, error) {
-	if r.block.open {
-		if r.line.length > 0 {
-			r.endField()
-		}
-		ev := r.takeEvent(false)
-		r.err = &CutError{Offset: ev.Offset, Length: ev.Length, Cause: cause}
-		return ev, r.err
-	}
-	if errors.Is(cause, io.EOF) {
-		r.err = io.EOF
-	} else {
-		r.err = fmt.Errorf("sse: reading at offset %d: %w", r.off, cause)
-	}
-	return Event{}, r.err
-}
-
-// scan consumes c, the bytes buffered from stream offset r.off, until an
-// event ends. It returns how many bytes it consumed.
-func (r *Reader) scan(c []byte) (n int, ev Event, done bool, err error) {
-	for n < len(c) {
-		if r.pendingLF {
-			r.pendingLF = false
-			if c[n] == '\n' {
-				n++
-				r.off++
-				continue
+		i := r.lineEnd()
+		if i < 0 {
+			if err := r.checkLimits(r.end, r.end); err != nil {
+				return r.fail(err)
 			}
-		}
-		end := r.lineEnd(c, n)
-		seg := c[n:]
-		if end >= 0 {
-			seg = c[n:end]
-		}
-		if len(seg) > 0 {
-			if err := r.content(seg); err != nil {
-				return n, Event{}, false, err
+			if r.srcErr != nil {
+				return r.finish()
 			}
-			n += len(seg)
-		}
-		if end < 0 {
-			break
+			r.fill()
+			continue
 		}
 		term := 1
-		if c[end] == '\r' {
-			switch {
-			case end+1 == len(c):
-				r.pendingLF = true
-			case c[end+1] == '\n':
-				term = 2
-			}
+		if r.buf[i] == '\r' && i+1 < r.end && r.buf[i+1] == '\n' {
+			term = 2
 		}
-		if r.block.open && r.off+int64(term)-r.block.offset > r.lim.MaxEvent {
-			return n, Event{}, false, &LimitError{Limit: "event", Max: r.lim.MaxEvent, Offset: r.block.offset}
+		blank := i == r.pos
+		if blank && !r.blk.open {
+			r.endLine(i, term) // a blank line between events
+			continue
 		}
-		r.off += int64(term)
-		n += term
-		if r.line.length == 0 {
-			if r.block.open {
-				return n, r.takeEvent(true), true, nil
-			}
-			continue // a blank line between events
+		counted := i + term
+		if blank {
+			counted = i + 1 // the LF of a blank CR LF rides along: a split read does not wait for it
 		}
-		r.endField()
+		if err := r.checkLimits(i, counted); err != nil {
+			return r.fail(err)
+		}
+		from := r.pos
+		r.endLine(i, term)
+		if blank {
+			return r.takeEvent(true), nil
+		}
+		r.applyLine(from, i)
 	}
-	return n, Event{}, false, nil
 }
 
-// lineEnd returns the index in c of the first CR or LF at or after i, or -1.
-func (r *Reader) lineEnd(c []byte, i int) int {
-	lf := r.lf.index(c, r.off-int64(i), i, '\n')
-	cr := r.cr.index(c, r.off-int64(i), i, '\r')
-	if lf < 0 || (cr >= 0 && cr < lf) {
+// startLine looks at the byte at pos before a line is read: an LF that
+// ends the CR LF whose CR ended the last read is skipped (it reports true),
+// counted in the event it ends a line of; the first byte of a line that is
+// not blank opens an event.
+func (r *Reader) startLine() (skipped bool, err error) {
+	c := r.buf[r.pos]
+	if r.pendingLF {
+		r.pendingLF = false
+		if c == '\n' {
+			if err := r.checkLimits(r.pos, r.pos+1); err != nil {
+				return false, err
+			}
+			r.pos++
+			return true, nil
+		}
+	}
+	if !r.blk.open && c != '\n' && c != '\r' {
+		r.blk.open, r.blk.start = true, r.base+int64(r.pos)
+	}
+	return false, nil
+}
+
+// endLine moves past the line whose line end is at i, term bytes long.
+// A CR that is the last byte read may be the first half of a CR LF.
+func (r *Reader) endLine(i, term int) {
+	r.pos = i + term
+	r.pendingLF = term == 1 && r.buf[i] == '\r' && r.pos == r.end
+}
+
+// lineEnd returns the index in buf of the first CR or LF at or after pos,
+// or -1.
+func (r *Reader) lineEnd() int {
+	c := r.buf[:r.end]
+	lf := r.lf.index(c, r.base, r.pos, '\n')
+	if lf >= 0 {
+		c = c[:lf] // a CR counts only before the LF
+	}
+	if cr := r.cr.index(c, r.base, r.pos, '\r'); cr >= 0 {
 		return cr
 	}
 	return lf
 }
 
-// content takes seg, bytes of the current line, checking the limits first.
-func (r *Reader) content(seg []byte) error {
-	if r.line.length == 0 {
-		r.line.start(r.off)
+// checkLimits checks the line from pos to lineEnd and the event being read
+// up to counted (both indexes in buf) against the limits. The error is the
+// limit the stream crosses first, the line's when both are crossed at one
+// byte, so that it does not depend on how the stream arrives.
+func (r *Reader) checkLimits(lineEnd, counted int) error {
+	lineStart := int64(r.pos)
+	lineOver := int64(lineEnd)-lineStart > r.lim.MaxLine
+	evStart := lineStart
+	if r.blk.open {
+		evStart = r.blk.start - r.base
 	}
-	if !r.block.open {
-		r.block.open, r.block.offset = true, r.off
-	}
-	if r.line.length+int64(len(seg)) > r.lim.MaxLine {
-		return &LimitError{Limit: "line", Max: r.lim.MaxLine, Offset: r.line.offset}
-	}
-	if r.off+int64(len(seg))-r.block.offset > r.lim.MaxEvent {
-		return &LimitError{Limit: "event", Max: r.lim.MaxEvent, Offset: r.block.offset}
-	}
-	r.line.length += int64(len(seg))
-	r.off += int64(len(seg))
-	if v := r.line.take(seg); len(v) > 0 && r.line.kind == fieldData {
-		if r.block.data.Cap() == 0 && r.dataHint > 0 {
-			r.block.data.Grow(r.dataHint)
-		}
-		r.block.data.Write(v)
+	evOver := r.blk.open && int64(counted)-evStart > r.lim.MaxEvent
+	switch {
+	case lineOver && (!evOver || lineStart+r.lim.MaxLine <= evStart+r.lim.MaxEvent):
+		return &LimitError{Limit: "line", Max: r.lim.MaxLine, Offset: r.base + lineStart}
+	case evOver:
+		return &LimitError{Limit: "event", Max: r.lim.MaxEvent, Offset: r.blk.start}
 	}
 	return nil
 }
 
-// endField applies the line that just ended to the event being read.
-func (r *Reader) endField() {
-	value := r.line.finish()
-	b := &r.block
-	switch r.line.kind {
-	case fieldData:
-		b.hasData = true
-		b.data.WriteByte('\n')
-	case fieldEvent:
-		b.ev.Type = string(value)
-	case fieldID:
-		if bytes.IndexByte(value, 0) < 0 {
-			r.idBuffer = string(value)
-		}
-	case fieldRetry:
-		if ms, ok := parseRetry(value); ok {
-			b.ev.Retry, b.ev.HasRetry = ms, true
-		}
-	case fieldComment:
-		b.ev.Comments = append(b.ev.Comments, string(value))
-	}
+// fail makes err sticky and returns it.
+func (r *Reader) fail(err error) (Event, error) {
+	r.err = err
+	return Event{}, err
 }
 
-// takeEvent returns the event read so far and starts the next one.
-// dispatched is true at a blank line: the last event ID string is set.
-func (r *Reader) takeEvent(dispatched bool) Event {
-	b := &r.block
-	ev := b.ev
-	ev.ID = r.idBuffer
-	ev.Offset, ev.Length = b.offset, r.off-b.offset
-	if b.hasData || b.data.Len() > 0 {
-		data := b.data.String()
-		ev.Data = strings.TrimSuffix(data, "\n")
-		r.dataHint = min(len(data), int(min(r.lim.MaxEvent, 1<<30)))
+// finish ends the stream at the source's error: a clean io.EOF, a cut
+// event (what arrived of it, its last line even without a line end), or
+// the error wrapped.
+func (r *Reader) finish() (Event, error) {
+	if r.pos < r.end {
+		from := r.pos
+		r.pos = r.end
+		r.applyLine(from, r.end)
 	}
-	ev.Dispatch = dispatched && b.hasData
-	if dispatched {
-		r.lastID = r.idBuffer
+	if r.blk.open {
+		ev := r.takeEvent(false)
+		r.err = &CutError{Offset: ev.Offset, Length: ev.Length, Cause: r.srcErr}
+		return ev, r.err
 	}
-	*b = blockState{}
-	return ev
+	if errors.Is(r.srcErr, io.EOF) {
+		return r.fail(io.EOF)
+	}
+	return r.fail(fmt.Errorf("sse: reading at offset %d: %w", r.base+int64(r.end), r.srcErr))
 }

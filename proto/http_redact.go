@@ -1,0 +1,74 @@
+package proto
+
+import "strings"
+
+// secretNameParts are parts of a header name that mark a credential, in
+// lower case ("X-Api-Key", "X-Auth-Token", "Client-Secret"). A session id
+// is not one: Mcp-Session-Id stays visible.
+var secretNameParts = []string{"token", "secret", "api-key", "apikey", "api_key", "password"}
+
+// SecretHeader reports whether a header carries a credential:
+// Authorization, Proxy-Authorization, Cookie, Set-Cookie, and any name that
+// contains "token", "secret", "api-key", "apikey", "api_key" or "password".
+// Names compare without regard to case.
+func SecretHeader(name string) bool {
+	n := strings.ToLower(name)
+	switch n {
+	case "authorization", "proxy-authorization", "cookie", "set-cookie":
+		return true
+	}
+	for _, part := range secretNameParts {
+		if strings.Contains(n, part) {
+			return true
+		}
+	}
+	return false
+}
+
+// RedactHeaders returns a copy of h in which the value of each secret
+// header (see SecretHeader) is replaced by "[redacted N bytes]". An
+// Authorization or Proxy-Authorization value keeps its scheme:
+// "Bearer [redacted 43 bytes]". Other headers are copied as they are.
+func RedactHeaders(h []HTTPHeader) []HTTPHeader {
+	if h == nil {
+		return nil
+	}
+	out := make([]HTTPHeader, len(h))
+	for i, hd := range h {
+		if SecretHeader(hd.Name) {
+			hd.Value = redacted(hd.Name, hd.Value)
+		}
+		out[i] = hd
+	}
+	return out
+}
+
+// redacted is value with its credential replaced by its size; the
+// authentication scheme of an Authorization value stays (RFC 9110 §11.4:
+// credentials = auth-scheme [ 1*SP ( token68 / #auth-param ) ]).
+func redacted(name, value string) string {
+	scheme := ""
+	switch strings.ToLower(name) {
+	case "authorization", "proxy-authorization":
+		if sp := strings.IndexByte(value, ' '); sp > 0 && isToken(value[:sp]) {
+			scheme, value = value[:sp+1], value[sp+1:]
+		}
+	}
+	return scheme + "[redacted " + byteCount(len(value)) + "]"
+}
+
+// isToken reports whether s is an HTTP token (RFC 9110 §5.6.2): one or more
+// tchar.
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		alnum := c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !alnum && !strings.ContainsRune("!#$%&'*+-.^_`|~", rune(c)) {
+			return false
+		}
+	}
+	return true
+}
