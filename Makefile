@@ -26,7 +26,9 @@ test: peers tools
 ## peers: third-party MCP servers and clients, pinned by version.
 peers: $(PEERS)/node_modules/.package-lock.json \
        $(PEERBIN)/go-sdk/everything $(PEERBIN)/go-sdk/everything-server \
-       $(PEERBIN)/mark3labs/everything
+       $(PEERBIN)/go-sdk/sse \
+       $(PEERBIN)/mark3labs/everything $(PEERBIN)/mark3labs/conformance \
+       $(PEERBIN)/mark3labs/dynamic_path
 
 $(PEERS)/node_modules/.package-lock.json: $(PEERS)/package.json $(PEERS)/package-lock.json
 	cd $(PEERS) && npm ci --no-audit --no-fund
@@ -37,8 +39,17 @@ $(PEERBIN)/go-sdk/everything:
 $(PEERBIN)/go-sdk/everything-server:
 	GOBIN=$(PEERBIN)/go-sdk $(GO) install $(GOSDK)/conformance/everything-server@$(GOSDK_V)
 
+$(PEERBIN)/go-sdk/sse:
+	GOBIN=$(PEERBIN)/go-sdk $(GO) install $(GOSDK)/examples/server/sse@$(GOSDK_V)
+
 $(PEERBIN)/mark3labs/everything:
 	GOBIN=$(PEERBIN)/mark3labs $(GO) install $(MARK3)/examples/everything@$(MARK3_V)
+
+$(PEERBIN)/mark3labs/conformance:
+	GOBIN=$(PEERBIN)/mark3labs $(GO) install $(MARK3)/examples/conformance@$(MARK3_V)
+
+$(PEERBIN)/mark3labs/dynamic_path:
+	GOBIN=$(PEERBIN)/mark3labs $(GO) install $(MARK3)/examples/dynamic_path@$(MARK3_V)
 
 ## tools: programs the end-to-end tests drive (tmux).
 tools:
