@@ -90,7 +90,8 @@ func (ex *exchange) start(ctx context.Context) error {
 		return fmt.Errorf("building the POST: %w", err)
 	}
 	t.setMessageHeaders(req.Header, ex.msg)
-	if ex.modern {
+	if ex.modern && ex.msg.Method == proto.MethodToolsCall {
+		t.learnToolsFirst(ctx, ex.msg)
 		if err := t.setParamHeaders(req.Header, ex.msg); err != nil {
 			ex.forget()
 			return &client.ExchangeError{Err: err}

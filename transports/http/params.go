@@ -1,6 +1,7 @@
 package mcphttp
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -174,4 +175,66 @@ func argumentAt(args map[string]any, path []string) (string, bool) {
 		return strconv.FormatFloat(v, 'f', -1, 64), true
 	}
 	return "", false
+}
+
+// maxListPages bounds the pages of the tools/list the transport sends on
+// its own to learn the tools' annotations.
+const maxListPages = 20
+
+// learnToolsFirst lists the server's tools once, on the transport's own
+// behalf, before the first modern tools/call of a session that has not
+// listed them: a conforming client must mirror the annotated arguments,
+// and a headless call knows nothing of the tool. The requests carry ids
+// of their own ("mcpscope-tools/list-N") and the _meta of the call, and
+// their answers are not delivered; ctx bounds them.
+func (t *Transport) learnToolsFirst(ctx context.Context, call *proto.Message) {
+	t.mu.Lock()
+	known := t.toolHeaders != nil
+	if !known {
+		t.toolHeaders = make(map[string]*toolHeaders)
+	}
+	t.mu.Unlock()
+	if known {
+		return
+	}
+	var p struct {
+		Meta json.RawMessage `json:"_meta"`
+	}
+	_ = json.Unmarshal(call.Params, &p)
+	cursor := ""
+	for page := 1; page <= maxListPages; page++ {
+		params := map[string]any{"_meta": p.Meta}
+		if cursor != "" {
+			params["cursor"] = cursor
+		}
+		req, err := proto.NewRequest(proto.StringID(fmt.Sprintf("mcpscope-tools/list-%d", page)), proto.MethodToolsList, params)
+		if err != nil {
+			return
+		}
+		body, err := req.EncodeJSON()
+		if err != nil {
+			return
+		}
+		got := make(chan *proto.Message, 1)
+		ex := t.newExchange(req, body)
+		ex.onAnswer = func(m *proto.Message) { got <- m }
+		if ex.start(ctx) != nil {
+			return
+		}
+		var m *proto.Message
+		select {
+		case m = <-got:
+		case <-ctx.Done():
+			return
+		}
+		var res struct {
+			NextCursor string `json:"nextCursor"`
+		}
+		if m.Error != nil || json.Unmarshal(m.Result, &res) != nil {
+			return
+		}
+		if cursor = res.NextCursor; cursor == "" {
+			return
+		}
+	}
 }
