@@ -34,6 +34,9 @@ func (t *Transport) answer(ex *exchange, rsp *http.Response) {
 		t.toolsAnswer(ex, rsp)
 	case ex.target != nil && status >= 200 && status < 300:
 		t.drain(ex, rsp) // the legacy transport answers on the SSE stream
+		ex.mu.Lock()
+		ex.elsewhere = ex.request
+		ex.mu.Unlock()
 	case status == http.StatusNotFound && t.expiredSession(ex):
 		t.restartSession(ex)
 	case status >= 300:
@@ -109,6 +112,17 @@ func (t *Transport) readJSON(ex *exchange, body io.Reader) {
 // route delivers one message read from an exchange's answer: its answer
 // once (a second one is only captured), anything else as it comes.
 func (t *Transport) route(ex *exchange, m *proto.Message) {
+	if m.IsResponse() && m.ID != nil && (ex == nil || !ex.answers(m)) {
+		// An answer on another stream than its POST's (the legacy SSE
+		// stream, the standalone GET stream) settles its own exchange.
+		t.mu.Lock()
+		owner := t.exchanges[m.ID.Key()]
+		t.mu.Unlock()
+		if owner != nil && owner.answers(m) {
+			ex = owner
+			defer owner.forget()
+		}
+	}
 	if ex != nil && ex.answers(m) {
 		if !ex.settle() {
 			return

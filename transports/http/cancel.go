@@ -38,7 +38,7 @@ func (t *Transport) CancelRequest(ctx context.Context, id proto.ID, reason strin
 	}
 	err = t.Send(ctx, m)
 	if ex != nil {
-		time.AfterFunc(t.cfg.CancelGrace, ex.cancel)
+		time.AfterFunc(t.cfg.CancelGrace, ex.forget)
 	}
 	return err
 }

@@ -44,6 +44,17 @@ type exchange struct {
 	lastID    string        // the stream's last event id
 	retry     time.Duration // the server's reconnection time, 0 when it set none
 	hadRetry  bool
+	// elsewhere: the POST was accepted and the answer comes on the legacy
+	// SSE stream; the exchange stays registered until it is answered.
+	elsewhere bool
+}
+
+// awaitsStream reports whether the request's answer is still awaited on
+// the legacy SSE stream.
+func (ex *exchange) awaitsStream() bool {
+	ex.mu.Lock()
+	defer ex.mu.Unlock()
+	return ex.elsewhere && !ex.answered && !ex.cancelled
 }
 
 // newExchange prepares the exchange of m and registers a request's, so
@@ -122,7 +133,11 @@ func (ex *exchange) start(ctx context.Context) error {
 // roundTrip does the POST and reads what answers it. An error before the
 // body went out goes to failed, for start to return.
 func (ex *exchange) roundTrip(req *http.Request, sent <-chan struct{}, failed chan<- error) {
-	defer ex.forget()
+	defer func() {
+		if !ex.awaitsStream() {
+			ex.forget()
+		}
+	}()
 	rsp, err := ex.t.hc.Do(req)
 	if err != nil {
 		err = ex.t.wordFailure(req, err)
