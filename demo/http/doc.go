@@ -25,9 +25,10 @@
 //     events for that (an id older than that, or unknown: 400). DELETE
 //     ends the session (204). notifications/cancelled cancels a call; its
 //     stream then ends without an answer.
-//   - 2026-07-28, stateless: a POST without Mcp-Session-Id that names
-//     2026-07-28 (MCP-Protocol-Version, the _meta protocol version, or
-//     server/discover). MCP-Protocol-Version, Mcp-Method and Mcp-Name
+//   - 2026-07-28, stateless: a POST whose MCP-Protocol-Version is
+//     2026-07-28 (Mcp-Session-Id is then ignored), or one without
+//     Mcp-Session-Id that names 2026-07-28 in _meta or is server/discover.
+//     MCP-Protocol-Version, Mcp-Method and Mcp-Name
 //     (Base64 sentinel decoded) must match the body: else 400 with -32020;
 //     an unsupported version is 400 with -32022 and the supported list.
 //     server/discover is answered at once; any other request is served by
@@ -36,7 +37,7 @@
 //     first; the client closing that stream cancels the call. -32601 comes
 //     with 404. The server sends no requests (2026-07-28 uses MRTR, which
 //     the demo does not offer): tools that ask the client fail. GET without
-//     a session is 405.
+//     a session, and GET or DELETE naming 2026-07-28, are 405.
 //
 // PathSSE (/sse) is the legacy HTTP+SSE transport (2024-11-05): GET opens
 // a session whose stream starts with an "endpoint" event naming

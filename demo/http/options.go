@@ -24,11 +24,10 @@ const (
 type Eras int
 
 const (
-	// BothEras decides per request: initialize and requests carrying
-	// Mcp-Session-Id are served in a session (2025-03-26 … 2025-11-25); a
-	// request without a session that names 2026-07-28 (the
-	// MCP-Protocol-Version header, the _meta protocol version, or
-	// server/discover) is served stateless.
+	// BothEras decides per request: a request whose MCP-Protocol-Version
+	// is 2026-07-28, or one without Mcp-Session-Id that names 2026-07-28 in
+	// _meta or is server/discover, is served stateless; initialize and the
+	// rest are served in a session (2025-03-26 … 2025-11-25).
 	BothEras Eras = iota
 	// LegacyOnly serves sessions only: a request without Mcp-Session-Id
 	// other than initialize is 400 with no modern error, so a client

@@ -93,7 +93,8 @@ func TestStatelessHeaderValidation(t *testing.T) {
 }
 
 // A stateless request that answers at once gets one JSON body; an unknown
-// method is 404 with -32601; GET is 405 without a session; a
+// method is 404 with -32601; GET and DELETE that name 2026-07-28 are 405,
+// with or without a session, and Mcp-Session-Id is ignored; a
 // server→client request is refused with the reason.
 func TestStatelessRequests(t *testing.T) {
 	ts := startServer(t, Options{})
@@ -105,8 +106,18 @@ func TestStatelessRequests(t *testing.T) {
 	if resp.StatusCode != http.StatusNotFound || rpcErrorOf(t, resp).Code != proto.CodeMethodNotFound {
 		t.Errorf("unknown method: %s", resp.Status)
 	}
-	if r := ts.do(http.MethodGet, PathMCP, "", map[string]string{headerVersion: proto.Modern, "Accept": mediaSSE}); r.StatusCode != http.StatusMethodNotAllowed {
-		t.Errorf("GET: %s", r.Status)
+	sid := ts.initialize()
+	for _, method := range []string{http.MethodGet, http.MethodDelete} {
+		for _, hd := range []map[string]string{{headerVersion: proto.Modern, "Accept": mediaSSE}, {headerVersion: proto.Modern, "Accept": mediaSSE, headerSession: sid}} {
+			if r := ts.do(method, PathMCP, "", hd); r.StatusCode != http.StatusMethodNotAllowed {
+				t.Errorf("%s %v: %s", method, hd, r.Status)
+			}
+		}
+	}
+	// Mcp-Session-Id on a 2026-07-28 request is ignored.
+	resp = ts.post(PathMCP, modernBody(t, 6, proto.MethodToolsList, nil), map[string]string{headerVersion: proto.Modern, headerMethod: proto.MethodToolsList, headerSession: "whatever"})
+	if resp.StatusCode != http.StatusOK || resp.Header.Get(headerSession) != "" {
+		t.Errorf("tools/list with a session header: %s", resp.Status)
 	}
 	resp = ts.post(PathMCP, modernBody(t, 5, proto.MethodToolsCall, map[string]any{"name": "elicit_all"}), modernHeaders(proto.MethodToolsCall, "elicit_all"))
 	if rerr := rpcErrorOf(t, resp); !strings.Contains(rerr.Message, "MRTR") {

@@ -49,8 +49,8 @@ func (h *Handler) postMCP(w http.ResponseWriter, r *http.Request) {
 	}
 	sid := r.Header.Get(headerSession)
 	switch {
-	case h.opts.Eras == ModernOnly:
-		h.postStateless(w, r, m)
+	case h.opts.Eras == ModernOnly, h.opts.Eras == BothEras && proto.IsModernVersion(r.Header.Get(headerVersion)):
+		h.postStateless(w, r, m) // a 2026-07-28 request: Mcp-Session-Id is ignored
 	case m.Method == proto.MethodInitialize && m.Kind() == proto.KindRequest:
 		if sid != "" {
 			writeError(w, http.StatusBadRequest, m.ID, proto.CodeInvalidRequest, "initialize opens a new session: send it without "+headerSession)
@@ -209,11 +209,12 @@ func (h *Handler) deleteMCP(w http.ResponseWriter, r *http.Request) {
 }
 
 // sessionOf returns the session of a GET or DELETE, or answers: 405 when
-// /mcp serves 2026-07-28 only (what names the request), noSession's
+// /mcp serves 2026-07-28 only or the request names 2026-07-28 in
+// MCP-Protocol-Version (what names the request), noSession's
 // answer without Mcp-Session-Id, else as session does.
 func (h *Handler) sessionOf(w http.ResponseWriter, r *http.Request, what string, noSession func()) *session {
 	switch {
-	case h.opts.Eras == ModernOnly:
+	case h.opts.Eras == ModernOnly, h.opts.Eras == BothEras && proto.IsModernVersion(r.Header.Get(headerVersion)):
 		methodNotAllowed(w, "POST", "2026-07-28 has no sessions: "+what+" is not served")
 		return nil
 	case r.Header.Get(headerSession) == "":
