@@ -16,11 +16,12 @@ const (
 	headerName   = "Mcp-Name"
 )
 
-// CodeHeaderMismatch is 2026-07-28's HeaderMismatch error.
-const CodeHeaderMismatch = -32020
+// codeHeaderMismatch is 2026-07-28's HeaderMismatch error (proto names
+// the codes, not yet as constants).
+const codeHeaderMismatch = -32020
 
-// CodeUnsupportedVersion is 2026-07-28's UnsupportedProtocolVersionError.
-const CodeUnsupportedVersion = -32022
+// codeUnsupportedVersion is 2026-07-28's UnsupportedProtocolVersionError.
+const codeUnsupportedVersion = -32022
 
 // requestMeta reads the protocol version a request's params._meta names.
 func requestMeta(m *proto.Message) (version string, present bool) {
@@ -54,7 +55,7 @@ func isModern(r *http.Request, m *proto.Message) bool {
 // -32022, always with status 400.
 func checkModern(hd http.Header, m *proto.Message, supported []string) *proto.Error {
 	mismatch := func(format string, a ...any) *proto.Error {
-		return &proto.Error{Code: CodeHeaderMismatch, Message: "Header mismatch: " + fmt.Sprintf(format, a...)}
+		return &proto.Error{Code: codeHeaderMismatch, Message: "Header mismatch: " + fmt.Sprintf(format, a...)}
 	}
 	v := hd.Get(headerVersion)
 	switch {
@@ -62,7 +63,7 @@ func checkModern(hd http.Header, m *proto.Message, supported []string) *proto.Er
 		return mismatch("the %s header is missing", headerVersion)
 	case !proto.IsModernVersion(v):
 		data, _ := json.Marshal(proto.UnsupportedVersionData{Supported: supported, Requested: v})
-		return &proto.Error{Code: CodeUnsupportedVersion, Message: fmt.Sprintf("Unsupported protocol version %q over stateless HTTP", v), Data: data}
+		return &proto.Error{Code: codeUnsupportedVersion, Message: fmt.Sprintf("Unsupported protocol version %q over stateless HTTP", v), Data: data}
 	}
 	if m.Kind() != proto.KindRequest {
 		return nil

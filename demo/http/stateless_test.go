@@ -70,19 +70,19 @@ func TestStatelessHeaderValidation(t *testing.T) {
 		headers map[string]string
 		code    int
 	}{
-		{map[string]string{headerMethod: proto.MethodToolsCall, headerName: "echo"}, CodeHeaderMismatch},
-		{modernHeaders("tools/list", "echo"), CodeHeaderMismatch},
-		{modernHeaders(proto.MethodToolsCall, "read_file"), CodeHeaderMismatch},
-		{modernHeaders(proto.MethodToolsCall, ""), CodeHeaderMismatch},
-		{modernHeaders(proto.MethodToolsCall, "=?base64?!!!?="), CodeHeaderMismatch},
-		{map[string]string{headerVersion: "2099-01-01", headerMethod: proto.MethodToolsCall, headerName: "echo"}, CodeUnsupportedVersion},
+		{map[string]string{headerMethod: proto.MethodToolsCall, headerName: "echo"}, codeHeaderMismatch},
+		{modernHeaders("tools/list", "echo"), codeHeaderMismatch},
+		{modernHeaders(proto.MethodToolsCall, "read_file"), codeHeaderMismatch},
+		{modernHeaders(proto.MethodToolsCall, ""), codeHeaderMismatch},
+		{modernHeaders(proto.MethodToolsCall, "=?base64?!!!?="), codeHeaderMismatch},
+		{map[string]string{headerVersion: "2099-01-01", headerMethod: proto.MethodToolsCall, headerName: "echo"}, codeUnsupportedVersion},
 	} {
 		resp := ts.post(PathMCP, call, c.headers)
 		rerr := rpcErrorOf(t, resp)
 		if resp.StatusCode != http.StatusBadRequest || rerr.Code != c.code {
 			t.Errorf("%v: %s %+v", c.headers, resp.Status, rerr)
 		}
-		if c.code == CodeUnsupportedVersion && !strings.Contains(string(rerr.Data), `"supported":["2026-07-28"`) {
+		if c.code == codeUnsupportedVersion && !strings.Contains(string(rerr.Data), `"supported":["2026-07-28"`) {
 			t.Errorf("-32022 data %s", rerr.Data)
 		}
 	}
@@ -148,7 +148,7 @@ func TestModernOnly(t *testing.T) {
 	ts := startServer(t, Options{Eras: ModernOnly})
 	resp := ts.post(PathMCP, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`,
 		map[string]string{headerVersion: proto.LatestLegacy, headerMethod: proto.MethodInitialize})
-	if rerr := rpcErrorOf(t, resp); resp.StatusCode != http.StatusBadRequest || rerr.Code != CodeUnsupportedVersion {
+	if rerr := rpcErrorOf(t, resp); resp.StatusCode != http.StatusBadRequest || rerr.Code != codeUnsupportedVersion {
 		t.Errorf("initialize: %s %+v", resp.Status, rerr)
 	}
 	for _, method := range []string{http.MethodGet, http.MethodDelete} {
