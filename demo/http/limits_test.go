@@ -57,8 +57,11 @@ func TestSessionAndStreamBounds(t *testing.T) {
 // by hand); one serving a request does not.
 func TestSessionIdle(t *testing.T) {
 	ts := startServer(t, Options{})
-	sid := ts.initialize()
-	s := ts.h.sessions.get(sid).(*session)
+	s := ts.h.newSession(proto.LatestLegacy)
+	if !ts.h.sessions.add(s.id, s) {
+		t.Fatal("no room for a session")
+	}
+	sid := s.id
 	s.begin()
 	s.idleOut()
 	if ts.h.Sessions() != 1 {

@@ -35,7 +35,7 @@ type session struct {
 
 	mu         sync.Mutex
 	streams    map[uint64]*stream // by number: resumable streams
-	calls      map[string]*stream // streams of requests not answered yet, by request id
+	calls      map[string]*stream // streams of requests not answered yet, by request id (pruned as they are)
 	finished   []uint64           // answered POST streams still kept, oldest first
 	standalone *stream
 	num        uint64
@@ -80,6 +80,7 @@ func (s *session) openCall(id proto.ID) (*stream, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	maps.DeleteFunc(s.calls, func(_ string, st *stream) bool { return st.isAnswered() })
 	switch {
 	case s.closed:
 		return nil, errSessionGone

@@ -387,6 +387,13 @@ func (s *stream) isClosed() bool {
 	return s.closed
 }
 
+// isAnswered reports whether the answer was pushed.
+func (s *stream) isAnswered() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.answered
+}
+
 // isFinished reports whether the answer was written.
 func (s *stream) isFinished() bool {
 	s.mu.Lock()
