@@ -124,6 +124,7 @@ func TestMisbehaveRefusals(t *testing.T) {
 	ts := startServer(t, Options{JSONResponse: true})
 	resp := ts.post(PathMCP, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`, nil)
 	sid := resp.Header.Get(headerSession)
+	id := 1
 	for _, c := range []struct {
 		path, mode string
 		headers    map[string]string
@@ -136,7 +137,8 @@ func TestMisbehaveRefusals(t *testing.T) {
 		{PathTools, demo.ModeExpireSession, sseAccept, "needs a session"},
 		{PathTools, demo.ModeHugeEvent, map[string]string{"Accept": mediaJSON}, "needs an SSE stream"},
 	} {
-		resp := ts.post(c.path, misbehave(t, 2, c.mode, nil), c.headers)
+		id++
+		resp := ts.post(c.path, misbehave(t, id, c.mode, nil), c.headers)
 		body := bodyOf(t, resp)
 		if !strings.Contains(body, `"code":-32602`) || !strings.Contains(body, c.want) {
 			t.Errorf("%s %s: %q", c.path, c.mode, body)
