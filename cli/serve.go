@@ -19,6 +19,7 @@ import (
 // serveFlags are the flags of `mcpscope serve`.
 type serveFlags struct {
 	listen     string
+	http       string
 	cert, key  string
 	stdio      bool
 	root       string
@@ -31,14 +32,19 @@ func newServeCommand() *cobra.Command {
 	f := &serveFlags{}
 	cmd := &cobra.Command{
 		Use:   "serve [flags]",
-		Short: "Run the demo server alone (MCP-Flow over WebTransport, or stdio)",
+		Short: "Run the demo server alone (MCP-Flow over WebTransport, HTTP, or stdio)",
 		Long: "Run mcpscope's demo server. By default it speaks MCP-Flow over WebTransport at\n" +
 			"https://ADDR/mcp with a fresh self-signed certificate (valid 13 days) and prints the\n" +
-			"certificate hash and the command that connects to it on stderr. With --stdio it speaks\n" +
-			"line-delimited JSON-RPC on stdin/stdout instead (diagnostics on stderr only).\n" +
+			"certificate hash and the command that connects to it on stderr. With --http ADDR it\n" +
+			"speaks plain HTTP instead (MCP-Flow too when --listen is given): Streamable HTTP at\n" +
+			"/mcp (2025-11-25 sessions and 2026-07-28 stateless requests), legacy HTTP+SSE at /sse\n" +
+			"(/sse-abs names an absolute endpoint) and seed 004's tools-http at /tools; it prints\n" +
+			"the URLs on stderr. With --stdio it speaks line-delimited JSON-RPC on stdin/stdout\n" +
+			"instead (diagnostics on stderr only).\n" +
 			"It stops on SIGINT or SIGTERM, draining open streams first.",
 		Example: "  mcpscope serve\n" +
 			"  mcpscope serve --listen 127.0.0.1:0 --root ./files --origin https://example.com\n" +
+			"  mcpscope serve --http 127.0.0.1:8080\n" +
 			"  mcpscope tools -- mcpscope serve --stdio",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return f.run(cmd) },
@@ -48,6 +54,7 @@ func newServeCommand() *cobra.Command {
 	fs.StringVar(&f.cert, "cert", "", "TLS certificate PEM `FILE` (default: generate a self-signed one)")
 	fs.StringVar(&f.key, "key", "", "TLS private key PEM `FILE` (with --cert)")
 	fs.BoolVar(&f.stdio, "stdio", false, "speak line-delimited JSON-RPC on stdin/stdout instead of MCP-Flow")
+	fs.StringVar(&f.http, "http", "", "serve HTTP (Streamable HTTP, legacy SSE, seed 004) on TCP `ADDR` (port 0 picks one); MCP-Flow only with --listen")
 	fs.StringVar(&f.root, "root", "", "sandbox `DIR` that read_file serves (default: a temporary one with sample files)")
 	fs.StringArrayVar(&f.origins, "origin", nil, "accept this Origin `O` (repeatable; requests without Origin are always accepted)")
 	fs.IntVar(&f.maxStreams, "max-streams", flow.DefaultMaxConcurrentStreams, "execution streams open at once per session: `N`")
@@ -63,11 +70,22 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 		return usagef("--max-streams must be at least 1, got %d", f.maxStreams)
 	}
 	if f.stdio {
-		for _, name := range []string{"listen", "cert", "key", "origin", "max-streams"} {
+		for _, name := range []string{"listen", "http", "cert", "key", "origin", "max-streams"} {
 			if cmd.Flags().Changed(name) {
-				return usagef("--%s applies to MCP-Flow, not to --stdio", name)
+				return usagef("--%s applies to MCP-Flow or HTTP, not to --stdio", name)
 			}
 		}
+	}
+	withFlow := f.http == "" || cmd.Flags().Changed("listen")
+	if !withFlow {
+		for _, name := range []string{"cert", "key", "max-streams"} {
+			if cmd.Flags().Changed(name) {
+				return usagef("--%s applies to MCP-Flow; add --listen to serve MCP-Flow beside --http", name)
+			}
+		}
+	}
+	if cmd.Flags().Changed("http") && f.http == "" {
+		return usagef("--http needs an address, such as 127.0.0.1:8080")
 	}
 	ctx := cmd.Context()
 	if ctx == nil {
@@ -80,7 +98,10 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 	if f.stdio {
 		return f.serveStdio(ctx, cmd.InOrStdin(), cmd.OutOrStdout(), errw, log)
 	}
-	return f.serveFlow(ctx, errw, log)
+	if f.http != "" {
+		return f.serveHTTP(ctx, errw, log, withFlow)
+	}
+	return f.serveFlow(ctx, errw, log, nil)
 }
 
 // serveStdio serves the demo over stdin/stdout.
@@ -94,11 +115,12 @@ func (f *serveFlags) serveStdio(ctx context.Context, in io.Reader, out, errw io.
 	return demostdio.Serve(ctx, core, in, out, demostdio.Options{Logger: log})
 }
 
-// serveFlow serves the demo over MCP-Flow and prints how to connect.
-func (f *serveFlags) serveFlow(ctx context.Context, errw io.Writer, log *slog.Logger) error {
+// serveFlow serves the demo over MCP-Flow and prints how to connect; core
+// nil: a core of its own.
+func (f *serveFlags) serveFlow(ctx context.Context, errw io.Writer, log *slog.Logger, core *demo.Server) error {
 	srv, err := flow.New(flow.Config{
 		Listen: f.listen, CertFile: f.cert, KeyFile: f.key, Origins: f.origins,
-		MaxConcurrentStreams: f.maxStreams, SandboxRoot: f.root, Logger: log,
+		MaxConcurrentStreams: f.maxStreams, SandboxRoot: f.root, Logger: log, Core: core,
 	})
 	if err != nil {
 		return usagef("%w", err)

@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
 	"regexp"
 	"strings"
 	"sync"
@@ -29,6 +32,40 @@ func (l *serveLog) String() string {
 	return l.buf.String()
 }
 
+// startServe runs `mcpscope` with args until ctx ends, and returns the
+// submatches of the first match of line on its stderr, that stderr, and
+// where its exit code comes.
+func startServe(t *testing.T, ctx context.Context, line *regexp.Regexp, args ...string) ([]string, *serveLog, chan int) {
+	t.Helper()
+	errw := &serveLog{}
+	exit := make(chan int, 1)
+	go func() { exit <- Execute(ctx, args, strings.NewReader(""), &bytes.Buffer{}, errw) }()
+	for {
+		select {
+		case code := <-exit:
+			t.Fatalf("serve exited %d: %s", code, errw.String())
+		case <-time.After(5 * time.Millisecond):
+			if m := line.FindStringSubmatch(errw.String()); m != nil {
+				return m, errw, exit
+			}
+		}
+	}
+}
+
+// stopServe cancels what startServe started and checks that it exits 0.
+func stopServe(t *testing.T, cancel context.CancelFunc, errw *serveLog, exit chan int) {
+	t.Helper()
+	cancel()
+	select {
+	case code := <-exit:
+		if code != ExitOK {
+			t.Errorf("serve exited %d: %s", code, errw.String())
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("serve did not stop")
+	}
+}
+
 // connectLine is the command `mcpscope serve` prints.
 var connectLine = regexp.MustCompile(`mcpscope call --cert-hash (sha256:[0-9a-f]{64}) tools/list '\{\}' (wt://127\.0\.0\.1:[0-9]+/mcp)`)
 
@@ -38,20 +75,7 @@ var connectLine = regexp.MustCompile(`mcpscope call --cert-hash (sha256:[0-9a-f]
 func TestServePrintsAWorkingConnectCommand(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	var errw serveLog
-	exit := make(chan int, 1)
-	go func() {
-		exit <- Execute(ctx, []string{"serve", "--listen", "127.0.0.1:0", "--root", t.TempDir()}, strings.NewReader(""), &bytes.Buffer{}, &errw)
-	}()
-	var m []string
-	for m == nil {
-		select {
-		case code := <-exit:
-			t.Fatalf("serve exited %d: %s", code, errw.String())
-		case <-time.After(5 * time.Millisecond):
-			m = connectLine.FindStringSubmatch(errw.String())
-		}
-	}
+	m, errw, exit := startServe(t, ctx, connectLine, "serve", "--listen", "127.0.0.1:0", "--root", t.TempDir())
 	r := mcpscope(t, "call", "--cert-hash", m[1], "tools/list", "{}", m[2])
 	r.mustExit(t, ExitOK)
 	if !strings.Contains(r.stdout, `"read_file"`) || !strings.Contains(r.stdout, `"misbehave"`) {
@@ -63,15 +87,7 @@ func TestServePrintsAWorkingConnectCommand(t *testing.T) {
 	if !strings.Contains(r.stdout, `"sha256"`) {
 		t.Errorf("read_file: %s", r.stdout)
 	}
-	cancel()
-	select {
-	case code := <-exit:
-		if code != ExitOK {
-			t.Errorf("serve exited %d: %s", code, errw.String())
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("serve did not stop")
-	}
+	stopServe(t, cancel, errw, exit)
 }
 
 // `mcpscope serve --stdio` keeps stdout to JSON-RPC lines; its banner goes
@@ -104,8 +120,65 @@ func TestServeUsageErrors(t *testing.T) {
 		{"serve", "--stdio", "--listen", "127.0.0.1:1"},
 		{"serve", "--max-streams", "0"},
 		{"serve", "extra"},
+		{"serve", "--stdio", "--http", "127.0.0.1:0"},
+		{"serve", "--http", "127.0.0.1:0", "--cert", "c.pem", "--key", "k.pem"},
+		{"serve", "--http", "127.0.0.1:0", "--max-streams", "4"},
+		{"serve", "--http", ""},
 	} {
 		r := mcpscope(t, args...)
 		r.mustExit(t, ExitUsage)
 	}
+}
+
+// mcpURLLine is the Streamable HTTP line `mcpscope serve --http` prints.
+var mcpURLLine = regexp.MustCompile(`Streamable HTTP .*: (http://127\.0\.0\.1:[0-9]+)/mcp\n`)
+
+// `mcpscope serve --http 127.0.0.1:0` prints its URLs on stderr and serves
+// them: initialize on /mcp opens a session, /sse opens with the endpoint
+// event, /tools answers a tools/call; cancelling stops it with exit 0.
+func TestServeHTTPPrintsItsURLs(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	m, errw, exit := startServe(t, ctx, mcpURLLine, "serve", "--http", "127.0.0.1:0", "--root", t.TempDir())
+	base := m[1]
+	for _, want := range []string{base + "/sse (absolute endpoint: " + base + "/sse-abs)", "seed 004 tools-http: " + base + "/tools", "mcpscope tools " + base + "/mcp"} {
+		if !strings.Contains(errw.String(), want) {
+			t.Errorf("stderr lacks %q: %s", want, errw.String())
+		}
+	}
+	post := func(path, body string) *http.Response {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = resp.Body.Close() })
+		return resp
+	}
+	resp := post("/mcp", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`)
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Mcp-Session-Id") == "" || resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Errorf("initialize: %s %v", resp.Status, resp.Header)
+	}
+	resp = post("/tools", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"tools-http"}}}`)
+	if b, _ := io.ReadAll(resp.Body); resp.StatusCode != http.StatusOK || !strings.Contains(string(b), `"tools-http"`) {
+		t.Errorf("tools: %s %s", resp.Status, b)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/sse", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sse, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(sse.Body).ReadString('\n')
+	if err != nil || line != "event: endpoint\n" {
+		t.Errorf("/sse: %q %v", line, err)
+	}
+	stopServe(t, cancel, errw, exit)
+	_ = sse.Body.Close()
 }

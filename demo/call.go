@@ -57,11 +57,42 @@ type ExecStream interface {
 
 // Saboteur is implemented by an Outbound that can break its own wire format
 // on purpose, for the misbehave modes that need the transport's bytes
-// (lying_length, wrong_encoding, foreign_stream, drop). It returns what it
-// did, for the result text; ErrNoAnswer leaves the call unanswered; a
-// *proto.Error refuses the mode.
+// (lying_length, wrong_encoding, foreign_stream and drop on MCP-Flow; the
+// HTTP modes such as cut_sse). Modes lists the modes it can do; the tool
+// refuses the others, naming the transport they need. Sabotage gets the
+// call's id and arguments and returns what it did, for the result text;
+// ErrNoAnswer leaves the call unanswered; a *proto.Error refuses the mode.
 type Saboteur interface {
-	Sabotage(ctx context.Context, mode string, id proto.ID) (string, error)
+	Modes() []string
+	Sabotage(ctx context.Context, mode string, id proto.ID, args json.RawMessage) (string, error)
+}
+
+// ContextSender is implemented by an Outbound that puts the messages of a
+// call where that call's messages go (Streamable HTTP: on the POST's own
+// stream). The core sends the requests a tool makes (elicitation/create) and
+// the lines of a notification flood with SendContext and the call's context
+// (see CallID); messages of no call go through Send.
+type ContextSender interface {
+	SendContext(ctx context.Context, m *proto.Message) error
+}
+
+// callKey keys the request id of a tools/call in its context.
+type callKey struct{}
+
+// CallID returns the request id of the tools/call whose context ctx is (or
+// derives from).
+func CallID(ctx context.Context) (proto.ID, bool) {
+	id, ok := ctx.Value(callKey{}).(proto.ID)
+	return id, ok
+}
+
+// sendFor sends m as a message of the call whose context ctx is, when the
+// transport tells calls apart; else as any message.
+func (c *Conn) sendFor(ctx context.Context, m *proto.Message) error {
+	if cs, ok := c.out.(ContextSender); ok {
+		return cs.SendContext(ctx, m)
+	}
+	return c.out.Send(m)
 }
 
 // CallInfo identifies one tools/call for the transport.

@@ -41,7 +41,7 @@ func (c *Conn) startCall(id proto.ID, params json.RawMessage) {
 		c.answer(id, nil, invalidParams("unknown tool %q; tools/list names the tools", p.Name))
 		return
 	}
-	ctx, cancel := context.WithCancelCause(c.ctx)
+	ctx, cancel := context.WithCancelCause(context.WithValue(c.ctx, callKey{}, id))
 	st := &callState{cancel: cancel}
 	c.mu.Lock()
 	if _, dup := c.inflight[id.Key()]; dup {

@@ -35,19 +35,20 @@ type pendingRequest struct {
 // interaction.prompt, …) and waits for its answer. An error response is
 // returned as an error wrapping its *proto.Error. When ctx ends first the
 // client is told with notifications/cancelled; when the connection closes
-// first the request fails too.
+// first the request fails too. A request made with a call's context is a
+// message of that call (see ContextSender).
 func (c *Conn) Request(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	p, err := c.sendRequest(method, params)
+	p, err := c.sendRequest(ctx, method, params)
 	if err != nil {
 		return nil, err
 	}
 	return p.wait(ctx)
 }
 
-// sendRequest sends a request now and returns what waits for its answer.
-// The caller must wait (or the slot stays taken until the connection
-// closes).
-func (c *Conn) sendRequest(method string, params any) (*pendingRequest, error) {
+// sendRequest sends a request now, as a message of the call whose context
+// ctx is (if any), and returns what waits for its answer. The caller must
+// wait (or the slot stays taken until the connection closes).
+func (c *Conn) sendRequest(ctx context.Context, method string, params any) (*pendingRequest, error) {
 	id := proto.IntID(int64(c.requests.seq.Add(1) & 0xFFFFFFFF))
 	m, err := proto.NewRequest(id, method, params)
 	if err != nil {
@@ -62,7 +63,7 @@ func (c *Conn) sendRequest(method string, params any) (*pendingRequest, error) {
 	}
 	r.awaiting[id.Key()] = p.answer
 	r.mu.Unlock()
-	if err := c.out.Send(m); err != nil {
+	if err := c.sendFor(ctx, m); err != nil {
 		r.forget(id)
 		return nil, fmt.Errorf("the %s request could not be sent: %w", method, err)
 	}
@@ -83,7 +84,7 @@ func (p *pendingRequest) wait(ctx context.Context) (json.RawMessage, error) {
 		cause := context.Cause(ctx)
 		if n, err := proto.NewNotification(proto.MethodNotifyCancelled, proto.CancelledNotificationParams{
 			RequestID: p.id, Reason: cause.Error()}); err == nil {
-			_ = p.c.out.Send(n)
+			_ = p.c.sendFor(ctx, n)
 		}
 		return nil, fmt.Errorf("the %s request was given up: %w", p.method, cause)
 	case <-p.c.ctx.Done():

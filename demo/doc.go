@@ -8,7 +8,9 @@
 // connection: it dispatches JSON-RPC (initialize, ping, tools/*,
 // resources/*, prompts/*, logging/setLevel, capabilities and the
 // interaction.* methods of seed 002; -32601 for the rest, including
-// server/discover, because the demo speaks the legacy era), runs tool
+// server/discover, because a connection speaks the legacy era; a transport
+// that serves 2026-07-28 requests answers server/discover with
+// Server.Discover), runs tool
 // calls, and sends requests of its own to the client (Conn.Request: integer ids
 // 1, 2, … of its own; the client's responses come back through Handle).
 //
@@ -22,6 +24,9 @@
 // MCP's elicitation/create.
 //
 // A transport (demo/flow for MCP-Flow over WebTransport, demo/stdio
-// for line-delimited JSON) implements Outbound: it sends messages and gives
-// each call an Emitter for progress, log lines, audio and execution streams.
+// for line-delimited JSON, demo/http for Streamable HTTP, legacy SSE and
+// seed 004) implements Outbound: it sends messages and gives each call an
+// Emitter for progress, log lines, audio and execution streams. One that
+// tells calls apart implements ContextSender: the messages a call sends
+// come to it with the call's context (CallID).
 package demo

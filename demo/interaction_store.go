@@ -208,7 +208,7 @@ func (c *Conn) tell(method string, params any, onErr func(error)) {
 			onErr(err)
 		}
 	}
-	p, err := c.sendRequest(method, params)
+	p, err := c.sendRequest(c.ctx, method, params)
 	if err != nil {
 		report(err)
 		return

@@ -141,20 +141,44 @@ func (s *Server) Initialize(params json.RawMessage) (proto.InitializeResult, *pr
 	if proto.IsLegacyVersion(p.ProtocolVersion) {
 		version = p.ProtocolVersion
 	}
-	return proto.InitializeResult{
-		ProtocolVersion: version,
-		Capabilities: proto.ServerCapabilities{
-			Tools:     &proto.ListChangedCapability{},
-			Prompts:   &proto.ListChangedCapability{},
-			Resources: &proto.ResourcesCapability{},
-			Logging:   proto.EmptyObject,
-			Unknown:   map[string]json.RawMessage{"interactive": interactiveEntry()},
-		},
-		ServerInfo: proto.Implementation{Name: Name, Version: Version, Title: "mcpscope demo server"},
-		Instructions: "Reference server of mcpscope: echo, read_file, analyze, tone, misbehave, " +
-			"the seed-001 template tools, the interactive wizards of seed 002 (book_trip, register_user, " +
-			"upload_report, book_trip_stateless: interaction.start) and elicit_all, elicit_url.",
-	}, nil
+	return proto.InitializeResult{ProtocolVersion: version, Capabilities: capabilities(), ServerInfo: serverInfo(), Instructions: instructions}, nil
+}
+
+// Discover answers server/discover (2026-07-28) with what initialize
+// declares: the capabilities, the instructions and, in _meta, the
+// serverInfo. It lists 2026-07-28 as the one supported version; a transport
+// that also serves the initialize era adds those versions. The core itself
+// answers server/discover with -32601: only a transport that serves
+// stateless requests (Streamable HTTP) offers it.
+func (s *Server) Discover() proto.DiscoverResult {
+	info, err := json.Marshal(serverInfo())
+	meta := map[string]json.RawMessage{}
+	if err == nil {
+		meta[proto.MetaServerInfo] = info
+	}
+	return proto.DiscoverResult{ResultType: proto.ResultTypeComplete, SupportedVersions: []string{proto.Modern},
+		Capabilities: capabilities(), Instructions: instructions, Meta: meta}
+}
+
+// instructions are the demo's instructions to the client.
+const instructions = "Reference server of mcpscope: echo, read_file, analyze, tone, misbehave, " +
+	"the seed-001 template tools, the interactive wizards of seed 002 (book_trip, register_user, " +
+	"upload_report, book_trip_stateless: interaction.start) and elicit_all, elicit_url."
+
+// serverInfo names the demo server.
+func serverInfo() proto.Implementation {
+	return proto.Implementation{Name: Name, Version: Version, Title: "mcpscope demo server"}
+}
+
+// capabilities are what the demo server offers.
+func capabilities() proto.ServerCapabilities {
+	return proto.ServerCapabilities{
+		Tools:     &proto.ListChangedCapability{},
+		Prompts:   &proto.ListChangedCapability{},
+		Resources: &proto.ResourcesCapability{},
+		Logging:   proto.EmptyObject,
+		Unknown:   map[string]json.RawMessage{"interactive": interactiveEntry()},
+	}
 }
 
 // listTools answers tools/list.

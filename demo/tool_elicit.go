@@ -93,7 +93,7 @@ func elicitURL(ctx context.Context, c *Call) (*ToolResult, error) {
 	if res.Action == proto.ElicitActionAccept {
 		// The demo's page needs no visit: the out-of-band step is done at once.
 		if n, err := proto.NewNotification(proto.MethodNotifyElicitationDone, proto.ElicitationCompleteParams{ElicitationID: id}); err == nil {
-			_ = c.conn.out.Send(n)
+			_ = c.conn.sendFor(ctx, n)
 		}
 	}
 	verdict := map[string]string{proto.ElicitActionAccept: "accepted", proto.ElicitActionDecline: "declined", proto.ElicitActionCancel: "cancelled"}[res.Action]

@@ -2,7 +2,6 @@ package demo
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -87,7 +86,7 @@ func flood(ctx context.Context, c *Call, mode string, a floodArgs) (*ToolResult,
 	}
 	emit, what := c.Emit, "log datagrams"
 	if mode == ModeNotificationFlood {
-		emit = levelFilter{Emitter: notificationLog{Emitter: c.Emit, out: c.conn.out}, c: c.conn}
+		emit = levelFilter{Emitter: notificationLog{Emitter: c.Emit, ctx: ctx, conn: c.conn}, c: c.conn}
 		what = proto.MethodNotifyMessage
 	}
 	start := time.Now()
@@ -132,22 +131,17 @@ func (c *Conn) logLevel() int {
 }
 
 // notificationLog sends log lines as notifications/message on the
-// connection's control channel, whatever the transport's emitter does with
-// them; the rest of the emitter is the call's.
+// connection's control channel, as messages of the call (see sendFor),
+// whatever the transport's emitter does with them; the rest of the emitter
+// is the call's.
 type notificationLog struct {
 	Emitter
-	out Outbound
+	ctx  context.Context
+	conn *Conn
 }
 
 // Log sends one notifications/message.
 func (e notificationLog) Log(level, logger string, data any) error {
-	raw, err := json.Marshal(data)
-	if err != nil {
-		return fmt.Errorf("log data: %w", err)
-	}
-	m, err := proto.NewNotification(proto.MethodNotifyMessage, proto.LoggingMessageParams{Level: level, Logger: logger, Data: raw})
-	if err != nil {
-		return err
-	}
-	return e.out.Send(m)
+	send := func(m *proto.Message) error { return e.conn.sendFor(e.ctx, m) }
+	return NotificationEmitter{Send: send}.Log(level, logger, data)
 }

@@ -4,15 +4,78 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/mcpscope/mcpscope/proto"
 )
 
-// MisbehaveModes are the modes of the misbehave tool (flow.md).
-var MisbehaveModes = append([]string{"lying_length", "wrong_encoding", "foreign_stream", "stream_error",
-	ModeDatagramFlood, ModeNotificationFlood, ModeStreamErrorFlood, ModeShutdownFlood, "drop"}, timeoutModes...)
+// Wire-level misbehave modes: the transport's Saboteur performs them.
+const (
+	// ModeDrop ends the connection without answering (MCP-Flow, stdio).
+	ModeDrop = "drop"
+	// ModeCutSSE sends an event with an id on the call's SSE stream, then
+	// cuts the connection (cleanly after a retry field, or abruptly with
+	// "abrupt":true); the answer waits for the client to resume the stream
+	// with Last-Event-ID (Streamable HTTP with a session).
+	ModeCutSSE = "cut_sse"
+	// ModeExpireSession answers, and the session is gone: the next request
+	// on it gets 404 (Streamable HTTP with a session, legacy HTTP+SSE).
+	ModeExpireSession = "expire_session"
+	// ModeWrongContentType answers with Content-Type text/html: an HTML
+	// page holding the JSON-RPC response (a POST's own answer).
+	ModeWrongContentType = "wrong_content_type"
+	// ModeEmptyEvent sends an SSE event with no data field, then answers.
+	ModeEmptyEvent = "empty_event"
+	// ModeHugeEvent sends one SSE event of "size" bytes (a log line padded
+	// to that size, never held in memory whole), then answers.
+	ModeHugeEvent = "huge_event"
+	// ModeHeartbeatsOnly sends SSE heartbeat comments and never answers,
+	// until the call is cancelled.
+	ModeHeartbeatsOnly = "heartbeats_only"
+)
+
+// Bounds of huge_event's size argument.
+const (
+	DefaultHugeEvent = 1 << 20
+	MaxHugeEvent     = 4 << 30
+)
+
+// HTTPModes are the misbehave modes of the HTTP transports.
+var HTTPModes = []string{ModeCutSSE, ModeExpireSession, ModeWrongContentType, ModeEmptyEvent, ModeHugeEvent, ModeHeartbeatsOnly}
+
+// MisbehaveModes are the modes of the misbehave tool (flow.md and the HTTP modes).
+var MisbehaveModes = append(append([]string{"lying_length", "wrong_encoding", "foreign_stream", "stream_error",
+	ModeDatagramFlood, ModeNotificationFlood, ModeStreamErrorFlood, ModeShutdownFlood, ModeDrop}, timeoutModes...), HTTPModes...)
+
+// wireModes names, for each mode a Saboteur performs, the transport it
+// needs, for the refusal where the transport cannot do it.
+var wireModes = map[string]string{
+	"lying_length": "MCP-Flow", "wrong_encoding": "MCP-Flow", "foreign_stream": "MCP-Flow", ModeDrop: "MCP-Flow",
+	ModeStopReading: "MCP-Flow", ModeStreamErrorFlood: "MCP-Flow", ModeShutdownFlood: "MCP-Flow",
+	ModeCutSSE: "HTTP", ModeExpireSession: "HTTP", ModeWrongContentType: "HTTP",
+	ModeEmptyEvent: "HTTP", ModeHugeEvent: "HTTP", ModeHeartbeatsOnly: "HTTP",
+}
+
+// RefuseMode is the -32602 error of a misbehave mode the transport named
+// by transport cannot do; it names the transport the mode needs.
+func RefuseMode(mode, transport string) *proto.Error {
+	need := wireModes[mode]
+	if need == "" {
+		need = "another transport"
+	}
+	return invalidParams("misbehave mode %q needs %s; %s cannot do it", mode, need, transport)
+}
+
+// saboteur returns the connection's Saboteur when it can do mode, or the
+// refusal.
+func (c *Call) saboteur(mode string) (Saboteur, error) {
+	if sab, ok := c.conn.out.(Saboteur); ok && slices.Contains(sab.Modes(), mode) {
+		return sab, nil
+	}
+	return nil, RefuseMode(mode, "this transport")
+}
 
 // Sizes of the stream_error mode.
 const (
@@ -28,11 +91,16 @@ func misbehaveSchema() json.RawMessage {
 	}
 	return schema(`{"mode":{"type":"string","enum":`+string(modes)+`,
 			"description":"notification_flood sends notifications/message lines as fast as the transport takes them, `+
-		`datagram_flood log datagrams; both report the rate reached"},
+		`datagram_flood log datagrams; both report the rate reached. cut_sse, expire_session, wrong_content_type, `+
+		`empty_event, huge_event and heartbeats_only break HTTP and SSE"},
 		"count":{"type":"integer","minimum":1,"maximum":`+fmt.Sprint(MaxFloodCount)+`,
 			"description":"floods: how many lines or messages (default `+fmt.Sprint(DefaultFloodCount)+`, or as many as duration_ms allows)"},
 		"duration_ms":{"type":"integer","minimum":1,"maximum":`+fmt.Sprint(MaxFloodDuration.Milliseconds())+`,
-			"description":"floods: stop after this long"}}`, "mode")
+			"description":"floods: stop after this long"},
+		"size":{"type":"integer","minimum":1,"maximum":`+fmt.Sprint(int64(MaxHugeEvent))+`,
+			"description":"huge_event: bytes of the event (default `+fmt.Sprint(DefaultHugeEvent)+`)"},
+		"abrupt":{"type":"boolean","default":false,
+			"description":"cut_sse: reset the connection instead of ending the response after a retry field"}}`, "mode")
 }
 
 // misbehave breaks the protocol on purpose, as its mode says.
@@ -51,12 +119,13 @@ func misbehave(ctx context.Context, c *Call) (*ToolResult, error) {
 		return flood(ctx, c, a.Mode, a.floodArgs)
 	case ModeStreamErrorFlood, ModeShutdownFlood:
 		return controlFlood(ctx, c, a.Mode, a.floodArgs)
-	case "lying_length", "wrong_encoding", "foreign_stream", "drop", ModeStopReading:
-		sab, ok := c.conn.out.(Saboteur)
-		if !ok {
-			return nil, invalidParams("misbehave mode %q needs MCP-Flow; this transport cannot do it", a.Mode)
+	}
+	if _, wire := wireModes[a.Mode]; wire {
+		sab, err := c.saboteur(a.Mode)
+		if err != nil {
+			return nil, err
 		}
-		what, err := sab.Sabotage(ctx, a.Mode, c.ID)
+		what, err := sab.Sabotage(ctx, a.Mode, c.ID, c.Args)
 		if err != nil {
 			return nil, err
 		}

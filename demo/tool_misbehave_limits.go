@@ -27,8 +27,8 @@ func controlFlood(ctx context.Context, c *Call, mode string, a floodArgs) (*Tool
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := c.conn.out.(Saboteur); !ok {
-		return nil, invalidParams("misbehave mode %q needs MCP-Flow; this transport cannot do it", mode)
+	if _, err := c.saboteur(mode); err != nil {
+		return nil, err
 	}
 	id, ok := c.ID.Int()
 	if !ok || id < 0 || id > 1<<32-1 {

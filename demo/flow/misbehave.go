@@ -3,6 +3,7 @@ package flow
 import (
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -26,8 +27,15 @@ const (
 
 var _ demo.Saboteur = (*session)(nil)
 
+// Modes are the misbehave modes that need MCP-Flow (demo.Saboteur): those
+// Sabotage performs, and the control floods of the core.
+func (s *session) Modes() []string {
+	return []string{"lying_length", "wrong_encoding", "foreign_stream", demo.ModeDrop, demo.ModeStopReading,
+		demo.ModeStreamErrorFlood, demo.ModeShutdownFlood}
+}
+
 // Sabotage breaks the wire as the misbehave mode says (demo.Saboteur).
-func (s *session) Sabotage(_ context.Context, mode string, _ proto.ID) (string, error) {
+func (s *session) Sabotage(_ context.Context, mode string, _ proto.ID, _ json.RawMessage) (string, error) {
 	switch mode {
 	case "lying_length":
 		return s.lyingLength()
@@ -35,12 +43,12 @@ func (s *session) Sabotage(_ context.Context, mode string, _ proto.ID) (string, 
 		return s.wrongEncoding()
 	case "foreign_stream":
 		return s.foreignStream()
-	case "drop":
+	case demo.ModeDrop:
 		return s.drop()
 	case demo.ModeStopReading:
 		return s.stopReading()
 	}
-	return "", &proto.Error{Code: proto.CodeInvalidParams, Message: fmt.Sprintf("misbehave mode %q is not a wire-level mode", mode)}
+	return "", demo.RefuseMode(mode, "MCP-Flow")
 }
 
 // lyingLength writes a prefix of 0xFFFFFFFF and a short body, then no more

@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/mcpscope/mcpscope/demo"
+	"github.com/mcpscope/mcpscope/demo/internal/origin"
 	"github.com/mcpscope/mcpscope/internal/tlscert"
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/http3"
@@ -256,14 +256,5 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 
 // originAllowed accepts a request without Origin, or with one on the list.
 func (s *Server) originAllowed(r *http.Request) bool {
-	origin := r.Header.Get("Origin")
-	if origin == "" {
-		return true
-	}
-	for _, o := range s.cfg.Origins {
-		if o == "*" || strings.EqualFold(strings.TrimSuffix(o, "/"), strings.TrimSuffix(origin, "/")) {
-			return true
-		}
-	}
-	return false
+	return origin.Allowed(s.cfg.Origins, r.Header.Get("Origin"))
 }

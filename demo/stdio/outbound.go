@@ -46,25 +46,19 @@ func (o *outbound) sendError(id proto.ID, code int, msg string) {
 	_ = o.Send(proto.NewErrorResponse(id, code, msg, nil))
 }
 
-// notify writes a notification.
-func (o *outbound) notify(method string, params any) error {
-	m, err := proto.NewNotification(method, params)
-	if err != nil {
-		return err
-	}
-	return o.Send(m)
+// Emitter returns the emitter of one call: progress and log lines as
+// notifications.
+func (o *outbound) Emitter(_ context.Context, info demo.CallInfo) demo.Emitter {
+	return demo.NotificationEmitter{Send: o.Send, Token: info.ProgressToken}
 }
 
-// Emitter returns the emitter of one call.
-func (o *outbound) Emitter(_ context.Context, info demo.CallInfo) demo.Emitter {
-	return emitter{o: o, token: info.ProgressToken}
-}
+// Modes are the wire-level misbehave modes stdio can do: drop.
+func (o *outbound) Modes() []string { return []string{demo.ModeDrop} }
 
 // Sabotage does "drop": stop writing and end Serve without answering.
-func (o *outbound) Sabotage(_ context.Context, mode string, _ proto.ID) (string, error) {
-	if mode != "drop" {
-		return "", &proto.Error{Code: proto.CodeInvalidParams,
-			Message: fmt.Sprintf("misbehave mode %q needs MCP-Flow (control frames, streams); stdio cannot do it", mode)}
+func (o *outbound) Sabotage(_ context.Context, mode string, _ proto.ID, _ json.RawMessage) (string, error) {
+	if mode != demo.ModeDrop {
+		return "", demo.RefuseMode(mode, "stdio")
 	}
 	o.mu.Lock()
 	o.closed = true
@@ -72,36 +66,3 @@ func (o *outbound) Sabotage(_ context.Context, mode string, _ proto.ID) (string,
 	o.once.Do(func() { close(o.dropped) })
 	return "", demo.ErrNoAnswer
 }
-
-// emitter maps a call's emissions to MCP notifications.
-type emitter struct {
-	o     *outbound
-	token *proto.ID
-}
-
-// Progress sends notifications/progress when the request asked for it.
-func (e emitter) Progress(progress, total float64, message string) error {
-	if e.token == nil {
-		return nil
-	}
-	p := proto.ProgressNotificationParams{ProgressToken: *e.token, Progress: progress, Message: message}
-	if total > 0 {
-		p.Total = &total
-	}
-	return e.o.notify(proto.MethodNotifyProgress, p)
-}
-
-// Log sends notifications/message.
-func (e emitter) Log(level, logger string, data any) error {
-	b, err := json.Marshal(data)
-	if err != nil {
-		return err
-	}
-	return e.o.notify(proto.MethodNotifyMessage, proto.LoggingMessageParams{Level: level, Logger: logger, Data: b})
-}
-
-// Audio is not possible: stdio has no datagrams.
-func (emitter) Audio([]byte) error { return demo.ErrNoDatagrams }
-
-// OpenStream is not possible: stdio has no execution streams.
-func (emitter) OpenStream() (demo.ExecStream, error) { return nil, demo.ErrNoStreams }

@@ -1,0 +1,134 @@
+package demohttp
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// Request metadata headers of 2026-07-28.
+const (
+	headerMethod = "Mcp-Method"
+	headerName   = "Mcp-Name"
+)
+
+// codeHeaderMismatch is 2026-07-28's HeaderMismatch error (proto names
+// the codes, not yet as constants).
+const codeHeaderMismatch = -32020
+
+// codeUnsupportedVersion is 2026-07-28's UnsupportedProtocolVersionError.
+const codeUnsupportedVersion = -32022
+
+// requestMeta reads the protocol version a request's params._meta names.
+func requestMeta(m *proto.Message) (version string, present bool) {
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	if len(m.Params) == 0 || json.Unmarshal(m.Params, &p) != nil {
+		return "", false
+	}
+	raw, ok := p.Meta[proto.MetaProtocolVersion]
+	if !ok || json.Unmarshal(raw, &version) != nil {
+		return "", false
+	}
+	return version, true
+}
+
+// isModern reports whether a request without a session speaks 2026-07-28:
+// by its MCP-Protocol-Version header, its _meta, or server/discover.
+func isModern(r *http.Request, m *proto.Message) bool {
+	if proto.IsModernVersion(r.Header.Get(headerVersion)) || m.Method == proto.MethodDiscover {
+		return true
+	}
+	v, _ := requestMeta(m)
+	return proto.IsModernVersion(v)
+}
+
+// checkModern validates the metadata headers of a 2026-07-28 request
+// against its body: MCP-Protocol-Version (a supported version, the one in
+// _meta), Mcp-Method, and Mcp-Name for tools/call, prompts/get and
+// resources/read (Base64 sentinel values decoded). The error is -32020 or
+// -32022, always with status 400.
+func checkModern(hd http.Header, m *proto.Message, supported []string) *proto.Error {
+	mismatch := func(format string, a ...any) *proto.Error {
+		return &proto.Error{Code: codeHeaderMismatch, Message: "Header mismatch: " + fmt.Sprintf(format, a...)}
+	}
+	v := hd.Get(headerVersion)
+	switch {
+	case v == "":
+		return mismatch("the %s header is missing", headerVersion)
+	case !proto.IsModernVersion(v):
+		data, _ := json.Marshal(proto.UnsupportedVersionData{Supported: supported, Requested: v})
+		return &proto.Error{Code: codeUnsupportedVersion, Message: fmt.Sprintf("Unsupported protocol version %q over stateless HTTP", v), Data: data}
+	}
+	if m.Kind() != proto.KindRequest {
+		return nil
+	}
+	if body, ok := requestMeta(m); !ok || body != v {
+		return mismatch("%s header value %q does not match the body's _meta %s %q", headerVersion, v, proto.MetaProtocolVersion, body)
+	}
+	if got := hd.Get(headerMethod); got != m.Method {
+		return mismatch("%s header value %q does not match body value %q", headerMethod, got, m.Method)
+	}
+	want, named := nameOf(m)
+	if !named {
+		return nil
+	}
+	raw := hd.Get(headerName)
+	got, err := decodeHeaderValue(raw)
+	switch {
+	case raw == "":
+		return mismatch("the %s header is missing", headerName)
+	case err != nil:
+		return mismatch("%s header value %q: %v", headerName, raw, err)
+	case got != want:
+		return mismatch("%s header value %q does not match body value %q", headerName, got, want)
+	}
+	return nil
+}
+
+// nameOf returns what Mcp-Name mirrors: params.name of tools/call and
+// prompts/get, params.uri of resources/read.
+func nameOf(m *proto.Message) (string, bool) {
+	var p struct {
+		Name string `json:"name"`
+		URI  string `json:"uri"`
+	}
+	_ = json.Unmarshal(m.Params, &p)
+	switch m.Method {
+	case proto.MethodToolsCall, proto.MethodPromptsGet:
+		return p.Name, true
+	case proto.MethodResourcesRead:
+		return p.URI, true
+	}
+	return "", false
+}
+
+// Base64 sentinel of a header value that is not plain ASCII.
+const (
+	sentinelPrefix = "=?base64?"
+	sentinelSuffix = "?="
+)
+
+// decodeHeaderValue decodes an Mcp-Name or Mcp-Param-* value: the
+// =?base64?…?= sentinel holds the Base64 of UTF-8 text; anything else must
+// be visible ASCII, space or tab.
+func decodeHeaderValue(v string) (string, error) {
+	if strings.HasPrefix(v, sentinelPrefix) && strings.HasSuffix(v, sentinelSuffix) && len(v) >= len(sentinelPrefix)+len(sentinelSuffix) {
+		b, err := base64.StdEncoding.DecodeString(v[len(sentinelPrefix) : len(v)-len(sentinelSuffix)])
+		if err != nil {
+			return "", fmt.Errorf("the Base64 sentinel does not decode: %w", err)
+		}
+		return string(b), nil
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; (c < 0x20 || c > 0x7e) && c != '\t' {
+			return "", fmt.Errorf("byte %#x at %d is not allowed in a header value", c, i)
+		}
+	}
+	return v, nil
+}

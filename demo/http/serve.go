@@ -1,0 +1,68 @@
+package demohttp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/mcpscope/mcpscope/demo"
+)
+
+// Timeouts of Serve's HTTP server.
+const (
+	readHeaderTimeout = 10 * time.Second
+	shutdownGrace     = 2 * time.Second
+)
+
+// Serve serves the demo core over plain HTTP on ln until ctx is done:
+// then the sessions end (their streams close, their calls are cancelled)
+// and the server shuts down within a short grace. It closes ln.
+func Serve(ctx context.Context, core *demo.Server, ln net.Listener, opts Options) error {
+	h := New(core, opts)
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: readHeaderTimeout, ErrorLog: nil}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		h.Close()
+		return fmt.Errorf("serving HTTP on %s: %w", ln.Addr(), err)
+	case <-ctx.Done():
+	}
+	h.Close()
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		_ = srv.Close()
+	}
+	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serving HTTP on %s: %w", ln.Addr(), err)
+	}
+	return nil
+}
+
+// URLs are the endpoints of a Handler served at base (http://HOST:PORT).
+type URLs struct {
+	MCP, SSE, SSEAbsolute, Tools string
+}
+
+// EndpointURLs returns the endpoints under base; a wildcard host of an
+// address becomes 127.0.0.1 (see BaseURL).
+func EndpointURLs(base string) URLs {
+	return URLs{MCP: base + PathMCP, SSE: base + PathSSE, SSEAbsolute: base + PathSSEAbsolute, Tools: base + PathTools}
+}
+
+// BaseURL is http://HOST:PORT of a listening address, with a wildcard host
+// shown as 127.0.0.1.
+func BaseURL(addr net.Addr) string {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return "http://" + addr.String()
+	}
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}

@@ -1,0 +1,94 @@
+package demohttp
+
+import (
+	"net/http"
+
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// noServerRequests is why a stateless request cannot carry a request of
+// the server's own.
+const noServerRequests = "a 2026-07-28 request has no channel for server→client requests " +
+	"(2026-07-28 asks through MRTR, which the demo does not offer): use a 2025-11-25 session"
+
+// supportedVersions are the versions /mcp serves, for -32022.
+func (h *Handler) supportedVersions() []string {
+	if h.opts.Eras == ModernOnly {
+		return []string{proto.Modern}
+	}
+	return append([]string{proto.Modern}, proto.LegacyVersions...)
+}
+
+// postStateless serves a 2026-07-28 request on its own: headers checked
+// against the body (400 with -32020 or -32022), server/discover answered,
+// anything else served by a demo connection of its own that lives as long
+// as the request. The answer is one JSON body when nothing comes before
+// it, else an SSE stream without ids; the client closing that stream
+// cancels the request. -32601 comes with 404.
+func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, m *proto.Message) {
+	if rerr := checkModern(r.Header, m, h.supportedVersions()); rerr != nil {
+		writeRPCError(w, http.StatusBadRequest, m.ID, rerr)
+		return
+	}
+	switch m.Kind() {
+	case proto.KindNotification:
+		w.WriteHeader(http.StatusAccepted)
+		return
+	case proto.KindRequest:
+	default:
+		writeError(w, http.StatusBadRequest, m.ID, proto.CodeInvalidRequest, "a 2026-07-28 client sends no responses: the server sends it no requests")
+		return
+	}
+	switch m.Method {
+	case proto.MethodDiscover:
+		res := h.core.Discover()
+		res.SupportedVersions = h.supportedVersions()
+		answer, err := proto.NewResult(*m.ID, res)
+		if err != nil {
+			writeError(w, http.StatusInternalServerError, m.ID, proto.CodeInternalError, err.Error())
+			return
+		}
+		writeMessage(w, http.StatusOK, answer)
+		return
+	case proto.MethodInitialize:
+		writeRPCError(w, http.StatusNotFound, m.ID, &proto.Error{Code: proto.CodeMethodNotFound, Message: "initialize is not a 2026-07-28 method: use server/discover"})
+		return
+	}
+	f := formatAuto
+	if h.opts.JSONResponse {
+		f = formatJSON
+	}
+	st := newStream(streamConfig{name: "message", format: f, call: m.ID.Key(), huge: mcpHuge, backlog: h.opts.Backlog})
+	conn := h.core.NewConn(&outbound{h: h, r: requestRouter{id: *m.ID, st: st}, noRequests: noServerRequests, status: statelessStatus})
+	defer conn.Close()
+	gen, _ := st.attach(nil)
+	conn.Handle(m)
+	h.writeStream(r.Context(), w, st, gen, response{})
+}
+
+// statelessStatus is 404 for -32601, 200 for any other answer.
+func statelessStatus(m *proto.Message) int {
+	if m.Error != nil && m.Error.Code == proto.CodeMethodNotFound {
+		return http.StatusNotFound
+	}
+	return http.StatusOK
+}
+
+// requestRouter routes the messages of a connection that serves one
+// request: its own stream, nothing else.
+type requestRouter struct {
+	id proto.ID
+	st *stream
+}
+
+// callStream returns the request's stream (router).
+func (r requestRouter) callStream(id proto.ID) (*stream, bool) {
+	if id.Key() != r.id.Key() {
+		return nil, false
+	}
+	return r.st, true
+}
+
+// otherStream is none: a request-scoped stream carries only its request's
+// messages (router).
+func (requestRouter) otherStream() *stream { return nil }
