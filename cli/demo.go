@@ -4,18 +4,21 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpscope/mcpscope/demo"
 	"github.com/mcpscope/mcpscope/demo/flow"
+	demohttp "github.com/mcpscope/mcpscope/demo/http"
 	"github.com/mcpscope/mcpscope/ui"
 )
 
 // demoListen is where the embedded demo server listens: loopback, a free port.
 const demoListen = "127.0.0.1:0"
 
-// newDemoCommand builds `mcpscope demo [--transport wt|stdio]`.
+// newDemoCommand builds `mcpscope demo [--transport wt|stdio|http|sse|tools-http]`.
 func newDemoCommand() *cobra.Command {
 	f := &runFlags{}
 	cmd := &cobra.Command{
@@ -24,9 +27,11 @@ func newDemoCommand() *cobra.Command {
 		Long: "Start mcpscope's demo server on a loopback port and open the TUI connected to it.\n" +
 			"By default the server speaks MCP-Flow over WebTransport, in this process, with a fresh\n" +
 			"self-signed certificate that the client pins by its hash. With --transport stdio the\n" +
-			"TUI starts `mcpscope serve --stdio` as a child process instead.\n" +
+			"TUI starts `mcpscope serve --stdio` as a child process instead; with --transport http,\n" +
+			"sse or tools-http it serves the demo over Streamable HTTP, legacy HTTP+SSE or seed 004's\n" +
+			"POST dialect on a loopback port in this process.\n" +
 			"Keys t, R and a send tools/list, a 1 MiB read_file and a long analyze.",
-		Example: "  mcpscope demo\n  mcpscope demo --transport stdio\n  mcpscope demo --encoding json",
+		Example: "  mcpscope demo\n  mcpscope demo --transport stdio\n  mcpscope demo --transport http\n  mcpscope demo --encoding json",
 		Args:    noArgs,
 		RunE:    func(cmd *cobra.Command, _ []string) error { return runDemo(cmd, f) },
 	}
@@ -58,8 +63,25 @@ func runDemo(cmd *cobra.Command, f *runFlags) error {
 			return err
 		}
 		return runTUI(cmd, f, target, onConnect)
+	case "http", "sse", "tools-http":
+		ctx := cmd.Context()
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		target, stop, err := startHTTPDemo(ctx, f.transport)
+		if err != nil {
+			return err
+		}
+		if f.transport == "tools-http" {
+			onConnect = nil // seed 004 has no tools/list
+		}
+		err = runTUI(cmd, f, target, onConnect)
+		if serr := stop(); err == nil && serr != nil {
+			err = withExit(ExitConnection, fmt.Errorf("stopping the demo server: %w", serr))
+		}
+		return err
 	}
-	return usagef("--transport for the demo is wt or stdio, not %q", f.transport)
+	return usagef("--transport for the demo is wt, stdio, http, sse or tools-http, not %q", f.transport)
 }
 
 // startFlowDemo starts the MCP-Flow demo server in this process on a
@@ -85,6 +107,37 @@ func startFlowDemo(ctx context.Context, f *runFlags) (Target, func() error, erro
 		return Target{}, nil, errors.Join(err, stop())
 	}
 	f.transport, f.certHash, f.insecure = "wt", srv.CertHash(), false
+	return target, stop, nil
+}
+
+// startHTTPDemo starts the HTTP demo server in this process on a loopback
+// port and returns the target of the endpoint transport speaks: /mcp for
+// Streamable HTTP, /sse for legacy HTTP+SSE, /tools for seed 004. stop
+// shuts the server down and waits for it.
+func startHTTPDemo(ctx context.Context, transport string) (Target, func() error, error) {
+	core, err := demo.New(demo.Options{})
+	if err != nil {
+		return Target{}, nil, fmt.Errorf("building the demo server: %w", err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		_ = core.Close()
+		return Target{}, nil, withExit(ExitConnection, fmt.Errorf("starting the demo server: %w", err))
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- demohttp.Serve(sctx, core, ln, demohttp.Options{}) }()
+	stop := func() error {
+		cancel()
+		err := <-served
+		return errors.Join(err, core.Close())
+	}
+	urls := demohttp.EndpointURLs(demohttp.BaseURL(ln.Addr()))
+	endpoint := map[string]string{"http": urls.MCP, "sse": urls.SSE, "tools-http": urls.Tools}[transport]
+	target, err := parseURLTarget(endpoint, transport)
+	if err != nil {
+		return Target{}, nil, errors.Join(err, stop())
+	}
 	return target, stop, nil
 }
 
