@@ -207,6 +207,13 @@ func (ex *exchange) isAnswered() bool {
 	return ex.answered
 }
 
+// isCancelled says whether the engine gave up on the request.
+func (ex *exchange) isCancelled() bool {
+	ex.mu.Lock()
+	defer ex.mu.Unlock()
+	return ex.cancelled
+}
+
 // answers reports whether m answers this exchange's request.
 func (ex *exchange) answers(m *proto.Message) bool {
 	return ex.request && m.IsResponse() && m.ID != nil && m.ID.Key() == ex.msg.ID.Key()

@@ -19,7 +19,7 @@ import (
 func (t *Transport) readStream(ex *exchange, body io.Reader) {
 	err := t.readEvents(ex, ex.conn, body)
 	for attempt := 1; ; attempt++ {
-		if ex.ctx.Err() != nil || !ex.request || ex.isAnswered() {
+		if ex.ctx.Err() != nil || !ex.request || ex.isAnswered() || ex.isCancelled() {
 			return
 		}
 		if errors.Is(err, sse.ErrLimit) {
