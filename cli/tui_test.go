@@ -181,3 +181,25 @@ func TestStdioDemoTargetRunsServeStdio(t *testing.T) {
 		t.Errorf("target %+v", target)
 	}
 }
+
+// `mcpscope demo --transport http` serves the demo over Streamable HTTP in
+// this process; the TUI settles the stateless 2026-07-28 era, names the
+// transport in the status bar and lists the tools; sse (a legacy session)
+// and tools-http open too (tools-http lists nothing: seed 004 has no
+// tools/list).
+func TestDemoOverHTTP(t *testing.T) {
+	for _, c := range []struct {
+		transport string
+		want      []string
+	}{
+		{"http", []string{"Streamable HTTP", "modern 2026-07-28", "mcpscope-demo", "tools/list answered"}},
+		{"sse", []string{"HTTP+SSE", "mcpscope-demo", "tools/list answered"}},
+		{"tools-http", []string{"tools-http", "MCP connected"}},
+	} {
+		r := startTUI(t, "demo", "--transport", c.transport)
+		r.waitFor(t, c.want...)
+		if code := r.quit(t); code != ExitOK {
+			t.Fatalf("%s: exit %d; stderr: %s", c.transport, code, r.errb.String())
+		}
+	}
+}

@@ -70,9 +70,6 @@ func (m *Model) statusParts() []string {
 		if info := s.ServerInfo(); info.Name != "" {
 			parts = append(parts, strings.TrimSpace(info.Name+" "+info.Version))
 		}
-		if v := s.ProtocolVersion(); v != "" && via != "" {
-			parts = append(parts, v)
-		}
 		if session != "" {
 			parts = append(parts, "session "+ansi.Truncate(termtext.Line(session), 13, "…"))
 		}

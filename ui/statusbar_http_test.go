@@ -19,14 +19,14 @@ func (httpPeer) LinkState() client.LinkState {
 	return client.LinkState{Dialect: proto.DialectMCP, Encoding: "json", Transport: "Streamable HTTP", SessionID: "\x1b[31m4f2c-9d1e-77aa-0b3c"}
 }
 
-// Over HTTP the status bar names the transport, the protocol version and
-// the session id, shortened and never with the server's escape sequences.
+// Over HTTP the status bar names the transport and the session id,
+// shortened and never with the server's escape sequences.
 func TestStatusBarShowsHTTPTransportAndSession(t *testing.T) {
 	m := newTestModel(t, capture.NewStore(capture.Config{}), 200, 20)
 	f, s := screentest.ConnectWith(t, m.cfg.Store, client.Options{ProtocolVersion: proto.LatestLegacy})
 	m.conn = connection{link: Link{Transport: httpPeer{f}, Session: s}, gen: 1, dialect: proto.DialectMCP, ready: true}
 	bar := strings.Join(m.statusParts(), " · ")
-	for _, want := range []string{"Streamable HTTP", proto.LatestLegacy, "session "} {
+	for _, want := range []string{"Streamable HTTP", "session "} {
 		if !strings.Contains(bar, want) {
 			t.Errorf("status bar %q lacks %q", bar, want)
 		}
