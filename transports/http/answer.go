@@ -112,10 +112,8 @@ func (t *Transport) route(ex *exchange, m *proto.Message) {
 			return
 		}
 		t.noteVersion(ex, m)
-		if ex.onAnswer != nil {
-			ex.onAnswer(m)
-			return
-		}
+		ex.hand(m)
+		return
 	}
 	t.deliverMsg(m)
 }

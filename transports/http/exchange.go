@@ -25,12 +25,17 @@ type exchange struct {
 	request bool // msg is a request: an answer is expected
 	modern  bool // msg carries 2026-07-28 _meta: cancelling closes the stream
 	resent  bool // sent once more after its session expired
+	session string // the Mcp-Session-Id the POST carried
 
 	ctx    context.Context
 	cancel context.CancelFunc
-	// onAnswer, when set, takes the answer instead of the engine (the
-	// initialize of a session started again).
+	// onAnswer, when set, takes the answer, or the message that fails the
+	// request, instead of the engine (the initialize of a session started
+	// again).
 	onAnswer func(*proto.Message)
+	// responded, when set, is closed once the POST got its response head,
+	// or failed.
+	responded chan struct{}
 	// onEndpoint, when set, takes the data of endpoint events (the legacy
 	// transport's stream).
 	onEndpoint func(data string) error
@@ -90,6 +95,7 @@ func (ex *exchange) start(ctx context.Context) error {
 		return fmt.Errorf("building the POST: %w", err)
 	}
 	t.setMessageHeaders(req.Header, ex.msg)
+	ex.session = req.Header.Get(headerSession)
 	sent := make(chan struct{})
 	req.Body = &sentBody{r: bytes.NewReader(ex.body), sent: sent}
 	req.ContentLength = int64(len(ex.body))
@@ -117,6 +123,9 @@ func (ex *exchange) start(ctx context.Context) error {
 func (ex *exchange) roundTrip(req *http.Request, sent <-chan struct{}, failed chan<- error) {
 	defer ex.forget()
 	rsp, err := ex.t.hc.Do(req)
+	if ex.responded != nil {
+		close(ex.responded)
+	}
 	if err != nil {
 		err = ex.t.wordFailure(req, err)
 		select {
@@ -163,7 +172,17 @@ func (ex *exchange) fail(status int, err error) {
 		return
 	}
 	id := *ex.msg.ID
-	ex.t.deliverMsg(&proto.Message{ID: &id, Violation: &client.ExchangeError{Status: status, Err: err}})
+	ex.hand(&proto.Message{ID: &id, Violation: &client.ExchangeError{Status: status, Err: err}})
+}
+
+// hand gives what settled the request, its answer or its failure, to
+// whoever waits for it: onAnswer when set, else the engine.
+func (ex *exchange) hand(m *proto.Message) {
+	if ex.onAnswer != nil {
+		ex.onAnswer(m)
+		return
+	}
+	ex.t.deliverMsg(m)
 }
 
 // settle marks the request answered; it reports false when it was

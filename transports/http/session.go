@@ -45,12 +45,12 @@ func (t *Transport) notificationAccepted(ex *exchange) {
 // expiredSession reports whether a 404 answers a POST sent in a session:
 // the server forgot the session.
 func (t *Transport) expiredSession(ex *exchange) bool {
-	if ex.msg.Method == proto.MethodInitialize {
+	if ex.msg.Method == proto.MethodInitialize || ex.session == "" {
 		return false
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.session != "" && t.initBody != nil
+	return t.initBody != nil
 }
 
 // reinitCall is a re-initialization in flight, shared by every request
@@ -61,17 +61,14 @@ type reinitCall struct {
 }
 
 // restartSession initializes a new session after the server forgot the
-// old one and sends ex's message once more in it.
+// one ex was sent in, and sends ex's message once more in the new one.
 func (t *Transport) restartSession(ex *exchange) {
 	if ex.resent {
 		ex.fail(http.StatusNotFound, errors.New("the server forgot the new session at once (404 again)"))
 		return
 	}
-	t.mu.Lock()
-	old := t.session
-	t.mu.Unlock()
-	t.warnf("the server no longer knows session %s (404): starting a new session and sending %s again", old, describe(ex.msg))
-	if err := t.reinitialize(ex.ctx, old); err != nil {
+	t.warnf("the server no longer knows session %s (404): starting a new session and sending %s again", ex.session, describe(ex.msg))
+	if err := t.reinitialize(ex.ctx, ex.session); err != nil {
 		ex.fail(http.StatusNotFound, fmt.Errorf("the session expired (404), and starting a new one failed: %w", err))
 		return
 	}
@@ -84,14 +81,12 @@ func (t *Transport) restartSession(ex *exchange) {
 	}
 }
 
-// reinitialize runs initialize and notifications/initialized again,
-// once for every request that met the expired session old.
+// reinitialize runs initialize and notifications/initialized again, once
+// for every request that met the expired session old: a request that
+// meets it while the new session starts waits for that one, and a request
+// that meets it after the new session started is sent again at once.
 func (t *Transport) reinitialize(ctx context.Context, old string) error {
 	t.mu.Lock()
-	if t.session != old {
-		t.mu.Unlock()
-		return nil // another request started the new session already
-	}
 	if c := t.reinit; c != nil {
 		t.mu.Unlock()
 		select {
@@ -101,9 +96,12 @@ func (t *Transport) reinitialize(ctx context.Context, old string) error {
 			return ctx.Err()
 		}
 	}
+	if t.session != old {
+		t.mu.Unlock()
+		return nil // another request started the new session already
+	}
 	c := &reinitCall{done: make(chan struct{})}
 	t.reinit = c
-	t.session = ""
 	body := t.initBody
 	t.mu.Unlock()
 	c.err = t.initializeAgain(ctx, body)
@@ -115,7 +113,8 @@ func (t *Transport) reinitialize(ctx context.Context, old string) error {
 }
 
 // initializeAgain sends the initialize request the engine sent first,
-// takes its answer without delivering it, and says initialized.
+// takes its answer without delivering it, and says initialized, waiting
+// for the server to take that before the requests are sent again.
 func (t *Transport) initializeAgain(ctx context.Context, body []byte) error {
 	msgs, _, err := proto.DecodeJSON(body)
 	if err != nil || len(msgs) != 1 {
@@ -132,7 +131,10 @@ func (t *Transport) initializeAgain(ctx context.Context, body []byte) error {
 	}
 	select {
 	case m := <-got:
-		if m.Error != nil {
+		switch {
+		case m.Violation != nil:
+			return fmt.Errorf("initialize failed: %w", m.Violation)
+		case m.Error != nil:
 			return fmt.Errorf("initialize was refused: %d %s", m.Error.Code, m.Error.Message)
 		}
 	case <-ctx.Done():
@@ -140,7 +142,18 @@ func (t *Transport) initializeAgain(ctx context.Context, body []byte) error {
 	}
 	note, _ := proto.NewNotification(proto.MethodNotifyInitialized, nil)
 	nb, _ := note.EncodeJSON()
-	return t.newExchange(note, nb).start(ctx)
+	said := t.newExchange(note, nb)
+	said.resent = true // a 404 to it is the new session forgotten at once
+	said.responded = make(chan struct{})
+	if err := said.start(ctx); err != nil {
+		return err
+	}
+	select {
+	case <-said.responded:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // deleteSession ends the session with DELETE at Close, bounded by
