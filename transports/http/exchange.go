@@ -161,7 +161,12 @@ func (b *sentBody) Close() error { return nil }
 // fail ends a request that got no usable answer: the engine gets a
 // message naming its id with an *client.ExchangeError as its Violation,
 // and fails the request at once. A notification's failure is a warning.
+// Once the transport is ending nothing is said: the engine fails what is
+// pending with the transport's reason.
 func (ex *exchange) fail(status int, err error) {
+	if ex.t.ctx.Err() != nil {
+		return
+	}
 	if !ex.request {
 		if ex.ctx.Err() == nil {
 			ex.t.warnf("%s: %v", describe(ex.msg), err)
