@@ -22,9 +22,9 @@ type exchange struct {
 	msg     *proto.Message
 	body    []byte
 	conn    string
-	request bool // msg is a request: an answer is expected
-	modern  bool // msg carries 2026-07-28 _meta: cancelling closes the stream
-	resent  bool // sent once more after its session expired
+	request bool   // msg is a request: an answer is expected
+	modern  bool   // msg carries 2026-07-28 _meta: cancelling closes the stream
+	resent  bool   // sent once more after its session expired
 	session string // the Mcp-Session-Id the POST carried
 
 	ctx    context.Context
@@ -89,7 +89,7 @@ func (ex *exchange) start(ctx context.Context) error {
 	if ex.target != nil {
 		target = ex.target
 	}
-	req, err := http.NewRequestWithContext(ex.ctx, http.MethodPost, target.String(), nil)
+	req, err := http.NewRequestWithContext(withConn(ex.ctx, ex.conn), http.MethodPost, target.String(), nil)
 	if err != nil {
 		ex.forget()
 		return fmt.Errorf("building the POST: %w", err)

@@ -167,12 +167,12 @@ func (t *Transport) deleteSession() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), t.cfg.CloseTimeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, t.url.String(), nil)
+	conn := t.connName("DELETE")
+	req, err := http.NewRequestWithContext(withConn(ctx, conn), http.MethodDelete, t.url.String(), nil)
 	if err != nil {
 		return
 	}
 	t.setCommon(req.Header, true)
-	conn := t.connName("DELETE")
 	t.reportRequest(conn, req)
 	rsp, err := t.hc.Do(req)
 	if err != nil {

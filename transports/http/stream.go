@@ -66,7 +66,7 @@ func (t *Transport) resume(ex *exchange, lastID string) error {
 // get opens a GET stream of the session: Accept text/event-stream, the
 // session's headers and, when lastID is set, Last-Event-ID.
 func (t *Transport) get(ctx context.Context, conn, lastID string) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.url.String(), nil)
+	req, err := http.NewRequestWithContext(withConn(ctx, conn), http.MethodGet, t.url.String(), nil)
 	if err != nil {
 		return nil, err
 	}
