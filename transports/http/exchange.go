@@ -3,6 +3,7 @@ package mcphttp
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -209,9 +210,17 @@ func (ex *exchange) isAnswered() bool {
 	return ex.answered
 }
 
-// answers reports whether m answers this exchange's request.
+// answers reports whether m settles this exchange's request: a response
+// with its id, or a broken one naming its id (which fails it).
 func (ex *exchange) answers(m *proto.Message) bool {
-	return ex.request && m.IsResponse() && m.ID != nil && m.ID.Key() == ex.msg.ID.Key()
+	if !ex.request || m.ID == nil || m.ID.Key() != ex.msg.ID.Key() {
+		return false
+	}
+	if m.Violation != nil {
+		var env *proto.EnvelopeError
+		return !errors.As(m.Violation, &env) || !env.Request
+	}
+	return m.IsResponse()
 }
 
 // describe names a message in sentences: "request tools/call (id 3)".
