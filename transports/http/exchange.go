@@ -97,19 +97,19 @@ func (ex *exchange) start(ctx context.Context) error {
 	}
 	t.setMessageHeaders(req.Header, ex.msg)
 	ex.session = req.Header.Get(headerSession)
-	sent := make(chan struct{})
-	req.Body = &sentBody{r: bytes.NewReader(ex.body), sent: sent}
+	body := &sentBody{r: bytes.NewReader(ex.body), sent: make(chan struct{})}
+	req.Body = body
 	req.ContentLength = int64(len(ex.body))
 	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(ex.body)), nil }
 	t.reportRequest(ex.conn, req)
 	t.reportBody(capture.Out, ex.conn, ex.body, ex.msg)
 	failed := make(chan error, 1)
-	if !t.spawn(func() { ex.roundTrip(req, sent, failed) }) {
+	if !t.spawn(func() { ex.roundTrip(req, body, failed) }) {
 		ex.forget()
 		return t.life.Gone()
 	}
 	select {
-	case <-sent:
+	case <-body.sent:
 		return nil
 	case err := <-failed:
 		return err
@@ -120,8 +120,9 @@ func (ex *exchange) start(ctx context.Context) error {
 }
 
 // roundTrip does the POST and reads what answers it. An error before the
-// body went out goes to failed, for start to return.
-func (ex *exchange) roundTrip(req *http.Request, sent <-chan struct{}, failed chan<- error) {
+// body went out goes to failed, for start to return; a response ends the
+// sending, whatever of the body the server did not read.
+func (ex *exchange) roundTrip(req *http.Request, body *sentBody, failed chan<- error) {
 	defer ex.forget()
 	rsp, err := ex.t.hc.Do(req)
 	if ex.responded != nil {
@@ -130,13 +131,14 @@ func (ex *exchange) roundTrip(req *http.Request, sent <-chan struct{}, failed ch
 	if err != nil {
 		err = ex.t.wordFailure(req, err)
 		select {
-		case <-sent:
+		case <-body.sent:
 			ex.fail(0, err)
 		default:
 			failed <- &client.ExchangeError{Err: err}
 		}
 		return
 	}
+	body.done()
 	defer rsp.Body.Close()
 	ex.t.reportResponse(ex.conn, rsp)
 	ex.t.answer(ex, rsp)
@@ -152,10 +154,13 @@ type sentBody struct {
 func (b *sentBody) Read(p []byte) (int, error) {
 	n, err := b.r.Read(p)
 	if err == io.EOF {
-		b.once.Do(func() { close(b.sent) })
+		b.done()
 	}
 	return n, err
 }
+
+// done says the sending is over.
+func (b *sentBody) done() { b.once.Do(func() { close(b.sent) }) }
 
 func (b *sentBody) Close() error { return nil }
 
