@@ -36,13 +36,18 @@ func (t *Transport) answer(ex *exchange, rsp *http.Response) {
 		t.restartSession(ex)
 	case status >= 300:
 		t.refused(ex, rsp)
+	case !ex.request:
+		// The spec says 202 and no body; any 2xx accepts a notification or
+		// a response, and what a body holds is still read.
+		t.notificationAccepted(ex)
+		if status == http.StatusAccepted || status == http.StatusNoContent {
+			t.drain(ex, rsp)
+		} else {
+			t.readAnswer(ex, rsp)
+		}
 	case status == http.StatusAccepted || status == http.StatusNoContent:
 		t.drain(ex, rsp)
-		if ex.request {
-			ex.fail(status, fmt.Errorf("the server accepted %s with %s and sent no answer", describe(ex.msg), rsp.Status))
-		} else {
-			t.notificationAccepted(ex)
-		}
+		ex.fail(status, fmt.Errorf("the server accepted %s with %s and sent no answer", describe(ex.msg), rsp.Status))
 	default:
 		if ex.msg.Method == proto.MethodInitialize {
 			t.takeSession(rsp)
@@ -90,6 +95,9 @@ func (t *Transport) readJSON(ex *exchange, body io.Reader, declared int64) {
 	if len(b) > max {
 		t.tooBig(ex, b, declared)
 		return
+	}
+	if len(b) == 0 && !ex.request {
+		return // an empty body accepting a notification
 	}
 	for _, m := range t.reportBody(capture.In, ex.conn, b, nil) {
 		t.route(ex, m)
