@@ -215,6 +215,14 @@ func (ex *exchange) isAnswered() bool {
 	return ex.answered
 }
 
+// waited says whether the engine still waits for the request's answer:
+// it is neither answered, failed nor cancelled.
+func (ex *exchange) waited() bool {
+	ex.mu.Lock()
+	defer ex.mu.Unlock()
+	return !ex.answered && !ex.cancelled
+}
+
 // answers reports whether m settles this exchange's request: a response
 // with its id, or a broken one naming its id (which fails it).
 func (ex *exchange) answers(m *proto.Message) bool {

@@ -19,8 +19,8 @@ import (
 func (t *Transport) readStream(ex *exchange, body io.Reader) {
 	err := t.readEvents(ex, ex.conn, body)
 	for attempt := 1; ; attempt++ {
-		if ex.ctx.Err() != nil || !ex.request || ex.isAnswered() {
-			return
+		if ex.ctx.Err() != nil || !ex.request || !ex.waited() {
+			return // a cancelled request's stream is read only until it ends
 		}
 		if errors.Is(err, sse.ErrLimit) {
 			ex.fail(http.StatusOK, fmt.Errorf("the answer stream of %s: %w", describe(ex.msg), err))
