@@ -161,6 +161,7 @@ func (t *Transport) initializeAgain(ctx context.Context, body []byte) error {
 func (t *Transport) deleteSession() {
 	t.mu.Lock()
 	session, legacy := t.session, t.legacy
+	t.session = "" // ended: a second Close deletes nothing
 	t.mu.Unlock()
 	if session == "" || legacy != nil || t.hc == nil {
 		return
@@ -173,6 +174,7 @@ func (t *Transport) deleteSession() {
 		return
 	}
 	t.setCommon(req.Header, true)
+	req.Header.Set(headerSession, session)
 	t.reportRequest(conn, req)
 	rsp, err := t.hc.Do(req)
 	if err != nil {
