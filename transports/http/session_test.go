@@ -158,7 +158,13 @@ func TestCloseDeletesTheSession(t *testing.T) {
 	if err := r.tr.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
+	if err := r.tr.Close(); err != nil {
+		t.Fatalf("Close again: %v", err)
+	}
 	del := f.await(1, "DELETE", method(http.MethodDelete))[0]
+	if dels := f.requests(method(http.MethodDelete)); len(dels) != 1 {
+		t.Fatalf("%d DELETEs, want 1", len(dels))
+	}
 	if del.Header.Get(headerSession) != "s-1" || del.Path != "/mcp" {
 		t.Errorf("DELETE %s in session %q", del.Path, del.Header.Get(headerSession))
 	}
