@@ -11,6 +11,9 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 )
 
+// reinitWait bounds starting a new session after the server forgot one.
+const reinitWait = 30 * time.Second
+
 // takeSession keeps the session id an initialize answer carries.
 func (t *Transport) takeSession(rsp *http.Response) {
 	id := rsp.Header.Get(headerSession)
@@ -74,7 +77,7 @@ func (t *Transport) restartSession(ex *exchange) {
 	}
 	again := t.newExchange(ex.msg, ex.body)
 	again.resent = true
-	ctx, cancel := context.WithTimeout(ex.ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(ex.ctx, reinitWait)
 	defer cancel()
 	if err := again.start(ctx); err != nil {
 		ex.fail(0, err)
@@ -84,32 +87,49 @@ func (t *Transport) restartSession(ex *exchange) {
 // reinitialize runs initialize and notifications/initialized again, once
 // for every request that met the expired session old: a request that
 // meets it while the new session starts waits for that one, and a request
-// that meets it after the new session started is sent again at once.
+// that meets it after the new session started is sent again at once. The
+// new session is started on a goroutine of its own, bounded by
+// reinitWait, so that it outlives any one request; ctx bounds the wait.
 func (t *Transport) reinitialize(ctx context.Context, old string) error {
 	t.mu.Lock()
-	if c := t.reinit; c != nil {
-		t.mu.Unlock()
-		select {
-		case <-c.done:
-			return c.err
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
-	if t.session != old {
+	c := t.reinit
+	if c == nil && t.session != old {
 		t.mu.Unlock()
 		return nil // another request started the new session already
 	}
-	c := &reinitCall{done: make(chan struct{})}
-	t.reinit = c
-	body := t.initBody
-	t.mu.Unlock()
-	c.err = t.initializeAgain(ctx, body)
+	if c == nil {
+		c = &reinitCall{done: make(chan struct{})}
+		t.reinit = c
+		body := t.initBody
+		t.mu.Unlock()
+		if !t.spawn(func() { t.runReinit(c, body) }) {
+			t.settleReinit(c, t.life.Gone())
+		}
+	} else {
+		t.mu.Unlock()
+	}
+	select {
+	case <-c.done:
+		return c.err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// runReinit starts the new session and tells those waiting for it.
+func (t *Transport) runReinit(c *reinitCall, body []byte) {
+	ctx, cancel := context.WithTimeout(t.ctx, reinitWait)
+	defer cancel()
+	t.settleReinit(c, t.initializeAgain(ctx, body))
+}
+
+// settleReinit ends the re-initialization c with err.
+func (t *Transport) settleReinit(c *reinitCall, err error) {
 	t.mu.Lock()
 	t.reinit = nil
 	t.mu.Unlock()
+	c.err = err
 	close(c.done)
-	return c.err
 }
 
 // initializeAgain sends the initialize request the engine sent first,
