@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -196,4 +197,51 @@ func sessionsOf(list []seen) []string {
 		out = append(out, s.Header.Get(headerSession))
 	}
 	return out
+}
+
+// The new session does not depend on the request that happened to start
+// it: when that one is cancelled, the others waiting for the session
+// still get it.
+func TestNewSessionOutlivesTheRequestThatStartedIt(t *testing.T) {
+	noLeaks(t)
+	f := newFake(t)
+	r := newRig(t, f.URL(), func(c *Config) { c.CancelGrace = 10 * time.Millisecond })
+	r.handshake(t)
+	f.initialized("s-1")
+	seenInit, proceed := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	f.on(proto.MethodInitialize, func(w http.ResponseWriter, _ *http.Request, m *proto.Message) {
+		once.Do(func() { close(seenInit) })
+		<-proceed
+		w.Header().Set(headerSession, "s-2")
+		writeJSON(w, http.StatusOK, resultOf(m, initResult(proto.ProtocolVersion20251125)))
+	})
+	f.on(proto.MethodToolsList, func(w http.ResponseWriter, r *http.Request, m *proto.Message) {
+		if r.Header.Get(headerSession) == "s-1" {
+			if id, _ := m.ID.Int(); id == 3 {
+				<-seenInit
+			}
+			http.Error(w, "unknown session", http.StatusNotFound)
+			return
+		}
+		writeJSON(w, http.StatusOK, resultOf(m, `{"tools":[]}`))
+	})
+	first := request(t, 2, proto.MethodToolsList, nil)
+	r.send(t, first)
+	<-seenInit
+	r.send(t, request(t, 3, proto.MethodToolsList, nil))
+	r.warn.with(t, "sending tools/list (id 3) again")
+	if err := r.tr.CancelRequest(t.Context(), *first.ID, "no longer wanted"); err != nil {
+		t.Fatal(err)
+	}
+	flowtest.Eventually(t, "the cancelled request lets go", func() bool {
+		r.tr.mu.Lock()
+		defer r.tr.mu.Unlock()
+		return r.tr.exchanges[first.ID.Key()] == nil
+	})
+	close(proceed)
+	m := r.in.next(t)
+	if m.ID.Key() != proto.IntID(3).Key() || !m.IsResponse() {
+		t.Fatalf("delivered %s (%v)", m.Raw, m.Violation)
+	}
 }
