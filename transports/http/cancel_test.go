@@ -13,27 +13,13 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 )
 
-// slowCall answers tools/call with an SSE stream that says nothing and
-// reports on ended when the client lets go of it.
-func slowCall(f *fake, ended chan<- struct{}) {
-	f.on(proto.MethodToolsCall, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+// slowCall answers tools/call with an SSE stream that says nothing; the
+// channel tells when the client let go of it.
+func slowCall(f *fake) <-chan struct{} {
+	return released(f, proto.MethodToolsCall, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
 		openSSE(w)(": working\n\n")
 		f.hold(r)
-		select {
-		case ended <- struct{}{}:
-		default:
-		}
 	})
-}
-
-// awaitEnd waits for a held stream to be let go.
-func awaitEnd(t *testing.T, ended <-chan struct{}, what string) {
-	t.Helper()
-	select {
-	case <-ended:
-	case <-time.After(hangGuard):
-		t.Fatalf("%s stayed open", what)
-	}
 }
 
 // In the 2026-07-28 revision a request is cancelled by closing its answer
@@ -41,8 +27,7 @@ func awaitEnd(t *testing.T, ended <-chan struct{}, what string) {
 func TestCancelModernRequestClosesItsStream(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
-	ended := make(chan struct{}, 1)
-	slowCall(f, ended)
+	ended := slowCall(f)
 	r := newRig(t, f.URL(), func(c *Config) { c.CancelGrace = time.Hour })
 	call := request(t, 5, proto.MethodToolsCall, modernParams(map[string]any{"name": "slow"}))
 	r.send(t, call)
@@ -68,8 +53,7 @@ func TestCancelModernRequestClosesItsStream(t *testing.T) {
 func TestCancelSessionRequestNotifiesThenCloses(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
-	ended := make(chan struct{}, 1)
-	slowCall(f, ended)
+	ended := slowCall(f)
 	r := newRig(t, f.URL(), func(c *Config) { c.CancelGrace = 50 * time.Millisecond })
 	r.handshake(t)
 	call := request(t, 5, proto.MethodToolsCall, map[string]any{"name": "slow"})
@@ -97,8 +81,7 @@ func TestCancelSessionRequestNotifiesThenCloses(t *testing.T) {
 func TestEngineTimeoutCancelsThroughTheTransport(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
-	ended := make(chan struct{}, 1)
-	slowCall(f, ended)
+	ended := slowCall(f)
 	s := connect(t, f.URL(), func(c *Config) { c.CancelGrace = 10 * time.Millisecond },
 		client.Options{ProtocolVersion: proto.ProtocolVersion20251125, Timeout: 200 * time.Millisecond})
 	_, err := s.call(proto.MethodToolsCall, map[string]any{"name": "slow"})

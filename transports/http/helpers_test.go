@@ -245,6 +245,32 @@ func (f *fake) hold(r *http.Request) {
 	}
 }
 
+// released reports, through a channel, when a hostile handler's client let
+// go of it.
+func released(f *fake, key string, body func(w http.ResponseWriter, r *http.Request, m *proto.Message)) <-chan struct{} {
+	done := make(chan struct{}, 1)
+	f.on(key, func(w http.ResponseWriter, r *http.Request, m *proto.Message) {
+		defer func() {
+			select {
+			case done <- struct{}{}:
+			default:
+			}
+		}()
+		body(w, r, m)
+	})
+	return done
+}
+
+// awaitEnd waits for a held stream to be let go.
+func awaitEnd(t *testing.T, ended <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ended:
+	case <-time.After(hangGuard):
+		t.Fatalf("%s stayed open", what)
+	}
+}
+
 // inbox collects what a transport delivers.
 type inbox chan *proto.Message
 

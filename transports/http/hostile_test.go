@@ -22,22 +22,6 @@ func sessionOpts(timeout, maxTime time.Duration) client.Options {
 	return client.Options{ProtocolVersion: proto.ProtocolVersion20251125, Timeout: timeout, HardTimeout: maxTime}
 }
 
-// released reports, through a channel, when a hostile handler's client let
-// go of it.
-func released(f *fake, key string, body func(w http.ResponseWriter, r *http.Request, m *proto.Message)) <-chan struct{} {
-	done := make(chan struct{}, 1)
-	f.on(key, func(w http.ResponseWriter, r *http.Request, m *proto.Message) {
-		defer func() {
-			select {
-			case done <- struct{}{}:
-			default:
-			}
-		}()
-		body(w, r, m)
-	})
-	return done
-}
-
 // A body that never ends, SSE heartbeats or JSON whitespace trickling and
 // no answer, ends by the request's max time; the body is let go and the
 // session lives on.
