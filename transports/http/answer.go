@@ -41,13 +41,18 @@ func (t *Transport) answer(ex *exchange, rsp *http.Response) {
 		t.restartSession(ex)
 	case status >= 300:
 		t.refused(ex, rsp)
+	case !ex.request:
+		// The spec says 202 and no body; any 2xx accepts a notification or
+		// a response, and what a body holds is still read.
+		t.notificationAccepted(ex)
+		if status == http.StatusAccepted || status == http.StatusNoContent {
+			t.drain(ex, rsp)
+		} else {
+			t.readAnswer(ex, rsp)
+		}
 	case status == http.StatusAccepted || status == http.StatusNoContent:
 		t.drain(ex, rsp)
-		if ex.request {
-			ex.fail(status, fmt.Errorf("the server accepted %s with %s and sent no answer", describe(ex.msg), rsp.Status))
-		} else {
-			t.notificationAccepted(ex)
-		}
+		ex.fail(status, fmt.Errorf("the server accepted %s with %s and sent no answer", describe(ex.msg), rsp.Status))
 	default:
 		if ex.msg.Method == proto.MethodInitialize {
 			t.takeSession(rsp)
@@ -60,7 +65,7 @@ func (t *Transport) answer(ex *exchange, rsp *http.Response) {
 func (t *Transport) readAnswer(ex *exchange, rsp *http.Response) {
 	switch mt := mediaType(rsp.Header); mt {
 	case "application/json":
-		t.readJSON(ex, rsp.Body)
+		t.readJSON(ex, rsp.Body, rsp.ContentLength)
 	case "text/event-stream":
 		t.readStream(ex, rsp.Body)
 	default:
@@ -82,24 +87,22 @@ func (t *Transport) drain(ex *exchange, rsp *http.Response) {
 }
 
 // readJSON reads a JSON answer of at most MaxFrameSize bytes and delivers
-// what it holds.
-func (t *Transport) readJSON(ex *exchange, body io.Reader) {
+// what it holds. declared is the body's Content-Length, or -1.
+func (t *Transport) readJSON(ex *exchange, body io.Reader, declared int64) {
 	max := t.cfg.MaxFrameSize
 	b, err := io.ReadAll(io.LimitReader(body, int64(max)+1))
-	if err != nil && ex.ctx.Err() == nil {
-		ex.fail(0, fmt.Errorf("reading the answer to %s: %w", describe(ex.msg), err))
+	if err != nil {
+		if ex.ctx.Err() == nil {
+			ex.fail(0, fmt.Errorf("reading the answer to %s: %w", describe(ex.msg), err))
+		}
 		return
 	}
 	if len(b) > max {
-		tooBig := &proto.FrameTooLargeError{Size: int64(len(b)), Max: int64(max)}
-		head := b[:min(len(b), 64<<10)]
-		t.reportText(ex.conn, "body (head)", head)
-		if m := proto.NewViolation(head, tooBig); m != nil && ex.settle() {
-			t.deliverMsg(m)
-			return
-		}
-		ex.fail(http.StatusOK, fmt.Errorf("the answer to %s is over %d bytes", describe(ex.msg), max))
+		t.tooBig(ex, b, declared)
 		return
+	}
+	if len(b) == 0 && !ex.request {
+		return // an empty body accepting a notification
 	}
 	for _, m := range t.reportBody(capture.In, ex.conn, b, nil) {
 		t.route(ex, m)
@@ -107,6 +110,23 @@ func (t *Transport) readJSON(ex *exchange, body io.Reader) {
 	if ex.request && !ex.isAnswered() && ex.ctx.Err() == nil {
 		ex.fail(http.StatusOK, fmt.Errorf("the JSON answer to %s holds no response with its id", describe(ex.msg)))
 	}
+}
+
+// tooBig fails the request whose JSON answer b, cut at MaxFrameSize+1
+// bytes, is over the limit: as a violation of its answer when the head
+// names its id, else as an exchange that could not carry it.
+func (t *Transport) tooBig(ex *exchange, b []byte, declared int64) {
+	limit := t.cfg.MaxFrameSize
+	cause := &proto.FrameTooLargeError{Size: max(declared, int64(len(b))), Max: int64(limit)}
+	head := b[:min(len(b), 64<<10)]
+	t.reportText(ex.conn, "body (head)", head)
+	if m := proto.NewViolation(head, cause); m != nil && ex.request && m.ID.Key() == ex.msg.ID.Key() {
+		if ex.settle() {
+			ex.hand(m)
+		}
+		return
+	}
+	ex.fail(http.StatusOK, fmt.Errorf("the answer to %s is over %d bytes: %w", describe(ex.msg), limit, cause))
 }
 
 // route delivers one message read from an exchange's answer: its answer
@@ -131,10 +151,8 @@ func (t *Transport) route(ex *exchange, m *proto.Message) {
 		if ex.msg.Method == proto.MethodToolsList && m.Result != nil {
 			t.learnTools(m.Result)
 		}
-		if ex.onAnswer != nil {
-			ex.onAnswer(m)
-			return
-		}
+		ex.hand(m)
+		return
 	}
 	t.deliverMsg(m)
 }

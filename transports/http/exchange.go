@@ -3,6 +3,7 @@ package mcphttp
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -22,15 +23,20 @@ type exchange struct {
 	msg     *proto.Message
 	body    []byte
 	conn    string
-	request bool // msg is a request: an answer is expected
-	modern  bool // msg carries 2026-07-28 _meta: cancelling closes the stream
-	resent  bool // sent once more after its session expired
+	request bool   // msg is a request: an answer is expected
+	modern  bool   // msg carries 2026-07-28 _meta: cancelling closes the stream
+	resent  bool   // sent once more after its session expired
+	session string // the Mcp-Session-Id the POST carried
 
 	ctx    context.Context
 	cancel context.CancelFunc
-	// onAnswer, when set, takes the answer instead of the engine (the
-	// initialize of a session started again).
+	// onAnswer, when set, takes the answer, or the message that fails the
+	// request, instead of the engine (the initialize of a session started
+	// again).
 	onAnswer func(*proto.Message)
+	// responded, when set, is closed once the POST got its response head,
+	// or failed.
+	responded chan struct{}
 	// onEndpoint, when set, takes the data of endpoint events (the legacy
 	// transport's stream).
 	onEndpoint func(data string) error
@@ -95,7 +101,7 @@ func (ex *exchange) start(ctx context.Context) error {
 	if ex.target != nil {
 		target = ex.target
 	}
-	req, err := http.NewRequestWithContext(ex.ctx, http.MethodPost, target.String(), nil)
+	req, err := http.NewRequestWithContext(withConn(ex.ctx, ex.conn), http.MethodPost, target.String(), nil)
 	if err != nil {
 		ex.forget()
 		return fmt.Errorf("building the POST: %w", err)
@@ -108,19 +114,20 @@ func (ex *exchange) start(ctx context.Context) error {
 			return &client.ExchangeError{Err: err}
 		}
 	}
-	sent := make(chan struct{})
-	req.Body = &sentBody{r: bytes.NewReader(ex.body), sent: sent}
+	ex.session = req.Header.Get(headerSession)
+	body := &sentBody{r: bytes.NewReader(ex.body), sent: make(chan struct{})}
+	req.Body = body
 	req.ContentLength = int64(len(ex.body))
 	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(ex.body)), nil }
 	t.reportRequest(ex.conn, req)
 	t.reportBody(capture.Out, ex.conn, ex.body, ex.msg)
 	failed := make(chan error, 1)
-	if !t.spawn(func() { ex.roundTrip(req, sent, failed) }) {
+	if !t.spawn(func() { ex.roundTrip(req, body, failed) }) {
 		ex.forget()
 		return t.life.Gone()
 	}
 	select {
-	case <-sent:
+	case <-body.sent:
 		return nil
 	case err := <-failed:
 		return err
@@ -131,24 +138,29 @@ func (ex *exchange) start(ctx context.Context) error {
 }
 
 // roundTrip does the POST and reads what answers it. An error before the
-// body went out goes to failed, for start to return.
-func (ex *exchange) roundTrip(req *http.Request, sent <-chan struct{}, failed chan<- error) {
+// body went out goes to failed, for start to return; a response ends the
+// sending, whatever of the body the server did not read.
+func (ex *exchange) roundTrip(req *http.Request, body *sentBody, failed chan<- error) {
 	defer func() {
 		if !ex.awaitsStream() {
 			ex.forget()
 		}
 	}()
 	rsp, err := ex.t.hc.Do(req)
+	if ex.responded != nil {
+		close(ex.responded)
+	}
 	if err != nil {
 		err = ex.t.wordFailure(req, err)
 		select {
-		case <-sent:
+		case <-body.sent:
 			ex.fail(0, err)
 		default:
 			failed <- &client.ExchangeError{Err: err}
 		}
 		return
 	}
+	body.done()
 	defer rsp.Body.Close()
 	ex.t.reportResponse(ex.conn, rsp)
 	ex.t.answer(ex, rsp)
@@ -164,17 +176,25 @@ type sentBody struct {
 func (b *sentBody) Read(p []byte) (int, error) {
 	n, err := b.r.Read(p)
 	if err == io.EOF {
-		b.once.Do(func() { close(b.sent) })
+		b.done()
 	}
 	return n, err
 }
+
+// done says the sending is over.
+func (b *sentBody) done() { b.once.Do(func() { close(b.sent) }) }
 
 func (b *sentBody) Close() error { return nil }
 
 // fail ends a request that got no usable answer: the engine gets a
 // message naming its id with an *client.ExchangeError as its Violation,
 // and fails the request at once. A notification's failure is a warning.
+// Once the transport is ending nothing is said: the engine fails what is
+// pending with the transport's reason.
 func (ex *exchange) fail(status int, err error) {
+	if ex.t.ctx.Err() != nil {
+		return
+	}
 	if !ex.request {
 		if ex.ctx.Err() == nil {
 			ex.t.warnf("%s: %v", describe(ex.msg), err)
@@ -185,7 +205,17 @@ func (ex *exchange) fail(status int, err error) {
 		return
 	}
 	id := *ex.msg.ID
-	ex.t.deliverMsg(&proto.Message{ID: &id, Violation: &client.ExchangeError{Status: status, Err: err}})
+	ex.hand(&proto.Message{ID: &id, Violation: &client.ExchangeError{Status: status, Err: err}})
+}
+
+// hand gives what settled the request, its answer or its failure, to
+// whoever waits for it: onAnswer when set, else the engine.
+func (ex *exchange) hand(m *proto.Message) {
+	if ex.onAnswer != nil {
+		ex.onAnswer(m)
+		return
+	}
+	ex.t.deliverMsg(m)
 }
 
 // settle marks the request answered; it reports false when it was
@@ -207,16 +237,25 @@ func (ex *exchange) isAnswered() bool {
 	return ex.answered
 }
 
-// isCancelled says whether the engine gave up on the request.
-func (ex *exchange) isCancelled() bool {
+// waited says whether the engine still waits for the request's answer:
+// it is neither answered, failed nor cancelled.
+func (ex *exchange) waited() bool {
 	ex.mu.Lock()
 	defer ex.mu.Unlock()
-	return ex.cancelled
+	return !ex.answered && !ex.cancelled
 }
 
-// answers reports whether m answers this exchange's request.
+// answers reports whether m settles this exchange's request: a response
+// with its id, or a broken one naming its id (which fails it).
 func (ex *exchange) answers(m *proto.Message) bool {
-	return ex.request && m.IsResponse() && m.ID != nil && m.ID.Key() == ex.msg.ID.Key()
+	if !ex.request || m.ID == nil || m.ID.Key() != ex.msg.ID.Key() {
+		return false
+	}
+	if m.Violation != nil {
+		var env *proto.EnvelopeError
+		return !errors.As(m.Violation, &env) || !env.Request
+	}
+	return m.IsResponse()
 }
 
 // describe names a message in sentences: "request tools/call (id 3)".

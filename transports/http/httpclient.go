@@ -1,6 +1,7 @@
 package mcphttp
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net"
@@ -44,9 +45,23 @@ func (t *Transport) newClient(keyLog io.Writer) (*http.Client, error) {
 // errTooManyRedirects ends a redirect chain.
 var errTooManyRedirects = errors.New("stopped after 5 redirects")
 
-// checkRedirect captures each redirect and strips every credential and
-// every header the user added when the redirect leaves the origin.
+// connKey carries an exchange's connection name in its request's
+// context, for the capture of its redirects.
+type connKey struct{}
+
+// withConn returns ctx naming the connection conn.
+func withConn(ctx context.Context, conn string) context.Context {
+	return context.WithValue(ctx, connKey{}, conn)
+}
+
+// checkRedirect captures each redirect, the 3xx that asked for it and
+// the request that follows, and strips every credential and every header
+// the user added when the redirect leaves the origin.
 func (t *Transport) checkRedirect(req *http.Request, via []*http.Request) error {
+	conn, _ := req.Context().Value(connKey{}).(string)
+	if req.Response != nil {
+		t.reportResponse(conn, req.Response)
+	}
 	if len(via) >= maxRedirects {
 		return errTooManyRedirects
 	}
@@ -58,5 +73,6 @@ func (t *Transport) checkRedirect(req *http.Request, via []*http.Request) error 
 			}
 		}
 	}
+	t.reportRequest(conn, req)
 	return nil
 }

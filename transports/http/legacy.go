@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
@@ -20,23 +21,37 @@ const legacyWait = 30 * time.Second
 // the client POSTs to.
 type legacyLink struct {
 	ready    chan struct{} // closed once endpoint or err is set
+	once     sync.Once
 	endpoint *url.URL
 	err      error
+	stop     context.CancelFunc // closes the stream
+}
+
+// settle records the endpoint, or why there is none, once.
+func (l *legacyLink) settle(endpoint *url.URL, err error) {
+	l.once.Do(func() {
+		l.endpoint, l.err = endpoint, err
+		close(l.ready)
+	})
 }
 
 // openLegacy opens the SSE stream and waits, at most until ctx ends, for
-// its endpoint event.
+// its endpoint event. A stream that names no usable endpoint is closed.
 func (t *Transport) openLegacy(ctx context.Context) error {
-	l := &legacyLink{ready: make(chan struct{})}
-	if !t.spawn(func() { t.runLegacy(l) }) {
+	sctx, stop := context.WithCancel(t.ctx)
+	l := &legacyLink{ready: make(chan struct{}), stop: stop}
+	if !t.spawn(func() { t.runLegacy(sctx, l) }) {
+		stop()
 		return t.life.Gone()
 	}
 	select {
 	case <-l.ready:
 		if l.err != nil {
+			stop()
 			return l.err
 		}
 	case <-ctx.Done():
+		stop()
 		return fmt.Errorf("GET %s sent no endpoint event: %w", t.url.Redacted(), context.Cause(ctx))
 	}
 	t.mu.Lock()
@@ -45,44 +60,33 @@ func (t *Transport) openLegacy(ctx context.Context) error {
 	return nil
 }
 
-// runLegacy reads the SSE stream until it ends, which ends the transport:
-// the legacy transport cannot resume a session.
-func (t *Transport) runLegacy(l *legacyLink) {
-	ctx, cancel := context.WithCancel(t.ctx)
+// runLegacy reads the SSE stream until it ends, which ends the transport
+// (the legacy transport cannot resume a session), unless the stream was
+// given up before it served.
+func (t *Transport) runLegacy(ctx context.Context, l *legacyLink) {
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	note, _ := proto.NewNotification("SSE stream", nil)
 	ex := &exchange{t: t, msg: note, ctx: ctx, cancel: cancel, conn: t.connName("GET")}
-	once := func(err error) {
-		if l.err == nil && l.endpoint == nil {
-			l.err = err
-			close(l.ready)
-		}
-	}
 	ex.onEndpoint = func(data string) error {
 		u, err := t.endpointURL(data)
-		if err != nil {
-			return err
-		}
-		if l.endpoint == nil && l.err == nil {
-			l.endpoint = u
-			close(l.ready)
-		}
-		return nil
+		l.settle(u, err)
+		return err
 	}
 	rsp, err := t.get(ctx, ex.conn, "")
 	if err != nil {
-		once(err)
+		l.settle(nil, err)
 		return
 	}
 	defer rsp.Body.Close()
 	if rsp.StatusCode != http.StatusOK || mediaType(rsp.Header) != "text/event-stream" {
 		t.drain(ex, rsp)
-		once(fmt.Errorf("GET %s for the SSE stream was answered %s, %q", t.url.Redacted(), rsp.Status, rsp.Header.Get("Content-Type")))
+		l.settle(nil, fmt.Errorf("GET %s for the SSE stream was answered %s, %q", t.url.Redacted(), rsp.Status, rsp.Header.Get("Content-Type")))
 		return
 	}
 	err = t.readEvents(ex, ex.conn, rsp.Body)
-	once(fmt.Errorf("the SSE stream ended before its endpoint event (%s)", streamEnd(err)))
-	if t.ctx.Err() == nil {
+	l.settle(nil, fmt.Errorf("the SSE stream ended before its endpoint event (%s)", streamEnd(err)))
+	if ctx.Err() == nil {
 		go t.end(fmt.Errorf("the SSE stream of GET %s ended (%s); the legacy HTTP+SSE transport cannot resume a session", t.url.Redacted(), streamEnd(err)))
 	}
 }

@@ -2,7 +2,9 @@ package mcphttp
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 
 	"github.com/mcpscope/mcpscope/capture"
@@ -36,12 +38,14 @@ func (t *Transport) listen() {
 			failures++
 			err = fmt.Errorf("the GET was answered %s", rsp.Status)
 		default:
-			if t.readEvents(ex, ex.conn, rsp.Body) != nil || ex.lastEventID() == "" {
+			err = t.readEvents(ex, ex.conn, rsp.Body)
+			if !errors.Is(err, io.EOF) || ex.lastEventID() == "" {
 				failures++
 			} else {
 				failures = 0
 			}
 			rsp.Body.Close()
+			err = errors.New(streamEnd(err))
 		}
 		if ctx.Err() != nil {
 			return

@@ -57,15 +57,3 @@ func TestParamHeadersInvalidToolRefusedUntilInsisted(t *testing.T) {
 		}
 	}
 }
-
-// Values that cannot ride as they are get the base64 sentinel.
-func TestHeaderValueEncoding(t *testing.T) {
-	for in, want := range map[string]string{
-		"us-west1": "us-west1", " padded": "=?base64?IHBhZGRlZA==?=", "=?base64?x?=": "=?base64?PT9iYXNlNjQ/eD89?=",
-		"a\r\nb": "=?base64?YQ0KYg==?=",
-	} {
-		if got := headerValue(in); got != want {
-			t.Errorf("headerValue(%q) = %q, want %q", in, got, want)
-		}
-	}
-}

@@ -11,6 +11,9 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 )
 
+// reinitWait bounds starting a new session after the server forgot one.
+const reinitWait = 30 * time.Second
+
 // takeSession keeps the session id an initialize answer carries.
 func (t *Transport) takeSession(rsp *http.Response) {
 	id := rsp.Header.Get(headerSession)
@@ -45,12 +48,12 @@ func (t *Transport) notificationAccepted(ex *exchange) {
 // expiredSession reports whether a 404 answers a POST sent in a session:
 // the server forgot the session.
 func (t *Transport) expiredSession(ex *exchange) bool {
-	if ex.msg.Method == proto.MethodInitialize {
+	if ex.msg.Method == proto.MethodInitialize || ex.session == "" {
 		return false
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.session != "" && t.initBody != nil
+	return t.initBody != nil
 }
 
 // reinitCall is a re-initialization in flight, shared by every request
@@ -61,61 +64,77 @@ type reinitCall struct {
 }
 
 // restartSession initializes a new session after the server forgot the
-// old one and sends ex's message once more in it.
+// one ex was sent in, and sends ex's message once more in the new one.
 func (t *Transport) restartSession(ex *exchange) {
 	if ex.resent {
 		ex.fail(http.StatusNotFound, errors.New("the server forgot the new session at once (404 again)"))
 		return
 	}
-	t.mu.Lock()
-	old := t.session
-	t.mu.Unlock()
-	t.warnf("the server no longer knows session %s (404): starting a new session and sending %s again", old, describe(ex.msg))
-	if err := t.reinitialize(ex.ctx, old); err != nil {
+	t.warnf("the server no longer knows session %s (404): starting a new session and sending %s again", ex.session, describe(ex.msg))
+	if err := t.reinitialize(ex.ctx, ex.session); err != nil {
 		ex.fail(http.StatusNotFound, fmt.Errorf("the session expired (404), and starting a new one failed: %w", err))
 		return
 	}
 	again := t.newExchange(ex.msg, ex.body)
 	again.resent = true
-	ctx, cancel := context.WithTimeout(ex.ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(ex.ctx, reinitWait)
 	defer cancel()
 	if err := again.start(ctx); err != nil {
 		ex.fail(0, err)
 	}
 }
 
-// reinitialize runs initialize and notifications/initialized again,
-// once for every request that met the expired session old.
+// reinitialize runs initialize and notifications/initialized again, once
+// for every request that met the expired session old: a request that
+// meets it while the new session starts waits for that one, and a request
+// that meets it after the new session started is sent again at once. The
+// new session is started on a goroutine of its own, bounded by
+// reinitWait, so that it outlives any one request; ctx bounds the wait.
 func (t *Transport) reinitialize(ctx context.Context, old string) error {
 	t.mu.Lock()
-	if t.session != old {
+	c := t.reinit
+	if c == nil && t.session != old {
 		t.mu.Unlock()
 		return nil // another request started the new session already
 	}
-	if c := t.reinit; c != nil {
+	if c == nil {
+		c = &reinitCall{done: make(chan struct{})}
+		t.reinit = c
+		body := t.initBody
 		t.mu.Unlock()
-		select {
-		case <-c.done:
-			return c.err
-		case <-ctx.Done():
-			return ctx.Err()
+		if !t.spawn(func() { t.runReinit(c, body) }) {
+			t.settleReinit(c, t.life.Gone())
 		}
+	} else {
+		t.mu.Unlock()
 	}
-	c := &reinitCall{done: make(chan struct{})}
-	t.reinit = c
-	t.session = ""
-	body := t.initBody
-	t.mu.Unlock()
-	c.err = t.initializeAgain(ctx, body)
+	select {
+	case <-c.done:
+		return c.err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// runReinit starts the new session and tells those waiting for it.
+func (t *Transport) runReinit(c *reinitCall, body []byte) {
+	ctx, cancel := context.WithTimeout(t.ctx, reinitWait)
+	defer cancel()
+	t.settleReinit(c, t.initializeAgain(ctx, body))
+}
+
+// settleReinit ends the re-initialization c with err.
+func (t *Transport) settleReinit(c *reinitCall, err error) {
 	t.mu.Lock()
 	t.reinit = nil
 	t.mu.Unlock()
+	c.err = err
 	close(c.done)
-	return c.err
 }
 
 // initializeAgain sends the initialize request the engine sent first,
-// takes its answer without delivering it, and says initialized.
+// takes its answer without delivering it, and says initialized, waiting
+// for the server to take that before the requests are sent again.
 func (t *Transport) initializeAgain(ctx context.Context, body []byte) error {
 	msgs, _, err := proto.DecodeJSON(body)
 	if err != nil || len(msgs) != 1 {
@@ -132,7 +151,10 @@ func (t *Transport) initializeAgain(ctx context.Context, body []byte) error {
 	}
 	select {
 	case m := <-got:
-		if m.Error != nil {
+		switch {
+		case m.Violation != nil:
+			return fmt.Errorf("initialize failed: %w", m.Violation)
+		case m.Error != nil:
 			return fmt.Errorf("initialize was refused: %d %s", m.Error.Code, m.Error.Message)
 		}
 	case <-ctx.Done():
@@ -140,7 +162,18 @@ func (t *Transport) initializeAgain(ctx context.Context, body []byte) error {
 	}
 	note, _ := proto.NewNotification(proto.MethodNotifyInitialized, nil)
 	nb, _ := note.EncodeJSON()
-	return t.newExchange(note, nb).start(ctx)
+	said := t.newExchange(note, nb)
+	said.resent = true // a 404 to it is the new session forgotten at once
+	said.responded = make(chan struct{})
+	if err := said.start(ctx); err != nil {
+		return err
+	}
+	select {
+	case <-said.responded:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // deleteSession ends the session with DELETE at Close, bounded by
@@ -148,18 +181,20 @@ func (t *Transport) initializeAgain(ctx context.Context, body []byte) error {
 func (t *Transport) deleteSession() {
 	t.mu.Lock()
 	session, legacy := t.session, t.legacy
+	t.session = "" // ended: a second Close deletes nothing
 	t.mu.Unlock()
 	if session == "" || legacy != nil || t.hc == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), t.cfg.CloseTimeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, t.url.String(), nil)
+	conn := t.connName("DELETE")
+	req, err := http.NewRequestWithContext(withConn(ctx, conn), http.MethodDelete, t.url.String(), nil)
 	if err != nil {
 		return
 	}
 	t.setCommon(req.Header, true)
-	conn := t.connName("DELETE")
+	req.Header.Set(headerSession, session)
 	t.reportRequest(conn, req)
 	rsp, err := t.hc.Do(req)
 	if err != nil {

@@ -19,8 +19,8 @@ import (
 func (t *Transport) readStream(ex *exchange, body io.Reader) {
 	err := t.readEvents(ex, ex.conn, body)
 	for attempt := 1; ; attempt++ {
-		if ex.ctx.Err() != nil || !ex.request || ex.isAnswered() || ex.isCancelled() {
-			return
+		if ex.ctx.Err() != nil || !ex.request || !ex.waited() {
+			return // a cancelled request's stream is read only until it ends
 		}
 		if errors.Is(err, sse.ErrLimit) {
 			ex.fail(http.StatusOK, fmt.Errorf("the answer stream of %s: %w", describe(ex.msg), err))
@@ -66,7 +66,7 @@ func (t *Transport) resume(ex *exchange, lastID string) error {
 // get opens a GET stream of the session: Accept text/event-stream, the
 // session's headers and, when lastID is set, Last-Event-ID.
 func (t *Transport) get(ctx context.Context, conn, lastID string) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.url.String(), nil)
+	req, err := http.NewRequestWithContext(withConn(ctx, conn), http.MethodGet, t.url.String(), nil)
 	if err != nil {
 		return nil, err
 	}

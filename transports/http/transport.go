@@ -3,6 +3,7 @@ package mcphttp
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -82,7 +83,11 @@ func (t *Transport) Start(ctx context.Context, deliver func(*proto.Message)) err
 		if err != nil {
 			return err
 		}
-		hc, err := t.newClient(keyLog)
+		var secrets io.Writer // never a nil *os.File in an interface: TLS would write to it
+		if keyLog != nil {
+			secrets = keyLog
+		}
+		hc, err := t.newClient(secrets)
 		if err != nil {
 			if keyLog != nil {
 				_ = keyLog.Close()

@@ -1,0 +1,133 @@
+package mcphttp
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/flowtest"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// slowCall answers tools/call with an SSE stream that says nothing; the
+// channel tells when the client let go of it.
+func slowCall(f *fake) <-chan struct{} {
+	return released(f, proto.MethodToolsCall, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+		openSSE(w)(": working\n\n")
+		f.hold(r)
+	})
+}
+
+// In the 2026-07-28 revision a request is cancelled by closing its answer
+// stream; no notification goes out.
+func TestCancelModernRequestClosesItsStream(t *testing.T) {
+	noLeaks(t)
+	f := newFake(t)
+	ended := slowCall(f)
+	r := newRig(t, f.URL(), func(c *Config) { c.CancelGrace = time.Hour })
+	call := request(t, 5, proto.MethodToolsCall, modernParams(map[string]any{"name": "slow"}))
+	r.send(t, call)
+	f.await(1, "tools/call", posted(proto.MethodToolsCall))
+	if err := r.tr.CancelRequest(t.Context(), *call.ID, "user pressed Esc"); err != nil {
+		t.Fatalf("CancelRequest: %v", err)
+	}
+	awaitEnd(t, ended, "the answer stream")
+	r.send(t, request(t, 6, proto.MethodPing, modernParams(nil)))
+	if m := r.in.next(t); m.ID.Key() != proto.IntID(6).Key() {
+		t.Fatalf("delivered %s; the cancelled request must get nothing", m.Raw)
+	}
+	if n := len(f.requests(posted(proto.MethodNotifyCancelled))); n != 0 {
+		t.Errorf("%d notifications/cancelled in the modern era", n)
+	}
+	r.frame(t, "the cancel note", func(f *capture.Frame) bool {
+		return f.Dir == capture.Out && strings.Contains(string(f.Raw), "closed the answer stream to cancel tools/call (id 5): user pressed Esc")
+	})
+}
+
+// In a session of an earlier revision, cancelling sends
+// notifications/cancelled and closes the stream after CancelGrace.
+func TestCancelSessionRequestNotifiesThenCloses(t *testing.T) {
+	noLeaks(t)
+	f := newFake(t)
+	ended := slowCall(f)
+	r := newRig(t, f.URL(), func(c *Config) { c.CancelGrace = 50 * time.Millisecond })
+	r.handshake(t)
+	call := request(t, 5, proto.MethodToolsCall, map[string]any{"name": "slow"})
+	r.send(t, call)
+	f.await(1, "tools/call", posted(proto.MethodToolsCall))
+	if err := r.tr.CancelRequest(t.Context(), *call.ID, "took too long"); err != nil {
+		t.Fatalf("CancelRequest: %v", err)
+	}
+	note := f.await(1, "notifications/cancelled", posted(proto.MethodNotifyCancelled))[0]
+	var params struct {
+		RequestID json.RawMessage `json:"requestId"`
+		Reason    string          `json:"reason"`
+	}
+	if err := json.Unmarshal(note.Msg.Params, &params); err != nil || string(params.RequestID) != "5" || params.Reason != "took too long" {
+		t.Errorf("cancelled params %s (%v)", note.Msg.Params, err)
+	}
+	if note.Header.Get(headerSession) != "s-1" {
+		t.Errorf("cancelled sent in session %q", note.Header.Get(headerSession))
+	}
+	awaitEnd(t, ended, "the answer stream after CancelGrace")
+}
+
+// Through the engine, a call that runs out of time is cancelled by the
+// transport's own means: in a session, notifications/cancelled.
+func TestEngineTimeoutCancelsThroughTheTransport(t *testing.T) {
+	noLeaks(t)
+	f := newFake(t)
+	ended := slowCall(f)
+	s := connect(t, f.URL(), func(c *Config) { c.CancelGrace = 10 * time.Millisecond },
+		client.Options{ProtocolVersion: proto.ProtocolVersion20251125, Timeout: 200 * time.Millisecond})
+	_, err := s.call(proto.MethodToolsCall, map[string]any{"name": "slow"})
+	if _, ok := err.(*client.TimeoutError); !ok {
+		t.Fatalf("err = %v (%T)", err, err)
+	}
+	f.await(1, "notifications/cancelled", posted(proto.MethodNotifyCancelled))
+	awaitEnd(t, ended, "the answer stream")
+}
+
+// The stream of a cancelled request that the server then closes is not
+// resumed: nothing more is expected on it.
+func TestCancelledRequestsStreamIsNotResumed(t *testing.T) {
+	noLeaks(t)
+	f := newFake(t)
+	cancelled := make(chan struct{})
+	f.on(proto.MethodToolsCall, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+		openSSE(w)("id: c1\nretry: 1\ndata:\n\n")
+		select {
+		case <-cancelled:
+		case <-r.Context().Done():
+		}
+	})
+	f.on(proto.MethodNotifyCancelled, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+		w.WriteHeader(http.StatusAccepted)
+		close(cancelled)
+	})
+	r := newRig(t, f.URL(), func(c *Config) { c.CancelGrace = 300 * time.Millisecond })
+	r.handshake(t)
+	call := request(t, 5, proto.MethodToolsCall, map[string]any{"name": "slow"})
+	r.send(t, call)
+	f.await(1, "tools/call", posted(proto.MethodToolsCall))
+	if err := r.tr.CancelRequest(t.Context(), *call.ID, "enough"); err != nil {
+		t.Fatalf("CancelRequest: %v", err)
+	}
+	flowtest.Eventually(t, "the cancelled exchange ends", func() bool {
+		r.tr.mu.Lock()
+		defer r.tr.mu.Unlock()
+		return len(r.tr.exchanges) == 0
+	})
+	if gets := f.requests(func(s seen) bool { return s.Method == http.MethodGet && s.Header.Get(headerLastID) != "" }); len(gets) != 0 {
+		t.Errorf("the cancelled request's stream was resumed %d times", len(gets))
+	}
+	for _, w := range r.warn.all() {
+		if strings.Contains(w, "resuming") {
+			t.Errorf("warning %q", w)
+		}
+	}
+}

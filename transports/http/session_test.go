@@ -1,0 +1,247 @@
+package mcphttp
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/flowtest"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// A 404 to a POST in a session says the server forgot it: the transport
+// warns, initializes a new session without delivering that answer, says
+// initialized, and sends the request again in the new session, where it
+// is answered once.
+func TestExpiredSessionIsStartedAgain(t *testing.T) {
+	noLeaks(t)
+	f := newFake(t)
+	var strays atomic.Int32
+	s := connect(t, f.URL(), nil, client.Options{
+		ProtocolVersion: proto.ProtocolVersion20251125,
+		OnStrayAnswer:   func(client.StrayAnswer) { strays.Add(1) },
+	})
+	f.expire("s-1")
+	if _, err := s.call(proto.MethodToolsList, nil); err != nil {
+		t.Fatalf("tools/list after the session expired: %v", err)
+	}
+	lists := f.requests(posted(proto.MethodToolsList))
+	if len(lists) != 2 || lists[0].Header.Get(headerSession) != "s-1" || lists[1].Header.Get(headerSession) != "s-2" {
+		t.Fatalf("tools/list went %d times, in sessions %v", len(lists), sessionsOf(lists))
+	}
+	inits := f.requests(posted(proto.MethodInitialize))
+	if len(inits) != 2 || inits[1].Header.Get(headerSession) != "" {
+		t.Fatalf("%d initialize requests; the second in session %q", len(inits), inits[len(inits)-1].Header.Get(headerSession))
+	}
+	if got := f.requests(posted(proto.MethodNotifyInitialized)); len(got) != 2 || got[1].Header.Get(headerSession) != "s-2" {
+		t.Fatalf("initialized went %d times, in sessions %v", len(got), sessionsOf(got))
+	}
+	if w := s.rig.warn.with(t, "no longer knows session s-1"); !strings.Contains(w, "tools/list") {
+		t.Errorf("warning %q", w)
+	}
+	if n := strays.Load(); n != 0 {
+		t.Errorf("%d stray answers: the second initialize's answer reached the engine", n)
+	}
+	if got := s.LinkState().SessionID; got != "s-2" {
+		t.Errorf("LinkState().SessionID = %q", got)
+	}
+}
+
+// A new session the server forgets at once fails the request, and the
+// transport does not start sessions over and over.
+func TestExpiredAgainFails(t *testing.T) {
+	noLeaks(t)
+	f := newFake(t)
+	s := connect(t, f.URL(), nil, client.Options{ProtocolVersion: proto.ProtocolVersion20251125})
+	f.on(proto.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+		http.Error(w, "unknown session", http.StatusNotFound)
+	})
+	f.on(proto.MethodNotifyInitialized, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+		if r.Header.Get(headerSession) != "s-1" {
+			http.Error(w, "unknown session", http.StatusNotFound)
+			return
+		}
+		w.WriteHeader(http.StatusAccepted)
+	})
+	_, err := s.call(proto.MethodToolsList, nil)
+	var xe *client.ExchangeError
+	if !errors.As(err, &xe) || xe.Status != http.StatusNotFound || !strings.Contains(err.Error(), "404 again") {
+		t.Fatalf("err = %v", err)
+	}
+	s.rig.warn.with(t, "notifications/initialized")
+	if _, err := s.call(proto.MethodPing, nil); err != nil {
+		t.Fatalf("ping: %v", err)
+	}
+	_ = s.Close()
+	if n := len(f.requests(posted(proto.MethodInitialize))); n != 2 {
+		t.Errorf("%d initialize requests, want 2", n)
+	}
+}
+
+// Requests in flight when the session expires wait for one new session
+// and are each sent again in it.
+func TestExpiredSessionIsStartedOnceForConcurrentRequests(t *testing.T) {
+	noLeaks(t)
+	f := newFake(t)
+	s := connect(t, f.URL(), nil, client.Options{ProtocolVersion: proto.ProtocolVersion20251125})
+	f.initialized("s-1")
+	f.on(proto.MethodInitialize, func(w http.ResponseWriter, _ *http.Request, m *proto.Message) {
+		time.Sleep(50 * time.Millisecond) // lets the second 404 arrive while the new session starts
+		w.Header().Set(headerSession, "s-2")
+		writeJSON(w, http.StatusOK, resultOf(m, initResult(proto.ProtocolVersion20251125)))
+	})
+	// The 404s to the two requests in s-1 go out together.
+	inS1 := func(x seen) bool { return posted(proto.MethodToolsList)(x) && x.Header.Get(headerSession) == "s-1" }
+	gate, open := make(chan struct{}), sync.Once{}
+	f.on(proto.MethodToolsList, func(w http.ResponseWriter, r *http.Request, m *proto.Message) {
+		if r.Header.Get(headerSession) == "s-1" {
+			if len(f.requests(inS1)) == 2 {
+				open.Do(func() { close(gate) })
+			}
+			<-gate
+			http.Error(w, "unknown session", http.StatusNotFound)
+			return
+		}
+		writeJSON(w, http.StatusOK, resultOf(m, `{"tools":[]}`))
+	})
+	errs := make(chan error, 2)
+	for range 2 {
+		go func() {
+			_, err := s.call(proto.MethodToolsList, nil)
+			errs <- err
+		}()
+	}
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Errorf("tools/list: %v", err)
+		}
+	}
+	if n := len(f.requests(posted(proto.MethodInitialize))); n != 2 {
+		t.Errorf("%d initialize requests, want 2", n)
+	}
+	if got := sessionsOf(f.requests(posted(proto.MethodToolsList))); len(got) != 4 || got[2] != "s-2" || got[3] != "s-2" {
+		t.Errorf("tools/list went in sessions %v", got)
+	}
+}
+
+// When the new session cannot be started, the request that met the
+// expired one fails at once, saying why.
+func TestExpiredSessionThatCannotStartAgainFails(t *testing.T) {
+	noLeaks(t)
+	f := newFake(t)
+	s := connect(t, f.URL(), nil, client.Options{ProtocolVersion: proto.ProtocolVersion20251125, Timeout: time.Minute})
+	f.expire("s-1")
+	f.on(proto.MethodInitialize, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte("<html>down for maintenance</html>"))
+	})
+	_, err := s.call(proto.MethodToolsList, nil)
+	var xe *client.ExchangeError
+	if !errors.As(err, &xe) || !strings.Contains(err.Error(), "starting a new one failed") || !strings.Contains(err.Error(), "503") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// Close ends the session with DELETE naming it, and does not wait past
+// CloseTimeout for a server that never answers.
+func TestCloseDeletesTheSession(t *testing.T) {
+	noLeaks(t)
+	f := newFake(t)
+	f.on(http.MethodDelete, func(_ http.ResponseWriter, r *http.Request, _ *proto.Message) { f.hold(r) })
+	r := newRig(t, f.URL(), nil)
+	r.handshake(t)
+	if err := r.tr.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if err := r.tr.Close(); err != nil {
+		t.Fatalf("Close again: %v", err)
+	}
+	del := f.await(1, "DELETE", method(http.MethodDelete))[0]
+	if dels := f.requests(method(http.MethodDelete)); len(dels) != 1 {
+		t.Fatalf("%d DELETEs, want 1", len(dels))
+	}
+	if del.Header.Get(headerSession) != "s-1" || del.Path != "/mcp" {
+		t.Errorf("DELETE %s in session %q", del.Path, del.Header.Get(headerSession))
+	}
+	if r.tr.Err() != nil {
+		t.Errorf("Err after Close = %v", r.tr.Err())
+	}
+	if err := r.tr.Send(t.Context(), request(t, 9, proto.MethodPing, nil)); !errors.Is(err, client.ErrClosed) {
+		t.Errorf("Send after Close = %v", err)
+	}
+}
+
+// No DELETE goes out when the server gave no session.
+func TestCloseWithoutSessionSendsNoDelete(t *testing.T) {
+	f := newFake(t)
+	f.on(proto.MethodInitialize, func(w http.ResponseWriter, _ *http.Request, m *proto.Message) {
+		writeJSON(w, http.StatusOK, resultOf(m, initResult(proto.ProtocolVersion20251125)))
+	})
+	r := newRig(t, f.URL(), nil)
+	r.handshake(t)
+	_ = r.tr.Close()
+	if n := len(f.requests(method(http.MethodDelete))); n != 0 {
+		t.Errorf("%d DELETEs without a session", n)
+	}
+}
+
+func sessionsOf(list []seen) []string {
+	var out []string
+	for _, s := range list {
+		out = append(out, s.Header.Get(headerSession))
+	}
+	return out
+}
+
+// The new session does not depend on the request that happened to start
+// it: when that one is cancelled, the others waiting for the session
+// still get it.
+func TestNewSessionOutlivesTheRequestThatStartedIt(t *testing.T) {
+	noLeaks(t)
+	f := newFake(t)
+	r := newRig(t, f.URL(), func(c *Config) { c.CancelGrace = 10 * time.Millisecond })
+	r.handshake(t)
+	f.initialized("s-1")
+	seenInit, proceed := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	f.on(proto.MethodInitialize, func(w http.ResponseWriter, _ *http.Request, m *proto.Message) {
+		once.Do(func() { close(seenInit) })
+		<-proceed
+		w.Header().Set(headerSession, "s-2")
+		writeJSON(w, http.StatusOK, resultOf(m, initResult(proto.ProtocolVersion20251125)))
+	})
+	f.on(proto.MethodToolsList, func(w http.ResponseWriter, r *http.Request, m *proto.Message) {
+		if r.Header.Get(headerSession) == "s-1" {
+			if id, _ := m.ID.Int(); id == 3 {
+				<-seenInit
+			}
+			http.Error(w, "unknown session", http.StatusNotFound)
+			return
+		}
+		writeJSON(w, http.StatusOK, resultOf(m, `{"tools":[]}`))
+	})
+	first := request(t, 2, proto.MethodToolsList, nil)
+	r.send(t, first)
+	<-seenInit
+	r.send(t, request(t, 3, proto.MethodToolsList, nil))
+	r.warn.with(t, "sending tools/list (id 3) again")
+	if err := r.tr.CancelRequest(t.Context(), *first.ID, "no longer wanted"); err != nil {
+		t.Fatal(err)
+	}
+	flowtest.Eventually(t, "the cancelled request lets go", func() bool {
+		r.tr.mu.Lock()
+		defer r.tr.mu.Unlock()
+		return r.tr.exchanges[first.ID.Key()] == nil
+	})
+	close(proceed)
+	m := r.in.next(t)
+	if m.ID.Key() != proto.IntID(3).Key() || !m.IsResponse() {
+		t.Fatalf("delivered %s (%v)", m.Raw, m.Violation)
+	}
+}
