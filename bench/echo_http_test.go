@@ -2,7 +2,6 @@ package bench
 
 import (
 	"context"
-	"encoding/json"
 	"net"
 	"net/http"
 	"testing"
@@ -11,7 +10,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/client"
 	mcphttp "github.com/mcpscope/mcpscope/transports/http"
 )
 
@@ -52,32 +50,7 @@ func mcpscopeHTTPEcho(b *testing.B, url string) (call func() error, stop func())
 	if err != nil {
 		b.Fatal(err)
 	}
-	s := client.New(tr, client.Options{MaxInFlight: echoInFlight})
-	ctx := context.Background()
-	if err := s.Connect(ctx); err != nil {
-		b.Fatalf("mcpscope connect: %v", err)
-	}
-	params := json.RawMessage(`{"name":"echo","arguments":{"message":"hello"}}`)
-	return func() error {
-		_, err := s.Call(ctx, "tools/call", params)
-		return err
-	}, func() { _ = s.Close() }
-}
-
-// goSDKHTTPEcho connects the official Go SDK client to the same server.
-func goSDKHTTPEcho(b *testing.B, url string) (call func() error, stop func()) {
-	b.Helper()
-	c := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
-	ctx := context.Background()
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
-	if err != nil {
-		b.Fatalf("go-sdk connect: %v", err)
-	}
-	params := &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"message": "hello"}}
-	return func() error {
-		_, err := cs.CallTool(ctx, params)
-		return err
-	}, func() { _ = cs.Close() }
+	return mcpscopeEchoOver(b, tr)
 }
 
 // BenchmarkPipelinedEchoHTTP compares requests/s of pipelined echo calls
@@ -88,7 +61,7 @@ func BenchmarkPipelinedEchoHTTP(b *testing.B) {
 	url := goSDKHTTPServer(b)
 	ours, stopOurs := mcpscopeHTTPEcho(b, url)
 	defer stopOurs()
-	theirs, stopTheirs := goSDKHTTPEcho(b, url)
+	theirs, stopTheirs := goSDKEchoOver(b, &mcp.StreamableClientTransport{Endpoint: url})
 	defer stopTheirs()
 	const calls = 1000
 	pipeline(b, 200, echoInFlight, ours) // warm both

@@ -57,7 +57,13 @@ func pipeline(b *testing.B, n, inFlight int, call func() error) time.Duration {
 // real capture store, as the TUI and the CLI do.
 func mcpscopeEcho(b *testing.B, argv []string) (call func() error, stop func()) {
 	b.Helper()
-	t := stdio.New(stdio.Config{Command: argv[0], Args: argv[1:], Sink: capture.NewStore(capture.DefaultConfig())})
+	return mcpscopeEchoOver(b, stdio.New(stdio.Config{Command: argv[0], Args: argv[1:], Sink: capture.NewStore(capture.DefaultConfig())}))
+}
+
+// mcpscopeEchoOver connects mcpscope's engine over t and returns a call of
+// the echo tool.
+func mcpscopeEchoOver(b *testing.B, t client.Transport) (call func() error, stop func()) {
+	b.Helper()
 	s := client.New(t, client.Options{MaxInFlight: echoInFlight})
 	ctx := context.Background()
 	if err := s.Connect(ctx); err != nil {
@@ -73,9 +79,16 @@ func mcpscopeEcho(b *testing.B, argv []string) (call func() error, stop func()) 
 // goSDKEcho connects the official Go SDK client to the same server.
 func goSDKEcho(b *testing.B, argv []string) (call func() error, stop func()) {
 	b.Helper()
+	return goSDKEchoOver(b, &mcp.CommandTransport{Command: exec.Command(argv[0], argv[1:]...)})
+}
+
+// goSDKEchoOver connects the official Go SDK client over t and returns a
+// call of the echo tool.
+func goSDKEchoOver(b *testing.B, t mcp.Transport) (call func() error, stop func()) {
+	b.Helper()
 	c := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
 	ctx := context.Background()
-	cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(argv[0], argv[1:]...)}, nil)
+	cs, err := c.Connect(ctx, t, nil)
 	if err != nil {
 		b.Fatalf("go-sdk connect: %v", err)
 	}

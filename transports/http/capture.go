@@ -70,14 +70,23 @@ func (t *Transport) reportBody(dir capture.Dir, conn string, body []byte, sent *
 		t.report(dir, conn, f)
 		return nil
 	}
-	msgs, batch, err := proto.DecodeJSON(body)
+	msgs := decodeInto(f, body, "the body")
+	t.report(dir, conn, f)
+	return msgs
+}
+
+// decodeInto decodes the JSON-RPC message(s) of data, what names it in
+// the error ("the body", "the event's data"), into f: its message when
+// there is one, its decode error or text warning. It returns what to
+// deliver, the messages proto could still read of a broken batch included.
+func decodeInto(f *capture.Frame, data []byte, what string) []*proto.Message {
+	msgs, batch, err := proto.DecodeJSON(data)
 	switch {
 	case err != nil:
-		f.Err = fmt.Errorf("the body is not a JSON-RPC message: %w", err)
+		f.Err = fmt.Errorf("%s is not a JSON-RPC message: %w", what, err)
 	case !batch:
 		f.Msg = msgs[0]
-		f.Err = proto.CheckText(body)
+		f.Err = proto.CheckText(data)
 	}
-	t.report(dir, conn, f)
 	return msgs
 }

@@ -137,15 +137,7 @@ func (t *Transport) decodeEvent(ev sse.Event, data []byte, f *capture.Frame) []*
 		f.Err = fmt.Errorf("an event of type %q, not message: not delivered", ev.Type)
 		return nil
 	}
-	msgs, batch, err := proto.DecodeJSON(data)
-	switch {
-	case err != nil:
-		f.Err = fmt.Errorf("the event's data is not a JSON-RPC message: %w", err)
-	case !batch:
-		f.Msg = msgs[0]
-		f.Err = proto.CheckText(data)
-	}
-	return msgs
+	return decodeInto(f, data, "the event's data")
 }
 
 // noteEvent keeps the stream's last event id and the server's retry.
