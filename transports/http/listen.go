@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
@@ -15,16 +16,25 @@ import (
 // requests and notifications that belong to no POST come on it. A 405 says
 // the server offers none. When the stream ends it is opened again after
 // the server's retry (or a backoff), resuming after its last event id; it
-// gives up after ResumeAttempts failures in a row.
-func (t *Transport) listen() {
+// gives up after ResumeAttempts failures in a row. ready, when not nil,
+// is closed once the first GET has its answer (or failed).
+func (t *Transport) listen(ready chan struct{}) {
 	ctx, cancel := context.WithCancel(t.ctx)
 	defer cancel()
+	first := func() {
+		if ready != nil {
+			close(ready)
+			ready = nil
+		}
+	}
+	defer first()
 	note, _ := proto.NewNotification("GET stream", nil)
 	ex := &exchange{t: t, msg: note, ctx: ctx, cancel: cancel}
 	failures := 0
 	for ctx.Err() == nil {
 		ex.conn = t.connName("GET")
 		rsp, err := t.get(ctx, ex.conn, ex.lastEventID())
+		first()
 		switch {
 		case err != nil:
 			failures++
@@ -57,5 +67,38 @@ func (t *Transport) listen() {
 		if !sleepCtx(ctx, ex.retryWait(max(failures, 1), t.cfg.RetryCap)) {
 			return
 		}
+	}
+}
+
+// listenWait bounds the wait for the standalone GET stream's answer before
+// notifications/initialized goes out.
+const listenWait = 2 * time.Second
+
+// listenEarly opens the standalone GET stream of a session before
+// notifications/initialized goes out, and waits (at most listenWait, and
+// no longer than ctx) for its answer, so that a server which sends its
+// first requests (roots/list) the moment it is initialized finds the
+// stream open. A server that refuses the GET before initialized gets it
+// again after, by the stream's own retries.
+func (t *Transport) listenEarly(ctx context.Context) {
+	t.mu.Lock()
+	open := !t.getOpen && t.session != "" && t.legacy == nil && t.cfg.Mode != ModeTools
+	if open {
+		t.getOpen = true
+	}
+	t.mu.Unlock()
+	if !open {
+		return
+	}
+	ready := make(chan struct{})
+	if !t.spawn(func() { t.listen(ready) }) {
+		return
+	}
+	tm := time.NewTimer(listenWait)
+	defer tm.Stop()
+	select {
+	case <-ready:
+	case <-ctx.Done():
+	case <-tm.C:
 	}
 }

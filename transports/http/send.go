@@ -26,5 +26,8 @@ func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
 		t.initBody = body
 		t.mu.Unlock()
 	}
+	if m.Method == proto.MethodNotifyInitialized {
+		t.listenEarly(ctx)
+	}
 	return t.newExchange(m, body).start(ctx)
 }

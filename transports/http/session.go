@@ -41,7 +41,7 @@ func (t *Transport) notificationAccepted(ex *exchange) {
 	t.getOpen, t.inited = true, true
 	t.mu.Unlock()
 	if open {
-		t.spawn(t.listen)
+		t.spawn(func() { t.listen(nil) })
 	}
 }
 

@@ -108,8 +108,18 @@ func TestStandaloneStreamDeliversServerRequests(t *testing.T) {
 	if get.Header.Get("Accept") != "text/event-stream" || get.Header.Get(headerSession) != "s-1" || get.Header.Get(headerVersion) != proto.ProtocolVersion20251125 {
 		t.Errorf("GET headers: %v", get.Header)
 	}
-	if posts := f.requests(posted(proto.MethodNotifyInitialized)); len(posts) != 1 {
+	if posts := f.await(1, "initialized", posted(proto.MethodNotifyInitialized)); len(posts) != 1 {
 		t.Fatalf("%d initialized notifications", len(posts))
+	}
+	// The GET went out before notifications/initialized, so that a server
+	// asking roots/list the moment it is initialized finds the stream open.
+	for _, s := range f.requests(nil) {
+		if s.Method == http.MethodGet {
+			break
+		}
+		if s.Msg != nil && s.Msg.Method == proto.MethodNotifyInitialized {
+			t.Fatal("notifications/initialized went out before the GET stream")
+		}
 	}
 }
 
