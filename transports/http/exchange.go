@@ -23,10 +23,10 @@ type exchange struct {
 	msg     *proto.Message
 	body    []byte
 	conn    string
-	request bool   // msg is a request: an answer is expected
-	modern  bool   // msg carries 2026-07-28 _meta: cancelling closes the stream
-	resent  bool   // sent once more after its session expired
-	session string // the Mcp-Session-Id the POST carried
+	request bool        // msg is a request: an answer is expected
+	modern  *modernMeta // what msg carries of the 2026-07-28 _meta, or nil: cancelling then closes the stream
+	resent  bool        // sent once more after its session expired
+	session string      // the Mcp-Session-Id the POST carried
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -69,7 +69,7 @@ func (t *Transport) newExchange(m *proto.Message, body []byte) *exchange {
 	ctx, cancel := context.WithCancel(t.ctx)
 	ex := &exchange{t: t, msg: m, body: body, ctx: ctx, cancel: cancel, conn: t.connName("POST"),
 		request: m.Kind() == proto.KindRequest}
-	_, _, ex.modern = readModern(m)
+	ex.modern = readModern(m)
 	ex.target = t.legacyEndpoint()
 	if ex.request {
 		t.mu.Lock()
@@ -77,6 +77,25 @@ func (t *Transport) newExchange(m *proto.Message, body []byte) *exchange {
 		t.mu.Unlock()
 	}
 	return ex
+}
+
+// ownCall sends req (encoded as body) on the transport's own behalf and
+// returns its answer, which is never delivered to the engine: the
+// initialize of a session started again, the tools/list that learns the
+// tools' x-mcp-header annotations. ctx bounds the sending and the wait.
+func (t *Transport) ownCall(ctx context.Context, req *proto.Message, body []byte) (*proto.Message, error) {
+	got := make(chan *proto.Message, 1)
+	ex := t.newExchange(req, body)
+	ex.onAnswer = func(m *proto.Message) { got <- m }
+	if err := ex.start(ctx); err != nil {
+		return nil, err
+	}
+	select {
+	case m := <-got:
+		return m, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // forget unregisters the exchange and releases its context.
@@ -106,10 +125,10 @@ func (ex *exchange) start(ctx context.Context) error {
 		ex.forget()
 		return fmt.Errorf("building the POST: %w", err)
 	}
-	t.setMessageHeaders(req.Header, ex.msg)
-	if ex.modern && ex.msg.Method == proto.MethodToolsCall {
+	t.setMessageHeaders(req.Header, ex.msg, ex.modern)
+	if ex.modern != nil && ex.msg.Method == proto.MethodToolsCall {
 		t.learnToolsFirst(ctx, ex.msg)
-		if err := t.setParamHeaders(req.Header, ex.msg); err != nil {
+		if err := t.setParamHeaders(req.Header, ex.modern); err != nil {
 			ex.forget()
 			return &client.ExchangeError{Err: err}
 		}

@@ -22,34 +22,42 @@ const (
 	contentTypeJSO = "application/json"
 )
 
-// modernMeta is what the transport reads of a request's params: the
-// 2026-07-28 per-request protocol version and the name the Mcp-Name header
-// mirrors.
+// modernMeta is what the transport reads, once, of a 2026-07-28
+// request's params: the per-request protocol version, the name the
+// Mcp-Name header mirrors, and a tool call's arguments for the Mcp-Param
+// headers.
 type modernMeta struct {
 	Meta struct {
 		ProtocolVersion string `json:"io.modelcontextprotocol/protocolVersion"`
 	} `json:"_meta"`
-	Name string `json:"name"`
-	URI  string `json:"uri"`
+	Name      string         `json:"name"`
+	URI       string         `json:"uri"`
+	Arguments map[string]any `json:"arguments"`
 }
 
-// readModern reads the per-request version and the name of m's params;
-// ok is false when m carries no 2026-07-28 _meta.
-func readModern(m *proto.Message) (version, name string, ok bool) {
+// readModern reads m's params when they carry the 2026-07-28 _meta, or
+// returns nil.
+func readModern(m *proto.Message) *modernMeta {
 	if len(m.Params) == 0 || !bytes.Contains(m.Params, []byte("protocolVersion")) {
-		return "", "", false
+		return nil
 	}
 	var mm modernMeta
 	if json.Unmarshal(m.Params, &mm) != nil || mm.Meta.ProtocolVersion == "" {
-		return "", "", false
+		return nil
 	}
-	switch m.Method {
+	return &mm
+}
+
+// mirroredName is what Mcp-Name carries for a request of method: the
+// tool's or prompt's name, the resource's URI, or "" for other methods.
+func (mm *modernMeta) mirroredName(method string) string {
+	switch method {
 	case proto.MethodToolsCall, proto.MethodPromptsGet:
-		name = mm.Name
+		return mm.Name
 	case proto.MethodResourcesRead, proto.MethodResourcesSubscribe, proto.MethodResourcesUnsubscribe:
-		name = mm.URI
+		return mm.URI
 	}
-	return mm.Meta.ProtocolVersion, name, true
+	return ""
 }
 
 // setCommon sets the headers every request carries: the user's, the
@@ -72,15 +80,16 @@ func (t *Transport) setCommon(h http.Header, withSession bool) {
 	}
 }
 
-// setMessageHeaders sets the headers of a POST carrying m.
-func (t *Transport) setMessageHeaders(h http.Header, m *proto.Message) {
+// setMessageHeaders sets the headers of a POST carrying m; modern is what
+// readModern read of it.
+func (t *Transport) setMessageHeaders(h http.Header, m *proto.Message, modern *modernMeta) {
 	t.setCommon(h, m.Method != proto.MethodInitialize)
 	h.Set("Content-Type", contentTypeJSO)
 	h.Set("Accept", acceptBoth)
-	if version, name, ok := readModern(m); ok {
-		h.Set(headerVersion, version)
+	if modern != nil {
+		h.Set(headerVersion, modern.Meta.ProtocolVersion)
 		h.Set(headerMethod, m.Method)
-		if name != "" {
+		if name := modern.mirroredName(m.Method); name != "" {
 			h.Set(headerName, headerValue(name))
 		}
 	}

@@ -116,21 +116,12 @@ func scanBindings(schema json.RawMessage) ([]paramBinding, error) {
 	return out, walk(root, nil, true, 0)
 }
 
-// setParamHeaders mirrors a modern tools/call's annotated arguments into
+// setParamHeaders mirrors a modern tools/call's annotated arguments (as
+// readModern read them) into
 // Mcp-Param-* headers. A tool whose annotations are invalid is refused the
 // first time it is called; calling it again is insisting, and it goes out
 // without the headers.
-func (t *Transport) setParamHeaders(h http.Header, m *proto.Message) error {
-	if m.Method != proto.MethodToolsCall {
-		return nil
-	}
-	var call struct {
-		Name      string         `json:"name"`
-		Arguments map[string]any `json:"arguments"`
-	}
-	if json.Unmarshal(m.Params, &call) != nil {
-		return nil
-	}
+func (t *Transport) setParamHeaders(h http.Header, call *modernMeta) error {
 	t.mu.Lock()
 	th := t.toolHeaders[call.Name]
 	insisted := th != nil && th.refused
@@ -215,16 +206,8 @@ func (t *Transport) learnToolsFirst(ctx context.Context, call *proto.Message) {
 		if err != nil {
 			return
 		}
-		got := make(chan *proto.Message, 1)
-		ex := t.newExchange(req, body)
-		ex.onAnswer = func(m *proto.Message) { got <- m }
-		if ex.start(ctx) != nil {
-			return
-		}
-		var m *proto.Message
-		select {
-		case m = <-got:
-		case <-ctx.Done():
+		m, err := t.ownCall(ctx, req, body)
+		if err != nil {
 			return
 		}
 		var res struct {

@@ -19,7 +19,7 @@ func TestParamHeadersMirrorAnnotatedArguments(t *testing.T) {
 		"n":{"type":"integer","x-mcp-header":"Count"},
 		"gone":{"type":"string","x-mcp-header":"Gone"},
 		"opts":{"type":"object","properties":{"fast":{"type":"boolean","x-mcp-header":"Fast"}}}}}}]}`))
-	m, _ := proto.NewRequest(proto.IntID(1), proto.MethodToolsCall, map[string]any{"name": "q",
+	m := modernCall(t, map[string]any{"name": "q",
 		"arguments": map[string]any{"region": "zürich", "n": 42, "gone": nil, "opts": map[string]any{"fast": true}}})
 	h := http.Header{}
 	if err := tr.setParamHeaders(h, m); err != nil {
@@ -47,7 +47,7 @@ func TestParamHeadersInvalidToolRefusedUntilInsisted(t *testing.T) {
 	} {
 		tr := &Transport{}
 		tr.learnTools(json.RawMessage(`{"tools":[{"name":"q","inputSchema":` + schema + `}]}`))
-		m, _ := proto.NewRequest(proto.IntID(1), proto.MethodToolsCall, map[string]any{"name": "q", "arguments": map[string]any{}})
+		m := modernCall(t, map[string]any{"name": "q", "arguments": map[string]any{}})
 		err := tr.setParamHeaders(http.Header{}, m)
 		if err == nil || !strings.Contains(err.Error(), "invalid x-mcp-header") {
 			t.Errorf("%s: first call %v, want refused", schema, err)
@@ -56,4 +56,20 @@ func TestParamHeadersInvalidToolRefusedUntilInsisted(t *testing.T) {
 			t.Errorf("%s: second call %v, want sent", schema, err)
 		}
 	}
+}
+
+// modernCall is what readModern reads of a 2026-07-28 tools/call with
+// params (the _meta added).
+func modernCall(t *testing.T, params map[string]any) *modernMeta {
+	t.Helper()
+	params["_meta"] = map[string]any{"io.modelcontextprotocol/protocolVersion": proto.Modern}
+	m, err := proto.NewRequest(proto.IntID(1), proto.MethodToolsCall, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mm := readModern(m)
+	if mm == nil {
+		t.Fatal("readModern read no 2026-07-28 _meta")
+	}
+	return mm
 }

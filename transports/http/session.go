@@ -140,25 +140,14 @@ func (t *Transport) initializeAgain(ctx context.Context, body []byte) error {
 	if err != nil || len(msgs) != 1 {
 		return fmt.Errorf("the first initialize request cannot be sent again: %v", err)
 	}
-	got := make(chan *proto.Message, 1)
-	ex := t.newExchange(msgs[0], body)
-	ex.onAnswer = func(m *proto.Message) { got <- m }
-	t.mu.Lock()
-	delete(t.exchanges, msgs[0].ID.Key()) // the engine's initialize is long answered
-	t.mu.Unlock()
-	if err := ex.start(ctx); err != nil {
+	m, err := t.ownCall(ctx, msgs[0], body)
+	switch {
+	case err != nil:
 		return err
-	}
-	select {
-	case m := <-got:
-		switch {
-		case m.Violation != nil:
-			return fmt.Errorf("initialize failed: %w", m.Violation)
-		case m.Error != nil:
-			return fmt.Errorf("initialize was refused: %d %s", m.Error.Code, m.Error.Message)
-		}
-	case <-ctx.Done():
-		return ctx.Err()
+	case m.Violation != nil:
+		return fmt.Errorf("initialize failed: %w", m.Violation)
+	case m.Error != nil:
+		return fmt.Errorf("initialize was refused: %d %s", m.Error.Code, m.Error.Message)
 	}
 	note, _ := proto.NewNotification(proto.MethodNotifyInitialized, nil)
 	nb, _ := note.EncodeJSON()
