@@ -63,18 +63,5 @@ func BenchmarkPipelinedEchoHTTP(b *testing.B) {
 	defer stopOurs()
 	theirs, stopTheirs := goSDKEchoOver(b, &mcp.StreamableClientTransport{Endpoint: url})
 	defer stopTheirs()
-	const calls = 1000
-	pipeline(b, 200, echoInFlight, ours) // warm both
-	pipeline(b, 200, echoInFlight, theirs)
-
-	var tOurs, tTheirs time.Duration
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		tOurs += pipeline(b, calls, echoInFlight, ours)
-		tTheirs += pipeline(b, calls, echoInFlight, theirs)
-	}
-	n := float64(calls * b.N)
-	b.ReportMetric(n/tOurs.Seconds(), "mcpscope-req/s")
-	b.ReportMetric(n/tTheirs.Seconds(), "gosdk-req/s")
-	b.ReportMetric(tTheirs.Seconds()/tOurs.Seconds(), "ratio")
+	compareEcho(b, 1000, ours, theirs)
 }

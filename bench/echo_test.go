@@ -109,17 +109,25 @@ func BenchmarkPipelinedEchoStdio(b *testing.B) {
 	defer stopOurs()
 	theirs, stopTheirs := goSDKEcho(b, argv)
 	defer stopTheirs()
+	compareEcho(b, echoCalls, ours, theirs)
+}
+
+// compareEcho warms both clients, then runs batches of calls pipelined
+// echo calls with each, alternating, and reports each one's requests/s
+// and the ratio (mcpscope ÷ Go SDK).
+func compareEcho(b *testing.B, calls int, ours, theirs func() error) {
+	b.Helper()
 	pipeline(b, 200, echoInFlight, ours) // warm both
 	pipeline(b, 200, echoInFlight, theirs)
 
 	var tOurs, tTheirs time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		tOurs += pipeline(b, echoCalls, echoInFlight, ours)
-		tTheirs += pipeline(b, echoCalls, echoInFlight, theirs)
+		tOurs += pipeline(b, calls, echoInFlight, ours)
+		tTheirs += pipeline(b, calls, echoInFlight, theirs)
 	}
-	calls := float64(echoCalls * b.N)
-	b.ReportMetric(calls/tOurs.Seconds(), "mcpscope-req/s")
-	b.ReportMetric(calls/tTheirs.Seconds(), "gosdk-req/s")
+	n := float64(calls * b.N)
+	b.ReportMetric(n/tOurs.Seconds(), "mcpscope-req/s")
+	b.ReportMetric(n/tTheirs.Seconds(), "gosdk-req/s")
 	b.ReportMetric(tTheirs.Seconds()/tOurs.Seconds(), "ratio")
 }
