@@ -32,6 +32,7 @@ func newWTTransport(t Target, o TransportOptions) (client.Transport, error) {
 		Insecure:     o.Insecure,
 		Origin:       o.Origin,
 		Header:       hdr,
+		NoRedact:     o.NoRedact,
 		KeyLogFile:   o.KeyLog,
 		MaxFrameSize: o.MaxFrameSize,
 		Sink:         o.Sink,

@@ -45,6 +45,9 @@ type Config struct {
 	Origin string
 	// Header holds further headers of the CONNECT request.
 	Header http.Header
+	// NoRedact shows credentials (Authorization, cookies, tokens) in the
+	// captured CONNECT headers; by default their values are redacted.
+	NoRedact bool
 	// KeyLogFile, when set, receives the TLS secrets in NSS key log format
 	// (appended), so that Wireshark can decrypt a capture.
 	KeyLogFile string

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
@@ -57,10 +56,10 @@ func (t *Transport) dial(ctx context.Context) (*wt.Session, error) {
 	}
 	defer d.Close()
 	hdr := t.requestHeader()
-	t.report(capture.Out, httpFrame(requestText(t.url.String(), hdr)))
+	t.report(capture.Out, httpFrame(requestText(t.url.String(), t.headerLines(hdr))))
 	rsp, sess, err := d.Dial(ctx, t.url.String(), hdr)
 	if rsp != nil {
-		t.report(capture.In, httpFrame(responseText(rsp)))
+		t.report(capture.In, httpFrame(responseText(rsp.Status, t.headerLines(rsp.Header))))
 	}
 	if err != nil {
 		return nil, t.dialFailure(err, rsp)
@@ -107,7 +106,7 @@ func httpFrame(text string) *capture.Frame {
 }
 
 // requestText renders the CONNECT request as HTTP/1-style text.
-func requestText(target string, hdr http.Header) string {
+func requestText(target string, hdr []proto.HTTPHeader) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "CONNECT %s HTTP/3 (:protocol webtransport)\r\n", target)
 	writeHeader(&b, hdr)
@@ -115,24 +114,27 @@ func requestText(target string, hdr http.Header) string {
 }
 
 // responseText renders the CONNECT response as HTTP/1-style text.
-func responseText(rsp *http.Response) string {
+func responseText(status string, hdr []proto.HTTPHeader) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "HTTP/3 %s\r\n", rsp.Status)
-	writeHeader(&b, rsp.Header)
+	fmt.Fprintf(&b, "HTTP/3 %s\r\n", status)
+	writeHeader(&b, hdr)
 	return b.String()
 }
 
-// writeHeader writes header lines in key order.
-func writeHeader(b *strings.Builder, hdr http.Header) {
-	keys := make([]string, 0, len(hdr))
-	for k := range hdr {
-		keys = append(keys, k)
+// headerLines are hdr's lines in key order, credentials redacted unless
+// Config.NoRedact.
+func (t *Transport) headerLines(hdr http.Header) []proto.HTTPHeader {
+	lines := proto.HeadersOf(hdr)
+	if t.cfg.NoRedact {
+		return lines
 	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		for _, v := range hdr[k] {
-			fmt.Fprintf(b, "%s: %s\r\n", k, v)
-		}
+	return proto.RedactHeaders(lines)
+}
+
+// writeHeader writes header lines.
+func writeHeader(b *strings.Builder, hdr []proto.HTTPHeader) {
+	for _, h := range hdr {
+		fmt.Fprintf(b, "%s: %s\r\n", h.Name, h.Value)
 	}
 }
 
