@@ -8,6 +8,6 @@ import "testing"
 // /proc, which only Linux has.
 func startHTTP(t testing.TB, p httpPeer) *HTTPPeer {
 	t.Helper()
-	t.Skipf("%s: the HTTP peers are started on Linux only", p.what)
+	t.Skipf("%s: finding the port a peer chose, and checking it listens on loopback only, reads /proc, which only Linux has", p.what)
 	return nil
 }
