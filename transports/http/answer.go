@@ -27,7 +27,7 @@ func mediaType(h http.Header) string {
 func (t *Transport) answer(ex *exchange, rsp *http.Response) {
 	status := rsp.StatusCode
 	if status >= 200 && status < 300 {
-		t.answered(ex)
+		t.answered()
 	}
 	switch {
 	case t.cfg.Mode == ModeTools:

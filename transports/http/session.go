@@ -24,7 +24,7 @@ func (t *Transport) takeSession(rsp *http.Response) {
 
 // answered notes that a POST got a 2xx: the server speaks Streamable
 // HTTP, so no later refusal falls back to the legacy transport.
-func (t *Transport) answered(*exchange) {
+func (t *Transport) answered() {
 	t.mu.Lock()
 	t.probed = true
 	t.mu.Unlock()
@@ -38,7 +38,7 @@ func (t *Transport) notificationAccepted(ex *exchange) {
 	}
 	t.mu.Lock()
 	open := !t.getOpen
-	t.getOpen, t.inited = true, true
+	t.getOpen = true
 	t.mu.Unlock()
 	if open {
 		t.spawn(func() { t.listen(nil) })

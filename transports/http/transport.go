@@ -38,7 +38,6 @@ type Transport struct {
 	session   string               // Mcp-Session-Id, once the server gave one
 	version   string               // the protocol version initialize settled
 	initBody  []byte               // the initialize request, for a session that expired
-	inited    bool                 // notifications/initialized went out: the GET stream may open
 	getOpen   bool                 // the standalone GET stream was asked for
 	probed    bool                 // the first POST was answered: no fallback any more
 	legacy    *legacyLink          // the HTTP+SSE link, once in that mode
