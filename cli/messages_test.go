@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // earlyExitWords is what the "exit-early" stub writes on stderr before it
@@ -22,11 +23,17 @@ func init() {
 		fmt.Fprintln(os.Stderr, earlyExitWords)
 		return 0
 	}
-	stubRequestHooks["stdin-closer"] = func(_ *bufio.Writer, method string, _ json.RawMessage) bool {
-		if method == "initialize" {
-			os.Stdin.Close()
+	stubRequestHooks["stdin-closer"] = func(out *bufio.Writer, method string, id json.RawMessage) bool {
+		if method != "initialize" {
+			return false
 		}
-		return false
+		os.Stdin.Close()
+		out.WriteString(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"stub","version":"1"}}}` + "\n")
+		out.Flush()
+		// Stay alive until stopped: the client's next write meets the
+		// closed pipe, not a server that already exited.
+		time.Sleep(time.Minute)
+		return true
 	}
 }
 
