@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 
 	"github.com/spf13/cobra"
+
+	"github.com/mcpscope/mcpscope/proto"
 )
 
 // newCallCommand builds `mcpscope call METHOD [PARAMS_JSON] TARGET`.
@@ -15,10 +17,15 @@ func newCallCommand() *cobra.Command {
 		Short: "Send one request and print its result JSON on stdout",
 		Long: "Send one JSON-RPC request to the server and print the result JSON on stdout\n" +
 			"(indented on a terminal, compact otherwise). PARAMS_JSON is a JSON object, or - to\n" +
-			"read it from standard input. A JSON-RPC error result exits with status 1.",
+			"read it from standard input. A JSON-RPC error result exits with status 1.\n\n" +
+			"subscriptions/listen prints its acknowledgement and every notification of the\n" +
+			"subscription as it arrives, one JSON message a line, re-issues a broken stream\n" +
+			"under a new id, and ends with the server's result, or at --max-time (exit 0 once\n" +
+			"acknowledged; the acknowledgement must come within --timeout).",
 		Example: "  mcpscope call tools/call '{\"name\":\"greet\",\"arguments\":{\"name\":\"Ada\"}}' -- ./server\n" +
 			"  mcpscope call resources/read '{\"uri\":\"embedded:info\"}' -- ./server\n" +
-			"  mcpscope call ping https://example.com/mcp",
+			"  mcpscope call ping https://example.com/mcp\n" +
+			"  mcpscope call subscriptions/listen '{\"notifications\":{\"toolsListChanged\":true}}' --max-time 1m https://example.com/mcp",
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			positional, target, err := splitTarget(args, cmd.ArgsLenAtDash(), f.transport)
@@ -40,6 +47,9 @@ func newCallCommand() *cobra.Command {
 			}
 			io := streamsOf(cmd)
 			return f.execute(cmd.Context(), target, io, func(ctx context.Context, r *run) error {
+				if method == proto.MethodSubscriptionsListen {
+					return r.listen(ctx, params)
+				}
 				res, err := r.call(ctx, method, params)
 				if err != nil {
 					return err

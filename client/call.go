@@ -24,6 +24,7 @@ type callConfig struct {
 	// (its waiter goes to lingering): the caller settles it.
 	linger    bool
 	lingering *waiter
+	listen    bool // the call is a Listen: a max time of 0 means none
 }
 
 // WithProgress asks for progress: each request of the call carries

@@ -25,6 +25,7 @@ type noteItem struct {
 	msg        *proto.Message
 	onProgress func(proto.ProgressNotificationParams)
 	progress   proto.ProgressNotificationParams
+	listener   *listener // the subscription it is tagged for (listen.go)
 }
 
 // size is what the item holds of the server's bytes.
@@ -145,6 +146,7 @@ func (s *Session) deliverNotification(m *proto.Message) {
 			s.cancelServerRequest(p.RequestID)
 		}
 	}
+	it.listener = s.listenerOf(m)
 	s.notes.push(it)
 }
 
@@ -152,6 +154,9 @@ func (s *Session) deliverNotification(m *proto.Message) {
 func (s *Session) dispatchNotification(it noteItem) {
 	if it.onProgress != nil {
 		it.onProgress(it.progress)
+	}
+	if it.listener != nil {
+		it.listener.onEvent(listenEvent(it.listener, it.msg))
 	}
 	if s.opts.OnNotification != nil {
 		s.opts.OnNotification(it.msg)

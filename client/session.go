@@ -120,6 +120,7 @@ type Session struct {
 	roots      []proto.Root
 	subs       map[int]func(*proto.Message)
 	nextSub    int
+	listeners  map[string]*listener // subscription id key → its Listen (listen.go)
 
 	// Negotiated at Connect; guarded by mu.
 	era          Era

@@ -34,7 +34,8 @@ type (
 // pendingCall is a request of the composer in flight: the id the session
 // gave it, set from the sending goroutine and read by the renderer.
 type pendingCall struct {
-	id atomic.Pointer[proto.ID]
+	id     atomic.Pointer[proto.ID]
+	listen *listening // set for a subscriptions/listen (listen.go)
 }
 
 // setID records the id of the request of a round (client.WithRounds).
@@ -77,6 +78,9 @@ func (c *Composer) send() tea.Cmd {
 	}
 	p := &pendingCall{}
 	c.pending = p
+	if isListen(call.method) {
+		return tea.Batch(listenCmd(ctx, s, gen, params, p), composeTick(gen))
+	}
 	return tea.Batch(func() tea.Msg {
 		res, err := s.Call(ctx, call.method, params, client.WithRounds(p.setID), screen.AskProgress())
 		return composeAnswerMsg{gen: gen, result: res, err: err}
@@ -140,6 +144,9 @@ func (c *Composer) renderWaiting(w int) string {
 	if c.pending != nil {
 		if id, ok := c.pending.requestID(); ok {
 			wait = "waiting for id " + id.String() + "…"
+			if l := c.pending.listen; l != nil {
+				wait = "listening on subscription " + id.String() + " · " + l.status() + " ·"
+			}
 		}
 	}
 	wait += " " + look.Duration(c.now().Sub(c.sentAt))
