@@ -39,11 +39,14 @@ var transportFactories = map[string]TransportFactory{
 	"sse":   newHTTPTransport,
 	// seed 004's POST dialect
 	"tools-http": newHTTPTransport,
+	"ws":         newWSTransport,
+	// seed 004's tool frames
+	"tools-ws": newWSTransport,
 }
 
 // plannedTransports are names --transport accepts that this build cannot
 // connect with yet.
-var plannedTransports = []string{"ws", "tools-ws", "gateway"}
+var plannedTransports = []string{"gateway"}
 
 // checkTransportName rejects a --transport value mcpscope does not know.
 func checkTransportName(name string) error {

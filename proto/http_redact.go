@@ -1,6 +1,9 @@
 package proto
 
-import "strings"
+import (
+	"net/http"
+	"strings"
+)
 
 // secretNameParts are parts of a header name that mark a credential, in
 // lower case ("X-Api-Key", "X-Auth-Token", "Client-Secret"). A session id
@@ -71,4 +74,14 @@ func isToken(s string) bool {
 		}
 	}
 	return true
+}
+
+// CapturedHeaders is how a transport shows h in its capture: HeadersOf,
+// with the secret headers redacted unless noRedact.
+func CapturedHeaders(h http.Header, noRedact bool) []HTTPHeader {
+	lines := HeadersOf(h)
+	if noRedact {
+		return lines
+	}
+	return RedactHeaders(lines)
 }

@@ -1,0 +1,87 @@
+package ws
+
+import (
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// Mode is the dialect spoken over the WebSocket.
+type Mode uint8
+
+// Modes.
+const (
+	// ModeJSONRPC: an MCP session, one JSON-RPC message per text frame,
+	// the subprotocol "mcp" offered (--transport ws).
+	ModeJSONRPC Mode = iota
+	// ModeTools: seed 004's tool frames, no handshake (--transport tools-ws).
+	ModeTools
+)
+
+// Subprotocol is the WebSocket subprotocol offered for an MCP session.
+const Subprotocol = "mcp"
+
+// DefaultConn names the connection in frames.
+const DefaultConn = "ws"
+
+// Config configures a Transport.
+type Config struct {
+	// URL is the ws:// or wss:// endpoint.
+	URL string
+	// Mode picks the dialect.
+	Mode Mode
+	// Header is sent with the upgrade request (--header).
+	Header http.Header
+	// Origin, when set, is the Origin header of the upgrade (--origin).
+	Origin string
+	// CertHashes pin the server certificate ("sha256:HEX"); Insecure skips
+	// verification; RootCAs replaces the system roots.
+	CertHashes []string
+	Insecure   bool
+	RootCAs    *x509.CertPool
+	// KeyLogFile receives the TLS secrets (--keylog).
+	KeyLogFile string
+	// MaxFrameSize is the largest message accepted from the server;
+	// a larger one closes the connection with 1009.
+	MaxFrameSize int
+	// Sink receives every frame (nil: capture.Discard).
+	Sink capture.Sink
+	// Conn names the connection in frames (default "ws").
+	Conn string
+	// NoRedact shows credentials in the captured upgrade headers.
+	NoRedact bool
+	// Warn prints a warning line (nil: none).
+	Warn func(string)
+}
+
+// withDefaults fills what the caller left zero and checks the URL.
+func (c Config) withDefaults() (Config, *url.URL, error) {
+	u, err := url.Parse(c.URL)
+	if err != nil {
+		return c, nil, fmt.Errorf("the WebSocket URL %q: %w", c.URL, err)
+	}
+	if u.Scheme != "ws" && u.Scheme != "wss" {
+		return c, nil, fmt.Errorf("the WebSocket URL %q must start with ws:// or wss://", c.URL)
+	}
+	if u.Host == "" {
+		return c, nil, errors.New("the WebSocket URL names no host")
+	}
+	if c.MaxFrameSize <= 0 {
+		c.MaxFrameSize = proto.DefaultMaxControlFrame
+	}
+	if c.Sink == nil {
+		c.Sink = capture.Discard
+	}
+	if c.Conn == "" {
+		c.Conn = DefaultConn
+	}
+	if c.Warn == nil {
+		c.Warn = func(string) {}
+	}
+	return c, u, nil
+}

@@ -1,0 +1,121 @@
+package ws
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/transports/internal/tlsconf"
+)
+
+// dial performs the upgrade: TLS verified by default, pinned or skipped
+// only when asked; no redirect followed (an upgrade is answered 101 or
+// fails, and credentials never go elsewhere); the request and its answer
+// captured as HTTP frames.
+func (t *Transport) dial(ctx context.Context) (*websocket.Conn, error) {
+	var keyLog io.Writer
+	if t.cfg.KeyLogFile != "" {
+		f, err := tlsconf.OpenKeyLog(t.cfg.KeyLogFile)
+		if err != nil {
+			return nil, err
+		}
+		t.keyLog, keyLog = f, f
+	}
+	tc, err := tlsconf.Config(tlsconf.Options{
+		ServerName: t.url.Hostname(),
+		CertHashes: t.cfg.CertHashes,
+		Insecure:   t.cfg.Insecure,
+		RootCAs:    t.cfg.RootCAs,
+		NextProtos: []string{"http/1.1"},
+	}, keyLog)
+	if err != nil {
+		return nil, err
+	}
+	hc := &http.Client{
+		Transport: &capturingTransport{t: t, rt: &http.Transport{
+			Proxy:               http.ProxyFromEnvironment,
+			DialContext:         (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+			TLSClientConfig:     tc,
+			TLSHandshakeTimeout: 10 * time.Second,
+			DisableCompression:  true,
+		}},
+		CheckRedirect: func(req *http.Request, _ []*http.Request) error {
+			return fmt.Errorf("the upgrade was redirected to %s: a WebSocket upgrade is not followed elsewhere; use that URL as the target", req.URL.Redacted())
+		},
+	}
+	hdr := t.cfg.Header.Clone()
+	if hdr == nil {
+		hdr = http.Header{}
+	}
+	if t.cfg.Origin != "" {
+		hdr.Set("Origin", t.cfg.Origin)
+	}
+	opts := &websocket.DialOptions{
+		HTTPClient: hc,
+		HTTPHeader: hdr,
+		OnPingReceived: func(_ context.Context, payload []byte) bool {
+			t.reportControl(incoming, "ping", payload)
+			t.reportControl(outgoing, "pong", payload)
+			return true
+		},
+		OnPongReceived: func(_ context.Context, payload []byte) { t.reportControl(incoming, "pong", payload) },
+	}
+	if t.cfg.Mode == ModeJSONRPC {
+		opts.Subprotocols = []string{Subprotocol}
+	}
+	c, rsp, err := websocket.Dial(ctx, t.url.String(), opts)
+	if err != nil {
+		return nil, &client.ConnectionError{Err: t.wordDial(rsp, err)}
+	}
+	return c, nil
+}
+
+// wordDial says why the upgrade failed: the status that refused it and
+// the first line of its body, or the TLS or network failure.
+func (t *Transport) wordDial(rsp *http.Response, err error) error {
+	if rsp != nil && rsp.StatusCode != http.StatusSwitchingProtocols {
+		line := ""
+		if rsp.Body != nil {
+			b, _ := io.ReadAll(io.LimitReader(rsp.Body, 512))
+			line, _, _ = strings.Cut(strings.TrimSpace(string(b)), "\n")
+		}
+		msg := fmt.Sprintf("the WebSocket upgrade to %s was answered %s", t.url.Redacted(), rsp.Status)
+		if line != "" {
+			msg += ": " + line
+		}
+		switch rsp.StatusCode {
+		case http.StatusUnauthorized, http.StatusForbidden:
+			msg += " (pass credentials with --header)"
+		}
+		return errors.New(msg)
+	}
+	if tlsErr := tlsconf.Failure(err); tlsErr != nil {
+		err = tlsErr
+	}
+	return fmt.Errorf("the WebSocket upgrade to %s failed: %w", t.url.Redacted(), err)
+}
+
+// capturingTransport captures the upgrade request and its answer as HTTP
+// frames, exactly as they go: the key coder/websocket chose included.
+type capturingTransport struct {
+	t  *Transport
+	rt http.RoundTripper
+}
+
+// RoundTrip captures req, sends it and captures the answer's head.
+func (c *capturingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	c.t.reportRequest(req)
+	rsp, err := c.rt.RoundTrip(req)
+	if err == nil {
+		c.t.reportResponse(rsp)
+	}
+	return rsp, err
+}

@@ -1,0 +1,12 @@
+// Package ws is mcpscope's WebSocket client transport. No MCP revision
+// defines WebSocket; mcpscope speaks the convention clients use (the
+// subprotocol "mcp", one JSON-RPC message per text frame) and seed 004's
+// tool dialect ("tools-ws": {"id","name","arguments"} frames with a
+// monotonic numeric id, answers matched by id, no handshake).
+//
+// The upgrade request and its answer are captured as HTTP frames, every
+// message as a frame of its own, pings and pongs and the close code and
+// reason as frames too. The transport moves bytes and reports frames; the
+// engine's timers bound every wait, and a message over MaxFrameSize closes
+// the connection with 1009, named in the error.
+package ws

@@ -1,0 +1,100 @@
+package ws
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+
+	"github.com/coder/websocket"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// read delivers every message until the connection ends, then records
+// why: the close code and reason, a message over the limit, a network
+// failure.
+func (t *Transport) read(c *websocket.Conn) {
+	defer t.wg.Done()
+	for {
+		typ, data, err := c.Read(t.ctx)
+		if err != nil {
+			// The engine fails every call in flight with this cause.
+			t.life.End(t.endCause(err), nil)
+			t.cancel()
+			_ = c.CloseNow()
+			return
+		}
+		switch {
+		case typ == websocket.MessageBinary:
+			t.report(incoming, &capture.Frame{Chan: capture.Channel{Kind: capture.Control}, Raw: data, Enc: proto.EncBinary,
+				Err: fmt.Errorf("a binary message of %d bytes: the %s dialect carries text only; ignored", len(data), t.dialect())})
+		case t.cfg.Mode == ModeTools:
+			t.readTool(data)
+		default:
+			t.readJSONRPC(data)
+		}
+	}
+}
+
+// readJSONRPC decodes one text message of an MCP session and delivers
+// what it holds; a message that is not JSON-RPC is shown with its error.
+func (t *Transport) readJSONRPC(data []byte) {
+	f := &capture.Frame{Chan: capture.Channel{Kind: capture.Control}, Raw: data, Enc: proto.EncJSON}
+	msgs, batch, err := proto.DecodeJSON(data)
+	switch {
+	case err != nil:
+		f.Err = fmt.Errorf("a text message that is not JSON-RPC: %w", err)
+	case !batch:
+		f.Msg = msgs[0]
+		f.Err = proto.CheckText(data)
+	}
+	t.report(incoming, f)
+	for _, m := range msgs {
+		t.deliver(m)
+	}
+}
+
+// dialect names the mode in messages.
+func (t *Transport) dialect() string {
+	if t.cfg.Mode == ModeTools {
+		return "tools-ws"
+	}
+	return "ws"
+}
+
+// endCause words why the reader stopped; nil after the client's own
+// Close.
+func (t *Transport) endCause(err error) error {
+	if t.life.Closing() {
+		return nil
+	}
+	var ce websocket.CloseError
+	if errors.As(err, &ce) {
+		t.reportClose(incoming, ce.Code, ce.Reason)
+		return &client.ConnectionError{Err: closeError(ce.Code, ce.Reason)}
+	}
+	if errors.Is(err, websocket.ErrMessageTooBig) {
+		t.reportClose(outgoing, websocket.StatusMessageTooBig, "message too big")
+		return &client.ConnectionError{Err: fmt.Errorf("the server sent a message over --max-frame-size (%d bytes): mcpscope closed the WebSocket with 1009 (message too big)", t.cfg.MaxFrameSize)}
+	}
+	switch {
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, net.ErrClosed):
+		return &client.ConnectionError{Err: errors.New("the server dropped the WebSocket without a close frame (1006 abnormal closure)")}
+	case errors.Is(err, context.Canceled):
+		return nil
+	}
+	return &client.ConnectionError{Err: fmt.Errorf("reading the WebSocket: %w", err)}
+}
+
+// closeError is the error of a close frame from the server.
+func closeError(code websocket.StatusCode, reason string) error {
+	msg := fmt.Sprintf("the server closed the WebSocket with %d (%s)", int(code), closeWords(code))
+	if reason != "" {
+		msg += ": " + reason
+	}
+	return errors.New(msg)
+}

@@ -1,0 +1,134 @@
+package ws
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/coder/websocket"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// Seed 004's tool frames: exactly {"id":N,"name":…,"arguments":…} with
+// growing numeric ids; answers matched by id (in any order) and removed;
+// a ping, a notification and an answer to an id never sent are shown and
+// ignored.
+func TestToolFramesAndAnswers(t *testing.T) {
+	var mu sync.Mutex
+	var wire []string
+	p := startPeer(t, nil, func(ctx context.Context, c *websocket.Conn) {
+		for range 2 {
+			_, data, err := c.Read(ctx)
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			wire = append(wire, string(data))
+			mu.Unlock()
+		}
+		for _, s := range []string{
+			`{"type":"ping"}`,
+			`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}`,
+			`{"jsonrpc":"2.0","id":99,"result":{"content":[]}}`,
+			`{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"two"}]}}`,
+			`{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"unknown tool"}}`,
+			`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`,
+		} {
+			_ = c.Write(ctx, websocket.MessageText, []byte(s))
+		}
+		_, _, _ = c.Read(ctx)
+	})
+	tr, fr, got := dial(t, Config{URL: p.url, Mode: ModeTools})
+	if !tr.HandshakeFree() || tr.LinkState().Transport != "tools-ws" {
+		t.Error("tools-ws must be handshake-free and say so")
+	}
+	for i, args := range []string{`{"text":"hi"}`, `{}`} {
+		m := request(t, int64(i+1), proto.MethodToolsCall, map[string]any{"name": "echo", "arguments": jsonRaw(args)})
+		if err := tr.Send(ctxT(t), m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if m := next(t, got); m.ID.Key() != proto.IntID(2).Key() || m.Kind() != proto.KindResult {
+		t.Errorf("first answer %+v", m)
+	}
+	if m := next(t, got); m.ID.Key() != proto.IntID(1).Key() || m.Kind() != proto.KindError {
+		t.Errorf("second answer %+v", m)
+	}
+	mu.Lock()
+	want := []string{`{"id":1,"name":"echo","arguments":{"text":"hi"}}`, `{"id":2,"name":"echo","arguments":{}}`}
+	if strings.Join(wire, "\n") != strings.Join(want, "\n") {
+		t.Errorf("wire frames:\n%s\nwant:\n%s", strings.Join(wire, "\n"), strings.Join(want, "\n"))
+	}
+	mu.Unlock()
+	for _, s := range []string{`{"type":"ping"}`, `"notifications/message"`, `"id":99`, `"id":1,"result"`} {
+		f := fr.waitFrame(t, s)
+		if f.Err == nil || !strings.Contains(f.Err.Error(), "shown and ignored") {
+			t.Errorf("%s: not shown as ignored: %+v", s, f)
+		}
+	}
+	select {
+	case m := <-got:
+		t.Errorf("an unsolicited frame was delivered: %+v", m)
+	default:
+	}
+	// Ids must grow; other requests have no frame; a notification is noted.
+	if err := tr.Send(ctxT(t), request(t, 2, proto.MethodToolsCall, map[string]any{"name": "echo"})); err == nil || !strings.Contains(err.Error(), "must grow") {
+		t.Errorf("a reused id: %v", err)
+	}
+	if err := tr.Send(ctxT(t), request(t, 5, proto.MethodToolsList, nil)); err == nil || !strings.Contains(err.Error(), "carries tools/call only") {
+		t.Errorf("tools/list: %v", err)
+	}
+	note, _ := proto.NewNotification(proto.MethodNotifyCancelled, map[string]any{"requestId": 1})
+	if err := tr.Send(ctxT(t), note); err != nil || fr.find("has no notifications (notifications/cancelled)") == nil {
+		t.Errorf("a notification: %v", err)
+	}
+}
+
+func jsonRaw(s string) any { return rawJSON(s) }
+
+type rawJSON string
+
+func (r rawJSON) MarshalJSON() ([]byte, error) { return []byte(r), nil }
+
+// A close frame fails every call in flight with the close code and
+// reason; a call after it is refused.
+func TestToolCallsFailOnClose(t *testing.T) {
+	p := startPeer(t, nil, func(ctx context.Context, c *websocket.Conn) {
+		for range 2 {
+			if _, _, err := c.Read(ctx); err != nil {
+				return
+			}
+		}
+		_ = c.Close(websocket.StatusInternalError, "worker crashed")
+	})
+	tr, err := New(Config{URL: p.url, Mode: ModeTools})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := client.New(tr, client.Options{})
+	if err := s.Connect(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	errs := make(chan error, 2)
+	for range 2 {
+		go func() {
+			_, err := s.Call(ctxT(t), proto.MethodToolsCall, map[string]any{"name": "slow"})
+			errs <- err
+		}()
+	}
+	for range 2 {
+		err := <-errs
+		var ce *client.ConnectionError
+		if !errors.As(err, &ce) || !strings.Contains(err.Error(), "1011 (internal error): worker crashed") {
+			t.Errorf("pending call: %v", err)
+		}
+	}
+	if _, err := s.Call(ctxT(t), proto.MethodToolsCall, map[string]any{"name": "late"}); err == nil {
+		t.Error("a call after the close succeeded")
+	}
+}

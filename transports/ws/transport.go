@@ -1,0 +1,168 @@
+package ws
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"sync"
+
+	"github.com/coder/websocket"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/transports/internal/conn"
+)
+
+// Transport is one WebSocket connection carrying MCP (ModeJSONRPC) or
+// seed 004's tool frames (ModeTools). It implements client.Transport.
+type Transport struct {
+	cfg  Config
+	url  *url.URL
+	life *conn.Lifecycle
+
+	ctx    context.Context // ends with the connection
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu      sync.Mutex
+	ws      *websocket.Conn
+	chosen  string // the subprotocol the server chose
+	keyLog  *os.File
+	deliver func(*proto.Message)
+	tools   toolTable // ModeTools: the ids of the calls in flight
+}
+
+var (
+	_ client.Transport     = (*Transport)(nil)
+	_ client.LinkReporter  = (*Transport)(nil)
+	_ client.HandshakeFree = (*Transport)(nil)
+)
+
+// New returns a transport for cfg; nothing is dialled until Start.
+func New(cfg Config) (*Transport, error) {
+	cfg, u, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t := &Transport{cfg: cfg, url: u, life: conn.NewLifecycle("WebSocket", "the WebSocket is closed"), ctx: ctx, cancel: cancel}
+	return t, nil
+}
+
+// Start opens the WebSocket (the upgrade within ctx) and starts reading.
+func (t *Transport) Start(ctx context.Context, deliver func(*proto.Message)) error {
+	return t.life.Start(func() error {
+		c, err := t.dial(ctx)
+		if err != nil {
+			return err
+		}
+		c.SetReadLimit(int64(t.cfg.MaxFrameSize))
+		t.mu.Lock()
+		t.ws, t.deliver, t.chosen = c, deliver, c.Subprotocol()
+		t.mu.Unlock()
+		t.reportSubprotocol()
+		t.wg.Add(1)
+		go t.read(c)
+		return nil
+	})
+}
+
+// Send writes one message: a text frame of JSON-RPC, or in ModeTools the
+// tool frame of a tools/call (tools.go).
+func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
+	if err := t.life.Writable(); err != nil {
+		return err
+	}
+	if t.cfg.Mode == ModeTools {
+		return t.sendTool(ctx, m)
+	}
+	raw, err := m.EncodeJSON()
+	if err != nil {
+		return err
+	}
+	return t.write(ctx, raw, m)
+}
+
+// write sends raw as one text frame and captures it. A send that its
+// context ends half-way closes the connection (the frame cannot be taken
+// back), and the error says so.
+func (t *Transport) write(ctx context.Context, raw []byte, m *proto.Message) error {
+	t.mu.Lock()
+	c := t.ws
+	t.mu.Unlock()
+	if c == nil {
+		return errors.New("the WebSocket is not open")
+	}
+	t.reportSent(raw, m)
+	if err := c.Write(ctx, websocket.MessageText, raw); err != nil {
+		if ctx.Err() != nil {
+			t.life.End(&client.ConnectionError{Err: fmt.Errorf("a send did not finish in time (the server stopped reading?): %w", ctx.Err())}, nil)
+			t.cancel()
+			return fmt.Errorf("sending %s: %w", describe(m), errors.Join(ctx.Err(), client.ErrStoppedReading))
+		}
+		if gone := t.life.Err(); gone != nil {
+			return gone
+		}
+		return fmt.Errorf("sending %s: %w", describe(m), err)
+	}
+	return nil
+}
+
+// Close ends the connection with a normal closure (1000) and waits for
+// the reader.
+func (t *Transport) Close() error {
+	started := t.life.Close()
+	t.mu.Lock()
+	c := t.ws
+	t.mu.Unlock()
+	if c != nil {
+		_ = c.Close(websocket.StatusNormalClosure, "mcpscope is done")
+		t.reportClose(outgoing, websocket.StatusNormalClosure, "mcpscope is done")
+	}
+	t.cancel()
+	if !started {
+		t.life.End(nil, nil)
+	}
+	t.wg.Wait()
+	t.mu.Lock()
+	if t.keyLog != nil {
+		_ = t.keyLog.Close()
+		t.keyLog = nil
+	}
+	t.mu.Unlock()
+	return nil
+}
+
+// Done is closed when the connection has gone.
+func (t *Transport) Done() <-chan struct{} { return t.life.Done() }
+
+// Err says why the connection went: the close code and reason, or nil
+// after a clean Close.
+func (t *Transport) Err() error { return t.life.Err() }
+
+// HandshakeFree reports true for seed 004's tool dialect.
+func (t *Transport) HandshakeFree() bool { return t.cfg.Mode == ModeTools }
+
+// LinkState names the transport and the subprotocol in use.
+func (t *Transport) LinkState() client.LinkState {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	kind := "WebSocket"
+	switch {
+	case t.cfg.Mode == ModeTools:
+		kind = "tools-ws"
+	case t.chosen != "":
+		kind = "WebSocket (" + t.chosen + ")"
+	}
+	return client.LinkState{Dialect: proto.DialectMCP, Encoding: "json", Transport: kind}
+}
+
+// describe names a message in errors: "tools/call (id 3)".
+func describe(m *proto.Message) string {
+	if m.ID != nil {
+		return fmt.Sprintf("%s (id %s)", m.Method, m.ID)
+	}
+	return m.Method
+}

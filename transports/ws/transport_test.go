@@ -1,0 +1,163 @@
+package ws
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/coder/websocket"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// An MCP session: the subprotocol "mcp" offered and the choice captured,
+// one JSON-RPC message per text frame both ways, the upgrade captured with
+// credentials redacted and the Origin sent.
+func TestJSONRPCOverTextFrames(t *testing.T) {
+	p := startPeer(t, []string{"mcp"}, func(ctx context.Context, c *websocket.Conn) {
+		typ, data, err := c.Read(ctx)
+		if err != nil || typ != websocket.MessageText {
+			return
+		}
+		var m struct {
+			ID json.RawMessage `json:"id"`
+		}
+		_ = json.Unmarshal(data, &m)
+		_ = c.Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}`))
+		_ = c.Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{}}`))
+		_, _, _ = c.Read(ctx)
+	})
+	tr, fr, got := dial(t, Config{URL: p.url, Header: http.Header{"Authorization": {"Bearer s3cret-token"}}, Origin: "https://app.example"})
+	if err := tr.Send(ctxT(t), request(t, 7, proto.MethodPing, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if m := next(t, got); m.Method != "notifications/message" {
+		t.Errorf("first delivered %+v", m)
+	}
+	if m := next(t, got); m.ID == nil || m.ID.Key() != proto.IntID(7).Key() || m.Kind() != proto.KindResult {
+		t.Errorf("answer %+v", m)
+	}
+	up := p.request()
+	if up.Header.Get("Sec-WebSocket-Protocol") != "mcp" || up.Header.Get("Origin") != "https://app.example" || up.Header.Get("Authorization") != "Bearer s3cret-token" {
+		t.Errorf("upgrade headers %v", up.Header)
+	}
+	if f := fr.find("GET /mcp HTTP/1.1"); f == nil || !strings.Contains(string(f.Raw), "Bearer [redacted") || strings.Contains(string(f.Raw), "s3cret") {
+		t.Errorf("the captured upgrade leaks or lacks the credential: %v", f)
+	}
+	if fr.find("101 Switching Protocols") == nil || fr.find(`the server chose the subprotocol "mcp"`) == nil {
+		t.Error("the answer or the subprotocol choice is not captured")
+	}
+	if ls := tr.LinkState(); ls.Transport != "WebSocket (mcp)" {
+		t.Errorf("link state %+v", ls)
+	}
+	if f := fr.find(`"method":"ping"`); f == nil || f.Msg == nil || f.Dir != outgoing {
+		t.Errorf("the sent frame: %+v", f)
+	}
+	if f := fr.find(`"data":"hi"`); f == nil || f.Msg == nil || f.Msg.Method != "notifications/message" {
+		t.Errorf("the received frame is not decoded: %+v", f)
+	}
+}
+
+// A server that does not choose "mcp" is still spoken to, and the capture
+// says it chose none.
+func TestNoSubprotocolChosen(t *testing.T) {
+	p := startPeer(t, nil, func(ctx context.Context, c *websocket.Conn) { _, _, _ = c.Read(ctx) })
+	tr, fr, _ := dial(t, Config{URL: p.url})
+	if fr.find(`the server chose no subprotocol (offered "mcp")`) == nil {
+		t.Error("no note of the missing subprotocol")
+	}
+	if ls := tr.LinkState(); ls.Transport != "WebSocket" {
+		t.Errorf("link state %+v", ls)
+	}
+}
+
+// A message over MaxFrameSize closes the connection with 1009 and the
+// error names the limit and the code.
+func TestMessageOverTheLimit(t *testing.T) {
+	p := startPeer(t, []string{"mcp"}, func(ctx context.Context, c *websocket.Conn) {
+		big := `{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"` + strings.Repeat("x", 4096) + `"}}`
+		_ = c.Write(ctx, websocket.MessageText, []byte(big))
+		_, _, _ = c.Read(ctx)
+	})
+	tr, fr, _ := dial(t, Config{URL: p.url, MaxFrameSize: 1024})
+	err := gone(t, tr)
+	var ce *client.ConnectionError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "--max-frame-size (1024 bytes)") || !strings.Contains(err.Error(), "1009 (message too big)") {
+		t.Fatalf("err = %v", err)
+	}
+	if fr.find("close 1009 (message too big)") == nil {
+		t.Error("the close is not captured")
+	}
+}
+
+// A close frame from the server ends the connection with its code and
+// reason in the error; 1011 reads as an internal error.
+func TestServerCloseNamesCodeAndReason(t *testing.T) {
+	p := startPeer(t, []string{"mcp"}, func(ctx context.Context, c *websocket.Conn) {
+		_ = c.Close(websocket.StatusInternalError, "database on fire")
+	})
+	tr, fr, _ := dial(t, Config{URL: p.url})
+	err := gone(t, tr)
+	if err == nil || !strings.Contains(err.Error(), "1011 (internal error): database on fire") {
+		t.Fatalf("err = %v", err)
+	}
+	if fr.find("close 1011 (internal error): database on fire") == nil {
+		t.Error("the close frame is not captured")
+	}
+	if err := tr.Send(ctxT(t), request(t, 1, proto.MethodPing, nil)); err == nil {
+		t.Error("a send after the close succeeded")
+	}
+}
+
+// A server ping is captured with the pong that answers it.
+func TestPingCaptured(t *testing.T) {
+	p := startPeer(t, []string{"mcp"}, func(ctx context.Context, c *websocket.Conn) {
+		go func() { _, _, _ = c.Read(ctx) }()
+		_ = c.Ping(ctx)
+		_ = c.Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{}}`))
+		<-ctx.Done()
+	})
+	_, fr, got := dial(t, Config{URL: p.url})
+	next(t, got)
+	ping, pong := fr.find("ping "), fr.find("pong ")
+	if ping == nil || ping.Dir != incoming || pong == nil || pong.Dir != outgoing {
+		t.Errorf("ping %+v pong %+v", ping, pong)
+	}
+}
+
+// An upgrade refused says the status; one redirected is not followed.
+func TestUpgradeRefusedOrRedirected(t *testing.T) {
+	for _, tc := range []struct {
+		status int
+		want   string
+	}{
+		{http.StatusUnauthorized, "answered 401 Unauthorized: go away (pass credentials with --header)"},
+		{http.StatusFound, "a WebSocket upgrade is not followed elsewhere"},
+	} {
+		srv := startHTTP(t, tc.status)
+		tr, err := New(Config{URL: srv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = tr.Start(ctxT(t), func(*proto.Message) {})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%d: err = %v, want %q", tc.status, err, tc.want)
+		}
+		_ = tr.Close()
+	}
+}
+
+// A send before Start is refused.
+func TestSendBeforeStart(t *testing.T) {
+	tr, err := New(Config{URL: "ws://127.0.0.1:1/mcp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.Send(ctxT(t), request(t, 1, proto.MethodPing, nil)); err == nil {
+		t.Error("a send before Start succeeded")
+	}
+}
