@@ -170,12 +170,13 @@ func (ex *exchange) roundTrip(req *http.Request, body *sentBody, failed chan<- e
 		close(ex.responded)
 	}
 	if err != nil {
+		status := redirectStatus(err)
 		err = ex.t.wordFailure(req, err)
 		select {
 		case <-body.sent:
-			ex.fail(0, err)
+			ex.fail(status, err)
 		default:
-			failed <- &client.ExchangeError{Err: err}
+			failed <- &client.ExchangeError{Status: status, Err: err}
 		}
 		return
 	}
