@@ -55,13 +55,9 @@ func (s *sleeper) asked(t *testing.T) []time.Duration {
 	return slices.Clone(s.waits)
 }
 
-// A server that answers each standalone GET with "retry: 1" and one event
-// id, then ends the stream cleanly, is not met with a GET a millisecond:
-// the waits never go under the floor and grow, while no message comes, up
-// to the cap.
-func TestQuietGETStreamBacksOff(t *testing.T) {
-	const pass = 6
-	f := newFake(t)
+// streams answers the n-th GET of f (from 1) with an SSE stream of the
+// events raw(n), ended at once.
+func streams(f *fake, raw func(n int) string) {
 	var (
 		mu sync.Mutex
 		n  int
@@ -69,10 +65,20 @@ func TestQuietGETStreamBacksOff(t *testing.T) {
 	f.on(http.MethodGet, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
 		mu.Lock()
 		n++
-		id := "g" + strconv.Itoa(n)
+		k := n
 		mu.Unlock()
-		openSSE(w)("retry: 1\nid: " + id + "\ndata:\n\n")
+		openSSE(w)(raw(k))
 	})
+}
+
+// A server that answers each standalone GET with "retry: 1" and one event
+// id, then ends the stream cleanly, is not met with a GET a millisecond:
+// the waits never go under the floor and grow, while no message comes, up
+// to the cap.
+func TestQuietGETStreamBacksOff(t *testing.T) {
+	const pass = 6
+	f := newFake(t)
+	streams(f, func(n int) string { return fmt.Sprintf("retry: 1\nid: g%d\ndata:\n\n", n) })
 	r := newRig(t, f.URL(), nil) // RetryCap 1s
 	s := newSleeper(pass)
 	r.tr.sleep = s.sleep
@@ -115,20 +121,12 @@ func TestGETStreamHonoursRetryAboveTheFloor(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFake(t)
-			var (
-				mu sync.Mutex
-				n  int
-			)
-			f.on(http.MethodGet, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
-				mu.Lock()
-				n++
-				id := n
-				mu.Unlock()
+			streams(f, func(n int) string {
 				data := ""
 				if c.message {
-					data = fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":%d}}`, id)
+					data = fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":%d}}`, n)
 				}
-				openSSE(w)(fmt.Sprintf("retry: %d\nid: g%d\ndata: %s\n\n", c.retry, id, data))
+				return fmt.Sprintf("retry: %d\nid: g%d\ndata: %s\n\n", c.retry, n, data)
 			})
 			r := newRig(t, f.URL(), nil)
 			s := newSleeper(len(c.want) - 1)
