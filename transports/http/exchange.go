@@ -50,6 +50,7 @@ type exchange struct {
 	lastID    string        // the stream's last event id
 	retry     time.Duration // the server's reconnection time, 0 when it set none
 	hadRetry  bool
+	carried   int // events read that carry data: messages, not priming events
 	// elsewhere: the POST was accepted and the answer comes on the legacy
 	// SSE stream; the exchange stays registered until it is answered.
 	elsewhere bool
@@ -170,12 +171,13 @@ func (ex *exchange) roundTrip(req *http.Request, body *sentBody, failed chan<- e
 		close(ex.responded)
 	}
 	if err != nil {
+		status := redirectStatus(err)
 		err = ex.t.wordFailure(req, err)
 		select {
 		case <-body.sent:
-			ex.fail(0, err)
+			ex.fail(status, err)
 		default:
-			failed <- &client.ExchangeError{Err: err}
+			failed <- &client.ExchangeError{Status: status, Err: err}
 		}
 		return
 	}

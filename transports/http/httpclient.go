@@ -3,6 +3,7 @@ package mcphttp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -54,13 +55,47 @@ func withConn(ctx context.Context, conn string) context.Context {
 	return context.WithValue(ctx, connKey{}, conn)
 }
 
+// redirectError says the server redirected a request with a status
+// (301, 302, 303) that turns it into a body-less GET: a JSON-RPC POST so
+// redirected would lose its message, so it is not followed. 307 and 308
+// keep the method and the body and are followed.
+type redirectError struct {
+	Method   string // the method of the redirected request: POST, DELETE
+	Status   int    // the 3xx status
+	Location string // where the server sent it, resolved, credentials redacted
+}
+
+func (e *redirectError) Error() string {
+	lost := "would become a GET"
+	if e.Method == http.MethodPost {
+		lost = "would lose its body"
+	}
+	return fmt.Sprintf("the server redirected the %s to %s with %d; a redirected %s %s: use that URL as the target",
+		e.Method, e.Location, e.Status, e.Method, lost)
+}
+
+// redirectStatus is the 3xx status of the redirect that failed a request
+// with err, or 0.
+func redirectStatus(err error) int {
+	var re *redirectError
+	if errors.As(err, &re) {
+		return re.Status
+	}
+	return 0
+}
+
 // checkRedirect captures each redirect, the 3xx that asked for it and
 // the request that follows, and strips every credential and every header
-// the user added when the redirect leaves the origin.
+// the user added when the redirect leaves the origin. A redirect that
+// would turn a POST (or a DELETE) into a GET is refused with a
+// *redirectError.
 func (t *Transport) checkRedirect(req *http.Request, via []*http.Request) error {
 	conn, _ := req.Context().Value(connKey{}).(string)
 	if req.Response != nil {
 		t.reportResponse(conn, req.Response)
+	}
+	if prev := via[len(via)-1]; prev.Method != req.Method && req.Response != nil {
+		return &redirectError{Method: prev.Method, Status: req.Response.StatusCode, Location: req.URL.Redacted()}
 	}
 	if len(via) >= maxRedirects {
 		return errTooManyRedirects

@@ -15,9 +15,10 @@ import (
 // listen keeps the standalone GET stream of a session open: the server's
 // requests and notifications that belong to no POST come on it. A 405 says
 // the server offers none. When the stream ends it is opened again after
-// the server's retry (or a backoff), resuming after its last event id; it
-// gives up after ResumeAttempts failures in a row. ready, when not nil,
-// is closed once the first GET has its answer (or failed).
+// the server's retry (or a backoff), never under relistenFloor and longer
+// while the stream keeps ending with no message, resuming after its last
+// event id; it gives up after ResumeAttempts failures in a row. ready,
+// when not nil, is closed once the first GET has its answer (or failed).
 func (t *Transport) listen(ready chan struct{}) {
 	ctx, cancel := context.WithCancel(t.ctx)
 	defer cancel()
@@ -30,9 +31,10 @@ func (t *Transport) listen(ready chan struct{}) {
 	defer first()
 	note, _ := proto.NewNotification("GET stream", nil)
 	ex := &exchange{t: t, msg: note, ctx: ctx, cancel: cancel}
-	failures := 0
+	failures, quiet := 0, 0
 	for ctx.Err() == nil {
 		ex.conn = t.connName("GET")
+		carried := ex.carriedEvents()
 		rsp, err := t.get(ctx, ex.conn, ex.lastEventID())
 		first()
 		switch {
@@ -64,10 +66,42 @@ func (t *Transport) listen(ready chan struct{}) {
 			t.warnf("the standalone GET stream failed %d times in a row; the server's own requests and notifications now come only with answers (%v)", failures, err)
 			return
 		}
-		if !sleepCtx(ctx, ex.retryWait(max(failures, 1), t.cfg.RetryCap)) {
+		if ex.carriedEvents() > carried {
+			quiet = 0
+		} else {
+			quiet++
+		}
+		if !t.sleep(ctx, ex.relistenWait(failures, quiet, t.cfg.RetryCap)) {
 			return
 		}
 	}
+}
+
+// relistenFloor is the shortest wait before the standalone GET stream is
+// opened again, whatever retry the server set: a server that ends the
+// stream at once, again and again, is not met with a storm of GETs.
+const relistenFloor = 100 * time.Millisecond
+
+// relistenWait is the wait before the standalone GET stream is opened
+// again, after failures failed streams in a row and quiet streams in a
+// row that carried no message: the server's retry (capped) or the
+// backoff of the failures, at least relistenFloor, and at least the
+// backoff of the quiet streams, so that a server which ends the stream
+// cleanly with nothing to say is asked less and less often, down to one
+// GET per cap.
+func (ex *exchange) relistenWait(failures, quiet int, cap time.Duration) time.Duration {
+	wait := max(ex.retryWait(max(failures, 1), cap), relistenFloor)
+	if quiet > 0 {
+		wait = max(wait, backoff(quiet, cap))
+	}
+	return wait
+}
+
+// carriedEvents counts the events that carried data on the stream so far.
+func (ex *exchange) carriedEvents() int {
+	ex.mu.Lock()
+	defer ex.mu.Unlock()
+	return ex.carried
 }
 
 // listenWait bounds the wait for the standalone GET stream's answer before

@@ -7,11 +7,12 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 )
 
-// Send POSTs m. It returns once the body went out, or with the error that
-// kept it from going out, bounded by ctx; what answers it is read on a
-// goroutine of its own and delivered. An answer that cannot come (an HTTP
-// status without a JSON-RPC body, a stream that broke for good) fails the
-// request at once through the engine's delivery, with a
+// Send POSTs m. It returns once the body went out (for
+// notifications/initialized, once the server answered its POST), or with
+// the error that kept it from going out, bounded by ctx; what answers it
+// is read on a goroutine of its own and delivered. An answer that cannot
+// come (an HTTP status without a JSON-RPC body, a stream that broke for
+// good) fails the request at once through the engine's delivery, with a
 // *client.ExchangeError.
 func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
 	if err := t.life.Writable(); err != nil {
@@ -28,6 +29,24 @@ func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
 	}
 	if m.Method == proto.MethodNotifyInitialized {
 		t.listenEarly(ctx)
+		return t.newExchange(m, body).startAccepted(ctx)
 	}
 	return t.newExchange(m, body).start(ctx)
+}
+
+// startAccepted sends ex's message and returns once its POST has its
+// response head (or failed), bounded by ctx: no request of the session
+// goes out before the server took notifications/initialized, even on
+// another connection.
+func (ex *exchange) startAccepted(ctx context.Context) error {
+	ex.responded = make(chan struct{})
+	if err := ex.start(ctx); err != nil {
+		return err
+	}
+	select {
+	case <-ex.responded:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("waiting for the server to take %s: %w", describe(ex.msg), context.Cause(ctx))
+	}
 }

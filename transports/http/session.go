@@ -153,16 +153,7 @@ func (t *Transport) initializeAgain(ctx context.Context, body []byte) error {
 	nb, _ := note.EncodeJSON()
 	said := t.newExchange(note, nb)
 	said.resent = true // a 404 to it is the new session forgotten at once
-	said.responded = make(chan struct{})
-	if err := said.start(ctx); err != nil {
-		return err
-	}
-	select {
-	case <-said.responded:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return said.startAccepted(ctx)
 }
 
 // deleteSession ends the session with DELETE at Close, bounded by

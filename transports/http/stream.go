@@ -129,7 +129,7 @@ func (t *Transport) readEvents(ex *exchange, conn string, body io.Reader) error 
 // to deliver. Events without data (priming, heartbeats) carry none; an
 // event of a type other than message is shown and not delivered.
 func (t *Transport) decodeEvent(ev sse.Event, data []byte, f *capture.Frame) []*proto.Message {
-	if !ev.Dispatch || len(bytes.TrimSpace(data)) == 0 {
+	if !carriesData(ev) {
 		f.Enc = proto.EncText // a priming event or a heartbeat: no message
 		return nil
 	}
@@ -140,11 +140,21 @@ func (t *Transport) decodeEvent(ev sse.Event, data []byte, f *capture.Frame) []*
 	return decodeInto(f, data, "the event's data")
 }
 
-// noteEvent keeps the stream's last event id and the server's retry.
+// carriesData says whether ev carries a message: it is dispatched with
+// data other than blanks (a priming event or a heartbeat carries none).
+func carriesData(ev sse.Event) bool {
+	return ev.Dispatch && len(bytes.TrimSpace(ev.DataBytes)) > 0
+}
+
+// noteEvent keeps the stream's last event id and the server's retry, and
+// counts the events that carry data.
 func (ex *exchange) noteEvent(ev sse.Event) {
 	ex.mu.Lock()
 	defer ex.mu.Unlock()
 	ex.lastID = ev.ID
+	if carriesData(ev) {
+		ex.carried++
+	}
 	if ev.HasRetry {
 		ex.retry, ex.hadRetry = time.Duration(min(ev.Retry, int64(time.Hour/time.Millisecond)))*time.Millisecond, true
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
@@ -32,6 +33,10 @@ type Transport struct {
 	deliver func(*proto.Message)
 
 	seq atomic.Uint64 // numbers the exchanges in connection names
+
+	// sleep waits before the standalone GET stream is opened again: d, or
+	// until ctx ends; it reports whether d passed (sleepCtx; tests count).
+	sleep func(ctx context.Context, d time.Duration) bool
 
 	mu        sync.Mutex
 	keyLog    *os.File
@@ -66,6 +71,7 @@ func New(cfg Config) (*Transport, error) {
 		cfg: cfg, url: u, ctx: ctx, cancel: cancel,
 		life:      conn.NewLifecycle("HTTP", "the HTTP transport ended"),
 		exchanges: make(map[string]*exchange),
+		sleep:     sleepCtx,
 	}
 	return t, nil
 }
