@@ -170,7 +170,7 @@ func TestE2EConnectionFailureExitsThree(t *testing.T) {
 	}
 	r = mcpscope(t, "tools", "wss://127.0.0.1:1/mcp")
 	r.mustExit(t, ExitConnection)
-	if r.stderr != "error: transport ws is not available yet; use a stdio server (-- CMD [ARGS…])\n" {
+	if r.stderr != "error: could not connect to wss://127.0.0.1:1/mcp: the WebSocket upgrade to wss://127.0.0.1:1/mcp: connection refused; is the server listening on 127.0.0.1:1? (dial tcp 127.0.0.1:1: connect: connection refused)\n" {
 		t.Errorf("stderr %q", r.stderr)
 	}
 }

@@ -81,12 +81,12 @@ func TestSplitTargetErrors(t *testing.T) {
 }
 
 func TestNewTransportUnavailableAndUnsupportedFlags(t *testing.T) {
-	_, tg, err := splitTarget([]string{"ws://127.0.0.1:1/mcp"}, -1, "")
+	_, tg, err := splitTarget([]string{"ws://127.0.0.1:1/mcp"}, -1, "gateway")
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = newTransport(tg, TransportOptions{})
-	if ExitCode(err) != ExitConnection || err.Error() != "transport ws is not available yet; use a stdio server (-- CMD [ARGS…])" {
+	if ExitCode(err) != ExitConnection || err.Error() != "transport gateway is not available yet; use a stdio server (-- CMD [ARGS…])" {
 		t.Errorf("unavailable transport: code %d, %v", ExitCode(err), err)
 	}
 	_, err = newTransport(tg, TransportOptions{Env: []string{"A=1"}})

@@ -23,11 +23,7 @@ func (t *Transport) report(dir capture.Dir, conn string, f *capture.Frame) {
 // headers turns h into header lines, credentials redacted unless the user
 // asked to see them.
 func (t *Transport) headers(h http.Header) []proto.HTTPHeader {
-	lines := proto.HeadersOf(h)
-	if t.cfg.NoRedact {
-		return lines
-	}
-	return proto.RedactHeaders(lines)
+	return proto.CapturedHeaders(h, t.cfg.NoRedact)
 }
 
 // reportRequest captures the request line and headers of req.

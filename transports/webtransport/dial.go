@@ -124,11 +124,7 @@ func responseText(status string, hdr []proto.HTTPHeader) string {
 // headerLines are hdr's lines in key order, credentials redacted unless
 // Config.NoRedact.
 func (t *Transport) headerLines(hdr http.Header) []proto.HTTPHeader {
-	lines := proto.HeadersOf(hdr)
-	if t.cfg.NoRedact {
-		return lines
-	}
-	return proto.RedactHeaders(lines)
+	return proto.CapturedHeaders(hdr, t.cfg.NoRedact)
 }
 
 // writeHeader writes header lines.

@@ -12,7 +12,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/transports/internal/netword"
 	"github.com/mcpscope/mcpscope/transports/internal/tlsconf"
 )
 
@@ -73,7 +73,7 @@ func (t *Transport) dial(ctx context.Context) (*websocket.Conn, error) {
 	}
 	c, rsp, err := websocket.Dial(ctx, t.url.String(), opts)
 	if err != nil {
-		return nil, &client.ConnectionError{Err: t.wordDial(rsp, err)}
+		return nil, t.wordDial(rsp, err)
 	}
 	return c, nil
 }
@@ -97,10 +97,7 @@ func (t *Transport) wordDial(rsp *http.Response, err error) error {
 		}
 		return errors.New(msg)
 	}
-	if tlsErr := tlsconf.Failure(err); tlsErr != nil {
-		err = tlsErr
-	}
-	return fmt.Errorf("the WebSocket upgrade to %s failed: %w", t.url.Redacted(), err)
+	return netword.Failure("the WebSocket upgrade to "+t.url.Redacted(), t.url.Host, err)
 }
 
 // capturingTransport captures the upgrade request and its answer as HTTP
