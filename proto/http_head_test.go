@@ -165,3 +165,13 @@ func TestRedactHeaders(t *testing.T) {
 		t.Fatalf("RedactHeaders(nil) is not nil")
 	}
 }
+
+func TestCapturedHeaders(t *testing.T) {
+	h := http.Header{"Authorization": {"Bearer abc"}, "Accept": {"x"}}
+	if got := CapturedHeaders(h, false); got[1].Value != "Bearer [redacted 3 bytes]" || got[0].Value != "x" {
+		t.Errorf("redacted: %+v", got)
+	}
+	if got := CapturedHeaders(h, true); got[1].Value != "Bearer abc" {
+		t.Errorf("kept: %+v", got)
+	}
+}
