@@ -29,3 +29,15 @@ func TestDiscoverProbeReadsAsAProbe(t *testing.T) {
 		t.Errorf("the probe answer reads %q (tone %v), want a probe answer that is not an error row", label, tone)
 	}
 }
+
+// An SSE event that carries no message (a priming event, a heartbeat)
+// reads as one, not as a batch.
+func TestEventWithoutMessageRow(t *testing.T) {
+	st := capture.NewStore(capture.Config{})
+	st.Append(&capture.Frame{Dir: capture.In, Conn: "http POST 2", Raw: []byte("id: 7\ndata: \n\n"), Enc: proto.EncText})
+	m := newTestModel(t, st, 140, 30)
+	f, _ := st.Get(1)
+	if label, _ := frameLabel(f, m.idx, proto.DialectMCP); label != "event without a message (priming or heartbeat)" {
+		t.Errorf("label %q", label)
+	}
+}

@@ -144,7 +144,11 @@ func frameLabel(f *capture.Frame, x *index, d proto.Dialect) (label string, tone
 		return "http " + line, tonePlain
 	}
 	m := f.Msg
-	if m == nil {
+	switch {
+	case m == nil && f.Enc == proto.EncText:
+		// An SSE event with no data: a priming event, a heartbeat.
+		return "event without a message (priming or heartbeat)", tonePlain
+	case m == nil:
 		return "batch", tonePlain
 	}
 	switch m.Kind() {
