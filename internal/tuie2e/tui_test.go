@@ -35,6 +35,8 @@ func TestTmux(t *testing.T) {
 	t.Run("stdio_ts", func(t *testing.T) { testStdioTS(t, bin) })
 	t.Run("progress_ts", func(t *testing.T) { testProgressTS(t, bin) })
 	t.Run("nocolor_80x24", func(t *testing.T) { testNoColor(t, bin) })
+	t.Run("http_ts", func(t *testing.T) { testHTTPTS(t, bin) })
+	t.Run("ws_supergateway", func(t *testing.T) { testWSSupergateway(t, bin) })
 }
 
 // testDemo drives `mcpscope demo`: connect, read_file, analyze and cancel,
