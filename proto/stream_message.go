@@ -1,0 +1,156 @@
+package proto
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Types of a StreamMessage (seed 003 §1).
+const (
+	StreamStart = "start"
+	StreamChunk = "chunk"
+	StreamDone  = "done"
+	StreamError = "error"
+)
+
+// StreamMeta is the meta object of a start message (seed 003 §2,
+// StreamMessageMeta): the tool the stream invokes and what it carries.
+type StreamMeta struct {
+	Method        string `json:"method"`
+	Binary        bool   `json:"binary"`
+	Name          string `json:"name,omitempty"`
+	Mime          string `json:"mime,omitempty"`
+	CorrelationID string `json:"correlationId,omitempty"`
+	TotalSize     *int64 `json:"totalSize,omitempty"`
+	Compression   string `json:"compression,omitempty"`
+	Encoding      string `json:"encoding,omitempty"`
+}
+
+// StreamMessage is one text frame of the gateway's streaming (seed 003 §1,
+// DESIGN §3.4): start (with Meta), chunk (Index and Data; a binary chunk
+// travels as a binary frame instead, see GatewayChunkHeader), done (with an
+// optional Summary) or error (with a JSON-RPC Error). ID is the stream's
+// GUID, Timestamp an ISO 8601 time in UTC.
+type StreamMessage struct {
+	Type      string
+	ID        GUID
+	Timestamp time.Time
+	Meta      *StreamMeta
+	Index     *int64
+	Data      json.RawMessage
+	Summary   json.RawMessage
+	Error     *Error
+}
+
+// streamWire is the JSON shape of a StreamMessage.
+type streamWire struct {
+	Type      string          `json:"type"`
+	ID        *string         `json:"id"`
+	Timestamp string          `json:"timestamp"`
+	Meta      *StreamMeta     `json:"meta,omitempty"`
+	Index     *int64          `json:"index,omitempty"`
+	Data      json.RawMessage `json:"data,omitempty"`
+	Summary   json.RawMessage `json:"summary,omitempty"`
+	Error     *Error          `json:"error,omitempty"`
+}
+
+// ErrNotStreamMessage is wrapped by DecodeStreamMessage when a text frame is
+// not a StreamMessage (no "type" member, or a "jsonrpc" one).
+var ErrNotStreamMessage = errors.New("not a StreamMessage")
+
+// EncodeStreamMessage renders m as the JSON of one text frame. A zero
+// Timestamp is the current time; the time is written in UTC.
+func EncodeStreamMessage(m *StreamMessage) ([]byte, error) {
+	ts := m.Timestamp
+	if ts.IsZero() {
+		ts = time.Now()
+	}
+	id := m.ID.String()
+	w := streamWire{Type: m.Type, ID: &id, Timestamp: ts.UTC().Format(time.RFC3339Nano),
+		Meta: m.Meta, Index: m.Index, Data: m.Data, Summary: m.Summary, Error: m.Error}
+	b, err := json.Marshal(w)
+	if err != nil {
+		return nil, fmt.Errorf("encoding a %s StreamMessage: %w", m.Type, err)
+	}
+	return b, nil
+}
+
+// IsStreamMessage reports whether a text frame looks like a StreamMessage
+// rather than JSON-RPC: a JSON object with a "type" member and no
+// "jsonrpc" member. It does not validate the message.
+func IsStreamMessage(b []byte) bool {
+	var probe struct {
+		JSONRPC json.RawMessage `json:"jsonrpc"`
+		Type    json.RawMessage `json:"type"`
+	}
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || b[0] != '{' || json.Unmarshal(b, &probe) != nil {
+		return false
+	}
+	return probe.JSONRPC == nil && probe.Type != nil
+}
+
+// DecodeStreamMessage parses and checks one text frame: a known type, a
+// GUID id, an ISO 8601 timestamp, and what the type needs (start: meta
+// with a method; chunk: an index ≥ 0; error: an error object). A frame
+// that is not a StreamMessage at all wraps ErrNotStreamMessage.
+func DecodeStreamMessage(b []byte) (*StreamMessage, error) {
+	if !IsStreamMessage(b) {
+		return nil, fmt.Errorf("%w: a JSON object with \"type\" and no \"jsonrpc\" is expected", ErrNotStreamMessage)
+	}
+	var w streamWire
+	if err := json.Unmarshal(b, &w); err != nil {
+		return nil, fmt.Errorf("StreamMessage is malformed: %w", err)
+	}
+	m := &StreamMessage{Type: w.Type, Meta: w.Meta, Index: w.Index, Data: w.Data, Summary: w.Summary, Error: w.Error}
+	if w.ID == nil {
+		return nil, fmt.Errorf("%s StreamMessage has no stream id", w.Type)
+	}
+	id, err := ParseGUID(*w.ID)
+	if err != nil {
+		return nil, fmt.Errorf("%s StreamMessage: stream id: %w", w.Type, err)
+	}
+	m.ID = id
+	if m.Timestamp, err = time.Parse(time.RFC3339Nano, w.Timestamp); err != nil {
+		return nil, fmt.Errorf("%s StreamMessage %s: timestamp %q is not ISO 8601: %w", w.Type, id, w.Timestamp, err)
+	}
+	if err := m.check(); err != nil {
+		return nil, fmt.Errorf("%s StreamMessage %s: %w", w.Type, id, err)
+	}
+	return m, nil
+}
+
+// check verifies what each type needs.
+func (m *StreamMessage) check() error {
+	switch m.Type {
+	case StreamStart:
+		if m.Meta == nil || m.Meta.Method == "" {
+			return errors.New("a start needs meta with a method")
+		}
+	case StreamChunk:
+		if m.Index == nil || *m.Index < 0 {
+			return errors.New("a chunk needs an index of 0 or more")
+		}
+	case StreamDone:
+		if s := bytes.TrimSpace(m.Summary); len(s) > 0 && !bytes.Equal(s, []byte("null")) && s[0] != '{' {
+			return errors.New("a done's summary must be an object")
+		}
+	case StreamError:
+		if m.Error == nil {
+			return errors.New("an error needs an error object")
+		}
+	default:
+		return fmt.Errorf("unknown type %q (start, chunk, done or error)", m.Type)
+	}
+	return nil
+}
+
+// AppendGatewayChunk appends a whole binary chunk frame: the 24-byte
+// header for stream id and index, then payload.
+func AppendGatewayChunk(dst []byte, id GUID, index int64, payload []byte) []byte {
+	dst = GatewayChunkHeader{StreamID: id, Index: index}.Append(dst)
+	return append(dst, payload...)
+}

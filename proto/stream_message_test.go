@@ -1,0 +1,134 @@
+package proto
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+// seedGUID is the stream id of seed 003's examples.
+func seedGUID(t testing.TB) GUID {
+	t.Helper()
+	g, err := ParseGUID("550e8400-e29b-41d4-a716-446655440000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// Each type encodes to the seed's field names, the id as the GUID's text and
+// the timestamp in UTC.
+func TestEncodeStreamMessageBytes(t *testing.T) {
+	id := seedGUID(t)
+	at := time.Date(2024, 12, 4, 11, 0, 0, 0, time.FixedZone("CET", 3600))
+	size := int64(1048576)
+	idx := int64(3)
+	cases := []struct {
+		m    StreamMessage
+		want string
+	}{
+		{StreamMessage{Type: StreamStart, ID: id, Timestamp: at, Meta: &StreamMeta{Method: "system_binary_streams_in", Binary: true, Name: "a.bin", TotalSize: &size}},
+			`{"type":"start","id":"550e8400-e29b-41d4-a716-446655440000","timestamp":"2024-12-04T10:00:00Z","meta":{"method":"system_binary_streams_in","binary":true,"name":"a.bin","totalSize":1048576}}`},
+		{StreamMessage{Type: StreamChunk, ID: id, Timestamp: at, Index: &idx, Data: json.RawMessage(`"Hello, world!"`)},
+			`{"type":"chunk","id":"550e8400-e29b-41d4-a716-446655440000","timestamp":"2024-12-04T10:00:00Z","index":3,"data":"Hello, world!"}`},
+		{StreamMessage{Type: StreamDone, ID: id, Timestamp: at, Summary: json.RawMessage(`{"totalChunks":128}`)},
+			`{"type":"done","id":"550e8400-e29b-41d4-a716-446655440000","timestamp":"2024-12-04T10:00:00Z","summary":{"totalChunks":128}}`},
+		{StreamMessage{Type: StreamError, ID: id, Timestamp: at, Error: &Error{Code: -32000, Message: "Stream timeout", Data: json.RawMessage(`{"timeout":30}`)}},
+			`{"type":"error","id":"550e8400-e29b-41d4-a716-446655440000","timestamp":"2024-12-04T10:00:00Z","error":{"code":-32000,"message":"Stream timeout","data":{"timeout":30}}}`},
+	}
+	for _, c := range cases {
+		b, err := EncodeStreamMessage(&c.m)
+		if err != nil || string(b) != c.want {
+			t.Errorf("%s:\n got %s, %v\nwant %s", c.m.Type, b, err, c.want)
+			continue
+		}
+		back, err := DecodeStreamMessage(b)
+		if err != nil {
+			t.Fatalf("%s: decoding what was encoded: %v", c.m.Type, err)
+		}
+		again, _ := EncodeStreamMessage(back)
+		if !bytes.Equal(again, b) {
+			t.Errorf("%s: round trip\n got %s\nwant %s", c.m.Type, again, b)
+		}
+	}
+}
+
+// Chunk data may be any JSON value, null included.
+func TestStreamChunkDataKinds(t *testing.T) {
+	for _, data := range []string{`"s"`, `1.5`, `true`, `{"a":1}`, `[1,2]`, `null`} {
+		in := `{"type":"chunk","id":"550e8400-e29b-41d4-a716-446655440000","timestamp":"2024-12-04T10:00:01Z","index":0,"data":` + data + `}`
+		m, err := DecodeStreamMessage([]byte(in))
+		if err != nil {
+			t.Fatalf("%s: %v", data, err)
+		}
+		if data != "null" && string(m.Data) != data {
+			t.Errorf("data %s decoded as %s", data, m.Data)
+		}
+	}
+}
+
+// Frames that break the seed are refused with a reason; JSON-RPC is not a
+// StreamMessage.
+func TestDecodeStreamMessageRefuses(t *testing.T) {
+	const id = `"id":"550e8400-e29b-41d4-a716-446655440000","timestamp":"2024-12-04T10:00:00Z"`
+	cases := map[string]string{
+		`{"jsonrpc":"2.0","id":1,"method":"ping"}`: "not a StreamMessage",
+		`{"type":"ping"}`:                          "no stream id",
+		`[1]`:                                      "not a StreamMessage",
+		`{"type":"start","id":"nope","timestamp":"2024-12-04T10:00:00Z","meta":{"method":"x"}}`: "stream id",
+		`{"type":"start",` + id + `}`:            "meta with a method",
+		`{"type":"chunk",` + id + `}`:            "index",
+		`{"type":"chunk",` + id + `,"index":-1}`: "index",
+		`{"type":"done",` + id + `,"summary":3}`: "summary must be an object",
+		`{"type":"error",` + id + `}`:            "error object",
+		`{"type":"pause",` + id + `}`:            "unknown type",
+		`{"type":"done","id":"550e8400-e29b-41d4-a716-446655440000","timestamp":"yesterday"}`: "ISO 8601",
+		`{"type":"done","id":null,"timestamp":"2024-12-04T10:00:00Z"}`:                        "no stream id",
+	}
+	for in, want := range cases {
+		_, err := DecodeStreamMessage([]byte(in))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", in, err, want)
+		}
+	}
+	if _, err := DecodeStreamMessage([]byte(`{"jsonrpc":"2.0","type":"x"}`)); !errors.Is(err, ErrNotStreamMessage) {
+		t.Errorf("JSON-RPC with a type member: %v", err)
+	}
+}
+
+// A binary chunk frame is the 24-byte header (.NET order GUID, int64 LE
+// index) and the payload.
+func TestAppendGatewayChunkBytes(t *testing.T) {
+	b := AppendGatewayChunk(nil, seedGUID(t), 258, []byte("hi"))
+	want := unhex(t, "00 84 0e 55 9b e2 d4 41 a7 16 44 66 55 44 00 00 02 01 00 00 00 00 00 00 68 69")
+	if !bytes.Equal(b, want) {
+		t.Fatalf("chunk frame % x\nwant % x", b, want)
+	}
+}
+
+func FuzzDecodeStreamMessage(f *testing.F) {
+	f.Add([]byte(`{"type":"start","id":"550e8400-e29b-41d4-a716-446655440000","timestamp":"2024-12-04T10:00:00Z","meta":{"method":"m","binary":true}}`))
+	f.Add([]byte(`{"type":"chunk","id":"{550E8400E29B41D4A716446655440000}","timestamp":"2024-12-04T10:00:00.5+01:00","index":1,"data":[1]}`))
+	f.Add([]byte(`{"type":"error","id":"550e8400-e29b-41d4-a716-446655440000","timestamp":"2024-12-04T10:00:00Z","error":{"code":1,"message":""}}`))
+	f.Add([]byte(`{"type":"ping"}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := DecodeStreamMessage(b)
+		if err != nil {
+			return
+		}
+		out, err := EncodeStreamMessage(m)
+		if err != nil {
+			t.Fatalf("a decoded message does not encode: %v", err)
+		}
+		back, err := DecodeStreamMessage(out)
+		if err != nil {
+			t.Fatalf("%s re-encoded as %s does not decode: %v", b, out, err)
+		}
+		if back.Type != m.Type || back.ID != m.ID || !back.Timestamp.Equal(m.Timestamp) {
+			t.Fatalf("round trip changed %+v into %+v", m, back)
+		}
+	})
+}
