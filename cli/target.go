@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"net/url"
 	"regexp"
 	"sort"
@@ -122,10 +121,4 @@ func knownSchemes() string {
 	}
 	sort.Strings(s)
 	return strings.Join(s, ", ")
-}
-
-// errTransportUnavailable says a transport exists in the design but is not
-// part of this build.
-func errTransportUnavailable(name string) error {
-	return withExit(ExitConnection, fmt.Errorf("transport %s is not available yet; use a stdio server (-- CMD [ARGS…])", name))
 }

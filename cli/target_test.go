@@ -85,9 +85,9 @@ func TestNewTransportUnavailableAndUnsupportedFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = newTransport(tg, TransportOptions{})
-	if ExitCode(err) != ExitConnection || err.Error() != "transport gateway is not available yet; use a stdio server (-- CMD [ARGS…])" {
-		t.Errorf("unavailable transport: code %d, %v", ExitCode(err), err)
+	_, err = newTransport(Target{Transport: "carrier-pigeon", URL: tg.URL}, TransportOptions{})
+	if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), `"carrier-pigeon" is not a transport mcpscope knows`) {
+		t.Errorf("unknown transport: code %d, %v", ExitCode(err), err)
 	}
 	_, err = newTransport(tg, TransportOptions{Env: []string{"A=1"}})
 	if ExitCode(err) != ExitUsage {

@@ -42,11 +42,9 @@ var transportFactories = map[string]TransportFactory{
 	"ws":         newWSTransport,
 	// seed 004's tool frames
 	"tools-ws": newWSTransport,
+	// seed 003's streams beside the session
+	"gateway": newWSTransport,
 }
-
-// plannedTransports are names --transport accepts that this build cannot
-// connect with yet.
-var plannedTransports = []string{"gateway"}
 
 // checkTransportName rejects a --transport value mcpscope does not know.
 func checkTransportName(name string) error {
@@ -56,12 +54,7 @@ func checkTransportName(name string) error {
 	if _, ok := transportFactories[name]; ok {
 		return nil
 	}
-	for _, p := range plannedTransports {
-		if p == name {
-			return nil
-		}
-	}
-	names := append([]string(nil), plannedTransports...)
+	var names []string
 	for k := range transportFactories {
 		names = append(names, k)
 	}
@@ -76,7 +69,7 @@ func newTransport(t Target, o TransportOptions) (client.Transport, error) {
 	}
 	f, ok := transportFactories[t.Transport]
 	if !ok {
-		return nil, errTransportUnavailable(t.Transport)
+		return nil, checkTransportName(t.Transport)
 	}
 	return f(t, o)
 }

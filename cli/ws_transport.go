@@ -40,8 +40,11 @@ func newWSTransport(t Target, o TransportOptions) (client.Transport, error) {
 		NoRedact:     o.NoRedact,
 		Warn:         o.Warn,
 	}
-	if t.Transport == "tools-ws" {
+	switch t.Transport {
+	case "tools-ws":
 		cfg.Mode = ws.ModeTools
+	case "gateway":
+		cfg.Mode = ws.ModeGateway
 	}
 	if o.CertHash != "" {
 		cfg.CertHashes = strings.Split(o.CertHash, ",")

@@ -91,3 +91,10 @@ func guidFromDotNet(b []byte) GUID {
 	copy(g[8:], b[8:16])
 	return g
 }
+
+// SwapDotNet returns the GUID whose .NET byte order is g's RFC byte order:
+// what a reader of a .NET-order header gets when the sender wrote the
+// bytes in RFC order. Applying it twice gives g back.
+func (g GUID) SwapDotNet() GUID {
+	return guidFromDotNet(g[:])
+}

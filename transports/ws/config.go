@@ -21,6 +21,10 @@ const (
 	ModeJSONRPC Mode = iota
 	// ModeTools: seed 004's tool frames, no handshake (--transport tools-ws).
 	ModeTools
+	// ModeGateway: an MCP session as ModeJSONRPC, plus seed 003's
+	// StreamMessage streams in text frames and binary chunk frames
+	// (--transport gateway).
+	ModeGateway
 )
 
 // Subprotocol is the WebSocket subprotocol offered for an MCP session.
@@ -57,6 +61,9 @@ type Config struct {
 	NoRedact bool
 	// Warn prints a warning line (nil: none).
 	Warn func(string)
+	// OnStream, in ModeGateway, is told of every message of a gateway
+	// stream from the server, in order, on the reading goroutine.
+	OnStream func(StreamEvent)
 }
 
 // withDefaults fills what the caller left zero and checks the URL.
@@ -82,6 +89,9 @@ func (c Config) withDefaults() (Config, *url.URL, error) {
 	}
 	if c.Warn == nil {
 		c.Warn = func(string) {}
+	}
+	if c.OnStream == nil {
+		c.OnStream = func(StreamEvent) {}
 	}
 	return c, u, nil
 }

@@ -3,6 +3,8 @@ package ws
 import (
 	"testing"
 
+	"github.com/mcpscope/mcpscope/proto"
+
 	"github.com/mcpscope/mcpscope/capture"
 )
 
@@ -32,6 +34,30 @@ func FuzzToolAnswer(f *testing.F) {
 		}
 		if tr.toolAnswer(data, &capture.Frame{}) != nil {
 			t.Fatal("the same answer was delivered twice")
+		}
+	})
+}
+
+// FuzzGatewayMessages: whatever a gateway server sends, text or binary, in
+// whatever order, reading it never panics and every StreamMessage it
+// reports either passed its checks or says which it failed.
+func FuzzGatewayMessages(f *testing.F) {
+	start, _ := proto.EncodeStreamMessage(&proto.StreamMessage{Type: proto.StreamStart, ID: knownGUID, Meta: &proto.StreamMeta{Method: "m", Binary: true}})
+	f.Add(start, proto.AppendGatewayChunk(nil, knownGUID, 0, []byte("x")), []byte(`{"type":"done","id":"550e8400-e29b-41d4-a716-446655440000","timestamp":"2024-12-04T10:00:05Z"}`))
+	f.Add([]byte(`{"type":"chunk","id":null}`), []byte{1, 2}, []byte(`{"jsonrpc":"2.0","method":"x"}`))
+	f.Fuzz(func(t *testing.T, a, b, c []byte) {
+		tr, err := New(Config{URL: "ws://127.0.0.1:1/", Mode: ModeGateway, OnStream: func(ev StreamEvent) {
+			if ev.Type != proto.StreamStart && ev.Type != proto.StreamChunk && ev.Type != proto.StreamDone && ev.Type != proto.StreamError {
+				t.Fatalf("event of type %q", ev.Type)
+			}
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr.deliver = func(*proto.Message) {}
+		for _, data := range [][]byte{a, b, c} {
+			tr.readGatewayText(data)
+			tr.readGatewayChunk(data)
 		}
 	})
 }

@@ -29,6 +29,10 @@ func (t *Transport) read(c *websocket.Conn) {
 			return
 		}
 		switch {
+		case t.cfg.Mode == ModeGateway && typ == websocket.MessageBinary:
+			t.readGatewayChunk(data)
+		case t.cfg.Mode == ModeGateway:
+			t.readGatewayText(data)
 		case typ == websocket.MessageBinary:
 			t.report(incoming, &capture.Frame{Chan: capture.Channel{Kind: capture.Control}, Raw: data, Enc: proto.EncBinary,
 				Err: fmt.Errorf("a binary message of %d bytes: the %s dialect carries text only; ignored", len(data), t.dialect())})
@@ -60,10 +64,7 @@ func (t *Transport) readJSONRPC(data []byte) {
 
 // dialect names the mode in messages.
 func (t *Transport) dialect() string {
-	if t.cfg.Mode == ModeTools {
-		return "tools-ws"
-	}
-	return "ws"
+	return [...]string{ModeJSONRPC: "ws", ModeTools: "tools-ws", ModeGateway: "gateway"}[t.cfg.Mode]
 }
 
 // endCause words why the reader stopped; nil after the client's own

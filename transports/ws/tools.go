@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/coder/websocket"
+
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
 )
@@ -61,7 +63,8 @@ func (t *Transport) sendTool(ctx context.Context, m *proto.Message) error {
 	if err := t.tools.add(n); err != nil {
 		return fmt.Errorf("%s: %w", describe(m), err)
 	}
-	if err := t.write(ctx, raw, m); err != nil {
+	t.reportSent(raw, m)
+	if err := t.write(ctx, websocket.MessageText, raw, describe(m)); err != nil {
 		t.tools.answered(n)
 		return err
 	}

@@ -31,7 +31,8 @@ type Transport struct {
 	chosen  string // the subprotocol the server chose
 	keyLog  *os.File
 	deliver func(*proto.Message)
-	tools   toolTable // ModeTools: the ids of the calls in flight
+	tools   toolTable    // ModeTools: the ids of the calls in flight
+	gw      gatewayTable // ModeGateway: the streams of the connection
 }
 
 var (
@@ -82,30 +83,30 @@ func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
 	if err != nil {
 		return err
 	}
-	return t.write(ctx, raw, m)
+	t.reportSent(raw, m)
+	return t.write(ctx, websocket.MessageText, raw, describe(m))
 }
 
-// write sends raw as one text frame and captures it. A send that its
-// context ends half-way closes the connection (the frame cannot be taken
-// back), and the error says so.
-func (t *Transport) write(ctx context.Context, raw []byte, m *proto.Message) error {
+// write sends raw as one message of type typ; what names it in errors.
+// A send that its context ends half-way closes the connection (the frame
+// cannot be taken back), and the error says so.
+func (t *Transport) write(ctx context.Context, typ websocket.MessageType, raw []byte, what string) error {
 	t.mu.Lock()
 	c := t.ws
 	t.mu.Unlock()
 	if c == nil {
 		return errors.New("the WebSocket is not open")
 	}
-	t.reportSent(raw, m)
-	if err := c.Write(ctx, websocket.MessageText, raw); err != nil {
+	if err := c.Write(ctx, typ, raw); err != nil {
 		if ctx.Err() != nil {
 			t.life.End(&client.ConnectionError{Err: fmt.Errorf("a send did not finish in time (the server stopped reading?): %w", ctx.Err())}, nil)
 			t.cancel()
-			return fmt.Errorf("sending %s: %w", describe(m), errors.Join(ctx.Err(), client.ErrStoppedReading))
+			return fmt.Errorf("sending %s: %w", what, errors.Join(ctx.Err(), client.ErrStoppedReading))
 		}
 		if gone := t.life.Err(); gone != nil {
 			return gone
 		}
-		return fmt.Errorf("sending %s: %w", describe(m), err)
+		return fmt.Errorf("sending %s: %w", what, err)
 	}
 	return nil
 }
@@ -153,6 +154,8 @@ func (t *Transport) LinkState() client.LinkState {
 	switch {
 	case t.cfg.Mode == ModeTools:
 		kind = "tools-ws"
+	case t.cfg.Mode == ModeGateway:
+		kind = "gateway"
 	case t.chosen != "":
 		kind = "WebSocket (" + t.chosen + ")"
 	}

@@ -1,0 +1,177 @@
+package ws
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/coder/websocket"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// readGatewayText handles a text message of a gateway connection: a
+// StreamMessage, or else JSON-RPC of the session.
+func (t *Transport) readGatewayText(data []byte) {
+	if !proto.IsStreamMessage(data) {
+		t.readJSONRPC(data)
+		return
+	}
+	f := &capture.Frame{Chan: capture.Channel{Kind: capture.Control}, Raw: data, Enc: proto.EncJSON}
+	m, err := proto.DecodeStreamMessage(data)
+	if err != nil {
+		f.Err = err
+		t.report(incoming, f)
+		return
+	}
+	ev := StreamEvent{Type: m.Type, ID: m.ID, Meta: m.Meta, Summary: m.Summary, Err: m.Error}
+	s, problem := t.track(incoming, m)
+	if m.Type == proto.StreamChunk {
+		ev.Index, ev.Data = *m.Index, m.Data
+		if s != nil {
+			f.Chan = streamChannel(s)
+			f.Fields = dataField(data, m.Data)
+		}
+	}
+	if s != nil && ev.Meta == nil {
+		ev.Meta = s.meta
+	}
+	f.Err, ev.Problem = problem, problem
+	t.report(incoming, f)
+	t.cfg.OnStream(ev)
+}
+
+// readGatewayChunk handles a binary message: a chunk with the 24-byte
+// header (GUID in .NET order, int64 LE index), annotated for the hex view.
+func (t *Transport) readGatewayChunk(data []byte) {
+	f := &capture.Frame{Chan: capture.Channel{Kind: capture.Control}, Raw: data, Enc: proto.EncBinary}
+	h, payload, fields, err := proto.ParseGatewayChunkHeader(data)
+	if err != nil {
+		f.Err = fmt.Errorf("a binary chunk frame: %w", err)
+		t.report(incoming, f)
+		return
+	}
+	f.Fields = fields
+	s, problem := t.gw.chunk(h.StreamID, h.Index)
+	if s != nil {
+		f.Chan = streamChannel(s)
+	}
+	f.Err = problem
+	ev := StreamEvent{Type: proto.StreamChunk, ID: h.StreamID, Index: h.Index, Data: payload, Binary: true, Problem: problem}
+	if s != nil {
+		ev.Meta = s.meta
+	}
+	t.report(incoming, f)
+	t.cfg.OnStream(ev)
+}
+
+// track records what a StreamMessage going dir does to its stream and
+// marks the capture's stream: its announced size on start, its end on
+// done or error.
+func (t *Transport) track(dir capture.Dir, m *proto.StreamMessage) (*gwStream, error) {
+	switch m.Type {
+	case proto.StreamStart:
+		s, err := t.gw.open(t.cfg.Conn, m.ID, dir, m.Meta)
+		if err == nil && m.Meta.TotalSize != nil {
+			t.marker().SetStreamSize(s.key, *m.Meta.TotalSize)
+		}
+		return s, err
+	case proto.StreamChunk:
+		return t.gw.chunk(m.ID, *m.Index)
+	case proto.StreamDone, proto.StreamError:
+		s, err := t.gw.end(m.ID, m.Type)
+		if err == nil {
+			state, why := capture.StreamDone, error(nil)
+			if m.Type == proto.StreamError {
+				state, why = capture.StreamError, fmt.Errorf("%d %s", m.Error.Code, m.Error.Message)
+			}
+			t.marker().MarkStream(s.key, state, why)
+		}
+		return s, err
+	}
+	return nil, nil
+}
+
+// marker returns the sink's stream marks, or none.
+func (t *Transport) marker() capture.StreamMarker {
+	if m, ok := t.cfg.Sink.(capture.StreamMarker); ok {
+		return m
+	}
+	return noMarks{}
+}
+
+// noMarks takes marks and drops them.
+type noMarks struct{}
+
+func (noMarks) MarkStream(capture.StreamKey, capture.StreamState, error) {}
+func (noMarks) SetStreamSize(capture.StreamKey, int64)                   {}
+
+// streamChannel is the capture channel of a stream's chunks.
+func streamChannel(s *gwStream) capture.Channel {
+	return capture.Channel{Kind: capture.Stream, ReqID: s.key.ReqID, Tag: s.key.Tag}
+}
+
+// dataField annotates the data member's value of a text chunk as its
+// payload.
+func dataField(raw, data []byte) []proto.Field {
+	k := bytes.Index(raw, []byte(`"data"`))
+	if k < 0 || len(data) == 0 {
+		return nil
+	}
+	j := bytes.Index(raw[k:], data)
+	if j < 0 {
+		return nil
+	}
+	return []proto.Field{{Offset: k + j, Len: len(data), Name: "data", Value: fmt.Sprintf("%d bytes", len(data)), Kind: proto.FieldBody}}
+}
+
+// SendStream sends one StreamMessage of a stream the client opens: a
+// start, a text chunk, a done or an error (seed 003), checked as the
+// server's are: a chunk before the start, out of order or after the done
+// is refused, nothing sent.
+func (t *Transport) SendStream(ctx context.Context, m *proto.StreamMessage) error {
+	if t.cfg.Mode != ModeGateway {
+		return errors.New("gateway streams need --transport gateway")
+	}
+	if err := t.life.Writable(); err != nil {
+		return err
+	}
+	raw, err := proto.EncodeStreamMessage(m)
+	if err != nil {
+		return err
+	}
+	if _, err := proto.DecodeStreamMessage(raw); err != nil {
+		return fmt.Errorf("not sent: %w", err) // what a server would refuse
+	}
+	s, err := t.track(outgoing, m)
+	if err != nil {
+		return fmt.Errorf("not sent: %w", err)
+	}
+	f := &capture.Frame{Chan: capture.Channel{Kind: capture.Control}, Raw: raw, Enc: proto.EncJSON}
+	if m.Type == proto.StreamChunk {
+		f.Chan, f.Fields = streamChannel(s), dataField(raw, m.Data)
+	}
+	t.report(outgoing, f)
+	return t.write(ctx, websocket.MessageText, raw, "the "+m.Type+" of stream "+m.ID.String())
+}
+
+// SendChunk sends one binary chunk of a stream the client opened: the
+// 24-byte header, then payload.
+func (t *Transport) SendChunk(ctx context.Context, id proto.GUID, index int64, payload []byte) error {
+	if t.cfg.Mode != ModeGateway {
+		return errors.New("gateway streams need --transport gateway")
+	}
+	if err := t.life.Writable(); err != nil {
+		return err
+	}
+	s, err := t.gw.chunk(id, index)
+	if err != nil {
+		return fmt.Errorf("not sent: %w", err)
+	}
+	raw := proto.AppendGatewayChunk(make([]byte, 0, proto.GatewayChunkHeaderLen+len(payload)), id, index, payload)
+	_, _, fields, _ := proto.ParseGatewayChunkHeader(raw)
+	t.report(outgoing, &capture.Frame{Chan: streamChannel(s), Raw: raw, Fields: fields, Enc: proto.EncBinary})
+	return t.write(ctx, websocket.MessageBinary, raw, fmt.Sprintf("chunk %d of stream %s", index, id))
+}
