@@ -35,6 +35,7 @@ func NewRootCommand() *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &UsageError{Err: err} })
 	root.AddCommand(
 		newCallCommand(),
+		newStreamCommand(),
 		newScriptCommand(),
 		newListCommand("tools", "List the server's tools (all pages)", listTools),
 		newListCommand("resources", "List the server's resources and resource templates (all pages)", listResources),

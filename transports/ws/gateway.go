@@ -54,7 +54,7 @@ func (t *Transport) readGatewayChunk(data []byte) {
 		return
 	}
 	f.Fields = fields
-	s, problem := t.gw.chunk(h.StreamID, h.Index)
+	s, problem := t.gw.chunk(h.StreamID, incoming, h.Index)
 	if s != nil {
 		f.Chan = streamChannel(s)
 	}
@@ -79,10 +79,10 @@ func (t *Transport) track(dir capture.Dir, m *proto.StreamMessage) (*gwStream, e
 		}
 		return s, err
 	case proto.StreamChunk:
-		return t.gw.chunk(m.ID, *m.Index)
+		return t.gw.chunk(m.ID, dir, *m.Index)
 	case proto.StreamDone, proto.StreamError:
-		s, err := t.gw.end(m.ID, m.Type)
-		if err == nil {
+		s, err := t.gw.end(m.ID, dir, m.Type)
+		if err == nil && dir == s.dir { // the stream's own end, not an answer on it
 			state, why := capture.StreamDone, error(nil)
 			if m.Type == proto.StreamError {
 				state, why = capture.StreamError, fmt.Errorf("%d %s", m.Error.Code, m.Error.Message)
@@ -166,7 +166,7 @@ func (t *Transport) SendChunk(ctx context.Context, id proto.GUID, index int64, p
 	if err := t.life.Writable(); err != nil {
 		return err
 	}
-	s, err := t.gw.chunk(id, index)
+	s, err := t.gw.chunk(id, outgoing, index)
 	if err != nil {
 		return fmt.Errorf("not sent: %w", err)
 	}

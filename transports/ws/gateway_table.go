@@ -30,14 +30,21 @@ type StreamEvent struct {
 	Problem error
 }
 
-// gwStream is what a connection knows of one gateway stream.
+// gwStream is what a connection knows of one gateway stream: its opener's
+// side (dir) and, since a peer may answer on the stream it was sent (an
+// echo, a done with what it received), the other side's.
 type gwStream struct {
 	key   capture.StreamKey
 	dir   capture.Dir // who opened it
 	meta  *proto.StreamMeta
+	sides [2]side     // by capture.Dir
+	order uint64
+}
+
+// side is one direction of a stream.
+type side struct {
 	next  int64 // the index the next chunk should carry
 	ended bool
-	order uint64
 }
 
 // gatewayTable is the streams of one connection, both directions, by id.
@@ -56,7 +63,7 @@ func (g *gatewayTable) open(conn string, id proto.GUID, dir capture.Dir, meta *p
 	if g.streams == nil {
 		g.streams = make(map[proto.GUID]*gwStream)
 	}
-	if s, ok := g.streams[id]; ok && !s.ended {
+	if s, ok := g.streams[id]; ok && !s.sides[s.dir].ended {
 		return s, fmt.Errorf("a start for stream %s, which is open already", id)
 	}
 	if len(g.streams) >= maxGatewayStreams {
@@ -74,7 +81,7 @@ func (g *gatewayTable) forgetOldestEndedLocked() {
 	var oldest proto.GUID
 	var at uint64
 	for id, s := range g.streams {
-		if s.ended && (at == 0 || s.order < at) {
+		if s.sides[s.dir].ended && (at == 0 || s.order < at) {
 			oldest, at = id, s.order
 		}
 	}
@@ -83,39 +90,40 @@ func (g *gatewayTable) forgetOldestEndedLocked() {
 	}
 }
 
-// chunk checks a chunk of stream id with index: the stream must be known
-// and open and the index the next one; the expected index then follows
-// the chunk's, so one gap is reported once.
-func (g *gatewayTable) chunk(id proto.GUID, index int64) (*gwStream, error) {
+// chunk checks a chunk going dir on stream id with index: the stream
+// must be known and that side open, and the index the next one; the
+// expected index then follows the chunk's, so one gap is reported once.
+func (g *gatewayTable) chunk(id proto.GUID, dir capture.Dir, index int64) (*gwStream, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	s, ok := g.streams[id]
-	switch {
-	case !ok:
+	if !ok {
 		return nil, g.unknownLocked(id, "a chunk")
-	case s.ended:
+	}
+	sd := &s.sides[dir]
+	if sd.ended {
 		return s, fmt.Errorf("a chunk (index %d) for stream %s after its done or error", index, id)
 	}
-	want := s.next
-	s.next = index + 1
+	want := sd.next
+	sd.next = index + 1
 	if index != want {
 		return s, fmt.Errorf("index gap on stream %s: chunk %d where %d was next", id, index, want)
 	}
 	return s, nil
 }
 
-// end marks stream id ended by a done or an error.
-func (g *gatewayTable) end(id proto.GUID, what string) (*gwStream, error) {
+// end marks the dir side of stream id ended by a done or an error.
+func (g *gatewayTable) end(id proto.GUID, dir capture.Dir, what string) (*gwStream, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	s, ok := g.streams[id]
 	switch {
 	case !ok:
 		return nil, g.unknownLocked(id, "a "+what)
-	case s.ended:
+	case s.sides[dir].ended:
 		return s, fmt.Errorf("a %s for stream %s, which had ended already", what, id)
 	}
-	s.ended = true
+	s.sides[dir].ended = true
 	return s, nil
 }
 

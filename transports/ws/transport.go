@@ -70,6 +70,13 @@ func (t *Transport) Start(ctx context.Context, deliver func(*proto.Message)) err
 	})
 }
 
+// OnStream sets Config.OnStream; call it before Start.
+func (t *Transport) OnStream(fn func(StreamEvent)) {
+	if fn != nil {
+		t.cfg.OnStream = fn
+	}
+}
+
 // Send writes one message: a text frame of JSON-RPC, or in ModeTools the
 // tool frame of a tools/call (tools.go).
 func (t *Transport) Send(ctx context.Context, m *proto.Message) error {

@@ -1,0 +1,173 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/transports/ws"
+)
+
+// DefaultChunkSize is the size of an uploaded binary chunk.
+const DefaultChunkSize = 64 << 10
+
+// streamFlags are the flags of `mcpscope stream` beside the run flags.
+type streamFlags struct {
+	upload    string
+	text      bool
+	meta      string
+	chunkSize int
+}
+
+// newStreamCommand builds `mcpscope stream METHOD TARGET`.
+func newStreamCommand() *cobra.Command {
+	f, sf := &runFlags{}, &streamFlags{}
+	cmd := &cobra.Command{
+		Use:   "stream [flags] METHOD TARGET",
+		Short: "Run one seed-003 gateway stream: upload, download or both at once",
+		Long: "Open a dedicated WebSocket connection to a gateway (seed 003), send a start StreamMessage\n" +
+			"whose meta names METHOD, upload --upload FILE (- for stdin) as binary chunks of\n" +
+			"--chunk-size bytes, or with --text one JSON value per input line as text chunks, then\n" +
+			"done with {totalChunks, totalBytes}. What the server streams back is saved under\n" +
+			"--stream-out DIR (one file per stream, named by its GUID). The server's done summary is\n" +
+			"printed as JSON; its error too, with exit status 1. A stream message that breaks the\n" +
+			"protocol (an index gap, an unknown stream, a chunk after done) is reported and exits 5.",
+		Example: "  mcpscope stream --upload big.bin system_binary_streams_in ws://127.0.0.1:8090/gateway\n" +
+			"  mcpscope stream --stream-out out system_binary_streams_out ws://127.0.0.1:8090/gateway\n" +
+			"  printf '1\\n\"two\"\\n' | mcpscope stream --text --upload - text_stream ws://127.0.0.1:8090/gateway",
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			positional, target, err := splitTarget(args, cmd.ArgsLenAtDash(), f.transport)
+			if err != nil {
+				return err
+			}
+			if len(positional) != 1 {
+				return usagef("want METHOD TARGET: mcpscope stream [flags] METHOD TARGET")
+			}
+			if target.URL == nil || (target.URL.Scheme != "ws" && target.URL.Scheme != "wss") {
+				return usagef("mcpscope stream needs a gateway's ws:// or wss:// URL")
+			}
+			if f.transport != "" && f.transport != "gateway" {
+				return usagef("mcpscope stream speaks the gateway transport, not %s", f.transport)
+			}
+			target.Transport = "gateway"
+			for _, fl := range []struct {
+				name string
+				set  bool
+			}{
+				{"--env", len(f.env) > 0}, {"--answers", f.answers != ""}, {"--root", len(f.roots) > 0},
+				{"--protocol", f.protocol != ""}, {"--progress", f.progress},
+			} {
+				if fl.set {
+					return usagef("%s does not apply to mcpscope stream: a gateway stream has no MCP session", fl.name)
+				}
+			}
+			if err := f.validate(); err != nil {
+				return err
+			}
+			if sf.chunkSize <= 0 {
+				return usagef("--chunk-size must be positive, got %d", sf.chunkSize)
+			}
+			return runStream(cmd.Context(), f, sf, positional[0], target, streamsOf(cmd))
+		},
+	}
+	f.register(cmd.Flags())
+	cmd.Flags().StringVar(&sf.upload, "upload", "", "upload `FILE` (- for standard input) on the stream")
+	cmd.Flags().BoolVar(&sf.text, "text", false, "upload text chunks: one JSON value per input line")
+	cmd.Flags().StringVar(&sf.meta, "meta", "", "more start meta as a JSON `OBJECT` (name, mime, totalSize, …)")
+	cmd.Flags().IntVar(&sf.chunkSize, "chunk-size", DefaultChunkSize, "bytes per uploaded binary chunk (`N`)")
+	return cmd
+}
+
+// runStream connects, runs the stream and maps its end to an exit code.
+func runStream(ctx context.Context, f *runFlags, sf *streamFlags, method string, target Target, io streams) error {
+	defer io.diag.Close()
+	meta, err := startMeta(method, sf)
+	if err != nil {
+		return err
+	}
+	var trace capture.Sink
+	if f.trace {
+		trace = newStreamTrace(io.diag)
+	}
+	run := newGatewayRun(f, sf, io)
+	topts := f.transportOptions()
+	topts.Sink, topts.Warn, topts.StreamOut = trace, io.diag.Println, ""
+	built, err := newWSTransport(target, topts)
+	if err != nil {
+		return err
+	}
+	tr, ok := built.(*ws.Transport)
+	if !ok {
+		return usagef("mcpscope stream speaks the gateway transport only")
+	}
+	tr.OnStream(run.event)
+	startCtx, cancel := context.WithTimeout(ctx, min(f.timeout, f.maxTime))
+	err = tr.Start(startCtx, func(*proto.Message) {})
+	cancel()
+	if err != nil {
+		return withExit(ExitConnection, fmt.Errorf("could not connect to %s: %w", target, err))
+	}
+	defer tr.Close()
+	return run.run(ctx, tr, meta)
+}
+
+// startMeta is the meta of the start: METHOD, binary unless --text, the
+// upload's name and size, then what --meta adds or replaces.
+func startMeta(method string, sf *streamFlags) (*proto.StreamMeta, error) {
+	meta := &proto.StreamMeta{Method: method, Binary: !sf.text}
+	if sf.upload != "" && sf.upload != "-" {
+		st, err := os.Stat(sf.upload)
+		if err != nil {
+			return nil, usagef("--upload: %v", err)
+		}
+		meta.Name = filepath.Base(sf.upload)
+		if !sf.text {
+			size := st.Size()
+			meta.TotalSize = &size
+		}
+	}
+	if sf.meta != "" {
+		if err := json.Unmarshal([]byte(sf.meta), meta); err != nil {
+			return nil, usagef("--meta is not a JSON object of start meta: %v", err)
+		}
+		meta.Method = method
+	}
+	return meta, nil
+}
+
+// openUpload opens what --upload names, or nothing.
+func openUpload(sf *streamFlags, stdin io.Reader) (io.ReadCloser, error) {
+	switch sf.upload {
+	case "":
+		return nil, nil
+	case "-":
+		return io.NopCloser(stdin), nil
+	}
+	file, err := os.Open(sf.upload)
+	if err != nil {
+		return nil, fmt.Errorf("--upload: %w", err)
+	}
+	return file, nil
+}
+
+// errStreamProblem marks a run that saw a stream message break the
+// protocol.
+var errStreamProblem = errors.New("the server's stream broke the protocol")
+
+// streamTimeout is the error of a stream that ran out of time.
+func streamTimeout(id string, after time.Duration, maxTime bool) error {
+	if maxTime {
+		return withExit(ExitTimeout, fmt.Errorf("stream %s did not end within --max-time %s; closed its connection", id, after))
+	}
+	return withExit(ExitTimeout, fmt.Errorf("stream %s: no sign of life from the gateway for %s (--timeout); closed its connection", id, after))
+}

@@ -1,0 +1,204 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// gatewayScript is a scripted seed-003 gateway: it reads the client's
+// stream (start, chunks, done) and then answers as answer says.
+type gatewayScript struct {
+	mu     sync.Mutex
+	start  *proto.StreamMessage
+	chunks [][]byte // binary payloads, or the data of text chunks
+	heads  [][]byte // the 24-byte headers of binary chunks
+	done   *proto.StreamMessage
+	conns  int
+	answer func(ctx context.Context, c *websocket.Conn, g *gatewayScript)
+}
+
+func (g *gatewayScript) url(t *testing.T) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer c.CloseNow()
+		c.SetReadLimit(-1)
+		g.mu.Lock()
+		g.conns++
+		g.mu.Unlock()
+		ctx := r.Context()
+		for {
+			typ, data, err := c.Read(ctx)
+			if err != nil {
+				return
+			}
+			g.mu.Lock()
+			if typ == websocket.MessageBinary {
+				g.heads = append(g.heads, append([]byte(nil), data[:24]...))
+				g.chunks = append(g.chunks, append([]byte(nil), data[24:]...))
+				g.mu.Unlock()
+				continue
+			}
+			m, err := proto.DecodeStreamMessage(data)
+			if err != nil {
+				g.mu.Unlock()
+				t.Errorf("the client sent %s: %v", data, err)
+				return
+			}
+			switch m.Type {
+			case proto.StreamStart:
+				g.start = m
+			case proto.StreamChunk:
+				g.chunks = append(g.chunks, m.Data)
+			case proto.StreamDone:
+				g.done = m
+			}
+			g.mu.Unlock()
+			if m.Type == proto.StreamDone || (m.Type == proto.StreamStart && m.Meta.Method == "system_binary_streams_out") {
+				g.answer(ctx, c, g)
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return "ws" + strings.TrimPrefix(srv.URL, "http") + "/gateway"
+}
+
+func sendMsg(ctx context.Context, c *websocket.Conn, m *proto.StreamMessage) {
+	b, _ := proto.EncodeStreamMessage(m)
+	_ = c.Write(ctx, websocket.MessageText, b)
+}
+
+// An upload: the start names the method, the file and its size; chunks of
+// --chunk-size with the 24-byte header (the start's GUID in .NET order,
+// increasing indices); done with totalChunks and totalBytes; the server's
+// done summary is printed.
+func TestStreamUpload(t *testing.T) {
+	g := &gatewayScript{answer: func(ctx context.Context, c *websocket.Conn, g *gatewayScript) {
+		sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamDone, ID: g.start.ID, Summary: json.RawMessage(`{"received":150000}`)})
+	}}
+	file := filepath.Join(t.TempDir(), "big.bin")
+	payload := make([]byte, 150000)
+	_, _ = rand.Read(payload)
+	if err := os.WriteFile(file, payload, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := mcpscope(t, "stream", "--upload", file, "system_binary_streams_in", g.url(t))
+	r.mustExit(t, ExitOK)
+	if strings.TrimSpace(r.stdout) != `{"received":150000}` {
+		t.Errorf("stdout %q", r.stdout)
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	m := g.start.Meta
+	if m.Method != "system_binary_streams_in" || !m.Binary || m.Name != "big.bin" || m.TotalSize == nil || *m.TotalSize != 150000 || m.CorrelationID != g.start.ID.String() {
+		t.Errorf("start meta %+v", m)
+	}
+	if len(g.chunks) != 3 || len(g.chunks[0]) != DefaultChunkSize || !bytes.Equal(bytes.Join(g.chunks, nil), payload) {
+		t.Fatalf("%d chunks", len(g.chunks))
+	}
+	for i, h := range g.heads {
+		want := proto.AppendGatewayChunk(nil, g.start.ID, int64(i), nil)
+		if !bytes.Equal(h, want) {
+			t.Errorf("chunk %d header % x, want % x", i, h, want)
+		}
+	}
+	if g.done == nil || string(g.done.Summary) != `{"totalBytes":150000,"totalChunks":3}` {
+		t.Errorf("done %+v", g.done)
+	}
+	if g.conns != 1 {
+		t.Errorf("%d connections", g.conns)
+	}
+}
+
+// A download: the server's own stream is saved under --stream-out as
+// GUID.bin, its summary printed; the server's name for it is shown, never
+// used as a path.
+func TestStreamDownload(t *testing.T) {
+	theirs := proto.NewGUID()
+	g := &gatewayScript{answer: func(ctx context.Context, c *websocket.Conn, g *gatewayScript) {
+		if g.done != nil {
+			return
+		}
+		sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamStart, ID: theirs, Meta: &proto.StreamMeta{Method: "system_binary_streams_out", Binary: true, Name: "../../etc/out.bin"}})
+		for i, part := range []string{"hello ", "gateway"} {
+			_ = c.Write(ctx, websocket.MessageBinary, proto.AppendGatewayChunk(nil, theirs, int64(i), []byte(part)))
+		}
+		sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamDone, ID: theirs, Summary: json.RawMessage(`{"totalChunks":2,"totalBytes":13}`)})
+	}}
+	dir := t.TempDir()
+	r := mcpscope(t, "stream", "--stream-out", dir, "system_binary_streams_out", g.url(t))
+	r.mustExit(t, ExitOK)
+	if strings.TrimSpace(r.stdout) != `{"totalChunks":2,"totalBytes":13}` {
+		t.Errorf("stdout %q", r.stdout)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, theirs.String()+".bin"))
+	if err != nil || string(got) != "hello gateway" {
+		t.Errorf("saved %q, %v", got, err)
+	}
+	if !strings.Contains(r.stderr, "(../../etc/out.bin): 13 bytes in 2 chunks saved to") {
+		t.Errorf("stderr %s", r.stderr)
+	}
+}
+
+// Text chunks from standard input, one JSON value a line; a server error
+// is printed and exits 1.
+func TestStreamTextAndError(t *testing.T) {
+	g := &gatewayScript{answer: func(ctx context.Context, c *websocket.Conn, g *gatewayScript) {
+		sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamError, ID: g.start.ID, Error: &proto.Error{Code: -32000, Message: "Stream timeout"}})
+	}}
+	var out, errb bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	code := Execute(ctx, []string{"stream", "--text", "--upload", "-", "text_stream", g.url(t)}, strings.NewReader("1\n\n\"two\"\n{\"three\":3}\n"), &out, &errb)
+	if code != ExitRPCError || !strings.Contains(out.String(), `"Stream timeout"`) || !strings.Contains(errb.String(), "the stream failed: -32000 Stream timeout") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out.String(), errb.String())
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.start.Meta.Binary || len(g.chunks) != 3 || string(g.chunks[1]) != `"two"` || string(g.done.Summary) != `{"totalBytes":17,"totalChunks":3}` {
+		t.Errorf("start %+v chunks %q done %s", g.start.Meta, g.chunks, g.done.Summary)
+	}
+}
+
+// A server stream that breaks the protocol is saved, warned about, and
+// exits 5.
+func TestStreamProblemExitsFive(t *testing.T) {
+	theirs := proto.NewGUID()
+	g := &gatewayScript{answer: func(ctx context.Context, c *websocket.Conn, g *gatewayScript) {
+		if g.done != nil {
+			return
+		}
+		sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamStart, ID: theirs, Meta: &proto.StreamMeta{Method: "m", Binary: true}})
+		_ = c.Write(ctx, websocket.MessageBinary, proto.AppendGatewayChunk(nil, theirs, 0, []byte("a")))
+		_ = c.Write(ctx, websocket.MessageBinary, proto.AppendGatewayChunk(nil, theirs, 5, []byte("b")))
+		sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamDone, ID: theirs})
+	}}
+	r := mcpscope(t, "stream", "system_binary_streams_out", g.url(t))
+	r.mustExit(t, ExitProtocol)
+	if !strings.Contains(r.stderr, "warning: index gap on stream "+theirs.String()+": chunk 5 where 1 was next") {
+		t.Errorf("stderr %s", r.stderr)
+	}
+}
+
+// A gateway that never answers is given up after --timeout.
+func TestStreamTimeout(t *testing.T) {
+	g := &gatewayScript{answer: func(context.Context, *websocket.Conn, *gatewayScript) {}}
+	r := mcpscope(t, "stream", "--timeout", "300ms", "system_binary_streams_in", g.url(t))
+	r.mustExit(t, ExitTimeout)
+}
