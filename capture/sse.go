@@ -123,7 +123,6 @@ type sseTable struct {
 
 // sseRecord is what the table keeps of one stream.
 type sseRecord struct {
-	key   string // the connection, as given (stats.Conn may be clipped)
 	stats SSEStats
 	order uint64
 }
@@ -142,24 +141,14 @@ func (t *sseTable) open(conn string, start SSEStart, now time.Time) {
 	start.Method, start.ReqID = clipText(start.Method), clipText(start.ReqID)
 	start.Of, start.After = clipText(start.Of), clipText(start.After)
 	t.tick++
-	t.recs[conn] = &sseRecord{key: conn, order: t.tick, stats: SSEStats{Conn: clipText(conn), SSEStart: start, Opened: now}}
+	t.recs[conn] = &sseRecord{order: t.tick, stats: SSEStats{Conn: clipText(conn), SSEStart: start, Opened: now}}
 }
 
 // forgetLocked drops the stream to forget. t.mu is held.
 func (t *sseTable) forgetLocked() {
-	var victim *sseRecord
-	for _, r := range t.recs {
-		if victim == nil {
-			victim = r
-			continue
-		}
-		vDone, rDone := victim.stats.State != SSEOpen, r.stats.State != SSEOpen
-		if rDone && !vDone || rDone == vDone && r.order < victim.order {
-			victim = r
-		}
-	}
-	if victim != nil {
-		delete(t.recs, victim.key)
+	key, ok := toForget(t.recs, func(r *sseRecord) (bool, uint64) { return r.stats.State != SSEOpen, r.order })
+	if ok {
+		delete(t.recs, key)
 		t.forgotten++
 	}
 }

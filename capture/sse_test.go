@@ -33,7 +33,7 @@ func TestSSELifecycle(t *testing.T) {
 		t.Errorf("open stream lost its start: %+v", s)
 	}
 	st.EndSSE("h POST 1", SSEBroken, "unexpected EOF")
-	st.EndSSE("h POST 1", SSEDone, "")        // a second end is ignored
+	st.EndSSE("h POST 1", SSEDone, "")       // a second end is ignored
 	st.SSEEvent("h POST 1", 11, 100, "late") // so is an event after the end
 	s = sseByConn(st)["h POST 1"]
 	if s.State != SSEBroken || s.Why != "unexpected EOF" || s.Events != 3 || s.LastID != "e2" || s.Ended.IsZero() {
