@@ -7,6 +7,8 @@ const (
 	DefaultStreamHead = 64 << 10
 	DefaultStreamTail = 64 << 10
 	DefaultMaxStreams = 256
+	// DefaultMaxSSEStreams is how many SSE streams a Store remembers.
+	DefaultMaxSSEStreams = 256
 )
 
 // maxHeadFrames bounds how many chunks of one stream are held as Frames: the
@@ -20,6 +22,7 @@ const maxHeadFrames = 64
 //
 //	MaxBytes + MaxFrames × 8 B (the ring) + MaxStreams × (StreamHead + StreamTail)
 //
+// plus about 1.8 KiB for each of MaxSSEStreams SSE streams,
 // whatever is ingested (MemoryBound): MaxBytes counts what each held frame
 // really costs, its metadata included (about 500 B for a small message:
 // the Frame, its annotations, the decoded Msg, a slot in the ring and in a
@@ -39,6 +42,9 @@ type Config struct {
 	// MaxStreams is how many streams keep their head, tail and totals; the
 	// least recently active finished stream is forgotten first.
 	MaxStreams int
+	// MaxSSEStreams is how many SSE streams of an HTTP session are
+	// remembered (SSEStreams); the oldest finished one is forgotten first.
+	MaxSSEStreams int
 	// FrameHead is how many bytes of Raw one frame keeps at most; a larger
 	// frame keeps its first FrameHead bytes and Size keeps the true size.
 	// Default MaxBytes/4; never more than MaxBytes.
@@ -58,7 +64,8 @@ func DefaultConfig() Config {
 // head and tail of MaxStreams streams. Defaults apply to fields at zero.
 func (c Config) MemoryBound() int64 {
 	c = c.withDefaults()
-	return c.MaxBytes + int64(c.MaxFrames)*ringSlot + int64(c.MaxStreams)*int64(c.StreamHead+c.StreamTail)
+	return c.MaxBytes + int64(c.MaxFrames)*ringSlot + int64(c.MaxStreams)*int64(c.StreamHead+c.StreamTail) +
+		int64(c.MaxSSEStreams)*sseRecordCost
 }
 
 // ringSlot is what the ring costs per frame it can hold.
@@ -80,6 +87,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxStreams <= 0 {
 		c.MaxStreams = DefaultMaxStreams
+	}
+	if c.MaxSSEStreams <= 0 {
+		c.MaxSSEStreams = DefaultMaxSSEStreams
 	}
 	if c.FrameHead <= 0 {
 		c.FrameHead = int(min(c.MaxBytes/4, int64(^uint(0)>>1)))

@@ -35,7 +35,8 @@ type Store struct {
 	first   uint64   // Seq of the oldest held frame
 	rawFrom uint64   // frames below this Seq hold no bytes (dropped for the budget)
 	streams map[StreamKey]*streamRecord
-	tick    uint64 // activity clock for streams
+	tick    uint64   // activity clock for streams
+	sse     sseTable // the SSE streams of an HTTP session (sse.go)
 
 	held                  cost // what the held frames cost (weight.go)
 	totalFrames           uint64
@@ -51,7 +52,8 @@ type Store struct {
 // NewStore returns an empty store with the given bounds; zero fields of cfg
 // take their defaults.
 func NewStore(cfg Config) *Store {
-	return &Store{cfg: cfg.withDefaults(), first: 1, rawFrom: 1, streams: make(map[StreamKey]*streamRecord)}
+	cfg = cfg.withDefaults()
+	return &Store{cfg: cfg, first: 1, rawFrom: 1, streams: make(map[StreamKey]*streamRecord), sse: sseTable{max: cfg.MaxSSEStreams}}
 }
 
 // Config returns the bounds in force, defaults filled in.

@@ -11,7 +11,7 @@ import (
 
 func TestDefaultConfig(t *testing.T) {
 	c := DefaultConfig()
-	want := Config{MaxFrames: 1_000_000, MaxBytes: 256 << 20, StreamHead: 64 << 10, StreamTail: 64 << 10, MaxStreams: 256, FrameHead: 64 << 20}
+	want := Config{MaxFrames: 1_000_000, MaxBytes: 256 << 20, StreamHead: 64 << 10, StreamTail: 64 << 10, MaxStreams: 256, MaxSSEStreams: 256, FrameHead: 64 << 20}
 	if c != want {
 		t.Fatalf("DefaultConfig() = %+v, want %+v", c, want)
 	}

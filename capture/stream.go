@@ -191,21 +191,29 @@ func (s *Store) streamLocked(key StreamKey) *streamRecord {
 // forgetStreamLocked drops the stream to forget: the least recently active
 // finished one, or the least recently active of all when none is finished.
 func (s *Store) forgetStreamLocked() {
-	var victim *streamRecord
-	for _, r := range s.streams {
-		if victim == nil {
-			victim = r
-			continue
-		}
-		vDone, rDone := victim.stats.State != StreamOpen, r.stats.State != StreamOpen
-		if rDone && !vDone || rDone == vDone && r.active < victim.active {
-			victim = r
-		}
-	}
-	if victim != nil {
-		delete(s.streams, victim.stats.Key)
+	key, ok := toForget(s.streams, func(r *streamRecord) (bool, uint64) { return r.stats.State != StreamOpen, r.active })
+	if ok {
+		delete(s.streams, key)
 		s.forgotten++
 	}
+}
+
+// toForget picks the key of the record to forget in recs: the least
+// recent finished one, or the least recent of all when none is finished.
+// rank says whether a record is finished and how recent it is.
+func toForget[K comparable, R any](recs map[K]R, rank func(R) (finished bool, recent uint64)) (K, bool) {
+	var (
+		victim       K
+		vDone, found bool
+		vAge         uint64
+	)
+	for k, r := range recs {
+		done, age := rank(r)
+		if !found || done && !vDone || done == vDone && age < vAge {
+			victim, vDone, vAge, found = k, done, age, true
+		}
+	}
+	return victim, found
 }
 
 // MarkStream records a stream's state as a transport learns it: done on FIN,

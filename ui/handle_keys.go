@@ -117,12 +117,13 @@ func (m *Model) back() tea.Cmd {
 	return nil
 }
 
-// openDetail shows the detail of the selection; on a stream row it first
-// selects the stream's first frame in the traffic pane.
+// openDetail shows the detail of the selection; on a stream row (an
+// execution stream's or an SSE stream's) it first selects the stream's
+// first frame in the traffic pane.
 func (m *Model) openDetail() {
 	if m.focus == paneStreams {
-		if s, ok := m.streams.selected(); ok && s.FirstSeq > 0 {
-			m.traffic.selectSeq(s.FirstSeq)
+		if seq := m.streams.firstSeq(); seq > 0 {
+			m.traffic.selectSeq(seq)
 		}
 	}
 	m.setFocus(paneDetail)

@@ -61,10 +61,12 @@ func (m *Model) dial() tea.Cmd {
 		m.status.setError(err)
 		return nil
 	}
-	dialect := client.LinkStateOf(link.Transport).Dialect
+	state := client.LinkStateOf(link.Transport)
+	dialect := state.Dialect
 	m.conn = connection{link: link, gen: gen, dialect: dialect}
 	m.traffic.dialect, m.detail.dialect = dialect, dialect
-	m.setPanes(panesFor(dialect))
+	m.streams.http = carriesSSE(state)
+	m.setPanes(panesOf(state))
 	m.status.note("connecting to " + m.cfg.Target)
 	ctx := m.ctx
 	return tea.Batch(
@@ -161,7 +163,10 @@ type connSink struct {
 	suffix string
 }
 
-var _ capture.StreamMarker = connSink{}
+var (
+	_ capture.StreamMarker = connSink{}
+	_ capture.SSETracker   = connSink{}
+)
 
 // Append renames the frame's connection and stores it.
 func (s connSink) Append(f *capture.Frame) uint64 {
@@ -179,4 +184,22 @@ func (s connSink) MarkStream(key capture.StreamKey, state capture.StreamState, e
 func (s connSink) SetStreamSize(key capture.StreamKey, size int64) {
 	key.Conn += s.suffix
 	s.store.SetStreamSize(key, size)
+}
+
+// OpenSSE forwards the start of an SSE stream.
+func (s connSink) OpenSSE(conn string, start capture.SSEStart) {
+	if start.Of != "" {
+		start.Of += s.suffix
+	}
+	s.store.OpenSSE(conn+s.suffix, start)
+}
+
+// SSEEvent forwards one event of an SSE stream.
+func (s connSink) SSEEvent(conn string, seq uint64, size int64, lastID string) {
+	s.store.SSEEvent(conn+s.suffix, seq, size, lastID)
+}
+
+// EndSSE forwards how an SSE stream ended.
+func (s connSink) EndSSE(conn string, state capture.SSEState, why string) {
+	s.store.EndSSE(conn+s.suffix, state, why)
 }

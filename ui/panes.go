@@ -1,6 +1,9 @@
 package ui
 
-import "github.com/mcpscope/mcpscope/proto"
+import (
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto"
+)
 
 // paneSet says which panes exist on the current connection: a pane that
 // cannot have content on its transport is neither laid out, nor in the
@@ -32,6 +35,23 @@ func panesFor(d proto.Dialect) paneSet {
 	return s
 }
 
+// panesOf returns the panes a link in state can fill: those of its
+// dialect, and the streams pane on a transport that carries SSE streams.
+func panesOf(state client.LinkState) paneSet {
+	s := panesFor(state.Dialect)
+	if carriesSSE(state) {
+		s[paneStreams] = true
+	}
+	return s
+}
+
+// sseTransports are the transports (LinkState.Transport) whose streams
+// are SSE streams: the HTTP family.
+var sseTransports = map[string]bool{"Streamable HTTP": true, "HTTP+SSE": true, "tools-http": true}
+
+// carriesSSE reports whether a link in state carries SSE streams.
+func carriesSSE(state client.LinkState) bool { return sseTransports[state.Transport] }
+
 // step returns the present pane n places after p in focus order (before
 // it for a negative n), wrapping around; traffic is always present.
 func (s paneSet) step(p paneID, n int) paneID {
@@ -55,8 +75,10 @@ func (s paneSet) step(p paneID, n int) paneID {
 func absentNote(p paneID) string {
 	why := "this connection cannot fill it"
 	switch p {
-	case paneStreams, paneDatagrams:
-		why = "execution streams and datagrams exist only on MCP-Flow"
+	case paneStreams:
+		why = "execution streams exist only on MCP-Flow, SSE streams only over HTTP"
+	case paneDatagrams:
+		why = "datagrams exist only on MCP-Flow"
 	case paneStderr:
 		why = "an MCP-Flow server has no stderr to show"
 	}

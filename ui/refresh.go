@@ -49,7 +49,7 @@ func (m *Model) refresh(at time.Time) tea.Cmd {
 	if v := m.idx.filter; v != nil {
 		v.trim(m.cfg.Store.Stats().FirstSeq)
 	}
-	m.streams.update(m.cfg.Store.Streams())
+	m.streams.update(m.cfg.Store.Streams(), m.cfg.Store.SSEStreams())
 	m.traffic.sync()
 	m.syncSelection()
 	return tea.Batch(m.waitRefresh(), explore.ReloadChanged(m.overlay, &m.idx.changed))

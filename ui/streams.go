@@ -13,16 +13,20 @@ import (
 	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
-// streamsPane lists the execution streams the store remembers: request id
-// and tag, MIME type (and how much the store kept of a sampled stream),
-// bytes so far, rate, state, and a progress bar when the peer announced
-// the size.
+// streamsPane lists the streams the store remembers, in two sections:
+// the execution streams (request id and tag, MIME type and how much the
+// store kept of a sampled stream, bytes so far, rate, state, and a
+// progress bar when the peer announced the size), then the SSE streams of
+// an HTTP session (streams_sse.go). The first section's column header
+// stays on top; the selection runs over both sections' rows.
 type streamsPane struct {
 	x      *index
 	st     *look.Styles
 	list   []capture.StreamStats // snapshot taken at the last refresh, oldest first
-	sel    int
-	top    int
+	sse    []capture.SSEStats    // likewise, the SSE streams
+	http   bool                  // the link carries SSE streams: an empty pane says so
+	sel    int                   // index into list, then sse
+	top    int                   // first line of the body below the header
 	rows   int
 	bar    progress.Model
 	picked bool // the user moved the selection; otherwise the newest is selected
@@ -37,26 +41,55 @@ func newStreamsPane(x *index, st *look.Styles) *streamsPane {
 func (p *streamsPane) SetSize(_, h int) { p.rows = max(h-1, 1) }
 
 // update takes a new snapshot of the streams.
-func (p *streamsPane) update(list []capture.StreamStats) {
-	p.list = list
+func (p *streamsPane) update(list []capture.StreamStats, sse []capture.SSEStats) {
+	p.list, p.sse = list, sse
 	if !p.picked {
-		p.sel = len(list) - 1
+		p.sel = p.count() - 1
 	}
 	p.clamp()
 }
 
-// clamp keeps the selection on a stream and in view.
-func (p *streamsPane) clamp() {
-	p.sel = min(max(p.sel, 0), max(len(p.list)-1, 0))
-	if p.sel < p.top {
-		p.top = p.sel
+// count is how many rows the pane lists, both sections.
+func (p *streamsPane) count() int { return len(p.list) + len(p.sse) }
+
+// lineOf is the body line (below the header) of row i: the SSE section
+// has a header line of its own when it follows execution streams.
+func (p *streamsPane) lineOf(i int) int {
+	if len(p.list) > 0 && i >= len(p.list) {
+		return i + 1
 	}
-	if p.sel >= p.top+p.rows {
-		p.top = p.sel - p.rows + 1
+	return i
+}
+
+// rowAt is the row at body line l, or -1 for the SSE section's header.
+func (p *streamsPane) rowAt(l int) int {
+	switch {
+	case len(p.list) == 0 || len(p.sse) == 0 || l < len(p.list):
+		return l
+	case l == len(p.list):
+		return -1
+	}
+	return l - 1
+}
+
+// clamp keeps the selection on a stream and in view, with its section's
+// header when it is the section's first row.
+func (p *streamsPane) clamp() {
+	p.sel = min(max(p.sel, 0), max(p.count()-1, 0))
+	l := p.lineOf(p.sel)
+	first := l
+	if len(p.list) > 0 && p.sel == len(p.list) {
+		first = l - 1
+	}
+	if first < p.top {
+		p.top = first
+	}
+	if l >= p.top+p.rows {
+		p.top = l - p.rows + 1
 	}
 }
 
-// selected returns the selected stream.
+// selected returns the selected execution stream.
 func (p *streamsPane) selected() (capture.StreamStats, bool) {
 	if p.sel < 0 || p.sel >= len(p.list) {
 		return capture.StreamStats{}, false
@@ -76,20 +109,36 @@ func (p *streamsPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
 // scroll applies a navigation to the selection.
 func (p *streamsPane) scroll(v nav.Move) {
 	p.picked = true
-	p.sel = v.Apply(p.sel, len(p.list))
+	p.sel = v.Apply(p.sel, p.count())
 	p.clamp()
 }
 
-// clickRow selects the stream at line y of the body.
+// clickRow selects the stream at line y of the body (line 0 is the
+// column header).
 func (p *streamsPane) clickRow(y int) {
-	if i := p.top + y - 1; y >= 1 && i < len(p.list) {
+	if y < 1 {
+		return
+	}
+	if i := p.rowAt(p.top + y - 1); i >= 0 && i < p.count() {
 		p.picked, p.sel = true, i
 		p.clamp()
 	}
 }
 
-// Title names the pane and says how much the store kept of the selected
-// stream when it sampled it.
+// firstSeq is the Seq of the selected stream's first held frame, or 0.
+func (p *streamsPane) firstSeq() uint64 {
+	if s, ok := p.selected(); ok {
+		return s.FirstSeq
+	}
+	if s, ok := p.selectedSSE(); ok {
+		return s.FirstSeq
+	}
+	return 0
+}
+
+// Title names the pane with its counts, and says how much the store kept
+// of the selected execution stream when it sampled it, or why the
+// selected SSE stream broke or was cancelled.
 func (p *streamsPane) Title() string {
 	open := 0
 	for _, s := range p.list {
@@ -97,44 +146,98 @@ func (p *streamsPane) Title() string {
 			open++
 		}
 	}
-	title := fmt.Sprintf("Execution streams · %d · %d open", len(p.list), open)
+	for _, s := range p.sse {
+		if s.State == capture.SSEOpen {
+			open++
+		}
+	}
+	name := "Execution streams"
+	switch {
+	case len(p.list) > 0 && len(p.sse) > 0:
+		name = "Streams"
+	case len(p.sse) > 0 || p.http:
+		name = "SSE streams"
+	}
+	title := fmt.Sprintf("%s · %d · %d open", name, p.count(), open)
 	if s, ok := p.selected(); ok && s.Sampled() {
 		title += fmt.Sprintf(" · %d/%d sampled: %s", s.Key.ReqID, s.Key.Tag, keptNote(s))
+	}
+	if s, ok := p.selectedSSE(); ok && s.Why != "" {
+		title += " · " + look.OneLine(s.Conn+" "+s.State.String()+": "+s.Why)
 	}
 	return title
 }
 
-// Render draws the streams in view.
+// Render draws the streams in view: the first section's column header,
+// then the rows (and the SSE section's header) from p.top.
 func (p *streamsPane) Render(w, h int, focused bool) string {
 	if h <= 0 {
 		return ""
 	}
+	ex := p.execColumns(w)
+	sse := sseColumnsFor(w)
+	var lines []string
+	if len(p.list) > 0 || !p.http && len(p.sse) == 0 {
+		lines = append(lines, ex.header(p.st, w))
+	} else {
+		lines = append(lines, sse.header(p.st, w))
+	}
+	if p.count() == 0 {
+		empty := "no execution streams"
+		if p.http {
+			empty = "no SSE streams yet"
+		}
+		lines = append(lines, p.st.Ink.Muted.Paint(look.Cell(empty, w)))
+	}
+	for l := p.top; len(lines) < h && p.rowAt(l) < p.count(); l++ {
+		switch i := p.rowAt(l); {
+		case i < 0:
+			lines = append(lines, sse.header(p.st, w))
+		case i < len(p.list):
+			lines = append(lines, p.execRow(ex, i, w, focused))
+		default:
+			lines = append(lines, p.sseRow(sse, i, w, focused))
+		}
+	}
+	return strings.Join(look.PadLines(lines, w, h), "\n")
+}
+
+// execColumns are the widths of the execution streams' flexible columns.
+type execColumns struct{ label, bar int }
+
+// execColumns lays the execution streams' columns out in w cells.
+func (p *streamsPane) execColumns(w int) execColumns {
 	barW := 0
 	if w >= 70 {
 		barW = min(24, w-62)
 	}
-	labelW := max(w-(12+1+10+1+11+1+6+1)-barW-1, 6)
-	row := func(id, mime, size, rt, state string) string {
-		return look.CellRight(id, 12) + " " + look.Cell(mime, labelW) + " " + look.CellRight(size, 10) + " " +
-			look.CellRight(rt, 11) + " " + look.Cell(state, 6) + " "
-	}
-	lines := []string{p.st.Ink.Muted.Paint(look.Cell(row("req/tag", "type", "bytes", "rate", "state"), w))}
-	if len(p.list) == 0 {
-		lines = append(lines, p.st.Ink.Muted.Paint(look.Cell("no execution streams", w)))
-	}
 	p.bar.SetWidth(barW)
-	for i := p.top; i < len(p.list) && len(lines) < h; i++ {
-		s := p.list[i]
-		text := row(fmt.Sprintf("%d/%d", s.Key.ReqID, s.Key.Tag), p.label(s, labelW), look.ByteSize(s.Bytes), look.Rate(s.Rate), s.State.String())
-		bar := strings.Repeat(" ", barW)
-		if s.Size >= 0 && barW > 0 {
-			bar = p.bar.ViewAs(fraction(s.Bytes, s.Size))
-		} else if d := s.Elapsed(); barW > 0 && d > 0 {
-			bar = look.Cell(look.Duration(d), barW)
-		}
-		lines = append(lines, p.paintRow(text, bar, w, i == p.sel, focused, s.State))
+	return execColumns{label: max(w-(12+1+10+1+11+1+6+1)-barW-1, 6), bar: barW}
+}
+
+// row lays one execution stream's cells out.
+func (c execColumns) row(id, mime, size, rt, state string) string {
+	return look.CellRight(id, 12) + " " + look.Cell(mime, c.label) + " " + look.CellRight(size, 10) + " " +
+		look.CellRight(rt, 11) + " " + look.Cell(state, 6) + " "
+}
+
+// header is the execution streams' column header.
+func (c execColumns) header(st *look.Styles, w int) string {
+	return st.Ink.Muted.Paint(look.Cell(c.row("req/tag", "type", "bytes", "rate", "state"), w))
+}
+
+// execRow draws execution stream i.
+func (p *streamsPane) execRow(c execColumns, i, w int, focused bool) string {
+	s := p.list[i]
+	text := c.row(fmt.Sprintf("%d/%d", s.Key.ReqID, s.Key.Tag), p.label(s, c.label), look.ByteSize(s.Bytes), look.Rate(s.Rate), s.State.String())
+	bar := strings.Repeat(" ", c.bar)
+	if s.Size >= 0 && c.bar > 0 {
+		bar = p.bar.ViewAs(fraction(s.Bytes, s.Size))
+	} else if d := s.Elapsed(); c.bar > 0 && d > 0 {
+		bar = look.Cell(look.Duration(d), c.bar)
 	}
-	return strings.Join(look.PadLines(lines, w, h), "\n")
+	failed := s.State == capture.StreamError || s.State == capture.StreamReset
+	return p.paintRow(text, bar, w, i == p.sel, focused, rowTintOf(s.State == capture.StreamDone, failed))
 }
 
 // label is a stream's type column, w cells wide: its MIME type, then how
@@ -160,16 +263,37 @@ func keptNote(s capture.StreamStats) string {
 	return look.ByteSize(s.Kept()) + " of " + look.ByteSize(s.Bytes) + " kept"
 }
 
+// rowTint is how a row's state colours it.
+type rowTint uint8
+
+// Row tints: plain while open, good once done, an error when it failed.
+const (
+	tintPlain rowTint = iota
+	tintGood
+	tintBad
+)
+
+// rowTintOf picks the tint of a row that is done or failed.
+func rowTintOf(done, failed bool) rowTint {
+	switch {
+	case failed:
+		return tintBad
+	case done:
+		return tintGood
+	}
+	return tintPlain
+}
+
 // paintRow colours a row by its state and selection.
-func (p *streamsPane) paintRow(text, bar string, w int, selected, focused bool, state capture.StreamState) string {
+func (p *streamsPane) paintRow(text, bar string, w int, selected, focused bool, tint rowTint) string {
 	switch {
 	case selected && focused:
 		text = p.st.Ink.SelFocused.Paint(text)
 	case selected:
 		text = p.st.Ink.SelBlurred.Paint(text)
-	case state == capture.StreamError || state == capture.StreamReset:
+	case tint == tintBad:
 		text = p.st.Ink.Error.Paint(text)
-	case state == capture.StreamDone:
+	case tint == tintGood:
 		text = p.st.Ink.Good.Paint(text)
 	}
 	return look.FitLine(text+bar, w)

@@ -9,15 +9,16 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 )
 
-// report stamps f and hands it to the sink.
-func (t *Transport) report(dir capture.Dir, conn string, f *capture.Frame) {
+// report stamps f and hands it to the sink; it returns the frame's Seq
+// (0 when the sink did not hold it).
+func (t *Transport) report(dir capture.Dir, conn string, f *capture.Frame) uint64 {
 	f.Time = time.Now()
 	f.Dir = dir
 	f.Conn = conn
 	if f.Size == 0 {
 		f.Size = len(f.Raw)
 	}
-	t.cfg.Sink.Append(f)
+	return t.cfg.Sink.Append(f)
 }
 
 // headers turns h into header lines, credentials redacted unless the user

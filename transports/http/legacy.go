@@ -84,7 +84,7 @@ func (t *Transport) runLegacy(ctx context.Context, l *legacyLink) {
 		l.settle(nil, fmt.Errorf("GET %s for the SSE stream was answered %s, %q", t.url.Redacted(), rsp.Status, rsp.Header.Get("Content-Type")))
 		return
 	}
-	err = t.readEvents(ex, ex.conn, rsp.Body)
+	err = t.readSSE(ex, ex.conn, capture.SSEStart{Kind: capture.SSELegacy}, rsp.Body)
 	l.settle(nil, fmt.Errorf("the SSE stream ended before its endpoint event (%s)", streamEnd(err)))
 	if ctx.Err() == nil {
 		go t.end(fmt.Errorf("the SSE stream of GET %s ended (%s); the legacy HTTP+SSE transport cannot resume a session", t.url.Redacted(), streamEnd(err)))

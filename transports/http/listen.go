@@ -50,7 +50,7 @@ func (t *Transport) listen(ready chan struct{}) {
 			failures++
 			err = fmt.Errorf("the GET was answered %s", rsp.Status)
 		default:
-			err = t.readEvents(ex, ex.conn, rsp.Body)
+			err = t.readSSE(ex, ex.conn, capture.SSEStart{Kind: capture.SSEGet, After: ex.lastEventID()}, rsp.Body)
 			if !errors.Is(err, io.EOF) || ex.lastEventID() == "" {
 				failures++
 			} else {

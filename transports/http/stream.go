@@ -17,7 +17,7 @@ import (
 // readStream reads the SSE answer of an exchange and, when it breaks
 // before the answer, resumes it with GET and Last-Event-ID.
 func (t *Transport) readStream(ex *exchange, body io.Reader) {
-	err := t.readEvents(ex, ex.conn, body)
+	err := t.readSSE(ex, ex.conn, answerStart(ex), body)
 	for attempt := 1; ; attempt++ {
 		if ex.ctx.Err() != nil || !ex.request || !ex.waited() {
 			return // a cancelled request's stream is read only until it ends
@@ -60,7 +60,7 @@ func (t *Transport) resume(ex *exchange, lastID string) error {
 		return fmt.Errorf("the resuming GET was answered %s", rsp.Status)
 	}
 	t.reportNote(capture.In, conn, fmt.Sprintf("resumes %s after event %q", ex.conn, lastID))
-	return t.readEvents(ex, conn, rsp.Body)
+	return t.readSSE(ex, conn, resumeStart(ex, lastID), rsp.Body)
 }
 
 // get opens a GET stream of the session: Accept text/event-stream, the
@@ -104,7 +104,7 @@ func (t *Transport) readEvents(ex *exchange, conn string, body io.Reader) error 
 			if err := ex.onEndpoint(string(data)); err != nil {
 				f.Err = err
 			}
-			t.report(capture.In, conn, f)
+			t.sseEvent(conn, t.report(capture.In, conn, f), ev)
 			continue
 		}
 		f := &capture.Frame{Chan: capture.Channel{Kind: capture.Control}, Raw: raw, Size: int(ev.Length),
@@ -118,7 +118,7 @@ func (t *Transport) readEvents(ex *exchange, conn string, body io.Reader) error 
 				f.Err = fmt.Errorf("a second answer to %s: not delivered", describe(ex.msg))
 			}
 		}
-		t.report(capture.In, conn, f)
+		t.sseEvent(conn, t.report(capture.In, conn, f), ev)
 		for _, m := range msgs {
 			t.route(ex, m)
 		}

@@ -40,7 +40,10 @@ func (t *Transport) toolsAnswer(ex *exchange, rsp *http.Response) {
 		}
 		t.synthesize(ex, rsp, b)
 	case mediaType(rsp.Header) == "text/event-stream":
-		t.readToolEvents(ex, rsp.Body)
+		err := t.followSSE(ex, ex.conn, answerStart(ex), func() error { return t.readToolEvents(ex, rsp.Body) })
+		if err != nil && ex.request && !ex.isAnswered() && ex.ctx.Err() == nil {
+			ex.fail(http.StatusOK, fmt.Errorf("the answer stream of %s ended before its complete event, %w", describe(ex.msg), err))
+		}
 	default:
 		t.readAnswer(ex, rsp)
 	}
@@ -65,18 +68,16 @@ func (t *Transport) synthesize(ex *exchange, rsp *http.Response, body []byte) {
 
 // readToolEvents reads a seed-004 SSE answer: result fragments, shown as
 // they come and reassembled; complete, the whole response; error, which
-// ends the call. Comments (heartbeats) are frames of their own.
-func (t *Transport) readToolEvents(ex *exchange, body io.Reader) {
+// ends the call. Comments (heartbeats) are frames of their own. It
+// returns nil once the answer came, else a *toolsCut saying how the
+// stream ended before it.
+func (t *Transport) readToolEvents(ex *exchange, body io.Reader) error {
 	rd := newEventReader(body, t.cfg.MaxFrameSize)
 	var parts fragments
 	for {
 		ev, raw, data, err := rd.next()
 		if err != nil {
-			if ex.request && !ex.isAnswered() && ex.ctx.Err() == nil {
-				ex.fail(http.StatusOK, fmt.Errorf("the answer stream of %s ended before its complete event, after %d result fragments (%s)",
-					describe(ex.msg), parts.n, streamEnd(err)))
-			}
-			return
+			return &toolsCut{fragments: parts.n, err: err}
 		}
 		f := &capture.Frame{Chan: capture.Channel{Kind: capture.Control}, Raw: raw, Size: int(ev.Length),
 			Fields: proto.SSEEventFields(raw), Enc: proto.EncJSON}
@@ -97,13 +98,26 @@ func (t *Transport) readToolEvents(ex *exchange, body io.Reader) {
 				t.route(ex, m)
 			}
 		}
-		t.report(capture.In, ex.conn, f)
+		t.sseEvent(ex.conn, t.report(capture.In, ex.conn, f), ev)
 		if deliver != nil {
 			t.route(ex, deliver)
-			return
+			return nil
 		}
 	}
 }
+
+// toolsCut is how a seed-004 answer stream ended before its complete or
+// error event.
+type toolsCut struct {
+	fragments int   // result fragments read before
+	err       error // why the stream ended (io.EOF for a clean end)
+}
+
+func (c *toolsCut) Error() string {
+	return fmt.Sprintf("after %d result fragments (%s)", c.fragments, streamEnd(c.err))
+}
+
+func (c *toolsCut) Unwrap() error { return c.err }
 
 // terminal reads the data of a complete or error event as the request's
 // response: a JSON-RPC response, or a bare result or error object that
