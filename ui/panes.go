@@ -36,14 +36,23 @@ func panesFor(d proto.Dialect) paneSet {
 }
 
 // panesOf returns the panes a link in state can fill: those of its
-// dialect, and the streams pane on a transport that carries SSE streams.
+// dialect; no stderr for a server reached over the network (a transport
+// that names itself); the streams pane on a transport that carries SSE
+// streams or gateway streams.
 func panesOf(state client.LinkState) paneSet {
 	s := panesFor(state.Dialect)
-	if carriesSSE(state) {
+	if state.Transport != "" {
+		s[paneStderr] = false
+	}
+	if carriesSSE(state) || state.Transport == gatewayTransport {
 		s[paneStreams] = true
 	}
 	return s
 }
+
+// gatewayTransport is the LinkState.Transport of seed 003's gateway,
+// whose StreamMessage streams the streams pane lists.
+const gatewayTransport = "gateway"
 
 // sseTransports are the transports (LinkState.Transport) whose streams
 // are SSE streams: the HTTP family.

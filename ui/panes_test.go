@@ -121,3 +121,22 @@ func TestAbsentPaneTakesNoFocus(t *testing.T) {
 		t.Errorf("the datagrams tab is not drawn:\n%s", screenText(m))
 	}
 }
+
+// A server reached over the network has no stderr; the gateway's streams
+// and HTTP's SSE streams have the streams pane; stdio keeps its stderr.
+func TestPanesOfNetworkLinks(t *testing.T) {
+	for _, tc := range []struct {
+		state           client.LinkState
+		streams, stderr bool
+	}{
+		{client.LinkState{Dialect: proto.DialectMCP}, false, true},
+		{client.LinkState{Dialect: proto.DialectMCP, Transport: "Streamable HTTP"}, true, false},
+		{client.LinkState{Dialect: proto.DialectMCP, Transport: "WebSocket (mcp)"}, false, false},
+		{client.LinkState{Dialect: proto.DialectMCP, Transport: "gateway"}, true, false},
+	} {
+		s := panesOf(tc.state)
+		if s[paneStreams] != tc.streams || s[paneStderr] != tc.stderr {
+			t.Errorf("%q: streams %v stderr %v, want %v %v", tc.state.Transport, s[paneStreams], s[paneStderr], tc.streams, tc.stderr)
+		}
+	}
+}
