@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"strings"
-
 	"github.com/mcpscope/mcpscope/client"
 	mcphttp "github.com/mcpscope/mcpscope/transports/http"
 )
@@ -15,24 +13,14 @@ func newHTTPTransport(t Target, o TransportOptions) (client.Transport, error) {
 	if t.URL == nil {
 		return nil, usagef("the %s transport needs an http:// or https:// URL", t.Transport)
 	}
-	for _, f := range []struct {
-		name string
-		set  bool
-	}{
-		{"--encoding", o.Encoding != ""},
-		{"--stream-out", o.StreamOut != ""},
-	} {
-		if f.set {
-			return nil, usagef("%s applies to MCP-Flow, not to the %s transport", f.name, t.Transport)
-		}
-	}
-	hdr, err := parseHeaders(o.Headers)
+	r, err := remoteOf(o, t.Transport)
 	if err != nil {
 		return nil, err
 	}
 	cfg := mcphttp.Config{
 		URL:          t.URL.String(),
-		Header:       hdr,
+		Header:       r.header,
+		CertHashes:   r.certHashes,
 		Origin:       o.Origin,
 		Insecure:     o.Insecure,
 		KeyLogFile:   o.KeyLog,
@@ -47,15 +35,10 @@ func newHTTPTransport(t Target, o TransportOptions) (client.Transport, error) {
 	case "tools-http":
 		cfg.Mode = mcphttp.ModeTools
 	}
-	if o.CertHash != "" {
-		cfg.CertHashes = strings.Split(o.CertHash, ",")
-	}
 	tr, err := mcphttp.New(cfg)
 	if err != nil {
 		return nil, usagef("%w", err)
 	}
-	if o.Insecure && o.Warn != nil {
-		o.Warn(insecureWarning)
-	}
+	warnInsecure(o)
 	return tr, nil
 }

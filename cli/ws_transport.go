@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"strings"
-
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/transports/ws"
 )
@@ -14,24 +12,14 @@ func newWSTransport(t Target, o TransportOptions) (client.Transport, error) {
 	if t.URL == nil || (t.URL.Scheme != "ws" && t.URL.Scheme != "wss") {
 		return nil, usagef("the %s transport needs a ws:// or wss:// URL", t.Transport)
 	}
-	for _, f := range []struct {
-		name string
-		set  bool
-	}{
-		{"--encoding", o.Encoding != ""},
-		{"--stream-out", o.StreamOut != ""},
-	} {
-		if f.set {
-			return nil, usagef("%s applies to MCP-Flow, not to the %s transport", f.name, t.Transport)
-		}
-	}
-	hdr, err := parseHeaders(o.Headers)
+	r, err := remoteOf(o, t.Transport)
 	if err != nil {
 		return nil, err
 	}
 	cfg := ws.Config{
 		URL:          t.URL.String(),
-		Header:       hdr,
+		Header:       r.header,
+		CertHashes:   r.certHashes,
 		Origin:       o.Origin,
 		Insecure:     o.Insecure,
 		KeyLogFile:   o.KeyLog,
@@ -46,15 +34,10 @@ func newWSTransport(t Target, o TransportOptions) (client.Transport, error) {
 	case "gateway":
 		cfg.Mode = ws.ModeGateway
 	}
-	if o.CertHash != "" {
-		cfg.CertHashes = strings.Split(o.CertHash, ",")
-	}
 	tr, err := ws.New(cfg)
 	if err != nil {
 		return nil, usagef("%w", err)
 	}
-	if o.Insecure && o.Warn != nil {
-		o.Warn(insecureWarning)
-	}
+	warnInsecure(o)
 	return tr, nil
 }

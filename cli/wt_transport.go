@@ -23,7 +23,7 @@ func newWTTransport(t Target, o TransportOptions) (client.Transport, error) {
 	if err != nil {
 		return nil, err
 	}
-	hdr, err := parseHeaders(o.Headers)
+	r, err := remoteOf(o, "")
 	if err != nil {
 		return nil, err
 	}
@@ -31,15 +31,13 @@ func newWTTransport(t Target, o TransportOptions) (client.Transport, error) {
 		URL:          u,
 		Insecure:     o.Insecure,
 		Origin:       o.Origin,
-		Header:       hdr,
+		Header:       r.header,
+		CertHashes:   r.certHashes,
 		NoRedact:     o.NoRedact,
 		KeyLogFile:   o.KeyLog,
 		MaxFrameSize: o.MaxFrameSize,
 		Sink:         o.Sink,
 		Conn:         "wt",
-	}
-	if o.CertHash != "" {
-		cfg.CertHashes = strings.Split(o.CertHash, ",")
 	}
 	if o.Encoding != "" {
 		cfg.Encodings = []string{o.Encoding}
@@ -51,9 +49,7 @@ func newWTTransport(t Target, o TransportOptions) (client.Transport, error) {
 	if err != nil {
 		return nil, usagef("%w", err)
 	}
-	if o.Insecure && o.Warn != nil {
-		o.Warn(insecureWarning)
-	}
+	warnInsecure(o)
 	return tr, nil
 }
 
