@@ -296,7 +296,7 @@ func notifiedCall(f *capture.Frame) (callKey, bool) {
 	if progress {
 		fromServer = !fromServer
 	}
-	return callKey{conn: f.Conn, fromServer: fromServer, id: id.Key()}, true
+	return callKey{conn: sessionConn(f.Conn), fromServer: fromServer, id: id.Key()}, true
 }
 
 // callLabel names a request: its method, and for tools/call the tool.
