@@ -11,16 +11,10 @@ import (
 	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/internal/peertest"
 	"github.com/mcpscope/mcpscope/proto"
-	"github.com/mcpscope/mcpscope/transports/stdio"
 )
 
 // stdioDialer spawns a stdio server for each connection.
-func stdioDialer(argv []string) Dialer {
-	return func(sink capture.Sink) (Link, error) {
-		tr := stdio.New(stdio.Config{Command: argv[0], Args: argv[1:], Sink: sink})
-		return Link{Transport: tr, Session: client.New(tr, client.Options{})}, nil
-	}
-}
+func stdioDialer(argv []string) Dialer { return dialerFor(stdioTransport(argv), client.Options{}) }
 
 // sendKeys sends named keys to a running program.
 func sendKeys(tm *teatest.TestModel, keys ...string) {

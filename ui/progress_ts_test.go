@@ -7,24 +7,49 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/internal/peertest"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
+// longRun is the real program on a 220×45 screen (wide enough for the
+// whole labels) that called the TypeScript reference server's
+// trigger-long-running-operation right after connecting.
+type longRun struct {
+	t     *testing.T
+	store *capture.Store
+	probe *screenProbe
+	tm    *teatest.TestModel
+}
+
+// tsLongRunCall is how the traffic names the long-running call.
+const tsLongRunCall = "tools/call trigger-long-running-operation"
+
 // startLongRunning connects to the TypeScript reference server over stdio
-// on a 220×45 screen (wide enough for the whole labels) and calls
-// trigger-long-running-operation for duration seconds in steps.
-func startLongRunning(t *testing.T, duration float64, steps int) (*capture.Store, *screenProbe, *teatest.TestModel) {
+// and calls trigger-long-running-operation for duration seconds in steps.
+func startLongRunning(t *testing.T, duration float64, steps int) *longRun {
 	t.Helper()
-	argv := peertest.TSEverything(t, "stdio")
+	return startLongRunningOn(t, stdioTransport(peertest.TSEverything(t, "stdio")), client.Options{}, duration, steps)
+}
+
+// startLongRunningOn connects through newTransport, the session configured
+// by opts, and calls trigger-long-running-operation for duration seconds in
+// steps.
+func startLongRunningOn(t *testing.T, newTransport transportFor, opts client.Options, duration float64, steps int) *longRun {
+	t.Helper()
 	store := capture.NewStore(capture.Config{})
 	long := Request{Method: proto.MethodToolsCall, Params: map[string]any{
 		"name": "trigger-long-running-operation", "arguments": map[string]any{"duration": duration, "steps": steps}}}
-	probe := &screenProbe{Model: New(Config{Store: store, Dial: stdioDialer(argv), Target: "server-everything",
-		OnConnect: []Request{long}})}
+	probe := &screenProbe{Model: New(Config{Store: store, Dial: dialerFor(newTransport, opts), Target: "server-everything", OnConnect: []Request{long}})}
 	t.Cleanup(func() { _ = probe.Close() })
-	return store, probe, teatest.NewTestModel(t, probe, teatest.WithInitialTermSize(220, 45))
+	return &longRun{t: t, store: store, probe: probe, tm: teatest.NewTestModel(t, probe, teatest.WithInitialTermSize(220, 45))}
+}
+
+// quit ends the program.
+func (r *longRun) quit() {
+	r.tm.Send(keyPress("q"))
+	r.tm.WaitFinished(r.t, teatest.WithFinalTimeout(flowtest.HangGuard))
 }
 
 // TestTSLongRunningReportsProgress calls trigger-long-running-operation
@@ -32,18 +57,26 @@ func startLongRunning(t *testing.T, duration float64, steps int) (*capture.Store
 // server reports each step, the traffic pane shows every report as a
 // frame of the call, and the progress strip its finished bar.
 func TestTSLongRunningReportsProgress(t *testing.T) {
-	store, probe, tm := startLongRunning(t, 0.4, 2)
-	call := "tools/call trigger-long-running-operation"
+	startLongRunning(t, 0.4, 2).checkProgress()
+}
+
+// checkProgress waits for the call of a two-step run to end, its two
+// progress reports shown as frames of the call and its bar finished on the
+// progress strip, and quits.
+func (r *longRun) checkProgress() {
+	t, probe := r.t, r.probe
+	t.Helper()
+	call := tsLongRunCall
 	probe.waitText(t, "result · "+call)
 	probe.waitScreen(t, "two progress rows of the call", func(s string) bool {
 		return strings.Count(s, proto.MethodNotifyProgress+" · "+call) == 2
 	})
-	// Stdio has no Datagrams pane: the bar is on the strip under the traffic.
+	// Stdio and HTTP have no Datagrams pane: the bar is on the strip under the traffic.
 	probe.waitScreen(t, "the call's finished bar on the progress strip", func(s string) bool {
 		return strings.Contains(s, "Progress · 1 request") && lineWith(s, "100% 2/2 ✓ done", call)
 	})
 	var id string
-	for _, f := range store.Window(1, store.Len()) {
+	for _, f := range r.store.Window(1, r.store.Len()) {
 		if f.Dir == capture.Out && f.Msg != nil && f.Msg.Method == proto.MethodToolsCall {
 			id = frameID(f)
 		}
@@ -51,8 +84,7 @@ func TestTSLongRunningReportsProgress(t *testing.T) {
 			t.Errorf("progress frame %d shows id %q, want the call's %q", f.Seq, frameID(f), id)
 		}
 	}
-	tm.Send(keyPress("q"))
-	tm.WaitFinished(t, teatest.WithFinalTimeout(flowtest.HangGuard))
+	r.quit()
 }
 
 // TestTSLongRunningBarAndCancel drives trigger-long-running-operation on
@@ -62,8 +94,16 @@ func TestTSLongRunningReportsProgress(t *testing.T) {
 // the cancellation, ends the bar "cancelled", and flags the progress the
 // server keeps sending after the cancel.
 func TestTSLongRunningBarAndCancel(t *testing.T) {
-	_, probe, tm := startLongRunning(t, 3, 15)
-	call := "tools/call trigger-long-running-operation"
+	startLongRunning(t, 3, 15).checkCancel()
+}
+
+// checkCancel waits for the running bar of a 15-step run, selects the
+// request, cancels it with ctrl+x, checks the marks of the cancel and of
+// the progress after it, and quits.
+func (r *longRun) checkCancel() {
+	t, probe, tm := r.t, r.probe, r.tm
+	t.Helper()
+	call := tsLongRunCall
 	probe.waitScreen(t, "a running bar on the progress strip", func(s string) bool {
 		return strings.Contains(s, "Progress · 1 request") && lineWith(s, "/15 · ", call) && !lineWith(s, "/15 ✕")
 	})
@@ -88,6 +128,5 @@ func TestTSLongRunningBarAndCancel(t *testing.T) {
 	if strings.Contains(s, "✓ done") {
 		t.Errorf("the cancelled call reads as done:\n%s", s)
 	}
-	tm.Send(keyPress("q")) // the cancelled call is no longer in flight: q quits at once
-	tm.WaitFinished(t, teatest.WithFinalTimeout(flowtest.HangGuard))
+	r.quit() // the cancelled call is no longer in flight: q quits at once
 }

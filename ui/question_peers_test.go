@@ -31,14 +31,39 @@ type questionFlow struct {
 // let the session pick), with roots declared, and waits for the connection.
 func startQuestionFlow(t *testing.T, argv []string, version string, roots []proto.Root) *questionFlow {
 	t.Helper()
-	b := question.NewBridge(roots)
-	dial := func(sink capture.Sink) (Link, error) {
-		tr := stdio.New(stdio.Config{Command: argv[0], Args: argv[1:], Sink: sink})
-		s := client.New(tr, client.Options{Handler: b, Roots: b.Roots(), ProtocolVersion: version})
-		return Link{Transport: tr, Session: s}, nil
+	return startPeerFlow(t, argv[0], stdioTransport(argv), client.Options{ProtocolVersion: version}, roots)
+}
+
+// transportFor builds a fresh transport that reports every frame to sink.
+type transportFor func(sink capture.Sink) (client.Transport, error)
+
+// stdioTransport spawns argv for each connection.
+func stdioTransport(argv []string) transportFor {
+	return func(sink capture.Sink) (client.Transport, error) {
+		return stdio.New(stdio.Config{Command: argv[0], Args: argv[1:], Sink: sink}), nil
 	}
+}
+
+// dialerFor connects a session configured by opts through newTransport.
+func dialerFor(newTransport transportFor, opts client.Options) Dialer {
+	return func(sink capture.Sink) (Link, error) {
+		tr, err := newTransport(sink)
+		if err != nil {
+			return Link{}, err
+		}
+		return Link{Transport: tr, Session: client.New(tr, opts)}, nil
+	}
+}
+
+// startPeerFlow runs the program against the peer newTransport reaches,
+// named target, its session configured by opts with the bridge as the
+// handler and roots declared, and waits for the connection.
+func startPeerFlow(t *testing.T, target string, newTransport transportFor, opts client.Options, roots []proto.Root) *questionFlow {
+	t.Helper()
+	b := question.NewBridge(roots)
+	opts.Handler, opts.Roots = b, b.Roots()
 	f := &questionFlow{t: t, store: capture.NewStore(capture.Config{}), bridge: b}
-	f.probe = &screenProbe{Model: New(Config{Store: f.store, Dial: dial, Target: argv[0], Questions: b})}
+	f.probe = &screenProbe{Model: New(Config{Store: f.store, Dial: dialerFor(newTransport, opts), Target: target, Questions: b})}
 	t.Cleanup(func() { _ = f.probe.Close() })
 	f.tm = teatest.NewTestModel(t, f.probe, teatest.WithInitialTermSize(230, 50)) // the screen keeps 138 columns beside the wire
 	b.SetSend(f.tm.Send)
@@ -115,7 +140,25 @@ func sameValue(t *testing.T, a, b string) bool {
 // answered by typing a reply; a root added in the roots editor reaches the
 // server, which asks roots/list again on notifications/roots/list_changed.
 func TestQuestionsTSReferenceServer(t *testing.T) {
-	f := startQuestionFlow(t, peertest.TSEverything(t, "stdio"), "", []proto.Root{{URI: "file:///srv/seed", Name: "seed"}})
+	f := startQuestionFlow(t, peertest.TSEverything(t, "stdio"), "", tsSeedRoots)
+	f.answerTSQuestions()
+	f.quit()
+	if !hasFrame(f.store, capture.Out, proto.MethodNotifyRootsListChanged) {
+		t.Error("no notifications/roots/list_changed in the traffic")
+	}
+}
+
+// tsSeedRoots are the roots answerTSQuestions expects declared.
+var tsSeedRoots = []proto.Root{{URI: "file:///srv/seed", Name: "seed"}}
+
+// answerTSQuestions opens the explorer on the TypeScript reference server
+// (roots tsSeedRoots declared) and answers its questions by keys: its
+// elicitation form, one field of every kind; its sampling request; and the
+// roots/list it asks again once a root is added in the roots editor. It
+// leaves the explorer open on the whole list.
+func (f *questionFlow) answerTSQuestions() {
+	t := f.t
+	t.Helper()
 	sendKeys(f.tm, "e")
 	f.probe.waitText(t, " tools · / filters")
 
@@ -172,10 +215,6 @@ func TestQuestionsTSReferenceServer(t *testing.T) {
 	f.probe.waitText(t, " tools · / filters")
 	f.callTool("get-roots-list", nil)
 	f.answer("get-roots-list", "(2 total)", "file:///srv/tui-root")
-	f.quit()
-	if !hasFrame(f.store, capture.Out, proto.MethodNotifyRootsListChanged) {
-		t.Error("no notifications/roots/list_changed in the traffic")
-	}
 }
 
 // TestQuestionsConformanceLegacy: the Go SDK conformance server in the
@@ -215,7 +254,15 @@ func TestQuestionsConformanceLegacy(t *testing.T) {
 // the request whose result asked it), and the traffic shows the three
 // requests as the rounds of one call, linked for the l key.
 func TestQuestionsMRTRRounds(t *testing.T) {
-	f := startQuestionFlow(t, []string{peertest.GoSDKConformance(t)}, "", nil)
+	startQuestionFlow(t, []string{peertest.GoSDKConformance(t)}, "", nil).answerMRTRRounds()
+}
+
+// answerMRTRRounds calls the conformance server's multi-round MRTR tool in
+// the explorer, answers both its questions by keys, checks the three
+// requests read as the rounds of one call linked for the l key, and quits.
+func (f *questionFlow) answerMRTRRounds() {
+	t := f.t
+	t.Helper()
 	const tool = "test_input_required_result_multi_round"
 	sendKeys(f.tm, "e")
 	f.probe.waitText(t, " tools · / filters")
