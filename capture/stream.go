@@ -58,6 +58,7 @@ type StreamStats struct {
 	Bytes    int64       // payload bytes seen, header bytes excluded
 	Chunks   int64       // chunk frames seen
 	Size     int64       // total size the peer announced (SetStreamSize); -1 when unknown
+	Label    string      // what the stream is, in its protocol's words (LabelStream); "" when none
 	First    time.Time   // time of the first chunk
 	Last     time.Time   // time of the latest chunk
 	Ended    time.Time   // when it was marked done, error or reset; zero while open
@@ -228,6 +229,21 @@ func (s *Store) MarkStream(key StreamKey, state StreamState, err error) {
 	} else {
 		r.stats.Ended = time.Now()
 	}
+	s.mu.Unlock()
+	s.notify()
+}
+
+// maxStreamLabel bounds a stream's label, which a server's strings make.
+const maxStreamLabel = 256
+
+// LabelStream records what a stream is (a gateway stream's method, name
+// and MIME type), cut to 256 bytes.
+func (s *Store) LabelStream(key StreamKey, label string) {
+	if len(label) > maxStreamLabel {
+		label = label[:maxStreamLabel]
+	}
+	s.mu.Lock()
+	s.streamLocked(key).stats.Label = label
 	s.mu.Unlock()
 	s.notify()
 }

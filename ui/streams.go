@@ -244,7 +244,7 @@ func (p *streamsPane) execRow(c execColumns, i, w int, focused bool) string {
 // much of it the store kept when it sampled the stream ("256.0 KiB of
 // 1.0 MiB kept", or "256.0 KiB kept" when that does not fit).
 func (p *streamsPane) label(s capture.StreamStats, w int) string {
-	mime := p.x.mimes[s.Key]
+	mime := cmp.Or(s.Label, p.x.mimes[s.Key])
 	if !s.Sampled() {
 		return cmp.Or(mime, "-")
 	}

@@ -74,8 +74,13 @@ func (t *Transport) track(dir capture.Dir, m *proto.StreamMessage) (*gwStream, e
 	switch m.Type {
 	case proto.StreamStart:
 		s, err := t.gw.open(t.cfg.Conn, m.ID, dir, m.Meta)
-		if err == nil && m.Meta.TotalSize != nil {
-			t.marker().SetStreamSize(s.key, *m.Meta.TotalSize)
+		if err == nil {
+			if m.Meta.TotalSize != nil {
+				t.marker().SetStreamSize(s.key, *m.Meta.TotalSize)
+			}
+			if l, ok := t.cfg.Sink.(capture.StreamLabeler); ok {
+				l.LabelStream(s.key, streamLabel(m.Meta))
+			}
 		}
 		return s, err
 	case proto.StreamChunk:
@@ -107,6 +112,18 @@ type noMarks struct{}
 
 func (noMarks) MarkStream(capture.StreamKey, capture.StreamState, error) {}
 func (noMarks) SetStreamSize(capture.StreamKey, int64)                   {}
+
+// streamLabel says what a gateway stream is: its method, name and MIME
+// type.
+func streamLabel(m *proto.StreamMeta) string {
+	label := m.Method
+	for _, part := range []string{m.Name, m.Mime} {
+		if part != "" {
+			label += " · " + part
+		}
+	}
+	return label
+}
 
 // streamChannel is the capture channel of a stream's chunks.
 func streamChannel(s *gwStream) capture.Channel {

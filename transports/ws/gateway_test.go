@@ -195,6 +195,9 @@ func TestGatewayDownload(t *testing.T) {
 	for _, s := range st.Streams() {
 		states[s.Key.Tag] = s.State
 	}
+	if ss := st.Streams(); len(ss) != 2 || ss[0].Label != "system_binary_streams_out · out.bin" || ss[1].Label != "text" {
+		t.Errorf("labels %+v", ss)
+	}
 	if states[1] != capture.StreamDone || states[2] != capture.StreamError {
 		t.Errorf("stream states %v", states)
 	}
