@@ -63,6 +63,9 @@ type Options struct {
 	// ChunkSize is the payload of the binary chunks the server streams
 	// (default DefaultChunkSize).
 	ChunkSize int
+	// MaxStreamOut bounds the meta.totalSize system_binary_streams_out
+	// accepts (default MaxStreamOut).
+	MaxStreamOut int64
 	// WriteTimeout bounds one write to a client that stopped reading; the
 	// connection closes then (default DefaultWriteTimeout).
 	WriteTimeout time.Duration
@@ -86,6 +89,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.ChunkSize <= 0 {
 		o.ChunkSize = DefaultChunkSize
+	}
+	if o.MaxStreamOut <= 0 {
+		o.MaxStreamOut = MaxStreamOut
 	}
 	if o.WriteTimeout <= 0 {
 		o.WriteTimeout = DefaultWriteTimeout

@@ -159,34 +159,42 @@ type toolFrame struct {
 }
 
 // toolFrame serves one frame of seed 004's dialect as a tools/call whose
-// id is the frame's; the answer, a JSON-RPC envelope, echoes it. A frame
-// that is no tool call is answered with an error (id null when it has no
-// numeric id); a frame with a "type" (a pong, a notice) is ignored.
+// id is the frame's; the answer, a JSON-RPC envelope, echoes it.
 func (s *session) toolFrame(b []byte) {
+	m, refusal := decodeToolFrame(b)
+	switch {
+	case refusal != nil:
+		_ = s.Send(refusal)
+	case m != nil:
+		s.conn.Handle(m)
+	}
+}
+
+// decodeToolFrame turns a tool frame into its tools/call request, or into
+// the error response that refuses it (id null when it has no numeric id).
+// A frame with a "type" and no id (a pong, a notice) gives neither: it is
+// ignored.
+func decodeToolFrame(b []byte) (call, refusal *proto.Message) {
 	var f toolFrame
 	if err := json.Unmarshal(b, &f); err != nil {
-		s.sendError(proto.ID{}, proto.CodeParseError, "a tool frame must be a JSON object: "+err.Error())
-		return
+		return nil, proto.NewErrorResponse(proto.ID{}, proto.CodeParseError, "a tool frame must be a JSON object: "+err.Error(), nil)
 	}
 	var n int64
 	if err := json.Unmarshal(f.ID, &n); err != nil {
 		if f.Type != nil && f.ID == nil {
-			return
+			return nil, nil
 		}
-		s.sendError(proto.ID{}, proto.CodeInvalidRequest, "a tool frame needs a numeric id")
-		return
+		return nil, proto.NewErrorResponse(proto.ID{}, proto.CodeInvalidRequest, "a tool frame needs a numeric id", nil)
 	}
 	id := proto.IntID(n)
 	if f.Name == "" {
-		s.sendError(id, proto.CodeInvalidRequest, "a tool frame needs the name of a tool")
-		return
+		return nil, proto.NewErrorResponse(id, proto.CodeInvalidRequest, "a tool frame needs the name of a tool", nil)
 	}
 	m, err := proto.NewRequest(id, proto.MethodToolsCall, proto.CallToolParams{Name: f.Name, Arguments: f.Arguments})
 	if err != nil {
-		s.sendError(id, proto.CodeInvalidRequest, err.Error())
-		return
+		return nil, proto.NewErrorResponse(id, proto.CodeInvalidRequest, err.Error(), nil)
 	}
-	s.conn.Handle(m)
+	return m, nil
 }
 
 // pingFrame is the unsolicited frame of seed 004's dialect.

@@ -26,9 +26,9 @@ func (s *session) streamOut(ctx context.Context, id proto.GUID, asked proto.Stre
 	if asked.TotalSize != nil {
 		total = *asked.TotalSize
 	}
-	if total < 0 || total > MaxStreamOut {
+	if limit := s.h.opts.MaxStreamOut; total < 0 || total > limit {
 		return s.sendStream(&proto.StreamMessage{Type: proto.StreamError, ID: id, Error: &proto.Error{Code: proto.CodeInvalidParams,
-			Message: fmt.Sprintf("totalSize must be between 0 and %d, got %d", int64(MaxStreamOut), total)}})
+			Message: fmt.Sprintf("totalSize must be between 0 and %d, got %d", limit, total)}})
 	}
 	meta := proto.StreamMeta{Method: ToolStreamsOut, Binary: true, Name: "demo.bin", Mime: "application/octet-stream",
 		CorrelationID: asked.CorrelationID, TotalSize: &total}
