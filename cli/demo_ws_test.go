@@ -8,24 +8,6 @@ import (
 	"time"
 )
 
-// The WebSocket demos serve the demo in this process on the endpoint each
-// transport speaks, and mcpscope's own client talks to each.
-func TestWSDemoTargets(t *testing.T) {
-	for _, transport := range []string{"ws", "tools-ws"} {
-		target, stop, err := startWSDemo(context.Background(), transport)
-		if err != nil {
-			t.Fatalf("%s: %v", transport, err)
-		}
-		r := mcpscope(t, "call", "--transport", transport, "tools/call", callTool(t, "echo", map[string]any{"message": "hi ws"}), target.URL.String())
-		if err := stop(); err != nil {
-			t.Errorf("%s: stopping: %v", transport, err)
-		}
-		if got := toolText(t, r); !strings.Contains(got, "hi ws") {
-			t.Errorf("%s: echo %q", transport, got)
-		}
-	}
-}
-
 // wsURLLine is the MCP-over-WebSocket line `mcpscope serve --ws` prints.
 var wsURLLine = regexp.MustCompile(`MCP over WebSocket .*: (ws://127\.0\.0\.1:[0-9]+)/mcp\n`)
 

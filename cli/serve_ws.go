@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/url"
 
 	"github.com/mcpscope/mcpscope/demo"
 	demows "github.com/mcpscope/mcpscope/demo/ws"
@@ -22,24 +21,9 @@ func (f *serveFlags) serveWS(errw io.Writer, log *slog.Logger, core *demo.Server
 	fmt.Fprintf(errw, "  seed 003 gateway (JSON-RPC and StreamMessage streams): %s\n", u.Gateway)
 	fmt.Fprintf(errw, "connect with:\n  mcpscope tools %s\n", u.MCP)
 	return func(ctx context.Context) error {
-		if err := demows.Serve(ctx, core, ln, demows.Options{Origins: originHosts(f.origins), Logger: log}); err != nil {
+		if err := demows.Serve(ctx, core, ln, demows.Options{Origins: f.origins, Logger: log}); err != nil {
 			return withExit(ExitConnection, err)
 		}
 		return nil
 	}
-}
-
-// originHosts turns --origin values (https://example.com) into the host
-// patterns the WebSocket upgrade matches; a value that is no URL is taken
-// as a host.
-func originHosts(origins []string) []string {
-	var out []string
-	for _, o := range origins {
-		if u, err := url.Parse(o); err == nil && u.Host != "" {
-			out = append(out, u.Host)
-			continue
-		}
-		out = append(out, o)
-	}
-	return out
 }

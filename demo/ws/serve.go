@@ -2,7 +2,6 @@ package demows
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -14,6 +13,8 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/mcpscope/mcpscope/demo"
+	"github.com/mcpscope/mcpscope/demo/internal/origin"
+	"github.com/mcpscope/mcpscope/demo/internal/serve"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -43,9 +44,9 @@ const (
 
 // Options configure a Handler. The zero value is usable.
 type Options struct {
-	// Origins are the Origin hosts accepted besides the server's own
-	// (path.Match patterns of host[:port]; requests without Origin are
-	// always accepted).
+	// Origins are the Origin values an upgrade may carry (`serve --origin`;
+	// "*" accepts any); one without Origin is always accepted, another gets
+	// 403, as on HTTP.
 	Origins []string
 	// MaxMessage bounds one message from the client; a larger one closes
 	// the connection with 1009 (default DefaultMaxMessage).
@@ -131,7 +132,8 @@ func New(core *demo.Server, opts Options) *Handler {
 	return &Handler{core: core, opts: opts.withDefaults(), conns: make(map[*websocket.Conn]struct{})}
 }
 
-// ServeHTTP upgrades a request on one of the paths; others get 404.
+// ServeHTTP upgrades a request on one of the paths; others get 404, an
+// Origin not on Options.Origins 403.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	d, ok := dialects[r.URL.Path]
 	if !ok {
@@ -139,11 +141,17 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			r.URL.Path, PathMCP, PathTools, PathGateway), http.StatusNotFound)
 		return
 	}
+	if !origin.Allowed(h.opts.Origins, r.Header.Get("Origin")) {
+		h.opts.Logger.Warn("origin refused", "origin", r.Header.Get("Origin"))
+		http.Error(w, "origin not allowed: "+r.Header.Get("Origin"), http.StatusForbidden)
+		return
+	}
 	var protos []string
 	if d != dialectTools {
 		protos = []string{Subprotocol}
 	}
-	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: protos, OriginPatterns: h.opts.Origins})
+	// The Origin was checked above, against the same list as on HTTP.
+	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: protos, InsecureSkipVerify: true})
 	if err != nil {
 		h.opts.Logger.Debug("upgrade refused", "path", r.URL.Path, "err", err)
 		return
@@ -188,35 +196,11 @@ func (h *Handler) Close() {
 	h.wg.Wait()
 }
 
-// Timeouts of Serve's HTTP server.
-const (
-	readHeaderTimeout = 10 * time.Second
-	shutdownGrace     = 2 * time.Second
-)
-
 // Serve serves the demo core over WebSocket on ln until ctx is done, then
 // ends every connection. It closes ln.
 func Serve(ctx context.Context, core *demo.Server, ln net.Listener, opts Options) error {
 	h := New(core, opts)
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: readHeaderTimeout}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	select {
-	case err := <-served:
-		h.Close()
-		return fmt.Errorf("serving WebSocket on %s: %w", ln.Addr(), err)
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		_ = srv.Close()
-	}
-	h.Close()
-	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("serving WebSocket on %s: %w", ln.Addr(), err)
-	}
-	return nil
+	return serve.Run(ctx, ln, h, h.Close, "WebSocket")
 }
 
 // URLs are the endpoints of a Handler served at base (ws://HOST:PORT).

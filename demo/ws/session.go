@@ -1,7 +1,6 @@
 package demows
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -97,16 +96,10 @@ func (s *session) handle(typ websocket.MessageType, b []byte) {
 
 // jsonrpc decodes one JSON-RPC message and hands it to the connection.
 func (s *session) jsonrpc(b []byte) {
-	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '[' {
-		s.sendError(proto.ID{}, proto.CodeInvalidRequest, "JSON-RPC batches are not supported; send one message per text message")
-		return
-	}
-	m, err := proto.DecodeMessage(b)
+	m, refusal, _ := demo.DecodeClientMessage(b, "text message")
 	switch {
-	case err != nil && m != nil && m.ID != nil:
-		s.sendError(*m.ID, proto.CodeInvalidRequest, err.Error())
-	case err != nil:
-		s.sendError(proto.ID{}, proto.CodeParseError, err.Error())
+	case refusal != nil:
+		_ = s.Send(refusal)
 	case s.d == dialectGateway && s.streams.intercept(m):
 	default:
 		s.conn.Handle(m)

@@ -1,6 +1,7 @@
 package demows
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -168,5 +169,32 @@ func TestMisbehaveStreamModesNeedTheGateway(t *testing.T) {
 	c.text(`{"id":1,"jsonrpc":"2.0","method":"tools/call","params":{"name":"misbehave","arguments":{"mode":"index_gap"}}}`)
 	if got := c.readText(`"id":1`); !strings.Contains(got, "needs the gateway (seed 003)") {
 		t.Errorf("index_gap on /mcp: %s", got)
+	}
+}
+
+// An Origin not on Options.Origins is refused with 403, as on HTTP; one
+// on it, and none, are upgraded.
+func TestOriginCheck(t *testing.T) {
+	s := startServer(t, Options{Origins: []string{"https://good.example"}})
+	dial := func(origin string) (*http.Response, error) {
+		h := http.Header{}
+		if origin != "" {
+			h.Set("Origin", origin)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), bound)
+		defer cancel()
+		c, rsp, err := websocket.Dial(ctx, s.base+PathMCP, &websocket.DialOptions{HTTPHeader: h})
+		if err == nil {
+			_ = c.CloseNow()
+		}
+		return rsp, err
+	}
+	if rsp, err := dial("https://evil.example"); err == nil || rsp == nil || rsp.StatusCode != http.StatusForbidden {
+		t.Errorf("evil origin: %v", err)
+	}
+	for _, o := range []string{"https://good.example", ""} {
+		if _, err := dial(o); err != nil {
+			t.Errorf("origin %q: %v", o, err)
+		}
 	}
 }
