@@ -81,9 +81,15 @@ func (f *serveFlags) serveHTTP(errw io.Writer, log *slog.Logger, core *demo.Serv
 	fmt.Fprintf(errw, "  seed 004 tools-http: %s\n", u.Tools)
 	fmt.Fprintf(errw, "connect with:\n  mcpscope tools %s\n", u.MCP)
 	return func(ctx context.Context) error {
-		if err := demohttp.Serve(ctx, core, ln, demohttp.Options{Origins: f.origins, Logger: log}); err != nil {
-			return withExit(ExitConnection, err)
-		}
-		return nil
+		return connectionFailure(demohttp.Serve(ctx, core, ln, demohttp.Options{Origins: f.origins, Logger: log}))
 	}
+}
+
+// connectionFailure gives a server's failure the exit code of a connection
+// failure; nil stays nil.
+func connectionFailure(err error) error {
+	if err != nil {
+		return withExit(ExitConnection, err)
+	}
+	return nil
 }

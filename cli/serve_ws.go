@@ -21,9 +21,6 @@ func (f *serveFlags) serveWS(errw io.Writer, log *slog.Logger, core *demo.Server
 	fmt.Fprintf(errw, "  seed 003 gateway (JSON-RPC and StreamMessage streams): %s\n", u.Gateway)
 	fmt.Fprintf(errw, "connect with:\n  mcpscope tools %s\n", u.MCP)
 	return func(ctx context.Context) error {
-		if err := demows.Serve(ctx, core, ln, demows.Options{Origins: f.origins, Logger: log}); err != nil {
-			return withExit(ExitConnection, err)
-		}
-		return nil
+		return connectionFailure(demows.Serve(ctx, core, ln, demows.Options{Origins: f.origins, Logger: log}))
 	}
 }
