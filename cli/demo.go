@@ -19,7 +19,7 @@ import (
 // demoListen is where the embedded demo server listens: loopback, a free port.
 const demoListen = "127.0.0.1:0"
 
-// newDemoCommand builds `mcpscope demo [--transport wt|stdio|http|sse|tools-http|ws|tools-ws]`.
+// newDemoCommand builds `mcpscope demo [--transport wt|stdio|http|sse|tools-http|ws|tools-ws|gateway]`.
 func newDemoCommand() *cobra.Command {
 	f := &runFlags{}
 	cmd := &cobra.Command{
@@ -30,8 +30,8 @@ func newDemoCommand() *cobra.Command {
 			"self-signed certificate that the client pins by its hash. With --transport stdio the\n" +
 			"TUI starts `mcpscope serve --stdio` as a child process instead; with --transport http,\n" +
 			"sse or tools-http it serves the demo over Streamable HTTP, legacy HTTP+SSE or seed 004's\n" +
-			"POST dialect on a loopback port in this process; with --transport ws or tools-ws over\n" +
-			"WebSocket (an MCP session, or seed 004's tool frames), likewise.\n" +
+			"POST dialect on a loopback port in this process; with --transport ws, tools-ws or gateway\n" +
+			"over WebSocket (an MCP session, seed 004's tool frames, or seed 003's gateway), likewise.\n" +
 			"Keys t, R and a send tools/list, a 1 MiB read_file and a long analyze.",
 		Example: "  mcpscope demo\n  mcpscope demo --transport stdio\n  mcpscope demo --transport http\n  mcpscope demo --transport ws\n  mcpscope demo --encoding json",
 		Args:    noArgs,
@@ -65,13 +65,13 @@ func runDemo(cmd *cobra.Command, f *runFlags) error {
 			return err
 		}
 		return runTUI(cmd, f, target, onConnect)
-	case "http", "sse", "tools-http", "ws", "tools-ws":
+	case "http", "sse", "tools-http", "ws", "tools-ws", "gateway":
 		ctx := cmd.Context()
 		if ctx == nil {
 			ctx = context.Background()
 		}
 		start := startHTTPDemo
-		if f.transport == "ws" || f.transport == "tools-ws" {
+		if f.transport == "ws" || f.transport == "tools-ws" || f.transport == "gateway" {
 			start = startWSDemo
 		}
 		target, stop, err := start(ctx, f.transport)
@@ -87,7 +87,7 @@ func runDemo(cmd *cobra.Command, f *runFlags) error {
 		}
 		return err
 	}
-	return usagef("--transport for the demo is wt, stdio, http, sse, tools-http, ws or tools-ws, not %q", f.transport)
+	return usagef("--transport for the demo is wt, stdio, http, sse, tools-http, ws, tools-ws or gateway, not %q", f.transport)
 }
 
 // startFlowDemo starts the MCP-Flow demo server in this process on a
@@ -134,13 +134,14 @@ func startHTTPDemo(ctx context.Context, transport string) (Target, func() error,
 
 // startWSDemo starts the WebSocket demo server in this process on a
 // loopback port and returns the target of the endpoint transport speaks:
-// /mcp for ws, /tools for seed 004's tools-ws. stop shuts the server down
+// /mcp for ws, /tools for seed 004's tools-ws, /gateway for seed 003's
+// gateway. stop shuts the server down
 // and waits for it.
 func startWSDemo(ctx context.Context, transport string) (Target, func() error, error) {
 	return startLoopbackDemo(ctx, transport, loopbackServer{
 		endpoint: func(addr net.Addr) string {
 			urls := demows.EndpointURLs(addr)
-			return map[string]string{"ws": urls.MCP, "tools-ws": urls.Tools}[transport]
+			return map[string]string{"ws": urls.MCP, "tools-ws": urls.Tools, "gateway": urls.Gateway}[transport]
 		},
 		serve: func(ctx context.Context, core *demo.Server, ln net.Listener) error {
 			return demows.Serve(ctx, core, ln, demows.Options{})

@@ -9,9 +9,9 @@ import (
 // The HTTP and WebSocket demos serve the demo in this process on the
 // endpoint each transport speaks, and mcpscope's own client talks to each.
 func TestLoopbackDemoTargets(t *testing.T) {
-	for _, transport := range []string{"http", "sse", "tools-http", "ws", "tools-ws"} {
+	for _, transport := range []string{"http", "sse", "tools-http", "ws", "tools-ws", "gateway"} {
 		start := startHTTPDemo
-		if strings.HasSuffix(transport, "ws") {
+		if strings.HasSuffix(transport, "ws") || transport == "gateway" {
 			start = startWSDemo
 		}
 		target, stop, err := start(context.Background(), transport)

@@ -51,5 +51,6 @@
 // instead of .NET order), index_gap (chunks 0, 1, 3), unknown_stream (a
 // chunk for a stream that never started) and error_mid_stream (two chunks,
 // then error). The same broken streams answer a start whose meta.method is
-// "misbehave" and whose meta.mode names one, under the client's stream id.
+// "misbehave" and whose meta.mode (or, without it, meta.name) names one,
+// under the client's stream id.
 package demows

@@ -75,15 +75,20 @@ func oversized(n int64) []byte {
 	return append(b, tail...)[:n]
 }
 
-// metaMode is the "mode" member of a start's meta: which broken stream a
-// start whose meta.method is misbehave asks for.
+// metaMode is which broken stream a start whose meta.method is misbehave
+// asks for: its meta's "mode" member, else its meta.name (a field of the
+// seed that every client can set).
 func metaMode(raw []byte) string {
 	var v struct {
 		Meta struct {
 			Mode string `json:"mode"`
+			Name string `json:"name"`
 		} `json:"meta"`
 	}
 	_ = json.Unmarshal(raw, &v)
+	if v.Meta.Mode == "" {
+		return v.Meta.Name
+	}
 	return v.Meta.Mode
 }
 

@@ -79,6 +79,12 @@ func TestMisbehaveStreams(t *testing.T) {
 		t.Errorf("error_mid_stream: %d chunks, %+v", len(chunks), last.Error)
 	}
 
+	c := s.dial(t, PathGateway, "mcp")
+	c.text(start("misbehave", `"name":"index_gap"`)) // meta.name names the mode too
+	if _, chunks = c.frames(); len(chunks) != 3 || index(t, chunks[2]) != 3 {
+		t.Errorf("index_gap by meta.name: %d chunks", len(chunks))
+	}
+
 	texts, _ = run("no_such_mode")
 	if len(texts) != 1 || texts[0].Type != proto.StreamError || !strings.Contains(texts[0].Error.Message, "breaks no stream") {
 		t.Errorf("unknown mode: %+v", texts[0])
