@@ -21,7 +21,10 @@
 // plus StreamMessage streams (proto.StreamMessage; binary chunks as
 // binary messages with the 24-byte header of proto.GatewayChunkHeader).
 // A client starts a stream with a start message whose meta.method names a
-// stream tool; the server's messages about it carry the same stream id.
+// stream tool. What the server streams back is a stream of its own (seed
+// 003 §8, OpenWrite): a fresh id, its start's meta.correlationId the
+// client's correlationId, else the client's stream id. Errors about the
+// client's stream, and the done answering an upload, carry the client's id.
 // Seed 003 v1.0 has one connection per stream, and the server also takes
 // several streams on one connection (Options.MaxStreams at once):
 //
@@ -34,8 +37,9 @@
 //     sequence: an index gap, a chunk or done for an unknown stream (one
 //     that never started or has ended), more bytes than totalSize, or a
 //     done whose totalChunks or totalBytes disagree.
-//   - system_binary_streams_duplex: the server sends its start at once and
-//     echoes each chunk as it arrives (same index, same kind), then done.
+//   - system_binary_streams_duplex: the server starts its stream at once
+//     and echoes each chunk on it as it arrives (same index, same kind);
+//     after the client's done, done with the summary on the server's stream.
 //   - system_text_streams_out: text chunks, one JSON value of each kind.
 //
 // A stream the client leaves without a frame for Options.StreamIdle (30 s,
@@ -51,6 +55,5 @@
 // instead of .NET order), index_gap (chunks 0, 1, 3), unknown_stream (a
 // chunk for a stream that never started) and error_mid_stream (two chunks,
 // then error). The same broken streams answer a start whose meta.method is
-// "misbehave" and whose meta.mode (or, without it, meta.name) names one,
-// under the client's stream id.
+// "misbehave" and whose meta.mode (or, without it, meta.name) names one.
 package demows

@@ -15,8 +15,9 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 )
 
-// system_binary_streams_out: start, binary chunks whose 24-byte header
-// carries the GUID in .NET order and the index little-endian, then done
+// system_binary_streams_out: the server's own stream (a fresh id, the
+// client's correlationId): start, binary chunks whose 24-byte header
+// carries its GUID in .NET order and the index little-endian, then done
 // with the summary of what was sent.
 func TestGatewayStreamOut(t *testing.T) {
 	s := startServer(t, Options{ChunkSize: 65536})
@@ -26,21 +27,25 @@ func TestGatewayStreamOut(t *testing.T) {
 	}
 	c.text(start(ToolStreamsOut, `"totalSize":150000,"correlationId":"req-1"`))
 	m := c.stream()
-	if m.Type != proto.StreamStart || m.ID.String() != seedID || m.Meta.Method != ToolStreamsOut || !m.Meta.Binary ||
+	if seed, _ := proto.ParseGUID(seedID); !bytes.Equal(dotNet(seed), unhex(t, seedIDDotNet)) {
+		t.Fatalf("the test's .NET order is wrong: % x", dotNet(seed))
+	}
+	if m.Type != proto.StreamStart || m.ID.String() == seedID || m.Meta.Method != ToolStreamsOut || !m.Meta.Binary ||
 		*m.Meta.TotalSize != 150000 || m.Meta.CorrelationID != "req-1" || m.Timestamp.Location().String() != "UTC" {
 		t.Fatalf("start %+v %+v", m, m.Meta)
 	}
 	sum := sha256.New()
 	for i, size := range []int{65536, 65536, 150000 - 131072} {
 		b := c.binary()
-		head := unhex(t, seedIDDotNet+fmt.Sprintf(" %02x 00 00 00 00 00 00 00", i))
+		head := append(dotNet(m.ID), unhex(t, fmt.Sprintf("%02x 00 00 00 00 00 00 00", i))...)
 		if !bytes.Equal(b[:24], head) || len(b) != 24+size {
 			t.Fatalf("chunk %d: header % x, %d bytes", i, b[:24], len(b))
 		}
 		sum.Write(b[24:])
 	}
-	got := summary(t, c.stream())
-	if got["totalChunks"] != 3.0 || got["totalBytes"] != 150000.0 || got["sha256"] != hex.EncodeToString(sum.Sum(nil)) || got["duration_ms"] == nil {
+	done := c.stream()
+	got := summary(t, done)
+	if done.ID != m.ID || got["totalChunks"] != 3.0 || got["totalBytes"] != 150000.0 || got["sha256"] != hex.EncodeToString(sum.Sum(nil)) || got["duration_ms"] == nil {
 		t.Errorf("summary %v", got)
 	}
 }
@@ -121,29 +126,32 @@ func TestGatewayStreamInRefuses(t *testing.T) {
 	}
 }
 
-// Duplex: the server's start comes at once and each chunk is echoed
-// before the upload ends.
+// Duplex: the server's stream starts at once (correlationId: the
+// client's stream id) and each chunk is echoed on it before the upload
+// ends; done comes on it after the client's.
 func TestGatewayDuplex(t *testing.T) {
 	s := startServer(t, Options{})
 	c := s.dial(t, PathGateway, "mcp")
 	c.text(start(ToolStreamsDuplex, ""))
-	if m := c.stream(); m.Type != proto.StreamStart || m.Meta.Method != ToolStreamsDuplex {
-		t.Fatalf("start %+v", m)
+	echo := c.stream()
+	if echo.Type != proto.StreamStart || echo.Meta.Method != ToolStreamsDuplex || echo.Meta.CorrelationID != seedID || echo.ID.String() == seedID {
+		t.Fatalf("start %+v %+v", echo, echo.Meta)
 	}
 	for i := 0; i < 3; i++ {
-		frame := unhex(t, seedIDDotNet+fmt.Sprintf(" %02x 00 00 00 00 00 00 00 aa bb", i))
-		c.send(websocket.MessageBinary, frame)
-		if got := c.binary(); !bytes.Equal(got, frame) {
-			t.Fatalf("echo % x, want % x", got, frame)
+		tail := fmt.Sprintf(" %02x 00 00 00 00 00 00 00 aa bb", i)
+		c.send(websocket.MessageBinary, unhex(t, seedIDDotNet+tail))
+		want := append(dotNet(echo.ID), unhex(t, tail)...)
+		if got := c.binary(); !bytes.Equal(got, want) {
+			t.Fatalf("echo % x, want % x", got, want)
 		}
 	}
 	c.text(`{"type":"chunk","id":"` + seedID + `","timestamp":"2024-12-04T10:00:01Z","index":3,"data":{"k":[1]}}`)
-	if m := c.stream(); m.Type != proto.StreamChunk || *m.Index != 3 || string(m.Data) != `{"k":[1]}` {
+	if m := c.stream(); m.Type != proto.StreamChunk || m.ID != echo.ID || *m.Index != 3 || string(m.Data) != `{"k":[1]}` {
 		t.Fatalf("text echo %+v", m)
 	}
 	c.text(`{"type":"done","id":"` + seedID + `","timestamp":"2024-12-04T10:00:05Z"}`)
-	if got := summary(t, c.stream()); got["totalChunks"] != 4.0 {
-		t.Errorf("summary %v", got)
+	if m := c.stream(); m.ID != echo.ID || summary(t, m)["totalChunks"] != 4.0 {
+		t.Errorf("done %+v", m)
 	}
 }
 
@@ -152,12 +160,13 @@ func TestGatewayTextStream(t *testing.T) {
 	s := startServer(t, Options{})
 	c := s.dial(t, PathGateway, "mcp")
 	c.text(start(ToolTextStreamsOut, ""))
-	if m := c.stream(); m.Type != proto.StreamStart || m.Meta.Binary {
+	m := c.stream()
+	if m.Type != proto.StreamStart || m.Meta.Binary {
 		t.Fatalf("start %+v", m)
 	}
 	for i, want := range textValues {
 		_, raw := c.read()
-		if wantRaw := fmt.Sprintf(`"index":%d,"data":%s}`, i, want); !strings.HasSuffix(string(raw), wantRaw) || !strings.HasPrefix(string(raw), `{"type":"chunk","id":"`+seedID+`","timestamp":"`) {
+		if wantRaw := fmt.Sprintf(`"index":%d,"data":%s}`, i, want); !strings.HasSuffix(string(raw), wantRaw) || !strings.HasPrefix(string(raw), `{"type":"chunk","id":"`+m.ID.String()+`","timestamp":"`) {
 			t.Errorf("chunk %d: %s", i, raw)
 		}
 	}
@@ -196,17 +205,24 @@ func TestGatewayConnectionsAndStreams(t *testing.T) {
 	for _, id := range []proto.GUID{a, b} {
 		c.text(`{"type":"start","id":"` + id.String() + `","timestamp":"2024-12-04T10:00:00Z","meta":{"method":"system_binary_streams_out","binary":true,"totalSize":3000}}`)
 	}
-	done := map[proto.GUID]bool{}
+	answers := map[proto.GUID]string{} // the server's stream → the client's it answers
+	done := map[string]bool{}
 	for len(done) < 2 {
 		typ, raw := c.read()
 		if typ == websocket.MessageBinary {
 			continue
 		}
-		if m, err := proto.DecodeStreamMessage(raw); err == nil && m.Type == proto.StreamDone {
-			done[m.ID] = true
+		m, err := proto.DecodeStreamMessage(raw)
+		switch {
+		case err != nil:
+			t.Fatalf("%s: %v", raw, err)
+		case m.Type == proto.StreamStart:
+			answers[m.ID] = m.Meta.CorrelationID
+		case m.Type == proto.StreamDone:
+			done[answers[m.ID]] = true
 		}
 	}
-	if !done[a] || !done[b] {
+	if !done[a.String()] || !done[b.String()] {
 		t.Errorf("done for %v", done)
 	}
 }

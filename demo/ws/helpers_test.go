@@ -147,6 +147,12 @@ const (
 	seedIDDotNet = "00 84 0e 55 9b e2 d4 41 a7 16 44 66 55 44 00 00"
 )
 
+// dotNet writes g's 16 bytes in .NET order by hand: the first three
+// groups reversed, the last eight as they are.
+func dotNet(g proto.GUID) []byte {
+	return []byte{g[3], g[2], g[1], g[0], g[5], g[4], g[7], g[6], g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15]}
+}
+
 // start is a start StreamMessage for seed 003's example id.
 func start(method string, meta string) string {
 	if meta != "" {

@@ -93,9 +93,9 @@ func metaMode(raw []byte) string {
 }
 
 // misbehaveStream answers a start whose meta.method is misbehave with the
-// broken stream meta.mode names, under the client's stream id.
-func (s *session) misbehaveStream(ctx context.Context, id proto.GUID, mode string) error {
-	err := s.brokenStream(ctx, id, mode, "")
+// broken stream meta.mode names, as the server's stream id.
+func (s *session) misbehaveStream(ctx context.Context, id proto.GUID, correlation, mode string) error {
+	err := s.brokenStream(ctx, id, mode, correlation)
 	var perr *proto.Error
 	if errors.As(err, &perr) {
 		return s.sendStream(&proto.StreamMessage{Type: proto.StreamError, ID: id, Error: perr})

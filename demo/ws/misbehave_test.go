@@ -52,7 +52,7 @@ func TestMisbehaveStreams(t *testing.T) {
 	}
 
 	texts, chunks := run("rfc_guid")
-	if len(chunks) != 1 || !bytes.Equal(chunks[0][:16], unhex(t, "55 0e 84 00 e2 9b 41 d4 a7 16 44 66 55 44 00 00")) {
+	if len(chunks) != 1 || !bytes.Equal(chunks[0][:16], texts[0].ID[:]) || bytes.Equal(chunks[0][:16], dotNet(texts[0].ID)) {
 		t.Errorf("rfc_guid: % x", chunks)
 	}
 	if texts[0].Type != proto.StreamStart || texts[len(texts)-1].Type != proto.StreamDone {
@@ -68,8 +68,8 @@ func TestMisbehaveStreams(t *testing.T) {
 		t.Errorf("index_gap: indexes %v", got)
 	}
 
-	_, chunks = run("unknown_stream")
-	if len(chunks) != 3 || bytes.Equal(chunks[1][:16], chunks[0][:16]) || !bytes.Equal(chunks[2][:16], unhex(t, seedIDDotNet)) {
+	texts, chunks = run("unknown_stream")
+	if len(chunks) != 3 || bytes.Equal(chunks[1][:16], chunks[0][:16]) || !bytes.Equal(chunks[2][:16], dotNet(texts[0].ID)) {
 		t.Errorf("unknown_stream: % x", chunks)
 	}
 

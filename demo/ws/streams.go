@@ -57,6 +57,7 @@ type inStream struct {
 	bytes   int64
 	sum     hash.Hash
 	started time.Time
+	reply   proto.GUID         // the server's own stream answering it (download, echo)
 	idle    *time.Timer        // upload, echo: ends a silent stream
 	cancel  context.CancelFunc // download: stops the writer
 }
@@ -164,7 +165,13 @@ func (t *streamTable) fail(id proto.GUID, code int, msg string) {
 
 // start opens a stream as its meta.method says.
 func (t *streamTable) start(m *proto.StreamMessage, raw []byte) {
-	st := &inStream{id: m.ID, meta: *m.Meta, sum: sha256.New(), started: time.Now()}
+	st := &inStream{id: m.ID, meta: *m.Meta, reply: proto.NewGUID(), sum: sha256.New(), started: time.Now()}
+	// The server's stream is one of its own (seed 003 §8: OpenWrite), tied
+	// to the client's by correlationId: the client's, else its stream id.
+	corr := m.Meta.CorrelationID
+	if corr == "" {
+		corr = m.ID.String()
+	}
 	var run func(ctx context.Context) error
 	switch m.Meta.Method {
 	case ToolStreamsIn:
@@ -172,12 +179,12 @@ func (t *streamTable) start(m *proto.StreamMessage, raw []byte) {
 	case ToolStreamsDuplex:
 		st.role = roleEcho
 	case ToolStreamsOut:
-		st.role, run = roleDownload, func(ctx context.Context) error { return t.s.streamOut(ctx, m.ID, *m.Meta) }
+		st.role, run = roleDownload, func(ctx context.Context) error { return t.s.streamOut(ctx, st.reply, corr, m.Meta.TotalSize) }
 	case ToolTextStreamsOut:
-		st.role, run = roleDownload, func(ctx context.Context) error { return t.s.streamText(ctx, m.ID, *m.Meta) }
+		st.role, run = roleDownload, func(ctx context.Context) error { return t.s.streamText(ctx, st.reply, corr) }
 	case methodMisbehave:
 		mode := metaMode(raw)
-		st.role, run = roleDownload, func(ctx context.Context) error { return t.s.misbehaveStream(ctx, m.ID, mode) }
+		st.role, run = roleDownload, func(ctx context.Context) error { return t.s.misbehaveStream(ctx, st.reply, corr, mode) }
 	default:
 		t.fail(m.ID, proto.CodeMethodNotFound, fmt.Sprintf("%q streams nothing here; the stream tools are %s, %s, %s, %s and misbehave",
 			m.Meta.Method, ToolStreamsOut, ToolStreamsIn, ToolStreamsDuplex, ToolTextStreamsOut))
@@ -198,8 +205,8 @@ func (t *streamTable) start(m *proto.StreamMessage, raw []byte) {
 			}
 		})
 	case st.role == roleEcho:
-		meta := proto.StreamMeta{Method: st.meta.Method, Binary: st.meta.Binary, Name: st.meta.Name, Mime: st.meta.Mime, CorrelationID: st.meta.CorrelationID}
-		_ = t.s.sendStream(&proto.StreamMessage{Type: proto.StreamStart, ID: st.id, Meta: &meta})
+		meta := proto.StreamMeta{Method: st.meta.Method, Binary: st.meta.Binary, Name: st.meta.Name, Mime: st.meta.Mime, CorrelationID: corr}
+		_ = t.s.sendStream(&proto.StreamMessage{Type: proto.StreamStart, ID: st.reply, Meta: &meta})
 	}
 }
 
@@ -265,9 +272,9 @@ func (t *streamTable) chunk(id proto.GUID, index int64, data []byte, text bool) 
 	}
 	var err error
 	if text {
-		err = t.s.sendStream(&proto.StreamMessage{Type: proto.StreamChunk, ID: id, Index: &index, Data: data})
+		err = t.s.sendStream(&proto.StreamMessage{Type: proto.StreamChunk, ID: st.reply, Index: &index, Data: data})
 	} else {
-		_, err = t.s.sendChunk(nil, id, index, data)
+		_, err = t.s.sendChunk(nil, st.reply, index, data)
 	}
 	if err != nil {
 		t.take(id, st)
@@ -306,7 +313,11 @@ func (t *streamTable) done(m *proto.StreamMessage) {
 		t.fail(st.id, proto.CodeInvalidParams, msg)
 		return
 	}
-	_ = t.s.sendDone(st.id, st.chunks, st.bytes, st.started, st.sum)
+	end := st.id // an upload's done answers the client's stream; an echo's ends the server's
+	if st.role == roleEcho {
+		end = st.reply
+	}
+	_ = t.s.sendDone(end, st.chunks, st.bytes, st.started, st.sum)
 }
 
 // intercept answers, on the gateway, the JSON-RPC requests that concern

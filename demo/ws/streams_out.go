@@ -19,19 +19,20 @@ func pattern(p []byte, offset int64) {
 	}
 }
 
-// streamOut is system_binary_streams_out: start, binary chunks of
-// ChunkSize bytes up to meta.totalSize, then done with the summary.
-func (s *session) streamOut(ctx context.Context, id proto.GUID, asked proto.StreamMeta) error {
+// streamOut is system_binary_streams_out on the server's stream id:
+// start, binary chunks of ChunkSize bytes up to the totalSize asked, then
+// done with the summary.
+func (s *session) streamOut(ctx context.Context, id proto.GUID, correlation string, asked *int64) error {
 	total := int64(DefaultStreamOut)
-	if asked.TotalSize != nil {
-		total = *asked.TotalSize
+	if asked != nil {
+		total = *asked
 	}
 	if limit := s.h.opts.MaxStreamOut; total < 0 || total > limit {
 		return s.sendStream(&proto.StreamMessage{Type: proto.StreamError, ID: id, Error: &proto.Error{Code: proto.CodeInvalidParams,
 			Message: fmt.Sprintf("totalSize must be between 0 and %d, got %d", limit, total)}})
 	}
 	meta := proto.StreamMeta{Method: ToolStreamsOut, Binary: true, Name: "demo.bin", Mime: "application/octet-stream",
-		CorrelationID: asked.CorrelationID, TotalSize: &total}
+		CorrelationID: correlation, TotalSize: &total}
 	started := time.Now()
 	if err := s.sendStream(&proto.StreamMessage{Type: proto.StreamStart, ID: id, Meta: &meta}); err != nil {
 		return err
@@ -60,10 +61,10 @@ func (s *session) streamOut(ctx context.Context, id proto.GUID, asked proto.Stre
 // each kind.
 var textValues = []string{`"Hello, world!"`, `42`, `true`, `{"line":4,"text":"an object"}`, `[1,"two",3.5]`, `null`}
 
-// streamText is system_text_streams_out: start, a text chunk per value of
-// textValues, then done.
-func (s *session) streamText(ctx context.Context, id proto.GUID, asked proto.StreamMeta) error {
-	meta := proto.StreamMeta{Method: ToolTextStreamsOut, Binary: false, Name: "values.json", Mime: "application/json", CorrelationID: asked.CorrelationID}
+// streamText is system_text_streams_out on the server's stream id: start,
+// a text chunk per value of textValues, then done.
+func (s *session) streamText(ctx context.Context, id proto.GUID, correlation string) error {
+	meta := proto.StreamMeta{Method: ToolTextStreamsOut, Binary: false, Name: "values.json", Mime: "application/json", CorrelationID: correlation}
 	started := time.Now()
 	if err := s.sendStream(&proto.StreamMessage{Type: proto.StreamStart, ID: id, Meta: &meta}); err != nil {
 		return err
