@@ -12,13 +12,14 @@ import (
 	"github.com/mcpscope/mcpscope/demo"
 	"github.com/mcpscope/mcpscope/demo/flow"
 	demohttp "github.com/mcpscope/mcpscope/demo/http"
+	demows "github.com/mcpscope/mcpscope/demo/ws"
 	"github.com/mcpscope/mcpscope/ui"
 )
 
 // demoListen is where the embedded demo server listens: loopback, a free port.
 const demoListen = "127.0.0.1:0"
 
-// newDemoCommand builds `mcpscope demo [--transport wt|stdio|http|sse|tools-http]`.
+// newDemoCommand builds `mcpscope demo [--transport wt|stdio|http|sse|tools-http|ws|tools-ws|gateway]`.
 func newDemoCommand() *cobra.Command {
 	f := &runFlags{}
 	cmd := &cobra.Command{
@@ -29,9 +30,10 @@ func newDemoCommand() *cobra.Command {
 			"self-signed certificate that the client pins by its hash. With --transport stdio the\n" +
 			"TUI starts `mcpscope serve --stdio` as a child process instead; with --transport http,\n" +
 			"sse or tools-http it serves the demo over Streamable HTTP, legacy HTTP+SSE or seed 004's\n" +
-			"POST dialect on a loopback port in this process.\n" +
+			"POST dialect on a loopback port in this process; with --transport ws, tools-ws or gateway\n" +
+			"over WebSocket (an MCP session, seed 004's tool frames, or seed 003's gateway), likewise.\n" +
 			"Keys t, R and a send tools/list, a 1 MiB read_file and a long analyze.",
-		Example: "  mcpscope demo\n  mcpscope demo --transport stdio\n  mcpscope demo --transport http\n  mcpscope demo --encoding json",
+		Example: "  mcpscope demo\n  mcpscope demo --transport stdio\n  mcpscope demo --transport http\n  mcpscope demo --transport ws\n  mcpscope demo --encoding json",
 		Args:    noArgs,
 		RunE:    func(cmd *cobra.Command, _ []string) error { return runDemo(cmd, f) },
 	}
@@ -63,16 +65,20 @@ func runDemo(cmd *cobra.Command, f *runFlags) error {
 			return err
 		}
 		return runTUI(cmd, f, target, onConnect)
-	case "http", "sse", "tools-http":
+	case "http", "sse", "tools-http", "ws", "tools-ws", "gateway":
 		ctx := cmd.Context()
 		if ctx == nil {
 			ctx = context.Background()
 		}
-		target, stop, err := startHTTPDemo(ctx, f.transport)
+		start := startHTTPDemo
+		if f.transport == "ws" || f.transport == "tools-ws" || f.transport == "gateway" {
+			start = startWSDemo
+		}
+		target, stop, err := start(ctx, f.transport)
 		if err != nil {
 			return err
 		}
-		if f.transport == "tools-http" {
+		if f.transport == "tools-http" || f.transport == "tools-ws" {
 			onConnect = nil // seed 004 has no tools/list
 		}
 		err = runTUI(cmd, f, target, onConnect)
@@ -81,7 +87,7 @@ func runDemo(cmd *cobra.Command, f *runFlags) error {
 		}
 		return err
 	}
-	return usagef("--transport for the demo is wt, stdio, http, sse or tools-http, not %q", f.transport)
+	return usagef("--transport for the demo is wt, stdio, http, sse, tools-http, ws, tools-ws or gateway, not %q", f.transport)
 }
 
 // startFlowDemo starts the MCP-Flow demo server in this process on a
@@ -115,26 +121,64 @@ func startFlowDemo(ctx context.Context, f *runFlags) (Target, func() error, erro
 // Streamable HTTP, /sse for legacy HTTP+SSE, /tools for seed 004. stop
 // shuts the server down and waits for it.
 func startHTTPDemo(ctx context.Context, transport string) (Target, func() error, error) {
+	return startLoopbackDemo(ctx, transport, loopbackServer{
+		endpoint: func(addr net.Addr) string {
+			urls := demohttp.EndpointURLs(demohttp.BaseURL(addr))
+			return map[string]string{"http": urls.MCP, "sse": urls.SSE, "tools-http": urls.Tools}[transport]
+		},
+		serve: func(ctx context.Context, core *demo.Server, ln net.Listener) error {
+			return demohttp.Serve(ctx, core, ln, demohttp.Options{})
+		},
+	})
+}
+
+// startWSDemo starts the WebSocket demo server in this process on a
+// loopback port and returns the target of the endpoint transport speaks:
+// /mcp for ws, /tools for seed 004's tools-ws, /gateway for seed 003's
+// gateway. stop shuts the server down
+// and waits for it.
+func startWSDemo(ctx context.Context, transport string) (Target, func() error, error) {
+	return startLoopbackDemo(ctx, transport, loopbackServer{
+		endpoint: func(addr net.Addr) string {
+			urls := demows.EndpointURLs(addr)
+			return map[string]string{"ws": urls.MCP, "tools-ws": urls.Tools, "gateway": urls.Gateway}[transport]
+		},
+		serve: func(ctx context.Context, core *demo.Server, ln net.Listener) error {
+			return demows.Serve(ctx, core, ln, demows.Options{})
+		},
+	})
+}
+
+// loopbackServer is a demo server of the TCP transports: the endpoint a
+// transport connects to on a listening address, and what serves a core on
+// a listener until ctx ends.
+type loopbackServer struct {
+	endpoint func(addr net.Addr) string
+	serve    func(ctx context.Context, core *demo.Server, ln net.Listener) error
+}
+
+// startLoopbackDemo serves a fresh demo core on a loopback port in this
+// process and returns the target of its endpoint for transport. stop shuts
+// the server down and waits for it.
+func startLoopbackDemo(ctx context.Context, transport string, srv loopbackServer) (Target, func() error, error) {
 	core, err := demo.New(demo.Options{})
 	if err != nil {
 		return Target{}, nil, fmt.Errorf("building the demo server: %w", err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", demoListen)
 	if err != nil {
 		_ = core.Close()
 		return Target{}, nil, withExit(ExitConnection, fmt.Errorf("starting the demo server: %w", err))
 	}
 	sctx, cancel := context.WithCancel(ctx)
 	served := make(chan error, 1)
-	go func() { served <- demohttp.Serve(sctx, core, ln, demohttp.Options{}) }()
+	go func() { served <- srv.serve(sctx, core, ln) }()
 	stop := func() error {
 		cancel()
 		err := <-served
 		return errors.Join(err, core.Close())
 	}
-	urls := demohttp.EndpointURLs(demohttp.BaseURL(ln.Addr()))
-	endpoint := map[string]string{"http": urls.MCP, "sse": urls.SSE, "tools-http": urls.Tools}[transport]
-	target, err := parseURLTarget(endpoint, transport)
+	target, err := parseURLTarget(srv.endpoint(ln.Addr()), transport)
 	if err != nil {
 		return Target{}, nil, errors.Join(err, stop())
 	}

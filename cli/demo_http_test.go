@@ -6,11 +6,15 @@ import (
 	"testing"
 )
 
-// The HTTP demos serve the demo in this process on the endpoint each
-// transport speaks, and mcpscope's own client talks to each.
-func TestHTTPDemoTargets(t *testing.T) {
-	for _, transport := range []string{"http", "sse", "tools-http"} {
-		target, stop, err := startHTTPDemo(context.Background(), transport)
+// The HTTP and WebSocket demos serve the demo in this process on the
+// endpoint each transport speaks, and mcpscope's own client talks to each.
+func TestLoopbackDemoTargets(t *testing.T) {
+	for _, transport := range []string{"http", "sse", "tools-http", "ws", "tools-ws", "gateway"} {
+		start := startHTTPDemo
+		if strings.HasSuffix(transport, "ws") || transport == "gateway" {
+			start = startWSDemo
+		}
+		target, stop, err := start(context.Background(), transport)
 		if err != nil {
 			t.Fatalf("%s: %v", transport, err)
 		}

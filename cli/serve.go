@@ -20,6 +20,7 @@ import (
 type serveFlags struct {
 	listen     string
 	http       string
+	ws         string
 	cert, key  string
 	stdio      bool
 	root       string
@@ -39,12 +40,16 @@ func newServeCommand() *cobra.Command {
 			"speaks plain HTTP instead (MCP-Flow too when --listen is given): Streamable HTTP at\n" +
 			"/mcp (2025-11-25 sessions and 2026-07-28 stateless requests), legacy HTTP+SSE at /sse\n" +
 			"(/sse-abs names an absolute endpoint) and seed 004's tools-http at /tools; it prints\n" +
-			"the URLs on stderr. With --stdio it speaks line-delimited JSON-RPC on stdin/stdout\n" +
+			"the URLs on stderr. With --ws ADDR it speaks WebSocket (MCP-Flow too when --listen is\n" +
+			"given, HTTP too with --http): an MCP session at /mcp (subprotocol mcp), seed 004's tool\n" +
+			"frames at /tools and seed 003's gateway streams at /gateway; it prints the URLs on stderr.\n" +
+			"With --stdio it speaks line-delimited JSON-RPC on stdin/stdout\n" +
 			"instead (diagnostics on stderr only).\n" +
 			"It stops on SIGINT or SIGTERM, draining open streams first.",
 		Example: "  mcpscope serve\n" +
 			"  mcpscope serve --listen 127.0.0.1:0 --root ./files --origin https://example.com\n" +
 			"  mcpscope serve --http 127.0.0.1:8080\n" +
+			"  mcpscope serve --ws 127.0.0.1:8081\n" +
 			"  mcpscope tools -- mcpscope serve --stdio",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return f.run(cmd) },
@@ -55,6 +60,7 @@ func newServeCommand() *cobra.Command {
 	fs.StringVar(&f.key, "key", "", "TLS private key PEM `FILE` (with --cert)")
 	fs.BoolVar(&f.stdio, "stdio", false, "speak line-delimited JSON-RPC on stdin/stdout instead of MCP-Flow")
 	fs.StringVar(&f.http, "http", "", "serve HTTP (Streamable HTTP, legacy SSE, seed 004) on TCP `ADDR` (port 0 picks one); MCP-Flow only with --listen")
+	fs.StringVar(&f.ws, "ws", "", "serve WebSocket (MCP, seed 004 tools-ws, seed 003 gateway) on TCP `ADDR` (port 0 picks one); MCP-Flow only with --listen")
 	fs.StringVar(&f.root, "root", "", "sandbox `DIR` that read_file serves (default: a temporary one with sample files)")
 	fs.StringArrayVar(&f.origins, "origin", nil, "accept this Origin `O` (repeatable; requests without Origin are always accepted)")
 	fs.IntVar(&f.maxStreams, "max-streams", flow.DefaultMaxConcurrentStreams, "execution streams open at once per session: `N`")
@@ -70,22 +76,25 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 		return usagef("--max-streams must be at least 1, got %d", f.maxStreams)
 	}
 	if f.stdio {
-		for _, name := range []string{"listen", "http", "cert", "key", "origin", "max-streams"} {
+		for _, name := range []string{"listen", "http", "ws", "cert", "key", "origin", "max-streams"} {
 			if cmd.Flags().Changed(name) {
-				return usagef("--%s applies to MCP-Flow or HTTP, not to --stdio", name)
+				return usagef("--%s applies to MCP-Flow, HTTP or WebSocket, not to --stdio", name)
 			}
 		}
 	}
-	withFlow := f.http == "" || cmd.Flags().Changed("listen")
+	withFlow := (f.http == "" && f.ws == "") || cmd.Flags().Changed("listen")
 	if !withFlow {
 		for _, name := range []string{"cert", "key", "max-streams"} {
 			if cmd.Flags().Changed(name) {
-				return usagef("--%s applies to MCP-Flow; add --listen to serve MCP-Flow beside --http", name)
+				return usagef("--%s applies to MCP-Flow; add --listen to serve MCP-Flow beside --http or --ws", name)
 			}
 		}
 	}
 	if cmd.Flags().Changed("http") && f.http == "" {
 		return usagef("--http needs an address, such as 127.0.0.1:8080")
+	}
+	if cmd.Flags().Changed("ws") && f.ws == "" {
+		return usagef("--ws needs an address, such as 127.0.0.1:8081")
 	}
 	ctx := cmd.Context()
 	if ctx == nil {
@@ -98,8 +107,8 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 	if f.stdio {
 		return f.serveStdio(ctx, cmd.InOrStdin(), cmd.OutOrStdout(), errw, log)
 	}
-	if f.http != "" {
-		return f.serveHTTP(ctx, errw, log, withFlow)
+	if f.http != "" || f.ws != "" {
+		return f.serveTCP(ctx, errw, log, withFlow)
 	}
 	return f.serveFlow(ctx, errw, log, nil)
 }

@@ -161,7 +161,7 @@ func TestTUIUsageErrors(t *testing.T) {
 	for name, args := range map[string][]string{
 		"extra argument":  {"extra", "wt://127.0.0.1:1/mcp"},
 		"trace":           {"--trace", "wt://127.0.0.1:1/mcp"},
-		"demo transport":  {"demo", "--transport", "ws"},
+		"demo transport":  {"demo", "--transport", "carrier-pigeon"},
 		"demo argument":   {"demo", "now"},
 		"unknown command": {"demoo"},
 	} {

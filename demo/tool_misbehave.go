@@ -42,12 +42,36 @@ const (
 	MaxHugeEvent     = 4 << 30
 )
 
+// WebSocket misbehave modes (demo/ws).
+const (
+	// ModeRFCGUID streams binary chunks whose header carries the stream's
+	// GUID in RFC byte order instead of .NET order (gateway).
+	ModeRFCGUID = "rfc_guid"
+	// ModeIndexGap streams chunks 0, 1, then 3 (gateway).
+	ModeIndexGap = "index_gap"
+	// ModeUnknownStream sends a chunk for a stream that never started (gateway).
+	ModeUnknownStream = "unknown_stream"
+	// ModeErrorMidStream sends some chunks, then an error message (gateway).
+	ModeErrorMidStream = "error_mid_stream"
+	// ModeClose1011 closes the WebSocket with 1011 (internal error).
+	ModeClose1011 = "close_1011"
+	// ModeOversized sends one text message of "size" bytes.
+	ModeOversized = "oversized_message"
+)
+
+// GatewayModes are the misbehave modes of the gateway's streams.
+var GatewayModes = []string{ModeRFCGUID, ModeIndexGap, ModeUnknownStream, ModeErrorMidStream}
+
+// WebSocketModes are the misbehave modes of every WebSocket dialect.
+var WebSocketModes = []string{ModeClose1011, ModeOversized}
+
 // HTTPModes are the misbehave modes of the HTTP transports.
 var HTTPModes = []string{ModeCutSSE, ModeExpireSession, ModeWrongContentType, ModeEmptyEvent, ModeHugeEvent, ModeHeartbeatsOnly}
 
 // MisbehaveModes are the modes of the misbehave tool (flow.md and the HTTP modes).
 var MisbehaveModes = append(append([]string{"lying_length", "wrong_encoding", "foreign_stream", "stream_error",
-	ModeDatagramFlood, ModeNotificationFlood, ModeStreamErrorFlood, ModeShutdownFlood, ModeDrop}, timeoutModes...), HTTPModes...)
+	ModeDatagramFlood, ModeNotificationFlood, ModeStreamErrorFlood, ModeShutdownFlood, ModeDrop}, timeoutModes...),
+	append(append(HTTPModes[:len(HTTPModes):len(HTTPModes)], GatewayModes...), WebSocketModes...)...)
 
 // wireModes names, for each mode a Saboteur performs, the transport it
 // needs, for the refusal where the transport cannot do it.
@@ -56,6 +80,9 @@ var wireModes = map[string]string{
 	ModeStopReading: "MCP-Flow", ModeStreamErrorFlood: "MCP-Flow", ModeShutdownFlood: "MCP-Flow",
 	ModeCutSSE: "HTTP", ModeExpireSession: "HTTP", ModeWrongContentType: "HTTP",
 	ModeEmptyEvent: "HTTP", ModeHugeEvent: "HTTP", ModeHeartbeatsOnly: "HTTP",
+	ModeRFCGUID: "the gateway (seed 003)", ModeIndexGap: "the gateway (seed 003)",
+	ModeUnknownStream: "the gateway (seed 003)", ModeErrorMidStream: "the gateway (seed 003)",
+	ModeClose1011: "WebSocket", ModeOversized: "WebSocket",
 }
 
 // RefuseMode is the -32602 error of a misbehave mode the transport named
@@ -92,13 +119,14 @@ func misbehaveSchema() json.RawMessage {
 	return schema(`{"mode":{"type":"string","enum":`+string(modes)+`,
 			"description":"notification_flood sends notifications/message lines as fast as the transport takes them, `+
 		`datagram_flood log datagrams; both report the rate reached. cut_sse, expire_session, wrong_content_type, `+
-		`empty_event, huge_event and heartbeats_only break HTTP and SSE"},
+		`empty_event, huge_event and heartbeats_only break HTTP and SSE; rfc_guid, index_gap, unknown_stream and `+
+		`error_mid_stream break a gateway stream (seed 003); close_1011 and oversized_message break WebSocket"},
 		"count":{"type":"integer","minimum":1,"maximum":`+fmt.Sprint(MaxFloodCount)+`,
 			"description":"floods: how many lines or messages (default `+fmt.Sprint(DefaultFloodCount)+`, or as many as duration_ms allows)"},
 		"duration_ms":{"type":"integer","minimum":1,"maximum":`+fmt.Sprint(MaxFloodDuration.Milliseconds())+`,
 			"description":"floods: stop after this long"},
 		"size":{"type":"integer","minimum":1,"maximum":`+fmt.Sprint(int64(MaxHugeEvent))+`,
-			"description":"huge_event: bytes of the event (default `+fmt.Sprint(DefaultHugeEvent)+`)"},
+			"description":"huge_event: bytes of the event (default `+fmt.Sprint(DefaultHugeEvent)+`); oversized_message: bytes of the message"},
 		"abrupt":{"type":"boolean","default":false,
 			"description":"cut_sse: reset the connection instead of ending the response after a retry field"}}`, "mode")
 }

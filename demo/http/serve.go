@@ -2,19 +2,10 @@ package demohttp
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"net"
-	"net/http"
-	"time"
 
 	"github.com/mcpscope/mcpscope/demo"
-)
-
-// Timeouts of Serve's HTTP server.
-const (
-	readHeaderTimeout = 10 * time.Second
-	shutdownGrace     = 2 * time.Second
+	"github.com/mcpscope/mcpscope/demo/internal/serve"
 )
 
 // Serve serves the demo core over plain HTTP on ln until ctx is done:
@@ -22,25 +13,7 @@ const (
 // and the server shuts down within a short grace. It closes ln.
 func Serve(ctx context.Context, core *demo.Server, ln net.Listener, opts Options) error {
 	h := New(core, opts)
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: readHeaderTimeout, ErrorLog: nil}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	select {
-	case err := <-served:
-		h.Close()
-		return fmt.Errorf("serving HTTP on %s: %w", ln.Addr(), err)
-	case <-ctx.Done():
-	}
-	h.Close()
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		_ = srv.Close()
-	}
-	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("serving HTTP on %s: %w", ln.Addr(), err)
-	}
-	return nil
+	return serve.Run(ctx, ln, h, h.Close, "HTTP")
 }
 
 // URLs are the endpoints of a Handler served at base (http://HOST:PORT).

@@ -91,20 +91,15 @@ func handleLine(conn *demo.Conn, o *outbound, line []byte, log *slog.Logger) {
 	if len(line) == 0 {
 		return
 	}
-	if line[0] == '[' {
-		o.sendError(proto.ID{}, proto.CodeInvalidRequest, "JSON-RPC batches are not supported; send one message per line")
+	m, refusal, err := demo.DecodeClientMessage(line, "line")
+	if err != nil {
+		log.Debug("undecodable line", "err", err)
+	}
+	if refusal != nil {
+		_ = o.Send(refusal)
 		return
 	}
-	m, err := proto.DecodeMessage(line)
-	switch {
-	case err != nil && m != nil && m.ID != nil:
-		o.sendError(*m.ID, proto.CodeInvalidRequest, err.Error())
-	case err != nil:
-		log.Debug("undecodable line", "err", err)
-		o.sendError(proto.ID{}, proto.CodeParseError, err.Error())
-	default:
-		conn.Handle(m)
-	}
+	conn.Handle(m)
 }
 
 // lineResult is one line read, or why reading stopped.

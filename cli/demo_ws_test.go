@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// wsURLLine is the MCP-over-WebSocket line `mcpscope serve --ws` prints.
+var wsURLLine = regexp.MustCompile(`MCP over WebSocket .*: (ws://127\.0\.0\.1:[0-9]+)/mcp\n`)
+
+// `mcpscope serve --ws 127.0.0.1:0` prints its URLs and serves them:
+// `tools` and `call` with --transport ws list and call the demo's tools
+// over an MCP session, `call` with --transport tools-ws over seed 004's
+// frames (its unsolicited ping shown and ignored), an unknown tool there
+// is a JSON-RPC error (exit 1), and misbehave close_1011 is a clear error
+// naming the close code. Beside --http both are served.
+func TestServeWSPrintsItsURLs(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	m, errw, exit := startServe(t, ctx, wsURLLine, "serve", "--ws", "127.0.0.1:0", "--http", "127.0.0.1:0", "--root", t.TempDir())
+	base := m[1]
+	for _, want := range []string{"seed 004 tools-ws: " + base + "/tools", "seed 003 gateway (JSON-RPC and StreamMessage streams): " + base + "/gateway",
+		"mcpscope tools " + base + "/mcp", "Streamable HTTP"} {
+		if !strings.Contains(errw.String(), want) {
+			t.Errorf("stderr lacks %q: %s", want, errw.String())
+		}
+	}
+	r := mcpscope(t, "tools", "--transport", "ws", base+"/mcp")
+	r.mustExit(t, ExitOK)
+	if !strings.Contains(r.stdout, "echo") || !strings.Contains(r.stdout, "misbehave") {
+		t.Errorf("tools over ws: %s", r.stdout)
+	}
+	r = mcpscope(t, "call", "--transport", "ws", "tools/call", callTool(t, "echo", map[string]any{"message": "over ws"}), base+"/mcp")
+	if got := toolText(t, r); !strings.Contains(got, "over ws") {
+		t.Errorf("call over ws: %q", got)
+	}
+	r = mcpscope(t, "call", "--transport", "tools-ws", "--trace", "tools/call", callTool(t, "echo", map[string]any{"message": "over tools-ws"}), base+"/tools")
+	if got := toolText(t, r); !strings.Contains(got, "over tools-ws") {
+		t.Errorf("call over tools-ws: %q", got)
+	}
+	if !strings.Contains(r.stderr, `{\"type\":\"ping\"}`) || !strings.Contains(r.stderr, "shown and ignored") {
+		t.Errorf("tools-ws: the server's ping is not shown: %s", r.stderr)
+	}
+	r = mcpscope(t, "call", "--transport", "tools-ws", "tools/call", callTool(t, "no_such_tool", nil), base+"/tools")
+	r.mustExit(t, ExitRPCError)
+	r = mcpscope(t, "call", "--transport", "ws", "tools/call", callTool(t, "misbehave", map[string]any{"mode": "close_1011"}), base+"/mcp")
+	if r.code == ExitOK || !strings.Contains(r.stderr, "1011") {
+		t.Errorf("close_1011: exit %d: %s", r.code, r.stderr)
+	}
+	stopServe(t, cancel, errw, exit)
+}
+
+// --ws needs an address and contradicts --stdio; MCP-Flow's flags need
+// --listen beside it.
+func TestServeWSUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"serve", "--ws", ""},
+		{"serve", "--stdio", "--ws", "127.0.0.1:0"},
+		{"serve", "--ws", "127.0.0.1:0", "--max-streams", "4"},
+	} {
+		r := mcpscope(t, args...)
+		r.mustExit(t, ExitUsage)
+	}
+}
