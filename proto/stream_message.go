@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -27,6 +28,63 @@ type StreamMeta struct {
 	TotalSize     *int64 `json:"totalSize,omitempty"`
 	Compression   string `json:"compression,omitempty"`
 	Encoding      string `json:"encoding,omitempty"`
+	// Extra holds members the seed does not name, kept and sent as they
+	// are (a tool's own options).
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// streamMetaFields is StreamMeta without its methods, for encoding/json.
+type streamMetaFields StreamMeta
+
+// streamMetaKeys are the members StreamMeta names.
+var streamMetaKeys = []string{"method", "binary", "name", "mime", "correlationId", "totalSize", "compression", "encoding"}
+
+// MarshalJSON writes the named members, then Extra's in key order (a
+// member Extra shares with a named one is left out).
+func (m StreamMeta) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(streamMetaFields(m))
+	if err != nil || len(m.Extra) == 0 {
+		return b, err
+	}
+	keys := make([]string, 0, len(m.Extra))
+	for k := range m.Extra {
+		if !slices.Contains(streamMetaKeys, k) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	out := bytes.NewBuffer(b[:len(b)-1])
+	for _, k := range keys {
+		name, _ := json.Marshal(k)
+		out.WriteByte(',')
+		out.Write(name)
+		out.WriteByte(':')
+		if err := json.Compact(out, m.Extra[k]); err != nil {
+			return nil, fmt.Errorf("meta member %s: %w", k, err)
+		}
+	}
+	out.WriteByte('}')
+	return out.Bytes(), nil
+}
+
+// UnmarshalJSON reads the named members and keeps the others in Extra.
+func (m *StreamMeta) UnmarshalJSON(b []byte) error {
+	var f streamMetaFields
+	if err := json.Unmarshal(b, &f); err != nil {
+		return err
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		return err
+	}
+	for _, k := range streamMetaKeys {
+		delete(all, k)
+	}
+	if len(all) > 0 {
+		f.Extra = all
+	}
+	*m = StreamMeta(f)
+	return nil
 }
 
 // StreamMessage is one text frame of the gateway's streaming (seed 003 §1,

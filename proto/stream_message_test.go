@@ -132,3 +132,23 @@ func FuzzDecodeStreamMessage(f *testing.F) {
 		}
 	})
 }
+
+// Members the seed does not name survive a round trip, in key order after
+// the named ones.
+func TestStreamMetaKeepsExtraMembers(t *testing.T) {
+	var m StreamMeta
+	if err := json.Unmarshal([]byte(`{"method":"misbehave","mode":"rfc_guid","binary":true,"z":{"a":1}}`), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Method != "misbehave" || !m.Binary || string(m.Extra["mode"]) != `"rfc_guid"` || len(m.Extra) != 2 {
+		t.Fatalf("decoded %+v", m)
+	}
+	b, err := json.Marshal(m)
+	if err != nil || string(b) != `{"method":"misbehave","binary":true,"mode":"rfc_guid","z":{"a":1}}` {
+		t.Errorf("encoded %s, %v", b, err)
+	}
+	m.Extra["method"] = json.RawMessage(`"shadow"`)
+	if b, _ := json.Marshal(m); string(b) != `{"method":"misbehave","binary":true,"mode":"rfc_guid","z":{"a":1}}` {
+		t.Errorf("an extra member shadowed a named one: %s", b)
+	}
+}

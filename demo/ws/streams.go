@@ -7,11 +7,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/coder/websocket"
 
+	"github.com/mcpscope/mcpscope/demo"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -184,6 +187,10 @@ func (t *streamTable) start(m *proto.StreamMessage, raw []byte) {
 		st.role, run = roleDownload, func(ctx context.Context) error { return t.s.streamText(ctx, st.reply, corr) }
 	case methodMisbehave:
 		mode := metaMode(raw)
+		if !slices.Contains(demo.GatewayModes, mode) {
+			t.fail(m.ID, proto.CodeInvalidParams, fmt.Sprintf("misbehave mode %q breaks no stream; one of %s", mode, strings.Join(demo.GatewayModes, ", ")))
+			return
+		}
 		st.role, run = roleDownload, func(ctx context.Context) error { return t.s.misbehaveStream(ctx, st.reply, corr, mode) }
 	default:
 		t.fail(m.ID, proto.CodeMethodNotFound, fmt.Sprintf("%q streams nothing here; the stream tools are %s, %s, %s, %s and misbehave",
