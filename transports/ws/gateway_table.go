@@ -37,7 +37,7 @@ type gwStream struct {
 	key   capture.StreamKey
 	dir   capture.Dir // who opened it
 	meta  *proto.StreamMeta
-	sides [2]side     // by capture.Dir
+	sides [2]side // by capture.Dir
 	order uint64
 }
 
