@@ -19,7 +19,7 @@ import (
 )
 
 // Process costs read from the kernel (Linux): the CPU time of this process
-// and the peak RSS of a separate `mcpscope call`.
+// and the peak RSS of a separate mcpscope process.
 
 // processCPU returns the user+system CPU time of this process so far.
 func processCPU(b *testing.B) time.Duration {
@@ -33,36 +33,48 @@ func processCPU(b *testing.B) time.Duration {
 
 // cliPeakRSS runs `mcpscope call … read_file` against srv as a separate
 // process, saving the payload under a temporary folder, and returns the
-// child's peak RSS in bytes, sampled from /proc/PID/status (VmHWM).
+// child's peak RSS in bytes.
 func cliPeakRSS(b *testing.B, srv *flowtest.Demo) uint64 {
+	b.Helper()
+	return childPeakRSS(b, readFileSize, func(out string) []string {
+		return []string{"call", "--cert-hash", srv.CertHash(), "--stream-out", out,
+			"--timeout", flowHangGuard.String(), "tools/call", string(readFileParams()), srv.Target()}
+	})
+}
+
+// childPeakRSS runs mcpscope with the arguments args(DIR) as a separate
+// process, which must save one stream of size bytes under DIR (a
+// temporary folder) as *.bin, and returns the child's peak RSS in bytes,
+// sampled from /proc/PID/status (VmHWM).
+func childPeakRSS(b *testing.B, size int64, args func(out string) []string) uint64 {
 	b.Helper()
 	bin := buildMcpscope(b)
 	out := b.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), flowHangGuard)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "call", "--cert-hash", srv.CertHash(), "--stream-out", out,
-		"--timeout", flowHangGuard.String(), "tools/call", string(readFileParams()), srv.Target())
+	argv := args(out)
+	cmd := exec.CommandContext(ctx, bin, argv...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
-		b.Fatalf("mcpscope call: %v", err)
+		b.Fatalf("mcpscope %s: %v", argv[0], err)
 	}
 	vmHWM := sampleVmHWM(cmd.Process.Pid)
 	err := cmd.Wait()
 	peak := vmHWM()
 	if err != nil {
-		b.Fatalf("mcpscope call: %v\n%s", err, stderr.String())
+		b.Fatalf("mcpscope %s: %v\n%s", argv[0], err, stderr.String())
 	}
 	saved, err := filepath.Glob(filepath.Join(out, "*.bin"))
 	if err != nil || len(saved) != 1 {
-		b.Fatalf("mcpscope call saved %v (%v), want one stream file", saved, err)
+		b.Fatalf("mcpscope %s saved %v (%v), want one stream file", argv[0], saved, err)
 	}
 	fi, err := os.Stat(saved[0])
 	if err != nil {
-		b.Fatalf("mcpscope call: %v", err)
+		b.Fatalf("mcpscope %s: %v", argv[0], err)
 	}
-	if fi.Size() != readFileSize {
-		b.Fatalf("mcpscope call saved %d bytes: %v", fi.Size(), errShort)
+	if fi.Size() != size {
+		b.Fatalf("mcpscope %s saved %d bytes, want %d", argv[0], fi.Size(), size)
 	}
 	if err := os.Remove(saved[0]); err != nil {
 		b.Errorf("removing the saved stream: %v", err)

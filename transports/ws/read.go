@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"slices"
 
 	"github.com/coder/websocket"
 
@@ -19,8 +20,9 @@ import (
 // failure.
 func (t *Transport) read(c *websocket.Conn) {
 	defer t.wg.Done()
+	var size [2]int // the last message's size, by type
 	for {
-		typ, data, err := c.Read(t.ctx)
+		typ, data, err := readMessage(t.ctx, c, &size)
 		if err != nil {
 			// The engine fails every call in flight with this cause.
 			t.life.End(t.endCause(err), nil)
@@ -42,6 +44,41 @@ func (t *Transport) read(c *websocket.Conn) {
 			t.readJSONRPC(data)
 		}
 	}
+}
+
+// readHintMax bounds the buffer readMessage allocates before it knows a
+// message's size.
+const readHintMax = 1 << 20
+
+// readMessage reads one whole message into a buffer of its own, sized by
+// the last message of its type (one byte more, so that reading its end
+// needs no growth): a stream's chunks, all of one size, take one
+// allocation each and no copy, where websocket.Conn.Read (io.ReadAll)
+// grows a buffer from 512 bytes, copying, for every message. The read
+// limit holds as with Read; a hint over readHintMax is not taken, so one
+// large message does not make every later one cost as much.
+func readMessage(ctx context.Context, c *websocket.Conn, size *[2]int) (websocket.MessageType, []byte, error) {
+	typ, r, err := c.Reader(ctx)
+	if err != nil {
+		return 0, nil, err
+	}
+	last := &size[typ&1]
+	buf := make([]byte, 0, max(min(*last, readHintMax), 511)+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, len(buf))
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return 0, nil, err
+		}
+	}
+	*last = len(buf)
+	return typ, buf, nil
 }
 
 // readJSONRPC decodes one text message of an MCP session and delivers

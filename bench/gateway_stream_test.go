@@ -1,0 +1,178 @@
+//go:build linux
+
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/demo"
+	demows "github.com/mcpscope/mcpscope/demo/ws"
+	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/transports/ws"
+)
+
+// The gateway download workload: system_binary_streams_out of the demo's
+// gateway for this many bytes, in its 64 KiB binary chunks, a fresh
+// connection per download (one connection per stream, seed 003 v1.0).
+const gatewayDownloadSize = 256 << 20
+
+// gatewayRSSSize is what `mcpscope stream` downloads while its RSS is
+// sampled.
+const gatewayRSSSize = 1 << 30
+
+// startGateway serves the demo's WebSocket endpoints on a loopback port
+// in this process and returns the gateway's URL.
+func startGateway(b *testing.B) string {
+	b.Helper()
+	core, err := demo.New(demo.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := demows.New(core, demows.Options{})
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = hs.Serve(ln) }()
+	b.Cleanup(func() {
+		h.Close()
+		_ = hs.Close()
+		_ = core.Close()
+	})
+	return demows.EndpointURLs(ln.Addr()).Gateway
+}
+
+// gatewayStart is the start of a download of size bytes on stream id.
+func gatewayStart(id proto.GUID, size int64) *proto.StreamMessage {
+	return &proto.StreamMessage{Type: proto.StreamStart, ID: id, Meta: &proto.StreamMeta{
+		Method: demows.ToolStreamsOut, Binary: true, CorrelationID: id.String(), TotalSize: &size,
+	}}
+}
+
+// mcpscopeGatewayDownload runs one download through mcpscope's client as
+// the CLI and the TUI run it: the transport in gateway mode, every frame
+// to a capture store, the stream's events handed to another goroutine
+// (back-pressure included) that takes the payload. It returns the wall
+// time from the dial to the server's done.
+func mcpscopeGatewayDownload(b *testing.B, url string) time.Duration {
+	b.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), flowHangGuard)
+	defer cancel()
+	begin := time.Now()
+	tr, err := ws.New(ws.Config{URL: url, Mode: ws.ModeGateway, Sink: capture.NewStore(capture.DefaultConfig())})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tr.Close()
+	events := make(chan ws.StreamEvent, 256)
+	tr.OnStream(func(ev ws.StreamEvent) {
+		select {
+		case events <- ev:
+		case <-ctx.Done():
+		}
+	})
+	if err := tr.Start(ctx, func(*proto.Message) {}); err != nil {
+		b.Fatalf("mcpscope gateway dial: %v", err)
+	}
+	id := proto.NewGUID()
+	if err := tr.SendStream(ctx, gatewayStart(id, gatewayDownloadSize)); err != nil {
+		b.Fatalf("mcpscope gateway start: %v", err)
+	}
+	var payload int64
+	for {
+		select {
+		case ev := <-events:
+			if ev.Problem != nil {
+				b.Fatalf("mcpscope gateway download: %v", ev.Problem)
+			}
+			switch {
+			case ev.Type == proto.StreamChunk:
+				payload += int64(len(ev.Data))
+			case ev.Type == proto.StreamError:
+				b.Fatalf("mcpscope gateway download: %d %s", ev.Err.Code, ev.Err.Message)
+			case ev.Type == proto.StreamDone && ev.ID != id:
+				d := time.Since(begin)
+				if payload != gatewayDownloadSize {
+					b.Fatalf("mcpscope read %d bytes: %v", payload, errGatewayShort)
+				}
+				return d
+			}
+		case <-tr.Done():
+			b.Fatalf("mcpscope gateway download: %v", tr.Err())
+		case <-ctx.Done():
+			b.Fatalf("mcpscope gateway download: %v", ctx.Err())
+		}
+	}
+}
+
+// bareGatewayRun runs one download through the bare reader.
+func bareGatewayRun(b *testing.B, url string) time.Duration {
+	b.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), flowHangGuard)
+	defer cancel()
+	start, err := proto.EncodeStreamMessage(gatewayStart(proto.NewGUID(), gatewayDownloadSize))
+	if err != nil {
+		b.Fatal(err)
+	}
+	begin := time.Now()
+	n, err := bareGatewayDownload(ctx, url, start)
+	d := time.Since(begin)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if n != gatewayDownloadSize {
+		b.Fatalf("bare reader read %d bytes: %v", n, errGatewayShort)
+	}
+	return d
+}
+
+// errGatewayShort says a download delivered a different number of bytes
+// than its start asked for.
+var errGatewayShort = errors.New("the gateway stream delivered a different number of bytes than meta.totalSize asked for")
+
+// BenchmarkGatewayDownloadVsBareReader compares the throughput of a
+// 256 MiB seed-003 gateway binary download (system_binary_streams_out of
+// the demo's gateway, in this process, over loopback): mcpscope's client
+// (the ws transport in gateway mode with a capture store as Sink, its
+// stream events taken on another goroutine) versus a bare coder/websocket
+// reader of the same stream from the same server, alternating in the same
+// run. "ratio" is mcpscope ÷ bare (target ≥ 0.9). MB are 10^6 bytes.
+//
+// Memory: "*-heap-MiB" is the peak HeapInuse+StackInuse of this process
+// during each reader's downloads (the server included); "client-peak-RSS-MiB"
+// is the peak RSS (VmHWM) of `mcpscope stream --stream-out DIR` saving a
+// 1 GiB download as a separate process (target ≤ 100).
+func BenchmarkGatewayDownloadVsBareReader(b *testing.B) {
+	url := startGateway(b)
+	var ourCost, bareCost transferCost
+	runOurs := func() { ourCost.measured(b, func() time.Duration { return mcpscopeGatewayDownload(b, url) }) }
+	runBare := func() { bareCost.measured(b, func() time.Duration { return bareGatewayRun(b, url) }) }
+	runs := 0
+	for b.Loop() {
+		inTurn(runs, runOurs, runBare)
+		runs++
+	}
+	rss := childPeakRSS(b, gatewayRSSSize, func(out string) []string {
+		return []string{"stream", "--stream-out", out, "--timeout", "1m", "--max-time", flowHangGuard.String(),
+			"--meta", fmt.Sprintf(`{"totalSize":%d}`, gatewayRSSSize), demows.ToolStreamsOut, url}
+	})
+
+	mb := float64(gatewayDownloadSize) * float64(runs) / 1e6
+	gib := float64(gatewayDownloadSize) * float64(runs) / (1 << 30)
+	b.ReportMetric(mb/ourCost.wall.Seconds(), "mcpscope-MB/s")
+	b.ReportMetric(mb/bareCost.wall.Seconds(), "bare-MB/s")
+	b.ReportMetric(bareCost.wall.Seconds()/ourCost.wall.Seconds(), "ratio")
+	b.ReportMetric(ourCost.cpu.Seconds()/gib, "mcpscope-cpu-s/GiB")
+	b.ReportMetric(bareCost.cpu.Seconds()/gib, "bare-cpu-s/GiB")
+	b.ReportMetric(mib(ourCost.heap), "mcpscope-heap-MiB")
+	b.ReportMetric(mib(bareCost.heap), "bare-heap-MiB")
+	b.ReportMetric(mib(rss), "client-peak-RSS-MiB")
+}
