@@ -88,6 +88,22 @@ func (c *transferCost) measured(b *testing.B, transfer func() time.Duration) {
 	c.cpu += processCPU(b) - cpu0
 }
 
+// reportTransfers reports the throughput of mcpscope and the bare reader
+// over bytes moved by each, their ratio (mcpscope ÷ bare), CPU time per
+// GiB, peak heaps and the client's peak RSS. MB are 10^6 bytes.
+func reportTransfers(b *testing.B, bytes int64, ours, bare transferCost, rss uint64) {
+	mb := float64(bytes) / 1e6
+	gib := float64(bytes) / (1 << 30)
+	b.ReportMetric(mb/ours.wall.Seconds(), "mcpscope-MB/s")
+	b.ReportMetric(mb/bare.wall.Seconds(), "bare-MB/s")
+	b.ReportMetric(bare.wall.Seconds()/ours.wall.Seconds(), "ratio")
+	b.ReportMetric(ours.cpu.Seconds()/gib, "mcpscope-cpu-s/GiB")
+	b.ReportMetric(bare.cpu.Seconds()/gib, "bare-cpu-s/GiB")
+	b.ReportMetric(mib(ours.heap), "mcpscope-heap-MiB")
+	b.ReportMetric(mib(bare.heap), "bare-heap-MiB")
+	b.ReportMetric(mib(rss), "client-peak-RSS-MiB")
+}
+
 // BenchmarkReadFileStreamVsBareReader compares the throughput of a 2 GiB
 // read_file execution stream over loopback MCP-Flow: mcpscope's client (the
 // webtransport transport, the engine, a capture store as Sink and a
@@ -122,14 +138,5 @@ func BenchmarkReadFileStreamVsBareReader(b *testing.B) {
 	}
 	rss := cliPeakRSS(b, srv)
 
-	mb := float64(readFileSize) * float64(runs) / 1e6
-	gib := float64(readFileSize) * float64(runs) / (1 << 30)
-	b.ReportMetric(mb/ourCost.wall.Seconds(), "mcpscope-MB/s")
-	b.ReportMetric(mb/bareCost.wall.Seconds(), "bare-MB/s")
-	b.ReportMetric(bareCost.wall.Seconds()/ourCost.wall.Seconds(), "ratio")
-	b.ReportMetric(ourCost.cpu.Seconds()/gib, "mcpscope-cpu-s/GiB")
-	b.ReportMetric(bareCost.cpu.Seconds()/gib, "bare-cpu-s/GiB")
-	b.ReportMetric(mib(ourCost.heap), "mcpscope-heap-MiB")
-	b.ReportMetric(mib(bareCost.heap), "bare-heap-MiB")
-	b.ReportMetric(mib(rss), "client-peak-RSS-MiB")
+	reportTransfers(b, readFileSize*int64(runs), ourCost, bareCost, rss)
 }

@@ -165,14 +165,5 @@ func BenchmarkGatewayDownloadVsBareReader(b *testing.B) {
 			"--meta", fmt.Sprintf(`{"totalSize":%d}`, gatewayRSSSize), demows.ToolStreamsOut, url}
 	})
 
-	mb := float64(gatewayDownloadSize) * float64(runs) / 1e6
-	gib := float64(gatewayDownloadSize) * float64(runs) / (1 << 30)
-	b.ReportMetric(mb/ourCost.wall.Seconds(), "mcpscope-MB/s")
-	b.ReportMetric(mb/bareCost.wall.Seconds(), "bare-MB/s")
-	b.ReportMetric(bareCost.wall.Seconds()/ourCost.wall.Seconds(), "ratio")
-	b.ReportMetric(ourCost.cpu.Seconds()/gib, "mcpscope-cpu-s/GiB")
-	b.ReportMetric(bareCost.cpu.Seconds()/gib, "bare-cpu-s/GiB")
-	b.ReportMetric(mib(ourCost.heap), "mcpscope-heap-MiB")
-	b.ReportMetric(mib(bareCost.heap), "bare-heap-MiB")
-	b.ReportMetric(mib(rss), "client-peak-RSS-MiB")
+	reportTransfers(b, gatewayDownloadSize*int64(runs), ourCost, bareCost, rss)
 }

@@ -70,13 +70,9 @@ func TestGatewayDemoUpload64MiB(t *testing.T) {
 // before --max-time; what arrived is saved and said not to have ended.
 func TestStreamStalledEndsAfterTimeout(t *testing.T) {
 	theirs := proto.NewGUID()
-	g := &gatewayScript{answer: func(ctx context.Context, c *websocket.Conn, g *gatewayScript) {
-		if g.done != nil {
-			return
-		}
-		sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamStart, ID: theirs, Meta: &proto.StreamMeta{Method: "system_binary_streams_out", Binary: true}})
+	g := serverStream(theirs, &proto.StreamMeta{Method: "system_binary_streams_out", Binary: true}, func(ctx context.Context, c *websocket.Conn) {
 		_ = c.Write(ctx, websocket.MessageBinary, proto.AppendGatewayChunk(nil, theirs, 0, []byte("the only chunk")))
-	}}
+	})
 	dir := t.TempDir()
 	r := mcpscope(t, "stream", "--timeout", "500ms", "--max-time", "30s", "--stream-out", dir, "system_binary_streams_out", g.url(t))
 	r.mustExit(t, ExitTimeout)

@@ -84,6 +84,19 @@ func sendMsg(ctx context.Context, c *websocket.Conn, m *proto.StreamMessage) {
 	_ = c.Write(ctx, websocket.MessageText, b)
 }
 
+// serverStream is a gateway that answers the client's start with a
+// stream of its own, theirs, started with meta; rest writes what follows
+// the start.
+func serverStream(theirs proto.GUID, meta *proto.StreamMeta, rest func(ctx context.Context, c *websocket.Conn)) *gatewayScript {
+	return &gatewayScript{answer: func(ctx context.Context, c *websocket.Conn, g *gatewayScript) {
+		if g.done != nil {
+			return
+		}
+		sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamStart, ID: theirs, Meta: meta})
+		rest(ctx, c)
+	}}
+}
+
 // An upload: the start names the method, the file and its size; chunks of
 // --chunk-size with the 24-byte header (the start's GUID in .NET order,
 // increasing indices); done with totalChunks and totalBytes; the server's
@@ -131,16 +144,13 @@ func TestStreamUpload(t *testing.T) {
 // used as a path.
 func TestStreamDownload(t *testing.T) {
 	theirs := proto.NewGUID()
-	g := &gatewayScript{answer: func(ctx context.Context, c *websocket.Conn, g *gatewayScript) {
-		if g.done != nil {
-			return
-		}
-		sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamStart, ID: theirs, Meta: &proto.StreamMeta{Method: "system_binary_streams_out", Binary: true, Name: "../../etc/out.bin"}})
+	meta := &proto.StreamMeta{Method: "system_binary_streams_out", Binary: true, Name: "../../etc/out.bin"}
+	g := serverStream(theirs, meta, func(ctx context.Context, c *websocket.Conn) {
 		for i, part := range []string{"hello ", "gateway"} {
 			_ = c.Write(ctx, websocket.MessageBinary, proto.AppendGatewayChunk(nil, theirs, int64(i), []byte(part)))
 		}
 		sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamDone, ID: theirs, Summary: json.RawMessage(`{"totalChunks":2,"totalBytes":13}`)})
-	}}
+	})
 	dir := t.TempDir()
 	r := mcpscope(t, "stream", "--stream-out", dir, "system_binary_streams_out", g.url(t))
 	r.mustExit(t, ExitOK)
@@ -180,15 +190,11 @@ func TestStreamTextAndError(t *testing.T) {
 // exits 5.
 func TestStreamProblemExitsFive(t *testing.T) {
 	theirs := proto.NewGUID()
-	g := &gatewayScript{answer: func(ctx context.Context, c *websocket.Conn, g *gatewayScript) {
-		if g.done != nil {
-			return
-		}
-		sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamStart, ID: theirs, Meta: &proto.StreamMeta{Method: "m", Binary: true}})
+	g := serverStream(theirs, &proto.StreamMeta{Method: "m", Binary: true}, func(ctx context.Context, c *websocket.Conn) {
 		_ = c.Write(ctx, websocket.MessageBinary, proto.AppendGatewayChunk(nil, theirs, 0, []byte("a")))
 		_ = c.Write(ctx, websocket.MessageBinary, proto.AppendGatewayChunk(nil, theirs, 5, []byte("b")))
 		sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamDone, ID: theirs})
-	}}
+	})
 	r := mcpscope(t, "stream", "system_binary_streams_out", g.url(t))
 	r.mustExit(t, ExitProtocol)
 	if !strings.Contains(r.stderr, "warning: index gap on stream "+theirs.String()+": chunk 5 where 1 was next") {
