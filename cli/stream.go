@@ -118,7 +118,11 @@ func runStream(ctx context.Context, f *runFlags, sf *streamFlags, method string,
 		return withExit(ExitConnection, fmt.Errorf("could not connect to %s: %w", target, err))
 	}
 	defer tr.Close()
-	return run.run(ctx, tr, meta)
+	end, err := run.run(ctx, tr, meta)
+	if err != nil {
+		return err
+	}
+	return run.finish(end)
 }
 
 // startMeta is the meta of the start: METHOD, binary unless --text, the

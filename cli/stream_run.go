@@ -53,8 +53,8 @@ type streamEnd struct {
 // run sends the start, uploads, and reads until the server's done or
 // error for the client's stream, or until every stream the server opened
 // ended after the upload; within --timeout of each sign of life and
-// --max-time in all.
-func (g *gatewayRun) run(ctx context.Context, tr *ws.Transport, meta *proto.StreamMeta) error {
+// --max-time in all. It returns how the server ended it.
+func (g *gatewayRun) run(ctx context.Context, tr *ws.Transport, meta *proto.StreamMeta) (*streamEnd, error) {
 	defer close(g.done)
 	defer g.closeDownloads()
 	g.id = proto.NewGUID()
@@ -63,10 +63,10 @@ func (g *gatewayRun) run(ctx context.Context, tr *ws.Transport, meta *proto.Stre
 	}
 	up, err := openUpload(g.sf, g.io.in)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := tr.SendStream(ctx, &proto.StreamMessage{Type: proto.StreamStart, ID: g.id, Meta: meta}); err != nil {
-		return withExit(ExitConnection, err)
+		return nil, withExit(ExitConnection, err)
 	}
 	uploaded := make(chan error, 1)
 	go func() { uploaded <- g.upload(ctx, tr, up) }()
@@ -79,7 +79,7 @@ func (g *gatewayRun) run(ctx context.Context, tr *ws.Transport, meta *proto.Stre
 		select {
 		case err := <-uploaded:
 			if err != nil {
-				return err
+				return nil, err
 			}
 			upDone, uploaded = true, nil
 			if end == nil && g.allDownloadsEnded() {
@@ -98,20 +98,20 @@ func (g *gatewayRun) run(ctx context.Context, tr *ws.Transport, meta *proto.Stre
 		case <-g.bump:
 			idle.Reset(g.f.timeout)
 		case <-idle.C:
-			return streamTimeout(g.id.String(), g.f.timeout, false)
+			return nil, streamTimeout(g.id.String(), g.f.timeout, false)
 		case <-hard.C:
-			return streamTimeout(g.id.String(), g.f.maxTime, true)
+			return nil, streamTimeout(g.id.String(), g.f.maxTime, true)
 		case <-tr.Done():
 			err := tr.Err()
 			if err == nil {
 				err = errors.New("the gateway closed the connection before the stream ended")
 			}
-			return withExit(ExitConnection, err)
+			return nil, withExit(ExitConnection, err)
 		case <-ctx.Done():
-			return ctx.Err()
+			return nil, ctx.Err()
 		}
 	}
-	return g.finish(end)
+	return end, nil
 }
 
 // finish prints the server's answer and maps it to the exit status.

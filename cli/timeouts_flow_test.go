@@ -74,7 +74,10 @@ func TestFlowTimeoutCoversSendingWithoutCredit(t *testing.T) {
 		t.Fatal(err)
 	}
 	answers := writeAnswers(t, "steps:\n  - method: ping\n    params: "+string(pad)+"\n")
-	r := mcpscopeWithin(t, 8*time.Second, "script", "--cert-hash", d.CertHash(), "--timeout", "2s", "--answers", answers,
+	// The bound leaves room for the race detector on a loaded machine and
+	// stays under the 2 s limit plus Close's 10 s drain, which a send that
+	// blocked the close would cost.
+	r := mcpscopeWithin(t, 11*time.Second, "script", "--cert-hash", d.CertHash(), "--timeout", "2s", "--answers", answers,
 		"--tool", "misbehave", "--args", `{"mode":"`+demo.ModeStopReading+`"}`, d.Target())
 	r.mustExit(t, ExitTimeout)
 	r.mustSayFirst(t, `^error: ping \(id \d+\) timed out after 2s while it was being sent: the server stopped reading: only \d+ of the \d+ bytes of a frame went into the control stream in time; nothing more can be sent, since the rest would have to go first`)

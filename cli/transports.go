@@ -23,6 +23,7 @@ type TransportOptions struct {
 	StreamOut    string       // --stream-out DIR
 	NoRedact     bool         // --no-redact
 	Sink         capture.Sink // where the transport reports every frame
+	Conn         string       // names the connection in frames ("": the transport's own name)
 	Warn         func(string) // prints a warning line on stderr (nil: none)
 }
 

@@ -59,7 +59,11 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, onConnect []ui.Reque
 	report := func(err error) { go prog.Send(ui.ErrorMsg{Err: err}) }
 	dial := func(sink capture.Sink) (ui.Link, error) {
 		t, s, err := plan.open(target, sink, func(line string) { report(errors.New(line)) }, func(cause error) { report(cause) })
-		return ui.Link{Transport: t, Session: s}, err
+		link := ui.Link{Transport: t, Session: s}
+		if target.Transport == "gateway" {
+			link.Stream = gatewayStreamer(f, target, sink)
+		}
+		return link, err
 	}
 	cfg := ui.Config{Store: capture.NewStore(capture.Config{}), Dial: dial, Target: target.String(), OnConnect: onConnect}
 	if f.answers == "" {

@@ -27,6 +27,7 @@ func newWSTransport(t Target, o TransportOptions) (client.Transport, error) {
 		Sink:         o.Sink,
 		NoRedact:     o.NoRedact,
 		Warn:         o.Warn,
+		Conn:         o.Conn,
 	}
 	switch t.Transport {
 	case "tools-ws":

@@ -116,6 +116,9 @@ type CancelledError struct {
 }
 
 func (e *CancelledError) Error() string {
+	if e.ID.IsNull() { // not a JSON-RPC request: a gateway stream
+		return fmt.Sprintf("%s was cancelled: %s", e.Method, e.Reason)
+	}
 	return fmt.Sprintf("%s (id %s) was cancelled: %s", e.Method, e.ID, e.Reason)
 }
 

@@ -4,6 +4,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/ui/question"
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // Link is one connection the UI drives: the transport that moves the bytes
@@ -12,6 +13,9 @@ import (
 type Link struct {
 	Transport client.Transport
 	Session   *client.Session
+	// Stream, when set, runs gateway streams beside the session (the
+	// explorer's stream key).
+	Stream screen.StreamFunc
 }
 
 // Dialer builds a fresh, unconnected Link whose transport reports every

@@ -74,6 +74,14 @@ func (d driver) Progress(id proto.ID) (screen.ProgressState, bool) {
 	return d.m.idx.progressState(id, d.m.conn.gen)
 }
 
+// Streamer runs gateway streams beside the live session, or is nil.
+func (d driver) Streamer() screen.StreamFunc {
+	if _, err := d.Session(); err != nil {
+		return nil
+	}
+	return d.m.conn.link.Stream
+}
+
 // openComposer opens the raw request composer.
 func (m *Model) openComposer() tea.Cmd {
 	c, cmd := compose.Open(driver{m}, &m.composed)

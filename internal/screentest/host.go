@@ -27,6 +27,8 @@ type Host struct {
 	// Progresses are what Progress returns, by the request id's
 	// proto.ID.Key.
 	Progresses map[string]screen.ProgressState
+	// Stream is what Streamer returns (nil: the link cannot stream).
+	Stream screen.StreamFunc
 }
 
 var _ screen.Host = (*Host)(nil)
@@ -44,6 +46,9 @@ func (h *Host) Session() (*client.Session, error) {
 	}
 	return h.Sess, nil
 }
+
+// Streamer returns Stream.
+func (h *Host) Streamer() screen.StreamFunc { return h.Stream }
 
 // Context returns Ctx.
 func (h *Host) Context() context.Context { return h.Ctx }

@@ -20,7 +20,7 @@ func FuzzToolAnswer(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tr := &Transport{}
-		_ = tr.tools.add(1)
+		tr.tools.add(proto.IntID(1))
 		fr := &capture.Frame{}
 		m := tr.toolAnswer(data, fr)
 		if m == nil {

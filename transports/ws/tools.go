@@ -13,12 +13,15 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 )
 
-// toolTable tracks the tool calls of seed 004's dialect: the last id sent
-// (ids must grow) and the ids awaiting their answer.
+// toolTable tracks the tool calls of seed 004's dialect: the wire ids
+// grow with each frame sent (the seed's monotonic counter, kept in the
+// order the frames go out however many calls run at once), each mapped to
+// the id of the engine's request it carries.
 type toolTable struct {
+	send    sync.Mutex // held from taking a wire id to writing its frame
 	mu      sync.Mutex
 	last    int64
-	pending map[int64]bool
+	pending map[int64]proto.ID // wire id → the request's id
 }
 
 // toolFrame is seed 004's request frame over WebSocket.
@@ -28,11 +31,9 @@ type toolFrame struct {
 	Arguments json.RawMessage `json:"arguments,omitempty"`
 }
 
-// sendTool sends a tools/call as a tool frame whose id is the request's
-// own (the engine's ids are increasing integers), so the capture, the
-// traffic pane and the wire agree. Nothing else has a frame in this
-// dialect: another request is refused, a notification is noted as not
-// sent.
+// sendTool sends a tools/call as a tool frame under the next wire id.
+// Nothing else has a frame in this dialect: another request is refused, a
+// notification is noted as not sent.
 func (t *Transport) sendTool(ctx context.Context, m *proto.Message) error {
 	switch m.Kind() {
 	case proto.KindRequest:
@@ -45,10 +46,6 @@ func (t *Transport) sendTool(ctx context.Context, m *proto.Message) error {
 	if m.Method != proto.MethodToolsCall {
 		return fmt.Errorf("%s cannot be sent: seed 004's WebSocket dialect (tools-ws) carries tools/call only", describe(m))
 	}
-	n, ok := m.ID.Int()
-	if !ok {
-		return fmt.Errorf("%s: tools-ws needs numeric ids", describe(m))
-	}
 	var p struct {
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
@@ -56,12 +53,13 @@ func (t *Transport) sendTool(ctx context.Context, m *proto.Message) error {
 	if err := json.Unmarshal(m.Params, &p); err != nil || p.Name == "" {
 		return fmt.Errorf("%s: the params name no tool: %s", describe(m), m.Params)
 	}
+	t.tools.send.Lock()
+	defer t.tools.send.Unlock()
+	n := t.tools.add(*m.ID)
 	raw, err := json.Marshal(toolFrame{ID: n, Name: p.Name, Arguments: p.Arguments})
 	if err != nil {
+		t.tools.answered(n)
 		return err
-	}
-	if err := t.tools.add(n); err != nil {
-		return fmt.Errorf("%s: %w", describe(m), err)
 	}
 	t.reportSent(raw, m)
 	if err := t.write(ctx, websocket.MessageText, raw, describe(m)); err != nil {
@@ -71,27 +69,26 @@ func (t *Transport) sendTool(ctx context.Context, m *proto.Message) error {
 	return nil
 }
 
-// add records id as sent; ids must grow.
-func (tt *toolTable) add(id int64) error {
+// add takes the next wire id for the request id.
+func (tt *toolTable) add(id proto.ID) int64 {
 	tt.mu.Lock()
 	defer tt.mu.Unlock()
-	if id <= tt.last {
-		return fmt.Errorf("tool call ids must grow: %d after %d", id, tt.last)
-	}
 	if tt.pending == nil {
-		tt.pending = make(map[int64]bool)
+		tt.pending = make(map[int64]proto.ID)
 	}
-	tt.last, tt.pending[id] = id, true
-	return nil
+	tt.last++
+	tt.pending[tt.last] = id
+	return tt.last
 }
 
-// answered removes id and reports whether it was awaiting its answer.
-func (tt *toolTable) answered(id int64) bool {
+// answered removes wire id n and returns the request's id, if n was
+// awaiting its answer.
+func (tt *toolTable) answered(n int64) (proto.ID, bool) {
 	tt.mu.Lock()
 	defer tt.mu.Unlock()
-	ok := tt.pending[id]
-	delete(tt.pending, id)
-	return ok
+	id, ok := tt.pending[n]
+	delete(tt.pending, n)
+	return id, ok
 }
 
 // readTool handles one text message of seed 004's dialect: an answer
@@ -119,11 +116,20 @@ func (t *Transport) toolAnswer(data []byte, f *capture.Frame) *proto.Message {
 	f.Msg = m
 	n, isInt := idOf(m)
 	answer := m.Kind() == proto.KindResult || m.Kind() == proto.KindError || m.Violation != nil
-	if !answer || !isInt || !t.tools.answered(n) {
+	if !answer || !isInt {
+		f.Err = errors.New("an unsolicited frame (not an answer to a tool call): shown and ignored")
+		return nil
+	}
+	id, ok := t.tools.answered(n)
+	if !ok {
 		f.Err = errors.New("an unsolicited frame (no tool call in flight has its id): shown and ignored")
 		return nil
 	}
-	return m
+	// The engine and the traffic know the request by its own id.
+	routed := *m
+	routed.ID = &id
+	f.Msg = &routed
+	return &routed
 }
 
 // idOf returns the integer id of m, if it has one.

@@ -231,6 +231,10 @@ func (x *Explorer) call(method string, params any, subject string) tea.Cmd {
 
 // cancelCall cancels the request in flight; the root reports how it went.
 func (x *Explorer) cancelCall() tea.Cmd {
+	if x.pick.cancel != nil { // a gateway stream: close its connection
+		x.pick.cancel()
+		return nil
+	}
 	id, ok := x.inflight.Get()
 	if _, err := x.d.Session(); !ok || err != nil {
 		return func() tea.Msg { return screen.ErrorMsg{Err: errors.New("nothing to cancel: the request was not sent")} }
@@ -262,6 +266,7 @@ func (x *Explorer) showFrames() tea.Cmd {
 
 // showAnswer shows an answer (or why there is none) as an outcome.
 func (x *Explorer) showAnswer(method, subject string, res json.RawMessage, err error) {
+	x.pick.cancel = nil
 	x.mode, x.method, x.subject, x.form, x.elapsed, x.inflight = modeOutcome, method, subject, nil, 0, nil
 	x.out = look.NewOutcome(method, res, err, x.d.Dialect(), x.st)
 	x.cancelled = errors.As(err, new(*client.CancelledError))

@@ -31,6 +31,7 @@ const (
 	modeCalling                    // a request is in flight
 	modeOutcome                    // the answer
 	modeWizard                     // an interactive session of a tool (wizard.go)
+	modeStreamPick                 // the file a gateway stream uploads (stream.go)
 )
 
 // Explorer is the screen that browses the server's tools, resources,
@@ -67,6 +68,7 @@ type Explorer struct {
 	out       *look.Outcome
 	last      map[string]json.RawMessage // arguments of the last call, per entry
 	wiz       *wizard.Wizard             // the open wizard (modeWizard)
+	pick      streamPick                 // the gateway stream's upload (modeStreamPick)
 
 	previewed previewCache // the preview of the selected entry
 
@@ -178,6 +180,8 @@ func (x *Explorer) Update(msg tea.Msg) (tea.Cmd, bool) {
 		}
 	case x.mode == modeForm:
 		cmd = x.updateForm(msg)
+	case x.mode == modeStreamPick:
+		x.pick.input, cmd = x.pick.input.Update(msg)
 	}
 	return cmd, false
 }
@@ -191,6 +195,8 @@ func (x *Explorer) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	switch x.mode {
 	case modeForm:
 		return x.updateForm(msg), false
+	case modeStreamPick:
+		return x.streamPickKey(msg), false
 	case modeCalling:
 		switch {
 		case key.Matches(msg, k.CancelCall):
@@ -255,6 +261,10 @@ func (x *Explorer) listKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if e, ok := l.selected(); ok {
 			return x.openToolForm(*e), false
 		}
+	case key.Matches(msg, k.Stream) && x.tab == tabTools && x.d.Streamer() != nil:
+		if e, ok := l.selected(); ok {
+			return x.openStreamPick(*e), false
+		}
 	default:
 		if v, ok := nav.Of(msg, x.nav, l.rows); ok {
 			l.move(v)
@@ -295,5 +305,6 @@ func (x *Explorer) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 func (x *Explorer) backToList() {
 	x.mode = modeList
 	x.form, x.tmpl, x.out, x.note, x.info, x.inflight = nil, nil, nil, "", "", nil
+	x.pick.cancel = nil // a stream in flight goes on; its answer reaches the status bar
 	x.callGen++
 }

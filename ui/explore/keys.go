@@ -14,6 +14,7 @@ type exploreKeyMap struct {
 	NextTab, PrevTab, PickTab key.Binding
 	Filter, Open, Refresh     key.Binding
 	Form                      key.Binding // the tools/call form, on a server that runs wizards
+	Stream                    key.Binding // a gateway stream of the tool (seed 003)
 	Back, Close, CancelCall   key.Binding
 	Again, Scroll, Frames     key.Binding
 	FilterDone, FilterClear   key.Binding
@@ -28,6 +29,7 @@ func defaultExploreKeys() exploreKeyMap {
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "call / read / get")),
 		Form:        key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "tools/call form")),
+		Stream:      key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "gateway stream with a file")),
 		Refresh:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reload all lists")),
 		Back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the list")),
 		Close:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter / close")),
@@ -46,7 +48,7 @@ func defaultExploreKeys() exploreKeyMap {
 func (x *Explorer) Help() help.KeyMap {
 	k := x.keys
 	full := [][]key.Binding{
-		{k.Open, k.Form, k.Filter, k.Refresh, k.Close},
+		{k.Open, k.Form, k.Stream, k.Filter, k.Refresh, k.Close},
 		{k.NextTab, k.PrevTab, k.PickTab, x.nav.Up, x.nav.Down, x.nav.PageUp, x.nav.PageDown, x.nav.Home, x.nav.End},
 		{k.FilterDone, k.FilterClear, k.CancelCall, k.Again, k.Frames, k.Scroll, k.Back},
 	}

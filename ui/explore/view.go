@@ -38,6 +38,8 @@ func (x *Explorer) Render(w, h int) string {
 		if x.tmpl != nil {
 			lines = append(lines, x.uriPreview())
 		}
+	case modeStreamPick:
+		lines = append(lines, x.renderStreamPick(w)...)
 	case modeCalling:
 		lines = append(lines, x.callHead("calling…"), "")
 		lines = append(lines, x.waitingView(w)...)

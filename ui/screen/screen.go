@@ -70,7 +70,17 @@ type Host interface {
 	// lines, cancellation and answer. ok is false while the request has
 	// not been captured (or was forgotten in a flood).
 	Progress(id proto.ID) (state ProgressState, ok bool)
+	// Streamer runs gateway streams (seed 003) on connections of their
+	// own, or is nil when the current link cannot.
+	Streamer() StreamFunc
 }
+
+// StreamFunc runs one gateway stream (seed 003) that invokes method on a
+// WebSocket connection of its own, uploading the file upload ("" uploads
+// nothing), until the server ends it or ctx does. It returns the server's
+// done summary, or why the stream failed (its error, a check a message
+// failed, a timeout). Its frames go to the capture like the session's.
+type StreamFunc func(ctx context.Context, method, upload string) (json.RawMessage, error)
 
 // ErrNotConnected is what a screen reports when it needs the session and
 // there is none.
