@@ -26,12 +26,12 @@ const maxExploreFilter = 128
 type exploreMode int
 
 const (
-	modeList    exploreMode = iota // the lists
-	modeForm                       // the arguments of a tool, template or prompt
-	modeCalling                    // a request is in flight
-	modeOutcome                    // the answer
-	modeWizard                     // an interactive session of a tool (wizard.go)
-	modeStreamPick                 // the file a gateway stream uploads (stream.go)
+	modeList       exploreMode = iota // the lists
+	modeForm                          // the arguments of a tool, template or prompt
+	modeCalling                       // a request is in flight
+	modeOutcome                       // the answer
+	modeWizard                        // an interactive session of a tool (wizard.go)
+	modeStreamPick                    // the file a gateway stream uploads (stream.go)
 )
 
 // Explorer is the screen that browses the server's tools, resources,
