@@ -164,8 +164,9 @@ type connSink struct {
 }
 
 var (
-	_ capture.StreamMarker = connSink{}
-	_ capture.SSETracker   = connSink{}
+	_ capture.StreamMarker  = connSink{}
+	_ capture.StreamLabeler = connSink{}
+	_ capture.SSETracker    = connSink{}
 )
 
 // Append renames the frame's connection and stores it.
@@ -184,6 +185,12 @@ func (s connSink) MarkStream(key capture.StreamKey, state capture.StreamState, e
 func (s connSink) SetStreamSize(key capture.StreamKey, size int64) {
 	key.Conn += s.suffix
 	s.store.SetStreamSize(key, size)
+}
+
+// LabelStream forwards what a stream is.
+func (s connSink) LabelStream(key capture.StreamKey, label string) {
+	key.Conn += s.suffix
+	s.store.LabelStream(key, label)
 }
 
 // OpenSSE forwards the start of an SSE stream.

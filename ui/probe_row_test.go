@@ -41,3 +41,23 @@ func TestEventWithoutMessageRow(t *testing.T) {
 		t.Errorf("label %q", label)
 	}
 }
+
+// A gateway StreamMessage reads as one: its type, its stream, what a
+// start invokes, an error's code and message.
+func TestGatewayStreamMessageRow(t *testing.T) {
+	st := capture.NewStore(capture.Config{})
+	for _, raw := range []string{
+		`{"type":"start","id":"550e8400-e29b-41d4-a716-446655440000","timestamp":"2024-12-04T10:00:00Z","meta":{"method":"system_binary_streams_out","binary":true}}`,
+		`{"type":"error","id":"550e8400-e29b-41d4-a716-446655440000","timestamp":"2024-12-04T10:00:03Z","error":{"code":-32000,"message":"Stream timeout\u001b]0;x\u0007"}}`,
+	} {
+		st.Append(&capture.Frame{Dir: capture.In, Conn: "ws", Raw: []byte(raw), Enc: proto.EncJSON})
+	}
+	m := newTestModel(t, st, 140, 30)
+	want := []string{"gateway start 550e8400 · system_binary_streams_out", "gateway error 550e8400 · -32000 Stream timeout"}
+	for i, w := range want {
+		f, _ := st.Get(uint64(i + 1))
+		if label, _ := frameLabel(f, m.idx, proto.DialectMCP); !strings.HasPrefix(label, w) || strings.ContainsRune(label, 0x1b) {
+			t.Errorf("label %q, want %q", label, w)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
@@ -148,6 +149,8 @@ func frameLabel(f *capture.Frame, x *index, d proto.Dialect) (label string, tone
 	case m == nil && f.Enc == proto.EncText:
 		// An SSE event with no data: a priming event, a heartbeat.
 		return "event without a message (priming or heartbeat)", tonePlain
+	case m == nil && proto.IsStreamMessage(f.Raw):
+		return gatewayLabel(f.Raw), tonePlain
 	case m == nil:
 		return "batch", tonePlain
 	}
@@ -223,4 +226,22 @@ func joinNonEmpty(a, b string) string {
 		return a
 	}
 	return a + " · " + b
+}
+
+// gatewayLabel names a gateway StreamMessage (seed 003): its type, its
+// stream's GUID cut to its first group, and what a start invokes.
+func gatewayLabel(raw []byte) string {
+	m, err := proto.DecodeStreamMessage(raw)
+	if err != nil {
+		return "gateway StreamMessage"
+	}
+	id := m.ID.String()
+	label := "gateway " + m.Type + " " + id[:8]
+	switch {
+	case m.Type == proto.StreamStart:
+		label += " · " + termtext.Line(m.Meta.Method)
+	case m.Type == proto.StreamError:
+		label += fmt.Sprintf(" · %d %s", m.Error.Code, termtext.Line(m.Error.Message))
+	}
+	return label
 }

@@ -48,3 +48,26 @@ func callEcho(p *tmuxPane, text string) {
 	p.waitFor("tools/call echo · answer", "Echo: "+text)
 	p.escapeUntilGone("Explorer ·")
 }
+
+// testGatewayStream runs the demo over seed 003's gateway: S on a stream
+// tool in the explorer runs a gateway stream on a connection of its own,
+// the server's summary is the answer, and the streams pane lists the
+// server's stream by its method.
+func testGatewayStream(t *testing.T, bin string) {
+	p := startPane(t, bin, "demo", "--transport", "gateway")
+	p.waitFor("MCP connected · gateway", "result · tools/list")
+	p.keys("e")
+	p.waitFor(" tools · / filters")
+	p.keys("/")
+	p.typeText("binary_streams_out")
+	p.keys("Enter")
+	p.waitFor(`tools match "binary_streams_out"`)
+	p.keys("S")
+	p.waitFor("gateway stream of system_binary_streams_out on a connection of its own")
+	p.keys("Enter")
+	p.waitFor("stream system_binary_streams_out · answer", `"totalBytes"`)
+	p.escapeUntilGone("Explorer ·")
+	p.waitFor("gateway start", "0/2 system_binary_strea", "1.0 MiB")
+	p.keys("q")
+	p.waitGone()
+}

@@ -40,6 +40,7 @@ func (x *Explorer) openStreamPick(e entry) tea.Cmd {
 	in.Prompt = "file to upload: "
 	in.Placeholder = "a path; empty uploads nothing"
 	in.CharLimit = maxUploadPath
+	in.SetWidth(max(x.w-len(in.Prompt)-2, 20))
 	x.pick.input = in
 	return x.pick.input.Focus()
 }
