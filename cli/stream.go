@@ -41,9 +41,9 @@ func newStreamCommand() *cobra.Command {
 			"--stream-out DIR (one file per stream, named by its GUID). The server's done summary is\n" +
 			"printed as JSON; its error too, with exit status 1. A stream message that breaks the\n" +
 			"protocol (an index gap, an unknown stream, a chunk after done) is reported and exits 5.",
-		Example: "  mcpscope stream --upload big.bin system_binary_streams_in ws://127.0.0.1:8090/gateway\n" +
-			"  mcpscope stream --stream-out out system_binary_streams_out ws://127.0.0.1:8090/gateway\n" +
-			"  printf '1\\n\"two\"\\n' | mcpscope stream --text --upload - text_stream ws://127.0.0.1:8090/gateway",
+		Example: "  mcpscope stream --upload big.bin system_binary_streams_in ws://127.0.0.1:8081/gateway\n" +
+			"  mcpscope stream --stream-out out system_binary_streams_out ws://127.0.0.1:8081/gateway\n" +
+			"  printf '1\\n\"two\"\\n' | mcpscope stream --text --upload - text_stream ws://127.0.0.1:8081/gateway",
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			positional, target, err := splitTarget(args, cmd.ArgsLenAtDash(), f.transport)
