@@ -112,7 +112,7 @@ type rawClient struct {
 	ctrl   *webtransport.Stream
 	enc    proto.Encoding
 	frames chan rawFrame
-	stop   chan struct{} // closed: the reader stops after the next frame
+	stop   chan struct{} // closed: the reader stops after the next frame it reads
 }
 
 // connect dials and opens the control stream; the reader starts with it.
@@ -131,18 +131,21 @@ func connect(t *testing.T, srv *Server) *rawClient {
 	return c
 }
 
-// read forwards control frames until an error, or until stop.
+// read forwards control frames until an error, or until the first frame
+// read once stop is closed (whether stop was closed is looked at before
+// each read, so a reader late to look never skips that frame).
 func (c *rawClient) read() {
 	for {
-		frame, body, _, err := proto.ReadControlFrame(c.ctrl, 0)
-		c.frames <- rawFrame{frame: frame, body: body, err: err}
-		if err != nil {
-			return
-		}
+		stopping := false
 		select {
 		case <-c.stop:
-			return
+			stopping = true
 		default:
+		}
+		frame, body, _, err := proto.ReadControlFrame(c.ctrl, 0)
+		c.frames <- rawFrame{frame: frame, body: body, err: err}
+		if err != nil || stopping {
+			return
 		}
 	}
 }
