@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -16,6 +17,7 @@ import (
 // DIR/GUID.bin (binary chunks as they are) or DIR/GUID.ndjson (one JSON
 // value a line): the GUID, never a name the server chose, names the file.
 type download struct {
+	dir     string // --stream-out; "" saves nothing
 	id      proto.GUID
 	meta    *proto.StreamMeta
 	path    string
@@ -29,36 +31,63 @@ type download struct {
 	closed  bool
 }
 
-// openDownload starts saving the stream ev opens (or the first chunk of
-// one whose start was not seen).
+// maxDownloads bounds the server streams one run follows; past it, a
+// start is warned about and its stream not saved.
+const maxDownloads = 64
+
+// openDownload starts following the stream ev opens (or the first chunk
+// of one whose start was not seen); its file opens with its first chunk.
+// Past maxDownloads it returns nil.
 func (g *gatewayRun) openDownload(ev ws.StreamEvent) *download {
-	d := &download{id: ev.ID, meta: ev.Meta}
-	if g.f.streamOut == "" {
-		return d
+	if len(g.downloads) >= maxDownloads {
+		if !g.tooMany {
+			g.tooMany = true
+			g.problems++
+			g.io.diag.Println(fmt.Sprintf("warning: the server opened more than %d streams at once; the others are not saved", maxDownloads))
+		}
+		return nil
 	}
-	ext := ".bin"
-	if (ev.Meta != nil && !ev.Meta.Binary) || (ev.Type == proto.StreamChunk && !ev.Binary) {
-		ext = ".ndjson"
-	}
-	if err := os.MkdirAll(g.f.streamOut, 0o755); err != nil {
-		d.failed = fmt.Errorf("creating %s: %w", g.f.streamOut, err)
-		return d
-	}
-	d.path = filepath.Join(g.f.streamOut, ev.ID.String()+ext)
-	d.file, d.failed = os.Create(d.path)
-	return d
+	return &download{id: ev.ID, meta: ev.Meta, dir: g.f.streamOut}
 }
 
-// write saves one chunk.
+// create opens the stream's file under dir: GUID.bin, or GUID.ndjson for
+// text chunks.
+func (d *download) create(binary bool) {
+	ext := ".ndjson"
+	if binary {
+		ext = ".bin"
+	}
+	if err := os.MkdirAll(d.dir, 0o755); err != nil {
+		d.failed = fmt.Errorf("creating %s: %w", d.dir, err)
+		return
+	}
+	d.path = filepath.Join(d.dir, d.id.String()+ext)
+	d.file, d.failed = os.Create(d.path)
+}
+
+// write saves one chunk: a binary payload as it is, a text chunk's JSON
+// value compacted on a line of its own.
 func (d *download) write(ev ws.StreamEvent) {
 	d.chunks++
 	d.bytes += int64(len(ev.Data))
-	if d.file == nil || d.failed != nil {
+	if d.dir == "" || d.failed != nil {
 		return
+	}
+	if d.file == nil {
+		d.create(ev.Binary)
+		if d.failed != nil {
+			return
+		}
 	}
 	data := ev.Data
 	if !ev.Binary {
-		data = append(append([]byte(nil), data...), '\n')
+		var line bytes.Buffer
+		if err := json.Compact(&line, data); err != nil {
+			line.Reset()
+			line.Write(data)
+		}
+		line.WriteByte('\n')
+		data = line.Bytes()
 	}
 	if _, err := d.file.Write(data); err != nil {
 		d.failed = err

@@ -25,13 +25,15 @@ type gatewayRun struct {
 	done   chan struct{} // closed when the run ends: the reader stops waiting
 	bump   chan struct{} // the upload moved: a sign of life
 
+	started   time.Time  // when the run began, dial included: --max-time counts from it
 	id        proto.GUID // the client's stream
 	downloads map[proto.GUID]*download
 	problems  int
+	tooMany   bool // more server streams than maxDownloads were opened
 }
 
 func newGatewayRun(f *runFlags, sf *streamFlags, io streams) *gatewayRun {
-	return &gatewayRun{f: f, sf: sf, io: io, events: make(chan ws.StreamEvent, 256), done: make(chan struct{}),
+	return &gatewayRun{f: f, sf: sf, io: io, started: time.Now(), events: make(chan ws.StreamEvent, 4), done: make(chan struct{}),
 		bump: make(chan struct{}, 1), downloads: make(map[proto.GUID]*download)}
 }
 
@@ -70,7 +72,7 @@ func (g *gatewayRun) run(ctx context.Context, tr *ws.Transport, meta *proto.Stre
 	}
 	uploaded := make(chan error, 1)
 	go func() { uploaded <- g.upload(ctx, tr, up) }()
-	idle, hard := time.NewTimer(g.f.timeout), time.NewTimer(g.f.maxTime)
+	idle, hard := time.NewTimer(g.f.timeout), time.NewTimer(max(g.f.maxTime-time.Since(g.started), 0))
 	defer idle.Stop()
 	defer hard.Stop()
 	var end *streamEnd
@@ -149,12 +151,15 @@ func (g *gatewayRun) handle(ev ws.StreamEvent) *streamEnd {
 	switch ev.Type {
 	case proto.StreamStart:
 		if d == nil {
-			g.downloads[ev.ID] = g.openDownload(ev)
+			if d = g.openDownload(ev); d != nil {
+				g.downloads[ev.ID] = d
+			}
 		}
 	case proto.StreamChunk:
 		if d == nil && ev.ID == g.id { // the server answers on the client's stream
-			d = g.openDownload(ev)
-			g.downloads[ev.ID] = d
+			if d = g.openDownload(ev); d != nil {
+				g.downloads[ev.ID] = d
+			}
 		}
 		if d != nil {
 			d.write(ev)

@@ -208,3 +208,41 @@ func TestStreamTimeout(t *testing.T) {
 	r := mcpscope(t, "stream", "--timeout", "300ms", "system_binary_streams_in", g.url(t))
 	r.mustExit(t, ExitTimeout)
 }
+
+// A server that opens more streams than a run follows is warned about,
+// and the run still ends with the server's answer (exit 5: the server
+// broke what a client can follow).
+func TestStreamTooManyServerStreams(t *testing.T) {
+	g := &gatewayScript{answer: func(ctx context.Context, c *websocket.Conn, g *gatewayScript) {
+		if g.done == nil {
+			return
+		}
+		for range maxDownloads + 6 {
+			sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamStart, ID: proto.NewGUID(), Meta: &proto.StreamMeta{Method: "m", Binary: true}})
+		}
+		sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamDone, ID: g.start.ID, Summary: json.RawMessage(`{"ok":true}`)})
+	}}
+	r := mcpscope(t, "stream", "--stream-out", t.TempDir(), "system_binary_streams_in", g.url(t))
+	r.mustExit(t, ExitProtocol)
+	if strings.Count(r.stderr, "more than 64 streams") != 1 || strings.TrimSpace(r.stdout) != `{"ok":true}` {
+		t.Errorf("stdout %s\nstderr %s", r.stdout, r.stderr)
+	}
+}
+
+// --stream-out is the gateway's download directory: the TUI's link takes
+// it, the other WebSocket dialects refuse it.
+func TestGatewayTakesStreamOut(t *testing.T) {
+	for _, tc := range []struct {
+		transport string
+		ok        bool
+	}{{"gateway", true}, {"ws", false}, {"tools-ws", false}} {
+		_, tg, err := splitTarget([]string{"ws://127.0.0.1:1/x"}, -1, tc.transport)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = newTransport(tg, TransportOptions{StreamOut: t.TempDir()})
+		if (err == nil) != tc.ok {
+			t.Errorf("%s with --stream-out: %v", tc.transport, err)
+		}
+	}
+}

@@ -12,6 +12,9 @@ func newWSTransport(t Target, o TransportOptions) (client.Transport, error) {
 	if t.URL == nil || (t.URL.Scheme != "ws" && t.URL.Scheme != "wss") {
 		return nil, usagef("the %s transport needs a ws:// or wss:// URL", t.Transport)
 	}
+	if t.Transport == "gateway" {
+		o.StreamOut = "" // the gateway's streams save there (stream_download.go), not the transport
+	}
 	r, err := remoteOf(o, t.Transport)
 	if err != nil {
 		return nil, err

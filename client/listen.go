@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"sync"
 	"time"
 
@@ -74,6 +75,25 @@ type listener struct {
 	onEvent func(ListenEvent)
 	acked   chan struct{} // closed by the first acknowledgement
 	once    sync.Once
+
+	mu     sync.Mutex
+	closed bool // its Listen moved on: late notifications are not reported
+}
+
+// report hands ev to onEvent unless the listener was closed.
+func (l *listener) report(ev ListenEvent) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.closed {
+		l.onEvent(ev)
+	}
+}
+
+// close stops reporting; a report in progress finishes first.
+func (l *listener) close() {
+	l.mu.Lock()
+	l.closed = true
+	l.mu.Unlock()
 }
 
 // ack records the acknowledgement, once.
@@ -133,7 +153,7 @@ func (s *Session) Listen(ctx context.Context, params any, onEvent func(ListenEve
 		breaks++
 		wait := min(listenBackoffStart<<(breaks-1), listenBackoffCap)
 		final := breaks >= maxListenBreaks
-		onEvent(ListenEvent{Kind: ListenBroken, ID: id, Err: err, Final: final, Retry: wait})
+		onEvent(ListenEvent{Kind: ListenBroken, ID: id, Err: err, Final: final, Retry: wait}) // no listener is open here
 		if final {
 			return nil, fmt.Errorf("%s broke %d times in a row with no acknowledgement between: %w", method, breaks, err)
 		}
@@ -144,10 +164,20 @@ func (s *Session) Listen(ctx context.Context, params any, onEvent func(ListenEve
 }
 
 // streamBroke reports whether err is a subscription stream the transport
-// could not carry on, while the session itself lives: one to re-issue.
+// could not carry on, while the session itself lives: one to re-issue. A
+// stream cut after its answer began (no status, or 200) or a gateway's
+// transient 502/503/504 is; a server that refused the request (another
+// status) is not.
 func (s *Session) streamBroke(err error) bool {
 	var xe *ExchangeError
-	return errors.As(err, &xe) && s.failureErr() == nil
+	if !errors.As(err, &xe) || s.failureErr() != nil {
+		return false
+	}
+	switch xe.Status {
+	case 0, http.StatusOK, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
 }
 
 // pause waits d before a re-issue, or returns why the subscription ends.
@@ -188,7 +218,7 @@ func (s *Session) listenOnce(ctx context.Context, params json.RawMessage, cfg *c
 	}
 	s.addListener(l)
 	defer s.removeListener(l)
-	onEvent(ListenEvent{Kind: ListenOpened, ID: id, Round: round})
+	l.report(ListenEvent{Kind: ListenOpened, ID: id, Round: round})
 	// The send and the acknowledgement are bounded by the idle limit, and
 	// by what is left of the max time.
 	limits := *cfg
@@ -206,8 +236,13 @@ func (s *Session) listenOnce(ctx context.Context, params json.RawMessage, cfg *c
 		select {
 		case out := <-w.done:
 			// The stream's notifications read before its end reach
-			// onEvent first.
+			// onEvent first; an acknowledgement among them counts.
 			s.notes.waitHandled(ctx, out.notesBefore)
+			select {
+			case <-l.acked:
+				acked = true
+			default:
+			}
 			return out.result, acked, id, out.err
 		case <-acks:
 			acked, acks, ackWait = true, nil, nil
@@ -237,13 +272,15 @@ func (s *Session) addListener(l *listener) {
 	s.listeners[l.id.Key()] = l
 }
 
-// removeListener stops routing to l.
+// removeListener stops routing to l and closes it: a notification still
+// queued for it is not reported after its Listen moved on.
 func (s *Session) removeListener(l *listener) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.listeners[l.id.Key()] == l {
 		delete(s.listeners, l.id.Key())
 	}
+	s.mu.Unlock()
+	l.close()
 }
 
 // listenerOf returns the listener a notification is tagged for, if any:

@@ -282,3 +282,48 @@ func TestListenRefusedByTheServer(t *testing.T) {
 		t.Errorf("a refused listen was re-issued: %v", got)
 	}
 }
+
+// A server that refuses the subscription with an HTTP status is not asked
+// again: the refusal is the answer.
+func TestListenRefusedByStatusIsNotReissued(t *testing.T) {
+	shrinkListenBackoff(t)
+	sent := 0
+	s, _ := connect(t, serve(true, func(srv *fakeServer, m *proto.Message) {
+		if m.Method == proto.MethodSubscriptionsListen {
+			sent++
+			srv.out <- &proto.Message{ID: m.ID, Violation: &ExchangeError{Status: 400, Err: errors.New("400 Bad Request")}}
+		}
+	}), Options{})
+	var log listenLog
+	_, err := s.Listen(testCtx(t), listenParams, log.add)
+	var xe *ExchangeError
+	if !errors.As(err, &xe) || xe.Status != 400 || sent != 1 {
+		t.Fatalf("err = %v after %d requests, want the 400 after one", err, sent)
+	}
+}
+
+// Once Listen returned, a notification still queued for its subscription
+// is not reported.
+func TestListenReportsNothingAfterItReturns(t *testing.T) {
+	release := make(chan struct{})
+	s, _ := connect(t, serve(true, func(srv *fakeServer, m *proto.Message) {
+		if m.Method == proto.MethodSubscriptionsListen {
+			srv.ack(m)
+			<-release
+			srv.notify(proto.MethodNotifyToolsListChanged, tagged(m, nil))
+		}
+	}), Options{})
+	ctx, cancel := context.WithCancel(testCtx(t))
+	var log listenLog
+	_, _ = s.Listen(ctx, listenParams, func(ev ListenEvent) {
+		log.add(ev)
+		if ev.Kind == ListenAcknowledged {
+			cancel()
+		}
+	})
+	close(release)
+	time.Sleep(50 * time.Millisecond) // room for a late report, which must not come
+	if got := log.kinds(); fmt.Sprint(got) != "[opened#1 acknowledged]" {
+		t.Errorf("events = %v", got)
+	}
+}

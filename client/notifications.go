@@ -156,7 +156,7 @@ func (s *Session) dispatchNotification(it noteItem) {
 		it.onProgress(it.progress)
 	}
 	if it.listener != nil {
-		it.listener.onEvent(listenEvent(it.listener, it.msg))
+		it.listener.report(listenEvent(it.listener, it.msg))
 	}
 	if s.opts.OnNotification != nil {
 		s.opts.OnNotification(it.msg)

@@ -175,3 +175,17 @@ func TestCapturedHeaders(t *testing.T) {
 		t.Errorf("kept: %+v", got)
 	}
 }
+
+func TestRedactQuery(t *testing.T) {
+	for in, want := range map[string]string{
+		"/mcp":                              "/mcp",
+		"/mcp?a=1":                          "/mcp?a=1",
+		"/ws?access_token=abc.def&room=7":   "/ws?access_token=[redacted-7-bytes]&room=7",
+		"/ws?api%5Fkey=s3cret&Token=x&key=": "/ws?api%5Fkey=[redacted-6-bytes]&Token=[redacted-1-bytes]&key=",
+		"/ws?sessionid=abc":                 "/ws?sessionid=abc",
+	} {
+		if got := RedactQuery(in); got != want {
+			t.Errorf("RedactQuery(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

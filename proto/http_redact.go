@@ -2,6 +2,9 @@ package proto
 
 import (
 	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -84,4 +87,40 @@ func CapturedHeaders(h http.Header, noRedact bool) []HTTPHeader {
 		return lines
 	}
 	return RedactHeaders(lines)
+}
+
+// secretParams are query parameter names that carry a credential beside
+// those SecretHeader recognises (a WebSocket client, which cannot set
+// headers in a browser, often authenticates in the query).
+var secretParams = []string{"key", "auth", "authorization", "sig", "signature", "code", "access_token", "session"}
+
+// SecretParam reports whether a query parameter carries a credential.
+func SecretParam(name string) bool {
+	return SecretHeader(name) || slices.Contains(secretParams, strings.ToLower(name))
+}
+
+// RedactQuery returns a request target (path and query) whose secret
+// query values (SecretParam) are replaced by "[redacted-N-bytes]"; the rest
+// is kept byte for byte.
+func RedactQuery(target string) string {
+	path, query, ok := strings.Cut(target, "?")
+	if !ok || query == "" {
+		return target
+	}
+	parts := strings.Split(query, "&")
+	changed := false
+	for i, p := range parts {
+		name, value, hasValue := strings.Cut(p, "=")
+		if !hasValue || value == "" {
+			continue
+		}
+		if n, err := url.QueryUnescape(name); err == nil && SecretParam(n) {
+			parts[i] = name + "=[redacted-" + strconv.Itoa(len(value)) + "-bytes]"
+			changed = true
+		}
+	}
+	if !changed {
+		return target
+	}
+	return path + "?" + strings.Join(parts, "&")
 }

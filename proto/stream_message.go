@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 )
@@ -67,9 +68,10 @@ func (m StreamMeta) MarshalJSON() ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// UnmarshalJSON reads the named members and keeps the others in Extra.
+// UnmarshalJSON reads the named members over what m holds (a member
+// absent from b keeps its value) and adds the others to Extra.
 func (m *StreamMeta) UnmarshalJSON(b []byte) error {
-	var f streamMetaFields
+	f := streamMetaFields(*m)
 	if err := json.Unmarshal(b, &f); err != nil {
 		return err
 	}
@@ -81,7 +83,11 @@ func (m *StreamMeta) UnmarshalJSON(b []byte) error {
 		delete(all, k)
 	}
 	if len(all) > 0 {
-		f.Extra = all
+		f.Extra = maps.Clone(f.Extra)
+		if f.Extra == nil {
+			f.Extra = make(map[string]json.RawMessage, len(all))
+		}
+		maps.Copy(f.Extra, all)
 	}
 	*m = StreamMeta(f)
 	return nil

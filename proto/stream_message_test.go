@@ -152,3 +152,16 @@ func TestStreamMetaKeepsExtraMembers(t *testing.T) {
 		t.Errorf("an extra member shadowed a named one: %s", b)
 	}
 }
+
+// Decoding into a meta that holds values adds to them: what --meta does
+// to the meta an upload made.
+func TestStreamMetaDecodesOverItsValues(t *testing.T) {
+	size := int64(5)
+	m := StreamMeta{Method: "m", Binary: true, Name: "a.bin", TotalSize: &size}
+	if err := json.Unmarshal([]byte(`{"mime":"x/y","mode":"fast"}`), &m); err != nil {
+		t.Fatal(err)
+	}
+	if !m.Binary || m.Name != "a.bin" || m.TotalSize == nil || *m.TotalSize != 5 || m.Mime != "x/y" || string(m.Extra["mode"]) != `"fast"` {
+		t.Errorf("meta %+v", m)
+	}
+}

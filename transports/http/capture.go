@@ -35,7 +35,7 @@ func (t *Transport) reportRequest(conn string, req *http.Request) {
 	} else if h.Get("Host") == "" {
 		h.Set("Host", req.URL.Host)
 	}
-	raw, fields := proto.HTTPRequestHead(req.Method, req.URL.RequestURI(), t.headers(h))
+	raw, fields := proto.HTTPRequestHead(req.Method, t.requestTarget(req), t.headers(h))
 	t.report(capture.Out, conn, &capture.Frame{Chan: capture.Channel{Kind: capture.HTTP}, Raw: raw, Fields: fields, Enc: proto.EncText})
 }
 
@@ -86,4 +86,13 @@ func decodeInto(f *capture.Frame, data []byte, what string) []*proto.Message {
 		f.Err = proto.CheckText(data)
 	}
 	return msgs
+}
+
+// requestTarget is the request's path and query as captured: secret query
+// values redacted unless asked not to.
+func (t *Transport) requestTarget(req *http.Request) string {
+	if t.cfg.NoRedact {
+		return req.URL.RequestURI()
+	}
+	return proto.RedactQuery(req.URL.RequestURI())
 }

@@ -35,7 +35,7 @@ func (t *Transport) reportRequest(req *http.Request) {
 	if h.Get("Host") == "" {
 		h.Set("Host", req.URL.Host)
 	}
-	raw, fields := proto.HTTPRequestHead(req.Method, req.URL.RequestURI(), proto.CapturedHeaders(h, t.cfg.NoRedact))
+	raw, fields := proto.HTTPRequestHead(req.Method, t.requestTarget(req), proto.CapturedHeaders(h, t.cfg.NoRedact))
 	t.report(outgoing, &capture.Frame{Chan: capture.Channel{Kind: capture.HTTP}, Raw: raw, Fields: fields, Enc: proto.EncText})
 }
 
@@ -122,4 +122,13 @@ func closeWords(code websocket.StatusCode) string {
 		return "try again later"
 	}
 	return "unknown code"
+}
+
+// requestTarget is the request's path and query as captured: secret query
+// values redacted unless asked not to.
+func (t *Transport) requestTarget(req *http.Request) string {
+	if t.cfg.NoRedact {
+		return req.URL.RequestURI()
+	}
+	return proto.RedactQuery(req.URL.RequestURI())
 }

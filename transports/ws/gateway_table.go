@@ -10,8 +10,8 @@ import (
 )
 
 // maxGatewayStreams bounds the streams a connection remembers; past it,
-// the oldest ended one is forgotten (a chunk for it then reads as one for
-// an unknown stream).
+// the oldest ended one is forgotten, else the oldest of all (a chunk for it
+// then reads as one for an unknown stream).
 const maxGatewayStreams = 1024
 
 // StreamEvent is one message of a gateway stream (seed 003), as the
@@ -67,7 +67,7 @@ func (g *gatewayTable) open(conn string, id proto.GUID, dir capture.Dir, meta *p
 		return s, fmt.Errorf("a start for stream %s, which is open already", id)
 	}
 	if len(g.streams) >= maxGatewayStreams {
-		g.forgetOldestEndedLocked()
+		g.forgetLocked()
 	}
 	g.tags++
 	g.order++
@@ -76,18 +76,22 @@ func (g *gatewayTable) open(conn string, id proto.GUID, dir capture.Dir, meta *p
 	return s, nil
 }
 
-// forgetOldestEndedLocked drops the oldest ended stream, if any.
-func (g *gatewayTable) forgetOldestEndedLocked() {
-	var oldest proto.GUID
-	var at uint64
+// forgetLocked drops the oldest ended stream, or else the oldest of all.
+func (g *gatewayTable) forgetLocked() {
+	var oldest, oldestEnded proto.GUID
+	var at, atEnded uint64
 	for id, s := range g.streams {
-		if s.sides[s.dir].ended && (at == 0 || s.order < at) {
+		if at == 0 || s.order < at {
 			oldest, at = id, s.order
 		}
+		if s.sides[s.dir].ended && (atEnded == 0 || s.order < atEnded) {
+			oldestEnded, atEnded = id, s.order
+		}
 	}
-	if at != 0 {
-		delete(g.streams, oldest)
+	if atEnded != 0 {
+		oldest = oldestEnded
 	}
+	delete(g.streams, oldest)
 }
 
 // chunk checks a chunk going dir on stream id with index: the stream

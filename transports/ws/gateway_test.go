@@ -242,3 +242,25 @@ func TestGatewayProblems(t *testing.T) {
 		t.Errorf("a truncated chunk: %v", f.Err)
 	}
 }
+
+// Starts that never end cannot grow the table past its bound: the oldest
+// stream is forgotten when none has ended.
+func TestGatewayTableBound(t *testing.T) {
+	var g gatewayTable
+	var first proto.GUID
+	for i := range maxGatewayStreams + 10 {
+		id := proto.NewGUID()
+		if i == 0 {
+			first = id
+		}
+		if _, err := g.open("ws", id, incoming, &proto.StreamMeta{Method: "m"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(g.streams) != maxGatewayStreams {
+		t.Errorf("%d streams remembered", len(g.streams))
+	}
+	if _, err := g.chunk(first, incoming, 0); err == nil || !strings.Contains(err.Error(), "unknown stream") {
+		t.Errorf("the oldest stream is still known: %v", err)
+	}
+}

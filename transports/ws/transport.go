@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/coder/websocket"
 
@@ -118,16 +119,19 @@ func (t *Transport) write(ctx context.Context, typ websocket.MessageType, raw []
 	return nil
 }
 
-// Close ends the connection with a normal closure (1000) and waits for
-// the reader.
+// closeWait bounds the close handshake at Close: past it, or when the
+// connection failed already, the connection is dropped without one.
+const closeWait = time.Second
+
+// Close ends the connection with a normal closure (1000), waiting at most
+// closeWait for the server's close frame, and waits for the reader.
 func (t *Transport) Close() error {
 	started := t.life.Close()
 	t.mu.Lock()
 	c := t.ws
 	t.mu.Unlock()
 	if c != nil {
-		_ = c.Close(websocket.StatusNormalClosure, "mcpscope is done")
-		t.reportClose(outgoing, websocket.StatusNormalClosure, "mcpscope is done")
+		t.closeConn(c)
 	}
 	t.cancel()
 	if !started {
@@ -141,6 +145,28 @@ func (t *Transport) Close() error {
 	}
 	t.mu.Unlock()
 	return nil
+}
+
+// closeConn sends the close frame and waits for the handshake within
+// closeWait, or drops a connection that failed already.
+func (t *Transport) closeConn(c *websocket.Conn) {
+	if t.life.Err() != nil {
+		_ = c.CloseNow()
+		return
+	}
+	t.reportClose(outgoing, websocket.StatusNormalClosure, "mcpscope is done")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = c.Close(websocket.StatusNormalClosure, "mcpscope is done")
+	}()
+	select {
+	case <-done:
+	case <-time.After(closeWait):
+		t.cancel() // the reader's context: the library drops the connection
+		_ = c.CloseNow()
+		<-done
+	}
 }
 
 // Done is closed when the connection has gone.

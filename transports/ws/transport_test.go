@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/coder/websocket"
 
@@ -159,5 +160,34 @@ func TestSendBeforeStart(t *testing.T) {
 	}
 	if err := tr.Send(ctxT(t), request(t, 1, proto.MethodPing, nil)); err == nil {
 		t.Error("a send before Start succeeded")
+	}
+}
+
+// A server that never answers the close frame costs Close at most
+// closeWait, not the library's own five seconds.
+func TestCloseIsBounded(t *testing.T) {
+	p := startPeer(t, []string{"mcp"}, func(ctx context.Context, c *websocket.Conn) {
+		<-ctx.Done() // reads nothing: the close frame is never answered
+	})
+	tr, _, _ := dial(t, Config{URL: p.url})
+	done := make(chan struct{})
+	go func() { _ = tr.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(4 * time.Second):
+		t.Fatal("Close waited past its bound for the server's close frame")
+	}
+}
+
+// A token in the upgrade's query is redacted in the capture.
+func TestQueryTokenRedacted(t *testing.T) {
+	p := startPeer(t, []string{"mcp"}, func(ctx context.Context, c *websocket.Conn) { _, _, _ = c.Read(ctx) })
+	_, fr, _ := dial(t, Config{URL: p.url + "?access_token=s3cret&room=1"})
+	f := fr.find("GET /mcp?")
+	if f == nil || strings.Contains(string(f.Raw), "s3cret") || !strings.Contains(string(f.Raw), "access_token=[redacted-6-bytes]&room=1") {
+		t.Errorf("captured upgrade: %v", f)
+	}
+	if p.request().URL.Query().Get("access_token") != "s3cret" {
+		t.Error("the token did not reach the server")
 	}
 }
