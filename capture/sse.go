@@ -114,11 +114,10 @@ const sseRecordCost = 256 + 6*maxSSEText
 
 // sseTable is the bounded record of SSE streams, keyed by connection.
 type sseTable struct {
-	mu        sync.Mutex
-	max       int
-	tick      uint64
-	recs      map[string]*sseRecord
-	forgotten uint64
+	mu   sync.Mutex
+	max  int
+	tick uint64
+	recs map[string]*sseRecord
 }
 
 // sseRecord is what the table keeps of one stream.
@@ -149,7 +148,6 @@ func (t *sseTable) forgetLocked() {
 	key, ok := toForget(t.recs, func(r *sseRecord) (bool, uint64) { return r.stats.State != SSEOpen, r.order })
 	if ok {
 		delete(t.recs, key)
-		t.forgotten++
 	}
 }
 
@@ -205,11 +203,14 @@ func (t *sseTable) list() []SSEStats {
 }
 
 // clipText cuts s to at most maxSSEText bytes, on a rune boundary.
-func clipText(s string) string {
-	if len(s) <= maxSSEText {
+func clipText(s string) string { return clipAt(s, maxSSEText) }
+
+// clipAt cuts s to at most n bytes on a character boundary.
+func clipAt(s string, n int) string {
+	if len(s) <= n {
 		return s
 	}
-	cut := maxSSEText
+	cut := n
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}

@@ -237,11 +237,9 @@ func (s *Store) MarkStream(key StreamKey, state StreamState, err error) {
 const maxStreamLabel = 256
 
 // LabelStream records what a stream is (a gateway stream's method, name
-// and MIME type), cut to 256 bytes.
+// and MIME type), cut to 256 bytes on a character boundary.
 func (s *Store) LabelStream(key StreamKey, label string) {
-	if len(label) > maxStreamLabel {
-		label = label[:maxStreamLabel]
-	}
+	label = clipAt(label, maxStreamLabel)
 	s.mu.Lock()
 	s.streamLocked(key).stats.Label = label
 	s.mu.Unlock()

@@ -61,3 +61,16 @@ func TestGatewayStreamMessageRow(t *testing.T) {
 		}
 	}
 }
+
+// The legacy transport's endpoint event reads as that event.
+func TestEndpointEventRow(t *testing.T) {
+	st := capture.NewStore(capture.Config{})
+	raw := []byte("event: endpoint\ndata: /message?sessionId=1\n\n")
+	st.Append(&capture.Frame{Dir: capture.In, Conn: "http GET 1", Raw: raw, Enc: proto.EncText,
+		Fields: []proto.Field{{Offset: 7, Len: 8, Name: "event", Value: "endpoint", Kind: proto.FieldHeader}}})
+	m := newTestModel(t, st, 140, 30)
+	f, _ := st.Get(1)
+	if label, _ := frameLabel(f, m.idx, proto.DialectMCP); label != "event endpoint (no JSON-RPC message)" {
+		t.Errorf("label %q", label)
+	}
+}

@@ -147,6 +147,9 @@ func frameLabel(f *capture.Frame, x *index, d proto.Dialect) (label string, tone
 	m := f.Msg
 	switch {
 	case m == nil && f.Enc == proto.EncText:
+		if name := sseEventName(f); name != "" && name != "message" {
+			return "event " + termtext.Line(name) + " (no JSON-RPC message)", tonePlain // the legacy endpoint event
+		}
 		// An SSE event with no data: a priming event, a heartbeat.
 		return "event without a message (priming or heartbeat)", tonePlain
 	case m == nil && proto.IsStreamMessage(f.Raw):
@@ -244,4 +247,14 @@ func gatewayLabel(raw []byte) string {
 		label += fmt.Sprintf(" · %d %s", m.Error.Code, termtext.Line(m.Error.Message))
 	}
 	return label
+}
+
+// sseEventName is the value of an SSE frame's event field, or "".
+func sseEventName(f *capture.Frame) string {
+	for _, fd := range f.Fields {
+		if fd.Name == "event" {
+			return fd.Value
+		}
+	}
+	return ""
 }

@@ -197,14 +197,21 @@ func (t *streamTable) start(m *proto.StreamMessage, raw []byte) {
 			m.Meta.Method, ToolStreamsOut, ToolStreamsIn, ToolStreamsDuplex, ToolTextStreamsOut))
 		return
 	}
+	// The stream's cancel is set before it is published: closeAll and
+	// expire read it from other goroutines.
+	ctx := t.s.ctx
+	if run != nil {
+		ctx, st.cancel = context.WithCancel(t.s.ctx)
+	}
 	if msg := t.register(st); msg != "" {
+		if st.cancel != nil {
+			st.cancel()
+		}
 		t.fail(m.ID, proto.CodeInvalidRequest, msg)
 		return
 	}
 	switch {
 	case run != nil:
-		ctx, cancel := context.WithCancel(t.s.ctx)
-		st.cancel = cancel
 		t.s.spawn(func() {
 			defer t.take(st.id, st)
 			if err := run(ctx); err != nil {

@@ -42,7 +42,7 @@ func (t *Transport) dial(ctx context.Context) (*websocket.Conn, error) {
 	hc := &http.Client{
 		Transport: &capturingTransport{t: t, rt: &http.Transport{
 			Proxy:               http.ProxyFromEnvironment,
-			DialContext:         (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+			DialContext:         t.dialTCP,
 			TLSClientConfig:     tc,
 			TLSHandshakeTimeout: 10 * time.Second,
 			DisableCompression:  true,
@@ -115,4 +115,16 @@ func (c *capturingTransport) RoundTrip(req *http.Request) (*http.Response, error
 		c.t.reportResponse(rsp)
 	}
 	return rsp, err
+}
+
+// dialTCP dials the connection the WebSocket runs on and keeps it, so that
+// Close can drop it when the server does not answer the close frame.
+func (t *Transport) dialTCP(ctx context.Context, network, addr string) (net.Conn, error) {
+	c, err := (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext(ctx, network, addr)
+	if err == nil {
+		t.mu.Lock()
+		t.raw = c
+		t.mu.Unlock()
+	}
+	return c, err
 }

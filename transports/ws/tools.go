@@ -39,6 +39,14 @@ func (t *Transport) sendTool(ctx context.Context, m *proto.Message) error {
 	case proto.KindRequest:
 	case proto.KindNotification:
 		t.reportNote(outgoing, fmt.Sprintf("not sent: seed 004's WebSocket dialect has no notifications (%s)", m.Method))
+		if m.Method == proto.MethodNotifyCancelled {
+			// The engine gave the call up: its answer, if it comes, is
+			// unsolicited, and the call is no longer pending.
+			var p proto.CancelledNotificationParams
+			if json.Unmarshal(m.Params, &p) == nil {
+				t.tools.forget(p.RequestID)
+			}
+		}
 		return nil
 	default:
 		return fmt.Errorf("seed 004's WebSocket dialect has no answers to server requests: %s not sent", describe(m))
@@ -79,6 +87,18 @@ func (tt *toolTable) add(id proto.ID) int64 {
 	tt.last++
 	tt.pending[tt.last] = id
 	return tt.last
+}
+
+// forget removes the call that carries the request id.
+func (tt *toolTable) forget(id proto.ID) {
+	tt.mu.Lock()
+	defer tt.mu.Unlock()
+	for n, req := range tt.pending {
+		if req.Key() == id.Key() {
+			delete(tt.pending, n)
+			return
+		}
+	}
 }
 
 // answered removes wire id n and returns the request's id, if n was

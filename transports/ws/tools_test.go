@@ -85,6 +85,20 @@ func TestToolFramesAndAnswers(t *testing.T) {
 	if err := tr.Send(ctxT(t), note); err != nil || fr.find("has no notifications (notifications/cancelled)") == nil {
 		t.Errorf("a notification: %v", err)
 	}
+	// A call given up is no longer pending.
+	if err := tr.Send(ctxT(t), request(t, 7, proto.MethodToolsCall, map[string]any{"name": "slow"})); err != nil {
+		t.Fatal(err)
+	}
+	cancel7, _ := proto.NewNotification(proto.MethodNotifyCancelled, map[string]any{"requestId": 7})
+	if err := tr.Send(ctxT(t), cancel7); err != nil {
+		t.Fatal(err)
+	}
+	tr.tools.mu.Lock()
+	left := len(tr.tools.pending)
+	tr.tools.mu.Unlock()
+	if left != 0 {
+		t.Errorf("%d calls still pending after the cancellation", left)
+	}
 }
 
 func jsonRaw(s string) any { return rawJSON(s) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"os"
 	"sync"
@@ -29,7 +30,8 @@ type Transport struct {
 
 	mu      sync.Mutex
 	ws      *websocket.Conn
-	chosen  string // the subprotocol the server chose
+	raw     net.Conn // the TCP connection under ws
+	chosen  string   // the subprotocol the server chose
 	keyLog  *os.File
 	deliver func(*proto.Message)
 	tools   toolTable    // ModeTools: the ids of the calls in flight
@@ -163,8 +165,13 @@ func (t *Transport) closeConn(c *websocket.Conn) {
 	select {
 	case <-done:
 	case <-time.After(closeWait):
-		t.cancel() // the reader's context: the library drops the connection
-		_ = c.CloseNow()
+		t.mu.Lock()
+		raw := t.raw
+		t.mu.Unlock()
+		if raw != nil {
+			_ = raw.Close() // every read and write on it fails at once
+		}
+		t.cancel()
 		<-done
 	}
 }
