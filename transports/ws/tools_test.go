@@ -118,15 +118,7 @@ func TestToolCallsFailOnClose(t *testing.T) {
 		}
 		_ = c.Close(websocket.StatusInternalError, "worker crashed")
 	})
-	tr, err := New(Config{URL: p.url, Mode: ModeTools})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := client.New(tr, client.Options{})
-	if err := s.Connect(ctxT(t)); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
+	s := toolsSession(t, p.url)
 	errs := make(chan error, 2)
 	for range 2 {
 		go func() {
@@ -170,15 +162,7 @@ func TestToolIDsGrowUnderConcurrentCalls(t *testing.T) {
 		}
 		_, _, _ = c.Read(ctx)
 	})
-	tr, err := New(Config{URL: p.url, Mode: ModeTools})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := client.New(tr, client.Options{})
-	if err := s.Connect(ctxT(t)); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
+	s := toolsSession(t, p.url)
 	var wg sync.WaitGroup
 	for i := range calls {
 		wg.Add(1)
@@ -199,4 +183,20 @@ func TestToolIDsGrowUnderConcurrentCalls(t *testing.T) {
 			t.Fatalf("wire ids in arrival order: %v", order)
 		}
 	}
+}
+
+// toolsSession connects an engine session over tools-ws to url; it
+// closes with the test.
+func toolsSession(t *testing.T, url string) *client.Session {
+	t.Helper()
+	tr, err := New(Config{URL: url, Mode: ModeTools})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := client.New(tr, client.Options{})
+	if err := s.Connect(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
 }
