@@ -166,3 +166,17 @@ func (m *Message) EncodeJSON() ([]byte, error) {
 	}
 	return json.Marshal(m)
 }
+
+// Describe names a message in an error or a note: "tools/call (id 3)",
+// "notifications/cancelled", "the answer to id 3".
+func (m *Message) Describe() string {
+	switch {
+	case m.Method != "" && m.ID != nil:
+		return fmt.Sprintf("%s (id %s)", m.Method, m.ID)
+	case m.Method != "":
+		return m.Method
+	case m.ID != nil:
+		return fmt.Sprintf("the answer to id %s", m.ID)
+	}
+	return "a message"
+}

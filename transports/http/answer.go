@@ -52,7 +52,7 @@ func (t *Transport) answer(ex *exchange, rsp *http.Response) {
 		}
 	case status == http.StatusAccepted || status == http.StatusNoContent:
 		t.drain(ex, rsp)
-		ex.fail(status, fmt.Errorf("the server accepted %s with %s and sent no answer", describe(ex.msg), rsp.Status))
+		ex.fail(status, fmt.Errorf("the server accepted %s with %s and sent no answer", ex.msg.Describe(), rsp.Status))
 	default:
 		if ex.msg.Method == proto.MethodInitialize {
 			t.takeSession(rsp)
@@ -72,7 +72,7 @@ func (t *Transport) readAnswer(ex *exchange, rsp *http.Response) {
 		t.drain(ex, rsp)
 		if ex.request {
 			ex.fail(rsp.StatusCode, fmt.Errorf("the server answered %s with Content-Type %q, neither application/json nor text/event-stream",
-				describe(ex.msg), rsp.Header.Get("Content-Type")))
+				ex.msg.Describe(), rsp.Header.Get("Content-Type")))
 		}
 	}
 }
@@ -93,7 +93,7 @@ func (t *Transport) readJSON(ex *exchange, body io.Reader, declared int64) {
 	b, err := io.ReadAll(io.LimitReader(body, int64(max)+1))
 	if err != nil {
 		if ex.ctx.Err() == nil {
-			ex.fail(0, fmt.Errorf("reading the answer to %s: %w", describe(ex.msg), err))
+			ex.fail(0, fmt.Errorf("reading the answer to %s: %w", ex.msg.Describe(), err))
 		}
 		return
 	}
@@ -108,7 +108,7 @@ func (t *Transport) readJSON(ex *exchange, body io.Reader, declared int64) {
 		t.route(ex, m)
 	}
 	if ex.request && !ex.isAnswered() && ex.ctx.Err() == nil {
-		ex.fail(http.StatusOK, fmt.Errorf("the JSON answer to %s holds no response with its id", describe(ex.msg)))
+		ex.fail(http.StatusOK, fmt.Errorf("the JSON answer to %s holds no response with its id", ex.msg.Describe()))
 	}
 }
 
@@ -126,7 +126,7 @@ func (t *Transport) tooBig(ex *exchange, b []byte, declared int64) {
 		}
 		return
 	}
-	ex.fail(http.StatusOK, fmt.Errorf("the answer to %s is over %d bytes: %w", describe(ex.msg), limit, cause))
+	ex.fail(http.StatusOK, fmt.Errorf("the answer to %s is over %d bytes: %w", ex.msg.Describe(), limit, cause))
 }
 
 // route delivers one message read from an exchange's answer: its answer

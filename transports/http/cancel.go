@@ -24,7 +24,7 @@ func (t *Transport) CancelRequest(ctx context.Context, id proto.ID, reason strin
 		ex.mu.Unlock()
 	}
 	if ex != nil && (ex.modern != nil || t.cfg.Mode == ModeTools) {
-		t.reportNote(capture.Out, ex.conn, fmt.Sprintf("closed the answer stream to cancel %s: %s", describe(ex.msg), reason))
+		t.reportNote(capture.Out, ex.conn, fmt.Sprintf("closed the answer stream to cancel %s: %s", ex.msg.Describe(), reason))
 		ex.cancel()
 		return nil
 	}

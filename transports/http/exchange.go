@@ -153,7 +153,7 @@ func (ex *exchange) start(ctx context.Context) error {
 		return err
 	case <-ctx.Done():
 		ex.forget()
-		return fmt.Errorf("sending %s: %w", describe(ex.msg), context.Cause(ctx))
+		return fmt.Errorf("sending %s: %w", ex.msg.Describe(), context.Cause(ctx))
 	}
 }
 
@@ -218,7 +218,7 @@ func (ex *exchange) fail(status int, err error) {
 	}
 	if !ex.request {
 		if ex.ctx.Err() == nil {
-			ex.t.warnf("%s: %v", describe(ex.msg), err)
+			ex.t.warnf("%s: %v", ex.msg.Describe(), err)
 		}
 		return
 	}
@@ -277,17 +277,4 @@ func (ex *exchange) answers(m *proto.Message) bool {
 		return !errors.As(m.Violation, &env) || !env.Request
 	}
 	return m.IsResponse()
-}
-
-// describe names a message in sentences: "request tools/call (id 3)".
-func describe(m *proto.Message) string {
-	switch {
-	case m.Method != "" && m.ID != nil:
-		return fmt.Sprintf("%s (id %s)", m.Method, m.ID)
-	case m.Method != "":
-		return m.Method
-	case m.ID != nil:
-		return fmt.Sprintf("the answer to id %s", m.ID)
-	}
-	return "a message"
 }

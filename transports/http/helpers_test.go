@@ -374,7 +374,7 @@ func (r *rig) send(t testing.TB, m *proto.Message) {
 	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 	defer cancel()
 	if err := r.tr.Send(ctx, m); err != nil {
-		t.Fatalf("Send %s: %v", describe(m), err)
+		t.Fatalf("Send %s: %v", m.Describe(), err)
 	}
 }
 

@@ -20,7 +20,7 @@ func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
 	}
 	body, err := m.EncodeJSON()
 	if err != nil {
-		return fmt.Errorf("encoding %s: %w", describe(m), err)
+		return fmt.Errorf("encoding %s: %w", m.Describe(), err)
 	}
 	if m.Method == proto.MethodInitialize {
 		t.mu.Lock()
@@ -47,6 +47,6 @@ func (ex *exchange) startAccepted(ctx context.Context) error {
 	case <-ex.responded:
 		return nil
 	case <-ctx.Done():
-		return fmt.Errorf("waiting for the server to take %s: %w", describe(ex.msg), context.Cause(ctx))
+		return fmt.Errorf("waiting for the server to take %s: %w", ex.msg.Describe(), context.Cause(ctx))
 	}
 }

@@ -70,7 +70,7 @@ func (t *Transport) restartSession(ex *exchange) {
 		ex.fail(http.StatusNotFound, errors.New("the server forgot the new session at once (404 again)"))
 		return
 	}
-	t.warnf("the server no longer knows session %s (404): starting a new session and sending %s again", ex.session, describe(ex.msg))
+	t.warnf("the server no longer knows session %s (404): starting a new session and sending %s again", ex.session, ex.msg.Describe())
 	if err := t.reinitialize(ex.ctx, ex.session); err != nil {
 		ex.fail(http.StatusNotFound, fmt.Errorf("the session expired (404), and starting a new one failed: %w", err))
 		return

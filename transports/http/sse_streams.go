@@ -78,7 +78,7 @@ func sseOutcome(ex *exchange, kind capture.SSEKind, err error) (capture.SSEState
 	case ex.request && answered:
 		return capture.SSEDone, ""
 	case cancelled:
-		return capture.SSECancelled, "to cancel " + describe(ex.msg)
+		return capture.SSECancelled, "to cancel " + ex.msg.Describe()
 	case ex.t.ctx.Err() != nil:
 		return capture.SSECancelled, "the session closed"
 	case ex.ctx.Err() != nil:

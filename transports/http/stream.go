@@ -23,23 +23,23 @@ func (t *Transport) readStream(ex *exchange, body io.Reader) {
 			return // a cancelled request's stream is read only until it ends
 		}
 		if errors.Is(err, sse.ErrLimit) {
-			ex.fail(http.StatusOK, fmt.Errorf("the answer stream of %s: %w", describe(ex.msg), err))
+			ex.fail(http.StatusOK, fmt.Errorf("the answer stream of %s: %w", ex.msg.Describe(), err))
 			return
 		}
 		lastID := ex.lastEventID()
 		if lastID == "" {
 			ex.fail(http.StatusOK, fmt.Errorf("the answer stream of %s ended before the answer (%s), with no event id to resume from",
-				describe(ex.msg), streamEnd(err)))
+				ex.msg.Describe(), streamEnd(err)))
 			return
 		}
 		if attempt > t.cfg.ResumeAttempts {
 			ex.fail(http.StatusOK, fmt.Errorf("the answer stream of %s broke %d times in a row; gave up (%s)",
-				describe(ex.msg), attempt-1, streamEnd(err)))
+				ex.msg.Describe(), attempt-1, streamEnd(err)))
 			return
 		}
 		wait := ex.retryWait(attempt, t.cfg.RetryCap)
 		t.warnf("the answer stream of %s ended before the answer (%s); resuming after event %q in %s",
-			describe(ex.msg), streamEnd(err), lastID, wait)
+			ex.msg.Describe(), streamEnd(err), lastID, wait)
 		if !sleepCtx(ex.ctx, wait) {
 			return
 		}
@@ -115,7 +115,7 @@ func (t *Transport) readEvents(ex *exchange, conn string, body io.Reader) error 
 		msgs := t.decodeEvent(ev, data, f)
 		for _, m := range msgs {
 			if ex.answers(m) && ex.isAnswered() {
-				f.Err = fmt.Errorf("a second answer to %s: not delivered", describe(ex.msg))
+				f.Err = fmt.Errorf("a second answer to %s: not delivered", ex.msg.Describe())
 			}
 		}
 		t.sseEvent(conn, t.report(capture.In, conn, f), ev)

@@ -42,7 +42,7 @@ func (t *Transport) toolsAnswer(ex *exchange, rsp *http.Response) {
 	case mediaType(rsp.Header) == "text/event-stream":
 		err := t.followSSE(ex, ex.conn, answerStart(ex), func() error { return t.readToolEvents(ex, rsp.Body) })
 		if err != nil && ex.request && !ex.isAnswered() && ex.ctx.Err() == nil {
-			ex.fail(http.StatusOK, fmt.Errorf("the answer stream of %s ended before its complete event, %w", describe(ex.msg), err))
+			ex.fail(http.StatusOK, fmt.Errorf("the answer stream of %s ended before its complete event, %w", ex.msg.Describe(), err))
 		}
 	default:
 		t.readAnswer(ex, rsp)

@@ -49,17 +49,17 @@ func (t *Transport) sendTool(ctx context.Context, m *proto.Message) error {
 		}
 		return nil
 	default:
-		return fmt.Errorf("seed 004's WebSocket dialect has no answers to server requests: %s not sent", describe(m))
+		return fmt.Errorf("seed 004's WebSocket dialect has no answers to server requests: %s not sent", m.Describe())
 	}
 	if m.Method != proto.MethodToolsCall {
-		return fmt.Errorf("%s cannot be sent: seed 004's WebSocket dialect (tools-ws) carries tools/call only", describe(m))
+		return fmt.Errorf("%s cannot be sent: seed 004's WebSocket dialect (tools-ws) carries tools/call only", m.Describe())
 	}
 	var p struct {
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
 	}
 	if err := json.Unmarshal(m.Params, &p); err != nil || p.Name == "" {
-		return fmt.Errorf("%s: the params name no tool: %s", describe(m), m.Params)
+		return fmt.Errorf("%s: the params name no tool: %s", m.Describe(), m.Params)
 	}
 	t.tools.send.Lock()
 	defer t.tools.send.Unlock()
@@ -70,7 +70,7 @@ func (t *Transport) sendTool(ctx context.Context, m *proto.Message) error {
 		return err
 	}
 	t.reportSent(raw, m)
-	if err := t.write(ctx, websocket.MessageText, raw, describe(m)); err != nil {
+	if err := t.write(ctx, websocket.MessageText, raw, m.Describe()); err != nil {
 		t.tools.answered(n)
 		return err
 	}

@@ -94,7 +94,7 @@ func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
 		return err
 	}
 	t.reportSent(raw, m)
-	return t.write(ctx, websocket.MessageText, raw, describe(m))
+	return t.write(ctx, websocket.MessageText, raw, m.Describe())
 }
 
 // write sends raw as one message of type typ; what names it in errors.
@@ -200,12 +200,4 @@ func (t *Transport) LinkState() client.LinkState {
 		kind = "WebSocket (" + t.chosen + ")"
 	}
 	return client.LinkState{Dialect: proto.DialectMCP, Encoding: "json", Transport: kind}
-}
-
-// describe names a message in errors: "tools/call (id 3)".
-func describe(m *proto.Message) string {
-	if m.ID != nil {
-		return fmt.Sprintf("%s (id %s)", m.Method, m.ID)
-	}
-	return m.Method
 }
