@@ -111,7 +111,8 @@ type StreamMessage struct {
 
 // streamWire is the JSON shape of a StreamMessage.
 type streamWire struct {
-	Type      string          `json:"type"`
+	Type      *string         `json:"type"`
+	JSONRPC   json.RawMessage `json:"jsonrpc,omitempty"` // read only, to tell JSON-RPC apart
 	ID        *string         `json:"id"`
 	Timestamp string          `json:"timestamp"`
 	Meta      *StreamMeta     `json:"meta,omitempty"`
@@ -133,7 +134,7 @@ func EncodeStreamMessage(m *StreamMessage) ([]byte, error) {
 		ts = time.Now()
 	}
 	id := m.ID.String()
-	w := streamWire{Type: m.Type, ID: &id, Timestamp: ts.UTC().Format(time.RFC3339Nano),
+	w := streamWire{Type: &m.Type, ID: &id, Timestamp: ts.UTC().Format(time.RFC3339Nano),
 		Meta: m.Meta, Index: m.Index, Data: m.Data, Summary: m.Summary, Error: m.Error}
 	b, err := json.Marshal(w)
 	if err != nil {
@@ -161,28 +162,37 @@ func IsStreamMessage(b []byte) bool {
 // GUID id, an ISO 8601 timestamp, and what the type needs (start: meta
 // with a method; chunk: an index ≥ 0; error: an error object). A frame
 // that is not a StreamMessage at all wraps ErrNotStreamMessage.
+//
+// The frame is parsed once: a member of the wrong type leaves the others
+// read (encoding/json goes on past it), so "type" and "jsonrpc" still tell
+// a StreamMessage from JSON-RPC, and the frame is a malformed one.
 func DecodeStreamMessage(b []byte) (*StreamMessage, error) {
-	if !IsStreamMessage(b) {
+	var w streamWire
+	err := json.Unmarshal(b, &w)
+	var typeErr *json.UnmarshalTypeError
+	if err != nil && !errors.As(err, &typeErr) || w.Type == nil || w.JSONRPC != nil {
 		return nil, fmt.Errorf("%w: a JSON object with \"type\" and no \"jsonrpc\" is expected", ErrNotStreamMessage)
 	}
-	var w streamWire
-	if err := json.Unmarshal(b, &w); err != nil {
+	if err != nil {
 		return nil, fmt.Errorf("StreamMessage is malformed: %w", err)
 	}
-	m := &StreamMessage{Type: w.Type, Meta: w.Meta, Index: w.Index, Data: w.Data, Summary: w.Summary, Error: w.Error}
+	m := &StreamMessage{Type: *w.Type, Meta: w.Meta, Index: w.Index, Data: w.Data, Summary: w.Summary, Error: w.Error}
 	if w.ID == nil {
-		return nil, fmt.Errorf("%s StreamMessage has no stream id", w.Type)
+		return nil, fmt.Errorf("%s StreamMessage has no stream id", m.Type)
 	}
 	id, err := ParseGUID(*w.ID)
 	if err != nil {
-		return nil, fmt.Errorf("%s StreamMessage: stream id: %w", w.Type, err)
+		return nil, fmt.Errorf("%s StreamMessage: stream id: %w", m.Type, err)
 	}
 	m.ID = id
 	if m.Timestamp, err = time.Parse(time.RFC3339Nano, w.Timestamp); err != nil {
-		return nil, fmt.Errorf("%s StreamMessage %s: timestamp %q is not ISO 8601: %w", w.Type, id, w.Timestamp, err)
+		return nil, fmt.Errorf("%s StreamMessage %s: timestamp %q is not ISO 8601: %w", m.Type, id, w.Timestamp, err)
+	}
+	if y := m.Timestamp.UTC().Year(); y < 1 || y > 9999 {
+		return nil, fmt.Errorf("%s StreamMessage %s: timestamp %q falls outside the years 0001–9999 in UTC", m.Type, id, w.Timestamp)
 	}
 	if err := m.check(); err != nil {
-		return nil, fmt.Errorf("%s StreamMessage %s: %w", w.Type, id, err)
+		return nil, fmt.Errorf("%s StreamMessage %s: %w", m.Type, id, err)
 	}
 	return m, nil
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -152,9 +153,10 @@ func frameLabel(f *capture.Frame, x *index, d proto.Dialect) (label string, tone
 		}
 		// An SSE event with no data: a priming event, a heartbeat.
 		return "event without a message (priming or heartbeat)", tonePlain
-	case m == nil && proto.IsStreamMessage(f.Raw):
-		return gatewayLabel(f.Raw), tonePlain
 	case m == nil:
+		if label, ok := gatewayLabel(f.Raw); ok {
+			return label, tonePlain
+		}
 		return "batch", tonePlain
 	}
 	switch m.Kind() {
@@ -232,21 +234,25 @@ func joinNonEmpty(a, b string) string {
 }
 
 // gatewayLabel names a gateway StreamMessage (seed 003): its type, its
-// stream's GUID cut to its first group, and what a start invokes.
-func gatewayLabel(raw []byte) string {
+// stream's GUID cut to its first group, and what a start invokes. ok is
+// false when raw is not a StreamMessage.
+func gatewayLabel(raw []byte) (label string, ok bool) {
 	m, err := proto.DecodeStreamMessage(raw)
-	if err != nil {
-		return "gateway StreamMessage"
+	switch {
+	case errors.Is(err, proto.ErrNotStreamMessage):
+		return "", false
+	case err != nil:
+		return "gateway StreamMessage", true
 	}
 	id := m.ID.String()
-	label := "gateway " + m.Type + " " + id[:8]
+	label = "gateway " + m.Type + " " + id[:8]
 	switch {
 	case m.Type == proto.StreamStart:
 		label += " · " + termtext.Line(m.Meta.Method)
 	case m.Type == proto.StreamError:
 		label += fmt.Sprintf(" · %d %s", m.Error.Code, termtext.Line(m.Error.Message))
 	}
-	return label
+	return label, true
 }
 
 // sseEventName is the value of an SSE frame's event field, or "".

@@ -15,12 +15,12 @@ import (
 // readGatewayText handles a text message of a gateway connection: a
 // StreamMessage, or else JSON-RPC of the session.
 func (t *Transport) readGatewayText(data []byte) {
-	if !proto.IsStreamMessage(data) {
+	m, err := proto.DecodeStreamMessage(data)
+	if errors.Is(err, proto.ErrNotStreamMessage) {
 		t.readJSONRPC(data)
 		return
 	}
 	f := &capture.Frame{Chan: capture.Channel{Kind: capture.Control}, Raw: data, Enc: proto.EncJSON}
-	m, err := proto.DecodeStreamMessage(data)
 	if err != nil {
 		f.Err = err
 		t.report(incoming, f)
