@@ -91,38 +91,48 @@ func newStreamCommand() *cobra.Command {
 // runStream connects, runs the stream and maps its end to an exit code.
 func runStream(ctx context.Context, f *runFlags, sf *streamFlags, method string, target Target, io streams) error {
 	defer io.diag.Close()
-	meta, err := startMeta(method, sf)
-	if err != nil {
-		return err
-	}
 	var trace capture.Sink
 	if f.trace {
 		trace = newStreamTrace(io.diag)
 	}
-	run := newGatewayRun(f, sf, io)
 	topts := f.transportOptions()
-	topts.Sink, topts.Warn, topts.StreamOut = trace, io.diag.Println, ""
-	built, err := newWSTransport(target, topts)
+	topts.Sink, topts.Warn = trace, io.diag.Println
+	end, run, err := runGateway(ctx, f, sf, method, target, topts, io)
 	if err != nil {
 		return err
 	}
+	return run.finish(end)
+}
+
+// runGateway runs one gateway stream of method on a connection of its
+// own built from topts, as `mcpscope stream` and the TUI's stream key do:
+// the dial within --timeout, the run within --timeout of each sign of life
+// and --max-time in all, the connection closed after.
+func runGateway(ctx context.Context, f *runFlags, sf *streamFlags, method string, target Target, topts TransportOptions, io streams) (*streamEnd, *gatewayRun, error) {
+	meta, err := startMeta(method, sf)
+	if err != nil {
+		return nil, nil, err
+	}
+	run := newGatewayRun(f, sf, io)
+	topts.StreamOut = "" // the run saves the downloads itself
+	built, err := newWSTransport(target, topts)
+	if err != nil {
+		return nil, nil, err
+	}
 	tr, ok := built.(*ws.Transport)
 	if !ok {
-		return usagef("mcpscope stream speaks the gateway transport only")
+		return nil, nil, usagef("a gateway stream needs the gateway transport")
 	}
 	tr.OnStream(run.event)
 	startCtx, cancel := context.WithTimeout(ctx, min(f.timeout, f.maxTime))
 	err = tr.Start(startCtx, func(*proto.Message) {})
 	cancel()
 	if err != nil {
-		return withExit(ExitConnection, fmt.Errorf("could not connect to %s: %w", target, err))
+		return nil, nil, withExit(ExitConnection, fmt.Errorf("could not connect to %s: %w", target, err))
 	}
 	defer tr.Close()
 	end, err := run.run(ctx, tr, meta)
-	if err != nil {
-		return err
-	}
-	return run.finish(end)
+	return end, run, err
 }
 
 // startMeta is the meta of the start: METHOD, binary unless --text, the

@@ -10,8 +10,6 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
-	"github.com/mcpscope/mcpscope/transports/ws"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
@@ -27,28 +25,10 @@ func gatewayStreamer(f *runFlags, target Target, sink capture.Sink) screen.Strea
 			return nil, fmt.Errorf("the TUI uploads a file, not standard input: give a path")
 		}
 		sf := &streamFlags{upload: upload, chunkSize: DefaultChunkSize}
-		meta, err := startMeta(method, sf)
-		if err != nil {
-			return nil, err
-		}
 		topts := f.transportOptions()
-		topts.Sink, topts.StreamOut, topts.Conn = sink, "", fmt.Sprintf("ws stream %d", n.Add(1))
-		built, err := newWSTransport(target, topts)
-		if err != nil {
-			return nil, err
-		}
-		tr := built.(*ws.Transport)
+		topts.Sink, topts.Conn = sink, fmt.Sprintf("ws stream %d", n.Add(1))
 		quiet := streams{in: strings.NewReader(""), out: io.Discard, diag: &lineWriter{w: io.Discard}}
-		run := newGatewayRun(f, sf, quiet)
-		tr.OnStream(run.event)
-		startCtx, cancel := context.WithTimeout(ctx, min(f.timeout, f.maxTime))
-		err = tr.Start(startCtx, func(*proto.Message) {})
-		cancel()
-		if err != nil {
-			return nil, fmt.Errorf("could not connect to %s: %w", target, err)
-		}
-		defer tr.Close()
-		end, err := run.run(ctx, tr, meta)
+		end, run, err := runGateway(ctx, f, sf, method, target, topts, quiet)
 		switch {
 		case err != nil:
 			return nil, err
