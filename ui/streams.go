@@ -3,6 +3,7 @@ package ui
 import (
 	"cmp"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/progress"
@@ -15,7 +16,8 @@ import (
 
 // streamsPane lists the streams the store remembers, in two sections:
 // the execution streams (request id and tag, MIME type and how much the
-// store kept of a sampled stream, bytes so far, rate, state, and a
+// store kept of a sampled stream, bytes and (from 100 columns) chunks so
+// far, rate, state, and a
 // progress bar when the peer announced the size), then the SSE streams of
 // an HTTP session (streams_sse.go). The first section's column header
 // stays on top; the selection runs over both sections' rows.
@@ -202,8 +204,12 @@ func (p *streamsPane) Render(w, h int, focused bool) string {
 	return strings.Join(look.PadLines(lines, w, h), "\n")
 }
 
-// execColumns are the widths of the execution streams' flexible columns.
-type execColumns struct{ label, bar int }
+// execColumns are the widths of the execution streams' flexible columns;
+// chunks is 0 where the pane is too narrow to count them.
+type execColumns struct{ label, bar, chunks int }
+
+// chunksFrom is the pane width from which the chunk count has a column.
+const chunksFrom = 100
 
 // execColumns lays the execution streams' columns out in w cells.
 func (p *streamsPane) execColumns(w int) execColumns {
@@ -212,24 +218,31 @@ func (p *streamsPane) execColumns(w int) execColumns {
 		barW = min(24, w-62)
 	}
 	p.bar.SetWidth(barW)
-	return execColumns{label: max(w-(12+1+10+1+11+1+6+1)-barW-1, 6), bar: barW}
+	chunks := 0
+	if w >= chunksFrom {
+		chunks = 7
+	}
+	return execColumns{label: max(w-(12+1+10+1+11+1+6+1)-barW-1-chunks-min(chunks, 1), 6), bar: barW, chunks: chunks}
 }
 
 // row lays one execution stream's cells out.
-func (c execColumns) row(id, mime, size, rt, state string) string {
-	return look.CellRight(id, 12) + " " + look.Cell(mime, c.label) + " " + look.CellRight(size, 10) + " " +
-		look.CellRight(rt, 11) + " " + look.Cell(state, 6) + " "
+func (c execColumns) row(id, mime, size, chunks, rt, state string) string {
+	row := look.CellRight(id, 12) + " " + look.Cell(mime, c.label) + " " + look.CellRight(size, 10) + " "
+	if c.chunks > 0 {
+		row += look.CellRight(chunks, c.chunks) + " "
+	}
+	return row + look.CellRight(rt, 11) + " " + look.Cell(state, 6) + " "
 }
 
 // header is the execution streams' column header.
 func (c execColumns) header(st *look.Styles, w int) string {
-	return st.Ink.Muted.Paint(look.Cell(c.row("req/tag", "type", "bytes", "rate", "state"), w))
+	return st.Ink.Muted.Paint(look.Cell(c.row("req/tag", "type", "bytes", "chunks", "rate", "state"), w))
 }
 
 // execRow draws execution stream i.
 func (p *streamsPane) execRow(c execColumns, i, w int, focused bool) string {
 	s := p.list[i]
-	text := c.row(fmt.Sprintf("%d/%d", s.Key.ReqID, s.Key.Tag), p.label(s, c.label), look.ByteSize(s.Bytes), look.Rate(s.Rate), s.State.String())
+	text := c.row(fmt.Sprintf("%d/%d", s.Key.ReqID, s.Key.Tag), p.label(s, c.label), look.ByteSize(s.Bytes), strconv.FormatInt(s.Chunks, 10), look.Rate(s.Rate), s.State.String())
 	bar := strings.Repeat(" ", c.bar)
 	if s.Size >= 0 && c.bar > 0 {
 		bar = p.bar.ViewAs(fraction(s.Bytes, s.Size))
