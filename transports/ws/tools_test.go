@@ -42,7 +42,13 @@ func TestToolFramesAndAnswers(t *testing.T) {
 		} {
 			_ = c.Write(ctx, websocket.MessageText, []byte(s))
 		}
-		_, _, _ = c.Read(ctx)
+		// Stay open until the client leaves: returning would drop the
+		// connection under the rest of the test.
+		for {
+			if _, _, err := c.Read(ctx); err != nil {
+				return
+			}
+		}
 	})
 	tr, fr, got := dial(t, Config{URL: p.url, Mode: ModeTools})
 	if !tr.HandshakeFree() || tr.LinkState().Transport != "tools-ws" {
