@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/cli"
+	"github.com/mcpscope/mcpscope/internal/statedir"
 )
 
 // The test binary plays two parts when re-run with roleEnv set: "main"
@@ -27,7 +28,7 @@ func TestMain(m *testing.M) {
 		_, _ = io.Copy(io.Discard, os.Stdin)
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	os.Exit(statedir.Run(m.Run))
 }
 
 // hangGuard bounds the test's waits; it fires only on a hang.

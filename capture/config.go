@@ -1,5 +1,7 @@
 package capture
 
+import "time"
+
 // Default bounds of a Store, used for every Config field left at zero.
 const (
 	DefaultMaxFrames  = 1_000_000
@@ -49,6 +51,10 @@ type Config struct {
 	// frame keeps its first FrameHead bytes and Size keeps the true size.
 	// Default MaxBytes/4; never more than MaxBytes.
 	FrameHead int
+	// Clock, when set, is what the store reads for the time of a mark
+	// (a stream's end, an SSE stream's events); a replay sets it to the
+	// recorded time. Default time.Now.
+	Clock func() time.Time
 }
 
 // DefaultConfig returns the default bounds: 1,000,000 frames, 256 MiB for
@@ -90,6 +96,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxSSEStreams <= 0 {
 		c.MaxSSEStreams = DefaultMaxSSEStreams
+	}
+	if c.Clock == nil {
+		c.Clock = time.Now
 	}
 	if c.FrameHead <= 0 {
 		c.FrameHead = int(min(c.MaxBytes/4, int64(^uint(0)>>1)))

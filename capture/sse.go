@@ -219,14 +219,14 @@ func clipAt(s string, n int) string {
 
 // OpenSSE starts following the SSE stream of connection conn.
 func (s *Store) OpenSSE(conn string, start SSEStart) {
-	s.sse.open(conn, start, time.Now())
+	s.sse.open(conn, start, s.now())
 	s.notify()
 }
 
 // SSEEvent counts one event of the SSE stream of conn; an unknown or
 // ended stream is left alone.
 func (s *Store) SSEEvent(conn string, seq uint64, size int64, lastID string) {
-	if s.sse.event(conn, seq, size, lastID, time.Now()) {
+	if s.sse.event(conn, seq, size, lastID, s.now()) {
 		s.notify()
 	}
 }
@@ -234,7 +234,7 @@ func (s *Store) SSEEvent(conn string, seq uint64, size int64, lastID string) {
 // EndSSE records how the SSE stream of conn ended; an unknown or ended
 // stream is left alone.
 func (s *Store) EndSSE(conn string, state SSEState, why string) {
-	if s.sse.end(conn, state, why, time.Now()) {
+	if s.sse.end(conn, state, why, s.now()) {
 		s.notify()
 	}
 }

@@ -3,6 +3,7 @@ package capture
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -12,7 +13,11 @@ import (
 func TestDefaultConfig(t *testing.T) {
 	c := DefaultConfig()
 	want := Config{MaxFrames: 1_000_000, MaxBytes: 256 << 20, StreamHead: 64 << 10, StreamTail: 64 << 10, MaxStreams: 256, MaxSSEStreams: 256, FrameHead: 64 << 20}
-	if c != want {
+	if c.Clock == nil {
+		t.Fatal("DefaultConfig() has no clock")
+	}
+	c.Clock = nil
+	if !reflect.DeepEqual(c, want) {
 		t.Fatalf("DefaultConfig() = %+v, want %+v", c, want)
 	}
 	if got := NewStore(Config{MaxBytes: 2}).Config().FrameHead; got != 1 {

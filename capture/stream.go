@@ -123,7 +123,7 @@ func (r *streamRecord) ingest(f *Frame) bool {
 	inHead := r.stats.Frames == 0 ||
 		r.stats.Bytes < int64(r.head.limit) && r.stats.Frames < maxHeadFrames
 	seen := 0
-	forEachPayload(f, func(p []byte) {
+	ForEachPayload(f, func(p []byte) {
 		r.head.write(p)
 		r.tail.write(p)
 		seen += len(p)
@@ -135,10 +135,10 @@ func (r *streamRecord) ingest(f *Frame) bool {
 	return inHead
 }
 
-// forEachPayload calls fn with each payload range of a stream frame, in
+// ForEachPayload calls fn with each payload range of a stream frame, in
 // order: the ranges annotated FieldBody; without any, what follows the last
 // header field; without annotations, all of Raw. Ranges are clipped to Raw.
-func forEachPayload(f *Frame, fn func([]byte)) {
+func ForEachPayload(f *Frame, fn func([]byte)) {
 	bodies, hdrEnd := false, 0
 	for _, fd := range f.Fields {
 		lo, hi, ok := clipRange(fd.Offset, fd.Len, len(f.Raw))
@@ -227,7 +227,7 @@ func (s *Store) MarkStream(key StreamKey, state StreamState, err error) {
 	if state == StreamOpen {
 		r.stats.Ended = time.Time{}
 	} else {
-		r.stats.Ended = time.Now()
+		r.stats.Ended = s.now()
 	}
 	s.mu.Unlock()
 	s.notify()
@@ -303,4 +303,28 @@ func (s *Store) StreamTail(key StreamKey) []byte {
 		return r.tail.bytes()
 	}
 	return nil
+}
+
+// now is the store's clock (Config.Clock).
+func (s *Store) now() time.Time { return s.cfg.Clock() }
+
+// AddStreamRest counts what a recording kept only as totals of a stream:
+// chunks and payload bytes past the part it kept whole, the time of the
+// latest of them, and the stream's last bytes (tail, which become the
+// newest bytes of the stream's tail). A replay calls it; a live transport
+// never does.
+func (s *Store) AddStreamRest(key StreamKey, chunks, bytes int64, last time.Time, tail []byte) {
+	s.mu.Lock()
+	r := s.streamLocked(key)
+	if r.stats.Chunks == 0 && chunks > 0 {
+		r.stats.First = last
+	}
+	r.stats.Chunks += chunks
+	r.stats.Bytes += bytes
+	if last.After(r.stats.Last) {
+		r.stats.Last = last
+	}
+	r.tail.write(tail)
+	s.mu.Unlock()
+	s.notify()
 }

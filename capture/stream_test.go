@@ -184,7 +184,7 @@ func TestStreamPayloadFromFields(t *testing.T) {
 	}
 	for _, tc := range cases {
 		var got []byte
-		forEachPayload(&Frame{Raw: raw, Fields: tc.fields}, func(p []byte) { got = append(got, p...) })
+		ForEachPayload(&Frame{Raw: raw, Fields: tc.fields}, func(p []byte) { got = append(got, p...) })
 		if string(got) != tc.want {
 			t.Errorf("%s: payload %q, want %q", tc.name, got, tc.want)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/spf13/pflag"
 )
 
@@ -31,6 +32,9 @@ type runFlags struct {
 	streamOut    string
 	transport    string
 	noRedact     bool
+	record       string
+	noRecord     bool
+	recordMax    int64
 }
 
 // register adds the flags to fs.
@@ -52,7 +56,10 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.encoding, "encoding", "", "preferred MCP-Flow body `ENCODING`: cbor or json")
 	fs.StringVar(&f.streamOut, "stream-out", "", "save execution stream payloads under `DIR`")
 	fs.StringVar(&f.transport, "transport", "", "use the transport `NAME` instead of the one the URL implies")
-	fs.BoolVar(&f.noRedact, "no-redact", false, "show credentials (Authorization, cookies, tokens) in captured headers instead of redacting them")
+	fs.BoolVar(&f.noRedact, "no-redact", false, "show credentials (Authorization, cookies, tokens) in captured headers and recordings instead of redacting them")
+	fs.StringVar(&f.record, "record", "", "record the session to `FILE` (the TUI records into the state directory by default)")
+	fs.BoolVar(&f.noRecord, "no-record", false, "do not record the session (TUI)")
+	fs.Int64Var(&f.recordMax, "record-stream-max", recordings.DefaultStreamMax, "payload bytes of one stream a recording keeps whole (`N`); past it, totals and the last 1 MiB")
 }
 
 // validate checks the flags that stand on their own.
@@ -68,6 +75,12 @@ func (f *runFlags) validate() error {
 	}
 	if f.encoding != "" && f.encoding != "cbor" && f.encoding != "json" {
 		return usagef("--encoding must be cbor or json, got %q", f.encoding)
+	}
+	if f.record != "" && f.noRecord {
+		return usagef("--record and --no-record contradict each other")
+	}
+	if f.recordMax <= 0 {
+		return usagef("--record-stream-max must be positive, got %d", f.recordMax)
 	}
 	if _, err := parseEnv(f.env); err != nil {
 		return err

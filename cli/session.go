@@ -59,7 +59,16 @@ func (f *runFlags) execute(ctx context.Context, target Target, io streams, w wor
 	}
 	flood := &datagramFlood{out: io.diag}
 	defer flood.Flush()
-	sink := capture.Tee(trace, r.warnings, &streamWarnings{out: io.diag}, flood)
+	rec, err := f.startRecording(target, "", false)
+	if err != nil {
+		return err
+	}
+	var tap capture.Sink
+	if rec != nil {
+		tap = rec
+		defer closeRecording(rec, io.diag) // after the session's close: its frames are in
+	}
+	sink := capture.Tee(trace, r.warnings, &streamWarnings{out: io.diag}, flood, tap)
 	t, session, err := plan.open(target, sink, io.diag.Println, stop)
 	if err != nil {
 		return err
@@ -71,6 +80,7 @@ func (f *runFlags) execute(ctx context.Context, target Target, io streams, w wor
 	if err := r.session.Connect(ctx); err != nil {
 		return runFailure(ctx, connectFailure(target, err, r.session.ProtocolVersion() == ""))
 	}
+	recordLink(rec, t, session)
 	return runFailure(ctx, w(ctx, r))
 }
 

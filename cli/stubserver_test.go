@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/mcpscope/mcpscope/internal/statedir"
 )
 
 // The test binary doubles as a small misbehaving stdio server: with
@@ -23,7 +25,7 @@ func TestMain(m *testing.M) {
 		stubServer(mode)
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	os.Exit(statedir.Run(m.Run))
 }
 
 // stubArgv returns the argv and env that start the stub server in mode:

@@ -74,6 +74,13 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, onConnect []ui.Reque
 	if f.insecure {
 		cfg.Notice = insecureNotice
 	}
+	rec, err := f.startRecording(target, "", true)
+	if err != nil {
+		return err
+	}
+	if rec != nil {
+		cfg.Tap, cfg.Recording = rec, rec.Path()
+	}
 	model := ui.New(cfg)
 	out := cmd.OutOrStdout()
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(cmd.InOrStdin()), tea.WithOutput(out)}
@@ -90,6 +97,11 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, onConnect []ui.Reque
 	}
 	_, err = prog.Run()
 	closeErr := model.Close()
+	if rec != nil {
+		if rerr := rec.Close(); rerr != nil {
+			fmt.Fprintf(cmd.ErrOrStderr(), "mcpscope: %v; the recording %s holds the %d frames before that\n", rerr, rec.Path(), rec.Frames())
+		}
+	}
 	switch {
 	case err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, tea.ErrInterrupted):
 		return fmt.Errorf("the TUI stopped: %w", err)

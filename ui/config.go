@@ -53,6 +53,21 @@ type Config struct {
 	// Notice is a standing warning shown in the status bar, such as the
 	// one of --insecure.
 	Notice string
+	// Tap, when set, receives everything the Store receives, after it
+	// (so each frame's Seq is set), with the same connection names: the
+	// session's recording.
+	Tap Tap
+	// Recording is the path of the file Tap writes, or "".
+	Recording string
+}
+
+// Tap is a Sink that also takes stream marks, labels and SSE stream
+// events: a recordings.Writer.
+type Tap interface {
+	capture.Sink
+	capture.StreamMarker
+	capture.StreamLabeler
+	capture.SSETracker
 }
 
 // Requests sent by the quick-action keys.

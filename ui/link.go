@@ -51,6 +51,9 @@ func (m *Model) dial() tea.Cmd {
 	gen := m.conn.gen
 	m.interactive.NewConnection(gen)
 	sink := connSink{store: m.cfg.Store}
+	if m.cfg.Tap != nil {
+		sink.store = capture.Tee(m.cfg.Store, m.cfg.Tap).(Tap)
+	}
 	if gen > 1 {
 		sink.suffix = "#" + strconv.Itoa(gen)
 	}
@@ -159,7 +162,7 @@ func closeLink(l Link) error {
 // connSink hands frames and stream marks to the store, renaming the
 // connection of a later link generation.
 type connSink struct {
-	store  *capture.Store
+	store  Tap
 	suffix string
 }
 

@@ -1,0 +1,120 @@
+package cli
+
+import (
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/recordings"
+)
+
+// recordPath returns where to record the session: --record FILE; for the
+// TUI (auto), a fresh file in the state directory unless --no-record;
+// otherwise "" (headless commands record only when asked).
+func (f *runFlags) recordPath(target Target, auto bool) (string, error) {
+	switch {
+	case f.record != "":
+		return f.record, nil
+	case f.noRecord || !auto:
+		return "", nil
+	}
+	dir, err := recordings.Dir()
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("creating the recordings directory: %w", err)
+	}
+	// Room for the new one: the newest 49 stay.
+	_ = recordings.Prune(dir, recordings.KeepSessions-1, recordings.KeepBytes)
+	return recordings.NewPath(dir, recordTarget(target), time.Now()), nil
+}
+
+// startRecording opens the recording of a session to target by command,
+// or returns nil when there is none to make.
+func (f *runFlags) startRecording(target Target, command string, auto bool) (*recordings.Writer, error) {
+	path, err := f.recordPath(target, auto)
+	if err != nil || path == "" {
+		return nil, err
+	}
+	h := recordings.Header{Mcpscope: Version(), Target: recordTarget(target), Transport: target.Transport, Command: command}
+	w, err := recordings.Create(path, h, recordings.Options{NoRedact: f.noRedact, Secrets: f.secrets(), StreamMax: f.recordMax})
+	if err != nil {
+		return nil, withExit(ExitUsage, err)
+	}
+	return w, nil
+}
+
+// recordLink writes the transport and era a connected session settled on.
+func recordLink(w *recordings.Writer, t client.Transport, s *client.Session) {
+	if w == nil {
+		return
+	}
+	name := client.LinkStateOf(t).Transport
+	w.Link(name, s.ProtocolVersion())
+}
+
+// recordTarget is the target as a recording names it: a URL without its
+// user's password and with its secret query values redacted; a command
+// line as it is (its --env values never appear in it).
+func recordTarget(t Target) string {
+	if t.URL == nil {
+		return t.String()
+	}
+	u := *t.URL
+	if u.User != nil {
+		u.User = url.User(u.User.Username())
+	}
+	s := u.Scheme + "://" + u.Host
+	if u.User != nil {
+		s = u.Scheme + "://" + u.User.String() + "@" + u.Host
+	}
+	return s + proto.RedactQuery(u.RequestURI())
+}
+
+// secretWords mark a --header or --env name whose value is a credential.
+var secretWords = []string{"auth", "token", "key", "secret", "cookie", "password"}
+
+// secrets returns the values of --header and --env flags whose names say
+// auth, token, key, secret, cookie or password: a recording masks them
+// wherever they appear. An Authorization value's credentials after its
+// scheme are masked on their own too.
+func (f *runFlags) secrets() []string {
+	var out []string
+	add := func(name, value string) {
+		n := strings.ToLower(name)
+		for _, w := range secretWords {
+			if strings.Contains(n, w) {
+				value = strings.TrimSpace(value)
+				out = append(out, value)
+				if _, cred, ok := strings.Cut(value, " "); ok {
+					out = append(out, strings.TrimSpace(cred))
+				}
+				return
+			}
+		}
+	}
+	for _, h := range f.headers {
+		if name, value, ok := strings.Cut(h, ":"); ok {
+			add(name, value)
+		}
+	}
+	for _, e := range f.env {
+		if name, value, ok := strings.Cut(e, "="); ok {
+			add(name, value)
+		}
+	}
+	return out
+}
+
+// closeRecording closes a headless run's recording and says on diag when
+// it stopped early (a full disk): what it holds is still readable.
+func closeRecording(w *recordings.Writer, diag *lineWriter) {
+	if err := w.Close(); err != nil {
+		diag.Println("warning: " + err.Error() + fmt.Sprintf("; the recording holds the %d frames before that", w.Frames()))
+	}
+}

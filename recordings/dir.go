@@ -1,0 +1,178 @@
+package recordings
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Ext ends the name of every recording mcpscope writes on its own.
+const Ext = ".mcpscope.jsonl"
+
+// What the state directory keeps: the newest KeepSessions recordings, and
+// fewer when they would take more than KeepBytes.
+const (
+	KeepSessions = 50
+	KeepBytes    = 1 << 30
+)
+
+// Dir returns the directory the TUI records sessions into:
+// $XDG_STATE_HOME/mcpscope/recordings, by default
+// ~/.local/state/mcpscope/recordings.
+func Dir() (string, error) {
+	base := os.Getenv("XDG_STATE_HOME")
+	if base == "" || !filepath.IsAbs(base) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("finding the state directory: %w", err)
+		}
+		base = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(base, "mcpscope", "recordings"), nil
+}
+
+// NewPath returns a fresh path in dir for a session started at t against
+// target: the time first, so that names sort by age, then the target's
+// name in safe characters.
+func NewPath(dir, target string, t time.Time) string {
+	slug := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '.':
+			return r
+		}
+		return '_'
+	}, filepath.Base(strings.Fields(target + " x")[0]))
+	slug = strings.Trim(slug, "._")
+	if len(slug) > 40 {
+		slug = slug[:40]
+	}
+	if slug == "" {
+		slug = "session"
+	}
+	return filepath.Join(dir, t.UTC().Format("20060102T150405.000Z")+"-"+slug+Ext)
+}
+
+// Entry is one recording in a directory.
+type Entry struct {
+	Path    string
+	Header  Header
+	Frames  int64     // frame lines in the file
+	Size    int64     // bytes on disk
+	ModTime time.Time // last written
+	Ended   bool      // the session closed cleanly
+	Err     error     // why its header could not be read
+}
+
+// List returns the recordings in dir, newest first, with their headers and
+// frame counts. A missing dir holds none.
+func List(dir string) ([]Entry, error) {
+	names, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listing recordings: %w", err)
+	}
+	var out []Entry
+	for _, d := range names {
+		if d.IsDir() || !strings.HasSuffix(d.Name(), Ext) {
+			continue
+		}
+		out = append(out, Describe(filepath.Join(dir, d.Name())))
+	}
+	slices.SortFunc(out, func(a, b Entry) int { return cmp.Compare(b.Path, a.Path) })
+	return out, nil
+}
+
+// frameMark starts every frame line; endMark starts the end line.
+var (
+	frameMark = []byte(`{"k":"` + kindFrame + `"`)
+	endMark   = []byte(`{"k":"` + kindEnd + `"`)
+)
+
+// Describe reads a recording's header and counts its frames without
+// decoding them.
+func Describe(path string) Entry {
+	e := Entry{Path: path}
+	st, err := os.Stat(path)
+	if err != nil {
+		e.Err = err
+		return e
+	}
+	e.Size, e.ModTime = st.Size(), st.ModTime()
+	r, err := Open(path)
+	if err != nil {
+		e.Err = err
+		return e
+	}
+	e.Header = r.Header()
+	_ = r.Close()
+	f, err := os.Open(path)
+	if err != nil {
+		e.Err = err
+		return e
+	}
+	defer f.Close()
+	buf := make([]byte, 1<<20)
+	var carry []byte
+	for {
+		n, err := f.Read(buf)
+		chunk := append(carry, buf[:n]...)
+		e.Frames += int64(bytes.Count(chunk, append([]byte("\n"), frameMark...)))
+		if bytes.Contains(chunk, append([]byte("\n"), endMark...)) {
+			e.Ended = true
+		}
+		carry = append(carry[:0], chunk[max(0, len(chunk)-len(frameMark)):]...)
+		if err == io.EOF || n == 0 {
+			break
+		}
+		if err != nil {
+			e.Err = err
+			break
+		}
+	}
+	return e
+}
+
+// Prune removes the oldest recordings of dir beyond the newest keep, and
+// beyond maxBytes in all; the newest is always kept.
+func Prune(dir string, keep int, maxBytes int64) error {
+	names, err := os.ReadDir(dir)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+		return fmt.Errorf("pruning recordings: %w", err)
+	}
+	var paths []string
+	for _, d := range names {
+		if !d.IsDir() && strings.HasSuffix(d.Name(), Ext) {
+			paths = append(paths, d.Name())
+		}
+	}
+	slices.Sort(paths)
+	slices.Reverse(paths)
+	var total int64
+	var errs []error
+	for i, name := range paths {
+		p := filepath.Join(dir, name)
+		st, err := os.Stat(p)
+		if err != nil {
+			continue
+		}
+		total += st.Size()
+		if i > 0 && (i >= keep || total > maxBytes) {
+			if err := os.Remove(p); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,161 @@
+package recordings
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+)
+
+// secretKeys are JSON member names whose string values are credentials
+// in any body (OAuth token responses and requests, basic logins).
+var secretKeys = []string{
+	"access_token", "refresh_token", "id_token", "client_secret", "code_verifier",
+	"client_assertion", "assertion", "password", "api_key", "apikey", "authorization", "cookie",
+}
+
+// secretKeyParts mark a credential anywhere in a member name.
+var secretKeyParts = []string{"token", "secret", "password"}
+
+// SecretKey reports whether a JSON member or form field named name holds
+// a credential. Names compare without regard to case; a name that only
+// counts tokens ("maxTokens") is not one, since only string values are
+// ever redacted.
+func SecretKey(name string) bool {
+	n := strings.ToLower(name)
+	for _, k := range secretKeys {
+		if n == k {
+			return true
+		}
+	}
+	for _, p := range secretKeyParts {
+		if strings.Contains(n, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// mask overwrites b with "<redacted N bytes>" padded with '*' to len(b),
+// or with '*' alone when the words do not fit: the length of every byte
+// range, and so every length prefix and annotation, stays true.
+func mask(b []byte) {
+	label := "<redacted " + strconv.Itoa(len(b)) + " bytes>"
+	if len(label) > len(b) {
+		label = ""
+	}
+	n := copy(b, label)
+	for i := n; i < len(b); i++ {
+		b[i] = '*'
+	}
+}
+
+// redactor masks credentials in a frame's bytes before they are written.
+type redactor struct {
+	secrets [][]byte // literal values to mask wherever they appear (--header values)
+}
+
+// hintWords are what a body must contain, in lower case, to be scanned
+// for secret members at all: most frames are not.
+var hintWords = []string{"token", "secret", "password", "assertion", "code_verifier", "api_key", "apikey", "authorization", "cookie"}
+
+// redact returns b with its credentials masked: each literal secret
+// wherever it appears, and the string value of each JSON member whose name
+// is a secret (SecretKey). b itself is never changed: a copy is made
+// when something is masked.
+func (r *redactor) redact(b []byte) []byte {
+	out := b
+	own := func() {
+		if &out[0] == &b[0] {
+			out = bytes.Clone(b)
+		}
+	}
+	for _, s := range r.secrets {
+		for from := 0; len(s) > 0 && len(out) > 0; {
+			i := bytes.Index(out[from:], s)
+			if i < 0 {
+				break
+			}
+			own()
+			mask(out[from+i : from+i+len(s)])
+			from += i + len(s)
+		}
+	}
+	if len(out) == 0 || !mentionsSecret(out) {
+		return out
+	}
+	for _, v := range secretMembers(out) {
+		own()
+		mask(out[v[0]:v[1]])
+	}
+	return out
+}
+
+// mentionsSecret reports whether b contains any hint word, in any case.
+func mentionsSecret(b []byte) bool {
+	lower := bytes.ToLower(b)
+	for _, w := range hintWords {
+		if bytes.Contains(lower, []byte(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+// secretMembers finds, in bytes that hold JSON somewhere (a line, an SSE
+// event, a framed body), the ranges of the string values of members whose
+// names are secrets: `"name" : "value"`. It reads quoted strings one after
+// another without parsing the document, so framing around the JSON and
+// any depth of nesting cost nothing.
+func secretMembers(b []byte) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(b); {
+		q := bytes.IndexByte(b[i:], '"')
+		if q < 0 {
+			break
+		}
+		start := i + q + 1
+		end := stringEnd(b, start)
+		if end < 0 {
+			break
+		}
+		name := b[start:end]
+		j := skipSpace(b, end+1)
+		if j < len(b) && b[j] == ':' {
+			j = skipSpace(b, j+1)
+			if j < len(b) && b[j] == '"' {
+				vEnd := stringEnd(b, j+1)
+				if vEnd < 0 {
+					break
+				}
+				if SecretKey(string(name)) && vEnd > j+1 {
+					out = append(out, [2]int{j + 1, vEnd})
+				}
+				i = vEnd + 1
+				continue
+			}
+		}
+		i = end + 1
+	}
+	return out
+}
+
+// stringEnd returns the index of the quote that ends the JSON string whose
+// contents start at from, or -1.
+func stringEnd(b []byte, from int) int {
+	for i := from; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i
+		}
+	}
+	return -1
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
+	}
+	return i
+}

@@ -1,0 +1,127 @@
+package recordings
+
+import (
+	"time"
+
+	"github.com/mcpscope/mcpscope/capture"
+)
+
+// streamCap is what a Writer tracks of one stream: how much of its payload
+// was written whole and, past StreamMax, the totals and tail not yet
+// written.
+type streamCap struct {
+	kept   int64     // payload bytes written whole
+	chunks int64     // chunks past the cap since the last stream_rest line
+	bytes  int64     // their payload bytes
+	last   time.Time // the time of the latest of them
+	tail   []byte    // the stream's last bytes past the cap (at most 2 × tailLimit held)
+	capped bool
+}
+
+// keepTail adds p to the tail, trimming it back to tailLimit when it has
+// grown to twice that.
+func (c *streamCap) keepTail(p []byte) {
+	c.tail = append(c.tail, p...)
+	if len(c.tail) > 2*tailLimit {
+		c.tail = append(c.tail[:0], c.tail[len(c.tail)-tailLimit:]...)
+	}
+}
+
+// lastBytes returns the tail, at most tailLimit bytes.
+func (c *streamCap) lastBytes() []byte {
+	return c.tail[max(0, len(c.tail)-tailLimit):]
+}
+
+// streamCaps holds the streamCap of each stream a Writer is recording.
+type streamCaps struct {
+	max  int64
+	recs map[capture.StreamKey]*streamCap
+}
+
+// payload returns the payload ranges of a stream frame and their length.
+func payload(f *capture.Frame) (parts [][]byte, n int64) {
+	capture.ForEachPayload(f, func(p []byte) {
+		parts = append(parts, p)
+		n += int64(len(p))
+	})
+	return parts, n
+}
+
+// past reports whether stream frame f comes after its stream's cap, in
+// which case it is only counted, never written.
+func (c *streamCaps) past(f *capture.Frame) bool {
+	r := c.recs[capture.StreamKeyOf(f)]
+	if r == nil || !r.capped {
+		return false
+	}
+	parts, n := payload(f)
+	for _, p := range parts {
+		r.keepTail(p)
+	}
+	if f.Size > len(f.Raw) {
+		n += int64(f.Size - len(f.Raw))
+	}
+	r.chunks++
+	r.bytes += n
+	r.last = f.Time
+	return true
+}
+
+// cut returns how many of f's bytes to write: all of them, except for the
+// stream chunk that crosses its stream's cap, which keeps the part within
+// it (its payload being the end of its bytes); the rest of its payload
+// starts the tail.
+func (c *streamCaps) cut(f *capture.Frame) int {
+	if f.Chan.Kind != capture.Stream {
+		return len(f.Raw)
+	}
+	key := capture.StreamKeyOf(f)
+	r := c.recs[key]
+	if r == nil {
+		r = &streamCap{}
+		c.recs[key] = r
+	}
+	_, n := payload(f)
+	if r.kept+n <= c.max {
+		r.kept += n
+		return len(f.Raw)
+	}
+	over := int(min(r.kept+n-c.max, int64(len(f.Raw))))
+	r.kept, r.capped = c.max, true
+	keep := len(f.Raw) - over
+	r.keepTail(f.Raw[keep:])
+	return keep
+}
+
+// report writes a stream_rest line for every capped stream counted since
+// the last one; final (Close) adds each one's tail.
+func (c *streamCaps) report(w *Writer, final bool) {
+	for key, r := range c.recs {
+		if r.capped && (r.chunks > 0 || final) {
+			c.rest(w, key, r, final)
+		}
+	}
+}
+
+// end writes the totals and tail of a stream that ended, and forgets it.
+func (c *streamCaps) end(w *Writer, key capture.StreamKey) {
+	if r := c.recs[key]; r != nil {
+		if r.capped {
+			c.rest(w, key, r, true)
+		}
+		delete(c.recs, key)
+	}
+}
+
+// rest writes one stream_rest line: the chunks and bytes counted since the
+// last one and, when withTail, the stream's last bytes.
+func (c *streamCaps) rest(w *Writer, key capture.StreamKey, r *streamCap, withTail bool) {
+	l := keyLine(kindRest, key)
+	l.T, l.Chunks, l.Total = r.last.UnixNano(), r.chunks, r.bytes
+	if withTail {
+		setBytes(r.lastBytes(), &l.Text, &l.B64)
+		r.tail = nil
+	}
+	r.chunks, r.bytes = 0, 0
+	w.writeLocked(l)
+}

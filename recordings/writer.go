@@ -1,0 +1,384 @@
+package recordings
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// FlushEvery is the longest a captured frame waits in memory before it is
+// written to the file; a control message is written at once.
+const FlushEvery = 100 * time.Millisecond
+
+// Options says how a Writer records.
+type Options struct {
+	// NoRedact keeps credentials (--no-redact). By default the values of
+	// secret JSON members and every Secrets value are masked, their
+	// length kept visible.
+	NoRedact bool
+	// Secrets are values masked wherever they appear in captured bytes:
+	// the values of --header and --env flags whose names say auth, token,
+	// key, secret or cookie.
+	Secrets []string
+	// StreamMax is how many payload bytes of one stream are kept whole;
+	// past it, totals and the last 1 MiB. Default DefaultStreamMax.
+	StreamMax int64
+}
+
+// Writer appends what a session captures to a recording. It is a capture
+// Sink that also takes stream marks, labels and SSE stream events, so it is
+// teed beside the session's Store (after it, so that each frame's Seq is
+// set). Every method is safe for concurrent use; a write error stops the
+// recording (Err says why) and never the session.
+type Writer struct {
+	mu      sync.Mutex
+	w       io.Writer
+	file    *os.File // when the Writer owns a file: Sync and Close
+	path    string
+	buf     *bufio.Writer
+	scratch bytes.Buffer
+	enc     *json.Encoder
+	err     error
+	closed  bool
+	pending bool // something is buffered and not yet written
+	red     *redactor
+	caps    streamCaps
+	frames  int64
+	stop    chan struct{}
+	done    chan struct{}
+}
+
+var (
+	_ capture.Releaser      = (*Writer)(nil)
+	_ capture.StreamMarker  = (*Writer)(nil)
+	_ capture.StreamLabeler = (*Writer)(nil)
+	_ capture.SSETracker    = (*Writer)(nil)
+)
+
+// Create creates the recording file path (readable by its owner only:
+// it holds whatever the server said) and writes its header.
+func Create(path string, h Header, o Options) (*Writer, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("creating the recording: %w", err)
+	}
+	w, err := NewWriter(f, h, o)
+	if err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	w.file, w.path = f, path
+	return w, nil
+}
+
+// NewWriter writes a recording to w, starting with its header. Close
+// flushes it and stops the flusher; it closes w only when Create opened it.
+func NewWriter(w io.Writer, h Header, o Options) (*Writer, error) {
+	if o.StreamMax <= 0 {
+		o.StreamMax = DefaultStreamMax
+	}
+	h.Format, h.Version, h.StreamMax = Format, Version, o.StreamMax
+	h.Redaction = RedactDefault
+	red := &redactor{}
+	if o.NoRedact {
+		h.Redaction = RedactNone
+		red = nil
+	} else {
+		for _, s := range o.Secrets {
+			if len(s) >= 4 { // shorter values would mask ordinary bytes
+				red.secrets = append(red.secrets, []byte(s))
+			}
+		}
+	}
+	if h.Started.IsZero() {
+		h.Started = time.Now()
+	}
+	wr := &Writer{w: w, buf: bufio.NewWriterSize(w, 64<<10), red: red, stop: make(chan struct{}), done: make(chan struct{})}
+	wr.caps = streamCaps{max: o.StreamMax, recs: map[capture.StreamKey]*streamCap{}}
+	wr.enc = json.NewEncoder(&wr.scratch)
+	wr.enc.SetEscapeHTML(false)
+	wr.mu.Lock()
+	wr.writeLocked(h)
+	wr.flushLocked()
+	err := wr.err
+	wr.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	go wr.flusher()
+	return wr, nil
+}
+
+// flusher writes what is buffered every FlushEvery, and the totals of
+// capped streams, until Close.
+func (w *Writer) flusher() {
+	defer close(w.done)
+	t := time.NewTicker(FlushEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-w.stop:
+			return
+		case <-t.C:
+			w.mu.Lock()
+			if !w.closed {
+				w.caps.report(w, false)
+				w.flushLocked()
+			}
+			w.mu.Unlock()
+		}
+	}
+}
+
+// Path returns the file Create created, or "".
+func (w *Writer) Path() string { return w.path }
+
+// Err returns the error that stopped the recording, or nil.
+func (w *Writer) Err() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
+// Frames returns how many frames have been recorded.
+func (w *Writer) Frames() int64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.frames
+}
+
+// Close writes the tails of capped streams and the end line, flushes, and
+// closes the file Create opened. It returns the first write error.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return w.err
+	}
+	w.caps.report(w, true)
+	w.writeLocked(line{K: kindEnd, T: time.Now().UnixNano()})
+	w.flushLocked()
+	w.closed = true
+	w.mu.Unlock()
+	close(w.stop)
+	<-w.done
+	if w.file != nil {
+		if err := w.file.Close(); err != nil && w.err == nil {
+			w.err = fmt.Errorf("closing the recording: %w", err)
+		}
+	}
+	return w.err
+}
+
+// ReleasesUnheld is true: a frame is encoded while Append runs.
+func (w *Writer) ReleasesUnheld() bool { return true }
+
+// Append records f. A control message is written to the file at once.
+func (w *Writer) Append(f *capture.Frame) uint64 {
+	if f == nil {
+		return 0
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed || w.err != nil {
+		return 0
+	}
+	if f.Chan.Kind == capture.Stream && w.caps.past(f) {
+		return 0
+	}
+	l := frameLine(f, w.caps.cut(f))
+	if w.red != nil {
+		w.redactLine(&l)
+	}
+	w.writeLocked(l)
+	w.frames++
+	if f.Chan.Kind == capture.Control {
+		w.flushLocked()
+	}
+	return 0
+}
+
+// redactLine masks credentials in a frame line's bytes and message body.
+func (w *Writer) redactLine(l *line) {
+	if l.Text != nil {
+		s := string(w.red.redact([]byte(*l.Text)))
+		l.Text = &s
+	} else if l.B64 != nil {
+		l.B64 = w.red.redact(l.B64)
+	}
+	if l.MText != nil {
+		s := string(w.red.redact([]byte(*l.MText)))
+		l.MText = &s
+	}
+}
+
+// MarkStream records a stream's state.
+func (w *Writer) MarkStream(key capture.StreamKey, state capture.StreamState, err error) {
+	l := keyLine(kindMark, key)
+	l.State = streamStates[state]
+	if err != nil {
+		l.Err = err.Error()
+	}
+	w.record(l, func() {
+		if state != capture.StreamOpen {
+			w.caps.end(w, key)
+		}
+	})
+}
+
+// SetStreamSize records the size the peer announced for a stream.
+func (w *Writer) SetStreamSize(key capture.StreamKey, size int64) {
+	l := keyLine(kindSize, key)
+	l.Total = size
+	w.record(l, nil)
+}
+
+// LabelStream records what a stream is.
+func (w *Writer) LabelStream(key capture.StreamKey, label string) {
+	l := keyLine(kindLabel, key)
+	l.Label = label
+	w.record(l, nil)
+}
+
+// OpenSSE records the start of an SSE stream's body.
+func (w *Writer) OpenSSE(conn string, s capture.SSEStart) {
+	w.record(line{K: kindSSEOpen, Conn: conn, Kind: sseKinds[s.Kind], Method: s.Method, ReqID: s.ReqID, Of: s.Of, After: s.After}, nil)
+}
+
+// SSEEvent records one event of an SSE stream; seq is the live store's
+// Seq of its frame.
+func (w *Writer) SSEEvent(conn string, seq uint64, size int64, lastID string) {
+	w.record(line{K: kindSSEEvent, Conn: conn, Seq: seq, Total: size, LastID: lastID}, nil)
+}
+
+// EndSSE records how an SSE stream ended.
+func (w *Writer) EndSSE(conn string, state capture.SSEState, why string) {
+	w.record(line{K: kindSSEEnd, Conn: conn, State: sseStates[state], Why: why}, nil)
+}
+
+// Link records the transport and protocol era once the session knows
+// them (after the handshake).
+func (w *Writer) Link(transport, era string) {
+	w.record(line{K: kindLink, Transport: transport, Era: era}, nil)
+}
+
+// record stamps and writes a non-frame line, running after (under the
+// lock) once it is written.
+func (w *Writer) record(l line, after func()) {
+	l.T = time.Now().UnixNano()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed || w.err != nil {
+		return
+	}
+	if after != nil {
+		after()
+	}
+	w.writeLocked(l)
+}
+
+func keyLine(kind string, key capture.StreamKey) line {
+	return line{K: kind, Conn: key.Conn, Req: key.ReqID, Tag: key.Tag}
+}
+
+// writeLocked encodes v as one line into the buffer.
+func (w *Writer) writeLocked(v any) {
+	if w.err != nil {
+		return
+	}
+	w.scratch.Reset()
+	if err := w.enc.Encode(v); err != nil {
+		// Only an unencodable value gets here; it is dropped, not the file.
+		return
+	}
+	if _, err := w.buf.Write(w.scratch.Bytes()); err != nil {
+		w.fail(err)
+		return
+	}
+	w.pending = true
+	if w.scratch.Cap() > 1<<20 {
+		w.scratch = bytes.Buffer{} // let one huge frame's buffer go
+	}
+}
+
+// flushLocked writes what is buffered to the file.
+func (w *Writer) flushLocked() {
+	if !w.pending || w.err != nil {
+		return
+	}
+	if err := w.buf.Flush(); err != nil {
+		w.fail(err)
+	}
+	w.pending = false
+}
+
+func (w *Writer) fail(err error) {
+	if w.err == nil {
+		w.err = fmt.Errorf("%w: %w", ErrStopped, err)
+	}
+}
+
+// ErrStopped is wrapped by Err when the recording stopped on a write error.
+var ErrStopped = errors.New("the recording stopped")
+
+// frameLine turns f into its line; keep is how many of its bytes to write.
+func frameLine(f *capture.Frame, keep int) line {
+	l := line{K: kindFrame, T: f.Time.UnixNano(), Seq: f.Seq, Dir: f.Dir.String(), Conn: f.Conn, Ch: channelNames[f.Chan.Kind]}
+	l.Req, l.Tag, l.DCh = f.Chan.ReqID, f.Chan.Tag, f.Chan.Ch
+	raw := f.Raw[:min(keep, len(f.Raw))]
+	setBytes(raw, &l.Text, &l.B64)
+	if size := max(f.Size, len(f.Raw)); size > len(raw) {
+		l.Size = size
+	}
+	if f.Enc != 0 {
+		l.Enc = encodingNames[f.Enc]
+	}
+	for _, fd := range f.Fields {
+		if fd.Offset < len(raw) {
+			l.Fields = append(l.Fields, fieldLine{O: fd.Offset, N: fd.Len, F: fd.Name, V: fd.Value, K: uint8(fd.Kind)})
+		}
+	}
+	if f.Err != nil {
+		l.Err = f.Err.Error()
+	}
+	if m := f.Msg; m != nil {
+		if m.Violation != nil {
+			l.Viol = m.Violation.Error()
+		}
+		if i := bytes.Index(raw, m.Raw); len(m.Raw) > 0 && i >= 0 {
+			l.Msg = []int{i, len(m.Raw)}
+		} else if len(m.Raw) > 0 {
+			setBytes(m.Raw, &l.MText, &l.MB64)
+		} else if b, err := json.Marshal(m); err == nil {
+			s := string(b)
+			l.MText = &s
+			if f.Enc != proto.EncJSON {
+				l.MEnc = encodingNames[proto.EncJSON]
+			}
+		}
+	}
+	return l
+}
+
+// setBytes stores b as text when it is valid UTF-8, as base64 otherwise.
+func setBytes(b []byte, text **string, b64 *[]byte) {
+	if len(b) == 0 {
+		return
+	}
+	if utf8.Valid(b) {
+		s := string(b)
+		*text = &s
+		return
+	}
+	*b64 = b
+}
