@@ -43,6 +43,8 @@ func NewRootCommand() *cobra.Command {
 		newVersionCommand(),
 		newServeCommand(),
 		newDemoCommand(),
+		newReplayCommand(),
+		newExportCommand(),
 	)
 	return root
 }

@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"github.com/spf13/cobra"
+)
+
+// replayFlags are the flags of `mcpscope replay`.
+type replayFlags struct {
+	run     runFlags // the connection flags of --against
+	against bool
+	ignore  []string
+}
+
+// newReplayCommand builds `mcpscope replay [FILE] [--against TARGET]`.
+func newReplayCommand() *cobra.Command {
+	f := &replayFlags{}
+	cmd := &cobra.Command{
+		Use:   "replay [FILE] [--against TARGET]",
+		Short: "Open a recording in the TUI, or re-send its requests to a server and diff the answers",
+		Long: "With FILE, replay opens the recording in the TUI: every pane as it was live.\n" +
+			"Without FILE it lists the recent recordings to pick from.\n\n" +
+			"--against TARGET re-sends the recording's requests to TARGET in order, compares\n" +
+			"each answer with the recorded one and prints the differences by JSON path.\n" +
+			"It exits 0 when every answer matches and 1 when one differs.",
+		Example: "  mcpscope replay\n" +
+			"  mcpscope replay session.mcpscope.jsonl\n" +
+			"  mcpscope replay session.mcpscope.jsonl --against http://127.0.0.1:3000/mcp\n" +
+			"  mcpscope replay session.mcpscope.jsonl --against -- node server.js",
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.against {
+				return runReplayAgainst(cmd, args, f)
+			}
+			if len(args) > 1 {
+				return usagef("replay takes one FILE; to re-send its requests to a server use --against TARGET")
+			}
+			file := ""
+			if len(args) == 1 {
+				file = args[0]
+			}
+			return runReplayTUI(cmd, file, f)
+		},
+	}
+	f.run.register(cmd.Flags())
+	cmd.Flags().BoolVar(&f.against, "against", false, "re-send the recorded requests to TARGET (the argument after FILE, or -- CMD [ARGS…]) and diff the answers")
+	cmd.Flags().StringArrayVar(&f.ignore, "ignore", nil, "also ignore the JSON `PATH` when comparing answers (repeatable; ids, timestamps, session ids and _meta are always ignored)")
+	return cmd
+}
