@@ -42,7 +42,8 @@ func (f *runFlags) startRecording(target Target, command string, auto bool) (*re
 		return nil, err
 	}
 	h := recordings.Header{Mcpscope: Version(), Target: recordTarget(target), Transport: target.Transport, Command: command}
-	w, err := recordings.Create(path, h, recordings.Options{NoRedact: f.noRedact, Secrets: f.secrets(), StreamMax: f.recordMax})
+	values, names := f.secrets()
+	w, err := recordings.Create(path, h, recordings.Options{NoRedact: f.noRedact, Secrets: values, SecretHeaders: names, StreamMax: f.recordMax})
 	if err != nil {
 		return nil, withExit(ExitUsage, err)
 	}
@@ -80,12 +81,13 @@ func recordTarget(t Target) string {
 var secretWords = []string{"auth", "token", "key", "secret", "cookie", "password"}
 
 // secrets returns the values of --header and --env flags whose names say
-// auth, token, key, secret, cookie or password: a recording masks them
-// wherever they appear. An Authorization value's credentials after its
-// scheme are masked on their own too.
-func (f *runFlags) secrets() []string {
+// auth, token, key, secret, cookie or password, which a recording masks
+// wherever they appear (an Authorization value's credentials after its
+// scheme on their own too), and the names of those headers, whose values
+// it masks in every header line.
+func (f *runFlags) secrets() (values, headers []string) {
 	var out []string
-	add := func(name, value string) {
+	add := func(name, value string) bool {
 		n := strings.ToLower(name)
 		for _, w := range secretWords {
 			if strings.Contains(n, w) {
@@ -94,13 +96,14 @@ func (f *runFlags) secrets() []string {
 				if _, cred, ok := strings.Cut(value, " "); ok {
 					out = append(out, strings.TrimSpace(cred))
 				}
-				return
+				return true
 			}
 		}
+		return false
 	}
 	for _, h := range f.headers {
-		if name, value, ok := strings.Cut(h, ":"); ok {
-			add(name, value)
+		if name, value, ok := strings.Cut(h, ":"); ok && add(name, value) {
+			headers = append(headers, strings.TrimSpace(name))
 		}
 	}
 	for _, e := range f.env {
@@ -108,7 +111,7 @@ func (f *runFlags) secrets() []string {
 			add(name, value)
 		}
 	}
-	return out
+	return out, headers
 }
 
 // closeRecording closes a headless run's recording and says on diag when

@@ -14,12 +14,12 @@ var secretKeys = []string{
 }
 
 // secretKeyParts mark a credential anywhere in a member name.
-var secretKeyParts = []string{"token", "secret", "password"}
+var secretKeyParts = []string{"secret", "password"}
 
 // SecretKey reports whether a JSON member or form field named name holds
-// a credential. Names compare without regard to case; a name that only
-// counts tokens ("maxTokens") is not one, since only string values are
-// ever redacted.
+// a credential: one of secretKeys, a name containing "secret" or
+// "password", or one ending in "token" ("sessionToken"; not "token_type"
+// nor "maxTokens"). Names compare without regard to case.
 func SecretKey(name string) bool {
 	n := strings.ToLower(name)
 	for _, k := range secretKeys {
@@ -32,7 +32,8 @@ func SecretKey(name string) bool {
 			return true
 		}
 	}
-	return false
+	// "sessionToken", "x-auth-token"; not "token_type" or "maxTokens".
+	return strings.HasSuffix(n, "token")
 }
 
 // mask overwrites b with "<redacted N bytes>" padded with '*' to len(b),
@@ -51,7 +52,8 @@ func mask(b []byte) {
 
 // redactor masks credentials in a frame's bytes before they are written.
 type redactor struct {
-	secrets [][]byte // literal values to mask wherever they appear (--header values)
+	secrets [][]byte        // literal values to mask wherever they appear (--header values)
+	headers map[string]bool // header names, in lower case, whose values to mask in header lines
 }
 
 // hintWords are what a body must contain, in lower case, to be scanned
@@ -79,6 +81,10 @@ func (r *redactor) redact(b []byte) []byte {
 			mask(out[from+i : from+i+len(s)])
 			from += i + len(s)
 		}
+	}
+	for _, v := range r.headerValues(out) {
+		own()
+		mask(out[v[0]:v[1]])
 	}
 	if len(out) == 0 || !mentionsSecret(out) {
 		return out
@@ -158,4 +164,38 @@ func skipSpace(b []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// headerValues finds, in bytes that hold HTTP header lines ("Name: value"
+// ending in CRLF or LF), the ranges of the values of the headers named in
+// r.headers.
+func (r *redactor) headerValues(b []byte) [][2]int {
+	if len(r.headers) == 0 {
+		return nil
+	}
+	var out [][2]int
+	for start := 0; start < len(b); {
+		end := bytes.IndexByte(b[start:], '\n')
+		if end < 0 {
+			end = len(b)
+		} else {
+			end += start
+		}
+		ln := b[start:end]
+		if colon := bytes.IndexByte(ln, ':'); colon > 0 && r.headers[strings.ToLower(string(bytes.TrimSpace(ln[:colon])))] {
+			lo := start + colon + 1
+			hi := end
+			for lo < hi && (b[lo] == ' ' || b[lo] == '\t') {
+				lo++
+			}
+			for hi > lo && (b[hi-1] == '\r' || b[hi-1] == ' ') {
+				hi--
+			}
+			if hi > lo {
+				out = append(out, [2]int{lo, hi})
+			}
+		}
+		start = end + 1
+	}
+	return out
 }

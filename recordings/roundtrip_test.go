@@ -16,7 +16,7 @@ import (
 // sampleFrames returns frames of every channel: a JSON control line, a
 // CBOR body behind a length prefix, stream chunks, a datagram, stderr
 // with an escape sequence, binary bytes and a decode error.
-func sampleFrames(t *testing.T) []*capture.Frame {
+func sampleFrames(t testing.TB) []*capture.Frame {
 	t.Helper()
 	at := time.Date(2026, 11, 25, 1, 2, 3, 456789000, time.UTC)
 	line := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}` + "\n")

@@ -51,9 +51,10 @@ func payload(f *capture.Frame) (parts [][]byte, n int64) {
 // which case it is only counted, never written.
 func (c *streamCaps) past(f *capture.Frame) bool {
 	r := c.recs[capture.StreamKeyOf(f)]
-	if r == nil || !r.capped {
+	if r == nil || !r.capped && r.kept < c.max {
 		return false
 	}
+	r.capped = true
 	parts, n := payload(f)
 	for _, p := range parts {
 		r.keepTail(p)

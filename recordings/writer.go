@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -30,6 +31,10 @@ type Options struct {
 	// the values of --header and --env flags whose names say auth, token,
 	// key, secret or cookie.
 	Secrets []string
+	// SecretHeaders are header names (--header flags whose names say
+	// auth, token, key, secret or cookie) whose values are masked in every
+	// captured header line, whatever their length.
+	SecretHeaders []string
 	// StreamMax is how many payload bytes of one stream are kept whole;
 	// past it, totals and the last 1 MiB. Default DefaultStreamMax.
 	StreamMax int64
@@ -94,6 +99,12 @@ func NewWriter(w io.Writer, h Header, o Options) (*Writer, error) {
 		h.Redaction = RedactNone
 		red = nil
 	} else {
+		for _, n := range o.SecretHeaders {
+			if red.headers == nil {
+				red.headers = map[string]bool{}
+			}
+			red.headers[strings.ToLower(strings.TrimSpace(n))] = true
+		}
 		for _, s := range o.Secrets {
 			if len(s) >= 4 { // shorter values would mask ordinary bytes
 				red.secrets = append(red.secrets, []byte(s))

@@ -1,0 +1,116 @@
+package recordings
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/capture"
+)
+
+// validRecording is a small recording of every record kind, for seeds.
+func validRecording(t testing.TB) []byte {
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, Header{Target: "demo", Transport: "wt"}, Options{StreamMax: 150})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := capture.StreamKey{Conn: "wt", ReqID: 4, Tag: 1}
+	for _, f := range sampleFrames(t) {
+		w.Append(f)
+	}
+	for range 3 {
+		w.Append(chunk(key, 'q', 100))
+	}
+	w.LabelStream(key, "out.bin")
+	w.SetStreamSize(key, 300)
+	w.OpenSSE("http POST 1", capture.SSEStart{Kind: capture.SSEAnswer, Method: "tools/call", ReqID: "1"})
+	w.SSEEvent("http POST 1", 3, 40, "e1")
+	w.EndSSE("http POST 1", capture.SSEDone, "")
+	w.MarkStream(key, capture.StreamDone, nil)
+	w.Link("MCP-Flow", "2026-07-28")
+	_ = w.Close()
+	return buf.Bytes()
+}
+
+// FuzzReader: whatever a file holds, reading it ends in io.EOF, a torn
+// tail or a header error, reports each bad line as corrupt, never panics,
+// and every record it yields replays into a store.
+func FuzzReader(f *testing.F) {
+	valid := validRecording(f)
+	f.Add(valid)
+	f.Add(valid[:len(valid)/2])
+	f.Add(append(bytes.Clone(valid[:bytes.IndexByte(valid, '\n')+1]), []byte(`{"k":"frame","dir":"in","ch":"control","text":"x","fields":[{"o":5,"n":1,"f":"x"}]}`+"\n")...))
+	f.Add(append(bytes.Clone(valid[:bytes.IndexByte(valid, '\n')+1]), []byte(`{"k":"frame","dir":"in","ch":"control","text":"{}","msg":[1,9]}`+"\n{\"k\":\"stream_rest\",\"chunks\":-1}\n")...))
+	f.Add([]byte(`{"format":"mcpscope-recording","version":99}` + "\n"))
+	f.Add([]byte("\n\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := NewReader(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		store, p := NewStore(capture.Config{MaxFrames: 64})
+		for range len(data) + 2 {
+			rec, err := r.Next()
+			if err == io.EOF {
+				return
+			}
+			var te *TruncatedError
+			var ce *CorruptError
+			switch {
+			case errors.As(err, &te):
+				if _, err := r.Next(); err != io.EOF {
+					t.Fatalf("after a torn tail: %v", err)
+				}
+				return
+			case errors.As(err, &ce):
+				continue
+			case err != nil:
+				t.Fatalf("untyped error: %v", err)
+			}
+			p.Apply(rec)
+			_ = store.Streams()
+		}
+		t.Fatal("the reader never ended")
+	})
+}
+
+// FuzzCutRecording: a recording cut at any byte opens when its header is
+// whole, and yields exactly the records whose lines are whole.
+func FuzzCutRecording(f *testing.F) {
+	valid := validRecording(f)
+	f.Add(uint16(len(valid) / 2))
+	f.Add(uint16(bytes.IndexByte(valid, '\n') + 1))
+	f.Fuzz(func(t *testing.T, at uint16) {
+		cut := valid[:min(int(at), len(valid))]
+		r, err := NewReader(bytes.NewReader(cut))
+		headerEnd := bytes.IndexByte(valid, '\n') + 1
+		if len(cut) < headerEnd {
+			if err == nil {
+				t.Fatal("a torn header opened")
+			}
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole := bytes.Count(cut[headerEnd:], []byte("\n"))
+		n := 0
+		for {
+			_, err := r.Next()
+			if err == nil {
+				n++
+				continue
+			}
+			var te *TruncatedError
+			if err != io.EOF && !errors.As(err, &te) {
+				t.Fatalf("cut at %d: %v", at, err)
+			}
+			break
+		}
+		if n != whole {
+			t.Fatalf("cut at %d: %d records, %d whole lines", at, n, whole)
+		}
+	})
+}

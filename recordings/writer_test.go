@@ -1,0 +1,239 @@
+package recordings
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// readAll reads every record of a recording in buf.
+func readAll(t *testing.T, b []byte) (Header, []*Record, error) {
+	t.Helper()
+	r, err := NewReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []*Record
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			return r.Header(), recs, nil
+		}
+		if err != nil {
+			return r.Header(), recs, err
+		}
+		recs = append(recs, rec)
+	}
+}
+
+// Credentials never reach the file: secret JSON members, the values of
+// secret --header flags wherever they appear, and secret header lines;
+// the masks keep every length, so framing and annotations stay true.
+func TestRedactionMasksSecretsKeepingLengths(t *testing.T) {
+	token := "eyJhbGciOiJIUzI1NiJ9.c2VjcmV0LXRva2Vu.sig0123456789abcdef"
+	body := `{"jsonrpc":"2.0","id":1,"result":{"access_token":"` + token + `","token_type":"Bearer","maxTokens":5,"nested":{"client_secret":"s3cr3t!!"}}}` + "\n"
+	head := "POST /mcp HTTP/1.1\r\nAuthorization: Bearer " + token + "\r\nX-Team-Key: k1\r\nAccept: */*\r\n\r\n"
+	stderr := "debug: using key " + token + "\n"
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, Header{}, Options{Secrets: []string{"Bearer " + token, token}, SecretHeaders: []string{"X-Team-Key"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := proto.DecodeMessage([]byte(body[:len(body)-1]))
+	w.Append(&capture.Frame{Dir: capture.In, Conn: "stdio", Raw: []byte(body), Msg: m})
+	w.Append(&capture.Frame{Dir: capture.Out, Conn: "http POST 1", Chan: capture.Channel{Kind: capture.HTTP}, Raw: []byte(head), Enc: proto.EncText})
+	w.Append(&capture.Frame{Dir: capture.In, Conn: "stdio", Chan: capture.Channel{Kind: capture.Stderr}, Raw: []byte(stderr), Enc: proto.EncText})
+	_ = w.Close()
+	file := buf.String()
+	for _, secret := range []string{token, "s3cr3t!!", "k1\\r"} {
+		if strings.Contains(file, secret) {
+			t.Errorf("the recording holds %q:\n%s", secret, file)
+		}
+	}
+	_, recs, err := readAll(t, buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lens := []int{len(body), len(head), len(stderr)}
+	for i, rec := range recs[:3] {
+		if len(rec.Frame.Raw) != lens[i] {
+			t.Errorf("frame %d: %d bytes, want %d", i, len(rec.Frame.Raw), lens[i])
+		}
+	}
+	got := string(recs[0].Frame.Raw)
+	if !strings.Contains(got, `"access_token":"<redacted 57 bytes>`) || !strings.Contains(got, `"maxTokens":5`) || !strings.Contains(got, `"token_type":"Bearer"`) {
+		t.Errorf("body: %s", got)
+	}
+	if recs[0].Frame.Msg == nil {
+		t.Error("the redacted body no longer decodes")
+	}
+	if got := string(recs[1].Frame.Raw); !strings.Contains(got, "X-Team-Key: **\r\n") || !strings.Contains(got, "Accept: */*") {
+		t.Errorf("head: %q", got)
+	}
+}
+
+// --no-redact keeps every byte.
+func TestNoRedactKeepsSecrets(t *testing.T) {
+	body := `{"access_token":"abcdefgh"}`
+	var buf bytes.Buffer
+	w, _ := NewWriter(&buf, Header{}, Options{NoRedact: true, Secrets: []string{"abcdefgh"}})
+	w.Append(&capture.Frame{Dir: capture.In, Raw: []byte(body)})
+	_ = w.Close()
+	h, recs, _ := readAll(t, buf.Bytes())
+	if h.Redaction != RedactNone || string(recs[0].Frame.Raw) != body {
+		t.Errorf("redaction %q, bytes %q", h.Redaction, recs[0].Frame.Raw)
+	}
+}
+
+// chunk returns an execution stream frame with a 2-byte header and n
+// payload bytes of b.
+func chunk(key capture.StreamKey, b byte, n int) *capture.Frame {
+	raw := append([]byte{0xAA, 0xBB}, bytes.Repeat([]byte{b}, n)...)
+	return &capture.Frame{Time: time.Now(), Dir: capture.In, Conn: key.Conn, Chan: capture.Channel{Kind: capture.Stream, ReqID: key.ReqID, Tag: key.Tag},
+		Raw: raw, Enc: proto.EncBinary, Fields: []proto.Field{{Offset: 0, Len: 2, Name: "header"}, {Offset: 2, Len: n, Name: "payload", Kind: proto.FieldBody}}}
+}
+
+// A stream past StreamMax keeps its head whole, then only totals and its
+// tail: replayed, the store shows the true byte and chunk counts and the
+// stream's real last bytes.
+func TestStreamPastTheCapKeepsHeadTotalsAndTail(t *testing.T) {
+	key := capture.StreamKey{Conn: "wt", ReqID: 4, Tag: 1}
+	var buf bytes.Buffer
+	w, _ := NewWriter(&buf, Header{}, Options{StreamMax: 1000})
+	live := capture.NewStore(capture.Config{})
+	sink := capture.Tee(live, w)
+	for i := range 50 {
+		sink.Append(chunk(key, byte('a'+i%26), 100))
+	}
+	sink.(capture.StreamMarker).MarkStream(key, capture.StreamDone, nil)
+	_ = w.Close()
+	_, recs, err := readAll(t, buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, p := NewStore(capture.Config{})
+	frames := 0
+	for _, rec := range recs {
+		if rec.Kind == RecFrame {
+			frames++
+		}
+		p.Apply(rec)
+	}
+	if frames != 10 {
+		t.Errorf("%d chunk frames written whole, want 10", frames)
+	}
+	got, _ := store.Stream(key)
+	want, _ := live.Stream(key)
+	if got.Bytes != 5000 || got.Chunks != 50 || got.State != capture.StreamDone || got.Bytes != want.Bytes {
+		t.Errorf("replayed stream %+v, live %+v", got, want)
+	}
+	if !bytes.Equal(store.StreamTail(key), live.StreamTail(key)) {
+		t.Errorf("tail %q, live %q", store.StreamTail(key), live.StreamTail(key))
+	}
+}
+
+// The chunk that crosses the cap keeps the part within it.
+func TestCrossingChunkIsCut(t *testing.T) {
+	key := capture.StreamKey{Conn: "wt", ReqID: 4, Tag: 1}
+	var buf bytes.Buffer
+	w, _ := NewWriter(&buf, Header{}, Options{StreamMax: 150})
+	w.Append(chunk(key, 'x', 100))
+	w.Append(chunk(key, 'y', 100))
+	_ = w.Close()
+	_, recs, _ := readAll(t, buf.Bytes())
+	f := recs[1].Frame
+	if len(f.Raw) != 2+50 || f.Size != 102 || f.Raw[len(f.Raw)-1] != 'y' {
+		t.Errorf("crossing chunk: %d bytes kept, size %d", len(f.Raw), f.Size)
+	}
+}
+
+// A control message is in the file when Append returns; anything else
+// within the flush interval.
+func TestControlMessagesAreWrittenAtOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r"+Ext)
+	w, err := Create(path, Header{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.Append(&capture.Frame{Dir: capture.Out, Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n")})
+	if b, _ := os.ReadFile(path); !bytes.Contains(b, []byte(`"method\":\"ping\"`)) && !bytes.Contains(b, []byte(`\"method\":\"ping\"`)) {
+		t.Fatalf("the control message is not in the file yet:\n%s", b)
+	}
+	w.Append(&capture.Frame{Dir: capture.In, Chan: capture.Channel{Kind: capture.Stderr}, Raw: []byte("log line\n"), Enc: proto.EncText})
+	deadline := time.Now().Add(10 * time.Second) // a hang guard, not a timing assertion
+	for {
+		if b, _ := os.ReadFile(path); bytes.Contains(b, []byte("log line")) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the stderr line never reached the file")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// failAfter accepts n bytes, then fails like a full disk.
+type failAfter struct{ n int }
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	if len(p) > f.n {
+		k := f.n
+		f.n = 0
+		return k, errors.New("no space left on device")
+	}
+	f.n -= len(p)
+	return len(p), nil
+}
+
+// A full disk stops the recording, never the session: Append keeps
+// returning, Err says why.
+func TestWriteErrorStopsTheRecordingOnly(t *testing.T) {
+	w, err := NewWriter(&failAfter{n: 600}, Header{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 100 {
+		w.Append(&capture.Frame{Dir: capture.In, Raw: []byte(`{"jsonrpc":"2.0","method":"notifications/message"}` + "\n")})
+	}
+	if err := w.Close(); !errors.Is(err, ErrStopped) || !strings.Contains(err.Error(), "no space left") {
+		t.Errorf("Close: %v", err)
+	}
+}
+
+// Appends from many goroutines never interleave lines.
+func TestConcurrentAppendsKeepWholeLines(t *testing.T) {
+	var buf bytes.Buffer
+	w, _ := NewWriter(&buf, Header{}, Options{})
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			key := capture.StreamKey{Conn: "wt", ReqID: uint32(g), Tag: 1}
+			for i := range 200 {
+				if i%2 == 0 {
+					w.Append(chunk(key, 'z', 64))
+				} else {
+					w.Append(&capture.Frame{Dir: capture.In, Raw: []byte(`{"jsonrpc":"2.0","method":"x"}`)})
+				}
+			}
+			w.MarkStream(key, capture.StreamDone, nil)
+		}()
+	}
+	wg.Wait()
+	_ = w.Close()
+	_, recs, err := readAll(t, buf.Bytes())
+	if err != nil || len(recs) != 8*200+8+1 {
+		t.Fatalf("%d records, %v", len(recs), err)
+	}
+}
