@@ -17,7 +17,8 @@ import (
 
 // The test binary plays two parts when re-run with roleEnv set: "main"
 // runs mcpscope's main with the arguments after the program name, and
-// "silent" is a stdio server that reads everything and answers nothing.
+// "silent" is a stdio server that reads everything and answers nothing;
+// "chatty" is one that sends notifications once initialized (chattyServer).
 const roleEnv = "MCPSCOPE_MAIN_TEST_ROLE"
 
 func TestMain(m *testing.M) {
@@ -26,6 +27,9 @@ func TestMain(m *testing.M) {
 		main()
 	case "silent":
 		_, _ = io.Copy(io.Discard, os.Stdin)
+		os.Exit(0)
+	case "chatty":
+		chattyServer()
 		os.Exit(0)
 	}
 	os.Exit(statedir.Run(m.Run))

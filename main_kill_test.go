@@ -1,0 +1,170 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/recordings"
+)
+
+// chattyNotes is how many notifications the chatty server sends.
+const chattyNotes = 200
+
+// chattyLogs is how many lines the chatty server writes on stderr after
+// them: frames of the stderr channel, which the recording writes on its
+// 100 ms timer rather than at once.
+const chattyLogs = 5
+
+// chattyDoneEnv names the file the chatty server creates once it has
+// written every notification.
+const chattyDoneEnv = "MCPSCOPE_CHATTY_DONE"
+
+// chattyServer is a stdio server that answers initialize, sends
+// chattyNotes notifications/message once initialized, then chattyLogs
+// lines on stderr, creates the file chattyDoneEnv names, and answers nothing more (server/discover: method
+// not found).
+func chattyServer() {
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 1<<20), 1<<20)
+	out := bufio.NewWriter(os.Stdout)
+	for in.Scan() {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(in.Bytes(), &m) != nil {
+			continue
+		}
+		switch m.Method {
+		case "initialize":
+			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":%q,"capabilities":{"logging":{}},"serverInfo":{"name":"chatty","version":"1"}}}`+"\n", m.ID, m.Params.ProtocolVersion)
+		case "notifications/initialized":
+			for i := range chattyNotes {
+				fmt.Fprintf(out, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"note %d"}}`+"\n", i)
+			}
+			_ = out.Flush()
+			// After mcpscope has read the notifications: the stderr lines
+			// are then the last frames, which only the flush timer writes.
+			time.Sleep(300 * time.Millisecond)
+			for i := range chattyLogs {
+				fmt.Fprintf(os.Stderr, "chatty log %d\n", i)
+			}
+			_ = os.WriteFile(os.Getenv(chattyDoneEnv), nil, 0o600)
+		case "server/discover":
+			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"method not found"}}`+"\n", m.ID)
+		}
+		_ = out.Flush()
+	}
+}
+
+// killRecording runs mcpscope with args (a recording session against the
+// chatty server), waits until the server has sent every notification and
+// the 100 ms flush interval has passed several times, kills mcpscope
+// with SIGKILL and returns the recording's path.
+func killRecording(t *testing.T, args ...string) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	rec, done := filepath.Join(dir, "session"+recordings.Ext), filepath.Join(dir, "done")
+	args = append(append([]string{}, args...), "--record", rec, "--env", roleEnv+"=chatty", "--env", chattyDoneEnv+"="+done, "--", exe)
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), roleEnv+"=main")
+	stdin, err := cmd.StdinPipe() // the TUI reads its keys here; nothing is typed
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	deadline := time.Now().Add(hangGuard)
+	for {
+		if _, err := os.Stat(done); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the server never sent its notifications")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// Every notification was captured long before the kill: the server
+	// wrote them all and mcpscope reads a pipe.
+	time.Sleep(500 * time.Millisecond)
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	return rec
+}
+
+// assertNotes checks that the recording opens, was cut short (no end
+// line), and holds every notification the server sent, in order.
+func assertNotes(t *testing.T, path string) {
+	t.Helper()
+	r, err := recordings.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var notes []string
+	logs := 0
+	for {
+		rec, err := r.Next()
+		var te *recordings.TruncatedError
+		if err == io.EOF || errors.As(err, &te) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("after %d notifications: %v", len(notes), err)
+		}
+		if f := rec.Frame; rec.Kind == recordings.RecFrame && f.Msg != nil && f.Msg.Method == "notifications/message" {
+			notes = append(notes, string(f.Msg.Params))
+		}
+		if f := rec.Frame; rec.Kind == recordings.RecFrame && strings.HasPrefix(string(f.Raw), "chatty log ") {
+			logs++
+		}
+	}
+	if r.Ended() {
+		t.Error("a killed session's recording says it ended cleanly")
+	}
+	if logs != chattyLogs {
+		t.Errorf("%d stderr lines recorded, want %d", logs, chattyLogs)
+	}
+	if len(notes) != chattyNotes {
+		t.Fatalf("%d notifications recorded, want %d", len(notes), chattyNotes)
+	}
+	for i, n := range notes {
+		if !strings.Contains(n, fmt.Sprintf(`"note %d"`, i)) {
+			t.Fatalf("notification %d is %s", i, n)
+		}
+	}
+}
+
+// kill -9 of a recording `call` mid-session (waiting for an answer that
+// never comes): the file opens and holds every frame captured before.
+func TestKilledCallKeepsItsRecording(t *testing.T) {
+	assertNotes(t, killRecording(t, "call", "--timeout", "10m", "tools/list"))
+}
+
+// kill -9 of a recording TUI: the file opens and holds every frame
+// captured before.
+func TestKilledTUIKeepsItsRecording(t *testing.T) {
+	assertNotes(t, killRecording(t))
+}
