@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/recordings"
+)
+
+// A session recorded with credentials on the command line holds none of
+// their bytes: not the bearer token, not a key header's value, not a
+// secret --env value, even when the server echoes them back; the request
+// still carried them (the server answered), and the file says what was
+// redacted and how long it was.
+func TestRecordingHoldsNoSecretBytes(t *testing.T) {
+	target, stop, err := startHTTPDemo(context.Background(), "http")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = stop() })
+	token := "tok-" + strings.Repeat("Zq9", 13)
+	path := filepath.Join(t.TempDir(), "s"+recordings.Ext)
+	r := mcpscope(t, "call", "--record", path, "--header", "Authorization: Bearer "+token, "--header", "X-Team-Key: k7",
+		"tools/call", callTool(t, "echo", map[string]any{"message": "my token is " + token}), target.URL.String())
+	if got := toolText(t, r); !strings.Contains(got, "my token is") {
+		t.Fatalf("echo %q", got)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, secret := range []string{token, "Zq9Zq9", "X-Team-Key: k7"} {
+		if strings.Contains(string(b), secret) {
+			t.Errorf("the recording holds %q", secret)
+		}
+	}
+	if !strings.Contains(string(b), "<redacted "+itoa(len(token))+" bytes>") {
+		t.Error("the recording does not say what it redacted")
+	}
+	assertRecordingReads(t, path, "http")
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// --no-redact keeps the credentials in the recording.
+func TestRecordingNoRedactKeepsSecrets(t *testing.T) {
+	target, stop, err := startHTTPDemo(context.Background(), "http")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = stop() })
+	path := filepath.Join(t.TempDir(), "s"+recordings.Ext)
+	mcpscope(t, "tools", "--record", path, "--no-redact", "--header", "Authorization: Bearer visible-token-123", target.URL.String())
+	if b, _ := os.ReadFile(path); !strings.Contains(string(b), "visible-token-123") {
+		t.Error("--no-redact lost the credential")
+	}
+}
+
+// assertRecordingReads reads a recording to its clean end: a header for
+// transport, a link line, frames both ways.
+func assertRecordingReads(t *testing.T, path, transport string) {
+	t.Helper()
+	rd, err := recordings.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	if h := rd.Header(); h.Transport != transport || h.Mcpscope == "" {
+		t.Errorf("header %+v", h)
+	}
+	dirs, link := map[string]int{}, false
+	for {
+		rec, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch rec.Kind {
+		case recordings.RecFrame:
+			dirs[rec.Frame.Dir.String()]++
+		case recordings.RecLink:
+			link = rec.Era != ""
+		}
+	}
+	if !rd.Ended() || !link || dirs["out"] == 0 || dirs["in"] == 0 {
+		t.Errorf("ended %v, link %v, frames %v", rd.Ended(), link, dirs)
+	}
+}
