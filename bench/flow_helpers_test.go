@@ -32,10 +32,16 @@ type flowClient struct {
 func dialFlow(b *testing.B, srv *flow.Server, encodings []string, inFlight int,
 	streamSink func(capture.StreamKey) (io.WriteCloser, error)) *flowClient {
 	b.Helper()
-	store := capture.NewStore(capture.DefaultConfig())
+	return dialFlowTo(b, srv, capture.NewStore(capture.DefaultConfig()), encodings, inFlight, streamSink)
+}
+
+// dialFlowTo is dialFlow with the frames going to sink.
+func dialFlowTo(b *testing.B, srv *flow.Server, sink capture.Sink, encodings []string, inFlight int,
+	streamSink func(capture.StreamKey) (io.WriteCloser, error)) *flowClient {
+	b.Helper()
 	t, err := webtransport.New(webtransport.Config{
 		URL: srv.URL(), CertHashes: []string{srv.CertHash()}, Encodings: encodings,
-		Sink: store, StreamSink: streamSink,
+		Sink: sink, StreamSink: streamSink,
 	})
 	if err != nil {
 		b.Fatalf("mcpscope MCP-Flow transport: %v", err)

@@ -20,20 +20,43 @@ var secretKeyParts = []string{"secret", "password"}
 // a credential: one of secretKeys, a name containing "secret" or
 // "password", or one ending in "token" ("sessionToken"; not "token_type"
 // nor "maxTokens"). Names compare without regard to case.
-func SecretKey(name string) bool {
-	n := strings.ToLower(name)
+func SecretKey(name string) bool { return secretName(name) }
+
+// secretName is SecretKey for a name in a string or in bytes, without
+// copying it.
+func secretName[T string | []byte](name T) bool {
+	if len(name) < 5 || len(name) > 64 { // shorter than "token", or not a credential's name
+		return false
+	}
 	for _, k := range secretKeys {
-		if n == k {
+		if len(k) == len(name) && foldAt(name, 0, k) {
 			return true
 		}
 	}
 	for _, p := range secretKeyParts {
-		if strings.Contains(n, p) {
-			return true
+		for i := 0; i+len(p) <= len(name); i++ {
+			if foldAt(name, i, p) {
+				return true
+			}
 		}
 	}
 	// "sessionToken", "x-auth-token"; not "token_type" or "maxTokens".
-	return strings.HasSuffix(n, "token")
+	return foldAt(name, len(name)-5, "token")
+}
+
+// foldAt reports whether s holds the lower-case ASCII word w at i, in any
+// case.
+func foldAt[T string | []byte](s T, i int, w string) bool {
+	for j := 0; j < len(w); j++ {
+		c := s[i+j]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[j] {
+			return false
+		}
+	}
+	return true
 }
 
 // mask overwrites b with "<redacted N bytes>" padded with '*' to len(b),
@@ -56,15 +79,11 @@ type redactor struct {
 	headers map[string]bool // header names, in lower case, whose values to mask in header lines
 }
 
-// hintWords are what a body must contain, in lower case, to be scanned
-// for secret members at all: most frames are not.
-var hintWords = []string{"token", "secret", "password", "assertion", "code_verifier", "api_key", "apikey", "authorization", "cookie"}
-
 // redact returns b with its credentials masked: each literal secret
-// wherever it appears, and the string value of each JSON member whose name
-// is a secret (SecretKey). b itself is never changed: a copy is made
+// wherever it appears, and, when b is text that may hold JSON, the string
+// value of each JSON member whose name is a secret (SecretKey). b itself is never changed: a copy is made
 // when something is masked.
-func (r *redactor) redact(b []byte) []byte {
+func (r *redactor) redact(b []byte, json bool) []byte {
 	out := b
 	own := func() {
 		if &out[0] == &b[0] {
@@ -86,7 +105,7 @@ func (r *redactor) redact(b []byte) []byte {
 		own()
 		mask(out[v[0]:v[1]])
 	}
-	if len(out) == 0 || !mentionsSecret(out) {
+	if !json {
 		return out
 	}
 	for _, v := range secretMembers(out) {
@@ -94,17 +113,6 @@ func (r *redactor) redact(b []byte) []byte {
 		mask(out[v[0]:v[1]])
 	}
 	return out
-}
-
-// mentionsSecret reports whether b contains any hint word, in any case.
-func mentionsSecret(b []byte) bool {
-	lower := bytes.ToLower(b)
-	for _, w := range hintWords {
-		if bytes.Contains(lower, []byte(w)) {
-			return true
-		}
-	}
-	return false
 }
 
 // secretMembers finds, in bytes that hold JSON somewhere (a line, an SSE
@@ -133,7 +141,7 @@ func secretMembers(b []byte) [][2]int {
 				if vEnd < 0 {
 					break
 				}
-				if SecretKey(string(name)) && vEnd > j+1 {
+				if vEnd > j+1 && secretName(name) {
 					out = append(out, [2]int{j + 1, vEnd})
 				}
 				i = vEnd + 1
@@ -198,4 +206,20 @@ func (r *redactor) headerValues(b []byte) [][2]int {
 		start = end + 1
 	}
 	return out
+}
+
+// field returns the value of an annotation named name with its
+// credentials masked: all of it for a secret header's line, the literal
+// secrets anywhere else.
+func (r *redactor) field(name, value string) string {
+	secretHeader := len(r.headers) > 0 && r.headers[strings.ToLower(name)]
+	if value == "" || !secretHeader && len(r.secrets) == 0 {
+		return value
+	}
+	b := []byte(value)
+	if secretHeader {
+		mask(b)
+		return string(b)
+	}
+	return string(r.redact(b, false))
 }

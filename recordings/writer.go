@@ -1,7 +1,7 @@
 package recordings
 
 import (
-	"bufio"
+	"cmp"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -38,6 +38,8 @@ type Options struct {
 	// StreamMax is how many payload bytes of one stream are kept whole;
 	// past it, totals and the last 1 MiB. Default DefaultStreamMax.
 	StreamMax int64
+
+	flushEvery time.Duration // tests: FlushEvery when zero
 }
 
 // Writer appends what a session captures to a recording. It is a capture
@@ -50,12 +52,15 @@ type Writer struct {
 	w       io.Writer
 	file    *os.File // when the Writer owns a file: Sync and Close
 	path    string
-	buf     *bufio.Writer
-	scratch bytes.Buffer
+	scratch bytes.Buffer // one line being encoded
 	enc     *json.Encoder
+	pend    []byte // whole lines not yet handed to the file
+	io      sync.Mutex
+	spare   []byte        // the buffer the file writer hands back
+	wake    chan struct{} // a control message waits in pend
+	every   time.Duration
 	err     error
 	closed  bool
-	pending bool // something is buffered and not yet written
 	red     *redactor
 	caps    streamCaps
 	frames  int64
@@ -114,41 +119,18 @@ func NewWriter(w io.Writer, h Header, o Options) (*Writer, error) {
 	if h.Started.IsZero() {
 		h.Started = time.Now()
 	}
-	wr := &Writer{w: w, buf: bufio.NewWriterSize(w, 64<<10), red: red, stop: make(chan struct{}), done: make(chan struct{})}
+	wr := &Writer{w: w, red: red, wake: make(chan struct{}, 1), every: cmp.Or(o.flushEvery, FlushEvery), stop: make(chan struct{}), done: make(chan struct{})}
 	wr.caps = streamCaps{max: o.StreamMax, recs: map[capture.StreamKey]*streamCap{}}
 	wr.enc = json.NewEncoder(&wr.scratch)
 	wr.enc.SetEscapeHTML(false)
 	wr.mu.Lock()
 	wr.writeLocked(h)
-	wr.flushLocked()
-	err := wr.err
 	wr.mu.Unlock()
-	if err != nil {
+	if err := wr.drain(); err != nil {
 		return nil, err
 	}
 	go wr.flusher()
 	return wr, nil
-}
-
-// flusher writes what is buffered every FlushEvery, and the totals of
-// capped streams, until Close.
-func (w *Writer) flusher() {
-	defer close(w.done)
-	t := time.NewTicker(FlushEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-w.stop:
-			return
-		case <-t.C:
-			w.mu.Lock()
-			if !w.closed {
-				w.caps.report(w, false)
-				w.flushLocked()
-			}
-			w.mu.Unlock()
-		}
-	}
 }
 
 // Path returns the file Create created, or "".
@@ -178,11 +160,11 @@ func (w *Writer) Close() error {
 	}
 	w.caps.report(w, true)
 	w.writeLocked(line{K: kindEnd, T: time.Now().UnixNano()})
-	w.flushLocked()
 	w.closed = true
 	w.mu.Unlock()
 	close(w.stop)
 	<-w.done
+	_ = w.drain()
 	if w.file != nil {
 		if err := w.file.Close(); err != nil && w.err == nil {
 			w.err = fmt.Errorf("closing the recording: %w", err)
@@ -194,43 +176,33 @@ func (w *Writer) Close() error {
 // ReleasesUnheld is true: a frame is encoded while Append runs.
 func (w *Writer) ReleasesUnheld() bool { return true }
 
-// Append records f. A control message is written to the file at once.
+// Append records f. A control message is handed to the file at once (the
+// file writer wakes for it), anything else within FlushEvery.
 func (w *Writer) Append(f *capture.Frame) uint64 {
 	if f == nil {
 		return 0
 	}
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	if w.closed || w.err != nil {
+		w.mu.Unlock()
 		return 0
 	}
 	if f.Chan.Kind == capture.Stream && w.caps.past(f) {
+		w.mu.Unlock()
 		return 0
 	}
-	l := frameLine(f, w.caps.cut(f))
-	if w.red != nil {
-		w.redactLine(&l)
-	}
-	w.writeLocked(l)
+	l := frameLine(f, w.caps.cut(f), w.red)
+	w.pend = appendFrameLine(w.pend, &l)
 	w.frames++
-	if f.Chan.Kind == capture.Control {
-		w.flushLocked()
+	full := len(w.pend) >= maxPending
+	w.mu.Unlock()
+	switch {
+	case full:
+		_ = w.drain() // the disk is slower than the session: wait for it
+	case f.Chan.Kind == capture.Control:
+		w.nudge()
 	}
 	return 0
-}
-
-// redactLine masks credentials in a frame line's bytes and message body.
-func (w *Writer) redactLine(l *line) {
-	if l.Text != nil {
-		s := string(w.red.redact([]byte(*l.Text)))
-		l.Text = &s
-	} else if l.B64 != nil {
-		l.B64 = w.red.redact(l.B64)
-	}
-	if l.MText != nil {
-		s := string(w.red.redact([]byte(*l.MText)))
-		l.MText = &s
-	}
 }
 
 // MarkStream records a stream's state.
@@ -302,7 +274,7 @@ func keyLine(kind string, key capture.StreamKey) line {
 	return line{K: kind, Conn: key.Conn, Req: key.ReqID, Tag: key.Tag}
 }
 
-// writeLocked encodes v as one line into the buffer.
+// writeLocked encodes v as one line at the end of pend.
 func (w *Writer) writeLocked(v any) {
 	if w.err != nil {
 		return
@@ -312,41 +284,30 @@ func (w *Writer) writeLocked(v any) {
 		// Only an unencodable value gets here; it is dropped, not the file.
 		return
 	}
-	if _, err := w.buf.Write(w.scratch.Bytes()); err != nil {
-		w.fail(err)
-		return
-	}
-	w.pending = true
+	w.pend = append(w.pend, w.scratch.Bytes()...)
 	if w.scratch.Cap() > 1<<20 {
 		w.scratch = bytes.Buffer{} // let one huge frame's buffer go
-	}
-}
-
-// flushLocked writes what is buffered to the file.
-func (w *Writer) flushLocked() {
-	if !w.pending || w.err != nil {
-		return
-	}
-	if err := w.buf.Flush(); err != nil {
-		w.fail(err)
-	}
-	w.pending = false
-}
-
-func (w *Writer) fail(err error) {
-	if w.err == nil {
-		w.err = fmt.Errorf("%w: %w", ErrStopped, err)
 	}
 }
 
 // ErrStopped is wrapped by Err when the recording stopped on a write error.
 var ErrStopped = errors.New("the recording stopped")
 
-// frameLine turns f into its line; keep is how many of its bytes to write.
-func frameLine(f *capture.Frame, keep int) line {
+// frameLine turns f into its line; keep is how many of its bytes to
+// write; red, when set, masks the credentials in them.
+func frameLine(f *capture.Frame, keep int, red *redactor) line {
 	l := line{K: kindFrame, T: f.Time.UnixNano(), Seq: f.Seq, Dir: f.Dir.String(), Conn: f.Conn, Ch: channelNames[f.Chan.Kind]}
 	l.Req, l.Tag, l.DCh = f.Chan.ReqID, f.Chan.Tag, f.Chan.Ch
 	raw := f.Raw[:min(keep, len(f.Raw))]
+	if m := f.Msg; m != nil && len(m.Raw) > 0 {
+		// Found before masking: the masks keep every length.
+		if i := bytes.Index(raw, m.Raw); i >= 0 {
+			l.Msg = []int{i, len(m.Raw)}
+		}
+	}
+	if red != nil {
+		raw = red.redact(raw, true)
+	}
 	setBytes(raw, &l.Text, &l.B64)
 	if size := max(f.Size, len(f.Raw)); size > len(raw) {
 		l.Size = size
@@ -356,6 +317,9 @@ func frameLine(f *capture.Frame, keep int) line {
 	}
 	for _, fd := range f.Fields {
 		if fd.Offset < len(raw) {
+			if red != nil {
+				fd.Value = red.field(fd.Name, fd.Value)
+			}
 			l.Fields = append(l.Fields, fieldLine{O: fd.Offset, N: fd.Len, F: fd.Name, V: fd.Value, K: uint8(fd.Kind)})
 		}
 	}
@@ -366,11 +330,18 @@ func frameLine(f *capture.Frame, keep int) line {
 		if m.Violation != nil {
 			l.Viol = m.Violation.Error()
 		}
-		if i := bytes.Index(raw, m.Raw); len(m.Raw) > 0 && i >= 0 {
-			l.Msg = []int{i, len(m.Raw)}
+		if l.Msg != nil {
+			// a range of the bytes
 		} else if len(m.Raw) > 0 {
-			setBytes(m.Raw, &l.MText, &l.MB64)
+			body := m.Raw
+			if red != nil {
+				body = red.redact(body, true)
+			}
+			setBytes(body, &l.MText, &l.MB64)
 		} else if b, err := json.Marshal(m); err == nil {
+			if red != nil {
+				b = red.redact(b, true)
+			}
 			s := string(b)
 			l.MText = &s
 			if f.Enc != proto.EncJSON {
