@@ -55,8 +55,7 @@ func recordLink(w *recordings.Writer, t client.Transport, s *client.Session) {
 	if w == nil {
 		return
 	}
-	name := client.LinkStateOf(t).Transport
-	w.Link(name, s.ProtocolVersion())
+	w.Link(client.LinkStateOf(t).Transport, s.Era().String(), s.ProtocolVersion())
 }
 
 // recordTarget is the target as a recording names it: a URL without its

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -9,6 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/coder/websocket"
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
@@ -91,5 +95,45 @@ func assertRecordingReads(t *testing.T, path, transport string) {
 	}
 	if !rd.Ended() || !link || dirs["out"] == 0 || dirs["in"] == 0 {
 		t.Errorf("ended %v, link %v, frames %v", rd.Ended(), link, dirs)
+	}
+}
+
+// mcpscope stream --record keeps the gateway stream: replayed, the store
+// shows its chunks, bytes and its done mark.
+func TestStreamRecords(t *testing.T) {
+	theirs := proto.NewGUID()
+	meta := &proto.StreamMeta{Method: "system_binary_streams_out", Binary: true}
+	g := serverStream(theirs, meta, func(ctx context.Context, c *websocket.Conn) {
+		for i, part := range []string{"hello ", "gateway"} {
+			_ = c.Write(ctx, websocket.MessageBinary, proto.AppendGatewayChunk(nil, theirs, int64(i), []byte(part)))
+		}
+		sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamDone, ID: theirs, Summary: json.RawMessage(`{"totalChunks":2,"totalBytes":13}`)})
+	})
+	path := filepath.Join(t.TempDir(), "s"+recordings.Ext)
+	mcpscope(t, "stream", "--record", path, "--stream-out", t.TempDir(), "system_binary_streams_out", g.url(t)).mustExit(t, ExitOK)
+	rd, err := recordings.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	store, p := recordings.NewStore(capture.Config{})
+	for {
+		rec, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Apply(rec)
+	}
+	var found bool
+	for _, st := range store.Streams() {
+		if st.Bytes == 13 && st.Chunks == 2 && st.State == capture.StreamDone {
+			found = true
+		}
+	}
+	if !found || !rd.Ended() {
+		t.Errorf("streams %+v, ended %v", store.Streams(), rd.Ended())
 	}
 }

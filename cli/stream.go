@@ -95,8 +95,17 @@ func runStream(ctx context.Context, f *runFlags, sf *streamFlags, method string,
 	if f.trace {
 		trace = newStreamTrace(io.diag)
 	}
+	rec, err := f.startRecording(target, "", false)
+	if err != nil {
+		return err
+	}
+	var tap capture.Sink
+	if rec != nil {
+		tap = rec
+		defer closeRecording(rec, io.diag) // after the connection's close
+	}
 	topts := f.transportOptions()
-	topts.Sink, topts.Warn = trace, io.diag.Println
+	topts.Sink, topts.Warn = capture.Tee(trace, tap), io.diag.Println
 	end, run, err := runGateway(ctx, f, sf, method, target, topts, io)
 	if err != nil {
 		return err

@@ -100,6 +100,7 @@ type line struct {
 	// link
 	Transport string `json:"transport,omitempty"`
 	Era       string `json:"era,omitempty"`
+	Protocol  string `json:"protocol,omitempty"`
 }
 
 // fieldLine is an annotation of a frame's bytes.

@@ -29,7 +29,7 @@ func validRecording(t testing.TB) []byte {
 	w.SSEEvent("http POST 1", 3, 40, "e1")
 	w.EndSSE("http POST 1", capture.SSEDone, "")
 	w.MarkStream(key, capture.StreamDone, nil)
-	w.Link("MCP-Flow", "2026-07-28")
+	w.Link("MCP-Flow", "modern", "2026-07-28")
 	_ = w.Close()
 	return buf.Bytes()
 }

@@ -222,7 +222,7 @@ func decodeLine(b []byte) (*Record, error) {
 		rec.Kind, rec.Why = RecSSEEnd, l.Why
 		rec.SSEState, err = lookup(sseStates, "SSE stream state", l.State)
 	case kindLink:
-		rec.Kind, rec.Transport, rec.Era = RecLink, l.Transport, l.Era
+		rec.Kind, rec.Transport, rec.Era, rec.Protocol = RecLink, l.Transport, l.Era, l.Protocol
 	case kindEnd:
 		rec.Kind = RecEnd
 	default:

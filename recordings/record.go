@@ -53,5 +53,5 @@ type Record struct {
 	// LiveSeq (RecSSEEvent): the live Seq of the event's frame.
 
 	// RecLink
-	Transport, Era string
+	Transport, Era, Protocol string
 }

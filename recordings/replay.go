@@ -19,8 +19,8 @@ type Replayer struct {
 	now    time.Time
 	seqs   map[uint64]uint64 // live Seq → Seq in store, for recent frames
 	newest uint64
-	// Link is the transport and era the recording's link line gave.
-	Transport, Era string
+	// Transport, Era and Protocol are what the recording's link line gave.
+	Transport, Era, Protocol string
 	frames         int64
 }
 
@@ -75,7 +75,7 @@ func (p *Replayer) Apply(rec *Record) {
 	case RecSSEEnd:
 		s.EndSSE(rec.Conn, rec.SSEState, rec.Why)
 	case RecLink:
-		p.Transport, p.Era = rec.Transport, rec.Era
+		p.Transport, p.Era, p.Protocol = rec.Transport, rec.Era, rec.Protocol
 	}
 }
 

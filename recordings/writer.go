@@ -249,10 +249,10 @@ func (w *Writer) EndSSE(conn string, state capture.SSEState, why string) {
 	w.record(line{K: kindSSEEnd, Conn: conn, State: sseStates[state], Why: why}, nil)
 }
 
-// Link records the transport and protocol era once the session knows
-// them (after the handshake).
-func (w *Writer) Link(transport, era string) {
-	w.record(line{K: kindLink, Transport: transport, Era: era}, nil)
+// Link records the transport, the protocol era and the protocol version
+// once the session knows them (after the handshake).
+func (w *Writer) Link(transport, era, protocol string) {
+	w.record(line{K: kindLink, Transport: transport, Era: era, Protocol: protocol}, nil)
 }
 
 // record stamps and writes a non-frame line, running after (under the

@@ -62,7 +62,9 @@ type Config struct {
 }
 
 // Tap is a Sink that also takes stream marks, labels and SSE stream
-// events: a recordings.Writer.
+// events: a recordings.Writer. When it also has a Link method, it is told
+// the transport, era and protocol version of each connection once
+// connected.
 type Tap interface {
 	capture.Sink
 	capture.StreamMarker
