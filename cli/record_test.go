@@ -137,3 +137,36 @@ func TestStreamRecords(t *testing.T) {
 		t.Errorf("streams %+v, ended %v", store.Streams(), rd.Ended())
 	}
 }
+
+// The TUI records every session into the state directory unless
+// --no-record: the file names the target, closes cleanly on quit and
+// lists with its frames.
+func TestTUIRecordsIntoTheStateDirectory(t *testing.T) {
+	state := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
+	dir := filepath.Join(state, "mcpscope", "recordings")
+	r := startTUI(t, "demo", "--no-record")
+	r.waitFor(t, "MCP-Flow READY", "result · tools/list")
+	if code := r.quit(t); code != ExitOK {
+		t.Fatalf("exit %d; stderr: %s", code, r.errb.String())
+	}
+	if got, _ := recordings.List(dir); len(got) != 0 {
+		t.Fatalf("--no-record recorded %+v", got)
+	}
+	r = startTUI(t, "demo")
+	r.waitFor(t, "MCP-Flow READY", "result · tools/list")
+	if code := r.quit(t); code != ExitOK {
+		t.Fatalf("exit %d; stderr: %s", code, r.errb.String())
+	}
+	got, err := recordings.List(dir)
+	if err != nil || len(got) != 1 {
+		t.Fatalf("recordings %+v, %v", got, err)
+	}
+	e := got[0]
+	if e.Err != nil || !e.Ended || e.Frames < 4 || e.Header.Transport != "wt" || !strings.Contains(e.Header.Target, "://127.0.0.1:") || !strings.Contains(e.Path, "-127.0.0.1_") {
+		t.Errorf("recording %+v", e)
+	}
+	if st, _ := os.Stat(e.Path); st.Mode().Perm() != 0o600 {
+		t.Errorf("the recording is readable by others: %v", st.Mode())
+	}
+}

@@ -42,21 +42,36 @@ func Dir() (string, error) {
 // target: the time first, so that names sort by age, then the target's
 // name in safe characters.
 func NewPath(dir, target string, t time.Time) string {
-	slug := strings.Map(func(r rune) rune {
+	return filepath.Join(dir, t.UTC().Format("20060102T150405.000Z")+"-"+slug(target)+Ext)
+}
+
+// slug names a target in a file name: a URL's host and path, or a command
+// line's program and last argument, in safe characters, at most 48 bytes.
+func slug(target string) string {
+	name := target
+	if _, rest, ok := strings.Cut(target, "://"); ok {
+		name, _, _ = strings.Cut(rest, "?")
+	} else if f := strings.Fields(target); len(f) > 0 {
+		name = filepath.Base(f[0])
+		if last := filepath.Base(f[len(f)-1]); len(f) > 1 && last != name {
+			name += "_" + last
+		}
+	}
+	s := strings.Map(func(r rune) rune {
 		switch {
 		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '.':
 			return r
 		}
 		return '_'
-	}, filepath.Base(strings.Fields(target + " x")[0]))
-	slug = strings.Trim(slug, "._")
-	if len(slug) > 40 {
-		slug = slug[:40]
+	}, name)
+	s = strings.Trim(s, "._")
+	if len(s) > 48 {
+		s = s[:48]
 	}
-	if slug == "" {
-		slug = "session"
+	if s == "" {
+		s = "session"
 	}
-	return filepath.Join(dir, t.UTC().Format("20060102T150405.000Z")+"-"+slug+Ext)
+	return s
 }
 
 // Entry is one recording in a directory.
