@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/mcpscope/mcpscope/capture"
@@ -111,6 +112,28 @@ func FuzzCutRecording(f *testing.F) {
 		}
 		if n != whole {
 			t.Fatalf("cut at %d: %d records, %d whole lines", at, n, whole)
+		}
+	})
+}
+
+// FuzzRedact: masking never changes a length nor its input, never panics,
+// and masks something wherever a secret appears.
+func FuzzRedact(f *testing.F) {
+	f.Add([]byte(`{"access_token":"abc\"def","x":{"Client_Secret" : "q"}}`), "abcd")
+	f.Add([]byte("a=1&password=hunter2 "), "hunter2")
+	f.Add([]byte(`"unterminated`), "")
+	f.Fuzz(func(t *testing.T, b []byte, secret string) {
+		r := &redactor{secrets: [][]byte{[]byte(secret)}, headers: map[string]bool{"x-key": true}}
+		if len(secret) < 4 {
+			r.secrets = nil
+		}
+		in := bytes.Clone(b)
+		out := r.redact(b, true)
+		if len(out) != len(b) || !bytes.Equal(b, in) {
+			t.Fatalf("length %d → %d, or the input changed", len(b), len(out))
+		}
+		if r.secrets != nil && !strings.ContainsAny(secret, "*<>") && bytes.Count(in, []byte(secret)) > 0 && bytes.Equal(out, in) {
+			t.Fatalf("%q holds %q and nothing was masked", in, secret)
 		}
 	})
 }

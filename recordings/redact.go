@@ -81,7 +81,8 @@ type redactor struct {
 
 // redact returns b with its credentials masked: each literal secret
 // wherever it appears, and, when b is text that may hold JSON, the string
-// value of each JSON member whose name is a secret (SecretKey). b itself is never changed: a copy is made
+// value of each JSON member and form field whose name is a secret
+// (SecretKey). b itself is never changed: a copy is made
 // when something is masked.
 func (r *redactor) redact(b []byte, json bool) []byte {
 	out := b
@@ -108,7 +109,7 @@ func (r *redactor) redact(b []byte, json bool) []byte {
 	if !json {
 		return out
 	}
-	for _, v := range secretMembers(out) {
+	for _, v := range append(secretMembers(out), formValues(out)...) {
 		own()
 		mask(out[v[0]:v[1]])
 	}
@@ -222,4 +223,38 @@ func (r *redactor) field(name, value string) string {
 		return string(b)
 	}
 	return string(r.redact(b, false))
+}
+
+// formValues finds, in text that may hold a form body or a query
+// ("grant_type=refresh_token&refresh_token=…&client_secret=…"), the
+// ranges of the values of fields whose names are secrets: a name of
+// letters, digits, '_', '-' and '.' after the start, '&', '?' or a space,
+// then '=', then the value up to '&', a space, a quote or the end.
+func formValues(b []byte) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(b); {
+		eq := bytes.IndexByte(b[i:], '=')
+		if eq < 0 {
+			break
+		}
+		eq += i
+		start := eq
+		for start > 0 && isNameByte(b[start-1]) {
+			start--
+		}
+		boundary := start == 0 || b[start-1] == '&' || b[start-1] == '?' || b[start-1] == ' ' || b[start-1] == '\n'
+		end := eq + 1
+		for end < len(b) && b[end] != '&' && b[end] != ' ' && b[end] != '"' && b[end] != '\r' && b[end] != '\n' {
+			end++
+		}
+		if boundary && end > eq+1 && secretName(b[start:eq]) {
+			out = append(out, [2]int{eq + 1, end})
+		}
+		i = eq + 1
+	}
+	return out
+}
+
+func isNameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
 }

@@ -81,6 +81,16 @@ func TestRedactionMasksSecretsKeepingLengths(t *testing.T) {
 	}
 }
 
+// A form body's secret fields are masked, the rest kept.
+func TestRedactionMasksFormFields(t *testing.T) {
+	body := "grant_type=refresh_token&refresh_token=r-123456&client_id=app&client_secret=shh-9999"
+	got := string((&redactor{}).redact([]byte(body), true))
+	want := "grant_type=refresh_token&refresh_token=********&client_id=app&client_secret=********"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
 // --no-redact keeps every byte.
 func TestNoRedactKeepsSecrets(t *testing.T) {
 	body := `{"access_token":"abcdefgh"}`
