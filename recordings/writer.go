@@ -312,7 +312,7 @@ func frameLine(f *capture.Frame, keep int, red *redactor) line {
 	if size := max(f.Size, len(f.Raw)); size > len(raw) {
 		l.Size = size
 	}
-	if f.Enc != 0 {
+	if f.Enc != proto.EncJSON {
 		l.Enc = encodingNames[f.Enc]
 	}
 	for _, fd := range f.Fields {
@@ -325,6 +325,9 @@ func frameLine(f *capture.Frame, keep int, red *redactor) line {
 	}
 	if f.Err != nil {
 		l.Err = f.Err.Error()
+		if red != nil { // an error may quote the bytes it could not decode
+			l.Err = string(red.redact([]byte(l.Err), true))
+		}
 	}
 	if m := f.Msg; m != nil {
 		if m.Violation != nil {
