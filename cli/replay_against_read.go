@@ -163,7 +163,7 @@ func (b *sessionReader) retry(st *replayStep, m *proto.Message) {
 	_ = json.Unmarshal(m.Params, &p)
 	for _, key := range st.input.InputKeys() {
 		if raw, ok := p.InputResponses[key]; ok {
-			b.s.answers.add(st.input.InputRequests[key].Method, raw)
+			b.s.answers.addRecorded(st.input.InputRequests[key].Method, raw)
 		}
 	}
 	st.input = nil
@@ -238,7 +238,7 @@ func (b *sessionReader) answered(m *proto.Message) {
 	}
 	delete(b.questions, key)
 	if m.Error == nil {
-		b.s.answers.add(method, m.Result)
+		b.s.answers.addRecorded(method, m.Result)
 	}
 }
 
@@ -258,8 +258,8 @@ func (b *sessionReader) done() *recordedSession {
 	return &b.s
 }
 
-// add takes the client's recorded answer to a question of method.
-func (a *Answers) add(method string, result json.RawMessage) {
+// addRecorded takes the client's recorded answer to a question of method.
+func (a *Answers) addRecorded(method string, result json.RawMessage) {
 	switch method {
 	case proto.MethodElicitationCreate:
 		var r ElicitationAnswer

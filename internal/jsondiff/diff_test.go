@@ -267,3 +267,37 @@ func BenchmarkCompareDeep(b *testing.B) {
 		}
 	})
 }
+
+// FuzzCompare: any two JSON values compare without panicking, a value
+// equals itself, and every difference names a path both renders and the
+// pattern syntax reads back.
+func FuzzCompare(f *testing.F) {
+	f.Add(`{"result":{"tools":[{"name":"a"},{"name":"b"}]}}`, `{"result":{"tools":[{"name":"b","x":1}]}}`)
+	f.Add(`[1,[2,{"a.b":"c"}]]`, `[1,[3]]`)
+	f.Add(`{"_meta":1,"":{"\u202e":2}}`, `null`)
+	o := Options{Ignore: []Pattern{MustPattern("$.._meta"), MustPattern("$..x[*]")}, Keyed: toolsKeyed.Keyed, Max: 50}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		old, errA := Decode([]byte(a))
+		new, errB := Decode([]byte(b))
+		if errA != nil || errB != nil {
+			return
+		}
+		if r := Compare(old, old, o); !r.Equal() {
+			t.Fatalf("%s differs from itself: %v", a, lines(r))
+		}
+		r := Compare(old, new, o)
+		if len(r.Diffs) > o.Max {
+			t.Fatalf("%d differences listed, at most %d wanted", len(r.Diffs), o.Max)
+		}
+		for _, d := range r.Diffs {
+			s := d.Path().String()
+			if len(s) > MaxPattern {
+				continue
+			}
+			if !matches(t, s, d.Path()) {
+				t.Fatalf("the path %s does not read back", s)
+			}
+			_ = Render(d.Old, 64) + Render(d.New, 64)
+		}
+	})
+}
