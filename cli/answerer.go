@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync"
 	"unicode/utf8"
 
@@ -71,7 +72,18 @@ func (a *Answerer) noAnswer(method, question string) error {
 // noAnswerLeft is the failure of a run whose answers file has no answer
 // left for a question of method: exit 2, naming the question.
 func noAnswerLeft(method, question string) error {
-	return usagef("no answer left for %s %s", method, quote(question))
+	return &UsageError{Err: &UnansweredError{Method: method, Question: question}}
+}
+
+// UnansweredError says the server asked a question (Method, named by
+// Question) that the answers have no answer left for.
+type UnansweredError struct {
+	Method   string
+	Question string
+}
+
+func (e *UnansweredError) Error() string {
+	return fmt.Sprintf("no answer left for %s %s", e.Method, quote(e.Question))
 }
 
 func (a *Answerer) elicit(params json.RawMessage) (any, error) {

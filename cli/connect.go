@@ -35,7 +35,9 @@ func (f *runFlags) plan() (*connectPlan, error) {
 		return nil, err
 	}
 	answers := &Answers{}
-	if f.answers != "" {
+	if f.recorded != nil {
+		answers = f.recorded
+	} else if f.answers != "" {
 		var err error
 		if answers, err = LoadAnswers(f.answers); err != nil {
 			return nil, err

@@ -35,6 +35,9 @@ type runFlags struct {
 	record       string
 	noRecord     bool
 	recordMax    int64
+	// recorded, when set, answers the server's questions instead of an
+	// --answers file: replay --against gives the recording's own answers.
+	recorded *Answers
 }
 
 // register adds the flags to fs.

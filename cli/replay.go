@@ -19,13 +19,12 @@ func newReplayCommand() *cobra.Command {
 		Short: "Open a recording in the TUI, or re-send its requests to a server and diff the answers",
 		Long: "With FILE, replay opens the recording in the TUI: every pane as it was live.\n" +
 			"Without FILE it lists the recent recordings to pick from.\n\n" +
-			"--against TARGET re-sends the recording's requests to TARGET in order, compares\n" +
-			"each answer with the recorded one and prints the differences by JSON path.\n" +
-			"It exits 0 when every answer matches and 1 when one differs.",
+			replayAgainstHelp,
 		Example: "  mcpscope replay\n" +
 			"  mcpscope replay session.mcpscope.jsonl\n" +
 			"  mcpscope replay session.mcpscope.jsonl --against http://127.0.0.1:3000/mcp\n" +
-			"  mcpscope replay session.mcpscope.jsonl --against -- node server.js",
+			"  mcpscope replay session.mcpscope.jsonl --against -- node server.js\n" +
+			"  mcpscope replay session.mcpscope.jsonl --against --ignore '$..bookingRef' https://example.com/mcp",
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.against {
@@ -43,6 +42,6 @@ func newReplayCommand() *cobra.Command {
 	}
 	f.run.register(cmd.Flags())
 	cmd.Flags().BoolVar(&f.against, "against", false, "re-send the recorded requests to TARGET (the argument after FILE, or -- CMD [ARGS…]) and diff the answers")
-	cmd.Flags().StringArrayVar(&f.ignore, "ignore", nil, "also ignore the JSON `PATH` when comparing answers (repeatable; ids, timestamps, session ids and _meta are always ignored)")
+	cmd.Flags().StringArrayVar(&f.ignore, "ignore", nil, "also ignore the JSON `PATH` when comparing answers, as in $.result.tools[*].annotations or $..bookingRef (repeatable; ids, timestamps, session ids and _meta are always ignored: see above)")
 	return cmd
 }

@@ -2,12 +2,101 @@ package cli
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/spf13/cobra"
 )
 
+// replayAgainstHelp is what `replay --help` says of --against.
+const replayAgainstHelp = `replay FILE --against TARGET opens a fresh session to TARGET (its own handshake,
+offering the protocol version the recording settled on unless --protocol says
+otherwise) and sends the recording's requests again, in order, under new ids.
+initialize, server/discover and every notification are not sent again; nor is
+subscriptions/listen, a request the recording holds no answer for, or a request
+of an interactive session it did not start. A modern-era call is sent once: its
+input_required rounds are the engine's. The server's questions (elicitation/
+create, sampling/createMessage, roots/list, and interaction.prompt in an
+interactive session started by interaction.start) get the answers the recording
+holds for them, in order per kind; --answers does not apply.
+
+Each answer is compared with the recorded one as {"result": …} or {"error": …};
+an interactive session is compared by its outcome, as mcpscope script prints it.
+A line per request says ok, differs or skipped; a difference shows its JSON path,
+the recorded value and the new one. Lists of tools and prompts (by name),
+resources (by uri) and resource templates (by uriTemplate) are matched by that
+key, so that tools added, removed or changed (schema, description, annotations)
+are named.
+
+Never compared: the JSON-RPC envelope (jsonrpc, id), and these members at any
+depth: _meta, sessionId, requestId, progressToken, taskId, timestamp, createdAt,
+updatedAt, lastUpdatedAt, lastActivityAt, expiresAt. --ignore PATH adds paths:
+$ the answer, .name a member, ["name"] or ['name'] any member name, [N] an
+element, .* or [*] any member or element, ..name that step at any depth, as in
+--ignore '$.result.tools[*].annotations' --ignore '$..bookingRef'.
+
+Exit 0 when every answer matches, 1 when one differs (or the server asks a
+question the recording has no answer for), 2 for a bad FILE or flag, and the
+usual codes when the connection fails.`
+
 // runReplayAgainst re-sends a recording's requests to a target and diffs
-// the answers.
+// the answers: `mcpscope replay FILE --against TARGET`.
 func runReplayAgainst(cmd *cobra.Command, args []string, f *replayFlags) error {
-	return errors.New("replay --against is not available yet")
+	positional, target, err := splitTarget(args, cmd.ArgsLenAtDash(), f.run.transport)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(positional) == 0:
+		return usagef("missing FILE: mcpscope replay FILE --against TARGET")
+	case len(positional) > 1:
+		return usagef("replay --against takes one FILE before the TARGET, got %d arguments", len(positional))
+	case f.run.answers != "":
+		return usagef("--answers does not apply to replay --against: the server's questions get the answers the recording holds")
+	case f.run.record != "" && f.run.record == positional[0]:
+		return usagef("--record names the recording being replayed; record the new session to another file")
+	}
+	opts, err := compareOptions(f.ignore)
+	if err != nil {
+		return err
+	}
+	sess, err := readRecording(positional[0])
+	if err != nil {
+		return err
+	}
+	io := streamsOf(cmd)
+	for _, w := range sess.warnings {
+		io.diag.Println("warning: " + w)
+	}
+	if !sess.sendable() {
+		return usagef("%s holds no request to send again: nothing past the handshake was answered", positional[0])
+	}
+	if !cmd.Flags().Changed("protocol") {
+		f.run.protocol = sess.era
+	}
+	f.run.recorded = &sess.answers
+	rp := &replayer{sess: sess, opts: opts, out: io.out}
+	err = f.run.execute(cmd.Context(), target, io, rp.run)
+	var unanswered *UnansweredError
+	if errors.As(err, &unanswered) && rp.current != nil {
+		// The server asked a question of the request in flight that the
+		// recording holds no answer for: the answers differ.
+		rp.report(rp.current, "differs", unansweredLine(unanswered))
+		return withExit(ExitRPCError, fmt.Errorf("the replay stopped: %w", unanswered))
+	}
+	return err
+}
+
+// sendable reports whether one step at least can be sent again.
+func (s *recordedSession) sendable() bool {
+	for _, st := range s.steps {
+		if st.skip == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// unansweredLine says which question the recording had no answer for.
+func unansweredLine(e *UnansweredError) string {
+	return "the server asked " + e.Method + " " + quote(e.Question) + ", which the recording holds no answer for"
 }

@@ -60,10 +60,16 @@ type walk struct {
 // Waiting for the server's next message is bounded by --timeout, like a
 // request, and the whole walk by --max-time.
 func (s *script) interact(ctx context.Context, r *run, st ScriptStep) (json.RawMessage, error) {
-	it, err := r.session.StartInteraction(ctx, proto.InteractionStartParams{ToolName: st.Tool, InitialParams: st.arguments()})
+	return s.interactWith(ctx, r, proto.InteractionStartParams{ToolName: st.Tool, InitialParams: st.arguments()})
+}
+
+// interactWith starts an interactive session with start and answers its prompts
+// from s.prompts until it ends, as interact says.
+func (s *script) interactWith(ctx context.Context, r *run, start proto.InteractionStartParams) (json.RawMessage, error) {
+	it, err := r.session.StartInteraction(ctx, start)
 	var rpcErr *client.RPCError
 	if errors.As(err, &rpcErr) && rpcErr.Err.Code == proto.CodeNotInteractive {
-		return nil, errToolNotInteractive
+		return nil, fmt.Errorf("%w: %w", errToolNotInteractive, err)
 	}
 	if err != nil {
 		return nil, err

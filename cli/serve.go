@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -26,6 +27,7 @@ type serveFlags struct {
 	root       string
 	origins    []string
 	maxStreams int
+	describe   []string // --tool-description NAME=TEXT
 }
 
 // newServeCommand builds `mcpscope serve`: the demo server alone.
@@ -50,6 +52,7 @@ func newServeCommand() *cobra.Command {
 			"  mcpscope serve --listen 127.0.0.1:0 --root ./files --origin https://example.com\n" +
 			"  mcpscope serve --http 127.0.0.1:8080\n" +
 			"  mcpscope serve --ws 127.0.0.1:8081\n" +
+			"  mcpscope serve --stdio --tool-description 'echo=Says the message back'\n" +
 			"  mcpscope tools -- mcpscope serve --stdio",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return f.run(cmd) },
@@ -64,6 +67,7 @@ func newServeCommand() *cobra.Command {
 	fs.StringVar(&f.root, "root", "", "sandbox `DIR` that read_file serves (default: a temporary one with sample files)")
 	fs.StringArrayVar(&f.origins, "origin", nil, "accept this Origin `O` (repeatable; requests without Origin are always accepted)")
 	fs.IntVar(&f.maxStreams, "max-streams", flow.DefaultMaxConcurrentStreams, "execution streams open at once per session: `N`")
+	fs.StringArrayVar(&f.describe, "tool-description", nil, "give the tool NAME the description TEXT in tools/list: `NAME=TEXT` (repeatable; a changed server for regression checks such as replay --against)")
 	return cmd
 }
 
@@ -113,11 +117,28 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 	return f.serveFlow(ctx, errw, log, nil)
 }
 
+// core builds the demo core the flags describe.
+func (f *serveFlags) core(log *slog.Logger) (*demo.Server, error) {
+	descriptions := make(map[string]string, len(f.describe))
+	for _, d := range f.describe {
+		name, text, ok := strings.Cut(d, "=")
+		if !ok || name == "" {
+			return nil, usagef("--tool-description takes NAME=TEXT, got %s", quote(d))
+		}
+		descriptions[name] = text
+	}
+	core, err := demo.New(demo.Options{SandboxRoot: f.root, Logger: log, ToolDescriptions: descriptions})
+	if err != nil {
+		return nil, usagef("%w", err)
+	}
+	return core, nil
+}
+
 // serveStdio serves the demo over stdin/stdout.
 func (f *serveFlags) serveStdio(ctx context.Context, in io.Reader, out, errw io.Writer, log *slog.Logger) error {
-	core, err := demo.New(demo.Options{SandboxRoot: f.root, Logger: log})
+	core, err := f.core(log)
 	if err != nil {
-		return usagef("%w", err)
+		return err
 	}
 	defer core.Close()
 	fmt.Fprintf(errw, "mcpscope demo server on stdio (sandbox %s)\n", core.SandboxRoot())
@@ -127,6 +148,13 @@ func (f *serveFlags) serveStdio(ctx context.Context, in io.Reader, out, errw io.
 // serveFlow serves the demo over MCP-Flow and prints how to connect; core
 // nil: a core of its own.
 func (f *serveFlags) serveFlow(ctx context.Context, errw io.Writer, log *slog.Logger, core *demo.Server) error {
+	if core == nil {
+		var err error
+		if core, err = f.core(log); err != nil {
+			return err
+		}
+		defer core.Close()
+	}
 	srv, err := flow.New(flow.Config{
 		Listen: f.listen, CertFile: f.cert, KeyFile: f.key, Origins: f.origins,
 		MaxConcurrentStreams: f.maxStreams, SandboxRoot: f.root, Logger: log, Core: core,

@@ -20,9 +20,9 @@ type server func(ctx context.Context) error
 // withFlow; they share one core, stop with ctx, and the first to end stops
 // the others.
 func (f *serveFlags) serveTCP(ctx context.Context, errw io.Writer, log *slog.Logger, withFlow bool) error {
-	core, err := demo.New(demo.Options{SandboxRoot: f.root, Logger: log})
+	core, err := f.core(log)
 	if err != nil {
-		return usagef("%w", err)
+		return err
 	}
 	defer core.Close()
 	var servers []server

@@ -39,6 +39,12 @@ func interactionKey(sessionID string) string {
 	return sessionID
 }
 
+// InteractionKey returns the key that names an interactive session
+// whatever its sessionId has become: the session id inside a stateless
+// server's signed token (which changes as the session advances), or the
+// sessionId itself.
+func InteractionKey(sessionID string) string { return interactionKey(sessionID) }
+
 // isInteractionRequest reports whether method is a server → client request
 // of interactive sessions.
 func isInteractionRequest(method string) bool {

@@ -31,6 +31,11 @@ type Options struct {
 	InlineLimit int64
 	// Logger receives the server's diagnostics (nil: discarded).
 	Logger *slog.Logger
+	// ToolDescriptions replaces the descriptions of the tools it names
+	// (`mcpscope serve --tool-description NAME=TEXT`): a server that
+	// changed, for regression checks such as `mcpscope replay --against`.
+	// A name that is no tool of the demo is refused.
+	ToolDescriptions map[string]string
 }
 
 // Tool is one entry of the tool registry.
@@ -82,6 +87,10 @@ func New(opts Options) (*Server, error) {
 			return nil, err
 		}
 	}
+	if err := s.describeTools(opts.ToolDescriptions); err != nil {
+		_ = sb.close()
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -105,6 +114,21 @@ func (s *Server) Register(t Tool) error {
 		return fmt.Errorf("tool %q is registered already", t.Name)
 	}
 	s.tools[t.Name] = t
+	return nil
+}
+
+// describeTools replaces the description of each tool named in d.
+func (s *Server) describeTools(d map[string]string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for name, text := range d {
+		t, ok := s.tools[name]
+		if !ok {
+			return fmt.Errorf("the demo has no tool named %q to describe", name)
+		}
+		t.Description = text
+		s.tools[name] = t
+	}
 	return nil
 }
 

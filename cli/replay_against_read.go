@@ -1,0 +1,297 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/recordings"
+)
+
+// recordedSession is what replay --against takes from a recording: the
+// client's requests in the order they were sent, each with the answer
+// recorded for it, and the answers the client gave to the server's
+// questions.
+type recordedSession struct {
+	steps    []*replayStep
+	answers  Answers  // per kind, in the order the questions came
+	era      string   // the protocol version the session settled on
+	warnings []string // what of the recording could not be read
+}
+
+// replayStep is one request the replay sends again, or one interactive
+// session (interaction.start and the answers to its prompts).
+type replayStep struct {
+	method string
+	params json.RawMessage // as recorded, less the _meta members the engine adds itself
+	want   []byte          // the recorded answer as compared: {"result":…} or {"error":…}, or the interaction's outcome
+	inter  *recordedInteraction
+	skip   string               // why the step is not sent again
+	input  *proto.InputRequired // the last round asked for input: the next request of the method with inputResponses is its retry
+}
+
+// recordedInteraction is an interactive session the recording started.
+type recordedInteraction struct {
+	start   proto.InteractionStartParams
+	answers []InteractionAnswer // interaction.respond values and interaction.cancel, in order
+	step    *replayStep         // the step that started it: its outcome is the step's answer
+	ended   bool
+}
+
+// sessionReader builds a recordedSession from a recording's frames.
+type sessionReader struct {
+	s         recordedSession
+	sent      map[string]*replayStep          // the client's request ids still unanswered
+	questions map[string]string               // the server's question ids still unanswered → method
+	sessions  map[string]*recordedInteraction // by client.InteractionKey
+	retryOf   map[string]*replayStep          // method → the call whose last round asked for input
+}
+
+// readRecording reads the recording at path. A recording cut short gives
+// what it holds before the cut; a corrupt line is skipped; both are said in
+// warnings.
+func readRecording(path string) (*recordedSession, error) {
+	rd, err := recordings.Open(path)
+	if err != nil {
+		return nil, usagef("%w", err)
+	}
+	defer rd.Close()
+	b := &sessionReader{sent: map[string]*replayStep{}, questions: map[string]string{},
+		sessions: map[string]*recordedInteraction{}, retryOf: map[string]*replayStep{}}
+	for {
+		rec, err := rd.Next()
+		var corrupt *recordings.CorruptError
+		var torn *recordings.TruncatedError
+		switch {
+		case errors.Is(err, io.EOF):
+			return b.done(), nil
+		case errors.As(err, &torn):
+			b.s.warnings = append(b.s.warnings, err.Error())
+			return b.done(), nil
+		case errors.As(err, &corrupt):
+			b.s.warnings = append(b.s.warnings, err.Error()+"; it is skipped")
+			continue
+		case err != nil:
+			return nil, usagef("%s: %w", path, err)
+		}
+		b.add(rec)
+	}
+}
+
+// add takes one record into the session.
+func (b *sessionReader) add(rec *recordings.Record) {
+	if rec.Kind == recordings.RecLink && rec.Era != "" {
+		b.s.era = rec.Era
+	}
+	f := rec.Frame
+	if rec.Kind != recordings.RecFrame || f == nil || f.Chan.Kind != capture.Control || f.Msg == nil || f.Msg.Violation != nil {
+		return
+	}
+	m := f.Msg
+	switch out := f.Dir == capture.Out; {
+	case out && m.Kind() == proto.KindRequest:
+		b.request(m)
+	case out && m.IsResponse():
+		b.answered(m)
+	case !out && m.IsResponse():
+		b.response(m)
+	case !out && m.Kind() == proto.KindRequest:
+		b.question(m)
+	}
+}
+
+// request takes a request of the client.
+func (b *sessionReader) request(m *proto.Message) {
+	switch m.Method {
+	case proto.MethodInitialize, proto.MethodDiscover:
+		return // the new session makes its own handshake
+	case proto.MethodInteractionRespond, proto.MethodInteractionCancel, proto.MethodInteractionGetState:
+		if b.turn(m) {
+			return
+		}
+	}
+	if st := b.retryOf[m.Method]; st != nil && hasMember(m.Params, "inputResponses") {
+		b.retry(st, m)
+		return
+	}
+	st := &replayStep{method: m.Method, params: withoutEngineMeta(m.Params)}
+	switch m.Method {
+	case proto.MethodSubscriptionsListen:
+		st.skip = "a subscription is not sent again"
+	case proto.MethodInteractionRespond, proto.MethodInteractionCancel, proto.MethodInteractionGetState:
+		st.skip = "its interactive session did not start in the recording"
+	}
+	b.sent[m.ID.Key()] = st
+	b.s.steps = append(b.s.steps, st)
+}
+
+// turn takes a request of an interactive session the recording started:
+// an answer to a prompt, a cancellation or a state query. It reports
+// whether the session was one.
+func (b *sessionReader) turn(m *proto.Message) bool {
+	var p struct {
+		SessionID string                    `json:"sessionId"`
+		Response  proto.InteractionResponse `json:"response"`
+	}
+	if json.Unmarshal(m.Params, &p) != nil {
+		return false
+	}
+	it := b.sessions[client.InteractionKey(p.SessionID)]
+	if it == nil {
+		return false
+	}
+	switch m.Method {
+	case proto.MethodInteractionRespond:
+		it.answers = append(it.answers, InteractionAnswer{Value: p.Response.Value})
+	case proto.MethodInteractionCancel:
+		it.answers = append(it.answers, InteractionAnswer{Cancel: true})
+		b.ended(it, interactionCancelled{SessionID: p.SessionID, Cancelled: true})
+	}
+	return true
+}
+
+// retry takes a modern-era retry of st: its inputResponses are the
+// client's answers to the input the last round asked for.
+func (b *sessionReader) retry(st *replayStep, m *proto.Message) {
+	var p struct {
+		InputResponses map[string]json.RawMessage `json:"inputResponses"`
+	}
+	_ = json.Unmarshal(m.Params, &p)
+	for _, key := range st.input.InputKeys() {
+		if raw, ok := p.InputResponses[key]; ok {
+			b.s.answers.addRecorded(st.input.InputRequests[key].Method, raw)
+		}
+	}
+	st.input = nil
+	delete(b.retryOf, st.method)
+	b.sent[m.ID.Key()] = st
+}
+
+// response takes the server's answer to a request of the client.
+func (b *sessionReader) response(m *proto.Message) {
+	key := m.ID.Key()
+	st := b.sent[key]
+	if st == nil {
+		return
+	}
+	delete(b.sent, key)
+	st.want = answerDocument(m.Result, m.Error)
+	if m.Error != nil {
+		return
+	}
+	if ir, err := proto.DecodeInputRequired(m.Result); err == nil && ir.NeedsInput() {
+		st.input = &ir
+		b.retryOf[st.method] = st
+		return
+	}
+	if st.method != proto.MethodInteractionStart {
+		return
+	}
+	var res proto.InteractionStartResult
+	var start proto.InteractionStartParams
+	if json.Unmarshal(m.Result, &res) != nil || res.SessionID == "" || json.Unmarshal(st.params, &start) != nil {
+		return
+	}
+	st.inter = &recordedInteraction{start: start, step: st}
+	st.want = nil // until the session ends
+	b.sessions[client.InteractionKey(res.SessionID)] = st.inter
+}
+
+// ended sets the outcome of an interactive session, the first time.
+func (b *sessionReader) ended(it *recordedInteraction, outcome any) {
+	if it.ended {
+		return
+	}
+	it.ended = true
+	line, err := marshalLine(outcome)
+	if err == nil {
+		it.step.want = line
+	}
+}
+
+// question takes a request of the server.
+func (b *sessionReader) question(m *proto.Message) {
+	switch m.Method {
+	case proto.MethodElicitationCreate, proto.MethodSamplingCreateMessage, proto.MethodRootsList:
+		b.questions[m.ID.Key()] = m.Method
+	case proto.MethodInteractionComplete:
+		var p proto.InteractionCompleteParams
+		if json.Unmarshal(m.Params, &p) != nil {
+			return
+		}
+		if it := b.sessions[client.InteractionKey(p.SessionID)]; it != nil {
+			b.ended(it, interactionOutcome{SessionID: p.SessionID, Result: p.Result, Summary: p.Summary})
+		}
+	}
+}
+
+// answered takes the client's answer to a question of the server.
+func (b *sessionReader) answered(m *proto.Message) {
+	key := m.ID.Key()
+	method, ok := b.questions[key]
+	if !ok {
+		return
+	}
+	delete(b.questions, key)
+	if m.Error == nil {
+		b.s.answers.addRecorded(method, m.Result)
+	}
+}
+
+// done says why each step that cannot be sent again is skipped.
+func (b *sessionReader) done() *recordedSession {
+	for _, st := range b.s.steps {
+		switch {
+		case st.skip != "":
+		case st.inter != nil && st.want == nil:
+			st.skip = "its interactive session did not end in the recording"
+		case st.input != nil:
+			st.skip = "the recording ends while it waits for input"
+		case st.want == nil:
+			st.skip = "no answer was recorded"
+		}
+	}
+	return &b.s
+}
+
+// addRecorded takes the client's recorded answer to a question of method.
+func (a *Answers) addRecorded(method string, result json.RawMessage) {
+	switch method {
+	case proto.MethodElicitationCreate:
+		var r ElicitationAnswer
+		if decodeNumbers(result, &r) == nil {
+			a.Elicitation = append(a.Elicitation, r)
+		}
+	case proto.MethodSamplingCreateMessage:
+		var r proto.CreateMessageResult
+		if json.Unmarshal(result, &r) == nil {
+			a.Sampling = append(a.Sampling, SamplingAnswer{Text: contentText(r.Content), Model: r.Model, StopReason: r.StopReason})
+		}
+	case proto.MethodRootsList:
+		var r proto.ListRootsResult
+		if json.Unmarshal(result, &r) == nil && a.Roots == nil {
+			a.Roots = r.Roots
+		}
+	}
+}
+
+// decodeNumbers decodes JSON into v keeping numbers as written.
+func decodeNumbers(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	return dec.Decode(v)
+}
+
+// hasMember reports whether params is an object with the member name.
+func hasMember(params json.RawMessage, name string) bool {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(params, &obj) != nil {
+		return false
+	}
+	_, ok := obj[name]
+	return ok
+}
