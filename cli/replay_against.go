@@ -71,7 +71,7 @@ func runReplayAgainst(cmd *cobra.Command, args []string, f *replayFlags) error {
 		return usagef("%s holds no request to send again: nothing past the handshake was answered", positional[0])
 	}
 	if !cmd.Flags().Changed("protocol") {
-		f.run.protocol = sess.era
+		f.run.protocol = sess.protocol
 	}
 	f.run.recorded = &sess.answers
 	rp := &replayer{sess: sess, opts: opts, out: io.out}

@@ -19,7 +19,7 @@ import (
 type recordedSession struct {
 	steps    []*replayStep
 	answers  Answers  // per kind, in the order the questions came
-	era      string   // the protocol version the session settled on
+	protocol string   // the protocol version the session settled on
 	warnings []string // what of the recording could not be read
 }
 
@@ -84,8 +84,8 @@ func readRecording(path string) (*recordedSession, error) {
 
 // add takes one record into the session.
 func (b *sessionReader) add(rec *recordings.Record) {
-	if rec.Kind == recordings.RecLink && rec.Era != "" {
-		b.s.era = rec.Era
+	if rec.Kind == recordings.RecLink && rec.Protocol != "" {
+		b.s.protocol = rec.Protocol
 	}
 	f := rec.Frame
 	if rec.Kind != recordings.RecFrame || f == nil || f.Chan.Kind != capture.Control || f.Msg == nil || f.Msg.Violation != nil {
