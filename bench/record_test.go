@@ -55,7 +55,9 @@ func BenchmarkReadFileRecordedVsNot(b *testing.B) {
 	recorded := dialRecorded(b, srv.Server, recSink.open)
 	var plainCost, recCost transferCost
 	runPlain := func() { plainCost.measured(b, func() time.Duration { return mcpscopeReadFile(b, plain, plainSink) }) }
-	runRec := func() { recCost.measured(b, func() time.Duration { return mcpscopeReadFile(b, recorded.flowClient, recSink) }) }
+	runRec := func() {
+		recCost.measured(b, func() time.Duration { return mcpscopeReadFile(b, recorded.flowClient, recSink) })
+	}
 	runs := 0
 	for b.Loop() {
 		inTurn(runs, runRec, runPlain)

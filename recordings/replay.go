@@ -21,7 +21,7 @@ type Replayer struct {
 	newest uint64
 	// Transport, Era and Protocol are what the recording's link line gave.
 	Transport, Era, Protocol string
-	frames         int64
+	frames                   int64
 }
 
 // NewStore returns a Store with cfg's bounds whose clock is the Replayer's,

@@ -1,8 +1,8 @@
 package recordings
 
 import (
-	"cmp"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"

@@ -103,7 +103,9 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	m.conn.ready = true
 	m.conn.connected = s.Era().String() + " " + s.ProtocolVersion()
 	m.status.note("connected")
-	if l, ok := m.cfg.Tap.(interface{ Link(transport, era, protocol string) }); ok {
+	if l, ok := m.cfg.Tap.(interface {
+		Link(transport, era, protocol string)
+	}); ok {
 		l.Link(client.LinkStateOf(m.conn.link.Transport).Transport, s.Era().String(), s.ProtocolVersion())
 	}
 	cmds := make([]tea.Cmd, 0, len(m.cfg.OnConnect))
