@@ -104,3 +104,15 @@ func TestDirFollowsXDGStateHome(t *testing.T) {
 		t.Errorf("relative XDG_STATE_HOME: %s", d)
 	}
 }
+
+// cutFile removes the last n bytes of path.
+func cutFile(t *testing.T, path string, n int64) {
+	t.Helper()
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(path, st.Size()-n); err != nil {
+		t.Fatal(err)
+	}
+}
