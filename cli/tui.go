@@ -82,11 +82,7 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, onConnect []ui.Reque
 		cfg.Tap, cfg.Recording = rec, rec.Path()
 	}
 	model := ui.New(cfg)
-	out := cmd.OutOrStdout()
-	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(cmd.InOrStdin()), tea.WithOutput(out)}
-	if !isTerminal(out) {
-		opts = append(opts, tea.WithWindowSize(pipeColumns, pipeLines))
-	}
+	opts := programOptions(cmd, ctx)
 	var root tea.Model = model
 	if wrapTUIModel != nil {
 		root = wrapTUIModel(model)
@@ -110,4 +106,15 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, onConnect []ui.Reque
 	}
 	// Quitting does not make a connection that failed a success.
 	return withExit(ExitConnection, model.ConnectError())
+}
+
+// programOptions run a TUI on the command's input and output, within ctx;
+// on an output that is not a terminal, at the pipe's screen size.
+func programOptions(cmd *cobra.Command, ctx context.Context) []tea.ProgramOption {
+	out := cmd.OutOrStdout()
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(cmd.InOrStdin()), tea.WithOutput(out)}
+	if !isTerminal(out) {
+		opts = append(opts, tea.WithWindowSize(pipeColumns, pipeLines))
+	}
+	return opts
 }

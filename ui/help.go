@@ -101,6 +101,9 @@ func (m *Model) hintBar(w int) string {
 		h.Essential = append(h.Essential, back)
 		return m.styles.HintBar(k.Help, h, w)
 	}
+	if m.replay != nil {
+		return m.styles.HintBar(k.Help, k.replayHints(m.replay.keys), w)
+	}
 	return m.styles.HintBar(k.Help, k.hints(), w)
 }
 
@@ -117,6 +120,9 @@ func (m *Model) fullHelp(w int) string {
 func (m *Model) helpLines(w int) []string {
 	k := m.keys
 	title, groups, notes := "Keys of mcpscope", k.fullHelp(m.panes), []string{filterHelp}
+	if m.replay != nil {
+		title, groups = "Keys of mcpscope replay", k.replayHelp(m.replay.keys, m.panes)
+	}
 	if m.screenInFront() {
 		sk := m.screenKeys()
 		title = "Keys of " + m.overlay.Title()

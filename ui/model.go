@@ -58,6 +58,7 @@ type Model struct {
 	conn      connection
 	status    statusLine
 	quitting  bool
+	replay    *Replay // the replay this Model shows a recording for, or nil
 	quitAsked int // requests in flight when quitting was asked; 0 when not asking
 }
 

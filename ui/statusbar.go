@@ -32,6 +32,9 @@ func (s *statusLine) setError(err error) {
 
 // statusParts are the facts the status bar shows, in order.
 func (m *Model) statusParts() []string {
+	if m.replay != nil {
+		return append(m.replay.facts(), storeFacts(m.cfg.Store.Stats(), m.idx.skipped)...)
+	}
 	c := m.conn
 	var parts []string
 	state := "not connected"
