@@ -59,7 +59,7 @@ type Model struct {
 	status    statusLine
 	quitting  bool
 	replay    *Replay // the replay this Model shows a recording for, or nil
-	quitAsked int // requests in flight when quitting was asked; 0 when not asking
+	quitAsked int     // requests in flight when quitting was asked; 0 when not asking
 }
 
 // New returns the root model for cfg. It subscribes to the store at once,
