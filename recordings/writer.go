@@ -39,6 +39,10 @@ type Options struct {
 	// past it, totals and the last 1 MiB. Default DefaultStreamMax.
 	StreamMax int64
 
+	// Clock gives the time of the records that are not frames (marks,
+	// SSE events, the end line); frames carry their own. Default time.Now.
+	Clock func() time.Time
+
 	flushEvery time.Duration // tests: FlushEvery when zero
 }
 
@@ -59,6 +63,7 @@ type Writer struct {
 	spare   []byte        // the buffer the file writer hands back
 	wake    chan struct{} // a control message waits in pend
 	every   time.Duration
+	clock   func() time.Time
 	err     error
 	closed  bool
 	red     *redactor
@@ -119,7 +124,10 @@ func NewWriter(w io.Writer, h Header, o Options) (*Writer, error) {
 	if h.Started.IsZero() {
 		h.Started = time.Now()
 	}
-	wr := &Writer{w: w, red: red, wake: make(chan struct{}, 1), every: cmp.Or(o.flushEvery, FlushEvery), stop: make(chan struct{}), done: make(chan struct{})}
+	wr := &Writer{w: w, red: red, wake: make(chan struct{}, 1), every: cmp.Or(o.flushEvery, FlushEvery), clock: o.Clock, stop: make(chan struct{}), done: make(chan struct{})}
+	if wr.clock == nil {
+		wr.clock = time.Now
+	}
 	wr.caps = streamCaps{max: o.StreamMax, recs: map[capture.StreamKey]*streamCap{}}
 	wr.enc = json.NewEncoder(&wr.scratch)
 	wr.enc.SetEscapeHTML(false)
@@ -159,7 +167,7 @@ func (w *Writer) Close() error {
 		return w.err
 	}
 	w.caps.report(w, true)
-	w.writeLocked(line{K: kindEnd, T: time.Now().UnixNano()})
+	w.writeLocked(line{K: kindEnd, T: w.clock().UnixNano()})
 	w.closed = true
 	w.mu.Unlock()
 	close(w.stop)
@@ -258,7 +266,7 @@ func (w *Writer) Link(transport, era, protocol string) {
 // record stamps and writes a non-frame line, running after (under the
 // lock) once it is written.
 func (w *Writer) record(l line, after func()) {
-	l.T = time.Now().UnixNano()
+	l.T = w.clock().UnixNano()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed || w.err != nil {
@@ -337,6 +345,9 @@ func frameLine(f *capture.Frame, keep int, red *redactor) line {
 			// a range of the bytes
 		} else if len(m.Raw) > 0 {
 			body := m.Raw
+			if f.Enc != proto.EncJSON && json.Valid(body) {
+				l.MEnc = encodingNames[proto.EncJSON] // decoded from another encoding and kept as JSON
+			}
 			if red != nil {
 				body = red.redact(body, true)
 			}

@@ -132,6 +132,13 @@ func stderrFrame(at time.Time, line string) *capture.Frame {
 func sampleStore(t testing.TB) *capture.Store {
 	t.Helper()
 	st := capture.NewStore(capture.Config{})
+	sampleInto(t, st)
+	return st
+}
+
+// sampleInto gives st the frames and marks of sampleStore.
+func sampleInto(t testing.TB, st Tap) {
+	t.Helper()
 	c := &clock{}
 	add := func(f *capture.Frame) { st.Append(f) }
 	add(controlFrame(t, capture.Out, c.next(), proto.EncJSON, request(t, 1, "initialize", map[string]any{"protocolVersion": "2025-11-25"})))
@@ -162,7 +169,6 @@ func sampleStore(t testing.TB) *capture.Store {
 		Raw: bad, Size: len(bad), Fields: fields, Enc: proto.EncCBOR, Err: errDecode})
 	add(stderrFrame(c.next(), "server starting"))
 	add(stderrFrame(c.next(), "listening on stdio"))
-	return st
 }
 
 // errDecode stands for the error a codec reports on a broken body.

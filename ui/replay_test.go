@@ -1,0 +1,205 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/recordings"
+)
+
+// recordSample records sampleStore's frames and marks through a Writer
+// teed beside a live store, as the TUI records, and returns the live
+// store and the recording's path.
+func recordSample(t *testing.T, transport string) (*capture.Store, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "sample"+recordings.Ext)
+	last := t0
+	clock := func() time.Time { return last } // marks at the time of the frame before them
+	w, err := recordings.Create(path, recordings.Header{Target: "wt://127.0.0.1:4433/mcp", Transport: transport, Started: t0}, recordings.Options{Clock: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := capture.NewStore(capture.Config{})
+	sampleInto(t, capture.Tee(live, capture.SinkFunc(func(f *capture.Frame) uint64 { last = f.Time; return 0 }), w).(Tap))
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return live, path
+}
+
+// newTestReplay opens path in a Replay sized w×h and plays it at speed;
+// the Player's position is awaited with until.
+func newTestReplay(t *testing.T, path string, speed float64, w, h int) *Replay {
+	t.Helper()
+	p, err := recordings.NewPlayer(path, capture.Config{}, speed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewReplay(p)
+	t.Cleanup(func() { _ = r.Close() })
+	r.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return r
+}
+
+// settle waits until the player's position satisfies ok, then lets the
+// Model read the store; the deadline only guards against a hang.
+func settle(t *testing.T, r *Replay, ok func(recordings.Position) bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !ok(r.player.Position()) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the player stayed at %+v", r.player.Position())
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	r.Update(refreshMsg{at: t0})
+}
+
+func done(pos recordings.Position) bool { return pos.Done && !pos.Playing }
+
+// A replay shows every pane exactly as the live session showed it: the
+// traffic, streams, datagrams, detail, hex and stderr of the same frames,
+// read back from the recording.
+func TestReplayPanesMatchTheLiveSession(t *testing.T) {
+	live, path := recordSample(t, "wt")
+	lm := newTestModel(t, live, 140, 40)
+	r := newTestReplay(t, path, recordings.SpeedAtOnce, 140, 40)
+	settle(t, r, done)
+	rm := r.inner
+	for _, m := range []*Model{lm, rm} {
+		selectWhere(t, m, isMethod("initialize"))
+		m.detail.SetSize(70, 20)
+		m.detail.prepare()
+		m.hex.SetSize(80, 6)
+	}
+	for name, render := range map[string]func(m *Model) string{
+		"traffic":   func(m *Model) string { return m.traffic.Render(100, 24, true) },
+		"streams":   func(m *Model) string { return m.streams.Render(90, 6, true) },
+		"datagrams": func(m *Model) string { return m.datagrams.Render(90, 8, true) },
+		"detail":    func(m *Model) string { return m.detail.Render(70, 20, true) },
+		"hex":       func(m *Model) string { return m.hex.Render(80, 6, true) },
+		"stderr":    func(m *Model) string { return m.stderr.Render(50, 4, true) },
+	} {
+		if got, want := ansi.Strip(render(rm)), ansi.Strip(render(lm)); got != want {
+			t.Errorf("%s pane replayed:\n%s\nlive:\n%s", name, got, want)
+		}
+	}
+	golden(t, "replay_screen", screenText(rm))
+}
+
+// The timeline keys: B goes back to the start (a rebuilt store, a new
+// Model), . and , step one frame, > jumps a second of recorded time, E to
+// the end, space plays; the status bar says where the replay stands.
+func TestReplayTimelineKeys(t *testing.T) {
+	_, path := recordSample(t, "wt")
+	r := newTestReplay(t, path, recordings.SpeedAtOnce, 140, 40)
+	settle(t, r, done)
+	total := r.player.Position().Frames
+	step := func(k string, ok func(recordings.Position) bool) {
+		t.Helper()
+		r.Update(keyPress(k))
+		settle(t, r, func(pos recordings.Position) bool { return !pos.Seeking && ok(pos) })
+		select {
+		case rb := <-r.player.Rebuilds():
+			r.Update(replayRebuiltMsg{store: rb.Store})
+		default:
+		}
+		r.Update(refreshMsg{at: t0})
+	}
+	step("B", func(pos recordings.Position) bool { return pos.Frames == 0 })
+	if s := screenText(r.inner); !strings.Contains(s, "REPLAY ⏸ paused · frame 0/") || !strings.Contains(s, "no frames yet") {
+		t.Fatalf("at the start:\n%s", s)
+	}
+	step(".", func(pos recordings.Position) bool { return pos.Frames == 1 })
+	step(".", func(pos recordings.Position) bool { return pos.Frames == 2 })
+	step(",", func(pos recordings.Position) bool { return pos.Frames == 1 })
+	if n := r.inner.cfg.Store.Len(); n != 1 {
+		t.Errorf("one frame back: the store shows %d frames", n)
+	}
+	step(">", func(pos recordings.Position) bool { return pos.Frames > 1 })
+	if s := screenText(r.inner); strings.Contains(s, "+0.005s") {
+		t.Errorf("a second on: %s", lastLine(s))
+	}
+	step("E", func(pos recordings.Position) bool { return pos.Frames == total })
+	if s := screenText(r.inner); !strings.Contains(s, "■ end") {
+		t.Errorf("at the end: %s", lastLine(s))
+	}
+	r.Update(keyPress("s"))
+	settle(t, r, func(pos recordings.Position) bool { return pos.Speed == recordings.SpeedLive })
+	r.Update(keyPress("B"))
+	settle(t, r, func(pos recordings.Position) bool { return !pos.Seeking && pos.Frames == 0 })
+	r.Update(keyPress("space"))
+	settle(t, r, func(pos recordings.Position) bool { return pos.Playing })
+	if s := screenText(r.inner); !strings.Contains(s, "REPLAY ▶ 1×") {
+		t.Errorf("playing: %s", lastLine(s))
+	}
+}
+
+// Every key that would send to a server or act on a live session is
+// refused with a reason; the filter still works.
+func TestReplayIsReadOnly(t *testing.T) {
+	_, path := recordSample(t, "wt")
+	r := newTestReplay(t, path, recordings.SpeedAtOnce, 140, 40)
+	settle(t, r, done)
+	for _, k := range []string{"t", "R", "a", "o", "e", ":", "ctrl+r", "r", "i"} {
+		_, cmd := r.Update(keyPress(k))
+		if s := lastLine(screenText(r.inner)); cmd != nil || !strings.Contains(s, "replay: read-only") || r.inner.overlay != nil {
+			t.Errorf("%s: %s", k, s)
+		}
+	}
+	r.Update(keyPress("/"))
+	for _, k := range "tools" {
+		r.Update(keyPress(string(k)))
+	}
+	r.Update(keyPress("enter"))
+	r.Update(refreshMsg{at: t0})
+	if got := r.inner.filterText(); got != "tools" {
+		t.Errorf("the filter is %q", got)
+	}
+}
+
+// An HTTP recording shows the panes of an HTTP link: SSE streams, no
+// stderr.
+func TestReplayPanesFollowTheTransport(t *testing.T) {
+	_, path := recordSample(t, "http")
+	r := newTestReplay(t, path, recordings.SpeedAtOnce, 140, 40)
+	settle(t, r, done)
+	if p := r.inner.panes; !p[paneStreams] || p[paneStderr] || p[paneDatagrams] {
+		t.Errorf("panes %v", p)
+	}
+}
+
+// A recording cut short replays up to the torn line and says so.
+func TestReplayOfATornRecording(t *testing.T) {
+	_, path := recordSample(t, "wt")
+	cut(t, path, 30)
+	r := newTestReplay(t, path, recordings.SpeedAtOnce, 160, 40)
+	settle(t, r, done)
+	if s := lastLine(screenText(r.inner)); !strings.Contains(s, "cut short") {
+		t.Errorf("status: %s", s)
+	}
+}
+
+func lastLine(s string) string {
+	s = strings.TrimRight(s, "\n")
+	return s[strings.LastIndexByte(s, '\n')+1:]
+}
+
+// cut removes the last n bytes of path.
+func cut(t *testing.T, path string, n int64) {
+	t.Helper()
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(path, st.Size()-n); err != nil {
+		t.Fatal(err)
+	}
+}
