@@ -86,7 +86,7 @@ func httpRecording(t testing.TB) []byte {
 		s.response("http POST 2", 202, "", 35)
 		s.response("http POST 4", 200, "application/json", 40)
 		s.body("http POST 4", capture.In, callJSON, 41)
-		raw := []byte("connection refused")
+		raw := []byte("connection refused \x1b[2J\u009b\u202e")
 		s.stamp(&capture.Frame{Chan: capture.Channel{Kind: capture.HTTP}, Raw: raw, Enc: proto.EncText,
 			Fields: []proto.Field{{Offset: 0, Len: len(raw), Name: "note", Value: string(raw)}}}, "http GET 3", capture.In, 50)
 
@@ -110,6 +110,9 @@ func writeHAR(t *testing.T, rec []byte) (*hartest.Log, HARResult) {
 	log, err := hartest.Check(out.Bytes())
 	if err != nil {
 		t.Fatalf("not HAR 1.2: %v\n%s", err, out.Bytes())
+	}
+	if bytes.ContainsAny(out.Bytes(), "\x1b\u009b\u202e") {
+		t.Errorf("the HAR holds what a terminal acts on, unescaped:\n%s", out.Bytes())
 	}
 	return log, res
 }
@@ -165,7 +168,7 @@ func TestHARExchanges(t *testing.T) {
 	if n := log.Entries[2]; n.Response.Status != 202 || n.Response.Content.Text != nil || n.Response.Content.Size != 0 {
 		t.Errorf("notification: %+v", n.Response)
 	}
-	if g := log.Entries[3]; g.Response.Status != 0 || !strings.Contains(g.Comment, "connection refused") || g.Request.PostData != nil || g.Time != 18 {
+	if g := log.Entries[3]; g.Response.Status != 0 || g.Comment != "connection refused \x1b[2J\u009b\u202e" || g.Request.PostData != nil || g.Time != 18 {
 		t.Errorf("refused GET: %+v", g)
 	}
 	del := log.Entries[4]
