@@ -17,6 +17,9 @@ type streamTrace struct {
 	traceSink
 	mu   sync.Mutex
 	open map[capture.StreamKey]*streamTally
+	// clock, when set, is the time a stream's end line says (an export
+	// of a recording reads the recorded time); default time.Now.
+	clock func() time.Time
 }
 
 // streamTally counts what a stream carried while it is open.
@@ -87,12 +90,16 @@ func (s *streamTrace) MarkStream(key capture.StreamKey, state capture.StreamStat
 	}
 	chans := capture.Channel{Kind: capture.Stream, ReqID: key.ReqID, Tag: key.Tag}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s ← %s %s %dB", time.Now().Format("15:04:05.000"), chans, state, t.bytes)
+	now := time.Now()
+	if s.clock != nil {
+		now = s.clock()
+	}
+	fmt.Fprintf(&b, "%s ← %s %s %dB", now.Format("15:04:05.000"), chans, state, t.bytes)
 	if t.size >= 0 {
 		fmt.Fprintf(&b, " of %dB", t.size)
 	}
 	if !t.first.IsZero() {
-		fmt.Fprintf(&b, " in %s", time.Since(t.first).Round(time.Millisecond))
+		fmt.Fprintf(&b, " in %s", now.Sub(t.first).Round(time.Millisecond))
 	}
 	if err != nil {
 		b.WriteString(": " + oneLine(err.Error()))
