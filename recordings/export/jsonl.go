@@ -106,6 +106,7 @@ type jsonEvent struct {
 
 	Transport string `json:"transport,omitempty"`
 	Era       string `json:"era,omitempty"`
+	Protocol  string `json:"protocol,omitempty"`
 }
 
 var fieldKinds = [...]string{proto.FieldHeader: "header", proto.FieldBody: "body", proto.FieldDelimiter: "delimiter"}
@@ -276,7 +277,7 @@ func eventObject(rec *recordings.Record) jsonEvent {
 	case recordings.RecSSEEnd:
 		o.Kind, o.Conn, o.State, o.Why = KindSSEEnd, rec.Conn, rec.SSEState.String(), rec.Why
 	case recordings.RecLink:
-		o.Kind, o.Transport, o.Era = KindLink, rec.Transport, rec.Era
+		o.Kind, o.Transport, o.Era, o.Protocol = KindLink, rec.Transport, rec.Era, rec.Protocol
 	default:
 		o.Kind = KindEnd
 	}

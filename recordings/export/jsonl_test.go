@@ -93,7 +93,7 @@ func TestJSONLHoldsEveryRecord(t *testing.T) {
 		w.OpenSSE("http POST 3", capture.SSEStart{Kind: capture.SSEAnswer, Method: "tools/call", ReqID: "2"})
 		w.SSEEvent("http POST 3", 9, 40, "ev-1")
 		w.EndSSE("http POST 3", capture.SSEBroken, "cut")
-		w.Link("stdio", "2025-11-25")
+		w.Link("stdio", "legacy", "2025-11-25")
 	})
 	var out bytes.Buffer
 	d, err := WriteJSONL(&out, reader(t, rec))
@@ -168,7 +168,7 @@ func TestJSONLHoldsEveryRecord(t *testing.T) {
 	if s := lines[13].event; s.State != "broken" || s.Why != "cut" {
 		t.Errorf("sse_end %s", lines[13].Raw)
 	}
-	if l := lines[14].event; l.Transport != "stdio" || l.Era != "2025-11-25" {
+	if l := lines[14].event; l.Transport != "stdio" || l.Era != "legacy" || l.Protocol != "2025-11-25" {
 		t.Errorf("link %s", lines[14].Raw)
 	}
 }
