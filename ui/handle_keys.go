@@ -51,6 +51,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.cancelSelected()
 	case key.Matches(msg, k.Copy):
 		return m.copySelected()
+	case key.Matches(msg, k.Save):
+		return m.askSavePath()
 	case key.Matches(msg, k.Reconnect):
 		return m.reconnect()
 	case key.Matches(msg, k.ListTools):
@@ -77,19 +79,21 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// handleFilterKey edits the filter: enter applies it, esc closes the input
-// without changing the filter in force.
+// handleFilterKey edits the filter (or the file name the save key asks
+// for): enter applies it, esc closes the input without changing the
+// filter in force.
 func (m *Model) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch msg.String() {
 	case "ctrl+c":
 		return m.quit()
 	case "enter":
-		m.filtering = false
-		m.input.Blur()
+		saving := m.closeInput()
+		if saving {
+			return m.save(m.input.Value())
+		}
 		return m.applyFilter(m.input.Value())
 	case "esc":
-		m.filtering = false
-		m.input.Blur()
+		m.closeInput()
 		return nil
 	}
 	var cmd tea.Cmd

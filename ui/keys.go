@@ -19,6 +19,7 @@ type KeyMap struct {
 	PrevItem, NextItem           key.Binding // the hex pane's body items
 	Filter, Back                 key.Binding
 	Cancel, Copy, Reconnect      key.Binding
+	Save                         key.Binding // the capture so far to a file
 	ListTools, ReadFile, Analyze key.Binding
 	Tone, Explore, Compose       key.Binding
 	Roots, Wire, Server          key.Binding
@@ -43,6 +44,7 @@ func DefaultKeyMap() KeyMap {
 		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back / clear filter")),
 		Cancel:    screen.CancelKey("cancel request", "c"), // c: the old key, harmless where nothing is typed
 		Copy:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
+		Save:      key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "save the capture to a file")),
 		Reconnect: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reconnect")),
 		ListTools: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tools/list")),
 		ReadFile:  key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "read_file 1 MiB")),
@@ -106,7 +108,7 @@ func (k KeyMap) fullHelp(s paneSet) [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 		panes,
 		{k.Detail, k.Hex, k.Back, k.Link, k.Follow, k.Filter},
-		{k.PrevItem, k.NextItem, k.Copy, k.Cancel, k.Reconnect},
+		{k.PrevItem, k.NextItem, k.Copy, k.Save, k.Cancel, k.Reconnect},
 		{k.Explore, k.Compose, k.Server, k.Roots, k.Wire},
 		{k.ListTools, k.ReadFile, k.Analyze, k.Tone},
 		{k.Help, k.helpInText(), k.Quit},

@@ -44,6 +44,7 @@ type Model struct {
 	width, height int
 	layout        layout
 	filtering     bool // the filter input has the keys
+	saving        bool // ... asking for the file to save the capture to
 	showHelp      bool
 	helpTop       int // the first line of the help screen shown
 	filterGen     int
@@ -84,7 +85,7 @@ func New(cfg Config) *Model {
 	m.hex = newHexPane(m.styles, m.keys)
 	m.stderr = newStderrPane(&x.stderr, m.styles)
 	m.input.SetStyles(st.Input)
-	m.input.Prompt = "/ "
+	m.input.Prompt = filterPrompt
 	m.input.Placeholder = "method · > or < · #id · error · control|stream|datagram|stderr"
 	m.conn.dialect = proto.DialectMCP
 	m.setSize(80, 24)

@@ -69,7 +69,7 @@ func (k KeyMap) replayHelp(r ReplayKeys, s paneSet) [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 		panes,
 		{k.Detail, k.Hex, k.Back, k.Link, k.Follow, k.Filter},
-		{k.PrevItem, k.NextItem, k.Copy, k.Wire},
+		{k.PrevItem, k.NextItem, k.Copy, k.Save, k.Wire},
 		{k.Help, k.helpInText(), k.Quit},
 	}
 }

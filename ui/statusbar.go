@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -80,6 +81,9 @@ func (m *Model) statusParts() []string {
 		if n := s.RefusedServerRequests(); n > 0 {
 			parts = append(parts, fmt.Sprintf("%d server requests refused (busy)", n))
 		}
+	}
+	if m.cfg.Recording != "" {
+		parts = append(parts, "● REC "+termtext.Line(filepath.Base(m.cfg.Recording)))
 	}
 	parts = append(parts, storeFacts(m.cfg.Store.Stats(), m.idx.skipped)...)
 	return parts

@@ -50,6 +50,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.filterStep(msg)
 	case ErrorMsg:
 		m.status.setError(msg.Err)
+	case savedMsg:
+		m.saved(msg)
 	case closedMsg:
 		return m, tea.Quit
 	case explore.DiscoveredMsg:

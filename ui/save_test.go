@@ -1,0 +1,112 @@
+package ui
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/recordings"
+)
+
+// typeInto replaces the input line's text with s.
+func typeInto(m *Model, s string) {
+	m.input.SetValue("")
+	for _, r := range s {
+		press(m, string(r))
+	}
+}
+
+// runSave presses ctrl+s, types path, presses enter and runs the save.
+func runSave(t *testing.T, m *Model, path string) {
+	t.Helper()
+	press(m, "ctrl+s")
+	if !m.filtering || !m.saving || !strings.Contains(screenText(m), "save to: mcpscope-") {
+		t.Fatalf("ctrl+s did not ask where to save:\n%s", lastLine(screenText(m)))
+	}
+	typeInto(m, path)
+	cmd := press(m, "enter")
+	if cmd == nil {
+		t.Fatal("enter saved nothing")
+	}
+	m.Update(cmd())
+	if m.filtering || m.saving || m.input.Prompt != filterPrompt {
+		t.Error("the input line stayed open")
+	}
+}
+
+// Without a recording, the save key writes the store's frames and stream
+// marks as a new recording, which replays to the same store.
+func TestSaveKeyWritesTheStore(t *testing.T) {
+	st := sampleStore(t)
+	m := newTestModel(t, st, 140, 40)
+	path := filepath.Join(t.TempDir(), "saved"+recordings.Ext)
+	runSave(t, m, path)
+	if s := lastLine(screenText(m)); !strings.Contains(s, "saved 19 frames to "+path) {
+		t.Fatalf("status: %s", s)
+	}
+	r, err := recordings.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	replayed, p := recordings.NewStore(capture.Config{})
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Apply(rec)
+	}
+	if replayed.Len() != st.Len() || len(replayed.Streams()) != len(st.Streams()) || replayed.Streams()[0].State != capture.StreamDone {
+		t.Errorf("replayed %d frames, %+v", replayed.Len(), replayed.Streams())
+	}
+	// An existing file is never replaced.
+	runSave(t, m, path)
+	if s := lastLine(screenText(m)); !strings.Contains(s, "file exists") {
+		t.Errorf("saving over a file: %s", s)
+	}
+}
+
+// While the session is recorded, the save key copies the recording so
+// far, up to its last whole line; the status bar shows the recording.
+func TestSaveKeyCopiesTheRecording(t *testing.T) {
+	_, rec := recordSample(t, "wt")
+	b, _ := os.ReadFile(rec)
+	if err := os.WriteFile(rec, append(b, `{"k":"frame","t":1,"di`...), 0o600); err != nil { // a line being written
+		t.Fatal(err)
+	}
+	m := New(Config{Store: capture.NewStore(capture.Config{}), Target: "demo", Recording: rec})
+	t.Cleanup(func() { _ = m.Close() })
+	m.setSize(160, 30)
+	if s := lastLine(screenText(m)); !strings.Contains(s, "● REC sample"+recordings.Ext) {
+		t.Errorf("status: %s", s)
+	}
+	path := filepath.Join(t.TempDir(), "copy"+recordings.Ext)
+	runSave(t, m, path)
+	if s := lastLine(screenText(m)); !strings.Contains(s, "saved 19 frames") {
+		t.Errorf("status: %s", s)
+	}
+	if e := recordings.Describe(path); e.Err != nil || e.Frames != 19 || !e.Ended {
+		t.Errorf("copy %+v", e)
+	}
+}
+
+// esc closes the save prompt without saving and the filter input is the
+// filter's again.
+func TestSaveKeyEsc(t *testing.T) {
+	m := newTestModel(t, sampleStore(t), 140, 40)
+	press(m, "ctrl+s")
+	if cmd := press(m, "esc"); cmd != nil || m.filtering || m.input.Prompt != filterPrompt {
+		t.Error("esc did not close the save prompt")
+	}
+	press(m, "/")
+	if !m.filtering || m.saving || m.input.Prompt != filterPrompt {
+		t.Error("the filter opened as a save prompt")
+	}
+}
