@@ -25,13 +25,15 @@ var (
 	initializeDetail = regexp.MustCompile(`request · id \S+ · initialize`)
 	// colour is an SGR sequence that sets a foreground or background
 	// colour (39 and 49, the terminal's own colours, are none).
-	colour = regexp.MustCompile(`\x1b\[(?:[0-9;]*;)?(?:3[0-8]|4[0-8]|9[0-7]|10[0-7])[;m]`)
+	replayEnd = regexp.MustCompile(`REPLAY ■ end · frame (\d+)/\d+`)
+	colour    = regexp.MustCompile(`\x1b\[(?:[0-9;]*;)?(?:3[0-8]|4[0-8]|9[0-7]|10[0-7])[;m]`)
 )
 
 // TestTmux runs the real mcpscope binary in tmux and drives it by keys.
 func TestTmux(t *testing.T) {
 	bin := buildBinary(t)
 	t.Run("demo", func(t *testing.T) { testDemo(t, bin) })
+	t.Run("replay", func(t *testing.T) { testReplay(t, bin) })
 	t.Run("stdio_ts", func(t *testing.T) { testStdioTS(t, bin) })
 	t.Run("progress_ts", func(t *testing.T) { testProgressTS(t, bin) })
 	t.Run("nocolor_80x24", func(t *testing.T) { testNoColor(t, bin) })
@@ -172,6 +174,29 @@ func testNoColor(t *testing.T, bin string) {
 	}
 	p.keys("2")
 	p.waitFor("Execution streams ·")
+	p.keys("q")
+	p.waitGone()
+}
+
+// testReplay opens the demo session just recorded (the TUI records every
+// session into the state directory) from `mcpscope replay`'s list: the
+// read_file stream, the analyze datagrams and the wizard are there as
+// they were live;
+// B goes back to the start, . steps one frame, E to the end, q quits.
+func testReplay(t *testing.T, bin string) {
+	p := startPane(t, bin, "replay")
+	p.waitFor("Recordings in ", "frames", "ended")
+	p.keys("Enter")
+	snapshot(t, "screen-replay.txt", p.waitMatch(replayEnd))
+	p.waitFor("interaction.complete", "$/shutdown", "1.0 MiB", "#4 analyze step 5/50")
+	p.keys("B")
+	p.waitFor("REPLAY ⏸ paused · frame 0/", "no frames yet")
+	p.keys(".")
+	p.waitFor("REPLAY ⏸ paused · frame 1/")
+	p.keys("E")
+	p.waitMatch(replayEnd)
+	p.keys("t")
+	p.waitFor("replay: read-only")
 	p.keys("q")
 	p.waitGone()
 }
