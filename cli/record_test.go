@@ -170,3 +170,37 @@ func TestTUIRecordsIntoTheStateDirectory(t *testing.T) {
 		t.Errorf("the recording is readable by others: %v", st.Mode())
 	}
 }
+
+// replay without recordings says where they would be and exits 0; a
+// missing or broken FILE is a usage error; two FILEs are refused.
+func TestReplayCommandErrors(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	r := mcpscope(t, "replay")
+	if r.code != ExitOK || !strings.Contains(r.stdout, "no recordings in ") {
+		t.Errorf("no recordings: exit %d, %q", r.code, r.stdout)
+	}
+	if r := mcpscope(t, "replay", filepath.Join(t.TempDir(), "missing"+recordings.Ext)); r.code != ExitUsage || !strings.Contains(r.stderr, "opening the recording") {
+		t.Errorf("missing file: exit %d, %q", r.code, r.stderr)
+	}
+	junk := filepath.Join(t.TempDir(), "junk")
+	_ = os.WriteFile(junk, []byte("hello\n"), 0o600)
+	if r := mcpscope(t, "replay", junk); r.code != ExitUsage || !strings.Contains(r.stderr, "not an mcpscope recording") {
+		t.Errorf("junk: exit %d, %q", r.code, r.stderr)
+	}
+	if r := mcpscope(t, "replay", "a", "b"); r.code != ExitUsage {
+		t.Errorf("two files: exit %d", r.code)
+	}
+}
+
+// mcpscope replay FILE opens the TUI on the recording; q quits.
+func TestReplayOpensTheTUI(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s"+recordings.Ext)
+	_, env := stubArgv(t, serveStdioMode)
+	exe, _ := os.Executable()
+	mcpscope(t, "tools", "--record", path, "--env", env, "--", exe).mustExit(t, ExitOK)
+	r := startTUI(t, "replay", path)
+	r.waitFor(t, "REPLAY ■ end", "result · tools/list", "stdio")
+	if code := r.quit(t); code != ExitOK {
+		t.Fatalf("exit %d; stderr: %s", code, r.errb.String())
+	}
+}
