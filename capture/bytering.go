@@ -26,16 +26,16 @@ func (h *headBuffer) write(p []byte) {
 // bytes returns a copy of the kept bytes.
 func (h *headBuffer) bytes() []byte { return append([]byte(nil), h.buf...) }
 
-// tailRing keeps the last limit bytes written to it. It grows lazily up to
+// TailRing keeps the last limit bytes written to it. It grows lazily up to
 // limit, then wraps: start is the oldest byte, which the next write replaces.
-type tailRing struct {
+type TailRing struct {
 	buf   []byte
 	start int
 	limit int
 }
 
 // write records p as the newest bytes.
-func (t *tailRing) write(p []byte) {
+func (t *TailRing) write(p []byte) {
 	if t.limit <= 0 || len(p) == 0 {
 		return
 	}
@@ -62,11 +62,23 @@ func (t *tailRing) write(p []byte) {
 }
 
 // bytes returns a copy of the kept bytes, oldest first.
-func (t *tailRing) bytes() []byte {
+func (t *TailRing) bytes() []byte {
 	out := make([]byte, 0, len(t.buf))
 	out = append(out, t.buf[t.start:]...)
 	return append(out, t.buf[:t.start]...)
 }
 
 // len is how many bytes are kept.
-func (t *tailRing) len() int { return len(t.buf) }
+func (t *TailRing) len() int { return len(t.buf) }
+
+// NewTailRing returns a ring that keeps the last limit bytes.
+func NewTailRing(limit int) *TailRing { return &TailRing{limit: limit} }
+
+// Write keeps p as the newest bytes; it never fails.
+func (t *TailRing) Write(p []byte) (int, error) {
+	t.write(p)
+	return len(p), nil
+}
+
+// Bytes returns a copy of the kept bytes, oldest first.
+func (t *TailRing) Bytes() []byte { return t.bytes() }

@@ -95,7 +95,7 @@ type streamRecord struct {
 	order  uint64 // creation order, for Streams
 	active uint64 // store tick of the latest activity, for forgetting
 	head   headBuffer
-	tail   tailRing
+	tail   TailRing
 }
 
 // snapshot returns the stats with the derived fields filled in.
@@ -183,7 +183,7 @@ func (s *Store) streamLocked(key StreamKey) *streamRecord {
 		order:  s.tick,
 		active: s.tick,
 		head:   headBuffer{limit: s.cfg.StreamHead},
-		tail:   tailRing{limit: s.cfg.StreamTail},
+		tail:   TailRing{limit: s.cfg.StreamTail},
 	}
 	s.streams[key] = r
 	return r

@@ -194,7 +194,7 @@ func TestStreamPayloadFromFields(t *testing.T) {
 func TestTailRingMatchesNaive(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, limit := range []int{1, 2, 5, 64, 1000} {
-		ring := tailRing{limit: limit}
+		ring := TailRing{limit: limit}
 		var all []byte
 		for range 2000 {
 			p := payload(r.Uint64(), r.IntN(3*limit+2))

@@ -10,26 +10,28 @@ import (
 // was written whole and, past StreamMax, the totals and tail not yet
 // written.
 type streamCap struct {
-	kept   int64     // payload bytes written whole
-	chunks int64     // chunks past the cap since the last stream_rest line
-	bytes  int64     // their payload bytes
-	last   time.Time // the time of the latest of them
-	tail   []byte    // the stream's last bytes past the cap (at most 2 × tailLimit held)
+	kept   int64             // payload bytes written whole
+	chunks int64             // chunks past the cap since the last stream_rest line
+	bytes  int64             // their payload bytes
+	last   time.Time         // the time of the latest of them
+	tail   *capture.TailRing // the stream's last bytes past the cap
 	capped bool
 }
 
-// keepTail adds p to the tail, trimming it back to tailLimit when it has
-// grown to twice that.
+// keepTail adds p to the tail.
 func (c *streamCap) keepTail(p []byte) {
-	c.tail = append(c.tail, p...)
-	if len(c.tail) > 2*tailLimit {
-		c.tail = append(c.tail[:0], c.tail[len(c.tail)-tailLimit:]...)
+	if c.tail == nil {
+		c.tail = capture.NewTailRing(tailLimit)
 	}
+	_, _ = c.tail.Write(p)
 }
 
 // lastBytes returns the tail, at most tailLimit bytes.
 func (c *streamCap) lastBytes() []byte {
-	return c.tail[max(0, len(c.tail)-tailLimit):]
+	if c.tail == nil {
+		return nil
+	}
+	return c.tail.Bytes()
 }
 
 // streamCaps holds the streamCap of each stream a Writer is recording.
@@ -38,13 +40,10 @@ type streamCaps struct {
 	recs map[capture.StreamKey]*streamCap
 }
 
-// payload returns the payload ranges of a stream frame and their length.
-func payload(f *capture.Frame) (parts [][]byte, n int64) {
-	capture.ForEachPayload(f, func(p []byte) {
-		parts = append(parts, p)
-		n += int64(len(p))
-	})
-	return parts, n
+// payloadLen returns how many payload bytes a stream frame carries.
+func payloadLen(f *capture.Frame) (n int64) {
+	capture.ForEachPayload(f, func(p []byte) { n += int64(len(p)) })
+	return n
 }
 
 // past reports whether stream frame f comes after its stream's cap, in
@@ -55,10 +54,11 @@ func (c *streamCaps) past(f *capture.Frame) bool {
 		return false
 	}
 	r.capped = true
-	parts, n := payload(f)
-	for _, p := range parts {
+	var n int64
+	capture.ForEachPayload(f, func(p []byte) {
 		r.keepTail(p)
-	}
+		n += int64(len(p))
+	})
 	if f.Size > len(f.Raw) {
 		n += int64(f.Size - len(f.Raw))
 	}
@@ -82,7 +82,7 @@ func (c *streamCaps) cut(f *capture.Frame) int {
 		r = &streamCap{}
 		c.recs[key] = r
 	}
-	_, n := payload(f)
+	n := payloadLen(f)
 	if r.kept+n <= c.max {
 		r.kept += n
 		return len(f.Raw)
