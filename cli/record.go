@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpscope/mcpscope/capture"
+
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/recordings"
@@ -119,4 +121,15 @@ func closeRecording(w *recordings.Writer, diag *lineWriter) {
 	if err := w.Close(); err != nil {
 		diag.Println("warning: " + err.Error() + fmt.Sprintf("; the recording holds the %d frames before that", w.Frames()))
 	}
+}
+
+// recordingTap starts a headless run's recording when --record asks for
+// one: the sink to tee it in (nil without one) and what closes it, to be
+// deferred so that it runs after the session's close.
+func (f *runFlags) recordingTap(target Target, diag *lineWriter) (*recordings.Writer, capture.Sink, func(), error) {
+	rec, err := f.startRecording(target, "", false)
+	if err != nil || rec == nil {
+		return nil, nil, func() {}, err
+	}
+	return rec, rec, func() { closeRecording(rec, diag) }, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/rectest"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/recordings"
 )
@@ -111,22 +112,7 @@ func TestStreamRecords(t *testing.T) {
 	})
 	path := filepath.Join(t.TempDir(), "s"+recordings.Ext)
 	mcpscope(t, "stream", "--record", path, "--stream-out", t.TempDir(), "system_binary_streams_out", g.url(t)).mustExit(t, ExitOK)
-	rd, err := recordings.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Close()
-	store, p := recordings.NewStore(capture.Config{})
-	for {
-		rec, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.Apply(rec)
-	}
+	store, rd := rectest.Replay(t, path)
 	var found bool
 	for _, st := range store.Streams() {
 		if st.Bytes == 13 && st.Chunks == 2 && st.State == capture.StreamDone {

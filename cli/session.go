@@ -59,15 +59,11 @@ func (f *runFlags) execute(ctx context.Context, target Target, io streams, w wor
 	}
 	flood := &datagramFlood{out: io.diag}
 	defer flood.Flush()
-	rec, err := f.startRecording(target, "", false)
+	rec, tap, closeRec, err := f.recordingTap(target, io.diag)
 	if err != nil {
 		return err
 	}
-	var tap capture.Sink
-	if rec != nil {
-		tap = rec
-		defer closeRecording(rec, io.diag) // after the session's close: its frames are in
-	}
+	defer closeRec() // after the session's close: its frames are in
 	sink := capture.Tee(trace, r.warnings, &streamWarnings{out: io.diag}, flood, tap)
 	t, session, err := plan.open(target, sink, io.diag.Println, stop)
 	if err != nil {

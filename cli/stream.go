@@ -95,15 +95,11 @@ func runStream(ctx context.Context, f *runFlags, sf *streamFlags, method string,
 	if f.trace {
 		trace = newStreamTrace(io.diag)
 	}
-	rec, err := f.startRecording(target, "", false)
+	_, tap, closeRec, err := f.recordingTap(target, io.diag)
 	if err != nil {
 		return err
 	}
-	var tap capture.Sink
-	if rec != nil {
-		tap = rec
-		defer closeRecording(rec, io.diag) // after the connection's close
-	}
+	defer closeRec() // after the connection's close
 	topts := f.transportOptions()
 	topts.Sink, topts.Warn = capture.Tee(trace, tap), io.diag.Println
 	end, run, err := runGateway(ctx, f, sf, method, target, topts, io)

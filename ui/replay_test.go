@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/rectest"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
@@ -179,7 +179,7 @@ func TestReplayPanesFollowTheTransport(t *testing.T) {
 // A recording cut short replays up to the torn line and says so.
 func TestReplayOfATornRecording(t *testing.T) {
 	_, path := recordSample(t, "wt")
-	cut(t, path, 30)
+	rectest.Cut(t, path, 30)
 	r := newTestReplay(t, path, recordings.SpeedAtOnce, 160, 40)
 	settle(t, r, done)
 	if s := lastLine(screenText(r.inner)); !strings.Contains(s, "cut short") {
@@ -190,16 +190,4 @@ func TestReplayOfATornRecording(t *testing.T) {
 func lastLine(s string) string {
 	s = strings.TrimRight(s, "\n")
 	return s[strings.LastIndexByte(s, '\n')+1:]
-}
-
-// cut removes the last n bytes of path.
-func cut(t *testing.T, path string, n int64) {
-	t.Helper()
-	st, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Truncate(path, st.Size()-n); err != nil {
-		t.Fatal(err)
-	}
 }

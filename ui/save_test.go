@@ -1,13 +1,13 @@
 package ui
 
 import (
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/rectest"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
@@ -47,22 +47,7 @@ func TestSaveKeyWritesTheStore(t *testing.T) {
 	if s := lastLine(screenText(m)); !strings.Contains(s, "saved 19 frames to "+path) {
 		t.Fatalf("status: %s", s)
 	}
-	r, err := recordings.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	replayed, p := recordings.NewStore(capture.Config{})
-	for {
-		rec, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.Apply(rec)
-	}
+	replayed, _ := rectest.Replay(t, path)
 	if replayed.Len() != st.Len() || len(replayed.Streams()) != len(st.Streams()) || replayed.Streams()[0].State != capture.StreamDone {
 		t.Errorf("replayed %d frames, %+v", replayed.Len(), replayed.Streams())
 	}
