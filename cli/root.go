@@ -45,6 +45,8 @@ func NewRootCommand() *cobra.Command {
 		newDemoCommand(),
 		newReplayCommand(),
 		newExportCommand(),
+		newServersCommand(),
+		newDoctorCommand(),
 	)
 	return root
 }
