@@ -2,8 +2,10 @@ package recordings
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -134,6 +136,29 @@ func FuzzRedact(f *testing.F) {
 		}
 		if r.secrets != nil && !strings.ContainsAny(secret, "*<>") && bytes.Count(in, []byte(secret)) > 0 && bytes.Equal(out, in) {
 			t.Fatalf("%q holds %q and nothing was masked", in, secret)
+		}
+	})
+}
+
+// FuzzFrameLineReader: whenever the frame line reader accepts a line,
+// encoding/json reads the same line from it.
+func FuzzFrameLineReader(f *testing.F) {
+	for _, l := range bytes.Split(validRecording(f), []byte("\n")) {
+		f.Add(l)
+	}
+	f.Add([]byte(`{"k":"frame","t":-0,"msg":[],"fields":[],"text":"\ud83d\ude00\u0000\/"}`))
+	f.Add([]byte(`{"k":"frame","b64":"AA==","mb64":"","seq":18446744073709551615,"req":4294967295}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var fast line
+		if (&scanner{b: b}).frame(&fast) != nil {
+			return
+		}
+		var want line
+		if err := json.Unmarshal(b, &want); err != nil {
+			t.Fatalf("the frame reader took %q, encoding/json refuses it: %v", b, err)
+		}
+		if !reflect.DeepEqual(fast, want) {
+			t.Fatalf("%q:\nframe reader %+v\nencoding/json %+v", b, fast, want)
 		}
 	})
 }

@@ -189,7 +189,7 @@ func (r *Reader) readLine() (b []byte, torn bool, err error) {
 // decodeLine turns one line into a Record.
 func decodeLine(b []byte) (*Record, error) {
 	var l line
-	if err := json.Unmarshal(b, &l); err != nil {
+	if err := unmarshalLine(b, &l); err != nil {
 		return nil, fmt.Errorf("not a JSON record: %w", err)
 	}
 	rec := &Record{Time: time.Unix(0, l.T), Conn: l.Conn}
