@@ -14,9 +14,9 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 )
 
-// MaxLine bounds one line of a recording: a 64 MiB frame in base64 and
-// its annotations fit; a longer line is corrupt.
-const MaxLine = 128 << 20
+// MaxLine bounds one line of a recording: a 64 MiB frame however
+// escaped, and its annotations, fit; a longer line is corrupt.
+const MaxLine = 512 << 20
 
 // TruncatedError says a recording ends in a torn line: it was cut short
 // (killed, or its disk filled) while that line was being written.

@@ -109,7 +109,7 @@ func (r *redactor) redact(b []byte, json bool) []byte {
 	if !json {
 		return out
 	}
-	for _, v := range append(secretMembers(out), formValues(out)...) {
+	for _, v := range append(append(secretMembers(out), escapedMembers(out)...), formValues(out)...) {
 		own()
 		mask(out[v[0]:v[1]])
 	}
@@ -257,4 +257,69 @@ func formValues(b []byte) [][2]int {
 
 func isNameByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
+}
+
+// text returns s with its literal secrets and secret members masked; a
+// nil redactor (--no-redact) returns it as it is.
+func (r *redactor) text(s string) string {
+	if r == nil || s == "" {
+		return s
+	}
+	if b := r.redact([]byte(s), true); string(b) != s {
+		return string(b)
+	}
+	return s
+}
+
+// escapedMembers finds the secret members of JSON held as text inside a
+// JSON string, as tool results carry it
+// ("text":"{\"access_token\":\"…\"}"): the ranges of the values of
+// `\"name\" : \"value\"` whose names are secrets.
+func escapedMembers(b []byte) [][2]int {
+	q := []byte(`\"`)
+	var out [][2]int
+	for i := 0; i < len(b); {
+		j := bytes.Index(b[i:], q)
+		if j < 0 {
+			break
+		}
+		start := i + j + 2
+		k := bytes.Index(b[start:], q)
+		if k < 0 {
+			break
+		}
+		name, after := b[start:start+k], start+k+2
+		m := skipSpace(b, after)
+		if m < len(b) && b[m] == ':' {
+			m = skipSpace(b, m+1)
+			if bytes.HasPrefix(b[m:], q) {
+				end := escapedEnd(b, m+2)
+				if end < 0 {
+					break
+				}
+				if end > m+2 && secretName(name) {
+					out = append(out, [2]int{m + 2, end})
+				}
+				i = end + 2
+				continue
+			}
+		}
+		i = start + k
+	}
+	return out
+}
+
+// escapedEnd returns where the \" that ends an escaped string starting at
+// from is, or -1; an escaped backslash (\\) is passed over whole.
+func escapedEnd(b []byte, from int) int {
+	for i := from; i+1 < len(b); i++ {
+		if b[i] != '\\' {
+			continue
+		}
+		if b[i+1] == '"' {
+			return i
+		}
+		i++
+	}
+	return -1
 }

@@ -91,6 +91,7 @@ func (c *streamCaps) cut(f *capture.Frame) int {
 	r.kept, r.capped = c.max, true
 	keep := len(f.Raw) - over
 	r.keepTail(f.Raw[keep:])
+	r.last = f.Time
 	return keep
 }
 
@@ -120,7 +121,11 @@ func (c *streamCaps) rest(w *Writer, key capture.StreamKey, r *streamCap, withTa
 	l := keyLine(kindRest, key)
 	l.T, l.Chunks, l.Total = r.last.UnixNano(), r.chunks, r.bytes
 	if withTail {
-		setBytes(r.lastBytes(), &l.Text, &l.B64)
+		tail := r.lastBytes()
+		if w.red != nil {
+			tail = w.red.redact(tail, true)
+		}
+		setBytes(tail, &l.Text, &l.B64)
 		r.tail = nil
 	}
 	r.chunks, r.bytes = 0, 0

@@ -173,6 +173,8 @@ func (w *Writer) Close() error {
 	close(w.stop)
 	<-w.done
 	_ = w.drain()
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	if w.file != nil {
 		if err := w.file.Close(); err != nil && w.err == nil {
 			w.err = fmt.Errorf("closing the recording: %w", err)
@@ -275,6 +277,9 @@ func (w *Writer) record(l line, after func()) {
 	if after != nil {
 		after()
 	}
+	for _, t := range []*string{&l.Err, &l.Label, &l.Why, &l.LastID, &l.After, &l.Of, &l.Method, &l.ReqID} {
+		*t = w.red.text(*t)
+	}
 	w.writeLocked(l)
 }
 
@@ -298,6 +303,11 @@ func (w *Writer) writeLocked(v any) {
 	}
 }
 
+// maxFrameKeep is the most bytes of one frame a recording keeps (its
+// true size is recorded beside them): escaped, the line stays within
+// MaxLine.
+const maxFrameKeep = 64 << 20
+
 // ErrStopped is wrapped by Err when the recording stopped on a write error.
 var ErrStopped = errors.New("the recording stopped")
 
@@ -306,7 +316,7 @@ var ErrStopped = errors.New("the recording stopped")
 func frameLine(f *capture.Frame, keep int, red *redactor) line {
 	l := line{K: kindFrame, T: f.Time.UnixNano(), Seq: f.Seq, Dir: f.Dir.String(), Conn: f.Conn, Ch: channelNames[f.Chan.Kind]}
 	l.Req, l.Tag, l.DCh = f.Chan.ReqID, f.Chan.Tag, f.Chan.Ch
-	raw := f.Raw[:min(keep, len(f.Raw))]
+	raw := f.Raw[:min(keep, len(f.Raw), maxFrameKeep)]
 	if m := f.Msg; m != nil && len(m.Raw) > 0 {
 		// Found before masking: the masks keep every length.
 		if i := bytes.Index(raw, m.Raw); i >= 0 {
@@ -314,7 +324,9 @@ func frameLine(f *capture.Frame, keep int, red *redactor) line {
 		}
 	}
 	if red != nil {
-		raw = red.redact(raw, true)
+		// The whole frame is masked before it is cut: a secret across
+		// the cut leaves no prefix.
+		raw = red.redact(f.Raw, true)[:len(raw)]
 	}
 	setBytes(raw, &l.Text, &l.B64)
 	if size := max(f.Size, len(f.Raw)); size > len(raw) {
@@ -332,14 +344,11 @@ func frameLine(f *capture.Frame, keep int, red *redactor) line {
 		}
 	}
 	if f.Err != nil {
-		l.Err = f.Err.Error()
-		if red != nil { // an error may quote the bytes it could not decode
-			l.Err = string(red.redact([]byte(l.Err), true))
-		}
+		l.Err = red.text(f.Err.Error()) // an error may quote the bytes it could not decode
 	}
 	if m := f.Msg; m != nil {
 		if m.Violation != nil {
-			l.Viol = m.Violation.Error()
+			l.Viol = red.text(m.Violation.Error())
 		}
 		if l.Msg != nil {
 			// a range of the bytes

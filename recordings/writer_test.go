@@ -81,6 +81,16 @@ func TestRedactionMasksSecretsKeepingLengths(t *testing.T) {
 	}
 }
 
+// JSON carried as text inside a JSON string (a tool's result) has its
+// secret members masked too.
+func TestRedactionMasksJSONInsideAString(t *testing.T) {
+	body := `{"result":{"content":[{"type":"text","text":"{\"access_token\": \"ya29.secret\\\"x\",\"scope\":\"read\"}"}]}}`
+	got := string((&redactor{}).redact([]byte(body), true))
+	if strings.Contains(got, "ya29") || !strings.Contains(got, `\"scope\":\"read\"`) || len(got) != len(body) {
+		t.Errorf("got %s", got)
+	}
+}
+
 // A form body's secret fields are masked, the rest kept.
 func TestRedactionMasksFormFields(t *testing.T) {
 	body := "grant_type=refresh_token&refresh_token=r-123456&client_id=app&client_secret=shh-9999"
@@ -88,6 +98,29 @@ func TestRedactionMasksFormFields(t *testing.T) {
 	want := "grant_type=refresh_token&refresh_token=********&client_id=app&client_secret=********"
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// A secret never reaches the file through a capped stream's cut or tail,
+// a stream's label or mark, an SSE event or a violation.
+func TestRedactionCoversEveryRecord(t *testing.T) {
+	secret := "sk-live-0123456789"
+	key := capture.StreamKey{Conn: "wt", ReqID: 1, Tag: 1}
+	var buf bytes.Buffer
+	w, _ := NewWriter(&buf, Header{}, Options{Secrets: []string{secret}, StreamMax: 90})
+	payload := func(s string) *capture.Frame {
+		return &capture.Frame{Dir: capture.In, Conn: "wt", Chan: capture.Channel{Kind: capture.Stream, ReqID: 1, Tag: 1},
+			Raw: append([]byte{0xAA, 0xBB}, s...), Fields: []proto.Field{{Offset: 0, Len: 2, Name: "header"}, {Offset: 2, Len: len(s), Name: "payload", Kind: proto.FieldBody}}}
+	}
+	w.Append(payload(strings.Repeat("x", 80) + secret)) // crosses the cap inside the secret
+	w.Append(payload("tail " + secret))
+	w.LabelStream(key, "upload of "+secret)
+	w.MarkStream(key, capture.StreamError, errors.New("refused: "+secret))
+	w.SSEEvent("http GET 1", 0, 10, secret)
+	w.EndSSE("http GET 1", capture.SSEBroken, "cut after "+secret)
+	_ = w.Close()
+	if strings.Contains(buf.String(), secret) || strings.Contains(buf.String(), "sk-live") {
+		t.Errorf("the recording holds the secret:\n%s", buf.String())
 	}
 }
 
