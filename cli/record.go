@@ -43,13 +43,25 @@ func (f *runFlags) startRecording(target Target, command string, auto bool) (*re
 	if err != nil || path == "" {
 		return nil, err
 	}
-	h := recordings.Header{Mcpscope: Version(), Target: recordTarget(target), Transport: target.Transport, Command: command}
-	values, names := f.secrets()
-	w, err := recordings.Create(path, h, recordings.Options{NoRedact: f.noRedact, Secrets: values, SecretHeaders: names, StreamMax: f.recordMax})
+	h := f.recordHeader(target)
+	h.Command = command
+	w, err := recordings.Create(path, h, f.recordOptions())
 	if err != nil {
 		return nil, withExit(ExitUsage, err)
 	}
 	return w, nil
+}
+
+// recordHeader is the header of a recording of a session to target.
+func (f *runFlags) recordHeader(target Target) recordings.Header {
+	return recordings.Header{Mcpscope: Version(), Target: recordTarget(target), Transport: target.Transport}
+}
+
+// recordOptions are how the command line asks a session to be recorded:
+// redaction, the secrets of its flags, the stream cap.
+func (f *runFlags) recordOptions() recordings.Options {
+	values, names := f.secrets()
+	return recordings.Options{NoRedact: f.noRedact, Secrets: values, SecretHeaders: names, StreamMax: f.recordMax}
 }
 
 // recordLink writes the transport and era a connected session settled on.

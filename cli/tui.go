@@ -81,6 +81,7 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, onConnect []ui.Reque
 	if rec != nil {
 		cfg.Tap, cfg.Recording = rec, rec.Path()
 	}
+	cfg.RecordHeader, cfg.RecordOptions = f.recordHeader(target), f.recordOptions()
 	model := ui.New(cfg)
 	opts := programOptions(cmd, ctx)
 	var root tea.Model = model

@@ -3,6 +3,7 @@ package ui
 import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/ui/question"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
@@ -59,6 +60,11 @@ type Config struct {
 	Tap Tap
 	// Recording is the path of the file Tap writes, or "".
 	Recording string
+	// RecordHeader and RecordOptions are how the save key writes the
+	// store as a recording when there is none (the target, transport and
+	// version; redaction and the stream cap of the command line).
+	RecordHeader  recordings.Header
+	RecordOptions recordings.Options
 }
 
 // Tap is a Sink that also takes stream marks, labels and SSE stream

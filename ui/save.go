@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
@@ -56,25 +56,44 @@ func (m *Model) save(path string) tea.Cmd {
 		return nil
 	}
 	m.status.note("saving to " + path + "…")
-	from, store, header := m.cfg.Recording, m.cfg.Store, m.saveHeader()
+	from, store, sv := m.cfg.Recording, m.cfg.Store, m.storeSave()
 	return func() tea.Msg {
 		if from != "" {
 			n, err := copyRecording(from, path)
 			return savedMsg{path: path, frames: n, err: err}
 		}
-		n, err := writeStore(store, header, path)
+		n, err := sv.write(store, path)
 		return savedMsg{path: path, frames: n, err: err}
 	}
 }
 
-// saveHeader is the header of a recording written from the store.
-func (m *Model) saveHeader() recordings.Header {
-	h := recordings.Header{Target: m.cfg.Target}
-	if m.replay != nil {
-		h = m.replay.player.Header()
-		h.Started = time.Time{}
+// storeSave is how the store is written as a recording: the header and
+// options the command line gave, the recorded ones in a replay, and the
+// link the session settled on.
+type storeSave struct {
+	header                   recordings.Header
+	opts                     recordings.Options
+	transport, era, protocol string
+}
+
+// storeSave gathers what writing the store needs, on the UI's goroutine.
+func (m *Model) storeSave() storeSave {
+	sv := storeSave{header: m.cfg.RecordHeader, opts: m.cfg.RecordOptions}
+	if sv.header.Target == "" {
+		sv.header.Target = m.cfg.Target
 	}
-	return h
+	switch {
+	case m.replay != nil:
+		sv.header = m.replay.player.Header()
+		sv.header.Started = time.Time{}
+		pos := m.replay.player.Position()
+		sv.transport = pos.Transport
+	case m.conn.link.Transport != nil && m.conn.ready:
+		s := m.conn.link.Session
+		sv.transport = client.LinkStateOf(m.conn.link.Transport).Transport
+		sv.era, sv.protocol = s.Era().String(), s.ProtocolVersion()
+	}
+	return sv
 }
 
 // saved reports how a save went.
@@ -88,28 +107,61 @@ func (m *Model) saved(msg savedMsg) {
 
 // copyRecording copies the recording at from to a new file to, up to its
 // last whole line (the writer may be halfway through one), and counts its
-// frames.
+// frames. It reads the file as it copies: a long session's recording is
+// never held in memory.
 func copyRecording(from, to string) (int64, error) {
-	b, err := os.ReadFile(from)
+	src, err := os.Open(from)
 	if err != nil {
 		return 0, err
 	}
-	b = b[:bytes.LastIndexByte(b, '\n')+1]
-	if err := writeNew(to, func(w io.Writer) error { _, err := w.Write(b); return err }); err != nil {
+	defer src.Close()
+	st, err := src.Stat()
+	if err != nil {
+		return 0, err
+	}
+	whole, err := lastWholeLine(src, st.Size())
+	if err != nil {
+		return 0, err
+	}
+	if err := writeNew(to, func(w io.Writer) error {
+		_, err := io.Copy(w, io.NewSectionReader(src, 0, whole))
+		return err
+	}); err != nil {
 		return 0, err
 	}
 	e := recordings.Describe(to)
 	return e.Frames, e.Err
 }
 
-// writeStore writes the frames and stream marks st holds into a new
-// recording at path.
-func writeStore(st *capture.Store, h recordings.Header, path string) (int64, error) {
+// lastWholeLine returns the length of f's first size bytes up to and with
+// their last newline, reading back from the end a block at a time.
+func lastWholeLine(f io.ReaderAt, size int64) (int64, error) {
+	buf := make([]byte, 64<<10)
+	for end := size; end > 0; {
+		start := max(0, end-int64(len(buf)))
+		n, err := f.ReadAt(buf[:end-start], start)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return 0, err
+		}
+		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
+			return start + int64(i) + 1, nil
+		}
+		end = start
+	}
+	return 0, nil
+}
+
+// write writes the frames and stream marks st holds into a new recording
+// at path.
+func (sv storeSave) write(st *capture.Store, path string) (int64, error) {
 	var n int64
 	err := writeNew(path, func(out io.Writer) error {
-		w, err := recordings.NewWriter(out, h, recordings.Options{})
+		w, err := recordings.NewWriter(out, sv.header, sv.opts)
 		if err != nil {
 			return err
+		}
+		if sv.transport != "" || sv.protocol != "" {
+			w.Link(sv.transport, sv.era, sv.protocol)
 		}
 		stats := st.Stats()
 		for seq := stats.FirstSeq; seq < stats.FirstSeq+uint64(st.Len()); seq += 1024 {
@@ -138,11 +190,6 @@ func writeStore(st *capture.Store, h recordings.Header, path string) (int64, err
 // writeNew creates path (refusing to replace a file), writes it with
 // write and syncs it.
 func writeNew(path string, write func(io.Writer) error) error {
-	if dir := filepath.Dir(path); dir != "." {
-		if _, err := os.Stat(dir); err != nil {
-			return err
-		}
-	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err

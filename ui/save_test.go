@@ -95,3 +95,25 @@ func TestSaveKeyEsc(t *testing.T) {
 		t.Error("the filter opened as a save prompt")
 	}
 }
+
+// The save key writes the store with the command line's redaction: a
+// --header secret echoed in a body never reaches the file, and the header
+// names the transport.
+func TestSaveKeyRedacts(t *testing.T) {
+	st := capture.NewStore(capture.Config{})
+	st.Append(&capture.Frame{Time: t0, Dir: capture.In, Conn: "stdio", Raw: []byte(`{"jsonrpc":"2.0","id":1,"result":{"echo":"Bearer tok-0123456789"}}` + "\n")})
+	m := New(Config{Store: st, Target: "demo", RecordHeader: recordings.Header{Target: "demo", Transport: "stdio"},
+		RecordOptions: recordings.Options{Secrets: []string{"tok-0123456789"}}})
+	t.Cleanup(func() { _ = m.Close() })
+	m.setSize(140, 30)
+	m.Update(refreshMsg{at: t0})
+	path := filepath.Join(t.TempDir(), "s"+recordings.Ext)
+	runSave(t, m, path)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "tok-0123456789") || !strings.Contains(string(b), `"transport":"stdio"`) {
+		t.Errorf("saved:\n%s", b)
+	}
+}
