@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -74,10 +76,11 @@ func recordLink(w *recordings.Writer, t client.Transport, s *client.Session) {
 
 // recordTarget is the target as a recording names it: a URL without its
 // user's password and with its secret query values redacted; a command
-// line as it is (its --env values never appear in it).
+// line with the values of its secret-named flags redacted
+// (`--api-key=…`, `--token …`, `API_KEY=…`).
 func recordTarget(t Target) string {
 	if t.URL == nil {
-		return t.String()
+		return strings.Join(redactArgv(t.Argv), " ")
 	}
 	u := *t.URL
 	if u.User != nil {
@@ -101,18 +104,15 @@ var secretWords = []string{"auth", "token", "key", "secret", "cookie", "password
 func (f *runFlags) secrets() (values, headers []string) {
 	var out []string
 	add := func(name, value string) bool {
-		n := strings.ToLower(name)
-		for _, w := range secretWords {
-			if strings.Contains(n, w) {
-				value = strings.TrimSpace(value)
-				out = append(out, value)
-				if _, cred, ok := strings.Cut(value, " "); ok {
-					out = append(out, strings.TrimSpace(cred))
-				}
-				return true
-			}
+		if !secretName(name) {
+			return false
 		}
-		return false
+		value = strings.TrimSpace(value)
+		out = append(out, value)
+		if _, cred, ok := strings.Cut(value, " "); ok {
+			out = append(out, strings.TrimSpace(cred))
+		}
+		return true
 	}
 	for _, h := range f.headers {
 		if name, value, ok := strings.Cut(h, ":"); ok && add(name, value) {
@@ -144,4 +144,33 @@ func (f *runFlags) recordingTap(target Target, diag *lineWriter) (*recordings.Wr
 		return nil, nil, func() {}, err
 	}
 	return rec, rec, func() { closeRecording(rec, diag) }, nil
+}
+
+// redactArgv returns argv with the value of every flag or assignment
+// whose name says auth, token, key, secret, cookie or password replaced
+// by its size.
+func redactArgv(argv []string) []string {
+	out := slices.Clone(argv)
+	for i, a := range out {
+		name, value, assign := strings.Cut(a, "=")
+		switch {
+		case assign && secretName(name) && value != "":
+			out[i] = name + "=<redacted " + strconv.Itoa(len(value)) + " bytes>"
+		case !assign && strings.HasPrefix(a, "-") && secretName(a) && i+1 < len(out) && !strings.HasPrefix(out[i+1], "-"):
+			out[i+1] = "<redacted " + strconv.Itoa(len(out[i+1])) + " bytes>"
+		}
+	}
+	return out
+}
+
+// secretName reports whether a flag, header or variable name says it
+// holds a credential.
+func secretName(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range secretWords {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
 }

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/coder/websocket"
 	"github.com/mcpscope/mcpscope/capture"
@@ -188,5 +190,23 @@ func TestReplayOpensTheTUI(t *testing.T) {
 	r.waitFor(t, "REPLAY ■ end", "result · tools/list", "stdio")
 	if code := r.quit(t); code != ExitOK {
 		t.Fatalf("exit %d; stderr: %s", code, r.errb.String())
+	}
+}
+
+// A stdio target's secret-named flags and assignments are redacted in a
+// recording's header and file name.
+func TestRecordTargetRedactsArgv(t *testing.T) {
+	target := Target{Transport: "stdio", Argv: []string{"node", "srv.js", "--api-key=sk-live-123", "--token", "abc123", "API_SECRET=xyz", "--port", "8080"}}
+	got := recordTarget(target)
+	want := "node srv.js --api-key=<redacted 11 bytes> --token <redacted 6 bytes> API_SECRET=<redacted 3 bytes> --port 8080"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if p := recordings.NewPath("d", got, time.Now()); strings.Contains(p, "sk-live") || strings.Contains(p, "abc123") {
+		t.Errorf("path %s", p)
+	}
+	u, _ := url.Parse("https://user:pw@example.com/mcp?api_key=k123&x=1")
+	if got := recordTarget(Target{Transport: "http", URL: u}); strings.Contains(got, "pw") || strings.Contains(got, "k123") || !strings.Contains(got, "x=1") {
+		t.Errorf("url %s", got)
 	}
 }

@@ -46,15 +46,18 @@ func NewPath(dir, target string, t time.Time) string {
 }
 
 // slug names a target in a file name: a URL's host and path, or a command
-// line's program and last argument, in safe characters, at most 48 bytes.
+// line's program and last argument (unless it is a flag, an assignment or
+// redacted), in safe characters, at most 48 bytes.
 func slug(target string) string {
 	name := target
 	if _, rest, ok := strings.Cut(target, "://"); ok {
 		name, _, _ = strings.Cut(rest, "?")
 	} else if f := strings.Fields(target); len(f) > 0 {
 		name = filepath.Base(f[0])
-		if last := filepath.Base(f[len(f)-1]); len(f) > 1 && last != name {
-			name += "_" + last
+		// The last argument when it names a file or a mode: never a flag,
+		// an assignment or a redacted value.
+		if last := f[len(f)-1]; len(f) > 1 && !strings.HasPrefix(last, "-") && !strings.ContainsAny(last, "=<>*") {
+			name += "_" + filepath.Base(last)
 		}
 	}
 	s := strings.Map(func(r rune) rune {
