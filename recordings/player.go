@@ -62,6 +62,8 @@ type Player struct {
 
 	first *capture.Store
 
+	closing sync.Once
+
 	mu  sync.Mutex
 	pos Position
 
@@ -73,6 +75,7 @@ type Player struct {
 	playing bool
 	speed   float64
 	wall    time.Time // when the last record was applied (or play pressed)
+	cursor  time.Time // where a jump by time landed, when no record was there
 }
 
 // NewPlayer opens the recording at path, ready to play into a store with
@@ -131,18 +134,17 @@ func (p *Player) ToStart() { p.send(command{toHead: true}) }
 
 // Close stops the Player and closes its file.
 func (p *Player) Close() {
-	select {
-	case <-p.stop:
-	default:
-		close(p.stop)
-	}
+	p.closing.Do(func() { close(p.stop) })
 	<-p.done
 }
 
+// send hands c to the Player's goroutine without ever waiting: while it
+// is busy (a long jump back) and 16 commands wait, more keys are dropped,
+// so the UI never freezes.
 func (p *Player) send(c command) {
 	select {
 	case p.cmds <- c:
-	case <-p.stop:
+	default:
 	}
 }
 
@@ -277,12 +279,18 @@ func (p *Player) applyWhile(keep func(next *Record) bool) {
 	}
 }
 
-// at is the recorded time of the last record applied, or the start.
+// at is where the player stands on the recorded timeline: the time of
+// the last record applied, or later where a jump by time landed between
+// records, or the start.
 func (p *Player) at() time.Time {
-	if now := p.rp.Now(); !now.IsZero() {
-		return now
+	now := p.rp.Now()
+	if now.IsZero() {
+		now = p.header.Started
 	}
-	return p.header.Started
+	if p.cursor.After(now) {
+		return p.cursor
+	}
+	return now
 }
 
 // do carries out one command.
@@ -301,9 +309,11 @@ func (p *Player) do(c command) {
 	case c.seek > 0:
 		to := p.at().Add(c.seek)
 		p.applyWhile(func(next *Record) bool { return !next.Time.After(to) })
+		p.cursor = to // an idle gap is crossed a jump at a time
 	case c.seek < 0:
 		to := p.at().Add(c.seek)
 		p.rebuild(func(next *Record) bool { return !next.Time.After(to) })
+		p.cursor = to
 	case c.toEnd:
 		p.applyWhile(func(*Record) bool { return true })
 	case c.toHead:
@@ -321,7 +331,7 @@ func (p *Player) rebuild(keep func(next *Record) bool) {
 		return
 	}
 	_ = p.rd.Close()
-	p.rd, p.next = rd, nil
+	p.rd, p.next, p.cursor = rd, nil, time.Time{}
 	p.store, p.rp = NewStore(p.cfg)
 	p.mu.Lock()
 	p.pos.Done, p.pos.Problem, p.pos.Seeking = false, nil, true

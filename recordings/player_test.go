@@ -130,3 +130,33 @@ func TestPlayerReportsATornTail(t *testing.T) {
 		t.Errorf("%+v", pos)
 	}
 }
+
+// Jumps by time cross an idle gap longer than the jump: the timeline moves
+// even where no record is.
+func TestPlayerJumpsCrossIdleGaps(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gap"+Ext)
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	w, err := Create(path, Header{Transport: "stdio", Started: start}, Options{Clock: func() time.Time { return start }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []int{1, 2, 60} {
+		w.Append(&capture.Frame{Time: start.Add(time.Duration(s) * time.Second), Dir: capture.In, Raw: []byte("{}\n")})
+	}
+	_ = w.Close()
+	p, err := NewPlayer(path, capture.Config{}, SpeedLive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	p.Pause()
+	p.Step(2)
+	until(t, p, "two frames", func(pos Position) bool { return pos.Frames == 2 })
+	for i := range 5 {
+		p.Seek(10 * time.Second)
+		want := start.Add(time.Duration(12+10*i) * time.Second)
+		until(t, p, "a jump into the gap", func(pos Position) bool { return pos.At.Equal(want) && pos.Frames == 2 })
+	}
+	p.Seek(10 * time.Second)
+	until(t, p, "across the gap", func(pos Position) bool { return pos.Frames == 3 })
+}
