@@ -210,3 +210,20 @@ func TestRecordTargetRedactsArgv(t *testing.T) {
 		t.Errorf("url %s", got)
 	}
 }
+
+// A recording made with credentials masked compares a new answer masked
+// the same way: a token the server issues again is no difference.
+func TestReplayAgainstMasksTheNewAnswer(t *testing.T) {
+	recorded := recordings.Redact([]byte(`{"result":{"nextCursor":"c1","sessionToken":"tok-aaaaaaaa"}}`))
+	fresh := []byte(`{"result":{"nextCursor":"c1","sessionToken":"tok-bbbbbbbb"}}`)
+	o, err := compareOptions(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := answerDiffs(recorded, fresh, o); len(lines) == 0 {
+		t.Fatal("unmasked, the fresh token should differ")
+	}
+	if lines := answerDiffs(recorded, recordings.Redact(fresh), o); len(lines) != 0 {
+		t.Errorf("masked alike, they differ: %v", lines)
+	}
+}

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 )
@@ -52,7 +54,7 @@ func runReplayAgainst(cmd *cobra.Command, args []string, f *replayFlags) error {
 		return usagef("replay --against takes one FILE before the TARGET, got %d arguments", len(positional))
 	case f.run.answers != "":
 		return usagef("--answers does not apply to replay --against: the server's questions get the answers the recording holds")
-	case f.run.record != "" && f.run.record == positional[0]:
+	case f.run.record != "" && sameFile(f.run.record, positional[0]):
 		return usagef("--record names the recording being replayed; record the new session to another file")
 	}
 	opts, err := compareOptions(f.ignore)
@@ -66,6 +68,9 @@ func runReplayAgainst(cmd *cobra.Command, args []string, f *replayFlags) error {
 	io := streamsOf(cmd)
 	for _, w := range sess.warnings {
 		io.diag.Println("warning: " + w)
+	}
+	if sess.redacted && sess.sendsMasked() {
+		io.diag.Println("warning: the recording was made with credentials masked and some requests carry a masked value (<redacted N bytes>): they are sent as recorded; record with --no-redact to replay them whole")
 	}
 	if !sess.sendable() {
 		return usagef("%s holds no request to send again: nothing past the handshake was answered", positional[0])
@@ -99,4 +104,25 @@ func (s *recordedSession) sendable() bool {
 // unansweredLine says which question the recording had no answer for.
 func unansweredLine(e *UnansweredError) string {
 	return "the server asked " + e.Method + " " + quote(e.Question) + ", which the recording holds no answer for"
+}
+
+// sameFile reports whether two paths name one file (or the same name).
+func sameFile(a, b string) bool {
+	if a == b {
+		return true
+	}
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
+}
+
+// sendsMasked reports whether a request to send again holds a value the
+// recording masked.
+func (s *recordedSession) sendsMasked() bool {
+	for _, st := range s.steps {
+		if bytes.Contains(st.params, []byte("<redacted ")) {
+			return true
+		}
+	}
+	return false
 }

@@ -21,6 +21,7 @@ type recordedSession struct {
 	answers  Answers  // per kind, in the order the questions came
 	protocol string   // the protocol version the session settled on
 	warnings []string // what of the recording could not be read
+	redacted bool     // credentials were masked when it was recorded
 }
 
 // replayStep is one request the replay sends again, or one interactive
@@ -62,6 +63,7 @@ func readRecording(path string) (*recordedSession, error) {
 	defer rd.Close()
 	b := &sessionReader{sent: map[string]*replayStep{}, questions: map[string]string{},
 		sessions: map[string]*recordedInteraction{}, retryOf: map[string]*replayStep{}}
+	b.s.redacted = rd.Header().Redaction != recordings.RedactNone
 	for {
 		rec, err := rd.Next()
 		var corrupt *recordings.CorruptError

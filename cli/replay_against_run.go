@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/jsondiff"
+	"github.com/mcpscope/mcpscope/recordings"
 )
 
 // replayer sends a recording's requests again over a connected session
@@ -42,6 +43,11 @@ func (p *replayer) run(ctx context.Context, r *run) error {
 			continue
 		case err != nil:
 			return err
+		}
+		if p.sess.redacted {
+			// The recorded answer's credentials are masked: mask the new
+			// one's the same way, or every token would differ.
+			got = recordings.Redact(got)
 		}
 		if lines := answerDiffs(st.want, got, p.opts); len(lines) > 0 {
 			p.report(st, "differs", lines...)

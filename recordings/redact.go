@@ -323,3 +323,10 @@ func escapedEnd(b []byte, from int) int {
 	}
 	return -1
 }
+
+// Redact returns a copy of body with the values of its secret JSON
+// members and form fields masked as a recording masks them by default:
+// what a recorded answer is compared with.
+func Redact(body []byte) []byte {
+	return bytes.Clone((&redactor{}).redact(body, true))
+}
