@@ -16,14 +16,14 @@ type streamCap struct {
 	last   time.Time         // the time of the latest of them
 	tail   *capture.TailRing // the stream's last bytes past the cap
 	capped bool
+	tailed bool // it was given a tail (counted in streamCaps.tails)
 }
 
-// keepTail adds p to the tail.
+// keepTail adds p to the tail, when the stream has one.
 func (c *streamCap) keepTail(p []byte) {
-	if c.tail == nil {
-		c.tail = capture.NewTailRing(tailLimit)
+	if c.tail != nil {
+		_, _ = c.tail.Write(p)
 	}
-	_, _ = c.tail.Write(p)
 }
 
 // lastBytes returns the tail, at most tailLimit bytes.
@@ -36,8 +36,19 @@ func (c *streamCap) lastBytes() []byte {
 
 // streamCaps holds the streamCap of each stream a Writer is recording.
 type streamCaps struct {
-	max  int64
-	recs map[capture.StreamKey]*streamCap
+	max   int64
+	recs  map[capture.StreamKey]*streamCap
+	tails int // capped streams holding a tail now
+}
+
+// capStream marks r past its cap and gives it a tail while fewer than
+// maxTails streams have one.
+func (c *streamCaps) capStream(r *streamCap) {
+	r.kept, r.capped = c.max, true
+	if c.tails < maxTails {
+		r.tail, r.tailed = capture.NewTailRing(tailLimit), true
+		c.tails++
+	}
 }
 
 // payloadLen returns how many payload bytes a stream frame carries.
@@ -53,7 +64,9 @@ func (c *streamCaps) past(f *capture.Frame) bool {
 	if r == nil || !r.capped && r.kept < c.max {
 		return false
 	}
-	r.capped = true
+	if !r.capped {
+		c.capStream(r)
+	}
 	var n int64
 	capture.ForEachPayload(f, func(p []byte) {
 		r.keepTail(p)
@@ -79,6 +92,7 @@ func (c *streamCaps) cut(f *capture.Frame) int {
 	key := capture.StreamKeyOf(f)
 	r := c.recs[key]
 	if r == nil {
+		c.roomForOne()
 		r = &streamCap{}
 		c.recs[key] = r
 	}
@@ -88,11 +102,33 @@ func (c *streamCaps) cut(f *capture.Frame) int {
 		return len(f.Raw)
 	}
 	over := int(min(r.kept+n-c.max, int64(len(f.Raw))))
-	r.kept, r.capped = c.max, true
+	c.capStream(r)
 	keep := len(f.Raw) - over
 	r.keepTail(f.Raw[keep:])
 	r.last = f.Time
 	return keep
+}
+
+// maxStreamCaps bounds the streams a Writer follows; maxTails bounds how
+// many of them keep a tail past their cap (each up to tailLimit).
+const (
+	maxStreamCaps = 4096
+	maxTails      = 64
+)
+
+// roomForOne makes room for one more stream: past maxStreamCaps, a stream
+// still under its cap is forgotten (were it to grow past the cap later, it
+// would be counted afresh).
+func (c *streamCaps) roomForOne() {
+	if len(c.recs) < maxStreamCaps {
+		return
+	}
+	for key, r := range c.recs {
+		if !r.capped {
+			delete(c.recs, key)
+			return
+		}
+	}
 }
 
 // report writes a stream_rest line for every capped stream counted since
@@ -110,6 +146,9 @@ func (c *streamCaps) end(w *Writer, key capture.StreamKey) {
 	if r := c.recs[key]; r != nil {
 		if r.capped {
 			c.rest(w, key, r, true)
+		}
+		if r.tailed {
+			c.tails--
 		}
 		delete(c.recs, key)
 	}

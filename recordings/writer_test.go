@@ -295,3 +295,22 @@ func TestConcurrentAppendsKeepWholeLines(t *testing.T) {
 		t.Fatalf("%d records, %v", len(recs), err)
 	}
 }
+
+// However many streams pass their cap, at most maxTails keep a tail, and
+// the table of followed streams stays within maxStreamCaps.
+func TestStreamTableIsBounded(t *testing.T) {
+	w, _ := NewWriter(io.Discard, Header{}, Options{StreamMax: 1})
+	for i := range maxStreamCaps + 100 {
+		w.Append(chunk(capture.StreamKey{Conn: "wt", ReqID: uint32(i), Tag: 1}, 'x', 4))
+	}
+	for i := range 200 {
+		w.Append(chunk(capture.StreamKey{Conn: "wt", ReqID: uint32(i), Tag: 1}, 'x', 4))
+	}
+	w.mu.Lock()
+	n, tails := len(w.caps.recs), w.caps.tails
+	w.mu.Unlock()
+	if n > maxStreamCaps || tails > maxTails {
+		t.Errorf("%d streams followed, %d tails", n, tails)
+	}
+	_ = w.Close()
+}
