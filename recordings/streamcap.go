@@ -85,14 +85,14 @@ func (c *streamCaps) past(f *capture.Frame) bool {
 // stream chunk that crosses its stream's cap, which keeps the part within
 // it (its payload being the end of its bytes); the rest of its payload
 // starts the tail.
-func (c *streamCaps) cut(f *capture.Frame) int {
+func (c *streamCaps) cut(w *Writer, f *capture.Frame) int {
 	if f.Chan.Kind != capture.Stream {
 		return len(f.Raw)
 	}
 	key := capture.StreamKeyOf(f)
 	r := c.recs[key]
 	if r == nil {
-		c.roomForOne()
+		c.roomForOne(w)
 		r = &streamCap{}
 		c.recs[key] = r
 	}
@@ -116,10 +116,11 @@ const (
 	maxTails      = 64
 )
 
-// roomForOne makes room for one more stream: past maxStreamCaps, a stream
-// still under its cap is forgotten (were it to grow past the cap later, it
-// would be counted afresh).
-func (c *streamCaps) roomForOne() {
+// roomForOne makes room for one more stream: past maxStreamCaps, one is
+// forgotten, a stream still under its cap first (were it to grow past the
+// cap later, it would be counted afresh), else a capped one, whose totals
+// and tail are written first.
+func (c *streamCaps) roomForOne(w *Writer) {
 	if len(c.recs) < maxStreamCaps {
 		return
 	}
@@ -128,6 +129,10 @@ func (c *streamCaps) roomForOne() {
 			delete(c.recs, key)
 			return
 		}
+	}
+	for key := range c.recs {
+		c.end(w, key)
+		return
 	}
 }
 

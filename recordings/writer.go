@@ -201,7 +201,7 @@ func (w *Writer) Append(f *capture.Frame) uint64 {
 		w.mu.Unlock()
 		return 0
 	}
-	l := frameLine(f, w.caps.cut(f), w.red)
+	l := frameLine(f, w.caps.cut(w, f), w.red)
 	w.pend = appendFrameLine(w.pend, &l)
 	w.frames++
 	full := len(w.pend) >= maxPending
