@@ -39,15 +39,18 @@ func (f *runFlags) recordPath(target Target, auto bool) (string, error) {
 }
 
 // startRecording opens the recording of a session to target by command,
-// or returns nil when there is none to make.
-func (f *runFlags) startRecording(target Target, command string, auto bool) (*recordings.Writer, error) {
+// or returns nil when there is none to make; number says the session has
+// no Store to number its frames.
+func (f *runFlags) startRecording(target Target, command string, auto, number bool) (*recordings.Writer, error) {
 	path, err := f.recordPath(target, auto)
 	if err != nil || path == "" {
 		return nil, err
 	}
 	h := f.recordHeader(target)
 	h.Command = command
-	w, err := recordings.Create(path, h, f.recordOptions())
+	opts := f.recordOptions()
+	opts.Number = number
+	w, err := recordings.Create(path, h, opts)
 	if err != nil {
 		return nil, withExit(ExitUsage, err)
 	}
@@ -139,7 +142,7 @@ func closeRecording(w *recordings.Writer, diag *lineWriter) {
 // one: the sink to tee it in (nil without one) and what closes it, to be
 // deferred so that it runs after the session's close.
 func (f *runFlags) recordingTap(target Target, diag *lineWriter) (*recordings.Writer, capture.Sink, func(), error) {
-	rec, err := f.startRecording(target, "", false)
+	rec, err := f.startRecording(target, "", false, true)
 	if err != nil || rec == nil {
 		return nil, nil, func() {}, err
 	}

@@ -227,3 +227,27 @@ func TestReplayAgainstMasksTheNewAnswer(t *testing.T) {
 		t.Errorf("masked alike, they differ: %v", lines)
 	}
 }
+
+// A headless HTTP session's SSE streams point at their first event's
+// frame once replayed: the Writer numbers the frames of a run without a
+// Store.
+func TestHeadlessRecordingKeepsSSEFrames(t *testing.T) {
+	target, stop, err := startHTTPDemo(context.Background(), "http")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = stop() })
+	path := filepath.Join(t.TempDir(), "s"+recordings.Ext)
+	mcpscope(t, "call", "--protocol", "2025-11-25", "--record", path, "tools/call", callTool(t, "analyze", map[string]any{"steps": 2, "interval_ms": 1}), target.URL.String()).mustExit(t, ExitOK)
+	store, _ := rectest.Replay(t, path)
+	sse := store.SSEStreams()
+	if len(sse) == 0 {
+		t.Fatal("no SSE stream replayed")
+	}
+	for _, s := range sse {
+		f, ok := store.Get(s.FirstSeq)
+		if s.Events > 0 && (!ok || f.Conn != s.Conn) {
+			t.Errorf("SSE stream %s: first event at seq %d, %v", s.Conn, s.FirstSeq, ok)
+		}
+	}
+}

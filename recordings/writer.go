@@ -39,6 +39,11 @@ type Options struct {
 	// past it, totals and the last 1 MiB. Default DefaultStreamMax.
 	StreamMax int64
 
+	// Number says the Writer numbers the frames itself (seq 1, 2, …):
+	// a session without a Store (the headless commands) gives none, and
+	// an SSE event without one points at the last frame of its
+	// connection.
+	Number bool
 	// Clock gives the time of the records that are not frames (marks,
 	// SSE events, the end line); frames carry their own. Default time.Now.
 	Clock func() time.Time
@@ -69,6 +74,8 @@ type Writer struct {
 	red     *redactor
 	caps    streamCaps
 	frames  int64
+	number  bool
+	lastOf  map[string]uint64 // Number: the seq of each connection's last frame
 	stop    chan struct{}
 	done    chan struct{}
 }
@@ -127,6 +134,9 @@ func NewWriter(w io.Writer, h Header, o Options) (*Writer, error) {
 	wr := &Writer{w: w, red: red, wake: make(chan struct{}, 1), every: cmp.Or(o.flushEvery, FlushEvery), clock: o.Clock, stop: make(chan struct{}), done: make(chan struct{})}
 	if wr.clock == nil {
 		wr.clock = time.Now
+	}
+	if o.Number {
+		wr.number, wr.lastOf = true, map[string]uint64{}
 	}
 	wr.caps = streamCaps{max: o.StreamMax, recs: map[capture.StreamKey]*streamCap{}}
 	wr.enc = json.NewEncoder(&wr.scratch)
@@ -202,8 +212,15 @@ func (w *Writer) Append(f *capture.Frame) uint64 {
 		return 0
 	}
 	l := frameLine(f, w.caps.cut(w, f), w.red)
-	w.pend = appendFrameLine(w.pend, &l)
 	w.frames++
+	if w.number {
+		l.Seq = uint64(w.frames)
+		if len(w.lastOf) >= maxStreamCaps {
+			clear(w.lastOf)
+		}
+		w.lastOf[f.Conn] = l.Seq
+	}
+	w.pend = appendFrameLine(w.pend, &l)
 	full := len(w.pend) >= maxPending
 	w.mu.Unlock()
 	switch {
@@ -222,7 +239,7 @@ func (w *Writer) MarkStream(key capture.StreamKey, state capture.StreamState, er
 	if err != nil {
 		l.Err = err.Error()
 	}
-	w.record(l, func() {
+	w.record(l, func(*line) {
 		if state != capture.StreamOpen {
 			w.caps.end(w, key)
 		}
@@ -251,7 +268,12 @@ func (w *Writer) OpenSSE(conn string, s capture.SSEStart) {
 // SSEEvent records one event of an SSE stream; seq is the live store's
 // Seq of its frame.
 func (w *Writer) SSEEvent(conn string, seq uint64, size int64, lastID string) {
-	w.record(line{K: kindSSEEvent, Conn: conn, Seq: seq, Total: size, LastID: lastID}, nil)
+	l := line{K: kindSSEEvent, Conn: conn, Seq: seq, Total: size, LastID: lastID}
+	w.record(l, func(l *line) {
+		if w.number && seq == 0 {
+			l.Seq = w.lastOf[conn]
+		}
+	})
 }
 
 // EndSSE records how an SSE stream ended.
@@ -266,8 +288,8 @@ func (w *Writer) Link(transport, era, protocol string) {
 }
 
 // record stamps and writes a non-frame line, running after (under the
-// lock) once it is written.
-func (w *Writer) record(l line, after func()) {
+// lock) on it first.
+func (w *Writer) record(l line, after func(l *line)) {
 	l.T = w.clock().UnixNano()
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -275,7 +297,7 @@ func (w *Writer) record(l line, after func()) {
 		return
 	}
 	if after != nil {
-		after()
+		after(&l)
 	}
 	for _, t := range []*string{&l.Err, &l.Label, &l.Why, &l.LastID, &l.After, &l.Of, &l.Method, &l.ReqID} {
 		*t = w.red.text(*t)
