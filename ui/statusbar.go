@@ -83,7 +83,11 @@ func (m *Model) statusParts() []string {
 		}
 	}
 	if m.cfg.Recording != "" {
-		parts = append(parts, "● REC "+termtext.Line(filepath.Base(m.cfg.Recording)))
+		rec := "● REC " + termtext.Line(filepath.Base(m.cfg.Recording))
+		if e, ok := m.cfg.Tap.(interface{ Err() error }); ok && e.Err() != nil {
+			rec = "REC stopped: " + termtext.Line(e.Err().Error())
+		}
+		parts = append(parts, rec)
 	}
 	parts = append(parts, storeFacts(m.cfg.Store.Stats(), m.idx.skipped)...)
 	return parts
