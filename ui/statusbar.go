@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -83,7 +82,7 @@ func (m *Model) statusParts() []string {
 		}
 	}
 	if m.cfg.Recording != "" {
-		rec := "● REC " + termtext.Line(filepath.Base(m.cfg.Recording))
+		rec := "● REC" // the file's name is long; ctrl+s saves a copy where the user says
 		if e, ok := m.cfg.Tap.(interface{ Err() error }); ok && e.Err() != nil {
 			rec = "REC stopped: " + termtext.Line(e.Err().Error())
 		}
