@@ -111,6 +111,14 @@ func TestServerTextIsSanitized(t *testing.T) {
 	if !strings.Contains(out, "✗ auth") {
 		t.Fatalf("auth not named:\n%s", out)
 	}
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html\u009b2J\u202e")
+	}))
+	t.Cleanup(page.Close)
+	out = render(t, walkURL(t, page.URL+"/mcp", Config{}))
+	if strings.ContainsAny(out, "\u009b\u202e") || !strings.Contains(out, "✗ http") {
+		t.Fatalf("control characters reached the checklist: %q", out)
+	}
 }
 
 func TestOriginRefusalNamesTheOrigin(t *testing.T) {
