@@ -43,14 +43,17 @@ func TestChecklistGolden(t *testing.T) {
 	goldentest.Check(t, "checklist_not_mcp", out)
 }
 
-func TestStepTimeoutIsATimeout(t *testing.T) {
+// silentServer accepts TCP connections and never answers; it returns its
+// address.
+func silentServer(t *testing.T) string {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { l.Close() })
+	done := make(chan struct{})
 	go func() {
-		// Accept and never answer.
+		defer close(done)
 		var held []net.Conn
 		defer func() {
 			for _, c := range held {
@@ -65,7 +68,15 @@ func TestStepTimeoutIsATimeout(t *testing.T) {
 			held = append(held, c)
 		}
 	}()
-	r := walkURL(t, "http://"+l.Addr().String()+"/mcp", Config{Timeout: 200 * time.Millisecond})
+	t.Cleanup(func() {
+		l.Close()
+		<-done
+	})
+	return l.Addr().String()
+}
+
+func TestStepTimeoutIsATimeout(t *testing.T) {
+	r := walkURL(t, "http://"+silentServer(t)+"/mcp", Config{Timeout: 200 * time.Millisecond})
 	f := r.Failure()
 	if f == nil || f.Step != "http" || f.Class != Timeout || !strings.Contains(f.Detail, "no answer within --timeout 200ms") {
 		t.Fatalf("failure %+v, want an http timeout:\n%s", f, render(t, r))
@@ -73,27 +84,9 @@ func TestStepTimeoutIsATimeout(t *testing.T) {
 }
 
 func TestMaxTimeBoundsTheWalk(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			defer c.Close()
-		}
-	}()
-	start := time.Now()
-	r := walkURL(t, "http://"+l.Addr().String()+"/mcp", Config{Timeout: time.Minute, MaxTime: 200 * time.Millisecond})
+	r := walkURL(t, "http://"+silentServer(t)+"/mcp", Config{Timeout: time.Minute, MaxTime: 200 * time.Millisecond})
 	if f := r.Failure(); f == nil || f.Class != Timeout || !strings.Contains(f.Detail, "--max-time 200ms") {
 		t.Fatalf("failure %+v, want --max-time named:\n%s", f, render(t, r))
-	}
-	if time.Since(start) > 30*time.Second {
-		t.Fatalf("the walk was not bounded by --max-time") // hang guard, not a timing assertion
 	}
 }
 

@@ -45,8 +45,7 @@ func (w *walk) checkState(cs tls.ConnectionState) (string, error) {
 		if err != nil {
 			return "", fail(Usage, "give --cert-hash as sha256: and 64 hex digits", "%w", err)
 		}
-		got := sha256.Sum256(leaf.Raw)
-		if subtle.ConstantTimeCompare(got[:], pin[:]) != 1 {
+		if !pinned(leaf.Raw, pin) {
 			return "", fail(Connection, "pin the certificate the server presents: --cert-hash "+hash, "the certificate's hash is %s, not the pinned %s", hash, w.cfg.CertHash)
 		}
 		return summary + ", pinned by --cert-hash", nil
@@ -113,12 +112,17 @@ func (w *walk) clientTLS() *tls.Config {
 			if len(cs.PeerCertificates) == 0 {
 				return errors.New("the server presented no certificate")
 			}
-			got := sha256.Sum256(cs.PeerCertificates[0].Raw)
-			if subtle.ConstantTimeCompare(got[:], pin[:]) != 1 {
+			if !pinned(cs.PeerCertificates[0].Raw, pin) {
 				return errors.New("the server's certificate changed since the TLS step")
 			}
 			return nil
 		}
 	}
 	return cfg
+}
+
+// pinned reports whether the DER certificate der has the digest pin.
+func pinned(der []byte, pin [32]byte) bool {
+	got := sha256.Sum256(der)
+	return subtle.ConstantTimeCompare(got[:], pin[:]) == 1
 }
