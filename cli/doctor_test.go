@@ -238,3 +238,14 @@ func TestDoctorHealthyMCPFlow(t *testing.T) {
 		t.Errorf("datagrams are not shown:\n%s", r.stdout)
 	}
 }
+
+func TestTUIShowsTheDoctorWhenItCannotConnect(t *testing.T) {
+	r := startTUI(t, fmt.Sprintf("http://127.0.0.1:%d/mcp", closedPort(t)))
+	r.waitFor(t, "Connection doctor", "✗ tcp", "fix: start the server")
+	if _, err := r.keys.Write([]byte("q")); err != nil { // closes the checklist
+		t.Fatal(err)
+	}
+	if code := r.quit(t); code != ExitConnection {
+		t.Fatalf("exit %d, want %d; stderr: %s", code, ExitConnection, r.errb.String())
+	}
+}

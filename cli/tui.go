@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mcpscope/mcpscope/internal/doctor"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
@@ -70,6 +71,9 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, onConnect []ui.Reque
 		// Without an answers file the user answers the server's questions.
 		cfg.Questions = question.NewBridge(plan.roots)
 		plan.questions = cfg.Questions
+	}
+	if dcfg, err := doctorConfig(f, target); err == nil {
+		cfg.Diagnose = func(ctx context.Context) doctor.Report { return doctor.Run(ctx, dcfg) }
 	}
 	if f.insecure {
 		cfg.Notice = insecureNotice

@@ -1,8 +1,11 @@
 package ui
 
 import (
+	"context"
+
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/doctor"
 	"github.com/mcpscope/mcpscope/ui/question"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
@@ -59,6 +62,10 @@ type Config struct {
 	Tap Tap
 	// Recording is the path of the file Tap writes, or "".
 	Recording string
+	// Diagnose, when set, walks the layers to the target (mcpscope
+	// doctor) after a connection could not be made; its checklist opens
+	// over the panes instead of a bare error.
+	Diagnose func(ctx context.Context) doctor.Report
 }
 
 // Tap is a Sink that also takes stream marks, labels and SSE stream
