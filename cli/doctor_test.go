@@ -249,3 +249,12 @@ func TestTUIShowsTheDoctorWhenItCannotConnect(t *testing.T) {
 		t.Fatalf("exit %d, want %d; stderr: %s", code, ExitConnection, r.errb.String())
 	}
 }
+
+func TestDoctorCommandExitingBeforeTheHandshake(t *testing.T) {
+	t.Parallel()
+	r := doctorRun(t, "--", "sh", "-c", "echo 'missing API key' >&2; exit 3")
+	r.mustFailAt(t, "handshake", ExitConnection)
+	if !strings.Contains(r.stdout, `exited with status 3 before answering initialize; last stderr: "missing API key"`) {
+		t.Errorf("the exit is not named:\n%s", r.stdout)
+	}
+}

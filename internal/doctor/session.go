@@ -73,16 +73,16 @@ func (w *walk) session() {
 	}
 	s := w.cfg.Connector.Session(t)
 	defer s.Close()
-	var connected <-chan error
+	var connected <-chan connectResult
 	if isStdio {
 		connected = w.connectAsync(s, watch)
 		w.startStep(watch)
 	}
-	var connectErr error
+	var connect connectResult
 	if isStdio {
 		w.step("stdout", func(ctx context.Context) (string, error) {
 			select {
-			case connectErr = <-connected:
+			case connect = <-connected:
 			case <-junk.found:
 			case <-ctx.Done():
 				return "", context.Cause(ctx)
@@ -90,16 +90,22 @@ func (w *walk) session() {
 			if j := junk.seen(); j != nil {
 				return "", fail(Protocol, "make the server write its logs to stderr: stdout carries only JSON-RPC", "%w", j)
 			}
-			return "JSON-RPC only", nil
+			return "nothing but JSON-RPC until the handshake ended", nil
 		})
 	}
 	w.step("handshake", func(ctx context.Context) (string, error) {
-		err := connectErr
-		if !isStdio {
+		err := connect.err
+		if isStdio {
+			w.took = connect.took
+		} else {
 			err = s.Connect(ctx)
 		}
 		if err != nil {
-			return "", w.classify(err, "the server did not complete the handshake; run with --trace to see the frames")
+			fix := "the server did not complete the handshake; mcpscope tools --trace shows the frames"
+			if isStdio {
+				fix = "run the command by hand to see why it stops"
+			}
+			return "", w.classify(client.BeforeHandshake(err), fix)
 		}
 		return describeSession(s), nil
 	})

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
@@ -53,16 +54,23 @@ func (s *startWatch) Start(ctx context.Context, deliver func(*proto.Message)) er
 
 // connectAsync runs Connect in the background, bounded by --timeout, so
 // that the start step can end when the process is up.
-func (w *walk) connectAsync(s *client.Session, watch *startWatch) <-chan error {
-	done := make(chan error, 1)
+func (w *walk) connectAsync(s *client.Session, watch *startWatch) <-chan connectResult {
+	done := make(chan connectResult, 1)
 	go func() {
 		ctx, cancel := context.WithTimeoutCause(w.ctx, w.cfg.Timeout, errDeadline)
 		defer cancel()
+		start := time.Now()
 		err := s.Connect(ctx)
 		watch.once.Do(func() { watch.err = err; close(watch.started) })
-		done <- err
+		done <- connectResult{err: err, took: time.Since(start)}
 	}()
 	return done
+}
+
+// connectResult is how a background Connect ended, and how long it took.
+type connectResult struct {
+	err  error
+	took time.Duration
 }
 
 // startStep waits until the process has started (or failed to).

@@ -63,6 +63,10 @@ type walk struct {
 	report  Report
 	failed  bool
 	skipWhy string
+	// took, when a step sets it, is the step's duration instead of the
+	// time its function ran (a step that only reads a result measured in
+	// the background).
+	took time.Duration
 }
 
 // step runs fn as the step name, bounded by --timeout, and records its
@@ -75,8 +79,12 @@ func (w *walk) step(name string, fn func(ctx context.Context) (string, error)) b
 	ctx, cancel := context.WithTimeoutCause(w.ctx, w.cfg.Timeout, errDeadline)
 	defer cancel()
 	start := time.Now()
+	w.took = 0
 	detail, err := fn(ctx)
 	took := time.Since(start)
+	if w.took > 0 {
+		took = w.took
+	}
 	if err != nil && !errors.As(err, new(*Failure)) {
 		switch cause := context.Cause(ctx); cause {
 		case errDeadline, errMaxTime:
