@@ -61,6 +61,12 @@ func (p *connectPlan) open(target Target, sink capture.Sink, warn func(string), 
 	if err != nil {
 		return nil, nil, err
 	}
+	return t, p.session(t, stop), nil
+}
+
+// session builds the session over t, not yet connected; stop is called
+// with the reason when a question from the server has no answer.
+func (p *connectPlan) session(t client.Transport, stop context.CancelCauseFunc) *client.Session {
 	opts := client.Options{
 		ClientInfo:      proto.Implementation{Name: "mcpscope", Version: Version()},
 		ProtocolVersion: p.flags.protocol,
@@ -76,5 +82,5 @@ func (p *connectPlan) open(target Target, sink capture.Sink, warn func(string), 
 		// The roots are declared even when empty: the user may add some.
 		opts.Handler, opts.Roots = q, q.Roots()
 	}
-	return t, client.New(t, opts), nil
+	return client.New(t, opts)
 }

@@ -1,8 +1,13 @@
 package cli
 
 import (
+	"context"
 	"errors"
+	"fmt"
 
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/doctor"
 	"github.com/spf13/cobra"
 )
 
@@ -12,11 +17,110 @@ func newDoctorCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "doctor [flags] TARGET",
 		Short: "Walk the layers to TARGET and name the first that fails",
-		Args:  cobra.ArbitraryArgs,
+		Long: "Walk the layers to TARGET — the command, DNS, TCP, TLS, HTTP or the WebSocket upgrade or\n" +
+			"QUIC/WebTransport, auth, the MCP handshake, one tools/list — and stop at the first that fails.\n" +
+			"Prints a checklist on stdout, the failure and its fix, and exits with the failure's code.",
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("doctor is not available yet")
+			positional, target, err := splitTarget(args, cmd.ArgsLenAtDash(), f.transport)
+			if err != nil {
+				return err
+			}
+			if len(positional) > 0 {
+				return usagef("%s takes only a TARGET, got %q before it", cmd.CommandPath(), positional[0])
+			}
+			return runDoctor(cmd.Context(), f, target, streamsOf(cmd))
 		},
 	}
 	f.register(cmd.Flags())
 	return cmd
+}
+
+// runDoctor walks the layers to target, prints the checklist on out and
+// returns the first failure with its exit code.
+func runDoctor(ctx context.Context, f *runFlags, target Target, io streams) error {
+	cfg, err := doctorConfig(f, target)
+	if err != nil {
+		return err
+	}
+	report := doctor.Run(ctx, cfg)
+	if err := report.Render(io.out, doctor.RenderOptions{}); err != nil {
+		return withExit(ExitConnection, err)
+	}
+	failed := report.Failure()
+	if failed == nil {
+		return nil
+	}
+	return withExit(doctorExit(failed.Class), fmt.Errorf("doctor: %s failed", failed.Step))
+}
+
+// doctorConfig turns the flags and the target into the walk's configuration.
+func doctorConfig(f *runFlags, target Target) (doctor.Config, error) {
+	plan, err := f.plan()
+	if err != nil {
+		return doctor.Config{}, err
+	}
+	header, err := parseHeaders(f.headers)
+	if err != nil {
+		return doctor.Config{}, err
+	}
+	return doctor.Config{
+		Transport: target.Transport,
+		URL:       target.URL,
+		Argv:      target.Argv,
+		Timeout:   f.timeout,
+		MaxTime:   f.maxTime,
+		Header:    header,
+		Origin:    f.origin,
+		CertHash:  f.certHash,
+		Insecure:  f.insecure,
+		Connector: doctorConnector{plan: plan, target: target},
+		Classify:  doctorClass,
+	}, nil
+}
+
+// doctorConnector builds the real transport and session of every command.
+type doctorConnector struct {
+	plan   *connectPlan
+	target Target
+}
+
+// Transport builds the target's transport, reporting frames to sink.
+func (c doctorConnector) Transport(sink capture.Sink) (client.Transport, error) {
+	topts := c.plan.flags.transportOptions()
+	topts.Sink = sink
+	return newTransport(c.target, topts)
+}
+
+// Session builds the session over t.
+func (c doctorConnector) Session(t client.Transport) *client.Session {
+	return c.plan.session(t, func(error) {})
+}
+
+// doctorClass classifies a session's error as the exit codes do.
+func doctorClass(err error) doctor.Class {
+	switch ExitCode(err) {
+	case ExitTimeout:
+		return doctor.Timeout
+	case ExitProtocol:
+		return doctor.Protocol
+	}
+	var usage *UsageError
+	if errors.As(err, &usage) {
+		return doctor.Usage
+	}
+	return doctor.Connection
+}
+
+// doctorExit is the exit code of a failure's class.
+func doctorExit(c doctor.Class) int {
+	switch c {
+	case doctor.Timeout:
+		return ExitTimeout
+	case doctor.Protocol:
+		return ExitProtocol
+	case doctor.Usage:
+		return ExitUsage
+	}
+	return ExitConnection
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/doctor"
 	"github.com/mcpscope/mcpscope/ui"
 	"github.com/mcpscope/mcpscope/ui/question"
 )
@@ -70,6 +71,9 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, onConnect []ui.Reque
 		// Without an answers file the user answers the server's questions.
 		cfg.Questions = question.NewBridge(plan.roots)
 		plan.questions = cfg.Questions
+	}
+	if dcfg, err := doctorConfig(f, target); err == nil {
+		cfg.Diagnose = func(ctx context.Context) doctor.Report { return doctor.Run(ctx, dcfg) }
 	}
 	if f.insecure {
 		cfg.Notice = insecureNotice

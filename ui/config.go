@@ -1,8 +1,11 @@
 package ui
 
 import (
+	"context"
+
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/doctor"
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/ui/question"
 	"github.com/mcpscope/mcpscope/ui/screen"
@@ -65,6 +68,10 @@ type Config struct {
 	// version; redaction and the stream cap of the command line).
 	RecordHeader  recordings.Header
 	RecordOptions recordings.Options
+	// Diagnose, when set, walks the layers to the target (mcpscope
+	// doctor) after a connection could not be made; its checklist opens
+	// over the panes instead of a bare error.
+	Diagnose func(ctx context.Context) doctor.Report
 }
 
 // Tap is a Sink that also takes stream marks, labels and SSE stream

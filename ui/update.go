@@ -42,6 +42,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.connected(msg)
 	case linkDownMsg:
 		m.linkDown(msg)
+	case diagnosedMsg:
+		cmd = m.diagnosed(msg)
 	case screen.CallDoneMsg:
 		m.report(msg.Report())
 	case cancelDoneMsg:

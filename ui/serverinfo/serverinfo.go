@@ -40,14 +40,17 @@ func FactsOf(s *client.Session) Facts {
 
 // View is the server view: a scrollable page of Facts.
 type View struct {
-	st     *look.Styles
-	nav    nav.Keys
-	close  key.Binding
-	facts  Facts
-	err    error // why there are no facts (not connected)
-	lines  []string
-	w, h   int
-	offset int
+	st    *look.Styles
+	nav   nav.Keys
+	close key.Binding
+	facts Facts
+	err   error // why there are no facts (not connected)
+	// title and text, when text is set, replace the facts: a page of
+	// text of its own (Text).
+	title, text string
+	lines       []string
+	w, h        int
+	offset      int
 }
 
 var _ screen.Screen = (*View)(nil)
@@ -64,8 +67,19 @@ func Open(h screen.Host) *View {
 	return v
 }
 
+// Text returns a view of the same keys showing text (already sanitized)
+// under title instead of the server's facts: the connection doctor's
+// checklist when the TUI could not connect.
+func Text(keys nav.Keys, st *look.Styles, title, text string) *View {
+	return &View{st: st, nav: keys, title: title, text: text,
+		close: key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "close"))}
+}
+
 // Title names the server.
 func (v *View) Title() string {
+	if v.text != "" {
+		return v.title
+	}
 	if v.err != nil {
 		return "Server"
 	}
@@ -111,6 +125,9 @@ func (v *View) Help() help.KeyMap {
 
 // page is the whole page before wrapping.
 func (v *View) page() string {
+	if v.text != "" {
+		return v.text
+	}
 	if v.err != nil {
 		return v.st.Ink.Muted.Paint("No server: " + v.err.Error() + ".")
 	}

@@ -1,0 +1,196 @@
+package doctor
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+)
+
+// probeBody is the request the HTTP probe posts: a ping, which an MCP
+// endpoint answers (or refuses) in JSON-RPC without any session.
+const probeBody = `{"jsonrpc":"2.0","id":"mcpscope-doctor","method":"ping"}`
+
+// bodyShown caps what the probes read of an answer.
+const bodyShown = 4096
+
+// challenge is a 401 seen by the HTTP or WebSocket step, for the auth step.
+type challenge struct {
+	header string // the WWW-Authenticate header(s)
+}
+
+// httpLayer checks the HTTP exchange (or the WebSocket upgrade) and then
+// whether the server asks for credentials.
+func (w *walk) httpLayer() {
+	var ch *challenge
+	switch w.cfg.Transport {
+	case "ws", "tools-ws", "gateway":
+		w.step("websocket", func(ctx context.Context) (string, error) {
+			var err error
+			var detail string
+			detail, ch, err = w.probeUpgrade(ctx)
+			return detail, err
+		})
+	default:
+		w.step("http", func(ctx context.Context) (string, error) {
+			var err error
+			var detail string
+			detail, ch, err = w.probeHTTP(ctx)
+			return detail, err
+		})
+	}
+	w.auth(ch)
+}
+
+// httpClient is the probes' client: the flags' TLS verification, no
+// redirects followed (they are reported).
+func (w *walk) httpClient() *http.Client {
+	tr := &http.Transport{TLSClientConfig: w.clientTLS(), DisableKeepAlives: true}
+	return &http.Client{
+		Transport:     tr,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+}
+
+// newRequest builds a probe request with the user's headers and Origin.
+func (w *walk) newRequest(ctx context.Context, method string, body io.Reader) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, method, w.httpURL(), body)
+	if err != nil {
+		return nil, fail(Usage, "check the URL", "building the request: %w", err)
+	}
+	for k, vs := range w.cfg.Header {
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
+	}
+	if w.cfg.Origin != "" {
+		req.Header.Set("Origin", w.cfg.Origin)
+	}
+	return req, nil
+}
+
+// httpURL is the target's URL with the http scheme its transport uses.
+func (w *walk) httpURL() string {
+	u := *w.cfg.URL
+	switch strings.ToLower(u.Scheme) {
+	case "ws":
+		u.Scheme = "http"
+	case "wss":
+		u.Scheme = "https"
+	}
+	return u.String()
+}
+
+// probeHTTP posts a ping (or, for the 2024-11-05 SSE transport, opens the
+// event stream) and judges the answer: its status, content type, a redirect,
+// an Origin refusal, a 401 challenge.
+func (w *walk) probeHTTP(ctx context.Context) (string, *challenge, error) {
+	method, accept := http.MethodPost, "application/json, text/event-stream"
+	var body io.Reader = strings.NewReader(probeBody)
+	if w.cfg.Transport == "sse" {
+		method, accept, body = http.MethodGet, "text/event-stream", nil
+	}
+	req, err := w.newRequest(ctx, method, body)
+	if err != nil {
+		return "", nil, err
+	}
+	req.Header.Set("Accept", accept)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := w.httpClient().Do(req)
+	if err != nil {
+		return "", nil, fmt.Errorf("%s %s: %w", method, w.cfg.URL.Redacted(), err)
+	}
+	defer resp.Body.Close()
+	if w.cfg.Transport != "sse" {
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, bodyShown))
+	}
+	return judgeHTTP(method, resp, w.cfg.Origin, w.cfg.Transport == "sse")
+}
+
+// judgeHTTP words an HTTP answer: what it says when it is fine, the
+// challenge of a 401, or the failure with its fix.
+func judgeHTTP(method string, resp *http.Response, origin string, sse bool) (string, *challenge, error) {
+	status := resp.Status
+	ctype := resp.Header.Get("Content-Type")
+	media, _, _ := mime.ParseMediaType(ctype)
+	detail := method + " → " + status
+	if ctype != "" {
+		detail += ", " + ctype
+	}
+	switch code := resp.StatusCode; {
+	case code == http.StatusUnauthorized:
+		return detail + ": asks for credentials", &challenge{header: strings.Join(resp.Header.Values("WWW-Authenticate"), ", ")}, nil
+	case code >= 300 && code < 400:
+		loc := resp.Header.Get("Location")
+		return "", nil, fail(Connection, "use the URL it redirects to: "+orNone(loc), "%s redirects to %s", status, orNone(loc))
+	case code == http.StatusForbidden && origin != "":
+		return "", nil, fail(Connection, "the server may refuse the Origin "+origin+"; try another --origin or none", "%s with Origin %s", status, origin)
+	case code == http.StatusForbidden:
+		return "", nil, fail(Connection, "the server refused the request; if it checks the Origin header, pass --origin", "%s", status)
+	case code == http.StatusNotFound:
+		return "", nil, fail(Connection, "check the URL's path: MCP endpoints are often at /mcp", "%s: no MCP endpoint at this path", status)
+	case code == http.StatusMethodNotAllowed && !sse:
+		return "", nil, fail(Connection, "if this is a 2024-11-05 server with an SSE endpoint, try --transport sse", "%s: the endpoint does not accept POST", status)
+	case code >= 500:
+		return "", nil, fail(Connection, "the server failed; look at its logs", "%s", status)
+	case code >= 200 && code < 300:
+		want := media == "application/json" || media == "text/event-stream"
+		if sse {
+			want = media == "text/event-stream"
+		}
+		if !want {
+			return "", nil, fail(Protocol, "this URL is not an MCP endpoint (it answered "+orNone(ctype)+"); check the path", "%s answered with content type %s, not JSON or an event stream", status, orNone(ctype))
+		}
+	}
+	return detail, nil, nil
+}
+
+// orNone returns s, or "none" when it is empty.
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// probeUpgrade asks for the WebSocket upgrade with the subprotocol "mcp"
+// and judges the answer.
+func (w *walk) probeUpgrade(ctx context.Context) (string, *challenge, error) {
+	req, err := w.newRequest(ctx, http.MethodGet, nil)
+	if err != nil {
+		return "", nil, err
+	}
+	var key [16]byte
+	_, _ = rand.Read(key[:])
+	req.Header.Set("Connection", "Upgrade")
+	req.Header.Set("Upgrade", "websocket")
+	req.Header.Set("Sec-WebSocket-Version", "13")
+	req.Header.Set("Sec-WebSocket-Key", base64.StdEncoding.EncodeToString(key[:]))
+	req.Header.Set("Sec-WebSocket-Protocol", "mcp")
+	resp, err := w.httpClient().Do(req)
+	if err != nil {
+		return "", nil, fmt.Errorf("upgrading %s: %w", w.cfg.URL.Redacted(), err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusSwitchingProtocols {
+		detail, ch, err := judgeHTTP("GET", resp, w.cfg.Origin, false)
+		if err != nil || ch != nil {
+			return detail, ch, err
+		}
+		return "", nil, fail(Connection, "check that the URL is a WebSocket endpoint", "the server answered %s, not 101 Switching Protocols", resp.Status)
+	}
+	switch chosen := resp.Header.Get("Sec-WebSocket-Protocol"); chosen {
+	case "mcp":
+		return `101 Switching Protocols, subprotocol "mcp"`, nil, nil
+	case "":
+		return `101 Switching Protocols, no subprotocol chosen (offered "mcp")`, nil, nil
+	default:
+		return "", nil, fail(Protocol, `the server must choose the subprotocol "mcp" it was offered`, "the server chose the subprotocol %q, not \"mcp\"", chosen)
+	}
+}

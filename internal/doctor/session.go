@@ -1,0 +1,155 @@
+package doctor
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/transports/stdio"
+)
+
+// junkWatch remembers the first stdout line that is not a JSON-RPC message.
+type junkWatch struct {
+	mu    sync.Mutex
+	first error
+	// found is closed with the first junk line.
+	found chan struct{}
+}
+
+// Append implements capture.Sink.
+func (j *junkWatch) Append(f *capture.Frame) uint64 {
+	var line *stdio.StdoutLineError
+	if errors.As(f.Err, &line) {
+		j.mu.Lock()
+		if j.first == nil {
+			j.first = f.Err
+			close(j.found)
+		}
+		j.mu.Unlock()
+	}
+	return 0
+}
+
+// seen returns the first junk line's error, or nil.
+func (j *junkWatch) seen() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.first
+}
+
+// session runs the MCP handshake over the real transport and one
+// tools/list.
+func (w *walk) session() {
+	isStdio := w.cfg.Transport == "stdio"
+	if w.failed || w.cfg.Connector == nil {
+		names := []string{"handshake", "tools/list"}
+		if isStdio {
+			names = append([]string{"start", "stdout"}, names...)
+		}
+		for _, n := range names {
+			w.skip(n, "no connector")
+		}
+		return
+	}
+	junk := &junkWatch{found: make(chan struct{})}
+	t, err := w.cfg.Connector.Transport(junk)
+	if err != nil {
+		w.step("handshake", func(context.Context) (string, error) {
+			return "", fail(Usage, "", "building the transport: %w", err)
+		})
+		w.skip("tools/list", "")
+		return
+	}
+	var watch *startWatch
+	if isStdio {
+		watch = newStartWatch(t)
+		t = watch
+	}
+	s := w.cfg.Connector.Session(t)
+	defer s.Close()
+	var connected <-chan connectResult
+	if isStdio {
+		connected = w.connectAsync(s, watch)
+		w.startStep(watch)
+	}
+	var connect connectResult
+	if isStdio {
+		w.step("stdout", func(ctx context.Context) (string, error) {
+			select {
+			case connect = <-connected:
+			case <-junk.found:
+			case <-ctx.Done():
+				return "", context.Cause(ctx)
+			}
+			if j := junk.seen(); j != nil {
+				return "", fail(Protocol, "make the server write its logs to stderr: stdout carries only JSON-RPC", "%w", j)
+			}
+			return "nothing but JSON-RPC until the handshake ended", nil
+		})
+	}
+	w.step("handshake", func(ctx context.Context) (string, error) {
+		err := connect.err
+		if isStdio {
+			w.took = connect.took
+		} else {
+			err = s.Connect(ctx)
+		}
+		if err != nil {
+			fix := "the server did not complete the handshake; mcpscope tools --trace shows the frames"
+			if isStdio {
+				fix = "run the command by hand to see why it stops"
+			}
+			return "", w.classify(client.BeforeHandshake(err), fix)
+		}
+		return describeSession(s), nil
+	})
+	w.step("tools/list", func(ctx context.Context) (string, error) {
+		tools, err := s.ListAll(ctx, "tools/list", "tools", nil)
+		if err != nil {
+			return "", w.classify(err, "the server failed tools/list; run mcpscope tools --trace for the frames")
+		}
+		return fmt.Sprintf("%d tools", len(tools)), nil
+	})
+}
+
+// classify gives a session error its class and fix.
+func (w *walk) classify(err error, fix string) error {
+	class := Connection
+	var tmo *client.TimeoutError
+	switch {
+	case w.cfg.Classify != nil:
+		class = w.cfg.Classify(err)
+	case errors.As(err, &tmo), errors.Is(err, context.DeadlineExceeded):
+		class = Timeout
+	}
+	if class == Timeout {
+		fix = timeoutFix
+	}
+	return &Failure{Class: class, Fix: fix, Err: err}
+}
+
+// describeSession says what the handshake settled: era, version, server,
+// capabilities.
+func describeSession(s *client.Session) string {
+	info := s.ServerInfo()
+	parts := []string{s.Era().String() + " era", "version " + orNone(s.ProtocolVersion())}
+	if info.Name != "" {
+		parts = append(parts, strings.TrimSpace(info.Name+" "+info.Version))
+	}
+	var caps map[string]json.RawMessage
+	if json.Unmarshal(s.ServerCapabilities(), &caps) == nil && len(caps) > 0 {
+		names := make([]string, 0, len(caps))
+		for k := range caps {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		parts = append(parts, "capabilities: "+strings.Join(names, ", "))
+	}
+	return strings.Join(parts, ", ")
+}

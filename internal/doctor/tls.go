@@ -1,0 +1,128 @@
+package doctor
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"net"
+	"time"
+
+	"github.com/mcpscope/mcpscope/internal/tlscert"
+)
+
+// checkTLS runs the TLS handshake over conn without verifying, then
+// verifies the certificate itself so that it can say what is wrong: a
+// self-signed certificate (and the --cert-hash that pins it), an unknown
+// authority, an expired certificate, a name mismatch.
+func (w *walk) checkTLS(ctx context.Context, conn net.Conn) (string, error) {
+	host := w.cfg.URL.Hostname()
+	tc := tls.Client(conn, &tls.Config{ServerName: host, InsecureSkipVerify: true, MinVersion: tls.VersionTLS12})
+	if err := tc.HandshakeContext(ctx); err != nil {
+		return "", fail(Connection, "check that the port speaks TLS (or use http:// / ws:// for a plain server)", "TLS handshake with %s: %w", w.hostPort(), err)
+	}
+	return w.checkState(tc.ConnectionState())
+}
+
+// checkState judges the certificate of a finished TLS handshake.
+func (w *walk) checkState(cs tls.ConnectionState) (string, error) {
+	host := w.cfg.URL.Hostname()
+	if len(cs.PeerCertificates) == 0 {
+		return "", fail(Connection, "the server must present a certificate", "the server presented no certificate")
+	}
+	leaf := cs.PeerCertificates[0]
+	hash := tlscert.Hash(leaf.Raw)
+	summary := fmt.Sprintf("%s, %s, expires %s", tls.VersionName(cs.Version), subjectOf(leaf), leaf.NotAfter.UTC().Format(time.DateOnly))
+	switch {
+	case w.cfg.Insecure:
+		return summary + ", not verified (--insecure)", nil
+	case w.cfg.CertHash != "":
+		pin, err := tlscert.ParseHash(w.cfg.CertHash)
+		if err != nil {
+			return "", fail(Usage, "give --cert-hash as sha256: and 64 hex digits", "%w", err)
+		}
+		if !pinned(leaf.Raw, pin) {
+			return "", fail(Connection, "pin the certificate the server presents: --cert-hash "+hash, "the certificate's hash is %s, not the pinned %s", hash, w.cfg.CertHash)
+		}
+		return summary + ", pinned by --cert-hash", nil
+	}
+	return summary, verifyChain(cs, host, hash)
+}
+
+// subjectOf names a certificate by its common name or first DNS name.
+func subjectOf(c *x509.Certificate) string {
+	if c.Subject.CommonName != "" {
+		return "CN=" + c.Subject.CommonName
+	}
+	if len(c.DNSNames) > 0 {
+		return "DNS=" + c.DNSNames[0]
+	}
+	return "no subject"
+}
+
+// verifyChain verifies the presented chain against the system roots for
+// host, and words the failure with its fix.
+func verifyChain(cs tls.ConnectionState, host, hash string) error {
+	leaf := cs.PeerCertificates[0]
+	inter := x509.NewCertPool()
+	for _, c := range cs.PeerCertificates[1:] {
+		inter.AddCert(c)
+	}
+	_, err := leaf.Verify(x509.VerifyOptions{DNSName: host, Intermediates: inter})
+	if err == nil {
+		return nil
+	}
+	pinFix := "if you trust this server, pin its certificate: --cert-hash " + hash
+	var (
+		unknown  x509.UnknownAuthorityError
+		invalid  x509.CertificateInvalidError
+		hostname x509.HostnameError
+	)
+	switch {
+	case errors.As(err, &unknown) && selfSigned(leaf):
+		return fail(Connection, pinFix, "the certificate is self-signed (%s): %w", subjectOf(leaf), err)
+	case errors.As(err, &unknown):
+		return fail(Connection, "install the issuing authority, or "+pinFix, "the certificate's authority is not trusted: %w", err)
+	case errors.As(err, &invalid) && invalid.Reason == x509.Expired:
+		return fail(Connection, "renew the server's certificate (valid "+leaf.NotBefore.UTC().Format(time.DateOnly)+" to "+leaf.NotAfter.UTC().Format(time.DateOnly)+")", "the certificate is expired or not yet valid: %w", err)
+	case errors.As(err, &hostname):
+		return fail(Connection, "connect by a name the certificate carries, or "+pinFix, "the certificate is not for %s: %w", host, err)
+	}
+	return fail(Connection, pinFix, "the certificate does not verify: %w", err)
+}
+
+// selfSigned reports whether c signed itself.
+func selfSigned(c *x509.Certificate) bool {
+	return bytes.Equal(c.RawIssuer, c.RawSubject) && c.CheckSignature(c.SignatureAlgorithm, c.RawTBSCertificate, c.Signature) == nil
+}
+
+// clientTLS is the TLS configuration of the probes after the TLS step:
+// verification as the real transport does it (pin, skip or system roots).
+func (w *walk) clientTLS() *tls.Config {
+	cfg := &tls.Config{ServerName: w.cfg.URL.Hostname(), MinVersion: tls.VersionTLS12}
+	if w.cfg.Insecure || w.cfg.CertHash != "" {
+		cfg.InsecureSkipVerify = true
+	}
+	if pin, err := tlscert.ParseHash(w.cfg.CertHash); err == nil && !w.cfg.Insecure {
+		cfg.VerifyConnection = func(cs tls.ConnectionState) error {
+			if len(cs.PeerCertificates) == 0 {
+				return errors.New("the server presented no certificate")
+			}
+			if !pinned(cs.PeerCertificates[0].Raw, pin) {
+				return errors.New("the server's certificate changed since the TLS step")
+			}
+			return nil
+		}
+	}
+	return cfg
+}
+
+// pinned reports whether the DER certificate der has the digest pin.
+func pinned(der []byte, pin [32]byte) bool {
+	got := sha256.Sum256(der)
+	return subtle.ConstantTimeCompare(got[:], pin[:]) == 1
+}
