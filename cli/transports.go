@@ -72,6 +72,9 @@ func newTransport(t Target, o TransportOptions) (client.Transport, error) {
 	if !ok {
 		return nil, checkTransportName(t.Transport)
 	}
+	if len(t.Headers) > 0 {
+		o.Headers = append(append([]string{}, t.Headers...), o.Headers...)
+	}
 	return f(t, o)
 }
 
@@ -99,7 +102,8 @@ func newStdioTransport(t Target, o TransportOptions) (client.Transport, error) {
 	return stdio.New(stdio.Config{
 		Command:      t.Argv[0],
 		Args:         t.Argv[1:],
-		Env:          o.Env,
+		Env:          append(append([]string{}, t.Env...), o.Env...),
+		Dir:          t.Dir,
 		MaxFrameSize: o.MaxFrameSize,
 		Sink:         o.Sink,
 		Conn:         "stdio",

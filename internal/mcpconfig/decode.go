@@ -1,10 +1,13 @@
 package mcpconfig
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 )
@@ -83,7 +86,7 @@ func parseFile(c Candidate, data []byte, cwd string) ([]Server, []error) {
 	for _, name := range names {
 		s, err := decodeEntry(c, name, entries[name])
 		if err != nil {
-			errs = append(errs, &FileError{Path: c.Path, Err: fmt.Errorf("server %q: %w", name, err)})
+			errs = append(errs, entryError(c.Path, data, name, entries[name], err))
 			continue
 		}
 		s.Inputs = inputs
@@ -181,4 +184,74 @@ func pairs(m map[string]string) []Pair {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
+}
+
+// entryError places the error of the entry name, whose text is raw, in the
+// file's data: a type error at the value it is about, any other at the
+// entry's start (found by its text).
+func entryError(path string, data []byte, name string, raw json.RawMessage, err error) error {
+	fe := &FileError{Path: path, Err: fmt.Errorf("server %q: %w", name, err)}
+	start := bytes.Index(data, raw)
+	if start < 0 {
+		return fe
+	}
+	off := int64(start)
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &typ) {
+		fe.Err = fmt.Errorf("server %q: %q must be %s, not a JSON %s", name, typ.Field, jsonKind(typ.Type.Kind()), typ.Value)
+		off += typ.Offset
+		// The offset is just past the value: step back to its start.
+		if v := valueStart(raw, typ.Offset); v >= 0 {
+			off = int64(start + v)
+		}
+	}
+	fe.Pos = PositionAt(data, off)
+	return fe
+}
+
+// valueStart finds where the JSON value that ends at end in raw begins
+// (-1 when it cannot tell): the first non-blank byte after the ':' before it.
+func valueStart(raw []byte, end int64) int {
+	if end > int64(len(raw)) {
+		return -1
+	}
+	depth := 0
+	inString := false
+	for i := int(end) - 1; i >= 0; i-- {
+		c := raw[i]
+		switch {
+		case inString:
+			if c == '"' && (i == 0 || raw[i-1] != '\\') {
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '}' || c == ']':
+			depth++
+		case c == '{' || c == '[':
+			depth--
+		case c == ':' && depth == 0:
+			j := i + 1
+			for j < len(raw) && (raw[j] == ' ' || raw[j] == '\t' || raw[j] == '\n' || raw[j] == '\r') {
+				j++
+			}
+			return j
+		}
+	}
+	return -1
+}
+
+// jsonKind names what a Go kind is in JSON.
+func jsonKind(k reflect.Kind) string {
+	switch k {
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.String:
+		return "a string"
+	}
+	return "a number"
 }
