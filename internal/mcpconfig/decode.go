@@ -85,6 +85,9 @@ func parseFile(c Candidate, data []byte, cwd string) ([]Server, []error) {
 	var errs []error
 	for _, name := range names {
 		s, err := decodeEntry(c, name, entries[name])
+		if err == nil && strings.TrimSpace(name) == "" {
+			err = errors.New("a server needs a name")
+		}
 		if err != nil {
 			errs = append(errs, entryError(c.Path, data, name, entries[name], err))
 			continue

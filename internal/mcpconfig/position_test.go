@@ -37,3 +37,29 @@ func TestPositionAt(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseFile: any bytes, in every format, give servers or errors that
+// name the file, never a panic.
+func FuzzParseFile(f *testing.F) {
+	f.Add([]byte(`{"mcpServers":{"a":{"command":"x","args":["1"],"env":{"K":"v"}}}}`))
+	f.Add([]byte(`{"servers":{"a":{"type":"http","url":"http://x"}},"inputs":[{"id":"i"}]}`))
+	f.Add([]byte(`{"name":"n","packages":[{"registryType":"npm","identifier":"p"}],"remotes":[{"type":"sse","url":"u"}]}`))
+	f.Add([]byte("{\n \"mcpServers\": {\"a\": {\"args\": 1}}\n}"))
+	formats := []Format{ClaudeDesktop, ClaudeCode, Cursor, VSCode, Windsurf, Inspector, Registry}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, format := range formats {
+			servers, errs := parseFile(Candidate{Path: "f.json", Format: format}, data, "/p")
+			for _, s := range servers {
+				if s.Name == "" && format != Registry || s.Transport == "" {
+					t.Fatalf("%s: a server without a name or transport: %+v", format, s)
+				}
+			}
+			for _, err := range errs {
+				var fe *FileError
+				if !errors.As(err, &fe) || fe.Path != "f.json" {
+					t.Fatalf("%s: %v does not name the file", format, err)
+				}
+			}
+		}
+	})
+}
