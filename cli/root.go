@@ -52,11 +52,12 @@ func NewRootCommand() *cobra.Command {
 	return root
 }
 
-// runRoot shows the help without arguments, explains an unknown command,
+// runRoot opens the picker of configured servers without arguments (the
+// help when there are none), explains an unknown command,
 // and opens the TUI for a TARGET.
 func runRoot(cmd *cobra.Command, args []string, f *runFlags) error {
 	if len(args) == 0 {
-		return cmd.Help()
+		return runServerPicker(cmd, f)
 	}
 	if cmd.ArgsLenAtDash() != 0 && !urlPrefix.MatchString(args[0]) && !schemeNoColon.MatchString(args[0]) {
 		var serverErr error

@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/internal/peertest"
 )
 
@@ -125,5 +127,50 @@ func TestServerByNameTUI(t *testing.T) {
 	r.waitFor(t, "MCP connected", "result · initialize", "go-sdk/everything")
 	if code := r.quit(t); code != ExitOK {
 		t.Fatalf("exit %d; stderr: %s", code, r.errb.String())
+	}
+}
+
+// `mcpscope` without a TARGET opens the picker of configured servers;
+// typing filters it and enter connects the TUI to the one chosen.
+func TestServerPickerConnects(t *testing.T) {
+	home := configHome(t)
+	writeConfig(t, filepath.Join(home, "project", ".mcp.json"), map[string]any{
+		"mcpServers": map[string]any{"everything": map[string]any{"command": peertest.GoSDKEverything(t)[0]}},
+	})
+	r := startTUI(t, "--no-record", legacy)
+	r.waitFor(t, "MCP servers in the config files", "filesystem", "~/project/.mcp.json")
+	if _, err := r.keys.Write([]byte("everyth")); err != nil {
+		t.Fatal(err)
+	}
+	r.waitFor(t, "> everyth")
+	if _, err := r.keys.Write([]byte("\r")); err != nil {
+		t.Fatal(err)
+	}
+	r.waitFor(t, "MCP connected", "result · initialize", "go-sdk/everything")
+	// The picker's input reader, on a pipe rather than a terminal, may take
+	// one more read after it ends: press q until the TUI quits.
+	deadline := time.Now().Add(flowtest.HangGuard)
+	for time.Now().Before(deadline) {
+		if _, err := r.keys.Write([]byte("q")); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case code := <-r.code:
+			if code != ExitOK {
+				t.Fatalf("exit %d; stderr: %s", code, r.errb.String())
+			}
+			return
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	t.Fatal("the TUI did not quit")
+}
+
+// Without any configured server, `mcpscope` shows its help as before.
+func TestNoServersShowsHelp(t *testing.T) {
+	r := mcpscope(t)
+	r.mustExit(t, ExitOK)
+	if !strings.Contains(r.stdout, "Usage:") {
+		t.Errorf("stdout: %s", r.stdout)
 	}
 }

@@ -107,17 +107,23 @@ func (f *runFlags) serverTarget(cmd *cobra.Command, name string) (Target, *mcpco
 		return Target{}, nil, c.unknown(name, f.config)
 	}
 	s := matches[0]
-	io := streamsOf(cmd)
-	r, err := s.Resolve(mcpconfig.Expander{LookupEnv: os.LookupEnv, Home: c.env.Home, Input: askInput(s, io.in, cmd.ErrOrStderr())})
+	t, err := f.serverOf(cmd, c, s)
+	return t, &s, err
+}
+
+// serverOf resolves the configured server s to its Target, asking for
+// its inputs.
+func (f *runFlags) serverOf(cmd *cobra.Command, c *configured, s mcpconfig.Server) (Target, error) {
+	r, err := s.Resolve(mcpconfig.Expander{LookupEnv: os.LookupEnv, Home: c.env.Home, Input: askInput(s, cmd.InOrStdin(), cmd.ErrOrStderr())})
 	if err != nil {
-		return Target{}, &s, usagef("%s", safeLine(err.Error()))
+		return Target{}, usagef("%s", safeLine(err.Error()))
 	}
 	t, err := resolvedTarget(r, f.transport)
 	if err != nil {
-		return Target{}, &s, err
+		return Target{}, err
 	}
-	t.Server = name
-	return t, &s, nil
+	t.Server = s.Name
+	return t, nil
 }
 
 // unknown explains a name no config file has: nothing (nil) unless
