@@ -28,7 +28,7 @@ func newCallCommand() *cobra.Command {
 			"  mcpscope call subscriptions/listen '{\"notifications\":{\"toolsListChanged\":true}}' --max-time 1m https://example.com/mcp",
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			positional, target, err := splitTarget(args, cmd.ArgsLenAtDash(), f.transport)
+			positional, target, err := f.target(cmd, args)
 			if err != nil {
 				return err
 			}

@@ -35,6 +35,7 @@ type runFlags struct {
 	record       string
 	noRecord     bool
 	recordMax    int64
+	config       string
 	// recorded, when set, answers the server's questions instead of an
 	// --answers file: replay --against gives the recording's own answers.
 	recorded *Answers
@@ -62,6 +63,7 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.noRedact, "no-redact", false, "show credentials (Authorization, cookies, tokens) in captured headers and recordings instead of redacting them")
 	fs.StringVar(&f.record, "record", "", "record the session to `FILE` (the TUI records into the state directory by default)")
 	fs.BoolVar(&f.noRecord, "no-record", false, "do not record the session (TUI)")
+	fs.StringVar(&f.config, "config", "", "find a server NAME in this MCP config `FILE` only (claude_desktop_config.json, .mcp.json, mcp.json, server.json…)")
 	fs.Int64Var(&f.recordMax, "record-stream-max", recordings.DefaultStreamMax, "payload bytes of one stream a recording keeps whole (`N`); past it, totals and the last 1 MiB")
 }
 

@@ -25,7 +25,7 @@ func newListCommand(name, short string, list lister) *cobra.Command {
 		Long:  short + ", and print them as one JSON object on stdout.",
 		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			positional, target, err := splitTarget(args, cmd.ArgsLenAtDash(), f.transport)
+			positional, target, err := f.target(cmd, args)
 			if err != nil {
 				return err
 			}

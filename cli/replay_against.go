@@ -43,7 +43,7 @@ usual codes when the connection fails.`
 // runReplayAgainst re-sends a recording's requests to a target and diffs
 // the answers: `mcpscope replay FILE --against TARGET`.
 func runReplayAgainst(cmd *cobra.Command, args []string, f *replayFlags) error {
-	positional, target, err := splitTarget(args, cmd.ArgsLenAtDash(), f.run.transport)
+	positional, target, err := f.run.target(cmd, args)
 	if err != nil {
 		return err
 	}

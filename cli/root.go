@@ -16,7 +16,8 @@ func NewRootCommand() *cobra.Command {
 		Short: "A terminal client and debugger for Model Context Protocol servers",
 		Long: "mcpscope connects to an MCP server, drives it (tools, resources, prompts, raw JSON-RPC)\n" +
 			"and shows every byte that crosses the wire.\n\n" +
-			"TARGET is a URL (http[s]://, ws[s]://, wt://host:port/path) or, last on the line,\n" +
+			"TARGET is a URL (http[s]://, ws[s]://, wt://host:port/path), the NAME of a server in an\n" +
+			"MCP config file (mcpscope servers lists them) or, last on the line,\n" +
 			"-- CMD [ARGS…] to start a stdio server. With a TARGET and no command, mcpscope opens\n" +
 			"its TUI connected to it; mcpscope demo opens it on the embedded demo server.",
 		Example: "  mcpscope demo\n" +
@@ -51,18 +52,32 @@ func NewRootCommand() *cobra.Command {
 	return root
 }
 
-// runRoot shows the help without arguments, explains an unknown command,
+// runRoot opens the picker of configured servers without arguments (the
+// help when there are none), explains an unknown command,
 // and opens the TUI for a TARGET.
 func runRoot(cmd *cobra.Command, args []string, f *runFlags) error {
 	if len(args) == 0 {
-		return cmd.Help()
+		return runServerPicker(cmd, f)
 	}
 	if cmd.ArgsLenAtDash() != 0 && !urlPrefix.MatchString(args[0]) && !schemeNoColon.MatchString(args[0]) {
+		var serverErr error
+		if len(args) == 1 {
+			t, server, err := f.serverTarget(cmd, args[0])
+			if server != nil {
+				if err != nil {
+					return err
+				}
+				return runTUI(cmd, f, t, nil)
+			}
+			serverErr = err
+		}
 		msg := "unknown command " + quote(args[0])
 		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
 			msg += "; did you mean " + quote(s[0]) + "?"
+		} else if serverErr != nil {
+			return serverErr
 		} else {
-			msg += "; run mcpscope --help for the commands"
+			msg += "; run mcpscope --help for the commands, mcpscope servers for the configured servers"
 		}
 		return usagef("%s", msg)
 	}

@@ -25,7 +25,7 @@ func newScriptCommand() *cobra.Command {
 			"  mcpscope script --answers form.yaml --tool trigger-elicitation-request -- ./everything",
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			positional, target, err := splitTarget(argv, cmd.ArgsLenAtDash(), f.transport)
+			positional, target, err := f.target(cmd, argv)
 			if err != nil {
 				return err
 			}

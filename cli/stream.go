@@ -46,7 +46,7 @@ func newStreamCommand() *cobra.Command {
 			"  printf '1\\n\"two\"\\n' | mcpscope stream --text --upload - text_stream ws://127.0.0.1:8081/gateway",
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			positional, target, err := splitTarget(args, cmd.ArgsLenAtDash(), f.transport)
+			positional, target, err := f.target(cmd, args)
 			if err != nil {
 				return err
 			}

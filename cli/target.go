@@ -17,6 +17,16 @@ type Target struct {
 	URL *url.URL
 	// Argv is the command and arguments of a stdio server (nil for a URL).
 	Argv []string
+	// Env (KEY=VALUE) and Dir are the environment and working folder a
+	// configured stdio server asks for; --env comes on top of Env.
+	Env []string
+	Dir string
+	// Headers ("Name: value") are a configured remote server's; --header
+	// comes after them.
+	Headers []string
+	// Server names the configured server the target came from ("" for a
+	// URL or a command on the line).
+	Server string
 }
 
 // String renders the target for messages: the URL, or the command line.

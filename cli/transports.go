@@ -72,6 +72,9 @@ func newTransport(t Target, o TransportOptions) (client.Transport, error) {
 	if !ok {
 		return nil, checkTransportName(t.Transport)
 	}
+	if len(t.Headers) > 0 {
+		o.Headers = append(configHeaders(t.Headers, o.Headers), o.Headers...)
+	}
 	return f(t, o)
 }
 
@@ -99,7 +102,8 @@ func newStdioTransport(t Target, o TransportOptions) (client.Transport, error) {
 	return stdio.New(stdio.Config{
 		Command:      t.Argv[0],
 		Args:         t.Argv[1:],
-		Env:          o.Env,
+		Env:          append(append([]string{}, t.Env...), o.Env...),
+		Dir:          t.Dir,
 		MaxFrameSize: o.MaxFrameSize,
 		Sink:         o.Sink,
 		Conn:         "stdio",
@@ -115,4 +119,22 @@ func parseEnv(entries []string) ([]string, error) {
 		}
 	}
 	return entries, nil
+}
+
+// configHeaders returns the headers of a configured server that no
+// --header of the same name replaces.
+func configHeaders(config, line []string) []string {
+	replaced := map[string]bool{}
+	for _, h := range line {
+		name, _, _ := strings.Cut(h, ":")
+		replaced[strings.ToLower(strings.TrimSpace(name))] = true
+	}
+	var out []string
+	for _, h := range config {
+		name, _, _ := strings.Cut(h, ":")
+		if !replaced[strings.ToLower(strings.TrimSpace(name))] {
+			out = append(out, h)
+		}
+	}
+	return out
 }

@@ -31,7 +31,7 @@ const insecureNotice = "--insecure: the server certificate is NOT verified"
 // runRootTUI opens the TUI for `mcpscope [flags] TARGET`: the same flags
 // and TARGET parsing as call, and nothing else on the line.
 func runRootTUI(cmd *cobra.Command, args []string, f *runFlags) error {
-	positional, target, err := splitTarget(args, cmd.ArgsLenAtDash(), f.transport)
+	positional, target, err := f.target(cmd, args)
 	if err != nil {
 		return err
 	}

@@ -13,30 +13,49 @@ import (
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
-// Picker lists recordings to open, newest first: their target, when they
-// started, frames, size and whether they ended cleanly. Typing filters
-// them (fuzzy, on the target and the file name), ↑/↓ choose, enter opens,
-// esc or ctrl+c leaves. Chosen says what was picked once the program ends.
+// Picker lists things to open under a title and a column header: typing
+// filters them (fuzzy, on each item's Match text), ↑/↓ choose, enter
+// opens, esc or ctrl+c leaves. Chosen says what was picked once the
+// program ends.
 type Picker struct {
-	all      []recordings.Entry
+	all      []PickItem
 	shown    []int // indexes into all, best match first
 	filter   string
 	cursor   int
 	chosen   string
 	styles   look.Styles
 	w, h     int
-	dir      string
+	title    string
+	header   string
+	noun     string
 	quitting bool
 }
 
-// NewPicker lists entries, found in dir.
-func NewPicker(dir string, entries []recordings.Entry) *Picker {
-	p := &Picker{all: entries, dir: dir, styles: look.NewStyles(true), w: 80, h: 24}
+// PickItem is one line of a Picker: its ID (what Chosen returns), its
+// row as shown, and the text the filter matches.
+type PickItem struct{ ID, Row, Match string }
+
+// NewListPicker lists items under title and the column header; noun names
+// an item in the "no … matches" line.
+func NewListPicker(title, header, noun string, items []PickItem) *Picker {
+	p := &Picker{all: items, title: title, header: header, noun: noun, styles: look.NewStyles(true), w: 80, h: 24}
 	p.refilter()
 	return p
 }
 
-// Chosen is the path picked, or "" when the user left.
+// NewPicker lists recordings to open, newest first: their target, when
+// they started, frames, size and whether they ended cleanly; the filter
+// matches the target and the file name, and Chosen is the file's path.
+func NewPicker(dir string, entries []recordings.Entry) *Picker {
+	items := make([]PickItem, len(entries))
+	for i, e := range entries {
+		items[i] = PickItem{ID: e.Path, Row: row(e), Match: e.Header.Target + " " + e.Path}
+	}
+	return NewListPicker(fmt.Sprintf("Recordings in %s", termtext.Line(dir)),
+		fmt.Sprintf("%-19s %9s %9s  %-9s  %-10s %s", "started", "frames", "size", "", "transport", "target"), "recording", items)
+}
+
+// Chosen is the ID of the item picked, or "" when the user left.
 func (p *Picker) Chosen() string { return p.chosen }
 
 // Init asks for the terminal's background.
@@ -56,7 +75,7 @@ func (p *Picker) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return p, tea.Quit
 		case "enter":
 			if len(p.shown) > 0 {
-				p.chosen = p.all[p.shown[p.cursor]].Path
+				p.chosen = p.all[p.shown[p.cursor]].ID
 				return p, tea.Quit
 			}
 		case "up", "ctrl+p":
@@ -84,7 +103,7 @@ func (p *Picker) refilter() {
 	type scored struct{ i, score int }
 	var s []scored
 	for i, e := range p.all {
-		if score, ok := fuzzy.Score(p.filter, e.Header.Target+" "+e.Path); ok {
+		if score, ok := fuzzy.Score(p.filter, e.Match); ok {
 			s = append(s, scored{i, score})
 		}
 	}
@@ -113,22 +132,22 @@ func row(e recordings.Entry) string {
 func (p *Picker) View() tea.View {
 	st := p.styles
 	lines := []string{
-		st.TitleFocused.Render(fmt.Sprintf("Recordings in %s", termtext.Line(p.dir))),
+		st.TitleFocused.Render(p.title),
 		st.Ink.Muted.Paint("type to filter · ↑/↓ choose · enter open · esc leave"),
 		"> " + termtext.Line(p.filter),
-		st.ColumnHeader.Render(fmt.Sprintf("%-19s %9s %9s  %-9s  %-10s %s", "started", "frames", "size", "", "transport", "target")),
+		st.ColumnHeader.Render(p.header),
 	}
 	room := max(p.h-len(lines), 1)
 	top := max(0, p.cursor-room+1)
 	for n, i := range p.shown[top:min(len(p.shown), top+room)] {
-		text := look.FitLine(termtext.Line(row(p.all[i])), p.w)
+		text := look.FitLine(termtext.Line(p.all[i].Row), p.w)
 		if top+n == p.cursor {
 			text = st.Ink.SelFocused.Paint(text)
 		}
 		lines = append(lines, text)
 	}
 	if len(p.shown) == 0 {
-		lines = append(lines, st.Ink.Muted.Paint("no recording matches "+termtext.Line(p.filter)))
+		lines = append(lines, st.Ink.Muted.Paint("no "+p.noun+" matches "+termtext.Line(p.filter)))
 	}
 	v := tea.NewView(strings.Join(lines, "\n"))
 	v.AltScreen = true

@@ -1,14 +1,18 @@
-// Package statedir gives a test binary a state directory of its own, so
-// that the sessions its TUIs record never land in the user's.
+// Package statedir gives a test binary a state directory and a home of its
+// own, so that the sessions its TUIs record never land in the user's and
+// the MCP config files it reads are never the user's.
 package statedir
 
 import (
 	"fmt"
+	"go/build"
 	"os"
+	"path/filepath"
 )
 
-// Run points XDG_STATE_HOME at a fresh temporary directory, runs the
-// tests and removes the directory. It returns the exit code of run.
+// Run points XDG_STATE_HOME at a fresh temporary directory, and HOME,
+// XDG_CONFIG_HOME and APPDATA at an empty home inside it, runs the tests
+// and removes the directory. It returns the exit code of run.
 func Run(run func() int) int {
 	dir, err := os.MkdirTemp("", "mcpscope-state-")
 	if err != nil {
@@ -16,8 +20,37 @@ func Run(run func() int) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	if err := os.Setenv("XDG_STATE_HOME", dir); err != nil {
-		fmt.Fprintln(os.Stderr, "setting XDG_STATE_HOME:", err)
+	home := filepath.Join(dir, "home")
+	// The go and npm commands the tests run keep the caches they had:
+	// a new home must not make them build or download everything again.
+	keep := map[string]string{"GOPATH": build.Default.GOPATH}
+	if c, err := os.UserCacheDir(); err == nil {
+		keep["GOCACHE"] = filepath.Join(c, "go-build")
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		keep["npm_config_cache"] = filepath.Join(h, ".npm")
+	}
+	for k, v := range keep {
+		if _, set := os.LookupEnv(k); !set && v != "" {
+			if err := os.Setenv(k, v); err != nil {
+				fmt.Fprintf(os.Stderr, "setting %s: %v\n", k, err)
+				return 1
+			}
+		}
+	}
+	for k, v := range map[string]string{
+		"XDG_STATE_HOME":  dir,
+		"HOME":            home,
+		"XDG_CONFIG_HOME": filepath.Join(home, ".config"),
+		"APPDATA":         filepath.Join(home, "AppData", "Roaming"),
+	} {
+		if err := os.Setenv(k, v); err != nil {
+			fmt.Fprintf(os.Stderr, "setting %s: %v\n", k, err)
+			return 1
+		}
+	}
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, "creating a home:", err)
 		return 1
 	}
 	return run()

@@ -1,0 +1,176 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/internal/flowtest"
+	"github.com/mcpscope/mcpscope/internal/peertest"
+)
+
+// writeConfig writes a config file under the home configHome made.
+func writeConfig(t *testing.T, path string, doc any) {
+	t.Helper()
+	data, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// toolNames returns the names in a `mcpscope tools` document.
+func toolNames(t *testing.T, stdout string) map[string]bool {
+	t.Helper()
+	var doc struct {
+		Tools []struct {
+			Name string `json:"name"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("stdout is not the tools JSON: %v\n%s", err, stdout)
+	}
+	names := map[string]bool{}
+	for _, tool := range doc.Tools {
+		names[tool.Name] = true
+	}
+	return names
+}
+
+// `mcpscope tools NAME` starts the Go SDK everything server that a VS Code
+// project file names through ${env:…}, and lists its tools.
+func TestServerByNameStdio(t *testing.T) {
+	home := configHome(t)
+	t.Setenv("GO_EVERYTHING", peertest.GoSDKEverything(t)[0])
+	writeConfig(t, filepath.Join(home, "project", ".vscode", "mcp.json"), map[string]any{
+		"servers": map[string]any{"go-everything": map[string]any{"type": "stdio", "command": "${env:GO_EVERYTHING}", "cwd": "${workspaceFolder}"}},
+	})
+	r := mcpscope(t, "tools", "go-everything")
+	r.mustExit(t, ExitOK)
+	if names := toolNames(t, r.stdout); !names["greet"] {
+		t.Errorf("greet missing from %v", names)
+	}
+}
+
+// A configured stdio server gets its env (the stub server runs only when
+// its variable is set, from the config's env file and env) and an
+// ${input:…} answered from MCPSCOPE_INPUT_….
+func TestServerByNameEnvAndInput(t *testing.T) {
+	home := configHome(t)
+	argv, env := stubArgv(t, "noisy")
+	k, v, _ := strings.Cut(env, "=")
+	for name, mode := range map[string]string{"right.env": v, "wrong.env": "wrong"} {
+		if err := os.WriteFile(filepath.Join(home, "project", name), []byte("# the stub's mode\n"+k+"="+mode+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeConfig(t, filepath.Join(home, "project", ".vscode", "mcp.json"), map[string]any{
+		"inputs": []any{map[string]any{"type": "promptString", "id": "mode", "password": true}},
+		"servers": map[string]any{
+			"from-file":  map[string]any{"command": argv[0], "envFile": "${workspaceFolder}/right.env"},
+			"from-input": map[string]any{"command": argv[0], "envFile": "wrong.env", "env": map[string]string{k: "${input:mode}"}},
+		},
+	})
+	t.Setenv(inputEnvName("mode"), v)
+	for _, name := range []string{"from-file", "from-input"} {
+		r := mcpscope(t, "tools", name)
+		r.mustExit(t, ExitOK)
+		if names := toolNames(t, r.stdout); !names["only"] {
+			t.Errorf("%s: the stub server did not answer: %q", name, r.stdout)
+		}
+	}
+}
+
+// `mcpscope tools NAME` reaches a Streamable HTTP peer the Claude Code
+// user file names by URL, with the file's headers.
+func TestServerByNameHTTP(t *testing.T) {
+	home := configHome(t)
+	p := peertest.StartGoSDKEverythingHTTP(t)
+	writeConfig(t, filepath.Join(home, ".claude.json"), map[string]any{
+		"mcpServers": map[string]any{"web": map[string]any{"type": "http", "url": p.URL, "headers": map[string]string{"X-From-Config": "yes", "X-Replaced": "config"}}},
+	})
+	rec := filepath.Join(t.TempDir(), "web.mcpscope")
+	r := mcpscope(t, "tools", "--record", rec, "--header", "X-From-Line: 1", "--header", "X-Replaced: line", "web")
+	r.mustExit(t, ExitOK)
+	if names := toolNames(t, r.stdout); !names["greet"] {
+		t.Errorf("greet missing from %v", names)
+	}
+	data, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []string{"X-From-Config: yes", "X-From-Line: 1", "X-Replaced: line"} {
+		if !strings.Contains(string(data), h) {
+			t.Errorf("the requests did not carry %q", h)
+		}
+	}
+	if strings.Contains(string(data), "X-Replaced: config") {
+		t.Errorf("--header did not replace the config's header of the same name")
+	}
+}
+
+// `mcpscope NAME` opens the TUI connected to the configured server.
+func TestServerByNameTUI(t *testing.T) {
+	home := configHome(t)
+	writeConfig(t, filepath.Join(home, "project", ".mcp.json"), map[string]any{
+		"mcpServers": map[string]any{"everything": map[string]any{"command": peertest.GoSDKEverything(t)[0]}},
+	})
+	r := startTUI(t, "--no-record", legacy, "everything")
+	r.waitFor(t, "MCP connected", "result · initialize", "go-sdk/everything")
+	if code := r.quit(t); code != ExitOK {
+		t.Fatalf("exit %d; stderr: %s", code, r.errb.String())
+	}
+}
+
+// `mcpscope` without a TARGET opens the picker of configured servers;
+// typing filters it and enter connects the TUI to the one chosen.
+func TestServerPickerConnects(t *testing.T) {
+	home := configHome(t)
+	writeConfig(t, filepath.Join(home, "project", ".mcp.json"), map[string]any{
+		"mcpServers": map[string]any{"everything": map[string]any{"command": peertest.GoSDKEverything(t)[0]}},
+	})
+	r := startTUI(t, "--no-record", legacy)
+	r.waitFor(t, "MCP servers in the config files", "filesystem", "~/project/.mcp.json")
+	if _, err := r.keys.Write([]byte("everyth")); err != nil {
+		t.Fatal(err)
+	}
+	r.waitFor(t, "> everyth")
+	if _, err := r.keys.Write([]byte("\r")); err != nil {
+		t.Fatal(err)
+	}
+	r.waitFor(t, "MCP connected", "result · initialize", "go-sdk/everything")
+	// The picker's input reader, on a pipe rather than a terminal, may take
+	// one more read after it ends: press q until the TUI quits.
+	deadline := time.Now().Add(flowtest.HangGuard)
+	for time.Now().Before(deadline) {
+		if _, err := r.keys.Write([]byte("q")); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case code := <-r.code:
+			if code != ExitOK {
+				t.Fatalf("exit %d; stderr: %s", code, r.errb.String())
+			}
+			return
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	t.Fatal("the TUI did not quit")
+}
+
+// Without any configured server, `mcpscope` shows its help as before.
+func TestNoServersShowsHelp(t *testing.T) {
+	r := mcpscope(t)
+	r.mustExit(t, ExitOK)
+	if !strings.Contains(r.stdout, "Usage:") {
+		t.Errorf("stdout: %s", r.stdout)
+	}
+}

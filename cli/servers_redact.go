@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// secretName reports whether an environment variable, header, argument or
+// query parameter name says it holds a credential: the names
+// proto.SecretHeader flags, and any holding auth, key, cookie, credential
+// or pass.
+func secretName(name string) bool {
+	if proto.SecretHeader(name) {
+		return true
+	}
+	n := strings.ToLower(name)
+	for _, part := range []string{"auth", "key", "cookie", "credential", "pass"} {
+		if strings.Contains(n, part) {
+			return true
+		}
+	}
+	return false
+}
+
+// variableRef matches one ${…} reference of a config value.
+var variableRef = regexp.MustCompile(`\$\{[^}]*\}`)
+
+// redacted is how a secret value is listed: its length only. A value
+// that is only variable references (with an auth scheme before them) holds
+// no secret itself and is shown as written.
+func redacted(v string) string {
+	rest := strings.TrimSpace(variableRef.ReplaceAllString(v, ""))
+	if variableRef.MatchString(v) {
+		switch strings.ToLower(rest) {
+		case "", "bearer", "basic", "token":
+			return v
+		}
+	}
+	return fmt.Sprintf("<redacted %d bytes>", len(v))
+}
+
+// redactValue redacts v when name says it is a secret.
+func redactValue(name, v string) string {
+	if secretName(name) {
+		return redacted(v)
+	}
+	return v
+}
+
+// redactArgs hides the value of a secret flag: --token=V, or the argument
+// after --token.
+func redactArgs(args []string) []string {
+	out := make([]string, len(args))
+	hideNext := false
+	for i, a := range args {
+		switch {
+		case hideNext:
+			out[i], hideNext = redacted(a), false
+		case strings.HasPrefix(a, "-"):
+			name, v, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+			out[i] = a
+			if secretName(name) {
+				if hasValue {
+					out[i] = a[:len(a)-len(v)] + redacted(v)
+				} else {
+					hideNext = true
+				}
+			}
+		default:
+			out[i] = a
+		}
+	}
+	return out
+}
+
+// redactURL hides a URL's password and the values of its secret query
+// parameters; the rest is shown as written.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	if p, ok := u.User.Password(); ok {
+		raw = strings.Replace(raw, ":"+p+"@", ":"+redacted(p)+"@", 1)
+	}
+	base, query, ok := strings.Cut(raw, "?")
+	if !ok {
+		return raw
+	}
+	query, fragment, hasFragment := strings.Cut(query, "#")
+	parts := strings.Split(query, "&")
+	for i, part := range parts {
+		k, v, _ := strings.Cut(part, "=")
+		if name, err := url.QueryUnescape(k); err == nil && secretName(name) {
+			parts[i] = k + "=" + redacted(v)
+		}
+	}
+	out := base + "?" + strings.Join(parts, "&")
+	if hasFragment {
+		out += "#" + fragment
+	}
+	return out
+}

@@ -1,0 +1,174 @@
+package cli
+
+import (
+	"os"
+	"runtime"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpscope/mcpscope/internal/mcpconfig"
+)
+
+// workingDir is the folder whose project config files are read (the
+// current directory; tests point it elsewhere).
+var workingDir = os.Getwd
+
+// configEnv says where the MCP config files of other tools are: the user's
+// home and config folders and the current directory.
+func configEnv() (mcpconfig.Env, error) {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return mcpconfig.Env{}, err
+	}
+	cwd, err := workingDir()
+	if err != nil {
+		return mcpconfig.Env{}, err
+	}
+	return mcpconfig.Env{GOOS: runtime.GOOS, Getenv: os.Getenv, Home: home, Cwd: cwd}, nil
+}
+
+// configured is every server of the config files, or of the one file
+// --config names, with the errors of the files that did not load.
+type configured struct {
+	env     mcpconfig.Env
+	servers []mcpconfig.Server
+	errs    []error
+}
+
+// loadConfigured reads the config files (only configFile when set).
+func loadConfigured(configFile string) (*configured, error) {
+	env, err := configEnv()
+	if err != nil {
+		return nil, err
+	}
+	c := &configured{env: env}
+	if configFile != "" {
+		c.servers, c.errs = mcpconfig.LoadFile(configFile, env.Cwd)
+	} else {
+		c.servers, c.errs = mcpconfig.Load(env.Candidates(), env.Cwd)
+	}
+	return c, nil
+}
+
+// named returns the servers called name.
+func (c *configured) named(name string) []mcpconfig.Server {
+	var out []mcpconfig.Server
+	for _, s := range c.servers {
+		if s.Name == name {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// target splits args into the positional arguments and the TARGET: a URL,
+// -- CMD [ARGS…], or, last on the line, the name of a server from the
+// config files.
+func (f *runFlags) target(cmd *cobra.Command, args []string) ([]string, Target, error) {
+	dashAt := cmd.ArgsLenAtDash()
+	positional, t, err := splitTarget(args, dashAt, f.transport)
+	n := len(args)
+	if err == nil || dashAt >= 0 || n == 0 || urlPrefix.MatchString(args[n-1]) || schemeNoColon.MatchString(args[n-1]) {
+		if err == nil && f.config != "" {
+			return nil, Target{}, usagef("--config picks a server NAME; the TARGET %s is not one", t.String())
+		}
+		return positional, t, err
+	}
+	t, found, rerr := f.serverTarget(cmd, args[n-1])
+	if rerr != nil {
+		return nil, Target{}, rerr
+	}
+	if found == nil {
+		return nil, Target{}, err
+	}
+	return args[:n-1], t, nil
+}
+
+// serverTarget resolves name to the Target of a configured server and
+// returns that server (also when resolving it fails). Without one of that
+// name it returns a nil server and a nil error, so the caller keeps its own
+// message, unless --config was given or close names exist, which the error
+// then lists.
+func (f *runFlags) serverTarget(cmd *cobra.Command, name string) (Target, *mcpconfig.Server, error) {
+	c, err := loadConfigured(f.config)
+	if err != nil {
+		return Target{}, nil, err
+	}
+	matches := c.named(name)
+	switch {
+	case len(matches) > 1:
+		var files []string
+		for _, s := range matches {
+			files = append(files, "  "+safeLine(s.Source))
+		}
+		return Target{}, nil, usagef("the server %s is in %d config files; choose one with --config FILE:\n%s", quote(name), len(matches), strings.Join(files, "\n"))
+	case len(matches) == 0:
+		return Target{}, nil, c.unknown(name, f.config)
+	}
+	s := matches[0]
+	t, err := f.serverOf(cmd, c, s)
+	return t, &s, err
+}
+
+// serverOf resolves the configured server s to its Target, asking for
+// its inputs.
+func (f *runFlags) serverOf(cmd *cobra.Command, c *configured, s mcpconfig.Server) (Target, error) {
+	r, err := s.Resolve(mcpconfig.Expander{LookupEnv: os.LookupEnv, Home: c.env.Home, Input: askInput(s, cmd.InOrStdin(), cmd.ErrOrStderr())})
+	if err != nil {
+		return Target{}, usagef("%s", safeLine(err.Error()))
+	}
+	t, err := resolvedTarget(r, f.transport)
+	if err != nil {
+		return Target{}, err
+	}
+	t.Server = s.Name
+	return t, nil
+}
+
+// unknown explains a name no config file has: nothing (nil) unless
+// --config was given or some names are close to it.
+func (c *configured) unknown(name, configFile string) error {
+	var names []string
+	for _, s := range c.servers {
+		names = append(names, s.Name)
+	}
+	close := mcpconfig.Closest(name, names)
+	var msg string
+	switch {
+	case len(close) > 0:
+		quoted := make([]string, len(close))
+		for i, n := range close {
+			quoted[i] = quote(n)
+		}
+		msg = "no configured server is called " + quote(name) + "; did you mean " + strings.Join(quoted, " or ") + "? (mcpscope servers lists them)"
+	case configFile != "":
+		msg = "no server is called " + quote(name) + " in " + quote(configFile)
+	default:
+		return nil
+	}
+	for _, e := range c.errs {
+		msg += "\n  " + safeLine(e.Error())
+	}
+	return usagef("%s", msg)
+}
+
+// resolvedTarget turns a resolved server into a Target; transport is the
+// --transport override.
+func resolvedTarget(r mcpconfig.Resolved, transport string) (Target, error) {
+	if r.Transport == "stdio" {
+		if transport != "" && transport != "stdio" {
+			return Target{}, usagef("--transport %s cannot run a stdio server", transport)
+		}
+		return Target{Transport: "stdio", Argv: r.Argv, Env: r.Env, Dir: r.Dir}, nil
+	}
+	if transport == "" {
+		transport = r.Transport
+	}
+	t, err := parseURLTarget(r.URL, transport)
+	if err != nil {
+		return Target{}, err
+	}
+	t.Headers = r.Headers
+	return t, nil
+}
