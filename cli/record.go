@@ -2,17 +2,13 @@ package cli
 
 import (
 	"fmt"
-	"net/url"
 	"os"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
@@ -77,27 +73,16 @@ func recordLink(w *recordings.Writer, t client.Transport, s *client.Session) {
 	w.Link(client.LinkStateOf(t).Transport, s.Era().String(), s.ProtocolVersion())
 }
 
-// recordTarget is the target as a recording names it: a URL without its
-// user's password and with its secret query values redacted; a command
-// line with the values of its secret-named flags redacted
-// (`--api-key=…`, `--token …`, `API_KEY=…`).
+// recordTarget is the target as a recording names it, as `servers`
+// shows one: a URL with its password and secret query values redacted, a
+// command line with the values of its secret-named flags and assignments
+// redacted (`--api-key=…`, `--token …`, `API_KEY=…`).
 func recordTarget(t Target) string {
 	if t.URL == nil {
-		return strings.Join(redactArgv(t.Argv), " ")
+		return strings.Join(redactArgs(t.Argv), " ")
 	}
-	u := *t.URL
-	if u.User != nil {
-		u.User = url.User(u.User.Username())
-	}
-	s := u.Scheme + "://" + u.Host
-	if u.User != nil {
-		s = u.Scheme + "://" + u.User.String() + "@" + u.Host
-	}
-	return s + proto.RedactQuery(u.RequestURI())
+	return redactURL(t.URL.String())
 }
-
-// secretWords mark a --header or --env name whose value is a credential.
-var secretWords = []string{"auth", "token", "key", "secret", "cookie", "password"}
 
 // secrets returns the values of --header and --env flags whose names say
 // auth, token, key, secret, cookie or password, which a recording masks
@@ -147,33 +132,4 @@ func (f *runFlags) recordingTap(target Target, diag *lineWriter) (*recordings.Wr
 		return nil, nil, func() {}, err
 	}
 	return rec, rec, func() { closeRecording(rec, diag) }, nil
-}
-
-// redactArgv returns argv with the value of every flag or assignment
-// whose name says auth, token, key, secret, cookie or password replaced
-// by its size.
-func redactArgv(argv []string) []string {
-	out := slices.Clone(argv)
-	for i, a := range out {
-		name, value, assign := strings.Cut(a, "=")
-		switch {
-		case assign && secretName(name) && value != "":
-			out[i] = name + "=<redacted " + strconv.Itoa(len(value)) + " bytes>"
-		case !assign && strings.HasPrefix(a, "-") && secretName(a) && i+1 < len(out) && !strings.HasPrefix(out[i+1], "-"):
-			out[i+1] = "<redacted " + strconv.Itoa(len(out[i+1])) + " bytes>"
-		}
-	}
-	return out
-}
-
-// secretName reports whether a flag, header or variable name says it
-// holds a credential.
-func secretName(name string) bool {
-	n := strings.ToLower(name)
-	for _, w := range secretWords {
-		if strings.Contains(n, w) {
-			return true
-		}
-	}
-	return false
 }

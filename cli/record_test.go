@@ -206,7 +206,7 @@ func TestRecordTargetRedactsArgv(t *testing.T) {
 		t.Errorf("path %s", p)
 	}
 	u, _ := url.Parse("https://user:pw@example.com/mcp?api_key=k123&x=1")
-	if got := recordTarget(Target{Transport: "http", URL: u}); strings.Contains(got, "pw") || strings.Contains(got, "k123") || !strings.Contains(got, "x=1") {
+	if got := recordTarget(Target{Transport: "http", URL: u}); strings.Contains(got, ":pw@") || strings.Contains(got, "k123") || !strings.Contains(got, "x=1") {
 		t.Errorf("url %s", got)
 	}
 }

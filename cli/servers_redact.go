@@ -51,8 +51,8 @@ func redactValue(name, v string) string {
 	return v
 }
 
-// redactArgs hides the value of a secret flag: --token=V, or the argument
-// after --token.
+// redactArgs hides the value of a secret flag or assignment: --token=V,
+// the argument after --token, API_KEY=V.
 func redactArgs(args []string) []string {
 	out := make([]string, len(args))
 	hideNext := false
@@ -72,6 +72,9 @@ func redactArgs(args []string) []string {
 			}
 		default:
 			out[i] = a
+			if name, v, ok := strings.Cut(a, "="); ok && v != "" && secretName(name) {
+				out[i] = name + "=" + redacted(v) // API_KEY=… on a command line
+			}
 		}
 	}
 	return out
