@@ -98,7 +98,11 @@ func TestTraceNamesAFailedWrite(t *testing.T) {
 func TestTUIQuitAfterFailedConnectionExitsThree(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "no-such-server")
 	r := startTUI(t, "--", missing)
-	r.waitFor(t, "could not")
+	r.waitFor(t, "could not", "Connection doctor", "command")
+	// q closes the doctor's checklist, the next q quits.
+	if _, err := r.keys.Write([]byte("q")); err != nil {
+		t.Fatal(err)
+	}
 	if code := r.quit(t); code != ExitConnection {
 		t.Fatalf("exit %d, want %d; stderr %q", code, ExitConnection, r.errb.String())
 	}
