@@ -52,6 +52,9 @@ type callInfo struct {
 type index struct {
 	next     uint64 // Seq of the next frame to read
 	skipped  uint64 // frames never read because a refresh fell too far behind
+	// lag, when set (a replay), reads every frame, maxScan a refresh,
+	// rather than skipping the oldest unread: a recording is read whole.
+	lag bool
 	calls    map[callKey]*callInfo
 	order    []callKey // calls oldest first, to forget the oldest
 	mimes    map[capture.StreamKey]string
@@ -76,7 +79,8 @@ func newIndex() *index {
 }
 
 // catchUp reads the frames appended since the last call, at most maxScan
-// of them; when more arrived, the oldest unread are skipped. It reports
+// of them; when more arrived, the oldest unread are skipped (or, with lag,
+// left for the next call: behind reports them). It reports
 // whether anything was read.
 func (x *index) catchUp(st *capture.Store) bool {
 	s := st.Stats()
@@ -87,13 +91,18 @@ func (x *index) catchUp(st *capture.Store) bool {
 		x.skipped += s.FirstSeq - x.next
 		x.next = s.FirstSeq
 	}
+	last := s.LastSeq
 	if behind := s.LastSeq - x.next + 1; behind > maxScan {
-		x.skipped += behind - maxScan
-		x.next = s.LastSeq - maxScan + 1
+		if x.lag {
+			last = x.next + maxScan - 1
+		} else {
+			x.skipped += behind - maxScan
+			x.next = s.LastSeq - maxScan + 1
+		}
 	}
 	read := false
-	for x.next <= s.LastSeq {
-		batch := st.Window(x.next, int(min(scanBatch, s.LastSeq-x.next+1)))
+	for x.next <= last {
+		batch := st.Window(x.next, int(min(scanBatch, last-x.next+1)))
 		if len(batch) == 0 {
 			break
 		}
@@ -341,3 +350,6 @@ func (r *lineRing) len() int { return len(r.lines) }
 
 // at returns the i-th kept line, oldest first.
 func (r *lineRing) at(i int) string { return r.lines[(r.start+i)%len(r.lines)] }
+
+// behind reports whether frames the store holds are still unread.
+func (x *index) behind(st *capture.Store) bool { return st.Stats().LastSeq >= x.next }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -52,7 +53,7 @@ func (m *Model) dial() tea.Cmd {
 	m.interactive.NewConnection(gen)
 	sink := connSink{store: m.cfg.Store}
 	if m.cfg.Tap != nil {
-		sink.store = capture.Tee(m.cfg.Store, m.cfg.Tap).(Tap)
+		sink.store = &recordedSink{Tap: capture.Tee(m.cfg.Store, m.cfg.Tap).(Tap)}
 	}
 	if gen > 1 {
 		sink.suffix = "#" + strconv.Itoa(gen)
@@ -217,4 +218,34 @@ func (s connSink) SSEEvent(conn string, seq uint64, size int64, lastID string) {
 // EndSSE forwards how an SSE stream ended.
 func (s connSink) EndSSE(conn string, state capture.SSEState, why string) {
 	s.store.EndSSE(conn+s.suffix, state, why)
+}
+
+// recordedSink hands each frame and mark to the store and the recording
+// under one lock, so that the recording holds the frames in the store's
+// order even when two transport goroutines append at once (the control
+// stream and the datagrams of MCP-Flow): a replay numbers them as live.
+type recordedSink struct {
+	mu sync.Mutex
+	Tap
+}
+
+// Append stores and records f.
+func (r *recordedSink) Append(f *capture.Frame) uint64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.Tap.Append(f)
+}
+
+// MarkStream stores and records a stream's state.
+func (r *recordedSink) MarkStream(key capture.StreamKey, state capture.StreamState, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.Tap.MarkStream(key, state, err)
+}
+
+// SSEEvent stores and records an SSE event.
+func (r *recordedSink) SSEEvent(conn string, seq uint64, size int64, lastID string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.Tap.SSEEvent(conn, seq, size, lastID)
 }

@@ -52,5 +52,14 @@ func (m *Model) refresh(at time.Time) tea.Cmd {
 	m.streams.update(m.cfg.Store.Streams(), m.cfg.Store.SSEStreams())
 	m.traffic.sync()
 	m.syncSelection()
-	return tea.Batch(m.waitRefresh(), explore.ReloadChanged(m.overlay, &m.idx.changed))
+	next := m.waitRefresh()
+	if m.idx.lag && m.idx.behind(m.cfg.Store) {
+		next = refreshNow // a replay reads on without waiting for a change
+	}
+	return tea.Batch(next, explore.ReloadChanged(m.overlay, &m.idx.changed))
 }
+
+// refreshNow asks for a refresh at once: the store holds frames the
+// Model has not read (a replay's store filled before the Model, or
+// faster than one refresh reads).
+func refreshNow() tea.Msg { return refreshMsg{at: time.Now()} }

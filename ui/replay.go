@@ -46,7 +46,7 @@ func NewReplay(p *recordings.Player) *Replay {
 func (r *Replay) model(store *capture.Store) *Model {
 	h := r.player.Header()
 	m := New(Config{Store: store, Target: h.Target})
-	m.replay = r
+	m.replay, m.idx.lag = r, true
 	m.setPanes(panesOf(recordedLink(h.Transport, r.player.Position().Transport)))
 	return m
 }
@@ -79,7 +79,7 @@ func cmpOr(a, b string) string {
 
 // Init starts the Model and waits for the Player.
 func (r *Replay) Init() tea.Cmd {
-	return tea.Batch(r.inner.Init(), r.waitRebuild(), r.tick())
+	return tea.Batch(r.inner.Init(), refreshNow, r.waitRebuild(), r.tick())
 }
 
 // waitRebuild waits for the store of a jump back.
@@ -203,7 +203,8 @@ func (r *Replay) swap(store *capture.Store) tea.Cmd {
 	}
 	_ = old.Close()
 	r.inner = m
-	return tea.Batch(append(cmds, m.waitRefresh())...)
+	// The store was filled before the Model subscribed: read it now.
+	return tea.Batch(append(cmds, refreshNow)...)
 }
 
 // View draws the Model.

@@ -3,6 +3,7 @@ package ui
 import (
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -190,4 +191,76 @@ func TestReplayOfATornRecording(t *testing.T) {
 func lastLine(s string) string {
 	s = strings.TrimRight(s, "\n")
 	return s[strings.LastIndexByte(s, '\n')+1:]
+}
+
+// A replay's Model reads every frame of its store, more than one refresh
+// reads, without skipping any; a Model built on a store filled before it
+// (a jump back) reads it at once.
+func TestReplayReadsEveryFrame(t *testing.T) {
+	st := capture.NewStore(capture.Config{})
+	for i := range maxScan + 1000 {
+		st.Append(&capture.Frame{Time: t0.Add(time.Duration(i)), Dir: capture.In, Conn: "stdio", Raw: []byte("{}\n")})
+	}
+	_, path := recordSample(t, "stdio")
+	r := newTestReplay(t, path, recordings.SpeedAtOnce, 140, 40)
+	settle(t, r, done)
+	cmd := r.swap(st)
+	if cmd == nil {
+		t.Fatal("the new Model does not read its store")
+	}
+	msg, ok := cmd().(refreshMsg)
+	if !ok {
+		t.Fatalf("the new Model asked for %T, not a refresh", msg)
+	}
+	for range 3 {
+		r.inner.refresh(t0)
+	}
+	if r.inner.idx.skipped != 0 || r.inner.idx.next != uint64(maxScan+1001) {
+		t.Errorf("skipped %d, next %d", r.inner.idx.skipped, r.inner.idx.next)
+	}
+}
+
+// Frames appended from two goroutines at once reach the recording in the
+// store's order: a replay numbers them as live.
+func TestRecordingKeepsTheStoresOrder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "order"+recordings.Ext)
+	w, err := recordings.Create(path, recordings.Header{Transport: "wt"}, recordings.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := capture.NewStore(capture.Config{})
+	sink := &recordedSink{Tap: capture.Tee(st, w).(Tap)}
+	var wg sync.WaitGroup
+	for g := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 5000 {
+				sink.Append(&capture.Frame{Dir: capture.In, Conn: "wt", Chan: capture.Channel{Kind: []capture.ChannelKind{capture.Control, capture.Datagram}[g]}, Raw: []byte("{}")})
+			}
+		}()
+	}
+	wg.Wait()
+	_ = w.Close()
+	rd, err := recordings.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	var last uint64
+	for {
+		rec, err := rd.Next()
+		if err != nil {
+			break
+		}
+		if rec.Kind == recordings.RecFrame {
+			if rec.LiveSeq != last+1 {
+				t.Fatalf("frame with seq %d after %d", rec.LiveSeq, last)
+			}
+			last = rec.LiveSeq
+		}
+	}
+	if last != 10000 {
+		t.Errorf("%d frames", last)
+	}
 }
