@@ -50,11 +50,11 @@ type callInfo struct {
 // and time responses), the MIME type of each stream, the stderr lines, the
 // datagram board, the progress board and the matches of the filter.
 type index struct {
-	next     uint64 // Seq of the next frame to read
-	skipped  uint64 // frames never read because a refresh fell too far behind
+	next    uint64 // Seq of the next frame to read
+	skipped uint64 // frames never read because a refresh fell too far behind
 	// lag, when set (a replay), reads every frame, maxScan a refresh,
 	// rather than skipping the oldest unread: a recording is read whole.
-	lag bool
+	lag      bool
 	calls    map[callKey]*callInfo
 	order    []callKey // calls oldest first, to forget the oldest
 	mimes    map[capture.StreamKey]string
