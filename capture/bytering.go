@@ -34,10 +34,11 @@ type TailRing struct {
 	limit int
 }
 
-// write records p as the newest bytes.
-func (t *TailRing) write(p []byte) {
+// Write keeps p as the newest bytes; it never fails.
+func (t *TailRing) Write(p []byte) (int, error) {
+	n := len(p)
 	if t.limit <= 0 || len(p) == 0 {
-		return
+		return n, nil
 	}
 	if len(p) >= t.limit {
 		if cap(t.buf) < t.limit {
@@ -46,23 +47,24 @@ func (t *TailRing) write(p []byte) {
 		t.buf = t.buf[:t.limit]
 		copy(t.buf, p[len(p)-t.limit:])
 		t.start = 0
-		return
+		return n, nil
 	}
 	if len(t.buf) < t.limit {
 		h := headBuffer{buf: t.buf, limit: t.limit}
-		n := min(t.limit-len(t.buf), len(p))
-		h.write(p[:n])
-		t.buf, p = h.buf, p[n:]
+		fill := min(t.limit-len(t.buf), len(p))
+		h.write(p[:fill])
+		t.buf, p = h.buf, p[fill:]
 	}
 	for len(p) > 0 {
 		k := copy(t.buf[t.start:], p)
 		p = p[k:]
 		t.start = (t.start + k) % t.limit
 	}
+	return n, nil
 }
 
-// bytes returns a copy of the kept bytes, oldest first.
-func (t *TailRing) bytes() []byte {
+// Bytes returns a copy of the kept bytes, oldest first.
+func (t *TailRing) Bytes() []byte {
 	out := make([]byte, 0, len(t.buf))
 	out = append(out, t.buf[t.start:]...)
 	return append(out, t.buf[:t.start]...)
@@ -73,12 +75,3 @@ func (t *TailRing) len() int { return len(t.buf) }
 
 // NewTailRing returns a ring that keeps the last limit bytes.
 func NewTailRing(limit int) *TailRing { return &TailRing{limit: limit} }
-
-// Write keeps p as the newest bytes; it never fails.
-func (t *TailRing) Write(p []byte) (int, error) {
-	t.write(p)
-	return len(p), nil
-}
-
-// Bytes returns a copy of the kept bytes, oldest first.
-func (t *TailRing) Bytes() []byte { return t.bytes() }

@@ -125,7 +125,7 @@ func (r *streamRecord) ingest(f *Frame) bool {
 	seen := 0
 	ForEachPayload(f, func(p []byte) {
 		r.head.write(p)
-		r.tail.write(p)
+		_, _ = r.tail.Write(p)
 		seen += len(p)
 	})
 	r.stats.Bytes += int64(seen)
@@ -300,7 +300,7 @@ func (s *Store) StreamTail(key StreamKey) []byte {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if r, ok := s.streams[key]; ok {
-		return r.tail.bytes()
+		return r.tail.Bytes()
 	}
 	return nil
 }
@@ -324,7 +324,7 @@ func (s *Store) AddStreamRest(key StreamKey, chunks, bytes int64, last time.Time
 	if last.After(r.stats.Last) {
 		r.stats.Last = last
 	}
-	r.tail.write(tail)
+	_, _ = r.tail.Write(tail)
 	s.mu.Unlock()
 	s.notify()
 }

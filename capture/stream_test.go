@@ -198,9 +198,9 @@ func TestTailRingMatchesNaive(t *testing.T) {
 		var all []byte
 		for range 2000 {
 			p := payload(r.Uint64(), r.IntN(3*limit+2))
-			ring.write(p)
+			_, _ = ring.Write(p)
 			all = append(all, p...)
-			if want := all[len(all)-min(limit, len(all)):]; !bytes.Equal(ring.bytes(), want) {
+			if want := all[len(all)-min(limit, len(all)):]; !bytes.Equal(ring.Bytes(), want) {
 				t.Fatalf("limit %d after %d bytes: tail differs", limit, len(all))
 			}
 			if cap(ring.buf) > limit {
