@@ -121,35 +121,41 @@ func (r *redactor) redact(b []byte, json bool) []byte {
 // names are secrets: `"name" : "value"`. It reads quoted strings one after
 // another without parsing the document, so framing around the JSON and
 // any depth of nesting cost nothing.
-func secretMembers(b []byte) [][2]int {
+func secretMembers(b []byte) [][2]int { return members(b, []byte(`"`), stringEnd) }
+
+// members finds the ranges of the values of `<q>name<q> : <q>value<q>`
+// whose names are secrets, q being the quote and end finding the quote
+// that closes a string whose contents start at from (or -1).
+func members(b, q []byte, end func(b []byte, from int) int) [][2]int {
 	var out [][2]int
 	for i := 0; i < len(b); {
-		q := bytes.IndexByte(b[i:], '"')
-		if q < 0 {
+		open := bytes.Index(b[i:], q)
+		if open < 0 {
 			break
 		}
-		start := i + q + 1
-		end := stringEnd(b, start)
-		if end < 0 {
+		start := i + open + len(q)
+		nameEnd := end(b, start)
+		if nameEnd < 0 {
 			break
 		}
-		name := b[start:end]
-		j := skipSpace(b, end+1)
-		if j < len(b) && b[j] == ':' {
-			j = skipSpace(b, j+1)
-			if j < len(b) && b[j] == '"' {
-				vEnd := stringEnd(b, j+1)
-				if vEnd < 0 {
-					break
-				}
-				if vEnd > j+1 && secretName(name) {
-					out = append(out, [2]int{j + 1, vEnd})
-				}
-				i = vEnd + 1
-				continue
-			}
+		i = nameEnd + len(q)
+		j := skipSpace(b, i)
+		if j >= len(b) || b[j] != ':' {
+			continue
 		}
-		i = end + 1
+		j = skipSpace(b, j+1)
+		if !bytes.HasPrefix(b[j:], q) {
+			continue
+		}
+		from := j + len(q)
+		valueEnd := end(b, from)
+		if valueEnd < 0 {
+			break
+		}
+		if valueEnd > from && secretName(b[start:nameEnd]) {
+			out = append(out, [2]int{from, valueEnd})
+		}
+		i = valueEnd + len(q)
 	}
 	return out
 }
@@ -275,39 +281,7 @@ func (r *redactor) text(s string) string {
 // JSON string, as tool results carry it
 // ("text":"{\"access_token\":\"…\"}"): the ranges of the values of
 // `\"name\" : \"value\"` whose names are secrets.
-func escapedMembers(b []byte) [][2]int {
-	q := []byte(`\"`)
-	var out [][2]int
-	for i := 0; i < len(b); {
-		j := bytes.Index(b[i:], q)
-		if j < 0 {
-			break
-		}
-		start := i + j + 2
-		k := bytes.Index(b[start:], q)
-		if k < 0 {
-			break
-		}
-		name, after := b[start:start+k], start+k+2
-		m := skipSpace(b, after)
-		if m < len(b) && b[m] == ':' {
-			m = skipSpace(b, m+1)
-			if bytes.HasPrefix(b[m:], q) {
-				end := escapedEnd(b, m+2)
-				if end < 0 {
-					break
-				}
-				if end > m+2 && secretName(name) {
-					out = append(out, [2]int{m + 2, end})
-				}
-				i = end + 2
-				continue
-			}
-		}
-		i = start + k
-	}
-	return out
-}
+func escapedMembers(b []byte) [][2]int { return members(b, []byte(`\"`), escapedEnd) }
 
 // escapedEnd returns where the \" that ends an escaped string starting at
 // from is, or -1; an escaped backslash (\\) is passed over whole.
@@ -324,9 +298,8 @@ func escapedEnd(b []byte, from int) int {
 	return -1
 }
 
-// Redact returns a copy of body with the values of its secret JSON
-// members and form fields masked as a recording masks them by default:
-// what a recorded answer is compared with.
-func Redact(body []byte) []byte {
-	return bytes.Clone((&redactor{}).redact(body, true))
-}
+// Redact returns body with the values of its secret JSON members and
+// form fields masked as a recording masks them by default: what a
+// recorded answer is compared with. body itself is never changed; it is
+// returned as it is when it holds no secret.
+func Redact(body []byte) []byte { return (&redactor{}).redact(body, true) }
