@@ -79,6 +79,28 @@ type redactor struct {
 	headers map[string]bool // header names, in lower case, whose values to mask in header lines
 }
 
+// newRedactor is the redactor o asks for: nil with NoRedact; otherwise one
+// that masks o's secret header values and its literal secrets of 4 bytes
+// or more (shorter values would mask ordinary bytes).
+func newRedactor(o Options) *redactor {
+	if o.NoRedact {
+		return nil
+	}
+	r := &redactor{}
+	for _, n := range o.SecretHeaders {
+		if r.headers == nil {
+			r.headers = map[string]bool{}
+		}
+		r.headers[strings.ToLower(strings.TrimSpace(n))] = true
+	}
+	for _, s := range o.Secrets {
+		if len(s) >= 4 {
+			r.secrets = append(r.secrets, []byte(s))
+		}
+	}
+	return r
+}
+
 // redact returns b with its credentials masked: each literal secret
 // wherever it appears, and, when b is text that may hold JSON, the string
 // value of each JSON member and form field whose name is a secret

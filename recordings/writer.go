@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -74,8 +73,7 @@ type Writer struct {
 	red     *redactor
 	caps    streamCaps
 	frames  int64
-	number  bool
-	lastOf  map[string]uint64 // Number: the seq of each connection's last frame
+	lastOf  map[string]uint64 // with Number: the seq of each connection's last frame; nil without
 	stop    chan struct{}
 	done    chan struct{}
 }
@@ -111,23 +109,10 @@ func NewWriter(w io.Writer, h Header, o Options) (*Writer, error) {
 	}
 	h.Format, h.Version, h.StreamMax = Format, Version, o.StreamMax
 	h.Redaction = RedactDefault
-	red := &redactor{}
 	if o.NoRedact {
 		h.Redaction = RedactNone
-		red = nil
-	} else {
-		for _, n := range o.SecretHeaders {
-			if red.headers == nil {
-				red.headers = map[string]bool{}
-			}
-			red.headers[strings.ToLower(strings.TrimSpace(n))] = true
-		}
-		for _, s := range o.Secrets {
-			if len(s) >= 4 { // shorter values would mask ordinary bytes
-				red.secrets = append(red.secrets, []byte(s))
-			}
-		}
 	}
+	red := newRedactor(o)
 	if h.Started.IsZero() {
 		h.Started = time.Now()
 	}
@@ -136,7 +121,7 @@ func NewWriter(w io.Writer, h Header, o Options) (*Writer, error) {
 		wr.clock = time.Now
 	}
 	if o.Number {
-		wr.number, wr.lastOf = true, map[string]uint64{}
+		wr.lastOf = map[string]uint64{}
 	}
 	wr.caps = streamCaps{max: o.StreamMax, recs: map[capture.StreamKey]*streamCap{}}
 	wr.enc = json.NewEncoder(&wr.scratch)
@@ -213,7 +198,7 @@ func (w *Writer) Append(f *capture.Frame) uint64 {
 	}
 	l := frameLine(f, w.caps.cut(w, f), w.red)
 	w.frames++
-	if w.number {
+	if w.lastOf != nil {
 		l.Seq = uint64(w.frames)
 		if len(w.lastOf) >= maxStreamCaps {
 			clear(w.lastOf)
@@ -270,7 +255,7 @@ func (w *Writer) OpenSSE(conn string, s capture.SSEStart) {
 func (w *Writer) SSEEvent(conn string, seq uint64, size int64, lastID string) {
 	l := line{K: kindSSEEvent, Conn: conn, Seq: seq, Total: size, LastID: lastID}
 	w.record(l, func(l *line) {
-		if w.number && seq == 0 {
+		if w.lastOf != nil && seq == 0 {
 			l.Seq = w.lastOf[conn]
 		}
 	})
@@ -372,10 +357,11 @@ func frameLine(f *capture.Frame, keep int, red *redactor) line {
 		if m.Violation != nil {
 			l.Viol = red.text(m.Violation.Error())
 		}
-		if l.Msg != nil {
-			// a range of the bytes
-		} else if len(m.Raw) > 0 {
+		if l.Msg == nil { // not a range of the bytes: the body is kept beside them
 			body := m.Raw
+			if len(body) == 0 {
+				body, _ = json.Marshal(m)
+			}
 			if f.Enc != proto.EncJSON && json.Valid(body) {
 				l.MEnc = encodingNames[proto.EncJSON] // decoded from another encoding and kept as JSON
 			}
@@ -383,15 +369,6 @@ func frameLine(f *capture.Frame, keep int, red *redactor) line {
 				body = red.redact(body, true)
 			}
 			setBytes(body, &l.MText, &l.MB64)
-		} else if b, err := json.Marshal(m); err == nil {
-			if red != nil {
-				b = red.redact(b, true)
-			}
-			s := string(b)
-			l.MText = &s
-			if f.Enc != proto.EncJSON {
-				l.MEnc = encodingNames[proto.EncJSON]
-			}
 		}
 	}
 	return l
