@@ -112,34 +112,48 @@ type fieldLine struct {
 	K uint8  `json:"k,omitempty"` // 0 header, 1 body, 2 delimiter
 }
 
-var channelNames = map[capture.ChannelKind]string{
+// names gives the names of a kind of value in a recording both ways.
+type names[K comparable] struct {
+	what string
+	of   map[K]string
+	by   map[string]K
+}
+
+// newNames builds the two ways of of; what says what the names name.
+func newNames[K comparable](what string, of map[K]string) names[K] {
+	n := names[K]{what: what, of: of, by: make(map[string]K, len(of))}
+	for k, v := range of {
+		n.by[v] = k
+	}
+	return n
+}
+
+// parse returns the value named name.
+func (n names[K]) parse(name string) (K, error) {
+	k, ok := n.by[name]
+	if !ok {
+		return k, fmt.Errorf("unknown %s %q", n.what, name)
+	}
+	return k, nil
+}
+
+var channelNames = newNames("channel", map[capture.ChannelKind]string{
 	capture.Control: "control", capture.Stream: "stream", capture.Datagram: "datagram",
 	capture.Stderr: "stderr", capture.HTTP: "http",
-}
+})
 
-var encodingNames = map[proto.Encoding]string{
+var encodingNames = newNames("encoding", map[proto.Encoding]string{
 	proto.EncJSON: "json", proto.EncCBOR: "cbor", proto.EncBinary: "binary", proto.EncText: "text",
-}
+})
 
-var streamStates = map[capture.StreamState]string{
+var streamStates = newNames("stream state", map[capture.StreamState]string{
 	capture.StreamOpen: "open", capture.StreamDone: "done", capture.StreamError: "error", capture.StreamReset: "reset",
-}
+})
 
-var sseKinds = map[capture.SSEKind]string{
+var sseKinds = newNames("SSE stream kind", map[capture.SSEKind]string{
 	capture.SSEAnswer: "answer", capture.SSEGet: "get", capture.SSEResume: "resume", capture.SSELegacy: "legacy",
-}
+})
 
-var sseStates = map[capture.SSEState]string{
+var sseStates = newNames("SSE stream state", map[capture.SSEState]string{
 	capture.SSEOpen: "open", capture.SSEDone: "done", capture.SSEBroken: "broken", capture.SSECancelled: "cancelled",
-}
-
-// lookup returns the key of m whose value is name.
-func lookup[K comparable](m map[K]string, what, name string) (K, error) {
-	for k, n := range m {
-		if n == name {
-			return k, nil
-		}
-	}
-	var zero K
-	return zero, fmt.Errorf("unknown %s %q", what, name)
-}
+})

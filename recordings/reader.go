@@ -201,7 +201,7 @@ func decodeLine(b []byte) (*Record, error) {
 		rec.Frame, err = frameOf(&l)
 	case kindMark:
 		rec.Kind, rec.Err = RecMark, l.Err
-		rec.State, err = lookup(streamStates, "stream state", l.State)
+		rec.State, err = streamStates.parse(l.State)
 	case kindLabel:
 		rec.Kind, rec.Label = RecLabel, l.Label
 	case kindSize:
@@ -215,12 +215,12 @@ func decodeLine(b []byte) (*Record, error) {
 	case kindSSEOpen:
 		rec.Kind = RecSSEOpen
 		rec.SSE = capture.SSEStart{Method: l.Method, ReqID: l.ReqID, Of: l.Of, After: l.After}
-		rec.SSE.Kind, err = lookup(sseKinds, "SSE stream kind", l.Kind)
+		rec.SSE.Kind, err = sseKinds.parse(l.Kind)
 	case kindSSEEvent:
 		rec.Kind, rec.LiveSeq, rec.Size, rec.LastID = RecSSEEvent, l.Seq, l.Total, l.LastID
 	case kindSSEEnd:
 		rec.Kind, rec.Why = RecSSEEnd, l.Why
-		rec.SSEState, err = lookup(sseStates, "SSE stream state", l.State)
+		rec.SSEState, err = sseStates.parse(l.State)
 	case kindLink:
 		rec.Kind, rec.Transport, rec.Era, rec.Protocol = RecLink, l.Transport, l.Era, l.Protocol
 	case kindEnd:
@@ -254,7 +254,7 @@ func frameOf(l *line) (*capture.Frame, error) {
 	default:
 		return nil, fmt.Errorf("unknown direction %q", l.Dir)
 	}
-	kind, err := lookup(channelNames, "channel", l.Ch)
+	kind, err := channelNames.parse(l.Ch)
 	if err != nil {
 		return nil, err
 	}
@@ -312,5 +312,5 @@ func encodingOrJSON(name string) (proto.Encoding, error) {
 	if name == "" {
 		return proto.EncJSON, nil
 	}
-	return lookup(encodingNames, "encoding", name)
+	return encodingNames.parse(name)
 }

@@ -220,7 +220,7 @@ func (w *Writer) Append(f *capture.Frame) uint64 {
 // MarkStream records a stream's state.
 func (w *Writer) MarkStream(key capture.StreamKey, state capture.StreamState, err error) {
 	l := keyLine(kindMark, key)
-	l.State = streamStates[state]
+	l.State = streamStates.of[state]
 	if err != nil {
 		l.Err = err.Error()
 	}
@@ -247,7 +247,7 @@ func (w *Writer) LabelStream(key capture.StreamKey, label string) {
 
 // OpenSSE records the start of an SSE stream's body.
 func (w *Writer) OpenSSE(conn string, s capture.SSEStart) {
-	w.record(line{K: kindSSEOpen, Conn: conn, Kind: sseKinds[s.Kind], Method: s.Method, ReqID: s.ReqID, Of: s.Of, After: s.After}, nil)
+	w.record(line{K: kindSSEOpen, Conn: conn, Kind: sseKinds.of[s.Kind], Method: s.Method, ReqID: s.ReqID, Of: s.Of, After: s.After}, nil)
 }
 
 // SSEEvent records one event of an SSE stream; seq is the live store's
@@ -263,7 +263,7 @@ func (w *Writer) SSEEvent(conn string, seq uint64, size int64, lastID string) {
 
 // EndSSE records how an SSE stream ended.
 func (w *Writer) EndSSE(conn string, state capture.SSEState, why string) {
-	w.record(line{K: kindSSEEnd, Conn: conn, State: sseStates[state], Why: why}, nil)
+	w.record(line{K: kindSSEEnd, Conn: conn, State: sseStates.of[state], Why: why}, nil)
 }
 
 // Link records the transport, the protocol era and the protocol version
@@ -321,7 +321,7 @@ var ErrStopped = errors.New("the recording stopped")
 // frameLine turns f into its line; keep is how many of its bytes to
 // write; red, when set, masks the credentials in them.
 func frameLine(f *capture.Frame, keep int, red *redactor) line {
-	l := line{K: kindFrame, T: f.Time.UnixNano(), Seq: f.Seq, Dir: f.Dir.String(), Conn: f.Conn, Ch: channelNames[f.Chan.Kind]}
+	l := line{K: kindFrame, T: f.Time.UnixNano(), Seq: f.Seq, Dir: f.Dir.String(), Conn: f.Conn, Ch: channelNames.of[f.Chan.Kind]}
 	l.Req, l.Tag, l.DCh = f.Chan.ReqID, f.Chan.Tag, f.Chan.Ch
 	raw := f.Raw[:min(keep, len(f.Raw), maxFrameKeep)]
 	if m := f.Msg; m != nil && len(m.Raw) > 0 {
@@ -340,7 +340,7 @@ func frameLine(f *capture.Frame, keep int, red *redactor) line {
 		l.Size = size
 	}
 	if f.Enc != proto.EncJSON {
-		l.Enc = encodingNames[f.Enc]
+		l.Enc = encodingNames.of[f.Enc]
 	}
 	for _, fd := range f.Fields {
 		if fd.Offset < len(raw) {
@@ -363,7 +363,7 @@ func frameLine(f *capture.Frame, keep int, red *redactor) line {
 				body, _ = json.Marshal(m)
 			}
 			if f.Enc != proto.EncJSON && json.Valid(body) {
-				l.MEnc = encodingNames[proto.EncJSON] // decoded from another encoding and kept as JSON
+				l.MEnc = encodingNames.of[proto.EncJSON] // decoded from another encoding and kept as JSON
 			}
 			if red != nil {
 				body = red.redact(body, true)
