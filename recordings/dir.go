@@ -109,54 +109,76 @@ func List(dir string) ([]Entry, error) {
 	return out, nil
 }
 
-// frameMark starts every frame line; endMark starts the end line.
-var (
-	frameMark = []byte(`{"k":"` + kindFrame + `"`)
-	endMark   = []byte(`{"k":"` + kindEnd + `"`)
-)
-
 // Describe reads a recording's header and counts its frames without
 // decoding them.
 func Describe(path string) Entry {
 	e := Entry{Path: path}
-	st, err := os.Stat(path)
-	if err != nil {
-		e.Err = err
-		return e
-	}
-	e.Size, e.ModTime = st.Size(), st.ModTime()
-	r, err := Open(path)
-	if err != nil {
-		e.Err = err
-		return e
-	}
-	e.Header = r.Header()
-	_ = r.Close()
 	f, err := os.Open(path)
 	if err != nil {
 		e.Err = err
 		return e
 	}
 	defer f.Close()
-	buf := make([]byte, 1<<20)
-	var carry []byte
-	for {
-		n, err := f.Read(buf)
-		chunk := append(carry, buf[:n]...)
-		e.Frames += int64(bytes.Count(chunk, append([]byte("\n"), frameMark...)))
-		if bytes.Contains(chunk, append([]byte("\n"), endMark...)) {
-			e.Ended = true
-		}
-		carry = append(carry[:0], chunk[max(0, len(chunk)-len(frameMark)):]...)
-		if err == io.EOF || n == 0 {
-			break
-		}
-		if err != nil {
-			e.Err = err
-			break
-		}
+	if st, err := f.Stat(); err == nil {
+		e.Size, e.ModTime = st.Size(), st.ModTime()
 	}
+	r, err := NewReader(f)
+	if err != nil {
+		e.Err = fmt.Errorf("%s: %w", path, err)
+		return e
+	}
+	e.Header = r.Header()
+	var c LineCounter
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		e.Err = err
+		return e
+	}
+	if _, err := io.Copy(&c, f); err != nil {
+		e.Err = err
+	}
+	e.Frames, e.Ended = c.Frames, c.Ended
 	return e
+}
+
+// frameMark and endMark start, after a newline, every frame line and the
+// end line.
+var (
+	frameMark = []byte("\n{\"k\":\"" + kindFrame + "\"")
+	endMark   = []byte("\n{\"k\":\"" + kindEnd + "\"")
+)
+
+// LineCounter is an io.Writer that counts the frame lines of a recording
+// written to it and sees its end line, without decoding anything: a
+// recording can be counted as it is read or copied.
+type LineCounter struct {
+	Frames int64 // frame lines
+	Ended  bool  // an end line was written
+	carry  [16]byte
+	held   int // bytes of carry in use: the end of what was written
+}
+
+// Write counts the lines p completes; it never fails.
+func (c *LineCounter) Write(p []byte) (int, error) {
+	// A mark split between two writes is found across their seam: too
+	// short to hold a whole mark on either side, it holds only those.
+	seam := append(c.carry[:c.held:c.held], p[:min(len(p), len(frameMark)-1)]...)
+	c.count(seam)
+	c.count(p)
+	tail := p[max(0, len(p)-len(frameMark)+1):]
+	if len(tail) < len(frameMark)-1 {
+		tail = append(c.carry[:c.held:c.held], tail...)
+		tail = tail[max(0, len(tail)-len(frameMark)+1):]
+	}
+	c.held = copy(c.carry[:], tail)
+	return len(p), nil
+}
+
+// count counts the marks wholly inside b.
+func (c *LineCounter) count(b []byte) {
+	c.Frames += int64(bytes.Count(b, frameMark))
+	if bytes.Contains(b, endMark) {
+		c.Ended = true
+	}
 }
 
 // Prune removes the oldest recordings of dir beyond the newest keep, and

@@ -1,6 +1,7 @@
 package recordings
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -114,5 +115,26 @@ func cutFile(t *testing.T, path string, n int64) {
 	}
 	if err := os.Truncate(path, st.Size()-n); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A LineCounter counts the same frames and end line however the bytes
+// are split between writes.
+func TestLineCounterAcrossWrites(t *testing.T) {
+	var buf bytes.Buffer
+	w, _ := NewWriter(&buf, Header{}, Options{})
+	for _, f := range sampleFrames(t) {
+		w.Append(clone(f))
+	}
+	_ = w.Close()
+	b := buf.Bytes()
+	for _, size := range []int{1, 2, 3, 7, 13, 14, 15, 64, len(b)} {
+		var c LineCounter
+		for i := 0; i < len(b); i += size {
+			_, _ = c.Write(b[i:min(i+size, len(b))])
+		}
+		if c.Frames != int64(len(sampleFrames(t))) || !c.Ended {
+			t.Errorf("writes of %d bytes: %d frames, ended %v", size, c.Frames, c.Ended)
+		}
 	}
 }
