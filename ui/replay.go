@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 
@@ -47,8 +48,13 @@ func (r *Replay) model(store *capture.Store) *Model {
 	h := r.player.Header()
 	m := New(Config{Store: store, Target: h.Target})
 	m.replay, m.idx.lag = r, true
-	m.setPanes(panesOf(recordedLink(h.Transport, r.player.Position().Transport)))
+	m.setPanes(r.panes())
 	return m
+}
+
+// panes are the panes of the recorded link, as far as the player knows it.
+func (r *Replay) panes() paneSet {
+	return panesOf(recordedLink(r.player.Header().Transport, r.player.Position().Transport))
 }
 
 // recordedLink is the LinkState a live link of transport (a transport's
@@ -59,22 +65,15 @@ func recordedLink(transport, linked string) client.LinkState {
 	case "wt":
 		ls.Dialect = proto.DialectMCPFlow
 	case "http":
-		ls.Transport = cmpOr(linked, "Streamable HTTP")
+		ls.Transport = cmp.Or(linked, "Streamable HTTP")
 	case "sse":
 		ls.Transport = "HTTP+SSE"
 	case "tools-http", "tools-ws", "gateway":
 		ls.Transport = transport
 	case "ws":
-		ls.Transport = cmpOr(linked, "WebSocket")
+		ls.Transport = cmp.Or(linked, "WebSocket")
 	}
 	return ls
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // Init starts the Model and waits for the Player.
@@ -109,8 +108,8 @@ func (r *Replay) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case replayRebuiltMsg:
 		return r, tea.Batch(r.swap(msg.store), r.waitRebuild())
 	case replayTickMsg:
-		if pos := r.player.Position(); r.linkChanged(pos) {
-			r.inner.setPanes(panesOf(recordedLink(r.player.Header().Transport, pos.Transport)))
+		if want := r.panes(); want != r.inner.panes { // the link line named the transport
+			r.inner.setPanes(want)
 		}
 		return r, r.tick()
 	case tea.KeyPressMsg:
@@ -120,12 +119,6 @@ func (r *Replay) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	_, cmd := r.inner.Update(msg)
 	return r, cmd
-}
-
-// linkChanged reports whether the link line named a transport the panes
-// do not show yet.
-func (r *Replay) linkChanged(pos recordings.Position) bool {
-	return pos.Transport != "" && panesOf(recordedLink(r.player.Header().Transport, pos.Transport)) != r.inner.panes
 }
 
 // handleKey runs a timeline key or refuses a live-only one; keys typed in
