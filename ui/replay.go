@@ -183,14 +183,12 @@ func nextSpeed(s float64) float64 {
 func (r *Replay) swap(store *capture.Store) tea.Cmd {
 	old := r.inner
 	m := r.model(store)
-	*m.styles = *old.styles
-	m.input.SetStyles(m.styles.Input)
-	m.focus = old.focus
-	var cmds []tea.Cmd
+	m.setStyles(old.styles.Dark, old.styles.Plain)
 	if r.size != nil {
 		m.setSize(r.size.Width, r.size.Height)
 	}
-	m.setPanes(m.panes)
+	m.setFocus(old.focus) // onto traffic when the new panes lack it
+	var cmds []tea.Cmd
 	if text := old.filterText(); text != "" {
 		cmds = append(cmds, m.applyFilter(text))
 	}
