@@ -137,6 +137,22 @@ func (n names[K]) parse(name string) (K, error) {
 	return k, nil
 }
 
+// ChannelName is the name a recording gives a channel kind ("control",
+// "stream", "datagram", "stderr", "http"), or "unknown".
+func ChannelName(k capture.ChannelKind) string { return nameOf(channelNames, k) }
+
+// SSEKindName is the name a recording gives an SSE stream's kind
+// ("answer", "get", "resume", "legacy"), or "unknown".
+func SSEKindName(k capture.SSEKind) string { return nameOf(sseKinds, k) }
+
+// nameOf is the name of k, or "unknown".
+func nameOf[K comparable](n names[K], k K) string {
+	if s, ok := n.of[k]; ok {
+		return s
+	}
+	return "unknown"
+}
+
 var channelNames = newNames("channel", map[capture.ChannelKind]string{
 	capture.Control: "control", capture.Stream: "stream", capture.Datagram: "datagram",
 	capture.Stderr: "stderr", capture.HTTP: "http",

@@ -238,7 +238,7 @@ func (p *Player) peek() *Record {
 	return p.next
 }
 
-// problem keeps what the reader reported: the first, and a count after.
+// problem keeps the first thing the reader reported.
 func (p *Player) problem(err error) {
 	p.mu.Lock()
 	if p.pos.Problem == nil {

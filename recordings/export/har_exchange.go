@@ -92,7 +92,7 @@ func (b *harBuilder) record(rec *recordings.Record) error {
 		b.frame(rec.Frame)
 	case recordings.RecSSEOpen:
 		if ex := b.byConn[rec.Conn]; ex != nil {
-			ex.sse = &sseInfo{Kind: name(sseKindNames[:], rec.SSE.Kind), State: capture.SSEOpen.String()}
+			ex.sse = &sseInfo{Kind: recordings.SSEKindName(rec.SSE.Kind), State: capture.SSEOpen.String()}
 		}
 	case recordings.RecSSEEvent:
 		if ex := b.byConn[rec.Conn]; ex != nil && ex.sse != nil {

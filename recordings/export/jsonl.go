@@ -111,10 +111,6 @@ type jsonEvent struct {
 
 var fieldKinds = [...]string{proto.FieldHeader: "header", proto.FieldBody: "body", proto.FieldDelimiter: "delimiter"}
 
-var channelNames = [...]string{capture.Control: "control", capture.Stream: "stream", capture.Datagram: "datagram", capture.Stderr: "stderr", capture.HTTP: "http"}
-
-var sseKindNames = [...]string{capture.SSEAnswer: "answer", capture.SSEGet: "get", capture.SSEResume: "resume", capture.SSELegacy: "legacy"}
-
 // name returns names[i], or "unknown" past its end.
 func name[I ~uint8](names []string, i I) string {
 	if int(i) < len(names) {
@@ -199,7 +195,7 @@ func timeText(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 // frameObject is the object of frame f, the seq-th of the recording.
 func frameObject(f *capture.Frame, seq int64, live uint64) jsonFrame {
 	o := jsonFrame{Kind: KindFrame, Seq: seq, LiveSeq: live, Time: timeText(f.Time), Dir: f.Dir.String(), Conn: f.Conn,
-		Channel: name(channelNames[:], f.Chan.Kind), Size: max(f.Size, len(f.Raw)), Encoding: f.Enc.String()}
+		Channel: recordings.ChannelName(f.Chan.Kind), Size: max(f.Size, len(f.Raw)), Encoding: f.Enc.String()}
 	switch f.Chan.Kind {
 	case capture.Stream:
 		o.ReqID, o.Tag = &f.Chan.ReqID, &f.Chan.Tag
@@ -269,7 +265,7 @@ func eventObject(rec *recordings.Record) jsonEvent {
 			o.Text, o.Base64 = bytesOf(rec.Tail)
 		}
 	case recordings.RecSSEOpen:
-		o.Kind, o.Conn, o.SSEKind = KindSSEOpen, rec.Conn, name(sseKindNames[:], rec.SSE.Kind)
+		o.Kind, o.Conn, o.SSEKind = KindSSEOpen, rec.Conn, recordings.SSEKindName(rec.SSE.Kind)
 		o.Method, o.RequestID, o.Of, o.After = rec.SSE.Method, rec.SSE.ReqID, rec.SSE.Of, rec.SSE.After
 	case recordings.RecSSEEvent:
 		o.Kind, o.Conn, o.LiveSeq, o.LastID = KindSSEEvent, rec.Conn, rec.LiveSeq, rec.LastID
