@@ -13,19 +13,19 @@ import (
 
 // exportFormat writes a recording in one format and returns what was
 // wrong with it and what the format left out.
-type exportFormat func(w io.Writer, r *recordings.Reader) (export.Damage, []string, error)
+type exportFormat func(w io.Writer, r *recordings.Reader) (recordings.Damage, []string, error)
 
 // exportFormats are the formats of `mcpscope export --format`.
 var exportFormats = map[string]exportFormat{
-	"jsonl": func(w io.Writer, r *recordings.Reader) (export.Damage, []string, error) {
+	"jsonl": func(w io.Writer, r *recordings.Reader) (recordings.Damage, []string, error) {
 		d, err := export.WriteJSONL(w, r)
 		return d, nil, err
 	},
-	"har": func(w io.Writer, r *recordings.Reader) (export.Damage, []string, error) {
+	"har": func(w io.Writer, r *recordings.Reader) (recordings.Damage, []string, error) {
 		res, err := export.WriteHAR(w, r, Version())
 		return res.Damage, res.Warnings, err
 	},
-	"text": func(w io.Writer, r *recordings.Reader) (export.Damage, []string, error) {
+	"text": func(w io.Writer, r *recordings.Reader) (recordings.Damage, []string, error) {
 		d, err := writeTrace(w, r)
 		return d, nil, err
 	},
@@ -116,7 +116,7 @@ func openRecording(cmd *cobra.Command, file string) (*recordings.Reader, error) 
 // reportDamage warns of a torn tail (expected after a crash: the export
 // succeeds) and of corrupt lines (unexpected: the export fails with a
 // usage error once the rest is written).
-func reportDamage(diag *lineWriter, d export.Damage) error {
+func reportDamage(diag *lineWriter, d recordings.Damage) error {
 	for _, c := range d.Corrupt {
 		diag.Println("warning: " + c.Error() + "; skipped")
 	}

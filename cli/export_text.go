@@ -9,20 +9,19 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/recordings"
-	"github.com/mcpscope/mcpscope/recordings/export"
 )
 
 // writeTrace writes the recording r as the lines --trace printed while it
 // was recorded: the same sink, fed the recorded frames and stream marks,
 // reading the recorded time where it read the clock. Server text stays
 // escaped as on stderr.
-func writeTrace(w io.Writer, r *recordings.Reader) (export.Damage, error) {
+func writeTrace(w io.Writer, r *recordings.Reader) (recordings.Damage, error) {
 	out := &stickyWriter{w: w}
 	bw := bufio.NewWriterSize(out, 64<<10)
 	var now time.Time
 	tr := newStreamTrace(&lineWriter{w: bw})
 	tr.clock = func() time.Time { return now }
-	d, err := export.Walk(r, func(rec *recordings.Record) error {
+	d, err := recordings.Walk(r, func(rec *recordings.Record) error {
 		now = rec.Time
 		switch rec.Kind {
 		case recordings.RecFrame:

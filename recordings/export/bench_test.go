@@ -38,7 +38,7 @@ func BenchmarkExport(b *testing.B) {
 	var read, jsonl, har time.Duration
 	for b.Loop() {
 		start := time.Now()
-		if _, err := Walk(reader(b, rec), func(*recordings.Record) error { return nil }); err != nil {
+		if _, err := recordings.Walk(reader(b, rec), func(*recordings.Record) error { return nil }); err != nil {
 			b.Fatal(err)
 		}
 		read += time.Since(start)

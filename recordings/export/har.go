@@ -41,7 +41,7 @@ func (e *NotHTTPError) Error() string {
 
 // HARResult is what a HAR export wrote and what it could not.
 type HARResult struct {
-	Damage
+	recordings.Damage
 	Entries int // exchanges written
 	// Warnings say what the HAR left out or cut to stay within its bounds.
 	Warnings []string
@@ -57,7 +57,7 @@ func WriteHAR(w io.Writer, r *recordings.Reader, creator string) (HARResult, err
 		return HARResult{}, &NotHTTPError{Transport: h.Transport}
 	}
 	b := newHARBuilder()
-	d, err := Walk(r, b.record)
+	d, err := recordings.Walk(r, b.record)
 	res := HARResult{Damage: d, Entries: len(b.entries)}
 	if err != nil {
 		return res, err

@@ -196,7 +196,7 @@ func TestHARBounds(t *testing.T) {
 	r := reader(t, httpRecording(t))
 	b := newHARBuilder()
 	b.budget = 190 // the first head and part of the body
-	if _, err := Walk(r, b.record); err != nil {
+	if _, err := recordings.Walk(r, b.record); err != nil {
 		t.Fatal(err)
 	}
 	if len(b.entries) != 1 || b.left != 4 || b.cut != 1 || b.stray == 0 {

@@ -138,12 +138,12 @@ func NewJSONL(w io.Writer) *JSONL {
 }
 
 // WriteJSONL writes the recording r as JSON Lines to w.
-func WriteJSONL(w io.Writer, r *recordings.Reader) (Damage, error) {
+func WriteJSONL(w io.Writer, r *recordings.Reader) (recordings.Damage, error) {
 	j := NewJSONL(w)
 	if err := j.Header(r.Header()); err != nil {
-		return Damage{}, err
+		return recordings.Damage{}, err
 	}
-	d, err := Walk(r, j.Record)
+	d, err := recordings.Walk(r, j.Record)
 	if ferr := j.Flush(); err == nil {
 		err = ferr
 	}

@@ -199,7 +199,7 @@ func TestJSONLStreamRest(t *testing.T) {
 }
 
 // Walk exports everything before a torn last line and names it; it skips
-// a corrupt line, names the first MaxCorruptNamed and counts the rest.
+// a corrupt line, names the first recordings.MaxCorruptNamed and counts the rest.
 func TestWalkDamage(t *testing.T) {
 	frames := sessionFrames(t)
 	rec := record(t, "stdio", func(w *recordings.Writer) {
@@ -208,7 +208,7 @@ func TestWalkDamage(t *testing.T) {
 		}
 	})
 	lines := bytes.SplitAfter(rec, []byte("\n"))
-	count := func(b []byte) (int, Damage) {
+	count := func(b []byte) (int, recordings.Damage) {
 		var out bytes.Buffer
 		d, err := WriteJSONL(&out, reader(t, b))
 		if err != nil {
@@ -231,12 +231,12 @@ func TestWalkDamage(t *testing.T) {
 	}
 
 	bad := bytes.Clone(lines[0])
-	for range MaxCorruptNamed + 2 {
+	for range recordings.MaxCorruptNamed + 2 {
 		bad = append(bad, "{not a record\n"...)
 	}
 	bad = append(bad, bytes.Join(lines[1:], nil)...)
 	n, d = count(bad)
-	if n != len(frames) || d.Torn != nil || d.Skipped != MaxCorruptNamed+2 || len(d.Corrupt) != MaxCorruptNamed || d.Corrupt[0].Line != 2 {
+	if n != len(frames) || d.Torn != nil || d.Skipped != recordings.MaxCorruptNamed+2 || len(d.Corrupt) != recordings.MaxCorruptNamed || d.Corrupt[0].Line != 2 {
 		t.Errorf("corrupt: %d frames, %+v", n, d)
 	}
 }

@@ -1,16 +1,8 @@
-// Package export writes a recording in formats other tools read: JSON
-// Lines for jq (one object per frame, stream mark and SSE event) and HAR
-// 1.2 for the HTTP exchanges of an HTTP session (docs/export-formats.md).
-// Every format reads the recording once, in order, and writes everything
-// readable of a damaged one: a torn last line (a crash) ends it, a corrupt
-// line is skipped, and the Damage says which.
-package export
+package recordings
 
 import (
 	"errors"
 	"io"
-
-	"github.com/mcpscope/mcpscope/recordings"
 )
 
 // MaxCorruptNamed is how many corrupt lines a Damage names; past it they
@@ -21,9 +13,9 @@ const MaxCorruptNamed = 10
 type Damage struct {
 	// Torn is the torn last line, or nil: the recording was cut short
 	// (killed, or its disk filled) and everything before it was read.
-	Torn *recordings.TruncatedError
+	Torn *TruncatedError
 	// Corrupt names the first MaxCorruptNamed lines that were not records.
-	Corrupt []*recordings.CorruptError
+	Corrupt []*CorruptError
 	// Skipped counts every corrupt line skipped.
 	Skipped int
 }
@@ -32,12 +24,12 @@ type Damage struct {
 // line is skipped and a torn last line ends the walk, both noted in the
 // Damage; an error reading the recording or from fn ends the walk and is
 // returned.
-func Walk(r *recordings.Reader, fn func(*recordings.Record) error) (Damage, error) {
+func Walk(r *Reader, fn func(*Record) error) (Damage, error) {
 	var d Damage
 	for {
 		rec, err := r.Next()
-		var torn *recordings.TruncatedError
-		var corrupt *recordings.CorruptError
+		var torn *TruncatedError
+		var corrupt *CorruptError
 		switch {
 		case err == nil:
 			if err := fn(rec); err != nil {
