@@ -7,19 +7,18 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
-
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
 // recordPath returns where to record the session: --record FILE; for the
-// TUI (auto), a fresh file in the state directory unless --no-record;
-// otherwise "" (headless commands record only when asked).
-func (f *runFlags) recordPath(target Target, auto bool) (string, error) {
+// TUI, a fresh file in the state directory unless --no-record; otherwise
+// "" (headless commands record only when asked).
+func (f *runFlags) recordPath(target Target, tui bool) (string, error) {
 	switch {
 	case f.record != "":
 		return f.record, nil
-	case f.noRecord || !auto:
+	case f.noRecord || !tui:
 		return "", nil
 	}
 	dir, err := recordings.Dir()
@@ -34,19 +33,18 @@ func (f *runFlags) recordPath(target Target, auto bool) (string, error) {
 	return recordings.NewPath(dir, recordTarget(target), time.Now()), nil
 }
 
-// startRecording opens the recording of a session to target by command,
-// or returns nil when there is none to make; number says the session has
-// no Store to number its frames.
-func (f *runFlags) startRecording(target Target, command string, auto, number bool) (*recordings.Writer, error) {
-	path, err := f.recordPath(target, auto)
+// startRecording opens the recording of a session to target, or returns
+// nil when there is none to make. The TUI records by default and numbers
+// its frames in its Store; a headless run, which has no Store, has the
+// Writer number them.
+func (f *runFlags) startRecording(target Target, tui bool) (*recordings.Writer, error) {
+	path, err := f.recordPath(target, tui)
 	if err != nil || path == "" {
 		return nil, err
 	}
-	h := f.recordHeader(target)
-	h.Command = command
 	opts := f.recordOptions()
-	opts.Number = number
-	w, err := recordings.Create(path, h, opts)
+	opts.Number = !tui
+	w, err := recordings.Create(path, f.recordHeader(target), opts)
 	if err != nil {
 		return nil, withExit(ExitUsage, err)
 	}
@@ -127,7 +125,7 @@ func closeRecording(w *recordings.Writer, diag *lineWriter) {
 // one: the sink to tee it in (nil without one) and what closes it, to be
 // deferred so that it runs after the session's close.
 func (f *runFlags) recordingTap(target Target, diag *lineWriter) (*recordings.Writer, capture.Sink, func(), error) {
-	rec, err := f.startRecording(target, "", false, true)
+	rec, err := f.startRecording(target, false)
 	if err != nil || rec == nil {
 		return nil, nil, func() {}, err
 	}

@@ -78,7 +78,7 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, onConnect []ui.Reque
 	if f.insecure {
 		cfg.Notice = insecureNotice
 	}
-	rec, err := f.startRecording(target, "", true, false)
+	rec, err := f.startRecording(target, true)
 	if err != nil {
 		return err
 	}

@@ -24,16 +24,15 @@ const tailLimit = 1 << 20
 
 // Header is the first line of a recording.
 type Header struct {
-	Format    string    `json:"format"`            // always Format
-	Version   int       `json:"version"`           // the format's version
-	Mcpscope  string    `json:"mcpscope"`          // the version of mcpscope that wrote it
-	Target    string    `json:"target"`            // what was connected to, secrets removed
-	Transport string    `json:"transport"`         // the transport's name (DESIGN.md §5)
-	Era       string    `json:"era,omitempty"`     // the protocol era, when known at the start
-	Started   time.Time `json:"started"`           // when the recording started
-	Redaction string    `json:"redaction"`         // "default" or "none" (--no-redact)
-	StreamMax int64     `json:"stream_max"`        // payload bytes kept whole per stream
-	Command   string    `json:"command,omitempty"` // the mcpscope command that recorded it
+	Format    string    `json:"format"`        // always Format
+	Version   int       `json:"version"`       // the format's version
+	Mcpscope  string    `json:"mcpscope"`      // the version of mcpscope that wrote it
+	Target    string    `json:"target"`        // what was connected to, secrets removed
+	Transport string    `json:"transport"`     // the transport's name (DESIGN.md §5)
+	Era       string    `json:"era,omitempty"` // the protocol era, when known at the start
+	Started   time.Time `json:"started"`       // when the recording started
+	Redaction string    `json:"redaction"`     // "default" or "none" (--no-redact)
+	StreamMax int64     `json:"stream_max"`    // payload bytes kept whole per stream
 }
 
 // Redaction policies named in the header.
