@@ -79,21 +79,20 @@ func (f *runFlags) target(cmd *cobra.Command, args []string) ([]string, Target, 
 	if rerr != nil {
 		return nil, Target{}, rerr
 	}
-	if found == nil {
+	if !found {
 		return nil, Target{}, err
 	}
 	return args[:n-1], t, nil
 }
 
-// serverTarget resolves name to the Target of a configured server and
-// returns that server (also when resolving it fails). Without one of that
-// name it returns a nil server and a nil error, so the caller keeps its own
-// message, unless --config was given or close names exist, which the error
-// then lists.
-func (f *runFlags) serverTarget(cmd *cobra.Command, name string) (Target, *mcpconfig.Server, error) {
+// serverTarget resolves name to the Target of a configured server; found
+// says one has that name (also when resolving it fails). Without one it
+// returns a nil error, so the caller keeps its own message, unless
+// --config was given or close names exist, which the error then lists.
+func (f *runFlags) serverTarget(cmd *cobra.Command, name string) (t Target, found bool, err error) {
 	c, err := loadConfigured(f.config)
 	if err != nil {
-		return Target{}, nil, err
+		return Target{}, false, err
 	}
 	matches := c.named(name)
 	switch {
@@ -102,13 +101,12 @@ func (f *runFlags) serverTarget(cmd *cobra.Command, name string) (Target, *mcpco
 		for _, s := range matches {
 			files = append(files, "  "+safeLine(s.Source))
 		}
-		return Target{}, nil, usagef("the server %s is in %d config files; choose one with --config FILE:\n%s", quote(name), len(matches), strings.Join(files, "\n"))
+		return Target{}, false, usagef("the server %s is in %d config files; choose one with --config FILE:\n%s", quote(name), len(matches), strings.Join(files, "\n"))
 	case len(matches) == 0:
-		return Target{}, nil, c.unknown(name, f.config)
+		return Target{}, false, c.unknown(name, f.config)
 	}
-	s := matches[0]
-	t, err := f.serverOf(cmd, c, s)
-	return t, &s, err
+	t, err = f.serverOf(cmd, c, matches[0])
+	return t, true, err
 }
 
 // serverOf resolves the configured server s to its Target, asking for
