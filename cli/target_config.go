@@ -99,9 +99,9 @@ func (f *runFlags) serverTarget(cmd *cobra.Command, name string) (t Target, foun
 	case len(matches) > 1:
 		var files []string
 		for _, s := range matches {
-			files = append(files, "  "+safeLine(s.Source))
+			files = append(files, s.Source)
 		}
-		return Target{}, false, usagef("the server %s is in %d config files; choose one with --config FILE:\n%s", quote(name), len(matches), strings.Join(files, "\n"))
+		return Target{}, false, usagef("the server %s is in %d config files; choose one with --config FILE: %s", quote(name), len(matches), strings.Join(files, ", "))
 	case len(matches) == 0:
 		return Target{}, false, c.unknown(name, f.config)
 	}
@@ -114,7 +114,7 @@ func (f *runFlags) serverTarget(cmd *cobra.Command, name string) (t Target, foun
 func (f *runFlags) serverOf(cmd *cobra.Command, c *configured, s mcpconfig.Server) (Target, error) {
 	r, err := s.Resolve(mcpconfig.Expander{LookupEnv: os.LookupEnv, Home: c.env.Home, Input: askInput(s, cmd.InOrStdin(), cmd.ErrOrStderr())})
 	if err != nil {
-		return Target{}, usagef("%s", safeLine(err.Error()))
+		return Target{}, &UsageError{Err: err}
 	}
 	t, err := resolvedTarget(r, f.transport)
 	if err != nil {
@@ -125,7 +125,8 @@ func (f *runFlags) serverOf(cmd *cobra.Command, c *configured, s mcpconfig.Serve
 }
 
 // unknown explains a name no config file has: nothing (nil) unless
-// --config was given or some names are close to it.
+// --config was given or some names are close to it; the files that did not
+// load follow on the same line.
 func (c *configured) unknown(name, configFile string) error {
 	var names []string
 	for _, s := range c.servers {
@@ -146,7 +147,7 @@ func (c *configured) unknown(name, configFile string) error {
 		return nil
 	}
 	for _, e := range c.errs {
-		msg += "\n  " + safeLine(e.Error())
+		msg += "; " + e.Error()
 	}
 	return usagef("%s", msg)
 }
