@@ -39,17 +39,17 @@ func askInput(s mcpconfig.Server, in io.Reader, diag io.Writer) func(string) (st
 		if v, ok := answers[id]; ok {
 			return v, nil
 		}
+		if v, ok := os.LookupEnv(inputEnvName(id)); ok {
+			answers[id] = v
+			return v, nil
+		}
 		def := s.Inputs[id]
 		what := quote(id)
 		if def.Description != "" {
 			what += " (" + oneLine(def.Description) + ")"
 		}
-		if v, ok := os.LookupEnv(inputEnvName(id)); ok {
-			answers[id] = v
-			return v, nil
-		}
 		f, ok := in.(*os.File)
-		if !ok || !term.IsTerminal(f.Fd()) {
+		if !ok || !isTerminal(f) {
 			return "", usagef("the server %s asks for the input %s: set %s, or run mcpscope on a terminal to type it", quote(s.Name), what, inputEnvName(id))
 		}
 		fmt.Fprintf(diag, "%s asks for %s: ", quote(s.Name), what)

@@ -62,8 +62,8 @@ func runRoot(cmd *cobra.Command, args []string, f *runFlags) error {
 	if cmd.ArgsLenAtDash() != 0 && !urlPrefix.MatchString(args[0]) && !schemeNoColon.MatchString(args[0]) {
 		var serverErr error
 		if len(args) == 1 {
-			t, server, err := f.serverTarget(cmd, args[0])
-			if server != nil {
+			t, found, err := f.serverTarget(cmd, args[0])
+			if found {
 				if err != nil {
 					return err
 				}

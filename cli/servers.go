@@ -89,14 +89,15 @@ type listing struct {
 
 // listed renders s for the listing.
 func listed(s mcpconfig.Server) listing {
+	s = redactServer(s)
 	if s.Transport != "stdio" {
-		l := listing{target: redactURL(s.URL)}
+		l := listing{target: s.URL}
 		for _, h := range s.Headers {
-			l.details = append(l.details, "header "+h.Name+": "+redactValue(h.Name, h.Value))
+			l.details = append(l.details, "header "+h.Name+": "+h.Value)
 		}
 		return l
 	}
-	l := listing{target: strings.Join(append([]string{s.Command}, redactArgs(s.Args)...), " ")}
+	l := listing{target: strings.Join(append([]string{s.Command}, s.Args...), " ")}
 	if s.Cwd != "" {
 		l.details = append(l.details, "cwd "+s.Cwd)
 	}
@@ -104,7 +105,7 @@ func listed(s mcpconfig.Server) listing {
 		l.details = append(l.details, "envFile "+s.EnvFile)
 	}
 	for _, p := range s.Env {
-		l.details = append(l.details, "env "+p.Name+"="+redactValue(p.Name, p.Value))
+		l.details = append(l.details, "env "+p.Name+"="+p.Value)
 	}
 	return l
 }
@@ -128,15 +129,14 @@ type serverJSON struct {
 func writeServersJSON(w io.Writer, c *configured, pretty bool) error {
 	out := make([]serverJSON, 0, len(c.servers))
 	for _, s := range c.servers {
+		s = redactServer(s)
 		j := serverJSON{Name: s.Name, Source: s.Source, Format: string(s.Format), Transport: s.Transport,
-			Command: s.Command, EnvFile: s.EnvFile, Cwd: s.Cwd}
+			Command: s.Command, EnvFile: s.EnvFile, Cwd: s.Cwd, Env: pairMap(s.Env), Headers: pairMap(s.Headers)}
 		if s.Transport == "stdio" {
-			j.Args = redactArgs(s.Args)
+			j.Args = s.Args
 		} else {
-			j.URL = redactURL(s.URL)
+			j.URL = s.URL
 		}
-		j.Env = pairMap(s.Env)
-		j.Headers = pairMap(s.Headers)
 		out = append(out, j)
 	}
 	raw, err := json.Marshal(out)
@@ -146,14 +146,14 @@ func writeServersJSON(w io.Writer, c *configured, pretty bool) error {
 	return writeJSON(w, raw, pretty)
 }
 
-// pairMap redacts pairs into a map (nil when empty).
+// pairMap puts pairs into a map (nil when empty).
 func pairMap(ps []mcpconfig.Pair) map[string]string {
 	if len(ps) == 0 {
 		return nil
 	}
 	m := make(map[string]string, len(ps))
 	for _, p := range ps {
-		m[p.Name] = redactValue(p.Name, p.Value)
+		m[p.Name] = p.Value
 	}
 	return m
 }

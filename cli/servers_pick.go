@@ -10,6 +10,10 @@ import (
 	"github.com/mcpscope/mcpscope/ui"
 )
 
+// serverRow lays out a server's line in the picker: name, transport,
+// source, command or URL.
+const serverRow = "%-24s %-9s %-40s %s"
+
 // runServerPicker opens the picker of configured servers for `mcpscope`
 // without a TARGET and connects the TUI to the one chosen. Without any
 // configured server it shows the help, as before.
@@ -30,11 +34,11 @@ func runServerPicker(cmd *cobra.Command, f *runFlags) error {
 		source := homeShort(c.env.Home, s.Source)
 		items[i] = ui.PickItem{
 			ID:    strconv.Itoa(i),
-			Row:   fmt.Sprintf("%-24s %-9s %-40s %s", s.Name, s.Transport, source, l.target),
+			Row:   fmt.Sprintf(serverRow, s.Name, s.Transport, source, l.target),
 			Match: s.Name + " " + source,
 		}
 	}
-	p := ui.NewListPicker("MCP servers in the config files", fmt.Sprintf("%-24s %-9s %-40s %s", "name", "transport", "source", "command or URL"), "server", items)
+	p := ui.NewListPicker("MCP servers in the config files", fmt.Sprintf(serverRow, "name", "transport", "source", "command or URL"), "server", items)
 	var root tea.Model = p
 	if wrapTUIModel != nil {
 		root = wrapTUIModel(p)

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/mcpscope/mcpscope/internal/mcpconfig"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -43,12 +44,30 @@ func redacted(v string) string {
 	return fmt.Sprintf("<redacted %d bytes>", len(v))
 }
 
-// redactValue redacts v when name says it is a secret.
-func redactValue(name, v string) string {
-	if secretName(name) {
-		return redacted(v)
+// redactServer returns s as `mcpscope servers` shows it: the values of
+// its secret arguments, URL parts, variables and headers redacted.
+func redactServer(s mcpconfig.Server) mcpconfig.Server {
+	s.Args = redactArgs(s.Args)
+	s.URL = redactURL(s.URL)
+	s.Env = redactPairs(s.Env)
+	s.Headers = redactPairs(s.Headers)
+	return s
+}
+
+// redactPairs returns a copy of ps with the value of each secret-named
+// pair redacted.
+func redactPairs(ps []mcpconfig.Pair) []mcpconfig.Pair {
+	if ps == nil {
+		return nil
 	}
-	return v
+	out := make([]mcpconfig.Pair, len(ps))
+	for i, p := range ps {
+		if secretName(p.Name) {
+			p.Value = redacted(p.Value)
+		}
+		out[i] = p
+	}
+	return out
 }
 
 // redactArgs hides the value of a secret flag or assignment: --token=V,

@@ -122,3 +122,25 @@ func TestServerNameResolutionErrors(t *testing.T) {
 		t.Errorf("a missing input:\n%s", r.stderr)
 	}
 }
+
+// A duplicate or misspelt name is one line on stderr: the files holding
+// it, and the files that did not load, follow on that line, not as an
+// escaped \n.
+func TestServerNameErrorsAreOneLine(t *testing.T) {
+	configHome(t)
+	for _, args := range [][]string{{"tools", "github"}, {"tools", "filesytem"}, {"filesytem"}} {
+		r := mcpscope(t, args...)
+		r.mustExit(t, ExitUsage)
+		if strings.Contains(r.stderr, `\n`) || strings.Count(r.stderr, "\n") != 1 {
+			t.Errorf("mcpscope %s: not one line:\n%s", strings.Join(args, " "), r.stderr)
+		}
+	}
+	r := mcpscope(t, "tools", "github")
+	if !strings.Contains(r.stderr, "choose one with --config FILE: ") || !strings.Contains(r.stderr, "claude_desktop_config.json, ") {
+		t.Errorf("the files of a duplicate name are not listed on its line:\n%s", r.stderr)
+	}
+	r = mcpscope(t, "tools", "filesytem")
+	if !strings.Contains(r.stderr, `(mcpscope servers lists them); `) || !strings.Contains(r.stderr, "mcp.json:5:7: ") {
+		t.Errorf("the files that did not load are not named on the line:\n%s", r.stderr)
+	}
+}

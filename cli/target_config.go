@@ -79,36 +79,34 @@ func (f *runFlags) target(cmd *cobra.Command, args []string) ([]string, Target, 
 	if rerr != nil {
 		return nil, Target{}, rerr
 	}
-	if found == nil {
+	if !found {
 		return nil, Target{}, err
 	}
 	return args[:n-1], t, nil
 }
 
-// serverTarget resolves name to the Target of a configured server and
-// returns that server (also when resolving it fails). Without one of that
-// name it returns a nil server and a nil error, so the caller keeps its own
-// message, unless --config was given or close names exist, which the error
-// then lists.
-func (f *runFlags) serverTarget(cmd *cobra.Command, name string) (Target, *mcpconfig.Server, error) {
+// serverTarget resolves name to the Target of a configured server; found
+// says one has that name (also when resolving it fails). Without one it
+// returns a nil error, so the caller keeps its own message, unless
+// --config was given or close names exist, which the error then lists.
+func (f *runFlags) serverTarget(cmd *cobra.Command, name string) (t Target, found bool, err error) {
 	c, err := loadConfigured(f.config)
 	if err != nil {
-		return Target{}, nil, err
+		return Target{}, false, err
 	}
 	matches := c.named(name)
 	switch {
 	case len(matches) > 1:
 		var files []string
 		for _, s := range matches {
-			files = append(files, "  "+safeLine(s.Source))
+			files = append(files, s.Source)
 		}
-		return Target{}, nil, usagef("the server %s is in %d config files; choose one with --config FILE:\n%s", quote(name), len(matches), strings.Join(files, "\n"))
+		return Target{}, false, usagef("the server %s is in %d config files; choose one with --config FILE: %s", quote(name), len(matches), strings.Join(files, ", "))
 	case len(matches) == 0:
-		return Target{}, nil, c.unknown(name, f.config)
+		return Target{}, false, c.unknown(name, f.config)
 	}
-	s := matches[0]
-	t, err := f.serverOf(cmd, c, s)
-	return t, &s, err
+	t, err = f.serverOf(cmd, c, matches[0])
+	return t, true, err
 }
 
 // serverOf resolves the configured server s to its Target, asking for
@@ -116,7 +114,7 @@ func (f *runFlags) serverTarget(cmd *cobra.Command, name string) (Target, *mcpco
 func (f *runFlags) serverOf(cmd *cobra.Command, c *configured, s mcpconfig.Server) (Target, error) {
 	r, err := s.Resolve(mcpconfig.Expander{LookupEnv: os.LookupEnv, Home: c.env.Home, Input: askInput(s, cmd.InOrStdin(), cmd.ErrOrStderr())})
 	if err != nil {
-		return Target{}, usagef("%s", safeLine(err.Error()))
+		return Target{}, &UsageError{Err: err}
 	}
 	t, err := resolvedTarget(r, f.transport)
 	if err != nil {
@@ -127,7 +125,8 @@ func (f *runFlags) serverOf(cmd *cobra.Command, c *configured, s mcpconfig.Serve
 }
 
 // unknown explains a name no config file has: nothing (nil) unless
-// --config was given or some names are close to it.
+// --config was given or some names are close to it; the files that did not
+// load follow on the same line.
 func (c *configured) unknown(name, configFile string) error {
 	var names []string
 	for _, s := range c.servers {
@@ -148,7 +147,7 @@ func (c *configured) unknown(name, configFile string) error {
 		return nil
 	}
 	for _, e := range c.errs {
-		msg += "\n  " + safeLine(e.Error())
+		msg += "; " + e.Error()
 	}
 	return usagef("%s", msg)
 }

@@ -18,17 +18,16 @@ import (
 // opens, esc or ctrl+c leaves. Chosen says what was picked once the
 // program ends.
 type Picker struct {
-	all      []PickItem
-	shown    []int // indexes into all, best match first
-	filter   string
-	cursor   int
-	chosen   string
-	styles   look.Styles
-	w, h     int
-	title    string
-	header   string
-	noun     string
-	quitting bool
+	all    []PickItem
+	shown  []int // indexes into all, best match first
+	filter string
+	cursor int
+	chosen string
+	styles look.Styles
+	w, h   int
+	title  string
+	header string
+	noun   string
 }
 
 // PickItem is one line of a Picker: its ID (what Chosen returns), its
@@ -71,7 +70,6 @@ func (p *Picker) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		switch msg.String() {
 		case "ctrl+c", "esc":
-			p.quitting = true
 			return p, tea.Quit
 		case "enter":
 			if len(p.shown) > 0 {

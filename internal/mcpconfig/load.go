@@ -41,14 +41,15 @@ func LoadFile(path, cwd string) ([]Server, []error) {
 	if err != nil {
 		return nil, []error{fmt.Errorf("--config %s: %w", path, err)}
 	}
-	if _, err := os.Stat(abs); err != nil {
+	data, err := readFile(path)
+	if err != nil {
 		return nil, []error{&FileError{Path: path, Err: err}}
 	}
 	ws := filepath.Dir(abs)
 	if b := filepath.Base(ws); b == ".vscode" || b == ".cursor" {
 		ws = filepath.Dir(ws)
 	}
-	return Load([]Candidate{{Path: path, Format: FormatOf(abs), Workspace: ws}}, cwd)
+	return parseFile(Candidate{Path: path, Format: FormatOf(abs), Workspace: ws}, data, cwd)
 }
 
 // readFile reads path, refusing more than MaxFileSize bytes.

@@ -46,20 +46,8 @@ func (s Server) Resolve(x Expander) (Resolved, error) {
 		r.Argv = append(r.Argv, expand(a))
 	}
 	if s.EnvFile != "" {
-		path := s.relative(expand(s.EnvFile))
-		if err == nil {
-			var data []byte
-			if data, err = readFile(path); err == nil {
-				var vars []Pair
-				if vars, err = ParseDotenv(data); err == nil {
-					for _, p := range vars {
-						r.Env = append(r.Env, p.Name+"="+p.Value)
-					}
-				}
-			}
-			if err != nil {
-				err = fmt.Errorf("the envFile %s: %w", path, err)
-			}
+		if path := s.relative(expand(s.EnvFile)); err == nil {
+			r.Env, err = readEnvFile(path)
 		}
 	}
 	for _, p := range s.Env {
@@ -69,6 +57,23 @@ func (s Server) Resolve(x Expander) (Resolved, error) {
 		r.Dir = s.relative(expand(s.Cwd))
 	}
 	return r, wrapResolve(s, err)
+}
+
+// readEnvFile reads the variables of an env file as KEY=VALUE.
+func readEnvFile(path string) ([]string, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("the envFile %s: %w", path, err)
+	}
+	vars, err := ParseDotenv(data)
+	if err != nil {
+		return nil, fmt.Errorf("the envFile %s: %w", path, err)
+	}
+	env := make([]string, len(vars))
+	for i, p := range vars {
+		env[i] = p.Name + "=" + p.Value
+	}
+	return env, nil
 }
 
 // relative makes a path of the config absolute from its workspace.
