@@ -55,7 +55,7 @@ func (f *runFlags) plan() (*connectPlan, error) {
 // warnings to warn, and the session over it, not yet connected. stop is
 // called with the reason when a question from the server has no answer.
 func (p *connectPlan) open(target Target, sink capture.Sink, warn func(string), stop context.CancelCauseFunc) (client.Transport, *client.Session, error) {
-	topts := p.flags.transportOptions()
+	topts := p.flags.transportOptions(target)
 	topts.Sink, topts.Warn = sink, warn
 	t, err := newTransport(target, topts)
 	if err != nil {

@@ -22,7 +22,7 @@ func newDoctorCommand() *cobra.Command {
 			"Prints a checklist on stdout, the failure and its fix, and exits with the failure's code.",
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			positional, target, err := splitTarget(args, cmd.ArgsLenAtDash(), f.transport)
+			positional, target, err := f.target(cmd, args)
 			if err != nil {
 				return err
 			}
@@ -60,7 +60,7 @@ func doctorConfig(f *runFlags, target Target) (doctor.Config, error) {
 	if err != nil {
 		return doctor.Config{}, err
 	}
-	header, err := parseHeaders(f.headers)
+	header, err := parseHeaders(f.transportOptions(target).Headers)
 	if err != nil {
 		return doctor.Config{}, err
 	}
@@ -87,7 +87,7 @@ type doctorConnector struct {
 
 // Transport builds the target's transport, reporting frames to sink.
 func (c doctorConnector) Transport(sink capture.Sink) (client.Transport, error) {
-	topts := c.plan.flags.transportOptions()
+	topts := c.plan.flags.transportOptions(c.target)
 	topts.Sink = sink
 	return newTransport(c.target, topts)
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
@@ -93,12 +94,14 @@ func (f *runFlags) validate() error {
 	return checkTransportName(f.transport)
 }
 
-// transportOptions gathers the transport flags.
-func (f *runFlags) transportOptions() TransportOptions {
+// transportOptions gathers the transport flags for target: a configured
+// server's own headers and environment first, a --header or --env of the
+// same name replacing one of them.
+func (f *runFlags) transportOptions(target Target) TransportOptions {
 	return TransportOptions{
-		Env:          f.env,
+		Env:          append(slices.Clone(target.Env), f.env...),
 		MaxFrameSize: f.maxFrameSize,
-		Headers:      f.headers,
+		Headers:      append(configHeaders(target.Headers, f.headers), f.headers...),
 		CertHash:     f.certHash,
 		Insecure:     f.insecure,
 		Origin:       f.origin,

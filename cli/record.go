@@ -42,7 +42,7 @@ func (f *runFlags) startRecording(target Target, tui bool) (*recordings.Writer, 
 	if err != nil || path == "" {
 		return nil, err
 	}
-	opts := f.recordOptions()
+	opts := f.recordOptions(target)
 	opts.Number = !tui
 	w, err := recordings.Create(path, f.recordHeader(target), opts)
 	if err != nil {
@@ -58,8 +58,8 @@ func (f *runFlags) recordHeader(target Target) recordings.Header {
 
 // recordOptions are how the command line asks a session to be recorded:
 // redaction, the secrets of its flags, the stream cap.
-func (f *runFlags) recordOptions() recordings.Options {
-	values, names := f.secrets()
+func (f *runFlags) recordOptions(target Target) recordings.Options {
+	values, names := secrets(f.transportOptions(target))
 	return recordings.Options{NoRedact: f.noRedact, Secrets: values, SecretHeaders: names, StreamMax: f.recordMax}
 }
 
@@ -82,12 +82,13 @@ func recordTarget(t Target) string {
 	return redactURL(t.URL.String())
 }
 
-// secrets returns the values of --header and --env flags whose names say
-// auth, token, key, secret, cookie or password, which a recording masks
+// secrets returns the values of the headers and environment variables of
+// o (--header, --env and a configured server's own) whose names say auth,
+// token, key, secret, cookie or password, which a recording masks
 // wherever they appear (an Authorization value's credentials after its
 // scheme on their own too), and the names of those headers, whose values
 // it masks in every header line.
-func (f *runFlags) secrets() (values, headers []string) {
+func secrets(o TransportOptions) (values, headers []string) {
 	var out []string
 	add := func(name, value string) bool {
 		if !secretName(name) {
@@ -100,12 +101,12 @@ func (f *runFlags) secrets() (values, headers []string) {
 		}
 		return true
 	}
-	for _, h := range f.headers {
+	for _, h := range o.Headers {
 		if name, value, ok := strings.Cut(h, ":"); ok && add(name, value) {
 			headers = append(headers, strings.TrimSpace(name))
 		}
 	}
-	for _, e := range f.env {
+	for _, e := range o.Env {
 		if name, value, ok := strings.Cut(e, "="); ok {
 			add(name, value)
 		}

@@ -2,6 +2,10 @@ package cli
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -172,5 +176,45 @@ func TestNoServersShowsHelp(t *testing.T) {
 	r.mustExit(t, ExitOK)
 	if !strings.Contains(r.stdout, "Usage:") {
 		t.Errorf("stdout: %s", r.stdout)
+	}
+}
+
+// A configured server's own secret header is masked in a recording like a
+// --header one, and `mcpscope doctor NAME` walks to the configured server
+// with its headers: an auth server that wants the configured token passes.
+func TestConfiguredHeadersReachRecordingAndDoctor(t *testing.T) {
+	home := configHome(t)
+	token := "cfg-token-0123456789"
+	p := peertest.StartGoSDKEverythingHTTP(t)
+	writeConfig(t, filepath.Join(home, ".claude.json"), map[string]any{
+		"mcpServers": map[string]any{"web": map[string]any{"type": "http", "url": p.URL, "headers": map[string]string{"X-Team-Key": token}}},
+	})
+	rec := filepath.Join(t.TempDir(), "web.mcpscope")
+	mcpscope(t, "tools", "--record", rec, "web").mustExit(t, ExitOK)
+	data, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), token) {
+		t.Error("the recording holds the configured server's token")
+	}
+
+	// An HTTP front that answers 401 without the configured token.
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Team-Key") != token {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="mcp"`)
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		u, _ := url.Parse(p.URL)
+		httputil.NewSingleHostReverseProxy(&url.URL{Scheme: u.Scheme, Host: u.Host}).ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
+	u, _ := url.Parse(p.URL)
+	writeConfig(t, filepath.Join(home, ".claude.json"), map[string]any{
+		"mcpServers": map[string]any{"web": map[string]any{"type": "http", "url": front.URL + u.Path, "headers": map[string]string{"X-Team-Key": token}}},
+	})
+	if r := mcpscope(t, "doctor", "web"); r.code != ExitOK {
+		t.Errorf("doctor web: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }

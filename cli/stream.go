@@ -100,7 +100,7 @@ func runStream(ctx context.Context, f *runFlags, sf *streamFlags, method string,
 		return err
 	}
 	defer closeRec() // after the connection's close
-	topts := f.transportOptions()
+	topts := f.transportOptions(target)
 	topts.Sink, topts.Warn = capture.Tee(trace, tap), io.diag.Println
 	end, run, err := runGateway(ctx, f, sf, method, target, topts, io)
 	if err != nil {

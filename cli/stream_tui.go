@@ -25,7 +25,7 @@ func gatewayStreamer(f *runFlags, target Target, sink capture.Sink) screen.Strea
 			return nil, fmt.Errorf("the TUI uploads a file, not standard input: give a path")
 		}
 		sf := &streamFlags{upload: upload, chunkSize: DefaultChunkSize}
-		topts := f.transportOptions()
+		topts := f.transportOptions(target)
 		topts.Sink, topts.Conn = sink, fmt.Sprintf("ws stream %d", n.Add(1))
 		quiet := streams{in: strings.NewReader(""), out: io.Discard, diag: &lineWriter{w: io.Discard}}
 		end, run, err := runGateway(ctx, f, sf, method, target, topts, quiet)

@@ -72,9 +72,6 @@ func newTransport(t Target, o TransportOptions) (client.Transport, error) {
 	if !ok {
 		return nil, checkTransportName(t.Transport)
 	}
-	if len(t.Headers) > 0 {
-		o.Headers = append(configHeaders(t.Headers, o.Headers), o.Headers...)
-	}
 	return f(t, o)
 }
 
@@ -102,7 +99,7 @@ func newStdioTransport(t Target, o TransportOptions) (client.Transport, error) {
 	return stdio.New(stdio.Config{
 		Command:      t.Argv[0],
 		Args:         t.Argv[1:],
-		Env:          append(append([]string{}, t.Env...), o.Env...),
+		Env:          o.Env,
 		Dir:          t.Dir,
 		MaxFrameSize: o.MaxFrameSize,
 		Sink:         o.Sink,

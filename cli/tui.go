@@ -85,7 +85,7 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, onConnect []ui.Reque
 	if rec != nil {
 		cfg.Tap, cfg.Recording = rec, rec.Path()
 	}
-	cfg.RecordHeader, cfg.RecordOptions = f.recordHeader(target), f.recordOptions()
+	cfg.RecordHeader, cfg.RecordOptions = f.recordHeader(target), f.recordOptions(target)
 	model := ui.New(cfg)
 	opts := programOptions(cmd, ctx)
 	var root tea.Model = model
