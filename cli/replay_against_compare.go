@@ -115,7 +115,7 @@ func answerDiffs(want, got []byte, o jsondiff.Options) []string {
 	rep := jsondiff.Compare(wv, gv, o)
 	lines := itemLines(rep.Diffs)
 	for _, d := range rep.Diffs {
-		lines = append(lines, diffLine(d))
+		lines = append(lines, d.Line(diffValueMax))
 	}
 	if rep.Omitted > 0 {
 		lines = append(lines, fmt.Sprintf("… and %d more differences", rep.Omitted))
@@ -128,19 +128,6 @@ func orErr(a, b error) error {
 		return a
 	}
 	return b
-}
-
-// diffLine renders a difference: PATH: OLD → NEW, "(none)" for a side
-// that lacks the path.
-func diffLine(d jsondiff.Difference) string {
-	old, new := jsondiff.Render(d.Old, diffValueMax), jsondiff.Render(d.New, diffValueMax)
-	switch d.Kind {
-	case jsondiff.Added:
-		old = "(none)"
-	case jsondiff.Removed:
-		new = "(none)"
-	}
-	return d.Path().String() + ": " + old + " → " + new
 }
 
 // itemChange is what happened to one item of a keyed list.
