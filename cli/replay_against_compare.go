@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -110,7 +111,7 @@ func answerDiffs(want, got []byte, o jsondiff.Options) []string {
 		if bytes.Equal(want, got) {
 			return nil
 		}
-		return []string{fmt.Sprintf("the answers differ, and cannot be compared by path: %v", orErr(werr, gerr))}
+		return []string{fmt.Sprintf("the answers differ, and cannot be compared by path: %v", cmp.Or(werr, gerr))}
 	}
 	rep := jsondiff.Compare(wv, gv, o)
 	lines := itemLines(rep.Diffs)
@@ -121,13 +122,6 @@ func answerDiffs(want, got []byte, o jsondiff.Options) []string {
 		lines = append(lines, fmt.Sprintf("… and %d more differences", rep.Omitted))
 	}
 	return lines
-}
-
-func orErr(a, b error) error {
-	if a != nil {
-		return a
-	}
-	return b
 }
 
 // itemChange is what happened to one item of a keyed list.
