@@ -157,9 +157,7 @@ func (b *sessionReader) turn(m *proto.Message) bool {
 // retry takes a modern-era retry of st: its inputResponses are the
 // client's answers to the input the last round asked for.
 func (b *sessionReader) retry(st *replayStep, m *proto.Message) {
-	var p struct {
-		InputResponses map[string]json.RawMessage `json:"inputResponses"`
-	}
+	var p proto.InputRetry
 	_ = json.Unmarshal(m.Params, &p)
 	for _, key := range st.input.InputKeys() {
 		if raw, ok := p.InputResponses[key]; ok {
