@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpscope/mcpscope/internal/rectest"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/recordings/export"
 )
@@ -57,13 +58,7 @@ func TestReplayAgainstPartialRecording(t *testing.T) {
 	if n := editRecording(t, rec, nil, `"dir":"in"`, `\"result\":{}`); n != 1 {
 		t.Fatalf("%d ping answers dropped", n)
 	}
-	b, err := os.ReadFile(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(rec, b[:len(b)-5], 0o600); err != nil { // the end line, torn
-		t.Fatal(err)
-	}
+	rectest.Cut(t, rec, 5) // the end line, torn
 	r := replayAgainst(t, rec, nil)
 	r.mustExit(t, ExitOK)
 	stdoutIs(t, r, "skipped ping: no answer was recorded", "ok      tools/list", "1 request sent again: 1 ok, 0 differ, 1 skipped")
