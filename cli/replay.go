@@ -37,7 +37,7 @@ func newReplayCommand() *cobra.Command {
 			if len(args) == 1 {
 				file = args[0]
 			}
-			return runReplayTUI(cmd, file, f)
+			return runReplayTUI(cmd, file)
 		},
 	}
 	f.run.register(cmd.Flags())

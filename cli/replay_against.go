@@ -1,12 +1,13 @@
 package cli
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/mcpscope/mcpscope/recordings"
 )
 
 // replayAgainstHelp is what `replay --help` says of --against.
@@ -120,7 +121,7 @@ func sameFile(a, b string) bool {
 // recording masked.
 func (s *recordedSession) sendsMasked() bool {
 	for _, st := range s.steps {
-		if bytes.Contains(st.params, []byte("<redacted ")) {
+		if recordings.HoldsMask(st.params) {
 			return true
 		}
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -110,37 +111,17 @@ func answerDiffs(want, got []byte, o jsondiff.Options) []string {
 		if bytes.Equal(want, got) {
 			return nil
 		}
-		return []string{fmt.Sprintf("the answers differ, and cannot be compared by path: %v", orErr(werr, gerr))}
+		return []string{fmt.Sprintf("the answers differ, and cannot be compared by path: %v", cmp.Or(werr, gerr))}
 	}
 	rep := jsondiff.Compare(wv, gv, o)
 	lines := itemLines(rep.Diffs)
 	for _, d := range rep.Diffs {
-		lines = append(lines, diffLine(d))
+		lines = append(lines, d.Line(diffValueMax))
 	}
 	if rep.Omitted > 0 {
 		lines = append(lines, fmt.Sprintf("… and %d more differences", rep.Omitted))
 	}
 	return lines
-}
-
-func orErr(a, b error) error {
-	if a != nil {
-		return a
-	}
-	return b
-}
-
-// diffLine renders a difference: PATH: OLD → NEW, "(none)" for a side
-// that lacks the path.
-func diffLine(d jsondiff.Difference) string {
-	old, new := jsondiff.Render(d.Old, diffValueMax), jsondiff.Render(d.New, diffValueMax)
-	switch d.Kind {
-	case jsondiff.Added:
-		old = "(none)"
-	case jsondiff.Removed:
-		new = "(none)"
-	}
-	return d.Path().String() + ": " + old + " → " + new
 }
 
 // itemChange is what happened to one item of a keyed list.

@@ -3,13 +3,12 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/recordings/export"
 )
 
 // recordedSession is what replay --against takes from a recording: the
@@ -54,7 +53,7 @@ type sessionReader struct {
 
 // readRecording reads the recording at path. A recording cut short gives
 // what it holds before the cut; a corrupt line is skipped; both are said in
-// warnings.
+// warnings, the first export.MaxCorruptNamed corrupt lines by name.
 func readRecording(path string) (*recordedSession, error) {
 	rd, err := recordings.Open(path)
 	if err != nil {
@@ -64,24 +63,23 @@ func readRecording(path string) (*recordedSession, error) {
 	b := &sessionReader{sent: map[string]*replayStep{}, questions: map[string]string{},
 		sessions: map[string]*recordedInteraction{}, retryOf: map[string]*replayStep{}}
 	b.s.redacted = rd.Header().Redaction != recordings.RedactNone
-	for {
-		rec, err := rd.Next()
-		var corrupt *recordings.CorruptError
-		var torn *recordings.TruncatedError
-		switch {
-		case errors.Is(err, io.EOF):
-			return b.done(), nil
-		case errors.As(err, &torn):
-			b.s.warnings = append(b.s.warnings, err.Error())
-			return b.done(), nil
-		case errors.As(err, &corrupt):
-			b.s.warnings = append(b.s.warnings, err.Error()+"; it is skipped")
-			continue
-		case err != nil:
-			return nil, usagef("%s: %w", path, err)
-		}
+	d, err := export.Walk(rd, func(rec *recordings.Record) error {
 		b.add(rec)
+		return nil
+	})
+	if err != nil {
+		return nil, usagef("%s: %w", path, err)
 	}
+	for _, c := range d.Corrupt {
+		b.s.warnings = append(b.s.warnings, c.Error()+"; it is skipped")
+	}
+	if more := d.Skipped - len(d.Corrupt); more > 0 {
+		b.s.warnings = append(b.s.warnings, corruptLines(more)+" more skipped")
+	}
+	if d.Torn != nil {
+		b.s.warnings = append(b.s.warnings, d.Torn.Error())
+	}
+	return b.done(), nil
 }
 
 // add takes one record into the session.
@@ -159,9 +157,7 @@ func (b *sessionReader) turn(m *proto.Message) bool {
 // retry takes a modern-era retry of st: its inputResponses are the
 // client's answers to the input the last round asked for.
 func (b *sessionReader) retry(st *replayStep, m *proto.Message) {
-	var p struct {
-		InputResponses map[string]json.RawMessage `json:"inputResponses"`
-	}
+	var p proto.InputRetry
 	_ = json.Unmarshal(m.Params, &p)
 	for _, key := range st.input.InputKeys() {
 		if raw, ok := p.InputResponses[key]; ok {

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpscope/mcpscope/internal/rectest"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/recordings/export"
 )
 
 // Command lines and recordings replay --against refuses: exit 2 before
@@ -56,17 +58,35 @@ func TestReplayAgainstPartialRecording(t *testing.T) {
 	if n := editRecording(t, rec, nil, `"dir":"in"`, `\"result\":{}`); n != 1 {
 		t.Fatalf("%d ping answers dropped", n)
 	}
-	b, err := os.ReadFile(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(rec, b[:len(b)-5], 0o600); err != nil { // the end line, torn
-		t.Fatal(err)
-	}
+	rectest.Cut(t, rec, 5) // the end line, torn
 	r := replayAgainst(t, rec, nil)
 	r.mustExit(t, ExitOK)
 	stdoutIs(t, r, "skipped ping: no answer was recorded", "ok      tools/list", "1 request sent again: 1 ok, 0 differ, 1 skipped")
 	if !strings.HasPrefix(r.stderr, "warning: the recording is cut short: line ") || strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("stderr %q", r.stderr)
+	}
+}
+
+// Corrupt lines are skipped and named, the first export.MaxCorruptNamed
+// of them; the rest are counted in one warning.
+func TestReplayAgainstCorruptLines(t *testing.T) {
+	t.Parallel()
+	rec := record(t, "tools")
+	b, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	header, rest, _ := strings.Cut(string(b), "\n")
+	corrupt := strings.Repeat("{\"k\":\"frame\",}\n", export.MaxCorruptNamed+2)
+	if err := os.WriteFile(rec, []byte(header+"\n"+corrupt+rest), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := replayAgainst(t, rec, nil)
+	r.mustExit(t, ExitOK)
+	stdoutIs(t, r, "ok      tools/list", "1 request sent again: 1 ok, 0 differ, 0 skipped")
+	lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")
+	if len(lines) != export.MaxCorruptNamed+1 || !strings.HasPrefix(lines[0], "warning: line 2 (byte ") ||
+		!strings.HasSuffix(lines[0], "; it is skipped") || lines[len(lines)-1] != "warning: 2 corrupt lines more skipped" {
 		t.Errorf("stderr %q", r.stderr)
 	}
 }

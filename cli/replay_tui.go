@@ -15,7 +15,7 @@ import (
 
 // runReplayTUI opens a recording in the TUI; without a file it lists the
 // recent ones in the state directory to pick from first.
-func runReplayTUI(cmd *cobra.Command, file string, _ *replayFlags) error {
+func runReplayTUI(cmd *cobra.Command, file string) error {
 	if file == "" {
 		picked, err := pickRecording(cmd)
 		if err != nil || picked == "" {

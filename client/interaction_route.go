@@ -29,21 +29,16 @@ type interactionRegistry struct {
 	parked     []*proto.Message // requests for a session not known yet
 }
 
-// interactionKey is the key a sessionId is routed by: the inner sessionId
-// of a stateless server's token (which changes as the session advances),
-// or the id itself.
-func interactionKey(sessionID string) string {
+// InteractionKey returns the key that names an interactive session
+// whatever its sessionId has become, the key a sessionId is routed by: the
+// session id inside a stateless server's signed token (which changes as
+// the session advances), or the sessionId itself.
+func InteractionKey(sessionID string) string {
 	if tok, ok := proto.DecodeSessionToken(sessionID); ok {
 		return tok.SessionID
 	}
 	return sessionID
 }
-
-// InteractionKey returns the key that names an interactive session
-// whatever its sessionId has become: the session id inside a stateless
-// server's signed token (which changes as the session advances), or the
-// sessionId itself.
-func InteractionKey(sessionID string) string { return interactionKey(sessionID) }
 
 // isInteractionRequest reports whether method is a server → client request
 // of interactive sessions.
@@ -110,7 +105,7 @@ func (s *Session) handleInteractionLocked(m *proto.Message, acks []interactionAc
 		return append(acks, interactionAck{id: *m.ID, err: &proto.Error{Code: proto.CodeInvalidParams,
 			Message: fmt.Sprintf("%s params must be an object with a sessionId", m.Method)}})
 	}
-	key := interactionKey(head.SessionID)
+	key := InteractionKey(head.SessionID)
 	i := reg.open[key]
 	if i == nil {
 		if st, ok := reg.ended[key]; ok {

@@ -102,7 +102,7 @@ func (s *Session) addInteractionLocked(tool string, res proto.InteractionStartRe
 	if s.failure != nil {
 		return nil, s.failure
 	}
-	key := interactionKey(res.SessionID)
+	key := InteractionKey(res.SessionID)
 	if _, dup := s.inter.open[key]; dup {
 		return nil, &ProtocolError{Msg: fmt.Sprintf("the server started session %s twice", key)}
 	}

@@ -59,11 +59,19 @@ func foldAt[T string | []byte](s T, i int, w string) bool {
 	return true
 }
 
+// maskWords start the words a masked value begins with when they fit.
+const maskWords = "<redacted "
+
+// HoldsMask reports whether body holds a value masked with words, as mask
+// writes it ("<redacted N bytes>"); a value short enough to be masked with
+// '*' alone is not told from stars.
+func HoldsMask(body []byte) bool { return bytes.Contains(body, []byte(maskWords)) }
+
 // mask overwrites b with "<redacted N bytes>" padded with '*' to len(b),
 // or with '*' alone when the words do not fit: the length of every byte
 // range, and so every length prefix and annotation, stays true.
 func mask(b []byte) {
-	label := "<redacted " + strconv.Itoa(len(b)) + " bytes>"
+	label := maskWords + strconv.Itoa(len(b)) + " bytes>"
 	if len(label) > len(b) {
 		label = ""
 	}

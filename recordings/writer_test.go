@@ -91,6 +91,18 @@ func TestRedactionMasksJSONInsideAString(t *testing.T) {
 	}
 }
 
+// HoldsMask finds a value Redact masked with words, and nothing in a body
+// without one.
+func TestHoldsMask(t *testing.T) {
+	body := []byte(`{"params":{"name":"login","arguments":{"password":"correct horse battery staple"}}}`)
+	if HoldsMask(body) {
+		t.Errorf("HoldsMask(%s)", body)
+	}
+	if masked := Redact(body); !HoldsMask(masked) {
+		t.Errorf("HoldsMask(%s) is false", masked)
+	}
+}
+
 // A form body's secret fields are masked, the rest kept.
 func TestRedactionMasksFormFields(t *testing.T) {
 	body := "grant_type=refresh_token&refresh_token=r-123456&client_id=app&client_secret=shh-9999"

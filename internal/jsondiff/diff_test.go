@@ -20,14 +20,7 @@ func decode(t testing.TB, s string) any {
 func lines(r Report) []string {
 	var out []string
 	for _, d := range r.Diffs {
-		old, new := Render(d.Old, 80), Render(d.New, 80)
-		switch d.Kind {
-		case Added:
-			old = "(none)"
-		case Removed:
-			new = "(none)"
-		}
-		out = append(out, d.Path().String()+": "+old+" → "+new)
+		out = append(out, d.Line(80))
 	}
 	if r.Omitted > 0 {
 		out = append(out, fmt.Sprintf("+%d", r.Omitted))

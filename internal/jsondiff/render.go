@@ -54,6 +54,20 @@ func Render(v any, max int) string {
 	return b.String()
 }
 
+// Line renders the difference as PATH: OLD → NEW, each value by Render
+// with max, "(none)" for the side that lacks the path. Like Render's, the
+// text is not yet safe for a terminal.
+func (d Difference) Line(max int) string {
+	old, new := Render(d.Old, max), Render(d.New, max)
+	switch d.Kind {
+	case Added:
+		old = "(none)"
+	case Removed:
+		new = "(none)"
+	}
+	return d.Path().String() + ": " + old + " → " + new
+}
+
 // literal is text Render writes as it is: punctuation and member names.
 type literal string
 
