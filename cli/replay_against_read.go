@@ -8,7 +8,6 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/recordings"
-	"github.com/mcpscope/mcpscope/recordings/export"
 )
 
 // recordedSession is what replay --against takes from a recording: the
@@ -53,7 +52,7 @@ type sessionReader struct {
 
 // readRecording reads the recording at path. A recording cut short gives
 // what it holds before the cut; a corrupt line is skipped; both are said in
-// warnings, the first export.MaxCorruptNamed corrupt lines by name.
+// warnings, the first recordings.MaxCorruptNamed corrupt lines by name.
 func readRecording(path string) (*recordedSession, error) {
 	rd, err := recordings.Open(path)
 	if err != nil {
@@ -63,7 +62,7 @@ func readRecording(path string) (*recordedSession, error) {
 	b := &sessionReader{sent: map[string]*replayStep{}, questions: map[string]string{},
 		sessions: map[string]*recordedInteraction{}, retryOf: map[string]*replayStep{}}
 	b.s.redacted = rd.Header().Redaction != recordings.RedactNone
-	d, err := export.Walk(rd, func(rec *recordings.Record) error {
+	d, err := recordings.Walk(rd, func(rec *recordings.Record) error {
 		b.add(rec)
 		return nil
 	})

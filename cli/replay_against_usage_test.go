@@ -9,7 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/rectest"
 	"github.com/mcpscope/mcpscope/proto"
-	"github.com/mcpscope/mcpscope/recordings/export"
+	"github.com/mcpscope/mcpscope/recordings"
 )
 
 // Command lines and recordings replay --against refuses: exit 2 before
@@ -67,7 +67,7 @@ func TestReplayAgainstPartialRecording(t *testing.T) {
 	}
 }
 
-// Corrupt lines are skipped and named, the first export.MaxCorruptNamed
+// Corrupt lines are skipped and named, the first recordings.MaxCorruptNamed
 // of them; the rest are counted in one warning.
 func TestReplayAgainstCorruptLines(t *testing.T) {
 	t.Parallel()
@@ -77,7 +77,7 @@ func TestReplayAgainstCorruptLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	header, rest, _ := strings.Cut(string(b), "\n")
-	corrupt := strings.Repeat("{\"k\":\"frame\",}\n", export.MaxCorruptNamed+2)
+	corrupt := strings.Repeat("{\"k\":\"frame\",}\n", recordings.MaxCorruptNamed+2)
 	if err := os.WriteFile(rec, []byte(header+"\n"+corrupt+rest), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestReplayAgainstCorruptLines(t *testing.T) {
 	r.mustExit(t, ExitOK)
 	stdoutIs(t, r, "ok      tools/list", "1 request sent again: 1 ok, 0 differ, 0 skipped")
 	lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")
-	if len(lines) != export.MaxCorruptNamed+1 || !strings.HasPrefix(lines[0], "warning: line 2 (byte ") ||
+	if len(lines) != recordings.MaxCorruptNamed+1 || !strings.HasPrefix(lines[0], "warning: line 2 (byte ") ||
 		!strings.HasSuffix(lines[0], "; it is skipped") || lines[len(lines)-1] != "warning: 2 corrupt lines more skipped" {
 		t.Errorf("stderr %q", r.stderr)
 	}
