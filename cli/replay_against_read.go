@@ -69,15 +69,7 @@ func readRecording(path string) (*recordedSession, error) {
 	if err != nil {
 		return nil, usagef("%s: %w", path, err)
 	}
-	for _, c := range d.Corrupt {
-		b.s.warnings = append(b.s.warnings, c.Error()+"; it is skipped")
-	}
-	if more := d.Skipped - len(d.Corrupt); more > 0 {
-		b.s.warnings = append(b.s.warnings, corruptLines(more)+" more skipped")
-	}
-	if d.Torn != nil {
-		b.s.warnings = append(b.s.warnings, d.Torn.Error())
-	}
+	b.s.warnings = damageWarnings(d, "")
 	return b.done(), nil
 }
 
