@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -58,31 +59,39 @@ func (w *walk) httpClient() *http.Client {
 
 // newRequest builds a probe request with the user's headers and Origin.
 func (w *walk) newRequest(ctx context.Context, method string, body io.Reader) (*http.Request, error) {
-	req, err := http.NewRequestWithContext(ctx, method, w.httpURL(), body)
+	u := httpOf(w.cfg.URL)
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), body)
 	if err != nil {
 		return nil, fail(Usage, "check the URL", "building the request: %w", err)
 	}
-	for k, vs := range w.cfg.Header {
-		for _, v := range vs {
-			req.Header.Add(k, v)
-		}
-	}
-	if w.cfg.Origin != "" {
-		req.Header.Set("Origin", w.cfg.Origin)
-	}
+	req.Header = w.header()
 	return req, nil
 }
 
-// httpURL is the target's URL with the http scheme its transport uses.
-func (w *walk) httpURL() string {
-	u := *w.cfg.URL
-	switch strings.ToLower(u.Scheme) {
-	case "ws":
-		u.Scheme = "http"
-	case "wss":
-		u.Scheme = "https"
+// header is what every probe sends besides its own headers: the user's
+// headers and Origin.
+func (w *walk) header() http.Header {
+	h := w.cfg.Header.Clone()
+	if h == nil {
+		h = http.Header{}
 	}
-	return u.String()
+	if w.cfg.Origin != "" {
+		h.Set("Origin", w.cfg.Origin)
+	}
+	return h
+}
+
+// httpOf is a copy of u with the http scheme its transport uses: http for
+// ws, https for wss.
+func httpOf(u *url.URL) url.URL {
+	c := *u
+	switch strings.ToLower(c.Scheme) {
+	case "ws":
+		c.Scheme = "http"
+	case "wss":
+		c.Scheme = "https"
+	}
+	return c
 }
 
 // probeHTTP posts a ping (or, for the 2024-11-05 SSE transport, opens the

@@ -5,7 +5,6 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
-	"net/http"
 
 	"github.com/quic-go/quic-go"
 	wt "github.com/quic-go/webtransport-go"
@@ -45,14 +44,7 @@ func (w *walk) quic() {
 		defer d.Close()
 		u := *w.cfg.URL
 		u.Scheme = "https"
-		hdr := w.cfg.Header.Clone()
-		if hdr == nil {
-			hdr = http.Header{}
-		}
-		if w.cfg.Origin != "" {
-			hdr.Set("Origin", w.cfg.Origin)
-		}
-		rsp, sess, err := d.Dial(ctx, u.String(), hdr)
+		rsp, sess, err := d.Dial(ctx, u.String(), w.header())
 		if err != nil {
 			if rsp != nil {
 				detail, _, jerr := judgeHTTP("CONNECT", rsp, w.cfg.Origin, false)
