@@ -63,22 +63,22 @@ func runDoctor(ctx context.Context, f *runFlags, target Target, io streams) erro
 // does.
 func doctorConfig(plan *connectPlan, target Target) (doctor.Config, error) {
 	f := plan.flags
-	header, err := parseHeaders(f.headers)
+	r, err := remoteOf(f.transportOptions(), "")
 	if err != nil {
 		return doctor.Config{}, err
 	}
 	return doctor.Config{
-		Transport: target.Transport,
-		URL:       target.URL,
-		Argv:      target.Argv,
-		Timeout:   f.timeout,
-		MaxTime:   f.maxTime,
-		Header:    header,
-		Origin:    f.origin,
-		CertHash:  f.certHash,
-		Insecure:  f.insecure,
-		Connector: doctorConnector{plan: plan, target: target},
-		Classify:  doctorClass,
+		Transport:  target.Transport,
+		URL:        target.URL,
+		Argv:       target.Argv,
+		Timeout:    f.timeout,
+		MaxTime:    f.maxTime,
+		Header:     r.header,
+		Origin:     f.origin,
+		CertHashes: r.certHashes,
+		Insecure:   f.insecure,
+		Connector:  doctorConnector{plan: plan, target: target},
+		Classify:   doctorClass,
 	}, nil
 }
 
