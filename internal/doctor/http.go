@@ -4,9 +4,11 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -24,27 +26,40 @@ type challenge struct {
 	header string // the WWW-Authenticate header(s)
 }
 
-// httpLayer checks the HTTP exchange (or the WebSocket upgrade) and then
-// whether the server asks for credentials.
-func (w *walk) httpLayer() {
-	var ch *challenge
+// httpLayer checks the HTTP exchange (or the WebSocket upgrade) on conn,
+// the connection of the tcp and tls steps, and then whether the server
+// asks for credentials.
+func (w *walk) httpLayer(conn net.Conn) {
+	name, probe := "http", w.probeHTTP
 	switch w.cfg.Transport {
 	case "ws", "tools-ws", "gateway":
-		w.step("websocket", func(ctx context.Context) (string, error) {
-			var err error
-			var detail string
-			detail, ch, err = w.probeUpgrade(ctx)
-			return detail, err
-		})
-	default:
-		w.step("http", func(ctx context.Context) (string, error) {
-			var err error
-			var detail string
-			detail, ch, err = w.probeHTTP(ctx)
-			return detail, err
-		})
+		name, probe = "websocket", w.probeUpgrade
 	}
+	var ch *challenge
+	w.step(name, func(ctx context.Context) (detail string, err error) {
+		detail, ch, err = probe(ctx, w.clientOn(conn))
+		return detail, err
+	})
 	w.auth(ch)
+}
+
+// clientOn is the probes' client sending its one request on conn, the
+// connection the earlier steps opened and checked, instead of dialing.
+func (w *walk) clientOn(conn net.Conn) *http.Client {
+	c := w.httpClient()
+	held := make(chan net.Conn, 1)
+	held <- conn
+	take := func(context.Context, string, string) (net.Conn, error) {
+		select {
+		case c := <-held:
+			return c, nil
+		default:
+			return nil, errors.New("the probe's connection is used already")
+		}
+	}
+	tr := c.Transport.(*http.Transport)
+	tr.DialContext, tr.DialTLSContext = take, take
+	return c
 }
 
 // httpClient is the probes' client: the flags' TLS verification, no
@@ -97,7 +112,7 @@ func httpOf(u *url.URL) url.URL {
 // probeHTTP posts a ping (or, for the 2024-11-05 SSE transport, opens the
 // event stream) and judges the answer: its status, content type, a redirect,
 // an Origin refusal, a 401 challenge.
-func (w *walk) probeHTTP(ctx context.Context) (string, *challenge, error) {
+func (w *walk) probeHTTP(ctx context.Context, client *http.Client) (string, *challenge, error) {
 	method, accept := http.MethodPost, "application/json, text/event-stream"
 	var body io.Reader = strings.NewReader(probeBody)
 	if w.cfg.Transport == "sse" {
@@ -111,7 +126,7 @@ func (w *walk) probeHTTP(ctx context.Context) (string, *challenge, error) {
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	resp, err := w.httpClient().Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		return "", nil, fmt.Errorf("%s %s: %w", method, w.cfg.URL.Redacted(), err)
 	}
@@ -170,7 +185,7 @@ func orNone(s string) string {
 
 // probeUpgrade asks for the WebSocket upgrade with the subprotocol "mcp"
 // and judges the answer.
-func (w *walk) probeUpgrade(ctx context.Context) (string, *challenge, error) {
+func (w *walk) probeUpgrade(ctx context.Context, client *http.Client) (string, *challenge, error) {
 	req, err := w.newRequest(ctx, http.MethodGet, nil)
 	if err != nil {
 		return "", nil, err
@@ -182,7 +197,7 @@ func (w *walk) probeUpgrade(ctx context.Context) (string, *challenge, error) {
 	req.Header.Set("Sec-WebSocket-Version", "13")
 	req.Header.Set("Sec-WebSocket-Key", base64.StdEncoding.EncodeToString(key[:]))
 	req.Header.Set("Sec-WebSocket-Protocol", "mcp")
-	resp, err := w.httpClient().Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		return "", nil, fmt.Errorf("upgrading %s: %w", w.cfg.URL.Redacted(), err)
 	}

@@ -7,20 +7,17 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
-	"net"
 	"time"
 
 	"github.com/mcpscope/mcpscope/internal/tlscert"
 	"github.com/mcpscope/mcpscope/internal/tlsconf"
 )
 
-// checkTLS runs the TLS handshake over conn without verifying, then
+// checkTLS runs the TLS handshake of tc, which does not verify, then
 // verifies the certificate itself so that it can say what is wrong: a
 // self-signed certificate (and the --cert-hash that pins it), an unknown
 // authority, an expired certificate, a name mismatch.
-func (w *walk) checkTLS(ctx context.Context, conn net.Conn) (string, error) {
-	host := w.cfg.URL.Hostname()
-	tc := tls.Client(conn, &tls.Config{ServerName: host, InsecureSkipVerify: true, MinVersion: tls.VersionTLS12})
+func (w *walk) checkTLS(ctx context.Context, tc *tls.Conn) (string, error) {
 	if err := tc.HandshakeContext(ctx); err != nil {
 		return "", fail(Connection, "check that the port speaks TLS (or use http:// / ws:// for a plain server)", "TLS handshake with %s: %w", w.hostPort(), err)
 	}

@@ -169,10 +169,13 @@ func (w *walk) network() {
 		return describeAddrs(u.Hostname(), addrs), err
 	})
 	if w.cfg.Transport == "wt" {
-		w.quic()
+		w.quic(addrs)
 	} else {
-		w.tcpTLS(addrs)
-		w.httpLayer()
+		conn := w.tcpTLS(addrs)
+		if conn != nil {
+			defer conn.Close()
+		}
+		w.httpLayer(conn)
 	}
 	w.session()
 }
