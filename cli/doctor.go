@@ -39,7 +39,11 @@ func newDoctorCommand() *cobra.Command {
 // runDoctor walks the layers to target, prints the checklist on out and
 // returns the first failure with its exit code.
 func runDoctor(ctx context.Context, f *runFlags, target Target, io streams) error {
-	cfg, err := doctorConfig(f, target)
+	plan, err := f.plan()
+	if err != nil {
+		return err
+	}
+	cfg, err := doctorConfig(plan, target)
 	if err != nil {
 		return err
 	}
@@ -54,28 +58,27 @@ func runDoctor(ctx context.Context, f *runFlags, target Target, io streams) erro
 	return withExit(doctorExit(failed.Class), fmt.Errorf("doctor: %s failed", failed.Step))
 }
 
-// doctorConfig turns the flags and the target into the walk's configuration.
-func doctorConfig(f *runFlags, target Target) (doctor.Config, error) {
-	plan, err := f.plan()
-	if err != nil {
-		return doctor.Config{}, err
-	}
-	header, err := parseHeaders(f.transportOptions(target).Headers)
+// doctorConfig turns the plan's flags and the target into the walk's
+// configuration; its sessions answer the server's questions as the plan
+// does.
+func doctorConfig(plan *connectPlan, target Target) (doctor.Config, error) {
+	f := plan.flags
+	r, err := remoteOf(f.transportOptions(target), "")
 	if err != nil {
 		return doctor.Config{}, err
 	}
 	return doctor.Config{
-		Transport: target.Transport,
-		URL:       target.URL,
-		Argv:      target.Argv,
-		Timeout:   f.timeout,
-		MaxTime:   f.maxTime,
-		Header:    header,
-		Origin:    f.origin,
-		CertHash:  f.certHash,
-		Insecure:  f.insecure,
-		Connector: doctorConnector{plan: plan, target: target},
-		Classify:  doctorClass,
+		Transport:  target.Transport,
+		URL:        target.URL,
+		Argv:       target.Argv,
+		Timeout:    f.timeout,
+		MaxTime:    f.maxTime,
+		Header:     r.header,
+		Origin:     f.origin,
+		CertHashes: r.certHashes,
+		Insecure:   f.insecure,
+		Connector:  doctorConnector{plan: plan, target: target},
+		Classify:   doctorClass,
 	}, nil
 }
 

@@ -258,3 +258,19 @@ func TestDoctorCommandExitingBeforeTheHandshake(t *testing.T) {
 		t.Errorf("the exit is not named:\n%s", r.stdout)
 	}
 }
+
+func TestDoctorTakesSeveralPinsAsTheTransportsDo(t *testing.T) {
+	t.Parallel()
+	url, pin := selfSignedServer(t, http.NotFoundHandler())
+	other := "sha256:" + strings.Repeat("00", 32)
+	r := doctorRun(t, "--cert-hash", other+","+pin, url+"/mcp")
+	r.mustFailAt(t, "http", ExitConnection)
+	if !strings.Contains(r.stdout, "pinned by --cert-hash") {
+		t.Fatalf("tls did not pass with the second pin:\n%s", r.stdout)
+	}
+	r = doctorRun(t, "--cert-hash", other, url+"/mcp")
+	r.mustFailAt(t, "tls", ExitConnection)
+	if !strings.Contains(r.stdout, "fix: pin the certificate the server presents: --cert-hash "+pin+"\n") {
+		t.Fatalf("the fix does not give the server's pin %s:\n%s", pin, r.stdout)
+	}
+}

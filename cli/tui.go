@@ -67,13 +67,16 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, onConnect []ui.Reque
 		return link, err
 	}
 	cfg := ui.Config{Store: capture.NewStore(capture.Config{}), Dial: dial, Target: target.String(), OnConnect: onConnect}
+	// The doctor's sessions answer from the answers file, never through
+	// the TUI's questions: a copy of the plan taken before they are set.
+	doctorPlan := *plan
+	if dcfg, err := doctorConfig(&doctorPlan, target); err == nil {
+		cfg.Diagnose = func(ctx context.Context) doctor.Report { return doctor.Run(ctx, dcfg) }
+	}
 	if f.answers == "" {
 		// Without an answers file the user answers the server's questions.
 		cfg.Questions = question.NewBridge(plan.roots)
 		plan.questions = cfg.Questions
-	}
-	if dcfg, err := doctorConfig(f, target); err == nil {
-		cfg.Diagnose = func(ctx context.Context) doctor.Report { return doctor.Run(ctx, dcfg) }
 	}
 	if f.insecure {
 		cfg.Notice = insecureNotice

@@ -34,5 +34,5 @@ func (m *Model) diagnosed(msg diagnosedMsg) tea.Cmd {
 	}
 	var b strings.Builder
 	_ = msg.report.Render(&b, doctor.RenderOptions{})
-	return m.openOverlay(serverinfo.Text(m.keys.Keys, m.styles, "Connection doctor", strings.TrimRight(b.String(), "\n")))
+	return m.openOverlay(serverinfo.Text(driver{m}, "Connection doctor", strings.TrimRight(b.String(), "\n")))
 }

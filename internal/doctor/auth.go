@@ -52,13 +52,7 @@ func metadataURLs(target *url.URL, header string) []string {
 	if m := resourceMetadataParam.FindStringSubmatch(header); m != nil {
 		urls = append(urls, m[1])
 	}
-	base := url.URL{Scheme: target.Scheme, Host: target.Host}
-	switch strings.ToLower(base.Scheme) {
-	case "ws":
-		base.Scheme = "http"
-	case "wss":
-		base.Scheme = "https"
-	}
+	base := httpOf(&url.URL{Scheme: target.Scheme, Host: target.Host})
 	if p := strings.TrimSuffix(target.Path, "/"); p != "" {
 		withPath := base
 		withPath.Path = wellKnownPRM + p

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -170,4 +171,29 @@ func FuzzMetadataURLs(f *testing.F) {
 			t.Fatalf("%d URLs", len(urls))
 		}
 	})
+}
+
+func TestProbeGoesOnTheConnectionOfTheTCPStep(t *testing.T) {
+	for _, tlsOn := range []bool{false, true} {
+		var opened atomic.Int32
+		srv := httptest.NewUnstartedServer(http.NotFoundHandler())
+		srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+			if s == http.StateNew {
+				opened.Add(1)
+			}
+		}
+		if tlsOn {
+			srv.StartTLS()
+		} else {
+			srv.Start()
+		}
+		r := walkURL(t, srv.URL+"/mcp", Config{Insecure: true})
+		srv.Close()
+		if f := r.Failure(); f == nil || f.Step != "http" {
+			t.Fatalf("TLS %v: failure %+v, want the 404 at http:\n%s", tlsOn, f, render(t, r))
+		}
+		if n := opened.Load(); n != 1 {
+			t.Errorf("TLS %v: the walk opened %d connections, want 1:\n%s", tlsOn, n, render(t, r))
+		}
+	}
 }

@@ -4,10 +4,13 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -23,27 +26,40 @@ type challenge struct {
 	header string // the WWW-Authenticate header(s)
 }
 
-// httpLayer checks the HTTP exchange (or the WebSocket upgrade) and then
-// whether the server asks for credentials.
-func (w *walk) httpLayer() {
-	var ch *challenge
+// httpLayer checks the HTTP exchange (or the WebSocket upgrade) on conn,
+// the connection of the tcp and tls steps, and then whether the server
+// asks for credentials.
+func (w *walk) httpLayer(conn net.Conn) {
+	name, probe := "http", w.probeHTTP
 	switch w.cfg.Transport {
 	case "ws", "tools-ws", "gateway":
-		w.step("websocket", func(ctx context.Context) (string, error) {
-			var err error
-			var detail string
-			detail, ch, err = w.probeUpgrade(ctx)
-			return detail, err
-		})
-	default:
-		w.step("http", func(ctx context.Context) (string, error) {
-			var err error
-			var detail string
-			detail, ch, err = w.probeHTTP(ctx)
-			return detail, err
-		})
+		name, probe = "websocket", w.probeUpgrade
 	}
+	var ch *challenge
+	w.step(name, func(ctx context.Context) (detail string, err error) {
+		detail, ch, err = probe(ctx, w.clientOn(conn))
+		return detail, err
+	})
 	w.auth(ch)
+}
+
+// clientOn is the probes' client sending its one request on conn, the
+// connection the earlier steps opened and checked, instead of dialing.
+func (w *walk) clientOn(conn net.Conn) *http.Client {
+	c := w.httpClient()
+	held := make(chan net.Conn, 1)
+	held <- conn
+	take := func(context.Context, string, string) (net.Conn, error) {
+		select {
+		case c := <-held:
+			return c, nil
+		default:
+			return nil, errors.New("the probe's connection is used already")
+		}
+	}
+	tr := c.Transport.(*http.Transport)
+	tr.DialContext, tr.DialTLSContext = take, take
+	return c
 }
 
 // httpClient is the probes' client: the flags' TLS verification, no
@@ -58,37 +74,45 @@ func (w *walk) httpClient() *http.Client {
 
 // newRequest builds a probe request with the user's headers and Origin.
 func (w *walk) newRequest(ctx context.Context, method string, body io.Reader) (*http.Request, error) {
-	req, err := http.NewRequestWithContext(ctx, method, w.httpURL(), body)
+	u := httpOf(w.cfg.URL)
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), body)
 	if err != nil {
 		return nil, fail(Usage, "check the URL", "building the request: %w", err)
 	}
-	for k, vs := range w.cfg.Header {
-		for _, v := range vs {
-			req.Header.Add(k, v)
-		}
-	}
-	if w.cfg.Origin != "" {
-		req.Header.Set("Origin", w.cfg.Origin)
-	}
+	req.Header = w.header()
 	return req, nil
 }
 
-// httpURL is the target's URL with the http scheme its transport uses.
-func (w *walk) httpURL() string {
-	u := *w.cfg.URL
-	switch strings.ToLower(u.Scheme) {
-	case "ws":
-		u.Scheme = "http"
-	case "wss":
-		u.Scheme = "https"
+// header is what every probe sends besides its own headers: the user's
+// headers and Origin.
+func (w *walk) header() http.Header {
+	h := w.cfg.Header.Clone()
+	if h == nil {
+		h = http.Header{}
 	}
-	return u.String()
+	if w.cfg.Origin != "" {
+		h.Set("Origin", w.cfg.Origin)
+	}
+	return h
+}
+
+// httpOf is a copy of u with the http scheme its transport uses: http for
+// ws, https for wss.
+func httpOf(u *url.URL) url.URL {
+	c := *u
+	switch strings.ToLower(c.Scheme) {
+	case "ws":
+		c.Scheme = "http"
+	case "wss":
+		c.Scheme = "https"
+	}
+	return c
 }
 
 // probeHTTP posts a ping (or, for the 2024-11-05 SSE transport, opens the
 // event stream) and judges the answer: its status, content type, a redirect,
 // an Origin refusal, a 401 challenge.
-func (w *walk) probeHTTP(ctx context.Context) (string, *challenge, error) {
+func (w *walk) probeHTTP(ctx context.Context, client *http.Client) (string, *challenge, error) {
 	method, accept := http.MethodPost, "application/json, text/event-stream"
 	var body io.Reader = strings.NewReader(probeBody)
 	if w.cfg.Transport == "sse" {
@@ -102,7 +126,7 @@ func (w *walk) probeHTTP(ctx context.Context) (string, *challenge, error) {
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	resp, err := w.httpClient().Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		return "", nil, fmt.Errorf("%s %s: %w", method, w.cfg.URL.Redacted(), err)
 	}
@@ -161,7 +185,7 @@ func orNone(s string) string {
 
 // probeUpgrade asks for the WebSocket upgrade with the subprotocol "mcp"
 // and judges the answer.
-func (w *walk) probeUpgrade(ctx context.Context) (string, *challenge, error) {
+func (w *walk) probeUpgrade(ctx context.Context, client *http.Client) (string, *challenge, error) {
 	req, err := w.newRequest(ctx, http.MethodGet, nil)
 	if err != nil {
 		return "", nil, err
@@ -173,7 +197,7 @@ func (w *walk) probeUpgrade(ctx context.Context) (string, *challenge, error) {
 	req.Header.Set("Sec-WebSocket-Version", "13")
 	req.Header.Set("Sec-WebSocket-Key", base64.StdEncoding.EncodeToString(key[:]))
 	req.Header.Set("Sec-WebSocket-Protocol", "mcp")
-	resp, err := w.httpClient().Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		return "", nil, fmt.Errorf("upgrading %s: %w", w.cfg.URL.Redacted(), err)
 	}

@@ -2,11 +2,13 @@ package doctor
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // resolve looks host up; an IP literal resolves to itself.
@@ -42,18 +44,20 @@ func describeAddrs(host string, addrs []string) string {
 	return fmt.Sprintf("%s → %s%s", host, strings.Join(list, ", "), more)
 }
 
+// port is the URL's port, or its scheme's default.
+func (w *walk) port() string {
+	if port := w.cfg.URL.Port(); port != "" {
+		return port
+	}
+	if w.secure() {
+		return "443"
+	}
+	return "80"
+}
+
 // hostPort is the URL's address with the scheme's default port.
 func (w *walk) hostPort() string {
-	u := w.cfg.URL
-	port := u.Port()
-	if port == "" {
-		port = "80"
-		switch strings.ToLower(u.Scheme) {
-		case "https", "wss", "wt":
-			port = "443"
-		}
-	}
-	return net.JoinHostPort(u.Hostname(), port)
+	return net.JoinHostPort(w.cfg.URL.Hostname(), w.port())
 }
 
 // secure reports whether the URL asks for TLS.
@@ -65,13 +69,42 @@ func (w *walk) secure() bool {
 	return false
 }
 
+// firstAnswer dials the addresses the dns step found, in order, on port
+// and returns the first connection made, or the first error. Each address
+// gets an equal share of the time left, as net.Dialer gives a name's.
+func firstAnswer[C any](ctx context.Context, addrs []string, port string, dial func(ctx context.Context, addr string) (C, error)) (C, error) {
+	var first error
+	for i, a := range addrs {
+		actx, cancel := ctx, context.CancelFunc(func() {})
+		if end, ok := ctx.Deadline(); ok && i < len(addrs)-1 {
+			actx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Until(end)/time.Duration(len(addrs)-i)))
+		}
+		c, err := dial(actx, net.JoinHostPort(a, port))
+		cancel()
+		if err == nil {
+			return c, nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	var none C
+	if first == nil {
+		first = errors.New("no address to dial")
+	}
+	return none, first
+}
+
 // tcpTLS checks that the TCP port accepts a connection and, for https and
-// wss, the TLS handshake and the certificate.
-func (w *walk) tcpTLS(addrs []string) {
+// wss, the TLS handshake and the certificate. It returns the connection,
+// for the HTTP step to send its probe on, or nil when a step failed.
+func (w *walk) tcpTLS(addrs []string) net.Conn {
 	var conn net.Conn
 	w.step("tcp", func(ctx context.Context) (string, error) {
 		var d net.Dialer
-		c, err := d.DialContext(ctx, "tcp", w.hostPort())
+		c, err := firstAnswer(ctx, addrs, w.port(), func(ctx context.Context, addr string) (net.Conn, error) {
+			return d.DialContext(ctx, "tcp", addr)
+		})
 		if err != nil {
 			if errors.Is(err, syscall.ECONNREFUSED) {
 				return "", fail(Connection, "start the server, or check the port in the URL", "nothing listens on %s: %w", w.hostPort(), err)
@@ -83,14 +116,16 @@ func (w *walk) tcpTLS(addrs []string) {
 	})
 	if conn == nil {
 		w.skip("tls", "")
-		return
+		return nil
 	}
-	defer conn.Close()
 	if !w.secure() {
 		w.skip("tls", "plain "+w.cfg.URL.Scheme+"://, no TLS")
-		return
+		return conn
 	}
-	w.step("tls", func(ctx context.Context) (string, error) {
-		return w.checkTLS(ctx, conn)
-	})
+	tc := tls.Client(conn, &tls.Config{ServerName: w.cfg.URL.Hostname(), InsecureSkipVerify: true, MinVersion: tls.VersionTLS12})
+	if !w.step("tls", func(ctx context.Context) (string, error) { return w.checkTLS(ctx, tc) }) {
+		_ = conn.Close()
+		return nil
+	}
+	return tc
 }

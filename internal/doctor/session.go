@@ -73,38 +73,12 @@ func (w *walk) session() {
 	}
 	s := w.cfg.Connector.Session(t)
 	defer s.Close()
-	var connected <-chan connectResult
+	connect, fix := s.Connect, "the server did not complete the handshake; mcpscope tools --trace shows the frames"
 	if isStdio {
-		connected = w.connectAsync(s, watch)
-		w.startStep(watch)
-	}
-	var connect connectResult
-	if isStdio {
-		w.step("stdout", func(ctx context.Context) (string, error) {
-			select {
-			case connect = <-connected:
-			case <-junk.found:
-			case <-ctx.Done():
-				return "", context.Cause(ctx)
-			}
-			if j := junk.seen(); j != nil {
-				return "", fail(Protocol, "make the server write its logs to stderr: stdout carries only JSON-RPC", "%w", j)
-			}
-			return "nothing but JSON-RPC until the handshake ended", nil
-		})
+		connect, fix = w.startAndStdout(s, watch, junk), "run the command by hand to see why it stops"
 	}
 	w.step("handshake", func(ctx context.Context) (string, error) {
-		err := connect.err
-		if isStdio {
-			w.took = connect.took
-		} else {
-			err = s.Connect(ctx)
-		}
-		if err != nil {
-			fix := "the server did not complete the handshake; mcpscope tools --trace shows the frames"
-			if isStdio {
-				fix = "run the command by hand to see why it stops"
-			}
+		if err := connect(ctx); err != nil {
 			return "", w.classify(client.BeforeHandshake(err), fix)
 		}
 		return describeSession(s), nil

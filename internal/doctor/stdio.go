@@ -48,8 +48,38 @@ func newStartWatch(t client.Transport) *startWatch {
 // Start starts the transport and tells the watcher.
 func (s *startWatch) Start(ctx context.Context, deliver func(*proto.Message)) error {
 	err := s.Transport.Start(ctx, deliver)
-	s.once.Do(func() { s.err = err; close(s.started) })
+	s.ended(err)
 	return err
+}
+
+// ended tells the watcher, once, that the start is over, with err.
+func (s *startWatch) ended(err error) {
+	s.once.Do(func() { s.err = err; close(s.started) })
+}
+
+// startAndStdout runs the start and stdout steps of a command while the
+// session connects in the background, and returns the handshake step's
+// connect: the background Connect's result, timed as it ran.
+func (w *walk) startAndStdout(s *client.Session, watch *startWatch, junk *junkWatch) func(context.Context) error {
+	connected := w.connectAsync(s, watch)
+	w.startStep(watch)
+	var connect connectResult
+	w.step("stdout", func(ctx context.Context) (string, error) {
+		select {
+		case connect = <-connected:
+		case <-junk.found:
+		case <-ctx.Done():
+			return "", context.Cause(ctx)
+		}
+		if j := junk.seen(); j != nil {
+			return "", fail(Protocol, "make the server write its logs to stderr: stdout carries only JSON-RPC", "%w", j)
+		}
+		return "nothing but JSON-RPC until the handshake ended", nil
+	})
+	return func(context.Context) error {
+		w.took = connect.took
+		return connect.err
+	}
 }
 
 // connectAsync runs Connect in the background, bounded by --timeout, so
@@ -61,7 +91,7 @@ func (w *walk) connectAsync(s *client.Session, watch *startWatch) <-chan connect
 		defer cancel()
 		start := time.Now()
 		err := s.Connect(ctx)
-		watch.once.Do(func() { watch.err = err; close(watch.started) })
+		watch.ended(err)
 		done <- connectResult{err: err, took: time.Since(start)}
 	}()
 	return done

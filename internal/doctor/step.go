@@ -163,7 +163,8 @@ func fail(class Class, fix, format string, a ...any) error {
 }
 
 // failureOf reads the class and fix of err: a *Failure's own, else a
-// timeout when a deadline passed, else a connection failure.
+// connection failure without a fix (step has made a deadline's error a
+// timeout Failure already).
 func failureOf(err error) (Class, string) {
 	var f *Failure
 	if errors.As(err, &f) {

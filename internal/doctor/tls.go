@@ -3,25 +3,21 @@ package doctor
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
 	"fmt"
-	"net"
 	"time"
 
 	"github.com/mcpscope/mcpscope/internal/tlscert"
+	"github.com/mcpscope/mcpscope/internal/tlsconf"
 )
 
-// checkTLS runs the TLS handshake over conn without verifying, then
+// checkTLS runs the TLS handshake of tc, which does not verify, then
 // verifies the certificate itself so that it can say what is wrong: a
 // self-signed certificate (and the --cert-hash that pins it), an unknown
 // authority, an expired certificate, a name mismatch.
-func (w *walk) checkTLS(ctx context.Context, conn net.Conn) (string, error) {
-	host := w.cfg.URL.Hostname()
-	tc := tls.Client(conn, &tls.Config{ServerName: host, InsecureSkipVerify: true, MinVersion: tls.VersionTLS12})
+func (w *walk) checkTLS(ctx context.Context, tc *tls.Conn) (string, error) {
 	if err := tc.HandshakeContext(ctx); err != nil {
 		return "", fail(Connection, "check that the port speaks TLS (or use http:// / ws:// for a plain server)", "TLS handshake with %s: %w", w.hostPort(), err)
 	}
@@ -37,16 +33,16 @@ func (w *walk) checkState(cs tls.ConnectionState) (string, error) {
 	leaf := cs.PeerCertificates[0]
 	hash := tlscert.Hash(leaf.Raw)
 	summary := fmt.Sprintf("%s, %s, expires %s", tls.VersionName(cs.Version), subjectOf(leaf), leaf.NotAfter.UTC().Format(time.DateOnly))
-	switch {
-	case w.cfg.Insecure:
+	if w.cfg.Insecure {
 		return summary + ", not verified (--insecure)", nil
-	case w.cfg.CertHash != "":
-		pin, err := tlscert.ParseHash(w.cfg.CertHash)
-		if err != nil {
-			return "", fail(Usage, "give --cert-hash as sha256: and 64 hex digits", "%w", err)
-		}
-		if !pinned(leaf.Raw, pin) {
-			return "", fail(Connection, "pin the certificate the server presents: --cert-hash "+hash, "the certificate's hash is %s, not the pinned %s", hash, w.cfg.CertHash)
+	}
+	conf, err := tlsconf.Config(w.tlsOptions(), nil)
+	if err != nil {
+		return "", fail(Usage, "give --cert-hash as sha256: and 64 hex digits", "%w", err)
+	}
+	if conf.VerifyConnection != nil {
+		if err := conf.VerifyConnection(cs); err != nil {
+			return "", fail(Connection, "pin the certificate the server presents: --cert-hash "+hash, "%w", err)
 		}
 		return summary + ", pinned by --cert-hash", nil
 	}
@@ -100,29 +96,19 @@ func selfSigned(c *x509.Certificate) bool {
 	return bytes.Equal(c.RawIssuer, c.RawSubject) && c.CheckSignature(c.SignatureAlgorithm, c.RawTBSCertificate, c.Signature) == nil
 }
 
-// clientTLS is the TLS configuration of the probes after the TLS step:
-// verification as the real transport does it (pin, skip or system roots).
-func (w *walk) clientTLS() *tls.Config {
-	cfg := &tls.Config{ServerName: w.cfg.URL.Hostname(), MinVersion: tls.VersionTLS12}
-	if w.cfg.Insecure || w.cfg.CertHash != "" {
-		cfg.InsecureSkipVerify = true
+// tlsOptions verify as the real transport does: the pins of --cert-hash,
+// or no verification with --insecure (which wins over a pin here).
+func (w *walk) tlsOptions() tlsconf.Options {
+	o := tlsconf.Options{ServerName: w.cfg.URL.Hostname(), Insecure: w.cfg.Insecure}
+	if !w.cfg.Insecure {
+		o.CertHashes = w.cfg.CertHashes
 	}
-	if pin, err := tlscert.ParseHash(w.cfg.CertHash); err == nil && !w.cfg.Insecure {
-		cfg.VerifyConnection = func(cs tls.ConnectionState) error {
-			if len(cs.PeerCertificates) == 0 {
-				return errors.New("the server presented no certificate")
-			}
-			if !pinned(cs.PeerCertificates[0].Raw, pin) {
-				return errors.New("the server's certificate changed since the TLS step")
-			}
-			return nil
-		}
-	}
-	return cfg
+	return o
 }
 
-// pinned reports whether the DER certificate der has the digest pin.
-func pinned(der []byte, pin [32]byte) bool {
-	got := sha256.Sum256(der)
-	return subtle.ConstantTimeCompare(got[:], pin[:]) == 1
+// clientTLS is the TLS configuration of the probes after the TLS step. A
+// malformed pin leaves it nil: the TLS step has failed on it already.
+func (w *walk) clientTLS() *tls.Config {
+	cfg, _ := tlsconf.Config(w.tlsOptions(), nil)
+	return cfg
 }

@@ -24,12 +24,13 @@ type Config struct {
 	Argv []string
 	// Timeout bounds each step; MaxTime the whole walk.
 	Timeout, MaxTime time.Duration
-	// Header, Origin, CertHash and Insecure are the network flags: the
-	// probes send and verify as the real transport will.
-	Header   http.Header
-	Origin   string
-	CertHash string
-	Insecure bool
+	// Header, Origin, CertHashes (the "sha256:HEX" pins of --cert-hash)
+	// and Insecure are the network flags: the probes send and verify as
+	// the real transport will.
+	Header     http.Header
+	Origin     string
+	CertHashes []string
+	Insecure   bool
 	// Connector builds the real transport and session for the handshake
 	// and tools/list steps.
 	Connector Connector
@@ -168,10 +169,13 @@ func (w *walk) network() {
 		return describeAddrs(u.Hostname(), addrs), err
 	})
 	if w.cfg.Transport == "wt" {
-		w.quic()
+		w.quic(addrs)
 	} else {
-		w.tcpTLS(addrs)
-		w.httpLayer()
+		conn := w.tcpTLS(addrs)
+		if conn != nil {
+			defer conn.Close()
+		}
+		w.httpLayer(conn)
 	}
 	w.session()
 }

@@ -5,19 +5,22 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
-	"net/http"
 
 	"github.com/quic-go/quic-go"
 	wt "github.com/quic-go/webtransport-go"
 )
 
 // quic checks an MCP-Flow target: a QUIC connection over UDP speaking
-// HTTP/3 with datagrams, its certificate, and the WebTransport session.
-func (w *walk) quic() {
-	var state quic.ConnectionState
+// HTTP/3 with datagrams, its certificate, and the WebTransport session on
+// that connection.
+func (w *walk) quic(addrs []string) {
+	var conn *quic.Conn
 	w.step("quic", func(ctx context.Context) (string, error) {
 		conf := &tls.Config{ServerName: w.cfg.URL.Hostname(), InsecureSkipVerify: true, NextProtos: []string{"h3"}, MinVersion: tls.VersionTLS13}
-		conn, err := quic.DialAddr(ctx, w.hostPort(), conf, &quic.Config{EnableDatagrams: true})
+		qconf := &quic.Config{EnableDatagrams: true, EnableStreamResetPartialDelivery: true}
+		c, err := firstAnswer(ctx, addrs, w.port(), func(ctx context.Context, addr string) (*quic.Conn, error) {
+			return quic.DialAddr(ctx, addr, conf, qconf)
+		})
 		if err != nil {
 			var idle *quic.IdleTimeoutError
 			var hs *quic.HandshakeTimeoutError
@@ -26,33 +29,32 @@ func (w *walk) quic() {
 			}
 			return "", fail(Connection, "check that the port serves HTTP/3 over QUIC", "QUIC handshake with %s: %w", w.hostPort(), err)
 		}
-		state = conn.ConnectionState()
-		_ = conn.CloseWithError(0, "")
-		if !state.SupportsDatagrams.Remote {
+		conn = c
+		if !c.ConnectionState().SupportsDatagrams.Remote {
 			return "", fail(Protocol, "enable QUIC datagrams on the server (MCP-Flow needs them)", "the server does not support QUIC datagrams")
 		}
 		return fmt.Sprintf("HTTP/3 over QUIC to %s, datagrams on", w.hostPort()), nil
 	})
+	if conn != nil {
+		defer func() { _ = conn.CloseWithError(0, "") }()
+	}
 	if w.failed {
 		w.skip("tls", "")
 	} else {
 		w.step("tls", func(context.Context) (string, error) {
-			return w.checkState(state.TLS)
+			return w.checkState(conn.ConnectionState().TLS)
 		})
 	}
 	w.step("webtransport", func(ctx context.Context) (string, error) {
-		d := &wt.Transport{TLSClientConfig: w.clientTLS(), QUICConfig: &quic.Config{EnableDatagrams: true, EnableStreamResetPartialDelivery: true}}
+		var d wt.Transport
 		defer d.Close()
+		cc, err := d.NewClientConn(conn)
+		if err != nil {
+			return "", fmt.Errorf("opening the WebTransport session: %w", err)
+		}
 		u := *w.cfg.URL
 		u.Scheme = "https"
-		hdr := w.cfg.Header.Clone()
-		if hdr == nil {
-			hdr = http.Header{}
-		}
-		if w.cfg.Origin != "" {
-			hdr.Set("Origin", w.cfg.Origin)
-		}
-		rsp, sess, err := d.Dial(ctx, u.String(), hdr)
+		rsp, sess, err := cc.Dial(ctx, u.String(), w.header())
 		if err != nil {
 			if rsp != nil {
 				detail, _, jerr := judgeHTTP("CONNECT", rsp, w.cfg.Origin, false)

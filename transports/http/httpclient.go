@@ -9,8 +9,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/mcpscope/mcpscope/internal/tlsconf"
 	"github.com/mcpscope/mcpscope/proto"
-	"github.com/mcpscope/mcpscope/transports/internal/tlsconf"
 )
 
 // maxRedirects bounds the redirects one request follows.

@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/tlsconf"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/transports/internal/conn"
-	"github.com/mcpscope/mcpscope/transports/internal/tlsconf"
 )
 
 // Transport is an MCP client transport of the HTTP family. It implements

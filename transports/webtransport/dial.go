@@ -13,8 +13,8 @@ import (
 	wt "github.com/quic-go/webtransport-go"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/tlsconf"
 	"github.com/mcpscope/mcpscope/proto"
-	"github.com/mcpscope/mcpscope/transports/internal/tlsconf"
 )
 
 // Codes the client closes a session or cancels a stream with.

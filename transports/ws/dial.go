@@ -12,8 +12,8 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/mcpscope/mcpscope/internal/tlsconf"
 	"github.com/mcpscope/mcpscope/transports/internal/netword"
-	"github.com/mcpscope/mcpscope/transports/internal/tlsconf"
 )
 
 // dial performs the upgrade: TLS verified by default, pinned or skipped

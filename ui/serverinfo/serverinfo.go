@@ -70,8 +70,8 @@ func Open(h screen.Host) *View {
 // Text returns a view of the same keys showing text (already sanitized)
 // under title instead of the server's facts: the connection doctor's
 // checklist when the TUI could not connect.
-func Text(keys nav.Keys, st *look.Styles, title, text string) *View {
-	return &View{st: st, nav: keys, title: title, text: text,
+func Text(h screen.Host, title, text string) *View {
+	return &View{st: h.Styles(), nav: h.Nav(), title: title, text: text,
 		close: key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "close"))}
 }
 
