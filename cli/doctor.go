@@ -22,12 +22,9 @@ func newDoctorCommand() *cobra.Command {
 			"Prints a checklist on stdout, the failure and its fix, and exits with the failure's code.",
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			positional, target, err := f.target(cmd, args)
+			target, err := f.onlyTarget(cmd, args)
 			if err != nil {
 				return err
-			}
-			if len(positional) > 0 {
-				return usagef("%s takes only a TARGET, got %q before it", cmd.CommandPath(), positional[0])
 			}
 			return runDoctor(cmd.Context(), f, target, streamsOf(cmd))
 		},

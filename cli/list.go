@@ -25,12 +25,9 @@ func newListCommand(name, short string, list lister) *cobra.Command {
 		Long:  short + ", and print them as one JSON object on stdout.",
 		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			positional, target, err := f.target(cmd, args)
+			target, err := f.onlyTarget(cmd, args)
 			if err != nil {
 				return err
-			}
-			if len(positional) > 0 {
-				return usagef("%s takes only a TARGET, got %q before it", cmd.CommandPath(), positional[0])
 			}
 			io := streamsOf(cmd)
 			return f.execute(cmd.Context(), target, io, func(ctx context.Context, r *run) error {

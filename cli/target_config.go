@@ -171,3 +171,16 @@ func resolvedTarget(r mcpconfig.Resolved, transport string) (Target, error) {
 	t.Headers = r.Headers
 	return t, nil
 }
+
+// onlyTarget parses the arguments of a command that takes a TARGET and
+// nothing else (f.target), refusing anything before it.
+func (f *runFlags) onlyTarget(cmd *cobra.Command, args []string) (Target, error) {
+	positional, target, err := f.target(cmd, args)
+	if err != nil {
+		return Target{}, err
+	}
+	if len(positional) > 0 {
+		return Target{}, usagef("%s takes only a TARGET, got %q before it", cmd.CommandPath(), positional[0])
+	}
+	return target, nil
+}
