@@ -1,6 +1,8 @@
 // Package statedir gives a test binary a state directory and a home of its
 // own, so that the sessions its TUIs record never land in the user's and
-// the MCP config files it reads are never the user's.
+// the MCP config files it reads are never the user's; and it keeps the
+// binary away from the OS keyring, so no test reads or writes the user's
+// tokens there.
 package statedir
 
 import (
@@ -11,8 +13,10 @@ import (
 )
 
 // Run points XDG_STATE_HOME at a fresh temporary directory, and HOME,
-// XDG_CONFIG_HOME and APPDATA at an empty home inside it, runs the tests
-// and removes the directory. It returns the exit code of run.
+// XDG_CONFIG_HOME and APPDATA at an empty home inside it, sets
+// MCPSCOPE_KEYRING=off (the token store then keeps everything in its file
+// in that home, never in the OS keyring), runs the tests and removes the
+// directory. It returns the exit code of run.
 func Run(run func() int) int {
 	dir, err := os.MkdirTemp("", "mcpscope-state-")
 	if err != nil {
@@ -39,10 +43,11 @@ func Run(run func() int) int {
 		}
 	}
 	for k, v := range map[string]string{
-		"XDG_STATE_HOME":  dir,
-		"HOME":            home,
-		"XDG_CONFIG_HOME": filepath.Join(home, ".config"),
-		"APPDATA":         filepath.Join(home, "AppData", "Roaming"),
+		"XDG_STATE_HOME":   dir,
+		"HOME":             home,
+		"XDG_CONFIG_HOME":  filepath.Join(home, ".config"),
+		"APPDATA":          filepath.Join(home, "AppData", "Roaming"),
+		"MCPSCOPE_KEYRING": "off",
 	} {
 		if err := os.Setenv(k, v); err != nil {
 			fmt.Fprintf(os.Stderr, "setting %s: %v\n", k, err)
