@@ -20,6 +20,11 @@ type connectPlan struct {
 	questions questionSource
 	// strays, when set, is told of each answer no request was waiting for.
 	strays func(client.StrayAnswer)
+	// interactive says a user sits at a terminal: an OAuth flow opens the
+	// browser itself (headless, only with $BROWSER set).
+	interactive bool
+	// onAuthStep, when set, is told of an OAuth flow's checklist as it goes.
+	onAuthStep authStepFunc
 }
 
 // questionSource answers the server's questions and knows the roots to
@@ -57,11 +62,25 @@ func (f *runFlags) plan() (*connectPlan, error) {
 func (p *connectPlan) open(target Target, sink capture.Sink, warn func(string), stop context.CancelCauseFunc) (client.Transport, *client.Session, error) {
 	topts := p.flags.transportOptions(target)
 	topts.Sink, topts.Warn = sink, warn
-	t, err := newTransport(target, topts)
+	flow, err := p.authFlow(target, topts, sink, warn)
 	if err != nil {
 		return nil, nil, err
 	}
-	return t, p.session(t, stop), nil
+	if flow != nil {
+		topts.Auth = flow
+	}
+	t, err := newTransport(target, topts)
+	if err != nil {
+		if flow != nil {
+			flow.Close()
+		}
+		return nil, nil, err
+	}
+	s := p.session(t, stop)
+	if flow != nil {
+		flow.SetAlive(s.Nudge)
+	}
+	return t, s, nil
 }
 
 // session builds the session over t, not yet connected; stop is called

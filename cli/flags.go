@@ -37,6 +37,11 @@ type runFlags struct {
 	noRecord     bool
 	recordMax    int64
 	config       string
+	// OAuth (oauth.go)
+	clientID          string
+	clientSecret      string
+	clientMetadataURL string
+	noAuth            bool
 	// recorded, when set, answers the server's questions instead of an
 	// --answers file: replay --against gives the recording's own answers.
 	recorded *Answers
@@ -65,6 +70,10 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.record, "record", "", "record the session to `FILE` (the TUI records into the state directory by default)")
 	fs.BoolVar(&f.noRecord, "no-record", false, "do not record the session (TUI)")
 	fs.StringVar(&f.config, "config", "", "find a server NAME in this MCP config `FILE` only (claude_desktop_config.json, .mcp.json, mcp.json, server.json…)")
+	fs.StringVar(&f.clientID, "client-id", "", "OAuth: the `ID` of a client registered beforehand at the server's authorization server")
+	fs.StringVar(&f.clientSecret, "client-secret", "", "OAuth: the `SECRET` of the --client-id client (confidential clients)")
+	fs.StringVar(&f.clientMetadataURL, "client-metadata-url", "", "OAuth: the https `URL` of a Client ID Metadata Document to use as the client id where the server supports them")
+	fs.BoolVar(&f.noAuth, "no-auth", false, "never run an OAuth flow: a 401 is an error")
 	fs.Int64Var(&f.recordMax, "record-stream-max", recordings.DefaultStreamMax, "payload bytes of one stream a recording keeps whole (`N`); past it, totals and the last 1 MiB")
 }
 
@@ -87,6 +96,12 @@ func (f *runFlags) validate() error {
 	}
 	if f.recordMax <= 0 {
 		return usagef("--record-stream-max must be positive, got %d", f.recordMax)
+	}
+	if f.clientSecret != "" && f.clientID == "" {
+		return usagef("--client-secret needs --client-id")
+	}
+	if f.noAuth && (f.clientID != "" || f.clientMetadataURL != "") {
+		return usagef("--no-auth contradicts --client-id and --client-metadata-url")
 	}
 	if _, err := parseEnv(f.env); err != nil {
 		return err

@@ -28,6 +28,7 @@ func newHTTPTransport(t Target, o TransportOptions) (client.Transport, error) {
 		Sink:         o.Sink,
 		NoRedact:     o.NoRedact,
 		Warn:         o.Warn,
+		Auth:         o.Auth,
 	}
 	switch t.Transport {
 	case "sse":

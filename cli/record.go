@@ -60,6 +60,9 @@ func (f *runFlags) recordHeader(target Target) recordings.Header {
 // redaction, the secrets of its flags, the stream cap.
 func (f *runFlags) recordOptions(target Target) recordings.Options {
 	values, names := secrets(f.transportOptions(target))
+	if f.clientSecret != "" {
+		values = append(values, f.clientSecret)
+	}
 	return recordings.Options{NoRedact: f.noRedact, Secrets: values, SecretHeaders: names, StreamMax: f.recordMax}
 }
 

@@ -48,6 +48,7 @@ func NewRootCommand() *cobra.Command {
 		newExportCommand(),
 		newServersCommand(),
 		newDoctorCommand(),
+		newAuthCommand(),
 	)
 	return root
 }

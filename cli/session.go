@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
@@ -50,6 +51,7 @@ func (f *runFlags) execute(ctx context.Context, target Target, io streams, w wor
 	r := &run{flags: f, target: target, io: io}
 	r.warnings = &decodeWarnings{out: io.diag, unit: controlUnit(target)}
 	plan.strays = r.warnings.StrayAnswer
+	plan.interactive = isTerminal(os.Stderr)
 	// Nothing reaches stderr once the run has returned.
 	defer io.diag.Close()
 	defer r.warnings.Flush()

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/oauth"
 	"github.com/mcpscope/mcpscope/transports/stdio"
 )
 
@@ -25,6 +26,8 @@ type TransportOptions struct {
 	Sink         capture.Sink // where the transport reports every frame
 	Conn         string       // names the connection in frames ("": the transport's own name)
 	Warn         func(string) // prints a warning line on stderr (nil: none)
+	// Auth, when set, authorizes the HTTP and WebSocket transports (OAuth).
+	Auth oauth.Authorizer
 }
 
 // TransportFactory builds the transport for a target.

@@ -73,6 +73,9 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, onConnect []ui.Reque
 	if dcfg, err := doctorConfig(&doctorPlan, target); err == nil {
 		cfg.Diagnose = func(ctx context.Context) doctor.Report { return doctor.Run(ctx, dcfg) }
 	}
+	// An OAuth flow opens the browser and shows its checklist.
+	plan.interactive = true
+	plan.onAuthStep = func(r doctor.Report, done bool) { go prog.Send(ui.AuthStepsMsg{Report: r, Done: done}) }
 	if f.answers == "" {
 		// Without an answers file the user answers the server's questions.
 		cfg.Questions = question.NewBridge(plan.roots)

@@ -30,6 +30,7 @@ func newWSTransport(t Target, o TransportOptions) (client.Transport, error) {
 		Sink:         o.Sink,
 		NoRedact:     o.NoRedact,
 		Warn:         o.Warn,
+		Auth:         o.Auth,
 		Conn:         o.Conn,
 	}
 	switch t.Transport {

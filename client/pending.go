@@ -84,6 +84,25 @@ func (s *Session) forgetProgressLocked(w *waiter) {
 	}
 }
 
+// Nudge restarts the idle timer of every request awaiting its answer: the
+// transport is working on the client's behalf meanwhile (an OAuth
+// authorization went a step further). The max time is not extended.
+func (s *Session) Nudge() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, w := range s.pending {
+		w.nudge()
+	}
+}
+
+// nudge restarts w's idle timer.
+func (w *waiter) nudge() {
+	select {
+	case w.bump <- struct{}{}:
+	default:
+	}
+}
+
 // progressWaiter returns the waiter a progress token belongs to, after
 // nudging its idle timer.
 func (s *Session) progressWaiter(token proto.ID) *waiter {
@@ -93,9 +112,6 @@ func (s *Session) progressWaiter(token proto.ID) *waiter {
 	if w == nil {
 		return nil
 	}
-	select {
-	case w.bump <- struct{}{}:
-	default:
-	}
+	w.nudge()
 	return w
 }

@@ -44,6 +44,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.linkDown(msg)
 	case diagnosedMsg:
 		cmd = m.diagnosed(msg)
+	case AuthStepsMsg:
+		cmd = m.authSteps(msg)
 	case screen.CallDoneMsg:
 		m.report(msg.Report())
 	case cancelDoneMsg:

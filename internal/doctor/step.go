@@ -77,6 +77,9 @@ type Result struct {
 
 // Report is the outcome of a walk.
 type Report struct {
+	// Title names the checklist on its first line ("" is "doctor"; an
+	// OAuth flow's is "authorization").
+	Title string
 	// Target is the target as given (URL or command line).
 	Target string
 	// Results are the steps in order.
@@ -97,6 +100,9 @@ func (r Report) Failure() *Result {
 type RenderOptions struct {
 	// MaskTimes prints every duration as "T" (golden files).
 	MaskTimes bool
+	// Running says more steps are to come: with no failure yet, the last
+	// line says so instead of "every step passed".
+	Running bool
 }
 
 // detailMax caps a detail or fix line on the checklist.
@@ -106,7 +112,11 @@ const detailMax = 320
 // and its fix.
 func (r Report) Render(w io.Writer, o RenderOptions) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "doctor %s\n", termtext.LineMax(r.Target, detailMax))
+	title := r.Title
+	if title == "" {
+		title = "doctor"
+	}
+	fmt.Fprintf(&b, "%s %s\n", title, termtext.LineMax(r.Target, detailMax))
 	width := 0
 	for _, res := range r.Results {
 		width = max(width, len(res.Step))
@@ -124,6 +134,8 @@ func (r Report) Render(w io.Writer, o RenderOptions) error {
 		if f.Fix != "" {
 			fmt.Fprintf(&b, "fix: %s\n", termtext.LineMax(f.Fix, detailMax))
 		}
+	} else if o.Running {
+		b.WriteString("\nunder way…\n")
 	} else {
 		b.WriteString("\nevery step passed\n")
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/oauth"
 	"github.com/mcpscope/mcpscope/internal/tlsconf"
 	"github.com/mcpscope/mcpscope/proto"
 )
@@ -66,6 +67,11 @@ type Config struct {
 	Mode Mode
 	// Header holds further headers of every request (--header).
 	Header http.Header
+	// Auth, when set, authorizes the requests (OAuth): its token goes in
+	// the Authorization header unless Header has one, and a 401 (or a
+	// 403 asking for more scope) runs its authorization and sends the
+	// request again.
+	Auth oauth.Authorizer
 	// Origin, when set, is sent as the Origin header.
 	Origin string
 	// CertHashes pins a self-signed server certificate ("sha256:HEX").

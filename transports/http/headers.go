@@ -69,6 +69,11 @@ func (t *Transport) setCommon(h http.Header, withSession bool) {
 	if t.cfg.Origin != "" {
 		h.Set("Origin", t.cfg.Origin)
 	}
+	if t.cfg.Auth != nil && h.Get("Authorization") == "" {
+		if v := t.cfg.Auth.Header(t.ctx); v != "" {
+			h.Set("Authorization", v)
+		}
+	}
 	t.mu.Lock()
 	session, version := t.session, t.version
 	t.mu.Unlock()

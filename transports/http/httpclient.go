@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/mcpscope/mcpscope/internal/oauth"
 	"github.com/mcpscope/mcpscope/internal/tlsconf"
 	"github.com/mcpscope/mcpscope/proto"
 )
@@ -40,7 +41,16 @@ func (t *Transport) newClient(keyLog io.Writer) (*http.Client, error) {
 		ExpectContinueTimeout: time.Second,
 		DisableCompression:    true, // the capture shows the bytes as sent
 	}
-	return &http.Client{Transport: tr, CheckRedirect: t.checkRedirect}, nil
+	var rt http.RoundTripper = tr
+	if t.cfg.Auth != nil {
+		rt = &oauth.RoundTripper{
+			Base:      tr,
+			Auth:      t.cfg.Auth,
+			OnRefused: func(req *http.Request, rsp *http.Response) { t.reportResponse(connOf(req), rsp) },
+			OnRetry:   func(req *http.Request) { t.reportRequest(connOf(req), req) },
+		}
+	}
+	return &http.Client{Transport: rt, CheckRedirect: t.checkRedirect}, nil
 }
 
 // errTooManyRedirects ends a redirect chain.
@@ -53,6 +63,12 @@ type connKey struct{}
 // withConn returns ctx naming the connection conn.
 func withConn(ctx context.Context, conn string) context.Context {
 	return context.WithValue(ctx, connKey{}, conn)
+}
+
+// connOf is the connection name req's context carries.
+func connOf(req *http.Request) string {
+	conn, _ := req.Context().Value(connKey{}).(string)
+	return conn
 }
 
 // redirectError says the server redirected a request with a status
@@ -90,7 +106,7 @@ func redirectStatus(err error) int {
 // would turn a POST (or a DELETE) into a GET is refused with a
 // *redirectError.
 func (t *Transport) checkRedirect(req *http.Request, via []*http.Request) error {
-	conn, _ := req.Context().Value(connKey{}).(string)
+	conn := connOf(req)
 	if req.Response != nil {
 		t.reportResponse(conn, req.Response)
 	}

@@ -151,6 +151,9 @@ func (t *Transport) end(cause error) {
 		if keyLog != nil {
 			_ = keyLog.Close()
 		}
+		if c, ok := t.cfg.Auth.(io.Closer); ok {
+			_ = c.Close() // the OAuth flow's redirect listener
+		}
 		if hc != nil {
 			hc.CloseIdleConnections()
 		}

@@ -8,6 +8,7 @@ import (
 	"net/url"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/oauth"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -41,6 +42,10 @@ type Config struct {
 	Mode Mode
 	// Header is sent with the upgrade request (--header).
 	Header http.Header
+	// Auth, when set, authorizes the upgrade (OAuth): its token goes in
+	// the Authorization header unless Header has one, and a 401 runs its
+	// authorization and upgrades again.
+	Auth oauth.Authorizer
 	// Origin, when set, is the Origin header of the upgrade (--origin).
 	Origin string
 	// CertHashes pin the server certificate ("sha256:HEX"); Insecure skips

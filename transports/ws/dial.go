@@ -12,6 +12,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/mcpscope/mcpscope/internal/oauth"
 	"github.com/mcpscope/mcpscope/internal/tlsconf"
 	"github.com/mcpscope/mcpscope/transports/internal/netword"
 )
@@ -39,14 +40,20 @@ func (t *Transport) dial(ctx context.Context) (*websocket.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
+	var rt http.RoundTripper = &capturingTransport{t: t, rt: &http.Transport{
+		Proxy:               http.ProxyFromEnvironment,
+		DialContext:         t.dialTCP,
+		TLSClientConfig:     tc,
+		TLSHandshakeTimeout: 10 * time.Second,
+		DisableCompression:  true,
+	}}
+	if t.cfg.Auth != nil {
+		// A 401 to the upgrade runs the authorization and upgrades again;
+		// the capture beneath sees every try.
+		rt = &oauth.RoundTripper{Base: rt, Auth: t.cfg.Auth}
+	}
 	hc := &http.Client{
-		Transport: &capturingTransport{t: t, rt: &http.Transport{
-			Proxy:               http.ProxyFromEnvironment,
-			DialContext:         t.dialTCP,
-			TLSClientConfig:     tc,
-			TLSHandshakeTimeout: 10 * time.Second,
-			DisableCompression:  true,
-		}},
+		Transport: rt,
 		CheckRedirect: func(req *http.Request, _ []*http.Request) error {
 			return fmt.Errorf("the upgrade was redirected to %s: a WebSocket upgrade is not followed elsewhere; use that URL as the target", req.URL.Redacted())
 		},
@@ -57,6 +64,11 @@ func (t *Transport) dial(ctx context.Context) (*websocket.Conn, error) {
 	}
 	if t.cfg.Origin != "" {
 		hdr.Set("Origin", t.cfg.Origin)
+	}
+	if t.cfg.Auth != nil && hdr.Get("Authorization") == "" {
+		if v := t.cfg.Auth.Header(ctx); v != "" {
+			hdr.Set("Authorization", v)
+		}
 	}
 	opts := &websocket.DialOptions{
 		HTTPClient: hc,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/url"
 	"os"
@@ -146,6 +147,9 @@ func (t *Transport) Close() error {
 		t.keyLog = nil
 	}
 	t.mu.Unlock()
+	if c, ok := t.cfg.Auth.(io.Closer); ok {
+		_ = c.Close() // the OAuth flow's redirect listener
+	}
 	return nil
 }
 

@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"context"
+	"crypto/tls"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/doctor"
+	"github.com/mcpscope/mcpscope/internal/oauth"
+	"github.com/mcpscope/mcpscope/internal/tokenstore"
+)
+
+// authWanted reports whether the transport of target may run an OAuth
+// flow: an HTTP or WebSocket URL, no --no-auth, and no Authorization of
+// the user's own (--header, or the config's headers).
+func authWanted(f *runFlags, target Target, topts TransportOptions) bool {
+	if f.noAuth || target.URL == nil {
+		return false
+	}
+	switch target.URL.Scheme {
+	case "http", "https", "ws", "wss":
+	default:
+		return false
+	}
+	hdr, err := parseHeaders(topts.Headers)
+	return err == nil && hdr.Get("Authorization") == ""
+}
+
+// authResource is the URL the server's metadata names as the resource:
+// the target, a WebSocket's in its HTTP form (the upgrade is an HTTP
+// request to it).
+func authResource(target Target) string {
+	u := *target.URL
+	switch u.Scheme {
+	case "ws":
+		u.Scheme = "http"
+	case "wss":
+		u.Scheme = "https"
+	}
+	return u.String()
+}
+
+// authFlow builds the OAuth flow of target, or nil when it may not run
+// one. say tells the user a line; sink receives the flow's exchanges.
+func (p *connectPlan) authFlow(target Target, topts TransportOptions, sink capture.Sink, say func(string)) (*oauth.Flow, error) {
+	f := p.flags
+	if !authWanted(f, target, topts) {
+		return nil, nil
+	}
+	store, err := tokenstore.Default()
+	if err != nil {
+		say("OAuth tokens are kept for this run only: " + err.Error())
+		store = nil
+	}
+	open := oauth.OpenBrowser
+	if !p.interactive && os.Getenv("BROWSER") == "" {
+		open = func(context.Context, string) error { return oauth.ErrNoBrowser }
+	}
+	flow, err := oauth.New(oauth.Config{
+		Resource:          authResource(target),
+		ClientID:          f.clientID,
+		ClientSecret:      f.clientSecret,
+		ClientMetadataURL: f.clientMetadataURL,
+		Base:              authTransport(f.insecure),
+		Store:             store,
+		Open:              open,
+		Say:               say,
+		OnStep:            p.onAuthStep,
+		Wait:              min(f.timeout, f.maxTime),
+		Sink:              sink,
+		NoRedact:          f.noRedact,
+		Version:           Version(),
+	})
+	if err != nil {
+		return nil, usagef("%w", err)
+	}
+	return flow, nil
+}
+
+// authTransport sends the flow's own requests (metadata, registration,
+// token): the system's roots verify the authorization server, whose
+// certificate --cert-hash (which pins the MCP server's) does not name;
+// --insecure skips the verification there too.
+func authTransport(insecure bool) http.RoundTripper {
+	return &http.Transport{
+		Proxy:               http.ProxyFromEnvironment,
+		TLSClientConfig:     &tls.Config{InsecureSkipVerify: insecure, MinVersion: tls.VersionTLS12},
+		TLSHandshakeTimeout: 10 * time.Second,
+		ForceAttemptHTTP2:   true,
+		IdleConnTimeout:     30 * time.Second,
+	}
+}
+
+// authStepFunc is told of an authorization's checklist as it goes, and
+// when it ended (done).
+type authStepFunc = func(r doctor.Report, done bool)

@@ -1,0 +1,25 @@
+package client
+
+import (
+	"testing"
+
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// TestNudgeBumpsEveryPendingRequest: Nudge restarts the idle timer of each
+// request awaiting its answer (its bump channel fills) and never blocks,
+// however many times it is called.
+func TestNudgeBumpsEveryPendingRequest(t *testing.T) {
+	s := New(nil, Options{})
+	a, b := newWaiter(proto.IntID(1), "tools/call"), newWaiter(proto.IntID(2), "tools/list")
+	s.pending[a.key], s.pending[b.key] = a, b
+	s.Nudge()
+	s.Nudge()
+	for _, w := range []*waiter{a, b} {
+		select {
+		case <-w.bump:
+		default:
+			t.Fatalf("request %s was not nudged", w.method)
+		}
+	}
+}

@@ -1,0 +1,162 @@
+package oauth
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/recordings"
+)
+
+// maxCapturedBody caps the bytes of a body the flow keeps as a frame; the
+// flow's answers (metadata, registration, tokens) are far smaller.
+const maxCapturedBody = 1 << 20
+
+// ConnName names the flow's exchanges in frames: "oauth 1", "oauth 2".
+const ConnName = "oauth"
+
+// capturer is the round tripper of the flow's own requests (metadata,
+// registration, token): each exchange's request line, headers and body and
+// its status line, headers and body are frames on the HTTP channel, with
+// credentials masked unless the user asked to see them, and each answer is
+// told to the flow, which turns it into a step of the checklist.
+type capturer struct {
+	base http.RoundTripper
+	f    *Flow
+	n    atomic.Int64
+}
+
+// RoundTrip captures req, sends it, and captures and observes the answer.
+func (c *capturer) RoundTrip(req *http.Request) (*http.Response, error) {
+	conn := fmt.Sprintf("%s %d", ConnName, c.n.Add(1))
+	sent, err := bodyOf(req)
+	if err != nil {
+		return nil, err
+	}
+	c.f.reportHead(capture.Out, conn, requestHead(req, c.f.cfg.NoRedact))
+	c.f.reportBody(capture.Out, conn, sent)
+	start := time.Now()
+	rsp, err := c.base.RoundTrip(req)
+	if err != nil {
+		c.f.observe(req, sent, nil, nil, err, time.Since(start))
+		return nil, err
+	}
+	raw, fields := proto.HTTPResponseHead(rsp.Proto, rsp.StatusCode, proto.CapturedHeaders(rsp.Header, c.f.cfg.NoRedact))
+	c.f.reportHead(capture.In, conn, &capture.Frame{Raw: raw, Fields: fields})
+	got, err := io.ReadAll(io.LimitReader(rsp.Body, maxCapturedBody))
+	if err != nil {
+		rsp.Body.Close()
+		c.f.observe(req, sent, rsp, nil, err, time.Since(start))
+		return nil, fmt.Errorf("reading the answer of %s %s: %w", req.Method, req.URL.Redacted(), err)
+	}
+	rsp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(got), rsp.Body), rsp.Body}
+	c.f.reportBody(capture.In, conn, got)
+	c.f.observe(req, sent, rsp, got, nil, time.Since(start))
+	return rsp, nil
+}
+
+// bodyOf reads the body of req and puts it back, so that it can be
+// captured before it is sent.
+func bodyOf(req *http.Request) ([]byte, error) {
+	if req.Body == nil || req.Body == http.NoBody {
+		return nil, nil
+	}
+	b, err := io.ReadAll(io.LimitReader(req.Body, maxCapturedBody+1))
+	req.Body.Close()
+	if err != nil {
+		return nil, fmt.Errorf("reading the body of %s %s: %w", req.Method, req.URL.Redacted(), err)
+	}
+	if len(b) > maxCapturedBody {
+		return nil, fmt.Errorf("the body of %s %s is over %d bytes", req.Method, req.URL.Redacted(), maxCapturedBody)
+	}
+	req.Body = io.NopCloser(bytes.NewReader(b))
+	return b, nil
+}
+
+// requestHead is the frame of req's request line and headers.
+func requestHead(req *http.Request, noRedact bool) *capture.Frame {
+	h := req.Header.Clone()
+	if h.Get("Host") == "" {
+		h.Set("Host", req.URL.Host)
+	}
+	raw, fields := proto.HTTPRequestHead(req.Method, req.URL.RequestURI(), proto.CapturedHeaders(h, noRedact))
+	return &capture.Frame{Raw: raw, Fields: fields}
+}
+
+// reportHead stamps a head frame and hands it to the sink.
+func (f *Flow) reportHead(dir capture.Dir, conn string, fr *capture.Frame) {
+	fr.Enc = proto.EncText
+	f.report(dir, conn, fr)
+}
+
+// reportBody hands a body to the sink as a text frame of the HTTP
+// channel, its credentials masked: secret JSON members and form fields
+// (access_token, refresh_token, client_secret, code_verifier…) and the
+// authorization code this flow received.
+func (f *Flow) reportBody(dir capture.Dir, conn string, body []byte) {
+	if len(body) == 0 {
+		return
+	}
+	shown := f.mask(body)
+	enc := proto.EncText
+	if t := bytes.TrimLeft(shown, " \t\r\n"); len(t) > 0 && t[0] == '{' {
+		enc = proto.EncJSON
+	}
+	f.report(dir, conn, &capture.Frame{
+		Raw: shown, Enc: enc, Size: len(body),
+		Fields: []proto.Field{{Offset: 0, Len: len(shown), Name: "body", Kind: proto.FieldBody}},
+	})
+}
+
+// mask returns b with its credentials masked, unless the user asked to
+// see them. The masks keep every length.
+func (f *Flow) mask(b []byte) []byte {
+	if f.cfg.NoRedact {
+		return b
+	}
+	out := recordings.Redact(b)
+	f.mu.Lock()
+	code := f.code
+	f.mu.Unlock()
+	if len(code) >= 4 && bytes.Contains(out, []byte(code)) {
+		if &out[0] == &b[0] {
+			out = bytes.Clone(out)
+		}
+		out = bytes.ReplaceAll(out, []byte(code), []byte(strings.Repeat("*", len(code))))
+	}
+	return out
+}
+
+// report stamps fr and hands it to the sink.
+func (f *Flow) report(dir capture.Dir, conn string, fr *capture.Frame) {
+	if f.cfg.Sink == nil {
+		return
+	}
+	fr.Time = time.Now()
+	fr.Dir = dir
+	fr.Conn = conn
+	fr.Chan = capture.Channel{Kind: capture.HTTP}
+	if fr.Size == 0 {
+		fr.Size = len(fr.Raw)
+	}
+	f.cfg.Sink.Append(fr)
+}
+
+// note captures a line that says what the flow did without bytes of its
+// own on the wire: the browser opened on a URL.
+func (f *Flow) note(conn, text string) {
+	raw := []byte(text)
+	f.report(capture.Out, conn, &capture.Frame{
+		Raw: raw, Enc: proto.EncText,
+		Fields: []proto.Field{{Offset: 0, Len: len(raw), Name: "note", Value: text, Kind: proto.FieldHeader}},
+	})
+}

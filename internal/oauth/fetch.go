@@ -1,0 +1,81 @@
+package oauth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/doctor"
+	"github.com/mcpscope/mcpscope/internal/termtext"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// fetch is the SDK handler's AuthorizationCodeFetcher: it opens the
+// authorization URL in the browser (or prints it) and waits, for at most
+// Config.Wait, for the redirect to the loopback listener.
+func (f *Flow) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+	if refused := f.refusal(); refused != nil {
+		return nil, refused
+	}
+	f.mu.Lock()
+	lb := f.redirect
+	f.mu.Unlock()
+	lb.drain()
+	host := args.URL
+	if u, err := url.Parse(args.URL); err == nil {
+		host = u.Host
+	}
+	f.note(ConnName+" browser", "open "+args.URL)
+	f.say("authorize mcpscope at " + termtext.Line(host) + " in the browser: " + termtext.Line(args.URL))
+	start := time.Now()
+	switch err := f.cfg.Open(ctx, args.URL); {
+	case errors.Is(err, ErrNoBrowser):
+		f.step(StepBrowser, doctor.Skipped, time.Since(start), "headless: the URL is printed for the user to open")
+	case err != nil:
+		f.step(StepBrowser, doctor.Skipped, time.Since(start), fmt.Sprintf("could not open a browser (%v): the URL is printed for the user to open", err))
+	default:
+		f.step(StepBrowser, doctor.Passed, time.Since(start), "opened "+host)
+	}
+	wait, cancel := context.WithTimeout(ctx, f.cfg.Wait)
+	defer cancel()
+	cb, err := lb.wait(wait)
+	if err != nil {
+		if ctx.Err() == nil {
+			err = fmt.Errorf("no redirect from the browser within %s (--timeout): the authorization at %s was not completed", f.cfg.Wait, host)
+		}
+		f.fail(StepAuthorize, err)
+		return nil, err
+	}
+	if cb.Error != "" {
+		err := fmt.Errorf("the authorization server refused: %s", cb.Error)
+		if cb.ErrorDescription != "" {
+			err = fmt.Errorf("the authorization server refused: %s: %s", cb.Error, cb.ErrorDescription)
+		}
+		f.fail(StepAuthorize, err)
+		return nil, err
+	}
+	detail := "code received"
+	if cb.Iss != "" {
+		detail += ", iss " + cb.Iss
+	}
+	f.step(StepAuthorize, doctor.Passed, time.Since(start), detail)
+	return &auth.AuthorizationResult{Code: cb.Code, State: cb.State, Iss: cb.Iss}, nil
+}
+
+// callbackSeen captures the browser's redirect as it reached the loopback
+// listener, its code masked.
+func (f *Flow) callbackSeen(r *http.Request, cb callback) {
+	f.mu.Lock()
+	f.code = cb.Code
+	f.mu.Unlock()
+	h := r.Header.Clone()
+	h.Set("Host", r.Host)
+	raw, fields := proto.HTTPRequestHead(r.Method, string(f.mask([]byte(r.URL.RequestURI()))), proto.CapturedHeaders(h, f.cfg.NoRedact))
+	f.reportHead(capture.In, ConnName+" callback", &capture.Frame{Raw: raw, Fields: fields})
+}

@@ -1,0 +1,321 @@
+// Package oauth authorizes mcpscope at the authorization server of an MCP
+// server that answers 401, as the MCP authorization spec says (2025-11-25,
+// 2026-07-28): the challenge, the protected resource metadata (RFC 9728),
+// the authorization server metadata (RFC 8414, OpenID discovery, the
+// 2025-03-26 fallbacks), the client's registration (a Client ID Metadata
+// Document, a pre-registered client, or dynamic registration, RFC 7591),
+// the authorization code with PKCE S256 and the RFC 8707 resource, the
+// RFC 9207 iss check, the token, its refresh and step-up on
+// insufficient_scope. The protocol is the official Go SDK's auth package;
+// this package gives it mcpscope's browser, loopback redirect, token
+// store, capture and checklist.
+package oauth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"golang.org/x/oauth2"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/doctor"
+	"github.com/mcpscope/mcpscope/internal/tokenstore"
+)
+
+// Config says where to authorize and how.
+type Config struct {
+	// Resource is the MCP server's URL, as the transport requests it.
+	Resource string
+	// ClientID and ClientSecret name a client registered beforehand at
+	// the authorization server (--client-id, --client-secret).
+	ClientID, ClientSecret string
+	// ClientMetadataURL is the https URL of a Client ID Metadata Document
+	// to use as the client id where the server supports them
+	// (--client-metadata-url).
+	ClientMetadataURL string
+	// Base sends the flow's own requests (nil: http.DefaultTransport).
+	Base http.RoundTripper
+	// Store keeps tokens between runs; nil keeps them for this run only.
+	Store *tokenstore.Store
+	// Open opens the authorization URL for the user (nil: OpenBrowser).
+	Open func(ctx context.Context, u string) error
+	// Say tells the user a line: the URL to open, what was stored.
+	Say func(string)
+	// OnStep, when set, gets the checklist of an authorization each time
+	// one of its steps ends, and once more when it ended (done).
+	OnStep func(r doctor.Report, done bool)
+	// Wait bounds the wait for the browser's redirect (the --timeout).
+	Wait time.Duration
+	// Sink receives the flow's exchanges as frames (nil: none).
+	Sink capture.Sink
+	// NoRedact shows tokens, secrets and codes in frames.
+	NoRedact bool
+	// Version is mcpscope's, sent in a dynamic registration.
+	Version string
+}
+
+// DefaultWait bounds the wait for the browser when Config.Wait is zero.
+const DefaultWait = 2 * time.Minute
+
+// Flow is the OAuth state of one target: the token in use, the handler
+// that authorizes again when the server asks, the checklist. It is safe
+// for concurrent use.
+type Flow struct {
+	cfg      Config
+	resource string // cfg.Resource in its canonical form: the store's key
+	hc       *http.Client
+
+	authorizing sync.Mutex // one authorization at a time
+
+	mu       sync.Mutex
+	handler  *auth.AuthorizationCodeHandler
+	redirect *loopback
+	source   oauth2.TokenSource // the token in use and its refresh; nil before any
+	oc       *oauth2.Config     // the client and endpoints of source
+	entry    tokenstore.Entry   // what is stored of source
+	fresh    string             // the access token the last authorization issued
+	code     string             // the last authorization code, masked in frames
+	issuers  map[string]string  // token endpoint → issuer, from the metadata read
+	refused  error              // metadata the flow must not follow
+	failed   error              // why the last authorization failed: not tried again this run
+	steps    map[string]doctor.Result
+	running  bool // an authorization is under way: its steps go to OnStep
+	alive    func()
+	saveErr  bool
+}
+
+// New prepares the flow of cfg; a token stored for the resource is used
+// at once. Nothing is sent until the server asks.
+func New(cfg Config) (*Flow, error) {
+	if cfg.Base == nil {
+		cfg.Base = http.DefaultTransport
+	}
+	if cfg.Wait <= 0 {
+		cfg.Wait = DefaultWait
+	}
+	if cfg.Open == nil {
+		cfg.Open = OpenBrowser
+	}
+	resource, err := tokenstore.Canonical(cfg.Resource)
+	if err != nil {
+		return nil, fmt.Errorf("the OAuth resource %s: %w", cfg.Resource, err)
+	}
+	if cfg.ClientMetadataURL != "" {
+		if u, err := url.Parse(cfg.ClientMetadataURL); err != nil || u.Scheme != "https" || strings.Trim(u.Path, "/") == "" {
+			return nil, fmt.Errorf("--client-metadata-url %q: a Client ID Metadata Document's URL is an https URL with a path", cfg.ClientMetadataURL)
+		}
+	}
+	f := &Flow{cfg: cfg, resource: resource, issuers: map[string]string{}}
+	f.hc = &http.Client{Transport: &capturer{base: cfg.Base, f: f}}
+	if err := f.restore(); err != nil {
+		f.say(fmt.Sprintf("the stored OAuth token of %s is not used: %v", resource, err))
+	}
+	return f, nil
+}
+
+// SetAlive gives the flow a func to call at each step: the engine's
+// requests waiting on the authorization keep their idle timers alive.
+func (f *Flow) SetAlive(alive func()) {
+	f.mu.Lock()
+	f.alive = alive
+	f.mu.Unlock()
+}
+
+// nudge tells the engine the flow is making progress.
+func (f *Flow) nudge() {
+	f.mu.Lock()
+	alive := f.alive
+	f.mu.Unlock()
+	if alive != nil {
+		alive()
+	}
+}
+
+// say tells the user a line.
+func (f *Flow) say(s string) {
+	if f.cfg.Say != nil {
+		f.cfg.Say(s)
+	}
+}
+
+// Header returns the Authorization header value to send ("Bearer …"),
+// refreshing an expired token first, or "" before any authorization. A
+// token that cannot be refreshed is dropped: the server's next 401 starts
+// a new authorization.
+func (f *Flow) Header(ctx context.Context) string {
+	f.mu.Lock()
+	src := f.source
+	f.mu.Unlock()
+	if src == nil {
+		return ""
+	}
+	tok, err := src.Token()
+	if err != nil {
+		f.fail(StepRefresh, err)
+		f.say(fmt.Sprintf("the OAuth token of %s could not be refreshed (%v); authorizing again when the server asks", f.resource, err))
+		f.forget(src)
+		return ""
+	}
+	return tok.Type() + " " + tok.AccessToken
+}
+
+// forget drops src when it is still the token in use.
+func (f *Flow) forget(src oauth2.TokenSource) {
+	f.mu.Lock()
+	if f.source == src {
+		f.source, f.oc = nil, nil
+	}
+	f.mu.Unlock()
+}
+
+// Close stops the redirect listener.
+func (f *Flow) Close() error {
+	f.mu.Lock()
+	r := f.redirect
+	f.redirect = nil
+	f.mu.Unlock()
+	if r != nil {
+		return r.close()
+	}
+	return nil
+}
+
+// Error is why an authorization failed.
+type Error struct {
+	Resource string
+	Err      error
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("authorizing at the server of %s: %v", e.Resource, e.Err)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Challenged answers the server's refusal rsp of req: a 401, or a 403
+// asking for more scope. It refreshes a token the server no longer takes,
+// else runs the authorization (discovery, registration, the browser, the
+// token). nil means the request may go again with Header. A token the
+// server refuses right after issuing it is not authorized again: that
+// would loop.
+func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Response) error {
+	f.authorizing.Lock()
+	defer f.authorizing.Unlock()
+	f.mu.Lock()
+	f.steps, f.running = nil, true
+	f.mu.Unlock()
+	defer f.finish()
+	challenges, _ := oauthex.ParseWWWAuthenticate(rsp.Header.Values("WWW-Authenticate"))
+	f.step(StepChallenge, doctor.Passed, 0, describeChallenge(rsp, challenges))
+	sent := strings.TrimSpace(strings.TrimPrefix(req.Header.Get("Authorization"), "Bearer"))
+	f.mu.Lock()
+	fresh, current := f.fresh, f.currentToken()
+	f.mu.Unlock()
+	if rsp.StatusCode == http.StatusUnauthorized && sent != "" {
+		if current != "" && current != sent {
+			// Another request authorized meanwhile: send again with its token.
+			return nil
+		}
+		if sent == fresh {
+			err := errors.New("the server refused the token its authorization server just issued (401 again); not authorizing again, which would loop")
+			f.fail(StepAuthorize, err)
+			return &Error{Resource: f.resource, Err: err}
+		}
+		if f.refresh(ctx) == nil {
+			return nil
+		}
+	}
+	f.mu.Lock()
+	failed := f.failed
+	f.mu.Unlock()
+	if failed != nil {
+		// The user saw this authorization fail already: another request
+		// of the run (the handshake's fallback to initialize) does not
+		// open the browser again.
+		f.fail(StepAuthorize, failed)
+		return &Error{Resource: f.resource, Err: failed}
+	}
+	h, err := f.prepare()
+	if err != nil {
+		return &Error{Resource: f.resource, Err: err}
+	}
+	f.mu.Lock()
+	f.refused = nil
+	f.mu.Unlock()
+	if err := h.Authorize(ctx, req, rsp); err != nil {
+		if refused := f.refusal(); refused != nil {
+			err = refused
+		}
+		f.failOpen(err)
+		if ctx.Err() == nil {
+			f.mu.Lock()
+			f.failed = err
+			f.mu.Unlock()
+		}
+		return &Error{Resource: f.resource, Err: err}
+	}
+	f.mu.Lock()
+	f.fresh = f.currentToken()
+	f.mu.Unlock()
+	return nil
+}
+
+// finish ends an authorization's checklist and tells OnStep.
+func (f *Flow) finish() {
+	f.mu.Lock()
+	f.running = false
+	f.mu.Unlock()
+	if f.cfg.OnStep != nil {
+		f.cfg.OnStep(f.Steps(), true)
+	}
+}
+
+// currentToken is the access token in use, or ""; f.mu is held.
+func (f *Flow) currentToken() string {
+	return f.entry.AccessToken
+}
+
+// refusal is the metadata the flow refused to follow, if any.
+func (f *Flow) refusal() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.refused
+}
+
+// failOpen marks the first step that has not passed as failed with err.
+func (f *Flow) failOpen(err error) {
+	f.mu.Lock()
+	name := StepAuthorize
+	for _, n := range []string{StepResourceMeta, StepServerMeta, StepRegistration, StepBrowser, StepAuthorize, StepToken} {
+		if s, ok := f.steps[n]; !ok || s.Status != doctor.Passed {
+			name = n
+			break
+		}
+	}
+	f.mu.Unlock()
+	f.fail(name, err)
+}
+
+// describeChallenge words the server's refusal for the checklist.
+func describeChallenge(rsp *http.Response, cs []oauthex.Challenge) string {
+	d := rsp.Status
+	for _, c := range cs {
+		if c.Scheme != "bearer" {
+			continue
+		}
+		for _, k := range []string{"error", "scope", "resource_metadata"} {
+			if v := c.Params[k]; v != "" {
+				d += fmt.Sprintf(", %s=%q", k, v)
+			}
+		}
+	}
+	return d
+}

@@ -1,0 +1,260 @@
+package oauth
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"golang.org/x/oauth2"
+
+	"github.com/mcpscope/mcpscope/internal/tokenstore"
+)
+
+// Registrations, as the store records them.
+const (
+	RegistrationCIMD          = "cimd"
+	RegistrationPreregistered = "preregistered"
+	RegistrationDynamic       = "dynamic"
+)
+
+// prepare builds the SDK's handler on first use, with the loopback
+// listener the browser's redirect lands on.
+func (f *Flow) prepare() (*auth.AuthorizationCodeHandler, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.handler != nil {
+		return f.handler, nil
+	}
+	lb, err := listenLoopback(f.callbackSeen)
+	if err != nil {
+		return nil, err
+	}
+	redirect := lb.url()
+	cfg := &auth.AuthorizationCodeHandlerConfig{
+		RedirectURL:              redirect,
+		AuthorizationCodeFetcher: f.fetch,
+		RequestRefreshToken:      true,
+		Client:                   f.hc,
+		NewTokenSource:           f.adopt,
+		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
+			RedirectURIs:            []string{redirect},
+			TokenEndpointAuthMethod: "none",
+			GrantTypes:              []string{"authorization_code", "refresh_token"},
+			ResponseTypes:           []string{"code"},
+			ClientName:              "mcpscope",
+			SoftwareID:              "mcpscope",
+			SoftwareVersion:         f.cfg.Version,
+		}},
+	}
+	if f.cfg.ClientMetadataURL != "" {
+		cfg.ClientIDMetadataDocumentConfig = &auth.ClientIDMetadataDocumentConfig{URL: f.cfg.ClientMetadataURL}
+	}
+	if f.cfg.ClientID != "" {
+		pre := &oauthex.ClientCredentials{ClientID: f.cfg.ClientID}
+		if f.cfg.ClientSecret != "" {
+			pre.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: f.cfg.ClientSecret}
+		}
+		cfg.PreregisteredClient = pre
+	}
+	h, err := auth.NewAuthorizationCodeHandler(cfg)
+	if err != nil {
+		lb.close()
+		return nil, err
+	}
+	f.handler, f.redirect = h, lb
+	return h, nil
+}
+
+// adopt makes tok, issued to the client of oc, the token in use and
+// stores it; it is the SDK handler's NewTokenSource.
+func (f *Flow) adopt(ctx context.Context, oc *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
+	src := &savingSource{f: f, base: oc.TokenSource(ctx, tok)}
+	f.mu.Lock()
+	f.source, f.oc = src, oc
+	f.entry = f.entryOf(oc, tok)
+	f.mu.Unlock()
+	f.save()
+	return src, nil
+}
+
+// entryOf is what the store keeps of tok; f.mu is held.
+func (f *Flow) entryOf(oc *oauth2.Config, tok *oauth2.Token) tokenstore.Entry {
+	issuer := f.issuers[oc.Endpoint.TokenURL]
+	if issuer == "" {
+		// The 2025-03-26 fallback: the token endpoint is <issuer>/token.
+		issuer = strings.TrimSuffix(oc.Endpoint.TokenURL, "/token")
+	}
+	reg := RegistrationDynamic
+	switch oc.ClientID {
+	case f.cfg.ClientMetadataURL:
+		reg = RegistrationCIMD
+	case f.cfg.ClientID:
+		reg = RegistrationPreregistered
+	}
+	scopes := oc.Scopes
+	if s, ok := tok.Extra("scope").(string); ok && s != "" {
+		scopes = strings.Fields(s)
+	}
+	return tokenstore.Entry{
+		Issuer: issuer, Resource: f.resource,
+		ClientID: oc.ClientID, ClientSecret: oc.ClientSecret, Registration: reg,
+		TokenURL: oc.Endpoint.TokenURL, AuthStyle: int(oc.Endpoint.AuthStyle), Scopes: scopes,
+		AccessToken: tok.AccessToken, RefreshToken: tok.RefreshToken, TokenType: tok.TokenType,
+		Expiry: tok.Expiry, Saved: time.Now().UTC(),
+	}
+}
+
+// save stores the token in use; a failure is said once and the run goes on
+// with the token in memory.
+func (f *Flow) save() {
+	if f.cfg.Store == nil {
+		return
+	}
+	f.mu.Lock()
+	e := f.entry
+	f.mu.Unlock()
+	if err := f.cfg.Store.Save(e); err != nil {
+		f.mu.Lock()
+		said := f.saveErr
+		f.saveErr = true
+		f.mu.Unlock()
+		if !said {
+			f.say(fmt.Sprintf("the OAuth token of %s is kept for this run only: storing it failed: %v", f.resource, err))
+		}
+	}
+}
+
+// savingSource hands out the token of base, refreshed when it expires,
+// and stores each new one.
+type savingSource struct {
+	f    *Flow
+	base oauth2.TokenSource
+}
+
+// Token returns the token in use, refreshed and stored when it was due.
+func (s *savingSource) Token() (*oauth2.Token, error) {
+	tok, err := s.base.Token()
+	if err != nil {
+		return nil, err
+	}
+	f := s.f
+	f.mu.Lock()
+	changed := f.source == s && f.oc != nil && tok.AccessToken != f.entry.AccessToken
+	if changed {
+		f.entry = f.entryOf(f.oc, tok)
+	}
+	f.mu.Unlock()
+	if changed {
+		f.save()
+	}
+	return tok, nil
+}
+
+// refreshContext carries the flow's captured client for the token
+// requests oauth2 makes; it outlives any one request.
+func (f *Flow) refreshContext() context.Context {
+	return context.WithValue(context.Background(), oauth2.HTTPClient, f.hc)
+}
+
+// restore takes up the newest token stored for the resource.
+func (f *Flow) restore() error {
+	if f.cfg.Store == nil {
+		return nil
+	}
+	entries, err := f.cfg.Store.Find(f.resource)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.AccessToken == "" && e.RefreshToken == "" {
+			continue
+		}
+		oc := &oauth2.Config{
+			ClientID: e.ClientID, ClientSecret: e.ClientSecret, Scopes: e.Scopes,
+			Endpoint: oauth2.Endpoint{TokenURL: e.TokenURL, AuthStyle: oauth2.AuthStyle(e.AuthStyle)},
+		}
+		tok := &oauth2.Token{AccessToken: e.AccessToken, RefreshToken: e.RefreshToken, TokenType: e.TokenType, Expiry: e.Expiry}
+		src := &savingSource{f: f, base: oc.TokenSource(f.refreshContext(), tok)}
+		f.mu.Lock()
+		f.source, f.oc, f.entry = src, oc, e
+		f.issuers[e.TokenURL] = e.Issuer
+		f.mu.Unlock()
+		return nil
+	}
+	return nil
+}
+
+// errNoRefresh says the token in use cannot be refreshed.
+var errNoRefresh = errors.New("no refresh token")
+
+// refresh trades the refresh token for a new access token now, whatever
+// the old one's expiry said: the server refused it.
+func (f *Flow) refresh(ctx context.Context) error {
+	f.mu.Lock()
+	oc, rt := f.oc, f.entry.RefreshToken
+	f.mu.Unlock()
+	if oc == nil || rt == "" {
+		return errNoRefresh
+	}
+	tok, err := oc.TokenSource(context.WithValue(ctx, oauth2.HTTPClient, f.hc), &oauth2.Token{RefreshToken: rt}).Token()
+	if err != nil {
+		f.fail(StepRefresh, fmt.Errorf("%w; authorizing again", err))
+		return err
+	}
+	if tok.RefreshToken == "" {
+		tok.RefreshToken = rt
+	}
+	_, err = f.adopt(f.refreshContext(), oc, tok)
+	return err
+}
+
+// learn reads what the flow needs of a metadata answer: the issuer of a
+// token endpoint, and whether protected resource metadata names another
+// resource than the server's (RFC 9728 §3.3), which is refused.
+func (f *Flow) learn(name string, req *http.Request, got []byte) error {
+	var doc struct {
+		Issuer        string `json:"issuer"`
+		TokenEndpoint string `json:"token_endpoint"`
+		Resource      string `json:"resource"`
+	}
+	if json.Unmarshal(got, &doc) != nil {
+		return nil
+	}
+	switch name {
+	case StepServerMeta:
+		if doc.TokenEndpoint != "" {
+			f.mu.Lock()
+			f.issuers[doc.TokenEndpoint] = doc.Issuer
+			f.mu.Unlock()
+		}
+	case StepResourceMeta:
+		if doc.Resource == "" || doc.Resource == f.cfg.Resource || doc.Resource == originOf(f.cfg.Resource) {
+			return nil
+		}
+		err := fmt.Errorf("the protected resource metadata at %s names the resource %q, not %q: refused (RFC 9728 §3.3)", req.URL.Redacted(), doc.Resource, f.cfg.Resource)
+		f.mu.Lock()
+		f.refused = err
+		f.mu.Unlock()
+		return err
+	}
+	return nil
+}
+
+// originOf is the scheme and host of u: the resource of metadata at the
+// root of the server.
+func originOf(u string) string {
+	i := strings.Index(u, "://")
+	if i < 0 {
+		return u
+	}
+	if j := strings.IndexByte(u[i+3:], '/'); j >= 0 {
+		return u[:i+3+j]
+	}
+	return u
+}
