@@ -34,7 +34,7 @@ func authorizeQuery(s *Server, client, verifier string) url.Values {
 
 // authorize sends q to the authorization endpoint and returns the status
 // and, for a redirect, the query it redirects with.
-func authorize(t *testing.T, s *Server, q url.Values) (int, url.Values) {
+func authorize(t testing.TB, s *Server, q url.Values) (int, url.Values) {
 	t.Helper()
 	res, err := noRedirect.Get(s.AuthorizationEndpoint + "?" + q.Encode())
 	if err != nil {
@@ -52,7 +52,7 @@ func authorize(t *testing.T, s *Server, q url.Values) (int, url.Values) {
 }
 
 // code returns a fresh authorization code for the valid request q.
-func code(t *testing.T, s *Server, q url.Values) string {
+func code(t testing.TB, s *Server, q url.Values) string {
 	t.Helper()
 	status, answer := authorize(t, s, q)
 	if status != http.StatusFound || answer.Get("code") == "" {
@@ -75,7 +75,7 @@ func codeForm(q url.Values, code, verifier string) url.Values {
 
 // exchange posts form to the token endpoint, with Basic credentials when
 // basic is not nil, and returns the status and JSON answer.
-func exchange(t *testing.T, s *Server, form url.Values, basic []string) (int, map[string]any) {
+func exchange(t testing.TB, s *Server, form url.Values, basic []string) (int, map[string]any) {
 	t.Helper()
 	req, err := http.NewRequest(http.MethodPost, s.TokenEndpoint, strings.NewReader(form.Encode()))
 	if err != nil {
@@ -101,7 +101,7 @@ func exchange(t *testing.T, s *Server, form url.Values, basic []string) (int, ma
 }
 
 // wantOAuthError fails t unless the answer is the error code with status.
-func wantOAuthError(t *testing.T, status int, body map[string]any, wantStatus int, wantCode string) {
+func wantOAuthError(t testing.TB, status int, body map[string]any, wantStatus int, wantCode string) {
 	t.Helper()
 	if status != wantStatus || body["error"] != wantCode || body["error_description"] == "" {
 		t.Fatalf("answered %d %v, want %d %s with a description", status, body, wantStatus, wantCode)
@@ -110,7 +110,7 @@ func wantOAuthError(t *testing.T, status int, body map[string]any, wantStatus in
 
 // accessToken runs a whole valid flow for client and returns the token
 // answer.
-func accessToken(t *testing.T, s *Server, client string) map[string]any {
+func accessToken(t testing.TB, s *Server, client string) map[string]any {
 	t.Helper()
 	v := newVerifier()
 	q := authorizeQuery(s, client, v)
@@ -125,7 +125,7 @@ const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"pro
 
 // post sends a JSON-RPC body to the MCP endpoint with token (none when
 // empty) and returns the status and WWW-Authenticate.
-func post(t *testing.T, s *Server, token, body string) (int, string) {
+func post(t testing.TB, s *Server, token, body string) (int, string) {
 	t.Helper()
 	req, err := http.NewRequest(http.MethodPost, s.MCPURL, strings.NewReader(body))
 	if err != nil {

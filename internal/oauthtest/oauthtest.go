@@ -175,13 +175,7 @@ type Token struct {
 // Requests returns every request the authorization server and the resource
 // saw, in order.
 func (s *Server) Requests() []Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := make([]Request, len(s.requests))
-	for i, r := range s.requests {
-		out[i] = r.clone()
-	}
-	return out
+	return copyEach(&s.mu, &s.requests, Request.clone)
 }
 
 // Authorizations returns how many requests reached the authorization
@@ -194,12 +188,16 @@ func (s *Server) Authorizations() int {
 
 // Tokens returns the access tokens issued, in order.
 func (s *Server) Tokens() []Token {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := make([]Token, len(s.tokens))
-	for i, t := range s.tokens {
-		out[i] = t.Token
-		out[i].Scopes = append([]string(nil), t.Scopes...)
+	return copyEach(&s.mu, &s.tokens, (*issued).snapshot)
+}
+
+// copyEach returns a copy of each element of *src, read under mu.
+func copyEach[T, U any](mu *sync.Mutex, src *[]T, copyOf func(T) U) []U {
+	mu.Lock()
+	defer mu.Unlock()
+	out := make([]U, len(*src))
+	for i, v := range *src {
+		out[i] = copyOf(v)
 	}
 	return out
 }

@@ -59,8 +59,7 @@ func (s *Server) live(raw string) *Token {
 	if t == nil || t.revoked || !time.Now().Before(t.Expires) || t.Resource != s.audience {
 		return nil
 	}
-	cp := t.Token
-	cp.Scopes = slices.Clone(t.Scopes)
+	cp := t.snapshot()
 	return &cp
 }
 

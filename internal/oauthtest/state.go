@@ -67,6 +67,13 @@ type issued struct {
 	rotated bool
 }
 
+// snapshot returns a copy of the token, sharing nothing with it.
+func (t *issued) snapshot() Token {
+	cp := t.Token
+	cp.Scopes = slices.Clone(t.Scopes)
+	return cp
+}
+
 // newSecret returns a fresh random credential with a readable prefix.
 func newSecret(prefix string) string { return prefix + rand.Text() }
 
