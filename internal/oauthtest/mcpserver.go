@@ -7,8 +7,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// EchoArgs are the arguments of the echo tool (and of the step-up tool).
-type EchoArgs struct {
+// echoArgs are the arguments of the echo tool (and of the step-up tool).
+type echoArgs struct {
 	Text string `json:"text" jsonschema:"the text to answer"`
 }
 
@@ -17,7 +17,7 @@ type EchoArgs struct {
 // which does the same.
 func newMCPHandler(o Options) http.Handler {
 	server := mcp.NewServer(&mcp.Implementation{Name: "oauthtest", Version: "1.0.0"}, nil)
-	echo := func(_ context.Context, _ *mcp.CallToolRequest, in EchoArgs) (*mcp.CallToolResult, any, error) {
+	echo := func(_ context.Context, _ *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
 	}
 	mcp.AddTool(server, &mcp.Tool{Name: "echo", Description: "Answers its text."}, echo)
