@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/internal/oauthtest"
+	"github.com/mcpscope/mcpscope/internal/tokenstore"
+)
+
+// oauthEnv gives the test a token store of its own and the fake browser
+// as $BROWSER, which follows the authorization URL's redirect at once.
+func oauthEnv(t *testing.T) {
+	t.Helper()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("MCPSCOPE_KEYRING", "off")
+	t.Setenv("BROWSER", oauthtest.BrowserProgram(t))
+}
+
+// echoCall is `call tools/call` of the fixture's echo tool.
+func echoCall(tool, text string) []string {
+	return []string{"call", "tools/call", `{"name":"` + tool + `","arguments":{"text":"` + text + `"}}`}
+}
+
+// seen returns the requests the fixture saw whose path ends with suffix.
+func seen(srv *oauthtest.Server, method, suffix string) []oauthtest.Request {
+	var out []oauthtest.Request
+	for _, r := range srv.Requests() {
+		if r.Method == method && strings.HasSuffix(r.Path, suffix) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// authorizeQuery is the query of the n-th authorization request.
+func authorizeQuery(t *testing.T, srv *oauthtest.Server, n int) url.Values {
+	t.Helper()
+	got := seen(srv, "GET", "/authorize")
+	if len(got) <= n {
+		t.Fatalf("%d authorization requests, want more than %d", len(got), n)
+	}
+	return got[n].Query
+}
+
+// expireStored moves the expiry of the tokens stored for resource into
+// the past.
+func expireStored(t *testing.T, resource string) {
+	t.Helper()
+	store, err := tokenstore.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := store.Find(resource)
+	if err != nil || len(entries) == 0 {
+		t.Fatalf("no token stored for %s: %v", resource, err)
+	}
+	for _, e := range entries {
+		e.Expiry = time.Now().Add(-time.Minute)
+		if err := store.Save(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// mustNotHold fails when any of the secrets appears in text.
+func mustNotHold(t *testing.T, what, text string, secrets ...string) {
+	t.Helper()
+	for _, s := range secrets {
+		if s != "" && strings.Contains(text, s) {
+			t.Fatalf("%s holds the secret %q", what, s)
+		}
+	}
+}

@@ -1,0 +1,292 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/internal/oauthtest"
+)
+
+// TestOAuthDynamicRegistration: a server that answers 401 is authorized
+// end to end — protected resource metadata from the challenge, RFC 8414
+// metadata, dynamic registration, the browser, PKCE S256 with the
+// resource, the token — the call goes through, the token is stored and
+// used by the next run without a second authorization, `auth status`
+// shows it and `auth logout` forgets it. No secret reaches the output or
+// the recording.
+func TestOAuthDynamicRegistration(t *testing.T) {
+	oauthEnv(t)
+	srv := oauthtest.Start(t, oauthtest.Options{PRM: oauthtest.PRMHeader, AS: oauthtest.ASOAuth, DCR: true, RefreshTokens: true})
+	rec := filepath.Join(t.TempDir(), "s.jsonl")
+	r := mcpscope(t, append(echoCall("echo", "hello"), "--trace", "--record", rec, srv.MCPURL)...)
+	r.mustExit(t, 0)
+	if !strings.Contains(r.stdout, "hello") {
+		t.Fatalf("no echo in %s", r.stdout)
+	}
+	if n := len(seen(srv, "POST", "/register")); n != 1 {
+		t.Fatalf("%d registrations, want 1", n)
+	}
+	q := authorizeQuery(t, srv, 0)
+	if q.Get("code_challenge_method") != "S256" || q.Get("code_challenge") == "" || q.Get("resource") != srv.Resource {
+		t.Fatalf("authorization request %v: want S256 PKCE and resource %s", q, srv.Resource)
+	}
+	tokens := seen(srv, "POST", "/token")
+	if len(tokens) != 1 || tokens[0].Form.Get("code_verifier") == "" || tokens[0].Form.Get("resource") != srv.Resource {
+		t.Fatalf("token requests %+v", tokens)
+	}
+	issued := srv.Tokens()
+	if len(issued) != 1 {
+		t.Fatalf("%d tokens issued", len(issued))
+	}
+	for _, want := range []string{"/.well-known/oauth-authorization-server", "/register HTTP/1.1", "/token HTTP/1.1", "/callback?code=***"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("the trace does not show %q:\n%s", want, r.stderr)
+		}
+	}
+	saved, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secrets := []string{issued[0].Access, issued[0].Refresh, tokens[0].Form.Get("code"), tokens[0].Form.Get("code_verifier")}
+	mustNotHold(t, "stdout", r.stdout, secrets...)
+	mustNotHold(t, "the trace", r.stderr, secrets...)
+	mustNotHold(t, "the recording", string(saved), secrets...)
+
+	again := mcpscope(t, "tools", srv.MCPURL)
+	again.mustExit(t, 0)
+	if n := srv.Authorizations(); n != 1 {
+		t.Fatalf("the stored token was not used: %d authorizations", n)
+	}
+	status := mcpscope(t, "auth", "status", srv.MCPURL)
+	status.mustExit(t, 0)
+	for _, want := range []string{srv.Issuer, "(dynamic)", "valid for", "a refresh token"} {
+		if !strings.Contains(status.stdout, want) {
+			t.Errorf("auth status does not say %q:\n%s", want, status.stdout)
+		}
+	}
+	mustNotHold(t, "auth status", status.stdout, secrets...)
+	out := mcpscope(t, "auth", "logout", srv.MCPURL)
+	out.mustExit(t, 0)
+	if !strings.Contains(out.stdout, "forgot the token") {
+		t.Fatalf("logout said %q", out.stdout)
+	}
+	after := mcpscope(t, "auth", "status", srv.MCPURL)
+	if !strings.Contains(after.stdout, "no OAuth token stored") {
+		t.Fatalf("status after logout: %s", after.stdout)
+	}
+}
+
+// TestOAuthMetadataVariants: the protected resource metadata is found
+// from the challenge, at the path-suffixed and at the root well-known
+// URL, or not at all (the 2025-03-26 fallback); the authorization
+// server's at RFC 8414 and OpenID URLs with path insertion, OpenID with
+// path appending, or not at all (the fallback endpoints).
+func TestOAuthMetadataVariants(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		o          oauthtest.Options
+		metaSuffix string // the path of the metadata read last
+	}{
+		{"header+oauth", oauthtest.Options{PRM: oauthtest.PRMHeader, AS: oauthtest.ASOAuth, IssuerPath: "/tenant1"}, "/.well-known/oauth-authorization-server/tenant1"},
+		{"path+oidc", oauthtest.Options{PRM: oauthtest.PRMPath, AS: oauthtest.ASOIDC, IssuerPath: "/tenant1"}, "/.well-known/openid-configuration/tenant1"},
+		{"root+oidc-append", oauthtest.Options{PRM: oauthtest.PRMRoot, AS: oauthtest.ASOIDCAppend, IssuerPath: "/t2"}, "/t2/.well-known/openid-configuration"},
+		{"none+none", oauthtest.Options{PRM: oauthtest.PRMNone, AS: oauthtest.ASNone}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			oauthEnv(t)
+			tc.o.DCR = true
+			srv := oauthtest.Start(t, tc.o)
+			mcpscope(t, append(echoCall("echo", "v"), srv.MCPURL)...).mustExit(t, 0)
+			if tc.metaSuffix != "" {
+				if len(seen(srv, "GET", tc.metaSuffix)) == 0 {
+					t.Errorf("the authorization server metadata was not read at %s", tc.metaSuffix)
+				}
+			}
+			if srv.Authorizations() != 1 {
+				t.Errorf("%d authorizations", srv.Authorizations())
+			}
+		})
+	}
+}
+
+// TestOAuthPreregisteredClient: --client-id and --client-secret are used
+// instead of a registration, the secret sent as the server's metadata
+// asks (client_secret_basic) and never shown.
+func TestOAuthPreregisteredClient(t *testing.T) {
+	oauthEnv(t)
+	srv := oauthtest.Start(t, oauthtest.Options{
+		Preregistered:    &oauthtest.Client{ID: "mcpscope-ci", Secret: "pre-registered-secret", AuthMethod: "client_secret_basic"},
+		TokenAuthMethods: []string{"client_secret_basic"},
+	})
+	r := mcpscope(t, append(echoCall("echo", "p"), "--trace", "--client-id", "mcpscope-ci", "--client-secret", "pre-registered-secret", srv.MCPURL)...)
+	r.mustExit(t, 0)
+	if got := authorizeQuery(t, srv, 0).Get("client_id"); got != "mcpscope-ci" {
+		t.Fatalf("client_id %q", got)
+	}
+	tok := seen(srv, "POST", "/token")
+	if len(tok) != 1 || !strings.HasPrefix(tok[0].Header.Get("Authorization"), "Basic ") {
+		t.Fatalf("token request without basic authentication: %+v", tok)
+	}
+	mustNotHold(t, "the trace", r.stderr, "pre-registered-secret")
+}
+
+// TestOAuthClientIDMetadataDocument: where the server supports Client ID
+// Metadata Documents, --client-metadata-url is the client id and nothing
+// is registered.
+func TestOAuthClientIDMetadataDocument(t *testing.T) {
+	oauthEnv(t)
+	srv := oauthtest.Start(t, oauthtest.Options{CIMD: true, DCR: true})
+	const doc = "https://mcpscope.example/oauth/client.json"
+	mcpscope(t, append(echoCall("echo", "c"), "--client-metadata-url", doc, srv.MCPURL)...).mustExit(t, 0)
+	if got := authorizeQuery(t, srv, 0).Get("client_id"); got != doc {
+		t.Fatalf("client_id %q, want %q", got, doc)
+	}
+	if n := len(seen(srv, "POST", "/register")); n != 0 {
+		t.Fatalf("%d registrations with a metadata document", n)
+	}
+}
+
+// TestOAuthScopeChoice: the challenge's scope is asked for; without one,
+// the protected resource metadata's scopes_supported.
+func TestOAuthScopeChoice(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		o    oauthtest.Options
+		want []string
+	}{
+		{"challenge", oauthtest.Options{ChallengeScope: "mcp:call", ScopesSupported: []string{"mcp:call", "mcp:admin"}}, []string{"mcp:call"}},
+		{"supported", oauthtest.Options{ScopesSupported: []string{"mcp:call", "mcp:admin"}}, []string{"mcp:call", "mcp:admin"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			oauthEnv(t)
+			tc.o.DCR = true
+			srv := oauthtest.Start(t, tc.o)
+			mcpscope(t, append(echoCall("echo", "s"), srv.MCPURL)...).mustExit(t, 0)
+			got := strings.Fields(authorizeQuery(t, srv, 0).Get("scope"))
+			got = slices.DeleteFunc(got, func(s string) bool { return s == "offline_access" })
+			slices.Sort(got)
+			slices.Sort(tc.want)
+			if !slices.Equal(got, tc.want) {
+				t.Fatalf("scope %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestOAuthStepUp: a 403 insufficient_scope authorizes again for the
+// scopes asked, and the call goes through; once, not in a loop.
+func TestOAuthStepUp(t *testing.T) {
+	oauthEnv(t)
+	srv := oauthtest.Start(t, oauthtest.Options{DCR: true, ChallengeScope: "mcp:call", StepUpTool: "admin", StepUpScope: "mcp:admin"})
+	r := mcpscope(t, append(echoCall("admin", "up"), srv.MCPURL)...)
+	r.mustExit(t, 0)
+	if srv.Authorizations() != 2 {
+		t.Fatalf("%d authorizations, want 2 (the first, then the step-up)", srv.Authorizations())
+	}
+	if got := strings.Fields(authorizeQuery(t, srv, 1).Get("scope")); !slices.Contains(got, "mcp:admin") || !slices.Contains(got, "mcp:call") {
+		t.Fatalf("step-up scope %q: want mcp:call and mcp:admin", got)
+	}
+}
+
+// TestOAuthRefresh: a token the server stops taking (401 invalid_token)
+// is refreshed with the refresh token, without a new authorization; a
+// token whose expiry passed is refreshed before it is sent.
+func TestOAuthRefresh(t *testing.T) {
+	oauthEnv(t)
+	srv := oauthtest.Start(t, oauthtest.Options{DCR: true, RefreshTokens: true})
+	mcpscope(t, append(echoCall("echo", "1"), srv.MCPURL)...).mustExit(t, 0)
+	srv.Expire()
+	mcpscope(t, append(echoCall("echo", "2"), srv.MCPURL)...).mustExit(t, 0)
+	if srv.Authorizations() != 1 {
+		t.Fatalf("%d authorizations: the refused token was not refreshed", srv.Authorizations())
+	}
+	grants := 0
+	for _, tok := range srv.Tokens() {
+		if tok.Grant == "refresh_token" {
+			grants++
+		}
+	}
+	if grants != 1 {
+		t.Fatalf("%d refresh grants, want 1", grants)
+	}
+}
+
+// TestOAuthExpiredToken: a stored token past its expiry is refreshed
+// before it is sent (no 401 first).
+func TestOAuthExpiredToken(t *testing.T) {
+	oauthEnv(t)
+	srv := oauthtest.Start(t, oauthtest.Options{DCR: true, RefreshTokens: true})
+	mcpscope(t, append(echoCall("echo", "1"), srv.MCPURL)...).mustExit(t, 0)
+	expireStored(t, srv.MCPURL)
+	before := len(seen(srv, "POST", "/mcp"))
+	mcpscope(t, append(echoCall("echo", "2"), srv.MCPURL)...).mustExit(t, 0)
+	if srv.Authorizations() != 1 {
+		t.Fatalf("%d authorizations", srv.Authorizations())
+	}
+	last := srv.Tokens()[len(srv.Tokens())-1]
+	if last.Grant != "refresh_token" {
+		t.Fatalf("the last token came from %s, want a refresh", last.Grant)
+	}
+	// The second run's first request carried the refreshed token.
+	if got := seen(srv, "POST", "/mcp")[before].Header.Get("Authorization"); got != "Bearer "+last.Access {
+		t.Fatalf("the second run sent %q first, not the refreshed token", got)
+	}
+}
+
+// TestOAuthRefusals: a wrong iss (RFC 9207), metadata naming another
+// resource (RFC 9728 §3.3), and a server that refuses every token each end
+// the run with exit 3 and a clear reason, without looping.
+func TestOAuthRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		o        oauthtest.Options
+		say      string
+		maxAuthz int
+	}{
+		{"wrong issuer", oauthtest.Options{DCR: true, Iss: oauthtest.IssWrong}, "issuer", 1},
+		{"resource mismatch", oauthtest.Options{DCR: true, PRM: oauthtest.PRMPath, PRMResource: "http://127.0.0.1:1/elsewhere"}, "refused (RFC 9728", 0},
+		{"always 401", oauthtest.Options{DCR: true, AlwaysUnauthorized: true}, "not authorizing again", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			oauthEnv(t)
+			srv := oauthtest.Start(t, tc.o)
+			r := mcpscope(t, append(echoCall("echo", "x"), "--timeout", "20s", srv.MCPURL)...)
+			r.mustExit(t, ExitConnection)
+			if !strings.Contains(r.stderr, tc.say) {
+				t.Fatalf("stderr does not say %q:\n%s", tc.say, r.stderr)
+			}
+			if n := srv.Authorizations(); n > tc.maxAuthz {
+				t.Fatalf("%d authorizations, at most %d", n, tc.maxAuthz)
+			}
+		})
+	}
+}
+
+// TestOAuthHeadlessPrintsURL: without a browser, the authorization URL is
+// printed, and the wait ends by --timeout.
+func TestOAuthHeadlessPrintsURL(t *testing.T) {
+	oauthEnv(t)
+	t.Setenv("BROWSER", "")
+	srv := oauthtest.Start(t, oauthtest.Options{DCR: true})
+	r := mcpscope(t, append(echoCall("echo", "h"), "--timeout", "2s", srv.MCPURL)...)
+	if r.code != ExitConnection && r.code != ExitTimeout {
+		t.Fatalf("exit %d, want 3 or 4\n%s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "in the browser: "+srv.AuthorizationEndpoint+"?") {
+		t.Fatalf("the authorization URL is not printed:\n%s", r.stderr)
+	}
+}
+
+// TestOAuthNoAuth: --no-auth leaves a 401 an error, and no flow runs.
+func TestOAuthNoAuth(t *testing.T) {
+	oauthEnv(t)
+	srv := oauthtest.Start(t, oauthtest.Options{DCR: true})
+	r := mcpscope(t, append(echoCall("echo", "n"), "--no-auth", srv.MCPURL)...)
+	r.mustExit(t, ExitConnection)
+	if srv.Authorizations() != 0 || len(seen(srv, "POST", "/register")) != 0 {
+		t.Fatal("an OAuth flow ran under --no-auth")
+	}
+}
