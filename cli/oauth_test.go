@@ -290,3 +290,21 @@ func TestOAuthNoAuth(t *testing.T) {
 		t.Fatal("an OAuth flow ran under --no-auth")
 	}
 }
+
+// TestTUIShowsTheAuthorizationChecklist: connecting the TUI to a server
+// that asks for OAuth shows the flow as a checklist, step by step, then
+// the session connected behind it.
+func TestTUIShowsTheAuthorizationChecklist(t *testing.T) {
+	oauthEnv(t)
+	srv := oauthtest.Start(t, oauthtest.Options{DCR: true})
+	r := startTUI(t, "--no-record", srv.MCPURL)
+	r.waitFor(t, "authorization "+srv.MCPURL, "✓ challenge", "✓ resource metadata", "✓ server metadata",
+		"✓ registration", "✓ browser", "✓ authorization", "✓ token", "every step passed")
+	if _, err := r.keys.Write([]byte("q")); err != nil { // closes the checklist
+		t.Fatal(err)
+	}
+	r.waitFor(t, "oauthtest")
+	if code := r.quit(t); code != ExitOK {
+		t.Fatalf("exit %d; stderr: %s", code, r.errb.String())
+	}
+}
