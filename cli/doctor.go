@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
@@ -60,9 +61,17 @@ func runDoctor(ctx context.Context, f *runFlags, target Target, io streams) erro
 // does.
 func doctorConfig(plan *connectPlan, target Target) (doctor.Config, error) {
 	f := plan.flags
-	r, err := remoteOf(f.transportOptions(target), "")
+	topts := f.transportOptions(target)
+	r, err := remoteOf(topts, "")
 	if err != nil {
 		return doctor.Config{}, err
+	}
+	stored := storedAuthorization(f, target, topts)
+	if stored != "" {
+		if r.header == nil {
+			r.header = http.Header{}
+		}
+		r.header.Set("Authorization", stored)
 	}
 	return doctor.Config{
 		Transport:  target.Transport,
@@ -74,7 +83,7 @@ func doctorConfig(plan *connectPlan, target Target) (doctor.Config, error) {
 		Origin:     f.origin,
 		CertHashes: r.certHashes,
 		Insecure:   f.insecure,
-		Connector:  doctorConnector{plan: plan, target: target},
+		Connector:  doctorConnector{plan: plan, target: target, authorization: stored},
 		Classify:   doctorClass,
 	}, nil
 }
@@ -83,12 +92,17 @@ func doctorConfig(plan *connectPlan, target Target) (doctor.Config, error) {
 type doctorConnector struct {
 	plan   *connectPlan
 	target Target
+	// authorization is the stored OAuth token's header, "" without one.
+	authorization string
 }
 
 // Transport builds the target's transport, reporting frames to sink.
 func (c doctorConnector) Transport(sink capture.Sink) (client.Transport, error) {
 	topts := c.plan.flags.transportOptions(c.target)
 	topts.Sink = sink
+	if c.authorization != "" {
+		topts.Headers = append(topts.Headers, "Authorization: "+c.authorization)
+	}
 	return newTransport(c.target, topts)
 }
 

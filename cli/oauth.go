@@ -80,6 +80,27 @@ func (p *connectPlan) authFlow(target Target, topts TransportOptions, sink captu
 	return flow, nil
 }
 
+// storedAuthorization is the Authorization header of the OAuth token
+// stored for target, refreshed when it is due, or "" without one: the
+// doctor walks the layers with the credentials every command would send.
+func storedAuthorization(f *runFlags, target Target, topts TransportOptions) string {
+	if !authWanted(f, target, topts) {
+		return ""
+	}
+	store, err := tokenstore.Default()
+	if err != nil {
+		return ""
+	}
+	flow, err := oauth.New(oauth.Config{Resource: authResource(target), Store: store, Base: authTransport(f.insecure), Version: Version()})
+	if err != nil {
+		return ""
+	}
+	defer flow.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), min(f.timeout, f.maxTime))
+	defer cancel()
+	return flow.Header(ctx)
+}
+
 // authTransport sends the flow's own requests (metadata, registration,
 // token): the system's roots verify the authorization server, whose
 // certificate --cert-hash (which pins the MCP server's) does not name;

@@ -308,3 +308,21 @@ func TestTUIShowsTheAuthorizationChecklist(t *testing.T) {
 		t.Fatalf("exit %d; stderr: %s", code, r.errb.String())
 	}
 }
+
+// TestDoctorWithOAuth: before any authorization the doctor stops at auth
+// and says to connect once; once a command authorized, the doctor walks
+// every layer with the stored token.
+func TestDoctorWithOAuth(t *testing.T) {
+	oauthEnv(t)
+	srv := oauthtest.Start(t, oauthtest.Options{DCR: true})
+	r := mcpscope(t, "doctor", srv.MCPURL)
+	r.mustFailAt(t, "auth", ExitConnection)
+	if !strings.Contains(r.stdout, "fix: the server uses OAuth: connect once (mcpscope "+srv.MCPURL+")") {
+		t.Fatalf("the fix does not name OAuth:\n%s", r.stdout)
+	}
+	mcpscope(t, "tools", srv.MCPURL).mustExit(t, 0)
+	mcpscope(t, "doctor", srv.MCPURL).mustAllPass(t, "target", "dns", "tcp", "http", "auth", "handshake", "tools/list")
+	if srv.Authorizations() != 1 {
+		t.Fatalf("%d authorizations: the doctor authorized on its own", srv.Authorizations())
+	}
+}

@@ -35,12 +35,14 @@ func (w *walk) auth(ch *challenge) {
 		what := "401 Unauthorized, challenge " + termtext.LineMax(orNone(ch.header), challengeShown)
 		where := metadataURLs(w.cfg.URL, ch.header)
 		found, err := w.fetchMetadata(ctx, where)
+		fix := "the server needs credentials: pass them with --header 'Authorization: Bearer TOKEN'"
 		if err != nil {
 			what += "; protected resource metadata not reachable: " + err.Error()
 		} else {
 			what += "; protected resource metadata at " + found
+			fix = "the server uses OAuth: connect once (mcpscope " + w.cfg.URL.Redacted() + ") to authorize in the browser; the token is stored for the doctor and every command, or pass --header 'Authorization: Bearer TOKEN'"
 		}
-		return "", fail(Connection, "the server needs credentials: pass them with --header 'Authorization: Bearer TOKEN'", "%s", what)
+		return "", fail(Connection, fix, "%s", what)
 	})
 }
 

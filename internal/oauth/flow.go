@@ -114,7 +114,9 @@ func New(cfg Config) (*Flow, error) {
 		}
 	}
 	f := &Flow{cfg: cfg, resource: resource, issuers: map[string]string{}}
-	f.hc = &http.Client{Transport: &capturer{base: cfg.Base, f: f}}
+	// Each of the flow's own requests (metadata, registration, token,
+	// refresh) is bounded by the --timeout.
+	f.hc = &http.Client{Transport: &capturer{base: cfg.Base, f: f}, Timeout: cfg.Wait}
 	if err := f.restore(); err != nil {
 		f.say(fmt.Sprintf("the stored OAuth token of %s is not used: %v", resource, err))
 	}
