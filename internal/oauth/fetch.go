@@ -12,7 +12,6 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/doctor"
-	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -32,7 +31,7 @@ func (f *Flow) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*auth.A
 		host = u.Host
 	}
 	f.note(ConnName+" browser", "open "+args.URL)
-	f.say("authorize mcpscope at " + termtext.Line(host) + " in the browser: " + termtext.Line(args.URL))
+	f.say("authorize mcpscope at " + host + " in the browser: " + args.URL)
 	start := time.Now()
 	switch err := f.cfg.Open(ctx, args.URL); {
 	case errors.Is(err, ErrNoBrowser):

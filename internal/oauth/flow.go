@@ -27,6 +27,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/doctor"
+	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/internal/tokenstore"
 )
 
@@ -141,10 +142,10 @@ func (f *Flow) nudge() {
 	}
 }
 
-// say tells the user a line.
+// say tells the user a line, sanitized: it may quote the servers.
 func (f *Flow) say(s string) {
 	if f.cfg.Say != nil {
-		f.cfg.Say(s)
+		f.cfg.Say(termtext.Line(s))
 	}
 }
 
@@ -215,7 +216,7 @@ func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Resp
 	f.steps, f.running = nil, true
 	f.mu.Unlock()
 	defer f.finish()
-	challenges, _ := oauthex.ParseWWWAuthenticate(rsp.Header.Values("WWW-Authenticate"))
+	challenges, _ := parseChallenges(rsp)
 	f.step(StepChallenge, doctor.Passed, 0, describeChallenge(rsp, challenges))
 	sent := strings.TrimSpace(strings.TrimPrefix(req.Header.Get("Authorization"), "Bearer"))
 	f.mu.Lock()
@@ -304,6 +305,11 @@ func (f *Flow) failOpen(err error) {
 	}
 	f.mu.Unlock()
 	f.fail(name, err)
+}
+
+// parseChallenges reads the WWW-Authenticate challenges of rsp.
+func parseChallenges(rsp *http.Response) ([]oauthex.Challenge, error) {
+	return oauthex.ParseWWWAuthenticate(rsp.Header.Values("WWW-Authenticate"))
 }
 
 // describeChallenge words the server's refusal for the checklist.

@@ -4,8 +4,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-
-	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
 // Authorizer is what a transport asks of an OAuth flow (*Flow).
@@ -84,7 +82,7 @@ func Refusal(rsp *http.Response) bool {
 	case http.StatusUnauthorized:
 		return true
 	case http.StatusForbidden:
-		cs, err := oauthex.ParseWWWAuthenticate(rsp.Header.Values("WWW-Authenticate"))
+		cs, err := parseChallenges(rsp)
 		if err != nil {
 			return false
 		}
