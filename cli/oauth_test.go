@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpscope/mcpscope/demo"
+	demows "github.com/mcpscope/mcpscope/demo/ws"
 	"github.com/mcpscope/mcpscope/internal/oauthtest"
 )
 
@@ -114,23 +116,32 @@ func TestOAuthMetadataVariants(t *testing.T) {
 
 // TestOAuthPreregisteredClient: --client-id and --client-secret are used
 // instead of a registration, the secret sent as the server's metadata
-// asks (client_secret_basic) and never shown.
+// asks (client_secret_basic or client_secret_post) and never shown.
 func TestOAuthPreregisteredClient(t *testing.T) {
-	oauthEnv(t)
-	srv := oauthtest.Start(t, oauthtest.Options{
-		Preregistered:    &oauthtest.Client{ID: "mcpscope-ci", Secret: "pre-registered-secret", AuthMethod: "client_secret_basic"},
-		TokenAuthMethods: []string{"client_secret_basic"},
-	})
-	r := mcpscope(t, append(echoCall("echo", "p"), "--trace", "--client-id", "mcpscope-ci", "--client-secret", "pre-registered-secret", srv.MCPURL)...)
-	r.mustExit(t, 0)
-	if got := authorizeQuery(t, srv, 0).Get("client_id"); got != "mcpscope-ci" {
-		t.Fatalf("client_id %q", got)
+	for _, method := range []string{"client_secret_basic", "client_secret_post"} {
+		t.Run(method, func(t *testing.T) {
+			oauthEnv(t)
+			srv := oauthtest.Start(t, oauthtest.Options{
+				Preregistered:    &oauthtest.Client{ID: "mcpscope-ci", Secret: "pre-registered-secret", AuthMethod: method},
+				TokenAuthMethods: []string{method},
+			})
+			r := mcpscope(t, append(echoCall("echo", "p"), "--trace", "--client-id", "mcpscope-ci", "--client-secret", "pre-registered-secret", srv.MCPURL)...)
+			r.mustExit(t, 0)
+			if got := authorizeQuery(t, srv, 0).Get("client_id"); got != "mcpscope-ci" {
+				t.Fatalf("client_id %q", got)
+			}
+			tok := seen(srv, "POST", "/token")
+			if len(tok) != 1 {
+				t.Fatalf("%d token requests", len(tok))
+			}
+			basic := strings.HasPrefix(tok[0].Header.Get("Authorization"), "Basic ")
+			posted := tok[0].Form.Get("client_secret") == "pre-registered-secret"
+			if basic != (method == "client_secret_basic") || posted != (method == "client_secret_post") {
+				t.Fatalf("%s: basic %v, posted %v", method, basic, posted)
+			}
+			mustNotHold(t, "the trace", r.stderr, "pre-registered-secret")
+		})
 	}
-	tok := seen(srv, "POST", "/token")
-	if len(tok) != 1 || !strings.HasPrefix(tok[0].Header.Get("Authorization"), "Basic ") {
-		t.Fatalf("token request without basic authentication: %+v", tok)
-	}
-	mustNotHold(t, "the trace", r.stderr, "pre-registered-secret")
 }
 
 // TestOAuthClientIDMetadataDocument: where the server supports Client ID
@@ -324,5 +335,32 @@ func TestDoctorWithOAuth(t *testing.T) {
 	mcpscope(t, "doctor", srv.MCPURL).mustAllPass(t, "target", "dns", "tcp", "http", "auth", "handshake", "tools/list")
 	if srv.Authorizations() != 1 {
 		t.Fatalf("%d authorizations: the doctor authorized on its own", srv.Authorizations())
+	}
+}
+
+// TestOAuthOverWebSocket: a WebSocket upgrade refused with 401 runs the
+// same flow (the resource is the endpoint's HTTP URL) and upgrades again
+// with the token; the next run upgrades with the stored token at once.
+func TestOAuthOverWebSocket(t *testing.T) {
+	oauthEnv(t)
+	core, err := demo.New(demo.Options{SandboxRoot: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := demows.New(core, demows.Options{})
+	t.Cleanup(func() { h.Close() })
+	srv := oauthtest.Start(t, oauthtest.Options{DCR: true, MCPHandler: h})
+	wsURL := "ws" + strings.TrimPrefix(srv.MCPURL, "http")
+	r := mcpscope(t, "tools", wsURL)
+	r.mustExit(t, 0)
+	if !strings.Contains(r.stdout, "book_trip") {
+		t.Fatalf("no demo tools listed:\n%s", r.stdout)
+	}
+	if q := authorizeQuery(t, srv, 0); q.Get("resource") != srv.MCPURL {
+		t.Fatalf("resource %q, want the endpoint's HTTP URL %s", q.Get("resource"), srv.MCPURL)
+	}
+	mcpscope(t, "tools", wsURL).mustExit(t, 0)
+	if srv.Authorizations() != 1 {
+		t.Fatalf("%d authorizations: the stored token was not used for the upgrade", srv.Authorizations())
 	}
 }

@@ -16,6 +16,9 @@ type echoArgs struct {
 // the tool echo, which answers its text, and the step-up tool when set,
 // which does the same.
 func newMCPHandler(o Options) http.Handler {
+	if o.MCPHandler != nil {
+		return o.MCPHandler
+	}
 	server := mcp.NewServer(&mcp.Implementation{Name: "oauthtest", Version: "1.0.0"}, nil)
 	echo := func(_ context.Context, _ *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil

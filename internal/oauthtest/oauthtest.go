@@ -10,6 +10,7 @@
 package oauthtest
 
 import (
+	"net/http"
 	"net/http/httptest"
 	"sync"
 	"testing"
@@ -125,6 +126,10 @@ type Options struct {
 	// AlwaysUnauthorized refuses every token with 401, so a client must
 	// give up instead of looping.
 	AlwaysUnauthorized bool
+	// MCPHandler, when set, is served at /mcp behind the bearer check
+	// instead of the Go SDK's Streamable HTTP server: a WebSocket
+	// endpoint, say.
+	MCPHandler http.Handler
 }
 
 // Server is a running protected MCP server and its authorization server.
