@@ -43,10 +43,29 @@ func authResource(target Target) string {
 	return u.String()
 }
 
-// authFlow builds the OAuth flow of target, or nil when it may not run
-// one. say tells the user a line; sink receives the flow's exchanges.
+// authFlow builds the OAuth flow of target for the plan's session, or nil
+// when it may not run one. say tells the user a line; sink receives the
+// flow's exchanges.
 func (p *connectPlan) authFlow(target Target, topts TransportOptions, sink capture.Sink, say func(string)) (*oauth.Flow, error) {
-	f := p.flags
+	return newAuthFlow(p.flags, target, topts, sink, say, p.interactive, p.onAuthStep)
+}
+
+// withAuth gives topts the OAuth flow of target, when it may run one: the
+// connections built outside a plan (a gateway stream's) authorize as the
+// session's do.
+func withAuth(f *runFlags, target Target, topts TransportOptions, say func(string)) (TransportOptions, error) {
+	flow, err := newAuthFlow(f, target, topts, topts.Sink, say, isTerminal(os.Stderr), nil)
+	if err != nil || flow == nil {
+		return topts, err
+	}
+	topts.Auth = flow
+	return topts, nil
+}
+
+// newAuthFlow builds the OAuth flow of target, or nil when it may not run
+// one; interactive opens the browser without $BROWSER, onStep (when set)
+// is told of the checklist.
+func newAuthFlow(f *runFlags, target Target, topts TransportOptions, sink capture.Sink, say func(string), interactive bool, onStep authStepFunc) (*oauth.Flow, error) {
 	if !authWanted(f, target, topts) {
 		return nil, nil
 	}
@@ -56,7 +75,7 @@ func (p *connectPlan) authFlow(target Target, topts TransportOptions, sink captu
 		store = nil
 	}
 	open := oauth.OpenBrowser
-	if !p.interactive && os.Getenv("BROWSER") == "" {
+	if !interactive && os.Getenv("BROWSER") == "" {
 		open = func(context.Context, string) error { return oauth.ErrNoBrowser }
 	}
 	flow, err := oauth.New(oauth.Config{
@@ -68,7 +87,7 @@ func (p *connectPlan) authFlow(target Target, topts TransportOptions, sink captu
 		Store:             store,
 		Open:              open,
 		Say:               say,
-		OnStep:            p.onAuthStep,
+		OnStep:            onStep,
 		Wait:              min(f.timeout, f.maxTime),
 		Sink:              sink,
 		NoRedact:          f.noRedact,
