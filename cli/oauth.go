@@ -52,9 +52,10 @@ func (p *connectPlan) authFlow(target Target, topts TransportOptions, sink captu
 
 // withAuth gives topts the OAuth flow of target, when it may run one: the
 // connections built outside a plan (a gateway stream's) authorize as the
-// session's do.
-func withAuth(f *runFlags, target Target, topts TransportOptions, say func(string)) (TransportOptions, error) {
-	flow, err := newAuthFlow(f, target, topts, topts.Sink, say, isTerminal(os.Stderr), nil)
+// session's do. diag is where the run's lines go: a terminal there opens
+// the browser.
+func withAuth(f *runFlags, target Target, topts TransportOptions, diag *lineWriter) (TransportOptions, error) {
+	flow, err := newAuthFlow(f, target, topts, topts.Sink, diag.Println, isTerminal(diag.w), nil)
 	if err != nil || flow == nil {
 		return topts, err
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
@@ -51,7 +50,7 @@ func (f *runFlags) execute(ctx context.Context, target Target, io streams, w wor
 	r := &run{flags: f, target: target, io: io}
 	r.warnings = &decodeWarnings{out: io.diag, unit: controlUnit(target)}
 	plan.strays = r.warnings.StrayAnswer
-	plan.interactive = isTerminal(os.Stderr)
+	plan.interactive = isTerminal(io.diag.w)
 	// Nothing reaches stderr once the run has returned.
 	defer io.diag.Close()
 	defer r.warnings.Flush()

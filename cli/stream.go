@@ -120,7 +120,7 @@ func runGateway(ctx context.Context, f *runFlags, sf *streamFlags, method string
 	}
 	run := newGatewayRun(f, sf, io)
 	topts.StreamOut = "" // the run saves the downloads itself
-	if topts, err = withAuth(f, target, topts, io.diag.Println); err != nil {
+	if topts, err = withAuth(f, target, topts, io.diag); err != nil {
 		return nil, nil, err
 	}
 	built, err := newWSTransport(target, topts)
