@@ -1,17 +1,16 @@
 package ws
 
 import (
+	"context"
 	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"io"
 	"log"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/coder/websocket"
@@ -24,40 +23,16 @@ import (
 // tlsPeer is a wss:// server with httptest's self-signed certificate that
 // answers every JSON-RPC request with an empty result.
 type tlsPeer struct {
-	url      string
-	hash     string // the pin of its certificate
-	cert     *x509.Certificate
-	upgrades atomic.Int32 // upgrade requests that reached the handler
+	*peer
+	hash string // the pin of its certificate
+	cert *x509.Certificate
 }
 
 // startTLSPeer serves wss:// on 127.0.0.1.
 func startTLSPeer(t *testing.T) *tlsPeer {
 	t.Helper()
-	p := &tlsPeer{}
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p.upgrades.Add(1)
-		c, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{Subprotocol}})
-		if err != nil {
-			return
-		}
-		defer c.CloseNow()
-		ctx := r.Context()
-		for {
-			_, data, err := c.Read(ctx)
-			if err != nil {
-				return
-			}
-			var m struct {
-				ID json.RawMessage `json:"id"`
-			}
-			if json.Unmarshal(data, &m) != nil || m.ID == nil {
-				continue
-			}
-			if c.Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{}}`)) != nil {
-				return
-			}
-		}
-	}))
+	p := &tlsPeer{peer: &peer{}}
+	srv := httptest.NewUnstartedServer(p.handler([]string{Subprotocol}, answerEvery))
 	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // refused handshakes are the point
 	srv.StartTLS()
 	t.Cleanup(srv.Close)
@@ -65,6 +40,33 @@ func startTLSPeer(t *testing.T) *tlsPeer {
 	p.hash = tlscert.Hash(p.cert.Raw)
 	p.url = "wss" + strings.TrimPrefix(srv.URL, "https") + "/mcp"
 	return p
+}
+
+// answerEvery answers every request read on c with an empty result.
+func answerEvery(ctx context.Context, c *websocket.Conn) {
+	for {
+		_, data, err := c.Read(ctx)
+		if err != nil {
+			return
+		}
+		var m struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal(data, &m) != nil || m.ID == nil {
+			continue
+		}
+		if c.Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{}}`)) != nil {
+			return
+		}
+	}
+}
+
+// noUpgrade fails if an upgrade request reached the server.
+func (p *tlsPeer) noUpgrade(t *testing.T) {
+	t.Helper()
+	if r := p.request(); r != nil {
+		t.Errorf("an upgrade request reached the server: %s %s", r.Method, r.URL)
+	}
 }
 
 // start dials cfg and returns the error of Start; the transport is closed
@@ -100,9 +102,7 @@ func TestTLSUntrustedCertificateNamesItsHash(t *testing.T) {
 	if !errors.As(err, &u) || u.Hash != p.hash || !strings.Contains(err.Error(), "--cert-hash "+p.hash) {
 		t.Fatalf("Start = %v, want the untrusted certificate with hash %s", err, p.hash)
 	}
-	if n := p.upgrades.Load(); n != 0 {
-		t.Errorf("%d upgrade requests reached the server", n)
-	}
+	p.noUpgrade(t)
 }
 
 // Pinning the server's certificate, trusting its authority, or skipping
@@ -145,9 +145,7 @@ func TestTLSWrongPin(t *testing.T) {
 		!strings.Contains(err.Error(), p.hash) || !strings.Contains(err.Error(), wrong) {
 		t.Fatalf("Start = %v, want a mismatch naming %s and %s", err, p.hash, wrong)
 	}
-	if n := p.upgrades.Load(); n != 0 {
-		t.Errorf("%d upgrade requests reached the server", n)
-	}
+	p.noUpgrade(t)
 }
 
 // A malformed pin is refused before any connection.
@@ -157,9 +155,7 @@ func TestTLSMalformedPin(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "64 hex digits") {
 		t.Fatalf("Start = %v", err)
 	}
-	if n := p.upgrades.Load(); n != 0 {
-		t.Errorf("%d upgrade requests reached the server", n)
-	}
+	p.noUpgrade(t)
 }
 
 // KeyLogFile receives the session's TLS secrets in NSS key log format.
