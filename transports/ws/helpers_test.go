@@ -31,7 +31,16 @@ type peer struct {
 func startPeer(t *testing.T, protos []string, script func(ctx context.Context, c *websocket.Conn)) *peer {
 	t.Helper()
 	p := &peer{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(p.handler(protos, script))
+	t.Cleanup(srv.Close)
+	p.url = "ws" + strings.TrimPrefix(srv.URL, "http") + "/mcp"
+	return p
+}
+
+// handler keeps the upgrade request, accepts the WebSocket with protos
+// and runs script on it.
+func (p *peer) handler(protos []string, script func(ctx context.Context, c *websocket.Conn)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p.mu.Lock()
 		p.upReq = r.Clone(context.Background())
 		p.mu.Unlock()
@@ -42,10 +51,7 @@ func startPeer(t *testing.T, protos []string, script func(ctx context.Context, c
 		defer c.CloseNow()
 		c.SetReadLimit(-1)
 		script(r.Context(), c)
-	}))
-	t.Cleanup(srv.Close)
-	p.url = "ws" + strings.TrimPrefix(srv.URL, "http") + "/mcp"
-	return p
+	})
 }
 
 // request returns the upgrade request the peer got.
