@@ -27,7 +27,7 @@ func TestDemoOverWSInTheTUI(t *testing.T) {
 // explorer to show) goes out as a tool frame whose answer is shown.
 func TestDemoOverToolsWSInTheTUI(t *testing.T) {
 	r := startTUI(t, "demo", "--transport", "tools-ws")
-	r.waitFor(t, "MCP connected · tools-ws", "http GET /tools HTTP/1.1", "an unsolicited f")
+	r.waitFor(t, "MCP connected · tools-ws · no handshake", "http GET /tools HTTP/1.1", "an unsolicited f")
 	r.send(t, ":")
 	r.waitFor(t, "Compose · pick a method to send")
 	r.send(t, "tools/call\r")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -102,7 +103,12 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	}
 	s := m.conn.link.Session
 	m.conn.ready = true
-	m.conn.connected = s.Era().String() + " " + s.ProtocolVersion()
+	m.conn.connected = strings.TrimSpace(s.Era().String() + " " + s.ProtocolVersion())
+	if s.ProtocolVersion() == "" {
+		// A dialect with no handshake (tools-http, tools-ws) negotiated
+		// no era and no version.
+		m.conn.connected = "no handshake"
+	}
 	m.status.note("connected")
 	if l, ok := m.cfg.Tap.(interface {
 		Link(transport, era, protocol string)

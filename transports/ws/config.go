@@ -83,6 +83,9 @@ func (c Config) withDefaults() (Config, *url.URL, error) {
 	if u.Host == "" {
 		return c, nil, errors.New("the WebSocket URL names no host")
 	}
+	if u.Scheme == "ws" && (len(c.CertHashes) > 0 || c.Insecure || c.RootCAs != nil || c.KeyLogFile != "") {
+		return c, nil, errors.New("--cert-hash, --insecure and --keylog apply to wss:// URLs only")
+	}
 	if c.MaxFrameSize <= 0 {
 		c.MaxFrameSize = proto.DefaultMaxControlFrame
 	}

@@ -181,3 +181,17 @@ func TestTLSKeyLog(t *testing.T) {
 		t.Fatalf("key log %q holds no client traffic secret", b)
 	}
 }
+
+// TestTLSOptionsNeedWSS: pins, --insecure and --keylog on a ws:// URL are
+// a mistake said at once, not options silently ignored.
+func TestTLSOptionsNeedWSS(t *testing.T) {
+	for _, cfg := range []Config{
+		{URL: "ws://127.0.0.1:1/mcp", Insecure: true},
+		{URL: "ws://127.0.0.1:1/mcp", CertHashes: []string{"sha256:00"}},
+		{URL: "ws://127.0.0.1:1/mcp", KeyLogFile: "keys.log"},
+	} {
+		if _, err := New(cfg); err == nil || !strings.Contains(err.Error(), "wss://") {
+			t.Errorf("New(%+v) = %v", cfg, err)
+		}
+	}
+}
