@@ -108,19 +108,25 @@ func (r *tuiRun) waitFor(t *testing.T, texts ...string) {
 	t.Fatalf("the screen never showed %q; last screen:\n%s", texts, r.screen)
 }
 
-// quit presses q and returns the exit code.
+// quit presses q and returns the exit code. A key read while the
+// terminal's input is still being parsed can be taken as part of a
+// sequence: q is pressed again every few seconds until mcpscope exits.
 func (r *tuiRun) quit(t *testing.T) int {
 	t.Helper()
-	if _, err := r.keys.Write([]byte("q")); err != nil {
-		t.Fatal(err)
+	deadline := time.After(flowtest.HangGuard)
+	for {
+		// A write blocks until mcpscope reads it, which it no longer does
+		// once it quit: the pipe is closed at the end of the test.
+		go func() { _, _ = r.keys.Write([]byte("q")) }()
+		select {
+		case code := <-r.code:
+			return code
+		case <-time.After(3 * time.Second):
+		case <-deadline:
+			t.Fatal("mcpscope did not quit")
+			return -1
+		}
 	}
-	select {
-	case code := <-r.code:
-		return code
-	case <-time.After(flowtest.HangGuard):
-		t.Fatal("mcpscope did not quit")
-	}
-	return -1
 }
 
 // `mcpscope demo` starts the embedded MCP-Flow server, connects with its
