@@ -45,7 +45,7 @@ func runDoctor(ctx context.Context, f *runFlags, target Target, io streams) erro
 	if err != nil {
 		return err
 	}
-	report := doctor.Run(ctx, cfg)
+	report := doctor.Run(ctx, withStoredToken(cfg, plan, target))
 	if err := report.Render(io.out, doctor.RenderOptions{}); err != nil {
 		return withExit(ExitConnection, err)
 	}
@@ -66,13 +66,6 @@ func doctorConfig(plan *connectPlan, target Target) (doctor.Config, error) {
 	if err != nil {
 		return doctor.Config{}, err
 	}
-	stored := storedAuthorization(f, target, topts)
-	if stored != "" {
-		if r.header == nil {
-			r.header = http.Header{}
-		}
-		r.header.Set("Authorization", stored)
-	}
 	return doctor.Config{
 		Transport:  target.Transport,
 		URL:        target.URL,
@@ -83,9 +76,27 @@ func doctorConfig(plan *connectPlan, target Target) (doctor.Config, error) {
 		Origin:     f.origin,
 		CertHashes: r.certHashes,
 		Insecure:   f.insecure,
-		Connector:  doctorConnector{plan: plan, target: target, authorization: stored},
+		Connector:  doctorConnector{plan: plan, target: target},
 		Classify:   doctorClass,
 	}, nil
+}
+
+// withStoredToken gives the walk the OAuth token stored for target
+// (refreshed when due), read now: the doctor probes with the credentials
+// every command would send.
+func withStoredToken(cfg doctor.Config, plan *connectPlan, target Target) doctor.Config {
+	f := plan.flags
+	stored := storedAuthorization(f, target, f.transportOptions(target))
+	if stored == "" {
+		return cfg
+	}
+	cfg.Header = cfg.Header.Clone()
+	if cfg.Header == nil {
+		cfg.Header = http.Header{}
+	}
+	cfg.Header.Set("Authorization", stored)
+	cfg.Connector = doctorConnector{plan: plan, target: target, authorization: stored}
+	return cfg
 }
 
 // doctorConnector builds the real transport and session of every command.

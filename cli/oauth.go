@@ -17,8 +17,8 @@ import (
 // flow: an HTTP or WebSocket URL, no --no-auth, and no Authorization of
 // the user's own (--header, or the config's headers).
 func authWanted(f *runFlags, target Target, topts TransportOptions) bool {
-	if f.noAuth || target.URL == nil {
-		return false
+	if f.noAuth || target.URL == nil || target.URL.User != nil {
+		return false // a URL's user and password are the user's own credentials
 	}
 	switch target.URL.Scheme {
 	case "http", "https", "ws", "wss":
@@ -34,6 +34,7 @@ func authWanted(f *runFlags, target Target, topts TransportOptions) bool {
 // request to it).
 func authResource(target Target) string {
 	u := *target.URL
+	u.User = nil
 	switch u.Scheme {
 	case "ws":
 		u.Scheme = "http"
@@ -111,12 +112,13 @@ func storedAuthorization(f *runFlags, target Target, topts TransportOptions) str
 	if err != nil {
 		return ""
 	}
-	flow, err := oauth.New(oauth.Config{Resource: authResource(target), Store: store, Base: authTransport(f.insecure), Version: Version()})
+	wait := min(f.timeout, f.maxTime)
+	flow, err := oauth.New(oauth.Config{Resource: authResource(target), Store: store, Base: authTransport(f.insecure), Wait: wait, Version: Version()})
 	if err != nil {
 		return ""
 	}
 	defer flow.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), min(f.timeout, f.maxTime))
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	return flow.Header(ctx)
 }

@@ -65,6 +65,24 @@ func expireStored(t *testing.T, resource string) {
 	}
 }
 
+// refreshesCarryResource fails unless every refresh grant the fixture
+// saw named the resource its token is bound to (RFC 8707, as MCP asks of
+// every token request), and returns how many there were.
+func refreshesCarryResource(t *testing.T, srv *oauthtest.Server) int {
+	t.Helper()
+	n := 0
+	for _, r := range seen(srv, "POST", "/token") {
+		if r.Form.Get("grant_type") != "refresh_token" {
+			continue
+		}
+		n++
+		if got := r.Form.Get("resource"); got != srv.Resource {
+			t.Fatalf("a refresh asked for resource %q, want %q", got, srv.Resource)
+		}
+	}
+	return n
+}
+
 // mustNotHold fails when any of the secrets appears in text.
 func mustNotHold(t *testing.T, what, text string, secrets ...string) {
 	t.Helper()

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -203,25 +204,21 @@ func TestOAuthStepUp(t *testing.T) {
 }
 
 // TestOAuthRefresh: a token the server stops taking (401 invalid_token)
-// is refreshed with the refresh token, without a new authorization; a
-// token whose expiry passed is refreshed before it is sent.
+// is refreshed with the refresh token, naming the resource, without a new
+// authorization; with metadata at the root, the resource is the origin.
 func TestOAuthRefresh(t *testing.T) {
-	oauthEnv(t)
-	srv := oauthtest.Start(t, oauthtest.Options{DCR: true, RefreshTokens: true})
-	mcpscope(t, append(echoCall("echo", "1"), srv.MCPURL)...).mustExit(t, 0)
-	srv.Expire()
-	mcpscope(t, append(echoCall("echo", "2"), srv.MCPURL)...).mustExit(t, 0)
-	if srv.Authorizations() != 1 {
-		t.Fatalf("%d authorizations: the refused token was not refreshed", srv.Authorizations())
-	}
-	grants := 0
-	for _, tok := range srv.Tokens() {
-		if tok.Grant == "refresh_token" {
-			grants++
+	for _, prm := range []oauthtest.PRMPlace{oauthtest.PRMHeader, oauthtest.PRMRoot} {
+		oauthEnv(t)
+		srv := oauthtest.Start(t, oauthtest.Options{DCR: true, RefreshTokens: true, PRM: prm})
+		mcpscope(t, append(echoCall("echo", "1"), srv.MCPURL)...).mustExit(t, 0)
+		srv.Expire()
+		mcpscope(t, append(echoCall("echo", "2"), srv.MCPURL)...).mustExit(t, 0)
+		if srv.Authorizations() != 1 {
+			t.Fatalf("%d authorizations: the refused token was not refreshed", srv.Authorizations())
 		}
-	}
-	if grants != 1 {
-		t.Fatalf("%d refresh grants, want 1", grants)
+		if n := refreshesCarryResource(t, srv); n != 1 {
+			t.Fatalf("%d refresh grants, want 1", n)
+		}
 	}
 }
 
@@ -237,6 +234,7 @@ func TestOAuthExpiredToken(t *testing.T) {
 	if srv.Authorizations() != 1 {
 		t.Fatalf("%d authorizations", srv.Authorizations())
 	}
+	refreshesCarryResource(t, srv)
 	last := srv.Tokens()[len(srv.Tokens())-1]
 	if last.Grant != "refresh_token" {
 		t.Fatalf("the last token came from %s, want a refresh", last.Grant)
@@ -363,4 +361,38 @@ func TestOAuthOverWebSocket(t *testing.T) {
 	if srv.Authorizations() != 1 {
 		t.Fatalf("%d authorizations: the stored token was not used for the upgrade", srv.Authorizations())
 	}
+}
+
+// TestOAuthStepUpRefusedAgain: a server that keeps refusing a scope it
+// asked for and got is not asked again: one authorization, one step-up,
+// then exit 3 saying so (not a browser opened for every request).
+func TestOAuthStepUpRefusedAgain(t *testing.T) {
+	oauthEnv(t)
+	refuse := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="mcp:x"`)
+		w.WriteHeader(http.StatusForbidden)
+	})
+	srv := oauthtest.Start(t, oauthtest.Options{DCR: true, PRM: oauthtest.PRMPath, MCPHandler: refuse})
+	r := mcpscope(t, "tools", srv.MCPURL)
+	r.mustExit(t, ExitConnection)
+	if n := srv.Authorizations(); n != 2 {
+		t.Fatalf("%d authorizations, want 2 (the first, one step-up)", n)
+	}
+	if !strings.Contains(r.stderr, `refuses the scope "mcp:x" though the token was granted it`) {
+		t.Fatalf("stderr does not say why:\n%s", r.stderr)
+	}
+}
+
+// TestOAuthURLCredentials: a URL's own user and password are the user's
+// credentials: no OAuth flow, and the password is never printed.
+func TestOAuthURLCredentials(t *testing.T) {
+	oauthEnv(t)
+	srv := oauthtest.Start(t, oauthtest.Options{DCR: true})
+	u := strings.Replace(srv.MCPURL, "http://", "http://bob:hunter22@", 1)
+	r := mcpscope(t, "tools", u)
+	r.mustExit(t, ExitConnection)
+	if srv.Authorizations() != 0 {
+		t.Fatal("an OAuth flow ran for a URL with credentials")
+	}
+	mustNotHold(t, "stderr", r.stderr, "hunter22")
 }

@@ -32,7 +32,7 @@ type Target struct {
 // String renders the target for messages: the URL, or the command line.
 func (t Target) String() string {
 	if t.URL != nil {
-		return t.URL.String()
+		return t.URL.Redacted() // a password in the URL is never shown
 	}
 	return strings.Join(t.Argv, " ")
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
@@ -71,11 +72,19 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, onConnect []ui.Reque
 	// the TUI's questions: a copy of the plan taken before they are set.
 	doctorPlan := *plan
 	if dcfg, err := doctorConfig(&doctorPlan, target); err == nil {
-		cfg.Diagnose = func(ctx context.Context) doctor.Report { return doctor.Run(ctx, dcfg) }
+		// The stored OAuth token is read at each walk: it may have been
+		// refreshed since the TUI started.
+		cfg.Diagnose = func(ctx context.Context) doctor.Report {
+			return doctor.Run(ctx, withStoredToken(dcfg, &doctorPlan, target))
+		}
 	}
 	// An OAuth flow opens the browser and shows its checklist.
 	plan.interactive = true
-	plan.onAuthStep = func(r doctor.Report, done bool) { go prog.Send(ui.AuthStepsMsg{Report: r, Done: done}) }
+	var authSeq atomic.Uint64
+	plan.onAuthStep = func(r doctor.Report, done bool) {
+		msg := ui.AuthStepsMsg{Report: r, Done: done, Seq: authSeq.Add(1)}
+		go prog.Send(msg)
+	}
 	if f.answers == "" {
 		// Without an answers file the user answers the server's questions.
 		cfg.Questions = question.NewBridge(plan.roots)

@@ -19,12 +19,19 @@ type AuthStepsMsg struct {
 	Report doctor.Report
 	// Done says the flow ended: authorized, or failed at the step marked.
 	Done bool
+	// Seq orders the messages of one flow: they may arrive out of order,
+	// and an older one is dropped.
+	Seq uint64
 }
 
 // authSteps shows the checklist of msg in a screen of its own, replacing
 // the one it showed before; a screen the user opened meanwhile is left in
 // front.
 func (m *Model) authSteps(msg AuthStepsMsg) tea.Cmd {
+	if msg.Seq != 0 && msg.Seq <= m.authSeq {
+		return nil
+	}
+	m.authSeq = msg.Seq
 	if m.overlay != nil {
 		if v, ok := m.overlay.(*serverinfo.View); !ok || v.Title() != authTitle {
 			return nil

@@ -30,6 +30,7 @@ type Model struct {
 	signal      <-chan struct{}
 	unsubscribe func()
 	lastRefresh time.Time
+	authSeq     uint64 // the last OAuth checklist shown (AuthStepsMsg.Seq)
 
 	idx       *index
 	traffic   *trafficPane

@@ -2,9 +2,11 @@ package oauth
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -38,6 +40,13 @@ func (c *capturer) RoundTrip(req *http.Request) (*http.Response, error) {
 	sent, err := bodyOf(req)
 	if err != nil {
 		return nil, err
+	}
+	name := classify(req, sent)
+	if name == StepRefresh {
+		sent = c.f.withResource(req, sent)
+	}
+	if name != "" {
+		c.f.setUnder(name)
 	}
 	c.f.reportHead(capture.Out, conn, requestHead(req, c.f.cfg.NoRedact))
 	c.f.reportBody(capture.Out, conn, sent)
@@ -80,6 +89,24 @@ func bodyOf(req *http.Request) ([]byte, error) {
 	}
 	req.Body = io.NopCloser(bytes.NewReader(b))
 	return b, nil
+}
+
+// withResource adds the resource parameter (RFC 8707) to a refresh
+// request that lacks it, as MCP asks of every token request; oauth2's
+// refresh sends only the grant and the refresh token.
+func (f *Flow) withResource(req *http.Request, body []byte) []byte {
+	form, err := url.ParseQuery(string(body))
+	if err != nil || form.Has("resource") {
+		return body
+	}
+	f.mu.Lock()
+	audience := cmp.Or(f.audience, f.entry.Audience, f.cfg.Resource)
+	f.mu.Unlock()
+	body = append(body, "&resource="+url.QueryEscape(audience)...)
+	req.Body = io.NopCloser(bytes.NewReader(body))
+	req.ContentLength = int64(len(body))
+	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	return body
 }
 
 // requestHead is the frame of req's request line and headers.
@@ -125,13 +152,12 @@ func (f *Flow) mask(b []byte) []byte {
 	}
 	out := recordings.Redact(b)
 	f.mu.Lock()
-	code := f.code
+	literals := []string{f.code, f.cfg.ClientSecret}
 	f.mu.Unlock()
-	if len(code) >= 4 && bytes.Contains(out, []byte(code)) {
-		if &out[0] == &b[0] {
-			out = bytes.Clone(out)
+	for _, lit := range literals {
+		if len(lit) >= 4 && bytes.Contains(out, []byte(lit)) {
+			out = bytes.ReplaceAll(out, []byte(lit), []byte(strings.Repeat("*", len(lit))))
 		}
-		out = bytes.ReplaceAll(out, []byte(code), []byte(strings.Repeat("*", len(code))))
 	}
 	return out
 }

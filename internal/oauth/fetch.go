@@ -29,10 +29,16 @@ func (f *Flow) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*auth.A
 	host := args.URL
 	if u, err := url.Parse(args.URL); err == nil {
 		host = u.Host
+		if r := u.Query().Get("resource"); r != "" {
+			f.mu.Lock()
+			f.audience = r
+			f.mu.Unlock()
+		}
 	}
 	f.note(ConnName+" browser", "open "+args.URL)
 	f.say("authorize mcpscope at " + host + " in the browser: " + args.URL)
 	start := time.Now()
+	f.setUnder(StepBrowser)
 	switch err := f.cfg.Open(ctx, args.URL); {
 	case errors.Is(err, ErrNoBrowser):
 		f.step(StepBrowser, doctor.Skipped, time.Since(start), "headless: the URL is printed for the user to open")
@@ -41,6 +47,7 @@ func (f *Flow) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*auth.A
 	default:
 		f.step(StepBrowser, doctor.Passed, time.Since(start), "opened "+host)
 	}
+	f.setUnder(StepAuthorize)
 	wait, cancel := context.WithTimeout(ctx, f.cfg.Wait)
 	defer cancel()
 	cb, err := lb.wait(wait)

@@ -12,11 +12,13 @@
 package oauth
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -84,11 +86,13 @@ type Flow struct {
 	entry    tokenstore.Entry   // what is stored of source
 	fresh    string             // the access token the last authorization issued
 	code     string             // the last authorization code, masked in frames
+	audience string             // the resource parameter of the authorization (RFC 8707)
 	issuers  map[string]string  // token endpoint → issuer, from the metadata read
 	refused  error              // metadata the flow must not follow
 	failed   error              // why the last authorization failed: not tried again this run
 	steps    map[string]doctor.Result
-	running  bool // an authorization is under way: its steps go to OnStep
+	running  bool   // an authorization is under way: its steps go to OnStep
+	under    string // the step under way, which a failure is put on
 	alive    func()
 	saveErr  bool
 }
@@ -107,7 +111,7 @@ func New(cfg Config) (*Flow, error) {
 	}
 	resource, err := tokenstore.Canonical(cfg.Resource)
 	if err != nil {
-		return nil, fmt.Errorf("the OAuth resource %s: %w", cfg.Resource, err)
+		return nil, fmt.Errorf("the OAuth resource: %w", err)
 	}
 	if cfg.ClientMetadataURL != "" {
 		if u, err := url.Parse(cfg.ClientMetadataURL); err != nil || u.Scheme != "https" || strings.Trim(u.Path, "/") == "" {
@@ -162,6 +166,7 @@ func (f *Flow) Header(ctx context.Context) string {
 	}
 	tok, err := src.Token()
 	if err != nil {
+		err = f.maskErr(err)
 		f.fail(StepRefresh, err)
 		f.say(fmt.Sprintf("the OAuth token of %s could not be refreshed (%v); authorizing again when the server asks", f.resource, err))
 		f.forget(src)
@@ -175,6 +180,7 @@ func (f *Flow) forget(src oauth2.TokenSource) {
 	f.mu.Lock()
 	if f.source == src {
 		f.source, f.oc = nil, nil
+		f.entry.AccessToken, f.entry.RefreshToken = "", ""
 	}
 	f.mu.Unlock()
 }
@@ -204,41 +210,45 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 // Challenged answers the server's refusal rsp of req: a 401, or a 403
-// asking for more scope. It refreshes a token the server no longer takes,
-// else runs the authorization (discovery, registration, the browser, the
-// token). nil means the request may go again with Header. A token the
-// server refuses right after issuing it is not authorized again: that
-// would loop.
+// asking for more scope. A request that went out before another one got a
+// new token goes again with it; a token the server no longer takes is
+// refreshed; else the authorization runs (discovery, registration, the
+// browser, the token). nil means the request may go again with Header.
+// What would loop is refused: a token refused right after it was issued,
+// a scope refused though granted, an authorization that failed already.
 func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Response) error {
 	f.authorizing.Lock()
 	defer f.authorizing.Unlock()
-	f.mu.Lock()
-	f.steps, f.running = nil, true
-	f.mu.Unlock()
-	defer f.finish()
 	challenges, _ := parseChallenges(rsp)
-	f.step(StepChallenge, doctor.Passed, 0, describeChallenge(rsp, challenges))
 	sent := strings.TrimSpace(strings.TrimPrefix(req.Header.Get("Authorization"), "Bearer"))
 	f.mu.Lock()
-	fresh, current := f.fresh, f.currentToken()
+	fresh, current, granted, failed := f.fresh, f.currentToken(), f.entry.Scopes, f.failed
 	f.mu.Unlock()
-	if rsp.StatusCode == http.StatusUnauthorized && sent != "" {
-		if current != "" && current != sent {
-			// Another request authorized meanwhile: send again with its token.
-			return nil
-		}
+	if current != "" && current != sent {
+		// Another request authorized (or refreshed) meanwhile: this one
+		// goes again with the new token.
+		return nil
+	}
+	f.begin(rsp, challenges)
+	defer f.finish()
+	if sent != "" && rsp.StatusCode == http.StatusForbidden && covers(granted, scopesOf(challenges)) {
+		f.reveal()
+		err := fmt.Errorf("the server refuses the scope %q though the token was granted it (403 again); not authorizing again, which would loop", strings.Join(scopesOf(challenges), " "))
+		f.fail(StepAuthorize, err)
+		return &Error{Resource: f.resource, Err: err}
+	}
+	if sent != "" && rsp.StatusCode == http.StatusUnauthorized {
 		if sent == fresh {
+			f.reveal()
 			err := errors.New("the server refused the token its authorization server just issued (401 again); not authorizing again, which would loop")
 			f.fail(StepAuthorize, err)
 			return &Error{Resource: f.resource, Err: err}
 		}
 		if f.refresh(ctx) == nil {
-			return nil
+			return nil // refreshed quietly: no checklist shown
 		}
 	}
-	f.mu.Lock()
-	failed := f.failed
-	f.mu.Unlock()
+	f.reveal()
 	if failed != nil {
 		// The user saw this authorization fail already: another request
 		// of the run (the handshake's fallback to initialize) does not
@@ -248,7 +258,7 @@ func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Resp
 	}
 	h, err := f.prepare()
 	if err != nil {
-		return &Error{Resource: f.resource, Err: err}
+		return &Error{Resource: f.resource, Err: f.maskErr(err)}
 	}
 	f.mu.Lock()
 	f.refused = nil
@@ -257,7 +267,8 @@ func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Resp
 		if refused := f.refusal(); refused != nil {
 			err = refused
 		}
-		f.failOpen(err)
+		err = f.maskErr(err)
+		f.failUnderWay(err)
 		if ctx.Err() == nil {
 			f.mu.Lock()
 			f.failed = err
@@ -271,15 +282,92 @@ func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Resp
 	return nil
 }
 
-// finish ends an authorization's checklist and tells OnStep.
-func (f *Flow) finish() {
+// begin starts the checklist of an authorization with the server's
+// challenge.
+func (f *Flow) begin(rsp *http.Response, challenges []oauthex.Challenge) {
 	f.mu.Lock()
-	f.running = false
+	f.steps, f.running, f.under = nil, false, StepChallenge
+	f.mu.Unlock()
+	f.step(StepChallenge, doctor.Passed, 0, describeChallenge(rsp, challenges))
+}
+
+// reveal shows the checklist from here on: an authorization (or a refusal
+// to authorize) is under way, not a quiet refresh.
+func (f *Flow) reveal() {
+	f.mu.Lock()
+	f.running = true
 	f.mu.Unlock()
 	if f.cfg.OnStep != nil {
+		f.cfg.OnStep(f.Steps(), false)
+	}
+}
+
+// finish ends an authorization's checklist and tells OnStep, when it was
+// shown.
+func (f *Flow) finish() {
+	f.mu.Lock()
+	shown := f.running
+	f.running = false
+	f.mu.Unlock()
+	if shown && f.cfg.OnStep != nil {
 		f.cfg.OnStep(f.Steps(), true)
 	}
 }
+
+// setUnder names the step under way.
+func (f *Flow) setUnder(name string) {
+	f.mu.Lock()
+	f.under = name
+	f.mu.Unlock()
+}
+
+// scopesOf is the scope a Bearer challenge asks for.
+func scopesOf(cs []oauthex.Challenge) []string {
+	for _, c := range cs {
+		if c.Scheme == "bearer" && c.Params["scope"] != "" {
+			return strings.Fields(c.Params["scope"])
+		}
+	}
+	return nil
+}
+
+// covers reports whether granted holds every scope of want (and want
+// names some).
+func covers(granted, want []string) bool {
+	if len(want) == 0 {
+		return false
+	}
+	for _, w := range want {
+		if !slices.Contains(granted, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// maskErr is err with the credentials its text may quote masked: the
+// SDK's and oauth2's errors carry the bodies of registration and token
+// answers.
+func (f *Flow) maskErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	text := err.Error()
+	if masked := string(f.mask([]byte(text))); masked != text {
+		return &maskedError{text: masked, err: err}
+	}
+	return err
+}
+
+// maskedError is an error whose text had credentials masked; it still
+// unwraps to the original.
+type maskedError struct {
+	text string
+	err  error
+}
+
+func (e *maskedError) Error() string { return e.text }
+func (e *maskedError) Unwrap() error { return e.err }
 
 // currentToken is the access token in use, or ""; f.mu is held.
 func (f *Flow) currentToken() string {
@@ -293,16 +381,11 @@ func (f *Flow) refusal() error {
 	return f.refused
 }
 
-// failOpen marks the first step that has not passed as failed with err.
-func (f *Flow) failOpen(err error) {
+// failUnderWay marks the step under way as failed with err: the last
+// exchange or wait the flow began.
+func (f *Flow) failUnderWay(err error) {
 	f.mu.Lock()
-	name := StepAuthorize
-	for _, n := range []string{StepResourceMeta, StepServerMeta, StepRegistration, StepBrowser, StepAuthorize, StepToken} {
-		if s, ok := f.steps[n]; !ok || s.Status != doctor.Passed {
-			name = n
-			break
-		}
-	}
+	name := cmp.Or(f.under, StepAuthorize)
 	f.mu.Unlock()
 	f.fail(name, err)
 }

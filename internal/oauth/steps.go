@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -22,6 +23,10 @@ const (
 	StepToken        = "token"
 	StepRefresh      = "refresh"
 )
+
+// wellKnownPRM is where protected resource metadata lives at the root
+// (RFC 9728 §3.1).
+const wellKnownPRM = "/.well-known/oauth-protected-resource"
 
 // stepOrder places each step on the checklist.
 var stepOrder = []string{StepChallenge, StepResourceMeta, StepServerMeta, StepRegistration, StepBrowser, StepAuthorize, StepToken, StepRefresh}
@@ -99,7 +104,7 @@ func (f *Flow) observe(req *http.Request, sent []byte, rsp *http.Response, got [
 func classify(req *http.Request, sent []byte) string {
 	p := req.URL.Path
 	switch {
-	case strings.Contains(p, "/.well-known/oauth-protected-resource"):
+	case strings.Contains(p, wellKnownPRM):
 		return StepResourceMeta
 	case strings.Contains(p, "/.well-known/oauth-authorization-server"), strings.Contains(p, "/.well-known/openid-configuration"):
 		return StepServerMeta
@@ -143,7 +148,7 @@ func found(name string, req *http.Request, got []byte) string {
 	case StepRegistration:
 		return fmt.Sprintf("dynamic registration at %s: client %s", req.URL.Redacted(), str("client_id"))
 	case StepToken, StepRefresh:
-		d := fmt.Sprintf("%s token", orDefault(str("token_type"), "bearer"))
+		d := fmt.Sprintf("%s token", cmp.Or(str("token_type"), "bearer"))
 		if v, ok := doc["expires_in"].(float64); ok {
 			d += fmt.Sprintf(", expires in %s", time.Duration(v)*time.Second)
 		}
@@ -156,12 +161,4 @@ func found(name string, req *http.Request, got []byte) string {
 		return d
 	}
 	return ""
-}
-
-// orDefault is s, or d when s is empty.
-func orDefault(s, d string) string {
-	if s == "" {
-		return d
-	}
-	return s
 }

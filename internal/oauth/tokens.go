@@ -1,11 +1,13 @@
 package oauth
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,8 +42,12 @@ func (f *Flow) prepare() (*auth.AuthorizationCodeHandler, error) {
 		RedirectURL:              redirect,
 		AuthorizationCodeFetcher: f.fetch,
 		RequestRefreshToken:      true,
-		Client:                   f.hc,
-		NewTokenSource:           f.adopt,
+		// RFC 9207 §2.4 asks that a present iss match; a server that
+		// sends the right one without advertising it is not refused.
+		AcceptUnadvertisedIss: true,
+		ScopeFilter:           f.withGranted,
+		Client:                f.hc,
+		NewTokenSource:        f.adopt,
 		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
 			RedirectURIs:            []string{redirect},
 			TokenEndpointAuthMethod: "none",
@@ -69,6 +75,21 @@ func (f *Flow) prepare() (*auth.AuthorizationCodeHandler, error) {
 	}
 	f.handler, f.redirect = h, lb
 	return h, nil
+}
+
+// withGranted adds the scopes of the token in use to those the server
+// asks for: a step-up after a restart keeps what was granted before (the
+// SDK's own union lives only as long as one handler).
+func (f *Flow) withGranted(asked []string) []string {
+	f.mu.Lock()
+	granted := slices.Clone(f.entry.Scopes)
+	f.mu.Unlock()
+	for _, s := range asked {
+		if !slices.Contains(granted, s) {
+			granted = append(granted, s)
+		}
+	}
+	return granted
 }
 
 // adopt makes tok, issued to the client of oc, the token in use and
@@ -102,7 +123,7 @@ func (f *Flow) entryOf(oc *oauth2.Config, tok *oauth2.Token) tokenstore.Entry {
 		scopes = strings.Fields(s)
 	}
 	return tokenstore.Entry{
-		Issuer: issuer, Resource: f.resource,
+		Issuer: issuer, Resource: f.resource, Audience: cmp.Or(f.audience, f.entry.Audience, f.cfg.Resource),
 		ClientID: oc.ClientID, ClientSecret: oc.ClientSecret, Registration: reg,
 		TokenURL: oc.Endpoint.TokenURL, AuthStyle: int(oc.Endpoint.AuthStyle), Scopes: scopes,
 		AccessToken: tok.AccessToken, RefreshToken: tok.RefreshToken, TokenType: tok.TokenType,
@@ -184,6 +205,7 @@ func (f *Flow) restore() error {
 		f.mu.Lock()
 		f.source, f.oc, f.entry = src, oc, e
 		f.issuers[e.TokenURL] = e.Issuer
+		f.audience = e.Audience
 		f.mu.Unlock()
 		return nil
 	}
@@ -204,6 +226,7 @@ func (f *Flow) refresh(ctx context.Context) error {
 	}
 	tok, err := oc.TokenSource(context.WithValue(ctx, oauth2.HTTPClient, f.hc), &oauth2.Token{RefreshToken: rt}).Token()
 	if err != nil {
+		err = f.maskErr(err)
 		f.fail(StepRefresh, fmt.Errorf("%w; authorizing again", err))
 		return err
 	}
@@ -234,13 +257,21 @@ func (f *Flow) learn(name string, req *http.Request, got []byte) error {
 			f.mu.Unlock()
 		}
 	case StepResourceMeta:
-		if doc.Resource == "" || doc.Resource == f.cfg.Resource || doc.Resource == originOf(f.cfg.Resource) {
+		// RFC 9728 §3.3, as the SDK applies it: metadata at the root names
+		// the origin; metadata anywhere else names the endpoint itself.
+		want := f.cfg.Resource
+		if req.URL.Path == wellKnownPRM {
+			want = originOf(f.cfg.Resource)
+		}
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		if doc.Resource == want {
+			f.refused = nil // a later document the SDK follows
+			f.audience = doc.Resource
 			return nil
 		}
-		err := fmt.Errorf("the protected resource metadata at %s names the resource %q, not %q: refused (RFC 9728 §3.3)", req.URL.Redacted(), doc.Resource, f.cfg.Resource)
-		f.mu.Lock()
+		err := fmt.Errorf("the protected resource metadata at %s names the resource %q, not %q: refused (RFC 9728 §3.3)", req.URL.Redacted(), doc.Resource, want)
 		f.refused = err
-		f.mu.Unlock()
 		return err
 	}
 	return nil

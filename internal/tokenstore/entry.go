@@ -12,6 +12,10 @@ type Entry struct {
 	Issuer string `json:"issuer"`
 	// Resource is the MCP server's canonical URI (see Canonical).
 	Resource string `json:"resource"`
+	// Audience is the resource parameter (RFC 8707) the token was asked
+	// for and is refreshed with: the endpoint's URL, or its origin when
+	// the protected resource metadata at the root named that.
+	Audience string `json:"audience,omitempty"`
 	// ClientID is the client identifier the authorization server knows
 	// mcpscope by.
 	ClientID string `json:"client_id"`
