@@ -396,3 +396,28 @@ func TestOAuthURLCredentials(t *testing.T) {
 	}
 	mustNotHold(t, "stderr", r.stderr, "hunter22")
 }
+
+// TestOAuthGatewayStream: `mcpscope stream`'s own gateway connection is
+// authorized like a session's: its upgrade refused with 401, the flow
+// runs, the stream goes through.
+func TestOAuthGatewayStream(t *testing.T) {
+	oauthEnv(t)
+	core, err := demo.New(demo.Options{SandboxRoot: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := demows.New(core, demows.Options{})
+	t.Cleanup(func() { h.Close() })
+	gateway := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r = r.Clone(r.Context())
+		r.URL.Path = demows.PathGateway // the fixture serves /mcp
+		h.ServeHTTP(w, r)
+	})
+	srv := oauthtest.Start(t, oauthtest.Options{DCR: true, MCPHandler: gateway})
+	dir := t.TempDir()
+	got := streamSummary(t, mcpscope(t, "stream", "--stream-out", dir, "--meta", `{"totalSize":4096}`,
+		"system_binary_streams_out", "ws"+strings.TrimPrefix(srv.MCPURL, "http")))
+	if got["totalBytes"] != 4096.0 || srv.Authorizations() != 1 {
+		t.Fatalf("summary %v after %d authorizations", got, srv.Authorizations())
+	}
+}
