@@ -7,4 +7,11 @@ import (
 	"github.com/mcpscope/mcpscope/internal/statedir"
 )
 
-func TestMain(m *testing.M) { os.Exit(statedir.Run(m.Run)) }
+// TestMain runs the tests, or, started by TestProcessesSavingAllKept with
+// envWriter set, is one of its writer processes.
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(envWriter); dir != "" {
+		os.Exit(writerProcess(dir, os.Getenv(envWriterName)))
+	}
+	os.Exit(statedir.Run(m.Run))
+}
