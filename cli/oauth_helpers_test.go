@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpscope/mcpscope/demo"
+	demows "github.com/mcpscope/mcpscope/demo/ws"
 	"github.com/mcpscope/mcpscope/internal/oauthtest"
 	"github.com/mcpscope/mcpscope/internal/tokenstore"
 )
@@ -17,6 +19,19 @@ func oauthEnv(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("MCPSCOPE_KEYRING", "off")
 	t.Setenv("BROWSER", oauthtest.BrowserProgram(t))
+}
+
+// demoWSHandler is the demo's WebSocket endpoints, to put behind the
+// fixture's authorization server; it is closed at the end of the test.
+func demoWSHandler(t *testing.T) *demows.Handler {
+	t.Helper()
+	core, err := demo.New(demo.Options{SandboxRoot: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := demows.New(core, demows.Options{})
+	t.Cleanup(func() { h.Close() })
+	return h
 }
 
 // echoCall is `call tools/call` of the fixture's echo tool.

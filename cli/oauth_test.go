@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/demo"
 	demows "github.com/mcpscope/mcpscope/demo/ws"
 	"github.com/mcpscope/mcpscope/internal/oauthtest"
 )
@@ -341,12 +340,7 @@ func TestDoctorWithOAuth(t *testing.T) {
 // with the token; the next run upgrades with the stored token at once.
 func TestOAuthOverWebSocket(t *testing.T) {
 	oauthEnv(t)
-	core, err := demo.New(demo.Options{SandboxRoot: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := demows.New(core, demows.Options{})
-	t.Cleanup(func() { h.Close() })
+	h := demoWSHandler(t)
 	srv := oauthtest.Start(t, oauthtest.Options{DCR: true, MCPHandler: h})
 	wsURL := "ws" + strings.TrimPrefix(srv.MCPURL, "http")
 	r := mcpscope(t, "tools", wsURL)
@@ -402,12 +396,7 @@ func TestOAuthURLCredentials(t *testing.T) {
 // runs, the stream goes through.
 func TestOAuthGatewayStream(t *testing.T) {
 	oauthEnv(t)
-	core, err := demo.New(demo.Options{SandboxRoot: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := demows.New(core, demows.Options{})
-	t.Cleanup(func() { h.Close() })
+	h := demoWSHandler(t)
 	gateway := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r = r.Clone(r.Context())
 		r.URL.Path = demows.PathGateway // the fixture serves /mcp

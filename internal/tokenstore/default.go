@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/zalando/go-keyring"
@@ -32,11 +33,16 @@ func Default() (*Store, error) {
 		return nil, fmt.Errorf("finding the token directory: %w", err)
 	}
 	var kr Keyring
-	if os.Getenv(EnvKeyring) != "off" && answers(osKeyring{}, probeWait) {
+	if os.Getenv(EnvKeyring) != "off" && osKeyringAnswers() {
 		kr = osKeyring{}
 	}
 	return Open(filepath.Join(cfg, "mcpscope"), kr), nil
 }
+
+// osKeyringAnswers probes the OS keyring once per process: every
+// connection (a TUI's reconnects, a doctor walk) opens the store, and a
+// hung keyring would cost each of them the probe's wait.
+var osKeyringAnswers = sync.OnceValue(func() bool { return answers(osKeyring{}, probeWait) })
 
 // answers reports whether kr answers a Get of an item that does not exist
 // with ErrNotFound within wait. The Get runs on its own goroutine, which a
