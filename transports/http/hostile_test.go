@@ -217,3 +217,74 @@ func TestDeeplyNestedJSONInAnEvent(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// A 2 GB event that arrives slowly under a frame limit it would fit in is
+// ended by the request's max time, not read to its end: the error names
+// the max time, the POST is let go, and memory holds only what came.
+func TestTwoGigabyteEventEndsByMaxTime(t *testing.T) {
+	noLeaks(t)
+	const size = 2 << 30
+	f := newFake(t)
+	var sent atomic.Int64
+	done := released(f, proto.MethodToolsCall, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+		put := openSSE(w)
+		put("id: 1\ndata: ")
+		chunk := []byte(strings.Repeat("a", 64<<10))
+		tick := time.NewTicker(2 * time.Millisecond)
+		defer tick.Stop()
+		for n := 0; n < size; n += len(chunk) {
+			select {
+			case <-tick.C:
+			case <-r.Context().Done():
+				return
+			case <-f.stop:
+				return
+			}
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+			sent.Add(int64(len(chunk)))
+		}
+		put("\n\n")
+	})
+	heap := flowtest.SampleHeap(10 * time.Millisecond)
+	s := connect(t, f.URL(), func(c *Config) {
+		c.MaxFrameSize = size + 1<<20
+		c.CancelGrace = 10 * time.Millisecond
+	}, sessionOpts(time.Minute, 400*time.Millisecond))
+	_, err := s.call(proto.MethodToolsCall, map[string]any{"name": "huge"})
+	peak := heap.Stop()
+	var te *client.TimeoutError
+	if !errors.As(err, &te) || !te.MaxTime {
+		t.Fatalf("err = %v, want the max time", err)
+	}
+	awaitEnd(t, done, "the slow 2 GB event")
+	t.Logf("the server sent %d MiB of the 2 GiB event before the max time; peak HeapInuse %.1f MiB", sent.Load()>>20, float64(peak)/(1<<20))
+	if sent.Load() >= size {
+		t.Errorf("the whole event was read")
+	}
+	if peak > uint64(sent.Load())*2+64<<20 {
+		t.Errorf("peak HeapInuse %.1f MiB for %d MiB received", float64(peak)/(1<<20), sent.Load()>>20)
+	}
+}
+
+// A server that sends the answer's head and part of an event, then holds
+// the connection without another byte, ends the request by its idle
+// limit; the POST is let go.
+func TestServerSilentMidEventEndsByTimeout(t *testing.T) {
+	noLeaks(t)
+	f := newFake(t)
+	done := released(f, proto.MethodToolsCall, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+		put := openSSE(w)
+		put("id: 1\ndata: {\"jsonrpc\":\"2.0\",")
+		f.hold(r)
+	})
+	s := connect(t, f.URL(), func(c *Config) { c.CancelGrace = 10 * time.Millisecond }, sessionOpts(300*time.Millisecond, time.Minute))
+	_, err := s.call(proto.MethodToolsCall, map[string]any{"name": "stalls"})
+	var te *client.TimeoutError
+	if !errors.As(err, &te) || te.MaxTime || !strings.Contains(err.Error(), "timed out after 300ms") {
+		t.Fatalf("err = %v, want the idle limit", err)
+	}
+	awaitEnd(t, done, "the silent event")
+}
