@@ -81,7 +81,7 @@ func objectSchema(props map[string]any, required ...string) json.RawMessage {
 }
 
 // answerArguments answers with the call's arguments, by name:
-// "dry_run=true priority=2 region=eu-west1".
+// "dry_run=true priority=2 region=\"eu-west1\"", or "no arguments".
 func answerArguments(_ context.Context, c *demo.Call) (*demo.ToolResult, error) {
 	var args map[string]json.RawMessage
 	if len(c.Args) > 0 && json.Unmarshal(c.Args, &args) != nil {
@@ -90,6 +90,9 @@ func answerArguments(_ context.Context, c *demo.Call) (*demo.ToolResult, error) 
 	parts := make([]string, 0, len(args))
 	for _, k := range slices.Sorted(maps.Keys(args)) {
 		parts = append(parts, k+"="+string(args[k]))
+	}
+	if len(parts) == 0 {
+		return demo.TextResult("no arguments"), nil
 	}
 	return demo.TextResult(strings.Join(parts, " ")), nil
 }

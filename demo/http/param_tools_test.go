@@ -56,8 +56,14 @@ func TestStatelessParamHeaderValidation(t *testing.T) {
 		t.Errorf("matching headers: %s %s", resp.Status, body)
 	}
 	nullRegion := map[string]any{"name": ToolRoute, "arguments": map[string]any{"region": nil}}
-	if resp := ts.post(PathMCP, modernBody(t, 2, proto.MethodToolsCall, nullRegion), routeHeaders(nil)); resp.StatusCode != http.StatusOK {
-		t.Errorf("null region without its header: %s %s", resp.Status, bodyOf(t, resp))
+	resp = ts.post(PathMCP, modernBody(t, 2, proto.MethodToolsCall, nullRegion), routeHeaders(nil))
+	if body := bodyOf(t, resp); resp.StatusCode != http.StatusOK || !strings.Contains(body, "region=null") {
+		t.Errorf("null region without its header: %s %s", resp.Status, body)
+	}
+	noArgs := map[string]any{"name": ToolRouteClash}
+	resp = ts.post(PathMCP, modernBody(t, 5, proto.MethodToolsCall, noArgs), modernHeaders(proto.MethodToolsCall, ToolRouteClash))
+	if body := bodyOf(t, resp); !strings.Contains(body, "no arguments") {
+		t.Errorf("route_clash without arguments: %s", body)
 	}
 	with := func(k, v string) map[string]string {
 		hd := maps.Clone(good)
