@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"strings"
 	"testing"
 )
@@ -11,12 +10,7 @@ import (
 // route_clash.
 func startParamDemo(t *testing.T) string {
 	t.Helper()
-	target, stop, err := startHTTPDemo(context.Background(), "http")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = stop() })
-	return target.URL.String()
+	return startTestDemo(t, startHTTPDemo, "http")
 }
 
 // A tools/call of a tool whose x-mcp-header annotations are invalid is not

@@ -60,23 +60,17 @@ func paramTools() []demo.Tool {
 	return []demo.Tool{
 		{Name: ToolRoute, Description: "Answer where the call goes: region, priority and dry_run travel in " +
 			"Mcp-Param headers too, and must match the arguments (2026-07-28 over HTTP)",
-			InputSchema: objectSchema(props, "region"), Handler: answerArguments},
+			InputSchema: schemaJSON(map[string]any{"type": "object", "properties": props, "required": []string{"region"}}), Handler: answerArguments},
 		{Name: ToolRouteClash, Description: "Declares the x-mcp-header name Tenant on two parameters, which " +
 			"2026-07-28 forbids: a conforming client does not call it",
-			InputSchema: objectSchema(clash), Handler: answerArguments},
+			InputSchema: schemaJSON(map[string]any{"type": "object", "properties": clash}), Handler: answerArguments},
 	}
 }
 
-// objectSchema is the input schema of an object with props.
-func objectSchema(props map[string]any, required ...string) json.RawMessage {
-	s := map[string]any{"type": "object", "properties": props}
-	if len(required) > 0 {
-		s["required"] = required
-	}
-	b, err := json.Marshal(s)
-	if err != nil {
-		return json.RawMessage(`{"type":"object"}`)
-	}
+// schemaJSON encodes a schema built of maps, slices and strings, which
+// always encodes.
+func schemaJSON(v map[string]any) json.RawMessage {
+	b, _ := json.Marshal(v)
 	return b
 }
 
