@@ -55,7 +55,7 @@ func newCallCommand() *cobra.Command {
 				if method == proto.MethodSubscriptionsListen {
 					return r.listen(ctx, params)
 				}
-				res, err := r.callTool(ctx, method, params, insist)
+				res, err := r.callOrInsist(ctx, method, params, insist)
 				if err != nil {
 					return err
 				}

@@ -14,12 +14,12 @@ import (
 // tool whose x-mcp-header annotations are invalid all the same.
 const insistFlag = "insist"
 
-// callTool runs a tools/call, or any other request, as r.call does. A tool
+// callOrInsist runs a tools/call, or any other request, as r.call does. A tool
 // whose x-mcp-header annotations are invalid (2026-07-28 over HTTP) is
 // refused before sending, with an error naming why and --insist, unless
 // insist is set: then it goes out without its Mcp-Param headers, and
 // stderr says so.
-func (r *run) callTool(ctx context.Context, method string, params json.RawMessage, insist bool) ([]byte, error) {
+func (r *run) callOrInsist(ctx context.Context, method string, params json.RawMessage, insist bool) ([]byte, error) {
 	tool := ""
 	if method == proto.MethodToolsCall {
 		var p struct {
