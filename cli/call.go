@@ -12,6 +12,7 @@ import (
 // newCallCommand builds `mcpscope call METHOD [PARAMS_JSON] TARGET`.
 func newCallCommand() *cobra.Command {
 	f := &runFlags{}
+	var insist bool
 	cmd := &cobra.Command{
 		Use:   "call [flags] METHOD [PARAMS_JSON] TARGET",
 		Short: "Send one request and print its result JSON on stdout",
@@ -21,10 +22,14 @@ func newCallCommand() *cobra.Command {
 			"subscriptions/listen prints its acknowledgement and every notification of the\n" +
 			"subscription as it arrives, one JSON message a line, re-issues a broken stream\n" +
 			"under a new id, and ends with the server's result, or at --max-time (exit 0 once\n" +
-			"acknowledged; the acknowledgement must come within --timeout).",
+			"acknowledged; the acknowledgement must come within --timeout).\n\n" +
+			"Over Streamable HTTP in 2026-07-28 a tools/call of a tool whose x-mcp-header\n" +
+			"annotations are invalid is not sent (exit 5, the error says why) unless --insist:\n" +
+			"then it goes out without its Mcp-Param headers.",
 		Example: "  mcpscope call tools/call '{\"name\":\"greet\",\"arguments\":{\"name\":\"Ada\"}}' -- ./server\n" +
 			"  mcpscope call resources/read '{\"uri\":\"embedded:info\"}' -- ./server\n" +
 			"  mcpscope call ping https://example.com/mcp\n" +
+			"  mcpscope call --insist tools/call '{\"name\":\"route_clash\"}' http://127.0.0.1:8080/mcp\n" +
 			"  mcpscope call subscriptions/listen '{\"notifications\":{\"toolsListChanged\":true}}' --max-time 1m https://example.com/mcp",
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -50,7 +55,7 @@ func newCallCommand() *cobra.Command {
 				if method == proto.MethodSubscriptionsListen {
 					return r.listen(ctx, params)
 				}
-				res, err := r.call(ctx, method, params)
+				res, err := r.callOrInsist(ctx, method, params, insist)
 				if err != nil {
 					return err
 				}
@@ -59,5 +64,6 @@ func newCallCommand() *cobra.Command {
 		},
 	}
 	f.register(cmd.Flags())
+	cmd.Flags().BoolVar(&insist, insistFlag, false, "send a tools/call even when the tool's x-mcp-header annotations are invalid (2026-07-28 over HTTP), without its Mcp-Param headers")
 	return cmd
 }

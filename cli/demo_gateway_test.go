@@ -16,7 +16,15 @@ import (
 // test and returns its URL.
 func startGatewayDemo(t *testing.T) string {
 	t.Helper()
-	target, stop, err := startWSDemo(context.Background(), "gateway")
+	return startTestDemo(t, startWSDemo, "gateway")
+}
+
+// startTestDemo serves the demo in this process for the test with start
+// (startHTTPDemo, startWSDemo) and returns the URL of transport's
+// endpoint; the server stops when the test ends.
+func startTestDemo(t *testing.T, start func(context.Context, string) (Target, func() error, error), transport string) string {
+	t.Helper()
+	target, stop, err := start(context.Background(), transport)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -69,6 +69,7 @@ func ExitCode(err error) int {
 		prot *client.ProtocolError
 		conn *client.ConnectionError
 		xchg *client.ExchangeError
+		tool *client.InvalidToolHeadersError
 	)
 	switch {
 	case errors.Is(err, ErrInterrupted):
@@ -81,7 +82,7 @@ func ExitCode(err error) int {
 		return ExitRPCError
 	case errors.As(err, &tmo), errors.Is(err, context.DeadlineExceeded):
 		return ExitTimeout
-	case errors.As(err, &prot):
+	case errors.As(err, &prot), errors.As(err, &tool):
 		return ExitProtocol
 	case errors.As(err, &conn), errors.As(err, &xchg), errors.Is(err, client.ErrClosed):
 		return ExitConnection

@@ -87,10 +87,17 @@ func entryProblem(entry json.RawMessage) string {
 	return ""
 }
 
-var (
-	listTools   = listOne(proto.MethodToolsList, "tools")
-	listPrompts = listOne(proto.MethodPromptsList, "prompts")
-)
+var listPrompts = listOne(proto.MethodPromptsList, "prompts")
+
+// listTools lists every tool, warning on stderr of each one whose
+// x-mcp-header annotations are invalid (2026-07-28 over HTTP).
+func listTools(ctx context.Context, r *run) ([]string, [][]json.RawMessage, error) {
+	fields, lists, err := listOne(proto.MethodToolsList, "tools")(ctx, r)
+	if err == nil {
+		r.warnInvalidToolHeaders(lists[0])
+	}
+	return fields, lists, err
+}
 
 // listResources lists resources and resource templates. A server that does
 // not know resources/templates/list (-32601) just has no templates key.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -78,12 +79,30 @@ func TraceLine(f *capture.Frame) string {
 	case f.Msg != nil:
 		what = MessageSummary(f.Msg)
 	case f.Enc == proto.EncText || f.Chan.Kind == capture.Stderr:
-		what = preview(f.Raw, 60)
+		what = preview(f.Raw, 60) + requestMetadata(f)
 	}
 	if what == "" {
 		return head
 	}
 	return head + " " + what
+}
+
+// requestMetadata lists, after the preview of a request head sent over
+// HTTP, the 2026-07-28 headers that mirror its body (Mcp-Method, Mcp-Name
+// and the Mcp-Param headers of a tool's arguments), which the preview
+// cuts off: " · Mcp-Method: tools/call · Mcp-Param-Region: eu-west1".
+func requestMetadata(f *capture.Frame) string {
+	if f.Chan.Kind != capture.HTTP || f.Dir != capture.Out {
+		return ""
+	}
+	var b strings.Builder
+	for _, fd := range f.Fields {
+		name := strings.ToLower(fd.Name)
+		if fd.Kind == proto.FieldHeader && (name == "mcp-method" || name == "mcp-name" || strings.HasPrefix(name, "mcp-param-")) {
+			b.WriteString(" · " + oneLine(fd.Name) + ": " + oneLine(fd.Value))
+		}
+	}
+	return b.String()
 }
 
 // MessageSummary names a JSON-RPC message in a few words: its kind, method,

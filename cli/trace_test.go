@@ -52,6 +52,26 @@ func TestTraceLine(t *testing.T) {
 	}
 }
 
+// An HTTP request head's trace line lists the 2026-07-28 headers that
+// mirror the body, which its preview cuts off; a response head's does not.
+func TestTraceLineNamesMirroredHeaders(t *testing.T) {
+	at := time.Date(2026, 1, 2, 12, 3, 4, 0, time.Local)
+	headers := []proto.HTTPHeader{{Name: "Accept", Value: "application/json, text/event-stream"}, {Name: "Mcp-Method", Value: "tools/call"},
+		{Name: "Mcp-Name", Value: "route"}, {Name: "Mcp-Param-Region", Value: "eu\x1b[31m"}, {Name: "Mcp-Protocol-Version", Value: "2026-07-28"}}
+	raw, fields := proto.HTTPRequestHead("POST", "/mcp", headers)
+	f := &capture.Frame{Time: at, Dir: capture.Out, Size: len(raw), Chan: capture.Channel{Kind: capture.HTTP}, Raw: raw, Fields: fields, Enc: proto.EncText}
+	want := fmt.Sprintf(`12:03:04.000 → http %dB "POST /mcp HTTP/1.1\r\nAccept: application/json, text/event-st…"`, len(raw)) +
+		` · Mcp-Method: tools/call · Mcp-Name: route · Mcp-Param-Region: eu\x1b[31m`
+	if got := TraceLine(f); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	raw, fields = proto.HTTPResponseHead("HTTP/1.1", 200, headers)
+	f = &capture.Frame{Time: at, Dir: capture.In, Size: len(raw), Chan: capture.Channel{Kind: capture.HTTP}, Raw: raw, Fields: fields, Enc: proto.EncText}
+	if got := TraceLine(f); strings.Contains(got, "·") {
+		t.Errorf("a response head lists headers: %s", got)
+	}
+}
+
 func TestPreviewCutsAndQuotes(t *testing.T) {
 	if got := preview([]byte(strings.Repeat("é", 100)+"\n"), 5); got != `"éééé…"` {
 		t.Errorf("utf-8: %s", got)

@@ -36,7 +36,7 @@ func (c *Conn) startCall(id proto.ID, params json.RawMessage) {
 		c.answer(id, nil, invalidParams("tools/call params are malformed: %v", err))
 		return
 	}
-	tool, ok := c.srv.tool(p.Name)
+	tool, ok := c.tool(p.Name)
 	if !ok {
 		c.answer(id, nil, invalidParams("unknown tool %q; tools/list names the tools", p.Name))
 		return

@@ -128,7 +128,7 @@ func (c *Conn) request(m *proto.Message) {
 	case proto.MethodPing:
 		result = proto.EmptyObject
 	case proto.MethodToolsList:
-		result = c.srv.listTools()
+		result = c.srv.listTools(c.addedTools())
 	case proto.MethodToolsCall:
 		c.startCall(id, m.Params)
 		return

@@ -19,11 +19,11 @@ func TestToolDescriptions(t *testing.T) {
 	}
 	defer plain.Close()
 	want := map[string]string{}
-	for _, tool := range plain.listTools().Tools {
+	for _, tool := range plain.listTools(nil).Tools {
 		want[tool.Name] = tool.Description
 	}
 	want["echo"], want["book_trip"] = "Says it back", "Books"
-	for _, tool := range s.listTools().Tools {
+	for _, tool := range s.listTools(nil).Tools {
 		if tool.Description != want[tool.Name] {
 			t.Errorf("%s: %q, want %q", tool.Name, tool.Description, want[tool.Name])
 		}

@@ -121,7 +121,7 @@ func decodeParams(method string, params json.RawMessage, v any) *proto.Error {
 func (c *Conn) startInteraction(p proto.InteractionStartParams, now time.Time) (any, *proto.Error) {
 	w, ok := c.srv.wizard(p.ToolName)
 	if !ok {
-		if _, isTool := c.srv.tool(p.ToolName); isTool {
+		if _, isTool := c.tool(p.ToolName); isTool {
 			return nil, rpcError(proto.CodeNotInteractive, map[string]string{"toolName": p.ToolName},
 				"tool %q is not interactive; call it with tools/call", p.ToolName)
 		}

@@ -205,9 +205,16 @@ func capabilities() proto.ServerCapabilities {
 	}
 }
 
-// listTools answers tools/list.
-func (s *Server) listTools() proto.ListToolsResult {
+// listTools answers tools/list: the registry's tools and a connection's
+// own (added; one whose name the registry has is not listed), by name.
+func (s *Server) listTools(added []Tool) proto.ListToolsResult {
 	tools := s.Tools()
+	for _, t := range added {
+		if _, taken := s.tool(t.Name); !taken {
+			tools = append(tools, t)
+		}
+	}
+	sort.SliceStable(tools, func(i, j int) bool { return tools[i].Name < tools[j].Name })
 	res := proto.ListToolsResult{Tools: make([]proto.Tool, 0, len(tools))}
 	for _, t := range tools {
 		res.Tools = append(res.Tools, proto.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema})

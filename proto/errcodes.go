@@ -80,7 +80,7 @@ var dialectNames = map[Dialect]map[int]string{
 		-1:     "User rejected sampling request",
 		-32002: "Resource not found",
 		-32020: "Header mismatch",
-		-32021: "Missing required client capabilities",
+		-32021: "Missing required client capability",
 		-32022: "Unsupported protocol version",
 		-32042: "URL elicitation required",
 	},

@@ -37,7 +37,13 @@
 //     first; the client closing that stream cancels the call. -32601 comes
 //     with 404. The server sends no requests (2026-07-28 uses MRTR, which
 //     the demo does not offer): tools that ask the client fail. GET without
-//     a session, and GET or DELETE naming 2026-07-28, are 405.
+//     a session, and GET or DELETE naming 2026-07-28, are 405. Two tools
+//     are served beside the demo's: route, whose region, priority and
+//     dry_run arguments x-mcp-header mirrors into Mcp-Param headers
+//     (checked against the body as the other headers are: a value without
+//     its header, a header without its value or one that differs is
+//     -32020), and route_clash, whose annotations are invalid (the name
+//     Tenant twice), answered with no header checked.
 //
 // PathSSE (/sse) is the legacy HTTP+SSE transport (2024-11-05): GET opens
 // a session whose stream starts with an "endpoint" event naming

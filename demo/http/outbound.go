@@ -38,13 +38,21 @@ type outbound struct {
 	noRequests string
 	// status is the HTTP status of an answer sent as one body (nil: 200).
 	status func(*proto.Message) int
+	// added are the tools the connection serves beside the demo's
+	// (stateless: route and route_clash).
+	added []demo.Tool
 }
 
 var (
 	_ demo.Outbound      = (*outbound)(nil)
 	_ demo.ContextSender = (*outbound)(nil)
 	_ demo.Saboteur      = (*outbound)(nil)
+	_ demo.ToolAdder     = (*outbound)(nil)
 )
+
+// AddedTools are the tools the connection serves beside the demo's
+// (demo.ToolAdder).
+func (o *outbound) AddedTools() []demo.Tool { return o.added }
 
 // Send puts a response on its request's stream, anything else on the
 // stream of no call.

@@ -20,13 +20,18 @@ func (h *Handler) supportedVersions() []string {
 }
 
 // postStateless serves a 2026-07-28 request on its own: headers checked
-// against the body (400 with -32020 or -32022), server/discover answered,
+// against the body, route's Mcp-Param headers too (400 with -32020 or
+// -32022), server/discover answered,
 // anything else served by a demo connection of its own that lives as long
 // as the request. The answer is one JSON body when nothing comes before
 // it, else an SSE stream without ids; the client closing that stream
 // cancels the request. -32601 comes with 404.
 func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, m *proto.Message) {
-	if rerr := checkModern(r.Header, m, h.supportedVersions()); rerr != nil {
+	rerr := checkModern(r.Header, m, h.supportedVersions())
+	if rerr == nil {
+		rerr = checkParamHeaders(r.Header, m)
+	}
+	if rerr != nil {
 		writeRPCError(w, http.StatusBadRequest, m.ID, rerr)
 		return
 	}
@@ -59,7 +64,8 @@ func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, m *proto
 		f = formatJSON
 	}
 	st := newStream(streamConfig{name: "message", format: f, call: m.ID.Key(), huge: mcpHuge, backlog: h.opts.Backlog})
-	conn := h.core.NewConn(&outbound{h: h, r: requestRouter{id: *m.ID, st: st}, noRequests: noServerRequests, status: statelessStatus})
+	conn := h.core.NewConn(&outbound{h: h, r: requestRouter{id: *m.ID, st: st}, noRequests: noServerRequests, status: statelessStatus,
+		added: statelessTools})
 	defer conn.Close()
 	gen, _ := st.attach(nil)
 	conn.Handle(m)

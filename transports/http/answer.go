@@ -148,7 +148,7 @@ func (t *Transport) route(ex *exchange, m *proto.Message) {
 			return
 		}
 		t.noteVersion(ex, m)
-		if ex.msg.Method == proto.MethodToolsList && m.Result != nil {
+		if ex.msg.Method == proto.MethodToolsList && m.Result != nil && ex.modern != nil {
 			t.learnTools(m.Result)
 		}
 		ex.hand(m)

@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -33,7 +36,8 @@ type toolHeaders struct {
 	refused  bool // a call was refused once; the next one goes out
 }
 
-// learnTools reads the x-mcp-header annotations of a tools/list answer.
+// learnTools reads the x-mcp-header annotations of a 2026-07-28 tools/list
+// answer (an earlier revision mirrors no arguments into headers).
 func (t *Transport) learnTools(result json.RawMessage) {
 	var list struct {
 		Tools []struct {
@@ -55,11 +59,17 @@ func (t *Transport) learnTools(result json.RawMessage) {
 	}
 }
 
+// instanceKeywords are the JSON Schema keywords whose values are instances,
+// not schemas: an "x-mcp-header" member inside them is data.
+var instanceKeywords = map[string]bool{"const": true, "default": true, "enum": true, "examples": true}
+
 // scanBindings finds the x-mcp-header annotations of a tool's input
 // schema. Only properties reached through "properties" keys count; an
-// annotation anywhere else, a name that is not an HTTP token, a name used
-// twice (case-insensitively) or a property that is not a string, integer,
-// boolean or number makes the whole tool's annotations invalid.
+// annotation anywhere else (items, a composition or conditional keyword,
+// $defs…), a name that is not an HTTP token, a name used twice
+// (case-insensitively) or a property whose type is not string, integer or
+// boolean (2026-07-28 rules out number) makes the whole tool's annotations
+// invalid.
 func scanBindings(schema json.RawMessage) ([]paramBinding, error) {
 	var root any
 	if len(schema) == 0 || json.Unmarshal(schema, &root) != nil {
@@ -82,17 +92,21 @@ func scanBindings(schema json.RawMessage) ([]paramBinding, error) {
 				return fmt.Errorf("the x-mcp-header of %q is not an HTTP token: %q", strings.Join(path, "."), raw)
 			case seen[strings.ToLower(name)]:
 				return fmt.Errorf("the x-mcp-header name %q is used twice", name)
-			case typ != "string" && typ != "integer" && typ != "boolean" && typ != "number":
+			case typ != "string" && typ != "integer" && typ != "boolean":
 				return fmt.Errorf("the x-mcp-header property %q has type %q, not string, integer or boolean", strings.Join(path, "."), typ)
 			}
 			seen[strings.ToLower(name)] = true
 			out = append(out, paramBinding{header: name, path: append([]string(nil), path...)})
 		}
-		for k, v := range obj {
+		for _, k := range slices.Sorted(maps.Keys(obj)) { // sorted: the same reason every time
+			v := obj[k]
+			if instanceKeywords[k] {
+				continue
+			}
 			if k == "properties" {
 				props, _ := v.(map[string]any)
-				for name, sub := range props {
-					if err := walk(sub, append(path, name), reachable, depth+1); err != nil {
+				for _, name := range slices.Sorted(maps.Keys(props)) {
+					if err := walk(props[name], append(path, name), reachable, depth+1); err != nil {
 						return err
 					}
 				}
@@ -116,15 +130,41 @@ func scanBindings(schema json.RawMessage) ([]paramBinding, error) {
 	return out, walk(root, nil, true, 0)
 }
 
+// InvalidToolHeaders says why the x-mcp-header annotations of the tool
+// named tool, as a 2026-07-28 tools/list answer declared them, are
+// invalid; nil when they are valid or the tool was not listed
+// (client.ParamHeaders).
+func (t *Transport) InvalidToolHeaders(tool string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if th := t.toolHeaders[tool]; th != nil {
+		return th.invalid
+	}
+	return nil
+}
+
+// InsistOnTool lets the calls of the tool named tool go out even when its
+// annotations are invalid, without Mcp-Param headers; it holds for a tool
+// not listed yet too (client.ParamHeaders).
+func (t *Transport) InsistOnTool(tool string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.insisted == nil {
+		t.insisted = make(map[string]bool)
+	}
+	t.insisted[tool] = true
+}
+
 // setParamHeaders mirrors a modern tools/call's annotated arguments (as
-// readModern read them) into
-// Mcp-Param-* headers. A tool whose annotations are invalid is refused the
-// first time it is called; calling it again is insisting, and it goes out
-// without the headers.
+// readModern read them) into Mcp-Param-* headers. A tool whose
+// annotations are invalid is refused with a *client.InvalidToolHeadersError,
+// unless the user insisted on it (InsistOnTool) or it was refused once
+// already: calling it again is insisting. Then it goes out without the
+// headers.
 func (t *Transport) setParamHeaders(h http.Header, call *modernMeta) error {
 	t.mu.Lock()
 	th := t.toolHeaders[call.Name]
-	insisted := th != nil && th.refused
+	insisted := t.insisted[call.Name] || th != nil && th.refused
 	if th != nil && th.invalid != nil {
 		th.refused = true
 	}
@@ -134,7 +174,7 @@ func (t *Transport) setParamHeaders(h http.Header, call *modernMeta) error {
 	}
 	if th.invalid != nil {
 		if !insisted {
-			return fmt.Errorf("the tool %q declares invalid x-mcp-header annotations (%v), so a conforming client does not call it; call it again to insist", call.Name, th.invalid)
+			return fmt.Errorf("%w; sending it again insists", &client.InvalidToolHeadersError{Tool: call.Name, Reason: th.invalid})
 		}
 		return nil
 	}

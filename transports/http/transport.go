@@ -18,7 +18,8 @@ import (
 )
 
 // Transport is an MCP client transport of the HTTP family. It implements
-// client.Transport, client.RequestCanceller and client.LinkReporter.
+// client.Transport, client.RequestCanceller, client.LinkReporter and
+// client.ParamHeaders.
 type Transport struct {
 	cfg  Config
 	url  *url.URL
@@ -51,12 +52,16 @@ type Transport struct {
 	// toolHeaders are the x-mcp-header annotations of the tools the
 	// server listed, by tool name.
 	toolHeaders map[string]*toolHeaders
+	// insisted are the tools called even though their annotations are
+	// invalid (InsistOnTool).
+	insisted map[string]bool
 }
 
 var (
 	_ client.Transport        = (*Transport)(nil)
 	_ client.RequestCanceller = (*Transport)(nil)
 	_ client.LinkReporter     = (*Transport)(nil)
+	_ client.ParamHeaders     = (*Transport)(nil)
 )
 
 // New returns a transport for cfg. Nothing is sent until Start.

@@ -48,6 +48,9 @@ type entry struct {
 	args   []proto.PromptArgument
 	bad    string  // why the item could not be read ("" when it could)
 	run    toolRun // how enter runs a tool on an interactive server
+	// headers says why a tool's x-mcp-header annotations are invalid
+	// (2026-07-28 over HTTP; insist.go), "" when they are not.
+	headers string
 }
 
 // toolRun is how enter runs a tool on a server that runs interactive
@@ -138,6 +141,9 @@ func (e *entry) detail() string {
 	switch e.tab {
 	case tabTools:
 		hints := e.hints
+		if e.headers != "" {
+			hints = append(slices.Clip(hints), headerTag)
+		}
 		switch e.run {
 		case toolWizard:
 			hints = append(slices.Clip(hints), "wizard")

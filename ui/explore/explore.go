@@ -32,6 +32,7 @@ const (
 	modeOutcome                       // the answer
 	modeWizard                        // an interactive session of a tool (wizard.go)
 	modeStreamPick                    // the file a gateway stream uploads (stream.go)
+	modeInsist                        // a tool with invalid x-mcp-header annotations: call it anyway? (insist.go)
 )
 
 // Explorer is the screen that browses the server's tools, resources,
@@ -69,6 +70,7 @@ type Explorer struct {
 	last      map[string]json.RawMessage // arguments of the last call, per entry
 	wiz       *wizard.Wizard             // the open wizard (modeWizard)
 	pick      streamPick                 // the gateway stream's upload (modeStreamPick)
+	insist    func(entry) tea.Cmd        // where enter goes once the user insists (modeInsist)
 
 	previewed previewCache // the preview of the selected entry
 
@@ -197,6 +199,8 @@ func (x *Explorer) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return x.updateForm(msg), false
 	case modeStreamPick:
 		return x.streamPickKey(msg), false
+	case modeInsist:
+		return x.insistKey(msg), false
 	case modeCalling:
 		switch {
 		case key.Matches(msg, k.CancelCall):
@@ -255,11 +259,11 @@ func (x *Explorer) listKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return x.refresh(true), false
 	case key.Matches(msg, k.Open):
 		if e, ok := l.selected(); ok {
-			return x.open(*e), false
+			return x.guardTool(*e, x.open), false
 		}
 	case key.Matches(msg, k.Form) && x.tab == tabTools:
 		if e, ok := l.selected(); ok {
-			return x.openToolForm(*e), false
+			return x.guardTool(*e, x.openToolForm), false
 		}
 	case key.Matches(msg, k.Stream) && x.tab == tabTools && x.d.Streamer() != nil:
 		if e, ok := l.selected(); ok {
@@ -306,5 +310,6 @@ func (x *Explorer) backToList() {
 	x.mode = modeList
 	x.form, x.tmpl, x.out, x.note, x.info, x.inflight = nil, nil, nil, "", "", nil
 	x.pick.cancel = nil // a stream in flight goes on; its answer reaches the status bar
+	x.insist = nil
 	x.callGen++
 }

@@ -96,6 +96,7 @@ func (x *Explorer) listDone(msg exploreListMsg) {
 	l.setItems(entries)
 	if msg.tab == tabTools {
 		x.markWizards()
+		x.markHeaders()
 	}
 }
 

@@ -18,6 +18,7 @@ type exploreKeyMap struct {
 	Back, Close, CancelCall   key.Binding
 	Again, Scroll, Frames     key.Binding
 	FilterDone, FilterClear   key.Binding
+	Insist                    key.Binding // call a tool whose x-mcp-header annotations are invalid
 }
 
 // defaultExploreKeys returns the explorer's keys.
@@ -39,6 +40,7 @@ func defaultExploreKeys() exploreKeyMap {
 		Scroll:      key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓ pgup/pgdn", "scroll")),
 		FilterDone:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
 		FilterClear: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+		Insist:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "call it anyway")),
 	}
 }
 
@@ -50,7 +52,7 @@ func (x *Explorer) Help() help.KeyMap {
 	full := [][]key.Binding{
 		{k.Open, k.Form, k.Stream, k.Filter, k.Refresh, k.Close},
 		{k.NextTab, k.PrevTab, k.PickTab, x.nav.Up, x.nav.Down, x.nav.PageUp, x.nav.PageDown, x.nav.Home, x.nav.End},
-		{k.FilterDone, k.FilterClear, k.CancelCall, k.Again, k.Frames, k.Scroll, k.Back},
+		{k.FilterDone, k.FilterClear, k.CancelCall, k.Again, k.Frames, k.Scroll, k.Insist, k.Back},
 	}
 	h := keyhelp.Map{Full: full}
 	switch {
@@ -59,6 +61,8 @@ func (x *Explorer) Help() help.KeyMap {
 	case x.mode == modeForm && x.form != nil:
 		h = keyhelp.Of(x.form.KeyMap())
 		h.Full = append(slices.Clone(h.FullHelp()), full...)
+	case x.mode == modeInsist:
+		h.Short, h.Essential = []key.Binding{k.Insist, k.Back}, []key.Binding{k.Insist, k.Back}
 	case x.mode == modeCalling:
 		h.Short, h.Essential = []key.Binding{k.CancelCall, k.Frames, k.Back}, []key.Binding{k.Back}
 	case x.mode == modeOutcome:

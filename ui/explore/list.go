@@ -141,14 +141,7 @@ func (l *entryList) render(w, h int, st *look.Styles, previewed bool) []string {
 			out = append(out, st.Ink.SelFocused.Paint("› "+label+detail+descCell))
 			continue
 		}
-		detailTint := st.Ink.Muted
-		if strings.Contains(detail, "destructive") {
-			detailTint = st.Ink.Warn
-		}
-		if e.bad != "" {
-			detailTint = st.Ink.Error
-		}
-		out = append(out, "  "+label+detailTint.Paint(detail)+st.Ink.Muted.Paint(descCell))
+		out = append(out, "  "+label+detailTint(e, st).Paint(detail)+st.Ink.Muted.Paint(descCell))
 	}
 	return out
 }

@@ -62,6 +62,7 @@ func (x *Explorer) preview(e *entry, w int) []string {
 		if d := e.detail(); d != "" {
 			b.WriteString(x.st.Ink.Muted.Paint(termtext.Line(d)) + "\n")
 		}
+		b.WriteString(x.headerWarning(e))
 		head("input schema")
 		if len(e.schema) == 0 {
 			b.WriteString(x.st.Ink.Muted.Paint("none: the call takes any arguments") + "\n")

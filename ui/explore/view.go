@@ -40,6 +40,8 @@ func (x *Explorer) Render(w, h int) string {
 		}
 	case modeStreamPick:
 		lines = append(lines, x.renderStreamPick(w)...)
+	case modeInsist:
+		lines = append(lines, x.renderInsist(w)...)
 	case modeCalling:
 		lines = append(lines, x.callHead("calling…"), "")
 		lines = append(lines, x.waitingView(w)...)

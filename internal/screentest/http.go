@@ -1,0 +1,37 @@
+package screentest
+
+import (
+	"net/http/httptest"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/demo"
+	demohttp "github.com/mcpscope/mcpscope/demo/http"
+	mcphttp "github.com/mcpscope/mcpscope/transports/http"
+)
+
+// ConnectDemoHTTP starts the demo server over HTTP on a loopback port for
+// the test and connects a session to its Streamable HTTP endpoint,
+// capturing in sink. The session negotiates as mcpscope does: 2026-07-28,
+// where the demo also lists the tools whose arguments travel in Mcp-Param
+// headers (route, and route_clash whose annotations are invalid).
+func ConnectDemoHTTP(t testing.TB, sink capture.Sink) *client.Session {
+	t.Helper()
+	core, err := demo.New(demo.Options{SandboxRoot: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := demohttp.New(core, demohttp.Options{})
+	srv := httptest.NewServer(h)
+	t.Cleanup(func() {
+		h.Close()
+		srv.Close()
+		_ = core.Close()
+	})
+	tr, err := mcphttp.New(mcphttp.Config{URL: srv.URL + demohttp.PathMCP, Sink: sink})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return connectSession(t, tr, client.Options{}, "the HTTP demo")
+}
