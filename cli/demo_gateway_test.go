@@ -16,7 +16,14 @@ import (
 // test and returns its URL.
 func startGatewayDemo(t *testing.T) string {
 	t.Helper()
-	target, stop, err := startWSDemo(context.Background(), "gateway")
+	return startWSDemoURL(t, "gateway")
+}
+
+// startWSDemoURL serves the demo over WebSocket in this process for the
+// test and returns the URL of transport's path (ws, tools-ws or gateway).
+func startWSDemoURL(t *testing.T, transport string) string {
+	t.Helper()
+	target, stop, err := startWSDemo(context.Background(), transport)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -110,12 +110,12 @@ func (t *Transport) write(ctx context.Context, typ websocket.MessageType, raw []
 	}
 	if err := c.Write(ctx, typ, raw); err != nil {
 		if ctx.Err() != nil {
-			t.life.End(&client.ConnectionError{Err: fmt.Errorf("a send did not finish in time (the server stopped reading?): %w", ctx.Err())}, nil)
+			t.life.End(fmt.Errorf("a send did not finish in time (the server stopped reading?): %w", ctx.Err()), nil)
 			t.cancel()
 			return fmt.Errorf("sending %s: %w", what, errors.Join(ctx.Err(), client.ErrStoppedReading))
 		}
-		if gone := t.life.Err(); gone != nil {
-			return gone
+		if t.life.Err() != nil {
+			return t.life.Gone()
 		}
 		return fmt.Errorf("sending %s: %w", what, err)
 	}

@@ -86,8 +86,7 @@ func TestMessageOverTheLimit(t *testing.T) {
 	})
 	tr, fr, _ := dial(t, Config{URL: p.url, MaxFrameSize: 1024})
 	err := gone(t, tr)
-	var ce *client.ConnectionError
-	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "--max-frame-size (1024 bytes)") || !strings.Contains(err.Error(), "1009 (message too big)") {
+	if err == nil || !strings.HasPrefix(err.Error(), "the server sent a message over --max-frame-size (1024 bytes)") || !strings.Contains(err.Error(), "1009 (message too big)") {
 		t.Fatalf("err = %v", err)
 	}
 	if fr.find("close 1009 (message too big)") == nil {
@@ -96,7 +95,9 @@ func TestMessageOverTheLimit(t *testing.T) {
 }
 
 // A close frame from the server ends the connection with its code and
-// reason in the error; 1011 reads as an internal error.
+// reason in the error; 1011 reads as an internal error. Err is the reason
+// alone; a send after it fails with the one ConnectionError that says the
+// connection was lost.
 func TestServerCloseNamesCodeAndReason(t *testing.T) {
 	p := startPeer(t, []string{"mcp"}, func(ctx context.Context, c *websocket.Conn) {
 		_ = c.Close(websocket.StatusInternalError, "database on fire")
@@ -109,8 +110,13 @@ func TestServerCloseNamesCodeAndReason(t *testing.T) {
 	if fr.find("close 1011 (internal error): database on fire") == nil {
 		t.Error("the close frame is not captured")
 	}
-	if err := tr.Send(ctxT(t), request(t, 1, proto.MethodPing, nil)); err == nil {
-		t.Error("a send after the close succeeded")
+	if strings.Contains(err.Error(), "connection lost") {
+		t.Errorf("Err wraps its reason: %v", err)
+	}
+	err = tr.Send(ctxT(t), request(t, 1, proto.MethodPing, nil))
+	var ce *client.ConnectionError
+	if !errors.As(err, &ce) || err.Error() != "connection lost: the server closed the WebSocket with 1011 (internal error): database on fire" {
+		t.Errorf("a send after the close: %v", err)
 	}
 }
 
