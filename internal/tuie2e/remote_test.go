@@ -55,7 +55,7 @@ func callEcho(p *tmuxPane, text string) {
 // server's stream by its method.
 func testGatewayStream(t *testing.T, bin string) {
 	p := startPane(t, bin, "demo", "--transport", "gateway")
-	p.waitFor("MCP connected · gateway", "result · tools/list")
+	p.waitFor("MCP connected · gateway (mcp)", "result · tools/list")
 	p.keys("e")
 	p.waitFor(" tools · / filters")
 	p.keys("/")

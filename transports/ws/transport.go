@@ -195,13 +195,14 @@ func (t *Transport) LinkState() client.LinkState {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	kind := "WebSocket"
-	switch {
-	case t.cfg.Mode == ModeTools:
+	switch t.cfg.Mode {
+	case ModeTools:
 		kind = "tools-ws"
-	case t.cfg.Mode == ModeGateway:
+	case ModeGateway:
 		kind = "gateway"
-	case t.chosen != "":
-		kind = "WebSocket (" + t.chosen + ")"
+	}
+	if t.chosen != "" {
+		kind += " (" + t.chosen + ")"
 	}
 	return client.LinkState{Dialect: proto.DialectMCP, Encoding: "json", Transport: kind}
 }

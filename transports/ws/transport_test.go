@@ -197,3 +197,36 @@ func TestQueryTokenRedacted(t *testing.T) {
 		t.Error("the token did not reach the server")
 	}
 }
+
+// The gateway carries an MCP session as ws does, so it offers "mcp" too
+// and says whether the server chose it; seed 004's tool frames offer
+// nothing.
+func TestSubprotocolOfferedByMode(t *testing.T) {
+	for _, tc := range []struct {
+		mode   Mode
+		accept []string
+		offer  string
+		link   string
+		note   string
+	}{
+		{ModeGateway, []string{"mcp"}, "mcp", "gateway (mcp)", `the server chose the subprotocol "mcp"`},
+		{ModeGateway, nil, "mcp", "gateway", `the server chose no subprotocol (offered "mcp")`},
+		{ModeJSONRPC, []string{"mcp"}, "mcp", "WebSocket (mcp)", `the server chose the subprotocol "mcp"`},
+		{ModeTools, []string{"mcp"}, "", "tools-ws", ""},
+	} {
+		p := startPeer(t, tc.accept, func(ctx context.Context, c *websocket.Conn) { _, _, _ = c.Read(ctx) })
+		tr, fr, _ := dial(t, Config{URL: p.url, Mode: tc.mode})
+		if got := p.request().Header.Get("Sec-WebSocket-Protocol"); got != tc.offer {
+			t.Errorf("%s: offered %q, want %q", tc.link, got, tc.offer)
+		}
+		if ls := tr.LinkState(); ls.Transport != tc.link {
+			t.Errorf("link state %q, want %q", ls.Transport, tc.link)
+		}
+		if tc.note != "" && fr.find(tc.note) == nil {
+			t.Errorf("%s: no note %q", tc.link, tc.note)
+		}
+		if tc.note == "" && fr.find("subprotocol") != nil {
+			t.Errorf("%s: a note of a subprotocol never offered", tc.link)
+		}
+	}
+}
