@@ -158,14 +158,27 @@ func TestUpgradeRefusedOrRedirected(t *testing.T) {
 	}
 }
 
-// A send before Start is refused.
+// A call before the socket is open is refused, in every mode (seed 004's
+// checklist: "Client rejects tool calls if the socket is not open"), and
+// so is one after Close; nothing reaches the wire and no wire id is taken.
 func TestSendBeforeStart(t *testing.T) {
-	tr, err := New(Config{URL: "ws://127.0.0.1:1/mcp"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tr.Send(ctxT(t), request(t, 1, proto.MethodPing, nil)); err == nil {
-		t.Error("a send before Start succeeded")
+	for _, mode := range []Mode{ModeJSONRPC, ModeTools, ModeGateway} {
+		fr := &frames{}
+		tr, err := New(Config{URL: "ws://127.0.0.1:1/mcp", Mode: mode, Sink: fr})
+		if err != nil {
+			t.Fatal(err)
+		}
+		call := request(t, 1, proto.MethodToolsCall, map[string]any{"name": "echo"})
+		if err := tr.Send(ctxT(t), call); err == nil || !strings.Contains(err.Error(), "the WebSocket transport is not started") {
+			t.Errorf("mode %d: a call before Start: %v", mode, err)
+		}
+		_ = tr.Close()
+		if err := tr.Send(ctxT(t), call); !errors.Is(err, client.ErrClosed) {
+			t.Errorf("mode %d: a call after Close: %v", mode, err)
+		}
+		if len(fr.all) != 0 || len(tr.tools.pending) != 0 || tr.tools.last != 0 {
+			t.Errorf("mode %d: %d frames captured, %d calls pending, wire id %d", mode, len(fr.all), len(tr.tools.pending), tr.tools.last)
+		}
 	}
 }
 
