@@ -58,11 +58,7 @@ func TestServerRequestsAnsweredOverWS(t *testing.T) {
 		mu.Lock()
 		initialize = string(data)
 		mu.Unlock()
-		var req struct {
-			ID json.RawMessage `json:"id"`
-		}
-		_ = json.Unmarshal(data, &req)
-		_ = c.Write(ctx, websocket.MessageText, fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"raw","version":"1"}}}`, req.ID))
+		_ = c.Write(ctx, websocket.MessageText, fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"raw","version":"1"}}}`, frameID(data)))
 		if _, _, err := c.Read(ctx); err != nil { // notifications/initialized
 			return
 		}
@@ -74,12 +70,8 @@ func TestServerRequestsAnsweredOverWS(t *testing.T) {
 			if err != nil || typ != websocket.MessageText {
 				return
 			}
-			var m struct {
-				ID json.RawMessage `json:"id"`
-			}
-			_ = json.Unmarshal(data, &m)
 			mu.Lock()
-			answers[string(m.ID)] = string(data)
+			answers[string(frameID(data))] = string(data)
 			mu.Unlock()
 		}
 		close(got)

@@ -2,7 +2,6 @@ package ws
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strings"
@@ -24,12 +23,8 @@ func TestJSONRPCOverTextFrames(t *testing.T) {
 		if err != nil || typ != websocket.MessageText {
 			return
 		}
-		var m struct {
-			ID json.RawMessage `json:"id"`
-		}
-		_ = json.Unmarshal(data, &m)
 		_ = c.Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}`))
-		_ = c.Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{}}`))
+		_ = c.Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","id":`+string(frameID(data))+`,"result":{}}`))
 		_, _, _ = c.Read(ctx)
 	})
 	tr, fr, got := dial(t, Config{URL: p.url, Header: http.Header{"Authorization": {"Bearer s3cret-token"}}, Origin: "https://app.example"})
