@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpscope/mcpscope/proto"
 )
 
 // startGatewayDemo serves the demo's gateway in this process for the
@@ -116,5 +118,33 @@ func TestGatewayDemoMisbehaves(t *testing.T) {
 		if r.code == ExitOK || !strings.Contains(r.stderr+r.stdout, want) || strings.Contains(r.stderr, "panic") {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q", mode, r.code, r.stdout, r.stderr)
 		}
+	}
+}
+
+// The demo's text stream saved under --stream-out: one file named by the
+// server's stream GUID with .ndjson, one JSON value a line (compacted), in
+// the order the chunks came; stderr names the file, stdout is the done
+// summary.
+func TestGatewayDemoSavesTextStream(t *testing.T) {
+	url := startGatewayDemo(t)
+	dir := t.TempDir()
+	r := mcpscope(t, "stream", "--stream-out", dir, "system_text_streams_out", url)
+	if got := streamSummary(t, r); got["totalChunks"] != 6.0 {
+		t.Errorf("summary %v", got)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	if len(files) != 1 || !strings.HasSuffix(files[0], ".ndjson") {
+		t.Fatalf("saved %v", files)
+	}
+	if _, err := proto.ParseGUID(strings.TrimSuffix(filepath.Base(files[0]), ".ndjson")); err != nil {
+		t.Errorf("the file is not named by a GUID: %v", err)
+	}
+	saved, err := os.ReadFile(files[0])
+	want := "\"Hello, world!\"\n42\ntrue\n{\"line\":4,\"text\":\"an object\"}\n[1,\"two\",3.5]\nnull\n"
+	if err != nil || string(saved) != want {
+		t.Errorf("saved %q, %v\nwant %q", saved, err, want)
+	}
+	if !strings.Contains(r.stderr, "(values.json): 67 bytes in 6 chunks saved to "+files[0]) {
+		t.Errorf("stderr %s", r.stderr)
 	}
 }

@@ -2,10 +2,13 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpscope/mcpscope/proto"
 )
 
 // wsURLLine is the MCP-over-WebSocket line `mcpscope serve --ws` prints.
@@ -63,5 +66,39 @@ func TestServeWSUsageErrors(t *testing.T) {
 	} {
 		r := mcpscope(t, args...)
 		r.mustExit(t, ExitUsage)
+	}
+}
+
+// The demo's WebSocket misbehave modes through `mcpscope call`, on each
+// path: close 1011 and a message over --max-frame-size each end the call
+// with exit 3 and one line that names the close code, "connection lost"
+// said once.
+func TestWSMisbehaveThroughTheCLI(t *testing.T) {
+	closed := "error: connection lost: the server closed the WebSocket with 1011 (internal error): misbehave: an internal error on purpose"
+	tooBig := func(limit int) string {
+		return fmt.Sprintf("error: connection lost: the server sent a message over --max-frame-size (%d bytes): mcpscope closed the WebSocket with 1009 (message too big)", limit)
+	}
+	for _, transport := range []string{"ws", "tools-ws", "gateway"} {
+		url := startTestDemo(t, startWSDemo, transport)
+		for _, tc := range []struct {
+			args  map[string]any
+			flags []string
+			want  string
+		}{
+			{map[string]any{"mode": "close_1011"}, nil, closed},
+			{map[string]any{"mode": "oversized_message", "size": 8192}, []string{"--max-frame-size", "4096"}, tooBig(4096)},
+		} {
+			args := append(append([]string{"call", "--transport", transport}, tc.flags...), "tools/call", callTool(t, "misbehave", tc.args), url)
+			r := mcpscope(t, args...)
+			lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+			if r.code != ExitConnection || lines[len(lines)-1] != tc.want || strings.Count(r.stderr, "connection lost") != 1 || r.stdout != "" {
+				t.Errorf("%s %v: exit %d\nstdout %q\nstderr %s", transport, tc.args["mode"], r.code, r.stdout, r.stderr)
+			}
+		}
+	}
+	// The default limit holds against the demo's default oversized message.
+	r := mcpscope(t, "call", "--transport", "ws", "tools/call", callTool(t, "misbehave", map[string]any{"mode": "oversized_message"}), startTestDemo(t, startWSDemo, "ws"))
+	if r.code != ExitConnection || strings.TrimSpace(r.stderr) != tooBig(proto.DefaultMaxControlFrame) {
+		t.Errorf("oversized_message at the default limit: exit %d\nstderr %s", r.code, r.stderr)
 	}
 }

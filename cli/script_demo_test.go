@@ -16,8 +16,8 @@ import (
 )
 
 // `mcpscope script` walks the demo server's wizards (seed 002) over
-// MCP-Flow in-process and over stdio with `mcpscope serve --stdio` run by
-// the test binary: the same scripts, the same checks.
+// MCP-Flow and WebSocket in-process and over stdio with `mcpscope serve
+// --stdio` run by the test binary: the same scripts, the same checks.
 
 // scriptRunner runs `mcpscope script FLAGS… TARGET` against one demo.
 type scriptRunner func(t *testing.T, flags ...string) result
@@ -41,8 +41,21 @@ func stdioScript(t *testing.T) scriptRunner {
 	}
 }
 
+// wsScript targets the demo's MCP session over WebSocket (/mcp), served
+// in-process: the server's interaction.prompt and elicitation/create
+// requests reach mcpscope's ws transport as text frames and its answers
+// go back on the same connection.
+func wsScript(t *testing.T) scriptRunner {
+	url := startTestDemo(t, startWSDemo, "ws")
+	return func(t *testing.T, flags ...string) result {
+		t.Helper()
+		return mcpscope(t, append(append([]string{"script"}, flags...), url)...)
+	}
+}
+
 func TestScriptWizardsFlow(t *testing.T)  { testScriptWizards(t, flowScript(t)) }
 func TestScriptWizardsStdio(t *testing.T) { testScriptWizards(t, stdioScript(t)) }
+func TestScriptWizardsWS(t *testing.T)    { testScriptWizards(t, wsScript(t)) }
 
 // outcome is the line an interaction prints.
 type outcome struct {

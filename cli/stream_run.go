@@ -30,6 +30,7 @@ type gatewayRun struct {
 	downloads map[proto.GUID]*download
 	problems  int
 	tooMany   bool // more server streams than maxDownloads were opened
+	line      int  // --text: the input line of the last chunk read
 }
 
 func newGatewayRun(f *runFlags, sf *streamFlags, io streams) *gatewayRun {
@@ -209,9 +210,6 @@ func (g *gatewayRun) upload(ctx context.Context, tr *ws.Transport, up io.ReadClo
 		defer up.Close()
 		send := func(payload []byte) error {
 			if g.sf.text {
-				if !json.Valid(payload) {
-					return usagef("--text: input line %d is not a JSON value: %s", chunks+1, termtext.LineMax(string(payload), 80))
-				}
 				return tr.SendStream(ctx, &proto.StreamMessage{Type: proto.StreamChunk, ID: g.id, Index: &chunks, Data: payload})
 			}
 			return tr.SendChunk(ctx, g.id, chunks, payload)
@@ -224,6 +222,9 @@ func (g *gatewayRun) upload(ctx context.Context, tr *ws.Transport, up io.ReadClo
 			}
 			if err != nil {
 				return fmt.Errorf("reading the upload: %w", err)
+			}
+			if g.sf.text && !json.Valid(payload) { // the input's fault, not the connection's
+				return usagef("--text: input line %d is not a JSON value: %s", g.line, termtext.LineMax(string(payload), 80))
 			}
 			if err := send(payload); err != nil {
 				return withExit(ExitConnection, err)
@@ -251,6 +252,7 @@ func (g *gatewayRun) chunker(up io.Reader) func() ([]byte, error) {
 		sc.Buffer(make([]byte, 0, 64<<10), max(g.sf.chunkSize, 1<<20))
 		return func() ([]byte, error) {
 			for sc.Scan() {
+				g.line++
 				if line := sc.Bytes(); len(bytes.TrimSpace(line)) > 0 {
 					return append([]byte(nil), line...), nil
 				}

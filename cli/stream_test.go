@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -26,6 +27,7 @@ type gatewayScript struct {
 	start  *proto.StreamMessage
 	chunks [][]byte // binary payloads, or the data of text chunks
 	heads  [][]byte // the 24-byte headers of binary chunks
+	texts  []int64  // the indexes of text chunks
 	done   *proto.StreamMessage
 	conns  int
 	answer func(ctx context.Context, c *websocket.Conn, g *gatewayScript)
@@ -66,6 +68,7 @@ func (g *gatewayScript) url(t *testing.T) string {
 				g.start = m
 			case proto.StreamChunk:
 				g.chunks = append(g.chunks, m.Data)
+				g.texts = append(g.texts, *m.Index)
 			case proto.StreamDone:
 				g.done = m
 			}
@@ -136,6 +139,80 @@ func TestStreamUpload(t *testing.T) {
 	}
 	if g.conns != 1 {
 		t.Errorf("%d connections", g.conns)
+	}
+}
+
+// --chunk-size N cuts the upload into binary chunks of N bytes, the last
+// one shorter, each behind its 24-byte header (the start's GUID in .NET
+// order, indexes 0, 1, 2); done counts them. A size under 1 is a usage
+// error, before any connection.
+func TestStreamChunkSize(t *testing.T) {
+	g := &gatewayScript{answer: func(ctx context.Context, c *websocket.Conn, g *gatewayScript) {
+		sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamDone, ID: g.start.ID, Summary: json.RawMessage(`{}`)})
+	}}
+	file := filepath.Join(t.TempDir(), "ten.bin")
+	if err := os.WriteFile(file, []byte("0123456789"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	url := g.url(t)
+	mcpscope(t, "stream", "--chunk-size", "4", "--upload", file, "system_binary_streams_in", url).mustExit(t, ExitOK)
+	g.mu.Lock()
+	var got []string
+	for _, c := range g.chunks {
+		got = append(got, string(c))
+	}
+	if strings.Join(got, "|") != "0123|4567|89" {
+		t.Errorf("chunks %q", got)
+	}
+	for i, h := range g.heads {
+		if want := proto.AppendGatewayChunk(nil, g.start.ID, int64(i), nil); !bytes.Equal(h, want) {
+			t.Errorf("chunk %d header % x, want % x", i, h, want)
+		}
+	}
+	if len(g.heads) != 3 || string(g.done.Summary) != `{"totalBytes":10,"totalChunks":3}` || *g.start.Meta.TotalSize != 10 {
+		t.Errorf("%d headers, done %s, start %+v", len(g.heads), g.done.Summary, g.start.Meta)
+	}
+	conns := g.conns
+	g.mu.Unlock()
+	for _, n := range []string{"0", "-1"} {
+		mcpscope(t, "stream", "--chunk-size", n, "--upload", file, "system_binary_streams_in", url).mustExit(t, ExitUsage)
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.conns != conns {
+		t.Errorf("a usage error connected")
+	}
+}
+
+// --text sends one text chunk per input line: its JSON value (compacted)
+// as data, indexes 0, 1, 2, … in order, blank lines skipped; a line that
+// is not exactly one JSON value ends the run as a usage error naming it.
+func TestStreamTextOneValuePerLine(t *testing.T) {
+	g := &gatewayScript{answer: func(ctx context.Context, c *websocket.Conn, g *gatewayScript) {
+		sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamDone, ID: g.start.ID, Summary: json.RawMessage(`{}`)})
+	}}
+	url := g.url(t)
+	lines := filepath.Join(t.TempDir(), "values.jsonl")
+	if err := os.WriteFile(lines, []byte("{ \"a\" : [1, 2] }\n  \"two\"  \n\n null\n3.5\n[]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mcpscope(t, "stream", "--text", "--upload", lines, "text_stream", url).mustExit(t, ExitOK)
+	g.mu.Lock()
+	var got []string
+	for _, c := range g.chunks {
+		got = append(got, string(c))
+	}
+	if strings.Join(got, " ") != `{"a":[1,2]} "two" null 3.5 []` || fmt.Sprint(g.texts) != "[0 1 2 3 4]" || g.start.Meta.Binary || g.start.Meta.TotalSize != nil {
+		t.Errorf("chunks %q, indexes %v, start %+v", got, g.texts, g.start.Meta)
+	}
+	g.mu.Unlock()
+	if err := os.WriteFile(lines, []byte("1\n\n2 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := mcpscope(t, "stream", "--text", "--upload", lines, "text_stream", url)
+	r.mustExit(t, ExitUsage)
+	if strings.TrimSpace(r.stderr) != "error: --text: input line 3 is not a JSON value: 2 3" {
+		t.Errorf("stderr %q", r.stderr)
 	}
 }
 

@@ -2,8 +2,9 @@
 // 002, interaction.prompt): one Widget per prompt type — text, choice
 // (single or, with Multiple, several), confirm, number, date (a calendar
 // plus typed YYYY-MM-DD; "date-time" adds a time and an offset), file (a
-// picker whose answer is the chosen file's content) and custom (a JSON
-// editor validated against the prompt's schema).
+// picker whose answer is the chosen file's content, or with
+// Options.PathOnly its path) and custom (a JSON editor validated against
+// the prompt's schema).
 //
 // A Widget validates the answer on the client first, with the prompt's
 // declared rules (required, pattern, min and max: a length for text, a

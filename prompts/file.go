@@ -20,16 +20,18 @@ import (
 const defaultFileRows = 10
 
 // fileWidget answers a file prompt with the content of a file chosen in a
-// picker rooted at a start directory.
+// picker rooted at a start directory (or, with Options.PathOnly, with its
+// path).
 type fileWidget struct {
 	*base
-	fp     filepicker.Model
-	root   string
-	limit  int64
-	accept []string
-	value  json.RawMessage // the chosen file's FileValue; nil before
-	chosen string          // the chosen file, relative to root
-	size   int64
+	fp       filepicker.Model
+	root     string
+	limit    int64
+	pathOnly bool
+	accept   []string
+	value    json.RawMessage // the chosen file's FileValue, or its path; nil before
+	chosen   string          // the chosen file, relative to root
+	size     int64
 }
 
 func newFile(b *base, opts Options) *fileWidget {
@@ -40,7 +42,7 @@ func newFile(b *base, opts Options) *fileWidget {
 	if abs, err := filepath.Abs(root); err == nil {
 		root = abs
 	}
-	w := &fileWidget{base: b, root: root, limit: opts.MaxFileSize, accept: acceptList(b.prompt.Accept)}
+	w := &fileWidget{base: b, root: root, limit: opts.MaxFileSize, pathOnly: opts.PathOnly, accept: acceptList(b.prompt.Accept)}
 	if w.limit <= 0 {
 		w.limit = DefaultMaxFileSize
 	}
@@ -109,17 +111,16 @@ func (w *fileWidget) Update(msg tea.Msg) (Action, tea.Cmd) {
 	return ActionNone, cmd
 }
 
-// choose reads the file at path and answers with it, or shows why not.
+// choose reads the file at path (or, PathOnly, checks that it is a
+// regular file) and answers with it, or shows why not.
 func (w *fileWidget) choose(path string) Action {
 	w.refusal, w.suggestion = "", ""
-	v, err := ReadFileValue(path, w.limit)
+	v, size, err := w.answerOf(path)
 	if err != nil {
 		w.value, w.chosen = nil, ""
 		return w.submit(err)
 	}
-	var fv FileValue
-	_ = json.Unmarshal(v, &fv)
-	w.value, w.size = v, fv.Size
+	w.value, w.size = v, size
 	w.chosen = path
 	if rel, err := filepath.Rel(w.root, path); err == nil && !strings.HasPrefix(rel, "..") {
 		w.chosen = rel
@@ -127,8 +128,37 @@ func (w *fileWidget) choose(path string) Action {
 	return w.submit(w.Validate())
 }
 
+// answerOf is the answer that choosing path gives and the file's size:
+// its FileValue, or with PathOnly its absolute path.
+func (w *fileWidget) answerOf(path string) (json.RawMessage, int64, error) {
+	if !w.pathOnly {
+		v, err := ReadFileValue(path, w.limit)
+		if err != nil {
+			return nil, 0, err
+		}
+		var fv FileValue
+		_ = json.Unmarshal(v, &fv)
+		return v, fv.Size, nil
+	}
+	name := filepath.Base(path)
+	info, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return nil, 0, fmt.Errorf("%s cannot be read: %w", name, err)
+	case !info.Mode().IsRegular():
+		return nil, 0, fmt.Errorf("%s is not a regular file", name)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", name, err)
+	}
+	v, err := json.Marshal(abs)
+	return v, info.Size(), err
+}
+
 // Value is the chosen file as {"name","size","content"} (content in
-// base64); null when none is chosen and none is required.
+// base64), or with PathOnly its absolute path as a JSON string; null when
+// none is chosen and none is required.
 func (w *fileWidget) Value() (json.RawMessage, error) {
 	switch {
 	case w.value != nil:
@@ -156,7 +186,11 @@ func (w *fileWidget) Render(width, h int) string {
 	if len(w.accept) > 0 {
 		rules = append(rules, "accepts "+strings.Join(w.accept, ", "))
 	}
-	rules = append(rules, "up to "+byteSize(w.limit))
+	if w.pathOnly {
+		rules = append(rules, "any size (not read here)")
+	} else {
+		rules = append(rules, "up to "+byteSize(w.limit))
+	}
 	return w.frame(width, h, strings.Join(rules, " · "), w.body)
 }
 

@@ -147,3 +147,29 @@ func TestFileDefaultLimit(t *testing.T) {
 		t.Errorf("render does not give the default limit:\n%s", out)
 	}
 }
+
+// With PathOnly the picker answers with the chosen file's absolute path
+// and its size, without reading it, so MaxFileSize does not refuse it;
+// the rules line says so.
+func TestFilePathOnly(t *testing.T) {
+	dir, _ := fileTree(t)
+	w := newWidget(t, `{"type":"file","message":"File to upload"}`, prompts.Options{Dir: dir, PathOnly: true, MaxFileSize: 1})
+	if a := press(t, w, "down", "enter"); a != prompts.ActionSubmit {
+		t.Fatalf("enter on big.csv = %v, want submit", a)
+	}
+	wantValue(t, w, jsonString(t, filepath.Join(dir, "big.csv")))
+	out := goldentest.Plain(w.Render(60, 12))
+	if !strings.Contains(out, "chosen: big.csv (40 B)") || !strings.Contains(out, "any size (not read here)") || strings.Contains(out, "up to") {
+		t.Errorf("render:\n%s", out)
+	}
+}
+
+// jsonString is s as a JSON string.
+func jsonString(t testing.TB, s string) string {
+	t.Helper()
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

@@ -65,6 +65,11 @@ type Options struct {
 	// MaxFileSize is the largest file a file prompt reads, in bytes; 0
 	// means DefaultMaxFileSize.
 	MaxFileSize int64
+	// PathOnly makes a file prompt answer with the chosen file's absolute
+	// path (a JSON string) instead of its content: the file is not read,
+	// so MaxFileSize does not apply. It picks a file for mcpscope itself
+	// to send, a gateway stream's upload.
+	PathOnly bool
 	// Now is the clock of the date prompts: today on the calendar and the
 	// default offset of a date-time. nil means time.Now.
 	Now func() time.Time

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -107,6 +108,10 @@ type StreamMessage struct {
 	Data      json.RawMessage
 	Summary   json.RawMessage
 	Error     *Error
+	// Violation, set by DecodeStreamMessage, says what a message that
+	// could still be read breaks of seed 003: a timestamp not in UTC, a
+	// start whose meta lacks the required binary. Encoding ignores it.
+	Violation error
 }
 
 // streamWire is the JSON shape of a StreamMessage.
@@ -161,7 +166,9 @@ func IsStreamMessage(b []byte) bool {
 // DecodeStreamMessage parses and checks one text frame: a known type, a
 // GUID id, an ISO 8601 timestamp, and what the type needs (start: meta
 // with a method; chunk: an index ≥ 0; error: an error object). A frame
-// that is not a StreamMessage at all wraps ErrNotStreamMessage.
+// that is not a StreamMessage at all wraps ErrNotStreamMessage. What does
+// not stop the message being read (a timestamp with an offset other than
+// UTC's, a start without meta.binary) is returned as its Violation.
 //
 // The frame is parsed once: a member of the wrong type leaves the others
 // read (encoding/json goes on past it), so "type" and "jsonrpc" still tell
@@ -194,7 +201,39 @@ func DecodeStreamMessage(b []byte) (*StreamMessage, error) {
 	if err := m.check(); err != nil {
 		return nil, fmt.Errorf("%s StreamMessage %s: %w", m.Type, id, err)
 	}
+	m.Violation = m.lapses(b, w.Timestamp)
 	return m, nil
+}
+
+// lapses is what a message that passed check breaks of seed 003 all the
+// same (ts is its timestamp as written), or nil.
+func (m *StreamMessage) lapses(b []byte, ts string) error {
+	var found []string
+	if _, offset := m.Timestamp.Zone(); offset != 0 {
+		found = append(found, fmt.Sprintf("timestamp %q is not in UTC (seed 003: ISO 8601 UTC)", ts))
+	}
+	if m.Type == StreamStart && !metaHasBinary(b) {
+		found = append(found, "its meta has no binary (true or false), which seed 003 requires")
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s StreamMessage %s: %s", m.Type, m.ID, strings.Join(found, "; "))
+}
+
+// metaHasBinary reports whether the frame's meta has a binary member that
+// is not null. It reads the frame again, which only a start costs.
+func metaHasBinary(b []byte) bool {
+	var probe struct {
+		Meta struct {
+			Binary json.RawMessage `json:"binary"`
+		} `json:"meta"`
+	}
+	if json.Unmarshal(b, &probe) != nil {
+		return false
+	}
+	v := bytes.TrimSpace(probe.Meta.Binary)
+	return len(v) > 0 && !bytes.Equal(v, []byte("null"))
 }
 
 // check verifies what each type needs.

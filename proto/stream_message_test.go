@@ -167,3 +167,45 @@ func TestStreamMetaDecodesOverItsValues(t *testing.T) {
 		t.Errorf("meta %+v", m)
 	}
 }
+
+// What seed 003 requires but a reader can do without is decoded all the
+// same and named in Violation: a timestamp with an offset other than UTC's
+// (ISO 8601 UTC), a start whose meta lacks binary or has it null.
+func TestStreamMessageViolations(t *testing.T) {
+	const id = `"id":"550e8400-e29b-41d4-a716-446655440000"`
+	cases := []struct{ in, want string }{
+		{`{"type":"start",` + id + `,"timestamp":"2024-12-04T10:00:00Z","meta":{"method":"m","binary":false}}`, ""},
+		{`{"type":"chunk",` + id + `,"timestamp":"2024-12-04T10:00:00+00:00","index":0,"data":1}`, ""},
+		{`{"type":"chunk",` + id + `,"timestamp":"2024-12-04T11:00:00+01:00","index":0,"data":1}`,
+			`chunk StreamMessage 550e8400-e29b-41d4-a716-446655440000: timestamp "2024-12-04T11:00:00+01:00" is not in UTC (seed 003: ISO 8601 UTC)`},
+		{`{"type":"start",` + id + `,"timestamp":"2024-12-04T10:00:00Z","meta":{"method":"m"}}`,
+			`start StreamMessage 550e8400-e29b-41d4-a716-446655440000: its meta has no binary (true or false), which seed 003 requires`},
+		{`{"type":"start",` + id + `,"timestamp":"2024-12-04T10:00:00Z","meta":{"method":"m","binary":null}}`, "its meta has no binary"},
+		{`{"type":"start",` + id + `,"timestamp":"2024-12-04T04:00:00-06:00","meta":{"method":"m"}}`, "not in UTC (seed 003: ISO 8601 UTC); its meta has no binary"},
+	}
+	for _, c := range cases {
+		m, err := DecodeStreamMessage([]byte(c.in))
+		if err != nil {
+			t.Errorf("%s: refused: %v", c.in, err)
+			continue
+		}
+		got := ""
+		if m.Violation != nil {
+			got = m.Violation.Error()
+		}
+		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
+			t.Errorf("%s: violation %q, want %q", c.in, got, c.want)
+		}
+		if !m.Timestamp.Equal(time.Date(2024, 12, 4, 10, 0, 0, 0, time.UTC)) {
+			t.Errorf("%s: timestamp %v", c.in, m.Timestamp)
+		}
+	}
+	// What mcpscope writes breaks nothing.
+	b, err := EncodeStreamMessage(&StreamMessage{Type: StreamStart, ID: seedGUID(t), Timestamp: time.Date(2024, 12, 4, 11, 0, 0, 0, time.FixedZone("CET", 3600)), Meta: &StreamMeta{Method: "m"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err := DecodeStreamMessage(b); err != nil || m.Violation != nil {
+		t.Errorf("%s: %v, %v", b, err, m.Violation)
+	}
+}

@@ -255,3 +255,24 @@ func TestGatewayStreamIdle(t *testing.T) {
 		t.Errorf("idle: %+v", m.Error)
 	}
 }
+
+// The client's done for a download may come after the server's stream
+// ended (seed 003 lets the client end its side at any time): it is taken
+// quietly, so the next answer on the connection is the ping's; a done for
+// a stream that never started is still an error.
+func TestGatewayLateDoneOfADownload(t *testing.T) {
+	s := startServer(t, Options{})
+	c := s.dial(t, PathGateway, "mcp")
+	c.text(start(ToolTextStreamsOut, ""))
+	for m := c.stream(); m.Type != proto.StreamDone; m = c.stream() {
+	}
+	c.text(`{"type":"done","id":"` + seedID + `","timestamp":"2024-12-04T10:00:01Z"}`)
+	c.text(`{"jsonrpc":"2.0","id":7,"method":"ping"}`)
+	if _, b := c.read(); string(b) != `{"jsonrpc":"2.0","id":7,"result":{}}` {
+		t.Errorf("after the late done: %s", b)
+	}
+	c.text(`{"type":"done","id":"11111111-2222-3333-4444-555555555555","timestamp":"2024-12-04T10:00:01Z"}`)
+	if m := c.stream(); m.Type != proto.StreamError || !strings.Contains(m.Error.Message, "done for an unknown stream") {
+		t.Errorf("a done for a stream never started: %+v %+v", m, m.Error)
+	}
+}

@@ -57,6 +57,11 @@ func (s *session) run() {
 		_ = s.c.CloseNow()
 	}()
 	if s.d == dialectTools {
+		// The first ping goes before anything is read, so that it comes
+		// before every answer, however soon the client sends a frame.
+		if s.write(websocket.MessageText, pingFrame) != nil {
+			return
+		}
 		s.spawn(s.pings)
 	}
 	for {
@@ -193,19 +198,19 @@ func decodeToolFrame(b []byte) (call, refusal *proto.Message) {
 // pingFrame is the unsolicited frame of seed 004's dialect.
 var pingFrame = []byte(`{"type":"ping"}`)
 
-// pings sends {"type":"ping"} at the start and every PingInterval, until
+// pings sends {"type":"ping"} every PingInterval after the first, until
 // the connection ends.
 func (s *session) pings() {
 	t := time.NewTicker(s.h.opts.PingInterval)
 	defer t.Stop()
 	for {
-		if s.write(websocket.MessageText, pingFrame) != nil {
-			return
-		}
 		select {
 		case <-s.ctx.Done():
 			return
 		case <-t.C:
+		}
+		if s.write(websocket.MessageText, pingFrame) != nil {
+			return
 		}
 	}
 }

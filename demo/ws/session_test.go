@@ -102,6 +102,21 @@ func TestToolFrames(t *testing.T) {
 	}
 }
 
+// The first ping comes before any answer, however soon a client sends
+// its first frame (one that reads an answer and leaves would otherwise
+// never see it).
+func TestToolFramesPingFirst(t *testing.T) {
+	s := startServer(t, Options{})
+	for range 20 {
+		c := s.dial(t, PathTools)
+		c.text(`{"id":1,"name":"echo","arguments":{"message":"at once"}}`)
+		if _, b := c.read(); string(b) != `{"type":"ping"}` {
+			t.Fatalf("first frame %s, want a ping", b)
+		}
+		_ = c.c.CloseNow()
+	}
+}
+
 // A tools-ws call that asks the client something fails: seed 004 has no
 // room for server requests.
 func TestToolFramesNoAsking(t *testing.T) {

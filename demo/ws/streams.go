@@ -71,7 +71,14 @@ type streamTable struct {
 	mu     sync.Mutex
 	open   map[proto.GUID]*inStream
 	closed bool
+	// downloaded are the client streams whose download ended lately,
+	// oldest first: the client's done for one may come after the server's
+	// stream ended, and is taken quietly.
+	downloaded []proto.GUID
 }
+
+// maxDownloaded bounds streamTable.downloaded.
+const maxDownloaded = 64
 
 // newStreamTable is the empty table of s.
 func newStreamTable(s *session) *streamTable {
@@ -110,6 +117,29 @@ func (t *streamTable) take(id proto.GUID, st *inStream) *inStream {
 	delete(t.open, id)
 	cur.stop()
 	return cur
+}
+
+// downloadEnded removes the download st and remembers it as ended.
+func (t *streamTable) downloadEnded(st *inStream) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.open[st.id] != st {
+		return
+	}
+	delete(t.open, st.id)
+	st.stop()
+	if len(t.downloaded) == maxDownloaded {
+		t.downloaded = t.downloaded[1:]
+	}
+	t.downloaded = append(t.downloaded, st.id)
+}
+
+// wasDownloaded reports whether id is a client stream whose download
+// ended lately.
+func (t *streamTable) wasDownloaded(id proto.GUID) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return slices.Contains(t.downloaded, id)
 }
 
 // lookup returns the open stream id.
@@ -213,7 +243,7 @@ func (t *streamTable) start(m *proto.StreamMessage, raw []byte) {
 	switch {
 	case run != nil:
 		t.s.spawn(func() {
-			defer t.take(st.id, st)
+			defer t.downloadEnded(st)
 			if err := run(ctx); err != nil {
 				t.s.h.opts.Logger.Debug("stream ended early", "id", st.id, "err", err)
 			}
@@ -305,8 +335,8 @@ type claimed struct {
 // arrived, or error when its claims or the start's totalSize disagree.
 func (t *streamTable) done(m *proto.StreamMessage) {
 	st := t.lookup(m.ID)
-	if st != nil && st.role == roleDownload {
-		return // the client ends its side of a download; the server's stream goes on
+	if st != nil && st.role == roleDownload || st == nil && t.wasDownloaded(m.ID) {
+		return // the client ends its side of a download, whether the server's stream goes on or ended
 	}
 	if st = t.take(m.ID, st); st == nil {
 		t.fail(m.ID, proto.CodeInvalidRequest, fmt.Sprintf("done for an unknown stream %s: no start opened it, or it has ended", m.ID))

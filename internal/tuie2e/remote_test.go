@@ -1,6 +1,11 @@
 package tuie2e
 
 import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/mcpscope/mcpscope/internal/peertest"
@@ -50,24 +55,45 @@ func callEcho(p *tmuxPane, text string) {
 }
 
 // testGatewayStream runs the demo over seed 003's gateway: S on a stream
-// tool in the explorer runs a gateway stream on a connection of its own,
-// the server's summary is the answer, and the streams pane lists the
-// server's stream by its method.
+// tool in the explorer opens a picker of the working directory's files
+// and runs a gateway stream on a connection of its own. With no file
+// (ctrl+s) system_binary_streams_out downloads, the server's summary is the
+// answer, and the streams pane lists the server's stream by its method;
+// with a file picked, system_binary_streams_in uploads it, and the answer
+// on screen is the server's sha256 and size of what arrived.
 func testGatewayStream(t *testing.T, bin string) {
-	p := startPane(t, bin, "demo", "--transport", "gateway")
-	p.waitFor("MCP connected · gateway", "result · tools/list")
-	p.keys("e")
-	p.waitFor(" tools · / filters")
-	p.keys("/")
-	p.typeText("binary_streams_out")
-	p.keys("Enter")
-	p.waitFor(`tools match "binary_streams_out"`)
-	p.keys("S")
-	p.waitFor("gateway stream of system_binary_streams_out on a connection of its own")
-	p.keys("Enter")
+	dir := t.TempDir()
+	payload := make([]byte, 300000)
+	_, _ = rand.Read(payload)
+	if err := os.WriteFile(filepath.Join(dir, "upload.bin"), payload, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(payload)
+	p := startPaneIn(t, dir, bin, "demo", "--transport", "gateway")
+	p.waitFor("MCP connected · gateway (mcp)", "result · tools/list")
+	pickStreamTool(p, "binary_streams_out")
+	p.keys("C-s")
 	p.waitFor("stream system_binary_streams_out · answer", `"totalBytes"`)
 	p.escapeUntilGone("Explorer ·")
 	p.waitFor("gateway start", "0/2 system_binary_strea", "1.0 MiB")
+
+	pickStreamTool(p, "binary_streams_in")
+	p.keys("Enter")
+	p.waitFor("stream system_binary_streams_in · answer", `"sha256": "`+hex.EncodeToString(sum[:])+`"`, `"totalBytes": 300000`)
+	p.escapeUntilGone("Explorer ·")
 	p.keys("q")
 	p.waitGone()
+}
+
+// pickStreamTool opens the explorer, filters the tools on name, and opens
+// the stream picker of the tool it leaves, which lists upload.bin.
+func pickStreamTool(p *tmuxPane, name string) {
+	p.keys("e")
+	p.waitFor(" tools · / filters")
+	p.keys("/")
+	p.typeText(name)
+	p.keys("Enter")
+	p.waitFor(`tools match "` + name + `"`)
+	p.keys("S")
+	p.waitFor("gateway stream of system_"+name+" on a connection of its own", "Pick the file to upload", "upload.bin")
 }

@@ -72,9 +72,26 @@ func startPane(t *testing.T, argv ...string) *tmuxPane {
 // startPaneSized is startPane in a window of columns×lines.
 func startPaneSized(t *testing.T, columns, lines string, argv ...string) *tmuxPane {
 	t.Helper()
+	return startPaneAt(t, "", columns, lines, argv)
+}
+
+// startPaneIn is startPane with dir as the working directory.
+func startPaneIn(t *testing.T, dir string, argv ...string) *tmuxPane {
+	t.Helper()
+	return startPaneAt(t, dir, paneColumns, paneLines, argv)
+}
+
+// startPaneAt runs argv in dir ("" for this process's) in a window of
+// columns×lines.
+func startPaneAt(t *testing.T, dir, columns, lines string, argv []string) *tmuxPane {
+	t.Helper()
 	needTmux(t)
 	p := &tmuxPane{t: t, name: fmt.Sprintf("mcpscope-%s-%d", unsafeName.ReplaceAllString(t.Name(), "-"), os.Getpid())}
-	args := append([]string{"new-session", "-d", "-s", p.name, "-x", columns, "-y", lines}, argv...)
+	args := []string{"new-session", "-d", "-s", p.name, "-x", columns, "-y", lines}
+	if dir != "" {
+		args = append(args, "-c", dir)
+	}
+	args = append(args, argv...)
 	if out, err := p.tmux(args...); err != nil {
 		t.Fatalf("starting tmux session %s: %v\n%s", p.name, err, out)
 	}

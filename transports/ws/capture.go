@@ -57,7 +57,7 @@ func (t *Transport) reportNote(dir capture.Dir, text string) {
 
 // reportSubprotocol says whether the server chose the subprotocol offered.
 func (t *Transport) reportSubprotocol() {
-	if t.cfg.Mode != ModeJSONRPC {
+	if t.cfg.Mode == ModeTools {
 		return
 	}
 	t.mu.Lock()

@@ -22,13 +22,15 @@ const (
 	ModeJSONRPC Mode = iota
 	// ModeTools: seed 004's tool frames, no handshake (--transport tools-ws).
 	ModeTools
-	// ModeGateway: an MCP session as ModeJSONRPC, plus seed 003's
-	// StreamMessage streams in text frames and binary chunk frames
-	// (--transport gateway).
+	// ModeGateway: an MCP session as ModeJSONRPC (the subprotocol "mcp"
+	// offered too: seed 003 names none, and the session's JSON-RPC is
+	// MCP's), plus seed 003's StreamMessage streams in text frames and
+	// binary chunk frames (--transport gateway).
 	ModeGateway
 )
 
-// Subprotocol is the WebSocket subprotocol offered for an MCP session.
+// Subprotocol is the WebSocket subprotocol offered for an MCP session
+// (ModeJSONRPC and ModeGateway; seed 004's tool frames offer none).
 const Subprotocol = "mcp"
 
 // DefaultConn names the connection in frames.

@@ -80,7 +80,7 @@ func (t *Transport) dial(ctx context.Context) (*websocket.Conn, error) {
 		},
 		OnPongReceived: func(_ context.Context, payload []byte) { t.reportControl(incoming, "pong", payload) },
 	}
-	if t.cfg.Mode == ModeJSONRPC {
+	if t.cfg.Mode != ModeTools { // an MCP session, the gateway's included
 		opts.Subprotocols = []string{Subprotocol}
 	}
 	c, rsp, err := websocket.Dial(ctx, t.url.String(), opts)

@@ -1,8 +1,10 @@
 // Package ws is mcpscope's WebSocket client transport. No MCP revision
 // defines WebSocket; mcpscope speaks the convention clients use (the
-// subprotocol "mcp", one JSON-RPC message per text frame) and seed 004's
+// subprotocol "mcp", one JSON-RPC message per text frame), seed 004's
 // tool dialect ("tools-ws": {"id","name","arguments"} frames with a
-// monotonic numeric id, answers matched by id, no handshake).
+// monotonic numeric id, answers matched by id, no handshake, no
+// subprotocol) and seed 003's gateway (the MCP session as over "ws", the
+// subprotocol "mcp" offered too, plus StreamMessage streams).
 //
 // The upgrade request and its answer are captured as HTTP frames, every
 // message as a frame of its own, pings and pongs and the close code and

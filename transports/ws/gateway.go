@@ -38,9 +38,21 @@ func (t *Transport) readGatewayText(data []byte) {
 	if s != nil && ev.Meta == nil {
 		ev.Meta = s.meta
 	}
+	problem = bothProblems(m.Violation, problem)
 	f.Err, ev.Problem = problem, problem
 	t.report(incoming, f)
 	t.cfg.OnStream(ev)
+}
+
+// bothProblems is a and b as one error, or the one that is not nil.
+func bothProblems(a, b error) error {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return fmt.Errorf("%w; %w", a, b)
 }
 
 // readGatewayChunk handles a binary message: a chunk with the 24-byte

@@ -264,3 +264,31 @@ func TestGatewayTableBound(t *testing.T) {
 		t.Errorf("the oldest stream is still known: %v", err)
 	}
 }
+
+// A message seed 003 can still be read from is reported whole with what it
+// breaks: a start without meta.binary and with a timestamp off UTC opens
+// its stream, and its chunk and done follow without a problem.
+func TestGatewayViolationsShown(t *testing.T) {
+	start := `{"type":"start","id":"550e8400-e29b-41d4-a716-446655440000","timestamp":"2024-12-04T12:00:00+02:00","meta":{"method":"out","name":"a.txt"}}`
+	p := startPeer(t, nil, func(ctx context.Context, c *websocket.Conn) {
+		_ = c.Write(ctx, websocket.MessageText, []byte(start))
+		_ = c.Write(ctx, websocket.MessageText, streamMsg(t, &proto.StreamMessage{Type: proto.StreamChunk, ID: knownGUID, Index: index(0), Data: json.RawMessage(`"x"`)}))
+		_ = c.Write(ctx, websocket.MessageText, streamMsg(t, &proto.StreamMessage{Type: proto.StreamDone, ID: knownGUID}))
+		_, _, _ = c.Read(ctx)
+	})
+	_, fr, st, ev := dialGateway(t, p.url)
+	all := ev.wait(t, 3)
+	want := `start StreamMessage 550e8400-e29b-41d4-a716-446655440000: timestamp "2024-12-04T12:00:00+02:00" is not in UTC (seed 003: ISO 8601 UTC); its meta has no binary (true or false), which seed 003 requires`
+	if all[0].Type != proto.StreamStart || all[0].Problem == nil || all[0].Problem.Error() != want || all[0].Meta.Name != "a.txt" {
+		t.Errorf("start %+v", all[0])
+	}
+	if all[1].Problem != nil || all[2].Problem != nil || string(all[1].Data) != `"x"` {
+		t.Errorf("chunk %+v, done %+v", all[1], all[2])
+	}
+	if f := fr.waitFrame(t, `T12:00:00+02:00`); f.Err == nil || f.Err.Error() != want {
+		t.Errorf("the start's frame: %v", f.Err)
+	}
+	if ss := st.Streams(); len(ss) != 1 || ss[0].Label != "out · a.txt" || ss[0].State != capture.StreamDone {
+		t.Errorf("streams %+v", ss)
+	}
+}

@@ -2,6 +2,7 @@ package ws
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -172,4 +173,13 @@ func (f *frames) waitFrame(t *testing.T, s string) *capture.Frame {
 	}
 	t.Fatalf("no frame holds %s", s)
 	return nil
+}
+
+// frameID is the id member of a JSON-RPC frame, as its JSON text.
+func frameID(data []byte) json.RawMessage {
+	var m struct {
+		ID json.RawMessage `json:"id"`
+	}
+	_ = json.Unmarshal(data, &m)
+	return m.ID
 }

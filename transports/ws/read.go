@@ -11,7 +11,6 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -105,7 +104,8 @@ func (t *Transport) dialect() string {
 }
 
 // endCause words why the reader stopped; nil after the client's own
-// Close.
+// Close. The cause is the transport's reason, as Err returns it: the
+// engine and Send wrap it in the one client.ConnectionError.
 func (t *Transport) endCause(err error) error {
 	if t.life.Closing() {
 		return nil
@@ -113,19 +113,19 @@ func (t *Transport) endCause(err error) error {
 	var ce websocket.CloseError
 	if errors.As(err, &ce) {
 		t.reportClose(incoming, ce.Code, ce.Reason)
-		return &client.ConnectionError{Err: closeError(ce.Code, ce.Reason)}
+		return closeError(ce.Code, ce.Reason)
 	}
 	if errors.Is(err, websocket.ErrMessageTooBig) {
 		t.reportClose(outgoing, websocket.StatusMessageTooBig, "message too big")
-		return &client.ConnectionError{Err: fmt.Errorf("the server sent a message over --max-frame-size (%d bytes): mcpscope closed the WebSocket with 1009 (message too big)", t.cfg.MaxFrameSize)}
+		return fmt.Errorf("the server sent a message over --max-frame-size (%d bytes): mcpscope closed the WebSocket with 1009 (message too big)", t.cfg.MaxFrameSize)
 	}
 	switch {
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, net.ErrClosed):
-		return &client.ConnectionError{Err: errors.New("the server dropped the WebSocket without a close frame (1006 abnormal closure)")}
+		return errors.New("the server dropped the WebSocket without a close frame (1006 abnormal closure)")
 	case errors.Is(err, context.Canceled):
 		return nil
 	}
-	return &client.ConnectionError{Err: fmt.Errorf("reading the WebSocket: %w", err)}
+	return fmt.Errorf("reading the WebSocket: %w", err)
 }
 
 // closeError is the error of a close frame from the server.

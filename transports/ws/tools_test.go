@@ -135,7 +135,7 @@ func TestToolCallsFailOnClose(t *testing.T) {
 	for range 2 {
 		err := <-errs
 		var ce *client.ConnectionError
-		if !errors.As(err, &ce) || !strings.Contains(err.Error(), "1011 (internal error): worker crashed") {
+		if !errors.As(err, &ce) || err.Error() != "connection lost: the server closed the WebSocket with 1011 (internal error): worker crashed" {
 			t.Errorf("pending call: %v", err)
 		}
 	}

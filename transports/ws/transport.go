@@ -110,12 +110,12 @@ func (t *Transport) write(ctx context.Context, typ websocket.MessageType, raw []
 	}
 	if err := c.Write(ctx, typ, raw); err != nil {
 		if ctx.Err() != nil {
-			t.life.End(&client.ConnectionError{Err: fmt.Errorf("a send did not finish in time (the server stopped reading?): %w", ctx.Err())}, nil)
+			t.life.End(fmt.Errorf("a send did not finish in time (the server stopped reading?): %w", ctx.Err()), nil)
 			t.cancel()
 			return fmt.Errorf("sending %s: %w", what, errors.Join(ctx.Err(), client.ErrStoppedReading))
 		}
-		if gone := t.life.Err(); gone != nil {
-			return gone
+		if t.life.Err() != nil {
+			return t.life.Gone()
 		}
 		return fmt.Errorf("sending %s: %w", what, err)
 	}
@@ -195,13 +195,14 @@ func (t *Transport) LinkState() client.LinkState {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	kind := "WebSocket"
-	switch {
-	case t.cfg.Mode == ModeTools:
+	switch t.cfg.Mode {
+	case ModeTools:
 		kind = "tools-ws"
-	case t.cfg.Mode == ModeGateway:
+	case ModeGateway:
 		kind = "gateway"
-	case t.chosen != "":
-		kind = "WebSocket (" + t.chosen + ")"
+	}
+	if t.chosen != "" {
+		kind += " (" + t.chosen + ")"
 	}
 	return client.LinkState{Dialect: proto.DialectMCP, Encoding: "json", Transport: kind}
 }

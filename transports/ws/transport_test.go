@@ -2,7 +2,6 @@ package ws
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strings"
@@ -24,12 +23,8 @@ func TestJSONRPCOverTextFrames(t *testing.T) {
 		if err != nil || typ != websocket.MessageText {
 			return
 		}
-		var m struct {
-			ID json.RawMessage `json:"id"`
-		}
-		_ = json.Unmarshal(data, &m)
 		_ = c.Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}`))
-		_ = c.Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{}}`))
+		_ = c.Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","id":`+string(frameID(data))+`,"result":{}}`))
 		_, _, _ = c.Read(ctx)
 	})
 	tr, fr, got := dial(t, Config{URL: p.url, Header: http.Header{"Authorization": {"Bearer s3cret-token"}}, Origin: "https://app.example"})
@@ -86,8 +81,7 @@ func TestMessageOverTheLimit(t *testing.T) {
 	})
 	tr, fr, _ := dial(t, Config{URL: p.url, MaxFrameSize: 1024})
 	err := gone(t, tr)
-	var ce *client.ConnectionError
-	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "--max-frame-size (1024 bytes)") || !strings.Contains(err.Error(), "1009 (message too big)") {
+	if err == nil || !strings.HasPrefix(err.Error(), "the server sent a message over --max-frame-size (1024 bytes)") || !strings.Contains(err.Error(), "1009 (message too big)") {
 		t.Fatalf("err = %v", err)
 	}
 	if fr.find("close 1009 (message too big)") == nil {
@@ -96,7 +90,9 @@ func TestMessageOverTheLimit(t *testing.T) {
 }
 
 // A close frame from the server ends the connection with its code and
-// reason in the error; 1011 reads as an internal error.
+// reason in the error; 1011 reads as an internal error. Err is the reason
+// alone; a send after it fails with the one ConnectionError that says the
+// connection was lost.
 func TestServerCloseNamesCodeAndReason(t *testing.T) {
 	p := startPeer(t, []string{"mcp"}, func(ctx context.Context, c *websocket.Conn) {
 		_ = c.Close(websocket.StatusInternalError, "database on fire")
@@ -109,8 +105,13 @@ func TestServerCloseNamesCodeAndReason(t *testing.T) {
 	if fr.find("close 1011 (internal error): database on fire") == nil {
 		t.Error("the close frame is not captured")
 	}
-	if err := tr.Send(ctxT(t), request(t, 1, proto.MethodPing, nil)); err == nil {
-		t.Error("a send after the close succeeded")
+	if strings.Contains(err.Error(), "connection lost") {
+		t.Errorf("Err wraps its reason: %v", err)
+	}
+	err = tr.Send(ctxT(t), request(t, 1, proto.MethodPing, nil))
+	var ce *client.ConnectionError
+	if !errors.As(err, &ce) || err.Error() != "connection lost: the server closed the WebSocket with 1011 (internal error): database on fire" {
+		t.Errorf("a send after the close: %v", err)
 	}
 }
 
@@ -152,14 +153,27 @@ func TestUpgradeRefusedOrRedirected(t *testing.T) {
 	}
 }
 
-// A send before Start is refused.
+// A call before the socket is open is refused, in every mode (seed 004's
+// checklist: "Client rejects tool calls if the socket is not open"), and
+// so is one after Close; nothing reaches the wire and no wire id is taken.
 func TestSendBeforeStart(t *testing.T) {
-	tr, err := New(Config{URL: "ws://127.0.0.1:1/mcp"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tr.Send(ctxT(t), request(t, 1, proto.MethodPing, nil)); err == nil {
-		t.Error("a send before Start succeeded")
+	for _, mode := range []Mode{ModeJSONRPC, ModeTools, ModeGateway} {
+		fr := &frames{}
+		tr, err := New(Config{URL: "ws://127.0.0.1:1/mcp", Mode: mode, Sink: fr})
+		if err != nil {
+			t.Fatal(err)
+		}
+		call := request(t, 1, proto.MethodToolsCall, map[string]any{"name": "echo"})
+		if err := tr.Send(ctxT(t), call); err == nil || !strings.Contains(err.Error(), "the WebSocket transport is not started") {
+			t.Errorf("mode %d: a call before Start: %v", mode, err)
+		}
+		_ = tr.Close()
+		if err := tr.Send(ctxT(t), call); !errors.Is(err, client.ErrClosed) {
+			t.Errorf("mode %d: a call after Close: %v", mode, err)
+		}
+		if len(fr.all) != 0 || len(tr.tools.pending) != 0 || tr.tools.last != 0 {
+			t.Errorf("mode %d: %d frames captured, %d calls pending, wire id %d", mode, len(fr.all), len(tr.tools.pending), tr.tools.last)
+		}
 	}
 }
 
@@ -189,5 +203,38 @@ func TestQueryTokenRedacted(t *testing.T) {
 	}
 	if p.request().URL.Query().Get("access_token") != "s3cret" {
 		t.Error("the token did not reach the server")
+	}
+}
+
+// The gateway carries an MCP session as ws does, so it offers "mcp" too
+// and says whether the server chose it; seed 004's tool frames offer
+// nothing.
+func TestSubprotocolOfferedByMode(t *testing.T) {
+	for _, tc := range []struct {
+		mode   Mode
+		accept []string
+		offer  string
+		link   string
+		note   string
+	}{
+		{ModeGateway, []string{"mcp"}, "mcp", "gateway (mcp)", `the server chose the subprotocol "mcp"`},
+		{ModeGateway, nil, "mcp", "gateway", `the server chose no subprotocol (offered "mcp")`},
+		{ModeJSONRPC, []string{"mcp"}, "mcp", "WebSocket (mcp)", `the server chose the subprotocol "mcp"`},
+		{ModeTools, []string{"mcp"}, "", "tools-ws", ""},
+	} {
+		p := startPeer(t, tc.accept, func(ctx context.Context, c *websocket.Conn) { _, _, _ = c.Read(ctx) })
+		tr, fr, _ := dial(t, Config{URL: p.url, Mode: tc.mode})
+		if got := p.request().Header.Get("Sec-WebSocket-Protocol"); got != tc.offer {
+			t.Errorf("%s: offered %q, want %q", tc.link, got, tc.offer)
+		}
+		if ls := tr.LinkState(); ls.Transport != tc.link {
+			t.Errorf("link state %q, want %q", ls.Transport, tc.link)
+		}
+		if tc.note != "" && fr.find(tc.note) == nil {
+			t.Errorf("%s: no note %q", tc.link, tc.note)
+		}
+		if tc.note == "" && fr.find("subprotocol") != nil {
+			t.Errorf("%s: a note of a subprotocol never offered", tc.link)
+		}
 	}
 }

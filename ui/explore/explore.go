@@ -131,6 +131,9 @@ func (x *Explorer) SetSize(w, h int) {
 	if x.wiz != nil {
 		x.wiz.SetSize(w, h)
 	}
+	if x.pick.file != nil {
+		x.pick.file.SetSize(w, x.pickHeight())
+	}
 }
 
 // formHeight is the height left to a form under the tab bar and the
@@ -169,6 +172,9 @@ func (x *Explorer) Update(msg tea.Msg) (tea.Cmd, bool) {
 		if x.form != nil {
 			x.form.SetDark(msg.IsDark())
 		}
+		if x.pick.file != nil {
+			x.pick.file.Update(msg)
+		}
 		return nil, false
 	case tea.KeyPressMsg:
 		return x.handleKey(msg)
@@ -183,7 +189,7 @@ func (x *Explorer) Update(msg tea.Msg) (tea.Cmd, bool) {
 	case x.mode == modeForm:
 		cmd = x.updateForm(msg)
 	case x.mode == modeStreamPick:
-		x.pick.input, cmd = x.pick.input.Update(msg)
+		cmd = x.streamPickUpdate(msg)
 	}
 	return cmd, false
 }
@@ -308,7 +314,7 @@ func (x *Explorer) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 // its way is then dropped (the status bar still reports it).
 func (x *Explorer) backToList() {
 	x.mode = modeList
-	x.form, x.tmpl, x.out, x.note, x.info, x.inflight = nil, nil, nil, "", "", nil
+	x.form, x.tmpl, x.out, x.note, x.info, x.inflight, x.pick.file = nil, nil, nil, "", "", nil, nil
 	x.pick.cancel = nil // a stream in flight goes on; its answer reaches the status bar
 	x.insist = nil
 	x.callGen++

@@ -15,6 +15,7 @@ type exploreKeyMap struct {
 	Filter, Open, Refresh     key.Binding
 	Form                      key.Binding // the tools/call form, on a server that runs wizards
 	Stream                    key.Binding // a gateway stream of the tool (seed 003)
+	NoUpload                  key.Binding // the gateway stream with no file, from its picker
 	Back, Close, CancelCall   key.Binding
 	Again, Scroll, Frames     key.Binding
 	FilterDone, FilterClear   key.Binding
@@ -31,6 +32,7 @@ func defaultExploreKeys() exploreKeyMap {
 		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "call / read / get")),
 		Form:        key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "tools/call form")),
 		Stream:      key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "gateway stream with a file")),
+		NoUpload:    key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "stream with no file")),
 		Refresh:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reload all lists")),
 		Back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the list")),
 		Close:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter / close")),
@@ -63,6 +65,10 @@ func (x *Explorer) Help() help.KeyMap {
 		h.Full = append(slices.Clone(h.FullHelp()), full...)
 	case x.mode == modeInsist:
 		h.Short, h.Essential = []key.Binding{k.Insist, k.Back}, []key.Binding{k.Insist, k.Back}
+	case x.mode == modeStreamPick && x.pick.file != nil:
+		h = keyhelp.Of(x.pick.file.KeyMap())
+		h.Short = append(slices.Clone(h.Short), k.NoUpload)
+		h.Full = append([][]key.Binding{h.Short}, full...)
 	case x.mode == modeCalling:
 		h.Short, h.Essential = []key.Binding{k.CancelCall, k.Frames, k.Back}, []key.Binding{k.Back}
 	case x.mode == modeOutcome:

@@ -2,20 +2,20 @@ package explore
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/prompts"
+	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
-
-// maxUploadPath bounds the path typed for a gateway stream's upload.
-const maxUploadPath = 4096
 
 // streamMethod names a gateway stream in the explorer's heads and the
 // status bar.
@@ -24,38 +24,55 @@ const streamMethod = "stream"
 // errNoStreams is the answer of a stream asked of a link that runs none.
 var errNoStreams = errors.New("this connection runs no gateway streams: connect with --transport gateway")
 
-// streamPick is the step that asks which file a gateway stream uploads
-// (modeStreamPick).
+// streamPick is the step that picks the file a gateway stream uploads
+// (modeStreamPick): the file prompt's picker, answering with the path.
 type streamPick struct {
-	input  textinput.Model
+	file   prompts.Widget
+	dir    string             // where the picker starts, and above which it does not go; "" is the working directory
 	cancel context.CancelFunc // ends the stream in flight
 }
 
-// openStreamPick asks for the file to upload on a gateway stream of the
-// selected tool.
+// openStreamPick opens the picker of the file to upload on a gateway
+// stream of the selected tool.
 func (x *Explorer) openStreamPick(e entry) tea.Cmd {
-	x.target, x.mode = e, modeStreamPick
-	in := textinput.New()
-	in.SetStyles(x.st.Input)
-	in.Prompt = "file to upload: "
-	in.Placeholder = "a path; empty uploads nothing"
-	in.CharLimit = maxUploadPath
-	in.SetWidth(max(x.w-len(in.Prompt)-2, 20))
-	x.pick.input = in
-	return x.pick.input.Focus()
+	p := proto.InteractionPrompt{Type: proto.PromptFile, Message: "Pick the file to upload"}
+	w, err := prompts.New(p, prompts.Options{Dir: x.pick.dir, PathOnly: true, Dark: x.st.Dark})
+	if err != nil {
+		x.showAnswer(streamMethod, e.name, nil, err)
+		return nil
+	}
+	x.target, x.mode, x.pick.file = e, modeStreamPick, w
+	w.SetSize(x.w, x.pickHeight())
+	return nil
 }
 
-// streamPickKey edits the path: enter starts the stream, esc goes back.
+// pickHeight is the height of the picker under the tab bar, the head and
+// above the hint.
+func (x *Explorer) pickHeight() int { return max(x.h-3, 1) }
+
+// streamPickKey starts the stream with no file on its key, or hands the
+// key to the picker.
 func (x *Explorer) streamPickKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch {
-	case key.Matches(msg, x.keys.Back):
+	if key.Matches(msg, x.keys.NoUpload) {
+		return x.startStream("")
+	}
+	return x.streamPickUpdate(msg)
+}
+
+// streamPickUpdate hands msg to the picker: a file chosen starts the
+// stream with it, esc goes back to the list.
+func (x *Explorer) streamPickUpdate(msg tea.Msg) tea.Cmd {
+	a, cmd := x.pick.file.Update(msg)
+	switch a {
+	case prompts.ActionCancel:
 		x.backToList()
 		return nil
-	case key.Matches(msg, x.keys.Open):
-		return x.startStream(x.pick.input.Value())
+	case prompts.ActionSubmit:
+		var path string
+		if v, err := x.pick.file.Value(); err == nil && json.Unmarshal(v, &path) == nil && path != "" {
+			return x.startStream(path)
+		}
 	}
-	var cmd tea.Cmd
-	x.pick.input, cmd = x.pick.input.Update(msg)
 	return cmd
 }
 
@@ -86,11 +103,10 @@ func (x *Explorer) startStream(upload string) tea.Cmd {
 	})
 }
 
-// renderStreamPick draws the path prompt.
-func (x *Explorer) renderStreamPick(w int) []string {
-	return []string{
-		x.st.Ink.Muted.Paint(look.Cell("gateway stream of "+x.target.name+" on a connection of its own (seed 003)", w)),
-		x.pick.input.View(),
-		x.st.Ink.Muted.Paint(look.Cell("enter starts it · esc goes back · ctrl+x stops it once it runs", w)),
-	}
+// renderStreamPick draws the picker in w×h: what the stream is, the
+// picker, and the keys that start it.
+func (x *Explorer) renderStreamPick(w, h int) []string {
+	lines := []string{x.st.Ink.Muted.Paint(look.Cell("gateway stream of "+x.target.name+" on a connection of its own (seed 003)", w))}
+	lines = append(lines, strings.Split(x.pick.file.Render(w, max(h-2, 1)), "\n")...)
+	return append(lines, x.st.Ink.Muted.Paint(look.Cell("enter on a file uploads it · ctrl+s streams with no file · esc goes back · ctrl+x stops it once it runs", w)))
 }

@@ -3,6 +3,8 @@ package explore
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -10,8 +12,10 @@ import (
 // streamCall is one call of a fake StreamFunc.
 type streamCall struct{ method, upload string }
 
-// S on a tool asks for the file to upload, enter runs the gateway stream
-// of that tool with it, and the server's summary is the answer.
+// S on a tool opens a picker of the file to upload (the file prompt's,
+// rooted at its start directory): enter opens a directory, enter on a file
+// runs the gateway stream of that tool with the file's path, and the
+// server's summary is the answer.
 func TestExploreStartsAGatewayStream(t *testing.T) {
 	m, r, _ := demoModel(t)
 	calls := make(chan streamCall, 1)
@@ -19,26 +23,45 @@ func TestExploreStartsAGatewayStream(t *testing.T) {
 		calls <- streamCall{method, upload}
 		return json.RawMessage(`{"totalChunks":2,"totalBytes":131072}`), nil
 	}
+	dir := t.TempDir()
+	for _, name := range []string{"big.bin", filepath.Join("sub", "deep.bin")} {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), make([]byte, 1500), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	x := openExplorerLoaded(t, r)
+	x.pick.dir = dir
 	r.Press("/")
 	r.TypeText("echo")
 	r.Press("enter", "S")
-	if x.mode != modeStreamPick || !strings.Contains(r.ScreenText(), "gateway stream of echo on a connection of its own") {
-		t.Fatalf("S did not ask for the upload:\n%s", r.ScreenText())
+	s := r.ScreenText()
+	if x.mode != modeStreamPick || !strings.Contains(s, "gateway stream of echo on a connection of its own") || !strings.Contains(s, "Pick the file to upload") ||
+		!strings.Contains(s, "big.bin") || !strings.Contains(s, "ctrl+s streams with no file") {
+		t.Fatalf("S did not open the picker:\n%s", s)
 	}
-	r.TypeText("/tmp/big.bin")
+	r.Press("enter")
+	r.Until("the sub directory", func() bool { return strings.Contains(r.ScreenText(), "deep.bin") })
 	r.Press("enter")
 	r.Until("the stream's answer", func() bool { return x.mode == modeOutcome })
-	if c := <-calls; c.method != "echo" || c.upload != "/tmp/big.bin" {
+	if c := <-calls; c.method != "echo" || c.upload != filepath.Join(dir, "sub", "deep.bin") {
 		t.Errorf("stream ran %+v", c)
 	}
 	if s := r.ScreenText(); !strings.Contains(s, "stream echo · answer") || !strings.Contains(s, "131072") {
 		t.Errorf("the answer:\n%s", s)
 	}
+	// esc leaves the picker for the list, nothing run.
+	r.Press("esc", "S", "esc")
+	if x.mode != modeList || x.pick.file != nil || len(calls) != 0 {
+		t.Errorf("esc in the picker: mode %d, %d calls", x.mode, len(calls))
+	}
 }
 
-// Without a link that streams, S does nothing; ctrl+x stops a stream in
-// flight and the answer says it was cancelled.
+// Without a link that streams, S does nothing; ctrl+s in the picker runs
+// the stream with no file, ctrl+x stops it in flight and the answer says
+// it was cancelled.
 func TestExploreGatewayStreamCancelAndAbsence(t *testing.T) {
 	m, r, _ := demoModel(t)
 	x := openExplorerLoaded(t, r)
@@ -47,20 +70,22 @@ func TestExploreGatewayStreamCancelAndAbsence(t *testing.T) {
 		t.Fatalf("S without a streaming link: mode %d", x.mode)
 	}
 	started := make(chan struct{})
-	m.host.Stream = func(ctx context.Context, _, _ string) (json.RawMessage, error) {
+	upload := "not called"
+	m.host.Stream = func(ctx context.Context, _, file string) (json.RawMessage, error) {
+		upload = file
 		close(started)
 		<-ctx.Done()
 		return nil, ctx.Err()
 	}
 	r.Press("S")
-	cmd := press(m, "enter")
+	cmd := press(m, "ctrl+s") // no file: the stream only downloads
 	done := make(chan struct{})
 	go func() { defer close(done); r.Run(cmd) }()
 	<-started
 	press(m, "ctrl+x")
 	<-done
 	r.Until("the cancelled answer", func() bool { return x.mode == modeOutcome })
-	if !x.cancelled || !strings.Contains(r.ScreenText(), "stream analyze · cancelled") {
+	if !x.cancelled || upload != "" || !strings.Contains(r.ScreenText(), "stream analyze · cancelled") {
 		t.Errorf("after ctrl+x:\n%s", r.ScreenText())
 	}
 }

@@ -39,7 +39,7 @@ func (x *Explorer) Render(w, h int) string {
 			lines = append(lines, x.uriPreview())
 		}
 	case modeStreamPick:
-		lines = append(lines, x.renderStreamPick(w)...)
+		lines = append(lines, x.renderStreamPick(w, h-1)...)
 	case modeInsist:
 		lines = append(lines, x.renderInsist(w)...)
 	case modeCalling:

@@ -1,0 +1,171 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/demo"
+	demows "github.com/mcpscope/mcpscope/demo/ws"
+	"github.com/mcpscope/mcpscope/internal/goldentest"
+	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/transports/ws"
+)
+
+// seedStream is seed 003's example stream id.
+var seedStream = proto.GUID{0x55, 0x0e, 0x84, 0x00, 0xe2, 0x9b, 0x41, 0xd4, 0xa7, 0x16, 0x44, 0x66, 0x55, 0x44, 0x00, 0x00}
+
+// chunkClock stamps the frames of a capture for goldens: each stream's
+// chunks 5 ms apart from its first, whatever else the connection carried
+// between them, every other frame at t0; the store's clock (a stream's
+// end) reads the latest chunk's time.
+type chunkClock struct {
+	mu     sync.Mutex
+	chunks map[capture.StreamKey]int
+	last   time.Time
+}
+
+// stamp is the Sink before the store that sets each frame's time.
+func (c *chunkClock) stamp(f *capture.Frame) uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f.Time = t0
+	if f.Chan.Kind == capture.Stream {
+		k := capture.StreamKeyOf(f)
+		c.chunks[k]++
+		f.Time = t0.Add(time.Duration(c.chunks[k]) * 5 * time.Millisecond)
+		c.last = f.Time
+	}
+	return 0
+}
+
+func (c *chunkClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.last
+}
+
+// gatewayRun drives mcpscope's gateway transport against the demo's
+// gateway, one stream after the other, into a store.
+type gatewayRun struct {
+	t      *testing.T
+	tr     *ws.Transport
+	events chan ws.StreamEvent
+}
+
+// gatewayStore runs, through the real gateway transport and the demo's
+// gateway (chunks of 1 KiB), an upload of photo.jpg left half way (2 of
+// its 4 KiB), a download of 8 KiB, the text stream and a stream broken
+// midway, and returns the store they were captured in.
+func gatewayStore(t *testing.T) *capture.Store {
+	t.Helper()
+	core, err := demo.New(demo.Options{SandboxRoot: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := demows.New(core, demows.Options{ChunkSize: 1024})
+	srv := httptest.NewServer(h)
+	t.Cleanup(func() { srv.Close(); h.Close(); _ = core.Close() })
+	clk := &chunkClock{chunks: map[capture.StreamKey]int{}}
+	st := capture.NewStore(capture.Config{Clock: clk.now})
+	g := &gatewayRun{t: t, events: make(chan ws.StreamEvent, 64)}
+	g.tr, err = ws.New(ws.Config{URL: "ws" + strings.TrimPrefix(srv.URL, "http") + demows.PathGateway, Mode: ws.ModeGateway,
+		Sink: capture.Tee(capture.SinkFunc(clk.stamp), st), OnStream: func(ev ws.StreamEvent) { g.events <- ev }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.tr.Start(g.ctx(), func(*proto.Message) {}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = g.tr.Close() })
+
+	size := int64(4096)
+	g.send(&proto.StreamMessage{Type: proto.StreamStart, ID: seedStream,
+		Meta: &proto.StreamMeta{Method: demows.ToolStreamsIn, Binary: true, Name: "photo.jpg", Mime: "image/jpeg", TotalSize: &size}})
+	for i := range int64(2) {
+		if err := g.tr.SendChunk(g.ctx(), seedStream, i, bytes.Repeat([]byte{byte('a' + i)}, 1024)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := int64(8192)
+	g.download(&proto.StreamMeta{Method: demows.ToolStreamsOut, Binary: true, TotalSize: &out}, proto.StreamDone)
+	g.download(&proto.StreamMeta{Method: demows.ToolTextStreamsOut}, proto.StreamDone)
+	g.download(&proto.StreamMeta{Method: "misbehave", Binary: true, Name: "error_mid_stream"}, proto.StreamError)
+	return st
+}
+
+func (g *gatewayRun) ctx() context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	g.t.Cleanup(cancel)
+	return ctx
+}
+
+// send sends one StreamMessage of the client's.
+func (g *gatewayRun) send(m *proto.StreamMessage) {
+	g.t.Helper()
+	if err := g.tr.SendStream(g.ctx(), m); err != nil {
+		g.t.Fatal(err)
+	}
+}
+
+// download starts a stream of meta's method, ends the client's side as
+// `mcpscope stream` does with nothing to upload, and waits for the
+// server's stream to end with end.
+func (g *gatewayRun) download(meta *proto.StreamMeta, end string) {
+	g.t.Helper()
+	id := proto.NewGUID()
+	g.send(&proto.StreamMessage{Type: proto.StreamStart, ID: id, Meta: meta})
+	g.send(&proto.StreamMessage{Type: proto.StreamDone, ID: id})
+	for {
+		select {
+		case ev := <-g.events:
+			if ev.Problem != nil {
+				g.t.Fatalf("%s %s: %v", ev.Type, ev.ID, ev.Problem)
+			}
+			if ev.Type == end && ev.ID != id {
+				return
+			}
+		case <-g.ctx().Done():
+			g.t.Fatalf("%s did not end with %s", meta.Method, end)
+		}
+	}
+}
+
+// TestStreamsListGateway: gateway streams captured by the real transport
+// are rows of the streams pane: method · name · MIME type from the start's
+// meta, bytes, chunks, rate, state, and a progress bar against the
+// announced totalSize (half of the upload, all of the download); a stream
+// without a size shows its duration.
+func TestStreamsListGateway(t *testing.T) {
+	m := newTestModel(t, gatewayStore(t), 160, 40)
+	m.Update(refreshMsg{at: t0})
+	m.streams.picked, m.streams.sel, m.streams.top = true, 0, 0 // the first row on top
+	body := m.streams.Render(140, 9, true)
+	for _, want := range []string{"system_binary_streams_in · photo.jpg · image/jpeg", "system_binary_streams_out · demo.bin · application/octet-stream",
+		"system_text_streams_out · values.json · application/json", "misbehave · error_mid_stream · application/octet-stream"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("no row labelled %q:\n%s", want, body)
+		}
+	}
+	golden(t, "streams_gateway", m.streams.Title()+"\n"+body)
+}
+
+// TestHexGatewayChunk: the hex pane of a binary chunk the gateway
+// transport sent shows the 24-byte header as bytes and, in its legend, the
+// GUID in .NET order as its canonical string, the index and the payload.
+func TestHexGatewayChunk(t *testing.T) {
+	m := newTestModel(t, gatewayStore(t), 160, 45)
+	selectWhere(t, m, func(f *capture.Frame) bool {
+		return f.Dir == capture.Out && f.Enc == proto.EncBinary && bytes.HasSuffix(f.Raw, bytes.Repeat([]byte("b"), 1024))
+	})
+	got := m.hex.Render(71, 12, true)
+	if !strings.Contains(goldentest.Plain(got), "■ stream id (GUID, .NET order) = 550e8400-e29b-41d4-a716-446655440000") {
+		t.Errorf("the legend lacks the GUID:\n%s", got)
+	}
+	golden(t, "hex_gateway_chunk", got)
+}
