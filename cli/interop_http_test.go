@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,6 +38,28 @@ func mustTrace(t *testing.T, r result, parts ...string) {
 	t.Helper()
 	if tracedLine(r, parts...) == "" {
 		t.Errorf("no trace line holds %q:\n%s", parts, r.stderr)
+	}
+}
+
+// peerRunner runs mcpscope with args (command, flags, positional
+// arguments) against one peer over one transport.
+type peerRunner func(t *testing.T, args ...string) peerRun
+
+// listCheck is a listing a peer must give: the command, the field of its
+// JSON that holds the items, and the name of one item.
+type listCheck struct{ command, field, want string }
+
+// checkLists runs each listing as a parallel subtest: stdout holds the
+// items of every page on the wire, and the item named.
+func checkLists(t *testing.T, run peerRunner, lists ...listCheck) {
+	t.Helper()
+	for _, l := range lists {
+		t.Run(l.command, func(t *testing.T) {
+			t.Parallel()
+			if names := assertAllPages(t, run(t, l.command), l.command+"/list", l.field); !slices.Contains(names, l.want) {
+				t.Errorf("%s lacks %q: %v", l.command, l.want, names)
+			}
+		})
 	}
 }
 
@@ -101,23 +124,6 @@ func TestInteropHTTPTSLegacySSE(t *testing.T) {
 	if !strings.Contains(r.stderr, "trying the legacy HTTP+SSE transport") || !strings.Contains(r.stdout, `"name":"echo"`) {
 		t.Errorf("fallback: stderr %q, stdout %.200q", r.stderr, r.stdout)
 	}
-}
-
-// TestInteropHTTPGoSDKEverything drives the Go SDK's stateful server: its
-// answer to the probe is no 2026-07-28 server, so initialize follows; the
-// GET stream opens; DELETE ends the session.
-func TestInteropHTTPGoSDKEverything(t *testing.T) {
-	t.Parallel()
-	url := peertest.StartGoSDKEverythingHTTP(t).URL
-	r := httpRun(t, url, "call", "tools/call", callTool(t, "greet", map[string]any{"name": "Ada"}))
-	if got := toolText(t, r); got != "Hi Ada" {
-		t.Errorf("greet: %q", got)
-	}
-	mustTrace(t, r, "→ control", "request initialize")
-	mustTrace(t, r, "→ http", "GET /mcp")
-	mustTrace(t, r, "← http", "204 No Content")
-	r = httpRun(t, url, "call", "ping")
-	r.mustExit(t, ExitOK)
 }
 
 // TestInteropHTTPConformanceStateless drives the Go SDK conformance server
