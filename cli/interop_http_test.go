@@ -126,62 +126,6 @@ func TestInteropHTTPTSLegacySSE(t *testing.T) {
 	}
 }
 
-// TestInteropHTTPConformanceStateless drives the Go SDK conformance server
-// in its stateless 2026-07-28 mode: server/discover and no initialize, no
-// GET stream, Mcp-Param headers mirrored from the tool's x-mcp-header,
-// progress, and an MRTR round answered from a file.
-func TestInteropHTTPConformanceStateless(t *testing.T) {
-	t.Parallel()
-	url := peertest.StartGoSDKConformanceHTTP(t, true).URL
-	r := httpRun(t, url, "call", "tools/call", callTool(t, "test_x_mcp_header", map[string]any{"region": "us-west1", "level": 3}))
-	if got := toolText(t, r); !strings.Contains(got, "us-west1") {
-		t.Errorf("test_x_mcp_header: %q", got)
-	}
-	mustTrace(t, r, "request server/discover")
-	if line := tracedLine(r, "request initialize"); line != "" {
-		t.Errorf("a 2026-07-28 session sent initialize: %s", line)
-	}
-	if line := tracedLine(r, "GET /mcp"); line != "" {
-		t.Errorf("a stateless session opened a GET stream: %s", line)
-	}
-	r = httpRun(t, url, "call", "--progress", "tools/call", callTool(t, "test_tool_with_progress", nil))
-	r.mustExit(t, ExitOK)
-	if !strings.Contains(r.stderr, "progress 100/100") {
-		t.Errorf("progress: %s", r.stderr)
-	}
-	answers := writeAnswers(t, "elicitation:\n  - action: accept\n    content: {name: Ada}\n  - action: accept\n    content: {name: Ada}\n")
-	r = httpRun(t, url, "call", "--answers", answers, "tools/call", callTool(t, "test_input_required_result_elicitation", nil))
-	r.mustExit(t, ExitOK)
-}
-
-// TestInteropHTTPConformanceStateful drives the conformance server with
-// sessions (-stateless=false).
-func TestInteropHTTPConformanceStateful(t *testing.T) {
-	t.Parallel()
-	url := peertest.StartGoSDKConformanceHTTP(t, false).URL
-	r := httpRun(t, url, "call", "tools/call", callTool(t, "test_simple_text", nil))
-	r.mustExit(t, ExitOK)
-	mustTrace(t, r, "request initialize")
-	mustTrace(t, r, "→ http", "DELETE /mcp")
-}
-
-// TestInteropHTTPMark3labs drives mark3labs' conformance server, whose
-// answers are plain application/json, in 2026-07-28 and, with sampling
-// answered from a file, in 2025-11-25.
-func TestInteropHTTPMark3labs(t *testing.T) {
-	t.Parallel()
-	url := peertest.StartMark3labsConformance(t).URL
-	r := httpRun(t, url, "call", "tools/call", callTool(t, "test_simple_text", nil))
-	r.mustExit(t, ExitOK)
-	mustTrace(t, r, "← http", "Content-Type: application/json")
-	answers := writeAnswers(t, "sampling:\n  - text: forty-two\n    model: scripted-model\n")
-	// Server requests exist only before 2026-07-28.
-	r = httpRun(t, url, "call", "--protocol", "2025-11-25", "--answers", answers, "tools/call", callTool(t, "test_sampling", map[string]any{"prompt": "answer?"}))
-	if got := toolText(t, r); !strings.Contains(got, "forty-two") {
-		t.Errorf("sampling: %q", got)
-	}
-}
-
 // TestInteropHTTPLegacyEndpoints drives the legacy servers whose endpoint
 // event is relative on the stream's own path (Go SDK sse example) or an
 // absolute URL (mark3labs dynamic_path).
