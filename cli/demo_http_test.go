@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -58,8 +59,21 @@ func TestHTTPDemoMisbehaves(t *testing.T) {
 		t.Errorf("cut_sse: no single resumed answer:\n%s", r.stderr)
 	}
 
-	r = misbehaveHTTP(t, url, map[string]any{"mode": "expire_session"})
-	r.mustExit(t, ExitOK)
+	assertDemoSessionExpires(t, url)
+
+	// An event with no data field dispatches nothing (the SSE standard):
+	// the trace shows it, and the answer follows on the same stream.
+	r = misbehaveHTTP(t, url, map[string]any{"mode": "empty_event"})
+	if got := toolText(t, r); got != "misbehaved: sent an event with no data field" {
+		t.Errorf("empty_event: %q", got)
+	}
+	call := regexp.MustCompile(`request tools/call id=(\d+)\n`).FindStringSubmatch(r.stderr)
+	if !regexpMatch(`(?m)^\S+ ← control \d+B "id: \S+\\nevent: message"$`, r.stderr) || call == nil || strings.Count(r.stderr, "result id="+call[1]+"\n") != 1 {
+		t.Errorf("empty_event: no event without data shown, or not one answer:\n%s", r.stderr)
+	}
+	if d := (peerRun{result: r}).diag(); len(d) != 0 {
+		t.Errorf("empty_event: stderr %q", d)
+	}
 
 	r = misbehaveHTTP(t, url, map[string]any{"mode": "wrong_content_type"})
 	r.mustExit(t, ExitConnection)
@@ -77,5 +91,44 @@ func TestHTTPDemoMisbehaves(t *testing.T) {
 	r.mustExit(t, ExitConnection)
 	if !strings.Contains(r.stderr, "exceeds the 1048576-byte event limit") {
 		t.Errorf("huge_event: %s", r.stderr)
+	}
+}
+
+// assertDemoSessionExpires runs a script whose first step expires the
+// demo's session (2025-11-25): the second step meets the 404, which
+// mcpscope says, starts a new session (a second initialize, then
+// notifications/initialized) and sends that step again, which is
+// answered.
+func assertDemoSessionExpires(t *testing.T, url string) {
+	t.Helper()
+	answers := writeAnswers(t, `
+steps:
+  - {method: tools/call, params: {name: misbehave, arguments: {mode: expire_session}}}
+  - {method: tools/call, params: {name: echo, arguments: {message: again}}}
+`)
+	r := mcpscope(t, "script", "--protocol", "2025-11-25", "--trace", "--answers", answers, url)
+	r.mustExit(t, ExitOK)
+	if lines := stdoutLines(t, r); len(lines) != 2 || toolText(t, result{stdout: lines[1]}) != "again" {
+		t.Fatalf("expire_session: stdout %q", r.stdout)
+	}
+	m := regexp.MustCompile(`(?m)^warning: the server no longer knows session \S+ \(404\): starting a new session and sending tools/call \(id (\d+)\) again$`).FindStringSubmatchIndex(r.stderr)
+	if m == nil {
+		t.Fatalf("expire_session: no warning:\n%s", r.stderr)
+	}
+	before, after, id := r.stderr[:m[0]], r.stderr[m[1]:], r.stderr[m[2]:m[3]]
+	for _, c := range []struct {
+		what, in, part string
+		n              int
+	}{
+		{"initialize before the warning", before, "request initialize id=", 1},
+		{"initialize after it", after, "request initialize id=", 1},
+		{"notifications/initialized after it", after, "notification notifications/initialized\n", 1},
+		{"the echo before it", before, "request tools/call id=" + id + "\n", 1},
+		{"the echo after it", after, "request tools/call id=" + id + "\n", 1},
+		{"the echo's answer", r.stderr, "result id=" + id + "\n", 1},
+	} {
+		if got := strings.Count(c.in, c.part); got != c.n {
+			t.Errorf("expire_session: %s: %d, want %d:\n%s", c.what, got, c.n, r.stderr)
+		}
 	}
 }

@@ -94,7 +94,15 @@ func TestInteropConformanceBasics(t *testing.T) {
 // the request's id.
 func TestInteropConformanceProgress(t *testing.T) {
 	t.Parallel()
-	p := runPeer(t, conformanceServer(t), "call", "--progress", "tools/call", callTool(t, "test_tool_with_progress", nil))
+	assertConformanceProgress(t, runPeer(t, conformanceServer(t), "call", "--progress", "tools/call", callTool(t, "test_tool_with_progress", nil)))
+}
+
+// assertConformanceProgress checks a run of test_tool_with_progress with
+// --progress: the server reports progress 0, 50, 100 for the token
+// mcpscope sent, each a stderr line, and answers with the token it saw,
+// which is the request's id.
+func assertConformanceProgress(t *testing.T, p peerRun) {
+	t.Helper()
 	call := p.requests("tools/call")[0]
 	if got := toolText(t, p.result); got != string(call.ID) {
 		t.Errorf("the server saw progress token %q, the request id is %s", got, call.ID)
@@ -105,21 +113,28 @@ func TestInteropConformanceProgress(t *testing.T) {
 	}
 }
 
+// toolQuestion is a tool that asks the client: its arguments, the answers
+// file that answers it and the text of its result.
+type toolQuestion struct{ tool, args, answers, want string }
+
+// conformanceQuestions are the conformance server's legacy-era tools that
+// ask the client.
+var conformanceQuestions = []toolQuestion{
+	{"test_elicitation", `{"message":"Who are you?"}`, "elicitation:\n  - content: {username: ada}\n",
+		"Elicitation result: action=accept, content=map[username:ada]"},
+	{"test_elicitation_sep1034_defaults", `{}`, "elicitation:\n  - content: {name: Ada, age: 36}\n",
+		"Elicitation result: action=accept, content=map[age:36 name:Ada score:95.5 status:active verified:true]"},
+	{"test_sampling", `{"prompt":"What is the capital of France?"}`, "sampling:\n  - text: Paris\n",
+		"LLM response: Paris"},
+}
+
 // TestInteropConformanceLegacyQuestions answers the server's legacy-era
 // elicitation and sampling requests from the answers file; the SEP-1034
 // defaults fill only what the file leaves out.
 func TestInteropConformanceLegacyQuestions(t *testing.T) {
 	t.Parallel()
 	argv := conformanceServer(t)
-	cases := []struct{ tool, args, answers, want string }{
-		{"test_elicitation", `{"message":"Who are you?"}`, "elicitation:\n  - content: {username: ada}\n",
-			"Elicitation result: action=accept, content=map[username:ada]"},
-		{"test_elicitation_sep1034_defaults", `{}`, "elicitation:\n  - content: {name: Ada, age: 36}\n",
-			"Elicitation result: action=accept, content=map[age:36 name:Ada score:95.5 status:active verified:true]"},
-		{"test_sampling", `{"prompt":"What is the capital of France?"}`, "sampling:\n  - text: Paris\n",
-			"LLM response: Paris"},
-	}
-	for _, c := range cases {
+	for _, c := range conformanceQuestions {
 		p := runPeer(t, argv, "call", legacy, "--answers", writeAnswers(t, c.answers), "tools/call",
 			`{"name":"`+c.tool+`","arguments":`+c.args+`}`)
 		p.assertLegacyHandshake(t, "2025-11-25", false)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -91,23 +92,35 @@ func readWire(t *testing.T, path string) (msgs []wireMsg, stderr []string) {
 // traceLine matches one --trace line: time, arrow, channel, size, summary.
 var traceLine = regexp.MustCompile(`^\d\d:\d\d:\d\d\.\d{3} ([→←]) (\S+) (\d+)B(?: (.*))?$`)
 
-// checkTrace compares the control frames --trace printed with the wire,
-// direction by direction: same count (up to where the run stopped reading),
-// same sizes (the line and its LF), same method.
-func (p peerRun) checkTrace(t *testing.T) {
-	t.Helper()
-	type entry struct {
-		size    int
-		summary string
-	}
-	traced := map[bool][]entry{}
-	for _, line := range strings.Split(p.stderr, "\n") {
+// tracedFrame is one control frame --trace printed.
+type tracedFrame struct {
+	out     bool
+	size    int
+	summary string
+}
+
+// tracedControl returns the control frames --trace printed on stderr, in order.
+func tracedControl(stderr string) []tracedFrame {
+	var frames []tracedFrame
+	for _, line := range strings.Split(stderr, "\n") {
 		m := traceLine.FindStringSubmatch(line)
 		if m == nil || m[2] != "control" {
 			continue
 		}
 		size, _ := strconv.Atoi(m[3])
-		traced[m[1] == "→"] = append(traced[m[1] == "→"], entry{size, m[4]})
+		frames = append(frames, tracedFrame{out: m[1] == "→", size: size, summary: m[4]})
+	}
+	return frames
+}
+
+// checkTrace compares the control frames --trace printed with the wire,
+// direction by direction: same count (up to where the run stopped reading),
+// same sizes (the line and its LF), same method.
+func (p peerRun) checkTrace(t *testing.T) {
+	t.Helper()
+	traced := map[bool][]tracedFrame{}
+	for _, f := range tracedControl(p.stderr) {
+		traced[f.out] = append(traced[f.out], f)
 	}
 	if len(traced[true]) == 0 {
 		t.Fatalf("--trace printed no outgoing frame:\n%s", p.stderr)
@@ -175,6 +188,20 @@ func (p peerRun) responseTo(t *testing.T, id json.RawMessage) wireMsg {
 	return wireMsg{}
 }
 
+// probeAnswer returns the server's answer to the server/discover probe
+// with id: its response, or over HTTP an error with a null id (the
+// JSON-RPC body of a 400 refusing the probe's POST), whichever came first.
+func (p peerRun) probeAnswer(t *testing.T, id json.RawMessage) wireMsg {
+	t.Helper()
+	for _, m := range p.wire {
+		if !m.Out && m.Method == "" && (bytes.Equal(m.ID, id) || (string(m.ID) == "null" && m.Error != nil)) {
+			return m
+		}
+	}
+	t.Fatalf("the server never answered server/discover (id %s)", id)
+	return wireMsg{}
+}
+
 // metaVersion returns the protocol version a request's _meta carries.
 func metaVersion(m wireMsg) string {
 	var p struct {
@@ -189,8 +216,8 @@ func metaVersion(m wireMsg) string {
 
 // assertLegacyHandshake checks that the session opened with initialize
 // offering version, answered with it, followed by notifications/initialized
-// before any other request. probed says whether a refused server/discover
-// came first.
+// before any other request. probed says whether a server/discover came
+// first, refused or answered with versions that leave 2026-07-28 out.
 func (p peerRun) assertLegacyHandshake(t *testing.T, version string, probed bool) {
 	t.Helper()
 	var out []wireMsg
@@ -204,8 +231,8 @@ func (p peerRun) assertLegacyHandshake(t *testing.T, version string, probed bool
 		if len(out) == 0 || out[0].Method != "server/discover" {
 			t.Fatalf("the session did not open with server/discover: %s", p.wireDump())
 		}
-		if res := p.responseTo(t, out[0].ID); res.Error == nil {
-			t.Fatalf("server/discover was not refused: %s", res.Raw)
+		if res := p.probeAnswer(t, out[0].ID); res.Error == nil && listsModern(res) {
+			t.Fatalf("server/discover was neither refused nor answered without 2026-07-28: %s", res.Raw)
 		}
 		i = 1
 	} else if p.sent("server/discover") {
@@ -239,12 +266,7 @@ func (p peerRun) assertModernHandshake(t *testing.T) {
 	if len(discover) != 1 || !p.wire[0].Out || p.wire[0].Method != "server/discover" || metaVersion(discover[0]) != "2026-07-28" {
 		t.Fatalf("the session did not open with one server/discover for 2026-07-28: %s", p.wireDump())
 	}
-	var res struct {
-		ResultType        string   `json:"resultType"`
-		SupportedVersions []string `json:"supportedVersions"`
-	}
-	r := p.responseTo(t, discover[0].ID)
-	if json.Unmarshal(r.Result, &res) != nil || !strings.Contains(strings.Join(res.SupportedVersions, ","), "2026-07-28") {
+	if r := p.responseTo(t, discover[0].ID); !listsModern(r) {
 		t.Fatalf("server/discover answer does not list 2026-07-28: %s", r.Raw)
 	}
 	if p.sent("initialize") || p.sent("notifications/initialized") {
@@ -255,6 +277,14 @@ func (p peerRun) assertModernHandshake(t *testing.T) {
 			t.Errorf("request without the 2026-07-28 _meta: %s", m.Raw)
 		}
 	}
+}
+
+// listsModern reports whether a server/discover answer lists 2026-07-28.
+func listsModern(answer wireMsg) bool {
+	var res struct {
+		SupportedVersions []string `json:"supportedVersions"`
+	}
+	return json.Unmarshal(answer.Result, &res) == nil && slices.Contains(res.SupportedVersions, "2026-07-28")
 }
 
 // wireDump renders the wire for a failure message.

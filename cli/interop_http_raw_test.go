@@ -79,49 +79,67 @@ type sseEvent struct {
 // sseReader reads the events of one stream. It is the least the tests need
 // (LF or CRLF lines, comments skipped, data lines joined), not mcpscope's
 // parser.
-type sseReader struct{ sc *bufio.Scanner }
+type sseReader struct {
+	sc    *bufio.Scanner
+	lines sseLines
+}
 
 func newSSEReader(r io.Reader) *sseReader {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
-	return &sseReader{sc}
+	return &sseReader{sc: sc}
 }
 
 // next returns the next event, io.EOF at the end of the stream.
 func (r *sseReader) next() (sseEvent, error) {
-	var ev sseEvent
-	var data []string
-	seen := false
 	for r.sc.Scan() {
-		line := strings.TrimSuffix(r.sc.Text(), "\r")
-		if line == "" {
-			if seen {
-				ev.data = strings.Join(data, "\n")
-				return ev, nil
-			}
-			continue
-		}
-		if strings.HasPrefix(line, ":") {
-			continue
-		}
-		seen = true
-		name, value, _ := strings.Cut(line, ":")
-		value = strings.TrimPrefix(value, " ")
-		switch name {
-		case "event":
-			ev.event = value
-		case "id":
-			ev.id, ev.hasID = value, true
-		case "retry":
-			ev.retry = value
-		case "data":
-			data = append(data, value)
+		if ev, ok := r.lines.take(r.sc.Text()); ok {
+			return ev, nil
 		}
 	}
 	if err := r.sc.Err(); err != nil {
-		return ev, err
+		return sseEvent{}, err
 	}
-	return ev, io.EOF
+	return sseEvent{}, io.EOF
+}
+
+// sseLines builds events from the lines of a stream, one line at a time.
+type sseLines struct {
+	ev   sseEvent
+	data []string
+	seen bool // a field of the event under way was read
+}
+
+// take reads one line (without its LF) and returns the event a blank line
+// ends, if it ends one.
+func (s *sseLines) take(line string) (sseEvent, bool) {
+	line = strings.TrimSuffix(line, "\r")
+	if line == "" {
+		if !s.seen {
+			return sseEvent{}, false
+		}
+		ev := s.ev
+		ev.data = strings.Join(s.data, "\n")
+		*s = sseLines{}
+		return ev, true
+	}
+	if strings.HasPrefix(line, ":") {
+		return sseEvent{}, false
+	}
+	s.seen = true
+	name, value, _ := strings.Cut(line, ":")
+	value = strings.TrimPrefix(value, " ")
+	switch name {
+	case "event":
+		s.ev.event = value
+	case "id":
+		s.ev.id, s.ev.hasID = value, true
+	case "retry":
+		s.ev.retry = value
+	case "data":
+		s.data = append(s.data, value)
+	}
+	return sseEvent{}, false
 }
 
 // rpcAnswer reads the JSON-RPC response a POST brought, from a JSON body or

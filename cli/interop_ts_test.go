@@ -22,6 +22,15 @@ import (
 
 func tsServer(t *testing.T) []string { return peertest.TSEverything(t, "stdio") }
 
+// tsStdio runs mcpscope against the server on stdio, through the wiretap.
+func tsStdio(t *testing.T) peerRunner {
+	argv := tsServer(t)
+	return func(t *testing.T, args ...string) peerRun {
+		t.Helper()
+		return runPeer(t, argv, args...)
+	}
+}
+
 // TestInteropTSHandshake: the server answers server/discover with -32601,
 // mcpscope falls back to initialize offering 2025-11-25 and sends
 // notifications/initialized before anything else; tools lists every page,
@@ -125,7 +134,12 @@ func TestInteropTSPromptsResourcesCompletion(t *testing.T) {
 // for it becomes one stderr line, in order, before the result.
 func TestInteropTSProgress(t *testing.T) {
 	t.Parallel()
-	p := runPeer(t, tsServer(t), "call", "--progress", "tools/call",
+	checkTSProgress(t, tsStdio(t))
+}
+
+// checkTSProgress is TestInteropTSProgress over the transport of run.
+func checkTSProgress(t *testing.T, run peerRunner) {
+	p := run(t, "call", "--progress", "tools/call",
 		callTool(t, "trigger-long-running-operation", map[string]any{"duration": 2, "steps": 4}))
 	if got := toolText(t, p.result); got != "Long running operation completed. Duration: 2 seconds, Steps: 4." {
 		t.Errorf("result %q", got)
@@ -144,7 +158,13 @@ func TestInteropTSProgress(t *testing.T) {
 // under the same limit; the first progress comes after 5 s.)
 func TestInteropTSTimeoutCancels(t *testing.T) {
 	t.Parallel()
-	p := runPeer(t, tsServer(t), "call", "--timeout", "2s", "--progress", "tools/call",
+	checkTSTimeoutCancels(t, tsStdio(t))
+}
+
+// checkTSTimeoutCancels is TestInteropTSTimeoutCancels over the transport
+// of run.
+func checkTSTimeoutCancels(t *testing.T, run peerRunner) {
+	p := run(t, "call", "--timeout", "2s", "--progress", "tools/call",
 		callTool(t, "trigger-long-running-operation", map[string]any{"duration": 10, "steps": 2}))
 	p.mustExit(t, ExitTimeout)
 	calls := p.requests("tools/call")
@@ -168,7 +188,11 @@ func TestInteropTSTimeoutCancels(t *testing.T) {
 // file declining comes second.
 func TestInteropTSElicitation(t *testing.T) {
 	t.Parallel()
-	argv := tsServer(t)
+	checkTSElicitation(t, tsStdio(t))
+}
+
+// checkTSElicitation is TestInteropTSElicitation over the transport of run.
+func checkTSElicitation(t *testing.T, run peerRunner) {
 	given := map[string]any{
 		"name": "Ada Lovelace", "check": true, "email": "ada@example.com", "birthdate": "1815-12-10",
 		"integer": 7, "untitledMultipleSelectEnum": []any{"Piano", "Drums"}, "legacyTitledEnum": "pet-3",
@@ -176,7 +200,7 @@ func TestInteropTSElicitation(t *testing.T) {
 	answers := writeAnswers(t, "elicitation:\n  - action: accept\n    content:\n"+
 		"      name: Ada Lovelace\n      check: true\n      email: ada@example.com\n      birthdate: \"1815-12-10\"\n"+
 		"      integer: 7\n      untitledMultipleSelectEnum: [Piano, Drums]\n      legacyTitledEnum: pet-3\n")
-	p := runPeer(t, argv, "call", "--answers", answers, "tools/call", callTool(t, "trigger-elicitation-request", nil))
+	p := run(t, "call", "--answers", answers, "tools/call", callTool(t, "trigger-elicitation-request", nil))
 	text := toolText(t, p.result)
 	for _, line := range []string{"- Name: Ada Lovelace", "- Agreed to terms: true", "- Email: ada@example.com", "- Birthdate: 1815-12-10", "- Favorite Integer: 7"} {
 		if !strings.Contains(text, line) {
@@ -223,7 +247,7 @@ func TestInteropTSElicitation(t *testing.T) {
 	if err := os.WriteFile(declined, []byte(`{"elicitation":[{"action":"decline"}]}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	p = runPeer(t, argv, "call", "--answers", declined, "tools/call", callTool(t, "trigger-elicitation-request", nil))
+	p = run(t, "call", "--answers", declined, "tools/call", callTool(t, "trigger-elicitation-request", nil))
 	if text := toolText(t, p.result); !strings.Contains(text, "User declined to provide the requested information.") {
 		t.Errorf("decline: %q", text)
 	}
@@ -235,8 +259,13 @@ func TestInteropTSElicitation(t *testing.T) {
 // TestInteropTSSampling answers sampling/createMessage from the answers file.
 func TestInteropTSSampling(t *testing.T) {
 	t.Parallel()
+	checkTSSampling(t, tsStdio(t))
+}
+
+// checkTSSampling is TestInteropTSSampling over the transport of run.
+func checkTSSampling(t *testing.T, run peerRunner) {
 	answers := writeAnswers(t, "sampling:\n  - text: Paris is the capital.\n    model: scripted-model\n")
-	p := runPeer(t, tsServer(t), "call", "--answers", answers, "tools/call",
+	p := run(t, "call", "--answers", answers, "tools/call",
 		callTool(t, "trigger-sampling-request", map[string]any{"prompt": "What is the capital of France?"}))
 	text := toolText(t, p.result)
 	_, raw, _ := strings.Cut(text, "LLM sampling result: ")
@@ -258,8 +287,13 @@ func TestInteropTSSampling(t *testing.T) {
 // after the handshake; both the tool and that request get the roots given.
 func TestInteropTSRoots(t *testing.T) {
 	t.Parallel()
+	checkTSRoots(t, tsStdio(t))
+}
+
+// checkTSRoots is TestInteropTSRoots over the transport of run.
+func checkTSRoots(t *testing.T, run peerRunner) {
 	dir := t.TempDir()
-	p := runPeer(t, tsServer(t), "call", "--root", dir, "--root", "file:///srv/data", "tools/call", callTool(t, "get-roots-list", nil))
+	p := run(t, "call", "--root", dir, "--root", "file:///srv/data", "tools/call", callTool(t, "get-roots-list", nil))
 	text := toolText(t, p.result)
 	dirURI := "file://" + filepath.ToSlash(dir)
 	if !strings.Contains(text, "(2 total)") || !strings.Contains(text, "URI: "+dirURI+"\n") || !strings.Contains(text, "URI: file:///srv/data\n") {

@@ -131,3 +131,44 @@ func TestCancelledRequestsStreamIsNotResumed(t *testing.T) {
 		}
 	}
 }
+
+// A notification handed to Send just before Close reaches the server:
+// Close waits, within CloseTimeout, for the POSTs of notifications and
+// responses under way, in the legacy transport and in Streamable HTTP
+// without a session, where no DELETE goes out first. (Without the wait,
+// most of the rounds lose their notification.)
+func TestCloseLetsANotificationUnderWayArrive(t *testing.T) {
+	noLeaks(t)
+	for _, c := range []struct {
+		name  string
+		start func(t *testing.T) (*fake, string, func(*Config))
+	}{
+		{"legacy", func(t *testing.T) (*fake, string, func(*Config)) {
+			l := newLegacyFake(t, func(string) string { return "/message" })
+			return l.fake, l.srv.URL + "/sse", legacyMode
+		}},
+		{"streamable", func(t *testing.T) (*fake, string, func(*Config)) {
+			f := newFake(t)
+			return f, f.URL(), nil
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for round := range 20 {
+				f, url, mode := c.start(t)
+				r := newRig(t, url, func(cfg *Config) {
+					if mode != nil {
+						mode(cfg)
+					}
+					cfg.CloseTimeout = hangGuard
+				})
+				r.send(t, notification(t, proto.MethodNotifyCancelled, map[string]any{"requestId": round}))
+				if err := r.tr.Close(); err != nil {
+					t.Fatalf("Close: %v", err)
+				}
+				if n := len(f.requests(posted(proto.MethodNotifyCancelled))); n != 1 {
+					t.Fatalf("round %d: the server got %d notifications/cancelled, want the one sent before Close", round, n)
+				}
+			}
+		})
+	}
+}

@@ -53,7 +53,7 @@ const (
 	DefaultRetryCap       = 5 * time.Second        // longest wait before reconnecting a stream
 	DefaultResumeAttempts = 5                      // reconnections of one stream in a row
 	DefaultCancelGrace    = 2 * time.Second        // a cancelled request's stream is read this long
-	DefaultCloseTimeout   = 2 * time.Second        // bound on the DELETE that ends a session
+	DefaultCloseTimeout   = 2 * time.Second        // bound on the POSTs under way and the DELETE at Close
 	DefaultErrorBody      = 64 << 10               // bytes of an error body read
 	firstRetry            = 250 * time.Millisecond // the first reconnection's wait when the server set none
 )
@@ -105,7 +105,9 @@ type Config struct {
 	// CancelGrace is how long the stream of a request cancelled in a
 	// legacy era is still read after notifications/cancelled.
 	CancelGrace time.Duration
-	// CloseTimeout bounds the DELETE that ends the session at Close.
+	// CloseTimeout bounds, at Close, the wait for the POSTs of
+	// notifications and responses under way, and the DELETE that ends
+	// the session.
 	CloseTimeout time.Duration
 }
 

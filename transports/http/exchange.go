@@ -43,6 +43,9 @@ type exchange struct {
 	// target is where to POST: the legacy transport's endpoint, or nil for
 	// the URL.
 	target *url.URL
+	// posted, for a notification or a response, is closed once its POST
+	// is over (answered, failed or given up).
+	posted chan struct{}
 
 	mu        sync.Mutex
 	answered  bool          // the answer was delivered, or the request failed
@@ -72,11 +75,14 @@ func (t *Transport) newExchange(m *proto.Message, body []byte) *exchange {
 		request: m.Kind() == proto.KindRequest}
 	ex.modern = readModern(m)
 	ex.target = t.legacyEndpoint()
+	t.mu.Lock()
 	if ex.request {
-		t.mu.Lock()
 		t.exchanges[m.ID.Key()] = ex
-		t.mu.Unlock()
+	} else {
+		ex.posted = make(chan struct{})
+		t.posting[ex] = true
 	}
+	t.mu.Unlock()
 	return ex
 }
 
@@ -102,14 +108,36 @@ func (t *Transport) ownCall(ctx context.Context, req *proto.Message, body []byte
 // forget unregisters the exchange and releases its context.
 func (ex *exchange) forget() {
 	t := ex.t
-	if ex.request {
-		t.mu.Lock()
-		if t.exchanges[ex.msg.ID.Key()] == ex {
-			delete(t.exchanges, ex.msg.ID.Key())
-		}
-		t.mu.Unlock()
+	t.mu.Lock()
+	if ex.request && t.exchanges[ex.msg.ID.Key()] == ex {
+		delete(t.exchanges, ex.msg.ID.Key())
 	}
+	if t.posting[ex] {
+		delete(t.posting, ex)
+		close(ex.posted)
+	}
+	t.mu.Unlock()
 	ex.cancel()
+}
+
+// awaitPosts waits, at most CloseTimeout, for the POSTs of notifications
+// and responses under way to be over.
+func (t *Transport) awaitPosts() {
+	t.mu.Lock()
+	posts := make([]chan struct{}, 0, len(t.posting))
+	for ex := range t.posting {
+		posts = append(posts, ex.posted)
+	}
+	t.mu.Unlock()
+	timer := time.NewTimer(t.cfg.CloseTimeout)
+	defer timer.Stop()
+	for _, done := range posts {
+		select {
+		case <-done:
+		case <-timer.C:
+			return
+		}
+	}
 }
 
 // start sends the POST and returns once its body went out, or with the

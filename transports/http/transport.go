@@ -48,6 +48,7 @@ type Transport struct {
 	probed    bool                 // the first POST was answered: no fallback any more
 	legacy    *legacyLink          // the HTTP+SSE link, once in that mode
 	exchanges map[string]*exchange // open answer streams, by request id key
+	posting   map[*exchange]bool   // POSTs of notifications and responses not over yet
 	reinit    *reinitCall          // a re-initialization in flight
 	// toolHeaders are the x-mcp-header annotations of the tools the
 	// server listed, by tool name.
@@ -76,6 +77,7 @@ func New(cfg Config) (*Transport, error) {
 		cfg: cfg, url: u, ctx: ctx, cancel: cancel,
 		life:      conn.NewLifecycle("HTTP", "the HTTP transport ended"),
 		exchanges: make(map[string]*exchange),
+		posting:   make(map[*exchange]bool),
 		sleep:     sleepCtx,
 	}
 	return t, nil
@@ -128,13 +130,17 @@ func (t *Transport) deliverMsg(m *proto.Message) {
 	t.deliver(m)
 }
 
-// Close ends the session (DELETE when the server gave a session id),
-// stops every stream and waits for their readers.
+// Close lets the POSTs of notifications and responses under way be
+// answered, so that a notifications/cancelled sent just before reaches the
+// server, ends the session (DELETE when the server gave a session id),
+// stops every stream and waits for their readers. CloseTimeout bounds the
+// wait for the POSTs, and the DELETE.
 func (t *Transport) Close() error {
 	if !t.life.Close() {
 		t.end(nil)
 		return nil
 	}
+	t.awaitPosts()
 	t.deleteSession()
 	t.end(nil)
 	return nil
