@@ -19,8 +19,9 @@ import (
 // while the stream keeps ending with no message, resuming after its last
 // event id; it gives up after ResumeAttempts failures in a row. ready,
 // when not nil, is closed once the first GET has its answer (or failed).
-func (t *Transport) listen(ready chan struct{}) {
-	ctx, cancel := context.WithCancel(t.ctx)
+// ctx ends the stream (stopListening, or Close).
+func (t *Transport) listen(ctx context.Context, ready chan struct{}) {
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	first := func() {
 		if ready != nil {
@@ -116,16 +117,13 @@ const listenWait = 2 * time.Second
 // again after, by the stream's own retries.
 func (t *Transport) listenEarly(ctx context.Context) {
 	t.mu.Lock()
-	open := !t.getOpen && t.session != "" && t.legacy == nil && t.cfg.Mode != ModeTools
-	if open {
-		t.getOpen = true
-	}
+	open := t.session != "" && t.legacy == nil && t.cfg.Mode != ModeTools
 	t.mu.Unlock()
 	if !open {
 		return
 	}
 	ready := make(chan struct{})
-	if !t.spawn(func() { t.listen(ready) }) {
+	if !t.openListen(ready) {
 		return
 	}
 	tm := time.NewTimer(listenWait)
@@ -134,5 +132,37 @@ func (t *Transport) listenEarly(ctx context.Context) {
 	case <-ready:
 	case <-ctx.Done():
 	case <-tm.C:
+	}
+}
+
+// openListen opens the standalone GET stream of the session unless it was
+// asked for already; ready is as for listen. It reports whether it opened
+// one.
+func (t *Transport) openListen(ready chan struct{}) bool {
+	t.mu.Lock()
+	if t.getOpen {
+		t.mu.Unlock()
+		return false
+	}
+	ctx, stop := context.WithCancel(t.ctx)
+	t.getOpen, t.getStop = true, stop
+	t.mu.Unlock()
+	if !t.spawn(func() { t.listen(ctx, ready) }) {
+		stop()
+		return false
+	}
+	return true
+}
+
+// stopListening ends the standalone GET stream of a session the server
+// forgot, so that the new session opens one of its own (with no
+// Last-Event-ID of the old one).
+func (t *Transport) stopListening() {
+	t.mu.Lock()
+	stop := t.getStop
+	t.getOpen, t.getStop = false, nil
+	t.mu.Unlock()
+	if stop != nil {
+		stop()
 	}
 }

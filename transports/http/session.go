@@ -36,13 +36,7 @@ func (t *Transport) notificationAccepted(ex *exchange) {
 	if ex.msg.Method != proto.MethodNotifyInitialized {
 		return
 	}
-	t.mu.Lock()
-	open := !t.getOpen
-	t.getOpen = true
-	t.mu.Unlock()
-	if open {
-		t.spawn(func() { t.listen(nil) })
-	}
+	t.openListen(nil)
 }
 
 // expiredSession reports whether a 404 answers a POST sent in a session:
@@ -133,14 +127,26 @@ func (t *Transport) settleReinit(c *reinitCall, err error) {
 }
 
 // initializeAgain sends the initialize request the engine sent first,
-// takes its answer without delivering it, and says initialized, waiting
-// for the server to take that before the requests are sent again.
+// under an id of the transport's own ("mcpscope-initialize-N"), takes its
+// answer without delivering it, opens the new session's standalone GET
+// stream in place of the old one's, and says initialized, waiting for the
+// server to take that before the requests are sent again.
 func (t *Transport) initializeAgain(ctx context.Context, body []byte) error {
 	msgs, _, err := proto.DecodeJSON(body)
 	if err != nil || len(msgs) != 1 {
 		return fmt.Errorf("the first initialize request cannot be sent again: %v", err)
 	}
-	m, err := t.ownCall(ctx, msgs[0], body)
+	t.mu.Lock()
+	t.reinits++
+	n := t.reinits
+	t.mu.Unlock()
+	init := msgs[0]
+	id := proto.StringID(fmt.Sprintf("mcpscope-initialize-%d", n))
+	init.ID = &id
+	if body, err = init.EncodeJSON(); err != nil {
+		return fmt.Errorf("encoding initialize again: %w", err)
+	}
+	m, err := t.ownCall(ctx, init, body)
 	switch {
 	case err != nil:
 		return err
@@ -149,6 +155,8 @@ func (t *Transport) initializeAgain(ctx context.Context, body []byte) error {
 	case m.Error != nil:
 		return fmt.Errorf("initialize was refused: %d %s", m.Error.Code, m.Error.Message)
 	}
+	t.stopListening()
+	t.listenEarly(ctx)
 	note, _ := proto.NewNotification(proto.MethodNotifyInitialized, nil)
 	nb, _ := note.EncodeJSON()
 	said := t.newExchange(note, nb)

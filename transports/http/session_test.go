@@ -245,3 +245,43 @@ func TestNewSessionOutlivesTheRequestThatStartedIt(t *testing.T) {
 		t.Fatalf("delivered %s (%v)", m.Raw, m.Violation)
 	}
 }
+
+// A session started again after a 404 sends initialize under an id of the
+// transport's own, and opens its own standalone GET stream: the old
+// session's stream ends, and the new one carries no Last-Event-ID of the
+// old session.
+func TestRestartedSessionOpensItsOwnGETStream(t *testing.T) {
+	noLeaks(t)
+	f := newFake(t)
+	f.on(http.MethodGet, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+		put := openSSE(w)
+		put("id: " + r.Header.Get(headerSession) + "-e1\ndata: \n\n")
+		f.hold(r)
+	})
+	s := connect(t, f.URL(), nil, client.Options{ProtocolVersion: proto.ProtocolVersion20251125})
+	inSession := func(id string) func(seen) bool {
+		return func(r seen) bool { return r.Method == http.MethodGet && r.Header.Get(headerSession) == id }
+	}
+	f.await(1, "GET in s-1", inSession("s-1"))
+	f.expire("s-1")
+	if _, err := s.call(proto.MethodToolsList, nil); err != nil {
+		t.Fatalf("tools/list after the session expired: %v", err)
+	}
+	gets := f.await(1, "GET in s-2", inSession("s-2"))
+	if got := gets[0].Header.Get(headerLastID); got != "" {
+		t.Errorf("the new session's GET carries Last-Event-ID %q", got)
+	}
+	inits := f.requests(posted(proto.MethodInitialize))
+	if len(inits) != 2 {
+		t.Fatalf("%d initialize requests, want 2", len(inits))
+	}
+	if first, again := inits[0].Msg.ID.String(), inits[1].Msg.ID.String(); again != proto.StringID("mcpscope-initialize-1").String() || first == again {
+		t.Errorf("initialize ids %s then %s, want a new id of the transport's own", first, again)
+	}
+	_ = s.Close()
+	for _, g := range f.requests(method(http.MethodGet)) {
+		if id := g.Header.Get(headerLastID); strings.HasPrefix(id, "s-1") && g.Header.Get(headerSession) != "s-1" {
+			t.Errorf("a GET in session %s resumed the old session's stream after %s", g.Header.Get(headerSession), id)
+		}
+	}
+}

@@ -45,6 +45,8 @@ type Transport struct {
 	version   string               // the protocol version initialize settled
 	initBody  []byte               // the initialize request, for a session that expired
 	getOpen   bool                 // the standalone GET stream was asked for
+	getStop   context.CancelFunc   // ends the standalone GET stream of the session
+	reinits   int                  // sessions started again after a 404, for the initialize ids
 	probed    bool                 // the first POST was answered: no fallback any more
 	legacy    *legacyLink          // the HTTP+SSE link, once in that mode
 	exchanges map[string]*exchange // open answer streams, by request id key
