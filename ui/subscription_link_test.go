@@ -37,11 +37,7 @@ func subscriptionStore(t testing.TB) *capture.Store {
 func TestSubscriptionNotificationsLinkedToTheirListen(t *testing.T) {
 	m := newTestModel(t, subscriptionStore(t), 140, 30)
 	selectWhere(t, m, isMethod(proto.MethodSubscriptionsListen))
-	var walked []uint64
-	for range 3 {
-		press(m, "l")
-		walked = append(walked, selectedFrame(t, m).Seq)
-	}
+	walked := walkLinks(t, m, 3)
 	listen := " · " + proto.MethodSubscriptionsListen
 	want := []string{"4 " + proto.MethodNotifySubscriptionsAck + listen, "4 " + proto.MethodNotifyResourceUpdated + listen,
 		"4 " + proto.MethodSubscriptionsListen}
