@@ -293,16 +293,12 @@ func (s *Session) listenerOf(m *proto.Message) *listener {
 	if none || len(m.Params) == 0 {
 		return nil
 	}
-	var p struct {
-		Meta struct {
-			ID *proto.ID `json:"io.modelcontextprotocol/subscriptionId"`
-		} `json:"_meta"`
-	}
-	if json.Unmarshal(m.Params, &p) != nil || p.Meta.ID == nil {
+	id, ok := proto.SubscriptionOf(m.Params)
+	if !ok {
 		return nil
 	}
 	s.mu.Lock()
-	l := s.listeners[p.Meta.ID.Key()]
+	l := s.listeners[id.Key()]
 	s.mu.Unlock()
 	if l != nil && m.Method == proto.MethodNotifySubscriptionsAck {
 		l.ack()

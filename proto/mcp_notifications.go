@@ -1,6 +1,9 @@
 package proto
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // ProgressNotificationParams are the params of notifications/progress. The
 // token is the one the request put in _meta.progressToken (a string or an
@@ -28,4 +31,23 @@ type LoggingMessageParams struct {
 // ResourceUpdatedParams are the params of notifications/resources/updated.
 type ResourceUpdatedParams struct {
 	URI string `json:"uri"`
+}
+
+// SubscriptionOf returns the subscription a notification's params are
+// tagged with (2026-07-28): the id of the subscriptions/listen request
+// whose stream carries it, which _meta names under MetaSubscriptionID.
+// Params that name none, or do not decode, report false.
+func SubscriptionOf(params json.RawMessage) (ID, bool) {
+	if !bytes.Contains(params, []byte("subscriptionId")) {
+		return ID{}, false // most notifications: no decoding (the key may come with its / escaped)
+	}
+	var p struct {
+		Meta struct {
+			ID *ID `json:"io.modelcontextprotocol/subscriptionId"`
+		} `json:"_meta"`
+	}
+	if json.Unmarshal(params, &p) != nil || p.Meta.ID == nil || p.Meta.ID.IsNull() {
+		return ID{}, false
+	}
+	return *p.Meta.ID, true
 }

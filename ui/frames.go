@@ -76,7 +76,8 @@ func callOf(f *capture.Frame) (callKey, bool) {
 
 // requestOf returns the call a frame belongs to or names, and the id of
 // its request: a request, its response, an execution stream or datagram
-// of it, or a progress notification or cancellation that names it.
+// of it, or a progress notification, cancellation or notification of its
+// subscription that names it.
 func requestOf(f *capture.Frame) (callKey, proto.ID, bool) {
 	if k, ok := callOf(f); ok {
 		if f.Chan.Kind != capture.Control {

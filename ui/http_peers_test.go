@@ -36,8 +36,7 @@ func startHTTPFlow(t *testing.T, peer *peertest.HTTPPeer, mode mcphttp.Mode, opt
 func TestHTTPTSStreamable(t *testing.T) {
 	f := startHTTPFlow(t, peertest.StartTSStreamableHTTP(t), mcphttp.ModeAuto, client.Options{}, tsSeedRoots)
 	f.probe.waitText(t, "Streamable HTTP", "legacy 2025-11-25", "session ")
-	sendKeys(f.tm, "e")
-	f.probe.waitText(t, " tools · / filters")
+	f.explore()
 	msg := "héllo, wörld ✓ 日本"
 	f.callTool("echo", func() { sendText(f.tm, msg) })
 	f.answer("echo", "Echo: "+msg)
@@ -116,8 +115,7 @@ func TestHTTPPeersListAndCall(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			f := startHTTPFlow(t, c.start(t), c.mode, client.Options{}, nil)
 			f.probe.waitText(t, c.via)
-			sendKeys(f.tm, "e")
-			f.probe.waitText(t, " tools · / filters")
+			f.explore()
 			var args func()
 			if c.args != "" {
 				args = func() { sendText(f.tm, c.args) }

@@ -160,14 +160,18 @@ func (x *index) noteAnswer(f *capture.Frame, k callKey, c *callInfo) {
 	}
 }
 
-// noteNotified reads a notification that names call k: a cancellation
-// marks the call (and its bar) cancelled, a progress report moves its bar.
+// noteNotified reads a notification that names call k, linked to it: a
+// cancellation marks the call (and its bar) cancelled, a progress report
+// moves its bar; a notification of its subscription is only linked.
 func (x *index) noteNotified(f *capture.Frame, k callKey) {
 	c, known := x.calls[k]
 	if known && len(c.seqs) < maxLinksPerCall {
 		c.seqs = append(c.seqs, f.Seq)
 	}
-	if id, ok := progressID(f); ok {
+	switch id, how, _ := notifiedID(f); how {
+	case noticeSubscription:
+		return
+	case noticeProgress:
 		if r, ok := notifiedProgress(f); ok {
 			x.progress.report(k, id, c, r, f.Time)
 		}
@@ -247,62 +251,74 @@ func (x *index) noteStreamRefs(f *capture.Frame, k callKey) {
 	}
 }
 
-// notifiedID returns the request id a notification names: the requestId
-// of a cancellation ($/cancel on MCP-Flow, notifications/cancelled on MCP)
-// or the progressToken of notifications/progress, which is the request's
-// own id on every request mcpscope asks progress for (client.WithProgress).
-// progress says which of the two it is.
-func notifiedID(f *capture.Frame) (id proto.ID, progress, ok bool) {
+// notice is how a notification names a request.
+type notice uint8
+
+const (
+	noticeCancel       notice = iota + 1 // it cancels the request
+	noticeProgress                       // it reports the request's progress
+	noticeSubscription                   // the request's subscriptions/listen stream carries it
+)
+
+// notifiedID returns the request id a notification names, and how: the
+// requestId of a cancellation ($/cancel on MCP-Flow, notifications/cancelled
+// on MCP), the progressToken of notifications/progress, which is the
+// request's own id on every request mcpscope asks progress for
+// (client.WithProgress), or the subscription id _meta tags any other
+// notification with on a subscriptions/listen stream (2026-07-28).
+func notifiedID(f *capture.Frame) (id proto.ID, how notice, ok bool) {
 	m := f.Msg
 	if f.Chan.Kind != capture.Control || m == nil || m.Kind() != proto.KindNotification {
-		return proto.ID{}, false, false
+		return proto.ID{}, 0, false
 	}
 	switch m.Method {
 	case proto.MethodFlowCancel, proto.MethodNotifyCancelled:
+		how = noticeCancel
 	case proto.MethodNotifyProgress:
-		progress = true
+		how = noticeProgress
 	default:
-		return proto.ID{}, false, false
+		id, ok := proto.SubscriptionOf(m.Params)
+		return id, noticeSubscription, ok
 	}
 	var p struct {
 		RequestID     *proto.ID `json:"requestId"`
 		ProgressToken *proto.ID `json:"progressToken"`
 	}
 	if json.Unmarshal(m.Params, &p) != nil {
-		return proto.ID{}, false, false
+		return proto.ID{}, 0, false
 	}
 	named := p.RequestID
-	if progress {
+	if how == noticeProgress {
 		named = p.ProgressToken
 	}
 	if named == nil {
-		return proto.ID{}, false, false
+		return proto.ID{}, 0, false
 	}
-	return *named, progress, true
+	return *named, how, true
 }
 
 // cancelledID returns the request id a cancellation names.
 func cancelledID(f *capture.Frame) (proto.ID, bool) {
-	id, progress, ok := notifiedID(f)
-	return id, ok && !progress
+	id, how, ok := notifiedID(f)
+	return id, ok && how == noticeCancel
 }
 
 // progressID returns the request id a progress notification names.
 func progressID(f *capture.Frame) (proto.ID, bool) {
-	id, progress, ok := notifiedID(f)
-	return id, ok && progress
+	id, how, ok := notifiedID(f)
+	return id, ok && how == noticeProgress
 }
 
-// notifiedCall returns the call a cancellation or a progress notification
-// names. A cancellation travels the way of the request it names; progress
-// travels the other way, as the response does.
+// notifiedCall returns the call a notification names (notifiedID). A
+// cancellation travels the way of the request it names; progress and a
+// subscription's notifications travel the other way, as the response does.
 func notifiedCall(f *capture.Frame) (callKey, bool) {
-	id, progress, ok := notifiedID(f)
+	id, how, ok := notifiedID(f)
 	if !ok {
 		return callKey{}, false
 	}
 	fromServer := f.Dir == capture.In
-	if progress {
+	if how != noticeCancel {
 		fromServer = !fromServer
 	}
 	return callKey{conn: sessionConn(f.Conn), fromServer: fromServer, id: id.Key()}, true

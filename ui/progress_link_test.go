@@ -46,6 +46,17 @@ func labels(t *testing.T, m *Model, seqs []uint64) []string {
 	return out
 }
 
+// walkLinks presses l n times and returns the frames it selected.
+func walkLinks(t *testing.T, m *Model, n int) []uint64 {
+	t.Helper()
+	var walked []uint64
+	for range n {
+		press(m, "l")
+		walked = append(walked, selectedFrame(t, m).Seq)
+	}
+	return walked
+}
+
 // TestProgressLinkedToItsRequest checks notifications/progress is a frame
 // of the call its token names: l walks to it, it shows the request's id
 // and name, and the server's progress never joins the server's own
@@ -53,11 +64,7 @@ func labels(t *testing.T, m *Model, seqs []uint64) []string {
 func TestProgressLinkedToItsRequest(t *testing.T) {
 	m := newTestModel(t, progressStore(t), 140, 30)
 	selectWhere(t, m, isMethod(proto.MethodToolsCall))
-	var walked []uint64
-	for range 6 {
-		press(m, "l")
-		walked = append(walked, selectedFrame(t, m).Seq)
-	}
+	walked := walkLinks(t, m, 6)
 	call := "tools/call trigger-long-running-operation"
 	want := []string{"17 " + proto.MethodNotifyProgress + " · " + call, "17 " + proto.MethodNotifyProgress + " · " + call,
 		"17 result · " + call, "17 " + call}

@@ -159,8 +159,7 @@ var tsSeedRoots = []proto.Root{{URI: "file:///srv/seed", Name: "seed"}}
 func (f *questionFlow) answerTSQuestions() {
 	t := f.t
 	t.Helper()
-	sendKeys(f.tm, "e")
-	f.probe.waitText(t, " tools · / filters")
+	f.explore()
 
 	f.callTool("trigger-elicitation-request", nil)
 	f.probe.waitText(t, "Question · elicitation · form · request ", "Please provide inputs for the following fields:")
@@ -211,8 +210,7 @@ func (f *questionFlow) answerTSQuestions() {
 		got := answersTo(f.store, proto.MethodRootsList)
 		return len(got) > asked && strings.Contains(string(got[len(got)-1]), "file:///srv/tui-root")
 	})
-	sendKeys(f.tm, "e")
-	f.probe.waitText(t, " tools · / filters")
+	f.explore()
 	f.callTool("get-roots-list", nil)
 	f.answer("get-roots-list", "(2 total)", "file:///srv/tui-root")
 }
@@ -222,13 +220,9 @@ func (f *questionFlow) answerTSQuestions() {
 // defaults) and its SEP-1330 enums (every enum kind, chosen by keys).
 func TestQuestionsConformanceLegacy(t *testing.T) {
 	f := startQuestionFlow(t, []string{peertest.GoSDKConformance(t)}, proto.ProtocolVersion20251125, nil)
-	sendKeys(f.tm, "e")
-	f.probe.waitText(t, " tools · / filters")
+	f.explore()
 
-	f.callTool("test_elicitation_sep1034_defaults", nil)
-	f.probe.waitText(t, "Question · elicitation · form · request ", "John Doe")
-	sendKeys(f.tm, "ctrl+s")
-	f.answer("test_elicitation_sep1034_defaults", "action=accept", "age:30 name:John Doe score:95.5 status:active verified:true")
+	f.answerSEP1034Defaults()
 
 	f.callTool("test_elicitation_sep1330_enums", nil)
 	f.probe.waitText(t, "Question · elicitation · form · request ", "legacyEnum")
@@ -248,6 +242,23 @@ func TestQuestionsConformanceLegacy(t *testing.T) {
 	f.quit()
 }
 
+// explore opens the explorer on the whole list of tools.
+func (f *questionFlow) explore() {
+	f.t.Helper()
+	sendKeys(f.tm, "e")
+	f.probe.waitText(f.t, " tools · / filters")
+}
+
+// answerSEP1034Defaults calls the conformance server's SEP-1034 tool in the
+// open explorer and accepts its form as prefilled with the defaults.
+func (f *questionFlow) answerSEP1034Defaults() {
+	f.t.Helper()
+	f.callTool("test_elicitation_sep1034_defaults", nil)
+	f.probe.waitText(f.t, "Question · elicitation · form · request ", "John Doe")
+	sendKeys(f.tm, "ctrl+s")
+	f.answer("test_elicitation_sep1034_defaults", "action=accept", "age:30 name:John Doe score:95.5 status:active verified:true")
+}
+
 // TestQuestionsMRTRRounds: against the Go SDK conformance server in the
 // 2026-07-28 era, a tool that asks twice through input_required results is
 // answered by keys in the same overlay (each question names the input and
@@ -264,8 +275,7 @@ func (f *questionFlow) answerMRTRRounds() {
 	t := f.t
 	t.Helper()
 	const tool = "test_input_required_result_multi_round"
-	sendKeys(f.tm, "e")
-	f.probe.waitText(t, " tools · / filters")
+	f.explore()
 	f.callTool(tool, nil)
 	f.probe.waitText(t, `input "step1" of the input_required result of request `, "Step 1: What is your name?")
 	sendText(f.tm, "Ada")

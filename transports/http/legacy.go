@@ -3,8 +3,10 @@ package mcphttp
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -103,6 +105,23 @@ func (t *Transport) endpointURL(data string) (*url.URL, error) {
 		return nil, fmt.Errorf("the endpoint event names %s, another origin than %s://%s: refused", u.Redacted(), t.url.Scheme, t.url.Host)
 	}
 	return u, nil
+}
+
+// legacySession is the session a legacy endpoint names: HTTP+SSE has no
+// session header, and the servers name the session in the endpoint's
+// query instead, as sessionId (the TypeScript SDK, mcp-go) or sessionid
+// (the Go SDK). "" when it names none.
+func legacySession(endpoint *url.URL) string {
+	if endpoint == nil {
+		return ""
+	}
+	q := endpoint.Query()
+	for _, k := range slices.Sorted(maps.Keys(q)) {
+		if strings.EqualFold(k, "sessionId") && q.Get(k) != "" {
+			return q.Get(k)
+		}
+	}
+	return ""
 }
 
 // legacyEndpoint is where to POST in the legacy transport, or nil when

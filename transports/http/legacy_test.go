@@ -110,8 +110,8 @@ func TestLegacyRelativeEndpoint(t *testing.T) {
 			t.Errorf("POST %s in session %q", p.Path, p.Header.Get(headerSession))
 		}
 	}
-	if got := s.LinkState(); got.Transport != "HTTP+SSE" {
-		t.Errorf("LinkState = %+v", got)
+	if got := s.LinkState(); got.Transport != "HTTP+SSE" || got.SessionID != "42" {
+		t.Errorf("LinkState = %+v, want HTTP+SSE in the endpoint's session 42", got)
 	}
 	if s.ProtocolVersion() != proto.ProtocolVersion20241105 {
 		t.Errorf("version %q", s.ProtocolVersion())
@@ -131,6 +131,33 @@ func TestLegacyAbsoluteEndpoint(t *testing.T) {
 	}
 	if p := l.requests(method(http.MethodPost)); len(p) == 0 || p[0].Path != "/elsewhere/post?x=1" {
 		t.Fatalf("POSTs: %+v", p)
+	}
+	if got := s.LinkState().SessionID; got != "" {
+		t.Errorf("an endpoint that names no session gives the session %q", got)
+	}
+}
+
+// The session a legacy endpoint names is its sessionId query parameter,
+// however the server spells the name.
+func TestLegacySession(t *testing.T) {
+	for endpoint, want := range map[string]string{
+		"/message?sessionId=232ceab4":                          "232ceab4",
+		"/greeter1?sessionid=R2J5":                             "R2J5",
+		"http://localhost:1/api/t/message?sessionId=a%2Fb&x=1": "a/b",
+		"/message?session=1":                                   "",
+		"/message?sessionId=":                                  "",
+		"/message":                                             "",
+	} {
+		u, err := url.Parse(endpoint)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := legacySession(u); got != want {
+			t.Errorf("legacySession(%s) = %q, want %q", endpoint, got, want)
+		}
+	}
+	if got := legacySession(nil); got != "" {
+		t.Errorf("legacySession(nil) = %q", got)
 	}
 }
 

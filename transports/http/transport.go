@@ -181,18 +181,22 @@ func (t *Transport) Done() <-chan struct{} { return t.life.Done() }
 func (t *Transport) Err() error { return t.life.Err() }
 
 // LinkState says which transport of the family is in use and the session
-// id the server gave.
+// id the server gave: the Mcp-Session-Id of Streamable HTTP, or the
+// session the legacy endpoint names (legacySession).
 func (t *Transport) LinkState() client.LinkState {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	kind := "Streamable HTTP"
+	kind, session := "Streamable HTTP", t.session
 	switch {
 	case t.cfg.Mode == ModeTools:
 		kind = "tools-http"
 	case t.legacy != nil || t.cfg.Mode == ModeLegacySSE:
 		kind = "HTTP+SSE"
 	}
-	return client.LinkState{Dialect: proto.DialectMCP, Encoding: "json", Transport: kind, SessionID: t.session}
+	if t.legacy != nil {
+		session = legacySession(t.legacy.endpoint)
+	}
+	return client.LinkState{Dialect: proto.DialectMCP, Encoding: "json", Transport: kind, SessionID: session}
 }
 
 // warnf tells the user something worth knowing that is not an error.
