@@ -78,3 +78,19 @@ func TestToolsWarnsOfInvalidToolHeaders(t *testing.T) {
 		t.Errorf("stderr:\n%s", r.stderr)
 	}
 }
+
+// mcpscope script refuses a tool step whose x-mcp-header annotations are
+// invalid, naming --insist, and sends it with --insist, as call does.
+func TestScriptInvalidToolHeadersRefusedUntilInsist(t *testing.T) {
+	url := startParamDemo(t)
+	args := `{"tenant":"a","org":"b"}`
+	r := mcpscope(t, "script", "--tool", "route_clash", "--args", args, url)
+	r.mustExit(t, ExitProtocol)
+	if !strings.Contains(r.stderr, `declares invalid x-mcp-header annotations`) || !strings.Contains(r.stderr, "--insist sends it anyway") {
+		t.Errorf("refusal:\n%s", r.stderr)
+	}
+	r = mcpscope(t, "script", "--insist", "--tool", "route_clash", "--args", args, url)
+	if got := toolText(t, r); got != `org="b" tenant="a"` {
+		t.Errorf("insisted route_clash: %q\n%s", got, r.stderr)
+	}
+}

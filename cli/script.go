@@ -9,6 +9,7 @@ import (
 func newScriptCommand() *cobra.Command {
 	f := &runFlags{}
 	var tool, args string
+	var insist bool
 	cmd := &cobra.Command{
 		Use:   "script [flags] TARGET --answers FILE [--tool NAME] [--args JSON]",
 		Short: "Walk wizards and elicitations headless, answering from a file",
@@ -42,7 +43,7 @@ func newScriptCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			s := &script{steps: steps, prompts: promptAnswers{list: answers.Interaction}}
+			s := &script{steps: steps, prompts: promptAnswers{list: answers.Interaction}, insist: insist}
 			return f.execute(cmd.Context(), target, streamsOf(cmd), s.run)
 		},
 	}
@@ -50,5 +51,6 @@ func newScriptCommand() *cobra.Command {
 	cmd.Flags().Lookup("answers").Usage = "answer the server's prompts and questions, and take steps, from a JSON or YAML `FILE`"
 	cmd.Flags().StringVar(&tool, "tool", "", "run the tool `NAME` first (interactively when the server supports it)")
 	cmd.Flags().StringVar(&args, "args", "", "the arguments of --tool: a `JSON` object")
+	cmd.Flags().BoolVar(&insist, insistFlag, false, "send tools/call steps even when the tool's x-mcp-header annotations are invalid (2026-07-28 over HTTP), without their Mcp-Param headers")
 	return cmd
 }

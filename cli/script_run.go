@@ -16,6 +16,9 @@ type script struct {
 
 	discovered  bool // the server's interactivity is known
 	interactive bool
+	// insist sends tools/call steps of tools whose x-mcp-header
+	// annotations are invalid all the same (--insist).
+	insist bool
 }
 
 // run does every step in order, printing each result as soon as it is
@@ -36,11 +39,11 @@ func (s *script) run(ctx context.Context, r *run) error {
 // step does one step and returns the JSON it prints.
 func (s *script) step(ctx context.Context, r *run, st ScriptStep) (json.RawMessage, error) {
 	if st.Method != "" {
-		var params any
+		var params json.RawMessage
 		if isPresent(st.Params) {
 			params = st.Params
 		}
-		return r.call(ctx, st.Method, params)
+		return r.callOrInsist(ctx, st.Method, params, s.insist)
 	}
 	interactive, err := s.isInteractive(ctx, r)
 	if err != nil {
@@ -56,5 +59,5 @@ func (s *script) step(ctx context.Context, r *run, st ScriptStep) (json.RawMessa
 	if err != nil {
 		return nil, err
 	}
-	return r.call(ctx, proto.MethodToolsCall, params)
+	return r.callOrInsist(ctx, proto.MethodToolsCall, params, s.insist)
 }
