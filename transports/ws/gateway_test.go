@@ -260,7 +260,7 @@ func TestGatewayTableBound(t *testing.T) {
 	if len(g.streams) != maxGatewayStreams {
 		t.Errorf("%d streams remembered", len(g.streams))
 	}
-	if _, err := g.chunk(first, incoming, 0); err == nil || !strings.Contains(err.Error(), "unknown stream") {
+	if _, _, err := g.chunk(first, incoming, 0); err == nil || !strings.Contains(err.Error(), "unknown stream") {
 		t.Errorf("the oldest stream is still known: %v", err)
 	}
 }
