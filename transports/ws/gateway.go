@@ -87,7 +87,7 @@ func (t *Transport) track(dir capture.Dir, m *proto.StreamMessage) (*gwStream, e
 	case proto.StreamStart:
 		s, err := t.gw.open(t.cfg.Conn, m.ID, dir, m.Meta)
 		if l, ok := t.cfg.Sink.(capture.StreamLabeler); ok && err == nil {
-			l.LabelStream(s.key, streamLabel(m.Meta))
+			l.LabelStream(s.key, capture.StreamLabel{Text: streamLabel(m.Meta), ID: m.ID.String(), Opener: dir})
 		}
 		return s, err
 	case proto.StreamChunk:

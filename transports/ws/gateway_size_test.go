@@ -15,7 +15,7 @@ import (
 func streamOf(t *testing.T, st *capture.Store, label string) capture.StreamStats {
 	t.Helper()
 	for _, s := range st.Streams() {
-		if s.Label == label {
+		if s.Label.Text == label {
 			return s
 		}
 	}
