@@ -59,6 +59,42 @@ func TestExploreStartsAGatewayStream(t *testing.T) {
 	}
 }
 
+// The stream's picker goes above the directory it starts in with ←, and
+// takes a typed path: ctrl+l opens it at the directory shown, tab
+// completes a name, enter uploads the file.
+func TestExploreStreamPickerTypedPath(t *testing.T) {
+	m, r, _ := demoModel(t)
+	calls := make(chan streamCall, 1)
+	m.host.Stream = func(_ context.Context, method, upload string) (json.RawMessage, error) {
+		calls <- streamCall{method, upload}
+		return json.RawMessage(`{"totalChunks":1,"totalBytes":1500}`), nil
+	}
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "start"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "upload.bin"), make([]byte, 1500), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x := openExplorerLoaded(t, r)
+	x.pick.dir = filepath.Join(dir, "start")
+	r.Press("/")
+	r.TypeText("echo")
+	r.Press("enter", "S", "left")
+	r.Until("the parent of the start", func() bool { return strings.Contains(r.ScreenText(), "upload.bin") })
+	r.Press("ctrl+l")
+	r.TypeText("up")
+	r.Press("tab")
+	if s := r.ScreenText(); !strings.Contains(s, "path> "+filepath.Join(dir, "upload.bin")) {
+		t.Fatalf("tab did not complete the path:\n%s", s)
+	}
+	r.Press("enter")
+	r.Until("the stream's answer", func() bool { return x.mode == modeOutcome })
+	if c := <-calls; c.method != "echo" || c.upload != filepath.Join(dir, "upload.bin") {
+		t.Errorf("stream ran %+v", c)
+	}
+}
+
 // Without a link that streams, S does nothing; ctrl+s in the picker runs
 // the stream with no file, ctrl+x stops it in flight and the answer says
 // it was cancelled.
