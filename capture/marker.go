@@ -37,10 +37,10 @@ func (t tee) SetStreamSize(key StreamKey, size int64) {
 
 // StreamLabeler is a Sink that also takes a stream's label: what the
 // stream is in the words of its own protocol (a gateway stream's method,
-// name and MIME type). The Store is one; a Tee forwards labels to every
-// sink it holds that is one.
+// name and MIME type, its GUID and who opened it). The Store is one; a
+// Tee forwards labels to every sink it holds that is one.
 type StreamLabeler interface {
-	LabelStream(key StreamKey, label string)
+	LabelStream(key StreamKey, label StreamLabel)
 }
 
 var (
@@ -49,7 +49,7 @@ var (
 )
 
 // LabelStream forwards the label to every sink of the tee that takes labels.
-func (t tee) LabelStream(key StreamKey, label string) {
+func (t tee) LabelStream(key StreamKey, label StreamLabel) {
 	for _, k := range t {
 		if l, ok := k.(StreamLabeler); ok {
 			l.LabelStream(key, label)

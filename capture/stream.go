@@ -58,7 +58,8 @@ type StreamStats struct {
 	Bytes    int64       // payload bytes seen, header bytes excluded
 	Chunks   int64       // chunk frames seen
 	Size     int64       // total size the peer announced (SetStreamSize); -1 when unknown
-	Label    string      // what the stream is, in its protocol's words (LabelStream); "" when none
+	Label    StreamLabel // what the stream is, in its protocol's words (LabelStream); zero when none
+	Duplex   bool        // chunks went both ways
 	First    time.Time   // time of the first chunk
 	Last     time.Time   // time of the latest chunk
 	Ended    time.Time   // when it was marked done, error or reset; zero while open
@@ -67,6 +68,16 @@ type StreamStats struct {
 	TailLen  int         // bytes StreamTail returns
 	Frames   int         // chunks held as Frames (those carrying the head)
 	FirstSeq uint64      // Seq of the first chunk held as a Frame; 0 when none
+}
+
+// StreamLabel is what a transport says of a stream in its protocol's own
+// words: what the stream carries and, where the protocol names a stream
+// by an id of its own rather than by its key (seed 003's gateway), that
+// id and the side that opened the stream.
+type StreamLabel struct {
+	Text   string // a gateway stream's method, name and MIME type
+	ID     string // the stream's own id (a gateway stream's GUID); "" when its key names it
+	Opener Dir    // the side that opened the stream; meaningful with an ID
 }
 
 // Elapsed is the time from the first chunk to the latest chunk or the end.
@@ -94,6 +105,7 @@ type streamRecord struct {
 	stats  StreamStats
 	order  uint64 // creation order, for Streams
 	active uint64 // store tick of the latest activity, for forgetting
+	ways   uint8  // the directions its chunks went, a bit each
 	head   headBuffer
 	tail   TailRing
 }
@@ -101,6 +113,7 @@ type streamRecord struct {
 // snapshot returns the stats with the derived fields filled in.
 func (r *streamRecord) snapshot() StreamStats {
 	s := r.stats
+	s.Duplex = r.ways == 1<<Out|1<<In
 	s.HeadLen = len(r.head.buf)
 	s.TailLen = r.tail.len()
 	if d := s.Last.Sub(s.First); d > 0 {
@@ -120,6 +133,7 @@ func (r *streamRecord) ingest(f *Frame) bool {
 		r.stats.Last = f.Time
 	}
 	r.stats.Chunks++
+	r.ways |= 1 << (f.Dir & 1)
 	inHead := r.stats.Frames == 0 ||
 		r.stats.Bytes < int64(r.head.limit) && r.stats.Frames < maxHeadFrames
 	seen := 0
@@ -237,9 +251,10 @@ func (s *Store) MarkStream(key StreamKey, state StreamState, err error) {
 const maxStreamLabel = 256
 
 // LabelStream records what a stream is (a gateway stream's method, name
-// and MIME type), cut to 256 bytes on a character boundary.
-func (s *Store) LabelStream(key StreamKey, label string) {
-	label = clipAt(label, maxStreamLabel)
+// and MIME type, its GUID and who opened it), its words cut to 256 bytes
+// each on a character boundary.
+func (s *Store) LabelStream(key StreamKey, label StreamLabel) {
+	label.Text, label.ID = clipAt(label.Text, maxStreamLabel), clipAt(label.ID, maxStreamLabel)
 	s.mu.Lock()
 	s.streamLocked(key).stats.Label = label
 	s.mu.Unlock()

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/doctor"
+	"github.com/mcpscope/mcpscope/transports/ws"
 	"github.com/spf13/cobra"
 )
 
@@ -76,8 +77,10 @@ func doctorConfig(plan *connectPlan, target Target) (doctor.Config, error) {
 		Origin:     f.origin,
 		CertHashes: r.certHashes,
 		Insecure:   f.insecure,
-		Connector:  doctorConnector{plan: plan, target: target},
-		Classify:   doctorClass,
+		// what the WebSocket transport of the target will offer
+		Subprotocols: ws.ModeOf(target.Transport).Subprotocols(),
+		Connector:    doctorConnector{plan: plan, target: target},
+		Classify:     doctorClass,
 	}, nil
 }
 

@@ -32,12 +32,7 @@ func newWSTransport(t Target, o TransportOptions) (client.Transport, error) {
 		Warn:         o.Warn,
 		Auth:         o.Auth,
 		Conn:         o.Conn,
-	}
-	switch t.Transport {
-	case "tools-ws":
-		cfg.Mode = ws.ModeTools
-	case "gateway":
-		cfg.Mode = ws.ModeGateway
+		Mode:         ws.ModeOf(t.Transport),
 	}
 	tr, err := ws.New(cfg)
 	if err != nil {

@@ -20,11 +20,13 @@ import (
 const defaultFileRows = 10
 
 // fileWidget answers a file prompt with the content of a file chosen in a
-// picker rooted at a start directory (or, with Options.PathOnly, with its
-// path).
+// picker that starts in a start directory (or, with Options.PathOnly, with
+// its path): ← goes to the parent directory, and a path can be typed
+// (file_path.go).
 type fileWidget struct {
 	*base
 	fp       filepicker.Model
+	typed    *pathInput // the typed path, while its input is open
 	root     string
 	limit    int64
 	pathOnly bool
@@ -49,23 +51,38 @@ func newFile(b *base, opts Options) *fileWidget {
 	if info, err := os.Stat(root); err != nil || !info.IsDir() {
 		b.notes = append(b.notes, fmt.Sprintf("The start directory %s cannot be listed.", root))
 	}
-	fp := filepicker.New()
-	fp.CurrentDirectory = root
-	for _, a := range w.accept {
-		fp.AllowedTypes = append(fp.AllowedTypes, a, strings.ToUpper(a))
-	}
-	fp.ShowPermissions = false
-	fp.AutoHeight = false
-	fp.Cursor = "›"
-	fp.KeyMap.Up, fp.KeyMap.Down = b.keys.Up, b.keys.Down
-	fp.KeyMap.Back, fp.KeyMap.Open, fp.KeyMap.Select = b.keys.Back, b.keys.Open, b.keys.Submit
-	fp.SetHeight(defaultFileRows)
+	fp := w.picker(root, defaultFileRows)
 	if cmd := fp.Init(); cmd != nil { // list the start directory now: a Widget has no Init
 		fp, _ = fp.Update(cmd())
 	}
 	w.fp = fp
 	w.restyle()
 	return w
+}
+
+// picker is a picker of dir, rows high, with the widget's keys and
+// accepted types; its Init lists dir.
+func (w *fileWidget) picker(dir string, rows int) filepicker.Model {
+	fp := filepicker.New()
+	fp.CurrentDirectory = dir
+	for _, a := range w.accept {
+		fp.AllowedTypes = append(fp.AllowedTypes, a, strings.ToUpper(a))
+	}
+	fp.ShowPermissions = false
+	fp.AutoHeight = false
+	fp.Cursor = "›"
+	fp.KeyMap.Up, fp.KeyMap.Down = w.keys.Up, w.keys.Down
+	fp.KeyMap.Back, fp.KeyMap.Open, fp.KeyMap.Select = w.keys.Back, w.keys.Open, w.keys.Submit
+	fp.SetHeight(rows)
+	return fp
+}
+
+// openDir shows dir in a picker of its own (its selection starts on its
+// first entry) and returns the command that lists it.
+func (w *fileWidget) openDir(dir string) tea.Cmd {
+	w.fp = w.picker(dir, w.fp.Height())
+	w.restyle()
+	return w.fp.Init()
 }
 
 // restyle gives the picker the widget's styles.
@@ -83,7 +100,8 @@ func (w *fileWidget) restyle() {
 
 // Update handles one message: ↑/↓ move, enter opens a directory or
 // chooses a file (read at once; a file that can be read answers), ←
-// returns to the parent directory (not above the start), esc cancels.
+// returns to the parent directory, / or ctrl+l opens the typed path, esc
+// cancels.
 func (w *fileWidget) Update(msg tea.Msg) (Action, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.BackgroundColorMsg:
@@ -92,9 +110,12 @@ func (w *fileWidget) Update(msg tea.Msg) (Action, tea.Cmd) {
 		return ActionNone, nil
 	case tea.KeyPressMsg:
 		switch {
+		case w.typed != nil:
+			return w.typePath(msg)
 		case key.Matches(msg, w.keys.Cancel):
 			return ActionCancel, nil
-		case key.Matches(msg, w.keys.Back) && filepath.Clean(w.fp.CurrentDirectory) == w.root:
+		case key.Matches(msg, w.keys.TypePath):
+			w.openPath(msg)
 			return ActionNone, nil
 		}
 	}
@@ -105,10 +126,15 @@ func (w *fileWidget) Update(msg tea.Msg) (Action, tea.Cmd) {
 		return w.choose(path), cmd
 	}
 	if ok, path := w.fp.DidSelectDisabledFile(msg); ok {
-		w.checked = true
-		w.invalid = fmt.Sprintf("%s is not one of the accepted types (%s)", filepath.Base(path), strings.Join(w.accept, ", "))
+		w.refuseType(path)
 	}
 	return ActionNone, cmd
+}
+
+// refuseType shows that the file at path is not of an accepted type.
+func (w *fileWidget) refuseType(path string) {
+	w.checked = true
+	w.invalid = fmt.Sprintf("%s is not one of the accepted types (%s)", filepath.Base(path), strings.Join(w.accept, ", "))
 }
 
 // choose reads the file at path (or, PathOnly, checks that it is a
@@ -194,9 +220,10 @@ func (w *fileWidget) Render(width, h int) string {
 	return w.frame(width, h, strings.Join(rules, " · "), w.body)
 }
 
-// body draws the directory line, the list and the chosen line in avail
-// lines.
-func (w *fileWidget) body(_ int, avail int) []string {
+// body draws the directory line, the typed path and its completions
+// while it is open, the list and the chosen line in avail lines of width
+// cells.
+func (w *fileWidget) body(width int, avail int) []string {
 	st := &w.styles
 	dir := w.fp.CurrentDirectory
 	if rel, err := filepath.Rel(w.root, dir); err == nil && !strings.HasPrefix(rel, "..") {
@@ -206,6 +233,9 @@ func (w *fileWidget) body(_ int, avail int) []string {
 		}
 	}
 	lines := []string{st.Muted.Render("in " + dir)}
+	if w.typed != nil {
+		lines = append(lines, w.typed.lines(w.base, width)...)
+	}
 	var tail []string
 	if w.chosen != "" {
 		tail = append(tail, st.Selected.Render(fmt.Sprintf("chosen: %s (%s)", w.chosen, byteSize(w.size))))
@@ -220,10 +250,14 @@ func (w *fileWidget) body(_ int, avail int) []string {
 	return append(lines, tail...)
 }
 
-// KeyMap returns the keys of a file prompt.
+// KeyMap returns the keys of a file prompt: the picker's, or the typed
+// path's while its input is open.
 func (w *fileWidget) KeyMap() help.KeyMap {
+	if w.typed != nil {
+		return typedKeys(keyhelp.Relabel(w.keys.Submit, "open / choose"), keyhelp.Relabel(w.keys.Cancel, "close the path"), w.keys.Complete)
+	}
 	return keyhelp.Map{
-		Short:     []key.Binding{keyhelp.Relabel(w.keys.Up, "previous"), keyhelp.Relabel(w.keys.Down, "next"), w.keys.Open, w.keys.Back, w.keys.Cancel},
+		Short:     []key.Binding{keyhelp.Relabel(w.keys.Up, "previous"), keyhelp.Relabel(w.keys.Down, "next"), w.keys.Open, w.keys.Back, w.keys.TypePath, w.keys.Cancel},
 		Essential: []key.Binding{w.keys.Open, w.keys.Cancel},
 	}
 }

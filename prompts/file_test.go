@@ -80,7 +80,7 @@ func TestFileChoose(t *testing.T) {
 	}
 }
 
-// Directories open with enter; ← goes back, but not above the start.
+// Directories open with enter; ← goes back to the parent.
 func TestFileDirectories(t *testing.T) {
 	dir, _ := fileTree(t)
 	w := newWidget(t, filePrompt, prompts.Options{Dir: dir})
@@ -88,10 +88,10 @@ func TestFileDirectories(t *testing.T) {
 	if out := goldentest.Plain(w.Render(60, 12)); !strings.Contains(out, "in ./sub") || !strings.Contains(out, "deep.json") {
 		t.Fatalf("enter on sub does not open it:\n%s", out)
 	}
-	press(t, w, "left", "left", "left")
+	press(t, w, "left")
 	out := goldentest.Plain(w.Render(60, 12))
 	if !strings.Contains(out, "in ./\n") || !strings.Contains(out, "data.csv") {
-		t.Fatalf("← does not return to the start, or leaves it:\n%s", out)
+		t.Fatalf("← does not return to the start:\n%s", out)
 	}
 	press(t, w, "enter")
 	if a := press(t, w, "enter"); a != prompts.ActionSubmit {

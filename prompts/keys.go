@@ -19,7 +19,9 @@ type KeyMap struct {
 	No         key.Binding // confirm: answer no at once
 	Switch     key.Binding // confirm: move between yes and no
 	Open       key.Binding // file: open a directory or choose a file
-	Back       key.Binding // file: the parent directory (not above the start)
+	Back       key.Binding // file: the parent directory
+	TypePath   key.Binding // file: type a path ("/" from the root, ctrl+l from the directory shown)
+	Complete   key.Binding // file: complete the typed path
 	Calendar   calendar.KeyMap
 }
 
@@ -37,6 +39,8 @@ func DefaultKeyMap() KeyMap {
 		Switch:     key.NewBinding(key.WithKeys("left", "right", "h", "l", "tab"), key.WithHelp("←/→", "switch")),
 		Open:       key.NewBinding(key.WithKeys("enter", "right", "l"), key.WithHelp("enter", "open / choose")),
 		Back:       key.NewBinding(key.WithKeys("left", "h", "backspace"), key.WithHelp("←", "parent directory")),
+		TypePath:   key.NewBinding(key.WithKeys("/", "ctrl+l"), key.WithHelp("/ ctrl+l", "type a path")),
+		Complete:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete")),
 		Calendar:   calendar.DefaultKeyMap(),
 	}
 }

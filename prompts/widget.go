@@ -59,8 +59,8 @@ const DefaultMaxFileSize = 10 << 20
 
 // Options configure the widgets New makes.
 type Options struct {
-	// Dir is the directory a file prompt starts in, and above which it
-	// does not go; "" means the working directory.
+	// Dir is the directory a file prompt starts in (its paths are shown
+	// relative to it); "" means the working directory.
 	Dir string
 	// MaxFileSize is the largest file a file prompt reads, in bytes; 0
 	// means DefaultMaxFileSize.

@@ -84,6 +84,7 @@ type line struct {
 	// mark, label, size, stream_rest
 	State  string `json:"state,omitempty"`
 	Label  string `json:"label,omitempty"`
+	Stream string `json:"stream,omitempty"` // label: the stream's own id (a gateway stream's GUID); dir: its opener
 	Total  int64  `json:"total,omitempty"`  // size: the announced size; stream_rest: payload bytes
 	Chunks int64  `json:"chunks,omitempty"` // stream_rest: chunks past the kept part
 

@@ -26,7 +26,7 @@ func validRecording(t testing.TB) []byte {
 	for range 3 {
 		w.Append(chunk(key, 'q', 100))
 	}
-	w.LabelStream(key, "out.bin")
+	w.LabelStream(key, capture.StreamLabel{Text: "out.bin"})
 	w.SetStreamSize(key, 300)
 	w.OpenSSE("http POST 1", capture.SSEStart{Kind: capture.SSEAnswer, Method: "tools/call", ReqID: "1"})
 	w.SSEEvent("http POST 1", 3, 40, "e1")

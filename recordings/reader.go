@@ -203,7 +203,10 @@ func decodeLine(b []byte) (*Record, error) {
 		rec.Kind, rec.Err = RecMark, l.Err
 		rec.State, err = streamStates.parse(l.State)
 	case kindLabel:
-		rec.Kind, rec.Label = RecLabel, l.Label
+		rec.Kind, rec.Label = RecLabel, capture.StreamLabel{Text: l.Label, ID: l.Stream}
+		if l.Stream != "" {
+			rec.Label.Opener, err = dirOf(l.Dir)
+		}
 	case kindSize:
 		rec.Kind, rec.Size = RecSize, l.Total
 	case kindRest:
@@ -242,18 +245,26 @@ func bytesOf(text *string, b64 []byte) []byte {
 	return b64
 }
 
+// dirOf reads a direction: "out" or "in".
+func dirOf(s string) (capture.Dir, error) {
+	switch s {
+	case "out":
+		return capture.Out, nil
+	case "in":
+		return capture.In, nil
+	}
+	return 0, fmt.Errorf("unknown direction %q", s)
+}
+
 // frameOf rebuilds a Frame from its line, its message decoded again from
 // the recorded bytes.
 func frameOf(l *line) (*capture.Frame, error) {
 	f := &capture.Frame{Time: time.Unix(0, l.T), Conn: l.Conn, Raw: bytesOf(l.Text, l.B64)}
-	switch l.Dir {
-	case "out":
-		f.Dir = capture.Out
-	case "in":
-		f.Dir = capture.In
-	default:
-		return nil, fmt.Errorf("unknown direction %q", l.Dir)
+	dir, err := dirOf(l.Dir)
+	if err != nil {
+		return nil, err
 	}
+	f.Dir = dir
 	kind, err := channelNames.parse(l.Ch)
 	if err != nil {
 		return nil, err

@@ -37,7 +37,7 @@ type Record struct {
 	Key   capture.StreamKey
 	State capture.StreamState // RecMark
 	Err   string              // RecMark: the error given with the mark
-	Label string              // RecLabel
+	Label capture.StreamLabel // RecLabel
 	Size  int64               // RecSize: announced size; RecRest: payload bytes; RecSSEEvent: event size
 	// RecRest: chunks counted past the cap, and the stream's last bytes
 	// (only on the stream's last RecRest).

@@ -193,6 +193,8 @@ func TestReplayFeedsTheStoreAsLive(t *testing.T) {
 	}
 	key := capture.StreamKey{Conn: "wt", ReqID: 2, Tag: 1}
 	sink.(capture.StreamMarker).MarkStream(key, capture.StreamDone, nil)
+	gateway := capture.StreamKey{Conn: "gateway", Tag: 1}
+	sink.(capture.StreamLabeler).LabelStream(gateway, capture.StreamLabel{Text: "out · a.bin", ID: "550e8400-e29b-41d4-a716-446655440000", Opener: capture.In})
 	_ = w.Close()
 	r, err := Open(path)
 	if err != nil {
@@ -214,5 +216,8 @@ func TestReplayFeedsTheStoreAsLive(t *testing.T) {
 	lst, _ := live.Stream(key)
 	if !ok || st.State != capture.StreamDone || st.Bytes != lst.Bytes || st.Chunks != lst.Chunks {
 		t.Errorf("stream %+v, live %+v", st, lst)
+	}
+	if gst, _ := store.Stream(gateway); gst.Label != (capture.StreamLabel{Text: "out · a.bin", ID: "550e8400-e29b-41d4-a716-446655440000", Opener: capture.In}) {
+		t.Errorf("the gateway stream's label replays as %+v", gst.Label)
 	}
 }

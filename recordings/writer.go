@@ -238,10 +238,14 @@ func (w *Writer) SetStreamSize(key capture.StreamKey, size int64) {
 	w.record(l, nil)
 }
 
-// LabelStream records what a stream is.
-func (w *Writer) LabelStream(key capture.StreamKey, label string) {
+// LabelStream records what a stream is: its words, and its own id and
+// opener when it has an id.
+func (w *Writer) LabelStream(key capture.StreamKey, label capture.StreamLabel) {
 	l := keyLine(kindLabel, key)
-	l.Label = label
+	l.Label, l.Stream = label.Text, label.ID
+	if label.ID != "" {
+		l.Dir = label.Opener.String()
+	}
 	w.record(l, nil)
 }
 
@@ -284,7 +288,7 @@ func (w *Writer) record(l line, after func(l *line)) {
 	if after != nil {
 		after(&l)
 	}
-	for _, t := range []*string{&l.Err, &l.Label, &l.Why, &l.LastID, &l.After, &l.Of, &l.Method, &l.ReqID} {
+	for _, t := range []*string{&l.Err, &l.Label, &l.Stream, &l.Why, &l.LastID, &l.After, &l.Of, &l.Method, &l.ReqID} {
 		*t = w.red.text(*t)
 	}
 	w.writeLocked(l)

@@ -126,7 +126,7 @@ func TestRedactionCoversEveryRecord(t *testing.T) {
 	}
 	w.Append(payload(strings.Repeat("x", 80) + secret)) // crosses the cap inside the secret
 	w.Append(payload("tail " + secret))
-	w.LabelStream(key, "upload of "+secret)
+	w.LabelStream(key, capture.StreamLabel{Text: "upload of " + secret})
 	w.MarkStream(key, capture.StreamError, errors.New("refused: "+secret))
 	w.SSEEvent("http GET 1", 0, 10, secret)
 	w.EndSSE("http GET 1", capture.SSEBroken, "cut after "+secret)

@@ -27,6 +27,9 @@ type detailPane struct {
 	width   int
 	dirty   bool
 	cancels int // the index's cancellations when the content was laid out
+	// streamOf looks up the stream a chunk belongs to (Store.Stream), to
+	// name a gateway stream by its GUID; nil names streams by their key.
+	streamOf func(capture.StreamKey) (capture.StreamStats, bool)
 }
 
 // newDetailPane returns an empty pane.
@@ -68,6 +71,11 @@ func (p *detailPane) prepare() {
 		return
 	}
 	in := detailInput{f: p.frame, dialect: p.dialect, st: p.st}
+	if p.frame.Chan.Kind == capture.Stream && p.streamOf != nil {
+		if s, ok := p.streamOf(capture.StreamKeyOf(p.frame)); ok && s.Label.ID != "" {
+			in.gateway = gatewayID(s)
+		}
+	}
 	if c, ok := p.x.lookup(p.frame); ok {
 		in.call = c
 	}

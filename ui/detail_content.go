@@ -28,6 +28,7 @@ type detailInput struct {
 	latency string
 	dialect proto.Dialect
 	st      *look.Styles
+	gateway string // the GUID and way of the gateway stream the frame is a chunk of; "" for any other frame
 }
 
 // detailContent lays out the detail of a frame for width w: metadata,
@@ -58,8 +59,12 @@ func metadata(in detailInput, w int) string {
 	if kept == 0 && len(f.Raw) > 0 {
 		kept = len(f.Raw)
 	}
+	channel := f.Chan.String()
+	if in.gateway != "" {
+		channel = "gateway stream " + in.gateway
+	}
 	head := []string{fmt.Sprintf("seq %d", f.Seq), f.Time.Format("2006-01-02 15:04:05.000"), f.Dir.String(),
-		"conn " + f.Conn, f.Chan.String(), fmt.Sprintf("%s (kept %s)", look.ByteSize(int64(f.Size)), look.ByteSize(int64(kept))), f.Enc.String()}
+		"conn " + f.Conn, channel, fmt.Sprintf("%s (kept %s)", look.ByteSize(int64(f.Size)), look.ByteSize(int64(kept))), f.Enc.String()}
 	var out []string
 	out = append(out, paintLines(in.st.Ink.Muted, fieldLines(head, w))...)
 	if m := f.Msg; m != nil {
@@ -162,7 +167,11 @@ func bodyView(in detailInput, w int) rowBlock {
 	case capture.HTTP:
 		return plainRows(strings.ReplaceAll(string(f.Raw), "\r", ""), w)
 	case capture.Stream:
-		return note(in.st.Ink.Muted, fmt.Sprintf("execution stream payload: %s in this frame; x shows the bytes", look.ByteSize(int64(len(bodyOf(f))))))
+		kind := "execution stream"
+		if in.gateway != "" {
+			kind = "gateway stream"
+		}
+		return note(in.st.Ink.Muted, fmt.Sprintf("%s payload: %s in this frame; x shows the bytes", kind, look.ByteSize(int64(len(bodyOf(f))))))
 	case capture.Datagram:
 		return datagramBody(in, w)
 	}

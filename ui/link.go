@@ -70,7 +70,7 @@ func (m *Model) dial() tea.Cmd {
 	dialect := state.Dialect
 	m.conn = connection{link: link, gen: gen, dialect: dialect}
 	m.traffic.dialect, m.detail.dialect = dialect, dialect
-	m.streams.http = carriesSSE(state)
+	m.streams.link = streamKindOf(state)
 	m.setPanes(panesOf(state))
 	m.status.note("connecting to " + m.cfg.Target)
 	ctx := m.ctx
@@ -203,7 +203,7 @@ func (s connSink) SetStreamSize(key capture.StreamKey, size int64) {
 }
 
 // LabelStream forwards what a stream is.
-func (s connSink) LabelStream(key capture.StreamKey, label string) {
+func (s connSink) LabelStream(key capture.StreamKey, label capture.StreamLabel) {
 	key.Conn += s.suffix
 	s.store.LabelStream(key, label)
 }

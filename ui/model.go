@@ -83,6 +83,7 @@ func New(cfg Config) *Model {
 	m.streams = newStreamsPane(x, m.styles)
 	m.datagrams = newDatagramsPane(&x.board, &x.progress, m.styles)
 	m.detail = newDetailPane(x, m.styles)
+	m.detail.streamOf = cfg.Store.Stream
 	m.hex = newHexPane(m.styles, m.keys)
 	m.stderr = newStderrPane(&x.stderr, m.styles)
 	m.input.SetStyles(st.Input)

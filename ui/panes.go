@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strings"
+
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
 )
@@ -44,7 +46,7 @@ func panesOf(state client.LinkState) paneSet {
 	if state.Transport != "" {
 		s[paneStderr] = false
 	}
-	if carriesSSE(state) || state.Transport == gatewayTransport {
+	if carriesSSE(state) || isGateway(state) {
 		s[paneStreams] = true
 	}
 	return s
@@ -53,6 +55,13 @@ func panesOf(state client.LinkState) paneSet {
 // gatewayTransport is the LinkState.Transport of seed 003's gateway,
 // whose StreamMessage streams the streams pane lists.
 const gatewayTransport = "gateway"
+
+// isGateway reports whether a link in state is seed 003's gateway, whether
+// or not the server chose a subprotocol ("gateway (mcp)").
+func isGateway(state client.LinkState) bool {
+	name, _, _ := strings.Cut(state.Transport, " (")
+	return name == gatewayTransport
+}
 
 // sseTransports are the transports (LinkState.Transport) whose streams
 // are SSE streams: the HTTP family.

@@ -133,6 +133,7 @@ func TestPanesOfNetworkLinks(t *testing.T) {
 		{client.LinkState{Dialect: proto.DialectMCP, Transport: "Streamable HTTP"}, true, false},
 		{client.LinkState{Dialect: proto.DialectMCP, Transport: "WebSocket (mcp)"}, false, false},
 		{client.LinkState{Dialect: proto.DialectMCP, Transport: "gateway"}, true, false},
+		{client.LinkState{Dialect: proto.DialectMCP, Transport: "gateway (mcp)"}, true, false},
 	} {
 		s := panesOf(tc.state)
 		if s[paneStreams] != tc.streams || s[paneStderr] != tc.stderr {

@@ -171,7 +171,7 @@ func (sv storeSave) write(st *capture.Store, path string) (int64, error) {
 			}
 		}
 		for _, s := range st.Streams() {
-			if s.Label != "" {
+			if s.Label != (capture.StreamLabel{}) {
 				w.LabelStream(s.Key, s.Label)
 			}
 			if s.Size >= 0 {

@@ -15,18 +15,20 @@ import (
 )
 
 // streamsPane lists the streams the store remembers, in two sections:
-// the execution streams (request id and tag, MIME type and how much the
-// store kept of a sampled stream, bytes and (from 100 columns) chunks so
-// far, rate, state, and a
-// progress bar when the peer announced the size), then the SSE streams of
-// an HTTP session (streams_sse.go). The first section's column header
-// stays on top; the selection runs over both sections' rows.
+// the execution streams and gateway streams (request id and tag, or a
+// gateway stream's short GUID and way (streams_gateway.go), MIME type and
+// how much the store kept of a sampled stream, bytes and (from 100
+// columns) chunks so far, rate, state, and a progress bar when the peer
+// announced the size), then the SSE streams of an HTTP session
+// (streams_sse.go). The first section's column header stays on top; the
+// selection runs over both sections' rows. The pane is named after what
+// it lists (streamKind).
 type streamsPane struct {
 	x      *index
 	st     *look.Styles
 	list   []capture.StreamStats // snapshot taken at the last refresh, oldest first
 	sse    []capture.SSEStats    // likewise, the SSE streams
-	http   bool                  // the link carries SSE streams: an empty pane says so
+	link   streamKind            // what the link carries: names an empty pane
 	sel    int                   // index into list, then sse
 	top    int                   // first line of the body below the header
 	rows   int
@@ -91,7 +93,7 @@ func (p *streamsPane) clamp() {
 	}
 }
 
-// selected returns the selected execution stream.
+// selected returns the selected execution or gateway stream.
 func (p *streamsPane) selected() (capture.StreamStats, bool) {
 	if p.sel < 0 || p.sel >= len(p.list) {
 		return capture.StreamStats{}, false
@@ -138,9 +140,10 @@ func (p *streamsPane) firstSeq() uint64 {
 	return 0
 }
 
-// Title names the pane with its counts, and says how much the store kept
-// of the selected execution stream when it sampled it, or why the
-// selected SSE stream broke or was cancelled.
+// Title names the pane after what it lists, with its counts, and says
+// how much the store kept of the selected stream when it sampled it and
+// the selected gateway stream's GUID and way, or why the selected SSE
+// stream broke or was cancelled.
 func (p *streamsPane) Title() string {
 	open := 0
 	for _, s := range p.list {
@@ -153,16 +156,16 @@ func (p *streamsPane) Title() string {
 			open++
 		}
 	}
-	name := "Execution streams"
-	switch {
-	case len(p.list) > 0 && len(p.sse) > 0:
-		name = "Streams"
-	case len(p.sse) > 0 || p.http:
-		name = "SSE streams"
-	}
-	title := fmt.Sprintf("%s · %d · %d open", name, p.count(), open)
-	if s, ok := p.selected(); ok && s.Sampled() {
-		title += fmt.Sprintf(" · %d/%d sampled: %s", s.Key.ReqID, s.Key.Tag, keptNote(s))
+	name := p.name()
+	title := fmt.Sprintf("%s%s · %d · %d open", strings.ToUpper(name[:1]), name[1:], p.count(), open)
+	if s, ok := p.selected(); ok {
+		ref := streamRef(s) + " " // an execution stream's, for its note
+		if s.Label.ID != "" {
+			title, ref = title+" · "+gatewayID(s), ""
+		}
+		if s.Sampled() {
+			title += " · " + ref + "sampled: " + keptNote(s)
+		}
 	}
 	if s, ok := p.selectedSSE(); ok && s.Why != "" {
 		title += " · " + look.OneLine(s.Conn+" "+s.State.String()+": "+s.Why)
@@ -179,17 +182,13 @@ func (p *streamsPane) Render(w, h int, focused bool) string {
 	ex := p.execColumns(w)
 	sse := sseColumnsFor(w)
 	var lines []string
-	if len(p.list) > 0 || !p.http && len(p.sse) == 0 {
+	if len(p.list) > 0 || p.link != sseStreams && len(p.sse) == 0 {
 		lines = append(lines, ex.header(p.st, w))
 	} else {
 		lines = append(lines, sse.header(p.st, w))
 	}
 	if p.count() == 0 {
-		empty := "no execution streams"
-		if p.http {
-			empty = "no SSE streams yet"
-		}
-		lines = append(lines, p.st.Ink.Muted.Paint(look.Cell(empty, w)))
+		lines = append(lines, p.st.Ink.Muted.Paint(look.Cell("no "+streamKindNames[p.link]+" yet", w)))
 	}
 	for l := p.top; len(lines) < h && p.rowAt(l) < p.count(); l++ {
 		switch i := p.rowAt(l); {
@@ -204,9 +203,11 @@ func (p *streamsPane) Render(w, h int, focused bool) string {
 	return strings.Join(look.PadLines(lines, w, h), "\n")
 }
 
-// execColumns are the widths of the execution streams' flexible columns;
-// chunks is 0 where the pane is too narrow to count them.
-type execColumns struct{ label, bar, chunks int }
+// execColumns are the widths of the execution and gateway streams'
+// columns that vary: the stream's (wider for a gateway stream's GUID and
+// way), its label's, its bar's, and its chunks', 0 where the pane is too
+// narrow to count them.
+type execColumns struct{ id, label, bar, chunks int }
 
 // chunksFrom is the pane width from which the chunk count has a column.
 const chunksFrom = 100
@@ -222,27 +223,42 @@ func (p *streamsPane) execColumns(w int) execColumns {
 	if w >= chunksFrom {
 		chunks = 7
 	}
-	return execColumns{label: max(w-(12+1+10+1+11+1+6+1)-barW-1-chunks-min(chunks, 1), 6), bar: barW, chunks: chunks}
+	id := 12
+	if p.listsGateway() {
+		id = gatewayIDWidth
+	}
+	return execColumns{id: id, label: max(w-(id+1+10+1+11+1+6+1)-barW-1-chunks-min(chunks, 1), 6), bar: barW, chunks: chunks}
 }
 
-// row lays one execution stream's cells out.
+// row lays one execution or gateway stream's cells out: request ids and
+// tags to the right, GUIDs to the left, so that they line up.
 func (c execColumns) row(id, mime, size, chunks, rt, state string) string {
-	row := look.CellRight(id, 12) + " " + look.Cell(mime, c.label) + " " + look.CellRight(size, 10) + " "
+	idCell := look.CellRight(id, c.id)
+	if c.id == gatewayIDWidth {
+		idCell = look.Cell(id, c.id)
+	}
+	row := idCell + " " + look.Cell(mime, c.label) + " " + look.CellRight(size, 10) + " "
 	if c.chunks > 0 {
 		row += look.CellRight(chunks, c.chunks) + " "
 	}
 	return row + look.CellRight(rt, 11) + " " + look.Cell(state, 6) + " "
 }
 
-// header is the execution streams' column header.
+// header is the execution and gateway streams' column header: a gateway
+// stream is named by its GUID, an execution stream by its request id and
+// tag.
 func (c execColumns) header(st *look.Styles, w int) string {
-	return st.Ink.Muted.Paint(look.Cell(c.row("req/tag", "type", "bytes", "chunks", "rate", "state"), w))
+	id := "req/tag"
+	if c.id == gatewayIDWidth {
+		id = "stream"
+	}
+	return st.Ink.Muted.Paint(look.Cell(c.row(id, "type", "bytes", "chunks", "rate", "state"), w))
 }
 
-// execRow draws execution stream i.
+// execRow draws stream i, an execution or a gateway stream.
 func (p *streamsPane) execRow(c execColumns, i, w int, focused bool) string {
 	s := p.list[i]
-	text := c.row(fmt.Sprintf("%d/%d", s.Key.ReqID, s.Key.Tag), p.label(s, c.label), look.ByteSize(s.Bytes), strconv.FormatInt(s.Chunks, 10), look.Rate(s.Rate), s.State.String())
+	text := c.row(streamRef(s), p.label(s, c.label), look.ByteSize(s.Bytes), strconv.FormatInt(s.Chunks, 10), look.Rate(s.Rate), s.State.String())
 	bar := strings.Repeat(" ", c.bar)
 	if s.Size >= 0 && c.bar > 0 {
 		bar = p.bar.ViewAs(fraction(s.Bytes, s.Size))
@@ -257,7 +273,7 @@ func (p *streamsPane) execRow(c execColumns, i, w int, focused bool) string {
 // much of it the store kept when it sampled the stream ("256.0 KiB of
 // 1.0 MiB kept", or "256.0 KiB kept" when that does not fit).
 func (p *streamsPane) label(s capture.StreamStats, w int) string {
-	mime := cmp.Or(s.Label, p.x.mimes[s.Key])
+	mime := cmp.Or(s.Label.Text, p.x.mimes[s.Key])
 	if !s.Sampled() {
 		return cmp.Or(mime, "-")
 	}

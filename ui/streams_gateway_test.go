@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -10,11 +11,13 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/demo"
 	demows "github.com/mcpscope/mcpscope/demo/ws"
 	"github.com/mcpscope/mcpscope/internal/goldentest"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/transports/ws"
+	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // seedStream is seed 003's example stream id.
@@ -136,23 +139,106 @@ func (g *gatewayRun) download(meta *proto.StreamMeta, end string) {
 	}
 }
 
+// stableGUIDs replaces in s the GUIDs the store's gateway streams were
+// given at random (all but seed 003's example), whole and short, with
+// stable ones in the order of the streams, so that a golden holds still.
+func stableGUIDs(st *capture.Store, s string) string {
+	n := 0
+	for _, ss := range st.Streams() {
+		if id := ss.Label.ID; id != "" && id != seedStream.String() {
+			n++
+			stable := fmt.Sprintf("%08d-0000-4000-8000-000000000000", n)
+			s = strings.ReplaceAll(strings.ReplaceAll(s, id, stable), id[:8], stable[:8])
+		}
+	}
+	return s
+}
+
 // TestStreamsListGateway: gateway streams captured by the real transport
-// are rows of the streams pane: method · name · MIME type from the start's
-// meta, bytes, chunks, rate, state, and a progress bar against the
-// announced totalSize (half of the upload, all of the download); a stream
-// without a size shows its duration.
+// are rows of the streams pane: each named by its short GUID and its way
+// (up for the client's, down for the server's), method · name · MIME type
+// from the start's meta, bytes, chunks, rate, state, and a progress bar
+// against the announced totalSize (half of the upload, all of the
+// download); a stream without a size shows its duration. The pane is
+// "Gateway streams" and its title gives the selected stream's whole GUID.
 func TestStreamsListGateway(t *testing.T) {
-	m := newTestModel(t, gatewayStore(t), 160, 40)
+	st := gatewayStore(t)
+	m := newTestModel(t, st, 160, 40)
 	m.Update(refreshMsg{at: t0})
 	m.streams.picked, m.streams.sel, m.streams.top = true, 0, 0 // the first row on top
 	body := m.streams.Render(140, 9, true)
-	for _, want := range []string{"system_binary_streams_in · photo.jpg · image/jpeg", "system_binary_streams_out · demo.bin · application/octet-stream",
-		"system_text_streams_out · values.json · application/json", "misbehave · error_mid_stream · application/octet-stream"} {
-		if !strings.Contains(body, want) {
-			t.Errorf("no row labelled %q:\n%s", want, body)
+	for _, want := range []string{"550e8400 up     system_binary_streams_in · photo.jpg · image/jpeg", " down   system_binary_streams_out · demo.bin · application/octet-",
+		" down   system_text_streams_out · values.json · application/json", " down   misbehave · error_mid_stream · application/octet-stream"} {
+		if !strings.Contains(goldentest.Plain(body), want) {
+			t.Errorf("no row reads %q:\n%s", want, body)
 		}
 	}
-	golden(t, "streams_gateway", m.streams.Title()+"\n"+body)
+	title := m.streams.Title()
+	if want := "Gateway streams · 7 · 1 open · 550e8400-e29b-41d4-a716-446655440000 up"; title != want {
+		t.Errorf("title %q, want %q", title, want)
+	}
+	golden(t, "streams_gateway", stableGUIDs(st, title+"\n"+body))
+}
+
+// TestStreamsGatewayDetail: enter on a gateway stream's row opens the
+// detail of its first chunk, which names the stream by its whole GUID and
+// its way, not by the request id and tag a gateway stream does not have.
+func TestStreamsGatewayDetail(t *testing.T) {
+	st := gatewayStore(t)
+	m := newTestModel(t, st, 160, 45)
+	var out capture.StreamStats
+	for i, s := range st.Streams() {
+		if s.Label.Text == "system_binary_streams_out · demo.bin · application/octet-stream" {
+			out, m.streams.picked, m.streams.sel = s, true, i
+		}
+	}
+	m.setFocus(paneStreams)
+	press(m, "enter")
+	detail := goldentest.Plain(m.detail.Render(150, 12, true))
+	for _, want := range []string{"gateway stream " + out.Label.ID + " down", "gateway stream payload: 1.0 KiB in this frame"} {
+		if !strings.Contains(detail, want) {
+			t.Errorf("the detail does not say %q:\n%s", want, detail)
+		}
+	}
+	if strings.Contains(detail, "stream 0/") {
+		t.Errorf("the detail names the gateway stream by request id and tag:\n%s", detail)
+	}
+}
+
+// TestStreamsPaneNamesItsStreams: the pane is named after what it lists,
+// by the link while it lists nothing (execution streams on MCP-Flow,
+// gateway streams on a gateway whichever subprotocol it chose, SSE streams
+// over HTTP) and by its rows once it has some; a stream whose chunks
+// went both ways on one GUID is duplex.
+func TestStreamsPaneNamesItsStreams(t *testing.T) {
+	styles := look.NewStyles(true)
+	for _, c := range []struct {
+		state        client.LinkState
+		title, empty string
+	}{
+		{client.LinkState{Dialect: proto.DialectMCPFlow}, "Execution streams · 0 · 0 open", "no execution streams yet"},
+		{client.LinkState{Dialect: proto.DialectMCP, Transport: "gateway (mcp)"}, "Gateway streams · 0 · 0 open", "no gateway streams yet"},
+		{client.LinkState{Dialect: proto.DialectMCP, Transport: "Streamable HTTP"}, "SSE streams · 0 · 0 open", "no SSE streams yet"},
+	} {
+		p := newStreamsPane(newIndex(), &styles)
+		p.link = streamKindOf(c.state)
+		if body := goldentest.Plain(p.Render(100, 3, true)); p.Title() != c.title || !strings.Contains(body, c.empty) {
+			t.Errorf("%q: title %q, body\n%s\nwant %q and %q", c.state.Transport, p.Title(), body, c.title, c.empty)
+		}
+	}
+	st := capture.NewStore(capture.Config{})
+	key := capture.StreamKey{Conn: "gateway", Tag: 1}
+	st.LabelStream(key, capture.StreamLabel{Text: "system_binary_streams_duplex", ID: seedStream.String(), Opener: capture.Out})
+	for _, dir := range []capture.Dir{capture.Out, capture.In} {
+		f := streamChunk(t0, 0, 1, []byte("echo"))
+		f.Conn, f.Dir = "gateway", dir
+		st.Append(f)
+	}
+	p := newStreamsPane(newIndex(), &styles)
+	p.update(st.Streams(), nil)
+	if body := goldentest.Plain(p.Render(120, 3, true)); p.Title() != "Gateway streams · 1 · 1 open · "+seedStream.String()+" duplex" || !strings.Contains(body, "550e8400 duplex system_binary_streams_duplex") {
+		t.Errorf("title %q, body\n%s", p.Title(), body)
+	}
 }
 
 // TestHexGatewayChunk: the hex pane of a binary chunk the gateway

@@ -54,7 +54,7 @@ func addSSEStreams(t *testing.T, st *capture.Store) {
 func TestStreamsListSSE(t *testing.T) {
 	st := capture.NewStore(capture.Config{})
 	m := newTestModel(t, st, 140, 40)
-	m.streams.http = true
+	m.streams.link = sseStreams
 	addSSEStreams(t, st)
 	m.Update(refreshMsg{at: t0})
 	title := m.streams.Title()

@@ -2,8 +2,6 @@ package doctor
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -181,40 +179,4 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
-}
-
-// probeUpgrade asks for the WebSocket upgrade with the subprotocol "mcp"
-// and judges the answer.
-func (w *walk) probeUpgrade(ctx context.Context, client *http.Client) (string, *challenge, error) {
-	req, err := w.newRequest(ctx, http.MethodGet, nil)
-	if err != nil {
-		return "", nil, err
-	}
-	var key [16]byte
-	_, _ = rand.Read(key[:])
-	req.Header.Set("Connection", "Upgrade")
-	req.Header.Set("Upgrade", "websocket")
-	req.Header.Set("Sec-WebSocket-Version", "13")
-	req.Header.Set("Sec-WebSocket-Key", base64.StdEncoding.EncodeToString(key[:]))
-	req.Header.Set("Sec-WebSocket-Protocol", "mcp")
-	resp, err := client.Do(req)
-	if err != nil {
-		return "", nil, fmt.Errorf("upgrading %s: %w", w.cfg.URL.Redacted(), err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusSwitchingProtocols {
-		detail, ch, err := judgeHTTP("GET", resp, w.cfg.Origin, false)
-		if err != nil || ch != nil {
-			return detail, ch, err
-		}
-		return "", nil, fail(Connection, "check that the URL is a WebSocket endpoint", "the server answered %s, not 101 Switching Protocols", resp.Status)
-	}
-	switch chosen := resp.Header.Get("Sec-WebSocket-Protocol"); chosen {
-	case "mcp":
-		return `101 Switching Protocols, subprotocol "mcp"`, nil, nil
-	case "":
-		return `101 Switching Protocols, no subprotocol chosen (offered "mcp")`, nil, nil
-	default:
-		return "", nil, fail(Protocol, `the server must choose the subprotocol "mcp" it was offered`, "the server chose the subprotocol %q, not \"mcp\"", chosen)
-	}
 }

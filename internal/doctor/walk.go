@@ -31,6 +31,10 @@ type Config struct {
 	Origin     string
 	CertHashes []string
 	Insecure   bool
+	// Subprotocols are the WebSocket subprotocols the upgrade offers, as
+	// the real transport offers them ("mcp" for ws and gateway, none for
+	// tools-ws): the probe asks for what the connection will.
+	Subprotocols []string
 	// Connector builds the real transport and session for the handshake
 	// and tools/list steps.
 	Connector Connector

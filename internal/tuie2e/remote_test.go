@@ -58,7 +58,8 @@ func callEcho(p *tmuxPane, text string) {
 // tool in the explorer opens a picker of the working directory's files
 // and runs a gateway stream on a connection of its own. With no file
 // (ctrl+s) system_binary_streams_out downloads, the server's summary is the
-// answer, and the streams pane lists the server's stream by its method;
+// answer, and the streams pane lists the server's stream, its way down, by
+// its method;
 // with a file picked, system_binary_streams_in uploads it, and the answer
 // on screen is the server's sha256 and size of what arrived.
 func testGatewayStream(t *testing.T, bin string) {
@@ -75,7 +76,7 @@ func testGatewayStream(t *testing.T, bin string) {
 	p.keys("C-s")
 	p.waitFor("stream system_binary_streams_out · answer", `"totalBytes"`)
 	p.escapeUntilGone("Explorer ·")
-	p.waitFor("gateway start", "0/2 system_binary_strea", "1.0 MiB")
+	p.waitFor("gateway start", "Gateway streams ·", " down   system_binary_st", "1.0 MiB")
 
 	pickStreamTool(p, "binary_streams_in")
 	p.keys("Enter")

@@ -89,6 +89,8 @@ type jsonEvent struct {
 	State  string  `json:"state,omitempty"`
 	Error  string  `json:"error,omitempty"`
 	Label  string  `json:"label,omitempty"`
+	Stream string  `json:"stream_id,omitempty"` // stream_label: the stream's own id
+	Opener string  `json:"dir,omitempty"`       // stream_label: who opened it, with a stream_id
 	Size   *int64  `json:"size,omitempty"`
 	Chunks *int64  `json:"chunks,omitempty"`
 	Bytes  *int64  `json:"bytes,omitempty"`
@@ -254,7 +256,10 @@ func eventObject(rec *recordings.Record) jsonEvent {
 		o.State, o.Error = rec.State.String(), rec.Err
 	case recordings.RecLabel:
 		stream(KindStreamLabel)
-		o.Label = rec.Label
+		o.Label, o.Stream = rec.Label.Text, rec.Label.ID
+		if rec.Label.ID != "" {
+			o.Opener = rec.Label.Opener.String()
+		}
 	case recordings.RecSize:
 		stream(KindStreamSize)
 		o.Size = &rec.Size

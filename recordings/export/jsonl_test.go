@@ -87,7 +87,7 @@ func TestJSONLHoldsEveryRecord(t *testing.T) {
 		for _, f := range frames {
 			w.Append(f)
 		}
-		w.LabelStream(key, "read_file")
+		w.LabelStream(key, capture.StreamLabel{Text: "read_file", ID: "550e8400-e29b-41d4-a716-446655440000", Opener: capture.In})
 		w.SetStreamSize(key, 1007)
 		w.MarkStream(key, capture.StreamError, errors.New("reset by peer"))
 		w.OpenSSE("http POST 3", capture.SSEStart{Kind: capture.SSEAnswer, Method: "tools/call", ReqID: "2"})
@@ -156,7 +156,7 @@ func TestJSONLHoldsEveryRecord(t *testing.T) {
 	if m := lines[10].event; m.State != "error" || m.Error != "reset by peer" || *m.ReqID != 7 {
 		t.Errorf("mark %s", lines[10].Raw)
 	}
-	if l := lines[8].event; l.Label != "read_file" {
+	if l := lines[8].event; l.Label != "read_file" || l.Stream != "550e8400-e29b-41d4-a716-446655440000" || l.Opener != "in" {
 		t.Errorf("label %s", lines[8].Raw)
 	}
 	if s := lines[11].event; s.SSEKind != "answer" || s.Conn != "http POST 3" || s.RequestID != "2" || s.Method != "tools/call" {

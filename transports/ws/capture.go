@@ -57,7 +57,7 @@ func (t *Transport) reportNote(dir capture.Dir, text string) {
 
 // reportSubprotocol says whether the server chose the subprotocol offered.
 func (t *Transport) reportSubprotocol() {
-	if t.cfg.Mode == ModeTools {
+	if len(t.cfg.Mode.Subprotocols()) == 0 {
 		return
 	}
 	t.mu.Lock()

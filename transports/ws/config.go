@@ -33,6 +33,38 @@ const (
 // (ModeJSONRPC and ModeGateway; seed 004's tool frames offer none).
 const Subprotocol = "mcp"
 
+// modeNames are the modes' --transport names.
+var modeNames = [...]string{ModeJSONRPC: "ws", ModeTools: "tools-ws", ModeGateway: "gateway"}
+
+// String is the mode's --transport name: ws, tools-ws or gateway.
+func (m Mode) String() string {
+	if int(m) < len(modeNames) {
+		return modeNames[m]
+	}
+	return fmt.Sprintf("mode %d", m)
+}
+
+// ModeOf is the mode a --transport name selects: tools-ws and gateway
+// their own, any other name (ws, the default for ws:// URLs) ModeJSONRPC.
+func ModeOf(transport string) Mode {
+	for m, name := range modeNames {
+		if name == transport {
+			return Mode(m)
+		}
+	}
+	return ModeJSONRPC
+}
+
+// Subprotocols are the subprotocols the mode's upgrade offers: "mcp"
+// for an MCP session (ws, and the gateway's), none for seed 004's tool
+// frames, which name none.
+func (m Mode) Subprotocols() []string {
+	if m == ModeTools {
+		return nil
+	}
+	return []string{Subprotocol}
+}
+
 // DefaultConn names the connection in frames.
 const DefaultConn = "ws"
 

@@ -80,9 +80,7 @@ func (t *Transport) dial(ctx context.Context) (*websocket.Conn, error) {
 		},
 		OnPongReceived: func(_ context.Context, payload []byte) { t.reportControl(incoming, "pong", payload) },
 	}
-	if t.cfg.Mode != ModeTools { // an MCP session, the gateway's included
-		opts.Subprotocols = []string{Subprotocol}
-	}
+	opts.Subprotocols = t.cfg.Mode.Subprotocols()
 	c, rsp, err := websocket.Dial(ctx, t.url.String(), opts)
 	if err != nil {
 		return nil, t.wordDial(rsp, err)

@@ -66,7 +66,7 @@ func (t *Transport) readGatewayChunk(data []byte) {
 		return
 	}
 	f.Fields = fields
-	s, problem := t.gw.chunk(h.StreamID, incoming, h.Index)
+	s, problem := t.chunk(h.StreamID, incoming, h.Index)
 	if s != nil {
 		f.Chan = streamChannel(s)
 	}
@@ -80,23 +80,18 @@ func (t *Transport) readGatewayChunk(data []byte) {
 }
 
 // track records what a StreamMessage going dir does to its stream and
-// marks the capture's stream: its announced size on start, its end on
-// done or error.
+// marks the capture's stream: its label on start, its announced size with
+// its opener's first chunk, its end on done or error.
 func (t *Transport) track(dir capture.Dir, m *proto.StreamMessage) (*gwStream, error) {
 	switch m.Type {
 	case proto.StreamStart:
 		s, err := t.gw.open(t.cfg.Conn, m.ID, dir, m.Meta)
-		if err == nil {
-			if m.Meta.TotalSize != nil {
-				t.marker().SetStreamSize(s.key, *m.Meta.TotalSize)
-			}
-			if l, ok := t.cfg.Sink.(capture.StreamLabeler); ok {
-				l.LabelStream(s.key, streamLabel(m.Meta))
-			}
+		if l, ok := t.cfg.Sink.(capture.StreamLabeler); ok && err == nil {
+			l.LabelStream(s.key, capture.StreamLabel{Text: streamLabel(m.Meta), ID: m.ID.String(), Opener: dir})
 		}
 		return s, err
 	case proto.StreamChunk:
-		return t.gw.chunk(m.ID, dir, *m.Index)
+		return t.chunk(m.ID, dir, *m.Index)
 	case proto.StreamDone, proto.StreamError:
 		s, err := t.gw.end(m.ID, dir, m.Type)
 		if err == nil && dir == s.dir { // the stream's own end, not an answer on it
@@ -109,6 +104,20 @@ func (t *Transport) track(dir capture.Dir, m *proto.StreamMessage) (*gwStream, e
 		return s, err
 	}
 	return nil, nil
+}
+
+// chunk checks a chunk going dir on stream id (gatewayTable.chunk) and,
+// with the first chunk of the stream's opener, gives the capture the size
+// its start announced: the stream carries bytes, so the totalSize is its
+// own. A start with no chunk after it (a client's start of a download,
+// whose totalSize asks the server for that much) gives the capture no
+// size, so a stream that carried nothing is not shown as an empty bar.
+func (t *Transport) chunk(id proto.GUID, dir capture.Dir, index int64) (*gwStream, error) {
+	s, size, err := t.gw.chunk(id, dir, index)
+	if size >= 0 {
+		t.marker().SetStreamSize(s.key, size)
+	}
+	return s, err
 }
 
 // marker returns the sink's stream marks, or none.
@@ -195,7 +204,7 @@ func (t *Transport) SendChunk(ctx context.Context, id proto.GUID, index int64, p
 	if err := t.life.Writable(); err != nil {
 		return err
 	}
-	s, err := t.gw.chunk(id, outgoing, index)
+	s, err := t.chunk(id, outgoing, index)
 	if err != nil {
 		return fmt.Errorf("not sent: %w", err)
 	}

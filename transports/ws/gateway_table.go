@@ -39,6 +39,9 @@ type gwStream struct {
 	meta  *proto.StreamMeta
 	sides [2]side // by capture.Dir
 	order uint64
+	// size is the totalSize of the start until the opener's first chunk
+	// hands it to the capture; -1 without one, or once handed.
+	size int64
 }
 
 // side is one direction of a stream.
@@ -71,7 +74,10 @@ func (g *gatewayTable) open(conn string, id proto.GUID, dir capture.Dir, meta *p
 	}
 	g.tags++
 	g.order++
-	s := &gwStream{key: capture.StreamKey{Conn: conn, Tag: g.tags}, dir: dir, meta: meta, order: g.order}
+	s := &gwStream{key: capture.StreamKey{Conn: conn, Tag: g.tags}, dir: dir, meta: meta, order: g.order, size: -1}
+	if meta.TotalSize != nil {
+		s.size = *meta.TotalSize
+	}
 	g.streams[id] = s
 	return s, nil
 }
@@ -97,23 +103,29 @@ func (g *gatewayTable) forgetLocked() {
 // chunk checks a chunk going dir on stream id with index: the stream
 // must be known and that side open, and the index the next one; the
 // expected index then follows the chunk's, so one gap is reported once.
-func (g *gatewayTable) chunk(id proto.GUID, dir capture.Dir, index int64) (*gwStream, error) {
+// With the opener's first chunk it also returns the size the start
+// announced, once; otherwise -1.
+func (g *gatewayTable) chunk(id proto.GUID, dir capture.Dir, index int64) (s *gwStream, size int64, err error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	s, ok := g.streams[id]
 	if !ok {
-		return nil, g.unknownLocked(id, "a chunk")
+		return nil, -1, g.unknownLocked(id, "a chunk")
+	}
+	size = -1
+	if dir == s.dir {
+		size, s.size = s.size, -1
 	}
 	sd := &s.sides[dir]
 	if sd.ended {
-		return s, fmt.Errorf("a chunk (index %d) for stream %s after its done or error", index, id)
+		return s, size, fmt.Errorf("a chunk (index %d) for stream %s after its done or error", index, id)
 	}
 	want := sd.next
 	sd.next = index + 1
 	if index != want {
-		return s, fmt.Errorf("index gap on stream %s: chunk %d where %d was next", id, index, want)
+		return s, size, fmt.Errorf("index gap on stream %s: chunk %d where %d was next", id, index, want)
 	}
-	return s, nil
+	return s, size, nil
 }
 
 // end marks the dir side of stream id ended by a done or an error.

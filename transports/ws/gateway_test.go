@@ -136,7 +136,8 @@ func TestGatewayUploadBytes(t *testing.T) {
 		t.Fatalf("the chunk frame is not annotated: %+v", f)
 	}
 	ss := st.Streams()
-	if len(ss) != 1 || ss[0].Bytes != 5 || ss[0].Chunks != 2 || ss[0].Size != 5 || ss[0].State != capture.StreamDone {
+	if len(ss) != 1 || ss[0].Bytes != 5 || ss[0].Chunks != 2 || ss[0].Size != 5 || ss[0].State != capture.StreamDone ||
+		ss[0].Label.ID != knownGUID.String() || ss[0].Label.Opener != capture.Out || ss[0].Duplex {
 		t.Errorf("stream stats %+v", ss)
 	}
 	// A chunk out of order or after the done is refused, nothing sent.
@@ -195,7 +196,8 @@ func TestGatewayDownload(t *testing.T) {
 	for _, s := range st.Streams() {
 		states[s.Key.Tag] = s.State
 	}
-	if ss := st.Streams(); len(ss) != 2 || ss[0].Label != "system_binary_streams_out · out.bin" || ss[1].Label != "text" {
+	want := capture.StreamLabel{Text: "system_binary_streams_out · out.bin", ID: knownGUID.String(), Opener: capture.In}
+	if ss := st.Streams(); len(ss) != 2 || ss[0].Label != want || ss[1].Label.Text != "text" || ss[1].Label.ID != other.String() {
 		t.Errorf("labels %+v", ss)
 	}
 	if states[1] != capture.StreamDone || states[2] != capture.StreamError {
@@ -260,7 +262,7 @@ func TestGatewayTableBound(t *testing.T) {
 	if len(g.streams) != maxGatewayStreams {
 		t.Errorf("%d streams remembered", len(g.streams))
 	}
-	if _, err := g.chunk(first, incoming, 0); err == nil || !strings.Contains(err.Error(), "unknown stream") {
+	if _, _, err := g.chunk(first, incoming, 0); err == nil || !strings.Contains(err.Error(), "unknown stream") {
 		t.Errorf("the oldest stream is still known: %v", err)
 	}
 }
@@ -288,7 +290,7 @@ func TestGatewayViolationsShown(t *testing.T) {
 	if f := fr.waitFrame(t, `T12:00:00+02:00`); f.Err == nil || f.Err.Error() != want {
 		t.Errorf("the start's frame: %v", f.Err)
 	}
-	if ss := st.Streams(); len(ss) != 1 || ss[0].Label != "out · a.txt" || ss[0].State != capture.StreamDone {
+	if ss := st.Streams(); len(ss) != 1 || ss[0].Label.Text != "out · a.txt" || ss[0].State != capture.StreamDone {
 		t.Errorf("streams %+v", ss)
 	}
 }

@@ -100,7 +100,7 @@ func (t *Transport) readJSONRPC(data []byte) {
 
 // dialect names the mode in messages.
 func (t *Transport) dialect() string {
-	return [...]string{ModeJSONRPC: "ws", ModeTools: "tools-ws", ModeGateway: "gateway"}[t.cfg.Mode]
+	return t.cfg.Mode.String()
 }
 
 // endCause words why the reader stopped; nil after the client's own

@@ -28,7 +28,7 @@ var errNoStreams = errors.New("this connection runs no gateway streams: connect 
 // (modeStreamPick): the file prompt's picker, answering with the path.
 type streamPick struct {
 	file   prompts.Widget
-	dir    string             // where the picker starts, and above which it does not go; "" is the working directory
+	dir    string             // where the picker starts; "" is the working directory
 	cancel context.CancelFunc // ends the stream in flight
 }
 
@@ -108,5 +108,5 @@ func (x *Explorer) startStream(upload string) tea.Cmd {
 func (x *Explorer) renderStreamPick(w, h int) []string {
 	lines := []string{x.st.Ink.Muted.Paint(look.Cell("gateway stream of "+x.target.name+" on a connection of its own (seed 003)", w))}
 	lines = append(lines, strings.Split(x.pick.file.Render(w, max(h-2, 1)), "\n")...)
-	return append(lines, x.st.Ink.Muted.Paint(look.Cell("enter on a file uploads it · ctrl+s streams with no file · esc goes back · ctrl+x stops it once it runs", w)))
+	return append(lines, x.st.Ink.Muted.Paint(look.Cell("enter on a file uploads it · ctrl+s streams with no file · ← parent · / or ctrl+l types a path · esc goes back · ctrl+x stops it once it runs", w)))
 }

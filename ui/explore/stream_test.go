@@ -12,19 +12,19 @@ import (
 // streamCall is one call of a fake StreamFunc.
 type streamCall struct{ method, upload string }
 
-// S on a tool opens a picker of the file to upload (the file prompt's,
-// rooted at its start directory): enter opens a directory, enter on a file
-// runs the gateway stream of that tool with the file's path, and the
-// server's summary is the answer.
-func TestExploreStartsAGatewayStream(t *testing.T) {
+// streamingExplorer opens the explorer on the demo, its StreamFunc
+// noting each call on calls and answering summary, with files of 1500
+// bytes (and their directories) made under dir.
+func streamingExplorer(t *testing.T, summary string, files ...string) (x *Explorer, r *cmdRunner, calls chan streamCall, dir string) {
+	t.Helper()
 	m, r, _ := demoModel(t)
-	calls := make(chan streamCall, 1)
+	calls = make(chan streamCall, 1)
 	m.host.Stream = func(_ context.Context, method, upload string) (json.RawMessage, error) {
 		calls <- streamCall{method, upload}
-		return json.RawMessage(`{"totalChunks":2,"totalBytes":131072}`), nil
+		return json.RawMessage(summary), nil
 	}
-	dir := t.TempDir()
-	for _, name := range []string{"big.bin", filepath.Join("sub", "deep.bin")} {
+	dir = t.TempDir()
+	for _, name := range files {
 		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -32,7 +32,15 @@ func TestExploreStartsAGatewayStream(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	x := openExplorerLoaded(t, r)
+	return openExplorerLoaded(t, r), r, calls, dir
+}
+
+// S on a tool opens a picker of the file to upload (the file prompt's,
+// starting in its start directory): enter opens a directory, enter on a file
+// runs the gateway stream of that tool with the file's path, and the
+// server's summary is the answer.
+func TestExploreStartsAGatewayStream(t *testing.T) {
+	x, r, calls, dir := streamingExplorer(t, `{"totalChunks":2,"totalBytes":131072}`, "big.bin", filepath.Join("sub", "deep.bin"))
 	x.pick.dir = dir
 	r.Press("/")
 	r.TypeText("echo")
@@ -56,6 +64,29 @@ func TestExploreStartsAGatewayStream(t *testing.T) {
 	r.Press("esc", "S", "esc")
 	if x.mode != modeList || x.pick.file != nil || len(calls) != 0 {
 		t.Errorf("esc in the picker: mode %d, %d calls", x.mode, len(calls))
+	}
+}
+
+// The stream's picker goes above the directory it starts in with ←, and
+// takes a typed path: ctrl+l opens it at the directory shown, tab
+// completes a name, enter uploads the file.
+func TestExploreStreamPickerTypedPath(t *testing.T) {
+	x, r, calls, dir := streamingExplorer(t, `{"totalChunks":1,"totalBytes":1500}`, "upload.bin", filepath.Join("start", "notes.txt"))
+	x.pick.dir = filepath.Join(dir, "start")
+	r.Press("/")
+	r.TypeText("echo")
+	r.Press("enter", "S", "left")
+	r.Until("the parent of the start", func() bool { return strings.Contains(r.ScreenText(), "upload.bin") })
+	r.Press("ctrl+l")
+	r.TypeText("up")
+	r.Press("tab")
+	if s := r.ScreenText(); !strings.Contains(s, "path> "+filepath.Join(dir, "upload.bin")) {
+		t.Fatalf("tab did not complete the path:\n%s", s)
+	}
+	r.Press("enter")
+	r.Until("the stream's answer", func() bool { return x.mode == modeOutcome })
+	if c := <-calls; c.method != "echo" || c.upload != filepath.Join(dir, "upload.bin") {
+		t.Errorf("stream ran %+v", c)
 	}
 }
 

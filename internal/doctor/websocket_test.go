@@ -1,0 +1,72 @@
+package doctor
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// upgrader answers every upgrade 101 choosing the subprotocol chosen ("":
+// none), and sends what each request offered on offered.
+func upgrader(t *testing.T, chosen string, offered chan<- []string) *url.URL {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		offered <- r.Header.Values("Sec-WebSocket-Protocol")
+		conn, rw, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			return
+		}
+		defer conn.Close()
+		fmt.Fprint(rw, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n")
+		if chosen != "" {
+			fmt.Fprintf(rw, "Sec-WebSocket-Protocol: %s\r\n", chosen)
+		}
+		fmt.Fprint(rw, "\r\n")
+		_ = rw.Flush()
+		_, _ = bufio.NewReader(conn).ReadByte() // until the probe lets go
+	}))
+	t.Cleanup(srv.Close)
+	u, err := url.Parse("ws://" + strings.TrimPrefix(srv.URL, "http://") + "/tools")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// The upgrade offers Config.Subprotocols and nothing else, and the answer
+// is judged against them: one of them or none passes, any other fails at
+// the websocket step as a protocol error, and so does any subprotocol at
+// all when none was offered.
+func TestUpgradeOffersConfiguredSubprotocols(t *testing.T) {
+	for _, c := range []struct {
+		offer  []string
+		chosen string
+		pass   string // the step's detail, or "" when it fails
+		fails  string // the failure's detail
+	}{
+		{[]string{"mcp"}, "mcp", `101 Switching Protocols, subprotocol "mcp"`, ""},
+		{[]string{"mcp"}, "", `101 Switching Protocols, no subprotocol chosen (offered "mcp")`, ""},
+		{[]string{"mcp"}, "wamp", "", `the server chose the subprotocol "wamp", not "mcp"`},
+		{nil, "", "101 Switching Protocols, no subprotocol (none offered)", ""},
+		{nil, "mcp", "", `the server chose the subprotocol "mcp", though none was offered`},
+	} {
+		offered := make(chan []string, 1)
+		u := upgrader(t, c.chosen, offered)
+		r := Run(context.Background(), Config{URL: u, Transport: "tools-ws", Subprotocols: c.offer})
+		if got := <-offered; strings.Join(got, ",") != strings.Join(c.offer, ",") {
+			t.Errorf("offering %q: the upgrade offered %q", c.offer, got)
+		}
+		f, out := r.Failure(), render(t, r)
+		if c.pass != "" && (f != nil || !strings.Contains(out, "✓ websocket") || !strings.Contains(out, c.pass)) {
+			t.Errorf("offering %q, %q chosen: want the step to pass saying %q:\n%s", c.offer, c.chosen, c.pass, out)
+		}
+		if c.fails != "" && (f == nil || f.Step != "websocket" || f.Class != Protocol || !strings.Contains(f.Detail, c.fails)) {
+			t.Errorf("offering %q, %q chosen: failure %+v, want %q at websocket:\n%s", c.offer, c.chosen, f, c.fails, out)
+		}
+	}
+}
