@@ -48,6 +48,7 @@ type Reader struct {
 	pendingLF bool  // the last line ended in CR: an LF next is part of it
 	err       error // sticky: what Next returns from now on
 	lf, cr    finder
+	free      int64 // stream offset up to which the bytes from pos hold no CR or LF
 
 	blk  block  // the event being read
 	data []byte // data values joined, when they are not one slice of buf
@@ -166,14 +167,21 @@ func (r *Reader) endLine(i, term int) {
 }
 
 // lineEnd returns the index in buf of the first CR or LF at or after pos,
-// or -1.
+// or -1. lineFree skips the blocks that hold neither, in one pass; the
+// finders look at what is left.
 func (r *Reader) lineEnd() int {
 	c := r.buf[:r.end]
-	lf := r.lf.index(c, r.base, r.pos, '\n')
+	from := r.pos
+	if p := int(r.free - r.base); p > from {
+		from = p
+	}
+	from += lineFree(c[from:])
+	r.free = r.base + int64(from)
+	lf := r.lf.index(c, r.base, from, '\n')
 	if lf >= 0 {
 		c = c[:lf] // a CR counts only before the LF
 	}
-	if cr := r.cr.index(c, r.base, r.pos, '\r'); cr >= 0 {
+	if cr := r.cr.index(c, r.base, from, '\r'); cr >= 0 {
 		return cr
 	}
 	return lf
