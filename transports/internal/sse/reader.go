@@ -43,6 +43,7 @@ type Reader struct {
 	end    int   // the bytes read into buf
 	srcErr error // what the source returned; met when buf is parsed
 	empty  int   // reads in a row that returned nothing
+	step   int   // what the next read asks for, firstRead to readSize
 
 	bomDone   bool  // the byte order mark was looked for
 	pendingLF bool  // the last line ended in CR: an LF next is part of it
@@ -70,7 +71,7 @@ func NewReader(r io.Reader, lim Limits) *Reader {
 	if lim.MaxRaw <= 0 {
 		lim.MaxRaw = DefaultMaxRaw
 	}
-	return &Reader{src: r, lim: lim}
+	return &Reader{src: r, lim: lim, step: firstRead}
 }
 
 // LastEventID is the standard's last event ID string: the ID of the last
