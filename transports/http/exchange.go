@@ -74,7 +74,7 @@ func (t *Transport) newExchange(m *proto.Message, body []byte) *exchange {
 	ex.target = t.legacyEndpoint()
 	if ex.request {
 		t.mu.Lock()
-		t.exchanges[m.ID.Key()] = ex
+		t.exchanges[*m.ID] = ex
 		t.mu.Unlock()
 	}
 	return ex
@@ -104,8 +104,8 @@ func (ex *exchange) forget() {
 	t := ex.t
 	if ex.request {
 		t.mu.Lock()
-		if t.exchanges[ex.msg.ID.Key()] == ex {
-			delete(t.exchanges, ex.msg.ID.Key())
+		if t.exchanges[*ex.msg.ID] == ex {
+			delete(t.exchanges, *ex.msg.ID)
 		}
 		t.mu.Unlock()
 	}
@@ -269,7 +269,7 @@ func (ex *exchange) waited() bool {
 // answers reports whether m settles this exchange's request: a response
 // with its id, or a broken one naming its id (which fails it).
 func (ex *exchange) answers(m *proto.Message) bool {
-	if !ex.request || m.ID == nil || m.ID.Key() != ex.msg.ID.Key() {
+	if !ex.request || m.ID == nil || *m.ID != *ex.msg.ID {
 		return false
 	}
 	if m.Violation != nil {
