@@ -4,6 +4,7 @@ package bench
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -30,6 +31,35 @@ func processCPU(b *testing.B) time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// processCPUOf returns the user+system CPU time of process pid so far, all
+// its threads, from /proc/PID/stat (in clock ticks of 1/100 s).
+func processCPUOf(b *testing.B, pid int) time.Duration {
+	b.Helper()
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		b.Fatalf("the CPU time of process %d: %v", pid, err)
+	}
+	// The command name, field 2, is in parentheses and may hold spaces and
+	// parentheses: utime and stime are fields 14 and 15, the 12th and 13th
+	// after its last ')'.
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	if len(fields) < 13 {
+		b.Fatalf("the CPU time of process %d: /proc/%d/stat has %d fields", pid, pid, len(fields))
+	}
+	var ticks int64
+	for _, f := range fields[11:13] {
+		n, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			b.Fatalf("the CPU time of process %d: %v", pid, err)
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * time.Second / userHZ
+}
+
+// userHZ is the clock tick of /proc's CPU times (USER_HZ).
+const userHZ = 100
 
 // cliPeakRSS runs `mcpscope call … read_file` against srv as a separate
 // process, saving the payload under a temporary folder, and returns the

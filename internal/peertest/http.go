@@ -25,6 +25,9 @@ type HTTPPeer struct {
 // Output returns the tail of what the server wrote to stdout and stderr.
 func (p *HTTPPeer) Output() string { return p.out.String() }
 
+// PID returns the server's process id, the leader of its process group.
+func (p *HTTPPeer) PID() int { return p.pid }
+
 // httpPeer says how to start one server and where it serves.
 type httpPeer struct {
 	what string
