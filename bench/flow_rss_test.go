@@ -66,19 +66,18 @@ const userHZ = 100
 // child's peak RSS in bytes.
 func cliPeakRSS(b *testing.B, srv *flowtest.Demo) uint64 {
 	b.Helper()
-	return childPeakRSS(b, readFileSize, func(out string) []string {
+	return childPeakRSS(b, buildMcpscope(b), readFileSize, func(out string) []string {
 		return []string{"call", "--cert-hash", srv.CertHash(), "--stream-out", out,
 			"--timeout", flowHangGuard.String(), "tools/call", string(readFileParams()), srv.Target()}
 	})
 }
 
-// childPeakRSS runs mcpscope with the arguments args(DIR) as a separate
-// process, which must save one stream of size bytes under DIR (a
-// temporary folder) as *.bin, and returns the child's peak RSS in bytes,
-// sampled from /proc/PID/status (VmHWM).
-func childPeakRSS(b *testing.B, size int64, args func(out string) []string) uint64 {
+// childPeakRSS runs bin, an mcpscope binary, with the arguments args(DIR)
+// as a separate process, which must save one stream of size bytes under
+// DIR (a temporary folder) as *.bin, and returns the child's peak RSS in
+// bytes, sampled from /proc/PID/status (VmHWM).
+func childPeakRSS(b *testing.B, bin string, size int64, args func(out string) []string) uint64 {
 	b.Helper()
-	bin := buildMcpscope(b)
 	out := b.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), flowHangGuard)
 	defer cancel()
