@@ -1,8 +1,8 @@
+//go:build linux
+
 package bench
 
 import (
-	"context"
-	"net"
 	"net/http"
 	"testing"
 	"time"
@@ -10,37 +10,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/peertest"
 	mcphttp "github.com/mcpscope/mcpscope/transports/http"
 )
 
-// echoArgs are the arguments of the echo tool of the HTTP benchmark.
-type echoArgs struct {
-	Message string `json:"message"`
-}
-
-// goSDKHTTPServer serves an echo tool over the official Go SDK's
-// Streamable HTTP handler (stateful sessions, SSE answers) on a loopback
-// port, and returns its URL.
-func goSDKHTTPServer(b *testing.B) string {
-	b.Helper()
-	srv := mcp.NewServer(&mcp.Implementation{Name: "bench-echo", Version: "1"}, nil)
-	mcp.AddTool(srv, &mcp.Tool{Name: "echo", Description: "echoes"}, func(_ context.Context, _ *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, any, error) {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Message}}}, nil, nil
-	})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	hs := &http.Server{Handler: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)}
-	go func() { _ = hs.Serve(ln) }()
-	b.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		_ = hs.Shutdown(ctx)
-		_ = hs.Close()
-	})
-	return "http://" + ln.Addr().String() + "/mcp"
-}
+// goSDKGreet is the greet tool of the Go SDK's everything example: it
+// answers "Hi " and the name it is sent.
+var goSDKGreet = echoTool{name: "greet", args: map[string]any{"name": "hello"}}
 
 // mcpscopeHTTPEcho connects mcpscope's engine over its Streamable HTTP
 // transport, with a real capture store, as the TUI and the CLI do.
@@ -50,18 +26,36 @@ func mcpscopeHTTPEcho(b *testing.B, url string) (call func() error, stop func())
 	if err != nil {
 		b.Fatal(err)
 	}
-	return mcpscopeEchoOver(b, tr)
+	return mcpscopeEchoOver(b, tr, goSDKGreet)
 }
 
-// BenchmarkPipelinedEchoHTTP compares requests/s of pipelined echo calls
-// over Streamable HTTP against one Go SDK server: mcpscope's engine versus
-// the official Go SDK client, alternating in the same run. The figure of
-// merit is the reported "ratio" (mcpscope ÷ Go SDK; target ≥ 1.0).
+// goSDKHTTPClient is the Go SDK client's HTTP client: net/http's default
+// transport keeping as many idle connections to the server as mcpscope's
+// does (its default keeps 2), so that both reuse their connections alike
+// instead of one of them opening new ones under pipelined load.
+func goSDKHTTPClient(b *testing.B) *http.Client {
+	b.Helper()
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConnsPerHost = mcphttp.IdleConnsPerHost
+	b.Cleanup(tr.CloseIdleConnections)
+	return &http.Client{Transport: tr}
+}
+
+// BenchmarkPipelinedEchoHTTP compares requests/s of pipelined tools/call
+// requests over Streamable HTTP against one server, the official Go SDK's
+// everything example in a process of its own (stateful sessions, SSE
+// answers; its greet tool answers with the name it is sent): mcpscope's
+// engine with a capture store versus the official Go SDK client, 64
+// requests in flight each, both keeping mcphttp.IdleConnsPerHost idle
+// connections alive, in turn in the same run. The figure of merit is the
+// reported "ratio" (mcpscope ÷ Go SDK; target ≥ 1.0); compareEcho says what
+// else it reports, the CPU time each client and the server spend per
+// request among it.
 func BenchmarkPipelinedEchoHTTP(b *testing.B) {
-	url := goSDKHTTPServer(b)
-	ours, stopOurs := mcpscopeHTTPEcho(b, url)
+	srv := peertest.StartGoSDKEverythingHTTP(b)
+	ours, stopOurs := mcpscopeHTTPEcho(b, srv.URL)
 	defer stopOurs()
-	theirs, stopTheirs := goSDKEchoOver(b, &mcp.StreamableClientTransport{Endpoint: url})
+	theirs, stopTheirs := goSDKEchoOver(b, &mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: goSDKHTTPClient(b)}, goSDKGreet)
 	defer stopTheirs()
-	compareEcho(b, 1000, ours, theirs)
+	compareEcho(b, 2000, ours, theirs, func() time.Duration { return processCPUOf(b, srv.PID()) })
 }

@@ -4,6 +4,7 @@ package bench
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -31,24 +32,52 @@ func processCPU(b *testing.B) time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// processCPUOf returns the user+system CPU time of process pid so far, all
+// its threads, from /proc/PID/stat (in clock ticks of 1/100 s).
+func processCPUOf(b *testing.B, pid int) time.Duration {
+	b.Helper()
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		b.Fatalf("the CPU time of process %d: %v", pid, err)
+	}
+	// The command name, field 2, is in parentheses and may hold spaces and
+	// parentheses: utime and stime are fields 14 and 15, the 12th and 13th
+	// after its last ')'.
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	if len(fields) < 13 {
+		b.Fatalf("the CPU time of process %d: /proc/%d/stat has %d fields", pid, pid, len(fields))
+	}
+	var ticks int64
+	for _, f := range fields[11:13] {
+		n, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			b.Fatalf("the CPU time of process %d: %v", pid, err)
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * time.Second / userHZ
+}
+
+// userHZ is the clock tick of /proc's CPU times (USER_HZ).
+const userHZ = 100
+
 // cliPeakRSS runs `mcpscope call … read_file` against srv as a separate
 // process, saving the payload under a temporary folder, and returns the
 // child's peak RSS in bytes.
 func cliPeakRSS(b *testing.B, srv *flowtest.Demo) uint64 {
 	b.Helper()
-	return childPeakRSS(b, readFileSize, func(out string) []string {
+	return childPeakRSS(b, buildMcpscope(b), readFileSize, func(out string) []string {
 		return []string{"call", "--cert-hash", srv.CertHash(), "--stream-out", out,
 			"--timeout", flowHangGuard.String(), "tools/call", string(readFileParams()), srv.Target()}
 	})
 }
 
-// childPeakRSS runs mcpscope with the arguments args(DIR) as a separate
-// process, which must save one stream of size bytes under DIR (a
-// temporary folder) as *.bin, and returns the child's peak RSS in bytes,
-// sampled from /proc/PID/status (VmHWM).
-func childPeakRSS(b *testing.B, size int64, args func(out string) []string) uint64 {
+// childPeakRSS runs bin, an mcpscope binary, with the arguments args(DIR)
+// as a separate process, which must save one stream of size bytes under
+// DIR (a temporary folder) as *.bin, and returns the child's peak RSS in
+// bytes, sampled from /proc/PID/status (VmHWM).
+func childPeakRSS(b *testing.B, bin string, size int64, args func(out string) []string) uint64 {
 	b.Helper()
-	bin := buildMcpscope(b)
 	out := b.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), flowHangGuard)
 	defer cancel()

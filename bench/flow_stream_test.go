@@ -72,25 +72,41 @@ func bareReadFile(b *testing.B, c *bareFlow) time.Duration {
 
 // transferCost is what one reader's transfers cost.
 type transferCost struct {
-	wall time.Duration // from the request to the end of result and stream
-	cpu  time.Duration // CPU time of the whole process (server included)
-	heap uint64        // peak HeapInuse+StackInuse of the process
+	wall   time.Duration // from the request to the end of result and stream
+	cpu    time.Duration // CPU time of this process (the server's too when it runs here)
+	server time.Duration // CPU time of the server, when it runs in a process of its own
+	heap   uint64        // peak HeapInuse+StackInuse of the process
 }
 
 // measured runs one transfer with the heap sampled and adds its cost to c.
 func (c *transferCost) measured(b *testing.B, transfer func() time.Duration) {
 	b.Helper()
+	c.measuredBeside(b, nil, transfer)
+}
+
+// measuredBeside is measured, with serverCPU, when not nil, reading the
+// CPU time so far of a server in a process of its own.
+func (c *transferCost) measuredBeside(b *testing.B, serverCPU func() time.Duration, transfer func() time.Duration) {
+	b.Helper()
 	runtime.GC() // start both readers from the same heap
+	var srv0 time.Duration
+	if serverCPU != nil {
+		srv0 = serverCPU()
+	}
 	cpu0 := processCPU(b)
 	done := sampleHeap(heapSampleEvery)
 	c.wall += transfer()
 	c.heap = max(c.heap, done())
 	c.cpu += processCPU(b) - cpu0
+	if serverCPU != nil {
+		c.server += serverCPU() - srv0
+	}
 }
 
 // reportTransfers reports the throughput of mcpscope and the bare reader
 // over bytes moved by each, their ratio (mcpscope ÷ bare), CPU time per
-// GiB, peak heaps and the client's peak RSS. MB are 10^6 bytes.
+// GiB (the server's apart when it runs apart), peak heaps and, unless rss
+// is 0, the client's peak RSS. MB are 10^6 bytes.
 func reportTransfers(b *testing.B, bytes int64, ours, bare transferCost, rss uint64) {
 	mb := float64(bytes) / 1e6
 	gib := float64(bytes) / (1 << 30)
@@ -99,9 +115,15 @@ func reportTransfers(b *testing.B, bytes int64, ours, bare transferCost, rss uin
 	b.ReportMetric(bare.wall.Seconds()/ours.wall.Seconds(), "ratio")
 	b.ReportMetric(ours.cpu.Seconds()/gib, "mcpscope-cpu-s/GiB")
 	b.ReportMetric(bare.cpu.Seconds()/gib, "bare-cpu-s/GiB")
+	if ours.server != 0 || bare.server != 0 {
+		b.ReportMetric(ours.server.Seconds()/gib, "server-cpu-s/GiB-mcpscope")
+		b.ReportMetric(bare.server.Seconds()/gib, "server-cpu-s/GiB-bare")
+	}
 	b.ReportMetric(mib(ours.heap), "mcpscope-heap-MiB")
 	b.ReportMetric(mib(bare.heap), "bare-heap-MiB")
-	b.ReportMetric(mib(rss), "client-peak-RSS-MiB")
+	if rss != 0 {
+		b.ReportMetric(mib(rss), "client-peak-RSS-MiB")
+	}
 }
 
 // BenchmarkReadFileStreamVsBareReader compares the throughput of a 2 GiB

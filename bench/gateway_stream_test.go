@@ -6,14 +6,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
-	"net/http"
 	"testing"
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/demo"
 	demows "github.com/mcpscope/mcpscope/demo/ws"
+	"github.com/mcpscope/mcpscope/internal/peertest"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/transports/ws"
 )
@@ -27,29 +25,6 @@ const gatewayDownloadSize = 256 << 20
 // sampled.
 const gatewayRSSSize = 1 << 30
 
-// startGateway serves the demo's WebSocket endpoints on a loopback port
-// in this process and returns the gateway's URL.
-func startGateway(b *testing.B) string {
-	b.Helper()
-	core, err := demo.New(demo.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	h := demows.New(core, demows.Options{})
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = hs.Serve(ln) }()
-	b.Cleanup(func() {
-		h.Close()
-		_ = hs.Close()
-		_ = core.Close()
-	})
-	return demows.EndpointURLs(ln.Addr()).Gateway
-}
-
 // gatewayStart is the start of a download of size bytes on stream id.
 func gatewayStart(id proto.GUID, size int64) *proto.StreamMessage {
 	return &proto.StreamMessage{Type: proto.StreamStart, ID: id, Meta: &proto.StreamMeta{
@@ -60,8 +35,9 @@ func gatewayStart(id proto.GUID, size int64) *proto.StreamMessage {
 // mcpscopeGatewayDownload runs one download through mcpscope's client as
 // the CLI and the TUI run it: the transport in gateway mode, every frame
 // to a capture store, the stream's events handed to another goroutine
-// (back-pressure included) that takes the payload. It returns the wall
-// time from the dial to the server's done.
+// (back-pressure included) that takes the payload and gives each chunk's
+// buffer back. It returns the wall time from the dial to the server's
+// done.
 func mcpscopeGatewayDownload(b *testing.B, url string) time.Duration {
 	b.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), flowHangGuard)
@@ -96,6 +72,7 @@ func mcpscopeGatewayDownload(b *testing.B, url string) time.Duration {
 			switch {
 			case ev.Type == proto.StreamChunk:
 				payload += int64(len(ev.Data))
+				ev.Release()
 			case ev.Type == proto.StreamError:
 				b.Fatalf("mcpscope gateway download: %d %s", ev.Err.Code, ev.Err.Message)
 			case ev.Type == proto.StreamDone && ev.ID != id:
@@ -140,29 +117,41 @@ var errGatewayShort = errors.New("the gateway stream delivered a different numbe
 
 // BenchmarkGatewayDownloadVsBareReader compares the throughput of a
 // 256 MiB seed-003 gateway binary download (system_binary_streams_out of
-// the demo's gateway, in this process, over loopback): mcpscope's client
-// (the ws transport in gateway mode with a capture store as Sink, its
-// stream events taken on another goroutine) versus a bare coder/websocket
-// reader of the same stream from the same server, alternating in the same
-// run. "ratio" is mcpscope ÷ bare (target ≥ 0.9). MB are 10^6 bytes.
+// the demo's gateway, `mcpscope serve --ws` in a process of its own, over
+// loopback): mcpscope's client (the ws transport in gateway mode with a
+// capture store as Sink, its stream events taken on another goroutine)
+// versus a bare coder/websocket reader of the same stream from the same
+// server, in turn in the same run. "ratio" is mcpscope ÷ bare in wall time
+// (target ≥ 0.9). MB are 10^6 bytes.
+//
+// CPU: "*-cpu-s/GiB" is the CPU time of this process, where only the
+// clients run, per GiB downloaded: unlike wall time it does not count the
+// time a thread waited for a core of a loaded machine.
+// "server-cpu-s/GiB-*" is the server's, for each reader's downloads.
 //
 // Memory: "*-heap-MiB" is the peak HeapInuse+StackInuse of this process
-// during each reader's downloads (the server included); "client-peak-RSS-MiB"
-// is the peak RSS (VmHWM) of `mcpscope stream --stream-out DIR` saving a
-// 1 GiB download as a separate process (target ≤ 100).
+// during each reader's downloads; "client-peak-RSS-MiB" is the peak RSS
+// (VmHWM) of `mcpscope stream --stream-out DIR` saving a 1 GiB download as
+// a separate process (target ≤ 100).
 func BenchmarkGatewayDownloadVsBareReader(b *testing.B) {
-	url := startGateway(b)
+	bin := buildMcpscope(b)
+	srv := peertest.StartMcpscopeWS(b, bin)
+	serverCPU := func() time.Duration { return processCPUOf(b, srv.PID()) }
 	var ourCost, bareCost transferCost
-	runOurs := func() { ourCost.measured(b, func() time.Duration { return mcpscopeGatewayDownload(b, url) }) }
-	runBare := func() { bareCost.measured(b, func() time.Duration { return bareGatewayRun(b, url) }) }
+	runOurs := func() {
+		ourCost.measuredBeside(b, serverCPU, func() time.Duration { return mcpscopeGatewayDownload(b, srv.URL) })
+	}
+	runBare := func() {
+		bareCost.measuredBeside(b, serverCPU, func() time.Duration { return bareGatewayRun(b, srv.URL) })
+	}
 	runs := 0
 	for b.Loop() {
 		inTurn(runs, runOurs, runBare)
 		runs++
 	}
-	rss := childPeakRSS(b, gatewayRSSSize, func(out string) []string {
+	rss := childPeakRSS(b, bin, gatewayRSSSize, func(out string) []string {
 		return []string{"stream", "--stream-out", out, "--timeout", "1m", "--max-time", flowHangGuard.String(),
-			"--meta", fmt.Sprintf(`{"totalSize":%d}`, gatewayRSSSize), demows.ToolStreamsOut, url}
+			"--meta", fmt.Sprintf(`{"totalSize":%d}`, gatewayRSSSize), demows.ToolStreamsOut, srv.URL}
 	})
 
 	reportTransfers(b, gatewayDownloadSize*int64(runs), ourCost, bareCost, rss)

@@ -165,6 +165,7 @@ func (g *gatewayRun) handle(ev ws.StreamEvent) *streamEnd {
 		if d != nil {
 			d.write(ev)
 		}
+		ev.Release() // written: the transport may read a later chunk into its buffer
 	case proto.StreamDone:
 		if d != nil {
 			d.end(ev.Summary)

@@ -42,7 +42,7 @@ func decodeJSONBatch(text []byte) ([]*Message, error) {
 	switch {
 	case sc.depth > MaxJSONDepth:
 		return nil, fmt.Errorf("batch: %w", ErrNestedTooDeep)
-	case sc.status != scanOK || sc.trailing(text) >= 0 || !json.Valid(text):
+	case sc.status != scanOK || sc.trailing(text) >= 0 || !validJSON(text):
 		return nil, fmt.Errorf("batch: %w", syntaxError(text))
 	case len(sc.items) == 0:
 		return nil, errors.New("empty batch")
@@ -188,7 +188,7 @@ func decodeObject(text []byte, sc *jsonScan, bom int) (*Message, *EnvelopeError)
 		return fail(ErrNestedTooDeep.Error(), ErrNestedTooDeep, false)
 	case sc.status == scanTruncated:
 		return fail("its JSON ends inside the object", io.ErrUnexpectedEOF, true)
-	case sc.status == scanBroken || !json.Valid(text[:sc.end]):
+	case sc.status == scanBroken || !validJSON(text[:sc.end]):
 		end := len(text)
 		if sc.status == scanOK {
 			end = sc.end
@@ -212,8 +212,9 @@ func decodeObject(text []byte, sc *jsonScan, bom int) (*Message, *EnvelopeError)
 	}
 	var seen Members
 	for _, mb := range sc.members {
-		seen.Add(string(mb.name))
-		if reason := m.setMember(string(mb.name), mb.value, &seen); reason != "" {
+		name := nameString(mb.name)
+		seen.Add(name)
+		if reason := m.setMember(name, mb.value, &seen); reason != "" {
 			return fail(reason, nil, false)
 		}
 	}
@@ -221,6 +222,17 @@ func decodeObject(text []byte, sc *jsonScan, bom int) (*Message, *EnvelopeError)
 		return fail(e.Reason, nil, false)
 	}
 	return m, nil
+}
+
+// nameString is a member's name as a string: JSON-RPC's own names
+// without a copy.
+func nameString(b []byte) string {
+	for _, n := range jsonrpcMembers {
+		if string(b) == n {
+			return n
+		}
+	}
+	return string(b)
 }
 
 // setMember decodes one top-level member into m and says what is wrong

@@ -61,7 +61,8 @@ type Members struct {
 	// Duplicate is the first member name met twice, "" when none was.
 	Duplicate string
 
-	names []string
+	names [smallMemberSet]string // the first names, until set takes over
+	count int                    // how many of names are in use
 	set   map[string]struct{}
 }
 
@@ -76,21 +77,22 @@ func (s *Members) Add(name string) {
 		return
 	}
 	if s.set == nil {
-		for _, n := range s.names {
+		for _, n := range s.names[:s.count] {
 			if n == name {
 				s.Duplicate = name
 				return
 			}
 		}
-		if len(s.names) < smallMemberSet {
-			s.names = append(s.names, name)
+		if s.count < smallMemberSet {
+			s.names[s.count] = name
+			s.count++
 			return
 		}
 		s.set = make(map[string]struct{}, 2*smallMemberSet)
 		for _, n := range s.names {
 			s.set[n] = struct{}{}
 		}
-		s.names = nil
+		s.names, s.count = [smallMemberSet]string{}, 0
 	}
 	if _, dup := s.set[name]; dup {
 		s.Duplicate = name

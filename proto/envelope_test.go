@@ -244,3 +244,12 @@ func TestMembersFindDuplicatesPastTheSmallSet(t *testing.T) {
 		t.Fatalf("duplicate %q, want kkk", s.Duplicate)
 	}
 }
+
+// TestDecodeJSONAllocations: decoding an answer takes no allocation for
+// JSON-RPC's member names or for the record of the members met.
+func TestDecodeJSONAllocations(t *testing.T) {
+	raw := []byte(`{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"Hi hello"}]}}`)
+	if n := testing.AllocsPerRun(100, func() { _, _, _ = DecodeJSON(raw) }); n > 10 {
+		t.Errorf("decoding %s took %.0f allocations, want 10 at most", raw, n)
+	}
+}

@@ -29,7 +29,7 @@ type HTTPHeader struct{ Name, Value string }
 // recipient do with a field value (net/http never sends such a byte; this
 // keeps a hostile value on its line). The rest is rendered as given.
 func HTTPRequestHead(method, target string, headers []HTTPHeader) ([]byte, []Field) {
-	var h headWriter
+	h := newHeadWriter(len(method)+len(target)+len("  HTTP/1.1\r\n"), 3, headers)
 	h.token("method", method, " ")
 	h.token("target", target, " ")
 	h.token("version", "HTTP/1.1", "\r\n")
@@ -42,12 +42,14 @@ func HTTPRequestHead(method, target string, headers []HTTPHeader) ([]byte, []Fie
 // lines and the empty line, annotated as HTTPRequestHead does: "version",
 // "status" (Value "200 OK"), the header lines, "end of head".
 func HTTPResponseHead(proto string, status int, headers []HTTPHeader) ([]byte, []Field) {
-	var h headWriter
-	h.token("version", proto, " ")
-	value := strconv.Itoa(status)
+	var buf [64]byte
+	b := strconv.AppendInt(buf[:0], int64(status), 10)
 	if reason := http.StatusText(status); reason != "" {
-		value += " " + reason
+		b = append(append(b, ' '), reason...)
 	}
+	value := string(b)
+	h := newHeadWriter(len(proto)+len(value)+len(" \r\n"), 2, headers)
+	h.token("version", proto, " ")
 	h.token("status", value, "\r\n")
 	return h.finish(headers)
 }
@@ -57,31 +59,71 @@ func HTTPResponseHead(proto string, status int, headers []HTTPHeader) ([]byte, [
 // the key itself next), each key's values in their order. Name is the key
 // as the map holds it: net/http writes it so on HTTP/1.
 func HeadersOf(h http.Header) []HTTPHeader {
-	keys := make([]string, 0, len(h))
+	type key struct{ canonical, key string }
+	var small [16]key
+	keys := small[:0]
 	n := 0
 	for k, vs := range h {
-		keys = append(keys, k)
+		keys = append(keys, key{textproto.CanonicalMIMEHeaderKey(k), k})
 		n += len(vs)
 	}
-	slices.SortFunc(keys, func(a, b string) int {
-		if c := strings.Compare(textproto.CanonicalMIMEHeaderKey(a), textproto.CanonicalMIMEHeaderKey(b)); c != 0 {
-			return c
-		}
-		return strings.Compare(a, b)
-	})
+	slices.SortFunc(keys, func(a, b key) int { return compareKeys(a.canonical, a.key, b.canonical, b.key) })
 	out := make([]HTTPHeader, 0, n)
 	for _, k := range keys {
-		for _, v := range h[k] {
-			out = append(out, HTTPHeader{Name: k, Value: v})
+		for _, v := range h[k.key] {
+			out = append(out, HTTPHeader{Name: k.key, Value: v})
 		}
 	}
 	return out
+}
+
+// compareKeys orders two header keys as HeadersOf does, each given with
+// its canonical form: by canonical form, then by the key itself.
+func compareKeys(aCanonical, a, bCanonical, b string) int {
+	if c := strings.Compare(aCanonical, bCanonical); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
+}
+
+// SetHeaderLine returns the header lines of HeadersOf(h) turned into
+// those of h after h.Set(name, value), without a copy of h: the lines of
+// key name (canonicalized, as Set does) are dropped and one line of value
+// takes its place in HeadersOf's order. It works in lines itself; value
+// goes as it is, not redacted.
+func SetHeaderLine(lines []HTTPHeader, name, value string) []HTTPHeader {
+	name = textproto.CanonicalMIMEHeaderKey(name)
+	kept := lines[:0]
+	at := -1
+	for _, hd := range lines {
+		if hd.Name == name {
+			continue
+		}
+		if at < 0 && compareKeys(textproto.CanonicalMIMEHeaderKey(hd.Name), hd.Name, name, name) > 0 {
+			at = len(kept)
+		}
+		kept = append(kept, hd)
+	}
+	if at < 0 {
+		at = len(kept)
+	}
+	return slices.Insert(kept, at, HTTPHeader{Name: name, Value: value})
 }
 
 // headWriter renders a head and its annotations.
 type headWriter struct {
 	b      []byte
 	fields []Field
+}
+
+// newHeadWriter returns a headWriter with room for a start line of about
+// line bytes in tokens fields, then the header lines and the empty line.
+func newHeadWriter(line, tokens int, headers []HTTPHeader) headWriter {
+	size := line + len("\r\n")
+	for _, hd := range headers {
+		size += len(hd.Name) + len(": ") + len(hd.Value) + len("\r\n")
+	}
+	return headWriter{b: make([]byte, 0, size), fields: make([]Field, 0, tokens+len(headers)+1)}
 }
 
 // token appends value and sep as one header field named name.
@@ -106,12 +148,16 @@ func (h *headWriter) finish(headers []HTTPHeader) ([]byte, []Field) {
 
 // oneLine is s with each CR, LF and NUL written as a space.
 func oneLine(s string) string {
-	if !strings.ContainsAny(s, "\r\n\x00") {
+	i := 0
+	for i < len(s) && s[i] != '\r' && s[i] != '\n' && s[i] != 0 {
+		i++
+	}
+	if i == len(s) {
 		return s
 	}
 	b := []byte(s)
-	for i, c := range b {
-		if c == '\r' || c == '\n' || c == 0 {
+	for ; i < len(b); i++ {
+		if c := b[i]; c == '\r' || c == '\n' || c == 0 {
 			b[i] = ' '
 		}
 	}

@@ -119,7 +119,8 @@ func TestHeadersOf(t *testing.T) {
 
 func TestSecretHeader(t *testing.T) {
 	secret := []string{"Authorization", "authorization", "PROXY-AUTHORIZATION", "Cookie", "Set-Cookie",
-		"X-Api-Key", "x-apikey", "Api_Key", "X-Auth-Token", "Client-Secret", "X-Password"}
+		"X-Api-Key", "x-apikey", "Api_Key", "X-Auth-Token", "Client-Secret", "X-Password",
+		"X-Api-\u212aey"} // a Kelvin sign lowers to k
 	public := []string{"Mcp-Session-Id", "X-Session", "Content-Type", "Accept", "Mcp-Protocol-Version",
 		"WWW-Authenticate", "Last-Event-ID", "Cookies-Policy-Url"} // only the Cookie header itself is secret
 	for _, n := range secret {

@@ -1,30 +1,44 @@
 package proto
 
 import (
+	"bytes"
 	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // secretNameParts are parts of a header name that mark a credential, in
 // lower case ("X-Api-Key", "X-Auth-Token", "Client-Secret"). A session id
 // is not one: Mcp-Session-Id stays visible.
-var secretNameParts = []string{"token", "secret", "api-key", "apikey", "api_key", "password"}
+var secretNameParts = [][]byte{[]byte("token"), []byte("secret"), []byte("api-key"), []byte("apikey"), []byte("api_key"), []byte("password")}
 
 // SecretHeader reports whether a header carries a credential:
 // Authorization, Proxy-Authorization, Cookie, Set-Cookie, and any name that
 // contains "token", "secret", "api-key", "apikey", "api_key" or "password".
 // Names compare without regard to case.
 func SecretHeader(name string) bool {
-	n := strings.ToLower(name)
-	switch n {
+	var buf [64]byte // a header name is lowered here, not on the heap, for each line captured
+	n := buf[:0]
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c >= utf8.RuneSelf { // lowered by Unicode's rules: the Kelvin sign is a k
+			n = []byte(strings.ToLower(name))
+			break
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		n = append(n, c)
+	}
+	switch string(n) {
 	case "authorization", "proxy-authorization", "cookie", "set-cookie":
 		return true
 	}
 	for _, part := range secretNameParts {
-		if strings.Contains(n, part) {
+		if bytes.Contains(n, part) {
 			return true
 		}
 	}
@@ -39,14 +53,18 @@ func RedactHeaders(h []HTTPHeader) []HTTPHeader {
 	if h == nil {
 		return nil
 	}
-	out := make([]HTTPHeader, len(h))
+	return redactInPlace(slices.Clone(h))
+}
+
+// redactInPlace redacts the secret headers of h as RedactHeaders does, in
+// h itself, and returns it.
+func redactInPlace(h []HTTPHeader) []HTTPHeader {
 	for i, hd := range h {
 		if SecretHeader(hd.Name) {
-			hd.Value = redacted(hd.Name, hd.Value)
+			h[i].Value = redacted(hd.Name, hd.Value)
 		}
-		out[i] = hd
 	}
-	return out
+	return h
 }
 
 // redacted is value with its credential replaced by its size; the
@@ -54,13 +72,19 @@ func RedactHeaders(h []HTTPHeader) []HTTPHeader {
 // credentials = auth-scheme [ 1*SP ( token68 / #auth-param ) ]).
 func redacted(name, value string) string {
 	scheme := ""
-	switch strings.ToLower(name) {
-	case "authorization", "proxy-authorization":
+	if strings.EqualFold(name, "authorization") || strings.EqualFold(name, "proxy-authorization") {
 		if sp := strings.IndexByte(value, ' '); sp > 0 && isToken(value[:sp]) {
 			scheme, value = value[:sp+1], value[sp+1:]
 		}
 	}
-	return scheme + "[redacted " + byteCount(len(value)) + "]"
+	var buf [64]byte
+	b := append(append(buf[:0], scheme...), "[redacted "...)
+	if len(value) == 1 {
+		b = append(b, "1 byte"...) // as byteCount words it
+	} else {
+		b = append(strconv.AppendInt(b, int64(len(value)), 10), " bytes"...)
+	}
+	return string(append(b, ']'))
 }
 
 // isToken reports whether s is an HTTP token (RFC 9110 §5.6.2): one or more
@@ -86,7 +110,7 @@ func CapturedHeaders(h http.Header, noRedact bool) []HTTPHeader {
 	if noRedact {
 		return lines
 	}
-	return RedactHeaders(lines)
+	return redactInPlace(lines) // HeadersOf's lines are this call's own
 }
 
 // secretParams are query parameter names that carry a credential beside

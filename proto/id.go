@@ -56,11 +56,14 @@ func (id ID) String() string {
 	return "null"
 }
 
-// Key returns a comparable key that keeps 7 and "7" apart.
+// Key returns a comparable key that keeps 7 and "7" apart. IDs compare
+// with == as their keys do.
 func (id ID) Key() string {
 	switch id.kind {
 	case idInt:
-		return "i" + strconv.FormatInt(id.num, 10)
+		var buf [24]byte
+		buf[0] = 'i'
+		return string(strconv.AppendInt(buf[:1], id.num, 10))
 	case idString:
 		return "s" + id.str
 	}

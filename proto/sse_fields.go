@@ -54,7 +54,12 @@ func SplitSSELine(line []byte) (name []byte, valueAt int, comment bool) {
 //
 // Values are raw server bytes: whoever shows them sanitizes them.
 func SSEEventFields(raw []byte) []Field {
-	var fields []Field
+	if len(raw) == 0 {
+		return nil
+	}
+	// Most events end their lines in LF: a data line takes three fields,
+	// any other two, the blank line one.
+	fields := make([]Field, 0, 3*bytes.Count(raw, []byte{'\n'})+2)
 	at := 0
 	if bytes.HasPrefix(raw, sseBOM) {
 		fields = append(fields, Field{Offset: 0, Len: len(sseBOM), Name: "byte order mark", Value: "U+FEFF", Kind: FieldHeader})
@@ -98,7 +103,21 @@ func sseLineFields(fields []Field, line []byte, at int) []Field {
 		}
 		return fields
 	}
-	return append(fields, Field{Offset: at, Len: len(line), Name: sseShown(name), Value: sseShown(value), Kind: FieldHeader})
+	return append(fields, Field{Offset: at, Len: len(line), Name: sseFieldName(name), Value: sseShown(value), Kind: FieldHeader})
+}
+
+// sseFieldName is the name of a field other than data for display: the
+// standard's own names without a copy, others as sseShown shows them.
+func sseFieldName(name []byte) string {
+	switch string(name) {
+	case "event":
+		return "event"
+	case "id":
+		return "id"
+	case "retry":
+		return "retry"
+	}
+	return sseShown(name)
 }
 
 // sseLineEnd finds the end of the first line of b: the index of its CR or

@@ -134,3 +134,13 @@ func TestSplitSSELine(t *testing.T) {
 		}
 	}
 }
+
+// TestSSEEventFieldsAllocations: annotating an event takes one allocation
+// for its fields and one for each value shown (a data line's size too),
+// none for the standard's field names or the slice's growth.
+func TestSSEEventFieldsAllocations(t *testing.T) {
+	raw := []byte("event: message\nid: 7\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}\n\n")
+	if n := testing.AllocsPerRun(100, func() { SSEEventFields(raw) }); n > 4 {
+		t.Errorf("annotating %q took %.0f allocations, want 4 at most", raw, n)
+	}
+}

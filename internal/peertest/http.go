@@ -13,8 +13,8 @@ import (
 // allows it, else on a port the test picked; the test's cleanup stops its
 // whole process group and reaps it, whether the test passed or failed.
 type HTTPPeer struct {
-	// URL is where a client connects: the Streamable HTTP endpoint, or the
-	// legacy HTTP+SSE stream a client GETs.
+	// URL is where a client connects: the Streamable HTTP endpoint, the
+	// legacy HTTP+SSE stream a client GETs, or a WebSocket endpoint.
 	URL string
 	// Addr is the address the server listens on, as the kernel reports it.
 	Addr netip.AddrPort
@@ -24,6 +24,9 @@ type HTTPPeer struct {
 
 // Output returns the tail of what the server wrote to stdout and stderr.
 func (p *HTTPPeer) Output() string { return p.out.String() }
+
+// PID returns the server's process id, the leader of its process group.
+func (p *HTTPPeer) PID() int { return p.pid }
 
 // httpPeer says how to start one server and where it serves.
 type httpPeer struct {
@@ -106,6 +109,22 @@ func StartGoSDKConformanceHTTP(t testing.TB, stateless bool) *HTTPPeer {
 	t.Helper()
 	flag := "-stateless=" + strconv.FormatBool(stateless)
 	return goHTTPFlag(t, "the Go SDK conformance server ("+flag+")", GoSDKConformance(t), flag)
+}
+
+// StartMcpscopeWS starts bin, an mcpscope binary, as `serve --ws`: the
+// demo's WebSocket endpoints in a process of their own. URL is its seed
+// 003 gateway, ws://127.0.0.1:PORT/gateway.
+func StartMcpscopeWS(t testing.TB, bin string) *HTTPPeer {
+	t.Helper()
+	return startHTTP(t, httpPeer{
+		what: "mcpscope serve --ws",
+		command: func(port string) ([]string, []string) {
+			return []string{bin, "serve", "--ws", "127.0.0.1:" + port}, nil
+		},
+		url: func(port uint16) string {
+			return "ws://" + netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), port).String() + "/gateway"
+		},
+	})
 }
 
 // StartGoSDKSSE starts the Go SDK's legacy HTTP+SSE example; URL is the

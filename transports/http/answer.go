@@ -120,7 +120,7 @@ func (t *Transport) tooBig(ex *exchange, b []byte, declared int64) {
 	cause := &proto.FrameTooLargeError{Size: max(declared, int64(len(b))), Max: int64(limit)}
 	head := b[:min(len(b), 64<<10)]
 	t.reportText(ex.conn, "body (head)", head)
-	if m := proto.NewViolation(head, cause); m != nil && ex.request && m.ID.Key() == ex.msg.ID.Key() {
+	if m := proto.NewViolation(head, cause); m != nil && ex.request && *m.ID == *ex.msg.ID {
 		if ex.settle() {
 			ex.hand(m)
 		}
@@ -136,7 +136,7 @@ func (t *Transport) route(ex *exchange, m *proto.Message) {
 		// An answer on another stream than its POST's (the legacy SSE
 		// stream, the standalone GET stream) settles its own exchange.
 		t.mu.Lock()
-		owner := t.exchanges[m.ID.Key()]
+		owner := t.exchanges[*m.ID]
 		t.mu.Unlock()
 		if owner != nil && owner.answers(m) {
 			ex = owner

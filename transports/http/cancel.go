@@ -16,7 +16,7 @@ import (
 // still read for CancelGrace, so what the server does next is captured.
 func (t *Transport) CancelRequest(ctx context.Context, id proto.ID, reason string) error {
 	t.mu.Lock()
-	ex := t.exchanges[id.Key()]
+	ex := t.exchanges[id]
 	t.mu.Unlock()
 	if ex != nil {
 		ex.mu.Lock()

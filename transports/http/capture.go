@@ -27,15 +27,18 @@ func (t *Transport) headers(h http.Header) []proto.HTTPHeader {
 	return proto.CapturedHeaders(h, t.cfg.NoRedact)
 }
 
-// reportRequest captures the request line and headers of req.
+// reportRequest captures the request line and headers of req, with the
+// Host it goes to.
 func (t *Transport) reportRequest(conn string, req *http.Request) {
-	h := req.Header.Clone()
-	if req.Host != "" && h.Get("Host") == "" {
-		h.Set("Host", req.Host)
-	} else if h.Get("Host") == "" {
-		h.Set("Host", req.URL.Host)
+	lines := t.headers(req.Header)
+	if req.Header.Get("Host") == "" {
+		host := req.Host
+		if host == "" {
+			host = req.URL.Host
+		}
+		lines = proto.SetHeaderLine(lines, "Host", host)
 	}
-	raw, fields := proto.HTTPRequestHead(req.Method, t.requestTarget(req), t.headers(h))
+	raw, fields := proto.HTTPRequestHead(req.Method, t.requestTarget(req), lines)
 	t.report(capture.Out, conn, &capture.Frame{Chan: capture.Channel{Kind: capture.HTTP}, Raw: raw, Fields: fields, Enc: proto.EncText})
 }
 

@@ -1,7 +1,6 @@
 package mcphttp
 
 import (
-	"bytes"
 	"io"
 
 	"github.com/mcpscope/mcpscope/transports/internal/sse"
@@ -23,11 +22,13 @@ func newEventReader(body io.Reader, max int) *eventReader {
 
 // next returns the next event, with its data copied (the messages decoded
 // from it outlive the next read), and a copy of its bytes (at most
-// maxEventRaw of them; ev.Length is the true size).
+// maxEventRaw of them; ev.Length is the true size). Data that lies in the
+// event's bytes is copied once, with them.
 func (r *eventReader) next() (ev sse.Event, raw, data []byte, err error) {
 	ev, err = r.rd.Next()
 	if err != nil {
 		return ev, nil, nil, err
 	}
-	return ev, bytes.Clone(ev.Raw), bytes.Clone(ev.DataBytes), nil
+	kept := ev.Clone()
+	return ev, kept.Raw, kept.DataBytes, nil
 }

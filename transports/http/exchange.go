@@ -77,7 +77,7 @@ func (t *Transport) newExchange(m *proto.Message, body []byte) *exchange {
 	ex.target = t.legacyEndpoint()
 	t.mu.Lock()
 	if ex.request {
-		t.exchanges[m.ID.Key()] = ex
+		t.exchanges[*m.ID] = ex
 	} else {
 		ex.posted = make(chan struct{})
 		t.posting[ex] = true
@@ -109,8 +109,8 @@ func (t *Transport) ownCall(ctx context.Context, req *proto.Message, body []byte
 func (ex *exchange) forget() {
 	t := ex.t
 	t.mu.Lock()
-	if ex.request && t.exchanges[ex.msg.ID.Key()] == ex {
-		delete(t.exchanges, ex.msg.ID.Key())
+	if ex.request && t.exchanges[*ex.msg.ID] == ex {
+		delete(t.exchanges, *ex.msg.ID)
 	}
 	if t.posting[ex] {
 		delete(t.posting, ex)
@@ -297,7 +297,7 @@ func (ex *exchange) waited() bool {
 // answers reports whether m settles this exchange's request: a response
 // with its id, or a broken one naming its id (which fails it).
 func (ex *exchange) answers(m *proto.Message) bool {
-	if !ex.request || m.ID == nil || m.ID.Key() != ex.msg.ID.Key() {
+	if !ex.request || m.ID == nil || *m.ID != *ex.msg.ID {
 		return false
 	}
 	if m.Violation != nil {

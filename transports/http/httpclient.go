@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/oauth"
 	"github.com/mcpscope/mcpscope/internal/tlsconf"
 	"github.com/mcpscope/mcpscope/proto"
@@ -16,6 +17,12 @@ import (
 
 // maxRedirects bounds the redirects one request follows.
 const maxRedirects = 5
+
+// IdleConnsPerHost is how many idle connections to the server the
+// transport keeps alive: as many as the engine keeps requests in flight by
+// default, so that pipelined requests go out on connections already open
+// instead of opening new ones once the burst before them is answered.
+const IdleConnsPerHost = client.DefaultMaxInFlight
 
 // newClient builds the HTTP client: TLS verified by default, pinned or
 // skipped only when asked; no overall timeout (a stream lives as long as
@@ -35,7 +42,7 @@ func (t *Transport) newClient(keyLog io.Writer) (*http.Client, error) {
 		DialContext:           (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
 		TLSClientConfig:       tc,
 		ForceAttemptHTTP2:     true,
-		MaxIdleConnsPerHost:   16,
+		MaxIdleConnsPerHost:   IdleConnsPerHost,
 		IdleConnTimeout:       90 * time.Second,
 		TLSHandshakeTimeout:   10 * time.Second,
 		ExpectContinueTimeout: time.Second,

@@ -237,7 +237,7 @@ func TestNewSessionOutlivesTheRequestThatStartedIt(t *testing.T) {
 	flowtest.Eventually(t, "the cancelled request lets go", func() bool {
 		r.tr.mu.Lock()
 		defer r.tr.mu.Unlock()
-		return r.tr.exchanges[first.ID.Key()] == nil
+		return r.tr.exchanges[*first.ID] == nil
 	})
 	close(proceed)
 	m := r.in.next(t)

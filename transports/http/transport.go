@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -41,17 +42,17 @@ type Transport struct {
 
 	mu        sync.Mutex
 	keyLog    *os.File
-	session   string               // Mcp-Session-Id, once the server gave one
-	version   string               // the protocol version initialize settled
-	initBody  []byte               // the initialize request, for a session that expired
-	getOpen   bool                 // the standalone GET stream was asked for
-	getStop   context.CancelFunc   // ends the standalone GET stream of the session
-	reinits   int                  // sessions started again after a 404, for the initialize ids
-	probed    bool                 // the first POST was answered: no fallback any more
-	legacy    *legacyLink          // the HTTP+SSE link, once in that mode
-	exchanges map[string]*exchange // open answer streams, by request id key
-	posting   map[*exchange]bool   // POSTs of notifications and responses not over yet
-	reinit    *reinitCall          // a re-initialization in flight
+	session   string                 // Mcp-Session-Id, once the server gave one
+	version   string                 // the protocol version initialize settled
+	initBody  []byte                 // the initialize request, for a session that expired
+	getOpen   bool                   // the standalone GET stream was asked for
+	getStop   context.CancelFunc     // ends the standalone GET stream of the session
+	reinits   int                    // sessions started again after a 404, for the initialize ids
+	probed    bool                   // the first POST was answered: no fallback any more
+	legacy    *legacyLink            // the HTTP+SSE link, once in that mode
+	exchanges map[proto.ID]*exchange // open answer streams, by request id (7 and "7" apart)
+	posting   map[*exchange]bool     // POSTs of notifications and responses not over yet
+	reinit    *reinitCall            // a re-initialization in flight
 	// toolHeaders are the x-mcp-header annotations of the tools the
 	// server listed, by tool name.
 	toolHeaders map[string]*toolHeaders
@@ -78,7 +79,7 @@ func New(cfg Config) (*Transport, error) {
 	t := &Transport{
 		cfg: cfg, url: u, ctx: ctx, cancel: cancel,
 		life:      conn.NewLifecycle("HTTP", "the HTTP transport ended"),
-		exchanges: make(map[string]*exchange),
+		exchanges: make(map[proto.ID]*exchange),
 		posting:   make(map[*exchange]bool),
 		sleep:     sleepCtx,
 	}
@@ -206,7 +207,9 @@ func (t *Transport) warnf(format string, a ...any) {
 
 // connName names an exchange's connection in frames: "http POST 3".
 func (t *Transport) connName(method string) string {
-	return fmt.Sprintf("%s %s %d", t.cfg.Conn, method, t.seq.Add(1))
+	var buf [64]byte
+	b := append(append(append(append(buf[:0], t.cfg.Conn...), ' '), method...), ' ')
+	return string(strconv.AppendUint(b, t.seq.Add(1), 10))
 }
 
 // spawn runs fn on a goroutine the transport waits for at its end; it

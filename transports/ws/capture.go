@@ -17,15 +17,16 @@ const (
 	incoming = capture.In
 )
 
-// report stamps f and hands it to the sink.
-func (t *Transport) report(dir capture.Dir, f *capture.Frame) {
+// report stamps f and hands it to the sink; it returns the frame's Seq (0
+// when the sink did not hold it).
+func (t *Transport) report(dir capture.Dir, f *capture.Frame) uint64 {
 	f.Time = time.Now()
 	f.Dir = dir
 	f.Conn = t.cfg.Conn
 	if f.Size == 0 {
 		f.Size = len(f.Raw)
 	}
-	t.cfg.Sink.Append(f)
+	return t.cfg.Sink.Append(f)
 }
 
 // reportRequest captures the upgrade request line and headers,

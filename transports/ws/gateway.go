@@ -75,7 +75,9 @@ func (t *Transport) readGatewayChunk(data []byte) {
 	if s != nil {
 		ev.Meta = s.meta
 	}
-	t.report(incoming, f)
+	if t.report(incoming, f) == 0 && t.spares != nil {
+		ev.release = &release{buf: data, to: t.spares}
+	}
 	t.cfg.OnStream(ev)
 }
 

@@ -28,6 +28,8 @@ type StreamEvent struct {
 	Summary json.RawMessage   // done: the summary, if any
 	Err     *proto.Error      // error: the stream's error
 	Problem error
+
+	release *release // a binary chunk the capture kept nothing of: its buffer, for Release
 }
 
 // gwStream is what a connection knows of one gateway stream: its opener's

@@ -21,7 +21,7 @@ func (t *Transport) read(c *websocket.Conn) {
 	defer t.wg.Done()
 	var size [2]int // the last message's size, by type
 	for {
-		typ, data, err := readMessage(t.ctx, c, &size)
+		typ, data, err := readMessageInto(t.ctx, c, &size, t.spares)
 		if err != nil {
 			// The engine fails every call in flight with this cause.
 			t.life.End(t.endCause(err), nil)
@@ -57,12 +57,25 @@ const readHintMax = 1 << 20
 // limit holds as with Read; a hint over readHintMax is not taken, so one
 // large message does not make every later one cost as much.
 func readMessage(ctx context.Context, c *websocket.Conn, size *[2]int) (websocket.MessageType, []byte, error) {
+	return readMessageInto(ctx, c, size, nil)
+}
+
+// readMessageInto is readMessage reading a binary message into one of
+// spares when one is large enough.
+func readMessageInto(ctx context.Context, c *websocket.Conn, size *[2]int, spares *chunkBuffers) (websocket.MessageType, []byte, error) {
 	typ, r, err := c.Reader(ctx)
 	if err != nil {
 		return 0, nil, err
 	}
 	last := &size[typ&1]
-	buf := make([]byte, 0, max(min(*last, readHintMax), 511)+1)
+	room := max(min(*last, readHintMax), 511) + 1
+	var buf []byte
+	if typ == websocket.MessageBinary && spares != nil {
+		buf = spares.get(room)
+	}
+	if buf == nil {
+		buf = make([]byte, 0, room)
+	}
 	for {
 		if len(buf) == cap(buf) {
 			buf = slices.Grow(buf, len(buf))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/transports/internal/conn"
@@ -37,6 +38,10 @@ type Transport struct {
 	deliver func(*proto.Message)
 	tools   toolTable    // ModeTools: the ids of the calls in flight
 	gw      gatewayTable // ModeGateway: the streams of the connection
+	// spares are the buffers of chunks the sink kept nothing of, given
+	// back (ModeGateway with a sink that releases what it does not hold;
+	// nil otherwise).
+	spares *chunkBuffers
 }
 
 var (
@@ -53,6 +58,9 @@ func New(cfg Config) (*Transport, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t := &Transport{cfg: cfg, url: u, life: conn.NewLifecycle("WebSocket", "the WebSocket is closed"), ctx: ctx, cancel: cancel}
+	if cfg.Mode == ModeGateway && capture.ReleasesUnheld(cfg.Sink) {
+		t.spares = newChunkBuffers()
+	}
 	return t, nil
 }
 

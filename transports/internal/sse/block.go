@@ -115,6 +115,9 @@ func (r *Reader) takeEvent(dispatched bool) Event {
 	case b.inRef:
 		s, e := int(b.refAt-r.base), int(b.refEnd-r.base)
 		ev.DataBytes = r.buf[s:e:e]
+		if at := int(b.refAt - b.start); !b.spilled && at+len(ev.DataBytes) <= len(ev.Raw) {
+			ev.DataInRaw, ev.DataAt = true, at
+		}
 	case b.hasData:
 		ev.DataBytes = r.data[:len(r.data):len(r.data)]
 		if ev.DataBytes == nil {

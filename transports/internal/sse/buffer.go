@@ -8,7 +8,12 @@ import (
 
 // Buffer sizes.
 const (
-	// readSize is the most one Read asks for, and a new buffer's size.
+	// firstRead is what a Reader's first Read asks for, and its first
+	// buffer's size: most answers are one small event, and a Reader is
+	// made for each.
+	firstRead = 4 << 10
+	// readSize is the most one Read asks for: the size of a Read doubles
+	// from firstRead each time the source fills it.
 	readSize = 64 << 10
 	// minFree is the room below which buf is compacted before a read.
 	minFree = 16 << 10
@@ -41,13 +46,16 @@ func (r *Reader) skipBOM() {
 // fill reads once from the source into buf, after making room.
 func (r *Reader) fill() {
 	r.spill()
-	if len(r.buf)-r.end < minFree {
+	if len(r.buf)-r.end < min(r.step, minFree) {
 		r.compact()
 	}
-	p := r.buf[r.end:min(len(r.buf), r.end+readSize)]
+	p := r.buf[r.end:min(len(r.buf), r.end+r.step)]
 	n, err := r.src.Read(p)
 	if n < 0 || n > len(p) {
 		n, err = 0, errBadCount
+	}
+	if n == len(p) && r.step < readSize {
+		r.step *= 2 // the source has more at hand than was asked for
 	}
 	r.end += n
 	switch {
@@ -86,10 +94,11 @@ func (r *Reader) spill() {
 	b.spilled = true
 }
 
-// bufSize is the size of buffer that holds kept bytes and a read.
-func bufSize(kept int) int {
-	size := readSize
-	for size-kept < readSize || (kept > size/4 && size < roomySize) {
+// bufSize is the size of buffer that holds kept bytes and a read of
+// step bytes.
+func bufSize(kept, step int) int {
+	size := step
+	for size-kept < step || (kept > size/4 && size < roomySize) {
 		size *= 2
 	}
 	return size
@@ -101,7 +110,7 @@ func bufSize(kept int) int {
 func (r *Reader) compact() {
 	keep := r.keepFrom()
 	kept := r.end - keep
-	if size := bufSize(kept); size > len(r.buf) || (len(r.buf) > roomySize && size < len(r.buf)) {
+	if size := bufSize(kept, r.step); size > len(r.buf) || (len(r.buf) > roomySize && size < len(r.buf)) {
 		nb := make([]byte, size)
 		copy(nb, r.buf[keep:r.end])
 		r.buf = nb
@@ -119,7 +128,7 @@ func (r *Reader) release() {
 	if cap(r.data) > roomySize {
 		r.data = nil
 	}
-	if len(r.buf) > roomySize && bufSize(r.end-r.keepFrom()) < len(r.buf) {
+	if len(r.buf) > roomySize && bufSize(r.end-r.keepFrom(), r.step) < len(r.buf) {
 		r.compact()
 	}
 }

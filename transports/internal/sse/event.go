@@ -44,6 +44,11 @@ type Event struct {
 	// first MaxRaw bytes here, and RawCut is true.
 	Raw    []byte
 	RawCut bool
+	// DataInRaw says DataBytes is the piece of Raw at DataAt (the event had
+	// one data line, and Raw holds it whole): a copy of Raw holds a copy of
+	// the data too.
+	DataInRaw bool
+	DataAt    int
 }
 
 // Data returns the event's data as a string: a copy of DataBytes, valid
@@ -51,10 +56,16 @@ type Event struct {
 func (e Event) Data() string { return string(e.DataBytes) }
 
 // Clone returns e with Raw and DataBytes copied, so that it stays valid
-// after the next call to Next.
+// after the next call to Next. Data in Raw is copied once, with Raw.
 func (e Event) Clone() Event {
-	e.Raw = bytes.Clone(e.Raw)
-	e.DataBytes = bytes.Clone(e.DataBytes)
+	raw := bytes.Clone(e.Raw)
+	if e.DataInRaw {
+		end := e.DataAt + len(e.DataBytes)
+		e.DataBytes = raw[e.DataAt:end:end]
+	} else {
+		e.DataBytes = bytes.Clone(e.DataBytes)
+	}
+	e.Raw = raw
 	return e
 }
 

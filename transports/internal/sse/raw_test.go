@@ -83,7 +83,8 @@ func (c *chunked) Read(p []byte) (int, error) {
 }
 
 // TestEventCloneOutlivesNext: Raw and DataBytes are views that the next
-// Next reuses; a Clone keeps its own.
+// Next reuses; a Clone keeps its own, its data a piece of its Raw when the
+// event's was.
 func TestEventCloneOutlivesNext(t *testing.T) {
 	r := NewReader(strings.NewReader("data: first\n\ndata: other\n\n"), Limits{})
 	ev, err := r.Next()
@@ -99,6 +100,12 @@ func TestEventCloneOutlivesNext(t *testing.T) {
 	}
 	if ev.DataBytes = append(ev.DataBytes, '!'); string(kept.DataBytes) != "first" {
 		t.Fatalf("appending to a view reached the clone")
+	}
+	if !kept.DataInRaw || &kept.Raw[kept.DataAt] != &kept.DataBytes[0] {
+		t.Fatalf("the clone copied its data twice: in Raw and apart")
+	}
+	if kept.DataBytes = append(kept.DataBytes, '!'); string(kept.Raw) != "data: first\n\n" {
+		t.Fatalf("appending to the clone's data reached its Raw: %q", kept.Raw)
 	}
 }
 
@@ -134,7 +141,8 @@ func TestReaderHugeEventMemory(t *testing.T) {
 }
 
 // TestReaderDataInPlace: the data of a one-line event is a view of the
-// event's own bytes, not a copy.
+// event's own bytes, not a copy, and the event says where it lies in them;
+// data joined from two lines does not lie there.
 func TestReaderDataInPlace(t *testing.T) {
 	got, err := NewReader(strings.NewReader("id: 1\ndata: payload\n\n"), Limits{}).Next()
 	if err != nil || got.Data() != "payload" {
@@ -142,5 +150,28 @@ func TestReaderDataInPlace(t *testing.T) {
 	}
 	if at := bytes.Index(got.Raw, []byte("payload")); at < 0 || &got.Raw[at] != &got.DataBytes[0] {
 		t.Fatalf("DataBytes is a copy")
+	} else if !got.DataInRaw || got.DataAt != at {
+		t.Fatalf("DataInRaw %v, DataAt %d: the data is in Raw at %d", got.DataInRaw, got.DataAt, at)
+	}
+	two, err := NewReader(strings.NewReader("data: a\ndata: b\n\n"), Limits{}).Next()
+	if err != nil || two.Data() != "a\nb" || two.DataInRaw {
+		t.Fatalf("data joined from two lines: %+v %v", two, err)
+	}
+}
+
+// TestReaderSmallAnswerSmallBuffer reads a one-event answer, as most
+// answers to a POST are: the Reader's buffer is sized by what arrives,
+// not by the largest read it makes.
+func TestReaderSmallAnswerSmallBuffer(t *testing.T) {
+	answer := "event: message\nid: 1\ndata: " + `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hello"}]}}` + "\n\n"
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	evs, err := readAll(strings.NewReader(answer), Limits{})
+	runtime.ReadMemStats(&after)
+	if err != nil || len(evs) != 1 {
+		t.Fatalf("%d events, err %v", len(evs), err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 2*firstRead {
+		t.Fatalf("reading a %d-byte answer allocated %d bytes", len(answer), got)
 	}
 }

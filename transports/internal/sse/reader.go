@@ -43,11 +43,13 @@ type Reader struct {
 	end    int   // the bytes read into buf
 	srcErr error // what the source returned; met when buf is parsed
 	empty  int   // reads in a row that returned nothing
+	step   int   // what the next read asks for, firstRead to readSize
 
 	bomDone   bool  // the byte order mark was looked for
 	pendingLF bool  // the last line ended in CR: an LF next is part of it
 	err       error // sticky: what Next returns from now on
 	lf, cr    finder
+	free      int64 // stream offset up to which the bytes from pos hold no CR or LF
 
 	blk  block  // the event being read
 	data []byte // data values joined, when they are not one slice of buf
@@ -69,7 +71,7 @@ func NewReader(r io.Reader, lim Limits) *Reader {
 	if lim.MaxRaw <= 0 {
 		lim.MaxRaw = DefaultMaxRaw
 	}
-	return &Reader{src: r, lim: lim}
+	return &Reader{src: r, lim: lim, step: firstRead}
 }
 
 // LastEventID is the standard's last event ID string: the ID of the last
@@ -166,14 +168,21 @@ func (r *Reader) endLine(i, term int) {
 }
 
 // lineEnd returns the index in buf of the first CR or LF at or after pos,
-// or -1.
+// or -1. lineFree skips the blocks that hold neither, in one pass; the
+// finders look at what is left.
 func (r *Reader) lineEnd() int {
 	c := r.buf[:r.end]
-	lf := r.lf.index(c, r.base, r.pos, '\n')
+	from := r.pos
+	if p := int(r.free - r.base); p > from {
+		from = p
+	}
+	from += lineFree(c[from:])
+	r.free = r.base + int64(from)
+	lf := r.lf.index(c, r.base, from, '\n')
 	if lf >= 0 {
 		c = c[:lf] // a CR counts only before the LF
 	}
-	if cr := r.cr.index(c, r.base, r.pos, '\r'); cr >= 0 {
+	if cr := r.cr.index(c, r.base, from, '\r'); cr >= 0 {
 		return cr
 	}
 	return lf

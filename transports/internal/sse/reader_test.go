@@ -140,10 +140,11 @@ func sameEvents(in string, got, want []Event, maxRaw int64) bool {
 	}
 	for i := range got {
 		g, w := got[i], want[i]
-		if !rawOK(in, g, maxRaw) {
+		if !rawOK(in, g, maxRaw) || !dataInRawOK(g) {
 			return false
 		}
 		g.Raw, g.RawCut, w.Raw, w.RawCut = nil, false, nil, false
+		g.DataInRaw, g.DataAt, w.DataInRaw, w.DataAt = false, 0, false, 0 // whether the data lies in Raw may depend on the reads
 		if g.Length == w.Length-1 && strings.HasSuffix(in[:g.Offset+w.Length], "\r\n") {
 			g.Length = w.Length
 		}
@@ -152,6 +153,13 @@ func sameEvents(in string, got, want []Event, maxRaw int64) bool {
 		}
 	}
 	return true
+}
+
+// dataInRawOK reports whether ev's data is in Raw at DataAt when it says
+// it is there.
+func dataInRawOK(ev Event) bool {
+	return !ev.DataInRaw || ev.DataAt >= 0 && ev.DataAt+len(ev.DataBytes) <= len(ev.Raw) &&
+		string(ev.Raw[ev.DataAt:ev.DataAt+len(ev.DataBytes)]) == string(ev.DataBytes)
 }
 
 // rawOK reports whether ev.Raw is in's bytes from ev.Offset, all

@@ -1,0 +1,185 @@
+//go:build linux
+
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+	mcphttp "github.com/mcpscope/mcpscope/transports/http"
+)
+
+// The SSE answer workload: one tools/call answered with an event stream
+// of sseAnswerSize bytes: notifications/message events of about 64 KiB
+// each (their data a log line of sseNoteText bytes), then the response.
+const (
+	sseAnswerSize = 256 << 20
+	sseNoteText   = 64<<10 - 200
+)
+
+// sseNote is one notification event of the answer, as the server writes
+// it.
+var sseNote = "event: message\ndata: " +
+	`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"bench","data":"` +
+	strings.Repeat("0123456789abcdef", sseNoteText/16) + `"}}` + "\n\n"
+
+// sseNotes is how many notifications the answer carries.
+var sseNotes = sseAnswerSize / len(sseNote)
+
+// sseAnswerServer serves, on a loopback port, an MCP endpoint that answers
+// every POST of a request with one SSE stream (sseNotes notifications,
+// then the response to the request), and returns its URL. It writes the
+// same bytes for every reader, from memory.
+func sseAnswerServer(b *testing.B) string {
+	b.Helper()
+	note := []byte(sseNote)
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&req); err != nil || req.ID == nil {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		for range sseNotes {
+			if _, err := w.Write(note); err != nil {
+				return
+			}
+		}
+		fmt.Fprintf(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"content\":[]}}\n\n", req.ID)
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = hs.Serve(ln) }()
+	b.Cleanup(func() { _ = hs.Close() })
+	return "http://" + ln.Addr().String() + "/mcp"
+}
+
+// sseAnswerCall is the request the answer answers.
+func sseAnswerCall(b *testing.B) *proto.Message {
+	b.Helper()
+	m, err := proto.NewRequest(proto.IntID(1), proto.MethodToolsCall, json.RawMessage(`{"name":"stream_logs"}`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
+}
+
+// mcpscopeSSEAnswer reads one answer through mcpscope's HTTP transport as
+// a session does: every event a frame of a capture store with the default
+// bounds (as the TUI keeps them), every message decoded and delivered. It
+// returns the wall time from the POST to the response.
+func mcpscopeSSEAnswer(b *testing.B, url string) time.Duration {
+	b.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), flowHangGuard)
+	defer cancel()
+	tr, err := mcphttp.New(mcphttp.Config{URL: url, Mode: mcphttp.ModeStreamable, Sink: capture.NewStore(capture.DefaultConfig())})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tr.Close()
+	var notes atomic.Int64
+	answered := make(chan *proto.Message, 1)
+	deliver := func(m *proto.Message) {
+		switch {
+		case m.Method == proto.MethodNotifyMessage:
+			notes.Add(1)
+		case m.IsResponse() || m.Violation != nil:
+			answered <- m
+		}
+	}
+	if err := tr.Start(ctx, deliver); err != nil {
+		b.Fatal(err)
+	}
+	begin := time.Now()
+	if err := tr.Send(ctx, sseAnswerCall(b)); err != nil {
+		b.Fatalf("mcpscope POST: %v", err)
+	}
+	select {
+	case m := <-answered:
+		d := time.Since(begin)
+		if m.Violation != nil || notes.Load() != int64(sseNotes) {
+			b.Fatalf("mcpscope read %d notifications of %d, answer %v", notes.Load(), sseNotes, m.Violation)
+		}
+		return d
+	case <-ctx.Done():
+		b.Fatalf("mcpscope SSE answer: %v", ctx.Err())
+	}
+	return 0
+}
+
+// bareSSEAnswer reads one answer with net/http alone: the POST, then the
+// body drained through a 1 MiB buffer, looking at nothing.
+func bareSSEAnswer(b *testing.B, url string) time.Duration {
+	b.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), flowHangGuard)
+	defer cancel()
+	body, err := sseAnswerCall(b).EncodeJSON()
+	if err != nil {
+		b.Fatal(err)
+	}
+	begin := time.Now()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(string(body)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	rsp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		b.Fatalf("bare POST: %v", err)
+	}
+	defer rsp.Body.Close()
+	n, err := io.CopyBuffer(io.Discard, rsp.Body, make([]byte, 1<<20))
+	d := time.Since(begin)
+	if err != nil || n < int64(sseNotes*len(sseNote)) {
+		b.Fatalf("bare reader read %d bytes: %v", n, errors.Join(err, errShortAnswer))
+	}
+	return d
+}
+
+// errShortAnswer says an SSE answer ended short.
+var errShortAnswer = errors.New("the SSE answer ended short")
+
+// BenchmarkSSEAnswerVsBareReader compares reading a 256 MiB SSE answer to
+// one tools/call over loopback HTTP (about 4,000 notifications/message
+// events of 64 KiB, then the response, from a server in this process that
+// writes them from memory): mcpscope's HTTP transport, each event a frame
+// of a capture store with the default bounds and each message decoded and
+// delivered, versus a bare net/http reader draining the same bytes from
+// the same server, in turn in the same run. "ratio" is mcpscope ÷ bare in
+// wall time; CPU time per GiB is the whole process's (the server's
+// writing included); MB are 10^6 bytes.
+//
+// Memory: "*-heap-MiB" is the peak HeapInuse+StackInuse of this process
+// during each reader's answers: mcpscope's is bounded by its capture
+// store (capture.DefaultConfig's MemoryBound, about 300 MiB, whatever the
+// answer's length), its reading by one event.
+func BenchmarkSSEAnswerVsBareReader(b *testing.B) {
+	url := sseAnswerServer(b)
+	var ourCost, bareCost transferCost
+	runOurs := func() { ourCost.measured(b, func() time.Duration { return mcpscopeSSEAnswer(b, url) }) }
+	runBare := func() { bareCost.measured(b, func() time.Duration { return bareSSEAnswer(b, url) }) }
+	runs := 0
+	for b.Loop() {
+		inTurn(runs, runOurs, runBare)
+		runs++
+	}
+	reportTransfers(b, int64(sseNotes*len(sseNote))*int64(runs), ourCost, bareCost, 0)
+}
