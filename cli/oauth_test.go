@@ -221,6 +221,68 @@ func TestOAuthRefresh(t *testing.T) {
 	}
 }
 
+// TestOAuthRefreshRefusedAuthorizesAgain: a refreshed token the server
+// refuses too is used up: one new authorization runs (no second refresh)
+// and the call goes through, whether the refresh answered a 401 or the
+// stored token's expiry.
+func TestOAuthRefreshRefusedAuthorizesAgain(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		expire func(*oauthtest.Server)
+	}{
+		{"refused", (*oauthtest.Server).Expire},
+		{"expired", func(srv *oauthtest.Server) { expireStored(t, srv.MCPURL) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			oauthEnv(t)
+			srv := oauthtest.Start(t, oauthtest.Options{DCR: true, RefreshTokens: true, RefuseRefreshed: true})
+			mcpscope(t, append(echoCall("echo", "1"), srv.MCPURL)...).mustExit(t, 0)
+			tc.expire(srv)
+			r := mcpscope(t, append(echoCall("echo", "2"), srv.MCPURL)...)
+			r.mustExit(t, 0)
+			if !strings.Contains(r.stdout, `"2"`) {
+				t.Fatalf("no echo in %s", r.stdout)
+			}
+			if n := srv.Authorizations(); n != 2 {
+				t.Fatalf("%d authorizations, want 2 (the first run's, one after the refused refresh)", n)
+			}
+			if n := refreshesCarryResource(t, srv); n != 1 {
+				t.Fatalf("%d refresh grants, want 1", n)
+			}
+		})
+	}
+}
+
+// TestOAuthEveryTokenRefused: a server that refuses every token after the
+// first run gets, in the next, one refresh and one authorization, then the
+// run ends with exit 3 naming the cause and the way out (auth logout),
+// not a loop nor the --header advice of a server without OAuth.
+func TestOAuthEveryTokenRefused(t *testing.T) {
+	oauthEnv(t)
+	srv := oauthtest.Start(t, oauthtest.Options{DCR: true, RefreshTokens: true})
+	mcpscope(t, append(echoCall("echo", "1"), srv.MCPURL)...).mustExit(t, 0)
+	srv.RefuseEveryToken()
+	r := mcpscope(t, append(echoCall("echo", "2"), "--timeout", "20s", srv.MCPURL)...)
+	r.mustExit(t, ExitConnection)
+	if n := srv.Authorizations(); n != 2 {
+		t.Fatalf("%d authorizations, want 2 (one a run)", n)
+	}
+	if n := strings.Count(r.stderr, "in the browser: "); n != 1 {
+		t.Fatalf("the browser was opened %d times in the second run, want 1:\n%s", n, r.stderr)
+	}
+	if n := refreshesCarryResource(t, srv); n != 1 {
+		t.Fatalf("%d refresh grants, want 1", n)
+	}
+	for _, want := range []string{"refused the token its authorization server just issued", "mcpscope auth logout " + srv.MCPURL} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr does not say %q:\n%s", want, r.stderr)
+		}
+	}
+	if strings.Contains(r.stderr, "--header") {
+		t.Errorf("stderr gives the advice of a server without OAuth:\n%s", r.stderr)
+	}
+}
+
 // TestOAuthExpiredToken: a stored token past its expiry is refreshed
 // before it is sent (no 401 first).
 func TestOAuthExpiredToken(t *testing.T) {

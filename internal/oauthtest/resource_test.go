@@ -2,6 +2,7 @@ package oauthtest
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -60,6 +61,40 @@ func TestResourceRefusesEveryTokenWhenAlwaysUnauthorized(t *testing.T) {
 	token := accessToken(t, s, "app")["access_token"].(string)
 	if status, _ := post(t, s, token, initialize); status != http.StatusUnauthorized {
 		t.Fatalf("answered %d, want 401", status)
+	}
+}
+
+func TestResourceRefusesEveryTokenFromRefuseEveryToken(t *testing.T) {
+	s := Start(t, Options{Preregistered: &Client{ID: "app"}})
+	before := accessToken(t, s, "app")["access_token"].(string)
+	if status, _ := post(t, s, before, initialize); status != http.StatusOK {
+		t.Fatalf("a fresh token answered %d", status)
+	}
+	s.RefuseEveryToken()
+	after := accessToken(t, s, "app")["access_token"].(string)
+	for _, token := range []string{before, after} {
+		if status, www := post(t, s, token, initialize); status != http.StatusUnauthorized || !strings.Contains(www, `error="invalid_token"`) {
+			t.Fatalf("after RefuseEveryToken a token answered %d %q, want 401 invalid_token", status, www)
+		}
+	}
+}
+
+func TestResourceRefusesRefreshedTokensWithRefuseRefreshed(t *testing.T) {
+	s := Start(t, Options{Preregistered: &Client{ID: "app"}, RefreshTokens: true, RefuseRefreshed: true})
+	first := accessToken(t, s, "app")
+	if status, _ := post(t, s, first["access_token"].(string), initialize); status != http.StatusOK {
+		t.Fatalf("a token from the code answered %d", status)
+	}
+	form := url.Values{"grant_type": {grantRefresh}, "refresh_token": {first["refresh_token"].(string)}, "client_id": {"app"}}
+	status, body := exchange(t, s, form, nil)
+	if status != http.StatusOK {
+		t.Fatalf("refresh answered %d %v", status, body)
+	}
+	if status, www := post(t, s, body["access_token"].(string), initialize); status != http.StatusUnauthorized || !strings.Contains(www, `error="invalid_token"`) {
+		t.Fatalf("a refreshed token answered %d %q, want 401 invalid_token", status, www)
+	}
+	if status, _ := post(t, s, accessToken(t, s, "app")["access_token"].(string), initialize); status != http.StatusOK {
+		t.Fatalf("a token from a new code answered %d", status)
 	}
 }
 
