@@ -2,6 +2,7 @@ package cli
 
 import (
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -330,6 +331,33 @@ func TestOAuthRefusals(t *testing.T) {
 			}
 			if n := srv.Authorizations(); n > tc.maxAuthz {
 				t.Fatalf("%d authorizations, at most %d", n, tc.maxAuthz)
+			}
+		})
+	}
+}
+
+// TestOAuthRightIssAccepted: a right iss (RFC 9207) is taken, whether
+// the authorization server advertises it (and must then send it) or sends
+// it unadvertised, which mcpscope accepts on purpose (§2.4 asks only that
+// a present iss match); the callback frame shows it.
+func TestOAuthRightIssAccepted(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		iss  oauthtest.IssMode
+	}{
+		{"advertised", oauthtest.IssCorrect},
+		{"unadvertised", oauthtest.IssUnadvertised},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			oauthEnv(t)
+			srv := oauthtest.Start(t, oauthtest.Options{DCR: true, Iss: tc.iss})
+			rec := filepath.Join(t.TempDir(), "s.jsonl")
+			mcpscope(t, append(echoCall("echo", "i"), "--record", rec, srv.MCPURL)...).mustExit(t, 0)
+			if want, got := "iss="+url.QueryEscape(srv.Issuer), oauthFrames(t, rec)["oauth callback"]; !strings.Contains(got, want) {
+				t.Fatalf("the callback frame does not show %q:\n%s", want, got)
+			}
+			if n := srv.Authorizations(); n != 1 {
+				t.Fatalf("%d authorizations", n)
 			}
 		})
 	}

@@ -66,6 +66,10 @@ const (
 	IssCorrect
 	// IssWrong advertises it and sends an issuer that is not this one.
 	IssWrong
+	// IssUnadvertised sends the issuer without advertising
+	// authorization_response_iss_parameter_supported: a right iss a
+	// client may take (RFC 9207 §2.4 asks only that a present one match).
+	IssUnadvertised
 )
 
 // Client is a client the authorization server knows before any request.
