@@ -161,6 +161,36 @@ func TestOAuthClientIDMetadataDocument(t *testing.T) {
 	}
 }
 
+// TestOAuthClientIDMetadataDocumentUnsupported: with --client-metadata-url
+// but an authorization server that does not advertise Client ID Metadata
+// Documents, mcpscope registers dynamically and says why, on stderr and
+// in a frame beside the registration's.
+func TestOAuthClientIDMetadataDocumentUnsupported(t *testing.T) {
+	oauthEnv(t)
+	srv := oauthtest.Start(t, oauthtest.Options{DCR: true})
+	const doc = "https://mcpscope.example/oauth/client.json"
+	rec := filepath.Join(t.TempDir(), "s.jsonl")
+	r := mcpscope(t, append(echoCall("echo", "c"), "--record", rec, "--client-metadata-url", doc, srv.MCPURL)...)
+	r.mustExit(t, 0)
+	if n := len(seen(srv, "POST", "/register")); n != 1 {
+		t.Fatalf("%d registrations, want 1", n)
+	}
+	if got := authorizeQuery(t, srv, 0).Get("client_id"); got == doc || got == "" {
+		t.Fatalf("client_id %q, want the dynamically registered one", got)
+	}
+	const why = "does not support Client ID Metadata Documents"
+	if !strings.Contains(r.stderr, why) {
+		t.Fatalf("stderr does not say why the document was not used:\n%s", r.stderr)
+	}
+	said := false
+	for conn, frames := range oauthFrames(t, rec) {
+		said = said || strings.Contains(frames, "POST /oauth2/register") && strings.Contains(frames, why) && conn != "oauth callback"
+	}
+	if !said {
+		t.Fatalf("no frame beside the registration's says %q", why)
+	}
+}
+
 // TestOAuthScopeChoice: the challenge's scope is asked for; without one,
 // the protected resource metadata's scopes_supported.
 func TestOAuthScopeChoice(t *testing.T) {
