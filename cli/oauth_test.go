@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"encoding/base64"
+	"fmt"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -117,30 +120,65 @@ func TestOAuthMetadataVariants(t *testing.T) {
 
 // TestOAuthPreregisteredClient: --client-id and --client-secret are used
 // instead of a registration, the secret sent as the server's metadata
-// asks (client_secret_basic or client_secret_post) and never shown.
+// asks (client_secret_basic or client_secret_post) and never shown, plain
+// or as the Basic credentials: the flow's frames are in the recording, on
+// the HTTP channel under their connection names, with the secret masked.
 func TestOAuthPreregisteredClient(t *testing.T) {
+	const id, secret = "mcpscope-ci", "pre-registered-secret"
+	basicCreds := base64.StdEncoding.EncodeToString([]byte(id + ":" + secret))
 	for _, method := range []string{"client_secret_basic", "client_secret_post"} {
 		t.Run(method, func(t *testing.T) {
 			oauthEnv(t)
 			srv := oauthtest.Start(t, oauthtest.Options{
-				Preregistered:    &oauthtest.Client{ID: "mcpscope-ci", Secret: "pre-registered-secret", AuthMethod: method},
+				Preregistered:    &oauthtest.Client{ID: id, Secret: secret, AuthMethod: method},
 				TokenAuthMethods: []string{method},
 			})
-			r := mcpscope(t, append(echoCall("echo", "p"), "--trace", "--client-id", "mcpscope-ci", "--client-secret", "pre-registered-secret", srv.MCPURL)...)
+			rec := filepath.Join(t.TempDir(), "s.jsonl")
+			r := mcpscope(t, append(echoCall("echo", "p"), "--trace", "--record", rec, "--client-id", id, "--client-secret", secret, srv.MCPURL)...)
 			r.mustExit(t, 0)
-			if got := authorizeQuery(t, srv, 0).Get("client_id"); got != "mcpscope-ci" {
+			if got := authorizeQuery(t, srv, 0).Get("client_id"); got != id {
 				t.Fatalf("client_id %q", got)
 			}
 			tok := seen(srv, "POST", "/token")
 			if len(tok) != 1 {
 				t.Fatalf("%d token requests", len(tok))
 			}
-			basic := strings.HasPrefix(tok[0].Header.Get("Authorization"), "Basic ")
-			posted := tok[0].Form.Get("client_secret") == "pre-registered-secret"
+			basic := tok[0].Header.Get("Authorization") == "Basic "+basicCreds
+			posted := tok[0].Form.Get("client_secret") == secret
 			if basic != (method == "client_secret_basic") || posted != (method == "client_secret_post") {
 				t.Fatalf("%s: basic %v, posted %v", method, basic, posted)
 			}
-			mustNotHold(t, "the trace", r.stderr, "pre-registered-secret")
+			saved, err := os.ReadFile(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			secrets := []string{secret, basicCreds, srv.Tokens()[0].Access, tok[0].Form.Get("code"), tok[0].Form.Get("code_verifier")}
+			mustNotHold(t, "the trace", r.stderr, secrets...)
+			mustNotHold(t, "the recording", string(saved), secrets...)
+
+			frames := oauthFrames(t, rec)
+			if !strings.Contains(frames["oauth browser"], "open "+srv.AuthorizationEndpoint+"?") {
+				t.Errorf("no frame of the browser opened: %q", frames["oauth browser"])
+			}
+			if cb := frames["oauth callback"]; !strings.Contains(cb, "GET /callback?code=***") {
+				t.Errorf("no callback frame with its code masked: %q", cb)
+			}
+			token := ""
+			for conn, f := range frames {
+				if strings.HasPrefix(f, "POST /oauth2/token ") {
+					if _, err := strconv.Atoi(strings.TrimPrefix(conn, "oauth ")); err != nil {
+						t.Errorf("the token request is on connection %q, not oauth N", conn)
+					}
+					token = f
+				}
+			}
+			wantMasked := fmt.Sprintf("client_secret=<redacted %d bytes>", len(secret))
+			if method == "client_secret_basic" {
+				wantMasked = fmt.Sprintf("Authorization: Basic [redacted %d bytes]", len(basicCreds))
+			}
+			if !strings.Contains(token, wantMasked) || !strings.Contains(token, `"access_token":"<redacted `) {
+				t.Errorf("the token exchange's frames do not show %q and the token masked:\n%s", wantMasked, token)
+			}
 		})
 	}
 }
