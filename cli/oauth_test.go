@@ -475,6 +475,26 @@ func TestTUIShowsTheAuthorizationChecklist(t *testing.T) {
 	}
 }
 
+// TestTUIShowsTheFailedAuthorizationStep: an authorization the client
+// must refuse (a wrong iss) is shown failed at its step, the steps before
+// it passed, with the reason.
+func TestTUIShowsTheFailedAuthorizationStep(t *testing.T) {
+	oauthEnv(t)
+	srv := oauthtest.Start(t, oauthtest.Options{DCR: true, Iss: oauthtest.IssWrong})
+	r := startTUI(t, "--no-record", srv.MCPURL)
+	r.waitFor(t, "authorization "+srv.MCPURL, "✓ challenge", "✓ registration", "✓ browser", "✗ authorization",
+		"authorization failed: authorization response issuer \"http://wrong-issuer.invalid\"")
+	r.mu.Lock()
+	screen := r.screen
+	r.mu.Unlock()
+	if strings.Contains(screen, "✓ token") || strings.Count(screen, "✗") != 1 {
+		t.Fatalf("the checklist does not stop at the authorization:\n%s", screen)
+	}
+	if code := r.quit(t); code != ExitConnection {
+		t.Fatalf("exit %d; stderr: %s", code, r.errb.String())
+	}
+}
+
 // TestDoctorWithOAuth: before any authorization the doctor stops at auth
 // and says to connect once; once a command authorized, the doctor walks
 // every layer with the stored token.

@@ -236,6 +236,13 @@ func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Resp
 		// goes again with the new token.
 		return nil
 	}
+	if failed != nil {
+		// The user saw this run's authorization fail, step by step:
+		// another request (the handshake's fallback to initialize) neither
+		// opens the browser again nor replaces that checklist with a
+		// shorter one.
+		return &Error{Resource: f.resource, Err: failed}
+	}
 	f.begin(rsp, challenges)
 	defer f.finish()
 	if sent != "" && rsp.StatusCode == http.StatusForbidden && covers(granted, scopesOf(challenges)) {
@@ -249,6 +256,9 @@ func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Resp
 		case fresh:
 			f.reveal()
 			f.fail(StepAuthorize, ErrTokenRefused)
+			f.mu.Lock()
+			f.failed = ErrTokenRefused
+			f.mu.Unlock()
 			return &Error{Resource: f.resource, Err: ErrTokenRefused}
 		case renewed:
 			// The refresh grant is used up: refreshing again would loop.
@@ -260,13 +270,6 @@ func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Resp
 		}
 	}
 	f.reveal()
-	if failed != nil {
-		// The user saw this authorization fail already: another request
-		// of the run (the handshake's fallback to initialize) does not
-		// open the browser again.
-		f.fail(StepAuthorize, failed)
-		return &Error{Resource: f.resource, Err: failed}
-	}
 	h, err := f.prepare()
 	if err != nil {
 		return &Error{Resource: f.resource, Err: f.maskErr(err)}
