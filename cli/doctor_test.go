@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/demo"
 	"github.com/mcpscope/mcpscope/demo/flow"
 	demohttp "github.com/mcpscope/mcpscope/demo/http"
 	demows "github.com/mcpscope/mcpscope/demo/ws"
@@ -310,14 +309,10 @@ func TestDoctorAgreesWithTheTransportOnLegacySSE(t *testing.T) {
 // certificate's pin.
 func demoHTTPS(t *testing.T) (base, pin string) {
 	t.Helper()
-	core, err := demo.New(demo.Options{SandboxRoot: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = core.Close() })
-	h := demohttp.New(core, demohttp.Options{})
-	t.Cleanup(h.Close)
-	return selfSignedServer(t, h)
+	h := demohttp.New(demoCore(t), demohttp.Options{})
+	base, pin = selfSignedServer(t, h)
+	t.Cleanup(h.Close) // before the server's Close: its streams are the handler's
+	return base, pin
 }
 
 // TestDoctorHealthyOverTLS: a self-signed https:// and wss:// server pinned

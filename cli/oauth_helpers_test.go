@@ -26,15 +26,23 @@ func oauthEnv(t *testing.T) {
 	t.Setenv("BROWSER", oauthtest.BrowserProgram(t))
 }
 
-// demoWSHandler is the demo's WebSocket endpoints, to put behind the
-// fixture's authorization server; it is closed at the end of the test.
-func demoWSHandler(t *testing.T) *demows.Handler {
+// demoCore is the demo's server, its sandbox a temporary folder; it is
+// closed at the end of the test.
+func demoCore(t *testing.T) *demo.Server {
 	t.Helper()
 	core, err := demo.New(demo.Options{SandboxRoot: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := demows.New(core, demows.Options{})
+	t.Cleanup(func() { _ = core.Close() })
+	return core
+}
+
+// demoWSHandler is the demo's WebSocket endpoints, to put behind the
+// fixture's authorization server; it is closed at the end of the test.
+func demoWSHandler(t *testing.T) *demows.Handler {
+	t.Helper()
+	h := demows.New(demoCore(t), demows.Options{})
 	t.Cleanup(func() { h.Close() })
 	return h
 }
