@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/demo/flow"
+	demohttp "github.com/mcpscope/mcpscope/demo/http"
+	demows "github.com/mcpscope/mcpscope/demo/ws"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/internal/peertest"
 	"github.com/mcpscope/mcpscope/internal/tlscert"
@@ -272,5 +274,65 @@ func TestDoctorTakesSeveralPinsAsTheTransportsDo(t *testing.T) {
 	r.mustFailAt(t, "tls", ExitConnection)
 	if !strings.Contains(r.stdout, "fix: pin the certificate the server presents: --cert-hash "+pin+"\n") {
 		t.Fatalf("the fix does not give the server's pin %s:\n%s", pin, r.stdout)
+	}
+}
+
+// TestDoctorAgreesWithTheTransportOnLegacySSE: without --transport, a
+// legacy HTTP+SSE server (the TypeScript reference's sse mode, mark3labs'
+// dynamic_path) is reached by the doctor's HTTP step as the transport
+// reaches it — the POST refused without a JSON-RPC answer, then the legacy
+// GET stream and its endpoint event — and the step says so: the walk
+// passes where `mcpscope tools URL` does.
+func TestDoctorAgreesWithTheTransportOnLegacySSE(t *testing.T) {
+	t.Parallel()
+	for _, p := range []struct {
+		name  string
+		start func(testing.TB) *peertest.HTTPPeer
+	}{
+		{"TSReference", peertest.StartTSSSE},
+		{"Mark3labsDynamicPath", peertest.StartMark3labsDynamicPath},
+	} {
+		t.Run(p.name, func(t *testing.T) {
+			url := p.start(t).URL
+			mcpscope(t, "tools", url).mustExit(t, ExitOK)
+			r := doctorRun(t, url)
+			r.mustAllPass(t, "target", "dns", "tcp", "http", "auth", "handshake", "tools/list")
+			if !regexp.MustCompile(`✓ http .*POST → 40[045] .*with no JSON-RPC answer; the legacy HTTP\+SSE transport \(2024-11-05\): GET → 200 OK, text/event-stream.*, endpoint /`).MatchString(r.stdout) {
+				t.Errorf("the http step does not say it fell back to the legacy stream:\n%s", r.stdout)
+			}
+		})
+	}
+}
+
+// demoHTTPS serves the demo's HTTP endpoints over TLS on 127.0.0.1 with a
+// self-signed certificate; it returns https://HOST:PORT and the
+// certificate's pin.
+func demoHTTPS(t *testing.T) (base, pin string) {
+	t.Helper()
+	h := demohttp.New(demoCore(t), demohttp.Options{})
+	base, pin = selfSignedServer(t, h)
+	t.Cleanup(h.Close) // before the server's Close: its streams are the handler's
+	return base, pin
+}
+
+// TestDoctorHealthyOverTLS: a self-signed https:// and wss:// server pinned
+// with --cert-hash pass every step, the TLS one saying it is pinned.
+func TestDoctorHealthyOverTLS(t *testing.T) {
+	t.Parallel()
+	https, httpsPin := demoHTTPS(t)
+	wss, wssPin := demoWSS(t)
+	for _, tc := range []struct {
+		name, url, pin, upgrade string
+	}{
+		{"https", https + demohttp.PathMCP, httpsPin, "http"},
+		{"wss", wss + demows.PathMCP, wssPin, "websocket"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := doctorRun(t, "--cert-hash", tc.pin, tc.url)
+			r.mustAllPass(t, "target", "dns", "tcp", "tls", tc.upgrade, "auth", "handshake", "tools/list")
+			if !regexp.MustCompile(`✓ tls .*pinned by --cert-hash`).MatchString(r.stdout) {
+				t.Errorf("the tls step does not say the certificate is pinned:\n%s", r.stdout)
+			}
+		})
 	}
 }

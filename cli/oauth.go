@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"crypto/tls"
+	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"time"
@@ -140,3 +142,17 @@ func authTransport(insecure bool) http.RoundTripper {
 // authStepFunc is told of an authorization's checklist as it goes, and
 // when it ended (done).
 type authStepFunc = func(r doctor.Report, done bool)
+
+// authAdvice adds to err, when the server refused even the token an
+// authorization had just issued, the way to start the next run from
+// scratch: the stored token is forgotten by `mcpscope auth logout`.
+func authAdvice(target Target, err error) error {
+	if !errors.Is(err, oauth.ErrTokenRefused) {
+		return err
+	}
+	name := target.Server
+	if name == "" {
+		name = target.String()
+	}
+	return fmt.Errorf("%w (mcpscope auth logout %s forgets the stored token, for the next run to authorize from scratch)", err, name)
+}

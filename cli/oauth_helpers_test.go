@@ -1,10 +1,15 @@
 package cli
 
 import (
+	"errors"
+	"io"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/recordings"
 
 	"github.com/mcpscope/mcpscope/demo"
 	demows "github.com/mcpscope/mcpscope/demo/ws"
@@ -21,15 +26,23 @@ func oauthEnv(t *testing.T) {
 	t.Setenv("BROWSER", oauthtest.BrowserProgram(t))
 }
 
-// demoWSHandler is the demo's WebSocket endpoints, to put behind the
-// fixture's authorization server; it is closed at the end of the test.
-func demoWSHandler(t *testing.T) *demows.Handler {
+// demoCore is the demo's server, its sandbox a temporary folder; it is
+// closed at the end of the test.
+func demoCore(t *testing.T) *demo.Server {
 	t.Helper()
 	core, err := demo.New(demo.Options{SandboxRoot: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := demows.New(core, demows.Options{})
+	t.Cleanup(func() { _ = core.Close() })
+	return core
+}
+
+// demoWSHandler is the demo's WebSocket endpoints, to put behind the
+// fixture's authorization server; it is closed at the end of the test.
+func demoWSHandler(t *testing.T) *demows.Handler {
+	t.Helper()
+	h := demows.New(demoCore(t), demows.Options{})
 	t.Cleanup(func() { h.Close() })
 	return h
 }
@@ -105,5 +118,35 @@ func mustNotHold(t *testing.T, what, text string, secrets ...string) {
 		if s != "" && strings.Contains(text, s) {
 			t.Fatalf("%s holds the secret %q", what, s)
 		}
+	}
+}
+
+// oauthFrames reads the recording at path and returns the bytes of the
+// OAuth flow's frames on the HTTP channel, by connection name ("oauth 1",
+// "oauth browser", "oauth callback"), each connection's frames joined in
+// order.
+func oauthFrames(t *testing.T, path string) map[string]string {
+	t.Helper()
+	rd, err := recordings.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	out := map[string]string{}
+	for {
+		rec, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Kind != recordings.RecFrame || !strings.HasPrefix(rec.Frame.Conn, "oauth ") {
+			continue
+		}
+		if rec.Frame.Chan.Kind != capture.HTTP {
+			t.Fatalf("the OAuth frame of %s is on the %v channel, not HTTP", rec.Frame.Conn, rec.Frame.Chan.Kind)
+		}
+		out[rec.Frame.Conn] += string(rec.Frame.Raw) + "\n"
 	}
 }

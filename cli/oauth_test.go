@@ -1,10 +1,14 @@
 package cli
 
 import (
+	"encoding/base64"
+	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -116,30 +120,65 @@ func TestOAuthMetadataVariants(t *testing.T) {
 
 // TestOAuthPreregisteredClient: --client-id and --client-secret are used
 // instead of a registration, the secret sent as the server's metadata
-// asks (client_secret_basic or client_secret_post) and never shown.
+// asks (client_secret_basic or client_secret_post) and never shown, plain
+// or as the Basic credentials: the flow's frames are in the recording, on
+// the HTTP channel under their connection names, with the secret masked.
 func TestOAuthPreregisteredClient(t *testing.T) {
+	const id, secret = "mcpscope-ci", "pre-registered-secret"
+	basicCreds := base64.StdEncoding.EncodeToString([]byte(id + ":" + secret))
 	for _, method := range []string{"client_secret_basic", "client_secret_post"} {
 		t.Run(method, func(t *testing.T) {
 			oauthEnv(t)
 			srv := oauthtest.Start(t, oauthtest.Options{
-				Preregistered:    &oauthtest.Client{ID: "mcpscope-ci", Secret: "pre-registered-secret", AuthMethod: method},
+				Preregistered:    &oauthtest.Client{ID: id, Secret: secret, AuthMethod: method},
 				TokenAuthMethods: []string{method},
 			})
-			r := mcpscope(t, append(echoCall("echo", "p"), "--trace", "--client-id", "mcpscope-ci", "--client-secret", "pre-registered-secret", srv.MCPURL)...)
+			rec := filepath.Join(t.TempDir(), "s.jsonl")
+			r := mcpscope(t, append(echoCall("echo", "p"), "--trace", "--record", rec, "--client-id", id, "--client-secret", secret, srv.MCPURL)...)
 			r.mustExit(t, 0)
-			if got := authorizeQuery(t, srv, 0).Get("client_id"); got != "mcpscope-ci" {
+			if got := authorizeQuery(t, srv, 0).Get("client_id"); got != id {
 				t.Fatalf("client_id %q", got)
 			}
 			tok := seen(srv, "POST", "/token")
 			if len(tok) != 1 {
 				t.Fatalf("%d token requests", len(tok))
 			}
-			basic := strings.HasPrefix(tok[0].Header.Get("Authorization"), "Basic ")
-			posted := tok[0].Form.Get("client_secret") == "pre-registered-secret"
+			basic := tok[0].Header.Get("Authorization") == "Basic "+basicCreds
+			posted := tok[0].Form.Get("client_secret") == secret
 			if basic != (method == "client_secret_basic") || posted != (method == "client_secret_post") {
 				t.Fatalf("%s: basic %v, posted %v", method, basic, posted)
 			}
-			mustNotHold(t, "the trace", r.stderr, "pre-registered-secret")
+			saved, err := os.ReadFile(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			secrets := []string{secret, basicCreds, srv.Tokens()[0].Access, tok[0].Form.Get("code"), tok[0].Form.Get("code_verifier")}
+			mustNotHold(t, "the trace", r.stderr, secrets...)
+			mustNotHold(t, "the recording", string(saved), secrets...)
+
+			frames := oauthFrames(t, rec)
+			if !strings.Contains(frames["oauth browser"], "open "+srv.AuthorizationEndpoint+"?") {
+				t.Errorf("no frame of the browser opened: %q", frames["oauth browser"])
+			}
+			if cb := frames["oauth callback"]; !strings.Contains(cb, "GET /callback?code=***") {
+				t.Errorf("no callback frame with its code masked: %q", cb)
+			}
+			token := ""
+			for conn, f := range frames {
+				if strings.HasPrefix(f, "POST /oauth2/token ") {
+					if _, err := strconv.Atoi(strings.TrimPrefix(conn, "oauth ")); err != nil {
+						t.Errorf("the token request is on connection %q, not oauth N", conn)
+					}
+					token = f
+				}
+			}
+			wantMasked := fmt.Sprintf("client_secret=<redacted %d bytes>", len(secret))
+			if method == "client_secret_basic" {
+				wantMasked = fmt.Sprintf("Authorization: Basic [redacted %d bytes]", len(basicCreds))
+			}
+			if !strings.Contains(token, wantMasked) || !strings.Contains(token, `"access_token":"<redacted `) {
+				t.Errorf("the token exchange's frames do not show %q and the token masked:\n%s", wantMasked, token)
+			}
 		})
 	}
 }
@@ -157,6 +196,36 @@ func TestOAuthClientIDMetadataDocument(t *testing.T) {
 	}
 	if n := len(seen(srv, "POST", "/register")); n != 0 {
 		t.Fatalf("%d registrations with a metadata document", n)
+	}
+}
+
+// TestOAuthClientIDMetadataDocumentUnsupported: with --client-metadata-url
+// but an authorization server that does not advertise Client ID Metadata
+// Documents, mcpscope registers dynamically and says why, on stderr and
+// in a frame beside the registration's.
+func TestOAuthClientIDMetadataDocumentUnsupported(t *testing.T) {
+	oauthEnv(t)
+	srv := oauthtest.Start(t, oauthtest.Options{DCR: true})
+	const doc = "https://mcpscope.example/oauth/client.json"
+	rec := filepath.Join(t.TempDir(), "s.jsonl")
+	r := mcpscope(t, append(echoCall("echo", "c"), "--record", rec, "--client-metadata-url", doc, srv.MCPURL)...)
+	r.mustExit(t, 0)
+	if n := len(seen(srv, "POST", "/register")); n != 1 {
+		t.Fatalf("%d registrations, want 1", n)
+	}
+	if got := authorizeQuery(t, srv, 0).Get("client_id"); got == doc || got == "" {
+		t.Fatalf("client_id %q, want the dynamically registered one", got)
+	}
+	const why = "does not support Client ID Metadata Documents"
+	if !strings.Contains(r.stderr, why) {
+		t.Fatalf("stderr does not say why the document was not used:\n%s", r.stderr)
+	}
+	said := false
+	for conn, frames := range oauthFrames(t, rec) {
+		said = said || strings.Contains(frames, "POST /oauth2/register") && strings.Contains(frames, why) && conn != "oauth callback"
+	}
+	if !said {
+		t.Fatalf("no frame beside the registration's says %q", why)
 	}
 }
 
@@ -221,6 +290,68 @@ func TestOAuthRefresh(t *testing.T) {
 	}
 }
 
+// TestOAuthRefreshRefusedAuthorizesAgain: a refreshed token the server
+// refuses too is used up: one new authorization runs (no second refresh)
+// and the call goes through, whether the refresh answered a 401 or the
+// stored token's expiry.
+func TestOAuthRefreshRefusedAuthorizesAgain(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		expire func(*oauthtest.Server)
+	}{
+		{"refused", (*oauthtest.Server).Expire},
+		{"expired", func(srv *oauthtest.Server) { expireStored(t, srv.MCPURL) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			oauthEnv(t)
+			srv := oauthtest.Start(t, oauthtest.Options{DCR: true, RefreshTokens: true, RefuseRefreshed: true})
+			mcpscope(t, append(echoCall("echo", "1"), srv.MCPURL)...).mustExit(t, 0)
+			tc.expire(srv)
+			r := mcpscope(t, append(echoCall("echo", "2"), srv.MCPURL)...)
+			r.mustExit(t, 0)
+			if !strings.Contains(r.stdout, `"2"`) {
+				t.Fatalf("no echo in %s", r.stdout)
+			}
+			if n := srv.Authorizations(); n != 2 {
+				t.Fatalf("%d authorizations, want 2 (the first run's, one after the refused refresh)", n)
+			}
+			if n := refreshesCarryResource(t, srv); n != 1 {
+				t.Fatalf("%d refresh grants, want 1", n)
+			}
+		})
+	}
+}
+
+// TestOAuthEveryTokenRefused: a server that refuses every token after the
+// first run gets, in the next, one refresh and one authorization, then the
+// run ends with exit 3 naming the cause and the way out (auth logout),
+// not a loop nor the --header advice of a server without OAuth.
+func TestOAuthEveryTokenRefused(t *testing.T) {
+	oauthEnv(t)
+	srv := oauthtest.Start(t, oauthtest.Options{DCR: true, RefreshTokens: true})
+	mcpscope(t, append(echoCall("echo", "1"), srv.MCPURL)...).mustExit(t, 0)
+	srv.RefuseEveryToken()
+	r := mcpscope(t, append(echoCall("echo", "2"), "--timeout", "20s", srv.MCPURL)...)
+	r.mustExit(t, ExitConnection)
+	if n := srv.Authorizations(); n != 2 {
+		t.Fatalf("%d authorizations, want 2 (one a run)", n)
+	}
+	if n := strings.Count(r.stderr, "in the browser: "); n != 1 {
+		t.Fatalf("the browser was opened %d times in the second run, want 1:\n%s", n, r.stderr)
+	}
+	if n := refreshesCarryResource(t, srv); n != 1 {
+		t.Fatalf("%d refresh grants, want 1", n)
+	}
+	for _, want := range []string{"refused the token its authorization server just issued", "mcpscope auth logout " + srv.MCPURL} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr does not say %q:\n%s", want, r.stderr)
+		}
+	}
+	if strings.Contains(r.stderr, "--header") {
+		t.Errorf("stderr gives the advice of a server without OAuth:\n%s", r.stderr)
+	}
+}
+
 // TestOAuthExpiredToken: a stored token past its expiry is refreshed
 // before it is sent (no 401 first).
 func TestOAuthExpiredToken(t *testing.T) {
@@ -273,6 +404,33 @@ func TestOAuthRefusals(t *testing.T) {
 	}
 }
 
+// TestOAuthRightIssAccepted: a right iss (RFC 9207) is taken, whether
+// the authorization server advertises it (and must then send it) or sends
+// it unadvertised, which mcpscope accepts on purpose (§2.4 asks only that
+// a present iss match); the callback frame shows it.
+func TestOAuthRightIssAccepted(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		iss  oauthtest.IssMode
+	}{
+		{"advertised", oauthtest.IssCorrect},
+		{"unadvertised", oauthtest.IssUnadvertised},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			oauthEnv(t)
+			srv := oauthtest.Start(t, oauthtest.Options{DCR: true, Iss: tc.iss})
+			rec := filepath.Join(t.TempDir(), "s.jsonl")
+			mcpscope(t, append(echoCall("echo", "i"), "--record", rec, srv.MCPURL)...).mustExit(t, 0)
+			if want, got := "iss="+url.QueryEscape(srv.Issuer), oauthFrames(t, rec)["oauth callback"]; !strings.Contains(got, want) {
+				t.Fatalf("the callback frame does not show %q:\n%s", want, got)
+			}
+			if n := srv.Authorizations(); n != 1 {
+				t.Fatalf("%d authorizations", n)
+			}
+		})
+	}
+}
+
 // TestOAuthHeadlessPrintsURL: without a browser, the authorization URL is
 // printed, and the wait ends by --timeout.
 func TestOAuthHeadlessPrintsURL(t *testing.T) {
@@ -313,6 +471,26 @@ func TestTUIShowsTheAuthorizationChecklist(t *testing.T) {
 	}
 	r.waitFor(t, "oauthtest")
 	if code := r.quit(t); code != ExitOK {
+		t.Fatalf("exit %d; stderr: %s", code, r.errb.String())
+	}
+}
+
+// TestTUIShowsTheFailedAuthorizationStep: an authorization the client
+// must refuse (a wrong iss) is shown failed at its step, the steps before
+// it passed, with the reason.
+func TestTUIShowsTheFailedAuthorizationStep(t *testing.T) {
+	oauthEnv(t)
+	srv := oauthtest.Start(t, oauthtest.Options{DCR: true, Iss: oauthtest.IssWrong})
+	r := startTUI(t, "--no-record", srv.MCPURL)
+	r.waitFor(t, "authorization "+srv.MCPURL, "✓ challenge", "✓ registration", "✓ browser", "✗ authorization",
+		"authorization failed: authorization response issuer \"http://wrong-issuer.invalid\"")
+	r.mu.Lock()
+	screen := r.screen
+	r.mu.Unlock()
+	if strings.Contains(screen, "✓ token") || strings.Count(screen, "✗") != 1 {
+		t.Fatalf("the checklist does not stop at the authorization:\n%s", screen)
+	}
+	if code := r.quit(t); code != ExitConnection {
 		t.Fatalf("exit %d; stderr: %s", code, r.errb.String())
 	}
 }

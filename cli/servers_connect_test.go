@@ -206,6 +206,16 @@ func TestConfiguredHeadersReachRecordingAndDoctor(t *testing.T) {
 			w.WriteHeader(http.StatusUnauthorized)
 			return
 		}
+		// The proxy's transport may still hold the request body (its
+		// check for the end, its close) when the server's answer comes
+		// back. Without full duplex, net/http reads and closes the body
+		// of an HTTP/1 request as the answer's head goes out; the
+		// transport's next read of it then fails, it drops its
+		// connection to the server, and the proxy cuts the answer it
+		// was streaming (an SSE answer ends with unexpected EOF).
+		if err := http.NewResponseController(w).EnableFullDuplex(); err != nil {
+			t.Error(err)
+		}
 		u, _ := url.Parse(p.URL)
 		httputil.NewSingleHostReverseProxy(&url.URL{Scheme: u.Scheme, Host: u.Host}).ServeHTTP(w, r)
 	}))

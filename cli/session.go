@@ -75,10 +75,10 @@ func (f *runFlags) execute(ctx context.Context, target Target, io streams, w wor
 	defer r.session.Close()
 
 	if err := r.session.Connect(ctx); err != nil {
-		return runFailure(ctx, connectFailure(target, err, r.session.ProtocolVersion() == ""))
+		return runFailure(ctx, authAdvice(target, connectFailure(target, err, r.session.ProtocolVersion() == "")))
 	}
 	recordLink(rec, t, session)
-	return runFailure(ctx, w(ctx, r))
+	return runFailure(ctx, authAdvice(target, w(ctx, r)))
 }
 
 // runFailure prefers the reason the run was stopped for (an unanswered

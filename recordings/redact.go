@@ -265,7 +265,8 @@ func (r *redactor) field(name, value string) string {
 // ("grant_type=refresh_token&refresh_token=…&client_secret=…"), the
 // ranges of the values of fields whose names are secrets: a name of
 // letters, digits, '_', '-' and '.' after the start, '&', '?' or a space,
-// then '=', then the value up to '&', a space, a quote or the end.
+// then '=', then the value up to '&', a space, a quote or the end. A
+// value masked already ("<redacted N bytes>…") is left as it is.
 func formValues(b []byte) [][2]int {
 	var out [][2]int
 	for i := 0; i < len(b); {
@@ -279,6 +280,12 @@ func formValues(b []byte) [][2]int {
 			start--
 		}
 		boundary := start == 0 || b[start-1] == '&' || b[start-1] == '?' || b[start-1] == ' ' || b[start-1] == '\n'
+		if bytes.HasPrefix(b[eq+1:], []byte(maskWords)) {
+			// Masked already: its words hold a space, where a field's
+			// value would end, and masking them again would garble them.
+			i = eq + 1
+			continue
+		}
 		end := eq + 1
 		for end < len(b) && b[end] != '&' && b[end] != ' ' && b[end] != '"' && b[end] != '\r' && b[end] != '\n' {
 			end++

@@ -113,6 +113,19 @@ func TestRedactionMasksFormFields(t *testing.T) {
 	}
 }
 
+// A form field masked already (the OAuth flow masks its frames before the
+// recording does) stays as it was: masking is idempotent, its words whole.
+func TestRedactionKeepsAMaskedFormField(t *testing.T) {
+	body := []byte("client_id=app&client_secret=shh-0123456789abcdefghij&code_verifier=v-0123456789abcdefghijklmnopqrstuvwxyz")
+	once := Redact(body)
+	if twice := Redact(once); string(twice) != string(once) {
+		t.Errorf("masked again:\nonce  %s\ntwice %s", once, twice)
+	}
+	if want := "client_secret=<redacted 24 bytes>"; !strings.Contains(string(once), want) {
+		t.Errorf("%s does not hold %q", once, want)
+	}
+}
+
 // A secret never reaches the file through a capped stream's cut or tail,
 // a stream's label or mark, an SSE event or a violation.
 func TestRedactionCoversEveryRecord(t *testing.T) {

@@ -1,11 +1,13 @@
 package ui
 
 import (
+	"errors"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/internal/doctor"
+	"github.com/mcpscope/mcpscope/internal/oauth"
 	"github.com/mcpscope/mcpscope/ui/serverinfo"
 )
 
@@ -16,11 +18,14 @@ type diagnosedMsg struct {
 }
 
 // diagnose walks the layers to the target in the background when the
-// connection of generation gen could not be made, or returns nil without
-// a Diagnose.
-func (m *Model) diagnose(gen int) tea.Cmd {
+// connection of generation gen could not be made for err, or returns nil
+// without a Diagnose. A connection the OAuth flow could not authorize is
+// not walked: the flow's own checklist, in front already, names the step
+// that failed, where the doctor would only say to authorize.
+func (m *Model) diagnose(gen int, err error) tea.Cmd {
 	run := m.cfg.Diagnose
-	if run == nil {
+	var refused *oauth.Error
+	if run == nil || errors.As(err, &refused) {
 		return nil
 	}
 	ctx := m.ctx

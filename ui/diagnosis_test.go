@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -11,14 +12,21 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/doctor"
+	"github.com/mcpscope/mcpscope/internal/oauth"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
 // refusingTransport is a transport whose Start fails: a connection that
-// cannot be made.
-type refusingTransport struct{ done chan struct{} }
+// cannot be made, for err when set.
+type refusingTransport struct {
+	done chan struct{}
+	err  error
+}
 
 func (r *refusingTransport) Start(context.Context, func(*proto.Message)) error {
+	if r.err != nil {
+		return r.err
+	}
 	return errors.New("connection refused")
 }
 func (r *refusingTransport) Send(context.Context, *proto.Message) error { return client.ErrClosed }
@@ -67,5 +75,29 @@ func TestFailedConnectShowsTheDoctorsChecklist(t *testing.T) {
 				t.Errorf("esc did not close the checklist:\n%s", r.ScreenText())
 			}
 		})
+	}
+}
+
+// TestFailedAuthorizationIsNotDiagnosed: a connection the OAuth flow could
+// not authorize keeps the flow's checklist in front, which names the step
+// that failed; the doctor is not walked.
+func TestFailedAuthorizationIsNotDiagnosed(t *testing.T) {
+	diagnosed := 0
+	refused := &oauth.Error{Resource: "http://127.0.0.1:1/mcp", Err: oauth.ErrTokenRefused}
+	dial := func(capture.Sink) (Link, error) {
+		tr := &refusingTransport{done: make(chan struct{}), err: fmt.Errorf("initialize: %w", refused)}
+		return Link{Transport: tr, Session: client.New(tr, client.Options{})}, nil
+	}
+	m := New(Config{Store: capture.NewStore(capture.Config{}), Target: "http://127.0.0.1:1/mcp", Dial: dial,
+		Diagnose: func(context.Context) doctor.Report { diagnosed++; return doctorReport }})
+	t.Cleanup(func() { _ = m.Close() })
+	r := newRunner(t, m)
+	r.Send(tea.WindowSizeMsg{Width: 120, Height: 30})
+	r.Send(AuthStepsMsg{Report: doctor.Report{Title: "authorization", Target: "http://127.0.0.1:1/mcp", Results: []doctor.Result{
+		{Step: "authorization", Status: doctor.Failed, Detail: oauth.ErrTokenRefused.Error()}}}, Done: true, Seq: 1})
+	r.Run(m.Init())
+	r.Until("the connection's failure", func() bool { return strings.Contains(r.ScreenText(), "could not connect") })
+	if screen := r.ScreenText(); diagnosed != 0 || strings.Contains(screen, "Connection doctor") || !strings.Contains(screen, "✗ authorization") {
+		t.Fatalf("diagnosed %d times; screen:\n%s", diagnosed, screen)
 	}
 }

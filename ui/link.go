@@ -64,7 +64,7 @@ func (m *Model) dial() tea.Cmd {
 		err = fmt.Errorf("could not set up the connection: %w", err)
 		m.conn = connection{gen: gen, down: true, dialect: m.conn.dialect, failure: err}
 		m.status.setError(err)
-		return m.diagnose(gen)
+		return m.diagnose(gen, err)
 	}
 	state := client.LinkStateOf(link.Transport)
 	dialect := state.Dialect
@@ -99,7 +99,7 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 		}
 		m.conn.failure = fmt.Errorf("could not connect to %s: %w", m.cfg.Target, cause)
 		m.status.setError(m.conn.failure)
-		return tea.Batch(closeCmd(m.conn.link, nil), m.diagnose(msg.gen))
+		return tea.Batch(closeCmd(m.conn.link, nil), m.diagnose(msg.gen, msg.err))
 	}
 	s := m.conn.link.Session
 	m.conn.ready = true

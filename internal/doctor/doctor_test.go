@@ -174,9 +174,12 @@ func FuzzMetadataURLs(f *testing.F) {
 }
 
 func TestProbeGoesOnTheConnectionOfTheTCPStep(t *testing.T) {
+	// 403: an answer the transport does not follow with the legacy
+	// stream, which goes on a connection of its own.
+	forbidden := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusForbidden) })
 	for _, tlsOn := range []bool{false, true} {
 		var opened atomic.Int32
-		srv := httptest.NewUnstartedServer(http.NotFoundHandler())
+		srv := httptest.NewUnstartedServer(forbidden)
 		srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
 			if s == http.StateNew {
 				opened.Add(1)
@@ -190,7 +193,7 @@ func TestProbeGoesOnTheConnectionOfTheTCPStep(t *testing.T) {
 		r := walkURL(t, srv.URL+"/mcp", Config{Insecure: true})
 		srv.Close()
 		if f := r.Failure(); f == nil || f.Step != "http" {
-			t.Fatalf("TLS %v: failure %+v, want the 404 at http:\n%s", tlsOn, f, render(t, r))
+			t.Fatalf("TLS %v: failure %+v, want the 403 at http:\n%s", tlsOn, f, render(t, r))
 		}
 		if n := opened.Load(); n != 1 {
 			t.Errorf("TLS %v: the walk opened %d connections, want 1:\n%s", tlsOn, n, render(t, r))

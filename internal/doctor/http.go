@@ -107,32 +107,42 @@ func httpOf(u *url.URL) url.URL {
 	return c
 }
 
-// probeHTTP posts a ping (or, for the 2024-11-05 SSE transport, opens the
-// event stream) and judges the answer: its status, content type, a redirect,
-// an Origin refusal, a 401 challenge.
+// probeHTTP posts a ping and judges the answer: its status, content type,
+// a redirect, an Origin refusal, a 401 challenge. As the http transport
+// does, a POST refused with 400, 404 or 405 and no JSON-RPC answer is
+// followed by the legacy HTTP+SSE stream (2024-11-05), which the step then
+// judges and names; --transport sse opens that stream at once.
 func (w *walk) probeHTTP(ctx context.Context, client *http.Client) (string, *challenge, error) {
-	method, accept := http.MethodPost, "application/json, text/event-stream"
-	var body io.Reader = strings.NewReader(probeBody)
 	if w.cfg.Transport == "sse" {
-		method, accept, body = http.MethodGet, "text/event-stream", nil
+		return w.probeLegacy(ctx, client)
 	}
-	req, err := w.newRequest(ctx, method, body)
+	req, err := w.newRequest(ctx, http.MethodPost, strings.NewReader(probeBody))
 	if err != nil {
 		return "", nil, err
 	}
-	req.Header.Set("Accept", accept)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := client.Do(req)
 	if err != nil {
-		return "", nil, fmt.Errorf("%s %s: %w", method, w.cfg.URL.Redacted(), err)
+		return "", nil, fmt.Errorf("POST %s: %w", w.cfg.URL.Redacted(), err)
 	}
 	defer resp.Body.Close()
-	if w.cfg.Transport != "sse" {
-		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, bodyShown))
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, bodyShown))
+	detail, ch, err := judgeHTTP(http.MethodPost, resp, w.cfg.Origin, false)
+	if w.cfg.Transport != "http" || !fallsBack(resp.StatusCode, body) {
+		return detail, ch, err
 	}
-	return judgeHTTP(method, resp, w.cfg.Origin, w.cfg.Transport == "sse")
+	// The stream goes on a connection of its own, as the transport's does.
+	legacy, ch, lerr := w.probeLegacy(ctx, w.httpClient())
+	if lerr != nil {
+		// The POST's answer stays the verdict; the stream tried is named.
+		var f *Failure
+		if errors.As(err, &f) {
+			return "", nil, &Failure{Class: f.Class, Fix: f.Fix, Err: fmt.Errorf("%w; nor a legacy HTTP+SSE stream: %w", f.Err, lerr)}
+		}
+		return detail + " (nor a legacy HTTP+SSE stream: " + lerr.Error() + ")", nil, err
+	}
+	return fmt.Sprintf("POST → %s with no JSON-RPC answer; the legacy HTTP+SSE transport (2024-11-05): %s", resp.Status, legacy), ch, nil
 }
 
 // judgeHTTP words an HTTP answer: what it says when it is fine, the

@@ -70,6 +70,12 @@ func (c *capturer) RoundTrip(req *http.Request) (*http.Response, error) {
 	}{io.MultiReader(bytes.NewReader(got), rsp.Body), rsp.Body}
 	c.f.reportBody(capture.In, conn, got)
 	c.f.observe(req, sent, rsp, got, nil, time.Since(start))
+	if name == StepRegistration && c.f.cfg.ClientMetadataURL != "" {
+		// The flag named a way the server does not take: said beside
+		// the registration's frames, and to the user.
+		c.f.note(conn, noCIMD)
+		c.f.say(noCIMD)
+	}
 	return rsp, nil
 }
 

@@ -85,6 +85,7 @@ type Flow struct {
 	oc       *oauth2.Config     // the client and endpoints of source
 	entry    tokenstore.Entry   // what is stored of source
 	fresh    string             // the access token the last authorization issued
+	renewed  string             // the access token the last refresh issued
 	code     string             // the last authorization code, masked in frames
 	audience string             // the resource parameter of the authorization (RFC 8707)
 	issuers  map[string]string  // token endpoint → issuer, from the metadata read
@@ -209,25 +210,38 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
+// ErrTokenRefused says the server refused with 401 the token its
+// authorization server had just issued: authorizing again would loop.
+var ErrTokenRefused = errors.New("the server refused the token its authorization server just issued (401 again); not authorizing again, which would loop")
+
 // Challenged answers the server's refusal rsp of req: a 401, or a 403
 // asking for more scope. A request that went out before another one got a
 // new token goes again with it; a token the server no longer takes is
-// refreshed; else the authorization runs (discovery, registration, the
-// browser, the token). nil means the request may go again with Header.
-// What would loop is refused: a token refused right after it was issued,
-// a scope refused though granted, an authorization that failed already.
+// refreshed; a refreshed token it refuses too is used up, and the
+// authorization runs (discovery, registration, the browser, the token),
+// as it does without a token. nil means the request may go again with
+// Header. What would loop is refused: a token refused right after an
+// authorization issued it (ErrTokenRefused), a scope refused though
+// granted, an authorization that failed already.
 func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Response) error {
 	f.authorizing.Lock()
 	defer f.authorizing.Unlock()
 	challenges, _ := parseChallenges(rsp)
 	sent := strings.TrimSpace(strings.TrimPrefix(req.Header.Get("Authorization"), "Bearer"))
 	f.mu.Lock()
-	fresh, current, granted, failed := f.fresh, f.currentToken(), f.entry.Scopes, f.failed
+	fresh, renewed, current, granted, failed := f.fresh, f.renewed, f.currentToken(), f.entry.Scopes, f.failed
 	f.mu.Unlock()
 	if current != "" && current != sent {
 		// Another request authorized (or refreshed) meanwhile: this one
 		// goes again with the new token.
 		return nil
+	}
+	if failed != nil {
+		// The user saw this run's authorization fail, step by step:
+		// another request (the handshake's fallback to initialize) neither
+		// opens the browser again nor replaces that checklist with a
+		// shorter one.
+		return &Error{Resource: f.resource, Err: failed}
 	}
 	f.begin(rsp, challenges)
 	defer f.finish()
@@ -238,24 +252,24 @@ func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Resp
 		return &Error{Resource: f.resource, Err: err}
 	}
 	if sent != "" && rsp.StatusCode == http.StatusUnauthorized {
-		if sent == fresh {
+		switch sent {
+		case fresh:
 			f.reveal()
-			err := errors.New("the server refused the token its authorization server just issued (401 again); not authorizing again, which would loop")
-			f.fail(StepAuthorize, err)
-			return &Error{Resource: f.resource, Err: err}
-		}
-		if f.refresh(ctx) == nil {
-			return nil // refreshed quietly: no checklist shown
+			f.fail(StepAuthorize, ErrTokenRefused)
+			f.mu.Lock()
+			f.failed = ErrTokenRefused
+			f.mu.Unlock()
+			return &Error{Resource: f.resource, Err: ErrTokenRefused}
+		case renewed:
+			// The refresh grant is used up: refreshing again would loop.
+			f.step(StepRefresh, doctor.Failed, 0, "the server refused the refreshed token too (401 again); authorizing again")
+		default:
+			if f.refresh(ctx) == nil {
+				return nil // refreshed quietly: no checklist shown
+			}
 		}
 	}
 	f.reveal()
-	if failed != nil {
-		// The user saw this authorization fail already: another request
-		// of the run (the handshake's fallback to initialize) does not
-		// open the browser again.
-		f.fail(StepAuthorize, failed)
-		return &Error{Resource: f.resource, Err: failed}
-	}
 	h, err := f.prepare()
 	if err != nil {
 		return &Error{Resource: f.resource, Err: f.maskErr(err)}

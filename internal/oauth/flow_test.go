@@ -3,6 +3,7 @@ package oauth
 import (
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -72,5 +73,39 @@ func TestConcurrentRequestsAuthorizeOnce(t *testing.T) {
 	wg.Wait()
 	if n := srv.Authorizations(); n != 1 {
 		t.Fatalf("%d authorizations for 3 requests at once, want 1", n)
+	}
+}
+
+// TestChecklistSaysWhyNoMetadataDocument: a flow given a Client ID
+// Metadata Document at a server that does not support them registers
+// dynamically, and its checklist's registration step says why.
+func TestChecklistSaysWhyNoMetadataDocument(t *testing.T) {
+	t.Setenv("BROWSER", oauthtest.BrowserProgram(t))
+	srv := oauthtest.Start(t, oauthtest.Options{DCR: true})
+	var said []string
+	f, err := New(Config{Resource: srv.MCPURL, ClientMetadataURL: "https://mcpscope.example/client.json", Say: func(s string) { said = append(said, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	req, _ := http.NewRequest(http.MethodPost, srv.MCPURL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	rsp, err := (&http.Client{Transport: &RoundTripper{Base: http.DefaultTransport, Auth: f}}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rsp.Body.Close()
+	var reg doctor.Result
+	for _, r := range f.Steps().Results {
+		if r.Step == StepRegistration {
+			reg = r
+		}
+	}
+	if reg.Status != doctor.Passed || !strings.Contains(reg.Detail, "does not support Client ID Metadata Documents") || !strings.Contains(reg.Detail, "dynamic registration at") {
+		t.Fatalf("registration step %+v", reg)
+	}
+	if !slices.ContainsFunc(said, func(s string) bool { return strings.Contains(s, "--client-metadata-url is not used") }) {
+		t.Fatalf("the flow said %q", said)
 	}
 }

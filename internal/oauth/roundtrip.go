@@ -14,9 +14,12 @@ type Authorizer interface {
 	Challenged(ctx context.Context, req *http.Request, rsp *http.Response) error
 }
 
-// maxRounds bounds the authorizations one request may start: a 401,
-// then a step-up on insufficient_scope.
-const maxRounds = 2
+// maxRounds bounds the times one request may go again: a refresh, an
+// authorization when the refreshed token is refused too, a step-up on
+// insufficient_scope, and one more refusal for the flow to answer with
+// its reason rather than leave the transport a bare 401. The flow itself
+// refuses what would loop; this is the backstop.
+const maxRounds = 4
 
 // RoundTripper sends requests with the flow's token and answers a
 // refusal (401, or 403 with error="insufficient_scope") by authorizing

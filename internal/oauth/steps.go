@@ -96,9 +96,17 @@ func (f *Flow) observe(req *http.Request, sent []byte, rsp *http.Response, got [
 			f.step(name, doctor.Failed, took, refused.Error())
 			return
 		}
-		f.step(name, doctor.Passed, took, found(name, req, got))
+		detail := found(name, req, got)
+		if name == StepRegistration && f.cfg.ClientMetadataURL != "" {
+			detail = noCIMD + ": " + detail
+		}
+		f.step(name, doctor.Passed, took, detail)
 	}
 }
+
+// noCIMD says why a flow given a Client ID Metadata Document registered
+// dynamically all the same.
+const noCIMD = "the authorization server does not support Client ID Metadata Documents, so --client-metadata-url is not used and mcpscope registers dynamically"
 
 // classify names the step an exchange of the flow belongs to.
 func classify(req *http.Request, sent []byte) string {

@@ -169,6 +169,7 @@ func (s *savingSource) Token() (*oauth2.Token, error) {
 	changed := f.source == s && f.oc != nil && tok.AccessToken != f.entry.AccessToken
 	if changed {
 		f.entry = f.entryOf(f.oc, tok)
+		f.renewed = tok.AccessToken
 	}
 	f.mu.Unlock()
 	if changed {
@@ -233,8 +234,13 @@ func (f *Flow) refresh(ctx context.Context) error {
 	if tok.RefreshToken == "" {
 		tok.RefreshToken = rt
 	}
-	_, err = f.adopt(f.refreshContext(), oc, tok)
-	return err
+	if _, err := f.adopt(f.refreshContext(), oc, tok); err != nil {
+		return err
+	}
+	f.mu.Lock()
+	f.renewed = tok.AccessToken
+	f.mu.Unlock()
+	return nil
 }
 
 // learn reads what the flow needs of a metadata answer: the issuer of a

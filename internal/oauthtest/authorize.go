@@ -37,7 +37,7 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 		answer.Set("state", st)
 	}
 	switch s.opts.Iss {
-	case IssCorrect:
+	case IssCorrect, IssUnadvertised:
 		answer.Set("iss", s.Issuer)
 	case IssWrong:
 		answer.Set("iss", wrongIssuer)

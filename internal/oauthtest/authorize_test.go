@@ -19,6 +19,29 @@ func TestAuthorizeApprovesAtOnce(t *testing.T) {
 	}
 }
 
+func TestAuthorizeSendsIssAsItsModeSays(t *testing.T) {
+	for _, c := range []struct {
+		mode       IssMode
+		advertised bool
+		iss        func(*Server) string
+	}{
+		{IssOmit, false, func(*Server) string { return "" }},
+		{IssCorrect, true, func(s *Server) string { return s.Issuer }},
+		{IssWrong, true, func(*Server) string { return wrongIssuer }},
+		{IssUnadvertised, false, func(s *Server) string { return s.Issuer }},
+	} {
+		s := Start(t, Options{Preregistered: &Client{ID: "app"}, Iss: c.mode})
+		status, answer := authorize(t, s, authorizeQuery(s, "app", newVerifier()))
+		if status != http.StatusFound || answer.Get("iss") != c.iss(s) {
+			t.Errorf("mode %d answered %d with iss %q, want %q", c.mode, status, answer.Get("iss"), c.iss(s))
+		}
+		_, meta := getJSON(t, origin(s.Issuer)+"/.well-known/oauth-authorization-server")
+		if got := meta["authorization_response_iss_parameter_supported"] == true; got != c.advertised {
+			t.Errorf("mode %d advertises iss: %v, want %v", c.mode, got, c.advertised)
+		}
+	}
+}
+
 func TestAuthorizeRefusesThroughTheRedirect(t *testing.T) {
 	cases := map[string]struct {
 		spoil func(url.Values)

@@ -59,7 +59,7 @@ func (s *Server) serveASMetadata(w http.ResponseWriter, _ *http.Request) {
 		GrantTypesSupported:               []string{grantCode},
 		TokenEndpointAuthMethodsSupported: o.TokenAuthMethods,
 		CodeChallengeMethodsSupported:     []string{"S256"},
-		IssParameterSupported:             o.Iss != IssOmit,
+		IssParameterSupported:             o.Iss == IssCorrect || o.Iss == IssWrong,
 		ClientIDMetadataDocumentSupported: o.CIMD,
 	}
 	if o.RefreshTokens {

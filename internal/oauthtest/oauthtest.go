@@ -66,6 +66,10 @@ const (
 	IssCorrect
 	// IssWrong advertises it and sends an issuer that is not this one.
 	IssWrong
+	// IssUnadvertised sends the issuer without advertising
+	// authorization_response_iss_parameter_supported: a right iss a
+	// client may take (RFC 9207 §2.4 asks only that a present one match).
+	IssUnadvertised
 )
 
 // Client is a client the authorization server knows before any request.
@@ -124,8 +128,14 @@ type Options struct {
 	// MCP URL: a mismatch a client must refuse.
 	PRMResource string
 	// AlwaysUnauthorized refuses every token with 401, so a client must
-	// give up instead of looping.
+	// give up instead of looping. Server.RefuseEveryToken does the same
+	// from a moment of the test on.
 	AlwaysUnauthorized bool
+	// RefuseRefreshed refuses with 401 invalid_token the access tokens a
+	// refresh issued, as a resource does whose authorization server
+	// refreshes grants it no longer honours: a client must authorize
+	// anew, once, instead of refreshing again.
+	RefuseRefreshed bool
 	// MCPHandler, when set, is served at /mcp behind the bearer check
 	// instead of the Go SDK's Streamable HTTP server: a WebSocket
 	// endpoint, say.
@@ -159,6 +169,7 @@ type Server struct {
 	mu             sync.Mutex
 	requests       []Request
 	authorizations int
+	refuseAll      bool // RefuseEveryToken was called
 	clients        map[string]*registration
 	codes          map[string]*grant
 	tokens         []*issued
@@ -217,6 +228,16 @@ func (s *Server) Expire() {
 			t.Expires = now
 		}
 	}
+}
+
+// RefuseEveryToken makes the resource refuse every token from now on
+// with 401 invalid_token, as AlwaysUnauthorized does from the start:
+// tokens a client stored before are refused, and so are those it gets
+// next.
+func (s *Server) RefuseEveryToken() {
+	s.mu.Lock()
+	s.refuseAll = true
+	s.mu.Unlock()
 }
 
 // Start serves a protected MCP server chosen by o for the rest of t; it

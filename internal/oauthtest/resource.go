@@ -22,7 +22,7 @@ func (s *Server) bearer(next http.Handler) http.Handler {
 			return
 		}
 		t := s.live(raw)
-		if t == nil || s.opts.AlwaysUnauthorized {
+		if t == nil {
 			s.challenge(w, http.StatusUnauthorized, []string{`error="invalid_token"`})
 			return
 		}
@@ -50,13 +50,17 @@ func bearerToken(r *http.Request) (string, bool) {
 }
 
 // live returns a copy of the token raw when it is known, unexpired,
-// unrevoked and bound to this resource: its own identifier, which differs
-// from the one the authorization server binds to when PRMResource lies.
+// unrevoked and bound to this resource (its own identifier, which differs
+// from the one the authorization server binds to when PRMResource lies),
+// and the options or RefuseEveryToken do not refuse it.
 func (s *Server) live(raw string) *Token {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.access[raw]
 	if t == nil || t.revoked || !time.Now().Before(t.Expires) || t.Resource != s.audience {
+		return nil
+	}
+	if s.opts.AlwaysUnauthorized || s.refuseAll || s.opts.RefuseRefreshed && t.Grant == grantRefresh {
 		return nil
 	}
 	cp := t.snapshot()

@@ -2,6 +2,7 @@ package oauthtest
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -61,6 +62,38 @@ func TestResourceRefusesEveryTokenWhenAlwaysUnauthorized(t *testing.T) {
 	if status, _ := post(t, s, token, initialize); status != http.StatusUnauthorized {
 		t.Fatalf("answered %d, want 401", status)
 	}
+}
+
+// mustAnswer fails unless the resource answers initialize with token by
+// want, a 401 saying invalid_token.
+func mustAnswer(t *testing.T, s *Server, token string, want int, what string) {
+	t.Helper()
+	status, www := post(t, s, token, initialize)
+	if status != want || want == http.StatusUnauthorized && !strings.Contains(www, `error="invalid_token"`) {
+		t.Fatalf("%s answered %d %q, want %d", what, status, www, want)
+	}
+}
+
+func TestResourceRefusesEveryTokenFromRefuseEveryToken(t *testing.T) {
+	s := Start(t, Options{Preregistered: &Client{ID: "app"}})
+	before := accessToken(t, s, "app")["access_token"].(string)
+	mustAnswer(t, s, before, http.StatusOK, "a fresh token")
+	s.RefuseEveryToken()
+	mustAnswer(t, s, before, http.StatusUnauthorized, "a token issued before RefuseEveryToken")
+	mustAnswer(t, s, accessToken(t, s, "app")["access_token"].(string), http.StatusUnauthorized, "a token issued after RefuseEveryToken")
+}
+
+func TestResourceRefusesRefreshedTokensWithRefuseRefreshed(t *testing.T) {
+	s := Start(t, Options{Preregistered: &Client{ID: "app"}, RefreshTokens: true, RefuseRefreshed: true})
+	first := accessToken(t, s, "app")
+	mustAnswer(t, s, first["access_token"].(string), http.StatusOK, "a token from the code")
+	form := url.Values{"grant_type": {grantRefresh}, "refresh_token": {first["refresh_token"].(string)}, "client_id": {"app"}}
+	status, body := exchange(t, s, form, nil)
+	if status != http.StatusOK {
+		t.Fatalf("refresh answered %d %v", status, body)
+	}
+	mustAnswer(t, s, body["access_token"].(string), http.StatusUnauthorized, "a refreshed token")
+	mustAnswer(t, s, accessToken(t, s, "app")["access_token"].(string), http.StatusOK, "a token from a new code")
 }
 
 func TestResourceAsksForStepUpScope(t *testing.T) {

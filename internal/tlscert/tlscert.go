@@ -26,9 +26,18 @@ const HashPrefix = "sha256:"
 // certificate pinned by hash (serverCertificateHashes): 14 days.
 const MaxPinnableValidity = 14 * 24 * time.Hour
 
+// loopbackNames are the names of a SelfSigned certificate.
+var loopbackNames = []string{"localhost", "127.0.0.1", "::1"}
+
 // SelfSigned makes a self-signed ECDSA P-256 certificate for 127.0.0.1, ::1
 // and localhost, valid from an hour before now for validity.
 func SelfSigned(commonName string, now time.Time, validity time.Duration) (tls.Certificate, error) {
+	return SelfSignedFor(commonName, loopbackNames, now, validity)
+}
+
+// SelfSignedFor is SelfSigned for other names: each an IP address or a
+// DNS name.
+func SelfSignedFor(commonName string, names []string, now time.Time, validity time.Duration) (tls.Certificate, error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return tls.Certificate{}, fmt.Errorf("generating the certificate key: %w", err)
@@ -46,8 +55,13 @@ func SelfSigned(commonName string, now time.Time, validity time.Duration) (tls.C
 		KeyUsage:              x509.KeyUsageDigitalSignature,
 		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 		BasicConstraintsValid: true,
-		DNSNames:              []string{"localhost"},
-		IPAddresses:           []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback},
+	}
+	for _, n := range names {
+		if ip := net.ParseIP(n); ip != nil {
+			tmpl.IPAddresses = append(tmpl.IPAddresses, ip)
+		} else {
+			tmpl.DNSNames = append(tmpl.DNSNames, n)
+		}
 	}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
 	if err != nil {

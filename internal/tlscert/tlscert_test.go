@@ -27,6 +27,22 @@ func TestSelfSignedIsPinnableAndVerifiesAsItsOwnRoot(t *testing.T) {
 	}
 }
 
+func TestSelfSignedForCarriesOnlyItsNames(t *testing.T) {
+	now := time.Now()
+	cert, err := SelfSignedFor("elsewhere", []string{"mcp.example", "192.0.2.7"}, now, 24*time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AddCert(cert.Leaf)
+	for host, ok := range map[string]bool{"mcp.example": true, "192.0.2.7": true, "127.0.0.1": false, "localhost": false} {
+		_, err := cert.Leaf.Verify(x509.VerifyOptions{Roots: pool, DNSName: host, CurrentTime: now})
+		if (err == nil) != ok {
+			t.Errorf("verify for %s: %v, want ok %v", host, err, ok)
+		}
+	}
+}
+
 func TestHashRoundTrip(t *testing.T) {
 	der := []byte("not really a certificate")
 	pin := Hash(der)

@@ -40,6 +40,7 @@ func TestTmux(t *testing.T) {
 	t.Run("http_ts", func(t *testing.T) { testHTTPTS(t, bin) })
 	t.Run("ws_supergateway", func(t *testing.T) { testWSSupergateway(t, bin) })
 	t.Run("gateway_stream", func(t *testing.T) { testGatewayStream(t, bin) })
+	t.Run("config_input", func(t *testing.T) { testConfigInput(t, bin) })
 }
 
 // testDemo drives `mcpscope demo`: connect, read_file, analyze and cancel,
