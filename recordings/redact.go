@@ -280,14 +280,17 @@ func formValues(b []byte) [][2]int {
 			start--
 		}
 		boundary := start == 0 || b[start-1] == '&' || b[start-1] == '?' || b[start-1] == ' ' || b[start-1] == '\n'
-		if bytes.HasPrefix(b[eq+1:], []byte(maskWords)) {
+		if n := maskedLen(b[eq+1:]); n > 0 {
 			// Masked already: its words hold a space, where a field's
 			// value would end, and masking them again would garble them.
-			i = eq + 1
+			i = eq + 1 + n
 			continue
 		}
+		// A value that only looks masked runs past its spaces, so that
+		// none of it stays in the clear.
+		lookalike := bytes.HasPrefix(b[eq+1:], []byte(maskWords))
 		end := eq + 1
-		for end < len(b) && b[end] != '&' && b[end] != ' ' && b[end] != '"' && b[end] != '\r' && b[end] != '\n' {
+		for end < len(b) && b[end] != '&' && (b[end] != ' ' || lookalike) && b[end] != '"' && b[end] != '\r' && b[end] != '\n' {
 			end++
 		}
 		if boundary && end > eq+1 && secretName(b[start:eq]) {
@@ -296,6 +299,30 @@ func formValues(b []byte) [][2]int {
 		i = eq + 1
 	}
 	return out
+}
+
+// maskedLen is the length of the value mask wrote at the start of b
+// ("<redacted N bytes>" then '*' up to N bytes in all), or 0 when b does
+// not start with exactly that: a value that only looks masked is masked.
+func maskedLen(b []byte) int {
+	if !bytes.HasPrefix(b, []byte(maskWords)) {
+		return 0
+	}
+	digits := len(maskWords)
+	for digits < len(b) && b[digits] >= '0' && b[digits] <= '9' {
+		digits++
+	}
+	n, err := strconv.Atoi(string(b[len(maskWords):digits]))
+	label := len(maskWords) + (digits - len(maskWords)) + len(" bytes>")
+	if err != nil || n < label || n > len(b) || !bytes.HasPrefix(b[digits:], []byte(" bytes>")) {
+		return 0
+	}
+	for _, c := range b[label:n] {
+		if c != '*' {
+			return 0
+		}
+	}
+	return n
 }
 
 func isNameByte(c byte) bool {

@@ -101,6 +101,7 @@ func (t *Transport) ownCall(ctx context.Context, req *proto.Message, body []byte
 	case m := <-got:
 		return m, nil
 	case <-ctx.Done():
+		ex.forget() // its POST is let go, not read until the server answers
 		return nil, ctx.Err()
 	}
 }
@@ -120,16 +121,16 @@ func (ex *exchange) forget() {
 	ex.cancel()
 }
 
-// awaitPosts waits, at most CloseTimeout, for the POSTs of notifications
-// and responses under way to be over.
-func (t *Transport) awaitPosts() {
+// awaitPosts waits, at most until deadline, for the POSTs of
+// notifications and responses under way to be over.
+func (t *Transport) awaitPosts(deadline time.Time) {
 	t.mu.Lock()
 	posts := make([]chan struct{}, 0, len(t.posting))
 	for ex := range t.posting {
 		posts = append(posts, ex.posted)
 	}
 	t.mu.Unlock()
-	timer := time.NewTimer(t.cfg.CloseTimeout)
+	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
 	for _, done := range posts {
 		select {

@@ -280,10 +280,10 @@ func TestServerSilentMidEventEndsByTimeout(t *testing.T) {
 		put("id: 1\ndata: {\"jsonrpc\":\"2.0\",")
 		f.hold(r)
 	})
-	s := connect(t, f.URL(), func(c *Config) { c.CancelGrace = 10 * time.Millisecond }, sessionOpts(300*time.Millisecond, time.Minute))
+	s := connect(t, f.URL(), func(c *Config) { c.CancelGrace = 10 * time.Millisecond }, sessionOpts(time.Second, time.Minute))
 	_, err := s.call(proto.MethodToolsCall, map[string]any{"name": "stalls"})
 	var te *client.TimeoutError
-	if !errors.As(err, &te) || te.MaxTime || !strings.Contains(err.Error(), "timed out after 300ms") {
+	if !errors.As(err, &te) || te.MaxTime || !strings.Contains(err.Error(), "timed out after 1s") {
 		t.Fatalf("err = %v, want the idle limit", err)
 	}
 	awaitEnd(t, done, "the silent event")

@@ -140,6 +140,9 @@ func (t *Transport) initializeAgain(ctx context.Context, body []byte) error {
 	t.reinits++
 	n := t.reinits
 	t.mu.Unlock()
+	// The forgotten session's GET stream ends before the new session has
+	// an id, so that it never asks again under the new one.
+	t.stopListening()
 	init := msgs[0]
 	id := proto.StringID(fmt.Sprintf("mcpscope-initialize-%d", n))
 	init.ID = &id
@@ -155,7 +158,6 @@ func (t *Transport) initializeAgain(ctx context.Context, body []byte) error {
 	case m.Error != nil:
 		return fmt.Errorf("initialize was refused: %d %s", m.Error.Code, m.Error.Message)
 	}
-	t.stopListening()
 	t.listenEarly(ctx)
 	note, _ := proto.NewNotification(proto.MethodNotifyInitialized, nil)
 	nb, _ := note.EncodeJSON()
@@ -165,8 +167,8 @@ func (t *Transport) initializeAgain(ctx context.Context, body []byte) error {
 }
 
 // deleteSession ends the session with DELETE at Close, bounded by
-// CloseTimeout; a 405 says the server does not let clients end sessions.
-func (t *Transport) deleteSession() {
+// deadline; a 405 says the server does not let clients end sessions.
+func (t *Transport) deleteSession(deadline time.Time) {
 	t.mu.Lock()
 	session, legacy := t.session, t.legacy
 	t.session = "" // ended: a second Close deletes nothing
@@ -174,7 +176,7 @@ func (t *Transport) deleteSession() {
 	if session == "" || legacy != nil || t.hc == nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), t.cfg.CloseTimeout)
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	conn := t.connName("DELETE")
 	req, err := http.NewRequestWithContext(withConn(ctx, conn), http.MethodDelete, t.url.String(), nil)

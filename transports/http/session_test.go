@@ -2,6 +2,7 @@ package mcphttp
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -248,15 +249,41 @@ func TestNewSessionOutlivesTheRequestThatStartedIt(t *testing.T) {
 
 // A session started again after a 404 sends initialize under an id of the
 // transport's own, and opens its own standalone GET stream: the old
-// session's stream ends, and the new one carries no Last-Event-ID of the
-// old session.
+// session's stream ends, and no GET of the new session carries a
+// Last-Event-ID of the old one, even when the server ends the old stream
+// and takes its time answering the new initialize.
 func TestRestartedSessionOpensItsOwnGETStream(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
+	forgotten := make(chan struct{})
 	f.on(http.MethodGet, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
 		put := openSSE(w)
 		put("id: " + r.Header.Get(headerSession) + "-e1\ndata: \n\n")
+		if r.Header.Get(headerSession) == "s-1" {
+			select { // the server ends the stream of the session it forgot
+			case <-forgotten:
+				return
+			case <-r.Context().Done():
+				return
+			}
+		}
 		f.hold(r)
+	})
+	var inits atomic.Int32
+	f.on(proto.MethodInitialize, func(w http.ResponseWriter, r *http.Request, m *proto.Message) {
+		n := inits.Add(1)
+		w.Header().Set(headerSession, fmt.Sprintf("s-%d", n))
+		if n == 1 {
+			writeJSON(w, http.StatusOK, resultOf(m, initResult(proto.ProtocolVersion20251125)))
+			return
+		}
+		put := openSSE(w) // the new session's id is out; its answer comes later
+		select {
+		case <-time.After(800 * time.Millisecond):
+		case <-r.Context().Done():
+			return
+		}
+		put("data: " + resultOf(m, initResult(proto.ProtocolVersion20251125)) + "\n\n")
 	})
 	s := connect(t, f.URL(), nil, client.Options{ProtocolVersion: proto.ProtocolVersion20251125})
 	inSession := func(id string) func(seen) bool {
@@ -264,24 +291,22 @@ func TestRestartedSessionOpensItsOwnGETStream(t *testing.T) {
 	}
 	f.await(1, "GET in s-1", inSession("s-1"))
 	f.expire("s-1")
+	close(forgotten)
 	if _, err := s.call(proto.MethodToolsList, nil); err != nil {
 		t.Fatalf("tools/list after the session expired: %v", err)
 	}
-	gets := f.await(1, "GET in s-2", inSession("s-2"))
-	if got := gets[0].Header.Get(headerLastID); got != "" {
-		t.Errorf("the new session's GET carries Last-Event-ID %q", got)
+	f.await(1, "GET in s-2", inSession("s-2"))
+	all := f.requests(posted(proto.MethodInitialize))
+	if len(all) != 2 {
+		t.Fatalf("%d initialize requests, want 2", len(all))
 	}
-	inits := f.requests(posted(proto.MethodInitialize))
-	if len(inits) != 2 {
-		t.Fatalf("%d initialize requests, want 2", len(inits))
-	}
-	if first, again := inits[0].Msg.ID.String(), inits[1].Msg.ID.String(); again != proto.StringID("mcpscope-initialize-1").String() || first == again {
+	if first, again := all[0].Msg.ID.String(), all[1].Msg.ID.String(); again != proto.StringID("mcpscope-initialize-1").String() || first == again {
 		t.Errorf("initialize ids %s then %s, want a new id of the transport's own", first, again)
 	}
 	_ = s.Close()
-	for _, g := range f.requests(method(http.MethodGet)) {
-		if id := g.Header.Get(headerLastID); strings.HasPrefix(id, "s-1") && g.Header.Get(headerSession) != "s-1" {
-			t.Errorf("a GET in session %s resumed the old session's stream after %s", g.Header.Get(headerSession), id)
+	for _, g := range f.requests(inSession("s-2")) {
+		if id := g.Header.Get(headerLastID); strings.HasPrefix(id, "s-1") {
+			t.Errorf("a GET in session s-2 resumed the old session's stream after %s", id)
 		}
 	}
 }

@@ -137,14 +137,15 @@ func (t *Transport) deliverMsg(m *proto.Message) {
 // answered, so that a notifications/cancelled sent just before reaches the
 // server, ends the session (DELETE when the server gave a session id),
 // stops every stream and waits for their readers. CloseTimeout bounds the
-// wait for the POSTs, and the DELETE.
+// wait for the POSTs and the DELETE together.
 func (t *Transport) Close() error {
 	if !t.life.Close() {
 		t.end(nil)
 		return nil
 	}
-	t.awaitPosts()
-	t.deleteSession()
+	deadline := time.Now().Add(t.cfg.CloseTimeout)
+	t.awaitPosts(deadline)
+	t.deleteSession(deadline)
 	t.end(nil)
 	return nil
 }
