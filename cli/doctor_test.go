@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"crypto/tls"
 	"fmt"
 	"net"
@@ -332,6 +333,34 @@ func TestDoctorHealthyOverTLS(t *testing.T) {
 			r.mustAllPass(t, "target", "dns", "tcp", "tls", tc.upgrade, "auth", "handshake", "tools/list")
 			if !regexp.MustCompile(`✓ tls .*pinned by --cert-hash`).MatchString(r.stdout) {
 				t.Errorf("the tls step does not say the certificate is pinned:\n%s", r.stdout)
+			}
+		})
+	}
+}
+
+// Seed 004's dialects have no handshake and carry tools/call only: the
+// doctor connects, says there is no handshake to make, skips tools/list
+// with the reason and passes; tools-http's refusal of the probe in a
+// JSON-RPC envelope is the endpoint answering, not a missing one.
+func TestDoctorHealthySeed004(t *testing.T) {
+	for _, d := range []struct {
+		transport string
+		start     func(context.Context, string) (Target, func() error, error)
+		step      string
+	}{
+		{"tools-http", startHTTPDemo, "http"},
+		{"tools-ws", startWSDemo, "websocket"},
+	} {
+		t.Run(d.transport, func(t *testing.T) {
+			r := doctorRun(t, "--transport", d.transport, startTestDemo(t, d.start, d.transport))
+			r.mustAllPass(t, "target", "dns", "tcp", d.step, "auth", "handshake")
+			for _, want := range []string{
+				"none to make: seed 004's " + d.transport + " dialect has no handshake",
+				"- tools/list           seed 004's " + d.transport + " dialect carries tools/call only",
+			} {
+				if !strings.Contains(r.stdout, want) {
+					t.Errorf("no %q in:\n%s", want, r.stdout)
+				}
 			}
 		})
 	}

@@ -44,6 +44,11 @@ func handshakeFree(t Transport) bool {
 	return ok && hf.HandshakeFree()
 }
 
+// HandshakeFree reports whether the session's dialect has no handshake
+// (seed 004's tools-http and tools-ws): Connect only started the
+// transport, and the dialect carries tools/call alone.
+func (s *Session) HandshakeFree() bool { return handshakeFree(s.t) }
+
 // initializeOnly reports whether t asks for the initialize handshake only.
 func initializeOnly(t Transport) bool {
 	io, ok := t.(InitializeOnly)

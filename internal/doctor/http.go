@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mcpscope/mcpscope/proto"
 	"io"
 	"mime"
 	"net"
@@ -129,6 +130,13 @@ func (w *walk) probeHTTP(ctx context.Context, client *http.Client) (string, *cha
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, bodyShown))
 	detail, ch, err := judgeHTTP(http.MethodPost, resp, w.cfg.Origin, false)
+	if err != nil {
+		if answer, ok := errorAnswer(resp, body); ok {
+			// A refusal in a JSON-RPC envelope is the endpoint answering
+			// (seed 004's tools-http refuses all but tools/call so).
+			return answer, nil, nil
+		}
+	}
 	if w.cfg.Transport != "http" || !fallsBack(resp.StatusCode, body) {
 		return detail, ch, err
 	}
@@ -143,6 +151,21 @@ func (w *walk) probeHTTP(ctx context.Context, client *http.Client) (string, *cha
 		return detail + " (nor a legacy HTTP+SSE stream: " + lerr.Error() + ")", nil, err
 	}
 	return fmt.Sprintf("POST → %s with no JSON-RPC answer; the legacy HTTP+SSE transport (2024-11-05): %s", resp.Status, legacy), ch, nil
+}
+
+// errorAnswer words a 4xx that carries a JSON-RPC error envelope (but a
+// 401 or 403, which judgeHTTP words itself): the endpoint is there and
+// speaks JSON-RPC; it refused the probe.
+func errorAnswer(resp *http.Response, body []byte) (string, bool) {
+	code := resp.StatusCode
+	if code < 400 || code >= 500 || code == http.StatusUnauthorized || code == http.StatusForbidden {
+		return "", false
+	}
+	m, err := proto.DecodeMessage(body)
+	if err != nil || m == nil || m.Violation != nil || m.Error == nil {
+		return "", false
+	}
+	return fmt.Sprintf("POST → %s with a JSON-RPC answer: error %d %s (the endpoint is there; it refused the probe)", resp.Status, m.Error.Code, m.Error.Message), true
 }
 
 // judgeHTTP words an HTTP answer: what it says when it is fine, the

@@ -42,7 +42,7 @@ func TestHTTPStepFollowsTheLegacyStream(t *testing.T) {
 		{"405 then the stream", 405, "", endpoint, "http", false, "POST → 405 Method Not Allowed with no JSON-RPC answer; the legacy HTTP+SSE transport (2024-11-05): GET → 200 OK, text/event-stream, endpoint /message"},
 		{"400 then the stream", 400, "bad", endpoint, "http", false, "GET → 200 OK, text/event-stream, endpoint /message"},
 		{"--transport sse", 404, "", endpoint, "sse", false, "GET → 200 OK, text/event-stream, endpoint /message"},
-		{"a JSON-RPC answer", 404, `{"jsonrpc":"2.0","id":"mcpscope-doctor","error":{"code":-32601,"message":"no"}}`, endpoint, "http", true, "404 Not Found: no MCP endpoint at this path"},
+		{"a JSON-RPC answer", 404, `{"jsonrpc":"2.0","id":"mcpscope-doctor","error":{"code":-32601,"message":"no"}}`, endpoint, "http", false, "POST → 404 Not Found with a JSON-RPC answer: error -32601 no (the endpoint is there; it refused the probe)"},
 		{"another origin", 404, "", "event: endpoint\ndata: http://127.0.0.1:1/message\n\n", "http", true, "the endpoint event names http://127.0.0.1:1/message, another origin"},
 		{"no endpoint event", 404, "", "event: message\ndata: {}\n\n", "http", true, "nor a legacy HTTP+SSE stream: GET → 200 OK, text/event-stream: no endpoint event"},
 	} {
