@@ -255,3 +255,31 @@ func TestHexGatewayChunk(t *testing.T) {
 	}
 	golden(t, "hex_gateway_chunk", got)
 }
+
+// TestTrafficNamesGatewayChunks: a gateway stream's chunks in the traffic
+// pane are named by the stream's short GUID and way, as its row in the
+// streams pane names it, not by the request id and tag it does not have.
+func TestTrafficNamesGatewayChunks(t *testing.T) {
+	st := gatewayStore(t)
+	m := newTestModel(t, st, 160, 40)
+	var up capture.StreamStats
+	for _, s := range st.Streams() {
+		if s.Label.ID == "550e8400-e29b-41d4-a716-446655440000" {
+			up = s
+		}
+	}
+	var chunk *capture.Frame
+	for _, f := range st.Last(st.Len()) {
+		if f.Chan.Kind == capture.Stream && capture.StreamKeyOf(f) == up.Key && len(bodyOf(f)) > 0 {
+			chunk = f
+			break
+		}
+	}
+	if chunk == nil {
+		t.Fatal("no chunk of the upload was captured")
+	}
+	label, _ := m.traffic.label(chunk)
+	if !strings.HasPrefix(label, "gateway stream 550e8400 up chunk") || strings.Contains(label, "stream 0/") {
+		t.Errorf("the chunk reads %q", label)
+	}
+}

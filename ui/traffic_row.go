@@ -74,7 +74,7 @@ const (
 // a row of a cancellation in the warning colour; the selected row is
 // painted whole.
 func (p *trafficPane) row(f *capture.Frame, c columns, focused bool) string {
-	label, tone := frameLabel(f, p.x, p.dialect)
+	label, tone := p.label(f)
 	var latency string
 	if d, ok := p.x.latency(f); ok {
 		latency = look.Duration(d)
@@ -128,11 +128,7 @@ func frameLabel(f *capture.Frame, x *index, d proto.Dialect) (label string, tone
 	after := afterCancel(f, c)
 	switch f.Chan.Kind {
 	case capture.Stream:
-		what := "chunk"
-		if len(bodyOf(f)) == 0 {
-			what = "header"
-		}
-		return joinNonEmpty(fmt.Sprintf("stream %d/%d %s", f.Chan.ReqID, f.Chan.Tag, what), call), tonePlain
+		return chunkLabel(f, fmt.Sprintf("stream %d/%d", f.Chan.ReqID, f.Chan.Tag), call), tonePlain
 	case capture.Datagram:
 		what := "datagram " + proto.DatagramChannel(f.Chan.Ch).String()
 		if after && proto.DatagramChannel(f.Chan.Ch) == proto.ChannelProgress {
@@ -263,4 +259,30 @@ func sseEventName(f *capture.Frame) string {
 		}
 	}
 	return ""
+}
+
+// label is frameLabel, with a gateway stream's chunk named by its short
+// GUID and way, as its row in the streams pane names it, instead of a
+// request id it does not have.
+func (p *trafficPane) label(f *capture.Frame) (string, rowTone) {
+	if f.Chan.Kind == capture.Stream && f.Err == nil && p.store != nil {
+		if s, ok := p.store.Stream(capture.StreamKeyOf(f)); ok && s.Label.ID != "" {
+			call := ""
+			if c, known := p.x.lookup(f); known {
+				call = c.method
+			}
+			return chunkLabel(f, "gateway stream "+streamRef(s), call), tonePlain
+		}
+	}
+	return frameLabel(f, p.x, p.dialect)
+}
+
+// chunkLabel is the label of a stream frame of the stream named name:
+// its header (no payload) or a chunk, and the call it belongs to.
+func chunkLabel(f *capture.Frame, name, call string) string {
+	what := "chunk"
+	if len(bodyOf(f)) == 0 {
+		what = "header"
+	}
+	return joinNonEmpty(name+" "+what, call)
 }
