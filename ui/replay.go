@@ -48,13 +48,20 @@ func (r *Replay) model(store *capture.Store) *Model {
 	h := r.player.Header()
 	m := New(Config{Store: store, Target: h.Target})
 	m.replay, m.idx.lag = r, true
-	m.setPanes(r.panes())
+	m.setLink(r.link())
 	return m
 }
 
-// panes are the panes of the recorded link, as far as the player knows it.
-func (r *Replay) panes() paneSet {
-	return panesOf(recordedLink(r.player.Header().Transport, r.player.Position().Transport))
+// link is the LinkState of the recorded link, as far as the player knows it.
+func (r *Replay) link() client.LinkState {
+	return recordedLink(r.player.Header().Transport, r.player.Position().Transport)
+}
+
+// setLink shows the panes of a recorded link, and names its streams (an
+// empty streams pane says which it is waiting for).
+func (m *Model) setLink(state client.LinkState) {
+	m.streams.link = streamKindOf(state)
+	m.setPanes(panesOf(state))
 }
 
 // recordedLink is the LinkState a live link of transport (a transport's
@@ -108,8 +115,8 @@ func (r *Replay) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case replayRebuiltMsg:
 		return r, tea.Batch(r.swap(msg.store), r.waitRebuild())
 	case replayTickMsg:
-		if want := r.panes(); want != r.inner.panes { // the link line named the transport
-			r.inner.setPanes(want)
+		if link := r.link(); panesOf(link) != r.inner.panes { // the link line named the transport
+			r.inner.setLink(link)
 		}
 		return r, r.tick()
 	case tea.KeyPressMsg:

@@ -265,3 +265,22 @@ func TestRecordingKeepsTheStoresOrder(t *testing.T) {
 		t.Errorf("%d frames", last)
 	}
 }
+
+// TestReplayNamesTheRecordedStreams: a replay's streams pane is named
+// after the recorded link's streams while it lists none, as a live one is.
+func TestReplayNamesTheRecordedStreams(t *testing.T) {
+	for transport, want := range map[string]string{"gateway": "Gateway streams", "http": "SSE streams", "wt": "Execution streams"} {
+		path := filepath.Join(t.TempDir(), "empty"+recordings.Ext)
+		w, err := recordings.Create(path, recordings.Header{Target: "ws://127.0.0.1:1/gateway", Transport: transport, Started: t0}, recordings.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		r := newTestReplay(t, path, recordings.SpeedAtOnce, 160, 40)
+		if title := r.inner.streams.Title(); !strings.HasPrefix(title, want) {
+			t.Errorf("%s: the streams pane is %q, want %q", transport, title, want)
+		}
+	}
+}
