@@ -118,7 +118,6 @@ type sseTable struct {
 	max  int
 	tick uint64
 	recs map[string]*sseRecord
-	ages sseAges // which record to forget next
 }
 
 // sseRecord is what the table keeps of one stream.
@@ -142,13 +141,13 @@ func (t *sseTable) open(conn string, start SSEStart, now time.Time) {
 	start.Of, start.After = clipText(start.Of), clipText(start.After)
 	t.tick++
 	t.recs[conn] = &sseRecord{order: t.tick, stats: SSEStats{Conn: clipText(conn), SSEStart: start, Opened: now}}
-	t.ages.opens(conn, t.tick, t.recs)
 }
 
 // forgetLocked drops the stream to forget. t.mu is held.
 func (t *sseTable) forgetLocked() {
-	if conn, ok := t.ages.oldest(t.recs); ok {
-		delete(t.recs, conn)
+	key, ok := toForget(t.recs, func(r *sseRecord) (bool, uint64) { return r.stats.State != SSEOpen, r.order })
+	if ok {
+		delete(t.recs, key)
 	}
 }
 
@@ -184,7 +183,6 @@ func (t *sseTable) end(conn string, state SSEState, why string, now time.Time) b
 		return false
 	}
 	r.stats.State, r.stats.Why, r.stats.Ended = state, clipText(why), now
-	t.ages.ends(conn, r.order, t.recs)
 	return true
 }
 
