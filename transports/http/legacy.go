@@ -25,14 +25,16 @@ type legacyLink struct {
 	ready    chan struct{} // closed once endpoint or err is set
 	once     sync.Once
 	endpoint *url.URL
+	session  string // the session the endpoint names (legacySession)
 	err      error
 	stop     context.CancelFunc // closes the stream
 }
 
-// settle records the endpoint, or why there is none, once.
+// settle records the endpoint and the session it names, or why there is
+// none, once.
 func (l *legacyLink) settle(endpoint *url.URL, err error) {
 	l.once.Do(func() {
-		l.endpoint, l.err = endpoint, err
+		l.endpoint, l.session, l.err = endpoint, legacySession(endpoint), err
 		close(l.ready)
 	})
 }

@@ -140,12 +140,12 @@ func (t *Transport) listenEarly(ctx context.Context) {
 // one.
 func (t *Transport) openListen(ready chan struct{}) bool {
 	t.mu.Lock()
-	if t.getOpen {
+	if t.getStop != nil {
 		t.mu.Unlock()
 		return false
 	}
 	ctx, stop := context.WithCancel(t.ctx)
-	t.getOpen, t.getStop = true, stop
+	t.getStop = stop
 	t.mu.Unlock()
 	if !t.spawn(func() { t.listen(ctx, ready) }) {
 		stop()
@@ -160,7 +160,7 @@ func (t *Transport) openListen(ready chan struct{}) bool {
 func (t *Transport) stopListening() {
 	t.mu.Lock()
 	stop := t.getStop
-	t.getOpen, t.getStop = false, nil
+	t.getStop = nil
 	t.mu.Unlock()
 	if stop != nil {
 		stop()

@@ -45,8 +45,7 @@ type Transport struct {
 	session   string                 // Mcp-Session-Id, once the server gave one
 	version   string                 // the protocol version initialize settled
 	initBody  []byte                 // the initialize request, for a session that expired
-	getOpen   bool                   // the standalone GET stream was asked for
-	getStop   context.CancelFunc     // ends the standalone GET stream of the session
+	getStop   context.CancelFunc     // ends the standalone GET stream of the session; nil before it was asked for
 	reinits   int                    // sessions started again after a 404, for the initialize ids
 	probed    bool                   // the first POST was answered: no fallback any more
 	legacy    *legacyLink            // the HTTP+SSE link, once in that mode
@@ -196,7 +195,7 @@ func (t *Transport) LinkState() client.LinkState {
 		kind = "HTTP+SSE"
 	}
 	if t.legacy != nil {
-		session = legacySession(t.legacy.endpoint)
+		session = t.legacy.session
 	}
 	return client.LinkState{Dialect: proto.DialectMCP, Encoding: "json", Transport: kind, SessionID: session}
 }
