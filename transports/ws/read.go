@@ -21,7 +21,7 @@ func (t *Transport) read(c *websocket.Conn) {
 	defer t.wg.Done()
 	var size [2]int // the last message's size, by type
 	for {
-		typ, data, err := readMessageInto(t.ctx, c, &size, t.spares)
+		typ, data, err := readMessage(t.ctx, c, &size, t.spares)
 		if err != nil {
 			// The engine fails every call in flight with this cause.
 			t.life.End(t.endCause(err), nil)
@@ -55,14 +55,9 @@ const readHintMax = 1 << 20
 // allocation each and no copy, where websocket.Conn.Read (io.ReadAll)
 // grows a buffer from 512 bytes, copying, for every message. The read
 // limit holds as with Read; a hint over readHintMax is not taken, so one
-// large message does not make every later one cost as much.
-func readMessage(ctx context.Context, c *websocket.Conn, size *[2]int) (websocket.MessageType, []byte, error) {
-	return readMessageInto(ctx, c, size, nil)
-}
-
-// readMessageInto is readMessage reading a binary message into one of
-// spares when one is large enough.
-func readMessageInto(ctx context.Context, c *websocket.Conn, size *[2]int, spares *chunkBuffers) (websocket.MessageType, []byte, error) {
+// large message does not make every later one cost as much. A binary
+// message is read into one of spares (nil: none) when one is large enough.
+func readMessage(ctx context.Context, c *websocket.Conn, size *[2]int, spares *chunkBuffers) (websocket.MessageType, []byte, error) {
 	typ, r, err := c.Reader(ctx)
 	if err != nil {
 		return 0, nil, err

@@ -67,7 +67,7 @@ func TestReadMessageSizes(t *testing.T) {
 	c.SetReadLimit(2 << 20)
 	var hint [2]int
 	for i, n := range sizes {
-		typ, got, err := readMessage(ctx, c, &hint)
+		typ, got, err := readMessage(ctx, c, &hint, nil)
 		if err != nil {
 			t.Fatalf("message %d: %v", i, err)
 		}
@@ -79,7 +79,7 @@ func TestReadMessageSizes(t *testing.T) {
 		}
 	}
 	c.SetReadLimit(1024)
-	if _, _, err := readMessage(ctx, c, &hint); !errors.Is(err, websocket.ErrMessageTooBig) {
+	if _, _, err := readMessage(ctx, c, &hint, nil); !errors.Is(err, websocket.ErrMessageTooBig) {
 		t.Fatalf("a message over the read limit: %v", err)
 	}
 }
