@@ -59,7 +59,7 @@ tools:
 
 ## bench: Go benchmarks and the comparisons against other MCP clients.
 bench: peers
-	$(GO) test -run '^$$' -bench . -benchmem ./capture/... ./proto/... ./hexview/... ./ui/... ./transports/... ./bench/...
+	$(GO) test -run '^$$' -bench . -benchmem ./capture/... ./proto/... ./hexview/... ./ui/... ./transports/... ./internal/sse/... ./bench/...
 
 ## fuzz-smoke: every fuzz target for FUZZTIME; a finding (a failing input
 ## written) fails the run. The fuzz cache is cleared first: a corpus grown by

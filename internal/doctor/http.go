@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mcpscope/mcpscope/proto"
 	"io"
 	"mime"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/mcpscope/mcpscope/proto"
 )
 
 // probeBody is the request the HTTP probe posts: a ping, which an MCP

@@ -1,14 +1,13 @@
 package doctor
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 
+	"github.com/mcpscope/mcpscope/internal/sse"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -18,14 +17,14 @@ import (
 // endpoint event, the URL it then posts to.
 
 // fallsBack reports whether the http transport answers a POST's answer
-// (status and body) by trying the legacy HTTP+SSE transport.
+// (status and body) by trying the legacy HTTP+SSE transport: a status
+// proto.LegacyFallbackStatus names, and no JSON-RPC answer.
 func fallsBack(status int, body []byte) bool {
-	switch status {
-	case http.StatusBadRequest, http.StatusNotFound, http.StatusMethodNotAllowed:
-		msgs, _, err := proto.DecodeJSON(body)
-		return err != nil || len(msgs) == 0
+	if !proto.LegacyFallbackStatus(status) {
+		return false
 	}
-	return false
+	msgs, _, err := proto.DecodeJSON(body)
+	return err != nil || len(msgs) == 0
 }
 
 // probeLegacy opens the legacy event stream with GET on client and reads
@@ -59,13 +58,9 @@ func (w *walk) probeLegacy(ctx context.Context, client *http.Client) (string, *c
 		return "", nil, fmt.Errorf("%s: reading the stream: %w", detail, err)
 	}
 	stream := httpOf(w.cfg.URL)
-	u, err := stream.Parse(strings.TrimSpace(data))
+	u, err := proto.LegacyEndpoint(&stream, data)
 	if err != nil {
-		return "", nil, fail(Protocol, "the endpoint event must name a URL", "%s: the endpoint event %q is not a URL: %w", detail, data, err)
-	}
-	if u.Scheme != stream.Scheme || u.Host != stream.Host {
-		return "", nil, fail(Protocol, "the server must name an endpoint of its own origin; mcpscope sends nothing elsewhere",
-			"%s: the endpoint event names %s, another origin than %s://%s", detail, u.Redacted(), stream.Scheme, stream.Host)
+		return "", nil, fail(Protocol, "the endpoint event must name a URL of the stream's own origin; mcpscope sends nothing elsewhere", "%s: %w", detail, err)
 	}
 	return detail + ", endpoint " + u.Path, nil, nil
 }
@@ -74,35 +69,19 @@ func (w *walk) probeLegacy(ctx context.Context, client *http.Client) (string, *c
 // without an endpoint event.
 var errNoEndpoint = fmt.Errorf("no endpoint event before the stream ended or in its first %d bytes", bodyShown)
 
-// endpointEvent reads event-stream lines from body until an event named
-// "endpoint" ends, and returns its data; at most bodyShown bytes are read.
+// endpointEvent reads the stream in body (at most bodyShown bytes of it)
+// up to its first endpoint event with data, and returns that data.
 func endpointEvent(body io.Reader) (string, error) {
-	r := bufio.NewReader(io.LimitReader(body, bodyShown))
-	var event string
-	var data []string
+	rd := sse.NewReader(io.LimitReader(body, bodyShown), sse.Limits{})
 	for {
-		line, err := r.ReadString('\n')
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				err = errNoEndpoint
-			}
-			return "", err
-		}
-		line = strings.TrimRight(line, "\r\n")
-		if line == "" {
-			if event == "endpoint" && len(data) > 0 {
-				return strings.Join(data, "\n"), nil
-			}
-			event, data = "", nil
-			continue
-		}
-		name, at, comment := proto.SplitSSELine([]byte(line))
+		ev, err := rd.Next()
 		switch {
-		case comment:
-		case string(name) == "event":
-			event = line[at:]
-		case string(name) == "data":
-			data = append(data, line[at:])
+		case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+			return "", errNoEndpoint
+		case err != nil:
+			return "", err
+		case ev.Type == "endpoint" && ev.Dispatch:
+			return ev.Data(), nil
 		}
 	}
 }

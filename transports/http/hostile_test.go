@@ -12,8 +12,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
+	"github.com/mcpscope/mcpscope/internal/sse"
 	"github.com/mcpscope/mcpscope/proto"
-	"github.com/mcpscope/mcpscope/transports/internal/sse"
 )
 
 // sessionOpts are engine options of a 2025-11-25 session with the given

@@ -73,7 +73,7 @@ func (t *Transport) runLegacy(ctx context.Context, l *legacyLink) {
 	note, _ := proto.NewNotification("SSE stream", nil)
 	ex := &exchange{t: t, msg: note, ctx: ctx, cancel: cancel, conn: t.connName("GET")}
 	ex.onEndpoint = func(data string) error {
-		u, err := t.endpointURL(data)
+		u, err := proto.LegacyEndpoint(t.url, data)
 		l.settle(u, err)
 		return err
 	}
@@ -93,20 +93,6 @@ func (t *Transport) runLegacy(ctx context.Context, l *legacyLink) {
 	if ctx.Err() == nil {
 		go t.end(fmt.Errorf("the SSE stream of GET %s ended (%s); the legacy HTTP+SSE transport cannot resume a session", t.url.Redacted(), streamEnd(err)))
 	}
-}
-
-// endpointURL resolves the endpoint event's data against the stream's
-// URL. An endpoint on another origin is refused: the client's headers
-// and credentials go only where the user pointed it.
-func (t *Transport) endpointURL(data string) (*url.URL, error) {
-	u, err := t.url.Parse(strings.TrimSpace(data))
-	if err != nil {
-		return nil, fmt.Errorf("the endpoint event %q is not a URL: %w", data, err)
-	}
-	if u.Scheme != t.url.Scheme || u.Host != t.url.Host {
-		return nil, fmt.Errorf("the endpoint event names %s, another origin than %s://%s: refused", u.Redacted(), t.url.Scheme, t.url.Host)
-	}
-	return u, nil
 }
 
 // legacySession is the session a legacy endpoint names: HTTP+SSE has no
@@ -142,7 +128,7 @@ func (t *Transport) legacyEndpoint() *url.URL {
 // and no JSON-RPC answer, and sends the message again there. It reports
 // whether it did; when the SSE stream cannot be opened either, it stays.
 func (t *Transport) fallBack(ex *exchange, status int) bool {
-	if t.cfg.Mode != ModeAuto || (status != 400 && status != 404 && status != 405) ||
+	if t.cfg.Mode != ModeAuto || !proto.LegacyFallbackStatus(status) ||
 		(ex.msg.Method != proto.MethodInitialize && ex.msg.Method != proto.MethodDiscover) {
 		return false
 	}

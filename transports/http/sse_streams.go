@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/transports/internal/sse"
+	"github.com/mcpscope/mcpscope/internal/sse"
 )
 
 // The SSE streams of a session are stated to the sink when it follows them

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/sse"
 	"github.com/mcpscope/mcpscope/proto"
-	"github.com/mcpscope/mcpscope/transports/internal/sse"
 )
 
 // readStream reads the SSE answer of an exchange and, when it breaks

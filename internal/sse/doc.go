@@ -1,6 +1,7 @@
 // Package sse reads a text/event-stream body: the one parser every HTTP
 // dialect of mcpscope shares (Streamable HTTP answers and its GET stream,
-// legacy HTTP+SSE, seed 004's result/complete/error streams).
+// legacy HTTP+SSE, seed 004's result/complete/error streams, and the doctor's
+// look for a legacy stream's endpoint event).
 //
 // It follows the parsing rules of the WHATWG HTML standard's "Server-sent
 // events" section: lines end in CRLF, LF or CR (a CR and the LF after it are
