@@ -71,7 +71,7 @@ func HoldsMask(body []byte) bool { return bytes.Contains(body, []byte(maskWords)
 // or with '*' alone when the words do not fit: the length of every byte
 // range, and so every length prefix and annotation, stays true.
 func mask(b []byte) {
-	label := maskWords + strconv.Itoa(len(b)) + " bytes>"
+	label := maskLabel(len(b))
 	if len(label) > len(b) {
 		label = ""
 	}
@@ -80,6 +80,9 @@ func mask(b []byte) {
 		b[i] = '*'
 	}
 }
+
+// maskLabel is the words mask writes over n bytes when they fit.
+func maskLabel(n int) string { return maskWords + strconv.Itoa(n) + " bytes>" }
 
 // redactor masks credentials in a frame's bytes before they are written.
 type redactor struct {
@@ -280,7 +283,8 @@ func formValues(b []byte) [][2]int {
 			start--
 		}
 		boundary := start == 0 || b[start-1] == '&' || b[start-1] == '?' || b[start-1] == ' ' || b[start-1] == '\n'
-		if n := maskedLen(b[eq+1:]); n > 0 {
+		n, lookalike := masked(b[eq+1:])
+		if n > 0 {
 			// Masked already: its words hold a space, where a field's
 			// value would end, and masking them again would garble them.
 			i = eq + 1 + n
@@ -288,7 +292,6 @@ func formValues(b []byte) [][2]int {
 		}
 		// A value that only looks masked runs past its spaces, so that
 		// none of it stays in the clear.
-		lookalike := bytes.HasPrefix(b[eq+1:], []byte(maskWords))
 		end := eq + 1
 		for end < len(b) && b[end] != '&' && (b[end] != ' ' || lookalike) && b[end] != '"' && b[end] != '\r' && b[end] != '\n' {
 			end++
@@ -301,28 +304,26 @@ func formValues(b []byte) [][2]int {
 	return out
 }
 
-// maskedLen is the length of the value mask wrote at the start of b
-// ("<redacted N bytes>" then '*' up to N bytes in all), or 0 when b does
-// not start with exactly that: a value that only looks masked is masked.
-func maskedLen(b []byte) int {
-	if !bytes.HasPrefix(b, []byte(maskWords)) {
-		return 0
+// masked is the length of the value mask wrote at the start of b
+// (maskLabel(n), then '*' up to n bytes in all), or 0 when b does not
+// start with exactly that; words says whether b starts with the mask's
+// words all the same: a value that only looks masked is masked.
+func masked(b []byte) (n int, words bool) {
+	rest, words := bytes.CutPrefix(b, []byte(maskWords))
+	if !words {
+		return 0, false
 	}
-	digits := len(maskWords)
-	for digits < len(b) && b[digits] >= '0' && b[digits] <= '9' {
+	digits := 0
+	for digits < len(rest) && rest[digits] >= '0' && rest[digits] <= '9' {
 		digits++
 	}
-	n, err := strconv.Atoi(string(b[len(maskWords):digits]))
-	label := len(maskWords) + (digits - len(maskWords)) + len(" bytes>")
-	if err != nil || n < label || n > len(b) || !bytes.HasPrefix(b[digits:], []byte(" bytes>")) {
-		return 0
+	n, err := strconv.Atoi(string(rest[:digits]))
+	label := maskLabel(n)
+	if err != nil || n < len(label) || n > len(b) || !bytes.HasPrefix(b, []byte(label)) ||
+		len(bytes.TrimLeft(b[len(label):n], "*")) > 0 {
+		return 0, true
 	}
-	for _, c := range b[label:n] {
-		if c != '*' {
-			return 0
-		}
-	}
-	return n
+	return n, true
 }
 
 func isNameByte(c byte) bool {
