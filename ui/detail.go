@@ -71,10 +71,8 @@ func (p *detailPane) prepare() {
 		return
 	}
 	in := detailInput{f: p.frame, dialect: p.dialect, st: p.st}
-	if p.frame.Chan.Kind == capture.Stream && p.streamOf != nil {
-		if s, ok := p.streamOf(capture.StreamKeyOf(p.frame)); ok && s.Label.ID != "" {
-			in.gateway = gatewayID(s)
-		}
+	if s, ok := gatewayStream(p.frame, p.streamOf); ok {
+		in.gateway = gatewayID(s)
 	}
 	if c, ok := p.x.lookup(p.frame); ok {
 		in.call = c

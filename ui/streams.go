@@ -207,7 +207,10 @@ func (p *streamsPane) Render(w, h int, focused bool) string {
 // columns that vary: the stream's (wider for a gateway stream's GUID and
 // way), its label's, its bar's, and its chunks', 0 where the pane is too
 // narrow to count them.
-type execColumns struct{ id, label, bar, chunks int }
+type execColumns struct {
+	gateway                bool // the rows hold gateway streams: the id column is theirs
+	id, label, bar, chunks int
+}
 
 // chunksFrom is the pane width from which the chunk count has a column.
 const chunksFrom = 100
@@ -223,18 +226,18 @@ func (p *streamsPane) execColumns(w int) execColumns {
 	if w >= chunksFrom {
 		chunks = 7
 	}
-	id := 12
-	if p.listsGateway() {
+	gateway, id := p.listsGateway(), 12
+	if gateway {
 		id = gatewayIDWidth
 	}
-	return execColumns{id: id, label: max(w-(id+1+10+1+11+1+6+1)-barW-1-chunks-min(chunks, 1), 6), bar: barW, chunks: chunks}
+	return execColumns{gateway: gateway, id: id, label: max(w-(id+1+10+1+11+1+6+1)-barW-1-chunks-min(chunks, 1), 6), bar: barW, chunks: chunks}
 }
 
 // row lays one execution or gateway stream's cells out: request ids and
 // tags to the right, GUIDs to the left, so that they line up.
 func (c execColumns) row(id, mime, size, chunks, rt, state string) string {
 	idCell := look.CellRight(id, c.id)
-	if c.id == gatewayIDWidth {
+	if c.gateway {
 		idCell = look.Cell(id, c.id)
 	}
 	row := idCell + " " + look.Cell(mime, c.label) + " " + look.CellRight(size, 10) + " "
@@ -249,7 +252,7 @@ func (c execColumns) row(id, mime, size, chunks, rt, state string) string {
 // tag.
 func (c execColumns) header(st *look.Styles, w int) string {
 	id := "req/tag"
-	if c.id == gatewayIDWidth {
+	if c.gateway {
 		id = "stream"
 	}
 	return st.Ink.Muted.Paint(look.Cell(c.row(id, "type", "bytes", "chunks", "rate", "state"), w))

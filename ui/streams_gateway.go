@@ -97,6 +97,16 @@ func streamRef(s capture.StreamStats) string {
 	return look.OneLine(short) + " " + streamWay(s)
 }
 
+// gatewayStream returns the gateway stream f is a chunk of, looked up
+// with stream (Store.Stream); false for any other frame.
+func gatewayStream(f *capture.Frame, stream func(capture.StreamKey) (capture.StreamStats, bool)) (capture.StreamStats, bool) {
+	if f.Chan.Kind != capture.Stream || stream == nil {
+		return capture.StreamStats{}, false
+	}
+	s, ok := stream(capture.StreamKeyOf(f))
+	return s, ok && s.Label.ID != ""
+}
+
 // gatewayID is a gateway stream's whole GUID and its way.
 func gatewayID(s capture.StreamStats) string {
 	return look.OneLine(s.Label.ID) + " " + streamWay(s)

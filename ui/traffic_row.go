@@ -265,14 +265,15 @@ func sseEventName(f *capture.Frame) string {
 // GUID and way, as its row in the streams pane names it, instead of a
 // request id it does not have.
 func (p *trafficPane) label(f *capture.Frame) (string, rowTone) {
-	if f.Chan.Kind == capture.Stream && f.Err == nil && p.store != nil {
-		if s, ok := p.store.Stream(capture.StreamKeyOf(f)); ok && s.Label.ID != "" {
-			call := ""
-			if c, known := p.x.lookup(f); known {
-				call = c.method
-			}
-			return chunkLabel(f, "gateway stream "+streamRef(s), call), tonePlain
+	if p.store == nil || f.Err != nil {
+		return frameLabel(f, p.x, p.dialect)
+	}
+	if s, ok := gatewayStream(f, p.store.Stream); ok {
+		call := ""
+		if c, known := p.x.lookup(f); known {
+			call = c.method
 		}
+		return chunkLabel(f, "gateway stream "+streamRef(s), call), tonePlain
 	}
 	return frameLabel(f, p.x, p.dialect)
 }
