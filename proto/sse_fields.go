@@ -57,9 +57,9 @@ func SSEEventFields(raw []byte) []Field {
 	if len(raw) == 0 {
 		return nil
 	}
-	// Most events end their lines in LF: a data line takes three fields,
-	// any other two, the blank line one.
-	fields := make([]Field, 0, 3*bytes.Count(raw, []byte{'\n'})+2)
+	// Room for most events (an event, an id, a data and the blank line
+	// take eight fields) without a pass over a long data line to count.
+	fields := make([]Field, 0, 8)
 	at := 0
 	if bytes.HasPrefix(raw, sseBOM) {
 		fields = append(fields, Field{Offset: 0, Len: len(sseBOM), Name: "byte order mark", Value: "U+FEFF", Kind: FieldHeader})
