@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -186,12 +187,10 @@ func TestStreamsListGateway(t *testing.T) {
 func TestStreamsGatewayDetail(t *testing.T) {
 	st := gatewayStore(t)
 	m := newTestModel(t, st, 160, 45)
-	var out capture.StreamStats
-	for i, s := range st.Streams() {
-		if s.Label.Text == "system_binary_streams_out · demo.bin · application/octet-stream" {
-			out, m.streams.picked, m.streams.sel = s, true, i
-		}
-	}
+	i, out := streamWhere(t, st, func(s capture.StreamStats) bool {
+		return s.Label.Text == "system_binary_streams_out · demo.bin · application/octet-stream"
+	})
+	m.streams.picked, m.streams.sel = true, i
 	m.setFocus(paneStreams)
 	press(m, "enter")
 	detail := goldentest.Plain(m.detail.Render(150, 12, true))
@@ -262,12 +261,7 @@ func TestHexGatewayChunk(t *testing.T) {
 func TestTrafficNamesGatewayChunks(t *testing.T) {
 	st := gatewayStore(t)
 	m := newTestModel(t, st, 160, 40)
-	var up capture.StreamStats
-	for _, s := range st.Streams() {
-		if s.Label.ID == "550e8400-e29b-41d4-a716-446655440000" {
-			up = s
-		}
-	}
+	_, up := streamWhere(t, st, func(s capture.StreamStats) bool { return s.Label.ID == seedStream.String() })
 	var chunk *capture.Frame
 	for _, f := range st.Last(st.Len()) {
 		if f.Chan.Kind == capture.Stream && capture.StreamKeyOf(f) == up.Key && len(bodyOf(f)) > 0 {
@@ -282,4 +276,16 @@ func TestTrafficNamesGatewayChunks(t *testing.T) {
 	if !strings.HasPrefix(label, "gateway stream 550e8400 up chunk") || strings.Contains(label, "stream 0/") {
 		t.Errorf("the chunk reads %q", label)
 	}
+}
+
+// streamWhere returns the first of st's streams keep selects, and its
+// index among them.
+func streamWhere(t *testing.T, st *capture.Store, keep func(capture.StreamStats) bool) (int, capture.StreamStats) {
+	t.Helper()
+	all := st.Streams()
+	i := slices.IndexFunc(all, keep)
+	if i < 0 {
+		t.Fatal("no such stream was captured")
+	}
+	return i, all[i]
 }
