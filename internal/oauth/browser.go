@@ -4,10 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/netip"
+	"net/url"
 	"os"
 	"os/exec"
 	"runtime"
 	"strings"
+
+	"github.com/mcpscope/mcpscope/internal/termtext"
 )
 
 // ErrNoBrowser says no browser was opened: the URL is for the user to open.
@@ -71,4 +75,41 @@ func start(argv []string) error {
 	}
 	go cmd.Wait()
 	return nil
+}
+
+// BrowsableURL checks that u may be opened in a browser, or printed as a
+// link for the user to open: an https URL, or an http one whose host is a
+// loopback address (127.0.0.1, ::1, localhost). An authorization endpoint
+// the metadata names with any other scheme (file:, ssh:, vscode:, a
+// custom handler) is refused with the reason.
+func BrowsableURL(u string) error {
+	p, err := url.Parse(u)
+	if err != nil {
+		return fmt.Errorf("the authorization URL is not a URL: %w", err)
+	}
+	switch strings.ToLower(p.Scheme) {
+	case "https":
+		if p.Host != "" {
+			return nil
+		}
+	case "http":
+		if isLoopbackHost(p.Hostname()) {
+			return nil
+		}
+		return fmt.Errorf("the authorization endpoint %s is plain http on a host that is not loopback: only https (or http on 127.0.0.1, ::1, localhost) is opened", termtext.LineMax(p.Redacted(), maxShownURL))
+	}
+	return fmt.Errorf("the authorization endpoint %s is not an https URL: only https (or http on 127.0.0.1, ::1, localhost) is opened in a browser or shown as a link", termtext.LineMax(p.Redacted(), maxShownURL))
+}
+
+// maxShownURL caps a URL the server named when an error quotes it.
+const maxShownURL = 200
+
+// isLoopbackHost reports whether host names this machine: localhost or a
+// loopback address.
+func isLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
 }

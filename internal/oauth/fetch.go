@@ -22,6 +22,12 @@ func (f *Flow) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*auth.A
 	if refused := f.refusal(); refused != nil {
 		return nil, refused
 	}
+	if err := BrowsableURL(args.URL); err != nil {
+		// Neither opened nor printed: a file:, ssh: or vscode: URL the
+		// metadata names would run whatever handles it.
+		f.fail(StepBrowser, err)
+		return nil, err
+	}
 	f.mu.Lock()
 	lb := f.redirect
 	f.mu.Unlock()
