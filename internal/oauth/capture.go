@@ -16,8 +16,10 @@ import (
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
-// maxCapturedBody caps the bytes of a body the flow keeps as a frame; the
-// flow's answers (metadata, registration, tokens) are far smaller.
+// maxCapturedBody caps the bytes of a body the flow sends or reads (1 MiB,
+// the bound oauth2 and the SDK read a token or metadata answer to): its
+// answers (metadata, registration, tokens) are far smaller, and a larger
+// one is refused, saying so, rather than cut short.
 const maxCapturedBody = 1 << 20
 
 // ConnName names the flow's exchanges in frames: "oauth 1", "oauth 2".
@@ -58,16 +60,17 @@ func (c *capturer) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	raw, fields := proto.HTTPResponseHead(rsp.Proto, rsp.StatusCode, proto.CapturedHeaders(rsp.Header, c.f.cfg.NoRedact))
 	c.f.reportHead(capture.In, conn, &capture.Frame{Raw: raw, Fields: fields})
-	got, err := io.ReadAll(io.LimitReader(rsp.Body, maxCapturedBody))
+	got, err := io.ReadAll(io.LimitReader(rsp.Body, maxCapturedBody+1))
+	if err == nil && len(got) > maxCapturedBody {
+		err = fmt.Errorf("the answer is over %d MiB, the limit of an OAuth metadata, registration or token answer: not read further", maxCapturedBody>>20)
+		got = got[:maxCapturedBody]
+	}
+	rsp.Body.Close()
 	if err != nil {
-		rsp.Body.Close()
 		c.f.observe(req, sent, rsp, nil, err, time.Since(start))
 		return nil, fmt.Errorf("reading the answer of %s %s: %w", req.Method, req.URL.Redacted(), err)
 	}
-	rsp.Body = struct {
-		io.Reader
-		io.Closer
-	}{io.MultiReader(bytes.NewReader(got), rsp.Body), rsp.Body}
+	rsp.Body = io.NopCloser(bytes.NewReader(got))
 	c.f.reportBody(capture.In, conn, got)
 	c.f.observe(req, sent, rsp, got, nil, time.Since(start))
 	if name == StepRegistration && c.f.cfg.ClientMetadataURL != "" {
