@@ -95,6 +95,9 @@ func (f *Flow) withGranted(asked []string) []string {
 // adopt makes tok, issued to the client of oc, the token in use and
 // stores it; it is the SDK handler's NewTokenSource.
 func (f *Flow) adopt(ctx context.Context, oc *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
+	if err := sendable(tok); err != nil {
+		return nil, fmt.Errorf("the token endpoint %s issued a token that cannot be used: %w", oc.Endpoint.TokenURL, err)
+	}
 	src := &savingSource{f: f, base: oc.TokenSource(ctx, tok)}
 	f.mu.Lock()
 	f.source, f.oc = src, oc
@@ -164,6 +167,9 @@ func (s *savingSource) Token() (*oauth2.Token, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := sendable(tok); err != nil {
+		return nil, fmt.Errorf("the refreshed token cannot be used: %w", err)
+	}
 	f := s.f
 	f.mu.Lock()
 	changed := f.source == s && f.oc != nil && tok.AccessToken != f.entry.AccessToken
@@ -202,6 +208,12 @@ func (f *Flow) restore() error {
 			Endpoint: oauth2.Endpoint{TokenURL: e.TokenURL, AuthStyle: oauth2.AuthStyle(e.AuthStyle)},
 		}
 		tok := &oauth2.Token{AccessToken: e.AccessToken, RefreshToken: e.RefreshToken, TokenType: e.TokenType, Expiry: e.Expiry}
+		if err := sendable(tok); err != nil {
+			// Sent, it would fail every request of every run: the server's
+			// 401 authorizes anew instead, and the user learns how to
+			// forget it.
+			return fmt.Errorf("it is corrupt: %w (%s)", err, f.logoutHint())
+		}
 		src := &savingSource{f: f, base: oc.TokenSource(f.refreshContext(), tok)}
 		f.mu.Lock()
 		f.source, f.oc, f.entry = src, oc, e
