@@ -74,6 +74,7 @@ const DefaultWait = 2 * time.Minute
 type Flow struct {
 	cfg      Config
 	resource string // cfg.Resource in its canonical form: the store's key
+	origin   string // the origin of cfg.Resource: where the token may go
 	hc       *http.Client
 
 	authorizing sync.Mutex // one authorization at a time
@@ -119,10 +120,15 @@ func New(cfg Config) (*Flow, error) {
 			return nil, fmt.Errorf("--client-metadata-url %q: a Client ID Metadata Document's URL is an https URL with a path", cfg.ClientMetadataURL)
 		}
 	}
-	f := &Flow{cfg: cfg, resource: resource, issuers: map[string]string{}}
+	u, err := url.Parse(cfg.Resource)
+	if err != nil {
+		return nil, fmt.Errorf("the OAuth resource: %w", err)
+	}
+	f := &Flow{cfg: cfg, resource: resource, origin: origin(u), issuers: map[string]string{}}
 	// Each of the flow's own requests (metadata, registration, token,
-	// refresh) is bounded by the --timeout.
-	f.hc = &http.Client{Transport: &capturer{base: cfg.Base, f: f}, Timeout: cfg.Wait}
+	// refresh) is bounded by the --timeout, and followed only within its
+	// origin.
+	f.hc = &http.Client{Transport: &capturer{base: cfg.Base, f: f}, Timeout: cfg.Wait, CheckRedirect: checkRedirect}
 	if err := f.restore(); err != nil {
 		f.say(fmt.Sprintf("the stored OAuth token of %s is not used: %v", resource, err))
 	}
@@ -222,8 +228,14 @@ var ErrTokenRefused = errors.New("the server refused the token its authorization
 // as it does without a token. nil means the request may go again with
 // Header. What would loop is refused: a token refused right after an
 // authorization issued it (ErrTokenRefused), a scope refused though
-// granted, an authorization that failed already.
+// granted, an authorization that failed already. A refusal from another
+// origin than the resource's (a redirect's) is a *ForeignOriginError.
 func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Response) error {
+	if err := f.foreign(req, rsp); err != nil {
+		// A redirect took the request elsewhere: neither the token, nor a
+		// refreshed one, nor a registration goes there.
+		return err
+	}
 	f.authorizing.Lock()
 	defer f.authorizing.Unlock()
 	challenges, _ := parseChallenges(rsp)
