@@ -92,6 +92,7 @@ type Flow struct {
 	issuers  map[string]string  // token endpoint → issuer, from the metadata read
 	refused  error              // metadata the flow must not follow
 	failed   error              // why the last authorization failed: not tried again this run
+	moves    int                // authorization servers the resource moved to this run
 	steps    map[string]doctor.Result
 	running  bool   // an authorization is under way: its steps go to OnStep
 	under    string // the step under way, which a failure is put on
@@ -225,9 +226,12 @@ var ErrTokenRefused = errors.New("the server refused the token its authorization
 // new token goes again with it; a token the server no longer takes is
 // refreshed; a refreshed token it refuses too is used up, and the
 // authorization runs (discovery, registration, the browser, the token),
-// as it does without a token. nil means the request may go again with
-// Header. What would loop is refused: a token refused right after an
-// authorization issued it (ErrTokenRefused), a scope refused though
+// as it does without a token; a token refused right after an authorization
+// issued it runs the authorization once more when the resource's metadata
+// names another authorization server now. nil means the request may go
+// again with Header. What would loop is refused: a token refused right
+// after an authorization issued it by a resource that did not move
+// (ErrTokenRefused), a scope refused though
 // granted, an authorization that failed already. A refusal from another
 // origin than the resource's (a redirect's) is a *ForeignOriginError.
 func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Response) error {
@@ -266,6 +270,13 @@ func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Resp
 	if sent != "" && rsp.StatusCode == http.StatusUnauthorized {
 		switch sent {
 		case fresh:
+			if to := f.movedTo(ctx, req, challenges); to != "" {
+				// The resource moved to another authorization server:
+				// the flow runs once more, there.
+				f.move(to)
+				f.step(StepChallenge, doctor.Passed, 0, describeChallenge(rsp, challenges)+"; the resource metadata names the authorization server "+to+" now")
+				break
+			}
 			f.reveal()
 			f.fail(StepAuthorize, ErrTokenRefused)
 			f.mu.Lock()

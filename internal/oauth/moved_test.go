@@ -1,0 +1,114 @@
+package oauth
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/internal/oauthtest"
+)
+
+// movingResource is an MCP endpoint of the test's own whose protected
+// resource metadata names one authorization server, then another (Move):
+// it admits the tokens the server it names issued for it.
+type movingResource struct {
+	*httptest.Server
+	url    string
+	at     atomic.Pointer[oauthtest.Server]
+	refuse atomic.Bool // refuse every token from now on
+}
+
+// startMovingResource serves a movingResource for the rest of t, its
+// authorization servers (fixtures of oauthtest) binding their tokens to it.
+func startMovingResource(t *testing.T) (r *movingResource, first, second *oauthtest.Server) {
+	r = &movingResource{Server: httptest.NewUnstartedServer(nil)}
+	r.url = "http://" + r.Listener.Addr().String() + "/mcp"
+	first = oauthtest.Start(t, oauthtest.Options{DCR: true, PRMResource: r.url})
+	second = oauthtest.Start(t, oauthtest.Options{DCR: true, PRMResource: r.url})
+	r.at.Store(first)
+	meta := "http://" + r.Listener.Addr().String() + "/meta.json"
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /meta.json", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"resource":%q,"authorization_servers":[%q]}`, r.url, r.at.Load().Issuer)
+	})
+	mux.HandleFunc("POST /mcp", func(w http.ResponseWriter, req *http.Request) {
+		tok := strings.TrimPrefix(req.Header.Get("Authorization"), "Bearer ")
+		if r.refuse.Load() || !slices.ContainsFunc(r.at.Load().Tokens(), func(t oauthtest.Token) bool { return t.Access == tok }) {
+			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata=%q`, meta))
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`))
+	})
+	r.Config.Handler = mux
+	r.Start()
+	t.Cleanup(r.Close)
+	return r, first, second
+}
+
+// ping posts a ping with the flow's round tripper and returns the status.
+func ping(t *testing.T, hc *http.Client, f *Flow, u string) (int, error) {
+	req, _ := http.NewRequest(http.MethodPost, u, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	req.Header.Set("Content-Type", "application/json")
+	if v := f.Header(t.Context()); v != "" {
+		req.Header.Set("Authorization", v)
+	}
+	rsp, err := hc.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	rsp.Body.Close()
+	return rsp.StatusCode, nil
+}
+
+// TestResourceMovedToAnotherAuthorizationServer: after a token was
+// accepted, a 401 whose resource metadata names another authorization
+// server discovers and registers there and authorizes once more; a
+// resource that then refuses that server's token too is not followed
+// round again.
+func TestResourceMovedToAnotherAuthorizationServer(t *testing.T) {
+	t.Setenv("BROWSER", oauthtest.BrowserProgram(t))
+	r, first, second := startMovingResource(t)
+	f, err := New(Config{Resource: r.url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	hc := &http.Client{Transport: &RoundTripper{Base: http.DefaultTransport, Auth: f}}
+	if code, err := ping(t, hc, f, r.url); err != nil || code != http.StatusOK {
+		t.Fatalf("the first ping: %d, %v", code, err)
+	}
+	r.at.Store(second)
+	if code, err := ping(t, hc, f, r.url); err != nil || code != http.StatusOK {
+		t.Fatalf("the ping after the move: %d, %v", code, err)
+	}
+	if a, b := first.Authorizations(), second.Authorizations(); a != 1 || b != 1 {
+		t.Fatalf("authorizations: %d at the first server, %d at the second; want 1 and 1", a, b)
+	}
+	registered := 0
+	for _, req := range second.Requests() {
+		if req.Method == http.MethodPost && strings.HasSuffix(req.Path, "/register") {
+			registered++
+		}
+	}
+	if registered != 1 {
+		t.Fatalf("%d registrations at the second server, want 1", registered)
+	}
+	if !strings.Contains(f.Header(t.Context()), second.Tokens()[0].Access) {
+		t.Fatal("the token in use is not the second server's")
+	}
+	r.refuse.Store(true)
+	if _, err := ping(t, hc, f, r.url); !errors.Is(err, ErrTokenRefused) {
+		t.Fatalf("a resource that stayed refusing: %v, want ErrTokenRefused", err)
+	}
+	if n := second.Authorizations(); n != 1 {
+		t.Fatalf("%d authorizations at the second server, want 1: the loop was followed", n)
+	}
+}
