@@ -93,6 +93,7 @@ type Flow struct {
 	refused  error              // metadata the flow must not follow
 	failed   error              // why the last authorization failed: not tried again this run
 	moves    int                // authorization servers the resource moved to this run
+	stepUps  map[string]bool    // the scope sets of this run's step-ups
 	steps    map[string]doctor.Result
 	running  bool   // an authorization is under way: its steps go to OnStep
 	under    string // the step under way, which a failure is put on
@@ -267,6 +268,14 @@ func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Resp
 		f.fail(StepAuthorize, err)
 		return &Error{Resource: f.resource, Err: err}
 	}
+	stepUp := rsp.StatusCode == http.StatusForbidden
+	if stepUp {
+		if err := f.stepUpRefusal(scopesOf(challenges)); err != nil {
+			f.reveal()
+			f.fail(StepAuthorize, err)
+			return &Error{Resource: f.resource, Err: err}
+		}
+	}
 	if sent != "" && rsp.StatusCode == http.StatusUnauthorized {
 		switch sent {
 		case fresh:
@@ -316,6 +325,9 @@ func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Resp
 	f.mu.Lock()
 	f.fresh = f.currentToken()
 	f.mu.Unlock()
+	if stepUp {
+		f.steppedUp(scopesOf(challenges))
+	}
 	return nil
 }
 

@@ -14,13 +14,16 @@ import (
 )
 
 // movingResource is an MCP endpoint of the test's own whose protected
-// resource metadata names one authorization server, then another (Move):
-// it admits the tokens the server it names issued for it.
+// resource metadata names one authorization server, then another (at):
+// it admits the tokens the server it names issued for it, unless told to
+// refuse them all or to ask each for a new scope.
 type movingResource struct {
 	*httptest.Server
 	url    string
 	at     atomic.Pointer[oauthtest.Server]
 	refuse atomic.Bool // refuse every token from now on
+	demand atomic.Bool // ask every token for a scope it was never asked for
+	asked  atomic.Int32
 }
 
 // startMovingResource serves a movingResource for the rest of t, its
@@ -42,6 +45,11 @@ func startMovingResource(t *testing.T) (r *movingResource, first, second *oautht
 		if r.refuse.Load() || !slices.ContainsFunc(r.at.Load().Tokens(), func(t oauthtest.Token) bool { return t.Access == tok }) {
 			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata=%q`, meta))
 			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		if r.demand.Load() {
+			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope="scope-%d", resource_metadata=%q`, r.asked.Add(1), meta))
+			w.WriteHeader(http.StatusForbidden)
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
