@@ -81,6 +81,8 @@ func doctorConfig(plan *connectPlan, target Target) (doctor.Config, error) {
 		Subprotocols: ws.ModeOf(target.Transport).Subprotocols(),
 		Connector:    doctorConnector{plan: plan, target: target},
 		Classify:     doctorClass,
+		// the OAuth flow's own verdict on the server's challenge
+		Authorization: authPreview(f, target, topts),
 	}, nil
 }
 

@@ -156,3 +156,28 @@ func authAdvice(target Target, err error) error {
 	}
 	return fmt.Errorf("%w (mcpscope auth logout %s forgets the stored token, for the next run to authorize from scratch)", err, name)
 }
+
+// authPreview is what the OAuth flow of target would do for a server's
+// challenge, for the doctor's auth step; nil when no flow would run. It
+// registers nothing and opens no browser.
+func authPreview(f *runFlags, target Target, topts TransportOptions) func(context.Context, []string) (string, error) {
+	if !authWanted(f, target, topts) {
+		return nil
+	}
+	return func(ctx context.Context, challenge []string) (string, error) {
+		flow, err := oauth.New(oauth.Config{
+			Resource:          authResource(target),
+			ClientID:          f.clientID,
+			ClientSecret:      f.clientSecret,
+			ClientMetadataURL: f.clientMetadataURL,
+			Base:              authTransport(f.insecure),
+			Wait:              min(f.timeout, f.maxTime),
+			Version:           Version(),
+		})
+		if err != nil {
+			return "", err
+		}
+		defer flow.Close()
+		return flow.Preview(ctx, challenge)
+	}
+}

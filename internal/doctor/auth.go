@@ -35,14 +35,12 @@ func (w *walk) auth(ch *challenge) {
 		what := "401 Unauthorized, challenge " + termtext.LineMax(orNone(ch.header), challengeShown)
 		where := metadataURLs(w.cfg.URL, ch.header)
 		found, err := w.fetchMetadata(ctx, where)
-		fix := "the server needs credentials: pass them with --header 'Authorization: Bearer TOKEN'"
 		if err != nil {
 			what += "; protected resource metadata not reachable: " + err.Error()
 		} else {
 			what += "; protected resource metadata at " + found
-			fix = "the server uses OAuth: connect once (mcpscope " + w.cfg.URL.Redacted() + ") to authorize in the browser; the token is stored for the doctor and every command, or pass --header 'Authorization: Bearer TOKEN'"
 		}
-		return "", fail(Connection, fix, "%s", what)
+		return "", fail(Connection, w.authFix(ctx, ch), "%s", what)
 	})
 }
 
@@ -104,3 +102,21 @@ func (w *walk) fetchOne(ctx context.Context, u string) (string, error) {
 	}
 	return fmt.Sprintf("%s (authorization servers: %s)", u, orNone(strings.Join(prm.AuthorizationServers, ", "))), nil
 }
+
+// authFix is the auth step's fix: authorizing, exactly when mcpscope's
+// OAuth flow would (Config.Authorization), else credentials of the user's
+// own, with the reason the flow would not run.
+func (w *walk) authFix(ctx context.Context, ch *challenge) string {
+	const header = "pass credentials with --header 'Authorization: Bearer TOKEN'"
+	if w.cfg.Authorization == nil {
+		return "the server needs credentials: " + header
+	}
+	plan, err := w.cfg.Authorization(ctx, ch.values)
+	if err != nil {
+		return "mcpscope would not authorize here: " + termtext.LineMax(err.Error(), fixShown) + "; " + header
+	}
+	return "the server uses OAuth: connect once (mcpscope " + w.cfg.URL.Redacted() + "), which " + termtext.LineMax(plan, fixShown) + "; the token is stored for the doctor and every command, or " + header
+}
+
+// fixShown caps what a fix quotes of the flow's findings.
+const fixShown = 300

@@ -11,6 +11,9 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -23,7 +26,8 @@ const bodyShown = 4096
 
 // challenge is a 401 seen by the HTTP or WebSocket step, for the auth step.
 type challenge struct {
-	header string // the WWW-Authenticate header(s)
+	header string   // the WWW-Authenticate header(s), joined
+	values []string // the WWW-Authenticate headers, as sent
 }
 
 // httpLayer checks the HTTP exchange (or the WebSocket upgrade) on conn,
@@ -176,15 +180,19 @@ func judgeHTTP(method string, resp *http.Response, origin string, sse bool) (str
 	ctype := resp.Header.Get("Content-Type")
 	media, _, _ := mime.ParseMediaType(ctype)
 	detail := method + " → " + status
+	scope, stepUp := insufficientScope(resp)
 	if ctype != "" {
 		detail += ", " + ctype
 	}
 	switch code := resp.StatusCode; {
 	case code == http.StatusUnauthorized:
-		return detail + ": asks for credentials", &challenge{header: strings.Join(resp.Header.Values("WWW-Authenticate"), ", ")}, nil
+		return detail + ": asks for credentials", &challenge{header: strings.Join(resp.Header.Values("WWW-Authenticate"), ", "), values: resp.Header.Values("WWW-Authenticate")}, nil
 	case code >= 300 && code < 400:
 		loc := resp.Header.Get("Location")
 		return "", nil, fail(Connection, "use the URL it redirects to: "+orNone(loc), "%s redirects to %s", status, orNone(loc))
+	case code == http.StatusForbidden && stepUp:
+		scope := orNone(termtext.LineMax(scope, challengeShown))
+		return "", nil, fail(Connection, "the token lacks the scope the server asks for ("+scope+"): a command authorizes again for it (step-up), or pass a token granted that scope with --header 'Authorization: Bearer TOKEN'", "%s: insufficient_scope, the server asks for the scope %s", status, scope)
 	case code == http.StatusForbidden && origin != "":
 		return "", nil, fail(Connection, "the server may refuse the Origin "+origin+"; try another --origin or none", "%s with Origin %s", status, origin)
 	case code == http.StatusForbidden:
@@ -213,4 +221,20 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
+}
+
+// insufficientScope reads a Bearer challenge with
+// error="insufficient_scope" (RFC 6750 §3.1): the scope it asks for ("" when
+// it names none), and whether resp has one.
+func insufficientScope(resp *http.Response) (scope string, ok bool) {
+	cs, err := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
+	if err != nil {
+		return "", false
+	}
+	for _, c := range cs {
+		if c.Scheme == "bearer" && c.Params["error"] == "insufficient_scope" {
+			return c.Params["scope"], true
+		}
+	}
+	return "", false
 }

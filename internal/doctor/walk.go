@@ -41,6 +41,12 @@ type Config struct {
 	// Classify gives the class of a session's error (nil: Connection,
 	// Timeout when a deadline passed).
 	Classify func(error) Class
+	// Authorization, when set, says what mcpscope's OAuth flow would do
+	// for a server that refused with the WWW-Authenticate values
+	// challenge, or why it would not authorize there; nil when no flow
+	// runs (--no-auth, the user's own Authorization). The auth step
+	// suggests authorizing only when it would.
+	Authorization func(ctx context.Context, challenge []string) (string, error)
 }
 
 // Connector builds the real transport and the session over it, the way

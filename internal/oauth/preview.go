@@ -1,0 +1,78 @@
+package oauth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+)
+
+// Preview says what an authorization would do for a server that refused
+// with the WWW-Authenticate values challenge, or why the flow would refuse
+// to run one, without registering or opening the browser: the steps the
+// flow takes before them, with the same checks. The connection doctor
+// suggests authorizing only when it returns no error.
+func (f *Flow) Preview(ctx context.Context, challenge []string) (string, error) {
+	cs, err := oauthex.ParseWWWAuthenticate(challenge)
+	if err != nil {
+		return "", fmt.Errorf("the challenge cannot be read: %w", err)
+	}
+	f.mu.Lock()
+	f.refused = nil
+	f.mu.Unlock()
+	u, err := url.Parse(f.cfg.Resource)
+	if err != nil {
+		return "", fmt.Errorf("the OAuth resource: %w", err)
+	}
+	issuer := ""
+	for _, at := range metadataPlaces(cs, u) {
+		prm, err := oauthex.GetProtectedResourceMetadata(ctx, at.url, at.resource, f.hc)
+		if refused := f.refusal(); refused != nil {
+			return "", refused
+		}
+		if err != nil || prm == nil {
+			continue
+		}
+		if len(prm.AuthorizationServers) == 0 {
+			return "", fmt.Errorf("the protected resource metadata at %s names no authorization server", at.url)
+		}
+		issuer = prm.AuthorizationServers[0]
+		break
+	}
+	if issuer == "" {
+		// The 2025-03-26 fallback: the server's origin authorizes.
+		issuer = u.Scheme + "://" + u.Host
+	}
+	asm, err := auth.GetAuthServerMetadata(ctx, issuer, f.hc)
+	if err != nil {
+		return "", fmt.Errorf("the metadata of the authorization server %s: %w", issuer, err)
+	}
+	if asm == nil {
+		asm = &oauthex.AuthServerMeta{Issuer: issuer, AuthorizationEndpoint: issuer + "/authorize", RegistrationEndpoint: issuer + "/register"}
+	}
+	how, err := f.registration(asm)
+	if err != nil {
+		return "", err
+	}
+	if err := BrowsableURL(asm.AuthorizationEndpoint); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("authorizes at %s (%s) in the browser", asm.Issuer, how), nil
+}
+
+// registration says how the flow would be a client of asm: the ways the
+// SDK's handler tries, in its order.
+func (f *Flow) registration(asm *oauthex.AuthServerMeta) (string, error) {
+	switch {
+	case f.cfg.ClientMetadataURL != "" && asm.ClientIDMetadataDocumentSupported:
+		return "client ID metadata document " + f.cfg.ClientMetadataURL, nil
+	case f.cfg.ClientID != "":
+		return "client " + f.cfg.ClientID + " of --client-id", nil
+	case asm.RegistrationEndpoint != "":
+		return "dynamic registration", nil
+	}
+	return "", errors.New("the authorization server offers no way to register mcpscope (no dynamic registration, no client ID metadata documents): pass --client-id of a client registered there")
+}
