@@ -21,6 +21,10 @@ var resourceMetadataParam = regexp.MustCompile(`(?i)resource_metadata\s*=\s*"([^
 // challengeShown caps the challenge quoted on the checklist.
 const challengeShown = 120
 
+// maxMetadata bounds the protected resource metadata read (1 MiB, as the
+// OAuth flow reads it).
+const maxMetadata = 1 << 20
+
 // wellKnownPRM is where protected resource metadata lives (RFC 9728 §3.1).
 const wellKnownPRM = "/.well-known/oauth-protected-resource"
 
@@ -97,7 +101,14 @@ func (w *walk) fetchOne(ctx context.Context, u string) (string, error) {
 	var prm struct {
 		AuthorizationServers []string `json:"authorization_servers"`
 	}
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&prm); err != nil {
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxMetadata+1))
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", u, err)
+	}
+	if len(body) > maxMetadata {
+		return "", fmt.Errorf("%s: over %d MiB, the limit of protected resource metadata: not read further", u, maxMetadata>>20)
+	}
+	if err := json.Unmarshal(body, &prm); err != nil {
 		return "", fmt.Errorf("%s: %w", u, err)
 	}
 	return fmt.Sprintf("%s (authorization servers: %s)", u, orNone(strings.Join(prm.AuthorizationServers, ", "))), nil

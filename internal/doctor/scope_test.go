@@ -28,3 +28,23 @@ func TestInsufficientScopeIsAScopeProblem(t *testing.T) {
 		}
 	}
 }
+
+// TestOversizedMetadataIsNamed: protected resource metadata over 1 MiB
+// is reported for its size, not as a JSON error of its cut-off end.
+func TestOversizedMetadataIsNamed(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/mcp" {
+			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="http://`+r.Host+`/meta"`)
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"authorization_servers":["` + strings.Repeat("a", 2<<20) + `"]}`))
+	}))
+	t.Cleanup(srv.Close)
+	r := walkURL(t, srv.URL+"/mcp", Config{})
+	f := r.Failure()
+	if f == nil || f.Step != "auth" || !strings.Contains(f.Err.Error(), "over 1 MiB") {
+		t.Fatalf("failure %+v, want the metadata's size named:\n%s", f, render(t, r))
+	}
+}
