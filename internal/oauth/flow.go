@@ -232,8 +232,8 @@ var ErrTokenRefused = errors.New("the server refused the token its authorization
 // names another authorization server now. nil means the request may go
 // again with Header. What would loop is refused: a token refused right
 // after an authorization issued it by a resource that did not move
-// (ErrTokenRefused), a scope refused though
-// granted, an authorization that failed already. A refusal from another
+// (ErrTokenRefused), a scope refused though granted, a step-up past its
+// bound, an authorization that failed already. A refusal from another
 // origin than the resource's (a redirect's) is a *ForeignOriginError.
 func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Response) error {
 	if err := f.foreign(req, rsp); err != nil {
