@@ -188,3 +188,22 @@ func FuzzUnquoter(f *testing.F) {
 		}
 	})
 }
+
+// The Writer keeps no message body beside a frame's bytes that a Reader
+// would refuse: past maxBodyKeep the frame stands alone, and reads.
+func TestWriterKeepsNoBodyAReaderRefuses(t *testing.T) {
+	setReadLimits(t, 256, keepLimits{value: 1 << 10, rest: 1 << 10, skip: true})
+	old := maxBodyKeep
+	maxBodyKeep = 1 << 10
+	t.Cleanup(func() { maxBodyKeep = old })
+	var buf bytes.Buffer
+	w, _ := NewWriter(&buf, Header{Transport: "stdio"}, Options{})
+	body := []byte(`{"jsonrpc":"2.0","method":"m","params":{"s":"` + strings.Repeat("x", 2<<10) + `"}}`)
+	m, _ := proto.Decode(proto.EncJSON, body)
+	w.Append(&capture.Frame{Dir: capture.In, Chan: capture.Channel{Kind: capture.Control}, Raw: []byte{0xa1, 1, 2}, Msg: m, Enc: proto.EncCBOR})
+	_ = w.Close()
+	recs, errs := readRecords(t, buf.Bytes())
+	if len(errs) > 0 || len(recs) != 2 || recs[0].Frame == nil || !bytes.Equal(recs[0].Frame.Raw, []byte{0xa1, 1, 2}) {
+		t.Fatalf("records %+v, errors %v", recs, errs)
+	}
+}

@@ -323,6 +323,10 @@ func (w *Writer) writeLocked(v any) {
 // MaxLine.
 const maxFrameKeep = 64 << 20
 
+// maxBodyKeep is the longest message body a frame line keeps beside its
+// bytes, what a Reader takes of it. Tests lower it.
+var maxBodyKeep = maxFrameKeep
+
 // ErrStopped is wrapped by Err when the recording stopped on a write error.
 var ErrStopped = errors.New("the recording stopped")
 
@@ -369,6 +373,9 @@ func frameLine(f *capture.Frame, keep int, red *redactor) line {
 			body := m.Raw
 			if len(body) == 0 {
 				body, _ = json.Marshal(m)
+			}
+			if len(body) > maxBodyKeep {
+				return l // more than a reader takes (readKeep): the kept bytes stand alone
 			}
 			if f.Enc != proto.EncJSON && json.Valid(body) {
 				l.MEnc = encodingNames.of[proto.EncJSON] // decoded from another encoding and kept as JSON
