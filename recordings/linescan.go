@@ -160,6 +160,19 @@ func (s *lineScan) startValue(v int) {
 // and returns how many bytes it read and whether the string ended.
 func (s *lineScan) unquote(c []byte) (int, bool) {
 	v := &s.values[s.value]
+	// Unescaping never lengthens: a piece of room bytes adds at most
+	// about room, so the value never grows far past valMax.
+	c = c[:min(len(c), s.valMax+1-len(*v))]
+	if need := len(*v) + len(c) + 2*utf8.UTFMax; need > cap(*v) {
+		// Doubling, up to what the value may hold: the copies of a
+		// 64 MiB value add up to about as much again.
+		limit := s.valMax + 1 + 2*utf8.UTFMax
+		n := max(2*cap(*v), need, 64<<10)
+		if 2*n > limit {
+			n = limit
+		}
+		*v = append(make([]byte, 0, max(n, need)), *v...)
+	}
 	n, done, err := s.unq.unquote(v, c)
 	switch {
 	case err != nil:
