@@ -231,11 +231,12 @@ func (sv *spilledValues) set(l *line) {
 	}
 }
 
-// bytes is the value of the later of two members, never nil when set.
+// bytes is the text member's value when the line has one, else the
+// base64 one's (as bytesOf reads them), never nil.
 func (sv *spilledValues) bytes(text, b64 int) []byte {
-	b := sv.of[text]
-	if sv.has[b64] {
-		b = sv.of[b64]
+	b := sv.of[b64]
+	if sv.has[text] {
+		b = sv.of[text]
 	}
 	if b == nil {
 		b = []byte{}

@@ -207,3 +207,34 @@ func TestWriterKeepsNoBodyAReaderRefuses(t *testing.T) {
 		t.Fatalf("records %+v, errors %v", recs, errs)
 	}
 }
+
+// FuzzLineInPieces: a line read in pieces, its frame's bytes apart, is
+// the record the line read whole is, and is refused when that is.
+func FuzzLineInPieces(f *testing.F) {
+	for _, l := range bytes.Split(escapedRecording(f), []byte("\n"))[1:] {
+		f.Add(l)
+	}
+	f.Add([]byte(`{"k":"frame","dir":"in","ch":"control","text":"\ud83d\ude00\ud800x\/","msg":[0,4],"fields":[{"o":0,"n":1,"f":"text","v":"\"text\""}]}`))
+	f.Add([]byte(`{"k":"stream_rest","b64":"AQ\/D","text":"x","total":1}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if bytes.IndexByte(b, '\n') >= 0 {
+			return
+		}
+		whole, wholeErr := decodeLine(b, nil)
+		s := newLineScan(keepLimits{value: 1 << 20, rest: 1 << 20, skip: true})
+		for rest := b; len(rest) > 0; rest = rest[min(5, len(rest)):] {
+			s.feed(rest[:min(5, len(rest))])
+		}
+		rest, sv, err := s.finish()
+		var pieces *Record
+		if err == nil {
+			pieces, err = decodeLine(rest, sv)
+		}
+		if (err == nil) != (wholeErr == nil) {
+			t.Fatalf("%q: in pieces %v, whole %v", b, err, wholeErr)
+		}
+		if err == nil && !reflect.DeepEqual(pieces, whole) {
+			t.Fatalf("%q:\nin pieces %+v\nwhole     %+v", b, pieces, whole)
+		}
+	})
+}
