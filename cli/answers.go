@@ -105,9 +105,11 @@ func LoadAnswers(path string) (*Answers, error) {
 	return a, nil
 }
 
-// ParseAnswers parses an answers file in JSON or YAML. Unknown keys are
-// rejected so that a typo does not silently drop an answer.
+// ParseAnswers parses an answers file in JSON or YAML, after the byte
+// order mark it may start with. Unknown keys are rejected so that a typo
+// does not silently drop an answer.
 func ParseAnswers(b []byte) (*Answers, error) {
+	b = bytes.TrimPrefix(b, []byte("\uFEFF"))
 	var doc any
 	if trimmed := bytes.TrimSpace(b); len(trimmed) > 0 && trimmed[0] == '{' {
 		jd := json.NewDecoder(bytes.NewReader(trimmed))

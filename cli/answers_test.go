@@ -38,8 +38,11 @@ const answersJSON = `{
 	"interaction": ["John", {"value": "2026-12-24"}, {"cancel": true}, 42]
 }`
 
+// Both syntaxes read the same answers, with or without the byte order
+// mark a Windows editor writes first.
 func TestParseAnswersJSONAndYAMLAgree(t *testing.T) {
-	for name, src := range map[string]string{"yaml": answersYAML, "json": answersJSON} {
+	for name, src := range map[string]string{"yaml": answersYAML, "json": answersJSON,
+		"yaml after a byte order mark": "\uFEFF" + answersYAML, "json after a byte order mark": "\uFEFF" + answersJSON} {
 		a, err := ParseAnswers([]byte(src))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -155,4 +158,17 @@ func FuzzParseAnswers(f *testing.F) {
 			_, _ = h.HandleServerRequest(t.Context(), proto.MethodSamplingCreateMessage, json.RawMessage(`{"messages":[]}`))
 		}
 	})
+}
+
+// A JSON answers file after a byte order mark is read as JSON: escapes
+// YAML does not know, and its errors named as JSON's.
+func TestParseAnswersJSONAfterByteOrderMark(t *testing.T) {
+	a, err := ParseAnswers([]byte("\uFEFF" + `{"interaction": ["\uD83D\uDE00"]}` + "\n\t"))
+	if err != nil || len(a.Interaction) != 1 || a.Interaction[0].Value != "😀" {
+		t.Fatalf("%+v, %v", a, err)
+	}
+	_, err = ParseAnswers([]byte("\uFEFF" + `{"elicitation": [}`))
+	if err == nil || !strings.HasPrefix(err.Error(), "JSON: ") {
+		t.Errorf("broken JSON: %v", err)
+	}
 }

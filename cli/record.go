@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -36,14 +37,16 @@ func (f *runFlags) recordPath(target Target, tui bool) (string, error) {
 // startRecording opens the recording of a session to target, or returns
 // nil when there is none to make. The TUI records by default and numbers
 // its frames in its Store; a headless run, which has no Store, has the
-// Writer number them.
-func (f *runFlags) startRecording(target Target, tui bool) (*recordings.Writer, error) {
+// Writer number them. A file that cannot be created is an error; one that
+// fills (--record /dev/full) stops the recording, not the session, and
+// stopped, when set, is told as it happens.
+func (f *runFlags) startRecording(target Target, tui bool, stopped func(error)) (*recordings.Writer, error) {
 	path, err := f.recordPath(target, tui)
 	if err != nil || path == "" {
 		return nil, err
 	}
 	opts := f.recordOptions(target)
-	opts.Number = !tui
+	opts.Number, opts.Stopped = !tui, stopped
 	w, err := recordings.Create(path, f.recordHeader(target), opts)
 	if err != nil {
 		return nil, withExit(ExitUsage, err)
@@ -117,19 +120,30 @@ func secrets(o TransportOptions) (values, headers []string) {
 	return out, headers
 }
 
-// closeRecording closes a headless run's recording and says on diag when
-// it stopped early (a full disk): what it holds is still readable.
+// closeRecording closes a headless run's recording and says on diag what
+// it holds when it stopped early (a full disk; recordingStopped said
+// why): what it holds is still readable.
 func closeRecording(w *recordings.Writer, diag *lineWriter) {
-	if err := w.Close(); err != nil {
+	err := w.Close()
+	switch {
+	case errors.Is(err, recordings.ErrStopped):
+		diag.Println(fmt.Sprintf("warning: the recording %s holds the %d frames before it stopped", w.Path(), w.Frames()))
+	case err != nil:
 		diag.Println("warning: " + err.Error() + fmt.Sprintf("; the recording holds the %d frames before that", w.Frames()))
 	}
+}
+
+// recordingStopped says on diag, as it happens, that a write error
+// stopped a headless run's recording while the session goes on.
+func recordingStopped(diag *lineWriter) func(error) {
+	return func(err error) { diag.Println("warning: " + err.Error() + "; the session goes on unrecorded") }
 }
 
 // recordingTap starts a headless run's recording when --record asks for
 // one: the sink to tee it in (nil without one) and what closes it, to be
 // deferred so that it runs after the session's close.
 func (f *runFlags) recordingTap(target Target, diag *lineWriter) (*recordings.Writer, capture.Sink, func(), error) {
-	rec, err := f.startRecording(target, false)
+	rec, err := f.startRecording(target, false, recordingStopped(diag))
 	if err != nil || rec == nil {
 		return nil, nil, func() {}, err
 	}

@@ -93,7 +93,7 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, onConnect []ui.Reque
 	if f.insecure {
 		cfg.Notice = insecureNotice
 	}
-	rec, err := f.startRecording(target, true)
+	rec, err := f.startRecording(target, true, nil) // the status bar says when it stopped
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,10 @@ import (
 // escaped, and its annotations, fit; a longer line is corrupt.
 const MaxLine = 512 << 20
 
+// readBuffer is the read buffer of a Reader: a line that fits is decoded
+// where it lies, a longer one is read in pieces. Tests lower it.
+var readBuffer = 256 << 10
+
 // TruncatedError says a recording ends in a torn line: it was cut short
 // (killed, or its disk filled) while that line was being written.
 // Everything before it is intact.
@@ -74,15 +78,17 @@ func Open(path string) (*Reader, error) {
 
 // NewReader reads a recording from r, starting with its header.
 func NewReader(r io.Reader) (*Reader, error) {
-	rd := &Reader{br: bufio.NewReaderSize(r, 256<<10)}
-	b, torn, err := rd.readLine()
-	if err == io.EOF {
+	rd := &Reader{br: bufio.NewReaderSize(r, readBuffer)}
+	b, _, torn, err := rd.readLine(headerKeep)
+	var corrupt *CorruptError
+	switch {
+	case err == io.EOF:
 		return nil, errors.New("not an mcpscope recording: the file is empty")
-	}
-	if err != nil {
+	case errors.As(err, &corrupt):
+		return nil, fmt.Errorf("not an mcpscope recording: the first line is not a %s header (%w)", Format, corrupt.Err)
+	case err != nil:
 		return nil, err
-	}
-	if torn {
+	case torn > 0:
 		return nil, errors.New("not a whole mcpscope recording: its header line is cut short")
 	}
 	if err := json.Unmarshal(b, &rd.h); err != nil || rd.h.Format != Format {
@@ -123,7 +129,7 @@ func (r *Reader) Next() (*Record, error) {
 		return nil, io.EOF
 	}
 	start := r.off
-	b, torn, err := r.readLine()
+	b, sv, torn, err := r.readLine(readKeep)
 	if err != nil {
 		var ce *CorruptError
 		if !errors.As(err, &ce) {
@@ -131,11 +137,11 @@ func (r *Reader) Next() (*Record, error) {
 		}
 		return nil, err
 	}
-	if torn {
+	if torn > 0 {
 		r.done = true
-		return nil, &TruncatedError{Offset: start, Line: r.line, Bytes: len(b)}
+		return nil, &TruncatedError{Offset: start, Line: r.line, Bytes: torn}
 	}
-	rec, err := decodeLine(b)
+	rec, err := decodeLine(b, sv)
 	if err != nil {
 		return nil, &CorruptError{Offset: start, Line: r.line, Err: err}
 	}
@@ -148,50 +154,65 @@ func (r *Reader) Next() (*Record, error) {
 	return rec, nil
 }
 
-// readLine reads one line without its newline; torn says the input ended
-// before its newline. A line over MaxLine is skipped and reported corrupt.
-func (r *Reader) readLine() (b []byte, torn bool, err error) {
+// readLine reads one line without its newline, within lim: a line that
+// fits the read buffer is returned as it is (sv nil), a longer one as its
+// JSON without the values of its frame members, which sv holds. torn > 0
+// says the input ended that many bytes into the line, before its newline.
+// A line over lim (or MaxLine) is reported corrupt without being held:
+// skipped to its end when lim.skip, else left there.
+func (r *Reader) readLine(lim keepLimits) (b []byte, sv *spilledValues, torn int, err error) {
 	r.line++
 	start := r.off
-	var long []byte
-	over := false
+	chunk, err := r.br.ReadSlice('\n')
+	r.off += int64(len(chunk))
+	if err == nil && len(chunk) <= lim.rest {
+		return chunk[:len(chunk)-1], nil, 0, nil
+	}
+	s := newLineScan(lim)
+	n := 0
 	for {
-		chunk, err := r.br.ReadSlice('\n')
-		r.off += int64(len(chunk))
-		switch {
-		case err == nil:
-			if over {
-				return nil, false, &CorruptError{Offset: start, Line: r.line, Err: fmt.Errorf("the line is longer than %d MiB", MaxLine>>20)}
-			}
-			if long != nil {
-				return append(long, chunk[:len(chunk)-1]...), false, nil
-			}
-			return chunk[:len(chunk)-1], false, nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			if !over && len(long)+len(chunk) > MaxLine {
-				over, long = true, nil
-			}
-			if !over {
-				long = append(long, chunk...)
-			}
-		case errors.Is(err, io.EOF):
-			if len(long)+len(chunk) == 0 && !over {
-				r.line--
-				return nil, false, io.EOF
-			}
-			return append(long, chunk...), true, nil
-		default:
-			return nil, false, fmt.Errorf("reading the recording: %w", err)
+		body, ended := chunk, err == nil
+		if ended {
+			body = chunk[:len(chunk)-1]
 		}
+		if n += len(body); n > MaxLine && s.over == nil {
+			s.over = fmt.Errorf("the line is longer than %d MiB", MaxLine>>20)
+		}
+		if s.over == nil {
+			s.feed(body)
+		}
+		corrupt := func(err error) error { return &CorruptError{Offset: start, Line: r.line, Err: err} }
+		switch {
+		case ended:
+			rest, sv, ferr := s.finish()
+			if ferr != nil {
+				return nil, nil, 0, corrupt(ferr)
+			}
+			return rest, sv, 0, nil
+		case s.over != nil && !lim.skip:
+			return nil, nil, 0, corrupt(s.over)
+		case errors.Is(err, io.EOF):
+			if n == 0 {
+				r.line--
+				return nil, nil, 0, io.EOF
+			}
+			return nil, nil, n, nil
+		case !errors.Is(err, bufio.ErrBufferFull):
+			return nil, nil, 0, fmt.Errorf("reading the recording: %w", err)
+		}
+		chunk, err = r.br.ReadSlice('\n')
+		r.off += int64(len(chunk))
 	}
 }
 
-// decodeLine turns one line into a Record.
-func decodeLine(b []byte) (*Record, error) {
+// decodeLine turns one line into a Record; sv holds the values of its
+// frame members when the line was read apart from them.
+func decodeLine(b []byte, sv *spilledValues) (*Record, error) {
 	var l line
 	if err := unmarshalLine(b, &l); err != nil {
 		return nil, fmt.Errorf("not a JSON record: %w", err)
 	}
+	sv.set(&l)
 	rec := &Record{Time: time.Unix(0, l.T), Conn: l.Conn}
 	rec.Key = capture.StreamKey{Conn: l.Conn, ReqID: l.Req, Tag: l.Tag}
 	var err error

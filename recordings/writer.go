@@ -46,6 +46,9 @@ type Options struct {
 	// Clock gives the time of the records that are not frames (marks,
 	// SSE events, the end line); frames carry their own. Default time.Now.
 	Clock func() time.Time
+	// Stopped, when set, is told once, as it happens, that a write error
+	// (a full disk) stopped the recording; the session goes on.
+	Stopped func(error)
 
 	flushEvery time.Duration // tests: FlushEvery when zero
 }
@@ -74,6 +77,7 @@ type Writer struct {
 	caps    streamCaps
 	frames  int64
 	lastOf  map[string]uint64 // with Number: the seq of each connection's last frame; nil without
+	stopped func(error)
 	stop    chan struct{}
 	done    chan struct{}
 }
@@ -103,6 +107,8 @@ func Create(path string, h Header, o Options) (*Writer, error) {
 
 // NewWriter writes a recording to w, starting with its header. Close
 // flushes it and stops the flusher; it closes w only when Create opened it.
+// A write error, the header's included, stops the recording and not the
+// caller: Err and Close say why, and the error returned is always nil.
 func NewWriter(w io.Writer, h Header, o Options) (*Writer, error) {
 	if o.StreamMax <= 0 {
 		o.StreamMax = DefaultStreamMax
@@ -116,7 +122,7 @@ func NewWriter(w io.Writer, h Header, o Options) (*Writer, error) {
 	if h.Started.IsZero() {
 		h.Started = time.Now()
 	}
-	wr := &Writer{w: w, red: red, wake: make(chan struct{}, 1), every: cmp.Or(o.flushEvery, FlushEvery), clock: o.Clock, stop: make(chan struct{}), done: make(chan struct{})}
+	wr := &Writer{w: w, red: red, wake: make(chan struct{}, 1), every: cmp.Or(o.flushEvery, FlushEvery), clock: o.Clock, stopped: o.Stopped, stop: make(chan struct{}), done: make(chan struct{})}
 	if wr.clock == nil {
 		wr.clock = time.Now
 	}
@@ -129,9 +135,7 @@ func NewWriter(w io.Writer, h Header, o Options) (*Writer, error) {
 	wr.mu.Lock()
 	wr.writeLocked(h)
 	wr.mu.Unlock()
-	if err := wr.drain(); err != nil {
-		return nil, err
-	}
+	_ = wr.drain() // a file that takes nothing (a full disk) stops the recording only
 	go wr.flusher()
 	return wr, nil
 }
@@ -319,6 +323,10 @@ func (w *Writer) writeLocked(v any) {
 // MaxLine.
 const maxFrameKeep = 64 << 20
 
+// maxBodyKeep is the longest message body a frame line keeps beside its
+// bytes, what a Reader takes of it. Tests lower it.
+var maxBodyKeep = maxFrameKeep
+
 // ErrStopped is wrapped by Err when the recording stopped on a write error.
 var ErrStopped = errors.New("the recording stopped")
 
@@ -365,6 +373,9 @@ func frameLine(f *capture.Frame, keep int, red *redactor) line {
 			body := m.Raw
 			if len(body) == 0 {
 				body, _ = json.Marshal(m)
+			}
+			if len(body) > maxBodyKeep {
+				return l // more than a reader takes (readKeep): the kept bytes stand alone
 			}
 			if f.Enc != proto.EncJSON && json.Valid(body) {
 				l.MEnc = encodingNames.of[proto.EncJSON] // decoded from another encoding and kept as JSON

@@ -58,6 +58,9 @@ func (w *Writer) drain() error {
 			w.fail(werr)
 			err = w.err
 			w.mu.Unlock()
+			if w.stopped != nil {
+				w.stopped(err) // once: drain writes nothing after an error
+			}
 		}
 	}
 	w.mu.Lock()

@@ -293,6 +293,29 @@ func TestWriteErrorStopsTheRecordingOnly(t *testing.T) {
 	}
 }
 
+// A file that takes not even the header (--record /dev/full) stops the
+// recording, not its start: NewWriter returns a Writer whose Err says
+// why, and Stopped is told once, when it happens.
+func TestFullDiskBeforeTheHeaderStopsTheRecordingOnly(t *testing.T) {
+	for _, room := range []int{0, 600} {
+		var told []error
+		w, err := NewWriter(&failAfter{n: room}, Header{}, Options{Stopped: func(err error) { told = append(told, err) }})
+		if err != nil {
+			t.Fatalf("room %d: NewWriter: %v", room, err)
+		}
+		for range 100 {
+			w.Append(&capture.Frame{Dir: capture.In, Chan: capture.Channel{Kind: capture.Control}, Raw: []byte(`{"jsonrpc":"2.0","method":"notifications/message"}` + "\n")})
+		}
+		err = w.Close()
+		if !errors.Is(err, ErrStopped) || !strings.Contains(err.Error(), "no space left") || !errors.Is(w.Err(), ErrStopped) {
+			t.Errorf("room %d: Close %v, Err %v", room, err, w.Err())
+		}
+		if len(told) != 1 || told[0].Error() != err.Error() {
+			t.Errorf("room %d: Stopped was told %v", room, told)
+		}
+	}
+}
+
 // Appends from many goroutines never interleave lines.
 func TestConcurrentAppendsKeepWholeLines(t *testing.T) {
 	var buf bytes.Buffer

@@ -1,6 +1,7 @@
 package mcpconfig
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -52,7 +53,12 @@ func LoadFile(path, cwd string) ([]Server, []error) {
 	return parseFile(Candidate{Path: path, Format: FormatOf(abs), Workspace: ws}, data, cwd)
 }
 
-// readFile reads path, refusing more than MaxFileSize bytes.
+// byteOrderMark is the UTF-8 byte order mark some Windows editors write
+// first in a file.
+var byteOrderMark = []byte("\uFEFF")
+
+// readFile reads path, refusing more than MaxFileSize bytes, without the
+// byte order mark it may start with.
 func readFile(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -66,5 +72,5 @@ func readFile(path string) ([]byte, error) {
 	if len(data) > MaxFileSize {
 		return nil, fmt.Errorf("larger than %d bytes", MaxFileSize)
 	}
-	return data, nil
+	return bytes.TrimPrefix(data, byteOrderMark), nil
 }

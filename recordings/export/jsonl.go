@@ -161,7 +161,7 @@ func (j *JSONL) Header(h recordings.Header) error {
 func (j *JSONL) Record(rec *recordings.Record) error {
 	if rec.Kind == recordings.RecFrame {
 		j.frames++
-		return j.write(frameObject(rec.Frame, j.frames, rec.LiveSeq))
+		return j.writeFrame(rec.Frame, rec.LiveSeq)
 	}
 	return j.write(eventObject(rec))
 }
@@ -208,7 +208,9 @@ func frameObject(f *capture.Frame, seq int64, live uint64) jsonFrame {
 		n := len(f.Raw)
 		o.Kept = &n
 	}
-	o.Text, o.Base64 = bytesOf(f.Raw)
+	if len(f.Raw) <= streamBytesOver {
+		o.Text, o.Base64 = bytesOf(f.Raw) // longer bytes are written apart (writeFrame)
+	}
 	for _, fd := range f.Fields {
 		o.Annotations = append(o.Annotations, jsonField{Offset: fd.Offset, Length: fd.Len, Name: fd.Name, Value: fd.Value, Kind: name(fieldKinds[:], fd.Kind)})
 	}

@@ -240,3 +240,41 @@ func TestWalkDamage(t *testing.T) {
 		t.Errorf("corrupt: %d frames, %+v", n, d)
 	}
 }
+
+// A frame's bytes past streamBytesOver are written in pieces, and the
+// line is the one encoded whole: text with every escape, and base64.
+func TestLongFrameBytesAreWrittenInPieces(t *testing.T) {
+	frames := []*capture.Frame{
+		{Dir: capture.In, Conn: "c", Chan: capture.Channel{Kind: capture.Stderr}, Enc: proto.EncText,
+			Raw: []byte(strings.Repeat("a\x01\"\\é\u2028\u202e😀\x7f\u0085", 3000))},
+		{Dir: capture.Out, Conn: "c", Chan: capture.Channel{Kind: capture.Control}, Enc: proto.EncCBOR,
+			Raw: bytes.Repeat([]byte{0xff, 0, 'x'}, 5000)},
+	}
+	export := func() string {
+		var out bytes.Buffer
+		j := NewJSONL(&out)
+		for i, f := range frames {
+			j.frames = int64(i + 1)
+			if err := j.writeFrame(f, 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := j.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	whole := export()
+	oldOver, oldPiece := streamBytesOver, bytesPiece
+	streamBytesOver, bytesPiece = 100, 7
+	t.Cleanup(func() { streamBytesOver, bytesPiece = oldOver, oldPiece })
+	if pieces := export(); pieces != whole {
+		t.Errorf("in pieces:\n%.300s\nwhole:\n%.300s", pieces, whole)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(whole), "\n") {
+		var o jsonFrame
+		if err := json.Unmarshal([]byte(l), &o); err != nil || o.Text == nil && o.Base64 == nil {
+			t.Errorf("line %.100s: %v", l, err)
+		}
+	}
+}
