@@ -3,6 +3,7 @@ package ui
 import (
 	"os"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"testing"
 	"time"
@@ -67,4 +68,29 @@ func TestTUIResidentWithinLimitUnderFlood(t *testing.T) {
 		t.Fatalf("the runtime held %.1f MiB under the flood, over the TUI's limit of %.1f MiB", float64(peak)/(1<<20), float64(limit)/(1<<20))
 	}
 	runtime.KeepAlive(m)
+}
+
+// TUIs open at once add their limits up, and the limit there was before
+// the first returns with the last, whatever order they close in.
+func TestLimitResidentAddsUpAndRestores(t *testing.T) {
+	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
+		t.Skip("GOMEMLIMIT is set: the TUI keeps the user's limit")
+	}
+	before := debug.SetMemoryLimit(-1)
+	a := capture.NewStore(capture.Config{MaxBytes: 8 << 20})
+	b := capture.NewStore(capture.Config{MaxBytes: 16 << 20})
+	closeA := LimitResident(a)
+	closeB := LimitResident(b)
+	if got, want := debug.SetMemoryLimit(-1), ResidentLimit(a)+ResidentLimit(b); got != want {
+		t.Fatalf("with two TUIs the limit is %d, want %d", got, want)
+	}
+	closeA()
+	closeA()
+	if got, want := debug.SetMemoryLimit(-1), ResidentLimit(b); got != want {
+		t.Fatalf("after the first TUI closed the limit is %d, want %d", got, want)
+	}
+	closeB()
+	if got := debug.SetMemoryLimit(-1); got != before {
+		t.Fatalf("after the last TUI closed the limit is %d, want %d as before", got, before)
+	}
 }
