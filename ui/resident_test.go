@@ -49,7 +49,7 @@ func TestTUIResidentWithinLimitUnderFlood(t *testing.T) {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
 		t.Skip("GOMEMLIMIT is set: the TUI keeps the user's limit")
 	}
-	const slack = 8 << 20
+	const slack = 16 << 20 // the limit is soft: the collector may lag behind a burst
 	cfg := capture.Config{MaxFrames: 400_000, MaxBytes: 128 << 20, MaxStreams: 1, StreamHead: 1, StreamTail: 1}
 	st := capture.NewStore(cfg)
 	restore := LimitResident(st)
