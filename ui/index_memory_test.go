@@ -62,20 +62,6 @@ func floodFrames(t testing.TB) func(i int) *capture.Frame {
 
 func ptr[T any](v T) *T { return &v }
 
-// fillStore appends n flood frames to the model's store and lets the
-// model's index read them as refreshes do, with a filter set.
-func fillStore(t testing.TB, m *Model, n int) {
-	next := floodFrames(t)
-	m.applyFilter("tools")
-	for i := range n {
-		m.cfg.Store.Append(next(i))
-		if i%scanBatch == scanBatch-1 {
-			m.Update(refreshMsg{at: time.Now()})
-		}
-	}
-	m.Update(refreshMsg{at: time.Now()})
-}
-
 // The TUI's store filled to its caps with realistic frames, decoded
 // messages and the index that reads them included, stays within the
 // documented bound after a collection: the store's MemoryBound plus the
@@ -85,7 +71,7 @@ func TestTUIHeapWithinBoundAtTheCaps(t *testing.T) {
 	base := liveHeap()
 	st := capture.NewStore(cfg)
 	m := newTestModel(t, st, 200, 60)
-	fillStore(t, m, 2*cfg.MaxFrames)
+	floodPeak(t, m, 2*cfg.MaxFrames)
 	got := liveHeap() - base
 	s := st.Stats()
 	bound := st.Config().MemoryBound() + indexMemoryBound

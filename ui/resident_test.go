@@ -23,9 +23,9 @@ func resident() int64 {
 	return int64(s[0].Value.Uint64() - s[1].Value.Uint64())
 }
 
-// floodPeak appends n flood frames to the model's store, the index reading
-// them as refreshes do, and returns the most memory the runtime held at
-// any refresh.
+// floodPeak appends n flood frames to the model's store and lets the
+// model's index read them as refreshes do, with a filter set, and returns
+// the most memory the runtime held at any refresh.
 func floodPeak(t testing.TB, m *Model, n int) int64 {
 	next := floodFrames(t)
 	m.applyFilter("tools")
