@@ -131,7 +131,11 @@ func sampleVmHWM(pid int) (done func() uint64) {
 }
 
 // readVmHWM reads the VmHWM line of a /proc status file, in bytes.
-func readVmHWM(path string) (uint64, bool) {
+func readVmHWM(path string) (uint64, bool) { return readStatusBytes(path, "VmHWM:") }
+
+// readStatusBytes reads the line of a /proc status file that starts with
+// key (a size in kB), in bytes.
+func readStatusBytes(path, key string) (uint64, bool) {
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, false
@@ -139,7 +143,7 @@ func readVmHWM(path string) (uint64, bool) {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:")
+		rest, ok := strings.CutPrefix(sc.Text(), key)
 		if !ok {
 			continue
 		}

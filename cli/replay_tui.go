@@ -29,6 +29,7 @@ func runReplayTUI(cmd *cobra.Command, file string) error {
 	}
 	r := ui.NewReplay(p)
 	defer r.Close()
+	defer ui.LimitResident(p.Store())()
 	var root tea.Model = r
 	if wrapTUIModel != nil {
 		root = wrapTUIModel(r)

@@ -102,6 +102,7 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, onConnect []ui.Reque
 	}
 	cfg.RecordHeader, cfg.RecordOptions = f.recordHeader(target), f.recordOptions(target)
 	model := ui.New(cfg)
+	defer ui.LimitResident(cfg.Store)()
 	opts := programOptions(cmd, ctx)
 	var root tea.Model = model
 	if wrapTUIModel != nil {

@@ -38,9 +38,10 @@ type Config struct {
 	// Store receives every frame and is what the panes show. Required.
 	// At the defaults (capture.Config{}: 1,000,000 frames, 256 MiB that
 	// count each frame's metadata) a flooded TUI's live heap stays within
-	// the store's MemoryBound plus the index's own bound, about 345 MiB,
-	// so that with Go's default GC target it stays well under 1 GiB
-	// (BenchmarkTUIHeapAtDefaultCaps).
+	// the store's MemoryBound plus the index's own bound, about 345 MiB
+	// (BenchmarkTUIHeapAtDefaultCaps): its ResidentLimit, which
+	// LimitResident makes the runtime's soft memory limit so that what is
+	// resident levels off there too.
 	Store *capture.Store
 	// Dial builds the connection. Without it the UI only shows the store.
 	Dial Dialer

@@ -62,20 +62,6 @@ func floodFrames(t testing.TB) func(i int) *capture.Frame {
 
 func ptr[T any](v T) *T { return &v }
 
-// fillStore appends n flood frames to the model's store and lets the
-// model's index read them as refreshes do, with a filter set.
-func fillStore(t testing.TB, m *Model, n int) {
-	next := floodFrames(t)
-	m.applyFilter("tools")
-	for i := range n {
-		m.cfg.Store.Append(next(i))
-		if i%scanBatch == scanBatch-1 {
-			m.Update(refreshMsg{at: time.Now()})
-		}
-	}
-	m.Update(refreshMsg{at: time.Now()})
-}
-
 // The TUI's store filled to its caps with realistic frames, decoded
 // messages and the index that reads them included, stays within the
 // documented bound after a collection: the store's MemoryBound plus the
@@ -85,7 +71,7 @@ func TestTUIHeapWithinBoundAtTheCaps(t *testing.T) {
 	base := liveHeap()
 	st := capture.NewStore(cfg)
 	m := newTestModel(t, st, 200, 60)
-	fillStore(t, m, 2*cfg.MaxFrames)
+	floodPeak(t, m, 2*cfg.MaxFrames)
 	got := liveHeap() - base
 	s := st.Stats()
 	bound := st.Config().MemoryBound() + indexMemoryBound
@@ -100,14 +86,17 @@ func TestTUIHeapWithinBoundAtTheCaps(t *testing.T) {
 
 // BenchmarkTUIHeapAtDefaultCaps fills a store at the TUI's default bounds
 // with twice as many realistic frames as it holds, the index reading them,
-// and reports the live heap after a collection, what a held frame costs,
-// the heap the runtime took from the system and the documented bound.
+// under the TUI's memory limit (LimitResident), and reports the live heap
+// after a collection, what a held frame costs, the heap the runtime took
+// from the system, the most it held at once and the documented bound.
 func BenchmarkTUIHeapAtDefaultCaps(b *testing.B) {
 	for range b.N {
 		base := liveHeap()
 		st := capture.NewStore(capture.Config{})
+		restore := LimitResident(st)
 		m := newTestModel(b, st, 200, 60)
-		fillStore(b, m, 2*st.Config().MaxFrames)
+		peak := floodPeak(b, m, 2*st.Config().MaxFrames)
+		restore()
 		got := liveHeap() - base
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
@@ -116,6 +105,7 @@ func BenchmarkTUIHeapAtDefaultCaps(b *testing.B) {
 		b.ReportMetric(float64(got)/float64(s.Frames), "B/frame")
 		b.ReportMetric(float64(s.Frames), "frames")
 		b.ReportMetric(float64(ms.HeapSys)/(1<<20), "heap-sys-MiB")
+		b.ReportMetric(float64(peak)/(1<<20), "peak-resident-MiB")
 		b.ReportMetric(float64(st.Config().MemoryBound()+indexMemoryBound)/(1<<20), "bound-MiB")
 		runtime.KeepAlive(m)
 	}

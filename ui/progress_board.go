@@ -92,10 +92,14 @@ func (b *progressBoard) find(k callKey) int {
 }
 
 // touch moves bar i to the end (the most recently active) and returns it.
+// It moves the bars in place: a report or an answer of a flood costs no
+// copy of the board.
 func (b *progressBoard) touch(i int) *progressBar {
 	bar := b.bars[i]
-	b.bars = append(append(b.bars[:i:i], b.bars[i+1:]...), bar)
-	return &b.bars[len(b.bars)-1]
+	copy(b.bars[i:], b.bars[i+1:])
+	last := &b.bars[len(b.bars)-1]
+	*last = bar
+	return last
 }
 
 // report adds a progress report for call k (whose request id is id; c is

@@ -231,3 +231,32 @@ func TestProgressBarNonFinite(t *testing.T) {
 		}
 	}
 }
+
+// A report for a request whose bar is not the newest moves the bar to the
+// end without copying the board: a progress flood over many requests
+// allocates nothing per report, and the bars keep their order.
+func TestProgressBoardTouchMovesInPlace(t *testing.T) {
+	var b progressBoard
+	keys := make([]callKey, maxProgressRows)
+	for i := range keys {
+		keys[i] = callKey{conn: "wt", id: fmt.Sprint(i)}
+		b.report(keys[i], proto.IntID(int64(i)), nil, progressReport{progress: 1, total: 2}, t0)
+	}
+	n := 0
+	allocs := testing.AllocsPerRun(100, func() {
+		b.answer(keys[n%len(keys)], false, t0)
+		b.report(keys[n%len(keys)], proto.IntID(0), nil, progressReport{progress: 2, total: 2}, t0)
+		n++
+	})
+	if allocs != 0 {
+		t.Fatalf("a report and an answer allocated %.0f times", allocs)
+	}
+	var order []string
+	for _, bar := range b.newestFirst(3, nil) {
+		order = append(order, bar.call.id)
+	}
+	// 101 rounds over 64 keys end on key 100 % 64 = 36.
+	if want := []string{"36", "35", "34"}; !slices.Equal(order, want) {
+		t.Fatalf("the newest bars are %v, want %v", order, want)
+	}
+}

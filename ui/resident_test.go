@@ -1,0 +1,96 @@
+package ui
+
+import (
+	"os"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/capture"
+)
+
+// residentMetrics are what the runtime holds from the system, and the part
+// of it given back: their difference is what the soft memory limit bounds.
+var residentMetrics = []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+
+// resident returns the memory the Go runtime holds and has not given back
+// to the system.
+func resident() int64 {
+	s := append([]metrics.Sample(nil), residentMetrics...)
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64() - s[1].Value.Uint64())
+}
+
+// floodPeak appends n flood frames to the model's store and lets the
+// model's index read them as refreshes do, with a filter set, and returns
+// the most memory the runtime held at any refresh.
+func floodPeak(t testing.TB, m *Model, n int) int64 {
+	next := floodFrames(t)
+	m.applyFilter("tools")
+	var peak int64
+	for i := range n {
+		m.cfg.Store.Append(next(i))
+		if i%scanBatch == scanBatch-1 {
+			m.Update(refreshMsg{at: time.Now()})
+			peak = max(peak, resident())
+		}
+	}
+	m.Update(refreshMsg{at: time.Now()})
+	return max(peak, resident())
+}
+
+// A TUI flooded past its store's caps holds no more memory than its
+// ResidentLimit (with a little slack for the limit being soft), not twice
+// its live heap as Go's default collector target allows: the store's
+// budget is large beside the index here, as it is at the defaults.
+func TestTUIResidentWithinLimitUnderFlood(t *testing.T) {
+	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
+		t.Skip("GOMEMLIMIT is set: the TUI keeps the user's limit")
+	}
+	const slack = 16 << 20 // the limit is soft: the collector may lag behind a burst
+	cfg := capture.Config{MaxFrames: 400_000, MaxBytes: 128 << 20, MaxStreams: 1, StreamHead: 1, StreamTail: 1}
+	st := capture.NewStore(cfg)
+	restore := LimitResident(st)
+	defer restore()
+	runtime.GC()
+	m := newTestModel(t, st, 200, 60)
+	peak := floodPeak(t, m, 2*cfg.MaxFrames)
+	limit := ResidentLimit(st)
+	s := st.Stats()
+	t.Logf("%d frames held (%d evicted): peak resident %.1f MiB, live %.1f MiB, limit %.1f MiB",
+		s.Frames, s.Evicted, float64(peak)/(1<<20), float64(liveHeap())/(1<<20), float64(limit)/(1<<20))
+	if s.Evicted == 0 {
+		t.Fatalf("the flood did not fill the store: %+v", s)
+	}
+	if peak > limit+slack {
+		t.Fatalf("the runtime held %.1f MiB under the flood, over the TUI's limit of %.1f MiB", float64(peak)/(1<<20), float64(limit)/(1<<20))
+	}
+	runtime.KeepAlive(m)
+}
+
+// TUIs open at once add their limits up, and the limit there was before
+// the first returns with the last, whatever order they close in.
+func TestLimitResidentAddsUpAndRestores(t *testing.T) {
+	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
+		t.Skip("GOMEMLIMIT is set: the TUI keeps the user's limit")
+	}
+	before := debug.SetMemoryLimit(-1)
+	a := capture.NewStore(capture.Config{MaxBytes: 8 << 20})
+	b := capture.NewStore(capture.Config{MaxBytes: 16 << 20})
+	closeA := LimitResident(a)
+	closeB := LimitResident(b)
+	if got, want := debug.SetMemoryLimit(-1), ResidentLimit(a)+ResidentLimit(b); got != want {
+		t.Fatalf("with two TUIs the limit is %d, want %d", got, want)
+	}
+	closeA()
+	closeA()
+	if got, want := debug.SetMemoryLimit(-1), ResidentLimit(b); got != want {
+		t.Fatalf("after the first TUI closed the limit is %d, want %d", got, want)
+	}
+	closeB()
+	if got := debug.SetMemoryLimit(-1); got != before {
+		t.Fatalf("after the last TUI closed the limit is %d, want %d as before", got, before)
+	}
+}
