@@ -102,7 +102,8 @@ func runFailure(ctx context.Context, err error) error {
 // connectFailure words a failed Connect: a connection that never came up
 // is not "lost", so the transport's own reason is shown. A server that
 // exited before it answered the handshake (unanswered) is said to have gone
-// before answering initialize.
+// before answering initialize. A transport that did not come up within the
+// limits exits as a timeout.
 func connectFailure(t Target, err error, unanswered bool) error {
 	var conn *client.ConnectionError
 	if errors.As(err, &conn) && conn.Err != nil {
@@ -110,7 +111,11 @@ func connectFailure(t Target, err error, unanswered bool) error {
 		if unanswered {
 			cause = stdio.BeforeInitialize(cause)
 		}
-		return withExit(ExitConnection, fmt.Errorf("could not connect to %s: %w", t, cause))
+		code := ExitConnection
+		if errors.As(cause, new(*client.StartTimeoutError)) {
+			code = ExitTimeout // the transport did not come up within the limits
+		}
+		return withExit(code, fmt.Errorf("could not connect to %s: %w", t, cause))
 	}
 	return fmt.Errorf("could not connect to %s: %w", t, err)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/oauth"
 	"github.com/mcpscope/mcpscope/internal/tlsconf"
 	"github.com/mcpscope/mcpscope/transports/internal/netword"
@@ -83,14 +84,15 @@ func (t *Transport) dial(ctx context.Context) (*websocket.Conn, error) {
 	opts.Subprotocols = t.cfg.Mode.Subprotocols()
 	c, rsp, err := websocket.Dial(ctx, t.url.String(), opts)
 	if err != nil {
-		return nil, t.wordDial(rsp, err)
+		return nil, t.wordDial(ctx, rsp, err)
 	}
 	return c, nil
 }
 
 // wordDial says why the upgrade failed: the status that refused it and
-// the first line of its body, or the TLS or network failure.
-func (t *Transport) wordDial(rsp *http.Response, err error) error {
+// the first line of its body, the limit that ran out before an answer
+// came, or the TLS or network failure.
+func (t *Transport) wordDial(ctx context.Context, rsp *http.Response, err error) error {
 	if rsp != nil && rsp.StatusCode != http.StatusSwitchingProtocols {
 		line := ""
 		if rsp.Body != nil {
@@ -107,6 +109,18 @@ func (t *Transport) wordDial(rsp *http.Response, err error) error {
 		}
 		return errors.New(msg)
 	}
+	if limit := client.StartLimit(ctx); limit != nil {
+		t.mu.Lock()
+		answered := t.answered
+		t.mu.Unlock()
+		if answered != "" {
+			return fmt.Errorf("the WebSocket upgrade to %s was answered %s, and the authorization that followed did not end %w", t.url.Redacted(), answered, limit)
+		}
+		return fmt.Errorf("the WebSocket upgrade to %s got no answer %w", t.url.Redacted(), limit)
+	}
+	if errors.Is(context.Cause(ctx), client.ErrClosed) {
+		return client.ErrClosed
+	}
 	return netword.Failure("the WebSocket upgrade to "+t.url.Redacted(), t.url.Host, err)
 }
 
@@ -122,6 +136,9 @@ func (c *capturingTransport) RoundTrip(req *http.Request) (*http.Response, error
 	c.t.reportRequest(req)
 	rsp, err := c.rt.RoundTrip(req)
 	if err == nil {
+		c.t.mu.Lock()
+		c.t.answered = rsp.Status
+		c.t.mu.Unlock()
 		c.t.reportResponse(rsp)
 	}
 	return rsp, err
