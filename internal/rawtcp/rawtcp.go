@@ -97,7 +97,7 @@ func ReadRequest(c net.Conn) *http.Request {
 // WebSocketAccept is the Sec-WebSocket-Accept answering key (RFC 6455
 // §4.2.2).
 func WebSocketAccept(key string) string {
-	h := sha1.Sum([]byte(key + "258EAFA5-E914-47DA-95CA-C5AB0DC11B65"))
+	h := sha1.Sum([]byte(key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"))
 	return base64.StdEncoding.EncodeToString(h[:])
 }
 

@@ -2,6 +2,7 @@ package ws
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -42,11 +43,15 @@ func (t *Transport) dial(ctx context.Context) (*websocket.Conn, error) {
 		return nil, err
 	}
 	var rt http.RoundTripper = &capturingTransport{t: t, rt: &http.Transport{
-		Proxy:               http.ProxyFromEnvironment,
-		DialContext:         t.dialTCP,
+		Proxy:          http.ProxyFromEnvironment,
+		DialContext:    t.dialGuarded,
+		DialTLSContext: t.dialTLS(tc),
+		// TLS through a proxy is net/http's own, on DialContext: unguarded.
 		TLSClientConfig:     tc,
-		TLSHandshakeTimeout: 10 * time.Second,
+		TLSHandshakeTimeout: tlsHandshakeTimeout,
 		DisableCompression:  true,
+		// One connection per upgrade: the guard follows one HTTP answer.
+		DisableKeepAlives: true,
 	}}
 	if t.cfg.Auth != nil {
 		// A 401 to the upgrade runs the authorization and upgrades again;
@@ -142,6 +147,47 @@ func (c *capturingTransport) RoundTrip(req *http.Request) (*http.Response, error
 		c.t.reportResponse(rsp)
 	}
 	return rsp, err
+}
+
+// tlsHandshakeTimeout bounds the TLS handshake of a wss:// upgrade.
+const tlsHandshakeTimeout = 10 * time.Second
+
+// dialGuarded dials a ws:// connection and guards the frames it carries
+// (frame_guard.go).
+func (t *Transport) dialGuarded(ctx context.Context, network, addr string) (net.Conn, error) {
+	c, err := t.dialTCP(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	return t.guard(c), nil
+}
+
+// dialTLS dials a wss:// connection with tc and guards the frames it
+// carries, above TLS.
+func (t *Transport) dialTLS(tc *tls.Config) func(context.Context, string, string) (net.Conn, error) {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		raw, err := t.dialTCP(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		ctx, cancel := context.WithTimeout(ctx, tlsHandshakeTimeout)
+		defer cancel()
+		c := tls.Client(raw, tc)
+		if err := c.HandshakeContext(ctx); err != nil {
+			_ = raw.Close()
+			return nil, err
+		}
+		return t.guard(c), nil
+	}
+}
+
+// guard wraps c in the transport's frame guard.
+func (t *Transport) guard(c net.Conn) net.Conn {
+	g := guardFrames(c, t.cfg.MaxFrameSize)
+	t.mu.Lock()
+	t.guarded = g
+	t.mu.Unlock()
+	return g
 }
 
 // dialTCP dials the connection the WebSocket runs on and keeps it, so that

@@ -33,10 +33,11 @@ type Transport struct {
 	stopDial context.CancelFunc
 	wg       sync.WaitGroup
 
-	mu     sync.Mutex
-	ws     *websocket.Conn
-	raw    net.Conn // the TCP connection under ws
-	chosen string   // the subprotocol the server chose
+	mu      sync.Mutex
+	ws      *websocket.Conn
+	raw     net.Conn    // the TCP connection under ws
+	guarded *frameGuard // the frame guard over raw (or over its TLS)
+	chosen  string      // the subprotocol the server chose
 	// answered is the status of the last answer to the upgrade ("" before
 	// one came): a 401 answered, say, while its authorization ran.
 	answered string
@@ -181,10 +182,16 @@ func (t *Transport) closeConn(c *websocket.Conn) {
 		return
 	}
 	t.reportClose(outgoing, websocket.StatusNormalClosure, "mcpscope is done")
+	t.closeWith(c, websocket.StatusNormalClosure, "mcpscope is done")
+}
+
+// closeWith sends a close frame of code and reason and waits for the
+// handshake within closeWait; past it the connection is dropped.
+func (t *Transport) closeWith(c *websocket.Conn, code websocket.StatusCode, reason string) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = c.Close(websocket.StatusNormalClosure, "mcpscope is done")
+		_ = c.Close(code, reason)
 	}()
 	select {
 	case <-done:
