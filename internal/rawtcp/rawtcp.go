@@ -6,13 +6,13 @@ package rawtcp
 
 import (
 	"bufio"
-	"crypto/sha1"
-	"encoding/base64"
 	"net"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/mcpscope/mcpscope/proto"
 )
 
 // Server is a loopback TCP listener serving one test.
@@ -94,13 +94,6 @@ func ReadRequest(c net.Conn) *http.Request {
 	return req
 }
 
-// WebSocketAccept is the Sec-WebSocket-Accept answering key (RFC 6455
-// §4.2.2).
-func WebSocketAccept(key string) string {
-	h := sha1.Sum([]byte(key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"))
-	return base64.StdEncoding.EncodeToString(h[:])
-}
-
 // Upgrade reads a WebSocket upgrade request from c and answers it 101
 // with accept as the Sec-WebSocket-Accept ("" for the right one) and the
 // first subprotocol offered. It reports whether a request came.
@@ -110,7 +103,7 @@ func Upgrade(c net.Conn, accept string) bool {
 		return false
 	}
 	if accept == "" {
-		accept = WebSocketAccept(req.Header.Get("Sec-WebSocket-Key"))
+		accept = proto.WebSocketAccept(req.Header.Get("Sec-WebSocket-Key"))
 	}
 	head := "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: " + accept + "\r\n"
 	if p := req.Header.Get("Sec-WebSocket-Protocol"); p != "" {
