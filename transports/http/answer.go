@@ -66,11 +66,7 @@ func (t *Transport) answer(ex *exchange, rsp *http.Response) {
 func (t *Transport) readAnswer(ex *exchange, rsp *http.Response) {
 	if cause := proto.UnaskedEncoding(rsp.Header); cause != nil {
 		t.drain(ex, rsp)
-		if ex.request {
-			ex.fail(rsp.StatusCode, fmt.Errorf("the answer to %s cannot be read: %w", ex.msg.Describe(), cause))
-		} else {
-			t.warnf("the answer to %s cannot be read: %v", ex.msg.Describe(), cause)
-		}
+		ex.fail(rsp.StatusCode, fmt.Errorf("the answer to %s cannot be read: %w", ex.msg.Describe(), cause))
 		return
 	}
 	switch mt := mediaType(rsp.Header); mt {
