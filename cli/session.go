@@ -48,7 +48,7 @@ func (f *runFlags) execute(ctx context.Context, target Target, io streams, w wor
 	defer stop(nil)
 
 	r := &run{flags: f, target: target, io: io}
-	r.warnings = &decodeWarnings{out: io.diag, unit: controlUnit(target)}
+	r.warnings = &decodeWarnings{warningCap: warningCap{out: io.diag}, unit: controlUnit(target)}
 	plan.strays = r.warnings.StrayAnswer
 	plan.interactive = isTerminal(io.diag.w)
 	// Nothing reaches stderr once the run has returned.
@@ -65,7 +65,9 @@ func (f *runFlags) execute(ctx context.Context, target Target, io streams, w wor
 		return err
 	}
 	defer closeRec() // after the session's close: its frames are in
-	sink := capture.Tee(trace, r.warnings, &streamWarnings{out: io.diag}, flood, tap)
+	streamWarns := &streamWarnings{warningCap{out: io.diag}}
+	defer streamWarns.Flush()
+	sink := capture.Tee(trace, r.warnings, streamWarns, flood, tap)
 	t, session, err := plan.open(target, sink, io.diag.Println, stop)
 	if err != nil {
 		return err
