@@ -113,13 +113,19 @@ func connectFailure(t Target, err error, unanswered bool) error {
 		if unanswered {
 			cause = stdio.BeforeInitialize(cause)
 		}
-		code := ExitConnection
-		if errors.As(cause, new(*client.StartTimeoutError)) {
-			code = ExitTimeout // the transport did not come up within the limits
-		}
-		return withExit(code, fmt.Errorf("could not connect to %s: %w", t, cause))
+		return withExit(startExit(cause), fmt.Errorf("could not connect to %s: %w", t, cause))
 	}
 	return fmt.Errorf("could not connect to %s: %w", t, err)
+}
+
+// startExit is the exit code of a transport that did not come up because
+// of err: a timeout when it did not within the limits, else a connection
+// failure.
+func startExit(err error) int {
+	if errors.As(err, new(*client.StartTimeoutError)) {
+		return ExitTimeout
+	}
+	return ExitConnection
 }
 
 // controlUnit names a control frame of the target's transport for warnings.

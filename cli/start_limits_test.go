@@ -77,3 +77,15 @@ func TestStartLimitsEndAStalledAuthorization(t *testing.T) {
 		t.Errorf("stderr does not say %q:\n%s", want, r.stderr)
 	}
 }
+
+// mcpscope stream dials the gateway without a session, within the same
+// limits, and says the same.
+func TestStartLimitsEndTheStreamsUpgrade(t *testing.T) {
+	t.Parallel()
+	srv := rawtcp.Serve(t, holdAfter(""))
+	r := mcpscope(t, "stream", "--timeout", "1s", "system_binary_streams_in", "ws://"+srv.Addr()+"/gateway")
+	r.mustExit(t, ExitTimeout)
+	if want := "got no answer within 1s"; !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr does not say %q:\n%s", want, r.stderr)
+	}
+}

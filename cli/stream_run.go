@@ -30,8 +30,8 @@ type gatewayRun struct {
 	downloads map[proto.GUID]*download
 	problems  int
 	warnings  warningCap // the problems, said on stderr
-	tooMany   bool // more server streams than maxDownloads were opened
-	line      int  // --text: the input line of the last chunk read
+	tooMany   bool       // more server streams than maxDownloads were opened
+	line      int        // --text: the input line of the last chunk read
 }
 
 func newGatewayRun(f *runFlags, sf *streamFlags, io streams) *gatewayRun {

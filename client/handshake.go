@@ -26,7 +26,7 @@ func (s *Session) Connect(ctx context.Context) error {
 	s.started = true
 	s.mu.Unlock()
 
-	sctx, cancel := s.startContext(ctx)
+	sctx, cancel := StartContext(ctx, s.opts.Timeout, s.opts.HardTimeout)
 	err := s.t.Start(sctx, s.deliver)
 	cancel()
 	if err != nil {

@@ -36,12 +36,14 @@ func StartLimit(ctx context.Context) *StartTimeoutError {
 	return nil
 }
 
-// startContext bounds a Transport.Start by the request limits: waiting for
-// a transport to come up is one more wait for an answer.
-func (s *Session) startContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	limit := &StartTimeoutError{After: s.opts.Timeout}
-	if s.opts.HardTimeout < s.opts.Timeout {
-		limit = &StartTimeoutError{After: s.opts.HardTimeout, MaxTime: true}
+// StartContext bounds a Transport.Start by the request limits, timeout
+// and maxTime (Options.Timeout and HardTimeout): waiting for a transport
+// to come up is one more wait for an answer. Connect uses it; so does a
+// caller that starts a transport without a session.
+func StartContext(ctx context.Context, timeout, maxTime time.Duration) (context.Context, context.CancelFunc) {
+	limit := &StartTimeoutError{After: timeout}
+	if maxTime < timeout {
+		limit = &StartTimeoutError{After: maxTime, MaxTime: true}
 	}
 	return context.WithTimeoutCause(ctx, limit.After, limit)
 }
