@@ -181,13 +181,9 @@ func (t *Transport) dialTLS(tc *tls.Config) func(context.Context, string, string
 	}
 }
 
-// guard wraps c in the transport's frame guard.
+// guard wraps c in a frame guard of the transport's limit.
 func (t *Transport) guard(c net.Conn) net.Conn {
-	g := guardFrames(c, t.cfg.MaxFrameSize)
-	t.mu.Lock()
-	t.guarded = g
-	t.mu.Unlock()
-	return g
+	return guardFrames(c, t.cfg.MaxFrameSize)
 }
 
 // dialTCP dials the connection the WebSocket runs on and keeps it, so that

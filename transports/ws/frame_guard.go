@@ -71,13 +71,6 @@ func (g *frameGuard) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// Refusal is why the guard refused the server's frames, or nil.
-func (g *frameGuard) Refusal() *frameRefusal {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.refused
-}
-
 // inspect follows b through the HTTP answer and the frames after it and
 // returns how many of its bytes precede a refused frame (len(b) when none).
 func (g *frameGuard) inspect(b []byte) int {

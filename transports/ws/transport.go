@@ -33,11 +33,10 @@ type Transport struct {
 	stopDial context.CancelFunc
 	wg       sync.WaitGroup
 
-	mu      sync.Mutex
-	ws      *websocket.Conn
-	raw     net.Conn    // the TCP connection under ws
-	guarded *frameGuard // the frame guard over raw (or over its TLS)
-	chosen  string      // the subprotocol the server chose
+	mu     sync.Mutex
+	ws     *websocket.Conn
+	raw    net.Conn // the TCP connection under ws
+	chosen string   // the subprotocol the server chose
 	// answered is the status of the last answer to the upgrade ("" before
 	// one came): a 401 answered, say, while its authorization ran.
 	answered string
