@@ -106,3 +106,38 @@ func TestFrameGuardRefusesTheServersFrame(t *testing.T) {
 		})
 	}
 }
+
+// The guard follows the HTTP answer and frames of every size however the
+// bytes are split across reads, and stops the bytes at the head of the
+// first refused frame, even when that head is split too.
+func TestFrameGuardFollowsSplitReads(t *testing.T) {
+	stream := []byte("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n")
+	for _, size := range []int{0, 5, 125, 126, 300, 65535, 65536, 70000} {
+		head := []byte{0x82, byte(size)}
+		switch {
+		case size > 65535:
+			head = binary.BigEndian.AppendUint64([]byte{0x82, 127}, uint64(size))
+		case size > 125:
+			head = binary.BigEndian.AppendUint16([]byte{0x82, 126}, uint16(size))
+		}
+		stream = append(append(stream, head...), make([]byte, size)...)
+	}
+	good := len(stream)
+	stream = append(stream, 0x81, 0x85, 1, 2, 3, 4, 'h', 'e', 'l', 'l', 'o')
+	for _, step := range []int{1, 2, 3, 7, 13, 4096, len(stream)} {
+		g := guardFrames(nil, 1<<20)
+		passed := 0
+		for at := 0; at < len(stream) && g.refused == nil; at += step {
+			chunk := stream[at:min(at+step, len(stream))]
+			passed += g.inspect(chunk)
+		}
+		if g.refused == nil || g.refused.Code != websocket.StatusProtocolError {
+			t.Fatalf("reads of %d bytes: refusal %v, want the masked frame refused", step, g.refused)
+		}
+		// The refused head's first bytes pass when it began in an
+		// earlier read; never a byte past the head.
+		if passed < good || passed > good+5 {
+			t.Errorf("reads of %d bytes: %d bytes passed, want %d (the refused frame's head held back)", step, passed, good)
+		}
+	}
+}
