@@ -66,6 +66,7 @@ func ExitCode(err error) int {
 		ue   *UsageError
 		rpc  *client.RPCError
 		tmo  *client.TimeoutError
+		stmo *client.StartTimeoutError
 		prot *client.ProtocolError
 		conn *client.ConnectionError
 		xchg *client.ExchangeError
@@ -80,7 +81,7 @@ func ExitCode(err error) int {
 		return ExitUsage
 	case errors.As(err, &rpc):
 		return ExitRPCError
-	case errors.As(err, &tmo), errors.Is(err, context.DeadlineExceeded):
+	case errors.As(err, &tmo), errors.As(err, &stmo), errors.Is(err, context.DeadlineExceeded):
 		return ExitTimeout
 	case errors.As(err, &prot), errors.As(err, &tool):
 		return ExitProtocol

@@ -48,7 +48,7 @@ func (f *runFlags) execute(ctx context.Context, target Target, io streams, w wor
 	defer stop(nil)
 
 	r := &run{flags: f, target: target, io: io}
-	r.warnings = &decodeWarnings{out: io.diag, unit: controlUnit(target)}
+	r.warnings = &decodeWarnings{warningCap: warningCap{out: io.diag}, unit: controlUnit(target)}
 	plan.strays = r.warnings.StrayAnswer
 	plan.interactive = isTerminal(io.diag.w)
 	// Nothing reaches stderr once the run has returned.
@@ -65,7 +65,9 @@ func (f *runFlags) execute(ctx context.Context, target Target, io streams, w wor
 		return err
 	}
 	defer closeRec() // after the session's close: its frames are in
-	sink := capture.Tee(trace, r.warnings, &streamWarnings{out: io.diag}, flood, tap)
+	streamWarns := &streamWarnings{warningCap{out: io.diag}}
+	defer streamWarns.Flush()
+	sink := capture.Tee(trace, r.warnings, streamWarns, flood, tap)
 	t, session, err := plan.open(target, sink, io.diag.Println, stop)
 	if err != nil {
 		return err
@@ -102,7 +104,8 @@ func runFailure(ctx context.Context, err error) error {
 // connectFailure words a failed Connect: a connection that never came up
 // is not "lost", so the transport's own reason is shown. A server that
 // exited before it answered the handshake (unanswered) is said to have gone
-// before answering initialize.
+// before answering initialize. A transport that did not come up within the
+// limits exits as a timeout.
 func connectFailure(t Target, err error, unanswered bool) error {
 	var conn *client.ConnectionError
 	if errors.As(err, &conn) && conn.Err != nil {
@@ -110,9 +113,19 @@ func connectFailure(t Target, err error, unanswered bool) error {
 		if unanswered {
 			cause = stdio.BeforeInitialize(cause)
 		}
-		return withExit(ExitConnection, fmt.Errorf("could not connect to %s: %w", t, cause))
+		return withExit(startExit(cause), fmt.Errorf("could not connect to %s: %w", t, cause))
 	}
 	return fmt.Errorf("could not connect to %s: %w", t, err)
+}
+
+// startExit is the exit code of a transport that did not come up because
+// of err: a timeout when it did not within the limits, else a connection
+// failure.
+func startExit(err error) int {
+	if errors.As(err, new(*client.StartTimeoutError)) {
+		return ExitTimeout
+	}
+	return ExitConnection
 }
 
 // controlUnit names a control frame of the target's transport for warnings.

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/transports/ws"
 )
@@ -132,11 +133,11 @@ func runGateway(ctx context.Context, f *runFlags, sf *streamFlags, method string
 		return nil, nil, usagef("a gateway stream needs the gateway transport")
 	}
 	tr.OnStream(run.event)
-	startCtx, cancel := context.WithTimeout(ctx, min(f.timeout, f.maxTime))
+	startCtx, cancel := client.StartContext(ctx, f.timeout, f.maxTime)
 	err = tr.Start(startCtx, func(*proto.Message) {})
 	cancel()
 	if err != nil {
-		return nil, nil, withExit(ExitConnection, fmt.Errorf("could not connect to %s: %w", target, err))
+		return nil, nil, withExit(startExit(err), fmt.Errorf("could not connect to %s: %w", target, err))
 	}
 	defer tr.Close()
 	end, err := run.run(ctx, tr, meta)

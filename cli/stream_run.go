@@ -29,13 +29,14 @@ type gatewayRun struct {
 	id        proto.GUID // the client's stream
 	downloads map[proto.GUID]*download
 	problems  int
-	tooMany   bool // more server streams than maxDownloads were opened
-	line      int  // --text: the input line of the last chunk read
+	warnings  warningCap // the problems, said on stderr
+	tooMany   bool       // more server streams than maxDownloads were opened
+	line      int        // --text: the input line of the last chunk read
 }
 
 func newGatewayRun(f *runFlags, sf *streamFlags, io streams) *gatewayRun {
 	return &gatewayRun{f: f, sf: sf, io: io, started: time.Now(), events: make(chan ws.StreamEvent, 4), done: make(chan struct{}),
-		bump: make(chan struct{}, 1), downloads: make(map[proto.GUID]*download)}
+		bump: make(chan struct{}, 1), downloads: make(map[proto.GUID]*download), warnings: warningCap{out: io.diag}}
 }
 
 // event hands a stream event from the transport's reader to the run; it
@@ -60,6 +61,7 @@ type streamEnd struct {
 func (g *gatewayRun) run(ctx context.Context, tr *ws.Transport, meta *proto.StreamMeta) (*streamEnd, error) {
 	defer close(g.done)
 	defer g.closeDownloads()
+	defer g.warnings.Flush()
 	g.id = proto.NewGUID()
 	if meta.CorrelationID == "" {
 		meta.CorrelationID = g.id.String()
@@ -146,7 +148,7 @@ func (g *gatewayRun) finish(end *streamEnd) error {
 func (g *gatewayRun) handle(ev ws.StreamEvent) *streamEnd {
 	if ev.Problem != nil {
 		g.problems++
-		g.io.diag.Println("warning: " + termtext.Line(ev.Problem.Error()))
+		g.warnings.Warn("problems with gateway stream messages", func() string { return termtext.Line(ev.Problem.Error()) })
 	}
 	d := g.downloads[ev.ID]
 	switch ev.Type {

@@ -323,3 +323,23 @@ func TestGatewayTakesStreamOut(t *testing.T) {
 		}
 	}
 }
+
+// A server that floods the run with chunks of streams it never opened gets
+// warningLimit warnings and a count of the rest, not a line each.
+func TestStreamProblemsAreCapped(t *testing.T) {
+	const flood = 200
+	theirs := proto.NewGUID()
+	g := serverStream(theirs, &proto.StreamMeta{Method: "m", Binary: true}, func(ctx context.Context, c *websocket.Conn) {
+		for i := range flood {
+			_ = c.Write(ctx, websocket.MessageBinary, proto.AppendGatewayChunk(nil, proto.NewGUID(), int64(i), []byte("x")))
+		}
+		sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamDone, ID: theirs})
+	})
+	r := mcpscope(t, "stream", "system_binary_streams_out", g.url(t))
+	r.mustExit(t, ExitProtocol)
+	warnings := strings.Count(r.stderr, "warning: ")
+	held := fmt.Sprintf("warning: %d more problems with gateway stream messages were not shown", flood-warningLimit)
+	if warnings != warningLimit+1 || !strings.Contains(r.stderr, held) {
+		t.Errorf("%d warnings, want %d and %q:\n%s", warnings, warningLimit+1, held, r.stderr)
+	}
+}

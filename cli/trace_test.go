@@ -110,7 +110,7 @@ func TestTraceSinkWritesWholeLinesConcurrently(t *testing.T) {
 
 func TestDecodeWarningsRateLimited(t *testing.T) {
 	var buf bytes.Buffer
-	w := &decodeWarnings{out: &lineWriter{w: &buf}, unit: "line on stdout"}
+	w := &decodeWarnings{warningCap: warningCap{out: &lineWriter{w: &buf}}, unit: "line on stdout"}
 	bad := func(s string) *capture.Frame {
 		raw := []byte(s + "\n")
 		return &capture.Frame{Dir: capture.In, Raw: raw, Size: len(raw), Kept: len(raw),
@@ -129,7 +129,7 @@ func TestDecodeWarningsRateLimited(t *testing.T) {
 	w.Flush()
 	w.Flush() // a second flush adds nothing
 	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
-	if len(lines) != decodeWarningLimit+1 {
+	if len(lines) != warningLimit+1 {
 		t.Fatalf("lines:\n%s", buf.String())
 	}
 	if want := `warning: the server wrote a non-JSON line on stdout: "Hello 0 from a server that logs to stdo…"`; lines[0] != want {

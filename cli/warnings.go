@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
@@ -13,22 +12,14 @@ import (
 	"github.com/mcpscope/mcpscope/transports/webtransport"
 )
 
-// decodeWarningLimit is how many decode warnings a run prints before it only
-// counts them.
-const decodeWarningLimit = 5
-
 // decodeWarnings prints a warning on stderr for each frame from the server
 // that could not be decoded (garbage on stdout, an oversized line, a broken
 // envelope) or was read despite unclean text, and for each answer no
-// request was waiting for: the first decodeWarningLimit of them in all,
+// request was waiting for: the first warningLimit of them in all,
 // counting the rest for Flush.
 type decodeWarnings struct {
-	mu           sync.Mutex
-	out          *lineWriter
-	unit         string // what a control frame is called on this transport: "line on stdout", "frame"
-	shown        int
-	hiddenFrames int
-	hiddenStrays int
+	warningCap
+	unit string // what a control frame is called on this transport: "line on stdout", "frame"
 }
 
 // ReleasesUnheld is true: the sink reads a frame while Append runs and keeps
@@ -44,41 +35,14 @@ func (d *decodeWarnings) Append(f *capture.Frame) uint64 {
 	if errors.As(f.Err, &closedMid) {
 		return 0 // cut by mcpscope's own close: the capture keeps it, no fault of the server
 	}
-	d.warn(func() string { return decodeWarning(f, d.unit) }, &d.hiddenFrames)
+	d.Warn("undecodable frames from the server", func() string { return decodeWarning(f, d.unit) })
 	return 0
 }
 
 // StrayAnswer warns about an answer no request was waiting for (the
 // engine's Options.OnStrayAnswer).
 func (d *decodeWarnings) StrayAnswer(a client.StrayAnswer) {
-	d.warn(a.String, &d.hiddenStrays)
-}
-
-// warn prints the warning text gives while under the limit, and otherwise
-// counts it in hidden.
-func (d *decodeWarnings) warn(text func() string, hidden *int) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.shown >= decodeWarningLimit {
-		*hidden++
-		return
-	}
-	d.shown++
-	d.out.Println("warning: " + text())
-}
-
-// Flush prints how many warnings were held back, if any.
-func (d *decodeWarnings) Flush() {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.hiddenFrames > 0 {
-		d.out.Println(fmt.Sprintf("warning: %d more undecodable frames from the server were not shown", d.hiddenFrames))
-		d.hiddenFrames = 0
-	}
-	if d.hiddenStrays > 0 {
-		d.out.Println(fmt.Sprintf("warning: %d more answers that no request was waiting for were not shown", d.hiddenStrays))
-		d.hiddenStrays = 0
-	}
+	d.Warn("answers that no request was waiting for", a.String)
 }
 
 // decodeWarning says in one sentence what was wrong with a frame. unit is

@@ -43,14 +43,14 @@ func TestDecodeWarningNamesWhatIsWrong(t *testing.T) {
 
 func TestStrayAnswersShareTheWarningLimit(t *testing.T) {
 	var buf bytes.Buffer
-	w := &decodeWarnings{out: &lineWriter{w: &buf}, unit: "line on stdout"}
-	for i := range decodeWarningLimit + 3 {
+	w := &decodeWarnings{warningCap: warningCap{out: &lineWriter{w: &buf}}, unit: "line on stdout"}
+	for i := range warningLimit + 3 {
 		w.StrayAnswer(client.StrayAnswer{ID: proto.IntID(int64(100 + i))})
 	}
 	w.Flush()
 	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
-	if len(lines) != decodeWarningLimit+1 || lines[0] != "warning: the server answered id 100, which mcpscope never sent; it was ignored" ||
-		lines[decodeWarningLimit] != "warning: 3 more answers that no request was waiting for were not shown" {
+	if len(lines) != warningLimit+1 || lines[0] != "warning: the server answered id 100, which mcpscope never sent; it was ignored" ||
+		lines[warningLimit] != "warning: 3 more answers that no request was waiting for were not shown" {
 		t.Fatalf("lines:\n%s", buf.String())
 	}
 }
@@ -60,12 +60,27 @@ func TestStrayAnswersShareTheWarningLimit(t *testing.T) {
 // no fault of the server: no warning.
 func TestFrameCutByOwnCloseIsNoWarning(t *testing.T) {
 	var buf bytes.Buffer
-	w := &decodeWarnings{out: &lineWriter{w: &buf}, unit: "frame"}
+	w := &decodeWarnings{warningCap: warningCap{out: &lineWriter{w: &buf}}, unit: "frame"}
 	f := &capture.Frame{Dir: capture.In, Chan: capture.Channel{Kind: capture.Control}, Raw: []byte{0, 0, 0, 0x1f}, Size: 4,
 		Err: &webtransport.ClosedMidFrameError{Err: errors.New("shutdown")}}
 	w.Append(f)
 	w.Flush()
 	if buf.Len() != 0 {
 		t.Fatalf("warned: %q", buf.String())
+	}
+}
+
+// Execution stream warnings are capped as the others, and the rest are
+// counted instead of dropped without a word.
+func TestStreamWarningsCountWhatIsHeldBack(t *testing.T) {
+	var buf bytes.Buffer
+	w := &streamWarnings{warningCap{out: &lineWriter{w: &buf}}}
+	for range warningLimit + 3 {
+		w.Append(&capture.Frame{Dir: capture.In, Chan: capture.Channel{Kind: capture.Stream}, Err: errors.New("an injected stream")})
+	}
+	w.Flush()
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	if len(lines) != warningLimit+1 || lines[warningLimit] != "warning: 3 more warnings about execution streams were not shown" {
+		t.Fatalf("lines:\n%s", buf.String())
 	}
 }

@@ -26,8 +26,11 @@ func (s *Session) Connect(ctx context.Context) error {
 	s.started = true
 	s.mu.Unlock()
 
-	if err := s.t.Start(ctx, s.deliver); err != nil {
-		connErr := &ConnectionError{Err: err}
+	sctx, cancel := StartContext(ctx, s.opts.Timeout, s.opts.HardTimeout)
+	err := s.t.Start(sctx, s.deliver)
+	cancel()
+	if err != nil {
+		connErr := startFailure(sctx, err)
 		s.mu.Lock()
 		s.failLocked(connErr)
 		s.mu.Unlock()

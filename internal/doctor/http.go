@@ -69,7 +69,9 @@ func (w *walk) clientOn(conn net.Conn) *http.Client {
 // httpClient is the probes' client: the flags' TLS verification, no
 // redirects followed (they are reported).
 func (w *walk) httpClient() *http.Client {
-	tr := &http.Transport{TLSClientConfig: w.clientTLS(), DisableKeepAlives: true}
+	// No Accept-Encoding, as the real transport: an encoded answer is seen
+	// as the server sent it, not decoded out of sight.
+	tr := &http.Transport{TLSClientConfig: w.clientTLS(), DisableKeepAlives: true, DisableCompression: true}
 	return &http.Client{
 		Transport:     tr,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
@@ -185,6 +187,8 @@ func judgeHTTP(method string, resp *http.Response, origin string, sse bool) (str
 		detail += ", " + ctype
 	}
 	switch code := resp.StatusCode; {
+	case proto.UndefinedStatus(code):
+		return "", nil, fail(Protocol, "the server must answer with a status HTTP defines (1xx to 5xx)", "%s is not a status HTTP defines", status)
 	case code == http.StatusUnauthorized:
 		return detail + ": asks for credentials", &challenge{header: strings.Join(resp.Header.Values("WWW-Authenticate"), ", "), values: resp.Header.Values("WWW-Authenticate")}, nil
 	case code >= 300 && code < 400:
@@ -201,8 +205,12 @@ func judgeHTTP(method string, resp *http.Response, origin string, sse bool) (str
 		return "", nil, fail(Connection, "check the URL's path: MCP endpoints are often at /mcp", "%s: no MCP endpoint at this path", status)
 	case code == http.StatusMethodNotAllowed && !sse:
 		return "", nil, fail(Connection, "if this is a 2024-11-05 server with an SSE endpoint, try --transport sse", "%s: the endpoint does not accept POST", status)
+	case proto.TransientStatus(code):
+		return "", nil, fail(Connection, "the server, or a gateway before it, is busy or down for now; try again later", "%s (transient: the request may succeed later)", status)
 	case code >= 500:
 		return "", nil, fail(Connection, "the server failed; look at its logs", "%s", status)
+	case code >= 200 && code < 300 && proto.UnaskedEncoding(resp.Header) != nil:
+		return "", nil, fail(Protocol, "the server must not encode its answer when the request asks for no encoding (it sends no Accept-Encoding)", "%s: %v", status, proto.UnaskedEncoding(resp.Header))
 	case code >= 200 && code < 300:
 		want := media == "application/json" || media == "text/event-stream"
 		if sse {

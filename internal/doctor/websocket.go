@@ -9,6 +9,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mcpscope/mcpscope/internal/termtext"
+	"github.com/mcpscope/mcpscope/proto"
 )
 
 // probeUpgrade asks for the WebSocket upgrade, offering the subprotocols
@@ -23,7 +26,8 @@ func (w *walk) probeUpgrade(ctx context.Context, client *http.Client) (string, *
 	req.Header.Set("Connection", "Upgrade")
 	req.Header.Set("Upgrade", "websocket")
 	req.Header.Set("Sec-WebSocket-Version", "13")
-	req.Header.Set("Sec-WebSocket-Key", base64.StdEncoding.EncodeToString(key[:]))
+	secKey := base64.StdEncoding.EncodeToString(key[:])
+	req.Header.Set("Sec-WebSocket-Key", secKey)
 	if offered := w.cfg.Subprotocols; len(offered) > 0 {
 		req.Header.Set("Sec-WebSocket-Protocol", strings.Join(offered, ", "))
 	}
@@ -39,8 +43,26 @@ func (w *walk) probeUpgrade(ctx context.Context, client *http.Client) (string, *
 		}
 		return "", nil, fail(Connection, "check that the URL is a WebSocket endpoint", "the server answered %s, not 101 Switching Protocols", resp.Status)
 	}
+	if err := judgeAccept(secKey, resp.Header.Values("Sec-WebSocket-Accept")); err != nil {
+		return "", nil, err
+	}
 	detail, err := judgeSubprotocol(w.cfg.Subprotocols, resp.Header.Get("Sec-WebSocket-Protocol"))
 	return detail, nil, err
+}
+
+// judgeAccept judges the Sec-WebSocket-Accept of a 101 answering key: one,
+// the key's (RFC 6455 §4.2.2), or the real transport fails the upgrade.
+func judgeAccept(key string, got []string) error {
+	want := proto.WebSocketAccept(key)
+	if len(got) == 1 && got[0] == want {
+		return nil
+	}
+	received := "none"
+	if len(got) > 0 {
+		received = termtext.QuoteMax(strings.Join(got, ", "), challengeShown)
+	}
+	return fail(Protocol, "the server must answer the upgrade with the Sec-WebSocket-Accept its key asks for (RFC 6455 §4.2.2)",
+		"the 101 answer's Sec-WebSocket-Accept is %s, expected %q for the key %q", received, want, key)
 }
 
 // judgeSubprotocol judges the subprotocol a server chose among those

@@ -9,11 +9,20 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/mcpscope/mcpscope/proto"
 )
 
 // upgrader answers every upgrade 101 choosing the subprotocol chosen ("":
 // none), and sends what each request offered on offered.
 func upgrader(t *testing.T, chosen string, offered chan<- []string) *url.URL {
+	t.Helper()
+	return upgraderAccepting(t, chosen, offered, "")
+}
+
+// upgraderAccepting is upgrader answering with accept as the
+// Sec-WebSocket-Accept ("": the one the key asks for).
+func upgraderAccepting(t *testing.T, chosen string, offered chan<- []string, accept string) *url.URL {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		offered <- r.Header.Values("Sec-WebSocket-Protocol")
@@ -22,7 +31,10 @@ func upgrader(t *testing.T, chosen string, offered chan<- []string) *url.URL {
 			return
 		}
 		defer conn.Close()
-		fmt.Fprint(rw, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n")
+		if accept == "" {
+			accept = proto.WebSocketAccept(r.Header.Get("Sec-WebSocket-Key"))
+		}
+		fmt.Fprintf(rw, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: %s\r\n", accept)
 		if chosen != "" {
 			fmt.Fprintf(rw, "Sec-WebSocket-Protocol: %s\r\n", chosen)
 		}
@@ -68,5 +80,19 @@ func TestUpgradeOffersConfiguredSubprotocols(t *testing.T) {
 		if c.fails != "" && (f == nil || f.Step != "websocket" || f.Class != Protocol || !strings.Contains(f.Detail, c.fails)) {
 			t.Errorf("offering %q, %q chosen: failure %+v, want %q at websocket:\n%s", c.offer, c.chosen, f, c.fails, out)
 		}
+	}
+}
+
+// A 101 whose Sec-WebSocket-Accept does not answer the key fails the
+// websocket step, naming the value expected and the one received.
+func TestUpgradeChecksTheAccept(t *testing.T) {
+	offered := make(chan []string, 1)
+	u := upgraderAccepting(t, "mcp", offered, "dGhlIHNhbXBsZSBub25jZQ==")
+	r := Run(context.Background(), Config{URL: u, Transport: "ws", Subprotocols: []string{"mcp"}})
+	<-offered
+	f, out := r.Failure(), render(t, r)
+	if f == nil || f.Step != "websocket" || f.Class != Protocol ||
+		!strings.Contains(f.Detail, `the 101 answer's Sec-WebSocket-Accept is "dGhlIHNhbXBsZSBub25jZQ==", expected "`) {
+		t.Errorf("failure %+v, want the websocket step to name the accept expected and received:\n%s", f, out)
 	}
 }

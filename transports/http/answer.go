@@ -61,8 +61,14 @@ func (t *Transport) answer(ex *exchange, rsp *http.Response) {
 	}
 }
 
-// readAnswer reads a 2xx answer by its media type.
+// readAnswer reads a 2xx answer by its media type; one in a
+// Content-Encoding mcpscope did not ask for is only captured.
 func (t *Transport) readAnswer(ex *exchange, rsp *http.Response) {
+	if cause := proto.UnaskedEncoding(rsp.Header); cause != nil {
+		t.drain(ex, rsp)
+		ex.fail(rsp.StatusCode, fmt.Errorf("the answer to %s cannot be read: %w", ex.msg.Describe(), cause))
+		return
+	}
 	switch mt := mediaType(rsp.Header); mt {
 	case "application/json":
 		t.readJSON(ex, rsp.Body, rsp.ContentLength)
@@ -80,9 +86,15 @@ func (t *Transport) readAnswer(ex *exchange, rsp *http.Response) {
 // drain captures whatever body came with a response that should have
 // none, and closes it.
 func (t *Transport) drain(ex *exchange, rsp *http.Response) {
+	t.drainBody(ex.conn, rsp)
+}
+
+// drainBody captures the head of a body on conn that is not read as
+// JSON-RPC.
+func (t *Transport) drainBody(conn string, rsp *http.Response) {
 	b, _ := io.ReadAll(io.LimitReader(rsp.Body, DefaultErrorBody))
 	if len(b) > 0 {
-		t.reportText(ex.conn, "body", b)
+		t.reportText(conn, "body", b)
 	}
 }
 
@@ -197,21 +209,29 @@ func (t *Transport) deliverErrorBody(ex *exchange, b []byte) bool {
 	return true
 }
 
-// statusError words an HTTP status that carried no JSON-RPC answer.
+// statusError words an HTTP status that carried no JSON-RPC answer: the
+// first line of its body (unless in a Content-Encoding not asked for),
+// and what the status says of a retry.
 func statusError(rsp *http.Response, body []byte) error {
 	msg := "HTTP " + rsp.Status
-	if head := firstLine(body, 200); head != "" {
+	if cause := proto.UnaskedEncoding(rsp.Header); cause != nil {
+		msg += " (" + cause.Error() + ")"
+	} else if head := firstLine(body, 200); head != "" {
 		msg += ": " + head
 	}
 	switch s := rsp.StatusCode; {
 	case s == http.StatusUnauthorized || s == http.StatusForbidden:
 		msg += " (the server wants credentials: --header 'Authorization: Bearer …')"
-	case s == http.StatusTooManyRequests || s >= 500:
+	case proto.TransientStatus(s):
 		msg += " (transient: the request may succeed later"
 		if ra := rsp.Header.Get("Retry-After"); ra != "" {
 			msg += "; Retry-After " + ra
 		}
 		msg += ")"
+	case proto.UndefinedStatus(s):
+		msg += " (not a status HTTP defines)"
+	case s >= 500:
+		msg += " (the server failed)"
 	}
 	return errors.New(msg)
 }

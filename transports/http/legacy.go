@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -56,7 +57,10 @@ func (t *Transport) openLegacy(ctx context.Context) error {
 		}
 	case <-ctx.Done():
 		stop()
-		return fmt.Errorf("GET %s sent no endpoint event: %w", t.url.Redacted(), context.Cause(ctx))
+		if limit := client.StartLimit(ctx); limit != nil {
+			return fmt.Errorf("the legacy SSE stream of GET %s sent no endpoint event %w", t.url.Redacted(), limit)
+		}
+		return fmt.Errorf("the legacy SSE stream of GET %s sent no endpoint event: %w", t.url.Redacted(), context.Cause(ctx))
 	}
 	t.mu.Lock()
 	t.legacy = l

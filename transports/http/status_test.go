@@ -1,9 +1,12 @@
 package mcphttp
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -28,22 +31,26 @@ func TestBadRequestWithJSONRPCErrorIsTheAnswer(t *testing.T) {
 }
 
 // A status with no JSON-RPC body fails the request at once with the
-// status: 5xx and 429 worded as transient (with Retry-After), 401 and 403
-// with the hint about credentials.
+// status: 408, 429, 502, 503 and 504 worded as transient (with
+// Retry-After), another 5xx as the server failing, a status HTTP does not
+// define (999) as such, 401 and 403 with the hint about credentials.
 func TestStatusWithoutAnswerFailsTheRequest(t *testing.T) {
 	cases := []struct {
 		status     int
 		retryAfter string
 		want       []string
 	}{
-		{http.StatusInternalServerError, "", []string{"HTTP 500", "transient", "<h1>oops</h1>"}},
+		{http.StatusInternalServerError, "", []string{"HTTP 500", "the server failed", "<h1>oops</h1>"}},
 		{http.StatusTooManyRequests, "7", []string{"HTTP 429", "transient", "Retry-After 7"}},
 		{http.StatusBadGateway, "", []string{"HTTP 502", "transient"}},
+		{http.StatusServiceUnavailable, "", []string{"HTTP 503", "transient"}},
+		{http.StatusRequestTimeout, "", []string{"HTTP 408", "transient"}},
+		{999, "", []string{"HTTP 999", "not a status HTTP defines"}},
 		{http.StatusUnauthorized, "", []string{"HTTP 401", "--header 'Authorization: Bearer"}},
 		{http.StatusForbidden, "", []string{"HTTP 403", "credentials"}},
 	}
 	for _, c := range cases {
-		t.Run(http.StatusText(c.status), func(t *testing.T) {
+		t.Run(strconv.Itoa(c.status), func(t *testing.T) {
 			f := newFake(t)
 			f.on(proto.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
 				if c.retryAfter != "" {
@@ -65,7 +72,8 @@ func TestStatusWithoutAnswerFailsTheRequest(t *testing.T) {
 					t.Errorf("error %q lacks %q", xe, w)
 				}
 			}
-			if strings.Contains(xe.Error(), "transient") != (c.status == 429 || c.status >= 500) {
+			transient := c.status == 408 || c.status == 429 || c.status == 502 || c.status == 503 || c.status == 504
+			if strings.Contains(xe.Error(), "transient") != transient {
 				t.Errorf("error %q is worded transient wrongly", xe)
 			}
 		})
@@ -169,5 +177,32 @@ func TestEarlyRefusalOfALargeRequest(t *testing.T) {
 		if xe := exchangeError(t, r.in.next(t)); xe.Status != http.StatusRequestEntityTooLarge {
 			t.Errorf("status %d", xe.Status)
 		}
+	}
+}
+
+// An answer in a Content-Encoding mcpscope did not ask for fails the
+// request naming the encoding, as a 200 or as a refusal, and a GET stream
+// in one names it too.
+func TestUnaskedContentEncodingIsNamed(t *testing.T) {
+	var zipped bytes.Buffer
+	zw := gzip.NewWriter(&zipped)
+	_, _ = zw.Write([]byte(`{"jsonrpc":"2.0","id":3,"result":{"tools":[]}}`))
+	_ = zw.Close()
+	for _, status := range []int{http.StatusOK, http.StatusBadRequest} {
+		t.Run(strconv.Itoa(status), func(t *testing.T) {
+			f := newFake(t)
+			f.on(proto.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+				w.Header().Set("Content-Type", "application/json")
+				w.Header().Set("Content-Encoding", "gzip")
+				w.WriteHeader(status)
+				_, _ = w.Write(zipped.Bytes())
+			})
+			r := newRig(t, f.URL(), nil)
+			r.send(t, request(t, 3, proto.MethodToolsList, nil))
+			xe := exchangeError(t, r.in.next(t))
+			if want := "Content-Encoding: gzip, which mcpscope did not ask for"; !strings.Contains(xe.Error(), want) {
+				t.Errorf("error %q does not say %q", xe, want)
+			}
+		})
 	}
 }

@@ -64,7 +64,8 @@ func (t *Transport) resume(ex *exchange, lastID string) error {
 }
 
 // get opens a GET stream of the session: Accept text/event-stream, the
-// session's headers and, when lastID is set, Last-Event-ID.
+// session's headers and, when lastID is set, Last-Event-ID. A stream in a
+// Content-Encoding mcpscope did not ask for is an error.
 func (t *Transport) get(ctx context.Context, conn, lastID string) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(withConn(ctx, conn), http.MethodGet, t.url.String(), nil)
 	if err != nil {
@@ -81,6 +82,10 @@ func (t *Transport) get(ctx context.Context, conn, lastID string) (*http.Respons
 		return nil, t.wordFailure(req, err)
 	}
 	t.reportResponse(conn, rsp)
+	if cause := proto.UnaskedEncoding(rsp.Header); cause != nil && rsp.StatusCode == http.StatusOK {
+		t.drainBody(conn, rsp)
+		return nil, fmt.Errorf("the GET stream of %s cannot be read: %w", t.url.Redacted(), cause)
+	}
 	return rsp, nil
 }
 

@@ -39,7 +39,7 @@ func (t *Transport) toolsAnswer(ex *exchange, rsp *http.Response) {
 			t.reportText(ex.conn, "body", b)
 		}
 		t.synthesize(ex, rsp, b)
-	case mediaType(rsp.Header) == "text/event-stream":
+	case mediaType(rsp.Header) == "text/event-stream" && proto.UnaskedEncoding(rsp.Header) == nil:
 		err := t.followSSE(ex, ex.conn, answerStart(ex), func() error { return t.readToolEvents(ex, rsp.Body) })
 		if err != nil && ex.request && !ex.isAnswered() && ex.ctx.Err() == nil {
 			ex.fail(http.StatusOK, fmt.Errorf("the answer stream of %s ended before its complete event, %w", ex.msg.Describe(), err))

@@ -2,6 +2,7 @@ package ws
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/oauth"
 	"github.com/mcpscope/mcpscope/internal/tlsconf"
 	"github.com/mcpscope/mcpscope/transports/internal/netword"
@@ -41,11 +43,15 @@ func (t *Transport) dial(ctx context.Context) (*websocket.Conn, error) {
 		return nil, err
 	}
 	var rt http.RoundTripper = &capturingTransport{t: t, rt: &http.Transport{
-		Proxy:               http.ProxyFromEnvironment,
-		DialContext:         t.dialTCP,
+		Proxy:          http.ProxyFromEnvironment,
+		DialContext:    t.dialGuarded,
+		DialTLSContext: t.dialTLS(tc),
+		// TLS through a proxy is net/http's own, on DialContext: unguarded.
 		TLSClientConfig:     tc,
-		TLSHandshakeTimeout: 10 * time.Second,
+		TLSHandshakeTimeout: tlsHandshakeTimeout,
 		DisableCompression:  true,
+		// One connection per upgrade: the guard follows one HTTP answer.
+		DisableKeepAlives: true,
 	}}
 	if t.cfg.Auth != nil {
 		// A 401 to the upgrade runs the authorization and upgrades again;
@@ -83,14 +89,15 @@ func (t *Transport) dial(ctx context.Context) (*websocket.Conn, error) {
 	opts.Subprotocols = t.cfg.Mode.Subprotocols()
 	c, rsp, err := websocket.Dial(ctx, t.url.String(), opts)
 	if err != nil {
-		return nil, t.wordDial(rsp, err)
+		return nil, t.wordDial(ctx, rsp, err)
 	}
 	return c, nil
 }
 
 // wordDial says why the upgrade failed: the status that refused it and
-// the first line of its body, or the TLS or network failure.
-func (t *Transport) wordDial(rsp *http.Response, err error) error {
+// the first line of its body, the limit that ran out before an answer
+// came, or the TLS or network failure.
+func (t *Transport) wordDial(ctx context.Context, rsp *http.Response, err error) error {
 	if rsp != nil && rsp.StatusCode != http.StatusSwitchingProtocols {
 		line := ""
 		if rsp.Body != nil {
@@ -107,6 +114,18 @@ func (t *Transport) wordDial(rsp *http.Response, err error) error {
 		}
 		return errors.New(msg)
 	}
+	if limit := client.StartLimit(ctx); limit != nil {
+		t.mu.Lock()
+		answered := t.answered
+		t.mu.Unlock()
+		if answered != "" {
+			return fmt.Errorf("the WebSocket upgrade to %s was answered %s, and the authorization that followed did not end %w", t.url.Redacted(), answered, limit)
+		}
+		return fmt.Errorf("the WebSocket upgrade to %s got no answer %w", t.url.Redacted(), limit)
+	}
+	if errors.Is(context.Cause(ctx), client.ErrClosed) {
+		return client.ErrClosed
+	}
 	return netword.Failure("the WebSocket upgrade to "+t.url.Redacted(), t.url.Host, err)
 }
 
@@ -122,9 +141,49 @@ func (c *capturingTransport) RoundTrip(req *http.Request) (*http.Response, error
 	c.t.reportRequest(req)
 	rsp, err := c.rt.RoundTrip(req)
 	if err == nil {
+		c.t.mu.Lock()
+		c.t.answered = rsp.Status
+		c.t.mu.Unlock()
 		c.t.reportResponse(rsp)
 	}
 	return rsp, err
+}
+
+// tlsHandshakeTimeout bounds the TLS handshake of a wss:// upgrade.
+const tlsHandshakeTimeout = 10 * time.Second
+
+// dialGuarded dials a ws:// connection and guards the frames it carries
+// (frame_guard.go).
+func (t *Transport) dialGuarded(ctx context.Context, network, addr string) (net.Conn, error) {
+	c, err := t.dialTCP(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	return t.guard(c), nil
+}
+
+// dialTLS dials a wss:// connection with tc and guards the frames it
+// carries, above TLS.
+func (t *Transport) dialTLS(tc *tls.Config) func(context.Context, string, string) (net.Conn, error) {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		raw, err := t.dialTCP(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		ctx, cancel := context.WithTimeout(ctx, tlsHandshakeTimeout)
+		defer cancel()
+		c := tls.Client(raw, tc)
+		if err := c.HandshakeContext(ctx); err != nil {
+			_ = raw.Close()
+			return nil, err
+		}
+		return t.guard(c), nil
+	}
+}
+
+// guard wraps c in a frame guard of the transport's limit.
+func (t *Transport) guard(c net.Conn) net.Conn {
+	return guardFrames(c, t.cfg.MaxFrameSize)
 }
 
 // dialTCP dials the connection the WebSocket runs on and keeps it, so that

@@ -10,5 +10,7 @@
 // message as a frame of its own, pings and pongs and the close code and
 // reason as frames too. The transport moves bytes and reports frames; the
 // engine's timers bound every wait, and a message over MaxFrameSize closes
-// the connection with 1009, named in the error.
+// the connection with 1009, named in the error: at once when a frame's
+// head announces it (frame_guard.go), as a masked frame from the server
+// closes it with 1002.
 package ws

@@ -23,6 +23,12 @@ func (t *Transport) read(c *websocket.Conn) {
 	for {
 		typ, data, err := readMessage(t.ctx, c, &size, t.spares)
 		if err != nil {
+			if r := t.refusal(err); r != nil {
+				// The server's frame is refused: mcpscope closes first.
+				t.reportNote(incoming, r.Head)
+				t.reportClose(outgoing, r.Code, r.Wire)
+				t.closeWith(c, r.Code, r.Wire)
+			}
 			// The engine fails every call in flight with this cause.
 			t.life.End(t.endCause(err), nil)
 			t.cancel()
@@ -118,6 +124,9 @@ func (t *Transport) endCause(err error) error {
 	if t.life.Closing() {
 		return nil
 	}
+	if r := t.refusal(err); r != nil {
+		return fmt.Errorf("%s: mcpscope closed the WebSocket with %d (%s)", r.Reason, int(r.Code), closeWords(r.Code))
+	}
 	var ce websocket.CloseError
 	if errors.As(err, &ce) {
 		t.reportClose(incoming, ce.Code, ce.Reason)
@@ -143,4 +152,13 @@ func closeError(code websocket.StatusCode, reason string) error {
 		msg += ": " + reason
 	}
 	return errors.New(msg)
+}
+
+// refusal is the frame guard's refusal that err is, or nil.
+func (t *Transport) refusal(err error) *frameRefusal {
+	var r *frameRefusal
+	if !errors.As(err, &r) {
+		return nil
+	}
+	return r
 }

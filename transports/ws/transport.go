@@ -28,16 +28,22 @@ type Transport struct {
 
 	ctx    context.Context // ends with the connection
 	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	// closing ends at Close, so that an upgrade under way is given up.
+	closing  context.Context
+	stopDial context.CancelFunc
+	wg       sync.WaitGroup
 
-	mu      sync.Mutex
-	ws      *websocket.Conn
-	raw     net.Conn // the TCP connection under ws
-	chosen  string   // the subprotocol the server chose
-	keyLog  *os.File
-	deliver func(*proto.Message)
-	tools   toolTable    // ModeTools: the ids of the calls in flight
-	gw      gatewayTable // ModeGateway: the streams of the connection
+	mu     sync.Mutex
+	ws     *websocket.Conn
+	raw    net.Conn // the TCP connection under ws
+	chosen string   // the subprotocol the server chose
+	// answered is the status of the last answer to the upgrade ("" before
+	// one came): a 401 answered, say, while its authorization ran.
+	answered string
+	keyLog   *os.File
+	deliver  func(*proto.Message)
+	tools    toolTable    // ModeTools: the ids of the calls in flight
+	gw       gatewayTable // ModeGateway: the streams of the connection
 	// spares are the buffers of chunks the sink kept nothing of, given
 	// back (ModeGateway with a sink that releases what it does not hold;
 	// nil otherwise).
@@ -58,14 +64,19 @@ func New(cfg Config) (*Transport, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t := &Transport{cfg: cfg, url: u, life: conn.NewLifecycle("WebSocket", "the WebSocket is closed"), ctx: ctx, cancel: cancel}
+	t.closing, t.stopDial = context.WithCancel(context.Background())
 	if cfg.Mode == ModeGateway && capture.ReleasesUnheld(cfg.Sink) {
 		t.spares = newChunkBuffers()
 	}
 	return t, nil
 }
 
-// Start opens the WebSocket (the upgrade within ctx) and starts reading.
+// Start opens the WebSocket (the upgrade within ctx, given up at Close)
+// and starts reading.
 func (t *Transport) Start(ctx context.Context, deliver func(*proto.Message)) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	defer context.AfterFunc(t.closing, func() { cancel(client.ErrClosed) })()
 	return t.life.Start(func() error {
 		c, err := t.dial(ctx)
 		if err != nil {
@@ -137,6 +148,7 @@ const closeWait = time.Second
 // Close ends the connection with a normal closure (1000), waiting at most
 // closeWait for the server's close frame, and waits for the reader.
 func (t *Transport) Close() error {
+	t.stopDial() // an upgrade under way holds the lifecycle until it ends
 	started := t.life.Close()
 	t.mu.Lock()
 	c := t.ws
@@ -169,10 +181,16 @@ func (t *Transport) closeConn(c *websocket.Conn) {
 		return
 	}
 	t.reportClose(outgoing, websocket.StatusNormalClosure, "mcpscope is done")
+	t.closeWith(c, websocket.StatusNormalClosure, "mcpscope is done")
+}
+
+// closeWith sends a close frame of code and reason and waits for the
+// handshake within closeWait; past it the connection is dropped.
+func (t *Transport) closeWith(c *websocket.Conn, code websocket.StatusCode, reason string) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = c.Close(websocket.StatusNormalClosure, "mcpscope is done")
+		_ = c.Close(code, reason)
 	}()
 	select {
 	case <-done:
