@@ -3,6 +3,7 @@ package client
 import (
 	"errors"
 	"fmt"
+	"net/http"
 
 	"github.com/mcpscope/mcpscope/proto"
 )
@@ -149,4 +150,11 @@ func GoneError(closing bool, why error, fallback string) error {
 		why = errors.New(fallback)
 	}
 	return &ConnectionError{Err: why}
+}
+
+// unauthorized reports whether err says the server refused the request
+// for want of authorization (HTTP 401 or 403), or authorizing failed.
+func unauthorized(err error) bool {
+	var xe *ExchangeError
+	return errors.As(err, &xe) && (xe.Status == http.StatusUnauthorized || xe.Status == http.StatusForbidden)
 }

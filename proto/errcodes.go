@@ -28,6 +28,11 @@ const (
 	CodeInternalError  = -32603
 )
 
+// CodeUnsupportedVersion is MCP's (2026-07-28) answer to a request naming
+// a protocol version the server does not speak; its data is an
+// UnsupportedVersionData.
+const CodeUnsupportedVersion = -32022
+
 // Codes of MCP-Flow (seed 000 §4.2).
 const (
 	CodeFlowStreamLimitExceeded    = -32000
@@ -77,12 +82,12 @@ var standardNames = map[int]string{
 // of its spec.
 var dialectNames = map[Dialect]map[int]string{
 	DialectMCP: {
-		-1:     "User rejected sampling request",
-		-32002: "Resource not found",
-		-32020: "Header mismatch",
-		-32021: "Missing required client capability",
-		-32022: "Unsupported protocol version",
-		-32042: "URL elicitation required",
+		-1:                     "User rejected sampling request",
+		-32002:                 "Resource not found",
+		-32020:                 "Header mismatch",
+		-32021:                 "Missing required client capability",
+		CodeUnsupportedVersion: "Unsupported protocol version",
+		-32042:                 "URL elicitation required",
 	},
 	DialectMCPFlow: {
 		CodeFlowStreamLimitExceeded:    "Stream Limit Exceeded",
