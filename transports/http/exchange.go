@@ -200,7 +200,7 @@ func (ex *exchange) roundTrip(req *http.Request, body *sentBody, failed chan<- e
 		close(ex.responded)
 	}
 	if err != nil {
-		status := redirectStatus(err)
+		status := failureStatus(err)
 		err = ex.t.wordFailure(req, err)
 		select {
 		case <-body.sent:
