@@ -93,8 +93,9 @@ func runFailure(ctx context.Context, err error) error {
 	}
 	var usage *UsageError
 	if !errors.As(err, &usage) && ExitCode(err) == ExitUsage {
-		// Past the command line, an untyped failure is the connection's.
-		return withExit(ExitConnection, err)
+		// Past the command line, an untyped failure is the connection's,
+		// or a timeout's when a time limit ended it.
+		return connectionFailed(err)
 	}
 	return err
 }
@@ -110,7 +111,7 @@ func connectFailure(t Target, err error, unanswered bool) error {
 		if unanswered {
 			cause = stdio.BeforeInitialize(cause)
 		}
-		return withExit(ExitConnection, fmt.Errorf("could not connect to %s: %w", t, cause))
+		return connectionFailed(fmt.Errorf("could not connect to %s: %w", t, cause))
 	}
 	return fmt.Errorf("could not connect to %s: %w", t, err)
 }

@@ -75,6 +75,12 @@ func (e *ConnectionError) Unwrap() error { return e.Err }
 type ExchangeError struct {
 	Status int   // the HTTP status, when there was one
 	Err    error // what went wrong
+	// Instead holds the ids of the answers the exchange carried in place
+	// of the request's own (an HTTP body or answer stream whose response
+	// names another id; a null id for none). When one of them answers no
+	// request the session sent, the server answered with a wrong id: the
+	// engine fails the request as a protocol violation.
+	Instead []proto.ID
 }
 
 func (e *ExchangeError) Error() string { return e.Err.Error() }
