@@ -100,7 +100,9 @@ func (s harnessScenario) String() string { return s.name + "@" + s.era }
 // back-compatibility ones).
 func harnessScenarios(t *testing.T, harness []string) []harnessScenario {
 	t.Helper()
-	out, err := exec.Command(harness[0], append(slices.Clone(harness[1:]), "list", "--client")...).Output()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // hang guard only
+	defer cancel()
+	out, err := exec.CommandContext(ctx, harness[0], append(slices.Clone(harness[1:]), "list", "--client")...).Output()
 	if err != nil {
 		t.Fatalf("conformance list --client: %v", err)
 	}
