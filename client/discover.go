@@ -35,13 +35,14 @@ type probeOutcome struct {
 // after the fallback to initialize). A -32022 (unsupported version)
 // answer is followed: when it lists 2026-07-28 the probe goes again, once;
 // when it lists only initialize-era versions, the newest mcpscope speaks
-// is the one the fallback offers. An authorization failure ends the
-// handshake as it is: initialize would fail the same way and hide it.
+// is the one the fallback offers. An authorization failure, and any other
+// refusal of the 2026-07-28 revision (modernRefusal), ends the handshake as
+// it is: initialize would fail or go on in the wrong era and hide it.
 // When forced, anything but a modern answer is an error.
 func (s *Session) discover(ctx context.Context, forced bool) (probeOutcome, error) {
 	for retried := false; ; retried = true {
 		out, err := s.probe(ctx, forced)
-		if err == nil || fatal(ctx, err) || unauthorized(err) {
+		if err == nil || fatal(ctx, err) || unauthorized(err) || modernRefusal(err) {
 			return out, err
 		}
 		supported, ok := unsupportedVersion(err)
@@ -100,6 +101,15 @@ func (s *Session) probe(ctx context.Context, forced bool) (probeOutcome, error) 
 		return probeOutcome{}, s.refuse(fmt.Sprintf("the server/discover answer does not list %s as supported", proto.Modern))
 	}
 	return probeOutcome{}, nil
+}
+
+// modernRefusal reports whether err is a 2026-07-28 server refusing the
+// probe for a reason of that revision (a header that disagrees with the
+// body, a client capability it requires): the server speaks 2026-07-28,
+// so falling back to initialize would hide why it refused.
+func modernRefusal(err error) bool {
+	var re *RPCError
+	return errors.As(err, &re) && (re.Err.Code == proto.CodeHeaderMismatch || re.Err.Code == proto.CodeMissingClientCapability)
 }
 
 // unsupportedVersion returns the versions a -32022 (unsupported protocol

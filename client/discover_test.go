@@ -108,6 +108,23 @@ func TestDiscoverUnsupportedVersionRefusals(t *testing.T) {
 	}
 }
 
+// TestDiscoverModernRefusalIsTheError: a -32020 or -32021 answer to the
+// probe comes from a 2026-07-28 server; it is the handshake's error, not
+// a reason to fall back to initialize.
+func TestDiscoverModernRefusalIsTheError(t *testing.T) {
+	for _, code := range []int{proto.CodeHeaderMismatch, proto.CodeMissingClientCapability} {
+		ft := newFake(t, discoverScript(func(srv *fakeServer, id proto.ID) { srv.fail(id, code, "refused") }))
+		err := New(ft, Options{}).Connect(testCtx(t))
+		var re *RPCError
+		if !errors.As(err, &re) || re.Err.Code != code {
+			t.Fatalf("Connect: %v, want the probe's %d", err, code)
+		}
+		if got := strings.Join(methods(ft.srv.sentMessages()), " "); got != "server/discover" {
+			t.Fatalf("sent %q after %d, want only the probe", got, code)
+		}
+	}
+}
+
 // TestDiscoverUnauthorizedIsTheError: a probe refused for want of
 // authorization ends the handshake with that refusal; the fallback
 // initialize would only fail the same way and hide it.

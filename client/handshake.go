@@ -12,8 +12,9 @@ import (
 
 // Connect starts the transport and negotiates the era and version: with
 // Options.ProtocolVersion empty it probes server/discover and falls back to
-// initialize on any error or unrecognised answer but a recognised modern
-// one (a -32022 naming the versions to use, an authorization failure). The transport lives until
+// initialize on any error or unrecognised answer, but not on a recognised
+// 2026-07-28 one (-32022 naming the versions to use, -32020, -32021) nor
+// on an authorization failure (see discover). The transport lives until
 // Close; ctx bounds the handshake (and is passed to Transport.Start).
 func (s *Session) Connect(ctx context.Context) error {
 	s.mu.Lock()

@@ -28,10 +28,18 @@ const (
 	CodeInternalError  = -32603
 )
 
-// CodeUnsupportedVersion is MCP's (2026-07-28) answer to a request naming
-// a protocol version the server does not speak; its data is an
-// UnsupportedVersionData.
-const CodeUnsupportedVersion = -32022
+// Codes of MCP's 2026-07-28 revision.
+const (
+	// CodeHeaderMismatch: an HTTP header (MCP-Protocol-Version, Mcp-Method,
+	// Mcp-Name) disagrees with the body.
+	CodeHeaderMismatch = -32020
+	// CodeMissingClientCapability: the request needs a client capability
+	// the client did not declare.
+	CodeMissingClientCapability = -32021
+	// CodeUnsupportedVersion: the request names a protocol version the
+	// server does not speak; its data is an UnsupportedVersionData.
+	CodeUnsupportedVersion = -32022
+)
 
 // Codes of MCP-Flow (seed 000 §4.2).
 const (
