@@ -118,10 +118,11 @@ func wrongIDServer(t *testing.T, sse bool) string {
 	return srv.URL + "/mcp"
 }
 
-// TestExitCodesOfTheBinary runs the mcpscope command against servers that
-// let a time limit run out at each stage of connecting, on each
-// transport, and against one that answers with an id nobody sent: every
-// timeout exits 4, the wrong id 5, each with its reason on stderr.
+// TestExitCodesOfTheBinary runs the mcpscope command (and its doctor)
+// against servers that let a time limit run out at each stage of
+// connecting, on each transport, and against one that answers with an id
+// nobody sent: every timeout exits 4, the wrong id 5, each with its
+// reason on stderr.
 func TestExitCodesOfTheBinary(t *testing.T) {
 	bin := builtBinary(t)
 	cases := []struct {
@@ -145,6 +146,12 @@ func TestExitCodesOfTheBinary(t *testing.T) {
 		{"wt: QUIC handshake unanswered", func(t *testing.T) []string {
 			return []string{"tools", "--timeout", "1s", "--insecure", "wt://" + silentUDP(t) + "/mcp"}
 		}, ExitTimeout, "no answer over QUIC"},
+		{"doctor: TLS handshake unanswered", func(t *testing.T) []string {
+			return []string{"doctor", "--timeout", "1s", "--insecure", "wss://" + silentTCP(t) + "/mcp"}
+		}, ExitTimeout, "tls failed"},
+		{"doctor: QUIC handshake unanswered", func(t *testing.T) []string {
+			return []string{"doctor", "--timeout", "1s", "--insecure", "wt://" + silentUDP(t) + "/mcp"}
+		}, ExitTimeout, "quic failed"},
 		{"http: JSON answer with an id nobody sent", func(t *testing.T) []string {
 			return []string{"tools", "--timeout", "10s", wrongIDServer(t, false)}
 		}, ExitProtocol, "protocol violation: tools/list (id 3) was answered with id 999, which mcpscope never sent"},
