@@ -66,7 +66,6 @@ func ExitCode(err error) int {
 		ue   *UsageError
 		rpc  *client.RPCError
 		tmo  *client.TimeoutError
-		stmo *client.StartTimeoutError
 		prot *client.ProtocolError
 		conn *client.ConnectionError
 		xchg *client.ExchangeError
@@ -81,12 +80,40 @@ func ExitCode(err error) int {
 		return ExitUsage
 	case errors.As(err, &rpc):
 		return ExitRPCError
-	case errors.As(err, &tmo), errors.As(err, &stmo), errors.Is(err, context.DeadlineExceeded):
+	case errors.As(err, &tmo):
 		return ExitTimeout
 	case errors.As(err, &prot), errors.As(err, &tool):
 		return ExitProtocol
+	case timedOut(err):
+		return ExitTimeout
 	case errors.As(err, &conn), errors.As(err, &xchg), errors.Is(err, client.ErrClosed):
 		return ExitConnection
 	}
 	return ExitUsage
+}
+
+// timedOut reports whether err is a time limit running out: the run's
+// deadline (--timeout, --max-time) or one of the network's (a dial, a TLS
+// or QUIC handshake, a WebSocket upgrade), however deep a transport or
+// connection error wraps it. A server that stopped reading what mcpscope
+// sends is a connection failure, though a write deadline found it.
+func timedOut(err error) bool {
+	if errors.Is(err, client.ErrStoppedReading) {
+		return false
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.As(err, new(*client.StartTimeoutError)) {
+		return true
+	}
+	var limit interface{ Timeout() bool }
+	return errors.As(err, &limit) && limit.Timeout()
+}
+
+// connectionFailed gives err, the failure of a connection or of what was
+// sent on it, its exit code: a timeout's when a time limit ran out (see
+// timedOut), the connection's otherwise.
+func connectionFailed(err error) error {
+	if timedOut(err) {
+		return withExit(ExitTimeout, err)
+	}
+	return withExit(ExitConnection, err)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"os"
 	"testing"
 
 	"github.com/mcpscope/mcpscope/client"
@@ -30,6 +32,12 @@ func TestExitCode(t *testing.T) {
 		{"deadline", fmt.Errorf("x: %w", context.DeadlineExceeded), ExitTimeout},
 		{"protocol", &client.ProtocolError{Msg: "bad version"}, ExitProtocol},
 		{"explicit", withExit(ExitConnection, errors.New("transport wt is not available yet")), ExitConnection},
+		{"network timeout under a connection error", &client.ConnectionError{Err: fmt.Errorf("dial: %w", os.ErrDeadlineExceeded)}, ExitTimeout},
+		{"network timeout in an exchange", &client.ExchangeError{Err: &net.DNSError{Err: "i/o timeout", IsTimeout: true}}, ExitTimeout},
+		{"connection failed on a timeout", connectionFailed(fmt.Errorf("upgrade: %w", context.DeadlineExceeded)), ExitTimeout},
+		{"connection failed", connectionFailed(errors.New("refused")), ExitConnection},
+		{"server stopped reading", &client.ConnectionError{Err: errors.Join(context.DeadlineExceeded, client.ErrStoppedReading)}, ExitConnection},
+		{"wrong id in place of the answer", &client.ProtocolError{Msg: "x", Err: &client.ExchangeError{Err: errors.New("no answer")}}, ExitProtocol},
 	}
 	for _, c := range cases {
 		if got := ExitCode(c.err); got != c.want {

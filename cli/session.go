@@ -95,8 +95,9 @@ func runFailure(ctx context.Context, err error) error {
 	}
 	var usage *UsageError
 	if !errors.As(err, &usage) && ExitCode(err) == ExitUsage {
-		// Past the command line, an untyped failure is the connection's.
-		return withExit(ExitConnection, err)
+		// Past the command line, an untyped failure is the connection's,
+		// or a timeout's when a time limit ended it.
+		return connectionFailed(err)
 	}
 	return err
 }
@@ -113,20 +114,11 @@ func connectFailure(t Target, err error, unanswered bool) error {
 		if unanswered {
 			cause = stdio.BeforeInitialize(cause)
 		}
-		return withExit(startExit(cause), fmt.Errorf("could not connect to %s: %w", t, cause))
+		return connectionFailed(fmt.Errorf("could not connect to %s: %w", t, cause))
 	}
 	return fmt.Errorf("could not connect to %s: %w", t, err)
 }
 
-// startExit is the exit code of a transport that did not come up because
-// of err: a timeout when it did not within the limits, else a connection
-// failure.
-func startExit(err error) int {
-	if errors.As(err, new(*client.StartTimeoutError)) {
-		return ExitTimeout
-	}
-	return ExitConnection
-}
 
 // controlUnit names a control frame of the target's transport for warnings.
 func controlUnit(t Target) string {

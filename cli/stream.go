@@ -137,7 +137,7 @@ func runGateway(ctx context.Context, f *runFlags, sf *streamFlags, method string
 	err = tr.Start(startCtx, func(*proto.Message) {})
 	cancel()
 	if err != nil {
-		return nil, nil, withExit(startExit(err), fmt.Errorf("could not connect to %s: %w", target, err))
+		return nil, nil, connectionFailed(fmt.Errorf("could not connect to %s: %w", target, err))
 	}
 	defer tr.Close()
 	end, err := run.run(ctx, tr, meta)

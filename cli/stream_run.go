@@ -71,7 +71,7 @@ func (g *gatewayRun) run(ctx context.Context, tr *ws.Transport, meta *proto.Stre
 		return nil, err
 	}
 	if err := tr.SendStream(ctx, &proto.StreamMessage{Type: proto.StreamStart, ID: g.id, Meta: meta}); err != nil {
-		return nil, withExit(ExitConnection, err)
+		return nil, connectionFailed(err)
 	}
 	uploaded := make(chan error, 1)
 	go func() { uploaded <- g.upload(ctx, tr, up) }()
@@ -111,7 +111,7 @@ func (g *gatewayRun) run(ctx context.Context, tr *ws.Transport, meta *proto.Stre
 			if err == nil {
 				err = errors.New("the gateway closed the connection before the stream ended")
 			}
-			return nil, withExit(ExitConnection, err)
+			return nil, connectionFailed(err)
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
@@ -230,7 +230,7 @@ func (g *gatewayRun) upload(ctx context.Context, tr *ws.Transport, up io.ReadClo
 				return usagef("--text: input line %d is not a JSON value: %s", g.line, termtext.LineMax(string(payload), 80))
 			}
 			if err := send(payload); err != nil {
-				return withExit(ExitConnection, err)
+				return connectionFailed(err)
 			}
 			chunks++
 			total += int64(len(payload))
@@ -242,7 +242,7 @@ func (g *gatewayRun) upload(ctx context.Context, tr *ws.Transport, up io.ReadClo
 	}
 	summary, _ := json.Marshal(map[string]int64{"totalChunks": chunks, "totalBytes": total})
 	if err := tr.SendStream(ctx, &proto.StreamMessage{Type: proto.StreamDone, ID: g.id, Summary: summary}); err != nil {
-		return withExit(ExitConnection, err)
+		return connectionFailed(err)
 	}
 	return nil
 }

@@ -123,10 +123,13 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, onConnect []ui.Reque
 	case err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, tea.ErrInterrupted):
 		return fmt.Errorf("the TUI stopped: %w", err)
 	case closeErr != nil:
-		return withExit(ExitConnection, fmt.Errorf("closing the session: %w", closeErr))
+		return connectionFailed(fmt.Errorf("closing the session: %w", closeErr))
 	}
 	// Quitting does not make a connection that failed a success.
-	return withExit(ExitConnection, model.ConnectError())
+	if err := model.ConnectError(); err != nil {
+		return connectionFailed(err)
+	}
+	return nil
 }
 
 // programOptions run a TUI on the command's input and output, within ctx;

@@ -43,5 +43,5 @@ func (r *run) awaitStreams(ctx context.Context, method string, id proto.ID, star
 		return withExit(ExitTimeout, fmt.Errorf("%s (id %s) timed out after its max time of %s, whatever the streams brought: %s",
 			method, id, r.flags.maxTime, wait.Awaited()))
 	}
-	return withExit(ExitConnection, err)
+	return connectionFailed(err)
 }

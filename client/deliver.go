@@ -77,7 +77,11 @@ func (s *Session) deliverViolation(m *proto.Message) {
 	for _, id := range ids {
 		if w, _ := s.takeAnswered(id); w != nil {
 			s.answered.add(w.key)
-			w.done <- outcome{err: answerViolation(w, m.Violation), notesBefore: before}
+			err := answerViolation(w, m.Violation)
+			if a, ok := s.answeredInstead(m.Violation); ok {
+				err = &ProtocolError{Msg: fmt.Sprintf("%s (id %s) was answered with %s", w.method, w.id, a.what()), Err: m.Violation}
+			}
+			w.done <- outcome{err: err, notesBefore: before}
 		}
 	}
 }

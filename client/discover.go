@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
+	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -19,11 +21,57 @@ type lateProbe struct {
 	timeout *TimeoutError // how long it was waited for
 }
 
-// discover probes the modern era. It reports whether the server answered
-// as a 2026-07-28 server; when not forced and the probe got no answer in
-// time, it returns it still pending (settleProbe settles it after the
-// fallback to initialize). When forced, anything else is an error.
-func (s *Session) discover(ctx context.Context, forced bool) (ok bool, late *lateProbe, err error) {
+// probeOutcome is what the server/discover probe learned.
+type probeOutcome struct {
+	modern bool       // the server answered as a 2026-07-28 server
+	late   *lateProbe // the probe got no answer in time and is still pending
+	// legacy is the initialize-era version to offer in the fallback: the
+	// one a -32022 answer listed, or "" for the newest.
+	legacy string
+}
+
+// discover probes the modern era. When not forced and the probe got no
+// answer in time, it is returned still pending (settleProbe settles it
+// after the fallback to initialize). A -32022 (unsupported version)
+// answer is followed: when it lists 2026-07-28 the probe goes again, once;
+// when it lists only initialize-era versions, the newest mcpscope speaks
+// is the one the fallback offers. An authorization failure, and any other
+// refusal of the 2026-07-28 revision (modernRefusal), ends the handshake as
+// it is: initialize would fail or go on in the wrong era and hide it.
+// When forced, anything but a modern answer is an error.
+func (s *Session) discover(ctx context.Context, forced bool) (probeOutcome, error) {
+	for retried := false; ; retried = true {
+		out, err := s.probe(ctx, forced)
+		if err == nil || fatal(ctx, err) || unauthorized(err) || modernRefusal(err) {
+			return out, err
+		}
+		supported, ok := unsupportedVersion(err)
+		if !ok {
+			if forced {
+				return out, s.refuse(fmt.Sprintf("server/discover failed, so the server does not speak %s: %v", proto.Modern, err))
+			}
+			return out, nil
+		}
+		v := newestKnown(supported)
+		switch {
+		case v == "":
+			return out, s.refuse(fmt.Sprintf("server/discover was refused with -32022: the server supports %s, none of which mcpscope speaks",
+				termtext.LineMax(strings.Join(supported, ", "), 200)))
+		case proto.IsModernVersion(v) && retried:
+			return out, s.refuse(fmt.Sprintf("server/discover was refused twice with -32022, though the server lists %s as supported", v))
+		case proto.IsModernVersion(v):
+			continue
+		case forced:
+			return out, s.refuse(fmt.Sprintf("server/discover was refused with -32022: the server does not speak %s, only %s",
+				proto.Modern, termtext.LineMax(strings.Join(supported, ", "), 200)))
+		}
+		return probeOutcome{legacy: v}, nil
+	}
+}
+
+// probe sends server/discover once. Its error is the request's own: the
+// caller decides whether it is a reason to fall back.
+func (s *Session) probe(ctx context.Context, forced bool) (probeOutcome, error) {
 	caps := s.clientCapabilities(proto.Modern)
 	params := proto.DiscoverParams{Meta: proto.RequestMeta{
 		ProtocolVersion:    proto.Modern,
@@ -40,25 +88,56 @@ func (s *Session) discover(ctx context.Context, forced bool) (ok bool, late *lat
 	}
 	raw, err := s.roundTrip(ctx, proto.MethodDiscover, mustJSON(params), cfg, 1)
 	if err != nil {
-		if fatal(ctx, err) {
-			return false, nil, err
-		}
-		if forced {
-			return false, nil, s.refuse(fmt.Sprintf("server/discover failed, so the server does not speak %s: %v", proto.Modern, err))
-		}
 		var te *TimeoutError
-		if errors.As(err, &te) && cfg.lingering != nil {
-			return false, &lateProbe{w: cfg.lingering, caps: caps, timeout: te}, nil
+		if !forced && errors.As(err, &te) && cfg.lingering != nil {
+			return probeOutcome{late: &lateProbe{w: cfg.lingering, caps: caps, timeout: te}}, nil
 		}
-		return false, nil, nil
+		return probeOutcome{}, err
 	}
 	if s.adoptDiscover(raw, caps) {
-		return true, nil, nil
+		return probeOutcome{modern: true}, nil
 	}
 	if forced {
-		return false, nil, s.refuse(fmt.Sprintf("the server/discover answer does not list %s as supported", proto.Modern))
+		return probeOutcome{}, s.refuse(fmt.Sprintf("the server/discover answer does not list %s as supported", proto.Modern))
 	}
-	return false, nil, nil
+	return probeOutcome{}, nil
+}
+
+// modernRefusal reports whether err is a 2026-07-28 server refusing the
+// probe for a reason of that revision (a header that disagrees with the
+// body, a client capability it requires): the server speaks 2026-07-28,
+// so falling back to initialize would hide why it refused.
+func modernRefusal(err error) bool {
+	var re *RPCError
+	return errors.As(err, &re) && (re.Err.Code == proto.CodeHeaderMismatch || re.Err.Code == proto.CodeMissingClientCapability)
+}
+
+// unsupportedVersion returns the versions a -32022 (unsupported protocol
+// version) answer lists as supported, and whether err is such an answer.
+func unsupportedVersion(err error) ([]string, bool) {
+	var re *RPCError
+	if !errors.As(err, &re) || re.Err.Code != proto.CodeUnsupportedVersion {
+		return nil, false
+	}
+	var data proto.UnsupportedVersionData
+	if json.Unmarshal(re.Err.Data, &data) != nil || len(data.Supported) == 0 {
+		return nil, false
+	}
+	return data.Supported, true
+}
+
+// newestKnown returns the newest version of list that mcpscope speaks,
+// 2026-07-28 first, or "".
+func newestKnown(list []string) string {
+	known := append([]string{proto.Modern}, proto.LegacyVersions...)
+	for _, v := range known {
+		for _, l := range list {
+			if l == v {
+				return v
+			}
+		}
+	}
+	return ""
 }
 
 // adoptDiscover takes a server/discover result: when it lists 2026-07-28,
@@ -83,11 +162,13 @@ func (s *Session) adoptDiscover(raw json.RawMessage, caps proto.ClientCapabiliti
 // settleProbe ends a late probe once the fallback to initialize is over
 // with initErr: a 2026-07-28 answer that arrived meanwhile wins over a
 // failed initialize (such a server refuses initialize after
-// server/discover); a probe still unanswered is cancelled. When
-// initialize timed out too, the error says how long each waited.
+// server/discover). A probe still unanswered is forgotten, not cancelled:
+// a notifications/cancelled for it would be a message about a request of
+// no session (before one exists, or outside the one initialize began);
+// a late answer to it is ignored like any answer to a request given up
+// on. When initialize timed out too, the error says how long each waited.
 func (s *Session) settleProbe(p *lateProbe, initErr error) error {
 	if s.take(p.w) {
-		_ = s.sendCancelled(p.w.id, "the client fell back to initialize")
 		var te *TimeoutError
 		if errors.As(initErr, &te) {
 			// The server was silent for the probe's wait and then for

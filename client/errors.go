@@ -3,6 +3,7 @@ package client
 import (
 	"errors"
 	"fmt"
+	"net/http"
 
 	"github.com/mcpscope/mcpscope/proto"
 )
@@ -74,6 +75,12 @@ func (e *ConnectionError) Unwrap() error { return e.Err }
 type ExchangeError struct {
 	Status int   // the HTTP status, when there was one
 	Err    error // what went wrong
+	// Instead holds the ids of the answers the exchange carried in place
+	// of the request's own (an HTTP body or answer stream whose response
+	// names another id; a null id for none). When one of them answers no
+	// request the session sent, the server answered with a wrong id: the
+	// engine fails the request as a protocol violation.
+	Instead []proto.ID
 }
 
 func (e *ExchangeError) Error() string { return e.Err.Error() }
@@ -149,4 +156,11 @@ func GoneError(closing bool, why error, fallback string) error {
 		why = errors.New(fallback)
 	}
 	return &ConnectionError{Err: why}
+}
+
+// unauthorized reports whether err says the server refused the request
+// for want of authorization (HTTP 401 or 403), or authorizing failed.
+func unauthorized(err error) bool {
+	var xe *ExchangeError
+	return errors.As(err, &xe) && (xe.Status == http.StatusUnauthorized || xe.Status == http.StatusForbidden)
 }

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,7 +12,9 @@ import (
 
 // Connect starts the transport and negotiates the era and version: with
 // Options.ProtocolVersion empty it probes server/discover and falls back to
-// initialize on any error or unrecognised answer. The transport lives until
+// initialize on any error or unrecognised answer, but not on a recognised
+// 2026-07-28 one (-32022 naming the versions to use, -32020, -32021) nor
+// on an authorization failure (see discover). The transport lives until
 // Close; ctx bounds the handshake (and is passed to Transport.Start).
 func (s *Session) Connect(ctx context.Context) error {
 	s.mu.Lock()
@@ -61,17 +64,18 @@ func (s *Session) handshake(ctx context.Context) error {
 	}
 	switch {
 	case v == "":
-		ok, probe, err := s.discover(ctx, false)
-		if err != nil || ok {
+		probe, err := s.discover(ctx, false)
+		if err != nil || probe.modern {
 			return err
 		}
-		err = s.initialize(ctx, proto.LatestLegacy)
-		if probe != nil {
-			return s.settleProbe(probe, err)
+		offer := cmp.Or(probe.legacy, proto.LatestLegacy)
+		err = s.initialize(ctx, offer)
+		if probe.late != nil {
+			return s.settleProbe(probe.late, err)
 		}
 		return err
 	case proto.IsModernVersion(v):
-		_, _, err := s.discover(ctx, true)
+		_, err := s.discover(ctx, true)
 		return err
 	default:
 		return s.initialize(ctx, v)

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -44,17 +45,54 @@ func (a StrayAnswer) String() string {
 	return what + "; it was ignored"
 }
 
+// what names the answer's id and why it answers nothing, safe to print.
+func (a StrayAnswer) what() string {
+	switch {
+	case a.ID.IsNull():
+		return "id null, which names no request"
+	case a.Duplicate:
+		return fmt.Sprintf("id %s, which was answered already", termtext.Line(a.ID.String()))
+	}
+	return fmt.Sprintf("id %s, which mcpscope never sent", termtext.LineMax(a.ID.String(), shownStrayError))
+}
+
 // strayAnswer reports an answer no request was waiting for, unless it is a
 // late answer to a request given up on.
 func (s *Session) strayAnswer(id proto.ID, rpcErr *proto.Error) {
 	if s.opts.OnStrayAnswer == nil {
 		return
 	}
-	a := StrayAnswer{ID: id, Duplicate: s.answered.has(id.Key()), Err: rpcErr}
-	if n, ok := id.Int(); ok && !a.Duplicate && n >= 1 && n <= s.nextID.Load() {
-		return // sent, not answered recently: given up on
+	if a, ok := s.unasked(id); ok {
+		a.Err = rpcErr
+		s.opts.OnStrayAnswer(a)
 	}
-	s.opts.OnStrayAnswer(a)
+}
+
+// unasked reports whether an answer with id (no request waits for it)
+// answers no request the session sent and gave up on: a second answer,
+// an id never sent, id null.
+func (s *Session) unasked(id proto.ID) (StrayAnswer, bool) {
+	a := StrayAnswer{ID: id, Duplicate: s.answered.has(id.Key())}
+	if n, ok := id.Int(); ok && !a.Duplicate && n >= 1 && n <= s.nextID.Load() {
+		return a, false // sent, not answered recently: given up on
+	}
+	return a, true
+}
+
+// answeredInstead returns the wrong answer a transport's failure names:
+// the request's exchange carried an answer to an id nobody asked for in
+// place of its own (see ExchangeError.Instead).
+func (s *Session) answeredInstead(why error) (StrayAnswer, bool) {
+	var xe *ExchangeError
+	if !errors.As(why, &xe) {
+		return StrayAnswer{}, false
+	}
+	for _, id := range xe.Instead {
+		if a, ok := s.unasked(id); ok {
+			return a, true
+		}
+	}
+	return StrayAnswer{}, false
 }
 
 // answeredMemory is how many answered requests a session remembers.

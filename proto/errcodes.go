@@ -28,6 +28,19 @@ const (
 	CodeInternalError  = -32603
 )
 
+// Codes of MCP's 2026-07-28 revision.
+const (
+	// CodeHeaderMismatch: an HTTP header (MCP-Protocol-Version, Mcp-Method,
+	// Mcp-Name) disagrees with the body.
+	CodeHeaderMismatch = -32020
+	// CodeMissingClientCapability: the request needs a client capability
+	// the client did not declare.
+	CodeMissingClientCapability = -32021
+	// CodeUnsupportedVersion: the request names a protocol version the
+	// server does not speak; its data is an UnsupportedVersionData.
+	CodeUnsupportedVersion = -32022
+)
+
 // Codes of MCP-Flow (seed 000 §4.2).
 const (
 	CodeFlowStreamLimitExceeded    = -32000
@@ -77,12 +90,12 @@ var standardNames = map[int]string{
 // of its spec.
 var dialectNames = map[Dialect]map[int]string{
 	DialectMCP: {
-		-1:     "User rejected sampling request",
-		-32002: "Resource not found",
-		-32020: "Header mismatch",
-		-32021: "Missing required client capability",
-		-32022: "Unsupported protocol version",
-		-32042: "URL elicitation required",
+		-1:                     "User rejected sampling request",
+		-32002:                 "Resource not found",
+		-32020:                 "Header mismatch",
+		-32021:                 "Missing required client capability",
+		CodeUnsupportedVersion: "Unsupported protocol version",
+		-32042:                 "URL elicitation required",
 	},
 	DialectMCPFlow: {
 		CodeFlowStreamLimitExceeded:    "Stream Limit Exceeded",

@@ -96,9 +96,13 @@ func (w *walk) step(name string, fn func(ctx context.Context) (string, error)) b
 	if w.took > 0 {
 		took = w.took
 	}
-	if err != nil && !errors.As(err, new(*Failure)) {
-		switch cause := context.Cause(ctx); cause {
-		case errDeadline, errMaxTime:
+	if cause := context.Cause(ctx); err != nil && (cause == errDeadline || cause == errMaxTime) {
+		// The layer did not answer in time, whatever fn made of it: a
+		// timeout, keeping the fix fn found for its layer.
+		var f *Failure
+		if errors.As(err, &f) {
+			f.Class = Timeout
+		} else {
 			err = &Failure{Class: Timeout, Fix: timeoutFix, Err: timeoutErr(cause, err, w.cfg)}
 		}
 	}

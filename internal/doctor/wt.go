@@ -25,7 +25,7 @@ func (w *walk) quic(addrs []string) {
 			var idle *quic.IdleTimeoutError
 			var hs *quic.HandshakeTimeoutError
 			if errors.As(err, &idle) || errors.As(err, &hs) || errors.Is(err, context.DeadlineExceeded) {
-				return "", fail(Connection, "start the server, or check the host, the port and that UDP is not blocked", "no QUIC answer from %s (UDP): %w", w.hostPort(), err)
+				return "", fail(Timeout, "start the server, or check the host, the port and that UDP is not blocked", "no QUIC answer from %s (UDP): %w", w.hostPort(), err)
 			}
 			return "", fail(Connection, "check that the port serves HTTP/3 over QUIC", "QUIC handshake with %s: %w", w.hostPort(), err)
 		}

@@ -74,3 +74,14 @@ func InspectorCLI(t testing.TB) []string {
 		"the MCP Inspector")
 	return []string{Node(t), js, "--cli"}
 }
+
+// ConformanceHarness returns the argv of the official MCP conformance
+// harness (@modelcontextprotocol/conformance); callers add its command
+// (client, list…) and flags. On Node.js before 22 it runs with the
+// preload that gives it the fs.globSync it imports.
+func ConformanceHarness(t testing.TB) []string {
+	t.Helper()
+	js := need(t, filepath.Join(Dir(), "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js"),
+		"the MCP conformance harness")
+	return []string{Node(t), "--import", filepath.Join(Dir(), "node20-globsync.mjs"), js}
+}

@@ -153,7 +153,12 @@ func (t *Transport) route(ex *exchange, m *proto.Message) {
 		if owner != nil && owner.answers(m) {
 			ex = owner
 			defer owner.forget()
+		} else if ex != nil {
+			ex.carriedInstead(*m.ID)
 		}
+	}
+	if m.IsResponse() && m.ID == nil && ex != nil {
+		ex.carriedInstead(proto.ID{}) // id null answers no request
 	}
 	if ex != nil && ex.answers(m) {
 		if !ex.settle() {

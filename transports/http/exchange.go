@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"sync"
 	"time"
 
@@ -57,6 +58,30 @@ type exchange struct {
 	// elsewhere: the POST was accepted and the answer comes on the legacy
 	// SSE stream; the exchange stays registered until it is answered.
 	elsewhere bool
+	// instead holds the ids of answers the body or stream carried that
+	// settle no exchange (at most maxInstead), for the failure's
+	// client.ExchangeError.Instead.
+	instead []proto.ID
+}
+
+// maxInstead bounds the answers to other ids an exchange remembers.
+const maxInstead = 4
+
+// carriedInstead notes that the exchange's body or stream carried an
+// answer with id that settles no exchange.
+func (ex *exchange) carriedInstead(id proto.ID) {
+	ex.mu.Lock()
+	defer ex.mu.Unlock()
+	if ex.request && len(ex.instead) < maxInstead {
+		ex.instead = append(ex.instead, id)
+	}
+}
+
+// answeredInstead returns the ids carriedInstead noted.
+func (ex *exchange) answeredInstead() []proto.ID {
+	ex.mu.Lock()
+	defer ex.mu.Unlock()
+	return slices.Clone(ex.instead)
 }
 
 // awaitsStream reports whether the request's answer is still awaited on
@@ -200,7 +225,7 @@ func (ex *exchange) roundTrip(req *http.Request, body *sentBody, failed chan<- e
 		close(ex.responded)
 	}
 	if err != nil {
-		status := redirectStatus(err)
+		status := failureStatus(err)
 		err = ex.t.wordFailure(req, err)
 		select {
 		case <-body.sent:
@@ -255,7 +280,7 @@ func (ex *exchange) fail(status int, err error) {
 		return
 	}
 	id := *ex.msg.ID
-	ex.hand(&proto.Message{ID: &id, Violation: &client.ExchangeError{Status: status, Err: err}})
+	ex.hand(&proto.Message{ID: &id, Violation: &client.ExchangeError{Status: status, Err: err, Instead: ex.answeredInstead()}})
 }
 
 // hand gives what settled the request, its answer or its failure, to

@@ -52,7 +52,7 @@ func (t *Transport) newClient(keyLog io.Writer) (*http.Client, error) {
 	if t.cfg.Auth != nil {
 		rt = &oauth.RoundTripper{
 			Base:      tr,
-			Auth:      t.cfg.Auth,
+			Auth:      refusalStatus{t.cfg.Auth},
 			OnRefused: func(req *http.Request, rsp *http.Response) { t.reportResponse(connOf(req), rsp) },
 			OnRetry:   func(req *http.Request) { t.reportRequest(connOf(req), req) },
 		}
@@ -97,14 +97,44 @@ func (e *redirectError) Error() string {
 		e.Method, e.Location, e.Status, e.Method, lost)
 }
 
-// redirectStatus is the 3xx status of the redirect that failed a request
-// with err, or 0.
-func redirectStatus(err error) int {
+// failureStatus is the HTTP status behind err, the error of a request
+// that got no response: the 3xx of a redirect not followed, the 401 or
+// 403 that authorizing could not answer, or 0.
+func failureStatus(err error) int {
 	var re *redirectError
 	if errors.As(err, &re) {
 		return re.Status
 	}
+	var ae *authorizationError
+	if errors.As(err, &ae) {
+		return ae.Status
+	}
 	return 0
+}
+
+// authorizationError is a refusal (401, or 403 asking for more scope)
+// that authorizing could not answer: the engine learns from its status
+// that the request failed for want of authorization.
+type authorizationError struct {
+	Status int   // the refusal's HTTP status
+	Err    error // why authorizing failed
+}
+
+func (e *authorizationError) Error() string { return e.Err.Error() }
+
+// Unwrap returns why authorizing failed.
+func (e *authorizationError) Unwrap() error { return e.Err }
+
+// refusalStatus is the OAuth flow as the transport hands it to
+// oauth.RoundTripper: a refusal it cannot answer keeps its HTTP status.
+type refusalStatus struct{ oauth.Authorizer }
+
+// Challenged answers the refusal rsp with the flow.
+func (a refusalStatus) Challenged(ctx context.Context, req *http.Request, rsp *http.Response) error {
+	if err := a.Authorizer.Challenged(ctx, req, rsp); err != nil {
+		return &authorizationError{Status: rsp.StatusCode, Err: err}
+	}
+	return nil
 }
 
 // checkRedirect captures each redirect, the 3xx that asked for it and
