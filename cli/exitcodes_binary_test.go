@@ -142,7 +142,7 @@ func TestExitCodesOfTheBinary(t *testing.T) {
 		}, ExitTimeout, "the WebSocket upgrade"},
 		{"ws: TLS handshake unanswered", func(t *testing.T) []string {
 			return []string{"tools", "--timeout", "1s", "--insecure", "wss://" + silentTCP(t) + "/mcp"}
-		}, ExitTimeout, "timeout"},
+		}, ExitTimeout, "got no answer within 1s"},
 		{"wt: QUIC handshake unanswered", func(t *testing.T) []string {
 			return []string{"tools", "--timeout", "1s", "--insecure", "wt://" + silentUDP(t) + "/mcp"}
 		}, ExitTimeout, "no answer over QUIC"},

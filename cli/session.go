@@ -119,7 +119,6 @@ func connectFailure(t Target, err error, unanswered bool) error {
 	return fmt.Errorf("could not connect to %s: %w", t, err)
 }
 
-
 // controlUnit names a control frame of the target's transport for warnings.
 func controlUnit(t Target) string {
 	if t.Transport == "stdio" {

@@ -13,6 +13,7 @@ import (
 	wt "github.com/quic-go/webtransport-go"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/tlsconf"
 	"github.com/mcpscope/mcpscope/proto"
 )
@@ -62,7 +63,7 @@ func (t *Transport) dial(ctx context.Context) (*wt.Session, error) {
 		t.report(capture.In, httpFrame(responseText(rsp.Status, t.headerLines(rsp.Header))))
 	}
 	if err != nil {
-		return nil, t.dialFailure(err, rsp)
+		return nil, t.dialFailure(ctx, err, rsp)
 	}
 	return sess, nil
 }
@@ -80,8 +81,9 @@ func (t *Transport) requestHeader() http.Header {
 }
 
 // dialFailure says in one sentence why the session could not be opened.
-// The caller names the URL.
-func (t *Transport) dialFailure(err error, rsp *http.Response) error {
+// The caller names the URL. A start limit that ended ctx (see
+// client.StartLimit) is named as the wait it cut short.
+func (t *Transport) dialFailure(ctx context.Context, err error, rsp *http.Response) error {
 	if cert := tlsFailure(err); cert != nil {
 		return cert
 	}
@@ -90,6 +92,9 @@ func (t *Transport) dialFailure(err error, rsp *http.Response) error {
 	}
 	var idle *quic.IdleTimeoutError
 	var hs *quic.HandshakeTimeoutError
+	if limit := client.StartLimit(ctx); limit != nil {
+		return fmt.Errorf("no answer over QUIC (UDP) from %s %w; is an MCP-Flow server listening there?", t.url.Host, limit)
+	}
 	if errors.As(err, &idle) || errors.As(err, &hs) {
 		return fmt.Errorf("no answer over QUIC (UDP) from %s; is an MCP-Flow server listening there? (%w)", t.url.Host, err)
 	}
