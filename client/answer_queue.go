@@ -22,8 +22,9 @@ const (
 // StoppedReadingError says the answers queued for the server could not go
 // out: they passed the queue's bound, or the one being sent was not taken
 // within the request timeout. The connection is failed with it (wrapped in
-// a *ConnectionError). It wraps ErrStoppedReading and, when a send gave
-// up, the send's error.
+// a *ConnectionError). It wraps ErrStoppedReading only: the send's error
+// is named in the text, but the connection failed, so no context deadline
+// makes it read as one request timing out.
 type StoppedReadingError struct {
 	Queued   int           // answers queued for the server, the one being sent included
 	Bytes    int           // their encoded size
@@ -44,13 +45,8 @@ func (e *StoppedReadingError) Error() string {
 	return msg + fmt.Sprintf(", not taken within %s (%v)", e.Timeout, e.Err)
 }
 
-// Unwrap returns ErrStoppedReading and the send's error, if any.
-func (e *StoppedReadingError) Unwrap() []error {
-	if e.Err == nil {
-		return []error{ErrStoppedReading}
-	}
-	return []error{ErrStoppedReading, e.Err}
-}
+// Unwrap returns ErrStoppedReading.
+func (e *StoppedReadingError) Unwrap() error { return ErrStoppedReading }
 
 // answerNow queues an answer decided on the spot: it goes out in order
 // from one goroutine, with no handler goroutine of its own. It never
