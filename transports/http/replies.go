@@ -84,7 +84,8 @@ func (t *Transport) postFailed(ex *exchange, err error) {
 }
 
 // warnHiddenPosts says, once, how many failed POSTs were not warned
-// about, and how many answers the server never got.
+// about. How many answers the server never got, UnsentAnswers tells the
+// caller, which decides how to end.
 func (t *Transport) warnHiddenPosts() {
 	p := &t.posts
 	p.mu.Lock()
@@ -93,8 +94,5 @@ func (t *Transport) warnHiddenPosts() {
 	p.mu.Unlock()
 	if hidden > 0 {
 		t.warnf("%d more failed POSTs of notifications and answers were not shown", hidden)
-	}
-	if n := p.unsent.Load(); n > 0 {
-		t.warnf("%d answers to the server's requests could not be sent; the server never got them", n)
 	}
 }
