@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -20,10 +19,7 @@ import (
 // the reader goes on to the message.
 func TestPingWhileWritesAreStuckDoesNotBlockTheReader(t *testing.T) {
 	const asks = 200
-	roots := make([]proto.Root, 64)
-	for i := range roots {
-		roots[i] = proto.Root{URI: fmt.Sprintf("file:///%04d/%s", i, strings.Repeat("r", 1000))}
-	}
+	roots := bigRoots()
 	p := startPeer(t, []string{"mcp"}, func(ctx context.Context, c *websocket.Conn) {
 		_, data, err := c.Read(ctx)
 		if err != nil {
