@@ -158,18 +158,26 @@ func (q *answerQueue) drain() {
 			continue
 		}
 		q.mu.Lock()
-		if q.ended {
-			q.draining = false
-			q.mu.Unlock()
-			return
-		}
-		ended := q.endLocked(&item, err)
 		q.draining = false
 		q.mu.Unlock()
-		if stoppedReading(err) {
-			q.stuck(ended)
-		}
+		q.fail(&item, err)
 		return
+	}
+}
+
+// fail ends the queue after the send of failed gave up with err: when
+// the server did not take it in time, the connection fails naming failed
+// and everything queued; when the connection is gone already, quietly.
+func (q *answerQueue) fail(failed *queuedAnswer, err error) {
+	q.mu.Lock()
+	if q.ended {
+		q.mu.Unlock()
+		return
+	}
+	ended := q.endLocked(failed, err)
+	q.mu.Unlock()
+	if stoppedReading(err) {
+		q.stuck(ended)
 	}
 }
 

@@ -88,3 +88,22 @@ func TestPingFloodToADeafServerFailsTheConnection(t *testing.T) {
 		t.Fatalf("error %q", err)
 	}
 }
+
+// An answer from a handler (roots/list) that the server does not take
+// within the timeout fails the connection as well: nothing sent after it
+// could reach the server.
+func TestHandlerAnswerToADeafServerFailsTheConnection(t *testing.T) {
+	s, f := connect(t, func(srv *fakeServer) {
+		if !srv.handshake(false, proto.LatestLegacy) {
+			return
+		}
+		srv.stopReading()
+		srv.request(proto.IntID(7), proto.MethodRootsList, nil)
+	}, Options{Timeout: 300 * time.Millisecond, Roots: []proto.Root{{URI: "file:///a"}}})
+	waitClosed(t, f.Done(), "the connection closing")
+	_, err := s.Call(testCtx(t), "tools/list", nil)
+	var sr *StoppedReadingError
+	if !errors.As(err, &sr) || sr.Queued != 1 || sr.Err == nil {
+		t.Fatalf("a call after the answer got stuck: %v, want the connection failed with 1 answer left", err)
+	}
+}
