@@ -2,13 +2,11 @@ package mcphttp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -53,7 +51,7 @@ func (t *Transport) takeReplySlot(ctx context.Context, m *proto.Message) error {
 		return t.life.Gone()
 	case <-ctx.Done():
 		return fmt.Errorf("sending %s: the server has not answered the POSTs of %d earlier answers: %w",
-			m.Describe(), MaxReplyPosts, errors.Join(context.Cause(ctx), client.ErrStoppedReading))
+			m.Describe(), MaxReplyPosts, context.Cause(ctx))
 	}
 }
 

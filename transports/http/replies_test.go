@@ -64,7 +64,7 @@ func TestHeldReplyPostsAreBounded(t *testing.T) {
 	if !errors.As(err, &sr) || sr.Queued < pings-MaxReplyPosts-1 {
 		t.Fatalf("a call after the flood: %v, want the connection failed with the answers left queued", err)
 	}
-	if want := "the server has not answered the POSTs of 16 earlier answers"; !strings.Contains(err.Error(), want) {
+	if want := "the server has not answered the POSTs of 16 earlier answers: context deadline exceeded)"; !strings.Contains(err.Error(), want) {
 		t.Fatalf("error %q does not say %q", err, want)
 	}
 }
