@@ -44,3 +44,19 @@ func refusedWarning(n uint64) string {
 	return fmt.Sprintf("warning: the server sent more requests than mcpscope answers at once (%d); "+
 		"%d were refused with a busy error (%d)", client.MaxServerRequests, n, client.CodeClientBusy)
 }
+
+// unsentAnswers closes the session, which makes the transport's count of
+// the answers the server never got final, and fails a run that otherwise
+// succeeded when there were any: the transport could not carry them, so
+// the run ends as a transport failure (exit 3), never 0.
+func (r *run) unsentAnswers(err error) error {
+	_ = r.session.Close()
+	u, ok := r.transport.(interface{ UnsentAnswers() uint64 })
+	if err != nil || !ok {
+		return err
+	}
+	if n := u.UnsentAnswers(); n > 0 {
+		return withExit(ExitConnection, fmt.Errorf("%d answers to the server's requests could not be sent; the server never got them", n))
+	}
+	return nil
+}

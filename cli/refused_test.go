@@ -7,7 +7,6 @@ import (
 	"os"
 	"regexp"
 	"strconv"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -15,34 +14,42 @@ import (
 )
 
 // requestFloodMode makes the test binary a hostile stdio server (see
-// TestMain): asked tools/call, it floods the client with requests while
-// not reading its answers, then reads and counts them, and answers the
-// call with the counts.
-const requestFloodMode = "request-flood"
+// TestMain): asked tools/call, it writes a flood of requests without
+// reading a byte, then reads and counts the answers, and answers the call
+// with the counts. In requestFloodDeafMode it never reads again after the
+// flood, and keeps the call alive with progress instead.
+const (
+	requestFloodMode     = "request-flood"
+	requestFloodDeafMode = "request-flood-deaf"
+)
 
 // Size of the request flood: requestFloodRoots roots/list requests (more
 // than the answers a pipe holds plus the 256 the client answers at once),
 // then requestFloodPings pings.
 const (
 	requestFloodRoots = 5_000
-	requestFloodPings = 200_000
+	requestFloodPings = 20_000
 	requestFloodCount = requestFloodRoots + requestFloodPings
-	// requestFloodStall is how long the flood's writes must make no
-	// progress before the server starts reading the answers.
-	requestFloodStall = 300 * time.Millisecond
-	// requestFloodWait bounds the server's wait for the answers.
+	// requestFloodWait bounds the server's wait for the answers, and the
+	// deaf server's progress.
 	requestFloodWait = 90 * time.Second
+	// requestFloodProgress is the pace of the deaf server's progress.
+	requestFloodProgress = 200 * time.Millisecond
 )
 
-func init() { stubTakeovers[requestFloodMode] = requestFlood }
+func init() {
+	stubTakeovers[requestFloodMode] = func() int { return requestFlood(false) }
+	stubTakeovers[requestFloodDeafMode] = func() int { return requestFlood(true) }
+}
 
 // floodCounts are the answers the flooding server got.
 type floodCounts struct {
 	Pings, Roots, Busy, Duplicates, Other, Answered int
 }
 
-// requestFlood plays the flooding server.
-func requestFlood() int {
+// requestFlood plays the flooding server; a deaf one never reads the
+// answers.
+func requestFlood(deaf bool) int {
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 1<<20)
 	say := func(s string) { _, _ = os.Stdout.WriteString(s + "\n") }
@@ -58,6 +65,10 @@ func requestFlood() int {
 		case "initialize":
 			say(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"flood","version":"1"}}}`)
 		case "tools/call":
+			if deaf {
+				floodDeaf(m.ID)
+				return 0
+			}
 			c := floodAndCount(in)
 			text, _ := json.Marshal(fmt.Sprintf("answered %d pings=%d roots=%d busy=%d duplicates=%d other=%d",
 				c.Answered, c.Pings, c.Roots, c.Busy, c.Duplicates, c.Other))
@@ -69,28 +80,34 @@ func requestFlood() int {
 	return 0
 }
 
-// floodAndCount writes the flood without reading until the writes stall
-// (the client pushes back), then counts the answers by id.
-func floodAndCount(in *bufio.Scanner) floodCounts {
-	var written atomic.Int64
-	go func() {
-		for i := 1; i <= requestFloodCount; i++ {
-			method := "ping"
-			if i <= requestFloodRoots {
-				method = "roots/list"
-			}
-			_, _ = os.Stdout.WriteString(`{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"` + method + `"}` + "\n")
-			written.Add(1)
+// writeFlood writes the whole flood of requests, reading nothing.
+func writeFlood() {
+	for i := 1; i <= requestFloodCount; i++ {
+		method := "ping"
+		if i <= requestFloodRoots {
+			method = "roots/list"
 		}
-	}()
-	for last := int64(-1); ; {
-		time.Sleep(requestFloodStall)
-		n := written.Load()
-		if n == last || n == requestFloodCount {
-			break
-		}
-		last = n
+		_, _ = os.Stdout.WriteString(`{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"` + method + `"}` + "\n")
 	}
+}
+
+// floodDeaf writes the flood, then progress for the call with id (its
+// progress token) until stdout is closed, never reading again.
+func floodDeaf(id json.RawMessage) {
+	writeFlood()
+	for i := 1; time.Duration(i)*requestFloodProgress < requestFloodWait; i++ {
+		line := `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + string(id) + `,"progress":` + strconv.Itoa(i) + `}}` + "\n"
+		if _, err := os.Stdout.WriteString(line); err != nil {
+			return
+		}
+		time.Sleep(requestFloodProgress)
+	}
+}
+
+// floodAndCount writes the whole flood without reading, then counts the
+// answers by id.
+func floodAndCount(in *bufio.Scanner) floodCounts {
+	writeFlood()
 	var c floodCounts
 	seen := make([]bool, requestFloodCount+1)
 	deadline := time.Now().Add(requestFloodWait)
@@ -127,13 +144,15 @@ func floodAndCount(in *bufio.Scanner) floodCounts {
 	return c
 }
 
-// A server that floods 5k roots/list and 200k pings while not reading the
-// answers is slowed down, not ignored: every ping is answered {}, every
+// A server that writes 5k roots/list and 20k pings before it reads a byte
+// of the answers: mcpscope reads them all without waiting on its writes
+// (else both sides would wait for the other until --timeout), and once
+// the server reads, every ping is answered {}, every
 // roots/list with the roots or, once 256 are in flight, a busy error, none
 // twice, and the run warns of the refusals with their exact count.
 func TestE2ERequestFloodAllAnswered(t *testing.T) {
 	argv, env := stubArgv(t, requestFloodMode)
-	r := mcpscope(t, withTarget(argv, "call", "--env", env, "--protocol", "2025-11-25", "--timeout", "100s",
+	r := mcpscope(t, withTarget(argv, "call", "--env", env, "--protocol", "2025-11-25", "--timeout", "15s",
 		"tools/call", `{"name":"flood"}`)...)
 	r.mustExit(t, ExitOK)
 	m := regexp.MustCompile(`answered (\d+) pings=(\d+) roots=(\d+) busy=(\d+) duplicates=(\d+) other=(\d+)`).FindStringSubmatch(r.stdout)
@@ -156,4 +175,19 @@ func TestE2ERequestFloodAllAnswered(t *testing.T) {
 		t.Fatalf("stderr %q, want %q", r.stderr, want)
 	}
 	t.Logf("%s", m[0])
+}
+
+// A server that writes 20k pings and never reads again, keeping the call
+// alive with progress: the answers queued for it cannot go out, and the
+// run ends within --timeout of the stuck write with exit 3, saying that
+// the server stopped reading and how much was queued for it.
+func TestE2ERequestFloodToADeafServer(t *testing.T) {
+	argv, env := stubArgv(t, requestFloodDeafMode)
+	r := mcpscopeWithin(t, 30*time.Second, withTarget(argv, "call", "--env", env, "--protocol", "2025-11-25", "--timeout", "2s",
+		"--progress", "tools/call", `{"name":"flood"}`)...)
+	r.mustExit(t, ExitConnection)
+	r.mustSayFirst(t, `^error: .*the server stopped reading: \d+ messages / \d+ bytes queued for it, not taken within 2s`)
+	if r.stdout != "" {
+		t.Fatalf("stdout %q", r.stdout)
+	}
 }

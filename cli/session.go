@@ -80,7 +80,7 @@ func (f *runFlags) execute(ctx context.Context, target Target, io streams, w wor
 		return runFailure(ctx, authAdvice(target, connectFailure(target, err, r.session.ProtocolVersion() == "")))
 	}
 	recordLink(rec, t, session)
-	return runFailure(ctx, authAdvice(target, w(ctx, r)))
+	return r.unsentAnswers(runFailure(ctx, authAdvice(target, w(ctx, r))))
 }
 
 // runFailure prefers the reason the run was stopped for (an unanswered

@@ -8,9 +8,9 @@ import (
 )
 
 // deliver is the transport's callback for every incoming message. It
-// blocks only for back-pressure (server_refusals.go): responses complete
-// their waiter through a buffered channel, notifications are queued, server
-// requests run on their own goroutines or are answered from a bounded queue.
+// never waits on a write: responses complete their waiter through a
+// buffered channel, notifications are queued, server requests run on their
+// own goroutines or are answered from a bounded queue (answer_queue.go).
 func (s *Session) deliver(m *proto.Message) {
 	if m == nil {
 		return

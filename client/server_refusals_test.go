@@ -3,7 +3,6 @@ package client
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"testing"
 	"time"
 
@@ -64,71 +63,6 @@ func TestServerRequestsPastLimitRefusedBusy(t *testing.T) {
 	if n := s.DroppedNotifications(); n != 0 {
 		t.Fatalf("DroppedNotifications = %d, want 0", n)
 	}
-}
-
-// The answers queue holds at most maxQueuedAnswers: past it push waits
-// (back-pressure) until a send makes room, the session ends or a send finds
-// the connection gone; nothing is dropped while the connection lives.
-func TestAnswerQueueBackPressure(t *testing.T) {
-	var q answerQueue
-	dead := make(chan struct{})
-	sent := make(chan *proto.Message)
-	gate := make(chan error)
-	send := func(m *proto.Message) error {
-		err := <-gate
-		if err == nil {
-			sent <- m
-		}
-		return err
-	}
-	msg := func(i int) *proto.Message {
-		id := proto.IntID(int64(i))
-		return &proto.Message{JSONRPC: proto.Version, ID: &id, Result: proto.EmptyObject}
-	}
-	// One is taken by the sender (blocked in send), maxQueuedAnswers wait.
-	for i := range maxQueuedAnswers + 1 {
-		q.push(dead, msg(i), send)
-	}
-	waitFor(t, func() bool { q.mu.Lock(); defer q.mu.Unlock(); return len(q.items) == maxQueuedAnswers })
-	pushed := make(chan struct{})
-	go func() {
-		q.push(dead, msg(maxQueuedAnswers+1), send)
-		close(pushed)
-	}()
-	select {
-	case <-pushed:
-		t.Fatal("push into a full queue did not wait")
-	case <-time.After(50 * time.Millisecond):
-	}
-	gate <- nil
-	if m := <-sent; m.ID.Key() != "i0" {
-		t.Fatalf("sent %v first", m.ID)
-	}
-	waitClosed(t, pushed, "push after a send made room")
-
-	// The connection goes: the queue is dropped and a waiting push returns.
-	gate <- errors.New("write to a closed pipe")
-	waitFor(t, func() bool { q.mu.Lock(); defer q.mu.Unlock(); return q.broken && len(q.items) == 0 })
-	done := make(chan struct{})
-	go func() {
-		q.push(dead, msg(0), send)
-		close(done)
-	}()
-	waitClosed(t, done, "push after the connection went")
-
-	// A full queue whose session ended lets a waiting push go.
-	var q2 answerQueue
-	block := func(*proto.Message) error { <-dead; return errors.New("closed") }
-	for i := range maxQueuedAnswers + 1 {
-		q2.push(dead, msg(i), block)
-	}
-	done2 := make(chan struct{})
-	go func() {
-		q2.push(dead, msg(-1), block)
-		close(done2)
-	}()
-	close(dead)
-	waitClosed(t, done2, "push after the session ended")
 }
 
 func waitFor(t *testing.T, cond func() bool) {

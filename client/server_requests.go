@@ -71,7 +71,11 @@ func (s *Session) respond(ctx context.Context, id proto.ID, result any, rpcErr *
 	}
 	sendCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.Timeout)
 	defer cancel()
-	_ = s.t.Send(sendCtx, msg)
+	if err := s.t.Send(sendCtx, msg); err != nil && stoppedReading(err) {
+		// Nothing sent after it could reach the server either.
+		b, _ := msg.EncodeJSON()
+		s.answers.fail(&queuedAnswer{m: msg, size: len(b)}, err)
+	}
 }
 
 // cancelServerRequest stops the handler of a server request the server

@@ -134,7 +134,8 @@ type Session struct {
 
 	notes    *notificationQueue
 	handlers chan struct{} // bounds concurrent server-request goroutines
-	answers  answerQueue   // answers sent without a handler goroutine (server_refusals.go)
+	answers  *answerQueue  // answers sent without a handler goroutine (answer_queue.go)
+	refused  atomic.Uint64 // requests answered with a busy error (server_refusals.go)
 	dropped  atomic.Uint64
 	answered answeredIDs // the last requests answered, to tell a duplicate answer (stray.go)
 }
@@ -165,6 +166,7 @@ func New(t Transport, opts Options) *Session {
 		subs:       make(map[int]func(*proto.Message)),
 		handlers:   make(chan struct{}, MaxServerRequests),
 	}
+	s.answers = &answerQueue{send: s.sendAnswer, stuck: s.answersStuck, timeout: opts.Timeout}
 	s.notes = newNotificationQueue(s.dispatchNotification, &s.dropped)
 	return s
 }

@@ -11,9 +11,9 @@ import (
 // interprets MCP. The session engine drives it.
 type Transport interface {
 	// Start connects and begins reading. Every incoming message is passed to
-	// deliver, in arrival order, from a single goroutine. deliver blocks only
-	// to slow down a server whose requests come faster than it reads their
-	// answers (back-pressure), never longer than the connection lives.
+	// deliver, in arrival order, from a single goroutine. deliver never
+	// waits on a write: answers decided on the spot are queued (bounded)
+	// and sent from another goroutine.
 	Start(ctx context.Context, deliver func(*proto.Message)) error
 	// Send encodes and writes one message. Concurrent calls never interleave.
 	Send(ctx context.Context, m *proto.Message) error

@@ -80,6 +80,9 @@ func (m *Model) statusParts() []string {
 		if n := s.RefusedServerRequests(); n > 0 {
 			parts = append(parts, fmt.Sprintf("%d server requests refused (busy)", n))
 		}
+		if u, ok := c.link.Transport.(interface{ UnsentAnswers() uint64 }); ok && u.UnsentAnswers() > 0 {
+			parts = append(parts, fmt.Sprintf("%d answers not sent", u.UnsentAnswers()))
+		}
 	}
 	if m.cfg.Recording != "" {
 		rec := "● REC" // the file's name is long; ctrl+s saves a copy where the user says

@@ -47,6 +47,9 @@ type exchange struct {
 	// posted, for a notification or a response, is closed once its POST
 	// is over (answered, failed or given up).
 	posted chan struct{}
+	// reply: msg answers a server request, and holds one of the
+	// transport's replySlots until its POST is over.
+	reply bool
 
 	mu        sync.Mutex
 	answered  bool          // the answer was delivered, or the request failed
@@ -141,6 +144,9 @@ func (ex *exchange) forget() {
 	if t.posting[ex] {
 		delete(t.posting, ex)
 		close(ex.posted)
+		if ex.reply {
+			<-t.replySlots
+		}
 	}
 	t.mu.Unlock()
 	ex.cancel()
@@ -204,6 +210,9 @@ func (ex *exchange) start(ctx context.Context) error {
 	case <-body.sent:
 		return nil
 	case err := <-failed:
+		if ex.reply && t.ctx.Err() == nil {
+			t.postFailed(ex, err)
+		}
 		return err
 	case <-ctx.Done():
 		ex.forget()
@@ -272,7 +281,7 @@ func (ex *exchange) fail(status int, err error) {
 	}
 	if !ex.request {
 		if ex.ctx.Err() == nil {
-			ex.t.warnf("%s: %v", ex.msg.Describe(), err)
+			ex.t.postFailed(ex, err)
 		}
 		return
 	}

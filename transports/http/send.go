@@ -31,6 +31,14 @@ func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
 		t.listenEarly(ctx)
 		return t.newExchange(m, body).startAccepted(ctx)
 	}
+	if m.IsResponse() {
+		if err := t.takeReplySlot(ctx, m); err != nil {
+			return err
+		}
+		ex := t.newExchange(m, body)
+		ex.reply = true
+		return ex.start(ctx)
+	}
 	return t.newExchange(m, body).start(ctx)
 }
 

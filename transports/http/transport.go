@@ -36,6 +36,9 @@ type Transport struct {
 
 	seq atomic.Uint64 // numbers the exchanges in connection names
 
+	replySlots chan struct{} // one per POST of an answer open (replies.go)
+	posts      postFailures  // failed POSTs of notifications and answers
+
 	// sleep waits before the standalone GET stream is opened again: d, or
 	// until ctx ends; it reports whether d passed (sleepCtx; tests count).
 	sleep func(ctx context.Context, d time.Duration) bool
@@ -77,10 +80,11 @@ func New(cfg Config) (*Transport, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	t := &Transport{
 		cfg: cfg, url: u, ctx: ctx, cancel: cancel,
-		life:      conn.NewLifecycle("HTTP", "the HTTP transport ended"),
-		exchanges: make(map[proto.ID]*exchange),
-		posting:   make(map[*exchange]bool),
-		sleep:     sleepCtx,
+		life:       conn.NewLifecycle("HTTP", "the HTTP transport ended"),
+		exchanges:  make(map[proto.ID]*exchange),
+		posting:    make(map[*exchange]bool),
+		sleep:      sleepCtx,
+		replySlots: make(chan struct{}, MaxReplyPosts),
 	}
 	return t, nil
 }
@@ -146,6 +150,7 @@ func (t *Transport) Close() error {
 	t.awaitPosts(deadline)
 	t.deleteSession(deadline)
 	t.end(nil)
+	t.warnHiddenPosts()
 	return nil
 }
 

@@ -77,13 +77,9 @@ func (t *Transport) dial(ctx context.Context) (*websocket.Conn, error) {
 		}
 	}
 	opts := &websocket.DialOptions{
-		HTTPClient: hc,
-		HTTPHeader: hdr,
-		OnPingReceived: func(_ context.Context, payload []byte) bool {
-			t.reportControl(incoming, "ping", payload)
-			t.reportControl(outgoing, "pong", payload)
-			return true
-		},
+		HTTPClient:     hc,
+		HTTPHeader:     hdr,
+		OnPingReceived: func(_ context.Context, payload []byte) bool { return t.answerPing(payload) },
 		OnPongReceived: func(_ context.Context, payload []byte) { t.reportControl(incoming, "pong", payload) },
 	}
 	opts.Subprotocols = t.cfg.Mode.Subprotocols()

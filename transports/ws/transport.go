@@ -48,6 +48,8 @@ type Transport struct {
 	// back (ModeGateway with a sink that releases what it does not hold;
 	// nil otherwise).
 	spares *chunkBuffers
+
+	writes writeClock // the writes under way (pong.go)
 }
 
 var (
@@ -127,7 +129,10 @@ func (t *Transport) write(ctx context.Context, typ websocket.MessageType, raw []
 	if c == nil {
 		return errors.New("the WebSocket is not open")
 	}
-	if err := c.Write(ctx, typ, raw); err != nil {
+	t.writes.begin()
+	err := c.Write(ctx, typ, raw)
+	t.writes.end()
+	if err != nil {
 		if ctx.Err() != nil {
 			t.life.End(fmt.Errorf("a send did not finish in time (the server stopped reading?): %w", ctx.Err()), nil)
 			t.cancel()
