@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"context"
 	"os"
+	"os/exec"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -45,9 +47,17 @@ func floodPeak(t testing.TB, m *Model, n int) int64 {
 // ResidentLimit (with a little slack for the limit being soft), not twice
 // its live heap as Go's default collector target allows: the store's
 // budget is large beside the index here, as it is at the defaults.
+//
+// The runtime's memory is the whole process's, so the flood runs in a
+// test process of its own: what other tests of the package left behind
+// would otherwise count against the limit.
 func TestTUIResidentWithinLimitUnderFlood(t *testing.T) {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
 		t.Skip("GOMEMLIMIT is set: the TUI keeps the user's limit")
+	}
+	if os.Getenv(residentChildEnv) == "" {
+		runAlone(t, "TestTUIResidentWithinLimitUnderFlood")
+		return
 	}
 	const slack = 16 << 20 // the limit is soft: the collector may lag behind a burst
 	cfg := capture.Config{MaxFrames: 400_000, MaxBytes: 128 << 20, MaxStreams: 1, StreamHead: 1, StreamTail: 1}
@@ -93,4 +103,22 @@ func TestLimitResidentAddsUpAndRestores(t *testing.T) {
 	if got := debug.SetMemoryLimit(-1); got != before {
 		t.Fatalf("after the last TUI closed the limit is %d, want %d as before", got, before)
 	}
+}
+
+// residentChildEnv marks the test process runAlone starts.
+const residentChildEnv = "MCPSCOPE_RESIDENT_TEST_CHILD"
+
+// runAlone runs the test named test again in a test process of its own and
+// fails t with its output when it fails there.
+func runAlone(t *testing.T, test string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^"+test+"$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), residentChildEnv+"=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s in a process of its own: %v\n%s", test, err, out)
+	}
+	t.Logf("%s in a process of its own:\n%s", test, out)
 }
