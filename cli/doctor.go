@@ -46,7 +46,7 @@ func runDoctor(ctx context.Context, f *runFlags, target Target, io streams) erro
 	if err != nil {
 		return err
 	}
-	report := doctor.Run(ctx, withStoredToken(cfg, plan, target))
+	report := doctor.Run(ctx, withStoredToken(cfg, plan, target, io.diag.Println))
 	if err := report.Render(io.out, doctor.RenderOptions{}); err != nil {
 		return withExit(ExitConnection, err)
 	}
@@ -88,10 +88,10 @@ func doctorConfig(plan *connectPlan, target Target) (doctor.Config, error) {
 
 // withStoredToken gives the walk the OAuth token stored for target
 // (refreshed when due), read now: the doctor probes with the credentials
-// every command would send.
-func withStoredToken(cfg doctor.Config, plan *connectPlan, target Target) doctor.Config {
+// every command would send. say is told what the flow says of it.
+func withStoredToken(cfg doctor.Config, plan *connectPlan, target Target, say func(string)) doctor.Config {
 	f := plan.flags
-	stored := storedAuthorization(f, target, f.transportOptions(target))
+	stored := storedAuthorization(f, target, f.transportOptions(target), say)
 	if stored == "" {
 		return cfg
 	}

@@ -106,7 +106,9 @@ func newAuthFlow(f *runFlags, target Target, topts TransportOptions, sink captur
 // storedAuthorization is the Authorization header of the OAuth token
 // stored for target, refreshed when it is due, or "" without one: the
 // doctor walks the layers with the credentials every command would send.
-func storedAuthorization(f *runFlags, target Target, topts TransportOptions) string {
+// say is told what the flow says of the stored token (one it cannot send,
+// and the command that forgets it).
+func storedAuthorization(f *runFlags, target Target, topts TransportOptions, say func(string)) string {
 	if !authWanted(f, target, topts) {
 		return ""
 	}
@@ -115,7 +117,7 @@ func storedAuthorization(f *runFlags, target Target, topts TransportOptions) str
 		return ""
 	}
 	wait := min(f.timeout, f.maxTime)
-	flow, err := oauth.New(oauth.Config{Resource: authResource(target), Store: store, Base: authTransport(f.insecure), Wait: wait, Version: Version()})
+	flow, err := oauth.New(oauth.Config{Resource: authResource(target), Store: store, Base: authTransport(f.insecure), Wait: wait, Version: Version(), Say: say})
 	if err != nil {
 		return ""
 	}

@@ -75,7 +75,7 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, onConnect []ui.Reque
 		// The stored OAuth token is read at each walk: it may have been
 		// refreshed since the TUI started.
 		cfg.Diagnose = func(ctx context.Context) doctor.Report {
-			return doctor.Run(ctx, withStoredToken(dcfg, &doctorPlan, target))
+			return doctor.Run(ctx, withStoredToken(dcfg, &doctorPlan, target, func(line string) { report(errors.New(line)) }))
 		}
 	}
 	// An OAuth flow opens the browser and shows its checklist.

@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -25,6 +26,33 @@ func TestInsufficientScopeIsAScopeProblem(t *testing.T) {
 		text := f.Fix + " " + f.Err.Error()
 		if strings.Contains(text, "Origin") || !strings.Contains(text, "insufficient_scope") || !strings.Contains(f.Fix, "files:write") {
 			t.Fatalf("origin %q: %q, want the scope named and no Origin:\n%s", origin, text, render(t, r))
+		}
+	}
+}
+
+// TestStepUpAdviceFollowsTheFlow: the fix of a 403 insufficient_scope
+// promises a step-up only where mcpscope's OAuth flow runs; without one
+// (--no-auth, the user's own Authorization) it says none will and how to
+// pass a token with the scope.
+func TestStepUpAdviceFollowsTheFlow(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="files:write"`)
+		http.Error(w, "forbidden", http.StatusForbidden)
+	}))
+	t.Cleanup(srv.Close)
+	flow := func(context.Context, []string) (string, error) { return "authorizes", nil }
+	for _, tc := range []struct {
+		name       string
+		cfg        Config
+		want, lose string
+	}{
+		{"no flow", Config{}, "no OAuth flow runs", "step-up"},
+		{"flow", Config{Authorization: flow}, "step-up", "no OAuth flow"},
+	} {
+		r := walkURL(t, srv.URL+"/mcp", tc.cfg)
+		f := r.Failure()
+		if f == nil || !strings.Contains(f.Fix, tc.want) || strings.Contains(f.Fix, tc.lose) || !strings.Contains(f.Fix, "--header") {
+			t.Fatalf("%s: failure %+v, want %q and not %q:\n%s", tc.name, f, tc.want, tc.lose, render(t, r))
 		}
 	}
 }

@@ -136,7 +136,7 @@ func (w *walk) probeHTTP(ctx context.Context, client *http.Client) (string, *cha
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, bodyShown))
-	detail, ch, err := judgeHTTP(http.MethodPost, resp, w.cfg.Origin, false)
+	detail, ch, err := judgeHTTP(http.MethodPost, resp, w.cfg.Origin, false, w.cfg.Authorization != nil)
 	if err != nil {
 		if answer, ok := errorAnswer(resp, body); ok {
 			// A refusal in a JSON-RPC envelope is the endpoint answering
@@ -176,8 +176,9 @@ func errorAnswer(resp *http.Response, body []byte) (string, bool) {
 }
 
 // judgeHTTP words an HTTP answer: what it says when it is fine, the
-// challenge of a 401, or the failure with its fix.
-func judgeHTTP(method string, resp *http.Response, origin string, sse bool) (string, *challenge, error) {
+// challenge of a 401, or the failure with its fix. authorizes says
+// whether mcpscope's OAuth flow runs for the target (Config.Authorization).
+func judgeHTTP(method string, resp *http.Response, origin string, sse, authorizes bool) (string, *challenge, error) {
 	status := resp.Status
 	ctype := resp.Header.Get("Content-Type")
 	media, _, _ := mime.ParseMediaType(ctype)
@@ -196,7 +197,7 @@ func judgeHTTP(method string, resp *http.Response, origin string, sse bool) (str
 		return "", nil, fail(Connection, "use the URL it redirects to: "+orNone(loc), "%s redirects to %s", status, orNone(loc))
 	case code == http.StatusForbidden && stepUp:
 		scope := orNone(termtext.LineMax(scope, challengeShown))
-		return "", nil, fail(Connection, "the token lacks the scope the server asks for ("+scope+"): a command authorizes again for it (step-up), or pass a token granted that scope with --header 'Authorization: Bearer TOKEN'", "%s: insufficient_scope, the server asks for the scope %s", status, scope)
+		return "", nil, fail(Connection, scopeFix(scope, authorizes), "%s: insufficient_scope, the server asks for the scope %s", status, scope)
 	case code == http.StatusForbidden && origin != "":
 		return "", nil, fail(Connection, "the server may refuse the Origin "+origin+"; try another --origin or none", "%s with Origin %s", status, origin)
 	case code == http.StatusForbidden:
@@ -221,6 +222,16 @@ func judgeHTTP(method string, resp *http.Response, origin string, sse bool) (str
 		}
 	}
 	return detail, nil, nil
+}
+
+// scopeFix is the fix of a 403 insufficient_scope asking for scope: a
+// step-up only where mcpscope's OAuth flow runs.
+func scopeFix(scope string, authorizes bool) string {
+	const header = "pass a token granted that scope with --header 'Authorization: Bearer TOKEN'"
+	if !authorizes {
+		return "the token lacks the scope the server asks for (" + scope + "): no OAuth flow runs for this target (--no-auth, or an Authorization of --header), so none authorizes again for it; " + header
+	}
+	return "the token lacks the scope the server asks for (" + scope + "): a command authorizes again for it (step-up), or " + header
 }
 
 // orNone returns s, or "none" when it is empty.

@@ -42,7 +42,7 @@ func (w *walk) probeLegacy(ctx context.Context, client *http.Client) (string, *c
 		return "", nil, fmt.Errorf("GET %s: %w", w.cfg.URL.Redacted(), err)
 	}
 	defer resp.Body.Close()
-	detail, ch, err := judgeHTTP(http.MethodGet, resp, w.cfg.Origin, true)
+	detail, ch, err := judgeHTTP(http.MethodGet, resp, w.cfg.Origin, true, w.cfg.Authorization != nil)
 	var f *Failure
 	if errors.As(err, &f) {
 		return "", nil, &Failure{Class: f.Class, Fix: f.Fix, Err: fmt.Errorf("GET → %w", f.Err)}

@@ -37,7 +37,7 @@ func (w *walk) probeUpgrade(ctx context.Context, client *http.Client) (string, *
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusSwitchingProtocols {
-		detail, ch, err := judgeHTTP("GET", resp, w.cfg.Origin, false)
+		detail, ch, err := judgeHTTP("GET", resp, w.cfg.Origin, false, w.cfg.Authorization != nil)
 		if err != nil || ch != nil {
 			return detail, ch, err
 		}

@@ -57,7 +57,7 @@ func (w *walk) quic(addrs []string) {
 		rsp, sess, err := cc.Dial(ctx, u.String(), w.header())
 		if err != nil {
 			if rsp != nil {
-				detail, _, jerr := judgeHTTP("CONNECT", rsp, w.cfg.Origin, false)
+				detail, _, jerr := judgeHTTP("CONNECT", rsp, w.cfg.Origin, false, w.cfg.Authorization != nil)
 				if jerr != nil {
 					return detail, jerr
 				}

@@ -61,3 +61,32 @@ func TestFetchOpensOnlyWebURLs(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowsableURLRefusesLookalikes: forms that look loopback or https
+// and are not (a loopback-like name, a short or hex address, an unspecified
+// address, userinfo before another host, an empty hostname) are refused,
+// as are URLs with a space before them or a control byte in them.
+func TestBrowsableURLRefusesLookalikes(t *testing.T) {
+	for _, u := range []string{
+		"HtTp://localhost.evil.com",
+		"http://127.0.0.1.nip.io",
+		"http://127.1",
+		"http://0x7f.0.0.1",
+		"http://0.0.0.0",
+		"http://[::]",
+		"http://localhost.",
+		"http://127.0.0.1@evil.com",
+		" http://127.0.0.1/a",
+		"https://auth.example/a\x1b[2J",
+		"https://:443/x",
+	} {
+		if err := BrowsableURL(u); err == nil {
+			t.Errorf("%q accepted", u)
+		}
+	}
+	for _, u := range []string{"https://a@b", "http://[::1]:8080/cb"} {
+		if err := BrowsableURL(u); err != nil {
+			t.Errorf("%q refused: %v", u, err)
+		}
+	}
+}

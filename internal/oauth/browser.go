@@ -89,7 +89,7 @@ func BrowsableURL(u string) error {
 	}
 	switch strings.ToLower(p.Scheme) {
 	case "https":
-		if p.Host != "" {
+		if p.Hostname() != "" {
 			return nil
 		}
 	case "http":

@@ -309,7 +309,11 @@ func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Resp
 	f.mu.Lock()
 	f.refused = nil
 	f.mu.Unlock()
-	if err := h.Authorize(ctx, req, rsp); err != nil {
+	// The SDK drains the refusal's body unbounded when it returns: it
+	// gets the head alone, and the transport discards a bounded part.
+	head := *rsp
+	head.Body = http.NoBody
+	if err := h.Authorize(ctx, req, &head); err != nil {
 		if refused := f.refusal(); refused != nil {
 			err = refused
 		}

@@ -30,15 +30,12 @@ func (f *Flow) movedTo(ctx context.Context, req *http.Request, cs []oauthex.Chal
 	if issuer == "" || moves >= maxMoves {
 		return ""
 	}
-	for _, at := range metadataPlaces(cs, req.URL) {
-		prm, err := oauthex.GetProtectedResourceMetadata(ctx, at.url, at.resource, f.hc)
-		if err != nil || prm == nil || len(prm.AuthorizationServers) == 0 {
-			continue
-		}
-		if as := prm.AuthorizationServers[0]; strings.TrimSuffix(as, "/") != strings.TrimSuffix(issuer, "/") {
-			return as
-		}
+	prm, _, err := f.resourceMetadata(ctx, cs, req.URL.String())
+	if err != nil || prm == nil {
 		return ""
+	}
+	if as := prm.AuthorizationServers[0]; strings.TrimSuffix(as, "/") != strings.TrimSuffix(issuer, "/") {
+		return as
 	}
 	return ""
 }
@@ -61,23 +58,48 @@ func (f *Flow) move(to string) {
 // resource the document there must name (RFC 9728 §3.3).
 type metadataPlace struct{ url, resource string }
 
-// metadataPlaces lists where the metadata of the resource at u may be, in
-// the order MCP authorization asks: the challenge's resource_metadata,
-// the well-known URL with u's path, the well-known URL at the root.
-func metadataPlaces(cs []oauthex.Challenge, u *url.URL) []metadataPlace {
+// metadataPlaces lists where the metadata of the resource at u may be,
+// the URLs the SDK's handler reads, in its order (MCP authorization): the
+// resource_metadata of any challenge, the well-known URL with u's path,
+// the well-known URL at the root. Like the SDK's, they keep u's query and
+// a trailing "/" of its path.
+func metadataPlaces(cs []oauthex.Challenge, u string) []metadataPlace {
 	var out []metadataPlace
 	for _, c := range cs {
-		if m := c.Params["resource_metadata"]; c.Scheme == "bearer" && m != "" {
-			out = append(out, metadataPlace{m, u.String()})
+		if m := c.Params["resource_metadata"]; m != "" {
+			out = append(out, metadataPlace{m, u})
 			break
 		}
 	}
-	at := url.URL{Scheme: u.Scheme, Host: u.Host}
-	if p := strings.Trim(u.Path, "/"); p != "" {
-		at.Path = wellKnownPRM + "/" + p
-		out = append(out, metadataPlace{at.String(), u.String()})
+	ru, err := url.Parse(u)
+	if err != nil {
+		return out
 	}
+	at := *ru
+	at.Path = wellKnownPRM + "/" + strings.TrimLeft(ru.Path, "/")
+	out = append(out, metadataPlace{at.String(), u})
 	at.Path = wellKnownPRM
-	root := url.URL{Scheme: u.Scheme, Host: u.Host}
-	return append(out, metadataPlace{at.String(), root.String()})
+	ru.Path = ""
+	return append(out, metadataPlace{at.String(), ru.String()})
+}
+
+// resourceMetadata finds the protected resource metadata of the resource
+// at u as the SDK's handler does: the first document of metadataPlaces
+// that names the resource, where it is; an error when that document names
+// no authorization server; nil when no place holds one (the 2025-03-26
+// fallback: the server's origin authorizes). A document naming another
+// resource is passed over, as the SDK does, and leaves the flow's refusal
+// (learn) unless a later one names the resource.
+func (f *Flow) resourceMetadata(ctx context.Context, cs []oauthex.Challenge, u string) (*oauthex.ProtectedResourceMetadata, string, error) {
+	for _, at := range metadataPlaces(cs, u) {
+		prm, err := oauthex.GetProtectedResourceMetadata(ctx, at.url, at.resource, f.hc)
+		if err != nil || prm == nil {
+			continue
+		}
+		if len(prm.AuthorizationServers) == 0 {
+			return nil, at.url, fmt.Errorf("the protected resource metadata at %s names no authorization server", at.url)
+		}
+		return prm, at.url, nil
+	}
+	return nil, "", nil
 }

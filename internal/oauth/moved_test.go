@@ -7,8 +7,11 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
 	"github.com/mcpscope/mcpscope/internal/oauthtest"
 )
@@ -24,6 +27,11 @@ type movingResource struct {
 	refuse atomic.Bool // refuse every token from now on
 	demand atomic.Bool // ask every token for a scope it was never asked for
 	asked  atomic.Int32
+	// scheme, when set, is the challenge's scheme instead of Bearer.
+	scheme atomic.Pointer[string]
+	// alternate moves the resource to the other server each time it
+	// admits a token: servers that name each other in turn.
+	alternate atomic.Bool
 }
 
 // startMovingResource serves a movingResource for the rest of t, its
@@ -43,7 +51,11 @@ func startMovingResource(t *testing.T) (r *movingResource, first, second *oautht
 	mux.HandleFunc("POST /mcp", func(w http.ResponseWriter, req *http.Request) {
 		tok := strings.TrimPrefix(req.Header.Get("Authorization"), "Bearer ")
 		if r.refuse.Load() || !slices.ContainsFunc(r.at.Load().Tokens(), func(t oauthtest.Token) bool { return t.Access == tok }) {
-			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata=%q`, meta))
+			scheme := "Bearer"
+			if p := r.scheme.Load(); p != nil {
+				scheme = *p
+			}
+			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`%s resource_metadata=%q`, scheme, meta))
 			w.WriteHeader(http.StatusUnauthorized)
 			return
 		}
@@ -51,6 +63,13 @@ func startMovingResource(t *testing.T) (r *movingResource, first, second *oautht
 			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope="scope-%d", resource_metadata=%q`, r.asked.Add(1), meta))
 			w.WriteHeader(http.StatusForbidden)
 			return
+		}
+		if r.alternate.Load() {
+			other := first
+			if r.at.Load() == first {
+				other = second
+			}
+			r.at.Store(other)
 		}
 		w.Header().Set("Content-Type", "application/json")
 		w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`))
@@ -118,5 +137,86 @@ func TestResourceMovedToAnotherAuthorizationServer(t *testing.T) {
 	}
 	if n := second.Authorizations(); n != 1 {
 		t.Fatalf("%d authorizations at the second server, want 1: the loop was followed", n)
+	}
+}
+
+// TestMoveReadsTheChallengeOfAnyScheme: the SDK takes resource_metadata
+// from a challenge of any scheme, so the move is detected from the same
+// document, and the flow authorizes at the server it names.
+func TestMoveReadsTheChallengeOfAnyScheme(t *testing.T) {
+	t.Setenv("BROWSER", oauthtest.BrowserProgram(t))
+	r, first, second := startMovingResource(t)
+	scheme := "DPoP"
+	r.scheme.Store(&scheme)
+	f, err := New(Config{Resource: r.url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	hc := &http.Client{Transport: &RoundTripper{Base: http.DefaultTransport, Auth: f}}
+	if code, err := ping(t, hc, f, r.url); err != nil || code != http.StatusOK {
+		t.Fatalf("the first ping: %d, %v", code, err)
+	}
+	r.at.Store(second)
+	if code, err := ping(t, hc, f, r.url); err != nil || code != http.StatusOK {
+		t.Fatalf("the ping after the move: %d, %v", code, err)
+	}
+	if a, b := first.Authorizations(), second.Authorizations(); a != 1 || b != 1 {
+		t.Fatalf("authorizations: %d at the first server, %d at the second; want 1 and 1", a, b)
+	}
+}
+
+// TestServersNamingEachOtherAreFollowedTwice: a resource that names A,
+// then B, then A again each time it admitted a token is followed maxMoves
+// times; the refusal after is the loop's, and each move names the server
+// the flow authorized at next.
+func TestServersNamingEachOtherAreFollowedTwice(t *testing.T) {
+	t.Setenv("BROWSER", oauthtest.BrowserProgram(t))
+	r, first, second := startMovingResource(t)
+	r.alternate.Store(true)
+	var mu sync.Mutex
+	var said []string
+	f, err := New(Config{Resource: r.url, Say: func(s string) { mu.Lock(); said = append(said, s); mu.Unlock() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	hc := &http.Client{Transport: &RoundTripper{Base: http.DefaultTransport, Auth: f}}
+	for i := range 1 + maxMoves {
+		if code, err := ping(t, hc, f, r.url); err != nil || code != http.StatusOK {
+			t.Fatalf("ping %d: %d, %v", i+1, code, err)
+		}
+	}
+	if _, err := ping(t, hc, f, r.url); !errors.Is(err, ErrTokenRefused) {
+		t.Fatalf("the ping past the bound: %v, want ErrTokenRefused", err)
+	}
+	if a, b := first.Authorizations(), second.Authorizations(); a != 2 || b != 1 {
+		t.Fatalf("authorizations: %d at A, %d at B; want 2 and 1", a, b)
+	}
+	var moves []string
+	mu.Lock()
+	defer mu.Unlock()
+	for _, s := range said {
+		if strings.Contains(s, "names another authorization server now") {
+			moves = append(moves, s)
+		}
+	}
+	if len(moves) != maxMoves || !strings.Contains(moves[0], "("+second.Issuer+", not "+first.Issuer+")") || !strings.Contains(moves[1], "("+first.Issuer+", not "+second.Issuer+")") {
+		t.Fatalf("the moves said %q", moves)
+	}
+}
+
+// TestMetadataPlacesAreTheSDKs: the places the move is read from are the
+// URLs the SDK's handler reads, keeping a trailing "/" and the query.
+func TestMetadataPlacesAreTheSDKs(t *testing.T) {
+	cs := []oauthex.Challenge{{Scheme: "dpop", Params: map[string]string{"resource_metadata": "https://r.example/meta"}}}
+	got := metadataPlaces(cs, "https://r.example/mcp/?tenant=a")
+	want := []metadataPlace{
+		{"https://r.example/meta", "https://r.example/mcp/?tenant=a"},
+		{"https://r.example/.well-known/oauth-protected-resource/mcp/?tenant=a", "https://r.example/mcp/?tenant=a"},
+		{"https://r.example/.well-known/oauth-protected-resource?tenant=a", "https://r.example?tenant=a"},
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("places %q, want %q", got, want)
 	}
 }

@@ -27,24 +27,18 @@ func (f *Flow) Preview(ctx context.Context, challenge []string) (string, error) 
 	if err != nil {
 		return "", fmt.Errorf("the OAuth resource: %w", err)
 	}
-	issuer := ""
-	for _, at := range metadataPlaces(cs, u) {
-		prm, err := oauthex.GetProtectedResourceMetadata(ctx, at.url, at.resource, f.hc)
-		if refused := f.refusal(); refused != nil {
-			return "", refused
-		}
-		if err != nil || prm == nil {
-			continue
-		}
-		if len(prm.AuthorizationServers) == 0 {
-			return "", fmt.Errorf("the protected resource metadata at %s names no authorization server", at.url)
-		}
-		issuer = prm.AuthorizationServers[0]
-		break
+	prm, _, err := f.resourceMetadata(ctx, cs, f.cfg.Resource)
+	if refused := f.refusal(); refused != nil {
+		// Every document found named another resource: the flow
+		// refuses to go on (fetch), whatever the SDK fell back to.
+		return "", refused
 	}
-	if issuer == "" {
-		// The 2025-03-26 fallback: the server's origin authorizes.
-		issuer = u.Scheme + "://" + u.Host
+	if err != nil {
+		return "", err
+	}
+	issuer := u.Scheme + "://" + u.Host // the 2025-03-26 fallback: the server's origin authorizes
+	if prm != nil {
+		issuer = prm.AuthorizationServers[0]
 	}
 	asm, err := auth.GetAuthServerMetadata(ctx, issuer, f.hc)
 	if err != nil {
