@@ -47,7 +47,9 @@ type Options struct {
 	// SSE events, the end line); frames carry their own. Default time.Now.
 	Clock func() time.Time
 	// Stopped, when set, is told once, as it happens, that a write error
-	// (a full disk) stopped the recording; the session goes on.
+	// (a full disk) stopped the recording; the session goes on. It runs
+	// outside the Writer's locks (it may call Close) and may still be
+	// running when Close returns.
 	Stopped func(error)
 
 	flushEvery time.Duration // tests: FlushEvery when zero
@@ -76,6 +78,7 @@ type Writer struct {
 	red     *redactor
 	caps    streamCaps
 	frames  int64
+	written bool              // the header reached the file
 	lastOf  map[string]uint64 // with Number: the seq of each connection's last frame; nil without
 	stopped func(error)
 	stop    chan struct{}
@@ -148,6 +151,14 @@ func (w *Writer) Err() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.err
+}
+
+// Empty reports that not even the header reached the file (it filled at
+// once): what is there is no recording.
+func (w *Writer) Empty() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return !w.written
 }
 
 // Frames returns how many frames have been recorded.
