@@ -50,6 +50,19 @@ type lineScan struct {
 	unq    unquoter
 	isB64  bool
 	valMax int
+	fields fieldsScan
+}
+
+// fieldsScan follows a record line's "fields" array: past the line's
+// limit, the annotations from the first not whole are dropped and
+// counted, rather than the line.
+type fieldsScan struct {
+	in       bool // inside the array
+	dropping bool // past the limit: nothing more of the array is kept
+	end      int  // where the last whole annotation ends in rest
+	opened   int  // annotations started
+	kept     int  // annotations whole at end
+	dropped  int  // annotations not kept
 }
 
 func newLineScan(lim keepLimits) *lineScan {
@@ -69,6 +82,9 @@ func (s *lineScan) feed(c []byte) {
 			continue
 		}
 		i += s.scan(c[i:])
+		if len(s.rest) > s.lim.rest && s.fields.in && !s.fields.dropping {
+			s.dropFields()
+		}
 		if len(s.rest) > s.lim.rest {
 			s.over = fmt.Errorf("the line is longer than %s", sizeWords(s.lim.rest))
 			if s.lim.value > 0 {
@@ -82,8 +98,11 @@ func (s *lineScan) feed(c []byte) {
 // starts, and returns how many bytes of c it read.
 func (s *lineScan) scan(c []byte) int {
 	start := 0
+	fs := &s.fields
 	flush := func(end int) {
-		s.rest = append(s.rest, c[start:end]...)
+		if !fs.dropping {
+			s.rest = append(s.rest, c[start:end]...)
+		}
 		start = end
 	}
 	for i := 0; i < len(c); i++ {
@@ -108,9 +127,31 @@ func (s *lineScan) scan(c []byte) int {
 		case ' ', '\t', '\r':
 			continue
 		case '{', '[':
+			switch {
+			case s.depth == 1 && s.colon && b == '[' && s.key == "fields" && s.lim.value > 0:
+				flush(i + 1)
+				s.fields = fieldsScan{in: true, end: len(s.rest)}
+			case fs.in && s.depth == 2:
+				fs.opened++
+			}
 			s.depth++
 		case '}', ']':
 			s.depth--
+			switch {
+			case fs.in && s.depth == 2 && !fs.dropping:
+				flush(i + 1)
+				if len(s.rest) <= s.lim.rest {
+					fs.end, fs.kept = len(s.rest), fs.opened
+				} else {
+					s.dropFields()
+				}
+			case fs.in && s.depth == 1:
+				fs.in = false
+				if fs.dropping {
+					fs.dropping, fs.dropped = false, fs.opened-fs.kept
+					start = i // the array's end is kept
+				}
+			}
 		case '"':
 			s.inStr = true
 			switch {
@@ -132,6 +173,13 @@ func (s *lineScan) scan(c []byte) int {
 	}
 	flush(len(c))
 	return len(c)
+}
+
+// dropFields drops the annotations past the last whole one within the
+// line's limit, and what else of the array follows.
+func (s *lineScan) dropFields() {
+	s.rest = s.rest[:s.fields.end]
+	s.fields.dropping = true
 }
 
 // spilledIndex is the index of member key in spilled, or -1.
@@ -192,7 +240,7 @@ func (s *lineScan) finish() ([]byte, *spilledValues, error) {
 	case s.value >= 0 || s.inStr:
 		return nil, nil, fmt.Errorf("a string is not closed")
 	}
-	sv := &spilledValues{}
+	sv := &spilledValues{fieldsDropped: s.fields.dropped}
 	for i := range spilled {
 		if !s.has[i] {
 			continue
@@ -215,6 +263,8 @@ func (s *lineScan) finish() ([]byte, *spilledValues, error) {
 type spilledValues struct {
 	of  [len(spilled)][]byte
 	has [len(spilled)]bool
+	// fieldsDropped counts the annotations dropped past the line's limit.
+	fieldsDropped int
 }
 
 // set puts the values in l, whose members hold "" in their place: text
@@ -228,6 +278,10 @@ func (sv *spilledValues) set(l *line) {
 	}
 	if sv.has[2] || sv.has[3] {
 		l.MText, l.MB64 = nil, sv.bytes(2, 3)
+	}
+	if sv.fieldsDropped > 0 && l.K == kindFrame {
+		n := len(bytesOf(l.Text, l.B64))
+		l.Fields = append(l.Fields, notKept(l.Fields, n, max(l.Size, n), sv.fieldsDropped))
 	}
 }
 

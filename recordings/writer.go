@@ -365,14 +365,7 @@ func frameLine(f *capture.Frame, keep int, red *redactor) line {
 	if f.Enc != proto.EncJSON {
 		l.Enc = encodingNames.of[f.Enc]
 	}
-	for _, fd := range f.Fields {
-		if fd.Offset < len(raw) {
-			if red != nil {
-				fd.Value = red.field(fd.Name, fd.Value)
-			}
-			l.Fields = append(l.Fields, fieldLine{O: fd.Offset, N: fd.Len, F: fd.Name, V: fd.Value, K: uint8(fd.Kind)})
-		}
-	}
+	l.Fields = keepFields(f.Fields, raw, max(f.Size, len(f.Raw)), red)
 	if f.Err != nil {
 		l.Err = red.text(f.Err.Error()) // an error may quote the bytes it could not decode
 	}
