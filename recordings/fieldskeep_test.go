@@ -84,3 +84,28 @@ func TestTheReaderDropsAnnotationsNotTheFrame(t *testing.T) {
 	recs, errs := readRecords(t, b)
 	checkNotKept(t, recs, errs, raw, len(proto.SSEEventFields(raw)))
 }
+
+// An older writer kept a message body longer than a reader takes beside
+// a frame cut to what it keeps: the body is dropped and said to be, the
+// frame kept.
+func TestAnOversizedBodyIsDroppedNotTheFrame(t *testing.T) {
+	old := maxBodyKeep
+	maxBodyKeep = 1 << 30
+	t.Cleanup(func() { maxBodyKeep = old })
+	raw := []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"cut`)
+	body := append([]byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"`), bytes.Repeat([]byte("\\u00e9"), 40<<10)...)
+	body = append(body, `"}}`...)
+	var buf bytes.Buffer
+	w, _ := NewWriter(&buf, Header{}, Options{NoRedact: true})
+	w.Append(&capture.Frame{Dir: capture.In, Chan: capture.Channel{Kind: capture.Control}, Raw: raw, Size: len(body), Msg: &proto.Message{Raw: body}})
+	_ = w.Close()
+	setReadLimits(t, 16<<10, keepLimits{value: 64 << 10, rest: 64 << 10, skip: true})
+	recs, errs := readRecords(t, buf.Bytes())
+	if len(errs) > 0 || len(recs) != 2 || recs[0].Kind != RecFrame {
+		t.Fatalf("%d records, errors %v", len(recs), errs)
+	}
+	f := recs[0].Frame
+	if !bytes.Equal(f.Raw, raw) || f.Msg != nil || f.Err == nil || f.Err.Error() != bodyNotKept {
+		t.Errorf("frame %q, message %v, error %v", f.Raw, f.Msg, f.Err)
+	}
+}

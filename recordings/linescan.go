@@ -3,6 +3,7 @@ package recordings
 import (
 	"encoding/base64"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -51,6 +52,11 @@ type lineScan struct {
 	isB64  bool
 	valMax int
 	fields fieldsScan
+	// skipping says the message body being read is over valMax: it is
+	// read to its end through scratch and dropped, the frame kept.
+	skipping    bool
+	scratch     []byte
+	bodyDropped bool
 }
 
 // fieldsScan follows a record line's "fields" array: past the line's
@@ -182,6 +188,12 @@ func (s *lineScan) dropFields() {
 	s.fields.dropping = true
 }
 
+// isBody says spilled member v is a message body (mtext, mb64).
+func isBody(v int) bool { return spilled[v] == "mtext" || spilled[v] == "mb64" }
+
+// bodyNotKept is the error of a frame whose message body was dropped.
+var bodyNotKept = fmt.Sprintf("its message body, beside the frame's bytes, is over the %s a recording keeps and was not read", sizeWords(maxFrameKeep))
+
 // spilledIndex is the index of member key in spilled, or -1.
 func spilledIndex(key string) int {
 	for i, k := range spilled {
@@ -196,7 +208,10 @@ func spilledIndex(key string) int {
 func (s *lineScan) startValue(v int) {
 	s.value, s.has[v] = v, true
 	s.values[v] = s.values[v][:0]
-	s.unq = unquoter{}
+	s.unq, s.skipping = unquoter{}, false
+	if isBody(v) {
+		s.bodyDropped = false
+	}
 	s.isB64 = spilled[v] == "b64" || spilled[v] == "mb64"
 	s.valMax = s.lim.value
 	if s.isB64 {
@@ -207,6 +222,14 @@ func (s *lineScan) startValue(v int) {
 // unquote reads the spilled value's string from c up to its closing quote
 // and returns how many bytes it read and whether the string ended.
 func (s *lineScan) unquote(c []byte) (int, bool) {
+	if s.skipping {
+		n, done, err := s.unq.unquote(&s.scratch, c)
+		s.scratch = s.scratch[:0]
+		if err != nil {
+			s.over = err
+		}
+		return n, done
+	}
 	v := &s.values[s.value]
 	// Unescaping never lengthens: a piece of room bytes adds at most
 	// about room, so the value never grows far past valMax.
@@ -225,6 +248,11 @@ func (s *lineScan) unquote(c []byte) (int, bool) {
 	switch {
 	case err != nil:
 		s.over = err
+	case len(*v) > s.valMax && isBody(s.value):
+		// An older writer kept a body this long beside a frame cut
+		// to maxFrameKeep: the body is dropped, not the frame.
+		s.values[s.value], s.has[s.value] = nil, false
+		s.skipping, s.bodyDropped = true, true
 	case len(*v) > s.valMax:
 		s.over = fmt.Errorf("its %q holds more than the %s a recording keeps of one frame", spilled[s.value], sizeWords(s.lim.value))
 	}
@@ -240,7 +268,7 @@ func (s *lineScan) finish() ([]byte, *spilledValues, error) {
 	case s.value >= 0 || s.inStr:
 		return nil, nil, fmt.Errorf("a string is not closed")
 	}
-	sv := &spilledValues{fieldsDropped: s.fields.dropped}
+	sv := &spilledValues{fieldsDropped: s.fields.dropped, bodyDropped: s.bodyDropped}
 	for i := range spilled {
 		if !s.has[i] {
 			continue
@@ -265,6 +293,9 @@ type spilledValues struct {
 	has [len(spilled)]bool
 	// fieldsDropped counts the annotations dropped past the line's limit.
 	fieldsDropped int
+	// bodyDropped says the message body was over the line's limit and
+	// dropped.
+	bodyDropped bool
 }
 
 // set puts the values in l, whose members hold "" in their place: text
@@ -278,6 +309,10 @@ func (sv *spilledValues) set(l *line) {
 	}
 	if sv.has[2] || sv.has[3] {
 		l.MText, l.MB64 = nil, sv.bytes(2, 3)
+	}
+	if sv.bodyDropped {
+		l.MText, l.MB64 = nil, nil
+		l.Err = strings.TrimPrefix(l.Err+"; "+bodyNotKept, "; ")
 	}
 	if sv.fieldsDropped > 0 && l.K == kindFrame {
 		n := len(bytesOf(l.Text, l.B64))
