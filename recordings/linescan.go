@@ -88,7 +88,7 @@ func (s *lineScan) feed(c []byte) {
 			continue
 		}
 		i += s.scan(c[i:])
-		if len(s.rest) > s.lim.rest && s.fields.in && !s.fields.dropping {
+		if len(s.rest) > s.fieldsMax() && s.fields.in && !s.fields.dropping {
 			s.dropFields()
 		}
 		if len(s.rest) > s.lim.rest {
@@ -146,7 +146,7 @@ func (s *lineScan) scan(c []byte) int {
 			switch {
 			case fs.in && s.depth == 2 && !fs.dropping:
 				flush(i + 1)
-				if len(s.rest) <= s.lim.rest {
+				if len(s.rest) <= s.fieldsMax() {
 					fs.end, fs.kept = len(s.rest), fs.opened
 				} else {
 					s.dropFields()
@@ -180,6 +180,10 @@ func (s *lineScan) scan(c []byte) int {
 	flush(len(c))
 	return len(c)
 }
+
+// fieldsMax is where the rest of a line stops taking annotations: three
+// quarters of its limit, leaving the members after them room.
+func (s *lineScan) fieldsMax() int { return s.lim.rest / 4 * 3 }
 
 // dropFields drops the annotations past the last whole one within the
 // line's limit, and what else of the array follows.
