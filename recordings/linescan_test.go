@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math/rand/v2"
 	"reflect"
 	"runtime"
 	"strings"
@@ -209,22 +210,41 @@ func TestWriterKeepsNoBodyAReaderRefuses(t *testing.T) {
 	}
 }
 
-// FuzzLineInPieces: a line read in pieces, its frame's bytes apart, is
-// the record the line read whole is, and is refused when that is.
+// FuzzLineInPieces: a line read in pieces, its frame's bytes apart and
+// cut wherever seed says, is the record the line read whole is, and is
+// refused when that is: names spelled otherwise than mcpscope writes
+// them, escaped, or a null in place of a frame's bytes included.
 func FuzzLineInPieces(f *testing.F) {
-	for _, l := range bytes.Split(escapedRecording(f), []byte("\n"))[1:] {
-		f.Add(l)
+	for i, l := range bytes.Split(escapedRecording(f), []byte("\n"))[1:] {
+		f.Add(l, uint64(i))
 	}
-	f.Add([]byte(`{"k":"frame","dir":"in","ch":"control","text":"\ud83d\ude00\ud800x\/","msg":[0,4],"fields":[{"o":0,"n":1,"f":"text","v":"\"text\""}]}`))
-	f.Add([]byte(`{"k":"stream_rest","b64":"AQ\/D","text":"x","total":1}`))
-	f.Fuzz(func(t *testing.T, b []byte) {
+	f.Add([]byte(`{"k":"frame","dir":"in","ch":"control","text":"\ud83d\ude00\ud800x\/","msg":[0,4],"fields":[{"o":0,"n":1,"f":"text","v":"\"text\""}]}`), uint64(0))
+	f.Add([]byte(`{"k":"stream_rest","b64":"AQ\/D","text":"x","total":1}`), uint64(1))
+	p := `{"k":"frame","dir":"in","ch":"control",`
+	for i, l := range []string{
+		p + `"text":"A","Text":"B"}`,
+		p + `"Text":"A","b64":"QkI="}`,
+		p + `"text":"A","text":null}`,
+		p + `"t\u0065xt":"A","b64":"QkI="}`,
+		p + `"text":"A","t\u0065xt":"B"}`,
+		p + `"b64":"QkI=","b64":null}`,
+		p + `"text" : "A" , "b64" : "QkI="}`,
+		p + `"fields":[{"o":0,"n":1,"f":"text"}],"text":"\ud83d\ude00"}`,
+		p + `"MTEXT":"{}","mtext":"[]"}`,
+	} {
+		f.Add([]byte(l), uint64(i))
+	}
+	f.Fuzz(func(t *testing.T, b []byte, seed uint64) {
 		if bytes.IndexByte(b, '\n') >= 0 {
 			return
 		}
 		whole, wholeErr := decodeLine(b, nil)
 		s := newLineScan(keepLimits{value: 1 << 20, rest: 1 << 20, skip: true})
-		for rest := b; len(rest) > 0; rest = rest[min(5, len(rest)):] {
-			s.feed(rest[:min(5, len(rest))])
+		cut := rand.New(rand.NewPCG(seed, seed>>32))
+		for rest := b; len(rest) > 0; {
+			n := min(1+cut.IntN(16), len(rest))
+			s.feed(rest[:n])
+			rest = rest[n:]
 		}
 		rest, sv, err := s.finish()
 		var pieces *Record
