@@ -122,10 +122,13 @@ func secrets(o TransportOptions) (values, headers []string) {
 
 // closeRecording closes a headless run's recording and says on diag what
 // it holds when it stopped early (a full disk; recordingStopped said
-// why): what it holds is still readable.
+// why): the frames before that, still readable, or, when not even its
+// header was written, nothing that is a recording.
 func closeRecording(w *recordings.Writer, diag *lineWriter) {
 	err := w.Close()
 	switch {
+	case errors.Is(err, recordings.ErrStopped) && w.Empty():
+		diag.Println(fmt.Sprintf("warning: the recording %s could not be written: it holds no header and is not a recording", w.Path()))
 	case errors.Is(err, recordings.ErrStopped):
 		diag.Println(fmt.Sprintf("warning: the recording %s holds the %d frames before it stopped", w.Path(), w.Frames()))
 	case err != nil:

@@ -254,7 +254,8 @@ func TestHeadlessRecordingKeepsSSEFrames(t *testing.T) {
 
 // --record on a file that takes nothing (/dev/full, a full disk) stops the
 // recording, never the session: a headless run answers and exits 0,
-// saying on stderr that the recording stopped, why, and what it holds;
+// saying on stderr that the recording stopped, why, and that it holds no
+// header (not "the 0 frames", as though it could be read);
 // the TUI connects and says it in its status bar.
 func TestFullRecordingFileStopsOnlyTheRecording(t *testing.T) {
 	if _, err := os.Stat("/dev/full"); err != nil {
@@ -269,7 +270,7 @@ func TestFullRecordingFileStopsOnlyTheRecording(t *testing.T) {
 	}
 	for _, want := range []string{
 		"warning: the recording stopped: write /dev/full: no space left on device; the session goes on unrecorded\n",
-		"warning: the recording /dev/full holds the 0 frames before it stopped\n",
+		"warning: the recording /dev/full could not be written: it holds no header and is not a recording\n",
 	} {
 		if strings.Count(r.stderr, want) != 1 {
 			t.Errorf("stderr does not say once %q:\n%s", want, r.stderr)

@@ -16,7 +16,9 @@ var errSlowPath = errors.New("not the frame layout")
 // unmarshalLine reads one record line into l: frame lines in the layout
 // this package writes by a reader of their own (several times faster on
 // a long recording), anything else, or anything unexpected, by
-// encoding/json. Both give the same line.
+// encoding/json. Both give the same line, and so does a long line read in
+// pieces: names not spelled as mcpscope writes them are refused
+// (checkMembers).
 func unmarshalLine(b []byte, l *line) error {
 	if bytes.HasPrefix(b, []byte(`{"k":"frame"`)) {
 		var fast line
@@ -24,6 +26,9 @@ func unmarshalLine(b []byte, l *line) error {
 			*l = fast
 			return nil
 		}
+	}
+	if err := checkMembers(b); err != nil {
+		return err
 	}
 	return json.Unmarshal(b, l)
 }

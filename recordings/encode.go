@@ -32,12 +32,7 @@ func appendFrameLine(b []byte, l *line) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = strconv.AppendInt(append(b, `{"o":`...), int64(f.O), 10)
-			b = strconv.AppendInt(append(b, `,"n":`...), int64(f.N), 10)
-			b = appendJSONString(append(b, `,"f":`...), f.F)
-			b = appendStr(b, `,"v":`, f.V)
-			b = appendInt(b, `,"k":`, int64(f.K))
-			b = append(b, '}')
+			b = appendField(b, f)
 		}
 		b = append(b, ']')
 	}
@@ -141,4 +136,14 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// appendField appends annotation f as JSON.
+func appendField(b []byte, f fieldLine) []byte {
+	b = strconv.AppendInt(append(b, `{"o":`...), int64(f.O), 10)
+	b = strconv.AppendInt(append(b, `,"n":`...), int64(f.N), 10)
+	b = appendJSONString(append(b, `,"f":`...), f.F)
+	b = appendStr(b, `,"v":`, f.V)
+	b = appendInt(b, `,"k":`, int64(f.K))
+	return append(b, '}')
 }

@@ -3,6 +3,7 @@ package recordings
 import (
 	"encoding/base64"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -50,6 +51,24 @@ type lineScan struct {
 	unq    unquoter
 	isB64  bool
 	valMax int
+	fields fieldsScan
+	// skipping says the message body being read is over valMax: it is
+	// read to its end through scratch and dropped, the frame kept.
+	skipping    bool
+	scratch     []byte
+	bodyDropped bool
+}
+
+// fieldsScan follows a record line's "fields" array: past the line's
+// limit, the annotations from the first not whole are dropped and
+// counted, rather than the line.
+type fieldsScan struct {
+	in       bool // inside the array
+	dropping bool // past the limit: nothing more of the array is kept
+	end      int  // where the last whole annotation ends in rest
+	opened   int  // annotations started
+	kept     int  // annotations whole at end
+	dropped  int  // annotations not kept
 }
 
 func newLineScan(lim keepLimits) *lineScan {
@@ -69,6 +88,9 @@ func (s *lineScan) feed(c []byte) {
 			continue
 		}
 		i += s.scan(c[i:])
+		if len(s.rest) > s.fieldsMax() && s.fields.in && !s.fields.dropping {
+			s.dropFields()
+		}
 		if len(s.rest) > s.lim.rest {
 			s.over = fmt.Errorf("the line is longer than %s", sizeWords(s.lim.rest))
 			if s.lim.value > 0 {
@@ -82,8 +104,11 @@ func (s *lineScan) feed(c []byte) {
 // starts, and returns how many bytes of c it read.
 func (s *lineScan) scan(c []byte) int {
 	start := 0
+	fs := &s.fields
 	flush := func(end int) {
-		s.rest = append(s.rest, c[start:end]...)
+		if !fs.dropping {
+			s.rest = append(s.rest, c[start:end]...)
+		}
 		start = end
 	}
 	for i := 0; i < len(c); i++ {
@@ -108,9 +133,31 @@ func (s *lineScan) scan(c []byte) int {
 		case ' ', '\t', '\r':
 			continue
 		case '{', '[':
+			switch {
+			case s.depth == 1 && s.colon && b == '[' && s.key == "fields" && s.lim.value > 0:
+				flush(i + 1)
+				s.fields = fieldsScan{in: true, end: len(s.rest)}
+			case fs.in && s.depth == 2:
+				fs.opened++
+			}
 			s.depth++
 		case '}', ']':
 			s.depth--
+			switch {
+			case fs.in && s.depth == 2 && !fs.dropping:
+				flush(i + 1)
+				if len(s.rest) <= s.fieldsMax() {
+					fs.end, fs.kept = len(s.rest), fs.opened
+				} else {
+					s.dropFields()
+				}
+			case fs.in && s.depth == 1:
+				fs.in = false
+				if fs.dropping {
+					fs.dropping, fs.dropped = false, fs.opened-fs.kept
+					start = i // the array's end is kept
+				}
+			}
 		case '"':
 			s.inStr = true
 			switch {
@@ -134,6 +181,23 @@ func (s *lineScan) scan(c []byte) int {
 	return len(c)
 }
 
+// fieldsMax is where the rest of a line stops taking annotations: three
+// quarters of its limit, leaving the members after them room.
+func (s *lineScan) fieldsMax() int { return s.lim.rest / 4 * 3 }
+
+// dropFields drops the annotations past the last whole one within the
+// line's limit, and what else of the array follows.
+func (s *lineScan) dropFields() {
+	s.rest = s.rest[:s.fields.end]
+	s.fields.dropping = true
+}
+
+// isBody says spilled member v is a message body (mtext, mb64).
+func isBody(v int) bool { return spilled[v] == "mtext" || spilled[v] == "mb64" }
+
+// bodyNotKept is the error of a frame whose message body was dropped.
+var bodyNotKept = fmt.Sprintf("its message body, beside the frame's bytes, is over the %s a recording keeps and was not read", sizeWords(maxFrameKeep))
+
 // spilledIndex is the index of member key in spilled, or -1.
 func spilledIndex(key string) int {
 	for i, k := range spilled {
@@ -148,7 +212,10 @@ func spilledIndex(key string) int {
 func (s *lineScan) startValue(v int) {
 	s.value, s.has[v] = v, true
 	s.values[v] = s.values[v][:0]
-	s.unq = unquoter{}
+	s.unq, s.skipping = unquoter{}, false
+	if isBody(v) {
+		s.bodyDropped = false
+	}
 	s.isB64 = spilled[v] == "b64" || spilled[v] == "mb64"
 	s.valMax = s.lim.value
 	if s.isB64 {
@@ -159,6 +226,14 @@ func (s *lineScan) startValue(v int) {
 // unquote reads the spilled value's string from c up to its closing quote
 // and returns how many bytes it read and whether the string ended.
 func (s *lineScan) unquote(c []byte) (int, bool) {
+	if s.skipping {
+		n, done, err := s.unq.unquote(&s.scratch, c)
+		s.scratch = s.scratch[:0]
+		if err != nil {
+			s.over = err
+		}
+		return n, done
+	}
 	v := &s.values[s.value]
 	// Unescaping never lengthens: a piece of room bytes adds at most
 	// about room, so the value never grows far past valMax.
@@ -177,6 +252,11 @@ func (s *lineScan) unquote(c []byte) (int, bool) {
 	switch {
 	case err != nil:
 		s.over = err
+	case len(*v) > s.valMax && isBody(s.value):
+		// An older writer kept a body this long beside a frame cut
+		// to maxFrameKeep: the body is dropped, not the frame.
+		s.values[s.value], s.has[s.value] = nil, false
+		s.skipping, s.bodyDropped = true, true
 	case len(*v) > s.valMax:
 		s.over = fmt.Errorf("its %q holds more than the %s a recording keeps of one frame", spilled[s.value], sizeWords(s.lim.value))
 	}
@@ -192,7 +272,7 @@ func (s *lineScan) finish() ([]byte, *spilledValues, error) {
 	case s.value >= 0 || s.inStr:
 		return nil, nil, fmt.Errorf("a string is not closed")
 	}
-	sv := &spilledValues{}
+	sv := &spilledValues{fieldsDropped: s.fields.dropped, bodyDropped: s.bodyDropped}
 	for i := range spilled {
 		if !s.has[i] {
 			continue
@@ -215,6 +295,11 @@ func (s *lineScan) finish() ([]byte, *spilledValues, error) {
 type spilledValues struct {
 	of  [len(spilled)][]byte
 	has [len(spilled)]bool
+	// fieldsDropped counts the annotations dropped past the line's limit.
+	fieldsDropped int
+	// bodyDropped says the message body was over the line's limit and
+	// dropped.
+	bodyDropped bool
 }
 
 // set puts the values in l, whose members hold "" in their place: text
@@ -228,6 +313,14 @@ func (sv *spilledValues) set(l *line) {
 	}
 	if sv.has[2] || sv.has[3] {
 		l.MText, l.MB64 = nil, sv.bytes(2, 3)
+	}
+	if sv.bodyDropped {
+		l.MText, l.MB64 = nil, nil
+		l.Err = strings.TrimPrefix(l.Err+"; "+bodyNotKept, "; ")
+	}
+	if sv.fieldsDropped > 0 && l.K == kindFrame {
+		n := len(bytesOf(l.Text, l.B64))
+		l.Fields = append(l.Fields, notKept(l.Fields, n, max(l.Size, n), sv.fieldsDropped))
 	}
 }
 

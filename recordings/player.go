@@ -66,6 +66,9 @@ type Player struct {
 
 	mu  sync.Mutex
 	pos Position
+	// read says the reader has read the whole file once: Total is the
+	// frames it read, not the background count.
+	read bool
 
 	// owned by the goroutine
 	rd      *Reader
@@ -155,7 +158,9 @@ func (p *Player) count() {
 		return
 	}
 	p.mu.Lock()
-	p.pos.Total = e.Frames
+	if !p.read {
+		p.pos.Total = e.Frames
+	}
 	p.mu.Unlock()
 }
 
@@ -231,7 +236,9 @@ func (p *Player) peek() *Record {
 				p.problem(err)
 			}
 			p.mu.Lock()
-			p.pos.Done = true
+			// What the reader read is the truth: a frame line it found
+			// corrupt was counted but never applied.
+			p.pos.Done, p.pos.Total, p.read = true, p.rp.Frames(), true
 			p.mu.Unlock()
 		}
 	}

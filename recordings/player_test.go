@@ -1,6 +1,7 @@
 package recordings
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -159,4 +160,24 @@ func TestPlayerJumpsCrossIdleGaps(t *testing.T) {
 	}
 	p.Seek(10 * time.Second)
 	until(t, p, "across the gap", func(pos Position) bool { return pos.Frames == 3 })
+}
+
+// A frame line the reader finds corrupt is counted in the background but
+// never played: once played to the end, the total is what was played.
+func TestPlayerTotalIsWhatTheReaderRead(t *testing.T) {
+	path, _ := timedRecording(t, 50)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.WriteString(`{"k":"frame","dir":"sideways","ch":"control","text":"x"}` + "\n")
+	if cerr := f.Close(); err != nil || cerr != nil {
+		t.Fatal(err, cerr)
+	}
+	p, err := NewPlayer(path, capture.Config{}, SpeedAtOnce)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	until(t, p, "at once", func(pos Position) bool { return pos.Done && pos.Frames == 50 && pos.Total == 50 && pos.Problem != nil })
 }

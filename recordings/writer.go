@@ -47,7 +47,9 @@ type Options struct {
 	// SSE events, the end line); frames carry their own. Default time.Now.
 	Clock func() time.Time
 	// Stopped, when set, is told once, as it happens, that a write error
-	// (a full disk) stopped the recording; the session goes on.
+	// (a full disk) stopped the recording; the session goes on. It runs
+	// outside the Writer's locks (it may call Close) and may still be
+	// running when Close returns.
 	Stopped func(error)
 
 	flushEvery time.Duration // tests: FlushEvery when zero
@@ -76,6 +78,7 @@ type Writer struct {
 	red     *redactor
 	caps    streamCaps
 	frames  int64
+	written bool              // the header reached the file
 	lastOf  map[string]uint64 // with Number: the seq of each connection's last frame; nil without
 	stopped func(error)
 	stop    chan struct{}
@@ -148,6 +151,14 @@ func (w *Writer) Err() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.err
+}
+
+// Empty reports that not even the header reached the file (it filled at
+// once): what is there is no recording.
+func (w *Writer) Empty() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return !w.written
 }
 
 // Frames returns how many frames have been recorded.
@@ -354,14 +365,7 @@ func frameLine(f *capture.Frame, keep int, red *redactor) line {
 	if f.Enc != proto.EncJSON {
 		l.Enc = encodingNames.of[f.Enc]
 	}
-	for _, fd := range f.Fields {
-		if fd.Offset < len(raw) {
-			if red != nil {
-				fd.Value = red.field(fd.Name, fd.Value)
-			}
-			l.Fields = append(l.Fields, fieldLine{O: fd.Offset, N: fd.Len, F: fd.Name, V: fd.Value, K: uint8(fd.Kind)})
-		}
-	}
+	l.Fields = keepFields(f.Fields, raw, max(f.Size, len(f.Raw)), red)
 	if f.Err != nil {
 		l.Err = red.text(f.Err.Error()) // an error may quote the bytes it could not decode
 	}

@@ -22,12 +22,12 @@ func (w *Writer) nudge() {
 // every FlushEvery, writing the totals of capped streams on each tick,
 // until Close.
 func (w *Writer) flusher() {
-	defer close(w.done)
 	t := time.NewTicker(w.every)
 	defer t.Stop()
 	for {
 		select {
 		case <-w.stop:
+			close(w.done)
 			return
 		case <-w.wake:
 		case <-t.C:
@@ -37,7 +37,13 @@ func (w *Writer) flusher() {
 			}
 			w.mu.Unlock()
 		}
-		_ = w.drain()
+		if err, stopped := w.drainLocked(); stopped {
+			// Nothing more reaches the file: the flusher is done before
+			// Stopped is told, so a Stopped that calls Close returns.
+			close(w.done)
+			w.tell(err)
+			return
+		}
 	}
 }
 
@@ -45,23 +51,41 @@ func (w *Writer) flusher() {
 // that Append takes, so that capture never waits for the disk (unless
 // pend is full). Lines reach the file in the order they were encoded.
 func (w *Writer) drain() error {
+	err, stopped := w.drainLocked()
+	if stopped {
+		w.tell(err)
+	}
+	return err
+}
+
+// tell tells Stopped err outside the locks: a Stopped that closes the
+// Writer, or takes its time, neither deadlocks nor stalls Append.
+func (w *Writer) tell(err error) {
+	if w.stopped != nil {
+		w.stopped(err)
+	}
+}
+
+// drainLocked is drain under w.io; stopped says this write is the one
+// that failed (drain writes nothing after an error, so it says so once).
+func (w *Writer) drainLocked() (err error, stopped bool) {
 	w.io.Lock()
 	defer w.io.Unlock()
 	w.mu.Lock()
 	out := w.pend
 	w.pend = w.spare[:0]
-	err := w.err
+	err = w.err
 	w.mu.Unlock()
 	if len(out) > 0 && err == nil {
-		if _, werr := w.w.Write(out); werr != nil {
-			w.mu.Lock()
+		_, werr := w.w.Write(out)
+		w.mu.Lock()
+		if werr != nil {
 			w.fail(werr)
-			err = w.err
-			w.mu.Unlock()
-			if w.stopped != nil {
-				w.stopped(err) // once: drain writes nothing after an error
-			}
+			err, stopped = w.err, true
+		} else {
+			w.written = true
 		}
+		w.mu.Unlock()
 	}
 	w.mu.Lock()
 	if cap(out) <= maxPending {
@@ -70,7 +94,7 @@ func (w *Writer) drain() error {
 		w.spare = nil // let an outsized buffer go
 	}
 	w.mu.Unlock()
-	return err
+	return err, stopped
 }
 
 // fail records the first write error: the recording stops there.

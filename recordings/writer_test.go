@@ -298,8 +298,9 @@ func TestWriteErrorStopsTheRecordingOnly(t *testing.T) {
 // why, and Stopped is told once, when it happens.
 func TestFullDiskBeforeTheHeaderStopsTheRecordingOnly(t *testing.T) {
 	for _, room := range []int{0, 600} {
+		var mu sync.Mutex
 		var told []error
-		w, err := NewWriter(&failAfter{n: room}, Header{}, Options{Stopped: func(err error) { told = append(told, err) }})
+		w, err := NewWriter(&failAfter{n: room}, Header{}, Options{Stopped: func(err error) { mu.Lock(); told = append(told, err); mu.Unlock() }})
 		if err != nil {
 			t.Fatalf("room %d: NewWriter: %v", room, err)
 		}
@@ -310,9 +311,11 @@ func TestFullDiskBeforeTheHeaderStopsTheRecordingOnly(t *testing.T) {
 		if !errors.Is(err, ErrStopped) || !strings.Contains(err.Error(), "no space left") || !errors.Is(w.Err(), ErrStopped) {
 			t.Errorf("room %d: Close %v, Err %v", room, err, w.Err())
 		}
+		mu.Lock() // Stopped runs on the file writer's goroutine, after its locks
 		if len(told) != 1 || told[0].Error() != err.Error() {
 			t.Errorf("room %d: Stopped was told %v", room, told)
 		}
+		mu.Unlock()
 	}
 }
 
@@ -371,5 +374,42 @@ func TestRedactionMasksALookalikeFormField(t *testing.T) {
 		if strings.Contains(got, "topsecret") || !strings.Contains(got, "client_id=app&client_secret=<redacted ") || !strings.HasSuffix(got, "&code=1") {
 			t.Errorf("%q → %q", secret, got)
 		}
+	}
+}
+
+// Stopped is told outside the Writer's locks: one that closes the Writer
+// returns, and Append goes on while another still runs.
+func TestStoppedIsToldOutsideTheLocks(t *testing.T) {
+	closed := make(chan error, 1)
+	var w *Writer
+	ready := make(chan struct{})
+	w, _ = NewWriter(&failAfter{n: 600}, Header{}, Options{Stopped: func(error) {
+		<-ready
+		closed <- w.Close()
+	}})
+	close(ready)
+	msg := []byte(`{"jsonrpc":"2.0","method":"notifications/message"}` + "\n")
+	for range 100 {
+		w.Append(&capture.Frame{Dir: capture.In, Chan: capture.Channel{Kind: capture.Control}, Raw: msg})
+	}
+	select {
+	case err := <-closed:
+		if !errors.Is(err, ErrStopped) {
+			t.Errorf("Close from Stopped: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close called from Stopped never returned")
+	}
+	if w.Empty() {
+		t.Error("Empty, though the header was written")
+	}
+}
+
+// A file that takes not even the header is Empty: it is not a recording.
+func TestAFileThatTookNoHeaderIsEmpty(t *testing.T) {
+	w, _ := NewWriter(&failAfter{n: 10}, Header{}, Options{})
+	_ = w.Close()
+	if !w.Empty() {
+		t.Error("not Empty, though the header was cut short")
 	}
 }

@@ -1,0 +1,58 @@
+package recordings
+
+import (
+	"fmt"
+
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// fieldsKeep bounds the annotations of one frame line, as JSON: half of
+// what a reader takes besides a frame's bytes (readKeep.rest), so that a
+// line the Writer writes is always read whole. Tests lower it.
+var fieldsKeep = 8 << 20
+
+// notKeptName names the annotation that stands for the annotations of a
+// frame that a recording did not keep.
+const notKeptName = "annotations not kept"
+
+// notKept is the annotation that stands for dropped annotations past
+// kept: it covers the bytes from the end of the last one kept to the end
+// of the frame, whose bytes kept are n of size.
+func notKept(kept []fieldLine, n, size, dropped int) fieldLine {
+	at := 0
+	if k := len(kept); k > 0 {
+		at = kept[k-1].O + kept[k-1].N
+	}
+	at = max(0, min(at, n))
+	return fieldLine{O: at, N: size - at, F: notKeptName, V: fmt.Sprintf("%d more annotations past what a recording keeps", dropped), K: uint8(proto.FieldBody)}
+}
+
+// keepFields turns the annotations of a frame whose bytes kept are raw of
+// size into lines, within fieldsKeep, the rest dropped and counted in one
+// notKept annotation; red, when set, masks their values.
+func keepFields(fields []proto.Field, raw []byte, size int, red *redactor) []fieldLine {
+	var out []fieldLine
+	var enc []byte
+	used := 0
+	for i, fd := range fields {
+		if fd.Offset >= len(raw) {
+			continue
+		}
+		if red != nil {
+			fd.Value = red.field(fd.Name, fd.Value)
+		}
+		fl := fieldLine{O: fd.Offset, N: fd.Len, F: fd.Name, V: fd.Value, K: uint8(fd.Kind)}
+		enc = appendField(enc[:0], fl)
+		if used += len(enc) + 1; used > fieldsKeep {
+			dropped := 0
+			for _, rest := range fields[i:] {
+				if rest.Offset < len(raw) {
+					dropped++
+				}
+			}
+			return append(out, notKept(out, len(raw), size, dropped))
+		}
+		out = append(out, fl)
+	}
+	return out
+}
