@@ -1,6 +1,7 @@
 package mcphttp
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -60,4 +62,38 @@ func TestHandlerAnswerPassesHeldPingAnswers(t *testing.T) {
 	if _, err := s.call(proto.MethodToolsCall, map[string]any{"name": "x"}); err != nil {
 		t.Fatalf("tools/call: %v", err)
 	}
+}
+
+// A server that refuses every POST of an answer and of a notification:
+// once five refused answers were warned about, a refused notification is
+// still warned about on a line of its own, not hidden behind them.
+func TestRefusedNotificationWarnedAfterRefusedAnswers(t *testing.T) {
+	const pings = 12
+	f := newFake(t)
+	pingStream(f, pings)
+	f.on("response", func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+		http.Error(w, "no thanks", http.StatusInternalServerError)
+	})
+	f.on(proto.MethodNotifyRootsListChanged, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+		http.Error(w, "not this either", http.StatusInternalServerError)
+	})
+	s := connect(t, f.URL(), nil, client.Options{Timeout: 5 * time.Second, ProtocolVersion: proto.ProtocolVersion20251125})
+	flowtest.Eventually(t, "every answer's POST refused", func() bool { return s.rig.tr.UnsentAnswers() == pings })
+	n, err := proto.NewNotification(proto.MethodNotifyRootsListChanged, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	defer cancel()
+	if err := s.rig.tr.Send(ctx, n); err != nil {
+		t.Fatalf("sending %s: %v", n.Method, err)
+	}
+	flowtest.Eventually(t, "a warning about the refused notification", func() bool {
+		for _, w := range s.rig.warn.all() {
+			if strings.Contains(w, proto.MethodNotifyRootsListChanged) && strings.Contains(w, "HTTP 500") {
+				return true
+			}
+		}
+		return false
+	})
 }
