@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/mcpscope/mcpscope/client"
@@ -42,7 +43,7 @@ func ignoredWarnings(ig webtransport.Ignored) []string {
 // a busy error.
 func refusedWarning(n uint64) string {
 	return fmt.Sprintf("warning: the server sent more requests than mcpscope answers at once (%d); "+
-		"%d were refused with a busy error (%d)", client.MaxServerRequests, n, client.CodeClientBusy)
+		"%d %s refused with a busy error (%d)", client.MaxServerRequests, n, plural(int(n), "was", "were"), client.CodeClientBusy)
 }
 
 // unsentAnswers closes the session, which makes the transport's count of
@@ -56,7 +57,16 @@ func (r *run) unsentAnswers(err error) error {
 		return err
 	}
 	if n := u.UnsentAnswers(); n > 0 {
-		return withExit(ExitConnection, fmt.Errorf("%d answers to the server's requests could not be sent; the server never got them", n))
+		return withExit(ExitConnection, errors.New(unsentMessage(n)))
 	}
 	return nil
+}
+
+// unsentMessage says how many answers to the server's requests could not
+// be sent.
+func unsentMessage(n uint64) string {
+	if n == 1 {
+		return "1 answer to the server's requests could not be sent; the server never got it"
+	}
+	return fmt.Sprintf("%d answers to the server's requests could not be sent; the server never got them", n)
 }

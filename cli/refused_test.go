@@ -191,3 +191,17 @@ func TestE2ERequestFloodToADeafServer(t *testing.T) {
 		t.Fatalf("stdout %q", r.stdout)
 	}
 }
+
+// One refused request or one unsent answer is counted in the singular.
+func TestCountsOfOneAreSingular(t *testing.T) {
+	for _, c := range []struct{ got, want string }{
+		{refusedWarning(1), "warning: the server sent more requests than mcpscope answers at once (256); 1 was refused with a busy error (-32000)"},
+		{refusedWarning(2), "warning: the server sent more requests than mcpscope answers at once (256); 2 were refused with a busy error (-32000)"},
+		{unsentMessage(1), "1 answer to the server's requests could not be sent; the server never got it"},
+		{unsentMessage(3), "3 answers to the server's requests could not be sent; the server never got them"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}

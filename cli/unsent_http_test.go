@@ -77,7 +77,7 @@ func TestUnsentAnswersFailTheRun(t *testing.T) {
 		t.Fatalf("%d warnings about single answers, want 5:\n%s", len(warned), r.stderr)
 	}
 	for _, want := range []string{
-		fmt.Sprintf("warning: %d more failed POSTs of notifications and answers were not shown\n", pings-5),
+		fmt.Sprintf("warning: %d more answers that could not be sent were not shown\n", pings-5),
 		fmt.Sprintf("error: %d answers to the server's requests could not be sent; the server never got them\n", pings),
 	} {
 		if !strings.Contains(r.stderr, want) {

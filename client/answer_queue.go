@@ -26,7 +26,7 @@ const (
 // is named in the text, but the connection failed, so no context deadline
 // makes it read as one request timing out.
 type StoppedReadingError struct {
-	Queued   int           // answers queued for the server, the one being sent included
+	Queued   int           // answers left unsent: those waiting (past the bound, the one that passed it included) and the one whose send gave up, if any
 	Bytes    int           // their encoded size
 	MaxQueue int           // the bound in messages, when it was passed (else 0)
 	MaxBytes int           // the bound in bytes, when it was passed

@@ -89,7 +89,7 @@ func (s *Session) sendInteractionAcks(acks []interactionAck) {
 	for _, a := range acks {
 		go func() {
 			defer func() { <-s.handlers }()
-			s.respond(context.Background(), a.id, a.result, a.err)
+			s.respond(WithQuestionOrigin(context.Background(), QuestionOrigin{RequestID: a.id}), a.id, a.result, a.err)
 		}()
 	}
 }

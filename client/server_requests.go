@@ -57,7 +57,9 @@ func (s *Session) deliverServerRequest(m *proto.Message) {
 	}()
 }
 
-// respond sends the answer to a server request.
+// respond sends the answer to a server request. ctx carries the
+// question's origin (QuestionOriginOf), which tells a transport that the
+// answer is a handler's, not one decided on the reader.
 func (s *Session) respond(ctx context.Context, id proto.ID, result any, rpcErr *proto.Error) {
 	var msg *proto.Message
 	if rpcErr == nil {

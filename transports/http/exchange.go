@@ -47,9 +47,9 @@ type exchange struct {
 	// posted, for a notification or a response, is closed once its POST
 	// is over (answered, failed or given up).
 	posted chan struct{}
-	// reply: msg answers a server request, and holds one of the
-	// transport's replySlots until its POST is over.
-	reply bool
+	// replies: msg answers a server request, and holds one of these
+	// places (replies.go) until its POST is over.
+	replies *replyPlaces
 
 	mu        sync.Mutex
 	answered  bool          // the answer was delivered, or the request failed
@@ -144,8 +144,8 @@ func (ex *exchange) forget() {
 	if t.posting[ex] {
 		delete(t.posting, ex)
 		close(ex.posted)
-		if ex.reply {
-			<-t.replySlots
+		if ex.replies != nil {
+			ex.replies.give()
 		}
 	}
 	t.mu.Unlock()
@@ -210,7 +210,7 @@ func (ex *exchange) start(ctx context.Context) error {
 	case <-body.sent:
 		return nil
 	case err := <-failed:
-		if ex.reply && t.ctx.Err() == nil {
+		if ex.replies != nil && t.ctx.Err() == nil {
 			t.postFailed(ex, err)
 		}
 		return err

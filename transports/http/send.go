@@ -32,11 +32,12 @@ func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
 		return t.newExchange(m, body).startAccepted(ctx)
 	}
 	if m.IsResponse() {
-		if err := t.takeReplySlot(ctx, m); err != nil {
+		places, err := t.takeReplySlot(ctx, m)
+		if err != nil {
 			return err
 		}
 		ex := t.newExchange(m, body)
-		ex.reply = true
+		ex.replies = places
 		return ex.start(ctx)
 	}
 	return t.newExchange(m, body).start(ctx)

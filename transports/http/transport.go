@@ -36,8 +36,9 @@ type Transport struct {
 
 	seq atomic.Uint64 // numbers the exchanges in connection names
 
-	replySlots chan struct{} // one per POST of an answer open (replies.go)
-	posts      postFailures  // failed POSTs of notifications and answers
+	readerReplies  *replyPlaces // POSTs of answers decided on the reader (replies.go)
+	handlerReplies *replyPlaces // POSTs of handlers' answers
+	posts          postFailures // failed POSTs of notifications, and unsent answers
 
 	// sleep waits before the standalone GET stream is opened again: d, or
 	// until ctx ends; it reports whether d passed (sleepCtx; tests count).
@@ -80,11 +81,12 @@ func New(cfg Config) (*Transport, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	t := &Transport{
 		cfg: cfg, url: u, ctx: ctx, cancel: cancel,
-		life:       conn.NewLifecycle("HTTP", "the HTTP transport ended"),
-		exchanges:  make(map[proto.ID]*exchange),
-		posting:    make(map[*exchange]bool),
-		sleep:      sleepCtx,
-		replySlots: make(chan struct{}, MaxReplyPosts),
+		life:           conn.NewLifecycle("HTTP", "the HTTP transport ended"),
+		exchanges:      make(map[proto.ID]*exchange),
+		posting:        make(map[*exchange]bool),
+		sleep:          sleepCtx,
+		readerReplies:  newReplyPlaces(),
+		handlerReplies: newReplyPlaces(),
 	}
 	return t, nil
 }

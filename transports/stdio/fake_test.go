@@ -114,6 +114,14 @@ func runFake(mode string) int {
 		in.ReadBytes('\n')
 		fmt.Fprintln(os.Stderr, "fatal: orphaned")
 		return 4
+	case "slow-reader":
+		buf := make([]byte, 16<<10)
+		for { // 16 KB every 10 ms: about 1.6 MB/s, steadily
+			if _, err := in.Read(buf); err != nil {
+				return 0
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
 	case "sleep":
 		signal.Ignore(syscall.SIGTERM)
 		time.Sleep(time.Hour)

@@ -16,7 +16,9 @@ import (
 // Concurrent calls never interleave. If ctx is cancelled while the line is
 // half written, the rest goes out before the next line, so framing stays
 // intact; if ctx's deadline passes instead, the server stopped reading and
-// every later Send fails at once (conn.StalledError).
+// every later Send fails at once (conn.StalledError). An answer's
+// deadline counts from its turn to write, not from when it began waiting
+// behind others that the server takes (see takeTurn).
 // After the server died, Send returns a *client.ConnectionError wrapping Err;
 // after Close, client.ErrClosed.
 func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
@@ -30,14 +32,11 @@ func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
 	if err := t.life.Writable(); err != nil {
 		return err
 	}
-	select {
-	case t.wslot <- struct{}{}:
-	case <-ctx.Done():
-		return fmt.Errorf("sending the %s was cancelled: %w", describe(m), ctx.Err())
-	case <-t.life.Done():
-		return t.life.Gone()
+	ctx, giveTurn, err := t.takeTurn(ctx, m)
+	if err != nil {
+		return err
 	}
-	defer func() { <-t.wslot }()
+	defer giveTurn()
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("sending the %s was cancelled: %w", describe(m), err)
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
@@ -30,6 +31,7 @@ type Transport struct {
 	stderr *os.File
 
 	wslot chan struct{} // one writer at a time; a channel so a waiting Send can give up
+	turns atomic.Uint64 // writes that ended, for answers waiting their turn (turn.go)
 	out   conn.Writer   // keeps the rest of a line cut short by a cancelled Send, written first next time
 
 	exited     chan struct{} // the process was reaped; state and waitErr are set

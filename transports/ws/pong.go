@@ -1,58 +1,32 @@
 package ws
 
-import (
-	"sync"
-	"time"
-)
+import "sync/atomic"
 
-// pongHold is how long writes may make no progress before the reader
-// stops answering the server's WebSocket pings: a pong goes out behind
-// the write under way, so answering would make the reader wait on a
-// write the server does not take. RFC 6455 §5.5.3 lets an endpoint answer
-// only the latest of several pings; the first ping after a write gets
-// through is answered again.
-const pongHold = time.Second
-
-// writeClock tracks the writes under way and when one last got through.
-type writeClock struct {
-	mu       sync.Mutex
-	under    int       // writes under way
-	progress time.Time // when the writes under way began, or one of them ended
-}
+// writeCount counts the writes under way. While any is, the reader does
+// not answer the server's WebSocket pings: a pong goes out behind the
+// write under way, and the WebSocket library waits for it on the reader
+// (up to 5 s, then it fails the connection), so answering would make the
+// reader wait on a write the server may not take. RFC 6455 §5.5.3 lets an
+// endpoint answer only the latest of several pings; the first ping once
+// no write is under way is answered again.
+type writeCount struct{ under atomic.Int64 }
 
 // begin notes a write starting.
-func (w *writeClock) begin() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.under == 0 {
-		w.progress = time.Now()
-	}
-	w.under++
-}
+func (w *writeCount) begin() { w.under.Add(1) }
 
 // end notes a write ending.
-func (w *writeClock) end() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.under--
-	w.progress = time.Now()
-}
+func (w *writeCount) end() { w.under.Add(-1) }
 
-// stuck reports whether writes are under way and none got through for
-// longer than d.
-func (w *writeClock) stuck(d time.Duration) bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.under > 0 && time.Since(w.progress) > d
-}
+// busy reports whether a write is under way.
+func (w *writeCount) busy() bool { return w.under.Load() > 0 }
 
 // answerPing reports a WebSocket ping from the server and says whether
-// its pong may go out: not while writes are stuck (the reader would wait
-// behind them).
+// its pong may go out: not while a write is under way (the reader would
+// wait behind it).
 func (t *Transport) answerPing(payload []byte) bool {
 	t.reportControl(incoming, "ping", payload)
-	if t.writes.stuck(pongHold) {
-		t.reportControl(outgoing, "pong not sent (a write has made no progress for over "+pongHold.String()+")", payload)
+	if t.writes.busy() {
+		t.reportControl(outgoing, "pong not sent (a write is under way; the next ping is answered once none is)", payload)
 		return false
 	}
 	t.reportControl(outgoing, "pong", payload)

@@ -49,7 +49,7 @@ type Transport struct {
 	// nil otherwise).
 	spares *chunkBuffers
 
-	writes writeClock // the writes under way (pong.go)
+	writes writeCount // the writes under way (pong.go)
 }
 
 var (

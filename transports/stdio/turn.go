@@ -1,0 +1,59 @@
+package stdio
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// takeTurn waits for the write slot for m and returns the context its
+// write runs under, and the function that gives the slot back.
+//
+// An answer's time limit measures the server taking no bytes, not time
+// spent queued: while the writes ahead of it end, one after the other,
+// within the limit, the answer waits on, and once its turn comes its
+// write gets the whole limit again. Only when no write ended for as long
+// as the limit does the wait fail, with ctx's deadline error. Other
+// messages wait within ctx.
+func (t *Transport) takeTurn(ctx context.Context, m *proto.Message) (context.Context, func(), error) {
+	deadline, ok := ctx.Deadline()
+	if !ok || !m.IsResponse() {
+		select {
+		case t.wslot <- struct{}{}:
+			return ctx, t.giveTurn, nil
+		case <-ctx.Done():
+			return nil, nil, fmt.Errorf("sending the %s was cancelled: %w", describe(m), ctx.Err())
+		case <-t.life.Done():
+			return nil, nil, t.life.Gone()
+		}
+	}
+	limit := time.Until(deadline)
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	seen := t.turns.Load()
+	for {
+		select {
+		case t.wslot <- struct{}{}:
+			wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), limit)
+			return wctx, func() { cancel(); t.giveTurn() }, nil
+		case <-t.life.Done():
+			return nil, nil, t.life.Gone()
+		case <-timer.C:
+			if now := t.turns.Load(); now != seen {
+				seen = now
+				timer.Reset(limit)
+				continue
+			}
+			return nil, nil, fmt.Errorf("sending the %s: no write ahead of it ended within %s: %w",
+				describe(m), limit, context.DeadlineExceeded)
+		}
+	}
+}
+
+// giveTurn gives the write slot back, counting a write that ended.
+func (t *Transport) giveTurn() {
+	t.turns.Add(1)
+	<-t.wslot
+}
