@@ -52,6 +52,8 @@ func (t *Transport) dial(ctx context.Context) (*websocket.Conn, error) {
 		DisableCompression:  true,
 		// One connection per upgrade: the guard follows one HTTP answer.
 		DisableKeepAlives: true,
+		// A head the guard would step aside for is refused here.
+		MaxResponseHeaderBytes: headCap,
 	}}
 	if t.cfg.Auth != nil {
 		// A 401 to the upgrade runs the authorization and upgrades again;
