@@ -46,7 +46,8 @@ func (t *Transport) dial(ctx context.Context) (*websocket.Conn, error) {
 		Proxy:          http.ProxyFromEnvironment,
 		DialContext:    t.dialGuarded,
 		DialTLSContext: t.dialTLS(tc),
-		// TLS through a proxy is net/http's own, on DialContext: unguarded.
+		// TLS through a proxy is net/http's own, on DialContext: unguarded
+		// (the exception doc.go names).
 		TLSClientConfig:     tc,
 		TLSHandshakeTimeout: tlsHandshakeTimeout,
 		DisableCompression:  true,
