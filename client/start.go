@@ -45,7 +45,18 @@ func StartContext(ctx context.Context, timeout, maxTime time.Duration) (context.
 	if maxTime < timeout {
 		limit = &StartTimeoutError{After: maxTime, MaxTime: true}
 	}
-	return context.WithTimeoutCause(ctx, limit.After, limit)
+	return context.WithTimeoutCause(context.WithValue(ctx, startBoundKey{}, limit), limit.After, limit)
+}
+
+// startBoundKey keys the limit StartContext put on a context.
+type startBoundKey struct{}
+
+// StartBound is the limit StartContext put on ctx, before it ran out, or
+// nil: a transport whose set-up continues past Start (the fallback of
+// Streamable HTTP to the legacy transport) bounds it by the same limit.
+func StartBound(ctx context.Context) *StartTimeoutError {
+	limit, _ := ctx.Value(startBoundKey{}).(*StartTimeoutError)
+	return limit
 }
 
 // startFailure is Start's err as Connect returns it: a limit the transport
