@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -39,13 +40,85 @@ func StartLimit(ctx context.Context) *StartTimeoutError {
 // StartContext bounds a Transport.Start by the request limits, timeout
 // and maxTime (Options.Timeout and HardTimeout): waiting for a transport
 // to come up is one more wait for an answer. Connect uses it; so does a
-// caller that starts a transport without a session.
+// caller that starts a transport without a session. The time a user
+// spends in the browser authorizing (PauseStart) does not count: that
+// wait has a limit of its own.
 func StartContext(ctx context.Context, timeout, maxTime time.Duration) (context.Context, context.CancelFunc) {
 	limit := &StartTimeoutError{After: timeout}
 	if maxTime < timeout {
 		limit = &StartTimeoutError{After: maxTime, MaxTime: true}
 	}
-	return context.WithTimeoutCause(ctx, limit.After, limit)
+	c := &startClock{limit: limit, left: limit.After}
+	ctx, cancel := context.WithCancelCause(context.WithValue(ctx, startBoundKey{}, c))
+	c.cancel = cancel
+	c.mu.Lock()
+	c.run()
+	c.mu.Unlock()
+	return ctx, func() {
+		c.mu.Lock()
+		c.timer.Stop()
+		c.mu.Unlock()
+		cancel(context.Canceled)
+	}
+}
+
+// startClock runs out the start limit: after limit.After, less the time
+// it was paused.
+type startClock struct {
+	limit  *StartTimeoutError
+	cancel context.CancelCauseFunc
+
+	mu      sync.Mutex
+	timer   *time.Timer
+	since   time.Time     // when the timer last started
+	left    time.Duration // what remains of the limit when it starts again
+	pausers int
+}
+
+// run starts the timer on what is left; c.mu is held.
+func (c *startClock) run() {
+	c.since = time.Now()
+	c.timer = time.AfterFunc(c.left, func() { c.cancel(c.limit) })
+}
+
+// startBoundKey keys the clock StartContext put on a context.
+type startBoundKey struct{}
+
+// StartBound is the limit StartContext put on ctx, or nil: a transport
+// whose set-up continues past Start (the fallback of Streamable HTTP to
+// the legacy transport) bounds it by the same limit.
+func StartBound(ctx context.Context) *StartTimeoutError {
+	if c, ok := ctx.Value(startBoundKey{}).(*startClock); ok {
+		return c.limit
+	}
+	return nil
+}
+
+// PauseStart stops the start limit of ctx, if it has one, until the
+// function it returns is called: the authorization's wait for the user's
+// browser, bounded by its own limit, is not cut short by the start's.
+func PauseStart(ctx context.Context) (resume func()) {
+	c, ok := ctx.Value(startBoundKey{}).(*startClock)
+	if !ok {
+		return func() {}
+	}
+	c.mu.Lock()
+	c.pausers++
+	if c.pausers == 1 && c.timer.Stop() {
+		c.left -= time.Since(c.since)
+	}
+	c.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			c.pausers--
+			if c.pausers == 0 && ctx.Err() == nil {
+				c.run()
+			}
+		})
+	}
 }
 
 // startFailure is Start's err as Connect returns it: a limit the transport

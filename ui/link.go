@@ -1,12 +1,10 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -14,9 +12,6 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
 )
-
-// connectTimeout bounds the handshake of one connect.
-const connectTimeout = 30 * time.Second
 
 // connection is the current link and what the UI knows of it.
 type connection struct {
@@ -76,9 +71,9 @@ func (m *Model) dial() tea.Cmd {
 	ctx := m.ctx
 	return tea.Batch(
 		func() tea.Msg {
-			cctx, cancel := context.WithTimeout(ctx, connectTimeout)
-			defer cancel()
-			return connectedMsg{gen: gen, err: link.Session.Connect(cctx)}
+			// Connect bounds itself by the session's limits (--timeout,
+			// --max-time), the transport's start as the CLI's is.
+			return connectedMsg{gen: gen, err: link.Session.Connect(ctx)}
 		},
 		func() tea.Msg {
 			<-link.Transport.Done()

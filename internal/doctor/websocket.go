@@ -50,11 +50,12 @@ func (w *walk) probeUpgrade(ctx context.Context, client *http.Client) (string, *
 	return detail, nil, err
 }
 
-// judgeAccept judges the Sec-WebSocket-Accept of a 101 answering key: one,
-// the key's (RFC 6455 §4.2.2), or the real transport fails the upgrade.
+// judgeAccept judges the Sec-WebSocket-Accept of a 101 answering key
+// exactly as the real transport (coder/websocket) does: the first value
+// must be the key's (RFC 6455 §4.2.2), later ones are not read.
 func judgeAccept(key string, got []string) error {
 	want := proto.WebSocketAccept(key)
-	if len(got) == 1 && got[0] == want {
+	if len(got) > 0 && got[0] == want {
 		return nil
 	}
 	received := "none"

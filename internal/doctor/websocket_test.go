@@ -96,3 +96,16 @@ func TestUpgradeChecksTheAccept(t *testing.T) {
 		t.Errorf("failure %+v, want the websocket step to name the accept expected and received:\n%s", f, out)
 	}
 }
+
+// The doctor judges the accept as the real transport does: by its first
+// value alone.
+func TestJudgeAcceptReadsTheFirstValue(t *testing.T) {
+	key := "dGhlIHNhbXBsZSBub25jZQ=="
+	want := proto.WebSocketAccept(key)
+	if err := judgeAccept(key, []string{want, "other"}); err != nil {
+		t.Errorf("the right accept followed by another failed: %v", err)
+	}
+	if err := judgeAccept(key, []string{"other", want}); err == nil {
+		t.Error("a wrong first accept followed by the right one passed")
+	}
+}

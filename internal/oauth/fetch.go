@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/doctor"
 	"github.com/mcpscope/mcpscope/proto"
 )
@@ -54,9 +55,13 @@ func (f *Flow) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*auth.A
 		f.step(StepBrowser, doctor.Passed, time.Since(start), "opened "+host)
 	}
 	f.setUnder(StepAuthorize)
+	// The user's time in the browser has this limit alone: the limit of
+	// the transport's start (client.StartContext) stands still meanwhile.
+	resume := client.PauseStart(ctx)
 	wait, cancel := context.WithTimeout(ctx, f.cfg.Wait)
 	defer cancel()
 	cb, err := lb.wait(wait)
+	resume()
 	if err != nil {
 		if ctx.Err() == nil {
 			err = fmt.Errorf("no redirect from the browser within %s (--timeout): the authorization at %s was not completed", f.cfg.Wait, host)

@@ -127,30 +127,69 @@ func (t *Transport) legacyEndpoint() *url.URL {
 	return t.legacy.endpoint
 }
 
+// fallbackTry is the one move to the legacy transport a session makes:
+// done is closed once it settled, err says why it failed.
+type fallbackTry struct {
+	done chan struct{}
+	err  error
+}
+
 // fallBack moves to the legacy transport when the first POST of the
 // session (initialize or server/discover) is refused with 400, 404 or 405
 // and no JSON-RPC answer, and sends the message again there. It reports
 // whether it did; when the SSE stream cannot be opened either, it stays.
+// A handshake POST refused while the move is under way (the initialize
+// sent after server/discover timed out) waits for it and takes its
+// outcome: sent again on the legacy transport, or failed with why the
+// legacy transport did not come up.
 func (t *Transport) fallBack(ex *exchange, status int) bool {
 	if t.cfg.Mode != ModeAuto || !proto.LegacyFallbackStatus(status) ||
 		(ex.msg.Method != proto.MethodInitialize && ex.msg.Method != proto.MethodDiscover) {
 		return false
 	}
 	t.mu.Lock()
-	try := !t.probed && t.legacy == nil
+	try, first := t.fallback, !t.probed && t.legacy == nil && t.fallback == nil
+	if first {
+		try = &fallbackTry{done: make(chan struct{})}
+		t.fallback = try
+	}
 	t.probed = true
+	limit := t.startTime
 	t.mu.Unlock()
-	if !try {
+	if try == nil {
 		return false
 	}
-	t.warnf("POST %s was answered %d with no JSON-RPC answer: trying the legacy HTTP+SSE transport (2024-11-05) with GET", t.url.Redacted(), status)
-	ctx, cancel := context.WithTimeout(ex.ctx, legacyWait)
-	defer cancel()
-	if err := t.openLegacy(ctx); err != nil {
-		t.reportNote(capture.In, ex.conn, "no legacy HTTP+SSE fallback: "+err.Error())
-		return false
+	ctx := ex.ctx
+	if first {
+		t.warnf("POST %s was answered %d with no JSON-RPC answer: trying the legacy HTTP+SSE transport (2024-11-05) with GET", t.url.Redacted(), status)
+		// The move is the transport's set-up, bounded as Start is (the
+		// request limits), and given up with the request that led to it.
+		var cancel context.CancelFunc
+		if limit != nil {
+			ctx, cancel = context.WithTimeoutCause(ex.ctx, limit.After, limit)
+		} else {
+			ctx, cancel = context.WithTimeout(ex.ctx, legacyWait)
+		}
+		try.err = t.openLegacy(ctx)
+		cancel()
+		close(try.done)
+		if try.err != nil {
+			t.reportNote(capture.In, ex.conn, "no legacy HTTP+SSE fallback: "+try.err.Error())
+			return false
+		}
+		t.reportNote(capture.In, ex.conn, "fell back to the legacy HTTP+SSE transport")
+		ctx = ex.ctx
+	} else {
+		select {
+		case <-try.done:
+		case <-ex.ctx.Done():
+			return false
+		}
+		if try.err != nil {
+			ex.fail(status, try.err)
+			return true
+		}
 	}
-	t.reportNote(capture.In, ex.conn, "fell back to the legacy HTTP+SSE transport")
 	again := t.newExchange(ex.msg, ex.body)
 	if err := again.start(ctx); err != nil {
 		ex.fail(0, err)

@@ -46,16 +46,18 @@ type Transport struct {
 
 	mu        sync.Mutex
 	keyLog    *os.File
-	session   string                 // Mcp-Session-Id, once the server gave one
-	version   string                 // the protocol version initialize settled
-	initBody  []byte                 // the initialize request, for a session that expired
-	getStop   context.CancelFunc     // ends the standalone GET stream of the session; nil before it was asked for
-	reinits   int                    // sessions started again after a 404, for the initialize ids
-	probed    bool                   // the first POST was answered: no fallback any more
-	legacy    *legacyLink            // the HTTP+SSE link, once in that mode
-	exchanges map[proto.ID]*exchange // open answer streams, by request id (7 and "7" apart)
-	posting   map[*exchange]bool     // POSTs of notifications and responses not over yet
-	reinit    *reinitCall            // a re-initialization in flight
+	session   string                    // Mcp-Session-Id, once the server gave one
+	version   string                    // the protocol version initialize settled
+	initBody  []byte                    // the initialize request, for a session that expired
+	getStop   context.CancelFunc        // ends the standalone GET stream of the session; nil before it was asked for
+	reinits   int                       // sessions started again after a 404, for the initialize ids
+	probed    bool                      // the first POST was answered: no fallback any more
+	legacy    *legacyLink               // the HTTP+SSE link, once in that mode
+	fallback  *fallbackTry              // the move to the legacy transport, once tried
+	startTime *client.StartTimeoutError // the limit Start was given (client.StartBound), for the fallback
+	exchanges map[proto.ID]*exchange    // open answer streams, by request id (7 and "7" apart)
+	posting   map[*exchange]bool        // POSTs of notifications and responses not over yet
+	reinit    *reinitCall               // a re-initialization in flight
 	// toolHeaders are the x-mcp-header annotations of the tools the
 	// server listed, by tool name.
 	toolHeaders map[string]*toolHeaders
@@ -122,6 +124,9 @@ func (t *Transport) Start(ctx context.Context, deliver func(*proto.Message)) err
 	if err != nil {
 		return err
 	}
+	t.mu.Lock()
+	t.startTime = client.StartBound(ctx)
+	t.mu.Unlock()
 	if t.cfg.Mode == ModeLegacySSE {
 		if err := t.openLegacy(ctx); err != nil {
 			t.end(err)

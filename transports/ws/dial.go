@@ -46,12 +46,15 @@ func (t *Transport) dial(ctx context.Context) (*websocket.Conn, error) {
 		Proxy:          http.ProxyFromEnvironment,
 		DialContext:    t.dialGuarded,
 		DialTLSContext: t.dialTLS(tc),
-		// TLS through a proxy is net/http's own, on DialContext: unguarded.
+		// TLS through a proxy is net/http's own, on DialContext: unguarded
+		// (the exception doc.go names).
 		TLSClientConfig:     tc,
 		TLSHandshakeTimeout: tlsHandshakeTimeout,
 		DisableCompression:  true,
 		// One connection per upgrade: the guard follows one HTTP answer.
 		DisableKeepAlives: true,
+		// A head the guard would step aside for is refused here.
+		MaxResponseHeaderBytes: headCap,
 	}}
 	if t.cfg.Auth != nil {
 		// A 401 to the upgrade runs the authorization and upgrades again;

@@ -12,5 +12,8 @@
 // engine's timers bound every wait, and a message over MaxFrameSize closes
 // the connection with 1009, named in the error: at once when a frame's
 // head announces it (frame_guard.go), as a masked frame from the server
-// closes it with 1002.
+// closes it with 1002. One exception: a wss:// upgrade through an HTTPS_PROXY
+// runs its TLS inside net/http's CONNECT tunnel, out of the guard's reach;
+// there coder/websocket's own checks alone apply (a message over
+// MaxFrameSize still closes with 1009, once its bytes arrived).
 package ws

@@ -25,7 +25,8 @@ type frameRefusal struct {
 func (r *frameRefusal) Error() string { return r.Reason }
 
 // headCap bounds the HTTP answer frameGuard looks through for the 101;
-// past it the guard steps aside (net/http refuses such a head anyway).
+// past it the guard steps aside, and net/http refuses such a head: the
+// dial's MaxResponseHeaderBytes is this same cap.
 const headCap = 64 << 10
 
 // frameGuard reads the connection a WebSocket runs on and checks, before
@@ -105,16 +106,15 @@ func (g *frameGuard) inspect(b []byte) int {
 // how many bytes it took: a 101 starts the frames, another 1xx a new head,
 // anything else puts the guard aside.
 func (g *frameGuard) readHead(b []byte) int {
-	from := max(len(g.head)-3, 0)
+	from := max(len(g.head)-2, 0)
 	g.head = append(g.head, b...)
-	end := bytes.Index(g.head[from:], []byte("\r\n\r\n"))
+	end := headEnd(g.head, from)
 	if end < 0 {
 		if len(g.head) > headCap {
 			g.aside, g.head = true, nil
 		}
 		return len(b)
 	}
-	end += from + 4
 	took := len(b) - (len(g.head) - end)
 	status := 0
 	if _, code, ok := bytes.Cut(g.head, []byte(" ")); ok && len(code) >= 3 {
@@ -129,6 +129,25 @@ func (g *frameGuard) readHead(b []byte) int {
 		g.aside, g.head = true, nil
 	}
 	return took
+}
+
+// headEnd returns where the HTTP head in b ends, looking from from on,
+// or -1: after the first empty line, a line ending in "\r\n" or in a bare
+// "\n" as net/http's reader takes it (textproto).
+func headEnd(b []byte, from int) int {
+	for i := from; i < len(b); i++ {
+		if b[i] != '\n' {
+			continue
+		}
+		rest := b[i+1:]
+		switch {
+		case len(rest) >= 1 && rest[0] == '\n':
+			return i + 2
+		case len(rest) >= 2 && rest[0] == '\r' && rest[1] == '\n':
+			return i + 3
+		}
+	}
+	return -1
 }
 
 // headerLen is the length of the frame header being read, as far as its
@@ -165,6 +184,10 @@ func (g *frameGuard) frame() {
 	switch {
 	case h[1]&0x80 != 0:
 		g.refused = &frameRefusal{Code: websocket.StatusProtocolError, Wire: "masked frame from the server", Reason: "the server sent a masked frame (RFC 6455 §5.1: a server never masks, and a client closes the connection on one)"}
+	case size>>63 != 0:
+		g.refused = &frameRefusal{Code: websocket.StatusProtocolError, Wire: "payload length with its top bit set", Reason: "the server sent a frame whose 64-bit payload length has its most significant bit set (RFC 6455 §5.2: a protocol error)"}
+	case opcode >= 8 && (size > 125 || h[0]&0x80 == 0):
+		g.refused = &frameRefusal{Code: websocket.StatusProtocolError, Wire: "control frame too long or fragmented", Reason: "the server sent a control frame over 125 bytes or fragmented (RFC 6455 §5.5: a protocol error)"}
 	case opcode < 8 && size > uint64(g.limit):
 		g.refused = &frameRefusal{Code: websocket.StatusMessageTooBig, Wire: "message too big", Reason: fmt.Sprintf("the server sent a message over --max-frame-size (%d bytes)", g.limit)}
 	}
