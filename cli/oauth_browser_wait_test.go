@@ -21,8 +21,8 @@ func TestOAuthBrowserWaitIsNotCutByTheStartLimit(t *testing.T) {
 	srv := oauthtest.Start(t, oauthtest.Options{DCR: true, MCPHandler: demoWSHandler(t)})
 	wsURL := "ws" + strings.TrimPrefix(srv.MCPURL, "http")
 	r := mcpscope(t, "tools", "--timeout", "1s", wsURL)
-	if r.code == 0 {
-		t.Fatalf("exit 0 without an authorization:\n%s", r.stderr)
+	if r.code != ExitTimeout {
+		t.Fatalf("exit %d without an authorization, want %d (a timeout):\n%s", r.code, ExitTimeout, r.stderr)
 	}
 	if want := "no redirect from the browser within 1s (--timeout)"; !strings.Contains(r.stderr, want) {
 		t.Errorf("stderr does not say %q:\n%s", want, r.stderr)

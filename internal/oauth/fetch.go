@@ -64,7 +64,7 @@ func (f *Flow) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*auth.A
 	resume()
 	if err != nil {
 		if ctx.Err() == nil {
-			err = fmt.Errorf("no redirect from the browser within %s (--timeout): the authorization at %s was not completed", f.cfg.Wait, host)
+			err = &BrowserTimeoutError{Wait: f.cfg.Wait, Host: host}
 		}
 		f.fail(StepAuthorize, err)
 		return nil, err
@@ -96,3 +96,18 @@ func (f *Flow) callbackSeen(r *http.Request, cb callback) {
 	raw, fields := proto.HTTPRequestHead(r.Method, string(f.mask([]byte(r.URL.RequestURI()))), proto.CapturedHeaders(h, f.cfg.NoRedact))
 	f.reportHead(capture.In, ConnName+" callback", &capture.Frame{Raw: raw, Fields: fields})
 }
+
+// BrowserTimeoutError says the browser brought no redirect back within the
+// flow's wait: the user did not complete the authorization in time. It is a
+// time limit running out (Timeout is true), so a command exits as one.
+type BrowserTimeoutError struct {
+	Wait time.Duration // the flow's wait for the browser
+	Host string        // the authorization server's host
+}
+
+func (e *BrowserTimeoutError) Error() string {
+	return fmt.Sprintf("no redirect from the browser within %s (--timeout): the authorization at %s was not completed", e.Wait, e.Host)
+}
+
+// Timeout is true: the wait for the browser ran out.
+func (e *BrowserTimeoutError) Timeout() bool { return true }
