@@ -82,21 +82,10 @@ func newAuthFlow(f *runFlags, target Target, topts TransportOptions, sink captur
 	if !interactive && os.Getenv("BROWSER") == "" {
 		open = func(context.Context, string) error { return oauth.ErrNoBrowser }
 	}
-	flow, err := oauth.New(oauth.Config{
-		Resource:          authResource(target),
-		ClientID:          f.clientID,
-		ClientSecret:      f.clientSecret,
-		ClientMetadataURL: f.clientMetadataURL,
-		Base:              authTransport(f.insecure),
-		Store:             store,
-		Open:              open,
-		Say:               say,
-		OnStep:            onStep,
-		Wait:              min(f.timeout, f.maxTime),
-		Sink:              sink,
-		NoRedact:          f.noRedact,
-		Version:           Version(),
-	})
+	cfg := authConfig(f, target)
+	cfg.Store, cfg.Open, cfg.Say, cfg.OnStep = store, open, say, onStep
+	cfg.Sink, cfg.NoRedact = sink, f.noRedact
+	flow, err := oauth.New(cfg)
 	if err != nil {
 		return nil, usagef("%w", err)
 	}
@@ -116,15 +105,31 @@ func storedAuthorization(f *runFlags, target Target, topts TransportOptions, say
 	if err != nil {
 		return ""
 	}
-	wait := min(f.timeout, f.maxTime)
-	flow, err := oauth.New(oauth.Config{Resource: authResource(target), Store: store, Base: authTransport(f.insecure), Wait: wait, Version: Version(), Say: say})
+	cfg := authConfig(f, target)
+	cfg.ClientID, cfg.ClientSecret, cfg.ClientMetadataURL = "", "", "" // the stored token is used or refreshed, no client chosen
+	cfg.Store, cfg.Say = store, say
+	flow, err := oauth.New(cfg)
 	if err != nil {
 		return ""
 	}
 	defer flow.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.Wait)
 	defer cancel()
 	return flow.Header(ctx)
+}
+
+// authConfig is the part of the OAuth flow's configuration the flags and
+// the target decide: the resource, the client, the transport and the wait.
+func authConfig(f *runFlags, target Target) oauth.Config {
+	return oauth.Config{
+		Resource:          authResource(target),
+		ClientID:          f.clientID,
+		ClientSecret:      f.clientSecret,
+		ClientMetadataURL: f.clientMetadataURL,
+		Base:              authTransport(f.insecure),
+		Wait:              min(f.timeout, f.maxTime),
+		Version:           Version(),
+	}
 }
 
 // authTransport sends the flow's own requests (metadata, registration,
@@ -167,15 +172,7 @@ func authPreview(f *runFlags, target Target, topts TransportOptions) func(contex
 		return nil
 	}
 	return func(ctx context.Context, challenge []string) (string, error) {
-		flow, err := oauth.New(oauth.Config{
-			Resource:          authResource(target),
-			ClientID:          f.clientID,
-			ClientSecret:      f.clientSecret,
-			ClientMetadataURL: f.clientMetadataURL,
-			Base:              authTransport(f.insecure),
-			Wait:              min(f.timeout, f.maxTime),
-			Version:           Version(),
-		})
+		flow, err := oauth.New(authConfig(f, target))
 		if err != nil {
 			return "", err
 		}
