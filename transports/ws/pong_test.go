@@ -13,34 +13,47 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 )
 
-// A server that stops reading while mcpscope's answers (large roots
-// lists) are still going out, then sends a WebSocket ping and a message:
-// the pong would wait behind the stuck answers, so it is not sent, and
-// the reader goes on to the message.
-func TestPingWhileWritesAreStuckDoesNotBlockTheReader(t *testing.T) {
-	const asks = 200
-	roots := bigRoots()
-	p := startPeer(t, []string{"mcp"}, func(ctx context.Context, c *websocket.Conn) {
+// stallingPeer is a server that answers initialize, then stops reading
+// while it asks 200 roots/list (their 64 KB answers fill the connection's
+// buffers, so mcpscope's writes get stuck), pings 300 ms into the stall,
+// waits pause, and sends a notifications/message whose data is note; it
+// then reads again when drain is set, or waits for the end otherwise.
+func stallingPeer(t *testing.T, pause time.Duration, note string, drain bool) *peer {
+	t.Helper()
+	return startPeer(t, []string{"mcp"}, func(ctx context.Context, c *websocket.Conn) {
 		_, data, err := c.Read(ctx)
 		if err != nil {
 			return
 		}
-		_ = c.Write(ctx, websocket.MessageText, fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"deaf","version":"1"}}}`, frameID(data)))
+		_ = c.Write(ctx, websocket.MessageText, fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"stalling","version":"1"}}}`, frameID(data)))
 		if _, _, err := c.Read(ctx); err != nil { // notifications/initialized
 			return
 		}
-		// From here on nothing is read: the answers, 64 KB each, fill
-		// the connection's buffers and mcpscope's writes get stuck.
-		for i := range asks {
+		for i := range 200 {
 			_ = c.Write(ctx, websocket.MessageText, fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"roots/list"}`, i))
 		}
 		time.Sleep(300 * time.Millisecond) // the answers' writes are under way, stuck
 		pingCtx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
 		_ = c.Ping(pingCtx) // no pong can be read here: it only writes the ping
 		cancel()
-		_ = c.Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"after the ping"}}`))
+		time.Sleep(pause)
+		_ = c.Write(ctx, websocket.MessageText, fmt.Appendf(nil, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":%q}}`, note))
+		for drain {
+			if _, _, err := c.Read(ctx); err != nil {
+				return
+			}
+		}
 		<-ctx.Done()
 	})
+}
+
+// A server that stops reading while mcpscope's answers (large roots
+// lists) are still going out, then sends a WebSocket ping and a message:
+// the pong would wait behind the stuck answers, so it is not sent, and
+// the reader goes on to the message.
+func TestPingWhileWritesAreStuckDoesNotBlockTheReader(t *testing.T) {
+	roots := bigRoots()
+	p := stallingPeer(t, 0, "after the ping", false)
 	tr, err := New(Config{URL: p.url})
 	if err != nil {
 		t.Fatal(err)
@@ -78,32 +91,9 @@ func TestPingWhileWritesAreStuckDoesNotBlockTheReader(t *testing.T) {
 // never waits for that lock, and the connection lives on within
 // --timeout until the server reads again.
 func TestEarlyPingInAStallKeepsTheConnection(t *testing.T) {
-	const asks = 200
 	roots := bigRoots()
-	p := startPeer(t, []string{"mcp"}, func(ctx context.Context, c *websocket.Conn) {
-		_, data, err := c.Read(ctx)
-		if err != nil {
-			return
-		}
-		_ = c.Write(ctx, websocket.MessageText, fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"pausing","version":"1"}}}`, frameID(data)))
-		if _, _, err := c.Read(ctx); err != nil { // notifications/initialized
-			return
-		}
-		for i := range asks {
-			_ = c.Write(ctx, websocket.MessageText, fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"roots/list"}`, i))
-		}
-		time.Sleep(300 * time.Millisecond) // the answers' writes are under way, stuck
-		pingCtx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
-		_ = c.Ping(pingCtx)
-		cancel()
-		time.Sleep(6 * time.Second) // a pause in reading, past the library's 5 s wait for its write lock
-		_ = c.Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"after the pause"}}`))
-		for {
-			if _, _, err := c.Read(ctx); err != nil {
-				return
-			}
-		}
-	})
+	// A pause in reading past the library's 5 s wait for its write lock.
+	p := stallingPeer(t, 6*time.Second, "after the pause", true)
 	tr, err := New(Config{URL: p.url})
 	if err != nil {
 		t.Fatal(err)
