@@ -103,22 +103,7 @@ func ping(t *testing.T, hc *http.Client, f *Flow, u string) (int, error) {
 func TestResourceMovedToAnotherAuthorizationServer(t *testing.T) {
 	t.Setenv("BROWSER", oauthtest.BrowserProgram(t))
 	r, first, second := startMovingResource(t)
-	f, err := New(Config{Resource: r.url})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	hc := &http.Client{Transport: &RoundTripper{Base: http.DefaultTransport, Auth: f}}
-	if code, err := ping(t, hc, f, r.url); err != nil || code != http.StatusOK {
-		t.Fatalf("the first ping: %d, %v", code, err)
-	}
-	r.at.Store(second)
-	if code, err := ping(t, hc, f, r.url); err != nil || code != http.StatusOK {
-		t.Fatalf("the ping after the move: %d, %v", code, err)
-	}
-	if a, b := first.Authorizations(), second.Authorizations(); a != 1 || b != 1 {
-		t.Fatalf("authorizations: %d at the first server, %d at the second; want 1 and 1", a, b)
-	}
+	f, hc := moveOnce(t, r, first, second)
 	registered := 0
 	for _, req := range second.Requests() {
 		if req.Method == http.MethodPost && strings.HasSuffix(req.Path, "/register") {
@@ -148,22 +133,7 @@ func TestMoveReadsTheChallengeOfAnyScheme(t *testing.T) {
 	r, first, second := startMovingResource(t)
 	scheme := "DPoP"
 	r.scheme.Store(&scheme)
-	f, err := New(Config{Resource: r.url})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	hc := &http.Client{Transport: &RoundTripper{Base: http.DefaultTransport, Auth: f}}
-	if code, err := ping(t, hc, f, r.url); err != nil || code != http.StatusOK {
-		t.Fatalf("the first ping: %d, %v", code, err)
-	}
-	r.at.Store(second)
-	if code, err := ping(t, hc, f, r.url); err != nil || code != http.StatusOK {
-		t.Fatalf("the ping after the move: %d, %v", code, err)
-	}
-	if a, b := first.Authorizations(), second.Authorizations(); a != 1 || b != 1 {
-		t.Fatalf("authorizations: %d at the first server, %d at the second; want 1 and 1", a, b)
-	}
+	moveOnce(t, r, first, second)
 }
 
 // TestServersNamingEachOtherAreFollowedTwice: a resource that names A,
@@ -219,4 +189,28 @@ func TestMetadataPlacesAreTheSDKs(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("places %q, want %q", got, want)
 	}
+}
+
+// moveOnce pings r with a flow of its own (authorizing at first), moves r
+// to second and pings again, failing t unless each server authorized
+// once; it returns the flow and its client, which t's end closes.
+func moveOnce(t *testing.T, r *movingResource, first, second *oauthtest.Server) (*Flow, *http.Client) {
+	t.Helper()
+	f, err := New(Config{Resource: r.url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	hc := &http.Client{Transport: &RoundTripper{Base: http.DefaultTransport, Auth: f}}
+	if code, err := ping(t, hc, f, r.url); err != nil || code != http.StatusOK {
+		t.Fatalf("the first ping: %d, %v", code, err)
+	}
+	r.at.Store(second)
+	if code, err := ping(t, hc, f, r.url); err != nil || code != http.StatusOK {
+		t.Fatalf("the ping after the move: %d, %v", code, err)
+	}
+	if a, b := first.Authorizations(), second.Authorizations(); a != 1 || b != 1 {
+		t.Fatalf("authorizations: %d at the first server, %d at the second; want 1 and 1", a, b)
+	}
+	return f, hc
 }
