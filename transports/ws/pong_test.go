@@ -87,8 +87,8 @@ func TestPingWhileWritesAreStuckDoesNotBlockTheReader(t *testing.T) {
 // A server that stops reading while mcpscope's answers go out, pings
 // early in the stall and only reads again after 6 s, longer than the
 // WebSocket library waits on the reader for the write lock a pong needs:
-// the pong is not attempted while a write is under way, so the reader
-// never waits for that lock, and the connection lives on within
+// the pong is not attempted while the writes under way are stuck, so the
+// reader never waits for that lock, and the connection lives on within
 // --timeout until the server reads again.
 func TestEarlyPingInAStallKeepsTheConnection(t *testing.T) {
 	roots := bigRoots()

@@ -119,6 +119,14 @@ func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
 	return t.write(ctx, websocket.MessageText, raw, m.Describe())
 }
 
+// writeCounted writes raw on c, counted among the writes under way
+// whatever way the write ends.
+func (t *Transport) writeCounted(ctx context.Context, c *websocket.Conn, typ websocket.MessageType, raw []byte) error {
+	t.writes.begin()
+	defer t.writes.end()
+	return c.Write(ctx, typ, raw)
+}
+
 // write sends raw as one message of type typ; what names it in errors.
 // A send that its context ends half-way closes the connection (the frame
 // cannot be taken back), and the error says so.
@@ -129,9 +137,7 @@ func (t *Transport) write(ctx context.Context, typ websocket.MessageType, raw []
 	if c == nil {
 		return errors.New("the WebSocket is not open")
 	}
-	t.writes.begin()
-	err := c.Write(ctx, typ, raw)
-	t.writes.end()
+	err := t.writeCounted(ctx, c, typ, raw)
 	if err != nil {
 		if ctx.Err() != nil {
 			t.life.End(fmt.Errorf("a send did not finish in time (the server stopped reading?): %w", ctx.Err()), nil)
