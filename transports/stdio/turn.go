@@ -3,6 +3,7 @@ package stdio
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/mcpscope/mcpscope/proto"
@@ -30,25 +31,53 @@ func (t *Transport) takeTurn(ctx context.Context, m *proto.Message) (context.Con
 		}
 	}
 	limit := time.Until(deadline)
-	timer := time.NewTimer(limit)
-	defer timer.Stop()
+	expired, stop := t.watchTurns(limit)
+	defer stop()
+	// One wait on the slot, so the answer keeps its place among the
+	// writers waiting: the watcher, not a timer here, decides it expired.
+	select {
+	case t.wslot <- struct{}{}:
+		wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), limit)
+		return wctx, func() { cancel(); t.giveTurn() }, nil
+	case <-t.life.Done():
+		return nil, nil, t.life.Gone()
+	case <-expired:
+		return nil, nil, fmt.Errorf("sending the %s: no write ahead of it ended within %s: %w",
+			describe(m), limit, context.DeadlineExceeded)
+	}
+}
+
+// watchTurns returns a channel closed once no write ended for limit, and
+// the function that stops watching.
+func (t *Transport) watchTurns(limit time.Duration) (<-chan struct{}, func()) {
+	expired := make(chan struct{})
+	var (
+		mu      sync.Mutex
+		stopped bool
+		timer   *time.Timer
+	)
 	seen := t.turns.Load()
-	for {
-		select {
-		case t.wslot <- struct{}{}:
-			wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), limit)
-			return wctx, func() { cancel(); t.giveTurn() }, nil
-		case <-t.life.Done():
-			return nil, nil, t.life.Gone()
-		case <-timer.C:
-			if now := t.turns.Load(); now != seen {
-				seen = now
-				timer.Reset(limit)
-				continue
-			}
-			return nil, nil, fmt.Errorf("sending the %s: no write ahead of it ended within %s: %w",
-				describe(m), limit, context.DeadlineExceeded)
+	check := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if stopped {
+			return
 		}
+		if now := t.turns.Load(); now != seen {
+			seen = now
+			timer.Reset(limit)
+			return
+		}
+		close(expired)
+	}
+	mu.Lock()
+	timer = time.AfterFunc(limit, check)
+	mu.Unlock()
+	return expired, func() {
+		mu.Lock()
+		stopped = true
+		mu.Unlock()
+		timer.Stop()
 	}
 }
 

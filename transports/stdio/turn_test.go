@@ -4,9 +4,11 @@ package stdio
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/mcpscope/mcpscope/proto"
@@ -44,4 +46,56 @@ func TestAnswersQueuedBehindASteadyReaderAllGoOut(t *testing.T) {
 			t.Fatalf("an answer queued behind others the server takes: %v", err)
 		}
 	}
+}
+
+// An answer that waits longer than its limit while the writes ahead of it
+// keep ending keeps its place among the writers waiting: requests queued
+// after it do not pass it. Three writes of 40 ms are ahead of the answer
+// (limit 100 ms), five requests queue 30 ms after it.
+func TestAnAnswerKeepsItsPlaceInTheQueue(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := New(Config{})
+		var (
+			order   []string
+			writers sync.WaitGroup
+		)
+		write := func(ctx context.Context, name string, m *proto.Message) {
+			_, give, err := tr.takeTurn(ctx, m)
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+				return
+			}
+			order = append(order, name)
+			time.Sleep(40 * time.Millisecond) // the write
+			give()
+		}
+		request, err := proto.NewRequest(proto.IntID(2), "ping", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		answer, err := proto.NewResult(proto.IntID(1), map[string]string{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr.wslot <- struct{}{} // the first write, under way
+		for _, name := range []string{"X2", "X3"} {
+			writers.Go(func() { write(context.Background(), name, request) })
+			synctest.Wait()
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		defer cancel()
+		writers.Go(func() { write(ctx, "A", answer) })
+		synctest.Wait()
+		time.Sleep(30 * time.Millisecond)
+		for i := range 5 {
+			writers.Go(func() { write(context.Background(), fmt.Sprint("Y", i), request) })
+			synctest.Wait()
+		}
+		time.Sleep(10 * time.Millisecond) // the first write ends at 40 ms
+		tr.giveTurn()
+		writers.Wait()
+		if got := strings.Join(order, " "); got != "X2 X3 A Y0 Y1 Y2 Y3 Y4" {
+			t.Fatalf("order of the writes: %s; the answer must keep its place", got)
+		}
+	})
 }
