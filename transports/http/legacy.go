@@ -142,8 +142,12 @@ type fallbackTry struct {
 // sent after server/discover timed out) waits for it and takes its
 // outcome: sent again on the legacy transport, or failed with why the
 // legacy transport did not come up.
+//
+// Only a POST to the Streamable HTTP URL falls back or waits: one already
+// sent to the legacy endpoint and refused there is that endpoint's answer,
+// and sending it again would loop.
 func (t *Transport) fallBack(ex *exchange, status int) bool {
-	if t.cfg.Mode != ModeAuto || !proto.LegacyFallbackStatus(status) ||
+	if t.cfg.Mode != ModeAuto || !proto.LegacyFallbackStatus(status) || ex.target != nil ||
 		(ex.msg.Method != proto.MethodInitialize && ex.msg.Method != proto.MethodDiscover) {
 		return false
 	}

@@ -232,6 +232,25 @@ func TestAutoFallsBackToLegacy(t *testing.T) {
 	}
 }
 
+// A handshake POST refused by the legacy endpoint itself (a plain 404 for
+// server/discover, as a legacy server answers a session it does not know)
+// is that endpoint's answer: it is not sent there again, so the session
+// does not loop on it.
+func TestAutoFallbackDoesNotResendWhatTheEndpointRefused(t *testing.T) {
+	noLeaks(t)
+	l := newLegacyFake(t, func(string) string { return "/message" })
+	l.on(proto.MethodDiscover, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+		http.Error(w, "Could not find session", http.StatusNotFound)
+	})
+	s := connect(t, l.srv.URL+"/mcp", nil, client.Options{})
+	if _, err := s.call(proto.MethodPing, nil); err != nil {
+		t.Fatalf("ping: %v", err)
+	}
+	if probe := l.requests(posted(proto.MethodDiscover)); len(probe) > 2 {
+		t.Fatalf("server/discover was POSTed %d times (%v): the endpoint's refusal was sent again", len(probe), pathsOf(probe[:min(len(probe), 6)]))
+	}
+}
+
 // The first initialize refused with 404 falls back too.
 func TestAutoFallsBackOnInitialize404(t *testing.T) {
 	l := newLegacyFake(t, func(string) string { return "/message" })
