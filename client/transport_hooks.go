@@ -29,6 +29,17 @@ type RequestCanceller interface {
 	CancelRequest(ctx context.Context, id proto.ID, reason string) error
 }
 
+// RequestForgetter is implemented by a transport that holds something of
+// its own open for a request until its answer (HTTP: the POST and its
+// answer stream). When the engine forgets a request without telling the
+// server (the server/discover probe left unanswered after the fallback to
+// initialize), it calls ForgetRequest so the transport lets that go.
+type RequestForgetter interface {
+	// ForgetRequest lets go of what is held open for the request with id,
+	// telling the server nothing.
+	ForgetRequest(id proto.ID)
+}
+
 // HandshakeFree is implemented by a transport whose dialect has no
 // handshake (seed 004's tools-http: each tools/call a POST of its own).
 // When HandshakeFree reports true, Connect only starts the transport;

@@ -42,3 +42,20 @@ func (t *Transport) CancelRequest(ctx context.Context, id proto.ID, reason strin
 	}
 	return err
 }
+
+// ForgetRequest lets go of the POST and answer stream of the request with
+// id, sending nothing: the engine no longer waits for it and has nothing
+// to tell the server (client.RequestForgetter).
+func (t *Transport) ForgetRequest(id proto.ID) {
+	t.mu.Lock()
+	ex := t.exchanges[id]
+	t.mu.Unlock()
+	if ex == nil {
+		return
+	}
+	ex.mu.Lock()
+	ex.cancelled = true
+	ex.mu.Unlock()
+	t.reportNote(capture.Out, ex.conn, "stopped reading the answer of "+ex.msg.Describe()+": no longer waited for")
+	ex.cancel()
+}

@@ -172,3 +172,22 @@ func TestCloseLetsANotificationUnderWayArrive(t *testing.T) {
 		})
 	}
 }
+
+// The server/discover probe left unanswered when the session fell back to
+// initialize is forgotten: its POST and answer stream are let go while the
+// session runs on, and nothing is sent about it.
+func TestForgottenProbeLetsItsPostGo(t *testing.T) {
+	f := newFake(t)
+	ended := released(f, proto.MethodDiscover, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+		openSSE(w)
+		f.hold(r)
+	})
+	s := connect(t, f.URL(), nil, client.Options{Timeout: 300 * time.Millisecond})
+	awaitEnd(t, ended, "the forgotten probe's POST")
+	if _, err := s.call(proto.MethodPing, nil); err != nil {
+		t.Fatalf("ping after the fallback: %v", err)
+	}
+	if n := len(f.requests(posted(proto.MethodNotifyCancelled))); n != 0 {
+		t.Fatalf("%d notifications/cancelled sent for the forgotten probe", n)
+	}
+}
