@@ -58,12 +58,12 @@ func TestAnswerQueueNeverWaits(t *testing.T) {
 	}
 }
 
-// A server that floods 20,000 pings and stops reading: the reader takes
+// A server that floods 2,000 pings and stops reading: the reader takes
 // every ping at once (it never waits on the answers), and once the answer
 // being sent is not taken within the timeout the session fails and closes
 // the connection, naming the answers left queued; a later call says so.
 func TestPingFloodToADeafServerFailsTheConnection(t *testing.T) {
-	const pings = 20000
+	const pings = 2000 // cli's TestE2ERequestFloodToADeafServer sends 20,000 to a real process
 	flooded := make(chan struct{})
 	s, f := connect(t, func(srv *fakeServer) {
 		if !srv.handshake(false, proto.LatestLegacy) {
@@ -75,7 +75,7 @@ func TestPingFloodToADeafServerFailsTheConnection(t *testing.T) {
 		}
 		close(flooded)
 	}, Options{Timeout: 300 * time.Millisecond})
-	waitClosed(t, flooded, "the reader taking 20,000 pings from a server that does not read")
+	waitClosed(t, flooded, "the reader taking 2,000 pings from a server that does not read")
 	waitClosed(t, f.Done(), "the connection closing")
 	_, err := s.Call(testCtx(t), "tools/list", nil)
 	var ce *ConnectionError

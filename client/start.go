@@ -48,6 +48,14 @@ func StartContext(ctx context.Context, timeout, maxTime time.Duration) (context.
 	if maxTime < timeout {
 		limit = &StartTimeoutError{After: maxTime, MaxTime: true}
 	}
+	return BoundStart(ctx, limit)
+}
+
+// BoundStart bounds a transport's set-up by limit, a clock of its own that
+// PauseStart stops while the user authorizes: StartContext's limit, or one
+// a transport gives again to set-up that continues past Start (the
+// fallback of Streamable HTTP to the legacy transport, see StartBound).
+func BoundStart(ctx context.Context, limit *StartTimeoutError) (context.Context, context.CancelFunc) {
 	c := &startClock{limit: limit, left: limit.After}
 	ctx, cancel := context.WithCancelCause(context.WithValue(ctx, startBoundKey{}, c))
 	c.cancel = cancel
@@ -56,10 +64,23 @@ func StartContext(ctx context.Context, timeout, maxTime time.Duration) (context.
 	c.mu.Unlock()
 	return ctx, func() {
 		c.mu.Lock()
+		c.ended = true
 		c.timer.Stop()
 		c.mu.Unlock()
 		cancel(context.Canceled)
 	}
+}
+
+// CarryStart returns ctx carrying the start limit of from, when from has
+// one, without from's cancellation: what a transport runs for its set-up
+// under a context of its own (the legacy SSE stream, which outlives
+// Start) can still pause the limit while the user authorizes in the
+// browser (PauseStart).
+func CarryStart(ctx, from context.Context) context.Context {
+	if c, ok := from.Value(startBoundKey{}).(*startClock); ok {
+		return context.WithValue(ctx, startBoundKey{}, c)
+	}
+	return ctx
 }
 
 // startClock runs out the start limit: after limit.After, less the time
@@ -73,12 +94,18 @@ type startClock struct {
 	since   time.Time     // when the timer last started
 	left    time.Duration // what remains of the limit when it starts again
 	pausers int
+	ended   bool // the start is over: the clock never runs again
 }
 
 // run starts the timer on what is left; c.mu is held.
 func (c *startClock) run() {
 	c.since = time.Now()
-	c.timer = time.AfterFunc(c.left, func() { c.cancel(c.limit) })
+	c.timer = time.AfterFunc(c.left, func() {
+		c.mu.Lock()
+		c.ended = true
+		c.mu.Unlock()
+		c.cancel(c.limit)
+	})
 }
 
 // startBoundKey keys the clock StartContext put on a context.
@@ -104,7 +131,7 @@ func PauseStart(ctx context.Context) (resume func()) {
 	}
 	c.mu.Lock()
 	c.pausers++
-	if c.pausers == 1 && c.timer.Stop() {
+	if c.pausers == 1 && !c.ended && c.timer.Stop() {
 		c.left -= time.Since(c.since)
 	}
 	c.mu.Unlock()
@@ -114,7 +141,7 @@ func PauseStart(ctx context.Context) (resume func()) {
 			c.mu.Lock()
 			defer c.mu.Unlock()
 			c.pausers--
-			if c.pausers == 0 && ctx.Err() == nil {
+			if c.pausers == 0 && !c.ended {
 				c.run()
 			}
 		})

@@ -43,7 +43,9 @@ func (l *legacyLink) settle(endpoint *url.URL, err error) {
 // openLegacy opens the SSE stream and waits, at most until ctx ends, for
 // its endpoint event. A stream that names no usable endpoint is closed.
 func (t *Transport) openLegacy(ctx context.Context) error {
-	sctx, stop := context.WithCancel(t.ctx)
+	// The stream outlives Start, but its set-up is Start's: an
+	// authorization it meets pauses Start's limit (client.CarryStart).
+	sctx, stop := context.WithCancel(client.CarryStart(t.ctx, ctx))
 	l := &legacyLink{ready: make(chan struct{}), stop: stop}
 	if !t.spawn(func() { t.runLegacy(sctx, l) }) {
 		stop()
@@ -170,7 +172,7 @@ func (t *Transport) fallBack(ex *exchange, status int) bool {
 		// request limits), and given up with the request that led to it.
 		var cancel context.CancelFunc
 		if limit != nil {
-			ctx, cancel = context.WithTimeoutCause(ex.ctx, limit.After, limit)
+			ctx, cancel = client.BoundStart(ex.ctx, limit)
 		} else {
 			ctx, cancel = context.WithTimeout(ex.ctx, legacyWait)
 		}
