@@ -160,9 +160,17 @@ func (t *Transport) warnHiddenPosts() {
 	p.answers.hidden, p.notifications.hidden = 0, 0
 	p.mu.Unlock()
 	if notifications > 0 {
-		t.warnf("%d more failed POSTs of notifications were not shown", notifications)
+		t.warnf("%s", countOf(notifications, "more failed POST of a notification was not shown", "more failed POSTs of notifications were not shown"))
 	}
 	if answers > 0 {
-		t.warnf("%d more answers that could not be sent were not shown", answers)
+		t.warnf("%s", countOf(answers, "more answer that could not be sent was not shown", "more answers that could not be sent were not shown"))
 	}
+}
+
+// countOf is n with the singular or plural words that follow it.
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

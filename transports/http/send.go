@@ -3,6 +3,7 @@ package mcphttp
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/mcpscope/mcpscope/proto"
 )
@@ -32,9 +33,19 @@ func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
 		return t.newExchange(m, body).startAccepted(ctx)
 	}
 	if m.IsResponse() {
+		deadline, limited := ctx.Deadline()
+		limit := time.Until(deadline)
 		places, err := t.takeReplySlot(ctx, m)
 		if err != nil {
 			return err
+		}
+		if limited {
+			// Waiting for a place is no sign of a server that stopped
+			// reading (it took the bodies of the POSTs it holds): the
+			// answer's own POST gets the whole limit again.
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), limit)
+			defer cancel()
 		}
 		ex := t.newExchange(m, body)
 		ex.replies = places
