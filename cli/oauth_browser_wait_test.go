@@ -1,7 +1,8 @@
 package cli
 
 import (
-	"os/exec"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,9 +15,10 @@ import (
 // never comes back is named as such, and the run exits as a timeout.
 func TestOAuthBrowserWaitIsNotCutByTheStartLimit(t *testing.T) {
 	oauthEnv(t)
-	idle, err := exec.LookPath("true")
-	if err != nil {
-		t.Skip("no true program to stand for a browser the user never uses")
+	// A browser the user never uses: it opens, and no redirect comes back.
+	idle := filepath.Join(t.TempDir(), "idle-browser")
+	if err := os.WriteFile(idle, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
 	}
 	t.Setenv("BROWSER", idle)
 	for _, tc := range []struct {

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"strings"
 	"testing"
 	"time"
 
@@ -52,9 +53,6 @@ func floodPeak(t testing.TB, m *Model, n int) int64 {
 // test process of its own: what other tests of the package left behind
 // would otherwise count against the limit.
 func TestTUIResidentWithinLimitUnderFlood(t *testing.T) {
-	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
-		t.Skip("GOMEMLIMIT is set: the TUI keeps the user's limit")
-	}
 	if os.Getenv(residentChildEnv) == "" {
 		runAlone(t, "TestTUIResidentWithinLimitUnderFlood")
 		return
@@ -83,9 +81,7 @@ func TestTUIResidentWithinLimitUnderFlood(t *testing.T) {
 // TUIs open at once add their limits up, and the limit there was before
 // the first returns with the last, whatever order they close in.
 func TestLimitResidentAddsUpAndRestores(t *testing.T) {
-	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
-		t.Skip("GOMEMLIMIT is set: the TUI keeps the user's limit")
-	}
+	withoutGOMEMLIMIT(t)
 	before := debug.SetMemoryLimit(-1)
 	a := capture.NewStore(capture.Config{MaxBytes: 8 << 20})
 	b := capture.NewStore(capture.Config{MaxBytes: 16 << 20})
@@ -115,10 +111,30 @@ func runAlone(t *testing.T, test string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^"+test+"$", "-test.count=1", "-test.v")
-	cmd.Env = append(os.Environ(), residentChildEnv+"=1")
+	cmd.Env = append(environWithout("GOMEMLIMIT"), residentChildEnv+"=1") // the TUI keeps a user's GOMEMLIMIT; the test measures its own limit
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%s in a process of its own: %v\n%s", test, err, out)
 	}
 	t.Logf("%s in a process of its own:\n%s", test, out)
+}
+
+// withoutGOMEMLIMIT unsets GOMEMLIMIT for t (LimitResident leaves a user's
+// limit alone), putting it back when t ends.
+func withoutGOMEMLIMIT(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "") // restores the value when t ends
+	if err := os.Unsetenv("GOMEMLIMIT"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// environWithout is the process's environment less the variable name.
+func environWithout(name string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, name+"=") {
+			env = append(env, kv)
+		}
+	}
+	return env
 }
