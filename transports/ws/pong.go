@@ -5,51 +5,57 @@ import (
 	"time"
 )
 
-// stallGrace is how long the writes under way may go without one of them
-// ending before they count as stuck.
+// stallGrace is how long a write may stay under way (queued for the
+// library's write lock or writing) before the writes count as stuck.
 const stallGrace = 50 * time.Millisecond
 
-// writeCount follows the writes under way. While they are stuck (none
-// ended for stallGrace), the reader does not answer the server's
-// WebSocket pings: a pong goes out behind the write under way, and the
-// WebSocket library waits for it on the reader (up to 5 s, then it fails
-// the connection), so answering would make the reader wait on a write the
-// server is not taking. Writes that keep ending (a steady upload, many
-// answers going out) are not stuck, so a server's keepalive pings are
+// writeCount follows the writes under way. While one of them has been
+// under way for over stallGrace, the reader does not answer the server's
+// WebSocket pings: a pong goes out behind that write, and the WebSocket
+// library waits for it on the reader (up to 5 s, then it fails the
+// connection), so answering would make the reader wait on a write the
+// server is not taking. Writes that each end quickly (a steady upload,
+// many answers going out) are not stuck, so a server's keepalive pings are
 // answered through them. RFC 6455 §5.5.3 lets an endpoint answer only the
-// latest of several pings; the first ping once the writes move again is
+// latest of several pings; the first ping once no write is old is
 // answered.
 type writeCount struct {
 	mu    sync.Mutex
-	under int       // writes under way
-	moved time.Time // when a write last ended, or the first of those under way began
+	next  uint64
+	since map[uint64]time.Time // when each write under way began
 	now   func() time.Time
 }
 
-// begin notes a write starting.
-func (w *writeCount) begin() {
+// begin notes a write starting and returns what end takes.
+func (w *writeCount) begin() uint64 {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.under == 0 {
-		w.moved = w.clock()
+	if w.since == nil {
+		w.since = make(map[uint64]time.Time)
 	}
-	w.under++
+	w.next++
+	w.since[w.next] = w.clock()
+	return w.next
 }
 
-// end notes a write ending.
-func (w *writeCount) end() {
+// end notes the write begin returned id for ending.
+func (w *writeCount) end(id uint64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.under--
-	w.moved = w.clock()
+	delete(w.since, id)
 }
 
-// stuck reports whether writes are under way and none ended for
-// stallGrace.
+// stuck reports whether a write has been under way for over stallGrace.
 func (w *writeCount) stuck() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.under > 0 && w.clock().Sub(w.moved) > stallGrace
+	now := w.clock()
+	for _, began := range w.since {
+		if now.Sub(began) > stallGrace {
+			return true
+		}
+	}
+	return false
 }
 
 func (w *writeCount) clock() time.Time {

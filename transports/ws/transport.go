@@ -122,8 +122,7 @@ func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
 // writeCounted writes raw on c, counted among the writes under way
 // whatever way the write ends.
 func (t *Transport) writeCounted(ctx context.Context, c *websocket.Conn, typ websocket.MessageType, raw []byte) error {
-	t.writes.begin()
-	defer t.writes.end()
+	defer t.writes.end(t.writes.begin())
 	return c.Write(ctx, typ, raw)
 }
 
