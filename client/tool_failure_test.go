@@ -1,0 +1,44 @@
+package client
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestCheckToolResult(t *testing.T) {
+	schema := json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`)
+	cases := []struct {
+		name   string
+		result string
+		schema json.RawMessage
+		want   ToolFailureKind
+		detail string
+	}{
+		{"success", `{"content":[{"type":"text","text":"ok"}]}`, nil, 0, ""},
+		{"isError", `{"content":[{"type":"image","data":""},{"type":"text","text":"ENOENT:\\n no such file \\u001b[31m"}],"isError":true}`, nil, ToolIsError, "ENOENT"},
+		{"isError wins over schema", `{"content":[],"isError":true}`, schema, ToolIsError, ""},
+		{"missing structured", `{"content":[]}`, schema, ToolOutputMissing, ""},
+		{"invalid structured", `{"content":[],"structuredContent":{"n":"x"}}`, schema, ToolOutputInvalid, "/n"},
+		{"valid structured", `{"content":[],"structuredContent":{"n":3}}`, schema, 0, ""},
+		{"asks for input", `{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create"}}}`, schema, 0, ""},
+		{"not an object", `42`, schema, 0, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := CheckToolResult("t", json.RawMessage(c.result), c.schema)
+			if c.want == 0 {
+				if f != nil {
+					t.Fatalf("got failure %v, want none", f)
+				}
+				return
+			}
+			if f == nil || f.Kind != c.want {
+				t.Fatalf("got %v, want kind %d", f, c.want)
+			}
+			if !strings.Contains(f.Detail, c.detail) || strings.ContainsAny(f.Error(), "\x1b\n") {
+				t.Fatalf("detail %q (error %q), want it to contain %q, on one safe line", f.Detail, f.Error(), c.detail)
+			}
+		})
+	}
+}
