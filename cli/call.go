@@ -18,7 +18,10 @@ func newCallCommand() *cobra.Command {
 		Short: "Send one request and print its result JSON on stdout",
 		Long: "Send one JSON-RPC request to the server and print the result JSON on stdout\n" +
 			"(indented on a terminal, compact otherwise). PARAMS_JSON is a JSON object, or - to\n" +
-			"read it from standard input. A JSON-RPC error result exits with status 1.\n\n" +
+			"read it from standard input. A JSON-RPC error result exits with status 1, and so\n" +
+			"does a tools/call result that is a failure (isError: true, or structuredContent\n" +
+			"missing or failing the tool's outputSchema, as tools/list declares it): the\n" +
+			"result is printed, and one line on stderr names the tool and its first text.\n\n" +
 			"subscriptions/listen prints its acknowledgement and every notification of the\n" +
 			"subscription as it arrives, one JSON message a line, re-issues a broken stream\n" +
 			"under a new id, and ends with the server's result, or at --max-time (exit 0 once\n" +
@@ -55,11 +58,8 @@ func newCallCommand() *cobra.Command {
 				if method == proto.MethodSubscriptionsListen {
 					return r.listen(ctx, params)
 				}
-				res, err := r.callOrInsist(ctx, method, params, insist)
-				if err != nil {
-					return err
-				}
-				return r.emit(ctx, res)
+				res, err := r.callJudged(ctx, method, params, insist)
+				return r.emitJudged(ctx, res, err)
 			})
 		},
 	}

@@ -11,7 +11,7 @@ import (
 // Exit codes of mcpscope, pinned so that scripts can rely on them.
 const (
 	ExitOK         = 0 // the request succeeded
-	ExitRPCError   = 1 // the server answered with a JSON-RPC error
+	ExitRPCError   = 1 // the server answered with a JSON-RPC error, or a tool's result is a failure (client.ToolFailure)
 	ExitUsage      = 2 // bad command line, bad PARAMS_JSON, bad or exhausted answers file
 	ExitConnection = 3 // the transport failed or the server went away
 	ExitTimeout    = 4 // a request got no answer in time
@@ -70,6 +70,7 @@ func ExitCode(err error) int {
 		conn *client.ConnectionError
 		xchg *client.ExchangeError
 		tool *client.InvalidToolHeadersError
+		fail *client.ToolFailure
 	)
 	switch {
 	case errors.Is(err, ErrInterrupted):
@@ -78,7 +79,7 @@ func ExitCode(err error) int {
 		return ee.code
 	case errors.As(err, &ue):
 		return ExitUsage
-	case errors.As(err, &rpc):
+	case errors.As(err, &rpc), errors.As(err, &fail):
 		return ExitRPCError
 	case errors.As(err, &tmo):
 		return ExitTimeout

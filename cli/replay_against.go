@@ -24,8 +24,10 @@ holds for them, in order per kind; --answers does not apply.
 
 Each answer is compared with the recorded one as {"result": …} or {"error": …};
 an interactive session is compared by its outcome, as mcpscope script prints it.
-A line per request says ok, differs or skipped; a difference shows its JSON path,
-the recorded value and the new one. Lists of tools and prompts (by name),
+A line per request says ok, differs, failed or skipped; a difference shows its JSON
+path, the recorded value and the new one. A tools/call whose new result is a
+failure (isError: true, or structuredContent missing or failing the tool's
+outputSchema) is failed, whatever the recording holds. Lists of tools and prompts (by name),
 resources (by uri) and resource templates (by uriTemplate) are matched by that
 key, so that tools added, removed or changed (schema, description, annotations)
 are named.
@@ -37,9 +39,9 @@ $ the answer, .name a member, ["name"] or ['name'] any member name, [N] an
 element, .* or [*] any member or element, ..name that step at any depth, as in
 --ignore '$.result.tools[*].annotations' --ignore '$..bookingRef'.
 
-Exit 0 when every answer matches, 1 when one differs (or the server asks a
-question the recording has no answer for), 2 for a bad FILE or flag, and the
-usual codes when the connection fails.`
+Exit 0 when every answer matches, 1 when one differs or failed (or the server
+asks a question the recording has no answer for), 2 for a bad FILE or flag, and
+the usual codes when the connection fails.`
 
 // runReplayAgainst re-sends a recording's requests to a target and diffs
 // the answers: `mcpscope replay FILE --against TARGET`.

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/jsondiff"
+	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
@@ -20,7 +22,9 @@ type replayer struct {
 	out     io.Writer
 	current *replayStep // the step in flight
 
-	ok, differs, skipped int
+	ok, differs, failed, skipped int
+	// firstFailure is the first tool result that is a failure.
+	firstFailure *client.ToolFailure
 }
 
 // run is the work of the replay: every step in order, then the totals.
@@ -49,20 +53,65 @@ func (p *replayer) run(ctx context.Context, r *run) error {
 			// one's the same way, or every token would differ.
 			got = recordings.Redact(got)
 		}
-		if lines := answerDiffs(st.want, got, p.opts); len(lines) > 0 {
+		lines := answerDiffs(st.want, got, p.opts)
+		switch failure := p.toolFailure(ctx, r, st, got); {
+		case failure != nil:
+			p.report(st, "failed", append([]string{failure.Error()}, lines...)...)
+		case len(lines) > 0:
 			p.report(st, "differs", lines...)
-		} else {
+		default:
 			p.report(st, "ok")
 		}
 	}
 	p.current = nil
-	sent := p.ok + p.differs
-	p.println(fmt.Sprintf("%d %s sent again: %d ok, %d %s, %d skipped", sent, plural(sent, "request", "requests"),
-		p.ok, p.differs, plural(p.differs, "differs", "differ"), p.skipped))
-	if p.differs > 0 {
-		return withExit(ExitRPCError, fmt.Errorf("%d of %d answers differ from the recording", p.differs, sent))
+	sent := p.ok + p.differs + p.failed
+	failed := ""
+	if p.failed > 0 {
+		failed = fmt.Sprintf(", %d failed", p.failed)
 	}
-	return nil
+	p.println(fmt.Sprintf("%d %s sent again: %d ok, %d %s%s, %d skipped", sent, plural(sent, "request", "requests"),
+		p.ok, p.differs, plural(p.differs, "differs", "differ"), failed, p.skipped))
+	return p.failure(sent)
+}
+
+// toolFailure judges the new answer of a tools/call step: a result that
+// is a failure (isError, or structuredContent its outputSchema lacks or
+// refuses) fails the step, whatever the recording holds.
+func (p *replayer) toolFailure(ctx context.Context, r *run, st *replayStep, got []byte) *client.ToolFailure {
+	if st.inter != nil || st.method != proto.MethodToolsCall {
+		return nil
+	}
+	var doc struct {
+		Result json.RawMessage `json:"result"`
+	}
+	if json.Unmarshal(got, &doc) != nil || len(doc.Result) == 0 {
+		return nil
+	}
+	f := r.toolFailure(ctx, st.params, doc.Result)
+	if f != nil && p.firstFailure == nil {
+		p.firstFailure = f
+	}
+	return f
+}
+
+// failure is the replay's outcome in one line, exit 1: the answers that
+// differ and the tool results that are failures, the first named.
+func (p *replayer) failure(sent int) error {
+	var parts []string
+	if p.differs > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %d answers differ from the recording", p.differs, sent))
+	}
+	if f := p.firstFailure; f != nil {
+		line := f.Error()
+		if p.failed > 1 {
+			line = fmt.Sprintf("%d tool results are failures, the first: %s", p.failed, line)
+		}
+		parts = append(parts, line)
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return withExit(ExitRPCError, errors.New(strings.Join(parts, "; ")))
 }
 
 // send sends one step again and returns its answer as compared: a
@@ -101,6 +150,8 @@ func (p *replayer) report(st *replayStep, status string, lines ...string) {
 		p.ok++
 	case "differs":
 		p.differs++
+	case "failed":
+		p.failed++
 	}
 	head := fmt.Sprintf("%-7s %s", status, st.label())
 	if status == "skipped" && len(lines) == 1 {

@@ -22,14 +22,12 @@ type script struct {
 }
 
 // run does every step in order, printing each result as soon as it is
-// there; the first failing step ends the run.
+// there; the first failing step ends the run, a tools/call whose result is
+// a failure once its result is printed.
 func (s *script) run(ctx context.Context, r *run) error {
 	for _, st := range s.steps {
 		res, err := s.step(ctx, r, st)
-		if err != nil {
-			return err
-		}
-		if err := r.emit(ctx, res); err != nil {
+		if err := r.emitJudged(ctx, res, err); err != nil {
 			return err
 		}
 	}
@@ -43,7 +41,7 @@ func (s *script) step(ctx context.Context, r *run, st ScriptStep) (json.RawMessa
 		if isPresent(st.Params) {
 			params = st.Params
 		}
-		return r.callOrInsist(ctx, st.Method, params, s.insist)
+		return r.callJudged(ctx, st.Method, params, s.insist)
 	}
 	interactive, err := s.isInteractive(ctx, r)
 	if err != nil {
@@ -59,5 +57,5 @@ func (s *script) step(ctx context.Context, r *run, st ScriptStep) (json.RawMessa
 	if err != nil {
 		return nil, err
 	}
-	return r.callOrInsist(ctx, proto.MethodToolsCall, params, s.insist)
+	return r.callJudged(ctx, proto.MethodToolsCall, params, s.insist)
 }

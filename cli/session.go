@@ -30,6 +30,7 @@ type run struct {
 	session   *client.Session
 	transport client.Transport
 	warnings  *decodeWarnings
+	schemas   outputSchemas // the tools' outputSchemas, listed once a run
 }
 
 // work is what a command does with a connected session.
