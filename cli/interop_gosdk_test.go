@@ -36,14 +36,21 @@ func TestInteropGoSDKHandshake(t *testing.T) {
 		t.Errorf("prompts %v", names)
 	}
 
+	// The tool's refusal is its result with isError: printed, exit 1.
 	p = runPeer(t, argv, "call", "tools/call", callTool(t, "sample", nil))
 	p.assertModernHandshake(t)
+	p.mustExit(t, ExitRPCError)
 	var res toolResult
-	decodeStdout(t, p.result, &res)
+	if err := json.Unmarshal([]byte(p.stdout), &res); err != nil {
+		t.Fatalf("stdout is not the result: %v\n%s", err, p.stdout)
+	}
 	if !res.IsError || len(res.Content) != 1 || !strings.Contains(res.Content[0].Text, "cannot be sent while serving a request on protocol version 2026-07-28") {
 		t.Errorf("sample on 2026-07-28: %s", p.stdout)
 	}
-	if p.sent("sampling/createMessage") || len(p.diag()) != 0 {
+	if d := p.diag(); len(d) != 1 || !strings.HasPrefix(d[0], `error: tool "sample" failed (isError): `) {
+		t.Errorf("stderr: %q", d)
+	}
+	if p.sent("sampling/createMessage") {
 		t.Errorf("unexpected exchange: %q %s", p.diag(), p.wireDump())
 	}
 
