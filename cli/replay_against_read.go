@@ -100,6 +100,10 @@ func (b *sessionReader) request(m *proto.Message) {
 	switch m.Method {
 	case proto.MethodInitialize, proto.MethodDiscover:
 		return // the new session makes its own handshake
+	case proto.MethodToolsList:
+		if isOwnRequest(m.Params) {
+			return // the new session learns the outputSchemas itself
+		}
 	case proto.MethodInteractionRespond, proto.MethodInteractionCancel, proto.MethodInteractionGetState:
 		if b.turn(m) {
 			return

@@ -9,6 +9,28 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 )
 
+// ownRequestMeta is the _meta member that marks a request mcpscope sends
+// on its own behalf, not the user's; its value says what for. replay
+// --against does not send such a request again.
+const ownRequestMeta = "io.github.mcpscope/purpose"
+
+// outputSchemaListing are the params of the tools/list that learns the
+// tools' outputSchemas.
+var outputSchemaListing = map[string]any{"_meta": map[string]string{ownRequestMeta: "outputSchema"}}
+
+// isOwnRequest reports whether the params of a request mark it as sent by
+// mcpscope on its own behalf (ownRequestMeta).
+func isOwnRequest(params json.RawMessage) bool {
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return false
+	}
+	_, own := p.Meta[ownRequestMeta]
+	return own
+}
+
 // outputSchemas are the outputSchemas of the server's tools by name,
 // listed once per run, when a tools/call result first needs one.
 type outputSchemas struct {
@@ -43,7 +65,7 @@ func (r *run) outputSchema(ctx context.Context, tool string) json.RawMessage {
 		if declaresTools(r.session.ServerCapabilities()) {
 			// A listing cut short keeps the pages it got: session.ListAll
 			// follows nextCursor, bounded, and stops on a repeated cursor.
-			tools, _ := r.session.ListAll(ctx, proto.MethodToolsList, "tools", nil)
+			tools, _ := r.session.ListAll(ctx, proto.MethodToolsList, "tools", outputSchemaListing)
 			s.byTool = schemasOf(tools)
 		}
 	}
