@@ -21,18 +21,21 @@ type Answerer struct {
 	roots   []proto.Root
 	used    map[string]int // answers consumed, per method
 	fail    func(error)
+	noFile  bool // no answers file was given: a question says how to answer
 }
 
-// NewAnswerer builds an Answerer. roots are the roots reported to roots/list
-// (the file's and --root's); fail is called once per unanswered question.
+// NewAnswerer builds an Answerer. a is nil when no answers file was given;
+// roots are the roots reported to roots/list (the file's and --root's);
+// fail is called once per unanswered question.
 func NewAnswerer(a *Answers, roots []proto.Root, fail func(error)) *Answerer {
+	noFile := a == nil
 	if a == nil {
 		a = &Answers{}
 	}
 	if fail == nil {
 		fail = func(error) {}
 	}
-	return &Answerer{answers: *a, roots: roots, used: map[string]int{}, fail: fail}
+	return &Answerer{answers: *a, roots: roots, used: map[string]int{}, fail: fail, noFile: noFile}
 }
 
 // HandleServerRequest answers one request from the server. A returned
@@ -65,24 +68,30 @@ func (a *Answerer) take(method string, available int) int {
 
 // noAnswer reports an unanswered question and builds the error sent back.
 func (a *Answerer) noAnswer(method, question string) error {
-	a.fail(noAnswerLeft(method, question))
+	a.fail(noAnswerLeft(method, question, a.noFile))
 	return &proto.Error{Code: proto.CodeInternalError, Message: "mcpscope has no scripted answer left for " + method}
 }
 
 // noAnswerLeft is the failure of a run whose answers file has no answer
-// left for a question of method: exit 2, naming the question.
-func noAnswerLeft(method, question string) error {
-	return &UsageError{Err: &UnansweredError{Method: method, Question: question}}
+// left for a question of method, or that was given no answers file at all
+// (noFile): exit 2, naming the question.
+func noAnswerLeft(method, question string, noFile bool) error {
+	return &UsageError{Err: &UnansweredError{Method: method, Question: question, NoAnswersFile: noFile}}
 }
 
 // UnansweredError says the server asked a question (Method, named by
-// Question) that the answers have no answer left for.
+// Question) that the answers have no answer left for, or that needs an
+// answer though no answers file was given (NoAnswersFile).
 type UnansweredError struct {
-	Method   string
-	Question string
+	Method        string
+	Question      string
+	NoAnswersFile bool
 }
 
 func (e *UnansweredError) Error() string {
+	if e.NoAnswersFile {
+		return fmt.Sprintf("the server asked %s %s: pass --answers FILE or run the TUI", e.Method, quote(e.Question))
+	}
 	return fmt.Sprintf("no answer left for %s %s", e.Method, quote(e.Question))
 }
 

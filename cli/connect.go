@@ -13,7 +13,7 @@ import (
 // TUI build every transport and session through it, the same way.
 type connectPlan struct {
 	flags   *runFlags
-	answers *Answers
+	answers *Answers // nil when no answers file was given
 	roots   []proto.Root
 	// questions, when set, answers the server's questions instead of the
 	// answers file: the TUI's bridge to the user, which keeps the roots.
@@ -39,7 +39,7 @@ func (f *runFlags) plan() (*connectPlan, error) {
 	if err := f.validate(); err != nil {
 		return nil, err
 	}
-	answers := &Answers{}
+	var answers *Answers // nil: no answers file
 	if f.recorded != nil {
 		answers = f.recorded
 	} else if f.answers != "" {
@@ -52,7 +52,11 @@ func (f *runFlags) plan() (*connectPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	roots := append(append([]proto.Root{}, answers.Roots...), flagRoots...)
+	var fileRoots []proto.Root
+	if answers != nil {
+		fileRoots = answers.Roots
+	}
+	roots := append(append([]proto.Root{}, fileRoots...), flagRoots...)
 	return &connectPlan{flags: f, answers: answers, roots: roots}, nil
 }
 

@@ -134,7 +134,7 @@ func TestE2EAnswersGoSDK(t *testing.T) {
 func TestE2ENoAnswerLeftExitsTwo(t *testing.T) {
 	r := mcpscope(t, withTarget(peertest.GoSDKEverything(t), "call", legacy, "tools/call", `{"name":"elicit (form)"}`)...)
 	r.mustExit(t, ExitUsage)
-	if want := "error: no answer left for elicitation/create \"provide a random string\"\n"; r.stderr != want || r.stdout != "" {
+	if want := "error: the server asked elicitation/create \"provide a random string\": pass --answers FILE or run the TUI\n"; r.stderr != want || r.stdout != "" {
 		t.Errorf("stderr %q stdout %q", r.stderr, r.stdout)
 	}
 }

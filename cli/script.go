@@ -20,7 +20,9 @@ func newScriptCommand() *cobra.Command {
 			"answer; elsewhere it is a tools/call whose elicitations, sampling requests and input\n" +
 			"rounds the file answers. A method step sends that request. Each step prints one JSON\n" +
 			"result on stdout; an interaction prints {\"sessionId\",\"result\",\"summary\"}. The first\n" +
-			"failing step ends the run with its exit code; a prompt with no answer left exits 2.",
+			"failing step ends the run with its exit code, a tool result that is a failure (isError,\n" +
+			"or structuredContent failing its outputSchema) with 1; a question with no answer left,\n" +
+			"or with no --answers file at all, exits 2.",
 		Example: "  mcpscope script --answers trip.yaml --tool book_trip wt://127.0.0.1:4433/mcp\n" +
 			"  mcpscope script --answers steps.yaml -- mcpscope serve --stdio\n" +
 			"  mcpscope script --answers form.yaml --tool trigger-elicitation-request -- ./everything",
@@ -43,7 +45,7 @@ func newScriptCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			s := &script{steps: steps, prompts: promptAnswers{list: answers.Interaction}, insist: insist}
+			s := &script{steps: steps, prompts: promptAnswers{list: answers.Interaction, noFile: f.answers == ""}, insist: insist}
 			return f.execute(cmd.Context(), target, streamsOf(cmd), s.run)
 		},
 	}

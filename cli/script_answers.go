@@ -17,15 +17,16 @@ const maxFileAnswer = 4 << 20
 // order, across every step of a run. A script walks one prompt at a time,
 // so it needs no lock.
 type promptAnswers struct {
-	list []InteractionAnswer
-	next int
+	list   []InteractionAnswer
+	next   int
+	noFile bool // no answers file was given
 }
 
 // take returns the next answer, or the exit-2 failure naming the prompt
 // when none is left.
 func (q *promptAnswers) take(p *proto.InteractionPrompt) (InteractionAnswer, error) {
 	if q.next >= len(q.list) {
-		return InteractionAnswer{}, noAnswerLeft(proto.MethodInteractionPrompt, p.Message)
+		return InteractionAnswer{}, noAnswerLeft(proto.MethodInteractionPrompt, p.Message, q.noFile)
 	}
 	a := q.list[q.next]
 	q.next++

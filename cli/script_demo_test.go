@@ -249,10 +249,11 @@ elicitation:
 		if r.stderr != "error: no answer left for interaction.prompt \"Which class?\"\n" || r.stdout != "" {
 			t.Errorf("stderr %q stdout %q", r.stderr, r.stdout)
 		}
-		// An elicitation of a degraded step words it as call does.
+		// An elicitation of a degraded step words it as call does; with
+		// no answers file at all, it says how to answer.
 		r = script(t, "--tool", "elicit_all")
 		r.mustExit(t, ExitUsage)
-		if r.stderr != "error: no answer left for elicitation/create \"Fill in every kind of field\"\n" || r.stdout != "" {
+		if r.stderr != "error: the server asked elicitation/create \"Fill in every kind of field\": pass --answers FILE or run the TUI\n" || r.stdout != "" {
 			t.Errorf("stderr %q stdout %q", r.stderr, r.stdout)
 		}
 	})
