@@ -95,10 +95,11 @@ func TestHTTPDemoMisbehaves(t *testing.T) {
 }
 
 // assertDemoSessionExpires runs a script whose first step expires the
-// demo's session (2025-11-25): the second step meets the 404, which
-// mcpscope says, starts a new session (a second initialize, then
-// notifications/initialized) and sends that step again, which is
-// answered.
+// demo's session (2025-11-25): the next request, the tools/list that
+// learns the tools' outputSchemas after the first result, meets the 404,
+// which mcpscope says, starts a new session (a second initialize, then
+// notifications/initialized) and sends that request again, which is
+// answered; the second step goes on in the new session.
 func assertDemoSessionExpires(t *testing.T, url string) {
 	t.Helper()
 	answers := writeAnswers(t, `
@@ -111,7 +112,7 @@ steps:
 	if lines := stdoutLines(t, r); len(lines) != 2 || toolText(t, result{stdout: lines[1]}) != "again" {
 		t.Fatalf("expire_session: stdout %q", r.stdout)
 	}
-	m := regexp.MustCompile(`(?m)^warning: the server no longer knows session \S+ \(404\): starting a new session and sending tools/call \(id (\d+)\) again$`).FindStringSubmatchIndex(r.stderr)
+	m := regexp.MustCompile(`(?m)^warning: the server no longer knows session \S+ \(404\): starting a new session and sending tools/list \(id (\d+)\) again$`).FindStringSubmatchIndex(r.stderr)
 	if m == nil {
 		t.Fatalf("expire_session: no warning:\n%s", r.stderr)
 	}
@@ -123,9 +124,10 @@ steps:
 		{"initialize before the warning", before, "request initialize id=", 1},
 		{"initialize after it", after, "request initialize id=", 1},
 		{"notifications/initialized after it", after, "notification notifications/initialized\n", 1},
-		{"the echo before it", before, "request tools/call id=" + id + "\n", 1},
-		{"the echo after it", after, "request tools/call id=" + id + "\n", 1},
-		{"the echo's answer", r.stderr, "result id=" + id + "\n", 1},
+		{"the listing before it", before, "request tools/list id=" + id + "\n", 1},
+		{"the listing after it", after, "request tools/list id=" + id + "\n", 1},
+		{"the listing's answer", r.stderr, "result id=" + id + "\n", 1},
+		{"the echo after it", after, "request tools/call id=", 1},
 	} {
 		if got := strings.Count(c.in, c.part); got != c.n {
 			t.Errorf("expire_session: %s: %d, want %d:\n%s", c.what, got, c.n, r.stderr)

@@ -17,11 +17,15 @@ const (
 )
 
 // stubAnswering runs mcpscope args against the stub answering with
-// template (see stubAnswerEnv), within envelopeBound.
+// template (see stubAnswerEnv), within envelopeBound. A tools/call gets
+// the template, and the tools/list that follows it the stub's own list.
 func stubAnswering(t *testing.T, template string, args ...string) result {
 	t.Helper()
 	argv, env := stubArgv(t, "answer")
 	full := append([]string{args[0], "--env", env, "--env", stubAnswerEnv + "=" + template, envelopeTimeout}, args[1:]...)
+	if len(args) > 1 && args[1] == "tools/call" {
+		full = append(full, "--env", stubAnswerToEnv+"=tools/call")
+	}
 	return mcpscopeWithin(t, envelopeBound, withTarget(argv, full...)...)
 }
 
