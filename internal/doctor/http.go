@@ -145,7 +145,7 @@ func (w *walk) probeHTTP(ctx context.Context, client *http.Client) (string, *cha
 		}
 	}
 	if w.cfg.Transport != "http" || !fallsBack(resp.StatusCode, body) {
-		return detail, ch, err
+		return probeRefused(detail, resp.StatusCode, err), ch, err
 	}
 	// The stream goes on a connection of its own, as the transport's does.
 	legacy, ch, lerr := w.probeLegacy(ctx, w.httpClient())
@@ -158,6 +158,16 @@ func (w *walk) probeHTTP(ctx context.Context, client *http.Client) (string, *cha
 		return detail + " (nor a legacy HTTP+SSE stream: " + lerr.Error() + ")", nil, err
 	}
 	return fmt.Sprintf("POST → %s with no JSON-RPC answer; the legacy HTTP+SSE transport (2024-11-05): %s", resp.Status, legacy), ch, nil
+}
+
+// probeRefused words a 4xx that judgeHTTP let pass as the ping probe's
+// outcome: the endpoint answered, and refuses a request outside a session
+// until the handshake, which the next steps make.
+func probeRefused(detail string, code int, err error) string {
+	if err != nil || code < 400 || code >= 500 || code == http.StatusUnauthorized {
+		return detail
+	}
+	return "ping probe outside a session: refused (" + strings.TrimPrefix(detail, "POST → ") + "), as an endpoint that wants the handshake first does"
 }
 
 // errorAnswer words a 4xx that carries a JSON-RPC error envelope (but a

@@ -58,7 +58,8 @@ func (w *walk) session() {
 		return
 	}
 	junk := &junkWatch{found: make(chan struct{})}
-	t, err := w.cfg.Connector.Transport(junk)
+	probe := &discoverWatch{}
+	t, err := w.cfg.Connector.Transport(capture.Tee(junk, probe))
 	if err != nil {
 		w.step("handshake", func(context.Context) (string, error) {
 			return "", fail(Usage, "", "building the transport: %w", err)
@@ -83,6 +84,9 @@ func (w *walk) session() {
 		}
 		if s.HandshakeFree() {
 			return "none to make: seed 004's " + w.cfg.Transport + " dialect has no handshake; connected", nil
+		}
+		if o := probe.outcome(s.Era() == client.EraModern); o != "" {
+			return o + "; " + describeSession(s), nil
 		}
 		return describeSession(s), nil
 	})
