@@ -37,6 +37,8 @@ func TestExitCode(t *testing.T) {
 		{"connection failed on a timeout", connectionFailed(fmt.Errorf("upgrade: %w", context.DeadlineExceeded)), ExitTimeout},
 		{"connection failed", connectionFailed(errors.New("refused")), ExitConnection},
 		{"server stopped reading", &client.ConnectionError{Err: errors.Join(context.DeadlineExceeded, client.ErrStoppedReading)}, ExitConnection},
+		{"tool result that is a failure", &client.ToolFailure{Tool: "read_file", Kind: client.ToolIsError}, ExitRPCError},
+		{"wrapped tool failure", fmt.Errorf("step: %w", &client.ToolFailure{Tool: "x", Kind: client.ToolOutputInvalid}), ExitRPCError},
 		{"wrong id in place of the answer", &client.ProtocolError{Msg: "x", Err: &client.ExchangeError{Err: errors.New("no answer")}}, ExitProtocol},
 	}
 	for _, c := range cases {

@@ -97,6 +97,9 @@ func (p *replayer) toolFailure(ctx context.Context, r *run, st *replayStep, got 
 // failure is the replay's outcome in one line, exit 1: the answers that
 // differ and the tool results that are failures, the first named.
 func (p *replayer) failure(sent int) error {
+	if p.differs == 0 && p.failed == 1 {
+		return p.firstFailure
+	}
 	var parts []string
 	if p.differs > 0 {
 		parts = append(parts, fmt.Sprintf("%d of %d answers differ from the recording", p.differs, sent))
