@@ -14,7 +14,7 @@ import (
 // --against does not send such a request again.
 const ownRequestMeta = "io.github.mcpscope/purpose"
 
-// outputSchemaListing are the params of the tools/list that learns the
+// outputSchemaListing is the params of the tools/list that learns the
 // tools' outputSchemas.
 var outputSchemaListing = map[string]any{"_meta": map[string]string{ownRequestMeta: "outputSchema"}}
 
