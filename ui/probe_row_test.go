@@ -8,25 +8,49 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 )
 
-// The server/discover probe an older server refuses reads as a probe
-// followed by the legacy handshake, not as a red error row.
-func TestDiscoverProbeReadsAsAProbe(t *testing.T) {
+// The server/discover and capabilities probes, and an older server's
+// refusal of them, read as probes with what the session concluded, drawn
+// muted, never red, and the "error" filter leaves them out.
+func TestProbesReadAsProbes(t *testing.T) {
 	st := capture.NewStore(capture.Config{})
 	c := &clock{}
 	add := func(dir capture.Dir, m *proto.Message) { st.Append(controlFrame(t, dir, c.next(), proto.EncJSON, m)) }
 	add(capture.Out, request(t, 1, proto.MethodDiscover, map[string]any{}))
 	add(capture.In, proto.NewErrorResponse(proto.IntID(1), proto.CodeMethodNotFound, "Method not found", nil))
 	add(capture.Out, request(t, 2, proto.MethodInitialize, map[string]any{}))
+	add(capture.In, result(t, 2, map[string]any{"protocolVersion": proto.LatestLegacy, "capabilities": map[string]any{}}))
+	add(capture.Out, request(t, 3, proto.MethodCapabilities, nil))
+	add(capture.In, proto.NewErrorResponse(proto.IntID(3), proto.CodeMethodNotFound, "Method not found", nil))
+	add(capture.Out, request(t, 4, proto.MethodCapabilities, nil))
+	add(capture.In, result(t, 4, map[string]any{"interactive": true}))
+	add(capture.Out, request(t, 5, proto.MethodDiscover, map[string]any{}))
+	add(capture.In, result(t, 5, map[string]any{"supportedVersions": []string{proto.Modern}, "capabilities": map[string]any{}}))
+	add(capture.Out, request(t, 6, "no/such", nil))
+	add(capture.In, proto.NewErrorResponse(proto.IntID(6), proto.CodeMethodNotFound, "Method not found", nil))
 	m := newTestModel(t, st, 140, 30)
 
-	f, _ := st.Get(1)
-	if label, tone := frameLabel(f, m.idx, proto.DialectMCP); tone != tonePlain || !strings.Contains(label, "probe") {
-		t.Errorf("the probe request reads %q (tone %v)", label, tone)
+	want := map[uint64]string{
+		1:  "probe: server/discover (does the server speak 2026-07-28?)",
+		2:  "probe: error -32601 Method not found → server speaks 2025-11-25 (initialize handshake)",
+		5:  "probe: capabilities (does the server run interactive sessions?)",
+		6:  "probe: error -32601 Method not found → no interactive sessions (tools/call forms)",
+		8:  "probe: server runs interactive sessions",
+		10: "probe: server speaks 2026-07-28 (server/discover)",
 	}
-	f, _ = st.Get(2)
-	label, tone := frameLabel(f, m.idx, proto.DialectMCP)
-	if tone != tonePlain || !strings.HasPrefix(label, "probe answered error -32601") || !strings.HasSuffix(label, "→ legacy handshake") {
-		t.Errorf("the probe answer reads %q (tone %v), want a probe answer that is not an error row", label, tone)
+	for seq, w := range want {
+		f, _ := st.Get(seq)
+		if label, tone := frameLabel(f, m.idx, proto.DialectMCP); tone != toneProbe || label != w {
+			t.Errorf("frame %d reads %q (tone %v), want %q drawn as a probe", seq, label, tone, w)
+		}
+	}
+	for _, row := range trafficRows(m) {
+		if strings.Contains(row, "legacy") {
+			t.Errorf("a row says legacy: %q", row)
+		}
+	}
+	filterBy(m, "error")
+	if n := m.idx.filter.count(); n != 1 || m.idx.filter.seqAt(0) != 12 {
+		t.Errorf("error matches %d frames, want only the answer to no/such", n)
 	}
 }
 

@@ -67,7 +67,8 @@ type rowTone uint8
 const (
 	tonePlain  rowTone = iota
 	toneCancel         // a cancelled request, a cancellation, its answer, progress after it
-	toneBad            // a decode error, a failed write, an error response
+	toneBad            // a decode error, a failed write, an error response, a failed tool result
+	toneProbe          // a probe and its answer (probe_row.go)
 )
 
 // row renders one frame. An error row is painted in the error colour and
@@ -89,6 +90,8 @@ func (p *trafficPane) row(f *capture.Frame, c columns, focused bool) string {
 		switch {
 		case f.Seq != p.sel && tone == toneBad:
 			return p.st.Ink.Error.Paint(text)
+		case f.Seq != p.sel && tone == toneProbe:
+			return p.st.Ink.Muted.Paint(text)
 		case f.Seq != p.sel:
 			return p.st.Ink.Warn.Paint(text)
 		case focused:
@@ -157,8 +160,8 @@ func frameLabel(f *capture.Frame, x *index, d proto.Dialect) (label string, tone
 	}
 	switch m.Kind() {
 	case proto.KindRequest:
-		if m.Method == proto.MethodDiscover {
-			return m.Method + " (probe for a 2026-07-28 server)", tonePlain
+		if label, ok := probeQuestion(m.Method); ok {
+			return label, toneProbe
 		}
 		label := m.Method
 		if call != "" {
@@ -176,15 +179,18 @@ func frameLabel(f *capture.Frame, x *index, d proto.Dialect) (label string, tone
 			return joinNonEmpty(m.Method+" ✕ "+markAfterCancel, call), toneCancel
 		}
 		return joinNonEmpty(m.Method, call), tonePlain
+	}
+	if label, ok := probeAnswer(f, c, x, d); ok {
+		return label, toneProbe
+	}
+	switch m.Kind() {
 	case proto.KindResult:
+		if known && c.failure != nil {
+			return joinNonEmpty(toolFailureLabel(c.failure), call), toneBad
+		}
 		return joinNonEmpty("result", call), tonePlain
 	case proto.KindError:
 		text := errorText(m.Error, d, errorContext(f, c))
-		if call == proto.MethodDiscover {
-			// An older server refusing the probe: the session goes on
-			// with the legacy initialize handshake.
-			return "probe answered " + text + " → legacy handshake", tonePlain
-		}
 		label := joinNonEmpty(text, call)
 		if after {
 			return label, toneCancel // the answer to a cancellation reads as one
