@@ -28,8 +28,10 @@ const (
 // indexMemoryBound is about the most memory the index holds beside a Seq
 // per filter match (which the store counts in capture.SlotSize): maxCalls
 // calls with their links, method and key, their stream MIME types, the
-// stderr lines and the datagram board.
-const indexMemoryBound = maxCalls*(maxLinksPerCall*8+512) + maxStderrLines*(maxStderrLine+32) + 4<<20
+// stderr lines, the datagram board and the outputSchemas of the tools
+// listed.
+const indexMemoryBound = maxCalls*(maxLinksPerCall*8+512) + maxStderrLines*(maxStderrLine+32) + 4<<20 +
+	maxListedTools*(maxOutputSchema+128)
 
 // callInfo is what the index knows of one call.
 type callInfo struct {
