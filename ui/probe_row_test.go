@@ -4,8 +4,12 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/explore"
 )
 
 // The server/discover and capabilities probes, and an older server's
@@ -96,5 +100,28 @@ func TestEndpointEventRow(t *testing.T) {
 	f, _ := st.Get(1)
 	if label, _ := frameLabel(f, m.idx, proto.DialectMCP); label != "event endpoint (no JSON-RPC message)" {
 		t.Errorf("label %q", label)
+	}
+}
+
+// Opening the explorer asks `capabilities` once per connection: opened
+// again, it goes by the answer the session already has.
+func TestExplorerProbesOncePerConnection(t *testing.T) {
+	m := newTestModel(t, capture.NewStore(capture.Config{}), 120, 30)
+	f, s := screentest.Connect(t, m.cfg.Store)
+	m.conn = connection{link: Link{Transport: f, Session: s}, gen: 1, ready: true}
+	m.interactive.NewConnection(1)
+	discovered := func(msg tea.Msg) bool { _, ok := msg.(explore.DiscoveredMsg); return ok }
+	m.Update(screentest.RunUntil(t, "the capabilities answer", press(m, "e"), discovered))
+	press(m, "esc")
+	screentest.RunInBackground(press(m, "e"))
+	press(m, "esc")
+	asked := 0
+	for _, sent := range f.After() {
+		if sent.Method == proto.MethodCapabilities {
+			asked++
+		}
+	}
+	if asked != 1 {
+		t.Errorf("capabilities asked %d times, want once", asked)
 	}
 }
