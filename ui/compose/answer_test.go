@@ -28,3 +28,21 @@ func TestComposeNamesErrorByRequest(t *testing.T) {
 		t.Errorf("the answer to resources/read:\n%s", s)
 	}
 }
+
+// A tools/call answered with isError reads as a failed call naming the
+// tool and its first text.
+func TestComposeToolFailure(t *testing.T) {
+	m, _ := openCompose(t)
+	_, m.host.Sess = screentest.ConnectToolPeer(t, m.store)
+	c := pick(t, m, "tools/call")
+	press(m, "down")
+	press(m, "end")
+	press(m, "left")
+	press(m, "left")
+	typeKeys(m, "read_file")
+	runUntilAnswer(t, m, func() tea.Cmd { _, cmd := m.Update(screentest.Ctrl('s')); return cmd }())
+	s := screenText(m)
+	if !c.answer.Failed || !strings.Contains(s, "✗ tool failed · tools/call") || !strings.Contains(s, `tool "read_file" failed (isError): ENOENT: no such file`) {
+		t.Errorf("the answer (failed %v):\n%s", c.answer.Failed, s)
+	}
+}
