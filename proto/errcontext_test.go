@@ -44,6 +44,8 @@ func TestErrorNamesByContext(t *testing.T) {
 		{DialectInteraction, -32002, "gone", ErrorContext{Method: MethodResourcesRead}, "Resource not found", "Resource not found"},
 		{DialectInteraction, -32002, "gone", ErrorContext{Method: MethodInteractionRespond}, "SESSION_EXPIRED", "SESSION_EXPIRED"},
 		{DialectInteraction, -32007, "no", ErrorContext{Method: MethodCapabilities}, "NOT_INTERACTIVE", "NOT_INTERACTIVE"},
+		{DialectMCP, -32007, "no", ErrorContext{Method: MethodInteractionStart}, "NOT_INTERACTIVE", "NOT_INTERACTIVE"},
+		{DialectMCPFlow, -32001, "gone", ErrorContext{Method: MethodInteractionRespond}, "SESSION_NOT_FOUND", "SESSION_NOT_FOUND"},
 	}
 	for _, tc := range cases {
 		e := &Error{Code: tc.code, Message: tc.msg}
