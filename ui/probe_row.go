@@ -32,7 +32,7 @@ func probeQuestion(method string) (label string, ok bool) {
 }
 
 // probeAnswer is the row of the answer f to a probe (c: its call, nil when
-// not known): what the session concluded from it. ok is false when f does
+// not known): what the session concluded from it, then the answer. ok is false when f does
 // not answer a probe, or answers it with an error that ends the handshake
 // (-32020, -32021) or that the client reports as a failure.
 func probeAnswer(f *capture.Frame, c *callInfo, x *index, d proto.Dialect) (label string, ok bool) {
@@ -46,19 +46,19 @@ func probeAnswer(f *capture.Frame, c *callInfo, x *index, d proto.Dialect) (labe
 			if m.Error.Code == proto.CodeHeaderMismatch || m.Error.Code == proto.CodeMissingClientCapability {
 				return "", false
 			}
-			return "probe: " + errorText(m.Error, d, errorContext(f, c)) + " → " + x.handshakeOf(f.Conn), true
+			return "probe: " + x.handshakeOf(f.Conn) + " · " + errorText(m.Error, d, errorContext(f, c)), true
 		}
 		var r proto.DiscoverResult
 		if json.Unmarshal(m.Result, &r) != nil || r.Supports(proto.Modern) {
 			return "probe: server speaks " + proto.Modern + " (" + proto.MethodDiscover + ")", true
 		}
-		return "probe: server lists " + termtext.LineMax(strings.Join(r.SupportedVersions, ", "), 80) + " → " + x.handshakeOf(f.Conn), true
+		return "probe: " + x.handshakeOf(f.Conn) + " · server lists " + termtext.LineMax(strings.Join(r.SupportedVersions, ", "), 80), true
 	case proto.MethodCapabilities:
 		if m.Error != nil {
 			if m.Error.Code != proto.CodeMethodNotFound && m.Error.Code != proto.CodeNotInteractive {
 				return "", false
 			}
-			return "probe: " + errorText(m.Error, d, errorContext(f, c)) + " → no interactive sessions (tools/call forms)", true
+			return "probe: server runs no interactive sessions (tools/call forms) · " + errorText(m.Error, d, errorContext(f, c)), true
 		}
 		var caps proto.InteractiveCapabilities
 		if json.Unmarshal(m.Result, &caps) == nil && caps.Interactive {
@@ -70,13 +70,13 @@ func probeAnswer(f *capture.Frame, c *callInfo, x *index, d proto.Dialect) (labe
 }
 
 // handshakeOf says what the session of conn went on with after a refused
-// probe: the version its initialize handshake negotiated, once its answer
-// was read.
+// probe: the initialize handshake, and the version it negotiated once its
+// answer was read.
 func (x *index) handshakeOf(conn string) string {
 	if v := x.handshakes[sessionConn(conn)]; v != "" {
 		return "server speaks " + v + " (initialize handshake)"
 	}
-	return "initialize handshake"
+	return "no " + proto.Modern + ", initialize handshake"
 }
 
 // noteHandshake remembers the protocolVersion of an initialize result the

@@ -35,9 +35,9 @@ func TestProbesReadAsProbes(t *testing.T) {
 
 	want := map[uint64]string{
 		1:  "probe: server/discover (does the server speak 2026-07-28?)",
-		2:  "probe: error -32601 Method not found → server speaks 2025-11-25 (initialize handshake)",
+		2:  "probe: server speaks 2025-11-25 (initialize handshake) · error -32601 Method not found",
 		5:  "probe: capabilities (does the server run interactive sessions?)",
-		6:  "probe: error -32601 Method not found → no interactive sessions (tools/call forms)",
+		6:  "probe: server runs no interactive sessions (tools/call forms) · error -32601 Method not found",
 		8:  "probe: server runs interactive sessions",
 		10: "probe: server speaks 2026-07-28 (server/discover)",
 	}
