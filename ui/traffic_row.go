@@ -71,9 +71,9 @@ const (
 	toneProbe          // a probe and its answer (probe_row.go)
 )
 
-// row renders one frame. An error row is painted in the error colour and
-// a row of a cancellation in the warning colour; the selected row is
-// painted whole.
+// row renders one frame. An error row is painted in the error colour, a
+// row of a cancellation in the warning colour and a probe's row muted; the
+// selected row is painted whole.
 func (p *trafficPane) row(f *capture.Frame, c columns, focused bool) string {
 	label, tone := p.label(f)
 	var latency string
@@ -114,7 +114,9 @@ func (p *trafficPane) row(f *capture.Frame, c columns, focused bool) string {
 // the dialect and context) of a response with the method of its call, a
 // decode error, or the channel of a stream chunk, datagram or stderr
 // line. A cancelled request, its cancellation and progress that came
-// after it are marked; tone says how the row is painted.
+// after it are marked; a probe and its answer say what the session
+// concluded (probe_row.go); a tools/call result that is nonetheless a
+// failure says why (tool_results.go); tone says how the row is painted.
 func frameLabel(f *capture.Frame, x *index, d proto.Dialect) (label string, tone rowTone) {
 	switch {
 	case f.Err != nil && f.Dir == capture.Out:
