@@ -88,3 +88,29 @@ func TestToolFailureInDetail(t *testing.T) {
 		t.Errorf("the detail of a plain result reads as failed:\n%s", d)
 	}
 }
+
+// A failed tool result is painted in the error colour; a probe and its
+// refusal are painted muted, never in the error colour.
+func TestFailedToolAndProbeRowColours(t *testing.T) {
+	st := toolResultsStore(t)
+	c := &clock{n: 100}
+	st.Append(controlFrame(t, capture.Out, c.next(), proto.EncJSON, request(t, 7, proto.MethodCapabilities, nil)))
+	st.Append(controlFrame(t, capture.In, c.next(), proto.EncJSON, proto.NewErrorResponse(proto.IntID(7), proto.CodeMethodNotFound, "Method not found", nil)))
+	m := newTestModel(t, st, 140, 30)
+	m.traffic.sel = 0
+	opening := func(tint interface{ Paint(string) string }) string {
+		lead, _, _ := strings.Cut(tint.Paint("\x1f"), "\x1f")
+		return lead
+	}
+	errLead, mutedLead := opening(m.styles.Ink.Error), opening(m.styles.Ink.Muted)
+	if errLead == "" || mutedLead == "" || errLead == mutedLead {
+		t.Fatalf("the test needs colours: error %q, muted %q", errLead, mutedLead)
+	}
+	cols := trafficColumns(100)
+	for seq, lead := range map[uint64]string{4: errLead, 6: errLead, 13: mutedLead, 14: mutedLead} {
+		f, _ := st.Get(seq)
+		if row := m.traffic.row(f, cols, true); !strings.HasPrefix(row, lead) || lead != errLead && strings.HasPrefix(row, errLead) {
+			t.Errorf("frame %d painted %q", seq, row)
+		}
+	}
+}
