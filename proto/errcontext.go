@@ -40,6 +40,7 @@ func ErrorNameIn(d Dialect, e *Error, c ErrorContext) string {
 	if name, ok := standardNames[e.Code]; ok {
 		return name
 	}
+	d = dialectOfRequest(d, c.Method)
 	if name := ErrorName(d, e.Code); name != genericServerError && mentions(e.Message, name) {
 		return name // the server's words pick the meaning of a code with two
 	}
@@ -83,4 +84,26 @@ func saysCancelled(msg string) bool {
 // unknown method may.
 func opensStreams(method string) bool {
 	return method == "" || method == MethodToolsCall
+}
+
+// dialectOfRequest is the dialect that names the codes of an answer to a
+// request of method on a connection of dialect d. The requests of
+// interactive sessions (interaction.*, capabilities) have codes of their
+// own on any connection; MCP-Flow and interactive sessions carry MCP's own
+// requests beside theirs, and an answer to one of those reads in MCP's
+// words (-32002 on resources/read is Resource not found, not MCP-Flow's
+// Stream Injection nor SESSION_EXPIRED). MCP-Flow's stream codes keep their
+// names where a stream may open; an unknown method keeps d.
+func dialectOfRequest(d Dialect, method string) Dialect {
+	switch {
+	case method == "":
+		return d
+	case strings.HasPrefix(method, "interaction.") || method == MethodCapabilities:
+		return DialectInteraction
+	case d == DialectMCPFlow && !opensStreams(method) && !strings.HasPrefix(method, "$/"):
+		return DialectMCP
+	case d == DialectInteraction:
+		return DialectMCP
+	}
+	return d
 }

@@ -37,6 +37,15 @@ func TestErrorNamesByContext(t *testing.T) {
 		{DialectStdioTemplates, -32000, "no template x", ErrorContext{}, "Template not found", "Template not found"},
 		{DialectGateway, -32000, "boom", cancelled, "Cancelled", "Cancelled"},
 		{DialectJSONRPC, 42, "x", cancelled, "", ""},
+		// an MCP request on MCP-Flow or beside interactive sessions reads in MCP's words
+		{DialectMCPFlow, -32002, "no such thing", ErrorContext{Method: MethodResourcesRead}, "Resource not found", "Resource not found"},
+		{DialectMCPFlow, -32002, "injected", call, "Stream Injection", "Stream Injection"},
+		{DialectMCPFlow, -32002, "injected", ErrorContext{}, "Stream Injection", "Stream Injection"},
+		{DialectInteraction, -32002, "gone", ErrorContext{Method: MethodResourcesRead}, "Resource not found", "Resource not found"},
+		{DialectInteraction, -32002, "gone", ErrorContext{Method: MethodInteractionRespond}, "SESSION_EXPIRED", "SESSION_EXPIRED"},
+		{DialectInteraction, -32007, "no", ErrorContext{Method: MethodCapabilities}, "NOT_INTERACTIVE", "NOT_INTERACTIVE"},
+		{DialectMCP, -32007, "no", ErrorContext{Method: MethodInteractionStart}, "NOT_INTERACTIVE", "NOT_INTERACTIVE"},
+		{DialectMCPFlow, -32001, "gone", ErrorContext{Method: MethodInteractionRespond}, "SESSION_NOT_FOUND", "SESSION_NOT_FOUND"},
 	}
 	for _, tc := range cases {
 		e := &Error{Code: tc.code, Message: tc.msg}

@@ -69,6 +69,9 @@ func metadata(in detailInput, w int) string {
 	out = append(out, paintLines(in.st.Ink.Muted, fieldLines(head, w))...)
 	if m := f.Msg; m != nil {
 		out = append(out, fieldLines(messageFields(in, m), w)...)
+		if m.Kind() == proto.KindResult && in.call != nil && in.call.failure != nil {
+			out = append(out, paintLines(in.st.Ink.Error, fieldLines([]string{in.call.failure.Error()}, w))...)
+		}
 	}
 	if len(f.Fields) > 0 {
 		fields := make([]string, 0, len(f.Fields))

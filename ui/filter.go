@@ -19,7 +19,7 @@ const (
 	termMethod  termKind = iota // a substring of the method (of the frame or its call)
 	termDir                     // ">" client → server, "<" server → client
 	termID                      // "#12": the request id
-	termError                   // "error": decode errors and error responses
+	termError                   // "error": decode errors, error responses but a probe's, failed tool results
 	termChannel                 // "control", "stream", "datagram", "stderr"
 )
 
@@ -89,7 +89,7 @@ func (t term) match(f *capture.Frame, x *index) bool {
 	case termChannel:
 		return f.Chan.Kind == t.ch
 	case termError:
-		return f.Err != nil || f.Msg != nil && f.Msg.Kind() == proto.KindError
+		return failed(f, x)
 	case termID:
 		return frameID(f) == t.text
 	}

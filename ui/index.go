@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/ui/explore"
 	"github.com/mcpscope/mcpscope/ui/look"
@@ -27,8 +28,10 @@ const (
 // indexMemoryBound is about the most memory the index holds beside a Seq
 // per filter match (which the store counts in capture.SlotSize): maxCalls
 // calls with their links, method and key, their stream MIME types, the
-// stderr lines and the datagram board.
-const indexMemoryBound = maxCalls*(maxLinksPerCall*8+512) + maxStderrLines*(maxStderrLine+32) + 4<<20
+// stderr lines, the datagram board and the outputSchemas of the tools
+// listed.
+const indexMemoryBound = maxCalls*(maxLinksPerCall*8+512) + maxStderrLines*(maxStderrLine+32) + 4<<20 +
+	maxListedTools*(maxOutputSchema+128)
 
 // callInfo is what the index knows of one call.
 type callInfo struct {
@@ -43,6 +46,9 @@ type callInfo struct {
 	cancelSeq uint64
 	cancelAt  time.Time
 	ended     time.Time // when the answer came; zero while none did
+	// failure is set when the call is a tools/call answered with a
+	// result that is nonetheless a failure (tool_results.go).
+	failure *client.ToolFailure
 }
 
 // index reads the store's new frames once each, in order, and keeps what
@@ -65,6 +71,10 @@ type index struct {
 	filter   *filterView
 	rounds   roundBook
 	changed  explore.ListChanges // lists a server said changed (explore_changed.go)
+	tools    toolSchemas         // the outputSchemas of the tools listed (tool_results.go)
+	// handshakes are the versions initialize negotiated, by connection
+	// (probe_row.go).
+	handshakes map[string]string
 }
 
 // newIndex returns an empty index.
@@ -155,6 +165,8 @@ func (x *index) noteAnswer(f *capture.Frame, k callKey, c *callInfo) {
 		c.ended = f.Time
 	}
 	x.progress.answer(k, f.Msg.Kind() == proto.KindError, f.Time)
+	x.noteToolResult(f, k, c)
+	x.noteHandshake(f, k, c)
 	if f.Msg.Result != nil {
 		x.noteStreamRefs(f, k)
 	}

@@ -4,29 +4,57 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/explore"
 )
 
-// The server/discover probe an older server refuses reads as a probe
-// followed by the legacy handshake, not as a red error row.
-func TestDiscoverProbeReadsAsAProbe(t *testing.T) {
+// The server/discover and capabilities probes, and an older server's
+// refusal of them, read as probes with what the session concluded, drawn
+// muted, never red, and the "error" filter leaves them out.
+func TestProbesReadAsProbes(t *testing.T) {
 	st := capture.NewStore(capture.Config{})
 	c := &clock{}
 	add := func(dir capture.Dir, m *proto.Message) { st.Append(controlFrame(t, dir, c.next(), proto.EncJSON, m)) }
 	add(capture.Out, request(t, 1, proto.MethodDiscover, map[string]any{}))
 	add(capture.In, proto.NewErrorResponse(proto.IntID(1), proto.CodeMethodNotFound, "Method not found", nil))
 	add(capture.Out, request(t, 2, proto.MethodInitialize, map[string]any{}))
+	add(capture.In, result(t, 2, map[string]any{"protocolVersion": proto.LatestLegacy, "capabilities": map[string]any{}}))
+	add(capture.Out, request(t, 3, proto.MethodCapabilities, nil))
+	add(capture.In, proto.NewErrorResponse(proto.IntID(3), proto.CodeMethodNotFound, "Method not found", nil))
+	add(capture.Out, request(t, 4, proto.MethodCapabilities, nil))
+	add(capture.In, result(t, 4, map[string]any{"interactive": true}))
+	add(capture.Out, request(t, 5, proto.MethodDiscover, map[string]any{}))
+	add(capture.In, result(t, 5, map[string]any{"supportedVersions": []string{proto.Modern}, "capabilities": map[string]any{}}))
+	add(capture.Out, request(t, 6, "no/such", nil))
+	add(capture.In, proto.NewErrorResponse(proto.IntID(6), proto.CodeMethodNotFound, "Method not found", nil))
 	m := newTestModel(t, st, 140, 30)
 
-	f, _ := st.Get(1)
-	if label, tone := frameLabel(f, m.idx, proto.DialectMCP); tone != tonePlain || !strings.Contains(label, "probe") {
-		t.Errorf("the probe request reads %q (tone %v)", label, tone)
+	want := map[uint64]string{
+		1:  "probe: server/discover (does the server speak 2026-07-28?)",
+		2:  "probe: server speaks 2025-11-25 (initialize handshake) · error -32601 Method not found",
+		5:  "probe: capabilities (does the server run interactive sessions?)",
+		6:  "probe: server runs no interactive sessions (tools/call forms) · error -32601 Method not found",
+		8:  "probe: server runs interactive sessions",
+		10: "probe: server speaks 2026-07-28 (server/discover)",
 	}
-	f, _ = st.Get(2)
-	label, tone := frameLabel(f, m.idx, proto.DialectMCP)
-	if tone != tonePlain || !strings.HasPrefix(label, "probe answered error -32601") || !strings.HasSuffix(label, "→ legacy handshake") {
-		t.Errorf("the probe answer reads %q (tone %v), want a probe answer that is not an error row", label, tone)
+	for seq, w := range want {
+		f, _ := st.Get(seq)
+		if label, tone := frameLabel(f, m.idx, proto.DialectMCP); tone != toneProbe || label != w {
+			t.Errorf("frame %d reads %q (tone %v), want %q drawn as a probe", seq, label, tone, w)
+		}
+	}
+	for _, row := range trafficRows(m) {
+		if strings.Contains(row, "legacy") {
+			t.Errorf("a row says legacy: %q", row)
+		}
+	}
+	filterBy(m, "error")
+	if n := m.idx.filter.count(); n != 1 || m.idx.filter.seqAt(0) != 12 {
+		t.Errorf("error matches %d frames, want only the answer to no/such", n)
 	}
 }
 
@@ -72,5 +100,28 @@ func TestEndpointEventRow(t *testing.T) {
 	f, _ := st.Get(1)
 	if label, _ := frameLabel(f, m.idx, proto.DialectMCP); label != "event endpoint (no JSON-RPC message)" {
 		t.Errorf("label %q", label)
+	}
+}
+
+// Opening the explorer asks `capabilities` once per connection: opened
+// again, it goes by the answer the session already has.
+func TestExplorerProbesOncePerConnection(t *testing.T) {
+	m := newTestModel(t, capture.NewStore(capture.Config{}), 120, 30)
+	f, s := screentest.Connect(t, m.cfg.Store)
+	m.conn = connection{link: Link{Transport: f, Session: s}, gen: 1, ready: true}
+	m.interactive.NewConnection(1)
+	discovered := func(msg tea.Msg) bool { _, ok := msg.(explore.DiscoveredMsg); return ok }
+	m.Update(screentest.RunUntil(t, "the capabilities answer", press(m, "e"), discovered))
+	press(m, "esc")
+	screentest.RunInBackground(press(m, "e"))
+	press(m, "esc")
+	asked := 0
+	for _, sent := range f.After() {
+		if sent.Method == proto.MethodCapabilities {
+			asked++
+		}
+	}
+	if asked != 1 {
+		t.Errorf("capabilities asked %d times, want once", asked)
 	}
 }

@@ -233,8 +233,10 @@ func TestQuestionsConformanceLegacy(t *testing.T) {
 	sendKeys(f.tm, "ctrl+s")
 	// The server cannot take any answer here: it rejects its own schema
 	// once the answer comes ("titledMulti items must specify enum"); what
-	// it was sent is checked below.
-	f.answer("test_elicitation_sep1330_enums")
+	// it was sent is checked below. Its result says so with isError, and
+	// the explorer shows the call failed.
+	f.probe.waitText(t, "tools/call test_elicitation_sep1330_enums · failed", `tool "test_elicitation_sep1330_enums" failed (isError)`)
+	sendKeys(f.tm, "esc", "esc")
 	want := `{"action":"accept","content":{"legacyEnum":"opt2","titledMulti":["value1","value3"],"titledSingle":"value2","untitledMulti":["option1"],"untitledSingle":"option1"}}`
 	if got := answersTo(f.store, proto.MethodElicitationCreate); len(got) != 2 || !sameValue(t, string(got[1]), want) {
 		t.Errorf("the server got %s\nwant %s", got, want)

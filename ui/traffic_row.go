@@ -67,12 +67,13 @@ type rowTone uint8
 const (
 	tonePlain  rowTone = iota
 	toneCancel         // a cancelled request, a cancellation, its answer, progress after it
-	toneBad            // a decode error, a failed write, an error response
+	toneBad            // a decode error, a failed write, an error response, a failed tool result
+	toneProbe          // a probe and its answer (probe_row.go)
 )
 
-// row renders one frame. An error row is painted in the error colour and
-// a row of a cancellation in the warning colour; the selected row is
-// painted whole.
+// row renders one frame. An error row is painted in the error colour, a
+// row of a cancellation in the warning colour and a probe's row muted; the
+// selected row is painted whole.
 func (p *trafficPane) row(f *capture.Frame, c columns, focused bool) string {
 	label, tone := p.label(f)
 	var latency string
@@ -89,6 +90,8 @@ func (p *trafficPane) row(f *capture.Frame, c columns, focused bool) string {
 		switch {
 		case f.Seq != p.sel && tone == toneBad:
 			return p.st.Ink.Error.Paint(text)
+		case f.Seq != p.sel && tone == toneProbe:
+			return p.st.Ink.Muted.Paint(text)
 		case f.Seq != p.sel:
 			return p.st.Ink.Warn.Paint(text)
 		case focused:
@@ -111,7 +114,9 @@ func (p *trafficPane) row(f *capture.Frame, c columns, focused bool) string {
 // the dialect and context) of a response with the method of its call, a
 // decode error, or the channel of a stream chunk, datagram or stderr
 // line. A cancelled request, its cancellation and progress that came
-// after it are marked; tone says how the row is painted.
+// after it are marked; a probe and its answer say what the session
+// concluded (probe_row.go); a tools/call result that is nonetheless a
+// failure says why (tool_results.go); tone says how the row is painted.
 func frameLabel(f *capture.Frame, x *index, d proto.Dialect) (label string, tone rowTone) {
 	switch {
 	case f.Err != nil && f.Dir == capture.Out:
@@ -157,8 +162,8 @@ func frameLabel(f *capture.Frame, x *index, d proto.Dialect) (label string, tone
 	}
 	switch m.Kind() {
 	case proto.KindRequest:
-		if m.Method == proto.MethodDiscover {
-			return m.Method + " (probe for a 2026-07-28 server)", tonePlain
+		if label, ok := probeQuestion(m.Method); ok {
+			return label, toneProbe
 		}
 		label := m.Method
 		if call != "" {
@@ -176,15 +181,18 @@ func frameLabel(f *capture.Frame, x *index, d proto.Dialect) (label string, tone
 			return joinNonEmpty(m.Method+" ✕ "+markAfterCancel, call), toneCancel
 		}
 		return joinNonEmpty(m.Method, call), tonePlain
+	}
+	if label, ok := probeAnswer(f, c, x, d); ok {
+		return label, toneProbe
+	}
+	switch m.Kind() {
 	case proto.KindResult:
+		if known && c.failure != nil {
+			return joinNonEmpty(toolFailureLabel(c.failure), call), toneBad
+		}
 		return joinNonEmpty("result", call), tonePlain
 	case proto.KindError:
 		text := errorText(m.Error, d, errorContext(f, c))
-		if call == proto.MethodDiscover {
-			// An older server refusing the probe: the session goes on
-			// with the legacy initialize handshake.
-			return "probe answered " + text + " → legacy handshake", tonePlain
-		}
 		label := joinNonEmpty(text, call)
 		if after {
 			return label, toneCancel // the answer to a cancellation reads as one

@@ -3,6 +3,9 @@ package compose
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto"
 )
 
 // maxComposeHistory bounds the calls the composer remembers.
@@ -32,6 +35,20 @@ func (c composeCall) wireParams() any {
 		return nil
 	}
 	return json.RawMessage(p)
+}
+
+// toolFailure judges the answer to a tools/call request: a result that is
+// nonetheless a failure (client.CheckToolResult, on isError: the composer
+// knows no outputSchema); nil for any other call or answer.
+func (c composeCall) toolFailure(result json.RawMessage, err error) *client.ToolFailure {
+	if c.notify || c.method != proto.MethodToolsCall || err != nil {
+		return nil
+	}
+	var p struct {
+		Name string `json:"name"`
+	}
+	_ = json.Unmarshal(c.params, &p)
+	return client.CheckToolResult(p.Name, result, nil)
 }
 
 // same reports whether two calls send the same message.

@@ -107,12 +107,15 @@ func (c *Composer) answered(msg composeAnswerMsg) {
 		return
 	}
 	elapsed := look.Duration(c.now().Sub(c.sentAt))
+	failure := c.call.toolFailure(msg.result, msg.err)
 	what := "← result"
 	switch {
 	case msg.err != nil:
 		what = "✗ error"
 	case c.call.notify:
 		what = "→ notification sent"
+	case failure != nil:
+		what = "✗ tool failed"
 	}
 	head := what + " · " + c.call.method
 	if c.pending != nil {
@@ -125,6 +128,9 @@ func (c *Composer) answered(msg composeAnswerMsg) {
 		c.answer = &look.Outcome{Heading: c.call.method, Body: c.st.Ink.Good.Paint("the notification was written: a notification has no answer")}
 	} else {
 		c.answer = look.NewOutcome(c.call.method, msg.result, msg.err, c.d.Dialect(), c.st)
+	}
+	if failure != nil {
+		c.answer.FailTool(failure, c.st)
 	}
 	c.heading, c.stage = head, stageAnswer
 }

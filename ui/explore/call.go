@@ -245,12 +245,13 @@ func (x *Explorer) cancelCall() tea.Cmd {
 // answered shows the answer of the current call; the root's status bar
 // reports every answer, also one the user stopped waiting for.
 func (x *Explorer) answered(msg exploreAnswerMsg) tea.Cmd {
+	done := msg.done
 	if msg.gen == x.callGen && x.mode == modeCalling {
 		fl := x.inflight
 		x.showAnswer(msg.done.Method, x.subject, msg.done.Result, msg.done.Err)
 		x.inflight, x.elapsed = fl, msg.elapsed
+		done.ToolFailure = x.failTool(msg.done)
 	}
-	done := msg.done
 	return func() tea.Msg { return done }
 }
 
@@ -271,4 +272,18 @@ func (x *Explorer) showAnswer(method, subject string, res json.RawMessage, err e
 	x.out = look.NewOutcome(method, res, err, x.d.Dialect(), x.st)
 	x.cancelled = errors.As(err, new(*client.CancelledError))
 	x.out.SetSize(x.w, max(x.h-2, 0))
+}
+
+// failTool judges the result of a tools/call of the target tool
+// (client.CheckToolResult, with the outputSchema its list declared) and,
+// when it is a failure, shows the outcome as failed with the reason.
+func (x *Explorer) failTool(done screen.CallDoneMsg) *client.ToolFailure {
+	if done.Err != nil || done.Method != proto.MethodToolsCall || x.target.tab != tabTools {
+		return nil
+	}
+	f := client.CheckToolResult(x.target.name, done.Result, x.target.output)
+	if f != nil {
+		x.out.FailTool(f, x.st)
+	}
+	return f
 }

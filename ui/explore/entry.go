@@ -45,6 +45,7 @@ type entry struct {
 	mime   string          // a resource's or template's mimeType
 	hints  []string        // a tool's annotations worth a tag
 	schema json.RawMessage // a tool's inputSchema
+	output json.RawMessage // a tool's outputSchema, nil when it declares none
 	args   []proto.PromptArgument
 	bad    string  // why the item could not be read ("" when it could)
 	run    toolRun // how enter runs a tool on an interactive server
@@ -73,7 +74,7 @@ func decodeEntry(tab exploreTab, raw json.RawMessage) entry {
 	case tabTools:
 		var t proto.Tool
 		if err = json.Unmarshal(raw, &t); err == nil {
-			e.name, e.title, e.desc, e.schema = t.Name, t.Title, t.Description, t.InputSchema
+			e.name, e.title, e.desc, e.schema, e.output = t.Name, t.Title, t.Description, t.InputSchema, t.OutputSchema
 			e.hints = toolHints(t.Annotations)
 		}
 	case tabResources:

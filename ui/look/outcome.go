@@ -58,6 +58,15 @@ func NewOutcome(method string, res json.RawMessage, err error, d proto.Dialect, 
 	return o
 }
 
+// FailTool marks the outcome of a tools/call whose result is nonetheless a
+// failure (client.CheckToolResult): it reads as failed, and the failure,
+// naming the tool and why, heads the body.
+func (o *Outcome) FailTool(f *client.ToolFailure, st *Styles) {
+	o.Failed = true
+	o.Body = st.Ink.Error.Paint(f.Error()) + "\n\n" + o.Body
+	o.lines = nil
+}
+
 // ErrorCode names a JSON-RPC error by its code and the code's name in
 // dialect d, e.g. "error -32601 Method not found", when nothing is known
 // of the request it answers.

@@ -97,6 +97,9 @@ type CallDoneMsg struct {
 	Method string
 	Result json.RawMessage
 	Err    error
+	// ToolFailure is set when a tools/call result is nonetheless a
+	// failure (client.CheckToolResult): the status line reports it.
+	ToolFailure *client.ToolFailure
 }
 
 // Report says how the request ended, for the status line: a note, or
@@ -110,6 +113,8 @@ func (msg CallDoneMsg) Report() (note string, err error) {
 		return "", msg.Err // it names the method already
 	case msg.Err != nil:
 		return "", fmt.Errorf("%s failed: %w", msg.Method, msg.Err)
+	case msg.ToolFailure != nil:
+		return "", msg.ToolFailure
 	}
 	return fmt.Sprintf("%s answered (%s)", msg.Method, look.ByteSize(int64(len(msg.Result)))), nil
 }

@@ -1,0 +1,48 @@
+package compose
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/internal/screentest"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// An error code is named by the request it answers: -32002 on
+// resources/read over MCP-Flow is MCP's Resource not found, not MCP-Flow's
+// Stream Injection.
+func TestComposeNamesErrorByRequest(t *testing.T) {
+	m, _ := openCompose(t)
+	m.host.Dial = proto.DialectMCPFlow
+	m.host.Sess = screentest.ConnectDemo(t, m.store)
+	pick(t, m, "resources/read")
+	press(m, "down")
+	press(m, "end")
+	press(m, "left")
+	typeKeys(m, "demo://nothere")
+	runUntilAnswer(t, m, func() tea.Cmd { _, cmd := m.Update(screentest.Ctrl('s')); return cmd }())
+	s := screenText(m)
+	if !strings.Contains(s, "error -32002 Resource not found") || strings.Contains(s, "Stream Injection") {
+		t.Errorf("the answer to resources/read:\n%s", s)
+	}
+}
+
+// A tools/call answered with isError reads as a failed call naming the
+// tool and its first text.
+func TestComposeToolFailure(t *testing.T) {
+	m, _ := openCompose(t)
+	_, m.host.Sess = screentest.ConnectToolPeer(t, m.store)
+	c := pick(t, m, "tools/call")
+	press(m, "down")
+	press(m, "end")
+	press(m, "left")
+	press(m, "left")
+	typeKeys(m, "read_file")
+	runUntilAnswer(t, m, func() tea.Cmd { _, cmd := m.Update(screentest.Ctrl('s')); return cmd }())
+	s := screenText(m)
+	if !c.answer.Failed || !strings.Contains(s, "✗ tool failed · tools/call") || !strings.Contains(s, `tool "read_file" failed (isError): ENOENT: no such file`) {
+		t.Errorf("the answer (failed %v):\n%s", c.answer.Failed, s)
+	}
+}
