@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/jsondiff"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
@@ -57,10 +58,10 @@ func (p *replayer) run(ctx context.Context, r *run) error {
 	}
 	p.current = nil
 	sent := p.ok + p.differs
-	p.println(fmt.Sprintf("%d %s sent again: %d ok, %d %s, %d skipped", sent, plural(sent, "request", "requests"),
-		p.ok, p.differs, plural(p.differs, "differs", "differ"), p.skipped))
+	p.println(fmt.Sprintf("%d %s sent again: %d ok, %d %s, %d skipped", sent, plural.Word(sent, "request", "requests"),
+		p.ok, p.differs, plural.Word(p.differs, "differs", "differ"), p.skipped))
 	if p.differs > 0 {
-		return withExit(ExitRPCError, fmt.Errorf("%d of %d answers differ from the recording", p.differs, sent))
+		return withExit(ExitRPCError, fmt.Errorf("%d of %s from the recording", p.differs, plural.Count(sent, "answer differs", "answers differ")))
 	}
 	return nil
 }
@@ -136,11 +137,4 @@ func (st *replayStep) label() string {
 		}
 	}
 	return oneLine(st.method)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/transports/stdio"
 )
 
@@ -95,7 +95,7 @@ func (w *walk) session() {
 		if err != nil {
 			return "", w.classify(err, "the server failed tools/list; run mcpscope tools --trace for the frames")
 		}
-		return fmt.Sprintf("%d tools", len(tools)), nil
+		return plural.Count(len(tools), "tool", "tools"), nil
 	})
 }
 
