@@ -82,12 +82,12 @@ func (w *walk) session() {
 			return "", w.classify(client.BeforeHandshake(err), fix)
 		}
 		if s.HandshakeFree() {
-			return "none to make: seed 004's " + w.cfg.Transport + " dialect has no handshake; connected", nil
+			return "none to make: " + toolFrames(w.cfg.Transport) + " have no handshake; connected", nil
 		}
 		return describeSession(s), nil
 	})
 	if !w.failed && s.HandshakeFree() {
-		w.skip("tools/list", "seed 004's "+w.cfg.Transport+" dialect carries tools/call only")
+		w.skip("tools/list", toolFrames(w.cfg.Transport)+" carry tools/call only")
 		return
 	}
 	w.step("tools/list", func(ctx context.Context) (string, error) {
@@ -113,6 +113,16 @@ func (w *walk) classify(err error, fix string) error {
 		fix = timeoutFix
 	}
 	return &Failure{Class: class, Fix: fix, Err: err}
+}
+
+// toolFrames names the tool-frame transport tools-http or tools-ws in
+// words: "tool frames over HTTP (tools-http)".
+func toolFrames(transport string) string {
+	over := "HTTP"
+	if strings.HasSuffix(transport, "-ws") {
+		over = "WebSocket"
+	}
+	return "tool frames over " + over + " (" + transport + ")"
 }
 
 // describeSession says what the handshake settled: era, version, server,
