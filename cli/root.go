@@ -70,6 +70,9 @@ func runRoot(cmd *cobra.Command, args []string, f *runFlags) error {
 				}
 				return runTUI(cmd, f, t, nil)
 			}
+			if shape := targetShape(cmd, nil, args[0]); shape != nil {
+				return shape
+			}
 			serverErr = err
 		}
 		msg := "unknown command " + quote(args[0])
