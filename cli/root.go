@@ -50,6 +50,8 @@ func NewRootCommand() *cobra.Command {
 		newDoctorCommand(),
 		newAuthCommand(),
 	)
+	arrangeFlags(root)
+	root.SetUsageTemplate(groupedUsageTemplate(root.UsageTemplate()))
 	return root
 }
 
