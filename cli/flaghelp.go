@@ -52,8 +52,8 @@ var (
 )
 
 // ownFlags are the shared flags a command lists among its own, first: the
-// answers file is what script runs on.
-var ownFlags = map[string][]string{"script": {"answers"}, "stream": {"stream-out"}}
+// answers file is what script runs on, the transport what demo serves.
+var ownFlags = map[string][]string{"script": {"answers"}, "stream": {"stream-out"}, "demo": {"transport"}}
 
 // arrangeFlags hides, on each command of the tree under root, the shared
 // flags that do nothing there, and lists first those it calls its own.

@@ -53,7 +53,7 @@ func TestHelpGroupsTheSharedFlags(t *testing.T) {
 		{[]string{"script"}, []string{"answers", "tool", "args", "insist", "help"}, []string{"no-record"}},
 		{[]string{"doctor"}, []string{"help"}, []string{"no-record"}},
 		{nil, []string{"help", "version"}, []string{"trace", "progress"}},
-		{[]string{"demo"}, []string{"help"}, []string{"trace", "progress"}},
+		{[]string{"demo"}, []string{"help", "transport"}, []string{"trace", "progress"}},
 	} {
 		name := "mcpscope " + strings.Join(c.args, " ")
 		help := helpText(t, c.args...)
