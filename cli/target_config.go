@@ -77,7 +77,7 @@ func (f *runFlags) target(cmd *cobra.Command, args []string) ([]string, Target, 
 	positional, t, err := splitTarget(args, dashAt, f.transport)
 	n := len(args)
 	if err == nil || dashAt >= 0 || n <= positionalBeforeTarget[cmd.Name()] || urlPrefix.MatchString(args[n-1]) || schemeNoColon.MatchString(args[n-1]) ||
-		slices.ContainsFunc(args[:n-1], urlPrefix.MatchString) {
+		slices.ContainsFunc(args[:n-1], urlPrefix.MatchString) || paramsLike(args[n-1]) {
 		if err == nil && f.config != "" {
 			return nil, Target{}, usagef("--config picks a server NAME; the TARGET %s is not one", t.String())
 		}
@@ -93,6 +93,13 @@ func (f *runFlags) target(cmd *cobra.Command, args []string) ([]string, Target, 
 		return nil, Target{}, rerr
 	}
 	return args[:n-1], t, nil
+}
+
+// paramsLike reports whether arg is a PARAMS_JSON (an object or array, or
+// - for standard input) rather than a TARGET left out.
+func paramsLike(arg string) bool {
+	s := strings.TrimSpace(arg)
+	return s == "-" || strings.HasPrefix(s, "{") || strings.HasPrefix(s, "[")
 }
 
 // serverTarget resolves name to the Target of a configured server; found

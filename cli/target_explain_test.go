@@ -54,9 +54,11 @@ func TestTargetMistakesAreExplained(t *testing.T) {
 			t.Errorf("mcpscope %s: exit %d, stderr %q\nwant it to hold %q", strings.Join(c.args, " "), r.code, r.stderr, c.want)
 		}
 	}
-	// With only METHOD, call's TARGET is missing, not unknown.
-	if r := mcpscope(t, "call", "tools/list"); r.code != ExitUsage || !strings.Contains(r.stderr, "missing TARGET") {
-		t.Errorf("call tools/list: exit %d, stderr %q", r.code, r.stderr)
+	// With only METHOD [PARAMS_JSON], call's TARGET is missing, not unknown.
+	for _, args := range [][]string{{"call", "tools/list"}, {"call", "tools/call", `{"name":"x"}`}} {
+		if r := mcpscope(t, args...); r.code != ExitUsage || !strings.Contains(r.stderr, "missing TARGET") {
+			t.Errorf("%q: exit %d, stderr %q", args, r.code, r.stderr)
+		}
 	}
 }
 
