@@ -29,9 +29,9 @@ func newDemoCommand() *cobra.Command {
 			"By default the server speaks MCP-Flow over WebTransport, in this process, with a fresh\n" +
 			"self-signed certificate that the client pins by its hash. With --transport stdio the\n" +
 			"TUI starts `mcpscope serve --stdio` as a child process instead; with --transport http,\n" +
-			"sse or tools-http it serves the demo over Streamable HTTP, legacy HTTP+SSE or seed 004's\n" +
-			"POST dialect on a loopback port in this process; with --transport ws, tools-ws or gateway\n" +
-			"over WebSocket (an MCP session, seed 004's tool frames, or seed 003's gateway), likewise.\n" +
+			"sse or tools-http it serves the demo over Streamable HTTP, legacy HTTP+SSE or tool frames\n" +
+			"over HTTP POST on a loopback port in this process; with --transport ws, tools-ws or\n" +
+			"gateway over WebSocket (an MCP session, tool frames, or gateway streams), likewise.\n" +
 			"Keys t, R and a send tools/list, a 1 MiB read_file and a long analyze.",
 		Example: "  mcpscope demo\n  mcpscope demo --transport stdio\n  mcpscope demo --transport http\n  mcpscope demo --transport ws\n  mcpscope demo --encoding json",
 		Args:    noArgs,

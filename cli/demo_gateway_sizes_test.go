@@ -79,7 +79,7 @@ func TestStreamStalledEndsAfterTimeout(t *testing.T) {
 	if !strings.Contains(r.stderr, "no sign of life from the gateway for 500ms (--timeout)") {
 		t.Errorf("stderr %s", r.stderr)
 	}
-	if !strings.Contains(r.stderr, "14 bytes in 1 chunks, not ended") {
+	if !strings.Contains(r.stderr, "14 bytes in 1 chunk, not ended") {
 		t.Errorf("stderr does not say what arrived: %s", r.stderr)
 	}
 	if saved, err := os.ReadFile(filepath.Join(dir, theirs.String()+".bin")); err != nil || string(saved) != "the only chunk" {

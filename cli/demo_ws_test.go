@@ -25,7 +25,7 @@ func TestServeWSPrintsItsURLs(t *testing.T) {
 	defer cancel()
 	m, errw, exit := startServe(t, ctx, wsURLLine, "serve", "--ws", "127.0.0.1:0", "--http", "127.0.0.1:0", "--root", t.TempDir())
 	base := m[1]
-	for _, want := range []string{"seed 004 tools-ws: " + base + "/tools", "seed 003 gateway (JSON-RPC and StreamMessage streams): " + base + "/gateway",
+	for _, want := range []string{"tool frames over WebSocket (--transport tools-ws): " + base + "/tools", "gateway streams (JSON-RPC and StreamMessage, --transport gateway): " + base + "/gateway",
 		"mcpscope tools " + base + "/mcp", "Streamable HTTP"} {
 		if !strings.Contains(errw.String(), want) {
 			t.Errorf("stderr lacks %q: %s", want, errw.String())

@@ -347,16 +347,17 @@ func TestDoctorHealthySeed004(t *testing.T) {
 		transport string
 		start     func(context.Context, string) (Target, func() error, error)
 		step      string
+		over      string
 	}{
-		{"tools-http", startHTTPDemo, "http"},
-		{"tools-ws", startWSDemo, "websocket"},
+		{"tools-http", startHTTPDemo, "http", "HTTP"},
+		{"tools-ws", startWSDemo, "websocket", "WebSocket"},
 	} {
 		t.Run(d.transport, func(t *testing.T) {
 			r := doctorRun(t, "--transport", d.transport, startTestDemo(t, d.start, d.transport))
 			r.mustAllPass(t, "target", "dns", "tcp", d.step, "auth", "handshake")
 			for _, want := range []string{
-				"none to make: seed 004's " + d.transport + " dialect has no handshake",
-				"- tools/list           seed 004's " + d.transport + " dialect carries tools/call only",
+				"none to make: tool frames over " + d.over + " (" + d.transport + ") have no handshake",
+				"- tools/list           tool frames over " + d.over + " (" + d.transport + ") carry tools/call only",
 			} {
 				if !strings.Contains(r.stdout, want) {
 					t.Errorf("no %q in:\n%s", want, r.stdout)

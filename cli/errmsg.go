@@ -42,7 +42,26 @@ func methodDialect(method string) proto.Dialect {
 }
 
 // printError writes "error: SENTENCE" on w. It is the error handler of the
-// command tree, so every failure reaches the user the same way.
+// command tree, so every failure reaches the user the same way; an error
+// the command explained itself (errExplained) is not written again.
 func printError(w io.Writer, err error) {
+	if errors.Is(err, errExplained) {
+		return
+	}
 	fmt.Fprintf(w, "error: %s\n", Message(err))
+}
+
+// errExplained marks a usage error whose explanation the command wrote on
+// stderr itself, in more than the one line printError writes.
+var errExplained = errors.New("explained on stderr")
+
+// startHint says, on w, the three ways to start mcpscope, for mcpscope run
+// with no TARGET and no configured server to pick, and exits with
+// ExitUsage.
+func startHint(w io.Writer) error {
+	fmt.Fprint(w, ""+
+		"mcpscope demo              open the TUI on the embedded demo server\n"+
+		"mcpscope URL               connect to a server at http[s]://, ws[s]:// or wt://\n"+
+		"mcpscope -- CMD [ARGS…]    start a stdio server and connect to it\n")
+	return &UsageError{Err: errExplained}
 }

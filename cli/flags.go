@@ -75,6 +75,7 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.clientMetadataURL, "client-metadata-url", "", "OAuth: the https `URL` of a Client ID Metadata Document to use as the client id where the server supports them")
 	fs.BoolVar(&f.noAuth, "no-auth", false, "never run an OAuth flow: a 401 is an error")
 	fs.Int64Var(&f.recordMax, "record-stream-max", recordings.DefaultStreamMax, "payload bytes of one stream a recording keeps whole (`N`); past it, totals and the last 1 MiB")
+	groupSharedFlags(fs)
 }
 
 // validate checks the flags that stand on their own.

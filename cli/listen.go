@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
 )
@@ -41,8 +42,8 @@ func (r *run) listen(ctx context.Context, params any) error {
 	}
 	var te *client.TimeoutError
 	if errors.As(err, &te) && te.MaxTime && t.acked {
-		r.io.diag.Println(fmt.Sprintf("listened %s (--max-time): %d notification(s) on subscription %s, re-issued %d time(s)",
-			time.Since(started).Round(time.Millisecond), t.notes, t.id, t.reissues))
+		r.io.diag.Println(fmt.Sprintf("listened %s (--max-time): %s on subscription %s, re-issued %s",
+			time.Since(started).Round(time.Millisecond), plural.Count(t.notes, "notification", "notifications"), t.id, plural.Count(t.reissues, "time", "times")))
 		return nil
 	}
 	if err != nil {

@@ -67,7 +67,7 @@ func TestParseRoot(t *testing.T) {
 }
 
 func TestHelpExitsZero(t *testing.T) {
-	for _, args := range [][]string{nil, {"--help"}, {"call", "--help"}} {
+	for _, args := range [][]string{{"--help"}, {"call", "--help"}} {
 		r := mcpscope(t, args...)
 		r.mustExit(t, ExitOK)
 		if !strings.Contains(r.stdout, "mcpscope") {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
@@ -130,9 +131,9 @@ func closeRecording(w *recordings.Writer, diag *lineWriter) {
 	case errors.Is(err, recordings.ErrStopped) && w.Empty():
 		diag.Println(fmt.Sprintf("warning: the recording %s could not be written: it holds no header and is not a recording", w.Path()))
 	case errors.Is(err, recordings.ErrStopped):
-		diag.Println(fmt.Sprintf("warning: the recording %s holds the %d frames before it stopped", w.Path(), w.Frames()))
+		diag.Println(fmt.Sprintf("warning: the recording %s holds the %s before it stopped", w.Path(), plural.Count(w.Frames(), "frame", "frames")))
 	case err != nil:
-		diag.Println("warning: " + err.Error() + fmt.Sprintf("; the recording holds the %d frames before that", w.Frames()))
+		diag.Println("warning: " + err.Error() + "; the recording holds the " + plural.Count(w.Frames(), "frame", "frames") + " before that")
 	}
 }
 

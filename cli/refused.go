@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/transports/webtransport"
 )
 
@@ -43,7 +44,7 @@ func ignoredWarnings(ig webtransport.Ignored) []string {
 // a busy error.
 func refusedWarning(n uint64) string {
 	return fmt.Sprintf("warning: the server sent more requests than mcpscope answers at once (%d); "+
-		"%d %s refused with a busy error (%d)", client.MaxServerRequests, n, plural(int(n), "was", "were"), client.CodeClientBusy)
+		"%d %s refused with a busy error (%d)", client.MaxServerRequests, n, plural.Word(n, "was", "were"), client.CodeClientBusy)
 }
 
 // unsentAnswers closes the session, which makes the transport's count of

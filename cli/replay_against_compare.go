@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/internal/jsondiff"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -119,7 +120,7 @@ func answerDiffs(want, got []byte, o jsondiff.Options) []string {
 		lines = append(lines, d.Line(diffValueMax))
 	}
 	if rep.Omitted > 0 {
-		lines = append(lines, fmt.Sprintf("… and %d more differences", rep.Omitted))
+		lines = append(lines, "… and "+plural.Count(rep.Omitted, "more difference", "more differences"))
 	}
 	return lines
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/jsondiff"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/recordings"
 )
@@ -69,8 +70,8 @@ func (p *replayer) run(ctx context.Context, r *run) error {
 	if p.failed > 0 {
 		failed = fmt.Sprintf(", %d failed", p.failed)
 	}
-	p.println(fmt.Sprintf("%d %s sent again: %d ok, %d %s%s, %d skipped", sent, plural(sent, "request", "requests"),
-		p.ok, p.differs, plural(p.differs, "differs", "differ"), failed, p.skipped))
+	p.println(fmt.Sprintf("%d %s sent again: %d ok, %d %s%s, %d skipped", sent, plural.Word(sent, "request", "requests"),
+		p.ok, p.differs, plural.Word(p.differs, "differs", "differ"), failed, p.skipped))
 	return p.failure(sent)
 }
 
@@ -102,7 +103,7 @@ func (p *replayer) failure(sent int) error {
 	}
 	var parts []string
 	if p.differs > 0 {
-		parts = append(parts, fmt.Sprintf("%d of %d answers differ from the recording", p.differs, sent))
+		parts = append(parts, fmt.Sprintf("%d of %s from the recording", p.differs, plural.Count(sent, "answer differs", "answers differ")))
 	}
 	if f := p.firstFailure; f != nil {
 		line := f.Error()
@@ -190,11 +191,4 @@ func (st *replayStep) label() string {
 		}
 	}
 	return oneLine(st.method)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

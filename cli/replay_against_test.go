@@ -86,7 +86,7 @@ func TestReplayAgainstDemoDescription(t *testing.T) {
 		`  tool "echo" changed: description`,
 		`~  \$\.result\.tools\[\d+\]\.description: "Answer the message" → "Says the message back"`,
 		"1 request sent again: 0 ok, 1 differs, 0 skipped")
-	if r.stderr != "error: 1 of 1 answers differ from the recording\n" {
+	if r.stderr != "error: 1 of 1 answer differs from the recording\n" {
 		t.Errorf("stderr: %q", r.stderr)
 	}
 

@@ -50,6 +50,8 @@ func NewRootCommand() *cobra.Command {
 		newDoctorCommand(),
 		newAuthCommand(),
 	)
+	arrangeFlags(root)
+	root.SetUsageTemplate(groupedUsageTemplate(root.UsageTemplate()))
 	return root
 }
 
@@ -69,6 +71,9 @@ func runRoot(cmd *cobra.Command, args []string, f *runFlags) error {
 					return err
 				}
 				return runTUI(cmd, f, t, nil)
+			}
+			if shape := targetShape(cmd, nil, args[0]); shape != nil {
+				return shape
 			}
 			serverErr = err
 		}

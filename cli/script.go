@@ -15,8 +15,8 @@ func newScriptCommand() *cobra.Command {
 		Short: "Walk wizards and elicitations headless, answering from a file",
 		Long: "Run steps against the server and answer its questions from the --answers file, without\n" +
 			"a terminal. The step named by --tool (with --args as its arguments) runs first, then\n" +
-			"the steps: list of the answers file, in order. A tool step on an interactive server\n" +
-			"(seed 002) starts an interaction and answers each prompt with the next interaction:\n" +
+			"the steps: list of the answers file, in order. A tool step on a server of interactive\n" +
+			"sessions starts an interaction and answers each prompt with the next interaction:\n" +
 			"answer; elsewhere it is a tools/call whose elicitations, sampling requests and input\n" +
 			"rounds the file answers. A method step sends that request. Each step prints one JSON\n" +
 			"result on stdout; an interaction prints {\"sessionId\",\"result\",\"summary\"}. The first\n" +

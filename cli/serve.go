@@ -41,10 +41,10 @@ func newServeCommand() *cobra.Command {
 			"certificate hash and the command that connects to it on stderr. With --http ADDR it\n" +
 			"speaks plain HTTP instead (MCP-Flow too when --listen is given): Streamable HTTP at\n" +
 			"/mcp (2025-11-25 sessions and 2026-07-28 stateless requests), legacy HTTP+SSE at /sse\n" +
-			"(/sse-abs names an absolute endpoint) and seed 004's tools-http at /tools; it prints\n" +
+			"(/sse-abs names an absolute endpoint) and tool frames over HTTP at /tools; it prints\n" +
 			"the URLs on stderr. With --ws ADDR it speaks WebSocket (MCP-Flow too when --listen is\n" +
-			"given, HTTP too with --http): an MCP session at /mcp (subprotocol mcp), seed 004's tool\n" +
-			"frames at /tools and seed 003's gateway streams at /gateway; it prints the URLs on stderr.\n" +
+			"given, HTTP too with --http): an MCP session at /mcp (subprotocol mcp), tool frames\n" +
+			"at /tools and gateway streams at /gateway; it prints the URLs on stderr.\n" +
 			"With --stdio it speaks line-delimited JSON-RPC on stdin/stdout\n" +
 			"instead (diagnostics on stderr only).\n" +
 			"It stops on SIGINT or SIGTERM, draining open streams first.",
@@ -62,8 +62,8 @@ func newServeCommand() *cobra.Command {
 	fs.StringVar(&f.cert, "cert", "", "TLS certificate PEM `FILE` (default: generate a self-signed one)")
 	fs.StringVar(&f.key, "key", "", "TLS private key PEM `FILE` (with --cert)")
 	fs.BoolVar(&f.stdio, "stdio", false, "speak line-delimited JSON-RPC on stdin/stdout instead of MCP-Flow")
-	fs.StringVar(&f.http, "http", "", "serve HTTP (Streamable HTTP, legacy SSE, seed 004) on TCP `ADDR` (port 0 picks one); MCP-Flow only with --listen")
-	fs.StringVar(&f.ws, "ws", "", "serve WebSocket (MCP, seed 004 tools-ws, seed 003 gateway) on TCP `ADDR` (port 0 picks one); MCP-Flow only with --listen")
+	fs.StringVar(&f.http, "http", "", "serve HTTP (Streamable HTTP, legacy SSE, tool frames) on TCP `ADDR` (port 0 picks one); MCP-Flow only with --listen")
+	fs.StringVar(&f.ws, "ws", "", "serve WebSocket (MCP, tool frames, gateway streams) on TCP `ADDR` (port 0 picks one); MCP-Flow only with --listen")
 	fs.StringVar(&f.root, "root", "", "sandbox `DIR` that read_file serves (default: a temporary one with sample files)")
 	fs.StringArrayVar(&f.origins, "origin", nil, "accept this Origin `O` (repeatable; requests without Origin are always accepted)")
 	fs.IntVar(&f.maxStreams, "max-streams", flow.DefaultMaxConcurrentStreams, "execution streams open at once per session: `N`")

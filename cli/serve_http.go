@@ -78,7 +78,7 @@ func (f *serveFlags) serveHTTP(errw io.Writer, log *slog.Logger, core *demo.Serv
 	fmt.Fprintf(errw, "mcpscope demo server: HTTP at %s\n", demohttp.BaseURL(ln.Addr()))
 	fmt.Fprintf(errw, "  Streamable HTTP (2025-11-25 sessions, 2026-07-28 stateless): %s\n", u.MCP)
 	fmt.Fprintf(errw, "  legacy HTTP+SSE (2024-11-05): %s (absolute endpoint: %s)\n", u.SSE, u.SSEAbsolute)
-	fmt.Fprintf(errw, "  seed 004 tools-http: %s\n", u.Tools)
+	fmt.Fprintf(errw, "  tool frames over HTTP (--transport tools-http): %s\n", u.Tools)
 	fmt.Fprintf(errw, "connect with:\n  mcpscope tools %s\n", u.MCP)
 	return func(ctx context.Context) error {
 		return connectionFailure(demohttp.Serve(ctx, core, ln, demohttp.Options{Origins: f.origins, Logger: log}))

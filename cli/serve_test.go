@@ -141,7 +141,7 @@ func TestServeHTTPPrintsItsURLs(t *testing.T) {
 	defer cancel()
 	m, errw, exit := startServe(t, ctx, mcpURLLine, "serve", "--http", "127.0.0.1:0", "--root", t.TempDir())
 	base := m[1]
-	for _, want := range []string{base + "/sse (absolute endpoint: " + base + "/sse-abs)", "seed 004 tools-http: " + base + "/tools", "mcpscope tools " + base + "/mcp"} {
+	for _, want := range []string{base + "/sse (absolute endpoint: " + base + "/sse-abs)", "tool frames over HTTP (--transport tools-http): " + base + "/tools", "mcpscope tools " + base + "/mcp"} {
 		if !strings.Contains(errw.String(), want) {
 			t.Errorf("stderr lacks %q: %s", want, errw.String())
 		}

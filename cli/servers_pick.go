@@ -16,7 +16,7 @@ const serverRow = "%-24s %-9s %-40s %s"
 
 // runServerPicker opens the picker of configured servers for `mcpscope`
 // without a TARGET and connects the TUI to the one chosen. Without any
-// configured server it shows the help, as before.
+// configured server it says how to start, in three lines (startHint).
 func runServerPicker(cmd *cobra.Command, f *runFlags) error {
 	c, err := loadConfigured(f.config)
 	if err != nil {
@@ -26,7 +26,7 @@ func runServerPicker(cmd *cobra.Command, f *runFlags) error {
 		if f.config != "" {
 			return usagef("--config %s holds no server mcpscope can use", quote(f.config))
 		}
-		return cmd.Help()
+		return startHint(cmd.ErrOrStderr())
 	}
 	items := make([]ui.PickItem, len(c.servers))
 	for i, s := range c.servers {

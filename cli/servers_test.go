@@ -86,7 +86,7 @@ func TestServersConfigFileJSON(t *testing.T) {
 }
 
 // A name in two files asks for --config; a misspelt one suggests the
-// close names; an unknown one keeps the usual missing-TARGET message.
+// close names; an unknown one says it is in no config file.
 func TestServerNameResolutionErrors(t *testing.T) {
 	home := configHome(t)
 	r := mcpscope(t, "tools", "github")
@@ -107,7 +107,7 @@ func TestServerNameResolutionErrors(t *testing.T) {
 	}
 	r = mcpscope(t, "tools", "zzzz")
 	r.mustExit(t, ExitUsage)
-	if !strings.Contains(r.stderr, "missing TARGET") {
+	if !strings.Contains(r.stderr, `no server "zzzz" in your config files (mcpscope servers lists them)`) {
 		t.Errorf("an unknown name:\n%s", r.stderr)
 	}
 	r = mcpscope(t, "tools", "--config", filepath.Join(home, "project", "mcp.json"), "zzzz")

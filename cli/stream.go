@@ -34,8 +34,8 @@ func newStreamCommand() *cobra.Command {
 	f, sf := &runFlags{}, &streamFlags{}
 	cmd := &cobra.Command{
 		Use:   "stream [flags] METHOD TARGET",
-		Short: "Run one seed-003 gateway stream: upload, download or both at once",
-		Long: "Open a dedicated WebSocket connection to a gateway (seed 003), send a start StreamMessage\n" +
+		Short: "Run one gateway stream over WebSocket: upload, download or both at once",
+		Long: "Open a dedicated WebSocket connection to a gateway, send a start StreamMessage\n" +
 			"whose meta names METHOD, upload --upload FILE (- for stdin) as binary chunks of\n" +
 			"--chunk-size bytes, or with --text one JSON value per input line as text chunks, then\n" +
 			"done with {totalChunks, totalBytes}. What the server streams back is saved under\n" +

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/transports/ws"
@@ -110,7 +111,7 @@ func (g *gatewayRun) closeDownloads() {
 		if d.meta != nil && d.meta.Name != "" {
 			what += fmt.Sprintf(" (%s)", termtext.LineMax(d.meta.Name, 80))
 		}
-		what += fmt.Sprintf(": %d bytes in %d chunks", d.bytes, d.chunks)
+		what += ": " + plural.Count(d.bytes, "byte", "bytes") + " in " + plural.Count(d.chunks, "chunk", "chunks")
 		if !d.ended {
 			what += ", not ended"
 		}

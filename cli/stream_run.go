@@ -10,6 +10,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/transports/ws"
@@ -137,7 +138,7 @@ func (g *gatewayRun) finish(end *streamEnd) error {
 		return err
 	}
 	if g.problems > 0 {
-		return withExit(ExitProtocol, fmt.Errorf("%w: %d message(s) failed the checks (see the warnings)", errStreamProblem, g.problems))
+		return withExit(ExitProtocol, fmt.Errorf("%w: %s the checks (see the warnings)", errStreamProblem, plural.Count(g.problems, "message failed", "messages failed")))
 	}
 	return nil
 }

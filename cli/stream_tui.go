@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
@@ -35,7 +36,7 @@ func gatewayStreamer(f *runFlags, target Target, sink capture.Sink) screen.Strea
 		case end.err != nil:
 			return nil, &client.RPCError{Method: "stream " + method, Err: end.err}
 		case run.problems > 0:
-			return end.summary, fmt.Errorf("%w: %d message(s) failed the checks (see the traffic)", errStreamProblem, run.problems)
+			return end.summary, fmt.Errorf("%w: %s the checks (see the traffic)", errStreamProblem, plural.Count(run.problems, "message failed", "messages failed"))
 		}
 		return end.summary, nil
 	}

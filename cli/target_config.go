@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -62,33 +63,48 @@ func (c *configured) named(name string) []mcpconfig.Server {
 	return out
 }
 
+// positionalBeforeTarget is how many arguments the commands that take
+// some come with before their TARGET: with no more than that, the TARGET
+// is missing, not unknown.
+var positionalBeforeTarget = map[string]int{"call": 1, "stream": 1}
+
 // target splits args into the positional arguments and the TARGET: a URL,
 // -- CMD [ARGS…], or, last on the line, the name of a server from the
-// config files.
+// config files. A last argument that is none of these is explained
+// (targetShape, configured.unknown).
 func (f *runFlags) target(cmd *cobra.Command, args []string) ([]string, Target, error) {
 	dashAt := cmd.ArgsLenAtDash()
 	positional, t, err := splitTarget(args, dashAt, f.transport)
 	n := len(args)
-	if err == nil || dashAt >= 0 || n == 0 || urlPrefix.MatchString(args[n-1]) || schemeNoColon.MatchString(args[n-1]) {
+	if err == nil || dashAt >= 0 || n <= positionalBeforeTarget[cmd.Name()] || urlPrefix.MatchString(args[n-1]) || schemeNoColon.MatchString(args[n-1]) ||
+		slices.ContainsFunc(args[:n-1], urlPrefix.MatchString) || paramsLike(args[n-1]) {
 		if err == nil && f.config != "" {
 			return nil, Target{}, usagef("--config picks a server NAME; the TARGET %s is not one", t.String())
 		}
 		return positional, t, err
 	}
 	t, found, rerr := f.serverTarget(cmd, args[n-1])
+	if !found {
+		if shape := targetShape(cmd, args[:n-1], args[n-1]); shape != nil {
+			return nil, Target{}, shape
+		}
+	}
 	if rerr != nil {
 		return nil, Target{}, rerr
-	}
-	if !found {
-		return nil, Target{}, err
 	}
 	return args[:n-1], t, nil
 }
 
+// paramsLike reports whether arg is a PARAMS_JSON (an object or array, or
+// - for standard input) rather than a TARGET left out.
+func paramsLike(arg string) bool {
+	s := strings.TrimSpace(arg)
+	return s == "-" || strings.HasPrefix(s, "{") || strings.HasPrefix(s, "[")
+}
+
 // serverTarget resolves name to the Target of a configured server; found
-// says one has that name (also when resolving it fails). Without one it
-// returns a nil error, so the caller keeps its own message, unless
-// --config was given or close names exist, which the error then lists.
+// says one has that name (also when resolving it fails, or when several
+// files have it). Without one, the error says so (configured.unknown).
 func (f *runFlags) serverTarget(cmd *cobra.Command, name string) (t Target, found bool, err error) {
 	c, err := loadConfigured(f.config)
 	if err != nil {
@@ -101,7 +117,7 @@ func (f *runFlags) serverTarget(cmd *cobra.Command, name string) (t Target, foun
 		for _, s := range matches {
 			files = append(files, s.Source)
 		}
-		return Target{}, false, usagef("the server %s is in %d config files; choose one with --config FILE: %s", quote(name), len(matches), strings.Join(files, ", "))
+		return Target{}, true, usagef("the server %s is in %d config files; choose one with --config FILE: %s", quote(name), len(matches), strings.Join(files, ", "))
 	case len(matches) == 0:
 		return Target{}, false, c.unknown(name, f.config)
 	}
@@ -124,28 +140,26 @@ func (f *runFlags) serverOf(cmd *cobra.Command, c *configured, s mcpconfig.Serve
 	return t, nil
 }
 
-// unknown explains a name no config file has: nothing (nil) unless
-// --config was given or some names are close to it; the files that did not
-// load follow on the same line.
+// unknown explains a name no config file has (only configFile, when
+// given), with the names close to it and where to see them all; the files
+// that did not load follow on the same line.
 func (c *configured) unknown(name, configFile string) error {
 	var names []string
 	for _, s := range c.servers {
 		names = append(names, s.Name)
 	}
-	close := mcpconfig.Closest(name, names)
-	var msg string
-	switch {
-	case len(close) > 0:
+	msg := "no server " + quote(name) + " in your config files"
+	if configFile != "" {
+		msg = "no server is called " + quote(name) + " in " + quote(configFile)
+	}
+	if close := mcpconfig.Closest(name, names); len(close) > 0 {
 		quoted := make([]string, len(close))
 		for i, n := range close {
 			quoted[i] = quote(n)
 		}
-		msg = "no configured server is called " + quote(name) + "; did you mean " + strings.Join(quoted, " or ") + "? (mcpscope servers lists them)"
-	case configFile != "":
-		msg = "no server is called " + quote(name) + " in " + quote(configFile)
-	default:
-		return nil
+		msg += "; did you mean " + strings.Join(quoted, " or ") + "?"
 	}
+	msg += " (mcpscope servers lists them)"
 	for _, e := range c.errs {
 		msg += "; " + e.Error()
 	}

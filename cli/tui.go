@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/doctor"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/ui"
 	"github.com/mcpscope/mcpscope/ui/question"
 )
@@ -116,7 +117,7 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, onConnect []ui.Reque
 	closeErr := model.Close()
 	if rec != nil {
 		if rerr := rec.Close(); rerr != nil {
-			fmt.Fprintf(cmd.ErrOrStderr(), "mcpscope: %v; the recording %s holds the %d frames before that\n", rerr, rec.Path(), rec.Frames())
+			fmt.Fprintf(cmd.ErrOrStderr(), "mcpscope: %v; the recording %s holds the %s before that\n", rerr, rec.Path(), plural.Count(rec.Frames(), "frame", "frames"))
 		}
 	}
 	switch {

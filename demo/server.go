@@ -186,7 +186,7 @@ func (s *Server) Discover() proto.DiscoverResult {
 
 // instructions are the demo's instructions to the client.
 const instructions = "Reference server of mcpscope: echo, read_file, analyze, tone, misbehave, " +
-	"the seed-001 template tools, the interactive wizards of seed 002 (book_trip, register_user, " +
+	"the template tools, the interactive sessions (book_trip, register_user, " +
 	"upload_report, book_trip_stateless: interaction.start) and elicit_all, elicit_url."
 
 // serverInfo names the demo server.

@@ -80,8 +80,8 @@ var wireModes = map[string]string{
 	ModeStopReading: "MCP-Flow", ModeStreamErrorFlood: "MCP-Flow", ModeShutdownFlood: "MCP-Flow",
 	ModeCutSSE: "HTTP", ModeExpireSession: "HTTP", ModeWrongContentType: "HTTP",
 	ModeEmptyEvent: "HTTP", ModeHugeEvent: "HTTP", ModeHeartbeatsOnly: "HTTP",
-	ModeRFCGUID: "the gateway (seed 003)", ModeIndexGap: "the gateway (seed 003)",
-	ModeUnknownStream: "the gateway (seed 003)", ModeErrorMidStream: "the gateway (seed 003)",
+	ModeRFCGUID: "gateway streams (--transport gateway)", ModeIndexGap: "gateway streams (--transport gateway)",
+	ModeUnknownStream: "gateway streams (--transport gateway)", ModeErrorMidStream: "gateway streams (--transport gateway)",
 	ModeClose1011: "WebSocket", ModeOversized: "WebSocket",
 }
 
@@ -120,7 +120,7 @@ func misbehaveSchema() json.RawMessage {
 			"description":"notification_flood sends notifications/message lines as fast as the transport takes them, `+
 		`datagram_flood log datagrams; both report the rate reached. cut_sse, expire_session, wrong_content_type, `+
 		`empty_event, huge_event and heartbeats_only break HTTP and SSE; rfc_guid, index_gap, unknown_stream and `+
-		`error_mid_stream break a gateway stream (seed 003); close_1011 and oversized_message break WebSocket"},
+		`error_mid_stream break a gateway stream; close_1011 and oversized_message break WebSocket"},
 		"count":{"type":"integer","minimum":1,"maximum":`+fmt.Sprint(MaxFloodCount)+`,
 			"description":"floods: how many lines or messages (default `+fmt.Sprint(DefaultFloodCount)+`, or as many as duration_ms allows)"},
 		"duration_ms":{"type":"integer","minimum":1,"maximum":`+fmt.Sprint(MaxFloodDuration.Milliseconds())+`,

@@ -90,7 +90,7 @@ func afterToday(v json.RawMessage, now time.Time) *refusal {
 
 // registerUser is the seed's multi-turn example: name, then email.
 func registerUser() *wizard {
-	return &wizard{Tool: "register_user", Description: "register a user: name, then email (seed 002's multi-turn example)",
+	return &wizard{Tool: "register_user", Description: "register a user: name, then email (a multi-turn interactive session)",
 		Steps: []wizardStep{
 			{Key: "name", Prompt: proto.InteractionPrompt{Type: proto.PromptText, Message: "Enter name", Placeholder: "John",
 				Validation: &proto.PromptValidation{Required: true, Min: num(1), Max: num(80)}}},

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/termtext"
 )
 
@@ -137,7 +138,7 @@ func (l *itemList) stop(off, depth int, reason string) {
 func (l *itemList) trailing(off int) {
 	if off < l.end {
 		n := l.end - off
-		l.stop(off, 0, strconv.Itoa(n)+plural(n, " byte", " bytes")+" after the body's item")
+		l.stop(off, 0, plural.Count(n, "byte", "bytes")+" after the body's item")
 		l.end = off
 	}
 }
@@ -147,20 +148,12 @@ func (l *itemList) trailing(off int) {
 func (l *itemList) finish() []BodyItem {
 	if l.elided > 0 {
 		l.items = append(l.items, BodyItem{Offset: l.elidedAt + l.base, Len: max(l.end-l.elidedAt, 0), Role: ItemElided,
-			Label: strconv.Itoa(l.elided) + plural(l.elided, " more item", " more items") + " not annotated (at most " + strconv.Itoa(MaxBodyItems) + " are)"})
+			Label: plural.Count(l.elided, "more item", "more items") + " not annotated (at most " + strconv.Itoa(MaxBodyItems) + " are)"})
 	}
 	if l.problem != nil {
 		l.items = append(l.items, *l.problem)
 	}
 	return l.items
-}
-
-// plural picks the singular or plural word for n.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // childPath is the path of a member named seg of the value at parent.

@@ -210,10 +210,10 @@ func DecodeStreamMessage(b []byte) (*StreamMessage, error) {
 func (m *StreamMessage) lapses(b []byte, ts string) error {
 	var found []string
 	if _, offset := m.Timestamp.Zone(); offset != 0 {
-		found = append(found, fmt.Sprintf("timestamp %q is not in UTC (seed 003: ISO 8601 UTC)", ts))
+		found = append(found, fmt.Sprintf("timestamp %q is not in UTC (a gateway stream wants ISO 8601 UTC)", ts))
 	}
 	if m.Type == StreamStart && !metaHasBinary(b) {
-		found = append(found, "its meta has no binary (true or false), which seed 003 requires")
+		found = append(found, "its meta has no binary (true or false), which a gateway stream requires")
 	}
 	if len(found) == 0 {
 		return nil

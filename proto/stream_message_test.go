@@ -177,11 +177,11 @@ func TestStreamMessageViolations(t *testing.T) {
 		{`{"type":"start",` + id + `,"timestamp":"2024-12-04T10:00:00Z","meta":{"method":"m","binary":false}}`, ""},
 		{`{"type":"chunk",` + id + `,"timestamp":"2024-12-04T10:00:00+00:00","index":0,"data":1}`, ""},
 		{`{"type":"chunk",` + id + `,"timestamp":"2024-12-04T11:00:00+01:00","index":0,"data":1}`,
-			`chunk StreamMessage 550e8400-e29b-41d4-a716-446655440000: timestamp "2024-12-04T11:00:00+01:00" is not in UTC (seed 003: ISO 8601 UTC)`},
+			`chunk StreamMessage 550e8400-e29b-41d4-a716-446655440000: timestamp "2024-12-04T11:00:00+01:00" is not in UTC (a gateway stream wants ISO 8601 UTC)`},
 		{`{"type":"start",` + id + `,"timestamp":"2024-12-04T10:00:00Z","meta":{"method":"m"}}`,
-			`start StreamMessage 550e8400-e29b-41d4-a716-446655440000: its meta has no binary (true or false), which seed 003 requires`},
+			`start StreamMessage 550e8400-e29b-41d4-a716-446655440000: its meta has no binary (true or false), which a gateway stream requires`},
 		{`{"type":"start",` + id + `,"timestamp":"2024-12-04T10:00:00Z","meta":{"method":"m","binary":null}}`, "its meta has no binary"},
-		{`{"type":"start",` + id + `,"timestamp":"2024-12-04T04:00:00-06:00","meta":{"method":"m"}}`, "not in UTC (seed 003: ISO 8601 UTC); its meta has no binary"},
+		{`{"type":"start",` + id + `,"timestamp":"2024-12-04T04:00:00-06:00","meta":{"method":"m"}}`, "not in UTC (a gateway stream wants ISO 8601 UTC); its meta has no binary"},
 	}
 	for _, c := range cases {
 		m, err := DecodeStreamMessage([]byte(c.in))

@@ -1,8 +1,7 @@
 package recordings
 
 import (
-	"fmt"
-
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -24,7 +23,7 @@ func notKept(kept []fieldLine, n, size, dropped int) fieldLine {
 		at = kept[k-1].O + kept[k-1].N
 	}
 	at = max(0, min(at, n))
-	return fieldLine{O: at, N: size - at, F: notKeptName, V: fmt.Sprintf("%d more annotations past what a recording keeps", dropped), K: uint8(proto.FieldBody)}
+	return fieldLine{O: at, N: size - at, F: notKeptName, V: plural.Count(dropped, "more annotation", "more annotations") + " past what a recording keeps", K: uint8(proto.FieldBody)}
 }
 
 // keepFields turns the annotations of a frame whose bytes kept are raw of

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
 )
@@ -56,7 +57,7 @@ func (p *datagramsPane) scroll(v nav.Move) {
 
 // Title names the pane.
 func (p *datagramsPane) Title() string {
-	return fmt.Sprintf("Datagram channels · %d datagrams", p.board.total)
+	return "Datagram channels · " + plural.Count(p.board.total, "datagram", "datagrams")
 }
 
 // Render draws progress bars, the audio meter, raw rows and the log.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
@@ -102,7 +103,7 @@ func (m *Model) saved(msg savedMsg) {
 		m.status.setError(fmt.Errorf("saving the capture: %w", msg.err))
 		return
 	}
-	m.status.note(fmt.Sprintf("saved %d frames to %s", msg.frames, msg.path))
+	m.status.note("saved " + plural.Count(msg.frames, "frame", "frames") + " to " + msg.path)
 }
 
 // copyRecording copies the recording at from to a new file to, up to its

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/ui/look"
@@ -78,10 +79,10 @@ func (m *Model) statusParts() []string {
 		}
 		parts = append(parts, fmt.Sprintf("%d in flight", s.InFlight()))
 		if n := s.RefusedServerRequests(); n > 0 {
-			parts = append(parts, fmt.Sprintf("%d server requests refused (busy)", n))
+			parts = append(parts, plural.Count(n, "server request", "server requests")+" refused (busy)")
 		}
 		if u, ok := c.link.Transport.(interface{ UnsentAnswers() uint64 }); ok && u.UnsentAnswers() > 0 {
-			parts = append(parts, fmt.Sprintf("%d answers not sent", u.UnsentAnswers()))
+			parts = append(parts, plural.Count(u.UnsentAnswers(), "answer", "answers")+" not sent")
 		}
 	}
 	if m.cfg.Recording != "" {
@@ -102,13 +103,13 @@ func storeFacts(s capture.Stats, skipped uint64) []string {
 		out = append(out, "dropped "+look.ByteSize(s.DroppedBytes))
 	}
 	if s.Evicted > 0 {
-		out = append(out, fmt.Sprintf("%d frames evicted", s.Evicted))
+		out = append(out, plural.Count(s.Evicted, "frame", "frames")+" evicted")
 	}
 	if s.Truncated > 0 {
-		out = append(out, fmt.Sprintf("%d frames capped", s.Truncated))
+		out = append(out, plural.Count(s.Truncated, "frame", "frames")+" capped")
 	}
 	if skipped > 0 {
-		out = append(out, fmt.Sprintf("%d frames not indexed", skipped))
+		out = append(out, plural.Count(skipped, "frame", "frames")+" not indexed")
 	}
 	return out
 }

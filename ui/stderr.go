@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
 )
@@ -51,7 +52,7 @@ func (p *stderrPane) scroll(v nav.Move) {
 
 // Title names the pane.
 func (p *stderrPane) Title() string {
-	t := fmt.Sprintf("Stderr · %d lines", p.lines.total)
+	t := "Stderr · " + plural.Count(p.lines.total, "line", "lines")
 	if p.back > 0 {
 		t += fmt.Sprintf(" · %d back", p.back)
 	}

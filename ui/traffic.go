@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
@@ -191,9 +192,9 @@ func (p *trafficPane) clickRow(y int) {
 // Title names the pane and says how many rows it shows.
 func (p *trafficPane) Title() string {
 	src := p.source()
-	t := fmt.Sprintf("Traffic · %d frames", src.count())
+	t := "Traffic · " + plural.Count(src.count(), "frame", "frames")
 	if v := p.x.filter; v != nil {
-		t = fmt.Sprintf("Traffic · filter %q · %d matches", v.fl.text, src.count())
+		t = fmt.Sprintf("Traffic · filter %q · %s", v.fl.text, plural.Count(src.count(), "match", "matches"))
 		if !v.done() {
 			t += " (searching…)"
 		}

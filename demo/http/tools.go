@@ -35,7 +35,7 @@ var fragmentHuge = hugeWrap{prefix: `{"content":[{"type":"text","text":"`, suffi
 // error envelope. Other HTTP methods get 405.
 func (h *Handler) serveTools(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
-		methodNotAllowed(w, "POST", "seed 004 tools-http takes POST only")
+		methodNotAllowed(w, "POST", "tool frames over HTTP take POST only")
 		return
 	}
 	m, ok := h.readMessage(w, r)
@@ -44,10 +44,10 @@ func (h *Handler) serveTools(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case m.Kind() != proto.KindRequest:
-		writeError(w, http.StatusBadRequest, m.ID, proto.CodeInvalidRequest, "seed 004 tools-http takes one tools/call request per POST")
+		writeError(w, http.StatusBadRequest, m.ID, proto.CodeInvalidRequest, "tool frames over HTTP take one tools/call request per POST")
 		return
 	case m.Method != proto.MethodToolsCall:
-		writeError(w, http.StatusNotFound, m.ID, proto.CodeMethodNotFound, "seed 004 tools-http serves tools/call only, not "+m.Method)
+		writeError(w, http.StatusNotFound, m.ID, proto.CodeMethodNotFound, "tool frames over HTTP carry tools/call only, not "+m.Method)
 		return
 	}
 	f := formatJSON
@@ -93,7 +93,7 @@ type toolsOutbound struct {
 var _ demo.Saboteur = (*toolsOutbound)(nil)
 
 // errNoAsking refuses the server→client requests seed 004 has no room for.
-var errNoAsking = errors.New("seed 004 tools-http cannot ask the client anything")
+var errNoAsking = errors.New("tool frames over HTTP cannot ask the client anything")
 
 // Send sends the call's answer as the dialect says; a log line becomes a
 // fragment on an SSE stream; the rest has no place and is refused.

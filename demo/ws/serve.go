@@ -137,7 +137,7 @@ func New(core *demo.Server, opts Options) *Handler {
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	d, ok := dialects[r.URL.Path]
 	if !ok {
-		http.Error(w, fmt.Sprintf("no WebSocket endpoint at %s: %s (MCP), %s (seed 004 tools), %s (seed 003 gateway)",
+		http.Error(w, fmt.Sprintf("no WebSocket endpoint at %s: %s (MCP), %s (tool frames), %s (gateway streams)",
 			r.URL.Path, PathMCP, PathTools, PathGateway), http.StatusNotFound)
 		return
 	}

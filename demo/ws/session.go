@@ -122,7 +122,7 @@ func (s *session) write(typ websocket.MessageType, b []byte) error {
 }
 
 // errNoAsking refuses the server→client requests seed 004 has no room for.
-var errNoAsking = errors.New("seed 004's WebSocket dialect cannot ask the client anything")
+var errNoAsking = errors.New("tool frames over WebSocket cannot ask the client anything")
 
 // Send writes one JSON-RPC message as a text message. In seed 004's
 // dialect the server asks nothing: requests are refused.

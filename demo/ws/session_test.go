@@ -182,7 +182,7 @@ func TestMisbehaveStreamModesNeedTheGateway(t *testing.T) {
 	s := startServer(t, Options{})
 	c := s.dial(t, PathMCP, "mcp")
 	c.text(`{"id":1,"jsonrpc":"2.0","method":"tools/call","params":{"name":"misbehave","arguments":{"mode":"index_gap"}}}`)
-	if got := c.readText(`"id":1`); !strings.Contains(got, "needs the gateway (seed 003)") {
+	if got := c.readText(`"id":1`); !strings.Contains(got, "needs gateway streams (--transport gateway)") {
 		t.Errorf("index_gap on /mcp: %s", got)
 	}
 }

@@ -388,7 +388,7 @@ func (t *streamTable) intercept(m *proto.Message) bool {
 			return false
 		}
 		t.s.sendError(*m.ID, proto.CodeInvalidParams, fmt.Sprintf("%s streams: send a start StreamMessage whose meta.method is %q, "+
-			"on a WebSocket connection of its own (seed 003 §2, §7)", p.Name, p.Name))
+			"on a WebSocket connection of its own (a gateway stream)", p.Name, p.Name))
 		return true
 	}
 	return false

@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/transports/stdio"
 )
 
@@ -83,7 +83,7 @@ func (w *walk) session() {
 			return "", w.classify(client.BeforeHandshake(err), fix)
 		}
 		if s.HandshakeFree() {
-			return "none to make: seed 004's " + w.cfg.Transport + " dialect has no handshake; connected", nil
+			return "none to make: " + toolFrames(w.cfg.Transport) + " have no handshake; connected", nil
 		}
 		if o := probe.outcome(s.Era() == client.EraModern); o != "" {
 			return o + "; " + describeSession(s), nil
@@ -91,7 +91,7 @@ func (w *walk) session() {
 		return describeSession(s), nil
 	})
 	if !w.failed && s.HandshakeFree() {
-		w.skip("tools/list", "seed 004's "+w.cfg.Transport+" dialect carries tools/call only")
+		w.skip("tools/list", toolFrames(w.cfg.Transport)+" carry tools/call only")
 		return
 	}
 	w.step("tools/list", func(ctx context.Context) (string, error) {
@@ -99,7 +99,7 @@ func (w *walk) session() {
 		if err != nil {
 			return "", w.classify(err, "the server failed tools/list; run mcpscope tools --trace for the frames")
 		}
-		return fmt.Sprintf("%d tools", len(tools)), nil
+		return plural.Count(len(tools), "tool", "tools"), nil
 	})
 }
 
@@ -117,6 +117,16 @@ func (w *walk) classify(err error, fix string) error {
 		fix = timeoutFix
 	}
 	return &Failure{Class: class, Fix: fix, Err: err}
+}
+
+// toolFrames names the tool-frame transport tools-http or tools-ws in
+// words: "tool frames over HTTP (tools-http)".
+func toolFrames(transport string) string {
+	over := "HTTP"
+	if strings.HasSuffix(transport, "-ws") {
+		over = "WebSocket"
+	}
+	return "tool frames over " + over + " (" + transport + ")"
 }
 
 // describeSession says what the handshake settled: era, version, server,

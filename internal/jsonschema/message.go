@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/mcpscope/mcpscope/internal/plural"
 )
 
 // Message says what the failure wants, for a person filling in the value
@@ -45,13 +47,13 @@ func (f *Failure) Message() string {
 func (f *Failure) structureMessage() string {
 	switch k := f.Kind.(type) {
 	case Required:
-		return "missing " + plural(len(k.Missing), "required property ", "required properties ") + quoted(k.Missing)
+		return "missing " + plural.Word(len(k.Missing), "required property ", "required properties ") + quoted(k.Missing)
 	case DependentRequired:
 		return "needs " + quoted(k.Missing) + " when " + strconv.Quote(k.Property) + " is given"
 	case MinProperties:
-		return fmt.Sprintf("needs at least %d %s", k.Want, plural(k.Want, "property", "properties"))
+		return fmt.Sprintf("needs at least %d %s", k.Want, plural.Word(k.Want, "property", "properties"))
 	case MaxProperties:
-		return fmt.Sprintf("allows at most %d %s", k.Want, plural(k.Want, "property", "properties"))
+		return fmt.Sprintf("allows at most %d %s", k.Want, plural.Word(k.Want, "property", "properties"))
 	case AdditionalProperties:
 		return "unexpected property " + strings.Join(k.Properties, ", ")
 	case UnevaluatedProperties:
@@ -65,7 +67,7 @@ func (f *Failure) structureMessage() string {
 	case AdditionalItems:
 		return fmt.Sprintf("allows at most %d items", k.Allowed)
 	case UnevaluatedItems:
-		return plural(len(k.Indexes), "unexpected item ", "unexpected items ") + ordinals(k.Indexes)
+		return plural.Word(len(k.Indexes), "unexpected item ", "unexpected items ") + ordinals(k.Indexes)
 	case UniqueItems:
 		return fmt.Sprintf("items %d and %d are the same", k.Duplicates[0]+1, k.Duplicates[1]+1)
 	case Contains:
@@ -173,11 +175,4 @@ func ordinals(indexes []int) string {
 		parts[i] = strconv.Itoa(n + 1)
 	}
 	return strings.Join(parts, ", ")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/recordings"
@@ -77,14 +78,14 @@ func WriteHAR(w io.Writer, r *recordings.Reader, creator string) (HARResult, err
 func (b *harBuilder) warnings() []string {
 	var out []string
 	if b.left > 0 {
-		out = append(out, fmt.Sprintf("%d exchanges past the first %d (or past %d MiB of heads, bodies and notes) are left out of the HAR",
-			b.left, len(b.entries), HARBudget>>20))
+		out = append(out, fmt.Sprintf("%s past the first %d (or past %d MiB of heads, bodies and notes) %s left out of the HAR",
+			plural.Count(b.left, "exchange", "exchanges"), len(b.entries), HARBudget>>20, plural.Word(b.left, "is", "are")))
 	}
 	if b.cut > 0 {
-		out = append(out, fmt.Sprintf("%d bodies are cut short in the HAR: they went past its %d MiB of heads, bodies and notes", b.cut, HARBudget>>20))
+		out = append(out, fmt.Sprintf("%s cut short in the HAR: %s past its %d MiB of heads, bodies and notes", plural.Count(b.cut, "body is", "bodies are"), plural.Word(b.cut, "it went", "they went"), HARBudget>>20))
 	}
 	if b.stray > 0 {
-		out = append(out, fmt.Sprintf("%d frames belong to no HTTP request in the recording and are left out of the HAR", b.stray))
+		out = append(out, fmt.Sprintf("%s to no HTTP request in the recording and %s left out of the HAR", plural.Count(b.stray, "frame belongs", "frames belong"), plural.Word(b.stray, "is", "are")))
 	}
 	return out
 }

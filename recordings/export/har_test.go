@@ -203,7 +203,7 @@ func TestHARBounds(t *testing.T) {
 		t.Fatalf("%d entries, %d left, %d cut, %d stray", len(b.entries), b.left, b.cut, b.stray)
 	}
 	w := b.warnings()
-	if len(w) != 3 || !strings.Contains(w[0], "4 exchanges past the first 1") || !strings.Contains(w[1], "1 bodies are cut short") {
+	if len(w) != 3 || !strings.Contains(w[0], "4 exchanges past the first 1") || !strings.Contains(w[1], "1 body is cut short") {
 		t.Errorf("warnings %q", w)
 	}
 	var out bytes.Buffer

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -160,17 +161,9 @@ func (t *Transport) warnHiddenPosts() {
 	p.answers.hidden, p.notifications.hidden = 0, 0
 	p.mu.Unlock()
 	if notifications > 0 {
-		t.warnf("%s", countOf(notifications, "more failed POST of a notification was not shown", "more failed POSTs of notifications were not shown"))
+		t.warnf("%s", plural.Count(notifications, "more failed POST of a notification was not shown", "more failed POSTs of notifications were not shown"))
 	}
 	if answers > 0 {
-		t.warnf("%s", countOf(answers, "more answer that could not be sent was not shown", "more answers that could not be sent were not shown"))
+		t.warnf("%s", plural.Count(answers, "more answer that could not be sent was not shown", "more answers that could not be sent were not shown"))
 	}
-}
-
-// countOf is n with the singular or plural words that follow it.
-func countOf(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

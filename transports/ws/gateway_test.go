@@ -280,7 +280,7 @@ func TestGatewayViolationsShown(t *testing.T) {
 	})
 	_, fr, st, ev := dialGateway(t, p.url)
 	all := ev.wait(t, 3)
-	want := `start StreamMessage 550e8400-e29b-41d4-a716-446655440000: timestamp "2024-12-04T12:00:00+02:00" is not in UTC (seed 003: ISO 8601 UTC); its meta has no binary (true or false), which seed 003 requires`
+	want := `start StreamMessage 550e8400-e29b-41d4-a716-446655440000: timestamp "2024-12-04T12:00:00+02:00" is not in UTC (a gateway stream wants ISO 8601 UTC); its meta has no binary (true or false), which a gateway stream requires`
 	if all[0].Type != proto.StreamStart || all[0].Problem == nil || all[0].Problem.Error() != want || all[0].Meta.Name != "a.txt" {
 		t.Errorf("start %+v", all[0])
 	}

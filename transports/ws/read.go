@@ -42,7 +42,7 @@ func (t *Transport) read(c *websocket.Conn) {
 			t.readGatewayText(data)
 		case typ == websocket.MessageBinary:
 			t.report(incoming, &capture.Frame{Chan: capture.Channel{Kind: capture.Control}, Raw: data, Enc: proto.EncBinary,
-				Err: fmt.Errorf("a binary message of %d bytes: the %s dialect carries text only; ignored", len(data), t.dialect())})
+				Err: fmt.Errorf("a binary message of %d bytes: the %s transport carries text only; ignored", len(data), t.dialect())})
 		case t.cfg.Mode == ModeTools:
 			t.readTool(data)
 		default:

@@ -38,7 +38,7 @@ func (t *Transport) sendTool(ctx context.Context, m *proto.Message) error {
 	switch m.Kind() {
 	case proto.KindRequest:
 	case proto.KindNotification:
-		t.reportNote(outgoing, fmt.Sprintf("not sent: seed 004's WebSocket dialect has no notifications (%s)", m.Method))
+		t.reportNote(outgoing, fmt.Sprintf("not sent: tool frames over WebSocket carry no notifications (%s)", m.Method))
 		if m.Method == proto.MethodNotifyCancelled {
 			// The engine gave the call up: its answer, if it comes, is
 			// unsolicited, and the call is no longer pending.
@@ -49,10 +49,10 @@ func (t *Transport) sendTool(ctx context.Context, m *proto.Message) error {
 		}
 		return nil
 	default:
-		return fmt.Errorf("seed 004's WebSocket dialect has no answers to server requests: %s not sent", m.Describe())
+		return fmt.Errorf("tool frames over WebSocket carry no answers to server requests: %s not sent", m.Describe())
 	}
 	if m.Method != proto.MethodToolsCall {
-		return fmt.Errorf("%s cannot be sent: seed 004's WebSocket dialect (tools-ws) carries tools/call only", m.Describe())
+		return fmt.Errorf("%s cannot be sent: tool frames over WebSocket (tools-ws) carry tools/call only", m.Describe())
 	}
 	var p struct {
 		Name      string          `json:"name"`

@@ -84,11 +84,11 @@ func TestToolFramesAndAnswers(t *testing.T) {
 	default:
 	}
 	// Other requests have no frame; a notification is noted.
-	if err := tr.Send(ctxT(t), request(t, 5, proto.MethodToolsList, nil)); err == nil || !strings.Contains(err.Error(), "carries tools/call only") {
+	if err := tr.Send(ctxT(t), request(t, 5, proto.MethodToolsList, nil)); err == nil || !strings.Contains(err.Error(), "carry tools/call only") {
 		t.Errorf("tools/list: %v", err)
 	}
 	note, _ := proto.NewNotification(proto.MethodNotifyCancelled, map[string]any{"requestId": 1})
-	if err := tr.Send(ctxT(t), note); err != nil || fr.find("has no notifications (notifications/cancelled)") == nil {
+	if err := tr.Send(ctxT(t), note); err != nil || fr.find("carry no notifications (notifications/cancelled)") == nil {
 		t.Errorf("a notification: %v", err)
 	}
 	// A call given up is no longer pending.

@@ -2,12 +2,12 @@ package compose
 
 import (
 	"context"
-	"fmt"
 	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -48,9 +48,9 @@ func (l *listening) status() string {
 	if l.acked.Load() {
 		state = "acknowledged"
 	}
-	s := fmt.Sprintf("%s · %d notification(s)", state, l.notes.Load())
+	s := state + " · " + plural.Count(l.notes.Load(), "notification", "notifications")
 	if n := l.reissues.Load(); n > 0 {
-		s += fmt.Sprintf(" · re-issued %d time(s)", n)
+		s += " · re-issued " + plural.Count(n, "time", "times")
 		if why := l.broken.Load(); why != nil {
 			s += " after: " + *why
 		}

@@ -36,14 +36,14 @@ func TestComposeListenIsALiveSubscription(t *testing.T) {
 	screentest.WaitFor(t, "the listen's id", func() bool { _, ok := c.pending.requestID(); return ok })
 	id, _ := c.pending.requestID()
 	scr := func() string { return screenText(m) }
-	if !strings.Contains(scr(), "listening on subscription "+id.String()+" · waiting for the acknowledgement · 0 notification(s)") {
+	if !strings.Contains(scr(), "listening on subscription "+id.String()+" · waiting for the acknowledgement · 0 notifications") {
 		t.Errorf("before the acknowledgement:\n%s", scr())
 	}
 	peer.Deliver(tagged(t, proto.MethodNotifySubscriptionsAck, id))
 	peer.Deliver(tagged(t, proto.MethodNotifyToolsListChanged, id))
 	peer.Deliver(tagged(t, proto.MethodNotifyToolsListChanged, proto.IntID(999))) // another subscription's
 	screentest.WaitFor(t, "the notification counted", func() bool { return c.pending.listen.notes.Load() == 1 && c.pending.listen.acked.Load() })
-	if !strings.Contains(scr(), "acknowledged · 1 notification(s)") {
+	if !strings.Contains(scr(), "acknowledged · 1 notification") {
 		t.Errorf("after a notification:\n%s", scr())
 	}
 	m.Update(<-func() chan tea.Msg { screentest.RunInBackground(press(m, "ctrl+x")); return done }())

@@ -106,7 +106,7 @@ func TestExploreFilter(t *testing.T) {
 		t.Fatalf("enter: filtering %v filter %q, want the filter kept", x.filtering, x.list().filter)
 	}
 	all := len(x.lists[tabTools].items)
-	if s := r.ScreenText(); !strings.Contains(s, fmt.Sprintf(`1 of %d tools match "echo"`, all)) {
+	if s := r.ScreenText(); !strings.Contains(s, fmt.Sprintf(`1 of %d tools matches "echo"`, all)) {
 		t.Errorf("summary:\n%s", s)
 	}
 	r.Press("esc")

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
@@ -72,6 +73,7 @@ func (l *entryList) move(v nav.Move) { l.cursor = v.Apply(l.cursor, len(l.shown)
 // the error of the list.
 func (l *entryList) summary(d proto.Dialect) string {
 	what := strings.ToLower(exploreLists[l.tab].name)
+	one := strings.TrimSuffix(what, "s")
 	var parts []string
 	switch l.state {
 	case listIdle:
@@ -82,9 +84,9 @@ func (l *entryList) summary(d proto.Dialect) string {
 		parts = append(parts, "loading…")
 	case listLoaded:
 		if l.filter != "" {
-			parts = append(parts, fmt.Sprintf("%d of %d %s match %q", len(l.shown), len(l.items), what, l.filter))
+			parts = append(parts, fmt.Sprintf("%d of %s %s %q", len(l.shown), plural.Count(len(l.items), one, what), plural.Word(len(l.shown), "matches", "match"), l.filter))
 		} else {
-			parts = append(parts, fmt.Sprintf("%d %s", len(l.items), what))
+			parts = append(parts, plural.Count(len(l.items), one, what))
 		}
 	}
 	if l.err != nil {

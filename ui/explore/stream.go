@@ -106,7 +106,7 @@ func (x *Explorer) startStream(upload string) tea.Cmd {
 // renderStreamPick draws the picker in w×h: what the stream is, the
 // picker, and the keys that start it.
 func (x *Explorer) renderStreamPick(w, h int) []string {
-	lines := []string{x.st.Ink.Muted.Paint(look.Cell("gateway stream of "+x.target.name+" on a connection of its own (seed 003)", w))}
+	lines := []string{x.st.Ink.Muted.Paint(look.Cell("gateway stream of "+x.target.name+" on a connection of its own", w))}
 	lines = append(lines, strings.Split(x.pick.file.Render(w, max(h-2, 1)), "\n")...)
 	return append(lines, x.st.Ink.Muted.Paint(look.Cell("enter on a file uploads it · ctrl+s streams with no file · ← parent · / or ctrl+l types a path · esc goes back · ctrl+x stops it once it runs", w)))
 }

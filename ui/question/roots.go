@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/internal/keyhelp"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/screen"
@@ -239,11 +240,11 @@ func (e *RootsEditor) save() tea.Cmd {
 func (msg RootsSentMsg) Report() (note string, err error) {
 	switch {
 	case msg.err != nil:
-		return "", fmt.Errorf("the %d roots were kept, but notifications/roots/list_changed failed: %w", msg.n, msg.err)
+		return "", fmt.Errorf("%s kept, but notifications/roots/list_changed failed: %w", plural.Count(msg.n, "root", "roots"), msg.err)
 	case msg.sent:
-		return fmt.Sprintf("%d roots saved; sent notifications/roots/list_changed", msg.n), nil
+		return plural.Count(msg.n, "root", "roots") + " saved; sent notifications/roots/list_changed", nil
 	}
-	return fmt.Sprintf("%d roots saved; not connected, so the server is told on the next connection", msg.n), nil
+	return plural.Count(msg.n, "root", "roots") + " saved; not connected, so the server is told on the next connection", nil
 }
 
 // Render draws the list of roots, or the inputs of the root being edited.

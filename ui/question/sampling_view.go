@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
@@ -40,7 +41,7 @@ func (v *samplingView) render(w, h int) string {
 	}
 	rule := "── your reply, as the assistant "
 	if more := len(lines) - v.offset - len(shown); more > 0 {
-		rule = fmt.Sprintf("── %d more lines above the reply (pgdn) · your reply, as the assistant ", more)
+		rule = fmt.Sprintf("── %s above the reply (pgdn) · your reply, as the assistant ", plural.Count(more, "more line", "more lines"))
 	}
 	out = append(out, v.st.Ink.Muted.Paint(rule+strings.Repeat("─", max(w-ansi.StringWidth(rule), 0))))
 	out = append(out, v.model.View(), v.reply.View())
@@ -84,7 +85,7 @@ func (v *samplingView) requestText() string {
 		limits = append(limits, "stop at "+strings.Join(quoted, ", "))
 	}
 	if n := arrayLen(p.Tools); n > 0 {
-		limits = append(limits, fmt.Sprintf("%d tools offered (a text reply uses none)", n))
+		limits = append(limits, plural.Count(n, "tool", "tools")+" offered (a text reply uses none)")
 	}
 	b.WriteString(st.Ink.Muted.Paint(strings.Join(limits, " · ")))
 	return b.String()

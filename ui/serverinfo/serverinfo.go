@@ -1,6 +1,6 @@
 // Package serverinfo is the server view (key i): what the server said of
 // itself when the session opened — its name and version, the protocol
-// version and era negotiated, the dialect and encoding of the link, its
+// version and era negotiated, what the link speaks and its encoding, its
 // instructions and its capabilities exactly as sent.
 package serverinfo
 
@@ -146,7 +146,7 @@ func (v *View) page() string {
 	row("website", f.Server.WebsiteURL)
 	row("protocol", f.Version)
 	row("era", eraText(f.Era))
-	row("dialect", f.Link.Dialect.String())
+	row("speaks", speaks(f.Link.Dialect))
 	row("encoding", f.Link.Encoding)
 	row("link state", f.Link.State)
 	row("transport", f.Link.Transport)
@@ -164,6 +164,25 @@ func (v *View) page() string {
 		b.WriteString(look.PrettyHighlighted(f.Capabilities, v.st) + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// speaks says in words which family of messages the link carries.
+func speaks(d proto.Dialect) string {
+	switch d {
+	case proto.DialectJSONRPC:
+		return "JSON-RPC 2.0"
+	case proto.DialectMCP:
+		return "MCP"
+	case proto.DialectMCPFlow:
+		return "MCP-Flow (MCP over WebTransport)"
+	case proto.DialectInteraction:
+		return "MCP with interactive sessions"
+	case proto.DialectStdioTemplates:
+		return "MCP with template tools"
+	case proto.DialectGateway:
+		return "MCP with gateway streams"
+	}
+	return ""
 }
 
 // eraText says what an era means for the session.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
@@ -65,7 +66,7 @@ func writeStateResult(b *strings.Builder, res proto.InteractionStateResult, st *
 	fmt.Fprintf(b, "\n%s\n", st.Ink.Muted.Paint(fmt.Sprintf("── history · %d %s ──", len(res.History), turns)))
 	for i, t := range res.History {
 		if i == maxStateTurns {
-			fmt.Fprintf(b, "  … %d more turns\n", len(res.History)-i)
+			fmt.Fprintf(b, "  … %s\n", plural.Count(len(res.History)-i, "more turn", "more turns"))
 			break
 		}
 		fmt.Fprintf(b, "  %s %s → %s\n", st.Ink.Muted.Paint(fmt.Sprintf("#%d", t.TurnID)), turnPrompt(t.Prompt), turnAnswer(t.Response))

@@ -1,0 +1,130 @@
+package cli
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// flagGroupKey is the pflag annotation that names the heading a shared
+// flag's help comes under; a flag without it is the command's own, listed
+// first under "Flags:".
+const flagGroupKey = "mcpscope/help-group"
+
+// flagGroups are the headings of the flags every connecting command
+// shares, in the order help shows them, with their flags.
+var flagGroups = []struct {
+	title string
+	names []string
+}{
+	{"Connection flags", []string{"transport", "header", "env", "origin", "cert-hash", "insecure", "keylog", "encoding", "max-frame-size", "protocol", "config"}},
+	{"Request flags", []string{"timeout", "max-time", "answers", "root", "progress", "trace", "stream-out"}},
+	{"OAuth flags", []string{"client-id", "client-secret", "client-metadata-url", "no-auth"}},
+	{"Recording flags", []string{"record", "no-record", "record-stream-max", "no-redact"}},
+}
+
+// groupSharedFlags files the shared flags of fs under their headings.
+func groupSharedFlags(fs *pflag.FlagSet) {
+	for _, g := range flagGroups {
+		for _, name := range g.names {
+			if fs.Lookup(name) != nil {
+				_ = fs.SetAnnotation(name, flagGroupKey, []string{g.title})
+			}
+		}
+	}
+}
+
+// tuiOnlyFlags apply to the TUI only, headlessOnlyFlags to the headless
+// commands only (the TUI refuses them with a reason); each is hidden
+// where it does nothing.
+var (
+	tuiOnlyFlags      = []string{"no-record"}
+	headlessOnlyFlags = []string{"trace", "progress"}
+)
+
+// headlessCommands never open the TUI; tuiCommands always do (replay does
+// either).
+var (
+	headlessCommands = map[string]bool{"call": true, "stream": true, "script": true, "tools": true, "resources": true, "prompts": true, "doctor": true}
+	tuiCommands      = map[string]bool{"mcpscope": true, "demo": true}
+)
+
+// ownFlags are the shared flags a command lists among its own, first: the
+// answers file is what script runs on, the transport what demo serves.
+var ownFlags = map[string][]string{"script": {"answers"}, "stream": {"stream-out"}, "demo": {"transport"}}
+
+// arrangeFlags hides, on each command of the tree under root, the shared
+// flags that do nothing there, and lists first those it calls its own.
+func arrangeFlags(root *cobra.Command) {
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		var hide []string
+		switch {
+		case headlessCommands[c.Name()]:
+			hide = tuiOnlyFlags
+		case tuiCommands[c.Name()]:
+			hide = headlessOnlyFlags
+		}
+		for _, name := range hide {
+			if c.Flags().Lookup(name) != nil {
+				_ = c.Flags().MarkHidden(name)
+			}
+		}
+		for _, name := range ownFlags[c.Name()] {
+			if fl := c.Flags().Lookup(name); fl != nil {
+				delete(fl.Annotations, flagGroupKey)
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+}
+
+// groupedUsageTemplate is cobra's usage template with its one list of
+// flags replaced by flagHelp's.
+func groupedUsageTemplate(tmpl string) string {
+	return strings.Replace(tmpl, "\n\nFlags:\n{{.LocalFlags.FlagUsages | trimTrailingWhitespaces}}", "{{flagHelp .}}", 1)
+}
+
+func init() {
+	cobra.AddTemplateFunc("flagHelp", flagHelp)
+}
+
+// flagHelp renders the flags of c: its own first under "Flags:", then
+// each group of shared flags once under its heading.
+func flagHelp(c *cobra.Command) string {
+	own := pflag.NewFlagSet(c.Name(), pflag.ContinueOnError)
+	groups := make([]*pflag.FlagSet, len(flagGroups))
+	c.LocalFlags().VisitAll(func(fl *pflag.Flag) {
+		fs := own
+		if g := fl.Annotations[flagGroupKey]; len(g) == 1 {
+			for i := range flagGroups {
+				if flagGroups[i].title == g[0] {
+					if groups[i] == nil {
+						groups[i] = pflag.NewFlagSet(g[0], pflag.ContinueOnError)
+					}
+					fs = groups[i]
+				}
+			}
+		}
+		fs.AddFlag(fl)
+	})
+	var b strings.Builder
+	section := func(title string, fs *pflag.FlagSet) {
+		if fs == nil {
+			return
+		}
+		if usages := strings.TrimRightFunc(fs.FlagUsages(), unicode.IsSpace); usages != "" {
+			b.WriteString("\n\n" + title + ":\n" + usages)
+		}
+	}
+	section("Flags", own)
+	for i, g := range flagGroups {
+		section(g.title, groups[i])
+	}
+	return b.String()
+}

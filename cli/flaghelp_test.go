@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// helpText is what mcpscope ARGS --help prints.
+func helpText(t *testing.T, args ...string) string {
+	t.Helper()
+	var out, errw bytes.Buffer
+	if code := Execute(context.Background(), append(args, "--help"), strings.NewReader(""), &out, &errw); code != 0 {
+		t.Fatalf("mcpscope %s --help exited %d: %s", strings.Join(args, " "), code, errw.String())
+	}
+	return out.String()
+}
+
+// helpSection is the block of help under the heading title ("" when there
+// is none).
+func helpSection(help, title string) string {
+	for _, block := range strings.Split(help, "\n\n") {
+		if rest, ok := strings.CutPrefix(block, title+":\n"); ok {
+			return rest
+		}
+	}
+	return ""
+}
+
+// flagName matches the long name of each flag a help block lists.
+var flagName = regexp.MustCompile(`(?m)^[ \t]+(?:-\w, )?--([a-z-]+)`)
+
+// A command's --help lists its own flags first, then the shared ones once
+// each, under their headings; a flag that does nothing on a command (the
+// TUI's --no-record on a headless one, --trace in the TUI) is not shown.
+func TestHelpGroupsTheSharedFlags(t *testing.T) {
+	shared := map[string]string{}
+	for _, g := range flagGroups {
+		for _, n := range g.names {
+			shared[n] = g.title
+		}
+	}
+	for _, c := range []struct {
+		args   []string
+		own    []string
+		absent []string
+	}{
+		{[]string{"call"}, []string{"insist", "help"}, []string{"no-record"}},
+		{[]string{"tools"}, []string{"help"}, []string{"no-record"}},
+		{[]string{"stream"}, []string{"upload", "text", "meta", "chunk-size", "stream-out", "help"}, []string{"no-record"}},
+		{[]string{"script"}, []string{"answers", "tool", "args", "insist", "help"}, []string{"no-record"}},
+		{[]string{"doctor"}, []string{"help"}, []string{"no-record"}},
+		{nil, []string{"help", "version"}, []string{"trace", "progress"}},
+		{[]string{"demo"}, []string{"help", "transport"}, []string{"trace", "progress"}},
+	} {
+		name := "mcpscope " + strings.Join(c.args, " ")
+		help := helpText(t, c.args...)
+		var own []string
+		for _, m := range flagName.FindAllStringSubmatch(helpSection(help, "Flags"), -1) {
+			own = append(own, m[1])
+		}
+		for _, want := range c.own {
+			if !strings.Contains(" "+strings.Join(own, " ")+" ", " "+want+" ") {
+				t.Errorf("%s --help: --%s is not among its own flags %q", name, want, own)
+			}
+		}
+		for _, n := range own {
+			if _, ok := shared[n]; ok && !strings.Contains(strings.Join(c.own, " "), n) {
+				t.Errorf("%s --help: the shared --%s is among its own flags", name, n)
+			}
+		}
+		for _, g := range flagGroups {
+			if strings.Count(help, "\n"+g.title+":\n") != 1 {
+				t.Errorf("%s --help: the heading %q is not there once", name, g.title)
+			}
+			for _, m := range flagName.FindAllStringSubmatch(helpSection(help, g.title), -1) {
+				if shared[m[1]] != g.title {
+					t.Errorf("%s --help: --%s is under %q", name, m[1], g.title)
+				}
+			}
+		}
+		listed := map[string]int{}
+		for _, m := range flagName.FindAllStringSubmatch(help, -1) {
+			listed[m[1]]++
+		}
+		for n := range shared {
+			want := 1
+			for _, a := range c.absent {
+				if a == n {
+					want = 0
+				}
+			}
+			if listed[n] != want {
+				t.Errorf("%s --help lists --%s %d times, want %d", name, n, listed[n], want)
+			}
+		}
+	}
+}

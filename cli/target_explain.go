@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// hostPort recognises a TARGET given as HOST:PORT[/PATH], without the
+// scheme that would make it a URL.
+var hostPort = regexp.MustCompile(`^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?):([0-9]{1,5})(/.*)?$`)
+
+// scriptRunners are the commands that run a server script by its
+// extension, for the command a file TARGET suggests.
+var scriptRunners = map[string]string{
+	".js": "node", ".mjs": "node", ".cjs": "node", ".ts": "npx tsx",
+	".py": "python3", ".rb": "ruby", ".sh": "sh", ".jar": "java -jar",
+}
+
+// targetShape explains an argument in the TARGET's place that has the
+// shape of something else: a HOST:PORT missing its scheme, or a program,
+// script or folder on disk (a stdio server's command goes after "--").
+// It returns nil for anything else. before are the arguments that came
+// before it, for the command line it suggests.
+func targetShape(cmd *cobra.Command, before []string, arg string) error {
+	if m := hostPort.FindStringSubmatch(arg); m != nil {
+		scheme, path := "http", m[4]
+		if m[3] == "443" {
+			scheme = "https"
+		}
+		if path == "" {
+			path = "/mcp"
+		}
+		return usagef("%s is not a URL; did you mean %s://%s:%s%s?", quote(arg), scheme, m[1], m[3], path)
+	}
+	st, err := os.Stat(arg)
+	switch {
+	case err == nil && st.IsDir():
+		return usagef("%s is a folder, not a TARGET: give a URL, the NAME of a configured server (mcpscope servers lists them) or a stdio server's command after \"--\"", quote(arg))
+	case err == nil && st.Mode()&0o111 != 0:
+		argv := arg
+		if !strings.ContainsRune(arg, os.PathSeparator) && !strings.ContainsRune(arg, '/') {
+			argv = "./" + arg // run from here, not looked up on PATH
+		}
+		return usagef("%s is a program, not a TARGET: put a stdio command after `--`, as in %s", quote(arg), suggestCommandLine(cmd, before, argv))
+	case err == nil:
+		runner := scriptRunners[strings.ToLower(filepath.Ext(arg))]
+		if runner == "" {
+			runner = "CMD"
+		}
+		return usagef("%s is a file, not a TARGET: put a stdio command after `--`, with what runs it, as in %s", quote(arg), suggestCommandLine(cmd, before, runner+" "+shellWord(arg)))
+	case strings.ContainsRune(arg, '/') || strings.HasPrefix(arg, "."):
+		return usagef("%s is not a URL, and no file is there: put a stdio command after `--`, as in %s", quote(arg), suggestCommandLine(cmd, before, "CMD [ARGS…]"))
+	}
+	return nil
+}
+
+// suggestCommandLine is the command line cmd would take with argv after
+// "--" as its stdio server, the arguments before kept.
+func suggestCommandLine(cmd *cobra.Command, before []string, argv string) string {
+	words := []string{cmd.CommandPath()}
+	for _, b := range before {
+		words = append(words, shellWord(b))
+	}
+	return strings.Join(append(words, "--", argv), " ")
+}
+
+// plainWord matches a word a POSIX shell takes as it is.
+var plainWord = regexp.MustCompile(`^[A-Za-z0-9_./:=@%+,-]+$`)
+
+// shellWord quotes s for a POSIX shell where it needs it.
+func shellWord(s string) string {
+	if plainWord.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
