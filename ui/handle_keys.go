@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"errors"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -22,6 +24,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.jumpTo(paneID(p))
 			return nil
 		}
+	}
+	if why := m.keyOff(msg); why != "" {
+		m.status.setError(errors.New(why))
+		return nil
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
@@ -138,6 +144,7 @@ func (m *Model) openDetail() {
 func (m *Model) nextLinked() {
 	f, ok := m.traffic.selected()
 	if !ok {
+		m.status.setError(errors.New(m.keys.Link.Help().Key + ": no frame is selected"))
 		return
 	}
 	c, ok := m.idx.lookup(f)
