@@ -23,7 +23,8 @@ func newDate(b *base, opts Options) *dateWidget {
 		now = opts.Now
 	}
 	keys := b.keys.Calendar
-	p := calendar.New(calendar.Options{WithTime: b.prompt.Format == "date-time", Now: now(), Keys: &keys})
+	p := calendar.New(calendar.Options{WithTime: b.prompt.Format == "date-time", Now: now(), Keys: &keys,
+		Start: exampleDate(b.prompt.Placeholder)})
 	var def string
 	if json.Unmarshal(b.prompt.DefaultValue, &def) == nil {
 		_ = p.SetValue(strings.TrimSpace(def))
@@ -84,4 +85,20 @@ func (w *dateWidget) Render(width, h int) string {
 // KeyMap returns the keys of a date prompt.
 func (w *dateWidget) KeyMap() help.KeyMap {
 	return typedKeys(w.keys.Submit, w.keys.Cancel, w.keys.Calendar.Help(w.p.WithTime())...)
+}
+
+// exampleDate is the day of a date prompt's placeholder (a full-date, or
+// the date of a date-time): the date the server gives as an example, such
+// as the first day it takes; zero when the placeholder holds none. The
+// calendar opens on it rather than on today, which the server may refuse.
+func exampleDate(placeholder string) calendar.Date {
+	s := strings.TrimSpace(placeholder)
+	if date, _, _, ok := calendar.SplitDateTime(s); ok {
+		s = date
+	}
+	d, err := calendar.ParseDate(s)
+	if err != nil {
+		return calendar.Date{}
+	}
+	return d
 }
