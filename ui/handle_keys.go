@@ -48,10 +48,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.syncSelection()
 	case key.Matches(msg, k.Link):
 		m.nextLinked()
-	case key.Matches(msg, k.Filter):
+	case key.Matches(msg, k.Filter): // a new filter; the one in force stays until enter
 		m.filtering = true
-		m.input.SetValue(m.filterText())
-		m.input.CursorEnd()
+		m.input.SetValue("")
 		return m.input.Focus()
 	case key.Matches(msg, k.Cancel):
 		return m.cancelSelected()

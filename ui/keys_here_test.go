@@ -109,3 +109,22 @@ func TestReplayHintsListStartAndEnd(t *testing.T) {
 	r := newTestReplay(t, path, recordings.SpeedAtOnce, 80, 24)
 	wantAll(t, "the replay's hint bar", hintLine(r.inner), "B start", "E end", "q quit")
 }
+
+// / in the traffic pane starts a new filter; the one in force stays until
+// enter, and esc keeps it.
+func TestSlashStartsANewFilter(t *testing.T) {
+	m := newTestModel(t, filterClearStore(t), 140, 40)
+	filterBy(m, "tools/list")
+	press(m, "/")
+	if v := m.input.Value(); v != "" {
+		t.Fatalf("/ with a filter in force opened %q, want a new, empty filter", v)
+	}
+	press(m, "esc")
+	if m.filterText() != "tools/list" {
+		t.Fatalf("esc in the new filter dropped the one in force: %q", m.filterText())
+	}
+	filterBy(m, "initialize")
+	if m.filterText() != "initialize" {
+		t.Errorf("the filter typed after / is %q, want initialize", m.filterText())
+	}
+}

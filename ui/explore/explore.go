@@ -250,10 +250,10 @@ func (x *Explorer) listKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		l.setFilter("")
-	case key.Matches(msg, k.Filter):
+	case key.Matches(msg, k.Filter): // a new filter, as in the traffic pane; esc gives the whole list
 		x.filtering = true
-		x.input.SetValue(l.filter)
-		x.input.CursorEnd()
+		x.input.SetValue("")
+		l.setFilter("")
 		return x.input.Focus(), false
 	case key.Matches(msg, k.NextTab):
 		x.tab = (x.tab + 1) % tabCount

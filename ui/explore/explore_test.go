@@ -155,3 +155,29 @@ func TestExploreFilterTakesTheTheme(t *testing.T) {
 		t.Error("the filter input does not use the theme's input styles")
 	}
 }
+
+// / starts a new filter, as in the traffic pane: what is typed is the
+// whole filter, not an addition to the one in force; and w, with no
+// request of the explorer on the wire, says why it shows nothing.
+func TestExploreSlashStartsANewFilter(t *testing.T) {
+	m, r, _ := demoModel(t)
+	x := openExplorerLoaded(t, r)
+	r.Press("/")
+	r.TypeText("rdfl")
+	r.Press("enter")
+	r.Press("/")
+	if x.input.Value() != "" || x.list().filter != "" {
+		t.Fatalf("/ with a filter in force: input %q, filter %q; want a new, empty one", x.input.Value(), x.list().filter)
+	}
+	r.TypeText("echo")
+	if got := names(x.list()); x.list().filter != "echo" || len(got) == 0 || got[0] != "echo" {
+		t.Errorf("the new filter is %q and shows %v, want echo alone", x.list().filter, got)
+	}
+	r.Press("enter")
+	x.mode = modeOutcome // an answer whose request never went out (not sent)
+	r.Press("w")
+	r.Until("w says why", func() bool { return strings.Contains(m.status.message, "w: no request of this screen is on the wire") })
+	if len(m.host.Shown) != 0 {
+		t.Errorf("w with nothing sent showed the frames of %v", m.host.Shown)
+	}
+}
