@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"fmt"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -77,8 +78,12 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Server):
 		return m.openOverlay(serverinfo.Open(driver{m}))
 	default:
-		if m.pane(m.focus).HandleKey(msg, k) && m.focus == paneTraffic {
+		handled := m.pane(m.focus).HandleKey(msg, k)
+		switch {
+		case handled && m.focus == paneTraffic:
 			m.syncSelection()
+		case !handled && msg.Text != "": // a typed key no pane takes: never swallowed
+			m.status.setError(fmt.Errorf("%s is not a key of the panes: %s lists them", msg.String(), k.Help.Help().Key))
 		}
 	}
 	return nil

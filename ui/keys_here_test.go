@@ -87,13 +87,17 @@ func TestHintsNameOnlyThePanesThereAre(t *testing.T) {
 	}
 }
 
-// [ and ] outside the hex pane, and l with no frame selected, say why
-// they do nothing.
+// [ and ] outside the hex pane, l with no frame selected, and a typed
+// key no pane takes say why they do nothing.
 func TestIdleKeysSayWhy(t *testing.T) {
 	m := newTestModel(t, sampleStore(t), 120, 30)
 	press(m, "]")
 	if !strings.Contains(m.status.err, "hex pane") {
 		t.Errorf("] on the traffic pane: status %q", m.status.err)
+	}
+	press(m, "z")
+	if !strings.Contains(m.status.err, "z is not a key of the panes: ? lists them") {
+		t.Errorf("z: status %q", m.status.err)
 	}
 	e := newTestModel(t, nil, 120, 30)
 	press(e, "l")
