@@ -8,8 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/internal/keytest"
 	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // The explorer against the in-process demo over MCP-Flow: every key path,
@@ -175,9 +179,37 @@ func TestExploreSlashStartsANewFilter(t *testing.T) {
 	}
 	r.Press("enter")
 	x.mode = modeOutcome // an answer whose request never went out (not sent)
-	r.Press("w")
-	r.Until("w says why", func() bool { return strings.Contains(m.status.message, "w: no request of this screen is on the wire") })
+	if got := errorOf(x.handleKey(keytest.Press("w"))); !strings.Contains(got, "w: no request of this screen is on the wire") {
+		t.Errorf("w with nothing sent: %q", got)
+	}
 	if len(m.host.Shown) != 0 {
 		t.Errorf("w with nothing sent showed the frames of %v", m.host.Shown)
 	}
+}
+
+// A typed key that does nothing on the lists says why in the status line.
+func TestExploreIdleKeysSayWhy(t *testing.T) {
+	_, r, _ := demoModel(t)
+	x := openExplorerLoaded(t, r)
+	for _, c := range []struct{ tab, key, want string }{
+		{"1", "z", "z is not a key of the explorer: ? lists them"},
+		{"1", "S", "S: gateway streams exist only on a gateway connection"},
+		{"2", "f", "f: the tools/call form is for a tool: 1 shows the tools"},
+	} {
+		r.Press(c.tab)
+		if got := errorOf(x.listKey(keytest.Press(c.key))); !strings.Contains(got, c.want) {
+			t.Errorf("%s on list %s: %q, want %q", c.key, c.tab, got, c.want)
+		}
+	}
+}
+
+// errorOf is the error a key's command reports, or "".
+func errorOf(cmd tea.Cmd, _ bool) string {
+	if cmd == nil {
+		return ""
+	}
+	if e, ok := cmd().(screen.ErrorMsg); ok {
+		return e.Err.Error()
+	}
+	return ""
 }
