@@ -24,7 +24,7 @@ func newDate(b *base, opts Options) *dateWidget {
 	}
 	keys := b.keys.Calendar
 	p := calendar.New(calendar.Options{WithTime: b.prompt.Format == "date-time", Now: now(), Keys: &keys,
-		Start: exampleDate(b.prompt.Placeholder)})
+		Start: calendar.DayOf(b.prompt.Placeholder)}) // the server's example: a day it takes
 	var def string
 	if json.Unmarshal(b.prompt.DefaultValue, &def) == nil {
 		_ = p.SetValue(strings.TrimSpace(def))
@@ -85,20 +85,4 @@ func (w *dateWidget) Render(width, h int) string {
 // KeyMap returns the keys of a date prompt.
 func (w *dateWidget) KeyMap() help.KeyMap {
 	return typedKeys(w.keys.Submit, w.keys.Cancel, w.keys.Calendar.Help(w.p.WithTime())...)
-}
-
-// exampleDate is the day of a date prompt's placeholder (a full-date, or
-// the date of a date-time): the date the server gives as an example, such
-// as the first day it takes; zero when the placeholder holds none. The
-// calendar opens on it rather than on today, which the server may refuse.
-func exampleDate(placeholder string) calendar.Date {
-	s := strings.TrimSpace(placeholder)
-	if date, _, _, ok := calendar.SplitDateTime(s); ok {
-		s = date
-	}
-	d, err := calendar.ParseDate(s)
-	if err != nil {
-		return calendar.Date{}
-	}
-	return d
 }
