@@ -43,7 +43,7 @@ func newDemoCommand() *cobra.Command {
 
 // runDemo starts the demo server the flags ask for and runs the TUI on it.
 func runDemo(cmd *cobra.Command, f *runFlags) error {
-	onConnect := []ui.Request{ui.ListTools}
+	embedded := &tuiDemo{onConnect: []ui.Request{ui.ListTools}}
 	switch f.transport {
 	case "", "wt":
 		ctx := cmd.Context()
@@ -54,7 +54,7 @@ func runDemo(cmd *cobra.Command, f *runFlags) error {
 		if err != nil {
 			return err
 		}
-		err = runTUI(cmd, f, target, onConnect)
+		err = runTUI(cmd, f, target, embedded)
 		if serr := stop(); err == nil && serr != nil {
 			err = withExit(ExitConnection, fmt.Errorf("stopping the demo server: %w", serr))
 		}
@@ -64,7 +64,7 @@ func runDemo(cmd *cobra.Command, f *runFlags) error {
 		if err != nil {
 			return err
 		}
-		return runTUI(cmd, f, target, onConnect)
+		return runTUI(cmd, f, target, embedded)
 	case "http", "sse", "tools-http", "ws", "tools-ws", "gateway":
 		ctx := cmd.Context()
 		if ctx == nil {
@@ -79,9 +79,9 @@ func runDemo(cmd *cobra.Command, f *runFlags) error {
 			return err
 		}
 		if f.transport == "tools-http" || f.transport == "tools-ws" {
-			onConnect = nil // seed 004 has no tools/list
+			embedded.onConnect = nil // seed 004 has no tools/list
 		}
-		err = runTUI(cmd, f, target, onConnect)
+		err = runTUI(cmd, f, target, embedded)
 		if serr := stop(); err == nil && serr != nil {
 			err = withExit(ExitConnection, fmt.Errorf("stopping the demo server: %w", serr))
 		}

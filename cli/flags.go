@@ -141,12 +141,11 @@ func parseRoot(v string) (proto.Root, error) {
 		}
 		return proto.Root{URI: u.String(), Name: filepath.Base(u.Path)}, nil
 	}
-	abs, err := filepath.Abs(v)
+	r, err := proto.FileRoot(v)
 	if err != nil {
 		return proto.Root{}, usagef("--root %q: %w", v, err)
 	}
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}
-	return proto.Root{URI: u.String(), Name: filepath.Base(abs)}, nil
+	return r, nil
 }
 
 // parseRoots parses every --root value.

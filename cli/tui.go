@@ -43,9 +43,15 @@ func runRootTUI(cmd *cobra.Command, args []string, f *runFlags) error {
 	return runTUI(cmd, f, target, nil)
 }
 
+// tuiDemo is what the TUI knows of the embedded demo it is connected to.
+type tuiDemo struct {
+	onConnect []ui.Request // sent after each connect
+}
+
 // runTUI connects to target the way the headless commands do and runs the
-// TUI until the user quits. onConnect are sent after each connect.
-func runTUI(cmd *cobra.Command, f *runFlags, target Target, onConnect []ui.Request) error {
+// TUI until the user quits. demo is nil for any server but mcpscope's own
+// demo: only the demo has the demo's shortcut keys.
+func runTUI(cmd *cobra.Command, f *runFlags, target Target, demo *tuiDemo) error {
 	if f.trace || f.progress {
 		return usagef("--trace and --progress write to stderr for the headless commands; the TUI shows every frame itself")
 	}
@@ -68,7 +74,10 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, onConnect []ui.Reque
 		}
 		return link, err
 	}
-	cfg := ui.Config{Store: capture.NewStore(capture.Config{}), Dial: dial, Target: target.String(), OnConnect: onConnect}
+	cfg := ui.Config{Store: capture.NewStore(capture.Config{}), Dial: dial, Target: target.String()}
+	if demo != nil {
+		cfg.Demo, cfg.OnConnect = true, demo.onConnect
+	}
 	// The doctor's sessions answer from the answers file, never through
 	// the TUI's questions: a copy of the plan taken before they are set.
 	doctorPlan := *plan

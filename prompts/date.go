@@ -23,7 +23,8 @@ func newDate(b *base, opts Options) *dateWidget {
 		now = opts.Now
 	}
 	keys := b.keys.Calendar
-	p := calendar.New(calendar.Options{WithTime: b.prompt.Format == "date-time", Now: now(), Keys: &keys})
+	p := calendar.New(calendar.Options{WithTime: b.prompt.Format == "date-time", Now: now(), Keys: &keys,
+		Start: calendar.DayOf(b.prompt.Placeholder)}) // the server's example: a day it takes
 	var def string
 	if json.Unmarshal(b.prompt.DefaultValue, &def) == nil {
 		_ = p.SetValue(strings.TrimSpace(def))

@@ -1,6 +1,7 @@
 package prompts_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -140,4 +141,28 @@ func TestDateTimeValidation(t *testing.T) {
 	}
 	w := newWidget(t, `{"type":"date","message":"When?","format":"date-time","defaultValue":"2026-05-01T10:30:00.25+02:00"}`, testOptions())
 	wantValue(t, w, `"2026-05-01T10:30:00.25+02:00"`)
+}
+
+// A date prompt whose placeholder is a date (the first day the server
+// takes, say) opens its calendar there: the first move picks that day,
+// not today, which the server would refuse.
+func TestDateStartsOnTheExampleDate(t *testing.T) {
+	for _, c := range []struct{ prompt, want string }{
+		{`{"type":"date","message":"When?","placeholder":"2026-05-15"}`, `"2026-05-15"`},
+		{`{"type":"date","message":"When?","placeholder":"2026-06-01T09:00:00Z","format":"date-time"}`, ""},
+		{`{"type":"date","message":"When?","placeholder":"tomorrow"}`, `"2026-05-14"`},
+		{`{"type":"date","message":"When?","placeholder":"2026-05-15","defaultValue":"2026-07-01"}`, `"2026-07-02"`},
+	} {
+		w := newWidget(t, c.prompt, testOptions())
+		press(t, w, "right")
+		if c.want == "" { // a date-time needs its time: the date typed is the example's
+			if s := w.Render(80, 20); !strings.Contains(s, "2026-06-01") {
+				t.Errorf("%s: the calendar did not open on the example's day:\n%s", c.prompt, s)
+			}
+			continue
+		}
+		if got := value(t, w); got != c.want {
+			t.Errorf("%s: the first → gives %s, want %s", c.prompt, got, c.want)
+		}
+	}
 }

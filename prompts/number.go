@@ -8,13 +8,13 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcpscope/mcpscope/internal/keyhelp"
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
 )
 
@@ -59,8 +59,8 @@ func (w *numberWidget) Update(msg tea.Msg) (Action, tea.Cmd) { return w.update(w
 func (w *numberWidget) edit(msg tea.Msg) (bool, tea.Cmd) {
 	before := w.in.Value()
 	// The arrows step; j and k, which Up and Down also hold, are typed.
-	if k, ok := msg.(tea.KeyPressMsg); ok && k.Text == "" {
-		if up := key.Matches(k, w.keys.Up); up || key.Matches(k, w.keys.Down) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		if up := key.Matches(k, w.stepUp()); up || key.Matches(k, w.stepDown()) {
 			w.step(up)
 			return w.in.Value() != before, nil
 		}
@@ -161,5 +161,23 @@ func (w *numberWidget) Render(width, h int) string {
 
 // KeyMap returns the keys of a number prompt.
 func (w *numberWidget) KeyMap() help.KeyMap {
-	return typedKeys(w.keys.Submit, w.keys.Cancel, keyhelp.Relabel(w.keys.Up, "+1"), keyhelp.Relabel(w.keys.Down, "−1"))
+	return typedKeys(w.keys.Submit, w.keys.Cancel, w.stepUp(), w.stepDown())
+}
+
+// stepUp and stepDown are Up and Down as a number prompt has them: a
+// letter they hold (k, j) is typed, so only the other keys step.
+func (w *numberWidget) stepUp() key.Binding   { return untyped(w.keys.Up, "+1") }
+func (w *numberWidget) stepDown() key.Binding { return untyped(w.keys.Down, "−1") }
+
+// untyped is b without the keys that type a character, described as desc;
+// its help names the first key left ("↑" of "↑/k").
+func untyped(b key.Binding, desc string) key.Binding {
+	var keys []string
+	for _, k := range b.Keys() {
+		if utf8.RuneCountInString(k) > 1 { // a named key: up, down, pgup
+			keys = append(keys, k)
+		}
+	}
+	name, _, _ := strings.Cut(b.Help().Key, "/")
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(name, desc))
 }

@@ -1,6 +1,8 @@
 package prompts_test
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mcpscope/mcpscope/prompts"
@@ -78,5 +80,23 @@ func TestNumberStep(t *testing.T) {
 	typeText(w, "j") // j types, it does not step
 	if _, err := w.Value(); err == nil {
 		t.Errorf("Value of 1.5j = nil error, want not a number")
+	}
+}
+
+// k and j are typed in a number prompt, never a step, and its hints name
+// only the arrows that step.
+func TestNumberLettersAreTyped(t *testing.T) {
+	w := newWidget(t, `{"type":"number","message":"n","defaultValue":2}`, testOptions())
+	typeText(w, "k")
+	if _, err := w.Value(); err == nil {
+		t.Errorf("k stepped the number instead of typing a k")
+	}
+	for _, b := range w.KeyMap().ShortHelp() {
+		if d := b.Help().Desc; d != "+1" && d != "−1" {
+			continue
+		}
+		if strings.Contains(b.Help().Key, "k") || strings.Contains(b.Help().Key, "j") || slices.Contains(b.Keys(), "k") || slices.Contains(b.Keys(), "j") {
+			t.Errorf("the hint %q %q holds a letter the prompt types", b.Help().Key, b.Keys())
+		}
 	}
 }

@@ -49,6 +49,7 @@ func clipboardOf(t *testing.T, cmd tea.Cmd) string {
 
 func TestKeysWithoutConnection(t *testing.T) {
 	m := newTestModel(t, sampleStore(t), 140, 40)
+	m.cfg.Demo = true // R, a and o send on the demo only
 	for _, k := range []string{"t", "R", "a", "o"} {
 		m.status = statusLine{}
 		if cmd := press(m, k); cmd != nil || !strings.Contains(m.status.err, "not connected") {

@@ -50,6 +50,11 @@ type Config struct {
 	// OnConnect are sent after every successful connect (the demo lists
 	// the tools so that the first screen is not empty).
 	OnConnect []Request
+	// Demo says the target is mcpscope's own demo server (set by the demo
+	// command): only then do R, a and o send its read_file, analyze and
+	// tone, which another server's tools of the same name would take as
+	// a call the user never picked.
+	Demo bool
 	// Questions, when set, is the bridge the session's Handler asks the
 	// server's questions through (elicitation, sampling) and the roots the
 	// roots editor changes. Without it the roots editor is off (the

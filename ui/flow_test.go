@@ -101,7 +101,7 @@ func typeText(tm *teatest.TestModel, s string) {
 func TestFlowDemoJourney(t *testing.T) {
 	d := flowtest.Start(t, flow.Config{})
 	store := capture.NewStore(capture.Config{})
-	probe := &screenProbe{Model: New(Config{Store: store, Dial: flowDialer(d), Target: d.Target()})}
+	probe := &screenProbe{Model: New(Config{Store: store, Dial: flowDialer(d), Target: d.Target(), Demo: true})}
 	t.Cleanup(func() { _ = probe.Close() })
 	tm := teatest.NewTestModel(t, probe, teatest.WithInitialTermSize(170, 50))
 

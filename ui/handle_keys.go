@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"errors"
+	"fmt"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -23,6 +26,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 	}
+	if why := m.keyOff(msg); why != "" {
+		m.status.setError(errors.New(why))
+		return nil
+	}
 	switch {
 	case key.Matches(msg, k.Quit):
 		return m.quit()
@@ -42,10 +49,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.syncSelection()
 	case key.Matches(msg, k.Link):
 		m.nextLinked()
-	case key.Matches(msg, k.Filter):
+	case key.Matches(msg, k.Filter): // a new filter; the one in force stays until enter
 		m.filtering = true
-		m.input.SetValue(m.filterText())
-		m.input.CursorEnd()
+		m.input.SetValue("")
 		return m.input.Focus()
 	case key.Matches(msg, k.Cancel):
 		return m.cancelSelected()
@@ -72,8 +78,12 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Server):
 		return m.openOverlay(serverinfo.Open(driver{m}))
 	default:
-		if m.pane(m.focus).HandleKey(msg, k) && m.focus == paneTraffic {
+		handled := m.pane(m.focus).HandleKey(msg, k)
+		switch {
+		case handled && m.focus == paneTraffic:
 			m.syncSelection()
+		case !handled && msg.Text != "": // a typed key no pane takes: never swallowed
+			m.status.setError(fmt.Errorf("%s is not a key of the panes: %s lists them", msg.String(), k.Help.Help().Key))
 		}
 	}
 	return nil
@@ -138,6 +148,7 @@ func (m *Model) openDetail() {
 func (m *Model) nextLinked() {
 	f, ok := m.traffic.selected()
 	if !ok {
+		m.status.setError(errors.New(m.keys.Link.Help().Key + ": no frame is selected"))
 		return
 	}
 	c, ok := m.idx.lookup(f)

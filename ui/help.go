@@ -72,7 +72,7 @@ func (m *Model) quitKey() key.Binding {
 // panes' keys in front of a screen start with the way back to it, which
 // is never cut.
 func (m *Model) hintBar(w int) string {
-	k := m.keys
+	k := m.keysHere()
 	switch {
 	case m.showHelp:
 		closing := key.NewBinding(key.WithKeys("?", "esc"), key.WithHelp("?/esc", "close help"))
@@ -118,7 +118,7 @@ func (m *Model) fullHelp(w int) string {
 // how to close it, then the keys of the open screen (and the two that
 // work everywhere) or of the panes, in columns, then notes.
 func (m *Model) helpLines(w int) []string {
-	k := m.keys
+	k := m.keysHere()
 	title, groups, notes := "Keys of mcpscope", k.fullHelp(m.panes), []string{filterHelp}
 	if m.replay != nil {
 		title, groups = "Keys of mcpscope replay", k.replayHelp(m.replay.keys, m.panes)

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"fmt"
-
 	"charm.land/bubbles/v2/key"
 
 	"github.com/mcpscope/mcpscope/internal/keyhelp"
@@ -81,12 +79,15 @@ func (k KeyMap) FullHelp() [][]key.Binding { return k.fullHelp(allPanes()) }
 
 // hints ranks the keys of the panes for the hint bar, the most used
 // first; q is never cut. ? is not among them: the bar always shows it.
+// The digits named are those of the pane keys enabled.
 func (k KeyMap) hints() keyhelp.Map {
 	var digits []string
 	for _, b := range k.Panes {
-		digits = append(digits, b.Keys()...)
+		if b.Enabled() {
+			digits = append(digits, b.Keys()...)
+		}
 	}
-	jump := key.NewBinding(key.WithKeys(digits...), key.WithHelp(fmt.Sprintf("1-%d", paneCount), "pane"))
+	jump := key.NewBinding(key.WithKeys(digits...), key.WithHelp(digitRuns(k.Panes), "pane"))
 	return keyhelp.Map{
 		Short: []key.Binding{k.NextPane, k.Detail, k.Filter, keyhelp.Relabel(k.Explore, "explore"),
 			keyhelp.Relabel(k.Compose, "compose"), k.Hex, k.Follow, keyhelp.Relabel(k.Cancel, "cancel"),

@@ -38,7 +38,7 @@ func (m *Model) questionEnded(msg question.EndedMsg) tea.Cmd {
 // openRoots opens the roots editor on the roots in force.
 func (m *Model) openRoots() tea.Cmd {
 	if m.cfg.Questions == nil {
-		m.status.setError(errors.New("the roots come from the --answers file here: run without --answers to edit them"))
+		m.status.setError(errors.New(rootsFromAnswers))
 		return nil
 	}
 	return m.openOverlay(question.OpenRoots(driver{m}, m.cfg.Questions))

@@ -48,6 +48,7 @@ func (k KeyMap) liveOnly() []key.Binding {
 func (k KeyMap) replayHints(r ReplayKeys) keyhelp.Map {
 	return keyhelp.Map{
 		Short: []key.Binding{keyhelp.Relabel(r.Play, "play/pause"), keyhelp.Relabel(r.Speed, "speed"),
+			keyhelp.Relabel(r.Start, "start"), keyhelp.Relabel(r.End, "end"),
 			keyhelp.Relabel(r.StepNext, "next"), keyhelp.Relabel(r.StepBack, "previous"),
 			keyhelp.Relabel(r.Forward, "+1s"), keyhelp.Relabel(r.Back, "−1s"),
 			k.NextPane, k.Detail, k.Filter, k.Hex, k.Quit},

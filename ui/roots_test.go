@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"net/url"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -20,7 +22,7 @@ func rootsOf(t *testing.T, m *Model) *question.RootsEditor {
 }
 
 // TestRootsEditorKeys adds, edits and deletes roots by keys, refuses a
-// root that is not a URI, and on ctrl+s keeps the list for roots/list and
+// malformed URI, and on ctrl+s keeps the list for roots/list and
 // sends notifications/roots/list_changed on the session.
 func TestRootsEditorKeys(t *testing.T) {
 	m, r, b := questionModel(t, nil, 100, 30)
@@ -32,9 +34,9 @@ func TestRootsEditorKeys(t *testing.T) {
 	}
 
 	r.Press("a")
-	r.TypeText("not a uri")
+	r.TypeText("file://%zz")
 	r.Press("enter")
-	if !e.Editing() || !strings.Contains(r.ScreenText(), `"not a uri" is not a URI`) {
+	if !e.Editing() || !strings.Contains(r.ScreenText(), `"file://%zz" is not a URI`) {
 		t.Fatalf("a bad URI was kept; screen:\n%s", r.ScreenText())
 	}
 	r.Press("esc") // back to the list, nothing added
@@ -105,5 +107,30 @@ func TestRootsKeyWithoutBridge(t *testing.T) {
 	press(m, "ctrl+r")
 	if m.overlay != nil || !strings.Contains(m.status.err, "--answers") {
 		t.Errorf("overlay %v, status error %q", m.overlay, m.status.err)
+	}
+}
+
+// The roots editor takes a local path as --root does: its absolute
+// file:// URI, named after its last element unless a name is typed.
+func TestRootsEditorTakesALocalPath(t *testing.T) {
+	m, r, _ := questionModel(t, nil, 100, 30)
+	r.Press("ctrl+r")
+	e := rootsOf(t, m)
+	dir := t.TempDir()
+	r.Press("a")
+	r.TypeText(filepath.Join(dir, "project"))
+	r.Press("enter")
+	r.Press("a")
+	r.TypeText(dir)
+	r.Press("tab")
+	r.TypeText("work")
+	r.Press("enter")
+	if e.Editing() {
+		t.Fatalf("a local path was refused:\n%s", r.ScreenText())
+	}
+	uri := (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String()
+	want := []proto.Root{{URI: "file:///srv/a", Name: "a"}, {URI: uri + "/project", Name: "project"}, {URI: uri, Name: "work"}}
+	if mustJSON(t, e.Roots()) != mustJSON(t, want) {
+		t.Errorf("roots %+v, want %+v", e.Roots(), want)
 	}
 }

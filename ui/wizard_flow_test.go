@@ -50,6 +50,10 @@ func openWizardOf(t *testing.T, probe *screenProbe, tm *teatest.TestModel, tool 
 func quitProgram(t *testing.T, probe *screenProbe, tm *teatest.TestModel) {
 	t.Helper()
 	probe.waitScreen(t, "the panes again", func(s string) bool {
+		if strings.Contains(s, "Cancel the server's session?") {
+			sendKeys(tm, "y") // esc keeps the session: y cancels it
+			return false
+		}
 		if strings.Contains(s, "Explorer ·") || strings.Contains(s, "Wizard ·") {
 			sendKeys(tm, "esc") // one more level down; an esc on the panes does nothing
 			return false

@@ -211,3 +211,17 @@ func digits(s string) (n int, ok bool) {
 	}
 	return n, true
 }
+
+// DayOf is the day s names: a full-date, or the date of a date-time (its
+// time unchecked); zero when s holds none.
+func DayOf(s string) Date {
+	s = strings.TrimSpace(s)
+	if date, _, _, ok := SplitDateTime(s); ok {
+		s = date
+	}
+	d, err := ParseDate(s)
+	if err != nil {
+		return Date{}
+	}
+	return d
+}

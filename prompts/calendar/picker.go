@@ -37,6 +37,10 @@ type Options struct {
 	Now time.Time
 	// Keys are the navigation keys; nil means DefaultKeyMap().
 	Keys *KeyMap
+	// Start is the day the calendar opens on, which the first move picks
+	// while nothing is typed: a day the asker will take. Zero means
+	// Now's day.
+	Start Date
 }
 
 // Picker is a date (or date-time) input: typed text, and a month calendar
@@ -66,6 +70,9 @@ func New(opts Options) *Picker {
 	}
 	p := &Picker{withTime: opts.WithTime, today: DateOf(now), keys: keys}
 	p.cursor = p.today
+	if !opts.Start.IsZero() {
+		p.cursor = opts.Start
+	}
 	_, secs := now.Zone()
 	p.zone = FormatOffset(secs)
 	p.inputs[partDate] = newInput("> ", "YYYY-MM-DD", maxDateText, 10)
@@ -178,7 +185,8 @@ func (p *Picker) navigate(k tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
 }
 
 // move writes into the date part the day f gives for the one shown. With
-// no date typed yet, the first move picks the day shown (today) as it is.
+// no date typed yet, the first move picks the day shown (Options.Start,
+// or today) as it is.
 func (p *Picker) move(f func(Date) Date) {
 	text := strings.TrimSpace(p.inputs[partDate].Value())
 	next := p.cursor

@@ -52,6 +52,7 @@ func newDateField(n *node) *dateField {
 		WithTime: n.format == "date-time",
 		Now:      clock(),
 		Keys:     dateKeys(),
+		Start:    calendar.DayOf(n.earliest), // not a day the schema refuses
 	})}
 }
 

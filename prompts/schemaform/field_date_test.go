@@ -46,6 +46,18 @@ func TestDateFieldCalendar(t *testing.T) {
 	wantValue(t, f, `{"day":"2026-02-28"}`)
 }
 
+// A date field whose schema gives a formatMinimum opens its calendar on
+// that day, and a default on the default: the first move picks a day the
+// schema takes, not today.
+func TestDateFieldStartsOnItsFirstDay(t *testing.T) {
+	f := newForm(t, `{"type":"object","properties":{"day":{"type":"string","format":"date","formatMinimum":"2026-06-01"}}}`, schemaform.Options{})
+	press(t, f, "right")
+	wantValue(t, f, `{"day":"2026-06-01"}`)
+	f = newForm(t, `{"type":"object","properties":{"day":{"type":"string","format":"date","default":"2026-07-04"}}}`, schemaform.Options{})
+	press(t, f, "right")
+	wantValue(t, f, `{"day":"2026-07-05"}`)
+}
+
 // A date-time field is typed in one go and sent in RFC 3339.
 func TestDateTimeField(t *testing.T) {
 	f := newForm(t, dateSchema, schemaform.Options{Defaults: []byte(`{"at":"2026-05-01T10:30:00+02:00"}`)})

@@ -39,6 +39,7 @@ type node struct {
 	itemKind kind // element kind of a kindList
 	required bool
 	format   string
+	earliest string // a date's formatMinimum, the first day it takes
 	hint     string // type and constraints, shown beside the label
 	options  []option
 	children []*node

@@ -107,6 +107,7 @@ func (p *parser) build(name, path string, raw json.RawMessage, depth int) (*node
 	}
 	n.kind, n.hint = scalarKind(types[0]), types[0]
 	n.format = o.str("format")
+	n.earliest = o.str("formatMinimum")
 	n.hint = joinHint(n.hint, n.format, rangeHint(o, n.kind))
 	if pat := o.str("pattern"); pat != "" {
 		n.hint = joinHint(n.hint, "pattern "+pat)

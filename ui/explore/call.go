@@ -256,11 +256,13 @@ func (x *Explorer) answered(msg exploreAnswerMsg) tea.Cmd {
 }
 
 // showFrames shows the frames of the request in flight or answered in
-// the traffic pane.
+// the traffic pane, or says why there are none.
 func (x *Explorer) showFrames() tea.Cmd {
 	id, ok := x.inflight.Get()
 	if !ok {
-		return nil
+		return func() tea.Msg {
+			return screen.ErrorMsg{Err: errors.New("w: no request of this screen is on the wire (not sent, not yet written, or a gateway stream)")}
+		}
 	}
 	return x.d.ShowFrames(id)
 }

@@ -6,6 +6,7 @@ package explore
 
 import (
 	"encoding/json"
+	"errors"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -250,10 +251,10 @@ func (x *Explorer) listKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		l.setFilter("")
-	case key.Matches(msg, k.Filter):
+	case key.Matches(msg, k.Filter): // a new filter, as in the traffic pane; esc gives the whole list
 		x.filtering = true
-		x.input.SetValue(l.filter)
-		x.input.CursorEnd()
+		x.input.SetValue("")
+		l.setFilter("")
 		return x.input.Focus(), false
 	case key.Matches(msg, k.NextTab):
 		x.tab = (x.tab + 1) % tabCount
@@ -278,9 +279,28 @@ func (x *Explorer) listKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	default:
 		if v, ok := nav.Of(msg, x.nav, l.rows); ok {
 			l.move(v)
+		} else if why := x.idleKey(msg); why != "" {
+			return func() tea.Msg { return screen.ErrorMsg{Err: errors.New(why)} }, false
 		}
 	}
 	return nil, false
+}
+
+// idleKey says why a typed key does nothing on the lists, or "" for a
+// key that is not typed text.
+func (x *Explorer) idleKey(msg tea.KeyPressMsg) string {
+	k := x.keys
+	switch {
+	case msg.Text == "":
+		return ""
+	case key.Matches(msg, k.Form):
+		return msg.String() + ": the tools/call form is for a tool: 1 shows the tools"
+	case key.Matches(msg, k.Stream) && x.tab != tabTools:
+		return msg.String() + ": a gateway stream is of a tool: 1 shows the tools"
+	case key.Matches(msg, k.Stream):
+		return msg.String() + ": gateway streams exist only on a gateway connection (--transport gateway)"
+	}
+	return msg.String() + " is not a key of the explorer: ? lists them"
 }
 
 // filterKey edits the filter, which applies as it is typed: enter keeps

@@ -8,8 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/internal/keytest"
 	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // The explorer against the in-process demo over MCP-Flow: every key path,
@@ -154,4 +158,58 @@ func TestExploreFilterTakesTheTheme(t *testing.T) {
 	if !reflect.DeepEqual(x.input.Styles(), h.St.Input) {
 		t.Error("the filter input does not use the theme's input styles")
 	}
+}
+
+// / starts a new filter, as in the traffic pane: what is typed is the
+// whole filter, not an addition to the one in force; and w, with no
+// request of the explorer on the wire, says why it shows nothing.
+func TestExploreSlashStartsANewFilter(t *testing.T) {
+	m, r, _ := demoModel(t)
+	x := openExplorerLoaded(t, r)
+	r.Press("/")
+	r.TypeText("rdfl")
+	r.Press("enter")
+	r.Press("/")
+	if x.input.Value() != "" || x.list().filter != "" {
+		t.Fatalf("/ with a filter in force: input %q, filter %q; want a new, empty one", x.input.Value(), x.list().filter)
+	}
+	r.TypeText("echo")
+	if got := names(x.list()); x.list().filter != "echo" || len(got) == 0 || got[0] != "echo" {
+		t.Errorf("the new filter is %q and shows %v, want echo alone", x.list().filter, got)
+	}
+	r.Press("enter")
+	x.mode = modeOutcome // an answer whose request never went out (not sent)
+	if got := errorOf(x.handleKey(keytest.Press("w"))); !strings.Contains(got, "w: no request of this screen is on the wire") {
+		t.Errorf("w with nothing sent: %q", got)
+	}
+	if len(m.host.Shown) != 0 {
+		t.Errorf("w with nothing sent showed the frames of %v", m.host.Shown)
+	}
+}
+
+// A typed key that does nothing on the lists says why in the status line.
+func TestExploreIdleKeysSayWhy(t *testing.T) {
+	_, r, _ := demoModel(t)
+	x := openExplorerLoaded(t, r)
+	for _, c := range []struct{ tab, key, want string }{
+		{"1", "z", "z is not a key of the explorer: ? lists them"},
+		{"1", "S", "S: gateway streams exist only on a gateway connection"},
+		{"2", "f", "f: the tools/call form is for a tool: 1 shows the tools"},
+	} {
+		r.Press(c.tab)
+		if got := errorOf(x.listKey(keytest.Press(c.key))); !strings.Contains(got, c.want) {
+			t.Errorf("%s on list %s: %q, want %q", c.key, c.tab, got, c.want)
+		}
+	}
+}
+
+// errorOf is the error a key's command reports, or "".
+func errorOf(cmd tea.Cmd, _ bool) string {
+	if cmd == nil {
+		return ""
+	}
+	if e, ok := cmd().(screen.ErrorMsg); ok {
+		return e.Err.Error()
+	}
+	return ""
 }

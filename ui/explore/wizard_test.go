@@ -43,7 +43,7 @@ func TestWizardNotInteractiveTool(t *testing.T) {
 }
 
 // TestExploreRunsWizards: enter on book_trip opens its wizard in the
-// explorer; esc cancels the session, and esc again returns to the list
+// explorer; esc then y cancels the session, and esc returns to the list
 // with the explorer still open.
 func TestExploreRunsWizards(t *testing.T) {
 	m, r, st := demoModel(t)
@@ -51,7 +51,7 @@ func TestExploreRunsWizards(t *testing.T) {
 	if x.mode != modeWizard || len(screentest.SentRequests(st, proto.MethodInteractionStart)) != 1 {
 		t.Fatalf("enter on book_trip: mode %d, starts %d", x.mode, len(screentest.SentRequests(st, proto.MethodInteractionStart)))
 	}
-	r.Press("esc", "esc") // esc, and esc again to confirm
+	r.Press("esc", "y") // esc asks, y confirms
 	r.Until("the server's answer", func() bool { return strings.Contains(r.ScreenText(), "the server confirmed: cancelled") })
 	r.Press("esc")
 	if x.mode != modeList || x.wiz != nil || m.overlay == nil {

@@ -1,8 +1,10 @@
 package question
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -79,7 +81,7 @@ func newRootsEditor(d screen.Host, roots []proto.Root) *RootsEditor {
 	e := &RootsEditor{d: d, st: d.Styles(), keys: defaultRootsKeys(), roots: roots, editing: -1}
 	e.uri, e.name = textinput.New(), textinput.New()
 	e.uri.Prompt, e.name.Prompt = "uri:  ", "name: "
-	e.uri.Placeholder, e.name.Placeholder = "file:///path/to/project", "optional"
+	e.uri.Placeholder, e.name.Placeholder = "file:///path/to/project or a local path", "optional"
 	e.restyle()
 	return e
 }
@@ -209,15 +211,30 @@ func (e *RootsEditor) updateInput(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-// parseRootInput checks a root typed by the user: the URI needs a scheme
-// (file:// for the roots of the specification).
+// parseRootInput checks a root typed by the user: a URI with a scheme
+// (file:// for the roots of the specification) is kept as typed; a local
+// path becomes its absolute file:// URI, named after its last element
+// unless a name is typed, as --root takes it.
 func parseRootInput(uri, name string) (proto.Root, error) {
 	uri, name = strings.TrimSpace(uri), strings.TrimSpace(name)
-	u, err := url.Parse(uri)
-	if uri == "" || err != nil || u.Scheme == "" {
-		return proto.Root{}, fmt.Errorf("%q is not a URI: a root is a URI such as file:///srv/project", uri)
+	if uri == "" {
+		return proto.Root{}, errors.New("a root needs a URI such as file:///srv/project, or a local path")
 	}
-	return proto.Root{URI: uri, Name: name}, nil
+	u, err := url.Parse(uri)
+	switch {
+	case err == nil && u.Scheme != "" && !filepath.IsAbs(uri): // C:\ is a path, not the scheme c
+		return proto.Root{URI: uri, Name: name}, nil
+	case err != nil && strings.Contains(uri, "://"):
+		return proto.Root{}, fmt.Errorf("%q is not a URI: %w", uri, err)
+	}
+	r, err := proto.FileRoot(uri)
+	if err != nil {
+		return proto.Root{}, fmt.Errorf("%q: %w", uri, err)
+	}
+	if name != "" {
+		r.Name = name
+	}
+	return r, nil
 }
 
 // save keeps the roots for roots/list and, when connected, sends

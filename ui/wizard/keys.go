@@ -19,7 +19,7 @@ type wizardKeyMap struct {
 	State        key.Binding // interaction.getState
 	StateClose   key.Binding // back from the state view
 	Scroll       key.Binding
-	Confirm      key.Binding // cancel the session, asked
+	Confirm      key.Binding // cancel the session, asked (y: esc never confirms)
 	Keep         key.Binding // keep the session, asked
 }
 
@@ -33,8 +33,8 @@ func defaultWizardKeys() wizardKeyMap {
 		State:        key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "session state")),
 		StateClose:   key.NewBinding(key.WithKeys("esc", "ctrl+g"), key.WithHelp("esc", "back")),
 		Scroll:       key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓ pgup/pgdn", "scroll")),
-		Confirm:      key.NewBinding(key.WithKeys("y", "esc"), key.WithHelp("y/esc", "cancel the session")),
-		Keep:         key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "keep it")),
+		Confirm:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "cancel the session")),
+		Keep:         key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "keep it")),
 	}
 }
 

@@ -38,7 +38,7 @@ func (w *Wizard) Render(width, h int) string {
 		lines = append(lines, w.endLines(width, body)...)
 	}
 	if w.confirming {
-		ask := w.st.Ink.Warn.Paint("Cancel the server's session? y or esc cancels it (interaction.cancel), n keeps it.")
+		ask := w.st.Ink.Warn.Paint("Cancel the server's session? y cancels it (interaction.cancel), n or esc keeps it.")
 		lines = append(lines[:min(len(lines), max(h-1, 0))], ask)
 	}
 	for i, l := range lines {

@@ -79,7 +79,7 @@ type Wizard struct {
 	notInteractive bool          // interaction.start answered -32007: the caller falls back to tools/call
 
 	state      *wizardState // the interaction.getState view, when open
-	confirming bool         // esc asked to cancel the session: the next key confirms or keeps it
+	confirming bool         // esc asked to cancel the session: y confirms, any other key keeps it
 
 	w, h int
 }
@@ -161,10 +161,10 @@ func (w *Wizard) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, false
 	case w.confirming:
 		w.confirming = false
-		if key.Matches(msg, k.Cancel, k.Confirm) {
+		if key.Matches(msg, k.Confirm) {
 			return w.cancelSession(), false
 		}
-		return nil, false // any other key keeps the session
+		return nil, false // any other key, esc too, keeps the session
 	case key.Matches(msg, k.State):
 		return w.getState(), false
 	case key.Matches(msg, k.CancelAnswer):
