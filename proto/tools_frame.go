@@ -1,6 +1,9 @@
 package proto
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // ToolsFramePing is the type of the keep-alive frame a server of seed 004's
 // WebSocket dialect may send unsolicited: {"type":"ping"}.
@@ -21,4 +24,15 @@ func ToolsFrameType(b []byte) (typ string, ok bool) {
 		return "", false
 	}
 	return *w.Type, true
+}
+
+// ToolsFrameSummary words an unsolicited frame of type typ of seed 004's
+// WebSocket dialect for a traffic row or a trace line: the keep-alive ping,
+// or another kind, which the client ignores as the seed says. A type other
+// than ping is quoted, so that server text cannot reach a terminal raw.
+func ToolsFrameSummary(typ string) string {
+	if typ == ToolsFramePing {
+		return "ping (tools-ws keep-alive, needs no answer)"
+	}
+	return fmt.Sprintf("%q frame (tools-ws, not a tool answer: ignored)", typ)
 }

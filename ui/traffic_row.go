@@ -151,7 +151,7 @@ func frameLabel(f *capture.Frame, x *index, d proto.Dialect) (label string, tone
 		return "event without a message (priming or heartbeat)", tonePlain
 	case m == nil:
 		if typ, ok := proto.ToolsFrameType(f.Raw); ok {
-			return toolsFrameLabel(typ), tonePlain
+			return termtext.Line(proto.ToolsFrameSummary(typ)), tonePlain
 		}
 		if label, ok := gatewayLabel(f.Raw); ok {
 			return label, tonePlain
@@ -230,16 +230,6 @@ func joinNonEmpty(a, b string) string {
 		return a
 	}
 	return a + " · " + b
-}
-
-// toolsFrameLabel names an unsolicited frame of seed 004's WebSocket
-// dialect by its type: the keep-alive ping, or another kind, which the
-// client ignores as the seed says.
-func toolsFrameLabel(typ string) string {
-	if typ == proto.ToolsFramePing {
-		return "ping (tools-ws keep-alive, needs no answer)"
-	}
-	return termtext.Line(typ) + " frame (tools-ws, not a tool answer: ignored)"
 }
 
 // gatewayLabel names a gateway StreamMessage (seed 003): its type, its
