@@ -48,6 +48,8 @@ type entry struct {
 	args   []proto.PromptArgument
 	bad    string  // why the item could not be read ("" when it could)
 	run    toolRun // how enter runs a tool on an interactive server
+	// declared is what a tool's _meta says of interactive sessions.
+	declared toolDeclared
 	// headers says why a tool's x-mcp-header annotations are invalid
 	// (2026-07-28 over HTTP; insist.go), "" when they are not.
 	headers string
@@ -75,6 +77,7 @@ func decodeEntry(tab exploreTab, raw json.RawMessage) entry {
 		if err = json.Unmarshal(raw, &t); err == nil {
 			e.name, e.title, e.desc, e.schema = t.Name, t.Title, t.Description, t.InputSchema
 			e.hints = toolHints(t.Annotations)
+			e.declared = declaredOf(t.Meta)
 		}
 	case tabResources:
 		var r proto.Resource
