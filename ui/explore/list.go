@@ -18,6 +18,7 @@ const (
 	listUnadvertised                  // the server does not advertise it; not asked for
 	listLoading                       // the request is in flight
 	listLoaded                        // answered (err may still say a later page failed)
+	listNone                          // the dialect has no such list (none says why); not asked for
 )
 
 // entryList is one filterable list of the explorer.
@@ -25,7 +26,8 @@ type entryList struct {
 	tab    exploreTab
 	items  []entry
 	state  listState
-	err    error // why the list (or one of its pages) failed
+	err    error  // why the list (or one of its pages) failed
+	none   string // why the dialect has no such list (listNone)
 	filter string
 	shown  []int // indexes of items matching the filter, best first
 	cursor int   // index in shown
@@ -80,6 +82,8 @@ func (l *entryList) summary(d proto.Dialect) string {
 		parts = append(parts, fmt.Sprintf("the server does not advertise %s; r asks anyway", exploreLists[l.tab].capability))
 	case listLoading:
 		parts = append(parts, "loading…")
+	case listNone:
+		parts = append(parts, l.none)
 	case listLoaded:
 		if l.filter != "" {
 			parts = append(parts, fmt.Sprintf("%d of %d %s match %q", len(l.shown), len(l.items), what, l.filter))

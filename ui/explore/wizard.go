@@ -22,11 +22,15 @@ func (x *Explorer) openTool(e entry) tea.Cmd {
 	return x.openToolForm(e)
 }
 
-// openToolForm opens the tools/call form of a tool.
+// openToolForm opens the tools/call form of a tool; on a dialect with no
+// lists, a tool without a schema gets the JSON editor (named_tool.go).
 func (x *Explorer) openToolForm(e entry) tea.Cmd {
 	x.target, x.tmpl, x.note, x.info = e, nil, "", ""
 	if e.bad != "" {
 		return nil
+	}
+	if len(e.schema) == 0 && x.unlistedSession() != nil {
+		return x.openNamedForm()
 	}
 	return x.openForm(e.schema, "tools/call "+e.name)
 }
