@@ -32,7 +32,7 @@ func ToolsFrameType(b []byte) (typ string, ok bool) {
 // than ping is quoted, so that server text cannot reach a terminal raw.
 func ToolsFrameSummary(typ string) string {
 	if typ == ToolsFramePing {
-		return "ping (tools-ws keep-alive, needs no answer)"
+		return "ping (tools-ws keep-alive)"
 	}
 	return fmt.Sprintf("%q frame (tools-ws, not a tool answer: ignored)", typ)
 }

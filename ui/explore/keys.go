@@ -87,7 +87,10 @@ func (x *Explorer) Help() help.KeyMap {
 	case x.tab == tabTools && unlisted:
 		h.Short, h.Essential = []key.Binding{k.Named, k.Open, k.Filter, k.NextTab, k.PickTab, k.Close}, []key.Binding{k.Named, k.Close}
 	case x.tab == tabTools && x.interactive():
-		open := keyhelp.Relabel(k.Open, "start a wizard")
+		open := k.Open
+		if e, ok := x.list().selected(); !ok || e.run == toolTry || e.run == toolWizard {
+			open = keyhelp.Relabel(k.Open, "start a wizard")
+		}
 		h.Short, h.Essential = []key.Binding{open, k.Form, k.Filter, k.NextTab, k.PickTab, k.Refresh, k.Close}, []key.Binding{open, k.Close}
 	default:
 		h.Short, h.Essential = []key.Binding{k.Open, k.Filter, k.NextTab, k.PickTab, k.Refresh, k.Close}, []key.Binding{k.Open, k.Close}

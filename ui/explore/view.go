@@ -132,7 +132,9 @@ func (x *Explorer) listHead(w int) string {
 	if l.filter == "" && l.state == listLoaded {
 		text += " · / filters"
 	}
-	if x.tab == tabTools && x.interactive() {
+	if x.tab == tabTools && x.interactive() && listDeclares(x.lists[tabTools].items) {
+		text += " · interactive server: enter starts a [wizard] tool's wizard, the others' tools/call form"
+	} else if x.tab == tabTools && x.interactive() {
 		text += " · interactive server: enter tries a wizard, f the tools/call form"
 	} else if in := x.disc; x.tab == tabTools && in.err != nil {
 		text += " · " + proto.MethodCapabilities + " failed: " + look.ErrorHeadline(in.err, x.d.Dialect())

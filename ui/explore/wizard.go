@@ -102,6 +102,8 @@ func (x *Explorer) runOf(e *entry, declares bool) toolRun {
 		return toolWizard
 	case x.wizardFor(e.name) && !e.declaredPlainIn(declares):
 		return toolTry
+	case x.wizardFor(e.name):
+		return toolListedPlain
 	case x.interactive():
 		return toolCallOnly
 	}

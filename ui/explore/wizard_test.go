@@ -12,8 +12,8 @@ import (
 )
 
 // TestWizardPlainToolByList: the demo's tool list marks its wizards, so
-// echo is tagged tools/call only before anything is tried and enter opens
-// its form at once: no interaction.start goes out, no -32007 refusal is
+// they are tagged before anything is tried, echo is known to be plain and
+// enter opens its form at once: no interaction.start goes out, no -32007 refusal is
 // logged; book_trip is tagged a wizard.
 func TestWizardPlainToolByList(t *testing.T) {
 	_, r, st := demoModel(t)
@@ -23,8 +23,11 @@ func TestWizardPlainToolByList(t *testing.T) {
 	for _, e := range x.lists[tabTools].items {
 		run[e.name] = e.run
 	}
-	if run["echo"] != toolCallOnly || run["analyze"] != toolCallOnly || run["book_trip"] != toolWizard {
+	if run["echo"] != toolListedPlain || run["analyze"] != toolListedPlain || run["book_trip"] != toolWizard {
 		t.Fatalf("tags before anything is tried: %v", run)
+	}
+	if s := r.ScreenText(); !strings.Contains(s, "[wizard]") || strings.Contains(s, "[tools/call only]") {
+		t.Errorf("only the wizards are tagged:\n%s", s)
 	}
 	r.Press("/")
 	r.TypeText("echo")
