@@ -64,7 +64,7 @@ const (
 	toolTry                     // not known yet: enter tries a wizard, -32007 opens the form
 	toolWizard                  // a wizard: the server started one for this tool
 	toolCallOnly                // the server refused a wizard (-32007): the form
-	toolListedPlain             // the tool list says it is plain (tool_declared.go): the form, untagged
+	toolListed                  // the tool list says it is plain (tool_declared.go): the form, untagged
 )
 
 // decodeEntry reads one list item; an item that does not decode is kept

@@ -103,7 +103,7 @@ func (x *Explorer) runOf(e *entry, declares bool) toolRun {
 	case x.wizardFor(e.name) && !e.declaredPlainIn(declares):
 		return toolTry
 	case x.wizardFor(e.name):
-		return toolListedPlain
+		return toolListed
 	case x.interactive():
 		return toolCallOnly
 	}

@@ -23,7 +23,7 @@ func TestWizardPlainToolByList(t *testing.T) {
 	for _, e := range x.lists[tabTools].items {
 		run[e.name] = e.run
 	}
-	if run["echo"] != toolListedPlain || run["analyze"] != toolListedPlain || run["book_trip"] != toolWizard {
+	if run["echo"] != toolListed || run["analyze"] != toolListed || run["book_trip"] != toolWizard {
 		t.Fatalf("tags before anything is tried: %v", run)
 	}
 	if s := r.ScreenText(); !strings.Contains(s, "[wizard]") || strings.Contains(s, "[tools/call only]") {
