@@ -124,6 +124,9 @@ func (x *Explorer) Title() string {
 func (x *Explorer) SetSize(w, h int) {
 	x.w, x.h = w, h
 	x.input.SetWidth(max(w-4, 10))
+	if x.mode == modeNamePrompt {
+		x.named.input.SetWidth(max(w-4, 10))
+	}
 	if x.form != nil {
 		x.form.SetSize(w, x.formHeight())
 	}
