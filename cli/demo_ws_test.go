@@ -17,7 +17,8 @@ var wsURLLine = regexp.MustCompile(`MCP over WebSocket .*: (ws://127\.0\.0\.1:[0
 // `mcpscope serve --ws 127.0.0.1:0` prints its URLs and serves them:
 // `tools` and `call` with --transport ws list and call the demo's tools
 // over an MCP session, `call` with --transport tools-ws over seed 004's
-// frames (its unsolicited ping shown and ignored), an unknown tool there
+// frames (its unsolicited ping traced as the keep-alive it is, not as a
+// decode error), an unknown tool there
 // is a JSON-RPC error (exit 1), and misbehave close_1011 is a clear error
 // naming the close code. Beside --http both are served.
 func TestServeWSPrintsItsURLs(t *testing.T) {
@@ -44,7 +45,7 @@ func TestServeWSPrintsItsURLs(t *testing.T) {
 	if got := toolText(t, r); !strings.Contains(got, "over tools-ws") {
 		t.Errorf("call over tools-ws: %q", got)
 	}
-	if !strings.Contains(r.stderr, `{\"type\":\"ping\"}`) || !strings.Contains(r.stderr, "shown and ignored") {
+	if !strings.Contains(r.stderr, `{\"type\":\"ping\"}`) || !strings.Contains(r.stderr, "ping (tools-ws keep-alive") || strings.Contains(r.stderr, "decode error") {
 		t.Errorf("tools-ws: the server's ping is not shown: %s", r.stderr)
 	}
 	r = mcpscope(t, "call", "--transport", "tools-ws", "tools/call", callTool(t, "no_such_tool", nil), base+"/tools")

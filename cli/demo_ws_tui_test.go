@@ -22,12 +22,12 @@ func TestDemoOverWSInTheTUI(t *testing.T) {
 }
 
 // `mcpscope demo --transport tools-ws` in the TUI: the status bar names
-// seed 004's dialect, the server's unsolicited ping is in the traffic, and
-// a tools/call composed by hand (the dialect has no tools/list for the
-// explorer to show) goes out as a tool frame whose answer is shown.
+// seed 004's dialect, the server's unsolicited ping is in the traffic as
+// the keep-alive it is, and a tools/call composed by hand (the dialect has
+// no tools/list) goes out as a tool frame whose answer is shown.
 func TestDemoOverToolsWSInTheTUI(t *testing.T) {
 	r := startTUI(t, "demo", "--transport", "tools-ws")
-	r.waitFor(t, "MCP connected · tools-ws · no handshake", "http GET /tools HTTP/1.1", "an unsolicited f")
+	r.waitFor(t, "MCP connected · tools-ws · no handshake", "http GET /tools HTTP/1.1", "ping (tools-ws keep-alive)")
 	r.send(t, ":")
 	r.waitFor(t, "Compose · pick a method to send")
 	r.send(t, "tools/call\r")
@@ -38,6 +38,24 @@ func TestDemoOverToolsWSInTheTUI(t *testing.T) {
 	r.waitFor(t, `"name": "echo"`, `"arguments": {"message":"typed over tools-ws"}`)
 	r.send(t, "\x13") // ctrl+s sends
 	r.waitFor(t, "← result · tools/call · id 1", `"text": "typed over tools-ws"`, "1 tools/call echo", "1 result · tools/call echo")
+	if code := r.quitFromOverlay(t); code != ExitOK {
+		t.Fatalf("exit %d; stderr: %s", code, r.errb.String())
+	}
+}
+
+// In the TUI over tools-ws the explorer says the dialect has no lists,
+// and n calls a tool by the name typed, its arguments as JSON.
+func TestDemoOverToolsWSExplorerCallsByName(t *testing.T) {
+	r := startTUI(t, "demo", "--transport", "tools-ws")
+	r.waitFor(t, "MCP connected · tools-ws · no handshake")
+	r.send(t, "e")
+	r.waitFor(t, "tools-ws has no tools list: n calls a tool by its name", "n call a tool by name")
+	r.send(t, "n")
+	r.waitFor(t, "tool name:")
+	r.send(t, "list_templates\r")
+	r.waitFor(t, "tools/call list_templates: its arguments as a JSON object")
+	r.send(t, "\x13") // ctrl+s sends
+	r.waitFor(t, "tools/call list_templates · answer", "template://makefile/rust/cli")
 	if code := r.quitFromOverlay(t); code != ExitOK {
 		t.Fatalf("exit %d; stderr: %s", code, r.errb.String())
 	}

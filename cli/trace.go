@@ -78,6 +78,9 @@ func TraceLine(f *capture.Frame) string {
 		what = "decode error: " + oneLine(f.Err.Error())
 	case f.Msg != nil:
 		what = MessageSummary(f.Msg)
+	case f.Enc == proto.EncJSON && f.Chan.Kind == capture.Control && isToolsFrame(f.Raw):
+		typ, _ := proto.ToolsFrameType(f.Raw)
+		what = oneLine(proto.ToolsFrameSummary(typ)) + " " + preview(f.Raw, 60)
 	case f.Enc == proto.EncText || f.Chan.Kind == capture.Stderr:
 		what = preview(f.Raw, 60) + requestMetadata(f)
 	}
@@ -85,6 +88,13 @@ func TraceLine(f *capture.Frame) string {
 		return head
 	}
 	return head + " " + what
+}
+
+// isToolsFrame reports whether raw is an unsolicited frame of seed 004's
+// WebSocket dialect, such as its {"type":"ping"}.
+func isToolsFrame(raw []byte) bool {
+	_, ok := proto.ToolsFrameType(raw)
+	return ok
 }
 
 // requestMetadata lists, after the preview of a request head sent over

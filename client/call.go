@@ -77,10 +77,13 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts ...C
 	}
 	cfg := s.callConfig(opts)
 	result, err := s.roundTrip(ctx, method, raw, cfg, 1)
-	if err != nil || era != EraModern {
-		return result, err
+	if err == nil && era == EraModern {
+		result, err = s.resolveInput(ctx, method, raw, result, cfg)
 	}
-	return s.resolveInput(ctx, method, raw, result, cfg)
+	if err == nil && method == proto.MethodToolsCall {
+		s.called.note(raw)
+	}
+	return result, err
 }
 
 // connectedEra returns the era, or why requests cannot be sent.

@@ -16,10 +16,14 @@ import (
 // one it calls `capabilities`. A server answering -32601 (method not found)
 // or -32007 (NOT_INTERACTIVE) is not interactive: the result is
 // {Interactive:false} with a nil error, and the caller degrades to
-// tools/call.
+// tools/call. A dialect with no handshake (tools-http, tools-ws) carries
+// tools/call alone: it is not interactive, and nothing is asked.
 func (s *Session) InteractiveCapabilities(ctx context.Context) (proto.InteractiveCapabilities, error) {
 	if caps, ok := interactiveFromHandshake(s.ServerCapabilities()); ok {
 		return caps, nil
+	}
+	if s.HandshakeFree() {
+		return proto.InteractiveCapabilities{}, nil
 	}
 	raw, err := s.Call(ctx, proto.MethodCapabilities, nil)
 	if err != nil {

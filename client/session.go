@@ -138,6 +138,7 @@ type Session struct {
 	refused  atomic.Uint64 // requests answered with a busy error (server_refusals.go)
 	dropped  atomic.Uint64
 	answered answeredIDs // the last requests answered, to tell a duplicate answer (stray.go)
+	called   calledTools // the tools a tools/call was answered for (called_tools.go)
 }
 
 // New returns a session over t; nothing is sent until Connect.

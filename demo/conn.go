@@ -134,6 +134,8 @@ func (c *Conn) request(m *proto.Message) {
 		return
 	case proto.MethodResourcesList:
 		result = listResources()
+	case proto.MethodResourceTemplatesList:
+		result = listResourceTemplates()
 	case proto.MethodResourcesRead:
 		result, rerr = readResource(m.Params)
 	case proto.MethodPromptsList:

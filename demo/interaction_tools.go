@@ -18,7 +18,7 @@ func interactiveEntry() json.RawMessage {
 }
 
 // registerWizard registers a wizard and its tool: tools/list shows it to
-// every client, and a plain tools/call runs it with every answer given up
+// every client, marked interactive in its _meta, and a plain tools/call runs it with every answer given up
 // front (seed 002, "Graceful Degradation").
 func (s *Server) registerWizard(w *wizard) error {
 	how := "Interactive (interaction.start): "
@@ -26,7 +26,7 @@ func (s *Server) registerWizard(w *wizard) error {
 		how = "Interactive and stateless (interaction.start; the sessionId is a signed token): "
 	}
 	err := s.Register(Tool{Name: w.Tool, Description: how + w.Description + ". A plain tools/call takes every answer as arguments.",
-		InputSchema: w.inputSchema(), Handler: w.callTool})
+		InputSchema: w.inputSchema(), Handler: w.callTool, Interactive: true})
 	if err != nil {
 		return err
 	}

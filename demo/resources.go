@@ -22,6 +22,20 @@ func listResources() proto.ListResourcesResult {
 	return res
 }
 
+// builtinTemplateURI is the resource template of the demo: every built-in
+// template is the resource at template://CATEGORY/TOOLCHAIN/VARIANT.
+const builtinTemplateURI = "template://{category}/{toolchain}/{variant}"
+
+// listResourceTemplates answers resources/templates/list: the one URI
+// template that names every built-in template (resources/read reads it once
+// expanded).
+func listResourceTemplates() proto.ListResourceTemplatesResult {
+	return proto.ListResourceTemplatesResult{ResourceTemplates: []proto.ResourceTemplate{{
+		URITemplate: builtinTemplateURI, Name: "builtin_template", Title: "Built-in template",
+		Description: "The source of a built-in template by category (makefile, readme, gitignore), toolchain (rust, go, python) and variant (cli, package)",
+	}}}
+}
+
 // readResource answers resources/read with the template source.
 func readResource(params json.RawMessage) (any, *proto.Error) {
 	var p proto.ReadResourceParams

@@ -44,6 +44,10 @@ type Tool struct {
 	Description string
 	InputSchema json.RawMessage // a JSON Schema object
 	Handler     ToolHandler
+	// Interactive marks a wizard: tools/list says so in the tool's _meta
+	// (proto.MetaInteractiveTool), so that a client starts interactive
+	// sessions of these tools only.
+	Interactive bool
 }
 
 // Server is the registry of tools, resources and prompts, shared by every
@@ -217,7 +221,15 @@ func (s *Server) listTools(added []Tool) proto.ListToolsResult {
 	sort.SliceStable(tools, func(i, j int) bool { return tools[i].Name < tools[j].Name })
 	res := proto.ListToolsResult{Tools: make([]proto.Tool, 0, len(tools))}
 	for _, t := range tools {
-		res.Tools = append(res.Tools, proto.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema})
+		res.Tools = append(res.Tools, proto.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, Meta: t.meta()})
 	}
 	return res
+}
+
+// meta is the tool's _meta in tools/list: a wizard says it is one.
+func (t Tool) meta() json.RawMessage {
+	if !t.Interactive {
+		return nil
+	}
+	return json.RawMessage(`{"` + proto.MetaInteractiveTool + `":true}`)
 }

@@ -155,6 +155,9 @@ func frameLabel(f *capture.Frame, x *index, d proto.Dialect) (label string, tone
 		// An SSE event with no data: a priming event, a heartbeat.
 		return "event without a message (priming or heartbeat)", tonePlain
 	case m == nil:
+		if typ, ok := proto.ToolsFrameType(f.Raw); ok {
+			return termtext.Line(proto.ToolsFrameSummary(typ)), tonePlain
+		}
 		if label, ok := gatewayLabel(f.Raw); ok {
 			return label, tonePlain
 		}

@@ -37,7 +37,7 @@ func runWizardProgram(t *testing.T, dial Dialer, connected string) (*screenProbe
 func openWizardOf(t *testing.T, probe *screenProbe, tm *teatest.TestModel, tool string) {
 	t.Helper()
 	sendKeys(tm, "e")
-	probe.waitText(t, "interactive server: enter tries a wizard")
+	probe.waitText(t, "interactive server: enter starts a [wizard] tool")
 	sendKeys(tm, "/")
 	sendText(tm, tool)
 	sendKeys(tm, "enter")

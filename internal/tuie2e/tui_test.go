@@ -74,11 +74,11 @@ func testDemo(t *testing.T, bin string) {
 
 	// ? in the explorer lists the explorer's keys, and esc closes only the help.
 	p.keys("e")
-	p.waitFor("interactive server: enter tries a wizard")
+	p.waitFor("interactive server: enter starts a [wizard] tool")
 	p.keys("?")
 	snapshot(t, "screen-help-explorer.txt", p.waitFor("Keys of Explorer", "? or esc closes help", "reload all lists"))
 	p.keys("Escape")
-	p.waitFor("interactive server: enter tries a wizard")
+	p.waitFor("interactive server: enter starts a [wizard] tool")
 	p.escapeUntilGone("Explorer ·")
 
 	p.keys("?")
@@ -93,7 +93,7 @@ func walkBookTrip(p *tmuxPane) {
 	p.t.Helper()
 	date := time.Now().UTC().AddDate(1, 0, 0).Format(time.DateOnly)
 	p.keys("e")
-	p.waitFor("interactive server: enter tries a wizard")
+	p.waitFor("interactive server: enter starts a [wizard] tool")
 	p.keys("/")
 	p.typeText("book_trip")
 	p.keys("Enter")

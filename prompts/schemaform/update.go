@@ -96,6 +96,17 @@ func (f *Form) rowOf(path string) int {
 	return best
 }
 
+// EditJSON opens the JSON editor, as ctrl+e does: for arguments no schema
+// describes, typed as JSON from the start. It returns the editor's focus
+// command.
+func (f *Form) EditJSON() tea.Cmd {
+	if f.editor != nil {
+		return nil
+	}
+	_, cmd := f.openEditor()
+	return cmd
+}
+
 // openEditor switches to the JSON editor, seeded with the value so far
 // (text that does not parse is kept as strings).
 func (f *Form) openEditor() (Action, tea.Cmd) {

@@ -114,7 +114,9 @@ func (tt *toolTable) answered(n int64) (proto.ID, bool) {
 // readTool handles one text message of seed 004's dialect: an answer
 // (a JSON-RPC envelope echoing the id of a call in flight) is delivered
 // and removed from the pending calls; anything else (a ping, a
-// notification, an unknown frame) is shown and ignored.
+// notification, an unknown frame) is shown and ignored. The seed lets a
+// server send pings and notifications unsolicited: those are shown as
+// what they are, only a frame that is neither carries a reason.
 func (t *Transport) readTool(data []byte) {
 	f := &capture.Frame{Chan: capture.Channel{Kind: capture.Control}, Raw: data, Enc: proto.EncJSON}
 	m := t.toolAnswer(data, f)
@@ -127,6 +129,9 @@ func (t *Transport) readTool(data []byte) {
 // toolAnswer decodes data into f and returns the answer it carries, or
 // nil (f then says why it is ignored).
 func (t *Transport) toolAnswer(data []byte, f *capture.Frame) *proto.Message {
+	if _, ok := proto.ToolsFrameType(data); ok {
+		return nil // {"type":"ping"} and its kind: the dialect's own, shown as such
+	}
 	msgs, batch, err := proto.DecodeJSON(data)
 	if err != nil || batch {
 		f.Err = errors.New("an unsolicited frame (not an answer to a tool call): shown and ignored")
@@ -134,6 +139,9 @@ func (t *Transport) toolAnswer(data []byte, f *capture.Frame) *proto.Message {
 	}
 	m := msgs[0]
 	f.Msg = m
+	if m.Kind() == proto.KindNotification && m.Violation == nil {
+		return nil // a notification the seed allows: shown, not delivered
+	}
 	n, isInt := idOf(m)
 	answer := m.Kind() == proto.KindResult || m.Kind() == proto.KindError || m.Violation != nil
 	if !answer || !isInt {

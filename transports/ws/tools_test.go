@@ -17,8 +17,9 @@ import (
 
 // Seed 004's tool frames: exactly {"id":N,"name":…,"arguments":…} with
 // growing numeric ids; answers matched by id (in any order) and removed;
-// a ping, a notification and an answer to an id never sent are shown and
-// ignored.
+// a ping and a notification (which the seed lets a server send) are shown
+// as they are, not as decode errors, and not delivered; an answer to an id
+// never sent is shown and ignored with its reason.
 func TestToolFramesAndAnswers(t *testing.T) {
 	var mu sync.Mutex
 	var wire []string
@@ -72,11 +73,17 @@ func TestToolFramesAndAnswers(t *testing.T) {
 		t.Errorf("wire frames:\n%s\nwant:\n%s", strings.Join(wire, "\n"), strings.Join(want, "\n"))
 	}
 	mu.Unlock()
-	for _, s := range []string{`{"type":"ping"}`, `"notifications/message"`, `"id":99`, `"id":1,"result"`} {
+	for _, s := range []string{`"id":99`, `"id":1,"result"`} {
 		f := fr.waitFrame(t, s)
 		if f.Err == nil || !strings.Contains(f.Err.Error(), "shown and ignored") {
 			t.Errorf("%s: not shown as ignored: %+v", s, f)
 		}
+	}
+	if f := fr.waitFrame(t, `{"type":"ping"}`); f.Err != nil || f.Msg != nil {
+		t.Errorf("the seed's ping is shown as a decode error: %+v", f)
+	}
+	if f := fr.waitFrame(t, `"notifications/message"`); f.Err != nil || f.Msg == nil || f.Msg.Method != "notifications/message" {
+		t.Errorf("a notification is not shown as one: %+v", f)
 	}
 	select {
 	case m := <-got:

@@ -49,6 +49,8 @@ type entry struct {
 	args   []proto.PromptArgument
 	bad    string  // why the item could not be read ("" when it could)
 	run    toolRun // how enter runs a tool on an interactive server
+	// declared is what a tool's _meta says of interactive sessions.
+	declared toolDeclared
 	// headers says why a tool's x-mcp-header annotations are invalid
 	// (2026-07-28 over HTTP; insist.go), "" when they are not.
 	headers string
@@ -63,6 +65,7 @@ const (
 	toolTry                     // not known yet: enter tries a wizard, -32007 opens the form
 	toolWizard                  // a wizard: the server started one for this tool
 	toolCallOnly                // the server refused a wizard (-32007): the form
+	toolListed                  // the tool list says it is plain (tool_declared.go): the form, untagged
 )
 
 // decodeEntry reads one list item; an item that does not decode is kept
@@ -76,6 +79,7 @@ func decodeEntry(tab exploreTab, raw json.RawMessage) entry {
 		if err = json.Unmarshal(raw, &t); err == nil {
 			e.name, e.title, e.desc, e.schema, e.output = t.Name, t.Title, t.Description, t.InputSchema, t.OutputSchema
 			e.hints = toolHints(t.Annotations)
+			e.declared = declaredOf(t.Meta)
 		}
 	case tabResources:
 		var r proto.Resource

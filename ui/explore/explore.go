@@ -34,6 +34,7 @@ const (
 	modeWizard                        // an interactive session of a tool (wizard.go)
 	modeStreamPick                    // the file a gateway stream uploads (stream.go)
 	modeInsist                        // a tool with invalid x-mcp-header annotations: call it anyway? (insist.go)
+	modeNamePrompt                    // the name of a tool to call, on a dialect with no lists (named_tool.go)
 )
 
 // Explorer is the screen that browses the server's tools, resources,
@@ -72,6 +73,7 @@ type Explorer struct {
 	wiz       *wizard.Wizard             // the open wizard (modeWizard)
 	pick      streamPick                 // the gateway stream's upload (modeStreamPick)
 	insist    func(entry) tea.Cmd        // where enter goes once the user insists (modeInsist)
+	named     namePrompt                 // the name of a tool to call (modeNamePrompt)
 
 	previewed previewCache // the preview of the selected entry
 
@@ -123,6 +125,9 @@ func (x *Explorer) Title() string {
 func (x *Explorer) SetSize(w, h int) {
 	x.w, x.h = w, h
 	x.input.SetWidth(max(w-4, 10))
+	if x.mode == modeNamePrompt {
+		x.named.input.SetWidth(max(w-4, 10))
+	}
 	if x.form != nil {
 		x.form.SetSize(w, x.formHeight())
 	}
@@ -165,6 +170,7 @@ func (x *Explorer) Update(msg tea.Msg) (tea.Cmd, bool) {
 	case wizard.StartedMsg: // of a wizard closed while it started
 		return msg.Drop(), false
 	case exploreAnswerMsg:
+		x.fillUnlisted() // a tool called lists it on a dialect with no lists
 		return x.answered(msg), false
 	case waitingTickMsg:
 		return x.ticked(msg), false
@@ -191,6 +197,8 @@ func (x *Explorer) Update(msg tea.Msg) (tea.Cmd, bool) {
 		cmd = x.updateForm(msg)
 	case x.mode == modeStreamPick:
 		cmd = x.streamPickUpdate(msg)
+	case x.mode == modeNamePrompt:
+		x.named.input, cmd = x.named.input.Update(msg)
 	}
 	return cmd, false
 }
@@ -208,6 +216,8 @@ func (x *Explorer) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return x.streamPickKey(msg), false
 	case modeInsist:
 		return x.insistKey(msg), false
+	case modeNamePrompt:
+		return x.namePromptKey(msg), false
 	case modeCalling:
 		switch {
 		case key.Matches(msg, k.CancelCall):
@@ -272,6 +282,8 @@ func (x *Explorer) listKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if e, ok := l.selected(); ok {
 			return x.guardTool(*e, x.openToolForm), false
 		}
+	case key.Matches(msg, k.Named) && x.tab == tabTools && x.unlistedSession() != nil:
+		return x.openNamePrompt(), false
 	case key.Matches(msg, k.Stream) && x.tab == tabTools && x.d.Streamer() != nil:
 		if e, ok := l.selected(); ok {
 			return x.openStreamPick(*e), false

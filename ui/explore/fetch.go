@@ -27,10 +27,14 @@ type exploreListMsg struct {
 }
 
 // refresh fetches the lists again: those the server advertises, or every
-// list when all is set. Each list arrives in its own message.
+// list when all is set. Each list arrives in its own message. A dialect
+// with no lists is asked nothing (named_tool.go).
 func (x *Explorer) refresh(all bool) tea.Cmd {
 	x.listGen++
 	gen := x.listGen
+	if x.fillUnlisted() {
+		return nil // the dialect has no lists to ask for
+	}
 	s, err := x.d.Session()
 	var caps map[string]bool
 	if err == nil {

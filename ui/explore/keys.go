@@ -20,6 +20,7 @@ type exploreKeyMap struct {
 	Again, Scroll, Frames     key.Binding
 	FilterDone, FilterClear   key.Binding
 	Insist                    key.Binding // call a tool whose x-mcp-header annotations are invalid
+	Named, NameDone           key.Binding // call a tool by the name typed, on a dialect with no lists
 }
 
 // defaultExploreKeys returns the explorer's keys.
@@ -43,6 +44,8 @@ func defaultExploreKeys() exploreKeyMap {
 		FilterDone:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
 		FilterClear: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		Insist:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "call it anyway")),
+		Named:       key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "call a tool by name")),
+		NameDone:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "its tools/call form")),
 	}
 }
 
@@ -56,6 +59,10 @@ func (x *Explorer) Help() help.KeyMap {
 		{k.NextTab, k.PrevTab, k.PickTab, x.nav.Up, x.nav.Down, x.nav.PageUp, x.nav.PageDown, x.nav.Home, x.nav.End},
 		{k.FilterDone, k.FilterClear, k.CancelCall, k.Again, k.Frames, k.Scroll, k.Insist, k.Back},
 	}
+	unlisted := x.unlistedSession() != nil
+	if unlisted {
+		full[0] = append([]key.Binding{k.Named}, full[0]...)
+	}
 	h := keyhelp.Map{Full: full}
 	switch {
 	case x.mode == modeWizard && x.wiz != nil:
@@ -63,6 +70,8 @@ func (x *Explorer) Help() help.KeyMap {
 	case x.mode == modeForm && x.form != nil:
 		h = keyhelp.Of(x.form.KeyMap())
 		h.Full = append(slices.Clone(h.FullHelp()), full...)
+	case x.mode == modeNamePrompt:
+		h.Short, h.Essential, h.Typing = []key.Binding{k.NameDone, k.Back}, []key.Binding{k.NameDone, k.Back}, true
 	case x.mode == modeInsist:
 		h.Short, h.Essential = []key.Binding{k.Insist, k.Back}, []key.Binding{k.Insist, k.Back}
 	case x.mode == modeStreamPick && x.pick.file != nil:
@@ -75,8 +84,13 @@ func (x *Explorer) Help() help.KeyMap {
 		h.Short, h.Essential = []key.Binding{k.Again, k.Scroll, k.Frames, k.Back}, []key.Binding{k.Back}
 	case x.filtering:
 		h.Short, h.Essential, h.Typing = []key.Binding{k.FilterDone, k.FilterClear}, []key.Binding{k.FilterDone, k.FilterClear}, true
+	case x.tab == tabTools && unlisted:
+		h.Short, h.Essential = []key.Binding{k.Named, k.Open, k.Filter, k.NextTab, k.PickTab, k.Close}, []key.Binding{k.Named, k.Close}
 	case x.tab == tabTools && x.interactive():
-		open := keyhelp.Relabel(k.Open, "start a wizard")
+		open := k.Open
+		if e, ok := x.list().selected(); !ok || e.run == toolTry || e.run == toolWizard {
+			open = keyhelp.Relabel(k.Open, "start a wizard")
+		}
 		h.Short, h.Essential = []key.Binding{open, k.Form, k.Filter, k.NextTab, k.PickTab, k.Refresh, k.Close}, []key.Binding{open, k.Close}
 	default:
 		h.Short, h.Essential = []key.Binding{k.Open, k.Filter, k.NextTab, k.PickTab, k.Refresh, k.Close}, []key.Binding{k.Open, k.Close}

@@ -19,6 +19,7 @@ const (
 	listUnadvertised                  // the server does not advertise it; not asked for
 	listLoading                       // the request is in flight
 	listLoaded                        // answered (err may still say a later page failed)
+	listNone                          // the dialect has no such list (none says why); not asked for
 )
 
 // entryList is one filterable list of the explorer.
@@ -26,7 +27,8 @@ type entryList struct {
 	tab    exploreTab
 	items  []entry
 	state  listState
-	err    error // why the list (or one of its pages) failed
+	err    error  // why the list (or one of its pages) failed
+	none   string // why the dialect has no such list (listNone)
 	filter string
 	shown  []int // indexes of items matching the filter, best first
 	cursor int   // index in shown
@@ -82,6 +84,8 @@ func (l *entryList) summary(d proto.Dialect) string {
 		parts = append(parts, fmt.Sprintf("the server does not advertise %s; r asks anyway", exploreLists[l.tab].capability))
 	case listLoading:
 		parts = append(parts, "loading…")
+	case listNone:
+		parts = append(parts, l.none)
 	case listLoaded:
 		if l.filter != "" {
 			parts = append(parts, fmt.Sprintf("%d of %s %s %q", len(l.shown), plural.Count(len(l.items), one, what), plural.Word(len(l.shown), "matches", "match"), l.filter))

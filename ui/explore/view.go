@@ -42,6 +42,8 @@ func (x *Explorer) Render(w, h int) string {
 		lines = append(lines, x.renderStreamPick(w, h-1)...)
 	case modeInsist:
 		lines = append(lines, x.renderInsist(w)...)
+	case modeNamePrompt:
+		lines = append(lines, x.renderNamePrompt(w)...)
 	case modeCalling:
 		lines = append(lines, x.callHead("calling…"), "")
 		lines = append(lines, x.waitingView(w)...)
@@ -71,6 +73,11 @@ func (x *Explorer) renderTabs(w int) string {
 			count = " …"
 		case listUnadvertised:
 			count = " –"
+		case listNone:
+			count = " –"
+			if len(l.items) > 0 {
+				count = fmt.Sprintf(" %d", len(l.items))
+			}
 		case listLoaded:
 			count = fmt.Sprintf(" %d", len(l.items))
 		}
@@ -97,7 +104,7 @@ func (x *Explorer) badgeLegend() string {
 	seen := [2]bool{}
 	for t := range tabCount {
 		l := &x.lists[t]
-		if l.state == listUnadvertised && !seen[0] {
+		if (l.state == listUnadvertised || l.state == listNone && len(l.items) == 0) && !seen[0] {
 			seen[0] = true
 			parts = append(parts, "– not offered by the server")
 		}
@@ -125,7 +132,9 @@ func (x *Explorer) listHead(w int) string {
 	if l.filter == "" && l.state == listLoaded {
 		text += " · / filters"
 	}
-	if x.tab == tabTools && x.interactive() {
+	if x.tab == tabTools && x.interactive() && listDeclares(x.lists[tabTools].items) {
+		text += " · interactive server: enter starts a [wizard] tool's wizard, the others' tools/call form"
+	} else if x.tab == tabTools && x.interactive() {
 		text += " · interactive server: enter tries a wizard, f the tools/call form"
 	} else if in := x.disc; x.tab == tabTools && in.err != nil {
 		text += " · " + proto.MethodCapabilities + " failed: " + look.ErrorHeadline(in.err, x.d.Dialect())

@@ -13,19 +13,24 @@ import (
 // tools/call form; on any other server nothing changes.
 
 // openTool acts on a tool: a wizard on an interactive server (unless the
-// server refused one for this tool), the tools/call form otherwise.
+// server refused one for this tool, or its tool list says the tool is
+// plain), the tools/call form otherwise.
 func (x *Explorer) openTool(e entry) tea.Cmd {
-	if x.wizardFor(e.name) {
+	if run := x.runOf(&e, listDeclares(x.lists[tabTools].items)); run == toolTry || run == toolWizard {
 		return x.startWizard(e)
 	}
 	return x.openToolForm(e)
 }
 
-// openToolForm opens the tools/call form of a tool.
+// openToolForm opens the tools/call form of a tool; on a dialect with no
+// lists, a tool without a schema gets the JSON editor (named_tool.go).
 func (x *Explorer) openToolForm(e entry) tea.Cmd {
 	x.target, x.tmpl, x.note, x.info = e, nil, "", ""
 	if e.bad != "" {
 		return nil
+	}
+	if len(e.schema) == 0 && x.unlistedSession() != nil {
+		return x.openNamedForm()
 	}
 	return x.openForm(e.schema, "tools/call "+e.name)
 }
@@ -78,21 +83,29 @@ func (x *Explorer) wizardClosed() tea.Cmd {
 }
 
 // markWizards tags what is known of each tool on an interactive server:
-// a wizard once the server started one, tools/call only once it refused
-// one, nothing before either (enter then tries a wizard).
+// a wizard once the server started one or its tool list says it is one,
+// tools/call only once it refused one or its tool list says the tool is
+// plain, nothing before either (enter then tries a wizard).
 func (x *Explorer) markWizards() {
 	l := &x.lists[tabTools]
+	declares := listDeclares(l.items)
 	for i := range l.items {
-		e := &l.items[i]
-		switch {
-		case x.wizardFor(e.name) && x.disc.interactiveTools[e.name]:
-			e.run = toolWizard
-		case x.wizardFor(e.name):
-			e.run = toolTry
-		case x.interactive():
-			e.run = toolCallOnly
-		default:
-			e.run = toolPlain
-		}
+		l.items[i].run = x.runOf(&l.items[i], declares)
 	}
+}
+
+// runOf is how enter runs tool e; declares says whether its list marks
+// the server's wizards.
+func (x *Explorer) runOf(e *entry, declares bool) toolRun {
+	switch {
+	case x.wizardFor(e.name) && (x.disc.interactiveTools[e.name] || e.declared == declaredWizard):
+		return toolWizard
+	case x.wizardFor(e.name) && !e.declaredPlainIn(declares):
+		return toolTry
+	case x.wizardFor(e.name):
+		return toolListed
+	case x.interactive():
+		return toolCallOnly
+	}
+	return toolPlain
 }

@@ -11,16 +11,44 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 )
 
-// TestWizardNotInteractiveTool: the demo refuses a wizard of echo with
-// -32007, and the explorer opens its tools/call form instead, then goes
-// straight to the form for it.
-func TestWizardNotInteractiveTool(t *testing.T) {
+// TestWizardPlainToolByList: the demo's tool list marks its wizards, so
+// they are tagged before anything is tried, echo is known to be plain and
+// enter opens its form at once: no interaction.start goes out, no -32007 refusal is
+// logged; book_trip is tagged a wizard.
+func TestWizardPlainToolByList(t *testing.T) {
 	_, r, st := demoModel(t)
 	x := openExplorerLoaded(t, r)
 	r.Until("the discovery", func() bool { return r.m.interactive.state == discoverKnown })
+	run := map[string]toolRun{}
+	for _, e := range x.lists[tabTools].items {
+		run[e.name] = e.run
+	}
+	if run["echo"] != toolListed || run["analyze"] != toolListed || run["book_trip"] != toolWizard {
+		t.Fatalf("tags before anything is tried: %v", run)
+	}
+	if s := r.ScreenText(); !strings.Contains(s, "[wizard]") || strings.Contains(s, "[tools/call only]") {
+		t.Errorf("only the wizards are tagged:\n%s", s)
+	}
 	r.Press("/")
 	r.TypeText("echo")
-	r.Press("enter")
+	r.Press("enter", "enter")
+	if x.mode != modeForm || !strings.Contains(r.ScreenText(), "tools/call echo") {
+		t.Fatalf("enter on echo: mode %d\n%s", x.mode, r.ScreenText())
+	}
+	if n := len(screentest.SentRequests(st, proto.MethodInteractionStart)); n != 0 {
+		t.Errorf("%d interaction.start sent for a tool the list says is plain", n)
+	}
+}
+
+// TestWizardNotInteractiveTool: on a list that marks no wizard, enter on
+// echo tries one; the demo refuses with -32007, and the explorer opens
+// its tools/call form instead, then goes straight to the form for it.
+func TestWizardNotInteractiveTool(t *testing.T) {
+	m, r, st := demoModel(t)
+	x := openExplorerLoaded(t, r)
+	r.Until("the discovery", func() bool { return r.m.interactive.state == discoverKnown })
+	unmarked := json.RawMessage(`{"name":"echo","description":"Answer the message","inputSchema":{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}}`)
+	m.Update(exploreListMsg{gen: x.listGen, tab: tabTools, items: []json.RawMessage{unmarked}})
 	if e, _ := x.list().selected(); e.name != "echo" || e.run != toolTry || strings.Contains(r.ScreenText(), "[wizard]") {
 		t.Fatalf("echo before anything is known is tagged: %+v\n%s", e, r.ScreenText())
 	}

@@ -1,0 +1,84 @@
+package explore
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/internal/screentest"
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// On tools-ws, which has no lists, the explorer asks for none and says
+// so; n takes a tool name, enter opens its tools/call form with the
+// arguments as JSON, and the call goes out and is answered; the tool is
+// then listed as one this connection called, and enter calls it again.
+func TestExploreNamedToolOnToolsWS(t *testing.T) {
+	m, r := newModel(t, 120, 30)
+	m.host.Sess = screentest.ConnectDemoToolsWS(t, m.store)
+	st := m.store
+	r.Press("e")
+	x := m.overlay.(*Explorer)
+	for i := range x.lists {
+		if l := &x.lists[i]; l.state != listNone || l.err != nil {
+			t.Fatalf("list %d: state %d, err %v", i, l.state, l.err)
+		}
+	}
+	s := r.ScreenText()
+	if !strings.Contains(s, "tools-ws has no tools list: n calls a tool by its name") || strings.Contains(s, "failed") {
+		t.Fatalf("the explorer on tools-ws:\n%s", s)
+	}
+	r.Until("the discovery", func() bool { return r.m.interactive.state == discoverKnown })
+	if r.m.interactive.err != nil || r.m.interactive.caps.Interactive {
+		t.Errorf("the discovery on tools-ws: %+v", r.m.interactive)
+	}
+	r.Press("n")
+	r.TypeText("echo")
+	r.Press("enter")
+	if x.mode != modeForm || !strings.Contains(r.ScreenText(), "tools/call echo") {
+		t.Fatalf("n echo enter: mode %d\n%s", x.mode, r.ScreenText())
+	}
+	if !x.form.EditingJSON() || !strings.Contains(r.ScreenText(), "its arguments as a JSON object") {
+		t.Fatalf("the form of a named tool is not its JSON editor:\n%s", r.ScreenText())
+	}
+	r.Press("right")
+	r.TypeText(`"message":"hi"`)
+	r.Press("ctrl+s")
+	r.Until("the answer", func() bool { return x.mode == modeOutcome })
+	if s := r.ScreenText(); !strings.Contains(s, "tools/call echo · answer") || !strings.Contains(s, "hi") {
+		t.Errorf("outcome:\n%s", s)
+	}
+	if got := screentest.SentRequests(st, proto.MethodToolsCall); len(got) != 1 || !strings.Contains(string(got[0]), `"arguments":{"message":"hi"}`) {
+		t.Errorf("tools/call params %s", got)
+	}
+	r.Press("esc")
+	if got := names(&x.lists[tabTools]); len(got) != 1 || got[0] != "echo" || !strings.Contains(r.ScreenText(), "listed: the 1 tool this connection called") {
+		t.Fatalf("tools after the call %v:\n%s", got, r.ScreenText())
+	}
+	r.Press("enter")
+	if x.mode != modeForm || !x.form.EditingJSON() {
+		t.Fatalf("enter on the called tool: mode %d", x.mode)
+	}
+	r.Press("ctrl+s")
+	r.Until("the second answer", func() bool { return x.mode == modeOutcome })
+	if got := screentest.SentRequests(st, proto.MethodToolsCall); len(got) != 2 || !strings.Contains(string(got[1]), `"arguments":{"message":"hi"}`) {
+		t.Errorf("the second call's params %s", got)
+	}
+}
+
+// On tools-http the explorer says the same of its lists, naming it.
+func TestExploreNamedToolOnToolsHTTP(t *testing.T) {
+	m, r := newModel(t, 120, 30)
+	m.host.Sess = screentest.ConnectDemoToolsHTTP(t, m.store)
+	r.Press("e")
+	if s := r.ScreenText(); !strings.Contains(s, "tools-http has no tools list: n calls a tool by its name") || strings.Contains(s, "failed") {
+		t.Fatalf("the explorer on tools-http:\n%s", s)
+	}
+	r.Press("2")
+	if s := r.ScreenText(); !strings.Contains(s, "tools-http carries tools/call only: it has no resources list") {
+		t.Errorf("the Resources tab on tools-http:\n%s", s)
+	}
+	r.Press("1", "n")
+	if x := m.overlay.(*Explorer); x.mode != modeNamePrompt || !strings.Contains(r.ScreenText(), "tool name:") {
+		t.Errorf("n on tools-http: mode %d\n%s", x.mode, r.ScreenText())
+	}
+}
