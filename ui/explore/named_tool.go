@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
@@ -53,7 +54,7 @@ func (x *Explorer) fillUnlisted() bool {
 	names := s.CalledTools()
 	tools.none = transport + " has no tools list: n calls a tool by its name, with JSON arguments"
 	if len(names) > 0 {
-		tools.none += fmt.Sprintf(" · listed: the %s this connection called", plural(len(names), "tool", "tools"))
+		tools.none += fmt.Sprintf(" · listed: the %s this connection called", plural.Count(len(names), "tool", "tools"))
 	}
 	if len(names) == len(tools.items) {
 		return true // the same tools: the selection stays
@@ -64,14 +65,6 @@ func (x *Explorer) fillUnlisted() bool {
 	}
 	tools.setItems(items)
 	return true
-}
-
-// plural words a count of things.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // openNamePrompt asks for the name of a tool to call.
