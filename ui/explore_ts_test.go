@@ -49,12 +49,12 @@ func TestExploreTSReferenceServer(t *testing.T) {
 				return false
 			}
 		}
-		return strings.Contains(s, " tools · / filters")
+		return strings.Contains(s, " · / filters")
 	})
 	sendKeys(tm, "/")
 	sendText(tm, "echo")
 	sendKeys(tm, "enter")
-	probe.waitText(t, `tools match "echo"`, "› echo (Echo Tool)", "[read-only, idempotent")
+	probe.waitText(t, "tools match", `"echo"`, "› echo (Echo Tool)", "[read-only, idempotent")
 	sendKeys(tm, "enter")
 	probe.waitText(t, "tools/call echo", "message *")
 	sendText(tm, "hello from the explorer ✓")

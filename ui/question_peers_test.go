@@ -248,7 +248,7 @@ func TestQuestionsConformanceLegacy(t *testing.T) {
 func (f *questionFlow) explore() {
 	f.t.Helper()
 	sendKeys(f.tm, "e")
-	f.probe.waitText(f.t, " tools · / filters")
+	f.probe.waitText(f.t, " · / filters")
 }
 
 // answerSEP1034Defaults calls the conformance server's SEP-1034 tool in the

@@ -41,7 +41,7 @@ func openWizardOf(t *testing.T, probe *screenProbe, tm *teatest.TestModel, tool 
 	sendKeys(tm, "/")
 	sendText(tm, tool)
 	sendKeys(tm, "enter")
-	probe.waitText(t, "tools match \""+tool+"\"", "› "+tool+" ")
+	probe.waitText(t, "tools match", "\""+tool+"\"", "› "+tool+" ")
 	sendKeys(tm, "enter")
 	probe.waitText(t, "Wizard · "+tool)
 }
@@ -97,7 +97,7 @@ func walkBookTrip(t *testing.T, probe *screenProbe, tm *teatest.TestModel, store
 	}
 
 	sendKeys(tm, "esc")
-	probe.waitText(t, "tools match \"book_trip\"")
+	probe.waitText(t, "tools match", "\"book_trip\"")
 	sendKeys(tm, "enter")
 	probe.waitText(t, "Where do you want to go?", "step 1 of 5", "waiting_user") // the wizard's, not the detail pane's
 	sendKeys(tm, "esc")

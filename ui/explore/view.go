@@ -137,7 +137,7 @@ func (x *Explorer) listHead(w int) string {
 	} else if x.tab == tabTools && x.interactive() {
 		text += " · interactive server: enter tries a wizard, f the tools/call form"
 	} else if in := x.disc; x.tab == tabTools && in.err != nil {
-		text += " · " + proto.MethodCapabilities + " failed: " + look.ErrorHeadline(in.err, x.d.Dialect())
+		text += " · " + proto.MethodCapabilities + " probe refused (" + look.ErrorHeadline(in.err, x.d.Dialect()) + "): tools/call forms only"
 	}
 	return x.st.Ink.Muted.Paint(text)
 }
