@@ -14,7 +14,9 @@ import (
 func TestRequestFramesShowWhatIsSentNext(t *testing.T) {
 	st := capture.NewStore(capture.Config{})
 	c := &clock{}
-	add := func(dir capture.Dir, msg *proto.Message) { st.Append(controlFrame(t, dir, c.next(), proto.EncJSON, msg)) }
+	add := func(dir capture.Dir, msg *proto.Message) {
+		st.Append(controlFrame(t, dir, c.next(), proto.EncJSON, msg))
+	}
 	add(capture.Out, request(t, 7, "tools/call", map[string]any{"name": "echo"}))
 	add(capture.In, result(t, 7, map[string]any{}))
 	m := newTestModel(t, st, 140, 40)
