@@ -7,7 +7,7 @@ import "testing"
 // traffic, and echo called from the explorer's form shows its answer.
 func TestDemoOverWSInTheTUI(t *testing.T) {
 	r := startTUI(t, "demo", "--transport", "ws")
-	r.waitFor(t, "MCP connected · WebSocket (mcp) · legacy 2025-11-25", "mcpscope-demo", "http GET /mcp HTTP/1.1", "tools/list answered")
+	r.waitFor(t, "MCP connected · WebSocket (mcp) · 2025-11-25 · initialize handshake", "mcpscope-demo", "http GET /mcp HTTP/1.1", "tools/list answered")
 	r.send(t, "e")
 	r.waitFor(t, " tools · / filters")
 	r.send(t, "/echo\r")

@@ -129,7 +129,8 @@ func TestStreamRecords(t *testing.T) {
 
 // The TUI records every session into the state directory unless
 // --no-record: the file names the target, closes cleanly on quit and
-// lists with its frames.
+// lists with its frames; on exit the TUI says where it recorded and how
+// to replay it.
 func TestTUIRecordsIntoTheStateDirectory(t *testing.T) {
 	state := t.TempDir()
 	t.Setenv("XDG_STATE_HOME", state)
@@ -141,6 +142,9 @@ func TestTUIRecordsIntoTheStateDirectory(t *testing.T) {
 	}
 	if got, _ := recordings.List(dir); len(got) != 0 {
 		t.Fatalf("--no-record recorded %+v", got)
+	}
+	if strings.Contains(r.errb.String(), "recorded to") {
+		t.Errorf("--no-record says it recorded: %s", r.errb.String())
 	}
 	r = startTUI(t, "demo")
 	r.waitFor(t, "MCP-Flow READY", "result · tools/list")
@@ -154,6 +158,9 @@ func TestTUIRecordsIntoTheStateDirectory(t *testing.T) {
 	e := got[0]
 	if e.Err != nil || !e.Ended || e.Frames < 4 || e.Header.Transport != "wt" || !strings.Contains(e.Header.Target, "://127.0.0.1:") || !strings.Contains(e.Path, "-127.0.0.1_") {
 		t.Errorf("recording %+v", e)
+	}
+	if want := "recorded to " + e.Path + " · mcpscope replay " + e.Path + "\n"; !strings.HasSuffix(r.errb.String(), want) {
+		t.Errorf("on exit the TUI said %q, not where it recorded (%q)", r.errb.String(), want)
 	}
 	if st, _ := os.Stat(e.Path); st.Mode().Perm() != 0o600 {
 		t.Errorf("the recording is readable by others: %v", st.Mode())

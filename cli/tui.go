@@ -12,6 +12,8 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/doctor"
 	"github.com/mcpscope/mcpscope/internal/plural"
+	"github.com/mcpscope/mcpscope/internal/termtext"
+	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/ui"
 	"github.com/mcpscope/mcpscope/ui/question"
 )
@@ -127,6 +129,9 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, demo *tuiDemo) error
 	if rec != nil {
 		if rerr := rec.Close(); rerr != nil {
 			fmt.Fprintf(cmd.ErrOrStderr(), "mcpscope: %v; the recording %s holds the %s before that\n", rerr, rec.Path(), plural.Count(rec.Frames(), "frame", "frames"))
+		} else if rec.Frames() > 0 {
+			// Said once the screen is restored: where the session went.
+			fmt.Fprintf(cmd.ErrOrStderr(), "recorded to %s · %s\n", termtext.Line(rec.Path()), termtext.Line(recordings.ReplayCommand(rec.Path())))
 		}
 	}
 	switch {

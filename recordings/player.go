@@ -132,7 +132,8 @@ func (p *Player) Seek(d time.Duration) { p.send(command{seek: d}) }
 // ToEnd applies every record and pauses.
 func (p *Player) ToEnd() { p.send(command{toEnd: true}) }
 
-// ToStart goes back to the start and pauses.
+// ToStart goes back to the start and pauses, set to play at the recorded
+// pace (SpeedLive) whatever speed it played at before.
 func (p *Player) ToStart() { p.send(command{toHead: true}) }
 
 // Close stops the Player and closes its file.
@@ -325,6 +326,7 @@ func (p *Player) do(c command) {
 		p.applyWhile(func(*Record) bool { return true })
 	case c.toHead:
 		p.rebuild(func(*Record) bool { return false })
+		p.speed = SpeedLive // played from the start, a recording plays as it was recorded
 	}
 	p.playing = false
 }

@@ -73,15 +73,18 @@ func metadata(in detailInput, w int) string {
 			out = append(out, paintLines(in.st.Ink.Error, fieldLines([]string{in.call.failure.Error()}, w))...)
 		}
 	}
-	if len(f.Fields) > 0 {
-		fields := make([]string, 0, len(f.Fields))
-		for i, fd := range f.Fields {
-			field := fmt.Sprintf("%s = %s", fd.Name, fd.Value)
-			if i == 0 {
-				field = "fields: " + field
-			}
-			fields = append(fields, field)
+	fields := make([]string, 0, len(f.Fields))
+	for _, fd := range f.Fields {
+		if fd.Value == "" {
+			continue // a field with nothing to say is not drawn ("body =")
 		}
+		field := fmt.Sprintf("%s = %s", fd.Name, fd.Value)
+		if len(fields) == 0 {
+			field = "fields: " + field
+		}
+		fields = append(fields, field)
+	}
+	if len(fields) > 0 {
 		out = append(out, paintLines(in.st.Ink.Muted, fieldLines(fields, w))...)
 	}
 	return strings.Join(out, "\n")
@@ -236,7 +239,7 @@ func jsonView(text []byte, w int, st *look.Styles) rowBlock {
 	if err != nil {
 		return plainRows(string(text), w)
 	}
-	return newTextRows(termtext.BlockMax(string(pretty), 0), w, func(s string) string { return look.HighlightJSON(s, st) })
+	return newIndentedRows(termtext.BlockMax(string(pretty), 0), w, func(s string) string { return look.HighlightJSON(s, st) })
 }
 
 // withDiagnostic puts the CBOR diagnostic notation of body beside the JSON

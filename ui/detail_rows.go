@@ -46,30 +46,82 @@ type textRows struct {
 	cut   map[int][]string          // rows of the wide lines that are not plain ASCII
 	w     int                       // width the rows are wrapped to
 	paint func(lines string) string // colours some whole lines; nil: plain
+	hang  bool                      // a wrapped line goes on under its own indentation (JSON)
 }
 
 // newTextRows lays out plain text (no escape sequences, already made safe
 // for the terminal) in rows of w columns; paint, when set, colours the
 // lines in view.
 func newTextRows(text string, w int, paint func(string) string) *textRows {
-	t := &textRows{lines: strings.Split(text, "\n"), w: max(w, 1), paint: paint}
+	return layTextRows(text, w, paint, false)
+}
+
+// newIndentedRows is newTextRows for indented text (pretty JSON): a
+// wrapped line goes on under its own indentation, not at column 0.
+func newIndentedRows(text string, w int, paint func(string) string) *textRows {
+	return layTextRows(text, w, paint, true)
+}
+
+// layTextRows lays text out for newTextRows and newIndentedRows.
+func layTextRows(text string, w int, paint func(string) string, hang bool) *textRows {
+	text = look.ExpandTabs(text) // tabs keep their columns: stops of 8
+	t := &textRows{lines: strings.Split(text, "\n"), w: max(w, 1), paint: paint, hang: hang}
 	t.first = make([]int, len(t.lines))
 	for i, l := range t.lines {
 		t.first[i] = t.total
 		switch {
 		case printableASCII(l):
-			t.total += max((len(l)+t.w-1)/t.w, 1)
+			t.total += asciiRows(len(l), t.w, t.hangOf(l))
 		case look.TextWidth(l) <= t.w:
 			t.total++
 		default:
 			if t.cut == nil {
 				t.cut = make(map[int][]string)
 			}
-			t.cut[i] = strings.Split(ansi.Hardwrap(l, t.w, true), "\n")
+			t.cut[i] = wrapHanging(l, t.w, t.hangOf(l))
 			t.total += len(t.cut[i])
 		}
 	}
 	return t
+}
+
+// hangOf is the indentation the rows after a line's first go on under:
+// its leading spaces when the text hangs and they leave room, else 0.
+func (t *textRows) hangOf(l string) int {
+	if !t.hang {
+		return 0
+	}
+	n := len(l) - len(strings.TrimLeft(l, " "))
+	if n > t.w/2 {
+		return 0
+	}
+	return n
+}
+
+// asciiRows is how many rows a line of n printable ASCII bytes takes in
+// w columns, the rows after the first indented by hang.
+func asciiRows(n, w, hang int) int {
+	if n <= w {
+		return 1
+	}
+	if hang == 0 {
+		return (n + w - 1) / w
+	}
+	return 1 + (n-w+w-hang-1)/(w-hang)
+}
+
+// wrapHanging cuts a line (plain or coloured) into rows of w columns, the
+// rows after the first indented by hang.
+func wrapHanging(l string, w, hang int) []string {
+	if hang == 0 || look.TextWidth(l) <= w {
+		return strings.Split(ansi.Hardwrap(l, w, true), "\n")
+	}
+	rows := strings.Split(ansi.Hardwrap(ansi.TruncateLeft(l, w, ""), w-hang, true), "\n")
+	indent := strings.Repeat(" ", hang)
+	for i := range rows {
+		rows[i] = indent + rows[i]
+	}
+	return append([]string{ansi.Truncate(l, w, "")}, rows...)
 }
 
 // printableASCII reports whether s holds only printable ASCII, one column
@@ -103,8 +155,21 @@ func (t *textRows) plainRows(out []string, i, from, end int) []string {
 	case !printableASCII(l):
 		return append(out, l)
 	}
+	h := t.hangOf(l)
+	if h == 0 || len(l) <= t.w {
+		for r := lo; r < hi; r++ {
+			out = append(out, l[min(r*t.w, len(l)):min((r+1)*t.w, len(l))])
+		}
+		return out
+	}
+	indent := strings.Repeat(" ", h)
 	for r := lo; r < hi; r++ {
-		out = append(out, l[min(r*t.w, len(l)):min((r+1)*t.w, len(l))])
+		if r == 0 {
+			out = append(out, l[:t.w])
+			continue
+		}
+		from := t.w + (r-1)*(t.w-h)
+		out = append(out, indent+l[min(from, len(l)):min(from+t.w-h, len(l))])
 	}
 	return out
 }
@@ -146,7 +211,7 @@ func (t *textRows) painted(out []string, lo, hi, from, end int) []string {
 	for i := lo; i < hi; i++ {
 		var rows []string
 		if lines != nil {
-			rows = strings.Split(ansi.Hardwrap(lines[i-lo], t.w, true), "\n")
+			rows = wrapHanging(lines[i-lo], t.w, t.hangOf(t.lines[i]))
 		}
 		if len(rows) != t.rowsEnd(i)-t.first[i] {
 			out = t.plainRows(out, i, from, end)

@@ -126,14 +126,15 @@ func TestDetailWindowsMatchTheWhole(t *testing.T) {
 }
 
 // The rows of text laid out for a width are those of wrapping it whole,
-// whichever characters it holds: ASCII, wide characters, tabs, long lines.
+// whichever characters it holds: ASCII, wide characters, tabs (at their
+// stops of 8), long lines.
 func TestTextRowsWrapAsHardwrap(t *testing.T) {
 	long := strings.Repeat("abc def ", 40)
 	for _, text := range []string{
 		"", "short", long, "日本語のテキスト" + strings.Repeat("字", 50), "a\tb\tc" + long, "x\n\n" + long + "\n" + long[:37],
 	} {
 		for _, w := range []int{1, 7, 40} {
-			want := strings.Split(ansi.Hardwrap(text, w, true), "\n")
+			want := strings.Split(ansi.Hardwrap(look.ExpandTabs(text), w, true), "\n")
 			r := newTextRows(text, w, nil)
 			if got := r.rows(0, r.rowCount()); strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("width %d, %q:\n%q\nwant\n%q", w, text, got, want)

@@ -70,15 +70,32 @@ func parseFilter(s string) filter {
 // empty reports whether the filter lets every frame through.
 func (fl filter) empty() bool { return len(fl.terms) == 0 }
 
-// match reports whether f passes every term; x supplies the method of the
+// match reports whether f passes every term, the #ID terms taken
+// together (any of the ids: a frame has one); x supplies the method of the
 // call a response, stream or datagram belongs to.
 func (fl filter) match(f *capture.Frame, x *index) bool {
+	ids, idMatch := false, false
 	for _, t := range fl.terms {
+		if t.kind == termID {
+			ids, idMatch = true, idMatch || t.match(f, x)
+			continue
+		}
 		if !t.match(f, x) {
 			return false
 		}
 	}
-	return true
+	return !ids || idMatch
+}
+
+// addID lets the frames of the request with id through too.
+func (fl *filter) addID(id string) {
+	for _, t := range fl.terms {
+		if t.kind == termID && t.text == id {
+			return
+		}
+	}
+	fl.terms = append(fl.terms, term{kind: termID, text: id})
+	fl.text += " #" + id
 }
 
 // match tests one term.
@@ -141,6 +158,10 @@ type filterView struct {
 	live   []uint64 // matches with Seq >= upTo, in Seq order
 	cursor uint64   // next Seq the backfill reads
 	upTo   uint64   // the backfill covers Seqs below upTo
+	// sent, for the view of a request's frames (w), lets the requests sent
+	// from now on through with their frames: what the user drives next
+	// shows beside the request looked at.
+	sent bool
 }
 
 // newFilterView starts the view of fl; frames from Seq upTo on are offered
@@ -151,6 +172,11 @@ func newFilterView(fl filter, gen int, first, upTo uint64) *filterView {
 
 // offer takes a frame the index reads.
 func (v *filterView) offer(f *capture.Frame, x *index) {
+	if v.sent && f.Seq >= v.upTo && f.Dir == capture.Out && f.Msg != nil && f.Msg.Kind() == proto.KindRequest {
+		if id := frameID(f); id != "" {
+			v.fl.addID(id)
+		}
+	}
 	if f.Seq >= v.upTo && v.fl.match(f, x) {
 		v.live = append(v.live, f.Seq)
 	}

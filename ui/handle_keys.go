@@ -76,7 +76,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Roots):
 		return m.openRoots()
 	case key.Matches(msg, k.Server):
-		return m.openOverlay(serverinfo.Open(driver{m}))
+		return m.openOverlay(serverinfo.Open(driver{m}).WithRecording(m.cfg.Recording))
 	default:
 		handled := m.pane(m.focus).HandleKey(msg, k)
 		switch {

@@ -9,6 +9,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/internal/keyhelp"
+	"github.com/mcpscope/mcpscope/internal/termtext"
+	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
 )
@@ -47,6 +49,12 @@ func (m *Model) helpKey(msg tea.KeyPressMsg, typing bool) bool {
 		return false
 	}
 	return true
+}
+
+// recordingHelp says where the session is recorded and how to replay it,
+// a note each.
+func recordingHelp(path string) []string {
+	return []string{"recording to " + termtext.Line(path), "replay it with " + termtext.Line(recordings.ReplayCommand(path))}
 }
 
 // screenKeys are the keys of the open screen.
@@ -122,6 +130,9 @@ func (m *Model) helpLines(w int) []string {
 	title, groups, notes := "Keys of mcpscope", k.fullHelp(m.panes), []string{filterHelp}
 	if m.replay != nil {
 		title, groups = "Keys of mcpscope replay", k.replayHelp(m.replay.keys, m.panes)
+	}
+	if m.cfg.Recording != "" {
+		notes = append(notes, recordingHelp(m.cfg.Recording)...)
 	}
 	if m.screenInFront() {
 		sk := m.screenKeys()

@@ -32,15 +32,15 @@ func TestHTTPPeersFeatureMatrix(t *testing.T) {
 		features []func(*questionFlow)
 	}{
 		{"TS reference sse", peertest.StartTSSSE, mcphttp.ModeLegacySSE, "", tsSeedRoots,
-			[]string{"HTTP+SSE", "legacy 2025-11-25", "mcp-servers/everything 2.0.0"},
+			[]string{"HTTP+SSE", "2025-11-25 · initialize handshake", "mcp-servers/everything 2.0.0"},
 			[]func(*questionFlow){(*questionFlow).rootsAskedAtStart, (*questionFlow).answerTSQuestions, (*questionFlow).progressThenCancelTS}},
 		{"Go SDK conformance -stateless=false", func(t testing.TB) *peertest.HTTPPeer { return peertest.StartGoSDKConformanceHTTP(t, false) },
 			mcphttp.ModeAuto, "", nil,
-			[]string{"Streamable HTTP", "legacy 2025-11-25", "mcp-conformance-test-server 1.0.0"},
+			[]string{"Streamable HTTP", "2025-11-25 · initialize handshake", "mcp-conformance-test-server 1.0.0"},
 			[]func(*questionFlow){(*questionFlow).explore, (*questionFlow).progressConformance, (*questionFlow).answerSEP1034Defaults,
 				(*questionFlow).samplingConformance, (*questionFlow).cancelAskedConformance}},
 		{"Go SDK everything -http --protocol 2025-11-25", peertest.StartGoSDKEverythingHTTP, mcphttp.ModeAuto, proto.ProtocolVersion20251125, tsSeedRoots,
-			[]string{"Streamable HTTP", "legacy 2025-11-25", "everything"},
+			[]string{"Streamable HTTP", "2025-11-25 · initialize handshake", "everything"},
 			[]func(*questionFlow){(*questionFlow).explore, (*questionFlow).elicitGoEverything, (*questionFlow).rootsGoEverything}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -35,7 +35,7 @@ func startHTTPFlow(t *testing.T, peer *peertest.HTTPPeer, mode mcphttp.Mode, opt
 // roots are answered by keys as over stdio.
 func TestHTTPTSStreamable(t *testing.T) {
 	f := startHTTPFlow(t, peertest.StartTSStreamableHTTP(t), mcphttp.ModeAuto, client.Options{}, tsSeedRoots)
-	f.probe.waitText(t, "Streamable HTTP", "legacy 2025-11-25", "session ")
+	f.probe.waitText(t, "Streamable HTTP", "2025-11-25 · initialize handshake", "session ")
 	f.explore()
 	msg := "héllo, wörld ✓ 日本"
 	f.callTool("echo", func() { sendText(f.tm, msg) })
@@ -84,7 +84,7 @@ func TestHTTPTimeout(t *testing.T) {
 // MRTR tool is answered in the question overlay as over stdio.
 func TestHTTPConformanceStateless(t *testing.T) {
 	f := startHTTPFlow(t, peertest.StartGoSDKConformanceHTTP(t, true), mcphttp.ModeAuto, client.Options{}, nil)
-	s := f.probe.waitText(t, "Streamable HTTP", "modern 2026-07-28")
+	s := f.probe.waitText(t, "Streamable HTTP", "2026-07-28 · server/discover")
 	if strings.Contains(s, "session ") {
 		t.Errorf("a stateless server shows a session:\n%s", s)
 	}

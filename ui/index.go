@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/ui/explore"
 	"github.com/mcpscope/mcpscope/ui/look"
@@ -363,7 +364,7 @@ func (r *lineRing) push(s string) {
 	if len(s) > maxStderrLine {
 		s = s[:maxStderrLine]
 	}
-	s = look.OneLine(strings.TrimRight(s, "\r\n"))
+	s = look.OneLine(look.ExpandTabs(termtext.Block(strings.TrimRight(s, "\r\n"))))
 	r.total++
 	if len(r.lines) < r.max {
 		r.lines = append(r.lines, s)

@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"strconv"
-	"strings"
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
@@ -11,6 +10,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/ui/serverinfo"
 )
 
 // connection is the current link and what the UI knows of it.
@@ -20,7 +20,7 @@ type connection struct {
 	dialect   proto.Dialect
 	ready     bool   // Connect succeeded
 	down      bool   // the transport went away
-	connected string // era and version, or "" before the handshake
+	connected string // version and handshake (serverinfo.Handshake), or "" before the handshake
 	failure   error  // why this connection could not be set up or connected
 }
 
@@ -98,12 +98,9 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	}
 	s := m.conn.link.Session
 	m.conn.ready = true
-	m.conn.connected = strings.TrimSpace(s.Era().String() + " " + s.ProtocolVersion())
-	if s.ProtocolVersion() == "" {
-		// A dialect with no handshake (tools-http, tools-ws) negotiated
-		// no era and no version.
-		m.conn.connected = "no handshake"
-	}
+	// A dialect with no handshake (tools-http, tools-ws) negotiated no
+	// era and no version: "no handshake".
+	m.conn.connected = serverinfo.Handshake(s.Era(), s.ProtocolVersion())
 	m.status.note("connected")
 	if l, ok := m.cfg.Tap.(interface {
 		Link(transport, era, protocol string)

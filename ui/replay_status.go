@@ -13,14 +13,15 @@ import (
 // timeline and how it plays.
 func (r *Replay) facts() []string {
 	pos := r.player.Position()
-	state := "⏸ paused"
+	speed := speedName(pos.Speed) // the speed space plays at, whatever the state
+	state := "⏸ paused · " + speed
 	switch {
 	case pos.Seeking:
-		state = "seeking…"
+		state = "seeking… · " + speed
 	case pos.Playing:
-		state = "▶ " + speedName(pos.Speed)
+		state = "▶ " + speed
 	case pos.Done:
-		state = "■ end"
+		state = "■ end · " + speed
 	}
 	frames := fmt.Sprintf("frame %s", strconv.FormatInt(pos.Frames, 10))
 	if pos.Total >= 0 {

@@ -116,7 +116,7 @@ func TestReplayTimelineKeys(t *testing.T) {
 		r.Update(refreshMsg{at: t0})
 	}
 	step("B", func(pos recordings.Position) bool { return pos.Frames == 0 })
-	if s := screenText(r.inner); !strings.Contains(s, "REPLAY ⏸ paused · frame 0/") || !strings.Contains(s, "no frames yet") {
+	if s := screenText(r.inner); !strings.Contains(s, "REPLAY ⏸ paused · 1× · frame 0/") || !strings.Contains(s, "no frames yet") {
 		t.Fatalf("at the start:\n%s", s)
 	}
 	step(".", func(pos recordings.Position) bool { return pos.Frames == 1 })
@@ -130,8 +130,8 @@ func TestReplayTimelineKeys(t *testing.T) {
 		t.Errorf("a second on: %s", lastLine(s))
 	}
 	step("E", func(pos recordings.Position) bool { return pos.Frames == total })
-	if s := screenText(r.inner); !strings.Contains(s, "■ end") {
-		t.Errorf("at the end: %s", lastLine(s))
+	if s := screenText(r.inner); !strings.Contains(s, "REPLAY ■ end · 1×") {
+		t.Errorf("at the end, the status bar does not say the speed: %s", lastLine(s))
 	}
 	r.Update(keyPress("s"))
 	settle(t, r, func(pos recordings.Position) bool { return pos.Speed == recordings.SpeedLive })
@@ -139,6 +139,27 @@ func TestReplayTimelineKeys(t *testing.T) {
 	settle(t, r, func(pos recordings.Position) bool { return !pos.Seeking && pos.Frames == 0 })
 	r.Update(keyPress("space"))
 	settle(t, r, func(pos recordings.Position) bool { return pos.Playing })
+	if s := screenText(r.inner); !strings.Contains(s, "REPLAY ▶ 1×") {
+		t.Errorf("playing: %s", lastLine(s))
+	}
+}
+
+// B then space plays from the start at the recorded pace, whatever speed
+// the replay played at before (it opens at once).
+func TestReplayStartPlaysAtTheRecordedPace(t *testing.T) {
+	_, path := recordSample(t, "wt")
+	r := newTestReplay(t, path, recordings.SpeedAtOnce, 140, 40)
+	settle(t, r, done)
+	if s := screenText(r.inner); !strings.Contains(s, "REPLAY ■ end · at once") {
+		t.Errorf("at the end, the status bar does not say the speed: %s", lastLine(s))
+	}
+	r.Update(keyPress("B"))
+	settle(t, r, func(pos recordings.Position) bool { return !pos.Seeking && !pos.Playing && pos.Frames == 0 })
+	r.Update(keyPress("space"))
+	settle(t, r, func(pos recordings.Position) bool { return pos.Playing || pos.Frames > 0 })
+	if pos := r.player.Position(); pos.Speed != recordings.SpeedLive {
+		t.Fatalf("B then space plays at %s, not 1×: %+v", speedName(pos.Speed), pos)
+	}
 	if s := screenText(r.inner); !strings.Contains(s, "REPLAY ▶ 1×") {
 		t.Errorf("playing: %s", lastLine(s))
 	}

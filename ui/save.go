@@ -100,6 +100,7 @@ func (m *Model) storeSave() storeSave {
 // saved reports how a save went.
 func (m *Model) saved(msg savedMsg) {
 	if msg.err != nil {
+		m.status.note("") // the outcome replaces "saving to …"
 		m.status.setError(fmt.Errorf("saving the capture: %w", msg.err))
 		return
 	}

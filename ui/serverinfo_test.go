@@ -11,7 +11,7 @@ func TestServerInfoView(t *testing.T) {
 	m := connectedModel(t)
 	press(m, "i")
 	s := screenText(m)
-	for _, want := range []string{"Server · fake 1", "2025-11-25", "legacy: initialize handshake", "── instructions ──",
+	for _, want := range []string{"Server · fake 1", "2025-11-25", "handshake     initialize handshake, a session per connection", "── instructions ──",
 		"Call echo first.", "Then stop.", "── capabilities ──", `"tools": {}`} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the server view lacks %q:\n%s", want, s)

@@ -24,6 +24,16 @@ type statusLine struct {
 // note sets the latest note.
 func (s *statusLine) note(msg string) { s.message = msg }
 
+// clear forgets the note and the error, but for standing, an error that
+// still holds (the connection's failure): the next key is the next action,
+// and what the last one said no longer stands beside it.
+func (s *statusLine) clear(standing error) {
+	s.message = ""
+	if standing == nil || s.err != look.OneLine(standing.Error()) {
+		s.err = ""
+	}
+}
+
 // setError sets the latest error.
 func (s *statusLine) setError(err error) {
 	if err != nil {
@@ -60,6 +70,14 @@ func (m *Model) statusParts() []string {
 		state = dialectName(ls.Dialect) + " " + state
 		encoding, via, session = ls.Encoding, ls.Transport, ls.SessionID
 	}
+	if m.cfg.Recording != "" {
+		// First, where no width cuts it.
+		rec := "● REC" // the file's name is long: i and the help say it
+		if e, ok := m.cfg.Tap.(interface{ Err() error }); ok && e.Err() != nil {
+			rec = "REC stopped: " + termtext.Line(e.Err().Error())
+		}
+		parts = append(parts, rec)
+	}
 	parts = append(parts, state)
 	if via != "" {
 		parts = append(parts, via)
@@ -85,13 +103,6 @@ func (m *Model) statusParts() []string {
 			parts = append(parts, plural.Count(u.UnsentAnswers(), "answer", "answers")+" not sent")
 		}
 	}
-	if m.cfg.Recording != "" {
-		rec := "● REC" // the file's name is long; ctrl+s saves a copy where the user says
-		if e, ok := m.cfg.Tap.(interface{ Err() error }); ok && e.Err() != nil {
-			rec = "REC stopped: " + termtext.Line(e.Err().Error())
-		}
-		parts = append(parts, rec)
-	}
 	parts = append(parts, storeFacts(m.cfg.Store.Stats(), m.idx.skipped)...)
 	return parts
 }
@@ -115,23 +126,29 @@ func storeFacts(s capture.Stats, skipped uint64) []string {
 }
 
 // renderStatus draws the status bar: the facts, the standing notice, the
-// latest error and the latest note.
+// latest error and the latest note, the messages before the facts when
+// the width is short (fitStatus).
 func (m *Model) renderStatus(w int) string {
 	st := m.styles
-	line := st.StatusBar.Render(" " + look.OneLine(strings.Join(m.statusParts(), " · ")) + " ")
+	parts := m.statusParts()
+	for i, p := range parts {
+		parts[i] = look.OneLine(p)
+	}
+	lead := 1
+	if m.replay == nil && m.cfg.Recording != "" {
+		lead = 2 // ● REC and the state
+	}
+	var segs []statusSegment
 	if m.cfg.Notice != "" {
-		line += st.Notice.Render(" " + look.OneLine(m.cfg.Notice) + " ")
+		segs = append(segs, statusSegment{text: look.OneLine(m.cfg.Notice), style: st.Notice})
 	}
 	if m.status.err != "" {
-		line += st.StatusError.Render(" " + m.status.err + " ")
+		segs = append(segs, statusSegment{text: m.status.err, style: st.StatusError})
 	}
 	if m.status.message != "" {
-		line += st.StatusLabel.Render(" " + look.OneLine(m.status.message) + " ")
+		segs = append(segs, statusSegment{text: look.OneLine(m.status.message), style: st.StatusLabel, middle: true})
 	}
-	if n := ansi.StringWidth(line); n < w {
-		return line + st.StatusBar.Render(strings.Repeat(" ", w-n))
-	}
-	return ansi.Truncate(line, w, "…")
+	return fitStatus(st.StatusBar, parts, lead, segs, w)
 }
 
 // dialectName is how the status bar names a transport's dialect.

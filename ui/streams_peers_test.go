@@ -70,7 +70,7 @@ var subscriptionOn = regexp.MustCompile(`listening on subscription (\d+) · ackn
 // which the row then reads as cancelled.
 func TestHTTPConformanceListenIsALiveStream(t *testing.T) {
 	f := startHTTPFlow(t, peertest.StartGoSDKConformanceHTTP(t, true), mcphttp.ModeAuto, client.Options{}, nil)
-	f.probe.waitText(t, "Streamable HTTP", "modern 2026-07-28")
+	f.probe.waitText(t, "Streamable HTTP", "2026-07-28 · server/discover")
 	sendKeys(f.tm, ":")
 	f.probe.waitText(t, "Compose · pick a method")
 	composeSend(f.tm, proto.MethodSubscriptionsListen)

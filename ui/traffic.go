@@ -73,8 +73,15 @@ func newTrafficPane(st *capture.Store, x *index, styles *look.Styles) *trafficPa
 	return &trafficPane{store: st, x: x, st: styles, follow: true, rows: 1}
 }
 
-// SetSize sets the size of the pane's body.
-func (p *trafficPane) SetSize(_, h int) { p.rows = max(h-1, 1) }
+// SetSize sets the size of the pane's body and scrolls for it: following,
+// the newest frame stays in view; else the selection does, with no blank
+// rows below the last frame while there are frames above.
+func (p *trafficPane) SetSize(_, h int) {
+	if rows := max(h-1, 1); rows != p.rows {
+		p.rows = rows
+		p.sync()
+	}
+}
 
 // source returns the rows shown: the filter's matches, or every frame.
 func (p *trafficPane) source() rowSource {

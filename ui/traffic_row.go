@@ -141,7 +141,7 @@ func frameLabel(f *capture.Frame, x *index, d proto.Dialect) (label string, tone
 		}
 		return joinNonEmpty(what, call), tonePlain
 	case capture.Stderr:
-		return "stderr " + string(bodyOf(f)), tonePlain
+		return "stderr " + look.ExpandTabs(termtext.Block(string(bodyOf(f)))), tonePlain // tabs keep the line's columns
 	case capture.HTTP:
 		line, _, _ := strings.Cut(string(f.Raw), "\n")
 		return "http " + line, tonePlain

@@ -15,6 +15,9 @@ type filterStepMsg struct{ gen int }
 // Update routes a message to the part of the model it concerns.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
+	if _, ok := msg.(tea.KeyPressMsg); ok {
+		m.status.clear(m.conn.failure)
+	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && m.quitAsked > 0 {
 		if cmd, handled := m.answerQuit(k); handled {
 			return m, cmd

@@ -25,7 +25,7 @@ var (
 	initializeDetail = regexp.MustCompile(`request · id \S+ · initialize`)
 	// colour is an SGR sequence that sets a foreground or background
 	// colour (39 and 49, the terminal's own colours, are none).
-	replayEnd = regexp.MustCompile(`REPLAY ■ end · frame (\d+)/\d+`)
+	replayEnd = regexp.MustCompile(`REPLAY ■ end · (?:\d+×|at once) · frame (\d+)/\d+`)
 	colour    = regexp.MustCompile(`\x1b\[(?:[0-9;]*;)?(?:3[0-8]|4[0-8]|9[0-7]|10[0-7])[;m]`)
 )
 
@@ -191,9 +191,9 @@ func testReplay(t *testing.T, bin string) {
 	snapshot(t, "screen-replay.txt", p.waitMatch(replayEnd))
 	p.waitFor("interaction.complete", "$/shutdown", "1.0 MiB", "#4 analyze step 5/50")
 	p.keys("B")
-	p.waitFor("REPLAY ⏸ paused · frame 0/", "no frames yet")
+	p.waitFor("REPLAY ⏸ paused · 1× · frame 0/", "no frames yet")
 	p.keys(".")
-	p.waitFor("REPLAY ⏸ paused · frame 1/")
+	p.waitFor("REPLAY ⏸ paused · 1× · frame 1/")
 	p.keys("E")
 	p.waitMatch(replayEnd)
 	p.keys("t")

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpscope/mcpscope/internal/keyhelp"
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
 	"github.com/mcpscope/mcpscope/ui/screen"
@@ -48,6 +49,7 @@ type View struct {
 	// title and text, when text is set, replace the facts: a page of
 	// text of its own (Text).
 	title, text string
+	recording   string // the file the session is recorded to, or ""
 	lines       []string
 	w, h        int
 	offset      int
@@ -64,6 +66,13 @@ func Open(h screen.Host) *View {
 	} else {
 		v.facts = FactsOf(s)
 	}
+	return v
+}
+
+// WithRecording has the view say that the session is recorded to path
+// (none when path is "") and how to replay it.
+func (v *View) WithRecording(path string) *View {
+	v.recording, v.lines = path, nil
 	return v
 }
 
@@ -128,16 +137,21 @@ func (v *View) page() string {
 	if v.text != "" {
 		return v.text
 	}
-	if v.err != nil {
-		return v.st.Ink.Muted.Paint("No server: " + v.err.Error() + ".")
-	}
-	f := v.facts
 	var b strings.Builder
 	row := func(name, value string) {
 		if value != "" {
 			b.WriteString(v.st.Ink.Muted.Paint(look.Cell(name, 14)) + termtext.Line(value) + "\n")
 		}
 	}
+	if v.recording != "" {
+		row("recording", v.recording)
+		row("replay with", recordings.ReplayCommand(v.recording))
+		b.WriteString("\n")
+	}
+	if v.err != nil {
+		return b.String() + v.st.Ink.Muted.Paint("No server: "+v.err.Error()+".")
+	}
+	f := v.facts
 	head := func(s string) { b.WriteString("\n" + v.st.Ink.Accent.Paint("── "+s+" ──") + "\n") }
 	row("name", f.Server.Name)
 	row("title", f.Server.Title)
@@ -145,7 +159,7 @@ func (v *View) page() string {
 	row("description", f.Server.Description)
 	row("website", f.Server.WebsiteURL)
 	row("protocol", f.Version)
-	row("era", eraText(f.Era))
+	row("handshake", eraText(f.Era))
 	row("speaks", speaks(f.Link.Dialect))
 	row("encoding", f.Link.Encoding)
 	row("link state", f.Link.State)
@@ -189,9 +203,22 @@ func speaks(d proto.Dialect) string {
 func eraText(e client.Era) string {
 	switch e {
 	case client.EraLegacy:
-		return "legacy: initialize handshake, a session per connection"
+		return "initialize handshake, a session per connection"
 	case client.EraModern:
-		return "2026-07-28: server/discover, stateless requests"
+		return "server/discover, stateless requests"
 	}
 	return ""
+}
+
+// Handshake names what a session opened with as the status bar says it:
+// "2025-11-25 · initialize handshake", "2026-07-28 · server/discover",
+// or "no handshake" when none negotiated a version (tools-http, tools-ws).
+func Handshake(e client.Era, version string) string {
+	switch {
+	case version == "":
+		return "no handshake"
+	case e == client.EraModern:
+		return version + " · server/discover"
+	}
+	return version + " · initialize handshake"
 }
