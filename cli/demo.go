@@ -32,7 +32,8 @@ func newDemoCommand() *cobra.Command {
 			"sse or tools-http it serves the demo over Streamable HTTP, legacy HTTP+SSE or tool frames\n" +
 			"over HTTP POST on a loopback port in this process; with --transport ws, tools-ws or\n" +
 			"gateway over WebSocket (an MCP session, tool frames, or gateway streams), likewise.\n" +
-			"Keys t, R and a send tools/list, a 1 MiB read_file and a long analyze.",
+			"Keys t, R, a and o send tools/list and the demo's own read_file (1 MiB), analyze and tone;\n" +
+			"R, a and o exist only here, never on another server.",
 		Example: "  mcpscope demo\n  mcpscope demo --transport stdio\n  mcpscope demo --transport http\n  mcpscope demo --transport ws\n  mcpscope demo --encoding json",
 		Args:    noArgs,
 		RunE:    func(cmd *cobra.Command, _ []string) error { return runDemo(cmd, f) },

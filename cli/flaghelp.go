@@ -44,16 +44,32 @@ var (
 	headlessOnlyFlags = []string{"trace", "progress"}
 )
 
-// headlessCommands never open the TUI; tuiCommands always do (replay does
-// either).
-var (
-	headlessCommands = map[string]bool{"call": true, "stream": true, "script": true, "tools": true, "resources": true, "prompts": true, "doctor": true}
-	tuiCommands      = map[string]bool{"mcpscope": true, "demo": true}
-)
+// headlessCommand: the command never opens the TUI; tuiCommand: it always
+// does (replay does either).
+func headlessCommand(name string) bool {
+	switch name {
+	case "call", "stream", "script", "tools", "resources", "prompts", "doctor":
+		return true
+	}
+	return false
+}
+
+// tuiCommand: see headlessCommand.
+func tuiCommand(name string) bool { return name == "mcpscope" || name == "demo" }
 
 // ownFlags are the shared flags a command lists among its own, first: the
 // answers file is what script runs on, the transport what demo serves.
-var ownFlags = map[string][]string{"script": {"answers"}, "stream": {"stream-out"}, "demo": {"transport"}}
+func ownFlags(command string) []string {
+	switch command {
+	case "script":
+		return []string{"answers"}
+	case "stream":
+		return []string{"stream-out"}
+	case "demo":
+		return []string{"transport"}
+	}
+	return nil
+}
 
 // arrangeFlags hides, on each command of the tree under root, the shared
 // flags that do nothing there, and lists first those it calls its own.
@@ -62,9 +78,9 @@ func arrangeFlags(root *cobra.Command) {
 	walk = func(c *cobra.Command) {
 		var hide []string
 		switch {
-		case headlessCommands[c.Name()]:
+		case headlessCommand(c.Name()):
 			hide = tuiOnlyFlags
-		case tuiCommands[c.Name()]:
+		case tuiCommand(c.Name()):
 			hide = headlessOnlyFlags
 		}
 		for _, name := range hide {
@@ -72,7 +88,7 @@ func arrangeFlags(root *cobra.Command) {
 				_ = c.Flags().MarkHidden(name)
 			}
 		}
-		for _, name := range ownFlags[c.Name()] {
+		for _, name := range ownFlags(c.Name()) {
 			if fl := c.Flags().Lookup(name); fl != nil {
 				delete(fl.Annotations, flagGroupKey)
 			}

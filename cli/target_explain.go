@@ -5,19 +5,38 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
+
+	"al.essio.dev/pkg/shellescape"
 
 	"github.com/spf13/cobra"
 )
 
 // hostPort recognises a TARGET given as HOST:PORT[/PATH], without the
-// scheme that would make it a URL.
-var hostPort = regexp.MustCompile(`^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?):([0-9]{1,5})(/.*)?$`)
+// scheme that would make it a URL; compiled on first use, as only a
+// mistyped TARGET needs it.
+var hostPort = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?):([0-9]{1,5})(/.*)?$`)
+})
 
-// scriptRunners are the commands that run a server script by its
+// runnerOfScript is the command that runs a server script by its
 // extension, for the command a file TARGET suggests.
-var scriptRunners = map[string]string{
-	".js": "node", ".mjs": "node", ".cjs": "node", ".ts": "npx tsx",
-	".py": "python3", ".rb": "ruby", ".sh": "sh", ".jar": "java -jar",
+func runnerOfScript(ext string) string {
+	switch ext {
+	case ".js", ".mjs", ".cjs":
+		return "node"
+	case ".ts":
+		return "npx tsx"
+	case ".py":
+		return "python3"
+	case ".rb":
+		return "ruby"
+	case ".sh":
+		return "sh"
+	case ".jar":
+		return "java -jar"
+	}
+	return ""
 }
 
 // targetShape explains an argument in the TARGET's place that has the
@@ -26,7 +45,7 @@ var scriptRunners = map[string]string{
 // It returns nil for anything else. before are the arguments that came
 // before it, for the command line it suggests.
 func targetShape(cmd *cobra.Command, before []string, arg string) error {
-	if m := hostPort.FindStringSubmatch(arg); m != nil {
+	if m := hostPort().FindStringSubmatch(arg); m != nil {
 		scheme, path := "http", m[4]
 		if m[3] == "443" {
 			scheme = "https"
@@ -47,7 +66,7 @@ func targetShape(cmd *cobra.Command, before []string, arg string) error {
 		}
 		return usagef("%s is a program, not a TARGET: put a stdio command after `--`, as in %s", quote(arg), suggestCommandLine(cmd, before, argv))
 	case err == nil:
-		runner := scriptRunners[strings.ToLower(filepath.Ext(arg))]
+		runner := runnerOfScript(strings.ToLower(filepath.Ext(arg)))
 		if runner == "" {
 			runner = "CMD"
 		}
@@ -68,13 +87,5 @@ func suggestCommandLine(cmd *cobra.Command, before []string, argv string) string
 	return strings.Join(append(words, "--", argv), " ")
 }
 
-// plainWord matches a word a POSIX shell takes as it is.
-var plainWord = regexp.MustCompile(`^[A-Za-z0-9_./:=@%+,-]+$`)
-
 // shellWord quotes s for a POSIX shell where it needs it.
-func shellWord(s string) string {
-	if plainWord.MatchString(s) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+func shellWord(s string) string { return shellescape.Quote(s) }

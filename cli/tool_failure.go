@@ -16,7 +16,9 @@ const ownRequestMeta = "io.github.mcpscope/purpose"
 
 // outputSchemaListing is the params of the tools/list that learns the
 // tools' outputSchemas.
-var outputSchemaListing = map[string]any{"_meta": map[string]string{ownRequestMeta: "outputSchema"}}
+func outputSchemaListing() any {
+	return map[string]any{"_meta": map[string]string{ownRequestMeta: "outputSchema"}}
+}
 
 // isOwnRequest reports whether the params of a request mark it as sent by
 // mcpscope on its own behalf (ownRequestMeta).
@@ -65,7 +67,7 @@ func (r *run) outputSchema(ctx context.Context, tool string) json.RawMessage {
 		if declaresTools(r.session.ServerCapabilities()) {
 			// A listing cut short keeps the pages it got: session.ListAll
 			// follows nextCursor, bounded, and stops on a repeated cursor.
-			tools, _ := r.session.ListAll(ctx, proto.MethodToolsList, "tools", outputSchemaListing)
+			tools, _ := r.session.ListAll(ctx, proto.MethodToolsList, "tools", outputSchemaListing())
 			s.byTool = schemasOf(tools)
 		}
 	}

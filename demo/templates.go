@@ -3,6 +3,7 @@ package demo
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/mcpscope/mcpscope/proto"
 )
@@ -85,12 +86,14 @@ var builtinTemplates = []projectTemplate{
 	},
 }
 
-// templateURI is the shape of a template URI.
-var templateURI = regexp.MustCompile(`^template://[a-z0-9_-]+/[a-z0-9_-]+/[a-z0-9_-]+$`)
+// templateURI is the shape of a template URI, compiled on first use.
+var templateURI = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^template://[a-z0-9_-]+/[a-z0-9_-]+/[a-z0-9_-]+$`)
+})
 
 // findTemplate resolves a URI: -32001 when malformed, -32000 when unknown.
 func findTemplate(uri string) (*projectTemplate, error) {
-	if !templateURI.MatchString(uri) {
+	if !templateURI().MatchString(uri) {
 		return nil, rpcError(proto.CodeInvalidTemplateURI, map[string]string{"uri": uri},
 			"Invalid template URI: %q is not template://CATEGORY/TOOLCHAIN/VARIANT", uri)
 	}
