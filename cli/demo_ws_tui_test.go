@@ -11,7 +11,7 @@ func TestDemoOverWSInTheTUI(t *testing.T) {
 	r.send(t, "e")
 	r.waitFor(t, " tools · / filters")
 	r.send(t, "/echo\r")
-	r.waitFor(t, `tools match "echo"`)
+	r.waitFor(t, "tools match", `"echo"`)
 	r.send(t, "\r") // open the form
 	r.waitFor(t, "tools/call echo", "message *")
 	r.send(t, "typed over ws\x13") // ctrl+s sends

@@ -170,12 +170,13 @@ func TestServerPickerConnects(t *testing.T) {
 	t.Fatal("the TUI did not quit")
 }
 
-// Without any configured server, `mcpscope` shows its help as before.
-func TestNoServersShowsHelp(t *testing.T) {
+// Without any configured server, `mcpscope` says how to start (exit 2),
+// not the whole help.
+func TestNoServersSaysHowToStart(t *testing.T) {
 	r := mcpscope(t)
-	r.mustExit(t, ExitOK)
-	if !strings.Contains(r.stdout, "Usage:") {
-		t.Errorf("stdout: %s", r.stdout)
+	r.mustExit(t, ExitUsage)
+	if strings.Contains(r.stdout+r.stderr, "Usage:") || !strings.Contains(r.stderr, "mcpscope demo") {
+		t.Errorf("stdout: %s\nstderr: %s", r.stdout, r.stderr)
 	}
 }
 

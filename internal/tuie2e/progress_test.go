@@ -25,7 +25,7 @@ func testProgressTS(t *testing.T, bin string) {
 	p.keys("/")
 	p.typeText("long-running")
 	p.keys("Enter")
-	p.waitFor(`tools match "long-running"`, "── input schema ──")
+	p.waitFor("tools match", `"long-running"`, "── input schema ──")
 	p.keys("Enter")
 	p.waitFor("tools/call trigger-long-running-operation", "duration")
 	p.keys("C-s")

@@ -45,7 +45,7 @@ func callEcho(p *tmuxPane, text string) {
 	p.keys("/")
 	p.typeText("echo")
 	p.keys("Enter")
-	p.waitFor(`tools match "echo"`)
+	p.waitFor("tools match", `"echo"`)
 	p.keys("Enter")
 	p.waitFor("tools/call echo", "message *")
 	p.typeText(text)
@@ -94,7 +94,7 @@ func pickStreamTool(p *tmuxPane, name string) {
 	p.keys("/")
 	p.typeText(name)
 	p.keys("Enter")
-	p.waitFor(`tools match "` + name + `"`)
+	p.waitFor("tools match", `"`+name+`"`)
 	p.keys("S")
 	p.waitFor("gateway stream of system_"+name+" on a connection of its own", "Pick the file to upload", "upload.bin")
 }
