@@ -65,7 +65,7 @@ func TestDoctorWordsProbeRefusalsAsOutcomes(t *testing.T) {
 	r.mustExit(t, ExitOK)
 	for _, want := range []string{
 		`(?m)^  ✓ http +\S+  ping probe outside a session: refused \(400 Bad Request, application/json\), as an endpoint that wants the handshake first does$`,
-		`(?m)^  ✓ handshake +\S+  server/discover probe: not a 2026-07-28 server \(400 Bad Request\) → initialize handshake; legacy era, version 2025-11-25, refuser 1, capabilities: tools$`,
+		`(?m)^  ✓ handshake +\S+  server/discover probe: not a 2026-07-28 server \(400 Bad Request\) → initialize handshake; 2025-11-25 · initialize handshake, refuser 1, capabilities: tools$`,
 		`(?m)^every step passed$`,
 	} {
 		if !regexp.MustCompile(want).MatchString(r.stdout) {
@@ -84,7 +84,7 @@ func TestDoctorWordsDiscoverErrorAsOutcome(t *testing.T) {
 	argv, env := stubArgv(t, "plain")
 	r := runBuilt(t, withTarget(argv, "doctor", "--env", env)...)
 	r.mustExit(t, ExitOK)
-	want := `(?m)^  ✓ handshake +\S+  server/discover probe: not a 2026-07-28 server \(error -32601 Method not found\) → initialize handshake; legacy era, version 2025-11-25, stub 1, capabilities: tools$`
+	want := `(?m)^  ✓ handshake +\S+  server/discover probe: not a 2026-07-28 server \(error -32601 Method not found\) → initialize handshake; 2025-11-25 · initialize handshake, stub 1, capabilities: tools$`
 	if !regexp.MustCompile(want).MatchString(r.stdout) {
 		t.Errorf("no line matching %s:\n%s", want, r.stdout)
 	}

@@ -37,6 +37,20 @@ func (e Era) String() string {
 	return "unknown"
 }
 
+// Handshake names what a session at version opened with, as mcpscope
+// shows it: "2025-11-25 · initialize handshake", "2026-07-28 ·
+// server/discover", or "no handshake" when none negotiated a version
+// (tools-http, tools-ws).
+func Handshake(e Era, version string) string {
+	switch {
+	case version == "":
+		return "no handshake"
+	case e == EraModern:
+		return version + " · server/discover"
+	}
+	return version + " · initialize handshake"
+}
+
 // Defaults of Options.
 const (
 	DefaultMaxInFlight = 128

@@ -129,11 +129,11 @@ func toolFrames(transport string) string {
 	return "tool frames over " + over + " (" + transport + ")"
 }
 
-// describeSession says what the handshake settled: era, version, server,
-// capabilities.
+// describeSession says what the handshake settled: version and handshake,
+// server, capabilities.
 func describeSession(s *client.Session) string {
 	info := s.ServerInfo()
-	parts := []string{s.Era().String() + " era", "version " + orNone(s.ProtocolVersion())}
+	parts := []string{client.Handshake(s.Era(), s.ProtocolVersion())}
 	if info.Name != "" {
 		parts = append(parts, strings.TrimSpace(info.Name+" "+info.Version))
 	}

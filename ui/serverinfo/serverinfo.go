@@ -210,15 +210,6 @@ func eraText(e client.Era) string {
 	return ""
 }
 
-// Handshake names what a session opened with as the status bar says it:
-// "2025-11-25 · initialize handshake", "2026-07-28 · server/discover",
-// or "no handshake" when none negotiated a version (tools-http, tools-ws).
-func Handshake(e client.Era, version string) string {
-	switch {
-	case version == "":
-		return "no handshake"
-	case e == client.EraModern:
-		return version + " · server/discover"
-	}
-	return version + " · initialize handshake"
-}
+// Handshake names what a session opened with as the status bar says it
+// (client.Handshake).
+func Handshake(e client.Era, version string) string { return client.Handshake(e, version) }
