@@ -41,6 +41,10 @@ func TestTmux(t *testing.T) {
 	t.Run("ws_supergateway", func(t *testing.T) { testWSSupergateway(t, bin) })
 	t.Run("gateway_stream", func(t *testing.T) { testGatewayStream(t, bin) })
 	t.Run("config_input", func(t *testing.T) { testConfigInput(t, bin) })
+	t.Run("tool_failure_ts", func(t *testing.T) { testToolFailureTS(t, bin) })
+	t.Run("demo_keys_ts", func(t *testing.T) { testDemoKeysTS(t, bin) })
+	t.Run("recorded_to", func(t *testing.T) { testRecordedTo(t, bin) })
+	t.Run("demo_first_run", func(t *testing.T) { testDemoFirstRun(t, bin) })
 }
 
 // testDemo drives `mcpscope demo`: connect, read_file, analyze and cancel,
