@@ -36,10 +36,7 @@ func testConfigInput(t *testing.T, bin string) {
 	out := filepath.Join(dir, "result.json")
 	script := fmt.Sprintf(`"$0" "$@" >'%s'; echo "mcpscope exited $?"`, out)
 	p := startPane(t, "sh", "-c", script, bin, "call", "tools/call", `{"name":"get-env","arguments":{}}`, "--config", cfg, "typed")
-	// The pane stays once the command ended, for its last screen to be read.
-	if msg, err := p.tmux("set-option", "-t", p.name, "remain-on-exit", "on"); err != nil {
-		t.Fatalf("remain-on-exit: %v\n%s", err, msg)
-	}
+	p.remainOnExit()
 	// The variables are expanded in the order of their names; capture-pane
 	// trims the space after each prompt.
 	p.waitFor(`"typed" asks for "who" (your name):`)
@@ -51,7 +48,7 @@ func testConfigInput(t *testing.T, bin string) {
 	p.waitFor("mcpscope exited ")
 	// The whole pane, scrolled-off lines too: tmux may scroll the first
 	// line off as the pane settles.
-	screen, err := p.tmux("capture-pane", "-p", "-S", "-", "-t", p.name)
+	screen, err := p.history()
 	if err != nil {
 		t.Fatalf("capturing the pane: %v\n%s", err, screen)
 	}

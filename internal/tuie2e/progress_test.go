@@ -22,10 +22,8 @@ func testProgressTS(t *testing.T, bin string) {
 
 	p.keys("e")
 	p.waitFor(" tools · / filters")
-	p.keys("/")
-	p.typeText("long-running")
-	p.keys("Enter")
-	p.waitFor("tools match", `"long-running"`, "── input schema ──")
+	p.filterTools("long-running")
+	p.waitFor("── input schema ──")
 	p.keys("Enter")
 	p.waitFor("tools/call trigger-long-running-operation", "duration")
 	p.keys("C-s")

@@ -42,10 +42,7 @@ func testWSSupergateway(t *testing.T, bin string) {
 func callEcho(p *tmuxPane, text string) {
 	p.keys("e")
 	p.waitFor(" tools · / filters")
-	p.keys("/")
-	p.typeText("echo")
-	p.keys("Enter")
-	p.waitFor("tools match", `"echo"`)
+	p.filterTools("echo")
 	p.keys("Enter")
 	p.waitFor("tools/call echo", "message *")
 	p.typeText(text)
@@ -91,10 +88,7 @@ func testGatewayStream(t *testing.T, bin string) {
 func pickStreamTool(p *tmuxPane, name string) {
 	p.keys("e")
 	p.waitFor(" tools · / filters")
-	p.keys("/")
-	p.typeText(name)
-	p.keys("Enter")
-	p.waitFor("tools match", `"`+name+`"`)
+	p.filterTools(name)
 	p.keys("S")
 	p.waitFor("gateway stream of system_"+name+" on a connection of its own", "Pick the file to upload", "upload.bin")
 }

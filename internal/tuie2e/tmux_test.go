@@ -112,6 +112,15 @@ func (p *tmuxPane) tmux(args ...string) (string, error) {
 	return string(out), err
 }
 
+// remainOnExit keeps the pane once its command has ended, for its last
+// screen to be read.
+func (p *tmuxPane) remainOnExit() {
+	p.t.Helper()
+	if msg, err := p.tmux("set-option", "-t", p.name, "remain-on-exit", "on"); err != nil {
+		p.t.Fatalf("remain-on-exit: %v\n%s", err, msg)
+	}
+}
+
 // keys sends tmux key names ("R", "Enter", "Home", "BTab").
 func (p *tmuxPane) keys(keys ...string) {
 	p.t.Helper()
@@ -144,14 +153,27 @@ func (p *tmuxPane) styledScreen() string {
 	return s
 }
 
+// history captures the whole pane, its scrolled-off lines too, as plain
+// text with wrapped lines joined: a long line the terminal wrapped reads
+// as the one line printed.
+func (p *tmuxPane) history() (string, error) {
+	return p.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", p.name)
+}
+
 // waitUntil polls the screen until ok accepts it and returns that screen;
 // after the hang guard it fails with what the screen showed last.
 func (p *tmuxPane) waitUntil(what string, ok func(screen string) bool) string {
 	p.t.Helper()
+	return p.waitCapture(what, p.screen, ok)
+}
+
+// waitCapture is waitUntil reading the pane with capture.
+func (p *tmuxPane) waitCapture(what string, capture func() (string, error), ok func(screen string) bool) string {
+	p.t.Helper()
 	deadline := time.Now().Add(hangGuard)
 	last := ""
 	for {
-		s, err := p.screen()
+		s, err := capture()
 		if err == nil {
 			if ok(s) {
 				return s

@@ -2,6 +2,7 @@ package tuie2e
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +19,7 @@ var (
 	detailSeq = regexp.MustCompile(`Detail · seq (\d+)`)
 	hexSeq    = regexp.MustCompile(`Hex dump · seq (\d+)`)
 	// stderrLines is the title of the stderr tab once it holds a line.
-	stderrLines = regexp.MustCompile(`Stderr · [1-9]\d* lines`)
+	stderrLines = regexp.MustCompile(`Stderr · [1-9]\d* lines?\b`)
 	// controlFilter and initializeDetail show the traffic filtered to
 	// control frames and the initialize request in the detail pane.
 	controlFilter    = regexp.MustCompile(`filter "control"`)
@@ -41,6 +42,10 @@ func TestTmux(t *testing.T) {
 	t.Run("ws_supergateway", func(t *testing.T) { testWSSupergateway(t, bin) })
 	t.Run("gateway_stream", func(t *testing.T) { testGatewayStream(t, bin) })
 	t.Run("config_input", func(t *testing.T) { testConfigInput(t, bin) })
+	t.Run("tool_failure_ts", func(t *testing.T) { testToolFailureTS(t, bin) })
+	t.Run("demo_keys_ts", func(t *testing.T) { testDemoKeysTS(t, bin) })
+	t.Run("recorded_to", func(t *testing.T) { testRecordedTo(t, bin) })
+	t.Run("demo_first_run", func(t *testing.T) { testDemoFirstRun(t, bin) })
 }
 
 // testDemo drives `mcpscope demo`: connect, read_file, analyze and cancel,
@@ -94,10 +99,7 @@ func walkBookTrip(p *tmuxPane) {
 	date := time.Now().UTC().AddDate(1, 0, 0).Format(time.DateOnly)
 	p.keys("e")
 	p.waitFor("interactive server: enter starts a [wizard] tool")
-	p.keys("/")
-	p.typeText("book_trip")
-	p.keys("Enter")
-	p.waitFor("tools match", `"book_trip"`)
+	p.filterTools("book_trip")
 	p.keys("Enter")
 	p.waitFor("Wizard · book_trip", "Where do you want to go?", "step 1 of 5")
 	p.typeText("Oslo")
@@ -116,6 +118,16 @@ func walkBookTrip(p *tmuxPane) {
 	p.escapeUntilGone("Explorer ·")
 }
 
+// filterTools types name into the explorer's tool filter and waits for
+// the list to say how many tools match it, in either number.
+func (p *tmuxPane) filterTools(name string) string {
+	p.t.Helper()
+	p.keys("/")
+	p.typeText(name)
+	p.keys("Enter")
+	return p.waitMatch(regexp.MustCompile(`tools match(es)? ` + regexp.QuoteMeta(strconv.Quote(name))))
+}
+
 // testStdioTS drives a stdio session against the TypeScript reference
 // server: connect, tools/list, a tool called through the explorer's form,
 // a raw request from the composer, the stderr tab, quit.
@@ -130,10 +142,8 @@ func testStdioTS(t *testing.T, bin string) {
 	// The explorer: filter the tools, call echo through its form.
 	p.keys("e")
 	p.waitFor(" tools · / filters")
-	p.keys("/")
-	p.typeText("echo")
-	p.keys("Enter")
-	snapshot(t, "screen-explorer.txt", p.waitFor("tools match", `"echo"`, "echo (Echo Tool)"))
+	p.filterTools("echo")
+	snapshot(t, "screen-explorer.txt", p.waitFor("echo (Echo Tool)"))
 	p.keys("Enter")
 	p.waitFor("tools/call echo", "message *")
 	p.typeText("typed in tmux")
