@@ -32,7 +32,7 @@ const (
 // stderr lines, the datagram board and the outputSchemas of the tools
 // listed.
 const indexMemoryBound = maxCalls*(maxLinksPerCall*8+512) + maxStderrLines*(maxStderrLine+32) + 4<<20 +
-	maxListedTools*(maxOutputSchema+128)
+	maxToolSchemaBytes
 
 // callInfo is what the index knows of one call.
 type callInfo struct {
