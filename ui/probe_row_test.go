@@ -58,6 +58,35 @@ func TestProbesReadAsProbes(t *testing.T) {
 	}
 }
 
+// Over HTTP a server refuses server/discover with a 400 and an error whose
+// id is null (the TypeScript SDK): the error on the probe's own exchange
+// is the probe's answer, not a failure.
+func TestProbeRefusedWithNullID(t *testing.T) {
+	st := capture.NewStore(capture.Config{})
+	c := &clock{}
+	add := func(conn string, dir capture.Dir, m *proto.Message) {
+		f := controlFrame(t, dir, c.next(), proto.EncJSON, m)
+		f.Conn = conn
+		st.Append(f)
+	}
+	add("http POST 1", capture.Out, request(t, 1, proto.MethodDiscover, map[string]any{}))
+	add("http POST 1", capture.In, proto.NewErrorResponse(proto.ID{}, -32000, "Bad Request: Server not initialized", nil))
+	add("http POST 2", capture.Out, request(t, 2, proto.MethodInitialize, map[string]any{}))
+	add("http POST 2", capture.In, result(t, 2, map[string]any{"protocolVersion": proto.LatestLegacy, "capabilities": map[string]any{}}))
+	add("http POST 3", capture.Out, request(t, 3, "no/such", nil))
+	add("http POST 3", capture.In, proto.NewErrorResponse(proto.ID{}, -32000, "Bad Request", nil))
+	m := newTestModel(t, st, 140, 30)
+	f, _ := st.Get(2)
+	want := "probe: server speaks 2025-11-25 (initialize handshake) · error -32000 Bad Request: Server not initialized [Server error]"
+	if label, tone := frameLabel(f, m.idx, proto.DialectMCP); tone != toneProbe || label != want {
+		t.Errorf("the refusal reads %q (tone %v), want %q drawn as a probe", label, tone, want)
+	}
+	filterBy(m, "error")
+	if n := m.idx.filter.count(); n != 1 || m.idx.filter.seqAt(0) != 6 {
+		t.Errorf("error matches %d frames, want only the null-id error of no/such", n)
+	}
+}
+
 // An SSE event that carries no message (a priming event, a heartbeat)
 // reads as one, not as a batch.
 func TestEventWithoutMessageRow(t *testing.T) {
