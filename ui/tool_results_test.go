@@ -150,3 +150,17 @@ func TestToolSchemasOfCurrentConnection(t *testing.T) {
 		}
 	}
 }
+
+// The screens are given the outputSchemas of the current connection's
+// listing, so the composer judges a result as its traffic row does.
+func TestHostGivesOutputSchema(t *testing.T) {
+	m := newTestModel(t, toolResultsStore(t), 140, 30)
+	m.conn.gen = 1
+	if s := (driver{m}).OutputSchema("weather"); s == nil {
+		t.Error("no outputSchema for weather")
+	}
+	m.conn.gen = 2
+	if s := (driver{m}).OutputSchema("weather"); s != nil {
+		t.Errorf("an earlier connection's outputSchema: %s", s)
+	}
+}
