@@ -2,11 +2,14 @@ package ui
 
 import (
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/ui/explore"
@@ -142,7 +145,7 @@ func TestExplorerProbesOncePerConnection(t *testing.T) {
 	discovered := func(msg tea.Msg) bool { _, ok := msg.(explore.DiscoveredMsg); return ok }
 	m.Update(screentest.RunUntil(t, "the capabilities answer", press(m, "e"), discovered))
 	press(m, "esc")
-	screentest.RunInBackground(press(m, "e"))
+	runToEnd(t, press(m, "e")) // a second probe would go out before this returns
 	press(m, "esc")
 	asked := 0
 	for _, sent := range f.After() {
@@ -152,5 +155,34 @@ func TestExplorerProbesOncePerConnection(t *testing.T) {
 	}
 	if asked != 1 {
 		t.Errorf("capabilities asked %d times, want once", asked)
+	}
+}
+
+// runToEnd runs cmd, and every command of its batches, to their end; the
+// hang guard bounds the wait.
+func runToEnd(t *testing.T, cmd tea.Cmd) {
+	t.Helper()
+	var wg sync.WaitGroup
+	var run func(tea.Cmd)
+	run = func(c tea.Cmd) {
+		defer wg.Done()
+		if c == nil {
+			return
+		}
+		if b, ok := c().(tea.BatchMsg); ok {
+			for _, sub := range b {
+				wg.Add(1)
+				go run(sub)
+			}
+		}
+	}
+	wg.Add(1)
+	go run(cmd)
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(flowtest.HangGuard):
+		t.Fatal("the commands never ended")
 	}
 }
