@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"strings"
 	"sync"
 	"testing"
@@ -9,9 +10,12 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
+	"github.com/mcpscope/mcpscope/internal/peertest"
 	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
+	mcphttp "github.com/mcpscope/mcpscope/transports/http"
 	"github.com/mcpscope/mcpscope/ui/explore"
 )
 
@@ -184,5 +188,42 @@ func runToEnd(t *testing.T, cmd tea.Cmd) {
 	case <-done:
 	case <-time.After(flowtest.HangGuard):
 		t.Fatal("the commands never ended")
+	}
+}
+
+// Against the TypeScript reference server over Streamable HTTP, whose
+// refusal of server/discover is an HTTP 400 with a null id, the refusal
+// reads as the probe's outcome and the "error" filter finds nothing.
+func TestTSProbeRefusalOverHTTP(t *testing.T) {
+	peer := peertest.StartTSStreamableHTTP(t)
+	st := capture.NewStore(capture.Config{})
+	tr, err := mcphttp.New(mcphttp.Config{URL: peer.URL, Mode: mcphttp.ModeAuto, Sink: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := client.New(tr, client.Options{})
+	defer s.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), flowtest.HangGuard)
+	defer cancel()
+	if err := s.Connect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	m := newTestModel(t, st, 160, 40)
+	refusals := 0
+	for _, f := range st.Window(1, 1000) {
+		if f.Msg == nil || f.Msg.Kind() != proto.KindError {
+			continue
+		}
+		refusals++
+		if label, tone := frameLabel(f, m.idx, proto.DialectMCP); tone != toneProbe || !strings.HasPrefix(label, "probe: server speaks 2025-11-25 (initialize handshake) · error") {
+			t.Errorf("the refusal reads %q (tone %v)", label, tone)
+		}
+	}
+	if refusals != 1 {
+		t.Errorf("%d error answers, want the probe's refusal", refusals)
+	}
+	filterBy(m, "error")
+	if n := m.idx.filter.count(); n != 0 {
+		t.Errorf("error matches %d frames", n)
 	}
 }
