@@ -69,6 +69,9 @@ func (a *Answerer) take(method string, available int) int {
 // noAnswer reports an unanswered question and builds the error sent back.
 func (a *Answerer) noAnswer(method, question string) error {
 	a.fail(noAnswerLeft(method, question, a.noFile))
+	if a.noFile {
+		return &proto.Error{Code: proto.CodeInternalError, Message: "mcpscope runs without an answers file: it cannot answer " + method}
+	}
 	return &proto.Error{Code: proto.CodeInternalError, Message: "mcpscope has no scripted answer left for " + method}
 }
 

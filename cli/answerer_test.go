@@ -107,6 +107,17 @@ func TestAnswererNoAnswerLeft(t *testing.T) {
 	}
 }
 
+// Without an answers file, the server is told the run has none, not that
+// its answers ran out.
+func TestAnswererWithoutFile(t *testing.T) {
+	h := NewAnswerer(nil, nil, nil)
+	_, err := ask(t, h, proto.MethodElicitationCreate, formRequest)
+	var pe *proto.Error
+	if !errors.As(err, &pe) || pe.Message != "mcpscope runs without an answers file: it cannot answer elicitation/create" {
+		t.Errorf("server got %v", err)
+	}
+}
+
 func TestAnswererURLModeAndRoots(t *testing.T) {
 	roots := []proto.Root{{URI: "file:///srv/project", Name: "project"}}
 	h := NewAnswerer(&Answers{Elicitation: []ElicitationAnswer{{Action: "accept", Content: map[string]any{"ignored": 1}}}}, roots, nil)

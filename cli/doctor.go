@@ -66,6 +66,12 @@ func runDoctor(ctx context.Context, f *runFlags, target Target, io streams) erro
 func doctorConfig(plan *connectPlan, target Target) (doctor.Config, error) {
 	f := plan.flags
 	topts := f.transportOptions(target)
+	if target.Transport == "stdio" {
+		// refused now, as every command refuses it, not as a failed step
+		if err := stdioRefuses(topts); err != nil {
+			return doctor.Config{}, err
+		}
+	}
 	r, err := remoteOf(topts, "")
 	if err != nil {
 		return doctor.Config{}, err

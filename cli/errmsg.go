@@ -20,7 +20,7 @@ func Message(err error) string {
 	var rpc *client.RPCError
 	if errors.As(err, &rpc) && rpc.Err != nil {
 		code := fmt.Sprintf("code %d", rpc.Err.Code)
-		if name := proto.ErrorName(methodDialect(rpc.Method), rpc.Err.Code); name != "" {
+		if name := proto.ErrorNameIn(proto.DialectMCP, rpc.Err, proto.ErrorContext{Method: rpc.Method}); name != "" {
 			code += " " + name
 		}
 		method := oneLine(rpc.Method)
@@ -30,15 +30,6 @@ func Message(err error) string {
 		return fmt.Sprintf("%s failed: %s (%s)", method, oneLine(rpc.Err.Message), code)
 	}
 	return safeLine(strings.TrimSpace(err.Error()))
-}
-
-// methodDialect is the dialect that names the error codes of method: the
-// interaction.* methods of seed 002 have codes of their own.
-func methodDialect(method string) proto.Dialect {
-	if strings.HasPrefix(method, "interaction.") {
-		return proto.DialectInteraction
-	}
-	return proto.DialectMCP
 }
 
 // printError writes "error: SENTENCE" on w. It is the error handler of the

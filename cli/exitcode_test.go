@@ -53,6 +53,10 @@ func TestMessageNamesTheRPCError(t *testing.T) {
 	if got, want := Message(fmt.Errorf("x: %w", rpc)), "tools/call failed: Unknown tool (code -32602 Invalid params)"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
+	refused := &client.RPCError{Method: proto.MethodCapabilities, Err: &proto.Error{Code: proto.CodeNotInteractive, Message: "no"}}
+	if got, want := Message(refused), "capabilities failed: no (code -32007 "+proto.ErrorName(proto.DialectInteraction, proto.CodeNotInteractive)+")"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
 	odd := &client.RPCError{Method: "x", Err: &proto.Error{Code: 7, Message: "strange"}}
 	if got, want := Message(odd), "x failed: strange (code 7)"; got != want {
 		t.Errorf("got %q, want %q", got, want)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -44,6 +45,46 @@ var (
 	headlessOnlyFlags = []string{"trace", "progress"}
 )
 
+// ignoredFlags are the shared flags command does nothing with: its help
+// hides them, and a headless command refuses them (refuseIgnored); the
+// TUI refuses --trace and --progress itself, with its reason. The doctor
+// walks the layers with one tools/list: it records nothing, prints no
+// trace nor progress and reads no execution stream.
+func ignoredFlags(command string) []string {
+	switch {
+	case command == "doctor":
+		return append(slices.Clone(tuiOnlyFlags), "trace", "progress", "stream-out", "record", "record-stream-max")
+	case headlessCommand(command):
+		return tuiOnlyFlags
+	case tuiCommand(command):
+		return headlessOnlyFlags
+	}
+	return nil
+}
+
+// headlessUsage is the help of the shared flags that read otherwise on a
+// command that never opens the TUI.
+var headlessUsage = map[string]string{
+	"record": "record the session to `FILE`",
+}
+
+// refuseIgnored makes c refuse, with a usage error naming it, a flag it
+// ignores, before it runs.
+func refuseIgnored(c *cobra.Command, ignored []string) {
+	run := c.PreRunE
+	c.PreRunE = func(cmd *cobra.Command, args []string) error {
+		for _, name := range ignored {
+			if fl := cmd.Flags().Lookup(name); fl != nil && fl.Changed {
+				return usagef("--%s does not apply to %s", name, cmd.CommandPath())
+			}
+		}
+		if run != nil {
+			return run(cmd, args)
+		}
+		return nil
+	}
+}
+
 // headlessCommand: the command never opens the TUI; tuiCommand: it always
 // does (replay does either).
 func headlessCommand(name string) bool {
@@ -76,16 +117,18 @@ func ownFlags(command string) []string {
 func arrangeFlags(root *cobra.Command) {
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
-		var hide []string
-		switch {
-		case headlessCommand(c.Name()):
-			hide = tuiOnlyFlags
-		case tuiCommand(c.Name()):
-			hide = headlessOnlyFlags
-		}
+		hide := ignoredFlags(c.Name())
 		for _, name := range hide {
 			if c.Flags().Lookup(name) != nil {
 				_ = c.Flags().MarkHidden(name)
+			}
+		}
+		if headlessCommand(c.Name()) {
+			refuseIgnored(c, hide)
+			for name, usage := range headlessUsage {
+				if fl := c.Flags().Lookup(name); fl != nil {
+					fl.Usage = usage
+				}
 			}
 		}
 		for _, name := range ownFlags(c.Name()) {

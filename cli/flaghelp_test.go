@@ -51,7 +51,7 @@ func TestHelpGroupsTheSharedFlags(t *testing.T) {
 		{[]string{"tools"}, []string{"help"}, []string{"no-record"}},
 		{[]string{"stream"}, []string{"upload", "text", "meta", "chunk-size", "stream-out", "help"}, []string{"no-record"}},
 		{[]string{"script"}, []string{"answers", "tool", "args", "insist", "help"}, []string{"no-record"}},
-		{[]string{"doctor"}, []string{"help"}, []string{"no-record"}},
+		{[]string{"doctor"}, []string{"help"}, []string{"no-record", "trace", "progress", "stream-out", "record", "record-stream-max"}},
 		{nil, []string{"help", "version"}, []string{"trace", "progress"}},
 		{[]string{"demo"}, []string{"help", "transport"}, []string{"trace", "progress"}},
 	} {
@@ -96,5 +96,28 @@ func TestHelpGroupsTheSharedFlags(t *testing.T) {
 				t.Errorf("%s --help lists --%s %d times, want %d", name, n, listed[n], want)
 			}
 		}
+	}
+}
+
+// A flag a command ignores is refused, naming it, with exit 2; the doctor
+// refuses a network flag on a stdio server before it walks, as every
+// command does; a headless command's --record says nothing of the TUI.
+func TestIgnoredFlagsAreRefused(t *testing.T) {
+	for _, args := range [][]string{
+		{"doctor", "--record", "x.jsonl", "--", "true"},
+		{"doctor", "--progress", "--", "true"},
+		{"call", "--no-record", "tools/list", "--", "true"},
+	} {
+		r := mcpscope(t, args...)
+		if r.code != ExitUsage || !strings.Contains(r.stderr, "--"+strings.TrimPrefix(args[1], "--")+" does not apply to mcpscope "+args[0]) || r.stdout != "" {
+			t.Errorf("mcpscope %s: exit %d, stdout %q, stderr %q", strings.Join(args, " "), r.code, r.stdout, r.stderr)
+		}
+	}
+	r := mcpscope(t, "doctor", "--header", "A: b", "--", "true")
+	if r.code != ExitUsage || r.stderr != "error: --header is not supported by the stdio transport\n" || r.stdout != "" {
+		t.Errorf("doctor --header on stdio: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if help := helpText(t, "call"); strings.Contains(help, "the TUI records") || !strings.Contains(help, "record the session to FILE") {
+		t.Errorf("call --help:\n%s", helpSection(help, "Recording flags"))
 	}
 }

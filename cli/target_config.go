@@ -96,10 +96,11 @@ func (f *runFlags) target(cmd *cobra.Command, args []string) ([]string, Target, 
 }
 
 // paramsLike reports whether arg is a PARAMS_JSON (an object or array, or
-// - for standard input) rather than a TARGET left out.
+// - for standard input) rather than a TARGET left out; an IPv6
+// [HOST]:PORT is a TARGET missing its scheme, not an array.
 func paramsLike(arg string) bool {
 	s := strings.TrimSpace(arg)
-	return s == "-" || strings.HasPrefix(s, "{") || strings.HasPrefix(s, "[")
+	return s == "-" || strings.HasPrefix(s, "{") || strings.HasPrefix(s, "[") && !hostPort().MatchString(s)
 }
 
 // serverTarget resolves name to the Target of a configured server; found

@@ -64,27 +64,49 @@ func targetShape(cmd *cobra.Command, before []string, arg string) error {
 		if !strings.ContainsRune(arg, os.PathSeparator) && !strings.ContainsRune(arg, '/') {
 			argv = "./" + arg // run from here, not looked up on PATH
 		}
-		return usagef("%s is a program, not a TARGET: put a stdio command after `--`, as in %s", quote(arg), suggestCommandLine(cmd, before, argv))
+		return usagef("%s is a program, not a TARGET: put a stdio command after `--`, as in %s", quote(arg), suggestCommandLine(cmd, before, arg, argv))
 	case err == nil:
 		runner := runnerOfScript(strings.ToLower(filepath.Ext(arg)))
 		if runner == "" {
 			runner = "CMD"
 		}
-		return usagef("%s is a file, not a TARGET: put a stdio command after `--`, with what runs it, as in %s", quote(arg), suggestCommandLine(cmd, before, runner+" "+shellWord(arg)))
+		return usagef("%s is a file, not a TARGET: put a stdio command after `--`, with what runs it, as in %s", quote(arg), suggestCommandLine(cmd, before, arg, runner+" "+shellWord(arg)))
 	case strings.ContainsRune(arg, '/') || strings.HasPrefix(arg, "."):
-		return usagef("%s is not a URL, and no file is there: put a stdio command after `--`, as in %s", quote(arg), suggestCommandLine(cmd, before, "CMD [ARGS…]"))
+		return usagef("%s is not a URL, and no file is there: put a stdio command after `--`, as in %s", quote(arg), suggestCommandLine(cmd, before, arg, "CMD [ARGS…]"))
 	}
 	return nil
 }
 
 // suggestCommandLine is the command line cmd would take with argv after
-// "--" as its stdio server, the arguments before kept.
-func suggestCommandLine(cmd *cobra.Command, before []string, argv string) string {
+// "--" as its stdio server. Of the arguments before, cmd keeps those it
+// takes before its TARGET (takenBefore); the others begin the stdio
+// command, and then the last argument, arg, follows them as it was
+// typed, in place of argv.
+func suggestCommandLine(cmd *cobra.Command, before []string, arg, argv string) string {
+	n := takenBefore(cmd, before)
 	words := []string{cmd.CommandPath()}
-	for _, b := range before {
+	for _, b := range before[:n] {
 		words = append(words, shellWord(b))
 	}
+	if rest := before[n:]; len(rest) > 0 {
+		argv = ""
+		for _, w := range append(rest, arg) {
+			argv += " " + shellWord(w)
+		}
+		argv = argv[1:]
+	}
 	return strings.Join(append(words, "--", argv), " ")
+}
+
+// takenBefore is how many of the arguments before cmd's TARGET are its
+// own: its positional arguments (positionalBeforeTarget), and then a
+// PARAMS_JSON for call.
+func takenBefore(cmd *cobra.Command, before []string) int {
+	n := min(positionalBeforeTarget[cmd.Name()], len(before))
+	if cmd.Name() == "call" && n < len(before) && paramsLike(before[n]) {
+		n++
+	}
+	return n
 }
 
 // shellWord quotes s for a POSIX shell where it needs it.

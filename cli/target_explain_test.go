@@ -32,8 +32,11 @@ func TestTargetMistakesAreExplained(t *testing.T) {
 	if err := os.WriteFile(program, []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(script, []byte("print()\n"), 0o644); err != nil {
-		t.Fatal(err)
+	jsScript := filepath.Join(home, "index.js")
+	for _, f := range []string{script, jsScript} {
+		if err := os.WriteFile(f, []byte("print()\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	cases := []struct {
 		args []string
@@ -45,6 +48,10 @@ func TestTargetMistakesAreExplained(t *testing.T) {
 		{[]string{"call", "tools/call", `{"name":"x"}`, program},
 			"as in mcpscope call tools/call '{\"name\":\"x\"}' -- " + program},
 		{[]string{"tools", script}, "is a file, not a TARGET: put a stdio command after `--`, with what runs it, as in mcpscope tools -- python3 " + script},
+		{[]string{"tools", "node", jsScript}, "as in mcpscope tools -- node " + jsScript},
+		{[]string{"call", "tools/list", "node", jsScript}, "as in mcpscope call tools/list -- node " + jsScript},
+		{[]string{"call", "tools/call", `{"name":"x"}`, "node", jsScript}, "as in mcpscope call tools/call '{\"name\":\"x\"}' -- node " + jsScript},
+		{[]string{"tools", "[::1]:3103"}, `"[::1]:3103" is not a URL; did you mean http://[::1]:3103/mcp?`},
 		{[]string{"nothere"}, `no server "nothere" in your config files (mcpscope servers lists them)`},
 		{[]string{"tools", "nothere"}, `no server "nothere" in your config files (mcpscope servers lists them)`},
 	}

@@ -68,7 +68,7 @@ func (r *run) outputSchema(ctx context.Context, tool string) json.RawMessage {
 			// A listing cut short keeps the pages it got: session.ListAll
 			// follows nextCursor, bounded, and stops on a repeated cursor.
 			tools, _ := r.session.ListAll(ctx, proto.MethodToolsList, "tools", outputSchemaListing())
-			s.byTool = schemasOf(tools)
+			s.byTool = client.OutputSchemas(tools)
 		}
 	}
 	return s.byTool[tool]
@@ -82,18 +82,6 @@ func declaresTools(caps json.RawMessage) bool {
 	}
 	t, ok := c["tools"]
 	return ok && string(t) != "null"
-}
-
-// schemasOf maps each listed tool that declares an outputSchema to it.
-func schemasOf(tools []json.RawMessage) map[string]json.RawMessage {
-	out := map[string]json.RawMessage{}
-	for _, raw := range tools {
-		var t proto.Tool
-		if json.Unmarshal(raw, &t) == nil && t.Name != "" && len(t.OutputSchema) > 0 {
-			out[t.Name] = t.OutputSchema
-		}
-	}
-	return out
 }
 
 // callJudged sends a request as callOrInsist does; a tools/call whose

@@ -37,6 +37,8 @@ var toolFailureResults = map[string]string{
 	"typed_ok":      `{"content":[{"type":"text","text":"1"}],"structuredContent":{"n":1}}`,
 	"typed_missing": `{"content":[{"type":"text","text":"1"}]}`,
 	"typed_bad":     `{"content":[{"type":"text","text":"x"}],"structuredContent":{"n":"x"}}`,
+	"odd_broken":    `{"content":[{"type":"resource_link","uri":"file:///a","name":"a","size":"12"},{"type":"text","text":"no disk"}],"isError":true}`,
+	"typed_task":    `{"task":{"taskId":"t1","status":"working","createdAt":"2025-11-25T00:00:00Z","ttl":60000}}`,
 }
 
 // toolFailureServer serves initialize, tools/list (broken and plain on the
@@ -76,7 +78,7 @@ func toolFailureServer(tools bool) int {
 			typed := func(name string) string {
 				return `{"name":"` + name + `","inputSchema":{"type":"object"},"outputSchema":` + typedSchema + `}`
 			}
-			say(m.ID, "result", `{"tools":[`+typed("typed_ok")+`,`+typed("typed_missing")+`,`+typed("typed_bad")+`]}`)
+			say(m.ID, "result", `{"tools":[`+typed("typed_ok")+`,`+typed("typed_missing")+`,`+typed("typed_bad")+`,`+typed("typed_task")+`]}`)
 		case m.Method == "tools/call" && toolFailureResults[m.Params.Name] != "":
 			say(m.ID, "result", toolFailureResults[m.Params.Name])
 		default:
@@ -136,6 +138,8 @@ func TestCallToolFailureExits1(t *testing.T) {
 		{"typed_bad", `error: tool "typed_bad" returned structuredContent that fails its outputSchema: `, ExitRPCError},
 		{"typed_ok", "", ExitOK},
 		{"plain", "", ExitOK},
+		{"odd_broken", `error: tool "odd_broken" failed (isError): no disk`, ExitRPCError},
+		{"typed_task", "", ExitOK}, // the call runs as a task: its result is not the tool's
 	}
 	for _, tc := range cases {
 		t.Run(tc.tool, func(t *testing.T) {

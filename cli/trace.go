@@ -149,3 +149,32 @@ func preview(raw []byte, n int) string {
 	}
 	return quote(s)
 }
+
+// maxTracedProbes bounds the probe exchanges a trace remembers.
+const maxTracedProbes = 64
+
+// probeAnswered follows the probes sent over HTTP (server/discover,
+// capabilities): for an error with a null id on the exchange that carried
+// one (the HTTP 400 a server answers before a session exists), it is
+// " (answers the server/discover probe)", so the line reads as the
+// probe's outcome; "" for any other frame.
+func (s *streamTrace) probeAnswered(f *capture.Frame) string {
+	m := f.Msg
+	if !strings.Contains(f.Conn, " POST ") {
+		return ""
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case f.Dir == capture.Out && (m.Method == proto.MethodDiscover || m.Method == proto.MethodCapabilities):
+		if s.probes == nil || len(s.probes) >= maxTracedProbes {
+			s.probes = map[string]string{}
+		}
+		s.probes[f.Conn] = m.Method
+	case f.Dir == capture.In && m.Kind() == proto.KindError && (m.ID == nil || m.ID.IsNull()):
+		if method, ok := s.probes[f.Conn]; ok {
+			return " (answers the " + method + " probe)"
+		}
+	}
+	return ""
+}

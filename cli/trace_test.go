@@ -171,3 +171,28 @@ func TestFormatProgress(t *testing.T) {
 		}
 	}
 }
+
+// Over HTTP a server refuses server/discover with an error whose id is
+// null: the trace says it answers the probe; a null-id error on another
+// exchange reads as it is.
+func TestTraceNamesProbeAnswer(t *testing.T) {
+	var buf bytes.Buffer
+	tr := newStreamTrace(&lineWriter{w: &buf})
+	refusal := `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request"},"id":null}`
+	for _, f := range []struct {
+		conn string
+		dir  capture.Dir
+		raw  string
+	}{
+		{"http POST 1", capture.Out, `{"jsonrpc":"2.0","id":1,"method":"server/discover"}`},
+		{"http POST 1", capture.In, refusal},
+		{"http POST 2", capture.Out, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`},
+		{"http POST 2", capture.In, refusal},
+	} {
+		tr.Append(&capture.Frame{Time: time.Now(), Conn: f.conn, Dir: f.dir, Msg: decoded(t, f.raw), Size: len(f.raw)})
+	}
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	if len(lines) != 4 || !strings.HasSuffix(lines[1], "error id=null -32000 Bad Request (answers the server/discover probe)") || strings.Contains(lines[3], "probe") {
+		t.Errorf("trace:\n%s", buf.String())
+	}
+}

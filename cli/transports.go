@@ -80,21 +80,8 @@ func newTransport(t Target, o TransportOptions) (client.Transport, error) {
 
 // newStdioTransport starts the command of the target as a stdio server.
 func newStdioTransport(t Target, o TransportOptions) (client.Transport, error) {
-	for _, f := range []struct {
-		name string
-		set  bool
-	}{
-		{"--header", len(o.Headers) > 0},
-		{"--cert-hash", o.CertHash != ""},
-		{"--insecure", o.Insecure},
-		{"--origin", o.Origin != ""},
-		{"--keylog", o.KeyLog != ""},
-		{"--encoding", o.Encoding != ""},
-		{"--stream-out", o.StreamOut != ""},
-	} {
-		if f.set {
-			return nil, usagef("%s is not supported by the stdio transport", f.name)
-		}
+	if err := stdioRefuses(o); err != nil {
+		return nil, err
 	}
 	if len(t.Argv) == 0 {
 		return nil, usagef("the stdio target has no command")
@@ -137,4 +124,26 @@ func configHeaders(config, line []string) []string {
 		}
 	}
 	return out
+}
+
+// stdioRefuses names the first network flag among o, which the stdio
+// transport does not support, as a usage error; nil when there is none.
+func stdioRefuses(o TransportOptions) error {
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{
+		{"--header", len(o.Headers) > 0},
+		{"--cert-hash", o.CertHash != ""},
+		{"--insecure", o.Insecure},
+		{"--origin", o.Origin != ""},
+		{"--keylog", o.KeyLog != ""},
+		{"--encoding", o.Encoding != ""},
+		{"--stream-out", o.StreamOut != ""},
+	} {
+		if f.set {
+			return usagef("%s is not supported by the stdio transport", f.name)
+		}
+	}
+	return nil
 }

@@ -17,6 +17,9 @@ type streamTrace struct {
 	traceSink
 	mu   sync.Mutex
 	open map[capture.StreamKey]*streamTally
+	// probes are the HTTP exchanges ("http POST 1") that carried a probe,
+	// with its method (probeAnswered).
+	probes map[string]string
 	// clock, when set, is the time a stream's end line says (an export
 	// of a recording reads the recorded time); default time.Now.
 	clock func() time.Time
@@ -46,6 +49,9 @@ func (s *streamTrace) Append(f *capture.Frame) uint64 {
 		bare := *f
 		bare.Err, bare.Msg = nil, nil
 		s.out.Println(TraceLine(&bare) + " " + oneLine(f.Err.Error()))
+		return 0
+	case f.Chan.Kind == capture.Control && f.Msg != nil:
+		s.out.Println(TraceLine(f) + s.probeAnswered(f))
 		return 0
 	case f.Chan.Kind != capture.Stream:
 		return s.traceSink.Append(f)

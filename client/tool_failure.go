@@ -78,28 +78,37 @@ func (f *ToolFailure) Label() string {
 
 // CheckToolResult says whether the tools/call result of tool is a failure.
 // outputSchema is the tool's declared outputSchema, nil when unknown or not
-// declared. A result that does not decode is not judged here (the caller
-// reports a malformed result its own way); nil means the result is a
+// declared. Each member is read on its own, so an odd type elsewhere (a
+// content item's size as a string) does not hide isError. A result that is
+// not an object, one that carries a task (the call runs as a task) and one
+// that asks for input are not judged here; nil means the result is a
 // success as far as can be told.
 func CheckToolResult(tool string, result json.RawMessage, outputSchema json.RawMessage) *ToolFailure {
-	var r proto.CallToolResult
-	if json.Unmarshal(result, &r) != nil {
+	var r map[string]json.RawMessage
+	if json.Unmarshal(result, &r) != nil || r == nil {
 		return nil
 	}
-	if r.IsError {
-		return &ToolFailure{Tool: tool, Kind: ToolIsError, Detail: firstText(r.Content)}
-	}
-	if len(outputSchema) == 0 || string(outputSchema) == "null" || r.NeedsInput() {
+	if present(r["task"]) {
 		return nil
 	}
-	if len(r.StructuredContent) == 0 || string(r.StructuredContent) == "null" {
+	var isError bool
+	if json.Unmarshal(r["isError"], &isError) == nil && isError {
+		return &ToolFailure{Tool: tool, Kind: ToolIsError, Detail: firstText(r["content"])}
+	}
+	var resultType string
+	_ = json.Unmarshal(r["resultType"], &resultType)
+	if !present(outputSchema) || resultType == proto.ResultTypeInputRequired {
+		return nil
+	}
+	structured := r["structuredContent"]
+	if !present(structured) {
 		return &ToolFailure{Tool: tool, Kind: ToolOutputMissing}
 	}
 	s, err := jsonschema.Compile(outputSchema)
 	if err != nil {
 		return nil // a schema mcpscope cannot read judges nothing
 	}
-	failures, err := s.Validate(r.StructuredContent)
+	failures, err := s.Validate(structured)
 	if err != nil {
 		return &ToolFailure{Tool: tool, Kind: ToolOutputInvalid, Detail: termtext.LineMax(err.Error(), shownToolText)}
 	}
@@ -113,12 +122,43 @@ func CheckToolResult(tool string, result json.RawMessage, outputSchema json.RawM
 	return &ToolFailure{Tool: tool, Kind: ToolOutputInvalid, Detail: termtext.LineMax(strings.Join(msgs, "; "), shownToolText)}
 }
 
-// firstText is the first text content item, on one sanitized line.
-func firstText(content []proto.ContentBlock) string {
-	for _, c := range content {
-		if c.Type == "text" && strings.TrimSpace(c.Text) != "" {
+// present reports whether a member is there and not null.
+func present(v json.RawMessage) bool {
+	return len(v) > 0 && string(v) != "null"
+}
+
+// firstText is the first text of a result's content, on one sanitized
+// line; each item is read on its own, an item that does not decode is
+// passed over.
+func firstText(content json.RawMessage) string {
+	var items []json.RawMessage
+	if json.Unmarshal(content, &items) != nil {
+		return ""
+	}
+	for _, raw := range items {
+		var c struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}
+		if json.Unmarshal(raw, &c) == nil && c.Type == "text" && strings.TrimSpace(c.Text) != "" {
 			return termtext.LineMax(c.Text, shownToolText)
 		}
 	}
 	return ""
+}
+
+// OutputSchemas maps each tool of a tools/list listing (its tools, one
+// raw object each) that declares an outputSchema to that schema.
+func OutputSchemas(tools []json.RawMessage) map[string]json.RawMessage {
+	out := map[string]json.RawMessage{}
+	for _, raw := range tools {
+		var t struct {
+			Name         string          `json:"name"`
+			OutputSchema json.RawMessage `json:"outputSchema"`
+		}
+		if json.Unmarshal(raw, &t) == nil && t.Name != "" && present(t.OutputSchema) {
+			out[t.Name] = t.OutputSchema
+		}
+	}
+	return out
 }

@@ -23,6 +23,9 @@ func TestCheckToolResult(t *testing.T) {
 		{"valid structured", `{"content":[],"structuredContent":{"n":3}}`, schema, 0, ""},
 		{"asks for input", `{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create"}}}`, schema, 0, ""},
 		{"not an object", `42`, schema, 0, ""},
+		{"isError beside an odd member", `{"content":[{"type":"resource_link","uri":"file:///a","name":"a","size":"12"},{"type":"text","text":"boom"}],"isError":true}`, nil, ToolIsError, "boom"},
+		{"runs as a task", `{"task":{"taskId":"t1","status":"working"}}`, schema, 0, ""},
+		{"isError as a string", `{"content":[],"isError":"true"}`, nil, 0, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -40,5 +43,17 @@ func TestCheckToolResult(t *testing.T) {
 				t.Fatalf("detail %q (error %q), want it to contain %q, on one safe line", f.Detail, f.Error(), c.detail)
 			}
 		})
+	}
+}
+
+func TestOutputSchemas(t *testing.T) {
+	got := OutputSchemas([]json.RawMessage{
+		json.RawMessage(`{"name":"a","outputSchema":{"type":"object"},"inputSchema":"odd"}`),
+		json.RawMessage(`{"name":"b"}`),
+		json.RawMessage(`{"name":"c","outputSchema":null}`),
+		json.RawMessage(`7`),
+	})
+	if len(got) != 1 || string(got["a"]) != `{"type":"object"}` {
+		t.Fatalf("got %v, want only a's schema", got)
 	}
 }

@@ -32,7 +32,7 @@ const (
 // stderr lines, the datagram board and the outputSchemas of the tools
 // listed.
 const indexMemoryBound = maxCalls*(maxLinksPerCall*8+512) + maxStderrLines*(maxStderrLine+32) + 4<<20 +
-	maxListedTools*(maxOutputSchema+128)
+	maxToolSchemaBytes
 
 // callInfo is what the index knows of one call.
 type callInfo struct {
@@ -76,6 +76,9 @@ type index struct {
 	// handshakes are the versions initialize negotiated, by connection
 	// (probe_row.go).
 	handshakes map[string]string
+	// probeExchanges are the HTTP exchanges that carried a probe
+	// (probe_row.go).
+	probeExchanges map[string]callKey
 }
 
 // newIndex returns an empty index.
@@ -136,6 +139,7 @@ func (x *index) add(f *capture.Frame) {
 		}
 		if f.Msg != nil && f.Msg.Kind() == proto.KindRequest {
 			c.sent, c.method = f.Time, callLabel(f.Msg)
+			x.noteProbeExchange(f, k)
 		} else if f.Msg != nil && f.Msg.IsResponse() {
 			x.noteAnswer(f, k, c)
 		}
@@ -219,7 +223,7 @@ func (x *index) lookup(f *capture.Frame) (*callInfo, bool) {
 	k, ok := callOf(f)
 	if !ok {
 		if k, ok = notifiedCall(f); !ok {
-			return nil, false
+			return x.probeOfExchange(f)
 		}
 	}
 	c, ok := x.calls[k]

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -86,6 +87,16 @@ func (d driver) Streamer() screen.StreamFunc {
 		return nil
 	}
 	return d.m.conn.link.Stream
+}
+
+// OutputSchema is the outputSchema the current connection's tools/list
+// declared for tool, as the index read it, or nil.
+func (d driver) OutputSchema(tool string) json.RawMessage {
+	t := &d.m.idx.tools
+	if t.byTool == nil || connGen(t.conn) != d.m.conn.gen {
+		return nil
+	}
+	return t.byTool[tool]
 }
 
 // openComposer opens the raw request composer.

@@ -96,3 +96,32 @@ func (x *index) noteHandshake(f *capture.Frame, k callKey, c *callInfo) {
 	}
 	x.handshakes[k.conn] = termtext.LineMax(r.ProtocolVersion, 32)
 }
+
+// noteProbeExchange remembers the HTTP exchange (f.Conn, "http POST 3")
+// that carried the probe request f of call k: an error with a null id on
+// that exchange (the HTTP 400 a server answers before a session exists)
+// is the probe's answer (probeOfExchange).
+func (x *index) noteProbeExchange(f *capture.Frame, k callKey) {
+	if _, probe := probeQuestion(f.Msg.Method); !probe || f.Dir != capture.Out || sessionConn(f.Conn) == f.Conn {
+		return
+	}
+	if x.probeExchanges == nil || len(x.probeExchanges) >= maxHandshakes {
+		x.probeExchanges = map[string]callKey{}
+	}
+	x.probeExchanges[f.Conn] = k
+}
+
+// probeOfExchange is the probe call an error response f with a null id
+// answers: the one its HTTP exchange carried (noteProbeExchange).
+func (x *index) probeOfExchange(f *capture.Frame) (*callInfo, bool) {
+	m := f.Msg
+	if m == nil || f.Dir != capture.In || m.Kind() != proto.KindError || (m.ID != nil && !m.ID.IsNull()) {
+		return nil, false
+	}
+	k, ok := x.probeExchanges[f.Conn]
+	if !ok {
+		return nil, false
+	}
+	c, ok := x.calls[k]
+	return c, ok
+}

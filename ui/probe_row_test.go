@@ -1,14 +1,21 @@
 package ui
 
 import (
+	"context"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/flowtest"
+	"github.com/mcpscope/mcpscope/internal/peertest"
 	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
+	mcphttp "github.com/mcpscope/mcpscope/transports/http"
 	"github.com/mcpscope/mcpscope/ui/explore"
 )
 
@@ -55,6 +62,35 @@ func TestProbesReadAsProbes(t *testing.T) {
 	filterBy(m, "error")
 	if n := m.idx.filter.count(); n != 1 || m.idx.filter.seqAt(0) != 12 {
 		t.Errorf("error matches %d frames, want only the answer to no/such", n)
+	}
+}
+
+// Over HTTP a server refuses server/discover with a 400 and an error whose
+// id is null (the TypeScript SDK): the error on the probe's own exchange
+// is the probe's answer, not a failure.
+func TestProbeRefusedWithNullID(t *testing.T) {
+	st := capture.NewStore(capture.Config{})
+	c := &clock{}
+	add := func(conn string, dir capture.Dir, m *proto.Message) {
+		f := controlFrame(t, dir, c.next(), proto.EncJSON, m)
+		f.Conn = conn
+		st.Append(f)
+	}
+	add("http POST 1", capture.Out, request(t, 1, proto.MethodDiscover, map[string]any{}))
+	add("http POST 1", capture.In, proto.NewErrorResponse(proto.ID{}, -32000, "Bad Request: Server not initialized", nil))
+	add("http POST 2", capture.Out, request(t, 2, proto.MethodInitialize, map[string]any{}))
+	add("http POST 2", capture.In, result(t, 2, map[string]any{"protocolVersion": proto.LatestLegacy, "capabilities": map[string]any{}}))
+	add("http POST 3", capture.Out, request(t, 3, "no/such", nil))
+	add("http POST 3", capture.In, proto.NewErrorResponse(proto.ID{}, -32000, "Bad Request", nil))
+	m := newTestModel(t, st, 140, 30)
+	f, _ := st.Get(2)
+	want := "probe: server speaks 2025-11-25 (initialize handshake) · error -32000 Bad Request: Server not initialized [Server error]"
+	if label, tone := frameLabel(f, m.idx, proto.DialectMCP); tone != toneProbe || label != want {
+		t.Errorf("the refusal reads %q (tone %v), want %q drawn as a probe", label, tone, want)
+	}
+	filterBy(m, "error")
+	if n := m.idx.filter.count(); n != 1 || m.idx.filter.seqAt(0) != 6 {
+		t.Errorf("error matches %d frames, want only the null-id error of no/such", n)
 	}
 }
 
@@ -113,7 +149,7 @@ func TestExplorerProbesOncePerConnection(t *testing.T) {
 	discovered := func(msg tea.Msg) bool { _, ok := msg.(explore.DiscoveredMsg); return ok }
 	m.Update(screentest.RunUntil(t, "the capabilities answer", press(m, "e"), discovered))
 	press(m, "esc")
-	screentest.RunInBackground(press(m, "e"))
+	runToEnd(t, press(m, "e")) // a second probe would go out before this returns
 	press(m, "esc")
 	asked := 0
 	for _, sent := range f.After() {
@@ -123,5 +159,71 @@ func TestExplorerProbesOncePerConnection(t *testing.T) {
 	}
 	if asked != 1 {
 		t.Errorf("capabilities asked %d times, want once", asked)
+	}
+}
+
+// runToEnd runs cmd, and every command of its batches, to their end; the
+// hang guard bounds the wait.
+func runToEnd(t *testing.T, cmd tea.Cmd) {
+	t.Helper()
+	var wg sync.WaitGroup
+	var run func(tea.Cmd)
+	run = func(c tea.Cmd) {
+		defer wg.Done()
+		if c == nil {
+			return
+		}
+		if b, ok := c().(tea.BatchMsg); ok {
+			for _, sub := range b {
+				wg.Add(1)
+				go run(sub)
+			}
+		}
+	}
+	wg.Add(1)
+	go run(cmd)
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(flowtest.HangGuard):
+		t.Fatal("the commands never ended")
+	}
+}
+
+// Against the TypeScript reference server over Streamable HTTP, whose
+// refusal of server/discover is an HTTP 400 with a null id, the refusal
+// reads as the probe's outcome and the "error" filter finds nothing.
+func TestTSProbeRefusalOverHTTP(t *testing.T) {
+	peer := peertest.StartTSStreamableHTTP(t)
+	st := capture.NewStore(capture.Config{})
+	tr, err := mcphttp.New(mcphttp.Config{URL: peer.URL, Mode: mcphttp.ModeAuto, Sink: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := client.New(tr, client.Options{})
+	defer s.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), flowtest.HangGuard)
+	defer cancel()
+	if err := s.Connect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	m := newTestModel(t, st, 160, 40)
+	refusals := 0
+	for _, f := range st.Window(1, 1000) {
+		if f.Msg == nil || f.Msg.Kind() != proto.KindError {
+			continue
+		}
+		refusals++
+		if label, tone := frameLabel(f, m.idx, proto.DialectMCP); tone != toneProbe || !strings.HasPrefix(label, "probe: server speaks 2025-11-25 (initialize handshake) · error") {
+			t.Errorf("the refusal reads %q (tone %v)", label, tone)
+		}
+	}
+	if refusals != 1 {
+		t.Errorf("%d error answers, want the probe's refusal", refusals)
+	}
+	filterBy(m, "error")
+	if n := m.idx.filter.count(); n != 0 {
+		t.Errorf("error matches %d frames", n)
 	}
 }

@@ -10,44 +10,61 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 )
 
-// Bounds of what the index keeps of the tools the session listed: an
-// outputSchema larger than maxOutputSchema, or past maxListedTools, is not
-// kept, and a call of that tool is judged on isError only.
-const (
-	maxListedTools  = 1024
-	maxOutputSchema = 8 << 10
-)
+// maxToolSchemaBytes bounds the outputSchemas the index keeps of one
+// connection's tools (schemaCost each): a schema past the bound is not
+// kept, and a call of its tool is judged on isError only.
+const maxToolSchemaBytes = 1 << 20
 
-// listedTool names a tool of one connection's tools/list.
-type listedTool struct{ conn, name string }
+// toolSchemas are the outputSchemas the tools of the current connection's
+// tools/list declared, to judge their tools/call results. A listing of
+// another connection (a reconnect) starts them afresh.
+type toolSchemas struct {
+	conn   string
+	byTool map[string]json.RawMessage
+	size   int // schemaCost of the schemas kept
+}
 
-// toolSchemas are the outputSchemas the tools of each connection's
-// tools/list declared, to judge their tools/call results.
-type toolSchemas map[listedTool]json.RawMessage
+// schemaCost is about the memory one kept schema takes: its bytes, its
+// tool's name and the map entry.
+func schemaCost(name string, schema json.RawMessage) int { return len(name) + len(schema) + 64 }
 
 // note reads a tools/list result of connection conn.
 func (t *toolSchemas) note(conn string, result json.RawMessage) {
 	var r struct {
-		Tools []struct {
-			Name         string          `json:"name"`
-			OutputSchema json.RawMessage `json:"outputSchema"`
-		} `json:"tools"`
+		Tools []json.RawMessage `json:"tools"`
 	}
 	if json.Unmarshal(result, &r) != nil {
 		return
 	}
-	if *t == nil {
-		*t = toolSchemas{}
+	if t.byTool == nil || t.conn != conn {
+		*t = toolSchemas{conn: conn, byTool: map[string]json.RawMessage{}}
 	}
-	for _, tool := range r.Tools {
-		k := listedTool{conn, tool.Name}
-		switch s := tool.OutputSchema; {
-		case len(s) == 0 || string(s) == "null":
-			delete(*t, k)
-		case len(s) <= maxOutputSchema && len(*t) < maxListedTools:
-			(*t)[k] = bytes.Clone(s)
+	schemas := client.OutputSchemas(r.Tools)
+	for _, raw := range r.Tools {
+		var tool struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal(raw, &tool) != nil {
+			continue
+		}
+		if old, ok := t.byTool[tool.Name]; ok {
+			t.size -= schemaCost(tool.Name, old)
+			delete(t.byTool, tool.Name)
+		}
+		if s, ok := schemas[tool.Name]; ok && t.size+schemaCost(tool.Name, s) <= maxToolSchemaBytes {
+			t.byTool[tool.Name] = bytes.Clone(s)
+			t.size += schemaCost(tool.Name, s)
 		}
 	}
+}
+
+// of is the outputSchema tool declared on connection conn, nil when none
+// is known.
+func (t *toolSchemas) of(conn, tool string) json.RawMessage {
+	if conn != t.conn {
+		return nil
+	}
+	return t.byTool[tool]
 }
 
 // noteToolResult reads the answer f to a tools/list or tools/call the
@@ -63,7 +80,7 @@ func (x *index) noteToolResult(f *capture.Frame, k callKey, c *callInfo) {
 	case proto.MethodToolsList:
 		x.tools.note(k.conn, f.Msg.Result)
 	case proto.MethodToolsCall:
-		schema := x.tools[listedTool{k.conn, tool}]
+		schema := x.tools.of(k.conn, tool)
 		if schema == nil && !bytes.Contains(f.Msg.Result, []byte(`"isError"`)) {
 			return
 		}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -112,5 +113,54 @@ func TestFailedToolAndProbeRowColours(t *testing.T) {
 		if row := m.traffic.row(f, cols, true); !strings.HasPrefix(row, lead) || lead != errLead && strings.HasPrefix(row, errLead) {
 			t.Errorf("frame %d painted %q", seq, row)
 		}
+	}
+}
+
+// The outputSchemas judged are those of the current connection: a large
+// schema is kept, a reconnect's listing starts afresh, and the tools an
+// earlier connection listed neither crowd out nor judge the new ones.
+func TestToolSchemasOfCurrentConnection(t *testing.T) {
+	st := capture.NewStore(capture.Config{})
+	c := &clock{}
+	add := func(conn string, dir capture.Dir, m *proto.Message) {
+		f := controlFrame(t, dir, c.next(), proto.EncJSON, m)
+		f.Conn = conn
+		st.Append(f)
+	}
+	big := map[string]any{"type": "object", "description": strings.Repeat("x", 16<<10)}
+	var many []map[string]any
+	for i := range 1100 {
+		many = append(many, map[string]any{"name": "t" + strings.Repeat("0", 4-len(fmt.Sprint(i))) + fmt.Sprint(i), "inputSchema": map[string]any{"type": "object"}, "outputSchema": map[string]any{"type": "object"}})
+	}
+	add("wt#1", capture.Out, request(t, 1, proto.MethodToolsList, map[string]any{}))
+	add("wt#1", capture.In, result(t, 1, map[string]any{"tools": many}))
+	add("wt#2", capture.Out, request(t, 1, proto.MethodToolsList, map[string]any{}))
+	add("wt#2", capture.In, result(t, 1, map[string]any{"tools": []map[string]any{
+		{"name": "big", "inputSchema": map[string]any{"type": "object"}, "outputSchema": big}}}))
+	noStructured := json.RawMessage(`{"content":[{"type":"text","text":"done"}]}`)
+	add("wt#2", capture.Out, request(t, 2, proto.MethodToolsCall, map[string]any{"name": "big"}))
+	add("wt#2", capture.In, result(t, 2, noStructured))
+	add("wt#2", capture.Out, request(t, 3, proto.MethodToolsCall, map[string]any{"name": "t0001"}))
+	add("wt#2", capture.In, result(t, 3, noStructured))
+	m := newTestModel(t, st, 140, 30)
+	for seq, w := range map[uint64]string{6: "result ✗ no structuredContent · tools/call big", 8: "result · tools/call t0001"} {
+		f, _ := st.Get(seq)
+		if label, _ := frameLabel(f, m.idx, proto.DialectMCP); !strings.HasPrefix(label, w) {
+			t.Errorf("frame %d reads %q, want %q", seq, label, w)
+		}
+	}
+}
+
+// The screens are given the outputSchemas of the current connection's
+// listing, so the composer judges a result as its traffic row does.
+func TestHostGivesOutputSchema(t *testing.T) {
+	m := newTestModel(t, toolResultsStore(t), 140, 30)
+	m.conn.gen = 1
+	if s := (driver{m}).OutputSchema("weather"); s == nil {
+		t.Error("no outputSchema for weather")
+	}
+	m.conn.gen = 2
+	if s := (driver{m}).OutputSchema("weather"); s != nil {
+		t.Errorf("an earlier connection's outputSchema: %s", s)
 	}
 }

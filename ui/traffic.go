@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/plural"
+	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
@@ -81,6 +82,19 @@ func (p *trafficPane) SetSize(_, h int) {
 		p.rows = rows
 		p.sync()
 	}
+}
+
+// emptyText says why the pane shows no row: no frame captured yet, or
+// none the filter matches (so far, while it reads the older frames).
+func (p *trafficPane) emptyText() string {
+	v := p.x.filter
+	switch {
+	case v == nil || heldRows(p.store).count() == 0:
+		return "no frames yet"
+	case !v.done():
+		return "looking for " + termtext.Line(v.fl.text) + "…"
+	}
+	return "no frame matches " + termtext.Line(v.fl.text)
 }
 
 // source returns the rows shown: the filter's matches, or every frame.
@@ -232,7 +246,7 @@ func (p *trafficPane) Render(w, h int, focused bool) string {
 			lines = append(lines, p.row(f, cols, focused))
 		}
 	} else {
-		lines = append(lines, p.st.Ink.Muted.Paint(look.Cell("no frames yet", w)))
+		lines = append(lines, p.st.Ink.Muted.Paint(look.Cell(p.emptyText(), w)))
 	}
 	lines = look.PadLines(lines, w, 1+list)
 	return strings.Join(append(lines, p.renderStrip(w, bars)...), "\n")

@@ -2,6 +2,7 @@ package screentest
 
 import (
 	"context"
+	"encoding/json"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -29,6 +30,8 @@ type Host struct {
 	Progresses map[string]screen.ProgressState
 	// Stream is what Streamer returns (nil: the link cannot stream).
 	Stream screen.StreamFunc
+	// Schemas are what OutputSchema returns, by tool name.
+	Schemas map[string]json.RawMessage
 }
 
 var _ screen.Host = (*Host)(nil)
@@ -49,6 +52,9 @@ func (h *Host) Session() (*client.Session, error) {
 
 // Streamer returns Stream.
 func (h *Host) Streamer() screen.StreamFunc { return h.Stream }
+
+// OutputSchema returns Schemas[tool].
+func (h *Host) OutputSchema(tool string) json.RawMessage { return h.Schemas[tool] }
 
 // Context returns Ctx.
 func (h *Host) Context() context.Context { return h.Ctx }

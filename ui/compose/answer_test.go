@@ -1,11 +1,13 @@
 package compose
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
 )
@@ -43,6 +45,30 @@ func TestComposeToolFailure(t *testing.T) {
 	runUntilAnswer(t, m, func() tea.Cmd { _, cmd := m.Update(screentest.Ctrl('s')); return cmd }())
 	s := screenText(m)
 	if !c.answer.Failed || !strings.Contains(s, "✗ tool failed · tools/call") || !strings.Contains(s, `tool "read_file" failed (isError): ENOENT: no such file`) {
+		t.Errorf("the answer (failed %v):\n%s", c.answer.Failed, s)
+	}
+}
+
+// A tools/call whose structuredContent fails the outputSchema the
+// connection's tools/list declared reads as a failed call, as its
+// traffic row does.
+func TestComposeToolFailsOutputSchema(t *testing.T) {
+	m, _ := openCompose(t)
+	_, m.host.Sess = screentest.ConnectToolPeer(t, m.store)
+	var tools []json.RawMessage
+	if err := json.Unmarshal([]byte(screentest.ToolPeerTools), &tools); err != nil {
+		t.Fatal(err)
+	}
+	m.host.Schemas = client.OutputSchemas(tools)
+	c := pick(t, m, "tools/call")
+	press(m, "down")
+	press(m, "end")
+	press(m, "left")
+	press(m, "left")
+	typeKeys(m, "weather")
+	runUntilAnswer(t, m, func() tea.Cmd { _, cmd := m.Update(screentest.Ctrl('s')); return cmd }())
+	s := screenText(m)
+	if !c.answer.Failed || !strings.Contains(s, "✗ tool failed · tools/call") || !strings.Contains(s, `tool "weather" returned structuredContent that fails its outputSchema`) {
 		t.Errorf("the answer (failed %v):\n%s", c.answer.Failed, s)
 	}
 }

@@ -38,9 +38,9 @@ func (c composeCall) wireParams() any {
 }
 
 // toolFailure judges the answer to a tools/call request: a result that is
-// nonetheless a failure (client.CheckToolResult, on isError: the composer
-// knows no outputSchema); nil for any other call or answer.
-func (c composeCall) toolFailure(result json.RawMessage, err error) *client.ToolFailure {
+// nonetheless a failure (client.CheckToolResult, by the outputSchema
+// schemaOf gives for the tool); nil for any other call or answer.
+func (c composeCall) toolFailure(result json.RawMessage, err error, schemaOf func(tool string) json.RawMessage) *client.ToolFailure {
 	if c.notify || c.method != proto.MethodToolsCall || err != nil {
 		return nil
 	}
@@ -48,7 +48,7 @@ func (c composeCall) toolFailure(result json.RawMessage, err error) *client.Tool
 		Name string `json:"name"`
 	}
 	_ = json.Unmarshal(c.params, &p)
-	return client.CheckToolResult(p.Name, result, nil)
+	return client.CheckToolResult(p.Name, result, schemaOf(p.Name))
 }
 
 // same reports whether two calls send the same message.

@@ -107,7 +107,7 @@ func (c *Composer) answered(msg composeAnswerMsg) {
 		return
 	}
 	elapsed := look.Duration(c.now().Sub(c.sentAt))
-	failure := c.call.toolFailure(msg.result, msg.err)
+	failure := c.call.toolFailure(msg.result, msg.err, c.d.OutputSchema)
 	what := "← result"
 	switch {
 	case msg.err != nil:

@@ -132,11 +132,11 @@ func (o *Outcome) Render(w, h int) string {
 
 // contentSummary describes the MCP content of a result — tools/call
 // content and structuredContent, resources/read contents, prompts/get
-// messages — one readable block per item; "" when it has none.
+// messages — one readable block per item; "" when it has none. Whether a
+// tools/call failed is not said here: FailTool heads the body with it.
 func contentSummary(res json.RawMessage, st *Styles) string {
 	var r struct {
 		Content  []json.RawMessage `json:"content"`
-		IsError  bool              `json:"isError"`
 		Contents []json.RawMessage `json:"contents"`
 		Messages []struct {
 			Role    string          `json:"role"`
@@ -148,9 +148,6 @@ func contentSummary(res json.RawMessage, st *Styles) string {
 		return ""
 	}
 	var parts []string
-	if r.IsError {
-		parts = append(parts, st.Ink.Error.Paint("isError: the tool reports a failure"))
-	}
 	if r.Description != "" {
 		parts = append(parts, st.Ink.Muted.Paint(termtext.Block(r.Description)))
 	}

@@ -1,6 +1,7 @@
 package look
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -39,5 +40,18 @@ func TestErrorHeadlineByContext(t *testing.T) {
 	o := NewOutcome(proto.MethodToolsCall, nil, rpc(proto.MethodToolsCall, -32000, "Cancelled"), proto.DialectMCPFlow, &st)
 	if first, _, _ := strings.Cut(ansi.Strip(o.Body), "\n"); first != "error -32000 Cancelled" {
 		t.Errorf("outcome headline %q", first)
+	}
+}
+
+// A failed tool's outcome says it failed once: the failure heads the body,
+// the content does not repeat it.
+func TestFailedToolSaysItOnce(t *testing.T) {
+	st := NewStyles(true)
+	res := json.RawMessage(`{"content":[{"type":"text","text":"boom"}],"isError":true}`)
+	o := NewOutcome(proto.MethodToolsCall, res, nil, proto.DialectMCP, &st)
+	o.FailTool(client.CheckToolResult("t", res, nil), &st)
+	body := ansi.Strip(o.Body)
+	if summary, _, _ := strings.Cut(body, "result JSON"); strings.Count(summary, "isError") != 1 || !strings.Contains(summary, "boom") {
+		t.Errorf("body:\n%s", body)
 	}
 }

@@ -73,6 +73,10 @@ type Host interface {
 	// Streamer runs gateway streams (seed 003) on connections of their
 	// own, or is nil when the current link cannot.
 	Streamer() StreamFunc
+	// OutputSchema is the outputSchema the current connection's
+	// tools/list declared for tool, nil when none is known: a tools/call
+	// result is judged by it (client.CheckToolResult).
+	OutputSchema(tool string) json.RawMessage
 }
 
 // StreamFunc runs one gateway stream (seed 003) that invokes method on a
