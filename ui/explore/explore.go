@@ -225,7 +225,7 @@ func (x *Explorer) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		case key.Matches(msg, k.Back):
 			x.backToList()
 		default:
-			return idleCmd(msg), false
+			return screen.NotAKey(msg), false
 		}
 		return nil, false
 	case modeOutcome:
@@ -242,7 +242,7 @@ func (x *Explorer) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			if v, ok := nav.Of(msg, x.nav, max(x.h-3, 1)); ok {
 				x.out.Scroll(v)
 			} else {
-				return idleCmd(msg), false
+				return screen.NotAKey(msg), false
 			}
 		}
 		return nil, false
@@ -317,16 +317,6 @@ func (x *Explorer) idleKey(msg tea.KeyPressMsg) string {
 		return msg.String() + ": no request sent yet: enter sends one"
 	}
 	return msg.String() + " is not a key of the explorer: ? lists them"
-}
-
-// idleCmd says, for a typed key that does nothing on the call or its
-// answer, that it is no key of this screen; nil for a key that is not
-// typed text.
-func idleCmd(msg tea.KeyPressMsg) tea.Cmd {
-	if msg.Text == "" {
-		return nil
-	}
-	return errorCmd(msg.String() + " is not a key of this screen: ? lists them")
 }
 
 // errorCmd reports why in the status line.
