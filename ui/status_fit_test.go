@@ -93,3 +93,17 @@ func TestHelpTakesTheKeys(t *testing.T) {
 		t.Error("esc did not close the help")
 	}
 }
+
+// With the wire in front of the explorer, e says the explorer is open and
+// how to return to it, whole at 80 columns: the screen's name, not its
+// whole title.
+func TestScreenOpenNoteWholeAt80(t *testing.T) {
+	m := connectedModel(t)
+	m.setSize(80, 24)
+	press(m, "e")
+	press(m, "ctrl+o")
+	press(m, "e")
+	if got := bottomLines(m); !strings.Contains(got, "Explorer is open: ctrl+o returns to it") {
+		t.Errorf("e with the explorer behind the wire at 80 columns:\n%s", got)
+	}
+}
