@@ -223,12 +223,13 @@ func errorOf(cmd tea.Cmd, _ bool) string {
 	return ""
 }
 
-// On a call in flight and on its answer, a typed key that is no key of
+// On a call in flight, on its answer and on the question whether to
+// call a tool anyway, a typed key that is no key of
 // the screen says so instead of being swallowed.
 func TestExploreCallKeysSayWhy(t *testing.T) {
 	_, r, _ := demoModel(t)
 	x := openExplorerLoaded(t, r)
-	for _, mode := range []exploreMode{modeCalling, modeOutcome} {
+	for _, mode := range []exploreMode{modeCalling, modeOutcome, modeInsist} {
 		x.mode = mode
 		if got := errorOf(x.handleKey(keytest.Press("z"))); got != "z is not a key of this screen: ? lists them" {
 			t.Errorf("z in mode %d: %q", mode, got)
