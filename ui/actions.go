@@ -64,7 +64,7 @@ func (m *Model) cancelSelected() tea.Cmd {
 		if c, known := m.idx.calls[k]; known && c.method != "" {
 			what += " (" + c.method + ")"
 		}
-		m.status.setError(fmt.Errorf("nothing to cancel: frame %d belongs to the server's %s, not to a request mcpscope sent", f.Seq, what))
+		m.status.setError(fmt.Errorf("nothing to cancel: frame %d is of the server's %s", f.Seq, what))
 		return nil
 	}
 	s := m.conn.link.Session

@@ -22,14 +22,17 @@ const (
 	// filterHelp explains the filter words.
 	filterHelp = "filter words (all must match): a method substring · > sent · < received · #ID · error · " +
 		"control | stream | datagram | stderr"
+	// helpIsOpen says why a key does nothing while the help is shown.
+	helpIsOpen = "help is open: esc closes it"
 	// typingHelp says why ? is not help while a text field has the keys.
 	typingHelp = "a text field has the keys: ? types a ?, F1 opens this help"
 )
 
 // helpKey opens or closes the help screen: F1 anywhere, ? unless a text
 // field has the keys (typing); while the help is shown, ?, F1 and esc
-// close it and the navigation keys scroll it. It reports whether msg was
-// one of these.
+// close it, the navigation keys scroll it and any other key but ctrl+c
+// does nothing and says so (nothing acts out of sight). It reports
+// whether it took msg.
 func (m *Model) helpKey(msg tea.KeyPressMsg, typing bool) bool {
 	k := m.keys
 	switch {
@@ -41,7 +44,11 @@ func (m *Model) helpKey(msg tea.KeyPressMsg, typing bool) bool {
 		page := max(m.height-chromeLines, 1)
 		v, ok := nav.Of(msg, k.Keys, page)
 		if !ok {
-			return false
+			if msg.String() == "ctrl+c" {
+				return false
+			}
+			m.status.note(helpIsOpen)
+			return true
 		}
 		last := max(len(m.helpLines(m.width))-page, 0)
 		m.helpTop = v.Apply(m.helpTop, last+1)

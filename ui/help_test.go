@@ -174,7 +174,7 @@ func TestPaneKeys(t *testing.T) {
 		}
 	}
 	press(m, "2")
-	if m.focus != paneTraffic || !strings.Contains(screenText(m), "no Streams pane on this connection") {
+	if m.focus != paneTraffic || !strings.Contains(screenText(m), "no Streams pane here") {
 		t.Errorf("2 on stdio: focus %s, status %q", paneNames[m.focus], m.status.message)
 	}
 	press(m, "?")

@@ -6,10 +6,12 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/client"
 )
 
 // rootsFromAnswers says why ctrl+r does not open the roots editor.
-const rootsFromAnswers = "the roots come from the --answers file here: run without --answers to edit them"
+const rootsFromAnswers = "roots come from --answers: run without it to edit them"
 
 // offKey is a key of the panes that does nothing on this connection, and
 // why.
@@ -24,13 +26,15 @@ type offKey struct {
 func (m *Model) offHere(k *KeyMap) []offKey {
 	var off []offKey
 	if !m.cfg.Demo {
-		why := "sends the demo's %s, and this server is not the demo (mcpscope demo): e calls this server's tools"
+		// Off even when the server is the demo's code: the user did not
+		// pick the demo command, whose keys these are.
+		why := "the demo's %s, only under `mcpscope demo`"
 		off = append(off, offKey{&k.ReadFile, fmt.Sprintf(why, "read_file")},
 			offKey{&k.Analyze, fmt.Sprintf(why, "analyze")}, offKey{&k.Tone, fmt.Sprintf(why, "tone")})
 	}
 	if s := m.conn.link.Session; s != nil && s.HandshakeFree() {
-		off = append(off, offKey{&k.ListTools,
-			"this transport has no tools/list (its tool frames carry tools/call alone): e calls a tool by its name"})
+		off = append(off, offKey{&k.ListTools, fmt.Sprintf("%s has no tools/list · %s calls a tool by name",
+			client.LinkStateOf(m.conn.link.Transport).Transport, k.Explore.Help().Key)})
 	}
 	if m.cfg.Questions == nil {
 		off = append(off, offKey{&k.Roots, rootsFromAnswers})
@@ -62,7 +66,7 @@ func (m *Model) keyOff(msg tea.KeyPressMsg) string {
 		}
 	}
 	if key.Matches(msg, k.PrevItem, k.NextItem) && m.focus != paneHex {
-		return msg.String() + " steps through the body items of the hex pane: " + k.Hex.Help().Key + " opens it"
+		return msg.String() + " steps the hex pane's body items: " + k.Hex.Help().Key + " opens it"
 	}
 	return ""
 }

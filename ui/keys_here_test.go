@@ -22,7 +22,7 @@ func TestDemoKeysOnlyOnTheDemo(t *testing.T) {
 		if cmd := press(m, k); cmd != nil {
 			t.Errorf("%s on a server that is not the demo sent a request", k)
 		}
-		if !strings.Contains(m.status.err, k+": sends the demo's") || !strings.Contains(m.status.err, "not the demo") {
+		if !strings.Contains(m.status.err, k+": the demo's") || !strings.Contains(m.status.err, "only under `mcpscope demo`") {
 			t.Errorf("%s: status %q, want why it does nothing here", k, m.status.err)
 		}
 	}
@@ -57,7 +57,7 @@ func TestToolsListKeyNeedsAList(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.conn = connection{link: Link{Transport: tr, Session: client.New(tr, client.Options{})}, gen: 1, ready: true}
-	if cmd := press(m, "t"); cmd != nil || !strings.Contains(m.status.err, "t: this transport has no tools/list") {
+	if cmd := press(m, "t"); cmd != nil || !strings.Contains(m.status.err, "t: tools-http has no tools/list · e calls a tool by name") {
 		t.Errorf("t on tools-http: cmd %v, status %q", cmd != nil, m.status.err)
 	}
 	press(m, "?")

@@ -22,6 +22,7 @@ type connection struct {
 	down      bool   // the transport went away
 	connected string // version and handshake (serverinfo.Handshake), or "" before the handshake
 	failure   error  // why this connection could not be set up or connected
+	ended     error  // why the transport of a connection went away, shown until a reconnect
 }
 
 // Messages of the connection's life.
@@ -126,7 +127,8 @@ func (m *Model) linkDown(msg linkDownMsg) {
 	}
 	m.conn.down = true
 	if msg.err != nil {
-		m.status.setError(fmt.Errorf("the connection ended: %w", msg.err))
+		m.conn.ended = fmt.Errorf("the connection ended: %w", msg.err)
+		m.status.setError(m.conn.ended)
 	} else if !m.quitting {
 		m.status.note("the connection was closed")
 	}

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -203,7 +204,8 @@ func (m *Model) wireKey(k tea.KeyPressMsg) tea.Cmd {
 		m.flipWire()
 		return nil
 	case key.Matches(k, km.Explore, km.Compose, km.Roots, km.Server, km.ListTools, km.ReadFile, km.Analyze, km.Tone):
-		m.status.note(look.OneLine(m.overlay.Title()) + " is open: " + km.Wire.Help().Key + " returns to it")
+		name, _, _ := strings.Cut(look.OneLine(m.overlay.Title()), " · ") // "Explorer", not its whole title: the advice fits
+		m.status.note(name + " is open: " + km.Wire.Help().Key + " returns to it")
 		return nil
 	}
 	return m.handleKey(k)

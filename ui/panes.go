@@ -94,13 +94,13 @@ func absentNote(p paneID) string {
 	why := "this connection cannot fill it"
 	switch p {
 	case paneStreams:
-		why = "execution streams exist only on MCP-Flow, SSE streams only over HTTP"
+		why = "streams are MCP-Flow's and HTTP's"
 	case paneDatagrams:
-		why = "datagrams exist only on MCP-Flow"
+		why = "datagrams are MCP-Flow's"
 	case paneStderr:
-		why = "an MCP-Flow server has no stderr to show"
+		why = "an MCP-Flow server has none"
 	}
-	return "no " + paneNames[p] + " pane on this connection: " + why
+	return "no " + paneNames[p] + " pane here: " + why
 }
 
 // jumpTo focuses pane p (its key is its place in the tab bar), or says

@@ -56,7 +56,7 @@ func (m *Model) save(path string) tea.Cmd {
 	if path == "" {
 		return nil
 	}
-	m.status.note("saving to " + path + "…")
+	m.status.notePath("saving to " + path + "…")
 	from, store, sv := m.cfg.Recording, m.cfg.Store, m.storeSave()
 	return func() tea.Msg {
 		if from != "" {
@@ -104,7 +104,7 @@ func (m *Model) saved(msg savedMsg) {
 		m.status.setError(fmt.Errorf("saving the capture: %w", msg.err))
 		return
 	}
-	m.status.note("saved " + plural.Count(msg.frames, "frame", "frames") + " to " + msg.path)
+	m.status.notePath("saved " + plural.Count(msg.frames, "frame", "frames") + " to " + msg.path)
 }
 
 // copyRecording copies the recording at from to a new file to, up to its

@@ -19,19 +19,27 @@ import (
 type statusLine struct {
 	message string
 	err     string
+	path    bool // the note ends with a file's path: cut in its middle
 }
 
 // note sets the latest note.
-func (s *statusLine) note(msg string) { s.message = msg }
+func (s *statusLine) note(msg string) { s.message, s.path = msg, false }
 
-// clear forgets the note and the error, but for standing, an error that
-// still holds (the connection's failure): the next key is the next action,
-// and what the last one said no longer stands beside it.
-func (s *statusLine) clear(standing error) {
+// notePath sets the latest note, one that ends with a file's path.
+func (s *statusLine) notePath(msg string) { s.message, s.path = msg, true }
+
+// clear forgets the note and the error, but for an error among standing
+// that still holds (the connection's failure, why it ended): the next key
+// is the next action, and what the last one said no longer stands beside
+// it.
+func (s *statusLine) clear(standing ...error) {
 	s.message = ""
-	if standing == nil || s.err != look.OneLine(standing.Error()) {
-		s.err = ""
+	for _, e := range standing {
+		if e != nil && s.err == look.OneLine(e.Error()) {
+			return
+		}
 	}
+	s.err = ""
 }
 
 // setError sets the latest error.
@@ -127,8 +135,10 @@ func storeFacts(s capture.Stats, skipped uint64) []string {
 
 // renderStatus draws the status bar: the facts, the standing notice, the
 // latest error and the latest note, the messages before the facts when
-// the width is short (fitStatus).
-func (m *Model) renderStatus(w int) string {
+// the width is short (fitStatus). With own, messages that do not fit
+// whole beside the lead of the facts are drawn instead on a line of their
+// own, returned as above, for the line over the bar.
+func (m *Model) renderStatus(w int, own bool) (bar, above string) {
 	st := m.styles
 	parts := m.statusParts()
 	for i, p := range parts {
@@ -138,17 +148,21 @@ func (m *Model) renderStatus(w int) string {
 	if m.replay == nil && m.cfg.Recording != "" {
 		lead = 2 // ● REC and the state
 	}
-	var segs []statusSegment
+	var segs, msgs []statusSegment
 	if m.cfg.Notice != "" {
 		segs = append(segs, statusSegment{text: look.OneLine(m.cfg.Notice), style: st.Notice})
 	}
 	if m.status.err != "" {
-		segs = append(segs, statusSegment{text: m.status.err, style: st.StatusError})
+		msgs = append(msgs, statusSegment{text: m.status.err, style: st.StatusError})
 	}
 	if m.status.message != "" {
-		segs = append(segs, statusSegment{text: look.OneLine(m.status.message), style: st.StatusLabel, middle: true})
+		msgs = append(msgs, statusSegment{text: look.OneLine(m.status.message), style: st.StatusLabel, middle: m.status.path})
 	}
-	return fitStatus(st.StatusBar, parts, lead, segs, w)
+	all := append(segs, msgs...)
+	if !own || len(msgs) == 0 || fitsBeside(parts, lead, all, w) {
+		return fitStatus(st.StatusBar, parts, lead, all, w), ""
+	}
+	return fitStatus(st.StatusBar, parts, lead, segs, w), look.FitLine(fitSegments(msgs, w), w)
 }
 
 // dialectName is how the status bar names a transport's dialect.

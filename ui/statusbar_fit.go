@@ -14,7 +14,7 @@ import (
 type statusSegment struct {
 	text   string // plain, one line
 	style  lipgloss.Style
-	middle bool // cut in the middle rather than at the end (a note: a saved file's name stays)
+	middle bool // cut in the middle rather than at the end (a note naming a file: its name stays)
 }
 
 // minMessage is the fewest columns the messages keep beside the lead of
@@ -25,33 +25,58 @@ const minMessage = 24
 // the facts: when all does not fit, the facts are cut first, down to the
 // lead (the first lead facts: ● REC and the state), then to nothing when
 // the messages would have fewer than minMessage columns; then the notice
-// and the error are cut at their end and the note in its middle.
+// and the error are cut at their end and the note at its end too, or in
+// its middle when it names a file.
 func fitStatus(bar lipgloss.Style, facts []string, lead int, segs []statusSegment, w int) string {
-	need := 0
-	for i := range segs {
-		need += ansi.StringWidth(segs[i].text) + 2
-	}
+	need := segsWidth(segs)
 	all := " " + strings.Join(facts, " · ") + " "
 	factsW := ansi.StringWidth(all)
-	leadText := " " + strings.Join(facts[:min(lead, len(facts))], " · ") + " "
-	leadW := ansi.StringWidth(leadText)
+	leadW := leadWidth(facts, lead)
 	switch {
 	case factsW+need <= w:
 	case w-need >= leadW:
 		all = ansi.Truncate(all, w-need, "…")
 	case w-leadW >= minMessage:
-		all = leadText
+		all = " " + strings.Join(facts[:min(lead, len(facts))], " · ") + " "
 	default:
 		all = ""
 	}
-	line := bar.Render(all)
-	room := w - ansi.StringWidth(all)
-	// The note is given its room first, then the error, then the notice.
+	line := bar.Render(all) + fitSegments(segs, w-ansi.StringWidth(all))
+	if n := ansi.StringWidth(line); n < w {
+		return line + bar.Render(strings.Repeat(" ", w-n))
+	}
+	return ansi.Truncate(line, w, "…")
+}
+
+// segsWidth is the columns segs take, a space either side of each.
+func segsWidth(segs []statusSegment) int {
+	n := 0
+	for i := range segs {
+		n += ansi.StringWidth(segs[i].text) + 2
+	}
+	return n
+}
+
+// leadWidth is the columns the first lead facts take on the bar.
+func leadWidth(facts []string, lead int) int {
+	return ansi.StringWidth(" " + strings.Join(facts[:min(lead, len(facts))], " · ") + " ")
+}
+
+// fitsBeside reports whether segs fit whole on a w-column bar beside the
+// lead of the facts.
+func fitsBeside(facts []string, lead int, segs []statusSegment, w int) bool {
+	return leadWidth(facts, lead)+segsWidth(segs) <= w
+}
+
+// fitSegments draws segs in room columns: the last (the note) is given
+// its room first, then the one before it.
+func fitSegments(segs []statusSegment, room int) string {
 	widths := make([]int, len(segs))
 	for i := len(segs) - 1; i >= 0; i-- {
 		widths[i] = min(ansi.StringWidth(segs[i].text)+2, max(room, 0))
 		room -= widths[i]
 	}
+	line := ""
 	for i, s := range segs {
 		if widths[i] < 3 {
 			continue
@@ -62,8 +87,5 @@ func fitStatus(bar lipgloss.Style, facts []string, lead int, segs []statusSegmen
 		}
 		line += s.style.Render(" " + text + " ")
 	}
-	if n := ansi.StringWidth(line); n < w {
-		return line + bar.Render(strings.Repeat(" ", w-n))
-	}
-	return ansi.Truncate(line, w, "…")
+	return line
 }

@@ -21,19 +21,21 @@ func recordedModel(t *testing.T, w int) *Model {
 }
 
 // At 80 columns the status bar keeps ● REC, and a note naming a saved
-// file outranks the facts: the file's name is shown whole, the middle of
-// a path too long for the bar left out.
+// file outranks the facts: too long for the bar, it has the line over
+// it, where the file's name is shown whole, the middle of a path too long
+// for the line left out.
 func TestStatusNoteOutranksTheFacts(t *testing.T) {
 	m := recordedModel(t, 80)
-	m.status.note("saved 19 frames to " + longRecording)
+	m.status.notePath("saved 19 frames to " + longRecording)
 	s := lastLine(screenText(m))
 	if !strings.Contains(s, "● REC") {
 		t.Errorf("● REC is cut at 80 columns: %q", s)
 	}
-	if !strings.HasSuffix(strings.TrimSpace(s), "…/2026-11-29T08-40-00-127.0.0.1_4433.mcpscope.jsonl") || !strings.Contains(s, "MCP connected  sa") {
-		t.Errorf("the saved file's name is cut: %q", s)
+	if a := hintLine(m); !strings.HasSuffix(strings.TrimSpace(a), "/2026-11-29T08-40-00-127.0.0.1_4433.mcpscope.jsonl") || !strings.Contains(a, "…") ||
+		!strings.HasPrefix(a, " saved 19 frames to /home") {
+		t.Errorf("the saved file's name is cut: %q", a)
 	}
-	m.status.note("saved 19 frames to /tmp/x.jsonl")
+	m.status.notePath("saved 19 frames to /tmp/x.jsonl")
 	if s := lastLine(screenText(m)); !strings.Contains(s, "saved 19 frames to /tmp/x.jsonl") || !strings.Contains(s, "● REC") {
 		t.Errorf("a short note beside the facts: %q", s)
 	}

@@ -16,7 +16,7 @@ type filterStepMsg struct{ gen int }
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	if _, ok := msg.(tea.KeyPressMsg); ok {
-		m.status.clear(m.conn.failure)
+		m.status.clear(m.conn.failure, m.conn.ended)
 	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && m.quitAsked > 0 {
 		if cmd, handled := m.answerQuit(k); handled {

@@ -16,15 +16,20 @@ func (m *Model) View() tea.View {
 	lines := make([]string, 0, h)
 	lines = append(lines, m.renderTabs(w))
 	lines = append(lines, m.renderBody(w, max(h-chromeLines, 0))...)
+	// The line over the status bar is the hint bar's, unless the quit
+	// question, the filter input or messages too long for the bar have it.
+	bar, above := m.renderStatus(w, m.quitAsked == 0 && !m.filtering)
 	switch {
 	case m.quitAsked > 0:
 		lines = append(lines, look.FitLine(m.styles.Notice.Render(" "+m.quitQuestion()+" "), w))
 	case m.filtering:
 		lines = append(lines, look.FitLine(m.input.View(), w))
+	case above != "":
+		lines = append(lines, above)
 	default:
 		lines = append(lines, m.hintBar(w))
 	}
-	lines = append(lines, m.renderStatus(w))
+	lines = append(lines, bar)
 	v := tea.NewView(strings.Join(lines, "\n"))
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion

@@ -261,7 +261,7 @@ func (x *Explorer) showFrames() tea.Cmd {
 	id, ok := x.inflight.Get()
 	if !ok {
 		return func() tea.Msg {
-			return screen.ErrorMsg{Err: errors.New("w: no request of this screen is on the wire (not sent, not yet written, or a gateway stream)")}
+			return screen.ErrorMsg{Err: errors.New("w: no request of this screen is on the wire: not sent yet, or a stream")}
 		}
 	}
 	return x.d.ShowFrames(id)

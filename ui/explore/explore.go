@@ -54,6 +54,7 @@ type Explorer struct {
 	listGen   int
 	filtering bool
 	input     textinput.Model
+	inForce   string // the filter in force when / opened the input: esc restores it
 
 	mode      exploreMode
 	target    entry            // what the form, the call and the outcome concern
@@ -189,10 +190,7 @@ func (x *Explorer) Update(msg tea.Msg) (tea.Cmd, bool) {
 	var cmd tea.Cmd
 	switch {
 	case x.filtering:
-		x.input, cmd = x.input.Update(msg)
-		if l := x.list(); x.input.Value() != l.filter {
-			l.setFilter(x.input.Value())
-		}
+		cmd = x.editFilter(msg)
 	case x.mode == modeForm:
 		cmd = x.updateForm(msg)
 	case x.mode == modeStreamPick:
@@ -226,6 +224,8 @@ func (x *Explorer) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return x.showFrames(), false
 		case key.Matches(msg, k.Back):
 			x.backToList()
+		default:
+			return screen.NotAKey(msg), false
 		}
 		return nil, false
 	case modeOutcome:
@@ -241,6 +241,8 @@ func (x *Explorer) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		default:
 			if v, ok := nav.Of(msg, x.nav, max(x.h-3, 1)); ok {
 				x.out.Scroll(v)
+			} else {
+				return screen.NotAKey(msg), false
 			}
 		}
 		return nil, false
@@ -261,10 +263,10 @@ func (x *Explorer) listKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		l.setFilter("")
-	case key.Matches(msg, k.Filter): // a new filter, as in the traffic pane; esc gives the whole list
+	case key.Matches(msg, k.Filter): // a new filter, as in the traffic pane: the one in force stays until enter, esc keeps it
 		x.filtering = true
+		x.inForce = l.filter
 		x.input.SetValue("")
-		l.setFilter("")
 		return x.input.Focus(), false
 	case key.Matches(msg, k.NextTab):
 		x.tab = (x.tab + 1) % tabCount
@@ -292,7 +294,7 @@ func (x *Explorer) listKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if v, ok := nav.Of(msg, x.nav, l.rows); ok {
 			l.move(v)
 		} else if why := x.idleKey(msg); why != "" {
-			return func() tea.Msg { return screen.ErrorMsg{Err: errors.New(why)} }, false
+			return errorCmd(why), false
 		}
 	}
 	return nil, false
@@ -311,33 +313,51 @@ func (x *Explorer) idleKey(msg tea.KeyPressMsg) string {
 		return msg.String() + ": a gateway stream is of a tool: 1 shows the tools"
 	case key.Matches(msg, k.Stream):
 		return msg.String() + ": gateway streams exist only on a gateway connection (--transport gateway)"
+	case key.Matches(msg, k.Frames):
+		return msg.String() + ": no request sent yet: enter sends one"
 	}
 	return msg.String() + " is not a key of the explorer: ? lists them"
 }
 
-// filterKey edits the filter, which applies as it is typed: enter keeps
-// it, esc clears it; the arrows still move the selection.
+// errorCmd reports why in the status line.
+func errorCmd(why string) tea.Cmd {
+	return func() tea.Msg { return screen.ErrorMsg{Err: errors.New(why)} }
+}
+
+// filterKey edits the new filter, which applies as it is typed: enter
+// keeps it, esc restores the filter in force before it; the arrows still
+// move the selection.
 func (x *Explorer) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 	l := x.list()
 	switch {
 	case key.Matches(msg, x.keys.FilterDone):
 		x.filtering = false
 		x.input.Blur()
+		l.setFilter(x.input.Value())
 		return nil
 	case key.Matches(msg, x.keys.FilterClear):
 		x.filtering = false
 		x.input.Blur()
-		l.setFilter("")
+		if l.filter != x.inForce {
+			l.setFilter(x.inForce)
+		}
 		return nil
 	case msg.String() == "up" || msg.String() == "down":
 		v, _ := nav.Of(msg, x.nav, l.rows)
 		l.move(v)
 		return nil
 	}
+	return x.editFilter(msg)
+}
+
+// editFilter hands msg to the filter input and applies its text when msg
+// changed it (a blink leaves the filter in force).
+func (x *Explorer) editFilter(msg tea.Msg) tea.Cmd {
+	before := x.input.Value()
 	var cmd tea.Cmd
 	x.input, cmd = x.input.Update(msg)
-	if x.input.Value() != l.filter {
-		l.setFilter(x.input.Value())
+	if v := x.input.Value(); v != before {
+		x.list().setFilter(v)
 	}
 	return cmd
 }

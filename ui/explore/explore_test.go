@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -160,8 +161,9 @@ func TestExploreFilterTakesTheTheme(t *testing.T) {
 }
 
 // / starts a new filter, as in the traffic pane: what is typed is the
-// whole filter, not an addition to the one in force; and w, with no
-// request of the explorer on the wire, says why it shows nothing.
+// whole filter, not an addition to the one in force, which stays until
+// enter, and which esc keeps; and w, with no request of the explorer on
+// the wire, says why it shows nothing.
 func TestExploreSlashStartsANewFilter(t *testing.T) {
 	m, r, _ := demoModel(t)
 	x := openExplorerLoaded(t, r)
@@ -169,9 +171,16 @@ func TestExploreSlashStartsANewFilter(t *testing.T) {
 	r.TypeText("rdfl")
 	r.Press("enter")
 	r.Press("/")
-	if x.input.Value() != "" || x.list().filter != "" {
-		t.Fatalf("/ with a filter in force: input %q, filter %q; want a new, empty one", x.input.Value(), x.list().filter)
+	if x.input.Value() != "" || x.list().filter != "rdfl" {
+		t.Fatalf("/ with a filter in force: input %q, filter %q; want a new, empty input and rdfl in force", x.input.Value(), x.list().filter)
 	}
+	x.Update(struct{}{}) // a message that is no key (a blink) changes no filter
+	r.TypeText("echo")
+	r.Press("esc")
+	if x.filtering || x.list().filter != "rdfl" {
+		t.Fatalf("esc in the new filter: filtering %v, filter %q; want rdfl kept", x.filtering, x.list().filter)
+	}
+	r.Press("/")
 	r.TypeText("echo")
 	if got := names(x.list()); x.list().filter != "echo" || len(got) == 0 || got[0] != "echo" {
 		t.Errorf("the new filter is %q and shows %v, want echo alone", x.list().filter, got)
@@ -193,6 +202,7 @@ func TestExploreIdleKeysSayWhy(t *testing.T) {
 	for _, c := range []struct{ tab, key, want string }{
 		{"1", "z", "z is not a key of the explorer: ? lists them"},
 		{"1", "S", "S: gateway streams exist only on a gateway connection"},
+		{"1", "w", "w: no request sent yet: enter sends one"},
 		{"2", "f", "f: the tools/call form is for a tool: 1 shows the tools"},
 	} {
 		r.Press(c.tab)
@@ -211,4 +221,42 @@ func errorOf(cmd tea.Cmd, _ bool) string {
 		return e.Err.Error()
 	}
 	return ""
+}
+
+// On a call in flight, on its answer and on the question whether to
+// call a tool anyway, a typed key that is no key of
+// the screen says so instead of being swallowed.
+func TestExploreCallKeysSayWhy(t *testing.T) {
+	_, r, _ := demoModel(t)
+	x := openExplorerLoaded(t, r)
+	for _, mode := range []exploreMode{modeCalling, modeOutcome, modeInsist} {
+		x.mode = mode
+		if got := errorOf(x.handleKey(keytest.Press("z"))); got != "z is not a key of this screen: ? lists them" {
+			t.Errorf("z in mode %d: %q", mode, got)
+		}
+	}
+}
+
+// The explorer's help lists S, a gateway stream, only on a connection
+// that runs gateway streams.
+func TestExploreHelpListsStreamsOnGateways(t *testing.T) {
+	m, r, _ := demoModel(t)
+	x := openExplorerLoaded(t, r)
+	has := func() bool {
+		for _, row := range x.Help().FullHelp() {
+			for _, b := range row {
+				if b.Help().Key == "S" {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if has() {
+		t.Error("the help lists S on a connection with no gateway streams")
+	}
+	m.host.Stream = func(context.Context, string, string) (json.RawMessage, error) { return nil, nil }
+	if !has() {
+		t.Error("the help leaves S out on a gateway connection")
+	}
 }

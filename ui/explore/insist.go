@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/ui/look"
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // The explorer's guard for a tool whose x-mcp-header annotations are
@@ -63,6 +64,8 @@ func (x *Explorer) insistKey(msg tea.KeyPressMsg) tea.Cmd {
 			s.InsistOnTool(x.target.name)
 		}
 		return then(x.target)
+	default:
+		return screen.NotAKey(msg)
 	}
 	return nil
 }

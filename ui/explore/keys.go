@@ -42,7 +42,7 @@ func defaultExploreKeys() exploreKeyMap {
 		Frames:      key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "its frames on the wire")),
 		Scroll:      key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓ pgup/pgdn", "scroll")),
 		FilterDone:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
-		FilterClear: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+		FilterClear: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "previous filter")),
 		Insist:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "call it anyway")),
 		Named:       key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "call a tool by name")),
 		NameDone:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "its tools/call form")),
@@ -54,8 +54,12 @@ func defaultExploreKeys() exploreKeyMap {
 // help screen, every key of the explorer (after those of the open form).
 func (x *Explorer) Help() help.KeyMap {
 	k := x.keys
+	first := []key.Binding{k.Open, k.Form, k.Filter, k.Refresh, k.Close}
+	if x.d.Streamer() != nil { // gateway streams: a gateway connection's
+		first = slices.Insert(first, 2, k.Stream)
+	}
 	full := [][]key.Binding{
-		{k.Open, k.Form, k.Stream, k.Filter, k.Refresh, k.Close},
+		first,
 		{k.NextTab, k.PrevTab, k.PickTab, x.nav.Up, x.nav.Down, x.nav.PageUp, x.nav.PageDown, x.nav.Home, x.nav.End},
 		{k.FilterDone, k.FilterClear, k.CancelCall, k.Again, k.Frames, k.Scroll, k.Insist, k.Back},
 	}

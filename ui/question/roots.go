@@ -155,6 +155,8 @@ func (e *RootsEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
 			e.roots = append(e.roots[:e.sel], e.roots[e.sel+1:]...)
 			e.sel = max(min(e.sel, len(e.roots)-1), 0)
 		}
+	default:
+		return screen.NotAKey(k), false
 	}
 	return nil, false
 }

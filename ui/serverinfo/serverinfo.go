@@ -113,9 +113,11 @@ func (v *View) Update(msg tea.Msg) (tea.Cmd, bool) {
 	if key.Matches(k, v.close) {
 		return nil, true
 	}
-	if m, ok := nav.Of(k, v.nav, max(v.h-1, 1)); ok {
-		v.offset = m.Apply(v.offset, len(v.lines))
+	m, ok := nav.Of(k, v.nav, max(v.h-1, 1))
+	if !ok {
+		return screen.NotAKey(k), false
 	}
+	v.offset = m.Apply(v.offset, len(v.lines))
 	return nil, false
 }
 
