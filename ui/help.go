@@ -44,8 +44,8 @@ func (m *Model) helpKey(msg tea.KeyPressMsg, typing bool) bool {
 		page := max(m.height-chromeLines, 1)
 		v, ok := nav.Of(msg, k.Keys, page)
 		if !ok {
-			if msg.String() == "ctrl+c" {
-				return false
+			if msg.String() == "ctrl+c" || key.Matches(msg, m.quitKey()) {
+				return false // quitting works as the hint bar says
 			}
 			m.status.note(helpIsOpen)
 			return true

@@ -92,6 +92,10 @@ func TestHelpTakesTheKeys(t *testing.T) {
 	if m.showHelp {
 		t.Error("esc did not close the help")
 	}
+	press(m, "?")
+	if press(m, "q") == nil || !m.quitting {
+		t.Error("q under the help, as its hint bar says, did not quit")
+	}
 }
 
 // With the wire in front of the explorer, e says the explorer is open and

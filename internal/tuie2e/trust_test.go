@@ -112,9 +112,9 @@ func testDemoKeysTS(t *testing.T, bin string) {
 
 	p.keys("R")
 	s := p.waitUntil("why R does nothing, or its read_file", func(s string) bool {
-		return strings.Contains(s, "is not the demo") || strings.Contains(s, "tools/call read_file")
+		return strings.Contains(s, "only under `mcpscope demo`") || strings.Contains(s, "tools/call read_file")
 	})
-	if !strings.Contains(s, "R: sends the demo's read_file, and this server is not the demo") {
+	if !strings.Contains(s, "R: the demo's read_file, only under `mcpscope demo`") {
 		t.Errorf("the status line does not say why R does nothing:\n%s", s)
 	}
 	p.keys("t")
