@@ -33,12 +33,14 @@ func newDemoCommand() *cobra.Command {
 			"over HTTP POST on a loopback port in this process; with --transport ws, tools-ws or\n" +
 			"gateway over WebSocket (an MCP session, tool frames, or gateway streams), likewise.\n" +
 			"Keys t, R, a and o send tools/list and the demo's own read_file (1 MiB), analyze and tone;\n" +
-			"R, a and o exist only here, never on another server.",
+			"R, a and o exist only here, never on another server. With --transport tools-http or tools-ws\n" +
+			"there is no tools/list, so t does nothing: e calls a tool by its name.",
 		Example: "  mcpscope demo\n  mcpscope demo --transport stdio\n  mcpscope demo --transport http\n  mcpscope demo --transport ws\n  mcpscope demo --encoding json",
 		Args:    noArgs,
 		RunE:    func(cmd *cobra.Command, _ []string) error { return runDemo(cmd, f) },
 	}
 	f.register(cmd.Flags())
+	cmd.Flags().Lookup("transport").Usage = "serve the demo over `NAME`: wt (the default), stdio, http, sse, tools-http, ws, tools-ws or gateway"
 	return cmd
 }
 
