@@ -53,7 +53,8 @@ func TestRootsEditorKeys(t *testing.T) {
 	r.TypeText("b")
 	r.Press("enter")
 	r.Press("up", "d") // delete a
-	want := []proto.Root{{URI: "file:///srv/b", Name: "b"}, {URI: "file:///srv/c", Name: "c"}} // named as --root names it
+	// a URI is named after its last element, as --root names it
+	want := []proto.Root{{URI: "file:///srv/b", Name: "b"}, {URI: "file:///srv/c", Name: "c"}}
 	if mustJSON(t, e.Roots()) != mustJSON(t, want) {
 		t.Fatalf("roots %+v, want %+v", e.Roots(), want)
 	}
