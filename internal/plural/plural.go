@@ -4,7 +4,6 @@
 package plural
 
 import (
-	"math"
 	"strconv"
 
 	"github.com/dustin/go-humanize/english"
@@ -20,13 +19,14 @@ func Word[N ~int | ~int64 | ~uint64 | ~uint32 | ~int32](n N, one, many string) s
 }
 
 // Count is n followed by the word that agrees with it: Count(1, "match",
-// "matches") is "1 match", Count(3, …) "3 matches".
+// "matches") is "1 match", Count(3, …) "3 matches". The number is written
+// plain ("1234 frames"), never grouped as english.Plural groups it.
 func Count[N ~int | ~int64 | ~uint64 | ~uint32 | ~int32](n N, one, many string) string {
-	if n >= 0 && uint64(n) <= math.MaxInt {
-		return english.Plural(int(n), one, many)
+	var s string
+	if n < 0 {
+		s = strconv.FormatInt(int64(n), 10)
+	} else {
+		s = strconv.FormatUint(uint64(n), 10)
 	}
-	if n < 0 && int64(n) >= math.MinInt {
-		return english.Plural(int(n), one, many)
-	}
-	return strconv.FormatUint(uint64(n), 10) + " " + Word(n, one, many)
+	return s + " " + Word(n, one, many)
 }

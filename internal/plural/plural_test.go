@@ -35,3 +35,10 @@ func TestCountFormsPlural(t *testing.T) {
 		t.Errorf("Count(MaxUint64) = %q", got)
 	}
 }
+
+// A count is written plain, never grouped with commas.
+func TestCountPlainNumber(t *testing.T) {
+	if got := Count(814183, "annotation", "annotations"); got != "814183 annotations" {
+		t.Errorf("Count(814183) = %q", got)
+	}
+}
