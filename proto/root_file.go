@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // FileRoot is the root of a local path: its absolute file:// URI, named
@@ -22,8 +23,9 @@ func FileRoot(path string) (Root, error) {
 	return Root{URI: u.String(), Name: filepath.Base(abs)}, nil
 }
 
-// rootURI is the shape of a root given as a URI: a scheme and "://".
-var rootURI = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://`)
+// rootURI is the shape of a root given as a URI: a scheme and "://",
+// compiled on first use.
+var rootURI = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://`) })
 
 // ErrNoRoot is ParseRoot's error for an empty value.
 var ErrNoRoot = errors.New("a root needs a URI such as file:///srv/project, or a local path")
@@ -37,7 +39,7 @@ func ParseRoot(v string) (Root, error) {
 	switch {
 	case v == "":
 		return Root{}, ErrNoRoot
-	case rootURI.MatchString(v):
+	case rootURI().MatchString(v):
 		u, err := url.Parse(v)
 		if err != nil {
 			return Root{}, fmt.Errorf("%q is not a URI: %w", v, err)
