@@ -14,6 +14,7 @@ import (
 	demohttp "github.com/mcpscope/mcpscope/demo/http"
 	demows "github.com/mcpscope/mcpscope/demo/ws"
 	"github.com/mcpscope/mcpscope/ui"
+	"github.com/mcpscope/mcpscope/ui/explore"
 )
 
 // demoListen is where the embedded demo server listens: loopback, a free port.
@@ -33,12 +34,14 @@ func newDemoCommand() *cobra.Command {
 			"over HTTP POST on a loopback port in this process; with --transport ws, tools-ws or\n" +
 			"gateway over WebSocket (an MCP session, tool frames, or gateway streams), likewise.\n" +
 			"Keys t, R, a and o send tools/list and the demo's own read_file (1 MiB), analyze and tone;\n" +
-			"R, a and o exist only here, never on another server.",
+			"R, a and o exist only here, never on another server. With --transport tools-http or tools-ws\n" +
+			"there is no tools/list, so t does nothing: e calls a tool by its name.",
 		Example: "  mcpscope demo\n  mcpscope demo --transport stdio\n  mcpscope demo --transport http\n  mcpscope demo --transport ws\n  mcpscope demo --encoding json",
 		Args:    noArgs,
 		RunE:    func(cmd *cobra.Command, _ []string) error { return runDemo(cmd, f) },
 	}
 	f.register(cmd.Flags())
+	cmd.Flags().Lookup("transport").Usage = "serve the demo over `NAME`: wt (the default), stdio, http, sse, tools-http, ws, tools-ws or gateway"
 	return cmd
 }
 
@@ -71,16 +74,18 @@ func runDemo(cmd *cobra.Command, f *runFlags) error {
 		if ctx == nil {
 			ctx = context.Background()
 		}
-		start := startHTTPDemo
+		srv := httpDemo(f.transport)
 		if f.transport == "ws" || f.transport == "tools-ws" || f.transport == "gateway" {
-			start = startWSDemo
+			srv = wsDemo(f.transport)
 		}
-		target, stop, err := start(ctx, f.transport)
+		target, stop, core, err := startLoopbackDemo(ctx, f.transport, srv)
 		if err != nil {
 			return err
 		}
 		if f.transport == "tools-http" || f.transport == "tools-ws" {
-			embedded.onConnect = nil // seed 004 has no tools/list
+			// No tools/list here: the explorer is handed the demo's own.
+			embedded.onConnect = nil
+			embedded.tools = &explore.KnownTools{From: "the demo's tools (this transport has no list)", Tools: core.ListedTools()}
 		}
 		err = runTUI(cmd, f, target, embedded)
 		if serr := stop(); err == nil && serr != nil {
@@ -122,7 +127,13 @@ func startFlowDemo(ctx context.Context, f *runFlags) (Target, func() error, erro
 // Streamable HTTP, /sse for legacy HTTP+SSE, /tools for seed 004. stop
 // shuts the server down and waits for it.
 func startHTTPDemo(ctx context.Context, transport string) (Target, func() error, error) {
-	return startLoopbackDemo(ctx, transport, loopbackServer{
+	target, stop, _, err := startLoopbackDemo(ctx, transport, httpDemo(transport))
+	return target, stop, err
+}
+
+// httpDemo is the HTTP demo server, reached for transport.
+func httpDemo(transport string) loopbackServer {
+	return loopbackServer{
 		endpoint: func(addr net.Addr) string {
 			urls := demohttp.EndpointURLs(demohttp.BaseURL(addr))
 			return map[string]string{"http": urls.MCP, "sse": urls.SSE, "tools-http": urls.Tools}[transport]
@@ -130,7 +141,7 @@ func startHTTPDemo(ctx context.Context, transport string) (Target, func() error,
 		serve: func(ctx context.Context, core *demo.Server, ln net.Listener) error {
 			return demohttp.Serve(ctx, core, ln, demohttp.Options{})
 		},
-	})
+	}
 }
 
 // startWSDemo starts the WebSocket demo server in this process on a
@@ -139,7 +150,13 @@ func startHTTPDemo(ctx context.Context, transport string) (Target, func() error,
 // gateway. stop shuts the server down
 // and waits for it.
 func startWSDemo(ctx context.Context, transport string) (Target, func() error, error) {
-	return startLoopbackDemo(ctx, transport, loopbackServer{
+	target, stop, _, err := startLoopbackDemo(ctx, transport, wsDemo(transport))
+	return target, stop, err
+}
+
+// wsDemo is the WebSocket demo server, reached for transport.
+func wsDemo(transport string) loopbackServer {
+	return loopbackServer{
 		endpoint: func(addr net.Addr) string {
 			urls := demows.EndpointURLs(addr)
 			return map[string]string{"ws": urls.MCP, "tools-ws": urls.Tools, "gateway": urls.Gateway}[transport]
@@ -147,7 +164,7 @@ func startWSDemo(ctx context.Context, transport string) (Target, func() error, e
 		serve: func(ctx context.Context, core *demo.Server, ln net.Listener) error {
 			return demows.Serve(ctx, core, ln, demows.Options{})
 		},
-	})
+	}
 }
 
 // loopbackServer is a demo server of the TCP transports: the endpoint a
@@ -159,17 +176,17 @@ type loopbackServer struct {
 }
 
 // startLoopbackDemo serves a fresh demo core on a loopback port in this
-// process and returns the target of its endpoint for transport. stop shuts
-// the server down and waits for it.
-func startLoopbackDemo(ctx context.Context, transport string, srv loopbackServer) (Target, func() error, error) {
+// process and returns the target of its endpoint for transport, and the
+// core. stop shuts the server down and waits for it.
+func startLoopbackDemo(ctx context.Context, transport string, srv loopbackServer) (Target, func() error, *demo.Server, error) {
 	core, err := demo.New(demo.Options{})
 	if err != nil {
-		return Target{}, nil, fmt.Errorf("building the demo server: %w", err)
+		return Target{}, nil, nil, fmt.Errorf("building the demo server: %w", err)
 	}
 	ln, err := net.Listen("tcp", demoListen)
 	if err != nil {
 		_ = core.Close()
-		return Target{}, nil, withExit(ExitConnection, fmt.Errorf("starting the demo server: %w", err))
+		return Target{}, nil, nil, withExit(ExitConnection, fmt.Errorf("starting the demo server: %w", err))
 	}
 	sctx, cancel := context.WithCancel(ctx)
 	served := make(chan error, 1)
@@ -181,9 +198,9 @@ func startLoopbackDemo(ctx context.Context, transport string, srv loopbackServer
 	}
 	target, err := parseURLTarget(srv.endpoint(ln.Addr()), transport)
 	if err != nil {
-		return Target{}, nil, errors.Join(err, stop())
+		return Target{}, nil, nil, errors.Join(err, stop())
 	}
-	return target, stop, nil
+	return target, stop, core, nil
 }
 
 // stdioDemoTarget is this very program run as `serve --stdio`.

@@ -43,13 +43,14 @@ func TestDemoOverToolsWSInTheTUI(t *testing.T) {
 	}
 }
 
-// In the TUI over tools-ws the explorer says the dialect has no lists,
-// and n calls a tool by the name typed, its arguments as JSON.
+// In the TUI over tools-ws the explorer lists the demo's own tools (the
+// transport has no lists), and n calls a tool by the name typed, its
+// arguments as JSON.
 func TestDemoOverToolsWSExplorerCallsByName(t *testing.T) {
 	r := startTUI(t, "demo", "--transport", "tools-ws")
 	r.waitFor(t, "MCP connected · tools-ws · no handshake")
 	r.send(t, "e")
-	r.waitFor(t, "tools-ws has no tools list: n calls a tool by its name", "n call a tool by name")
+	r.waitFor(t, "listed: the demo's tools (this transport has no list) · n calls any tool by its name", "n call a tool by name")
 	r.send(t, "n")
 	r.waitFor(t, "tool name:")
 	r.send(t, "list_templates\r")

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"net/url"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"time"
@@ -128,22 +126,13 @@ func (f *runFlags) transportOptions(target Target) TransportOptions {
 	}
 }
 
-// parseRoot turns a --root value into a root: a URI is kept as is, a local
-// path becomes an absolute file:// URI named after its last element.
+// parseRoot turns a --root value into a root (proto.ParseRoot): a URI is
+// kept as is, a local path becomes an absolute file:// URI named after its
+// last element.
 func parseRoot(v string) (proto.Root, error) {
-	if v == "" {
-		return proto.Root{}, usagef("--root needs a URI or a path")
-	}
-	if urlPrefix.MatchString(v) {
-		u, err := url.Parse(v)
-		if err != nil {
-			return proto.Root{}, usagef("--root %q is not a valid URI: %w", v, err)
-		}
-		return proto.Root{URI: u.String(), Name: filepath.Base(u.Path)}, nil
-	}
-	r, err := proto.FileRoot(v)
+	r, err := proto.ParseRoot(v)
 	if err != nil {
-		return proto.Root{}, usagef("--root %q: %w", v, err)
+		return proto.Root{}, usagef("--root: %w", err)
 	}
 	return r, nil
 }

@@ -32,3 +32,19 @@ func TestHelpSpeaksTheUsersWords(t *testing.T) {
 	}
 	walk(NewRootCommand(), nil)
 }
+
+// demo --help speaks of the demo, which has no URL, and says that t does
+// nothing on the transports without tools/list.
+func TestDemoHelpWords(t *testing.T) {
+	var out, errw bytes.Buffer
+	if code := Execute(context.Background(), []string{"demo", "--help"}, strings.NewReader(""), &out, &errw); code != 0 {
+		t.Fatalf("demo --help exited %d: %s", code, errw.String())
+	}
+	help := out.String()
+	if strings.Contains(help, "URL implies") {
+		t.Errorf("demo --help speaks of a URL the demo has not:\n%s", help)
+	}
+	if !strings.Contains(help, "serve the demo over") || !strings.Contains(help, "t does nothing") {
+		t.Errorf("demo --help does not say what --transport does or that t does nothing on tools-http/tools-ws:\n%s", help)
+	}
+}

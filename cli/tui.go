@@ -15,6 +15,7 @@ import (
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/ui"
+	"github.com/mcpscope/mcpscope/ui/explore"
 	"github.com/mcpscope/mcpscope/ui/question"
 )
 
@@ -47,7 +48,8 @@ func runRootTUI(cmd *cobra.Command, args []string, f *runFlags) error {
 
 // tuiDemo is what the TUI knows of the embedded demo it is connected to.
 type tuiDemo struct {
-	onConnect []ui.Request // sent after each connect
+	onConnect []ui.Request        // sent after each connect
+	tools     *explore.KnownTools // the demo's tools, on a transport with no tools/list
 }
 
 // runTUI connects to target the way the headless commands do and runs the
@@ -78,7 +80,7 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, demo *tuiDemo) error
 	}
 	cfg := ui.Config{Store: capture.NewStore(capture.Config{}), Dial: dial, Target: target.String()}
 	if demo != nil {
-		cfg.Demo, cfg.OnConnect = true, demo.onConnect
+		cfg.Demo, cfg.OnConnect, cfg.KnownTools = true, demo.onConnect, demo.tools
 	}
 	// The doctor's sessions answer from the answers file, never through
 	// the TUI's questions: a copy of the plan taken before they are set.
@@ -111,6 +113,9 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, demo *tuiDemo) error
 	}
 	if rec != nil {
 		cfg.Tap, cfg.Recording = rec, rec.Path()
+	}
+	if cfg.KnownTools == nil {
+		cfg.KnownTools = recordedTools(target, cfg.Recording)
 	}
 	cfg.RecordHeader, cfg.RecordOptions = f.recordHeader(target), f.recordOptions(target)
 	model := ui.New(cfg)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/mcpscope/mcpscope/proto"
 )
@@ -32,8 +33,18 @@ const builtinTemplateURI = "template://{category}/{toolchain}/{variant}"
 func listResourceTemplates() proto.ListResourceTemplatesResult {
 	return proto.ListResourceTemplatesResult{ResourceTemplates: []proto.ResourceTemplate{{
 		URITemplate: builtinTemplateURI, Name: "builtin_template", Title: "Built-in template",
-		Description: "The source of a built-in template by category (makefile, readme, gitignore), toolchain (rust, go, python) and variant (cli, package)",
+		Description: templateChoices(),
 	}}}
+}
+
+// templateChoices describes the template's expansions: only those that
+// name a built-in template, as category/toolchain/variant.
+func templateChoices() string {
+	names := make([]string, len(builtinTemplates))
+	for i, t := range builtinTemplates {
+		names[i] = strings.TrimPrefix(t.URI, "template://")
+	}
+	return "The source of a built-in template, by category, toolchain and variant: one of " + strings.Join(names, ", ")
 }
 
 // readResource answers resources/read with the template source.

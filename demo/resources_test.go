@@ -2,6 +2,7 @@ package demo
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -29,6 +30,27 @@ func TestResourceTemplatesList(t *testing.T) {
 		c.Handle(request(t, id, proto.MethodResourcesRead, map[string]any{"uri": uri}))
 		if got := r.response(t, id); got.Error != nil || !strings.Contains(string(got.Result), bt.URI) {
 			t.Errorf("resources/read %s: %+v %s", uri, got.Error, got.Result)
+		}
+	}
+}
+
+// The template's description names only the expansions that exist, and
+// every one of them reads.
+func TestResourceTemplateDescriptionNamesReadable(t *testing.T) {
+	s := newTestServer(t)
+	r := newRecorder()
+	c := s.NewConn(r)
+	defer c.Close()
+	desc := listResourceTemplates().ResourceTemplates[0].Description
+	named := regexp.MustCompile(`\b[a-z]+/[a-z]+/[a-z]+\b`).FindAllString(desc, -1)
+	if len(named) != len(builtinTemplates) {
+		t.Fatalf("description names %d expansions, %d exist: %q", len(named), len(builtinTemplates), desc)
+	}
+	for i, n := range named {
+		id := int64(1 + i)
+		c.Handle(request(t, id, proto.MethodResourcesRead, map[string]any{"uri": "template://" + n}))
+		if got := r.response(t, id); got.Error != nil {
+			t.Errorf("resources/read template://%s: %+v", n, got.Error)
 		}
 	}
 }

@@ -226,6 +226,11 @@ func (s *Server) listTools(added []Tool) proto.ListToolsResult {
 	return res
 }
 
+// ListedTools are the tools tools/list serves on a connection that added
+// none of its own: the definitions a client on a transport with no
+// tools/list (tools-http, tools-ws) can be handed instead.
+func (s *Server) ListedTools() []proto.Tool { return s.listTools(nil).Tools }
+
 // meta is the tool's _meta in tools/list: a wizard says it is one.
 func (t Tool) meta() json.RawMessage {
 	if !t.Interactive {

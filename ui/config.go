@@ -7,6 +7,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/doctor"
 	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/ui/explore"
 	"github.com/mcpscope/mcpscope/ui/question"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
@@ -55,6 +56,9 @@ type Config struct {
 	// tone, which another server's tools of the same name would take as
 	// a call the user never picked.
 	Demo bool
+	// KnownTools, when set, are tools known beside a server that has no
+	// tools/list (tools-http, tools-ws): the explorer offers them.
+	KnownTools *explore.KnownTools
 	// Questions, when set, is the bridge the session's Handler asks the
 	// server's questions through (elicitation, sampling) and the roots the
 	// roots editor changes. Without it the roots editor is off (the

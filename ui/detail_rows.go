@@ -4,8 +4,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
@@ -78,7 +76,7 @@ func layTextRows(text string, w int, paint func(string) string, hang bool) *text
 			if t.cut == nil {
 				t.cut = make(map[int][]string)
 			}
-			t.cut[i] = wrapHanging(l, t.w, t.hangOf(l))
+			t.cut[i] = look.WrapHanging(l, t.w, t.hangOf(l))
 			t.total += len(t.cut[i])
 		}
 	}
@@ -108,20 +106,6 @@ func asciiRows(n, w, hang int) int {
 		return (n + w - 1) / w
 	}
 	return 1 + (n-w+w-hang-1)/(w-hang)
-}
-
-// wrapHanging cuts a line (plain or coloured) into rows of w columns, the
-// rows after the first indented by hang.
-func wrapHanging(l string, w, hang int) []string {
-	if hang == 0 || look.TextWidth(l) <= w {
-		return strings.Split(ansi.Hardwrap(l, w, true), "\n")
-	}
-	rows := strings.Split(ansi.Hardwrap(ansi.TruncateLeft(l, w, ""), w-hang, true), "\n")
-	indent := strings.Repeat(" ", hang)
-	for i := range rows {
-		rows[i] = indent + rows[i]
-	}
-	return append([]string{ansi.Truncate(l, w, "")}, rows...)
 }
 
 // printableASCII reports whether s holds only printable ASCII, one column
@@ -211,7 +195,7 @@ func (t *textRows) painted(out []string, lo, hi, from, end int) []string {
 	for i := lo; i < hi; i++ {
 		var rows []string
 		if lines != nil {
-			rows = wrapHanging(lines[i-lo], t.w, t.hangOf(t.lines[i]))
+			rows = look.WrapHanging(lines[i-lo], t.w, t.hangOf(t.lines[i]))
 		}
 		if len(rows) != t.rowsEnd(i)-t.first[i] {
 			out = t.plainRows(out, i, from, end)

@@ -21,6 +21,7 @@ const (
 	termID                      // "#12": the request id
 	termError                   // "error": decode errors, error responses but a probe's, failed tool results
 	termChannel                 // "control", "stream", "datagram", "stderr"
+	termCall                    // the frames of one call, by who asked and its id (filter_calls.go)
 )
 
 // term is one word of a filter.
@@ -29,6 +30,7 @@ type term struct {
 	text string // method substring (lower case) or id
 	dir  capture.Dir
 	ch   capture.ChannelKind
+	call callRef // the call of a termCall
 }
 
 // channelWords are the channel names a filter understands.
@@ -70,13 +72,13 @@ func parseFilter(s string) filter {
 // empty reports whether the filter lets every frame through.
 func (fl filter) empty() bool { return len(fl.terms) == 0 }
 
-// match reports whether f passes every term, the #ID terms taken
+// match reports whether f passes every term, the #ID and call terms taken
 // together (any of the ids: a frame has one); x supplies the method of the
 // call a response, stream or datagram belongs to.
 func (fl filter) match(f *capture.Frame, x *index) bool {
 	ids, idMatch := false, false
 	for _, t := range fl.terms {
-		if t.kind == termID {
+		if t.kind == termID || t.kind == termCall {
 			ids, idMatch = true, idMatch || t.match(f, x)
 			continue
 		}
@@ -85,17 +87,6 @@ func (fl filter) match(f *capture.Frame, x *index) bool {
 		}
 	}
 	return !ids || idMatch
-}
-
-// addID lets the frames of the request with id through too.
-func (fl *filter) addID(id string) {
-	for _, t := range fl.terms {
-		if t.kind == termID && t.text == id {
-			return
-		}
-	}
-	fl.terms = append(fl.terms, term{kind: termID, text: id})
-	fl.text += " #" + id
 }
 
 // match tests one term.
@@ -109,6 +100,8 @@ func (t term) match(f *capture.Frame, x *index) bool {
 		return failed(f, x)
 	case termID:
 		return frameID(f) == t.text
+	case termCall:
+		return t.call.holds(f)
 	}
 	if f.Msg != nil && strings.Contains(strings.ToLower(f.Msg.Method), t.text) {
 		return true
@@ -158,9 +151,9 @@ type filterView struct {
 	live   []uint64 // matches with Seq >= upTo, in Seq order
 	cursor uint64   // next Seq the backfill reads
 	upTo   uint64   // the backfill covers Seqs below upTo
-	// sent, for the view of a request's frames (w), lets the requests sent
-	// from now on through with their frames: what the user drives next
-	// shows beside the request looked at.
+	// sent, for the view of a request's frames (w), lets the requests the
+	// user sends from now on through with their frames: what the user
+	// drives next shows beside the request looked at (filter_calls.go).
 	sent bool
 }
 
@@ -172,10 +165,8 @@ func newFilterView(fl filter, gen int, first, upTo uint64) *filterView {
 
 // offer takes a frame the index reads.
 func (v *filterView) offer(f *capture.Frame, x *index) {
-	if v.sent && f.Seq >= v.upTo && f.Dir == capture.Out && f.Msg != nil && f.Msg.Kind() == proto.KindRequest {
-		if id := frameID(f); id != "" {
-			v.fl.addID(id)
-		}
+	if f.Seq >= v.upTo {
+		v.follow(f, x, true)
 	}
 	if f.Seq >= v.upTo && v.fl.match(f, x) {
 		v.live = append(v.live, f.Seq)
@@ -198,6 +189,7 @@ func (v *filterView) backfill(st *capture.Store, x *index) bool {
 			if f.Seq >= v.upTo {
 				break
 			}
+			v.follow(f, x, false)
 			if v.fl.match(f, x) {
 				v.back = append(v.back, f.Seq)
 			}

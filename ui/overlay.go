@@ -60,20 +60,17 @@ func (d driver) CancelRequest(id proto.ID) tea.Cmd {
 }
 
 // ShowFrames filters the traffic to the request's frames and gives the
-// traffic pane the keys. The requests sent after it join the filter
-// (#7 #9): what the user drives next shows beside what they looked at,
-// while the rest of the traffic stays out until esc clears the filter.
+// traffic pane the keys. The server requests that arrive while it runs,
+// and the requests the user drives after it, join the filter (#7 #9):
+// what the user drives next shows beside what they looked at, while the
+// rest of the traffic stays out until esc clears the filter.
 func (d driver) ShowFrames(id proto.ID) tea.Cmd {
 	m := d.m
 	m.setFocus(paneTraffic)
 	if m.overlay != nil && !m.wireFront {
 		m.flipWire()
 	}
-	cmd := m.applyFilter("#" + idText(id))
-	if m.idx.filter != nil {
-		m.idx.filter.sent = true
-	}
-	return cmd
+	return m.showFilter(callFilter(id), true)
 }
 
 // Progress returns the live state of the request with id that the UI

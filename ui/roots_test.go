@@ -53,7 +53,8 @@ func TestRootsEditorKeys(t *testing.T) {
 	r.TypeText("b")
 	r.Press("enter")
 	r.Press("up", "d") // delete a
-	want := []proto.Root{{URI: "file:///srv/b", Name: "b"}, {URI: "file:///srv/c"}}
+	// a URI is named after its last element, as --root names it
+	want := []proto.Root{{URI: "file:///srv/b", Name: "b"}, {URI: "file:///srv/c", Name: "c"}}
 	if mustJSON(t, e.Roots()) != mustJSON(t, want) {
 		t.Fatalf("roots %+v, want %+v", e.Roots(), want)
 	}
@@ -130,6 +131,40 @@ func TestRootsEditorTakesALocalPath(t *testing.T) {
 	}
 	uri := (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String()
 	want := []proto.Root{{URI: "file:///srv/a", Name: "a"}, {URI: uri + "/project", Name: "project"}, {URI: uri, Name: "work"}}
+	if mustJSON(t, e.Roots()) != mustJSON(t, want) {
+		t.Errorf("roots %+v, want %+v", e.Roots(), want)
+	}
+}
+
+// The roots editor reads what it is given as --root does: "~/proj" is
+// under the home directory, and "proj:v2", having no "://", is a local
+// path, not a URI.
+func TestRootsEditorReadsAsRootFlag(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("USERPROFILE", home)
+	m, r, _ := questionModel(t, nil, 100, 30)
+	r.Press("ctrl+r")
+	e := rootsOf(t, m)
+	for _, in := range []string{"~/proj", "proj:v2"} {
+		r.Press("a")
+		r.TypeText(in)
+		r.Press("enter")
+	}
+	if e.Editing() {
+		t.Fatalf("a root was refused:\n%s", r.ScreenText())
+	}
+	var want []proto.Root
+	for _, in := range []string{"file:///srv/a", "~/proj", "proj:v2"} {
+		root, err := proto.ParseRoot(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, root)
+	}
+	if want[1].URI != (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(home, "proj"))}).String() || !strings.HasPrefix(want[2].URI, "file://") {
+		t.Fatalf("proto.ParseRoot reads ~/proj as %s and proj:v2 as %s", want[1].URI, want[2].URI)
+	}
 	if mustJSON(t, e.Roots()) != mustJSON(t, want) {
 		t.Errorf("roots %+v, want %+v", e.Roots(), want)
 	}

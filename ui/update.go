@@ -79,7 +79,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // applyFilter shows only the frames matching text (all frames for an
 // empty text) and starts reading the older frames for matches in steps.
 func (m *Model) applyFilter(text string) tea.Cmd {
-	fl := parseFilter(text)
+	return m.showFilter(parseFilter(text), false)
+}
+
+// showFilter shows the frames fl lets through; sent makes it the view of
+// a request's frames, which follows the calls tied to it (filter_calls.go).
+func (m *Model) showFilter(fl filter, sent bool) tea.Cmd {
 	m.filterGen++
 	if fl.empty() {
 		m.idx.filter = nil
@@ -89,6 +94,7 @@ func (m *Model) applyFilter(text string) tea.Cmd {
 	}
 	s := m.cfg.Store.Stats()
 	m.idx.filter = newFilterView(fl, m.filterGen, s.FirstSeq, m.idx.next)
+	m.idx.filter.sent = sent
 	return m.filterStep(filterStepMsg{gen: m.filterGen})
 }
 

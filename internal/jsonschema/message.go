@@ -23,9 +23,9 @@ func (f *Failure) Message() string {
 	case Pattern:
 		return "must match the pattern " + k.Want
 	case MinLength:
-		return fmt.Sprintf("must be at least %d characters", k.Want)
+		return "must be at least " + plural.Count(k.Want, "character", "characters")
 	case MaxLength:
-		return fmt.Sprintf("must be at most %d characters", k.Want)
+		return "must be at most " + plural.Count(k.Want, "character", "characters")
 	case Minimum:
 		return "must be ≥ " + Decimal(k.Want)
 	case Maximum:
@@ -61,11 +61,11 @@ func (f *Failure) structureMessage() string {
 	case PropertyNames:
 		return "the property name " + strconv.Quote(k.Property) + " is not allowed"
 	case MinItems:
-		return fmt.Sprintf("needs at least %d items", k.Want)
+		return "needs at least " + plural.Count(k.Want, "item", "items")
 	case MaxItems:
-		return fmt.Sprintf("allows at most %d items", k.Want)
+		return "allows at most " + plural.Count(k.Want, "item", "items")
 	case AdditionalItems:
-		return fmt.Sprintf("allows at most %d items", k.Allowed)
+		return "allows at most " + plural.Count(k.Allowed, "item", "items")
 	case UnevaluatedItems:
 		return plural.Word(len(k.Indexes), "unexpected item ", "unexpected items ") + ordinals(k.Indexes)
 	case UniqueItems:
@@ -73,9 +73,9 @@ func (f *Failure) structureMessage() string {
 	case Contains:
 		return "needs an item of the required kind"
 	case MinContains:
-		return fmt.Sprintf("needs at least %d items of the required kind", k.Want)
+		return "needs at least " + plural.Count(k.Want, "item", "items") + " of the required kind"
 	case MaxContains:
-		return fmt.Sprintf("allows at most %d items of the required kind", k.Want)
+		return "allows at most " + plural.Count(k.Want, "item", "items") + " of the required kind"
 	case AnyOf:
 		return "matches none of the allowed forms"
 	case OneOf:

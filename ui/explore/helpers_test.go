@@ -27,6 +27,24 @@ type Model struct {
 	overlay     screen.Screen
 	status      struct{ message string }
 	w, h        int
+	known       *KnownTools // when set, the host is a ToolSource that knows them
+}
+
+// toolHost is the test host as a ToolSource.
+type toolHost struct {
+	*screentest.Host
+	known *KnownTools
+}
+
+func (h toolHost) KnownTools() *KnownTools { return h.known }
+
+// openHost is the host the explorer opens on: a ToolSource when m.known
+// is set.
+func (m *Model) openHost() screen.Host {
+	if m.known != nil {
+		return toolHost{m.host, m.known}
+	}
+	return m.host
 }
 
 // refreshMsg is the root's refresh: the store's new frames are read.
@@ -43,7 +61,7 @@ func (m *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		if m.overlay == nil {
 			if msg.String() == "e" {
-				x, open := Open(m.host, &m.interactive)
+				x, open := Open(m.openHost(), &m.interactive)
 				x.SetSize(m.w, m.bodyH())
 				m.overlay = x
 				return m, open

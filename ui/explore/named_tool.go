@@ -1,7 +1,9 @@
 package explore
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -10,13 +12,30 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/plural"
+	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
-// The explorer on a dialect with no lists: seed 004's tools-http and
-// tools-ws carry tools/call alone, so no list can be asked for. The Tools
-// list then holds the tools this connection has called, and n calls a
-// tool by the name the user types, with its arguments as a JSON object.
+// The explorer on a transport with no lists: tools-http and tools-ws carry
+// tools/call alone, so no list can be asked for. The Tools list then holds
+// the tools known from elsewhere (KnownTools: the demo's own, or those a
+// recording of the same target called) and those this connection has
+// called, and n calls a tool by the name the user types, with its
+// arguments as a JSON object.
+
+// KnownTools are tools known beside a server that has no tools/list: the
+// demo's own definitions, or the names of the tools a past recording of
+// the same target called.
+type KnownTools struct {
+	From  string       // where they come from, as the screen says it
+	Tools []proto.Tool // a name always; a description and inputSchema when known
+}
+
+// ToolSource is a Host that knows tools beside the server's lists; the
+// explorer offers them on a transport with no tools/list.
+type ToolSource interface {
+	KnownTools() *KnownTools
+}
 
 // maxToolName bounds a typed tool name.
 const maxToolName = 256
@@ -51,20 +70,57 @@ func (x *Explorer) fillUnlisted() bool {
 		l.none = fmt.Sprintf("%s carries tools/call only: it has no %s list", transport, strings.ToLower(exploreLists[t].name))
 	}
 	tools := &x.lists[tabTools]
-	names := s.CalledTools()
-	tools.none = transport + " has no tools list: n calls a tool by its name, with JSON arguments"
-	if len(names) > 0 {
-		tools.none += fmt.Sprintf(" · listed: the %s this connection called", plural.Count(len(names), "tool", "tools"))
+	items, from := x.knownEntries(transport)
+	listed := len(items)
+	for _, n := range s.CalledTools() {
+		if !slices.ContainsFunc(items, func(e entry) bool { return e.name == n }) {
+			items = append(items, entry{tab: tabTools, name: n, desc: "called on this connection; " + transport + " says nothing of its arguments"})
+		}
 	}
-	if len(names) == len(tools.items) {
+	called := fmt.Sprintf("the %s this connection called", plural.Count(len(items)-listed, "tool", "tools"))
+	switch {
+	case from != "" && len(items) > listed:
+		tools.none = "listed: " + from + " and " + called + " · n calls any tool by its name"
+	case from != "":
+		tools.none = "listed: " + from + " · n calls any tool by its name"
+	case len(items) > 0:
+		tools.none = transport + " has no tools list: n calls a tool by its name, with JSON arguments · listed: " + called
+	default:
+		tools.none = transport + " has no tools list: n calls a tool by its name, with JSON arguments"
+	}
+	if len(items) == len(tools.items) {
 		return true // the same tools: the selection stays
-	}
-	items := make([]entry, len(names))
-	for i, n := range names {
-		items[i] = entry{tab: tabTools, name: n, desc: "called on this connection; " + transport + " says nothing of its arguments"}
 	}
 	tools.setItems(items)
 	return true
+}
+
+// knownEntries are the entries of the tools the host knows beside the
+// server (ToolSource), and where they come from in words; none when it
+// knows none.
+func (x *Explorer) knownEntries(transport string) ([]entry, string) {
+	src, ok := x.d.(ToolSource)
+	if !ok {
+		return nil, ""
+	}
+	known := src.KnownTools()
+	if known == nil || len(known.Tools) == 0 {
+		return nil, ""
+	}
+	from := look.OneLine(known.From)
+	items := make([]entry, 0, len(known.Tools))
+	for _, t := range known.Tools {
+		raw, err := json.Marshal(t)
+		if err != nil || t.Name == "" {
+			continue
+		}
+		e := decodeEntry(tabTools, raw)
+		if len(e.schema) == 0 {
+			e.desc = strings.TrimSpace(e.desc + " (" + from + "; " + transport + " says nothing of its arguments)")
+		}
+		items = append(items, e)
+	}
+	return items, from
 }
 
 // openNamePrompt asks for the name of a tool to call.
@@ -109,7 +165,7 @@ func (x *Explorer) openNamedForm() tea.Cmd {
 	if x.form == nil {
 		return cmd
 	}
-	x.info = "tools/call " + look.OneLine(name) + ": its arguments as a JSON object (the dialect says nothing of them); ctrl+s sends"
+	x.info = "tools/call " + look.OneLine(name) + ": its arguments as a JSON object (this transport says nothing of them); ctrl+s sends"
 	return tea.Batch(cmd, x.form.EditJSON())
 }
 

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -80,5 +81,48 @@ func TestExploreNamedToolOnToolsHTTP(t *testing.T) {
 	r.Press("1", "n")
 	if x := m.overlay.(*Explorer); x.mode != modeNamePrompt || !strings.Contains(r.ScreenText(), "tool name:") {
 		t.Errorf("n on tools-http: mode %d\n%s", x.mode, r.ScreenText())
+	}
+}
+
+// Tools known beside a server with no tools/list (the demo's own, handed
+// by the demo command) are listed, with where they come from; one with an
+// inputSchema opens its form, not the JSON editor. A name only (from a
+// recording) says the transport says nothing of its arguments.
+func TestExploreKnownToolsOnToolsWS(t *testing.T) {
+	m, r := newModel(t, 140, 30)
+	m.host.Sess = screentest.ConnectDemoToolsWS(t, m.store)
+	m.known = &KnownTools{From: "the demo's tools (this transport has no list)", Tools: []proto.Tool{
+		{Name: "echo", Description: "Echo a message", InputSchema: json.RawMessage(`{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}`)},
+		{Name: "recorded_only"},
+	}}
+	r.Press("e")
+	x := m.overlay.(*Explorer)
+	s := r.ScreenText()
+	if got := names(&x.lists[tabTools]); len(got) != 2 || got[0] != "echo" || got[1] != "recorded_only" ||
+		!strings.Contains(s, "listed: the demo's tools (this transport has no list)") {
+		t.Fatalf("tools %v:\n%s", got, s)
+	}
+	if d := x.lists[tabTools].items[1].desc; !strings.Contains(d, "tools-ws says nothing of its arguments") {
+		t.Errorf("a tool known by name only: %q", d)
+	}
+	r.Press("enter")
+	if x.mode != modeForm || x.form.EditingJSON() || !strings.Contains(r.ScreenText(), "message") {
+		t.Fatalf("enter on a known tool: mode %d, JSON editor %v\n%s", x.mode, x.mode == modeForm && x.form.EditingJSON(), r.ScreenText())
+	}
+	if strings.Contains(r.ScreenText(), "dialect") {
+		t.Errorf("the screen says dialect:\n%s", r.ScreenText())
+	}
+}
+
+// The form of a tool called by name speaks of the transport, never of a
+// dialect.
+func TestExploreNamedFormWords(t *testing.T) {
+	m, r := newModel(t, 140, 30)
+	m.host.Sess = screentest.ConnectDemoToolsWS(t, m.store)
+	r.Press("e", "n")
+	r.TypeText("echo")
+	r.Press("enter")
+	if s := r.ScreenText(); strings.Contains(s, "dialect") || !strings.Contains(s, "this transport says nothing of them") {
+		t.Errorf("the named form:\n%s", s)
 	}
 }

@@ -40,7 +40,7 @@ func NewOutcome(method string, res json.RawMessage, err error, d proto.Dialect, 
 		var rpc *client.RPCError
 		if errors.As(err, &rpc) && rpc.Err != nil {
 			b.WriteString(st.Ink.Error.Paint(ErrorCodeIn(rpc.Err, d, proto.ErrorContext{Method: rpc.Method})))
-			b.WriteString("\n" + termtext.Block(rpc.Err.Message))
+			b.WriteString("\n" + ExpandTabs(termtext.Block(rpc.Err.Message)))
 			if len(rpc.Err.Data) > 0 {
 				b.WriteString("\n\ndata:\n" + PrettyHighlighted(rpc.Err.Data, st))
 			}
@@ -113,7 +113,11 @@ func (o *Outcome) SetSize(w, _ int) {
 		return
 	}
 	o.w = w
-	o.lines = strings.Split(ansi.Hardwrap(o.Body, max(w, 1), true), "\n")
+	w = max(w, 1)
+	o.lines = o.lines[:0]
+	for _, l := range strings.Split(o.Body, "\n") {
+		o.lines = append(o.lines, WrapHanging(l, w, Hang(ansi.Strip(l), w))...)
+	}
 	o.offset = min(o.offset, max(len(o.lines)-1, 0))
 }
 
@@ -149,7 +153,7 @@ func contentSummary(res json.RawMessage, st *Styles) string {
 	}
 	var parts []string
 	if r.Description != "" {
-		parts = append(parts, st.Ink.Muted.Paint(termtext.Block(r.Description)))
+		parts = append(parts, st.Ink.Muted.Paint(ExpandTabs(termtext.Block(r.Description))))
 	}
 	for _, c := range r.Content {
 		parts = append(parts, ContentItem(c, st))
@@ -194,7 +198,7 @@ func ContentItem(raw json.RawMessage, st *Styles) string {
 	case c.Type == "resource_link":
 		return head("resource link") + " " + OneLine(c.URI+" "+c.Name)
 	case c.Text != nil:
-		text := termtext.BlockMax(*c.Text, maxOutcomeText)
+		text := ExpandTabs(termtext.BlockMax(*c.Text, maxOutcomeText)) // tabs keep their columns
 		if c.URI != "" {
 			return head(c.URI+" "+c.MimeType) + "\n" + text
 		}

@@ -55,3 +55,25 @@ func TestFailedToolSaysItOnce(t *testing.T) {
 		t.Errorf("body:\n%s", body)
 	}
 }
+
+// A tool's text keeps its tab columns in the outcome, and a wrapped line of
+// the result JSON goes on under its own indentation.
+func TestOutcomeTabsAndIndentedWrap(t *testing.T) {
+	st := NewStyles(true)
+	res := []byte(`{"content":[{"type":"text","text":"name\tvalue"}],"structuredContent":{"deep":{"s":"` + strings.Repeat("x", 60) + `"}}}`)
+	o := NewOutcome(proto.MethodToolsCall, res, nil, proto.DialectMCP, &st)
+	out := ansi.Strip(o.Render(40, 100))
+	if !strings.Contains(out, "name    value") {
+		t.Errorf("tab lost in the outcome:\n%s", out)
+	}
+	lines := strings.Split(out, "\n")
+	for i, l := range lines {
+		if strings.Contains(l, `"s": "`) {
+			if i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "      x") {
+				t.Errorf("the wrapped string does not go on under its indentation:\n%s", out)
+			}
+			return
+		}
+	}
+	t.Errorf("no \"s\" line in the outcome:\n%s", out)
+}

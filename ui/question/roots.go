@@ -1,10 +1,7 @@
 package question
 
 import (
-	"errors"
 	"fmt"
-	"net/url"
-	"path/filepath"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -213,27 +210,16 @@ func (e *RootsEditor) updateInput(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-// parseRootInput checks a root typed by the user: a URI with a scheme
-// (file:// for the roots of the specification) is kept as typed; a local
-// path becomes its absolute file:// URI, named after its last element
-// unless a name is typed, as --root takes it.
+// parseRootInput checks a root typed by the user as --root takes it
+// (proto.ParseRoot): a URI with a scheme and "://", or a local path ("~"
+// the home directory) that becomes its absolute file:// URI; a typed name
+// replaces the one the URI's last element gives.
 func parseRootInput(uri, name string) (proto.Root, error) {
-	uri, name = strings.TrimSpace(uri), strings.TrimSpace(name)
-	if uri == "" {
-		return proto.Root{}, errors.New("a root needs a URI such as file:///srv/project, or a local path")
-	}
-	u, err := url.Parse(uri)
-	switch {
-	case err == nil && u.Scheme != "" && !filepath.IsAbs(uri): // C:\ is a path, not the scheme c
-		return proto.Root{URI: uri, Name: name}, nil
-	case err != nil && strings.Contains(uri, "://"):
-		return proto.Root{}, fmt.Errorf("%q is not a URI: %w", uri, err)
-	}
-	r, err := proto.FileRoot(uri)
+	r, err := proto.ParseRoot(uri)
 	if err != nil {
-		return proto.Root{}, fmt.Errorf("%q: %w", uri, err)
+		return proto.Root{}, err
 	}
-	if name != "" {
+	if name = strings.TrimSpace(name); name != "" {
 		r.Name = name
 	}
 	return r, nil
