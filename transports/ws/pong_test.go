@@ -15,10 +15,10 @@ import (
 
 // stallingPeer is a server that answers initialize, then stops reading
 // while it asks 200 roots/list (their 64 KB answers fill the connection's
-// buffers, so mcpscope's writes get stuck), pings 300 ms into the stall,
+// buffers, so mcpscope's writes get stuck), pings once stalled is closed,
 // waits pause, and sends a notifications/message whose data is note; it
 // then reads again when drain is set, or waits for the end otherwise.
-func stallingPeer(t *testing.T, pause time.Duration, note string, drain bool) *peer {
+func stallingPeer(t *testing.T, pause time.Duration, note string, drain bool, stalled <-chan struct{}) *peer {
 	t.Helper()
 	return startPeer(t, []string{"mcp"}, func(ctx context.Context, c *websocket.Conn) {
 		_, data, err := c.Read(ctx)
@@ -32,7 +32,11 @@ func stallingPeer(t *testing.T, pause time.Duration, note string, drain bool) *p
 		for i := range 200 {
 			_ = c.Write(ctx, websocket.MessageText, fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"roots/list"}`, i))
 		}
-		time.Sleep(300 * time.Millisecond) // the answers' writes are under way, stuck
+		select { // the answers' writes are under way, stuck
+		case <-stalled:
+		case <-ctx.Done():
+			return
+		}
 		pingCtx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
 		_ = c.Ping(pingCtx) // no pong can be read here: it only writes the ping
 		cancel()
@@ -53,11 +57,13 @@ func stallingPeer(t *testing.T, pause time.Duration, note string, drain bool) *p
 // the reader goes on to the message.
 func TestPingWhileWritesAreStuckDoesNotBlockTheReader(t *testing.T) {
 	roots := bigRoots()
-	p := stallingPeer(t, 0, "after the ping", false)
+	stalled := make(chan struct{})
+	p := stallingPeer(t, 0, "after the ping", false, stalled)
 	tr, err := New(Config{URL: p.url})
 	if err != nil {
 		t.Fatal(err)
 	}
+	closeWhenStuck(t, tr, stalled)
 	got := make(chan string, 1)
 	s := client.New(tr, client.Options{ProtocolVersion: "2025-11-25", Roots: roots, Timeout: time.Minute,
 		OnNotification: func(m *proto.Message) {
@@ -93,11 +99,13 @@ func TestPingWhileWritesAreStuckDoesNotBlockTheReader(t *testing.T) {
 func TestEarlyPingInAStallKeepsTheConnection(t *testing.T) {
 	roots := bigRoots()
 	// A pause in reading past the library's 5 s wait for its write lock.
-	p := stallingPeer(t, 6*time.Second, "after the pause", true)
+	stalled := make(chan struct{})
+	p := stallingPeer(t, 6*time.Second, "after the pause", true, stalled)
 	tr, err := New(Config{URL: p.url})
 	if err != nil {
 		t.Fatal(err)
 	}
+	closeWhenStuck(t, tr, stalled)
 	got := make(chan struct{}, 1)
 	s := client.New(tr, client.Options{ProtocolVersion: "2025-11-25", Roots: roots, Timeout: time.Minute,
 		OnNotification: func(*proto.Message) {
@@ -117,4 +125,38 @@ func TestEarlyPingInAStallKeepsTheConnection(t *testing.T) {
 	case <-ctxT(t).Done():
 		t.Fatal("no notification after the pause")
 	}
+}
+
+// closeWhenStuck closes stalled once one of tr's writes has been under way
+// for a second: the server has stopped taking them, whatever the load of
+// the machine, so its ping meets writes that stay stuck.
+func closeWhenStuck(t *testing.T, tr *Transport, stalled chan<- struct{}) {
+	ctx := ctxT(t)
+	go func() {
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			if tr.writes.oldest() > time.Second {
+				close(stalled)
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+}
+
+// oldest is how long the oldest write under way has been going.
+func (w *writeCount) oldest() time.Duration {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var d time.Duration
+	now := w.clock()
+	for _, began := range w.since {
+		d = max(d, now.Sub(began))
+	}
+	return d
 }
