@@ -24,9 +24,9 @@ func TestTUIAsksTheUser(t *testing.T) {
 	r.waitFor(t, "› get-roots-list ")
 	r.send(t, "\r\x13") // open the form, send the call
 	r.waitFor(t, "tools/call get-roots-list · answer", "URI: file:///srv/cli-root")
-	r.send(t, "\x1b") // back to the list, still filtered
+	r.send(t, "\x1b")                                                    // back to the list, still filtered
 	r.waitFor(t, "tools match", `"get-roots-list"`, "› get-roots-list ") // the list, not the answer
-	r.send(t, "/\x15trigger-elicitation-request\r") // ctrl+u clears the filter's text
+	r.send(t, "/\x15trigger-elicitation-request\r")                      // ctrl+u clears the filter's text
 	r.waitFor(t, "› trigger-elicitation-request ")
 	r.send(t, "\r\x13")
 	r.waitFor(t, "Question · elicitation · form · request ", "Please provide inputs for the following fields:", "ctrl+d decline")
