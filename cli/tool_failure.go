@@ -64,7 +64,7 @@ func (r *run) outputSchema(ctx context.Context, tool string) json.RawMessage {
 	s := &r.schemas
 	if !s.listed {
 		s.listed = true
-		if declaresTools(r.session.ServerCapabilities()) {
+		if client.Advertised(r.session.ServerCapabilities())["tools"] {
 			// A listing cut short keeps the pages it got: session.ListAll
 			// follows nextCursor, bounded, and stops on a repeated cursor.
 			tools, _ := r.session.ListAll(ctx, proto.MethodToolsList, "tools", outputSchemaListing())
@@ -72,16 +72,6 @@ func (r *run) outputSchema(ctx context.Context, tool string) json.RawMessage {
 		}
 	}
 	return s.byTool[tool]
-}
-
-// declaresTools reports whether server capabilities hold tools.
-func declaresTools(caps json.RawMessage) bool {
-	var c map[string]json.RawMessage
-	if json.Unmarshal(caps, &c) != nil {
-		return false
-	}
-	t, ok := c["tools"]
-	return ok && string(t) != "null"
 }
 
 // callJudged sends a request as callOrInsist does; a tools/call whose

@@ -10,7 +10,6 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
-	"github.com/mcpscope/mcpscope/ui/serverinfo"
 )
 
 // connection is the current link and what the UI knows of it.
@@ -20,7 +19,7 @@ type connection struct {
 	dialect   proto.Dialect
 	ready     bool   // Connect succeeded
 	down      bool   // the transport went away
-	connected string // version and handshake (serverinfo.Handshake), or "" before the handshake
+	connected string // version and handshake (client.Handshake), or "" before the handshake
 	failure   error  // why this connection could not be set up or connected
 	ended     error  // why the transport of a connection went away, shown until a reconnect
 }
@@ -101,7 +100,7 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	m.conn.ready = true
 	// A dialect with no handshake (tools-http, tools-ws) negotiated no
 	// era and no version: "no handshake".
-	m.conn.connected = serverinfo.Handshake(s.Era(), s.ProtocolVersion())
+	m.conn.connected = client.Handshake(s.Era(), s.ProtocolVersion())
 	m.status.note("connected")
 	if l, ok := m.cfg.Tap.(interface {
 		Link(transport, era, protocol string)

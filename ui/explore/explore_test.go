@@ -11,6 +11,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/keytest"
 	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
@@ -79,7 +80,7 @@ func TestExploreRefreshAndCapabilities(t *testing.T) {
 	if after := len(screentest.SentRequests(st, proto.MethodToolsList)); after != before+1 {
 		t.Errorf("tools/list sent %d times after r, want %d", after, before+1)
 	}
-	caps := advertised(json.RawMessage(`{"tools":{},"prompts":null,"logging":{}}`))
+	caps := client.Advertised(json.RawMessage(`{"tools":{},"prompts":null,"logging":{}}`))
 	if !caps["tools"] || caps["prompts"] || caps["resources"] {
 		t.Errorf("advertised %v", caps)
 	}

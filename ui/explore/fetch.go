@@ -38,7 +38,7 @@ func (x *Explorer) refresh(all bool) tea.Cmd {
 	s, err := x.d.Session()
 	var caps map[string]bool
 	if err == nil {
-		caps = advertised(s.ServerCapabilities())
+		caps = client.Advertised(s.ServerCapabilities())
 	}
 	ctx := x.d.Context()
 	var cmds []tea.Cmd
@@ -56,20 +56,6 @@ func (x *Explorer) refresh(all bool) tea.Cmd {
 		}
 	}
 	return tea.Batch(cmds...)
-}
-
-// advertised reads which features a server's capabilities declare; nil
-// when they cannot be read (then every list is tried).
-func advertised(raw json.RawMessage) map[string]bool {
-	var members map[string]json.RawMessage
-	if json.Unmarshal(raw, &members) != nil || members == nil {
-		return nil
-	}
-	caps := map[string]bool{}
-	for k, v := range members {
-		caps[k] = string(v) != "null"
-	}
-	return caps
 }
 
 // fetchList lists every page of one tab's method.

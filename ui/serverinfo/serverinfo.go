@@ -211,7 +211,3 @@ func eraText(e client.Era) string {
 	}
 	return ""
 }
-
-// Handshake names what a session opened with as the status bar says it
-// (client.Handshake).
-func Handshake(e client.Era, version string) string { return client.Handshake(e, version) }
