@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/bearer"
 	"github.com/mcpscope/mcpscope/internal/doctor"
 	"github.com/mcpscope/mcpscope/internal/oauth"
 	"github.com/mcpscope/mcpscope/internal/tokenstore"
@@ -154,7 +155,7 @@ type authStepFunc = func(r doctor.Report, done bool)
 // authorization had just issued, the way to start the next run from
 // scratch: the stored token is forgotten by `mcpscope auth logout`.
 func authAdvice(target Target, err error) error {
-	if !errors.Is(err, oauth.ErrTokenRefused) {
+	if !errors.Is(err, bearer.ErrTokenRefused) {
 		return err
 	}
 	name := target.Server

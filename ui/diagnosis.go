@@ -6,8 +6,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/internal/bearer"
 	"github.com/mcpscope/mcpscope/internal/doctor"
-	"github.com/mcpscope/mcpscope/internal/oauth"
 	"github.com/mcpscope/mcpscope/ui/serverinfo"
 )
 
@@ -24,7 +24,7 @@ type diagnosedMsg struct {
 // that failed, where the doctor would only say to authorize.
 func (m *Model) diagnose(gen int, err error) tea.Cmd {
 	run := m.cfg.Diagnose
-	var refused *oauth.Error
+	var refused *bearer.Error
 	if run == nil || errors.As(err, &refused) {
 		return nil
 	}

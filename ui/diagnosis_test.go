@@ -11,8 +11,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/bearer"
 	"github.com/mcpscope/mcpscope/internal/doctor"
-	"github.com/mcpscope/mcpscope/internal/oauth"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -83,7 +83,7 @@ func TestFailedConnectShowsTheDoctorsChecklist(t *testing.T) {
 // that failed; the doctor is not walked.
 func TestFailedAuthorizationIsNotDiagnosed(t *testing.T) {
 	diagnosed := 0
-	refused := &oauth.Error{Resource: "http://127.0.0.1:1/mcp", Err: oauth.ErrTokenRefused}
+	refused := &bearer.Error{Resource: "http://127.0.0.1:1/mcp", Err: bearer.ErrTokenRefused}
 	dial := func(capture.Sink) (Link, error) {
 		tr := &refusingTransport{done: make(chan struct{}), err: fmt.Errorf("initialize: %w", refused)}
 		return Link{Transport: tr, Session: client.New(tr, client.Options{})}, nil
@@ -94,7 +94,7 @@ func TestFailedAuthorizationIsNotDiagnosed(t *testing.T) {
 	r := newRunner(t, m)
 	r.Send(tea.WindowSizeMsg{Width: 120, Height: 30})
 	r.Send(AuthStepsMsg{Report: doctor.Report{Title: "authorization", Target: "http://127.0.0.1:1/mcp", Results: []doctor.Result{
-		{Step: "authorization", Status: doctor.Failed, Detail: oauth.ErrTokenRefused.Error()}}}, Done: true, Seq: 1})
+		{Step: "authorization", Status: doctor.Failed, Detail: bearer.ErrTokenRefused.Error()}}}, Done: true, Seq: 1})
 	r.Run(m.Init())
 	r.Until("the connection's failure", func() bool { return strings.Contains(r.ScreenText(), "could not connect") })
 	if screen := r.ScreenText(); diagnosed != 0 || strings.Contains(screen, "Connection doctor") || !strings.Contains(screen, "✗ authorization") {

@@ -14,7 +14,6 @@ package oauth
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -28,6 +27,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/bearer"
 	"github.com/mcpscope/mcpscope/internal/doctor"
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/internal/tokenstore"
@@ -206,22 +206,6 @@ func (f *Flow) Close() error {
 	return nil
 }
 
-// Error is why an authorization failed.
-type Error struct {
-	Resource string
-	Err      error
-}
-
-func (e *Error) Error() string {
-	return fmt.Sprintf("authorizing at the server of %s: %v", e.Resource, e.Err)
-}
-
-func (e *Error) Unwrap() error { return e.Err }
-
-// ErrTokenRefused says the server refused with 401 the token its
-// authorization server had just issued: authorizing again would loop.
-var ErrTokenRefused = errors.New("the server refused the token its authorization server just issued (401 again); not authorizing again, which would loop")
-
 // Challenged answers the server's refusal rsp of req: a 401, or a 403
 // asking for more scope. A request that went out before another one got a
 // new token goes again with it; a token the server no longer takes is
@@ -232,7 +216,7 @@ var ErrTokenRefused = errors.New("the server refused the token its authorization
 // names another authorization server now. nil means the request may go
 // again with Header. What would loop is refused: a token refused right
 // after an authorization issued it by a resource that did not move
-// (ErrTokenRefused), a scope refused though granted, a step-up past its
+// (bearer.ErrTokenRefused), a scope refused though granted, a step-up past its
 // bound, an authorization that failed already. A refusal from another
 // origin than the resource's (a redirect's) is a *ForeignOriginError.
 func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Response) error {
@@ -243,7 +227,7 @@ func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Resp
 	}
 	f.authorizing.Lock()
 	defer f.authorizing.Unlock()
-	challenges, _ := parseChallenges(rsp)
+	challenges, _ := bearer.Challenges(rsp)
 	sent := strings.TrimSpace(strings.TrimPrefix(req.Header.Get("Authorization"), "Bearer"))
 	f.mu.Lock()
 	fresh, renewed, current, granted, failed := f.fresh, f.renewed, f.currentToken(), f.entry.Scopes, f.failed
@@ -258,7 +242,7 @@ func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Resp
 		// another request (the handshake's fallback to initialize) neither
 		// opens the browser again nor replaces that checklist with a
 		// shorter one.
-		return &Error{Resource: f.resource, Err: failed}
+		return &bearer.Error{Resource: f.resource, Err: failed}
 	}
 	f.begin(rsp, challenges)
 	defer f.finish()
@@ -266,14 +250,14 @@ func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Resp
 		f.reveal()
 		err := fmt.Errorf("the server refuses the scope %q though the token was granted it (403 again); not authorizing again, which would loop", strings.Join(scopesOf(challenges), " "))
 		f.fail(StepAuthorize, err)
-		return &Error{Resource: f.resource, Err: err}
+		return &bearer.Error{Resource: f.resource, Err: err}
 	}
 	stepUp := rsp.StatusCode == http.StatusForbidden
 	if stepUp {
 		if err := f.stepUpRefusal(scopesOf(challenges)); err != nil {
 			f.reveal()
 			f.fail(StepAuthorize, err)
-			return &Error{Resource: f.resource, Err: err}
+			return &bearer.Error{Resource: f.resource, Err: err}
 		}
 	}
 	if sent != "" && rsp.StatusCode == http.StatusUnauthorized {
@@ -287,11 +271,11 @@ func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Resp
 				break
 			}
 			f.reveal()
-			f.fail(StepAuthorize, ErrTokenRefused)
+			f.fail(StepAuthorize, bearer.ErrTokenRefused)
 			f.mu.Lock()
-			f.failed = ErrTokenRefused
+			f.failed = bearer.ErrTokenRefused
 			f.mu.Unlock()
-			return &Error{Resource: f.resource, Err: ErrTokenRefused}
+			return &bearer.Error{Resource: f.resource, Err: bearer.ErrTokenRefused}
 		case renewed:
 			// The refresh grant is used up: refreshing again would loop.
 			f.step(StepRefresh, doctor.Failed, 0, "the server refused the refreshed token too (401 again); authorizing again")
@@ -304,7 +288,7 @@ func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Resp
 	f.reveal()
 	h, err := f.prepare()
 	if err != nil {
-		return &Error{Resource: f.resource, Err: f.maskErr(err)}
+		return &bearer.Error{Resource: f.resource, Err: f.maskErr(err)}
 	}
 	f.mu.Lock()
 	f.refused = nil
@@ -324,7 +308,7 @@ func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Resp
 			f.failed = err
 			f.mu.Unlock()
 		}
-		return &Error{Resource: f.resource, Err: err}
+		return &bearer.Error{Resource: f.resource, Err: err}
 	}
 	f.mu.Lock()
 	f.fresh = f.currentToken()
@@ -441,11 +425,6 @@ func (f *Flow) failUnderWay(err error) {
 	name := cmp.Or(f.under, StepAuthorize)
 	f.mu.Unlock()
 	f.fail(name, err)
-}
-
-// parseChallenges reads the WWW-Authenticate challenges of rsp.
-func parseChallenges(rsp *http.Response) ([]oauthex.Challenge, error) {
-	return oauthex.ParseWWWAuthenticate(rsp.Header.Values("WWW-Authenticate"))
 }
 
 // describeChallenge words the server's refusal for the checklist.

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcpscope/mcpscope/internal/bearer"
 	"github.com/mcpscope/mcpscope/internal/doctor"
 	"github.com/mcpscope/mcpscope/internal/oauthtest"
 )
@@ -49,7 +50,7 @@ func TestConcurrentRequestsAuthorizeOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	hc := &http.Client{Transport: &RoundTripper{Base: http.DefaultTransport, Auth: f}}
+	hc := &http.Client{Transport: &bearer.RoundTripper{Base: http.DefaultTransport, Auth: f}}
 	var wg sync.WaitGroup
 	for range 3 {
 		wg.Add(1)
@@ -91,7 +92,7 @@ func TestChecklistSaysWhyNoMetadataDocument(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodPost, srv.MCPURL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	rsp, err := (&http.Client{Transport: &RoundTripper{Base: http.DefaultTransport, Auth: f}}).Do(req)
+	rsp, err := (&http.Client{Transport: &bearer.RoundTripper{Base: http.DefaultTransport, Auth: f}}).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

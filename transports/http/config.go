@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/internal/oauth"
+	"github.com/mcpscope/mcpscope/internal/bearer"
 	"github.com/mcpscope/mcpscope/internal/tlsconf"
 	"github.com/mcpscope/mcpscope/proto"
 )
@@ -71,7 +71,7 @@ type Config struct {
 	// the Authorization header unless Header has one, and a 401 (or a
 	// 403 asking for more scope) runs its authorization and sends the
 	// request again.
-	Auth oauth.Authorizer
+	Auth bearer.Authorizer
 	// Origin, when set, is sent as the Origin header.
 	Origin string
 	// CertHashes pins a self-signed server certificate ("sha256:HEX").

@@ -8,7 +8,7 @@ import (
 	"net/url"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/internal/oauth"
+	"github.com/mcpscope/mcpscope/internal/bearer"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -79,7 +79,7 @@ type Config struct {
 	// Auth, when set, authorizes the upgrade (OAuth): its token goes in
 	// the Authorization header unless Header has one, and a 401 runs its
 	// authorization and upgrades again.
-	Auth oauth.Authorizer
+	Auth bearer.Authorizer
 	// Origin, when set, is the Origin header of the upgrade (--origin).
 	Origin string
 	// CertHashes pin the server certificate ("sha256:HEX"); Insecure skips
