@@ -11,7 +11,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/bearer"
-	"github.com/mcpscope/mcpscope/internal/doctor"
+	"github.com/mcpscope/mcpscope/internal/checklist"
 	"github.com/mcpscope/mcpscope/internal/oauth"
 	"github.com/mcpscope/mcpscope/internal/tokenstore"
 )
@@ -149,7 +149,7 @@ func authTransport(insecure bool) http.RoundTripper {
 
 // authStepFunc is told of an authorization's checklist as it goes, and
 // when it ended (done).
-type authStepFunc = func(r doctor.Report, done bool)
+type authStepFunc = func(r checklist.Report, done bool)
 
 // authAdvice adds to err, when the server refused even the token an
 // authorization had just issued, the way to start the next run from

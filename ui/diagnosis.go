@@ -7,14 +7,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/internal/bearer"
-	"github.com/mcpscope/mcpscope/internal/doctor"
+	"github.com/mcpscope/mcpscope/internal/checklist"
 	"github.com/mcpscope/mcpscope/ui/serverinfo"
 )
 
 // diagnosedMsg carries the doctor's checklist for connection generation gen.
 type diagnosedMsg struct {
 	gen    int
-	report doctor.Report
+	report checklist.Report
 }
 
 // diagnose walks the layers to the target in the background when the
@@ -38,6 +38,6 @@ func (m *Model) diagnosed(msg diagnosedMsg) tea.Cmd {
 		return nil
 	}
 	var b strings.Builder
-	_ = msg.report.Render(&b, doctor.RenderOptions{})
+	_ = msg.report.Render(&b, checklist.RenderOptions{})
 	return m.openOverlay(serverinfo.Text(driver{m}, "Connection doctor", strings.TrimRight(b.String(), "\n")))
 }

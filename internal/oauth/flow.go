@@ -28,7 +28,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/bearer"
-	"github.com/mcpscope/mcpscope/internal/doctor"
+	"github.com/mcpscope/mcpscope/internal/checklist"
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/internal/tokenstore"
 )
@@ -54,7 +54,7 @@ type Config struct {
 	Say func(string)
 	// OnStep, when set, gets the checklist of an authorization each time
 	// one of its steps ends, and once more when it ended (done).
-	OnStep func(r doctor.Report, done bool)
+	OnStep func(r checklist.Report, done bool)
 	// Wait bounds the wait for the browser's redirect (the --timeout).
 	Wait time.Duration
 	// Sink receives the flow's exchanges as frames (nil: none).
@@ -94,7 +94,7 @@ type Flow struct {
 	failed   error              // why the last authorization failed: not tried again this run
 	moves    int                // authorization servers the resource moved to this run
 	stepUps  map[string]bool    // the scope sets of this run's step-ups
-	steps    map[string]doctor.Result
+	steps    map[string]checklist.Result
 	running  bool   // an authorization is under way: its steps go to OnStep
 	under    string // the step under way, which a failure is put on
 	alive    func()
@@ -267,7 +267,7 @@ func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Resp
 				// The resource moved to another authorization server:
 				// the flow runs once more, there.
 				f.move(to)
-				f.step(StepChallenge, doctor.Passed, 0, describeChallenge(rsp, challenges)+"; the resource metadata names the authorization server "+to+" now")
+				f.step(StepChallenge, checklist.Passed, 0, describeChallenge(rsp, challenges)+"; the resource metadata names the authorization server "+to+" now")
 				break
 			}
 			f.reveal()
@@ -278,7 +278,7 @@ func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Resp
 			return &bearer.Error{Resource: f.resource, Err: bearer.ErrTokenRefused}
 		case renewed:
 			// The refresh grant is used up: refreshing again would loop.
-			f.step(StepRefresh, doctor.Failed, 0, "the server refused the refreshed token too (401 again); authorizing again")
+			f.step(StepRefresh, checklist.Failed, 0, "the server refused the refreshed token too (401 again); authorizing again")
 		default:
 			if f.refresh(ctx) == nil {
 				return nil // refreshed quietly: no checklist shown
@@ -325,7 +325,7 @@ func (f *Flow) begin(rsp *http.Response, challenges []oauthex.Challenge) {
 	f.mu.Lock()
 	f.steps, f.running, f.under = nil, false, StepChallenge
 	f.mu.Unlock()
-	f.step(StepChallenge, doctor.Passed, 0, describeChallenge(rsp, challenges))
+	f.step(StepChallenge, checklist.Passed, 0, describeChallenge(rsp, challenges))
 }
 
 // reveal shows the checklist from here on: an authorization (or a refusal

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/internal/bearer"
-	"github.com/mcpscope/mcpscope/internal/doctor"
+	"github.com/mcpscope/mcpscope/internal/checklist"
 	"github.com/mcpscope/mcpscope/internal/oauthtest"
 )
 
@@ -33,7 +33,7 @@ func TestMaskErrHidesSecretsOfAnswers(t *testing.T) {
 	}
 	f.fail(StepRegistration, got)
 	var b strings.Builder
-	_ = f.Steps().Render(&b, doctor.RenderOptions{})
+	_ = f.Steps().Render(&b, checklist.RenderOptions{})
 	if strings.Contains(b.String(), "TOPSECRETVALUE") {
 		t.Fatal("the checklist shows the secret")
 	}
@@ -97,13 +97,13 @@ func TestChecklistSaysWhyNoMetadataDocument(t *testing.T) {
 		t.Fatal(err)
 	}
 	rsp.Body.Close()
-	var reg doctor.Result
+	var reg checklist.Result
 	for _, r := range f.Steps().Results {
 		if r.Step == StepRegistration {
 			reg = r
 		}
 	}
-	if reg.Status != doctor.Passed || !strings.Contains(reg.Detail, "does not support Client ID Metadata Documents") || !strings.Contains(reg.Detail, "dynamic registration at") {
+	if reg.Status != checklist.Passed || !strings.Contains(reg.Detail, "does not support Client ID Metadata Documents") || !strings.Contains(reg.Detail, "dynamic registration at") {
 		t.Fatalf("registration step %+v", reg)
 	}
 	if !slices.ContainsFunc(said, func(s string) bool { return strings.Contains(s, "--client-metadata-url is not used") }) {
