@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/checklist"
 	"github.com/mcpscope/mcpscope/internal/doctor"
 	"github.com/mcpscope/mcpscope/transports/ws"
 	"github.com/spf13/cobra"
@@ -50,7 +51,7 @@ func runDoctor(ctx context.Context, f *runFlags, target Target, io streams) erro
 		return err
 	}
 	report := doctor.Run(ctx, withStoredToken(cfg, plan, target, io.diag.Println))
-	if err := report.Render(io.out, doctor.RenderOptions{}); err != nil {
+	if err := report.Render(io.out, checklist.RenderOptions{}); err != nil {
 		return withExit(ExitConnection, err)
 	}
 	failed := report.Failure()
@@ -137,28 +138,28 @@ func (c doctorConnector) Session(t client.Transport) *client.Session {
 }
 
 // doctorClass classifies a session's error as the exit codes do.
-func doctorClass(err error) doctor.Class {
+func doctorClass(err error) checklist.Class {
 	switch ExitCode(err) {
 	case ExitTimeout:
-		return doctor.Timeout
+		return checklist.Timeout
 	case ExitProtocol:
-		return doctor.Protocol
+		return checklist.Protocol
 	}
 	var usage *UsageError
 	if errors.As(err, &usage) {
-		return doctor.Usage
+		return checklist.Usage
 	}
-	return doctor.Connection
+	return checklist.Connection
 }
 
 // doctorExit is the exit code of a failure's class.
-func doctorExit(c doctor.Class) int {
+func doctorExit(c checklist.Class) int {
 	switch c {
-	case doctor.Timeout:
+	case checklist.Timeout:
 		return ExitTimeout
-	case doctor.Protocol:
+	case checklist.Protocol:
 		return ExitProtocol
-	case doctor.Usage:
+	case checklist.Usage:
 		return ExitUsage
 	}
 	return ExitConnection

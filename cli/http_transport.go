@@ -18,17 +18,9 @@ func newHTTPTransport(t Target, o TransportOptions) (client.Transport, error) {
 		return nil, err
 	}
 	cfg := mcphttp.Config{
-		URL:          t.URL.String(),
-		Header:       r.header,
-		CertHashes:   r.certHashes,
-		Origin:       o.Origin,
-		Insecure:     o.Insecure,
-		KeyLogFile:   o.KeyLog,
-		MaxFrameSize: o.MaxFrameSize,
-		Sink:         o.Sink,
-		NoRedact:     o.NoRedact,
-		Warn:         o.Warn,
-		Auth:         o.Auth,
+		URL:    t.URL.String(),
+		Client: r.httpClient(o),
+		Sink:   o.Sink,
 	}
 	switch t.Transport {
 	case "sse":

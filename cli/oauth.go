@@ -10,7 +10,8 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/internal/doctor"
+	"github.com/mcpscope/mcpscope/internal/bearer"
+	"github.com/mcpscope/mcpscope/internal/checklist"
 	"github.com/mcpscope/mcpscope/internal/oauth"
 	"github.com/mcpscope/mcpscope/internal/tokenstore"
 )
@@ -148,13 +149,13 @@ func authTransport(insecure bool) http.RoundTripper {
 
 // authStepFunc is told of an authorization's checklist as it goes, and
 // when it ended (done).
-type authStepFunc = func(r doctor.Report, done bool)
+type authStepFunc = func(r checklist.Report, done bool)
 
 // authAdvice adds to err, when the server refused even the token an
 // authorization had just issued, the way to start the next run from
 // scratch: the stored token is forgotten by `mcpscope auth logout`.
 func authAdvice(target Target, err error) error {
-	if !errors.Is(err, oauth.ErrTokenRefused) {
+	if !errors.Is(err, bearer.ErrTokenRefused) {
 		return err
 	}
 	name := target.Server

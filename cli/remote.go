@@ -3,6 +3,8 @@ package cli
 import (
 	"net/http"
 	"strings"
+
+	"github.com/mcpscope/mcpscope/transports/httpconf"
 )
 
 // remote is what every network transport takes from the flags alike: the
@@ -38,6 +40,22 @@ func remoteOf(o TransportOptions, flowOnly string) (remote, error) {
 		r.certHashes = strings.Split(o.CertHash, ",")
 	}
 	return r, nil
+}
+
+// httpClient is the configuration the HTTP and WebSocket transports share,
+// from the flags and r.
+func (r remote) httpClient(o TransportOptions) httpconf.Client {
+	return httpconf.Client{
+		Header:       r.header,
+		Auth:         o.Auth,
+		Origin:       o.Origin,
+		CertHashes:   r.certHashes,
+		Insecure:     o.Insecure,
+		KeyLogFile:   o.KeyLog,
+		MaxFrameSize: o.MaxFrameSize,
+		NoRedact:     o.NoRedact,
+		Warn:         o.Warn,
+	}
 }
 
 // warnInsecure prints the --insecure warning when the flag is set.

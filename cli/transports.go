@@ -6,7 +6,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/internal/oauth"
+	"github.com/mcpscope/mcpscope/internal/bearer"
 	"github.com/mcpscope/mcpscope/transports/stdio"
 )
 
@@ -27,7 +27,7 @@ type TransportOptions struct {
 	Conn         string       // names the connection in frames ("": the transport's own name)
 	Warn         func(string) // prints a warning line on stderr (nil: none)
 	// Auth, when set, authorizes the HTTP and WebSocket transports (OAuth).
-	Auth oauth.Authorizer
+	Auth bearer.Authorizer
 }
 
 // TransportFactory builds the transport for a target.

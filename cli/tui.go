@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/checklist"
 	"github.com/mcpscope/mcpscope/internal/doctor"
 	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/termtext"
@@ -88,14 +89,14 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, demo *tuiDemo) error
 	if dcfg, err := doctorConfig(&doctorPlan, target); err == nil {
 		// The stored OAuth token is read at each walk: it may have been
 		// refreshed since the TUI started.
-		cfg.Diagnose = func(ctx context.Context) doctor.Report {
+		cfg.Diagnose = func(ctx context.Context) checklist.Report {
 			return doctor.Run(ctx, withStoredToken(dcfg, &doctorPlan, target, func(line string) { report(errors.New(line)) }))
 		}
 	}
 	// An OAuth flow opens the browser and shows its checklist.
 	plan.interactive = true
 	var authSeq atomic.Uint64
-	plan.onAuthStep = func(r doctor.Report, done bool) {
+	plan.onAuthStep = func(r checklist.Report, done bool) {
 		msg := ui.AuthStepsMsg{Report: r, Done: done, Seq: authSeq.Add(1)}
 		go prog.Send(msg)
 	}

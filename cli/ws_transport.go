@@ -20,19 +20,11 @@ func newWSTransport(t Target, o TransportOptions) (client.Transport, error) {
 		return nil, err
 	}
 	cfg := ws.Config{
-		URL:          t.URL.String(),
-		Header:       r.header,
-		CertHashes:   r.certHashes,
-		Origin:       o.Origin,
-		Insecure:     o.Insecure,
-		KeyLogFile:   o.KeyLog,
-		MaxFrameSize: o.MaxFrameSize,
-		Sink:         o.Sink,
-		NoRedact:     o.NoRedact,
-		Warn:         o.Warn,
-		Auth:         o.Auth,
-		Conn:         o.Conn,
-		Mode:         ws.ModeOf(t.Transport),
+		URL:    t.URL.String(),
+		Client: r.httpClient(o),
+		Sink:   o.Sink,
+		Conn:   o.Conn,
+		Mode:   ws.ModeOf(t.Transport),
 	}
 	tr, err := ws.New(cfg)
 	if err != nil {

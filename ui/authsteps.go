@@ -5,7 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcpscope/mcpscope/internal/doctor"
+	"github.com/mcpscope/mcpscope/internal/checklist"
 	"github.com/mcpscope/mcpscope/ui/serverinfo"
 )
 
@@ -16,7 +16,7 @@ const authTitle = "Authorization"
 // it while the server is being authorized.
 type AuthStepsMsg struct {
 	// Report is the checklist so far.
-	Report doctor.Report
+	Report checklist.Report
 	// Done says the flow ended: authorized, or failed at the step marked.
 	Done bool
 	// Seq orders the messages of one flow: they may arrive out of order,
@@ -38,7 +38,7 @@ func (m *Model) authSteps(msg AuthStepsMsg) tea.Cmd {
 		}
 	}
 	var b strings.Builder
-	_ = msg.Report.Render(&b, doctor.RenderOptions{Running: !msg.Done})
+	_ = msg.Report.Render(&b, checklist.RenderOptions{Running: !msg.Done})
 	m.setOverlay(serverinfo.Text(driver{m}, authTitle, strings.TrimRight(b.String(), "\n")))
 	return nil
 }

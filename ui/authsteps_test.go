@@ -7,18 +7,18 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/internal/doctor"
+	"github.com/mcpscope/mcpscope/internal/checklist"
 )
 
 // authReport is an OAuth checklist: the steps named pass, then, when
 // failed is set, that step fails with detail.
-func authReport(passed []string, failed, detail string) doctor.Report {
-	r := doctor.Report{Title: "authorization", Target: "http://127.0.0.1:1/mcp"}
+func authReport(passed []string, failed, detail string) checklist.Report {
+	r := checklist.Report{Title: "authorization", Target: "http://127.0.0.1:1/mcp"}
 	for _, s := range passed {
-		r.Results = append(r.Results, doctor.Result{Step: s, Status: doctor.Passed, Detail: s + " ok"})
+		r.Results = append(r.Results, checklist.Result{Step: s, Status: checklist.Passed, Detail: s + " ok"})
 	}
 	if failed != "" {
-		r.Results = append(r.Results, doctor.Result{Step: failed, Status: doctor.Failed, Detail: detail, Class: doctor.Connection})
+		r.Results = append(r.Results, checklist.Result{Step: failed, Status: checklist.Failed, Detail: detail, Class: checklist.Connection})
 	}
 	return r
 }

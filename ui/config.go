@@ -5,7 +5,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/internal/doctor"
+	"github.com/mcpscope/mcpscope/internal/checklist"
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/ui/explore"
 	"github.com/mcpscope/mcpscope/ui/question"
@@ -81,7 +81,7 @@ type Config struct {
 	// Diagnose, when set, walks the layers to the target (mcpscope
 	// doctor) after a connection could not be made; its checklist opens
 	// over the panes instead of a bare error.
-	Diagnose func(ctx context.Context) doctor.Report
+	Diagnose func(ctx context.Context) checklist.Report
 }
 
 // Tap is a Sink that also takes stream marks, labels and SSE stream

@@ -6,15 +6,15 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcpscope/mcpscope/internal/doctor"
-	"github.com/mcpscope/mcpscope/internal/oauth"
+	"github.com/mcpscope/mcpscope/internal/bearer"
+	"github.com/mcpscope/mcpscope/internal/checklist"
 	"github.com/mcpscope/mcpscope/ui/serverinfo"
 )
 
 // diagnosedMsg carries the doctor's checklist for connection generation gen.
 type diagnosedMsg struct {
 	gen    int
-	report doctor.Report
+	report checklist.Report
 }
 
 // diagnose walks the layers to the target in the background when the
@@ -24,7 +24,7 @@ type diagnosedMsg struct {
 // that failed, where the doctor would only say to authorize.
 func (m *Model) diagnose(gen int, err error) tea.Cmd {
 	run := m.cfg.Diagnose
-	var refused *oauth.Error
+	var refused *bearer.Error
 	if run == nil || errors.As(err, &refused) {
 		return nil
 	}
@@ -38,6 +38,6 @@ func (m *Model) diagnosed(msg diagnosedMsg) tea.Cmd {
 		return nil
 	}
 	var b strings.Builder
-	_ = msg.report.Render(&b, doctor.RenderOptions{})
+	_ = msg.report.Render(&b, checklist.RenderOptions{})
 	return m.openOverlay(serverinfo.Text(driver{m}, "Connection doctor", strings.TrimRight(b.String(), "\n")))
 }

@@ -11,8 +11,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/internal/doctor"
-	"github.com/mcpscope/mcpscope/internal/oauth"
+	"github.com/mcpscope/mcpscope/internal/bearer"
+	"github.com/mcpscope/mcpscope/internal/checklist"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -35,10 +35,10 @@ func (r *refusingTransport) Done() <-chan struct{}                      { return
 func (r *refusingTransport) Err() error                                 { return nil }
 
 // doctorReport is the checklist the tests' Diagnose returns.
-var doctorReport = doctor.Report{Target: "http://127.0.0.1:1/mcp", Results: []doctor.Result{
-	{Step: "dns", Status: doctor.Passed, Detail: "127.0.0.1 is an address (no lookup)"},
-	{Step: "tcp", Status: doctor.Failed, Detail: "nothing listens on 127.0.0.1:1", Fix: "start the server, or check the port in the URL"},
-	{Step: "http", Status: doctor.Skipped, Detail: "skipped: tcp failed"},
+var doctorReport = checklist.Report{Target: "http://127.0.0.1:1/mcp", Results: []checklist.Result{
+	{Step: "dns", Status: checklist.Passed, Detail: "127.0.0.1 is an address (no lookup)"},
+	{Step: "tcp", Status: checklist.Failed, Detail: "nothing listens on 127.0.0.1:1", Fix: "start the server, or check the port in the URL"},
+	{Step: "http", Status: checklist.Skipped, Detail: "skipped: tcp failed"},
 }}
 
 func TestFailedConnectShowsTheDoctorsChecklist(t *testing.T) {
@@ -55,7 +55,7 @@ func TestFailedConnectShowsTheDoctorsChecklist(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			diagnosed := 0
 			m := New(Config{Store: capture.NewStore(capture.Config{}), Target: "http://127.0.0.1:1/mcp", Dial: c.dial,
-				Diagnose: func(context.Context) doctor.Report { diagnosed++; return doctorReport }})
+				Diagnose: func(context.Context) checklist.Report { diagnosed++; return doctorReport }})
 			t.Cleanup(func() { _ = m.Close() })
 			r := newRunner(t, m)
 			r.Send(tea.WindowSizeMsg{Width: 120, Height: 30})
@@ -83,18 +83,18 @@ func TestFailedConnectShowsTheDoctorsChecklist(t *testing.T) {
 // that failed; the doctor is not walked.
 func TestFailedAuthorizationIsNotDiagnosed(t *testing.T) {
 	diagnosed := 0
-	refused := &oauth.Error{Resource: "http://127.0.0.1:1/mcp", Err: oauth.ErrTokenRefused}
+	refused := &bearer.Error{Resource: "http://127.0.0.1:1/mcp", Err: bearer.ErrTokenRefused}
 	dial := func(capture.Sink) (Link, error) {
 		tr := &refusingTransport{done: make(chan struct{}), err: fmt.Errorf("initialize: %w", refused)}
 		return Link{Transport: tr, Session: client.New(tr, client.Options{})}, nil
 	}
 	m := New(Config{Store: capture.NewStore(capture.Config{}), Target: "http://127.0.0.1:1/mcp", Dial: dial,
-		Diagnose: func(context.Context) doctor.Report { diagnosed++; return doctorReport }})
+		Diagnose: func(context.Context) checklist.Report { diagnosed++; return doctorReport }})
 	t.Cleanup(func() { _ = m.Close() })
 	r := newRunner(t, m)
 	r.Send(tea.WindowSizeMsg{Width: 120, Height: 30})
-	r.Send(AuthStepsMsg{Report: doctor.Report{Title: "authorization", Target: "http://127.0.0.1:1/mcp", Results: []doctor.Result{
-		{Step: "authorization", Status: doctor.Failed, Detail: oauth.ErrTokenRefused.Error()}}}, Done: true, Seq: 1})
+	r.Send(AuthStepsMsg{Report: checklist.Report{Title: "authorization", Target: "http://127.0.0.1:1/mcp", Results: []checklist.Result{
+		{Step: "authorization", Status: checklist.Failed, Detail: bearer.ErrTokenRefused.Error()}}}, Done: true, Seq: 1})
 	r.Run(m.Init())
 	r.Until("the connection's failure", func() bool { return strings.Contains(r.ScreenText(), "could not connect") })
 	if screen := r.ScreenText(); diagnosed != 0 || strings.Contains(screen, "Connection doctor") || !strings.Contains(screen, "✗ authorization") {

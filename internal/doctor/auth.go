@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/mcpscope/mcpscope/internal/checklist"
 	"github.com/mcpscope/mcpscope/internal/termtext"
 )
 
@@ -44,7 +45,7 @@ func (w *walk) auth(ch *challenge) {
 		} else {
 			what += "; protected resource metadata at " + found
 		}
-		return "", fail(Connection, w.authFix(ctx, ch), "%s", what)
+		return "", fail(checklist.Connection, w.authFix(ctx, ch), "%s", what)
 	})
 }
 

@@ -12,11 +12,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpscope/mcpscope/internal/checklist"
 	"github.com/mcpscope/mcpscope/internal/goldentest"
 )
 
 // walkURL runs the walk to raw without a session (no connector).
-func walkURL(t *testing.T, raw string, cfg Config) Report {
+func walkURL(t *testing.T, raw string, cfg Config) checklist.Report {
 	t.Helper()
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -27,10 +28,10 @@ func walkURL(t *testing.T, raw string, cfg Config) Report {
 }
 
 // render prints r with the times masked.
-func render(t *testing.T, r Report) string {
+func render(t *testing.T, r checklist.Report) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := r.Render(&b, RenderOptions{MaskTimes: true}); err != nil {
+	if err := r.Render(&b, checklist.RenderOptions{MaskTimes: true}); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -79,14 +80,14 @@ func silentServer(t *testing.T) string {
 func TestStepTimeoutIsATimeout(t *testing.T) {
 	r := walkURL(t, "http://"+silentServer(t)+"/mcp", Config{Timeout: 200 * time.Millisecond})
 	f := r.Failure()
-	if f == nil || f.Step != "http" || f.Class != Timeout || !strings.Contains(f.Detail, "no answer within --timeout 200ms") {
+	if f == nil || f.Step != "http" || f.Class != checklist.Timeout || !strings.Contains(f.Detail, "no answer within --timeout 200ms") {
 		t.Fatalf("failure %+v, want an http timeout:\n%s", f, render(t, r))
 	}
 }
 
 func TestMaxTimeBoundsTheWalk(t *testing.T) {
 	r := walkURL(t, "http://"+silentServer(t)+"/mcp", Config{Timeout: time.Minute, MaxTime: 200 * time.Millisecond})
-	if f := r.Failure(); f == nil || f.Class != Timeout || !strings.Contains(f.Detail, "--max-time 200ms") {
+	if f := r.Failure(); f == nil || f.Class != checklist.Timeout || !strings.Contains(f.Detail, "--max-time 200ms") {
 		t.Fatalf("failure %+v, want --max-time named:\n%s", f, render(t, r))
 	}
 }

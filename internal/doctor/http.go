@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
+	"github.com/mcpscope/mcpscope/internal/checklist"
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
 )
@@ -83,7 +84,7 @@ func (w *walk) newRequest(ctx context.Context, method string, body io.Reader) (*
 	u := httpOf(w.cfg.URL)
 	req, err := http.NewRequestWithContext(ctx, method, u.String(), body)
 	if err != nil {
-		return nil, fail(Usage, "check the URL", "building the request: %w", err)
+		return nil, fail(checklist.Usage, "check the URL", "building the request: %w", err)
 	}
 	req.Header = w.header()
 	return req, nil
@@ -199,36 +200,36 @@ func judgeHTTP(method string, resp *http.Response, origin string, sse, authorize
 	}
 	switch code := resp.StatusCode; {
 	case proto.UndefinedStatus(code):
-		return "", nil, fail(Protocol, "the server must answer with a status HTTP defines (1xx to 5xx)", "%s is not a status HTTP defines", status)
+		return "", nil, fail(checklist.Protocol, "the server must answer with a status HTTP defines (1xx to 5xx)", "%s is not a status HTTP defines", status)
 	case code == http.StatusUnauthorized:
 		return detail + ": asks for credentials", &challenge{header: strings.Join(resp.Header.Values("WWW-Authenticate"), ", "), values: resp.Header.Values("WWW-Authenticate")}, nil
 	case code >= 300 && code < 400:
 		loc := resp.Header.Get("Location")
-		return "", nil, fail(Connection, "use the URL it redirects to: "+orNone(loc), "%s redirects to %s", status, orNone(loc))
+		return "", nil, fail(checklist.Connection, "use the URL it redirects to: "+orNone(loc), "%s redirects to %s", status, orNone(loc))
 	case code == http.StatusForbidden && stepUp:
 		scope := orNone(termtext.LineMax(scope, challengeShown))
-		return "", nil, fail(Connection, scopeFix(scope, authorizes), "%s: insufficient_scope, the server asks for the scope %s", status, scope)
+		return "", nil, fail(checklist.Connection, scopeFix(scope, authorizes), "%s: insufficient_scope, the server asks for the scope %s", status, scope)
 	case code == http.StatusForbidden && origin != "":
-		return "", nil, fail(Connection, "the server may refuse the Origin "+origin+"; try another --origin or none", "%s with Origin %s", status, origin)
+		return "", nil, fail(checklist.Connection, "the server may refuse the Origin "+origin+"; try another --origin or none", "%s with Origin %s", status, origin)
 	case code == http.StatusForbidden:
-		return "", nil, fail(Connection, "the server refused the request; if it checks the Origin header, pass --origin", "%s", status)
+		return "", nil, fail(checklist.Connection, "the server refused the request; if it checks the Origin header, pass --origin", "%s", status)
 	case code == http.StatusNotFound:
-		return "", nil, fail(Connection, "check the URL's path: MCP endpoints are often at /mcp", "%s: no MCP endpoint at this path", status)
+		return "", nil, fail(checklist.Connection, "check the URL's path: MCP endpoints are often at /mcp", "%s: no MCP endpoint at this path", status)
 	case code == http.StatusMethodNotAllowed && !sse:
-		return "", nil, fail(Connection, "if this is a 2024-11-05 server with an SSE endpoint, try --transport sse", "%s: the endpoint does not accept POST", status)
+		return "", nil, fail(checklist.Connection, "if this is a 2024-11-05 server with an SSE endpoint, try --transport sse", "%s: the endpoint does not accept POST", status)
 	case proto.TransientStatus(code):
-		return "", nil, fail(Connection, "the server, or a gateway before it, is busy or down for now; try again later", "%s (transient: the request may succeed later)", status)
+		return "", nil, fail(checklist.Connection, "the server, or a gateway before it, is busy or down for now; try again later", "%s (transient: the request may succeed later)", status)
 	case code >= 500:
-		return "", nil, fail(Connection, "the server failed; look at its logs", "%s", status)
+		return "", nil, fail(checklist.Connection, "the server failed; look at its logs", "%s", status)
 	case code >= 200 && code < 300 && proto.UnaskedEncoding(resp.Header) != nil:
-		return "", nil, fail(Protocol, "the server must not encode its answer when the request asks for no encoding (it sends no Accept-Encoding)", "%s: %v", status, proto.UnaskedEncoding(resp.Header))
+		return "", nil, fail(checklist.Protocol, "the server must not encode its answer when the request asks for no encoding (it sends no Accept-Encoding)", "%s: %v", status, proto.UnaskedEncoding(resp.Header))
 	case code >= 200 && code < 300:
 		want := media == "application/json" || media == "text/event-stream"
 		if sse {
 			want = media == "text/event-stream"
 		}
 		if !want {
-			return "", nil, fail(Protocol, "this URL is not an MCP endpoint (it answered "+orNone(ctype)+"); check the path", "%s answered with content type %s, not JSON or an event stream", status, orNone(ctype))
+			return "", nil, fail(checklist.Protocol, "this URL is not an MCP endpoint (it answered "+orNone(ctype)+"); check the path", "%s answered with content type %s, not JSON or an event stream", status, orNone(ctype))
 		}
 	}
 	return detail, nil, nil

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mcpscope/mcpscope/internal/checklist"
 )
 
 // The http step words what an answer's status and encoding say: a
@@ -17,13 +19,13 @@ func TestHTTPStepWordsStatusAndEncoding(t *testing.T) {
 		status   int
 		encoding string
 		says     string
-		class    Class
+		class    checklist.Class
 	}{
-		{http.StatusOK, "gzip", "the answer is Content-Encoding: gzip, which mcpscope did not ask for", Protocol},
-		{999, "", "999 status code 999 is not a status HTTP defines", Protocol},
-		{http.StatusServiceUnavailable, "", "503 Service Unavailable (transient", Connection},
-		{http.StatusTooManyRequests, "", "429 Too Many Requests (transient", Connection},
-		{http.StatusInternalServerError, "", "500 Internal Server Error", Connection},
+		{http.StatusOK, "gzip", "the answer is Content-Encoding: gzip, which mcpscope did not ask for", checklist.Protocol},
+		{999, "", "999 status code 999 is not a status HTTP defines", checklist.Protocol},
+		{http.StatusServiceUnavailable, "", "503 Service Unavailable (transient", checklist.Connection},
+		{http.StatusTooManyRequests, "", "429 Too Many Requests (transient", checklist.Connection},
+		{http.StatusInternalServerError, "", "500 Internal Server Error", checklist.Connection},
 	} {
 		t.Run(strconv.Itoa(c.status)+c.encoding, func(t *testing.T) {
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/mcpscope/mcpscope/internal/checklist"
 	"github.com/mcpscope/mcpscope/internal/sse"
 	"github.com/mcpscope/mcpscope/proto"
 )
@@ -53,14 +54,14 @@ func (w *walk) probeLegacy(ctx context.Context, client *http.Client) (string, *c
 	data, err := endpointEvent(resp.Body)
 	switch {
 	case errors.Is(err, errNoEndpoint):
-		return "", nil, fail(Protocol, "a 2024-11-05 SSE endpoint sends an endpoint event first; check the URL is the stream's", "%s: %w", detail, err)
+		return "", nil, fail(checklist.Protocol, "a 2024-11-05 SSE endpoint sends an endpoint event first; check the URL is the stream's", "%s: %w", detail, err)
 	case err != nil:
 		return "", nil, fmt.Errorf("%s: reading the stream: %w", detail, err)
 	}
 	stream := httpOf(w.cfg.URL)
 	u, err := proto.LegacyEndpoint(&stream, data)
 	if err != nil {
-		return "", nil, fail(Protocol, "the endpoint event must name a URL of the stream's own origin; mcpscope sends nothing elsewhere", "%s: %w", detail, err)
+		return "", nil, fail(checklist.Protocol, "the endpoint event must name a URL of the stream's own origin; mcpscope sends nothing elsewhere", "%s: %w", detail, err)
 	}
 	return detail + ", endpoint " + u.Path, nil, nil
 }

@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/mcpscope/mcpscope/internal/checklist"
 )
 
 // legacyServer answers POST with status and body, and GET with an event
@@ -52,13 +54,13 @@ func TestHTTPStepFollowsTheLegacyStream(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := Run(t.Context(), Config{Transport: tc.transport, URL: u})
-			var step Result
+			var step checklist.Result
 			for _, res := range r.Results {
 				if res.Step == "http" {
 					step = res
 				}
 			}
-			if (step.Status == Failed) != tc.failed || !strings.Contains(step.Detail, tc.want) {
+			if (step.Status == checklist.Failed) != tc.failed || !strings.Contains(step.Detail, tc.want) {
 				t.Fatalf("http step %v %q, want failed=%v with %q:\n%s", step.Status, step.Detail, tc.failed, tc.want, render(t, r))
 			}
 			if tc.name == "a JSON-RPC answer" && strings.Contains(step.Detail, "legacy") {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/mcpscope/mcpscope/internal/checklist"
 )
 
 // resolve looks host up; an IP literal resolves to itself.
@@ -20,7 +22,7 @@ func resolve(ctx context.Context, host string) ([]string, error) {
 	if err != nil {
 		var dnsErr *net.DNSError
 		if errors.As(err, &dnsErr) && dnsErr.IsNotFound {
-			return nil, fail(Connection, "check the host name in the URL (a typo, or a name only another network knows)", "the name %s does not resolve: %w", host, err)
+			return nil, fail(checklist.Connection, "check the host name in the URL (a typo, or a name only another network knows)", "the name %s does not resolve: %w", host, err)
 		}
 		return nil, fmt.Errorf("looking up %s: %w", host, err)
 	}
@@ -107,7 +109,7 @@ func (w *walk) tcpTLS(addrs []string) net.Conn {
 		})
 		if err != nil {
 			if errors.Is(err, syscall.ECONNREFUSED) {
-				return "", fail(Connection, "start the server, or check the port in the URL", "nothing listens on %s: %w", w.hostPort(), err)
+				return "", fail(checklist.Connection, "start the server, or check the port in the URL", "nothing listens on %s: %w", w.hostPort(), err)
 			}
 			return "", fmt.Errorf("connecting to %s: %w", w.hostPort(), err)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/checklist"
 	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/transports/stdio"
 )
@@ -62,7 +63,7 @@ func (w *walk) session() {
 	t, err := w.cfg.Connector.Transport(capture.Tee(junk, probe))
 	if err != nil {
 		w.step("handshake", func(context.Context) (string, error) {
-			return "", fail(Usage, "", "building the transport: %w", err)
+			return "", fail(checklist.Usage, "", "building the transport: %w", err)
 		})
 		w.skip("tools/list", "")
 		return
@@ -105,15 +106,15 @@ func (w *walk) session() {
 
 // classify gives a session error its class and fix.
 func (w *walk) classify(err error, fix string) error {
-	class := Connection
+	class := checklist.Connection
 	var tmo *client.TimeoutError
 	switch {
 	case w.cfg.Classify != nil:
 		class = w.cfg.Classify(err)
 	case errors.As(err, &tmo), errors.Is(err, context.DeadlineExceeded):
-		class = Timeout
+		class = checklist.Timeout
 	}
-	if class == Timeout {
+	if class == checklist.Timeout {
 		fix = timeoutFix
 	}
 	return &Failure{Class: class, Fix: fix, Err: err}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/checklist"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -19,14 +20,14 @@ func (w *walk) stdio() {
 	argv := w.cfg.Argv
 	w.step("target", func(context.Context) (string, error) {
 		if len(argv) == 0 || argv[0] == "" {
-			return "", fail(Usage, "give the server's command after --, as in -- npx my-server", "the target has no command")
+			return "", fail(checklist.Usage, "give the server's command after --, as in -- npx my-server", "the target has no command")
 		}
 		return "stdio " + strings.Join(argv, " "), nil
 	})
 	w.step("command", func(context.Context) (string, error) {
 		path, err := exec.LookPath(argv[0])
 		if err != nil {
-			return "", fail(Connection, "install the server, or give its full path (is it on PATH?)", "the command %q is not found: %w", argv[0], err)
+			return "", fail(checklist.Connection, "install the server, or give its full path (is it on PATH?)", "the command %q is not found: %w", argv[0], err)
 		}
 		return path, nil
 	})
@@ -72,7 +73,7 @@ func (w *walk) startAndStdout(s *client.Session, watch *startWatch, junk *junkWa
 			return "", context.Cause(ctx)
 		}
 		if j := junk.seen(); j != nil {
-			return "", fail(Protocol, "make the server write its logs to stderr: stdout carries only JSON-RPC", "%w", j)
+			return "", fail(checklist.Protocol, "make the server write its logs to stderr: stdout carries only JSON-RPC", "%w", j)
 		}
 		return "nothing but JSON-RPC until the handshake ended", nil
 	})
@@ -114,7 +115,7 @@ func (w *walk) startStep(watch *startWatch) {
 		if watch.err != nil {
 			var conn *client.ConnectionError
 			if errors.As(watch.err, &conn) || !errors.As(watch.err, new(*client.TimeoutError)) {
-				return "", fail(Connection, "check that the command can run (permissions, interpreter, arguments)", "the server did not start: %w", watch.err)
+				return "", fail(checklist.Connection, "check that the command can run (permissions, interpreter, arguments)", "the server did not start: %w", watch.err)
 			}
 			return "", watch.err
 		}

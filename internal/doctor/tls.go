@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcpscope/mcpscope/internal/checklist"
 	"github.com/mcpscope/mcpscope/internal/tlscert"
 	"github.com/mcpscope/mcpscope/internal/tlsconf"
 )
@@ -19,7 +20,7 @@ import (
 // authority, an expired certificate, a name mismatch.
 func (w *walk) checkTLS(ctx context.Context, tc *tls.Conn) (string, error) {
 	if err := tc.HandshakeContext(ctx); err != nil {
-		return "", fail(Connection, "check that the port speaks TLS (or use http:// / ws:// for a plain server)", "TLS handshake with %s: %w", w.hostPort(), err)
+		return "", fail(checklist.Connection, "check that the port speaks TLS (or use http:// / ws:// for a plain server)", "TLS handshake with %s: %w", w.hostPort(), err)
 	}
 	return w.checkState(tc.ConnectionState())
 }
@@ -28,7 +29,7 @@ func (w *walk) checkTLS(ctx context.Context, tc *tls.Conn) (string, error) {
 func (w *walk) checkState(cs tls.ConnectionState) (string, error) {
 	host := w.cfg.URL.Hostname()
 	if len(cs.PeerCertificates) == 0 {
-		return "", fail(Connection, "the server must present a certificate", "the server presented no certificate")
+		return "", fail(checklist.Connection, "the server must present a certificate", "the server presented no certificate")
 	}
 	leaf := cs.PeerCertificates[0]
 	hash := tlscert.Hash(leaf.Raw)
@@ -38,11 +39,11 @@ func (w *walk) checkState(cs tls.ConnectionState) (string, error) {
 	}
 	conf, err := tlsconf.Config(w.tlsOptions(), nil)
 	if err != nil {
-		return "", fail(Usage, "give --cert-hash as sha256: and 64 hex digits", "%w", err)
+		return "", fail(checklist.Usage, "give --cert-hash as sha256: and 64 hex digits", "%w", err)
 	}
 	if conf.VerifyConnection != nil {
 		if err := conf.VerifyConnection(cs); err != nil {
-			return "", fail(Connection, "pin the certificate the server presents: --cert-hash "+hash, "%w", err)
+			return "", fail(checklist.Connection, "pin the certificate the server presents: --cert-hash "+hash, "%w", err)
 		}
 		return summary + ", pinned by --cert-hash", nil
 	}
@@ -80,15 +81,15 @@ func verifyChain(cs tls.ConnectionState, host, hash string) error {
 	)
 	switch {
 	case errors.As(err, &unknown) && selfSigned(leaf):
-		return fail(Connection, pinFix, "the certificate is self-signed (%s): %w", subjectOf(leaf), err)
+		return fail(checklist.Connection, pinFix, "the certificate is self-signed (%s): %w", subjectOf(leaf), err)
 	case errors.As(err, &unknown):
-		return fail(Connection, "install the issuing authority, or "+pinFix, "the certificate's authority is not trusted: %w", err)
+		return fail(checklist.Connection, "install the issuing authority, or "+pinFix, "the certificate's authority is not trusted: %w", err)
 	case errors.As(err, &invalid) && invalid.Reason == x509.Expired:
-		return fail(Connection, "renew the server's certificate (valid "+leaf.NotBefore.UTC().Format(time.DateOnly)+" to "+leaf.NotAfter.UTC().Format(time.DateOnly)+")", "the certificate is expired or not yet valid: %w", err)
+		return fail(checklist.Connection, "renew the server's certificate (valid "+leaf.NotBefore.UTC().Format(time.DateOnly)+" to "+leaf.NotAfter.UTC().Format(time.DateOnly)+")", "the certificate is expired or not yet valid: %w", err)
 	case errors.As(err, &hostname):
-		return fail(Connection, "connect by a name the certificate carries, or "+pinFix, "the certificate is not for %s: %w", host, err)
+		return fail(checklist.Connection, "connect by a name the certificate carries, or "+pinFix, "the certificate is not for %s: %w", host, err)
 	}
-	return fail(Connection, pinFix, "the certificate does not verify: %w", err)
+	return fail(checklist.Connection, pinFix, "the certificate does not verify: %w", err)
 }
 
 // selfSigned reports whether c signed itself.

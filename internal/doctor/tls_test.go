@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpscope/mcpscope/internal/checklist"
 	"github.com/mcpscope/mcpscope/internal/tlscert"
 )
 
@@ -48,7 +49,7 @@ func TestTLSStepClassifiesTheCertificate(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := walkURL(t, tlsServer(t, tc.cert), Config{})
 			f := r.Failure()
-			if f == nil || f.Step != "tls" || f.Class != Connection || !strings.Contains(f.Detail, tc.detail) || f.Fix != tc.fix {
+			if f == nil || f.Step != "tls" || f.Class != checklist.Connection || !strings.Contains(f.Detail, tc.detail) || f.Fix != tc.fix {
 				t.Fatalf("failure %+v, want tls failing with %q and the fix %q:\n%s", f, tc.detail, tc.fix, render(t, r))
 			}
 		})

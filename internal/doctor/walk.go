@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/checklist"
 )
 
 // Config says what to examine and how.
@@ -40,7 +41,7 @@ type Config struct {
 	Connector Connector
 	// Classify gives the class of a session's error (nil: Connection,
 	// Timeout when a deadline passed).
-	Classify func(error) Class
+	Classify func(error) checklist.Class
 	// Authorization, when set, says what mcpscope's OAuth flow would do
 	// for a server that refused with the WWW-Authenticate values
 	// challenge, or why it would not authorize there; nil when no flow
@@ -71,7 +72,7 @@ var (
 type walk struct {
 	ctx     context.Context
 	cfg     Config
-	report  Report
+	report  checklist.Report
 	failed  bool
 	skipWhy string
 	// took, when a step sets it, is the step's duration instead of the
@@ -84,7 +85,7 @@ type walk struct {
 // result. fn returns what it found.
 func (w *walk) step(name string, fn func(ctx context.Context) (string, error)) bool {
 	if w.failed {
-		w.report.Results = append(w.report.Results, Result{Step: name, Status: Skipped, Detail: w.skipWhy})
+		w.report.Results = append(w.report.Results, checklist.Result{Step: name, Status: checklist.Skipped, Detail: w.skipWhy})
 		return false
 	}
 	ctx, cancel := context.WithTimeoutCause(w.ctx, w.cfg.Timeout, errDeadline)
@@ -101,17 +102,17 @@ func (w *walk) step(name string, fn func(ctx context.Context) (string, error)) b
 		// timeout, keeping the fix fn found for its layer.
 		var f *Failure
 		if errors.As(err, &f) {
-			f.Class = Timeout
+			f.Class = checklist.Timeout
 		} else {
-			err = &Failure{Class: Timeout, Fix: timeoutFix, Err: timeoutErr(cause, err, w.cfg)}
+			err = &Failure{Class: checklist.Timeout, Fix: timeoutFix, Err: timeoutErr(cause, err, w.cfg)}
 		}
 	}
 	if err == nil {
-		w.report.Results = append(w.report.Results, Result{Step: name, Status: Passed, Detail: detail, Took: took})
+		w.report.Results = append(w.report.Results, checklist.Result{Step: name, Status: checklist.Passed, Detail: detail, Took: took})
 		return true
 	}
 	class, fix := failureOf(err)
-	w.report.Results = append(w.report.Results, Result{Step: name, Status: Failed, Detail: err.Error(), Took: took, Fix: fix, Class: class, Err: err})
+	w.report.Results = append(w.report.Results, checklist.Result{Step: name, Status: checklist.Failed, Detail: err.Error(), Took: took, Fix: fix, Class: class, Err: err})
 	w.failed, w.skipWhy = true, "skipped: "+name+" failed"
 	return false
 }
@@ -121,11 +122,11 @@ func (w *walk) skip(name, why string) {
 	if w.failed {
 		why = w.skipWhy
 	}
-	w.report.Results = append(w.report.Results, Result{Step: name, Status: Skipped, Detail: why})
+	w.report.Results = append(w.report.Results, checklist.Result{Step: name, Status: checklist.Skipped, Detail: why})
 }
 
 // Run walks the layers to the target of cfg and returns the checklist.
-func Run(ctx context.Context, cfg Config) Report {
+func Run(ctx context.Context, cfg Config) checklist.Report {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 30 * time.Second
 	}
@@ -172,7 +173,7 @@ func (w *walk) network() {
 	u := w.cfg.URL
 	w.step("target", func(context.Context) (string, error) {
 		if u == nil || u.Hostname() == "" {
-			return "", fail(Usage, "give a URL with a host, such as http://localhost:3000/mcp", "the target has no host")
+			return "", fail(checklist.Usage, "give a URL with a host, such as http://localhost:3000/mcp", "the target has no host")
 		}
 		return w.cfg.Transport + " " + u.Redacted(), nil
 	})

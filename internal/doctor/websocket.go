@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpscope/mcpscope/internal/checklist"
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
 )
@@ -41,7 +42,7 @@ func (w *walk) probeUpgrade(ctx context.Context, client *http.Client) (string, *
 		if err != nil || ch != nil {
 			return detail, ch, err
 		}
-		return "", nil, fail(Connection, "check that the URL is a WebSocket endpoint", "the server answered %s, not 101 Switching Protocols", resp.Status)
+		return "", nil, fail(checklist.Connection, "check that the URL is a WebSocket endpoint", "the server answered %s, not 101 Switching Protocols", resp.Status)
 	}
 	if err := judgeAccept(secKey, resp.Header.Values("Sec-WebSocket-Accept")); err != nil {
 		return "", nil, err
@@ -62,7 +63,7 @@ func judgeAccept(key string, got []string) error {
 	if len(got) > 0 {
 		received = termtext.QuoteMax(strings.Join(got, ", "), challengeShown)
 	}
-	return fail(Protocol, "the server must answer the upgrade with the Sec-WebSocket-Accept its key asks for (RFC 6455 §4.2.2)",
+	return fail(checklist.Protocol, "the server must answer the upgrade with the Sec-WebSocket-Accept its key asks for (RFC 6455 §4.2.2)",
 		"the 101 answer's Sec-WebSocket-Accept is %s, expected %q for the key %q", received, want, key)
 }
 
@@ -80,9 +81,9 @@ func judgeSubprotocol(offered []string, chosen string) (string, error) {
 	case slices.Contains(offered, chosen):
 		return "101 Switching Protocols, subprotocol " + strconv.Quote(chosen), nil
 	case len(offered) == 0:
-		return "", fail(Protocol, "the server must not choose a subprotocol when none is offered", "the server chose the subprotocol %q, though none was offered", chosen)
+		return "", fail(checklist.Protocol, "the server must not choose a subprotocol when none is offered", "the server chose the subprotocol %q, though none was offered", chosen)
 	}
-	return "", fail(Protocol, "the server must choose the subprotocol "+words+" it was offered, or none", "the server chose the subprotocol %q, not %s", chosen, words)
+	return "", fail(checklist.Protocol, "the server must choose the subprotocol "+words+" it was offered, or none", "the server chose the subprotocol %q, not %s", chosen, words)
 }
 
 // quoted lists names quoted, joined by "or".

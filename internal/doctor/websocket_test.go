@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpscope/mcpscope/internal/checklist"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -77,7 +78,7 @@ func TestUpgradeOffersConfiguredSubprotocols(t *testing.T) {
 		if c.pass != "" && (f != nil || !strings.Contains(out, "✓ websocket") || !strings.Contains(out, c.pass)) {
 			t.Errorf("offering %q, %q chosen: want the step to pass saying %q:\n%s", c.offer, c.chosen, c.pass, out)
 		}
-		if c.fails != "" && (f == nil || f.Step != "websocket" || f.Class != Protocol || !strings.Contains(f.Detail, c.fails)) {
+		if c.fails != "" && (f == nil || f.Step != "websocket" || f.Class != checklist.Protocol || !strings.Contains(f.Detail, c.fails)) {
 			t.Errorf("offering %q, %q chosen: failure %+v, want %q at websocket:\n%s", c.offer, c.chosen, f, c.fails, out)
 		}
 	}
@@ -91,7 +92,7 @@ func TestUpgradeChecksTheAccept(t *testing.T) {
 	r := Run(context.Background(), Config{URL: u, Transport: "ws", Subprotocols: []string{"mcp"}})
 	<-offered
 	f, out := r.Failure(), render(t, r)
-	if f == nil || f.Step != "websocket" || f.Class != Protocol ||
+	if f == nil || f.Step != "websocket" || f.Class != checklist.Protocol ||
 		!strings.Contains(f.Detail, `the 101 answer's Sec-WebSocket-Accept is "dGhlIHNhbXBsZSBub25jZQ==", expected "`) {
 		t.Errorf("failure %+v, want the websocket step to name the accept expected and received:\n%s", f, out)
 	}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/quic-go/quic-go"
 	wt "github.com/quic-go/webtransport-go"
+
+	"github.com/mcpscope/mcpscope/internal/checklist"
 )
 
 // quic checks an MCP-Flow target: a QUIC connection over UDP speaking
@@ -25,13 +27,13 @@ func (w *walk) quic(addrs []string) {
 			var idle *quic.IdleTimeoutError
 			var hs *quic.HandshakeTimeoutError
 			if errors.As(err, &idle) || errors.As(err, &hs) || errors.Is(err, context.DeadlineExceeded) {
-				return "", fail(Timeout, "start the server, or check the host, the port and that UDP is not blocked", "no QUIC answer from %s (UDP): %w", w.hostPort(), err)
+				return "", fail(checklist.Timeout, "start the server, or check the host, the port and that UDP is not blocked", "no QUIC answer from %s (UDP): %w", w.hostPort(), err)
 			}
-			return "", fail(Connection, "check that the port serves HTTP/3 over QUIC", "QUIC handshake with %s: %w", w.hostPort(), err)
+			return "", fail(checklist.Connection, "check that the port serves HTTP/3 over QUIC", "QUIC handshake with %s: %w", w.hostPort(), err)
 		}
 		conn = c
 		if !c.ConnectionState().SupportsDatagrams.Remote {
-			return "", fail(Protocol, "enable QUIC datagrams on the server (MCP-Flow needs them)", "the server does not support QUIC datagrams")
+			return "", fail(checklist.Protocol, "enable QUIC datagrams on the server (MCP-Flow needs them)", "the server does not support QUIC datagrams")
 		}
 		return fmt.Sprintf("HTTP/3 over QUIC to %s, datagrams on", w.hostPort()), nil
 	})
@@ -61,7 +63,7 @@ func (w *walk) quic(addrs []string) {
 				if jerr != nil {
 					return detail, jerr
 				}
-				return "", fail(Connection, "check the URL's path", "the server refused the WebTransport session with %s: %w", rsp.Status, err)
+				return "", fail(checklist.Connection, "check the URL's path", "the server refused the WebTransport session with %s: %w", rsp.Status, err)
 			}
 			return "", fmt.Errorf("opening the WebTransport session: %w", err)
 		}

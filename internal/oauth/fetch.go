@@ -12,7 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/internal/doctor"
+	"github.com/mcpscope/mcpscope/internal/checklist"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -48,11 +48,11 @@ func (f *Flow) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*auth.A
 	f.setUnder(StepBrowser)
 	switch err := f.cfg.Open(ctx, args.URL); {
 	case errors.Is(err, ErrNoBrowser):
-		f.step(StepBrowser, doctor.Skipped, time.Since(start), "headless: the URL is printed for the user to open")
+		f.step(StepBrowser, checklist.Skipped, time.Since(start), "headless: the URL is printed for the user to open")
 	case err != nil:
-		f.step(StepBrowser, doctor.Skipped, time.Since(start), fmt.Sprintf("could not open a browser (%v): the URL is printed for the user to open", err))
+		f.step(StepBrowser, checklist.Skipped, time.Since(start), fmt.Sprintf("could not open a browser (%v): the URL is printed for the user to open", err))
 	default:
-		f.step(StepBrowser, doctor.Passed, time.Since(start), "opened "+host)
+		f.step(StepBrowser, checklist.Passed, time.Since(start), "opened "+host)
 	}
 	f.setUnder(StepAuthorize)
 	// The user's time in the browser has this limit alone: the limit of
@@ -81,7 +81,7 @@ func (f *Flow) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*auth.A
 	if cb.Iss != "" {
 		detail += ", iss " + cb.Iss
 	}
-	f.step(StepAuthorize, doctor.Passed, time.Since(start), detail)
+	f.step(StepAuthorize, checklist.Passed, time.Since(start), detail)
 	return &auth.AuthorizationResult{Code: cb.Code, State: cb.State, Iss: cb.Iss}, nil
 }
 

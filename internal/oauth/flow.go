@@ -14,7 +14,6 @@ package oauth
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -28,7 +27,8 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/internal/doctor"
+	"github.com/mcpscope/mcpscope/internal/bearer"
+	"github.com/mcpscope/mcpscope/internal/checklist"
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/internal/tokenstore"
 )
@@ -54,7 +54,7 @@ type Config struct {
 	Say func(string)
 	// OnStep, when set, gets the checklist of an authorization each time
 	// one of its steps ends, and once more when it ended (done).
-	OnStep func(r doctor.Report, done bool)
+	OnStep func(r checklist.Report, done bool)
 	// Wait bounds the wait for the browser's redirect (the --timeout).
 	Wait time.Duration
 	// Sink receives the flow's exchanges as frames (nil: none).
@@ -94,7 +94,7 @@ type Flow struct {
 	failed   error              // why the last authorization failed: not tried again this run
 	moves    int                // authorization servers the resource moved to this run
 	stepUps  map[string]bool    // the scope sets of this run's step-ups
-	steps    map[string]doctor.Result
+	steps    map[string]checklist.Result
 	running  bool   // an authorization is under way: its steps go to OnStep
 	under    string // the step under way, which a failure is put on
 	alive    func()
@@ -206,22 +206,6 @@ func (f *Flow) Close() error {
 	return nil
 }
 
-// Error is why an authorization failed.
-type Error struct {
-	Resource string
-	Err      error
-}
-
-func (e *Error) Error() string {
-	return fmt.Sprintf("authorizing at the server of %s: %v", e.Resource, e.Err)
-}
-
-func (e *Error) Unwrap() error { return e.Err }
-
-// ErrTokenRefused says the server refused with 401 the token its
-// authorization server had just issued: authorizing again would loop.
-var ErrTokenRefused = errors.New("the server refused the token its authorization server just issued (401 again); not authorizing again, which would loop")
-
 // Challenged answers the server's refusal rsp of req: a 401, or a 403
 // asking for more scope. A request that went out before another one got a
 // new token goes again with it; a token the server no longer takes is
@@ -232,7 +216,7 @@ var ErrTokenRefused = errors.New("the server refused the token its authorization
 // names another authorization server now. nil means the request may go
 // again with Header. What would loop is refused: a token refused right
 // after an authorization issued it by a resource that did not move
-// (ErrTokenRefused), a scope refused though granted, a step-up past its
+// (bearer.ErrTokenRefused), a scope refused though granted, a step-up past its
 // bound, an authorization that failed already. A refusal from another
 // origin than the resource's (a redirect's) is a *ForeignOriginError.
 func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Response) error {
@@ -243,7 +227,7 @@ func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Resp
 	}
 	f.authorizing.Lock()
 	defer f.authorizing.Unlock()
-	challenges, _ := parseChallenges(rsp)
+	challenges, _ := bearer.Challenges(rsp)
 	sent := strings.TrimSpace(strings.TrimPrefix(req.Header.Get("Authorization"), "Bearer"))
 	f.mu.Lock()
 	fresh, renewed, current, granted, failed := f.fresh, f.renewed, f.currentToken(), f.entry.Scopes, f.failed
@@ -258,7 +242,7 @@ func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Resp
 		// another request (the handshake's fallback to initialize) neither
 		// opens the browser again nor replaces that checklist with a
 		// shorter one.
-		return &Error{Resource: f.resource, Err: failed}
+		return &bearer.Error{Resource: f.resource, Err: failed}
 	}
 	f.begin(rsp, challenges)
 	defer f.finish()
@@ -266,14 +250,14 @@ func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Resp
 		f.reveal()
 		err := fmt.Errorf("the server refuses the scope %q though the token was granted it (403 again); not authorizing again, which would loop", strings.Join(scopesOf(challenges), " "))
 		f.fail(StepAuthorize, err)
-		return &Error{Resource: f.resource, Err: err}
+		return &bearer.Error{Resource: f.resource, Err: err}
 	}
 	stepUp := rsp.StatusCode == http.StatusForbidden
 	if stepUp {
 		if err := f.stepUpRefusal(scopesOf(challenges)); err != nil {
 			f.reveal()
 			f.fail(StepAuthorize, err)
-			return &Error{Resource: f.resource, Err: err}
+			return &bearer.Error{Resource: f.resource, Err: err}
 		}
 	}
 	if sent != "" && rsp.StatusCode == http.StatusUnauthorized {
@@ -283,18 +267,18 @@ func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Resp
 				// The resource moved to another authorization server:
 				// the flow runs once more, there.
 				f.move(to)
-				f.step(StepChallenge, doctor.Passed, 0, describeChallenge(rsp, challenges)+"; the resource metadata names the authorization server "+to+" now")
+				f.step(StepChallenge, checklist.Passed, 0, describeChallenge(rsp, challenges)+"; the resource metadata names the authorization server "+to+" now")
 				break
 			}
 			f.reveal()
-			f.fail(StepAuthorize, ErrTokenRefused)
+			f.fail(StepAuthorize, bearer.ErrTokenRefused)
 			f.mu.Lock()
-			f.failed = ErrTokenRefused
+			f.failed = bearer.ErrTokenRefused
 			f.mu.Unlock()
-			return &Error{Resource: f.resource, Err: ErrTokenRefused}
+			return &bearer.Error{Resource: f.resource, Err: bearer.ErrTokenRefused}
 		case renewed:
 			// The refresh grant is used up: refreshing again would loop.
-			f.step(StepRefresh, doctor.Failed, 0, "the server refused the refreshed token too (401 again); authorizing again")
+			f.step(StepRefresh, checklist.Failed, 0, "the server refused the refreshed token too (401 again); authorizing again")
 		default:
 			if f.refresh(ctx) == nil {
 				return nil // refreshed quietly: no checklist shown
@@ -304,7 +288,7 @@ func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Resp
 	f.reveal()
 	h, err := f.prepare()
 	if err != nil {
-		return &Error{Resource: f.resource, Err: f.maskErr(err)}
+		return &bearer.Error{Resource: f.resource, Err: f.maskErr(err)}
 	}
 	f.mu.Lock()
 	f.refused = nil
@@ -324,7 +308,7 @@ func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Resp
 			f.failed = err
 			f.mu.Unlock()
 		}
-		return &Error{Resource: f.resource, Err: err}
+		return &bearer.Error{Resource: f.resource, Err: err}
 	}
 	f.mu.Lock()
 	f.fresh = f.currentToken()
@@ -341,7 +325,7 @@ func (f *Flow) begin(rsp *http.Response, challenges []oauthex.Challenge) {
 	f.mu.Lock()
 	f.steps, f.running, f.under = nil, false, StepChallenge
 	f.mu.Unlock()
-	f.step(StepChallenge, doctor.Passed, 0, describeChallenge(rsp, challenges))
+	f.step(StepChallenge, checklist.Passed, 0, describeChallenge(rsp, challenges))
 }
 
 // reveal shows the checklist from here on: an authorization (or a refusal
@@ -441,11 +425,6 @@ func (f *Flow) failUnderWay(err error) {
 	name := cmp.Or(f.under, StepAuthorize)
 	f.mu.Unlock()
 	f.fail(name, err)
-}
-
-// parseChallenges reads the WWW-Authenticate challenges of rsp.
-func parseChallenges(rsp *http.Response) ([]oauthex.Challenge, error) {
-	return oauthex.ParseWWWAuthenticate(rsp.Header.Values("WWW-Authenticate"))
 }
 
 // describeChallenge words the server's refusal for the checklist.

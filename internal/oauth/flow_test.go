@@ -8,7 +8,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/internal/doctor"
+	"github.com/mcpscope/mcpscope/internal/bearer"
+	"github.com/mcpscope/mcpscope/internal/checklist"
 	"github.com/mcpscope/mcpscope/internal/oauthtest"
 )
 
@@ -32,7 +33,7 @@ func TestMaskErrHidesSecretsOfAnswers(t *testing.T) {
 	}
 	f.fail(StepRegistration, got)
 	var b strings.Builder
-	_ = f.Steps().Render(&b, doctor.RenderOptions{})
+	_ = f.Steps().Render(&b, checklist.RenderOptions{})
 	if strings.Contains(b.String(), "TOPSECRETVALUE") {
 		t.Fatal("the checklist shows the secret")
 	}
@@ -49,7 +50,7 @@ func TestConcurrentRequestsAuthorizeOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	hc := &http.Client{Transport: &RoundTripper{Base: http.DefaultTransport, Auth: f}}
+	hc := &http.Client{Transport: &bearer.RoundTripper{Base: http.DefaultTransport, Auth: f}}
 	var wg sync.WaitGroup
 	for range 3 {
 		wg.Add(1)
@@ -91,18 +92,18 @@ func TestChecklistSaysWhyNoMetadataDocument(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodPost, srv.MCPURL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	rsp, err := (&http.Client{Transport: &RoundTripper{Base: http.DefaultTransport, Auth: f}}).Do(req)
+	rsp, err := (&http.Client{Transport: &bearer.RoundTripper{Base: http.DefaultTransport, Auth: f}}).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rsp.Body.Close()
-	var reg doctor.Result
+	var reg checklist.Result
 	for _, r := range f.Steps().Results {
 		if r.Step == StepRegistration {
 			reg = r
 		}
 	}
-	if reg.Status != doctor.Passed || !strings.Contains(reg.Detail, "does not support Client ID Metadata Documents") || !strings.Contains(reg.Detail, "dynamic registration at") {
+	if reg.Status != checklist.Passed || !strings.Contains(reg.Detail, "does not support Client ID Metadata Documents") || !strings.Contains(reg.Detail, "dynamic registration at") {
 		t.Fatalf("registration step %+v", reg)
 	}
 	if !slices.ContainsFunc(said, func(s string) bool { return strings.Contains(s, "--client-metadata-url is not used") }) {

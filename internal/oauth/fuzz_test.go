@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"testing"
 
+	"github.com/mcpscope/mcpscope/internal/bearer"
 	"github.com/mcpscope/mcpscope/internal/termtext"
 )
 
@@ -24,8 +25,8 @@ func FuzzChallenge(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, header string, status int) {
 		rsp := &http.Response{StatusCode: status, Status: http.StatusText(status), Header: http.Header{"Www-Authenticate": {header}}}
-		_ = Refusal(rsp)
-		cs, _ := parseChallenges(rsp)
+		_ = bearer.Refusal(rsp)
+		cs, _ := bearer.Challenges(rsp)
 		if !termtext.Safe(termtext.Line(describeChallenge(rsp, cs))) {
 			t.Fatal("the wording is not safe once sanitized")
 		}

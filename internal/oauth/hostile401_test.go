@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpscope/mcpscope/internal/bearer"
 	"github.com/mcpscope/mcpscope/internal/oauthtest"
 )
 
@@ -50,7 +51,7 @@ func TestEndlessRefusalBodyIsNotRead(t *testing.T) {
 	defer f.Close()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, rURL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
 	req.Header.Set("Content-Type", "application/json")
-	rsp, err := (&http.Client{Transport: &RoundTripper{Base: http.DefaultTransport, Auth: f}}).Do(req)
+	rsp, err := (&http.Client{Transport: &bearer.RoundTripper{Base: http.DefaultTransport, Auth: f}}).Do(req)
 	if err == nil {
 		rsp.Body.Close()
 		t.Fatalf("the request succeeded (%s)", rsp.Status)
@@ -58,7 +59,7 @@ func TestEndlessRefusalBodyIsNotRead(t *testing.T) {
 	if ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("the request ran to the deadline: %v", err)
 	}
-	var ae *Error
+	var ae *bearer.Error
 	if !errors.As(err, &ae) || !strings.Contains(err.Error(), "regist") {
 		t.Fatalf("got %v, want the registration's failure", err)
 	}

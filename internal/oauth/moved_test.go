@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
+	"github.com/mcpscope/mcpscope/internal/bearer"
 	"github.com/mcpscope/mcpscope/internal/oauthtest"
 )
 
@@ -117,7 +118,7 @@ func TestResourceMovedToAnotherAuthorizationServer(t *testing.T) {
 		t.Fatal("the token in use is not the second server's")
 	}
 	r.refuse.Store(true)
-	if _, err := ping(t, hc, f, r.url); !errors.Is(err, ErrTokenRefused) {
+	if _, err := ping(t, hc, f, r.url); !errors.Is(err, bearer.ErrTokenRefused) {
 		t.Fatalf("a resource that stayed refusing: %v, want ErrTokenRefused", err)
 	}
 	if n := second.Authorizations(); n != 1 {
@@ -151,13 +152,13 @@ func TestServersNamingEachOtherAreFollowedTwice(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	hc := &http.Client{Transport: &RoundTripper{Base: http.DefaultTransport, Auth: f}}
+	hc := &http.Client{Transport: &bearer.RoundTripper{Base: http.DefaultTransport, Auth: f}}
 	for i := range 1 + maxMoves {
 		if code, err := ping(t, hc, f, r.url); err != nil || code != http.StatusOK {
 			t.Fatalf("ping %d: %d, %v", i+1, code, err)
 		}
 	}
-	if _, err := ping(t, hc, f, r.url); !errors.Is(err, ErrTokenRefused) {
+	if _, err := ping(t, hc, f, r.url); !errors.Is(err, bearer.ErrTokenRefused) {
 		t.Fatalf("the ping past the bound: %v, want ErrTokenRefused", err)
 	}
 	if a, b := first.Authorizations(), second.Authorizations(); a != 2 || b != 1 {
@@ -201,7 +202,7 @@ func moveOnce(t *testing.T, r *movingResource, first, second *oauthtest.Server) 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.Close() })
-	hc := &http.Client{Transport: &RoundTripper{Base: http.DefaultTransport, Auth: f}}
+	hc := &http.Client{Transport: &bearer.RoundTripper{Base: http.DefaultTransport, Auth: f}}
 	if code, err := ping(t, hc, f, r.url); err != nil || code != http.StatusOK {
 		t.Fatalf("the first ping: %d, %v", code, err)
 	}

@@ -67,14 +67,17 @@ func (f *Flow) foreign(req *http.Request, rsp *http.Response) error {
 // credentials there: it is not followed.
 var errRedirectElsewhere = errors.New("redirected to another origin, which would carry the request's credentials there: not followed")
 
+// maxRedirects bounds the redirects of a request of the flow's own.
+const maxRedirects = 4
+
 // checkRedirect is the flow's own client's redirect policy: a request is
-// followed only within its origin, at most maxRounds times.
+// followed only within its origin, at most maxRedirects times.
 func checkRedirect(req *http.Request, via []*http.Request) error {
 	if origin(req.URL) != origin(via[0].URL) {
 		return fmt.Errorf("%s %s was %w (to %s)", via[0].Method, via[0].URL.Redacted(), errRedirectElsewhere, req.URL.Redacted())
 	}
-	if len(via) > maxRounds {
-		return fmt.Errorf("%s %s: stopped after %d redirects", via[0].Method, via[0].URL.Redacted(), maxRounds)
+	if len(via) > maxRedirects {
+		return fmt.Errorf("%s %s: stopped after %d redirects", via[0].Method, via[0].URL.Redacted(), maxRedirects)
 	}
 	return nil
 }

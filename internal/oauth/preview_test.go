@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpscope/mcpscope/internal/bearer"
 	"github.com/mcpscope/mcpscope/internal/oauthtest"
 )
 
@@ -61,7 +62,7 @@ func TestPreviewPassesOverMetadataOfAnotherResource(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	hc := &http.Client{Transport: &RoundTripper{Base: http.DefaultTransport, Auth: f}}
+	hc := &http.Client{Transport: &bearer.RoundTripper{Base: http.DefaultTransport, Auth: f}}
 	if code, err := ping(t, hc, f, rURL); err != nil || code != http.StatusOK {
 		t.Fatalf("the flow: %d, %v; Preview said %q", code, err, plan)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpscope/mcpscope/internal/bearer"
 	"github.com/mcpscope/mcpscope/internal/oauthtest"
 	"github.com/mcpscope/mcpscope/internal/tokenstore"
 )
@@ -48,7 +49,7 @@ func TestCorruptStoredTokenIsNotSent(t *testing.T) {
 	if v := f.Header(context.Background()); v != "" {
 		req.Header.Set("Authorization", v)
 	}
-	rsp, err := (&http.Client{Transport: &RoundTripper{Base: http.DefaultTransport, Auth: f}}).Do(req)
+	rsp, err := (&http.Client{Transport: &bearer.RoundTripper{Base: http.DefaultTransport, Auth: f}}).Do(req)
 	if err != nil {
 		t.Fatalf("the request failed: %v", err)
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpscope/mcpscope/internal/doctor"
+	"github.com/mcpscope/mcpscope/internal/checklist"
 )
 
 // Names of the flow's steps, in the order they happen.
@@ -33,10 +33,10 @@ var stepOrder = []string{StepChallenge, StepResourceMeta, StepServerMeta, StepRe
 
 // Steps returns the checklist of the flow so far, in the order steps
 // happen, as the connection doctor renders it.
-func (f *Flow) Steps() doctor.Report {
+func (f *Flow) Steps() checklist.Report {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	r := doctor.Report{Title: "authorization", Target: f.cfg.Resource}
+	r := checklist.Report{Title: "authorization", Target: f.cfg.Resource}
 	for _, name := range stepOrder {
 		if s, ok := f.steps[name]; ok {
 			r.Results = append(r.Results, s)
@@ -46,21 +46,21 @@ func (f *Flow) Steps() doctor.Report {
 }
 
 // step records how the step name went and tells OnStep.
-func (f *Flow) step(name string, status doctor.Status, took time.Duration, detail string) {
+func (f *Flow) step(name string, status checklist.Status, took time.Duration, detail string) {
 	f.mu.Lock()
 	if f.steps == nil {
-		f.steps = map[string]doctor.Result{}
+		f.steps = map[string]checklist.Result{}
 	}
 	prev, seen := f.steps[name]
-	if seen && prev.Status == doctor.Passed && status == doctor.Skipped {
+	if seen && prev.Status == checklist.Passed && status == checklist.Skipped {
 		// A well-known URL that answered 404 after another answered:
 		// the step still passed.
 		f.mu.Unlock()
 		return
 	}
-	res := doctor.Result{Step: name, Status: status, Took: took, Detail: detail}
-	if status == doctor.Failed {
-		res.Class = doctor.Connection
+	res := checklist.Result{Step: name, Status: status, Took: took, Detail: detail}
+	if status == checklist.Failed {
+		res.Class = checklist.Connection
 	}
 	f.steps[name] = res
 	running := f.running
@@ -68,14 +68,14 @@ func (f *Flow) step(name string, status doctor.Status, took time.Duration, detai
 	if running && f.cfg.OnStep != nil {
 		f.cfg.OnStep(f.Steps(), false)
 	}
-	if status != doctor.Skipped {
+	if status != checklist.Skipped {
 		f.nudge()
 	}
 }
 
 // fail marks the step under way when the flow stopped with err.
 func (f *Flow) fail(name string, err error) {
-	f.step(name, doctor.Failed, 0, err.Error())
+	f.step(name, checklist.Failed, 0, err.Error())
 }
 
 // observe turns one of the flow's exchanges into its step: which one it
@@ -88,19 +88,19 @@ func (f *Flow) observe(req *http.Request, sent []byte, rsp *http.Response, got [
 	}
 	switch {
 	case err != nil:
-		f.step(name, doctor.Skipped, took, fmt.Sprintf("%s %s: %v", req.Method, req.URL.Redacted(), err))
+		f.step(name, checklist.Skipped, took, fmt.Sprintf("%s %s: %v", req.Method, req.URL.Redacted(), err))
 	case rsp.StatusCode/100 != 2:
-		f.step(name, doctor.Skipped, took, fmt.Sprintf("%s %s: %s", req.Method, req.URL.Redacted(), rsp.Status))
+		f.step(name, checklist.Skipped, took, fmt.Sprintf("%s %s: %s", req.Method, req.URL.Redacted(), rsp.Status))
 	default:
 		if refused := f.learn(name, req, got); refused != nil {
-			f.step(name, doctor.Failed, took, refused.Error())
+			f.step(name, checklist.Failed, took, refused.Error())
 			return
 		}
 		detail := found(name, req, got)
 		if name == StepRegistration && f.cfg.ClientMetadataURL != "" {
 			detail = noCIMD + ": " + detail
 		}
-		f.step(name, doctor.Passed, took, detail)
+		f.step(name, checklist.Passed, took, detail)
 	}
 }
 

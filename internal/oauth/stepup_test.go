@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpscope/mcpscope/internal/bearer"
 	"github.com/mcpscope/mcpscope/internal/oauthtest"
 )
 
@@ -20,7 +21,7 @@ func TestStepUpIsBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	hc := &http.Client{Transport: &RoundTripper{Base: http.DefaultTransport, Auth: f}}
+	hc := &http.Client{Transport: &bearer.RoundTripper{Base: http.DefaultTransport, Auth: f}}
 	var last error
 	for range 8 {
 		if _, err := ping(t, hc, f, r.url); err != nil {

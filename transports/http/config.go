@@ -1,17 +1,14 @@
 package mcphttp
 
 import (
-	"crypto/x509"
 	"errors"
 	"fmt"
-	"net/http"
 	"net/url"
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/internal/oauth"
 	"github.com/mcpscope/mcpscope/internal/tlsconf"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/transports/httpconf"
 )
 
 // Mode says which transport of the family to speak.
@@ -65,39 +62,14 @@ type Config struct {
 	URL string
 	// Mode picks the transport of the family (default ModeAuto).
 	Mode Mode
-	// Header holds further headers of every request (--header).
-	Header http.Header
-	// Auth, when set, authorizes the requests (OAuth): its token goes in
-	// the Authorization header unless Header has one, and a 401 (or a
-	// 403 asking for more scope) runs its authorization and sends the
-	// request again.
-	Auth oauth.Authorizer
-	// Origin, when set, is sent as the Origin header.
-	Origin string
-	// CertHashes pins a self-signed server certificate ("sha256:HEX").
-	CertHashes []string
-	// Insecure skips certificate verification altogether.
-	Insecure bool
-	// RootCAs verifies the server when neither CertHashes nor Insecure is
-	// set; nil means the system roots.
-	RootCAs *x509.CertPool
-	// KeyLogFile, when set, receives the TLS secrets (NSS key log format).
-	KeyLogFile string
-	// MaxFrameSize is the largest JSON body or SSE event accepted from the
-	// server, in bytes (default proto.DefaultMaxControlFrame, 16 MiB).
-	MaxFrameSize int
+	// Client holds what the requests carry, trust and accept: headers,
+	// authorization, Origin, TLS, the largest frame, redaction, warnings.
+	httpconf.Client
 	// Sink receives every frame, both directions (nil: capture.Discard).
 	Sink capture.Sink
 	// Conn names the transport in frames: "http" gives connections
 	// "http POST 3", "http GET 1" (default DefaultConn).
 	Conn string
-	// NoRedact shows credentials (Authorization, cookies, tokens) in the
-	// captured headers; by default their values are redacted.
-	NoRedact bool
-	// Warn, when set, is told what the user should know that is not an
-	// error: a fallback to the legacy transport, a session initialized
-	// again, a stream resumed.
-	Warn func(string)
 	// RetryCap bounds the wait before reconnecting a stream.
 	RetryCap time.Duration
 	// ResumeAttempts bounds the reconnections of one stream in a row.
@@ -113,17 +85,12 @@ type Config struct {
 
 // withDefaults fills the zero fields of c.
 func (c Config) withDefaults() Config {
-	if c.MaxFrameSize <= 0 {
-		c.MaxFrameSize = proto.DefaultMaxControlFrame
-	}
+	c.Client = c.Client.WithDefaults()
 	if c.Sink == nil {
 		c.Sink = capture.Discard
 	}
 	if c.Conn == "" {
 		c.Conn = DefaultConn
-	}
-	if c.Warn == nil {
-		c.Warn = func(string) {}
 	}
 	if c.ResumeAttempts <= 0 {
 		c.ResumeAttempts = DefaultResumeAttempts

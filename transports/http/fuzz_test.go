@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/transports/httpconf"
 )
 
 // refuseAll is an HTTP client transport that connects nowhere.
@@ -21,7 +22,7 @@ func (refuseAll) RoundTrip(*http.Request) (*http.Response, error) {
 // transport's readers and checks that nothing panics and that at most one
 // message settling the request reaches the engine.
 func fuzzAnswer(t *testing.T, rsp *http.Response) {
-	tr, err := New(Config{URL: "http://127.0.0.1:1/mcp", MaxFrameSize: 4 << 10, RetryCap: 1, ResumeAttempts: 1})
+	tr, err := New(Config{URL: "http://127.0.0.1:1/mcp", Client: httpconf.Client{MaxFrameSize: 4 << 10}, RetryCap: 1, ResumeAttempts: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

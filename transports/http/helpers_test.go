@@ -17,6 +17,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/transports/httpconf"
 )
 
 // hangGuard bounds every wait in these tests; it only fires on a hang.
@@ -341,7 +342,7 @@ type rig struct {
 
 // config is the Config of a rig on url before adjust.
 func config(url string, store *capture.Store, warn *warnings, adjust func(*Config)) Config {
-	cfg := Config{URL: url, Sink: store, Warn: warn.add, RetryCap: time.Second, CancelGrace: 100 * time.Millisecond,
+	cfg := Config{URL: url, Sink: store, Client: httpconf.Client{Warn: warn.add}, RetryCap: time.Second, CancelGrace: 100 * time.Millisecond,
 		CloseTimeout: 200 * time.Millisecond}
 	if adjust != nil {
 		adjust(&cfg)

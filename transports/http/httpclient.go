@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/internal/oauth"
+	"github.com/mcpscope/mcpscope/internal/bearer"
 	"github.com/mcpscope/mcpscope/internal/tlsconf"
 	"github.com/mcpscope/mcpscope/proto"
 )
@@ -50,7 +50,7 @@ func (t *Transport) newClient(keyLog io.Writer) (*http.Client, error) {
 	}
 	var rt http.RoundTripper = tr
 	if t.cfg.Auth != nil {
-		rt = &oauth.RoundTripper{
+		rt = &bearer.RoundTripper{
 			Base:      tr,
 			Auth:      refusalStatus{t.cfg.Auth},
 			OnRefused: func(req *http.Request, rsp *http.Response) { t.reportResponse(connOf(req), rsp) },
@@ -126,8 +126,8 @@ func (e *authorizationError) Error() string { return e.Err.Error() }
 func (e *authorizationError) Unwrap() error { return e.Err }
 
 // refusalStatus is the OAuth flow as the transport hands it to
-// oauth.RoundTripper: a refusal it cannot answer keeps its HTTP status.
-type refusalStatus struct{ oauth.Authorizer }
+// bearer.RoundTripper: a refusal it cannot answer keeps its HTTP status.
+type refusalStatus struct{ bearer.Authorizer }
 
 // Challenged answers the refusal rsp with the flow.
 func (a refusalStatus) Challenged(ctx context.Context, req *http.Request, rsp *http.Response) error {

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpscope/mcpscope/internal/tlscert"
 	"github.com/mcpscope/mcpscope/internal/tlsconf"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/transports/httpconf"
 )
 
 // newTLSFake starts a fake over HTTPS with a self-signed certificate,
@@ -91,7 +92,7 @@ func TestTLSWrongPin(t *testing.T) {
 
 // TLS options on an http:// URL are a mistake New reports.
 func TestTLSOptionsNeedHTTPS(t *testing.T) {
-	if _, err := New(Config{URL: "http://127.0.0.1:1/mcp", Insecure: true}); err == nil || !strings.Contains(err.Error(), "https://") {
+	if _, err := New(Config{URL: "http://127.0.0.1:1/mcp", Client: httpconf.Client{Insecure: true}}); err == nil || !strings.Contains(err.Error(), "https://") {
 		t.Fatalf("New = %v", err)
 	}
 	if _, err := New(Config{URL: "ftp://x/"}); err == nil {

@@ -1,15 +1,12 @@
 package ws
 
 import (
-	"crypto/x509"
 	"errors"
 	"fmt"
-	"net/http"
 	"net/url"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/internal/oauth"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/transports/httpconf"
 )
 
 // Mode is the dialect spoken over the WebSocket.
@@ -74,32 +71,14 @@ type Config struct {
 	URL string
 	// Mode picks the dialect.
 	Mode Mode
-	// Header is sent with the upgrade request (--header).
-	Header http.Header
-	// Auth, when set, authorizes the upgrade (OAuth): its token goes in
-	// the Authorization header unless Header has one, and a 401 runs its
-	// authorization and upgrades again.
-	Auth oauth.Authorizer
-	// Origin, when set, is the Origin header of the upgrade (--origin).
-	Origin string
-	// CertHashes pin the server certificate ("sha256:HEX"); Insecure skips
-	// verification; RootCAs replaces the system roots.
-	CertHashes []string
-	Insecure   bool
-	RootCAs    *x509.CertPool
-	// KeyLogFile receives the TLS secrets (--keylog).
-	KeyLogFile string
-	// MaxFrameSize is the largest message accepted from the server;
-	// a larger one closes the connection with 1009.
-	MaxFrameSize int
+	// Client holds what the upgrade carries, trusts and accepts:
+	// headers, authorization, Origin, TLS, the largest message,
+	// redaction, warnings.
+	httpconf.Client
 	// Sink receives every frame (nil: capture.Discard).
 	Sink capture.Sink
 	// Conn names the connection in frames (default "ws").
 	Conn string
-	// NoRedact shows credentials in the captured upgrade headers.
-	NoRedact bool
-	// Warn prints a warning line (nil: none).
-	Warn func(string)
 	// OnStream, in ModeGateway, is told of every message of a gateway
 	// stream from the server, in order, on the reading goroutine.
 	OnStream func(StreamEvent)
@@ -120,17 +99,12 @@ func (c Config) withDefaults() (Config, *url.URL, error) {
 	if u.Scheme == "ws" && (len(c.CertHashes) > 0 || c.Insecure || c.RootCAs != nil || c.KeyLogFile != "") {
 		return c, nil, errors.New("--cert-hash, --insecure and --keylog apply to wss:// URLs only")
 	}
-	if c.MaxFrameSize <= 0 {
-		c.MaxFrameSize = proto.DefaultMaxControlFrame
-	}
+	c.Client = c.Client.WithDefaults()
 	if c.Sink == nil {
 		c.Sink = capture.Discard
 	}
 	if c.Conn == "" {
 		c.Conn = DefaultConn
-	}
-	if c.Warn == nil {
-		c.Warn = func(string) {}
 	}
 	if c.OnStream == nil {
 		c.OnStream = func(StreamEvent) {}

@@ -14,7 +14,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/internal/oauth"
+	"github.com/mcpscope/mcpscope/internal/bearer"
 	"github.com/mcpscope/mcpscope/internal/tlsconf"
 	"github.com/mcpscope/mcpscope/transports/internal/netword"
 )
@@ -59,7 +59,7 @@ func (t *Transport) dial(ctx context.Context) (*websocket.Conn, error) {
 	if t.cfg.Auth != nil {
 		// A 401 to the upgrade runs the authorization and upgrades again;
 		// the capture beneath sees every try.
-		rt = &oauth.RoundTripper{Base: rt, Auth: t.cfg.Auth}
+		rt = &bearer.RoundTripper{Base: rt, Auth: t.cfg.Auth}
 	}
 	hc := &http.Client{
 		Transport: rt,

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/coder/websocket"
+
+	"github.com/mcpscope/mcpscope/transports/httpconf"
 )
 
 // tokenAuth is an OAuth flow that hands out "Bearer good" once the server
@@ -68,7 +70,7 @@ func TestUpgradeAuthorizedAfter401(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	auth := &tokenAuth{}
-	tr, fr, _ := dial(t, Config{URL: "ws" + strings.TrimPrefix(srv.URL, "http") + "/mcp", Auth: auth})
+	tr, fr, _ := dial(t, Config{URL: "ws" + strings.TrimPrefix(srv.URL, "http") + "/mcp", Client: httpconf.Client{Auth: auth}})
 	mu.Lock()
 	got := append([]string(nil), auths...)
 	mu.Unlock()

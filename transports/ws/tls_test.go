@@ -18,6 +18,7 @@ import (
 	"github.com/mcpscope/mcpscope/internal/tlscert"
 	"github.com/mcpscope/mcpscope/internal/tlsconf"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/transports/httpconf"
 )
 
 // tlsPeer is a wss:// server with httptest's self-signed certificate that
@@ -139,7 +140,7 @@ func TestTLSPinnedTrustedOrInsecure(t *testing.T) {
 func TestTLSWrongPin(t *testing.T) {
 	p := startTLSPeer(t)
 	wrong := "sha256:" + strings.Repeat("ab", 32)
-	_, _, err := start(t, Config{URL: p.url, CertHashes: []string{wrong}})
+	_, _, err := start(t, Config{URL: p.url, Client: httpconf.Client{CertHashes: []string{wrong}}})
 	var mismatch *tlsconf.CertHashMismatchError
 	if !errors.As(err, &mismatch) || mismatch.Got != p.hash ||
 		!strings.Contains(err.Error(), p.hash) || !strings.Contains(err.Error(), wrong) {
@@ -151,7 +152,7 @@ func TestTLSWrongPin(t *testing.T) {
 // A malformed pin is refused before any connection.
 func TestTLSMalformedPin(t *testing.T) {
 	p := startTLSPeer(t)
-	_, _, err := start(t, Config{URL: p.url, CertHashes: []string{"sha256:nothex"}})
+	_, _, err := start(t, Config{URL: p.url, Client: httpconf.Client{CertHashes: []string{"sha256:nothex"}}})
 	if err == nil || !strings.Contains(err.Error(), "64 hex digits") {
 		t.Fatalf("Start = %v", err)
 	}
@@ -162,7 +163,7 @@ func TestTLSMalformedPin(t *testing.T) {
 func TestTLSKeyLog(t *testing.T) {
 	p := startTLSPeer(t)
 	path := filepath.Join(t.TempDir(), "keys.log")
-	tr, got, err := start(t, Config{URL: p.url, CertHashes: []string{p.hash}, KeyLogFile: path})
+	tr, got, err := start(t, Config{URL: p.url, Client: httpconf.Client{CertHashes: []string{p.hash}, KeyLogFile: path}})
 	if err != nil {
 		t.Fatalf("Start: %v", err)
 	}
@@ -186,9 +187,9 @@ func TestTLSKeyLog(t *testing.T) {
 // a mistake said at once, not options silently ignored.
 func TestTLSOptionsNeedWSS(t *testing.T) {
 	for _, cfg := range []Config{
-		{URL: "ws://127.0.0.1:1/mcp", Insecure: true},
-		{URL: "ws://127.0.0.1:1/mcp", CertHashes: []string{"sha256:00"}},
-		{URL: "ws://127.0.0.1:1/mcp", KeyLogFile: "keys.log"},
+		{URL: "ws://127.0.0.1:1/mcp", Client: httpconf.Client{Insecure: true}},
+		{URL: "ws://127.0.0.1:1/mcp", Client: httpconf.Client{CertHashes: []string{"sha256:00"}}},
+		{URL: "ws://127.0.0.1:1/mcp", Client: httpconf.Client{KeyLogFile: "keys.log"}},
 	} {
 		if _, err := New(cfg); err == nil || !strings.Contains(err.Error(), "wss://") {
 			t.Errorf("New(%+v) = %v", cfg, err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/transports/httpconf"
 )
 
 // An MCP session: the subprotocol "mcp" offered and the choice captured,
@@ -27,7 +28,7 @@ func TestJSONRPCOverTextFrames(t *testing.T) {
 		_ = c.Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","id":`+string(frameID(data))+`,"result":{}}`))
 		_, _, _ = c.Read(ctx)
 	})
-	tr, fr, got := dial(t, Config{URL: p.url, Header: http.Header{"Authorization": {"Bearer s3cret-token"}}, Origin: "https://app.example"})
+	tr, fr, got := dial(t, Config{URL: p.url, Client: httpconf.Client{Header: http.Header{"Authorization": {"Bearer s3cret-token"}}, Origin: "https://app.example"}})
 	if err := tr.Send(ctxT(t), request(t, 7, proto.MethodPing, nil)); err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func TestMessageOverTheLimit(t *testing.T) {
 		_ = c.Write(ctx, websocket.MessageText, []byte(big))
 		_, _, _ = c.Read(ctx)
 	})
-	tr, fr, _ := dial(t, Config{URL: p.url, MaxFrameSize: 1024})
+	tr, fr, _ := dial(t, Config{URL: p.url, Client: httpconf.Client{MaxFrameSize: 1024}})
 	err := gone(t, tr)
 	if err == nil || !strings.HasPrefix(err.Error(), "the server sent a message over --max-frame-size (1024 bytes)") || !strings.Contains(err.Error(), "1009 (message too big)") {
 		t.Fatalf("err = %v", err)

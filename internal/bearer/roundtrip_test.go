@@ -1,4 +1,4 @@
-package oauth
+package bearer
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package oauth
+package bearer
 
 import (
 	"context"
@@ -6,7 +6,8 @@ import (
 	"net/http"
 )
 
-// Authorizer is what a transport asks of an OAuth flow (*Flow).
+// Authorizer is what a transport asks of an OAuth flow (internal/oauth's
+// *Flow).
 type Authorizer interface {
 	// Header is the Authorization value to send, or "".
 	Header(ctx context.Context) string
@@ -85,7 +86,7 @@ func Refusal(rsp *http.Response) bool {
 	case http.StatusUnauthorized:
 		return true
 	case http.StatusForbidden:
-		cs, err := parseChallenges(rsp)
+		cs, err := Challenges(rsp)
 		if err != nil {
 			return false
 		}
