@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 
@@ -144,8 +143,7 @@ func doctorClass(err error) doctor.Class {
 	case ExitProtocol:
 		return doctor.Protocol
 	}
-	var usage *UsageError
-	if errors.As(err, &usage) {
+	if isUsage(err) {
 		return doctor.Usage
 	}
 	return doctor.Connection

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/answers"
 )
 
 // Exit codes of mcpscope, pinned so that scripts can rely on them.
@@ -30,6 +31,12 @@ func (e *UsageError) Error() string { return e.Err.Error() }
 
 // Unwrap returns the underlying reason.
 func (e *UsageError) Unwrap() error { return e.Err }
+
+// isUsage reports whether err is a usage error: a UsageError, or a
+// question the answers file has no answer left for.
+func isUsage(err error) bool {
+	return errors.As(err, new(*UsageError)) || errors.As(err, new(*answers.UnansweredError))
+}
 
 // usagef builds a UsageError from a format.
 func usagef(format string, a ...any) error {
@@ -64,6 +71,7 @@ func ExitCode(err error) int {
 	var (
 		ee   *exitError
 		ue   *UsageError
+		ua   *answers.UnansweredError
 		rpc  *client.RPCError
 		tmo  *client.TimeoutError
 		prot *client.ProtocolError
@@ -77,7 +85,7 @@ func ExitCode(err error) int {
 		return ExitInterrupted
 	case errors.As(err, &ee):
 		return ee.code
-	case errors.As(err, &ue):
+	case errors.As(err, &ue), errors.As(err, &ua):
 		return ExitUsage
 	case errors.As(err, &rpc), errors.As(err, &fail):
 		return ExitRPCError

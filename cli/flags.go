@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/answers"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/spf13/pflag"
@@ -42,7 +43,7 @@ type runFlags struct {
 	noAuth            bool
 	// recorded, when set, answers the server's questions instead of an
 	// --answers file: replay --against gives the recording's own answers.
-	recorded *Answers
+	recorded *answers.File
 }
 
 // register adds the flags to fs.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpscope/mcpscope/client/answers"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
@@ -84,7 +85,7 @@ func runReplayAgainst(cmd *cobra.Command, args []string, f *replayFlags) error {
 	f.run.recorded = &sess.answers
 	rp := &replayer{sess: sess, opts: opts, out: io.out}
 	err = f.run.execute(cmd.Context(), target, io, rp.run)
-	var unanswered *UnansweredError
+	var unanswered *answers.UnansweredError
 	if errors.As(err, &unanswered) && rp.current != nil {
 		// The server asked a question of the request in flight that the
 		// recording holds no answer for: the answers differ.
@@ -105,7 +106,7 @@ func (s *recordedSession) sendable() bool {
 }
 
 // unansweredLine says which question the recording had no answer for.
-func unansweredLine(e *UnansweredError) string {
+func unansweredLine(e *answers.UnansweredError) string {
 	return "the server asked " + e.Method + " " + quote(e.Question) + ", which the recording holds no answer for"
 }
 

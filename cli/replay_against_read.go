@@ -1,11 +1,11 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/answers"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/recordings"
 )
@@ -16,10 +16,10 @@ import (
 // questions.
 type recordedSession struct {
 	steps    []*replayStep
-	answers  Answers  // per kind, in the order the questions came
-	protocol string   // the protocol version the session settled on
-	warnings []string // what of the recording could not be read
-	redacted bool     // credentials were masked when it was recorded
+	answers  answers.File // per kind, in the order the questions came
+	protocol string       // the protocol version the session settled on
+	warnings []string     // what of the recording could not be read
+	redacted bool         // credentials were masked when it was recorded
 }
 
 // replayStep is one request the replay sends again, or one interactive
@@ -36,8 +36,8 @@ type replayStep struct {
 // recordedInteraction is an interactive session the recording started.
 type recordedInteraction struct {
 	start   proto.InteractionStartParams
-	answers []InteractionAnswer // interaction.respond values and interaction.cancel, in order
-	step    *replayStep         // the step that started it: its outcome is the step's answer
+	answers []answers.Interaction // interaction.respond values and interaction.cancel, in order
+	step    *replayStep           // the step that started it: its outcome is the step's answer
 	ended   bool
 }
 
@@ -141,9 +141,9 @@ func (b *sessionReader) turn(m *proto.Message) bool {
 	}
 	switch m.Method {
 	case proto.MethodInteractionRespond:
-		it.answers = append(it.answers, InteractionAnswer{Value: p.Response.Value})
+		it.answers = append(it.answers, answers.Interaction{Value: p.Response.Value})
 	case proto.MethodInteractionCancel:
-		it.answers = append(it.answers, InteractionAnswer{Cancel: true})
+		it.answers = append(it.answers, answers.Interaction{Cancel: true})
 		b.ended(it, interactionCancelled{SessionID: p.SessionID, Cancelled: true})
 	}
 	return true
@@ -156,7 +156,7 @@ func (b *sessionReader) retry(st *replayStep, m *proto.Message) {
 	_ = json.Unmarshal(m.Params, &p)
 	for _, key := range st.input.InputKeys() {
 		if raw, ok := p.InputResponses[key]; ok {
-			b.s.answers.addRecorded(st.input.InputRequests[key].Method, raw)
+			b.s.answers.AddRecorded(st.input.InputRequests[key].Method, raw)
 		}
 	}
 	st.input = nil
@@ -231,7 +231,7 @@ func (b *sessionReader) answered(m *proto.Message) {
 	}
 	delete(b.questions, key)
 	if m.Error == nil {
-		b.s.answers.addRecorded(method, m.Result)
+		b.s.answers.AddRecorded(method, m.Result)
 	}
 }
 
@@ -249,34 +249,6 @@ func (b *sessionReader) done() *recordedSession {
 		}
 	}
 	return &b.s
-}
-
-// addRecorded takes the client's recorded answer to a question of method.
-func (a *Answers) addRecorded(method string, result json.RawMessage) {
-	switch method {
-	case proto.MethodElicitationCreate:
-		var r ElicitationAnswer
-		if decodeNumbers(result, &r) == nil {
-			a.Elicitation = append(a.Elicitation, r)
-		}
-	case proto.MethodSamplingCreateMessage:
-		var r proto.CreateMessageResult
-		if json.Unmarshal(result, &r) == nil {
-			a.Sampling = append(a.Sampling, SamplingAnswer{Text: contentText(r.Content), Model: r.Model, StopReason: r.StopReason})
-		}
-	case proto.MethodRootsList:
-		var r proto.ListRootsResult
-		if json.Unmarshal(result, &r) == nil && a.Roots == nil {
-			a.Roots = r.Roots
-		}
-	}
-}
-
-// decodeNumbers decodes JSON into v keeping numbers as written.
-func decodeNumbers(b []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	return dec.Decode(v)
 }
 
 // hasMember reports whether params is an object with the member name.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/answers"
 	"github.com/mcpscope/mcpscope/internal/jsondiff"
 	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/proto"
@@ -39,7 +40,7 @@ func (p *replayer) run(ctx context.Context, r *run) error {
 		}
 		p.current = st
 		got, err := p.send(ctx, r, st)
-		var unanswered *UnansweredError
+		var unanswered *answers.UnansweredError
 		switch {
 		case errors.As(err, &unanswered) && ctx.Err() == nil:
 			// A prompt of an interactive session the recording has no
@@ -124,7 +125,7 @@ func (p *replayer) send(ctx context.Context, r *run, st *replayStep) ([]byte, er
 	var raw json.RawMessage
 	var err error
 	if st.inter != nil {
-		s := &script{prompts: promptAnswers{list: st.inter.answers}}
+		s := &script{prompts: answers.NewPrompts(st.inter.answers, false)}
 		raw, err = s.interactWith(ctx, r, st.inter.start)
 	} else {
 		var params any

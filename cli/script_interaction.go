@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/answers"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -59,8 +60,8 @@ type walk struct {
 // tool the server does not run interactively is errToolNotInteractive.
 // Waiting for the server's next message is bounded by --timeout, like a
 // request, and the whole walk by --max-time.
-func (s *script) interact(ctx context.Context, r *run, st ScriptStep) (json.RawMessage, error) {
-	return s.interactWith(ctx, r, proto.InteractionStartParams{ToolName: st.Tool, InitialParams: st.arguments()})
+func (s *script) interact(ctx context.Context, r *run, st answers.Step) (json.RawMessage, error) {
+	return s.interactWith(ctx, r, proto.InteractionStartParams{ToolName: st.Tool, InitialParams: st.ToolArguments()})
 }
 
 // interactWith starts an interactive session with start and answers its prompts
@@ -142,7 +143,7 @@ func (w *walk) handle(ctx context.Context, ev client.InteractionEvent) (json.Raw
 // answer is reported; the server sends the prompt again and the next answer
 // goes to it.
 func (w *walk) answer(ctx context.Context, p *proto.InteractionPrompt) (json.RawMessage, error) {
-	ans, err := w.s.prompts.take(p)
+	ans, err := w.s.prompts.Take(p)
 	if err != nil {
 		w.abandon(ctx, "mcpscope script has no answer left")
 		return nil, err
@@ -153,10 +154,10 @@ func (w *walk) answer(ctx context.Context, p *proto.InteractionPrompt) (json.Raw
 		}
 		return marshalLine(interactionCancelled{SessionID: w.it.ID(), Cancelled: true})
 	}
-	value, err := ans.value()
+	value, err := ans.Respond()
 	if err != nil {
 		w.abandon(ctx, "mcpscope script could not read an answer")
-		return nil, err
+		return nil, &UsageError{Err: err}
 	}
 	res, err := w.it.Respond(ctx, value)
 	if err != nil {
@@ -164,7 +165,7 @@ func (w *walk) answer(ctx context.Context, p *proto.InteractionPrompt) (json.Raw
 	}
 	w.refused = !res.Accepted
 	if !res.Accepted {
-		w.r.io.diag.Println("warning: the server refused the answer " + ans.describe() + " to " + quote(p.Message) + refusalReason(res.Validation))
+		w.r.io.diag.Println("warning: the server refused the answer " + ans.Describe() + " to " + quote(p.Message) + refusalReason(res.Validation))
 	}
 	return nil, nil
 }

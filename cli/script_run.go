@@ -5,14 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/mcpscope/mcpscope/client/answers"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
 // script is one run of `mcpscope script`: its steps and the prompt
 // answers they share.
 type script struct {
-	steps   []ScriptStep
-	prompts promptAnswers
+	steps   []answers.Step
+	prompts answers.Prompts
 
 	discovered  bool // the server's interactivity is known
 	interactive bool
@@ -35,10 +36,10 @@ func (s *script) run(ctx context.Context, r *run) error {
 }
 
 // step does one step and returns the JSON it prints.
-func (s *script) step(ctx context.Context, r *run, st ScriptStep) (json.RawMessage, error) {
+func (s *script) step(ctx context.Context, r *run, st answers.Step) (json.RawMessage, error) {
 	if st.Method != "" {
 		var params json.RawMessage
-		if isPresent(st.Params) {
+		if answers.IsPresent(st.Params) {
 			params = st.Params
 		}
 		return r.callJudged(ctx, st.Method, params, s.insist)
@@ -53,7 +54,7 @@ func (s *script) step(ctx context.Context, r *run, st ScriptStep) (json.RawMessa
 			return res, err
 		}
 	}
-	params, err := st.toolsCallParams()
+	params, err := st.ToolsCallParams()
 	if err != nil {
 		return nil, err
 	}

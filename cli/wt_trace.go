@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -163,7 +164,7 @@ func datagramSummary(f *capture.Frame) string {
 		if l.Logger != "" {
 			s += " " + oneLine(l.Logger)
 		}
-		return s + ": " + shorten(oneLine(string(l.Data)), 60)
+		return s + ": " + termtext.Ellipsis(oneLine(string(l.Data)), 60)
 	case proto.ChannelAudio:
 		return fmt.Sprintf("audio %dB", len(payload))
 	default:
