@@ -7,12 +7,13 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/answers"
+	"github.com/mcpscope/mcpscope/recordings/against"
 )
 
 // Exit codes of mcpscope, pinned so that scripts can rely on them.
 const (
 	ExitOK         = 0 // the request succeeded
-	ExitRPCError   = 1 // the server answered with a JSON-RPC error, or a tool's result is a failure (client.ToolFailure)
+	ExitRPCError   = 1 // the server answered with a JSON-RPC error, a tool's result is a failure (client.ToolFailure), or a replay's answers differ
 	ExitUsage      = 2 // bad command line, bad PARAMS_JSON, bad or exhausted answers file
 	ExitConnection = 3 // the transport failed or the server went away
 	ExitTimeout    = 4 // a request got no answer in time
@@ -79,6 +80,7 @@ func ExitCode(err error) int {
 		xchg *client.ExchangeError
 		tool *client.InvalidToolHeadersError
 		fail *client.ToolFailure
+		diff *against.MismatchError
 	)
 	switch {
 	case errors.Is(err, ErrInterrupted):
@@ -87,7 +89,7 @@ func ExitCode(err error) int {
 		return ee.code
 	case errors.As(err, &ue), errors.As(err, &ua):
 		return ExitUsage
-	case errors.As(err, &rpc), errors.As(err, &fail):
+	case errors.As(err, &rpc), errors.As(err, &fail), errors.As(err, &diff):
 		return ExitRPCError
 	case errors.As(err, &tmo):
 		return ExitTimeout

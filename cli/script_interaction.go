@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -20,19 +19,6 @@ const scriptCancelReason = "cancelled by the answers file"
 // errToolNotInteractive says an interactive server refused to start the
 // tool with NOT_INTERACTIVE (-32007): the step degrades to tools/call.
 var errToolNotInteractive = errors.New("the tool is not interactive")
-
-// interactionOutcome is the line a finished interaction prints on stdout.
-type interactionOutcome struct {
-	SessionID string          `json:"sessionId"`
-	Result    json.RawMessage `json:"result"`
-	Summary   string          `json:"summary"`
-}
-
-// interactionCancelled is the line a scripted cancellation prints.
-type interactionCancelled struct {
-	SessionID string `json:"sessionId"`
-	Cancelled bool   `json:"cancelled"`
-}
 
 // isInteractive asks the server once per run whether it runs interactive
 // sessions; a server that does not know the question is not interactive.
@@ -120,11 +106,11 @@ func (w *walk) handle(ctx context.Context, ev client.InteractionEvent) (json.Raw
 		}
 		return nil, nil
 	case client.EventComplete:
-		out := interactionOutcome{SessionID: w.it.ID()}
+		out := answers.Outcome{SessionID: w.it.ID()}
 		if c := ev.Complete; c != nil {
 			out.Result, out.Summary = c.Result, c.Summary
 		}
-		return marshalLine(out)
+		return answers.Line(out)
 	case client.EventIllegal:
 		w.abandon(ctx, "the server broke the session's states")
 		what := orDefault(ev.Message, "it moved from "+stateName(ev.From)+" to "+stateName(ev.To))
@@ -152,7 +138,7 @@ func (w *walk) answer(ctx context.Context, p *proto.InteractionPrompt) (json.Raw
 		if err := w.it.Cancel(ctx, scriptCancelReason); err != nil {
 			return nil, err
 		}
-		return marshalLine(interactionCancelled{SessionID: w.it.ID(), Cancelled: true})
+		return answers.Line(answers.Cancelled{SessionID: w.it.ID(), Cancelled: true})
 	}
 	value, err := ans.Respond()
 	if err != nil {
@@ -247,18 +233,6 @@ func (w *walk) name() string {
 		return oneLine(tok.SessionID)
 	}
 	return oneLine(id)
-}
-
-// marshalLine renders v as JSON without HTML escaping, so a summary's
-// "<" stays "<".
-func marshalLine(v any) (json.RawMessage, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // stateName renders a state for messages, safe to print, "(none)" for the

@@ -92,19 +92,12 @@ type UnansweredError struct {
 	NoAnswersFile bool
 }
 
-// questionMax is the most bytes of a question's text that the error quotes;
-// a longer one is cut and says how much was left out.
-const questionMax = 2 << 10
-
-// quote renders server text between double quotes, safe to print.
-func quote(s string) string { return termtext.QuoteMax(s, questionMax) }
-
 // Error names the question and what is missing to answer it.
 func (e *UnansweredError) Error() string {
 	if e.NoAnswersFile {
-		return fmt.Sprintf("the server asked %s %s: pass --answers FILE or run the TUI", e.Method, quote(e.Question))
+		return fmt.Sprintf("the server asked %s %s: pass --answers FILE or run the TUI", e.Method, termtext.Quote(e.Question))
 	}
-	return fmt.Sprintf("no answer left for %s %s", e.Method, quote(e.Question))
+	return fmt.Sprintf("no answer left for %s %s", e.Method, termtext.Quote(e.Question))
 }
 
 // elicit answers elicitation/create with the next elicitation answer.

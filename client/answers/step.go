@@ -46,9 +46,9 @@ func (s Step) Validate() error {
 // Name describes the step for messages: `tool "book_trip"` or `method "ping"`.
 func (s Step) Name() string {
 	if s.Tool != "" {
-		return "tool " + quote(s.Tool)
+		return "tool " + termtext.Quote(s.Tool)
 	}
-	return "method " + quote(s.Method)
+	return "method " + termtext.Quote(s.Method)
 }
 
 // ToolArguments returns the tool's arguments, nil when there are none.
