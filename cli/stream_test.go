@@ -17,6 +17,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/mcpscope/mcpscope/client/gatewaystream"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -294,7 +295,7 @@ func TestStreamTooManyServerStreams(t *testing.T) {
 		if g.done == nil {
 			return
 		}
-		for range maxDownloads + 6 {
+		for range gatewaystream.MaxStreams + 6 {
 			sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamStart, ID: proto.NewGUID(), Meta: &proto.StreamMeta{Method: "m", Binary: true}})
 		}
 		sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamDone, ID: g.start.ID, Summary: json.RawMessage(`{"ok":true}`)})
