@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/dial"
 	"github.com/mcpscope/mcpscope/internal/doctor"
 	"github.com/mcpscope/mcpscope/transports/ws"
 	"github.com/spf13/cobra"
@@ -67,11 +68,11 @@ func doctorConfig(plan *connectPlan, target Target) (doctor.Config, error) {
 	topts := f.transportOptions(target)
 	if target.Transport == "stdio" {
 		// refused now, as every command refuses it, not as a failed step
-		if err := stdioRefuses(topts); err != nil {
+		if err := dial.StdioRefuses(topts); err != nil {
 			return doctor.Config{}, err
 		}
 	}
-	r, err := remoteOf(topts, "")
+	r, err := dial.RemoteOf(topts, "")
 	if err != nil {
 		return doctor.Config{}, err
 	}
@@ -81,9 +82,9 @@ func doctorConfig(plan *connectPlan, target Target) (doctor.Config, error) {
 		Argv:       target.Argv,
 		Timeout:    f.timeout,
 		MaxTime:    f.maxTime,
-		Header:     r.header,
+		Header:     r.Header,
 		Origin:     f.origin,
-		CertHashes: r.certHashes,
+		CertHashes: r.CertHashes,
 		Insecure:   f.insecure,
 		// what the WebSocket transport of the target will offer
 		Subprotocols: ws.ModeOf(target.Transport).Subprotocols(),

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/answers"
+	"github.com/mcpscope/mcpscope/client/dial"
 	"github.com/mcpscope/mcpscope/recordings/against"
 )
 
@@ -33,10 +34,11 @@ func (e *UsageError) Error() string { return e.Err.Error() }
 // Unwrap returns the underlying reason.
 func (e *UsageError) Unwrap() error { return e.Err }
 
-// isUsage reports whether err is a usage error: a UsageError, or a
-// question the answers file has no answer left for.
+// isUsage reports whether err is a usage error: a UsageError, options
+// that do not fit the transport, or a question the answers file has no
+// answer left for.
 func isUsage(err error) bool {
-	return errors.As(err, new(*UsageError)) || errors.As(err, new(*answers.UnansweredError))
+	return errors.As(err, new(*UsageError)) || errors.As(err, new(*answers.UnansweredError)) || errors.As(err, new(*dial.OptionError))
 }
 
 // usagef builds a UsageError from a format.
@@ -73,6 +75,7 @@ func ExitCode(err error) int {
 		ee   *exitError
 		ue   *UsageError
 		ua   *answers.UnansweredError
+		oe   *dial.OptionError
 		rpc  *client.RPCError
 		tmo  *client.TimeoutError
 		prot *client.ProtocolError
@@ -87,7 +90,7 @@ func ExitCode(err error) int {
 		return ExitInterrupted
 	case errors.As(err, &ee):
 		return ee.code
-	case errors.As(err, &ue), errors.As(err, &ua):
+	case errors.As(err, &ue), errors.As(err, &ua), errors.As(err, &oe):
 		return ExitUsage
 	case errors.As(err, &rpc), errors.As(err, &fail), errors.As(err, &diff):
 		return ExitRPCError

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/answers"
+	"github.com/mcpscope/mcpscope/client/dial"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/spf13/pflag"
@@ -112,8 +113,8 @@ func (f *runFlags) validate() error {
 // transportOptions gathers the transport flags for target: a configured
 // server's own headers and environment first, a --header or --env of the
 // same name replacing one of them.
-func (f *runFlags) transportOptions(target Target) TransportOptions {
-	return TransportOptions{
+func (f *runFlags) transportOptions(target Target) dial.Options {
+	return dial.Options{
 		Env:          append(slices.Clone(target.Env), f.env...),
 		MaxFrameSize: f.maxFrameSize,
 		Headers:      append(configHeaders(target.Headers, f.headers), f.headers...),

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/dial"
 	"github.com/mcpscope/mcpscope/client/gatewaystream"
 	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/termtext"
@@ -113,7 +114,7 @@ func runStream(ctx context.Context, f *runFlags, sf *streamFlags, method string,
 // own built from topts, as `mcpscope stream` and the TUI's stream key do:
 // the dial within --timeout, the run within --timeout of each sign of life
 // and --max-time in all, the connection closed after.
-func runGateway(ctx context.Context, f *runFlags, sf *streamFlags, method string, target Target, topts TransportOptions, io streams) (*gatewaystream.End, *gatewaystream.Run, error) {
+func runGateway(ctx context.Context, f *runFlags, sf *streamFlags, method string, target Target, topts dial.Options, io streams) (*gatewaystream.End, *gatewaystream.Run, error) {
 	opts := gatewaystream.Options{
 		Upload: sf.upload, Stdin: io.in, Text: sf.text, ChunkSize: sf.chunkSize, Meta: sf.meta,
 		StreamOut: f.streamOut, Timeout: f.timeout, MaxTime: f.maxTime,
@@ -128,7 +129,7 @@ func runGateway(ctx context.Context, f *runFlags, sf *streamFlags, method string
 	if topts, err = withAuth(f, target, topts, io.diag); err != nil {
 		return nil, nil, err
 	}
-	built, err := newWSTransport(target, topts)
+	built, err := dial.NewWS(target.endpoint(), topts)
 	if err != nil {
 		return nil, nil, err
 	}

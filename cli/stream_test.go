@@ -17,6 +17,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/mcpscope/mcpscope/client/dial"
 	"github.com/mcpscope/mcpscope/client/gatewaystream"
 	"github.com/mcpscope/mcpscope/proto"
 )
@@ -318,7 +319,7 @@ func TestGatewayTakesStreamOut(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = newTransport(tg, TransportOptions{StreamOut: t.TempDir()})
+		_, err = newTransport(tg, dial.Options{StreamOut: t.TempDir()})
 		if (err == nil) != tc.ok {
 			t.Errorf("%s with --stream-out: %v", tc.transport, err)
 		}
