@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// markLog records the marks it is given.
+// markLog records the stream notes it is given.
 type markLog struct {
 	marks []StreamState
 	sizes []int64
