@@ -68,29 +68,43 @@ func TestOnConnRenamesFramesAndNotes(t *testing.T) {
 	}
 }
 
-// Serialized hands frames and notes on, one at a time, whatever the
-// goroutines reporting them; a Store's state is the same as fed directly.
+// unlockedLog counts frames and notes with no lock of its own, as a
+// recording that relies on its caller's order.
+type unlockedLog struct{ frames, notes int }
+
+func (l *unlockedLog) Append(*Frame) uint64 { l.frames++; return 0 }
+func (l *unlockedLog) Note(Event)           { l.notes++ }
+
+// Serialized hands frames and notes of every kind on one at a time,
+// whatever the goroutines reporting them (the race detector checks it); a
+// Store's state is the same as fed directly.
 func TestSerializedForwardsEverything(t *testing.T) {
 	store := NewStore(Config{})
-	log := &noteLog{}
+	log := &unlockedLog{}
 	tap := Serialized(Tee(store, log).(Tap))
 	key := StreamKey{Conn: "wt", ReqID: 7, Tag: 1}
+	notes := []Event{
+		StreamLabelled{Key: key, Label: StreamLabel{Text: "x"}},
+		StreamSized{Key: key, Size: 5},
+		SSEOpened{Conn: "c", Start: SSEStart{Kind: SSEGet}},
+		SSEEventSeen{Conn: "c"},
+		SSEEnded{Conn: "c", State: SSEDone},
+	}
 	var wg sync.WaitGroup
-	for range 4 {
+	for g := range 4 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for range 100 {
+			for i := range 100 {
 				tap.Append(&Frame{Dir: In, Conn: "wt", Chan: Channel{Kind: Control}, Raw: []byte("{}")})
-				tap.Note(SSEEventSeen{Conn: "c"})
+				tap.Note(notes[(g+i)%len(notes)])
 			}
 		}()
 	}
 	wg.Wait()
-	tap.Note(StreamSized{Key: key, Size: 5})
 	tap.Note(StreamMarked{Key: key, State: StreamDone})
-	if store.Len() != 400 || len(log.conns) != 400 || len(log.notes) != 402 {
-		t.Errorf("store %d frames, log %d frames %d notes", store.Len(), len(log.conns), len(log.notes))
+	if store.Len() != 400 || log.frames != 400 || log.notes != 401 {
+		t.Errorf("store %d frames, log %d frames %d notes", store.Len(), log.frames, log.notes)
 	}
 	if st, ok := store.Stream(key); !ok || st.State != StreamDone || st.Size != 5 {
 		t.Errorf("stream %+v (known %v)", st, ok)
