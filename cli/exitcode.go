@@ -34,11 +34,20 @@ func (e *UsageError) Error() string { return e.Err.Error() }
 // Unwrap returns the underlying reason.
 func (e *UsageError) Unwrap() error { return e.Err }
 
+// walkExit is the exit code of each kind of answers.WalkFailure.
+var walkExit = map[answers.WalkFailureKind]int{
+	answers.WalkConnection: ExitConnection,
+	answers.WalkTimeout:    ExitTimeout,
+	answers.WalkInput:      ExitUsage,
+}
+
 // isUsage reports whether err is a usage error: a UsageError, options
-// that do not fit the transport, or a question the answers file has no
-// answer left for.
+// that do not fit the transport, an answer that cannot be sent, or a
+// question the answers file has no answer left for.
 func isUsage(err error) bool {
-	return errors.As(err, new(*UsageError)) || errors.As(err, new(*answers.UnansweredError)) || errors.As(err, new(*dial.OptionError))
+	var walk *answers.WalkFailure
+	return errors.As(err, new(*UsageError)) || errors.As(err, new(*answers.UnansweredError)) || errors.As(err, new(*dial.OptionError)) ||
+		errors.As(err, &walk) && walk.Kind == answers.WalkInput
 }
 
 // usagef builds a UsageError from a format.
@@ -76,6 +85,7 @@ func ExitCode(err error) int {
 		ue   *UsageError
 		ua   *answers.UnansweredError
 		oe   *dial.OptionError
+		walk *answers.WalkFailure
 		rpc  *client.RPCError
 		tmo  *client.TimeoutError
 		prot *client.ProtocolError
@@ -90,6 +100,8 @@ func ExitCode(err error) int {
 		return ExitInterrupted
 	case errors.As(err, &ee):
 		return ee.code
+	case errors.As(err, &walk):
+		return walkExit[walk.Kind]
 	case errors.As(err, &ue), errors.As(err, &ua), errors.As(err, &oe):
 		return ExitUsage
 	case errors.As(err, &rpc), errors.As(err, &fail), errors.As(err, &diff):

@@ -103,7 +103,7 @@ func (p replayPeer) Call(ctx context.Context, method string, params any) (json.R
 // Interact walks an interactive session, as mcpscope script does.
 func (p replayPeer) Interact(ctx context.Context, start proto.InteractionStartParams, prompts answers.Prompts) (json.RawMessage, error) {
 	s := &script{prompts: prompts}
-	return s.interactWith(ctx, p.r, start)
+	return s.walker(p.r).Interact(ctx, p.r.session, start)
 }
 
 // ToolFailure judges a tools/call result, as mcpscope call does.

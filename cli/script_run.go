@@ -49,8 +49,9 @@ func (s *script) step(ctx context.Context, r *run, st answers.Step) (json.RawMes
 		return nil, err
 	}
 	if interactive {
-		res, err := s.interact(ctx, r, st)
-		if !errors.Is(err, errToolNotInteractive) {
+		start := proto.InteractionStartParams{ToolName: st.Tool, InitialParams: st.ToolArguments()}
+		res, err := s.walker(r).Interact(ctx, r.session, start)
+		if !errors.Is(err, answers.ErrToolNotInteractive) {
 			return res, err
 		}
 	}
@@ -59,4 +60,29 @@ func (s *script) step(ctx context.Context, r *run, st answers.Step) (json.RawMes
 		return nil, err
 	}
 	return r.callJudged(ctx, proto.MethodToolsCall, params, s.insist)
+}
+
+// isInteractive asks the server once per run whether it runs interactive
+// sessions; a server that does not know the question is not interactive.
+func (s *script) isInteractive(ctx context.Context, r *run) (bool, error) {
+	if !s.discovered {
+		caps, err := r.session.InteractiveCapabilities(ctx)
+		if err != nil {
+			return false, err
+		}
+		s.discovered, s.interactive = true, caps.Interactive
+	}
+	return s.interactive, nil
+}
+
+// walker walks the interactive sessions of the run: a tool step runs as
+// one, interaction.start then each prompt answered from the file, until
+// interaction.complete; waiting for the server is bounded by --timeout,
+// like a request, and a whole session by --max-time.
+func (s *script) walker(r *run) *answers.Walker {
+	w := &answers.Walker{Prompts: &s.prompts, Timeout: r.flags.timeout, MaxTime: r.flags.maxTime, Println: r.io.diag.Println}
+	if r.flags.progress {
+		w.Progress = formatProgress
+	}
+	return w
 }
