@@ -85,25 +85,6 @@ type SSEStats struct {
 	FirstSeq uint64    // Seq of its first event's frame; 0 when none was held
 }
 
-// SSETracker is a Sink that also follows the SSE streams of an HTTP
-// session as the transport states their lifecycle. The Store is one; a
-// Tee forwards to every sink it holds that is one.
-type SSETracker interface {
-	// OpenSSE says the SSE body of connection conn started.
-	OpenSSE(conn string, start SSEStart)
-	// SSEEvent counts one event of size bytes on conn, held as the frame
-	// seq (0 when not held), after which the last event id is lastID.
-	SSEEvent(conn string, seq uint64, size int64, lastID string)
-	// EndSSE says the stream of conn ended in state, why saying what
-	// broke or cancelled it.
-	EndSSE(conn string, state SSEState, why string)
-}
-
-var (
-	_ SSETracker = (*Store)(nil)
-	_ SSETracker = tee(nil)
-)
-
 // maxSSEText bounds each string an SSE record keeps (ids, reasons): the
 // record stays small whatever the server sends.
 const maxSSEText = 256
@@ -242,30 +223,3 @@ func (s *Store) EndSSE(conn string, state SSEState, why string) {
 // SSEStreams returns a snapshot of every SSE stream the store remembers,
 // oldest first: at most Config.MaxSSEStreams of them.
 func (s *Store) SSEStreams() []SSEStats { return s.sse.list() }
-
-// OpenSSE forwards to every sink of the tee that follows SSE streams.
-func (t tee) OpenSSE(conn string, start SSEStart) {
-	for _, k := range t {
-		if m, ok := k.(SSETracker); ok {
-			m.OpenSSE(conn, start)
-		}
-	}
-}
-
-// SSEEvent forwards to every sink of the tee that follows SSE streams.
-func (t tee) SSEEvent(conn string, seq uint64, size int64, lastID string) {
-	for _, k := range t {
-		if m, ok := k.(SSETracker); ok {
-			m.SSEEvent(conn, seq, size, lastID)
-		}
-	}
-}
-
-// EndSSE forwards to every sink of the tee that follows SSE streams.
-func (t tee) EndSSE(conn string, state SSEState, why string) {
-	for _, k := range t {
-		if m, ok := k.(SSETracker); ok {
-			m.EndSSE(conn, state, why)
-		}
-	}
-}

@@ -128,10 +128,10 @@ func TestSSEConcurrent(t *testing.T) {
 // follows SSE streams.
 func TestTeeForwardsSSE(t *testing.T) {
 	a, b := NewStore(Config{}), NewStore(Config{})
-	k := Tee(a, Discard, b).(SSETracker)
-	k.OpenSSE("c", SSEStart{Kind: SSELegacy})
-	k.SSEEvent("c", 1, 3, "i")
-	k.EndSSE("c", SSECancelled, "closed")
+	k := Tee(a, Discard, b)
+	Note(k, SSEOpened{Conn: "c", Start: SSEStart{Kind: SSELegacy}})
+	Note(k, SSEEventSeen{Conn: "c", Seq: 1, Size: 3, LastID: "i"})
+	Note(k, SSEEnded{Conn: "c", State: SSECancelled, Why: "closed"})
 	for _, st := range []*Store{a, b} {
 		if s := sseByConn(st)["c"]; s.Events != 1 || s.State != SSECancelled || s.Kind != SSELegacy {
 			t.Errorf("forwarded stream = %+v", s)

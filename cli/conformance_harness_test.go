@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/oauthtest"
 	"github.com/mcpscope/mcpscope/internal/peertest"
+	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -234,11 +235,11 @@ func notSucceeded(dir string) string {
 		_ = json.Unmarshal(raw, &checks)
 		for _, c := range checks {
 			if c.Status != "SUCCESS" && c.Status != "INFO" && c.Status != "SKIPPED" {
-				fmt.Fprintf(&b, "  %s %s: %s %s\n", c.Status, c.ID, c.ErrorMessage, shorten(string(c.Details), 400))
+				fmt.Fprintf(&b, "  %s %s: %s %s\n", c.Status, c.ID, c.ErrorMessage, termtext.Ellipsis(string(c.Details), 400))
 			}
 		}
 		if stderr, err := os.ReadFile(filepath.Join(filepath.Dir(p), "stderr.txt")); err == nil && len(stderr) > 0 {
-			fmt.Fprintf(&b, "  mcpscope's stderr: %s\n", shorten(string(stderr), 1500))
+			fmt.Fprintf(&b, "  mcpscope's stderr: %s\n", termtext.Ellipsis(string(stderr), 1500))
 		}
 	}
 	return b.String()

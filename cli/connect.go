@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/answers"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -13,7 +14,7 @@ import (
 // TUI build every transport and session through it, the same way.
 type connectPlan struct {
 	flags   *runFlags
-	answers *Answers // nil when no answers file was given
+	answers *answers.File // nil when no answers file was given
 	roots   []proto.Root
 	// questions, when set, answers the server's questions instead of the
 	// answers file: the TUI's bridge to the user, which keeps the roots.
@@ -39,12 +40,12 @@ func (f *runFlags) plan() (*connectPlan, error) {
 	if err := f.validate(); err != nil {
 		return nil, err
 	}
-	var answers *Answers // nil: no answers file
+	var file *answers.File // nil: no answers file
 	if f.recorded != nil {
-		answers = f.recorded
+		file = f.recorded
 	} else if f.answers != "" {
 		var err error
-		if answers, err = LoadAnswers(f.answers); err != nil {
+		if file, err = loadAnswers(f.answers); err != nil {
 			return nil, err
 		}
 	}
@@ -53,11 +54,11 @@ func (f *runFlags) plan() (*connectPlan, error) {
 		return nil, err
 	}
 	var fileRoots []proto.Root
-	if answers != nil {
-		fileRoots = answers.Roots
+	if file != nil {
+		fileRoots = file.Roots
 	}
 	roots := append(append([]proto.Root{}, fileRoots...), flagRoots...)
-	return &connectPlan{flags: f, answers: answers, roots: roots}, nil
+	return &connectPlan{flags: f, answers: file, roots: roots}, nil
 }
 
 // open builds the transport for target, reporting every frame to sink and
@@ -95,7 +96,7 @@ func (p *connectPlan) session(t client.Transport, stop context.CancelCauseFunc) 
 		ProtocolVersion: p.flags.protocol,
 		Timeout:         p.flags.timeout,
 		HardTimeout:     p.flags.maxTime,
-		Handler:         NewAnswerer(p.answers, p.roots, stop),
+		Handler:         answers.NewAnswerer(p.answers, p.roots, stop),
 		OnStrayAnswer:   p.strays,
 	}
 	if len(p.roots) > 0 {

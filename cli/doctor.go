@@ -2,12 +2,12 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/dial"
 	"github.com/mcpscope/mcpscope/internal/checklist"
 	"github.com/mcpscope/mcpscope/internal/doctor"
 	"github.com/mcpscope/mcpscope/transports/ws"
@@ -69,11 +69,11 @@ func doctorConfig(plan *connectPlan, target Target) (doctor.Config, error) {
 	topts := f.transportOptions(target)
 	if target.Transport == "stdio" {
 		// refused now, as every command refuses it, not as a failed step
-		if err := stdioRefuses(topts); err != nil {
+		if err := dial.StdioRefuses(topts); err != nil {
 			return doctor.Config{}, err
 		}
 	}
-	r, err := remoteOf(topts, "")
+	r, err := dial.RemoteOf(topts, "")
 	if err != nil {
 		return doctor.Config{}, err
 	}
@@ -83,9 +83,9 @@ func doctorConfig(plan *connectPlan, target Target) (doctor.Config, error) {
 		Argv:       target.Argv,
 		Timeout:    f.timeout,
 		MaxTime:    f.maxTime,
-		Header:     r.header,
+		Header:     r.Header,
 		Origin:     f.origin,
-		CertHashes: r.certHashes,
+		CertHashes: r.CertHashes,
 		Insecure:   f.insecure,
 		// what the WebSocket transport of the target will offer
 		Subprotocols: ws.ModeOf(target.Transport).Subprotocols(),
@@ -145,8 +145,7 @@ func doctorClass(err error) checklist.Class {
 	case ExitProtocol:
 		return checklist.Protocol
 	}
-	var usage *UsageError
-	if errors.As(err, &usage) {
+	if isUsage(err) {
 		return checklist.Usage
 	}
 	return checklist.Connection

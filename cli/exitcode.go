@@ -6,12 +6,15 @@ import (
 	"fmt"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/answers"
+	"github.com/mcpscope/mcpscope/client/dial"
+	"github.com/mcpscope/mcpscope/recordings/against"
 )
 
 // Exit codes of mcpscope, pinned so that scripts can rely on them.
 const (
 	ExitOK         = 0 // the request succeeded
-	ExitRPCError   = 1 // the server answered with a JSON-RPC error, or a tool's result is a failure (client.ToolFailure)
+	ExitRPCError   = 1 // the server answered with a JSON-RPC error, a tool's result is a failure (client.ToolFailure), or a replay's answers differ
 	ExitUsage      = 2 // bad command line, bad PARAMS_JSON, bad or exhausted answers file
 	ExitConnection = 3 // the transport failed or the server went away
 	ExitTimeout    = 4 // a request got no answer in time
@@ -30,6 +33,22 @@ func (e *UsageError) Error() string { return e.Err.Error() }
 
 // Unwrap returns the underlying reason.
 func (e *UsageError) Unwrap() error { return e.Err }
+
+// walkExit is the exit code of each kind of answers.WalkFailure.
+var walkExit = map[answers.WalkFailureKind]int{
+	answers.WalkConnection: ExitConnection,
+	answers.WalkTimeout:    ExitTimeout,
+	answers.WalkInput:      ExitUsage,
+}
+
+// isUsage reports whether err is a usage error: a UsageError, options
+// that do not fit the transport, an answer that cannot be sent, or a
+// question the answers file has no answer left for.
+func isUsage(err error) bool {
+	var walk *answers.WalkFailure
+	return errors.As(err, new(*UsageError)) || errors.As(err, new(*answers.UnansweredError)) || errors.As(err, new(*dial.OptionError)) ||
+		errors.As(err, &walk) && walk.Kind == answers.WalkInput
+}
 
 // usagef builds a UsageError from a format.
 func usagef(format string, a ...any) error {
@@ -64,6 +83,9 @@ func ExitCode(err error) int {
 	var (
 		ee   *exitError
 		ue   *UsageError
+		ua   *answers.UnansweredError
+		oe   *dial.OptionError
+		walk *answers.WalkFailure
 		rpc  *client.RPCError
 		tmo  *client.TimeoutError
 		prot *client.ProtocolError
@@ -71,15 +93,18 @@ func ExitCode(err error) int {
 		xchg *client.ExchangeError
 		tool *client.InvalidToolHeadersError
 		fail *client.ToolFailure
+		diff *against.MismatchError
 	)
 	switch {
 	case errors.Is(err, ErrInterrupted):
 		return ExitInterrupted
 	case errors.As(err, &ee):
 		return ee.code
-	case errors.As(err, &ue):
+	case errors.As(err, &walk):
+		return walkExit[walk.Kind]
+	case errors.As(err, &ue), errors.As(err, &ua), errors.As(err, &oe):
 		return ExitUsage
-	case errors.As(err, &rpc), errors.As(err, &fail):
+	case errors.As(err, &rpc), errors.As(err, &fail), errors.As(err, &diff):
 		return ExitRPCError
 	case errors.As(err, &tmo):
 		return ExitTimeout

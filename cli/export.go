@@ -117,36 +117,11 @@ func openRecording(cmd *cobra.Command, file string) (*recordings.Reader, error) 
 // succeeds) and of corrupt lines (unexpected: the export fails with a
 // usage error once the rest is written).
 func reportDamage(diag *lineWriter, d recordings.Damage) error {
-	for _, w := range damageWarnings(d, " and was exported") {
+	for _, w := range d.Warnings(" and was exported") {
 		diag.Println("warning: " + w)
 	}
 	if d.Skipped > 0 {
-		return usagef("the recording holds %s that could not be read; everything else was exported", corruptLines(d.Skipped))
+		return usagef("the recording holds %s that could not be read; everything else was exported", recordings.CorruptLines(d.Skipped))
 	}
 	return nil
-}
-
-// corruptLines counts corrupt lines in words.
-func corruptLines(n int) string {
-	if n == 1 {
-		return "1 corrupt line"
-	}
-	return fmt.Sprintf("%d corrupt lines", n)
-}
-
-// damageWarnings says what a read skipped and where it ended: each named
-// corrupt line, a count of the others, the torn last line followed by
-// torn (what became of what came before it).
-func damageWarnings(d recordings.Damage, torn string) []string {
-	var out []string
-	for _, c := range d.Corrupt {
-		out = append(out, c.Error()+"; it is skipped")
-	}
-	if more := d.Skipped - len(d.Corrupt); more > 0 {
-		out = append(out, corruptLines(more)+" more skipped")
-	}
-	if d.Torn != nil {
-		out = append(out, d.Torn.Error()+torn)
-	}
-	return out
 }

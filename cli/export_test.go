@@ -47,17 +47,14 @@ func newExportSession(t *testing.T) exportSession {
 	}}
 }
 
-// feed hands the session to a sink that also takes stream marks.
-func (s exportSession) feed(sink interface {
-	capture.Sink
-	capture.StreamMarker
-}) {
-	sink.SetStreamSize(s.key, 10)
+// feed hands the session to a sink that also takes notes.
+func (s exportSession) feed(sink capture.Tap) {
+	sink.Note(capture.StreamSized{Key: s.key, Size: 10})
 	for _, f := range s.frames {
 		c := *f
 		sink.Append(&c)
 	}
-	sink.MarkStream(s.key, capture.StreamDone, nil)
+	sink.Note(capture.StreamMarked{Key: s.key, State: capture.StreamDone})
 }
 
 // write records the session into a file and returns its path.

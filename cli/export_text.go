@@ -31,9 +31,9 @@ func writeTrace(w io.Writer, r *recordings.Reader) (recordings.Damage, error) {
 			if rec.Err != "" {
 				err = errors.New(rec.Err)
 			}
-			tr.MarkStream(rec.Key, rec.State, err)
+			tr.markStream(rec.Key, rec.State, err)
 		case recordings.RecSize:
-			tr.SetStreamSize(rec.Key, rec.Size)
+			tr.setStreamSize(rec.Key, rec.Size)
 		case recordings.RecRest:
 			tr.addRest(rec.Key, rec.Size)
 		}

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/answers"
+	"github.com/mcpscope/mcpscope/client/dial"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/spf13/pflag"
@@ -42,7 +44,7 @@ type runFlags struct {
 	noAuth            bool
 	// recorded, when set, answers the server's questions instead of an
 	// --answers file: replay --against gives the recording's own answers.
-	recorded *Answers
+	recorded *answers.File
 }
 
 // register adds the flags to fs.
@@ -111,8 +113,8 @@ func (f *runFlags) validate() error {
 // transportOptions gathers the transport flags for target: a configured
 // server's own headers and environment first, a --header or --env of the
 // same name replacing one of them.
-func (f *runFlags) transportOptions(target Target) TransportOptions {
-	return TransportOptions{
+func (f *runFlags) transportOptions(target Target) dial.Options {
+	return dial.Options{
 		Env:          append(slices.Clone(target.Env), f.env...),
 		MaxFrameSize: f.maxFrameSize,
 		Headers:      append(configHeaders(target.Headers, f.headers), f.headers...),

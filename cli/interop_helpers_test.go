@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpscope/mcpscope/internal/termtext"
 )
 
 // The interoperability tests run the real command in-process against the
@@ -295,7 +297,7 @@ func (p peerRun) wireDump() string {
 		if m.Out {
 			dir = "→ "
 		}
-		b.WriteString("\n" + dir + shorten(string(m.Raw), 300))
+		b.WriteString("\n" + dir + termtext.Ellipsis(string(m.Raw), 300))
 	}
 	return b.String()
 }
@@ -320,7 +322,7 @@ func mcpscopeWithin(t *testing.T, bound time.Duration, args ...string) result {
 	case <-timer.C:
 		cancel()
 		<-done
-		t.Fatalf("mcpscope %s was still running after %s", shorten(strings.Join(args, " "), 200), bound)
+		t.Fatalf("mcpscope %s was still running after %s", termtext.Ellipsis(strings.Join(args, " "), 200), bound)
 		return result{}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/internal/peertest"
+	"github.com/mcpscope/mcpscope/internal/termtext"
 )
 
 // The HTTP counterpart of the stdio wiretap (interop_stubmodes_test.go): a
@@ -210,7 +211,7 @@ func (w *httpWiretap) relay(rw http.ResponseWriter, res *http.Response, x *tappe
 		w.record(false, whole)
 	}
 	w.mu.Lock()
-	x.body = shorten(string(whole), 200)
+	x.body = termtext.Ellipsis(string(whole), 200)
 	w.mu.Unlock()
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/internal/peertest"
+	"github.com/mcpscope/mcpscope/internal/termtext"
 )
 
 // Interoperability with the TypeScript reference server
@@ -118,7 +119,7 @@ func TestInteropTSPromptsResourcesCompletion(t *testing.T) {
 		t.Fatalf("the document behind %s: %v", doc.URI, err)
 	}
 	if c := readResource(t, argv, doc.URI); c.MimeType != doc.MimeType || c.Text != string(want) {
-		t.Errorf("resources/read %s: %s %q…", doc.URI, c.MimeType, shorten(c.Text, 60))
+		t.Errorf("resources/read %s: %s %q…", doc.URI, c.MimeType, termtext.Ellipsis(c.Text, 60))
 	}
 
 	tmpl := listing.Templates[0].URITemplate

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client/dial"
 	"github.com/mcpscope/mcpscope/internal/bearer"
 	"github.com/mcpscope/mcpscope/internal/checklist"
 	"github.com/mcpscope/mcpscope/internal/oauth"
@@ -19,7 +20,7 @@ import (
 // authWanted reports whether the transport of target may run an OAuth
 // flow: an HTTP or WebSocket URL, no --no-auth, and no Authorization of
 // the user's own (--header, or the config's headers).
-func authWanted(f *runFlags, target Target, topts TransportOptions) bool {
+func authWanted(f *runFlags, target Target, topts dial.Options) bool {
 	if f.noAuth || target.URL == nil || target.URL.User != nil {
 		return false // a URL's user and password are the user's own credentials
 	}
@@ -28,7 +29,7 @@ func authWanted(f *runFlags, target Target, topts TransportOptions) bool {
 	default:
 		return false
 	}
-	hdr, err := parseHeaders(topts.Headers)
+	hdr, err := dial.ParseHeaders(topts.Headers)
 	return err == nil && hdr.Get("Authorization") == ""
 }
 
@@ -50,7 +51,7 @@ func authResource(target Target) string {
 // authFlow builds the OAuth flow of target for the plan's session, or nil
 // when it may not run one. say tells the user a line; sink receives the
 // flow's exchanges.
-func (p *connectPlan) authFlow(target Target, topts TransportOptions, sink capture.Sink, say func(string)) (*oauth.Flow, error) {
+func (p *connectPlan) authFlow(target Target, topts dial.Options, sink capture.Sink, say func(string)) (*oauth.Flow, error) {
 	return newAuthFlow(p.flags, target, topts, sink, say, p.interactive, p.onAuthStep)
 }
 
@@ -58,7 +59,7 @@ func (p *connectPlan) authFlow(target Target, topts TransportOptions, sink captu
 // connections built outside a plan (a gateway stream's) authorize as the
 // session's do. diag is where the run's lines go: a terminal there opens
 // the browser.
-func withAuth(f *runFlags, target Target, topts TransportOptions, diag *lineWriter) (TransportOptions, error) {
+func withAuth(f *runFlags, target Target, topts dial.Options, diag *lineWriter) (dial.Options, error) {
 	flow, err := newAuthFlow(f, target, topts, topts.Sink, diag.Println, isTerminal(diag.w), nil)
 	if err != nil || flow == nil {
 		return topts, err
@@ -70,7 +71,7 @@ func withAuth(f *runFlags, target Target, topts TransportOptions, diag *lineWrit
 // newAuthFlow builds the OAuth flow of target, or nil when it may not run
 // one; interactive opens the browser without $BROWSER, onStep (when set)
 // is told of the checklist.
-func newAuthFlow(f *runFlags, target Target, topts TransportOptions, sink capture.Sink, say func(string), interactive bool, onStep authStepFunc) (*oauth.Flow, error) {
+func newAuthFlow(f *runFlags, target Target, topts dial.Options, sink capture.Sink, say func(string), interactive bool, onStep authStepFunc) (*oauth.Flow, error) {
 	if !authWanted(f, target, topts) {
 		return nil, nil
 	}
@@ -98,7 +99,7 @@ func newAuthFlow(f *runFlags, target Target, topts TransportOptions, sink captur
 // doctor walks the layers with the credentials every command would send.
 // say is told what the flow says of the stored token (one it cannot send,
 // and the command that forgets it).
-func storedAuthorization(f *runFlags, target Target, topts TransportOptions, say func(string)) string {
+func storedAuthorization(f *runFlags, target Target, topts dial.Options, say func(string)) string {
 	if !authWanted(f, target, topts) {
 		return ""
 	}
@@ -168,7 +169,7 @@ func authAdvice(target Target, err error) error {
 // authPreview is what the OAuth flow of target would do for a server's
 // challenge, for the doctor's auth step; nil when no flow would run. It
 // registers nothing and opens no browser.
-func authPreview(f *runFlags, target Target, topts TransportOptions) func(context.Context, []string) (string, error) {
+func authPreview(f *runFlags, target Target, topts dial.Options) func(context.Context, []string) (string, error) {
 	if !authWanted(f, target, topts) {
 		return nil
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+
+	"github.com/mcpscope/mcpscope/internal/termtext"
 )
 
 // maxParamsSize bounds PARAMS_JSON read from stdin.
@@ -35,7 +37,7 @@ func parseParams(arg string, stdin io.Reader) (json.RawMessage, error) {
 		return nil, usagef("PARAMS_JSON is not valid JSON: %w", err)
 	}
 	if b[0] != '{' && b[0] != '[' {
-		return nil, usagef("PARAMS_JSON must be a JSON object (or array), got %s", shorten(string(b), 40))
+		return nil, usagef("PARAMS_JSON must be a JSON object (or array), got %s", termtext.Ellipsis(string(b), 40))
 	}
 	return json.RawMessage(b), nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/dial"
 	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/recordings"
 )
@@ -95,7 +96,7 @@ func recordTarget(t Target) string {
 // wherever they appear (an Authorization value's credentials after its
 // scheme on their own too), and the names of those headers, whose values
 // it masks in every header line.
-func secrets(o TransportOptions) (values, headers []string) {
+func secrets(o dial.Options) (values, headers []string) {
 	var out []string
 	add := func(name, value string) bool {
 		if !secretName(name) {

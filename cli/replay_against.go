@@ -1,13 +1,16 @@
 package cli
 
 import (
-	"errors"
-	"fmt"
+	"context"
+	"encoding/json"
 	"os"
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/answers"
+	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/recordings/against"
 )
 
 // replayAgainstHelp is what `replay --help` says of --against.
@@ -60,53 +63,52 @@ func runReplayAgainst(cmd *cobra.Command, args []string, f *replayFlags) error {
 	case f.run.record != "" && sameFile(f.run.record, positional[0]):
 		return usagef("--record names the recording being replayed; record the new session to another file")
 	}
-	opts, err := compareOptions(f.ignore)
+	opts, err := against.CompareOptions(f.ignore)
 	if err != nil {
-		return err
+		return usagef("--ignore %w", err)
 	}
-	sess, err := readRecording(positional[0])
+	sess, err := against.Read(positional[0])
 	if err != nil {
-		return err
+		return &UsageError{Err: err}
 	}
 	io := streamsOf(cmd)
-	for _, w := range sess.warnings {
+	for _, w := range sess.Warnings {
 		io.diag.Println("warning: " + w)
 	}
-	if sess.redacted && sess.sendsMasked() {
+	if sess.Redacted && sess.SendsMasked() {
 		io.diag.Println("warning: the recording was made with credentials masked and some requests carry a masked value (<redacted N bytes>): they are sent as recorded; record with --no-redact to replay them whole")
 	}
-	if !sess.sendable() {
+	if !sess.Sendable() {
 		return usagef("%s holds no request to send again: nothing past the handshake was answered", positional[0])
 	}
 	if !cmd.Flags().Changed("protocol") {
-		f.run.protocol = sess.protocol
+		f.run.protocol = sess.Protocol
 	}
-	f.run.recorded = &sess.answers
-	rp := &replayer{sess: sess, opts: opts, out: io.out}
-	err = f.run.execute(cmd.Context(), target, io, rp.run)
-	var unanswered *UnansweredError
-	if errors.As(err, &unanswered) && rp.current != nil {
-		// The server asked a question of the request in flight that the
-		// recording holds no answer for: the answers differ.
-		rp.report(rp.current, "differs", unansweredLine(unanswered))
-		return withExit(ExitRPCError, fmt.Errorf("the replay stopped: %w", unanswered))
-	}
-	return err
+	f.run.recorded = &sess.Answers
+	rp := against.New(sess, opts, io.out)
+	err = f.run.execute(cmd.Context(), target, io, func(ctx context.Context, r *run) error {
+		return rp.Run(ctx, replayPeer{r})
+	})
+	return rp.Stopped(err)
 }
 
-// sendable reports whether one step at least can be sent again.
-func (s *recordedSession) sendable() bool {
-	for _, st := range s.steps {
-		if st.skip == "" {
-			return true
-		}
-	}
-	return false
+// replayPeer is a headless run as the peer of a replay.
+type replayPeer struct{ r *run }
+
+// Call sends one request, as mcpscope call does.
+func (p replayPeer) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	return p.r.call(ctx, method, params)
 }
 
-// unansweredLine says which question the recording had no answer for.
-func unansweredLine(e *UnansweredError) string {
-	return "the server asked " + e.Method + " " + quote(e.Question) + ", which the recording holds no answer for"
+// Interact walks an interactive session, as mcpscope script does.
+func (p replayPeer) Interact(ctx context.Context, start proto.InteractionStartParams, prompts answers.Prompts) (json.RawMessage, error) {
+	s := &script{prompts: prompts}
+	return s.walker(p.r).Interact(ctx, p.r.session, start)
+}
+
+// ToolFailure judges a tools/call result, as mcpscope call does.
+func (p replayPeer) ToolFailure(ctx context.Context, params json.RawMessage, result []byte) *client.ToolFailure {
+	return p.r.toolFailure(ctx, params, result)
 }
 
 // sameFile reports whether two paths name one file (or the same name).
@@ -117,15 +119,4 @@ func sameFile(a, b string) bool {
 	sa, errA := os.Stat(a)
 	sb, errB := os.Stat(b)
 	return errA == nil && errB == nil && os.SameFile(sa, sb)
-}
-
-// sendsMasked reports whether a request to send again holds a value the
-// recording masked.
-func (s *recordedSession) sendsMasked() bool {
-	for _, st := range s.steps {
-		if recordings.HoldsMask(st.params) {
-			return true
-		}
-	}
-	return false
 }

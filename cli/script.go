@@ -2,6 +2,8 @@ package cli
 
 import (
 	"github.com/spf13/cobra"
+
+	"github.com/mcpscope/mcpscope/client/answers"
 )
 
 // newScriptCommand builds `mcpscope script [flags] TARGET --answers FILE
@@ -35,17 +37,17 @@ func newScriptCommand() *cobra.Command {
 			if len(positional) > 0 {
 				return usagef("unexpected argument %q before the TARGET: name the tool with --tool NAME and its arguments with --args JSON", positional[0])
 			}
-			answers := &Answers{}
+			file := &answers.File{}
 			if f.answers != "" {
-				if answers, err = LoadAnswers(f.answers); err != nil {
+				if file, err = loadAnswers(f.answers); err != nil {
 					return err
 				}
 			}
-			steps, err := scriptSteps(tool, args, answers.Steps)
+			steps, err := scriptSteps(tool, args, file.Steps)
 			if err != nil {
 				return err
 			}
-			s := &script{steps: steps, prompts: promptAnswers{list: answers.Interaction, noFile: f.answers == ""}, insist: insist}
+			s := &script{steps: steps, prompts: answers.NewPrompts(file.Interaction, f.answers == ""), insist: insist}
 			return f.execute(cmd.Context(), target, streamsOf(cmd), s.run)
 		},
 	}

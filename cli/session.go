@@ -94,8 +94,7 @@ func runFailure(ctx context.Context, err error) error {
 	if err == nil {
 		return nil
 	}
-	var usage *UsageError
-	if !errors.As(err, &usage) && ExitCode(err) == ExitUsage {
+	if !isUsage(err) && ExitCode(err) == ExitUsage {
 		// Past the command line, an untyped failure is the connection's,
 		// or a timeout's when a time limit ended it.
 		return connectionFailed(err)

@@ -5,21 +5,21 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/dial"
+	"github.com/mcpscope/mcpscope/client/gatewaystream"
+	"github.com/mcpscope/mcpscope/internal/plural"
+	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/transports/ws"
 )
 
 // DefaultChunkSize is the size of an uploaded binary chunk.
-const DefaultChunkSize = 64 << 10
+const DefaultChunkSize = gatewaystream.DefaultChunkSize
 
 // streamFlags are the flags of `mcpscope stream` beside the run flags.
 type streamFlags struct {
@@ -107,24 +107,29 @@ func runStream(ctx context.Context, f *runFlags, sf *streamFlags, method string,
 	if err != nil {
 		return err
 	}
-	return run.finish(end)
+	return finishStream(run, end, io)
 }
 
 // runGateway runs one gateway stream of method on a connection of its
 // own built from topts, as `mcpscope stream` and the TUI's stream key do:
 // the dial within --timeout, the run within --timeout of each sign of life
 // and --max-time in all, the connection closed after.
-func runGateway(ctx context.Context, f *runFlags, sf *streamFlags, method string, target Target, topts TransportOptions, io streams) (*streamEnd, *gatewayRun, error) {
-	meta, err := startMeta(method, sf)
-	if err != nil {
-		return nil, nil, err
+func runGateway(ctx context.Context, f *runFlags, sf *streamFlags, method string, target Target, topts dial.Options, io streams) (*gatewaystream.End, *gatewaystream.Run, error) {
+	opts := gatewaystream.Options{
+		Upload: sf.upload, Stdin: io.in, Text: sf.text, ChunkSize: sf.chunkSize, Meta: sf.meta,
+		StreamOut: f.streamOut, Timeout: f.timeout, MaxTime: f.maxTime,
+		Println: io.diag.Println, Warnings: &warningCap{out: io.diag},
 	}
-	run := newGatewayRun(f, sf, io)
+	meta, err := gatewaystream.StartMeta(method, opts)
+	if err != nil {
+		return nil, nil, streamFailure(err)
+	}
+	run := gatewaystream.New(opts)
 	topts.StreamOut = "" // the run saves the downloads itself
 	if topts, err = withAuth(f, target, topts, io.diag); err != nil {
 		return nil, nil, err
 	}
-	built, err := newWSTransport(target, topts)
+	built, err := dial.NewWS(target.endpoint(), topts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -132,7 +137,7 @@ func runGateway(ctx context.Context, f *runFlags, sf *streamFlags, method string
 	if !ok {
 		return nil, nil, usagef("a gateway stream needs the gateway transport")
 	}
-	tr.OnStream(run.event)
+	tr.OnStream(run.Event)
 	startCtx, cancel := client.StartContext(ctx, f.timeout, f.maxTime)
 	err = tr.Start(startCtx, func(*proto.Message) {})
 	cancel()
@@ -140,57 +145,45 @@ func runGateway(ctx context.Context, f *runFlags, sf *streamFlags, method string
 		return nil, nil, connectionFailed(fmt.Errorf("could not connect to %s: %w", target, err))
 	}
 	defer tr.Close()
-	end, err := run.run(ctx, tr, meta)
-	return end, run, err
+	end, err := run.Run(ctx, tr, meta)
+	return end, run, streamFailure(err)
 }
 
-// startMeta is the meta of the start: METHOD, binary unless --text, the
-// upload's name and size, then what --meta adds or replaces.
-func startMeta(method string, sf *streamFlags) (*proto.StreamMeta, error) {
-	meta := &proto.StreamMeta{Method: method, Binary: !sf.text}
-	if sf.upload != "" && sf.upload != "-" {
-		st, err := os.Stat(sf.upload)
-		if err != nil {
-			return nil, usagef("--upload: %v", err)
-		}
-		meta.Name = filepath.Base(sf.upload)
-		if !sf.text {
-			size := st.Size()
-			meta.TotalSize = &size
-		}
+// streamFailure gives a failed run its exit code: a usage error for bad
+// input, a timeout's, or the connection's.
+func streamFailure(err error) error {
+	var f *gatewaystream.Failure
+	if !errors.As(err, &f) {
+		return err
 	}
-	if sf.meta != "" {
-		if err := json.Unmarshal([]byte(sf.meta), meta); err != nil {
-			return nil, usagef("--meta is not a JSON object of start meta: %v", err)
-		}
-		meta.Method = method
+	switch f.Kind {
+	case gatewaystream.Input:
+		return &UsageError{Err: f.Err}
+	case gatewaystream.Timeout:
+		return withExit(ExitTimeout, f.Err)
 	}
-	return meta, nil
+	return connectionFailed(f.Err)
 }
 
-// openUpload opens what --upload names, or nothing.
-func openUpload(sf *streamFlags, stdin io.Reader) (io.ReadCloser, error) {
-	switch sf.upload {
-	case "":
-		return nil, nil
-	case "-":
-		return io.NopCloser(stdin), nil
+// finishStream prints the server's answer and maps it to the exit status.
+func finishStream(run *gatewaystream.Run, end *gatewaystream.End, io streams) error {
+	run.CloseDownloads()
+	if end.Err != nil {
+		raw, _ := json.Marshal(end.Err)
+		if err := writeJSON(io.out, raw, io.pretty); err != nil {
+			return err
+		}
+		return withExit(ExitRPCError, fmt.Errorf("the stream failed: %d %s", end.Err.Code, termtext.Line(end.Err.Message)))
 	}
-	file, err := os.Open(sf.upload)
-	if err != nil {
-		return nil, fmt.Errorf("--upload: %w", err)
+	summary := end.Summary
+	if len(summary) == 0 || string(summary) == "null" {
+		summary = json.RawMessage(`{}`)
 	}
-	return file, nil
-}
-
-// errStreamProblem marks a run that saw a stream message break the
-// protocol.
-var errStreamProblem = errors.New("the server's stream broke the protocol")
-
-// streamTimeout is the error of a stream that ran out of time.
-func streamTimeout(id string, after time.Duration, maxTime bool) error {
-	if maxTime {
-		return withExit(ExitTimeout, fmt.Errorf("stream %s did not end within --max-time %s; closed its connection", id, after))
+	if err := writeJSON(io.out, summary, io.pretty); err != nil {
+		return err
 	}
-	return withExit(ExitTimeout, fmt.Errorf("stream %s: no sign of life from the gateway for %s (--timeout); closed its connection", id, after))
+	if n := run.Problems(); n > 0 {
+		return withExit(ExitProtocol, fmt.Errorf("%w: %s the checks (see the warnings)", gatewaystream.ErrProblem, plural.Count(n, "message failed", "messages failed")))
+	}
+	return nil
 }

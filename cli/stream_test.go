@@ -17,6 +17,8 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/mcpscope/mcpscope/client/dial"
+	"github.com/mcpscope/mcpscope/client/gatewaystream"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -294,7 +296,7 @@ func TestStreamTooManyServerStreams(t *testing.T) {
 		if g.done == nil {
 			return
 		}
-		for range maxDownloads + 6 {
+		for range gatewaystream.MaxStreams + 6 {
 			sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamStart, ID: proto.NewGUID(), Meta: &proto.StreamMeta{Method: "m", Binary: true}})
 		}
 		sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamDone, ID: g.start.ID, Summary: json.RawMessage(`{"ok":true}`)})
@@ -317,7 +319,7 @@ func TestGatewayTakesStreamOut(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = newTransport(tg, TransportOptions{StreamOut: t.TempDir()})
+		_, err = newTransport(tg, dial.Options{StreamOut: t.TempDir()})
 		if (err == nil) != tc.ok {
 			t.Errorf("%s with --stream-out: %v", tc.transport, err)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/gatewaystream"
 	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
@@ -33,11 +34,11 @@ func gatewayStreamer(f *runFlags, target Target, sink capture.Sink) screen.Strea
 		switch {
 		case err != nil:
 			return nil, err
-		case end.err != nil:
-			return nil, &client.RPCError{Method: "stream " + method, Err: end.err}
-		case run.problems > 0:
-			return end.summary, fmt.Errorf("%w: %s the checks (see the traffic)", errStreamProblem, plural.Count(run.problems, "message failed", "messages failed"))
+		case end.Err != nil:
+			return nil, &client.RPCError{Method: "stream " + method, Err: end.Err}
+		case run.Problems() > 0:
+			return end.Summary, fmt.Errorf("%w: %s the checks (see the traffic)", gatewaystream.ErrProblem, plural.Count(run.Problems(), "message failed", "messages failed"))
 		}
-		return end.summary, nil
+		return end.Summary, nil
 	}
 }

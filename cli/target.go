@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/mcpscope/mcpscope/client/dial"
 )
 
 // Target is where mcpscope connects: a stdio server it starts (-- CMD ARGS…)
@@ -27,6 +29,11 @@ type Target struct {
 	// Server names the configured server the target came from ("" for a
 	// URL or a command on the line).
 	Server string
+}
+
+// endpoint is where the target's transport connects.
+func (t Target) endpoint() dial.Endpoint {
+	return dial.Endpoint{Transport: t.Transport, URL: t.URL, Argv: t.Argv, Dir: t.Dir}
 }
 
 // String renders the target for messages: the URL, or the command line.

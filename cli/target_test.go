@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mcpscope/mcpscope/client/dial"
 )
 
 func TestSplitTargetStdio(t *testing.T) {
@@ -85,17 +87,17 @@ func TestNewTransportUnavailableAndUnsupportedFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = newTransport(Target{Transport: "carrier-pigeon", URL: tg.URL}, TransportOptions{})
+	_, err = newTransport(Target{Transport: "carrier-pigeon", URL: tg.URL}, dial.Options{})
 	if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), `"carrier-pigeon" is not a transport mcpscope knows`) {
 		t.Errorf("unknown transport: code %d, %v", ExitCode(err), err)
 	}
-	_, err = newTransport(tg, TransportOptions{Env: []string{"A=1"}})
+	_, err = newTransport(tg, dial.Options{Env: []string{"A=1"}})
 	if ExitCode(err) != ExitUsage {
 		t.Errorf("--env with a URL: code %d, %v", ExitCode(err), err)
 	}
 
 	stdioTarget := Target{Transport: "stdio", Argv: []string{"server"}}
-	for name, o := range map[string]TransportOptions{
+	for name, o := range map[string]dial.Options{
 		"--header":     {Headers: []string{"A: b"}},
 		"--cert-hash":  {CertHash: "sha256:00"},
 		"--insecure":   {Insecure: true},
@@ -109,7 +111,7 @@ func TestNewTransportUnavailableAndUnsupportedFlags(t *testing.T) {
 			t.Errorf("%s: code %d, %v", name, ExitCode(err), err)
 		}
 	}
-	if tr, err := newTransport(stdioTarget, TransportOptions{Env: []string{"A=1"}, MaxFrameSize: 100}); err != nil || tr == nil {
+	if tr, err := newTransport(stdioTarget, dial.Options{Env: []string{"A=1"}, MaxFrameSize: 100}); err != nil || tr == nil {
 		t.Errorf("plain stdio target: %v", err)
 	}
 }

@@ -9,30 +9,6 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 )
 
-// ownRequestMeta is the _meta member that marks a request mcpscope sends
-// on its own behalf, not the user's; its value says what for. replay
-// --against does not send such a request again.
-const ownRequestMeta = "io.github.mcpscope/purpose"
-
-// outputSchemaListing is the params of the tools/list that learns the
-// tools' outputSchemas.
-func outputSchemaListing() any {
-	return map[string]any{"_meta": map[string]string{ownRequestMeta: "outputSchema"}}
-}
-
-// isOwnRequest reports whether the params of a request mark it as sent by
-// mcpscope on its own behalf (ownRequestMeta).
-func isOwnRequest(params json.RawMessage) bool {
-	var p struct {
-		Meta map[string]json.RawMessage `json:"_meta"`
-	}
-	if json.Unmarshal(params, &p) != nil {
-		return false
-	}
-	_, own := p.Meta[ownRequestMeta]
-	return own
-}
-
 // outputSchemas are the outputSchemas of the server's tools by name,
 // listed once per run, when a tools/call result first needs one.
 type outputSchemas struct {
@@ -67,7 +43,7 @@ func (r *run) outputSchema(ctx context.Context, tool string) json.RawMessage {
 		if client.Advertised(r.session.ServerCapabilities())["tools"] {
 			// A listing cut short keeps the pages it got: session.ListAll
 			// follows nextCursor, bounded, and stops on a repeated cursor.
-			tools, _ := r.session.ListAll(ctx, proto.MethodToolsList, "tools", outputSchemaListing())
+			tools, _ := r.session.ListAll(ctx, proto.MethodToolsList, "tools", client.OutputSchemaListing())
 			s.byTool = client.OutputSchemas(tools)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -142,7 +143,7 @@ func preview(raw []byte, n int) string {
 	b := bytes.TrimRight(raw, "\r\n")
 	s := string(b)
 	if utf8.ValidString(s) {
-		return quote(shorten(s, n))
+		return quote(termtext.Ellipsis(s, n))
 	}
 	if len(b) > n {
 		return quote(string(b[:n])) + "…"

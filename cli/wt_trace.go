@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -32,7 +33,7 @@ type streamTally struct {
 	first time.Time
 }
 
-var _ capture.StreamMarker = (*streamTrace)(nil)
+var _ capture.Tap = (*streamTrace)(nil)
 
 func newStreamTrace(out *lineWriter) *streamTrace {
 	return &streamTrace{traceSink: traceSink{out: out}, open: make(map[capture.StreamKey]*streamTally)}
@@ -82,8 +83,19 @@ func (s *streamTrace) tallyLocked(key capture.StreamKey, at time.Time) *streamTa
 	return t
 }
 
-// MarkStream prints the end of a stream with what it carried.
-func (s *streamTrace) MarkStream(key capture.StreamKey, state capture.StreamState, err error) {
+// Note takes a stream's end and announced size; other notes are not
+// traced.
+func (s *streamTrace) Note(e capture.Event) {
+	switch e := e.(type) {
+	case capture.StreamMarked:
+		s.markStream(e.Key, e.State, e.Err)
+	case capture.StreamSized:
+		s.setStreamSize(e.Key, e.Size)
+	}
+}
+
+// markStream prints the end of a stream with what it carried.
+func (s *streamTrace) markStream(key capture.StreamKey, state capture.StreamState, err error) {
 	if state == capture.StreamOpen {
 		return
 	}
@@ -113,8 +125,8 @@ func (s *streamTrace) MarkStream(key capture.StreamKey, state capture.StreamStat
 	s.out.Println(b.String())
 }
 
-// SetStreamSize notes the size the peer announced, for the end line.
-func (s *streamTrace) SetStreamSize(key capture.StreamKey, size int64) {
+// setStreamSize notes the size the peer announced, for the end line.
+func (s *streamTrace) setStreamSize(key capture.StreamKey, size int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if t := s.open[key]; t != nil {
@@ -163,7 +175,7 @@ func datagramSummary(f *capture.Frame) string {
 		if l.Logger != "" {
 			s += " " + oneLine(l.Logger)
 		}
-		return s + ": " + shorten(oneLine(string(l.Data)), 60)
+		return s + ": " + termtext.Ellipsis(oneLine(string(l.Data)), 60)
 	case proto.ChannelAudio:
 		return fmt.Sprintf("audio %dB", len(payload))
 	default:

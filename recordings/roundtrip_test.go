@@ -192,9 +192,9 @@ func TestReplayFeedsTheStoreAsLive(t *testing.T) {
 		sink.Append(clone(f))
 	}
 	key := capture.StreamKey{Conn: "wt", ReqID: 2, Tag: 1}
-	sink.(capture.StreamMarker).MarkStream(key, capture.StreamDone, nil)
+	capture.Note(sink, capture.StreamMarked{Key: key, State: capture.StreamDone})
 	gateway := capture.StreamKey{Conn: "gateway", Tag: 1}
-	sink.(capture.StreamLabeler).LabelStream(gateway, capture.StreamLabel{Text: "out · a.bin", ID: "550e8400-e29b-41d4-a716-446655440000", Opener: capture.In})
+	capture.Note(sink, capture.StreamLabelled{Key: gateway, Label: capture.StreamLabel{Text: "out · a.bin", ID: "550e8400-e29b-41d4-a716-446655440000", Opener: capture.In}})
 	_ = w.Close()
 	r, err := Open(path)
 	if err != nil {

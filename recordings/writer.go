@@ -86,10 +86,8 @@ type Writer struct {
 }
 
 var (
-	_ capture.Releaser      = (*Writer)(nil)
-	_ capture.StreamMarker  = (*Writer)(nil)
-	_ capture.StreamLabeler = (*Writer)(nil)
-	_ capture.SSETracker    = (*Writer)(nil)
+	_ capture.Releaser = (*Writer)(nil)
+	_ capture.Tap      = (*Writer)(nil)
 )
 
 // Create creates the recording file path (readable by its owner only:
@@ -232,6 +230,25 @@ func (w *Writer) Append(f *capture.Frame) uint64 {
 	return 0
 }
 
+// Note records a note of the transport: a stream's state, announced size
+// or label, or an SSE stream's start, event or end.
+func (w *Writer) Note(e capture.Event) {
+	switch e := e.(type) {
+	case capture.StreamMarked:
+		w.MarkStream(e.Key, e.State, e.Err)
+	case capture.StreamSized:
+		w.SetStreamSize(e.Key, e.Size)
+	case capture.StreamLabelled:
+		w.LabelStream(e.Key, e.Label)
+	case capture.SSEOpened:
+		w.OpenSSE(e.Conn, e.Start)
+	case capture.SSEEventSeen:
+		w.SSEEvent(e.Conn, e.Seq, e.Size, e.LastID)
+	case capture.SSEEnded:
+		w.EndSSE(e.Conn, e.State, e.Why)
+	}
+}
+
 // MarkStream records a stream's state.
 func (w *Writer) MarkStream(key capture.StreamKey, state capture.StreamState, err error) {
 	l := keyLine(kindMark, key)
@@ -270,7 +287,7 @@ func (w *Writer) OpenSSE(conn string, s capture.SSEStart) {
 }
 
 // SSEEvent records one event of an SSE stream; seq is the live store's
-// Seq of its frame.
+// Seq of its frame (0: the last frame of conn written).
 func (w *Writer) SSEEvent(conn string, seq uint64, size int64, lastID string) {
 	l := line{K: kindSSEEvent, Conn: conn, Seq: seq, Total: size, LastID: lastID}
 	w.record(l, func(l *line) {

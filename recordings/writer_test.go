@@ -182,7 +182,7 @@ func TestStreamPastTheCapKeepsHeadTotalsAndTail(t *testing.T) {
 	for i := range 50 {
 		sink.Append(chunk(key, byte('a'+i%26), 100))
 	}
-	sink.(capture.StreamMarker).MarkStream(key, capture.StreamDone, nil)
+	capture.Note(sink, capture.StreamMarked{Key: key, State: capture.StreamDone})
 	_ = w.Close()
 	_, recs, err := readAll(t, buf.Bytes())
 	if err != nil {

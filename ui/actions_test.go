@@ -84,7 +84,7 @@ func TestKeysReconnectDials(t *testing.T) {
 	dials := 0
 	m := New(Config{Store: capture.NewStore(capture.Config{}), Dial: func(sink capture.Sink) (Link, error) {
 		dials++
-		if _, ok := sink.(connSink); !ok {
+		if _, ok := sink.(capture.Tap); !ok {
 			t.Errorf("the dialer got a %T", sink)
 		}
 		return Link{}, fmt.Errorf("dial %d refused", dials)

@@ -69,8 +69,10 @@ type Config struct {
 	Notice string
 	// Tap, when set, receives everything the Store receives, after it
 	// (so each frame's Seq is set), with the same connection names: the
-	// session's recording.
-	Tap Tap
+	// session's recording (a recordings.Writer). When it also has a Link
+	// method, it is told the transport, era and protocol version of each
+	// connection once connected.
+	Tap capture.Tap
 	// Recording is the path of the file Tap writes, or "".
 	Recording string
 	// RecordHeader and RecordOptions are how the save key writes the
@@ -82,17 +84,6 @@ type Config struct {
 	// doctor) after a connection could not be made; its checklist opens
 	// over the panes instead of a bare error.
 	Diagnose func(ctx context.Context) checklist.Report
-}
-
-// Tap is a Sink that also takes stream marks, labels and SSE stream
-// events: a recordings.Writer. When it also has a Link method, it is told
-// the transport, era and protocol version of each connection once
-// connected.
-type Tap interface {
-	capture.Sink
-	capture.StreamMarker
-	capture.StreamLabeler
-	capture.SSETracker
 }
 
 // Requests sent by the quick-action keys.

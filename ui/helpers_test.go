@@ -137,7 +137,7 @@ func sampleStore(t testing.TB) *capture.Store {
 }
 
 // sampleInto gives st the frames and marks of sampleStore.
-func sampleInto(t testing.TB, st Tap) {
+func sampleInto(t testing.TB, st capture.Tap) {
 	t.Helper()
 	c := &clock{}
 	add := func(f *capture.Frame) { st.Append(f) }
@@ -150,11 +150,11 @@ func sampleInto(t testing.TB, st Tap) {
 		Raw: proto.ExecStreamHeader{RequestID: 2, StreamTag: 1}.Append(nil), Size: 8,
 		Fields: proto.ExecStreamHeader{RequestID: 2, StreamTag: 1}.Fields(), Enc: proto.EncBinary})
 	add(streamChunk(c.next(), 2, 1, make([]byte, 2048)))
-	st.SetStreamSize(key, 4096)
+	st.Note(capture.StreamSized{Key: key, Size: 4096})
 	ref := map[string]any{"content": []any{proto.NewStreamRef(1, "application/octet-stream", 4096)}}
 	add(controlFrame(t, capture.In, c.next(), proto.EncCBOR, result(t, 2, ref)))
 	add(streamChunk(c.next(), 2, 1, make([]byte, 2048)))
-	st.MarkStream(key, capture.StreamDone, nil)
+	st.Note(capture.StreamMarked{Key: key, State: capture.StreamDone})
 	add(controlFrame(t, capture.Out, c.next(), proto.EncCBOR, request(t, 3, "tools/call", map[string]any{"name": "analyze"})))
 	add(datagramFrame(t, c.next(), proto.ChannelProgress, 3, encode(t, proto.EncCBOR, proto.ProgressDatagram{Progress: 2, Total: 5, Message: "step 2/5"}), proto.EncCBOR))
 	add(datagramFrame(t, c.next(), proto.ChannelLog, 3, encode(t, proto.EncCBOR, proto.LogDatagram{Level: "info", Logger: "analyze", Data: json.RawMessage(`"step 2/5"`)}), proto.EncCBOR))

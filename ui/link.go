@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"strconv"
-	"sync"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -47,14 +46,15 @@ func (m *Model) dial() tea.Cmd {
 	m.conn.gen++
 	gen := m.conn.gen
 	m.interactive.NewConnection(gen)
-	sink := connSink{store: m.cfg.Store}
+	var tap capture.Tap = m.cfg.Store
 	if m.cfg.Tap != nil {
-		sink.store = &recordedSink{Tap: capture.Tee(m.cfg.Store, m.cfg.Tap).(Tap)}
+		tap = capture.Serialized(capture.Tee(m.cfg.Store, m.cfg.Tap).(capture.Tap))
 	}
+	suffix := ""
 	if gen > 1 {
-		sink.suffix = "#" + strconv.Itoa(gen)
+		suffix = "#" + strconv.Itoa(gen)
 	}
-	link, err := m.cfg.Dial(sink)
+	link, err := m.cfg.Dial(capture.OnConn(tap, suffix))
 	if err != nil {
 		err = fmt.Errorf("could not set up the connection: %w", err)
 		m.conn = connection{gen: gen, down: true, dialect: m.conn.dialect, failure: err}
@@ -162,89 +162,4 @@ func closeLink(l Link) error {
 		return l.Transport.Close()
 	}
 	return nil
-}
-
-// connSink hands frames and stream marks to the store, renaming the
-// connection of a later link generation.
-type connSink struct {
-	store  Tap
-	suffix string
-}
-
-var (
-	_ capture.StreamMarker  = connSink{}
-	_ capture.StreamLabeler = connSink{}
-	_ capture.SSETracker    = connSink{}
-)
-
-// Append renames the frame's connection and stores it.
-func (s connSink) Append(f *capture.Frame) uint64 {
-	f.Conn += s.suffix
-	return s.store.Append(f)
-}
-
-// MarkStream forwards a stream's state.
-func (s connSink) MarkStream(key capture.StreamKey, state capture.StreamState, err error) {
-	key.Conn += s.suffix
-	s.store.MarkStream(key, state, err)
-}
-
-// SetStreamSize forwards a stream's announced size.
-func (s connSink) SetStreamSize(key capture.StreamKey, size int64) {
-	key.Conn += s.suffix
-	s.store.SetStreamSize(key, size)
-}
-
-// LabelStream forwards what a stream is.
-func (s connSink) LabelStream(key capture.StreamKey, label capture.StreamLabel) {
-	key.Conn += s.suffix
-	s.store.LabelStream(key, label)
-}
-
-// OpenSSE forwards the start of an SSE stream.
-func (s connSink) OpenSSE(conn string, start capture.SSEStart) {
-	if start.Of != "" {
-		start.Of += s.suffix
-	}
-	s.store.OpenSSE(conn+s.suffix, start)
-}
-
-// SSEEvent forwards one event of an SSE stream.
-func (s connSink) SSEEvent(conn string, seq uint64, size int64, lastID string) {
-	s.store.SSEEvent(conn+s.suffix, seq, size, lastID)
-}
-
-// EndSSE forwards how an SSE stream ended.
-func (s connSink) EndSSE(conn string, state capture.SSEState, why string) {
-	s.store.EndSSE(conn+s.suffix, state, why)
-}
-
-// recordedSink hands each frame and mark to the store and the recording
-// under one lock, so that the recording holds the frames in the store's
-// order even when two transport goroutines append at once (the control
-// stream and the datagrams of MCP-Flow): a replay numbers them as live.
-type recordedSink struct {
-	mu sync.Mutex
-	Tap
-}
-
-// Append stores and records f.
-func (r *recordedSink) Append(f *capture.Frame) uint64 {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.Tap.Append(f)
-}
-
-// MarkStream stores and records a stream's state.
-func (r *recordedSink) MarkStream(key capture.StreamKey, state capture.StreamState, err error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.Tap.MarkStream(key, state, err)
-}
-
-// SSEEvent stores and records an SSE event.
-func (r *recordedSink) SSEEvent(conn string, seq uint64, size int64, lastID string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.Tap.SSEEvent(conn, seq, size, lastID)
 }

@@ -12,7 +12,7 @@ import (
 
 // connGen is the link generation whose frames carry connection name
 // conn: the frames of every generation after the first end in "#gen"
-// (connSink).
+// (capture.OnConn).
 func connGen(conn string) int {
 	i := strings.LastIndexByte(conn, '#')
 	if i < 0 {

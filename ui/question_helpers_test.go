@@ -114,6 +114,3 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return string(raw)
 }
-
-// errorAs is errors.As.
-func errorAs(err error, target any) bool { return errors.As(err, target) }

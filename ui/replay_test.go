@@ -28,7 +28,7 @@ func recordSample(t *testing.T, transport string) (*capture.Store, string) {
 		t.Fatal(err)
 	}
 	live := capture.NewStore(capture.Config{})
-	sampleInto(t, capture.Tee(live, capture.SinkFunc(func(f *capture.Frame) uint64 { last = f.Time; return 0 }), w).(Tap))
+	sampleInto(t, capture.Tee(live, capture.SinkFunc(func(f *capture.Frame) uint64 { last = f.Time; return 0 }), w).(capture.Tap))
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +251,7 @@ func TestRecordingKeepsTheStoresOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := capture.NewStore(capture.Config{})
-	sink := &recordedSink{Tap: capture.Tee(st, w).(Tap)}
+	sink := capture.Serialized(capture.Tee(st, w).(capture.Tap))
 	var wg sync.WaitGroup
 	for g := range 2 {
 		wg.Add(1)

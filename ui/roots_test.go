@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"net/url"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -108,64 +106,5 @@ func TestRootsKeyWithoutBridge(t *testing.T) {
 	press(m, "ctrl+r")
 	if m.overlay != nil || !strings.Contains(m.status.err, "--answers") {
 		t.Errorf("overlay %v, status error %q", m.overlay, m.status.err)
-	}
-}
-
-// The roots editor takes a local path as --root does: its absolute
-// file:// URI, named after its last element unless a name is typed.
-func TestRootsEditorTakesALocalPath(t *testing.T) {
-	m, r, _ := questionModel(t, nil, 100, 30)
-	r.Press("ctrl+r")
-	e := rootsOf(t, m)
-	dir := t.TempDir()
-	r.Press("a")
-	r.TypeText(filepath.Join(dir, "project"))
-	r.Press("enter")
-	r.Press("a")
-	r.TypeText(dir)
-	r.Press("tab")
-	r.TypeText("work")
-	r.Press("enter")
-	if e.Editing() {
-		t.Fatalf("a local path was refused:\n%s", r.ScreenText())
-	}
-	uri := (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String()
-	want := []proto.Root{{URI: "file:///srv/a", Name: "a"}, {URI: uri + "/project", Name: "project"}, {URI: uri, Name: "work"}}
-	if mustJSON(t, e.Roots()) != mustJSON(t, want) {
-		t.Errorf("roots %+v, want %+v", e.Roots(), want)
-	}
-}
-
-// The roots editor reads what it is given as --root does: "~/proj" is
-// under the home directory, and "proj:v2", having no "://", is a local
-// path, not a URI.
-func TestRootsEditorReadsAsRootFlag(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("USERPROFILE", home)
-	m, r, _ := questionModel(t, nil, 100, 30)
-	r.Press("ctrl+r")
-	e := rootsOf(t, m)
-	for _, in := range []string{"~/proj", "proj:v2"} {
-		r.Press("a")
-		r.TypeText(in)
-		r.Press("enter")
-	}
-	if e.Editing() {
-		t.Fatalf("a root was refused:\n%s", r.ScreenText())
-	}
-	var want []proto.Root
-	for _, in := range []string{"file:///srv/a", "~/proj", "proj:v2"} {
-		root, err := proto.ParseRoot(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want = append(want, root)
-	}
-	if want[1].URI != (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(home, "proj"))}).String() || !strings.HasPrefix(want[2].URI, "file://") {
-		t.Fatalf("proto.ParseRoot reads ~/proj as %s and proj:v2 as %s", want[1].URI, want[2].URI)
-	}
-	if mustJSON(t, e.Roots()) != mustJSON(t, want) {
-		t.Errorf("roots %+v, want %+v", e.Roots(), want)
 	}
 }

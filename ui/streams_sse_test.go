@@ -168,11 +168,11 @@ func TestHTTPScreenHasStreams(t *testing.T) {
 	if got := strings.Join(focusCycle(t, m, "tab"), " "); !strings.HasPrefix(got, "Streams ") {
 		t.Errorf("tab visits %s", got)
 	}
-	tr, ok := sink.(capture.SSETracker)
+	tr, ok := sink.(capture.Tap)
 	if !ok {
-		t.Fatalf("the link's sink %T does not follow SSE streams", sink)
+		t.Fatalf("the link's sink %T does not take notes", sink)
 	}
-	tr.OpenSSE("http GET 2", capture.SSEStart{Kind: capture.SSEGet})
+	tr.Note(capture.SSEOpened{Conn: "http GET 2", Start: capture.SSEStart{Kind: capture.SSEGet}})
 	m.Update(refreshMsg{at: t0})
 	if screen := screenText(m); !strings.Contains(screen, "SSE streams · 1 · 1 open") || !strings.Contains(screen, "GET stream") {
 		t.Errorf("the opened GET stream is not listed:\n%s", screen)
@@ -184,10 +184,10 @@ func TestHTTPScreenHasStreams(t *testing.T) {
 // continues, with the generation.
 func TestLaterLinkRenamesSSEStreams(t *testing.T) {
 	st := capture.NewStore(capture.Config{})
-	k := connSink{store: st, suffix: "#2"}
-	k.OpenSSE("h GET 4", capture.SSEStart{Kind: capture.SSEResume, Of: "h POST 3"})
-	k.SSEEvent("h GET 4", 0, 9, "x")
-	k.EndSSE("h GET 4", capture.SSEDone, "")
+	k := capture.OnConn(st, "#2")
+	k.Note(capture.SSEOpened{Conn: "h GET 4", Start: capture.SSEStart{Kind: capture.SSEResume, Of: "h POST 3"}})
+	k.Note(capture.SSEEventSeen{Conn: "h GET 4", Size: 9, LastID: "x"})
+	k.Note(capture.SSEEnded{Conn: "h GET 4", State: capture.SSEDone})
 	got := st.SSEStreams()
 	if len(got) != 1 || got[0].Conn != "h GET 4#2" || got[0].Of != "h POST 3#2" || got[0].Events != 1 || got[0].State != capture.SSEDone {
 		t.Errorf("streams %+v", got)

@@ -8,16 +8,10 @@ import (
 	"github.com/mcpscope/mcpscope/internal/sse"
 )
 
-// The SSE streams of a session are stated to the sink when it follows them
-// (capture.SSETracker): each SSE body is opened with its kind and request,
+// The SSE streams of a session are noted to the sink when it takes notes
+// (capture.Tap): each SSE body is opened with its kind and request,
 // counts its events, and ends done, broken or cancelled. Every body read
 // as SSE goes through followSSE, so no stream is left open in the record.
-
-// tracker is the sink when it follows SSE streams, else nil.
-func (t *Transport) tracker() capture.SSETracker {
-	tr, _ := t.cfg.Sink.(capture.SSETracker)
-	return tr
-}
 
 // readSSE reads the SSE body of ex on conn as one followed stream.
 func (t *Transport) readSSE(ex *exchange, conn string, start capture.SSEStart, body io.Reader) error {
@@ -27,22 +21,19 @@ func (t *Transport) readSSE(ex *exchange, conn string, start capture.SSEStart, b
 // followSSE runs read, which reads an SSE body of ex on conn, between the
 // stream's start and its end, and returns what read returned.
 func (t *Transport) followSSE(ex *exchange, conn string, start capture.SSEStart, read func() error) error {
-	tr := t.tracker()
-	if tr == nil {
+	if _, ok := t.cfg.Sink.(capture.Tap); !ok {
 		return read()
 	}
-	tr.OpenSSE(conn, start)
+	capture.Note(t.cfg.Sink, capture.SSEOpened{Conn: conn, Start: start})
 	err := read()
 	state, why := sseOutcome(ex, start.Kind, err)
-	tr.EndSSE(conn, state, why)
+	capture.Note(t.cfg.Sink, capture.SSEEnded{Conn: conn, State: state, Why: why})
 	return err
 }
 
 // sseEvent counts one event of the stream on conn, held as frame seq.
 func (t *Transport) sseEvent(conn string, seq uint64, ev sse.Event) {
-	if tr := t.tracker(); tr != nil {
-		tr.SSEEvent(conn, seq, ev.Length, ev.ID)
-	}
+	capture.Note(t.cfg.Sink, capture.SSEEventSeen{Conn: conn, Seq: seq, Size: ev.Length, LastID: ev.ID})
 }
 
 // answerStart is the start of the SSE answer of ex's POST.

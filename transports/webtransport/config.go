@@ -58,8 +58,8 @@ type Config struct {
 	// server, in bytes; default proto.DefaultMaxControlFrame (16 MiB).
 	MaxFrameSize int
 	// Sink receives every unit, both directions (nil → capture.Discard). It
-	// must be safe for concurrent use. When it is a capture.StreamMarker it
-	// also gets the stream marks.
+	// must be safe for concurrent use. When it is a capture.Tap it also
+	// gets the streams' notes (their ends and announced sizes).
 	Sink capture.Sink
 	// Conn names the connection in frames (default "wt").
 	Conn string

@@ -167,10 +167,10 @@ func (t *Transport) receiveResponse(m *proto.Message) bool {
 		return true
 	}
 	refs := streamRefs(m.Result)
-	if t.table.answered(id, refs) && t.marker != nil {
+	if t.table.answered(id, refs) {
 		for _, ref := range refs {
 			if ref.Size != nil {
-				t.marker.SetStreamSize(t.streamKey(id, ref.StreamTag), *ref.Size)
+				capture.Note(t.cfg.Sink, capture.StreamSized{Key: t.streamKey(id, ref.StreamTag), Size: *ref.Size})
 			}
 		}
 	}

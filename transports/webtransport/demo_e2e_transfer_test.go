@@ -172,7 +172,7 @@ type eventLog struct {
 	seen   map[capture.StreamKey]bool
 }
 
-var _ capture.StreamMarker = (*eventLog)(nil)
+var _ capture.Tap = (*eventLog)(nil)
 
 // Append records a result ("result ID") or a stream's first frame ("open R/T").
 func (e *eventLog) Append(f *capture.Frame) uint64 {
@@ -195,15 +195,17 @@ func (e *eventLog) Append(f *capture.Frame) uint64 {
 	return 0
 }
 
-// MarkStream records a stream mark ("done R/T", "error R/T", …).
-func (e *eventLog) MarkStream(key capture.StreamKey, state capture.StreamState, _ error) {
+// Note records a stream mark ("done R/T", "error R/T", …); other notes
+// are not recorded.
+func (e *eventLog) Note(ev capture.Event) {
+	m, ok := ev.(capture.StreamMarked)
+	if !ok {
+		return
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.events = append(e.events, state.String()+" "+keyText(key))
+	e.events = append(e.events, m.State.String()+" "+keyText(m.Key))
 }
-
-// SetStreamSize is not recorded.
-func (e *eventLog) SetStreamSize(capture.StreamKey, int64) {}
 
 // index returns the position of the first event equal to ev, or -1.
 func (e *eventLog) index(ev string) int {

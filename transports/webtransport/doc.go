@@ -12,8 +12,8 @@
 // log). Progress datagrams reach the engine as notifications/progress.
 //
 // Every control frame, stream header, stream chunk and datagram is
-// reported to a capture.Sink as a Frame; stream ends are marked on sinks
-// that take marks (capture.StreamMarker). The connection follows the state
+// reported to a capture.Sink as a Frame; stream ends and announced sizes
+// are noted to sinks that take notes (capture.Tap). The connection follows the state
 // machine of seed 000 §1: CLOSED → CONNECTED → CONTROL_STREAM_OPENED →
 // INITIALIZING → READY → CLOSED.
 package webtransport

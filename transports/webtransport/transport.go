@@ -25,7 +25,6 @@ type Transport struct {
 	pins   [][32]byte
 	states stateMachine
 	table  *streamTable
-	marker capture.StreamMarker // cfg.Sink when it takes marks, else nil
 
 	life *conn.Lifecycle
 
@@ -75,7 +74,6 @@ func New(cfg Config) (*Transport, error) {
 		out:   conn.Writer{Unit: "frame", Next: "frame", Dest: "the control stream"},
 	}
 	t.states.observe = cfg.OnState
-	t.marker, _ = cfg.Sink.(capture.StreamMarker)
 	return t, nil
 }
 
@@ -242,11 +240,9 @@ func (t *Transport) streamKey(id, tag uint32) capture.StreamKey {
 	return capture.StreamKey{Conn: t.cfg.Conn, ReqID: id, Tag: tag}
 }
 
-// mark tells the sink how a stream stands, when it takes marks.
+// mark tells the sink how a stream stands, when it takes notes.
 func (t *Transport) mark(key capture.StreamKey, state capture.StreamState, err error) {
-	if t.marker != nil {
-		t.marker.MarkStream(key, state, err)
-	}
+	capture.Note(t.cfg.Sink, capture.StreamMarked{Key: key, State: state, Err: err})
 }
 
 // deliverMessage hands m to the engine, one call at a time.

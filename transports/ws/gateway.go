@@ -88,8 +88,8 @@ func (t *Transport) track(dir capture.Dir, m *proto.StreamMessage) (*gwStream, e
 	switch m.Type {
 	case proto.StreamStart:
 		s, err := t.gw.open(t.cfg.Conn, m.ID, dir, m.Meta)
-		if l, ok := t.cfg.Sink.(capture.StreamLabeler); ok && err == nil {
-			l.LabelStream(s.key, capture.StreamLabel{Text: streamLabel(m.Meta), ID: m.ID.String(), Opener: dir})
+		if err == nil {
+			capture.Note(t.cfg.Sink, capture.StreamLabelled{Key: s.key, Label: capture.StreamLabel{Text: streamLabel(m.Meta), ID: m.ID.String(), Opener: dir}})
 		}
 		return s, err
 	case proto.StreamChunk:
@@ -101,7 +101,7 @@ func (t *Transport) track(dir capture.Dir, m *proto.StreamMessage) (*gwStream, e
 			if m.Type == proto.StreamError {
 				state, why = capture.StreamError, fmt.Errorf("%d %s", m.Error.Code, m.Error.Message)
 			}
-			t.marker().MarkStream(s.key, state, why)
+			capture.Note(t.cfg.Sink, capture.StreamMarked{Key: s.key, State: state, Err: why})
 		}
 		return s, err
 	}
@@ -117,24 +117,10 @@ func (t *Transport) track(dir capture.Dir, m *proto.StreamMessage) (*gwStream, e
 func (t *Transport) chunk(id proto.GUID, dir capture.Dir, index int64) (*gwStream, error) {
 	s, size, err := t.gw.chunk(id, dir, index)
 	if size >= 0 {
-		t.marker().SetStreamSize(s.key, size)
+		capture.Note(t.cfg.Sink, capture.StreamSized{Key: s.key, Size: size})
 	}
 	return s, err
 }
-
-// marker returns the sink's stream marks, or none.
-func (t *Transport) marker() capture.StreamMarker {
-	if m, ok := t.cfg.Sink.(capture.StreamMarker); ok {
-		return m
-	}
-	return noMarks{}
-}
-
-// noMarks takes marks and drops them.
-type noMarks struct{}
-
-func (noMarks) MarkStream(capture.StreamKey, capture.StreamState, error) {}
-func (noMarks) SetStreamSize(capture.StreamKey, int64)                   {}
 
 // streamLabel says what a gateway stream is: its method, name and MIME
 // type.

@@ -1,4 +1,4 @@
-package cli
+package against
 
 import (
 	"context"
@@ -9,16 +9,33 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/answers"
 	"github.com/mcpscope/mcpscope/internal/jsondiff"
 	"github.com/mcpscope/mcpscope/internal/plural"
+	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
-// replayer sends a recording's requests again over a connected session
+// Peer is the live session a replay sends the recording's requests to.
+type Peer interface {
+	// Call sends one request and returns its result; a JSON-RPC error
+	// answer is a *client.RPCError.
+	Call(ctx context.Context, method string, params any) (json.RawMessage, error)
+	// Interact runs an interactive session started with start, answering
+	// its prompts with answers in order, and returns its outcome as
+	// answers.Line renders it. A prompt left without an answer is an
+	// *answers.UnansweredError.
+	Interact(ctx context.Context, start proto.InteractionStartParams, answers answers.Prompts) (json.RawMessage, error)
+	// ToolFailure judges the result of a tools/call sent with params: nil
+	// when it is not a failure.
+	ToolFailure(ctx context.Context, params json.RawMessage, result []byte) *client.ToolFailure
+}
+
+// Replayer sends a recording's requests again over a connected session
 // and reports, request by request, how the answers compare.
-type replayer struct {
-	sess    *recordedSession
+type Replayer struct {
+	sess    *Session
 	opts    jsondiff.Options
 	out     io.Writer
 	current *replayStep // the step in flight
@@ -28,9 +45,26 @@ type replayer struct {
 	firstFailure *client.ToolFailure
 }
 
-// run is the work of the replay: every step in order, then the totals.
-// Answers that differ make it fail with exit 1 once every step is done.
-func (p *replayer) run(ctx context.Context, r *run) error {
+// New returns a Replayer of sess that compares answers with opts and
+// writes a line per request, and the totals, on out.
+func New(sess *Session, opts jsondiff.Options, out io.Writer) *Replayer {
+	return &Replayer{sess: sess, opts: opts, out: out}
+}
+
+// MismatchError is the outcome of a replay whose answers differ from the
+// recording's, or whose tool results are failures, in one line.
+type MismatchError struct {
+	Summary string
+}
+
+// Error is the summary.
+func (e *MismatchError) Error() string { return e.Summary }
+
+// Run is the work of the replay over peer: every step in order, then the
+// totals. Answers that differ make it fail once every step is done, with a
+// *MismatchError, or the *client.ToolFailure when one tool result failed
+// and nothing else differs.
+func (p *Replayer) Run(ctx context.Context, peer Peer) error {
 	for _, st := range p.sess.steps {
 		if st.skip != "" {
 			p.skipped++
@@ -38,8 +72,8 @@ func (p *replayer) run(ctx context.Context, r *run) error {
 			continue
 		}
 		p.current = st
-		got, err := p.send(ctx, r, st)
-		var unanswered *UnansweredError
+		got, err := p.send(ctx, peer, st)
+		var unanswered *answers.UnansweredError
 		switch {
 		case errors.As(err, &unanswered) && ctx.Err() == nil:
 			// A prompt of an interactive session the recording has no
@@ -49,13 +83,13 @@ func (p *replayer) run(ctx context.Context, r *run) error {
 		case err != nil:
 			return err
 		}
-		if p.sess.redacted {
+		if p.sess.Redacted {
 			// The recorded answer's credentials are masked: mask the new
 			// one's the same way, or every token would differ.
 			got = recordings.Redact(got)
 		}
 		lines := answerDiffs(st.want, got, p.opts)
-		switch failure := p.toolFailure(ctx, r, st, got); {
+		switch failure := p.toolFailure(ctx, peer, st, got); {
 		case failure != nil:
 			p.report(st, "failed", append([]string{failure.Error()}, lines...)...)
 		case len(lines) > 0:
@@ -78,7 +112,7 @@ func (p *replayer) run(ctx context.Context, r *run) error {
 // toolFailure judges the new answer of a tools/call step: a result that
 // is a failure (isError, or structuredContent its outputSchema lacks or
 // refuses) fails the step, whatever the recording holds.
-func (p *replayer) toolFailure(ctx context.Context, r *run, st *replayStep, got []byte) *client.ToolFailure {
+func (p *Replayer) toolFailure(ctx context.Context, peer Peer, st *replayStep, got []byte) *client.ToolFailure {
 	if st.inter != nil || st.method != proto.MethodToolsCall {
 		return nil
 	}
@@ -88,7 +122,7 @@ func (p *replayer) toolFailure(ctx context.Context, r *run, st *replayStep, got 
 	if json.Unmarshal(got, &doc) != nil || len(doc.Result) == 0 {
 		return nil
 	}
-	f := r.toolFailure(ctx, st.params, doc.Result)
+	f := peer.ToolFailure(ctx, st.params, doc.Result)
 	if f != nil && p.firstFailure == nil {
 		p.firstFailure = f
 	}
@@ -97,7 +131,7 @@ func (p *replayer) toolFailure(ctx context.Context, r *run, st *replayStep, got 
 
 // failure is the replay's outcome in one line, exit 1: the answers that
 // differ and the tool results that are failures, the first named.
-func (p *replayer) failure(sent int) error {
+func (p *Replayer) failure(sent int) error {
 	if p.differs == 0 && p.failed == 1 {
 		return p.firstFailure
 	}
@@ -115,23 +149,22 @@ func (p *replayer) failure(sent int) error {
 	if len(parts) == 0 {
 		return nil
 	}
-	return withExit(ExitRPCError, errors.New(strings.Join(parts, "; ")))
+	return &MismatchError{Summary: strings.Join(parts, "; ")}
 }
 
 // send sends one step again and returns its answer as compared: a
 // JSON-RPC error answer is an answer too.
-func (p *replayer) send(ctx context.Context, r *run, st *replayStep) ([]byte, error) {
+func (p *Replayer) send(ctx context.Context, peer Peer, st *replayStep) ([]byte, error) {
 	var raw json.RawMessage
 	var err error
 	if st.inter != nil {
-		s := &script{prompts: promptAnswers{list: st.inter.answers}}
-		raw, err = s.interactWith(ctx, r, st.inter.start)
+		raw, err = peer.Interact(ctx, st.inter.start, answers.NewPrompts(st.inter.answers, false))
 	} else {
 		var params any
 		if len(st.params) > 0 {
 			params = st.params
 		}
-		raw, err = r.call(ctx, st.method, params)
+		raw, err = peer.Call(ctx, st.method, params)
 	}
 	var rpcErr *client.RPCError
 	if errors.As(err, &rpcErr) {
@@ -148,7 +181,7 @@ func (p *replayer) send(ctx context.Context, r *run, st *replayStep) ([]byte, er
 
 // report prints a step's line, ok, differs or skipped, and the lines
 // under it; it counts the step.
-func (p *replayer) report(st *replayStep, status string, lines ...string) {
+func (p *Replayer) report(st *replayStep, status string, lines ...string) {
 	switch status {
 	case "ok":
 		p.ok++
@@ -169,15 +202,15 @@ func (p *replayer) report(st *replayStep, status string, lines ...string) {
 }
 
 // println writes one line on stdout, safe to print.
-func (p *replayer) println(s string) {
-	fmt.Fprintln(p.out, safeLine(s))
+func (p *Replayer) println(s string) {
+	fmt.Fprintln(p.out, termtext.SafeLine(s))
 }
 
 // label names a step: its method and, when its params name one, the tool,
 // prompt or resource.
 func (st *replayStep) label() string {
 	if st.inter != nil {
-		return st.method + " " + quote(st.inter.start.ToolName)
+		return st.method + " " + termtext.Quote(st.inter.start.ToolName)
 	}
 	var p struct {
 		Name     string `json:"name"`
@@ -187,8 +220,28 @@ func (st *replayStep) label() string {
 	_ = json.Unmarshal(st.params, &p)
 	for _, what := range []string{p.Name, p.URI, p.ToolName} {
 		if what != "" {
-			return oneLine(st.method) + " " + quote(what)
+			return termtext.OneLine(st.method) + " " + termtext.Quote(what)
 		}
 	}
-	return oneLine(st.method)
+	return termtext.OneLine(st.method)
+}
+
+// Stopped reports a question the recording holds no answer for that
+// stopped the whole replay (err is an *answers.UnansweredError): the step
+// in flight differs. It returns the replay's failure, or err itself when no
+// step was in flight or err is another failure.
+func (p *Replayer) Stopped(err error) error {
+	var unanswered *answers.UnansweredError
+	if !errors.As(err, &unanswered) || p.current == nil {
+		return err
+	}
+	// The server asked a question of the request in flight that the
+	// recording holds no answer for: the answers differ.
+	p.report(p.current, "differs", unansweredLine(unanswered))
+	return &MismatchError{Summary: fmt.Sprintf("the replay stopped: %v", unanswered)}
+}
+
+// unansweredLine says which question the recording had no answer for.
+func unansweredLine(e *answers.UnansweredError) string {
+	return "the server asked " + e.Method + " " + termtext.Quote(e.Question) + ", which the recording holds no answer for"
 }

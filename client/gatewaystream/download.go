@@ -1,4 +1,4 @@
-package cli
+package gatewaystream
 
 import (
 	"bytes"
@@ -14,11 +14,11 @@ import (
 	"github.com/mcpscope/mcpscope/transports/ws"
 )
 
-// download is one stream the server sends, saved under --stream-out as
+// download is one stream the server sends, saved under StreamOut as
 // DIR/GUID.bin (binary chunks as they are) or DIR/GUID.ndjson (one JSON
 // value a line): the GUID, never a name the server chose, names the file.
 type download struct {
-	dir     string // --stream-out; "" saves nothing
+	dir     string // StreamOut; "" saves nothing
 	id      proto.GUID
 	meta    *proto.StreamMeta
 	path    string
@@ -32,23 +32,23 @@ type download struct {
 	closed  bool
 }
 
-// maxDownloads bounds the server streams one run follows; past it, a
-// start is warned about and its stream not saved.
-const maxDownloads = 64
+// MaxStreams bounds the server streams one run follows; past it, a start
+// is warned about and its stream not saved.
+const MaxStreams = 64
 
 // openDownload starts following the stream ev opens (or the first chunk
 // of one whose start was not seen); its file opens with its first chunk.
-// Past maxDownloads it returns nil.
-func (g *gatewayRun) openDownload(ev ws.StreamEvent) *download {
-	if len(g.downloads) >= maxDownloads {
+// Past MaxStreams it returns nil.
+func (g *Run) openDownload(ev ws.StreamEvent) *download {
+	if len(g.downloads) >= MaxStreams {
 		if !g.tooMany {
 			g.tooMany = true
 			g.problems++
-			g.io.diag.Println(fmt.Sprintf("warning: the server opened more than %d streams at once; the others are not saved", maxDownloads))
+			g.o.Println(fmt.Sprintf("warning: the server opened more than %d streams at once; the others are not saved", MaxStreams))
 		}
 		return nil
 	}
-	return &download{id: ev.ID, meta: ev.Meta, dir: g.f.streamOut}
+	return &download{id: ev.ID, meta: ev.Meta, dir: g.o.StreamOut}
 }
 
 // create opens the stream's file under dir: GUID.bin, or GUID.ndjson for
@@ -100,8 +100,9 @@ func (d *download) end(summary json.RawMessage) {
 	d.ended, d.endedAt, d.summary = true, time.Now(), summary
 }
 
-// closeDownloads closes the files and says what each stream brought.
-func (g *gatewayRun) closeDownloads() {
+// CloseDownloads closes the files of the server's streams and says what
+// each brought, once; Run closes them when it returns.
+func (g *Run) CloseDownloads() {
 	for _, d := range g.downloads {
 		if d.closed {
 			continue
@@ -124,6 +125,6 @@ func (g *gatewayRun) closeDownloads() {
 		if d.failed != nil {
 			what += "; saving failed: " + d.failed.Error()
 		}
-		g.io.diag.Println(what)
+		g.o.Println(what)
 	}
 }

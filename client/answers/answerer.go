@@ -1,12 +1,12 @@
-package cli
+package answers
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 	"sync"
-	"unicode/utf8"
 
+	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -17,7 +17,7 @@ import (
 // which stops the run.
 type Answerer struct {
 	mu      sync.Mutex
-	answers Answers
+	answers File
 	roots   []proto.Root
 	used    map[string]int // answers consumed, per method
 	fail    func(error)
@@ -25,12 +25,13 @@ type Answerer struct {
 }
 
 // NewAnswerer builds an Answerer. a is nil when no answers file was given;
-// roots are the roots reported to roots/list (the file's and --root's);
-// fail is called once per unanswered question.
-func NewAnswerer(a *Answers, roots []proto.Root, fail func(error)) *Answerer {
+// roots are the roots reported to roots/list (the file's and the command
+// line's); fail is called once per unanswered question with its
+// *UnansweredError.
+func NewAnswerer(a *File, roots []proto.Root, fail func(error)) *Answerer {
 	noFile := a == nil
 	if a == nil {
-		a = &Answers{}
+		a = &File{}
 	}
 	if fail == nil {
 		fail = func(error) {}
@@ -77,9 +78,9 @@ func (a *Answerer) noAnswer(method, question string) error {
 
 // noAnswerLeft is the failure of a run whose answers file has no answer
 // left for a question of method, or that was given no answers file at all
-// (noFile): exit 2, naming the question.
+// (noFile), naming the question.
 func noAnswerLeft(method, question string, noFile bool) error {
-	return &UsageError{Err: &UnansweredError{Method: method, Question: question, NoAnswersFile: noFile}}
+	return &UnansweredError{Method: method, Question: question, NoAnswersFile: noFile}
 }
 
 // UnansweredError says the server asked a question (Method, named by
@@ -91,13 +92,15 @@ type UnansweredError struct {
 	NoAnswersFile bool
 }
 
+// Error names the question and what is missing to answer it.
 func (e *UnansweredError) Error() string {
 	if e.NoAnswersFile {
-		return fmt.Sprintf("the server asked %s %s: pass --answers FILE or run the TUI", e.Method, quote(e.Question))
+		return fmt.Sprintf("the server asked %s %s: pass --answers FILE or run the TUI", e.Method, termtext.Quote(e.Question))
 	}
-	return fmt.Sprintf("no answer left for %s %s", e.Method, quote(e.Question))
+	return fmt.Sprintf("no answer left for %s %s", e.Method, termtext.Quote(e.Question))
 }
 
+// elicit answers elicitation/create with the next elicitation answer.
 func (a *Answerer) elicit(params json.RawMessage) (any, error) {
 	var p proto.ElicitRequestParams
 	if len(params) > 0 {
@@ -149,6 +152,7 @@ func withSchemaDefaults(content map[string]any, schema json.RawMessage) map[stri
 	return out
 }
 
+// sample answers sampling/createMessage with the next sampling answer.
 func (a *Answerer) sample(params json.RawMessage) (any, error) {
 	var p proto.CreateMessageParams
 	if len(params) > 0 {
@@ -176,10 +180,10 @@ func (a *Answerer) sample(params json.RawMessage) (any, error) {
 func samplingQuestion(p proto.CreateMessageParams) string {
 	for i := len(p.Messages) - 1; i >= 0; i-- {
 		if t := contentText(p.Messages[i].Content); t != "" {
-			return shorten(t, 80)
+			return termtext.Ellipsis(t, 80)
 		}
 	}
-	return shorten(p.SystemPrompt, 80)
+	return termtext.Ellipsis(p.SystemPrompt, 80)
 }
 
 // contentBlock is the part of a content block a question's name needs.
@@ -204,20 +208,4 @@ func contentText(raw json.RawMessage) string {
 		}
 	}
 	return ""
-}
-
-// shorten cuts s to at most n runes, marking the cut with "…". It reads
-// no further than the cut, however long s is.
-func shorten(s string, n int) string {
-	runes := 0
-	for i := range s {
-		if runes == n-1 {
-			if _, size := utf8.DecodeRuneInString(s[i:]); i+size < len(s) {
-				return s[:i] + "…" // more than one rune is left
-			}
-			return s
-		}
-		runes++
-	}
-	return s
 }

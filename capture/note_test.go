@@ -5,30 +5,34 @@ import (
 	"testing"
 )
 
-// markLog records the marks it is given.
+// markLog records the stream notes it is given.
 type markLog struct {
 	marks []StreamState
 	sizes []int64
 }
 
 func (m *markLog) Append(*Frame) uint64 { return 0 }
-func (m *markLog) MarkStream(_ StreamKey, s StreamState, _ error) {
-	m.marks = append(m.marks, s)
+func (m *markLog) Note(e Event) {
+	switch e := e.(type) {
+	case StreamMarked:
+		m.marks = append(m.marks, e.State)
+	case StreamSized:
+		m.sizes = append(m.sizes, e.Size)
+	}
 }
-func (m *markLog) SetStreamSize(_ StreamKey, n int64) { m.sizes = append(m.sizes, n) }
 
 func TestTeeForwardsStreamMarks(t *testing.T) {
 	store := NewStore(Config{})
 	log := &markLog{}
 	sink := Tee(SinkFunc(func(*Frame) uint64 { return 0 }), store, log)
-	m, ok := sink.(StreamMarker)
+	m, ok := sink.(Tap)
 	if !ok {
-		t.Fatal("a Tee of several sinks does not take stream marks")
+		t.Fatal("a Tee of several sinks does not take notes")
 	}
 	key := StreamKey{Conn: "wt", ReqID: 7, Tag: 1}
-	m.SetStreamSize(key, 1234)
+	m.Note(StreamSized{Key: key, Size: 1234})
 	boom := errors.New("boom")
-	m.MarkStream(key, StreamError, boom)
+	m.Note(StreamMarked{Key: key, State: StreamError, Err: boom})
 	st, ok := store.Stream(key)
 	if !ok || st.State != StreamError || !errors.Is(st.Err, boom) || st.Size != 1234 {
 		t.Fatalf("store saw %+v (known %v), want state error, err boom, size 1234", st, ok)

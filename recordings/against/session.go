@@ -1,25 +1,30 @@
-package cli
+package against
 
 import (
-	"bytes"
 	"encoding/json"
+	"fmt"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/answers"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
-// recordedSession is what replay --against takes from a recording: the
-// client's requests in the order they were sent, each with the answer
-// recorded for it, and the answers the client gave to the server's
-// questions.
-type recordedSession struct {
-	steps    []*replayStep
-	answers  Answers  // per kind, in the order the questions came
-	protocol string   // the protocol version the session settled on
-	warnings []string // what of the recording could not be read
-	redacted bool     // credentials were masked when it was recorded
+// Session is what replay --against takes from a recording: the client's
+// requests in the order they were sent, each with the answer recorded for
+// it, and the answers the client gave to the server's questions.
+type Session struct {
+	steps []*replayStep
+	// Answers are the client's recorded answers to the server's questions,
+	// per kind, in the order the questions came.
+	Answers answers.File
+	// Protocol is the protocol version the session settled on.
+	Protocol string
+	// Warnings say what of the recording could not be read.
+	Warnings []string
+	// Redacted says credentials were masked when it was recorded.
+	Redacted bool
 }
 
 // replayStep is one request the replay sends again, or one interactive
@@ -36,47 +41,47 @@ type replayStep struct {
 // recordedInteraction is an interactive session the recording started.
 type recordedInteraction struct {
 	start   proto.InteractionStartParams
-	answers []InteractionAnswer // interaction.respond values and interaction.cancel, in order
-	step    *replayStep         // the step that started it: its outcome is the step's answer
+	answers []answers.Interaction // interaction.respond values and interaction.cancel, in order
+	step    *replayStep           // the step that started it: its outcome is the step's answer
 	ended   bool
 }
 
-// sessionReader builds a recordedSession from a recording's frames.
+// sessionReader builds a Session from a recording's frames.
 type sessionReader struct {
-	s         recordedSession
+	s         Session
 	sent      map[string]*replayStep          // the client's request ids still unanswered
 	questions map[string]string               // the server's question ids still unanswered → method
 	sessions  map[string]*recordedInteraction // by client.InteractionKey
 	retryOf   map[string]*replayStep          // method → the call whose last round asked for input
 }
 
-// readRecording reads the recording at path. A recording cut short gives
+// Read reads the recording at path. A recording cut short gives
 // what it holds before the cut; a corrupt line is skipped; both are said in
 // warnings, the first recordings.MaxCorruptNamed corrupt lines by name.
-func readRecording(path string) (*recordedSession, error) {
+func Read(path string) (*Session, error) {
 	rd, err := recordings.Open(path)
 	if err != nil {
-		return nil, usagef("%w", err)
+		return nil, err
 	}
 	defer rd.Close()
 	b := &sessionReader{sent: map[string]*replayStep{}, questions: map[string]string{},
 		sessions: map[string]*recordedInteraction{}, retryOf: map[string]*replayStep{}}
-	b.s.redacted = rd.Header().Redaction != recordings.RedactNone
+	b.s.Redacted = rd.Header().Redaction != recordings.RedactNone
 	d, err := recordings.Walk(rd, func(rec *recordings.Record) error {
 		b.add(rec)
 		return nil
 	})
 	if err != nil {
-		return nil, usagef("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	b.s.warnings = damageWarnings(d, "")
+	b.s.Warnings = d.Warnings("")
 	return b.done(), nil
 }
 
 // add takes one record into the session.
 func (b *sessionReader) add(rec *recordings.Record) {
 	if rec.Kind == recordings.RecLink && rec.Protocol != "" {
-		b.s.protocol = rec.Protocol
+		b.s.Protocol = rec.Protocol
 	}
 	f := rec.Frame
 	if rec.Kind != recordings.RecFrame || f == nil || f.Chan.Kind != capture.Control || f.Msg == nil || f.Msg.Violation != nil {
@@ -101,7 +106,7 @@ func (b *sessionReader) request(m *proto.Message) {
 	case proto.MethodInitialize, proto.MethodDiscover:
 		return // the new session makes its own handshake
 	case proto.MethodToolsList:
-		if isOwnRequest(m.Params) {
+		if client.IsOwnRequest(m.Params) {
 			return // the new session learns the outputSchemas itself
 		}
 	case proto.MethodInteractionRespond, proto.MethodInteractionCancel, proto.MethodInteractionGetState:
@@ -141,10 +146,10 @@ func (b *sessionReader) turn(m *proto.Message) bool {
 	}
 	switch m.Method {
 	case proto.MethodInteractionRespond:
-		it.answers = append(it.answers, InteractionAnswer{Value: p.Response.Value})
+		it.answers = append(it.answers, answers.Interaction{Value: p.Response.Value})
 	case proto.MethodInteractionCancel:
-		it.answers = append(it.answers, InteractionAnswer{Cancel: true})
-		b.ended(it, interactionCancelled{SessionID: p.SessionID, Cancelled: true})
+		it.answers = append(it.answers, answers.Interaction{Cancel: true})
+		b.ended(it, answers.Cancelled{SessionID: p.SessionID, Cancelled: true})
 	}
 	return true
 }
@@ -156,7 +161,7 @@ func (b *sessionReader) retry(st *replayStep, m *proto.Message) {
 	_ = json.Unmarshal(m.Params, &p)
 	for _, key := range st.input.InputKeys() {
 		if raw, ok := p.InputResponses[key]; ok {
-			b.s.answers.addRecorded(st.input.InputRequests[key].Method, raw)
+			b.s.Answers.AddRecorded(st.input.InputRequests[key].Method, raw)
 		}
 	}
 	st.input = nil
@@ -200,7 +205,7 @@ func (b *sessionReader) ended(it *recordedInteraction, outcome any) {
 		return
 	}
 	it.ended = true
-	line, err := marshalLine(outcome)
+	line, err := answers.Line(outcome)
 	if err == nil {
 		it.step.want = line
 	}
@@ -217,7 +222,7 @@ func (b *sessionReader) question(m *proto.Message) {
 			return
 		}
 		if it := b.sessions[client.InteractionKey(p.SessionID)]; it != nil {
-			b.ended(it, interactionOutcome{SessionID: p.SessionID, Result: p.Result, Summary: p.Summary})
+			b.ended(it, answers.Outcome{SessionID: p.SessionID, Result: p.Result, Summary: p.Summary})
 		}
 	}
 }
@@ -231,12 +236,12 @@ func (b *sessionReader) answered(m *proto.Message) {
 	}
 	delete(b.questions, key)
 	if m.Error == nil {
-		b.s.answers.addRecorded(method, m.Result)
+		b.s.Answers.AddRecorded(method, m.Result)
 	}
 }
 
 // done says why each step that cannot be sent again is skipped.
-func (b *sessionReader) done() *recordedSession {
+func (b *sessionReader) done() *Session {
 	for _, st := range b.s.steps {
 		switch {
 		case st.skip != "":
@@ -251,34 +256,6 @@ func (b *sessionReader) done() *recordedSession {
 	return &b.s
 }
 
-// addRecorded takes the client's recorded answer to a question of method.
-func (a *Answers) addRecorded(method string, result json.RawMessage) {
-	switch method {
-	case proto.MethodElicitationCreate:
-		var r ElicitationAnswer
-		if decodeNumbers(result, &r) == nil {
-			a.Elicitation = append(a.Elicitation, r)
-		}
-	case proto.MethodSamplingCreateMessage:
-		var r proto.CreateMessageResult
-		if json.Unmarshal(result, &r) == nil {
-			a.Sampling = append(a.Sampling, SamplingAnswer{Text: contentText(r.Content), Model: r.Model, StopReason: r.StopReason})
-		}
-	case proto.MethodRootsList:
-		var r proto.ListRootsResult
-		if json.Unmarshal(result, &r) == nil && a.Roots == nil {
-			a.Roots = r.Roots
-		}
-	}
-}
-
-// decodeNumbers decodes JSON into v keeping numbers as written.
-func decodeNumbers(b []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	return dec.Decode(v)
-}
-
 // hasMember reports whether params is an object with the member name.
 func hasMember(params json.RawMessage, name string) bool {
 	var obj map[string]json.RawMessage
@@ -287,4 +264,25 @@ func hasMember(params json.RawMessage, name string) bool {
 	}
 	_, ok := obj[name]
 	return ok
+}
+
+// Sendable reports whether one step at least can be sent again.
+func (s *Session) Sendable() bool {
+	for _, st := range s.steps {
+		if st.skip == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// SendsMasked reports whether a request to send again holds a value the
+// recording masked.
+func (s *Session) SendsMasked() bool {
+	for _, st := range s.steps {
+		if recordings.HoldsMask(st.params) {
+			return true
+		}
+	}
+	return false
 }

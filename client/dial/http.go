@@ -1,25 +1,25 @@
-package cli
+package dial
 
 import (
 	"github.com/mcpscope/mcpscope/client"
 	mcphttp "github.com/mcpscope/mcpscope/transports/http"
 )
 
-// newHTTPTransport builds the HTTP family's transport for an http:// or
+// newHTTP builds the HTTP family's transport for an http:// or
 // https:// target: Streamable HTTP falling back to legacy HTTP+SSE
 // (--transport http, the default), legacy HTTP+SSE alone (--transport
 // sse), or seed 004's POST dialect (--transport tools-http).
-func newHTTPTransport(t Target, o TransportOptions) (client.Transport, error) {
+func newHTTP(t Endpoint, o Options) (client.Transport, error) {
 	if t.URL == nil {
-		return nil, usagef("the %s transport needs an http:// or https:// URL", t.Transport)
+		return nil, optionErrorf("the %s transport needs an http:// or https:// URL", t.Transport)
 	}
-	r, err := remoteOf(o, t.Transport)
+	r, err := RemoteOf(o, t.Transport)
 	if err != nil {
 		return nil, err
 	}
 	cfg := mcphttp.Config{
 		URL:    t.URL.String(),
-		Client: r.httpClient(o),
+		Client: r.HTTPClient(o),
 		Sink:   o.Sink,
 	}
 	switch t.Transport {
@@ -30,7 +30,7 @@ func newHTTPTransport(t Target, o TransportOptions) (client.Transport, error) {
 	}
 	tr, err := mcphttp.New(cfg)
 	if err != nil {
-		return nil, usagef("%w", err)
+		return nil, optionErrorf("%w", err)
 	}
 	warnInsecure(o)
 	return tr, nil

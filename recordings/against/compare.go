@@ -1,4 +1,4 @@
-package cli
+package against
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/jsondiff"
 	"github.com/mcpscope/mcpscope/internal/plural"
+	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -33,9 +34,10 @@ var keyedLists = []struct{ list, member, noun string }{
 // diffValueMax is how much of a value a difference line shows.
 const diffValueMax = 200
 
-// compareOptions are the comparison's options: the volatile names and the
-// --ignore paths skipped, the keyed lists matched by key.
-func compareOptions(ignore []string) (jsondiff.Options, error) {
+// CompareOptions are the comparison's options: the volatile names and the
+// ignore paths (jsondiff patterns) skipped, the keyed lists matched by key.
+// A path that does not parse is named in the error.
+func CompareOptions(ignore []string) (jsondiff.Options, error) {
 	var o jsondiff.Options
 	for _, name := range volatileNames {
 		o.Ignore = append(o.Ignore, jsondiff.MustPattern("$.."+name))
@@ -43,7 +45,7 @@ func compareOptions(ignore []string) (jsondiff.Options, error) {
 	for _, src := range ignore {
 		p, err := jsondiff.ParsePattern(src)
 		if err != nil {
-			return o, usagef("--ignore %s: %w", quote(src), err)
+			return o, fmt.Errorf("%s: %w", termtext.Quote(src), err)
 		}
 		o.Ignore = append(o.Ignore, p)
 	}
@@ -161,7 +163,7 @@ func itemLines(diffs []jsondiff.Difference) []string {
 	}
 	lines := make([]string, 0, len(items))
 	for _, it := range items {
-		line := it.noun + " " + quote(it.key) + " "
+		line := it.noun + " " + termtext.Quote(it.key) + " "
 		switch it.kind {
 		case jsondiff.Added:
 			line += "added"
@@ -196,5 +198,5 @@ func aspectName(s jsondiff.Segment) string {
 	case s.Name == "outputSchema":
 		return "output schema"
 	}
-	return oneLine(s.Name)
+	return termtext.OneLine(s.Name)
 }

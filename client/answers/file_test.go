@@ -1,4 +1,4 @@
-package cli
+package answers
 
 import (
 	"encoding/json"
@@ -43,7 +43,7 @@ const answersJSON = `{
 func TestParseAnswersJSONAndYAMLAgree(t *testing.T) {
 	for name, src := range map[string]string{"yaml": answersYAML, "json": answersJSON,
 		"yaml after a byte order mark": "\uFEFF" + answersYAML, "json after a byte order mark": "\uFEFF" + answersJSON} {
-		a, err := ParseAnswers([]byte(src))
+		a, err := Parse([]byte(src))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -54,7 +54,7 @@ func TestParseAnswersJSONAndYAMLAgree(t *testing.T) {
 		if string(content) != `{"check":true,"integer":7,"name":"Ada"}` {
 			t.Errorf("%s: content %s", name, content)
 		}
-		if !reflect.DeepEqual(a.Sampling, []SamplingAnswer{{Text: "Paris", Model: "manual"}}) {
+		if !reflect.DeepEqual(a.Sampling, []Sampling{{Text: "Paris", Model: "manual"}}) {
 			t.Errorf("%s: sampling %+v", name, a.Sampling)
 		}
 		if len(a.Roots) != 1 || a.Roots[0].URI != "file:///srv/project" || a.Roots[0].Name != "project" {
@@ -87,18 +87,18 @@ func TestParseAnswersRejects(t *testing.T) {
 		"content is not mapping": "elicitation:\n  - content: [1, 2]\n",
 	}
 	for name, src := range cases {
-		if _, err := ParseAnswers([]byte(src)); err == nil {
+		if _, err := Parse([]byte(src)); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
 }
 
 func TestParseAnswersEmptyAndNonStringKeys(t *testing.T) {
-	a, err := ParseAnswers([]byte("  \n"))
+	a, err := Parse([]byte("  \n"))
 	if err != nil || a == nil || len(a.Elicitation) != 0 {
 		t.Fatalf("empty file: %+v, %v", a, err)
 	}
-	a, err = ParseAnswers([]byte("elicitation:\n  - content: {1: one, true: yes}\n"))
+	a, err = Parse([]byte("elicitation:\n  - content: {1: one, true: yes}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,46 +107,48 @@ func TestParseAnswersEmptyAndNonStringKeys(t *testing.T) {
 	}
 }
 
-func TestLoadAnswers(t *testing.T) {
+func TestLoad(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "answers.yaml")
 	if err := os.WriteFile(p, []byte(answersYAML), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if a, err := LoadAnswers(p); err != nil || len(a.Sampling) != 1 {
+	if a, err := Load(p); err != nil || len(a.Sampling) != 1 {
 		t.Fatalf("%+v, %v", a, err)
 	}
-	_, err := LoadAnswers(filepath.Join(dir, "missing.yaml"))
-	if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "cannot read the answers file") {
+	_, err := Load(filepath.Join(dir, "missing.yaml"))
+	if err == nil || !strings.Contains(err.Error(), "cannot read the answers file") {
 		t.Errorf("missing file: %v", err)
 	}
 	bad := filepath.Join(dir, "bad.json")
 	if err := os.WriteFile(bad, []byte(`{"sampling": 1}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadAnswers(bad); ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "bad.json is not valid") {
+	if _, err := Load(bad); err == nil || !strings.Contains(err.Error(), "bad.json is not valid") {
 		t.Errorf("bad file: %v", err)
 	}
 }
 
-func FuzzParseAnswers(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	f.Add([]byte(answersYAML))
 	f.Add([]byte(answersJSON))
 	f.Add([]byte("interaction: [{value: {cancel: true}}]"))
 	f.Add([]byte("{}"))
 	f.Add([]byte("steps: [{tool: t, arguments: {a: 1}}, {method: m, params: [1]}]\ninteraction: [{file: f}, {a: 1}]"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		a, err := ParseAnswers(b)
+		a, err := Parse(b)
 		if err != nil {
 			return
 		}
 		// Every step that parses is runnable, every answer but a file's sendable.
-		if _, err := scriptSteps("", "", a.Steps); len(a.Steps) > 0 && err != nil {
-			t.Errorf("steps %+v: %v", a.Steps, err)
+		for _, st := range a.Steps {
+			if err := st.Validate(); err != nil {
+				t.Errorf("step %+v: %v", st, err)
+			}
 		}
 		for _, in := range a.Interaction {
 			if in.File == "" && !in.Cancel {
-				if _, err := in.value(); err != nil {
+				if _, err := in.Respond(); err != nil {
 					t.Errorf("answer %+v: %v", in, err)
 				}
 			}
@@ -163,11 +165,11 @@ func FuzzParseAnswers(f *testing.F) {
 // A JSON answers file after a byte order mark is read as JSON: escapes
 // YAML does not know, and its errors named as JSON's.
 func TestParseAnswersJSONAfterByteOrderMark(t *testing.T) {
-	a, err := ParseAnswers([]byte("\uFEFF" + `{"interaction": ["\uD83D\uDE00"]}` + "\n\t"))
+	a, err := Parse([]byte("\uFEFF" + `{"interaction": ["\uD83D\uDE00"]}` + "\n\t"))
 	if err != nil || len(a.Interaction) != 1 || a.Interaction[0].Value != "😀" {
 		t.Fatalf("%+v, %v", a, err)
 	}
-	_, err = ParseAnswers([]byte("\uFEFF" + `{"elicitation": [}`))
+	_, err = Parse([]byte("\uFEFF" + `{"elicitation": [}`))
 	if err == nil || !strings.HasPrefix(err.Error(), "JSON: ") {
 		t.Errorf("broken JSON: %v", err)
 	}

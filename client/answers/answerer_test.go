@@ -1,4 +1,4 @@
-package cli
+package answers
 
 import (
 	"context"
@@ -30,7 +30,7 @@ const formRequest = `{"message":"Please provide inputs for the following fields"
 	"noDefault":{"type":"string"}},"required":["name"]}}`
 
 func TestAnswererFillsSchemaDefaults(t *testing.T) {
-	a, err := ParseAnswers([]byte("elicitation:\n  - action: accept\n    content: {name: Ada, integer: 7}\n"))
+	a, err := Parse([]byte("elicitation:\n  - action: accept\n    content: {name: Ada, integer: 7}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestAnswererFillsSchemaDefaults(t *testing.T) {
 }
 
 func TestAnswererConsumesInOrderPerKind(t *testing.T) {
-	a, err := ParseAnswers([]byte(`
+	a, err := Parse([]byte(`
 elicitation:
   - content: {name: first}
   - action: decline
@@ -84,7 +84,7 @@ sampling:
 
 func TestAnswererNoAnswerLeft(t *testing.T) {
 	var failures []error
-	h := NewAnswerer(&Answers{Elicitation: []ElicitationAnswer{{Action: "decline"}}}, nil, func(err error) { failures = append(failures, err) })
+	h := NewAnswerer(&File{Elicitation: []Elicitation{{Action: "decline"}}}, nil, func(err error) { failures = append(failures, err) })
 	if _, err := ask(t, h, proto.MethodElicitationCreate, `{"message":"first"}`); err != nil {
 		t.Fatal(err)
 	}
@@ -97,8 +97,8 @@ func TestAnswererNoAnswerLeft(t *testing.T) {
 		t.Fatalf("failures = %v", failures)
 	}
 	want := `no answer left for elicitation/create "Please provide inputs for the following fields"`
-	if failures[0].Error() != want || ExitCode(failures[0]) != ExitUsage {
-		t.Errorf("failure %q (exit %d), want %q (exit 2)", failures[0], ExitCode(failures[0]), want)
+	if failures[0].Error() != want || !errors.As(failures[0], new(*UnansweredError)) {
+		t.Errorf("failure %#v, want the UnansweredError %q", failures[0], want)
 	}
 
 	_, err = ask(t, h, proto.MethodSamplingCreateMessage, `{"messages":[{"role":"user","content":[{"type":"image","data":""},{"type":"text","text":"What is the capital of France?"}]}]}`)
@@ -120,7 +120,7 @@ func TestAnswererWithoutFile(t *testing.T) {
 
 func TestAnswererURLModeAndRoots(t *testing.T) {
 	roots := []proto.Root{{URI: "file:///srv/project", Name: "project"}}
-	h := NewAnswerer(&Answers{Elicitation: []ElicitationAnswer{{Action: "accept", Content: map[string]any{"ignored": 1}}}}, roots, nil)
+	h := NewAnswerer(&File{Elicitation: []Elicitation{{Action: "accept", Content: map[string]any{"ignored": 1}}}}, roots, nil)
 	got, err := ask(t, h, proto.MethodElicitationCreate, `{"mode":"url","message":"open","url":"https://example.com/x","elicitationId":"1"}`)
 	if err != nil || got != `{"action":"accept"}` {
 		t.Errorf("url mode: %s, %v", got, err)

@@ -1,4 +1,4 @@
-package cli
+package dial
 
 import (
 	"net/http"
@@ -16,14 +16,14 @@ const defaultFlowPath = "/mcp"
 const insecureWarning = "WARNING: --insecure: the server certificate is NOT verified; anyone on the network path " +
 	"can read and change this session. Pin a self-signed certificate with --cert-hash sha256:HEX instead."
 
-// newWTTransport builds the MCP-Flow (WebTransport) transport for a wt://
+// newWT builds the MCP-Flow (WebTransport) transport for a wt://
 // or https:// target (https with --transport wt).
-func newWTTransport(t Target, o TransportOptions) (client.Transport, error) {
+func newWT(t Endpoint, o Options) (client.Transport, error) {
 	u, err := flowURL(t.URL)
 	if err != nil {
 		return nil, err
 	}
-	r, err := remoteOf(o, "")
+	r, err := RemoteOf(o, "")
 	if err != nil {
 		return nil, err
 	}
@@ -31,8 +31,8 @@ func newWTTransport(t Target, o TransportOptions) (client.Transport, error) {
 		URL:          u,
 		Insecure:     o.Insecure,
 		Origin:       o.Origin,
-		Header:       r.header,
-		CertHashes:   r.certHashes,
+		Header:       r.Header,
+		CertHashes:   r.CertHashes,
 		NoRedact:     o.NoRedact,
 		KeyLogFile:   o.KeyLog,
 		MaxFrameSize: o.MaxFrameSize,
@@ -47,7 +47,7 @@ func newWTTransport(t Target, o TransportOptions) (client.Transport, error) {
 	}
 	tr, err := webtransport.New(cfg)
 	if err != nil {
-		return nil, usagef("%w", err)
+		return nil, optionErrorf("%w", err)
 	}
 	warnInsecure(o)
 	return tr, nil
@@ -57,14 +57,14 @@ func newWTTransport(t Target, o TransportOptions) (client.Transport, error) {
 // MCP-Flow endpoint, /mcp when it names no path.
 func flowURL(in *url.URL) (string, error) {
 	if in == nil {
-		return "", usagef("the wt transport needs a URL: wt://host:port/mcp")
+		return "", optionErrorf("the wt transport needs a URL: wt://host:port/mcp")
 	}
 	u := *in
 	switch strings.ToLower(u.Scheme) {
 	case "wt", "https":
 		u.Scheme = "https"
 	default:
-		return "", usagef("the wt transport needs a wt:// or https:// URL, not %s://", u.Scheme)
+		return "", optionErrorf("the wt transport needs a wt:// or https:// URL, not %s://", u.Scheme)
 	}
 	if u.Path == "" {
 		u.Path = defaultFlowPath
@@ -72,8 +72,8 @@ func flowURL(in *url.URL) (string, error) {
 	return u.String(), nil
 }
 
-// parseHeaders parses --header 'K: V' values.
-func parseHeaders(values []string) (http.Header, error) {
+// ParseHeaders parses --header 'K: V' values.
+func ParseHeaders(values []string) (http.Header, error) {
 	if len(values) == 0 {
 		return nil, nil
 	}
@@ -82,7 +82,7 @@ func parseHeaders(values []string) (http.Header, error) {
 		k, val, ok := strings.Cut(v, ":")
 		k = strings.TrimSpace(k)
 		if !ok || k == "" || strings.ContainsAny(k, " \t") {
-			return nil, usagef("--header %q is not of the form 'Name: value'", v)
+			return nil, optionErrorf("--header %q is not of the form 'Name: value'", v)
 		}
 		hdr.Add(k, strings.TrimSpace(val))
 	}

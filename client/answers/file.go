@@ -1,4 +1,4 @@
-package cli
+package answers
 
 import (
 	"bytes"
@@ -11,36 +11,36 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Answers is the content of an --answers file: scripted replies to the
+// File is the content of an answers file: scripted replies to the
 // questions a server asks, consumed in order of arrival per kind.
-type Answers struct {
-	Elicitation []ElicitationAnswer `json:"elicitation,omitempty"`
-	Sampling    []SamplingAnswer    `json:"sampling,omitempty"`
-	Roots       []proto.Root        `json:"roots,omitempty"`
-	Interaction []InteractionAnswer `json:"interaction,omitempty"`
+type File struct {
+	Elicitation []Elicitation `json:"elicitation,omitempty"`
+	Sampling    []Sampling    `json:"sampling,omitempty"`
+	Roots       []proto.Root  `json:"roots,omitempty"`
+	Interaction []Interaction `json:"interaction,omitempty"`
 	// Steps is what `mcpscope script` runs, in order; other commands ignore it.
-	Steps []ScriptStep `json:"steps,omitempty"`
+	Steps []Step `json:"steps,omitempty"`
 }
 
-// ElicitationAnswer answers one elicitation/create request (form or URL mode).
-type ElicitationAnswer struct {
+// Elicitation answers one elicitation/create request (form or URL mode).
+type Elicitation struct {
 	// Action is accept, decline or cancel; empty means accept.
 	Action string `json:"action,omitempty"`
 	// Content holds the form's fields; missing fields take the schema default.
 	Content map[string]any `json:"content,omitempty"`
 }
 
-// SamplingAnswer answers one sampling/createMessage request.
-type SamplingAnswer struct {
+// Sampling answers one sampling/createMessage request.
+type Sampling struct {
 	Text       string `json:"text"`                 // the assistant's reply
 	Model      string `json:"model,omitempty"`      // the model to report; "mcpscope" when empty
 	StopReason string `json:"stopReason,omitempty"` // "endTurn" when empty
 }
 
-// InteractionAnswer answers one interaction.prompt (or the next prompt of
+// Interaction answers one interaction.prompt (or the next prompt of
 // an interaction.continue): a plain value ("John"), {value: …},
 // {cancel: true}, or {file: PATH}.
-type InteractionAnswer struct {
+type Interaction struct {
 	Value  any    // the answer, when neither a cancellation nor a file
 	Cancel bool   // answer the prompt with interaction.cancel
 	File   string // answer with this file's name, size and base64 content
@@ -49,7 +49,7 @@ type InteractionAnswer struct {
 // UnmarshalJSON accepts a bare value, {"value": …}, {"cancel": true} or
 // {"file": "PATH"}. An object with other keys is a bare value (a custom
 // prompt's answer); one that mixes those keys is refused.
-func (a *InteractionAnswer) UnmarshalJSON(b []byte) error {
+func (a *Interaction) UnmarshalJSON(b []byte) error {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(b, &obj); err != nil || len(obj) == 0 || !onlyKeys(obj, "value", "cancel", "file") {
 		return json.Unmarshal(b, &a.Value)
@@ -73,6 +73,7 @@ func (a *InteractionAnswer) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// onlyKeys reports whether every key of m is one of keys.
 func onlyKeys(m map[string]json.RawMessage, keys ...string) bool {
 	for k := range m {
 		found := false
@@ -86,15 +87,16 @@ func onlyKeys(m map[string]json.RawMessage, keys ...string) bool {
 	return true
 }
 
-// LoadAnswers reads and parses an answers file.
-func LoadAnswers(path string) (*Answers, error) {
+// Load reads and parses the answers file at path. A file answer's
+// relative path is resolved against the answers file's directory.
+func Load(path string) (*File, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, usagef("cannot read the answers file: %w", err)
+		return nil, fmt.Errorf("cannot read the answers file: %w", err)
 	}
-	a, err := ParseAnswers(b)
+	a, err := Parse(b)
 	if err != nil {
-		return nil, usagef("the answers file %s is not valid: %w", path, err)
+		return nil, fmt.Errorf("the answers file %s is not valid: %w", path, err)
 	}
 	// A file answer's relative path starts at the answers file.
 	for i, ans := range a.Interaction {
@@ -105,10 +107,10 @@ func LoadAnswers(path string) (*Answers, error) {
 	return a, nil
 }
 
-// ParseAnswers parses an answers file in JSON or YAML, after the byte
+// Parse parses an answers file in JSON or YAML, after the byte
 // order mark it may start with. Unknown keys are rejected so that a typo
 // does not silently drop an answer.
-func ParseAnswers(b []byte) (*Answers, error) {
+func Parse(b []byte) (*File, error) {
 	b = bytes.TrimPrefix(b, []byte("\uFEFF"))
 	var doc any
 	if trimmed := bytes.TrimSpace(b); len(trimmed) > 0 && trimmed[0] == '{' {
@@ -121,7 +123,7 @@ func ParseAnswers(b []byte) (*Answers, error) {
 		return nil, fmt.Errorf("YAML: %w", err)
 	}
 	if doc == nil {
-		return &Answers{}, nil
+		return &File{}, nil
 	}
 	// Both syntaxes meet in JSON so that one set of rules validates them.
 	norm, err := json.Marshal(jsonCompatible(doc))
@@ -131,7 +133,7 @@ func ParseAnswers(b []byte) (*Answers, error) {
 	dec := json.NewDecoder(bytes.NewReader(norm))
 	dec.DisallowUnknownFields()
 	dec.UseNumber()
-	a := &Answers{}
+	a := &File{}
 	if err := dec.Decode(a); err != nil {
 		return nil, err
 	}
@@ -148,7 +150,7 @@ func ParseAnswers(b []byte) (*Answers, error) {
 		}
 	}
 	for i, st := range a.Steps {
-		if err := st.validate(); err != nil {
+		if err := st.Validate(); err != nil {
 			return nil, fmt.Errorf("step %d %w", i+1, err)
 		}
 	}
