@@ -273,13 +273,13 @@ func cancelReason(err error) string {
 }
 
 // sendCancelled tells the server the client no longer waits for id: with
-// the transport's own cancellation when it has one (RequestCanceller),
+// the transport's own cancellation when it declares one (Traits.Cancel),
 // otherwise with notifications/cancelled.
 func (s *Session) sendCancelled(id proto.ID, reason string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), min(cancelSendTimeout, s.sendLimit()))
 	defer cancel()
-	if c, ok := s.t.(RequestCanceller); ok {
-		return c.CancelRequest(ctx, id, reason)
+	if cancelRequest := s.traits.Cancel; cancelRequest != nil {
+		return cancelRequest(ctx, id, reason)
 	}
 	msg, err := proto.NewNotification(proto.MethodNotifyCancelled,
 		proto.CancelledNotificationParams{RequestID: id, Reason: reason})
@@ -291,7 +291,7 @@ func (s *Session) sendCancelled(id proto.ID, reason string) error {
 
 // Cancel gives up on the request with id: the pending Call fails with a
 // *CancelledError and the server is told with reason (notifications/cancelled,
-// or the transport's RequestCanceller), except for initialize, which the
+// or the transport's Traits.Cancel), except for initialize, which the
 // spec forbids cancelling: only the wait ends.
 func (s *Session) Cancel(id proto.ID, reason string) error {
 	w := s.takeKey(id.Key())

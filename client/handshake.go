@@ -50,13 +50,13 @@ func (s *Session) Connect(ctx context.Context) error {
 // handshake picks and runs the handshake Options.ProtocolVersion asks for.
 func (s *Session) handshake(ctx context.Context) error {
 	v := s.opts.ProtocolVersion
-	if handshakeFree(s.t) {
+	if s.traits.HandshakeFree {
 		s.mu.Lock()
 		s.era = EraLegacy
 		s.mu.Unlock()
 		return nil
 	}
-	if initializeOnly(s.t) {
+	if s.traits.InitializeOnly {
 		if v == "" {
 			v = proto.LatestLegacy
 		}

@@ -19,7 +19,7 @@ func (e *InvalidToolHeadersError) Error() string {
 // Unwrap returns what is wrong with the annotations.
 func (e *InvalidToolHeadersError) Unwrap() error { return e.Reason }
 
-// ParamHeaders is implemented by a transport that mirrors the arguments a
+// ParamHeaders is how a transport mirrors the arguments a
 // tool annotates with x-mcp-header into Mcp-Param headers (Streamable
 // HTTP, 2026-07-28). It learns the annotations from the server's
 // tools/list answers, and refuses to call a tool whose annotations are
@@ -40,8 +40,8 @@ type ParamHeaders interface {
 // called first. It returns nil when they are valid, when the tool was not
 // listed yet, and on a transport that mirrors no arguments into headers.
 func (s *Session) InvalidToolHeaders(tool string) *InvalidToolHeadersError {
-	p, ok := s.t.(ParamHeaders)
-	if !ok {
+	p := s.traits.ParamHeaders
+	if p == nil {
 		return nil
 	}
 	if reason := p.InvalidToolHeaders(tool); reason != nil {
@@ -54,7 +54,7 @@ func (s *Session) InvalidToolHeaders(tool string) *InvalidToolHeadersError {
 // x-mcp-header annotations are invalid (without their Mcp-Param headers);
 // it does nothing on a transport that mirrors no arguments into headers.
 func (s *Session) InsistOnTool(tool string) {
-	if p, ok := s.t.(ParamHeaders); ok {
+	if p := s.traits.ParamHeaders; p != nil {
 		p.InsistOnTool(tool)
 	}
 }

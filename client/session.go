@@ -117,8 +117,9 @@ type ServerRequestHandler interface {
 // Session is one MCP client session over one Transport. It is safe for
 // concurrent use.
 type Session struct {
-	t    Transport
-	opts Options
+	t      Transport
+	traits Traits // what t declares of itself, read once
+	opts   Options
 
 	nextID atomic.Int64
 	slots  chan struct{} // one token per request in flight
@@ -171,6 +172,7 @@ func New(t Transport, opts Options) *Session {
 	}
 	s := &Session{
 		t:          t,
+		traits:     TraitsOf(t),
 		opts:       opts,
 		slots:      make(chan struct{}, opts.MaxInFlight),
 		dead:       make(chan struct{}),

@@ -45,7 +45,7 @@ func (t *Transport) CancelRequest(ctx context.Context, id proto.ID, reason strin
 
 // ForgetRequest lets go of the POST and answer stream of the request with
 // id, sending nothing: the engine no longer waits for it and has nothing
-// to tell the server (client.RequestForgetter).
+// to tell the server (client.Traits.Forget).
 func (t *Transport) ForgetRequest(id proto.ID) {
 	t.mu.Lock()
 	ex := t.exchanges[id]

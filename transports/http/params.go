@@ -133,7 +133,7 @@ func scanBindings(schema json.RawMessage) ([]paramBinding, error) {
 // InvalidToolHeaders says why the x-mcp-header annotations of the tool
 // named tool, as a 2026-07-28 tools/list answer declared them, are
 // invalid; nil when they are valid or the tool was not listed
-// (client.ParamHeaders).
+// (Traits.ParamHeaders).
 func (t *Transport) InvalidToolHeaders(tool string) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -145,7 +145,7 @@ func (t *Transport) InvalidToolHeaders(tool string) error {
 
 // InsistOnTool lets the calls of the tool named tool go out even when its
 // annotations are invalid, without Mcp-Param headers; it holds for a tool
-// not listed yet too (client.ParamHeaders).
+// not listed yet too (Traits.ParamHeaders).
 func (t *Transport) InsistOnTool(tool string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()

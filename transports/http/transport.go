@@ -19,8 +19,7 @@ import (
 )
 
 // Transport is an MCP client transport of the HTTP family. It implements
-// client.Transport, client.RequestCanceller, client.LinkReporter and
-// client.ParamHeaders.
+// client.Transport and declares its traits through Describe.
 type Transport struct {
 	cfg  Config
 	url  *url.URL
@@ -67,10 +66,8 @@ type Transport struct {
 }
 
 var (
-	_ client.Transport        = (*Transport)(nil)
-	_ client.RequestCanceller = (*Transport)(nil)
-	_ client.LinkReporter     = (*Transport)(nil)
-	_ client.ParamHeaders     = (*Transport)(nil)
+	_ client.Transport    = (*Transport)(nil)
+	_ client.ParamHeaders = (*Transport)(nil)
 )
 
 // New returns a transport for cfg. Nothing is sent until Start.

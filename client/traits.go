@@ -1,0 +1,87 @@
+package client
+
+import (
+	"context"
+
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// Traits is what a transport declares of itself, through
+// Transport.Describe: how the engine drives it and what it tells of its
+// link. Each field left zero means the standard MCP behaviour, so the zero
+// Traits describes a transport that opens with the server/discover probe
+// or initialize, cancels with notifications/cancelled, holds nothing open
+// for a request, speaks MCP in JSON and counts nothing.
+type Traits struct {
+	// InitializeOnly says the first message must be the initialize request
+	// (MCP-Flow: the control stream opens with it). Connect then never
+	// probes server/discover: it runs the initialize handshake, offering
+	// Options.ProtocolVersion or, when that is empty, the newest legacy
+	// version.
+	InitializeOnly bool
+	// HandshakeFree says the dialect has no handshake (seed 004's
+	// tools-http and tools-ws: each tools/call stands alone). Connect then
+	// only starts the transport; requests go out in the legacy era's
+	// shape, with no protocol version negotiated and nothing known of the
+	// server.
+	HandshakeFree bool
+	// Cancel, when set, is the transport's own way to tell the server the
+	// client no longer waits for the request with id, giving reason
+	// (MCP-Flow: $/cancel; Streamable HTTP: closing the answer stream). The
+	// engine calls it instead of sending notifications/cancelled when it
+	// gives up on a request (timeout, context, Session.Cancel); ctx bounds
+	// the send.
+	Cancel func(ctx context.Context, id proto.ID, reason string) error
+	// Forget, when set, lets go of what the transport holds open for the
+	// request with id until its answer (HTTP: the POST and its answer
+	// stream), telling the server nothing. The engine calls it when it
+	// stops waiting for a request it does not cancel (the server/discover
+	// probe left unanswered after the fallback to initialize).
+	Forget func(id proto.ID)
+	// Link, when set, says what the transport tells of its link: dialect,
+	// state, encoding, transport name and session id. Without it the link
+	// is MCP in JSON.
+	Link func() LinkState
+	// ParamHeaders, when set, is how the transport mirrors the arguments a
+	// tool annotates with x-mcp-header into headers (Streamable HTTP,
+	// 2026-07-28).
+	ParamHeaders ParamHeaders
+	// Tally, when set, counts what the transport could not carry or chose
+	// to ignore so far.
+	Tally func() Tally
+}
+
+// Tally counts what a transport could not carry or ignored, for the
+// warnings and the status bar; nothing else tells of it.
+type Tally struct {
+	// UnsentAnswers are the answers to the server's requests the transport
+	// could not send (HTTP: the POSTs of answers the server refused).
+	UnsentAnswers uint64
+	// IgnoredStreamErrors are the MCP-Flow $/streamError the transport
+	// ignored (naming no stream it was reading or waiting for, or
+	// repeated).
+	IgnoredStreamErrors uint64
+	// IgnoredShutdowns are the MCP-Flow $/shutdown after the first.
+	IgnoredShutdowns uint64
+}
+
+// TraitsOf returns what t declares of itself; a nil t declares nothing.
+func TraitsOf(t Transport) Traits {
+	if t == nil {
+		return Traits{}
+	}
+	return t.Describe()
+}
+
+// TallyOf returns what t counted so far, zero when it counts nothing.
+func TallyOf(t Transport) Tally {
+	if f := TraitsOf(t).Tally; f != nil {
+		return f()
+	}
+	return Tally{}
+}
+
+// HandshakeFree reports whether the session's dialect has no handshake
+// (seed 004's tools-http and tools-ws): Connect only started the
+// transport, and the dialect carries tools/call alone.
+func (s *Session) HandshakeFree() bool { return s.traits.HandshakeFree }
