@@ -10,9 +10,8 @@ import (
 )
 
 // ownRequestMeta is the _meta member that marks a request mcpscope sends
-// on its own behalf, not the user's; its value says what for. replay
-// --against does not send such a request again.
-const ownRequestMeta = "io.github.mcpscope/purpose"
+// on its own behalf, not the user's (client.OwnRequestMeta).
+const ownRequestMeta = client.OwnRequestMeta
 
 // outputSchemaListing is the params of the tools/list that learns the
 // tools' outputSchemas.

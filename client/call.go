@@ -83,6 +83,9 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts ...C
 	if err == nil && method == proto.MethodToolsCall {
 		s.called.note(raw)
 	}
+	if err == nil {
+		s.learnAnnotations(method, result)
+	}
 	return result, err
 }
 
@@ -142,7 +145,10 @@ func (s *Session) roundTrip(ctx context.Context, method string, params json.RawM
 func (s *Session) send(ctx context.Context, w *waiter, msg *proto.Message, timers *requestTimers) error {
 	sendCtx, cancel := timers.sendContext(ctx)
 	defer cancel()
-	err := s.t.Send(sendCtx, msg)
+	sendCtx, err := s.withCallHeaders(sendCtx, msg)
+	if err == nil {
+		err = s.t.Send(sendCtx, msg)
+	}
 	if err == nil {
 		return nil
 	}

@@ -119,6 +119,7 @@ type ServerRequestHandler interface {
 type Session struct {
 	t      Transport
 	traits Traits // what t declares of itself, read once
+	tools  annotations
 	opts   Options
 
 	nextID atomic.Int64

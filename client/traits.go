@@ -42,10 +42,13 @@ type Traits struct {
 	// state, encoding, transport name and session id. Without it the link
 	// is MCP in JSON.
 	Link func() LinkState
-	// ParamHeaders, when set, is how the transport mirrors the arguments a
-	// tool annotates with x-mcp-header into headers (Streamable HTTP,
-	// 2026-07-28).
-	ParamHeaders ParamHeaders
+	// MirrorsParams says the transport sends the ParamHeaders the engine
+	// hands a 2026-07-28 tools/call in its Send context (ParamHeadersOf)
+	// as Mcp-Param headers (Streamable HTTP). The engine then learns the
+	// tools' x-mcp-header annotations from their tools/list answers, lists
+	// them on its own when a call needs them, and refuses a tool whose
+	// annotations are invalid unless the user insists.
+	MirrorsParams bool
 	// Tally, when set, counts what the transport could not carry or chose
 	// to ignore so far.
 	Tally func() Tally

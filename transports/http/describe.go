@@ -4,7 +4,7 @@ import "github.com/mcpscope/mcpscope/client"
 
 // Describe declares what the HTTP family does differently from standard
 // MCP: its own cancellation and forgetting of a request's POST, its link,
-// the Mcp-Param headers it mirrors, the answers it could not send, and,
+// the Mcp-Param headers it carries, the answers it could not send, and,
 // for seed 004's dialect, no handshake.
 func (t *Transport) Describe() client.Traits {
 	return client.Traits{
@@ -12,7 +12,7 @@ func (t *Transport) Describe() client.Traits {
 		Cancel:        t.CancelRequest,
 		Forget:        t.ForgetRequest,
 		Link:          t.LinkState,
-		ParamHeaders:  t,
+		MirrorsParams: true,
 		Tally:         func() client.Tally { return client.Tally{UnsentAnswers: t.UnsentAnswers()} },
 	}
 }

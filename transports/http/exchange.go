@@ -24,10 +24,11 @@ type exchange struct {
 	msg     *proto.Message
 	body    []byte
 	conn    string
-	request bool        // msg is a request: an answer is expected
-	modern  *modernMeta // what msg carries of the 2026-07-28 _meta, or nil: cancelling then closes the stream
-	resent  bool        // sent once more after its session expired
-	session string      // the Mcp-Session-Id the POST carried
+	request bool                 // msg is a request: an answer is expected
+	modern  *modernMeta          // what msg carries of the 2026-07-28 _meta, or nil: cancelling then closes the stream
+	params  []client.ParamHeader // the Mcp-Param headers the engine handed a tools/call
+	resent  bool                 // sent once more after its session expired
+	session string               // the Mcp-Session-Id the POST carried
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -116,8 +117,8 @@ func (t *Transport) newExchange(m *proto.Message, body []byte) *exchange {
 
 // ownCall sends req (encoded as body) on the transport's own behalf and
 // returns its answer, which is never delivered to the engine: the
-// initialize of a session started again, the tools/list that learns the
-// tools' x-mcp-header annotations. ctx bounds the sending and the wait.
+// initialize of a session started again. ctx bounds the sending and the
+// wait.
 func (t *Transport) ownCall(ctx context.Context, req *proto.Message, body []byte) (*proto.Message, error) {
 	got := make(chan *proto.Message, 1)
 	ex := t.newExchange(req, body)
@@ -187,13 +188,7 @@ func (ex *exchange) start(ctx context.Context) error {
 		return fmt.Errorf("building the POST: %w", err)
 	}
 	t.setMessageHeaders(req.Header, ex.msg, ex.modern)
-	if ex.modern != nil && ex.msg.Method == proto.MethodToolsCall {
-		t.learnToolsFirst(ctx, ex.msg)
-		if err := t.setParamHeaders(req.Header, ex.modern); err != nil {
-			ex.forget()
-			return &client.ExchangeError{Err: err}
-		}
-	}
+	setParamHeaders(req.Header, ex.params)
 	ex.session = req.Header.Get(headerSession)
 	body := &sentBody{r: bytes.NewReader(ex.body), sent: make(chan struct{})}
 	req.Body = body

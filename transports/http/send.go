@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -51,7 +52,9 @@ func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
 		ex.replies = places
 		return ex.start(ctx)
 	}
-	return t.newExchange(m, body).start(ctx)
+	ex := t.newExchange(m, body)
+	ex.params = client.ParamHeadersOf(ctx)
+	return ex.start(ctx)
 }
 
 // startAccepted sends ex's message and returns once its POST has its

@@ -70,6 +70,7 @@ func (t *Transport) restartSession(ex *exchange) {
 		return
 	}
 	again := t.newExchange(ex.msg, ex.body)
+	again.params = ex.params
 	again.resent = true
 	ctx, cancel := context.WithTimeout(ex.ctx, reinitWait)
 	defer cancel()

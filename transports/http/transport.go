@@ -57,18 +57,9 @@ type Transport struct {
 	exchanges map[proto.ID]*exchange    // open answer streams, by request id (7 and "7" apart)
 	posting   map[*exchange]bool        // POSTs of notifications and responses not over yet
 	reinit    *reinitCall               // a re-initialization in flight
-	// toolHeaders are the x-mcp-header annotations of the tools the
-	// server listed, by tool name.
-	toolHeaders map[string]*toolHeaders
-	// insisted are the tools called even though their annotations are
-	// invalid (InsistOnTool).
-	insisted map[string]bool
 }
 
-var (
-	_ client.Transport    = (*Transport)(nil)
-	_ client.ParamHeaders = (*Transport)(nil)
-)
+var _ client.Transport = (*Transport)(nil)
 
 // New returns a transport for cfg. Nothing is sent until Start.
 func New(cfg Config) (*Transport, error) {
