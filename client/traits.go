@@ -25,13 +25,23 @@ type Traits struct {
 	// shape, with no protocol version negotiated and nothing known of the
 	// server.
 	HandshakeFree bool
-	// Cancel, when set, is the transport's own way to tell the server the
+	// Cancel, when set, is the binding's own message telling the server the
 	// client no longer waits for the request with id, giving reason
-	// (MCP-Flow: $/cancel; Streamable HTTP: closing the answer stream). The
-	// engine calls it instead of sending notifications/cancelled when it
-	// gives up on a request (timeout, context, Session.Cancel); ctx bounds
-	// the send.
+	// (MCP-Flow: $/cancel). The engine calls it instead of anything else
+	// when it gives up on a request (timeout, context, Session.Cancel); ctx
+	// bounds the send.
 	Cancel func(ctx context.Context, id proto.ID, reason string) error
+	// Abort, when set, closes what carries the answer of the request with
+	// id (HTTP: its POST and answer stream), saying so in the capture with
+	// reason; it reports false when nothing of the request is open. The
+	// engine calls it to cancel where the protocol cancels by closing the
+	// stream (2026-07-28, seed 004's dialect).
+	Abort func(id proto.ID, reason string) bool
+	// Cancelled, when set, tells the transport the engine gave up on the
+	// request with id and is about to send notifications/cancelled: the
+	// transport delivers no answer to it any more, and may go on reading
+	// what follows for a while, so that the capture shows it.
+	Cancelled func(id proto.ID)
 	// Forget, when set, lets go of what the transport holds open for the
 	// request with id until its answer (HTTP: the POST and its answer
 	// stream), telling the server nothing. The engine calls it when it

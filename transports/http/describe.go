@@ -3,13 +3,14 @@ package mcphttp
 import "github.com/mcpscope/mcpscope/client"
 
 // Describe declares what the HTTP family does differently from standard
-// MCP: its own cancellation and forgetting of a request's POST, its link,
+// MCP: closing, giving up and forgetting a request's POST, its link,
 // the Mcp-Param headers it carries, the answers it could not send, and,
 // for seed 004's dialect, no handshake.
 func (t *Transport) Describe() client.Traits {
 	return client.Traits{
 		HandshakeFree: t.cfg.Mode == ModeTools,
-		Cancel:        t.CancelRequest,
+		Abort:         t.AbortRequest,
+		Cancelled:     t.CancelNotified,
 		Forget:        t.ForgetRequest,
 		Link:          t.LinkState,
 		MirrorsParams: true,

@@ -232,9 +232,7 @@ func TestNewSessionOutlivesTheRequestThatStartedIt(t *testing.T) {
 	<-seenInit
 	r.send(t, request(t, 3, proto.MethodToolsList, nil))
 	r.warn.with(t, "sending tools/list (id 3) again")
-	if err := r.tr.CancelRequest(t.Context(), *first.ID, "no longer wanted"); err != nil {
-		t.Fatal(err)
-	}
+	r.cancel(t, *first.ID, "no longer wanted", false)
 	flowtest.Eventually(t, "the cancelled request lets go", func() bool {
 		r.tr.mu.Lock()
 		defer r.tr.mu.Unlock()
