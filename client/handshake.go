@@ -124,7 +124,11 @@ func (s *Session) initialize(ctx context.Context, v string) error {
 	params := proto.InitializeParams{ProtocolVersion: v, Capabilities: caps, ClientInfo: s.opts.ClientInfo}
 	cfg := s.callConfig(nil)
 	cfg.handshake = true
-	raw, err := s.roundTrip(ctx, proto.MethodInitialize, mustJSON(params), cfg, 1)
+	sent := mustJSON(params)
+	s.mu.Lock()
+	s.initParams = sent // for a session started again (session_restart.go)
+	s.mu.Unlock()
+	raw, err := s.roundTrip(ctx, proto.MethodInitialize, sent, cfg, 1)
 	if err != nil {
 		return err
 	}

@@ -59,6 +59,16 @@ type Traits struct {
 	// them on its own when a call needs them, and refuses a tool whose
 	// annotations are invalid unless the user insists.
 	MirrorsParams bool
+	// Restarts, when set, says the transport can tell that the server
+	// forgot the session a message was sent in (Streamable HTTP: a 404 to
+	// a POST carrying Mcp-Session-Id). The engine hands it restart at New:
+	// the transport calls it with the forgotten session's id when a
+	// message meets it, the engine starts a new session (initialize and
+	// notifications/initialized again, once for every message that met the
+	// same one, marked InRestartedSession) and returns nil once it is
+	// ready, or why it could not; the transport then sends the message
+	// again, or fails it. ctx bounds the wait.
+	Restarts func(restart func(ctx context.Context, expired string) error)
 	// Tally, when set, counts what the transport could not carry or chose
 	// to ignore so far.
 	Tally func() Tally

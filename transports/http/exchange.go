@@ -32,10 +32,6 @@ type exchange struct {
 
 	ctx    context.Context
 	cancel context.CancelFunc
-	// onAnswer, when set, takes the answer, or the message that fails the
-	// request, instead of the engine (the initialize of a session started
-	// again).
-	onAnswer func(*proto.Message)
 	// responded, when set, is closed once the POST got its response head,
 	// or failed.
 	responded chan struct{}
@@ -113,26 +109,6 @@ func (t *Transport) newExchange(m *proto.Message, body []byte) *exchange {
 	}
 	t.mu.Unlock()
 	return ex
-}
-
-// ownCall sends req (encoded as body) on the transport's own behalf and
-// returns its answer, which is never delivered to the engine: the
-// initialize of a session started again. ctx bounds the sending and the
-// wait.
-func (t *Transport) ownCall(ctx context.Context, req *proto.Message, body []byte) (*proto.Message, error) {
-	got := make(chan *proto.Message, 1)
-	ex := t.newExchange(req, body)
-	ex.onAnswer = func(m *proto.Message) { got <- m }
-	if err := ex.start(ctx); err != nil {
-		return nil, err
-	}
-	select {
-	case m := <-got:
-		return m, nil
-	case <-ctx.Done():
-		ex.forget() // its POST is let go, not read until the server answers
-		return nil, ctx.Err()
-	}
 }
 
 // forget unregisters the exchange and releases its context.
@@ -287,15 +263,9 @@ func (ex *exchange) fail(status int, err error) {
 	ex.hand(&proto.Message{ID: &id, Violation: &client.ExchangeError{Status: status, Err: err, Instead: ex.answeredInstead()}})
 }
 
-// hand gives what settled the request, its answer or its failure, to
-// whoever waits for it: onAnswer when set, else the engine.
-func (ex *exchange) hand(m *proto.Message) {
-	if ex.onAnswer != nil {
-		ex.onAnswer(m)
-		return
-	}
-	ex.t.deliverMsg(m)
-}
+// hand gives what settled the request, its answer or its failure, to the
+// engine.
+func (ex *exchange) hand(m *proto.Message) { ex.t.deliverMsg(m) }
 
 // settle marks the request answered; it reports false when it was
 // answered, failed or cancelled already.
