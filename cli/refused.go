@@ -6,7 +6,6 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/plural"
-	"github.com/mcpscope/mcpscope/transports/webtransport"
 )
 
 // warnLimits prints, once the session is closed, what the engine refused
@@ -19,23 +18,21 @@ func (r *run) warnLimits() {
 	if n := r.session.RefusedServerRequests(); n > 0 {
 		r.io.diag.Println(refusedWarning(n))
 	}
-	if f, ok := r.transport.(interface{ Ignored() webtransport.Ignored }); ok {
-		for _, w := range ignoredWarnings(f.Ignored()) {
-			r.io.diag.Println(w)
-		}
+	for _, w := range ignoredWarnings(client.TallyOf(r.transport)) {
+		r.io.diag.Println(w)
 	}
 }
 
 // ignoredWarnings say which MCP-Flow control messages of the server were
 // ignored, as a flood of them would otherwise have grown the client.
-func ignoredWarnings(ig webtransport.Ignored) []string {
+func ignoredWarnings(ig client.Tally) []string {
 	var out []string
-	if ig.StreamErrors > 0 {
+	if ig.IgnoredStreamErrors > 0 {
 		out = append(out, fmt.Sprintf("warning: the server sent %d $/streamError naming no stream mcpscope was reading or "+
-			"waiting for (never opened nor referred to, or already reported); they were ignored", ig.StreamErrors))
+			"waiting for (never opened nor referred to, or already reported); they were ignored", ig.IgnoredStreamErrors))
 	}
-	if ig.Shutdowns > 0 {
-		out = append(out, fmt.Sprintf("warning: the server sent $/shutdown %d more times after the first; they were ignored", ig.Shutdowns))
+	if ig.IgnoredShutdowns > 0 {
+		out = append(out, fmt.Sprintf("warning: the server sent $/shutdown %d more times after the first; they were ignored", ig.IgnoredShutdowns))
 	}
 	return out
 }
@@ -53,11 +50,10 @@ func refusedWarning(n uint64) string {
 // the run ends as a transport failure (exit 3), never 0.
 func (r *run) unsentAnswers(err error) error {
 	_ = r.session.Close()
-	u, ok := r.transport.(interface{ UnsentAnswers() uint64 })
-	if err != nil || !ok {
+	if err != nil {
 		return err
 	}
-	if n := u.UnsentAnswers(); n > 0 {
+	if n := client.TallyOf(r.transport).UnsentAnswers; n > 0 {
 		return withExit(ExitConnection, errors.New(unsentMessage(n)))
 	}
 	return nil

@@ -83,6 +83,9 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts ...C
 	if err == nil && method == proto.MethodToolsCall {
 		s.called.note(raw)
 	}
+	if err == nil {
+		s.learnAnnotations(method, result)
+	}
 	return result, err
 }
 
@@ -142,7 +145,10 @@ func (s *Session) roundTrip(ctx context.Context, method string, params json.RawM
 func (s *Session) send(ctx context.Context, w *waiter, msg *proto.Message, timers *requestTimers) error {
 	sendCtx, cancel := timers.sendContext(ctx)
 	defer cancel()
-	err := s.t.Send(sendCtx, msg)
+	sendCtx, err := s.withCallHeaders(sendCtx, msg)
+	if err == nil {
+		err = s.t.Send(sendCtx, msg)
+	}
 	if err == nil {
 		return nil
 	}
@@ -249,7 +255,7 @@ func (s *Session) abandon(w *waiter, err error) (json.RawMessage, error) {
 		return s.settle(w)
 	}
 	if cancellable(w.method) {
-		_ = s.sendCancelled(w.id, cancelReason(err))
+		_ = s.sendCancelled(w.id, w.method, cancelReason(err))
 	}
 	return nil, err
 }
@@ -272,26 +278,9 @@ func cancelReason(err error) string {
 	return err.Error()
 }
 
-// sendCancelled tells the server the client no longer waits for id: with
-// the transport's own cancellation when it has one (RequestCanceller),
-// otherwise with notifications/cancelled.
-func (s *Session) sendCancelled(id proto.ID, reason string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), min(cancelSendTimeout, s.sendLimit()))
-	defer cancel()
-	if c, ok := s.t.(RequestCanceller); ok {
-		return c.CancelRequest(ctx, id, reason)
-	}
-	msg, err := proto.NewNotification(proto.MethodNotifyCancelled,
-		proto.CancelledNotificationParams{RequestID: id, Reason: reason})
-	if err != nil {
-		return err
-	}
-	return s.t.Send(ctx, msg)
-}
-
 // Cancel gives up on the request with id: the pending Call fails with a
 // *CancelledError and the server is told with reason (notifications/cancelled,
-// or the transport's RequestCanceller), except for initialize, which the
+// or the transport's own means: cancel.go), except for initialize, which the
 // spec forbids cancelling: only the wait ends.
 func (s *Session) Cancel(id proto.ID, reason string) error {
 	w := s.takeKey(id.Key())
@@ -302,7 +291,7 @@ func (s *Session) Cancel(id proto.ID, reason string) error {
 	if !cancellable(w.method) {
 		return nil // the spec forbids cancelling initialize: the wait ends, nothing is sent
 	}
-	if err := s.sendCancelled(id, reason); err != nil {
+	if err := s.sendCancelled(id, w.method, reason); err != nil {
 		return fmt.Errorf("sending the cancellation of id %s: %w", id, err)
 	}
 	return nil

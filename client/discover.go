@@ -166,12 +166,12 @@ func (s *Session) adoptDiscover(raw json.RawMessage, caps proto.ClientCapabiliti
 // a notifications/cancelled for it would be a message about a request of
 // no session (before one exists, or outside the one initialize began);
 // a late answer to it is ignored like any answer to a request given up
-// on. What the transport holds open for it is let go (RequestForgetter).
+// on. What the transport holds open for it is let go (Traits.Forget).
 // When initialize timed out too, the error says how long each waited.
 func (s *Session) settleProbe(p *lateProbe, initErr error) error {
 	if s.take(p.w) {
-		if f, ok := s.t.(RequestForgetter); ok {
-			f.ForgetRequest(p.w.id)
+		if forget := s.traits.Forget; forget != nil {
+			forget(p.w.id)
 		}
 		var te *TimeoutError
 		if errors.As(initErr, &te) {

@@ -122,6 +122,7 @@ func (f *fakeTransport) end(err error) {
 
 func (f *fakeTransport) Close() error          { f.end(nil); return nil }
 func (f *fakeTransport) Done() <-chan struct{} { return f.done }
+func (f *fakeTransport) Describe() Traits      { return Traits{} }
 func (f *fakeTransport) Err() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -50,13 +50,13 @@ func (s *Session) Connect(ctx context.Context) error {
 // handshake picks and runs the handshake Options.ProtocolVersion asks for.
 func (s *Session) handshake(ctx context.Context) error {
 	v := s.opts.ProtocolVersion
-	if handshakeFree(s.t) {
+	if s.traits.HandshakeFree {
 		s.mu.Lock()
 		s.era = EraLegacy
 		s.mu.Unlock()
 		return nil
 	}
-	if initializeOnly(s.t) {
+	if s.traits.InitializeOnly {
 		if v == "" {
 			v = proto.LatestLegacy
 		}
@@ -124,7 +124,11 @@ func (s *Session) initialize(ctx context.Context, v string) error {
 	params := proto.InitializeParams{ProtocolVersion: v, Capabilities: caps, ClientInfo: s.opts.ClientInfo}
 	cfg := s.callConfig(nil)
 	cfg.handshake = true
-	raw, err := s.roundTrip(ctx, proto.MethodInitialize, mustJSON(params), cfg, 1)
+	sent := mustJSON(params)
+	s.mu.Lock()
+	s.initParams = sent // for a session started again (session_restart.go)
+	s.mu.Unlock()
+	raw, err := s.roundTrip(ctx, proto.MethodInitialize, sent, cfg, 1)
 	if err != nil {
 		return err
 	}

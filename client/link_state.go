@@ -8,7 +8,7 @@ import (
 
 // LinkState is what a transport says of its connection for display: the
 // dialect it speaks, where its state machine stands and the body encoding
-// it settled. The UI reads it through LinkStateOf or Session.LinkState and
+// it settled (Traits.Link). The UI reads it through LinkStateOf or Session.LinkState and
 // never needs to know the concrete transport.
 type LinkState struct {
 	// Dialect is the protocol the transport speaks (proto.DialectMCP or
@@ -27,24 +27,21 @@ type LinkState struct {
 	SessionID string
 }
 
-// LinkReporter is implemented by a transport that describes its own link
-// (MCP-Flow: its dialect, state and negotiated encoding). A transport that
-// does not implement it speaks MCP in JSON.
-type LinkReporter interface {
-	LinkState() LinkState
-}
+// LinkStateOf returns what t says of its link (Traits.Link), or the
+// MCP-over-JSON defaults when it says nothing. A nil t reports the
+// defaults too.
+func LinkStateOf(t Transport) LinkState { return TraitsOf(t).linkState() }
 
-// LinkStateOf returns what t says of its link, or the MCP-over-JSON
-// defaults when it says nothing. A nil t reports the defaults too.
-func LinkStateOf(t Transport) LinkState {
-	if r, ok := t.(LinkReporter); ok {
-		return r.LinkState()
+// linkState is what the Link of tr says, or the MCP-over-JSON defaults.
+func (tr Traits) linkState() LinkState {
+	if tr.Link != nil {
+		return tr.Link()
 	}
 	return LinkState{Dialect: proto.DialectMCP, Encoding: "json"}
 }
 
 // LinkState returns what the session's transport says of its link.
-func (s *Session) LinkState() LinkState { return LinkStateOf(s.t) }
+func (s *Session) LinkState() LinkState { return s.traits.linkState() }
 
 // HandshakeExit is implemented by a transport error that reads differently
 // when the server went away before it answered the handshake (stdio: the

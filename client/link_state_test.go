@@ -15,6 +15,7 @@ type reportingTransport struct {
 }
 
 func (r reportingTransport) LinkState() LinkState { return r.ls }
+func (r reportingTransport) Describe() Traits     { return Traits{Link: r.LinkState} }
 
 func TestLinkStateOfDefaultsToMCPOverJSON(t *testing.T) {
 	if got := LinkStateOf(nil); got != (LinkState{Dialect: proto.DialectMCP, Encoding: "json"}) {

@@ -1,6 +1,11 @@
 package client
 
-import "fmt"
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+)
 
 // InvalidToolHeadersError says a tool's x-mcp-header annotations break the
 // rules of the 2026-07-28 revision (a name that is not an HTTP token or is
@@ -19,42 +24,147 @@ func (e *InvalidToolHeadersError) Error() string {
 // Unwrap returns what is wrong with the annotations.
 func (e *InvalidToolHeadersError) Unwrap() error { return e.Reason }
 
-// ParamHeaders is implemented by a transport that mirrors the arguments a
-// tool annotates with x-mcp-header into Mcp-Param headers (Streamable
-// HTTP, 2026-07-28). It learns the annotations from the server's
-// tools/list answers, and refuses to call a tool whose annotations are
-// invalid unless the user insists.
-type ParamHeaders interface {
-	// InvalidToolHeaders says why the annotations of the tool named tool
-	// are invalid, or returns nil when they are valid or the tool is not
-	// known (yet).
-	InvalidToolHeaders(tool string) error
-	// InsistOnTool lets every later call of the tool named tool go out
-	// although its annotations are invalid, without Mcp-Param headers.
-	InsistOnTool(tool string)
+// ParamHeader is one argument of a tools/call that its tool annotates with
+// x-mcp-header: the transport sends it as the header Mcp-Param-{Name},
+// encoding Value as its binding asks.
+type ParamHeader struct {
+	Name  string // the annotation
+	Value string // the argument, as text
+}
+
+// paramHeadersKey keys the ParamHeaders of a request in its Send context.
+type paramHeadersKey struct{}
+
+// withParamHeaders hands ph to the transport with the request sent under
+// ctx.
+func withParamHeaders(ctx context.Context, ph []ParamHeader) context.Context {
+	if len(ph) == 0 {
+		return ctx
+	}
+	return context.WithValue(ctx, paramHeadersKey{}, ph)
+}
+
+// ParamHeadersOf returns the Mcp-Param headers the engine asks the
+// request sent under ctx to carry (Traits.MirrorsParams), or nil.
+func ParamHeadersOf(ctx context.Context) []ParamHeader {
+	ph, _ := ctx.Value(paramHeadersKey{}).([]ParamHeader)
+	return ph
+}
+
+// toolHeaders is what the engine learned of one tool's annotations: its
+// bindings, or why they are invalid.
+type toolHeaders struct {
+	bindings []paramBinding
+	invalid  error
+	refused  bool // a call was refused once; the next one goes out
+}
+
+// annotations are the x-mcp-header annotations the engine learned from
+// the server's tools/list answers, and the tools the user insisted on.
+type annotations struct {
+	mu       sync.Mutex
+	byTool   map[string]*toolHeaders // nil until a listing was asked for
+	insisted map[string]bool
+}
+
+// learn reads the x-mcp-header annotations of a tools/list result.
+func (a *annotations) learn(result json.RawMessage) {
+	var list struct {
+		Tools []struct {
+			Name        string          `json:"name"`
+			InputSchema json.RawMessage `json:"inputSchema"`
+		} `json:"tools"`
+	}
+	if json.Unmarshal(result, &list) != nil {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.byTool == nil {
+		a.byTool = make(map[string]*toolHeaders)
+	}
+	for _, tool := range list.Tools {
+		b, err := scanBindings(tool.InputSchema)
+		a.byTool[tool.Name] = &toolHeaders{bindings: b, invalid: err}
+	}
+}
+
+// listing reports whether no listing was asked for yet, and marks one
+// asked for: the engine lists the tools once on its own behalf.
+func (a *annotations) listing() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.byTool != nil {
+		return false
+	}
+	a.byTool = make(map[string]*toolHeaders)
+	return true
+}
+
+// invalid says why the annotations of tool are invalid, or nil.
+func (a *annotations) invalid(tool string) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if th := a.byTool[tool]; th != nil {
+		return th.invalid
+	}
+	return nil
+}
+
+// insist lets the calls of tool go out although its annotations are
+// invalid; it holds for a tool not listed yet too.
+func (a *annotations) insist(tool string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.insisted == nil {
+		a.insisted = make(map[string]bool)
+	}
+	a.insisted[tool] = true
+}
+
+// headers are the Mcp-Param headers of a call of tool with args. A tool
+// whose annotations are invalid is refused with an
+// *InvalidToolHeadersError, unless the user insisted on it or it was
+// refused once already: calling it again is insisting. Then it goes out
+// without the headers.
+func (a *annotations) headers(tool string, args map[string]any) ([]ParamHeader, error) {
+	a.mu.Lock()
+	th := a.byTool[tool]
+	insisted := a.insisted[tool] || th != nil && th.refused
+	if th != nil && th.invalid != nil {
+		th.refused = true
+	}
+	a.mu.Unlock()
+	if th == nil {
+		return nil, nil
+	}
+	if th.invalid != nil {
+		if !insisted {
+			return nil, fmt.Errorf("%w; sending it again insists", &InvalidToolHeadersError{Tool: tool, Reason: th.invalid})
+		}
+		return nil, nil
+	}
+	var out []ParamHeader
+	for _, b := range th.bindings {
+		if v, ok := argumentAt(args, b.path); ok {
+			out = append(out, ParamHeader{Name: b.header, Value: v})
+		}
+	}
+	return out, nil
 }
 
 // InvalidToolHeaders says why the x-mcp-header annotations of the tool
-// named tool are invalid, as the session's transport learned them from a
+// named tool are invalid, as the session learned them from a 2026-07-28
 // tools/list answer: a tool it refuses to call unless InsistOnTool is
 // called first. It returns nil when they are valid, when the tool was not
 // listed yet, and on a transport that mirrors no arguments into headers.
 func (s *Session) InvalidToolHeaders(tool string) *InvalidToolHeadersError {
-	p, ok := s.t.(ParamHeaders)
-	if !ok {
-		return nil
-	}
-	if reason := p.InvalidToolHeaders(tool); reason != nil {
+	if reason := s.tools.invalid(tool); reason != nil {
 		return &InvalidToolHeadersError{Tool: tool, Reason: reason}
 	}
 	return nil
 }
 
 // InsistOnTool lets the calls of the tool named tool go out although its
-// x-mcp-header annotations are invalid (without their Mcp-Param headers);
-// it does nothing on a transport that mirrors no arguments into headers.
-func (s *Session) InsistOnTool(tool string) {
-	if p, ok := s.t.(ParamHeaders); ok {
-		p.InsistOnTool(tool)
-	}
-}
+// x-mcp-header annotations are invalid (without their Mcp-Param headers).
+func (s *Session) InsistOnTool(tool string) { s.tools.insist(tool) }

@@ -117,8 +117,10 @@ type ServerRequestHandler interface {
 // Session is one MCP client session over one Transport. It is safe for
 // concurrent use.
 type Session struct {
-	t    Transport
-	opts Options
+	t      Transport
+	traits Traits // what t declares of itself, read once
+	tools  annotations
+	opts   Options
 
 	nextID atomic.Int64
 	slots  chan struct{} // one token per request in flight
@@ -146,6 +148,13 @@ type Session struct {
 
 	inter interactionRegistry // interactive sessions (interaction_route.go); guarded by mu
 
+	// Starting a new session after the server forgot one
+	// (session_restart.go); guarded by mu.
+	initParams json.RawMessage // the params of the initialize sent last
+	reinit     *reinitCall     // a re-initialization in flight
+	reinits    int             // sessions started again, for the initialize ids
+	restarted  map[string]bool // the forgotten sessions a new one replaced
+
 	notes    *notificationQueue
 	handlers chan struct{} // bounds concurrent server-request goroutines
 	answers  *answerQueue  // answers sent without a handler goroutine (answer_queue.go)
@@ -171,6 +180,7 @@ func New(t Transport, opts Options) *Session {
 	}
 	s := &Session{
 		t:          t,
+		traits:     TraitsOf(t),
 		opts:       opts,
 		slots:      make(chan struct{}, opts.MaxInFlight),
 		dead:       make(chan struct{}),
@@ -180,6 +190,9 @@ func New(t Transport, opts Options) *Session {
 		roots:      opts.Roots,
 		subs:       make(map[int]func(*proto.Message)),
 		handlers:   make(chan struct{}, MaxServerRequests),
+	}
+	if restarts := s.traits.Restarts; restarts != nil {
+		restarts(s.restartSession)
 	}
 	s.answers = &answerQueue{send: s.sendAnswer, stuck: s.answersStuck, timeout: opts.Timeout}
 	s.notes = newNotificationQueue(s.dispatchNotification, &s.dropped)

@@ -24,4 +24,8 @@ type Transport interface {
 	// Err says why the connection went: nil after a clean Close, otherwise an
 	// error that names the cause (for stdio: exit status and stderr tail).
 	Err() error
+	// Describe declares what the transport does differently from standard
+	// MCP: the engine and the UI read it instead of asking the concrete
+	// type. It is called once per session and its answer kept.
+	Describe() Traits
 }

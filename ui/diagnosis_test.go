@@ -33,6 +33,7 @@ func (r *refusingTransport) Send(context.Context, *proto.Message) error { return
 func (r *refusingTransport) Close() error                               { return nil }
 func (r *refusingTransport) Done() <-chan struct{}                      { return r.done }
 func (r *refusingTransport) Err() error                                 { return nil }
+func (r *refusingTransport) Describe() client.Traits                    { return client.Traits{} }
 
 // doctorReport is the checklist the tests' Diagnose returns.
 var doctorReport = checklist.Report{Target: "http://127.0.0.1:1/mcp", Results: []checklist.Result{

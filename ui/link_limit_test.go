@@ -28,6 +28,7 @@ func (startRecorder) Send(context.Context, *proto.Message) error { return errors
 func (startRecorder) Close() error                               { return nil }
 func (startRecorder) Done() <-chan struct{}                      { return closedDone }
 func (startRecorder) Err() error                                 { return nil }
+func (startRecorder) Describe() client.Traits                    { return client.Traits{} }
 
 var closedDone = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 

@@ -20,6 +20,9 @@ func (flowPeer) LinkState() client.LinkState {
 	return client.LinkState{Dialect: proto.DialectMCPFlow, Encoding: "cbor"}
 }
 
+// Describe declares the MCP-Flow link.
+func (p flowPeer) Describe() client.Traits { return client.Traits{Link: p.LinkState} }
+
 // dialedModel returns a model of the sample store, sized w×h, that has
 // dialed a fake peer (reporting MCP-Flow when flow is set, else plain MCP
 // as stdio does); the peer's own frames go to a store of their own.

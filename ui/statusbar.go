@@ -107,8 +107,8 @@ func (m *Model) statusParts() []string {
 		if n := s.RefusedServerRequests(); n > 0 {
 			parts = append(parts, plural.Count(n, "server request", "server requests")+" refused (busy)")
 		}
-		if u, ok := c.link.Transport.(interface{ UnsentAnswers() uint64 }); ok && u.UnsentAnswers() > 0 {
-			parts = append(parts, plural.Count(u.UnsentAnswers(), "answer", "answers")+" not sent")
+		if n := client.TallyOf(c.link.Transport).UnsentAnswers; n > 0 {
+			parts = append(parts, plural.Count(n, "answer", "answers")+" not sent")
 		}
 	}
 	parts = append(parts, storeFacts(m.cfg.Store.Stats(), m.idx.skipped)...)

@@ -19,6 +19,9 @@ func (httpPeer) LinkState() client.LinkState {
 	return client.LinkState{Dialect: proto.DialectMCP, Encoding: "json", Transport: "Streamable HTTP", SessionID: "\x1b[31m4f2c-9d1e-77aa-0b3c"}
 }
 
+// Describe declares the Streamable HTTP link.
+func (p httpPeer) Describe() client.Traits { return client.Traits{Link: p.LinkState} }
+
 // Over HTTP the status bar names the transport and the session id,
 // shortened and never with the server's escape sequences.
 func TestStatusBarShowsHTTPTransportAndSession(t *testing.T) {

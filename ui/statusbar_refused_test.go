@@ -55,6 +55,11 @@ type unsentPeer struct {
 
 func (u unsentPeer) UnsentAnswers() uint64 { return u.unsent }
 
+// Describe declares the count of unsent answers.
+func (u unsentPeer) Describe() client.Traits {
+	return client.Traits{Tally: func() client.Tally { return client.Tally{UnsentAnswers: u.UnsentAnswers()} }}
+}
+
 // The status bar counts the answers to the server's requests that could
 // not be sent, and says nothing of them while there are none.
 func TestStatusBarShowsUnsentAnswers(t *testing.T) {

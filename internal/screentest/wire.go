@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -52,3 +53,6 @@ func (w *wire) Done() <-chan struct{} { return w.done }
 
 // Err is nil: the connection only ends by Close.
 func (w *wire) Err() error { return nil }
+
+// Describe declares nothing: the fake speaks standard MCP in JSON.
+func (w *wire) Describe() client.Traits { return client.Traits{} }

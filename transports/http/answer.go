@@ -165,9 +165,6 @@ func (t *Transport) route(ex *exchange, m *proto.Message) {
 			return
 		}
 		t.noteVersion(ex, m)
-		if ex.msg.Method == proto.MethodToolsList && m.Result != nil && ex.modern != nil {
-			t.learnTools(m.Result)
-		}
 		ex.hand(m)
 		return
 	}

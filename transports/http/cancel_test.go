@@ -32,9 +32,7 @@ func TestCancelModernRequestClosesItsStream(t *testing.T) {
 	call := request(t, 5, proto.MethodToolsCall, modernParams(map[string]any{"name": "slow"}))
 	r.send(t, call)
 	f.await(1, "tools/call", posted(proto.MethodToolsCall))
-	if err := r.tr.CancelRequest(t.Context(), *call.ID, "user pressed Esc"); err != nil {
-		t.Fatalf("CancelRequest: %v", err)
-	}
+	r.cancel(t, *call.ID, "user pressed Esc", true)
 	awaitEnd(t, ended, "the answer stream")
 	r.send(t, request(t, 6, proto.MethodPing, modernParams(nil)))
 	if m := r.in.next(t); m.ID.Key() != proto.IntID(6).Key() {
@@ -59,9 +57,7 @@ func TestCancelSessionRequestNotifiesThenCloses(t *testing.T) {
 	call := request(t, 5, proto.MethodToolsCall, map[string]any{"name": "slow"})
 	r.send(t, call)
 	f.await(1, "tools/call", posted(proto.MethodToolsCall))
-	if err := r.tr.CancelRequest(t.Context(), *call.ID, "took too long"); err != nil {
-		t.Fatalf("CancelRequest: %v", err)
-	}
+	r.cancel(t, *call.ID, "took too long", false)
 	note := f.await(1, "notifications/cancelled", posted(proto.MethodNotifyCancelled))[0]
 	var params struct {
 		RequestID json.RawMessage `json:"requestId"`
@@ -114,9 +110,7 @@ func TestCancelledRequestsStreamIsNotResumed(t *testing.T) {
 	call := request(t, 5, proto.MethodToolsCall, map[string]any{"name": "slow"})
 	r.send(t, call)
 	f.await(1, "tools/call", posted(proto.MethodToolsCall))
-	if err := r.tr.CancelRequest(t.Context(), *call.ID, "enough"); err != nil {
-		t.Fatalf("CancelRequest: %v", err)
-	}
+	r.cancel(t, *call.ID, "enough", false)
 	flowtest.Eventually(t, "the cancelled exchange ends", func() bool {
 		r.tr.mu.Lock()
 		defer r.tr.mu.Unlock()
@@ -190,4 +184,17 @@ func TestForgottenProbeLetsItsPostGo(t *testing.T) {
 	if n := len(f.requests(posted(proto.MethodNotifyCancelled))); n != 0 {
 		t.Fatalf("%d notifications/cancelled sent for the forgotten probe", n)
 	}
+}
+
+// cancel gives up on the request with id as the engine does
+// (client.Session): one that carried the 2026-07-28 _meta is cancelled by
+// closing its answer stream while it is open; any other with
+// notifications/cancelled, the transport told first.
+func (r *rig) cancel(t *testing.T, id proto.ID, reason string, modern bool) {
+	t.Helper()
+	if modern && r.tr.AbortRequest(id, reason) {
+		return
+	}
+	r.tr.CancelNotified(id)
+	r.send(t, notification(t, proto.MethodNotifyCancelled, proto.CancelledNotificationParams{RequestID: id, Reason: reason}))
 }

@@ -24,17 +24,14 @@ type exchange struct {
 	msg     *proto.Message
 	body    []byte
 	conn    string
-	request bool        // msg is a request: an answer is expected
-	modern  *modernMeta // what msg carries of the 2026-07-28 _meta, or nil: cancelling then closes the stream
-	resent  bool        // sent once more after its session expired
-	session string      // the Mcp-Session-Id the POST carried
+	request bool                 // msg is a request: an answer is expected
+	modern  *modernMeta          // what msg carries of the 2026-07-28 _meta, or nil: cancelling then closes the stream
+	params  []client.ParamHeader // the Mcp-Param headers the engine handed a tools/call
+	resent  bool                 // sent once more after its session expired
+	session string               // the Mcp-Session-Id the POST carried
 
 	ctx    context.Context
 	cancel context.CancelFunc
-	// onAnswer, when set, takes the answer, or the message that fails the
-	// request, instead of the engine (the initialize of a session started
-	// again).
-	onAnswer func(*proto.Message)
 	// responded, when set, is closed once the POST got its response head,
 	// or failed.
 	responded chan struct{}
@@ -114,26 +111,6 @@ func (t *Transport) newExchange(m *proto.Message, body []byte) *exchange {
 	return ex
 }
 
-// ownCall sends req (encoded as body) on the transport's own behalf and
-// returns its answer, which is never delivered to the engine: the
-// initialize of a session started again, the tools/list that learns the
-// tools' x-mcp-header annotations. ctx bounds the sending and the wait.
-func (t *Transport) ownCall(ctx context.Context, req *proto.Message, body []byte) (*proto.Message, error) {
-	got := make(chan *proto.Message, 1)
-	ex := t.newExchange(req, body)
-	ex.onAnswer = func(m *proto.Message) { got <- m }
-	if err := ex.start(ctx); err != nil {
-		return nil, err
-	}
-	select {
-	case m := <-got:
-		return m, nil
-	case <-ctx.Done():
-		ex.forget() // its POST is let go, not read until the server answers
-		return nil, ctx.Err()
-	}
-}
-
 // forget unregisters the exchange and releases its context.
 func (ex *exchange) forget() {
 	t := ex.t
@@ -187,13 +164,7 @@ func (ex *exchange) start(ctx context.Context) error {
 		return fmt.Errorf("building the POST: %w", err)
 	}
 	t.setMessageHeaders(req.Header, ex.msg, ex.modern)
-	if ex.modern != nil && ex.msg.Method == proto.MethodToolsCall {
-		t.learnToolsFirst(ctx, ex.msg)
-		if err := t.setParamHeaders(req.Header, ex.modern); err != nil {
-			ex.forget()
-			return &client.ExchangeError{Err: err}
-		}
-	}
+	setParamHeaders(req.Header, ex.params)
 	ex.session = req.Header.Get(headerSession)
 	body := &sentBody{r: bytes.NewReader(ex.body), sent: make(chan struct{})}
 	req.Body = body
@@ -292,15 +263,9 @@ func (ex *exchange) fail(status int, err error) {
 	ex.hand(&proto.Message{ID: &id, Violation: &client.ExchangeError{Status: status, Err: err, Instead: ex.answeredInstead()}})
 }
 
-// hand gives what settled the request, its answer or its failure, to
-// whoever waits for it: onAnswer when set, else the engine.
-func (ex *exchange) hand(m *proto.Message) {
-	if ex.onAnswer != nil {
-		ex.onAnswer(m)
-		return
-	}
-	ex.t.deliverMsg(m)
-}
+// hand gives what settled the request, its answer or its failure, to the
+// engine.
+func (ex *exchange) hand(m *proto.Message) { ex.t.deliverMsg(m) }
 
 // settle marks the request answered; it reports false when it was
 // answered, failed or cancelled already.

@@ -61,9 +61,6 @@ func TestPostHeadersAcrossTheHandshake(t *testing.T) {
 func TestModernRequestHeaders(t *testing.T) {
 	f := newFake(t)
 	r := newRig(t, f.URL(), nil)
-	r.tr.mu.Lock()
-	r.tr.toolHeaders = map[string]*toolHeaders{} // the tools are known: no listing first
-	r.tr.mu.Unlock()
 	cases := []struct {
 		method string
 		params map[string]any

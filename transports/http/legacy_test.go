@@ -323,9 +323,7 @@ func TestAbandonedFallbackClosesItsStream(t *testing.T) {
 	probe := request(t, 1, proto.MethodDiscover, modernParams(nil))
 	r.send(t, probe)
 	f.await(1, "the fallback's GET", method(http.MethodGet))
-	if err := r.tr.CancelRequest(t.Context(), *probe.ID, "gave up"); err != nil {
-		t.Fatalf("CancelRequest: %v", err)
-	}
+	r.cancel(t, *probe.ID, "gave up", true)
 	select {
 	case <-gone:
 	case <-time.After(10 * time.Second):

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -24,13 +25,13 @@ func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
 		return fmt.Errorf("encoding %s: %w", m.Describe(), err)
 	}
 	if m.Method == proto.MethodInitialize {
-		t.mu.Lock()
-		t.initBody = body
-		t.mu.Unlock()
+		t.beginSession()
 	}
 	if m.Method == proto.MethodNotifyInitialized {
 		t.listenEarly(ctx)
-		return t.newExchange(m, body).startAccepted(ctx)
+		said := t.newExchange(m, body)
+		said.resent = client.InRestartedSession(ctx) // a 404 to it is the new session forgotten at once
+		return said.startAccepted(ctx)
 	}
 	if m.IsResponse() {
 		deadline, limited := ctx.Deadline()
@@ -51,7 +52,23 @@ func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
 		ex.replies = places
 		return ex.start(ctx)
 	}
-	return t.newExchange(m, body).start(ctx)
+	ex := t.newExchange(m, body)
+	ex.params = client.ParamHeadersOf(ctx)
+	return ex.start(ctx)
+}
+
+// beginSession notes that an initialize goes out: a 404 in the session it
+// begins means the server forgot it. When a session runs already, its
+// standalone GET stream ends first, before the new session has an id, so
+// that it never asks again under the new one.
+func (t *Transport) beginSession() {
+	t.mu.Lock()
+	t.initSent = true
+	running := t.session != ""
+	t.mu.Unlock()
+	if running {
+		t.stopListening()
+	}
 }
 
 // startAccepted sends ex's message and returns once its POST has its

@@ -206,8 +206,8 @@ func sessionsOf(list []seen) []string {
 func TestNewSessionOutlivesTheRequestThatStartedIt(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
-	r := newRig(t, f.URL(), func(c *Config) { c.CancelGrace = 10 * time.Millisecond })
-	r.handshake(t)
+	s := connect(t, f.URL(), func(c *Config) { c.CancelGrace = 10 * time.Millisecond },
+		client.Options{ProtocolVersion: proto.ProtocolVersion20251125})
 	f.initialized("s-1")
 	seenInit, proceed := make(chan struct{}), make(chan struct{})
 	var once sync.Once
@@ -217,9 +217,10 @@ func TestNewSessionOutlivesTheRequestThatStartedIt(t *testing.T) {
 		w.Header().Set(headerSession, "s-2")
 		writeJSON(w, http.StatusOK, resultOf(m, initResult(proto.ProtocolVersion20251125)))
 	})
+	var inS1 atomic.Int32
 	f.on(proto.MethodToolsList, func(w http.ResponseWriter, r *http.Request, m *proto.Message) {
 		if r.Header.Get(headerSession) == "s-1" {
-			if id, _ := m.ID.Int(); id == 3 {
+			if inS1.Add(1) == 2 {
 				<-seenInit
 			}
 			http.Error(w, "unknown session", http.StatusNotFound)
@@ -227,23 +228,41 @@ func TestNewSessionOutlivesTheRequestThatStartedIt(t *testing.T) {
 		}
 		writeJSON(w, http.StatusOK, resultOf(m, `{"tools":[]}`))
 	})
-	first := request(t, 2, proto.MethodToolsList, nil)
-	r.send(t, first)
+	type outcome struct {
+		id  proto.ID
+		err error
+	}
+	call := func(ids chan<- proto.ID, done chan<- outcome) {
+		var id proto.ID
+		_, err := s.Call(t.Context(), proto.MethodToolsList, nil, client.WithTimeout(hangGuard),
+			client.WithRounds(func(_ int, got proto.ID) { id = got; ids <- got }))
+		done <- outcome{id, err}
+	}
+	ids, done := make(chan proto.ID, 2), make(chan outcome, 2)
+	go call(ids, done)
+	first := <-ids
 	<-seenInit
-	r.send(t, request(t, 3, proto.MethodToolsList, nil))
-	r.warn.with(t, "sending tools/list (id 3) again")
-	if err := r.tr.CancelRequest(t.Context(), *first.ID, "no longer wanted"); err != nil {
+	go call(ids, done)
+	second := <-ids
+	s.rig.warn.with(t, "sending tools/list (id "+second.String()+") again")
+	if err := s.Cancel(first, "no longer wanted"); err != nil {
 		t.Fatal(err)
 	}
 	flowtest.Eventually(t, "the cancelled request lets go", func() bool {
-		r.tr.mu.Lock()
-		defer r.tr.mu.Unlock()
-		return r.tr.exchanges[*first.ID] == nil
+		s.rig.tr.mu.Lock()
+		defer s.rig.tr.mu.Unlock()
+		return s.rig.tr.exchanges[first] == nil
 	})
 	close(proceed)
-	m := r.in.next(t)
-	if m.ID.Key() != proto.IntID(3).Key() || !m.IsResponse() {
-		t.Fatalf("delivered %s (%v)", m.Raw, m.Violation)
+	for range 2 {
+		o := <-done
+		var ce *client.CancelledError
+		switch {
+		case o.id == first && !errors.As(o.err, &ce):
+			t.Errorf("the cancelled tools/list: %v", o.err)
+		case o.id == second && o.err != nil:
+			t.Errorf("the tools/list waiting for the new session: %v", o.err)
+		}
 	}
 }
 

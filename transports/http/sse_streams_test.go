@@ -124,9 +124,7 @@ func TestSSEStreamCancelled(t *testing.T) {
 			call := request(t, 5, proto.MethodToolsCall, params)
 			r.send(t, call)
 			sseOf(t, r.store, "the open answer", ofKind(capture.SSEAnswer, capture.SSEOpen))
-			if err := r.tr.CancelRequest(t.Context(), *call.ID, "enough"); err != nil {
-				t.Fatalf("CancelRequest: %v", err)
-			}
+			r.cancel(t, *call.ID, "enough", modern)
 			awaitEnd(t, ended, "the answer stream")
 			s := sseOf(t, r.store, "the cancelled answer", ofKind(capture.SSEAnswer, capture.SSECancelled))
 			if s.Why != "to cancel tools/call (id 5)" || s.Events != 1 {

@@ -23,10 +23,6 @@ const (
 // client wraps the HTTP status in a synthetic MCP error).
 const syntheticCode = -32000
 
-// HandshakeFree reports true for seed 004's dialect, which has no
-// handshake: client.Session then sends requests at once.
-func (t *Transport) HandshakeFree() bool { return t.cfg.Mode == ModeTools }
-
 // toolsAnswer reads what answers a POST of seed 004's dialect.
 func (t *Transport) toolsAnswer(ex *exchange, rsp *http.Response) {
 	switch st := rsp.StatusCode; {

@@ -19,8 +19,7 @@ import (
 )
 
 // Transport is an MCP client transport of the HTTP family. It implements
-// client.Transport, client.RequestCanceller, client.LinkReporter and
-// client.ParamHeaders.
+// client.Transport and declares its traits through Describe.
 type Transport struct {
 	cfg  Config
 	url  *url.URL
@@ -48,30 +47,20 @@ type Transport struct {
 	keyLog    *os.File
 	session   string                    // Mcp-Session-Id, once the server gave one
 	version   string                    // the protocol version initialize settled
-	initBody  []byte                    // the initialize request, for a session that expired
+	initSent  bool                      // an initialize request went out: a 404 in its session expires it
 	getStop   context.CancelFunc        // ends the standalone GET stream of the session; nil before it was asked for
-	reinits   int                       // sessions started again after a 404, for the initialize ids
 	probed    bool                      // the first POST was answered: no fallback any more
 	legacy    *legacyLink               // the HTTP+SSE link, once in that mode
 	fallback  *fallbackTry              // the move to the legacy transport, once tried
 	startTime *client.StartTimeoutError // the limit Start was given (client.StartBound), for the fallback
 	exchanges map[proto.ID]*exchange    // open answer streams, by request id (7 and "7" apart)
 	posting   map[*exchange]bool        // POSTs of notifications and responses not over yet
-	reinit    *reinitCall               // a re-initialization in flight
-	// toolHeaders are the x-mcp-header annotations of the tools the
-	// server listed, by tool name.
-	toolHeaders map[string]*toolHeaders
-	// insisted are the tools called even though their annotations are
-	// invalid (InsistOnTool).
-	insisted map[string]bool
+	// restart has the engine start a new session after the server forgot
+	// one (client.Traits.Restarts); nil without an engine.
+	restart func(ctx context.Context, expired string) error
 }
 
-var (
-	_ client.Transport        = (*Transport)(nil)
-	_ client.RequestCanceller = (*Transport)(nil)
-	_ client.LinkReporter     = (*Transport)(nil)
-	_ client.ParamHeaders     = (*Transport)(nil)
-)
+var _ client.Transport = (*Transport)(nil)
 
 // New returns a transport for cfg. Nothing is sent until Start.
 func New(cfg Config) (*Transport, error) {

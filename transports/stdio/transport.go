@@ -180,3 +180,6 @@ func (t *Transport) Done() <-chan struct{} { return t.life.Done() }
 // Err says why the connection went: nil while it is open and after a clean
 // Close, otherwise an *ExitError.
 func (t *Transport) Err() error { return t.life.Err() }
+
+// Describe declares nothing: stdio is standard MCP in JSON.
+func (t *Transport) Describe() client.Traits { return client.Traits{} }

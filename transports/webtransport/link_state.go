@@ -5,8 +5,6 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 )
 
-var _ client.LinkReporter = (*Transport)(nil)
-
 // LinkState reports the MCP-Flow dialect, the state machine's state and,
 // once the initialize result settled it, the body encoding ("json" when the
 // result declared none).

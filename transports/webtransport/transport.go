@@ -18,7 +18,7 @@ import (
 )
 
 // Transport is an MCP-Flow client connection. It implements
-// client.Transport, client.InitializeOnly and client.RequestCanceller.
+// client.Transport and declares its traits through Describe.
 type Transport struct {
 	cfg    Config
 	url    *url.URL
@@ -50,11 +50,7 @@ type Transport struct {
 	shutdowns atomic.Uint64 // $/shutdown received (shutdown.go)
 }
 
-var (
-	_ client.Transport        = (*Transport)(nil)
-	_ client.InitializeOnly   = (*Transport)(nil)
-	_ client.RequestCanceller = (*Transport)(nil)
-)
+var _ client.Transport = (*Transport)(nil)
 
 // New returns an MCP-Flow transport for cfg. Nothing connects until Start.
 // A malformed URL, certificate hash or encoding is an error.
@@ -194,10 +190,6 @@ func (t *Transport) Negotiated() (Negotiation, bool) {
 	defer t.mu.Unlock()
 	return t.nego, t.negotiated
 }
-
-// InitializeOnly reports true: the control stream must open with the
-// initialize request, so the engine never probes server/discover.
-func (t *Transport) InitializeOnly() bool { return true }
 
 // CancelRequest sends $/cancel {requestId, reason} for a request in flight.
 func (t *Transport) CancelRequest(ctx context.Context, id proto.ID, reason string) error {

@@ -52,11 +52,7 @@ type Transport struct {
 	writes writeCount // the writes under way (pong.go)
 }
 
-var (
-	_ client.Transport     = (*Transport)(nil)
-	_ client.LinkReporter  = (*Transport)(nil)
-	_ client.HandshakeFree = (*Transport)(nil)
-)
+var _ client.Transport = (*Transport)(nil)
 
 // New returns a transport for cfg; nothing is dialled until Start.
 func New(cfg Config) (*Transport, error) {

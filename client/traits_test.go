@@ -17,7 +17,9 @@ type flowishTransport struct {
 	cancels chan proto.CancelledNotificationParams
 }
 
-func (f *flowishTransport) InitializeOnly() bool { return true }
+func (f *flowishTransport) Describe() Traits {
+	return Traits{InitializeOnly: true, Cancel: f.CancelRequest}
+}
 
 func (f *flowishTransport) CancelRequest(_ context.Context, id proto.ID, reason string) error {
 	f.cancels <- proto.CancelledNotificationParams{RequestID: id, Reason: reason}
@@ -110,7 +112,7 @@ func TestRequestCancellerReplacesNotificationsCancelled(t *testing.T) {
 // handshake (seed 004's tools-http).
 type handshakeFreeTransport struct{ *fakeTransport }
 
-func (handshakeFreeTransport) HandshakeFree() bool { return true }
+func (handshakeFreeTransport) Describe() Traits { return Traits{HandshakeFree: true} }
 
 // A transport with no handshake connects without sending anything, and
 // its first message is the call itself, answered as usual.

@@ -1,0 +1,117 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcpscope/mcpscope/proto"
+)
+
+// maxAnnotationPages bounds the pages of the tools/list the engine sends on its
+// own to learn the tools' x-mcp-header annotations.
+const maxAnnotationPages = 20
+
+// mirrorsParams reports whether a request of method goes out with the
+// Mcp-Param headers of its tool's annotations: a tools/call of a
+// 2026-07-28 session on a transport that carries them.
+func (s *Session) mirrorsParams(method string) bool {
+	return s.traits.MirrorsParams && method == proto.MethodToolsCall && s.Era() == EraModern
+}
+
+// learnAnnotations keeps the x-mcp-header annotations a tools/list result
+// declares, when the session mirrors arguments into headers.
+func (s *Session) learnAnnotations(method string, result json.RawMessage) {
+	if method == proto.MethodToolsList && s.traits.MirrorsParams && s.Era() == EraModern {
+		s.tools.learn(result)
+	}
+}
+
+// withCallHeaders hands the transport, in the returned context, the
+// Mcp-Param headers of the tools/call msg. Before the first such call of a
+// session that has not listed the tools, the engine lists them on its own
+// behalf: a conforming client must mirror the annotated arguments, and a
+// headless call knows nothing of the tool. A tool whose annotations are
+// invalid is refused with an *ExchangeError, the call not sent.
+func (s *Session) withCallHeaders(ctx context.Context, msg *proto.Message) (context.Context, error) {
+	if !s.mirrorsParams(msg.Method) {
+		return ctx, nil
+	}
+	var call struct {
+		Name      string          `json:"name"`
+		Arguments map[string]any  `json:"arguments"`
+		Meta      json.RawMessage `json:"_meta"`
+	}
+	_ = json.Unmarshal(msg.Params, &call)
+	if s.tools.listing() {
+		s.listTools(ctx, call.Meta)
+	}
+	ph, err := s.tools.headers(call.Name, call.Arguments)
+	if err != nil {
+		return ctx, &ExchangeError{Err: err}
+	}
+	return withParamHeaders(ctx, ph), nil
+}
+
+// listTools lists the server's tools, every page, to learn their
+// annotations. The requests carry ids of their own
+// ("mcpscope-tools/list-N"), the _meta of the call that needs them and
+// OwnRequestMeta; their answers reach no caller. ctx bounds them; a
+// failure leaves the tools unknown.
+func (s *Session) listTools(ctx context.Context, meta json.RawMessage) {
+	cursor := ""
+	for page := 1; page <= maxAnnotationPages; page++ {
+		params := map[string]any{"_meta": meta}
+		if cursor != "" {
+			params["cursor"] = cursor
+		}
+		raw, err := marshalParams(params)
+		if err == nil {
+			raw, err = withMeta(raw, []member{{Key: OwnRequestMeta, Value: mustJSON("x-mcp-header")}}, true)
+		}
+		if err != nil {
+			return
+		}
+		result, err := s.ownRequest(ctx, proto.StringID(fmt.Sprintf("mcpscope-tools/list-%d", page)), proto.MethodToolsList, raw)
+		if err != nil {
+			return
+		}
+		s.tools.learn(result)
+		var res struct {
+			NextCursor string `json:"nextCursor"`
+		}
+		if json.Unmarshal(result, &res) != nil {
+			return
+		}
+		if cursor = res.NextCursor; cursor == "" {
+			return
+		}
+	}
+}
+
+// ownRequest sends a request of the engine's own, outside the in-flight
+// slots, and waits for its answer within ctx. When ctx ends first, what
+// the transport holds open for it is let go (Traits.Forget).
+func (s *Session) ownRequest(ctx context.Context, id proto.ID, method string, params json.RawMessage) (json.RawMessage, error) {
+	msg, err := proto.NewRequest(id, method, params)
+	if err != nil {
+		return nil, err
+	}
+	w := newWaiter(id, method)
+	if err := s.register(w); err != nil {
+		return nil, err
+	}
+	if err := s.t.Send(ctx, msg); err != nil {
+		s.take(w)
+		return nil, err
+	}
+	select {
+	case out := <-w.done:
+		return out.result, out.err
+	case <-ctx.Done():
+		if s.take(w) && s.traits.Forget != nil {
+			s.traits.Forget(id)
+		}
+		return nil, ctx.Err()
+	}
+}
