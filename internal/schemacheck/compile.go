@@ -5,22 +5,29 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// schemaURL is the name the one document being compiled goes by.
-const schemaURL = "mcpscope:schema.json"
+// base is where the one document being compiled is taken to be, so that a
+// relative reference resolves to another document there, which is not
+// loaded; schemaURL is the document.
+const (
+	base      = "https://mcpscope.invalid/"
+	schemaURL = base + "schema.json"
+)
 
 // cacheSize bounds how many compiled schemas are kept; past it the cache
 // starts afresh.
 const cacheSize = 256
 
 // Schema is a compiled JSON Schema.
-type Schema struct{ s *jsonschema.Schema }
+type Schema struct {
+	s     *jsonschema.Schema
+	steps *steps
+}
 
 // compiled is a schema text's outcome, kept by the cache.
 type compiled struct {
@@ -60,23 +67,60 @@ func compile(schema json.RawMessage) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not JSON: %w", err)
 	}
+	if countObjects(doc, maxSubschemas) > maxSubschemas {
+		return nil, fmt.Errorf("the schema holds more than %d objects", maxSubschemas)
+	}
+	st := &steps{limit: maxSteps}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
+	registerFormats(c)
+	countSteps(c, st)
 	c.UseLoader(noLoader{})
 	c.UseRegexpEngine(goRegexp)
 	if err := c.AddResource(schemaURL, doc); err != nil {
 		return nil, errors.New(oneLine(err))
 	}
 	s, err := c.Compile(schemaURL)
+	if err != nil {
+		return nil, compileError(doc, err)
+	}
+	return &Schema{s, st}, nil
+}
+
+// compileError phrases why a schema does not compile: where it breaks its
+// draft's meta-schema and what that wants, the document it names, or the
+// library's words.
+func compileError(doc any, err error) error {
 	var load *jsonschema.LoadURLError
+	var meta *jsonschema.SchemaValidationError
+	var verr *jsonschema.ValidationError
 	switch {
 	case errors.As(err, &load):
-		return nil, fmt.Errorf("%s names another document; only references inside the schema are followed", load.URL)
-	case err != nil:
-		return nil, errors.New(oneLine(err))
+		if obj, ok := doc.(map[string]any); ok && obj["$schema"] == load.URL {
+			return fmt.Errorf("the $schema %q is not a JSON Schema draft mcpscope knows (draft-04, -06, -07, 2019-09, 2020-12)", load.URL)
+		}
+		return fmt.Errorf("%s names another document; only references inside the schema are followed", strings.TrimPrefix(load.URL, base))
+	case errors.As(err, &meta) && errors.As(meta.Err, &verr):
+		if f := firstLeaf(failures(verr, doc)); f != nil {
+			return fmt.Errorf("at #%s: %s", Pointer(f.Location), f.Message())
+		}
 	}
-	return &Schema{s}, nil
+	return errors.New(oneLine(err))
+}
+
+// firstLeaf is the first failure, looking into the first alternative of a
+// failed anyOf or oneOf, whose message says more.
+func firstLeaf(fails []*Failure) *Failure {
+	if len(fails) == 0 {
+		return nil
+	}
+	if f := fails[0]; len(f.Causes) > 0 {
+		if leaf := firstLeaf(f.Causes[0]); leaf != nil {
+			return leaf
+		}
+	}
+	return fails[0]
 }
 
 // noLoader refuses every document outside the schema.
@@ -87,26 +131,7 @@ func (noLoader) Load(url string) (any, error) {
 	return nil, fmt.Errorf("%s is not loaded", url)
 }
 
-// goRegexp compiles patterns with Go's regexp; a pattern it cannot compile
-// matches everything, so that it is not enforced.
-func goRegexp(pattern string) (jsonschema.Regexp, error) {
-	re, err := regexp.Compile(pattern)
-	if err != nil {
-		return anything(pattern), nil
-	}
-	return re, nil
-}
-
-// anything is a pattern that is not enforced.
-type anything string
-
-// MatchString matches every string.
-func (anything) MatchString(string) bool { return true }
-
-// String is the pattern.
-func (a anything) String() string { return string(a) }
-
 // oneLine is err's text with its lines joined.
 func oneLine(err error) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), schemaURL, "schema")), " ")
+	return strings.Join(strings.Fields(strings.ReplaceAll(strings.ReplaceAll(err.Error(), schemaURL, "schema"), base, "")), " ")
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,7 +18,7 @@ import (
 func (f *Failure) Message() string {
 	switch k := f.Kind.(type) {
 	case *kind.Type:
-		return "must be " + article(strings.Join(k.Want, " or "))
+		return "must be " + article(strings.Join(nullLast(k.Want), " or "))
 	case *kind.Enum:
 		return "must be one of " + list(k.Want)
 	case *kind.Const:
@@ -68,6 +69,12 @@ func (f *Failure) structureMessage() string {
 		return "allows at most " + plural.Count(k.Want, "item", "items")
 	case *kind.AdditionalItems:
 		return "has " + plural.Count(k.Count, "item", "items") + " more than allowed"
+	case *TooManyItems:
+		return "allows at most " + plural.Count(k.Allowed, "item", "items")
+	case *UnevaluatedProperties:
+		return "unexpected property " + strings.Join(k.Properties, ", ")
+	case *UnevaluatedItems:
+		return plural.Word(len(k.Indexes), "unexpected item ", "unexpected items ") + ordinals(k.Indexes)
 	case *kind.UniqueItems:
 		return fmt.Sprintf("items %d and %d are the same", k.Duplicates[0]+1, k.Duplicates[1]+1)
 	case *kind.Contains:
@@ -87,6 +94,8 @@ func (f *Failure) structureMessage() string {
 		return "matches a form that is not allowed"
 	case *kind.FalseSchema:
 		return "not allowed"
+	case *kind.RefCycle:
+		return "the schema refers to itself without end"
 	}
 	return "does not match the schema"
 }
@@ -135,4 +144,23 @@ func quoted(names []string) string {
 		parts[i] = strconv.Quote(n)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// ordinals shows indexes from 0 as positions from 1.
+func ordinals(indexes []int) string {
+	parts := make([]string, len(indexes))
+	for i, n := range indexes {
+		parts[i] = strconv.Itoa(n + 1)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// nullLast is the type names with null, if there, moved to the end: "a
+// string or null".
+func nullLast(types []string) []string {
+	if !slices.Contains(types, "null") {
+		return types
+	}
+	out := slices.DeleteFunc(slices.Clone(types), func(t string) bool { return t == "null" })
+	return append(out, "null")
 }

@@ -2,6 +2,7 @@ package schemacheck
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,16 +26,20 @@ type Failure struct {
 	// Causes holds, for a failed anyOf or oneOf, each alternative's
 	// failures, in order.
 	Causes [][]*Failure
+
+	member string // the keyword whose false schema refused this member, see regroup
 }
 
-// Validate checks a JSON value and returns every failure. The error says
-// the value is not JSON.
+// Validate checks a JSON value and returns every failure, in the order of
+// their locations (the whole value first, array items by index). The
+// error says the value is not JSON, or that the schema applies too many
+// subschemas to it.
 func (s *Schema) Validate(data json.RawMessage) ([]*Failure, error) {
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("the value is not JSON: %w", err)
 	}
-	err = s.s.Validate(inst)
+	err = s.steps.run(s.s, inst)
 	if err == nil {
 		return nil, nil
 	}
@@ -42,7 +47,9 @@ func (s *Schema) Validate(data json.RawMessage) ([]*Failure, error) {
 	if !errors.As(err, &ve) {
 		return nil, err
 	}
-	return failures(ve, inst), nil
+	fails := regroup(failures(ve, inst), inst)
+	slices.SortStableFunc(fails, func(a, b *Failure) int { return compareLocations(a.Location, b.Location) })
+	return fails, nil
 }
 
 // failures flattens the library's tree of errors into the keywords that
@@ -63,6 +70,8 @@ func failures(e *jsonschema.ValidationError, inst any) []*Failure {
 	}
 	f := &Failure{Location: e.InstanceLocation, Kind: e.ErrorKind}
 	switch e.ErrorKind.(type) {
+	case *kind.FalseSchema:
+		f.member = falseKeyword(e.SchemaURL)
 	case *kind.AnyOf, *kind.OneOf:
 		for _, c := range e.Causes {
 			f.Causes = append(f.Causes, failures(c, inst))
@@ -124,4 +133,21 @@ func objectWith(v any, name string, at []string) []string {
 		}
 	}
 	return nil
+}
+
+// compareLocations orders instance locations token by token, indexes as
+// numbers, a location before those inside it.
+func compareLocations(a, b []string) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] == b[i] {
+			continue
+		}
+		x, errX := strconv.Atoi(a[i])
+		y, errY := strconv.Atoi(b[i])
+		if errX == nil && errY == nil {
+			return cmp.Compare(x, y)
+		}
+		return strings.Compare(a[i], b[i])
+	}
+	return cmp.Compare(len(a), len(b))
 }
