@@ -53,6 +53,8 @@ func TestArrayKeywords(t *testing.T) {
 		{"maxContains", `{"contains":{"type":"string"},"maxContains":1}`, `["a","b"]`, "maxContains@"},
 		{"draft-07 contains ignores minContains", `{` + draft7URI + `"contains":{"const":1},"minContains":2}`, `[1]`, ""},
 		{"array keywords ignore objects", `{"minItems":1,"items":false}`, `{}`, ""},
+		{"items after prefix", `{"prefixItems":[{}],"items":{"type":"string"}}`, `[1,2]`, "type@/1"},
+		{"draft-07 additionalItems schema", `{` + draft7URI + `"items":[{}],"additionalItems":{"type":"string"}}`, `[1,2]`, "type@/1"},
 	})
 }
 

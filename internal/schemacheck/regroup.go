@@ -59,9 +59,8 @@ func falseKeyword(schemaURL string) string {
 
 // regroup turns the failures of a false schema on each member of an
 // object or array into one failure at the object or array, as people read
-// them ("unexpected property a, b", "allows at most 1 item"). The library
-// reports them one by one, and an item refused past a tuple at the
-// index it has after the tuple.
+// them ("unexpected property a, b", "allows at most 1 item"); the library
+// reports them one by one.
 func regroup(fails []*Failure, inst any) []*Failure {
 	out := fails[:0]
 	for _, f := range fails {
