@@ -174,6 +174,7 @@ func TestStringKeywords(t *testing.T) {
 		{"pattern refused", `{"pattern":"^[A-Z]{3}$"}`, `"abc"`, "pattern@"},
 		{"pattern unanchored", `{"pattern":"b"}`, `"abc"`, ""},
 		{"lookahead not enforced", `{"pattern":"^(?=.*[0-9]).+$","minLength":4}`, `"abc"`, "minLength@"},
+		{"broken pattern not enforced", `{"pattern":"([a-z]","minLength":4}`, `"abc"`, "minLength@"},
 	})
 }
 

@@ -77,11 +77,13 @@ func compile(schema json.RawMessage) (*Schema, error) {
 	registerFormats(c)
 	countSteps(c, st)
 	c.UseLoader(noLoader{})
-	c.UseRegexpEngine(goRegexp)
+	compiling := true
+	c.UseRegexpEngine(regexpEngine(func() bool { return compiling }))
 	if err := c.AddResource(schemaURL, doc); err != nil {
 		return nil, errors.New(oneLine(err))
 	}
 	s, err := c.Compile(schemaURL)
+	compiling = false
 	if err != nil {
 		return nil, compileError(doc, err)
 	}

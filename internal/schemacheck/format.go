@@ -40,19 +40,22 @@ func registerFormats(c *jsonschema.Compiler) {
 	}
 }
 
-// goRegexp compiles patterns with Go's regexp. A pattern it cannot compile
-// only for syntax Go lacks (ECMAScript lookaround, backreferences) matches
-// everything, so that it is not enforced; one broken in its structure is
-// an error, which is also how the format "regex" is checked.
-func goRegexp(pattern string) (jsonschema.Regexp, error) {
-	re, err := regexp.Compile(pattern)
-	switch {
-	case err == nil:
-		return re, nil
-	case !isRegex(pattern):
-		return nil, err
+// regexpEngine compiles patterns with Go's regexp. While the schema
+// compiles (compiling reports true), a pattern Go cannot compile matches
+// everything, so that it is not enforced; afterwards, when the format
+// "regex" checks a value, a string broken in its structure (isRegex) is an
+// error, and one using syntax only ECMAScript has passes.
+func regexpEngine(compiling func() bool) jsonschema.RegexpEngine {
+	return func(pattern string) (jsonschema.Regexp, error) {
+		re, err := regexp.Compile(pattern)
+		switch {
+		case err == nil:
+			return re, nil
+		case !compiling() && !isRegex(pattern):
+			return nil, err
+		}
+		return anything(pattern), nil
 	}
-	return anything(pattern), nil
 }
 
 // anything is a pattern that is not enforced.
