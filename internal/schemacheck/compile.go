@@ -62,7 +62,13 @@ func Compile(schema json.RawMessage) (*Schema, error) {
 }
 
 // compile compiles a schema document with nothing loaded from outside it.
-func compile(schema json.RawMessage) (*Schema, error) {
+// A panic of the library is an error, never a crash.
+func compile(schema json.RawMessage) (_ *Schema, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the schema cannot be compiled: %v", r)
+		}
+	}()
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
 	if err != nil {
 		return nil, fmt.Errorf("not JSON: %w", err)
