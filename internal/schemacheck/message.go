@@ -67,8 +67,6 @@ func (f *Failure) structureMessage() string {
 		return "needs at least " + plural.Count(k.Want, "item", "items")
 	case *kind.MaxItems:
 		return "allows at most " + plural.Count(k.Want, "item", "items")
-	case *kind.AdditionalItems:
-		return "has " + plural.Count(k.Count, "item", "items") + " more than allowed"
 	case *TooManyItems:
 		return "allows at most " + plural.Count(k.Allowed, "item", "items")
 	case *UnevaluatedProperties:

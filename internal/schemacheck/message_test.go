@@ -37,6 +37,7 @@ func TestMessages(t *testing.T) {
 		{`{"maxItems":1}`, `[1,2]`, "allows at most 1 item"},
 		{`{"minItems":1}`, `[]`, "needs at least 1 item"},
 		{`{"prefixItems":[{}],"items":false}`, `[1,2]`, "allows at most 1 item"},
+		{`{"$schema":"http://json-schema.org/draft-07/schema#","items":[{}],"additionalItems":false}`, `[1,2,3]`, "allows at most 1 item"},
 		{`{"unevaluatedItems":false}`, `[1,2]`, "unexpected items 1, 2"},
 		{`{"uniqueItems":true}`, `[1,2,1]`, "items 1 and 3 are the same"},
 		{`{"contains":{"const":1}}`, `[]`, "needs an item of the required kind"},

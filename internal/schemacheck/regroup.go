@@ -10,7 +10,10 @@ import (
 
 // TooManyItems: the array has more items than its tuple and items allow
 // (items or additionalItems false); Allowed is how many it may hold.
-type TooManyItems struct{ Allowed int }
+type TooManyItems struct {
+	Allowed int
+	keyword string // "items" or "additionalItems"
+}
 
 // UnevaluatedProperties: unevaluatedProperties is false and no keyword
 // evaluated Properties.
@@ -21,7 +24,7 @@ type UnevaluatedProperties struct{ Properties []string }
 type UnevaluatedItems struct{ Indexes []int }
 
 // KeywordPath names the keyword.
-func (*TooManyItems) KeywordPath() []string { return []string{"items"} }
+func (k *TooManyItems) KeywordPath() []string { return []string{k.keyword} }
 
 // KeywordPath names the keyword.
 func (*UnevaluatedProperties) KeywordPath() []string { return []string{"unevaluatedProperties"} }
@@ -84,7 +87,7 @@ func regroup(fails []*Failure, inst any) []*Failure {
 			case "unevaluatedItems":
 				prev.Kind = &UnevaluatedItems{}
 			default:
-				prev.Kind = &TooManyItems{Allowed: arrayLen(inst, at)}
+				prev.Kind = &TooManyItems{Allowed: arrayLen(inst, at), keyword: f.member}
 			}
 			out = append(out, prev)
 		}

@@ -69,7 +69,9 @@ func failures(e *jsonschema.ValidationError, inst any) []*Failure {
 		return []*Failure{{Location: objectWith(inst, k.Property, nil), Kind: e.ErrorKind}}
 	}
 	f := &Failure{Location: e.InstanceLocation, Kind: e.ErrorKind}
-	switch e.ErrorKind.(type) {
+	switch k := e.ErrorKind.(type) {
+	case *kind.AdditionalItems:
+		f.Kind = &TooManyItems{Allowed: arrayLen(inst, e.InstanceLocation) - k.Count, keyword: "additionalItems"}
 	case *kind.FalseSchema:
 		f.member = falseKeyword(e.SchemaURL)
 	case *kind.AnyOf, *kind.OneOf:
