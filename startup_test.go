@@ -7,40 +7,86 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
-// initBudget is the most a package's initialisation may allocate when
-// mcpscope starts. Allocation is deterministic where time is not; a
-// package that builds tables, compiles patterns or registers catalogues
-// at start-up allocates well past it.
-const initBudget = 32 << 10
+// initTimeBudget bounds the time every package's initialisation takes
+// together when mcpscope starts: a heavy library is initialised lazily,
+// the first time it is needed, never at start-up.
+const initTimeBudget = 3 * time.Millisecond
 
-// initTotalBudget bounds the sum over all packages but those below.
-const initTotalBudget = 256 << 10
+// initException is a package whose initialisation cannot be made lazy:
+// Go runs the init of every package linked in, and the library is not to
+// be rewritten. Its own time is bounded apart, outside initTimeBudget.
+type initException struct {
+	budget time.Duration
+	reason string
+}
 
-// initExceptions are packages allowed more, each with the reason; none
-// is today.
-var initExceptions = map[string]int{}
+// initExceptions are the packages initTimeBudget does not count.
+var initExceptions = map[string]initException{
+	"github.com/santhosh-tekuri/jsonschema/v6": {
+		budget: 8 * time.Millisecond,
+		reason: "compiles the meta-schemas of its five drafts in init()",
+	},
+}
+
+// initRuns is how many times the binary is started; the fastest run is
+// judged, so that a loaded machine, which only ever slows a run down,
+// does not fail the test.
+const initRuns = 7
 
 // initCost is one package's line of GODEBUG=inittrace=1.
 type initCost struct {
-	pkg    string
-	bytes  int
-	allocs int
+	pkg   string
+	clock time.Duration
 }
 
-// TestInitAllocationBudget runs `mcpscope version` with the runtime's init
-// trace and fails naming each package whose initialisation allocates more
-// than its budget.
-func TestInitAllocationBudget(t *testing.T) {
+// TestInitTime runs `mcpscope version` with the runtime's init trace
+// initRuns times and fails when even the fastest run spends more than
+// initTimeBudget in package initialisation, naming the slowest packages
+// of that run; each of initExceptions is held to its own budget, in its
+// fastest run.
+func TestInitTime(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "mcpscope")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	var best []initCost
+	bestTotal := time.Duration(-1)
+	excepted := map[string]time.Duration{}
+	for range initRuns {
+		var costs []initCost
+		for _, c := range initTrace(t, bin) {
+			if _, ok := initExceptions[c.pkg]; !ok {
+				costs = append(costs, c)
+			} else if d, seen := excepted[c.pkg]; !seen || c.clock < d {
+				excepted[c.pkg] = c.clock
+			}
+		}
+		if total := sumClock(costs); bestTotal < 0 || total < bestTotal {
+			best, bestTotal = costs, total
+		}
+	}
+	for pkg, d := range excepted {
+		if e := initExceptions[pkg]; d > e.budget {
+			t.Errorf("init of %s takes %v in its fastest of %d runs, over its budget of %v (it %s)", pkg, d, initRuns, e.budget, e.reason)
+		}
+	}
+	if bestTotal > initTimeBudget {
+		slices.SortFunc(best, func(a, b initCost) int { return int(b.clock - a.clock) })
+		t.Errorf("package init takes %v in the fastest of %d runs, over the budget of %v; the slowest: %v",
+			bestTotal, initRuns, initTimeBudget, best[:min(5, len(best))])
+	}
+}
+
+// initTrace runs bin version with the init trace and reads it.
+func initTrace(t *testing.T, bin string) []initCost {
+	t.Helper()
 	cmd := exec.Command(bin, "version")
 	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
 	var stderr bytes.Buffer
@@ -52,21 +98,16 @@ func TestInitAllocationBudget(t *testing.T) {
 	if err != nil || len(costs) == 0 {
 		t.Fatalf("init trace not read (%v):\n%s", err, stderr.String())
 	}
-	sort.Slice(costs, func(i, j int) bool { return costs[i].bytes > costs[j].bytes })
-	total := 0
+	return costs
+}
+
+// sumClock is the time all the packages' initialisation took.
+func sumClock(costs []initCost) time.Duration {
+	var total time.Duration
 	for _, c := range costs {
-		budget, excepted := initExceptions[c.pkg]
-		if !excepted {
-			budget = initBudget
-			total += c.bytes
-		}
-		if c.bytes > budget {
-			t.Errorf("init of %s allocates %d bytes in %d allocations, over its budget of %d: make that work lazy", c.pkg, c.bytes, c.allocs, budget)
-		}
+		total += c.clock
 	}
-	if total > initTotalBudget {
-		t.Errorf("package init allocates %d bytes in all, over the budget of %d; the largest: %v", total, initTotalBudget, costs[:min(5, len(costs))])
-	}
+	return total
 }
 
 // parseInitTrace reads the lines "init PKG @T ms, T ms clock, N bytes, N
@@ -76,15 +117,19 @@ func parseInitTrace(trace string) ([]initCost, error) {
 	sc := bufio.NewScanner(strings.NewReader(trace))
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
-		if len(f) != 11 || f[0] != "init" || f[8] != "bytes," || f[10] != "allocs" {
+		if len(f) != 11 || f[0] != "init" || f[5] != "ms" || f[6] != "clock," {
 			continue
 		}
-		b, err1 := strconv.Atoi(f[7])
-		n, err2 := strconv.Atoi(f[9])
-		if err1 != nil || err2 != nil {
-			return nil, fmt.Errorf("line %q: bytes %w, allocs %w", sc.Text(), err1, err2)
+		ms, err := strconv.ParseFloat(f[4], 64)
+		if err != nil {
+			return nil, fmt.Errorf("line %q: clock %w", sc.Text(), err)
 		}
-		out = append(out, initCost{pkg: f[1], bytes: b, allocs: n})
+		out = append(out, initCost{pkg: f[1], clock: time.Duration(ms * float64(time.Millisecond))})
 	}
 	return out, sc.Err()
+}
+
+// String shows a cost as "pkg 0.12ms".
+func (c initCost) String() string {
+	return fmt.Sprintf("%s %.3fms", c.pkg, float64(c.clock)/float64(time.Millisecond))
 }

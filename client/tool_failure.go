@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpscope/mcpscope/internal/jsonschema"
+	"github.com/mcpscope/mcpscope/internal/schemacheck"
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
 )
@@ -104,7 +104,7 @@ func CheckToolResult(tool string, result json.RawMessage, outputSchema json.RawM
 	if !present(structured) {
 		return &ToolFailure{Tool: tool, Kind: ToolOutputMissing}
 	}
-	s, err := jsonschema.Compile(outputSchema)
+	s, err := schemacheck.Compile(outputSchema)
 	if err != nil {
 		return nil // a schema mcpscope cannot read judges nothing
 	}

@@ -4,14 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/mcpscope/mcpscope/internal/jsonschema"
+	"github.com/mcpscope/mcpscope/internal/schemacheck"
 )
 
 // validateJSON checks value against a JSON Schema, formats asserted and
 // nothing loaded from outside the schema. A schema that does not compile
 // fails every value.
 func validateJSON(schema, value json.RawMessage) error {
-	s, err := jsonschema.Compile(schema)
+	s, err := schemacheck.Compile(schema)
 	if err != nil {
 		return fmt.Errorf("the schema does not compile: %w", err)
 	}
@@ -20,7 +20,7 @@ func validateJSON(schema, value json.RawMessage) error {
 		return err
 	}
 	if len(fails) > 0 {
-		return &jsonschema.ValidationError{Failures: fails}
+		return &schemacheck.ValidationError{Failures: fails}
 	}
 	return nil
 }

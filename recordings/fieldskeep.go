@@ -1,6 +1,9 @@
 package recordings
 
 import (
+	"bytes"
+	"encoding/json"
+
 	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/proto"
 )
@@ -31,7 +34,9 @@ func notKept(kept []fieldLine, n, size, dropped int) fieldLine {
 // notKept annotation; red, when set, masks their values.
 func keepFields(fields []proto.Field, raw []byte, size int, red *redactor) []fieldLine {
 	var out []fieldLine
-	var enc []byte
+	var enc bytes.Buffer
+	je := json.NewEncoder(&enc)
+	je.SetEscapeHTML(false)
 	used := 0
 	for i, fd := range fields {
 		if fd.Offset >= len(raw) {
@@ -41,8 +46,9 @@ func keepFields(fields []proto.Field, raw []byte, size int, red *redactor) []fie
 			fd.Value = red.field(fd.Name, fd.Value)
 		}
 		fl := fieldLine{O: fd.Offset, N: fd.Len, F: fd.Name, V: fd.Value, K: uint8(fd.Kind)}
-		enc = appendField(enc[:0], fl)
-		if used += len(enc) + 1; used > fieldsKeep {
+		enc.Reset()
+		_ = je.Encode(fl) // its JSON and a newline: the length it takes in the list, comma included
+		if used += enc.Len(); used > fieldsKeep {
 			dropped := 0
 			for _, rest := range fields[i:] {
 				if rest.Offset < len(raw) {

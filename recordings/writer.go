@@ -218,7 +218,7 @@ func (w *Writer) Append(f *capture.Frame) uint64 {
 		}
 		w.lastOf[f.Conn] = l.Seq
 	}
-	w.pend = appendFrameLine(w.pend, &l)
+	w.writeLocked(&l)
 	full := len(w.pend) >= maxPending
 	w.mu.Unlock()
 	switch {

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/mcpscope/mcpscope/proto"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // File is the content of an answers file: scripted replies to the

@@ -76,10 +76,8 @@ func bareLines(src io.Reader, cr bool) (int, error) {
 // DataBytes cost no copy.
 //
 // "x-lf-lines" is the same ratio against ReadSlice('\n') alone, which
-// does not end lines at CR (target ≥ 0.9 too): where lineFree is
-// vectorized (amd64 with AVX2) the parser looks at each byte once for both
-// line ends, as that reader does for LF; elsewhere it makes one pass of
-// bytes.IndexByte for LF and one for CR.
+// does not end lines at CR: the parser makes one pass of bytes.IndexByte
+// for LF and one for CR, both vectorised by the runtime.
 //
 // The readers run on one OS thread, timed by its CPU time (user and
 // system): on a shared machine, wall time also counts the time the thread

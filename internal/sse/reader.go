@@ -49,7 +49,6 @@ type Reader struct {
 	pendingLF bool  // the last line ended in CR: an LF next is part of it
 	err       error // sticky: what Next returns from now on
 	lf, cr    finder
-	free      int64 // stream offset up to which the bytes from pos hold no CR or LF
 
 	blk  block  // the event being read
 	data []byte // data values joined, when they are not one slice of buf
@@ -168,16 +167,11 @@ func (r *Reader) endLine(i, term int) {
 }
 
 // lineEnd returns the index in buf of the first CR or LF at or after pos,
-// or -1. lineFree skips the blocks that hold neither, in one pass; the
-// finders look at what is left.
+// or -1. Each finder remembers how far it has looked, so that a long line
+// arriving in pieces is searched once.
 func (r *Reader) lineEnd() int {
 	c := r.buf[:r.end]
 	from := r.pos
-	if p := int(r.free - r.base); p > from {
-		from = p
-	}
-	from += lineFree(c[from:])
-	r.free = r.base + int64(from)
 	lf := r.lf.index(c, r.base, from, '\n')
 	if lf >= 0 {
 		c = c[:lf] // a CR counts only before the LF

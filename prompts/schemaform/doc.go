@@ -11,8 +11,8 @@
 // wrappers are followed; nullable unions ({"type":["string","null"]} or an
 // anyOf with a null branch) become the non-null field.
 //
-// Client-side validation runs the whole schema through mcpscope's own
-// validator (internal/jsonschema) and shows each error at the field it
+// Client-side validation runs the whole schema through the JSON Schema
+// library (internal/schemacheck) and shows each error at the field it
 // concerns; the form refuses to submit until they are fixed. A schema the
 // form cannot express ($ref cycles, oneOf of objects, maps, arrays of
 // objects, tuples) opens the package's JSON editor instead, which validates

@@ -5,14 +5,16 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpscope/mcpscope/internal/jsonschema"
+	schemakind "github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"github.com/mcpscope/mcpscope/internal/schemacheck"
 )
 
 // validator checks values against one compiled schema. When the schema
 // does not compile (a remote $ref, an unknown $schema, …) err says why and
 // values are not checked.
 type validator struct {
-	schema *jsonschema.Schema
+	schema *schemacheck.Schema
 	err    error
 }
 
@@ -20,7 +22,7 @@ type validator struct {
 // loaded (no files, no network); formats are asserted; a pattern Go's
 // regexp cannot compile (ECMAScript lookaround) is not enforced.
 func compile(schema json.RawMessage) *validator {
-	s, err := jsonschema.Compile(schema)
+	s, err := schemacheck.Compile(schema)
 	if err != nil {
 		return &validator{err: fmt.Errorf("the schema does not compile: %w", err)}
 	}
@@ -45,18 +47,16 @@ func (v *validator) check(value json.RawMessage) []FieldError {
 // flatten turns failures into field errors. A missing property is
 // reported at the property; a failed oneOf/anyOf once, at its value,
 // rather than once per alternative.
-func flatten(fails []*jsonschema.Failure, out *[]FieldError) {
+func flatten(fails []*schemacheck.Failure, out *[]FieldError) {
 	for _, f := range fails {
-		path := jsonschema.Pointer(f.Location)
+		path := schemacheck.Pointer(f.Location)
 		switch k := f.Kind.(type) {
-		case jsonschema.Required:
+		case *schemakind.Required:
 			for _, m := range k.Missing {
 				*out = append(*out, FieldError{Path: path + "/" + pointerToken(m), Message: "required"})
 			}
-		case jsonschema.AnyOf:
-			*out = append(*out, FieldError{Path: path, Message: alternatives(f, k.Causes)})
-		case jsonschema.OneOf:
-			*out = append(*out, FieldError{Path: path, Message: alternatives(f, k.Causes)})
+		case *schemakind.AnyOf, *schemakind.OneOf:
+			*out = append(*out, FieldError{Path: path, Message: alternatives(f, f.Causes)})
 		default:
 			*out = append(*out, FieldError{Path: path, Message: f.Message()})
 		}
@@ -65,7 +65,7 @@ func flatten(fails []*jsonschema.Failure, out *[]FieldError) {
 
 // alternatives phrases a failed anyOf/oneOf: when no alternative matched,
 // what each one lacks (at most four, two problems each).
-func alternatives(f *jsonschema.Failure, causes [][]*jsonschema.Failure) string {
+func alternatives(f *schemacheck.Failure, causes [][]*schemacheck.Failure) string {
 	if len(causes) == 0 {
 		return f.Message()
 	}

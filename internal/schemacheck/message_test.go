@@ -1,6 +1,7 @@
-package jsonschema
+package schemacheck
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -36,6 +37,7 @@ func TestMessages(t *testing.T) {
 		{`{"maxItems":1}`, `[1,2]`, "allows at most 1 item"},
 		{`{"minItems":1}`, `[]`, "needs at least 1 item"},
 		{`{"prefixItems":[{}],"items":false}`, `[1,2]`, "allows at most 1 item"},
+		{`{"$schema":"http://json-schema.org/draft-07/schema#","items":[{}],"additionalItems":false}`, `[1,2,3]`, "allows at most 1 item"},
 		{`{"unevaluatedItems":false}`, `[1,2]`, "unexpected items 1, 2"},
 		{`{"uniqueItems":true}`, `[1,2,1]`, "items 1 and 3 are the same"},
 		{`{"contains":{"const":1}}`, `[]`, "needs an item of the required kind"},
@@ -62,4 +64,14 @@ func TestMessages(t *testing.T) {
 	if !strings.HasPrefix(Decimal(nil), "?") {
 		t.Error("Decimal(nil)")
 	}
+}
+
+// validate compiles and validates, failing the test on an error.
+func validate(t testing.TB, schema, value string) []*Failure {
+	t.Helper()
+	fails, err := mustCompile(t, schema).Validate(json.RawMessage(value))
+	if err != nil {
+		t.Fatalf("Validate(%s) against %s: %v", value, schema, err)
+	}
+	return fails
 }

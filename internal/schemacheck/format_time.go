@@ -1,42 +1,10 @@
-package jsonschema
+package schemacheck
 
 import (
 	"errors"
 	"regexp/syntax"
 	"strings"
 )
-
-// formatChecker returns the check of a format this validator asserts, or
-// nil for a format it does not know (any string passes).
-func formatChecker(name string) func(string) bool {
-	switch name {
-	case "date":
-		return isDate
-	case "date-time":
-		return isDateTime
-	case "time":
-		return isTime
-	case "duration":
-		return isDuration
-	case "email":
-		return isEmail
-	case "hostname":
-		return isHostname
-	case "ipv4":
-		return isIPv4
-	case "ipv6":
-		return isIPv6
-	case "uri":
-		return isURI
-	case "uri-reference":
-		return isURIReference
-	case "uuid":
-		return isUUID
-	case "regex":
-		return isRegex
-	}
-	return nil
-}
 
 // digits reads a run of exactly n ASCII digits as a number.
 func digits(s string, n int) (int, bool) {
@@ -202,3 +170,15 @@ func isRegex(s string) bool {
 	}
 	return true
 }
+
+// skipDigits returns the index of the first byte at or after i in s that
+// is not an ASCII digit.
+func skipDigits(s string, i int) int {
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return i
+}
+
+// isDigit reports whether c is an ASCII digit.
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }

@@ -1,4 +1,4 @@
-package jsonschema
+package schemacheck
 
 import (
 	"net/netip"

@@ -1,11 +1,14 @@
-package jsonschema
+package schemacheck
 
 import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"github.com/mcpscope/mcpscope/internal/plural"
 )
@@ -14,29 +17,29 @@ import (
 // ("must be at least 2 characters"); it does not say where.
 func (f *Failure) Message() string {
 	switch k := f.Kind.(type) {
-	case Type:
-		return "must be " + article(strings.Join(k.Want, " or "))
-	case Enum:
+	case *kind.Type:
+		return "must be " + article(strings.Join(nullLast(k.Want), " or "))
+	case *kind.Enum:
 		return "must be one of " + list(k.Want)
-	case Const:
+	case *kind.Const:
 		return "must be " + list([]any{k.Want})
-	case Pattern:
+	case *kind.Pattern:
 		return "must match the pattern " + k.Want
-	case MinLength:
+	case *kind.MinLength:
 		return "must be at least " + plural.Count(k.Want, "character", "characters")
-	case MaxLength:
+	case *kind.MaxLength:
 		return "must be at most " + plural.Count(k.Want, "character", "characters")
-	case Minimum:
+	case *kind.Minimum:
 		return "must be ≥ " + Decimal(k.Want)
-	case Maximum:
+	case *kind.Maximum:
 		return "must be ≤ " + Decimal(k.Want)
-	case ExclusiveMinimum:
+	case *kind.ExclusiveMinimum:
 		return "must be > " + Decimal(k.Want)
-	case ExclusiveMaximum:
+	case *kind.ExclusiveMaximum:
 		return "must be < " + Decimal(k.Want)
-	case MultipleOf:
+	case *kind.MultipleOf:
 		return "must be a multiple of " + Decimal(k.Want)
-	case Format:
+	case *kind.Format:
 		return "not a valid " + k.Want
 	}
 	return f.structureMessage()
@@ -46,80 +49,53 @@ func (f *Failure) Message() string {
 // combinations of schemas.
 func (f *Failure) structureMessage() string {
 	switch k := f.Kind.(type) {
-	case Required:
+	case *kind.Required:
 		return "missing " + plural.Word(len(k.Missing), "required property ", "required properties ") + quoted(k.Missing)
-	case DependentRequired:
-		return "needs " + quoted(k.Missing) + " when " + strconv.Quote(k.Property) + " is given"
-	case MinProperties:
+	case *kind.DependentRequired:
+		return "needs " + quoted(k.Missing) + " when " + strconv.Quote(k.Prop) + " is given"
+	case *kind.Dependency:
+		return "needs " + quoted(k.Missing) + " when " + strconv.Quote(k.Prop) + " is given"
+	case *kind.MinProperties:
 		return fmt.Sprintf("needs at least %d %s", k.Want, plural.Word(k.Want, "property", "properties"))
-	case MaxProperties:
+	case *kind.MaxProperties:
 		return fmt.Sprintf("allows at most %d %s", k.Want, plural.Word(k.Want, "property", "properties"))
-	case AdditionalProperties:
+	case *kind.AdditionalProperties:
 		return "unexpected property " + strings.Join(k.Properties, ", ")
-	case UnevaluatedProperties:
-		return "unexpected property " + strings.Join(k.Properties, ", ")
-	case PropertyNames:
+	case *kind.PropertyNames:
 		return "the property name " + strconv.Quote(k.Property) + " is not allowed"
-	case MinItems:
+	case *kind.MinItems:
 		return "needs at least " + plural.Count(k.Want, "item", "items")
-	case MaxItems:
+	case *kind.MaxItems:
 		return "allows at most " + plural.Count(k.Want, "item", "items")
-	case AdditionalItems:
+	case *TooManyItems:
 		return "allows at most " + plural.Count(k.Allowed, "item", "items")
-	case UnevaluatedItems:
+	case *UnevaluatedProperties:
+		return "unexpected property " + strings.Join(k.Properties, ", ")
+	case *UnevaluatedItems:
 		return plural.Word(len(k.Indexes), "unexpected item ", "unexpected items ") + ordinals(k.Indexes)
-	case UniqueItems:
+	case *kind.UniqueItems:
 		return fmt.Sprintf("items %d and %d are the same", k.Duplicates[0]+1, k.Duplicates[1]+1)
-	case Contains:
+	case *kind.Contains:
 		return "needs an item of the required kind"
-	case MinContains:
+	case *kind.MinContains:
 		return "needs at least " + plural.Count(k.Want, "item", "items") + " of the required kind"
-	case MaxContains:
+	case *kind.MaxContains:
 		return "allows at most " + plural.Count(k.Want, "item", "items") + " of the required kind"
-	case AnyOf:
+	case *kind.AnyOf:
 		return "matches none of the allowed forms"
-	case OneOf:
-		if len(k.Matched) == 0 {
+	case *kind.OneOf:
+		if len(k.Subschemas) == 0 {
 			return "matches none of the allowed forms"
 		}
 		return "matches more than one of the allowed forms"
-	case Not:
+	case *kind.Not:
 		return "matches a form that is not allowed"
-	case FalseSchema:
+	case *kind.FalseSchema:
 		return "not allowed"
+	case *kind.RefCycle:
+		return "the schema refers to itself without end"
 	}
 	return "does not match the schema"
-}
-
-// Error is the failure at its instance location: "/a/0: must be a string".
-func (f *Failure) Error() string {
-	if len(f.Location) == 0 {
-		return f.Message()
-	}
-	return Pointer(f.Location) + ": " + f.Message()
-}
-
-// Pointer joins location tokens into a JSON pointer ("" for the whole
-// value).
-func Pointer(tokens []string) string {
-	var b strings.Builder
-	for _, t := range tokens {
-		b.WriteByte('/')
-		b.WriteString(escapeToken(t))
-	}
-	return b.String()
-}
-
-// ValidationError is every failure of a value, as one error.
-type ValidationError struct{ Failures []*Failure }
-
-// Error lists the failures, "; " between them.
-func (e *ValidationError) Error() string {
-	parts := make([]string, len(e.Failures))
-	for i, f := range e.Failures {
-		parts[i] = f.Error()
-	}
-	return strings.Join(parts, "; ")
 }
 
 // Decimal shows a number as a decimal: exactly when it has at most six
@@ -175,4 +151,14 @@ func ordinals(indexes []int) string {
 		parts[i] = strconv.Itoa(n + 1)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// nullLast is the type names with null, if there, moved to the end: "a
+// string or null".
+func nullLast(types []string) []string {
+	if !slices.Contains(types, "null") {
+		return types
+	}
+	out := slices.DeleteFunc(slices.Clone(types), func(t string) bool { return t == "null" })
+	return append(out, "null")
 }

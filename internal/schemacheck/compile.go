@@ -1,0 +1,145 @@
+package schemacheck
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// base is where the one document being compiled is taken to be, so that a
+// relative reference resolves to another document there, which is not
+// loaded; schemaURL is the document.
+const (
+	base      = "https://mcpscope.invalid/"
+	schemaURL = base + "schema.json"
+)
+
+// cacheSize bounds how many compiled schemas are kept; past it the cache
+// starts afresh.
+const cacheSize = 256
+
+// Schema is a compiled JSON Schema.
+type Schema struct {
+	s     *jsonschema.Schema
+	steps *steps
+}
+
+// compiled is a schema text's outcome, kept by the cache.
+type compiled struct {
+	schema *Schema
+	err    error
+}
+
+var (
+	cacheMu sync.Mutex
+	cache   = map[string]compiled{}
+)
+
+// Compile compiles a schema document, or returns the one compiled before
+// from the same text. A document that is not JSON, breaks its draft's
+// meta-schema or refers outside itself is an error.
+func Compile(schema json.RawMessage) (*Schema, error) {
+	key := string(schema)
+	cacheMu.Lock()
+	c, ok := cache[key]
+	cacheMu.Unlock()
+	if ok {
+		return c.schema, c.err
+	}
+	s, err := compile(schema)
+	cacheMu.Lock()
+	if len(cache) >= cacheSize {
+		clear(cache)
+	}
+	cache[key] = compiled{s, err}
+	cacheMu.Unlock()
+	return s, err
+}
+
+// compile compiles a schema document with nothing loaded from outside it.
+// A panic of the library is an error, never a crash.
+func compile(schema json.RawMessage) (_ *Schema, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the schema cannot be compiled: %v", r)
+		}
+	}()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	if err != nil {
+		return nil, fmt.Errorf("not JSON: %w", err)
+	}
+	if countObjects(doc, maxSubschemas) > maxSubschemas {
+		return nil, fmt.Errorf("the schema holds more than %d objects", maxSubschemas)
+	}
+	st := &steps{limit: maxSteps}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	registerFormats(c)
+	countSteps(c, st)
+	c.UseLoader(noLoader{})
+	compiling := true
+	c.UseRegexpEngine(regexpEngine(func() bool { return compiling }))
+	if err := c.AddResource(schemaURL, doc); err != nil {
+		return nil, errors.New(oneLine(err))
+	}
+	s, err := c.Compile(schemaURL)
+	compiling = false
+	if err != nil {
+		return nil, compileError(doc, err)
+	}
+	return &Schema{s, st}, nil
+}
+
+// compileError phrases why a schema does not compile: where it breaks its
+// draft's meta-schema and what that wants, the document it names, or the
+// library's words.
+func compileError(doc any, err error) error {
+	var load *jsonschema.LoadURLError
+	var meta *jsonschema.SchemaValidationError
+	var verr *jsonschema.ValidationError
+	switch {
+	case errors.As(err, &load):
+		if obj, ok := doc.(map[string]any); ok && obj["$schema"] == load.URL {
+			return fmt.Errorf("the $schema %q is not a JSON Schema draft mcpscope knows (draft-04, -06, -07, 2019-09, 2020-12)", load.URL)
+		}
+		return fmt.Errorf("%s names another document; only references inside the schema are followed", strings.TrimPrefix(load.URL, base))
+	case errors.As(err, &meta) && errors.As(meta.Err, &verr):
+		if f := firstLeaf(failures(verr, doc)); f != nil {
+			return fmt.Errorf("at #%s: %s", Pointer(f.Location), f.Message())
+		}
+	}
+	return errors.New(oneLine(err))
+}
+
+// firstLeaf is the first failure, looking into the first alternative of a
+// failed anyOf or oneOf, whose message says more.
+func firstLeaf(fails []*Failure) *Failure {
+	if len(fails) == 0 {
+		return nil
+	}
+	if f := fails[0]; len(f.Causes) > 0 {
+		if leaf := firstLeaf(f.Causes[0]); leaf != nil {
+			return leaf
+		}
+	}
+	return fails[0]
+}
+
+// noLoader refuses every document outside the schema.
+type noLoader struct{}
+
+// Load refuses url.
+func (noLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("%s is not loaded", url)
+}
+
+// oneLine is err's text with its lines joined.
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(strings.ReplaceAll(err.Error(), schemaURL, "schema"), base, "")), " ")
+}
