@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/internal/peertest"
 )
 
@@ -22,10 +22,14 @@ type result struct {
 // mcpscope runs the real command tree in-process with args.
 func mcpscope(t *testing.T, args ...string) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // hang guard only
+	ctx, cancel := context.WithTimeout(context.Background(), flowtest.HangGuard) // hang guard only
 	defer cancel()
 	var out, errb bytes.Buffer
 	code := Execute(ctx, args, strings.NewReader(""), &out, &errb)
+	if ctx.Err() != nil {
+		t.Errorf("mcpscope %s was still running after %s; stopped, it wrote:\nstdout: %s\nstderr: %s",
+			strings.Join(args, " "), flowtest.HangGuard, out.String(), errb.String())
+	}
 	return result{code: code, stdout: out.String(), stderr: errb.String()}
 }
 

@@ -109,7 +109,7 @@ func TestRealElicitationForms(t *testing.T) {
 			h := &formAnswerer{keys: c.keys}
 			s := client.New(stdio.New(stdio.Config{Command: c.argv[0], Args: c.argv[1:]}),
 				client.Options{Handler: h, ProtocolVersion: c.version})
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // hang guard only
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second) // hang guard only
 			defer cancel()
 			if err := s.Connect(ctx); err != nil {
 				t.Fatalf("Connect: %v", err)

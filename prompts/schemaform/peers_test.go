@@ -28,7 +28,7 @@ type tool struct {
 // mcpscope runs the CLI in-process and returns its stdout.
 func mcpscope(t *testing.T, args ...string) []byte {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // hang guard only
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second) // hang guard only
 	defer cancel()
 	var out, errb bytes.Buffer
 	if code := cli.Execute(ctx, args, strings.NewReader(""), &out, &errb); code != 0 {
