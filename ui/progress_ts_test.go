@@ -57,6 +57,7 @@ func (r *longRun) quit() {
 // server reports each step, the traffic pane shows every report as a
 // frame of the call, and the progress strip its finished bar.
 func TestTSLongRunningReportsProgress(t *testing.T) {
+	t.Parallel()
 	startLongRunning(t, 0.4, 2).checkProgress()
 }
 
@@ -94,6 +95,7 @@ func (r *longRun) checkProgress() {
 // the cancellation, ends the bar "cancelled", and flags the progress the
 // server keeps sending after the cancel.
 func TestTSLongRunningBarAndCancel(t *testing.T) {
+	t.Parallel()
 	startLongRunning(t, 3, 15).checkCancel()
 }
 

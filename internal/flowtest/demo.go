@@ -22,6 +22,10 @@ import (
 // what it waited for.
 const HangGuard = 30 * time.Second
 
+// RunGuard bounds a whole run a test drives through several waits of its
+// own (a command, a program, a session's calls): twice HangGuard.
+const RunGuard = 2 * HangGuard
+
 // Demo is a demo MCP-Flow server serving for one test.
 type Demo struct {
 	*flow.Server
