@@ -142,20 +142,21 @@ func (f *questionFlow) cancelled(tool, id string) {
 }
 
 // progressThenCancelTS calls the TypeScript reference's long operation,
-// 30 steps in 30 s, waits for its second progress report on the progress
-// strip, cancels it from the traffic pane and goes back to the list.
+// 120 steps in 120 s (still in flight at the cancel, however slow the
+// machine), waits for its second progress report on the progress strip,
+// cancels it from the traffic pane and goes back to the list.
 func (f *questionFlow) progressThenCancelTS() {
 	t := f.t
 	t.Helper()
 	const tool = "trigger-long-running-operation"
 	f.callTool(tool, func() {
-		sendKeys(f.tm, "backspace", "backspace") // duration: 10 → 30
-		sendText(f.tm, "30")
-		sendKeys(f.tm, "tab", "backspace") // steps: 5 → 30
-		sendText(f.tm, "30")
+		sendKeys(f.tm, "backspace", "backspace") // duration: 10 → 120
+		sendText(f.tm, "120")
+		sendKeys(f.tm, "tab", "backspace") // steps: 5 → 120
+		sendText(f.tm, "120")
 	})
 	f.probe.waitScreen(t, "the second progress report on the strip", func(s string) bool {
-		return strings.Contains(s, "Progress · 1 request") && lineWith(s, " 2/30 · ", "tools/call trigger")
+		return strings.Contains(s, "Progress · 1 request") && lineWith(s, " 2/120 · ", "tools/call trigger")
 	})
 	f.cancelled(tool, f.cancelFromTraffic(tool))
 }

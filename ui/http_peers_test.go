@@ -64,7 +64,7 @@ func TestHTTPTSLongRunningReportsProgress(t *testing.T) {
 func TestHTTPTSLongRunningBarAndCancel(t *testing.T) {
 	t.Parallel()
 	url := peertest.StartTSStreamableHTTP(t).URL
-	startLongRunningOn(t, httpTransport(url, mcphttp.ModeAuto), client.Options{}, 3, 15).checkCancel()
+	startLongRunningOn(t, httpTransport(url, mcphttp.ModeAuto), client.Options{}, cancelRunDuration, cancelRunSteps).checkCancel()
 }
 
 // TestHTTPTimeout: a call over Streamable HTTP that sends nothing for
