@@ -82,6 +82,9 @@ func harnessCommands(answers string) map[string]string {
 	}
 }
 
+// harnessBound bounds one scenario's run of the harness.
+const harnessBound = 60 * time.Second
+
 // harnessScenario is one client scenario at one protocol version.
 type harnessScenario struct {
 	name, era string
@@ -95,7 +98,7 @@ func (s harnessScenario) String() string { return s.name + "@" + s.era }
 // back-compatibility ones).
 func harnessScenarios(t *testing.T, harness []string) []harnessScenario {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // hang guard only
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second) // hang guard only
 	defer cancel()
 	out, err := exec.CommandContext(ctx, harness[0], append(slices.Clone(harness[1:]), "list", "--client")...).Output()
 	if err != nil {
@@ -139,6 +142,7 @@ type harnessResult struct {
 // scenario where a check did not succeed (a warning counts, as the
 // harness itself counts it).
 func TestConformanceHarness(t *testing.T) {
+	t.Parallel()
 	harness := peertest.ConformanceHarness(t)
 	bin := builtBinary(t)
 	browser := oauthtest.BrowserProgram(t)
@@ -192,7 +196,8 @@ func runHarnessScenario(t *testing.T, harness []string, sc harnessScenario, comm
 		return harnessResult{report: err.Error()}
 	}
 	results := filepath.Join(dir, "results")
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second) // hang guard only
+	// A hang guard only: the harness gives the client 30 s itself.
+	ctx, cancel := context.WithTimeout(context.Background(), harnessBound)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, harness[0], append(slices.Clone(harness[1:]), "client",
 		"--scenario", sc.name, "--spec-version", sc.era, "--timeout", "30000",
@@ -211,6 +216,9 @@ func runHarnessScenario(t *testing.T, harness []string, sc harnessScenario, comm
 	ok := runErr == nil && strings.Contains(out.String(), "OVERALL: PASSED")
 	if runErr != nil {
 		report += "\nharness: " + runErr.Error()
+	}
+	if ctx.Err() != nil {
+		report += fmt.Sprintf("\nthe harness was still running after %s", harnessBound)
 	}
 	return harnessResult{ok: ok, report: report}
 }

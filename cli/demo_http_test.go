@@ -43,6 +43,7 @@ func misbehaveHTTP(t *testing.T, url string, args map[string]any, extra ...strin
 // the call with a clear error, within the timeout (the stream a cancel
 // closed is not resumed).
 func TestHTTPDemoMisbehaves(t *testing.T) {
+	t.Parallel()
 	target, stop, err := startHTTPDemo(context.Background(), "http")
 	if err != nil {
 		t.Fatal(err)

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/internal/peertest"
 )
 
@@ -22,10 +22,14 @@ type result struct {
 // mcpscope runs the real command tree in-process with args.
 func mcpscope(t *testing.T, args ...string) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // hang guard only
+	ctx, cancel := context.WithTimeout(context.Background(), flowtest.RunGuard) // hang guard only
 	defer cancel()
 	var out, errb bytes.Buffer
 	code := Execute(ctx, args, strings.NewReader(""), &out, &errb)
+	if ctx.Err() != nil {
+		t.Errorf("mcpscope %s was still running after %s; stopped, it wrote:\nstdout: %s\nstderr: %s",
+			strings.Join(args, " "), flowtest.RunGuard, out.String(), errb.String())
+	}
 	return result{code: code, stdout: out.String(), stderr: errb.String()}
 }
 
@@ -140,6 +144,7 @@ func TestE2ENoAnswerLeftExitsTwo(t *testing.T) {
 }
 
 func TestE2EProgressTypeScript(t *testing.T) {
+	t.Parallel()
 	r := mcpscope(t, withTarget(peertest.TSEverything(t, "stdio"), "call", "--progress", "tools/call",
 		`{"name":"trigger-long-running-operation","arguments":{"duration":1,"steps":2}}`)...)
 	r.mustExit(t, ExitOK)
@@ -197,6 +202,7 @@ func TestE2EUsageErrorsExitTwo(t *testing.T) {
 }
 
 func TestE2EStubServerMisbehaviour(t *testing.T) {
+	t.Parallel()
 	run := func(mode string, args ...string) result {
 		argv, env := stubArgv(t, mode)
 		return mcpscope(t, withTarget(argv, append([]string{"tools", "--env", env}, args...)...)...)

@@ -14,7 +14,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
+
+	"github.com/mcpscope/mcpscope/internal/flowtest"
 )
 
 // silentTCP listens on a port of its own on 127.0.0.1, takes every
@@ -162,7 +163,7 @@ func TestExitCodesOfTheBinary(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // hang guard only
+			ctx, cancel := context.WithTimeout(context.Background(), flowtest.RunGuard) // hang guard only
 			defer cancel()
 			cmd := exec.CommandContext(ctx, bin, tc.args(t)...)
 			cmd.Env = append(cmd.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "MCPSCOPE_KEYRING=off")

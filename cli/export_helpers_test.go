@@ -9,9 +9,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -64,10 +64,13 @@ func (f exportedFrame) payload() []byte {
 // wrote.
 func exportCmd(t *testing.T, stdin []byte, args ...string) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // hang guard only
+	ctx, cancel := context.WithTimeout(context.Background(), flowtest.RunGuard) // hang guard only
 	defer cancel()
 	var out, errb bytes.Buffer
 	code := Execute(ctx, append([]string{"export"}, args...), bytes.NewReader(stdin), &out, &errb)
+	if ctx.Err() != nil {
+		t.Errorf("mcpscope export %s was still running after %s", strings.Join(args, " "), flowtest.RunGuard)
+	}
 	return result{code: code, stdout: out.String(), stderr: errb.String()}
 }
 

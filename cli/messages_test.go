@@ -77,6 +77,7 @@ func TestURLTargetMistakes(t *testing.T) {
 // A line mcpscope could not write (the server closed its stdin) is traced
 // as a write failure, never as a decode error.
 func TestTraceNamesAFailedWrite(t *testing.T) {
+	t.Parallel()
 	argv, env := stubArgv(t, "stdin-closer")
 	r := mcpscope(t, withTarget(argv, "tools", "--trace", "--env", env)...)
 	if r.code == ExitOK {

@@ -182,6 +182,7 @@ func TestE2ERequestFloodAllAnswered(t *testing.T) {
 // run ends within --timeout of the stuck write with exit 3, saying that
 // the server stopped reading and how much was queued for it.
 func TestE2ERequestFloodToADeafServer(t *testing.T) {
+	t.Parallel()
 	argv, env := stubArgv(t, requestFloodDeafMode)
 	r := mcpscopeWithin(t, 30*time.Second, withTarget(argv, "call", "--env", env, "--protocol", "2025-11-25", "--timeout", "2s",
 		"--progress", "tools/call", `{"name":"flood"}`)...)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpscope/mcpscope/internal/peertest"
 	"github.com/mcpscope/mcpscope/internal/statedir"
 )
 
@@ -25,6 +26,7 @@ func TestMain(m *testing.M) {
 		stubServer(mode)
 		os.Exit(0)
 	}
+	peertest.WidenParallel()
 	os.Exit(statedir.Run(m.Run))
 }
 

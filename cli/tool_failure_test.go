@@ -11,7 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/mcpscope/mcpscope/internal/flowtest"
 )
 
 // Stub modes of a stdio server whose tools fail in every way a result can:
@@ -92,13 +93,17 @@ func toolFailureServer(tools bool) int {
 // its exit code and output.
 func runBuilt(t *testing.T, args ...string) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // hang guard only
+	ctx, cancel := context.WithTimeout(context.Background(), flowtest.RunGuard) // hang guard only
 	defer cancel()
 	cmd := exec.CommandContext(ctx, builtBinary(t), args...)
 	cmd.Env = append(cmd.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "MCPSCOPE_KEYRING=off")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Errorf("mcpscope %s was still running after %s; killed, it wrote:\nstdout: %s\nstderr: %s",
+			strings.Join(args, " "), flowtest.RunGuard, stdout.String(), stderr.String())
+	}
 	code := 0
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {

@@ -71,7 +71,7 @@ type tuiRun struct {
 // startTUI runs mcpscope with args, its keyboard a pipe and its screen a buffer.
 func startTUI(t *testing.T, args ...string) *tuiRun {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), flowtest.HangGuard)
+	ctx, cancel := context.WithTimeout(context.Background(), flowtest.RunGuard)
 	t.Cleanup(cancel)
 	in, keys := io.Pipe()
 	r := &tuiRun{keys: keys, out: &syncBuffer{}, errb: &syncBuffer{}, code: make(chan int, 1)}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/mcpscope/mcpscope/proto"
@@ -263,73 +264,77 @@ func TestTimeoutSendsCancelled(t *testing.T) {
 }
 
 func TestIdleTimeoutRestartedByProgress(t *testing.T) {
-	const steps = 20
-	s, _ := connect(t, serve(false, func(srv *fakeServer, m *proto.Message) {
-		if m.Kind() != proto.KindRequest {
-			return
+	synctest.Test(t, func(t *testing.T) {
+		const steps = 20
+		s, _ := connect(t, serve(false, func(srv *fakeServer, m *proto.Message) {
+			if m.Kind() != proto.KindRequest {
+				return
+			}
+			token := progressTokenOf(m)
+			for i := 1; i <= steps; i++ {
+				time.Sleep(50 * time.Millisecond)
+				srv.notify(proto.MethodNotifyProgress, proto.ProgressNotificationParams{ProgressToken: token, Progress: float64(i)})
+			}
+			srv.result(*m.ID, map[string]bool{"done": true})
+		}), Options{Timeout: 500 * time.Millisecond})
+		var mu sync.Mutex
+		var seen []float64
+		raw, err := s.Call(testCtx(t), "long", nil, WithProgress(func(p proto.ProgressNotificationParams) {
+			mu.Lock()
+			seen = append(seen, p.Progress)
+			mu.Unlock()
+		}))
+		if err != nil {
+			t.Fatalf("a call kept alive by progress for twice its idle limit failed: %v", err)
 		}
-		token := progressTokenOf(m)
-		for i := 1; i <= steps; i++ {
-			time.Sleep(50 * time.Millisecond)
-			srv.notify(proto.MethodNotifyProgress, proto.ProgressNotificationParams{ProgressToken: token, Progress: float64(i)})
+		if string(raw) != `{"done":true}` {
+			t.Fatalf("result %s", raw)
 		}
-		srv.result(*m.ID, map[string]bool{"done": true})
-	}), Options{Timeout: 500 * time.Millisecond})
-	var mu sync.Mutex
-	var seen []float64
-	raw, err := s.Call(testCtx(t), "long", nil, WithProgress(func(p proto.ProgressNotificationParams) {
 		mu.Lock()
-		seen = append(seen, p.Progress)
-		mu.Unlock()
-	}))
-	if err != nil {
-		t.Fatalf("a call kept alive by progress for twice its idle limit failed: %v", err)
-	}
-	if string(raw) != `{"done":true}` {
-		t.Fatalf("result %s", raw)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	// Progress read before the response is handled before Call returns.
-	if len(seen) != steps {
-		t.Fatalf("progress seen %v, want %d in order", seen, steps)
-	}
-	for i, v := range seen {
-		if v != float64(i+1) {
-			t.Fatalf("progress out of order: %v", seen)
+		defer mu.Unlock()
+		// Progress read before the response is handled before Call returns.
+		if len(seen) != steps {
+			t.Fatalf("progress seen %v, want %d in order", seen, steps)
 		}
-	}
+		for i, v := range seen {
+			if v != float64(i+1) {
+				t.Fatalf("progress out of order: %v", seen)
+			}
+		}
+	})
 }
 
 func TestHardCapFiresDespiteProgress(t *testing.T) {
-	cancels := make(chan *proto.Message, 4)
-	stop := make(chan struct{})
-	defer close(stop)
-	s, _ := connect(t, silentServer(cancels, func(srv *fakeServer, m *proto.Message) {
-		go func() {
-			for i := 0; ; i++ {
-				select {
-				case <-stop:
-					return
-				case <-srv.gone:
-					return
-				case <-time.After(20 * time.Millisecond):
-					srv.notify(proto.MethodNotifyProgress, map[string]any{"progressToken": m.ID, "progress": i})
+	synctest.Test(t, func(t *testing.T) {
+		cancels := make(chan *proto.Message, 4)
+		stop := make(chan struct{})
+		defer close(stop)
+		s, _ := connect(t, silentServer(cancels, func(srv *fakeServer, m *proto.Message) {
+			go func() {
+				for i := 0; ; i++ {
+					select {
+					case <-stop:
+						return
+					case <-srv.gone:
+						return
+					case <-time.After(20 * time.Millisecond):
+						srv.notify(proto.MethodNotifyProgress, map[string]any{"progressToken": m.ID, "progress": i})
+					}
 				}
-			}
-		}()
-	}), Options{Timeout: 300 * time.Millisecond, HardTimeout: time.Second})
-	var id proto.ID
-	_, err := s.Call(testCtx(t), "endless", nil,
-		WithProgress(func(proto.ProgressNotificationParams) {}),
-		WithRounds(func(_ int, got proto.ID) { id = got }))
-	var te *TimeoutError
-	if !errors.As(err, &te) || !te.MaxTime || te.After != "1s" {
-		t.Fatalf("err = %v, want the hard cap to fire", err)
-	}
-	if p := cancelledFor(t, cancels); p.RequestID != id {
-		t.Fatalf("cancelled %s, want %s", p.RequestID, id)
-	}
+			}()
+		}), Options{Timeout: 300 * time.Millisecond, HardTimeout: time.Second})
+		var id proto.ID
+		_, err := s.Call(testCtx(t), "endless", nil,
+			WithProgress(func(proto.ProgressNotificationParams) {}),
+			WithRounds(func(_ int, got proto.ID) { id = got }))
+		var te *TimeoutError
+		if !errors.As(err, &te) || !te.MaxTime || te.After != "1s" {
+			t.Fatalf("err = %v, want the hard cap to fire", err)
+		}
+		if p := cancelledFor(t, cancels); p.RequestID != id {
+			t.Fatalf("cancelled %s, want %s", p.RequestID, id)
+		}
+	})
 }
 
 func TestContextCancelSendsCancelled(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/mcpscope/mcpscope/proto"
@@ -198,23 +199,25 @@ func TestListenWantsAnAcknowledgementWithinTheIdleLimit(t *testing.T) {
 }
 
 func TestListenOutlivesTheIdleLimitOnceAcknowledged(t *testing.T) {
-	const idle = time.Second
-	s, _ := connect(t, serve(true, func(srv *fakeServer, m *proto.Message) {
-		if m.Method != proto.MethodSubscriptionsListen {
-			return
+	synctest.Test(t, func(t *testing.T) {
+		const idle = time.Second
+		s, _ := connect(t, serve(true, func(srv *fakeServer, m *proto.Message) {
+			if m.Method != proto.MethodSubscriptionsListen {
+				return
+			}
+			srv.ack(m)
+			time.Sleep(idle * 5 / 2) // silence far past the idle limit
+			srv.notify(proto.MethodNotifyResourceUpdated, tagged(m, map[string]any{"uri": "test://w"}))
+			srv.rawResult(*m.ID, `{}`)
+		}), Options{Timeout: idle})
+		var log listenLog
+		if _, err := s.Listen(testCtx(t), listenParams, log.add); err != nil {
+			t.Fatalf("an acknowledged, silent subscription ended: %v", err)
 		}
-		srv.ack(m)
-		time.Sleep(idle * 5 / 2) // silence far past the idle limit
-		srv.notify(proto.MethodNotifyResourceUpdated, tagged(m, map[string]any{"uri": "test://w"}))
-		srv.rawResult(*m.ID, `{}`)
-	}), Options{Timeout: idle})
-	var log listenLog
-	if _, err := s.Listen(testCtx(t), listenParams, log.add); err != nil {
-		t.Fatalf("an acknowledged, silent subscription ended: %v", err)
-	}
-	if got := log.kinds(); len(got) != 3 {
-		t.Errorf("events = %v", got)
-	}
+		if got := log.kinds(); len(got) != 3 {
+			t.Errorf("events = %v", got)
+		}
+	})
 }
 
 func TestListenEndsAtItsMaxTimeAndCancels(t *testing.T) {

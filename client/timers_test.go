@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/mcpscope/mcpscope/proto"
@@ -145,22 +146,24 @@ func TestCancelOfInitializeSendsNothing(t *testing.T) {
 // initialize then times out too, the error says how long each waited. The
 // test's own bound is shorter than the probe's old fixed 10 s.
 func TestDiscoverProbeObeysTheIdleLimit(t *testing.T) {
-	ft := newFake(t, silentHandshake)
-	s := New(ft, Options{Timeout: 300 * time.Millisecond})
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	err := s.Connect(ctx)
-	want := "the server/discover probe got no answer in 300ms, then initialize (id 2) timed out after 300ms; closed the connection instead of cancelling it (initialize is never cancelled)"
-	var te *TimeoutError
-	if err == nil || err.Error() != want || !errors.As(err, &te) {
-		t.Fatalf("Connect = %v\nwant %q", err, want)
-	}
-	// Neither is cancelled: initialize never is, and the probe is
-	// forgotten, as no session exists for a cancellation to belong to.
-	sent := ft.srv.sentMessages()
-	if got := methods(sent); !slices.Equal(got, []string{proto.MethodDiscover, proto.MethodInitialize}) {
-		t.Fatalf("sent %v", got)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		ft := newFake(t, silentHandshake)
+		s := New(ft, Options{Timeout: 300 * time.Millisecond})
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		err := s.Connect(ctx)
+		want := "the server/discover probe got no answer in 300ms, then initialize (id 2) timed out after 300ms; closed the connection instead of cancelling it (initialize is never cancelled)"
+		var te *TimeoutError
+		if err == nil || err.Error() != want || !errors.As(err, &te) {
+			t.Fatalf("Connect = %v\nwant %q", err, want)
+		}
+		// Neither is cancelled: initialize never is, and the probe is
+		// forgotten, as no session exists for a cancellation to belong to.
+		sent := ft.srv.sentMessages()
+		if got := methods(sent); !slices.Equal(got, []string{proto.MethodDiscover, proto.MethodInitialize}) {
+			t.Fatalf("sent %v", got)
+		}
+	})
 }
 
 // slowModernStart plays a 2026-07-28 server slower to start than the
@@ -203,22 +206,24 @@ func TestLateProbeAnswerWinsOverRefusedInitialize(t *testing.T) {
 // The server taking the whole request is a sign of life: a send that
 // used most of the idle limit leaves the answer a whole one.
 func TestSendCompletionRestartsTheIdleLimit(t *testing.T) {
-	const slow = 600 * time.Millisecond
-	ft := newFake(t, serve(false, func(srv *fakeServer, m *proto.Message) {
-		if m.Kind() == proto.KindRequest {
-			time.Sleep(slow)
-			srv.result(*m.ID, map[string]bool{"ok": true})
+	synctest.Test(t, func(t *testing.T) {
+		const slow = 600 * time.Millisecond
+		ft := newFake(t, serve(false, func(srv *fakeServer, m *proto.Message) {
+			if m.Kind() == proto.KindRequest {
+				time.Sleep(slow)
+				srv.result(*m.ID, map[string]bool{"ok": true})
+			}
+		}))
+		s := New(ft, Options{Timeout: time.Second})
+		t.Cleanup(func() { _ = s.Close() })
+		if err := s.Connect(testCtx(t)); err != nil {
+			t.Fatal(err)
 		}
-	}))
-	s := New(ft, Options{Timeout: time.Second})
-	t.Cleanup(func() { _ = s.Close() })
-	if err := s.Connect(testCtx(t)); err != nil {
-		t.Fatal(err)
-	}
-	ft.srv.mu.Lock()
-	ft.srv.slow = slow
-	ft.srv.mu.Unlock()
-	if _, err := s.Call(testCtx(t), "slowly", nil); err != nil {
-		t.Fatalf("a request taken in %s and answered %s later failed: %v", slow, slow, err)
-	}
+		ft.srv.mu.Lock()
+		ft.srv.slow = slow
+		ft.srv.mu.Unlock()
+		if _, err := s.Call(testCtx(t), "slowly", nil); err != nil {
+			t.Fatalf("a request taken in %s and answered %s later failed: %v", slow, slow, err)
+		}
+	})
 }

@@ -88,6 +88,7 @@ func TestComposeFlowDemo(t *testing.T) {
 // TestComposeFlowTSPeer sends resources/list from the composer to the
 // TypeScript reference server over stdio and shows what it answered.
 func TestComposeFlowTSPeer(t *testing.T) {
+	t.Parallel()
 	argv := peertest.TSEverything(t, "stdio")
 	dial := func(sink capture.Sink) (Link, error) {
 		tr := stdio.New(stdio.Config{Command: argv[0], Args: argv[1:], Sink: sink})

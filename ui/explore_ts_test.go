@@ -35,6 +35,7 @@ func sendText(tm *teatest.TestModel, s string) {
 // call it through its form, read a static resource, fill and read a
 // resource template, get a prompt with arguments.
 func TestExploreTSReferenceServer(t *testing.T) {
+	t.Parallel()
 	argv := peertest.TSEverything(t, "stdio")
 	store := capture.NewStore(capture.Config{})
 	probe := &screenProbe{Model: New(Config{Store: store, Dial: stdioDialer(argv), Target: "server-everything"})}

@@ -25,6 +25,7 @@ type screenProbe struct {
 	*Model
 	mu   sync.Mutex
 	last string
+	escs []bool // for each esc the model took, whether a question had it
 }
 
 // View draws the model and keeps a copy.
@@ -38,6 +39,11 @@ func (p *screenProbe) View() tea.View {
 
 // Update forwards to the model and keeps the probe as the program's model.
 func (p *screenProbe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "esc" {
+		p.mu.Lock()
+		p.escs = append(p.escs, p.overlay != nil)
+		p.mu.Unlock()
+	}
 	_, cmd := p.Model.Update(msg)
 	return p, cmd
 }
@@ -47,6 +53,27 @@ func (p *screenProbe) screenText() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.last
+}
+
+// escOnQuestion presses esc and waits for the model to take it; it reports
+// whether a question (an overlay) had the key, or the screen below it.
+func (p *screenProbe) escOnQuestion(t *testing.T, tm *teatest.TestModel) bool {
+	t.Helper()
+	p.mu.Lock()
+	n := len(p.escs)
+	p.mu.Unlock()
+	tm.Send(keyPress("esc"))
+	var onQuestion bool
+	p.waitScreen(t, "the model to take esc", func(string) bool {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if len(p.escs) > n {
+			onQuestion = p.escs[n]
+			return true
+		}
+		return false
+	})
+	return onQuestion
 }
 
 // waitScreen waits until the screen satisfies ok; the timeout is a hang guard.
@@ -59,7 +86,7 @@ func (p *screenProbe) waitScreen(t *testing.T, what string, ok func(string) bool
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Fatalf("the screen never showed %s; last screen:\n%s", what, p.screenText())
+	t.Fatalf("the screen never showed %s within %s; last screen:\n%s", what, flowtest.HangGuard, p.screenText())
 	return ""
 }
 

@@ -22,6 +22,7 @@ import (
 // wire, an elicitation answered through its form, a sampling request
 // answered through the sampling screen, and the roots the server asks for.
 func TestHTTPPeersFeatureMatrix(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name     string
 		start    func(testing.TB) *peertest.HTTPPeer
@@ -141,20 +142,21 @@ func (f *questionFlow) cancelled(tool, id string) {
 }
 
 // progressThenCancelTS calls the TypeScript reference's long operation,
-// 30 steps in 30 s, waits for its second progress report on the progress
-// strip, cancels it from the traffic pane and goes back to the list.
+// 120 steps in 120 s (still in flight at the cancel, however slow the
+// machine), waits for its second progress report on the progress strip,
+// cancels it from the traffic pane and goes back to the list.
 func (f *questionFlow) progressThenCancelTS() {
 	t := f.t
 	t.Helper()
 	const tool = "trigger-long-running-operation"
 	f.callTool(tool, func() {
-		sendKeys(f.tm, "backspace", "backspace") // duration: 10 → 30
-		sendText(f.tm, "30")
-		sendKeys(f.tm, "tab", "backspace") // steps: 5 → 30
-		sendText(f.tm, "30")
+		sendKeys(f.tm, "backspace", "backspace") // duration: 10 → 120
+		sendText(f.tm, "120")
+		sendKeys(f.tm, "tab", "backspace") // steps: 5 → 120
+		sendText(f.tm, "120")
 	})
 	f.probe.waitScreen(t, "the second progress report on the strip", func(s string) bool {
-		return strings.Contains(s, "Progress · 1 request") && lineWith(s, " 2/30 · ", "tools/call trigger")
+		return strings.Contains(s, "Progress · 1 request") && lineWith(s, " 2/120 · ", "tools/call trigger")
 	})
 	f.cancelled(tool, f.cancelFromTraffic(tool))
 }
@@ -196,6 +198,7 @@ func (f *questionFlow) cancelAskedConformance() {
 		sendText(f.tm, "never answered")
 	})
 	f.probe.waitText(t, "Question · sampling · request ", "[user] never answered")
+	asked := lastAsked(f.store, proto.MethodSamplingCreateMessage)
 	id := f.cancelFromTraffic("test_sampling")
 	// The server may withdraw its question once the call is cancelled
 	// (notifications/cancelled for the sampling request closes it) or
@@ -203,10 +206,41 @@ func (f *questionFlow) cancelAskedConformance() {
 	s := f.probe.waitScreen(t, "the question, or the call's end", func(s string) bool {
 		return strings.Contains(s, "Question · sampling · request ") || strings.Contains(s, "tools/call (id "+id+") was cancelled")
 	})
-	if strings.Contains(s, "Question · sampling · request ") {
-		sendKeys(f.tm, "esc")
+	if !strings.Contains(s, "Question · sampling · request ") {
+		f.cancelled("test_sampling", id)
+		return
 	}
-	f.cancelled("test_sampling", id)
+	// The withdrawal can overtake esc: the question is then gone before
+	// esc arrives, and esc leaves the call's view for the list.
+	if f.probe.escOnQuestion(t, f.tm) {
+		f.cancelled("test_sampling", id)
+		return
+	}
+	f.probe.waitScreen(t, fmt.Sprintf("the sampling request %s withdrawn on the wire", asked), func(string) bool { return withdrawn(f.store, asked) })
+	t.Logf("the server withdrew sampling request %s before esc reached it", asked)
+	sendKeys(f.tm, "esc")
+	f.probe.waitScreen(t, "the whole list", func(s string) bool { return !strings.Contains(s, "tools match") })
+}
+
+// lastAsked returns the id of the latest request of method the server sent.
+func lastAsked(st *capture.Store, method string) proto.ID {
+	var id proto.ID
+	for _, fr := range st.Window(1, st.Len()) {
+		if fr.Dir == capture.In && fr.Msg != nil && fr.Msg.ID != nil && fr.Msg.Method == method {
+			id = *fr.Msg.ID
+		}
+	}
+	return id
+}
+
+// withdrawn reports whether the server cancelled its request id.
+func withdrawn(st *capture.Store, id proto.ID) bool {
+	for _, fr := range st.Window(1, st.Len()) {
+		if got, ok := cancelledID(fr); ok && fr.Dir == capture.In && got.Key() == id.Key() {
+			return true
+		}
+	}
+	return false
 }
 
 // elicitGoEverything answers the Go SDK everything server's form

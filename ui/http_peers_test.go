@@ -34,6 +34,7 @@ func startHTTPFlow(t *testing.T, peer *peertest.HTTPPeer, mode mcphttp.Mode, opt
 // with non-ASCII text; the elicitation form, the sampling request and the
 // roots are answered by keys as over stdio.
 func TestHTTPTSStreamable(t *testing.T) {
+	t.Parallel()
 	f := startHTTPFlow(t, peertest.StartTSStreamableHTTP(t), mcphttp.ModeAuto, client.Options{}, tsSeedRoots)
 	f.probe.waitText(t, "Streamable HTTP", "2025-11-25 · initialize handshake", "session ")
 	f.explore()
@@ -52,6 +53,7 @@ func TestHTTPTSStreamable(t *testing.T) {
 // of the TypeScript reference's long operation arrives on the call's SSE
 // answer and shows as over stdio.
 func TestHTTPTSLongRunningReportsProgress(t *testing.T) {
+	t.Parallel()
 	url := peertest.StartTSStreamableHTTP(t).URL
 	startLongRunningOn(t, httpTransport(url, mcphttp.ModeAuto), client.Options{}, 0.4, 2).checkProgress()
 }
@@ -60,14 +62,16 @@ func TestHTTPTSLongRunningReportsProgress(t *testing.T) {
 // sends notifications/cancelled (a POST of its own) and the progress the
 // server keeps sending on the call's stream is flagged, as over stdio.
 func TestHTTPTSLongRunningBarAndCancel(t *testing.T) {
+	t.Parallel()
 	url := peertest.StartTSStreamableHTTP(t).URL
-	startLongRunningOn(t, httpTransport(url, mcphttp.ModeAuto), client.Options{}, 3, 15).checkCancel()
+	startLongRunningOn(t, httpTransport(url, mcphttp.ModeAuto), client.Options{}, cancelRunDuration, cancelRunSteps).checkCancel()
 }
 
 // TestHTTPTimeout: a call over Streamable HTTP that sends nothing for
 // longer than the session's idle limit ends with the timeout on screen and
 // a notifications/cancelled in the traffic.
 func TestHTTPTimeout(t *testing.T) {
+	t.Parallel()
 	url := peertest.StartTSStreamableHTTP(t).URL
 	// Progress comes every 3 s; the idle limit is 1 s.
 	r := startLongRunningOn(t, httpTransport(url, mcphttp.ModeAuto), client.Options{Timeout: time.Second}, 6, 2)
@@ -94,6 +98,7 @@ func TestHTTPConformanceStateless(t *testing.T) {
 // TestHTTPPeersListAndCall opens the explorer on each HTTP peer, sees its
 // tools listed and calls one, its answer shown.
 func TestHTTPPeersListAndCall(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name  string
 		start func(testing.TB) *peertest.HTTPPeer

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/demo"
 	demostdio "github.com/mcpscope/mcpscope/demo/stdio"
+	"github.com/mcpscope/mcpscope/internal/peertest"
 	"github.com/mcpscope/mcpscope/transports/stdio"
 )
 
@@ -23,6 +24,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(demoStdioChild) == "1" {
 		os.Exit(serveDemoStdio())
 	}
+	peertest.WidenParallel()
 	os.Exit(m.Run())
 }
 

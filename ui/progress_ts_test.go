@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -57,6 +58,7 @@ func (r *longRun) quit() {
 // server reports each step, the traffic pane shows every report as a
 // frame of the call, and the progress strip its finished bar.
 func TestTSLongRunningReportsProgress(t *testing.T) {
+	t.Parallel()
 	startLongRunning(t, 0.4, 2).checkProgress()
 }
 
@@ -87,6 +89,14 @@ func (r *longRun) checkProgress() {
 	r.quit()
 }
 
+// Long enough a run that its cancel comes while it is in flight, however
+// slow the machine: the cancel tests call trigger-long-running-operation for
+// cancelRunDuration seconds in cancelRunSteps steps (one every 0.2 s).
+const (
+	cancelRunDuration = 60
+	cancelRunSteps    = 300
+)
+
 // TestTSLongRunningBarAndCancel drives trigger-long-running-operation on
 // the TypeScript reference server over stdio: the progress strip under
 // the traffic shows its bar while the traffic stays on screen; the cancel
@@ -94,24 +104,26 @@ func (r *longRun) checkProgress() {
 // the cancellation, ends the bar "cancelled", and flags the progress the
 // server keeps sending after the cancel.
 func TestTSLongRunningBarAndCancel(t *testing.T) {
-	startLongRunning(t, 3, 15).checkCancel()
+	t.Parallel()
+	startLongRunning(t, cancelRunDuration, cancelRunSteps).checkCancel()
 }
 
-// checkCancel waits for the running bar of a 15-step run, selects the
+// checkCancel waits for the running bar of a cancelRunSteps run, selects the
 // request, cancels it with ctrl+x, checks the marks of the cancel and of
 // the progress after it, and quits.
 func (r *longRun) checkCancel() {
 	t, probe, tm := r.t, r.probe, r.tm
 	t.Helper()
 	call := tsLongRunCall
+	steps := fmt.Sprintf("/%d", cancelRunSteps)
 	probe.waitScreen(t, "a running bar on the progress strip", func(s string) bool {
-		return strings.Contains(s, "Progress · 1 request") && lineWith(s, "/15 · ", call) && !lineWith(s, "/15 ✕")
+		return strings.Contains(s, "Progress · 1 request") && lineWith(s, steps+" · ", call) && !lineWith(s, steps+" ✕")
 	})
 	tm.Send(keyPress("/"))
 	typeText(tm, "trigger")
 	tm.Send(keyPress("enter"))
 	probe.waitScreen(t, "the request selected", func(s string) bool {
-		if strings.Contains(s, "request · id") && strings.Contains(s, `"steps": 15`) { // its detail
+		if strings.Contains(s, "request · id") && strings.Contains(s, fmt.Sprintf(`"steps": %d`, cancelRunSteps)) { // its detail
 			return true
 		}
 		tm.Send(keyPress("home"))
@@ -122,7 +134,7 @@ func (r *longRun) checkCancel() {
 		return lineWith(s, call+" "+markCancelled) &&
 			lineWith(s, proto.MethodNotifyCancelled+" "+markCancelled+" · tools/call trigger") &&
 			strings.Contains(s, markCancelled+" by frame") && // the detail of the request
-			lineWith(s, "/15 "+markCancelled, markAfterCancel) &&
+			lineWith(s, steps+" "+markCancelled, markAfterCancel) &&
 			lineWith(s, proto.MethodNotifyProgress+" ✕ "+markAfterCancel)
 	})
 	if strings.Contains(s, "✓ done") {

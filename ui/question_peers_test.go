@@ -140,6 +140,7 @@ func sameValue(t *testing.T, a, b string) bool {
 // answered by typing a reply; a root added in the roots editor reaches the
 // server, which asks roots/list again on notifications/roots/list_changed.
 func TestQuestionsTSReferenceServer(t *testing.T) {
+	t.Parallel()
 	f := startQuestionFlow(t, peertest.TSEverything(t, "stdio"), "", tsSeedRoots)
 	f.answerTSQuestions()
 	f.quit()

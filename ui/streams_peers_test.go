@@ -69,6 +69,7 @@ var subscriptionOn = regexp.MustCompile(`listening on subscription (\d+) · ackn
 // the subscription, and the cancel key on its request closes the stream,
 // which the row then reads as cancelled.
 func TestHTTPConformanceListenIsALiveStream(t *testing.T) {
+	t.Parallel()
 	f := startHTTPFlow(t, peertest.StartGoSDKConformanceHTTP(t, true), mcphttp.ModeAuto, client.Options{}, nil)
 	f.probe.waitText(t, "Streamable HTTP", "2026-07-28 · server/discover")
 	sendKeys(f.tm, ":")
@@ -168,6 +169,7 @@ var callStream = regexp.MustCompile(`tools/call #\d+`)
 // report until the answer ends it done. The pane at the end is a golden
 // file (event ids, and what the GET stream carried, masked).
 func TestHTTPTSStreamsPane(t *testing.T) {
+	t.Parallel()
 	url := peertest.StartTSStreamableHTTP(t).URL
 	r := startLongRunningOn(t, httpTransport(url, mcphttp.ModeAuto), client.Options{}, 2, 4)
 	r.probe.waitSSERow(t, "GET stream", "open", func(sseRowSeen) bool { return true })

@@ -7,7 +7,7 @@ package flowtest
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -16,8 +16,15 @@ import (
 	"github.com/mcpscope/mcpscope/demo/flow"
 )
 
-// HangGuard bounds every wait of these helpers; it only fires on a hang.
-const HangGuard = 3 * time.Minute
+// HangGuard bounds every wait of the test helpers: long enough never to
+// fire on a healthy run of a loaded two-core machine under the race
+// detector, short enough that a hang fails the test in seconds, saying
+// what it waited for.
+const HangGuard = 30 * time.Second
+
+// RunGuard bounds a whole run a test drives through several waits of its
+// own (a command, a program, a session's calls): twice HangGuard.
+const RunGuard = 2 * HangGuard
 
 // Demo is a demo MCP-Flow server serving for one test.
 type Demo struct {
@@ -62,7 +69,7 @@ func (d *Demo) Stop() error {
 		select {
 		case d.err = <-d.served:
 		case <-time.After(HangGuard):
-			d.err = errors.New("the demo server did not stop within the hang guard")
+			d.err = fmt.Errorf("the demo server did not stop within %s", HangGuard)
 		}
 	})
 	return d.err
@@ -84,7 +91,7 @@ func Eventually(t testing.TB, what string, cond func() bool) {
 	deadline := time.Now().Add(HangGuard)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("never happened: %s", what)
+			t.Fatalf("never happened within %s: %s", HangGuard, what)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

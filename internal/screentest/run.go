@@ -30,7 +30,7 @@ func WaitFor(t testing.TB, what string, ok func() bool) {
 	deadline := time.Now().Add(flowtest.HangGuard)
 	for !ok() {
 		if time.Now().After(deadline) {
-			t.Fatalf("%s never came", what)
+			t.Fatalf("%s never came within %s", what, flowtest.HangGuard)
 		}
 		time.Sleep(time.Millisecond)
 	}

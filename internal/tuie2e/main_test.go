@@ -4,9 +4,15 @@ import (
 	"os"
 	"testing"
 
+	"github.com/mcpscope/mcpscope/internal/peertest"
 	"github.com/mcpscope/mcpscope/internal/statedir"
 )
 
 // TestMain gives the TUIs these tests start a state directory of their
 // own: they record every session by default.
-func TestMain(m *testing.M) { os.Exit(statedir.Run(m.Run)) }
+// The journeys wait on tmux and the binary, not on their own CPU: several
+// run at once.
+func TestMain(m *testing.M) {
+	peertest.WidenParallel()
+	os.Exit(statedir.Run(m.Run))
+}

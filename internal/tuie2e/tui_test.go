@@ -31,21 +31,34 @@ var (
 )
 
 // TestTmux runs the real mcpscope binary in tmux and drives it by keys.
+// Each journey has a tmux server and a peer of its own: demo and replay run
+// first, in order (replay opens the newest recording, the demo's), then the
+// others at once.
 func TestTmux(t *testing.T) {
 	bin := buildBinary(t)
 	t.Run("demo", func(t *testing.T) { testDemo(t, bin) })
 	t.Run("replay", func(t *testing.T) { testReplay(t, bin) })
-	t.Run("stdio_ts", func(t *testing.T) { testStdioTS(t, bin) })
-	t.Run("progress_ts", func(t *testing.T) { testProgressTS(t, bin) })
-	t.Run("nocolor_80x24", func(t *testing.T) { testNoColor(t, bin) })
-	t.Run("http_ts", func(t *testing.T) { testHTTPTS(t, bin) })
-	t.Run("ws_supergateway", func(t *testing.T) { testWSSupergateway(t, bin) })
-	t.Run("gateway_stream", func(t *testing.T) { testGatewayStream(t, bin) })
-	t.Run("config_input", func(t *testing.T) { testConfigInput(t, bin) })
-	t.Run("tool_failure_ts", func(t *testing.T) { testToolFailureTS(t, bin) })
-	t.Run("demo_keys_ts", func(t *testing.T) { testDemoKeysTS(t, bin) })
-	t.Run("recorded_to", func(t *testing.T) { testRecordedTo(t, bin) })
-	t.Run("demo_first_run", func(t *testing.T) { testDemoFirstRun(t, bin) })
+	for _, j := range []struct {
+		name string
+		run  func(*testing.T, string)
+	}{
+		{"stdio_ts", testStdioTS},
+		{"progress_ts", testProgressTS},
+		{"nocolor_80x24", testNoColor},
+		{"http_ts", testHTTPTS},
+		{"ws_supergateway", testWSSupergateway},
+		{"gateway_stream", testGatewayStream},
+		{"config_input", testConfigInput},
+		{"tool_failure_ts", testToolFailureTS},
+		{"demo_keys_ts", testDemoKeysTS},
+		{"recorded_to", testRecordedTo},
+		{"demo_first_run", testDemoFirstRun},
+	} {
+		t.Run(j.name, func(t *testing.T) {
+			t.Parallel()
+			j.run(t, bin)
+		})
+	}
 }
 
 // testDemo drives `mcpscope demo`: connect, read_file, analyze and cancel,

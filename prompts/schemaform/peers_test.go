@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpscope/mcpscope/cli"
+	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/internal/goldentest"
 	"github.com/mcpscope/mcpscope/internal/peertest"
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
@@ -28,7 +28,7 @@ type tool struct {
 // mcpscope runs the CLI in-process and returns its stdout.
 func mcpscope(t *testing.T, args ...string) []byte {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // hang guard only
+	ctx, cancel := context.WithTimeout(context.Background(), flowtest.RunGuard) // hang guard only
 	defer cancel()
 	var out, errb bytes.Buffer
 	if code := cli.Execute(ctx, args, strings.NewReader(""), &out, &errb); code != 0 {

@@ -13,7 +13,7 @@ import (
 )
 
 // hangGuard bounds every wait in these tests; it is not a timing assertion.
-const hangGuard = 2 * time.Minute
+const hangGuard = 30 * time.Second
 
 // recorder is a Sink that keeps every frame.
 type recorder struct {

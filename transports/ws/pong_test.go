@@ -56,6 +56,7 @@ func stallingPeer(t *testing.T, pause time.Duration, note string, drain bool, st
 // the pong would wait behind the stuck answers, so it is not sent, and
 // the reader goes on to the message.
 func TestPingWhileWritesAreStuckDoesNotBlockTheReader(t *testing.T) {
+	t.Parallel()
 	roots := bigRoots()
 	stalled := make(chan struct{})
 	p := stallingPeer(t, 0, "after the ping", false, stalled)
@@ -97,6 +98,7 @@ func TestPingWhileWritesAreStuckDoesNotBlockTheReader(t *testing.T) {
 // reader never waits for that lock, and the connection lives on within
 // --timeout until the server reads again.
 func TestEarlyPingInAStallKeepsTheConnection(t *testing.T) {
+	t.Parallel()
 	roots := bigRoots()
 	// A pause in reading past the library's 5 s wait for its write lock.
 	stalled := make(chan struct{})

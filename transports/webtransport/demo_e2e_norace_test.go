@@ -1,6 +1,0 @@
-//go:build !race
-
-package webtransport_test
-
-// raceEnabled says the race detector is on.
-const raceEnabled = false
