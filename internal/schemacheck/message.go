@@ -60,7 +60,7 @@ func (f *Failure) structureMessage() string {
 	case *kind.MaxProperties:
 		return fmt.Sprintf("allows at most %d %s", k.Want, plural.Word(k.Want, "property", "properties"))
 	case *kind.AdditionalProperties:
-		return "unexpected property " + strings.Join(k.Properties, ", ")
+		return "unexpected property " + names(k.Properties)
 	case *kind.PropertyNames:
 		return "the property name " + strconv.Quote(k.Property) + " is not allowed"
 	case *kind.MinItems:
@@ -70,7 +70,7 @@ func (f *Failure) structureMessage() string {
 	case *TooManyItems:
 		return "allows at most " + plural.Count(k.Allowed, "item", "items")
 	case *UnevaluatedProperties:
-		return "unexpected property " + strings.Join(k.Properties, ", ")
+		return "unexpected property " + names(k.Properties)
 	case *UnevaluatedItems:
 		return plural.Word(len(k.Indexes), "unexpected item ", "unexpected items ") + ordinals(k.Indexes)
 	case *kind.UniqueItems:
@@ -161,4 +161,10 @@ func nullLast(types []string) []string {
 	}
 	out := slices.DeleteFunc(slices.Clone(types), func(t string) bool { return t == "null" })
 	return append(out, "null")
+}
+
+// names lists property names in order, whatever order the library found
+// them in (it walks a map).
+func names(props []string) string {
+	return strings.Join(slices.Sorted(slices.Values(props)), ", ")
 }
