@@ -1,7 +1,6 @@
 package proto
 
 import (
-	"bytes"
 	"testing"
 )
 
@@ -49,17 +48,3 @@ func BenchmarkDecodeCBOR(b *testing.B) {
 	}
 }
 
-func BenchmarkReadControlFrame(b *testing.B) {
-	frame := AppendControlFrame(nil, []byte(toolsCall))
-	stream := bytes.Repeat(frame, 1000)
-	r := bytes.NewReader(stream)
-	b.SetBytes(int64(len(frame)))
-	for b.Loop() {
-		if r.Len() == 0 {
-			r.Reset(stream)
-		}
-		if _, _, _, err := ReadControlFrame(r, 0); err != nil {
-			b.Fatal(err)
-		}
-	}
-}

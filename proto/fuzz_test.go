@@ -242,22 +242,15 @@ func FuzzControlFrame(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte, max uint32) {
 		limit := int(max % (1 << 20))
 		frame, body, fields, err := ParseControlFrame(b, limit)
-		rframe, rbody, rfields, rerr := ReadControlFrame(bytes.NewReader(b), limit)
-		if !bytes.Equal(frame, rframe) || !bytes.Equal(body, rbody) || !reflect.DeepEqual(fields, rfields) {
-			t.Fatalf("Parse and Read disagree: % x / % x", frame, rframe)
-		}
 		if err != nil {
 			var tooLarge *FrameTooLargeError
 			if !errors.Is(err, io.ErrUnexpectedEOF) && !errors.As(err, &tooLarge) {
 				t.Fatalf("unexpected error kind: %v", err)
 			}
-			if rerr == nil || (len(b) > 0 && errors.Is(err, io.ErrUnexpectedEOF) != errors.Is(rerr, io.ErrUnexpectedEOF)) {
-				t.Fatalf("Parse err %v, Read err %v", err, rerr)
-			}
 			return
 		}
-		if rerr != nil || !bytes.Equal(AppendControlFrame(nil, body), frame) || !bytes.HasPrefix(b, frame) {
-			t.Fatalf("re-encoding the frame does not give its bytes (%v)", rerr)
+		if !bytes.Equal(AppendControlFrame(nil, body), frame) || !bytes.HasPrefix(b, frame) {
+			t.Fatal("re-encoding the frame does not give its bytes")
 		}
 		checkFieldsCover(t, fields, len(frame))
 	})
