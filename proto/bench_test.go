@@ -47,4 +47,3 @@ func BenchmarkDecodeCBOR(b *testing.B) {
 		}
 	}
 }
-

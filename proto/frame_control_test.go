@@ -84,7 +84,7 @@ func TestControlFrameTruncated(t *testing.T) {
 		part := full[:cut]
 		for name, read := range map[string]func([]byte) ([]byte, []byte, []Field, error){
 			"Parse": func(b []byte) ([]byte, []byte, []Field, error) { return ParseControlFrame(b, 0) },
-			} {
+		} {
 			frame, body, fields, err := read(part)
 			if !errors.Is(err, io.ErrUnexpectedEOF) {
 				t.Fatalf("%s cut at %d: err = %v, want io.ErrUnexpectedEOF", name, cut, err)
