@@ -8,9 +8,6 @@ import (
 	"testing"
 )
 
-// seedInitialize is the initialize request of seed 000 §2.1, byte for byte.
-const seedInitialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"test","version":"1.0"},"transport":{"type":"mcp-flow","version":"0.1","encodings":["cbor","json"]}}}`
-
 func TestControlFrameOfSeedInitialize(t *testing.T) {
 	body := []byte(seedInitialize)
 	frame := AppendControlFrame(nil, body)
