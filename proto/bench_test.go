@@ -1,7 +1,6 @@
 package proto
 
 import (
-	"bytes"
 	"testing"
 )
 
@@ -44,21 +43,6 @@ func BenchmarkDecodeCBOR(b *testing.B) {
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {
 		if _, err := Decode(EncCBOR, body); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkReadControlFrame(b *testing.B) {
-	frame := AppendControlFrame(nil, []byte(toolsCall))
-	stream := bytes.Repeat(frame, 1000)
-	r := bytes.NewReader(stream)
-	b.SetBytes(int64(len(frame)))
-	for b.Loop() {
-		if r.Len() == 0 {
-			r.Reset(stream)
-		}
-		if _, _, _, err := ReadControlFrame(r, 0); err != nil {
 			b.Fatal(err)
 		}
 	}

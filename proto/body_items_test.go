@@ -53,7 +53,7 @@ func checkRows(t *testing.T, items []BodyItem, want []itemRow) {
 func TestBodyItemsOfCBORMessage(t *testing.T) {
 	body := unhex(t, toolsCallCBOR)
 	// The body of a control frame starts after its 4-byte length prefix.
-	items := BodyItems(EncCBOR, body, ControlHeaderLen)
+	items := BodyItems(EncCBOR, body, 4)
 	checkRows(t, items, []itemRow{
 		{4, 67, 1, 0, 0, "", "", ItemValue, "map(4)"},
 		{5, 8, 1, 0, 1, "jsonrpc", "jsonrpc", ItemKey, `text(7) "jsonrpc"`},

@@ -2,11 +2,9 @@ package proto
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"math"
-	"slices"
 )
 
 // MCP-Flow control-stream framing (seed 000 §2.1, DESIGN §3.2): a 4-byte
@@ -19,10 +17,6 @@ const ControlHeaderLen = 4
 // DefaultMaxControlFrame is the body size limit used when a caller passes a
 // maximum of zero or less.
 const DefaultMaxControlFrame = 16 << 20
-
-// readChunk bounds each allocation while a body arrives, so that a length
-// prefix that promises more than the peer sends costs only what was sent.
-const readChunk = 64 << 10
 
 // FrameTooLargeError reports a frame whose declared body size is over the
 // maximum. Nothing of that size was allocated.
@@ -77,45 +71,14 @@ func ParseControlFrame(b []byte, max int) (frame, body []byte, fields []Field, e
 	return frame, frame[ControlHeaderLen:], controlFields(size, int(size)), nil
 }
 
-// ReadControlFrame reads one control frame from r, checking the declared
-// length against max (DefaultMaxControlFrame when max ≤ 0) before reading
-// the body, which is then read in bounded steps. It returns io.EOF alone
-// when r ends cleanly before a frame. Otherwise, on error, frame holds the
-// bytes read so far so that they can still be captured: a length over max
-// is a *FrameTooLargeError (frame is the prefix), and a stream that ends
-// inside the frame is an error wrapping io.ErrUnexpectedEOF.
-func ReadControlFrame(r io.Reader, max int) (frame, body []byte, fields []Field, err error) {
-	head := make([]byte, ControlHeaderLen)
-	n, err := io.ReadFull(r, head)
-	switch {
-	case err == io.EOF:
-		return nil, nil, nil, io.EOF
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return head[:n], nil, nil, fmt.Errorf("control frame header ended after %d of %d bytes: %w", n, ControlHeaderLen, err)
-	case err != nil:
-		return head[:n], nil, nil, fmt.Errorf("reading control frame header: %w", err)
+// ControlFrameSize decodes the length prefix at the start of head (at least
+// ControlHeaderLen bytes) and checks it against max (DefaultMaxControlFrame
+// when max ≤ 0): a declared length over it is a *FrameTooLargeError.
+func ControlFrameSize(head []byte, max int) (int64, error) {
+	if len(head) < ControlHeaderLen {
+		return 0, fmt.Errorf("control frame header needs %d bytes, got %d: %w", ControlHeaderLen, len(head), io.ErrUnexpectedEOF)
 	}
-	size64, err := controlSize(head, max)
-	if err != nil {
-		return head, nil, controlFields(size64, 0), err
-	}
-	size := int(size64)
-	frame = make([]byte, ControlHeaderLen, ControlHeaderLen+min(size, readChunk))
-	copy(frame, head)
-	for len(frame) < ControlHeaderLen+size {
-		step := min(ControlHeaderLen+size-len(frame), readChunk)
-		frame = slices.Grow(frame, step)
-		got, rerr := io.ReadFull(r, frame[len(frame):len(frame)+step])
-		frame = frame[:len(frame)+got]
-		if rerr != nil {
-			body := len(frame) - ControlHeaderLen
-			if errors.Is(rerr, io.EOF) || errors.Is(rerr, io.ErrUnexpectedEOF) {
-				return frame, nil, controlFields(size64, body), truncatedBody(size64, body)
-			}
-			return frame, nil, controlFields(size64, body), fmt.Errorf("reading control frame body: %w", rerr)
-		}
-	}
-	return frame, frame[ControlHeaderLen:], controlFields(size64, size), nil
+	return controlSize(head, max)
 }
 
 // controlLimit is the body limit for a caller's max.

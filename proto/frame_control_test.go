@@ -8,9 +8,6 @@ import (
 	"testing"
 )
 
-// seedInitialize is the initialize request of seed 000 §2.1, byte for byte.
-const seedInitialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"test","version":"1.0"},"transport":{"type":"mcp-flow","version":"0.1","encodings":["cbor","json"]}}}`
-
 func TestControlFrameOfSeedInitialize(t *testing.T) {
 	body := []byte(seedInitialize)
 	frame := AppendControlFrame(nil, body)
@@ -27,7 +24,6 @@ func TestControlFrameOfSeedInitialize(t *testing.T) {
 	}
 	for name, read := range map[string]func([]byte) ([]byte, []byte, []Field, error){
 		"Parse": func(b []byte) ([]byte, []byte, []Field, error) { return ParseControlFrame(b, 0) },
-		"Read":  func(b []byte) ([]byte, []byte, []Field, error) { return ReadControlFrame(bytes.NewReader(b), 0) },
 	} {
 		gotFrame, gotBody, fields, err := read(append(frame, 0xAA)) // a byte of the next frame follows
 		if err != nil {
@@ -50,23 +46,9 @@ func TestControlFrameOfSeedInitialize(t *testing.T) {
 	}
 }
 
-// failReader fails the test if anything reads past the bytes it was given.
-type failReader struct {
-	t *testing.T
-	r io.Reader
-}
-
-func (f failReader) Read(p []byte) (int, error) {
-	n, err := f.r.Read(p)
-	if err == io.EOF {
-		f.t.Fatal("read past the length prefix of an oversized frame")
-	}
-	return n, err
-}
-
 func TestControlFrameTooLarge(t *testing.T) {
 	head := []byte{0xFF, 0xFF, 0xFF, 0xFF}
-	frame, body, fields, err := ReadControlFrame(failReader{t, bytes.NewReader(head)}, 1024)
+	frame, body, fields, err := ParseControlFrame(head, 1024)
 	var tooLarge *FrameTooLargeError
 	if !errors.As(err, &tooLarge) || tooLarge.Size != 0xFFFFFFFF || tooLarge.Max != 1024 {
 		t.Fatalf("err = %v, want *FrameTooLargeError{4294967295, 1024}", err)
@@ -99,7 +81,6 @@ func TestControlFrameTruncated(t *testing.T) {
 		part := full[:cut]
 		for name, read := range map[string]func([]byte) ([]byte, []byte, []Field, error){
 			"Parse": func(b []byte) ([]byte, []byte, []Field, error) { return ParseControlFrame(b, 0) },
-			"Read":  func(b []byte) ([]byte, []byte, []Field, error) { return ReadControlFrame(bytes.NewReader(b), 0) },
 		} {
 			frame, body, fields, err := read(part)
 			if !errors.Is(err, io.ErrUnexpectedEOF) {
@@ -113,51 +94,6 @@ func TestControlFrameTruncated(t *testing.T) {
 			}
 		}
 	}
-	if _, _, _, err := ReadControlFrame(bytes.NewReader(nil), 0); err != io.EOF {
-		t.Fatalf("clean end: err = %v, want io.EOF", err)
-	}
-}
-
-func TestReadControlFrameAllocatesOnlyWhatArrives(t *testing.T) {
-	// The prefix promises 16 MiB, under the max; the peer sends 10 bytes and stops.
-	lying := append(binary.BigEndian.AppendUint32(nil, DefaultMaxControlFrame), make([]byte, 10)...)
-	frame, _, _, err := ReadControlFrame(bytes.NewReader(lying), 0)
-	if !errors.Is(err, io.ErrUnexpectedEOF) {
-		t.Fatalf("err = %v", err)
-	}
-	if cap(frame) > ControlHeaderLen+readChunk {
-		t.Fatalf("allocated %d bytes for 14 that arrived", cap(frame))
-	}
-	// A true large frame still arrives whole across many reads.
-	big := bytes.Repeat([]byte("x"), 3*readChunk+17)
-	frame, body, _, err := ReadControlFrame(io.MultiReader(bytes.NewReader(AppendControlFrame(nil, big)), bytes.NewReader([]byte{9})), 0)
-	if err != nil || !bytes.Equal(body, big) || len(frame) != len(big)+4 {
-		t.Fatalf("large frame: %d bytes, %v", len(body), err)
-	}
-}
-
-// errReader fails with a transport error after its bytes.
-type errReader struct{ b []byte }
-
-var errReset = errors.New("stream reset")
-
-func (e *errReader) Read(p []byte) (int, error) {
-	if len(e.b) == 0 {
-		return 0, errReset
-	}
-	n := copy(p, e.b)
-	e.b = e.b[n:]
-	return n, nil
-}
-
-func TestReadControlFramePassesTransportErrors(t *testing.T) {
-	full := AppendControlFrame(nil, []byte("abcdef"))
-	for _, cut := range []int{2, 6} {
-		frame, _, _, err := ReadControlFrame(&errReader{full[:cut]}, 0)
-		if !errors.Is(err, errReset) || !bytes.Equal(frame, full[:cut]) {
-			t.Fatalf("cut %d: err = %v frame % x", cut, err, frame)
-		}
-	}
 }
 
 func TestControlFrameEmptyBody(t *testing.T) {
@@ -165,5 +101,18 @@ func TestControlFrameEmptyBody(t *testing.T) {
 	f, body, fields, err := ParseControlFrame(frame, 0)
 	if err != nil || len(f) != 4 || len(body) != 0 || len(fields) != 1 {
 		t.Fatalf("empty body: % x %v %+v %v", f, body, fields, err)
+	}
+}
+
+func TestControlFrameSize(t *testing.T) {
+	if n, err := ControlFrameSize([]byte{0, 0, 1, 0}, 0); n != 256 || err != nil {
+		t.Fatalf("size = %d, %v", n, err)
+	}
+	var tooLarge *FrameTooLargeError
+	if _, err := ControlFrameSize([]byte{0, 0, 1, 0}, 255); !errors.As(err, &tooLarge) {
+		t.Fatalf("over max: err = %v", err)
+	}
+	if _, err := ControlFrameSize([]byte{0, 0}, 0); !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Fatalf("short head: err = %v", err)
 	}
 }

@@ -1,9 +1,6 @@
 package proto
 
-import (
-	"encoding/binary"
-	"io"
-)
+import "encoding/binary"
 
 // ExecStreamHeaderLen is the size of the header that opens an MCP-Flow
 // execution stream.
@@ -41,16 +38,4 @@ func ParseExecStreamHeader(b []byte) (h ExecStreamHeader, payload []byte, fields
 	}
 	h = ExecStreamHeader{RequestID: binary.BigEndian.Uint32(head), StreamTag: binary.BigEndian.Uint32(head[4:])}
 	return h, payload, payloadField(h.Fields(), ExecStreamHeaderLen, len(payload)), nil
-}
-
-// ReadExecStreamHeader reads the header from the start of an execution
-// stream. raw holds the bytes read, also when the stream ends before the
-// header is whole (an error wrapping io.ErrUnexpectedEOF).
-func ReadExecStreamHeader(r io.Reader) (h ExecStreamHeader, raw []byte, fields []Field, err error) {
-	raw, err = readHeader(r, ExecStreamHeaderLen, "execution stream")
-	if err != nil {
-		return h, raw, nil, err
-	}
-	h, _, fields, err = ParseExecStreamHeader(raw)
-	return h, raw, fields, err
 }

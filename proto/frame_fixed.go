@@ -1,7 +1,6 @@
 package proto
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -15,21 +14,6 @@ func splitHeader(b []byte, size int, unit string) (header, payload []byte, err e
 		return nil, nil, fmt.Errorf("%s header needs %d bytes, got %d: %w", unit, size, len(b), io.ErrUnexpectedEOF)
 	}
 	return b[:size], b[size:], nil
-}
-
-// readHeader reads a fixed-size header from r. It returns what it read, all
-// of it or, with an error, the part before the stream ended; an end before
-// the first byte also counts as truncation (io.ErrUnexpectedEOF).
-func readHeader(r io.Reader, size int, unit string) ([]byte, error) {
-	b := make([]byte, size)
-	n, err := io.ReadFull(r, b)
-	switch {
-	case err == nil:
-		return b, nil
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return b[:n], fmt.Errorf("%s header ended after %d of %d bytes: %w", unit, n, size, io.ErrUnexpectedEOF)
-	}
-	return b[:n], fmt.Errorf("reading %s header: %w", unit, err)
 }
 
 // payloadField annotates the payload after a header, or nothing when it is empty.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/tlscert"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/transports/flowstream"
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/http3"
 	"github.com/quic-go/webtransport-go"
@@ -142,7 +143,7 @@ func (c *rawClient) read() {
 			stopping = true
 		default:
 		}
-		frame, body, _, err := proto.ReadControlFrame(c.ctrl, 0)
+		frame, body, _, err := flowstream.ReadControlFrame(c.ctrl, 0)
 		c.frames <- rawFrame{frame: frame, body: body, err: err}
 		if err != nil || stopping {
 			return

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/demo"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/transports/flowstream"
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/webtransport-go"
 )
@@ -125,7 +126,7 @@ func (s *session) refuseStreams(ctx context.Context) {
 func (s *session) readLoop() {
 	max := s.srv.cfg.MaxFrameSize
 	for {
-		_, body, _, err := proto.ReadControlFrame(deafReader{s}, max) // s.ctrl is set before the loop
+		_, body, _, err := flowstream.ReadControlFrame(deafReader{s}, max) // s.ctrl is set before the loop
 		var tooLarge *proto.FrameTooLargeError
 		switch {
 		case err == nil:

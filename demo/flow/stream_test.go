@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/demo/internal/wizardtest"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/transports/flowstream"
 	"github.com/quic-go/webtransport-go"
 )
 
@@ -38,7 +39,7 @@ func (c *rawClient) acceptStream() (*webtransport.ReceiveStream, proto.ExecStrea
 	if err != nil {
 		c.t.Fatalf("no execution stream: %v", err)
 	}
-	h, raw, _, err := proto.ReadExecStreamHeader(str)
+	h, raw, _, err := flowstream.ReadExecStreamHeader(str)
 	if err != nil || len(raw) != proto.ExecStreamHeaderLen {
 		c.t.Fatalf("execution stream header % x: %v", raw, err)
 	}

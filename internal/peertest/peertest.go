@@ -12,10 +12,21 @@ import (
 	"testing"
 )
 
-// Root returns the repository root (the folder holding go.mod).
+// Root returns the repository root: the nearest folder above this source
+// file that holds go.mod, wherever the package sits in the tree.
 func Root() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+	dir := filepath.Dir(file)
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return filepath.Dir(file)
+		}
+		dir = up
+	}
 }
 
 // Dir returns testdata/peers under the repository root.

@@ -16,7 +16,7 @@ var colourLiteral = regexp.MustCompile(`lipgloss\.(Color|ANSIColor)\(|ansi\.(Bas
 // No code outside this package names a colour: every colour mcpscope
 // paints with comes from the palette.
 func TestNoColourOutsideTheTheme(t *testing.T) {
-	root, err := filepath.Abs(filepath.Join("..", ".."))
+	root, err := moduleRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,5 +53,24 @@ func TestNoColourOutsideTheTheme(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// moduleRoot is the nearest folder above the test's directory that holds
+// go.mod, wherever this package sits in the tree.
+func moduleRoot() (string, error) {
+	dir, err := filepath.Abs(".")
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return "", os.ErrNotExist
+		}
+		dir = up
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/transports/flowstream"
 )
 
 // readControl reads the server's control frames until the stream or the
@@ -21,7 +22,7 @@ import (
 func (t *Transport) readControl(str *wt.Stream) {
 	defer t.loops.Done()
 	for {
-		frame, body, fields, err := proto.ReadControlFrame(str, t.cfg.MaxFrameSize)
+		frame, body, fields, err := flowstream.ReadControlFrame(str, t.cfg.MaxFrameSize)
 		if err != nil {
 			t.controlFailed(frame, fields, err)
 			return

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/transports/flowstream"
 )
 
 // acceptStreams takes the server's execution streams until the session
@@ -33,7 +34,7 @@ func (t *Transport) acceptStreams(sess *wt.Session) {
 // the requests in flight and pumps its payload.
 func (t *Transport) readStream(str *wt.ReceiveStream) {
 	_ = str.SetReadDeadline(time.Now().Add(t.cfg.StreamHeaderTimeout))
-	h, raw, fields, err := proto.ReadExecStreamHeader(str)
+	h, raw, fields, err := flowstream.ReadExecStreamHeader(str)
 	_ = str.SetReadDeadline(time.Time{})
 	if err != nil {
 		str.CancelRead(StreamCodeAborted)

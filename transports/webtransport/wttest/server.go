@@ -23,6 +23,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/tlscert"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/transports/flowstream"
 )
 
 // HangGuard bounds every wait of a peer; it only fires on a hang.
@@ -130,7 +131,7 @@ type Peer struct {
 // ReadFrame reads one control frame: the whole frame and its body.
 func (p *Peer) ReadFrame() (frame, body []byte, err error) {
 	_ = p.Ctl.SetReadDeadline(time.Now().Add(HangGuard))
-	frame, body, _, err = proto.ReadControlFrame(p.Ctl, 0)
+	frame, body, _, err = flowstream.ReadControlFrame(p.Ctl, 0)
 	return frame, body, err
 }
 
