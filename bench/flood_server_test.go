@@ -7,7 +7,8 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // floodServe is a stdio MCP server that answers initialize (with the
@@ -35,12 +36,12 @@ func floodServe(in io.Reader, out io.Writer) error {
 		sc.Buffer(nil, 1<<20)
 		once := sync.Once{}
 		for sc.Scan() {
-			m, err := proto.DecodeMessage(sc.Bytes())
+			m, err := jsonrpc.DecodeMessage(sc.Bytes())
 			if err != nil {
 				continue
 			}
 			switch {
-			case m.Method == proto.MethodInitialize && m.ID != nil:
+			case m.Method == mcp.MethodInitialize && m.ID != nil:
 				var p struct {
 					ProtocolVersion string `json:"protocolVersion"`
 				}
@@ -49,10 +50,10 @@ func floodServe(in io.Reader, out io.Writer) error {
 					"protocolVersion": p.ProtocolVersion, "capabilities": map[string]any{"logging": map[string]any{}},
 					"serverInfo": map[string]any{"name": "flood", "version": "1"}}})
 			case m.ID != nil && m.Method == "server/discover":
-				_ = send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": proto.CodeMethodNotFound, "message": "no server/discover"}})
+				_ = send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": mcp.CodeMethodNotFound, "message": "no server/discover"}})
 			case m.ID != nil && m.Method != "":
 				_ = send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{}})
-			case m.Method == proto.MethodNotifyInitialized:
+			case m.Method == mcp.MethodNotifyInitialized:
 				once.Do(func() { close(initialized) })
 			}
 		}

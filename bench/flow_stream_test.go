@@ -13,7 +13,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/demo/flow"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // The read_file workload: 2 GiB of generated data, the stream before the
@@ -37,10 +37,10 @@ func mcpscopeReadFile(b *testing.B, c *flowClient, sink *payloadCounter) time.Du
 	b.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), flowHangGuard)
 	defer cancel()
-	var id proto.ID
+	var id jsonrpc.ID
 	start := time.Now()
 	if _, err := c.session.Call(ctx, "tools/call", readFileParams(),
-		client.WithRounds(func(_ int, got proto.ID) { id = got })); err != nil {
+		client.WithRounds(func(_ int, got jsonrpc.ID) { id = got })); err != nil {
 		b.Fatalf("mcpscope read_file: %v", err)
 	}
 	if err := c.transport.AwaitStreams(ctx, id); err != nil {

@@ -9,7 +9,8 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/gateway"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // The bare gateway reader: the baseline of
@@ -58,17 +59,17 @@ func bareGatewayDownload(ctx context.Context, url string, start []byte) (int64, 
 			return payload, fmt.Errorf("bare text message: %w", err)
 		}
 		var m struct {
-			Type  string       `json:"type"`
-			Error *proto.Error `json:"error"`
+			Type  string         `json:"type"`
+			Error *jsonrpc.Error `json:"error"`
 		}
 		if err := json.Unmarshal(buf[:n], &m); err != nil {
 			continue // JSON-RPC of the session, or too long: not the end
 		}
 		switch m.Type {
-		case proto.StreamDone:
+		case gateway.StreamDone:
 			_ = c.Close(websocket.StatusNormalClosure, "")
 			return payload, nil
-		case proto.StreamError:
+		case gateway.StreamError:
 			return payload, fmt.Errorf("bare: the stream failed: %d %s", m.Error.Code, m.Error.Message)
 		}
 	}

@@ -12,7 +12,8 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	demows "github.com/mcpscope/mcpscope/demo/ws"
 	"github.com/mcpscope/mcpscope/internal/peertest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/gateway"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/transports/ws"
 )
 
@@ -26,8 +27,8 @@ const gatewayDownloadSize = 256 << 20
 const gatewayRSSSize = 1 << 30
 
 // gatewayStart is the start of a download of size bytes on stream id.
-func gatewayStart(id proto.GUID, size int64) *proto.StreamMessage {
-	return &proto.StreamMessage{Type: proto.StreamStart, ID: id, Meta: &proto.StreamMeta{
+func gatewayStart(id gateway.GUID, size int64) *gateway.StreamMessage {
+	return &gateway.StreamMessage{Type: gateway.StreamStart, ID: id, Meta: &gateway.StreamMeta{
 		Method: demows.ToolStreamsOut, Binary: true, CorrelationID: id.String(), TotalSize: &size,
 	}}
 }
@@ -55,10 +56,10 @@ func mcpscopeGatewayDownload(b *testing.B, url string) time.Duration {
 		case <-ctx.Done():
 		}
 	})
-	if err := tr.Start(ctx, func(*proto.Message) {}); err != nil {
+	if err := tr.Start(ctx, func(*jsonrpc.Message) {}); err != nil {
 		b.Fatalf("mcpscope gateway dial: %v", err)
 	}
-	id := proto.NewGUID()
+	id := gateway.NewGUID()
 	if err := tr.SendStream(ctx, gatewayStart(id, gatewayDownloadSize)); err != nil {
 		b.Fatalf("mcpscope gateway start: %v", err)
 	}
@@ -70,12 +71,12 @@ func mcpscopeGatewayDownload(b *testing.B, url string) time.Duration {
 				b.Fatalf("mcpscope gateway download: %v", ev.Problem)
 			}
 			switch {
-			case ev.Type == proto.StreamChunk:
+			case ev.Type == gateway.StreamChunk:
 				payload += int64(len(ev.Data))
 				ev.Release()
-			case ev.Type == proto.StreamError:
+			case ev.Type == gateway.StreamError:
 				b.Fatalf("mcpscope gateway download: %d %s", ev.Err.Code, ev.Err.Message)
-			case ev.Type == proto.StreamDone && ev.ID != id:
+			case ev.Type == gateway.StreamDone && ev.ID != id:
 				d := time.Since(begin)
 				if payload != gatewayDownloadSize {
 					b.Fatalf("mcpscope read %d bytes: %v", payload, errGatewayShort)
@@ -95,7 +96,7 @@ func bareGatewayRun(b *testing.B, url string) time.Duration {
 	b.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), flowHangGuard)
 	defer cancel()
-	start, err := proto.EncodeStreamMessage(gatewayStart(proto.NewGUID(), gatewayDownloadSize))
+	start, err := gateway.EncodeStreamMessage(gatewayStart(gateway.NewGUID(), gatewayDownloadSize))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -16,7 +16,8 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	mcphttp "github.com/mcpscope/mcpscope/transports/http"
 )
 
@@ -72,9 +73,9 @@ func sseAnswerServer(b *testing.B) string {
 }
 
 // sseAnswerCall is the request the answer answers.
-func sseAnswerCall(b *testing.B) *proto.Message {
+func sseAnswerCall(b *testing.B) *jsonrpc.Message {
 	b.Helper()
-	m, err := proto.NewRequest(proto.IntID(1), proto.MethodToolsCall, json.RawMessage(`{"name":"stream_logs"}`))
+	m, err := jsonrpc.NewRequest(jsonrpc.IntID(1), mcp.MethodToolsCall, json.RawMessage(`{"name":"stream_logs"}`))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -95,10 +96,10 @@ func mcpscopeSSEAnswer(b *testing.B, url string) time.Duration {
 	}
 	defer tr.Close()
 	var notes atomic.Int64
-	answered := make(chan *proto.Message, 1)
-	deliver := func(m *proto.Message) {
+	answered := make(chan *jsonrpc.Message, 1)
+	deliver := func(m *jsonrpc.Message) {
 		switch {
-		case m.Method == proto.MethodNotifyMessage:
+		case m.Method == mcp.MethodNotifyMessage:
 			notes.Add(1)
 		case m.IsResponse() || m.Violation != nil:
 			answered <- m

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // Dir is the direction of a frame.
@@ -65,18 +66,18 @@ func (c Channel) String() string {
 // Frame is one captured unit: a message, a stream chunk, a datagram, a stderr
 // line. It is appended once to a Store and never mutated afterwards.
 type Frame struct {
-	Seq    uint64         // store order, set by the Store
-	Time   time.Time      // when it was read or written
-	Dir    Dir            // Out or In
-	Conn   string         // which connection
-	Chan   Channel        // where it travelled
-	Raw    []byte         // exact wire bytes, framing included; may be truncated (see Kept)
-	Kept   int            // bytes of Raw kept when the store capped it
-	Size   int            // true size on the wire
-	Fields []proto.Field  // annotations of Raw from the framer
-	Enc    proto.Encoding // json, cbor, binary or text
-	Msg    *proto.Message // the decoded JSON-RPC message, when there is one
-	Err    error          // decode error; the bytes are still kept
+	Seq    uint64           // store order, set by the Store
+	Time   time.Time        // when it was read or written
+	Dir    Dir              // Out or In
+	Conn   string           // which connection
+	Chan   Channel          // where it travelled
+	Raw    []byte           // exact wire bytes, framing included; may be truncated (see Kept)
+	Kept   int              // bytes of Raw kept when the store capped it
+	Size   int              // true size on the wire
+	Fields []proto.Field    // annotations of Raw from the framer
+	Enc    proto.Encoding   // json, cbor, binary or text
+	Msg    *jsonrpc.Message // the decoded JSON-RPC message, when there is one
+	Err    error            // decode error; the bytes are still kept
 }
 
 // Sink receives frames. The Store is the Sink of a session; tests use their own.

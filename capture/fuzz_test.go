@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // FuzzStoreAppend feeds frames with arbitrary bytes, sizes and annotations
@@ -28,7 +29,7 @@ func FuzzStoreAppend(f *testing.F) {
 				},
 			}
 			if withMsg {
-				fr.Msg = &proto.Message{Result: json.RawMessage(raw), Raw: raw}
+				fr.Msg = &jsonrpc.Message{Result: json.RawMessage(raw), Raw: raw}
 			}
 			seq := s.Append(fr)
 			if seq != 0 && (fr.Kept != len(fr.Raw) || fr.Size < fr.Kept) {

@@ -9,6 +9,8 @@ import (
 	"unsafe"
 
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // slack covers the runtime, the test's own live values and GC timing.
@@ -86,8 +88,8 @@ func TestMemoryBoundManyFrames(t *testing.T) {
 	params := json.RawMessage(`{"data":"` + string(make([]byte, 500)) + `"}`)
 	for i := range 1_000_000 {
 		f := control(i, 1024)
-		id := proto.IntID(int64(i))
-		f.Msg = &proto.Message{JSONRPC: "2.0", ID: &id, Method: "tools/call", Params: append(json.RawMessage(nil), params...), Raw: f.Raw}
+		id := jsonrpc.IntID(int64(i))
+		f.Msg = &jsonrpc.Message{JSONRPC: "2.0", ID: &id, Method: "tools/call", Params: append(json.RawMessage(nil), params...), Raw: f.Raw}
 		s.Append(f)
 		if i%250_000 == 249_999 {
 			checkHeap(t, "while appending", base, bound)
@@ -105,7 +107,7 @@ func TestMemoryBoundGiantFrame(t *testing.T) {
 	base := heap()
 	s := NewStore(cfg)
 	giant := make([]byte, 256<<20)
-	s.Append(&Frame{Raw: giant, Msg: &proto.Message{Result: json.RawMessage(giant[1:]), Raw: giant}})
+	s.Append(&Frame{Raw: giant, Msg: &jsonrpc.Message{Result: json.RawMessage(giant[1:]), Raw: giant}})
 	giant = nil
 	checkHeap(t, "after a 256 MiB frame", base, cfg.MaxBytes)
 	if f, _ := s.Get(1); f.Size != 256<<20 || f.Kept != 256<<10 {
@@ -133,13 +135,13 @@ func wireFrame(i int) *Frame {
 	var raw []byte
 	var fields []proto.Field
 	if i%8 < 4 {
-		raw = proto.AppendControlFrame(nil, []byte(body))
-		_, _, fields, _ = proto.ParseControlFrame(raw, proto.DefaultMaxControlFrame)
+		raw = flow.AppendControlFrame(nil, []byte(body))
+		_, _, fields, _ = flow.ParseControlFrame(raw, flow.DefaultMaxControlFrame)
 	} else {
 		raw = []byte(body + "\n")
-		fields = proto.LineFields(raw)
+		fields = jsonrpc.LineFields(raw)
 	}
-	m, err := proto.DecodeMessage([]byte(body))
+	m, err := jsonrpc.DecodeMessage([]byte(body))
 	if err != nil {
 		panic(err)
 	}

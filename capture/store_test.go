@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 func TestDefaultConfig(t *testing.T) {
@@ -138,8 +139,8 @@ func itoa(i int) string {
 func TestByteBudgetStripsOldestFirst(t *testing.T) {
 	frame := func(i int) *Frame {
 		f := control(i, 1000)
-		id := proto.IntID(int64(i))
-		f.Msg = &proto.Message{JSONRPC: "2.0", ID: &id, Result: json.RawMessage(`{"a":1}`), Raw: f.Raw}
+		id := jsonrpc.IntID(int64(i))
+		f.Msg = &jsonrpc.Message{JSONRPC: "2.0", ID: &id, Result: json.RawMessage(`{"a":1}`), Raw: f.Raw}
 		return f
 	}
 	budget := 10_000 + 25*weight(frame(0)).meta // the metadata of 25 frames and 10 of their bytes
@@ -167,7 +168,7 @@ func TestByteBudgetStripsOldestFirst(t *testing.T) {
 			if f.Raw != nil || f.Kept != 0 || f.Size != 1000 {
 				t.Fatalf("stripped frame %d: len(Raw) = %d, Kept = %d, Size = %d", f.Seq, len(f.Raw), f.Kept, f.Size)
 			}
-			if f.Msg.Kind() != proto.KindResult || f.Msg.ID == nil || f.Msg.Raw != nil || decodedBytes(f.Msg) != 0 {
+			if f.Msg.Kind() != jsonrpc.KindResult || f.Msg.ID == nil || f.Msg.Raw != nil || decodedBytes(f.Msg) != 0 {
 				t.Fatalf("stripped frame %d: Msg = %+v, want a light result with its id", f.Seq, f.Msg)
 			}
 			continue
@@ -192,7 +193,7 @@ func TestHugeFrameKeepsBoundedHead(t *testing.T) {
 	for i := range raw {
 		raw[i] = byte(i * 7)
 	}
-	msg := &proto.Message{JSONRPC: "2.0", Method: "tools/call", Params: json.RawMessage(raw[:huge/2]), Raw: raw}
+	msg := &jsonrpc.Message{JSONRPC: "2.0", Method: "tools/call", Params: json.RawMessage(raw[:huge/2]), Raw: raw}
 	f := &Frame{Conn: "c", Raw: raw, Size: huge, Msg: msg, Fields: []proto.Field{
 		{Offset: 0, Len: 4, Kind: proto.FieldHeader}, {Offset: 4, Len: huge - 4, Kind: proto.FieldBody}, {Offset: huge - 1, Len: 1, Kind: proto.FieldDelimiter},
 	}}
@@ -222,7 +223,7 @@ func TestHugeFrameKeepsBoundedHead(t *testing.T) {
 func TestDecodedBytesCountAgainstBudget(t *testing.T) {
 	frame := func(i int) *Frame {
 		f := control(i, 10)
-		f.Msg = &proto.Message{JSONRPC: "2.0", Method: "m", Params: bytes.Repeat([]byte("1"), 1000)}
+		f.Msg = &jsonrpc.Message{JSONRPC: "2.0", Method: "m", Params: bytes.Repeat([]byte("1"), 1000)}
 		return f
 	}
 	budget := 10*weight(frame(0)).meta + 3*1010 + 5 // the metadata of 10 frames and the bytes of 3

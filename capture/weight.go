@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // nullResult stands in for the result of a message whose decoded bytes were
@@ -14,7 +15,7 @@ var nullResult = json.RawMessage("null")
 // decodedBytes is what a decoded message holds beside the frame's Raw: its
 // params, result and error data (json.RawMessage values are copies). The
 // message's own Raw is taken to alias the frame's Raw and is not counted.
-func decodedBytes(m *proto.Message) int64 {
+func decodedBytes(m *jsonrpc.Message) int64 {
 	if m == nil {
 		return 0
 	}
@@ -56,9 +57,9 @@ func weight(f *Frame) cost {
 const (
 	frameSize   = int64(unsafe.Sizeof(Frame{}))
 	fieldSize   = int64(unsafe.Sizeof(proto.Field{}))
-	messageSize = int64(unsafe.Sizeof(proto.Message{}))
-	idSize      = int64(unsafe.Sizeof(proto.ID{})) + 16 // and a short string id
-	errorSize   = int64(unsafe.Sizeof(proto.Error{}))
+	messageSize = int64(unsafe.Sizeof(jsonrpc.Message{}))
+	idSize      = int64(unsafe.Sizeof(jsonrpc.ID{})) + 16 // and a short string id
+	errorSize   = int64(unsafe.Sizeof(jsonrpc.Error{}))
 	// SlotSize is what a held frame costs in the ring and in the index of
 	// a reader such as the TUI (a pointer and a Seq).
 	SlotSize = 16
@@ -111,13 +112,13 @@ func metaBytes(f *Frame) int64 {
 
 // lightMessage returns a copy of m that keeps what a list of frames shows
 // (version, id, method, error code and message) and drops the decoded bytes.
-func lightMessage(m *proto.Message) *proto.Message {
+func lightMessage(m *jsonrpc.Message) *jsonrpc.Message {
 	if !messageHoldsBytes(m) {
 		return m
 	}
-	l := &proto.Message{JSONRPC: m.JSONRPC, ID: m.ID, Method: m.Method}
+	l := &jsonrpc.Message{JSONRPC: m.JSONRPC, ID: m.ID, Method: m.Method}
 	if m.Error != nil {
-		l.Error = &proto.Error{Code: m.Error.Code, Message: m.Error.Message}
+		l.Error = &jsonrpc.Error{Code: m.Error.Code, Message: m.Error.Message}
 	} else if m.Result != nil {
 		l.Result = nullResult
 	}
@@ -125,7 +126,7 @@ func lightMessage(m *proto.Message) *proto.Message {
 }
 
 // messageHoldsBytes reports whether m holds bytes a light copy would drop.
-func messageHoldsBytes(m *proto.Message) bool {
+func messageHoldsBytes(m *jsonrpc.Message) bool {
 	return m != nil && (m.Raw != nil || decodedBytes(m) > 0)
 }
 

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // newCallCommand builds `mcpscope call METHOD [PARAMS_JSON] TARGET`.
@@ -55,7 +55,7 @@ func newCallCommand() *cobra.Command {
 			}
 			io := streamsOf(cmd)
 			return f.execute(cmd.Context(), target, io, func(ctx context.Context, r *run) error {
-				if method == proto.MethodSubscriptionsListen {
+				if method == mcp.MethodSubscriptionsListen {
 					return r.listen(ctx, params)
 				}
 				res, err := r.callJudged(ctx, method, params, insist)

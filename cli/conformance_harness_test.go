@@ -18,7 +18,7 @@ import (
 	"github.com/mcpscope/mcpscope/internal/oauthtest"
 	"github.com/mcpscope/mcpscope/internal/peertest"
 	"github.com/mcpscope/mcpscope/internal/termtext"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // The official conformance harness (@modelcontextprotocol/conformance,
@@ -113,7 +113,7 @@ func harnessScenarios(t *testing.T, harness []string) []harnessScenario {
 		}
 		versions := strings.Split(m[2], ",")
 		var eras []string
-		for _, v := range []string{proto.LatestLegacy, proto.Modern} {
+		for _, v := range []string{mcp.LatestLegacy, mcp.Modern} {
 			if slices.Contains(versions, v) {
 				eras = append(eras, v)
 			}

@@ -6,7 +6,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/answers"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // connectPlan is what the flags settle before connecting: the answers to
@@ -15,7 +15,7 @@ import (
 type connectPlan struct {
 	flags   *runFlags
 	answers *answers.File // nil when no answers file was given
-	roots   []proto.Root
+	roots   []mcp.Root
 	// questions, when set, answers the server's questions instead of the
 	// answers file: the TUI's bridge to the user, which keeps the roots.
 	questions questionSource
@@ -32,7 +32,7 @@ type connectPlan struct {
 // expose (question.Bridge).
 type questionSource interface {
 	client.ServerRequestHandler
-	Roots() []proto.Root
+	Roots() []mcp.Root
 }
 
 // plan validates the flags and loads the answers file and the roots.
@@ -53,11 +53,11 @@ func (f *runFlags) plan() (*connectPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	var fileRoots []proto.Root
+	var fileRoots []mcp.Root
 	if file != nil {
 		fileRoots = file.Roots
 	}
-	roots := append(append([]proto.Root{}, fileRoots...), flagRoots...)
+	roots := append(append([]mcp.Root{}, fileRoots...), flagRoots...)
 	return &connectPlan{flags: f, answers: file, roots: roots}, nil
 }
 
@@ -92,7 +92,7 @@ func (p *connectPlan) open(target Target, sink capture.Sink, warn func(string), 
 // with the reason when a question from the server has no answer.
 func (p *connectPlan) session(t client.Transport, stop context.CancelCauseFunc) *client.Session {
 	opts := client.Options{
-		ClientInfo:      proto.Implementation{Name: "mcpscope", Version: Version()},
+		ClientInfo:      mcp.Implementation{Name: "mcpscope", Version: Version()},
 		ProtocolVersion: p.flags.protocol,
 		Timeout:         p.flags.timeout,
 		HardTimeout:     p.flags.maxTime,

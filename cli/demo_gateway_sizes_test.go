@@ -13,7 +13,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/gateway"
 )
 
 // writeRandomFile writes size pseudo-random bytes to a new file under a
@@ -69,9 +69,9 @@ func TestGatewayDemoUpload64MiB(t *testing.T) {
 // `mcpscope stream` after --timeout with no sign of life (exit 4), well
 // before --max-time; what arrived is saved and said not to have ended.
 func TestStreamStalledEndsAfterTimeout(t *testing.T) {
-	theirs := proto.NewGUID()
-	g := serverStream(theirs, &proto.StreamMeta{Method: "system_binary_streams_out", Binary: true}, func(ctx context.Context, c *websocket.Conn) {
-		_ = c.Write(ctx, websocket.MessageBinary, proto.AppendGatewayChunk(nil, theirs, 0, []byte("the only chunk")))
+	theirs := gateway.NewGUID()
+	g := serverStream(theirs, &gateway.StreamMeta{Method: "system_binary_streams_out", Binary: true}, func(ctx context.Context, c *websocket.Conn) {
+		_ = c.Write(ctx, websocket.MessageBinary, gateway.AppendGatewayChunk(nil, theirs, 0, []byte("the only chunk")))
 	})
 	dir := t.TempDir()
 	r := mcpscope(t, "stream", "--timeout", "500ms", "--max-time", "30s", "--stream-out", dir, "system_binary_streams_out", g.url(t))

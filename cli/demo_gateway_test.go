@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/gateway"
 )
 
 // startGatewayDemo serves the demo's gateway in this process for the
@@ -136,7 +136,7 @@ func TestGatewayDemoSavesTextStream(t *testing.T) {
 	if len(files) != 1 || !strings.HasSuffix(files[0], ".ndjson") {
 		t.Fatalf("saved %v", files)
 	}
-	if _, err := proto.ParseGUID(strings.TrimSuffix(filepath.Base(files[0]), ".ndjson")); err != nil {
+	if _, err := gateway.ParseGUID(strings.TrimSuffix(filepath.Base(files[0]), ".ndjson")); err != nil {
 		t.Errorf("the file is not named by a GUID: %v", err)
 	}
 	saved, err := os.ReadFile(files[0])

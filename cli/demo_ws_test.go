@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
 )
 
 // wsURLLine is the MCP-over-WebSocket line `mcpscope serve --ws` prints.
@@ -99,7 +99,7 @@ func TestWSMisbehaveThroughTheCLI(t *testing.T) {
 	}
 	// The default limit holds against the demo's default oversized message.
 	r := mcpscope(t, "call", "--transport", "ws", "tools/call", callTool(t, "misbehave", map[string]any{"mode": "oversized_message"}), startTestDemo(t, startWSDemo, "ws"))
-	if r.code != ExitConnection || strings.TrimSpace(r.stderr) != tooBig(proto.DefaultMaxControlFrame) {
+	if r.code != ExitConnection || strings.TrimSpace(r.stderr) != tooBig(flow.DefaultMaxControlFrame) {
 		t.Errorf("oversized_message at the default limit: exit %d\nstderr %s", r.code, r.stderr)
 	}
 }

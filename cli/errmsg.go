@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Message renders err as the one sentence mcpscope prints on stderr,
@@ -20,7 +20,7 @@ func Message(err error) string {
 	var rpc *client.RPCError
 	if errors.As(err, &rpc) && rpc.Err != nil {
 		code := fmt.Sprintf("code %d", rpc.Err.Code)
-		if name := proto.ErrorNameIn(proto.DialectMCP, rpc.Err, proto.ErrorContext{Method: rpc.Method}); name != "" {
+		if name := mcp.ErrorNameIn(mcp.DialectMCP, rpc.Err, mcp.ErrorContext{Method: rpc.Method}); name != "" {
 			code += " " + name
 		}
 		method := oneLine(rpc.Method)

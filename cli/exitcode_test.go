@@ -9,12 +9,13 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/stdio"
 )
 
 func TestExitCode(t *testing.T) {
-	rpc := &client.RPCError{Method: "tools/call", Err: &proto.Error{Code: -32602, Message: "Unknown tool"}}
+	rpc := &client.RPCError{Method: "tools/call", Err: &jsonrpc.Error{Code: -32602, Message: "Unknown tool"}}
 	cases := []struct {
 		name string
 		err  error
@@ -28,7 +29,7 @@ func TestExitCode(t *testing.T) {
 		{"connection", &client.ConnectionError{Err: &stdio.ExitError{ExitCode: 1}}, ExitConnection},
 		{"closed", client.ErrClosed, ExitConnection},
 		{"connect failure", fmt.Errorf("could not connect to x: %w", &client.ConnectionError{Err: errors.New("boom")}), ExitConnection},
-		{"timeout", &client.TimeoutError{Method: "tools/call", ID: proto.IntID(2), After: "1s"}, ExitTimeout},
+		{"timeout", &client.TimeoutError{Method: "tools/call", ID: jsonrpc.IntID(2), After: "1s"}, ExitTimeout},
 		{"deadline", fmt.Errorf("x: %w", context.DeadlineExceeded), ExitTimeout},
 		{"protocol", &client.ProtocolError{Msg: "bad version"}, ExitProtocol},
 		{"explicit", withExit(ExitConnection, errors.New("transport wt is not available yet")), ExitConnection},
@@ -49,15 +50,15 @@ func TestExitCode(t *testing.T) {
 }
 
 func TestMessageNamesTheRPCError(t *testing.T) {
-	rpc := &client.RPCError{Method: "tools/call", Err: &proto.Error{Code: -32602, Message: "Unknown tool"}}
+	rpc := &client.RPCError{Method: "tools/call", Err: &jsonrpc.Error{Code: -32602, Message: "Unknown tool"}}
 	if got, want := Message(fmt.Errorf("x: %w", rpc)), "tools/call failed: Unknown tool (code -32602 Invalid params)"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	refused := &client.RPCError{Method: proto.MethodCapabilities, Err: &proto.Error{Code: proto.CodeNotInteractive, Message: "no"}}
-	if got, want := Message(refused), "capabilities failed: no (code -32007 "+proto.ErrorName(proto.DialectInteraction, proto.CodeNotInteractive)+")"; got != want {
+	refused := &client.RPCError{Method: mcp.MethodCapabilities, Err: &jsonrpc.Error{Code: mcp.CodeNotInteractive, Message: "no"}}
+	if got, want := Message(refused), "capabilities failed: no (code -32007 "+mcp.ErrorName(mcp.DialectInteraction, mcp.CodeNotInteractive)+")"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	odd := &client.RPCError{Method: "x", Err: &proto.Error{Code: 7, Message: "strange"}}
+	odd := &client.RPCError{Method: "x", Err: &jsonrpc.Error{Code: 7, Message: "strange"}}
 	if got, want := Message(odd), "x failed: strange (code 7)"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}

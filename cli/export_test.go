@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
@@ -28,7 +29,7 @@ func newExportSession(t *testing.T) exportSession {
 	t.Helper()
 	at := time.Date(2026, 11, 25, 12, 3, 4, 123000000, time.Local)
 	line := func(ms int, dir capture.Dir, body string) *capture.Frame {
-		m, err := proto.DecodeMessage([]byte(body))
+		m, err := jsonrpc.DecodeMessage([]byte(body))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/internal/peertest"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // Record → export → the bytes of every frame are the bytes that crossed
@@ -83,7 +84,7 @@ func TestExportFlowBytesAreTheWire(t *testing.T) {
 		if len(b) < 4 || int(binary.BigEndian.Uint32(b)) != len(b)-4 || f.Size != len(b) {
 			t.Fatalf("control frame %d (%dB) is not its length prefix and body: %q", f.Seq, f.Size, b)
 		}
-		m, err := proto.Decode(encodings[f.Encoding], b[4:])
+		m, err := jsonrpc.Decode(encodings[f.Encoding], b[4:])
 		if err != nil || f.Message == nil || f.Message.Kind != m.Kind().String() {
 			t.Fatalf("control frame %d: %v, exported message %+v", f.Seq, err, f.Message)
 		}

@@ -8,7 +8,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/answers"
 	"github.com/mcpscope/mcpscope/client/dial"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/spf13/pflag"
 )
@@ -128,20 +128,20 @@ func (f *runFlags) transportOptions(target Target) dial.Options {
 	}
 }
 
-// parseRoot turns a --root value into a root (proto.ParseRoot): a URI is
+// parseRoot turns a --root value into a root (mcp.ParseRoot): a URI is
 // kept as is, a local path becomes an absolute file:// URI named after its
 // last element.
-func parseRoot(v string) (proto.Root, error) {
-	r, err := proto.ParseRoot(v)
+func parseRoot(v string) (mcp.Root, error) {
+	r, err := mcp.ParseRoot(v)
 	if err != nil {
-		return proto.Root{}, usagef("--root: %w", err)
+		return mcp.Root{}, usagef("--root: %w", err)
 	}
 	return r, nil
 }
 
 // parseRoots parses every --root value.
-func parseRoots(vs []string) ([]proto.Root, error) {
-	roots := make([]proto.Root, 0, len(vs))
+func parseRoots(vs []string) ([]mcp.Root, error) {
+	roots := make([]mcp.Root, 0, len(vs))
 	for _, v := range vs {
 		r, err := parseRoot(v)
 		if err != nil {
@@ -154,7 +154,7 @@ func parseRoots(vs []string) ([]proto.Root, error) {
 
 // formatProgress renders a progress notification as one line:
 // "progress 3/5 message", or "progress 3 message" without a total.
-func formatProgress(p proto.ProgressNotificationParams) string {
+func formatProgress(p mcp.ProgressNotificationParams) string {
 	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	s := "progress " + num(p.Progress)
 	if p.Total != nil {

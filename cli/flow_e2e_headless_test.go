@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/internal/flowtest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
 )
 
 // Headless read_file: the stream is saved as DIR/<id>-<tag>.bin with the
@@ -33,7 +33,7 @@ func TestFlowE2EHeadlessStreamOut(t *testing.T) {
 			r.mustExit(t, ExitOK)
 			checkResultOnly(t, r, `"sha256"`)
 			var res struct {
-				Content           []proto.StreamRef `json:"content"`
+				Content           []flow.StreamRef `json:"content"`
 				StructuredContent struct {
 					Size   int64  `json:"size"`
 					SHA256 string `json:"sha256"`

@@ -7,7 +7,7 @@ import (
 	"fmt"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // insistFlag is the flag of `mcpscope call` that sends a tools/call of a
@@ -21,7 +21,7 @@ const insistFlag = "insist"
 // stderr says so.
 func (r *run) callOrInsist(ctx context.Context, method string, params json.RawMessage, insist bool) ([]byte, error) {
 	tool := ""
-	if method == proto.MethodToolsCall {
+	if method == mcp.MethodToolsCall {
 		var p struct {
 			Name string `json:"name"`
 		}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/termtext"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/spf13/cobra"
 )
 
@@ -87,12 +87,12 @@ func entryProblem(entry json.RawMessage) string {
 	return ""
 }
 
-var listPrompts = listOne(proto.MethodPromptsList, "prompts")
+var listPrompts = listOne(mcp.MethodPromptsList, "prompts")
 
 // listTools lists every tool, warning on stderr of each one whose
 // x-mcp-header annotations are invalid (2026-07-28 over HTTP).
 func listTools(ctx context.Context, r *run) ([]string, [][]json.RawMessage, error) {
-	fields, lists, err := listOne(proto.MethodToolsList, "tools")(ctx, r)
+	fields, lists, err := listOne(mcp.MethodToolsList, "tools")(ctx, r)
 	if err == nil {
 		r.warnInvalidToolHeaders(lists[0])
 	}
@@ -102,14 +102,14 @@ func listTools(ctx context.Context, r *run) ([]string, [][]json.RawMessage, erro
 // listResources lists resources and resource templates. A server that does
 // not know resources/templates/list (-32601) just has no templates key.
 func listResources(ctx context.Context, r *run) ([]string, [][]json.RawMessage, error) {
-	fields, lists, err := listOne(proto.MethodResourcesList, "resources")(ctx, r)
+	fields, lists, err := listOne(mcp.MethodResourcesList, "resources")(ctx, r)
 	if err != nil {
 		return nil, nil, err
 	}
-	templates, err := listEntries(ctx, r, proto.MethodResourceTemplatesList, "resourceTemplates")
+	templates, err := listEntries(ctx, r, mcp.MethodResourceTemplatesList, "resourceTemplates")
 	var rpc *client.RPCError
 	switch {
-	case errors.As(err, &rpc) && rpc.Err != nil && rpc.Err.Code == proto.CodeMethodNotFound:
+	case errors.As(err, &rpc) && rpc.Err != nil && rpc.Err.Code == mcp.CodeMethodNotFound:
 		return fields, lists, nil
 	case err != nil:
 		return nil, nil, err

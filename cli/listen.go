@@ -10,7 +10,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/termtext"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // listenTally counts what one subscriptions/listen saw; onEvent runs on
@@ -20,7 +20,7 @@ type listenTally struct {
 	acked    bool
 	notes    int
 	reissues int
-	id       proto.ID
+	id       jsonrpc.ID
 	failed   error // the first stdout write that failed
 }
 

@@ -15,7 +15,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/rectest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/gateway"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
@@ -104,13 +104,13 @@ func assertRecordingReads(t *testing.T, path, transport string) {
 // mcpscope stream --record keeps the gateway stream: replayed, the store
 // shows its chunks, bytes and its done mark.
 func TestStreamRecords(t *testing.T) {
-	theirs := proto.NewGUID()
-	meta := &proto.StreamMeta{Method: "system_binary_streams_out", Binary: true}
+	theirs := gateway.NewGUID()
+	meta := &gateway.StreamMeta{Method: "system_binary_streams_out", Binary: true}
 	g := serverStream(theirs, meta, func(ctx context.Context, c *websocket.Conn) {
 		for i, part := range []string{"hello ", "gateway"} {
-			_ = c.Write(ctx, websocket.MessageBinary, proto.AppendGatewayChunk(nil, theirs, int64(i), []byte(part)))
+			_ = c.Write(ctx, websocket.MessageBinary, gateway.AppendGatewayChunk(nil, theirs, int64(i), []byte(part)))
 		}
-		sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamDone, ID: theirs, Summary: json.RawMessage(`{"totalChunks":2,"totalBytes":13}`)})
+		sendMsg(ctx, c, &gateway.StreamMessage{Type: gateway.StreamDone, ID: theirs, Summary: json.RawMessage(`{"totalChunks":2,"totalBytes":13}`)})
 	})
 	path := filepath.Join(t.TempDir(), "s"+recordings.Ext)
 	mcpscope(t, "stream", "--record", path, "--stream-out", t.TempDir(), "system_binary_streams_out", g.url(t)).mustExit(t, ExitOK)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/answers"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/recordings/against"
 )
 
@@ -101,7 +101,7 @@ func (p replayPeer) Call(ctx context.Context, method string, params any) (json.R
 }
 
 // Interact walks an interactive session, as mcpscope script does.
-func (p replayPeer) Interact(ctx context.Context, start proto.InteractionStartParams, prompts answers.Prompts) (json.RawMessage, error) {
+func (p replayPeer) Interact(ctx context.Context, start mcp.InteractionStartParams, prompts answers.Prompts) (json.RawMessage, error) {
 	s := &script{prompts: prompts}
 	return s.walker(p.r).Interact(ctx, p.r.session, start)
 }

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // `mcpscope script` walks the demo server's wizards (seed 002) over
@@ -191,7 +191,7 @@ interaction:
 		if got[2].Result.Success || got[2].Summary != "Booking declined: nothing was booked" {
 			t.Errorf("book_trip_stateless %+v", got[2])
 		}
-		if tok, ok := proto.DecodeSessionToken(got[2].SessionID); !ok || !strings.Contains(string(tok.State), `"tool":"book_trip_stateless"`) {
+		if tok, ok := mcp.DecodeSessionToken(got[2].SessionID); !ok || !strings.Contains(string(tok.State), `"tool":"book_trip_stateless"`) {
 			t.Errorf("the stateless session id is not the final signed token: %s", got[2].SessionID)
 		}
 		if r.stderr != `warning: the server refused the answer "not-an-email" to "Enter email": "not-an-email" does not have the expected form; Use the form name@example.com`+"\n" {

@@ -6,7 +6,7 @@ import (
 	"errors"
 
 	"github.com/mcpscope/mcpscope/client/answers"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // script is one run of `mcpscope script`: its steps and the prompt
@@ -49,7 +49,7 @@ func (s *script) step(ctx context.Context, r *run, st answers.Step) (json.RawMes
 		return nil, err
 	}
 	if interactive {
-		start := proto.InteractionStartParams{ToolName: st.Tool, InitialParams: st.ToolArguments()}
+		start := mcp.InteractionStartParams{ToolName: st.Tool, InitialParams: st.ToolArguments()}
 		res, err := s.walker(r).Interact(ctx, r.session, start)
 		if !errors.Is(err, answers.ErrToolNotInteractive) {
 			return res, err
@@ -59,7 +59,7 @@ func (s *script) step(ctx context.Context, r *run, st answers.Step) (json.RawMes
 	if err != nil {
 		return nil, err
 	}
-	return r.callJudged(ctx, proto.MethodToolsCall, params, s.insist)
+	return r.callJudged(ctx, mcp.MethodToolsCall, params, s.insist)
 }
 
 // isInteractive asks the server once per run whether it runs interactive

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/client/answers"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 func TestScriptStepsOrder(t *testing.T) {
@@ -74,7 +74,7 @@ func TestAnswersFailuresAreUsage(t *testing.T) {
 		t.Errorf("bad file: %v", err)
 	}
 	q := answers.NewPrompts(nil, false)
-	_, err := q.Take(&proto.InteractionPrompt{Type: proto.PromptText, Message: "Where?"})
+	_, err := q.Take(&mcp.InteractionPrompt{Type: mcp.PromptText, Message: "Where?"})
 	if ExitCode(err) != ExitUsage || !isUsage(err) || Message(err) != `no answer left for interaction.prompt "Where?"` {
 		t.Errorf("no answer left: exit %d, %v", ExitCode(err), err)
 	}

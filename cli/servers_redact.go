@@ -7,15 +7,15 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/internal/mcpconfig"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/httphead"
 )
 
 // secretName reports whether an environment variable, header, argument or
 // query parameter name says it holds a credential: the names
-// proto.SecretHeader flags, and any holding auth, key, cookie, credential
+// httphead.SecretHeader flags, and any holding auth, key, cookie, credential
 // or pass.
 func secretName(name string) bool {
-	if proto.SecretHeader(name) {
+	if httphead.SecretHeader(name) {
 		return true
 	}
 	n := strings.ToLower(name)

@@ -9,7 +9,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/stdio"
 )
 
@@ -132,12 +133,12 @@ func controlUnit(t Target) string {
 func (r *run) call(ctx context.Context, method string, params any) ([]byte, error) {
 	var opts []client.CallOption
 	if r.flags.progress {
-		opts = append(opts, client.WithProgress(func(p proto.ProgressNotificationParams) {
+		opts = append(opts, client.WithProgress(func(p mcp.ProgressNotificationParams) {
 			r.io.diag.Println(formatProgress(p))
 		}))
 	}
-	var id proto.ID
-	opts = append(opts, client.WithRounds(func(_ int, got proto.ID) { id = got }))
+	var id jsonrpc.ID
+	opts = append(opts, client.WithRounds(func(_ int, got jsonrpc.ID) { id = got }))
 	started := time.Now()
 	// The engine hands every progress read before the result to the
 	// callback before Call returns, so the lines are complete here.

@@ -14,7 +14,7 @@ import (
 	"github.com/mcpscope/mcpscope/client/gatewaystream"
 	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/termtext"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/transports/ws"
 )
 
@@ -139,7 +139,7 @@ func runGateway(ctx context.Context, f *runFlags, sf *streamFlags, method string
 	}
 	tr.OnStream(run.Event)
 	startCtx, cancel := client.StartContext(ctx, f.timeout, f.maxTime)
-	err = tr.Start(startCtx, func(*proto.Message) {})
+	err = tr.Start(startCtx, func(*jsonrpc.Message) {})
 	cancel()
 	if err != nil {
 		return nil, nil, connectionFailed(fmt.Errorf("could not connect to %s: %w", target, err))

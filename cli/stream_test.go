@@ -19,18 +19,19 @@ import (
 
 	"github.com/mcpscope/mcpscope/client/dial"
 	"github.com/mcpscope/mcpscope/client/gatewaystream"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/gateway"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // gatewayScript is a scripted seed-003 gateway: it reads the client's
 // stream (start, chunks, done) and then answers as answer says.
 type gatewayScript struct {
 	mu     sync.Mutex
-	start  *proto.StreamMessage
+	start  *gateway.StreamMessage
 	chunks [][]byte // binary payloads, or the data of text chunks
 	heads  [][]byte // the 24-byte headers of binary chunks
 	texts  []int64  // the indexes of text chunks
-	done   *proto.StreamMessage
+	done   *gateway.StreamMessage
 	conns  int
 	answer func(ctx context.Context, c *websocket.Conn, g *gatewayScript)
 }
@@ -59,23 +60,23 @@ func (g *gatewayScript) url(t *testing.T) string {
 				g.mu.Unlock()
 				continue
 			}
-			m, err := proto.DecodeStreamMessage(data)
+			m, err := gateway.DecodeStreamMessage(data)
 			if err != nil {
 				g.mu.Unlock()
 				t.Errorf("the client sent %s: %v", data, err)
 				return
 			}
 			switch m.Type {
-			case proto.StreamStart:
+			case gateway.StreamStart:
 				g.start = m
-			case proto.StreamChunk:
+			case gateway.StreamChunk:
 				g.chunks = append(g.chunks, m.Data)
 				g.texts = append(g.texts, *m.Index)
-			case proto.StreamDone:
+			case gateway.StreamDone:
 				g.done = m
 			}
 			g.mu.Unlock()
-			if m.Type == proto.StreamDone || (m.Type == proto.StreamStart && m.Meta.Method == "system_binary_streams_out") {
+			if m.Type == gateway.StreamDone || (m.Type == gateway.StreamStart && m.Meta.Method == "system_binary_streams_out") {
 				g.answer(ctx, c, g)
 			}
 		}
@@ -84,20 +85,20 @@ func (g *gatewayScript) url(t *testing.T) string {
 	return "ws" + strings.TrimPrefix(srv.URL, "http") + "/gateway"
 }
 
-func sendMsg(ctx context.Context, c *websocket.Conn, m *proto.StreamMessage) {
-	b, _ := proto.EncodeStreamMessage(m)
+func sendMsg(ctx context.Context, c *websocket.Conn, m *gateway.StreamMessage) {
+	b, _ := gateway.EncodeStreamMessage(m)
 	_ = c.Write(ctx, websocket.MessageText, b)
 }
 
 // serverStream is a gateway that answers the client's start with a
 // stream of its own, theirs, started with meta; rest writes what follows
 // the start.
-func serverStream(theirs proto.GUID, meta *proto.StreamMeta, rest func(ctx context.Context, c *websocket.Conn)) *gatewayScript {
+func serverStream(theirs gateway.GUID, meta *gateway.StreamMeta, rest func(ctx context.Context, c *websocket.Conn)) *gatewayScript {
 	return &gatewayScript{answer: func(ctx context.Context, c *websocket.Conn, g *gatewayScript) {
 		if g.done != nil {
 			return
 		}
-		sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamStart, ID: theirs, Meta: meta})
+		sendMsg(ctx, c, &gateway.StreamMessage{Type: gateway.StreamStart, ID: theirs, Meta: meta})
 		rest(ctx, c)
 	}}
 }
@@ -108,7 +109,7 @@ func serverStream(theirs proto.GUID, meta *proto.StreamMeta, rest func(ctx conte
 // done summary is printed.
 func TestStreamUpload(t *testing.T) {
 	g := &gatewayScript{answer: func(ctx context.Context, c *websocket.Conn, g *gatewayScript) {
-		sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamDone, ID: g.start.ID, Summary: json.RawMessage(`{"received":150000}`)})
+		sendMsg(ctx, c, &gateway.StreamMessage{Type: gateway.StreamDone, ID: g.start.ID, Summary: json.RawMessage(`{"received":150000}`)})
 	}}
 	file := filepath.Join(t.TempDir(), "big.bin")
 	payload := make([]byte, 150000)
@@ -131,7 +132,7 @@ func TestStreamUpload(t *testing.T) {
 		t.Fatalf("%d chunks", len(g.chunks))
 	}
 	for i, h := range g.heads {
-		want := proto.AppendGatewayChunk(nil, g.start.ID, int64(i), nil)
+		want := gateway.AppendGatewayChunk(nil, g.start.ID, int64(i), nil)
 		if !bytes.Equal(h, want) {
 			t.Errorf("chunk %d header % x, want % x", i, h, want)
 		}
@@ -150,7 +151,7 @@ func TestStreamUpload(t *testing.T) {
 // error, before any connection.
 func TestStreamChunkSize(t *testing.T) {
 	g := &gatewayScript{answer: func(ctx context.Context, c *websocket.Conn, g *gatewayScript) {
-		sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamDone, ID: g.start.ID, Summary: json.RawMessage(`{}`)})
+		sendMsg(ctx, c, &gateway.StreamMessage{Type: gateway.StreamDone, ID: g.start.ID, Summary: json.RawMessage(`{}`)})
 	}}
 	file := filepath.Join(t.TempDir(), "ten.bin")
 	if err := os.WriteFile(file, []byte("0123456789"), 0o644); err != nil {
@@ -167,7 +168,7 @@ func TestStreamChunkSize(t *testing.T) {
 		t.Errorf("chunks %q", got)
 	}
 	for i, h := range g.heads {
-		if want := proto.AppendGatewayChunk(nil, g.start.ID, int64(i), nil); !bytes.Equal(h, want) {
+		if want := gateway.AppendGatewayChunk(nil, g.start.ID, int64(i), nil); !bytes.Equal(h, want) {
 			t.Errorf("chunk %d header % x, want % x", i, h, want)
 		}
 	}
@@ -191,7 +192,7 @@ func TestStreamChunkSize(t *testing.T) {
 // is not exactly one JSON value ends the run as a usage error naming it.
 func TestStreamTextOneValuePerLine(t *testing.T) {
 	g := &gatewayScript{answer: func(ctx context.Context, c *websocket.Conn, g *gatewayScript) {
-		sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamDone, ID: g.start.ID, Summary: json.RawMessage(`{}`)})
+		sendMsg(ctx, c, &gateway.StreamMessage{Type: gateway.StreamDone, ID: g.start.ID, Summary: json.RawMessage(`{}`)})
 	}}
 	url := g.url(t)
 	lines := filepath.Join(t.TempDir(), "values.jsonl")
@@ -222,13 +223,13 @@ func TestStreamTextOneValuePerLine(t *testing.T) {
 // GUID.bin, its summary printed; the server's name for it is shown, never
 // used as a path.
 func TestStreamDownload(t *testing.T) {
-	theirs := proto.NewGUID()
-	meta := &proto.StreamMeta{Method: "system_binary_streams_out", Binary: true, Name: "../../etc/out.bin"}
+	theirs := gateway.NewGUID()
+	meta := &gateway.StreamMeta{Method: "system_binary_streams_out", Binary: true, Name: "../../etc/out.bin"}
 	g := serverStream(theirs, meta, func(ctx context.Context, c *websocket.Conn) {
 		for i, part := range []string{"hello ", "gateway"} {
-			_ = c.Write(ctx, websocket.MessageBinary, proto.AppendGatewayChunk(nil, theirs, int64(i), []byte(part)))
+			_ = c.Write(ctx, websocket.MessageBinary, gateway.AppendGatewayChunk(nil, theirs, int64(i), []byte(part)))
 		}
-		sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamDone, ID: theirs, Summary: json.RawMessage(`{"totalChunks":2,"totalBytes":13}`)})
+		sendMsg(ctx, c, &gateway.StreamMessage{Type: gateway.StreamDone, ID: theirs, Summary: json.RawMessage(`{"totalChunks":2,"totalBytes":13}`)})
 	})
 	dir := t.TempDir()
 	r := mcpscope(t, "stream", "--stream-out", dir, "system_binary_streams_out", g.url(t))
@@ -249,7 +250,7 @@ func TestStreamDownload(t *testing.T) {
 // is printed and exits 1.
 func TestStreamTextAndError(t *testing.T) {
 	g := &gatewayScript{answer: func(ctx context.Context, c *websocket.Conn, g *gatewayScript) {
-		sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamError, ID: g.start.ID, Error: &proto.Error{Code: -32000, Message: "Stream timeout"}})
+		sendMsg(ctx, c, &gateway.StreamMessage{Type: gateway.StreamError, ID: g.start.ID, Error: &jsonrpc.Error{Code: -32000, Message: "Stream timeout"}})
 	}}
 	var out, errb bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -268,11 +269,11 @@ func TestStreamTextAndError(t *testing.T) {
 // A server stream that breaks the protocol is saved, warned about, and
 // exits 5.
 func TestStreamProblemExitsFive(t *testing.T) {
-	theirs := proto.NewGUID()
-	g := serverStream(theirs, &proto.StreamMeta{Method: "m", Binary: true}, func(ctx context.Context, c *websocket.Conn) {
-		_ = c.Write(ctx, websocket.MessageBinary, proto.AppendGatewayChunk(nil, theirs, 0, []byte("a")))
-		_ = c.Write(ctx, websocket.MessageBinary, proto.AppendGatewayChunk(nil, theirs, 5, []byte("b")))
-		sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamDone, ID: theirs})
+	theirs := gateway.NewGUID()
+	g := serverStream(theirs, &gateway.StreamMeta{Method: "m", Binary: true}, func(ctx context.Context, c *websocket.Conn) {
+		_ = c.Write(ctx, websocket.MessageBinary, gateway.AppendGatewayChunk(nil, theirs, 0, []byte("a")))
+		_ = c.Write(ctx, websocket.MessageBinary, gateway.AppendGatewayChunk(nil, theirs, 5, []byte("b")))
+		sendMsg(ctx, c, &gateway.StreamMessage{Type: gateway.StreamDone, ID: theirs})
 	})
 	r := mcpscope(t, "stream", "system_binary_streams_out", g.url(t))
 	r.mustExit(t, ExitProtocol)
@@ -297,9 +298,9 @@ func TestStreamTooManyServerStreams(t *testing.T) {
 			return
 		}
 		for range gatewaystream.MaxStreams + 6 {
-			sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamStart, ID: proto.NewGUID(), Meta: &proto.StreamMeta{Method: "m", Binary: true}})
+			sendMsg(ctx, c, &gateway.StreamMessage{Type: gateway.StreamStart, ID: gateway.NewGUID(), Meta: &gateway.StreamMeta{Method: "m", Binary: true}})
 		}
-		sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamDone, ID: g.start.ID, Summary: json.RawMessage(`{"ok":true}`)})
+		sendMsg(ctx, c, &gateway.StreamMessage{Type: gateway.StreamDone, ID: g.start.ID, Summary: json.RawMessage(`{"ok":true}`)})
 	}}
 	r := mcpscope(t, "stream", "--stream-out", t.TempDir(), "system_binary_streams_in", g.url(t))
 	r.mustExit(t, ExitProtocol)
@@ -330,12 +331,12 @@ func TestGatewayTakesStreamOut(t *testing.T) {
 // warningLimit warnings and a count of the rest, not a line each.
 func TestStreamProblemsAreCapped(t *testing.T) {
 	const flood = 200
-	theirs := proto.NewGUID()
-	g := serverStream(theirs, &proto.StreamMeta{Method: "m", Binary: true}, func(ctx context.Context, c *websocket.Conn) {
+	theirs := gateway.NewGUID()
+	g := serverStream(theirs, &gateway.StreamMeta{Method: "m", Binary: true}, func(ctx context.Context, c *websocket.Conn) {
 		for i := range flood {
-			_ = c.Write(ctx, websocket.MessageBinary, proto.AppendGatewayChunk(nil, proto.NewGUID(), int64(i), []byte("x")))
+			_ = c.Write(ctx, websocket.MessageBinary, gateway.AppendGatewayChunk(nil, gateway.NewGUID(), int64(i), []byte("x")))
 		}
-		sendMsg(ctx, c, &proto.StreamMessage{Type: proto.StreamDone, ID: theirs})
+		sendMsg(ctx, c, &gateway.StreamMessage{Type: gateway.StreamDone, ID: theirs})
 	})
 	r := mcpscope(t, "stream", "system_binary_streams_out", g.url(t))
 	r.mustExit(t, ExitProtocol)

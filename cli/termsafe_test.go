@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
 )
 
 // hostileText is what a hostile server puts in every text it controls:
@@ -106,20 +107,20 @@ func TestHostileHugeErrorMessageIsShortened(t *testing.T) {
 func TestDatagramSummaryEscapesServerText(t *testing.T) {
 	data, _ := json.Marshal(hostileText)
 	for _, c := range []struct {
-		ch      proto.DatagramChannel
+		ch      flow.DatagramChannel
 		payload interface {
 			Encode(proto.Encoding) ([]byte, error)
 		}
 		want string
 	}{
-		{proto.ChannelLog, proto.LogDatagram{Level: hostileText, Logger: hostileText, Data: data}, "log " + hostileShown + " " + hostileShown + ": "},
-		{proto.ChannelProgress, proto.ProgressDatagram{Progress: 1, Total: 2, Message: hostileText}, "progress 1/2 " + hostileShown},
+		{flow.ChannelLog, flow.LogDatagram{Level: hostileText, Logger: hostileText, Data: data}, "log " + hostileShown + " " + hostileShown + ": "},
+		{flow.ChannelProgress, flow.ProgressDatagram{Progress: 1, Total: 2, Message: hostileText}, "progress 1/2 " + hostileShown},
 	} {
 		body, err := c.payload.Encode(proto.EncJSON)
 		if err != nil {
 			t.Fatal(err)
 		}
-		raw := proto.DatagramHeader{Channel: c.ch, RequestID: 3}.Append(nil)
+		raw := flow.DatagramHeader{Channel: c.ch, RequestID: 3}.Append(nil)
 		f := &capture.Frame{Dir: capture.In, Chan: capture.Channel{Kind: capture.Datagram, Ch: uint8(c.ch)}, Raw: append(raw, body...), Enc: proto.EncJSON}
 		got := datagramSummary(f)
 		assertNoEscapes(t, "summary", got)

@@ -6,7 +6,7 @@ import (
 	"errors"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // outputSchemas are the outputSchemas of the server's tools by name,
@@ -43,7 +43,7 @@ func (r *run) outputSchema(ctx context.Context, tool string) json.RawMessage {
 		if client.Advertised(r.session.ServerCapabilities())["tools"] {
 			// A listing cut short keeps the pages it got: session.ListAll
 			// follows nextCursor, bounded, and stops on a repeated cursor.
-			tools, _ := r.session.ListAll(ctx, proto.MethodToolsList, "tools", client.OutputSchemaListing())
+			tools, _ := r.session.ListAll(ctx, mcp.MethodToolsList, "tools", client.OutputSchemaListing())
 			s.byTool = client.OutputSchemas(tools)
 		}
 	}
@@ -54,7 +54,7 @@ func (r *run) outputSchema(ctx context.Context, tool string) json.RawMessage {
 // result is a failure returns the result and the *client.ToolFailure.
 func (r *run) callJudged(ctx context.Context, method string, params json.RawMessage, insist bool) ([]byte, error) {
 	res, err := r.callOrInsist(ctx, method, params, insist)
-	if err != nil || method != proto.MethodToolsCall {
+	if err != nil || method != mcp.MethodToolsCall {
 		return res, err
 	}
 	if f := r.toolFailure(ctx, params, res); f != nil {

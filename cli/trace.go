@@ -11,6 +11,9 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/gateway"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // lineWriter writes whole lines to a writer shared by several goroutines
@@ -80,8 +83,8 @@ func TraceLine(f *capture.Frame) string {
 	case f.Msg != nil:
 		what = MessageSummary(f.Msg)
 	case f.Enc == proto.EncJSON && f.Chan.Kind == capture.Control && isToolsFrame(f.Raw):
-		typ, _ := proto.ToolsFrameType(f.Raw)
-		what = oneLine(proto.ToolsFrameSummary(typ)) + " " + preview(f.Raw, 60)
+		typ, _ := gateway.ToolsFrameType(f.Raw)
+		what = oneLine(gateway.ToolsFrameSummary(typ)) + " " + preview(f.Raw, 60)
 	case f.Enc == proto.EncText || f.Chan.Kind == capture.Stderr:
 		what = preview(f.Raw, 60) + requestMetadata(f)
 	}
@@ -94,7 +97,7 @@ func TraceLine(f *capture.Frame) string {
 // isToolsFrame reports whether raw is an unsolicited frame of seed 004's
 // WebSocket dialect, such as its {"type":"ping"}.
 func isToolsFrame(raw []byte) bool {
-	_, ok := proto.ToolsFrameType(raw)
+	_, ok := gateway.ToolsFrameType(raw)
 	return ok
 }
 
@@ -118,19 +121,19 @@ func requestMetadata(f *capture.Frame) string {
 
 // MessageSummary names a JSON-RPC message in a few words: its kind, method,
 // id, and for an error the code and message.
-func MessageSummary(m *proto.Message) string {
+func MessageSummary(m *jsonrpc.Message) string {
 	id := "null"
 	if m.ID != nil {
 		id = m.ID.String()
 	}
 	switch m.Kind() {
-	case proto.KindRequest:
+	case jsonrpc.KindRequest:
 		return fmt.Sprintf("request %s id=%s", oneLine(m.Method), id)
-	case proto.KindNotification:
+	case jsonrpc.KindNotification:
 		return "notification " + oneLine(m.Method)
-	case proto.KindResult:
+	case jsonrpc.KindResult:
 		return "result id=" + id
-	case proto.KindError:
+	case jsonrpc.KindError:
 		return fmt.Sprintf("error id=%s %d %s", id, m.Error.Code, oneLine(m.Error.Message))
 	}
 	return "invalid message"
@@ -167,12 +170,12 @@ func (s *streamTrace) probeAnswered(f *capture.Frame) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
-	case f.Dir == capture.Out && (m.Method == proto.MethodDiscover || m.Method == proto.MethodCapabilities):
+	case f.Dir == capture.Out && (m.Method == mcp.MethodDiscover || m.Method == mcp.MethodCapabilities):
 		if s.probes == nil || len(s.probes) >= maxTracedProbes {
 			s.probes = map[string]string{}
 		}
 		s.probes[f.Conn] = m.Method
-	case f.Dir == capture.In && m.Kind() == proto.KindError && (m.ID == nil || m.ID.IsNull()):
+	case f.Dir == capture.In && m.Kind() == jsonrpc.KindError && (m.ID == nil || m.ID.IsNull()):
 		if method, ok := s.probes[f.Conn]; ok {
 			return " (answers the " + method + " probe)"
 		}

@@ -11,12 +11,15 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/httphead"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/stdio"
 )
 
-func decoded(t *testing.T, s string) *proto.Message {
+func decoded(t *testing.T, s string) *jsonrpc.Message {
 	t.Helper()
-	m, err := proto.DecodeMessage([]byte(s))
+	m, err := jsonrpc.DecodeMessage([]byte(s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,16 +59,16 @@ func TestTraceLine(t *testing.T) {
 // mirror the body, which its preview cuts off; a response head's does not.
 func TestTraceLineNamesMirroredHeaders(t *testing.T) {
 	at := time.Date(2026, 1, 2, 12, 3, 4, 0, time.Local)
-	headers := []proto.HTTPHeader{{Name: "Accept", Value: "application/json, text/event-stream"}, {Name: "Mcp-Method", Value: "tools/call"},
+	headers := []httphead.HTTPHeader{{Name: "Accept", Value: "application/json, text/event-stream"}, {Name: "Mcp-Method", Value: "tools/call"},
 		{Name: "Mcp-Name", Value: "route"}, {Name: "Mcp-Param-Region", Value: "eu\x1b[31m"}, {Name: "Mcp-Protocol-Version", Value: "2026-07-28"}}
-	raw, fields := proto.HTTPRequestHead("POST", "/mcp", headers)
+	raw, fields := httphead.HTTPRequestHead("POST", "/mcp", headers)
 	f := &capture.Frame{Time: at, Dir: capture.Out, Size: len(raw), Chan: capture.Channel{Kind: capture.HTTP}, Raw: raw, Fields: fields, Enc: proto.EncText}
 	want := fmt.Sprintf(`12:03:04.000 → http %dB "POST /mcp HTTP/1.1\r\nAccept: application/json, text/event-st…"`, len(raw)) +
 		` · Mcp-Method: tools/call · Mcp-Name: route · Mcp-Param-Region: eu\x1b[31m`
 	if got := TraceLine(f); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
-	raw, fields = proto.HTTPResponseHead("HTTP/1.1", 200, headers)
+	raw, fields = httphead.HTTPResponseHead("HTTP/1.1", 200, headers)
 	f = &capture.Frame{Time: at, Dir: capture.In, Size: len(raw), Chan: capture.Channel{Kind: capture.HTTP}, Raw: raw, Fields: fields, Enc: proto.EncText}
 	if got := TraceLine(f); strings.Contains(got, "·") {
 		t.Errorf("a response head lists headers: %s", got)
@@ -160,7 +163,7 @@ func TestDecodeWarningKinds(t *testing.T) {
 
 func TestFormatProgress(t *testing.T) {
 	total := 5.0
-	cases := map[string]proto.ProgressNotificationParams{
+	cases := map[string]mcp.ProgressNotificationParams{
 		"progress 3/5 step three": {Progress: 3, Total: &total, Message: "step three"},
 		"progress 0.25":           {Progress: 0.25},
 		"progress 1000000/5":      {Progress: 1e6, Total: &total},

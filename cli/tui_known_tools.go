@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/mcpscope/mcpscope/internal/termtext"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/ui/explore"
 )
@@ -29,9 +29,9 @@ func recordedTools(target Target, current string) *explore.KnownTools {
 	if err != nil || len(names) == 0 {
 		return nil
 	}
-	tools := make([]proto.Tool, len(names))
+	tools := make([]mcp.Tool, len(names))
 	for i, n := range names {
-		tools[i] = proto.Tool{Name: n}
+		tools[i] = mcp.Tool{Name: n}
 	}
 	return &explore.KnownTools{From: "tools called in the recording " + termtext.Line(filepath.Base(path)), Tools: tools}
 }

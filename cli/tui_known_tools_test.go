@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
@@ -51,7 +52,7 @@ func TestRecordedToolsOfTheSameTarget(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{}}}`,
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"fetch","arguments":{}}}`,
 	} {
-		m, err := proto.Decode(proto.EncJSON, []byte(raw))
+		m, err := jsonrpc.Decode(proto.EncJSON, []byte(raw))
 		if err != nil {
 			t.Fatal(err)
 		}

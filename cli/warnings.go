@@ -7,7 +7,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/transports/stdio"
 	"github.com/mcpscope/mcpscope/transports/webtransport"
 )
@@ -54,10 +55,10 @@ func decodeWarning(f *capture.Frame, unit string) string {
 	var (
 		long     *stdio.LineTooLongError
 		line     *stdio.StdoutLineError
-		tooLarge *proto.FrameTooLargeError
+		tooLarge *flow.FrameTooLargeError
 		mismatch *webtransport.EncodingMismatchError
-		envelope *proto.EnvelopeError
-		text     *proto.TextWarning
+		envelope *jsonrpc.EnvelopeError
+		text     *jsonrpc.TextWarning
 	)
 	switch {
 	case errors.As(f.Err, &long):

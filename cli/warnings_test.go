@@ -8,7 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/transports/stdio"
 	"github.com/mcpscope/mcpscope/transports/webtransport"
 )
@@ -17,13 +17,13 @@ import (
 func stdoutFrame(line string) *capture.Frame {
 	raw := []byte(line)
 	f := &capture.Frame{Dir: capture.In, Raw: raw, Size: len(raw), Kept: len(raw)}
-	msgs, _, err := proto.DecodeJSON(raw)
+	msgs, _, err := jsonrpc.DecodeJSON(raw)
 	if err != nil {
-		var env *proto.EnvelopeError
+		var env *jsonrpc.EnvelopeError
 		f.Err = &stdio.StdoutLineError{JSON: errors.As(err, &env) && !env.Malformed, Head: line, Err: err}
 		return f
 	}
-	f.Msg, f.Err = msgs[0], proto.CheckText(raw)
+	f.Msg, f.Err = msgs[0], jsonrpc.CheckText(raw)
 	return f
 }
 
@@ -45,7 +45,7 @@ func TestStrayAnswersShareTheWarningLimit(t *testing.T) {
 	var buf bytes.Buffer
 	w := &decodeWarnings{warningCap: warningCap{out: &lineWriter{w: &buf}}, unit: "line on stdout"}
 	for i := range warningLimit + 3 {
-		w.StrayAnswer(client.StrayAnswer{ID: proto.IntID(int64(100 + i))})
+		w.StrayAnswer(client.StrayAnswer{ID: jsonrpc.IntID(int64(100 + i))})
 	}
 	w.Flush()
 	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")

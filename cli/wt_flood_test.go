@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
 	"github.com/mcpscope/mcpscope/transports/webtransport"
 )
 
@@ -44,7 +45,7 @@ func TestDatagramFloodWarnsOnce(t *testing.T) {
 // A lying length prefix and a frame in the wrong encoding are named as such.
 func TestDecodeWarningOfFlowFrames(t *testing.T) {
 	lying := &capture.Frame{Dir: capture.In, Raw: []byte{0xff, 0xff, 0xff, 0xff}, Size: 4,
-		Err: &proto.FrameTooLargeError{Size: 1<<32 - 1, Max: 16 << 20}}
+		Err: &flow.FrameTooLargeError{Size: 1<<32 - 1, Max: 16 << 20}}
 	if got, want := decodeWarning(lying, "frame"), "the server sent a frame whose length prefix claims 4294967295 bytes, over the 16777216-byte limit (--max-frame-size); it was not read"; got != want {
 		t.Errorf("lying length: %q", got)
 	}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/transports/webtransport"
 )
 
@@ -14,7 +14,7 @@ import (
 // streams that arrive beside them (MCP-Flow). It gives up after idle
 // without a sign of life from them.
 type streamAwaiter interface {
-	AwaitStreamsIdle(ctx context.Context, id proto.ID, idle time.Duration) error
+	AwaitStreamsIdle(ctx context.Context, id jsonrpc.ID, idle time.Duration) error
 }
 
 // errMaxTime is the cause of a wait for execution streams that ran into
@@ -25,7 +25,7 @@ var errMaxTime = errors.New("the request reached its max time")
 // started at started) have finished, so that a run ends with every payload
 // stored. A stream that failed fails the run; one that does not open or
 // stalls for --timeout, or is still open at --max-time, times it out.
-func (r *run) awaitStreams(ctx context.Context, method string, id proto.ID, started time.Time) error {
+func (r *run) awaitStreams(ctx context.Context, method string, id jsonrpc.ID, started time.Time) error {
 	a, ok := r.transport.(streamAwaiter)
 	if !ok || id.IsNull() {
 		return nil

@@ -10,6 +10,9 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/webtransport"
 	"github.com/mcpscope/mcpscope/transports/webtransport/wttest"
 )
@@ -22,27 +25,27 @@ func flowTarget(ts *wttest.Server) string {
 // flowServer answers read_file with a stream of size bytes (result first,
 // with a progress and a log datagram before it) and echo with its text.
 func flowServer(t *testing.T, size int) *wttest.Server {
-	return wttest.NewServer(t, wttest.Serve("cbor", func(p *wttest.Peer, m *proto.Message) {
+	return wttest.NewServer(t, wttest.Serve("cbor", func(p *wttest.Peer, m *jsonrpc.Message) {
 		switch {
-		case m.Method == proto.MethodToolsCall && wttest.ToolName(m) == "read_file":
+		case m.Method == mcp.MethodToolsCall && wttest.ToolName(m) == "read_file":
 			id := wttest.FlowID(t, m)
-			logBody, _ := proto.LogDatagram{Level: "info", Logger: "read_file", Data: json.RawMessage(`"reading"`)}.Encode(proto.EncCBOR)
-			p.Datagram(proto.ChannelLog, id, logBody)
+			logBody, _ := flow.LogDatagram{Level: "info", Logger: "read_file", Data: json.RawMessage(`"reading"`)}.Encode(proto.EncCBOR)
+			p.Datagram(flow.ChannelLog, id, logBody)
 			p.Result(*m.ID, map[string]any{"content": []any{map[string]any{
 				"type": "ref/stream", "streamTag": 1, "mimeType": "application/octet-stream", "size": size}}})
 			str := p.OpenStream(id, 1)
 			str.Write(wttest.Payload(size, 7))
 			str.Close()
-		case m.Method == proto.MethodToolsCall && wttest.ToolName(m) == "inject":
+		case m.Method == mcp.MethodToolsCall && wttest.ToolName(m) == "inject":
 			// Answer once the client has refused the stream, so that the
 			// run cannot end before it saw it.
 			str := p.OpenStream(4242, 9)
 			for _, err := str.Write(make([]byte, 16<<10)); err == nil; _, err = str.Write(make([]byte, 16<<10)) {
 			}
 			p.Result(*m.ID, map[string]any{"content": []any{}})
-		case m.Method == proto.MethodToolsCall:
+		case m.Method == mcp.MethodToolsCall:
 			p.Result(*m.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": wttest.ToolName(m)}}})
-		case m.Method == proto.MethodPing:
+		case m.Method == mcp.MethodPing:
 			p.Result(*m.ID, map[string]any{})
 		}
 	}))
@@ -167,7 +170,7 @@ func TestWTEncodingFlagForcesJSON(t *testing.T) {
 			return
 		}
 		for m, ok := p.Next(); ok; m, ok = p.Next() {
-			if m.Method == proto.MethodPing {
+			if m.Method == mcp.MethodPing {
 				p.Result(*m.ID, map[string]any{})
 			}
 		}

@@ -9,6 +9,8 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // streamTrace is the --trace sink: one line per frame, except that an
@@ -151,23 +153,23 @@ func hasHeader(f *capture.Frame) bool {
 // datagramSummary renders an MCP-Flow datagram's payload in a few words:
 // "progress 3/10 step 3/10", "log info analyze: …", "audio 640B".
 func datagramSummary(f *capture.Frame) string {
-	if len(f.Raw) < proto.DatagramHeaderLen {
+	if len(f.Raw) < flow.DatagramHeaderLen {
 		return ""
 	}
-	payload := f.Raw[proto.DatagramHeaderLen:]
-	switch ch := proto.DatagramChannel(f.Chan.Ch); ch {
-	case proto.ChannelProgress:
-		p, err := proto.DecodeProgressDatagram(f.Enc, payload)
+	payload := f.Raw[flow.DatagramHeaderLen:]
+	switch ch := flow.DatagramChannel(f.Chan.Ch); ch {
+	case flow.ChannelProgress:
+		p, err := flow.DecodeProgressDatagram(f.Enc, payload)
 		if err != nil {
 			return "progress (undecodable)"
 		}
-		params := proto.ProgressNotificationParams{Progress: p.Progress, Message: p.Message}
+		params := mcp.ProgressNotificationParams{Progress: p.Progress, Message: p.Message}
 		if p.Total != 0 {
 			params.Total = &p.Total
 		}
 		return formatProgress(params)
-	case proto.ChannelLog:
-		l, err := proto.DecodeLogDatagram(f.Enc, payload)
+	case flow.ChannelLog:
+		l, err := flow.DecodeLogDatagram(f.Enc, payload)
 		if err != nil {
 			return "log (undecodable)"
 		}
@@ -176,7 +178,7 @@ func datagramSummary(f *capture.Frame) string {
 			s += " " + oneLine(l.Logger)
 		}
 		return s + ": " + termtext.Ellipsis(oneLine(string(l.Data)), 60)
-	case proto.ChannelAudio:
+	case flow.ChannelAudio:
 		return fmt.Sprintf("audio %dB", len(payload))
 	default:
 		return "channel " + ch.String()

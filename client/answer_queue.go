@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // Bounds of the answers decided on the reader (ping, busy refusals) that
@@ -51,10 +51,10 @@ func (e *StoppedReadingError) Unwrap() error { return ErrStoppedReading }
 // answerNow queues an answer decided on the spot: it goes out in order
 // from one goroutine, with no handler goroutine of its own. It never
 // waits.
-func (s *Session) answerNow(m *proto.Message) { s.answers.push(m) }
+func (s *Session) answerNow(m *jsonrpc.Message) { s.answers.push(m) }
 
 // sendAnswer sends one queued answer within the request timeout.
-func (s *Session) sendAnswer(m *proto.Message) error {
+func (s *Session) sendAnswer(m *jsonrpc.Message) error {
 	ctx, cancel := context.WithTimeout(context.Background(), s.opts.Timeout)
 	defer cancel()
 	return s.t.Send(ctx, m)
@@ -75,7 +75,7 @@ func (s *Session) answersStuck(err *StoppedReadingError) {
 
 // queuedAnswer is one answer waiting to be sent, with its encoded size.
 type queuedAnswer struct {
-	m    *proto.Message
+	m    *jsonrpc.Message
 	size int
 }
 
@@ -83,8 +83,8 @@ type queuedAnswer struct {
 // and maxQueuedAnswerBytes, and sends them from one goroutine that runs
 // while any are queued.
 type answerQueue struct {
-	send    func(*proto.Message) error // sends one answer within timeout
-	stuck   func(*StoppedReadingError) // fails the connection
+	send    func(*jsonrpc.Message) error // sends one answer within timeout
+	stuck   func(*StoppedReadingError)   // fails the connection
 	timeout time.Duration
 
 	mu       sync.Mutex
@@ -96,7 +96,7 @@ type answerQueue struct {
 
 // push queues m without waiting. Past the queue's bounds the connection
 // is failed and m, like everything queued, is dropped.
-func (q *answerQueue) push(m *proto.Message) {
+func (q *answerQueue) push(m *jsonrpc.Message) {
 	size := 0
 	if b, err := m.EncodeJSON(); err == nil {
 		size = len(b)

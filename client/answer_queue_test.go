@@ -7,13 +7,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // pong is the answer to the ping with id i.
-func pong(i int) *proto.Message {
-	id := proto.IntID(int64(i))
-	return &proto.Message{JSONRPC: proto.Version, ID: &id, Result: proto.EmptyObject}
+func pong(i int) *jsonrpc.Message {
+	id := jsonrpc.IntID(int64(i))
+	return &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: &id, Result: mcp.EmptyObject}
 }
 
 // A push never waits, even with a send stuck and the queue at its bound;
@@ -25,7 +26,7 @@ func TestAnswerQueueNeverWaits(t *testing.T) {
 	defer close(release)
 	stuck := make(chan *StoppedReadingError, 1)
 	q := &answerQueue{
-		send:    func(*proto.Message) error { <-release; return nil },
+		send:    func(*jsonrpc.Message) error { <-release; return nil },
 		stuck:   func(err *StoppedReadingError) { stuck <- err },
 		timeout: time.Second,
 	}
@@ -66,12 +67,12 @@ func TestPingFloodToADeafServerFailsTheConnection(t *testing.T) {
 	const pings = 2000 // cli's TestE2ERequestFloodToADeafServer sends 20,000 to a real process
 	flooded := make(chan struct{})
 	s, f := connect(t, func(srv *fakeServer) {
-		if !srv.handshake(false, proto.LatestLegacy) {
+		if !srv.handshake(false, mcp.LatestLegacy) {
 			return
 		}
 		srv.stopReading()
 		for i := range pings {
-			srv.request(proto.IntID(int64(i)), proto.MethodPing, nil)
+			srv.request(jsonrpc.IntID(int64(i)), mcp.MethodPing, nil)
 		}
 		close(flooded)
 	}, Options{Timeout: 300 * time.Millisecond})
@@ -94,12 +95,12 @@ func TestPingFloodToADeafServerFailsTheConnection(t *testing.T) {
 // could reach the server.
 func TestHandlerAnswerToADeafServerFailsTheConnection(t *testing.T) {
 	s, f := connect(t, func(srv *fakeServer) {
-		if !srv.handshake(false, proto.LatestLegacy) {
+		if !srv.handshake(false, mcp.LatestLegacy) {
 			return
 		}
 		srv.stopReading()
-		srv.request(proto.IntID(7), proto.MethodRootsList, nil)
-	}, Options{Timeout: 300 * time.Millisecond, Roots: []proto.Root{{URI: "file:///a"}}})
+		srv.request(jsonrpc.IntID(7), mcp.MethodRootsList, nil)
+	}, Options{Timeout: 300 * time.Millisecond, Roots: []mcp.Root{{URI: "file:///a"}}})
 	waitClosed(t, f.Done(), "the connection closing")
 	_, err := s.Call(testCtx(t), "tools/list", nil)
 	var sr *StoppedReadingError

@@ -7,7 +7,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // CallOption adjusts one Call.
@@ -16,10 +17,10 @@ type CallOption func(*callConfig)
 type callConfig struct {
 	timeout    time.Duration
 	hard       time.Duration
-	onProgress func(proto.ProgressNotificationParams)
-	onRound    func(round int, id proto.ID)
-	sent       proto.ID // the id of the call's latest request
-	handshake  bool     // the request opens the session (Connect)
+	onProgress func(mcp.ProgressNotificationParams)
+	onRound    func(round int, id jsonrpc.ID)
+	sent       jsonrpc.ID // the id of the call's latest request
+	handshake  bool       // the request opens the session (Connect)
 	// linger keeps a request that ran out of time pending and uncancelled
 	// (its waiter goes to lingering): the caller settles it.
 	linger    bool
@@ -30,7 +31,7 @@ type callConfig struct {
 // WithProgress asks for progress: each request of the call carries
 // _meta.progressToken (its own id) and fn gets every progress notification
 // for it, in arrival order. Progress also restarts the idle timer.
-func WithProgress(fn func(proto.ProgressNotificationParams)) CallOption {
+func WithProgress(fn func(mcp.ProgressNotificationParams)) CallOption {
 	return func(c *callConfig) { c.onProgress = fn }
 }
 
@@ -49,7 +50,7 @@ func WithTimeout(d time.Duration) CallOption {
 // round 1 is the first; in the modern era each input_required retry is the
 // next round under a new id. The UI groups the rounds of one logical call
 // with it, and Cancel takes the id.
-func WithRounds(fn func(round int, id proto.ID)) CallOption {
+func WithRounds(fn func(round int, id jsonrpc.ID)) CallOption {
 	return func(c *callConfig) { c.onRound = fn }
 }
 
@@ -80,7 +81,7 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts ...C
 	if err == nil && era == EraModern {
 		result, err = s.resolveInput(ctx, method, raw, result, cfg)
 	}
-	if err == nil && method == proto.MethodToolsCall {
+	if err == nil && method == mcp.MethodToolsCall {
 		s.called.note(raw)
 	}
 	if err == nil {
@@ -109,7 +110,7 @@ func (s *Session) roundTrip(ctx context.Context, method string, params json.RawM
 	}
 	defer func() { <-s.slots }()
 
-	id := proto.IntID(s.nextID.Add(1))
+	id := jsonrpc.IntID(s.nextID.Add(1))
 	w := newWaiter(id, method)
 	params, err := s.decorate(params, id, cfg)
 	if err != nil {
@@ -118,7 +119,7 @@ func (s *Session) roundTrip(ctx context.Context, method string, params json.RawM
 	if cfg.onProgress != nil {
 		w.token, w.onProgress = id.Key(), cfg.onProgress
 	}
-	msg, err := proto.NewRequest(id, method, params)
+	msg, err := jsonrpc.NewRequest(id, method, params)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +143,7 @@ func (s *Session) roundTrip(ctx context.Context, method string, params json.RawM
 // send writes the request of w within its limits. A limit that runs out
 // while it is being sent fails it with a *TimeoutError and no cancellation:
 // the server never got the request whole.
-func (s *Session) send(ctx context.Context, w *waiter, msg *proto.Message, timers *requestTimers) error {
+func (s *Session) send(ctx context.Context, w *waiter, msg *jsonrpc.Message, timers *requestTimers) error {
 	sendCtx, cancel := timers.sendContext(ctx)
 	defer cancel()
 	sendCtx, err := s.withCallHeaders(sendCtx, msg)
@@ -202,7 +203,7 @@ func (s *Session) failureErr() error {
 }
 
 // decorate adds what the era and the options put in params._meta.
-func (s *Session) decorate(params json.RawMessage, id proto.ID, cfg *callConfig) (json.RawMessage, error) {
+func (s *Session) decorate(params json.RawMessage, id jsonrpc.ID, cfg *callConfig) (json.RawMessage, error) {
 	s.mu.Lock()
 	var meta []member
 	if s.era == EraModern {
@@ -216,7 +217,7 @@ func (s *Session) decorate(params json.RawMessage, id proto.ID, cfg *callConfig)
 		}
 	}
 	if cfg.onProgress != nil {
-		token := []member{{Key: proto.MetaProgressToken, Value: mustJSON(id)}}
+		token := []member{{Key: mcp.MetaProgressToken, Value: mustJSON(id)}}
 		if params, err = withMeta(params, token, true); err != nil {
 			return nil, err
 		}
@@ -282,7 +283,7 @@ func cancelReason(err error) string {
 // *CancelledError and the server is told with reason (notifications/cancelled,
 // or the transport's own means: cancel.go), except for initialize, which the
 // spec forbids cancelling: only the wait ends.
-func (s *Session) Cancel(id proto.ID, reason string) error {
+func (s *Session) Cancel(id jsonrpc.ID, reason string) error {
 	w := s.takeKey(id.Key())
 	if w == nil {
 		return fmt.Errorf("no request with id %s is in flight", id)
@@ -307,7 +308,7 @@ func (s *Session) Notify(ctx context.Context, method string, params any) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", method, err)
 	}
-	msg, err := proto.NewNotification(method, raw)
+	msg, err := jsonrpc.NewNotification(method, raw)
 	if err != nil {
 		return err
 	}

@@ -10,12 +10,13 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // echoN answers every request with {"n": params.n, "id": its id}.
-func echoN(s *fakeServer, m *proto.Message) {
-	if m.Kind() != proto.KindRequest {
+func echoN(s *fakeServer, m *jsonrpc.Message) {
+	if m.Kind() != jsonrpc.KindRequest {
 		return
 	}
 	var p struct {
@@ -25,10 +26,10 @@ func echoN(s *fakeServer, m *proto.Message) {
 	s.result(*m.ID, map[string]any{"n": p.N, "id": m.ID})
 }
 
-func requestIDs(msgs []*proto.Message) []int64 {
+func requestIDs(msgs []*jsonrpc.Message) []int64 {
 	var ids []int64
 	for _, m := range msgs {
-		if m.Kind() == proto.KindRequest {
+		if m.Kind() == jsonrpc.KindRequest {
 			n, _ := m.ID.Int()
 			ids = append(ids, n)
 		}
@@ -70,10 +71,10 @@ func TestConcurrentCallsMatchedOutOfOrder(t *testing.T) {
 		t.Run(order, func(t *testing.T) {
 			const n = 128
 			script := func(srv *fakeServer) {
-				ok := srv.handshake(false, proto.LatestLegacy)
-				var held []*proto.Message
+				ok := srv.handshake(false, mcp.LatestLegacy)
+				var held []*jsonrpc.Message
 				for ok && len(held) < n {
-					var m *proto.Message
+					var m *jsonrpc.Message
 					if m, ok = srv.next(); ok {
 						held = append(held, m)
 					}
@@ -85,8 +86,8 @@ func TestConcurrentCallsMatchedOutOfOrder(t *testing.T) {
 				} else {
 					rand.Shuffle(len(held), func(i, j int) { held[i], held[j] = held[j], held[i] })
 				}
-				srv.rawResult(proto.IntID(99999), `{"n":-1}`)      // unknown id
-				srv.rawResult(proto.StringID("99999"), `{"n":-2}`) // a string twin of an id never sent
+				srv.rawResult(jsonrpc.IntID(99999), `{"n":-1}`)      // unknown id
+				srv.rawResult(jsonrpc.StringID("99999"), `{"n":-2}`) // a string twin of an id never sent
 				for _, h := range held {
 					echoN(srv, h)
 				}
@@ -131,14 +132,14 @@ func TestMaxInFlightBlocks(t *testing.T) {
 	release := make(chan struct{})
 	received := make(chan int64, 16)
 	script := func(srv *fakeServer) {
-		ok := srv.handshake(false, proto.LatestLegacy)
-		var held []*proto.Message
+		ok := srv.handshake(false, mcp.LatestLegacy)
+		var held []*jsonrpc.Message
 		for ok {
-			var m *proto.Message
+			var m *jsonrpc.Message
 			if m, ok = srv.next(); !ok {
 				return
 			}
-			if m.Kind() == proto.KindRequest {
+			if m.Kind() == jsonrpc.KindRequest {
 				id, _ := m.ID.Int()
 				received <- id
 				held = append(held, m)
@@ -203,11 +204,11 @@ func TestMaxInFlightBlocks(t *testing.T) {
 }
 
 // cancelledFor waits for the notifications/cancelled the client sends.
-func cancelledFor(t *testing.T, notes <-chan *proto.Message) proto.CancelledNotificationParams {
+func cancelledFor(t *testing.T, notes <-chan *jsonrpc.Message) mcp.CancelledNotificationParams {
 	t.Helper()
 	select {
 	case m := <-notes:
-		var p proto.CancelledNotificationParams
+		var p mcp.CancelledNotificationParams
 		if err := json.Unmarshal(m.Params, &p); err != nil {
 			t.Fatalf("cancelled params %s: %v", m.Params, err)
 		}
@@ -215,31 +216,31 @@ func cancelledFor(t *testing.T, notes <-chan *proto.Message) proto.CancelledNoti
 	case <-time.After(hangGuard):
 		t.Fatal("no notifications/cancelled arrived")
 	}
-	return proto.CancelledNotificationParams{}
+	return mcp.CancelledNotificationParams{}
 }
 
 // silentServer records cancellations and answers only "quick".
-func silentServer(cancels chan<- *proto.Message, onRequest func(srv *fakeServer, m *proto.Message)) func(*fakeServer) {
-	return serve(false, func(srv *fakeServer, m *proto.Message) {
+func silentServer(cancels chan<- *jsonrpc.Message, onRequest func(srv *fakeServer, m *jsonrpc.Message)) func(*fakeServer) {
+	return serve(false, func(srv *fakeServer, m *jsonrpc.Message) {
 		switch {
-		case m.Method == proto.MethodNotifyCancelled:
+		case m.Method == mcp.MethodNotifyCancelled:
 			cancels <- m
 		case m.Method == "quick":
 			echoN(srv, m)
-		case onRequest != nil && m.Kind() == proto.KindRequest:
+		case onRequest != nil && m.Kind() == jsonrpc.KindRequest:
 			onRequest(srv, m)
 		}
 	})
 }
 
 func TestTimeoutSendsCancelled(t *testing.T) {
-	cancels := make(chan *proto.Message, 4)
-	var slow *proto.ID
-	s, _ := connect(t, serve(false, func(srv *fakeServer, m *proto.Message) {
+	cancels := make(chan *jsonrpc.Message, 4)
+	var slow *jsonrpc.ID
+	s, _ := connect(t, serve(false, func(srv *fakeServer, m *jsonrpc.Message) {
 		switch m.Method {
 		case "slow":
 			slow = m.ID // never answered in time
-		case proto.MethodNotifyCancelled:
+		case mcp.MethodNotifyCancelled:
 			cancels <- m
 		case "quick":
 			srv.rawResult(*slow, `{"n":-1}`) // the late answer to the abandoned request
@@ -247,8 +248,8 @@ func TestTimeoutSendsCancelled(t *testing.T) {
 		}
 	}), Options{Timeout: 100 * time.Millisecond})
 	ctx := testCtx(t)
-	var id proto.ID
-	_, err := s.Call(ctx, "slow", nil, WithRounds(func(_ int, got proto.ID) { id = got }))
+	var id jsonrpc.ID
+	_, err := s.Call(ctx, "slow", nil, WithRounds(func(_ int, got jsonrpc.ID) { id = got }))
 	var te *TimeoutError
 	if !errors.As(err, &te) || te.ID != id || te.Method != "slow" {
 		t.Fatalf("err = %v, want a TimeoutError for slow id %s", err, id)
@@ -266,20 +267,20 @@ func TestTimeoutSendsCancelled(t *testing.T) {
 func TestIdleTimeoutRestartedByProgress(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const steps = 20
-		s, _ := connect(t, serve(false, func(srv *fakeServer, m *proto.Message) {
-			if m.Kind() != proto.KindRequest {
+		s, _ := connect(t, serve(false, func(srv *fakeServer, m *jsonrpc.Message) {
+			if m.Kind() != jsonrpc.KindRequest {
 				return
 			}
 			token := progressTokenOf(m)
 			for i := 1; i <= steps; i++ {
 				time.Sleep(50 * time.Millisecond)
-				srv.notify(proto.MethodNotifyProgress, proto.ProgressNotificationParams{ProgressToken: token, Progress: float64(i)})
+				srv.notify(mcp.MethodNotifyProgress, mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(i)})
 			}
 			srv.result(*m.ID, map[string]bool{"done": true})
 		}), Options{Timeout: 500 * time.Millisecond})
 		var mu sync.Mutex
 		var seen []float64
-		raw, err := s.Call(testCtx(t), "long", nil, WithProgress(func(p proto.ProgressNotificationParams) {
+		raw, err := s.Call(testCtx(t), "long", nil, WithProgress(func(p mcp.ProgressNotificationParams) {
 			mu.Lock()
 			seen = append(seen, p.Progress)
 			mu.Unlock()
@@ -306,10 +307,10 @@ func TestIdleTimeoutRestartedByProgress(t *testing.T) {
 
 func TestHardCapFiresDespiteProgress(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		cancels := make(chan *proto.Message, 4)
+		cancels := make(chan *jsonrpc.Message, 4)
 		stop := make(chan struct{})
 		defer close(stop)
-		s, _ := connect(t, silentServer(cancels, func(srv *fakeServer, m *proto.Message) {
+		s, _ := connect(t, silentServer(cancels, func(srv *fakeServer, m *jsonrpc.Message) {
 			go func() {
 				for i := 0; ; i++ {
 					select {
@@ -318,15 +319,15 @@ func TestHardCapFiresDespiteProgress(t *testing.T) {
 					case <-srv.gone:
 						return
 					case <-time.After(20 * time.Millisecond):
-						srv.notify(proto.MethodNotifyProgress, map[string]any{"progressToken": m.ID, "progress": i})
+						srv.notify(mcp.MethodNotifyProgress, map[string]any{"progressToken": m.ID, "progress": i})
 					}
 				}
 			}()
 		}), Options{Timeout: 300 * time.Millisecond, HardTimeout: time.Second})
-		var id proto.ID
+		var id jsonrpc.ID
 		_, err := s.Call(testCtx(t), "endless", nil,
-			WithProgress(func(proto.ProgressNotificationParams) {}),
-			WithRounds(func(_ int, got proto.ID) { id = got }))
+			WithProgress(func(mcp.ProgressNotificationParams) {}),
+			WithRounds(func(_ int, got jsonrpc.ID) { id = got }))
 		var te *TimeoutError
 		if !errors.As(err, &te) || !te.MaxTime || te.After != "1s" {
 			t.Fatalf("err = %v, want the hard cap to fire", err)
@@ -338,9 +339,9 @@ func TestHardCapFiresDespiteProgress(t *testing.T) {
 }
 
 func TestContextCancelSendsCancelled(t *testing.T) {
-	cancels := make(chan *proto.Message, 4)
-	arrived := make(chan proto.ID, 4)
-	s, _ := connect(t, silentServer(cancels, func(_ *fakeServer, m *proto.Message) { arrived <- *m.ID }), Options{})
+	cancels := make(chan *jsonrpc.Message, 4)
+	arrived := make(chan jsonrpc.ID, 4)
+	s, _ := connect(t, silentServer(cancels, func(_ *fakeServer, m *jsonrpc.Message) { arrived <- *m.ID }), Options{})
 	ctx, cancel := context.WithCancel(testCtx(t))
 	errc := make(chan error, 1)
 	go func() {
@@ -373,26 +374,26 @@ func TestContextCancelSendsCancelled(t *testing.T) {
 	if p := cancelledFor(t, cancels); p.RequestID != id || p.Reason != "user pressed x" {
 		t.Fatalf("cancelled %+v", p)
 	}
-	if err := s.Cancel(proto.IntID(4242), "nothing"); err == nil {
+	if err := s.Cancel(jsonrpc.IntID(4242), "nothing"); err == nil {
 		t.Fatal("Cancel of an id not in flight succeeded")
 	}
 }
 
 func TestProgressBeforeResponseHandledBeforeCallReturns(t *testing.T) {
 	const steps = 50
-	s, _ := connect(t, serve(false, func(srv *fakeServer, m *proto.Message) {
-		if m.Kind() != proto.KindRequest {
+	s, _ := connect(t, serve(false, func(srv *fakeServer, m *jsonrpc.Message) {
+		if m.Kind() != jsonrpc.KindRequest {
 			return
 		}
 		token := progressTokenOf(m)
 		for i := 1; i <= steps; i++ {
-			srv.notify(proto.MethodNotifyProgress, proto.ProgressNotificationParams{ProgressToken: token, Progress: float64(i)})
+			srv.notify(mcp.MethodNotifyProgress, mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(i)})
 		}
 		srv.result(*m.ID, map[string]bool{"done": true})
 	}), Options{})
 	var mu sync.Mutex
 	seen := 0
-	_, err := s.Call(testCtx(t), "burst", nil, WithProgress(func(proto.ProgressNotificationParams) {
+	_, err := s.Call(testCtx(t), "burst", nil, WithProgress(func(mcp.ProgressNotificationParams) {
 		time.Sleep(2 * time.Millisecond) // a slow consumer: the response overtakes the queue
 		mu.Lock()
 		seen++
@@ -409,10 +410,10 @@ func TestProgressBeforeResponseHandledBeforeCallReturns(t *testing.T) {
 }
 
 // progressTokenOf returns the _meta.progressToken of a request.
-func progressTokenOf(m *proto.Message) proto.ID {
+func progressTokenOf(m *jsonrpc.Message) jsonrpc.ID {
 	var p struct {
 		Meta struct {
-			ProgressToken proto.ID `json:"progressToken"`
+			ProgressToken jsonrpc.ID `json:"progressToken"`
 		} `json:"_meta"`
 	}
 	_ = json.Unmarshal(m.Params, &p)

@@ -3,7 +3,8 @@ package client
 import (
 	"context"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // sendCancelled tells the server the client no longer waits for the
@@ -13,7 +14,7 @@ import (
 // and the transport still holds it open (Traits.Abort); otherwise with
 // notifications/cancelled, after telling the transport the request is
 // given up (Traits.Cancelled), so that its answer is not delivered.
-func (s *Session) sendCancelled(id proto.ID, method, reason string) error {
+func (s *Session) sendCancelled(id jsonrpc.ID, method, reason string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), min(cancelSendTimeout, s.sendLimit()))
 	defer cancel()
 	if cancelRequest := s.traits.Cancel; cancelRequest != nil {
@@ -25,8 +26,8 @@ func (s *Session) sendCancelled(id proto.ID, method, reason string) error {
 	if given := s.traits.Cancelled; given != nil {
 		given(id)
 	}
-	msg, err := proto.NewNotification(proto.MethodNotifyCancelled,
-		proto.CancelledNotificationParams{RequestID: id, Reason: reason})
+	msg, err := jsonrpc.NewNotification(mcp.MethodNotifyCancelled,
+		mcp.CancelledNotificationParams{RequestID: id, Reason: reason})
 	if err != nil {
 		return err
 	}
@@ -38,5 +39,5 @@ func (s *Session) sendCancelled(id proto.ID, method, reason string) error {
 // revision (server/discover always speaks it) and in seed 004's dialects,
 // which have no session to notify.
 func (s *Session) closesToCancel(method string) bool {
-	return s.traits.HandshakeFree || method == proto.MethodDiscover || s.Era() == EraModern
+	return s.traits.HandshakeFree || method == mcp.MethodDiscover || s.Era() == EraModern
 }

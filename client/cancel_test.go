@@ -5,7 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // closingTransport is a fake transport that can close a request's answer
@@ -14,14 +15,14 @@ import (
 type closingTransport struct {
 	*fakeTransport
 	open    bool // Abort finds the request's stream open
-	aborted chan proto.ID
-	given   chan proto.ID
+	aborted chan jsonrpc.ID
+	given   chan jsonrpc.ID
 }
 
 func (c *closingTransport) Describe() Traits {
 	return Traits{
-		Abort:     func(id proto.ID, _ string) bool { c.aborted <- id; return c.open },
-		Cancelled: func(id proto.ID) { c.given <- id },
+		Abort:     func(id jsonrpc.ID, _ string) bool { c.aborted <- id; return c.open },
+		Cancelled: func(id jsonrpc.ID) { c.given <- id },
 	}
 }
 
@@ -29,8 +30,8 @@ func (c *closingTransport) Describe() Traits {
 // 2026-07-28 revision when modern is set.
 func connectClosing(t *testing.T, modern, open bool) (*Session, *closingTransport) {
 	t.Helper()
-	c := &closingTransport{fakeTransport: newFake(t, serve(modern, func(*fakeServer, *proto.Message) {})), open: open,
-		aborted: make(chan proto.ID, 4), given: make(chan proto.ID, 4)}
+	c := &closingTransport{fakeTransport: newFake(t, serve(modern, func(*fakeServer, *jsonrpc.Message) {})), open: open,
+		aborted: make(chan jsonrpc.ID, 4), given: make(chan jsonrpc.ID, 4)}
 	s := New(c, Options{Timeout: 50 * time.Millisecond})
 	if err := s.Connect(testCtx(t)); err != nil {
 		t.Fatalf("Connect: %v", err)
@@ -55,8 +56,8 @@ func TestEngineDecidesHowToCancel(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s, ct := connectClosing(t, c.modern, c.open)
-			var id proto.ID
-			_, err := s.Call(testCtx(t), "slow", nil, WithRounds(func(_ int, got proto.ID) { id = got }))
+			var id jsonrpc.ID
+			_, err := s.Call(testCtx(t), "slow", nil, WithRounds(func(_ int, got jsonrpc.ID) { id = got }))
 			var te *TimeoutError
 			if !errors.As(err, &te) {
 				t.Fatalf("err = %v, want a TimeoutError", err)
@@ -69,7 +70,7 @@ func TestEngineDecidesHowToCancel(t *testing.T) {
 			}
 			notified := false
 			for _, m := range ct.srv.sentMessages() {
-				notified = notified || m.Method == proto.MethodNotifyCancelled
+				notified = notified || m.Method == mcp.MethodNotifyCancelled
 			}
 			if notified != c.given {
 				t.Errorf("notifications/cancelled sent %v, want %v", notified, c.given)

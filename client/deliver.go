@@ -4,14 +4,14 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // deliver is the transport's callback for every incoming message. It
 // never waits on a write: responses complete their waiter through a
 // buffered channel, notifications are queued, server requests run on their
 // own goroutines or are answered from a bounded queue (answer_queue.go).
-func (s *Session) deliver(m *proto.Message) {
+func (s *Session) deliver(m *jsonrpc.Message) {
 	if m == nil {
 		return
 	}
@@ -20,11 +20,11 @@ func (s *Session) deliver(m *proto.Message) {
 		return
 	}
 	switch m.Kind() {
-	case proto.KindResult, proto.KindError:
+	case jsonrpc.KindResult, jsonrpc.KindError:
 		s.deliverResponse(m)
-	case proto.KindNotification:
+	case jsonrpc.KindNotification:
 		s.deliverNotification(m)
-	case proto.KindRequest:
+	case jsonrpc.KindRequest:
 		s.deliverServerRequest(m)
 	}
 }
@@ -35,8 +35,8 @@ func (s *Session) deliver(m *proto.Message) {
 // Options.OnStrayAnswer. A response whose id is the string twin of an
 // integer id in flight ("3" for 3), or the reverse, fails that request as
 // a protocol violation.
-func (s *Session) deliverResponse(m *proto.Message) {
-	var id proto.ID // an answer with id null names no request
+func (s *Session) deliverResponse(m *jsonrpc.Message) {
+	var id jsonrpc.ID // an answer with id null names no request
 	if m.ID != nil {
 		id = *m.ID
 	}
@@ -60,10 +60,10 @@ func (s *Session) deliverResponse(m *proto.Message) {
 // deliverViolation fails at once the request that a message with a broken
 // envelope answers, by every id it names. A broken request or notification
 // from the server answers nothing; the capture shows it with its error.
-func (s *Session) deliverViolation(m *proto.Message) {
+func (s *Session) deliverViolation(m *jsonrpc.Message) {
 	var (
-		env *proto.EnvelopeError
-		ids []proto.ID
+		env *jsonrpc.EnvelopeError
+		ids []jsonrpc.ID
 	)
 	switch {
 	case errors.As(m.Violation, &env) && env.Request:
@@ -71,7 +71,7 @@ func (s *Session) deliverViolation(m *proto.Message) {
 	case env != nil:
 		ids = env.IDs
 	case m.ID != nil:
-		ids = []proto.ID{*m.ID}
+		ids = []jsonrpc.ID{*m.ID}
 	}
 	before := s.notes.queued()
 	for _, id := range ids {
@@ -99,7 +99,7 @@ func answerViolation(w *waiter, why error) error {
 // takeAnswered removes and returns the waiter an answer with id completes:
 // the one pending under id, or else the one pending under its twin (the
 // integer 3 for the string "3" and the reverse), with twin set.
-func (s *Session) takeAnswered(id proto.ID) (w *waiter, twin bool) {
+func (s *Session) takeAnswered(id jsonrpc.ID) (w *waiter, twin bool) {
 	if id.IsNull() {
 		return nil, false
 	}

@@ -9,7 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // brokenAnswerBound is how long a test waits for a call whose answer broke
@@ -23,7 +24,7 @@ const (
 // wire hands the client what a transport makes of one body on the wire:
 // the messages proto can deliver from it, violations included.
 func (s *fakeServer) wire(body string) {
-	msgs, _, _ := proto.DecodeJSON([]byte(body))
+	msgs, _, _ := jsonrpc.DecodeJSON([]byte(body))
 	for _, m := range msgs {
 		s.out <- m
 	}
@@ -31,11 +32,11 @@ func (s *fakeServer) wire(body string) {
 
 // callWithin makes one tools/call that the server answers with answer(id),
 // and fails the test if the call is still waiting after brokenAnswerBound.
-func callWithin(t *testing.T, opts Options, answer func(s *fakeServer, id proto.ID)) (*Session, error) {
+func callWithin(t *testing.T, opts Options, answer func(s *fakeServer, id jsonrpc.ID)) (*Session, error) {
 	t.Helper()
 	opts.Timeout = brokenAnswerTimeout
-	s, _ := connect(t, serve(false, func(srv *fakeServer, m *proto.Message) {
-		if m.Kind() == proto.KindRequest {
+	s, _ := connect(t, serve(false, func(srv *fakeServer, m *jsonrpc.Message) {
+		if m.Kind() == jsonrpc.KindRequest {
 			answer(srv, *m.ID)
 		}
 	}), opts)
@@ -68,8 +69,8 @@ func TestBrokenAnswerFailsTheCallAtOnce(t *testing.T) {
 		{"nested 100k deep", `{"jsonrpc":"2.0","id":%[1]s,"result":` + strings.Repeat("[", deepN) + strings.Repeat("]", deepN) + `}`, `it is nested deeper than 10000 levels`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var sent proto.ID
-			_, err := callWithin(t, Options{}, func(s *fakeServer, id proto.ID) {
+			var sent jsonrpc.ID
+			_, err := callWithin(t, Options{}, func(s *fakeServer, id jsonrpc.ID) {
 				sent = id
 				s.wire(strings.ReplaceAll(c.body, "%[1]s", id.String()))
 			})
@@ -84,9 +85,9 @@ func TestBrokenAnswerFailsTheCallAtOnce(t *testing.T) {
 
 func TestCutAnswerFailsTheCallAtOnce(t *testing.T) {
 	cause := errors.New("server wrote a line of 20000 bytes, over the 4096-byte limit; only its head is kept")
-	_, err := callWithin(t, Options{}, func(s *fakeServer, id proto.ID) {
+	_, err := callWithin(t, Options{}, func(s *fakeServer, id jsonrpc.ID) {
 		head := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"%s`, id, strings.Repeat("x", 4000))
-		s.out <- proto.NewViolation([]byte(head), cause)
+		s.out <- jsonrpc.NewViolation([]byte(head), cause)
 	})
 	var pe *ProtocolError
 	if !errors.As(err, &pe) || !errors.Is(err, cause) || !strings.HasPrefix(err.Error(), "protocol violation: the answer to tools/call (id 3) is unusable: server wrote a line") {
@@ -95,7 +96,7 @@ func TestCutAnswerFailsTheCallAtOnce(t *testing.T) {
 }
 
 func TestBrokenRequestFromServerFailsNoCall(t *testing.T) {
-	s, err := callWithin(t, Options{}, func(s *fakeServer, id proto.ID) {
+	s, err := callWithin(t, Options{}, func(s *fakeServer, id jsonrpc.ID) {
 		s.wire(fmt.Sprintf(`{"jsonrpc":"1.0","id":%s,"method":"ping"}`, id)) // the server's own request, same id
 		s.result(id, map[string]any{"ok": true})
 	})
@@ -117,13 +118,13 @@ func TestStrayAnswersAreReported(t *testing.T) {
 		defer mu.Unlock()
 		strays = append(strays, a.String())
 	}}
-	s, err := callWithin(t, opts, func(s *fakeServer, id proto.ID) {
+	s, err := callWithin(t, opts, func(s *fakeServer, id jsonrpc.ID) {
 		s.result(id, map[string]any{"ok": true})
 		s.result(id, map[string]any{"again": true})
-		s.result(proto.IntID(424242), map[string]any{})
-		s.result(proto.StringID("x\x1b]0;t\x07"), map[string]any{})
-		s.send(proto.NewErrorResponse(proto.ID{}, proto.CodeParseError, "Parse error", nil))
-		s.result(proto.IntID(-1), map[string]any{}) // fences what came before
+		s.result(jsonrpc.IntID(424242), map[string]any{})
+		s.result(jsonrpc.StringID("x\x1b]0;t\x07"), map[string]any{})
+		s.send(jsonrpc.NewErrorResponse(jsonrpc.ID{}, mcp.CodeParseError, "Parse error", nil))
+		s.result(jsonrpc.IntID(-1), map[string]any{}) // fences what came before
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -162,9 +163,9 @@ func TestInitializeResultOfTheWrongShape(t *testing.T) {
 			ft := newFake(t, func(srv *fakeServer) {
 				for m, ok := srv.next(); ok; m, ok = srv.next() {
 					switch m.Method {
-					case proto.MethodDiscover:
-						srv.fail(*m.ID, proto.CodeMethodNotFound, "method not found")
-					case proto.MethodInitialize:
+					case mcp.MethodDiscover:
+						srv.fail(*m.ID, mcp.CodeMethodNotFound, "method not found")
+					case mcp.MethodInitialize:
 						srv.rawResult(*m.ID, c.result)
 					}
 				}
@@ -180,14 +181,14 @@ func TestInitializeResultOfTheWrongShape(t *testing.T) {
 
 func TestLateAnswerToAGivenUpRequestIsNoStray(t *testing.T) {
 	strays := make(chan StrayAnswer, 4)
-	var held proto.ID
-	s, _ := connect(t, serve(false, func(srv *fakeServer, m *proto.Message) {
+	var held jsonrpc.ID
+	s, _ := connect(t, serve(false, func(srv *fakeServer, m *jsonrpc.Message) {
 		switch {
 		case m.Method == "tools/call":
 			held = *m.ID // answered only once the client gave up
-		case m.Method == proto.MethodNotifyCancelled:
+		case m.Method == mcp.MethodNotifyCancelled:
 			srv.result(held, map[string]any{"late": true})
-		case m.Kind() == proto.KindRequest:
+		case m.Kind() == jsonrpc.KindRequest:
 			srv.result(*m.ID, map[string]any{})
 		}
 	}), Options{OnStrayAnswer: func(a StrayAnswer) { strays <- a }})

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/internal/termtext"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // lateProbe is a server/discover probe that got no answer within its wait:
@@ -17,7 +17,7 @@ import (
 // answers it first and then refuses the initialize that follows.
 type lateProbe struct {
 	w       *waiter
-	caps    proto.ClientCapabilities
+	caps    mcp.ClientCapabilities
 	timeout *TimeoutError // how long it was waited for
 }
 
@@ -48,7 +48,7 @@ func (s *Session) discover(ctx context.Context, forced bool) (probeOutcome, erro
 		supported, ok := unsupportedVersion(err)
 		if !ok {
 			if forced {
-				return out, s.refuse(fmt.Sprintf("server/discover failed, so the server does not speak %s: %v", proto.Modern, err))
+				return out, s.refuse(fmt.Sprintf("server/discover failed, so the server does not speak %s: %v", mcp.Modern, err))
 			}
 			return out, nil
 		}
@@ -57,13 +57,13 @@ func (s *Session) discover(ctx context.Context, forced bool) (probeOutcome, erro
 		case v == "":
 			return out, s.refuse(fmt.Sprintf("server/discover was refused with -32022: the server supports %s, none of which mcpscope speaks",
 				termtext.LineMax(strings.Join(supported, ", "), 200)))
-		case proto.IsModernVersion(v) && retried:
+		case mcp.IsModernVersion(v) && retried:
 			return out, s.refuse(fmt.Sprintf("server/discover was refused twice with -32022, though the server lists %s as supported", v))
-		case proto.IsModernVersion(v):
+		case mcp.IsModernVersion(v):
 			continue
 		case forced:
 			return out, s.refuse(fmt.Sprintf("server/discover was refused with -32022: the server does not speak %s, only %s",
-				proto.Modern, termtext.LineMax(strings.Join(supported, ", "), 200)))
+				mcp.Modern, termtext.LineMax(strings.Join(supported, ", "), 200)))
 		}
 		return probeOutcome{legacy: v}, nil
 	}
@@ -72,9 +72,9 @@ func (s *Session) discover(ctx context.Context, forced bool) (probeOutcome, erro
 // probe sends server/discover once. Its error is the request's own: the
 // caller decides whether it is a reason to fall back.
 func (s *Session) probe(ctx context.Context, forced bool) (probeOutcome, error) {
-	caps := s.clientCapabilities(proto.Modern)
-	params := proto.DiscoverParams{Meta: proto.RequestMeta{
-		ProtocolVersion:    proto.Modern,
+	caps := s.clientCapabilities(mcp.Modern)
+	params := mcp.DiscoverParams{Meta: mcp.RequestMeta{
+		ProtocolVersion:    mcp.Modern,
 		ClientInfo:         &s.opts.ClientInfo,
 		ClientCapabilities: &caps,
 	}}
@@ -86,7 +86,7 @@ func (s *Session) probe(ctx context.Context, forced bool) (probeOutcome, error) 
 		cfg.timeout = min(cfg.timeout, discoverTimeoutCap)
 		cfg.linger = true
 	}
-	raw, err := s.roundTrip(ctx, proto.MethodDiscover, mustJSON(params), cfg, 1)
+	raw, err := s.roundTrip(ctx, mcp.MethodDiscover, mustJSON(params), cfg, 1)
 	if err != nil {
 		var te *TimeoutError
 		if !forced && errors.As(err, &te) && cfg.lingering != nil {
@@ -98,7 +98,7 @@ func (s *Session) probe(ctx context.Context, forced bool) (probeOutcome, error) 
 		return probeOutcome{modern: true}, nil
 	}
 	if forced {
-		return probeOutcome{}, s.refuse(fmt.Sprintf("the server/discover answer does not list %s as supported", proto.Modern))
+		return probeOutcome{}, s.refuse(fmt.Sprintf("the server/discover answer does not list %s as supported", mcp.Modern))
 	}
 	return probeOutcome{}, nil
 }
@@ -109,17 +109,17 @@ func (s *Session) probe(ctx context.Context, forced bool) (probeOutcome, error) 
 // so falling back to initialize would hide why it refused.
 func modernRefusal(err error) bool {
 	var re *RPCError
-	return errors.As(err, &re) && (re.Err.Code == proto.CodeHeaderMismatch || re.Err.Code == proto.CodeMissingClientCapability)
+	return errors.As(err, &re) && (re.Err.Code == mcp.CodeHeaderMismatch || re.Err.Code == mcp.CodeMissingClientCapability)
 }
 
 // unsupportedVersion returns the versions a -32022 (unsupported protocol
 // version) answer lists as supported, and whether err is such an answer.
 func unsupportedVersion(err error) ([]string, bool) {
 	var re *RPCError
-	if !errors.As(err, &re) || re.Err.Code != proto.CodeUnsupportedVersion {
+	if !errors.As(err, &re) || re.Err.Code != mcp.CodeUnsupportedVersion {
 		return nil, false
 	}
-	var data proto.UnsupportedVersionData
+	var data mcp.UnsupportedVersionData
 	if json.Unmarshal(re.Err.Data, &data) != nil || len(data.Supported) == 0 {
 		return nil, false
 	}
@@ -129,7 +129,7 @@ func unsupportedVersion(err error) ([]string, bool) {
 // newestKnown returns the newest version of list that mcpscope speaks,
 // 2026-07-28 first, or "".
 func newestKnown(list []string) string {
-	known := append([]string{proto.Modern}, proto.LegacyVersions...)
+	known := append([]string{mcp.Modern}, mcp.LegacyVersions...)
 	for _, v := range known {
 		for _, l := range list {
 			if l == v {
@@ -142,17 +142,17 @@ func newestKnown(list []string) string {
 
 // adoptDiscover takes a server/discover result: when it lists 2026-07-28,
 // the session is in the modern era and it reports true.
-func (s *Session) adoptDiscover(raw json.RawMessage, caps proto.ClientCapabilities) bool {
-	var res proto.DiscoverResult
+func (s *Session) adoptDiscover(raw json.RawMessage, caps mcp.ClientCapabilities) bool {
+	var res mcp.DiscoverResult
 	var capsRaw struct {
 		Capabilities json.RawMessage `json:"capabilities"`
 	}
-	if json.Unmarshal(raw, &res) != nil || json.Unmarshal(raw, &capsRaw) != nil || !res.Supports(proto.Modern) {
+	if json.Unmarshal(raw, &res) != nil || json.Unmarshal(raw, &capsRaw) != nil || !res.Supports(mcp.Modern) {
 		return false
 	}
 	info, _ := res.ServerInfo()
 	s.mu.Lock()
-	s.era, s.version = EraModern, proto.Modern
+	s.era, s.version = EraModern, mcp.Modern
 	s.serverInfo, s.serverCaps, s.instructions = info, capsRaw.Capabilities, res.Instructions
 	s.clientCaps = caps
 	s.mu.Unlock()

@@ -8,30 +8,31 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // unsupportedVersion answers id with -32022 listing supported.
-func (s *fakeServer) unsupportedVersion(id proto.ID, supported ...string) {
-	data := mustJSON(proto.UnsupportedVersionData{Supported: supported, Requested: proto.Modern})
-	s.send(proto.NewErrorResponse(id, proto.CodeUnsupportedVersion, "Unsupported protocol version", data))
+func (s *fakeServer) unsupportedVersion(id jsonrpc.ID, supported ...string) {
+	data := mustJSON(mcp.UnsupportedVersionData{Supported: supported, Requested: mcp.Modern})
+	s.send(jsonrpc.NewErrorResponse(id, mcp.CodeUnsupportedVersion, "Unsupported protocol version", data))
 }
 
 // discoverScript answers the n-th server/discover with replies[n] (a
 // function of the request's id), and initialize with the version it
 // offered, until the client goes.
-func discoverScript(replies ...func(*fakeServer, proto.ID)) func(*fakeServer) {
+func discoverScript(replies ...func(*fakeServer, jsonrpc.ID)) func(*fakeServer) {
 	return func(srv *fakeServer) {
 		n := 0
 		for m, ok := srv.next(); ok; m, ok = srv.next() {
 			switch m.Method {
-			case proto.MethodDiscover:
+			case mcp.MethodDiscover:
 				if n < len(replies) {
 					replies[n](srv, *m.ID)
 				}
 				n++
-			case proto.MethodInitialize:
-				var p proto.InitializeParams
+			case mcp.MethodInitialize:
+				var p mcp.InitializeParams
 				_ = json.Unmarshal(m.Params, &p)
 				srv.result(*m.ID, map[string]any{"protocolVersion": p.ProtocolVersion, "capabilities": map[string]any{},
 					"serverInfo": map[string]any{"name": "legacy-fake", "version": "1"}})
@@ -40,11 +41,11 @@ func discoverScript(replies ...func(*fakeServer, proto.ID)) func(*fakeServer) {
 	}
 }
 
-func rejectWith(supported ...string) func(*fakeServer, proto.ID) {
-	return func(srv *fakeServer, id proto.ID) { srv.unsupportedVersion(id, supported...) }
+func rejectWith(supported ...string) func(*fakeServer, jsonrpc.ID) {
+	return func(srv *fakeServer, id jsonrpc.ID) { srv.unsupportedVersion(id, supported...) }
 }
 
-func answerModern(srv *fakeServer, id proto.ID) { srv.result(id, discoverResult(proto.Modern)) }
+func answerModern(srv *fakeServer, id jsonrpc.ID) { srv.result(id, discoverResult(mcp.Modern)) }
 
 // TestDiscoverFollowsUnsupportedVersion: a -32022 answer to the probe is a
 // recognised modern error, not a reason to fall back: the client uses a
@@ -52,17 +53,17 @@ func answerModern(srv *fakeServer, id proto.ID) { srv.result(id, discoverResult(
 func TestDiscoverFollowsUnsupportedVersion(t *testing.T) {
 	cases := []struct {
 		name        string
-		replies     []func(*fakeServer, proto.ID)
+		replies     []func(*fakeServer, jsonrpc.ID)
 		wantVersion string
 		wantSent    string
 	}{
-		{"2026-07-28 listed: probed again", []func(*fakeServer, proto.ID){rejectWith(proto.Modern), answerModern},
-			proto.Modern, "server/discover server/discover"},
-		{"newest listed first", []func(*fakeServer, proto.ID){rejectWith("2099-01-01", proto.ProtocolVersion20250618, proto.Modern), answerModern},
-			proto.Modern, "server/discover server/discover"},
+		{"2026-07-28 listed: probed again", []func(*fakeServer, jsonrpc.ID){rejectWith(mcp.Modern), answerModern},
+			mcp.Modern, "server/discover server/discover"},
+		{"newest listed first", []func(*fakeServer, jsonrpc.ID){rejectWith("2099-01-01", mcp.ProtocolVersion20250618, mcp.Modern), answerModern},
+			mcp.Modern, "server/discover server/discover"},
 		{"only older versions listed: initialize offers the newest of them",
-			[]func(*fakeServer, proto.ID){rejectWith("1999-01-01", proto.ProtocolVersion20250326, proto.ProtocolVersion20250618)},
-			proto.ProtocolVersion20250618, "server/discover initialize notifications/initialized"},
+			[]func(*fakeServer, jsonrpc.ID){rejectWith("1999-01-01", mcp.ProtocolVersion20250326, mcp.ProtocolVersion20250618)},
+			mcp.ProtocolVersion20250618, "server/discover initialize notifications/initialized"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -84,12 +85,12 @@ func TestDiscoverUnsupportedVersionRefusals(t *testing.T) {
 	cases := []struct {
 		name     string
 		protocol string
-		replies  []func(*fakeServer, proto.ID)
+		replies  []func(*fakeServer, jsonrpc.ID)
 		want     string
 	}{
-		{"nothing mcpscope speaks", "", []func(*fakeServer, proto.ID){rejectWith("1999-01-01")}, "none of which mcpscope speaks"},
-		{"refused twice", "", []func(*fakeServer, proto.ID){rejectWith(proto.Modern), rejectWith(proto.Modern)}, "refused twice"},
-		{"forced modern, older listed", proto.Modern, []func(*fakeServer, proto.ID){rejectWith(proto.LatestLegacy)}, "does not speak 2026-07-28"},
+		{"nothing mcpscope speaks", "", []func(*fakeServer, jsonrpc.ID){rejectWith("1999-01-01")}, "none of which mcpscope speaks"},
+		{"refused twice", "", []func(*fakeServer, jsonrpc.ID){rejectWith(mcp.Modern), rejectWith(mcp.Modern)}, "refused twice"},
+		{"forced modern, older listed", mcp.Modern, []func(*fakeServer, jsonrpc.ID){rejectWith(mcp.LatestLegacy)}, "does not speak 2026-07-28"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -100,7 +101,7 @@ func TestDiscoverUnsupportedVersionRefusals(t *testing.T) {
 				t.Fatalf("Connect: %v, want a ProtocolError saying %q", err, c.want)
 			}
 			for _, m := range ft.srv.sentMessages() {
-				if m.Method == proto.MethodInitialize {
+				if m.Method == mcp.MethodInitialize {
 					t.Fatalf("initialize was sent after a recognised -32022: %v", methods(ft.srv.sentMessages()))
 				}
 			}
@@ -112,8 +113,8 @@ func TestDiscoverUnsupportedVersionRefusals(t *testing.T) {
 // probe comes from a 2026-07-28 server; it is the handshake's error, not
 // a reason to fall back to initialize.
 func TestDiscoverModernRefusalIsTheError(t *testing.T) {
-	for _, code := range []int{proto.CodeHeaderMismatch, proto.CodeMissingClientCapability} {
-		ft := newFake(t, discoverScript(func(srv *fakeServer, id proto.ID) { srv.fail(id, code, "refused") }))
+	for _, code := range []int{mcp.CodeHeaderMismatch, mcp.CodeMissingClientCapability} {
+		ft := newFake(t, discoverScript(func(srv *fakeServer, id jsonrpc.ID) { srv.fail(id, code, "refused") }))
 		err := New(ft, Options{}).Connect(testCtx(t))
 		var re *RPCError
 		if !errors.As(err, &re) || re.Err.Code != code {
@@ -130,8 +131,8 @@ func TestDiscoverModernRefusalIsTheError(t *testing.T) {
 // initialize would only fail the same way and hide it.
 func TestDiscoverUnauthorizedIsTheError(t *testing.T) {
 	refusal := &ExchangeError{Status: 401, Err: errors.New("HTTP 401 Unauthorized")}
-	ft := newFake(t, discoverScript(func(srv *fakeServer, id proto.ID) {
-		srv.out <- &proto.Message{ID: &id, Violation: refusal}
+	ft := newFake(t, discoverScript(func(srv *fakeServer, id jsonrpc.ID) {
+		srv.out <- &jsonrpc.Message{ID: &id, Violation: refusal}
 	}))
 	err := New(ft, Options{}).Connect(testCtx(t))
 	if !errors.Is(err, refusal) {
@@ -152,21 +153,21 @@ func TestLateProbeNeverCancelled(t *testing.T) {
 		t.Run(map[bool]string{true: "initialize accepted", false: "initialize refused"}[initOK], func(t *testing.T) {
 			answeredLate := make(chan struct{})
 			ft := newFake(t, func(srv *fakeServer) {
-				var probe proto.ID
+				var probe jsonrpc.ID
 				for m, ok := srv.next(); ok; m, ok = srv.next() {
 					switch {
-					case m.Method == proto.MethodDiscover:
+					case m.Method == mcp.MethodDiscover:
 						probe = *m.ID // silent: the probe's wait runs out
-					case m.Method == proto.MethodInitialize && !initOK:
-						srv.fail(*m.ID, proto.CodeInternalError, "no")
-					case m.Method == proto.MethodInitialize:
-						srv.result(*m.ID, map[string]any{"protocolVersion": proto.LatestLegacy, "capabilities": map[string]any{},
+					case m.Method == mcp.MethodInitialize && !initOK:
+						srv.fail(*m.ID, mcp.CodeInternalError, "no")
+					case m.Method == mcp.MethodInitialize:
+						srv.result(*m.ID, map[string]any{"protocolVersion": mcp.LatestLegacy, "capabilities": map[string]any{},
 							"serverInfo": map[string]any{"name": "legacy-fake", "version": "1"}})
-					case m.Method == proto.MethodNotifyInitialized:
+					case m.Method == mcp.MethodNotifyInitialized:
 						// The probe's late answer, then a ping whose answer
 						// says the client has read it.
-						srv.result(probe, discoverResult(proto.Modern))
-						srv.request(proto.StringID("after-late-answer"), proto.MethodPing, nil)
+						srv.result(probe, discoverResult(mcp.Modern))
+						srv.request(jsonrpc.StringID("after-late-answer"), mcp.MethodPing, nil)
 					case m.ID != nil && m.Method == "":
 						close(answeredLate)
 					}
@@ -197,7 +198,7 @@ func TestLateProbeNeverCancelled(t *testing.T) {
 				}
 			}
 			for _, m := range ft.srv.sentMessages() {
-				if m.Method == proto.MethodNotifyCancelled {
+				if m.Method == mcp.MethodNotifyCancelled {
 					t.Fatalf("a notifications/cancelled went out for the probe: %v", methods(ft.srv.sentMessages()))
 				}
 			}

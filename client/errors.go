@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // RPCError is a JSON-RPC error response from the server.
 type RPCError struct {
 	Method string
-	Err    *proto.Error
+	Err    *jsonrpc.Error
 }
 
 func (e *RPCError) Error() string {
@@ -24,7 +24,7 @@ func (e *RPCError) Error() string {
 // sent, so a send the server does not take ends the same way.
 type TimeoutError struct {
 	Method string
-	ID     proto.ID
+	ID     jsonrpc.ID
 	After  string // the limit that ran out, e.g. "30s"
 	// MaxTime says the max time ran out (Options.HardTimeout), not the
 	// idle limit.
@@ -70,7 +70,7 @@ func (e *ConnectionError) Unwrap() error { return e.Err }
 // while the connection lives on: an HTTP status with no JSON-RPC answer in
 // its body, an answer stream that broke and could not be resumed. A
 // transport reports it as the Violation of a message naming the request's
-// id (see proto.Message), or returns it from Send; the request fails at
+// id (see jsonrpc.Message), or returns it from Send; the request fails at
 // once with it.
 type ExchangeError struct {
 	Status int   // the HTTP status, when there was one
@@ -80,7 +80,7 @@ type ExchangeError struct {
 	// names another id; a null id for none). When one of them answers no
 	// request the session sent, the server answered with a wrong id: the
 	// engine fails the request as a protocol violation.
-	Instead []proto.ID
+	Instead []jsonrpc.ID
 }
 
 func (e *ExchangeError) Error() string { return e.Err.Error() }
@@ -93,7 +93,7 @@ func (e *ExchangeError) Unwrap() error { return e.Err }
 // broken envelope.
 type ProtocolError struct {
 	Msg string
-	Err error // what was wrong, when Msg only says where (a *proto.EnvelopeError), or nil
+	Err error // what was wrong, when Msg only says where (a *jsonrpc.EnvelopeError), or nil
 }
 
 func (e *ProtocolError) Error() string {
@@ -117,7 +117,7 @@ var ErrTooManyInFlight = errors.New("too many requests in flight")
 // Cancel was called) and told the server with notifications/cancelled.
 type CancelledError struct {
 	Method string
-	ID     proto.ID
+	ID     jsonrpc.ID
 	Reason string
 	Err    error // context.Canceled or context.DeadlineExceeded
 }

@@ -9,7 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // hangGuard bounds every wait in these tests; it only fires on a hang.
@@ -20,16 +21,16 @@ const hangGuard = 20 * time.Second
 // through the helper methods, which reach the client in order.
 type fakeServer struct {
 	t    testing.TB
-	in   chan *proto.Message // client → server
-	out  chan *proto.Message // server → client, pumped into deliver
-	gone <-chan struct{}     // closed when the connection ends
-	deaf chan struct{}       // closed when the server stops reading: sends block
-	slow time.Duration       // how long each send takes (guarded by mu)
+	in   chan *jsonrpc.Message // client → server
+	out  chan *jsonrpc.Message // server → client, pumped into deliver
+	gone <-chan struct{}       // closed when the connection ends
+	deaf chan struct{}         // closed when the server stops reading: sends block
+	slow time.Duration         // how long each send takes (guarded by mu)
 	once sync.Once
 
 	mu      sync.Mutex
-	sent    []*proto.Message // everything the client sent, in order
-	blocked []string         // the methods of the sends a deaf server never took
+	sent    []*jsonrpc.Message // everything the client sent, in order
+	blocked []string           // the methods of the sends a deaf server never took
 }
 
 // fakeTransport is an in-memory Transport. Messages cross it as JSON, as on
@@ -50,14 +51,14 @@ var errFakeDied = errors.New("server exited with status 3; stderr: boom")
 func newFake(t testing.TB, script func(*fakeServer)) *fakeTransport {
 	done := make(chan struct{})
 	return &fakeTransport{
-		srv: &fakeServer{t: t, in: make(chan *proto.Message, 4096), out: make(chan *proto.Message, 4096), gone: done,
+		srv: &fakeServer{t: t, in: make(chan *jsonrpc.Message, 4096), out: make(chan *jsonrpc.Message, 4096), gone: done,
 			deaf: make(chan struct{})},
 		script: script,
 		done:   done,
 	}
 }
 
-func (f *fakeTransport) Start(ctx context.Context, deliver func(*proto.Message)) error {
+func (f *fakeTransport) Start(ctx context.Context, deliver func(*jsonrpc.Message)) error {
 	f.mu.Lock()
 	f.started = true
 	f.mu.Unlock()
@@ -79,7 +80,7 @@ func (f *fakeTransport) Start(ctx context.Context, deliver func(*proto.Message))
 	return nil
 }
 
-func (f *fakeTransport) Send(ctx context.Context, m *proto.Message) error {
+func (f *fakeTransport) Send(ctx context.Context, m *jsonrpc.Message) error {
 	f.mu.Lock()
 	dead := f.dead
 	f.mu.Unlock()
@@ -129,13 +130,13 @@ func (f *fakeTransport) Err() error {
 	return f.err
 }
 
-func roundTripJSON(t testing.TB, m *proto.Message) *proto.Message {
+func roundTripJSON(t testing.TB, m *jsonrpc.Message) *jsonrpc.Message {
 	b, err := m.EncodeJSON()
 	if err != nil {
 		t.Errorf("encoding %v: %v", m, err)
 		return m
 	}
-	out, err := proto.DecodeMessage(b)
+	out, err := jsonrpc.DecodeMessage(b)
 	if err != nil {
 		t.Errorf("decoding %s: %v", b, err)
 		return m
@@ -145,7 +146,7 @@ func roundTripJSON(t testing.TB, m *proto.Message) *proto.Message {
 
 // next returns the next message the client sent; ok is false once the
 // connection has gone.
-func (s *fakeServer) next() (*proto.Message, bool) {
+func (s *fakeServer) next() (*jsonrpc.Message, bool) {
 	select {
 	case m := <-s.in:
 		return m, true
@@ -157,10 +158,10 @@ func (s *fakeServer) next() (*proto.Message, bool) {
 	}
 }
 
-func (s *fakeServer) send(m *proto.Message) { s.out <- roundTripJSON(s.t, m) }
+func (s *fakeServer) send(m *jsonrpc.Message) { s.out <- roundTripJSON(s.t, m) }
 
-func (s *fakeServer) result(id proto.ID, v any) {
-	m, err := proto.NewResult(id, v)
+func (s *fakeServer) result(id jsonrpc.ID, v any) {
+	m, err := jsonrpc.NewResult(id, v)
 	if err != nil {
 		s.t.Errorf("result: %v", err)
 		return
@@ -168,16 +169,16 @@ func (s *fakeServer) result(id proto.ID, v any) {
 	s.send(m)
 }
 
-func (s *fakeServer) rawResult(id proto.ID, raw string) {
-	s.send(&proto.Message{JSONRPC: proto.Version, ID: &id, Result: json.RawMessage(raw)})
+func (s *fakeServer) rawResult(id jsonrpc.ID, raw string) {
+	s.send(&jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: &id, Result: json.RawMessage(raw)})
 }
 
-func (s *fakeServer) fail(id proto.ID, code int, msg string) {
-	s.send(proto.NewErrorResponse(id, code, msg, nil))
+func (s *fakeServer) fail(id jsonrpc.ID, code int, msg string) {
+	s.send(jsonrpc.NewErrorResponse(id, code, msg, nil))
 }
 
 func (s *fakeServer) notify(method string, params any) {
-	m, err := proto.NewNotification(method, params)
+	m, err := jsonrpc.NewNotification(method, params)
 	if err != nil {
 		s.t.Errorf("notify: %v", err)
 		return
@@ -185,8 +186,8 @@ func (s *fakeServer) notify(method string, params any) {
 	s.send(m)
 }
 
-func (s *fakeServer) request(id proto.ID, method string, params any) {
-	m, err := proto.NewRequest(id, method, params)
+func (s *fakeServer) request(id jsonrpc.ID, method string, params any) {
+	m, err := jsonrpc.NewRequest(id, method, params)
 	if err != nil {
 		s.t.Errorf("request: %v", err)
 		return
@@ -209,10 +210,10 @@ func (s *fakeServer) blockedSends() []string {
 }
 
 // sentMethods returns every message the client sent, in order.
-func (s *fakeServer) sentMessages() []*proto.Message {
+func (s *fakeServer) sentMessages() []*jsonrpc.Message {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]*proto.Message(nil), s.sent...)
+	return append([]*jsonrpc.Message(nil), s.sent...)
 }
 
 // handshake answers the client's opening: server/discover gets -32601 (a
@@ -226,19 +227,19 @@ func (s *fakeServer) handshake(modern bool, version string) bool {
 			return false
 		}
 		switch {
-		case m.Method == proto.MethodDiscover && modern:
-			s.result(*m.ID, discoverResult(proto.Modern))
+		case m.Method == mcp.MethodDiscover && modern:
+			s.result(*m.ID, discoverResult(mcp.Modern))
 			return true
-		case m.Method == proto.MethodDiscover:
-			s.fail(*m.ID, proto.CodeMethodNotFound, "method not found")
-		case m.Method == proto.MethodInitialize:
+		case m.Method == mcp.MethodDiscover:
+			s.fail(*m.ID, mcp.CodeMethodNotFound, "method not found")
+		case m.Method == mcp.MethodInitialize:
 			s.result(*m.ID, map[string]any{
 				"protocolVersion": version,
 				"capabilities":    map[string]any{"tools": map[string]any{"listChanged": true}},
 				"serverInfo":      map[string]any{"name": "fake", "version": "9"},
 				"instructions":    "be kind",
 			})
-		case m.Method == proto.MethodNotifyInitialized:
+		case m.Method == mcp.MethodNotifyInitialized:
 			return true
 		default:
 			s.t.Errorf("fake server: %s arrived during the handshake", m.Method)
@@ -252,15 +253,15 @@ func discoverResult(versions ...string) map[string]any {
 		"supportedVersions": versions,
 		"capabilities":      map[string]any{"tools": map[string]any{}},
 		"instructions":      "modern instructions",
-		"_meta":             map[string]any{proto.MetaServerInfo: map[string]any{"name": "modern-fake", "version": "2"}},
+		"_meta":             map[string]any{mcp.MetaServerInfo: map[string]any{"name": "modern-fake", "version": "2"}},
 	}
 }
 
 // serve runs the handshake then hands every later message to fn until the
 // client goes.
-func serve(modern bool, fn func(s *fakeServer, m *proto.Message)) func(*fakeServer) {
+func serve(modern bool, fn func(s *fakeServer, m *jsonrpc.Message)) func(*fakeServer) {
 	return func(s *fakeServer) {
-		if !s.handshake(modern, proto.LatestLegacy) {
+		if !s.handshake(modern, mcp.LatestLegacy) {
 			return
 		}
 		for m, ok := s.next(); ok; m, ok = s.next() {

@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Connect starts the transport and negotiates the era and version: with
@@ -58,7 +58,7 @@ func (s *Session) handshake(ctx context.Context) error {
 	}
 	if s.traits.InitializeOnly {
 		if v == "" {
-			v = proto.LatestLegacy
+			v = mcp.LatestLegacy
 		}
 		return s.initialize(ctx, v)
 	}
@@ -68,13 +68,13 @@ func (s *Session) handshake(ctx context.Context) error {
 		if err != nil || probe.modern {
 			return err
 		}
-		offer := cmp.Or(probe.legacy, proto.LatestLegacy)
+		offer := cmp.Or(probe.legacy, mcp.LatestLegacy)
 		err = s.initialize(ctx, offer)
 		if probe.late != nil {
 			return s.settleProbe(probe.late, err)
 		}
 		return err
-	case proto.IsModernVersion(v):
+	case mcp.IsModernVersion(v):
 		_, err := s.discover(ctx, true)
 		return err
 	default:
@@ -83,20 +83,20 @@ func (s *Session) handshake(ctx context.Context) error {
 }
 
 // clientCapabilities returns what the client declares for version v.
-func (s *Session) clientCapabilities(v string) proto.ClientCapabilities {
+func (s *Session) clientCapabilities(v string) mcp.ClientCapabilities {
 	if s.opts.Capabilities != nil {
 		return *s.opts.Capabilities
 	}
-	var caps proto.ClientCapabilities
+	var caps mcp.ClientCapabilities
 	if s.opts.Roots != nil {
-		caps.Roots = &proto.RootsCapability{ListChanged: true}
+		caps.Roots = &mcp.RootsCapability{ListChanged: true}
 	}
 	if s.opts.Handler != nil {
-		caps.Sampling = &proto.SamplingCapability{}
-		caps.Elicitation = &proto.ElicitationCapability{}
-		if v >= proto.ProtocolVersion20251125 {
-			caps.Elicitation.Form = proto.EmptyObject
-			caps.Elicitation.URL = proto.EmptyObject
+		caps.Sampling = &mcp.SamplingCapability{}
+		caps.Elicitation = &mcp.ElicitationCapability{}
+		if v >= mcp.ProtocolVersion20251125 {
+			caps.Elicitation.Form = mcp.EmptyObject
+			caps.Elicitation.URL = mcp.EmptyObject
 		}
 	}
 	return caps
@@ -105,9 +105,9 @@ func (s *Session) clientCapabilities(v string) proto.ClientCapabilities {
 // modernMetaLocked returns the _meta members of every modern-era request.
 func (s *Session) modernMetaLocked() []member {
 	return []member{
-		{Key: proto.MetaProtocolVersion, Value: mustJSON(s.version)},
-		{Key: proto.MetaClientInfo, Value: mustJSON(s.opts.ClientInfo)},
-		{Key: proto.MetaClientCapabilities, Value: mustJSON(s.clientCaps)},
+		{Key: mcp.MetaProtocolVersion, Value: mustJSON(s.version)},
+		{Key: mcp.MetaClientInfo, Value: mustJSON(s.opts.ClientInfo)},
+		{Key: mcp.MetaClientCapabilities, Value: mustJSON(s.clientCaps)},
 	}
 }
 
@@ -121,41 +121,41 @@ func fatal(ctx context.Context, err error) bool {
 // initialize runs the legacy handshake offering version v.
 func (s *Session) initialize(ctx context.Context, v string) error {
 	caps := s.clientCapabilities(v)
-	params := proto.InitializeParams{ProtocolVersion: v, Capabilities: caps, ClientInfo: s.opts.ClientInfo}
+	params := mcp.InitializeParams{ProtocolVersion: v, Capabilities: caps, ClientInfo: s.opts.ClientInfo}
 	cfg := s.callConfig(nil)
 	cfg.handshake = true
 	sent := mustJSON(params)
 	s.mu.Lock()
 	s.initParams = sent // for a session started again (session_restart.go)
 	s.mu.Unlock()
-	raw, err := s.roundTrip(ctx, proto.MethodInitialize, sent, cfg, 1)
+	raw, err := s.roundTrip(ctx, mcp.MethodInitialize, sent, cfg, 1)
 	if err != nil {
 		return err
 	}
 	var res struct {
-		ProtocolVersion string               `json:"protocolVersion"`
-		Capabilities    json.RawMessage      `json:"capabilities"`
-		ServerInfo      proto.Implementation `json:"serverInfo"`
-		Instructions    string               `json:"instructions"`
+		ProtocolVersion string             `json:"protocolVersion"`
+		Capabilities    json.RawMessage    `json:"capabilities"`
+		ServerInfo      mcp.Implementation `json:"serverInfo"`
+		Instructions    string             `json:"instructions"`
 	}
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return s.refuse(malformedResult(proto.MethodInitialize, raw, err))
+		return s.refuse(malformedResult(mcp.MethodInitialize, raw, err))
 	}
 	if res.ProtocolVersion == "" {
 		return s.refuse("the initialize result names no protocolVersion")
 	}
-	if !proto.KnownVersion(res.ProtocolVersion) {
+	if !mcp.KnownVersion(res.ProtocolVersion) {
 		return s.refuse(fmt.Sprintf("the server chose protocol version %q, which mcpscope does not speak", res.ProtocolVersion))
 	}
 	s.mu.Lock()
 	s.era, s.version = EraLegacy, res.ProtocolVersion
-	if proto.IsModernVersion(res.ProtocolVersion) {
+	if mcp.IsModernVersion(res.ProtocolVersion) {
 		s.era = EraModern
 	}
 	s.serverInfo, s.serverCaps, s.instructions = res.ServerInfo, res.Capabilities, res.Instructions
 	s.clientCaps = caps
 	s.mu.Unlock()
-	return s.Notify(ctx, proto.MethodNotifyInitialized, nil)
+	return s.Notify(ctx, mcp.MethodNotifyInitialized, nil)
 }
 
 // refuse ends the session after a handshake the client cannot accept.

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // scriptedHandshake answers server/discover with discover (a raw result, or
@@ -20,13 +21,13 @@ func scriptedHandshake(discover, version string) func(*fakeServer) {
 				return
 			}
 			switch m.Method {
-			case proto.MethodDiscover:
+			case mcp.MethodDiscover:
 				if discover == "" {
-					srv.fail(*m.ID, proto.CodeMethodNotFound, "method not found")
+					srv.fail(*m.ID, mcp.CodeMethodNotFound, "method not found")
 				} else {
 					srv.rawResult(*m.ID, discover)
 				}
-			case proto.MethodInitialize:
+			case mcp.MethodInitialize:
 				srv.result(*m.ID, map[string]any{
 					"protocolVersion": version,
 					"capabilities":    map[string]any{"logging": map[string]any{}},
@@ -37,7 +38,7 @@ func scriptedHandshake(discover, version string) func(*fakeServer) {
 	}
 }
 
-func methods(msgs []*proto.Message) []string {
+func methods(msgs []*jsonrpc.Message) []string {
 	var out []string
 	for _, m := range msgs {
 		out = append(out, m.Method)
@@ -46,27 +47,27 @@ func methods(msgs []*proto.Message) []string {
 }
 
 func TestEraDetection(t *testing.T) {
-	modern := string(mustJSON(discoverResult(proto.Modern)))
+	modern := string(mustJSON(discoverResult(mcp.Modern)))
 	cases := []struct {
 		name, protocol, discover, version string
 		wantEra                           Era
 		wantVersion                       string
 		wantSent                          string // methods sent, in order
 	}{
-		{"modern answer", "", modern, "", EraModern, proto.Modern, "server/discover"},
-		{"method not found", "", "", proto.LatestLegacy, EraLegacy, proto.LatestLegacy,
+		{"modern answer", "", modern, "", EraModern, mcp.Modern, "server/discover"},
+		{"method not found", "", "", mcp.LatestLegacy, EraLegacy, mcp.LatestLegacy,
 			"server/discover initialize notifications/initialized"},
-		{"garbage result", "", `"hello"`, proto.LatestLegacy, EraLegacy, proto.LatestLegacy,
+		{"garbage result", "", `"hello"`, mcp.LatestLegacy, EraLegacy, mcp.LatestLegacy,
 			"server/discover initialize notifications/initialized"},
-		{"wrong shape", "", `{"supportedVersions":"2026-07-28"}`, proto.LatestLegacy, EraLegacy, proto.LatestLegacy,
+		{"wrong shape", "", `{"supportedVersions":"2026-07-28"}`, mcp.LatestLegacy, EraLegacy, mcp.LatestLegacy,
 			"server/discover initialize notifications/initialized"},
-		{"legacy versions only", "", string(mustJSON(discoverResult(proto.LatestLegacy))), proto.LatestLegacy, EraLegacy, proto.LatestLegacy,
+		{"legacy versions only", "", string(mustJSON(discoverResult(mcp.LatestLegacy))), mcp.LatestLegacy, EraLegacy, mcp.LatestLegacy,
 			"server/discover initialize notifications/initialized"},
-		{"server picks an older version", "", "", proto.ProtocolVersion20250326, EraLegacy, proto.ProtocolVersion20250326,
+		{"server picks an older version", "", "", mcp.ProtocolVersion20250326, EraLegacy, mcp.ProtocolVersion20250326,
 			"server/discover initialize notifications/initialized"},
-		{"forced legacy", proto.ProtocolVersion20250618, modern, proto.ProtocolVersion20250618, EraLegacy, proto.ProtocolVersion20250618,
+		{"forced legacy", mcp.ProtocolVersion20250618, modern, mcp.ProtocolVersion20250618, EraLegacy, mcp.ProtocolVersion20250618,
 			"initialize notifications/initialized"},
-		{"forced modern", proto.Modern, modern, "", EraModern, proto.Modern, "server/discover"},
+		{"forced modern", mcp.Modern, modern, "", EraModern, mcp.Modern, "server/discover"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -79,16 +80,16 @@ func TestEraDetection(t *testing.T) {
 				t.Fatalf("sent %q, want %q", got, c.wantSent)
 			}
 			for _, m := range sent {
-				if m.Method != proto.MethodInitialize {
+				if m.Method != mcp.MethodInitialize {
 					continue
 				}
-				var p proto.InitializeParams
+				var p mcp.InitializeParams
 				if err := json.Unmarshal(m.Params, &p); err != nil {
 					t.Fatal(err)
 				}
 				offered := c.protocol
 				if offered == "" {
-					offered = proto.LatestLegacy
+					offered = mcp.LatestLegacy
 				}
 				if p.ProtocolVersion != offered || p.ClientInfo.Name != "mcpscope" || p.ClientInfo.Version != Version {
 					t.Fatalf("initialize params %s", m.Params)
@@ -115,7 +116,7 @@ func TestHandshakeRefusals(t *testing.T) {
 	}{
 		{"unknown version chosen", "", "", "2099-01-01", `"2099-01-01"`},
 		{"no version", "", "", "", "no protocolVersion"},
-		{"forced modern on a legacy server", proto.Modern, "", proto.LatestLegacy, "server/discover failed"},
+		{"forced modern on a legacy server", mcp.Modern, "", mcp.LatestLegacy, "server/discover failed"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -152,11 +153,11 @@ func TestConnectionLostDuringHandshake(t *testing.T) {
 
 func TestModernRequestsCarryMeta(t *testing.T) {
 	params := make(chan json.RawMessage, 2)
-	s, ft := connect(t, serve(true, func(srv *fakeServer, m *proto.Message) {
+	s, ft := connect(t, serve(true, func(srv *fakeServer, m *jsonrpc.Message) {
 		params <- m.Params
 		srv.result(*m.ID, map[string]any{"tools": []any{}})
-	}), Options{Handler: handlerFunc(nil), Roots: []proto.Root{{URI: "file:///r"}},
-		ClientInfo: proto.Implementation{Name: "probe", Version: "1.2"}})
+	}), Options{Handler: handlerFunc(nil), Roots: []mcp.Root{{URI: "file:///r"}},
+		ClientInfo: mcp.Implementation{Name: "probe", Version: "1.2"}})
 	ctx := testCtx(t)
 	if _, err := s.Call(ctx, "tools/list", map[string]any{"cursor": "c1", "_meta": map[string]any{"trace": "t"}}); err != nil {
 		t.Fatal(err)
@@ -173,10 +174,10 @@ func TestModernRequestsCarryMeta(t *testing.T) {
 		if err := json.Unmarshal(raw, &p); err != nil {
 			t.Fatalf("params %s: %v", raw, err)
 		}
-		var caps proto.ClientCapabilities
-		_ = json.Unmarshal(p.Meta[proto.MetaClientCapabilities], &caps)
-		if string(p.Meta[proto.MetaProtocolVersion]) != `"2026-07-28"` ||
-			string(p.Meta[proto.MetaClientInfo]) != `{"name":"probe","version":"1.2"}` ||
+		var caps mcp.ClientCapabilities
+		_ = json.Unmarshal(p.Meta[mcp.MetaClientCapabilities], &caps)
+		if string(p.Meta[mcp.MetaProtocolVersion]) != `"2026-07-28"` ||
+			string(p.Meta[mcp.MetaClientInfo]) != `{"name":"probe","version":"1.2"}` ||
 			caps.Roots == nil || !caps.Roots.ListChanged || caps.Sampling == nil ||
 			caps.Elicitation == nil || caps.Elicitation.Form == nil || caps.Elicitation.URL == nil {
 			t.Fatalf("request %d params %s lack the modern _meta", i, raw)
@@ -189,7 +190,7 @@ func TestModernRequestsCarryMeta(t *testing.T) {
 
 func TestLegacyRequestsCarryNoMeta(t *testing.T) {
 	params := make(chan json.RawMessage, 1)
-	s, _ := connect(t, serve(false, func(srv *fakeServer, m *proto.Message) {
+	s, _ := connect(t, serve(false, func(srv *fakeServer, m *jsonrpc.Message) {
 		params <- m.Params
 		srv.result(*m.ID, map[string]any{})
 	}), Options{})

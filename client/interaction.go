@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // interactionEventQueue bounds the events of one Interaction nobody reads;
@@ -58,13 +58,13 @@ func (k InteractionEventKind) String() string {
 // InteractionEvent is one thing the server did in an interactive session.
 type InteractionEvent struct {
 	Kind      InteractionEventKind
-	Prompt    *proto.InteractionPrompt // EventPrompt; EventContinue with a nextPrompt
-	Progress  *proto.InteractionProgress
-	Message   string                           // continue message, timeout warning, or what was illegal
-	ExpiresAt time.Time                        // the latest expiry the server announced; zero when unknown
-	Complete  *proto.InteractionCompleteParams // EventComplete
-	From, To  proto.InteractionState           // EventIllegal: the refused transition
-	Err       error                            // EventError
+	Prompt    *mcp.InteractionPrompt // EventPrompt; EventContinue with a nextPrompt
+	Progress  *mcp.InteractionProgress
+	Message   string                         // continue message, timeout warning, or what was illegal
+	ExpiresAt time.Time                      // the latest expiry the server announced; zero when unknown
+	Complete  *mcp.InteractionCompleteParams // EventComplete
+	From, To  mcp.InteractionState           // EventIllegal: the refused transition
+	Err       error                          // EventError
 }
 
 // Interaction is one interactive session (seed 002) started with
@@ -78,10 +78,10 @@ type Interaction struct {
 
 	// Guarded by s.mu.
 	id        string // the sessionId to send: for a stateless server, its newest token
-	state     proto.InteractionState
-	prompt    *proto.InteractionPrompt
-	seq       uint64                       // counts prompts, so a late refusal is not applied to a newer one
-	refusal   *proto.InteractionValidation // why the answer to prompt was refused
+	state     mcp.InteractionState
+	prompt    *mcp.InteractionPrompt
+	seq       uint64                     // counts prompts, so a late refusal is not applied to a newer one
+	refusal   *mcp.InteractionValidation // why the answer to prompt was refused
 	expiresAt time.Time
 	events    chan InteractionEvent
 	closed    bool
@@ -89,7 +89,7 @@ type Interaction struct {
 
 // ID returns the session's id as the server last sent it. A stateless
 // server's id is a signed token that changes as the session advances
-// (proto.DecodeSessionToken shows it); the Interaction follows it.
+// (mcp.DecodeSessionToken shows it); the Interaction follows it.
 func (i *Interaction) ID() string {
 	i.s.mu.Lock()
 	defer i.s.mu.Unlock()
@@ -100,7 +100,7 @@ func (i *Interaction) ID() string {
 func (i *Interaction) ToolName() string { return i.tool }
 
 // State returns the session's state as the client has seen it.
-func (i *Interaction) State() proto.InteractionState {
+func (i *Interaction) State() mcp.InteractionState {
 	i.s.mu.Lock()
 	defer i.s.mu.Unlock()
 	return i.state
@@ -120,7 +120,7 @@ func (i *Interaction) ExpiresAt() time.Time {
 // prompt has none of its own, so the prompt can be shown again as is. No
 // event is made up for a refusal: a server that re-sends the prompt (as the
 // seed's "Validation Retry" does) produces the EventPrompt itself.
-func (i *Interaction) Prompt() *proto.InteractionPrompt {
+func (i *Interaction) Prompt() *mcp.InteractionPrompt {
 	i.s.mu.Lock()
 	defer i.s.mu.Unlock()
 	if i.prompt == nil {
@@ -144,41 +144,41 @@ func (i *Interaction) Events() <-chan InteractionEvent { return i.events }
 // timestamp is now). The state goes waiting_user → processing; a refused
 // answer (accepted:false) puts it back to waiting_user with Prompt carrying
 // the refusal, and the user answers again. A JSON-RPC error is the
-// *RPCError of the call (named in proto.DialectInteraction): session not
+// *RPCError of the call (named in mcp.DialectInteraction): session not
 // found or expired ends the interaction in error, any other puts the
 // state back to waiting_user. opts are the call's options (WithRounds
 // tells the request's id, for Session.Cancel).
-func (i *Interaction) Respond(ctx context.Context, value json.RawMessage, opts ...CallOption) (proto.InteractionRespondResult, error) {
+func (i *Interaction) Respond(ctx context.Context, value json.RawMessage, opts ...CallOption) (mcp.InteractionRespondResult, error) {
 	s := i.s
 	s.mu.Lock()
-	if i.state != proto.InteractionWaitingUser {
+	if i.state != mcp.InteractionWaitingUser {
 		st := i.state
 		s.mu.Unlock()
-		return proto.InteractionRespondResult{}, fmt.Errorf("session %s is %s, not waiting for an answer", i.key, st)
+		return mcp.InteractionRespondResult{}, fmt.Errorf("session %s is %s, not waiting for an answer", i.key, st)
 	}
-	i.state = proto.InteractionProcessing
+	i.state = mcp.InteractionProcessing
 	seq, id := i.seq, i.id
 	s.mu.Unlock()
 
-	params := proto.InteractionRespondParams{SessionID: id, Response: proto.InteractionResponse{
+	params := mcp.InteractionRespondParams{SessionID: id, Response: mcp.InteractionResponse{
 		Value: value, Timestamp: time.Now().UnixMilli(),
 	}}
-	raw, err := s.Call(ctx, proto.MethodInteractionRespond, params, opts...)
-	var res proto.InteractionRespondResult
+	raw, err := s.Call(ctx, mcp.MethodInteractionRespond, params, opts...)
+	var res mcp.InteractionRespondResult
 	if err == nil {
 		if jerr := json.Unmarshal(raw, &res); jerr != nil {
-			err = &ProtocolError{Msg: fmt.Sprintf("the %s result is malformed: %v", proto.MethodInteractionRespond, jerr)}
+			err = &ProtocolError{Msg: fmt.Sprintf("the %s result is malformed: %v", mcp.MethodInteractionRespond, jerr)}
 		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err != nil {
 		i.respondFailedLocked(seq, err)
-		return proto.InteractionRespondResult{}, err
+		return mcp.InteractionRespondResult{}, err
 	}
-	if !res.Accepted && i.seq == seq && i.state == proto.InteractionProcessing {
-		i.state = proto.InteractionWaitingUser
-		i.refusal = &proto.InteractionValidation{}
+	if !res.Accepted && i.seq == seq && i.state == mcp.InteractionProcessing {
+		i.state = mcp.InteractionWaitingUser
+		i.refusal = &mcp.InteractionValidation{}
 		if res.Validation != nil {
 			i.refusal = res.Validation
 		}
@@ -191,13 +191,13 @@ func (i *Interaction) respondFailedLocked(seq uint64, err error) {
 	var rpcErr *RPCError
 	if errors.As(err, &rpcErr) {
 		switch rpcErr.Err.Code {
-		case proto.CodeSessionNotFound, proto.CodeSessionExpired, proto.CodeAlreadyCancelled:
-			i.endLocked(proto.InteractionError, &InteractionEvent{Kind: EventError, Err: err})
+		case mcp.CodeSessionNotFound, mcp.CodeSessionExpired, mcp.CodeAlreadyCancelled:
+			i.endLocked(mcp.InteractionError, &InteractionEvent{Kind: EventError, Err: err})
 			return
 		}
 	}
-	if i.seq == seq && i.state == proto.InteractionProcessing {
-		i.state = proto.InteractionWaitingUser
+	if i.seq == seq && i.state == mcp.InteractionProcessing {
+		i.state = mcp.InteractionWaitingUser
 	}
 }
 
@@ -213,16 +213,16 @@ func (i *Interaction) Cancel(ctx context.Context, reason string) error {
 		return fmt.Errorf("session %s is already %s", i.key, st)
 	}
 	id := i.id
-	i.endLocked(proto.InteractionCancelled, nil)
+	i.endLocked(mcp.InteractionCancelled, nil)
 	s.mu.Unlock()
 
-	raw, err := s.Call(ctx, proto.MethodInteractionCancel, proto.InteractionCancelParams{SessionID: id, Reason: reason})
+	raw, err := s.Call(ctx, mcp.MethodInteractionCancel, mcp.InteractionCancelParams{SessionID: id, Reason: reason})
 	if err != nil {
 		return err
 	}
-	var res proto.InteractionCancelResult
+	var res mcp.InteractionCancelResult
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return &ProtocolError{Msg: fmt.Sprintf("the %s result is malformed: %v", proto.MethodInteractionCancel, err)}
+		return &ProtocolError{Msg: fmt.Sprintf("the %s result is malformed: %v", mcp.MethodInteractionCancel, err)}
 	}
 	if !res.Cancelled {
 		return fmt.Errorf("the server answered cancelled:false for session %s", i.key)
@@ -232,14 +232,14 @@ func (i *Interaction) Cancel(ctx context.Context, reason string) error {
 
 // GetState asks the server for the session's state (interaction.getState).
 // It does not change the client's view (State).
-func (i *Interaction) GetState(ctx context.Context) (proto.InteractionStateResult, error) {
-	raw, err := i.s.Call(ctx, proto.MethodInteractionGetState, proto.InteractionGetStateParams{SessionID: i.ID()})
+func (i *Interaction) GetState(ctx context.Context) (mcp.InteractionStateResult, error) {
+	raw, err := i.s.Call(ctx, mcp.MethodInteractionGetState, mcp.InteractionGetStateParams{SessionID: i.ID()})
 	if err != nil {
-		return proto.InteractionStateResult{}, err
+		return mcp.InteractionStateResult{}, err
 	}
-	var res proto.InteractionStateResult
+	var res mcp.InteractionStateResult
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return res, &ProtocolError{Msg: fmt.Sprintf("the %s result is malformed: %v", proto.MethodInteractionGetState, err)}
+		return res, &ProtocolError{Msg: fmt.Sprintf("the %s result is malformed: %v", mcp.MethodInteractionGetState, err)}
 	}
 	return res, nil
 }
@@ -252,7 +252,7 @@ func (i *Interaction) emitLocked(ev InteractionEvent) bool {
 		return false
 	}
 	if len(i.events) >= interactionEventQueue {
-		i.endLocked(proto.InteractionError, &InteractionEvent{Kind: EventError,
+		i.endLocked(mcp.InteractionError, &InteractionEvent{Kind: EventError,
 			Err: fmt.Errorf("session %s ended: %d events were not read", i.key, interactionEventQueue)})
 		return false
 	}
@@ -263,7 +263,7 @@ func (i *Interaction) emitLocked(ev InteractionEvent) bool {
 
 // endLocked moves to the terminal state st, queues ev (nil: none) in the
 // slot kept for it, closes Events and retires the interaction.
-func (i *Interaction) endLocked(st proto.InteractionState, ev *InteractionEvent) {
+func (i *Interaction) endLocked(st mcp.InteractionState, ev *InteractionEvent) {
 	if i.closed {
 		return
 	}

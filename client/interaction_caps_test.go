@@ -6,7 +6,8 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // TestInteractiveCapabilities: the initialize result's
@@ -19,27 +20,27 @@ func TestInteractiveCapabilities(t *testing.T) {
 	cases := []struct {
 		name     string
 		caps     map[string]any
-		answer   func(w *wire, m *proto.Message)
-		want     proto.InteractiveCapabilities
+		answer   func(w *wire, m *jsonrpc.Message)
+		want     mcp.InteractiveCapabilities
 		wantErr  int
 		wantCall bool
 	}{
 		{name: "initialize object", caps: map[string]any{"interactive": map[string]any{"version": "0.1.0", "features": features}},
-			want: proto.InteractiveCapabilities{Interactive: true, Version: "0.1.0", Features: map[string]bool{"statefulSessions": true,
+			want: mcp.InteractiveCapabilities{Interactive: true, Version: "0.1.0", Features: map[string]bool{"statefulSessions": true,
 				"progressTracking": true, "validation": true, "multiplePromptTypes": true, "sessionPersistence": false}}},
-		{name: "initialize true", caps: map[string]any{"interactive": true}, want: proto.InteractiveCapabilities{Interactive: true}},
+		{name: "initialize true", caps: map[string]any{"interactive": true}, want: mcp.InteractiveCapabilities{Interactive: true}},
 		{name: "initialize false", caps: map[string]any{"interactive": false}},
 		{name: "capabilities call", wantCall: true,
-			answer: func(w *wire, m *proto.Message) {
+			answer: func(w *wire, m *jsonrpc.Message) {
 				w.s.rawResult(*m.ID, `{"interactive":true,"version":"0.1.0","features":{"validation":true}}`)
 			},
-			want: proto.InteractiveCapabilities{Interactive: true, Version: "0.1.0", Features: map[string]bool{"validation": true}}},
+			want: mcp.InteractiveCapabilities{Interactive: true, Version: "0.1.0", Features: map[string]bool{"validation": true}}},
 		{name: "method not found", wantCall: true,
-			answer: func(w *wire, m *proto.Message) { w.s.fail(*m.ID, proto.CodeMethodNotFound, "Method not found") }},
+			answer: func(w *wire, m *jsonrpc.Message) { w.s.fail(*m.ID, mcp.CodeMethodNotFound, "Method not found") }},
 		{name: "not interactive", wantCall: true,
-			answer: func(w *wire, m *proto.Message) { w.s.fail(*m.ID, proto.CodeNotInteractive, "NOT_INTERACTIVE") }},
-		{name: "internal error", wantCall: true, wantErr: proto.CodeInternalError,
-			answer: func(w *wire, m *proto.Message) { w.s.fail(*m.ID, proto.CodeInternalError, "boom") }},
+			answer: func(w *wire, m *jsonrpc.Message) { w.s.fail(*m.ID, mcp.CodeNotInteractive, "NOT_INTERACTIVE") }},
+		{name: "internal error", wantCall: true, wantErr: mcp.CodeInternalError,
+			answer: func(w *wire, m *jsonrpc.Message) { w.s.fail(*m.ID, mcp.CodeInternalError, "boom") }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -47,7 +48,7 @@ func TestInteractiveCapabilities(t *testing.T) {
 				if c.answer == nil {
 					return
 				}
-				m := w.request(proto.MethodCapabilities)
+				m := w.request(mcp.MethodCapabilities)
 				if m.Params != nil {
 					w.s.t.Errorf("capabilities sent params %s", m.Params)
 				}
@@ -69,7 +70,7 @@ func TestInteractiveCapabilities(t *testing.T) {
 			waitDone(t, done)
 			called := false
 			for _, m := range ft.srv.sentMessages() {
-				called = called || m.Method == proto.MethodCapabilities
+				called = called || m.Method == mcp.MethodCapabilities
 			}
 			if called != c.wantCall {
 				t.Fatalf("capabilities called %v, want %v", called, c.wantCall)
@@ -88,14 +89,14 @@ func TestInteractionBypassesHandler(t *testing.T) {
 		return map[string]any{}, nil
 	})
 	_, _, done := interactiveServer(t, nil, Options{Handler: h}, func(w *wire) {
-		ans := w.ask(proto.MethodInteractionPrompt, raw(`{"sessionId":"nope","prompt":{"type":"text","message":"?"}}`))
-		w.wantError(ans, proto.CodeSessionNotFound)
+		ans := w.ask(mcp.MethodInteractionPrompt, raw(`{"sessionId":"nope","prompt":{"type":"text","message":"?"}}`))
+		w.wantError(ans, mcp.CodeSessionNotFound)
 		if ans.Error != nil && (ans.Error.Message != "Session not found: nope" || string(ans.Error.Data) != `{"sessionId":"nope"}`) {
 			w.s.t.Errorf("error %+v data %s", ans.Error, ans.Error.Data)
 		}
-		w.wantError(w.ask(proto.MethodInteractionContinue, raw(`{"sessionId":"nope"}`)), proto.CodeSessionNotFound)
-		w.wantError(w.ask(proto.MethodInteractionComplete, raw(`{"sessionId":"nope"}`)), proto.CodeSessionNotFound)
-		w.wantError(w.ask(proto.MethodInteractionPrompt, raw(`[1]`)), proto.CodeInvalidParams)
+		w.wantError(w.ask(mcp.MethodInteractionContinue, raw(`{"sessionId":"nope"}`)), mcp.CodeSessionNotFound)
+		w.wantError(w.ask(mcp.MethodInteractionComplete, raw(`{"sessionId":"nope"}`)), mcp.CodeSessionNotFound)
+		w.wantError(w.ask(mcp.MethodInteractionPrompt, raw(`[1]`)), mcp.CodeInvalidParams)
 		w.wantResult(w.ask("elicitation/create", raw(`{}`)), `{}`)
 	})
 	waitDone(t, done)

@@ -3,7 +3,7 @@ package client
 import (
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // The three flows of seed 002's "Message Flow", checked on the wire.
@@ -13,18 +13,18 @@ import (
 func TestInteractionSimpleFlow(t *testing.T) {
 	proceed := make(chan struct{})
 	s, _, done := interactiveServer(t, nil, Options{}, func(w *wire) {
-		m := w.request(proto.MethodInteractionStart)
+		m := w.request(mcp.MethodInteractionStart)
 		w.wantParams(m, `\{"toolName":"booking","initialParams":\{"from":"OSL"\},"timeout":300000\}`)
 		w.s.rawResult(*m.ID, `{"sessionId":"session_abc123","state":"idle","initialPrompt":{"type":"text","message":"Enter destination:","validation":{"required":true}}}`)
-		m = w.request(proto.MethodInteractionRespond)
+		m = w.request(mcp.MethodInteractionRespond)
 		w.wantParams(m, `\{"sessionId":"session_abc123","response":\{"value":"Paris","timestamp":[1-9][0-9]{12}\}\}`)
 		w.s.rawResult(*m.ID, `{"accepted":true,"validation":{"valid":true}}`)
 		<-proceed
-		ack := w.ask(proto.MethodInteractionComplete, raw(`{"sessionId":"session_abc123","result":{"success":true,"data":{"city":"Paris"}},"summary":"Completed successfully"}`))
+		ack := w.ask(mcp.MethodInteractionComplete, raw(`{"sessionId":"session_abc123","result":{"success":true,"data":{"city":"Paris"}},"summary":"Completed successfully"}`))
 		w.wantResult(ack, `{"success":true,"finalResult":{"success":true,"data":{"city":"Paris"}}}`)
 	})
 	ctx := testCtx(t)
-	i, err := s.StartInteraction(ctx, proto.InteractionStartParams{ToolName: "booking", InitialParams: raw(`{"from":"OSL"}`), Timeout: 300000})
+	i, err := s.StartInteraction(ctx, mcp.InteractionStartParams{ToolName: "booking", InitialParams: raw(`{"from":"OSL"}`), Timeout: 300000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,14 +33,14 @@ func TestInteractionSimpleFlow(t *testing.T) {
 	}
 	ev := nextEvent(t, i)
 	wantPrompt(t, ev, EventPrompt, "Enter destination:")
-	if ev.Prompt.Validation == nil || !ev.Prompt.Validation.Required || i.State() != proto.InteractionWaitingUser {
+	if ev.Prompt.Validation == nil || !ev.Prompt.Validation.Required || i.State() != mcp.InteractionWaitingUser {
 		t.Fatalf("initial prompt %+v in state %s", ev.Prompt, i.State())
 	}
 	res, err := i.Respond(ctx, raw(`"Paris"`))
 	if err != nil || !res.Accepted {
 		t.Fatalf("respond: %+v %v", res, err)
 	}
-	if st := i.State(); st != proto.InteractionProcessing {
+	if st := i.State(); st != mcp.InteractionProcessing {
 		t.Fatalf("state %s after an accepted answer, want processing", st)
 	}
 	close(proceed)
@@ -49,7 +49,7 @@ func TestInteractionSimpleFlow(t *testing.T) {
 		t.Fatalf("event %+v, want the completion", ev)
 	}
 	wantClosed(t, i)
-	if st := i.State(); st != proto.InteractionCompleted {
+	if st := i.State(); st != mcp.InteractionCompleted {
 		t.Fatalf("state %s, want completed", st)
 	}
 	waitDone(t, done)
@@ -59,24 +59,24 @@ func TestInteractionSimpleFlow(t *testing.T) {
 // two answers, then the completion.
 func TestInteractionWizardFlow(t *testing.T) {
 	s, _, done := interactiveServer(t, nil, Options{}, func(w *wire) {
-		m := w.request(proto.MethodInteractionStart)
+		m := w.request(mcp.MethodInteractionStart)
 		w.wantParams(m, `\{"toolName":"register_user"\}`)
 		w.s.rawResult(*m.ID, `{"sessionId":"s-wiz","state":"idle"}`)
 		for _, step := range []struct{ prompt, answer string }{
 			{`"type":"text","message":"Enter name"`, `"John"`},
 			{`"type":"text","message":"Enter email"`, `"john@example.com"`},
 		} {
-			ack := w.ask(proto.MethodInteractionPrompt, raw(`{"sessionId":"s-wiz","prompt":{`+step.prompt+`},"progress":{"current":1,"total":2}}`))
+			ack := w.ask(mcp.MethodInteractionPrompt, raw(`{"sessionId":"s-wiz","prompt":{`+step.prompt+`},"progress":{"current":1,"total":2}}`))
 			w.wantResult(ack, `{"acknowledged":true}`)
-			m = w.request(proto.MethodInteractionRespond)
+			m = w.request(mcp.MethodInteractionRespond)
 			w.wantParams(m, `\{"sessionId":"s-wiz","response":\{"value":`+step.answer+`,"timestamp":\d+\}\}`)
 			w.s.rawResult(*m.ID, `{"accepted":true}`)
 		}
-		ack := w.ask(proto.MethodInteractionComplete, raw(`{"sessionId":"s-wiz","result":{"registered":"John"},"summary":"registration complete"}`))
+		ack := w.ask(mcp.MethodInteractionComplete, raw(`{"sessionId":"s-wiz","result":{"registered":"John"},"summary":"registration complete"}`))
 		w.wantResult(ack, `{"success":true,"finalResult":{"registered":"John"}}`)
 	})
 	ctx := testCtx(t)
-	i, err := s.StartInteraction(ctx, proto.InteractionStartParams{ToolName: "register_user"})
+	i, err := s.StartInteraction(ctx, mcp.InteractionStartParams{ToolName: "register_user"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,20 +103,20 @@ func TestInteractionWizardFlow(t *testing.T) {
 func TestInteractionValidationRetry(t *testing.T) {
 	proceed := make(chan struct{})
 	s, _, done := interactiveServer(t, nil, Options{}, func(w *wire) {
-		m := w.request(proto.MethodInteractionStart)
+		m := w.request(mcp.MethodInteractionStart)
 		w.s.rawResult(*m.ID, `{"sessionId":"s-mail","state":"idle"}`)
-		w.wantResult(w.ask(proto.MethodInteractionPrompt, raw(`{"sessionId":"s-mail","prompt":{"type":"text","message":"Enter email"}}`)), `{"acknowledged":true}`)
-		m = w.request(proto.MethodInteractionRespond)
+		w.wantResult(w.ask(mcp.MethodInteractionPrompt, raw(`{"sessionId":"s-mail","prompt":{"type":"text","message":"Enter email"}}`)), `{"acknowledged":true}`)
+		m = w.request(mcp.MethodInteractionRespond)
 		w.wantParams(m, `\{"sessionId":"s-mail","response":\{"value":"invalid-email","timestamp":\d+\}\}`)
 		w.s.rawResult(*m.ID, `{"accepted":false,"validation":{"valid":false,"error":"Invalid format","suggestion":"Use name@domain"}}`)
 		<-proceed
-		w.wantResult(w.ask(proto.MethodInteractionPrompt, raw(`{"sessionId":"s-mail","prompt":{"type":"text","message":"Enter email","error":"Invalid format","suggestion":"Use name@domain"}}`)), `{"acknowledged":true}`)
-		m = w.request(proto.MethodInteractionRespond)
+		w.wantResult(w.ask(mcp.MethodInteractionPrompt, raw(`{"sessionId":"s-mail","prompt":{"type":"text","message":"Enter email","error":"Invalid format","suggestion":"Use name@domain"}}`)), `{"acknowledged":true}`)
+		m = w.request(mcp.MethodInteractionRespond)
 		w.wantParams(m, `\{"sessionId":"s-mail","response":\{"value":"valid@email.com","timestamp":\d+\}\}`)
 		w.s.rawResult(*m.ID, `{"accepted":true,"validation":{"valid":true}}`)
 	})
 	ctx := testCtx(t)
-	i, err := s.StartInteraction(ctx, proto.InteractionStartParams{ToolName: "register_user"})
+	i, err := s.StartInteraction(ctx, mcp.InteractionStartParams{ToolName: "register_user"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestInteractionValidationRetry(t *testing.T) {
 	if err != nil || res.Accepted || res.Validation == nil || res.Validation.Error != "Invalid format" {
 		t.Fatalf("respond: %+v %v", res, err)
 	}
-	if st := i.State(); st != proto.InteractionWaitingUser {
+	if st := i.State(); st != mcp.InteractionWaitingUser {
 		t.Fatalf("state %s after a refusal, want waiting_user", st)
 	}
 	if p := i.Prompt(); p == nil || p.Message != "Enter email" || p.Error != "Invalid format" || p.Suggestion != "Use name@domain" {

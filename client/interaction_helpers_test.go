@@ -7,7 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // wire is the script side of an interactive server: it takes what the
@@ -15,12 +16,12 @@ import (
 // and ends the script on a hang or a lost connection.
 type wire struct {
 	s     *fakeServer
-	stash []*proto.Message
+	stash []*jsonrpc.Message
 	ids   int64
 }
 
 // take returns the first message the client sent that matches.
-func (w *wire) take(what string, match func(*proto.Message) bool) *proto.Message {
+func (w *wire) take(what string, match func(*jsonrpc.Message) bool) *jsonrpc.Message {
 	for k, m := range w.stash {
 		if match(m) {
 			w.stash = append(w.stash[:k], w.stash[k+1:]...)
@@ -41,22 +42,22 @@ func (w *wire) take(what string, match func(*proto.Message) bool) *proto.Message
 }
 
 // request waits for the client's request of method.
-func (w *wire) request(method string) *proto.Message {
-	return w.take(method, func(m *proto.Message) bool { return m.Kind() == proto.KindRequest && m.Method == method })
+func (w *wire) request(method string) *jsonrpc.Message {
+	return w.take(method, func(m *jsonrpc.Message) bool { return m.Kind() == jsonrpc.KindRequest && m.Method == method })
 }
 
 // ask sends a server → client request and returns the client's answer.
-func (w *wire) ask(method string, params any) *proto.Message {
+func (w *wire) ask(method string, params any) *jsonrpc.Message {
 	w.ids++
-	id := proto.IntID(1000 + w.ids)
+	id := jsonrpc.IntID(1000 + w.ids)
 	w.s.request(id, method, params)
-	return w.take("the answer to "+method, func(m *proto.Message) bool {
+	return w.take("the answer to "+method, func(m *jsonrpc.Message) bool {
 		return m.ID != nil && m.Method == "" && m.ID.Key() == id.Key()
 	})
 }
 
 // wantResult checks an answer's result byte for byte.
-func (w *wire) wantResult(m *proto.Message, want string) {
+func (w *wire) wantResult(m *jsonrpc.Message, want string) {
 	w.s.t.Helper()
 	if m.Error != nil || string(m.Result) != want {
 		w.s.t.Errorf("answer %s error %v, want result %s", m.Result, m.Error, want)
@@ -64,7 +65,7 @@ func (w *wire) wantResult(m *proto.Message, want string) {
 }
 
 // wantError checks an answer's error code.
-func (w *wire) wantError(m *proto.Message, code int) {
+func (w *wire) wantError(m *jsonrpc.Message, code int) {
 	w.s.t.Helper()
 	if m.Error == nil || m.Error.Code != code {
 		w.s.t.Errorf("answer %s error %+v, want code %d", m.Result, m.Error, code)
@@ -73,7 +74,7 @@ func (w *wire) wantError(m *proto.Message, code int) {
 
 // wantParams checks a request's params against a regular expression of
 // the whole text.
-func (w *wire) wantParams(m *proto.Message, pattern string) {
+func (w *wire) wantParams(m *jsonrpc.Message, pattern string) {
 	w.s.t.Helper()
 	if !regexp.MustCompile(`^` + pattern + `$`).Match(m.Params) {
 		w.s.t.Errorf("%s params %s, want %s", m.Method, m.Params, pattern)
@@ -91,12 +92,12 @@ func interactiveServer(t *testing.T, caps map[string]any, opts Options, body fun
 	done := make(chan struct{})
 	s, ft := connect(t, func(srv *fakeServer) {
 		defer close(done)
-		for m, ok := srv.next(); ok && m.Method != proto.MethodNotifyInitialized; m, ok = srv.next() {
-			if m.Method != proto.MethodInitialize {
-				srv.fail(*m.ID, proto.CodeMethodNotFound, "method not found")
+		for m, ok := srv.next(); ok && m.Method != mcp.MethodNotifyInitialized; m, ok = srv.next() {
+			if m.Method != mcp.MethodInitialize {
+				srv.fail(*m.ID, mcp.CodeMethodNotFound, "method not found")
 				continue
 			}
-			srv.result(*m.ID, map[string]any{"protocolVersion": proto.LatestLegacy, "capabilities": caps,
+			srv.result(*m.ID, map[string]any{"protocolVersion": mcp.LatestLegacy, "capabilities": caps,
 				"serverInfo": map[string]any{"name": "wizard", "version": "1"}})
 		}
 		body(&wire{s: srv})

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // TestInteractionIllegalTransition: a completion while idle and a prompt
@@ -15,27 +15,27 @@ import (
 func TestInteractionIllegalTransition(t *testing.T) {
 	proceed := make(chan struct{})
 	s, _, done := interactiveServer(t, nil, Options{}, func(w *wire) {
-		m := w.request(proto.MethodInteractionStart)
+		m := w.request(mcp.MethodInteractionStart)
 		w.s.rawResult(*m.ID, `{"sessionId":"s-ill","state":"idle"}`)
-		ans := w.ask(proto.MethodInteractionComplete, raw(`{"sessionId":"s-ill","result":{}}`))
-		w.wantError(ans, proto.CodeInvalidStateTransition)
+		ans := w.ask(mcp.MethodInteractionComplete, raw(`{"sessionId":"s-ill","result":{}}`))
+		w.wantError(ans, mcp.CodeInvalidStateTransition)
 		<-proceed
-		w.wantResult(w.ask(proto.MethodInteractionPrompt, raw(`{"sessionId":"s-ill","prompt":{"type":"confirm","message":"Sure?"}}`)), `{"acknowledged":true}`)
-		m = w.request(proto.MethodInteractionRespond)
+		w.wantResult(w.ask(mcp.MethodInteractionPrompt, raw(`{"sessionId":"s-ill","prompt":{"type":"confirm","message":"Sure?"}}`)), `{"acknowledged":true}`)
+		m = w.request(mcp.MethodInteractionRespond)
 		w.s.rawResult(*m.ID, `{"accepted":true}`)
-		w.wantResult(w.ask(proto.MethodInteractionComplete, raw(`{"sessionId":"s-ill"}`)), `{"success":true}`)
-		w.wantError(w.ask(proto.MethodInteractionPrompt, raw(`{"sessionId":"s-ill","prompt":{"type":"text","message":"again"}}`)), proto.CodeInvalidStateTransition)
+		w.wantResult(w.ask(mcp.MethodInteractionComplete, raw(`{"sessionId":"s-ill"}`)), `{"success":true}`)
+		w.wantError(w.ask(mcp.MethodInteractionPrompt, raw(`{"sessionId":"s-ill","prompt":{"type":"text","message":"again"}}`)), mcp.CodeInvalidStateTransition)
 	})
 	ctx := testCtx(t)
-	i, err := s.StartInteraction(ctx, proto.InteractionStartParams{ToolName: "t"})
+	i, err := s.StartInteraction(ctx, mcp.InteractionStartParams{ToolName: "t"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ev := nextEvent(t, i)
-	if ev.Kind != EventIllegal || ev.From != proto.InteractionIdle || ev.To != proto.InteractionCompleted || ev.Message == "" {
+	if ev.Kind != EventIllegal || ev.From != mcp.InteractionIdle || ev.To != mcp.InteractionCompleted || ev.Message == "" {
 		t.Fatalf("event %+v, want idle → completed refused", ev)
 	}
-	if st := i.State(); st != proto.InteractionIdle {
+	if st := i.State(); st != mcp.InteractionIdle {
 		t.Fatalf("state %s after a refused transition, want idle", st)
 	}
 	close(proceed)
@@ -55,18 +55,18 @@ func TestInteractionIllegalTransition(t *testing.T) {
 // events; a later prompt is refused.
 func TestInteractionCancelAndGetState(t *testing.T) {
 	s, _, done := interactiveServer(t, nil, Options{}, func(w *wire) {
-		m := w.request(proto.MethodInteractionStart)
+		m := w.request(mcp.MethodInteractionStart)
 		w.s.rawResult(*m.ID, `{"sessionId":"s-c","state":"idle","initialPrompt":{"type":"date","message":"Select date:"},"expiresAt":1704067500000}`)
-		m = w.request(proto.MethodInteractionGetState)
+		m = w.request(mcp.MethodInteractionGetState)
 		w.wantParams(m, `\{"sessionId":"s-c"\}`)
 		w.s.rawResult(*m.ID, `{"sessionId":"s-c","state":"waiting_user","metadata":{"createdAt":1704067200000,"lastActivityAt":1704067300000,"toolName":"booking"},"history":[{"turnId":0,"prompt":{},"response":{},"timestamp":1704067250000}],"currentPrompt":{"type":"date","message":"Select date:"},"accumulatedData":{"k":1}}`)
-		m = w.request(proto.MethodInteractionCancel)
+		m = w.request(mcp.MethodInteractionCancel)
 		w.wantParams(m, `\{"sessionId":"s-c","reason":"User cancelled"\}`)
 		w.s.rawResult(*m.ID, `{"cancelled":true}`)
-		w.wantError(w.ask(proto.MethodInteractionPrompt, raw(`{"sessionId":"s-c","prompt":{"type":"text","message":"late"}}`)), proto.CodeInvalidStateTransition)
+		w.wantError(w.ask(mcp.MethodInteractionPrompt, raw(`{"sessionId":"s-c","prompt":{"type":"text","message":"late"}}`)), mcp.CodeInvalidStateTransition)
 	})
 	ctx := testCtx(t)
-	i, err := s.StartInteraction(ctx, proto.InteractionStartParams{ToolName: "booking"})
+	i, err := s.StartInteraction(ctx, mcp.InteractionStartParams{ToolName: "booking"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestInteractionCancelAndGetState(t *testing.T) {
 		t.Fatalf("event expiry %v", ev.ExpiresAt)
 	}
 	st, err := i.GetState(ctx)
-	if err != nil || st.State != proto.InteractionWaitingUser || st.Metadata.ToolName != "booking" || len(st.History) != 1 ||
+	if err != nil || st.State != mcp.InteractionWaitingUser || st.Metadata.ToolName != "booking" || len(st.History) != 1 ||
 		st.History[0].Timestamp != 1704067250000 || st.CurrentPrompt == nil || string(st.AccumulatedData) != `{"k":1}` {
 		t.Fatalf("getState %+v %v", st, err)
 	}
@@ -85,7 +85,7 @@ func TestInteractionCancelAndGetState(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantClosed(t, i)
-	if i.State() != proto.InteractionCancelled {
+	if i.State() != mcp.InteractionCancelled {
 		t.Fatalf("state %s, want cancelled", i.State())
 	}
 	if err := i.Cancel(ctx, "again"); err == nil {
@@ -103,7 +103,7 @@ func TestInteractionConnectionLost(t *testing.T) {
 	started := make(chan struct{})
 	s, _, _ := interactiveServer(t, nil, Options{}, func(w *wire) {
 		for k := range 2 {
-			m := w.request(proto.MethodInteractionStart)
+			m := w.request(mcp.MethodInteractionStart)
 			w.s.rawResult(*m.ID, fmt.Sprintf(`{"sessionId":"s-%d","state":"idle","initialPrompt":{"type":"text","message":"m"}}`, k))
 		}
 		<-started
@@ -112,7 +112,7 @@ func TestInteractionConnectionLost(t *testing.T) {
 	ctx := testCtx(t)
 	var all []*Interaction
 	for range 2 {
-		i, err := s.StartInteraction(ctx, proto.InteractionStartParams{ToolName: "t"})
+		i, err := s.StartInteraction(ctx, mcp.InteractionStartParams{ToolName: "t"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,7 +127,7 @@ func TestInteractionConnectionLost(t *testing.T) {
 			t.Fatalf("event %+v, want the connection error", ev)
 		}
 		wantClosed(t, i)
-		if i.State() != proto.InteractionError {
+		if i.State() != mcp.InteractionError {
 			t.Fatalf("state %s, want error", i.State())
 		}
 	}
@@ -137,35 +137,35 @@ func TestInteractionConnectionLost(t *testing.T) {
 // another error puts it back to waiting_user; both are *RPCError.
 func TestInteractionRespondErrors(t *testing.T) {
 	s, _, done := interactiveServer(t, nil, Options{}, func(w *wire) {
-		m := w.request(proto.MethodInteractionStart)
+		m := w.request(mcp.MethodInteractionStart)
 		w.s.rawResult(*m.ID, `{"sessionId":"s-e","state":"idle","initialPrompt":{"type":"number","message":"How many?"}}`)
-		m = w.request(proto.MethodInteractionRespond)
-		w.s.fail(*m.ID, proto.CodeValidationFailed, "VALIDATION_FAILED")
-		m = w.request(proto.MethodInteractionRespond)
-		w.s.fail(*m.ID, proto.CodeSessionExpired, "Session expired: s-e")
+		m = w.request(mcp.MethodInteractionRespond)
+		w.s.fail(*m.ID, mcp.CodeValidationFailed, "VALIDATION_FAILED")
+		m = w.request(mcp.MethodInteractionRespond)
+		w.s.fail(*m.ID, mcp.CodeSessionExpired, "Session expired: s-e")
 	})
 	ctx := testCtx(t)
-	i, err := s.StartInteraction(ctx, proto.InteractionStartParams{ToolName: "t"})
+	i, err := s.StartInteraction(ctx, mcp.InteractionStartParams{ToolName: "t"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	nextEvent(t, i)
 	var rpcErr *RPCError
-	if _, err := i.Respond(ctx, raw(`0`)); !errors.As(err, &rpcErr) || rpcErr.Err.Code != proto.CodeValidationFailed {
+	if _, err := i.Respond(ctx, raw(`0`)); !errors.As(err, &rpcErr) || rpcErr.Err.Code != mcp.CodeValidationFailed {
 		t.Fatalf("respond error %v", err)
 	}
-	if i.State() != proto.InteractionWaitingUser {
+	if i.State() != mcp.InteractionWaitingUser {
 		t.Fatalf("state %s after a failed answer, want waiting_user", i.State())
 	}
-	if _, err := i.Respond(ctx, raw(`3`)); !errors.As(err, &rpcErr) || rpcErr.Err.Code != proto.CodeSessionExpired ||
-		proto.ErrorName(proto.DialectInteraction, rpcErr.Err.Code) != "SESSION_EXPIRED" {
+	if _, err := i.Respond(ctx, raw(`3`)); !errors.As(err, &rpcErr) || rpcErr.Err.Code != mcp.CodeSessionExpired ||
+		mcp.ErrorName(mcp.DialectInteraction, rpcErr.Err.Code) != "SESSION_EXPIRED" {
 		t.Fatalf("respond error %v", err)
 	}
 	if ev := nextEvent(t, i); ev.Kind != EventError || !errors.As(ev.Err, &rpcErr) {
 		t.Fatalf("event %+v, want the expiry", ev)
 	}
 	wantClosed(t, i)
-	if i.State() != proto.InteractionError {
+	if i.State() != mcp.InteractionError {
 		t.Fatalf("state %s, want error", i.State())
 	}
 	waitDone(t, done)

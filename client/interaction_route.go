@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Bounds of the interaction registry.
@@ -23,10 +24,10 @@ const (
 // Session.mu.
 type interactionRegistry struct {
 	open       map[string]*Interaction // by routing key
-	ended      map[string]proto.InteractionState
+	ended      map[string]mcp.InteractionState
 	endedOrder []string
-	starting   int              // interaction.start calls in flight
-	parked     []*proto.Message // requests for a session not known yet
+	starting   int                // interaction.start calls in flight
+	parked     []*jsonrpc.Message // requests for a session not known yet
 }
 
 // InteractionKey returns the key that names an interactive session
@@ -34,7 +35,7 @@ type interactionRegistry struct {
 // session id inside a stateless server's signed token (which changes as
 // the session advances), or the sessionId itself.
 func InteractionKey(sessionID string) string {
-	if tok, ok := proto.DecodeSessionToken(sessionID); ok {
+	if tok, ok := mcp.DecodeSessionToken(sessionID); ok {
 		return tok.SessionID
 	}
 	return sessionID
@@ -44,7 +45,7 @@ func InteractionKey(sessionID string) string {
 // of interactive sessions.
 func isInteractionRequest(method string) bool {
 	switch method {
-	case proto.MethodInteractionPrompt, proto.MethodInteractionContinue, proto.MethodInteractionComplete:
+	case mcp.MethodInteractionPrompt, mcp.MethodInteractionContinue, mcp.MethodInteractionComplete:
 		return true
 	}
 	return false
@@ -54,7 +55,7 @@ func isInteractionRequest(method string) bool {
 // the ServerRequestHandler sees them, and reports whether it did. It runs
 // on the reader, so the state follows the wire order, and never blocks:
 // the answer is sent from its own goroutine.
-func (s *Session) routeInteraction(m *proto.Message) bool {
+func (s *Session) routeInteraction(m *jsonrpc.Message) bool {
 	if !isInteractionRequest(m.Method) {
 		return false
 	}
@@ -78,9 +79,9 @@ func (s *Session) routeInteraction(m *proto.Message) bool {
 
 // interactionAck is the answer due to one server request.
 type interactionAck struct {
-	id     proto.ID
+	id     jsonrpc.ID
 	result any
-	err    *proto.Error
+	err    *jsonrpc.Error
 }
 
 // sendInteractionAcks sends answers, each holding a handler slot, off the
@@ -96,13 +97,13 @@ func (s *Session) sendInteractionAcks(acks []interactionAck) {
 
 // handleInteractionLocked applies one request and appends its answer to
 // acks, unless it is parked until a start in flight returns.
-func (s *Session) handleInteractionLocked(m *proto.Message, acks []interactionAck) []interactionAck {
+func (s *Session) handleInteractionLocked(m *jsonrpc.Message, acks []interactionAck) []interactionAck {
 	reg := &s.inter
 	var head struct {
 		SessionID string `json:"sessionId"`
 	}
 	if err := json.Unmarshal(m.Params, &head); err != nil || head.SessionID == "" {
-		return append(acks, interactionAck{id: *m.ID, err: &proto.Error{Code: proto.CodeInvalidParams,
+		return append(acks, interactionAck{id: *m.ID, err: &jsonrpc.Error{Code: mcp.CodeInvalidParams,
 			Message: fmt.Sprintf("%s params must be an object with a sessionId", m.Method)}})
 	}
 	key := InteractionKey(head.SessionID)
@@ -115,7 +116,7 @@ func (s *Session) handleInteractionLocked(m *proto.Message, acks []interactionAc
 			reg.parked = append(reg.parked, m)
 			return acks
 		}
-		return append(acks, interactionAck{id: *m.ID, err: &proto.Error{Code: proto.CodeSessionNotFound,
+		return append(acks, interactionAck{id: *m.ID, err: &jsonrpc.Error{Code: mcp.CodeSessionNotFound,
 			Message: "Session not found: " + head.SessionID, Data: mustJSON(map[string]string{"sessionId": head.SessionID})}})
 	}
 	result, rpcErr := i.applyLocked(m.Method, head.SessionID, m.Params)
@@ -136,37 +137,37 @@ func (s *Session) replayParkedLocked() []interactionAck {
 }
 
 // targetOf is the state a server request asks for.
-func targetOf(method string) proto.InteractionState {
-	if method == proto.MethodInteractionComplete {
-		return proto.InteractionCompleted
+func targetOf(method string) mcp.InteractionState {
+	if method == mcp.MethodInteractionComplete {
+		return mcp.InteractionCompleted
 	}
-	return proto.InteractionWaitingUser
+	return mcp.InteractionWaitingUser
 }
 
 // illegalError is the -32003 answer to a refused transition.
-func illegalError(sessionID string, from, to proto.InteractionState) *proto.Error {
-	return &proto.Error{Code: proto.CodeInvalidStateTransition,
+func illegalError(sessionID string, from, to mcp.InteractionState) *jsonrpc.Error {
+	return &jsonrpc.Error{Code: mcp.CodeInvalidStateTransition,
 		Message: fmt.Sprintf("Invalid state transition from %s to %s", from, to),
 		Data:    mustJSON(map[string]string{"sessionId": sessionID, "from": string(from), "to": string(to)})}
 }
 
 // applyLocked applies a prompt, continue or complete to i and returns the
 // answer due to the server.
-func (i *Interaction) applyLocked(method, sessionID string, params json.RawMessage) (any, *proto.Error) {
-	badParams := func(err error) *proto.Error {
-		return &proto.Error{Code: proto.CodeInvalidParams, Message: fmt.Sprintf("%s params are malformed: %v", method, err)}
+func (i *Interaction) applyLocked(method, sessionID string, params json.RawMessage) (any, *jsonrpc.Error) {
+	badParams := func(err error) *jsonrpc.Error {
+		return &jsonrpc.Error{Code: mcp.CodeInvalidParams, Message: fmt.Sprintf("%s params are malformed: %v", method, err)}
 	}
-	ack := proto.InteractionAck{Acknowledged: true}
+	ack := mcp.InteractionAck{Acknowledged: true}
 	switch method {
-	case proto.MethodInteractionPrompt:
-		var p proto.InteractionPromptParams
+	case mcp.MethodInteractionPrompt:
+		var p mcp.InteractionPromptParams
 		if err := json.Unmarshal(params, &p); err != nil {
 			return nil, badParams(err)
 		}
 		ev := InteractionEvent{Kind: EventPrompt, Prompt: &p.Prompt, Progress: p.Progress}
 		return ack, i.promptLocked(method, sessionID, p.ExpiresAt, ev)
-	case proto.MethodInteractionContinue:
-		var p proto.InteractionContinueParams
+	case mcp.MethodInteractionContinue:
+		var p mcp.InteractionContinueParams
 		if err := json.Unmarshal(params, &p); err != nil {
 			return nil, badParams(err)
 		}
@@ -176,36 +177,36 @@ func (i *Interaction) applyLocked(method, sessionID string, params json.RawMessa
 		}
 		i.id = sessionID
 		i.noteExpiryLocked(p.ExpiresAt)
-		if i.state == proto.InteractionIdle {
-			i.state = proto.InteractionActive // the tool began its execution
+		if i.state == mcp.InteractionIdle {
+			i.state = mcp.InteractionActive // the tool began its execution
 		}
 		return ack, i.emittedLocked(i.emitLocked(ev))
 	default: // interaction.complete
-		var p proto.InteractionCompleteParams
+		var p mcp.InteractionCompleteParams
 		if err := json.Unmarshal(params, &p); err != nil {
 			return nil, badParams(err)
 		}
-		if rpcErr := i.refuseLocked(method, sessionID, proto.InteractionCompleted); rpcErr != nil {
+		if rpcErr := i.refuseLocked(method, sessionID, mcp.InteractionCompleted); rpcErr != nil {
 			return nil, rpcErr
 		}
 		i.id = sessionID
-		i.endLocked(proto.InteractionCompleted, &InteractionEvent{Kind: EventComplete, Complete: &p})
-		return proto.InteractionCompleteResult{Success: true, FinalResult: p.Result}, nil
+		i.endLocked(mcp.InteractionCompleted, &InteractionEvent{Kind: EventComplete, Complete: &p})
+		return mcp.InteractionCompleteResult{Success: true, FinalResult: p.Result}, nil
 	}
 }
 
 // promptLocked shows a new prompt (ev carries it): the state moves to
 // waiting_user. A prompt while waiting_user replaces the current one (the
 // seed's "Validation Retry" sends the prompt again after a refusal).
-func (i *Interaction) promptLocked(method, sessionID string, expiresAt int64, ev InteractionEvent) *proto.Error {
-	if i.state != proto.InteractionWaitingUser {
-		if rpcErr := i.refuseLocked(method, sessionID, proto.InteractionWaitingUser); rpcErr != nil {
+func (i *Interaction) promptLocked(method, sessionID string, expiresAt int64, ev InteractionEvent) *jsonrpc.Error {
+	if i.state != mcp.InteractionWaitingUser {
+		if rpcErr := i.refuseLocked(method, sessionID, mcp.InteractionWaitingUser); rpcErr != nil {
 			return rpcErr
 		}
 	}
 	i.id = sessionID
 	i.noteExpiryLocked(expiresAt)
-	i.state = proto.InteractionWaitingUser
+	i.state = mcp.InteractionWaitingUser
 	i.prompt, i.refusal = ev.Prompt, nil
 	i.seq++
 	return i.emittedLocked(i.emitLocked(ev))
@@ -213,7 +214,7 @@ func (i *Interaction) promptLocked(method, sessionID string, expiresAt int64, ev
 
 // refuseLocked returns nil when i may move to to; otherwise it reports an
 // EventIllegal and returns the -32003 answer.
-func (i *Interaction) refuseLocked(method, sessionID string, to proto.InteractionState) *proto.Error {
+func (i *Interaction) refuseLocked(method, sessionID string, to mcp.InteractionState) *jsonrpc.Error {
 	if i.state.CanMoveTo(to) {
 		return nil
 	}
@@ -225,11 +226,11 @@ func (i *Interaction) refuseLocked(method, sessionID string, to proto.Interactio
 
 // emittedLocked is the answer after an event was queued (ok) or the
 // interaction ended because its events were not read.
-func (i *Interaction) emittedLocked(ok bool) *proto.Error {
+func (i *Interaction) emittedLocked(ok bool) *jsonrpc.Error {
 	if ok {
 		return nil
 	}
-	return &proto.Error{Code: proto.CodeInternalError,
+	return &jsonrpc.Error{Code: mcp.CodeInternalError,
 		Message: fmt.Sprintf("the client dropped session %s: its events were not read", i.key)}
 }
 
@@ -241,7 +242,7 @@ func (r *interactionRegistry) retireLocked(i *Interaction) {
 	}
 	delete(r.open, i.key)
 	if r.ended == nil {
-		r.ended = make(map[string]proto.InteractionState)
+		r.ended = make(map[string]mcp.InteractionState)
 	}
 	if _, seen := r.ended[i.key]; !seen {
 		r.endedOrder = append(r.endedOrder, i.key)
@@ -258,7 +259,7 @@ func (r *interactionRegistry) retireLocked(i *Interaction) {
 // from failLocked.
 func (s *Session) endInteractionsLocked(err error) {
 	for _, i := range s.inter.open {
-		i.endLocked(proto.InteractionError, &InteractionEvent{Kind: EventError, Err: err})
+		i.endLocked(mcp.InteractionError, &InteractionEvent{Kind: EventError, Err: err})
 	}
 	for range s.inter.parked {
 		<-s.handlers

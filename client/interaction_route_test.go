@@ -4,7 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // TestInteractionPromptOvertakesStart: a prompt that arrives before the
@@ -13,16 +14,16 @@ import (
 // flight the same prompt is -32001.
 func TestInteractionPromptOvertakesStart(t *testing.T) {
 	s, _, done := interactiveServer(t, nil, Options{}, func(w *wire) {
-		m := w.request(proto.MethodInteractionStart)
-		w.s.request(proto.IntID(7), proto.MethodInteractionPrompt, raw(`{"sessionId":"s-early","prompt":{"type":"text","message":"first"}}`))
-		w.s.request(proto.IntID(8), proto.MethodInteractionPrompt, raw(`{"sessionId":"s-other","prompt":{"type":"text","message":"other"}}`))
+		m := w.request(mcp.MethodInteractionStart)
+		w.s.request(jsonrpc.IntID(7), mcp.MethodInteractionPrompt, raw(`{"sessionId":"s-early","prompt":{"type":"text","message":"first"}}`))
+		w.s.request(jsonrpc.IntID(8), mcp.MethodInteractionPrompt, raw(`{"sessionId":"s-other","prompt":{"type":"text","message":"other"}}`))
 		w.s.rawResult(*m.ID, `{"sessionId":"s-early","state":"idle"}`)
 		for _, want := range []struct {
 			id   int64
 			code int
-		}{{7, 0}, {8, proto.CodeSessionNotFound}} {
-			ans := w.take("an answer", func(m *proto.Message) bool {
-				return m.ID != nil && m.Method == "" && m.ID.Key() == proto.IntID(want.id).Key()
+		}{{7, 0}, {8, mcp.CodeSessionNotFound}} {
+			ans := w.take("an answer", func(m *jsonrpc.Message) bool {
+				return m.ID != nil && m.Method == "" && m.ID.Key() == jsonrpc.IntID(want.id).Key()
 			})
 			if want.code == 0 {
 				w.wantResult(ans, `{"acknowledged":true}`)
@@ -31,7 +32,7 @@ func TestInteractionPromptOvertakesStart(t *testing.T) {
 			}
 		}
 	})
-	i, err := s.StartInteraction(testCtx(t), proto.InteractionStartParams{ToolName: "t"})
+	i, err := s.StartInteraction(testCtx(t), mcp.InteractionStartParams{ToolName: "t"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,12 +45,12 @@ func TestInteractionPromptOvertakesStart(t *testing.T) {
 // a nextPrompt is answered like a prompt.
 func TestInteractionContinue(t *testing.T) {
 	s, _, done := interactiveServer(t, nil, Options{}, func(w *wire) {
-		m := w.request(proto.MethodInteractionStart)
+		m := w.request(mcp.MethodInteractionStart)
 		w.s.rawResult(*m.ID, `{"sessionId":"s-k","state":"idle"}`)
-		w.wantResult(w.ask(proto.MethodInteractionContinue, raw(`{"sessionId":"s-k","progress":{"current":1,"total":3},"message":"session expires in 10 s","expiresAt":1704067210000}`)), `{"acknowledged":true}`)
-		w.wantResult(w.ask(proto.MethodInteractionContinue, raw(`{"sessionId":"s-k","nextPrompt":{"type":"choice","message":"Class?","choices":[{"value":"economy","label":"Economy"}]},"progress":{"current":2,"total":3}}`)), `{"acknowledged":true}`)
+		w.wantResult(w.ask(mcp.MethodInteractionContinue, raw(`{"sessionId":"s-k","progress":{"current":1,"total":3},"message":"session expires in 10 s","expiresAt":1704067210000}`)), `{"acknowledged":true}`)
+		w.wantResult(w.ask(mcp.MethodInteractionContinue, raw(`{"sessionId":"s-k","nextPrompt":{"type":"choice","message":"Class?","choices":[{"value":"economy","label":"Economy"}]},"progress":{"current":2,"total":3}}`)), `{"acknowledged":true}`)
 	})
-	i, err := s.StartInteraction(testCtx(t), proto.InteractionStartParams{ToolName: "t"})
+	i, err := s.StartInteraction(testCtx(t), mcp.InteractionStartParams{ToolName: "t"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,11 +60,11 @@ func TestInteractionContinue(t *testing.T) {
 	}
 	ev = nextEvent(t, i)
 	wantPrompt(t, ev, EventContinue, "Class?")
-	if len(ev.Prompt.Choices) != 1 || string(ev.Prompt.Choices[0].Value) != `"economy"` || i.State() != proto.InteractionWaitingUser {
+	if len(ev.Prompt.Choices) != 1 || string(ev.Prompt.Choices[0].Value) != `"economy"` || i.State() != mcp.InteractionWaitingUser {
 		t.Fatalf("next prompt %+v in state %s", ev.Prompt, i.State())
 	}
 	waitDone(t, done)
-	if i.State() != proto.InteractionWaitingUser {
+	if i.State() != mcp.InteractionWaitingUser {
 		t.Fatalf("state %s", i.State())
 	}
 }
@@ -74,7 +75,7 @@ func TestInteractionContinue(t *testing.T) {
 func TestInteractionStatelessToken(t *testing.T) {
 	key := []byte("stateless-demo-key")
 	tok := func(step int) string {
-		s, err := proto.SignSessionToken("st-1", map[string]int{"step": step}, key)
+		s, err := mcp.SignSessionToken("st-1", map[string]int{"step": step}, key)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,20 +83,20 @@ func TestInteractionStatelessToken(t *testing.T) {
 	}
 	t0, t1 := tok(0), tok(1)
 	s, _, done := interactiveServer(t, nil, Options{}, func(w *wire) {
-		m := w.request(proto.MethodInteractionStart)
-		w.s.result(*m.ID, proto.InteractionStartResult{SessionID: t0, State: proto.InteractionIdle,
-			InitialPrompt: &proto.InteractionPrompt{Type: proto.PromptText, Message: "Destination?"}})
-		m = w.request(proto.MethodInteractionRespond)
+		m := w.request(mcp.MethodInteractionStart)
+		w.s.result(*m.ID, mcp.InteractionStartResult{SessionID: t0, State: mcp.InteractionIdle,
+			InitialPrompt: &mcp.InteractionPrompt{Type: mcp.PromptText, Message: "Destination?"}})
+		m = w.request(mcp.MethodInteractionRespond)
 		w.wantParams(m, `\{"sessionId":"`+t0+`","response":\{"value":"Rome","timestamp":\d+\}\}`)
 		w.s.rawResult(*m.ID, `{"accepted":true}`)
-		w.wantResult(w.ask(proto.MethodInteractionPrompt, proto.InteractionPromptParams{SessionID: t1,
-			Prompt: proto.InteractionPrompt{Type: proto.PromptNumber, Message: "Travellers?"}}), `{"acknowledged":true}`)
-		m = w.request(proto.MethodInteractionRespond)
+		w.wantResult(w.ask(mcp.MethodInteractionPrompt, mcp.InteractionPromptParams{SessionID: t1,
+			Prompt: mcp.InteractionPrompt{Type: mcp.PromptNumber, Message: "Travellers?"}}), `{"acknowledged":true}`)
+		m = w.request(mcp.MethodInteractionRespond)
 		w.wantParams(m, `\{"sessionId":"`+t1+`","response":\{"value":2,"timestamp":\d+\}\}`)
 		w.s.rawResult(*m.ID, `{"accepted":true}`)
 	})
 	ctx := testCtx(t)
-	i, err := s.StartInteraction(ctx, proto.InteractionStartParams{ToolName: "book_trip_stateless"})
+	i, err := s.StartInteraction(ctx, mcp.InteractionStartParams{ToolName: "book_trip_stateless"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,21 +120,21 @@ func TestInteractionStatelessToken(t *testing.T) {
 func TestInteractionEventsOverflow(t *testing.T) {
 	const sent = interactionEventQueue + 10
 	s, _, done := interactiveServer(t, nil, Options{}, func(w *wire) {
-		m := w.request(proto.MethodInteractionStart)
+		m := w.request(mcp.MethodInteractionStart)
 		w.s.rawResult(*m.ID, `{"sessionId":"s-o","state":"active"}`)
 		for k := range sent {
-			ans := w.ask(proto.MethodInteractionContinue, raw(`{"sessionId":"s-o","message":"tick"}`))
+			ans := w.ask(mcp.MethodInteractionContinue, raw(`{"sessionId":"s-o","message":"tick"}`))
 			switch {
 			case k < interactionEventQueue:
 				w.wantResult(ans, `{"acknowledged":true}`)
 			case k == interactionEventQueue:
-				w.wantError(ans, proto.CodeInternalError)
+				w.wantError(ans, mcp.CodeInternalError)
 			default:
-				w.wantError(ans, proto.CodeInvalidStateTransition)
+				w.wantError(ans, mcp.CodeInvalidStateTransition)
 			}
 		}
 	})
-	i, err := s.StartInteraction(testCtx(t), proto.InteractionStartParams{ToolName: "t"})
+	i, err := s.StartInteraction(testCtx(t), mcp.InteractionStartParams{ToolName: "t"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +148,7 @@ func TestInteractionEventsOverflow(t *testing.T) {
 		t.Fatalf("event %+v, want the overflow error", ev)
 	}
 	wantClosed(t, i)
-	if i.State() != proto.InteractionError {
+	if i.State() != mcp.InteractionError {
 		t.Fatalf("state %s, want error", i.State())
 	}
 }
@@ -157,20 +158,20 @@ func TestInteractionEventsOverflow(t *testing.T) {
 // interaction when it is error.
 func TestInteractionStartStates(t *testing.T) {
 	for _, c := range []struct {
-		state proto.InteractionState
-		want  proto.InteractionState
+		state mcp.InteractionState
+		want  mcp.InteractionState
 		event InteractionEventKind
 	}{
-		{proto.InteractionActive, proto.InteractionActive, 0},
-		{proto.InteractionProcessing, proto.InteractionIdle, EventIllegal},
-		{proto.InteractionError, proto.InteractionError, EventError},
+		{mcp.InteractionActive, mcp.InteractionActive, 0},
+		{mcp.InteractionProcessing, mcp.InteractionIdle, EventIllegal},
+		{mcp.InteractionError, mcp.InteractionError, EventError},
 	} {
 		t.Run(string(c.state), func(t *testing.T) {
 			s, _, done := interactiveServer(t, nil, Options{}, func(w *wire) {
-				m := w.request(proto.MethodInteractionStart)
+				m := w.request(mcp.MethodInteractionStart)
 				w.s.rawResult(*m.ID, `{"sessionId":"s","state":"`+string(c.state)+`"}`)
 			})
-			i, err := s.StartInteraction(testCtx(t), proto.InteractionStartParams{ToolName: "t"})
+			i, err := s.StartInteraction(testCtx(t), mcp.InteractionStartParams{ToolName: "t"})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // InteractiveCapabilities says whether the server runs interactive sessions
@@ -18,24 +18,24 @@ import (
 // {Interactive:false} with a nil error, and the caller degrades to
 // tools/call. A dialect with no handshake (tools-http, tools-ws) carries
 // tools/call alone: it is not interactive, and nothing is asked.
-func (s *Session) InteractiveCapabilities(ctx context.Context) (proto.InteractiveCapabilities, error) {
+func (s *Session) InteractiveCapabilities(ctx context.Context) (mcp.InteractiveCapabilities, error) {
 	if caps, ok := interactiveFromHandshake(s.ServerCapabilities()); ok {
 		return caps, nil
 	}
 	if s.HandshakeFree() {
-		return proto.InteractiveCapabilities{}, nil
+		return mcp.InteractiveCapabilities{}, nil
 	}
-	raw, err := s.Call(ctx, proto.MethodCapabilities, nil)
+	raw, err := s.Call(ctx, mcp.MethodCapabilities, nil)
 	if err != nil {
 		var rpcErr *RPCError
-		if errors.As(err, &rpcErr) && (rpcErr.Err.Code == proto.CodeMethodNotFound || rpcErr.Err.Code == proto.CodeNotInteractive) {
-			return proto.InteractiveCapabilities{}, nil
+		if errors.As(err, &rpcErr) && (rpcErr.Err.Code == mcp.CodeMethodNotFound || rpcErr.Err.Code == mcp.CodeNotInteractive) {
+			return mcp.InteractiveCapabilities{}, nil
 		}
-		return proto.InteractiveCapabilities{}, err
+		return mcp.InteractiveCapabilities{}, err
 	}
-	var caps proto.InteractiveCapabilities
+	var caps mcp.InteractiveCapabilities
 	if err := json.Unmarshal(raw, &caps); err != nil {
-		return caps, &ProtocolError{Msg: fmt.Sprintf("the %s result is malformed: %v", proto.MethodCapabilities, err)}
+		return caps, &ProtocolError{Msg: fmt.Sprintf("the %s result is malformed: %v", mcp.MethodCapabilities, err)}
 	}
 	return caps, nil
 }
@@ -43,26 +43,26 @@ func (s *Session) InteractiveCapabilities(ctx context.Context) (proto.Interactiv
 // interactiveFromHandshake reads capabilities.interactive of the handshake
 // result: true or false, or an object {version, features} (interactive
 // unless it says "interactive":false). ok is false when there is none.
-func interactiveFromHandshake(serverCaps json.RawMessage) (proto.InteractiveCapabilities, bool) {
+func interactiveFromHandshake(serverCaps json.RawMessage) (mcp.InteractiveCapabilities, bool) {
 	var caps struct {
 		Interactive json.RawMessage `json:"interactive"`
 	}
 	if json.Unmarshal(serverCaps, &caps) != nil {
-		return proto.InteractiveCapabilities{}, false
+		return mcp.InteractiveCapabilities{}, false
 	}
 	v := bytes.TrimSpace(caps.Interactive)
 	switch {
 	case len(v) == 0 || string(v) == "null":
-		return proto.InteractiveCapabilities{}, false
+		return mcp.InteractiveCapabilities{}, false
 	case string(v) == "true" || string(v) == "false":
-		return proto.InteractiveCapabilities{Interactive: string(v) == "true"}, true
+		return mcp.InteractiveCapabilities{Interactive: string(v) == "true"}, true
 	}
-	var obj proto.InteractiveCapabilities
+	var obj mcp.InteractiveCapabilities
 	var flag struct {
 		Interactive *bool `json:"interactive"`
 	}
 	if json.Unmarshal(v, &obj) != nil || json.Unmarshal(v, &flag) != nil {
-		return proto.InteractiveCapabilities{}, false
+		return mcp.InteractiveCapabilities{}, false
 	}
 	obj.Interactive = flag.Interactive == nil || *flag.Interactive
 	return obj, true
@@ -73,18 +73,18 @@ func interactiveFromHandshake(serverCaps json.RawMessage) (proto.InteractiveCapa
 // (EventPrompt, state idle → waiting_user); otherwise the state is the
 // result's. Later interaction.prompt, .continue and .complete requests for
 // its sessionId reach it, even one that overtakes the start result.
-func (s *Session) StartInteraction(ctx context.Context, p proto.InteractionStartParams) (*Interaction, error) {
+func (s *Session) StartInteraction(ctx context.Context, p mcp.InteractionStartParams) (*Interaction, error) {
 	s.mu.Lock()
 	s.inter.starting++
 	s.mu.Unlock()
 
-	raw, err := s.Call(ctx, proto.MethodInteractionStart, p)
-	var res proto.InteractionStartResult
+	raw, err := s.Call(ctx, mcp.MethodInteractionStart, p)
+	var res mcp.InteractionStartResult
 	if err == nil {
 		if jerr := json.Unmarshal(raw, &res); jerr != nil {
-			err = &ProtocolError{Msg: fmt.Sprintf("the %s result is malformed: %v", proto.MethodInteractionStart, jerr)}
+			err = &ProtocolError{Msg: fmt.Sprintf("the %s result is malformed: %v", mcp.MethodInteractionStart, jerr)}
 		} else if res.SessionID == "" {
-			err = &ProtocolError{Msg: fmt.Sprintf("the %s result names no sessionId", proto.MethodInteractionStart)}
+			err = &ProtocolError{Msg: fmt.Sprintf("the %s result names no sessionId", mcp.MethodInteractionStart)}
 		}
 	}
 
@@ -102,7 +102,7 @@ func (s *Session) StartInteraction(ctx context.Context, p proto.InteractionStart
 
 // addInteractionLocked registers the session a start result names and
 // applies the result.
-func (s *Session) addInteractionLocked(tool string, res proto.InteractionStartResult) (*Interaction, error) {
+func (s *Session) addInteractionLocked(tool string, res mcp.InteractionStartResult) (*Interaction, error) {
 	if s.failure != nil {
 		return nil, s.failure
 	}
@@ -114,23 +114,23 @@ func (s *Session) addInteractionLocked(tool string, res proto.InteractionStartRe
 		s.inter.open = make(map[string]*Interaction)
 	}
 	i := &Interaction{s: s, key: key, tool: tool, id: res.SessionID,
-		state: proto.InteractionIdle, events: make(chan InteractionEvent, interactionEventQueue+1)}
+		state: mcp.InteractionIdle, events: make(chan InteractionEvent, interactionEventQueue+1)}
 	s.inter.open[key] = i
 	i.noteExpiryLocked(res.ExpiresAt)
 	if res.InitialPrompt != nil {
 		ev := InteractionEvent{Kind: EventPrompt, Prompt: res.InitialPrompt, Progress: res.Progress}
-		_ = i.promptLocked(proto.MethodInteractionStart, res.SessionID, res.ExpiresAt, ev)
+		_ = i.promptLocked(mcp.MethodInteractionStart, res.SessionID, res.ExpiresAt, ev)
 		return i, nil
 	}
 	switch to := res.State; {
-	case to == "" || to == proto.InteractionIdle:
-	case to == proto.InteractionError || to == proto.InteractionCancelled:
+	case to == "" || to == mcp.InteractionIdle:
+	case to == mcp.InteractionError || to == mcp.InteractionCancelled:
 		i.endLocked(to, &InteractionEvent{Kind: EventError,
 			Err: fmt.Errorf("the server started session %s in state %s", key, to)})
 	case i.state.CanMoveTo(to):
 		i.state = to
 	default:
-		_ = i.refuseLocked(proto.MethodInteractionStart, res.SessionID, to)
+		_ = i.refuseLocked(mcp.MethodInteractionStart, res.SessionID, to)
 	}
 	return i, nil
 }

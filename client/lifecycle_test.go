@@ -7,13 +7,14 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 func TestTransportDeathFailsAllPending(t *testing.T) {
 	const n = 5
 	s, _ := connect(t, func(srv *fakeServer) {
-		if !srv.handshake(false, proto.LatestLegacy) {
+		if !srv.handshake(false, mcp.LatestLegacy) {
 			return
 		}
 		for i := 0; i < n; i++ {
@@ -55,7 +56,7 @@ func TestTransportDeathFailsAllPending(t *testing.T) {
 
 func TestCloseFailsPending(t *testing.T) {
 	arrived := make(chan struct{})
-	s, ft := connect(t, serve(false, func(srv *fakeServer, m *proto.Message) { close(arrived) }), Options{})
+	s, ft := connect(t, serve(false, func(srv *fakeServer, m *jsonrpc.Message) { close(arrived) }), Options{})
 	errc := make(chan error, 1)
 	go func() {
 		_, err := s.Call(testCtx(t), "slow", nil)
@@ -95,8 +96,8 @@ func TestNotificationsFanOut(t *testing.T) {
 	const n = 100
 	var mu sync.Mutex
 	seen := map[string][]string{}
-	record := func(who string) func(*proto.Message) {
-		return func(m *proto.Message) {
+	record := func(who string) func(*jsonrpc.Message) {
+		return func(m *jsonrpc.Message) {
 			mu.Lock()
 			seen[who] = append(seen[who], string(m.Params))
 			mu.Unlock()
@@ -104,11 +105,11 @@ func TestNotificationsFanOut(t *testing.T) {
 	}
 	go1 := make(chan struct{})
 	finished := make(chan struct{})
-	s, _ := connect(t, serve(false, func(srv *fakeServer, m *proto.Message) {
+	s, _ := connect(t, serve(false, func(srv *fakeServer, m *jsonrpc.Message) {
 		switch m.Method {
 		case "go":
 			for i := 0; i < n; i++ {
-				srv.notify(proto.MethodNotifyMessage, map[string]any{"level": "info", "data": i})
+				srv.notify(mcp.MethodNotifyMessage, map[string]any{"level": "info", "data": i})
 			}
 			srv.result(*m.ID, map[string]any{})
 		case "last":
@@ -118,9 +119,9 @@ func TestNotificationsFanOut(t *testing.T) {
 	}), Options{OnNotification: record("options")})
 	s.Subscribe(record("a"))
 	unsubscribe := s.Subscribe(record("b"))
-	s.Subscribe(func(m *proto.Message) {
+	s.Subscribe(func(m *jsonrpc.Message) {
 		switch m.Method {
-		case proto.MethodNotifyMessage:
+		case mcp.MethodNotifyMessage:
 			if string(m.Params) == fmt.Sprintf(`{"data":%d,"level":"info"}`, n-1) {
 				close(go1)
 			}

@@ -3,7 +3,7 @@ package client
 import (
 	"errors"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // LinkState is what a transport says of its connection for display: the
@@ -11,9 +11,9 @@ import (
 // it settled (Traits.Link). The UI reads it through LinkStateOf or Session.LinkState and
 // never needs to know the concrete transport.
 type LinkState struct {
-	// Dialect is the protocol the transport speaks (proto.DialectMCP or
-	// proto.DialectMCPFlow); it names error codes and the status bar.
-	Dialect proto.Dialect
+	// Dialect is the protocol the transport speaks (mcp.DialectMCP or
+	// mcp.DialectMCPFlow); it names error codes and the status bar.
+	Dialect mcp.Dialect
 	// State is the transport's own state-machine state ("CONNECTED",
 	// "CONTROL_STREAM_OPENED"), or "" for a transport that keeps none.
 	State string
@@ -37,7 +37,7 @@ func (tr Traits) linkState() LinkState {
 	if tr.Link != nil {
 		return tr.Link()
 	}
-	return LinkState{Dialect: proto.DialectMCP, Encoding: "json"}
+	return LinkState{Dialect: mcp.DialectMCP, Encoding: "json"}
 }
 
 // LinkState returns what the session's transport says of its link.

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // reportingTransport is a transport that describes its link.
@@ -18,10 +18,10 @@ func (r reportingTransport) LinkState() LinkState { return r.ls }
 func (r reportingTransport) Describe() Traits     { return Traits{Link: r.LinkState} }
 
 func TestLinkStateOfDefaultsToMCPOverJSON(t *testing.T) {
-	if got := LinkStateOf(nil); got != (LinkState{Dialect: proto.DialectMCP, Encoding: "json"}) {
+	if got := LinkStateOf(nil); got != (LinkState{Dialect: mcp.DialectMCP, Encoding: "json"}) {
 		t.Errorf("nil transport: %+v", got)
 	}
-	want := LinkState{Dialect: proto.DialectMCPFlow, State: "READY", Encoding: "cbor"}
+	want := LinkState{Dialect: mcp.DialectMCPFlow, State: "READY", Encoding: "cbor"}
 	if got := LinkStateOf(reportingTransport{ls: want}); got != want {
 		t.Errorf("reporter: %+v, want %+v", got, want)
 	}

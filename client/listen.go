@@ -9,7 +9,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Re-issue limits of a subscriptions/listen stream that breaks: the wait
@@ -61,17 +62,17 @@ func (k ListenEventKind) String() string {
 // ListenEvent is one thing that happened on a subscription.
 type ListenEvent struct {
 	Kind    ListenEventKind
-	ID      proto.ID       // the subscription id: the id of the request the stream answers
-	Round   int            // ListenOpened: 1, then 2, 3… for each re-issue
-	Message *proto.Message // ListenAcknowledged, ListenNotified
-	Err     error          // ListenBroken: why
-	Final   bool           // ListenBroken: no re-issue follows
-	Retry   time.Duration  // ListenBroken: the wait before the re-issue
+	ID      jsonrpc.ID       // the subscription id: the id of the request the stream answers
+	Round   int              // ListenOpened: 1, then 2, 3… for each re-issue
+	Message *jsonrpc.Message // ListenAcknowledged, ListenNotified
+	Err     error            // ListenBroken: why
+	Final   bool             // ListenBroken: no re-issue follows
+	Retry   time.Duration    // ListenBroken: the wait before the re-issue
 }
 
 // listener routes the notifications tagged with one subscription id.
 type listener struct {
-	id      proto.ID
+	id      jsonrpc.ID
 	onEvent func(ListenEvent)
 	acked   chan struct{} // closed by the first acknowledgement
 	once    sync.Once
@@ -125,7 +126,7 @@ func WithMaxTime(d time.Duration) CallOption {
 // caller's context (*CancelledError, the server told), a *TimeoutError.
 // Every tagged notification also reaches the session's other subscribers.
 func (s *Session) Listen(ctx context.Context, params any, onEvent func(ListenEvent), opts ...CallOption) (json.RawMessage, error) {
-	const method = proto.MethodSubscriptionsListen
+	const method = mcp.MethodSubscriptionsListen
 	raw, err := marshalParams(params)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", method, err)
@@ -181,34 +182,34 @@ func (s *Session) streamBroke(err error) bool {
 }
 
 // pause waits d before a re-issue, or returns why the subscription ends.
-func (s *Session) pause(ctx context.Context, d time.Duration, hard <-chan time.Time, cfg *callConfig, id proto.ID) error {
+func (s *Session) pause(ctx context.Context, d time.Duration, hard <-chan time.Time, cfg *callConfig, id jsonrpc.ID) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-t.C:
 		return nil
 	case <-hard:
-		return &TimeoutError{Method: proto.MethodSubscriptionsListen, ID: id, After: cfg.hard.String(), MaxTime: true}
+		return &TimeoutError{Method: mcp.MethodSubscriptionsListen, ID: id, After: cfg.hard.String(), MaxTime: true}
 	case <-s.dead:
 		return s.failureErr()
 	case <-ctx.Done():
-		return &CancelledError{Method: proto.MethodSubscriptionsListen, ID: id, Reason: "the client stopped listening", Err: ctx.Err()}
+		return &CancelledError{Method: mcp.MethodSubscriptionsListen, ID: id, Reason: "the client stopped listening", Err: ctx.Err()}
 	}
 }
 
 // listenOnce sends one subscriptions/listen request and waits until its
 // stream ends. acked says whether the server acknowledged it.
-func (s *Session) listenOnce(ctx context.Context, params json.RawMessage, cfg *callConfig, round int, hard <-chan time.Time, deadline time.Time, onEvent func(ListenEvent)) (result json.RawMessage, acked bool, id proto.ID, err error) {
+func (s *Session) listenOnce(ctx context.Context, params json.RawMessage, cfg *callConfig, round int, hard <-chan time.Time, deadline time.Time, onEvent func(ListenEvent)) (result json.RawMessage, acked bool, id jsonrpc.ID, err error) {
 	if err := s.acquire(ctx); err != nil {
 		return nil, false, id, err
 	}
 	defer func() { <-s.slots }()
-	id = proto.IntID(s.nextID.Add(1))
-	w := newWaiter(id, proto.MethodSubscriptionsListen)
+	id = jsonrpc.IntID(s.nextID.Add(1))
+	w := newWaiter(id, mcp.MethodSubscriptionsListen)
 	if params, err = s.decorate(params, id, cfg); err != nil {
 		return nil, false, id, fmt.Errorf("%s: %w", w.method, err)
 	}
-	msg, err := proto.NewRequest(id, w.method, params)
+	msg, err := jsonrpc.NewRequest(id, w.method, params)
 	if err != nil {
 		return nil, false, id, err
 	}
@@ -286,30 +287,30 @@ func (s *Session) removeListener(l *listener) {
 // listenerOf returns the listener a notification is tagged for, if any:
 // its params._meta names the subscription id of a stream in flight. An
 // acknowledgement marks the listener acknowledged at once.
-func (s *Session) listenerOf(m *proto.Message) *listener {
+func (s *Session) listenerOf(m *jsonrpc.Message) *listener {
 	s.mu.Lock()
 	none := len(s.listeners) == 0
 	s.mu.Unlock()
 	if none || len(m.Params) == 0 {
 		return nil
 	}
-	id, ok := proto.SubscriptionOf(m.Params)
+	id, ok := mcp.SubscriptionOf(m.Params)
 	if !ok {
 		return nil
 	}
 	s.mu.Lock()
 	l := s.listeners[id.Key()]
 	s.mu.Unlock()
-	if l != nil && m.Method == proto.MethodNotifySubscriptionsAck {
+	if l != nil && m.Method == mcp.MethodNotifySubscriptionsAck {
 		l.ack()
 	}
 	return l
 }
 
 // listenEvent is what a tagged notification tells its listener.
-func listenEvent(l *listener, m *proto.Message) ListenEvent {
+func listenEvent(l *listener, m *jsonrpc.Message) ListenEvent {
 	kind := ListenNotified
-	if m.Method == proto.MethodNotifySubscriptionsAck {
+	if m.Method == mcp.MethodNotifySubscriptionsAck {
 		kind = ListenAcknowledged
 	}
 	return ListenEvent{Kind: kind, ID: l.id, Message: m}

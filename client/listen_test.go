@@ -10,7 +10,8 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // listenLog collects the events of one Listen, safe for the engine's
@@ -45,8 +46,8 @@ func (l *listenLog) kinds() []string {
 }
 
 // tagged is params carrying the subscription id of the request m.
-func tagged(m *proto.Message, params map[string]any) map[string]any {
-	out := map[string]any{"_meta": map[string]any{proto.MetaSubscriptionID: m.ID}}
+func tagged(m *jsonrpc.Message, params map[string]any) map[string]any {
+	out := map[string]any{"_meta": map[string]any{mcp.MetaSubscriptionID: m.ID}}
 	for k, v := range params {
 		out[k] = v
 	}
@@ -54,8 +55,8 @@ func tagged(m *proto.Message, params map[string]any) map[string]any {
 }
 
 // ack acknowledges the subscriptions/listen request m.
-func (s *fakeServer) ack(m *proto.Message) {
-	s.notify(proto.MethodNotifySubscriptionsAck, tagged(m, map[string]any{"notifications": map[string]any{"toolsListChanged": true}}))
+func (s *fakeServer) ack(m *jsonrpc.Message) {
+	s.notify(mcp.MethodNotifySubscriptionsAck, tagged(m, map[string]any{"notifications": map[string]any{"toolsListChanged": true}}))
 }
 
 var listenParams = map[string]any{"notifications": map[string]any{"toolsListChanged": true, "resourceSubscriptions": []string{"test://w"}}}
@@ -63,8 +64,8 @@ var listenParams = map[string]any{"notifications": map[string]any{"toolsListChan
 func TestListenRoutesTaggedNotificationsUntilTheServerEnds(t *testing.T) {
 	var untagged sync.WaitGroup
 	untagged.Add(1)
-	s, _ := connect(t, serve(true, func(srv *fakeServer, m *proto.Message) {
-		if m.Method != proto.MethodSubscriptionsListen {
+	s, _ := connect(t, serve(true, func(srv *fakeServer, m *jsonrpc.Message) {
+		if m.Method != mcp.MethodSubscriptionsListen {
 			return
 		}
 		var p struct {
@@ -72,16 +73,16 @@ func TestListenRoutesTaggedNotificationsUntilTheServerEnds(t *testing.T) {
 			Notifications map[string]any             `json:"notifications"`
 		}
 		_ = json.Unmarshal(m.Params, &p)
-		if p.Meta[proto.MetaProtocolVersion] == nil || p.Notifications["toolsListChanged"] != true {
+		if p.Meta[mcp.MetaProtocolVersion] == nil || p.Notifications["toolsListChanged"] != true {
 			t.Errorf("listen params lack the modern _meta or the filter: %s", m.Params)
 		}
 		srv.notify("notifications/message", map[string]any{"level": "info", "data": "not on the subscription"})
-		srv.notify(proto.MethodNotifyResourceUpdated, map[string]any{"uri": "test://w", "_meta": map[string]any{proto.MetaSubscriptionID: 999}})
+		srv.notify(mcp.MethodNotifyResourceUpdated, map[string]any{"uri": "test://w", "_meta": map[string]any{mcp.MetaSubscriptionID: 999}})
 		srv.ack(m)
-		srv.notify(proto.MethodNotifyResourceUpdated, tagged(m, map[string]any{"uri": "test://w"}))
-		srv.notify(proto.MethodNotifyToolsListChanged, tagged(m, nil))
+		srv.notify(mcp.MethodNotifyResourceUpdated, tagged(m, map[string]any{"uri": "test://w"}))
+		srv.notify(mcp.MethodNotifyToolsListChanged, tagged(m, nil))
 		srv.rawResult(*m.ID, `{"resultType":"complete","_meta":{}}`)
-	}), Options{OnNotification: func(m *proto.Message) {
+	}), Options{OnNotification: func(m *jsonrpc.Message) {
 		if m.Method == "notifications/message" {
 			untagged.Done()
 		}
@@ -94,7 +95,7 @@ func TestListenRoutesTaggedNotificationsUntilTheServerEnds(t *testing.T) {
 	if string(res) != `{"resultType":"complete","_meta":{}}` {
 		t.Errorf("result = %s", res)
 	}
-	want := []string{"opened#1", "acknowledged", "notified:" + proto.MethodNotifyResourceUpdated, "notified:" + proto.MethodNotifyToolsListChanged}
+	want := []string{"opened#1", "acknowledged", "notified:" + mcp.MethodNotifyResourceUpdated, "notified:" + mcp.MethodNotifyToolsListChanged}
 	if got := log.kinds(); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("events = %v, want %v", got, want)
 	}
@@ -103,26 +104,26 @@ func TestListenRoutesTaggedNotificationsUntilTheServerEnds(t *testing.T) {
 
 func TestListenReissuesABrokenStreamUnderANewID(t *testing.T) {
 	shrinkListenBackoff(t)
-	var ids []proto.ID
-	s, _ := connect(t, serve(true, func(srv *fakeServer, m *proto.Message) {
-		if m.Method != proto.MethodSubscriptionsListen {
+	var ids []jsonrpc.ID
+	s, _ := connect(t, serve(true, func(srv *fakeServer, m *jsonrpc.Message) {
+		if m.Method != mcp.MethodSubscriptionsListen {
 			return
 		}
 		ids = append(ids, *m.ID)
 		srv.ack(m)
 		if len(ids) == 1 {
 			// The transport lost the stream: the answer will never come.
-			srv.out <- &proto.Message{ID: m.ID, Violation: &ExchangeError{Err: errors.New("the answer stream ended before its answer")}}
+			srv.out <- &jsonrpc.Message{ID: m.ID, Violation: &ExchangeError{Err: errors.New("the answer stream ended before its answer")}}
 			return
 		}
-		srv.notify(proto.MethodNotifyToolsListChanged, tagged(m, nil))
+		srv.notify(mcp.MethodNotifyToolsListChanged, tagged(m, nil))
 		srv.rawResult(*m.ID, `{}`)
 	}), Options{})
 	var log listenLog
 	if _, err := s.Listen(testCtx(t), listenParams, log.add); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"opened#1", "acknowledged", "broken", "opened#2", "acknowledged", "notified:" + proto.MethodNotifyToolsListChanged}
+	want := []string{"opened#1", "acknowledged", "broken", "opened#2", "acknowledged", "notified:" + mcp.MethodNotifyToolsListChanged}
 	if got := log.kinds(); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("events = %v, want %v", got, want)
 	}
@@ -150,10 +151,10 @@ func shrinkListenBackoff(t *testing.T) {
 func TestListenGivesUpAfterFiveBreaksWithoutAnAcknowledgement(t *testing.T) {
 	shrinkListenBackoff(t)
 	sent := 0
-	s, _ := connect(t, serve(true, func(srv *fakeServer, m *proto.Message) {
-		if m.Method == proto.MethodSubscriptionsListen {
+	s, _ := connect(t, serve(true, func(srv *fakeServer, m *jsonrpc.Message) {
+		if m.Method == mcp.MethodSubscriptionsListen {
 			sent++
-			srv.out <- &proto.Message{ID: m.ID, Violation: &ExchangeError{Err: errors.New("503 Service Unavailable")}}
+			srv.out <- &jsonrpc.Message{ID: m.ID, Violation: &ExchangeError{Err: errors.New("503 Service Unavailable")}}
 		}
 	}), Options{})
 	var log listenLog
@@ -174,10 +175,10 @@ func TestListenGivesUpAfterFiveBreaksWithoutAnAcknowledgement(t *testing.T) {
 }
 
 func TestListenWantsAnAcknowledgementWithinTheIdleLimit(t *testing.T) {
-	cancelled := make(chan proto.ID, 1)
-	s, _ := connect(t, serve(true, func(srv *fakeServer, m *proto.Message) {
-		if m.Method == proto.MethodNotifyCancelled {
-			var p proto.CancelledNotificationParams
+	cancelled := make(chan jsonrpc.ID, 1)
+	s, _ := connect(t, serve(true, func(srv *fakeServer, m *jsonrpc.Message) {
+		if m.Method == mcp.MethodNotifyCancelled {
+			var p mcp.CancelledNotificationParams
 			_ = json.Unmarshal(m.Params, &p)
 			cancelled <- p.RequestID
 		}
@@ -201,13 +202,13 @@ func TestListenWantsAnAcknowledgementWithinTheIdleLimit(t *testing.T) {
 func TestListenOutlivesTheIdleLimitOnceAcknowledged(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const idle = time.Second
-		s, _ := connect(t, serve(true, func(srv *fakeServer, m *proto.Message) {
-			if m.Method != proto.MethodSubscriptionsListen {
+		s, _ := connect(t, serve(true, func(srv *fakeServer, m *jsonrpc.Message) {
+			if m.Method != mcp.MethodSubscriptionsListen {
 				return
 			}
 			srv.ack(m)
 			time.Sleep(idle * 5 / 2) // silence far past the idle limit
-			srv.notify(proto.MethodNotifyResourceUpdated, tagged(m, map[string]any{"uri": "test://w"}))
+			srv.notify(mcp.MethodNotifyResourceUpdated, tagged(m, map[string]any{"uri": "test://w"}))
 			srv.rawResult(*m.ID, `{}`)
 		}), Options{Timeout: idle})
 		var log listenLog
@@ -222,11 +223,11 @@ func TestListenOutlivesTheIdleLimitOnceAcknowledged(t *testing.T) {
 
 func TestListenEndsAtItsMaxTimeAndCancels(t *testing.T) {
 	cancelled := make(chan struct{}, 1)
-	s, _ := connect(t, serve(true, func(srv *fakeServer, m *proto.Message) {
+	s, _ := connect(t, serve(true, func(srv *fakeServer, m *jsonrpc.Message) {
 		switch m.Method {
-		case proto.MethodSubscriptionsListen:
+		case mcp.MethodSubscriptionsListen:
 			srv.ack(m)
-		case proto.MethodNotifyCancelled:
+		case mcp.MethodNotifyCancelled:
 			cancelled <- struct{}{}
 		}
 	}), Options{})
@@ -248,8 +249,8 @@ func TestListenEndsAtItsMaxTimeAndCancels(t *testing.T) {
 
 func TestListenStopsWithItsContext(t *testing.T) {
 	acked := make(chan struct{})
-	s, _ := connect(t, serve(true, func(srv *fakeServer, m *proto.Message) {
-		if m.Method == proto.MethodSubscriptionsListen {
+	s, _ := connect(t, serve(true, func(srv *fakeServer, m *jsonrpc.Message) {
+		if m.Method == mcp.MethodSubscriptionsListen {
 			srv.ack(m)
 		}
 	}), Options{})
@@ -270,15 +271,15 @@ func TestListenStopsWithItsContext(t *testing.T) {
 }
 
 func TestListenRefusedByTheServer(t *testing.T) {
-	s, _ := connect(t, serve(false, func(srv *fakeServer, m *proto.Message) {
+	s, _ := connect(t, serve(false, func(srv *fakeServer, m *jsonrpc.Message) {
 		if m.ID != nil {
-			srv.fail(*m.ID, proto.CodeMethodNotFound, "Method not found")
+			srv.fail(*m.ID, mcp.CodeMethodNotFound, "Method not found")
 		}
 	}), Options{})
 	var log listenLog
 	_, err := s.Listen(testCtx(t), listenParams, log.add)
 	var re *RPCError
-	if !errors.As(err, &re) || re.Err.Code != proto.CodeMethodNotFound {
+	if !errors.As(err, &re) || re.Err.Code != mcp.CodeMethodNotFound {
 		t.Fatalf("err = %v, want -32601", err)
 	}
 	if got := log.kinds(); fmt.Sprint(got) != "[opened#1]" {
@@ -291,10 +292,10 @@ func TestListenRefusedByTheServer(t *testing.T) {
 func TestListenRefusedByStatusIsNotReissued(t *testing.T) {
 	shrinkListenBackoff(t)
 	sent := 0
-	s, _ := connect(t, serve(true, func(srv *fakeServer, m *proto.Message) {
-		if m.Method == proto.MethodSubscriptionsListen {
+	s, _ := connect(t, serve(true, func(srv *fakeServer, m *jsonrpc.Message) {
+		if m.Method == mcp.MethodSubscriptionsListen {
 			sent++
-			srv.out <- &proto.Message{ID: m.ID, Violation: &ExchangeError{Status: 400, Err: errors.New("400 Bad Request")}}
+			srv.out <- &jsonrpc.Message{ID: m.ID, Violation: &ExchangeError{Status: 400, Err: errors.New("400 Bad Request")}}
 		}
 	}), Options{})
 	var log listenLog
@@ -309,11 +310,11 @@ func TestListenRefusedByStatusIsNotReissued(t *testing.T) {
 // is not reported.
 func TestListenReportsNothingAfterItReturns(t *testing.T) {
 	release := make(chan struct{})
-	s, _ := connect(t, serve(true, func(srv *fakeServer, m *proto.Message) {
-		if m.Method == proto.MethodSubscriptionsListen {
+	s, _ := connect(t, serve(true, func(srv *fakeServer, m *jsonrpc.Message) {
+		if m.Method == mcp.MethodSubscriptionsListen {
 			srv.ack(m)
 			<-release
-			srv.notify(proto.MethodNotifyToolsListChanged, tagged(m, nil))
+			srv.notify(mcp.MethodNotifyToolsListChanged, tagged(m, nil))
 		}
 	}), Options{})
 	ctx, cancel := context.WithCancel(testCtx(t))

@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // resolveInput runs the multi round-trip loop of the modern era: while the
@@ -18,10 +19,10 @@ func (s *Session) resolveInput(ctx context.Context, method string, params, resul
 		var probe struct {
 			ResultType string `json:"resultType"`
 		}
-		if json.Unmarshal(result, &probe) != nil || probe.ResultType != proto.ResultTypeInputRequired {
+		if json.Unmarshal(result, &probe) != nil || probe.ResultType != mcp.ResultTypeInputRequired {
 			return result, nil
 		}
-		ir, err := proto.DecodeInputRequired(result)
+		ir, err := mcp.DecodeInputRequired(result)
 		if err != nil {
 			return nil, &ProtocolError{Msg: fmt.Sprintf("%s answered input_required with a malformed result: %v", method, err)}
 		}
@@ -41,7 +42,7 @@ func (s *Session) resolveInput(ctx context.Context, method string, params, resul
 // inputRetry answers every input request, in key order, and returns the
 // params of the retry. answered is the id of the request whose result
 // asked for the input; the handler learns it with QuestionOriginOf.
-func (s *Session) inputRetry(ctx context.Context, method string, params json.RawMessage, ir *proto.InputRequired, answered proto.ID) (json.RawMessage, error) {
+func (s *Session) inputRetry(ctx context.Context, method string, params json.RawMessage, ir *mcp.InputRequired, answered jsonrpc.ID) (json.RawMessage, error) {
 	responses := make(map[string]json.RawMessage, len(ir.InputRequests))
 	for _, key := range ir.InputKeys() {
 		req := ir.InputRequests[key]

@@ -6,32 +6,33 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // answering is the handler of the MRTR and server-request tests.
 func answering(ctx context.Context, method string, params json.RawMessage) (any, error) {
 	switch method {
-	case proto.MethodElicitationCreate:
-		var p proto.ElicitRequestParams
+	case mcp.MethodElicitationCreate:
+		var p mcp.ElicitRequestParams
 		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, &proto.Error{Code: proto.CodeInvalidParams, Message: err.Error()}
+			return nil, &jsonrpc.Error{Code: mcp.CodeInvalidParams, Message: err.Error()}
 		}
-		return proto.ElicitResult{Action: proto.ElicitActionAccept, Content: map[string]any{"name": "Ada", "asked": p.Message}}, nil
-	case proto.MethodSamplingCreateMessage:
-		return proto.CreateMessageResult{Role: "assistant", Model: "manual", Content: mustJSON(proto.ContentBlock{Type: "text", Text: "Paris"})}, nil
+		return mcp.ElicitResult{Action: mcp.ElicitActionAccept, Content: map[string]any{"name": "Ada", "asked": p.Message}}, nil
+	case mcp.MethodSamplingCreateMessage:
+		return mcp.CreateMessageResult{Role: "assistant", Model: "manual", Content: mustJSON(mcp.ContentBlock{Type: "text", Text: "Paris"})}, nil
 	}
-	return nil, &proto.Error{Code: proto.CodeMethodNotFound, Message: "not here"}
+	return nil, &jsonrpc.Error{Code: mcp.CodeMethodNotFound, Message: "not here"}
 }
 
 type round struct {
-	id     proto.ID
+	id     jsonrpc.ID
 	params map[string]json.RawMessage
 }
 
 func TestMRTRLoop(t *testing.T) {
 	rounds := make(chan round, 8)
-	s, _ := connect(t, serve(true, func(srv *fakeServer, m *proto.Message) {
+	s, _ := connect(t, serve(true, func(srv *fakeServer, m *jsonrpc.Message) {
 		var p map[string]json.RawMessage
 		_ = json.Unmarshal(m.Params, &p)
 		rounds <- round{*m.ID, p}
@@ -46,11 +47,11 @@ func TestMRTRLoop(t *testing.T) {
 		default:
 			srv.rawResult(*m.ID, `{"resultType":"complete","content":[{"type":"text","text":"done"}]}`)
 		}
-	}), Options{Handler: handlerFunc(answering), Roots: []proto.Root{{URI: "file:///srv", Name: "srv"}}})
+	}), Options{Handler: handlerFunc(answering), Roots: []mcp.Root{{URI: "file:///srv", Name: "srv"}}})
 
-	var reported []proto.ID
-	raw, err := s.Call(testCtx(t), proto.MethodToolsCall, proto.CallToolParams{Name: "ask", Arguments: json.RawMessage(`{"x":1}`)},
-		WithRounds(func(n int, id proto.ID) {
+	var reported []jsonrpc.ID
+	raw, err := s.Call(testCtx(t), mcp.MethodToolsCall, mcp.CallToolParams{Name: "ask", Arguments: json.RawMessage(`{"x":1}`)},
+		WithRounds(func(n int, id jsonrpc.ID) {
 			if n != len(reported)+1 {
 				t.Errorf("round %d reported after %d rounds", n, len(reported))
 			}
@@ -59,7 +60,7 @@ func TestMRTRLoop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var res proto.CallToolResult
+	var res mcp.CallToolResult
 	if err := json.Unmarshal(raw, &res); err != nil || res.NeedsInput() || res.Content[0].Text != "done" {
 		t.Fatalf("final result %s", raw)
 	}
@@ -88,7 +89,7 @@ func TestMRTRLoop(t *testing.T) {
 	if _, has := got[2].params["requestState"]; has {
 		t.Fatalf("round 3 echoed a requestState the server did not send: %v", got[2].params)
 	}
-	var third map[string]proto.CreateMessageResult
+	var third map[string]mcp.CreateMessageResult
 	if err := json.Unmarshal(got[2].params["inputResponses"], &third); err != nil || third["llm"].Model != "manual" {
 		t.Fatalf("round 3 inputResponses %s", got[2].params["inputResponses"])
 	}
@@ -96,11 +97,11 @@ func TestMRTRLoop(t *testing.T) {
 
 func TestMRTRRoundCap(t *testing.T) {
 	sent := 0
-	s, _ := connect(t, serve(true, func(srv *fakeServer, m *proto.Message) {
+	s, _ := connect(t, serve(true, func(srv *fakeServer, m *jsonrpc.Message) {
 		sent++
 		srv.rawResult(*m.ID, `{"resultType":"input_required","requestState":"again","inputRequests":{}}`)
 	}), Options{})
-	_, err := s.Call(testCtx(t), proto.MethodToolsCall, map[string]string{"name": "loop"})
+	_, err := s.Call(testCtx(t), mcp.MethodToolsCall, map[string]string{"name": "loop"})
 	var pe *ProtocolError
 	if !errors.As(err, &pe) {
 		t.Fatalf("err = %v, want a ProtocolError", err)
@@ -111,19 +112,19 @@ func TestMRTRRoundCap(t *testing.T) {
 }
 
 func TestMRTRUnansweredInput(t *testing.T) {
-	s, _ := connect(t, serve(true, func(srv *fakeServer, m *proto.Message) {
+	s, _ := connect(t, serve(true, func(srv *fakeServer, m *jsonrpc.Message) {
 		srv.rawResult(*m.ID, `{"resultType":"input_required","inputRequests":{"q":{"method":"elicitation/create","params":{"message":"?"}}}}`)
 	}), Options{})
-	_, err := s.Call(testCtx(t), proto.MethodToolsCall, map[string]string{"name": "ask"})
-	var rpcErr *proto.Error
-	if !errors.As(err, &rpcErr) || rpcErr.Code != proto.CodeMethodNotFound {
+	_, err := s.Call(testCtx(t), mcp.MethodToolsCall, map[string]string{"name": "ask"})
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != mcp.CodeMethodNotFound {
 		t.Fatalf("err = %v, want the -32601 of the missing handler", err)
 	}
 }
 
 func TestListAllFollowsCursor(t *testing.T) {
 	var cursors []string
-	s, _ := connect(t, serve(false, func(srv *fakeServer, m *proto.Message) {
+	s, _ := connect(t, serve(false, func(srv *fakeServer, m *jsonrpc.Message) {
 		var p struct {
 			Cursor string `json:"cursor"`
 			Extra  int    `json:"extra"`
@@ -131,7 +132,7 @@ func TestListAllFollowsCursor(t *testing.T) {
 		_ = json.Unmarshal(m.Params, &p)
 		cursors = append(cursors, p.Cursor)
 		if p.Extra != 7 {
-			srv.fail(*m.ID, proto.CodeInvalidParams, "extra param lost")
+			srv.fail(*m.ID, mcp.CodeInvalidParams, "extra param lost")
 			return
 		}
 		switch p.Cursor {
@@ -143,13 +144,13 @@ func TestListAllFollowsCursor(t *testing.T) {
 			srv.rawResult(*m.ID, `{"tools":[{"name":"d"},{"name":"e"}]}`)
 		}
 	}), Options{})
-	items, err := s.ListAll(testCtx(t), proto.MethodToolsList, "tools", map[string]int{"extra": 7})
+	items, err := s.ListAll(testCtx(t), mcp.MethodToolsList, "tools", map[string]int{"extra": 7})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var names string
 	for _, it := range items {
-		var tool proto.Tool
+		var tool mcp.Tool
 		_ = json.Unmarshal(it, &tool)
 		names += tool.Name
 	}
@@ -159,10 +160,10 @@ func TestListAllFollowsCursor(t *testing.T) {
 }
 
 func TestListAllStopsACursorLoop(t *testing.T) {
-	s, _ := connect(t, serve(false, func(srv *fakeServer, m *proto.Message) {
+	s, _ := connect(t, serve(false, func(srv *fakeServer, m *jsonrpc.Message) {
 		srv.rawResult(*m.ID, `{"tools":[{"name":"a"}],"nextCursor":"same"}`)
 	}), Options{})
-	items, err := s.ListAll(testCtx(t), proto.MethodToolsList, "tools", nil)
+	items, err := s.ListAll(testCtx(t), mcp.MethodToolsList, "tools", nil)
 	var pe *ProtocolError
 	if !errors.As(err, &pe) || len(items) != 2 {
 		t.Fatalf("items %d err %v, want a ProtocolError after the cursor repeats", len(items), err)

@@ -7,7 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Bounds of the notifications waiting for the subscribers; past either,
@@ -22,9 +23,9 @@ const (
 
 // noteItem is one notification with the progress callback it is routed to.
 type noteItem struct {
-	msg        *proto.Message
-	onProgress func(proto.ProgressNotificationParams)
-	progress   proto.ProgressNotificationParams
+	msg        *jsonrpc.Message
+	onProgress func(mcp.ProgressNotificationParams)
+	progress   mcp.ProgressNotificationParams
 	listener   *listener // the subscription it is tagged for (listen.go)
 }
 
@@ -130,18 +131,18 @@ func (q *notificationQueue) stop() {
 }
 
 // deliverNotification routes one notification from the server.
-func (s *Session) deliverNotification(m *proto.Message) {
+func (s *Session) deliverNotification(m *jsonrpc.Message) {
 	it := noteItem{msg: m}
 	switch m.Method {
-	case proto.MethodNotifyProgress:
-		var p proto.ProgressNotificationParams
+	case mcp.MethodNotifyProgress:
+		var p mcp.ProgressNotificationParams
 		if json.Unmarshal(m.Params, &p) == nil {
 			if w := s.progressWaiter(p.ProgressToken); w != nil {
 				it.onProgress, it.progress = w.onProgress, p
 			}
 		}
-	case proto.MethodNotifyCancelled:
-		var p proto.CancelledNotificationParams
+	case mcp.MethodNotifyCancelled:
+		var p mcp.CancelledNotificationParams
 		if json.Unmarshal(m.Params, &p) == nil {
 			s.cancelServerRequest(p.RequestID)
 		}
@@ -167,7 +168,7 @@ func (s *Session) dispatchNotification(it noteItem) {
 		ids = append(ids, id)
 	}
 	sort.Ints(ids)
-	fns := make([]func(*proto.Message), len(ids))
+	fns := make([]func(*jsonrpc.Message), len(ids))
 	for i, id := range ids {
 		fns[i] = s.subs[id]
 	}

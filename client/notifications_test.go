@@ -5,7 +5,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Large notifications that come faster than the subscribers take them are
@@ -22,7 +23,7 @@ func TestNotificationQueueBoundsBytes(t *testing.T) {
 	}, &dropped)
 	body := bytes.Repeat([]byte("x"), size)
 	for range sent {
-		q.push(noteItem{msg: &proto.Message{Method: proto.MethodNotifyMessage, Raw: body}})
+		q.push(noteItem{msg: &jsonrpc.Message{Method: mcp.MethodNotifyMessage, Raw: body}})
 	}
 	q.mu.Lock()
 	held, heldBytes := len(q.items), q.bytes

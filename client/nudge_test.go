@@ -3,7 +3,7 @@ package client
 import (
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // TestNudgeBumpsEveryPendingRequest: Nudge restarts the idle timer of each
@@ -11,7 +11,7 @@ import (
 // however many times it is called.
 func TestNudgeBumpsEveryPendingRequest(t *testing.T) {
 	s := New(nil, Options{})
-	a, b := newWaiter(proto.IntID(1), "tools/call"), newWaiter(proto.IntID(2), "tools/list")
+	a, b := newWaiter(jsonrpc.IntID(1), "tools/call"), newWaiter(jsonrpc.IntID(2), "tools/list")
 	s.pending[a.key], s.pending[b.key] = a, b
 	s.Nudge()
 	s.Nudge()

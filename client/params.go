@@ -6,14 +6,14 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // member is one key of a params object, in the object's order.
-type member = proto.Member
+type member = jsonrpc.Member
 
 // marshalParams turns Call's params into JSON (nil stays nil).
-func marshalParams(params any) (json.RawMessage, error) { return proto.MarshalParams(params) }
+func marshalParams(params any) (json.RawMessage, error) { return jsonrpc.MarshalParams(params) }
 
 // objectMembers splits a JSON object into its members in order. Empty input
 // and null are an empty object.
@@ -49,7 +49,7 @@ func objectMembers(obj json.RawMessage) ([]member, error) {
 }
 
 // encodeMembers writes members back as one JSON object.
-func encodeMembers(ms []member) json.RawMessage { return proto.EncodeObject(ms) }
+func encodeMembers(ms []member) json.RawMessage { return jsonrpc.EncodeObject(ms) }
 
 // setMember replaces the member named key, or appends it; a nil value
 // removes it.

@@ -11,7 +11,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/peertest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/stdio"
 )
 
@@ -29,8 +30,8 @@ func (h *scripted) HandleServerRequest(ctx context.Context, method string, param
 	h.asked = append(h.asked, method)
 	h.mu.Unlock()
 	switch method {
-	case proto.MethodElicitationCreate:
-		var p proto.ElicitRequestParams
+	case mcp.MethodElicitationCreate:
+		var p mcp.ElicitRequestParams
 		if err := json.Unmarshal(params, &p); err != nil {
 			return nil, err
 		}
@@ -53,12 +54,12 @@ func (h *scripted) HandleServerRequest(ctx context.Context, method string, param
 				content[name] = "Ada"
 			}
 		}
-		return proto.ElicitResult{Action: proto.ElicitActionAccept, Content: content}, nil
-	case proto.MethodSamplingCreateMessage:
-		text, _ := json.Marshal(proto.ContentBlock{Type: "text", Text: "Paris"})
-		return proto.CreateMessageResult{Role: "assistant", Content: text, Model: "scripted", StopReason: "endTurn"}, nil
+		return mcp.ElicitResult{Action: mcp.ElicitActionAccept, Content: content}, nil
+	case mcp.MethodSamplingCreateMessage:
+		text, _ := json.Marshal(mcp.ContentBlock{Type: "text", Text: "Paris"})
+		return mcp.CreateMessageResult{Role: "assistant", Content: text, Model: "scripted", StopReason: "endTurn"}, nil
 	}
-	return nil, &proto.Error{Code: proto.CodeMethodNotFound, Message: "not scripted"}
+	return nil, &jsonrpc.Error{Code: mcp.CodeMethodNotFound, Message: "not scripted"}
 }
 
 func (h *scripted) methods() []string {
@@ -90,11 +91,11 @@ func peerCtx(t *testing.T) context.Context {
 // toolText calls a tool and returns the text of its content.
 func toolText(t *testing.T, s *client.Session, name string, args any, opts ...client.CallOption) string {
 	t.Helper()
-	raw, err := s.Call(peerCtx(t), proto.MethodToolsCall, map[string]any{"name": name, "arguments": args}, opts...)
+	raw, err := s.Call(peerCtx(t), mcp.MethodToolsCall, map[string]any{"name": name, "arguments": args}, opts...)
 	if err != nil {
 		t.Fatalf("tools/call %s: %v", name, err)
 	}
-	var res proto.CallToolResult
+	var res mcp.CallToolResult
 	if err := json.Unmarshal(raw, &res); err != nil {
 		t.Fatalf("tools/call %s result %s: %v", name, raw, err)
 	}
@@ -110,13 +111,13 @@ func toolText(t *testing.T, s *client.Session, name string, args any, opts ...cl
 
 func toolNames(t *testing.T, s *client.Session) map[string]bool {
 	t.Helper()
-	items, err := s.ListAll(peerCtx(t), proto.MethodToolsList, "tools", nil)
+	items, err := s.ListAll(peerCtx(t), mcp.MethodToolsList, "tools", nil)
 	if err != nil {
 		t.Fatalf("tools/list: %v", err)
 	}
 	names := map[string]bool{}
 	for _, it := range items {
-		var tool proto.Tool
+		var tool mcp.Tool
 		if err := json.Unmarshal(it, &tool); err != nil {
 			t.Fatalf("tool %s: %v", it, err)
 		}
@@ -130,11 +131,11 @@ func toolNames(t *testing.T, s *client.Session) map[string]bool {
 func TestPeerGoSDKEverythingLegacy(t *testing.T) {
 	h := &scripted{}
 	s := connectPeer(t, peertest.GoSDKEverything(t), client.Options{
-		ProtocolVersion: proto.LatestLegacy,
+		ProtocolVersion: mcp.LatestLegacy,
 		Handler:         h,
-		Roots:           []proto.Root{{URI: "file:///srv/project", Name: "project"}},
+		Roots:           []mcp.Root{{URI: "file:///srv/project", Name: "project"}},
 	})
-	if s.Era() != client.EraLegacy || s.ProtocolVersion() != proto.LatestLegacy || s.ServerInfo().Name != "everything" {
+	if s.Era() != client.EraLegacy || s.ProtocolVersion() != mcp.LatestLegacy || s.ServerInfo().Name != "everything" {
 		t.Fatalf("negotiated %s %s with %+v", s.Era(), s.ProtocolVersion(), s.ServerInfo())
 	}
 	if names := toolNames(t, s); !names["greet"] || !names["roots"] || !names["sample"] {
@@ -163,7 +164,7 @@ func TestPeerGoSDKEverythingLegacy(t *testing.T) {
 // leaves node room to start on a loaded machine.
 func TestPeerTSEverythingFallsBack(t *testing.T) {
 	s := connectPeer(t, peertest.TSEverything(t, "stdio"), client.Options{Timeout: 2500 * time.Millisecond})
-	if s.Era() != client.EraLegacy || !proto.IsLegacyVersion(s.ProtocolVersion()) {
+	if s.Era() != client.EraLegacy || !mcp.IsLegacyVersion(s.ProtocolVersion()) {
 		t.Fatalf("negotiated %s %q, want the legacy fallback", s.Era(), s.ProtocolVersion())
 	}
 	if got := toolText(t, s, "echo", map[string]string{"message": "hi"}); got != "Echo: hi" {
@@ -172,7 +173,7 @@ func TestPeerTSEverythingFallsBack(t *testing.T) {
 	var mu sync.Mutex
 	var steps []float64
 	got := toolText(t, s, "trigger-long-running-operation", map[string]any{"duration": 4, "steps": 8},
-		client.WithProgress(func(p proto.ProgressNotificationParams) {
+		client.WithProgress(func(p mcp.ProgressNotificationParams) {
 			mu.Lock()
 			steps = append(steps, p.Progress)
 			mu.Unlock()
@@ -193,10 +194,10 @@ func TestPeerConformanceModern(t *testing.T) {
 	h := &scripted{}
 	s := connectPeer(t, []string{peertest.GoSDKConformance(t)}, client.Options{
 		Handler: h,
-		Roots:   []proto.Root{{URI: "file:///srv/a", Name: "a"}},
+		Roots:   []mcp.Root{{URI: "file:///srv/a", Name: "a"}},
 	})
-	if s.Era() != client.EraModern || s.ProtocolVersion() != proto.Modern {
-		t.Fatalf("negotiated %s %q, want modern %s", s.Era(), s.ProtocolVersion(), proto.Modern)
+	if s.Era() != client.EraModern || s.ProtocolVersion() != mcp.Modern {
+		t.Fatalf("negotiated %s %q, want modern %s", s.Era(), s.ProtocolVersion(), mcp.Modern)
 	}
 	if s.ServerInfo().Name != "mcp-conformance-test-server" {
 		t.Fatalf("server info %+v", s.ServerInfo())
@@ -217,8 +218,8 @@ func TestPeerConformanceModern(t *testing.T) {
 			if !names[c.tool] {
 				t.Fatalf("the server does not list %s", c.tool)
 			}
-			var rounds []proto.ID
-			got := toolText(t, s, c.tool, map[string]any{}, client.WithRounds(func(_ int, id proto.ID) { rounds = append(rounds, id) }))
+			var rounds []jsonrpc.ID
+			got := toolText(t, s, c.tool, map[string]any{}, client.WithRounds(func(_ int, id jsonrpc.ID) { rounds = append(rounds, id) }))
 			if !strings.Contains(got, c.want) {
 				t.Fatalf("%s: %q, want %q", c.tool, got, c.want)
 			}
@@ -227,18 +228,18 @@ func TestPeerConformanceModern(t *testing.T) {
 			}
 		})
 	}
-	raw, err := s.Call(peerCtx(t), proto.MethodPromptsGet, proto.GetPromptParams{Name: "test_input_required_result_prompt"})
+	raw, err := s.Call(peerCtx(t), mcp.MethodPromptsGet, mcp.GetPromptParams{Name: "test_input_required_result_prompt"})
 	if err != nil {
 		t.Fatalf("prompts/get: %v", err)
 	}
-	var prompt proto.GetPromptResult
+	var prompt mcp.GetPromptResult
 	if err := json.Unmarshal(raw, &prompt); err != nil || len(prompt.Messages) == 0 || prompt.Messages[0].Content.Text != "Context: Ada" {
 		t.Fatalf("prompts/get after input: %s", raw)
 	}
 	// ping is gone in 2026-07-28: the server answers -32601, as an RPCError.
-	_, err = s.Call(peerCtx(t), proto.MethodPing, nil)
+	_, err = s.Call(peerCtx(t), mcp.MethodPing, nil)
 	var rpcErr *client.RPCError
-	if !errors.As(err, &rpcErr) || rpcErr.Err.Code != proto.CodeMethodNotFound {
+	if !errors.As(err, &rpcErr) || rpcErr.Err.Code != mcp.CodeMethodNotFound {
 		t.Fatalf("ping: %v", err)
 	}
 }

@@ -3,7 +3,8 @@ package client
 import (
 	"encoding/json"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // outcome is what ends a request: its result or why it failed.
@@ -18,16 +19,16 @@ type outcome struct {
 // waiter is one request awaiting its response. Whoever removes it from the
 // pending map owns its completion and sends exactly one outcome on done.
 type waiter struct {
-	id         proto.ID
+	id         jsonrpc.ID
 	key        string
 	method     string
 	done       chan outcome  // buffered 1
 	bump       chan struct{} // buffered 1: progress arrived, restart the idle timer
 	token      string        // key of the progress token, "" when none was sent
-	onProgress func(proto.ProgressNotificationParams)
+	onProgress func(mcp.ProgressNotificationParams)
 }
 
-func newWaiter(id proto.ID, method string) *waiter {
+func newWaiter(id jsonrpc.ID, method string) *waiter {
 	return &waiter{
 		id:     id,
 		key:    id.Key(),
@@ -105,7 +106,7 @@ func (w *waiter) nudge() {
 
 // progressWaiter returns the waiter a progress token belongs to, after
 // nudging its idle timer.
-func (s *Session) progressWaiter(token proto.ID) *waiter {
+func (s *Session) progressWaiter(token jsonrpc.ID) *waiter {
 	s.mu.Lock()
 	w := s.progress[token.Key()]
 	s.mu.Unlock()

@@ -3,7 +3,7 @@ package client
 import (
 	"context"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // QuestionOrigin says which message of the server asked the question a
@@ -12,7 +12,7 @@ type QuestionOrigin struct {
 	// RequestID is the id of the server's request (a server→client
 	// request), or of the client's request whose input_required result
 	// carried the question (2026-07-28 MRTR).
-	RequestID proto.ID
+	RequestID jsonrpc.ID
 	// InputKey is the question's key in that input_required result; ""
 	// for a server→client request.
 	InputKey string

@@ -6,7 +6,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // originLog records the QuestionOrigin each handled question came with.
@@ -37,7 +38,7 @@ func (l *originLog) of(method string) (QuestionOrigin, bool) {
 // key (modern era), or the server's own request id.
 func TestQuestionOriginOfInputRequest(t *testing.T) {
 	log := &originLog{got: map[string]QuestionOrigin{}}
-	s, _ := connect(t, serve(true, func(srv *fakeServer, m *proto.Message) {
+	s, _ := connect(t, serve(true, func(srv *fakeServer, m *jsonrpc.Message) {
 		var p map[string]json.RawMessage
 		_ = json.Unmarshal(m.Params, &p)
 		if p["inputResponses"] == nil {
@@ -47,9 +48,9 @@ func TestQuestionOriginOfInputRequest(t *testing.T) {
 		}
 		srv.rawResult(*m.ID, `{"resultType":"complete","content":[]}`)
 	}), Options{Handler: handlerFunc(log.handle)})
-	var first proto.ID
-	_, err := s.Call(testCtx(t), proto.MethodToolsCall, proto.CallToolParams{Name: "ask"},
-		WithRounds(func(n int, id proto.ID) {
+	var first jsonrpc.ID
+	_, err := s.Call(testCtx(t), mcp.MethodToolsCall, mcp.CallToolParams{Name: "ask"},
+		WithRounds(func(n int, id jsonrpc.ID) {
 			if n == 1 {
 				first = id
 			}
@@ -57,7 +58,7 @@ func TestQuestionOriginOfInputRequest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, ok := log.of(proto.MethodElicitationCreate)
+	o, ok := log.of(mcp.MethodElicitationCreate)
 	if !ok || o.RequestID.Key() != first.Key() || o.InputKey != "who" {
 		t.Errorf("origin %+v (%v), want request %s input who", o, ok, first)
 	}
@@ -71,15 +72,15 @@ func TestQuestionOriginOfServerRequest(t *testing.T) {
 	answered := make(chan struct{})
 	connect(t, func(srv *fakeServer) {
 		legacyHandshake(srv, make(chan json.RawMessage, 1))
-		srv.request(proto.StringID("elicit-9"), proto.MethodElicitationCreate, proto.ElicitRequestParams{Message: "Name?"})
+		srv.request(jsonrpc.StringID("elicit-9"), mcp.MethodElicitationCreate, mcp.ElicitRequestParams{Message: "Name?"})
 		answers(srv, 1)
 		close(answered)
 		for _, ok := srv.next(); ok; _, ok = srv.next() {
 		}
 	}, Options{Handler: handlerFunc(log.handle)})
 	<-answered
-	o, ok := log.of(proto.MethodElicitationCreate)
-	if !ok || o.RequestID.Key() != proto.StringID("elicit-9").Key() || o.InputKey != "" {
+	o, ok := log.of(mcp.MethodElicitationCreate)
+	if !ok || o.RequestID.Key() != jsonrpc.StringID("elicit-9").Key() || o.InputKey != "" {
 		t.Errorf("origin %+v (%v), want the server's request elicit-9", o, ok)
 	}
 }

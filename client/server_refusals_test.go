@@ -6,7 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Past MaxServerRequests being answered, a request from the server is
@@ -22,20 +23,20 @@ func TestServerRequestsPastLimitRefusedBusy(t *testing.T) {
 		}
 		return nil, ctx.Err()
 	})
-	got := make(chan map[string]*proto.Message, 1)
+	got := make(chan map[string]*jsonrpc.Message, 1)
 	s, _ := connect(t, func(srv *fakeServer) {
-		if !srv.handshake(false, proto.LatestLegacy) {
+		if !srv.handshake(false, mcp.LatestLegacy) {
 			return
 		}
 		for i := range MaxServerRequests + extra {
-			srv.request(proto.IntID(int64(i)), proto.MethodElicitationCreate, proto.ElicitRequestParams{Message: "?"})
+			srv.request(jsonrpc.IntID(int64(i)), mcp.MethodElicitationCreate, mcp.ElicitRequestParams{Message: "?"})
 		}
-		srv.request(proto.StringID("ping"), proto.MethodPing, nil)
+		srv.request(jsonrpc.StringID("ping"), mcp.MethodPing, nil)
 		got <- answers(srv, extra+1)
 	}, Options{Handler: handler})
 	defer close(release)
 
-	var res map[string]*proto.Message
+	var res map[string]*jsonrpc.Message
 	select {
 	case res = <-got:
 	case <-time.After(hangGuard):
@@ -45,7 +46,7 @@ func TestServerRequestsPastLimitRefusedBusy(t *testing.T) {
 		t.Errorf("ping answered %v, want {}", m)
 	}
 	for i := MaxServerRequests; i < MaxServerRequests+extra; i++ {
-		m := res[proto.IntID(int64(i)).Key()]
+		m := res[jsonrpc.IntID(int64(i)).Key()]
 		if m == nil || m.Error == nil || m.Error.Code != CodeClientBusy {
 			t.Fatalf("request %d answered %v, want a busy error", i, m)
 		}

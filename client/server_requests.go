@@ -6,7 +6,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // MaxServerRequests bounds the server→client requests answered at once;
@@ -18,11 +19,11 @@ const MaxServerRequests = 256
 // goroutine, so a slow answer (a human filling a form) never blocks reading.
 // A ping is answered at once, without a goroutine; past MaxServerRequests a
 // request is refused as busy.
-func (s *Session) deliverServerRequest(m *proto.Message) {
+func (s *Session) deliverServerRequest(m *jsonrpc.Message) {
 	if s.routeInteraction(m) {
 		return
 	}
-	if m.Method == proto.MethodPing {
+	if m.Method == mcp.MethodPing {
 		s.answerPing(m)
 		return
 	}
@@ -60,16 +61,16 @@ func (s *Session) deliverServerRequest(m *proto.Message) {
 // respond sends the answer to a server request. ctx carries the
 // question's origin (QuestionOriginOf), which tells a transport that the
 // answer is a handler's, not one decided on the reader.
-func (s *Session) respond(ctx context.Context, id proto.ID, result any, rpcErr *proto.Error) {
-	var msg *proto.Message
+func (s *Session) respond(ctx context.Context, id jsonrpc.ID, result any, rpcErr *jsonrpc.Error) {
+	var msg *jsonrpc.Message
 	if rpcErr == nil {
 		var err error
-		if msg, err = proto.NewResult(id, result); err != nil {
-			rpcErr = &proto.Error{Code: proto.CodeInternalError, Message: fmt.Sprintf("the answer cannot be encoded: %v", err)}
+		if msg, err = jsonrpc.NewResult(id, result); err != nil {
+			rpcErr = &jsonrpc.Error{Code: mcp.CodeInternalError, Message: fmt.Sprintf("the answer cannot be encoded: %v", err)}
 		}
 	}
 	if rpcErr != nil {
-		msg = &proto.Message{JSONRPC: proto.Version, ID: &id, Error: rpcErr}
+		msg = &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: &id, Error: rpcErr}
 	}
 	sendCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.Timeout)
 	defer cancel()
@@ -82,7 +83,7 @@ func (s *Session) respond(ctx context.Context, id proto.ID, result any, rpcErr *
 
 // cancelServerRequest stops the handler of a server request the server
 // cancelled.
-func (s *Session) cancelServerRequest(id proto.ID) {
+func (s *Session) cancelServerRequest(id jsonrpc.ID) {
 	s.mu.Lock()
 	cancel := s.serverReqs[id.Key()]
 	s.mu.Unlock()
@@ -93,55 +94,55 @@ func (s *Session) cancelServerRequest(id proto.ID) {
 
 // answer produces the result of one server→client request, whether it came
 // on the connection (legacy) or inside an input_required result (modern).
-func (s *Session) answer(ctx context.Context, method string, params json.RawMessage) (any, *proto.Error) {
-	if method == proto.MethodPing {
-		return proto.EmptyObject, nil
+func (s *Session) answer(ctx context.Context, method string, params json.RawMessage) (any, *jsonrpc.Error) {
+	if method == mcp.MethodPing {
+		return mcp.EmptyObject, nil
 	}
 	if h := s.opts.Handler; h != nil {
 		result, err := h.HandleServerRequest(ctx, method, params)
 		if err == nil {
 			if result == nil {
-				result = proto.EmptyObject
+				result = mcp.EmptyObject
 			}
 			return result, nil
 		}
-		var rpcErr *proto.Error
+		var rpcErr *jsonrpc.Error
 		if !errors.As(err, &rpcErr) {
-			return nil, &proto.Error{Code: proto.CodeInternalError, Message: err.Error()}
+			return nil, &jsonrpc.Error{Code: mcp.CodeInternalError, Message: err.Error()}
 		}
-		if rpcErr.Code != proto.CodeMethodNotFound || method != proto.MethodRootsList {
+		if rpcErr.Code != mcp.CodeMethodNotFound || method != mcp.MethodRootsList {
 			return nil, rpcErr
 		}
 	}
-	if method == proto.MethodRootsList {
+	if method == mcp.MethodRootsList {
 		if roots, ok := s.currentRoots(); ok {
-			return proto.ListRootsResult{Roots: roots}, nil
+			return mcp.ListRootsResult{Roots: roots}, nil
 		}
 	}
-	return nil, &proto.Error{Code: proto.CodeMethodNotFound, Message: fmt.Sprintf("method %q is not supported by this client", method)}
+	return nil, &jsonrpc.Error{Code: mcp.CodeMethodNotFound, Message: fmt.Sprintf("method %q is not supported by this client", method)}
 }
 
 // currentRoots returns the roots the client exposes, and whether it
 // exposes any list at all.
-func (s *Session) currentRoots() ([]proto.Root, bool) {
+func (s *Session) currentRoots() ([]mcp.Root, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.roots == nil {
 		return nil, false
 	}
-	return append([]proto.Root{}, s.roots...), true
+	return append([]mcp.Root{}, s.roots...), true
 }
 
 // SendRoots replaces the roots the client exposes and sends
 // notifications/roots/list_changed.
-func (s *Session) SendRoots(roots []proto.Root) error {
+func (s *Session) SendRoots(roots []mcp.Root) error {
 	if roots == nil {
-		roots = []proto.Root{}
+		roots = []mcp.Root{}
 	}
 	s.mu.Lock()
-	s.roots = append([]proto.Root{}, roots...)
+	s.roots = append([]mcp.Root{}, roots...)
 	s.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), s.opts.Timeout)
 	defer cancel()
-	return s.Notify(ctx, proto.MethodNotifyRootsListChanged, nil)
+	return s.Notify(ctx, mcp.MethodNotifyRootsListChanged, nil)
 }

@@ -7,12 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // answers collects the client's responses to server requests by id key.
-func answers(srv *fakeServer, want int) map[string]*proto.Message {
-	got := map[string]*proto.Message{}
+func answers(srv *fakeServer, want int) map[string]*jsonrpc.Message {
+	got := map[string]*jsonrpc.Message{}
 	for len(got) < want {
 		m, ok := srv.next()
 		if !ok {
@@ -29,26 +30,26 @@ func TestServerRequestsDispatched(t *testing.T) {
 	release := make(chan struct{})
 	handler := handlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
 		switch method {
-		case proto.MethodElicitationCreate:
+		case mcp.MethodElicitationCreate:
 			<-release // a human is still typing
 			return answering(ctx, method, params)
-		case proto.MethodSamplingCreateMessage:
-			return nil, &proto.Error{Code: -1, Message: "user declined"}
+		case mcp.MethodSamplingCreateMessage:
+			return nil, &jsonrpc.Error{Code: -1, Message: "user declined"}
 		case "boom":
 			return nil, errors.New("handler broke")
 		}
-		return nil, &proto.Error{Code: proto.CodeMethodNotFound, Message: "ask the engine"}
+		return nil, &jsonrpc.Error{Code: mcp.CodeMethodNotFound, Message: "ask the engine"}
 	})
-	got := make(chan map[string]*proto.Message, 1)
+	got := make(chan map[string]*jsonrpc.Message, 1)
 	initParams := make(chan json.RawMessage, 1)
 	script := func(srv *fakeServer) {
 		legacyHandshake(srv, initParams)
-		srv.request(proto.StringID("elicit"), proto.MethodElicitationCreate, proto.ElicitRequestParams{Message: "Name?"})
-		srv.request(proto.StringID("p1"), proto.MethodPing, nil)
-		srv.request(proto.IntID(0), proto.MethodRootsList, nil)
-		srv.request(proto.IntID(1), proto.MethodSamplingCreateMessage, proto.CreateMessageParams{MaxTokens: 1})
-		srv.request(proto.IntID(2), "foo/bar", nil)
-		srv.request(proto.IntID(3), "boom", nil)
+		srv.request(jsonrpc.StringID("elicit"), mcp.MethodElicitationCreate, mcp.ElicitRequestParams{Message: "Name?"})
+		srv.request(jsonrpc.StringID("p1"), mcp.MethodPing, nil)
+		srv.request(jsonrpc.IntID(0), mcp.MethodRootsList, nil)
+		srv.request(jsonrpc.IntID(1), mcp.MethodSamplingCreateMessage, mcp.CreateMessageParams{MaxTokens: 1})
+		srv.request(jsonrpc.IntID(2), "foo/bar", nil)
+		srv.request(jsonrpc.IntID(3), "boom", nil)
 		// Everything but the elicitation is answered while it still waits.
 		early := answers(srv, 5)
 		close(release)
@@ -57,16 +58,16 @@ func TestServerRequestsDispatched(t *testing.T) {
 		}
 		got <- early
 	}
-	connect(t, script, Options{Handler: handler, Roots: []proto.Root{{URI: "file:///a"}}})
+	connect(t, script, Options{Handler: handler, Roots: []mcp.Root{{URI: "file:///a"}}})
 
 	var caps struct {
-		Capabilities proto.ClientCapabilities `json:"capabilities"`
+		Capabilities mcp.ClientCapabilities `json:"capabilities"`
 	}
 	if err := json.Unmarshal(<-initParams, &caps); err != nil || caps.Capabilities.Roots == nil ||
 		caps.Capabilities.Sampling == nil || caps.Capabilities.Elicitation == nil {
 		t.Fatalf("initialize capabilities %+v (%v)", caps, err)
 	}
-	var res map[string]*proto.Message
+	var res map[string]*jsonrpc.Message
 	select {
 	case res = <-got:
 	case <-time.After(hangGuard):
@@ -82,7 +83,7 @@ func TestServerRequestsDispatched(t *testing.T) {
 			t.Errorf("answer %s = %v, want %s", key, m, result)
 		}
 	}
-	wantErr := map[string]int{"i1": -1, "i2": proto.CodeMethodNotFound, "i3": proto.CodeInternalError}
+	wantErr := map[string]int{"i1": -1, "i2": mcp.CodeMethodNotFound, "i3": mcp.CodeInternalError}
 	for key, code := range wantErr {
 		if m := res[key]; m == nil || m.Error == nil || m.Error.Code != code {
 			t.Errorf("answer %s = %v, want error %d", key, m, code)
@@ -94,12 +95,12 @@ func TestServerRequestsDispatched(t *testing.T) {
 }
 
 func TestServerRequestsWithoutHandler(t *testing.T) {
-	got := make(chan map[string]*proto.Message, 1)
+	got := make(chan map[string]*jsonrpc.Message, 1)
 	initParams := make(chan json.RawMessage, 1)
 	script := func(srv *fakeServer) {
 		legacyHandshake(srv, initParams)
-		srv.request(proto.IntID(10), proto.MethodElicitationCreate, proto.ElicitRequestParams{Message: "?"})
-		srv.request(proto.IntID(11), proto.MethodRootsList, nil)
+		srv.request(jsonrpc.IntID(10), mcp.MethodElicitationCreate, mcp.ElicitRequestParams{Message: "?"})
+		srv.request(jsonrpc.IntID(11), mcp.MethodRootsList, nil)
 		got <- answers(srv, 2)
 	}
 	connect(t, script, Options{})
@@ -108,7 +109,7 @@ func TestServerRequestsWithoutHandler(t *testing.T) {
 	}
 	res := <-got
 	for _, key := range []string{"i10", "i11"} {
-		if m := res[key]; m == nil || m.Error == nil || m.Error.Code != proto.CodeMethodNotFound {
+		if m := res[key]; m == nil || m.Error == nil || m.Error.Code != mcp.CodeMethodNotFound {
 			t.Errorf("answer %s = %v, want -32601", key, m)
 		}
 	}
@@ -119,18 +120,18 @@ func TestServerCancelStopsHandler(t *testing.T) {
 	handler := handlerFunc(func(ctx context.Context, method string, params json.RawMessage) (any, error) {
 		<-ctx.Done()
 		stopped <- ctx.Err()
-		return proto.ElicitResult{Action: proto.ElicitActionCancel}, nil
+		return mcp.ElicitResult{Action: mcp.ElicitActionCancel}, nil
 	})
-	after := make(chan []*proto.Message, 1)
+	after := make(chan []*jsonrpc.Message, 1)
 	connect(t, func(srv *fakeServer) {
-		if !srv.handshake(false, proto.LatestLegacy) {
+		if !srv.handshake(false, mcp.LatestLegacy) {
 			return
 		}
-		srv.request(proto.IntID(60), proto.MethodElicitationCreate, proto.ElicitRequestParams{Message: "?"})
-		srv.notify(proto.MethodNotifyCancelled, proto.CancelledNotificationParams{RequestID: proto.IntID(60), Reason: "too slow"})
+		srv.request(jsonrpc.IntID(60), mcp.MethodElicitationCreate, mcp.ElicitRequestParams{Message: "?"})
+		srv.notify(mcp.MethodNotifyCancelled, mcp.CancelledNotificationParams{RequestID: jsonrpc.IntID(60), Reason: "too slow"})
 		<-stopped
-		srv.request(proto.IntID(61), proto.MethodPing, nil)
-		var seen []*proto.Message
+		srv.request(jsonrpc.IntID(61), mcp.MethodPing, nil)
+		var seen []*jsonrpc.Message
 		for m, ok := srv.next(); ok; m, ok = srv.next() {
 			seen = append(seen, m)
 			if m.IsResponse() && m.ID.Key() == "i61" {
@@ -147,20 +148,20 @@ func TestServerCancelStopsHandler(t *testing.T) {
 }
 
 func TestSendRoots(t *testing.T) {
-	got := make(chan *proto.Message, 2)
-	s, _ := connect(t, serve(false, func(srv *fakeServer, m *proto.Message) {
+	got := make(chan *jsonrpc.Message, 2)
+	s, _ := connect(t, serve(false, func(srv *fakeServer, m *jsonrpc.Message) {
 		switch {
-		case m.Method == proto.MethodNotifyRootsListChanged:
+		case m.Method == mcp.MethodNotifyRootsListChanged:
 			got <- m
-			srv.request(proto.IntID(50), proto.MethodRootsList, nil)
+			srv.request(jsonrpc.IntID(50), mcp.MethodRootsList, nil)
 		case m.IsResponse():
 			got <- m
 		}
-	}), Options{Roots: []proto.Root{{URI: "file:///old"}}})
-	if err := s.SendRoots([]proto.Root{{URI: "file:///new", Name: "new"}}); err != nil {
+	}), Options{Roots: []mcp.Root{{URI: "file:///old"}}})
+	if err := s.SendRoots([]mcp.Root{{URI: "file:///new", Name: "new"}}); err != nil {
 		t.Fatal(err)
 	}
-	if m := <-got; m.Method != proto.MethodNotifyRootsListChanged {
+	if m := <-got; m.Method != mcp.MethodNotifyRootsListChanged {
 		t.Fatalf("first message %v", m)
 	}
 	if m := <-got; string(m.Result) != `{"roots":[{"uri":"file:///new","name":"new"}]}` {
@@ -171,12 +172,12 @@ func TestSendRoots(t *testing.T) {
 // legacyHandshake plays a legacy server's side of the handshake, refusing
 // server/discover and handing the initialize params to initParams.
 func legacyHandshake(srv *fakeServer, initParams chan<- json.RawMessage) {
-	for m, ok := srv.next(); ok && m.Method != proto.MethodNotifyInitialized; m, ok = srv.next() {
-		if m.Method == proto.MethodInitialize {
+	for m, ok := srv.next(); ok && m.Method != mcp.MethodNotifyInitialized; m, ok = srv.next() {
+		if m.Method == mcp.MethodInitialize {
 			initParams <- m.Params
-			srv.result(*m.ID, map[string]any{"protocolVersion": proto.LatestLegacy, "capabilities": map[string]any{}, "serverInfo": map[string]any{"name": "s", "version": "1"}})
+			srv.result(*m.ID, map[string]any{"protocolVersion": mcp.LatestLegacy, "capabilities": map[string]any{}, "serverInfo": map[string]any{"name": "s", "version": "1"}})
 		} else {
-			srv.fail(*m.ID, proto.CodeMethodNotFound, "no")
+			srv.fail(*m.ID, mcp.CodeMethodNotFound, "no")
 		}
 	}
 }

@@ -7,7 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Version is mcpscope's version, sent as clientInfo.version by default.
@@ -71,7 +72,7 @@ const (
 // Options configure a Session. The zero value is usable.
 type Options struct {
 	// ClientInfo names the client; default {Name:"mcpscope", Version:Version}.
-	ClientInfo proto.Implementation
+	ClientInfo mcp.Implementation
 	// ProtocolVersion picks the handshake: "" probes server/discover and
 	// falls back to initialize; a legacy version forces initialize offering
 	// it; "2026-07-28" forces the modern era. Any other value is offered in
@@ -93,12 +94,12 @@ type Options struct {
 	Handler ServerRequestHandler
 	// Roots, when non-nil, declares the roots capability (listChanged) and
 	// answers roots/list unless Handler does.
-	Roots []proto.Root
+	Roots []mcp.Root
 	// Capabilities, when non-nil, is declared as is instead of the
 	// capabilities derived from Handler and Roots.
-	Capabilities *proto.ClientCapabilities
+	Capabilities *mcp.ClientCapabilities
 	// OnNotification, when set, sees every notification from the server.
-	OnNotification func(*proto.Message)
+	OnNotification func(*jsonrpc.Message)
 	// OnStrayAnswer, when set, is told of each answer no request in flight
 	// was waiting for: a duplicate, or one to an id never sent. It runs on
 	// the transport's read goroutine and must not block.
@@ -109,7 +110,7 @@ type Options struct {
 type ServerRequestHandler interface {
 	// HandleServerRequest answers elicitation/create, sampling/createMessage,
 	// roots/list (and in the modern era the same requests when they arrive as
-	// MRTR inputRequests). Return a *proto.Error as error to send that
+	// MRTR inputRequests). Return a *jsonrpc.Error as error to send that
 	// JSON-RPC error; another error → -32603 with its text.
 	HandleServerRequest(ctx context.Context, method string, params json.RawMessage) (any, error)
 }
@@ -133,18 +134,18 @@ type Session struct {
 	pending    map[string]*waiter
 	progress   map[string]*waiter // progress token key → waiter
 	serverReqs map[string]context.CancelFunc
-	roots      []proto.Root
-	subs       map[int]func(*proto.Message)
+	roots      []mcp.Root
+	subs       map[int]func(*jsonrpc.Message)
 	nextSub    int
 	listeners  map[string]*listener // subscription id key → its Listen (listen.go)
 
 	// Negotiated at Connect; guarded by mu.
 	era          Era
 	version      string
-	serverInfo   proto.Implementation
+	serverInfo   mcp.Implementation
 	serverCaps   json.RawMessage
 	instructions string
-	clientCaps   proto.ClientCapabilities
+	clientCaps   mcp.ClientCapabilities
 
 	inter interactionRegistry // interactive sessions (interaction_route.go); guarded by mu
 
@@ -167,7 +168,7 @@ type Session struct {
 // New returns a session over t; nothing is sent until Connect.
 func New(t Transport, opts Options) *Session {
 	if opts.ClientInfo.Name == "" {
-		opts.ClientInfo = proto.Implementation{Name: "mcpscope", Version: Version}
+		opts.ClientInfo = mcp.Implementation{Name: "mcpscope", Version: Version}
 	}
 	if opts.MaxInFlight <= 0 {
 		opts.MaxInFlight = DefaultMaxInFlight
@@ -188,7 +189,7 @@ func New(t Transport, opts Options) *Session {
 		progress:   make(map[string]*waiter),
 		serverReqs: make(map[string]context.CancelFunc),
 		roots:      opts.Roots,
-		subs:       make(map[int]func(*proto.Message)),
+		subs:       make(map[int]func(*jsonrpc.Message)),
 		handlers:   make(chan struct{}, MaxServerRequests),
 	}
 	if restarts := s.traits.Restarts; restarts != nil {
@@ -214,7 +215,7 @@ func (s *Session) ProtocolVersion() string {
 }
 
 // ServerInfo returns the implementation the server named.
-func (s *Session) ServerInfo() proto.Implementation {
+func (s *Session) ServerInfo() mcp.Implementation {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.serverInfo
@@ -247,7 +248,7 @@ func (s *Session) DroppedNotifications() uint64 { return s.dropped.Load() }
 
 // Subscribe registers fn for every notification from the server, called in
 // arrival order from one goroutine. It returns the function that removes it.
-func (s *Session) Subscribe(fn func(*proto.Message)) (unsubscribe func()) {
+func (s *Session) Subscribe(fn func(*jsonrpc.Message)) (unsubscribe func()) {
 	s.mu.Lock()
 	id := s.nextSub
 	s.nextSub++

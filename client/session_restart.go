@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // reinitWait bounds starting a new session after the server forgot one.
@@ -100,7 +101,7 @@ func (s *Session) initializeAgain(ctx context.Context) error {
 		return errors.New("the first initialize request cannot be sent again: none was sent")
 	}
 	ctx = context.WithValue(ctx, restartedKey{}, true)
-	_, err := s.ownRequest(ctx, proto.StringID(fmt.Sprintf("mcpscope-initialize-%d", n)), proto.MethodInitialize, params)
+	_, err := s.ownRequest(ctx, jsonrpc.StringID(fmt.Sprintf("mcpscope-initialize-%d", n)), mcp.MethodInitialize, params)
 	var (
 		rpc *RPCError
 		xe  *ExchangeError
@@ -116,7 +117,7 @@ func (s *Session) initializeAgain(ctx context.Context) error {
 	case err != nil:
 		return err
 	}
-	note, err := proto.NewNotification(proto.MethodNotifyInitialized, nil)
+	note, err := jsonrpc.NewNotification(mcp.MethodNotifyInitialized, nil)
 	if err != nil {
 		return err
 	}

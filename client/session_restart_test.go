@@ -6,7 +6,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // restartingTransport is a fake transport that reports forgotten sessions
@@ -23,8 +24,8 @@ func (r *restartingTransport) Describe() Traits {
 	return Traits{Restarts: func(fn func(context.Context, string) error) { r.restart = fn }}
 }
 
-func (r *restartingTransport) Send(ctx context.Context, m *proto.Message) error {
-	if m.Method == proto.MethodNotifyInitialized {
+func (r *restartingTransport) Send(ctx context.Context, m *jsonrpc.Message) error {
+	if m.Method == mcp.MethodNotifyInitialized {
 		r.mu.Lock()
 		r.marked = append(r.marked, InRestartedSession(ctx))
 		r.mu.Unlock()
@@ -34,10 +35,10 @@ func (r *restartingTransport) Send(ctx context.Context, m *proto.Message) error 
 
 // connectRestarting connects over a restartingTransport whose server
 // answers the later initialize requests with answer.
-func connectRestarting(t *testing.T, answer func(srv *fakeServer, m *proto.Message)) (*Session, *restartingTransport) {
+func connectRestarting(t *testing.T, answer func(srv *fakeServer, m *jsonrpc.Message)) (*Session, *restartingTransport) {
 	t.Helper()
 	rt := &restartingTransport{fakeTransport: newFake(t, serve(false, answer))}
-	s := New(rt, Options{ProtocolVersion: proto.LatestLegacy})
+	s := New(rt, Options{ProtocolVersion: mcp.LatestLegacy})
 	if err := s.Connect(testCtx(t)); err != nil {
 		t.Fatalf("Connect: %v", err)
 	}
@@ -51,9 +52,9 @@ func connectRestarting(t *testing.T, answer func(srv *fakeServer, m *proto.Messa
 // a message that meets the forgotten session afterwards is sent again at
 // once.
 func TestRestartSessionInitializesOnceAgain(t *testing.T) {
-	_, rt := connectRestarting(t, func(srv *fakeServer, m *proto.Message) {
-		if m.Method == proto.MethodInitialize {
-			srv.result(*m.ID, map[string]any{"protocolVersion": proto.LatestLegacy, "capabilities": map[string]any{}})
+	_, rt := connectRestarting(t, func(srv *fakeServer, m *jsonrpc.Message) {
+		if m.Method == mcp.MethodInitialize {
+			srv.result(*m.ID, map[string]any{"protocolVersion": mcp.LatestLegacy, "capabilities": map[string]any{}})
 		}
 	})
 	var wg sync.WaitGroup
@@ -68,13 +69,13 @@ func TestRestartSessionInitializesOnceAgain(t *testing.T) {
 	if err := rt.restart(testCtx(t), "s-1"); err != nil {
 		t.Fatalf("restart after the new session started: %v", err)
 	}
-	var inits []*proto.Message
+	var inits []*jsonrpc.Message
 	for _, m := range rt.srv.sentMessages() {
-		if m.Method == proto.MethodInitialize {
+		if m.Method == mcp.MethodInitialize {
 			inits = append(inits, m)
 		}
 	}
-	if len(inits) != 2 || inits[1].ID.String() != proto.StringID("mcpscope-initialize-1").String() ||
+	if len(inits) != 2 || inits[1].ID.String() != jsonrpc.StringID("mcpscope-initialize-1").String() ||
 		string(inits[1].Params) != string(inits[0].Params) {
 		t.Fatalf("initialize requests %v, want the first's params again as mcpscope-initialize-1", methods(inits))
 	}
@@ -88,9 +89,9 @@ func TestRestartSessionInitializesOnceAgain(t *testing.T) {
 // A new session the server refuses to start fails the restart, saying
 // why, and the next message that meets the forgotten session tries again.
 func TestRestartSessionRefused(t *testing.T) {
-	_, rt := connectRestarting(t, func(srv *fakeServer, m *proto.Message) {
-		if m.Method == proto.MethodInitialize {
-			srv.fail(*m.ID, proto.CodeInternalError, "no more sessions")
+	_, rt := connectRestarting(t, func(srv *fakeServer, m *jsonrpc.Message) {
+		if m.Method == mcp.MethodInitialize {
+			srv.fail(*m.ID, mcp.CodeInternalError, "no more sessions")
 		}
 	})
 	for range 2 {

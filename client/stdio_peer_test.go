@@ -11,7 +11,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/internal/peertest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/stdio"
 )
 
@@ -41,7 +41,7 @@ func (l *frameLog) ids() (requests, responses map[string]int, peak int) {
 	open := 0
 	for _, f := range l.frames {
 		switch {
-		case f.Dir == capture.Out && f.Msg.Method == proto.MethodToolsCall:
+		case f.Dir == capture.Out && f.Msg.Method == mcp.MethodToolsCall:
 			requests[f.Msg.ID.Key()]++
 			open++
 			peak = max(peak, open)
@@ -78,7 +78,7 @@ func TestStdioPeer128ConcurrentCalls(t *testing.T) {
 		wg.Go(func() {
 			msg := fmt.Sprintf("call %03d of %d: %x", i, n, i*2654435761)
 			<-start
-			raw, err := s.Call(ctx, proto.MethodToolsCall, map[string]any{
+			raw, err := s.Call(ctx, mcp.MethodToolsCall, map[string]any{
 				"name": "echo", "arguments": map[string]string{"message": msg},
 			})
 			if err != nil {

@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/mcpscope/mcpscope/internal/termtext"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // StrayAnswer describes an answer from the server that no request in
@@ -18,11 +18,11 @@ import (
 // the server send it and the client ignore it.
 type StrayAnswer struct {
 	// ID is the answer's id; null when the answer named none.
-	ID proto.ID
+	ID jsonrpc.ID
 	// Duplicate is true when the request with this id was answered already.
 	Duplicate bool
 	// Err is the answer's error object, when it is an error answer.
-	Err *proto.Error
+	Err *jsonrpc.Error
 }
 
 // shownStrayError is how many bytes of a stray error message are shown.
@@ -58,7 +58,7 @@ func (a StrayAnswer) what() string {
 
 // strayAnswer reports an answer no request was waiting for, unless it is a
 // late answer to a request given up on.
-func (s *Session) strayAnswer(id proto.ID, rpcErr *proto.Error) {
+func (s *Session) strayAnswer(id jsonrpc.ID, rpcErr *jsonrpc.Error) {
 	if s.opts.OnStrayAnswer == nil {
 		return
 	}
@@ -71,7 +71,7 @@ func (s *Session) strayAnswer(id proto.ID, rpcErr *proto.Error) {
 // unasked reports whether an answer with id (no request waits for it)
 // answers no request the session sent and gave up on: a second answer,
 // an id never sent, id null.
-func (s *Session) unasked(id proto.ID) (StrayAnswer, bool) {
+func (s *Session) unasked(id jsonrpc.ID) (StrayAnswer, bool) {
 	a := StrayAnswer{ID: id, Duplicate: s.answered.has(id.Key())}
 	if n, ok := id.Int(); ok && !a.Duplicate && n >= 1 && n <= s.nextID.Load() {
 		return a, false // sent, not answered recently: given up on
@@ -132,14 +132,14 @@ func (a *answeredIDs) has(key string) bool {
 // idTwin returns the id of the other kind that reads the same: the string
 // "3" for the integer 3, and the integer 3 for the string "3" (but not for
 // "03" or "+3").
-func idTwin(id proto.ID) (proto.ID, bool) {
+func idTwin(id jsonrpc.ID) (jsonrpc.ID, bool) {
 	if n, ok := id.Int(); ok {
-		return proto.StringID(strconv.FormatInt(n, 10)), true
+		return jsonrpc.StringID(strconv.FormatInt(n, 10)), true
 	}
 	if s, ok := id.Str(); ok {
 		if n, err := strconv.ParseInt(s, 10, 64); err == nil && strconv.FormatInt(n, 10) == s {
-			return proto.IntID(n), true
+			return jsonrpc.IntID(n), true
 		}
 	}
-	return proto.ID{}, false
+	return jsonrpc.ID{}, false
 }

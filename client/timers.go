@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // requestTimers are the two limits of one request: the idle timer, which
@@ -82,7 +82,7 @@ func (r *requestTimers) sendExpired(w *waiter, err error) *TimeoutError {
 
 // cancellable reports whether a request may be cancelled on the wire:
 // every request but initialize, which the spec forbids cancelling.
-func cancellable(method string) bool { return method != proto.MethodInitialize }
+func cancellable(method string) bool { return method != mcp.MethodInitialize }
 
 // sendLimit bounds a send that is not a request (a notification, an
 // answer): by the idle limit, and never past the max time.

@@ -8,14 +8,15 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // deafAfterHandshake runs the handshake, then stops reading: every later
 // send blocks until its context ends. deaf is closed once it has.
 func deafAfterHandshake(deaf chan<- struct{}) func(*fakeServer) {
 	return func(s *fakeServer) {
-		if !s.handshake(false, proto.LatestLegacy) {
+		if !s.handshake(false, mcp.LatestLegacy) {
 			return
 		}
 		s.stopReading()
@@ -64,7 +65,7 @@ func TestSendBoundedByTheMaxTime(t *testing.T) {
 // A notification's send is bounded by the idle limit as well.
 func TestNotifyBoundedByTheIdleLimit(t *testing.T) {
 	s, _ := connectDeaf(t, Options{Timeout: 200 * time.Millisecond})
-	err := s.Notify(testCtx(t), proto.MethodNotifyRootsListChanged, nil)
+	err := s.Notify(testCtx(t), mcp.MethodNotifyRootsListChanged, nil)
 	want := "sending notifications/roots/list_changed timed out after 200ms: the fake server stopped reading: context deadline exceeded"
 	if err == nil || err.Error() != want || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Notify to a deaf server = %v, want %q", err, want)
@@ -81,17 +82,17 @@ func silentHandshake(s *fakeServer) {
 // forbids cancelling initialize, so no notifications/cancelled goes out.
 func TestInitializeTimeoutClosesWithoutCancelling(t *testing.T) {
 	ft := newFake(t, silentHandshake)
-	s := New(ft, Options{ProtocolVersion: proto.LatestLegacy, Timeout: 200 * time.Millisecond})
+	s := New(ft, Options{ProtocolVersion: mcp.LatestLegacy, Timeout: 200 * time.Millisecond})
 	err := s.Connect(testCtx(t))
 	var te *TimeoutError
-	if !errors.As(err, &te) || te.Method != proto.MethodInitialize {
+	if !errors.As(err, &te) || te.Method != mcp.MethodInitialize {
 		t.Fatalf("Connect = %v, want initialize to time out", err)
 	}
 	want := "initialize (id 1) timed out after 200ms; closed the connection instead of cancelling it (initialize is never cancelled)"
 	if err.Error() != want {
 		t.Fatalf("error %q\nwant  %q", err, want)
 	}
-	if got := methods(ft.srv.sentMessages()); !slices.Equal(got, []string{proto.MethodInitialize}) {
+	if got := methods(ft.srv.sentMessages()); !slices.Equal(got, []string{mcp.MethodInitialize}) {
 		t.Fatalf("sent %v, want initialize alone", got)
 	}
 	select {
@@ -103,10 +104,10 @@ func TestInitializeTimeoutClosesWithoutCancelling(t *testing.T) {
 
 // The same over a transport with its own cancellation (MCP-Flow's $/cancel).
 func TestInitializeTimeoutNeverCallsCancelRequest(t *testing.T) {
-	ft := &flowishTransport{fakeTransport: newFake(t, silentHandshake), cancels: make(chan proto.CancelledNotificationParams, 4)}
+	ft := &flowishTransport{fakeTransport: newFake(t, silentHandshake), cancels: make(chan mcp.CancelledNotificationParams, 4)}
 	s := New(ft, Options{Timeout: 200 * time.Millisecond})
 	var te *TimeoutError
-	if err := s.Connect(testCtx(t)); !errors.As(err, &te) || te.Method != proto.MethodInitialize {
+	if err := s.Connect(testCtx(t)); !errors.As(err, &te) || te.Method != mcp.MethodInitialize {
 		t.Fatalf("Connect = %v, want initialize to time out", err)
 	}
 	select {
@@ -119,12 +120,12 @@ func TestInitializeTimeoutNeverCallsCancelRequest(t *testing.T) {
 // Session.Cancel of an initialize sent by hand ends the wait and sends
 // nothing.
 func TestCancelOfInitializeSendsNothing(t *testing.T) {
-	cancels := make(chan *proto.Message, 4)
-	arrived := make(chan proto.ID, 1)
-	s, ft := connect(t, silentServer(cancels, func(_ *fakeServer, m *proto.Message) { arrived <- *m.ID }), Options{})
+	cancels := make(chan *jsonrpc.Message, 4)
+	arrived := make(chan jsonrpc.ID, 1)
+	s, ft := connect(t, silentServer(cancels, func(_ *fakeServer, m *jsonrpc.Message) { arrived <- *m.ID }), Options{})
 	errc := make(chan error, 1)
 	go func() {
-		_, err := s.Call(testCtx(t), proto.MethodInitialize, proto.InitializeParams{ProtocolVersion: proto.LatestLegacy})
+		_, err := s.Call(testCtx(t), mcp.MethodInitialize, mcp.InitializeParams{ProtocolVersion: mcp.LatestLegacy})
 		errc <- err
 	}()
 	id := <-arrived
@@ -136,7 +137,7 @@ func TestCancelOfInitializeSendsNothing(t *testing.T) {
 		t.Fatalf("Call = %v, want a CancelledError", err)
 	}
 	for _, m := range ft.srv.sentMessages() {
-		if m.Method == proto.MethodNotifyCancelled {
+		if m.Method == mcp.MethodNotifyCancelled {
 			t.Fatalf("sent %s for initialize", m.Raw)
 		}
 	}
@@ -160,7 +161,7 @@ func TestDiscoverProbeObeysTheIdleLimit(t *testing.T) {
 		// Neither is cancelled: initialize never is, and the probe is
 		// forgotten, as no session exists for a cancellation to belong to.
 		sent := ft.srv.sentMessages()
-		if got := methods(sent); !slices.Equal(got, []string{proto.MethodDiscover, proto.MethodInitialize}) {
+		if got := methods(sent); !slices.Equal(got, []string{mcp.MethodDiscover, mcp.MethodInitialize}) {
 			t.Fatalf("sent %v", got)
 		}
 	})
@@ -170,13 +171,13 @@ func TestDiscoverProbeObeysTheIdleLimit(t *testing.T) {
 // probe's wait: it answers server/discover only once initialize has
 // arrived, then refuses that initialize as a duplicate.
 func slowModernStart(s *fakeServer) {
-	var probe *proto.ID
+	var probe *jsonrpc.ID
 	for m, ok := s.next(); ok; m, ok = s.next() {
 		switch m.Method {
-		case proto.MethodDiscover:
+		case mcp.MethodDiscover:
 			probe = m.ID
-		case proto.MethodInitialize:
-			s.result(*probe, discoverResult(proto.Modern))
+		case mcp.MethodInitialize:
+			s.result(*probe, discoverResult(mcp.Modern))
 			s.fail(*m.ID, 0, `duplicate "initialize" received`)
 		case "ping":
 			s.result(*m.ID, map[string]any{})
@@ -197,7 +198,7 @@ func TestLateProbeAnswerWinsOverRefusedInitialize(t *testing.T) {
 		t.Fatalf("era %s, server %+v; want the modern one", s.Era(), s.ServerInfo())
 	}
 	for _, m := range ft.srv.sentMessages() {
-		if m.Method == proto.MethodNotifyCancelled {
+		if m.Method == mcp.MethodNotifyCancelled {
 			t.Fatalf("sent %s", m.Raw)
 		}
 	}
@@ -208,8 +209,8 @@ func TestLateProbeAnswerWinsOverRefusedInitialize(t *testing.T) {
 func TestSendCompletionRestartsTheIdleLimit(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const slow = 600 * time.Millisecond
-		ft := newFake(t, serve(false, func(srv *fakeServer, m *proto.Message) {
-			if m.Kind() == proto.KindRequest {
+		ft := newFake(t, serve(false, func(srv *fakeServer, m *jsonrpc.Message) {
+			if m.Kind() == jsonrpc.KindRequest {
 				time.Sleep(slow)
 				srv.result(*m.ID, map[string]bool{"ok": true})
 			}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/schemacheck"
 	"github.com/mcpscope/mcpscope/internal/termtext"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // shownToolText is how many characters of a failed tool's text are quoted in
@@ -97,7 +97,7 @@ func CheckToolResult(tool string, result json.RawMessage, outputSchema json.RawM
 	}
 	var resultType string
 	_ = json.Unmarshal(r["resultType"], &resultType)
-	if !present(outputSchema) || resultType == proto.ResultTypeInputRequired {
+	if !present(outputSchema) || resultType == mcp.ResultTypeInputRequired {
 		return nil
 	}
 	structured := r["structuredContent"]

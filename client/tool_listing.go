@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // maxAnnotationPages bounds the pages of the tools/list the engine sends on its
@@ -16,13 +17,13 @@ const maxAnnotationPages = 20
 // Mcp-Param headers of its tool's annotations: a tools/call of a
 // 2026-07-28 session on a transport that carries them.
 func (s *Session) mirrorsParams(method string) bool {
-	return s.traits.MirrorsParams && method == proto.MethodToolsCall && s.Era() == EraModern
+	return s.traits.MirrorsParams && method == mcp.MethodToolsCall && s.Era() == EraModern
 }
 
 // learnAnnotations keeps the x-mcp-header annotations a tools/list result
 // declares, when the session mirrors arguments into headers.
 func (s *Session) learnAnnotations(method string, result json.RawMessage) {
-	if method == proto.MethodToolsList && s.traits.MirrorsParams && s.Era() == EraModern {
+	if method == mcp.MethodToolsList && s.traits.MirrorsParams && s.Era() == EraModern {
 		s.tools.learn(result)
 	}
 }
@@ -33,7 +34,7 @@ func (s *Session) learnAnnotations(method string, result json.RawMessage) {
 // behalf: a conforming client must mirror the annotated arguments, and a
 // headless call knows nothing of the tool. A tool whose annotations are
 // invalid is refused with an *ExchangeError, the call not sent.
-func (s *Session) withCallHeaders(ctx context.Context, msg *proto.Message) (context.Context, error) {
+func (s *Session) withCallHeaders(ctx context.Context, msg *jsonrpc.Message) (context.Context, error) {
 	if !s.mirrorsParams(msg.Method) {
 		return ctx, nil
 	}
@@ -72,7 +73,7 @@ func (s *Session) listTools(ctx context.Context, meta json.RawMessage) {
 		if err != nil {
 			return
 		}
-		result, err := s.ownRequest(ctx, proto.StringID(fmt.Sprintf("mcpscope-tools/list-%d", page)), proto.MethodToolsList, raw)
+		result, err := s.ownRequest(ctx, jsonrpc.StringID(fmt.Sprintf("mcpscope-tools/list-%d", page)), mcp.MethodToolsList, raw)
 		if err != nil {
 			return
 		}
@@ -92,8 +93,8 @@ func (s *Session) listTools(ctx context.Context, meta json.RawMessage) {
 // ownRequest sends a request of the engine's own, outside the in-flight
 // slots, and waits for its answer within ctx. When ctx ends first, what
 // the transport holds open for it is let go (Traits.Forget).
-func (s *Session) ownRequest(ctx context.Context, id proto.ID, method string, params json.RawMessage) (json.RawMessage, error) {
-	msg, err := proto.NewRequest(id, method, params)
+func (s *Session) ownRequest(ctx context.Context, id jsonrpc.ID, method string, params json.RawMessage) (json.RawMessage, error) {
+	msg, err := jsonrpc.NewRequest(id, method, params)
 	if err != nil {
 		return nil, err
 	}

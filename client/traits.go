@@ -3,7 +3,7 @@ package client
 import (
 	"context"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // Traits is what a transport declares of itself, through
@@ -30,24 +30,24 @@ type Traits struct {
 	// (MCP-Flow: $/cancel). The engine calls it instead of anything else
 	// when it gives up on a request (timeout, context, Session.Cancel); ctx
 	// bounds the send.
-	Cancel func(ctx context.Context, id proto.ID, reason string) error
+	Cancel func(ctx context.Context, id jsonrpc.ID, reason string) error
 	// Abort, when set, closes what carries the answer of the request with
 	// id (HTTP: its POST and answer stream), saying so in the capture with
 	// reason; it reports false when nothing of the request is open. The
 	// engine calls it to cancel where the protocol cancels by closing the
 	// stream (2026-07-28, seed 004's dialect).
-	Abort func(id proto.ID, reason string) bool
+	Abort func(id jsonrpc.ID, reason string) bool
 	// Cancelled, when set, tells the transport the engine gave up on the
 	// request with id and is about to send notifications/cancelled: the
 	// transport delivers no answer to it any more, and may go on reading
 	// what follows for a while, so that the capture shows it.
-	Cancelled func(id proto.ID)
+	Cancelled func(id jsonrpc.ID)
 	// Forget, when set, lets go of what the transport holds open for the
 	// request with id until its answer (HTTP: the POST and its answer
 	// stream), telling the server nothing. The engine calls it when it
 	// stops waiting for a request it does not cancel (the server/discover
 	// probe left unanswered after the fallback to initialize).
-	Forget func(id proto.ID)
+	Forget func(id jsonrpc.ID)
 	// Link, when set, says what the transport tells of its link: dialect,
 	// state, encoding, transport name and session id. Without it the link
 	// is MCP in JSON.

@@ -7,28 +7,29 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // flowishTransport is a fake transport with the MCP-Flow hooks: it asks for
 // the initialize handshake only and cancels through CancelRequest.
 type flowishTransport struct {
 	*fakeTransport
-	cancels chan proto.CancelledNotificationParams
+	cancels chan mcp.CancelledNotificationParams
 }
 
 func (f *flowishTransport) Describe() Traits {
 	return Traits{InitializeOnly: true, Cancel: f.CancelRequest}
 }
 
-func (f *flowishTransport) CancelRequest(_ context.Context, id proto.ID, reason string) error {
-	f.cancels <- proto.CancelledNotificationParams{RequestID: id, Reason: reason}
+func (f *flowishTransport) CancelRequest(_ context.Context, id jsonrpc.ID, reason string) error {
+	f.cancels <- mcp.CancelledNotificationParams{RequestID: id, Reason: reason}
 	return nil
 }
 
 func connectFlowish(t *testing.T, script func(*fakeServer), opts Options) (*Session, *flowishTransport) {
 	t.Helper()
-	ft := &flowishTransport{fakeTransport: newFake(t, script), cancels: make(chan proto.CancelledNotificationParams, 4)}
+	ft := &flowishTransport{fakeTransport: newFake(t, script), cancels: make(chan mcp.CancelledNotificationParams, 4)}
 	s := New(ft, opts)
 	if err := s.Connect(testCtx(t)); err != nil {
 		t.Fatalf("Connect: %v", err)
@@ -42,16 +43,16 @@ func TestInitializeOnlySkipsDiscover(t *testing.T) {
 		protocol, offered string
 		era               Era
 	}{
-		{"", proto.LatestLegacy, EraLegacy},
-		{proto.Modern, proto.Modern, EraModern},
+		{"", mcp.LatestLegacy, EraLegacy},
+		{mcp.Modern, mcp.Modern, EraModern},
 	} {
-		s, ft := connectFlowish(t, scriptedHandshake(string(mustJSON(discoverResult(proto.Modern))), c.offered),
+		s, ft := connectFlowish(t, scriptedHandshake(string(mustJSON(discoverResult(mcp.Modern))), c.offered),
 			Options{ProtocolVersion: c.protocol})
 		sent := ft.srv.sentMessages()
-		if got := methods(sent); len(got) != 2 || got[0] != proto.MethodInitialize || got[1] != proto.MethodNotifyInitialized {
+		if got := methods(sent); len(got) != 2 || got[0] != mcp.MethodInitialize || got[1] != mcp.MethodNotifyInitialized {
 			t.Fatalf("protocol %q: sent %v, want initialize then notifications/initialized only", c.protocol, got)
 		}
-		var p proto.InitializeParams
+		var p mcp.InitializeParams
 		if err := json.Unmarshal(sent[0].Params, &p); err != nil || p.ProtocolVersion != c.offered {
 			t.Fatalf("protocol %q: initialize offered %q (%v), want %q", c.protocol, p.ProtocolVersion, err, c.offered)
 		}
@@ -62,9 +63,9 @@ func TestInitializeOnlySkipsDiscover(t *testing.T) {
 }
 
 func TestRequestCancellerReplacesNotificationsCancelled(t *testing.T) {
-	s, ft := connectFlowish(t, serve(false, func(*fakeServer, *proto.Message) {}), Options{Timeout: 50 * time.Millisecond})
-	var id proto.ID
-	_, err := s.Call(testCtx(t), "slow", nil, WithRounds(func(_ int, got proto.ID) { id = got }))
+	s, ft := connectFlowish(t, serve(false, func(*fakeServer, *jsonrpc.Message) {}), Options{Timeout: 50 * time.Millisecond})
+	var id jsonrpc.ID
+	_, err := s.Call(testCtx(t), "slow", nil, WithRounds(func(_ int, got jsonrpc.ID) { id = got }))
 	var te *TimeoutError
 	if !errors.As(err, &te) {
 		t.Fatalf("err = %v, want a TimeoutError", err)
@@ -81,10 +82,10 @@ func TestRequestCancellerReplacesNotificationsCancelled(t *testing.T) {
 	// Session.Cancel takes the same path.
 	ctx, cancel := context.WithCancel(testCtx(t))
 	defer cancel()
-	ids := make(chan proto.ID, 1)
+	ids := make(chan jsonrpc.ID, 1)
 	errs := make(chan error, 1)
 	go func() {
-		_, err := s.Call(ctx, "slow", nil, WithTimeout(hangGuard), WithRounds(func(_ int, got proto.ID) { ids <- got }))
+		_, err := s.Call(ctx, "slow", nil, WithTimeout(hangGuard), WithRounds(func(_ int, got jsonrpc.ID) { ids <- got }))
 		errs <- err
 	}()
 	second := <-ids
@@ -102,7 +103,7 @@ func TestRequestCancellerReplacesNotificationsCancelled(t *testing.T) {
 		t.Fatalf("cancelled call: %v", err)
 	}
 	for _, m := range ft.srv.sentMessages() {
-		if m.Method == proto.MethodNotifyCancelled {
+		if m.Method == mcp.MethodNotifyCancelled {
 			t.Fatal("notifications/cancelled was sent although the transport cancels on its own")
 		}
 	}
@@ -129,10 +130,10 @@ func TestHandshakeFreeSendsNoHandshake(t *testing.T) {
 		t.Fatalf("Connect: %v", err)
 	}
 	t.Cleanup(func() { _ = s.Close() })
-	if _, err := s.Call(testCtx(t), proto.MethodToolsCall, map[string]any{"name": "echo"}); err != nil {
+	if _, err := s.Call(testCtx(t), mcp.MethodToolsCall, map[string]any{"name": "echo"}); err != nil {
 		t.Fatalf("Call: %v", err)
 	}
-	if got := methods(ft.srv.sentMessages()); len(got) != 1 || got[0] != proto.MethodToolsCall {
+	if got := methods(ft.srv.sentMessages()); len(got) != 1 || got[0] != mcp.MethodToolsCall {
 		t.Fatalf("sent %v, want tools/call alone", got)
 	}
 	if s.Era() != EraLegacy {

@@ -3,7 +3,7 @@ package client
 import (
 	"context"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // Transport moves JSON-RPC messages over one connection. It frames and
@@ -14,9 +14,9 @@ type Transport interface {
 	// deliver, in arrival order, from a single goroutine. deliver never
 	// waits on a write: answers decided on the spot are queued (bounded)
 	// and sent from another goroutine.
-	Start(ctx context.Context, deliver func(*proto.Message)) error
+	Start(ctx context.Context, deliver func(*jsonrpc.Message)) error
 	// Send encodes and writes one message. Concurrent calls never interleave.
-	Send(ctx context.Context, m *proto.Message) error
+	Send(ctx context.Context, m *jsonrpc.Message) error
 	// Close shuts the connection down gracefully and waits for it to end.
 	Close() error
 	// Done is closed when the connection has gone, for whatever reason.

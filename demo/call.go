@@ -6,7 +6,7 @@ import (
 	"errors"
 	"io"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // Errors an Emitter returns when its transport lacks a feature. Tools test
@@ -35,7 +35,7 @@ type Emitter interface {
 	// ErrNoDatagrams.
 	Audio(pcm []byte) error
 	// OpenStream reserves an execution stream for the call, or returns
-	// ErrNoStreams, or a *proto.Error when the stream limit is reached or the
+	// ErrNoStreams, or a *jsonrpc.Error when the stream limit is reached or the
 	// session is shutting down. Nothing reaches the wire before the first
 	// Write or WriteHeader.
 	OpenStream() (ExecStream, error)
@@ -61,10 +61,10 @@ type ExecStream interface {
 // HTTP modes such as cut_sse). Modes lists the modes it can do; the tool
 // refuses the others, naming the transport they need. Sabotage gets the
 // call's id and arguments and returns what it did, for the result text;
-// ErrNoAnswer leaves the call unanswered; a *proto.Error refuses the mode.
+// ErrNoAnswer leaves the call unanswered; a *jsonrpc.Error refuses the mode.
 type Saboteur interface {
 	Modes() []string
-	Sabotage(ctx context.Context, mode string, id proto.ID, args json.RawMessage) (string, error)
+	Sabotage(ctx context.Context, mode string, id jsonrpc.ID, args json.RawMessage) (string, error)
 }
 
 // ContextSender is implemented by an Outbound that puts the messages of a
@@ -73,7 +73,7 @@ type Saboteur interface {
 // the lines of a notification flood with SendContext and the call's context
 // (see CallID); messages of no call go through Send.
 type ContextSender interface {
-	SendContext(ctx context.Context, m *proto.Message) error
+	SendContext(ctx context.Context, m *jsonrpc.Message) error
 }
 
 // callKey keys the request id of a tools/call in its context.
@@ -81,14 +81,14 @@ type callKey struct{}
 
 // CallID returns the request id of the tools/call whose context ctx is (or
 // derives from).
-func CallID(ctx context.Context) (proto.ID, bool) {
-	id, ok := ctx.Value(callKey{}).(proto.ID)
+func CallID(ctx context.Context) (jsonrpc.ID, bool) {
+	id, ok := ctx.Value(callKey{}).(jsonrpc.ID)
 	return id, ok
 }
 
 // sendFor sends m as a message of the call whose context ctx is, when the
 // transport tells calls apart; else as any message.
-func (c *Conn) sendFor(ctx context.Context, m *proto.Message) error {
+func (c *Conn) sendFor(ctx context.Context, m *jsonrpc.Message) error {
 	if cs, ok := c.out.(ContextSender); ok {
 		return cs.SendContext(ctx, m)
 	}
@@ -97,13 +97,13 @@ func (c *Conn) sendFor(ctx context.Context, m *proto.Message) error {
 
 // CallInfo identifies one tools/call for the transport.
 type CallInfo struct {
-	ID            proto.ID
-	ProgressToken *proto.ID // _meta.progressToken of the request, if any
+	ID            jsonrpc.ID
+	ProgressToken *jsonrpc.ID // _meta.progressToken of the request, if any
 }
 
 // Call is one tools/call as its handler sees it.
 type Call struct {
-	ID   proto.ID
+	ID   jsonrpc.ID
 	Args json.RawMessage // the arguments object (may be empty)
 	Emit Emitter
 
@@ -112,7 +112,7 @@ type Call struct {
 }
 
 // ToolHandler runs a tool. It returns the result, or an error: a
-// *proto.Error is sent as is, any other error as -32603. A handler that has
+// *jsonrpc.Error is sent as is, any other error as -32603. A handler that has
 // called Respond returns (nil, nil), or the error that ended its work.
 type ToolHandler func(ctx context.Context, c *Call) (*ToolResult, error)
 
@@ -123,7 +123,7 @@ func (c *Call) Respond(res *ToolResult) error {
 	if !c.state.claimAnswer() {
 		return errors.New("the call was answered already")
 	}
-	m, err := proto.NewResult(c.ID, res)
+	m, err := jsonrpc.NewResult(c.ID, res)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // contextRecorder is a recorder that also records, for each message sent
@@ -16,7 +17,7 @@ type contextRecorder struct {
 	calls map[string]string // method → call id
 }
 
-func (r *contextRecorder) SendContext(ctx context.Context, m *proto.Message) error {
+func (r *contextRecorder) SendContext(ctx context.Context, m *jsonrpc.Message) error {
 	if id, ok := CallID(ctx); ok {
 		r.mu.Lock()
 		r.calls[m.Method] = id.String()
@@ -36,22 +37,22 @@ func TestCallMessagesCarryTheirCall(t *testing.T) {
 	c.Handle(request(t, 7, "tools/call", map[string]any{"name": "misbehave", "arguments": map[string]any{"mode": ModeNotificationFlood, "count": 2}}))
 	r.response(t, 7)
 	c.Handle(request(t, 8, "tools/call", map[string]any{"name": "elicit_url"}))
-	var req *proto.Message
+	var req *jsonrpc.Message
 	for req == nil {
 		<-r.sent
 		r.recorder.mu.Lock()
 		for _, m := range r.msgs {
-			if m.Method == proto.MethodElicitationCreate {
+			if m.Method == mcp.MethodElicitationCreate {
 				req = m
 			}
 		}
 		r.recorder.mu.Unlock()
 	}
-	c.Handle(&proto.Message{JSONRPC: proto.Version, ID: req.ID, Result: []byte(`{"action":"decline"}`)})
+	c.Handle(&jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: req.ID, Result: []byte(`{"action":"decline"}`)})
 	r.response(t, 8)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.calls[proto.MethodNotifyMessage] != "7" || r.calls[proto.MethodElicitationCreate] != "8" {
+	if r.calls[mcp.MethodNotifyMessage] != "7" || r.calls[mcp.MethodElicitationCreate] != "8" {
 		t.Errorf("calls of the messages: %v", r.calls)
 	}
 }
@@ -66,14 +67,14 @@ func TestDiscoverMatchesInitialize(t *testing.T) {
 	}
 	d := s.Discover()
 	info, ok := d.ServerInfo()
-	if !ok || info.Name != init.ServerInfo.Name || info.Version != init.ServerInfo.Version || d.Instructions != init.Instructions || !d.Supports(proto.Modern) || d.ResultType != proto.ResultTypeComplete {
+	if !ok || info.Name != init.ServerInfo.Name || info.Version != init.ServerInfo.Version || d.Instructions != init.Instructions || !d.Supports(mcp.Modern) || d.ResultType != mcp.ResultTypeComplete {
 		t.Errorf("discover %+v, initialize %+v", d, init)
 	}
 	r := newRecorder()
 	c := s.NewConn(r)
 	defer c.Close()
-	c.Handle(request(t, 1, proto.MethodDiscover, nil))
-	if m := r.response(t, 1); rpcCode(m) != proto.CodeMethodNotFound {
+	c.Handle(request(t, 1, mcp.MethodDiscover, nil))
+	if m := r.response(t, 1); rpcCode(m) != mcp.CodeMethodNotFound {
 		t.Errorf("the core answered server/discover: %s", m.Result)
 	}
 }

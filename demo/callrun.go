@@ -6,7 +6,8 @@ import (
 	"errors"
 	"sync"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // callState is the bookkeeping of one running tools/call.
@@ -30,8 +31,8 @@ func (st *callState) claimAnswer() bool {
 }
 
 // startCall validates a tools/call and runs its handler in a goroutine.
-func (c *Conn) startCall(id proto.ID, params json.RawMessage) {
-	var p proto.CallToolParams
+func (c *Conn) startCall(id jsonrpc.ID, params json.RawMessage) {
+	var p mcp.CallToolParams
 	if err := json.Unmarshal(params, &p); err != nil {
 		c.answer(id, nil, invalidParams("tools/call params are malformed: %v", err))
 		return
@@ -47,7 +48,7 @@ func (c *Conn) startCall(id proto.ID, params json.RawMessage) {
 	if _, dup := c.inflight[id.Key()]; dup {
 		c.mu.Unlock()
 		cancel(nil)
-		c.answer(id, nil, rpcError(proto.CodeInvalidRequest, nil, "request id %s is already in flight", id))
+		c.answer(id, nil, rpcError(mcp.CodeInvalidRequest, nil, "request id %s is already in flight", id))
 		return
 	}
 	c.inflight[id.Key()] = st
@@ -72,7 +73,7 @@ func (c *Conn) runHandler(ctx context.Context, tool Tool, call *Call) (res *Tool
 	defer func() {
 		if r := recover(); r != nil {
 			c.srv.log.Error("tool panicked", "tool", tool.Name, "panic", r)
-			res, err = nil, rpcError(proto.CodeInternalError, nil, "tool %s failed unexpectedly", tool.Name)
+			res, err = nil, rpcError(mcp.CodeInternalError, nil, "tool %s failed unexpectedly", tool.Name)
 		}
 	}()
 	return tool.Handler(ctx, call)
@@ -94,11 +95,11 @@ func (c *Conn) finish(ctx context.Context, call *Call, res *ToolResult, err erro
 	}
 	switch {
 	case ctx.Err() != nil:
-		c.answer(call.ID, nil, &proto.Error{Code: CodeCancelled, Message: "Cancelled"})
+		c.answer(call.ID, nil, &jsonrpc.Error{Code: CodeCancelled, Message: "Cancelled"})
 	case err != nil:
-		var rerr *proto.Error
+		var rerr *jsonrpc.Error
 		if !errors.As(err, &rerr) {
-			rerr = rpcError(proto.CodeInternalError, nil, "%v", err)
+			rerr = rpcError(mcp.CodeInternalError, nil, "%v", err)
 		}
 		c.answer(call.ID, nil, rerr)
 	case res == nil:
@@ -109,9 +110,9 @@ func (c *Conn) finish(ctx context.Context, call *Call, res *ToolResult, err erro
 }
 
 // progressToken extracts _meta.progressToken from a request's _meta.
-func progressToken(meta json.RawMessage) *proto.ID {
+func progressToken(meta json.RawMessage) *jsonrpc.ID {
 	var m struct {
-		Token *proto.ID `json:"progressToken"`
+		Token *jsonrpc.ID `json:"progressToken"`
 	}
 	if len(meta) == 0 || json.Unmarshal(meta, &m) != nil || m.Token == nil || m.Token.IsNull() {
 		return nil
@@ -133,8 +134,8 @@ func levelIndex(level string) int {
 }
 
 // setLevel answers logging/setLevel.
-func (c *Conn) setLevel(params json.RawMessage) (any, *proto.Error) {
-	var p proto.SetLevelParams
+func (c *Conn) setLevel(params json.RawMessage) (any, *jsonrpc.Error) {
+	var p mcp.SetLevelParams
 	if err := json.Unmarshal(params, &p); err != nil {
 		return nil, invalidParams("logging/setLevel params are malformed: %v", err)
 	}
@@ -145,7 +146,7 @@ func (c *Conn) setLevel(params json.RawMessage) (any, *proto.Error) {
 	c.mu.Lock()
 	c.level = i
 	c.mu.Unlock()
-	return proto.EmptyObject, nil
+	return mcp.EmptyObject, nil
 }
 
 // levelFilter drops log lines below the level the client asked for.

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"sync"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 var (
@@ -18,7 +20,7 @@ var (
 // Outbound is the transport side of one connection.
 type Outbound interface {
 	// Send writes one message to the client. Concurrent calls are safe.
-	Send(m *proto.Message) error
+	Send(m *jsonrpc.Message) error
 	// Emitter returns what the call may emit; ctx is the call's context.
 	Emitter(ctx context.Context, info CallInfo) Emitter
 }
@@ -45,7 +47,7 @@ type Conn struct {
 func (s *Server) NewConn(out Outbound) *Conn {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	c := &Conn{srv: s, out: out, ctx: ctx, cancel: cancel, inflight: make(map[string]*callState)}
-	c.requests.awaiting = make(map[string]chan *proto.Message)
+	c.requests.awaiting = make(map[string]chan *jsonrpc.Message)
 	c.sessions = newSessionStore(c)
 	return c
 }
@@ -95,7 +97,7 @@ func (c *Conn) Drain(ctx context.Context) error {
 }
 
 // InFlight reports whether a tools/call with this id is still running.
-func (c *Conn) InFlight(id proto.ID) bool {
+func (c *Conn) InFlight(id jsonrpc.ID) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	_, ok := c.inflight[id.Key()]
@@ -106,47 +108,47 @@ func (c *Conn) InFlight(id proto.ID) bool {
 // tools/call are answered before Handle returns; a tools/call runs in its
 // own goroutine. A response completes the server request it answers (see
 // Request); one whose id is not awaited is ignored.
-func (c *Conn) Handle(m *proto.Message) {
+func (c *Conn) Handle(m *jsonrpc.Message) {
 	switch m.Kind() {
-	case proto.KindRequest:
+	case jsonrpc.KindRequest:
 		c.request(m)
-	case proto.KindNotification:
+	case jsonrpc.KindNotification:
 		c.notification(m)
-	case proto.KindResult, proto.KindError:
+	case jsonrpc.KindResult, jsonrpc.KindError:
 		c.requests.complete(m)
 	}
 }
 
 // request dispatches a request.
-func (c *Conn) request(m *proto.Message) {
+func (c *Conn) request(m *jsonrpc.Message) {
 	id := *m.ID
 	var result any
-	var rerr *proto.Error
+	var rerr *jsonrpc.Error
 	switch m.Method {
-	case proto.MethodInitialize:
+	case mcp.MethodInitialize:
 		result, rerr = c.srv.Initialize(m.Params)
-	case proto.MethodPing:
-		result = proto.EmptyObject
-	case proto.MethodToolsList:
+	case mcp.MethodPing:
+		result = mcp.EmptyObject
+	case mcp.MethodToolsList:
 		result = c.srv.listTools(c.addedTools())
-	case proto.MethodToolsCall:
+	case mcp.MethodToolsCall:
 		c.startCall(id, m.Params)
 		return
-	case proto.MethodResourcesList:
+	case mcp.MethodResourcesList:
 		result = listResources()
-	case proto.MethodResourceTemplatesList:
+	case mcp.MethodResourceTemplatesList:
 		result = listResourceTemplates()
-	case proto.MethodResourcesRead:
+	case mcp.MethodResourcesRead:
 		result, rerr = readResource(m.Params)
-	case proto.MethodPromptsList:
+	case mcp.MethodPromptsList:
 		result = listPrompts()
-	case proto.MethodPromptsGet:
+	case mcp.MethodPromptsGet:
 		result, rerr = getPrompt(m.Params)
-	case proto.MethodLoggingSetLevel:
+	case mcp.MethodLoggingSetLevel:
 		result, rerr = c.setLevel(m.Params)
-	case proto.MethodCapabilities:
+	case mcp.MethodCapabilities:
 		result = interactiveCapabilities()
-	case proto.MethodInteractionStart, proto.MethodInteractionRespond, proto.MethodInteractionCancel, proto.MethodInteractionGetState:
+	case mcp.MethodInteractionStart, mcp.MethodInteractionRespond, mcp.MethodInteractionCancel, mcp.MethodInteractionGetState:
 		var then func()
 		result, rerr, then = c.interact(m.Method, m.Params)
 		c.answer(id, result, rerr)
@@ -155,20 +157,20 @@ func (c *Conn) request(m *proto.Message) {
 		}
 		return
 	default:
-		rerr = rpcError(proto.CodeMethodNotFound, nil, "method %q is not offered by the demo server", m.Method)
+		rerr = rpcError(mcp.CodeMethodNotFound, nil, "method %q is not offered by the demo server", m.Method)
 	}
 	c.answer(id, result, rerr)
 }
 
 // answer sends a result or an error response.
-func (c *Conn) answer(id proto.ID, result any, rerr *proto.Error) {
-	var m *proto.Message
+func (c *Conn) answer(id jsonrpc.ID, result any, rerr *jsonrpc.Error) {
+	var m *jsonrpc.Message
 	if rerr != nil {
-		m = &proto.Message{JSONRPC: proto.Version, ID: &id, Error: rerr}
+		m = &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: &id, Error: rerr}
 	} else {
 		var err error
-		if m, err = proto.NewResult(id, result); err != nil {
-			m = proto.NewErrorResponse(id, proto.CodeInternalError, err.Error(), nil)
+		if m, err = jsonrpc.NewResult(id, result); err != nil {
+			m = jsonrpc.NewErrorResponse(id, mcp.CodeInternalError, err.Error(), nil)
 		}
 	}
 	if err := c.out.Send(m); err != nil {
@@ -177,17 +179,17 @@ func (c *Conn) answer(id proto.ID, result any, rerr *proto.Error) {
 }
 
 // notification handles a notification: cancellations; the rest is noted.
-func (c *Conn) notification(m *proto.Message) {
+func (c *Conn) notification(m *jsonrpc.Message) {
 	var cause error
 	switch m.Method {
-	case proto.MethodFlowCancel:
+	case flow.MethodFlowCancel:
 		cause = errCancelAnswered
-	case proto.MethodNotifyCancelled:
+	case mcp.MethodNotifyCancelled:
 		cause = errCancelSilent
 	default:
 		return
 	}
-	var p proto.CancelledNotificationParams
+	var p mcp.CancelledNotificationParams
 	if json.Unmarshal(m.Params, &p) != nil {
 		return
 	}

@@ -7,7 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // maxServerRequests bounds the server→client requests awaiting an answer
@@ -20,20 +21,20 @@ const maxServerRequests = 256
 type serverRequests struct {
 	seq      atomic.Uint64
 	mu       sync.Mutex
-	awaiting map[string]chan *proto.Message // by id key; buffered, one answer
+	awaiting map[string]chan *jsonrpc.Message // by id key; buffered, one answer
 }
 
 // pendingRequest is one request sent to the client, awaiting its answer.
 type pendingRequest struct {
 	c      *Conn
-	id     proto.ID
+	id     jsonrpc.ID
 	method string
-	answer chan *proto.Message
+	answer chan *jsonrpc.Message
 }
 
 // Request sends a request to the client (elicitation/create,
 // interaction.prompt, …) and waits for its answer. An error response is
-// returned as an error wrapping its *proto.Error. When ctx ends first the
+// returned as an error wrapping its *jsonrpc.Error. When ctx ends first the
 // client is told with notifications/cancelled; when the connection closes
 // first the request fails too. A request made with a call's context is a
 // message of that call (see ContextSender).
@@ -49,12 +50,12 @@ func (c *Conn) Request(ctx context.Context, method string, params any) (json.Raw
 // ctx is (if any), and returns what waits for its answer. The caller must
 // wait (or the slot stays taken until the connection closes).
 func (c *Conn) sendRequest(ctx context.Context, method string, params any) (*pendingRequest, error) {
-	id := proto.IntID(int64(c.requests.seq.Add(1) & 0xFFFFFFFF))
-	m, err := proto.NewRequest(id, method, params)
+	id := jsonrpc.IntID(int64(c.requests.seq.Add(1) & 0xFFFFFFFF))
+	m, err := jsonrpc.NewRequest(id, method, params)
 	if err != nil {
 		return nil, fmt.Errorf("the %s request cannot be encoded: %w", method, err)
 	}
-	p := &pendingRequest{c: c, id: id, method: method, answer: make(chan *proto.Message, 1)}
+	p := &pendingRequest{c: c, id: id, method: method, answer: make(chan *jsonrpc.Message, 1)}
 	r := &c.requests
 	r.mu.Lock()
 	if len(r.awaiting) >= maxServerRequests {
@@ -82,7 +83,7 @@ func (p *pendingRequest) wait(ctx context.Context) (json.RawMessage, error) {
 		return m.Result, nil
 	case <-ctx.Done():
 		cause := context.Cause(ctx)
-		if n, err := proto.NewNotification(proto.MethodNotifyCancelled, proto.CancelledNotificationParams{
+		if n, err := jsonrpc.NewNotification(mcp.MethodNotifyCancelled, mcp.CancelledNotificationParams{
 			RequestID: p.id, Reason: cause.Error()}); err == nil {
 			_ = p.c.sendFor(ctx, n)
 		}
@@ -94,7 +95,7 @@ func (p *pendingRequest) wait(ctx context.Context) (json.RawMessage, error) {
 
 // complete hands a response to the request it answers; a response to no
 // awaited request is dropped.
-func (r *serverRequests) complete(m *proto.Message) {
+func (r *serverRequests) complete(m *jsonrpc.Message) {
 	if m.ID == nil {
 		return
 	}
@@ -108,7 +109,7 @@ func (r *serverRequests) complete(m *proto.Message) {
 }
 
 // forget drops the bookkeeping of a request.
-func (r *serverRequests) forget(id proto.ID) {
+func (r *serverRequests) forget(id jsonrpc.ID) {
 	r.mu.Lock()
 	delete(r.awaiting, id.Key())
 	r.mu.Unlock()

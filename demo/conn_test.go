@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // initialize accepts a known legacy version and answers the newest legacy
@@ -15,7 +17,7 @@ import (
 func TestInitializeVersion(t *testing.T) {
 	s := newTestServer(t)
 	for offered, want := range map[string]string{
-		"2024-11-05": "2024-11-05", "2025-06-18": "2025-06-18", "2026-07-28": proto.LatestLegacy, "1999-01-01": proto.LatestLegacy, "": proto.LatestLegacy,
+		"2024-11-05": "2024-11-05", "2025-06-18": "2025-06-18", "2026-07-28": mcp.LatestLegacy, "1999-01-01": mcp.LatestLegacy, "": mcp.LatestLegacy,
 	} {
 		res, rerr := s.Initialize(json.RawMessage(`{"protocolVersion":"` + offered + `"}`))
 		if rerr != nil || res.ProtocolVersion != want || res.ServerInfo.Name != Name || res.Capabilities.Tools == nil {
@@ -38,7 +40,7 @@ func TestDispatch(t *testing.T) {
 	c.Handle(request(t, 5, "resources/read", map[string]any{"uri": "template://nope/x/y"}))
 	c.Handle(request(t, 6, "prompts/get", map[string]any{"name": "review_template", "arguments": map[string]string{"uri": "template://readme/go/cli"}}))
 	c.Handle(request(t, 7, "tools/call", map[string]any{"name": "no_such_tool"}))
-	c.Handle(&proto.Message{JSONRPC: "2.0", Method: "notifications/initialized"})
+	c.Handle(&jsonrpc.Message{JSONRPC: "2.0", Method: "notifications/initialized"})
 	want := map[int64]int{1: -32601, 2: -32601, 3: 0, 4: 0, 5: -32002, 6: 0, 7: -32602}
 	for id, code := range want {
 		if got := rpcCode(r.response(t, id)); got != code {
@@ -68,15 +70,15 @@ func TestCancellation(t *testing.T) {
 	long := map[string]any{"name": "analyze", "arguments": map[string]any{"steps": 100000, "interval_ms": 1000}}
 	c.Handle(request(t, 1, "tools/call", long))
 	c.Handle(request(t, 2, "tools/call", long))
-	if !c.InFlight(proto.IntID(1)) || !c.InFlight(proto.IntID(2)) {
+	if !c.InFlight(jsonrpc.IntID(1)) || !c.InFlight(jsonrpc.IntID(2)) {
 		t.Fatal("calls are not in flight")
 	}
 	cancel := func(method string, id int64) {
-		m, _ := proto.NewNotification(method, map[string]any{"requestId": id, "reason": "test"})
+		m, _ := jsonrpc.NewNotification(method, map[string]any{"requestId": id, "reason": "test"})
 		c.Handle(m)
 	}
-	cancel(proto.MethodFlowCancel, 1)
-	cancel(proto.MethodNotifyCancelled, 2)
+	cancel(flow.MethodFlowCancel, 1)
+	cancel(mcp.MethodNotifyCancelled, 2)
 	if m := r.response(t, 1); rpcCode(m) != CodeCancelled || m.Error.Message != "Cancelled" {
 		t.Errorf("$/cancel: %+v", m.Error)
 	}
@@ -85,7 +87,7 @@ func TestCancellation(t *testing.T) {
 	if err := c.Drain(ctx); err != nil {
 		t.Fatalf("the cancelled calls did not end: %v", err)
 	}
-	if n := r.responses(proto.IntID(2)); n != 0 {
+	if n := r.responses(jsonrpc.IntID(2)); n != 0 {
 		t.Errorf("notifications/cancelled was answered %d times", n)
 	}
 }
@@ -99,7 +101,7 @@ func TestLogLevelFilter(t *testing.T) {
 	c.Handle(request(t, 1, "logging/setLevel", map[string]any{"level": "warning"}))
 	c.Handle(request(t, 2, "logging/setLevel", map[string]any{"level": "loud"}))
 	c.Handle(request(t, 3, "tools/call", map[string]any{"name": "analyze", "arguments": map[string]any{"steps": 3, "interval_ms": 0}}))
-	if rpcCode(r.response(t, 1)) != 0 || rpcCode(r.response(t, 2)) != proto.CodeInvalidParams || rpcCode(r.response(t, 3)) != 0 {
+	if rpcCode(r.response(t, 1)) != 0 || rpcCode(r.response(t, 2)) != mcp.CodeInvalidParams || rpcCode(r.response(t, 3)) != 0 {
 		t.Fatal("unexpected answers")
 	}
 	if len(r.logs) != 0 || len(r.progs) != 3 {
@@ -130,7 +132,7 @@ func TestBasicTools(t *testing.T) {
 		{"misbehave", map[string]any{"mode": "stream_error"}}, {"read_file", map[string]any{"size": -1}},
 		{"read_file", map[string]any{"path": "a", "size": 1}}, {"read_file", map[string]any{"size": 1, "order": "sideways"}},
 	} {
-		if m := callTool(t, s, bad.tool, bad.args); rpcCode(m) != proto.CodeInvalidParams {
+		if m := callTool(t, s, bad.tool, bad.args); rpcCode(m) != mcp.CodeInvalidParams {
 			t.Errorf("%s %v: %s %+v", bad.tool, bad.args, m.Result, m.Error)
 		}
 	}
@@ -160,7 +162,7 @@ func FuzzConnHandle(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		m, err := proto.DecodeMessage(body)
+		m, err := jsonrpc.DecodeMessage(body)
 		if err != nil {
 			return
 		}
@@ -168,7 +170,7 @@ func FuzzConnHandle(f *testing.F) {
 		c := s.NewConn(r)
 		c.Handle(m)
 		c.Close()
-		if m.Kind() == proto.KindRequest {
+		if m.Kind() == jsonrpc.KindRequest {
 			if n := r.responses(*m.ID); n > 1 {
 				t.Fatalf("%d answers", n)
 			}

@@ -3,7 +3,8 @@ package demo
 import (
 	"bytes"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // DecodeClientMessage decodes one JSON-RPC message a client sent as one
@@ -11,17 +12,17 @@ import (
 // returns the message, or the error response that refuses it: -32600 for
 // a batch or an invalid message that has an id, -32700 (id null) for the
 // rest. err is why it was refused, for the transport's diagnostics.
-func DecodeClientMessage(b []byte, unit string) (m, refusal *proto.Message, err error) {
+func DecodeClientMessage(b []byte, unit string) (m, refusal *jsonrpc.Message, err error) {
 	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '[' {
-		return nil, proto.NewErrorResponse(proto.ID{}, proto.CodeInvalidRequest,
+		return nil, jsonrpc.NewErrorResponse(jsonrpc.ID{}, mcp.CodeInvalidRequest,
 			"JSON-RPC batches are not supported; send one message per "+unit, nil), nil
 	}
-	m, err = proto.DecodeMessage(b)
+	m, err = jsonrpc.DecodeMessage(b)
 	switch {
 	case err != nil && m != nil && m.ID != nil:
-		return nil, proto.NewErrorResponse(*m.ID, proto.CodeInvalidRequest, err.Error(), nil), err
+		return nil, jsonrpc.NewErrorResponse(*m.ID, mcp.CodeInvalidRequest, err.Error(), nil), err
 	case err != nil:
-		return nil, proto.NewErrorResponse(proto.ID{}, proto.CodeParseError, err.Error(), nil), err
+		return nil, jsonrpc.NewErrorResponse(jsonrpc.ID{}, mcp.CodeParseError, err.Error(), nil), err
 	}
 	return m, nil, nil
 }

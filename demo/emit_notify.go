@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // NotificationEmitter is the Emitter of a transport without execution
@@ -12,8 +13,8 @@ import (
 // notifications/progress when the request carried a progress token, a log
 // line notifications/message; Send writes them.
 type NotificationEmitter struct {
-	Send  func(*proto.Message) error
-	Token *proto.ID // _meta.progressToken of the request, if any
+	Send  func(*jsonrpc.Message) error
+	Token *jsonrpc.ID // _meta.progressToken of the request, if any
 }
 
 // Progress sends notifications/progress when the request asked for it.
@@ -21,11 +22,11 @@ func (e NotificationEmitter) Progress(progress, total float64, message string) e
 	if e.Token == nil {
 		return nil
 	}
-	p := proto.ProgressNotificationParams{ProgressToken: *e.Token, Progress: progress, Message: message}
+	p := mcp.ProgressNotificationParams{ProgressToken: *e.Token, Progress: progress, Message: message}
 	if total > 0 {
 		p.Total = &total
 	}
-	return e.notify(proto.MethodNotifyProgress, p)
+	return e.notify(mcp.MethodNotifyProgress, p)
 }
 
 // Log sends notifications/message; data is any JSON value.
@@ -34,7 +35,7 @@ func (e NotificationEmitter) Log(level, logger string, data any) error {
 	if err != nil {
 		return fmt.Errorf("log data: %w", err)
 	}
-	return e.notify(proto.MethodNotifyMessage, proto.LoggingMessageParams{Level: level, Logger: logger, Data: raw})
+	return e.notify(mcp.MethodNotifyMessage, mcp.LoggingMessageParams{Level: level, Logger: logger, Data: raw})
 }
 
 // Audio is not possible: there are no datagrams.
@@ -45,7 +46,7 @@ func (NotificationEmitter) OpenStream() (ExecStream, error) { return nil, ErrNoS
 
 // notify sends one notification.
 func (e NotificationEmitter) notify(method string, params any) error {
-	m, err := proto.NewNotification(method, params)
+	m, err := jsonrpc.NewNotification(method, params)
 	if err != nil {
 		return err
 	}

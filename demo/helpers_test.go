@@ -7,14 +7,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // recorder is an Outbound without streams or datagrams that keeps every
 // message and emission.
 type recorder struct {
 	mu    sync.Mutex
-	msgs  []*proto.Message
+	msgs  []*jsonrpc.Message
 	logs  []string
 	progs []float64
 	sent  chan struct{}
@@ -22,7 +22,7 @@ type recorder struct {
 
 func newRecorder() *recorder { return &recorder{sent: make(chan struct{}, 1<<16)} }
 
-func (r *recorder) Send(m *proto.Message) error {
+func (r *recorder) Send(m *jsonrpc.Message) error {
 	if _, err := m.EncodeJSON(); err != nil {
 		return err
 	}
@@ -39,13 +39,13 @@ func (r *recorder) Send(m *proto.Message) error {
 func (r *recorder) Emitter(context.Context, CallInfo) Emitter { return recEmitter{r} }
 
 // response returns the response to id, waiting for it.
-func (r *recorder) response(t *testing.T, id int64) *proto.Message {
+func (r *recorder) response(t *testing.T, id int64) *jsonrpc.Message {
 	t.Helper()
 	deadline := time.After(20 * time.Second)
 	for {
 		r.mu.Lock()
 		for _, m := range r.msgs {
-			if m.IsResponse() && m.ID != nil && m.ID.Key() == proto.IntID(id).Key() {
+			if m.IsResponse() && m.ID != nil && m.ID.Key() == jsonrpc.IntID(id).Key() {
 				r.mu.Unlock()
 				return m
 			}
@@ -60,7 +60,7 @@ func (r *recorder) response(t *testing.T, id int64) *proto.Message {
 }
 
 // responses counts the responses to id.
-func (r *recorder) responses(id proto.ID) int {
+func (r *recorder) responses(id jsonrpc.ID) int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	n := 0
@@ -104,9 +104,9 @@ func newTestServer(t *testing.T) *Server {
 }
 
 // request builds a request message.
-func request(t *testing.T, id int64, method string, params any) *proto.Message {
+func request(t *testing.T, id int64, method string, params any) *jsonrpc.Message {
 	t.Helper()
-	m, err := proto.NewRequest(proto.IntID(id), method, params)
+	m, err := jsonrpc.NewRequest(jsonrpc.IntID(id), method, params)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func request(t *testing.T, id int64, method string, params any) *proto.Message {
 }
 
 // callTool runs one tools/call on a fresh connection and returns the answer.
-func callTool(t *testing.T, s *Server, name string, args any) *proto.Message {
+func callTool(t *testing.T, s *Server, name string, args any) *jsonrpc.Message {
 	t.Helper()
 	r := newRecorder()
 	c := s.NewConn(r)
@@ -124,7 +124,7 @@ func callTool(t *testing.T, s *Server, name string, args any) *proto.Message {
 }
 
 // rpcCode returns the error code of a response (0 for a result).
-func rpcCode(m *proto.Message) int {
+func rpcCode(m *jsonrpc.Message) int {
 	if m.Error == nil {
 		return 0
 	}

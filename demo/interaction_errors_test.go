@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/demo/internal/wizardtest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Unknown ids are -32001; a start that names no tool, a tool that is not
@@ -19,20 +19,20 @@ func TestInteractionRequestErrors(t *testing.T) {
 		params any
 		want   int
 	}{
-		{proto.MethodInteractionRespond, map[string]any{"sessionId": "session_nope", "response": map[string]any{"value": 1}}, proto.CodeSessionNotFound},
-		{proto.MethodInteractionGetState, map[string]any{"sessionId": "session_nope"}, proto.CodeSessionNotFound},
-		{proto.MethodInteractionCancel, map[string]any{"sessionId": "c2Vzc2lvbl9ub3Bl"}, proto.CodeSessionNotFound},
-		{proto.MethodInteractionStart, map[string]any{"toolName": "no_such_tool"}, proto.CodeInvalidParams},
-		{proto.MethodInteractionStart, map[string]any{"toolName": "echo"}, proto.CodeNotInteractive},
-		{proto.MethodInteractionStart, map[string]any{}, proto.CodeInvalidParams},
-		{proto.MethodInteractionStart, []int{1}, proto.CodeInvalidParams},
-		{proto.MethodInteractionStart, map[string]any{"toolName": "book_trip", "timeout": -5}, proto.CodeInvalidParams},
-		{proto.MethodInteractionStart, map[string]any{"toolName": "book_trip", "timeout": 1 << 40}, proto.CodeInvalidParams},
-		{proto.MethodInteractionStart, map[string]any{"toolName": "book_trip", "initialParams": "Oslo"}, proto.CodeInvalidParams},
-		{proto.MethodInteractionStart, map[string]any{"toolName": "book_trip", "initialParams": map[string]any{"destination": "0"}}, proto.CodeInvalidParams},
-		{proto.MethodInteractionStart, map[string]any{"toolName": "book_trip", "initialParams": map[string]any{"nope": 1}}, proto.CodeInvalidParams},
-		{proto.MethodInteractionRespond, map[string]any{"response": map[string]any{"value": 1}}, proto.CodeInvalidParams},
-		{proto.MethodInteractionGetState, map[string]any{"sessionId": ""}, proto.CodeInvalidParams},
+		{mcp.MethodInteractionRespond, map[string]any{"sessionId": "session_nope", "response": map[string]any{"value": 1}}, mcp.CodeSessionNotFound},
+		{mcp.MethodInteractionGetState, map[string]any{"sessionId": "session_nope"}, mcp.CodeSessionNotFound},
+		{mcp.MethodInteractionCancel, map[string]any{"sessionId": "c2Vzc2lvbl9ub3Bl"}, mcp.CodeSessionNotFound},
+		{mcp.MethodInteractionStart, map[string]any{"toolName": "no_such_tool"}, mcp.CodeInvalidParams},
+		{mcp.MethodInteractionStart, map[string]any{"toolName": "echo"}, mcp.CodeNotInteractive},
+		{mcp.MethodInteractionStart, map[string]any{}, mcp.CodeInvalidParams},
+		{mcp.MethodInteractionStart, []int{1}, mcp.CodeInvalidParams},
+		{mcp.MethodInteractionStart, map[string]any{"toolName": "book_trip", "timeout": -5}, mcp.CodeInvalidParams},
+		{mcp.MethodInteractionStart, map[string]any{"toolName": "book_trip", "timeout": 1 << 40}, mcp.CodeInvalidParams},
+		{mcp.MethodInteractionStart, map[string]any{"toolName": "book_trip", "initialParams": "Oslo"}, mcp.CodeInvalidParams},
+		{mcp.MethodInteractionStart, map[string]any{"toolName": "book_trip", "initialParams": map[string]any{"destination": "0"}}, mcp.CodeInvalidParams},
+		{mcp.MethodInteractionStart, map[string]any{"toolName": "book_trip", "initialParams": map[string]any{"nope": 1}}, mcp.CodeInvalidParams},
+		{mcp.MethodInteractionRespond, map[string]any{"response": map[string]any{"value": 1}}, mcp.CodeInvalidParams},
+		{mcp.MethodInteractionGetState, map[string]any{"sessionId": ""}, mcp.CodeInvalidParams},
 	} {
 		m := c.Call(tc.method, tc.params)
 		if m.Error == nil || m.Error.Code != tc.want {
@@ -47,7 +47,7 @@ func TestRespondWhileProcessing(t *testing.T) {
 	s := newTestServer(t)
 	gate := make(chan struct{})
 	err := s.registerWizard(&wizard{Tool: "slow", Description: "waits for the test",
-		Steps: []wizardStep{{Key: "x", Prompt: proto.InteractionPrompt{Type: proto.PromptText, Message: "x?"}}},
+		Steps: []wizardStep{{Key: "x", Prompt: mcp.InteractionPrompt{Type: mcp.PromptText, Message: "x?"}}},
 		Finish: func(map[string]json.RawMessage) wizardOutcome {
 			<-gate
 			return wizardOutcome{Success: true, Summary: "done"}
@@ -59,20 +59,20 @@ func TestRespondWhileProcessing(t *testing.T) {
 	var once sync.Once
 	release := func() { once.Do(func() { close(gate) }) }
 	t.Cleanup(release) // runs before the connection closes
-	id := c.StartWizard("slow", proto.PromptText, 1).SessionID
-	if r := wizardtest.Result[proto.InteractionRespondResult](t, c.Respond(id, "a")); !r.Accepted {
+	id := c.StartWizard("slow", mcp.PromptText, 1).SessionID
+	if r := wizardtest.Result[mcp.InteractionRespondResult](t, c.Respond(id, "a")); !r.Accepted {
 		t.Fatalf("refused: %+v", r)
 	}
-	if st := getState(t, c, id); st.State != proto.InteractionProcessing || st.CurrentPrompt != nil {
+	if st := getState(t, c, id); st.State != mcp.InteractionProcessing || st.CurrentPrompt != nil {
 		t.Fatalf("state while the wizard works: %+v", st)
 	}
 	m := c.Respond(id, "b")
-	if code := wizardtest.Code(t, m); code != proto.CodeInvalidStateTransition || !strings.Contains(m.Error.Message, "processing") {
+	if code := wizardtest.Code(t, m); code != mcp.CodeInvalidStateTransition || !strings.Contains(m.Error.Message, "processing") {
 		t.Errorf("respond while processing: %+v", m.Error)
 	}
 	release()
-	c.Expect(proto.MethodInteractionComplete)
-	if code := wizardtest.Code(t, c.Respond(id, "c")); code != proto.CodeInvalidStateTransition {
+	c.Expect(mcp.MethodInteractionComplete)
+	if code := wizardtest.Code(t, c.Respond(id, "c")); code != mcp.CodeInvalidStateTransition {
 		t.Errorf("respond after completion: code %d", code)
 	}
 }
@@ -81,11 +81,11 @@ func TestRespondWhileProcessing(t *testing.T) {
 // then takes it.
 func TestInitialParamsAreDefaults(t *testing.T) {
 	c, _ := coreClient(t, newTestServer(t))
-	start := startSession(t, c, proto.InteractionStartParams{ToolName: "book_trip", InitialParams: json.RawMessage(`{"destination":"Paris","class":"premium"}`)})
+	start := startSession(t, c, mcp.InteractionStartParams{ToolName: "book_trip", InitialParams: json.RawMessage(`{"destination":"Paris","class":"premium"}`)})
 	if string(start.InitialPrompt.DefaultValue) != `"Paris"` {
 		t.Fatalf("first prompt %+v", start.InitialPrompt)
 	}
-	p := c.Answer(start.SessionID, nil, proto.PromptChoice, 2)
+	p := c.Answer(start.SessionID, nil, mcp.PromptChoice, 2)
 	if string(p.Prompt.DefaultValue) != `"premium"` {
 		t.Errorf("class prompt default %s", p.Prompt.DefaultValue)
 	}
@@ -97,17 +97,17 @@ func TestInitialParamsAreDefaults(t *testing.T) {
 // Past maxRefusals refused answers the session ends in error with -32004.
 func TestTooManyRefusals(t *testing.T) {
 	c, _ := coreClient(t, newTestServer(t))
-	id := c.StartWizard("register_user", proto.PromptText, 2).SessionID
+	id := c.StartWizard("register_user", mcp.PromptText, 2).SessionID
 	for i := 0; i < maxRefusals; i++ {
-		if r := wizardtest.Result[proto.InteractionRespondResult](t, c.Respond(id, "")); r.Accepted || r.Validation.Error == "" {
+		if r := wizardtest.Result[mcp.InteractionRespondResult](t, c.Respond(id, "")); r.Accepted || r.Validation.Error == "" {
 			t.Fatalf("refusal %d: %+v", i, r)
 		}
-		c.TakePrompt(proto.PromptText, 1)
+		c.TakePrompt(mcp.PromptText, 1)
 	}
-	if code := wizardtest.Code(t, c.Respond(id, "")); code != proto.CodeValidationFailed {
+	if code := wizardtest.Code(t, c.Respond(id, "")); code != mcp.CodeValidationFailed {
 		t.Errorf("refusal past the limit: code %d", code)
 	}
-	if st := getState(t, c, id); st.State != proto.InteractionError {
+	if st := getState(t, c, id); st.State != mcp.InteractionError {
 		t.Errorf("state %s", st.State)
 	}
 }
@@ -116,11 +116,11 @@ func TestTooManyRefusals(t *testing.T) {
 // the session in error; an answer then is -32003.
 func TestPromptRefusedByClient(t *testing.T) {
 	c, _ := coreClient(t, newTestServer(t))
-	id := c.StartWizard("register_user", proto.PromptText, 2).SessionID
+	id := c.StartWizard("register_user", mcp.PromptText, 2).SessionID
 	c.Respond(id, "John")
-	c.ReplyError(c.Expect(proto.MethodInteractionPrompt), proto.CodeMethodNotFound, "no interactive support")
-	waitState(t, c, id, proto.InteractionError)
-	if code := wizardtest.Code(t, c.Respond(id, "john@example.com")); code != proto.CodeInvalidStateTransition {
+	c.ReplyError(c.Expect(mcp.MethodInteractionPrompt), mcp.CodeMethodNotFound, "no interactive support")
+	waitState(t, c, id, mcp.InteractionError)
+	if code := wizardtest.Code(t, c.Respond(id, "john@example.com")); code != mcp.CodeInvalidStateTransition {
 		t.Errorf("respond in error: code %d", code)
 	}
 }
@@ -128,16 +128,16 @@ func TestPromptRefusedByClient(t *testing.T) {
 // The seed's table governs every move the server makes.
 func TestSessionStateMoves(t *testing.T) {
 	st := &sessionState{}
-	for _, next := range []proto.InteractionState{proto.InteractionIdle, proto.InteractionActive, proto.InteractionWaitingUser,
-		proto.InteractionProcessing, proto.InteractionWaitingUser, proto.InteractionProcessing, proto.InteractionCompleted} {
+	for _, next := range []mcp.InteractionState{mcp.InteractionIdle, mcp.InteractionActive, mcp.InteractionWaitingUser,
+		mcp.InteractionProcessing, mcp.InteractionWaitingUser, mcp.InteractionProcessing, mcp.InteractionCompleted} {
 		if rerr := st.moveTo("s", next); rerr != nil {
 			t.Fatalf("→ %s: %v", next, rerr)
 		}
 	}
-	if rerr := st.moveTo("s", proto.InteractionCancelled); rerr == nil || rerr.Code != proto.CodeInvalidStateTransition {
+	if rerr := st.moveTo("s", mcp.InteractionCancelled); rerr == nil || rerr.Code != mcp.CodeInvalidStateTransition {
 		t.Errorf("completed → cancelled: %v", rerr)
 	}
-	if rerr := (&sessionState{State: proto.InteractionActive}).moveTo("s", proto.InteractionCompleted); rerr == nil {
+	if rerr := (&sessionState{State: mcp.InteractionActive}).moveTo("s", mcp.InteractionCompleted); rerr == nil {
 		t.Error("active → completed allowed")
 	}
 }

@@ -5,7 +5,8 @@ import (
 	"maps"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // InteractionVersion is the version of seed 002 the demo speaks.
@@ -18,25 +19,25 @@ func interactiveFeatures() map[string]bool {
 }
 
 // interactiveCapabilities answers `capabilities`.
-func interactiveCapabilities() proto.InteractiveCapabilities {
-	return proto.InteractiveCapabilities{Interactive: true, Version: InteractionVersion, Features: interactiveFeatures()}
+func interactiveCapabilities() mcp.InteractiveCapabilities {
+	return mcp.InteractiveCapabilities{Interactive: true, Version: InteractionVersion, Features: interactiveFeatures()}
 }
 
 // interact serves an interaction.* request: the result or error, and what
 // to do once it is sent (the next prompt, or the completion), so that the
 // client reads the answer first.
-func (c *Conn) interact(method string, params json.RawMessage) (any, *proto.Error, func()) {
+func (c *Conn) interact(method string, params json.RawMessage) (any, *jsonrpc.Error, func()) {
 	now := time.Now()
 	switch method {
-	case proto.MethodInteractionStart:
-		var p proto.InteractionStartParams
+	case mcp.MethodInteractionStart:
+		var p mcp.InteractionStartParams
 		if rerr := decodeParams(method, params, &p); rerr != nil {
 			return nil, rerr, nil
 		}
 		res, rerr := c.startInteraction(p, now)
 		return res, rerr, nil
-	case proto.MethodInteractionRespond:
-		var p proto.InteractionRespondParams
+	case mcp.MethodInteractionRespond:
+		var p mcp.InteractionRespondParams
 		if rerr := decodeParams(method, params, &p); rerr != nil {
 			return nil, rerr, nil
 		}
@@ -45,11 +46,11 @@ func (c *Conn) interact(method string, params json.RawMessage) (any, *proto.Erro
 		}
 		return c.respondStateless(p.SessionID, p.Response, now)
 	}
-	var p proto.InteractionCancelParams // getState's params are its sessionId alone
+	var p mcp.InteractionCancelParams // getState's params are its sessionId alone
 	if rerr := decodeParams(method, params, &p); rerr != nil {
 		return nil, rerr, nil
 	}
-	if method == proto.MethodInteractionGetState {
+	if method == mcp.MethodInteractionGetState {
 		res, rerr := c.interactionState(p.SessionID, now)
 		return res, rerr, nil
 	}
@@ -59,7 +60,7 @@ func (c *Conn) interact(method string, params json.RawMessage) (any, *proto.Erro
 
 // interactionState serves interaction.getState, for a stored session or
 // a token.
-func (c *Conn) interactionState(id string, now time.Time) (any, *proto.Error) {
+func (c *Conn) interactionState(id string, now time.Time) (any, *jsonrpc.Error) {
 	ls, rerr := c.sessions.lookup(id)
 	if rerr != nil {
 		w, st, _, terr := c.openToken(id, now)
@@ -76,7 +77,7 @@ func (c *Conn) interactionState(id string, now time.Time) (any, *proto.Error) {
 // cancelInteraction serves interaction.cancel: any session not ended yet
 // moves to cancelled and is cleaned up. A token is only verified: nothing
 // is kept to forget.
-func (c *Conn) cancelInteraction(p proto.InteractionCancelParams, now time.Time) (any, *proto.Error) {
+func (c *Conn) cancelInteraction(p mcp.InteractionCancelParams, now time.Time) (any, *jsonrpc.Error) {
 	ls, rerr := c.sessions.lookup(p.SessionID)
 	if rerr != nil {
 		_, st, inner, terr := c.openToken(p.SessionID, now)
@@ -86,22 +87,22 @@ func (c *Conn) cancelInteraction(p proto.InteractionCancelParams, now time.Time)
 		if st.State.Terminal() {
 			return nil, st.refuseIn(inner, "cancel")
 		}
-		return proto.InteractionCancelResult{Cancelled: true}, nil
+		return mcp.InteractionCancelResult{Cancelled: true}, nil
 	}
 	ls.mu.Lock()
 	if ls.st.State.Terminal() {
 		defer ls.mu.Unlock()
 		return nil, ls.st.refuseIn(ls.id, "cancel")
 	}
-	_ = ls.st.moveTo(ls.id, proto.InteractionCancelled) // every state not ended may be cancelled
+	_ = ls.st.moveTo(ls.id, mcp.InteractionCancelled) // every state not ended may be cancelled
 	c.srv.log.Debug("interactive session cancelled", "session", ls.id, "reason", p.Reason)
 	c.sessions.settle(ls)
-	return proto.InteractionCancelResult{Cancelled: true}, nil
+	return mcp.InteractionCancelResult{Cancelled: true}, nil
 }
 
 // decodeParams decodes the params of an interaction.* request and checks
 // that it names a session where it must.
-func decodeParams(method string, params json.RawMessage, v any) *proto.Error {
+func decodeParams(method string, params json.RawMessage, v any) *jsonrpc.Error {
 	if err := json.Unmarshal(params, v); err != nil {
 		return invalidParams("%s params are malformed: %v", method, err)
 	}
@@ -109,7 +110,7 @@ func decodeParams(method string, params json.RawMessage, v any) *proto.Error {
 		SessionID *string `json:"sessionId"`
 	}
 	_ = json.Unmarshal(params, &id)
-	if method != proto.MethodInteractionStart && (id.SessionID == nil || *id.SessionID == "") {
+	if method != mcp.MethodInteractionStart && (id.SessionID == nil || *id.SessionID == "") {
 		return invalidParams("%s needs a sessionId", method)
 	}
 	return nil
@@ -118,11 +119,11 @@ func decodeParams(method string, params json.RawMessage, v any) *proto.Error {
 // startInteraction serves interaction.start: a wizard tool's session,
 // reported idle with its first prompt as initialPrompt (which moves it on
 // to waiting_user, through active).
-func (c *Conn) startInteraction(p proto.InteractionStartParams, now time.Time) (any, *proto.Error) {
+func (c *Conn) startInteraction(p mcp.InteractionStartParams, now time.Time) (any, *jsonrpc.Error) {
 	w, ok := c.srv.wizard(p.ToolName)
 	if !ok {
 		if _, isTool := c.tool(p.ToolName); isTool {
-			return nil, rpcError(proto.CodeNotInteractive, map[string]string{"toolName": p.ToolName},
+			return nil, rpcError(mcp.CodeNotInteractive, map[string]string{"toolName": p.ToolName},
 				"tool %q is not interactive; call it with tools/call", p.ToolName)
 		}
 		return nil, invalidParams("unknown tool %q; tools/list names the tools", p.ToolName)
@@ -150,15 +151,15 @@ func (c *Conn) startInteraction(p proto.InteractionStartParams, now time.Time) (
 }
 
 // startResult is the result of interaction.start.
-func startResult(w *wizard, st *sessionState, id string, now time.Time) proto.InteractionStartResult {
-	return proto.InteractionStartResult{SessionID: id, State: proto.InteractionIdle, InitialPrompt: st.current(w, now),
+func startResult(w *wizard, st *sessionState, id string, now time.Time) mcp.InteractionStartResult {
+	return mcp.InteractionStartResult{SessionID: id, State: mcp.InteractionIdle, InitialPrompt: st.current(w, now),
 		Progress: w.progress(st.Step), ExpiresAt: st.expiresAt().UnixMilli()}
 }
 
 // respondLive serves interaction.respond on a stateful session; the next
 // prompt (or the retry) is sent after the answer, and the last answer
 // starts the wizard's work on a goroutine.
-func (c *Conn) respondLive(ls *liveSession, resp proto.InteractionResponse, now time.Time) (any, *proto.Error, func()) {
+func (c *Conn) respondLive(ls *liveSession, resp mcp.InteractionResponse, now time.Time) (any, *jsonrpc.Error, func()) {
 	ls.mu.Lock()
 	res, rerr := ls.st.respond(ls.w, ls.id, resp, now)
 	if rerr != nil {
@@ -168,11 +169,11 @@ func (c *Conn) respondLive(ls *liveSession, resp proto.InteractionResponse, now 
 	c.sessions.arm(ls)
 	var then func()
 	switch ls.st.State {
-	case proto.InteractionWaitingUser:
+	case mcp.InteractionWaitingUser:
 		if pp, err := ls.st.promptParams(ls.w, ls.id, now); err == nil {
-			then = func() { c.tell(proto.MethodInteractionPrompt, pp, c.sessions.failed(ls)) }
+			then = func() { c.tell(mcp.MethodInteractionPrompt, pp, c.sessions.failed(ls)) }
 		}
-	case proto.InteractionProcessing:
+	case mcp.InteractionProcessing:
 		then = func() { c.spawn(func() { c.finishLive(ls) }) }
 	}
 	ls.mu.Unlock()
@@ -191,6 +192,6 @@ func (c *Conn) finishLive(ls *liveSession) {
 	cp, rerr := ls.st.finish(ls.id, o, result)
 	c.sessions.settle(ls)
 	if rerr == nil {
-		c.tell(proto.MethodInteractionComplete, cp, nil)
+		c.tell(mcp.MethodInteractionComplete, cp, nil)
 	}
 }

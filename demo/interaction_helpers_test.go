@@ -6,17 +6,18 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/demo/internal/wizardtest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // wire is an Outbound that queues what the server sends, in order. hold,
 // when set, is called before a message is queued (it may block).
 type wire struct {
-	out  chan *proto.Message
-	hold func(*proto.Message)
+	out  chan *jsonrpc.Message
+	hold func(*jsonrpc.Message)
 }
 
-func (w *wire) Send(m *proto.Message) error {
+func (w *wire) Send(m *jsonrpc.Message) error {
 	b, err := m.EncodeJSON()
 	if err != nil {
 		return err
@@ -24,7 +25,7 @@ func (w *wire) Send(m *proto.Message) error {
 	if w.hold != nil {
 		w.hold(m)
 	}
-	back, err := proto.DecodeMessage(b) // what a client would read
+	back, err := jsonrpc.DecodeMessage(b) // what a client would read
 	if err != nil {
 		return err
 	}
@@ -41,19 +42,19 @@ type corePeer struct {
 	w *wire
 }
 
-func (p *corePeer) Send(m *proto.Message) {
+func (p *corePeer) Send(m *jsonrpc.Message) {
 	b, err := m.EncodeJSON()
 	if err != nil {
 		p.t.Fatal(err)
 	}
-	back, err := proto.DecodeMessage(b)
+	back, err := jsonrpc.DecodeMessage(b)
 	if err != nil {
 		p.t.Fatal(err)
 	}
 	p.c.Handle(back)
 }
 
-func (p *corePeer) Next() *proto.Message {
+func (p *corePeer) Next() *jsonrpc.Message {
 	p.t.Helper()
 	select {
 	case m := <-p.w.out:
@@ -67,32 +68,32 @@ func (p *corePeer) Next() *proto.Message {
 // coreClient connects a raw client to a fresh connection of s.
 func coreClient(t *testing.T, s *Server) (*wizardtest.Client, *corePeer) {
 	t.Helper()
-	w := &wire{out: make(chan *proto.Message, 1024)}
+	w := &wire{out: make(chan *jsonrpc.Message, 1024)}
 	p := &corePeer{t: t, c: s.NewConn(w), w: w}
 	t.Cleanup(p.c.Close)
 	return wizardtest.New(t, p), p
 }
 
 // startSession starts tool with params and returns the start result.
-func startSession(t *testing.T, c *wizardtest.Client, p proto.InteractionStartParams) proto.InteractionStartResult {
+func startSession(t *testing.T, c *wizardtest.Client, p mcp.InteractionStartParams) mcp.InteractionStartResult {
 	t.Helper()
-	return wizardtest.Result[proto.InteractionStartResult](t, c.Call(proto.MethodInteractionStart, p))
+	return wizardtest.Result[mcp.InteractionStartResult](t, c.Call(mcp.MethodInteractionStart, p))
 }
 
 // getState reads a session's state.
-func getState(t *testing.T, c *wizardtest.Client, id string) proto.InteractionStateResult {
+func getState(t *testing.T, c *wizardtest.Client, id string) mcp.InteractionStateResult {
 	t.Helper()
-	return wizardtest.Result[proto.InteractionStateResult](t, c.Call(proto.MethodInteractionGetState, proto.InteractionGetStateParams{SessionID: id}))
+	return wizardtest.Result[mcp.InteractionStateResult](t, c.Call(mcp.MethodInteractionGetState, mcp.InteractionGetStateParams{SessionID: id}))
 }
 
 // cancelSession sends interaction.cancel.
-func cancelSession(c *wizardtest.Client, id string) *proto.Message {
-	return c.Call(proto.MethodInteractionCancel, proto.InteractionCancelParams{SessionID: id})
+func cancelSession(c *wizardtest.Client, id string) *jsonrpc.Message {
+	return c.Call(mcp.MethodInteractionCancel, mcp.InteractionCancelParams{SessionID: id})
 }
 
 // waitState polls getState until the session is in want (a hang guard
 // bounds it; nothing is timed).
-func waitState(t *testing.T, c *wizardtest.Client, id string, want proto.InteractionState) proto.InteractionStateResult {
+func waitState(t *testing.T, c *wizardtest.Client, id string, want mcp.InteractionState) mcp.InteractionStateResult {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {

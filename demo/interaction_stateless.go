@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // A stateless wizard keeps no session memory (seed 002, Appendix B): its
@@ -12,30 +13,30 @@ import (
 // whole sessionState under a stable inner id. Every state change issues a
 // new token, sent as the sessionId of the next interaction.prompt or
 // interaction.complete; a client follows the inner id (see
-// proto.DecodeSessionToken) and answers with the newest token. The token is
+// mcp.DecodeSessionToken) and answers with the newest token. The token is
 // verified on every request; one that does not verify is -32001. Without
 // memory there is no timeout warning (expiry is checked against the
 // token's last activity), and a token can be replayed until it expires.
 
 // sealToken signs st as the token of the session with inner id.
-func (c *Conn) sealToken(inner string, st *sessionState) (string, *proto.Error) {
-	token, err := proto.SignSessionToken(inner, st, c.srv.tokenKey)
+func (c *Conn) sealToken(inner string, st *sessionState) (string, *jsonrpc.Error) {
+	token, err := mcp.SignSessionToken(inner, st, c.srv.tokenKey)
 	if err != nil {
-		return "", rpcError(proto.CodeInternalError, nil, "the session token cannot be signed: %v", err)
+		return "", rpcError(mcp.CodeInternalError, nil, "the session token cannot be signed: %v", err)
 	}
 	return token, nil
 }
 
 // openToken verifies a token and returns its wizard, its state (moved to
 // error, expired, when its timeout has passed) and its inner id.
-func (c *Conn) openToken(token string, now time.Time) (*wizard, *sessionState, string, *proto.Error) {
-	notFound := func(why string) (*wizard, *sessionState, string, *proto.Error) {
-		return nil, nil, "", interactionError(proto.CodeSessionNotFound, token, "session not found: %s", why)
+func (c *Conn) openToken(token string, now time.Time) (*wizard, *sessionState, string, *jsonrpc.Error) {
+	notFound := func(why string) (*wizard, *sessionState, string, *jsonrpc.Error) {
+		return nil, nil, "", interactionError(mcp.CodeSessionNotFound, token, "session not found: %s", why)
 	}
-	if _, ok := proto.DecodeSessionToken(token); !ok {
+	if _, ok := mcp.DecodeSessionToken(token); !ok {
 		return notFound("no session has this id")
 	}
-	tok, err := proto.VerifySessionToken(token, c.srv.tokenKey)
+	tok, err := mcp.VerifySessionToken(token, c.srv.tokenKey)
 	if err != nil {
 		return notFound("the session token was not issued by this server or was altered (" + err.Error() + ")")
 	}
@@ -51,14 +52,14 @@ func (c *Conn) openToken(token string, now time.Time) (*wizard, *sessionState, s
 		st.Data = map[string]json.RawMessage{}
 	}
 	if !st.State.Terminal() && now.After(st.expiresAt()) {
-		st.Expired, st.State = true, proto.InteractionError
+		st.Expired, st.State = true, mcp.InteractionError
 	}
 	return w, &st, tok.SessionID, nil
 }
 
 // respondStateless serves interaction.respond on a token: the new state
 // goes out in a new token with the next prompt, or with the completion.
-func (c *Conn) respondStateless(token string, resp proto.InteractionResponse, now time.Time) (any, *proto.Error, func()) {
+func (c *Conn) respondStateless(token string, resp mcp.InteractionResponse, now time.Time) (any, *jsonrpc.Error, func()) {
 	w, st, inner, rerr := c.openToken(token, now)
 	if rerr != nil {
 		return nil, rerr, nil
@@ -69,13 +70,13 @@ func (c *Conn) respondStateless(token string, resp proto.InteractionResponse, no
 	}
 	var method string
 	var params any
-	if st.State == proto.InteractionProcessing {
+	if st.State == mcp.InteractionProcessing {
 		o, result := w.outcome(st.Data)
 		cp, rerr := st.finish(inner, o, result)
 		if rerr != nil {
 			return nil, rerr, nil
 		}
-		method, params = proto.MethodInteractionComplete, &cp
+		method, params = mcp.MethodInteractionComplete, &cp
 		st.Data, st.History = map[string]json.RawMessage{}, nil // cleaned up (the result carries the data)
 		if cp.SessionID, rerr = c.sealToken(inner, st); rerr != nil {
 			return nil, rerr, nil
@@ -87,9 +88,9 @@ func (c *Conn) respondStateless(token string, resp proto.InteractionResponse, no
 		}
 		pp, err := st.promptParams(w, next, now)
 		if err != nil {
-			return nil, rpcError(proto.CodeInternalError, nil, "%v", err), nil
+			return nil, rpcError(mcp.CodeInternalError, nil, "%v", err), nil
 		}
-		method, params = proto.MethodInteractionPrompt, pp
+		method, params = mcp.MethodInteractionPrompt, pp
 	}
 	return res, nil, func() { c.tell(method, params, nil) }
 }

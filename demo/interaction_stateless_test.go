@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/demo/internal/wizardtest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // book_trip_stateless walks the same wizard with the whole state in a
@@ -16,13 +16,13 @@ import (
 func TestStatelessTokenRoundTrip(t *testing.T) {
 	s := newTestServer(t)
 	c, p := coreClient(t, s)
-	start := c.StartWizard("book_trip_stateless", proto.PromptText, 5)
-	tok, err := proto.VerifySessionToken(start.SessionID, s.tokenKey)
+	start := c.StartWizard("book_trip_stateless", mcp.PromptText, 5)
+	tok, err := mcp.VerifySessionToken(start.SessionID, s.tokenKey)
 	if err != nil {
 		t.Fatalf("the start sessionId is no token of this server: %v", err)
 	}
-	next := c.Answer(start.SessionID, "Oslo", proto.PromptChoice, 2)
-	tok2, err := proto.VerifySessionToken(next.SessionID, s.tokenKey)
+	next := c.Answer(start.SessionID, "Oslo", mcp.PromptChoice, 2)
+	tok2, err := mcp.VerifySessionToken(next.SessionID, s.tokenKey)
 	if err != nil || next.SessionID == start.SessionID || tok2.SessionID != tok.SessionID {
 		t.Fatalf("the prompt's token %+v (%v) does not follow %+v", tok2, err, tok)
 	}
@@ -31,20 +31,20 @@ func TestStatelessTokenRoundTrip(t *testing.T) {
 		t.Errorf("token state %s: %v", tok2.State, err)
 	}
 	done := c.WalkBookTrip("book_trip_stateless")
-	final, err := proto.VerifySessionToken(done.SessionID, s.tokenKey)
+	final, err := mcp.VerifySessionToken(done.SessionID, s.tokenKey)
 	if err != nil || !json.Valid(final.State) {
 		t.Fatalf("final token: %v", err)
 	}
-	if got := getState(t, c, done.SessionID); got.State != proto.InteractionCompleted {
+	if got := getState(t, c, done.SessionID); got.State != mcp.InteractionCompleted {
 		t.Errorf("getState of the final token: %+v", got)
 	}
-	if code := wizardtest.Code(t, c.Respond(done.SessionID, true)); code != proto.CodeInvalidStateTransition {
+	if code := wizardtest.Code(t, c.Respond(done.SessionID, true)); code != mcp.CodeInvalidStateTransition {
 		t.Errorf("respond on the final token: code %d", code)
 	}
-	if code := wizardtest.Code(t, cancelSession(c, done.SessionID)); code != proto.CodeInvalidStateTransition {
+	if code := wizardtest.Code(t, cancelSession(c, done.SessionID)); code != mcp.CodeInvalidStateTransition {
 		t.Errorf("cancel on the final token: code %d", code)
 	}
-	if r := wizardtest.Result[proto.InteractionCancelResult](t, cancelSession(c, next.SessionID)); !r.Cancelled {
+	if r := wizardtest.Result[mcp.InteractionCancelResult](t, cancelSession(c, next.SessionID)); !r.Cancelled {
 		t.Errorf("cancel on a live token: %+v", r)
 	}
 	if n := len(p.c.sessions.byID); n != 0 {
@@ -57,7 +57,7 @@ func TestStatelessTokenRoundTrip(t *testing.T) {
 func TestStatelessTokenTampering(t *testing.T) {
 	s := newTestServer(t)
 	c, _ := coreClient(t, s)
-	start := c.StartWizard("book_trip_stateless", proto.PromptText, 5)
+	start := c.StartWizard("book_trip_stateless", mcp.PromptText, 5)
 	raw, err := base64.RawURLEncoding.DecodeString(start.SessionID)
 	if err != nil {
 		t.Fatal(err)
@@ -73,28 +73,28 @@ func TestStatelessTokenTampering(t *testing.T) {
 	st.Step = 4 // skip to the confirmation without answering
 	tok["state"], _ = json.Marshal(st)
 	forged, _ := json.Marshal(tok)
-	foreign, err := proto.SignSessionToken("session_x", st, []byte("another key"))
+	foreign, err := mcp.SignSessionToken("session_x", st, []byte("another key"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for name, id := range map[string]string{"altered state": base64.RawURLEncoding.EncodeToString(forged), "foreign key": foreign} {
-		if code := wizardtest.Code(t, c.Respond(id, true)); code != proto.CodeSessionNotFound {
+		if code := wizardtest.Code(t, c.Respond(id, true)); code != mcp.CodeSessionNotFound {
 			t.Errorf("%s: respond code %d", name, code)
 		}
-		if code := wizardtest.Code(t, c.Call(proto.MethodInteractionGetState, map[string]string{"sessionId": id})); code != proto.CodeSessionNotFound {
+		if code := wizardtest.Code(t, c.Call(mcp.MethodInteractionGetState, map[string]string{"sessionId": id})); code != mcp.CodeSessionNotFound {
 			t.Errorf("%s: getState code %d", name, code)
 		}
 	}
 	st.Step = 0
 	st.LastActivityAt = time.Now().Add(-time.Hour).UnixMilli()
-	old, err := proto.SignSessionToken("session_old", st, s.tokenKey)
+	old, err := mcp.SignSessionToken("session_old", st, s.tokenKey)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if code := wizardtest.Code(t, c.Respond(old, "Oslo")); code != proto.CodeSessionExpired {
+	if code := wizardtest.Code(t, c.Respond(old, "Oslo")); code != mcp.CodeSessionExpired {
 		t.Errorf("expired token: respond code %d", code)
 	}
-	if got := getState(t, c, old); got.State != proto.InteractionError {
+	if got := getState(t, c, old); got.State != mcp.InteractionError {
 		t.Errorf("expired token: state %s", got.State)
 	}
 }

@@ -8,7 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Store limits of one connection.
@@ -50,24 +51,24 @@ func newSessionStore(c *Conn) *sessionStore {
 func newSessionID() string { return "session_" + rand.Text() }
 
 // add registers a new session, refusing more than maxLiveSessions.
-func (s *sessionStore) add(ls *liveSession) *proto.Error {
+func (s *sessionStore) add(ls *liveSession) *jsonrpc.Error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.byID)-len(s.ended) >= maxLiveSessions {
-		return rpcError(proto.CodeInvalidRequest, nil, "%d interactive sessions are open on this connection already; cancel one first", maxLiveSessions)
+		return rpcError(mcp.CodeInvalidRequest, nil, "%d interactive sessions are open on this connection already; cancel one first", maxLiveSessions)
 	}
 	s.byID[ls.id] = ls
 	return nil
 }
 
 // lookup finds a session, live or ended; -32001 when there is none.
-func (s *sessionStore) lookup(id string) (*liveSession, *proto.Error) {
+func (s *sessionStore) lookup(id string) (*liveSession, *jsonrpc.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if ls, ok := s.byID[id]; ok {
 		return ls, nil
 	}
-	return nil, interactionError(proto.CodeSessionNotFound, id, "session not found: %s", id)
+	return nil, interactionError(mcp.CodeSessionNotFound, id, "session not found: %s", id)
 }
 
 // end cleans a session up once it is terminal: timers stopped, answers
@@ -161,10 +162,10 @@ func (s *sessionStore) warn(ls *liveSession, gen uint64) {
 		return
 	}
 	at := ls.st.expiresAt()
-	p := proto.InteractionContinueParams{SessionID: ls.id, ExpiresAt: at.UnixMilli(),
+	p := mcp.InteractionContinueParams{SessionID: ls.id, ExpiresAt: at.UnixMilli(),
 		Message: fmt.Sprintf("session expires in %s without an answer", time.Until(at).Round(time.Millisecond))}
 	ls.mu.Unlock()
-	s.c.tell(proto.MethodInteractionContinue, p, nil)
+	s.c.tell(mcp.MethodInteractionContinue, p, nil)
 }
 
 // expire moves a session that saw no activity for its timeout to error;
@@ -176,7 +177,7 @@ func (s *sessionStore) expire(ls *liveSession, gen uint64) {
 		return
 	}
 	ls.st.Expired = true
-	_ = ls.st.moveTo(ls.id, proto.InteractionError)
+	_ = ls.st.moveTo(ls.id, mcp.InteractionError)
 	s.settle(ls)
 }
 
@@ -185,7 +186,7 @@ func (s *sessionStore) expire(ls *liveSession, gen uint64) {
 // interaction.prompt with -32601, for one).
 func (s *sessionStore) failed(ls *liveSession) func(error) {
 	return func(err error) {
-		var rerr *proto.Error
+		var rerr *jsonrpc.Error
 		if !errors.As(err, &rerr) {
 			return // no answer (yet): the user may still respond
 		}
@@ -194,7 +195,7 @@ func (s *sessionStore) failed(ls *liveSession) func(error) {
 			ls.mu.Unlock()
 			return
 		}
-		_ = ls.st.moveTo(ls.id, proto.InteractionError)
+		_ = ls.st.moveTo(ls.id, mcp.InteractionError)
 		s.settle(ls)
 	}
 }

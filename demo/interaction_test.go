@@ -9,14 +9,14 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/demo/internal/wizardtest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // `capabilities` answers the seed's discovery object, and the initialize
 // result carries capabilities.interactive too.
 func TestInteractiveCapabilities(t *testing.T) {
 	c, _ := coreClient(t, newTestServer(t))
-	caps := wizardtest.Result[proto.InteractiveCapabilities](t, c.Call(proto.MethodCapabilities, nil))
+	caps := wizardtest.Result[mcp.InteractiveCapabilities](t, c.Call(mcp.MethodCapabilities, nil))
 	want := map[string]bool{"statefulSessions": true, "progressTracking": true, "validation": true, "multiplePromptTypes": true, "sessionPersistence": false}
 	if !caps.Interactive || caps.Version != "0.1.0" || len(caps.Features) != len(want) {
 		t.Fatalf("capabilities: %+v", caps)
@@ -26,11 +26,11 @@ func TestInteractiveCapabilities(t *testing.T) {
 			t.Errorf("feature %s = %v, want %v", k, f, v)
 		}
 	}
-	init := c.Call(proto.MethodInitialize, map[string]any{"protocolVersion": proto.LatestLegacy})
+	init := c.Call(mcp.MethodInitialize, map[string]any{"protocolVersion": mcp.LatestLegacy})
 	var res struct {
 		Capabilities struct {
-			Interactive proto.InteractiveCapabilities `json:"interactive"`
-			Tools       json.RawMessage               `json:"tools"`
+			Interactive mcp.InteractiveCapabilities `json:"interactive"`
+			Tools       json.RawMessage             `json:"tools"`
 		} `json:"capabilities"`
 	}
 	if err := json.Unmarshal(init.Result, &res); err != nil || res.Capabilities.Interactive.Version != "0.1.0" ||
@@ -46,13 +46,13 @@ func TestBookTripWizard(t *testing.T) {
 	c, p := coreClient(t, newTestServer(t))
 	done := c.WalkBookTrip("book_trip")
 	st := getState(t, c, done.SessionID)
-	if st.State != proto.InteractionCompleted || len(st.History) != 0 || string(st.AccumulatedData) != "{}" || st.CurrentPrompt != nil {
+	if st.State != mcp.InteractionCompleted || len(st.History) != 0 || string(st.AccumulatedData) != "{}" || st.CurrentPrompt != nil {
 		t.Errorf("getState after completion: %+v", st)
 	}
-	if code := wizardtest.Code(t, c.Respond(done.SessionID, true)); code != proto.CodeInvalidStateTransition {
+	if code := wizardtest.Code(t, c.Respond(done.SessionID, true)); code != mcp.CodeInvalidStateTransition {
 		t.Errorf("respond after completion: code %d", code)
 	}
-	if code := wizardtest.Code(t, cancelSession(c, done.SessionID)); code != proto.CodeInvalidStateTransition {
+	if code := wizardtest.Code(t, cancelSession(c, done.SessionID)); code != mcp.CodeInvalidStateTransition {
 		t.Errorf("cancel after completion: code %d", code)
 	}
 	if id := done.SessionID; !strings.HasPrefix(id, "session_") || len(id) < len("session_")+26 {
@@ -69,15 +69,15 @@ func TestBookTripWizard(t *testing.T) {
 // Declining the confirmation completes with success false.
 func TestBookTripDeclined(t *testing.T) {
 	c, _ := coreClient(t, newTestServer(t))
-	id := c.StartWizard("book_trip", proto.PromptText, 5).SessionID
-	c.Answer(id, "Rome", proto.PromptChoice, 2)
-	c.Answer(id, "economy", proto.PromptDate, 3)
-	c.Answer(id, wizardtest.FutureDate(), proto.PromptNumber, 4)
-	c.Answer(id, 1, proto.PromptConfirm, 5)
-	if r := wizardtest.Result[proto.InteractionRespondResult](t, c.Respond(id, false)); !r.Accepted {
+	id := c.StartWizard("book_trip", mcp.PromptText, 5).SessionID
+	c.Answer(id, "Rome", mcp.PromptChoice, 2)
+	c.Answer(id, "economy", mcp.PromptDate, 3)
+	c.Answer(id, wizardtest.FutureDate(), mcp.PromptNumber, 4)
+	c.Answer(id, 1, mcp.PromptConfirm, 5)
+	if r := wizardtest.Result[mcp.InteractionRespondResult](t, c.Respond(id, false)); !r.Accepted {
 		t.Fatalf("declining refused: %+v", r)
 	}
-	done := wizardtest.Params[proto.InteractionCompleteParams](t, c.Expect(proto.MethodInteractionComplete))
+	done := wizardtest.Params[mcp.InteractionCompleteParams](t, c.Expect(mcp.MethodInteractionComplete))
 	if !strings.Contains(string(done.Result), `"success":false`) || !strings.Contains(done.Summary, "declined") {
 		t.Errorf("declined booking: %s %q", done.Result, done.Summary)
 	}
@@ -87,7 +87,7 @@ func TestBookTripDeclined(t *testing.T) {
 func TestCancelBookTrip(t *testing.T) {
 	c, p := coreClient(t, newTestServer(t))
 	c.CancelBookTrip()
-	if code := wizardtest.Code(t, c.Call(proto.MethodInteractionCancel, map[string]string{"sessionId": firstSessionID(p.c)})); code != proto.CodeAlreadyCancelled {
+	if code := wizardtest.Code(t, c.Call(mcp.MethodInteractionCancel, map[string]string{"sessionId": firstSessionID(p.c)})); code != mcp.CodeAlreadyCancelled {
 		t.Errorf("second cancel: code %d", code)
 	}
 }
@@ -107,23 +107,23 @@ func firstSessionID(c *Conn) string {
 // the valid one completes.
 func TestRegisterUserValidationRetry(t *testing.T) {
 	c, _ := coreClient(t, newTestServer(t))
-	start := c.StartWizard("register_user", proto.PromptText, 2)
+	start := c.StartWizard("register_user", mcp.PromptText, 2)
 	if start.InitialPrompt.Message != "Enter name" {
 		t.Errorf("first prompt %+v", start.InitialPrompt)
 	}
-	email := c.Answer(start.SessionID, "John", proto.PromptText, 2)
-	r := wizardtest.Result[proto.InteractionRespondResult](t, c.Respond(start.SessionID, "invalid-email"))
+	email := c.Answer(start.SessionID, "John", mcp.PromptText, 2)
+	r := wizardtest.Result[mcp.InteractionRespondResult](t, c.Respond(start.SessionID, "invalid-email"))
 	if r.Accepted || r.Validation == nil || r.Validation.Suggestion != "Use the form name@example.com" {
 		t.Fatalf("invalid email: %+v", r)
 	}
-	retry := c.TakePrompt(proto.PromptText, 2)
+	retry := c.TakePrompt(mcp.PromptText, 2)
 	if retry.Prompt.Message != email.Prompt.Message || retry.Prompt.Error == "" || retry.Prompt.Suggestion == "" {
 		t.Errorf("retry prompt %+v", retry.Prompt)
 	}
-	if r := wizardtest.Result[proto.InteractionRespondResult](t, c.Respond(start.SessionID, "john@example.com")); !r.Accepted {
+	if r := wizardtest.Result[mcp.InteractionRespondResult](t, c.Respond(start.SessionID, "john@example.com")); !r.Accepted {
 		t.Fatalf("valid email refused: %+v", r)
 	}
-	done := wizardtest.Params[proto.InteractionCompleteParams](t, c.Expect(proto.MethodInteractionComplete))
+	done := wizardtest.Params[mcp.InteractionCompleteParams](t, c.Expect(mcp.MethodInteractionComplete))
 	if !strings.Contains(string(done.Result), `"email":"john@example.com"`) || !strings.Contains(done.Summary, "John") {
 		t.Errorf("complete %s %q", done.Result, done.Summary)
 	}
@@ -133,7 +133,7 @@ func TestRegisterUserValidationRetry(t *testing.T) {
 // a file of another kind and a lying size are refused.
 func TestUploadReport(t *testing.T) {
 	c, _ := coreClient(t, newTestServer(t))
-	start := c.StartWizard("upload_report", proto.PromptFile, 1)
+	start := c.StartWizard("upload_report", mcp.PromptFile, 1)
 	if strings.Join(start.InitialPrompt.Accept, " ") != ".csv .json .txt" {
 		t.Errorf("accept %v", start.InitialPrompt.Accept)
 	}
@@ -145,13 +145,13 @@ func TestUploadReport(t *testing.T) {
 		{"name": "report.csv", "content": "%%%"},
 		{"content": content},
 	} {
-		if r := wizardtest.Result[proto.InteractionRespondResult](t, c.Respond(start.SessionID, bad)); r.Accepted {
+		if r := wizardtest.Result[mcp.InteractionRespondResult](t, c.Respond(start.SessionID, bad)); r.Accepted {
 			t.Errorf("%v accepted", bad)
 		}
-		c.TakePrompt(proto.PromptFile, 1)
+		c.TakePrompt(mcp.PromptFile, 1)
 	}
 	c.Respond(start.SessionID, map[string]any{"name": "Report.CSV", "size": len(body), "content": content})
-	done := wizardtest.Params[proto.InteractionCompleteParams](t, c.Expect(proto.MethodInteractionComplete))
+	done := wizardtest.Params[mcp.InteractionCompleteParams](t, c.Expect(mcp.MethodInteractionComplete))
 	sum := sha256.Sum256(body)
 	if !strings.Contains(string(done.Result), hex.EncodeToString(sum[:])) || !strings.Contains(done.Summary, "8 bytes") {
 		t.Errorf("complete %s %q", done.Result, done.Summary)

@@ -6,21 +6,22 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/demo/internal/wizardtest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // toolResult decodes a tools/call answer.
-func toolResult(t *testing.T, m *proto.Message) proto.CallToolResult {
+func toolResult(t *testing.T, m *jsonrpc.Message) mcp.CallToolResult {
 	t.Helper()
-	return wizardtest.Result[proto.CallToolResult](t, m)
+	return wizardtest.Result[mcp.CallToolResult](t, m)
 }
 
 // tools/list shows the wizards and the elicitation tools to any client,
 // with an input schema of one property per step.
 func TestWizardToolsListed(t *testing.T) {
 	c, _ := coreClient(t, newTestServer(t))
-	list := wizardtest.Result[proto.ListToolsResult](t, c.Call(proto.MethodToolsList, nil))
-	byName := map[string]proto.Tool{}
+	list := wizardtest.Result[mcp.ListToolsResult](t, c.Call(mcp.MethodToolsList, nil))
+	byName := map[string]mcp.Tool{}
 	for _, tool := range list.Tools {
 		byName[tool.Name] = tool
 	}
@@ -77,13 +78,13 @@ func TestWizardToolCallDegrades(t *testing.T) {
 // Every prompt type is checked by its rules.
 func TestCheckAnswer(t *testing.T) {
 	one, nine := 1.0, 9.0
-	num := &proto.InteractionPrompt{Type: proto.PromptNumber, Format: "integer", Validation: &proto.PromptValidation{Min: &one, Max: &nine}}
-	multi := &proto.InteractionPrompt{Type: proto.PromptChoice, Multiple: true, Choices: []proto.PromptChoiceItem{choice("a", ""), choice("b", "")}}
-	custom := &proto.InteractionPrompt{Type: proto.PromptCustom, Schema: json.RawMessage(`{"type":"object","required":["x"]}`)}
-	dt := &proto.InteractionPrompt{Type: proto.PromptDate, Format: "date-time"}
-	confirm := &proto.InteractionPrompt{Type: proto.PromptConfirm}
+	num := &mcp.InteractionPrompt{Type: mcp.PromptNumber, Format: "integer", Validation: &mcp.PromptValidation{Min: &one, Max: &nine}}
+	multi := &mcp.InteractionPrompt{Type: mcp.PromptChoice, Multiple: true, Choices: []mcp.PromptChoiceItem{choice("a", ""), choice("b", "")}}
+	custom := &mcp.InteractionPrompt{Type: mcp.PromptCustom, Schema: json.RawMessage(`{"type":"object","required":["x"]}`)}
+	dt := &mcp.InteractionPrompt{Type: mcp.PromptDate, Format: "date-time"}
+	confirm := &mcp.InteractionPrompt{Type: mcp.PromptConfirm}
 	for _, tc := range []struct {
-		p  *proto.InteractionPrompt
+		p  *mcp.InteractionPrompt
 		v  string
 		ok bool
 	}{
@@ -105,7 +106,7 @@ func FuzzCheckAnswer(f *testing.F) {
 	for _, s := range []string{`"Oslo"`, `"economy"`, `"2030-01-01"`, `3`, `true`, `null`, `{"name":"a.csv","content":"YQ=="}`, `[1,2]`, `{"name":"a.csv","size":-1,"content":"!"}`} {
 		f.Add([]byte(s))
 	}
-	var prompts []proto.InteractionPrompt
+	var prompts []mcp.InteractionPrompt
 	for _, w := range builtinWizards() {
 		for _, s := range w.Steps {
 			prompts = append(prompts, s.Prompt)

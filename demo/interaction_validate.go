@@ -16,7 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // maxUploadBytes bounds the decoded content of a file answer.
@@ -52,7 +52,7 @@ type fileSummary struct {
 // min, max, choices, format, accept, schema) to a value and returns the
 // value to keep: the value itself, the default for an empty optional
 // answer, or the summary of a file.
-func checkAnswer(p *proto.InteractionPrompt, v json.RawMessage) (json.RawMessage, *refusal) {
+func checkAnswer(p *mcp.InteractionPrompt, v json.RawMessage) (json.RawMessage, *refusal) {
 	if t := bytes.TrimSpace(v); len(t) == 0 || string(t) == "null" {
 		switch {
 		case len(p.DefaultValue) > 0:
@@ -63,22 +63,22 @@ func checkAnswer(p *proto.InteractionPrompt, v json.RawMessage) (json.RawMessage
 		return json.RawMessage("null"), nil
 	}
 	switch p.Type {
-	case proto.PromptText:
+	case mcp.PromptText:
 		return checkText(p, v)
-	case proto.PromptChoice:
+	case mcp.PromptChoice:
 		return checkChoice(p, v)
-	case proto.PromptConfirm:
+	case mcp.PromptConfirm:
 		var b bool
 		if json.Unmarshal(v, &b) != nil {
 			return nil, refuse("Answer true or false", "the answer is not a yes or no")
 		}
-	case proto.PromptNumber:
+	case mcp.PromptNumber:
 		return checkNumber(p, v)
-	case proto.PromptDate:
+	case mcp.PromptDate:
 		return checkDate(p, v)
-	case proto.PromptFile:
+	case mcp.PromptFile:
 		return checkFile(p, v)
-	case proto.PromptCustom:
+	case mcp.PromptCustom:
 		if err := validateJSON(p.Schema, v); err != nil {
 			return nil, refuse("Send a value that matches the prompt's schema", "the value does not match the schema: %v", err)
 		}
@@ -87,7 +87,7 @@ func checkAnswer(p *proto.InteractionPrompt, v json.RawMessage) (json.RawMessage
 }
 
 // checkText checks a text answer: a string, min/max characters, pattern.
-func checkText(p *proto.InteractionPrompt, v json.RawMessage) (json.RawMessage, *refusal) {
+func checkText(p *mcp.InteractionPrompt, v json.RawMessage) (json.RawMessage, *refusal) {
 	var s string
 	if json.Unmarshal(v, &s) != nil {
 		return nil, refuse("Answer with text", "the answer is not text")
@@ -112,7 +112,7 @@ func checkText(p *proto.InteractionPrompt, v json.RawMessage) (json.RawMessage, 
 
 // checkChoice checks that the answer is one of the choices, or with
 // Multiple an array of distinct choices.
-func checkChoice(p *proto.InteractionPrompt, v json.RawMessage) (json.RawMessage, *refusal) {
+func checkChoice(p *mcp.InteractionPrompt, v json.RawMessage) (json.RawMessage, *refusal) {
 	values := make([]any, 0, len(p.Choices))
 	names := make([]string, 0, len(p.Choices))
 	for _, c := range p.Choices {
@@ -149,7 +149,7 @@ func checkChoice(p *proto.InteractionPrompt, v json.RawMessage) (json.RawMessage
 
 // checkNumber checks a number answer: a number, an integer with Format
 // "integer", within min/max.
-func checkNumber(p *proto.InteractionPrompt, v json.RawMessage) (json.RawMessage, *refusal) {
+func checkNumber(p *mcp.InteractionPrompt, v json.RawMessage) (json.RawMessage, *refusal) {
 	var f float64
 	if json.Unmarshal(v, &f) != nil {
 		return nil, refuse("Answer with a number", "the answer is not a number")
@@ -166,7 +166,7 @@ func checkNumber(p *proto.InteractionPrompt, v json.RawMessage) (json.RawMessage
 }
 
 // rangeHint phrases the bounds of a number prompt.
-func rangeHint(val *proto.PromptValidation) string {
+func rangeHint(val *mcp.PromptValidation) string {
 	switch {
 	case val.Min != nil && val.Max != nil:
 		return fmt.Sprintf("Use a number from %g to %g", *val.Min, *val.Max)
@@ -179,7 +179,7 @@ func rangeHint(val *proto.PromptValidation) string {
 
 // checkDate checks a date (YYYY-MM-DD) or, with Format "date-time", an
 // RFC 3339 time.
-func checkDate(p *proto.InteractionPrompt, v json.RawMessage) (json.RawMessage, *refusal) {
+func checkDate(p *mcp.InteractionPrompt, v json.RawMessage) (json.RawMessage, *refusal) {
 	layout, hint := time.DateOnly, "Use YYYY-MM-DD"
 	if p.Format == "date-time" {
 		layout, hint = time.RFC3339, "Use an RFC 3339 time such as 2026-12-24T18:00:00Z"
@@ -196,7 +196,7 @@ func checkDate(p *proto.InteractionPrompt, v json.RawMessage) (json.RawMessage, 
 
 // checkFile checks a file answer (name, optional size, base64 content)
 // against the accepted extensions, and keeps its name, size and sha256.
-func checkFile(p *proto.InteractionPrompt, v json.RawMessage) (json.RawMessage, *refusal) {
+func checkFile(p *mcp.InteractionPrompt, v json.RawMessage) (json.RawMessage, *refusal) {
 	hint := `Send {"name":"report.csv","size":N,"content":"<base64>"}`
 	var f fileAnswer
 	if json.Unmarshal(v, &f) != nil || f.Name == "" {

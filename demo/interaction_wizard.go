@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // wizardStep is one question of a wizard, declared as data.
@@ -16,13 +16,13 @@ type wizardStep struct {
 	// Key names the answer in accumulatedData and in tools/call arguments.
 	Key string
 	// Prompt is the question as sent (before Adjust and defaults).
-	Prompt proto.InteractionPrompt
+	Prompt mcp.InteractionPrompt
 	// Hint, when set, is the suggestion sent with any refusal of the step.
 	Hint string
 	// Check is the server's own rule, applied after the prompt's rules.
 	Check func(v json.RawMessage, now time.Time) *refusal
 	// Adjust fills in what depends on the answers so far or on the day.
-	Adjust func(p *proto.InteractionPrompt, data map[string]json.RawMessage, now time.Time)
+	Adjust func(p *mcp.InteractionPrompt, data map[string]json.RawMessage, now time.Time)
 }
 
 // wizardOutcome is what a wizard made of its answers.
@@ -47,7 +47,7 @@ type wizard struct {
 // prompt is step i's prompt as the user sees it: adjusted to the answers
 // so far, with the default from initialParams and the reason the last
 // answer was refused.
-func (w *wizard) prompt(i int, data, defaults map[string]json.RawMessage, refused *refusal, now time.Time) proto.InteractionPrompt {
+func (w *wizard) prompt(i int, data, defaults map[string]json.RawMessage, refused *refusal, now time.Time) mcp.InteractionPrompt {
 	step := w.Steps[i]
 	p := step.Prompt
 	p.Choices = slices.Clone(p.Choices)
@@ -70,7 +70,7 @@ func (w *wizard) prompt(i int, data, defaults map[string]json.RawMessage, refuse
 
 // check applies the rules of step i to an answer to the prompt shown and
 // returns the value to keep.
-func (w *wizard) check(i int, shown *proto.InteractionPrompt, v json.RawMessage, now time.Time) (json.RawMessage, *refusal) {
+func (w *wizard) check(i int, shown *mcp.InteractionPrompt, v json.RawMessage, now time.Time) (json.RawMessage, *refusal) {
 	step := w.Steps[i]
 	kept, r := checkAnswer(shown, v)
 	if r == nil && step.Check != nil {
@@ -83,9 +83,9 @@ func (w *wizard) check(i int, shown *proto.InteractionPrompt, v json.RawMessage,
 }
 
 // progress is the progress shown with step i: "Step 2 of 5".
-func (w *wizard) progress(i int) *proto.InteractionProgress {
+func (w *wizard) progress(i int) *mcp.InteractionProgress {
 	n := len(w.Steps)
-	return &proto.InteractionProgress{Current: float64(i + 1), Total: float64(n), Message: fmt.Sprintf("Step %d of %d", i+1, n)}
+	return &mcp.InteractionProgress{Current: float64(i + 1), Total: float64(n), Message: fmt.Sprintf("Step %d of %d", i+1, n)}
 }
 
 // checkAnswers checks answers given by step key, in step order: the kept
@@ -150,30 +150,30 @@ func (w *wizard) inputSchema() json.RawMessage {
 }
 
 // promptSchema is the JSON Schema of the answer to a prompt.
-func promptSchema(p *proto.InteractionPrompt) map[string]any {
+func promptSchema(p *mcp.InteractionPrompt) map[string]any {
 	s := map[string]any{"description": p.Message}
 	if len(p.DefaultValue) > 0 {
 		s["default"] = p.DefaultValue
 	}
 	v := p.Validation
 	if v == nil {
-		v = &proto.PromptValidation{}
+		v = &mcp.PromptValidation{}
 	}
 	switch p.Type {
-	case proto.PromptText:
+	case mcp.PromptText:
 		s["type"] = "string"
 		setIf(s, "pattern", v.Pattern, v.Pattern != "")
 		setIf(s, "minLength", v.Min, v.Min != nil)
 		setIf(s, "maxLength", v.Max, v.Max != nil)
-	case proto.PromptNumber:
+	case mcp.PromptNumber:
 		s["type"] = map[bool]string{true: "integer", false: "number"}[p.Format == "integer"]
 		setIf(s, "minimum", v.Min, v.Min != nil)
 		setIf(s, "maximum", v.Max, v.Max != nil)
-	case proto.PromptConfirm:
+	case mcp.PromptConfirm:
 		s["type"] = "boolean"
-	case proto.PromptDate:
+	case mcp.PromptDate:
 		s["type"], s["format"] = "string", map[bool]string{true: "date-time", false: "date"}[p.Format == "date-time"]
-	case proto.PromptChoice:
+	case mcp.PromptChoice:
 		values := make([]json.RawMessage, len(p.Choices))
 		for i, c := range p.Choices {
 			values[i] = c.Value
@@ -183,11 +183,11 @@ func promptSchema(p *proto.InteractionPrompt) map[string]any {
 		} else {
 			s["enum"] = values
 		}
-	case proto.PromptFile:
+	case mcp.PromptFile:
 		s["type"], s["required"] = "object", []string{"name", "content"}
 		s["properties"] = map[string]any{"name": map[string]string{"type": "string"},
 			"size": map[string]string{"type": "integer"}, "content": map[string]string{"type": "string", "contentEncoding": "base64"}}
-	case proto.PromptCustom:
+	case mcp.PromptCustom:
 		if len(p.Schema) > 0 {
 			s["allOf"] = []json.RawMessage{p.Schema}
 		}

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // The generator yields byte i = (i*31 + seed) % 251 through Read and
@@ -48,8 +48,8 @@ func TestReadFileInline(t *testing.T) {
 	m := callTool(t, s, "read_file", map[string]any{"path": "a.json"})
 	var res struct {
 		Content []struct {
-			Type     string                 `json:"type"`
-			Resource proto.ResourceContents `json:"resource"`
+			Type     string               `json:"type"`
+			Resource mcp.ResourceContents `json:"resource"`
 		} `json:"content"`
 		Structured struct {
 			Size   int64  `json:"size"`
@@ -65,7 +65,7 @@ func TestReadFileInline(t *testing.T) {
 		t.Errorf("inline read: %s", m.Result)
 	}
 	big := callTool(t, s, "read_file", map[string]any{"size": 1<<16 + 1})
-	if rpcCode(big) != proto.CodeInvalidParams || !strings.Contains(big.Error.Message, "too large for stdio; use MCP-Flow") {
+	if rpcCode(big) != mcp.CodeInvalidParams || !strings.Contains(big.Error.Message, "too large for stdio; use MCP-Flow") {
 		t.Errorf("over the limit: %+v", big.Error)
 	}
 }

@@ -6,18 +6,19 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // codeResourceNotFound is MCP's code for an unknown resource URI.
 const codeResourceNotFound = -32002
 
 // listResources answers resources/list: the built-in templates.
-func listResources() proto.ListResourcesResult {
-	res := proto.ListResourcesResult{Resources: make([]proto.Resource, 0, len(builtinTemplates))}
+func listResources() mcp.ListResourcesResult {
+	res := mcp.ListResourcesResult{Resources: make([]mcp.Resource, 0, len(builtinTemplates))}
 	for _, t := range builtinTemplates {
 		size := int64(len(t.Body))
-		res.Resources = append(res.Resources, proto.Resource{URI: t.URI, Name: t.Name,
+		res.Resources = append(res.Resources, mcp.Resource{URI: t.URI, Name: t.Name,
 			Description: t.Description, MimeType: t.MimeType, Size: &size})
 	}
 	return res
@@ -30,8 +31,8 @@ const builtinTemplateURI = "template://{category}/{toolchain}/{variant}"
 // listResourceTemplates answers resources/templates/list: the one URI
 // template that names every built-in template (resources/read reads it once
 // expanded).
-func listResourceTemplates() proto.ListResourceTemplatesResult {
-	return proto.ListResourceTemplatesResult{ResourceTemplates: []proto.ResourceTemplate{{
+func listResourceTemplates() mcp.ListResourceTemplatesResult {
+	return mcp.ListResourceTemplatesResult{ResourceTemplates: []mcp.ResourceTemplate{{
 		URITemplate: builtinTemplateURI, Name: "builtin_template", Title: "Built-in template",
 		Description: templateChoices(),
 	}}}
@@ -48,33 +49,33 @@ func templateChoices() string {
 }
 
 // readResource answers resources/read with the template source.
-func readResource(params json.RawMessage) (any, *proto.Error) {
-	var p proto.ReadResourceParams
+func readResource(params json.RawMessage) (any, *jsonrpc.Error) {
+	var p mcp.ReadResourceParams
 	if err := json.Unmarshal(params, &p); err != nil || p.URI == "" {
 		return nil, invalidParams("resources/read needs a uri")
 	}
 	for _, t := range builtinTemplates {
 		if t.URI == p.URI {
-			return proto.ReadResourceResult{Contents: []proto.ResourceContents{{URI: t.URI, MimeType: t.MimeType, Text: t.Body}}}, nil
+			return mcp.ReadResourceResult{Contents: []mcp.ResourceContents{{URI: t.URI, MimeType: t.MimeType, Text: t.Body}}}, nil
 		}
 	}
 	return nil, rpcError(codeResourceNotFound, map[string]string{"uri": p.URI}, "Resource not found: %s", p.URI)
 }
 
 // demoPrompts are the prompts of the demo.
-var demoPrompts = []proto.Prompt{
+var demoPrompts = []mcp.Prompt{
 	{Name: "review_template", Title: "Review a template", Description: "Ask for a review of one built-in template",
-		Arguments: []proto.PromptArgument{{Name: "uri", Description: "template URI, e.g. template://makefile/rust/cli", Required: true}}},
+		Arguments: []mcp.PromptArgument{{Name: "uri", Description: "template URI, e.g. template://makefile/rust/cli", Required: true}}},
 	{Name: "plan_scaffold", Title: "Plan a project", Description: "Ask which templates a new project needs",
-		Arguments: []proto.PromptArgument{{Name: "toolchain", Description: "rust, go or python", Required: true}}},
+		Arguments: []mcp.PromptArgument{{Name: "toolchain", Description: "rust, go or python", Required: true}}},
 }
 
 // listPrompts answers prompts/list.
-func listPrompts() proto.ListPromptsResult { return proto.ListPromptsResult{Prompts: demoPrompts} }
+func listPrompts() mcp.ListPromptsResult { return mcp.ListPromptsResult{Prompts: demoPrompts} }
 
 // getPrompt answers prompts/get.
-func getPrompt(params json.RawMessage) (any, *proto.Error) {
-	var p proto.GetPromptParams
+func getPrompt(params json.RawMessage) (any, *jsonrpc.Error) {
+	var p mcp.GetPromptParams
 	if err := json.Unmarshal(params, &p); err != nil {
 		return nil, invalidParams("prompts/get params are malformed: %v", err)
 	}
@@ -82,7 +83,7 @@ func getPrompt(params json.RawMessage) (any, *proto.Error) {
 	switch p.Name {
 	case "review_template":
 		t, err := findTemplate(p.Arguments["uri"])
-		var rerr *proto.Error
+		var rerr *jsonrpc.Error
 		if errors.As(err, &rerr) {
 			return nil, rerr
 		}
@@ -95,5 +96,5 @@ func getPrompt(params json.RawMessage) (any, *proto.Error) {
 	default:
 		return nil, invalidParams("unknown prompt %q; prompts/list names the prompts", p.Name)
 	}
-	return proto.GetPromptResult{Messages: []proto.PromptMessage{{Role: "user", Content: Text(text)}}}, nil
+	return mcp.GetPromptResult{Messages: []mcp.PromptMessage{{Role: "user", Content: Text(text)}}}, nil
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // resources/templates/list offers the template that names every built-in
@@ -16,9 +16,9 @@ func TestResourceTemplatesList(t *testing.T) {
 	r := newRecorder()
 	c := s.NewConn(r)
 	defer c.Close()
-	c.Handle(request(t, 1, proto.MethodResourceTemplatesList, nil))
+	c.Handle(request(t, 1, mcp.MethodResourceTemplatesList, nil))
 	m := r.response(t, 1)
-	var res proto.ListResourceTemplatesResult
+	var res mcp.ListResourceTemplatesResult
 	if m.Error != nil || json.Unmarshal(m.Result, &res) != nil || len(res.ResourceTemplates) != 1 {
 		t.Fatalf("resources/templates/list: %+v %s", m.Error, m.Result)
 	}
@@ -27,7 +27,7 @@ func TestResourceTemplatesList(t *testing.T) {
 		parts := strings.Split(strings.TrimPrefix(bt.URI, "template://"), "/")
 		uri := strings.NewReplacer("{category}", parts[0], "{toolchain}", parts[1], "{variant}", parts[2]).Replace(tmpl)
 		id := int64(2 + i)
-		c.Handle(request(t, id, proto.MethodResourcesRead, map[string]any{"uri": uri}))
+		c.Handle(request(t, id, mcp.MethodResourcesRead, map[string]any{"uri": uri}))
 		if got := r.response(t, id); got.Error != nil || !strings.Contains(string(got.Result), bt.URI) {
 			t.Errorf("resources/read %s: %+v %s", uri, got.Error, got.Result)
 		}
@@ -48,7 +48,7 @@ func TestResourceTemplateDescriptionNamesReadable(t *testing.T) {
 	}
 	for i, n := range named {
 		id := int64(1 + i)
-		c.Handle(request(t, id, proto.MethodResourcesRead, map[string]any{"uri": "template://" + n}))
+		c.Handle(request(t, id, mcp.MethodResourcesRead, map[string]any{"uri": "template://" + n}))
 		if got := r.response(t, id); got.Error != nil {
 			t.Errorf("resources/read template://%s: %+v", n, got.Error)
 		}

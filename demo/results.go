@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // ToolResult is the result of tools/call. Content items are any JSON
-// object: a proto.ContentBlock, or a proto.StreamRef, which ContentBlock cannot
+// object: a mcp.ContentBlock, or a flow.StreamRef, which ContentBlock cannot
 // express.
 type ToolResult struct {
 	Content           []any `json:"content"`
@@ -17,7 +18,7 @@ type ToolResult struct {
 }
 
 // Text is a text content item.
-func Text(s string) proto.ContentBlock { return proto.ContentBlock{Type: "text", Text: s} }
+func Text(s string) mcp.ContentBlock { return mcp.ContentBlock{Type: "text", Text: s} }
 
 // TextResult is a result with one text item.
 func TextResult(s string) *ToolResult { return &ToolResult{Content: []any{Text(s)}} }
@@ -33,8 +34,8 @@ func StructuredResult(v any) *ToolResult {
 }
 
 // rpcError builds a JSON-RPC error to return from a handler.
-func rpcError(code int, data any, format string, a ...any) *proto.Error {
-	e := &proto.Error{Code: code, Message: fmt.Sprintf(format, a...)}
+func rpcError(code int, data any, format string, a ...any) *jsonrpc.Error {
+	e := &jsonrpc.Error{Code: code, Message: fmt.Sprintf(format, a...)}
 	if data != nil {
 		e.Data, _ = json.Marshal(data)
 	}
@@ -42,6 +43,6 @@ func rpcError(code int, data any, format string, a ...any) *proto.Error {
 }
 
 // invalidParams is a -32602 error with a formatted message.
-func invalidParams(format string, a ...any) *proto.Error {
-	return rpcError(proto.CodeInvalidParams, nil, format, a...)
+func invalidParams(format string, a ...any) *jsonrpc.Error {
+	return rpcError(mcp.CodeInvalidParams, nil, format, a...)
 }

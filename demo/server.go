@@ -8,7 +8,8 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Name and Version are the serverInfo of the demo server.
@@ -45,7 +46,7 @@ type Tool struct {
 	InputSchema json.RawMessage // a JSON Schema object
 	Handler     ToolHandler
 	// Interactive marks a wizard: tools/list says so in the tool's _meta
-	// (proto.MetaInteractiveTool), so that a client starts interactive
+	// (mcp.MetaInteractiveTool), so that a client starts interactive
 	// sessions of these tools only.
 	Interactive bool
 }
@@ -158,18 +159,18 @@ func (s *Server) tool(name string) (Tool, bool) {
 
 // Initialize answers the params of initialize: the client's protocol
 // version when it is a known legacy one, else the newest legacy version.
-func (s *Server) Initialize(params json.RawMessage) (proto.InitializeResult, *proto.Error) {
-	var p proto.InitializeParams
+func (s *Server) Initialize(params json.RawMessage) (mcp.InitializeResult, *jsonrpc.Error) {
+	var p mcp.InitializeParams
 	if len(params) > 0 {
 		if err := json.Unmarshal(params, &p); err != nil {
-			return proto.InitializeResult{}, invalidParams("initialize params are malformed: %v", err)
+			return mcp.InitializeResult{}, invalidParams("initialize params are malformed: %v", err)
 		}
 	}
-	version := proto.LatestLegacy
-	if proto.IsLegacyVersion(p.ProtocolVersion) {
+	version := mcp.LatestLegacy
+	if mcp.IsLegacyVersion(p.ProtocolVersion) {
 		version = p.ProtocolVersion
 	}
-	return proto.InitializeResult{ProtocolVersion: version, Capabilities: capabilities(), ServerInfo: serverInfo(), Instructions: instructions}, nil
+	return mcp.InitializeResult{ProtocolVersion: version, Capabilities: capabilities(), ServerInfo: serverInfo(), Instructions: instructions}, nil
 }
 
 // Discover answers server/discover (2026-07-28) with what initialize
@@ -178,13 +179,13 @@ func (s *Server) Initialize(params json.RawMessage) (proto.InitializeResult, *pr
 // that also serves the initialize era adds those versions. The core itself
 // answers server/discover with -32601: only a transport that serves
 // stateless requests (Streamable HTTP) offers it.
-func (s *Server) Discover() proto.DiscoverResult {
+func (s *Server) Discover() mcp.DiscoverResult {
 	info, err := json.Marshal(serverInfo())
 	meta := map[string]json.RawMessage{}
 	if err == nil {
-		meta[proto.MetaServerInfo] = info
+		meta[mcp.MetaServerInfo] = info
 	}
-	return proto.DiscoverResult{ResultType: proto.ResultTypeComplete, SupportedVersions: []string{proto.Modern},
+	return mcp.DiscoverResult{ResultType: mcp.ResultTypeComplete, SupportedVersions: []string{mcp.Modern},
 		Capabilities: capabilities(), Instructions: instructions, Meta: meta}
 }
 
@@ -194,24 +195,24 @@ const instructions = "Reference server of mcpscope: echo, read_file, analyze, to
 	"upload_report, book_trip_stateless: interaction.start) and elicit_all, elicit_url."
 
 // serverInfo names the demo server.
-func serverInfo() proto.Implementation {
-	return proto.Implementation{Name: Name, Version: Version, Title: "mcpscope demo server"}
+func serverInfo() mcp.Implementation {
+	return mcp.Implementation{Name: Name, Version: Version, Title: "mcpscope demo server"}
 }
 
 // capabilities are what the demo server offers.
-func capabilities() proto.ServerCapabilities {
-	return proto.ServerCapabilities{
-		Tools:     &proto.ListChangedCapability{},
-		Prompts:   &proto.ListChangedCapability{},
-		Resources: &proto.ResourcesCapability{},
-		Logging:   proto.EmptyObject,
+func capabilities() mcp.ServerCapabilities {
+	return mcp.ServerCapabilities{
+		Tools:     &mcp.ListChangedCapability{},
+		Prompts:   &mcp.ListChangedCapability{},
+		Resources: &mcp.ResourcesCapability{},
+		Logging:   mcp.EmptyObject,
 		Unknown:   map[string]json.RawMessage{"interactive": interactiveEntry()},
 	}
 }
 
 // listTools answers tools/list: the registry's tools and a connection's
 // own (added; one whose name the registry has is not listed), by name.
-func (s *Server) listTools(added []Tool) proto.ListToolsResult {
+func (s *Server) listTools(added []Tool) mcp.ListToolsResult {
 	tools := s.Tools()
 	for _, t := range added {
 		if _, taken := s.tool(t.Name); !taken {
@@ -219,9 +220,9 @@ func (s *Server) listTools(added []Tool) proto.ListToolsResult {
 		}
 	}
 	sort.SliceStable(tools, func(i, j int) bool { return tools[i].Name < tools[j].Name })
-	res := proto.ListToolsResult{Tools: make([]proto.Tool, 0, len(tools))}
+	res := mcp.ListToolsResult{Tools: make([]mcp.Tool, 0, len(tools))}
 	for _, t := range tools {
-		res.Tools = append(res.Tools, proto.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, Meta: t.meta()})
+		res.Tools = append(res.Tools, mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, Meta: t.meta()})
 	}
 	return res
 }
@@ -229,12 +230,12 @@ func (s *Server) listTools(added []Tool) proto.ListToolsResult {
 // ListedTools are the tools tools/list serves on a connection that added
 // none of its own: the definitions a client on a transport with no
 // tools/list (tools-http, tools-ws) can be handed instead.
-func (s *Server) ListedTools() []proto.Tool { return s.listTools(nil).Tools }
+func (s *Server) ListedTools() []mcp.Tool { return s.listTools(nil).Tools }
 
 // meta is the tool's _meta in tools/list: a wizard says it is one.
 func (t Tool) meta() json.RawMessage {
 	if !t.Interactive {
 		return nil
 	}
-	return json.RawMessage(`{"` + proto.MetaInteractiveTool + `":true}`)
+	return json.RawMessage(`{"` + mcp.MetaInteractiveTool + `":true}`)
 }

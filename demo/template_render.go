@@ -7,7 +7,7 @@ import (
 	"strings"
 	"text/template"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // validateParams checks parameters against a template's declarations and
@@ -62,7 +62,7 @@ func checkParam(p templateParam, v any) string {
 func (t *projectTemplate) render(params map[string]any) (string, error) {
 	values, problems := t.validateParams(params)
 	if len(problems) > 0 {
-		return "", rpcError(proto.CodeParameterValidationFailed,
+		return "", rpcError(mcp.CodeParameterValidationFailed,
 			map[string]any{"uri": t.URI, "errors": problems},
 			"Parameter validation failed: %s", strings.Join(problems, "; "))
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // templateParam declares one parameter of a template.
@@ -94,7 +94,7 @@ var templateURI = sync.OnceValue(func() *regexp.Regexp {
 // findTemplate resolves a URI: -32001 when malformed, -32000 when unknown.
 func findTemplate(uri string) (*projectTemplate, error) {
 	if !templateURI().MatchString(uri) {
-		return nil, rpcError(proto.CodeInvalidTemplateURI, map[string]string{"uri": uri},
+		return nil, rpcError(mcp.CodeInvalidTemplateURI, map[string]string{"uri": uri},
 			"Invalid template URI: %q is not template://CATEGORY/TOOLCHAIN/VARIANT", uri)
 	}
 	for i := range builtinTemplates {
@@ -102,7 +102,7 @@ func findTemplate(uri string) (*projectTemplate, error) {
 			return &builtinTemplates[i], nil
 		}
 	}
-	return nil, rpcError(proto.CodeTemplateNotFound, map[string]string{"uri": uri}, "Template not found: %s", uri)
+	return nil, rpcError(mcp.CodeTemplateNotFound, map[string]string{"uri": uri}, "Template not found: %s", uri)
 }
 
 // matches reports whether t passes the optional filters.

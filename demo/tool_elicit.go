@@ -7,7 +7,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // ElicitAllSchema is the requestedSchema of elicit_all: one field of every
@@ -42,16 +43,16 @@ func elicitTools() []Tool {
 
 // elicit sends elicitation/create and decodes the answer. A client that
 // refuses the request (no elicitation support, say) yields a tool error.
-func elicit(ctx context.Context, c *Call, p proto.ElicitRequestParams) (proto.ElicitResult, *ToolResult, error) {
-	raw, err := c.conn.Request(ctx, proto.MethodElicitationCreate, p)
-	var rerr *proto.Error
+func elicit(ctx context.Context, c *Call, p mcp.ElicitRequestParams) (mcp.ElicitResult, *ToolResult, error) {
+	raw, err := c.conn.Request(ctx, mcp.MethodElicitationCreate, p)
+	var rerr *jsonrpc.Error
 	switch {
 	case errors.As(err, &rerr):
-		return proto.ElicitResult{}, &ToolResult{Content: []any{Text(fmt.Sprintf("the client refused elicitation/create: %s (code %d)", rerr.Message, rerr.Code))}, IsError: true}, nil
+		return mcp.ElicitResult{}, &ToolResult{Content: []any{Text(fmt.Sprintf("the client refused elicitation/create: %s (code %d)", rerr.Message, rerr.Code))}, IsError: true}, nil
 	case err != nil:
-		return proto.ElicitResult{}, nil, err
+		return mcp.ElicitResult{}, nil, err
 	}
-	var res proto.ElicitResult
+	var res mcp.ElicitResult
 	if err := json.Unmarshal(raw, &res); err != nil {
 		return res, &ToolResult{Content: []any{Text(fmt.Sprintf("the elicitation result is malformed: %v", err))}, IsError: true}, nil
 	}
@@ -67,12 +68,12 @@ func elicitAll(ctx context.Context, c *Call) (*ToolResult, error) {
 	if err := decodeArgs(c, &a); err != nil {
 		return nil, err
 	}
-	res, failed, err := elicit(ctx, c, proto.ElicitRequestParams{Mode: proto.ElicitModeForm, Message: a.Message, RequestedSchema: json.RawMessage(ElicitAllSchema)})
+	res, failed, err := elicit(ctx, c, mcp.ElicitRequestParams{Mode: mcp.ElicitModeForm, Message: a.Message, RequestedSchema: json.RawMessage(ElicitAllSchema)})
 	if failed != nil || err != nil {
 		return failed, err
 	}
 	out := map[string]any{"action": res.Action, "content": res.Content}
-	if res.Action == proto.ElicitActionAccept {
+	if res.Action == mcp.ElicitActionAccept {
 		content, _ := json.Marshal(res.Content)
 		out["valid"] = true
 		if err := validateJSON(json.RawMessage(ElicitAllSchema), content); err != nil {
@@ -85,18 +86,18 @@ func elicitAll(ctx context.Context, c *Call) (*ToolResult, error) {
 // elicitURL asks the user to open a loopback URL and reports the action.
 func elicitURL(ctx context.Context, c *Call) (*ToolResult, error) {
 	id := "elicit_" + rand.Text()
-	res, failed, err := elicit(ctx, c, proto.ElicitRequestParams{Mode: proto.ElicitModeURL, ElicitationID: id,
+	res, failed, err := elicit(ctx, c, mcp.ElicitRequestParams{Mode: mcp.ElicitModeURL, ElicitationID: id,
 		Message: "Open this page to give your consent", URL: elicitURLPath + "?id=" + id})
 	if failed != nil || err != nil {
 		return failed, err
 	}
-	if res.Action == proto.ElicitActionAccept {
+	if res.Action == mcp.ElicitActionAccept {
 		// The demo's page needs no visit: the out-of-band step is done at once.
-		if n, err := proto.NewNotification(proto.MethodNotifyElicitationDone, proto.ElicitationCompleteParams{ElicitationID: id}); err == nil {
+		if n, err := jsonrpc.NewNotification(mcp.MethodNotifyElicitationDone, mcp.ElicitationCompleteParams{ElicitationID: id}); err == nil {
 			_ = c.conn.sendFor(ctx, n)
 		}
 	}
-	verdict := map[string]string{proto.ElicitActionAccept: "accepted", proto.ElicitActionDecline: "declined", proto.ElicitActionCancel: "cancelled"}[res.Action]
+	verdict := map[string]string{mcp.ElicitActionAccept: "accepted", mcp.ElicitActionDecline: "declined", mcp.ElicitActionCancel: "cancelled"}[res.Action]
 	if verdict == "" {
 		verdict = fmt.Sprintf("unknown action %q", res.Action)
 	}

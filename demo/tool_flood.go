@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Flood modes of misbehave: log lines at full speed, on the control
@@ -87,7 +88,7 @@ func flood(ctx context.Context, c *Call, mode string, a floodArgs) (*ToolResult,
 	emit, what := c.Emit, "log datagrams"
 	if mode == ModeNotificationFlood {
 		emit = levelFilter{Emitter: notificationLog{Emitter: c.Emit, ctx: ctx, conn: c.conn}, c: c.conn}
-		what = proto.MethodNotifyMessage
+		what = mcp.MethodNotifyMessage
 	}
 	start := time.Now()
 	report := func(sent int) FloodReport {
@@ -113,7 +114,7 @@ func flood(ctx context.Context, c *Call, mode string, a floodArgs) (*ToolResult,
 			break
 		}
 		if err := emit.Log(floodLevel, FloodLogger, sent+1); err != nil {
-			return nil, rpcError(proto.CodeInternalError, nil, "the flood stopped after %d of %d lines: %v", sent, count, err)
+			return nil, rpcError(mcp.CodeInternalError, nil, "the flood stopped after %d of %d lines: %v", sent, count, err)
 		}
 		sent++
 	}
@@ -142,6 +143,6 @@ type notificationLog struct {
 
 // Log sends one notifications/message.
 func (e notificationLog) Log(level, logger string, data any) error {
-	send := func(m *proto.Message) error { return e.conn.sendFor(e.ctx, m) }
+	send := func(m *jsonrpc.Message) error { return e.conn.sendFor(e.ctx, m) }
 	return NotificationEmitter{Send: send}.Log(level, logger, data)
 }

@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // floodLine is one notifications/message a flood sent.
@@ -24,7 +26,7 @@ func floodLines(t *testing.T, r *recorder) []floodLine {
 	defer r.mu.Unlock()
 	var out []floodLine
 	for _, m := range r.msgs {
-		if m.Method != proto.MethodNotifyMessage {
+		if m.Method != mcp.MethodNotifyMessage {
 			continue
 		}
 		var l floodLine
@@ -49,7 +51,7 @@ func checkNumbered(t *testing.T, lines []floodLine) {
 
 // floodCall runs misbehave with args on a fresh connection and returns
 // the answer and what the connection sent.
-func floodCall(t *testing.T, args map[string]any) (*proto.Message, *recorder) {
+func floodCall(t *testing.T, args map[string]any) (*jsonrpc.Message, *recorder) {
 	t.Helper()
 	r := newRecorder()
 	c := newTestServer(t).NewConn(r)
@@ -59,9 +61,9 @@ func floodCall(t *testing.T, args map[string]any) (*proto.Message, *recorder) {
 }
 
 // floodReportOf decodes the structuredContent of a flood's result.
-func floodReportOf(t *testing.T, m *proto.Message) (FloodReport, string) {
+func floodReportOf(t *testing.T, m *jsonrpc.Message) (FloodReport, string) {
 	t.Helper()
-	var res proto.CallToolResult
+	var res mcp.CallToolResult
 	if m.Error != nil || json.Unmarshal(m.Result, &res) != nil || len(res.Content) != 1 {
 		t.Fatalf("flood answer %s %+v", m.Result, m.Error)
 	}
@@ -138,7 +140,7 @@ func TestFloodCancelled(t *testing.T) {
 		}
 		<-r.sent
 	}
-	cancel, err := proto.NewNotification(proto.MethodFlowCancel, proto.FlowCancelParams{RequestID: 7, Reason: "enough"})
+	cancel, err := jsonrpc.NewNotification(flow.MethodFlowCancel, flow.FlowCancelParams{RequestID: 7, Reason: "enough"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +170,7 @@ func TestFloodRefused(t *testing.T) {
 		{"mode": ModeNotificationFlood, "duration_ms": MaxFloodDuration.Milliseconds() + 1},
 		{"mode": ModeNotificationFlood, "duration_ms": -5},
 	} {
-		if m := callTool(t, s, "misbehave", args); rpcCode(m) != proto.CodeInvalidParams {
+		if m := callTool(t, s, "misbehave", args); rpcCode(m) != mcp.CodeInvalidParams {
 			t.Errorf("%v: answer %s %+v", args, m.Result, m.Error)
 		}
 	}
@@ -178,7 +180,7 @@ func TestFloodRefused(t *testing.T) {
 	c.Handle(request(t, 1, "logging/setLevel", map[string]any{"level": "warning"}))
 	c.Handle(request(t, 2, "tools/call", map[string]any{"name": "misbehave", "arguments": map[string]any{"mode": ModeNotificationFlood}}))
 	m := r.response(t, 2)
-	if rpcCode(m) != proto.CodeInvalidParams || !strings.Contains(m.Error.Message, "level warning and above") || len(floodLines(t, r)) != 0 {
+	if rpcCode(m) != mcp.CodeInvalidParams || !strings.Contains(m.Error.Message, "level warning and above") || len(floodLines(t, r)) != 0 {
 		t.Errorf("answer %+v, %d lines", m.Error, len(floodLines(t, r)))
 	}
 }

@@ -14,7 +14,9 @@ import (
 	"github.com/mcpscope/mcpscope/demo/flow"
 	"github.com/mcpscope/mcpscope/demo/stdio"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
-	"github.com/mcpscope/mcpscope/proto"
+	protoflow "github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/webtransport"
 )
 
@@ -28,11 +30,11 @@ type lineCounter struct {
 }
 
 // add reads one message; it reports whether it was a numbered flood line.
-func (c *lineCounter) add(m *proto.Message) bool {
-	if m == nil || m.Method != proto.MethodNotifyMessage {
+func (c *lineCounter) add(m *jsonrpc.Message) bool {
+	if m == nil || m.Method != mcp.MethodNotifyMessage {
 		return false
 	}
-	var p proto.LoggingMessageParams
+	var p mcp.LoggingMessageParams
 	if err := json.Unmarshal(m.Params, &p); err != nil || p.Logger != demo.FloodLogger || p.Level != "info" {
 		return false
 	}
@@ -70,7 +72,7 @@ func TestNotificationFloodOverStdio(t *testing.T) {
 		served <- stdio.Serve(context.Background(), core, inR, outW, stdio.Options{})
 		_ = outW.Close()
 	}()
-	req, err := proto.NewRequest(proto.IntID(1), proto.MethodToolsCall, map[string]any{"name": "misbehave",
+	req, err := jsonrpc.NewRequest(jsonrpc.IntID(1), mcp.MethodToolsCall, map[string]any{"name": "misbehave",
 		"arguments": map[string]any{"mode": demo.ModeNotificationFlood, "count": floodCount}})
 	if err != nil {
 		t.Fatal(err)
@@ -83,9 +85,9 @@ func TestNotificationFloodOverStdio(t *testing.T) {
 
 	var lines lineCounter
 	sc := bufio.NewScanner(outR)
-	var answer *proto.Message
+	var answer *jsonrpc.Message
 	for answer == nil && sc.Scan() {
-		m, err := proto.DecodeMessage(sc.Bytes())
+		m, err := jsonrpc.DecodeMessage(sc.Bytes())
 		if err != nil {
 			t.Fatalf("stdout line %q: %v", sc.Text(), err)
 		}
@@ -124,7 +126,7 @@ func TestFloodsOverFlow(t *testing.T) {
 		t.Fatalf("connect: %v", err)
 	}
 	flood := func(mode string) demo.FloodReport {
-		res, err := s.Call(ctx, proto.MethodToolsCall, map[string]any{"name": "misbehave",
+		res, err := s.Call(ctx, mcp.MethodToolsCall, map[string]any{"name": "misbehave",
 			"arguments": map[string]any{"mode": mode, "count": floodCount}})
 		if err != nil {
 			t.Fatalf("%s: %v", mode, err)
@@ -148,7 +150,7 @@ func TestFloodsOverFlow(t *testing.T) {
 	r = flood(demo.ModeDatagramFlood)
 	got := 0
 	for _, f := range store.Window(from, store.Len()) {
-		if f.Chan.Kind == capture.Datagram && f.Chan.Ch == uint8(proto.ChannelLog) {
+		if f.Chan.Kind == capture.Datagram && f.Chan.Ch == uint8(protoflow.ChannelLog) {
 			got++
 		}
 	}

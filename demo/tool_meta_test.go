@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // tools/list marks the wizards interactive in their _meta and says nothing
@@ -14,14 +14,14 @@ func TestToolsListMarksWizards(t *testing.T) {
 	r := newRecorder()
 	c := s.NewConn(r)
 	defer c.Close()
-	c.Handle(request(t, 1, proto.MethodToolsList, nil))
-	var res proto.ListToolsResult
+	c.Handle(request(t, 1, mcp.MethodToolsList, nil))
+	var res mcp.ListToolsResult
 	if m := r.response(t, 1); m.Error != nil || json.Unmarshal(m.Result, &res) != nil {
 		t.Fatalf("tools/list: %+v", m)
 	}
 	got := map[string]bool{}
 	for _, tool := range res.Tools {
-		interactive, declared := proto.ToolInteractive(tool.Meta)
+		interactive, declared := mcp.ToolInteractive(tool.Meta)
 		got[tool.Name] = interactive
 		if declared != interactive {
 			t.Errorf("%s declares %v", tool.Name, interactive)

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // Wire-level misbehave modes: the transport's Saboteur performs them.
@@ -87,7 +88,7 @@ var wireModes = map[string]string{
 
 // RefuseMode is the -32602 error of a misbehave mode the transport named
 // by transport cannot do; it names the transport the mode needs.
-func RefuseMode(mode, transport string) *proto.Error {
+func RefuseMode(mode, transport string) *jsonrpc.Error {
 	need := wireModes[mode]
 	if need == "" {
 		need = "another transport"
@@ -180,7 +181,7 @@ func streamError(ctx context.Context, c *Call) (*ToolResult, error) {
 	}
 	st.Abort("misbehave: stream reset on purpose mid-transfer")
 	return &ToolResult{Content: []any{
-		proto.StreamRef{Type: proto.ContentStreamRef, StreamTag: st.Tag(), MimeType: "application/octet-stream"},
+		flow.StreamRef{Type: flow.ContentStreamRef, StreamTag: st.Tag(), MimeType: "application/octet-stream"},
 		Text(fmt.Sprintf("stream %d was reset after %d bytes and $/streamError was sent", st.Tag(), streamErrorPayload)),
 	}}, nil
 }

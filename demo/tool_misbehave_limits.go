@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Modes of misbehave that flood MCP-Flow control messages the client's
@@ -50,26 +52,26 @@ func controlFlood(ctx context.Context, c *Call, mode string, a floodArgs) (*Tool
 	}
 	sent := 0
 	for ; sent < count && ctx.Err() == nil; sent++ {
-		var m *proto.Message
+		var m *jsonrpc.Message
 		if mode == ModeShutdownFlood {
-			m, err = proto.NewNotification(proto.MethodFlowShutdown, nil)
+			m, err = jsonrpc.NewNotification(flow.MethodFlowShutdown, nil)
 		} else {
-			m, err = proto.NewNotification(proto.MethodFlowStreamError, proto.FlowStreamErrorParams{
+			m, err = jsonrpc.NewNotification(flow.MethodFlowStreamError, flow.FlowStreamErrorParams{
 				RequestID: uint32(id), StreamTag: uint32(sent + 1), Error: "misbehave: a stream that was never opened"})
 		}
 		if err == nil {
 			err = c.conn.out.Send(m)
 		}
 		if err != nil {
-			return nil, rpcError(proto.CodeInternalError, nil, "the flood stopped after %d of %d messages: %v", sent, count, err)
+			return nil, rpcError(mcp.CodeInternalError, nil, "the flood stopped after %d of %d messages: %v", sent, count, err)
 		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	method := proto.MethodFlowStreamError
+	method := flow.MethodFlowStreamError
 	if mode == ModeShutdownFlood {
-		method = proto.MethodFlowShutdown
+		method = flow.MethodFlowShutdown
 	}
 	return TextResult(fmt.Sprintf("flood sent: %d %s", sent, method)), nil
 }

@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // The control floods need MCP-Flow: elsewhere they are refused with -32602
@@ -15,7 +16,7 @@ func TestControlFloodsNeedFlow(t *testing.T) {
 	s := newTestServer(t)
 	for _, mode := range []string{ModeStreamErrorFlood, ModeShutdownFlood} {
 		m := callTool(t, s, "misbehave", map[string]any{"mode": mode, "count": 3})
-		if rpcCode(m) != proto.CodeInvalidParams || !strings.Contains(m.Error.Message, `misbehave mode "`+mode+`" needs MCP-Flow`) {
+		if rpcCode(m) != mcp.CodeInvalidParams || !strings.Contains(m.Error.Message, `misbehave mode "`+mode+`" needs MCP-Flow`) {
 			t.Errorf("%s: answer %s %+v", mode, m.Result, m.Error)
 		}
 	}
@@ -27,7 +28,7 @@ func TestHTTPModesNeedHTTP(t *testing.T) {
 	s := newTestServer(t)
 	for _, mode := range HTTPModes {
 		m := callTool(t, s, "misbehave", map[string]any{"mode": mode})
-		if rpcCode(m) != proto.CodeInvalidParams || !strings.Contains(m.Error.Message, `misbehave mode "`+mode+`" needs HTTP; this transport cannot do it`) {
+		if rpcCode(m) != mcp.CodeInvalidParams || !strings.Contains(m.Error.Message, `misbehave mode "`+mode+`" needs HTTP; this transport cannot do it`) {
 			t.Errorf("%s: answer %s %+v", mode, m.Result, m.Error)
 		}
 	}
@@ -49,7 +50,7 @@ type saboteurRecorder struct {
 
 func (s *saboteurRecorder) Modes() []string { return s.modes }
 
-func (s *saboteurRecorder) Sabotage(_ context.Context, mode string, _ proto.ID, args json.RawMessage) (string, error) {
+func (s *saboteurRecorder) Sabotage(_ context.Context, mode string, _ jsonrpc.ID, args json.RawMessage) (string, error) {
 	s.args = string(args)
 	return "did " + mode, nil
 }

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
 )
 
 // Misbehave modes that test whether a client keeps its time limits.
@@ -104,7 +104,7 @@ func openStreamWith(c *Call, mode string, size int) (ExecStream, error) {
 // is until the call ends (the client cancels it or goes).
 func holdAfter(ctx context.Context, c *Call, st ExecStream, text string) (*ToolResult, error) {
 	err := c.Respond(&ToolResult{Content: []any{
-		proto.StreamRef{Type: proto.ContentStreamRef, StreamTag: st.Tag(), MimeType: "application/octet-stream"},
+		flow.StreamRef{Type: flow.ContentStreamRef, StreamTag: st.Tag(), MimeType: "application/octet-stream"},
 		Text(text),
 	}})
 	if err != nil {

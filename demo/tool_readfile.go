@@ -9,7 +9,8 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Limits of read_file.
@@ -115,7 +116,7 @@ func (s *Server) payloadOf(a readFileArgs) (payload, error) {
 func streamPayload(ctx context.Context, c *Call, st ExecStream, p payload, order string, chunk int) (*ToolResult, error) {
 	result := func(sum string) *ToolResult {
 		return &ToolResult{
-			Content:           []any{proto.NewStreamRef(st.Tag(), p.mimeType, p.size)},
+			Content:           []any{flow.NewStreamRef(st.Tag(), p.mimeType, p.size)},
 			StructuredContent: readFileOutput{Size: p.size, SHA256: sum},
 		}
 	}
@@ -166,9 +167,9 @@ func (s *Server) readInline(ctx context.Context, p payload, chunk int) (*ToolRes
 		return nil, err
 	}
 	_ = enc.Close()
-	res := &proto.ResourceContents{URI: p.uri, MimeType: p.mimeType, Blob: buf.String()}
+	res := &mcp.ResourceContents{URI: p.uri, MimeType: p.mimeType, Blob: buf.String()}
 	return &ToolResult{
-		Content:           []any{proto.ContentBlock{Type: "resource", Resource: res}},
+		Content:           []any{mcp.ContentBlock{Type: "resource", Resource: res}},
 		StructuredContent: readFileOutput{Size: p.size, SHA256: sum},
 	}, nil
 }

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // listTemplates lists the templates, optionally filtered.
@@ -93,7 +93,7 @@ func scaffoldTemplate(toolchain, name string) (*projectTemplate, error) {
 			return t, nil
 		}
 	}
-	return nil, rpcError(proto.CodeTemplateNotFound, map[string]string{"toolchain": toolchain, "template": name},
+	return nil, rpcError(mcp.CodeTemplateNotFound, map[string]string{"toolchain": toolchain, "template": name},
 		"Template not found: no %q template for toolchain %q", name, toolchain)
 }
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // emailPattern is a plain form check of an address: name@host.tld.
@@ -26,9 +26,9 @@ func builtinWizards() []*wizard {
 func num(f float64) *float64 { return &f }
 
 // choice is one option of a choice prompt.
-func choice(value, label string) proto.PromptChoiceItem {
+func choice(value, label string) mcp.PromptChoiceItem {
 	v, _ := json.Marshal(value)
-	return proto.PromptChoiceItem{Value: v, Label: label}
+	return mcp.PromptChoiceItem{Value: v, Label: label}
 }
 
 // text decodes a kept string answer ("" when it is none).
@@ -50,21 +50,21 @@ func reference(prefix string, data map[string]json.RawMessage) string {
 func bookTrip() *wizard {
 	return &wizard{Tool: "book_trip", Description: "book a trip: destination, class, date, travellers, confirmation",
 		Steps: []wizardStep{
-			{Key: "destination", Hint: "Use letters and spaces, 2 to 40 characters, e.g. Oslo", Prompt: proto.InteractionPrompt{
-				Type: proto.PromptText, Message: "Where do you want to go?", Placeholder: "Oslo",
-				Validation: &proto.PromptValidation{Required: true, Pattern: `^[A-Za-z ]+$`, Min: num(2), Max: num(40)}}},
-			{Key: "class", Prompt: proto.InteractionPrompt{Type: proto.PromptChoice, Message: "Which class?",
-				Choices:    []proto.PromptChoiceItem{choice("economy", "Economy"), choice("premium", "Premium economy"), choice("business", "Business")},
-				Validation: &proto.PromptValidation{Required: true}}},
-			{Key: "date", Check: afterToday, Adjust: func(p *proto.InteractionPrompt, _ map[string]json.RawMessage, now time.Time) {
+			{Key: "destination", Hint: "Use letters and spaces, 2 to 40 characters, e.g. Oslo", Prompt: mcp.InteractionPrompt{
+				Type: mcp.PromptText, Message: "Where do you want to go?", Placeholder: "Oslo",
+				Validation: &mcp.PromptValidation{Required: true, Pattern: `^[A-Za-z ]+$`, Min: num(2), Max: num(40)}}},
+			{Key: "class", Prompt: mcp.InteractionPrompt{Type: mcp.PromptChoice, Message: "Which class?",
+				Choices:    []mcp.PromptChoiceItem{choice("economy", "Economy"), choice("premium", "Premium economy"), choice("business", "Business")},
+				Validation: &mcp.PromptValidation{Required: true}}},
+			{Key: "date", Check: afterToday, Adjust: func(p *mcp.InteractionPrompt, _ map[string]json.RawMessage, now time.Time) {
 				p.Placeholder = now.UTC().AddDate(0, 0, 1).Format(time.DateOnly)
-			}, Prompt: proto.InteractionPrompt{Type: proto.PromptDate, Message: "When do you leave?", Format: "date",
-				Validation: &proto.PromptValidation{Required: true}}},
-			{Key: "travellers", Prompt: proto.InteractionPrompt{Type: proto.PromptNumber, Message: "How many travellers?", Format: "integer",
-				DefaultValue: json.RawMessage("1"), Validation: &proto.PromptValidation{Required: true, Min: num(1), Max: num(9)}}},
-			{Key: "confirm", Adjust: func(p *proto.InteractionPrompt, d map[string]json.RawMessage, _ time.Time) {
+			}, Prompt: mcp.InteractionPrompt{Type: mcp.PromptDate, Message: "When do you leave?", Format: "date",
+				Validation: &mcp.PromptValidation{Required: true}}},
+			{Key: "travellers", Prompt: mcp.InteractionPrompt{Type: mcp.PromptNumber, Message: "How many travellers?", Format: "integer",
+				DefaultValue: json.RawMessage("1"), Validation: &mcp.PromptValidation{Required: true, Min: num(1), Max: num(9)}}},
+			{Key: "confirm", Adjust: func(p *mcp.InteractionPrompt, d map[string]json.RawMessage, _ time.Time) {
 				p.Message = fmt.Sprintf("Book %s to %s on %s for %s?", text(d, "class"), text(d, "destination"), text(d, "date"), d["travellers"])
-			}, Prompt: proto.InteractionPrompt{Type: proto.PromptConfirm, Message: "Book the trip?", DefaultValue: json.RawMessage("true")}},
+			}, Prompt: mcp.InteractionPrompt{Type: mcp.PromptConfirm, Message: "Book the trip?", DefaultValue: json.RawMessage("true")}},
 		},
 		Finish: func(d map[string]json.RawMessage) wizardOutcome {
 			trip := map[string]json.RawMessage{"destination": d["destination"], "class": d["class"], "date": d["date"], "travellers": d["travellers"]}
@@ -92,10 +92,10 @@ func afterToday(v json.RawMessage, now time.Time) *refusal {
 func registerUser() *wizard {
 	return &wizard{Tool: "register_user", Description: "register a user: name, then email (a multi-turn interactive session)",
 		Steps: []wizardStep{
-			{Key: "name", Prompt: proto.InteractionPrompt{Type: proto.PromptText, Message: "Enter name", Placeholder: "John",
-				Validation: &proto.PromptValidation{Required: true, Min: num(1), Max: num(80)}}},
-			{Key: "email", Hint: "Use the form name@example.com", Prompt: proto.InteractionPrompt{Type: proto.PromptText, Message: "Enter email",
-				Placeholder: "john@example.com", Validation: &proto.PromptValidation{Required: true, Pattern: emailPattern, Max: num(254)}}},
+			{Key: "name", Prompt: mcp.InteractionPrompt{Type: mcp.PromptText, Message: "Enter name", Placeholder: "John",
+				Validation: &mcp.PromptValidation{Required: true, Min: num(1), Max: num(80)}}},
+			{Key: "email", Hint: "Use the form name@example.com", Prompt: mcp.InteractionPrompt{Type: mcp.PromptText, Message: "Enter email",
+				Placeholder: "john@example.com", Validation: &mcp.PromptValidation{Required: true, Pattern: emailPattern, Max: num(254)}}},
 		},
 		Finish: func(d map[string]json.RawMessage) wizardOutcome {
 			id := reference("u-", d)
@@ -108,8 +108,8 @@ func registerUser() *wizard {
 func uploadReport() *wizard {
 	return &wizard{Tool: "upload_report", Description: "upload a report file (.csv, .json, .txt); the result holds its sha256",
 		Steps: []wizardStep{
-			{Key: "file", Prompt: proto.InteractionPrompt{Type: proto.PromptFile, Message: "Choose the report to upload",
-				Accept: []string{".csv", ".json", ".txt"}, Validation: &proto.PromptValidation{Required: true}}},
+			{Key: "file", Prompt: mcp.InteractionPrompt{Type: mcp.PromptFile, Message: "Choose the report to upload",
+				Accept: []string{".csv", ".json", ".txt"}, Validation: &mcp.PromptValidation{Required: true}}},
 		},
 		Finish: func(d map[string]json.RawMessage) wizardOutcome {
 			var f fileSummary

@@ -8,6 +8,7 @@ import (
 	"math"
 
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // Dump is a framed unit to show: the bytes held and their annotations.
@@ -16,11 +17,11 @@ type Dump struct {
 	Fields []proto.Field // annotations, offsets from Data[0]
 	Size   int           // the unit's true size (>= len(Data)); the dump says how much is not held
 	Base   int           // offset printed for Data[0] (e.g. a stream tail's position)
-	// Items are the data items or members of the body (proto.BodyItems),
+	// Items are the data items or members of the body (jsonrpc.BodyItems),
 	// offsets from Data[0], listed by ItemLines; Selected is the index of
 	// the one highlighted in both the rows and the list, and any index
 	// outside Items (-1, say) highlights none.
-	Items    []proto.BodyItem
+	Items    []jsonrpc.BodyItem
 	Selected int
 }
 

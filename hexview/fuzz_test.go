@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // fuzzFields reads fields from spec, 5 bytes each: signed 16-bit offset and
@@ -73,7 +74,7 @@ func FuzzItems(f *testing.F) {
 			enc = proto.EncJSON
 		}
 		data := append([]byte{0, 0, 0, 0}, body...)
-		d := Dump{Data: data, Size: len(data), Items: proto.BodyItems(enc, body, 4), Selected: sel}
+		d := Dump{Data: data, Size: len(data), Items: jsonrpc.BodyItems(enc, body, 4), Selected: sel}
 		lines := d.ItemLines(top, rows, width, DefaultStyles(sel%2 == 0))
 		lo, hi := window(top, rows, len(d.Items))
 		if want := max(hi-lo, 0); lineCount(lines) != want {

@@ -7,6 +7,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/internal/goldentest"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/gateway"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // seedInitialize is the initialize request of seed 000 §2.1.
@@ -24,60 +27,60 @@ func framed(t testing.TB, unit []byte, parse func([]byte) ([]proto.Field, error)
 
 // controlDump is the seed-000 control frame: length prefix 227 and the JSON body.
 func controlDump(t testing.TB) Dump {
-	return framed(t, proto.AppendControlFrame(nil, []byte(seedInitialize)), func(b []byte) ([]proto.Field, error) {
-		_, _, f, err := proto.ParseControlFrame(b, 0)
+	return framed(t, flow.AppendControlFrame(nil, []byte(seedInitialize)), func(b []byte) ([]proto.Field, error) {
+		_, _, f, err := flow.ParseControlFrame(b, 0)
 		return f, err
 	})
 }
 
 // execDump is an execution stream: header (request id 42, stream tag 1) and payload.
 func execDump(t testing.TB) Dump {
-	unit := proto.ExecStreamHeader{RequestID: 42, StreamTag: 1}.Append(nil)
+	unit := flow.ExecStreamHeader{RequestID: 42, StreamTag: 1}.Append(nil)
 	unit = append(unit, "line 1 of tool output\nline 2\x00\x01"...)
 	return framed(t, unit, func(b []byte) ([]proto.Field, error) {
-		_, _, f, err := proto.ParseExecStreamHeader(b)
+		_, _, f, err := flow.ParseExecStreamHeader(b)
 		return f, err
 	})
 }
 
 // datagramDump is a progress datagram for request 42.
 func datagramDump(t testing.TB) Dump {
-	unit := proto.DatagramHeader{Channel: proto.ChannelProgress, RequestID: 42}.Append(nil)
+	unit := flow.DatagramHeader{Channel: flow.ChannelProgress, RequestID: 42}.Append(nil)
 	unit = append(unit, `{"progressToken":"t1","progress":0.5,"total":1}`...)
 	return framed(t, unit, func(b []byte) ([]proto.Field, error) {
-		_, _, f, err := proto.ParseDatagramHeader(b)
+		_, _, f, err := flow.ParseDatagramHeader(b)
 		return f, err
 	})
 }
 
 // gatewayDump is a gateway binary chunk: GUID in .NET order, index 3, 40 payload bytes.
 func gatewayDump(t testing.TB) Dump {
-	id, err := proto.ParseGUID("550e8400-e29b-41d4-a716-446655440000")
+	id, err := gateway.ParseGUID("550e8400-e29b-41d4-a716-446655440000")
 	if err != nil {
 		t.Fatal(err)
 	}
-	unit := proto.GatewayChunkHeader{StreamID: id, Index: 3}.Append(nil)
+	unit := gateway.GatewayChunkHeader{StreamID: id, Index: 3}.Append(nil)
 	for i := range 40 {
 		unit = append(unit, byte(i*7))
 	}
 	return framed(t, unit, func(b []byte) ([]proto.Field, error) {
-		_, _, f, err := proto.ParseGatewayChunkHeader(b)
+		_, _, f, err := gateway.ParseGatewayChunkHeader(b)
 		return f, err
 	})
 }
 
 // ndjsonDump is one stdio line: a JSON-RPC notification and its LF.
 func ndjsonDump(t testing.TB) Dump {
-	line := proto.AppendLine(nil, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
-	return framed(t, line, func(b []byte) ([]proto.Field, error) { return proto.LineFields(b), nil })
+	line := jsonrpc.AppendLine(nil, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	return framed(t, line, func(b []byte) ([]proto.Field, error) { return jsonrpc.LineFields(b), nil })
 }
 
 // truncatedDump holds the first 64 bytes of a control frame 1 MiB longer.
 func truncatedDump(t testing.TB) Dump {
 	body := make([]byte, 60+1<<20)
 	copy(body, seedInitialize)
-	frame := proto.AppendControlFrame(nil, body)
-	_, _, fields, _ := proto.ParseControlFrame(frame[:64], 0) // truncated on purpose
+	frame := flow.AppendControlFrame(nil, body)
+	_, _, fields, _ := flow.ParseControlFrame(frame[:64], 0) // truncated on purpose
 	return Dump{Data: frame[:64], Fields: fields, Size: len(frame)}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // Shape of a line of the item list.
@@ -22,15 +23,15 @@ const (
 )
 
 // selected returns the selected item, when Selected picks one.
-func (d Dump) selected() (proto.BodyItem, bool) {
+func (d Dump) selected() (jsonrpc.BodyItem, bool) {
 	if d.Selected < 0 || d.Selected >= len(d.Items) {
-		return proto.BodyItem{}, false
+		return jsonrpc.BodyItem{}, false
 	}
 	return d.Items[d.Selected], true
 }
 
 // itemSpan is the byte range [lo, hi) an item covers, as span has it.
-func itemSpan(it proto.BodyItem) (lo, hi int) {
+func itemSpan(it jsonrpc.BodyItem) (lo, hi int) {
 	return span(proto.Field{Offset: it.Offset, Len: it.Len})
 }
 
@@ -91,7 +92,7 @@ func (d Dump) itemLine(i, width int, st Styles) string {
 		return st.ItemLine.Render(line)
 	}
 	labelStyle := lipgloss.NewStyle()
-	if it.Role == proto.ItemUndecodable || it.Role == proto.ItemElided {
+	if it.Role == jsonrpc.ItemUndecodable || it.Role == jsonrpc.ItemElided {
 		labelStyle = st.ItemProblem
 	}
 	line := mark + indent
@@ -108,7 +109,7 @@ func (d Dump) itemLine(i, width int, st Styles) string {
 // headHex writes a CBOR item's head as the bytes held show it: the initial
 // byte, then its argument ("59 0400"); "" for an item without a head or
 // one whose head is not held.
-func (d Dump) headHex(it proto.BodyItem) string {
+func (d Dump) headHex(it jsonrpc.BodyItem) string {
 	if it.Head <= 0 || it.Head > 9 || it.Offset < 0 || it.Offset > len(d.Data)-it.Head {
 		return ""
 	}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/goldentest"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // toolsCallCBOR is {"jsonrpc":"2.0","id":1,"method":"tools/call",
@@ -20,7 +22,7 @@ const toolsCallCBOR = "a4676a736f6e72706363322e3062696401666d6574686f646a746f6f6
 func withItems(d Dump, enc proto.Encoding, selected int) Dump {
 	for _, f := range d.Fields {
 		if f.Kind == proto.FieldBody {
-			d.Items = proto.BodyItems(enc, d.Data[f.Offset:f.Offset+f.Len], f.Offset)
+			d.Items = jsonrpc.BodyItems(enc, d.Data[f.Offset:f.Offset+f.Len], f.Offset)
 		}
 	}
 	d.Selected = selected
@@ -41,8 +43,8 @@ func cborControlDumpAt(t testing.TB, selected int) Dump {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := framed(t, proto.AppendControlFrame(nil, body), func(b []byte) ([]proto.Field, error) {
-		_, _, f, err := proto.ParseControlFrame(b, 0)
+	d := framed(t, flow.AppendControlFrame(nil, body), func(b []byte) ([]proto.Field, error) {
+		_, _, f, err := flow.ParseControlFrame(b, 0)
 		return f, err
 	})
 	return withItems(d, proto.EncCBOR, selected)
@@ -51,8 +53,8 @@ func cborControlDumpAt(t testing.TB, selected int) Dump {
 // jsonLineDump is the seed's initialize request as one stdio line, its
 // member params.clientInfo selected.
 func jsonLineDump(t testing.TB) Dump {
-	line := proto.AppendLine(nil, []byte(seedInitialize))
-	d := framed(t, line, func(b []byte) ([]proto.Field, error) { return proto.LineFields(b), nil })
+	line := jsonrpc.AppendLine(nil, []byte(seedInitialize))
+	d := framed(t, line, func(b []byte) ([]proto.Field, error) { return jsonrpc.LineFields(b), nil })
 	d = withItems(d, proto.EncJSON, -1)
 	for i, it := range d.Items {
 		if it.Path == "params.clientInfo" {
@@ -144,7 +146,7 @@ func TestItemLinesWindowAndWidth(t *testing.T) {
 		}
 	}
 	// Server text is shown escaped, and the undecodable rest stands out.
-	evil := Dump{Data: []byte("\x62\x1b]\x78"), Items: proto.BodyItems(proto.EncCBOR, []byte("\x62\x1b]\x78"), 0), Selected: -1}
+	evil := Dump{Data: []byte("\x62\x1b]\x78"), Items: jsonrpc.BodyItems(proto.EncCBOR, []byte("\x62\x1b]\x78"), 0), Selected: -1}
 	lines := evil.ItemLines(0, 5, 0, DefaultStyles(true))
 	if strings.Contains(lines, "\x1b]") || !strings.Contains(ansi.Strip(lines), `62 text(2) "\x1b]"`) {
 		t.Errorf("lines %q", lines)

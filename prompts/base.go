@@ -7,13 +7,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/internal/textfit"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // base is what every widget shares: the prompt, keys and styles, the
 // messages shown under the answer, and the frame they are drawn in.
 type base struct {
-	prompt     proto.InteractionPrompt
+	prompt     mcp.InteractionPrompt
 	keys       KeyMap
 	styles     Styles
 	submitKey  key.Binding // the key that answers (ctrl+s in the JSON editor)
@@ -25,13 +25,13 @@ type base struct {
 	notes      []string // standing notices about the prompt itself
 }
 
-func newBase(p proto.InteractionPrompt, opts Options) *base {
+func newBase(p mcp.InteractionPrompt, opts Options) *base {
 	keys := DefaultKeyMap()
 	return &base{prompt: p, keys: keys, styles: DefaultStyles(opts.Dark), submitKey: keys.Submit}
 }
 
 // Prompt returns the prompt the widget answers.
-func (b *base) Prompt() proto.InteractionPrompt { return b.prompt }
+func (b *base) Prompt() mcp.InteractionPrompt { return b.prompt }
 
 // SetSize tells the widget the size it will be drawn at.
 func (b *base) SetSize(w, h int) { b.w, b.h = w, h }

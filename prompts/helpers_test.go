@@ -9,7 +9,7 @@ import (
 	"github.com/mcpscope/mcpscope/internal/goldentest"
 	"github.com/mcpscope/mcpscope/internal/keytest"
 	"github.com/mcpscope/mcpscope/prompts"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // testNow is the clock of the date widgets in the tests: Thursday
@@ -22,9 +22,9 @@ func testOptions() prompts.Options {
 }
 
 // decodePrompt decodes a prompt; the test fails on error.
-func decodePrompt(t testing.TB, prompt string) proto.InteractionPrompt {
+func decodePrompt(t testing.TB, prompt string) mcp.InteractionPrompt {
 	t.Helper()
-	var p proto.InteractionPrompt
+	var p mcp.InteractionPrompt
 	if err := json.Unmarshal([]byte(prompt), &p); err != nil {
 		t.Fatalf("decoding the prompt: %v", err)
 	}
@@ -61,7 +61,7 @@ func press(t testing.TB, w prompts.Widget, keys ...string) prompts.Action {
 // returns that finish at once (a directory listing; never a blink timer).
 func send(w prompts.Widget, msg tea.Msg) prompts.Action {
 	a, cmd := w.Update(msg)
-	if w.Prompt().Type == proto.PromptFile && cmd != nil {
+	if w.Prompt().Type == mcp.PromptFile && cmd != nil {
 		if next := cmd(); next != nil {
 			w.Update(next)
 		}

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // jsonString encodes s as a JSON string, leaving <, > and & as they are.
-func jsonString(s string) json.RawMessage { return proto.QuoteJSON(s) }
+func jsonString(s string) json.RawMessage { return jsonrpc.QuoteJSON(s) }
 
 // compactJSON removes the insignificant space of a JSON value; a value
 // that is not JSON (or is empty) becomes null.

@@ -7,7 +7,7 @@ import (
 
 	"charm.land/bubbles/v2/progress"
 	"github.com/mcpscope/mcpscope/internal/textfit"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // maxBarWidth bounds the progress bar, so a wide window does not make it
@@ -18,17 +18,17 @@ const maxBarWidth = 40
 // percentage and "step 2 of 5", then the server's message. It is a static
 // render of the last progress the server sent.
 type Progress struct {
-	progress proto.InteractionProgress
+	progress mcp.InteractionProgress
 	styles   Styles
 }
 
 // NewProgress returns a Progress showing p.
-func NewProgress(p proto.InteractionProgress, dark bool) *Progress {
+func NewProgress(p mcp.InteractionProgress, dark bool) *Progress {
 	return &Progress{progress: p, styles: DefaultStyles(dark)}
 }
 
 // Set shows another progress.
-func (p *Progress) Set(pr proto.InteractionProgress) { p.progress = pr }
+func (p *Progress) Set(pr mcp.InteractionProgress) { p.progress = pr }
 
 // SetDark switches the styles between dark and light backgrounds.
 func (p *Progress) SetDark(dark bool) { p.styles = DefaultStyles(dark) }

@@ -8,22 +8,22 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/goldentest"
 	"github.com/mcpscope/mcpscope/prompts"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // The bar fills by current/total; without a total there is no bar.
 func TestProgressGolden(t *testing.T) {
 	var out []string
 	for _, c := range []struct {
-		p    proto.InteractionProgress
+		p    mcp.InteractionProgress
 		w, h int
 	}{
-		{proto.InteractionProgress{Current: 0, Total: 5, Message: "Where to?"}, 50, 2},
-		{proto.InteractionProgress{Current: 2, Total: 5, Message: "Choose a class"}, 50, 2},
-		{proto.InteractionProgress{Current: 5, Total: 5}, 50, 2},
-		{proto.InteractionProgress{Current: 7, Total: 5, Message: "more than the total"}, 50, 1},
-		{proto.InteractionProgress{Current: 3, Message: "no total"}, 50, 2},
-		{proto.InteractionProgress{Current: 1, Total: 3, Message: "a narrow window wraps the message"}, 20, 3},
+		{mcp.InteractionProgress{Current: 0, Total: 5, Message: "Where to?"}, 50, 2},
+		{mcp.InteractionProgress{Current: 2, Total: 5, Message: "Choose a class"}, 50, 2},
+		{mcp.InteractionProgress{Current: 5, Total: 5}, 50, 2},
+		{mcp.InteractionProgress{Current: 7, Total: 5, Message: "more than the total"}, 50, 1},
+		{mcp.InteractionProgress{Current: 3, Message: "no total"}, 50, 2},
+		{mcp.InteractionProgress{Current: 1, Total: 3, Message: "a narrow window wraps the message"}, 20, 3},
 	} {
 		out = append(out, prompts.NewProgress(c.p, true).Render(c.w, c.h), "--")
 	}
@@ -45,7 +45,7 @@ func TestProgressFraction(t *testing.T) {
 		{math.NaN(), 2, 0, false},
 		{1, math.Inf(1), 0, false},
 	} {
-		f, ok := prompts.NewProgress(proto.InteractionProgress{Current: c.cur, Total: c.total}, true).Fraction()
+		f, ok := prompts.NewProgress(mcp.InteractionProgress{Current: c.cur, Total: c.total}, true).Fraction()
 		if f != c.want || ok != c.ok {
 			t.Errorf("%v/%v: Fraction = %v, %v; want %v, %v", c.cur, c.total, f, ok, c.want, c.ok)
 		}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // errRequired is the message of an empty answer to a required prompt.
@@ -25,7 +25,7 @@ type textRules struct {
 // newTextRules reads the rules of a text prompt. A pattern Go's regexp
 // cannot compile (ECMAScript lookaround, say) is left to the server; the
 // note says so.
-func newTextRules(v *proto.PromptValidation) (r textRules, note string) {
+func newTextRules(v *mcp.PromptValidation) (r textRules, note string) {
 	if v == nil {
 		return r, ""
 	}
@@ -98,7 +98,7 @@ type numberRules struct {
 	min, max *float64
 }
 
-func newNumberRules(p proto.InteractionPrompt) numberRules {
+func newNumberRules(p mcp.InteractionPrompt) numberRules {
 	r := numberRules{integer: p.Format == "integer"}
 	if v := p.Validation; v != nil {
 		r.required, r.min, r.max = v.Required, v.Min, v.Max

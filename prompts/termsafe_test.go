@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/prompts"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // A prompt is the server's: its message, placeholder, options, their
@@ -24,7 +24,7 @@ func TestHostilePromptTextIsEscaped(t *testing.T) {
 		w.SetSize(100, 20)
 		assertEscaped(t, name, w.Render(100, 20))
 	}
-	var prog proto.InteractionProgress
+	var prog mcp.InteractionProgress
 	if err := json.Unmarshal([]byte(`{"current":1,"total":2,"message":"step `+esc+`"}`), &prog); err != nil {
 		t.Fatal(err)
 	}

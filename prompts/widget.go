@@ -10,7 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Action tells the caller what a message did to a widget. It is the
@@ -50,7 +50,7 @@ type Widget interface {
 	// KeyMap returns the keys that apply, for the help bar.
 	KeyMap() help.KeyMap
 	// Prompt returns the prompt the widget answers.
-	Prompt() proto.InteractionPrompt
+	Prompt() mcp.InteractionPrompt
 }
 
 // DefaultMaxFileSize is the largest file a file prompt reads when
@@ -81,24 +81,24 @@ type Options struct {
 // prompt no widget can answer: an unknown type, or a choice without
 // choices. A retry prompt (Error or Suggestion set) opens with the
 // refusal shown.
-func New(p proto.InteractionPrompt, opts Options) (Widget, error) {
+func New(p mcp.InteractionPrompt, opts Options) (Widget, error) {
 	b := newBase(p, opts)
 	var w Widget
 	var err error
 	switch p.Type {
-	case proto.PromptText:
+	case mcp.PromptText:
 		w = newText(b)
-	case proto.PromptChoice:
+	case mcp.PromptChoice:
 		w, err = newChoice(b)
-	case proto.PromptConfirm:
+	case mcp.PromptConfirm:
 		w = newConfirm(b)
-	case proto.PromptNumber:
+	case mcp.PromptNumber:
 		w = newNumber(b)
-	case proto.PromptDate:
+	case mcp.PromptDate:
 		w = newDate(b, opts)
-	case proto.PromptFile:
+	case mcp.PromptFile:
 		w = newFile(b, opts)
-	case proto.PromptCustom:
+	case mcp.PromptCustom:
 		w = newCustom(b, opts)
 	default:
 		return nil, fmt.Errorf("the prompt type %q is not one of text, choice, confirm, number, date, file or custom", p.Type)

@@ -10,7 +10,8 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Bounds of the reading of past recordings for the tools they called:
@@ -112,7 +113,7 @@ func calledTool(rec *Record) (string, bool) {
 		return "", false
 	}
 	m := rec.Frame.Msg
-	if m == nil || m.Kind() != proto.KindRequest || m.Method != proto.MethodToolsCall {
+	if m == nil || m.Kind() != jsonrpc.KindRequest || m.Method != mcp.MethodToolsCall {
 		return "", false
 	}
 	var p struct {

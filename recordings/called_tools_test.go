@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // recordCalls writes a recording of target at path whose client sent
@@ -21,7 +22,7 @@ func recordCalls(t *testing.T, path, target string, names ...string) {
 		t.Fatal(err)
 	}
 	frame := func(dir capture.Dir, raw string) {
-		m, err := proto.Decode(proto.EncJSON, []byte(raw))
+		m, err := jsonrpc.Decode(proto.EncJSON, []byte(raw))
 		if err != nil {
 			t.Fatal(err)
 		}

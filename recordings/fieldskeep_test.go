@@ -7,6 +7,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/httphead"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // sseEventOfLines is an SSE event of n bytes of short data lines: one
@@ -25,7 +27,7 @@ func recordSSEEvent(t *testing.T, raw []byte) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	w, _ := NewWriter(&buf, Header{Transport: "http"}, Options{NoRedact: true})
-	w.Append(&capture.Frame{Dir: capture.In, Chan: capture.Channel{Kind: capture.Control}, Raw: raw, Fields: proto.SSEEventFields(raw), Enc: proto.EncText})
+	w.Append(&capture.Frame{Dir: capture.In, Chan: capture.Channel{Kind: capture.Control}, Raw: raw, Fields: httphead.SSEEventFields(raw), Enc: proto.EncText})
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +50,7 @@ func checkNotKept(t *testing.T, recs []*Record, errs []string, raw []byte, total
 	if last.Name != notKeptName || last.Value != want || last.Offset+last.Len != len(raw) {
 		t.Errorf("last annotation %+v, want %q to the frame's end", last, want)
 	}
-	if len(f.Fields) < 2 || f.Fields[0] != proto.SSEEventFields(raw)[0] {
+	if len(f.Fields) < 2 || f.Fields[0] != httphead.SSEEventFields(raw)[0] {
 		t.Errorf("the first annotations are not kept: %d", len(f.Fields))
 	}
 }
@@ -63,7 +65,7 @@ func TestTheWriterBoundsAFramesAnnotations(t *testing.T) {
 		t.Errorf("the frame line is %d bytes", n)
 	}
 	recs, errs := readRecords(t, b)
-	checkNotKept(t, recs, errs, raw, len(proto.SSEEventFields(raw)))
+	checkNotKept(t, recs, errs, raw, len(httphead.SSEEventFields(raw)))
 	var c LineCounter
 	_, _ = c.Write(b)
 	if c.Frames != int64(len(recs)-1) {
@@ -82,7 +84,7 @@ func TestTheReaderDropsAnnotationsNotTheFrame(t *testing.T) {
 	fieldsKeep = old
 	setReadLimits(t, 16<<10, keepLimits{value: maxFrameKeep, rest: 256 << 10, skip: true})
 	recs, errs := readRecords(t, b)
-	checkNotKept(t, recs, errs, raw, len(proto.SSEEventFields(raw)))
+	checkNotKept(t, recs, errs, raw, len(httphead.SSEEventFields(raw)))
 }
 
 // An older writer kept a message body longer than a reader takes beside
@@ -97,7 +99,7 @@ func TestAnOversizedBodyIsDroppedNotTheFrame(t *testing.T) {
 	body = append(body, `"}}`...)
 	var buf bytes.Buffer
 	w, _ := NewWriter(&buf, Header{}, Options{NoRedact: true})
-	w.Append(&capture.Frame{Dir: capture.In, Chan: capture.Channel{Kind: capture.Control}, Raw: raw, Size: len(body), Msg: &proto.Message{Raw: body}})
+	w.Append(&capture.Frame{Dir: capture.In, Chan: capture.Channel{Kind: capture.Control}, Raw: raw, Size: len(body), Msg: &jsonrpc.Message{Raw: body}})
 	_ = w.Close()
 	setReadLimits(t, 16<<10, keepLimits{value: 64 << 10, rest: 64 << 10, skip: true})
 	recs, errs := readRecords(t, buf.Bytes())

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // setReadLimits sets the read buffer and what a line may hold for one test.
@@ -58,7 +59,7 @@ func escapedRecording(t testing.TB) []byte {
 		t.Fatal(err)
 	}
 	body := []byte(`{"jsonrpc":"2.0","method":"m","params":{"s":"\"\\ \u2028 😀 \u0001\t\n"}}`)
-	m, _ := proto.Decode(proto.EncJSON, body)
+	m, _ := jsonrpc.Decode(proto.EncJSON, body)
 	w.Append(&capture.Frame{Dir: capture.In, Chan: capture.Channel{Kind: capture.Control}, Raw: append(bytes.Clone(body), '\n'), Msg: m})
 	w.Append(&capture.Frame{Dir: capture.In, Chan: capture.Channel{Kind: capture.Control}, Raw: []byte{0xff, 0, 1, 2}, Msg: m, Enc: proto.EncCBOR})
 	w.Append(&capture.Frame{Dir: capture.In, Chan: capture.Channel{Kind: capture.Stderr}, Raw: []byte("\x01\x1b[31m é \u2029\n"), Enc: proto.EncText})
@@ -201,7 +202,7 @@ func TestWriterKeepsNoBodyAReaderRefuses(t *testing.T) {
 	var buf bytes.Buffer
 	w, _ := NewWriter(&buf, Header{Transport: "stdio"}, Options{})
 	body := []byte(`{"jsonrpc":"2.0","method":"m","params":{"s":"` + strings.Repeat("x", 2<<10) + `"}}`)
-	m, _ := proto.Decode(proto.EncJSON, body)
+	m, _ := jsonrpc.Decode(proto.EncJSON, body)
 	w.Append(&capture.Frame{Dir: capture.In, Chan: capture.Channel{Kind: capture.Control}, Raw: []byte{0xa1, 1, 2}, Msg: m, Enc: proto.EncCBOR})
 	_ = w.Close()
 	recs, errs := readRecords(t, buf.Bytes())

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // MaxLine bounds one line of a recording: a 64 MiB frame however
@@ -309,10 +310,10 @@ func frameOf(l *line) (*capture.Frame, error) {
 		return f, err
 	}
 	if l.Viol != "" {
-		f.Msg = proto.NewViolation(body, errors.New(l.Viol))
+		f.Msg = jsonrpc.NewViolation(body, errors.New(l.Viol))
 		return f, nil
 	}
-	if m, _ := proto.Decode(menc, body); m != nil {
+	if m, _ := jsonrpc.Decode(menc, body); m != nil {
 		f.Msg = m
 	}
 	return f, nil

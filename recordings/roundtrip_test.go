@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // sampleFrames returns frames of every channel: a JSON control line, a
@@ -20,16 +21,16 @@ func sampleFrames(t testing.TB) []*capture.Frame {
 	t.Helper()
 	at := time.Date(2026, 11, 25, 1, 2, 3, 456789000, time.UTC)
 	line := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}` + "\n")
-	m, err := proto.DecodeMessage(line[:len(line)-1])
+	m, err := jsonrpc.DecodeMessage(line[:len(line)-1])
 	if err != nil {
 		t.Fatal(err)
 	}
-	cborBody, err := proto.JSONToCBOR([]byte(`{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}`))
+	cborBody, err := jsonrpc.JSONToCBOR([]byte(`{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	framed := append([]byte{0, 0, 0, byte(len(cborBody))}, cborBody...)
-	cm, err := proto.Decode(proto.EncCBOR, cborBody)
+	cm, err := jsonrpc.Decode(proto.EncCBOR, cborBody)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // sessionFrames is a session as mcpscope records one: for every hundred
@@ -22,7 +23,7 @@ func sessionFrames(b *testing.B, n int) []*capture.Frame {
 	at := time.Date(2026, 11, 25, 1, 2, 3, 0, time.UTC)
 	jsonFrame := func(body string) *capture.Frame {
 		raw := []byte(body + "\n")
-		m, err := proto.DecodeMessage(raw[:len(raw)-1])
+		m, err := jsonrpc.DecodeMessage(raw[:len(raw)-1])
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // readAll reads every record of a recording in buf.
@@ -48,7 +49,7 @@ func TestRedactionMasksSecretsKeepingLengths(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, _ := proto.DecodeMessage([]byte(body[:len(body)-1]))
+	m, _ := jsonrpc.DecodeMessage([]byte(body[:len(body)-1]))
 	w.Append(&capture.Frame{Dir: capture.In, Conn: "stdio", Raw: []byte(body), Msg: m})
 	w.Append(&capture.Frame{Dir: capture.Out, Conn: "http POST 1", Chan: capture.Channel{Kind: capture.HTTP}, Raw: []byte(head), Enc: proto.EncText})
 	w.Append(&capture.Frame{Dir: capture.In, Conn: "stdio", Chan: capture.Channel{Kind: capture.Stderr}, Raw: []byte(stderr), Enc: proto.EncText})

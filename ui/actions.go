@@ -10,7 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
@@ -77,7 +77,7 @@ func (m *Model) cancelSelected() tea.Cmd {
 
 // cancelCmd cancels the request with id on s; cancelDoneMsg says how
 // that went.
-func cancelCmd(s *client.Session, id proto.ID) tea.Cmd {
+func cancelCmd(s *client.Session, id jsonrpc.ID) tea.Cmd {
 	return func() tea.Msg { return cancelDoneMsg{id: id.String(), err: s.Cancel(id, screen.CancelReason)} }
 }
 

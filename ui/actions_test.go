@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 func TestKeysCopy(t *testing.T) {
@@ -27,7 +28,7 @@ func TestKeysCopy(t *testing.T) {
 	}
 	press(m, "esc")
 	f = selectWhere(t, m, func(f *capture.Frame) bool { return f.Enc == proto.EncCBOR && f.Msg != nil && f.Msg.Error != nil })
-	want, _ := proto.CBORToJSON(bodyOf(f))
+	want, _ := jsonrpc.CBORToJSON(bodyOf(f))
 	if got := clipboardOf(t, press(m, "y")); got != string(want) {
 		t.Errorf("y on a CBOR frame copied %q, want its JSON %q", got, want)
 	}
@@ -180,7 +181,7 @@ func TestKeysCopyIsCapped(t *testing.T) {
 		Raw: big, Size: len(big), Enc: proto.EncBinary})
 	text := `{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"` + strings.Repeat("é", maxCopy) + `"}}` + "\n"
 	st.Append(&capture.Frame{Time: t0, Dir: capture.In, Conn: "stdio", Chan: capture.Channel{Kind: capture.Control},
-		Raw: []byte(text), Size: len(text), Fields: proto.LineFields([]byte(text)), Enc: proto.EncJSON})
+		Raw: []byte(text), Size: len(text), Fields: jsonrpc.LineFields([]byte(text)), Enc: proto.EncJSON})
 	m := newTestModel(t, st, 140, 40)
 
 	m.traffic.selectSeq(1)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
 )
 
 // millionFrames fills a store with 1,000,000 frames: requests, CBOR
@@ -18,7 +19,7 @@ func millionFrames(b *testing.B) *capture.Store {
 	templates := []*capture.Frame{
 		controlFrame(b, capture.Out, c.next(), proto.EncCBOR, request(b, 7, "tools/call", map[string]any{"name": "analyze"})),
 		controlFrame(b, capture.In, c.next(), proto.EncCBOR, result(b, 7, map[string]any{"content": []any{}})),
-		datagramFrame(b, c.next(), proto.ChannelProgress, 7, encode(b, proto.EncCBOR, proto.ProgressDatagram{Progress: 1, Total: 2}), proto.EncCBOR),
+		datagramFrame(b, c.next(), flow.ChannelProgress, 7, encode(b, proto.EncCBOR, flow.ProgressDatagram{Progress: 1, Total: 2}), proto.EncCBOR),
 		stderrFrame(c.next(), "working"),
 	}
 	for i := range 1_000_000 {

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // selectedSeq is the Seq of the traffic pane's selection, 0 for none.
@@ -109,7 +109,7 @@ func TestBesideLayoutCoversTheBody(t *testing.T) {
 func TestShowFramesFiltersToTheRequest(t *testing.T) {
 	m := newTestModel(t, sampleStore(t), 160, 45)
 	press(m, ":")
-	if cmd := (driver{m}).ShowFrames(proto.IntID(2)); cmd != nil {
+	if cmd := (driver{m}).ShowFrames(jsonrpc.IntID(2)); cmd != nil {
 		screentest.RunInBackground(cmd)
 	}
 	if m.filterText() != "#2" || !m.wireFront || m.overlay == nil {

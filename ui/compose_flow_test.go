@@ -13,7 +13,9 @@ import (
 	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/internal/peertest"
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	protoflow "github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/stdio"
 )
 
@@ -38,7 +40,7 @@ func TestComposeFlowDemo(t *testing.T) {
 	probe.waitText(t, "MCP-Flow READY")
 
 	tm.Send(keyPress(":"))
-	probe.waitText(t, "Compose · pick a method", proto.MethodFlowShutdown)
+	probe.waitText(t, "Compose · pick a method", protoflow.MethodFlowShutdown)
 	composeSend(tm, "tools/call")
 	probe.waitText(t, "Compose · request tools/call", `"arguments": {}`)
 	for _, k := range []string{"down", "end", "left", "left"} { // into "name": "|",
@@ -67,18 +69,18 @@ func TestComposeFlowDemo(t *testing.T) {
 
 	tm.Send(keyPress("esc"))
 	tm.Send(keyPress("esc"))
-	composeSend(tm, proto.MethodNotifyRootsListChanged)
-	probe.waitText(t, "Compose · notification "+proto.MethodNotifyRootsListChanged)
+	composeSend(tm, mcp.MethodNotifyRootsListChanged)
+	probe.waitText(t, "Compose · notification "+mcp.MethodNotifyRootsListChanged)
 	tm.Send(screentest.Ctrl('s'))
-	probe.waitText(t, "→ notification sent · "+proto.MethodNotifyRootsListChanged)
+	probe.waitText(t, "→ notification sent · "+mcp.MethodNotifyRootsListChanged)
 	for range 3 {
 		tm.Send(keyPress("esc"))
 	}
 	probe.waitScreen(t, "the notification as sent in the traffic pane", func(s string) bool {
-		return !strings.Contains(s, "Compose ·") && lineWith(s, "→", proto.MethodNotifyRootsListChanged)
+		return !strings.Contains(s, "Compose ·") && lineWith(s, "→", mcp.MethodNotifyRootsListChanged)
 	})
 	probe.waitText(t, "MCP-Flow READY") // the session outlived the unknown method
-	if !hasFrame(store, capture.Out, "no/such") || !hasFrame(store, capture.Out, proto.MethodPing) {
+	if !hasFrame(store, capture.Out, "no/such") || !hasFrame(store, capture.Out, mcp.MethodPing) {
 		t.Error("the composed requests were not captured")
 	}
 	tm.Send(keyPress("q"))
@@ -119,7 +121,7 @@ func TestComposeFlowTSPeer(t *testing.T) {
 func firstResourceName(t *testing.T, st *capture.Store) string {
 	t.Helper()
 	for _, f := range st.Window(1, st.Len()) {
-		if f.Dir != capture.In || f.Msg == nil || f.Msg.Kind() != proto.KindResult {
+		if f.Dir != capture.In || f.Msg == nil || f.Msg.Kind() != jsonrpc.KindResult {
 			continue
 		}
 		var r struct {

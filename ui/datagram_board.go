@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
 )
 
 // Bounds of the datagram board.
@@ -62,7 +62,7 @@ func newDatagramBoard() datagramBoard { return datagramBoard{} }
 // for the progress board.
 func (b *datagramBoard) add(f *capture.Frame) (progressReport, bool) {
 	b.total++
-	h, payload, _, err := proto.ParseDatagramHeader(f.Raw)
+	h, payload, _, err := flow.ParseDatagramHeader(f.Raw)
 	if err != nil || f.Err != nil {
 		if err == nil {
 			err = f.Err
@@ -71,21 +71,21 @@ func (b *datagramBoard) add(f *capture.Frame) (progressReport, bool) {
 		return progressReport{}, false
 	}
 	switch h.Channel {
-	case proto.ChannelProgress:
-		p, err := proto.DecodeProgressDatagram(f.Enc, payload)
+	case flow.ChannelProgress:
+		p, err := flow.DecodeProgressDatagram(f.Enc, payload)
 		if err != nil {
 			b.addRaw(f, h, err.Error())
 			return progressReport{}, false
 		}
 		return progressReport{progress: p.Progress, total: p.Total, message: p.Message}, true
-	case proto.ChannelLog:
-		l, err := proto.DecodeLogDatagram(f.Enc, payload)
+	case flow.ChannelLog:
+		l, err := flow.DecodeLogDatagram(f.Enc, payload)
 		if err != nil {
 			b.addRaw(f, h, err.Error())
 			return progressReport{}, false
 		}
 		b.logs = appendBounded(b.logs, logLine{at: f.Time, conn: f.Conn, req: h.RequestID, level: l.Level, logger: l.Logger, text: logText(l.Data)}, maxLogLines)
-	case proto.ChannelAudio:
+	case flow.ChannelAudio:
 		frames := int64(1)
 		if b.audio != nil {
 			frames += b.audio.frames
@@ -98,7 +98,7 @@ func (b *datagramBoard) add(f *capture.Frame) (progressReport, bool) {
 }
 
 // addRaw keeps a raw row.
-func (b *datagramBoard) addRaw(f *capture.Frame, h proto.DatagramHeader, errText string) {
+func (b *datagramBoard) addRaw(f *capture.Frame, h flow.DatagramHeader, errText string) {
 	head := f.Raw[:min(len(f.Raw), 16)]
 	b.raw = appendBounded(b.raw, rawRow{at: f.Time, ch: uint8(h.Channel), req: h.RequestID,
 		size: f.Size, head: hex.EncodeToString(head), err: errText}, maxRawRows)

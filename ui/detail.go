@@ -7,7 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
 )
@@ -19,7 +19,7 @@ import (
 type detailPane struct {
 	x       *index
 	st      *look.Styles
-	dialect proto.Dialect
+	dialect mcp.Dialect
 	content rowBlock
 	offset  int // first row shown
 	height  int // rows shown

@@ -10,6 +10,9 @@ import (
 	"github.com/mcpscope/mcpscope/hexview"
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
@@ -26,7 +29,7 @@ type detailInput struct {
 	f       *capture.Frame
 	call    *callInfo // the frame's call, when the index knows it
 	latency string
-	dialect proto.Dialect
+	dialect mcp.Dialect
 	st      *look.Styles
 	gateway string // the GUID and way of the gateway stream the frame is a chunk of; "" for any other frame
 }
@@ -69,7 +72,7 @@ func metadata(in detailInput, w int) string {
 	out = append(out, paintLines(in.st.Ink.Muted, fieldLines(head, w))...)
 	if m := f.Msg; m != nil {
 		out = append(out, fieldLines(messageFields(in, m), w)...)
-		if m.Kind() == proto.KindResult && in.call != nil && in.call.failure != nil {
+		if m.Kind() == jsonrpc.KindResult && in.call != nil && in.call.failure != nil {
 			out = append(out, paintLines(in.st.Ink.Error, fieldLines([]string{in.call.failure.Error()}, w))...)
 		}
 	}
@@ -92,13 +95,13 @@ func metadata(in detailInput, w int) string {
 
 // messageFields are what the detail says of a message: its kind, id,
 // method (and its call's), latency and error.
-func messageFields(in detailInput, m *proto.Message) []string {
+func messageFields(in detailInput, m *jsonrpc.Message) []string {
 	parts := []string{m.Kind().String()}
 	if id := frameID(in.f); id != "" {
 		parts = append(parts, "id "+id)
 	}
 	switch {
-	case m.Kind() == proto.KindRequest && in.call != nil && in.call.method != "":
+	case m.Kind() == jsonrpc.KindRequest && in.call != nil && in.call.method != "":
 		parts = append(parts, in.call.method)
 	case m.Method != "":
 		parts = append(parts, m.Method)
@@ -111,7 +114,7 @@ func messageFields(in detailInput, m *proto.Message) []string {
 	if in.latency != "" {
 		parts = append(parts, "latency "+in.latency)
 	}
-	if m.Kind() == proto.KindRequest && in.call != nil && in.call.cancelSeq != 0 {
+	if m.Kind() == jsonrpc.KindRequest && in.call != nil && in.call.cancelSeq != 0 {
 		parts = append(parts, fmt.Sprintf("%s by frame %d", markCancelled, in.call.cancelSeq))
 	}
 	if m.Error != nil {
@@ -203,14 +206,14 @@ func plainRows(s string, w int) rowBlock {
 // other channels carry bytes shown by the hex pane.
 func datagramBody(in detailInput, w int) rowBlock {
 	f := in.f
-	_, payload, _, err := proto.ParseDatagramHeader(f.Raw)
-	ch := proto.DatagramChannel(f.Chan.Ch)
-	if err != nil || (ch != proto.ChannelProgress && ch != proto.ChannelLog) || f.Err != nil {
+	_, payload, _, err := flow.ParseDatagramHeader(f.Raw)
+	ch := flow.DatagramChannel(f.Chan.Ch)
+	if err != nil || (ch != flow.ChannelProgress && ch != flow.ChannelLog) || f.Err != nil {
 		return note(in.st.Ink.Muted, fmt.Sprintf("%s datagram payload: %s; x shows the bytes", ch, look.ByteSize(int64(len(payload)))))
 	}
 	text := payload
 	if f.Enc == proto.EncCBOR {
-		if text, err = proto.CBORToJSON(payload); err != nil {
+		if text, err = jsonrpc.CBORToJSON(payload); err != nil {
 			return note(in.st.Ink.Error, err.Error())
 		}
 		return withDiagnostic(jsonView(text, jsonWidth(w), in.st), payload, w, in.st)
@@ -235,7 +238,7 @@ func jsonView(text []byte, w int, st *look.Styles) rowBlock {
 		head := note(st.Ink.Muted, fmt.Sprintf("(%s of JSON; showing the first %s unindented)", look.ByteSize(int64(len(text))), look.ByteSize(plainHead)))
 		return stackedRows{head, newTextRows(termtext.LineMax(string(text[:plainHead]), 0), w, nil)}
 	}
-	pretty, err := proto.PrettyJSON(text)
+	pretty, err := jsonrpc.PrettyJSON(text)
 	if err != nil {
 		return plainRows(string(text), w)
 	}
@@ -250,7 +253,7 @@ func withDiagnostic(jsonRows rowBlock, body []byte, w int, st *look.Styles) rowB
 		diagWidth = w - jsonWidth(w) - 3
 	}
 	var diag rowBlock
-	if text, err := proto.DiagnoseCBOR(body); err != nil {
+	if text, err := jsonrpc.DiagnoseCBOR(body); err != nil {
 		diag = note(st.Ink.Error, err.Error())
 	} else {
 		diag = plainRows(text, diagWidth)

@@ -12,6 +12,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
@@ -104,7 +106,7 @@ func TestDetailWindowsMatchTheWhole(t *testing.T) {
 	}
 	for _, f := range frames {
 		for _, w := range []int{60, 120} {
-			c := detailContent(detailInput{f: f, dialect: proto.DialectMCPFlow, st: &st}, w)
+			c := detailContent(detailInput{f: f, dialect: mcp.DialectMCPFlow, st: &st}, w)
 			all := c.rows(0, c.rowCount())
 			if body := strings.Join(all, ""); !strings.Contains(body, "\x1b[38;") {
 				t.Errorf("width %d: the JSON is not coloured: %q", w, body)
@@ -149,7 +151,7 @@ func TestDetailSanitizesServerText(t *testing.T) {
 	raw := []byte("\x1b]0;pwned\x07\x1b[2J not json\n")
 	st := capture.NewStore(capture.Config{})
 	st.Append(&capture.Frame{Time: t0, Dir: capture.In, Conn: "stdio", Chan: capture.Channel{Kind: capture.Control},
-		Raw: raw, Size: len(raw), Fields: proto.LineFields(raw), Enc: proto.EncJSON, Err: errors.New("not JSON: \x1b]0;x\x07")})
+		Raw: raw, Size: len(raw), Fields: jsonrpc.LineFields(raw), Enc: proto.EncJSON, Err: errors.New("not JSON: \x1b]0;x\x07")})
 	st.Append(stderrFrame(t0, "\x1b]52;c;aGk=\x07 stderr"))
 	m := newTestModel(t, st, 200, 60)
 	for _, seq := range []uint64{1, 2} {

@@ -13,7 +13,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/bearer"
 	"github.com/mcpscope/mcpscope/internal/checklist"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // refusingTransport is a transport whose Start fails: a connection that
@@ -23,17 +23,17 @@ type refusingTransport struct {
 	err  error
 }
 
-func (r *refusingTransport) Start(context.Context, func(*proto.Message)) error {
+func (r *refusingTransport) Start(context.Context, func(*jsonrpc.Message)) error {
 	if r.err != nil {
 		return r.err
 	}
 	return errors.New("connection refused")
 }
-func (r *refusingTransport) Send(context.Context, *proto.Message) error { return client.ErrClosed }
-func (r *refusingTransport) Close() error                               { return nil }
-func (r *refusingTransport) Done() <-chan struct{}                      { return r.done }
-func (r *refusingTransport) Err() error                                 { return nil }
-func (r *refusingTransport) Describe() client.Traits                    { return client.Traits{} }
+func (r *refusingTransport) Send(context.Context, *jsonrpc.Message) error { return client.ErrClosed }
+func (r *refusingTransport) Close() error                                 { return nil }
+func (r *refusingTransport) Done() <-chan struct{}                        { return r.done }
+func (r *refusingTransport) Err() error                                   { return nil }
+func (r *refusingTransport) Describe() client.Traits                      { return client.Traits{} }
 
 // doctorReport is the checklist the tests' Diagnose returns.
 var doctorReport = checklist.Report{Target: "http://127.0.0.1:1/mcp", Results: []checklist.Result{

@@ -10,7 +10,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/internal/peertest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // stdioDialer spawns a stdio server for each connection.
@@ -90,7 +90,7 @@ func TestExploreTSReferenceServer(t *testing.T) {
 	probe.waitScreen(t, "the panes again", func(s string) bool { return !strings.Contains(s, "Explorer ·") })
 	sendKeys(tm, "q")
 	tm.WaitFinished(t, teatest.WithFinalTimeout(flowtest.HangGuard))
-	for _, method := range []string{proto.MethodToolsCall, proto.MethodResourcesRead, proto.MethodPromptsGet} {
+	for _, method := range []string{mcp.MethodToolsCall, mcp.MethodResourcesRead, mcp.MethodPromptsGet} {
 		if !hasFrame(store, capture.Out, method) {
 			t.Errorf("no %s in the captured traffic", method)
 		}

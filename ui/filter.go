@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // filterBudget is how many older frames one step of a filter's backfill
@@ -120,7 +120,7 @@ func frameID(f *capture.Frame) string {
 	switch f.Chan.Kind {
 	case capture.Stream, capture.Datagram:
 		if _, ok := callOf(f); ok {
-			return proto.IntID(int64(f.Chan.ReqID)).String()
+			return jsonrpc.IntID(int64(f.Chan.ReqID)).String()
 		}
 		return ""
 	}
@@ -134,7 +134,7 @@ func frameID(f *capture.Frame) string {
 }
 
 // idText is an id as the id column shows it: 7, or abc unquoted.
-func idText(id proto.ID) string {
+func idText(id jsonrpc.ID) string {
 	if s, ok := id.Str(); ok {
 		return s
 	}

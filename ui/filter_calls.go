@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // callRef names a call as the view of a request's frames (w) follows it:
@@ -12,7 +12,7 @@ import (
 // the client's request with the same number.
 type callRef struct {
 	fromServer bool
-	id         string // proto.ID.Key()
+	id         string // jsonrpc.ID.Key()
 }
 
 // holds reports whether f belongs to the call or names it: its request,
@@ -28,7 +28,7 @@ func (r callRef) holds(f *capture.Frame) bool {
 // callFilter is the filter of the view of the client's request id (w): its
 // frames, and (filterView.follow) the server requests that arrive while it
 // runs.
-func callFilter(id proto.ID) filter {
+func callFilter(id jsonrpc.ID) filter {
 	return filter{text: "#" + idText(id), terms: []term{{kind: termCall, call: callRef{id: id.Key()}}}}
 }
 
@@ -53,7 +53,7 @@ func (fl *filter) addCall(r callRef, label string) {
 // request the user drives next. Requests the UI sends on its own (list
 // reloads, probes) stay out.
 func (v *filterView) follow(f *capture.Frame, x *index, live bool) {
-	if !v.sent || f.Chan.Kind != capture.Control || f.Msg == nil || f.Msg.Kind() != proto.KindRequest {
+	if !v.sent || f.Chan.Kind != capture.Control || f.Msg == nil || f.Msg.Kind() != jsonrpc.KindRequest {
 		return
 	}
 	k, ok := callOf(f)
@@ -87,10 +87,10 @@ func (v *filterView) runningAt(f *capture.Frame, x *index) bool {
 // drove: the UI asks progress (screen.AskProgress) on every request it
 // sends for the user, with the request's own id as the token, and on none
 // it sends on its own.
-func drivenByUser(m *proto.Message) bool {
+func drivenByUser(m *jsonrpc.Message) bool {
 	var p struct {
 		Meta struct {
-			Token *proto.ID `json:"progressToken"`
+			Token *jsonrpc.ID `json:"progressToken"`
 		} `json:"_meta"`
 	}
 	if m.ID == nil || json.Unmarshal(m.Params, &p) != nil || p.Meta.Token == nil {

@@ -21,7 +21,7 @@ import (
 	"github.com/mcpscope/mcpscope/demo"
 	"github.com/mcpscope/mcpscope/demo/flow"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // floodProbe is a screenProbe that also counts the renders (View calls)
@@ -121,8 +121,8 @@ func (l *floodLink) see(f *capture.Frame) uint64 {
 	m := f.Msg
 	switch {
 	case m == nil:
-	case m.Method == proto.MethodNotifyMessage:
-		var p proto.LoggingMessageParams
+	case m.Method == mcp.MethodNotifyMessage:
+		var p mcp.LoggingMessageParams
 		if json.Unmarshal(m.Params, &p) != nil || p.Logger != demo.FloodLogger {
 			break
 		}
@@ -173,7 +173,7 @@ func (l *floodLink) flood(t testing.TB) (stop func() demo.FloodReport) {
 	ctx, cancel := context.WithCancel(flowtest.Context(t))
 	ended := make(chan error, 1)
 	go func() {
-		_, err := s.Call(ctx, proto.MethodToolsCall, map[string]any{"name": "misbehave",
+		_, err := s.Call(ctx, mcp.MethodToolsCall, map[string]any{"name": "misbehave",
 			"arguments": map[string]any{"mode": demo.ModeNotificationFlood, "count": demo.MaxFloodCount}})
 		ended <- err
 	}()

@@ -16,7 +16,8 @@ import (
 	"github.com/mcpscope/mcpscope/demo/flow"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	protoflow "github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // screenProbe wraps the model and keeps the last screen it drew, ANSI
@@ -148,7 +149,7 @@ func TestFlowDemoJourney(t *testing.T) {
 	tm.Send(keyPress("home"))
 	tm.Send(keyPress("x"))
 	first := firstControlFrame(t, store)
-	probe.waitText(t, "Hex dump · seq "+fmt.Sprint(first.Seq), fmt.Sprintf("■ length = %d", first.Size-proto.ControlHeaderLen))
+	probe.waitText(t, "Hex dump · seq "+fmt.Sprint(first.Seq), fmt.Sprintf("■ length = %d", first.Size-protoflow.ControlHeaderLen))
 	tm.Send(keyPress("esc")) // clears the filter
 
 	tm.Send(keyPress("a"))
@@ -178,7 +179,7 @@ func TestFlowDemoJourney(t *testing.T) {
 
 	tm.Send(keyPress("q"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(flowtest.HangGuard))
-	if !hasFrame(store, capture.Out, proto.MethodFlowShutdown) {
+	if !hasFrame(store, capture.Out, protoflow.MethodFlowShutdown) {
 		t.Error("quitting did not send $/shutdown")
 	}
 }
@@ -202,7 +203,7 @@ func TestFlowReconnect(t *testing.T) {
 	if !conns["wt"] || !conns["wt#2"] {
 		t.Errorf("connections in the store: %v, want wt and wt#2", conns)
 	}
-	screentest.CheckAskedProgress(t, store, proto.MethodToolsList) // the OnConnect requests
+	screentest.CheckAskedProgress(t, store, mcp.MethodToolsList) // the OnConnect requests
 	tm.Send(keyPress("q"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(flowtest.HangGuard))
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // callKey identifies one call across channels: the connection, who sent
@@ -15,7 +16,7 @@ import (
 type callKey struct {
 	conn       string
 	fromServer bool
-	id         string // proto.ID.Key()
+	id         string // jsonrpc.ID.Key()
 }
 
 // sessionConn names the connection whose requests share one id space.
@@ -58,16 +59,16 @@ func callOf(f *capture.Frame) (callKey, bool) {
 		if f.Chan.Kind == capture.Datagram && len(f.Fields) == 0 {
 			return callKey{}, false // a datagram whose header did not decode
 		}
-		return callKey{conn: f.Conn, id: proto.IntID(int64(f.Chan.ReqID)).Key()}, true
+		return callKey{conn: f.Conn, id: jsonrpc.IntID(int64(f.Chan.ReqID)).Key()}, true
 	case capture.Control:
 		m := f.Msg
 		if m == nil || m.ID == nil || m.ID.IsNull() {
 			return callKey{}, false
 		}
 		switch m.Kind() {
-		case proto.KindRequest:
+		case jsonrpc.KindRequest:
 			return callKey{conn: sessionConn(f.Conn), fromServer: f.Dir == capture.In, id: m.ID.Key()}, true
-		case proto.KindResult, proto.KindError:
+		case jsonrpc.KindResult, jsonrpc.KindError:
 			return callKey{conn: sessionConn(f.Conn), fromServer: f.Dir == capture.Out, id: m.ID.Key()}, true
 		}
 	}
@@ -78,10 +79,10 @@ func callOf(f *capture.Frame) (callKey, bool) {
 // its request: a request, its response, an execution stream or datagram
 // of it, or a progress notification, cancellation or notification of its
 // subscription that names it.
-func requestOf(f *capture.Frame) (callKey, proto.ID, bool) {
+func requestOf(f *capture.Frame) (callKey, jsonrpc.ID, bool) {
 	if k, ok := callOf(f); ok {
 		if f.Chan.Kind != capture.Control {
-			return k, proto.IntID(int64(f.Chan.ReqID)), true
+			return k, jsonrpc.IntID(int64(f.Chan.ReqID)), true
 		}
 		return k, *f.Msg.ID, true
 	}
@@ -89,7 +90,7 @@ func requestOf(f *capture.Frame) (callKey, proto.ID, bool) {
 		id, _, _ := notifiedID(f)
 		return k, id, true
 	}
-	return callKey{}, proto.ID{}, false
+	return callKey{}, jsonrpc.ID{}, false
 }
 
 // bodyOf returns the body bytes of a frame: the ranges its framer
@@ -141,7 +142,7 @@ func messageJSON(f *capture.Frame) ([]byte, error) {
 		case proto.EncJSON:
 			return body, nil
 		case proto.EncCBOR:
-			return proto.CBORToJSON(body)
+			return jsonrpc.CBORToJSON(body)
 		}
 	}
 	if f.Msg != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // After w (a request's frames), the requests the user sends next show in
@@ -14,13 +15,13 @@ import (
 func TestRequestFramesShowWhatIsSentNext(t *testing.T) {
 	st := capture.NewStore(capture.Config{})
 	c := &clock{}
-	add := func(dir capture.Dir, msg *proto.Message) {
+	add := func(dir capture.Dir, msg *jsonrpc.Message) {
 		st.Append(controlFrame(t, dir, c.next(), proto.EncJSON, msg))
 	}
 	add(capture.Out, request(t, 7, "tools/call", map[string]any{"name": "echo"}))
 	add(capture.In, result(t, 7, map[string]any{}))
 	m := newTestModel(t, st, 140, 40)
-	driver{m}.ShowFrames(proto.IntID(7))
+	driver{m}.ShowFrames(jsonrpc.IntID(7))
 	m.Update(refreshMsg{at: t0})
 	add(capture.In, notification(t, "notifications/message", map[string]any{"level": "info"}))
 	add(capture.Out, request(t, 9, "tools/call", map[string]any{"name": "add", "_meta": map[string]any{"progressToken": 9}}))
@@ -47,7 +48,7 @@ func TestRequestFramesShowWhatIsSentNext(t *testing.T) {
 func TestRequestFramesFollowTheCall(t *testing.T) {
 	st := capture.NewStore(capture.Config{})
 	c := &clock{}
-	add := func(dir capture.Dir, msg *proto.Message) {
+	add := func(dir capture.Dir, msg *jsonrpc.Message) {
 		st.Append(controlFrame(t, dir, c.next(), proto.EncJSON, msg))
 	}
 	driven := func(id int64) map[string]any {
@@ -61,7 +62,7 @@ func TestRequestFramesFollowTheCall(t *testing.T) {
 	add(capture.In, result(t, 2, map[string]any{}))
 	m := newTestModel(t, st, 140, 40)
 	m.Update(refreshMsg{at: t0})
-	driver{m}.ShowFrames(proto.IntID(2))
+	driver{m}.ShowFrames(jsonrpc.IntID(2))
 	m.Update(refreshMsg{at: t0})
 	add(capture.Out, request(t, 3, "resources/list", nil))
 	add(capture.In, result(t, 3, map[string]any{"resources": []any{}}))
@@ -81,7 +82,7 @@ func TestRequestFramesFollowTheCall(t *testing.T) {
 	}
 
 	// The client's request 1 is not the server's request 1.
-	driver{m}.ShowFrames(proto.IntID(1))
+	driver{m}.ShowFrames(jsonrpc.IntID(1))
 	m.Update(refreshMsg{at: t0})
 	src = m.traffic.source()
 	for i := range src.count() {

@@ -8,6 +8,9 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
@@ -46,7 +49,7 @@ func FuzzDatagramBoard(f *testing.F) {
 		var pb progressBoard
 		fr := &capture.Frame{Time: t0, Chan: capture.Channel{Kind: capture.Datagram}, Raw: raw, Size: len(raw), Enc: proto.Encoding(enc % 4)}
 		if r, ok := b.add(fr); ok {
-			pb.report(callKey{conn: "wt", id: proto.IntID(0).Key()}, proto.IntID(0), nil, r, t0)
+			pb.report(callKey{conn: "wt", id: jsonrpc.IntID(0).Key()}, jsonrpc.IntID(0), nil, r, t0)
 		}
 		if b.total != 1 {
 			t.Fatal("the datagram was not counted")
@@ -70,9 +73,9 @@ func FuzzProgressNotification(f *testing.F) {
 	st := look.NewStyles(true)
 	f.Fuzz(func(t *testing.T, params []byte) {
 		x := newIndex()
-		for i, method := range []string{proto.MethodNotifyProgress, proto.MethodNotifyCancelled, proto.MethodNotifyProgress} {
+		for i, method := range []string{mcp.MethodNotifyProgress, mcp.MethodNotifyCancelled, mcp.MethodNotifyProgress} {
 			x.add(&capture.Frame{Seq: uint64(i + 1), Time: t0, Dir: capture.In, Conn: "wt", Chan: capture.Channel{Kind: capture.Control},
-				Msg: &proto.Message{Method: method, Params: params}})
+				Msg: &jsonrpc.Message{Method: method, Params: params}})
 		}
 		for _, b := range x.progress.newestFirst(maxProgressRows, nil) {
 			line := ansi.Strip(renderProgressBar(b, x.progress.now, 80, &st))
@@ -91,9 +94,9 @@ func FuzzDetailContent(f *testing.F) {
 	f.Add([]byte("\x00\x00\xff\xff"), uint8(proto.EncCBOR))
 	f.Fuzz(func(t *testing.T, raw []byte, enc uint8) {
 		fr := &capture.Frame{Seq: 1, Time: t0, Chan: capture.Channel{Kind: capture.Control}, Raw: raw, Size: len(raw), Enc: proto.Encoding(enc % 4)}
-		if _, _, fields, err := proto.ParseControlFrame(raw, 1<<20); err == nil {
+		if _, _, fields, err := flow.ParseControlFrame(raw, 1<<20); err == nil {
 			fr.Fields = fields
-			if msgs, batch, err := proto.DecodeBatch(fr.Enc, bodyOf(fr)); err == nil && !batch {
+			if msgs, batch, err := jsonrpc.DecodeBatch(fr.Enc, bodyOf(fr)); err == nil && !batch {
 				fr.Msg = msgs[0]
 			} else {
 				fr.Err = err
@@ -102,10 +105,10 @@ func FuzzDetailContent(f *testing.F) {
 		st := look.NewStyles(false)
 		x := newIndex()
 		x.add(fr)
-		c := detailContent(detailInput{f: fr, dialect: proto.DialectMCPFlow, st: &st}, 100)
+		c := detailContent(detailInput{f: fr, dialect: mcp.DialectMCPFlow, st: &st}, 100)
 		if got := len(c.rows(0, c.rowCount())); got != c.rowCount() {
 			t.Fatalf("the detail has %d rows and renders %d", c.rowCount(), got)
 		}
-		_, _ = frameLabel(fr, x, proto.DialectMCP)
+		_, _ = frameLabel(fr, x, mcp.DialectMCP)
 	})
 }

@@ -8,7 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
@@ -33,7 +34,7 @@ func isMethod(method string) func(*capture.Frame) bool {
 
 func TestGoldenTraffic(t *testing.T) {
 	m := newTestModel(t, sampleStore(t), 140, 40)
-	m.traffic.dialect = proto.DialectMCPFlow
+	m.traffic.dialect = mcp.DialectMCPFlow
 	golden(t, "traffic", m.traffic.Render(100, 24, true))
 	golden(t, "traffic_narrow", m.traffic.Render(60, 24, false))
 }
@@ -62,8 +63,8 @@ func TestGoldenDetailJSON(t *testing.T) {
 
 func TestGoldenDetailCBOR(t *testing.T) {
 	m := newTestModel(t, sampleStore(t), 140, 40)
-	selectWhere(t, m, func(f *capture.Frame) bool { return f.Msg != nil && f.Msg.Kind() == proto.KindError })
-	m.detail.dialect = proto.DialectMCPFlow
+	selectWhere(t, m, func(f *capture.Frame) bool { return f.Msg != nil && f.Msg.Kind() == jsonrpc.KindError })
+	m.detail.dialect = mcp.DialectMCPFlow
 	m.detail.SetSize(110, 24)
 	m.detail.prepare()
 	golden(t, "detail_cbor_wide", m.detail.Render(110, 24, true))
@@ -104,7 +105,7 @@ func TestGoldenStderr(t *testing.T) {
 
 func TestGoldenScreens(t *testing.T) {
 	m := newTestModel(t, sampleStore(t), 140, 36)
-	m.traffic.dialect = proto.DialectMCPFlow
+	m.traffic.dialect = mcp.DialectMCPFlow
 	golden(t, "screen_split", m.View().Content)
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 20})
 	golden(t, "screen_tabs", m.View().Content)

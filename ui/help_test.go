@@ -9,7 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/explore"
 )
 
@@ -29,7 +29,7 @@ func wantAll(t *testing.T, what, text string, wants ...string) {
 func TestElicitHintsKeepTheChoiceKeys(t *testing.T) {
 	for _, w := range []int{60, 80, 120} {
 		m, r, b := questionModel(t, capture.NewStore(capture.Config{}), w, 22)
-		ask(t, r, b, context.Background(), proto.MethodElicitationCreate, screentest.ElicitFormParams)
+		ask(t, r, b, context.Background(), mcp.MethodElicitationCreate, screentest.ElicitFormParams)
 		wantAll(t, "the hint bar on a text field", hintLine(m), "F1 help", "ctrl+s accept", "esc cancel")
 		r.Press("tab", "tab", "tab") // name, age, check, color
 		h := hintLine(m)
@@ -87,7 +87,7 @@ func TestHelpOfTheExplorer(t *testing.T) {
 // keys with the question's, and closing it leaves the question as it was.
 func TestHelpOfAForm(t *testing.T) {
 	m, r, b := questionModel(t, capture.NewStore(capture.Config{}), 100, 30)
-	ask(t, r, b, context.Background(), proto.MethodElicitationCreate, screentest.ElicitFormParams)
+	ask(t, r, b, context.Background(), mcp.MethodElicitationCreate, screentest.ElicitFormParams)
 	r.Press("?")
 	if m.showHelp || !strings.Contains(screenText(m), "> ?") {
 		t.Fatalf("? in a text field did not type a ?: help %v\n%s", m.showHelp, screenText(m))
@@ -122,7 +122,7 @@ func TestHelpOfEveryScreen(t *testing.T) {
 	wantAll(t, "the roots editor's help", screenText(m), "Keys of Roots", "save and notify the server", "uri ⇄ name")
 	r.Press("esc", "esc")
 
-	ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, screentest.SamplingParams)
+	ask(t, r, b, context.Background(), mcp.MethodSamplingCreateMessage, screentest.SamplingParams)
 	wantAll(t, "the sampling hint bar", hintLine(m), "F1 help", "ctrl+s send reply", "esc cancel")
 	r.Press("f1")
 	wantAll(t, "the sampling help", screenText(m), "Keys of Question · sampling", "send reply", "reply ⇄ model", "scroll up")
@@ -163,7 +163,7 @@ func TestHelpScrolls(t *testing.T) {
 // status line, and the help lists only the panes there are.
 func TestPaneKeys(t *testing.T) {
 	m := newTestModel(t, sampleStore(t), 140, 40)
-	m.setPanes(panesFor(proto.DialectMCP))
+	m.setPanes(panesFor(mcp.DialectMCP))
 	for _, c := range []struct {
 		key  string
 		want paneID

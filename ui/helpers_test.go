@@ -14,6 +14,9 @@ import (
 	"github.com/mcpscope/mcpscope/internal/keytest"
 	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // t0 is the time of the first test frame.
@@ -29,7 +32,7 @@ func (c *clock) next() time.Time {
 
 // controlFrame frames a JSON-RPC message as MCP-Flow does: a 4-byte length
 // prefix and the body in enc, with the framer's annotations.
-func controlFrame(t testing.TB, dir capture.Dir, at time.Time, enc proto.Encoding, m *proto.Message) *capture.Frame {
+func controlFrame(t testing.TB, dir capture.Dir, at time.Time, enc proto.Encoding, m *jsonrpc.Message) *capture.Frame {
 	t.Helper()
 	jsonBody, err := m.EncodeJSON()
 	if err != nil {
@@ -37,16 +40,16 @@ func controlFrame(t testing.TB, dir capture.Dir, at time.Time, enc proto.Encodin
 	}
 	body := jsonBody
 	if enc == proto.EncCBOR {
-		if body, err = proto.JSONToCBOR(jsonBody); err != nil {
+		if body, err = jsonrpc.JSONToCBOR(jsonBody); err != nil {
 			t.Fatal(err)
 		}
 	}
-	raw := proto.AppendControlFrame(nil, body)
-	_, _, fields, err := proto.ParseControlFrame(raw, proto.DefaultMaxControlFrame)
+	raw := flow.AppendControlFrame(nil, body)
+	_, _, fields, err := flow.ParseControlFrame(raw, flow.DefaultMaxControlFrame)
 	if err != nil {
 		t.Fatal(err)
 	}
-	decoded, err := proto.DecodeMessage(jsonBody)
+	decoded, err := jsonrpc.DecodeMessage(jsonBody)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,35 +58,35 @@ func controlFrame(t testing.TB, dir capture.Dir, at time.Time, enc proto.Encodin
 }
 
 // request, result and errorResponse build messages.
-func request(t testing.TB, id int64, method string, params any) *proto.Message {
+func request(t testing.TB, id int64, method string, params any) *jsonrpc.Message {
 	t.Helper()
-	m, err := proto.NewRequest(proto.IntID(id), method, params)
+	m, err := jsonrpc.NewRequest(jsonrpc.IntID(id), method, params)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return m
 }
 
-func result(t testing.TB, id int64, res any) *proto.Message {
+func result(t testing.TB, id int64, res any) *jsonrpc.Message {
 	t.Helper()
-	m, err := proto.NewResult(proto.IntID(id), res)
+	m, err := jsonrpc.NewResult(jsonrpc.IntID(id), res)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return m
 }
 
-func notification(t testing.TB, method string, params any) *proto.Message {
+func notification(t testing.TB, method string, params any) *jsonrpc.Message {
 	t.Helper()
 	return screentest.Notification(t, method, params)
 }
 
 // datagramFrame builds an MCP-Flow datagram on channel ch for request id.
-func datagramFrame(t testing.TB, at time.Time, ch proto.DatagramChannel, id uint32, payload []byte, enc proto.Encoding) *capture.Frame {
+func datagramFrame(t testing.TB, at time.Time, ch flow.DatagramChannel, id uint32, payload []byte, enc proto.Encoding) *capture.Frame {
 	t.Helper()
-	raw := proto.DatagramHeader{Channel: ch, RequestID: id}.Append(nil)
+	raw := flow.DatagramHeader{Channel: ch, RequestID: id}.Append(nil)
 	raw = append(raw, payload...)
-	_, _, fields, err := proto.ParseDatagramHeader(raw)
+	_, _, fields, err := flow.ParseDatagramHeader(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +98,7 @@ func datagramFrame(t testing.TB, at time.Time, ch proto.DatagramChannel, id uint
 // encode marshals a datagram payload in enc.
 func encode(t testing.TB, enc proto.Encoding, v any) []byte {
 	t.Helper()
-	b, err := proto.Marshal(enc, v)
+	b, err := jsonrpc.Marshal(enc, v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +125,7 @@ func streamChunk(at time.Time, id, tag uint32, payload []byte) *capture.Frame {
 func stderrFrame(at time.Time, line string) *capture.Frame {
 	raw := []byte(line + "\n")
 	return &capture.Frame{Time: at, Dir: capture.In, Conn: "stdio", Chan: capture.Channel{Kind: capture.Stderr},
-		Raw: raw, Size: len(raw), Fields: proto.LineFields(raw), Enc: proto.EncText}
+		Raw: raw, Size: len(raw), Fields: jsonrpc.LineFields(raw), Enc: proto.EncText}
 }
 
 // sampleStore holds one of each kind of frame: a session over MCP-Flow
@@ -147,24 +150,24 @@ func sampleInto(t testing.TB, st capture.Tap) {
 	add(controlFrame(t, capture.Out, c.next(), proto.EncCBOR, request(t, 2, "tools/call", map[string]any{"name": "read_file", "arguments": map[string]any{"size": 4096}})))
 	key := capture.StreamKey{Conn: "wt", ReqID: 2, Tag: 1}
 	add(&capture.Frame{Time: c.next(), Dir: capture.In, Conn: "wt", Chan: capture.Channel{Kind: capture.Stream, ReqID: 2, Tag: 1},
-		Raw: proto.ExecStreamHeader{RequestID: 2, StreamTag: 1}.Append(nil), Size: 8,
-		Fields: proto.ExecStreamHeader{RequestID: 2, StreamTag: 1}.Fields(), Enc: proto.EncBinary})
+		Raw: flow.ExecStreamHeader{RequestID: 2, StreamTag: 1}.Append(nil), Size: 8,
+		Fields: flow.ExecStreamHeader{RequestID: 2, StreamTag: 1}.Fields(), Enc: proto.EncBinary})
 	add(streamChunk(c.next(), 2, 1, make([]byte, 2048)))
 	st.Note(capture.StreamSized{Key: key, Size: 4096})
-	ref := map[string]any{"content": []any{proto.NewStreamRef(1, "application/octet-stream", 4096)}}
+	ref := map[string]any{"content": []any{flow.NewStreamRef(1, "application/octet-stream", 4096)}}
 	add(controlFrame(t, capture.In, c.next(), proto.EncCBOR, result(t, 2, ref)))
 	add(streamChunk(c.next(), 2, 1, make([]byte, 2048)))
 	st.Note(capture.StreamMarked{Key: key, State: capture.StreamDone})
 	add(controlFrame(t, capture.Out, c.next(), proto.EncCBOR, request(t, 3, "tools/call", map[string]any{"name": "analyze"})))
-	add(datagramFrame(t, c.next(), proto.ChannelProgress, 3, encode(t, proto.EncCBOR, proto.ProgressDatagram{Progress: 2, Total: 5, Message: "step 2/5"}), proto.EncCBOR))
-	add(datagramFrame(t, c.next(), proto.ChannelLog, 3, encode(t, proto.EncCBOR, proto.LogDatagram{Level: "info", Logger: "analyze", Data: json.RawMessage(`"step 2/5"`)}), proto.EncCBOR))
-	add(datagramFrame(t, c.next(), proto.ChannelLog, 3, encode(t, proto.EncCBOR, proto.LogDatagram{Level: "warning", Logger: "analyze", Data: json.RawMessage(`{"slow":true}`)}), proto.EncCBOR))
-	add(datagramFrame(t, c.next(), proto.ChannelAudio, 3, pcm(320, 8192), proto.EncBinary))
-	add(datagramFrame(t, c.next(), proto.DatagramChannel(0x07), 3, []byte{1, 2, 3}, proto.EncBinary))
-	add(controlFrame(t, capture.Out, c.next(), proto.EncCBOR, notification(t, proto.MethodFlowCancel, proto.FlowCancelParams{RequestID: 3, Reason: "user"})))
-	add(controlFrame(t, capture.In, c.next(), proto.EncCBOR, proto.NewErrorResponse(proto.IntID(3), -32000, "Cancelled", nil)))
+	add(datagramFrame(t, c.next(), flow.ChannelProgress, 3, encode(t, proto.EncCBOR, flow.ProgressDatagram{Progress: 2, Total: 5, Message: "step 2/5"}), proto.EncCBOR))
+	add(datagramFrame(t, c.next(), flow.ChannelLog, 3, encode(t, proto.EncCBOR, flow.LogDatagram{Level: "info", Logger: "analyze", Data: json.RawMessage(`"step 2/5"`)}), proto.EncCBOR))
+	add(datagramFrame(t, c.next(), flow.ChannelLog, 3, encode(t, proto.EncCBOR, flow.LogDatagram{Level: "warning", Logger: "analyze", Data: json.RawMessage(`{"slow":true}`)}), proto.EncCBOR))
+	add(datagramFrame(t, c.next(), flow.ChannelAudio, 3, pcm(320, 8192), proto.EncBinary))
+	add(datagramFrame(t, c.next(), flow.DatagramChannel(0x07), 3, []byte{1, 2, 3}, proto.EncBinary))
+	add(controlFrame(t, capture.Out, c.next(), proto.EncCBOR, notification(t, flow.MethodFlowCancel, flow.FlowCancelParams{RequestID: 3, Reason: "user"})))
+	add(controlFrame(t, capture.In, c.next(), proto.EncCBOR, jsonrpc.NewErrorResponse(jsonrpc.IntID(3), -32000, "Cancelled", nil)))
 	bad := []byte("\x00\x00\x00\x05{oops")
-	_, _, fields, _ := proto.ParseControlFrame(bad, proto.DefaultMaxControlFrame)
+	_, _, fields, _ := flow.ParseControlFrame(bad, flow.DefaultMaxControlFrame)
 	add(&capture.Frame{Time: c.next(), Dir: capture.In, Conn: "wt", Chan: capture.Channel{Kind: capture.Control},
 		Raw: bad, Size: len(bad), Fields: fields, Enc: proto.EncCBOR, Err: errDecode})
 	add(stderrFrame(c.next(), "server starting"))
@@ -172,7 +175,7 @@ func sampleInto(t testing.TB, st capture.Tap) {
 }
 
 // errDecode stands for the error a codec reports on a broken body.
-var errDecode = &proto.Error{Code: proto.CodeParseError, Message: "CBOR body is malformed: unexpected EOF"}
+var errDecode = &jsonrpc.Error{Code: mcp.CodeParseError, Message: "CBOR body is malformed: unexpected EOF"}
 
 // newTestModel returns a model of st without a connection, sized w×h, with
 // every frame read.

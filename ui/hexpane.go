@@ -8,7 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/hexview"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
 )
@@ -29,11 +29,11 @@ type hexPane struct {
 	st      *look.Styles
 	hint    string // the legend's entry of the item keys
 	frame   *capture.Frame
-	items   []proto.BodyItem // the frame's body items, once known
-	known   bool             // items holds the frame's items
-	sel     int              // the selected item, -1 for none
-	top     int              // first row shown
-	listTop int              // first item line shown
+	items   []jsonrpc.BodyItem // the frame's body items, once known
+	known   bool               // items holds the frame's items
+	sel     int                // the selected item, -1 for none
+	top     int                // first row shown
+	listTop int                // first item line shown
 	w, h    int
 }
 

@@ -10,16 +10,17 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // bodyItems returns the data items of the frame's body, annotating them
 // on first use: the walk is linear in the body, and a frame passed over
 // in the traffic pane never pays for it.
-func (p *hexPane) bodyItems() []proto.BodyItem {
+func (p *hexPane) bodyItems() []jsonrpc.BodyItem {
 	if !p.known && p.frame != nil {
 		if lo, hi, ok := bodySpan(p.frame); ok {
-			p.items = proto.BodyItems(p.frame.Enc, p.frame.Raw[lo:hi], lo)
+			p.items = jsonrpc.BodyItems(p.frame.Enc, p.frame.Raw[lo:hi], lo)
 		}
 		p.known = true
 	}

@@ -6,6 +6,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // TestSessionConn: the exchanges of an HTTP session belong to one
@@ -39,18 +41,18 @@ func httpExchangesStore(t testing.TB) *capture.Store {
 	t.Helper()
 	st := capture.NewStore(capture.Config{})
 	c := &clock{}
-	add := func(conn string, dir capture.Dir, m *proto.Message) {
+	add := func(conn string, dir capture.Dir, m *jsonrpc.Message) {
 		f := controlFrame(t, dir, c.next(), proto.EncJSON, m)
 		f.Conn = conn
 		st.Append(f)
 	}
-	add("http POST 5", capture.Out, request(t, 3, proto.MethodToolsCall, map[string]any{"_meta": map[string]any{"progressToken": 3},
+	add("http POST 5", capture.Out, request(t, 3, mcp.MethodToolsCall, map[string]any{"_meta": map[string]any{"progressToken": 3},
 		"name": "trigger-long-running-operation"}))
-	add("http POST 5", capture.In, notification(t, proto.MethodNotifyProgress, map[string]any{"progressToken": 3, "progress": 1, "total": 2}))
-	add("http POST 6", capture.Out, notification(t, proto.MethodNotifyCancelled, map[string]any{"requestId": 3}))
-	add("http POST 7", capture.Out, request(t, 4, proto.MethodToolsCall, map[string]any{"name": "echo"}))
+	add("http POST 5", capture.In, notification(t, mcp.MethodNotifyProgress, map[string]any{"progressToken": 3, "progress": 1, "total": 2}))
+	add("http POST 6", capture.Out, notification(t, mcp.MethodNotifyCancelled, map[string]any{"requestId": 3}))
+	add("http POST 7", capture.Out, request(t, 4, mcp.MethodToolsCall, map[string]any{"name": "echo"}))
 	add("http GET 1", capture.In, result(t, 4, map[string]any{"content": []any{}}))
-	add("http GET 1", capture.In, request(t, 0, proto.MethodElicitationCreate, map[string]any{"message": "?"}))
+	add("http GET 1", capture.In, request(t, 0, mcp.MethodElicitationCreate, map[string]any{"message": "?"}))
 	add("http POST 8", capture.Out, result(t, 0, map[string]any{"action": "decline"}))
 	return st
 }
@@ -64,12 +66,12 @@ func TestHTTPExchangesShareTheCall(t *testing.T) {
 	long, echo := "tools/call trigger-long-running-operation", "tools/call echo"
 	want := []string{
 		"3 " + long + " " + markCancelled,
-		"3 " + proto.MethodNotifyProgress + " · " + long,
-		"3 " + proto.MethodNotifyCancelled + " " + markCancelled + " · " + long,
+		"3 " + mcp.MethodNotifyProgress + " · " + long,
+		"3 " + mcp.MethodNotifyCancelled + " " + markCancelled + " · " + long,
 		"4 " + echo,
 		"4 result · " + echo,
-		"0 " + proto.MethodElicitationCreate,
-		"0 result · " + proto.MethodElicitationCreate,
+		"0 " + mcp.MethodElicitationCreate,
+		"0 result · " + mcp.MethodElicitationCreate,
 	}
 	if got := labels(t, m, []uint64{1, 2, 3, 4, 5, 6, 7}); !slices.Equal(got, want) {
 		t.Errorf("labels\n%q\nwant\n%q", got, want)

@@ -10,7 +10,8 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/peertest"
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	mcphttp "github.com/mcpscope/mcpscope/transports/http"
 )
 
@@ -28,7 +29,7 @@ func TestHTTPPeersFeatureMatrix(t *testing.T) {
 		start    func(testing.TB) *peertest.HTTPPeer
 		mode     mcphttp.Mode
 		version  string // the protocol version asked; "" lets the session pick
-		roots    []proto.Root
+		roots    []mcp.Root
 		status   []string // what the status bar shows, beside the session
 		features []func(*questionFlow)
 	}{
@@ -40,7 +41,7 @@ func TestHTTPPeersFeatureMatrix(t *testing.T) {
 			[]string{"Streamable HTTP", "2025-11-25 · initialize handshake", "mcp-conformance-test-server 1.0.0"},
 			[]func(*questionFlow){(*questionFlow).explore, (*questionFlow).progressConformance, (*questionFlow).answerSEP1034Defaults,
 				(*questionFlow).samplingConformance, (*questionFlow).cancelAskedConformance}},
-		{"Go SDK everything -http --protocol 2025-11-25", peertest.StartGoSDKEverythingHTTP, mcphttp.ModeAuto, proto.ProtocolVersion20251125, tsSeedRoots,
+		{"Go SDK everything -http --protocol 2025-11-25", peertest.StartGoSDKEverythingHTTP, mcphttp.ModeAuto, mcp.ProtocolVersion20251125, tsSeedRoots,
 			[]string{"Streamable HTTP", "2025-11-25 · initialize handshake", "everything"},
 			[]func(*questionFlow){(*questionFlow).explore, (*questionFlow).elicitGoEverything, (*questionFlow).rootsGoEverything}},
 	} {
@@ -89,7 +90,7 @@ func (f *questionFlow) statusShows(texts ...string) {
 func (f *questionFlow) rootsAskedAtStart() {
 	f.t.Helper()
 	f.probe.waitScreen(f.t, "roots/list answered", func(string) bool {
-		got := answersTo(f.store, proto.MethodRootsList)
+		got := answersTo(f.store, mcp.MethodRootsList)
 		return len(got) > 0 && strings.Contains(string(got[0]), "file:///srv/seed")
 	})
 }
@@ -103,7 +104,7 @@ func (f *questionFlow) cancelFromTraffic(tool string) string {
 	t.Helper()
 	var id string
 	for _, fr := range f.store.Window(1, f.store.Len()) {
-		if fr.Dir == capture.Out && fr.Msg != nil && fr.Msg.Method == proto.MethodToolsCall && callLabel(fr.Msg) == "tools/call "+tool {
+		if fr.Dir == capture.Out && fr.Msg != nil && fr.Msg.Method == mcp.MethodToolsCall && callLabel(fr.Msg) == "tools/call "+tool {
 			id = fr.Msg.ID.String()
 		}
 	}
@@ -118,7 +119,7 @@ func (f *questionFlow) cancelFromTraffic(tool string) string {
 		return false
 	})
 	sendKeys(f.tm, "c")
-	f.probe.waitText(t, proto.MethodNotifyCancelled+" "+markCancelled)
+	f.probe.waitText(t, mcp.MethodNotifyCancelled+" "+markCancelled)
 	cancelled := false
 	for _, fr := range f.store.Window(1, f.store.Len()) {
 		if got, ok := cancelledID(fr); ok && fr.Dir == capture.Out && got.String() == id {
@@ -170,7 +171,7 @@ func (f *questionFlow) progressConformance() {
 	f.callTool(tool, nil)
 	f.probe.waitScreen(t, "the finished bar on the progress strip", func(s string) bool {
 		return lineWith(s, "100% 100/100 ✓ done", "tools/call test_tool") &&
-			strings.Count(s, proto.MethodNotifyProgress+" · tools/call test_to") == 3 // the traffic cuts the name
+			strings.Count(s, mcp.MethodNotifyProgress+" · tools/call test_to") == 3 // the traffic cuts the name
 	})
 	f.answer(tool)
 }
@@ -198,7 +199,7 @@ func (f *questionFlow) cancelAskedConformance() {
 		sendText(f.tm, "never answered")
 	})
 	f.probe.waitText(t, "Question · sampling · request ", "[user] never answered")
-	asked := lastAsked(f.store, proto.MethodSamplingCreateMessage)
+	asked := lastAsked(f.store, mcp.MethodSamplingCreateMessage)
 	id := f.cancelFromTraffic("test_sampling")
 	// The server may withdraw its question once the call is cancelled
 	// (notifications/cancelled for the sampling request closes it) or
@@ -223,8 +224,8 @@ func (f *questionFlow) cancelAskedConformance() {
 }
 
 // lastAsked returns the id of the latest request of method the server sent.
-func lastAsked(st *capture.Store, method string) proto.ID {
-	var id proto.ID
+func lastAsked(st *capture.Store, method string) jsonrpc.ID {
+	var id jsonrpc.ID
 	for _, fr := range st.Window(1, st.Len()) {
 		if fr.Dir == capture.In && fr.Msg != nil && fr.Msg.ID != nil && fr.Msg.Method == method {
 			id = *fr.Msg.ID
@@ -234,7 +235,7 @@ func lastAsked(st *capture.Store, method string) proto.ID {
 }
 
 // withdrawn reports whether the server cancelled its request id.
-func withdrawn(st *capture.Store, id proto.ID) bool {
+func withdrawn(st *capture.Store, id jsonrpc.ID) bool {
 	for _, fr := range st.Window(1, st.Len()) {
 		if got, ok := cancelledID(fr); ok && fr.Dir == capture.In && got.Key() == id.Key() {
 			return true
@@ -253,7 +254,7 @@ func (f *questionFlow) elicitGoEverything() {
 	sendText(f.tm, "xyzzy-42")
 	sendKeys(f.tm, "ctrl+s")
 	f.answer("elicit (form)", `"text": "xyzzy-42"`)
-	if got := answersTo(f.store, proto.MethodElicitationCreate); len(got) != 1 || !sameValue(t, string(got[0]), `{"action":"accept","content":{"random":"xyzzy-42"}}`) {
+	if got := answersTo(f.store, mcp.MethodElicitationCreate); len(got) != 1 || !sameValue(t, string(got[0]), `{"action":"accept","content":{"random":"xyzzy-42"}}`) {
 		t.Errorf("the server got %s", got)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/peertest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	mcphttp "github.com/mcpscope/mcpscope/transports/http"
 )
 
@@ -23,7 +23,7 @@ func httpTransport(url string, mode mcphttp.Mode) transportFor {
 
 // startHTTPFlow runs the program against peer over the HTTP family in
 // mode, its session configured by opts, with roots declared.
-func startHTTPFlow(t *testing.T, peer *peertest.HTTPPeer, mode mcphttp.Mode, opts client.Options, roots []proto.Root) *questionFlow {
+func startHTTPFlow(t *testing.T, peer *peertest.HTTPPeer, mode mcphttp.Mode, opts client.Options, roots []mcp.Root) *questionFlow {
 	t.Helper()
 	return startPeerFlow(t, peer.URL, httpTransport(peer.URL, mode), opts, roots)
 }
@@ -44,7 +44,7 @@ func TestHTTPTSStreamable(t *testing.T) {
 	sendKeys(f.tm, "esc")
 	f.answerTSQuestions()
 	f.quit()
-	if !hasFrame(f.store, capture.Out, proto.MethodNotifyRootsListChanged) {
+	if !hasFrame(f.store, capture.Out, mcp.MethodNotifyRootsListChanged) {
 		t.Error("no notifications/roots/list_changed in the traffic")
 	}
 }
@@ -78,7 +78,7 @@ func TestHTTPTimeout(t *testing.T) {
 	r.probe.waitText(t, "timed out after 1s")
 	r.probe.waitScreen(t, "the cancellation in the traffic", func(s string) bool {
 		// The call's name may be cut at the column's end.
-		return lineWith(s, proto.MethodNotifyCancelled, "tools/call trigger")
+		return lineWith(s, mcp.MethodNotifyCancelled, "tools/call trigger")
 	})
 	r.quit()
 }

@@ -9,7 +9,9 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/termtext"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/explore"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
@@ -137,7 +139,7 @@ func (x *index) add(f *capture.Frame) {
 		if len(c.seqs) < maxLinksPerCall {
 			c.seqs = append(c.seqs, f.Seq)
 		}
-		if f.Msg != nil && f.Msg.Kind() == proto.KindRequest {
+		if f.Msg != nil && f.Msg.Kind() == jsonrpc.KindRequest {
 			c.sent, c.method = f.Time, callLabel(f.Msg)
 			x.noteProbeExchange(f, k)
 		} else if f.Msg != nil && f.Msg.IsResponse() {
@@ -146,7 +148,7 @@ func (x *index) add(f *capture.Frame) {
 		x.noteRound(f, k, c)
 		if f.Chan.Kind == capture.Datagram {
 			if r, ok := x.board.add(f); ok {
-				x.progress.report(k, proto.IntID(int64(f.Chan.ReqID)), c, r, f.Time)
+				x.progress.report(k, jsonrpc.IntID(int64(f.Chan.ReqID)), c, r, f.Time)
 			}
 		}
 	} else if k, ok := notifiedCall(f); ok {
@@ -169,7 +171,7 @@ func (x *index) noteAnswer(f *capture.Frame, k callKey, c *callInfo) {
 	if c.ended.IsZero() {
 		c.ended = f.Time
 	}
-	x.progress.answer(k, f.Msg.Kind() == proto.KindError, f.Time)
+	x.progress.answer(k, f.Msg.Kind() == jsonrpc.KindError, f.Time)
 	x.noteToolResult(f, k, c)
 	x.noteHandshake(f, k, c)
 	if f.Msg.Result != nil {
@@ -245,21 +247,21 @@ func (x *index) latency(f *capture.Frame) (time.Duration, bool) {
 // noteStreamRefs remembers the MIME type of every ref/stream item of a
 // tools/call result.
 func (x *index) noteStreamRefs(f *capture.Frame, k callKey) {
-	if !bytes.Contains(f.Msg.Result, []byte(proto.ContentStreamRef)) {
+	if !bytes.Contains(f.Msg.Result, []byte(flow.ContentStreamRef)) {
 		return
 	}
-	n, ok := proto.FlowRequestID(*f.Msg.ID)
+	n, ok := flow.FlowRequestID(*f.Msg.ID)
 	if !ok {
 		return
 	}
 	var r struct {
-		Content []proto.StreamRef `json:"content"`
+		Content []flow.StreamRef `json:"content"`
 	}
 	if json.Unmarshal(f.Msg.Result, &r) != nil {
 		return
 	}
 	for _, it := range r.Content {
-		if it.Type == proto.ContentStreamRef && it.MimeType != "" {
+		if it.Type == flow.ContentStreamRef && it.MimeType != "" {
 			if len(x.mimes) >= maxCalls {
 				clear(x.mimes)
 			}
@@ -283,45 +285,45 @@ const (
 // request's own id on every request mcpscope asks progress for
 // (client.WithProgress), or the subscription id _meta tags any other
 // notification with on a subscriptions/listen stream (2026-07-28).
-func notifiedID(f *capture.Frame) (id proto.ID, how notice, ok bool) {
+func notifiedID(f *capture.Frame) (id jsonrpc.ID, how notice, ok bool) {
 	m := f.Msg
-	if f.Chan.Kind != capture.Control || m == nil || m.Kind() != proto.KindNotification {
-		return proto.ID{}, 0, false
+	if f.Chan.Kind != capture.Control || m == nil || m.Kind() != jsonrpc.KindNotification {
+		return jsonrpc.ID{}, 0, false
 	}
 	switch m.Method {
-	case proto.MethodFlowCancel, proto.MethodNotifyCancelled:
+	case flow.MethodFlowCancel, mcp.MethodNotifyCancelled:
 		how = noticeCancel
-	case proto.MethodNotifyProgress:
+	case mcp.MethodNotifyProgress:
 		how = noticeProgress
 	default:
-		id, ok := proto.SubscriptionOf(m.Params)
+		id, ok := mcp.SubscriptionOf(m.Params)
 		return id, noticeSubscription, ok
 	}
 	var p struct {
-		RequestID     *proto.ID `json:"requestId"`
-		ProgressToken *proto.ID `json:"progressToken"`
+		RequestID     *jsonrpc.ID `json:"requestId"`
+		ProgressToken *jsonrpc.ID `json:"progressToken"`
 	}
 	if json.Unmarshal(m.Params, &p) != nil {
-		return proto.ID{}, 0, false
+		return jsonrpc.ID{}, 0, false
 	}
 	named := p.RequestID
 	if how == noticeProgress {
 		named = p.ProgressToken
 	}
 	if named == nil {
-		return proto.ID{}, 0, false
+		return jsonrpc.ID{}, 0, false
 	}
 	return *named, how, true
 }
 
 // cancelledID returns the request id a cancellation names.
-func cancelledID(f *capture.Frame) (proto.ID, bool) {
+func cancelledID(f *capture.Frame) (jsonrpc.ID, bool) {
 	id, how, ok := notifiedID(f)
 	return id, ok && how == noticeCancel
 }
 
 // progressID returns the request id a progress notification names.
-func progressID(f *capture.Frame) (proto.ID, bool) {
+func progressID(f *capture.Frame) (jsonrpc.ID, bool) {
 	id, how, ok := notifiedID(f)
 	return id, ok && how == noticeProgress
 }
@@ -342,7 +344,7 @@ func notifiedCall(f *capture.Frame) (callKey, bool) {
 }
 
 // callLabel names a request: its method, and for tools/call the tool.
-func callLabel(m *proto.Message) string {
+func callLabel(m *jsonrpc.Message) string {
 	if m.Method != "tools/call" || len(m.Params) == 0 {
 		return m.Method
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // liveHeap returns the live heap after a full collection.
@@ -31,9 +33,9 @@ func floodFrames(t testing.TB) func(i int) *capture.Frame {
 		controlFrame(t, capture.Out, at, proto.EncJSON, request(t, 7, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "call"}})),
 		controlFrame(t, capture.In, at, proto.EncCBOR, result(t, 7, map[string]any{"content": []any{map[string]any{"type": "text", "text": "answer"}}})),
 		controlFrame(t, capture.In, at, proto.EncJSON, notification(t, "notifications/message", map[string]any{"level": "info", "data": "flood line"})),
-		datagramFrame(t, at, proto.ChannelProgress, 7, encode(t, proto.EncCBOR, proto.ProgressDatagram{Progress: 1, Total: 2}), proto.EncCBOR),
+		datagramFrame(t, at, flow.ChannelProgress, 7, encode(t, proto.EncCBOR, flow.ProgressDatagram{Progress: 1, Total: 2}), proto.EncCBOR),
 		stderrFrame(at, "server log line on stderr"),
-		controlFrame(t, capture.In, at, proto.EncJSON, &proto.Message{JSONRPC: proto.Version, ID: ptr(proto.IntID(7)), Error: &proto.Error{Code: -32602, Message: "invalid params"}}),
+		controlFrame(t, capture.In, at, proto.EncJSON, &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: ptr(jsonrpc.IntID(7)), Error: &jsonrpc.Error{Code: -32602, Message: "invalid params"}}),
 	}
 	return func(i int) *capture.Frame {
 		f := *templates[i%len(templates)]
@@ -45,10 +47,10 @@ func floodFrames(t testing.TB) func(i int) *capture.Frame {
 			c.JSONRPC, c.Method = strings.Clone(m.JSONRPC), strings.Clone(m.Method)
 			c.Params, c.Result = bytes.Clone(m.Params), bytes.Clone(m.Result)
 			if m.ID != nil {
-				c.ID = ptr(proto.IntID(int64(i / len(templates))))
+				c.ID = ptr(jsonrpc.IntID(int64(i / len(templates))))
 			}
 			if m.Error != nil {
-				c.Error = &proto.Error{Code: m.Error.Code, Message: strings.Clone(m.Error.Message)}
+				c.Error = &jsonrpc.Error{Code: m.Error.Code, Message: strings.Clone(m.Error.Message)}
 			}
 			c.Raw = nil
 			f.Msg = &c

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/recordings"
 	mcphttp "github.com/mcpscope/mcpscope/transports/http"
 )
@@ -73,13 +73,13 @@ func TestToolsListKeyNeedsAList(t *testing.T) {
 func TestHintsNameOnlyThePanesThereAre(t *testing.T) {
 	m := newTestModel(t, sampleStore(t), 200, 30)
 	wantAll(t, "the hint bar with every pane", hintLine(m), "1-6 pane")
-	m.setPanes(panesFor(proto.DialectMCP))
+	m.setPanes(panesFor(mcp.DialectMCP))
 	h := hintLine(m)
 	wantAll(t, "the hint bar on stdio", h, "1,4-6 pane")
 	if strings.Contains(h, "1-6") {
 		t.Errorf("the hint bar on stdio names six panes: %q", h)
 	}
-	m.setPanes(panesFor(proto.DialectMCPFlow))
+	m.setPanes(panesFor(mcp.DialectMCPFlow))
 	wantAll(t, "the hint bar on MCP-Flow", hintLine(m), "1-5 pane")
 	press(m, "?")
 	if strings.Contains(screenText(m), "edit roots") {

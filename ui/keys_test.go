@@ -8,6 +8,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // selectedFrame returns the traffic pane's selection.
@@ -118,7 +120,7 @@ func TestKeysLinkedFrames(t *testing.T) {
 	for range 5 {
 		press(m, "l")
 		f := selectedFrame(t, m)
-		label, _ := frameLabel(f, m.idx, proto.DialectMCPFlow)
+		label, _ := frameLabel(f, m.idx, mcp.DialectMCPFlow)
 		visited = append(visited, label)
 		if f.Seq == start {
 			break
@@ -206,12 +208,12 @@ func TestFilterBackfillSteps(t *testing.T) {
 		if i%1000 == 0 {
 			method = "tools/list"
 		}
-		st.Append(&capture.Frame{Time: t0, Chan: capture.Channel{Kind: capture.Control}, Msg: &proto.Message{Method: method}})
+		st.Append(&capture.Frame{Time: t0, Chan: capture.Channel{Kind: capture.Control}, Msg: &jsonrpc.Message{Method: method}})
 	}
 	m := newTestModel(t, st, 140, 40)
 	cmd := m.applyFilter("tools/list")
 	steps := 1
-	st.Append(&capture.Frame{Time: t0, Chan: capture.Channel{Kind: capture.Control}, Msg: &proto.Message{Method: "tools/list"}})
+	st.Append(&capture.Frame{Time: t0, Chan: capture.Channel{Kind: capture.Control}, Msg: &jsonrpc.Message{Method: "tools/list"}})
 	m.Update(refreshMsg{at: t0})
 	for cmd != nil {
 		_, cmd = m.Update(cmd())

@@ -8,14 +8,14 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // connection is the current link and what the UI knows of it.
 type connection struct {
 	link      Link
 	gen       int // 1 for the first connection, one more per reconnect
-	dialect   proto.Dialect
+	dialect   mcp.Dialect
 	ready     bool   // Connect succeeded
 	down      bool   // the transport went away
 	connected string // version and handshake (client.Handshake), or "" before the handshake

@@ -10,13 +10,13 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // startRecorder is a transport whose Start reports its deadline and fails.
 type startRecorder struct{ deadlines chan time.Time }
 
-func (r startRecorder) Start(ctx context.Context, _ func(*proto.Message)) error {
+func (r startRecorder) Start(ctx context.Context, _ func(*jsonrpc.Message)) error {
 	d, ok := ctx.Deadline()
 	if !ok {
 		d = time.Now().Add(time.Hour) // the start limit alone bounds it
@@ -24,11 +24,11 @@ func (r startRecorder) Start(ctx context.Context, _ func(*proto.Message)) error 
 	r.deadlines <- d
 	return errors.New("refused")
 }
-func (startRecorder) Send(context.Context, *proto.Message) error { return errors.New("refused") }
-func (startRecorder) Close() error                               { return nil }
-func (startRecorder) Done() <-chan struct{}                      { return closedDone }
-func (startRecorder) Err() error                                 { return nil }
-func (startRecorder) Describe() client.Traits                    { return client.Traits{} }
+func (startRecorder) Send(context.Context, *jsonrpc.Message) error { return errors.New("refused") }
+func (startRecorder) Close() error                                 { return nil }
+func (startRecorder) Done() <-chan struct{}                        { return closedDone }
+func (startRecorder) Err() error                                   { return nil }
+func (startRecorder) Describe() client.Traits                      { return client.Traits{} }
 
 var closedDone = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 

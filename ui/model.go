@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/compose"
 	"github.com/mcpscope/mcpscope/ui/explore"
 	"github.com/mcpscope/mcpscope/ui/look"
@@ -89,7 +89,7 @@ func New(cfg Config) *Model {
 	m.input.SetStyles(st.Input)
 	m.input.Prompt = filterPrompt
 	m.input.Placeholder = "method · > or < · #id · error · control|stream|datagram|stderr"
-	m.conn.dialect = proto.DialectMCP
+	m.conn.dialect = mcp.DialectMCP
 	m.setSize(80, 24)
 	return m
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/mcpscope/mcpscope/internal/goldentest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // asTerminal is what a terminal of profile p receives for s, with every
@@ -33,7 +33,7 @@ func asTerminal(t *testing.T, p colorprofile.Profile, s string) string {
 // pane, underlined in a pane without focus; the error rows keep no mark.
 func TestGoldenTrafficNoColor(t *testing.T) {
 	m := newTestModel(t, sampleStore(t), 140, 40)
-	m.traffic.dialect = proto.DialectMCPFlow
+	m.traffic.dialect = mcp.DialectMCPFlow
 	m.Update(tea.ColorProfileMsg{Profile: colorprofile.ASCII})
 	if !m.styles.Plain {
 		t.Fatal("the ASCII profile did not switch to the plain styles")

@@ -9,7 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/compose"
 	"github.com/mcpscope/mcpscope/ui/explore"
 	"github.com/mcpscope/mcpscope/ui/look"
@@ -39,7 +40,7 @@ func (d driver) Session() (*client.Session, error) {
 func (d driver) Context() context.Context { return d.m.ctx }
 
 // Dialect is the dialect of the current connection (for error-code names).
-func (d driver) Dialect() proto.Dialect { return d.m.conn.dialect }
+func (d driver) Dialect() mcp.Dialect { return d.m.conn.dialect }
 
 // Styles are the root's styles.
 func (d driver) Styles() *look.Styles { return d.m.styles }
@@ -51,7 +52,7 @@ func (d driver) Nav() nav.Keys { return d.m.keys.Keys }
 func (d driver) Note(msg string) { d.m.status.note(msg) }
 
 // CancelRequest cancels the request with id on the live session.
-func (d driver) CancelRequest(id proto.ID) tea.Cmd {
+func (d driver) CancelRequest(id jsonrpc.ID) tea.Cmd {
 	s := d.m.conn.link.Session
 	if s == nil {
 		return nil
@@ -64,7 +65,7 @@ func (d driver) CancelRequest(id proto.ID) tea.Cmd {
 // and the requests the user drives after it, join the filter (#7 #9):
 // what the user drives next shows beside what they looked at, while the
 // rest of the traffic stays out until esc clears the filter.
-func (d driver) ShowFrames(id proto.ID) tea.Cmd {
+func (d driver) ShowFrames(id jsonrpc.ID) tea.Cmd {
 	m := d.m
 	m.setFocus(paneTraffic)
 	if m.overlay != nil && !m.wireFront {
@@ -75,7 +76,7 @@ func (d driver) ShowFrames(id proto.ID) tea.Cmd {
 
 // Progress returns the live state of the request with id that the UI
 // sent on the current connection, as the index read it from the capture.
-func (d driver) Progress(id proto.ID) (screen.ProgressState, bool) {
+func (d driver) Progress(id jsonrpc.ID) (screen.ProgressState, bool) {
 	return d.m.idx.progressState(id, d.m.conn.gen)
 }
 

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // paneSet says which panes exist on the current connection: a pane that
@@ -26,12 +26,12 @@ func allPanes() paneSet {
 // streams and datagrams exist only on MCP-Flow; a stderr only where the
 // server runs as a child process, which is every transport but MCP-Flow's.
 // Any other dialect keeps every pane.
-func panesFor(d proto.Dialect) paneSet {
+func panesFor(d mcp.Dialect) paneSet {
 	s := allPanes()
 	switch d {
-	case proto.DialectMCPFlow:
+	case mcp.DialectMCPFlow:
 		s[paneStderr] = false
-	case proto.DialectMCP:
+	case mcp.DialectMCP:
 		s[paneStreams], s[paneDatagrams] = false, false
 	}
 	return s

@@ -9,7 +9,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // flowPeer is a fake peer whose link says it speaks MCP-Flow.
@@ -17,7 +17,7 @@ type flowPeer struct{ *screentest.FakePeer }
 
 // LinkState reports MCP-Flow.
 func (flowPeer) LinkState() client.LinkState {
-	return client.LinkState{Dialect: proto.DialectMCPFlow, Encoding: "cbor"}
+	return client.LinkState{Dialect: mcp.DialectMCPFlow, Encoding: "cbor"}
 }
 
 // Describe declares the MCP-Flow link.
@@ -132,11 +132,11 @@ func TestPanesOfNetworkLinks(t *testing.T) {
 		state           client.LinkState
 		streams, stderr bool
 	}{
-		{client.LinkState{Dialect: proto.DialectMCP}, false, true},
-		{client.LinkState{Dialect: proto.DialectMCP, Transport: "Streamable HTTP"}, true, false},
-		{client.LinkState{Dialect: proto.DialectMCP, Transport: "WebSocket (mcp)"}, false, false},
-		{client.LinkState{Dialect: proto.DialectMCP, Transport: "gateway"}, true, false},
-		{client.LinkState{Dialect: proto.DialectMCP, Transport: "gateway (mcp)"}, true, false},
+		{client.LinkState{Dialect: mcp.DialectMCP}, false, true},
+		{client.LinkState{Dialect: mcp.DialectMCP, Transport: "Streamable HTTP"}, true, false},
+		{client.LinkState{Dialect: mcp.DialectMCP, Transport: "WebSocket (mcp)"}, false, false},
+		{client.LinkState{Dialect: mcp.DialectMCP, Transport: "gateway"}, true, false},
+		{client.LinkState{Dialect: mcp.DialectMCP, Transport: "gateway (mcp)"}, true, false},
 	} {
 		s := panesOf(tc.state)
 		if s[paneStreams] != tc.streams || s[paneStderr] != tc.stderr {

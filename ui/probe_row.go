@@ -6,7 +6,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/termtext"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // maxHandshakes bounds the connections whose negotiated version the index
@@ -23,9 +24,9 @@ const maxHandshakes = 256
 // method.
 func probeQuestion(method string) (label string, ok bool) {
 	switch method {
-	case proto.MethodDiscover:
-		return "probe: " + method + " (does the server speak " + proto.Modern + "?)", true
-	case proto.MethodCapabilities:
+	case mcp.MethodDiscover:
+		return "probe: " + method + " (does the server speak " + mcp.Modern + "?)", true
+	case mcp.MethodCapabilities:
 		return "probe: " + method + " (does the server run interactive sessions?)", true
 	}
 	return "", false
@@ -35,32 +36,32 @@ func probeQuestion(method string) (label string, ok bool) {
 // not known): what the session concluded from it, then the answer. ok is false when f does
 // not answer a probe, or answers it with an error that ends the handshake
 // (-32020, -32021) or that the client reports as a failure.
-func probeAnswer(f *capture.Frame, c *callInfo, x *index, d proto.Dialect) (label string, ok bool) {
+func probeAnswer(f *capture.Frame, c *callInfo, x *index, d mcp.Dialect) (label string, ok bool) {
 	if c == nil || f.Msg == nil {
 		return "", false
 	}
 	m := f.Msg
 	switch c.method {
-	case proto.MethodDiscover:
+	case mcp.MethodDiscover:
 		if m.Error != nil {
-			if m.Error.Code == proto.CodeHeaderMismatch || m.Error.Code == proto.CodeMissingClientCapability {
+			if m.Error.Code == mcp.CodeHeaderMismatch || m.Error.Code == mcp.CodeMissingClientCapability {
 				return "", false
 			}
 			return "probe: " + x.handshakeOf(f.Conn) + " · " + errorText(m.Error, d, errorContext(f, c)), true
 		}
-		var r proto.DiscoverResult
-		if json.Unmarshal(m.Result, &r) != nil || r.Supports(proto.Modern) {
-			return "probe: server speaks " + proto.Modern + " (" + proto.MethodDiscover + ")", true
+		var r mcp.DiscoverResult
+		if json.Unmarshal(m.Result, &r) != nil || r.Supports(mcp.Modern) {
+			return "probe: server speaks " + mcp.Modern + " (" + mcp.MethodDiscover + ")", true
 		}
 		return "probe: " + x.handshakeOf(f.Conn) + " · server lists " + termtext.LineMax(strings.Join(r.SupportedVersions, ", "), 80), true
-	case proto.MethodCapabilities:
+	case mcp.MethodCapabilities:
 		if m.Error != nil {
-			if m.Error.Code != proto.CodeMethodNotFound && m.Error.Code != proto.CodeNotInteractive {
+			if m.Error.Code != mcp.CodeMethodNotFound && m.Error.Code != mcp.CodeNotInteractive {
 				return "", false
 			}
 			return "probe: server runs no interactive sessions (tools/call forms) · " + errorText(m.Error, d, errorContext(f, c)), true
 		}
-		var caps proto.InteractiveCapabilities
+		var caps mcp.InteractiveCapabilities
 		if json.Unmarshal(m.Result, &caps) == nil && caps.Interactive {
 			return "probe: server runs interactive sessions", true
 		}
@@ -76,13 +77,13 @@ func (x *index) handshakeOf(conn string) string {
 	if v := x.handshakes[sessionConn(conn)]; v != "" {
 		return "server speaks " + v + " (initialize handshake)"
 	}
-	return "no " + proto.Modern + ", initialize handshake"
+	return "no " + mcp.Modern + ", initialize handshake"
 }
 
 // noteHandshake remembers the protocolVersion of an initialize result the
 // client received.
 func (x *index) noteHandshake(f *capture.Frame, k callKey, c *callInfo) {
-	if k.fromServer || c.method != proto.MethodInitialize || f.Msg.Result == nil {
+	if k.fromServer || c.method != mcp.MethodInitialize || f.Msg.Result == nil {
 		return
 	}
 	var r struct {
@@ -115,7 +116,7 @@ func (x *index) noteProbeExchange(f *capture.Frame, k callKey) {
 // answers: the one its HTTP exchange carried (noteProbeExchange).
 func (x *index) probeOfExchange(f *capture.Frame) (*callInfo, bool) {
 	m := f.Msg
-	if m == nil || f.Dir != capture.In || m.Kind() != proto.KindError || (m.ID != nil && !m.ID.IsNull()) {
+	if m == nil || f.Dir != capture.In || m.Kind() != jsonrpc.KindError || (m.ID != nil && !m.ID.IsNull()) {
 		return nil, false
 	}
 	k, ok := x.probeExchanges[f.Conn]

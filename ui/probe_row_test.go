@@ -15,6 +15,8 @@ import (
 	"github.com/mcpscope/mcpscope/internal/peertest"
 	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	mcphttp "github.com/mcpscope/mcpscope/transports/http"
 	"github.com/mcpscope/mcpscope/ui/explore"
 )
@@ -25,19 +27,19 @@ import (
 func TestProbesReadAsProbes(t *testing.T) {
 	st := capture.NewStore(capture.Config{})
 	c := &clock{}
-	add := func(dir capture.Dir, m *proto.Message) { st.Append(controlFrame(t, dir, c.next(), proto.EncJSON, m)) }
-	add(capture.Out, request(t, 1, proto.MethodDiscover, map[string]any{}))
-	add(capture.In, proto.NewErrorResponse(proto.IntID(1), proto.CodeMethodNotFound, "Method not found", nil))
-	add(capture.Out, request(t, 2, proto.MethodInitialize, map[string]any{}))
-	add(capture.In, result(t, 2, map[string]any{"protocolVersion": proto.LatestLegacy, "capabilities": map[string]any{}}))
-	add(capture.Out, request(t, 3, proto.MethodCapabilities, nil))
-	add(capture.In, proto.NewErrorResponse(proto.IntID(3), proto.CodeMethodNotFound, "Method not found", nil))
-	add(capture.Out, request(t, 4, proto.MethodCapabilities, nil))
+	add := func(dir capture.Dir, m *jsonrpc.Message) { st.Append(controlFrame(t, dir, c.next(), proto.EncJSON, m)) }
+	add(capture.Out, request(t, 1, mcp.MethodDiscover, map[string]any{}))
+	add(capture.In, jsonrpc.NewErrorResponse(jsonrpc.IntID(1), mcp.CodeMethodNotFound, "Method not found", nil))
+	add(capture.Out, request(t, 2, mcp.MethodInitialize, map[string]any{}))
+	add(capture.In, result(t, 2, map[string]any{"protocolVersion": mcp.LatestLegacy, "capabilities": map[string]any{}}))
+	add(capture.Out, request(t, 3, mcp.MethodCapabilities, nil))
+	add(capture.In, jsonrpc.NewErrorResponse(jsonrpc.IntID(3), mcp.CodeMethodNotFound, "Method not found", nil))
+	add(capture.Out, request(t, 4, mcp.MethodCapabilities, nil))
 	add(capture.In, result(t, 4, map[string]any{"interactive": true}))
-	add(capture.Out, request(t, 5, proto.MethodDiscover, map[string]any{}))
-	add(capture.In, result(t, 5, map[string]any{"supportedVersions": []string{proto.Modern}, "capabilities": map[string]any{}}))
+	add(capture.Out, request(t, 5, mcp.MethodDiscover, map[string]any{}))
+	add(capture.In, result(t, 5, map[string]any{"supportedVersions": []string{mcp.Modern}, "capabilities": map[string]any{}}))
 	add(capture.Out, request(t, 6, "no/such", nil))
-	add(capture.In, proto.NewErrorResponse(proto.IntID(6), proto.CodeMethodNotFound, "Method not found", nil))
+	add(capture.In, jsonrpc.NewErrorResponse(jsonrpc.IntID(6), mcp.CodeMethodNotFound, "Method not found", nil))
 	m := newTestModel(t, st, 140, 30)
 
 	want := map[uint64]string{
@@ -50,7 +52,7 @@ func TestProbesReadAsProbes(t *testing.T) {
 	}
 	for seq, w := range want {
 		f, _ := st.Get(seq)
-		if label, tone := frameLabel(f, m.idx, proto.DialectMCP); tone != toneProbe || label != w {
+		if label, tone := frameLabel(f, m.idx, mcp.DialectMCP); tone != toneProbe || label != w {
 			t.Errorf("frame %d reads %q (tone %v), want %q drawn as a probe", seq, label, tone, w)
 		}
 	}
@@ -71,21 +73,21 @@ func TestProbesReadAsProbes(t *testing.T) {
 func TestProbeRefusedWithNullID(t *testing.T) {
 	st := capture.NewStore(capture.Config{})
 	c := &clock{}
-	add := func(conn string, dir capture.Dir, m *proto.Message) {
+	add := func(conn string, dir capture.Dir, m *jsonrpc.Message) {
 		f := controlFrame(t, dir, c.next(), proto.EncJSON, m)
 		f.Conn = conn
 		st.Append(f)
 	}
-	add("http POST 1", capture.Out, request(t, 1, proto.MethodDiscover, map[string]any{}))
-	add("http POST 1", capture.In, proto.NewErrorResponse(proto.ID{}, -32000, "Bad Request: Server not initialized", nil))
-	add("http POST 2", capture.Out, request(t, 2, proto.MethodInitialize, map[string]any{}))
-	add("http POST 2", capture.In, result(t, 2, map[string]any{"protocolVersion": proto.LatestLegacy, "capabilities": map[string]any{}}))
+	add("http POST 1", capture.Out, request(t, 1, mcp.MethodDiscover, map[string]any{}))
+	add("http POST 1", capture.In, jsonrpc.NewErrorResponse(jsonrpc.ID{}, -32000, "Bad Request: Server not initialized", nil))
+	add("http POST 2", capture.Out, request(t, 2, mcp.MethodInitialize, map[string]any{}))
+	add("http POST 2", capture.In, result(t, 2, map[string]any{"protocolVersion": mcp.LatestLegacy, "capabilities": map[string]any{}}))
 	add("http POST 3", capture.Out, request(t, 3, "no/such", nil))
-	add("http POST 3", capture.In, proto.NewErrorResponse(proto.ID{}, -32000, "Bad Request", nil))
+	add("http POST 3", capture.In, jsonrpc.NewErrorResponse(jsonrpc.ID{}, -32000, "Bad Request", nil))
 	m := newTestModel(t, st, 140, 30)
 	f, _ := st.Get(2)
 	want := "probe: server speaks 2025-11-25 (initialize handshake) · error -32000 Bad Request: Server not initialized [Server error]"
-	if label, tone := frameLabel(f, m.idx, proto.DialectMCP); tone != toneProbe || label != want {
+	if label, tone := frameLabel(f, m.idx, mcp.DialectMCP); tone != toneProbe || label != want {
 		t.Errorf("the refusal reads %q (tone %v), want %q drawn as a probe", label, tone, want)
 	}
 	filterBy(m, "error")
@@ -101,7 +103,7 @@ func TestEventWithoutMessageRow(t *testing.T) {
 	st.Append(&capture.Frame{Dir: capture.In, Conn: "http POST 2", Raw: []byte("id: 7\ndata: \n\n"), Enc: proto.EncText})
 	m := newTestModel(t, st, 140, 30)
 	f, _ := st.Get(1)
-	if label, _ := frameLabel(f, m.idx, proto.DialectMCP); label != "event without a message (priming or heartbeat)" {
+	if label, _ := frameLabel(f, m.idx, mcp.DialectMCP); label != "event without a message (priming or heartbeat)" {
 		t.Errorf("label %q", label)
 	}
 }
@@ -120,7 +122,7 @@ func TestGatewayStreamMessageRow(t *testing.T) {
 	want := []string{"gateway start 550e8400 · system_binary_streams_out", "gateway error 550e8400 · -32000 Stream timeout"}
 	for i, w := range want {
 		f, _ := st.Get(uint64(i + 1))
-		if label, _ := frameLabel(f, m.idx, proto.DialectMCP); !strings.HasPrefix(label, w) || strings.ContainsRune(label, 0x1b) {
+		if label, _ := frameLabel(f, m.idx, mcp.DialectMCP); !strings.HasPrefix(label, w) || strings.ContainsRune(label, 0x1b) {
 			t.Errorf("label %q, want %q", label, w)
 		}
 	}
@@ -134,7 +136,7 @@ func TestEndpointEventRow(t *testing.T) {
 		Fields: []proto.Field{{Offset: 7, Len: 8, Name: "event", Value: "endpoint", Kind: proto.FieldHeader}}})
 	m := newTestModel(t, st, 140, 30)
 	f, _ := st.Get(1)
-	if label, _ := frameLabel(f, m.idx, proto.DialectMCP); label != "event endpoint (no JSON-RPC message)" {
+	if label, _ := frameLabel(f, m.idx, mcp.DialectMCP); label != "event endpoint (no JSON-RPC message)" {
 		t.Errorf("label %q", label)
 	}
 }
@@ -153,7 +155,7 @@ func TestExplorerProbesOncePerConnection(t *testing.T) {
 	press(m, "esc")
 	asked := 0
 	for _, sent := range f.After() {
-		if sent.Method == proto.MethodCapabilities {
+		if sent.Method == mcp.MethodCapabilities {
 			asked++
 		}
 	}
@@ -211,11 +213,11 @@ func TestTSProbeRefusalOverHTTP(t *testing.T) {
 	m := newTestModel(t, st, 160, 40)
 	refusals := 0
 	for _, f := range st.Window(1, 1000) {
-		if f.Msg == nil || f.Msg.Kind() != proto.KindError {
+		if f.Msg == nil || f.Msg.Kind() != jsonrpc.KindError {
 			continue
 		}
 		refusals++
-		if label, tone := frameLabel(f, m.idx, proto.DialectMCP); tone != toneProbe || !strings.HasPrefix(label, "probe: server speaks 2025-11-25 (initialize handshake) · error") {
+		if label, tone := frameLabel(f, m.idx, mcp.DialectMCP); tone != toneProbe || !strings.HasPrefix(label, "probe: server speaks 2025-11-25 (initialize handshake) · error") {
 			t.Errorf("the refusal reads %q (tone %v)", label, tone)
 		}
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/termtext"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
@@ -31,7 +31,7 @@ const (
 // became of the request: answered, failed or cancelled.
 type progressBar struct {
 	call            callKey
-	id              proto.ID
+	id              jsonrpc.ID
 	method          string    // the request's label (callLabel); "" when its request was not seen
 	sent            time.Time // when the request was captured, else when its first report was
 	progress, total float64   // total 0: the server gave none
@@ -105,7 +105,7 @@ func (b *progressBoard) touch(i int) *progressBar {
 // report adds a progress report for call k (whose request id is id; c is
 // what the index knows of the call, or nil) that arrived at at. A report
 // read after the call's cancellation counts as progress after cancel.
-func (b *progressBoard) report(k callKey, id proto.ID, c *callInfo, r progressReport, at time.Time) {
+func (b *progressBoard) report(k callKey, id jsonrpc.ID, c *callInfo, r progressReport, at time.Time) {
 	var bar *progressBar
 	if i := b.find(k); i >= 0 {
 		bar = b.touch(i)

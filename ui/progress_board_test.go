@@ -12,6 +12,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // longCall is the label of the TypeScript server's long-running tool.
@@ -25,17 +27,17 @@ func cancelStore(t testing.TB) *capture.Store {
 	t.Helper()
 	st := capture.NewStore(capture.Config{})
 	c := &clock{}
-	add := func(dir capture.Dir, m *proto.Message) { st.Append(controlFrame(t, dir, c.next(), proto.EncJSON, m)) }
-	progress := func(n float64) *proto.Message {
-		return notification(t, proto.MethodNotifyProgress, map[string]any{"progressToken": 5, "progress": n, "total": 4, "message": fmt.Sprintf("step %g", n)})
+	add := func(dir capture.Dir, m *jsonrpc.Message) { st.Append(controlFrame(t, dir, c.next(), proto.EncJSON, m)) }
+	progress := func(n float64) *jsonrpc.Message {
+		return notification(t, mcp.MethodNotifyProgress, map[string]any{"progressToken": 5, "progress": n, "total": 4, "message": fmt.Sprintf("step %g", n)})
 	}
-	add(capture.Out, request(t, 5, proto.MethodToolsCall, map[string]any{"_meta": map[string]any{"progressToken": 5},
+	add(capture.Out, request(t, 5, mcp.MethodToolsCall, map[string]any{"_meta": map[string]any{"progressToken": 5},
 		"name": "trigger-long-running-operation", "arguments": map[string]any{"duration": 4, "steps": 4}}))
 	add(capture.In, progress(1))
-	add(capture.Out, notification(t, proto.MethodNotifyCancelled, proto.CancelledNotificationParams{RequestID: proto.IntID(5), Reason: "cancelled by the user"}))
+	add(capture.Out, notification(t, mcp.MethodNotifyCancelled, mcp.CancelledNotificationParams{RequestID: jsonrpc.IntID(5), Reason: "cancelled by the user"}))
 	add(capture.In, progress(2))
 	add(capture.In, request(t, 8, "sampling/createMessage", map[string]any{}))
-	add(capture.In, notification(t, proto.MethodNotifyCancelled, proto.CancelledNotificationParams{RequestID: proto.IntID(8)}))
+	add(capture.In, notification(t, mcp.MethodNotifyCancelled, mcp.CancelledNotificationParams{RequestID: jsonrpc.IntID(8)}))
 	return st
 }
 
@@ -74,16 +76,16 @@ func TestCancelMarksRowsAndBar(t *testing.T) {
 // under its rows, and that the rows and the strip fill the pane exactly.
 func TestProgressStripOnMCP(t *testing.T) {
 	m := newTestModel(t, cancelStore(t), 140, 30)
-	m.setPanes(panesFor(proto.DialectMCP))
+	m.setPanes(panesFor(mcp.DialectMCP))
 	s := screenText(m)
 	if !strings.Contains(s, "Progress · 1 request") || !lineWith(s, "#5", "✕ cancelled", "progress after cancel") {
 		t.Errorf("no progress strip on the MCP screen:\n%s", s)
 	}
-	m.setPanes(panesFor(proto.DialectMCPFlow))
+	m.setPanes(panesFor(mcp.DialectMCPFlow))
 	if s := screenText(m); strings.Contains(s, "Progress · ") || !lineWith(s, "#5", "✕ cancelled") {
 		t.Errorf("on MCP-Flow the board belongs in the Datagrams pane:\n%s", s)
 	}
-	m.setPanes(panesFor(proto.DialectMCP))
+	m.setPanes(panesFor(mcp.DialectMCP))
 	for _, h := range []int{1, 5, 8, 9, 30} {
 		m.traffic.SetSize(100, h)
 		if n := strings.Count(m.traffic.Render(100, h, true), "\n") + 1; n != h {
@@ -100,7 +102,7 @@ func TestProgressStripOnMCP(t *testing.T) {
 // it runs and for a moment after it ended, then leaves.
 func TestProgressStripLeavesWhenDone(t *testing.T) {
 	m := newTestModel(t, progressStore(t), 140, 30)
-	m.setPanes(panesFor(proto.DialectMCP))
+	m.setPanes(panesFor(mcp.DialectMCP))
 	if s := screenText(m); !lineWith(s, "#17", "100% 2/2 ✓ done", "tools/call trigger-long") {
 		t.Errorf("the answered call is not on the strip:\n%s", s)
 	}
@@ -123,9 +125,9 @@ func TestProgressStripLeavesWhenDone(t *testing.T) {
 func TestProgressBoardOneForBoth(t *testing.T) {
 	st := sampleStore(t) // a progress datagram of analyze 3
 	c := &clock{n: 100}
-	st.Append(controlFrame(t, capture.Out, c.next(), proto.EncCBOR, request(t, 20, proto.MethodToolsCall, map[string]any{"name": "count"})))
+	st.Append(controlFrame(t, capture.Out, c.next(), proto.EncCBOR, request(t, 20, mcp.MethodToolsCall, map[string]any{"name": "count"})))
 	for n := range 3 {
-		st.Append(controlFrame(t, capture.In, c.next(), proto.EncCBOR, notification(t, proto.MethodNotifyProgress,
+		st.Append(controlFrame(t, capture.In, c.next(), proto.EncCBOR, notification(t, mcp.MethodNotifyProgress,
 			map[string]any{"progressToken": 20, "progress": n + 1, "message": "\x1b]0;pwned\x07 counting"})))
 	}
 	m := newTestModel(t, st, 140, 40)
@@ -142,7 +144,7 @@ func TestProgressBoardOneForBoth(t *testing.T) {
 	big := capture.NewStore(capture.Config{})
 	long := strings.Repeat("x", 64<<10)
 	for i := range 3 * maxProgressRows {
-		big.Append(controlFrame(t, capture.In, t0.Add(time.Duration(i)), proto.EncJSON, notification(t, proto.MethodNotifyProgress,
+		big.Append(controlFrame(t, capture.In, t0.Add(time.Duration(i)), proto.EncJSON, notification(t, mcp.MethodNotifyProgress,
 			map[string]any{"progressToken": i, "progress": 1, "message": long})))
 	}
 	x := newIndex()
@@ -171,7 +173,7 @@ func TestCancelKeyOnProgressAndServerRows(t *testing.T) {
 		}
 	}
 	f, _ := m.cfg.Store.Get(2)
-	if k, id, ok := requestOf(f); !ok || k.fromServer || id != proto.IntID(5) {
+	if k, id, ok := requestOf(f); !ok || k.fromServer || id != jsonrpc.IntID(5) {
 		t.Errorf("the progress row names %v %v %v", k, id, ok)
 	}
 	for _, seq := range []uint64{5, 6} {
@@ -190,12 +192,12 @@ func TestCancelKeyOnProgressAndServerRows(t *testing.T) {
 func TestCancelAnswerReadsAsCancellation(t *testing.T) {
 	st := sampleStore(t)
 	c := &clock{n: 100}
-	st.Append(controlFrame(t, capture.Out, c.next(), proto.EncCBOR, request(t, 30, proto.MethodToolsCall, map[string]any{"name": "read_file"})))
-	st.Append(controlFrame(t, capture.In, c.next(), proto.EncCBOR, proto.NewErrorResponse(proto.IntID(30), -32000, "too many streams", nil)))
-	st.Append(controlFrame(t, capture.Out, c.next(), proto.EncCBOR, request(t, 31, proto.MethodToolsList, nil)))
-	st.Append(controlFrame(t, capture.In, c.next(), proto.EncCBOR, proto.NewErrorResponse(proto.IntID(31), -32000, "busy", nil)))
+	st.Append(controlFrame(t, capture.Out, c.next(), proto.EncCBOR, request(t, 30, mcp.MethodToolsCall, map[string]any{"name": "read_file"})))
+	st.Append(controlFrame(t, capture.In, c.next(), proto.EncCBOR, jsonrpc.NewErrorResponse(jsonrpc.IntID(30), -32000, "too many streams", nil)))
+	st.Append(controlFrame(t, capture.Out, c.next(), proto.EncCBOR, request(t, 31, mcp.MethodToolsList, nil)))
+	st.Append(controlFrame(t, capture.In, c.next(), proto.EncCBOR, jsonrpc.NewErrorResponse(jsonrpc.IntID(31), -32000, "busy", nil)))
 	m := newTestModel(t, st, 140, 40)
-	m.traffic.dialect, m.detail.dialect = proto.DialectMCPFlow, proto.DialectMCPFlow
+	m.traffic.dialect, m.detail.dialect = mcp.DialectMCPFlow, mcp.DialectMCPFlow
 	want := map[uint64]string{
 		16: "error -32000 Cancelled · tools/call analyze",
 		21: "error -32000 too many streams [Stream Limit Exceeded] · tools/call read_file",
@@ -203,7 +205,7 @@ func TestCancelAnswerReadsAsCancellation(t *testing.T) {
 	}
 	for seq, w := range want {
 		f, _ := st.Get(seq)
-		if got, _ := frameLabel(f, m.idx, proto.DialectMCPFlow); got != w {
+		if got, _ := frameLabel(f, m.idx, mcp.DialectMCPFlow); got != w {
 			t.Errorf("frame %d: %q, want %q", seq, got, w)
 		}
 	}
@@ -225,7 +227,7 @@ func TestProgressBarNonFinite(t *testing.T) {
 	st := newTestModel(t, capture.NewStore(capture.Config{}), 80, 24).styles
 	for _, r := range []progressReport{{progress: math.NaN(), total: 2}, {progress: math.Inf(1), total: math.Inf(1)}, {progress: 1, total: math.NaN()}} {
 		var pb progressBoard
-		pb.report(callKey{id: "i1"}, proto.IntID(1), nil, r, t0)
+		pb.report(callKey{id: "i1"}, jsonrpc.IntID(1), nil, r, t0)
 		if line := ansi.Strip(renderProgressBar(&pb.bars[0], t0, 80, st)); ansi.StringWidth(line) != 80 {
 			t.Errorf("%+v: %q", r, line)
 		}
@@ -240,12 +242,12 @@ func TestProgressBoardTouchMovesInPlace(t *testing.T) {
 	keys := make([]callKey, maxProgressRows)
 	for i := range keys {
 		keys[i] = callKey{conn: "wt", id: fmt.Sprint(i)}
-		b.report(keys[i], proto.IntID(int64(i)), nil, progressReport{progress: 1, total: 2}, t0)
+		b.report(keys[i], jsonrpc.IntID(int64(i)), nil, progressReport{progress: 1, total: 2}, t0)
 	}
 	n := 0
 	allocs := testing.AllocsPerRun(100, func() {
 		b.answer(keys[n%len(keys)], false, t0)
-		b.report(keys[n%len(keys)], proto.IntID(0), nil, progressReport{progress: 2, total: 2}, t0)
+		b.report(keys[n%len(keys)], jsonrpc.IntID(0), nil, progressReport{progress: 2, total: 2}, t0)
 		n++
 	})
 	if allocs != 0 {

@@ -6,6 +6,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // progressStore holds an MCP session where the client's tools/call 17
@@ -16,11 +18,11 @@ func progressStore(t testing.TB) *capture.Store {
 	t.Helper()
 	st := capture.NewStore(capture.Config{})
 	c := &clock{}
-	add := func(dir capture.Dir, m *proto.Message) { st.Append(controlFrame(t, dir, c.next(), proto.EncJSON, m)) }
-	progress := func(token any, n float64) *proto.Message {
-		return notification(t, proto.MethodNotifyProgress, map[string]any{"progressToken": token, "progress": n, "total": 2})
+	add := func(dir capture.Dir, m *jsonrpc.Message) { st.Append(controlFrame(t, dir, c.next(), proto.EncJSON, m)) }
+	progress := func(token any, n float64) *jsonrpc.Message {
+		return notification(t, mcp.MethodNotifyProgress, map[string]any{"progressToken": token, "progress": n, "total": 2})
 	}
-	add(capture.Out, request(t, 17, proto.MethodToolsCall, map[string]any{"_meta": map[string]any{"progressToken": 17},
+	add(capture.Out, request(t, 17, mcp.MethodToolsCall, map[string]any{"_meta": map[string]any{"progressToken": 17},
 		"name": "trigger-long-running-operation", "arguments": map[string]any{"duration": 2, "steps": 2}}))
 	add(capture.In, request(t, 17, "sampling/createMessage", map[string]any{"_meta": map[string]any{"progressToken": 17}}))
 	add(capture.In, progress(17, 1))
@@ -40,7 +42,7 @@ func labels(t *testing.T, m *Model, seqs []uint64) []string {
 		if !ok {
 			t.Fatalf("frame %d is gone", s)
 		}
-		label, _ := frameLabel(f, m.idx, proto.DialectMCP)
+		label, _ := frameLabel(f, m.idx, mcp.DialectMCP)
 		out = append(out, frameID(f)+" "+label)
 	}
 	return out
@@ -63,20 +65,20 @@ func walkLinks(t *testing.T, m *Model, n int) []uint64 {
 // request of the same id.
 func TestProgressLinkedToItsRequest(t *testing.T) {
 	m := newTestModel(t, progressStore(t), 140, 30)
-	selectWhere(t, m, isMethod(proto.MethodToolsCall))
+	selectWhere(t, m, isMethod(mcp.MethodToolsCall))
 	walked := walkLinks(t, m, 6)
 	call := "tools/call trigger-long-running-operation"
-	want := []string{"17 " + proto.MethodNotifyProgress + " · " + call, "17 " + proto.MethodNotifyProgress + " · " + call,
+	want := []string{"17 " + mcp.MethodNotifyProgress + " · " + call, "17 " + mcp.MethodNotifyProgress + " · " + call,
 		"17 result · " + call, "17 " + call}
 	if got := labels(t, m, walked[:4]); !slices.Equal(got, want) {
 		t.Errorf("l walked %q, want %q", got, want)
 	}
 	selectWhere(t, m, isMethod("sampling/createMessage"))
 	press(m, "l")
-	if got := labels(t, m, []uint64{selectedFrame(t, m).Seq}); got[0] != "17 "+proto.MethodNotifyProgress+" · sampling/createMessage" {
+	if got := labels(t, m, []uint64{selectedFrame(t, m).Seq}); got[0] != "17 "+mcp.MethodNotifyProgress+" · sampling/createMessage" {
 		t.Errorf("l from the server's request: %q, want the client's progress", got)
 	}
-	if got := labels(t, m, []uint64{5}); got[0] != "99 "+proto.MethodNotifyProgress {
+	if got := labels(t, m, []uint64{5}); got[0] != "99 "+mcp.MethodNotifyProgress {
 		t.Errorf("progress for an unknown request: %q", got)
 	}
 }

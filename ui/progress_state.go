@@ -5,7 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
@@ -27,7 +28,7 @@ func connGen(conn string) int {
 
 // clientCall finds the call of the client request with id on link
 // generation gen, newest first.
-func (x *index) clientCall(id proto.ID, gen int) (callKey, *callInfo, bool) {
+func (x *index) clientCall(id jsonrpc.ID, gen int) (callKey, *callInfo, bool) {
 	key := id.Key()
 	for i := len(x.order) - 1; i >= 0; i-- {
 		k := x.order[i]
@@ -40,7 +41,7 @@ func (x *index) clientCall(id proto.ID, gen int) (callKey, *callInfo, bool) {
 
 // progressState is the live state of the client request with id on link
 // generation gen, for a screen waiting for its answer.
-func (x *index) progressState(id proto.ID, gen int) (screen.ProgressState, bool) {
+func (x *index) progressState(id jsonrpc.ID, gen int) (screen.ProgressState, bool) {
 	k, c, ok := x.clientCall(id, gen)
 	if !ok {
 		return screen.ProgressState{}, false
@@ -64,7 +65,7 @@ func (x *index) progressState(id proto.ID, gen int) (screen.ProgressState, bool)
 		b := &pb.bars[i]
 		s.Reports, s.Progress, s.Total, s.Message, s.AfterCancel = b.reports, b.progress, b.total, b.message, b.afterCancel
 	}
-	if n, ok := proto.FlowRequestID(id); ok {
+	if n, ok := flow.FlowRequestID(id); ok {
 		s.Logs = x.board.logsOf(k.conn, n, screen.MaxProgressLogs)
 	}
 	return s, true

@@ -11,7 +11,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/internal/peertest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // longRun is the real program on a 220×45 screen (wide enough for the
@@ -40,7 +40,7 @@ func startLongRunning(t *testing.T, duration float64, steps int) *longRun {
 func startLongRunningOn(t *testing.T, newTransport transportFor, opts client.Options, duration float64, steps int) *longRun {
 	t.Helper()
 	store := capture.NewStore(capture.Config{})
-	long := Request{Method: proto.MethodToolsCall, Params: map[string]any{
+	long := Request{Method: mcp.MethodToolsCall, Params: map[string]any{
 		"name": "trigger-long-running-operation", "arguments": map[string]any{"duration": duration, "steps": steps}}}
 	probe := &screenProbe{Model: New(Config{Store: store, Dial: dialerFor(newTransport, opts), Target: "server-everything", OnConnect: []Request{long}})}
 	t.Cleanup(func() { _ = probe.Close() })
@@ -71,7 +71,7 @@ func (r *longRun) checkProgress() {
 	call := tsLongRunCall
 	probe.waitText(t, "result · "+call)
 	probe.waitScreen(t, "two progress rows of the call", func(s string) bool {
-		return strings.Count(s, proto.MethodNotifyProgress+" · "+call) == 2
+		return strings.Count(s, mcp.MethodNotifyProgress+" · "+call) == 2
 	})
 	// Stdio and HTTP have no Datagrams pane: the bar is on the strip under the traffic.
 	probe.waitScreen(t, "the call's finished bar on the progress strip", func(s string) bool {
@@ -79,10 +79,10 @@ func (r *longRun) checkProgress() {
 	})
 	var id string
 	for _, f := range r.store.Window(1, r.store.Len()) {
-		if f.Dir == capture.Out && f.Msg != nil && f.Msg.Method == proto.MethodToolsCall {
+		if f.Dir == capture.Out && f.Msg != nil && f.Msg.Method == mcp.MethodToolsCall {
 			id = frameID(f)
 		}
-		if f.Msg != nil && f.Msg.Method == proto.MethodNotifyProgress && frameID(f) != id {
+		if f.Msg != nil && f.Msg.Method == mcp.MethodNotifyProgress && frameID(f) != id {
 			t.Errorf("progress frame %d shows id %q, want the call's %q", f.Seq, frameID(f), id)
 		}
 	}
@@ -132,10 +132,10 @@ func (r *longRun) checkCancel() {
 	tm.Send(keyPress("ctrl+x"))
 	s := probe.waitScreen(t, "the cancel marked and progress after it flagged", func(s string) bool {
 		return lineWith(s, call+" "+markCancelled) &&
-			lineWith(s, proto.MethodNotifyCancelled+" "+markCancelled+" · tools/call trigger") &&
+			lineWith(s, mcp.MethodNotifyCancelled+" "+markCancelled+" · tools/call trigger") &&
 			strings.Contains(s, markCancelled+" by frame") && // the detail of the request
 			lineWith(s, steps+" "+markCancelled, markAfterCancel) &&
-			lineWith(s, proto.MethodNotifyProgress+" ✕ "+markAfterCancel)
+			lineWith(s, mcp.MethodNotifyProgress+" ✕ "+markAfterCancel)
 	})
 	if strings.Contains(s, "✓ done") {
 		t.Errorf("the cancelled call reads as done:\n%s", s)

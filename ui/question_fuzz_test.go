@@ -5,7 +5,8 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // FuzzRounds: any tools/call params and results read by the index keep
@@ -22,12 +23,12 @@ func FuzzRounds(f *testing.F) {
 			id   int64
 			body string
 		}{{capture.Out, 1, first}, {capture.In, 1, res}, {capture.Out, 2, retry}} {
-			var m *proto.Message
+			var m *jsonrpc.Message
 			var err error
 			if part.dir == capture.Out {
-				m, err = proto.NewRequest(proto.IntID(part.id), proto.MethodToolsCall, rawJSON(part.body))
+				m, err = jsonrpc.NewRequest(jsonrpc.IntID(part.id), mcp.MethodToolsCall, rawJSON(part.body))
 			} else {
-				m, err = proto.NewResult(proto.IntID(part.id), rawJSON(part.body))
+				m, err = jsonrpc.NewResult(jsonrpc.IntID(part.id), rawJSON(part.body))
 			}
 			if err != nil {
 				return

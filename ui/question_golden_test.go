@@ -7,7 +7,8 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // TestGoldenQuestions draws each question overlay on a whole screen: a
@@ -16,18 +17,18 @@ import (
 // editor adding a root.
 func TestGoldenQuestions(t *testing.T) {
 	m, r, b := questionModel(t, capture.NewStore(capture.Config{}), 90, 22)
-	request7 := client.WithQuestionOrigin(context.Background(), client.QuestionOrigin{RequestID: proto.IntID(7)})
-	ask(t, r, b, request7, proto.MethodElicitationCreate, screentest.ElicitFormParams)
+	request7 := client.WithQuestionOrigin(context.Background(), client.QuestionOrigin{RequestID: jsonrpc.IntID(7)})
+	ask(t, r, b, request7, mcp.MethodElicitationCreate, screentest.ElicitFormParams)
 	golden(t, "question_elicit_form", plainView(m))
 	r.Press("ctrl+s")
 	golden(t, "question_elicit_refused", plainView(m))
 
 	m, r, b = questionModel(t, nil, 50, 22)
-	ask(t, r, b, context.Background(), proto.MethodElicitationCreate, screentest.ElicitURLParams)
+	ask(t, r, b, context.Background(), mcp.MethodElicitationCreate, screentest.ElicitURLParams)
 	golden(t, "question_elicit_url", plainView(m))
 
 	m, r, b = questionModel(t, nil, 90, 26)
-	ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, screentest.SamplingParams)
+	ask(t, r, b, context.Background(), mcp.MethodSamplingCreateMessage, screentest.SamplingParams)
 	r.TypeText("Paris.")
 	golden(t, "question_sampling", plainView(m))
 

@@ -11,7 +11,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/question"
 )
 
@@ -30,7 +31,7 @@ func questionModel(t *testing.T, st *capture.Store, w, h int) (*Model, *cmdRunne
 	}
 	m := newTestModel(t, st, w, h)
 	r := newRunner(t, m)
-	b := question.NewBridge([]proto.Root{{URI: "file:///srv/a", Name: "a"}})
+	b := question.NewBridge([]mcp.Root{{URI: "file:///srv/a", Name: "a"}})
 	b.SetSend(func(msg tea.Msg) {
 		select {
 		case r.Msgs <- msg:
@@ -96,7 +97,7 @@ func wantResult(t *testing.T, h handled, want string) {
 // wantRPCError checks that the answer is the JSON-RPC error code/message.
 func wantRPCError(t *testing.T, h handled, code int, message string) {
 	t.Helper()
-	var e *proto.Error
+	var e *jsonrpc.Error
 	if !errors.As(h.err, &e) || e.Code != code || e.Message != message {
 		t.Errorf("answer %s, err %v; want error %d %q", h.result, h.err, code, message)
 	}

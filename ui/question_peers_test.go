@@ -12,7 +12,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/internal/peertest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/stdio"
 	"github.com/mcpscope/mcpscope/ui/question"
 )
@@ -29,7 +29,7 @@ type questionFlow struct {
 
 // startQuestionFlow runs the program against argv speaking version ("" to
 // let the session pick), with roots declared, and waits for the connection.
-func startQuestionFlow(t *testing.T, argv []string, version string, roots []proto.Root) *questionFlow {
+func startQuestionFlow(t *testing.T, argv []string, version string, roots []mcp.Root) *questionFlow {
 	t.Helper()
 	return startPeerFlow(t, argv[0], stdioTransport(argv), client.Options{ProtocolVersion: version}, roots)
 }
@@ -58,7 +58,7 @@ func dialerFor(newTransport transportFor, opts client.Options) Dialer {
 // startPeerFlow runs the program against the peer newTransport reaches,
 // named target, its session configured by opts with the bridge as the
 // handler and roots declared, and waits for the connection.
-func startPeerFlow(t *testing.T, target string, newTransport transportFor, opts client.Options, roots []proto.Root) *questionFlow {
+func startPeerFlow(t *testing.T, target string, newTransport transportFor, opts client.Options, roots []mcp.Root) *questionFlow {
 	t.Helper()
 	b := question.NewBridge(roots)
 	opts.Handler, opts.Roots = b, b.Roots()
@@ -144,13 +144,13 @@ func TestQuestionsTSReferenceServer(t *testing.T) {
 	f := startQuestionFlow(t, peertest.TSEverything(t, "stdio"), "", tsSeedRoots)
 	f.answerTSQuestions()
 	f.quit()
-	if !hasFrame(f.store, capture.Out, proto.MethodNotifyRootsListChanged) {
+	if !hasFrame(f.store, capture.Out, mcp.MethodNotifyRootsListChanged) {
 		t.Error("no notifications/roots/list_changed in the traffic")
 	}
 }
 
 // tsSeedRoots are the roots answerTSQuestions expects declared.
-var tsSeedRoots = []proto.Root{{URI: "file:///srv/seed", Name: "seed"}}
+var tsSeedRoots = []mcp.Root{{URI: "file:///srv/seed", Name: "seed"}}
 
 // answerTSQuestions opens the explorer on the TypeScript reference server
 // (roots tsSeedRoots declared) and answers its questions by keys: its
@@ -187,7 +187,7 @@ func (f *questionFlow) answerTSQuestions() {
 		"email":"ada@example.com","homepage":"https://ada.example.org","birthdate":"1815-12-10","integer":7,"number":2.5,
 		"untitledSingleSelectEnum":"Rachel","untitledMultipleSelectEnum":["Guitar","Piano"],"titledSingleSelectEnum":"hero-3",
 		"titledMultipleSelectEnum":["fish-1","fish-2"],"legacyTitledEnum":"pet-3"}}`
-	if got := answersTo(f.store, proto.MethodElicitationCreate); len(got) != 1 || !sameValue(t, string(got[0]), want) {
+	if got := answersTo(f.store, mcp.MethodElicitationCreate); len(got) != 1 || !sameValue(t, string(got[0]), want) {
 		t.Errorf("the server got %s\nwant %s", got, want)
 	}
 
@@ -198,7 +198,7 @@ func (f *questionFlow) answerTSQuestions() {
 	sendKeys(f.tm, "ctrl+s")
 	f.answer("trigger-sampling-request", `"text": "Paris is the capital."`, `"model": "mcpscope-user"`)
 
-	asked := len(answersTo(f.store, proto.MethodRootsList))
+	asked := len(answersTo(f.store, mcp.MethodRootsList))
 	sendKeys(f.tm, "esc", "ctrl+r")
 	f.probe.waitText(t, "Roots · 1 exposed", "file:///srv/seed  (seed)")
 	sendKeys(f.tm, "a")
@@ -208,7 +208,7 @@ func (f *questionFlow) answerTSQuestions() {
 	sendKeys(f.tm, "enter", "ctrl+s")
 	f.probe.waitText(t, "2 roots saved; sent notifications/roots/list_changed")
 	f.probe.waitScreen(t, "roots/list asked again", func(string) bool {
-		got := answersTo(f.store, proto.MethodRootsList)
+		got := answersTo(f.store, mcp.MethodRootsList)
 		return len(got) > asked && strings.Contains(string(got[len(got)-1]), "file:///srv/tui-root")
 	})
 	f.explore()
@@ -220,7 +220,7 @@ func (f *questionFlow) answerTSQuestions() {
 // 2025-11-25 era asks its SEP-1034 form (accepted as prefilled with the
 // defaults) and its SEP-1330 enums (every enum kind, chosen by keys).
 func TestQuestionsConformanceLegacy(t *testing.T) {
-	f := startQuestionFlow(t, []string{peertest.GoSDKConformance(t)}, proto.ProtocolVersion20251125, nil)
+	f := startQuestionFlow(t, []string{peertest.GoSDKConformance(t)}, mcp.ProtocolVersion20251125, nil)
 	f.explore()
 
 	f.answerSEP1034Defaults()
@@ -239,7 +239,7 @@ func TestQuestionsConformanceLegacy(t *testing.T) {
 	f.probe.waitText(t, "tools/call test_elicitation_sep1330_enums · failed", `tool "test_elicitation_sep1330_enums" failed (isError)`)
 	sendKeys(f.tm, "esc", "esc")
 	want := `{"action":"accept","content":{"legacyEnum":"opt2","titledMulti":["value1","value3"],"titledSingle":"value2","untitledMulti":["option1"],"untitledSingle":"option1"}}`
-	if got := answersTo(f.store, proto.MethodElicitationCreate); len(got) != 2 || !sameValue(t, string(got[1]), want) {
+	if got := answersTo(f.store, mcp.MethodElicitationCreate); len(got) != 2 || !sameValue(t, string(got[1]), want) {
 		t.Errorf("the server got %s\nwant %s", got, want)
 	}
 	f.quit()
@@ -295,7 +295,7 @@ func (f *questionFlow) answerMRTRRounds() {
 	var first *capture.Frame
 	calls := 0
 	for _, fr := range f.store.Window(1, f.store.Len()) {
-		if fr.Dir == capture.Out && fr.Msg != nil && fr.Msg.Method == proto.MethodToolsCall {
+		if fr.Dir == capture.Out && fr.Msg != nil && fr.Msg.Method == mcp.MethodToolsCall {
 			calls++
 			if first == nil {
 				first = fr

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/compose"
 	"github.com/mcpscope/mcpscope/ui/question"
 )
@@ -20,8 +20,8 @@ func TestQuestionQueueOverAnOverlay(t *testing.T) {
 	if _, ok := m.overlay.(*compose.Composer); !ok {
 		t.Fatalf(": opened %T", m.overlay)
 	}
-	first := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, screentest.ElicitFormParams)
-	second := ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, screentest.SamplingParams)
+	first := ask(t, r, b, context.Background(), mcp.MethodElicitationCreate, screentest.ElicitFormParams)
+	second := ask(t, r, b, context.Background(), mcp.MethodSamplingCreateMessage, screentest.SamplingParams)
 	if title := m.overlay.Title(); !strings.Contains(title, "elicitation · form") || !strings.Contains(title, "1 more waiting") {
 		t.Errorf("title %q", title)
 	}
@@ -46,7 +46,7 @@ func TestQuestionQueueOverAnOverlay(t *testing.T) {
 // screen (by an asynchronous message) waits underneath it.
 func TestOverlayOpensUnderQuestions(t *testing.T) {
 	m, r, b := questionModel(t, nil, 100, 30)
-	ch := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, screentest.ElicitURLParams)
+	ch := ask(t, r, b, context.Background(), mcp.MethodElicitationCreate, screentest.ElicitURLParams)
 	m.openComposer()
 	if !strings.HasPrefix(m.overlay.Title(), "Question") {
 		t.Fatalf("the composer replaced the question: %q", m.overlay.Title())

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
@@ -101,7 +102,7 @@ func TestErrorRowsInErrorColour(t *testing.T) {
 	cancelRows := map[uint64]bool{9: true, 15: true, 16: true}
 	for _, f := range m.cfg.Store.Window(1, m.cfg.Store.Len()) {
 		row := m.traffic.row(f, cols, true)
-		_, tone := frameLabel(f, m.idx, proto.DialectMCPFlow)
+		_, tone := frameLabel(f, m.idx, mcp.DialectMCPFlow)
 		want := tonePlain
 		switch {
 		case cancelRows[f.Seq]:

@@ -10,7 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
@@ -67,10 +67,10 @@ func (m *Model) setLink(state client.LinkState) {
 // recordedLink is the LinkState a live link of transport (a transport's
 // name, DESIGN.md §5) had, or the one the recording's link line names.
 func recordedLink(transport, linked string) client.LinkState {
-	ls := client.LinkState{Dialect: proto.DialectMCP, Transport: linked}
+	ls := client.LinkState{Dialect: mcp.DialectMCP, Transport: linked}
 	switch transport {
 	case "wt":
-		ls.Dialect = proto.DialectMCPFlow
+		ls.Dialect = mcp.DialectMCPFlow
 	case "http":
 		ls.Transport = cmp.Or(linked, "Streamable HTTP")
 	case "sse":

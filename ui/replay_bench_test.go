@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
@@ -30,7 +31,7 @@ func writeMillion(b *testing.B) string {
 	at := time.Now()
 	for i := range replayFrames {
 		raw := fmt.Appendf(nil, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":%d}}`+"\n", i)
-		m, err := proto.DecodeMessage(raw[:len(raw)-1])
+		m, err := jsonrpc.DecodeMessage(raw[:len(raw)-1])
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/question"
 )
 
@@ -52,7 +52,7 @@ func TestRootsEditorKeys(t *testing.T) {
 	r.Press("enter")
 	r.Press("up", "d") // delete a
 	// a URI is named after its last element, as --root names it
-	want := []proto.Root{{URI: "file:///srv/b", Name: "b"}, {URI: "file:///srv/c", Name: "c"}}
+	want := []mcp.Root{{URI: "file:///srv/b", Name: "b"}, {URI: "file:///srv/c", Name: "c"}}
 	if mustJSON(t, e.Roots()) != mustJSON(t, want) {
 		t.Fatalf("roots %+v, want %+v", e.Roots(), want)
 	}
@@ -76,7 +76,7 @@ func TestRootsEditorKeys(t *testing.T) {
 	for _, msg := range peer.After() {
 		sent = append(sent, msg.Method)
 	}
-	if !slices.Equal(sent, []string{proto.MethodNotifyRootsListChanged}) {
+	if !slices.Equal(sent, []string{mcp.MethodNotifyRootsListChanged}) {
 		t.Errorf("the session sent %v, want one notifications/roots/list_changed", sent)
 	}
 }

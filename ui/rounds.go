@@ -8,7 +8,8 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Bounds of the rounds book: the input_required answers waiting for
@@ -76,16 +77,16 @@ func (x *index) noteRound(f *capture.Frame, k callKey, c *callInfo) {
 		return
 	}
 	switch m.Kind() {
-	case proto.KindResult:
-		if !bytes.Contains(m.Result, []byte(proto.ResultTypeInputRequired)) {
+	case jsonrpc.KindResult:
+		if !bytes.Contains(m.Result, []byte(mcp.ResultTypeInputRequired)) {
 			return
 		}
 		var r mrtrMembers
-		if json.Unmarshal(m.Result, &r) != nil || r.ResultType != proto.ResultTypeInputRequired {
+		if json.Unmarshal(m.Result, &r) != nil || r.ResultType != mcp.ResultTypeInputRequired {
 			return
 		}
 		x.rounds.ask(roundAsk{conn: k.conn, label: c.baseLabel(), state: deref(r.RequestState)}, k)
-	case proto.KindRequest:
+	case jsonrpc.KindRequest:
 		if !bytes.Contains(m.Params, []byte(`"inputResponses"`)) && !bytes.Contains(m.Params, []byte(`"requestState"`)) {
 			return
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // mrtrStore holds a three-round call of one tool (state "s1", then "s2",
@@ -19,7 +20,7 @@ func mrtrStore(t *testing.T) *capture.Store {
 	st := capture.NewStore(capture.Config{})
 	c := &clock{}
 	out := func(id int64, params string) {
-		st.Append(controlFrame(t, capture.Out, c.next(), proto.EncJSON, request(t, id, proto.MethodToolsCall, rawJSON(params))))
+		st.Append(controlFrame(t, capture.Out, c.next(), proto.EncJSON, request(t, id, mcp.MethodToolsCall, rawJSON(params))))
 	}
 	in := func(id int64, res string) {
 		st.Append(controlFrame(t, capture.In, c.next(), proto.EncJSON, result(t, id, rawJSON(res))))
@@ -55,7 +56,7 @@ func labelOf(t *testing.T, m *Model, seq uint64) string {
 	if !ok {
 		t.Fatalf("no frame %d", seq)
 	}
-	label, _ := frameLabel(f, m.idx, proto.DialectMCP)
+	label, _ := frameLabel(f, m.idx, mcp.DialectMCP)
 	return label
 }
 
@@ -113,7 +114,7 @@ func TestRoundsBounded(t *testing.T) {
 		if i > 1 {
 			params = `{"name":"loop","requestState":"r` + itoa(i-1) + `"}`
 		}
-		st.Append(controlFrame(t, capture.Out, t0, proto.EncJSON, request(t, i, proto.MethodToolsCall, rawJSON(params))))
+		st.Append(controlFrame(t, capture.Out, t0, proto.EncJSON, request(t, i, mcp.MethodToolsCall, rawJSON(params))))
 		res, _ := json.Marshal(map[string]any{"resultType": "input_required", "requestState": "r" + itoa(i)})
 		st.Append(controlFrame(t, capture.In, t0, proto.EncJSON, result(t, i, json.RawMessage(res))))
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/termtext"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
@@ -166,8 +166,8 @@ func (m *Model) renderStatus(w int, own bool) (bar, above string) {
 }
 
 // dialectName is how the status bar names a transport's dialect.
-func dialectName(d proto.Dialect) string {
-	if d == proto.DialectMCPFlow {
+func dialectName(d mcp.Dialect) string {
+	if d == mcp.DialectMCPFlow {
 		return "MCP-Flow"
 	}
 	return "MCP"

@@ -9,7 +9,8 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // stuckHandler never answers until the session ends.
@@ -24,10 +25,10 @@ func (stuckHandler) HandleServerRequest(ctx context.Context, _ string, _ json.Ra
 // were in flight, and says nothing of them before.
 func TestStatusBarShowsRefusedServerRequests(t *testing.T) {
 	m := newTestModel(t, capture.NewStore(capture.Config{}), 200, 20)
-	f, s := screentest.ConnectWith(t, m.cfg.Store, client.Options{ProtocolVersion: proto.LatestLegacy, Handler: stuckHandler{}})
-	m.conn = connection{link: Link{Transport: f, Session: s}, gen: 1, dialect: proto.DialectMCP, ready: true}
+	f, s := screentest.ConnectWith(t, m.cfg.Store, client.Options{ProtocolVersion: mcp.LatestLegacy, Handler: stuckHandler{}})
+	m.conn = connection{link: Link{Transport: f, Session: s}, gen: 1, dialect: mcp.DialectMCP, ready: true}
 	ask := func(i int) {
-		req, err := proto.NewRequest(proto.IntID(int64(i)), proto.MethodElicitationCreate, proto.ElicitRequestParams{Message: "?"})
+		req, err := jsonrpc.NewRequest(jsonrpc.IntID(int64(i)), mcp.MethodElicitationCreate, mcp.ElicitRequestParams{Message: "?"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,8 +65,8 @@ func (u unsentPeer) Describe() client.Traits {
 // not be sent, and says nothing of them while there are none.
 func TestStatusBarShowsUnsentAnswers(t *testing.T) {
 	m := newTestModel(t, capture.NewStore(capture.Config{}), 200, 20)
-	f, s := screentest.ConnectWith(t, m.cfg.Store, client.Options{ProtocolVersion: proto.LatestLegacy})
-	m.conn = connection{link: Link{Transport: unsentPeer{FakePeer: f}, Session: s}, gen: 1, dialect: proto.DialectMCP, ready: true}
+	f, s := screentest.ConnectWith(t, m.cfg.Store, client.Options{ProtocolVersion: mcp.LatestLegacy})
+	m.conn = connection{link: Link{Transport: unsentPeer{FakePeer: f}, Session: s}, gen: 1, dialect: mcp.DialectMCP, ready: true}
 	if bar := strings.Join(m.statusParts(), " · "); strings.Contains(bar, "not sent") {
 		t.Fatalf("status bar %q with every answer sent", bar)
 	}

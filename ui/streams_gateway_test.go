@@ -17,12 +17,15 @@ import (
 	demows "github.com/mcpscope/mcpscope/demo/ws"
 	"github.com/mcpscope/mcpscope/internal/goldentest"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/gateway"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/ws"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
 // seedStream is seed 003's example stream id.
-var seedStream = proto.GUID{0x55, 0x0e, 0x84, 0x00, 0xe2, 0x9b, 0x41, 0xd4, 0xa7, 0x16, 0x44, 0x66, 0x55, 0x44, 0x00, 0x00}
+var seedStream = gateway.GUID{0x55, 0x0e, 0x84, 0x00, 0xe2, 0x9b, 0x41, 0xd4, 0xa7, 0x16, 0x44, 0x66, 0x55, 0x44, 0x00, 0x00}
 
 // chunkClock stamps the frames of a capture for goldens: each stream's
 // chunks 5 ms apart from its first, whatever else the connection carried
@@ -83,23 +86,23 @@ func gatewayStore(t *testing.T) *capture.Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := g.tr.Start(g.ctx(), func(*proto.Message) {}); err != nil {
+	if err := g.tr.Start(g.ctx(), func(*jsonrpc.Message) {}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = g.tr.Close() })
 
 	size := int64(4096)
-	g.send(&proto.StreamMessage{Type: proto.StreamStart, ID: seedStream,
-		Meta: &proto.StreamMeta{Method: demows.ToolStreamsIn, Binary: true, Name: "photo.jpg", Mime: "image/jpeg", TotalSize: &size}})
+	g.send(&gateway.StreamMessage{Type: gateway.StreamStart, ID: seedStream,
+		Meta: &gateway.StreamMeta{Method: demows.ToolStreamsIn, Binary: true, Name: "photo.jpg", Mime: "image/jpeg", TotalSize: &size}})
 	for i := range int64(2) {
 		if err := g.tr.SendChunk(g.ctx(), seedStream, i, bytes.Repeat([]byte{byte('a' + i)}, 1024)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	out := int64(8192)
-	g.download(&proto.StreamMeta{Method: demows.ToolStreamsOut, Binary: true, TotalSize: &out}, proto.StreamDone)
-	g.download(&proto.StreamMeta{Method: demows.ToolTextStreamsOut}, proto.StreamDone)
-	g.download(&proto.StreamMeta{Method: "misbehave", Binary: true, Name: "error_mid_stream"}, proto.StreamError)
+	g.download(&gateway.StreamMeta{Method: demows.ToolStreamsOut, Binary: true, TotalSize: &out}, gateway.StreamDone)
+	g.download(&gateway.StreamMeta{Method: demows.ToolTextStreamsOut}, gateway.StreamDone)
+	g.download(&gateway.StreamMeta{Method: "misbehave", Binary: true, Name: "error_mid_stream"}, gateway.StreamError)
 	return st
 }
 
@@ -110,7 +113,7 @@ func (g *gatewayRun) ctx() context.Context {
 }
 
 // send sends one StreamMessage of the client's.
-func (g *gatewayRun) send(m *proto.StreamMessage) {
+func (g *gatewayRun) send(m *gateway.StreamMessage) {
 	g.t.Helper()
 	if err := g.tr.SendStream(g.ctx(), m); err != nil {
 		g.t.Fatal(err)
@@ -120,11 +123,11 @@ func (g *gatewayRun) send(m *proto.StreamMessage) {
 // download starts a stream of meta's method, ends the client's side as
 // `mcpscope stream` does with nothing to upload, and waits for the
 // server's stream to end with end.
-func (g *gatewayRun) download(meta *proto.StreamMeta, end string) {
+func (g *gatewayRun) download(meta *gateway.StreamMeta, end string) {
 	g.t.Helper()
-	id := proto.NewGUID()
-	g.send(&proto.StreamMessage{Type: proto.StreamStart, ID: id, Meta: meta})
-	g.send(&proto.StreamMessage{Type: proto.StreamDone, ID: id})
+	id := gateway.NewGUID()
+	g.send(&gateway.StreamMessage{Type: gateway.StreamStart, ID: id, Meta: meta})
+	g.send(&gateway.StreamMessage{Type: gateway.StreamDone, ID: id})
 	for {
 		select {
 		case ev := <-g.events:
@@ -215,9 +218,9 @@ func TestStreamsPaneNamesItsStreams(t *testing.T) {
 		state        client.LinkState
 		title, empty string
 	}{
-		{client.LinkState{Dialect: proto.DialectMCPFlow}, "Execution streams · 0 · 0 open", "no execution streams yet"},
-		{client.LinkState{Dialect: proto.DialectMCP, Transport: "gateway (mcp)"}, "Gateway streams · 0 · 0 open", "no gateway streams yet"},
-		{client.LinkState{Dialect: proto.DialectMCP, Transport: "Streamable HTTP"}, "SSE streams · 0 · 0 open", "no SSE streams yet"},
+		{client.LinkState{Dialect: mcp.DialectMCPFlow}, "Execution streams · 0 · 0 open", "no execution streams yet"},
+		{client.LinkState{Dialect: mcp.DialectMCP, Transport: "gateway (mcp)"}, "Gateway streams · 0 · 0 open", "no gateway streams yet"},
+		{client.LinkState{Dialect: mcp.DialectMCP, Transport: "Streamable HTTP"}, "SSE streams · 0 · 0 open", "no SSE streams yet"},
 	} {
 		p := newStreamsPane(newIndex(), &styles)
 		p.link = streamKindOf(c.state)

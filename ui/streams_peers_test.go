@@ -10,7 +10,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/peertest"
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	mcphttp "github.com/mcpscope/mcpscope/transports/http"
 )
 
@@ -74,8 +74,8 @@ func TestHTTPConformanceListenIsALiveStream(t *testing.T) {
 	f.probe.waitText(t, "Streamable HTTP", "2026-07-28 · server/discover")
 	sendKeys(f.tm, ":")
 	f.probe.waitText(t, "Compose · pick a method")
-	composeSend(f.tm, proto.MethodSubscriptionsListen)
-	f.probe.waitText(t, "Compose · request "+proto.MethodSubscriptionsListen)
+	composeSend(f.tm, mcp.MethodSubscriptionsListen)
+	f.probe.waitText(t, "Compose · request "+mcp.MethodSubscriptionsListen)
 	sendKeys(f.tm, "end", "left") // into {|}
 	sendText(f.tm, `"notifications": {"resourceSubscriptions": ["test://watched-resource"]}`)
 	f.tm.Send(screentest.Ctrl('s'))
@@ -95,16 +95,16 @@ func TestHTTPConformanceListenIsALiveStream(t *testing.T) {
 	first := f.probe.waitSSERow(t, what, "open", func(r sseRowSeen) bool { return r.events >= 2 }) // the acknowledgement and an update
 	f.probe.waitSSERow(t, what, "open", func(r sseRowSeen) bool { return r.events > first.events && r.bytes > first.bytes })
 	f.probe.waitScreen(t, "two updates in the traffic as frames of the subscription", func(s string) bool {
-		return strings.Count(s, proto.MethodNotifyResourceUpdated+" · "+proto.MethodSubscriptionsListen) >= 2
+		return strings.Count(s, mcp.MethodNotifyResourceUpdated+" · "+mcp.MethodSubscriptionsListen) >= 2
 	})
 
 	sendKeys(f.tm, "/")
-	sendText(f.tm, proto.MethodSubscriptionsListen)
+	sendText(f.tm, mcp.MethodSubscriptionsListen)
 	sendKeys(f.tm, "enter", "home")
 	f.probe.waitText(t, "request · id "+id) // its detail
 	sendKeys(f.tm, "c")
 	f.probe.waitSSERow(t, what, "cancelled", func(sseRowSeen) bool { return true })
-	f.probe.waitText(t, "to cancel "+proto.MethodSubscriptionsListen+" (id "+id+")")
+	f.probe.waitText(t, "to cancel "+mcp.MethodSubscriptionsListen+" (id "+id+")")
 	f.quit()
 }
 

@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
@@ -69,7 +69,7 @@ func sseWhat(s capture.SSEStats) string {
 		what = "legacy stream"
 	default:
 		what = cmp.Or(s.Method, "POST")
-		if s.Method == proto.MethodSubscriptionsListen {
+		if s.Method == mcp.MethodSubscriptionsListen {
 			what = "subscription"
 		}
 		if s.ReqID != "" {

@@ -9,13 +9,16 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/httphead"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // hostileID is an event id a server could send to take over a terminal.
 const hostileID = "\x1b]0;pwn\x07"
 
 // sseEvent captures one SSE event frame on conn and counts it in its stream.
-func sseEvent(t *testing.T, st *capture.Store, conn, id string, m *proto.Message) {
+func sseEvent(t *testing.T, st *capture.Store, conn, id string, m *jsonrpc.Message) {
 	t.Helper()
 	body, err := m.EncodeJSON()
 	if err != nil {
@@ -23,7 +26,7 @@ func sseEvent(t *testing.T, st *capture.Store, conn, id string, m *proto.Message
 	}
 	raw := []byte("id: " + id + "\ndata: " + string(body) + "\n\n")
 	f := &capture.Frame{Time: t0, Dir: capture.In, Conn: conn, Chan: capture.Channel{Kind: capture.Control},
-		Raw: raw, Size: len(raw), Fields: proto.SSEEventFields(raw), Enc: proto.EncJSON, Msg: m}
+		Raw: raw, Size: len(raw), Fields: httphead.SSEEventFields(raw), Enc: proto.EncJSON, Msg: m}
 	st.SSEEvent(conn, st.Append(f), int64(len(raw)), id)
 }
 
@@ -39,7 +42,7 @@ func addSSEStreams(t *testing.T, st *capture.Store) {
 	st.EndSSE("http POST 2", capture.SSEDone, "")
 	st.OpenSSE("http GET 3", capture.SSEStart{Kind: capture.SSEGet})
 	sseEvent(t, st, "http GET 3", hostileID, notification(t, "notifications/tools/list_changed", nil))
-	st.OpenSSE("http POST 4", capture.SSEStart{Kind: capture.SSEAnswer, Method: proto.MethodSubscriptionsListen, ReqID: "4"})
+	st.OpenSSE("http POST 4", capture.SSEStart{Kind: capture.SSEAnswer, Method: mcp.MethodSubscriptionsListen, ReqID: "4"})
 	st.OpenSSE("http POST 5", capture.SSEStart{Kind: capture.SSEAnswer, Method: "tools/call", ReqID: "5"})
 	sseEvent(t, st, "http POST 5", "e1", notification(t, "notifications/progress", map[string]any{"progress": 1}))
 	st.EndSSE("http POST 5", capture.SSEBroken, "the server closed it before the answer")

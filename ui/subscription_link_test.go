@@ -6,6 +6,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // subscriptionStore holds a 2026-07-28 session whose subscriptions/listen
@@ -15,16 +17,16 @@ func subscriptionStore(t testing.TB) *capture.Store {
 	t.Helper()
 	st := capture.NewStore(capture.Config{})
 	c := &clock{}
-	add := func(dir capture.Dir, m *proto.Message) { st.Append(controlFrame(t, dir, c.next(), proto.EncJSON, m)) }
-	tagged := func(method string, id any) *proto.Message {
-		return notification(t, method, map[string]any{"_meta": map[string]any{proto.MetaSubscriptionID: id}, "uri": "test://watched-resource"})
+	add := func(dir capture.Dir, m *jsonrpc.Message) { st.Append(controlFrame(t, dir, c.next(), proto.EncJSON, m)) }
+	tagged := func(method string, id any) *jsonrpc.Message {
+		return notification(t, method, map[string]any{"_meta": map[string]any{mcp.MetaSubscriptionID: id}, "uri": "test://watched-resource"})
 	}
-	add(capture.Out, request(t, 4, proto.MethodSubscriptionsListen, map[string]any{
+	add(capture.Out, request(t, 4, mcp.MethodSubscriptionsListen, map[string]any{
 		"notifications": map[string]any{"resourceSubscriptions": []string{"test://watched-resource"}}}))
-	add(capture.In, tagged(proto.MethodNotifySubscriptionsAck, 4))
-	add(capture.In, notification(t, proto.MethodNotifyToolsListChanged, nil))
-	add(capture.In, tagged(proto.MethodNotifyResourceUpdated, 99))
-	add(capture.In, tagged(proto.MethodNotifyResourceUpdated, 4))
+	add(capture.In, tagged(mcp.MethodNotifySubscriptionsAck, 4))
+	add(capture.In, notification(t, mcp.MethodNotifyToolsListChanged, nil))
+	add(capture.In, tagged(mcp.MethodNotifyResourceUpdated, 99))
+	add(capture.In, tagged(mcp.MethodNotifyResourceUpdated, 4))
 	return st
 }
 
@@ -36,15 +38,15 @@ func subscriptionStore(t testing.TB) *capture.Store {
 // subscription shows the id alone; an untagged one names no request.
 func TestSubscriptionNotificationsLinkedToTheirListen(t *testing.T) {
 	m := newTestModel(t, subscriptionStore(t), 140, 30)
-	selectWhere(t, m, isMethod(proto.MethodSubscriptionsListen))
+	selectWhere(t, m, isMethod(mcp.MethodSubscriptionsListen))
 	walked := walkLinks(t, m, 3)
-	listen := " · " + proto.MethodSubscriptionsListen
-	want := []string{"4 " + proto.MethodNotifySubscriptionsAck + listen, "4 " + proto.MethodNotifyResourceUpdated + listen,
-		"4 " + proto.MethodSubscriptionsListen}
+	listen := " · " + mcp.MethodSubscriptionsListen
+	want := []string{"4 " + mcp.MethodNotifySubscriptionsAck + listen, "4 " + mcp.MethodNotifyResourceUpdated + listen,
+		"4 " + mcp.MethodSubscriptionsListen}
 	if got := labels(t, m, walked); !slices.Equal(got, want) {
 		t.Errorf("l walked %q, want %q", got, want)
 	}
-	if got := labels(t, m, []uint64{3, 4}); !slices.Equal(got, []string{" " + proto.MethodNotifyToolsListChanged, "99 " + proto.MethodNotifyResourceUpdated}) {
+	if got := labels(t, m, []uint64{3, 4}); !slices.Equal(got, []string{" " + mcp.MethodNotifyToolsListChanged, "99 " + mcp.MethodNotifyResourceUpdated}) {
 		t.Errorf("untagged and unknown subscription: %q", got)
 	}
 	update, _ := m.cfg.Store.Get(5)

@@ -12,6 +12,9 @@ import (
 	"github.com/mcpscope/mcpscope/internal/goldentest"
 	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
@@ -22,15 +25,15 @@ func hostileStore(t *testing.T) *capture.Store {
 	st := capture.NewStore(capture.Config{})
 	c := &clock{}
 	st.Append(controlFrame(t, capture.Out, c.next(), proto.EncJSON, request(t, 1, "tools/call", map[string]any{"name": "x"})))
-	st.Append(controlFrame(t, capture.In, c.next(), proto.EncJSON, proto.NewErrorResponse(proto.IntID(1), -32000, screentest.Hostile, nil)))
+	st.Append(controlFrame(t, capture.In, c.next(), proto.EncJSON, jsonrpc.NewErrorResponse(jsonrpc.IntID(1), -32000, screentest.Hostile, nil)))
 	st.Append(controlFrame(t, capture.In, c.next(), proto.EncJSON, notification(t, "notifications/"+screentest.Hostile, nil)))
 	st.Append(controlFrame(t, capture.In, c.next(), proto.EncJSON, request(t, 7, screentest.Hostile, nil)))
 	st.Append(stderrFrame(c.next(), "stderr "+screentest.Hostile))
-	st.Append(datagramFrame(t, c.next(), proto.ChannelProgress, 1,
-		encode(t, proto.EncJSON, proto.ProgressDatagram{Progress: 1, Total: 2, Message: screentest.Hostile}), proto.EncJSON))
+	st.Append(datagramFrame(t, c.next(), flow.ChannelProgress, 1,
+		encode(t, proto.EncJSON, flow.ProgressDatagram{Progress: 1, Total: 2, Message: screentest.Hostile}), proto.EncJSON))
 	data, _ := json.Marshal(screentest.Hostile)
-	st.Append(datagramFrame(t, c.next(), proto.ChannelLog, 1,
-		encode(t, proto.EncJSON, proto.LogDatagram{Level: screentest.Hostile, Logger: screentest.Hostile, Data: data}), proto.EncJSON))
+	st.Append(datagramFrame(t, c.next(), flow.ChannelLog, 1,
+		encode(t, proto.EncJSON, flow.LogDatagram{Level: screentest.Hostile, Logger: screentest.Hostile, Data: data}), proto.EncJSON))
 	return st
 }
 
@@ -56,11 +59,11 @@ func TestHostileTextInPanesIsEscaped(t *testing.T) {
 // A JSON-RPC error answer shown as an outcome, with its message escaped.
 func TestHostileOutcomeIsEscaped(t *testing.T) {
 	m := newTestModel(t, capture.NewStore(capture.Config{}), 100, 30)
-	err := &client.RPCError{Method: "tools/call", Err: &proto.Error{Code: -32000, Message: screentest.Hostile + "\nsecond line"}}
-	o := look.NewOutcome("tools/call", nil, err, proto.DialectMCP, m.styles)
+	err := &client.RPCError{Method: "tools/call", Err: &jsonrpc.Error{Code: -32000, Message: screentest.Hostile + "\nsecond line"}}
+	o := look.NewOutcome("tools/call", nil, err, mcp.DialectMCP, m.styles)
 	screentest.AssertSafeView(t, "error outcome", o.Render(100, 20))
 	res := json.RawMessage(`{"content":[{"type":"text","text":` + mustJSON(t, screentest.Hostile) + `},{"type":"resource_link","uri":` + mustJSON(t, screentest.Hostile) + `,"name":"n"}]}`)
-	o = look.NewOutcome("tools/call", res, nil, proto.DialectMCP, m.styles)
+	o = look.NewOutcome("tools/call", res, nil, mcp.DialectMCP, m.styles)
 	screentest.AssertSafeView(t, "result outcome", strings.SplitN(o.Render(100, 40), "── result JSON ──", 2)[0])
 }
 
@@ -68,10 +71,10 @@ func TestHostileOutcomeIsEscaped(t *testing.T) {
 // texts are shown escaped.
 func TestHostileQuestionsAreEscaped(t *testing.T) {
 	cases := map[string]struct{ method, params string }{
-		"form elicitation": {proto.MethodElicitationCreate, `{"message":` + mustJSON(t, screentest.Hostile) + `,"requestedSchema":` + screentest.ElicitFormSchema + `}`},
-		"url elicitation": {proto.MethodElicitationCreate, `{"mode":"url","message":` + mustJSON(t, screentest.Hostile) +
+		"form elicitation": {mcp.MethodElicitationCreate, `{"message":` + mustJSON(t, screentest.Hostile) + `,"requestedSchema":` + screentest.ElicitFormSchema + `}`},
+		"url elicitation": {mcp.MethodElicitationCreate, `{"mode":"url","message":` + mustJSON(t, screentest.Hostile) +
 			`,"elicitationId":` + mustJSON(t, screentest.Hostile) + `,"url":` + mustJSON(t, "https://example.com/"+screentest.Hostile) + `}`},
-		"sampling": {proto.MethodSamplingCreateMessage, `{"systemPrompt":` + mustJSON(t, screentest.Hostile) +
+		"sampling": {mcp.MethodSamplingCreateMessage, `{"systemPrompt":` + mustJSON(t, screentest.Hostile) +
 			`,"messages":[{"role":` + mustJSON(t, screentest.Hostile) + `,"content":{"type":"text","text":` + mustJSON(t, screentest.Hostile) + `}}],"maxTokens":5}`},
 	}
 	for name, c := range cases {
@@ -88,7 +91,7 @@ func TestHostileQuestionsAreEscaped(t *testing.T) {
 func TestFailedWriteLabel(t *testing.T) {
 	f := &capture.Frame{Dir: capture.Out, Chan: capture.Channel{Kind: capture.Control},
 		Err: errors.New("the notification notifications/initialized above was not sent whole: broken pipe")}
-	label, tone := frameLabel(f, newIndex(), proto.DialectMCP)
+	label, tone := frameLabel(f, newIndex(), mcp.DialectMCP)
 	if label != "write failed: the notification notifications/initialized above was not sent whole: broken pipe" || tone != toneBad {
 		t.Errorf("label %q, tone %v", label, tone)
 	}

@@ -7,7 +7,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // maxToolSchemaBytes bounds the outputSchemas the index keeps of one
@@ -77,9 +78,9 @@ func (x *index) noteToolResult(f *capture.Frame, k callKey, c *callInfo) {
 	}
 	method, tool, _ := strings.Cut(c.method, " ")
 	switch method {
-	case proto.MethodToolsList:
+	case mcp.MethodToolsList:
 		x.tools.note(k.conn, f.Msg.Result)
-	case proto.MethodToolsCall:
+	case mcp.MethodToolsCall:
 		schema := x.tools.of(k.conn, tool)
 		if schema == nil && !bytes.Contains(f.Msg.Result, []byte(`"isError"`)) {
 			return
@@ -91,7 +92,7 @@ func (x *index) noteToolResult(f *capture.Frame, k callKey, c *callInfo) {
 // toolFailure is the failure the response f reports, nil when it is not
 // the answer to a failed tools/call.
 func (x *index) toolFailure(f *capture.Frame) *client.ToolFailure {
-	if f.Msg == nil || f.Msg.Kind() != proto.KindResult {
+	if f.Msg == nil || f.Msg.Kind() != jsonrpc.KindResult {
 		return nil
 	}
 	if c, ok := x.lookup(f); ok {
@@ -109,9 +110,9 @@ func failed(f *capture.Frame, x *index) bool {
 		return true
 	case f.Msg == nil:
 		return false
-	case f.Msg.Kind() == proto.KindError:
+	case f.Msg.Kind() == jsonrpc.KindError:
 		c, _ := x.lookup(f)
-		_, probe := probeAnswer(f, c, x, proto.DialectMCP)
+		_, probe := probeAnswer(f, c, x, mcp.DialectMCP)
 		return !probe
 	}
 	return x.toolFailure(f) != nil

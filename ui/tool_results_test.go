@@ -11,6 +11,8 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/screentest"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // toolResultsStore holds a tools/list of screentest.ToolPeerTools and a
@@ -20,15 +22,15 @@ import (
 func toolResultsStore(t *testing.T) *capture.Store {
 	st := capture.NewStore(capture.Config{})
 	c := &clock{}
-	add := func(dir capture.Dir, m *proto.Message) { st.Append(controlFrame(t, dir, c.next(), proto.EncJSON, m)) }
-	add(capture.Out, request(t, 1, proto.MethodToolsList, map[string]any{}))
+	add := func(dir capture.Dir, m *jsonrpc.Message) { st.Append(controlFrame(t, dir, c.next(), proto.EncJSON, m)) }
+	add(capture.Out, request(t, 1, mcp.MethodToolsList, map[string]any{}))
 	add(capture.In, result(t, 1, map[string]any{"tools": json.RawMessage(screentest.ToolPeerTools)}))
 	for i, tool := range []string{"read_file", "weather", "forecast", "echo"} {
 		id := int64(i + 2)
-		add(capture.Out, request(t, id, proto.MethodToolsCall, map[string]any{"name": tool}))
+		add(capture.Out, request(t, id, mcp.MethodToolsCall, map[string]any{"name": tool}))
 		add(capture.In, result(t, id, json.RawMessage(screentest.ToolPeerResults[tool])))
 	}
-	add(capture.Out, request(t, 6, proto.MethodToolsCall, map[string]any{"name": "unlisted"}))
+	add(capture.Out, request(t, 6, mcp.MethodToolsCall, map[string]any{"name": "unlisted"}))
 	add(capture.In, result(t, 6, json.RawMessage(`{"content":[{"type":"text","text":"fine"}],"structuredContent":{"temp":"warm"}}`)))
 	return st
 }
@@ -48,7 +50,7 @@ func TestToolFailureIsAnErrorRow(t *testing.T) {
 	}
 	for seq, w := range want {
 		f, _ := st.Get(seq)
-		label, tone := frameLabel(f, m.idx, proto.DialectMCP)
+		label, tone := frameLabel(f, m.idx, mcp.DialectMCP)
 		if bad := seq < 10; !strings.HasPrefix(label, w) || (tone == toneBad) != bad {
 			t.Errorf("frame %d reads %q (tone %v), want %q, an error row: %v", seq, label, tone, w, bad)
 		}
@@ -95,8 +97,8 @@ func TestToolFailureInDetail(t *testing.T) {
 func TestFailedToolAndProbeRowColours(t *testing.T) {
 	st := toolResultsStore(t)
 	c := &clock{n: 100}
-	st.Append(controlFrame(t, capture.Out, c.next(), proto.EncJSON, request(t, 7, proto.MethodCapabilities, nil)))
-	st.Append(controlFrame(t, capture.In, c.next(), proto.EncJSON, proto.NewErrorResponse(proto.IntID(7), proto.CodeMethodNotFound, "Method not found", nil)))
+	st.Append(controlFrame(t, capture.Out, c.next(), proto.EncJSON, request(t, 7, mcp.MethodCapabilities, nil)))
+	st.Append(controlFrame(t, capture.In, c.next(), proto.EncJSON, jsonrpc.NewErrorResponse(jsonrpc.IntID(7), mcp.CodeMethodNotFound, "Method not found", nil)))
 	m := newTestModel(t, st, 140, 30)
 	m.traffic.sel = 0
 	opening := func(tint interface{ Paint(string) string }) string {
@@ -122,7 +124,7 @@ func TestFailedToolAndProbeRowColours(t *testing.T) {
 func TestToolSchemasOfCurrentConnection(t *testing.T) {
 	st := capture.NewStore(capture.Config{})
 	c := &clock{}
-	add := func(conn string, dir capture.Dir, m *proto.Message) {
+	add := func(conn string, dir capture.Dir, m *jsonrpc.Message) {
 		f := controlFrame(t, dir, c.next(), proto.EncJSON, m)
 		f.Conn = conn
 		st.Append(f)
@@ -132,20 +134,20 @@ func TestToolSchemasOfCurrentConnection(t *testing.T) {
 	for i := range 1100 {
 		many = append(many, map[string]any{"name": "t" + strings.Repeat("0", 4-len(fmt.Sprint(i))) + fmt.Sprint(i), "inputSchema": map[string]any{"type": "object"}, "outputSchema": map[string]any{"type": "object"}})
 	}
-	add("wt#1", capture.Out, request(t, 1, proto.MethodToolsList, map[string]any{}))
+	add("wt#1", capture.Out, request(t, 1, mcp.MethodToolsList, map[string]any{}))
 	add("wt#1", capture.In, result(t, 1, map[string]any{"tools": many}))
-	add("wt#2", capture.Out, request(t, 1, proto.MethodToolsList, map[string]any{}))
+	add("wt#2", capture.Out, request(t, 1, mcp.MethodToolsList, map[string]any{}))
 	add("wt#2", capture.In, result(t, 1, map[string]any{"tools": []map[string]any{
 		{"name": "big", "inputSchema": map[string]any{"type": "object"}, "outputSchema": big}}}))
 	noStructured := json.RawMessage(`{"content":[{"type":"text","text":"done"}]}`)
-	add("wt#2", capture.Out, request(t, 2, proto.MethodToolsCall, map[string]any{"name": "big"}))
+	add("wt#2", capture.Out, request(t, 2, mcp.MethodToolsCall, map[string]any{"name": "big"}))
 	add("wt#2", capture.In, result(t, 2, noStructured))
-	add("wt#2", capture.Out, request(t, 3, proto.MethodToolsCall, map[string]any{"name": "t0001"}))
+	add("wt#2", capture.Out, request(t, 3, mcp.MethodToolsCall, map[string]any{"name": "t0001"}))
 	add("wt#2", capture.In, result(t, 3, noStructured))
 	m := newTestModel(t, st, 140, 30)
 	for seq, w := range map[uint64]string{6: "result ✗ no structuredContent · tools/call big", 8: "result · tools/call t0001"} {
 		f, _ := st.Get(seq)
-		if label, _ := frameLabel(f, m.idx, proto.DialectMCP); !strings.HasPrefix(label, w) {
+		if label, _ := frameLabel(f, m.idx, mcp.DialectMCP); !strings.HasPrefix(label, w) {
 			t.Errorf("frame %d reads %q, want %q", seq, label, w)
 		}
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // The demo's own {"type":"ping"} on tools-ws (seed 004 lets a server send
@@ -26,7 +26,7 @@ func TestToolsWSPingRow(t *testing.T) {
 		return false
 	})
 	m := newTestModel(t, st, 140, 30)
-	label, tone := frameLabel(ping, m.idx, proto.DialectMCP)
+	label, tone := frameLabel(ping, m.idx, mcp.DialectMCP)
 	if ping.Err != nil || tone != tonePlain || !strings.HasPrefix(label, "ping (tools-ws keep-alive") {
 		t.Errorf("the ping reads %q (tone %v, err %v)", label, tone, ping.Err)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/termtext"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
 )
@@ -60,7 +60,7 @@ type trafficPane struct {
 	store   *capture.Store
 	x       *index
 	st      *look.Styles
-	dialect proto.Dialect
+	dialect mcp.Dialect
 	sel     uint64         // Seq of the selected frame; 0 before there is one
 	held    *capture.Frame // the selected frame, kept when the store drops it
 	top     uint64         // Seq of the first row shown

@@ -8,6 +8,10 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/gateway"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
@@ -117,7 +121,7 @@ func (p *trafficPane) row(f *capture.Frame, c columns, focused bool) string {
 // after it are marked; a probe and its answer say what the session
 // concluded (probe_row.go); a tools/call result that is nonetheless a
 // failure says why (tool_results.go); tone says how the row is painted.
-func frameLabel(f *capture.Frame, x *index, d proto.Dialect) (label string, tone rowTone) {
+func frameLabel(f *capture.Frame, x *index, d mcp.Dialect) (label string, tone rowTone) {
 	switch {
 	case f.Err != nil && f.Dir == capture.Out:
 		// mcpscope decodes nothing it sends: the frame is a failed write.
@@ -135,8 +139,8 @@ func frameLabel(f *capture.Frame, x *index, d proto.Dialect) (label string, tone
 	case capture.Stream:
 		return chunkLabel(f, fmt.Sprintf("stream %d/%d", f.Chan.ReqID, f.Chan.Tag), call), tonePlain
 	case capture.Datagram:
-		what := "datagram " + proto.DatagramChannel(f.Chan.Ch).String()
-		if after && proto.DatagramChannel(f.Chan.Ch) == proto.ChannelProgress {
+		what := "datagram " + flow.DatagramChannel(f.Chan.Ch).String()
+		if after && flow.DatagramChannel(f.Chan.Ch) == flow.ChannelProgress {
 			return joinNonEmpty(what+" ✕ "+markAfterCancel, call), toneCancel
 		}
 		return joinNonEmpty(what, call), tonePlain
@@ -155,8 +159,8 @@ func frameLabel(f *capture.Frame, x *index, d proto.Dialect) (label string, tone
 		// An SSE event with no data: a priming event, a heartbeat.
 		return "event without a message (priming or heartbeat)", tonePlain
 	case m == nil:
-		if typ, ok := proto.ToolsFrameType(f.Raw); ok {
-			return termtext.Line(proto.ToolsFrameSummary(typ)), tonePlain
+		if typ, ok := gateway.ToolsFrameType(f.Raw); ok {
+			return termtext.Line(gateway.ToolsFrameSummary(typ)), tonePlain
 		}
 		if label, ok := gatewayLabel(f.Raw); ok {
 			return label, tonePlain
@@ -164,7 +168,7 @@ func frameLabel(f *capture.Frame, x *index, d proto.Dialect) (label string, tone
 		return "batch", tonePlain
 	}
 	switch m.Kind() {
-	case proto.KindRequest:
+	case jsonrpc.KindRequest:
 		if label, ok := probeQuestion(m.Method); ok {
 			return label, toneProbe
 		}
@@ -176,7 +180,7 @@ func frameLabel(f *capture.Frame, x *index, d proto.Dialect) (label string, tone
 			return label + " " + markCancelled, toneCancel
 		}
 		return label, tonePlain
-	case proto.KindNotification:
+	case jsonrpc.KindNotification:
 		if _, ok := cancelledID(f); ok {
 			return joinNonEmpty(m.Method+" "+markCancelled, call), toneCancel
 		}
@@ -189,12 +193,12 @@ func frameLabel(f *capture.Frame, x *index, d proto.Dialect) (label string, tone
 		return label, toneProbe
 	}
 	switch m.Kind() {
-	case proto.KindResult:
+	case jsonrpc.KindResult:
 		if known && c.failure != nil {
 			return joinNonEmpty(toolFailureLabel(c.failure), call), toneBad
 		}
 		return joinNonEmpty("result", call), tonePlain
-	case proto.KindError:
+	case jsonrpc.KindError:
 		text := errorText(m.Error, d, errorContext(f, c))
 		label := joinNonEmpty(text, call)
 		if after {
@@ -213,20 +217,20 @@ func afterCancel(f *capture.Frame, c *callInfo) bool {
 
 // errorContext is what is known of the request the response f of call c
 // (nil: not known) answers, for naming its error code.
-func errorContext(f *capture.Frame, c *callInfo) proto.ErrorContext {
+func errorContext(f *capture.Frame, c *callInfo) mcp.ErrorContext {
 	if c == nil {
-		return proto.ErrorContext{}
+		return mcp.ErrorContext{}
 	}
 	method, _, _ := strings.Cut(c.method, " ")
-	return proto.ErrorContext{Method: method, Cancelled: afterCancel(f, c)}
+	return mcp.ErrorContext{Method: method, Cancelled: afterCancel(f, c)}
 }
 
 // errorText renders an error object: the raw code and message always, and
 // beside them the code's name in the dialect and the context of the
 // request it answers, unless the message already says it.
-func errorText(e *proto.Error, d proto.Dialect, c proto.ErrorContext) string {
+func errorText(e *jsonrpc.Error, d mcp.Dialect, c mcp.ErrorContext) string {
 	s := fmt.Sprintf("error %d %s", e.Code, e.Message)
-	if name := proto.ErrorNameBeside(d, e, c); name != "" {
+	if name := mcp.ErrorNameBeside(d, e, c); name != "" {
 		s += " [" + name + "]"
 	}
 	return s
@@ -244,9 +248,9 @@ func joinNonEmpty(a, b string) string {
 // stream's GUID cut to its first group, and what a start invokes. ok is
 // false when raw is not a StreamMessage.
 func gatewayLabel(raw []byte) (label string, ok bool) {
-	m, err := proto.DecodeStreamMessage(raw)
+	m, err := gateway.DecodeStreamMessage(raw)
 	switch {
-	case errors.Is(err, proto.ErrNotStreamMessage):
+	case errors.Is(err, gateway.ErrNotStreamMessage):
 		return "", false
 	case err != nil:
 		return "gateway StreamMessage", true
@@ -254,9 +258,9 @@ func gatewayLabel(raw []byte) (label string, ok bool) {
 	id := m.ID.String()
 	label = "gateway " + m.Type + " " + id[:8]
 	switch {
-	case m.Type == proto.StreamStart:
+	case m.Type == gateway.StreamStart:
 		label += " · " + termtext.Line(m.Meta.Method)
-	case m.Type == proto.StreamError:
+	case m.Type == gateway.StreamError:
 		label += fmt.Sprintf(" · %d %s", m.Error.Code, termtext.Line(m.Error.Message))
 	}
 	return label, true

@@ -14,7 +14,7 @@ import (
 	"github.com/mcpscope/mcpscope/demo/flow"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Wizards in the real program against the demo, over MCP-Flow and over
@@ -104,7 +104,7 @@ func walkBookTrip(t *testing.T, probe *screenProbe, tm *teatest.TestModel, store
 	probe.waitText(t, "Cancel the server's session?")
 	sendKeys(tm, "y")
 	probe.waitText(t, "the session was cancelled", "the server confirmed: cancelled")
-	if got := screentest.SentRequests(store, proto.MethodInteractionCancel); len(got) != 1 {
+	if got := screentest.SentRequests(store, mcp.MethodInteractionCancel); len(got) != 1 {
 		t.Errorf("interaction.cancel sent %d times", len(got))
 	}
 }

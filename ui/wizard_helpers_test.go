@@ -6,7 +6,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/explore"
 )
 
@@ -16,7 +16,7 @@ func scriptedModel(t *testing.T, interactive bool) (*Model, *cmdRunner, *screent
 	t.Helper()
 	m := newTestModel(t, capture.NewStore(capture.Config{}), 100, 30)
 	p, s := screentest.ConnectWizardPeer(t, m.cfg.Store, interactive)
-	m.conn = connection{link: Link{Transport: p, Session: s}, gen: 1, dialect: proto.DialectMCP, ready: true}
+	m.conn = connection{link: Link{Transport: p, Session: s}, gen: 1, dialect: mcp.DialectMCP, ready: true}
 	return m, newRunner(t, m), p
 }
 

@@ -7,7 +7,8 @@ import (
 	"sync"
 
 	"github.com/mcpscope/mcpscope/internal/termtext"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Answerer answers the server's questions (elicitation, sampling, roots)
@@ -18,7 +19,7 @@ import (
 type Answerer struct {
 	mu      sync.Mutex
 	answers File
-	roots   []proto.Root
+	roots   []mcp.Root
 	used    map[string]int // answers consumed, per method
 	fail    func(error)
 	noFile  bool // no answers file was given: a question says how to answer
@@ -28,7 +29,7 @@ type Answerer struct {
 // roots are the roots reported to roots/list (the file's and the command
 // line's); fail is called once per unanswered question with its
 // *UnansweredError.
-func NewAnswerer(a *File, roots []proto.Root, fail func(error)) *Answerer {
+func NewAnswerer(a *File, roots []mcp.Root, fail func(error)) *Answerer {
 	noFile := a == nil
 	if a == nil {
 		a = &File{}
@@ -40,19 +41,19 @@ func NewAnswerer(a *File, roots []proto.Root, fail func(error)) *Answerer {
 }
 
 // HandleServerRequest answers one request from the server. A returned
-// *proto.Error is sent to the server as the error response.
+// *jsonrpc.Error is sent to the server as the error response.
 func (a *Answerer) HandleServerRequest(_ context.Context, method string, params json.RawMessage) (any, error) {
 	switch method {
-	case proto.MethodElicitationCreate:
+	case mcp.MethodElicitationCreate:
 		return a.elicit(params)
-	case proto.MethodSamplingCreateMessage:
+	case mcp.MethodSamplingCreateMessage:
 		return a.sample(params)
-	case proto.MethodRootsList:
-		return proto.ListRootsResult{Roots: append([]proto.Root{}, a.roots...)}, nil
-	case proto.MethodPing:
-		return proto.EmptyObject, nil
+	case mcp.MethodRootsList:
+		return mcp.ListRootsResult{Roots: append([]mcp.Root{}, a.roots...)}, nil
+	case mcp.MethodPing:
+		return mcp.EmptyObject, nil
 	}
-	return nil, &proto.Error{Code: proto.CodeMethodNotFound, Message: "mcpscope does not answer " + method}
+	return nil, &jsonrpc.Error{Code: mcp.CodeMethodNotFound, Message: "mcpscope does not answer " + method}
 }
 
 // take returns the index of the next answer of a kind, or -1 when none is left.
@@ -71,9 +72,9 @@ func (a *Answerer) take(method string, available int) int {
 func (a *Answerer) noAnswer(method, question string) error {
 	a.fail(noAnswerLeft(method, question, a.noFile))
 	if a.noFile {
-		return &proto.Error{Code: proto.CodeInternalError, Message: "mcpscope runs without an answers file: it cannot answer " + method}
+		return &jsonrpc.Error{Code: mcp.CodeInternalError, Message: "mcpscope runs without an answers file: it cannot answer " + method}
 	}
-	return &proto.Error{Code: proto.CodeInternalError, Message: "mcpscope has no scripted answer left for " + method}
+	return &jsonrpc.Error{Code: mcp.CodeInternalError, Message: "mcpscope has no scripted answer left for " + method}
 }
 
 // noAnswerLeft is the failure of a run whose answers file has no answer
@@ -102,22 +103,22 @@ func (e *UnansweredError) Error() string {
 
 // elicit answers elicitation/create with the next elicitation answer.
 func (a *Answerer) elicit(params json.RawMessage) (any, error) {
-	var p proto.ElicitRequestParams
+	var p mcp.ElicitRequestParams
 	if len(params) > 0 {
 		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, &proto.Error{Code: proto.CodeInvalidParams, Message: "elicitation/create params: " + err.Error()}
+			return nil, &jsonrpc.Error{Code: mcp.CodeInvalidParams, Message: "elicitation/create params: " + err.Error()}
 		}
 	}
-	i := a.take(proto.MethodElicitationCreate, len(a.answers.Elicitation))
+	i := a.take(mcp.MethodElicitationCreate, len(a.answers.Elicitation))
 	if i < 0 {
-		return nil, a.noAnswer(proto.MethodElicitationCreate, p.Message)
+		return nil, a.noAnswer(mcp.MethodElicitationCreate, p.Message)
 	}
 	ans := a.answers.Elicitation[i]
-	res := proto.ElicitResult{Action: ans.Action}
+	res := mcp.ElicitResult{Action: ans.Action}
 	if res.Action == "" {
-		res.Action = proto.ElicitActionAccept
+		res.Action = mcp.ElicitActionAccept
 	}
-	if res.Action != proto.ElicitActionAccept || p.EffectiveMode() != proto.ElicitModeForm {
+	if res.Action != mcp.ElicitActionAccept || p.EffectiveMode() != mcp.ElicitModeForm {
 		return res, nil
 	}
 	res.Content = withSchemaDefaults(ans.Content, p.RequestedSchema)
@@ -154,17 +155,17 @@ func withSchemaDefaults(content map[string]any, schema json.RawMessage) map[stri
 
 // sample answers sampling/createMessage with the next sampling answer.
 func (a *Answerer) sample(params json.RawMessage) (any, error) {
-	var p proto.CreateMessageParams
+	var p mcp.CreateMessageParams
 	if len(params) > 0 {
 		// A malformed request is still answered; only the question's name suffers.
 		_ = json.Unmarshal(params, &p)
 	}
-	i := a.take(proto.MethodSamplingCreateMessage, len(a.answers.Sampling))
+	i := a.take(mcp.MethodSamplingCreateMessage, len(a.answers.Sampling))
 	if i < 0 {
-		return nil, a.noAnswer(proto.MethodSamplingCreateMessage, samplingQuestion(p))
+		return nil, a.noAnswer(mcp.MethodSamplingCreateMessage, samplingQuestion(p))
 	}
 	ans := a.answers.Sampling[i]
-	res := proto.CreateMessageResult{Role: "assistant", Model: ans.Model, StopReason: ans.StopReason}
+	res := mcp.CreateMessageResult{Role: "assistant", Model: ans.Model, StopReason: ans.StopReason}
 	if res.Model == "" {
 		res.Model = "mcpscope"
 	}
@@ -177,7 +178,7 @@ func (a *Answerer) sample(params json.RawMessage) (any, error) {
 
 // samplingQuestion names a sampling request by the text of its last
 // message, or its system prompt.
-func samplingQuestion(p proto.CreateMessageParams) string {
+func samplingQuestion(p mcp.CreateMessageParams) string {
 	for i := len(p.Messages) - 1; i >= 0; i-- {
 		if t := contentText(p.Messages[i].Content); t != "" {
 			return termtext.Ellipsis(t, 80)

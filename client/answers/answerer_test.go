@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // ask sends one server request to h and returns the result as JSON.
@@ -35,7 +36,7 @@ func TestAnswererFillsSchemaDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := NewAnswerer(a, nil, nil)
-	got, err := ask(t, h, proto.MethodElicitationCreate, formRequest)
+	got, err := ask(t, h, mcp.MethodElicitationCreate, formRequest)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,12 +65,12 @@ sampling:
 	var failures []error
 	h := NewAnswerer(a, nil, func(err error) { failures = append(failures, err) })
 	steps := []struct{ method, params, want string }{
-		{proto.MethodElicitationCreate, `{"message":"a","requestedSchema":{"properties":{"name":{"type":"string"}}}}`, `{"action":"accept","content":{"name":"first"}}`},
-		{proto.MethodSamplingCreateMessage, `{"messages":[{"role":"user","content":{"type":"text","text":"q1"}}],"maxTokens":5}`,
+		{mcp.MethodElicitationCreate, `{"message":"a","requestedSchema":{"properties":{"name":{"type":"string"}}}}`, `{"action":"accept","content":{"name":"first"}}`},
+		{mcp.MethodSamplingCreateMessage, `{"messages":[{"role":"user","content":{"type":"text","text":"q1"}}],"maxTokens":5}`,
 			`{"role":"assistant","content":{"text":"one","type":"text"},"model":"mcpscope","stopReason":"endTurn"}`},
-		{proto.MethodElicitationCreate, `{"message":"b"}`, `{"action":"decline"}`},
-		{proto.MethodSamplingCreateMessage, `{"messages":[]}`, `{"role":"assistant","content":{"text":"two","type":"text"},"model":"manual","stopReason":"maxTokens"}`},
-		{proto.MethodElicitationCreate, `{"message":"c"}`, `{"action":"cancel"}`},
+		{mcp.MethodElicitationCreate, `{"message":"b"}`, `{"action":"decline"}`},
+		{mcp.MethodSamplingCreateMessage, `{"messages":[]}`, `{"role":"assistant","content":{"text":"two","type":"text"},"model":"manual","stopReason":"maxTokens"}`},
+		{mcp.MethodElicitationCreate, `{"message":"c"}`, `{"action":"cancel"}`},
 	}
 	for i, s := range steps {
 		got, err := ask(t, h, s.method, s.params)
@@ -85,11 +86,11 @@ sampling:
 func TestAnswererNoAnswerLeft(t *testing.T) {
 	var failures []error
 	h := NewAnswerer(&File{Elicitation: []Elicitation{{Action: "decline"}}}, nil, func(err error) { failures = append(failures, err) })
-	if _, err := ask(t, h, proto.MethodElicitationCreate, `{"message":"first"}`); err != nil {
+	if _, err := ask(t, h, mcp.MethodElicitationCreate, `{"message":"first"}`); err != nil {
 		t.Fatal(err)
 	}
-	_, err := ask(t, h, proto.MethodElicitationCreate, formRequest)
-	var pe *proto.Error
+	_, err := ask(t, h, mcp.MethodElicitationCreate, formRequest)
+	var pe *jsonrpc.Error
 	if !errors.As(err, &pe) || pe.Code != -32603 {
 		t.Fatalf("server got %v, want a -32603 error response", err)
 	}
@@ -101,7 +102,7 @@ func TestAnswererNoAnswerLeft(t *testing.T) {
 		t.Errorf("failure %#v, want the UnansweredError %q", failures[0], want)
 	}
 
-	_, err = ask(t, h, proto.MethodSamplingCreateMessage, `{"messages":[{"role":"user","content":[{"type":"image","data":""},{"type":"text","text":"What is the capital of France?"}]}]}`)
+	_, err = ask(t, h, mcp.MethodSamplingCreateMessage, `{"messages":[{"role":"user","content":[{"type":"image","data":""},{"type":"text","text":"What is the capital of France?"}]}]}`)
 	if err == nil || len(failures) != 2 || failures[1].Error() != `no answer left for sampling/createMessage "What is the capital of France?"` {
 		t.Errorf("sampling: %v, failures %v", err, failures)
 	}
@@ -111,27 +112,27 @@ func TestAnswererNoAnswerLeft(t *testing.T) {
 // its answers ran out.
 func TestAnswererWithoutFile(t *testing.T) {
 	h := NewAnswerer(nil, nil, nil)
-	_, err := ask(t, h, proto.MethodElicitationCreate, formRequest)
-	var pe *proto.Error
+	_, err := ask(t, h, mcp.MethodElicitationCreate, formRequest)
+	var pe *jsonrpc.Error
 	if !errors.As(err, &pe) || pe.Message != "mcpscope runs without an answers file: it cannot answer elicitation/create" {
 		t.Errorf("server got %v", err)
 	}
 }
 
 func TestAnswererURLModeAndRoots(t *testing.T) {
-	roots := []proto.Root{{URI: "file:///srv/project", Name: "project"}}
+	roots := []mcp.Root{{URI: "file:///srv/project", Name: "project"}}
 	h := NewAnswerer(&File{Elicitation: []Elicitation{{Action: "accept", Content: map[string]any{"ignored": 1}}}}, roots, nil)
-	got, err := ask(t, h, proto.MethodElicitationCreate, `{"mode":"url","message":"open","url":"https://example.com/x","elicitationId":"1"}`)
+	got, err := ask(t, h, mcp.MethodElicitationCreate, `{"mode":"url","message":"open","url":"https://example.com/x","elicitationId":"1"}`)
 	if err != nil || got != `{"action":"accept"}` {
 		t.Errorf("url mode: %s, %v", got, err)
 	}
 	for range 2 { // roots are not consumed
-		got, err = ask(t, h, proto.MethodRootsList, `{}`)
+		got, err = ask(t, h, mcp.MethodRootsList, `{}`)
 		if err != nil || got != `{"roots":[{"uri":"file:///srv/project","name":"project"}]}` {
 			t.Errorf("roots: %s, %v", got, err)
 		}
 	}
-	got, err = ask(t, NewAnswerer(nil, nil, nil), proto.MethodRootsList, ``)
+	got, err = ask(t, NewAnswerer(nil, nil, nil), mcp.MethodRootsList, ``)
 	if err != nil || got != `{"roots":[]}` {
 		t.Errorf("no roots: %s, %v", got, err)
 	}
@@ -140,15 +141,15 @@ func TestAnswererURLModeAndRoots(t *testing.T) {
 func TestAnswererUnknownAndMalformed(t *testing.T) {
 	h := NewAnswerer(nil, nil, nil)
 	_, err := ask(t, h, "interaction.prompt", `{}`)
-	var pe *proto.Error
+	var pe *jsonrpc.Error
 	if !errors.As(err, &pe) || pe.Code != -32601 {
 		t.Errorf("unknown method: %v", err)
 	}
-	_, err = ask(t, h, proto.MethodElicitationCreate, `{"message":7}`)
+	_, err = ask(t, h, mcp.MethodElicitationCreate, `{"message":7}`)
 	if !errors.As(err, &pe) || pe.Code != -32602 || !strings.Contains(pe.Message, "elicitation/create") {
 		t.Errorf("malformed params: %v", err)
 	}
-	if got, err := ask(t, h, proto.MethodPing, ``); err != nil || got != `{}` {
+	if got, err := ask(t, h, mcp.MethodPing, ``); err != nil || got != `{}` {
 		t.Errorf("ping: %s, %v", got, err)
 	}
 }

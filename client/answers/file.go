@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -16,7 +16,7 @@ import (
 type File struct {
 	Elicitation []Elicitation `json:"elicitation,omitempty"`
 	Sampling    []Sampling    `json:"sampling,omitempty"`
-	Roots       []proto.Root  `json:"roots,omitempty"`
+	Roots       []mcp.Root    `json:"roots,omitempty"`
 	Interaction []Interaction `json:"interaction,omitempty"`
 	// Steps is what `mcpscope script` runs, in order; other commands ignore it.
 	Steps []Step `json:"steps,omitempty"`
@@ -139,7 +139,7 @@ func Parse(b []byte) (*File, error) {
 	}
 	for i, e := range a.Elicitation {
 		switch e.Action {
-		case "", proto.ElicitActionAccept, proto.ElicitActionDecline, proto.ElicitActionCancel:
+		case "", mcp.ElicitActionAccept, mcp.ElicitActionDecline, mcp.ElicitActionCancel:
 		default:
 			return nil, fmt.Errorf("elicitation answer %d has action %q; use accept, decline or cancel", i+1, e.Action)
 		}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 const answersYAML = `
@@ -156,8 +156,8 @@ func FuzzParse(f *testing.F) {
 		// Whatever parses must be usable by the Answerer without a panic.
 		h := NewAnswerer(a, a.Roots, nil)
 		for range 2 {
-			_, _ = h.HandleServerRequest(t.Context(), proto.MethodElicitationCreate, json.RawMessage(`{"message":"m","requestedSchema":{"properties":{"x":{"default":1}}}}`))
-			_, _ = h.HandleServerRequest(t.Context(), proto.MethodSamplingCreateMessage, json.RawMessage(`{"messages":[]}`))
+			_, _ = h.HandleServerRequest(t.Context(), mcp.MethodElicitationCreate, json.RawMessage(`{"message":"m","requestedSchema":{"properties":{"x":{"default":1}}}}`))
+			_, _ = h.HandleServerRequest(t.Context(), mcp.MethodSamplingCreateMessage, json.RawMessage(`{"messages":[]}`))
 		}
 	})
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/prompts"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // maxFileAnswer bounds the file a file answer sends: its base64 content
@@ -31,9 +31,9 @@ func NewPrompts(list []Interaction, noFile bool) Prompts {
 
 // Take returns the next answer, or the *UnansweredError naming the prompt
 // when none is left.
-func (q *Prompts) Take(p *proto.InteractionPrompt) (Interaction, error) {
+func (q *Prompts) Take(p *mcp.InteractionPrompt) (Interaction, error) {
 	if q.next >= len(q.list) {
-		return Interaction{}, noAnswerLeft(proto.MethodInteractionPrompt, p.Message, q.noFile)
+		return Interaction{}, noAnswerLeft(mcp.MethodInteractionPrompt, p.Message, q.noFile)
 	}
 	a := q.list[q.next]
 	q.next++

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/prompts"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 func TestParseAnswersSteps(t *testing.T) {
@@ -99,7 +99,7 @@ func TestLoadAnswersResolvesFileAnswers(t *testing.T) {
 
 func TestPromptAnswersRunOut(t *testing.T) {
 	q := NewPrompts([]Interaction{{Value: "Oslo"}}, false)
-	p := &proto.InteractionPrompt{Type: proto.PromptText, Message: `Where "to"?`}
+	p := &mcp.InteractionPrompt{Type: mcp.PromptText, Message: `Where "to"?`}
 	if a, err := q.Take(p); err != nil || a.Value != "Oslo" {
 		t.Fatalf("first: %+v %v", a, err)
 	}

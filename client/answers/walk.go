@@ -9,7 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/termtext"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // scriptCancelReason is the reason interaction.cancel carries when the
@@ -33,7 +33,7 @@ type Walker struct {
 	Println func(string)
 	// Progress, when set, words a session's progress for Println; nil
 	// leaves progress unsaid.
-	Progress func(proto.ProgressNotificationParams) string
+	Progress func(mcp.ProgressNotificationParams) string
 }
 
 // WalkFailure is why a session was given up, of a Kind the caller maps to
@@ -78,10 +78,10 @@ type walk struct {
 // does not run interactively is ErrToolNotInteractive. Waiting for the
 // server's next message is bounded by Timeout, like a request, and the
 // whole session by MaxTime.
-func (w *Walker) Interact(ctx context.Context, s *client.Session, start proto.InteractionStartParams) (json.RawMessage, error) {
+func (w *Walker) Interact(ctx context.Context, s *client.Session, start mcp.InteractionStartParams) (json.RawMessage, error) {
 	it, err := s.StartInteraction(ctx, start)
 	var rpcErr *client.RPCError
-	if errors.As(err, &rpcErr) && rpcErr.Err.Code == proto.CodeNotInteractive {
+	if errors.As(err, &rpcErr) && rpcErr.Err.Code == mcp.CodeNotInteractive {
 		return nil, fmt.Errorf("%w: %w", ErrToolNotInteractive, err)
 	}
 	if err != nil {
@@ -161,7 +161,7 @@ func (w *walk) handle(ctx context.Context, ev client.InteractionEvent) (json.Raw
 // answer answers one prompt with the next answer of the file. A refused
 // answer is reported; the server sends the prompt again and the next answer
 // goes to it.
-func (w *walk) answer(ctx context.Context, p *proto.InteractionPrompt) (json.RawMessage, error) {
+func (w *walk) answer(ctx context.Context, p *mcp.InteractionPrompt) (json.RawMessage, error) {
 	ans, err := w.w.Prompts.Take(p)
 	if err != nil {
 		w.abandon(ctx, "mcpscope script has no answer left")
@@ -200,7 +200,7 @@ func (w *walk) idleError() error {
 }
 
 // refusalReason renders why an answer was refused: ": error; suggestion".
-func refusalReason(v *proto.InteractionValidation) string {
+func refusalReason(v *mcp.InteractionValidation) string {
 	if v == nil || v.Error == "" && v.Suggestion == "" {
 		return ""
 	}
@@ -225,11 +225,11 @@ func (w *walk) note(ev client.InteractionEvent) {
 }
 
 // progress prints an interaction's progress when the walker words it.
-func (w *walk) progress(p *proto.InteractionProgress) {
+func (w *walk) progress(p *mcp.InteractionProgress) {
 	if p == nil || w.w.Progress == nil {
 		return
 	}
-	n := proto.ProgressNotificationParams{Progress: p.Current, Message: p.Message}
+	n := mcp.ProgressNotificationParams{Progress: p.Current, Message: p.Message}
 	if p.Total > 0 {
 		total := p.Total
 		n.Total = &total
@@ -262,7 +262,7 @@ func (w *walk) abandon(ctx context.Context, reason string) {
 // server's signed token is named by the id inside it.
 func (w *walk) name() string {
 	id := w.it.ID()
-	if tok, ok := proto.DecodeSessionToken(id); ok && tok.SessionID != "" {
+	if tok, ok := mcp.DecodeSessionToken(id); ok && tok.SessionID != "" {
 		return termtext.OneLine(tok.SessionID)
 	}
 	return termtext.OneLine(id)
@@ -270,7 +270,7 @@ func (w *walk) name() string {
 
 // stateName renders a state for messages, safe to print, "(none)" for the
 // empty one.
-func stateName(s proto.InteractionState) string {
+func stateName(s mcp.InteractionState) string {
 	if s == "" {
 		return "(none)"
 	}

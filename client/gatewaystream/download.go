@@ -10,7 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/termtext"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/gateway"
 	"github.com/mcpscope/mcpscope/transports/ws"
 )
 
@@ -19,8 +19,8 @@ import (
 // value a line): the GUID, never a name the server chose, names the file.
 type download struct {
 	dir     string // StreamOut; "" saves nothing
-	id      proto.GUID
-	meta    *proto.StreamMeta
+	id      gateway.GUID
+	meta    *gateway.StreamMeta
 	path    string
 	file    *os.File
 	failed  error // the first write that failed

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/gateway"
 )
 
 // DefaultChunkSize is the size of an uploaded binary chunk.
@@ -100,8 +100,8 @@ func timeout(id string, after time.Duration, maxTime bool) error {
 // StartMeta is the meta of the start of a run of method: the method,
 // binary unless Text, the upload's name and size, then what Meta adds or
 // replaces.
-func StartMeta(method string, o Options) (*proto.StreamMeta, error) {
-	meta := &proto.StreamMeta{Method: method, Binary: !o.Text}
+func StartMeta(method string, o Options) (*gateway.StreamMeta, error) {
+	meta := &gateway.StreamMeta{Method: method, Binary: !o.Text}
 	if o.Upload != "" && o.Upload != "-" {
 		st, err := os.Stat(o.Upload)
 		if err != nil {

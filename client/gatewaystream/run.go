@@ -11,7 +11,8 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/internal/termtext"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/gateway"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/transports/ws"
 )
 
@@ -23,9 +24,9 @@ type Run struct {
 	done   chan struct{} // closed when the run ends: the reader stops waiting
 	bump   chan struct{} // the upload moved: a sign of life
 
-	started   time.Time  // when the run began, dial included: --max-time counts from it
-	id        proto.GUID // the client's stream
-	downloads map[proto.GUID]*download
+	started   time.Time    // when the run began, dial included: --max-time counts from it
+	id        gateway.GUID // the client's stream
+	downloads map[gateway.GUID]*download
 	problems  int
 	tooMany   bool // more server streams than MaxStreams were opened
 	line      int  // Text: the input line of the last chunk read
@@ -44,7 +45,7 @@ func New(o Options) *Run {
 		o.Warnings = quiet{}
 	}
 	return &Run{o: o, started: time.Now(), events: make(chan ws.StreamEvent, 4), done: make(chan struct{}),
-		bump: make(chan struct{}, 1), downloads: make(map[proto.GUID]*download)}
+		bump: make(chan struct{}, 1), downloads: make(map[gateway.GUID]*download)}
 }
 
 // Event hands a stream event from the transport's reader to the run (the
@@ -61,18 +62,18 @@ func (g *Run) Event(ev ws.StreamEvent) {
 // of the stream, or an error.
 type End struct {
 	Summary json.RawMessage
-	Err     *proto.Error
+	Err     *jsonrpc.Error
 }
 
 // Run sends the start, uploads, and reads until the server's done or
 // error for the client's stream, or until every stream the server opened
 // ended after the upload; within Timeout of each sign of life and MaxTime
 // in all. It returns how the server ended it.
-func (g *Run) Run(ctx context.Context, tr *ws.Transport, meta *proto.StreamMeta) (*End, error) {
+func (g *Run) Run(ctx context.Context, tr *ws.Transport, meta *gateway.StreamMeta) (*End, error) {
 	defer close(g.done)
 	defer g.CloseDownloads()
 	defer g.o.Warnings.Flush()
-	g.id = proto.NewGUID()
+	g.id = gateway.NewGUID()
 	if meta.CorrelationID == "" {
 		meta.CorrelationID = g.id.String()
 	}
@@ -80,7 +81,7 @@ func (g *Run) Run(ctx context.Context, tr *ws.Transport, meta *proto.StreamMeta)
 	if err != nil {
 		return nil, err
 	}
-	if err := tr.SendStream(ctx, &proto.StreamMessage{Type: proto.StreamStart, ID: g.id, Meta: meta}); err != nil {
+	if err := tr.SendStream(ctx, &gateway.StreamMessage{Type: gateway.StreamStart, ID: g.id, Meta: meta}); err != nil {
 		return nil, &Failure{Kind: Connection, Err: err}
 	}
 	uploaded := make(chan error, 1)
@@ -139,13 +140,13 @@ func (g *Run) handle(ev ws.StreamEvent) *End {
 	}
 	d := g.downloads[ev.ID]
 	switch ev.Type {
-	case proto.StreamStart:
+	case gateway.StreamStart:
 		if d == nil {
 			if d = g.openDownload(ev); d != nil {
 				g.downloads[ev.ID] = d
 			}
 		}
-	case proto.StreamChunk:
+	case gateway.StreamChunk:
 		if d == nil && ev.ID == g.id { // the server answers on the client's stream
 			if d = g.openDownload(ev); d != nil {
 				g.downloads[ev.ID] = d
@@ -155,14 +156,14 @@ func (g *Run) handle(ev ws.StreamEvent) *End {
 			d.write(ev)
 		}
 		ev.Release() // written: the transport may read a later chunk into its buffer
-	case proto.StreamDone:
+	case gateway.StreamDone:
 		if d != nil {
 			d.end(ev.Summary)
 		}
 		if ev.ID == g.id {
 			return &End{Summary: ev.Summary}
 		}
-	case proto.StreamError:
+	case gateway.StreamError:
 		if d != nil {
 			d.end(nil)
 		}
@@ -200,7 +201,7 @@ func (g *Run) upload(ctx context.Context, tr *ws.Transport, up io.ReadCloser) er
 		defer up.Close()
 		send := func(payload []byte) error {
 			if g.o.Text {
-				return tr.SendStream(ctx, &proto.StreamMessage{Type: proto.StreamChunk, ID: g.id, Index: &chunks, Data: payload})
+				return tr.SendStream(ctx, &gateway.StreamMessage{Type: gateway.StreamChunk, ID: g.id, Index: &chunks, Data: payload})
 			}
 			return tr.SendChunk(ctx, g.id, chunks, payload)
 		}
@@ -228,7 +229,7 @@ func (g *Run) upload(ctx context.Context, tr *ws.Transport, up io.ReadCloser) er
 		}
 	}
 	summary, _ := json.Marshal(map[string]int64{"totalChunks": chunks, "totalBytes": total})
-	if err := tr.SendStream(ctx, &proto.StreamMessage{Type: proto.StreamDone, ID: g.id, Summary: summary}); err != nil {
+	if err := tr.SendStream(ctx, &gateway.StreamMessage{Type: gateway.StreamDone, ID: g.id, Summary: summary}); err != nil {
 		return &Failure{Kind: Connection, Err: err}
 	}
 	return nil

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/demo"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
 )
 
 // Path is the URL path of the MCP-Flow endpoint.
@@ -35,7 +35,7 @@ type Config struct {
 	// (default DefaultMaxConcurrentStreams).
 	MaxConcurrentStreams int
 	// MaxFrameSize bounds a control frame from the client, in bytes
-	// (default proto.DefaultMaxControlFrame, at most 1 GiB).
+	// (default flow.DefaultMaxControlFrame, at most 1 GiB).
 	MaxFrameSize int
 	// SandboxRoot is the directory read_file serves ("" : a temporary one
 	// with sample files). Ignored when Core is set.
@@ -58,7 +58,7 @@ func (c Config) withDefaults() Config {
 		c.MaxConcurrentStreams = DefaultMaxConcurrentStreams
 	}
 	if c.MaxFrameSize <= 0 {
-		c.MaxFrameSize = proto.DefaultMaxControlFrame
+		c.MaxFrameSize = flow.DefaultMaxControlFrame
 	}
 	c.MaxFrameSize = min(c.MaxFrameSize, maxFrameLimit)
 	if c.ShutdownGrace <= 0 {

@@ -7,6 +7,9 @@ import (
 	"math"
 
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // errPoisoned refuses writes after misbehave lying_length.
@@ -16,7 +19,7 @@ var errPoisoned = errors.New("the control stream carries a lying length prefix; 
 var errNoControl = errors.New("the client has not opened the control stream yet")
 
 // flowID returns the MCP-Flow form of a request id: an integer below 2^32.
-func flowID(id proto.ID) (uint32, bool) {
+func flowID(id jsonrpc.ID) (uint32, bool) {
 	n, ok := id.Int()
 	if !ok || n < 0 || n > math.MaxUint32 {
 		return 0, false
@@ -25,14 +28,14 @@ func flowID(id proto.ID) (uint32, bool) {
 }
 
 // Send writes m on the control stream in the encoding in force.
-func (s *session) Send(m *proto.Message) error {
+func (s *session) Send(m *jsonrpc.Message) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	return s.writeLocked(s.encoding(), m)
 }
 
 // sendIn writes m as one frame in enc.
-func (s *session) sendIn(enc proto.Encoding, m *proto.Message) error {
+func (s *session) sendIn(enc proto.Encoding, m *jsonrpc.Message) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	return s.writeLocked(enc, m)
@@ -40,12 +43,12 @@ func (s *session) sendIn(enc proto.Encoding, m *proto.Message) error {
 
 // writeLocked encodes m in enc and writes it as one frame; wmu is held, so
 // frames never interleave and the encoding cannot change in between.
-func (s *session) writeLocked(enc proto.Encoding, m *proto.Message) error {
-	body, err := proto.Encode(enc, m)
+func (s *session) writeLocked(enc proto.Encoding, m *jsonrpc.Message) error {
+	body, err := jsonrpc.Encode(enc, m)
 	if err != nil {
 		return fmt.Errorf("encoding a control frame: %w", err)
 	}
-	frame, err := proto.EncodeControlFrame(body, math.MaxUint32)
+	frame, err := flow.EncodeControlFrame(body, math.MaxUint32)
 	if err != nil {
 		return err
 	}
@@ -60,15 +63,15 @@ func (s *session) writeLocked(enc proto.Encoding, m *proto.Message) error {
 }
 
 // sendError writes an error response; id null when unknown.
-func (s *session) sendError(id proto.ID, code int, msg string) {
-	if err := s.Send(proto.NewErrorResponse(id, code, msg, nil)); err != nil {
+func (s *session) sendError(id jsonrpc.ID, code int, msg string) {
+	if err := s.Send(jsonrpc.NewErrorResponse(id, code, msg, nil)); err != nil {
 		s.log.Debug("error response not sent", "err", err)
 	}
 }
 
 // notify writes a notification.
 func (s *session) notify(method string, params any) error {
-	m, err := proto.NewNotification(method, params)
+	m, err := jsonrpc.NewNotification(method, params)
 	if err != nil {
 		return err
 	}
@@ -77,41 +80,41 @@ func (s *session) notify(method string, params any) error {
 
 // initializeResult is the initialize result with the transport object.
 type initializeResult struct {
-	proto.InitializeResult
-	Transport proto.FlowTransport `json:"transport"`
+	mcp.InitializeResult
+	Transport flow.FlowTransport `json:"transport"`
 }
 
 // initialize answers initialize in JSON, then switches to the encoding
 // picked from the client's list.
-func (s *session) initialize(m *proto.Message) {
+func (s *session) initialize(m *jsonrpc.Message) {
 	if s.inited.Load() {
-		s.sendError(*m.ID, proto.CodeInvalidRequest, "initialize was sent already on this session")
+		s.sendError(*m.ID, mcp.CodeInvalidRequest, "initialize was sent already on this session")
 		return
 	}
 	var p struct {
-		Transport *proto.FlowTransportOffer `json:"transport"`
+		Transport *flow.FlowTransportOffer `json:"transport"`
 	}
 	_ = json.Unmarshal(m.Params, &p)
-	if p.Transport != nil && p.Transport.Type != "" && p.Transport.Type != proto.FlowTransportType {
-		s.sendError(*m.ID, proto.CodeInvalidRequest, fmt.Sprintf("unknown transport type %q; this server speaks %q", p.Transport.Type, proto.FlowTransportType))
+	if p.Transport != nil && p.Transport.Type != "" && p.Transport.Type != flow.FlowTransportType {
+		s.sendError(*m.ID, mcp.CodeInvalidRequest, fmt.Sprintf("unknown transport type %q; this server speaks %q", p.Transport.Type, flow.FlowTransportType))
 		return
 	}
 	enc, name, ok := pickEncoding(p.Transport)
 	if !ok {
-		s.sendError(*m.ID, proto.CodeInvalidParams, fmt.Sprintf("none of the encodings %q is supported; this server speaks cbor and json", p.Transport.Encodings))
+		s.sendError(*m.ID, mcp.CodeInvalidParams, fmt.Sprintf("none of the encodings %q is supported; this server speaks cbor and json", p.Transport.Encodings))
 		return
 	}
 	base, rerr := s.srv.core.Initialize(m.Params)
 	if rerr != nil {
-		_ = s.Send(&proto.Message{JSONRPC: proto.Version, ID: m.ID, Error: rerr})
+		_ = s.Send(&jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: m.ID, Error: rerr})
 		return
 	}
-	res, err := proto.NewResult(*m.ID, initializeResult{InitializeResult: base, Transport: proto.FlowTransport{
-		Type: proto.FlowTransportType, Version: proto.FlowTransportVersion, Encoding: name,
+	res, err := jsonrpc.NewResult(*m.ID, initializeResult{InitializeResult: base, Transport: flow.FlowTransport{
+		Type: flow.FlowTransportType, Version: flow.FlowTransportVersion, Encoding: name,
 		MaxConcurrentStreams: s.srv.cfg.MaxConcurrentStreams, DatagramsSupported: true, MaxFrameSize: s.srv.cfg.MaxFrameSize,
 	}})
 	if err != nil {
-		s.sendError(*m.ID, proto.CodeInternalError, err.Error())
+		s.sendError(*m.ID, mcp.CodeInternalError, err.Error())
 		return
 	}
 	s.wmu.Lock()
@@ -125,7 +128,7 @@ func (s *session) initialize(m *proto.Message) {
 
 // pickEncoding picks the first encoding of the client's list the server
 // supports; no list means json.
-func pickEncoding(offer *proto.FlowTransportOffer) (proto.Encoding, string, bool) {
+func pickEncoding(offer *flow.FlowTransportOffer) (proto.Encoding, string, bool) {
 	if offer == nil || len(offer.Encodings) == 0 {
 		return proto.EncJSON, "json", true
 	}

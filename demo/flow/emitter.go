@@ -7,12 +7,14 @@ import (
 	"sync/atomic"
 
 	"github.com/mcpscope/mcpscope/demo"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // CodeStreamLimit answers a call that would open more streams than
 // maxConcurrentStreams (seed 000 §4.2).
-const CodeStreamLimit = proto.CodeFlowStreamLimitExceeded
+const CodeStreamLimit = mcp.CodeFlowStreamLimitExceeded
 
 // emitter is what one call may emit on the session.
 type emitter struct {
@@ -29,18 +31,18 @@ func (s *session) Emitter(ctx context.Context, info demo.CallInfo) demo.Emitter 
 }
 
 // datagram sends one datagram: the 6-byte header, then payload.
-func (e *emitter) datagram(ch proto.DatagramChannel, payload []byte) error {
-	b := proto.DatagramHeader{Channel: ch, RequestID: e.id}.Append(make([]byte, 0, proto.DatagramHeaderLen+len(payload)))
+func (e *emitter) datagram(ch flow.DatagramChannel, payload []byte) error {
+	b := flow.DatagramHeader{Channel: ch, RequestID: e.id}.Append(make([]byte, 0, flow.DatagramHeaderLen+len(payload)))
 	return e.s.wt.SendDatagram(append(b, payload...))
 }
 
 // Progress sends a progress datagram in the negotiated encoding.
 func (e *emitter) Progress(progress, total float64, message string) error {
-	p, err := proto.ProgressDatagram{Progress: progress, Total: total, Message: message}.Encode(e.s.encoding())
+	p, err := flow.ProgressDatagram{Progress: progress, Total: total, Message: message}.Encode(e.s.encoding())
 	if err != nil {
 		return err
 	}
-	return e.datagram(proto.ChannelProgress, p)
+	return e.datagram(flow.ChannelProgress, p)
 }
 
 // Log sends a log datagram in the negotiated encoding.
@@ -49,15 +51,15 @@ func (e *emitter) Log(level, logger string, data any) error {
 	if err != nil {
 		return fmt.Errorf("log data: %w", err)
 	}
-	p, err := proto.LogDatagram{Level: level, Logger: logger, Data: raw}.Encode(e.s.encoding())
+	p, err := flow.LogDatagram{Level: level, Logger: logger, Data: raw}.Encode(e.s.encoding())
 	if err != nil {
 		return err
 	}
-	return e.datagram(proto.ChannelLog, p)
+	return e.datagram(flow.ChannelLog, p)
 }
 
 // Audio sends a datagram of raw PCM.
-func (e *emitter) Audio(pcm []byte) error { return e.datagram(proto.ChannelAudio, pcm) }
+func (e *emitter) Audio(pcm []byte) error { return e.datagram(flow.ChannelAudio, pcm) }
 
 // OpenStream reserves a slot, opens a unidirectional stream and tags it
 // with the next tag of the call (1, 2, …). The header goes out with the
@@ -69,10 +71,10 @@ func (e *emitter) OpenStream() (demo.ExecStream, error) {
 	str, err := e.s.wt.OpenUniStream()
 	if err != nil {
 		e.s.releaseStream()
-		return nil, &proto.Error{Code: proto.CodeInternalError, Message: fmt.Sprintf("opening an execution stream failed: %v", err)}
+		return nil, &jsonrpc.Error{Code: mcp.CodeInternalError, Message: fmt.Sprintf("opening an execution stream failed: %v", err)}
 	}
 	tag := e.nextTag.Add(1)
-	st := &execStream{s: e.s, str: str, hdr: proto.ExecStreamHeader{RequestID: e.id, StreamTag: tag}}
+	st := &execStream{s: e.s, str: str, hdr: flow.ExecStreamHeader{RequestID: e.id, StreamTag: tag}}
 	// A call that ends without closing its stream (cancelled, or a handler
 	// that forgot) resets it and frees the slot.
 	st.stopCancel = context.AfterFunc(e.ctx, func() {
@@ -89,9 +91,9 @@ func (s *session) reserveStream() error {
 	defer s.smu.Unlock()
 	switch {
 	case s.draining:
-		return &proto.Error{Code: proto.CodeInternalError, Message: "the session is shutting down; no new execution streams"}
+		return &jsonrpc.Error{Code: mcp.CodeInternalError, Message: "the session is shutting down; no new execution streams"}
 	case s.open >= s.srv.cfg.MaxConcurrentStreams:
-		return &proto.Error{Code: CodeStreamLimit, Message: "Stream Limit Exceeded",
+		return &jsonrpc.Error{Code: CodeStreamLimit, Message: "Stream Limit Exceeded",
 			Data: json.RawMessage(fmt.Sprintf(`{"maxConcurrentStreams":%d}`, s.srv.cfg.MaxConcurrentStreams))}
 	}
 	s.open++

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // FuzzDecodeFrame: any control frame body, in either encoding in force,
@@ -18,7 +19,7 @@ func FuzzDecodeFrame(f *testing.F) {
 		`{"id":1}`, `[]`, ``,
 	} {
 		f.Add([]byte(s), false)
-		if c, err := proto.JSONToCBOR([]byte(s)); err == nil {
+		if c, err := jsonrpc.JSONToCBOR([]byte(s)); err == nil {
 			f.Add(c, true)
 		}
 	}
@@ -32,15 +33,15 @@ func FuzzDecodeFrame(f *testing.F) {
 		if (m == nil) == (refusal == nil) {
 			t.Fatalf("message %v and refusal %v", m, refusal)
 		}
-		if refusal != nil && (refusal.Error == nil || refusal.Kind() != proto.KindError) {
+		if refusal != nil && (refusal.Error == nil || refusal.Kind() != jsonrpc.KindError) {
 			t.Fatalf("refusal is not an error response: %+v", refusal)
 		}
 		if refusal != nil {
-			if _, err := proto.Encode(enc, refusal); err != nil {
+			if _, err := jsonrpc.Encode(enc, refusal); err != nil {
 				t.Fatalf("refusal does not encode: %v", err)
 			}
 		}
-		if m != nil && m.Kind() == proto.KindRequest {
+		if m != nil && m.Kind() == jsonrpc.KindRequest {
 			if _, ok := flowID(*m.ID); !ok {
 				t.Fatalf("request id %s is served", m.ID)
 			}

@@ -14,6 +14,9 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/tlscert"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/flowstream"
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/http3"
@@ -166,15 +169,15 @@ func (c *rawClient) next() rawFrame {
 // writeFrame sends one body as a control frame.
 func (c *rawClient) writeFrame(body []byte) {
 	c.t.Helper()
-	if _, err := c.ctrl.Write(proto.AppendControlFrame(nil, body)); err != nil {
+	if _, err := c.ctrl.Write(flow.AppendControlFrame(nil, body)); err != nil {
 		c.t.Fatalf("writing a control frame: %v", err)
 	}
 }
 
 // send encodes a message in the client's encoding and sends it.
-func (c *rawClient) send(m *proto.Message) {
+func (c *rawClient) send(m *jsonrpc.Message) {
 	c.t.Helper()
-	body, err := proto.Encode(c.enc, m)
+	body, err := jsonrpc.Encode(c.enc, m)
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -184,7 +187,7 @@ func (c *rawClient) send(m *proto.Message) {
 // request sends a request.
 func (c *rawClient) request(id int64, method string, params any) {
 	c.t.Helper()
-	m, err := proto.NewRequest(proto.IntID(id), method, params)
+	m, err := jsonrpc.NewRequest(jsonrpc.IntID(id), method, params)
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -194,7 +197,7 @@ func (c *rawClient) request(id int64, method string, params any) {
 // notify sends a notification.
 func (c *rawClient) notify(method string, params any) {
 	c.t.Helper()
-	m, err := proto.NewNotification(method, params)
+	m, err := jsonrpc.NewNotification(method, params)
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -202,12 +205,12 @@ func (c *rawClient) notify(method string, params any) {
 }
 
 // decode decodes a frame in the client's encoding.
-func (c *rawClient) decode(f rawFrame) *proto.Message {
+func (c *rawClient) decode(f rawFrame) *jsonrpc.Message {
 	c.t.Helper()
 	if f.err != nil {
 		c.t.Fatalf("reading a control frame: %v", f.err)
 	}
-	m, err := proto.Decode(c.enc, f.body)
+	m, err := jsonrpc.Decode(c.enc, f.body)
 	if err != nil {
 		c.t.Fatalf("frame % x does not decode as %s: %v", f.body[:min(len(f.body), 32)], c.enc, err)
 	}
@@ -215,11 +218,11 @@ func (c *rawClient) decode(f rawFrame) *proto.Message {
 }
 
 // await returns the response to id, passing notifications to seen.
-func (c *rawClient) await(id int64, seen func(*proto.Message)) *proto.Message {
+func (c *rawClient) await(id int64, seen func(*jsonrpc.Message)) *jsonrpc.Message {
 	c.t.Helper()
 	for {
 		m := c.decode(c.next())
-		if m.IsResponse() && m.ID != nil && m.ID.Key() == proto.IntID(id).Key() {
+		if m.IsResponse() && m.ID != nil && m.ID.Key() == jsonrpc.IntID(id).Key() {
 			return m
 		}
 		if seen != nil {
@@ -229,7 +232,7 @@ func (c *rawClient) await(id int64, seen func(*proto.Message)) *proto.Message {
 }
 
 // call sends a request and returns its response.
-func (c *rawClient) call(id int64, method string, params any) *proto.Message {
+func (c *rawClient) call(id int64, method string, params any) *jsonrpc.Message {
 	c.t.Helper()
 	c.request(id, method, params)
 	return c.await(id, nil)
@@ -239,7 +242,7 @@ func (c *rawClient) call(id int64, method string, params any) *proto.Message {
 // object) and returns the raw result frame.
 func (c *rawClient) initialize(encodings []string) rawFrame {
 	c.t.Helper()
-	params := map[string]any{"protocolVersion": proto.LatestLegacy, "capabilities": map[string]any{},
+	params := map[string]any{"protocolVersion": mcp.LatestLegacy, "capabilities": map[string]any{},
 		"clientInfo": map[string]any{"name": "raw", "version": "1"}}
 	if encodings != nil {
 		params["transport"] = map[string]any{"type": "mcp-flow", "version": "0.1", "encodings": encodings}
@@ -248,7 +251,7 @@ func (c *rawClient) initialize(encodings []string) rawFrame {
 	f := c.next()
 	var res struct {
 		Result struct {
-			Transport proto.FlowTransport `json:"transport"`
+			Transport flow.FlowTransport `json:"transport"`
 		} `json:"result"`
 	}
 	if err := json.Unmarshal(f.body, &res); err != nil {
@@ -262,7 +265,7 @@ func (c *rawClient) initialize(encodings []string) rawFrame {
 }
 
 // toolCall calls a tool and returns the response.
-func (c *rawClient) toolCall(id int64, name string, args any) *proto.Message {
+func (c *rawClient) toolCall(id int64, name string, args any) *jsonrpc.Message {
 	c.t.Helper()
 	return c.call(id, "tools/call", map[string]any{"name": name, "arguments": args})
 }
@@ -274,7 +277,7 @@ func (c *rawClient) requestTool(id int64, name string, args any) {
 }
 
 // errorOf returns the error of a response, failing on a result.
-func errorOf(t *testing.T, m *proto.Message) *proto.Error {
+func errorOf(t *testing.T, m *jsonrpc.Message) *jsonrpc.Error {
 	t.Helper()
 	if m.Error == nil {
 		t.Fatalf("want an error, got result %s", m.Result)

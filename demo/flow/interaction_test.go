@@ -5,13 +5,15 @@ import (
 
 	"github.com/mcpscope/mcpscope/demo/internal/wizardtest"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // flowPeer is wizardtest's raw client over the control stream.
 type flowPeer struct{ c *rawClient }
 
-func (p flowPeer) Send(m *proto.Message) { p.c.send(m) }
-func (p flowPeer) Next() *proto.Message  { return p.c.decode(p.c.next()) }
+func (p flowPeer) Send(m *jsonrpc.Message) { p.c.send(m) }
+func (p flowPeer) Next() *jsonrpc.Message  { return p.c.decode(p.c.next()) }
 
 // Over MCP-Flow, in CBOR, the server's interaction.prompt and
 // interaction.complete are control frames like any other and the client's
@@ -28,7 +30,7 @@ func TestFlowWizardRawClient(t *testing.T) {
 	c.WalkBookTrip("book_trip")
 	c.CancelBookTrip()
 	c.WalkBookTrip("book_trip_stateless")
-	if got := c.ElicitAll(proto.ElicitActionAccept, wizardtest.ElicitAllContent()); got["valid"] != true {
+	if got := c.ElicitAll(mcp.ElicitActionAccept, wizardtest.ElicitAllContent()); got["valid"] != true {
 		t.Errorf("elicit_all over MCP-Flow: %v", got)
 	}
 }

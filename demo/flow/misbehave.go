@@ -10,6 +10,9 @@ import (
 
 	"github.com/mcpscope/mcpscope/demo"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/http3"
 )
@@ -35,7 +38,7 @@ func (s *session) Modes() []string {
 }
 
 // Sabotage breaks the wire as the misbehave mode says (demo.Saboteur).
-func (s *session) Sabotage(_ context.Context, mode string, _ proto.ID, _ json.RawMessage) (string, error) {
+func (s *session) Sabotage(_ context.Context, mode string, _ jsonrpc.ID, _ json.RawMessage) (string, error) {
 	switch mode {
 	case "lying_length":
 		return s.lyingLength()
@@ -75,7 +78,7 @@ func (s *session) wrongEncoding() (string, error) {
 	if enc == proto.EncJSON {
 		wrong = proto.EncCBOR
 	}
-	m, err := proto.NewNotification(proto.MethodNotifyMessage, proto.LoggingMessageParams{
+	m, err := jsonrpc.NewNotification(mcp.MethodNotifyMessage, mcp.LoggingMessageParams{
 		Level: "warning", Logger: "misbehave", Data: []byte(`"this frame is in the wrong encoding"`)})
 	if err != nil {
 		return "", err
@@ -90,7 +93,7 @@ func (s *session) wrongEncoding() (string, error) {
 // that is not in flight, then answers.
 func (s *session) foreignStream() (string, error) {
 	foreign := uint32(math.MaxUint32)
-	for s.conn.InFlight(proto.IntID(int64(foreign))) {
+	for s.conn.InFlight(jsonrpc.IntID(int64(foreign))) {
 		foreign--
 	}
 	s.smu.Lock()
@@ -100,7 +103,7 @@ func (s *session) foreignStream() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("opening the foreign stream: %w", err)
 	}
-	b := proto.ExecStreamHeader{RequestID: foreign, StreamTag: 1}.Append(nil)
+	b := flow.ExecStreamHeader{RequestID: foreign, StreamTag: 1}.Append(nil)
 	if _, err := str.Write(append(b, ForeignPayload...)); err != nil {
 		str.CancelWrite(StreamCodeAborted)
 		return "", fmt.Errorf("writing the foreign stream: %w", err)

@@ -10,6 +10,9 @@ import (
 
 	"github.com/mcpscope/mcpscope/demo"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/http3"
 	"github.com/quic-go/webtransport-go"
@@ -23,7 +26,7 @@ func TestMisbehaveLyingLength(t *testing.T) {
 	close(c.stop) // the reader stops after the next frame: the raw bytes are read here
 	c.requestTool(2, "misbehave", map[string]any{"mode": "lying_length"})
 	f := c.next()
-	var tooLarge *proto.FrameTooLargeError
+	var tooLarge *flow.FrameTooLargeError
 	if !errors.As(f.err, &tooLarge) || tooLarge.Size != 0xFFFFFFFF || !bytes.Equal(f.frame, []byte{0xff, 0xff, 0xff, 0xff}) {
 		t.Fatalf("frame % x, err %v", f.frame, f.err)
 	}
@@ -42,14 +45,14 @@ func TestMisbehaveWrongEncoding(t *testing.T) {
 		c.initialize([]string{offer})
 		c.requestTool(2, "misbehave", map[string]any{"mode": "wrong_encoding"})
 		wrong := c.next()
-		if _, err := proto.Decode(c.enc, wrong.body); err == nil {
+		if _, err := jsonrpc.Decode(c.enc, wrong.body); err == nil {
 			t.Errorf("%s in force: the misbehaving frame decodes in it: % x", offer, wrong.body[:8])
 		}
 		other := proto.EncJSON
 		if c.enc == proto.EncJSON {
 			other = proto.EncCBOR
 		}
-		if m, err := proto.Decode(other, wrong.body); err != nil || m.Method != proto.MethodNotifyMessage {
+		if m, err := jsonrpc.Decode(other, wrong.body); err != nil || m.Method != mcp.MethodNotifyMessage {
 			t.Errorf("%s in force: the frame is not a %s notification: %v", offer, other, err)
 		}
 		if offer == "cbor" && !json.Valid(wrong.body) || offer == "json" && wrong.body[0]&0xe0 != 0xa0 {
@@ -96,7 +99,7 @@ func TestMisbehaveStreamError(t *testing.T) {
 	if !errors.As(err, &se) || se.ErrorCode != StreamCodeAborted || !se.Remote {
 		t.Fatalf("stream ended with %v", err)
 	}
-	want := proto.ExecStreamHeader{RequestID: 3, StreamTag: 1}.Append(nil)
+	want := flow.ExecStreamHeader{RequestID: 3, StreamTag: 1}.Append(nil)
 	for i := 0; i < 4096; i++ {
 		want = append(want, demo.GeneratedByte(int64(i), 0))
 	}
@@ -104,9 +107,9 @@ func TestMisbehaveStreamError(t *testing.T) {
 	if !bytes.HasPrefix(want, got) {
 		t.Errorf("stream bytes % x are not a prefix of header+payload", got[:min(len(got), 16)])
 	}
-	var notice *proto.Message
-	res := c.await(3, func(m *proto.Message) {
-		if m.Method == proto.MethodFlowStreamError {
+	var notice *jsonrpc.Message
+	res := c.await(3, func(m *jsonrpc.Message) {
+		if m.Method == flow.MethodFlowStreamError {
 			notice = m
 		}
 	})
@@ -143,7 +146,7 @@ func TestMisbehaveDatagramFlood(t *testing.T) {
 		if !bytes.Equal(d.raw[:6], []byte{0x03, 0x00, 0, 0, 0, 4}) {
 			t.Fatalf("datagram header % x", d.raw[:6])
 		}
-		l, err := proto.DecodeLogDatagram(proto.EncCBOR, d.payload)
+		l, err := flow.DecodeLogDatagram(proto.EncCBOR, d.payload)
 		if err != nil || l.Logger != "flood" {
 			t.Fatalf("log payload %+v (%v)", l, err)
 		}

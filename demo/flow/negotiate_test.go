@@ -12,7 +12,8 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/demo/internal/wizardtest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // The initialize result is one frame: a 4-byte big-endian prefix holding
@@ -44,7 +45,7 @@ func TestInitializeResultFrameIsJSONWithTransport(t *testing.T) {
 			t.Errorf("transport.%s = %s, want %s", k, got, v)
 		}
 	}
-	if res.ID != 1 || res.Result.ProtocolVersion != proto.LatestLegacy {
+	if res.ID != 1 || res.Result.ProtocolVersion != mcp.LatestLegacy {
 		t.Errorf("id %d, protocolVersion %q", res.ID, res.Result.ProtocolVersion)
 	}
 }
@@ -60,7 +61,7 @@ func TestFramesAfterNegotiationAreCBOR(t *testing.T) {
 		t.Fatalf("tools/list answer is not a CBOR map: % x", f.body[:8])
 	}
 	m := c.decode(f)
-	list := wizardtest.Result[proto.ListToolsResult](t, m)
+	list := wizardtest.Result[mcp.ListToolsResult](t, m)
 	names := map[string]bool{}
 	for _, tool := range list.Tools {
 		names[tool.Name] = true
@@ -101,14 +102,14 @@ func TestJSONOfferedStaysJSON(t *testing.T) {
 func TestInitializeRefusesUnknownTransport(t *testing.T) {
 	srv := startServer(t, Config{})
 	c := connect(t, srv)
-	c.request(1, "initialize", map[string]any{"protocolVersion": proto.LatestLegacy,
+	c.request(1, "initialize", map[string]any{"protocolVersion": mcp.LatestLegacy,
 		"transport": map[string]any{"type": "mcp-flow", "encodings": []string{"msgpack"}}})
-	if e := errorOf(t, c.decode(c.next())); e.Code != proto.CodeInvalidParams {
+	if e := errorOf(t, c.decode(c.next())); e.Code != mcp.CodeInvalidParams {
 		t.Errorf("unsupported encodings: %d %s", e.Code, e.Message)
 	}
 	c2 := connect(t, srv)
 	c2.request(1, "initialize", map[string]any{"transport": map[string]any{"type": "grpc"}})
-	if e := errorOf(t, c2.decode(c2.next())); e.Code != proto.CodeInvalidRequest {
+	if e := errorOf(t, c2.decode(c2.next())); e.Code != mcp.CodeInvalidRequest {
 		t.Errorf("unknown transport type: %d %s", e.Code, e.Message)
 	}
 }
@@ -118,28 +119,28 @@ func TestInitializeRefusesUnknownTransport(t *testing.T) {
 func TestEncodingMismatchAndBadIDs(t *testing.T) {
 	c := connect(t, startServer(t, Config{}))
 	c.request(5, "tools/list", nil)
-	if e := errorOf(t, c.decode(c.next())); e.Code != proto.CodeInvalidRequest {
+	if e := errorOf(t, c.decode(c.next())); e.Code != mcp.CodeInvalidRequest {
 		t.Errorf("before initialize: %d %s", e.Code, e.Message)
 	}
 	c.initialize([]string{"cbor"})
 	c.writeFrame([]byte(`{"jsonrpc":"2.0","id":9,"method":"ping"}`))
 	m := c.decode(c.next())
-	if e := errorOf(t, m); e.Code != proto.CodeFlowEncodingMismatch || m.ID.String() != "9" {
+	if e := errorOf(t, m); e.Code != mcp.CodeFlowEncodingMismatch || m.ID.String() != "9" {
 		t.Errorf("JSON frame after CBOR: id %s, %d %s", m.ID, e.Code, e.Message)
 	}
 	c.writeFrame([]byte{0xff, 0x00, 0x13})
 	m = c.decode(c.next())
-	if e := errorOf(t, m); e.Code != proto.CodeParseError || (m.ID != nil && !m.ID.IsNull()) {
+	if e := errorOf(t, m); e.Code != mcp.CodeParseError || (m.ID != nil && !m.ID.IsNull()) {
 		t.Errorf("garbage: id %s, %d %s", m.ID, e.Code, e.Message)
 	}
-	for _, id := range []proto.ID{proto.StringID("abc"), proto.IntID(1 << 32), proto.IntID(-1)} {
-		msg, _ := proto.NewRequest(id, "ping", nil)
+	for _, id := range []jsonrpc.ID{jsonrpc.StringID("abc"), jsonrpc.IntID(1 << 32), jsonrpc.IntID(-1)} {
+		msg, _ := jsonrpc.NewRequest(id, "ping", nil)
 		c.send(msg)
-		if e := errorOf(t, c.decode(c.next())); e.Code != proto.CodeInvalidRequest {
+		if e := errorOf(t, c.decode(c.next())); e.Code != mcp.CodeInvalidRequest {
 			t.Errorf("id %s: %d %s", id, e.Code, e.Message)
 		}
 	}
-	if m := c.call(10, "server/discover", map[string]any{}); m.Error == nil || m.Error.Code != proto.CodeMethodNotFound {
+	if m := c.call(10, "server/discover", map[string]any{}); m.Error == nil || m.Error.Code != mcp.CodeMethodNotFound {
 		t.Errorf("server/discover: %s", describe(m.Error))
 	}
 }

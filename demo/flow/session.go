@@ -11,6 +11,9 @@ import (
 
 	"github.com/mcpscope/mcpscope/demo"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/flowstream"
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/webtransport-go"
@@ -127,19 +130,19 @@ func (s *session) readLoop() {
 	max := s.srv.cfg.MaxFrameSize
 	for {
 		_, body, _, err := flowstream.ReadControlFrame(deafReader{s}, max) // s.ctrl is set before the loop
-		var tooLarge *proto.FrameTooLargeError
+		var tooLarge *flow.FrameTooLargeError
 		switch {
 		case err == nil:
 			s.dispatch(body)
 			continue
 		case errors.As(err, &tooLarge):
-			s.sendError(proto.ID{}, proto.CodeInvalidRequest, tooLarge.Error()+"; the control stream cannot continue")
+			s.sendError(jsonrpc.ID{}, mcp.CodeInvalidRequest, tooLarge.Error()+"; the control stream cannot continue")
 			s.ctrl.CancelRead(StreamCodeAborted)
 			s.closeAfterGrace(SessionCodeFrameTooLarge, "control frame too large")
 		case errors.Is(err, io.EOF):
 			s.shutdown(false)
 		case errors.Is(err, io.ErrUnexpectedEOF):
-			s.sendError(proto.ID{}, proto.CodeInvalidRequest, err.Error())
+			s.sendError(jsonrpc.ID{}, mcp.CodeInvalidRequest, err.Error())
 			s.closeAfterGrace(SessionCodeProtocol, "control stream ended inside a frame")
 		default:
 			s.closeAfterGrace(SessionCodeProtocol, "control stream failed")
@@ -158,22 +161,22 @@ func (s *session) dispatch(body []byte) {
 		return
 	}
 	switch m.Kind() {
-	case proto.KindRequest:
+	case jsonrpc.KindRequest:
 		switch {
-		case m.Method == proto.MethodInitialize:
+		case m.Method == mcp.MethodInitialize:
 			s.initialize(m)
-		case !s.inited.Load() && m.Method != proto.MethodPing:
-			s.sendError(*m.ID, proto.CodeInvalidRequest, "the control stream must open with initialize")
+		case !s.inited.Load() && m.Method != mcp.MethodPing:
+			s.sendError(*m.ID, mcp.CodeInvalidRequest, "the control stream must open with initialize")
 		default:
 			s.conn.Handle(m)
 		}
-	case proto.KindNotification:
-		if m.Method == proto.MethodFlowShutdown {
+	case jsonrpc.KindNotification:
+		if m.Method == flow.MethodFlowShutdown {
 			s.shutdown(false)
 			return
 		}
 		s.conn.Handle(m)
-	case proto.KindResult, proto.KindError:
+	case jsonrpc.KindResult, jsonrpc.KindError:
 		s.conn.Handle(m) // the answer to a server→client request (elicitation/create, interaction.prompt, …)
 	}
 }
@@ -183,12 +186,12 @@ func (s *session) dispatch(body []byte) {
 // -32003 when it is in the other encoding (with its id when that can be
 // read), -32600 when it decodes but is no valid JSON-RPC message or its
 // request id is not an MCP-Flow id, -32700 otherwise.
-func decodeFrame(enc proto.Encoding, body []byte) (*proto.Message, *proto.Message) {
-	m, err := proto.Decode(enc, body)
+func decodeFrame(enc proto.Encoding, body []byte) (*jsonrpc.Message, *jsonrpc.Message) {
+	m, err := jsonrpc.Decode(enc, body)
 	if err == nil {
-		if m.Kind() == proto.KindRequest {
+		if m.Kind() == jsonrpc.KindRequest {
 			if _, ok := flowID(*m.ID); !ok {
-				return nil, proto.NewErrorResponse(*m.ID, proto.CodeInvalidRequest,
+				return nil, jsonrpc.NewErrorResponse(*m.ID, mcp.CodeInvalidRequest,
 					"MCP-Flow request ids are unsigned integers below 2^32, got "+m.ID.String(), nil)
 			}
 		}
@@ -198,18 +201,18 @@ func decodeFrame(enc proto.Encoding, body []byte) (*proto.Message, *proto.Messag
 	if enc == proto.EncCBOR {
 		other = proto.EncJSON
 	}
-	if m2, _ := proto.Decode(other, body); m2 != nil {
-		id := proto.ID{}
-		if m2.Kind() == proto.KindRequest {
+	if m2, _ := jsonrpc.Decode(other, body); m2 != nil {
+		id := jsonrpc.ID{}
+		if m2.Kind() == jsonrpc.KindRequest {
 			id = *m2.ID
 		}
-		return nil, proto.NewErrorResponse(id, proto.CodeFlowEncodingMismatch,
+		return nil, jsonrpc.NewErrorResponse(id, mcp.CodeFlowEncodingMismatch,
 			"Encoding Mismatch: the frame is "+other.String()+" but "+enc.String()+" is in force", nil)
 	}
 	if m != nil && m.ID != nil {
-		return nil, proto.NewErrorResponse(*m.ID, proto.CodeInvalidRequest, err.Error(), nil)
+		return nil, jsonrpc.NewErrorResponse(*m.ID, mcp.CodeInvalidRequest, err.Error(), nil)
 	}
-	return nil, proto.NewErrorResponse(proto.ID{}, proto.CodeParseError, "Parse error: "+err.Error(), nil)
+	return nil, jsonrpc.NewErrorResponse(jsonrpc.ID{}, mcp.CodeParseError, "Parse error: "+err.Error(), nil)
 }
 
 // shutdown stops new streams, waits for the open ones to finish, then for
@@ -220,7 +223,7 @@ func decodeFrame(enc proto.Encoding, body []byte) (*proto.Message, *proto.Messag
 func (s *session) shutdown(notify bool) {
 	s.stopOnce.Do(func() {
 		if notify {
-			_ = s.notify(proto.MethodFlowShutdown, nil)
+			_ = s.notify(flow.MethodFlowShutdown, nil)
 		}
 		s.smu.Lock()
 		s.draining = true

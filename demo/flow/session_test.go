@@ -10,12 +10,14 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/quic-go/webtransport-go"
 )
 
 // datagram is one received datagram, split.
 type datagram struct {
-	h       proto.DatagramHeader
+	h       flow.DatagramHeader
 	raw     []byte
 	payload []byte
 }
@@ -36,7 +38,7 @@ func (c *rawClient) collectDatagrams(stop <-chan struct{}) <-chan []datagram {
 				out <- got
 				return
 			}
-			h, payload, _, err := proto.ParseDatagramHeader(b)
+			h, payload, _, err := flow.ParseDatagramHeader(b)
 			if err != nil {
 				c.t.Errorf("datagram % x: %v", b, err)
 				continue
@@ -62,24 +64,24 @@ func TestDatagramsCarryHeader(t *testing.T) {
 		t.Fatalf("tone: %s", describe(m))
 	}
 	close(stop)
-	kinds := map[proto.DatagramChannel]int{}
+	kinds := map[flow.DatagramChannel]int{}
 	for _, d := range <-got {
 		kinds[d.h.Channel]++
 		if d.raw[1] != 0 || binary.BigEndian.Uint32(d.raw[2:6]) != d.h.RequestID {
 			t.Errorf("header % x", d.raw[:6])
 		}
 		switch d.h.Channel {
-		case proto.ChannelProgress:
-			p, err := proto.DecodeProgressDatagram(proto.EncCBOR, d.payload)
+		case flow.ChannelProgress:
+			p, err := flow.DecodeProgressDatagram(proto.EncCBOR, d.payload)
 			if err != nil || d.h.RequestID != 7 || p.Total != 3 || p.Message != "step "+string(rune('0'+int(p.Progress)))+"/3" {
 				t.Errorf("progress %+v (%v) for request %d", p, err, d.h.RequestID)
 			}
-		case proto.ChannelLog:
-			l, err := proto.DecodeLogDatagram(proto.EncCBOR, d.payload)
+		case flow.ChannelLog:
+			l, err := flow.DecodeLogDatagram(proto.EncCBOR, d.payload)
 			if err != nil || d.h.RequestID != 7 || l.Level != "info" || l.Logger != "analyze" {
 				t.Errorf("log %+v (%v)", l, err)
 			}
-		case proto.ChannelAudio:
+		case flow.ChannelAudio:
 			if d.h.RequestID != 8 || len(d.payload) != 640 {
 				t.Errorf("audio datagram of %d bytes for request %d", len(d.payload), d.h.RequestID)
 			}
@@ -87,7 +89,7 @@ func TestDatagramsCarryHeader(t *testing.T) {
 			t.Errorf("unexpected channel %s", d.h.Channel)
 		}
 	}
-	if kinds[proto.ChannelProgress] == 0 || kinds[proto.ChannelLog] == 0 || kinds[proto.ChannelAudio] == 0 {
+	if kinds[flow.ChannelProgress] == 0 || kinds[flow.ChannelLog] == 0 || kinds[flow.ChannelAudio] == 0 {
 		t.Errorf("datagrams per channel: %v", kinds)
 	}
 }
@@ -97,7 +99,7 @@ func TestCancelAnalyze(t *testing.T) {
 	c := connect(t, startServer(t, Config{}))
 	c.initialize([]string{"cbor"})
 	c.requestTool(4, "analyze", map[string]any{"steps": 100000, "interval_ms": 50})
-	c.notify(proto.MethodFlowCancel, map[string]any{"requestId": 4, "reason": "User pressed Escape"})
+	c.notify(flow.MethodFlowCancel, map[string]any{"requestId": 4, "reason": "User pressed Escape"})
 	e := errorOf(t, c.await(4, nil))
 	if e.Code != -32000 || e.Message != "Cancelled" {
 		t.Errorf("cancelled analyze: %d %s", e.Code, e.Message)
@@ -134,7 +136,7 @@ func TestOversizedFrameRefusedWithoutAllocation(t *testing.T) {
 	m := c.decode(c.next())
 	runtime.ReadMemStats(&after)
 	e := errorOf(t, m)
-	if e.Code != proto.CodeInvalidRequest || !strings.Contains(e.Message, "4294967280 bytes exceeds the maximum of 1024") || (m.ID != nil && !m.ID.IsNull()) {
+	if e.Code != mcp.CodeInvalidRequest || !strings.Contains(e.Message, "4294967280 bytes exceeds the maximum of 1024") || (m.ID != nil && !m.ID.IsNull()) {
 		t.Errorf("oversized frame: id %v, %d %s", m.ID, e.Code, e.Message)
 	}
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > 256<<20 {
@@ -168,7 +170,7 @@ func TestServerStopSendsShutdown(t *testing.T) {
 	c := connect(t, srv)
 	c.initialize([]string{"cbor"})
 	cancel()
-	if m := c.decode(c.next()); m.Method != proto.MethodFlowShutdown {
+	if m := c.decode(c.next()); m.Method != flow.MethodFlowShutdown {
 		t.Errorf("first frame after the stop: %s", describe(m))
 	}
 	if f := c.next(); f.err == nil {
@@ -192,7 +194,7 @@ func TestShutdownWithoutStreamsClosesAtOnce(t *testing.T) {
 	if m := c.call(2, "ping", nil); string(m.Result) != "{}" {
 		t.Fatalf("ping: %s", describe(m))
 	}
-	c.notify(proto.MethodFlowShutdown, nil)
+	c.notify(flow.MethodFlowShutdown, nil)
 	ctx, cancel := withHang()
 	defer cancel()
 	var se *webtransport.SessionError

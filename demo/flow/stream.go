@@ -3,7 +3,7 @@ package flow
 import (
 	"sync"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
 	"github.com/quic-go/webtransport-go"
 )
 
@@ -11,7 +11,7 @@ import (
 type execStream struct {
 	s          *session
 	str        *webtransport.SendStream
-	hdr        proto.ExecStreamHeader
+	hdr        flow.ExecStreamHeader
 	headerSent bool
 	stopCancel func() bool
 	once       sync.Once
@@ -26,7 +26,7 @@ func (x *execStream) WriteHeader() error {
 		return nil
 	}
 	x.headerSent = true
-	_, err := x.str.Write(x.hdr.Append(make([]byte, 0, proto.ExecStreamHeaderLen)))
+	_, err := x.str.Write(x.hdr.Append(make([]byte, 0, flow.ExecStreamHeaderLen)))
 	return err
 }
 
@@ -52,7 +52,7 @@ func (x *execStream) Close() error {
 func (x *execStream) Abort(reason string) {
 	x.str.CancelWrite(StreamCodeAborted)
 	x.release()
-	_ = x.s.notify(proto.MethodFlowStreamError, proto.FlowStreamErrorParams{RequestID: x.hdr.RequestID, StreamTag: x.hdr.StreamTag, Error: reason})
+	_ = x.s.notify(flow.MethodFlowStreamError, flow.FlowStreamErrorParams{RequestID: x.hdr.RequestID, StreamTag: x.hdr.StreamTag, Error: reason})
 }
 
 // release frees the slot once.

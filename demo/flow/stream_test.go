@@ -11,7 +11,8 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/demo/internal/wizardtest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/flowstream"
 	"github.com/quic-go/webtransport-go"
 )
@@ -31,7 +32,7 @@ type readFileResult struct {
 }
 
 // acceptStream accepts the next execution stream and reads its header.
-func (c *rawClient) acceptStream() (*webtransport.ReceiveStream, proto.ExecStreamHeader) {
+func (c *rawClient) acceptStream() (*webtransport.ReceiveStream, flow.ExecStreamHeader) {
 	c.t.Helper()
 	ctx, cancel := withHang()
 	defer cancel()
@@ -40,7 +41,7 @@ func (c *rawClient) acceptStream() (*webtransport.ReceiveStream, proto.ExecStrea
 		c.t.Fatalf("no execution stream: %v", err)
 	}
 	h, raw, _, err := flowstream.ReadExecStreamHeader(str)
-	if err != nil || len(raw) != proto.ExecStreamHeaderLen {
+	if err != nil || len(raw) != flow.ExecStreamHeaderLen {
 		c.t.Fatalf("execution stream header % x: %v", raw, err)
 	}
 	return str, h
@@ -88,7 +89,7 @@ func TestExecStreamHeaderAndHash(t *testing.T) {
 		var res readFileResult
 		var got string
 		var n int64
-		var h proto.ExecStreamHeader
+		var h flow.ExecStreamHeader
 		switch order {
 		case "stream_first":
 			var str *webtransport.ReceiveStream
@@ -156,7 +157,7 @@ func TestPathTraversalRefused(t *testing.T) {
 		"escape", "outdir/secret.txt", "a/../../x", "missing.txt", "."}
 	for i, p := range bad {
 		e := errorOf(t, c.toolCall(int64(10+i), "read_file", map[string]any{"path": p}))
-		if e.Code != proto.CodeInvalidParams {
+		if e.Code != mcp.CodeInvalidParams {
 			t.Errorf("path %q: %d %s", p, e.Code, e.Message)
 		}
 	}
@@ -205,8 +206,8 @@ func TestShutdownDrainsThenCloses(t *testing.T) {
 	c.requestTool(2, "read_file", map[string]any{"size": size, "seed": 3})
 	str, h := c.acceptStream()
 	res := wizardtest.Result[readFileResult](t, c.await(2, nil))
-	c.notify(proto.MethodFlowShutdown, nil)
-	if e := errorOf(t, c.toolCall(3, "read_file", map[string]any{"size": 10})); e.Code != proto.CodeInternalError {
+	c.notify(flow.MethodFlowShutdown, nil)
+	if e := errorOf(t, c.toolCall(3, "read_file", map[string]any{"size": 10})); e.Code != mcp.CodeInternalError {
 		t.Errorf("stream after $/shutdown: %d %s", e.Code, e.Message)
 	}
 	got, n := sumOf(t, str)

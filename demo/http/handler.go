@@ -7,7 +7,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/demo"
 	"github.com/mcpscope/mcpscope/demo/internal/origin"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Handler serves the demo core over HTTP: Streamable HTTP at PathMCP,
@@ -48,7 +48,7 @@ func realTicker(d time.Duration) (<-chan time.Time, func()) {
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !origin.Allowed(h.opts.Origins, r.Header.Get("Origin")) {
 		h.log.Warn("origin refused", "origin", r.Header.Get("Origin"))
-		writeError(w, http.StatusForbidden, nil, proto.CodeInvalidRequest, "origin not allowed: "+r.Header.Get("Origin"))
+		writeError(w, http.StatusForbidden, nil, mcp.CodeInvalidRequest, "origin not allowed: "+r.Header.Get("Origin"))
 		return
 	}
 	h.mux.ServeHTTP(w, r)

@@ -7,7 +7,8 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Request metadata headers of 2026-07-28.
@@ -24,14 +25,14 @@ const codeHeaderMismatch = -32020
 const codeUnsupportedVersion = -32022
 
 // requestMeta reads the protocol version a request's params._meta names.
-func requestMeta(m *proto.Message) (version string, present bool) {
+func requestMeta(m *jsonrpc.Message) (version string, present bool) {
 	var p struct {
 		Meta map[string]json.RawMessage `json:"_meta"`
 	}
 	if len(m.Params) == 0 || json.Unmarshal(m.Params, &p) != nil {
 		return "", false
 	}
-	raw, ok := p.Meta[proto.MetaProtocolVersion]
+	raw, ok := p.Meta[mcp.MetaProtocolVersion]
 	if !ok || json.Unmarshal(raw, &version) != nil {
 		return "", false
 	}
@@ -40,12 +41,12 @@ func requestMeta(m *proto.Message) (version string, present bool) {
 
 // isModern reports whether a request without a session speaks 2026-07-28:
 // by its MCP-Protocol-Version header, its _meta, or server/discover.
-func isModern(r *http.Request, m *proto.Message) bool {
-	if proto.IsModernVersion(r.Header.Get(headerVersion)) || m.Method == proto.MethodDiscover {
+func isModern(r *http.Request, m *jsonrpc.Message) bool {
+	if mcp.IsModernVersion(r.Header.Get(headerVersion)) || m.Method == mcp.MethodDiscover {
 		return true
 	}
 	v, _ := requestMeta(m)
-	return proto.IsModernVersion(v)
+	return mcp.IsModernVersion(v)
 }
 
 // checkModern validates the metadata headers of a 2026-07-28 request
@@ -53,23 +54,23 @@ func isModern(r *http.Request, m *proto.Message) bool {
 // _meta), Mcp-Method, and Mcp-Name for tools/call, prompts/get and
 // resources/read (Base64 sentinel values decoded). The error is -32020 or
 // -32022, always with status 400.
-func checkModern(hd http.Header, m *proto.Message, supported []string) *proto.Error {
-	mismatch := func(format string, a ...any) *proto.Error {
-		return &proto.Error{Code: codeHeaderMismatch, Message: "Header mismatch: " + fmt.Sprintf(format, a...)}
+func checkModern(hd http.Header, m *jsonrpc.Message, supported []string) *jsonrpc.Error {
+	mismatch := func(format string, a ...any) *jsonrpc.Error {
+		return &jsonrpc.Error{Code: codeHeaderMismatch, Message: "Header mismatch: " + fmt.Sprintf(format, a...)}
 	}
 	v := hd.Get(headerVersion)
 	switch {
 	case v == "":
 		return mismatch("the %s header is missing", headerVersion)
-	case !proto.IsModernVersion(v):
-		data, _ := json.Marshal(proto.UnsupportedVersionData{Supported: supported, Requested: v})
-		return &proto.Error{Code: codeUnsupportedVersion, Message: fmt.Sprintf("Unsupported protocol version %q over stateless HTTP", v), Data: data}
+	case !mcp.IsModernVersion(v):
+		data, _ := json.Marshal(mcp.UnsupportedVersionData{Supported: supported, Requested: v})
+		return &jsonrpc.Error{Code: codeUnsupportedVersion, Message: fmt.Sprintf("Unsupported protocol version %q over stateless HTTP", v), Data: data}
 	}
-	if m.Kind() != proto.KindRequest {
+	if m.Kind() != jsonrpc.KindRequest {
 		return nil
 	}
 	if body, ok := requestMeta(m); !ok || body != v {
-		return mismatch("%s header value %q does not match the body's _meta %s %q", headerVersion, v, proto.MetaProtocolVersion, body)
+		return mismatch("%s header value %q does not match the body's _meta %s %q", headerVersion, v, mcp.MetaProtocolVersion, body)
 	}
 	if got := hd.Get(headerMethod); got != m.Method {
 		return mismatch("%s header value %q does not match body value %q", headerMethod, got, m.Method)
@@ -93,16 +94,16 @@ func checkModern(hd http.Header, m *proto.Message, supported []string) *proto.Er
 
 // nameOf returns what Mcp-Name mirrors: params.name of tools/call and
 // prompts/get, params.uri of resources/read.
-func nameOf(m *proto.Message) (string, bool) {
+func nameOf(m *jsonrpc.Message) (string, bool) {
 	var p struct {
 		Name string `json:"name"`
 		URI  string `json:"uri"`
 	}
 	_ = json.Unmarshal(m.Params, &p)
 	switch m.Method {
-	case proto.MethodToolsCall, proto.MethodPromptsGet:
+	case mcp.MethodToolsCall, mcp.MethodPromptsGet:
 		return p.Name, true
-	case proto.MethodResourcesRead:
+	case mcp.MethodResourcesRead:
 		return p.URI, true
 	}
 	return "", false

@@ -14,7 +14,8 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/demo"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // hangGuard bounds every wait of a test for the server: a guard against a
@@ -132,10 +133,10 @@ func bodyOf(t *testing.T, resp *http.Response) string {
 }
 
 // rpcErrorOf decodes the JSON-RPC error of a body.
-func rpcErrorOf(t *testing.T, resp *http.Response) *proto.Error {
+func rpcErrorOf(t *testing.T, resp *http.Response) *jsonrpc.Error {
 	t.Helper()
 	body := bodyOf(t, resp)
-	m, err := proto.DecodeMessage([]byte(body))
+	m, err := jsonrpc.DecodeMessage([]byte(body))
 	if err != nil || m.Error == nil {
 		t.Fatalf("body %q is no JSON-RPC error: %v", body, err)
 	}
@@ -150,9 +151,9 @@ type event struct {
 }
 
 // message decodes the event's data as a JSON-RPC message.
-func (e event) message(t *testing.T) *proto.Message {
+func (e event) message(t *testing.T) *jsonrpc.Message {
 	t.Helper()
-	m, err := proto.DecodeMessage([]byte(strings.Join(e.data, "\n")))
+	m, err := jsonrpc.DecodeMessage([]byte(strings.Join(e.data, "\n")))
 	if err != nil {
 		t.Fatalf("event %+v: %v", e, err)
 	}
@@ -225,7 +226,7 @@ func (es *events) must(t *testing.T) event {
 }
 
 // message skips events without data and returns the next message.
-func (es *events) message(t *testing.T) *proto.Message {
+func (es *events) message(t *testing.T) *jsonrpc.Message {
 	t.Helper()
 	for {
 		if e := es.must(t); len(e.data) > 0 && e.data[0] != "" {
@@ -255,13 +256,13 @@ func (es *events) end(t *testing.T) []event {
 type peer struct {
 	ts  *testServer
 	sid string
-	in  chan *proto.Message
+	in  chan *jsonrpc.Message
 	wg  sync.WaitGroup
 }
 
 // newPeer opens a session and its GET stream.
 func newPeer(ts *testServer) *peer {
-	p := &peer{ts: ts, sid: ts.initialize(), in: make(chan *proto.Message, 256)}
+	p := &peer{ts: ts, sid: ts.initialize(), in: make(chan *jsonrpc.Message, 256)}
 	resp := ts.do(http.MethodGet, PathMCP, "", map[string]string{headerSession: p.sid, "Accept": mediaSSE})
 	if resp.StatusCode != http.StatusOK {
 		ts.t.Fatalf("GET stream: %s", resp.Status)
@@ -280,7 +281,7 @@ func (p *peer) feed(body io.Reader) {
 				return
 			}
 			if len(e.data) > 0 && e.data[0] != "" {
-				if m, err := proto.DecodeMessage([]byte(strings.Join(e.data, "\n"))); err == nil {
+				if m, err := jsonrpc.DecodeMessage([]byte(strings.Join(e.data, "\n"))); err == nil {
 					p.in <- m
 				}
 			}
@@ -289,23 +290,23 @@ func (p *peer) feed(body io.Reader) {
 }
 
 // Send POSTs m; a request's stream feeds the queue.
-func (p *peer) Send(m *proto.Message) {
+func (p *peer) Send(m *jsonrpc.Message) {
 	b, err := m.EncodeJSON()
 	if err != nil {
 		p.ts.t.Fatal(err)
 	}
-	resp := p.ts.post(PathMCP, string(b), map[string]string{headerSession: p.sid, headerVersion: proto.LatestLegacy})
+	resp := p.ts.post(PathMCP, string(b), map[string]string{headerSession: p.sid, headerVersion: mcp.LatestLegacy})
 	switch {
-	case m.Kind() == proto.KindRequest && resp.StatusCode == http.StatusOK:
+	case m.Kind() == jsonrpc.KindRequest && resp.StatusCode == http.StatusOK:
 		p.feed(resp.Body)
-	case m.Kind() != proto.KindRequest && resp.StatusCode == http.StatusAccepted:
+	case m.Kind() != jsonrpc.KindRequest && resp.StatusCode == http.StatusAccepted:
 	default:
 		p.ts.t.Fatalf("POST %s: %s", b, resp.Status)
 	}
 }
 
 // Next returns the next message of any stream.
-func (p *peer) Next() *proto.Message {
+func (p *peer) Next() *jsonrpc.Message {
 	select {
 	case m := <-p.in:
 		return m
@@ -318,7 +319,7 @@ func (p *peer) Next() *proto.Message {
 // toolCall is the body of a tools/call request.
 func toolCall(t *testing.T, id int, name string, args any) string {
 	t.Helper()
-	m, err := proto.NewRequest(proto.IntID(int64(id)), proto.MethodToolsCall, map[string]any{"name": name, "arguments": args})
+	m, err := jsonrpc.NewRequest(jsonrpc.IntID(int64(id)), mcp.MethodToolsCall, map[string]any{"name": name, "arguments": args})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,8 @@ import (
 	"sync"
 
 	"github.com/mcpscope/mcpscope/demo"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // legacySession is one session of the HTTP+SSE transport (2024-11-05): the
@@ -24,7 +25,7 @@ type legacySession struct {
 
 // callStream is the session's one stream; the answer to a request that
 // expired the session ends it (router).
-func (s *legacySession) callStream(id proto.ID) (*stream, bool) {
+func (s *legacySession) callStream(id jsonrpc.ID) (*stream, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.st, s.expireAfter != "" && id.Key() == s.expireAfter
@@ -35,7 +36,7 @@ func (s *legacySession) otherStream() *stream { return s.st }
 
 // expire is misbehave expire_session: POSTs get 404 from now on, and the
 // stream ends after the answer to request id.
-func (s *legacySession) expire(id proto.ID) error {
+func (s *legacySession) expire(id jsonrpc.ID) error {
 	s.h.sessions.remove(s.id, s)
 	s.mu.Lock()
 	s.expireAfter = id.Key()
@@ -61,7 +62,7 @@ func (h *Handler) serveLegacyStream(w http.ResponseWriter, r *http.Request) {
 		methodNotAllowed(w, "GET", "the HTTP+SSE stream opens with GET; POST to "+PathMessage)
 		return
 	case r.Header.Get("Accept") != "" && !accepts(r, mediaSSE):
-		writeError(w, http.StatusNotAcceptable, nil, proto.CodeInvalidRequest, "the Accept header must allow text/event-stream")
+		writeError(w, http.StatusNotAcceptable, nil, mcp.CodeInvalidRequest, "the Accept header must allow text/event-stream")
 		return
 	}
 	s := &legacySession{h: h, id: newSessionID()}
@@ -69,7 +70,7 @@ func (h *Handler) serveLegacyStream(w http.ResponseWriter, r *http.Request) {
 	s.conn = h.core.NewConn(&outbound{h: h, r: s})
 	if !h.sessions.add(s.id, s) {
 		s.end()
-		writeError(w, http.StatusServiceUnavailable, nil, proto.CodeInternalError, "the server holds too many sessions")
+		writeError(w, http.StatusServiceUnavailable, nil, mcp.CodeInternalError, "the server holds too many sessions")
 		return
 	}
 	defer func() {
@@ -98,12 +99,12 @@ func (h *Handler) serveLegacyMessage(w http.ResponseWriter, r *http.Request) {
 	}
 	id := r.URL.Query().Get("sessionId")
 	if id == "" {
-		writeError(w, http.StatusBadRequest, nil, proto.CodeInvalidRequest, "sessionId is missing: GET "+PathSSE+" first")
+		writeError(w, http.StatusBadRequest, nil, mcp.CodeInvalidRequest, "sessionId is missing: GET "+PathSSE+" first")
 		return
 	}
 	s, _ := h.sessions.get(id).(*legacySession)
 	if s == nil {
-		writeError(w, http.StatusNotFound, nil, proto.CodeInvalidRequest, "no session has this sessionId (its stream closed, or it expired)")
+		writeError(w, http.StatusNotFound, nil, mcp.CodeInvalidRequest, "no session has this sessionId (its stream closed, or it expired)")
 		return
 	}
 	m, ok := h.readMessage(w, r)

@@ -7,7 +7,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/demo"
 	"github.com/mcpscope/mcpscope/demo/internal/wizardtest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // legacyPeer is a raw HTTP+SSE client: POSTs to the endpoint, messages
@@ -34,7 +35,7 @@ func openLegacy(t *testing.T, ts *testServer, path string) *legacyPeer {
 }
 
 // Send POSTs m to the endpoint: 202.
-func (p *legacyPeer) Send(m *proto.Message) {
+func (p *legacyPeer) Send(m *jsonrpc.Message) {
 	b, err := m.EncodeJSON()
 	if err != nil {
 		p.ts.t.Fatal(err)
@@ -45,7 +46,7 @@ func (p *legacyPeer) Send(m *proto.Message) {
 }
 
 // Next returns the next message event of the stream.
-func (p *legacyPeer) Next() *proto.Message {
+func (p *legacyPeer) Next() *jsonrpc.Message {
 	e := p.es.must(p.ts.t)
 	if e.name != "message" {
 		p.ts.t.Fatalf("event %+v", e)
@@ -63,14 +64,14 @@ func TestLegacyRelativeEndpoint(t *testing.T) {
 		t.Fatalf("endpoint %q", p.endpoint)
 	}
 	c := wizardtest.New(t, p)
-	res := wizardtest.Result[proto.InitializeResult](t, c.Call(proto.MethodInitialize, map[string]any{"protocolVersion": proto.ProtocolVersion20241105}))
-	if res.ProtocolVersion != proto.ProtocolVersion20241105 {
+	res := wizardtest.Result[mcp.InitializeResult](t, c.Call(mcp.MethodInitialize, map[string]any{"protocolVersion": mcp.ProtocolVersion20241105}))
+	if res.ProtocolVersion != mcp.ProtocolVersion20241105 {
 		t.Errorf("initialize: %+v", res)
 	}
-	if m := c.Call(proto.MethodToolsCall, map[string]any{"name": "echo", "arguments": map[string]any{"message": "over sse"}}); !strings.Contains(string(m.Result), "over sse") {
+	if m := c.Call(mcp.MethodToolsCall, map[string]any{"name": "echo", "arguments": map[string]any{"message": "over sse"}}); !strings.Contains(string(m.Result), "over sse") {
 		t.Errorf("echo: %s", m.Raw)
 	}
-	if got := c.ElicitAll(proto.ElicitActionAccept, wizardtest.ElicitAllContent()); got["valid"] != true {
+	if got := c.ElicitAll(mcp.ElicitActionAccept, wizardtest.ElicitAllContent()); got["valid"] != true {
 		t.Errorf("elicit_all: %v", got)
 	}
 	c.WalkBookTrip("book_trip")
@@ -84,7 +85,7 @@ func TestLegacyAbsoluteEndpoint(t *testing.T) {
 		t.Fatalf("endpoint %q, server %s", p.endpoint, ts.url)
 	}
 	c := wizardtest.New(t, p)
-	if m := c.Call(proto.MethodPing, nil); m.Error != nil {
+	if m := c.Call(mcp.MethodPing, nil); m.Error != nil {
 		t.Errorf("ping: %s", m.Raw)
 	}
 }
@@ -115,7 +116,7 @@ func TestLegacyExpireSession(t *testing.T) {
 	ts := startServer(t, Options{})
 	p := openLegacy(t, ts, PathSSE)
 	c := wizardtest.New(t, p)
-	m := c.Call(proto.MethodToolsCall, map[string]any{"name": "misbehave", "arguments": map[string]any{"mode": demo.ModeExpireSession}})
+	m := c.Call(mcp.MethodToolsCall, map[string]any{"name": "misbehave", "arguments": map[string]any{"mode": demo.ModeExpireSession}})
 	if !strings.Contains(string(m.Result), "expired") {
 		t.Fatalf("expire_session: %s", m.Raw)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/demo"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // notification_flood's lines all come on the call's stream, numbered in
@@ -22,7 +22,7 @@ func TestFloodThroughSmallBacklog(t *testing.T) {
 	es.must(t) // priming
 	for i := 1; i <= count; i++ {
 		m := es.message(t)
-		var p proto.LoggingMessageParams
+		var p mcp.LoggingMessageParams
 		if err := json.Unmarshal(m.Params, &p); err != nil || string(p.Data) != fmt.Sprint(i) {
 			t.Fatalf("line %d: %s", i, m.Raw)
 		}
@@ -57,7 +57,7 @@ func TestSessionAndStreamBounds(t *testing.T) {
 // by hand); one serving a request does not.
 func TestSessionIdle(t *testing.T) {
 	ts := startServer(t, Options{})
-	s := ts.h.newSession(proto.LatestLegacy)
+	s := ts.h.newSession(mcp.LatestLegacy)
 	if !ts.h.sessions.add(s.id, s) {
 		t.Fatal("no room for a session")
 	}

@@ -6,7 +6,8 @@ import (
 	"fmt"
 
 	"github.com/mcpscope/mcpscope/demo"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // sabotageTarget is what a misbehave mode acts on: the call's stream, and
@@ -14,7 +15,7 @@ import (
 type sabotageTarget struct {
 	st *stream
 	r  any
-	id proto.ID
+	id jsonrpc.ID
 }
 
 // sabotageArgs are the misbehave arguments of the HTTP modes.
@@ -24,8 +25,8 @@ type sabotageArgs struct {
 }
 
 // refusal is the -32602 of an HTTP mode this request cannot do.
-func refusal(mode, why string) *proto.Error {
-	return &proto.Error{Code: proto.CodeInvalidParams, Message: fmt.Sprintf("misbehave mode %q %s", mode, why)}
+func refusal(mode, why string) *jsonrpc.Error {
+	return &jsonrpc.Error{Code: mcp.CodeInvalidParams, Message: fmt.Sprintf("misbehave mode %q %s", mode, why)}
 }
 
 // sabotage performs an HTTP misbehave mode (see demo.HTTPModes).
@@ -33,7 +34,7 @@ func (h *Handler) sabotage(ctx context.Context, t sabotageTarget, mode string, r
 	var a sabotageArgs
 	if len(raw) > 0 {
 		if err := json.Unmarshal(raw, &a); err != nil {
-			return "", &proto.Error{Code: proto.CodeInvalidParams, Message: "misbehave arguments: " + err.Error()}
+			return "", &jsonrpc.Error{Code: mcp.CodeInvalidParams, Message: "misbehave arguments: " + err.Error()}
 		}
 	}
 	if t.st == nil {
@@ -67,7 +68,7 @@ func (h *Handler) sabotage(ctx context.Context, t sabotageTarget, mode string, r
 			n = *a.Size
 		}
 		if n < 1 || n > demo.MaxHugeEvent {
-			return "", &proto.Error{Code: proto.CodeInvalidParams, Message: fmt.Sprintf("size must be between 1 and %d, got %d", int64(demo.MaxHugeEvent), n)}
+			return "", &jsonrpc.Error{Code: mcp.CodeInvalidParams, Message: fmt.Sprintf("size must be between 1 and %d, got %d", int64(demo.MaxHugeEvent), n)}
 		}
 		if err := t.st.push(item{huge: n}); err != nil {
 			return "", notSSE(mode, err)
@@ -89,7 +90,7 @@ func cutSSE(st *stream, abrupt bool) (string, error) {
 	if !st.cfg.ids {
 		return "", refusal(demo.ModeCutSSE, "needs a resumable stream (Streamable HTTP with a session); this stream has no event ids")
 	}
-	n, err := proto.NewNotification(proto.MethodNotifyMessage, proto.LoggingMessageParams{Level: "notice", Logger: "misbehave",
+	n, err := jsonrpc.NewNotification(mcp.MethodNotifyMessage, mcp.LoggingMessageParams{Level: "notice", Logger: "misbehave",
 		Data: json.RawMessage(`"the stream is cut after this event; resume it with Last-Event-ID to get the answer"`)})
 	if err != nil {
 		return "", err

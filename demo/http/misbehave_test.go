@@ -9,7 +9,8 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/demo"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // expire_session answers on its stream, then the session is gone: the
@@ -71,8 +72,8 @@ func TestMisbehaveHugeEvent(t *testing.T) {
 		}
 		if data, ok := strings.CutPrefix(line, "data: "); ok && len(data) > 1<<20 {
 			huge = len(data) - 1
-			m, err := proto.DecodeMessage([]byte(data))
-			if err != nil || m.Method != proto.MethodNotifyMessage {
+			m, err := jsonrpc.DecodeMessage([]byte(data))
+			if err != nil || m.Method != mcp.MethodNotifyMessage {
 				t.Errorf("the huge event is no log line: %v", err)
 			}
 		}
@@ -84,7 +85,7 @@ func TestMisbehaveHugeEvent(t *testing.T) {
 		t.Errorf("huge event data of %d bytes, want %d", huge, size)
 	}
 	resp = ts.post(PathMCP, misbehave(t, 3, demo.ModeHugeEvent, map[string]any{"size": int64(demo.MaxHugeEvent) + 1}), map[string]string{headerSession: sid})
-	if m := readEvents(t, resp.Body).message(t); m.Error == nil || m.Error.Code != proto.CodeInvalidParams {
+	if m := readEvents(t, resp.Body).message(t); m.Error == nil || m.Error.Code != mcp.CodeInvalidParams {
 		t.Errorf("oversize: %s", m.Raw)
 	}
 }
@@ -146,9 +147,9 @@ func TestMisbehaveRefusals(t *testing.T) {
 	}
 	stateless := startServer(t, Options{})
 	for _, mode := range []string{demo.ModeCutSSE, demo.ModeExpireSession} {
-		resp := stateless.post(PathMCP, modernBody(t, 2, proto.MethodToolsCall, map[string]any{"name": "misbehave", "arguments": map[string]any{"mode": mode}}),
-			modernHeaders(proto.MethodToolsCall, "misbehave"))
-		if rerr := rpcErrorOf(t, resp); rerr.Code != proto.CodeInvalidParams {
+		resp := stateless.post(PathMCP, modernBody(t, 2, mcp.MethodToolsCall, map[string]any{"name": "misbehave", "arguments": map[string]any{"mode": mode}}),
+			modernHeaders(mcp.MethodToolsCall, "misbehave"))
+		if rerr := rpcErrorOf(t, resp); rerr.Code != mcp.CodeInvalidParams {
 			t.Errorf("stateless %s: %+v", mode, rerr)
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"fmt"
 
 	"github.com/mcpscope/mcpscope/demo"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // router says where the messages of one demo connection go.
@@ -15,7 +15,7 @@ type router interface {
 	// callStream returns the stream of request id (its answer and the
 	// call's own messages), and whether the answer ends that stream; nil
 	// when the request has none (any more).
-	callStream(id proto.ID) (*stream, bool)
+	callStream(id jsonrpc.ID) (*stream, bool)
 	// otherStream returns the stream for messages of no call (the GET
 	// stream of a session), or nil when there is none.
 	otherStream() *stream
@@ -23,7 +23,7 @@ type router interface {
 
 // expirer is a router whose session misbehave expire_session can end.
 type expirer interface {
-	expire(id proto.ID) error
+	expire(id jsonrpc.ID) error
 }
 
 // errNoStream refuses a message that has nowhere to go.
@@ -37,7 +37,7 @@ type outbound struct {
 	// noRequests refuses server→client requests, saying why (stateless).
 	noRequests string
 	// status is the HTTP status of an answer sent as one body (nil: 200).
-	status func(*proto.Message) int
+	status func(*jsonrpc.Message) int
 	// added are the tools the connection serves beside the demo's
 	// (stateless: route and route_clash).
 	added []demo.Tool
@@ -56,7 +56,7 @@ func (o *outbound) AddedTools() []demo.Tool { return o.added }
 
 // Send puts a response on its request's stream, anything else on the
 // stream of no call.
-func (o *outbound) Send(m *proto.Message) error {
+func (o *outbound) Send(m *jsonrpc.Message) error {
 	data, err := m.EncodeJSON()
 	if err != nil {
 		return err
@@ -77,7 +77,7 @@ func (o *outbound) Send(m *proto.Message) error {
 
 // SendContext puts a message of a call on that call's stream, when it is
 // an SSE stream still open; else as Send would.
-func (o *outbound) SendContext(ctx context.Context, m *proto.Message) error {
+func (o *outbound) SendContext(ctx context.Context, m *jsonrpc.Message) error {
 	id, ok := demo.CallID(ctx)
 	if !ok || m.IsResponse() {
 		return o.Send(m)
@@ -96,7 +96,7 @@ func (o *outbound) SendContext(ctx context.Context, m *proto.Message) error {
 }
 
 // sendOther puts a message on the stream of no call.
-func (o *outbound) sendOther(m *proto.Message, data []byte) error {
+func (o *outbound) sendOther(m *jsonrpc.Message, data []byte) error {
 	if err := o.refuse(m); err != nil {
 		return err
 	}
@@ -108,8 +108,8 @@ func (o *outbound) sendOther(m *proto.Message, data []byte) error {
 }
 
 // refuse refuses a server→client request where there are none.
-func (o *outbound) refuse(m *proto.Message) error {
-	if o.noRequests != "" && m.Kind() == proto.KindRequest {
+func (o *outbound) refuse(m *jsonrpc.Message) error {
+	if o.noRequests != "" && m.Kind() == jsonrpc.KindRequest {
 		return errors.New(o.noRequests)
 	}
 	return nil
@@ -122,7 +122,7 @@ func (o *outbound) Emitter(ctx context.Context, info demo.CallInfo) demo.Emitter
 	if st, owned := o.r.callStream(info.ID); st != nil && owned {
 		context.AfterFunc(ctx, st.endUnanswered)
 	}
-	send := func(m *proto.Message) error { return o.SendContext(ctx, m) }
+	send := func(m *jsonrpc.Message) error { return o.SendContext(ctx, m) }
 	return demo.NotificationEmitter{Send: send, Token: info.ProgressToken}
 }
 
@@ -130,7 +130,7 @@ func (o *outbound) Emitter(ctx context.Context, info demo.CallInfo) demo.Emitter
 func (o *outbound) Modes() []string { return demo.HTTPModes }
 
 // Sabotage performs an HTTP misbehave mode on the call's stream.
-func (o *outbound) Sabotage(ctx context.Context, mode string, id proto.ID, args json.RawMessage) (string, error) {
+func (o *outbound) Sabotage(ctx context.Context, mode string, id jsonrpc.ID, args json.RawMessage) (string, error) {
 	st, _ := o.r.callStream(id)
 	return o.h.sabotage(ctx, sabotageTarget{st: st, r: o.r, id: id}, mode, args)
 }

@@ -12,7 +12,8 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/demo"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // headerParamPrefix starts the header a tool parameter is mirrored into.
@@ -79,7 +80,7 @@ func schemaJSON(v map[string]any) json.RawMessage {
 func answerArguments(_ context.Context, c *demo.Call) (*demo.ToolResult, error) {
 	var args map[string]json.RawMessage
 	if len(c.Args) > 0 && json.Unmarshal(c.Args, &args) != nil {
-		return nil, &proto.Error{Code: proto.CodeInvalidParams, Message: "the arguments are not a JSON object"}
+		return nil, &jsonrpc.Error{Code: mcp.CodeInvalidParams, Message: "the arguments are not a JSON object"}
 	}
 	parts := make([]string, 0, len(args))
 	for _, k := range slices.Sorted(maps.Keys(args)) {
@@ -95,8 +96,8 @@ func answerArguments(_ context.Context, c *demo.Call) (*demo.ToolResult, error) 
 // route against its arguments: a value in the body needs its header,
 // equal once decoded (an integer compared as a number); a header needs
 // its value. Any other request has none to check. The error is -32020.
-func checkParamHeaders(hd http.Header, m *proto.Message) *proto.Error {
-	if m.Method != proto.MethodToolsCall {
+func checkParamHeaders(hd http.Header, m *jsonrpc.Message) *jsonrpc.Error {
+	if m.Method != mcp.MethodToolsCall {
 		return nil
 	}
 	var p struct {
@@ -111,8 +112,8 @@ func checkParamHeaders(hd http.Header, m *proto.Message) *proto.Error {
 		raw, sent := hd.Get(header), len(hd.Values(header)) > 0
 		body := p.Arguments[param.name]
 		given := len(body) > 0 && !bytes.Equal(body, []byte("null"))
-		mismatch := func(format string, a ...any) *proto.Error {
-			return &proto.Error{Code: codeHeaderMismatch, Message: "Header mismatch: " + header + " " + fmt.Sprintf(format, a...)}
+		mismatch := func(format string, a ...any) *jsonrpc.Error {
+			return &jsonrpc.Error{Code: codeHeaderMismatch, Message: "Header mismatch: " + header + " " + fmt.Sprintf(format, a...)}
 		}
 		switch {
 		case !sent && given:

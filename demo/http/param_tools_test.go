@@ -6,13 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // routeHeaders are the headers of a 2026-07-28 tools/call of route with
 // the Mcp-Param headers given.
 func routeHeaders(params map[string]string) map[string]string {
-	hd := modernHeaders(proto.MethodToolsCall, ToolRoute)
+	hd := modernHeaders(mcp.MethodToolsCall, ToolRoute)
 	for k, v := range params {
 		hd[headerParamPrefix+k] = v
 	}
@@ -24,7 +24,7 @@ func routeHeaders(params map[string]string) map[string]string {
 // neither and does not know them.
 func TestStatelessListsTheParamTools(t *testing.T) {
 	ts := startServer(t, Options{})
-	resp := ts.post(PathMCP, modernBody(t, 1, proto.MethodToolsList, nil), modernHeaders(proto.MethodToolsList, ""))
+	resp := ts.post(PathMCP, modernBody(t, 1, mcp.MethodToolsList, nil), modernHeaders(mcp.MethodToolsList, ""))
 	list := bodyOf(t, resp)
 	for _, want := range []string{`"name":"route"`, `"x-mcp-header":"Region"`, `"name":"route_clash"`, `"x-mcp-header":"tenant"`, `"name":"echo"`} {
 		if !strings.Contains(list, want) {
@@ -51,17 +51,17 @@ func TestStatelessParamHeaderValidation(t *testing.T) {
 	ts := startServer(t, Options{})
 	args := map[string]any{"region": "zürich", "priority": 2, "dry_run": true, "query": "q"}
 	good := map[string]string{"Region": "=?base64?esO8cmljaA==?=", "Priority": "2.0", "Dry-Run": "true"}
-	resp := ts.post(PathMCP, modernBody(t, 1, proto.MethodToolsCall, map[string]any{"name": ToolRoute, "arguments": args}), routeHeaders(good))
+	resp := ts.post(PathMCP, modernBody(t, 1, mcp.MethodToolsCall, map[string]any{"name": ToolRoute, "arguments": args}), routeHeaders(good))
 	if body := bodyOf(t, resp); resp.StatusCode != http.StatusOK || !strings.Contains(body, `dry_run=true priority=2 query=\"q\" region=\"zürich\"`) {
 		t.Errorf("matching headers: %s %s", resp.Status, body)
 	}
 	nullRegion := map[string]any{"name": ToolRoute, "arguments": map[string]any{"region": nil}}
-	resp = ts.post(PathMCP, modernBody(t, 2, proto.MethodToolsCall, nullRegion), routeHeaders(nil))
+	resp = ts.post(PathMCP, modernBody(t, 2, mcp.MethodToolsCall, nullRegion), routeHeaders(nil))
 	if body := bodyOf(t, resp); resp.StatusCode != http.StatusOK || !strings.Contains(body, "region=null") {
 		t.Errorf("null region without its header: %s %s", resp.Status, body)
 	}
 	noArgs := map[string]any{"name": ToolRouteClash}
-	resp = ts.post(PathMCP, modernBody(t, 5, proto.MethodToolsCall, noArgs), modernHeaders(proto.MethodToolsCall, ToolRouteClash))
+	resp = ts.post(PathMCP, modernBody(t, 5, mcp.MethodToolsCall, noArgs), modernHeaders(mcp.MethodToolsCall, ToolRouteClash))
 	if body := bodyOf(t, resp); !strings.Contains(body, "no arguments") {
 		t.Errorf("route_clash without arguments: %s", body)
 	}
@@ -85,14 +85,14 @@ func TestStatelessParamHeaderValidation(t *testing.T) {
 		{with("Region", "=?base64?!!?="), args, "Mcp-Param-Region value"},
 		{good, map[string]any{"region": "zürich", "priority": 2}, "Mcp-Param-Dry-Run is sent but the body has no dry_run"},
 	} {
-		resp := ts.post(PathMCP, modernBody(t, 3, proto.MethodToolsCall, map[string]any{"name": ToolRoute, "arguments": c.args}), routeHeaders(c.headers))
+		resp := ts.post(PathMCP, modernBody(t, 3, mcp.MethodToolsCall, map[string]any{"name": ToolRoute, "arguments": c.args}), routeHeaders(c.headers))
 		rerr := rpcErrorOf(t, resp)
 		if resp.StatusCode != http.StatusBadRequest || rerr.Code != codeHeaderMismatch || !strings.Contains(rerr.Message, c.names) {
 			t.Errorf("%v %v: %s %+v, want 400 -32020 naming %q", c.headers, c.args, resp.Status, rerr, c.names)
 		}
 	}
 	clash := map[string]any{"name": ToolRouteClash, "arguments": map[string]any{"tenant": "a", "org": "b"}}
-	resp = ts.post(PathMCP, modernBody(t, 4, proto.MethodToolsCall, clash), modernHeaders(proto.MethodToolsCall, ToolRouteClash))
+	resp = ts.post(PathMCP, modernBody(t, 4, mcp.MethodToolsCall, clash), modernHeaders(mcp.MethodToolsCall, ToolRouteClash))
 	if body := bodyOf(t, resp); resp.StatusCode != http.StatusOK || !strings.Contains(body, `org=\"b\" tenant=\"a\"`) {
 		t.Errorf("route_clash: %s %s", resp.Status, body)
 	}

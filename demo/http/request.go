@@ -9,7 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Media types of MCP over HTTP.
@@ -21,29 +22,29 @@ const (
 // readMessage reads the body of r as one JSON-RPC message. On failure it
 // has answered already: 413 over MaxBody, 400 with -32700 or -32600 for a
 // body that is no single valid message (a batch included).
-func (h *Handler) readMessage(w http.ResponseWriter, r *http.Request) (*proto.Message, bool) {
+func (h *Handler) readMessage(w http.ResponseWriter, r *http.Request) (*jsonrpc.Message, bool) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBody))
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):
-		writeError(w, http.StatusRequestEntityTooLarge, nil, proto.CodeInvalidRequest,
+		writeError(w, http.StatusRequestEntityTooLarge, nil, mcp.CodeInvalidRequest,
 			fmt.Sprintf("the request body is over the limit of %d bytes", h.opts.MaxBody))
 		return nil, false
 	case err != nil:
-		writeError(w, http.StatusBadRequest, nil, proto.CodeParseError, "reading the request body: "+err.Error())
+		writeError(w, http.StatusBadRequest, nil, mcp.CodeParseError, "reading the request body: "+err.Error())
 		return nil, false
 	}
 	if t := bytes.TrimSpace(body); len(t) > 0 && t[0] == '[' {
-		writeError(w, http.StatusBadRequest, nil, proto.CodeInvalidRequest, "JSON-RPC batches are not supported; send one message per POST")
+		writeError(w, http.StatusBadRequest, nil, mcp.CodeInvalidRequest, "JSON-RPC batches are not supported; send one message per POST")
 		return nil, false
 	}
-	m, err := proto.DecodeMessage(body)
+	m, err := jsonrpc.DecodeMessage(body)
 	switch {
 	case err != nil && m != nil && m.ID != nil:
-		writeError(w, http.StatusBadRequest, m.ID, proto.CodeInvalidRequest, err.Error())
+		writeError(w, http.StatusBadRequest, m.ID, mcp.CodeInvalidRequest, err.Error())
 		return nil, false
 	case err != nil:
-		writeError(w, http.StatusBadRequest, nil, proto.CodeParseError, "Parse error: "+err.Error())
+		writeError(w, http.StatusBadRequest, nil, mcp.CodeParseError, "Parse error: "+err.Error())
 		return nil, false
 	}
 	return m, true
@@ -51,22 +52,22 @@ func (h *Handler) readMessage(w http.ResponseWriter, r *http.Request) (*proto.Me
 
 // writeError answers with status and a JSON-RPC error response (id null
 // when unknown).
-func writeError(w http.ResponseWriter, status int, id *proto.ID, code int, msg string) {
-	writeRPCError(w, status, id, &proto.Error{Code: code, Message: msg})
+func writeError(w http.ResponseWriter, status int, id *jsonrpc.ID, code int, msg string) {
+	writeRPCError(w, status, id, &jsonrpc.Error{Code: code, Message: msg})
 }
 
 // writeRPCError answers with status and the error response of rerr.
-func writeRPCError(w http.ResponseWriter, status int, id *proto.ID, rerr *proto.Error) {
-	m := &proto.Message{JSONRPC: proto.Version, ID: id, Error: rerr}
+func writeRPCError(w http.ResponseWriter, status int, id *jsonrpc.ID, rerr *jsonrpc.Error) {
+	m := &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: id, Error: rerr}
 	if id == nil {
-		null := proto.ID{}
+		null := jsonrpc.ID{}
 		m.ID = &null
 	}
 	writeMessage(w, status, m)
 }
 
 // writeMessage answers with status and m as an application/json body.
-func writeMessage(w http.ResponseWriter, status int, m *proto.Message) {
+func writeMessage(w http.ResponseWriter, status int, m *jsonrpc.Message) {
 	b, err := m.EncodeJSON()
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/demo"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // misbehave returns the body of a misbehave tools/call.
@@ -34,7 +34,7 @@ func TestCutSSEResumesWithLastEventID(t *testing.T) {
 			resp := ts.post(PathMCP, misbehave(t, 4, demo.ModeCutSSE, map[string]any{"abrupt": abrupt}), map[string]string{headerSession: sid})
 			es := readEvents(t, resp.Body)
 			prime, cut := es.must(t), es.must(t)
-			if prime.id != "2-0" || cut.id != "2-1" || cut.retry != "1000" || cut.message(t).Method != proto.MethodNotifyMessage {
+			if prime.id != "2-0" || cut.id != "2-1" || cut.retry != "1000" || cut.message(t).Method != mcp.MethodNotifyMessage {
 				t.Fatalf("before the cut: %+v %+v", prime, cut)
 			}
 			_, err := es.next()

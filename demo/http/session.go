@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/demo"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // keepFinished is how many answered POST streams a session keeps, for a
@@ -63,7 +63,7 @@ func (h *Handler) streamConfig(num uint64, f format, call string) streamConfig {
 }
 
 // callStream returns the stream of an unanswered request (router).
-func (s *session) callStream(id proto.ID) (*stream, bool) {
+func (s *session) callStream(id jsonrpc.ID) (*stream, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.calls[id.Key()], true
@@ -73,7 +73,7 @@ func (s *session) callStream(id proto.ID) (*stream, bool) {
 func (s *session) otherStream() *stream { return s.standalone }
 
 // openCall opens the stream of a POST's request.
-func (s *session) openCall(id proto.ID) (*stream, error) {
+func (s *session) openCall(id jsonrpc.ID) (*stream, error) {
 	f := formatSSE
 	if s.h.opts.JSONResponse {
 		f = formatJSON
@@ -167,7 +167,7 @@ func (s *session) idleOut() {
 // expire is misbehave expire_session: the session leaves the registry now
 // (later requests get 404), its GET stream ends, and the rest ends when the
 // requests being served are done.
-func (s *session) expire(proto.ID) error {
+func (s *session) expire(jsonrpc.ID) error {
 	s.h.sessions.remove(s.id, s)
 	s.mu.Lock()
 	s.expired = true

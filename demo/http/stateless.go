@@ -3,7 +3,8 @@ package demohttp
 import (
 	"net/http"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // noServerRequests is why a stateless request cannot carry a request of
@@ -14,9 +15,9 @@ const noServerRequests = "a 2026-07-28 request has no channel for server→clien
 // supportedVersions are the versions /mcp serves, for -32022.
 func (h *Handler) supportedVersions() []string {
 	if h.opts.Eras == ModernOnly {
-		return []string{proto.Modern}
+		return []string{mcp.Modern}
 	}
-	return append([]string{proto.Modern}, proto.LegacyVersions...)
+	return append([]string{mcp.Modern}, mcp.LegacyVersions...)
 }
 
 // postStateless serves a 2026-07-28 request on its own: headers checked
@@ -26,7 +27,7 @@ func (h *Handler) supportedVersions() []string {
 // as the request. The answer is one JSON body when nothing comes before
 // it, else an SSE stream without ids; the client closing that stream
 // cancels the request. -32601 comes with 404.
-func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, m *proto.Message) {
+func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
 	rerr := checkModern(r.Header, m, h.supportedVersions())
 	if rerr == nil {
 		rerr = checkParamHeaders(r.Header, m)
@@ -36,27 +37,27 @@ func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, m *proto
 		return
 	}
 	switch m.Kind() {
-	case proto.KindNotification:
+	case jsonrpc.KindNotification:
 		w.WriteHeader(http.StatusAccepted)
 		return
-	case proto.KindRequest:
+	case jsonrpc.KindRequest:
 	default:
-		writeError(w, http.StatusBadRequest, m.ID, proto.CodeInvalidRequest, "a 2026-07-28 client sends no responses: the server sends it no requests")
+		writeError(w, http.StatusBadRequest, m.ID, mcp.CodeInvalidRequest, "a 2026-07-28 client sends no responses: the server sends it no requests")
 		return
 	}
 	switch m.Method {
-	case proto.MethodDiscover:
+	case mcp.MethodDiscover:
 		res := h.core.Discover()
 		res.SupportedVersions = h.supportedVersions()
-		answer, err := proto.NewResult(*m.ID, res)
+		answer, err := jsonrpc.NewResult(*m.ID, res)
 		if err != nil {
-			writeError(w, http.StatusInternalServerError, m.ID, proto.CodeInternalError, err.Error())
+			writeError(w, http.StatusInternalServerError, m.ID, mcp.CodeInternalError, err.Error())
 			return
 		}
 		writeMessage(w, http.StatusOK, answer)
 		return
-	case proto.MethodInitialize:
-		writeRPCError(w, http.StatusNotFound, m.ID, &proto.Error{Code: proto.CodeMethodNotFound, Message: "initialize is not a 2026-07-28 method: use server/discover"})
+	case mcp.MethodInitialize:
+		writeRPCError(w, http.StatusNotFound, m.ID, &jsonrpc.Error{Code: mcp.CodeMethodNotFound, Message: "initialize is not a 2026-07-28 method: use server/discover"})
 		return
 	}
 	f := formatAuto
@@ -73,8 +74,8 @@ func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, m *proto
 }
 
 // statelessStatus is 404 for -32601, 200 for any other answer.
-func statelessStatus(m *proto.Message) int {
-	if m.Error != nil && m.Error.Code == proto.CodeMethodNotFound {
+func statelessStatus(m *jsonrpc.Message) int {
+	if m.Error != nil && m.Error.Code == mcp.CodeMethodNotFound {
 		return http.StatusNotFound
 	}
 	return http.StatusOK
@@ -83,12 +84,12 @@ func statelessStatus(m *proto.Message) int {
 // requestRouter routes the messages of a connection that serves one
 // request: its own stream, nothing else.
 type requestRouter struct {
-	id proto.ID
+	id jsonrpc.ID
 	st *stream
 }
 
 // callStream returns the request's stream (router).
-func (r requestRouter) callStream(id proto.ID) (*stream, bool) {
+func (r requestRouter) callStream(id jsonrpc.ID) (*stream, bool) {
 	if id.Key() != r.id.Key() {
 		return nil, false
 	}

@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // modernBody is a 2026-07-28 request: _meta carries the version, client
@@ -16,9 +17,9 @@ func modernBody(t *testing.T, id int, method string, params map[string]any) stri
 	if params == nil {
 		params = map[string]any{}
 	}
-	params["_meta"] = map[string]any{proto.MetaProtocolVersion: proto.Modern,
-		proto.MetaClientInfo: map[string]string{"name": "raw", "version": "1"}, proto.MetaClientCapabilities: map[string]any{}}
-	m, err := proto.NewRequest(proto.IntID(int64(id)), method, params)
+	params["_meta"] = map[string]any{mcp.MetaProtocolVersion: mcp.Modern,
+		mcp.MetaClientInfo: map[string]string{"name": "raw", "version": "1"}, mcp.MetaClientCapabilities: map[string]any{}}
+	m, err := jsonrpc.NewRequest(jsonrpc.IntID(int64(id)), method, params)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +29,7 @@ func modernBody(t *testing.T, id int, method string, params map[string]any) stri
 
 // modernHeaders are the metadata headers of a 2026-07-28 request.
 func modernHeaders(method, name string) map[string]string {
-	hd := map[string]string{headerVersion: proto.Modern, headerMethod: method}
+	hd := map[string]string{headerVersion: mcp.Modern, headerMethod: method}
 	if name != "" {
 		hd[headerName] = name
 	}
@@ -40,20 +41,20 @@ func modernHeaders(method, name string) map[string]string {
 func TestStatelessDiscover(t *testing.T) {
 	for _, eras := range []Eras{BothEras, ModernOnly} {
 		ts := startServer(t, Options{Eras: eras})
-		resp := ts.post(PathMCP, modernBody(t, 1, proto.MethodDiscover, nil), modernHeaders(proto.MethodDiscover, ""))
+		resp := ts.post(PathMCP, modernBody(t, 1, mcp.MethodDiscover, nil), modernHeaders(mcp.MethodDiscover, ""))
 		if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != mediaJSON || resp.Header.Get(headerSession) != "" {
 			t.Fatalf("discover: %s %q session %q", resp.Status, resp.Header.Get("Content-Type"), resp.Header.Get(headerSession))
 		}
-		m, err := proto.DecodeMessage([]byte(bodyOf(t, resp)))
+		m, err := jsonrpc.DecodeMessage([]byte(bodyOf(t, resp)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		res := decode[proto.DiscoverResult](t, m.Result)
+		res := decode[mcp.DiscoverResult](t, m.Result)
 		info, ok := res.ServerInfo()
-		if !res.Supports(proto.Modern) || res.SupportedVersions[0] != proto.Modern || !ok || info.Name != "mcpscope-demo" || res.Capabilities.Tools == nil {
+		if !res.Supports(mcp.Modern) || res.SupportedVersions[0] != mcp.Modern || !ok || info.Name != "mcpscope-demo" || res.Capabilities.Tools == nil {
 			t.Errorf("discover: %s", m.Result)
 		}
-		if legacy := res.Supports(proto.LatestLegacy); legacy != (eras == BothEras) {
+		if legacy := res.Supports(mcp.LatestLegacy); legacy != (eras == BothEras) {
 			t.Errorf("eras %d: 2025-11-25 supported %v", eras, legacy)
 		}
 	}
@@ -65,17 +66,17 @@ func TestStatelessDiscover(t *testing.T) {
 // A Base64 sentinel Mcp-Name is decoded before the comparison.
 func TestStatelessHeaderValidation(t *testing.T) {
 	ts := startServer(t, Options{})
-	call := modernBody(t, 2, proto.MethodToolsCall, map[string]any{"name": "echo", "arguments": map[string]any{"message": "hi"}})
+	call := modernBody(t, 2, mcp.MethodToolsCall, map[string]any{"name": "echo", "arguments": map[string]any{"message": "hi"}})
 	for _, c := range []struct {
 		headers map[string]string
 		code    int
 	}{
-		{map[string]string{headerMethod: proto.MethodToolsCall, headerName: "echo"}, codeHeaderMismatch},
+		{map[string]string{headerMethod: mcp.MethodToolsCall, headerName: "echo"}, codeHeaderMismatch},
 		{modernHeaders("tools/list", "echo"), codeHeaderMismatch},
-		{modernHeaders(proto.MethodToolsCall, "read_file"), codeHeaderMismatch},
-		{modernHeaders(proto.MethodToolsCall, ""), codeHeaderMismatch},
-		{modernHeaders(proto.MethodToolsCall, "=?base64?!!!?="), codeHeaderMismatch},
-		{map[string]string{headerVersion: "2099-01-01", headerMethod: proto.MethodToolsCall, headerName: "echo"}, codeUnsupportedVersion},
+		{modernHeaders(mcp.MethodToolsCall, "read_file"), codeHeaderMismatch},
+		{modernHeaders(mcp.MethodToolsCall, ""), codeHeaderMismatch},
+		{modernHeaders(mcp.MethodToolsCall, "=?base64?!!!?="), codeHeaderMismatch},
+		{map[string]string{headerVersion: "2099-01-01", headerMethod: mcp.MethodToolsCall, headerName: "echo"}, codeUnsupportedVersion},
 	} {
 		resp := ts.post(PathMCP, call, c.headers)
 		rerr := rpcErrorOf(t, resp)
@@ -86,8 +87,8 @@ func TestStatelessHeaderValidation(t *testing.T) {
 			t.Errorf("-32022 data %s", rerr.Data)
 		}
 	}
-	resp := ts.post(PathMCP, call, modernHeaders(proto.MethodToolsCall, "=?base64?ZWNobw==?="))
-	if m, err := proto.DecodeMessage([]byte(bodyOf(t, resp))); err != nil || resp.StatusCode != http.StatusOK || !strings.Contains(string(m.Result), `"hi"`) {
+	resp := ts.post(PathMCP, call, modernHeaders(mcp.MethodToolsCall, "=?base64?ZWNobw==?="))
+	if m, err := jsonrpc.DecodeMessage([]byte(bodyOf(t, resp))); err != nil || resp.StatusCode != http.StatusOK || !strings.Contains(string(m.Result), `"hi"`) {
 		t.Errorf("sentinel name: %s %s %v", resp.Status, m.Raw, err)
 	}
 }
@@ -98,28 +99,28 @@ func TestStatelessHeaderValidation(t *testing.T) {
 // server→client request is refused with the reason.
 func TestStatelessRequests(t *testing.T) {
 	ts := startServer(t, Options{})
-	resp := ts.post(PathMCP, modernBody(t, 3, proto.MethodToolsList, nil), modernHeaders(proto.MethodToolsList, ""))
+	resp := ts.post(PathMCP, modernBody(t, 3, mcp.MethodToolsList, nil), modernHeaders(mcp.MethodToolsList, ""))
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != mediaJSON || !strings.Contains(bodyOf(t, resp), `"misbehave"`) {
 		t.Errorf("tools/list: %s", resp.Status)
 	}
 	resp = ts.post(PathMCP, modernBody(t, 4, "nope/never", nil), modernHeaders("nope/never", ""))
-	if resp.StatusCode != http.StatusNotFound || rpcErrorOf(t, resp).Code != proto.CodeMethodNotFound {
+	if resp.StatusCode != http.StatusNotFound || rpcErrorOf(t, resp).Code != mcp.CodeMethodNotFound {
 		t.Errorf("unknown method: %s", resp.Status)
 	}
 	sid := ts.initialize()
 	for _, method := range []string{http.MethodGet, http.MethodDelete} {
-		for _, hd := range []map[string]string{{headerVersion: proto.Modern, "Accept": mediaSSE}, {headerVersion: proto.Modern, "Accept": mediaSSE, headerSession: sid}} {
+		for _, hd := range []map[string]string{{headerVersion: mcp.Modern, "Accept": mediaSSE}, {headerVersion: mcp.Modern, "Accept": mediaSSE, headerSession: sid}} {
 			if r := ts.do(method, PathMCP, "", hd); r.StatusCode != http.StatusMethodNotAllowed {
 				t.Errorf("%s %v: %s", method, hd, r.Status)
 			}
 		}
 	}
 	// Mcp-Session-Id on a 2026-07-28 request is ignored.
-	resp = ts.post(PathMCP, modernBody(t, 6, proto.MethodToolsList, nil), map[string]string{headerVersion: proto.Modern, headerMethod: proto.MethodToolsList, headerSession: "whatever"})
+	resp = ts.post(PathMCP, modernBody(t, 6, mcp.MethodToolsList, nil), map[string]string{headerVersion: mcp.Modern, headerMethod: mcp.MethodToolsList, headerSession: "whatever"})
 	if resp.StatusCode != http.StatusOK || resp.Header.Get(headerSession) != "" {
 		t.Errorf("tools/list with a session header: %s", resp.Status)
 	}
-	resp = ts.post(PathMCP, modernBody(t, 5, proto.MethodToolsCall, map[string]any{"name": "elicit_all"}), modernHeaders(proto.MethodToolsCall, "elicit_all"))
+	resp = ts.post(PathMCP, modernBody(t, 5, mcp.MethodToolsCall, map[string]any{"name": "elicit_all"}), modernHeaders(mcp.MethodToolsCall, "elicit_all"))
 	if rerr := rpcErrorOf(t, resp); !strings.Contains(rerr.Message, "MRTR") {
 		t.Errorf("elicit_all: %+v", rerr)
 	}
@@ -130,12 +131,12 @@ func TestStatelessRequests(t *testing.T) {
 func TestStatelessCancelByClosingStream(t *testing.T) {
 	ts := startServer(t, Options{})
 	_, cancelled := ts.gate("gate")
-	resp := ts.post(PathMCP, modernBody(t, 6, proto.MethodToolsCall, map[string]any{"name": "gate"}), modernHeaders(proto.MethodToolsCall, "gate"))
+	resp := ts.post(PathMCP, modernBody(t, 6, mcp.MethodToolsCall, map[string]any{"name": "gate"}), modernHeaders(mcp.MethodToolsCall, "gate"))
 	if resp.Header.Get("Content-Type") != mediaSSE {
 		t.Fatalf("gate: %s %q", resp.Status, resp.Header.Get("Content-Type"))
 	}
 	e := readEvents(t, resp.Body).must(t)
-	if e.id != "" || e.message(t).Method != proto.MethodNotifyMessage {
+	if e.id != "" || e.message(t).Method != mcp.MethodNotifyMessage {
 		t.Fatalf("first event %+v", e)
 	}
 	_ = resp.Body.Close()
@@ -147,7 +148,7 @@ func TestStatelessCancelByClosingStream(t *testing.T) {
 func TestModernOnly(t *testing.T) {
 	ts := startServer(t, Options{Eras: ModernOnly})
 	resp := ts.post(PathMCP, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`,
-		map[string]string{headerVersion: proto.LatestLegacy, headerMethod: proto.MethodInitialize})
+		map[string]string{headerVersion: mcp.LatestLegacy, headerMethod: mcp.MethodInitialize})
 	if rerr := rpcErrorOf(t, resp); resp.StatusCode != http.StatusBadRequest || rerr.Code != codeUnsupportedVersion {
 		t.Errorf("initialize: %s %+v", resp.Status, rerr)
 	}
@@ -162,9 +163,9 @@ func TestModernOnly(t *testing.T) {
 // and no modern error code, so that a client falls back to initialize.
 func TestLegacyOnlyRefusesDiscover(t *testing.T) {
 	ts := startServer(t, Options{Eras: LegacyOnly})
-	resp := ts.post(PathMCP, modernBody(t, 1, proto.MethodDiscover, nil), modernHeaders(proto.MethodDiscover, ""))
-	var body struct{ Error proto.Error }
-	if err := json.Unmarshal([]byte(bodyOf(t, resp)), &body); err != nil || resp.StatusCode != http.StatusBadRequest || body.Error.Code != proto.CodeInvalidRequest {
+	resp := ts.post(PathMCP, modernBody(t, 1, mcp.MethodDiscover, nil), modernHeaders(mcp.MethodDiscover, ""))
+	var body struct{ Error jsonrpc.Error }
+	if err := json.Unmarshal([]byte(bodyOf(t, resp)), &body); err != nil || resp.StatusCode != http.StatusBadRequest || body.Error.Code != mcp.CodeInvalidRequest {
 		t.Errorf("discover: %s %+v %v", resp.Status, body, err)
 	}
 }

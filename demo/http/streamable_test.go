@@ -6,7 +6,8 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/demo/internal/wizardtest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // initialize is answered on an SSE stream: the priming event (an id, the
@@ -26,8 +27,8 @@ func TestInitializeOpensSession(t *testing.T) {
 		t.Errorf("priming event %+v", prime)
 	}
 	ev := es.must(t)
-	res := wizardtest.Result[proto.InitializeResult](t, ev.message(t))
-	if ev.id != "1-1" || ev.name != "message" || res.ProtocolVersion != proto.ProtocolVersion20250618 || res.ServerInfo.Name != "mcpscope-demo" {
+	res := wizardtest.Result[mcp.InitializeResult](t, ev.message(t))
+	if ev.id != "1-1" || ev.name != "message" || res.ProtocolVersion != mcp.ProtocolVersion20250618 || res.ServerInfo.Name != "mcpscope-demo" {
 		t.Errorf("answer event %+v: %+v", ev, res)
 	}
 	if rest := es.end(t); len(rest) != 0 {
@@ -69,7 +70,7 @@ func TestSessionHeaderRules(t *testing.T) {
 		}
 	}
 	// The session still answers with the right headers.
-	resp := ts.post(PathMCP, list, map[string]string{headerSession: sid, headerVersion: proto.LatestLegacy})
+	resp := ts.post(PathMCP, list, map[string]string{headerSession: sid, headerVersion: mcp.LatestLegacy})
 	if m := readEvents(t, resp.Body).message(t); m.Error != nil || !strings.Contains(string(m.Result), `"echo"`) {
 		t.Errorf("tools/list: %s %+v", m.Result, m.Error)
 	}
@@ -104,7 +105,7 @@ func TestServerRequestsFindTheirStream(t *testing.T) {
 	ts := startServer(t, Options{})
 	p := newPeer(ts)
 	c := wizardtest.New(t, p)
-	if got := c.ElicitAll(proto.ElicitActionAccept, wizardtest.ElicitAllContent()); got["valid"] != true {
+	if got := c.ElicitAll(mcp.ElicitActionAccept, wizardtest.ElicitAllContent()); got["valid"] != true {
 		t.Errorf("elicit_all: %v", got)
 	}
 	c.WalkBookTrip("book_trip")
@@ -119,10 +120,10 @@ func TestCallRequestOnPOSTStream(t *testing.T) {
 	resp := ts.post(PathMCP, toolCall(t, 7, "elicit_all", map[string]any{}), map[string]string{headerSession: sid})
 	es := readEvents(t, resp.Body)
 	req := es.message(t)
-	if req.Method != proto.MethodElicitationCreate || req.ID == nil {
+	if req.Method != mcp.MethodElicitationCreate || req.ID == nil {
 		t.Fatalf("first message on the POST stream: %s", req.Raw)
 	}
-	answer, err := proto.NewResult(*req.ID, map[string]any{"action": "decline"})
+	answer, err := jsonrpc.NewResult(*req.ID, map[string]any{"action": "decline"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +167,7 @@ func TestCancelledCallEndsStream(t *testing.T) {
 	sid := ts.initialize()
 	resp := ts.post(PathMCP, toolCall(t, 9, "gate", nil), map[string]string{headerSession: sid})
 	es := readEvents(t, resp.Body)
-	if m := es.message(t); m.Method != proto.MethodNotifyMessage {
+	if m := es.message(t); m.Method != mcp.MethodNotifyMessage {
 		t.Fatalf("first message %s", m.Raw)
 	}
 	if r := ts.post(PathMCP, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}}`, map[string]string{headerSession: sid}); r.StatusCode != http.StatusAccepted {
@@ -205,11 +206,11 @@ func TestJSONResponse(t *testing.T) {
 	es := readEvents(t, get.Body)
 	es.must(t) // priming
 	resp = ts.post(PathMCP, toolCall(t, 2, "analyze", map[string]any{"steps": 1, "interval_ms": 0}), map[string]string{headerSession: sid})
-	m, err := proto.DecodeMessage([]byte(bodyOf(t, resp)))
+	m, err := jsonrpc.DecodeMessage([]byte(bodyOf(t, resp)))
 	if err != nil || resp.Header.Get("Content-Type") != mediaJSON || !strings.Contains(string(m.Result), "analysis complete") {
 		t.Fatalf("analyze: %s %v", m.Raw, err)
 	}
-	if n := es.message(t); n.Method != proto.MethodNotifyMessage {
+	if n := es.message(t); n.Method != mcp.MethodNotifyMessage {
 		t.Errorf("GET stream: %s", n.Raw)
 	}
 }
@@ -219,7 +220,7 @@ func TestJSONResponse(t *testing.T) {
 func TestLimitsAndOrigin(t *testing.T) {
 	ts := startServer(t, Options{MaxBody: 256, Origins: []string{"https://ok.example"}})
 	resp := ts.post(PathMCP, `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"`+strings.Repeat("x", 300)+`"}}`, nil)
-	if resp.StatusCode != http.StatusRequestEntityTooLarge || rpcErrorOf(t, resp).Code != proto.CodeInvalidRequest {
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || rpcErrorOf(t, resp).Code != mcp.CodeInvalidRequest {
 		t.Errorf("large body: %s", resp.Status)
 	}
 	for origin, want := range map[string]int{"https://evil.example": http.StatusForbidden, "https://ok.example": http.StatusOK} {

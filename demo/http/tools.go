@@ -8,7 +8,8 @@ import (
 	"sync"
 
 	"github.com/mcpscope/mcpscope/demo"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Events of seed 004's SSE dialect.
@@ -43,11 +44,11 @@ func (h *Handler) serveTools(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	switch {
-	case m.Kind() != proto.KindRequest:
-		writeError(w, http.StatusBadRequest, m.ID, proto.CodeInvalidRequest, "tool frames over HTTP take one tools/call request per POST")
+	case m.Kind() != jsonrpc.KindRequest:
+		writeError(w, http.StatusBadRequest, m.ID, mcp.CodeInvalidRequest, "tool frames over HTTP take one tools/call request per POST")
 		return
-	case m.Method != proto.MethodToolsCall:
-		writeError(w, http.StatusNotFound, m.ID, proto.CodeMethodNotFound, "tool frames over HTTP carry tools/call only, not "+m.Method)
+	case m.Method != mcp.MethodToolsCall:
+		writeError(w, http.StatusNotFound, m.ID, mcp.CodeMethodNotFound, "tool frames over HTTP carry tools/call only, not "+m.Method)
 		return
 	}
 	f := formatJSON
@@ -66,14 +67,14 @@ func (h *Handler) serveTools(w http.ResponseWriter, r *http.Request) {
 }
 
 // seedStatus is the HTTP status of a seed-004 answer sent as one body.
-func seedStatus(m *proto.Message) int {
+func seedStatus(m *jsonrpc.Message) int {
 	if m.Error == nil {
 		return http.StatusOK
 	}
 	switch m.Error.Code {
-	case proto.CodeParseError, proto.CodeInvalidRequest, proto.CodeInvalidParams:
+	case mcp.CodeParseError, mcp.CodeInvalidRequest, mcp.CodeInvalidParams:
 		return http.StatusBadRequest
-	case proto.CodeMethodNotFound:
+	case mcp.CodeMethodNotFound:
 		return http.StatusNotFound
 	}
 	return http.StatusInternalServerError
@@ -82,7 +83,7 @@ func seedStatus(m *proto.Message) int {
 // toolsOutbound is the demo.Outbound of one seed-004 call.
 type toolsOutbound struct {
 	h  *Handler
-	id proto.ID
+	id jsonrpc.ID
 	st *stream
 
 	mu      sync.Mutex
@@ -97,20 +98,20 @@ var errNoAsking = errors.New("tool frames over HTTP cannot ask the client anythi
 
 // Send sends the call's answer as the dialect says; a log line becomes a
 // fragment on an SSE stream; the rest has no place and is refused.
-func (o *toolsOutbound) Send(m *proto.Message) error {
+func (o *toolsOutbound) Send(m *jsonrpc.Message) error {
 	switch {
 	case m.IsResponse() && m.ID != nil && m.ID.Key() == o.id.Key():
 		return o.answer(m)
-	case m.Kind() == proto.KindRequest:
+	case m.Kind() == jsonrpc.KindRequest:
 		return errNoAsking
-	case m.Method == proto.MethodNotifyMessage && o.st.isStream():
+	case m.Method == mcp.MethodNotifyMessage && o.st.isStream():
 		return o.logFragment(m)
 	}
 	return errNoStream
 }
 
 // SendContext is Send: a seed-004 connection serves one call.
-func (o *toolsOutbound) SendContext(_ context.Context, m *proto.Message) error { return o.Send(m) }
+func (o *toolsOutbound) SendContext(_ context.Context, m *jsonrpc.Message) error { return o.Send(m) }
 
 // Emitter returns the call's emitter; the stream ends if the call ends
 // unanswered.
@@ -123,13 +124,13 @@ func (o *toolsOutbound) Emitter(ctx context.Context, info demo.CallInfo) demo.Em
 func (o *toolsOutbound) Modes() []string { return demo.HTTPModes }
 
 // Sabotage performs an HTTP misbehave mode on the call's stream.
-func (o *toolsOutbound) Sabotage(ctx context.Context, mode string, id proto.ID, args json.RawMessage) (string, error) {
+func (o *toolsOutbound) Sabotage(ctx context.Context, mode string, id jsonrpc.ID, args json.RawMessage) (string, error) {
 	return o.h.sabotage(ctx, sabotageTarget{st: o.st, r: o, id: id}, mode, args)
 }
 
 // logFragment sends a log line as a text fragment, within maxLogFragments.
-func (o *toolsOutbound) logFragment(m *proto.Message) error {
-	var p proto.LoggingMessageParams
+func (o *toolsOutbound) logFragment(m *jsonrpc.Message) error {
+	var p mcp.LoggingMessageParams
 	if err := json.Unmarshal(m.Params, &p); err != nil {
 		return err
 	}
@@ -172,7 +173,7 @@ func (o *toolsOutbound) fragment(c json.RawMessage) error {
 
 // answer sends the call's response: one body, or an error event, or the
 // result's content items as fragments and then complete.
-func (o *toolsOutbound) answer(m *proto.Message) error {
+func (o *toolsOutbound) answer(m *jsonrpc.Message) error {
 	data, err := m.EncodeJSON()
 	if err != nil {
 		return err
@@ -200,7 +201,7 @@ func (o *toolsOutbound) answer(m *proto.Message) error {
 	if res["content"], err = json.Marshal(all); err != nil {
 		return err
 	}
-	whole, err := proto.NewResult(o.id, res)
+	whole, err := jsonrpc.NewResult(o.id, res)
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // sseAccept asks seed 004 for an SSE answer.
@@ -18,7 +19,7 @@ var sseAccept = map[string]string{"Accept": mediaSSE}
 func TestToolsJSON(t *testing.T) {
 	ts := startServer(t, Options{})
 	resp := ts.post(PathTools, toolCall(t, 1, "echo", map[string]any{"message": "seed four"}), map[string]string{"Accept": mediaJSON})
-	m, err := proto.DecodeMessage([]byte(bodyOf(t, resp)))
+	m, err := jsonrpc.DecodeMessage([]byte(bodyOf(t, resp)))
 	if err != nil || resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != mediaJSON || m.ID.String() != "1" ||
 		!strings.Contains(string(m.Result), `"seed four"`) {
 		t.Fatalf("echo: %s %s %v", resp.Status, m.Raw, err)
@@ -27,13 +28,13 @@ func TestToolsJSON(t *testing.T) {
 		method, body string
 		status, code int
 	}{
-		{http.MethodPost, toolCall(t, 2, "echo", map[string]any{}), http.StatusBadRequest, proto.CodeInvalidParams},
-		{http.MethodPost, toolCall(t, 3, "no_such_tool", nil), http.StatusBadRequest, proto.CodeInvalidParams},
-		{http.MethodPost, `{"jsonrpc":"2.0","id":4,"method":"tools/list"}`, http.StatusNotFound, proto.CodeMethodNotFound},
-		{http.MethodPost, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, http.StatusBadRequest, proto.CodeInvalidRequest},
-		{http.MethodPost, `{"jsonrpc":`, http.StatusBadRequest, proto.CodeParseError},
-		{http.MethodGet, "", http.StatusMethodNotAllowed, proto.CodeInvalidRequest},
-		{http.MethodPut, toolCall(t, 5, "echo", nil), http.StatusMethodNotAllowed, proto.CodeInvalidRequest},
+		{http.MethodPost, toolCall(t, 2, "echo", map[string]any{}), http.StatusBadRequest, mcp.CodeInvalidParams},
+		{http.MethodPost, toolCall(t, 3, "no_such_tool", nil), http.StatusBadRequest, mcp.CodeInvalidParams},
+		{http.MethodPost, `{"jsonrpc":"2.0","id":4,"method":"tools/list"}`, http.StatusNotFound, mcp.CodeMethodNotFound},
+		{http.MethodPost, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, http.StatusBadRequest, mcp.CodeInvalidRequest},
+		{http.MethodPost, `{"jsonrpc":`, http.StatusBadRequest, mcp.CodeParseError},
+		{http.MethodGet, "", http.StatusMethodNotAllowed, mcp.CodeInvalidRequest},
+		{http.MethodPut, toolCall(t, 5, "echo", nil), http.StatusMethodNotAllowed, mcp.CodeInvalidRequest},
 	} {
 		resp := ts.do(c.method, PathTools, c.body, map[string]string{"Accept": mediaJSON})
 		if rerr := rpcErrorOf(t, resp); resp.StatusCode != c.status || rerr.Code != c.code {
@@ -78,7 +79,7 @@ func TestToolsSSEError(t *testing.T) {
 	ts := startServer(t, Options{})
 	resp := ts.post(PathTools, toolCall(t, 8, "echo", map[string]any{}), sseAccept)
 	all := readEvents(t, resp.Body).end(t)
-	if len(all) != 1 || all[0].name != eventError || all[0].message(t).Error.Code != proto.CodeInvalidParams {
+	if len(all) != 1 || all[0].name != eventError || all[0].message(t).Error.Code != mcp.CodeInvalidParams {
 		t.Errorf("events %+v", all)
 	}
 }

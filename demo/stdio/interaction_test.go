@@ -4,7 +4,8 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/demo/internal/wizardtest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // pipePeer is a raw client of Serve: one JSON line per message.
@@ -13,7 +14,7 @@ type pipePeer struct {
 	p *pipeServer
 }
 
-func (pp pipePeer) Send(m *proto.Message) {
+func (pp pipePeer) Send(m *jsonrpc.Message) {
 	b, err := m.EncodeJSON()
 	if err != nil {
 		pp.t.Fatal(err)
@@ -21,14 +22,14 @@ func (pp pipePeer) Send(m *proto.Message) {
 	pp.p.write(pp.t, string(b))
 }
 
-func (pp pipePeer) Next() *proto.Message { return pp.p.next(pp.t) }
+func (pp pipePeer) Next() *jsonrpc.Message { return pp.p.next(pp.t) }
 
 // rawClient starts Serve on pipes and drives it by hand.
 func rawClient(t *testing.T) *wizardtest.Client {
 	t.Helper()
 	p := startPipeLimit(t, DefaultMaxLineSize)
 	c := wizardtest.New(t, pipePeer{t: t, p: p})
-	if m := c.Call(proto.MethodInitialize, map[string]any{"protocolVersion": proto.LatestLegacy, "capabilities": map[string]any{"elicitation": map[string]any{}},
+	if m := c.Call(mcp.MethodInitialize, map[string]any{"protocolVersion": mcp.LatestLegacy, "capabilities": map[string]any{"elicitation": map[string]any{}},
 		"clientInfo": map[string]any{"name": "raw", "version": "1"}}); m.Error != nil {
 		t.Fatalf("initialize: %+v", m.Error)
 	}
@@ -50,7 +51,7 @@ func TestStdioWizardRawClient(t *testing.T) {
 // answer comes back as the tool's result.
 func TestStdioElicitAllRawClient(t *testing.T) {
 	c := rawClient(t)
-	got := c.ElicitAll(proto.ElicitActionAccept, wizardtest.ElicitAllContent())
+	got := c.ElicitAll(mcp.ElicitActionAccept, wizardtest.ElicitAllContent())
 	if got["valid"] != true {
 		t.Errorf("elicit_all over stdio: %v", got)
 	}

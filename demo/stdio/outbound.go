@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/mcpscope/mcpscope/demo"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // outbound writes messages as lines and serves as the Emitter of calls.
@@ -26,7 +26,7 @@ var _ demo.Saboteur = (*outbound)(nil)
 func newOutbound(w io.Writer) *outbound { return &outbound{w: w, dropped: make(chan struct{})} }
 
 // Send writes m as one line; lines never interleave.
-func (o *outbound) Send(m *proto.Message) error {
+func (o *outbound) Send(m *jsonrpc.Message) error {
 	b, err := m.EncodeJSON()
 	if err != nil {
 		return err
@@ -42,8 +42,8 @@ func (o *outbound) Send(m *proto.Message) error {
 }
 
 // sendError writes an error response.
-func (o *outbound) sendError(id proto.ID, code int, msg string) {
-	_ = o.Send(proto.NewErrorResponse(id, code, msg, nil))
+func (o *outbound) sendError(id jsonrpc.ID, code int, msg string) {
+	_ = o.Send(jsonrpc.NewErrorResponse(id, code, msg, nil))
 }
 
 // Emitter returns the emitter of one call: progress and log lines as
@@ -56,7 +56,7 @@ func (o *outbound) Emitter(_ context.Context, info demo.CallInfo) demo.Emitter {
 func (o *outbound) Modes() []string { return []string{demo.ModeDrop} }
 
 // Sabotage does "drop": stop writing and end Serve without answering.
-func (o *outbound) Sabotage(_ context.Context, mode string, _ proto.ID, _ json.RawMessage) (string, error) {
+func (o *outbound) Sabotage(_ context.Context, mode string, _ jsonrpc.ID, _ json.RawMessage) (string, error) {
 	if mode != demo.ModeDrop {
 		return "", demo.RefuseMode(mode, "stdio")
 	}

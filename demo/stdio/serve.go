@@ -10,7 +10,8 @@ import (
 	"log/slog"
 
 	"github.com/mcpscope/mcpscope/demo"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // DefaultMaxLineSize bounds one incoming line (seed 001: 1 MB requests).
@@ -56,7 +57,7 @@ func Serve(ctx context.Context, srv *demo.Server, in io.Reader, out io.Writer, o
 				return fmt.Errorf("reading standard input: %w", lr.err)
 			case lr.tooLong:
 				opts.Logger.Warn("line too long", "bytes", lr.size)
-				o.sendError(proto.ID{}, proto.CodeInvalidRequest, fmt.Sprintf("line of %d bytes exceeds the limit of %d bytes", lr.size, opts.MaxLineSize))
+				o.sendError(jsonrpc.ID{}, mcp.CodeInvalidRequest, fmt.Sprintf("line of %d bytes exceeds the limit of %d bytes", lr.size, opts.MaxLineSize))
 			default:
 				handleLine(conn, o, lr.line, opts.Logger)
 			}

@@ -11,13 +11,14 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/demo"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // pipeServer runs Serve on pipes: write lines to in, read answers from out.
 type pipeServer struct {
 	in   *io.PipeWriter
-	out  chan *proto.Message
+	out  chan *jsonrpc.Message
 	done chan error
 }
 
@@ -37,7 +38,7 @@ func startPipeLimit(t *testing.T, maxLine int) *pipeServer {
 	t.Cleanup(func() { _ = core.Close() })
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	p := &pipeServer{in: inW, out: make(chan *proto.Message, 64), done: make(chan error, 1)}
+	p := &pipeServer{in: inW, out: make(chan *jsonrpc.Message, 64), done: make(chan error, 1)}
 	go func() {
 		p.done <- Serve(context.Background(), core, inR, outW, Options{MaxLineSize: maxLine})
 		_ = outW.Close()
@@ -45,7 +46,7 @@ func startPipeLimit(t *testing.T, maxLine int) *pipeServer {
 	go func() {
 		sc := bufio.NewScanner(outR)
 		for sc.Scan() {
-			m, err := proto.DecodeMessage(append([]byte(nil), sc.Bytes()...))
+			m, err := jsonrpc.DecodeMessage(append([]byte(nil), sc.Bytes()...))
 			if err != nil {
 				t.Errorf("output line %q: %v", sc.Text(), err)
 				continue
@@ -67,7 +68,7 @@ func (p *pipeServer) write(t *testing.T, line string) {
 }
 
 // next returns the next message written.
-func (p *pipeServer) next(t *testing.T) *proto.Message {
+func (p *pipeServer) next(t *testing.T) *jsonrpc.Message {
 	t.Helper()
 	select {
 	case m, ok := <-p.out:
@@ -118,7 +119,7 @@ func TestStdioBadLines(t *testing.T) {
 	want := []struct {
 		code int
 		id   string
-	}{{proto.CodeInvalidRequest, "null"}, {proto.CodeInvalidRequest, "null"}, {proto.CodeParseError, "null"}, {proto.CodeInvalidRequest, "3"}, {0, "4"}}
+	}{{mcp.CodeInvalidRequest, "null"}, {mcp.CodeInvalidRequest, "null"}, {mcp.CodeParseError, "null"}, {mcp.CodeInvalidRequest, "3"}, {0, "4"}}
 	for _, w := range want {
 		m := p.next(t)
 		id := "null"

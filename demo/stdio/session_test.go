@@ -15,7 +15,8 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	stdiotransport "github.com/mcpscope/mcpscope/transports/stdio"
 )
 
@@ -54,7 +55,7 @@ func call(t *testing.T, s *client.Session, name string, args any, opts ...client
 // lists the tools, and echo answers.
 func TestStdioToolsListAndEcho(t *testing.T) {
 	s, _ := connect(t, client.Options{})
-	if s.Era() != client.EraLegacy || s.ProtocolVersion() != proto.LatestLegacy || s.ServerInfo().Name != "mcpscope-demo" {
+	if s.Era() != client.EraLegacy || s.ProtocolVersion() != mcp.LatestLegacy || s.ServerInfo().Name != "mcpscope-demo" {
 		t.Fatalf("era %s, version %s, server %+v", s.Era(), s.ProtocolVersion(), s.ServerInfo())
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -97,7 +98,7 @@ func TestStdioReadFileInline(t *testing.T) {
 	}
 	_, err = call(t, s, "read_file", map[string]any{"size": 1 << 20})
 	var rpc *client.RPCError
-	if !errors.As(err, &rpc) || rpc.Err.Code != proto.CodeInvalidParams || !strings.Contains(rpc.Err.Message, "too large for stdio") {
+	if !errors.As(err, &rpc) || rpc.Err.Code != mcp.CodeInvalidParams || !strings.Contains(rpc.Err.Message, "too large for stdio") {
 		t.Errorf("1 MiB over stdio: %v", err)
 	}
 }
@@ -107,16 +108,16 @@ func TestStdioReadFileInline(t *testing.T) {
 func TestStdioAnalyzeProgress(t *testing.T) {
 	var mu sync.Mutex
 	var logs []string
-	s, _ := connect(t, client.Options{OnNotification: func(m *proto.Message) {
-		if m.Method == proto.MethodNotifyMessage {
+	s, _ := connect(t, client.Options{OnNotification: func(m *jsonrpc.Message) {
+		if m.Method == mcp.MethodNotifyMessage {
 			mu.Lock()
 			logs = append(logs, string(m.Params))
 			mu.Unlock()
 		}
 	}})
-	var progress []proto.ProgressNotificationParams
+	var progress []mcp.ProgressNotificationParams
 	res, err := call(t, s, "analyze", map[string]any{"steps": 3, "interval_ms": 1},
-		client.WithProgress(func(p proto.ProgressNotificationParams) { progress = append(progress, p) }))
+		client.WithProgress(func(p mcp.ProgressNotificationParams) { progress = append(progress, p) }))
 	if err != nil || !strings.Contains(string(res), "analysis complete") {
 		t.Fatalf("analyze: %s %v", res, err)
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // A tool frame becomes a tools/call echoing its id, or a refusal, never
@@ -23,7 +23,7 @@ func FuzzDecodeToolFrame(f *testing.F) {
 			t.Fatalf("%s: both a call and a refusal", b)
 		}
 		if call != nil {
-			if _, ok := call.ID.Int(); !ok || call.Method != proto.MethodToolsCall {
+			if _, ok := call.ID.Int(); !ok || call.Method != mcp.MethodToolsCall {
 				t.Fatalf("%s: call %+v", b, call)
 			}
 		}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/gateway"
 )
 
 // system_binary_streams_out: the server's own stream (a fresh id, the
@@ -27,10 +27,10 @@ func TestGatewayStreamOut(t *testing.T) {
 	}
 	c.text(start(ToolStreamsOut, `"totalSize":150000,"correlationId":"req-1"`))
 	m := c.stream()
-	if seed, _ := proto.ParseGUID(seedID); !bytes.Equal(dotNet(seed), unhex(t, seedIDDotNet)) {
+	if seed, _ := gateway.ParseGUID(seedID); !bytes.Equal(dotNet(seed), unhex(t, seedIDDotNet)) {
 		t.Fatalf("the test's .NET order is wrong: % x", dotNet(seed))
 	}
-	if m.Type != proto.StreamStart || m.ID.String() == seedID || m.Meta.Method != ToolStreamsOut || !m.Meta.Binary ||
+	if m.Type != gateway.StreamStart || m.ID.String() == seedID || m.Meta.Method != ToolStreamsOut || !m.Meta.Binary ||
 		*m.Meta.TotalSize != 150000 || m.Meta.CorrelationID != "req-1" || m.Timestamp.Location().String() != "UTC" {
 		t.Fatalf("start %+v %+v", m, m.Meta)
 	}
@@ -119,7 +119,7 @@ func TestGatewayStreamInRefuses(t *testing.T) {
 			c := s.dial(t, PathGateway, "mcp")
 			tc.run(t, c)
 			m := c.stream()
-			if m.Type != proto.StreamError || !strings.Contains(m.Error.Message, tc.want) {
+			if m.Type != gateway.StreamError || !strings.Contains(m.Error.Message, tc.want) {
 				t.Errorf("got %s %+v, want an error with %q", m.Type, m.Error, tc.want)
 			}
 		})
@@ -134,7 +134,7 @@ func TestGatewayDuplex(t *testing.T) {
 	c := s.dial(t, PathGateway, "mcp")
 	c.text(start(ToolStreamsDuplex, ""))
 	echo := c.stream()
-	if echo.Type != proto.StreamStart || echo.Meta.Method != ToolStreamsDuplex || echo.Meta.CorrelationID != seedID || echo.ID.String() == seedID {
+	if echo.Type != gateway.StreamStart || echo.Meta.Method != ToolStreamsDuplex || echo.Meta.CorrelationID != seedID || echo.ID.String() == seedID {
 		t.Fatalf("start %+v %+v", echo, echo.Meta)
 	}
 	for i := 0; i < 3; i++ {
@@ -146,7 +146,7 @@ func TestGatewayDuplex(t *testing.T) {
 		}
 	}
 	c.text(`{"type":"chunk","id":"` + seedID + `","timestamp":"2024-12-04T10:00:01Z","index":3,"data":{"k":[1]}}`)
-	if m := c.stream(); m.Type != proto.StreamChunk || m.ID != echo.ID || *m.Index != 3 || string(m.Data) != `{"k":[1]}` {
+	if m := c.stream(); m.Type != gateway.StreamChunk || m.ID != echo.ID || *m.Index != 3 || string(m.Data) != `{"k":[1]}` {
 		t.Fatalf("text echo %+v", m)
 	}
 	c.text(`{"type":"done","id":"` + seedID + `","timestamp":"2024-12-04T10:00:05Z"}`)
@@ -161,7 +161,7 @@ func TestGatewayTextStream(t *testing.T) {
 	c := s.dial(t, PathGateway, "mcp")
 	c.text(start(ToolTextStreamsOut, ""))
 	m := c.stream()
-	if m.Type != proto.StreamStart || m.Meta.Binary {
+	if m.Type != gateway.StreamStart || m.Meta.Binary {
 		t.Fatalf("start %+v", m)
 	}
 	for i, want := range textValues {
@@ -201,24 +201,24 @@ func TestGatewayConnectionsAndStreams(t *testing.T) {
 	wg.Wait()
 
 	c := s.dial(t, PathGateway, "mcp")
-	a, b := proto.NewGUID(), proto.NewGUID()
-	for _, id := range []proto.GUID{a, b} {
+	a, b := gateway.NewGUID(), gateway.NewGUID()
+	for _, id := range []gateway.GUID{a, b} {
 		c.text(`{"type":"start","id":"` + id.String() + `","timestamp":"2024-12-04T10:00:00Z","meta":{"method":"system_binary_streams_out","binary":true,"totalSize":3000}}`)
 	}
-	answers := map[proto.GUID]string{} // the server's stream → the client's it answers
+	answers := map[gateway.GUID]string{} // the server's stream → the client's it answers
 	done := map[string]bool{}
 	for len(done) < 2 {
 		typ, raw := c.read()
 		if typ == websocket.MessageBinary {
 			continue
 		}
-		m, err := proto.DecodeStreamMessage(raw)
+		m, err := gateway.DecodeStreamMessage(raw)
 		switch {
 		case err != nil:
 			t.Fatalf("%s: %v", raw, err)
-		case m.Type == proto.StreamStart:
+		case m.Type == gateway.StreamStart:
 			answers[m.ID] = m.Meta.CorrelationID
-		case m.Type == proto.StreamDone:
+		case m.Type == gateway.StreamDone:
 			done[answers[m.ID]] = true
 		}
 	}
@@ -251,7 +251,7 @@ func TestGatewayStreamIdle(t *testing.T) {
 	c := s.dial(t, PathGateway, "mcp")
 	c.text(start(ToolStreamsIn, ""))
 	m := c.stream()
-	if m.Type != proto.StreamError || m.Error.Code != -32000 || !strings.HasPrefix(m.Error.Message, "Stream timeout") || string(m.Error.Data) != `{"timeout":0.05}` {
+	if m.Type != gateway.StreamError || m.Error.Code != -32000 || !strings.HasPrefix(m.Error.Message, "Stream timeout") || string(m.Error.Data) != `{"timeout":0.05}` {
 		t.Errorf("idle: %+v", m.Error)
 	}
 }
@@ -264,7 +264,7 @@ func TestGatewayLateDoneOfADownload(t *testing.T) {
 	s := startServer(t, Options{})
 	c := s.dial(t, PathGateway, "mcp")
 	c.text(start(ToolTextStreamsOut, ""))
-	for m := c.stream(); m.Type != proto.StreamDone; m = c.stream() {
+	for m := c.stream(); m.Type != gateway.StreamDone; m = c.stream() {
 	}
 	c.text(`{"type":"done","id":"` + seedID + `","timestamp":"2024-12-04T10:00:01Z"}`)
 	c.text(`{"jsonrpc":"2.0","id":7,"method":"ping"}`)
@@ -272,7 +272,7 @@ func TestGatewayLateDoneOfADownload(t *testing.T) {
 		t.Errorf("after the late done: %s", b)
 	}
 	c.text(`{"type":"done","id":"11111111-2222-3333-4444-555555555555","timestamp":"2024-12-04T10:00:01Z"}`)
-	if m := c.stream(); m.Type != proto.StreamError || !strings.Contains(m.Error.Message, "done for an unknown stream") {
+	if m := c.stream(); m.Type != gateway.StreamError || !strings.Contains(m.Error.Message, "done for an unknown stream") {
 		t.Errorf("a done for a stream never started: %+v %+v", m, m.Error)
 	}
 }

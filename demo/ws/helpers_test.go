@@ -12,7 +12,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/mcpscope/mcpscope/demo"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/gateway"
 )
 
 // bound bounds every wait in these tests; it only fires on a hang.
@@ -107,13 +107,13 @@ func (c *client) readText(want string) string {
 }
 
 // stream reads one StreamMessage text message.
-func (c *client) stream() *proto.StreamMessage {
+func (c *client) stream() *gateway.StreamMessage {
 	c.t.Helper()
 	typ, b := c.read()
 	if typ != websocket.MessageText {
 		c.t.Fatalf("want a StreamMessage, got binary % x", b[:min(len(b), 32)])
 	}
-	m, err := proto.DecodeStreamMessage(b)
+	m, err := gateway.DecodeStreamMessage(b)
 	if err != nil {
 		c.t.Fatalf("%s: %v", b, err)
 	}
@@ -149,7 +149,7 @@ const (
 
 // dotNet writes g's 16 bytes in .NET order by hand: the first three
 // groups reversed, the last eight as they are.
-func dotNet(g proto.GUID) []byte {
+func dotNet(g gateway.GUID) []byte {
 	return []byte{g[3], g[2], g[1], g[0], g[5], g[4], g[7], g[6], g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15]}
 }
 
@@ -162,9 +162,9 @@ func start(method string, meta string) string {
 }
 
 // summary decodes a done's summary.
-func summary(t testing.TB, m *proto.StreamMessage) map[string]any {
+func summary(t testing.TB, m *gateway.StreamMessage) map[string]any {
 	t.Helper()
-	if m.Type != proto.StreamDone {
+	if m.Type != gateway.StreamDone {
 		t.Fatalf("want done, got %s %+v", m.Type, m.Error)
 	}
 	var v map[string]any

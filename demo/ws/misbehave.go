@@ -11,13 +11,16 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/mcpscope/mcpscope/demo"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/gateway"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Bounds of oversized_message's size argument: the default is just over
 // the client's default frame limit; the message is held in memory whole.
 const (
-	DefaultOversized = proto.DefaultMaxControlFrame + 1024
+	DefaultOversized = flow.DefaultMaxControlFrame + 1024
 	MaxOversized     = 64 << 20
 )
 
@@ -35,7 +38,7 @@ func (s *session) Modes() []string {
 // message, or writes a broken stream of the server's own on this
 // connection (a fresh stream id, meta.method "misbehave", correlationId
 // the call's id) before the call is answered.
-func (s *session) Sabotage(ctx context.Context, mode string, id proto.ID, args json.RawMessage) (string, error) {
+func (s *session) Sabotage(ctx context.Context, mode string, id jsonrpc.ID, args json.RawMessage) (string, error) {
 	switch mode {
 	case demo.ModeClose1011:
 		_ = s.c.Close(websocket.StatusInternalError, "misbehave: an internal error on purpose")
@@ -50,14 +53,14 @@ func (s *session) Sabotage(ctx context.Context, mode string, id proto.ID, args j
 			n = *a.Size
 		}
 		if n < 1 || n > MaxOversized {
-			return "", &proto.Error{Code: proto.CodeInvalidParams, Message: fmt.Sprintf("size must be between 1 and %d, got %d", MaxOversized, n)}
+			return "", &jsonrpc.Error{Code: mcp.CodeInvalidParams, Message: fmt.Sprintf("size must be between 1 and %d, got %d", MaxOversized, n)}
 		}
 		if err := s.write(websocket.MessageText, oversized(n)); err != nil {
 			return "", err
 		}
 		return fmt.Sprintf("sent one text message of %d bytes", n), nil
 	}
-	g := proto.NewGUID()
+	g := gateway.NewGUID()
 	if err := s.brokenStream(ctx, g, mode, id.String()); err != nil {
 		return "", err
 	}
@@ -94,11 +97,11 @@ func metaMode(raw []byte) string {
 
 // misbehaveStream answers a start whose meta.method is misbehave with the
 // broken stream meta.mode names, as the server's stream id.
-func (s *session) misbehaveStream(ctx context.Context, id proto.GUID, correlation, mode string) error {
+func (s *session) misbehaveStream(ctx context.Context, id gateway.GUID, correlation, mode string) error {
 	err := s.brokenStream(ctx, id, mode, correlation)
-	var perr *proto.Error
+	var perr *jsonrpc.Error
 	if errors.As(err, &perr) {
-		return s.sendStream(&proto.StreamMessage{Type: proto.StreamError, ID: id, Error: perr})
+		return s.sendStream(&gateway.StreamMessage{Type: gateway.StreamError, ID: id, Error: perr})
 	}
 	return err
 }
@@ -110,16 +113,16 @@ var brokenPayload = []byte("misbehave: 32 bytes of a chunk..")
 // (the header's GUID in RFC byte order), index_gap (chunks 0, 1, 3),
 // unknown_stream (a chunk for a stream never started between chunks of
 // id), error_mid_stream (two chunks, then error). An unknown mode is a
-// *proto.Error.
-func (s *session) brokenStream(ctx context.Context, id proto.GUID, mode, correlation string) error {
+// *jsonrpc.Error.
+func (s *session) brokenStream(ctx context.Context, id gateway.GUID, mode, correlation string) error {
 	var plan []func() error
-	chunk := func(g proto.GUID, index int64) func() error {
+	chunk := func(g gateway.GUID, index int64) func() error {
 		return func() error { _, err := s.sendChunk(nil, g, index, brokenPayload); return err }
 	}
 	done := func(chunks int64) func() error {
 		return func() error {
 			summary, _ := json.Marshal(map[string]int64{"totalChunks": chunks, "totalBytes": chunks * int64(len(brokenPayload))})
-			return s.sendStream(&proto.StreamMessage{Type: proto.StreamDone, ID: id, Summary: summary})
+			return s.sendStream(&gateway.StreamMessage{Type: gateway.StreamDone, ID: id, Summary: summary})
 		}
 	}
 	switch mode {
@@ -132,19 +135,19 @@ func (s *session) brokenStream(ctx context.Context, id proto.GUID, mode, correla
 	case demo.ModeIndexGap:
 		plan = []func() error{chunk(id, 0), chunk(id, 1), chunk(id, 3), done(3)}
 	case demo.ModeUnknownStream:
-		plan = []func() error{chunk(id, 0), chunk(proto.NewGUID(), 0), chunk(id, 1), done(2)}
+		plan = []func() error{chunk(id, 0), chunk(gateway.NewGUID(), 0), chunk(id, 1), done(2)}
 	case demo.ModeErrorMidStream:
 		fail := func() error {
-			return s.sendStream(&proto.StreamMessage{Type: proto.StreamError, ID: id, Error: &proto.Error{Code: proto.CodeServerError,
+			return s.sendStream(&gateway.StreamMessage{Type: gateway.StreamError, ID: id, Error: &jsonrpc.Error{Code: mcp.CodeServerError,
 				Message: "misbehave: the stream failed midway on purpose", Data: json.RawMessage(`{"afterChunks":2}`)}})
 		}
 		plan = []func() error{chunk(id, 0), chunk(id, 1), fail}
 	default:
-		return &proto.Error{Code: proto.CodeInvalidParams, Message: fmt.Sprintf("misbehave mode %q breaks no stream; one of %s",
+		return &jsonrpc.Error{Code: mcp.CodeInvalidParams, Message: fmt.Sprintf("misbehave mode %q breaks no stream; one of %s",
 			mode, strings.Join(demo.GatewayModes, ", "))}
 	}
-	meta := proto.StreamMeta{Method: methodMisbehave, Binary: true, Name: mode, Mime: "application/octet-stream", CorrelationID: correlation}
-	if err := s.sendStream(&proto.StreamMessage{Type: proto.StreamStart, ID: id, Meta: &meta}); err != nil {
+	meta := gateway.StreamMeta{Method: methodMisbehave, Binary: true, Name: mode, Mime: "application/octet-stream", CorrelationID: correlation}
+	if err := s.sendStream(&gateway.StreamMessage{Type: gateway.StreamStart, ID: id, Meta: &meta}); err != nil {
 		return err
 	}
 	for _, step := range plan {

@@ -7,12 +7,12 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/gateway"
 )
 
 // frames reads messages until a done or error StreamMessage and returns
 // them all: text as is, binary as their bytes.
-func (c *client) frames() (texts []*proto.StreamMessage, chunks [][]byte) {
+func (c *client) frames() (texts []*gateway.StreamMessage, chunks [][]byte) {
 	c.t.Helper()
 	for {
 		typ, b := c.read()
@@ -20,12 +20,12 @@ func (c *client) frames() (texts []*proto.StreamMessage, chunks [][]byte) {
 			chunks = append(chunks, b)
 			continue
 		}
-		m, err := proto.DecodeStreamMessage(b)
+		m, err := gateway.DecodeStreamMessage(b)
 		if err != nil {
 			continue // a JSON-RPC answer
 		}
 		texts = append(texts, m)
-		if m.Type == proto.StreamDone || m.Type == proto.StreamError {
+		if m.Type == gateway.StreamDone || m.Type == gateway.StreamError {
 			return texts, chunks
 		}
 	}
@@ -34,7 +34,7 @@ func (c *client) frames() (texts []*proto.StreamMessage, chunks [][]byte) {
 // index is the index of a chunk frame.
 func index(t *testing.T, b []byte) int64 {
 	t.Helper()
-	h, _, _, err := proto.ParseGatewayChunkHeader(b)
+	h, _, _, err := gateway.ParseGatewayChunkHeader(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func index(t *testing.T, b []byte) int64 {
 // the bytes break the seed as the mode says.
 func TestMisbehaveStreams(t *testing.T) {
 	s := startServer(t, Options{})
-	run := func(mode string) ([]*proto.StreamMessage, [][]byte) {
+	run := func(mode string) ([]*gateway.StreamMessage, [][]byte) {
 		c := s.dial(t, PathGateway, "mcp")
 		c.text(start("misbehave", `"mode":"`+mode+`"`))
 		return c.frames()
@@ -55,7 +55,7 @@ func TestMisbehaveStreams(t *testing.T) {
 	if len(chunks) != 1 || !bytes.Equal(chunks[0][:16], texts[0].ID[:]) || bytes.Equal(chunks[0][:16], dotNet(texts[0].ID)) {
 		t.Errorf("rfc_guid: % x", chunks)
 	}
-	if texts[0].Type != proto.StreamStart || texts[len(texts)-1].Type != proto.StreamDone {
+	if texts[0].Type != gateway.StreamStart || texts[len(texts)-1].Type != gateway.StreamDone {
 		t.Errorf("rfc_guid: %v", texts)
 	}
 
@@ -75,7 +75,7 @@ func TestMisbehaveStreams(t *testing.T) {
 
 	texts, chunks = run("error_mid_stream")
 	last := texts[len(texts)-1]
-	if len(chunks) != 2 || last.Type != proto.StreamError || last.Error.Code != -32000 || !strings.Contains(last.Error.Message, "midway") {
+	if len(chunks) != 2 || last.Type != gateway.StreamError || last.Error.Code != -32000 || !strings.Contains(last.Error.Message, "midway") {
 		t.Errorf("error_mid_stream: %d chunks, %+v", len(chunks), last.Error)
 	}
 
@@ -86,7 +86,7 @@ func TestMisbehaveStreams(t *testing.T) {
 	}
 
 	texts, _ = run("no_such_mode")
-	if len(texts) != 1 || texts[0].Type != proto.StreamError || !strings.Contains(texts[0].Error.Message, "breaks no stream") {
+	if len(texts) != 1 || texts[0].Type != gateway.StreamError || !strings.Contains(texts[0].Error.Message, "breaks no stream") {
 		t.Errorf("unknown mode: %+v", texts[0])
 	}
 }

@@ -15,7 +15,8 @@ import (
 	"github.com/mcpscope/mcpscope/demo"
 	"github.com/mcpscope/mcpscope/demo/internal/origin"
 	"github.com/mcpscope/mcpscope/demo/internal/serve"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/gateway"
 )
 
 // URL paths the Handler serves, one per dialect.
@@ -34,7 +35,7 @@ const Subprotocol = "mcp"
 
 // Defaults of Options.
 const (
-	DefaultMaxMessage   = proto.DefaultMaxControlFrame + proto.GatewayChunkHeaderLen
+	DefaultMaxMessage   = flow.DefaultMaxControlFrame + gateway.GatewayChunkHeaderLen
 	DefaultPingInterval = 10 * time.Second
 	DefaultStreamIdle   = 30 * time.Second // seed 003 §7
 	DefaultMaxStreams   = 16

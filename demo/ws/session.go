@@ -11,7 +11,9 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/mcpscope/mcpscope/demo"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/gateway"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // session is one WebSocket connection: the demo connection it drives, in
@@ -88,10 +90,10 @@ func (s *session) handle(typ websocket.MessageType, b []byte) {
 	switch {
 	case s.d == dialectGateway && typ == websocket.MessageBinary:
 		s.streams.binary(b)
-	case s.d == dialectGateway && proto.IsStreamMessage(b):
+	case s.d == dialectGateway && gateway.IsStreamMessage(b):
 		s.streams.text(b)
 	case typ == websocket.MessageBinary:
-		s.sendError(proto.ID{}, proto.CodeInvalidRequest, "binary messages carry nothing here: send JSON as text messages")
+		s.sendError(jsonrpc.ID{}, mcp.CodeInvalidRequest, "binary messages carry nothing here: send JSON as text messages")
 	case s.d == dialectTools:
 		s.toolFrame(b)
 	default:
@@ -126,8 +128,8 @@ var errNoAsking = errors.New("tool frames over WebSocket cannot ask the client a
 
 // Send writes one JSON-RPC message as a text message. In seed 004's
 // dialect the server asks nothing: requests are refused.
-func (s *session) Send(m *proto.Message) error {
-	if s.d == dialectTools && m.Kind() == proto.KindRequest {
+func (s *session) Send(m *jsonrpc.Message) error {
+	if s.d == dialectTools && m.Kind() == jsonrpc.KindRequest {
 		return errNoAsking
 	}
 	b, err := m.EncodeJSON()
@@ -138,8 +140,8 @@ func (s *session) Send(m *proto.Message) error {
 }
 
 // sendError writes an error response.
-func (s *session) sendError(id proto.ID, code int, msg string) {
-	_ = s.Send(proto.NewErrorResponse(id, code, msg, nil))
+func (s *session) sendError(id jsonrpc.ID, code int, msg string) {
+	_ = s.Send(jsonrpc.NewErrorResponse(id, code, msg, nil))
 }
 
 // Emitter returns the emitter of one call: progress and log lines as
@@ -172,25 +174,25 @@ func (s *session) toolFrame(b []byte) {
 // the error response that refuses it (id null when it has no numeric id).
 // A frame with a "type" and no id (a pong, a notice) gives neither: it is
 // ignored.
-func decodeToolFrame(b []byte) (call, refusal *proto.Message) {
+func decodeToolFrame(b []byte) (call, refusal *jsonrpc.Message) {
 	var f toolFrame
 	if err := json.Unmarshal(b, &f); err != nil {
-		return nil, proto.NewErrorResponse(proto.ID{}, proto.CodeParseError, "a tool frame must be a JSON object: "+err.Error(), nil)
+		return nil, jsonrpc.NewErrorResponse(jsonrpc.ID{}, mcp.CodeParseError, "a tool frame must be a JSON object: "+err.Error(), nil)
 	}
 	var n int64
 	if err := json.Unmarshal(f.ID, &n); err != nil {
 		if f.Type != nil && f.ID == nil {
 			return nil, nil
 		}
-		return nil, proto.NewErrorResponse(proto.ID{}, proto.CodeInvalidRequest, "a tool frame needs a numeric id", nil)
+		return nil, jsonrpc.NewErrorResponse(jsonrpc.ID{}, mcp.CodeInvalidRequest, "a tool frame needs a numeric id", nil)
 	}
-	id := proto.IntID(n)
+	id := jsonrpc.IntID(n)
 	if f.Name == "" {
-		return nil, proto.NewErrorResponse(id, proto.CodeInvalidRequest, "a tool frame needs the name of a tool", nil)
+		return nil, jsonrpc.NewErrorResponse(id, mcp.CodeInvalidRequest, "a tool frame needs the name of a tool", nil)
 	}
-	m, err := proto.NewRequest(id, proto.MethodToolsCall, proto.CallToolParams{Name: f.Name, Arguments: f.Arguments})
+	m, err := jsonrpc.NewRequest(id, mcp.MethodToolsCall, mcp.CallToolParams{Name: f.Name, Arguments: f.Arguments})
 	if err != nil {
-		return nil, proto.NewErrorResponse(id, proto.CodeInvalidRequest, err.Error(), nil)
+		return nil, jsonrpc.NewErrorResponse(id, mcp.CodeInvalidRequest, err.Error(), nil)
 	}
 	return m, nil
 }

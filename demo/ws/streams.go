@@ -15,7 +15,9 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/mcpscope/mcpscope/demo"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/gateway"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // The stream tools of seed 003, started by a start StreamMessage whose
@@ -52,15 +54,15 @@ const (
 
 // inStream is a stream the client started.
 type inStream struct {
-	id      proto.GUID
-	meta    proto.StreamMeta
+	id      gateway.GUID
+	meta    gateway.StreamMeta
 	role    role
 	next    int64 // index the next chunk must carry
 	chunks  int64
 	bytes   int64
 	sum     hash.Hash
 	started time.Time
-	reply   proto.GUID         // the server's own stream answering it (download, echo)
+	reply   gateway.GUID       // the server's own stream answering it (download, echo)
 	idle    *time.Timer        // upload, echo: ends a silent stream
 	cancel  context.CancelFunc // download: stops the writer
 }
@@ -69,12 +71,12 @@ type inStream struct {
 type streamTable struct {
 	s      *session
 	mu     sync.Mutex
-	open   map[proto.GUID]*inStream
+	open   map[gateway.GUID]*inStream
 	closed bool
 	// downloaded are the client streams whose download ended lately,
 	// oldest first: the client's done for one may come after the server's
 	// stream ended, and is taken quietly.
-	downloaded []proto.GUID
+	downloaded []gateway.GUID
 }
 
 // maxDownloaded bounds streamTable.downloaded.
@@ -82,7 +84,7 @@ const maxDownloaded = 64
 
 // newStreamTable is the empty table of s.
 func newStreamTable(s *session) *streamTable {
-	return &streamTable{s: s, open: make(map[proto.GUID]*inStream)}
+	return &streamTable{s: s, open: make(map[gateway.GUID]*inStream)}
 }
 
 // closeAll stops every stream; later starts are ignored.
@@ -107,7 +109,7 @@ func (st *inStream) stop() {
 }
 
 // take removes and returns the stream id, if it is st (or st is nil).
-func (t *streamTable) take(id proto.GUID, st *inStream) *inStream {
+func (t *streamTable) take(id gateway.GUID, st *inStream) *inStream {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	cur := t.open[id]
@@ -136,14 +138,14 @@ func (t *streamTable) downloadEnded(st *inStream) {
 
 // wasDownloaded reports whether id is a client stream whose download
 // ended lately.
-func (t *streamTable) wasDownloaded(id proto.GUID) bool {
+func (t *streamTable) wasDownloaded(id gateway.GUID) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return slices.Contains(t.downloaded, id)
 }
 
 // lookup returns the open stream id.
-func (t *streamTable) lookup(id proto.GUID) *inStream {
+func (t *streamTable) lookup(id gateway.GUID) *inStream {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.open[id]
@@ -151,21 +153,21 @@ func (t *streamTable) lookup(id proto.GUID) *inStream {
 
 // text serves one StreamMessage text frame.
 func (t *streamTable) text(b []byte) {
-	m, err := proto.DecodeStreamMessage(b)
+	m, err := gateway.DecodeStreamMessage(b)
 	if err != nil {
 		id := looseID(b)
 		t.take(id, nil)
-		t.fail(id, proto.CodeInvalidRequest, err.Error())
+		t.fail(id, mcp.CodeInvalidRequest, err.Error())
 		return
 	}
 	switch m.Type {
-	case proto.StreamStart:
+	case gateway.StreamStart:
 		t.start(m, b)
-	case proto.StreamChunk:
+	case gateway.StreamChunk:
 		t.chunk(m.ID, *m.Index, m.Data, true)
-	case proto.StreamDone:
+	case gateway.StreamDone:
 		t.done(m)
-	case proto.StreamError:
+	case gateway.StreamError:
 		if t.take(m.ID, nil) != nil {
 			t.s.h.opts.Logger.Debug("the client aborted a stream", "id", m.ID, "err", m.Error)
 		}
@@ -174,31 +176,31 @@ func (t *streamTable) text(b []byte) {
 
 // binary serves one binary chunk frame.
 func (t *streamTable) binary(b []byte) {
-	h, payload, _, err := proto.ParseGatewayChunkHeader(b)
+	h, payload, _, err := gateway.ParseGatewayChunkHeader(b)
 	if err != nil {
-		t.fail(proto.GUID{}, proto.CodeInvalidRequest, "a binary chunk frame: "+err.Error())
+		t.fail(gateway.GUID{}, mcp.CodeInvalidRequest, "a binary chunk frame: "+err.Error())
 		return
 	}
 	t.chunk(h.StreamID, h.Index, payload, false)
 }
 
 // looseID is the stream id a frame that failed to decode names, if any.
-func looseID(b []byte) proto.GUID {
+func looseID(b []byte) gateway.GUID {
 	var v struct {
-		ID proto.GUID `json:"id"`
+		ID gateway.GUID `json:"id"`
 	}
 	_ = json.Unmarshal(b, &v)
 	return v.ID
 }
 
 // fail sends an error StreamMessage for stream id.
-func (t *streamTable) fail(id proto.GUID, code int, msg string) {
-	_ = t.s.sendStream(&proto.StreamMessage{Type: proto.StreamError, ID: id, Error: &proto.Error{Code: code, Message: msg}})
+func (t *streamTable) fail(id gateway.GUID, code int, msg string) {
+	_ = t.s.sendStream(&gateway.StreamMessage{Type: gateway.StreamError, ID: id, Error: &jsonrpc.Error{Code: code, Message: msg}})
 }
 
 // start opens a stream as its meta.method says.
-func (t *streamTable) start(m *proto.StreamMessage, raw []byte) {
-	st := &inStream{id: m.ID, meta: *m.Meta, reply: proto.NewGUID(), sum: sha256.New(), started: time.Now()}
+func (t *streamTable) start(m *gateway.StreamMessage, raw []byte) {
+	st := &inStream{id: m.ID, meta: *m.Meta, reply: gateway.NewGUID(), sum: sha256.New(), started: time.Now()}
 	// The server's stream is one of its own (seed 003 §8: OpenWrite), tied
 	// to the client's by correlationId: the client's, else its stream id.
 	corr := m.Meta.CorrelationID
@@ -218,12 +220,12 @@ func (t *streamTable) start(m *proto.StreamMessage, raw []byte) {
 	case methodMisbehave:
 		mode := metaMode(raw)
 		if !slices.Contains(demo.GatewayModes, mode) {
-			t.fail(m.ID, proto.CodeInvalidParams, fmt.Sprintf("misbehave mode %q breaks no stream; one of %s", mode, strings.Join(demo.GatewayModes, ", ")))
+			t.fail(m.ID, mcp.CodeInvalidParams, fmt.Sprintf("misbehave mode %q breaks no stream; one of %s", mode, strings.Join(demo.GatewayModes, ", ")))
 			return
 		}
 		st.role, run = roleDownload, func(ctx context.Context) error { return t.s.misbehaveStream(ctx, st.reply, corr, mode) }
 	default:
-		t.fail(m.ID, proto.CodeMethodNotFound, fmt.Sprintf("%q streams nothing here; the stream tools are %s, %s, %s, %s and misbehave",
+		t.fail(m.ID, mcp.CodeMethodNotFound, fmt.Sprintf("%q streams nothing here; the stream tools are %s, %s, %s, %s and misbehave",
 			m.Meta.Method, ToolStreamsOut, ToolStreamsIn, ToolStreamsDuplex, ToolTextStreamsOut))
 		return
 	}
@@ -237,7 +239,7 @@ func (t *streamTable) start(m *proto.StreamMessage, raw []byte) {
 		if st.cancel != nil {
 			st.cancel()
 		}
-		t.fail(m.ID, proto.CodeInvalidRequest, msg)
+		t.fail(m.ID, mcp.CodeInvalidRequest, msg)
 		return
 	}
 	switch {
@@ -249,8 +251,8 @@ func (t *streamTable) start(m *proto.StreamMessage, raw []byte) {
 			}
 		})
 	case st.role == roleEcho:
-		meta := proto.StreamMeta{Method: st.meta.Method, Binary: st.meta.Binary, Name: st.meta.Name, Mime: st.meta.Mime, CorrelationID: corr}
-		_ = t.s.sendStream(&proto.StreamMessage{Type: proto.StreamStart, ID: st.reply, Meta: &meta})
+		meta := gateway.StreamMeta{Method: st.meta.Method, Binary: st.meta.Binary, Name: st.meta.Name, Mime: st.meta.Mime, CorrelationID: corr}
+		_ = t.s.sendStream(&gateway.StreamMessage{Type: gateway.StreamStart, ID: st.reply, Meta: &meta})
 	}
 }
 
@@ -282,13 +284,13 @@ func (t *streamTable) expire(st *inStream) {
 	}
 	idle := t.s.h.opts.StreamIdle
 	data, _ := json.Marshal(map[string]float64{"timeout": idle.Seconds()})
-	_ = t.s.sendStream(&proto.StreamMessage{Type: proto.StreamError, ID: st.id, Error: &proto.Error{
-		Code: proto.CodeServerError, Message: fmt.Sprintf("Stream timeout: no frame for %s", idle), Data: data}})
+	_ = t.s.sendStream(&gateway.StreamMessage{Type: gateway.StreamError, ID: st.id, Error: &jsonrpc.Error{
+		Code: mcp.CodeServerError, Message: fmt.Sprintf("Stream timeout: no frame for %s", idle), Data: data}})
 }
 
 // chunk takes one chunk of a stream the client writes; text says it came
 // as a StreamMessage (its data is a JSON value), else as a binary frame.
-func (t *streamTable) chunk(id proto.GUID, index int64, data []byte, text bool) {
+func (t *streamTable) chunk(id gateway.GUID, index int64, data []byte, text bool) {
 	st := t.lookup(id)
 	var msg string
 	switch {
@@ -303,7 +305,7 @@ func (t *streamTable) chunk(id proto.GUID, index int64, data []byte, text bool) 
 	}
 	if msg != "" {
 		t.take(id, st)
-		t.fail(id, proto.CodeInvalidRequest, msg)
+		t.fail(id, mcp.CodeInvalidRequest, msg)
 		return
 	}
 	st.idle.Reset(t.s.h.opts.StreamIdle)
@@ -316,7 +318,7 @@ func (t *streamTable) chunk(id proto.GUID, index int64, data []byte, text bool) 
 	}
 	var err error
 	if text {
-		err = t.s.sendStream(&proto.StreamMessage{Type: proto.StreamChunk, ID: st.reply, Index: &index, Data: data})
+		err = t.s.sendStream(&gateway.StreamMessage{Type: gateway.StreamChunk, ID: st.reply, Index: &index, Data: data})
 	} else {
 		_, err = t.s.sendChunk(nil, st.reply, index, data)
 	}
@@ -333,13 +335,13 @@ type claimed struct {
 
 // done ends a stream the client wrote: done with the summary of what
 // arrived, or error when its claims or the start's totalSize disagree.
-func (t *streamTable) done(m *proto.StreamMessage) {
+func (t *streamTable) done(m *gateway.StreamMessage) {
 	st := t.lookup(m.ID)
 	if st != nil && st.role == roleDownload || st == nil && t.wasDownloaded(m.ID) {
 		return // the client ends its side of a download, whether the server's stream goes on or ended
 	}
 	if st = t.take(m.ID, st); st == nil {
-		t.fail(m.ID, proto.CodeInvalidRequest, fmt.Sprintf("done for an unknown stream %s: no start opened it, or it has ended", m.ID))
+		t.fail(m.ID, mcp.CodeInvalidRequest, fmt.Sprintf("done for an unknown stream %s: no start opened it, or it has ended", m.ID))
 		return
 	}
 	var c claimed
@@ -354,7 +356,7 @@ func (t *streamTable) done(m *proto.StreamMessage) {
 		msg = fmt.Sprintf("the start announced %d bytes (totalSize); %d arrived", *st.meta.TotalSize, st.bytes)
 	}
 	if msg != "" {
-		t.fail(st.id, proto.CodeInvalidParams, msg)
+		t.fail(st.id, mcp.CodeInvalidParams, msg)
 		return
 	}
 	end := st.id // an upload's done answers the client's stream; an echo's ends the server's
@@ -367,27 +369,27 @@ func (t *streamTable) done(m *proto.StreamMessage) {
 // intercept answers, on the gateway, the JSON-RPC requests that concern
 // the stream tools: tools/list names them besides the demo's tools, and a
 // tools/call of one says how to start it. It reports whether it answered.
-func (t *streamTable) intercept(m *proto.Message) bool {
-	if m.Kind() != proto.KindRequest {
+func (t *streamTable) intercept(m *jsonrpc.Message) bool {
+	if m.Kind() != jsonrpc.KindRequest {
 		return false
 	}
 	switch m.Method {
-	case proto.MethodToolsList:
-		res := proto.ListToolsResult{}
+	case mcp.MethodToolsList:
+		res := mcp.ListToolsResult{}
 		for _, tool := range t.s.h.core.Tools() {
-			res.Tools = append(res.Tools, proto.Tool{Name: tool.Name, Description: tool.Description, InputSchema: tool.InputSchema})
+			res.Tools = append(res.Tools, mcp.Tool{Name: tool.Name, Description: tool.Description, InputSchema: tool.InputSchema})
 		}
 		res.Tools = append(res.Tools, streamTools()...)
-		if a, err := proto.NewResult(*m.ID, res); err == nil {
+		if a, err := jsonrpc.NewResult(*m.ID, res); err == nil {
 			_ = t.s.Send(a)
 		}
 		return true
-	case proto.MethodToolsCall:
-		var p proto.CallToolParams
+	case mcp.MethodToolsCall:
+		var p mcp.CallToolParams
 		if json.Unmarshal(m.Params, &p) != nil || !isStreamTool(p.Name) {
 			return false
 		}
-		t.s.sendError(*m.ID, proto.CodeInvalidParams, fmt.Sprintf("%s streams: send a start StreamMessage whose meta.method is %q, "+
+		t.s.sendError(*m.ID, mcp.CodeInvalidParams, fmt.Sprintf("%s streams: send a start StreamMessage whose meta.method is %q, "+
 			"on a WebSocket connection of its own (a gateway stream)", p.Name, p.Name))
 		return true
 	}
@@ -403,10 +405,10 @@ var streamToolDescriptions = map[string]string{
 }
 
 // streamTools are the tools/list entries of the stream tools.
-func streamTools() []proto.Tool {
-	var out []proto.Tool
+func streamTools() []mcp.Tool {
+	var out []mcp.Tool
 	for _, name := range []string{ToolStreamsDuplex, ToolStreamsIn, ToolStreamsOut, ToolTextStreamsOut} {
-		out = append(out, proto.Tool{Name: name, Description: streamToolDescriptions[name], InputSchema: json.RawMessage(`{"type":"object"}`)})
+		out = append(out, mcp.Tool{Name: name, Description: streamToolDescriptions[name], InputSchema: json.RawMessage(`{"type":"object"}`)})
 	}
 	return out
 }
@@ -418,8 +420,8 @@ func isStreamTool(name string) bool {
 }
 
 // sendStream writes one StreamMessage as a text message.
-func (s *session) sendStream(m *proto.StreamMessage) error {
-	b, err := proto.EncodeStreamMessage(m)
+func (s *session) sendStream(m *gateway.StreamMessage) error {
+	b, err := gateway.EncodeStreamMessage(m)
 	if err != nil {
 		return err
 	}
@@ -428,17 +430,17 @@ func (s *session) sendStream(m *proto.StreamMessage) error {
 
 // sendChunk writes one binary chunk frame, built in buf (reused when it
 // has room); it returns the buffer for the next chunk.
-func (s *session) sendChunk(buf []byte, id proto.GUID, index int64, payload []byte) ([]byte, error) {
-	buf = proto.AppendGatewayChunk(buf[:0], id, index, payload)
+func (s *session) sendChunk(buf []byte, id gateway.GUID, index int64, payload []byte) ([]byte, error) {
+	buf = gateway.AppendGatewayChunk(buf[:0], id, index, payload)
 	return buf, s.write(websocket.MessageBinary, buf)
 }
 
 // sendDone writes done with the summary of a stream.
-func (s *session) sendDone(id proto.GUID, chunks, bytes int64, started time.Time, sum hash.Hash) error {
+func (s *session) sendDone(id gateway.GUID, chunks, bytes int64, started time.Time, sum hash.Hash) error {
 	summary, err := json.Marshal(map[string]any{"totalChunks": chunks, "totalBytes": bytes,
 		"duration_ms": time.Since(started).Milliseconds(), "sha256": hex.EncodeToString(sum.Sum(nil))})
 	if err != nil {
 		return err
 	}
-	return s.sendStream(&proto.StreamMessage{Type: proto.StreamDone, ID: id, Summary: summary})
+	return s.sendStream(&gateway.StreamMessage{Type: gateway.StreamDone, ID: id, Summary: summary})
 }

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/gateway"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // pattern fills p with the bytes system_binary_streams_out sends from
@@ -22,19 +24,19 @@ func pattern(p []byte, offset int64) {
 // streamOut is system_binary_streams_out on the server's stream id:
 // start, binary chunks of ChunkSize bytes up to the totalSize asked, then
 // done with the summary.
-func (s *session) streamOut(ctx context.Context, id proto.GUID, correlation string, asked *int64) error {
+func (s *session) streamOut(ctx context.Context, id gateway.GUID, correlation string, asked *int64) error {
 	total := int64(DefaultStreamOut)
 	if asked != nil {
 		total = *asked
 	}
 	if limit := s.h.opts.MaxStreamOut; total < 0 || total > limit {
-		return s.sendStream(&proto.StreamMessage{Type: proto.StreamError, ID: id, Error: &proto.Error{Code: proto.CodeInvalidParams,
+		return s.sendStream(&gateway.StreamMessage{Type: gateway.StreamError, ID: id, Error: &jsonrpc.Error{Code: mcp.CodeInvalidParams,
 			Message: fmt.Sprintf("totalSize must be between 0 and %d, got %d", limit, total)}})
 	}
-	meta := proto.StreamMeta{Method: ToolStreamsOut, Binary: true, Name: "demo.bin", Mime: "application/octet-stream",
+	meta := gateway.StreamMeta{Method: ToolStreamsOut, Binary: true, Name: "demo.bin", Mime: "application/octet-stream",
 		CorrelationID: correlation, TotalSize: &total}
 	started := time.Now()
-	if err := s.sendStream(&proto.StreamMessage{Type: proto.StreamStart, ID: id, Meta: &meta}); err != nil {
+	if err := s.sendStream(&gateway.StreamMessage{Type: gateway.StreamStart, ID: id, Meta: &meta}); err != nil {
 		return err
 	}
 	sum := sha256.New()
@@ -63,10 +65,10 @@ var textValues = []string{`"Hello, world!"`, `42`, `true`, `{"line":4,"text":"an
 
 // streamText is system_text_streams_out on the server's stream id: start,
 // a text chunk per value of textValues, then done.
-func (s *session) streamText(ctx context.Context, id proto.GUID, correlation string) error {
-	meta := proto.StreamMeta{Method: ToolTextStreamsOut, Binary: false, Name: "values.json", Mime: "application/json", CorrelationID: correlation}
+func (s *session) streamText(ctx context.Context, id gateway.GUID, correlation string) error {
+	meta := gateway.StreamMeta{Method: ToolTextStreamsOut, Binary: false, Name: "values.json", Mime: "application/json", CorrelationID: correlation}
 	started := time.Now()
-	if err := s.sendStream(&proto.StreamMessage{Type: proto.StreamStart, ID: id, Meta: &meta}); err != nil {
+	if err := s.sendStream(&gateway.StreamMessage{Type: gateway.StreamStart, ID: id, Meta: &meta}); err != nil {
 		return err
 	}
 	sum := sha256.New()
@@ -76,7 +78,7 @@ func (s *session) streamText(ctx context.Context, id proto.GUID, correlation str
 			return err
 		}
 		index := int64(i)
-		if err := s.sendStream(&proto.StreamMessage{Type: proto.StreamChunk, ID: id, Index: &index, Data: json.RawMessage(v)}); err != nil {
+		if err := s.sendStream(&gateway.StreamMessage{Type: gateway.StreamChunk, ID: id, Index: &index, Data: json.RawMessage(v)}); err != nil {
 			return err
 		}
 		sum.Write([]byte(v))

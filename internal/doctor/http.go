@@ -15,7 +15,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/checklist"
 	"github.com/mcpscope/mcpscope/internal/termtext"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/httphead"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // probeBody is the request the HTTP probe posts: a ping, which an MCP
@@ -179,7 +180,7 @@ func errorAnswer(resp *http.Response, body []byte) (string, bool) {
 	if code < 400 || code >= 500 || code == http.StatusUnauthorized || code == http.StatusForbidden {
 		return "", false
 	}
-	m, err := proto.DecodeMessage(body)
+	m, err := jsonrpc.DecodeMessage(body)
 	if err != nil || m == nil || m.Violation != nil || m.Error == nil {
 		return "", false
 	}
@@ -199,7 +200,7 @@ func judgeHTTP(method string, resp *http.Response, origin string, sse, authorize
 		detail += ", " + ctype
 	}
 	switch code := resp.StatusCode; {
-	case proto.UndefinedStatus(code):
+	case httphead.UndefinedStatus(code):
 		return "", nil, fail(checklist.Protocol, "the server must answer with a status HTTP defines (1xx to 5xx)", "%s is not a status HTTP defines", status)
 	case code == http.StatusUnauthorized:
 		return detail + ": asks for credentials", &challenge{header: strings.Join(resp.Header.Values("WWW-Authenticate"), ", "), values: resp.Header.Values("WWW-Authenticate")}, nil
@@ -217,12 +218,12 @@ func judgeHTTP(method string, resp *http.Response, origin string, sse, authorize
 		return "", nil, fail(checklist.Connection, "check the URL's path: MCP endpoints are often at /mcp", "%s: no MCP endpoint at this path", status)
 	case code == http.StatusMethodNotAllowed && !sse:
 		return "", nil, fail(checklist.Connection, "if this is a 2024-11-05 server with an SSE endpoint, try --transport sse", "%s: the endpoint does not accept POST", status)
-	case proto.TransientStatus(code):
+	case httphead.TransientStatus(code):
 		return "", nil, fail(checklist.Connection, "the server, or a gateway before it, is busy or down for now; try again later", "%s (transient: the request may succeed later)", status)
 	case code >= 500:
 		return "", nil, fail(checklist.Connection, "the server failed; look at its logs", "%s", status)
-	case code >= 200 && code < 300 && proto.UnaskedEncoding(resp.Header) != nil:
-		return "", nil, fail(checklist.Protocol, "the server must not encode its answer when the request asks for no encoding (it sends no Accept-Encoding)", "%s: %v", status, proto.UnaskedEncoding(resp.Header))
+	case code >= 200 && code < 300 && httphead.UnaskedEncoding(resp.Header) != nil:
+		return "", nil, fail(checklist.Protocol, "the server must not encode its answer when the request asks for no encoding (it sends no Accept-Encoding)", "%s: %v", status, httphead.UnaskedEncoding(resp.Header))
 	case code >= 200 && code < 300:
 		want := media == "application/json" || media == "text/event-stream"
 		if sse {

@@ -9,7 +9,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/checklist"
 	"github.com/mcpscope/mcpscope/internal/sse"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/httphead"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // Probing the legacy HTTP+SSE transport (2024-11-05) as the http transport
@@ -19,12 +20,12 @@ import (
 
 // fallsBack reports whether the http transport answers a POST's answer
 // (status and body) by trying the legacy HTTP+SSE transport: a status
-// proto.LegacyFallbackStatus names, and no JSON-RPC answer.
+// httphead.LegacyFallbackStatus names, and no JSON-RPC answer.
 func fallsBack(status int, body []byte) bool {
-	if !proto.LegacyFallbackStatus(status) {
+	if !httphead.LegacyFallbackStatus(status) {
 		return false
 	}
-	msgs, _, err := proto.DecodeJSON(body)
+	msgs, _, err := jsonrpc.DecodeJSON(body)
 	return err != nil || len(msgs) == 0
 }
 
@@ -59,7 +60,7 @@ func (w *walk) probeLegacy(ctx context.Context, client *http.Client) (string, *c
 		return "", nil, fmt.Errorf("%s: reading the stream: %w", detail, err)
 	}
 	stream := httpOf(w.cfg.URL)
-	u, err := proto.LegacyEndpoint(&stream, data)
+	u, err := httphead.LegacyEndpoint(&stream, data)
 	if err != nil {
 		return "", nil, fail(checklist.Protocol, "the endpoint event must name a URL of the stream's own origin; mcpscope sends nothing elsewhere", "%s: %w", detail, err)
 	}

@@ -7,7 +7,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/termtext"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // probeShown caps what a probe's outcome quotes of the server's answer.
@@ -22,7 +23,7 @@ type discoverWatch struct {
 	sent    bool   // the probe went out
 	done    bool   // a later request went out: the probe is over
 	status  string // the HTTP status of the probe's answer ("400 Bad Request")
-	answer  *proto.Error
+	answer  *jsonrpc.Error
 	replied bool // the probe got a JSON-RPC answer
 }
 
@@ -35,10 +36,10 @@ func (d *discoverWatch) Append(f *capture.Frame) uint64 {
 	}
 	out := f.Dir == capture.Out
 	switch {
-	case f.Chan.Kind == capture.Control && f.Msg != nil && out && f.Msg.Kind() == proto.KindRequest:
+	case f.Chan.Kind == capture.Control && f.Msg != nil && out && f.Msg.Kind() == jsonrpc.KindRequest:
 		if d.sent {
 			d.done = true
-		} else if f.Msg.Method == proto.MethodDiscover {
+		} else if f.Msg.Method == mcp.MethodDiscover {
 			d.sent = true
 		}
 	case !d.sent:
@@ -72,7 +73,7 @@ func (d *discoverWatch) outcome(modern bool) string {
 	}
 	const name = "server/discover probe: "
 	if modern {
-		return name + "a " + proto.Modern + " server"
+		return name + "a " + mcp.Modern + " server"
 	}
 	var got string
 	switch {
@@ -81,11 +82,11 @@ func (d *discoverWatch) outcome(modern bool) string {
 	case d.answer != nil:
 		got = fmt.Sprintf("error %d %s", d.answer.Code, termtext.LineMax(d.answer.Message, probeShown))
 	case d.replied:
-		got = "an answer that does not list " + proto.Modern
+		got = "an answer that does not list " + mcp.Modern
 	default:
 		got = "no answer in time"
 	}
-	return fmt.Sprintf("%snot a %s server (%s) → initialize handshake", name, proto.Modern, got)
+	return fmt.Sprintf("%snot a %s server (%s) → initialize handshake", name, mcp.Modern, got)
 }
 
 // statusOK reports whether an HTTP status is a 2xx.

@@ -11,7 +11,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/checklist"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // stdio walks a command target: the command found, started, writing only
@@ -47,7 +47,7 @@ func newStartWatch(t client.Transport) *startWatch {
 }
 
 // Start starts the transport and tells the watcher.
-func (s *startWatch) Start(ctx context.Context, deliver func(*proto.Message)) error {
+func (s *startWatch) Start(ctx context.Context, deliver func(*jsonrpc.Message)) error {
 	err := s.Transport.Start(ctx, deliver)
 	s.ended(err)
 	return err

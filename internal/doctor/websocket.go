@@ -12,7 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/checklist"
 	"github.com/mcpscope/mcpscope/internal/termtext"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/gateway"
 )
 
 // probeUpgrade asks for the WebSocket upgrade, offering the subprotocols
@@ -55,7 +55,7 @@ func (w *walk) probeUpgrade(ctx context.Context, client *http.Client) (string, *
 // exactly as the real transport (coder/websocket) does: the first value
 // must be the key's (RFC 6455 §4.2.2), later ones are not read.
 func judgeAccept(key string, got []string) error {
-	want := proto.WebSocketAccept(key)
+	want := gateway.WebSocketAccept(key)
 	if len(got) > 0 && got[0] == want {
 		return nil
 	}

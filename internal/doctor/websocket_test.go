@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/internal/checklist"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/gateway"
 )
 
 // upgrader answers every upgrade 101 choosing the subprotocol chosen ("":
@@ -33,7 +33,7 @@ func upgraderAccepting(t *testing.T, chosen string, offered chan<- []string, acc
 		}
 		defer conn.Close()
 		if accept == "" {
-			accept = proto.WebSocketAccept(r.Header.Get("Sec-WebSocket-Key"))
+			accept = gateway.WebSocketAccept(r.Header.Get("Sec-WebSocket-Key"))
 		}
 		fmt.Fprintf(rw, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: %s\r\n", accept)
 		if chosen != "" {
@@ -102,7 +102,7 @@ func TestUpgradeChecksTheAccept(t *testing.T) {
 // value alone.
 func TestJudgeAcceptReadsTheFirstValue(t *testing.T) {
 	key := "dGhlIHNhbXBsZSBub25jZQ=="
-	want := proto.WebSocketAccept(key)
+	want := gateway.WebSocketAccept(key)
 	if err := judgeAccept(key, []string{want, "other"}); err != nil {
 		t.Errorf("the right accept followed by another failed: %v", err)
 	}

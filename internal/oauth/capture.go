@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/httphead"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
@@ -58,7 +59,7 @@ func (c *capturer) RoundTrip(req *http.Request) (*http.Response, error) {
 		c.f.observe(req, sent, nil, nil, err, time.Since(start))
 		return nil, err
 	}
-	raw, fields := proto.HTTPResponseHead(rsp.Proto, rsp.StatusCode, proto.CapturedHeaders(rsp.Header, c.f.cfg.NoRedact))
+	raw, fields := httphead.HTTPResponseHead(rsp.Proto, rsp.StatusCode, httphead.CapturedHeaders(rsp.Header, c.f.cfg.NoRedact))
 	c.f.reportHead(capture.In, conn, &capture.Frame{Raw: raw, Fields: fields})
 	got, err := io.ReadAll(io.LimitReader(rsp.Body, maxCapturedBody+1))
 	if err == nil && len(got) > maxCapturedBody {
@@ -124,7 +125,7 @@ func requestHead(req *http.Request, noRedact bool) *capture.Frame {
 	if h.Get("Host") == "" {
 		h.Set("Host", req.URL.Host)
 	}
-	raw, fields := proto.HTTPRequestHead(req.Method, req.URL.RequestURI(), proto.CapturedHeaders(h, noRedact))
+	raw, fields := httphead.HTTPRequestHead(req.Method, req.URL.RequestURI(), httphead.CapturedHeaders(h, noRedact))
 	return &capture.Frame{Raw: raw, Fields: fields}
 }
 

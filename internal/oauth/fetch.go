@@ -13,7 +13,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/checklist"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/httphead"
 )
 
 // fetch is the SDK handler's AuthorizationCodeFetcher: it opens the
@@ -93,7 +93,7 @@ func (f *Flow) callbackSeen(r *http.Request, cb callback) {
 	f.mu.Unlock()
 	h := r.Header.Clone()
 	h.Set("Host", r.Host)
-	raw, fields := proto.HTTPRequestHead(r.Method, string(f.mask([]byte(r.URL.RequestURI()))), proto.CapturedHeaders(h, f.cfg.NoRedact))
+	raw, fields := httphead.HTTPRequestHead(r.Method, string(f.mask([]byte(r.URL.RequestURI()))), httphead.CapturedHeaders(h, f.cfg.NoRedact))
 	f.reportHead(capture.In, ConnName+" callback", &capture.Frame{Raw: raw, Fields: fields})
 }
 

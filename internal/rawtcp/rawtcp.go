@@ -12,7 +12,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/gateway"
 )
 
 // Server is a loopback TCP listener serving one test.
@@ -103,7 +103,7 @@ func Upgrade(c net.Conn, accept string) bool {
 		return false
 	}
 	if accept == "" {
-		accept = proto.WebSocketAccept(req.Header.Get("Sec-WebSocket-Key"))
+		accept = gateway.WebSocketAccept(req.Header.Get("Sec-WebSocket-Key"))
 	}
 	head := "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: " + accept + "\r\n"
 	if p := req.Header.Get("Sec-WebSocket-Protocol"); p != "" {

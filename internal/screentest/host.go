@@ -7,7 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
 	"github.com/mcpscope/mcpscope/ui/screen"
@@ -19,14 +20,14 @@ import (
 type Host struct {
 	Sess    *client.Session // nil: not connected
 	Ctx     context.Context
-	Dial    proto.Dialect
+	Dial    mcp.Dialect
 	St      *look.Styles
 	Keys    nav.Keys
 	Notes   []string
-	Cancels []proto.ID
-	Shown   []proto.ID // the requests whose frames ShowFrames was asked for
+	Cancels []jsonrpc.ID
+	Shown   []jsonrpc.ID // the requests whose frames ShowFrames was asked for
 	// Progresses are what Progress returns, by the request id's
-	// proto.ID.Key.
+	// jsonrpc.ID.Key.
 	Progresses map[string]screen.ProgressState
 	// Stream is what Streamer returns (nil: the link cannot stream).
 	Stream screen.StreamFunc
@@ -39,7 +40,7 @@ var _ screen.Host = (*Host)(nil)
 // NewHost returns a Host with the root's defaults.
 func NewHost() *Host {
 	st := look.NewStyles(true)
-	return &Host{Ctx: context.Background(), Dial: proto.DialectMCP, St: &st, Keys: nav.DefaultKeys()}
+	return &Host{Ctx: context.Background(), Dial: mcp.DialectMCP, St: &st, Keys: nav.DefaultKeys()}
 }
 
 // Session returns Sess, or screen.ErrNotConnected.
@@ -60,7 +61,7 @@ func (h *Host) OutputSchema(tool string) json.RawMessage { return h.Schemas[tool
 func (h *Host) Context() context.Context { return h.Ctx }
 
 // Dialect returns Dial.
-func (h *Host) Dialect() proto.Dialect { return h.Dial }
+func (h *Host) Dialect() mcp.Dialect { return h.Dial }
 
 // Styles returns St.
 func (h *Host) Styles() *look.Styles { return h.St }
@@ -72,7 +73,7 @@ func (h *Host) Nav() nav.Keys { return h.Keys }
 func (h *Host) Note(msg string) { h.Notes = append(h.Notes, msg) }
 
 // CancelRequest keeps id and cancels the request on Sess.
-func (h *Host) CancelRequest(id proto.ID) tea.Cmd {
+func (h *Host) CancelRequest(id jsonrpc.ID) tea.Cmd {
 	h.Cancels = append(h.Cancels, id)
 	s := h.Sess
 	if s == nil {
@@ -82,13 +83,13 @@ func (h *Host) CancelRequest(id proto.ID) tea.Cmd {
 }
 
 // ShowFrames keeps id.
-func (h *Host) ShowFrames(id proto.ID) tea.Cmd {
+func (h *Host) ShowFrames(id jsonrpc.ID) tea.Cmd {
 	h.Shown = append(h.Shown, id)
 	return nil
 }
 
 // Progress returns the state Progresses holds for id.
-func (h *Host) Progress(id proto.ID) (screen.ProgressState, bool) {
+func (h *Host) Progress(id jsonrpc.ID) (screen.ProgressState, bool) {
 	s, ok := h.Progresses[id.Key()]
 	return s, ok
 }

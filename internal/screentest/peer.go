@@ -13,7 +13,8 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/demo/flow"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // T0 is the time of the first test frame.
@@ -31,28 +32,28 @@ type FakePeer struct {
 var _ client.Transport = (*FakePeer)(nil)
 
 // Send records m, captures it, and answers a request.
-func (f *FakePeer) Send(_ context.Context, m *proto.Message) error {
+func (f *FakePeer) Send(_ context.Context, m *jsonrpc.Message) error {
 	if err := f.capture(m); err != nil {
 		return err
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.sent = append(f.sent, m)
-	if m.Kind() != proto.KindRequest || (f.hold && m.Method != proto.MethodInitialize) {
+	if m.Kind() != jsonrpc.KindRequest || (f.hold && m.Method != mcp.MethodInitialize) {
 		return nil
 	}
-	var answer *proto.Message
+	var answer *jsonrpc.Message
 	var err error
 	switch m.Method {
-	case proto.MethodInitialize:
-		answer, err = proto.NewResult(*m.ID, map[string]any{"protocolVersion": proto.LatestLegacy,
+	case mcp.MethodInitialize:
+		answer, err = jsonrpc.NewResult(*m.ID, map[string]any{"protocolVersion": mcp.LatestLegacy,
 			"capabilities": map[string]any{"tools": map[string]any{}}, "serverInfo": map[string]any{"name": "fake", "version": "1"},
 			"instructions": "Call echo first.\x1b]0;retitled\x07 Then stop."})
 	case "no/such":
-		answer = proto.NewErrorResponse(*m.ID, proto.CodeMethodNotFound, "no such method here", nil)
+		answer = jsonrpc.NewErrorResponse(*m.ID, mcp.CodeMethodNotFound, "no such method here", nil)
 	default:
 		text := m.Method + " with " + string(m.Params)
-		answer, err = proto.NewResult(*m.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}})
+		answer, err = jsonrpc.NewResult(*m.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}})
 	}
 	if err != nil {
 		return err
@@ -69,12 +70,12 @@ func (f *FakePeer) SetHold(hold bool) {
 }
 
 // After returns the messages sent after the handshake.
-func (f *FakePeer) After() []*proto.Message {
+func (f *FakePeer) After() []*jsonrpc.Message {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	var out []*proto.Message
+	var out []*jsonrpc.Message
 	for _, m := range f.sent {
-		if m.Method != proto.MethodInitialize && m.Method != proto.MethodNotifyInitialized {
+		if m.Method != mcp.MethodInitialize && m.Method != mcp.MethodNotifyInitialized {
 			out = append(out, m)
 		}
 	}
@@ -85,7 +86,7 @@ func (f *FakePeer) After() []*proto.Message {
 // it is sent in sink; the session is closed at the end of the test.
 func Connect(t testing.TB, sink capture.Sink) (*FakePeer, *client.Session) {
 	t.Helper()
-	return ConnectWith(t, sink, client.Options{ProtocolVersion: proto.LatestLegacy})
+	return ConnectWith(t, sink, client.Options{ProtocolVersion: mcp.LatestLegacy})
 }
 
 // ConnectWith is Connect with the session's options.
@@ -108,7 +109,7 @@ func connectSession(t testing.TB, tr client.Transport, opts client.Options, what
 }
 
 // Deliver hands m to the session as if the server had sent it.
-func (f *FakePeer) Deliver(m *proto.Message) {
+func (f *FakePeer) Deliver(m *jsonrpc.Message) {
 	f.mu.Lock()
 	deliver := f.deliver
 	f.mu.Unlock()

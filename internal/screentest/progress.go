@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // progressMeta is the _meta member the session puts first in the params
@@ -36,7 +36,7 @@ func splitProgress(t testing.TB, params json.RawMessage) (rest, token string) {
 
 // AskedProgress checks that request m asks for progress with its own id
 // as the token, and returns its params without the token.
-func AskedProgress(t testing.TB, m *proto.Message) string {
+func AskedProgress(t testing.TB, m *jsonrpc.Message) string {
 	t.Helper()
 	rest, token := splitProgress(t, m.Params)
 	if m.ID == nil || token != m.ID.String() {
@@ -51,7 +51,7 @@ func CheckAskedProgress(t testing.TB, st *capture.Store, method string) {
 	t.Helper()
 	n := 0
 	for _, f := range st.Window(1, st.Len()) {
-		if f.Dir == capture.Out && f.Msg != nil && f.Msg.Method == method && f.Msg.Kind() == proto.KindRequest {
+		if f.Dir == capture.Out && f.Msg != nil && f.Msg.Method == method && f.Msg.Kind() == jsonrpc.KindRequest {
 			AskedProgress(t, f.Msg)
 			n++
 		}

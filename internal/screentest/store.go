@@ -6,7 +6,8 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // SentRequests returns the params of the requests with method the client sent.
@@ -25,8 +26,8 @@ func SentRequests(st *capture.Store, method string) []json.RawMessage {
 func RespondValues(t testing.TB, st *capture.Store) []string {
 	t.Helper()
 	var out []string
-	for _, raw := range SentRequests(st, proto.MethodInteractionRespond) {
-		var p proto.InteractionRespondParams
+	for _, raw := range SentRequests(st, mcp.MethodInteractionRespond) {
+		var p mcp.InteractionRespondParams
 		if err := json.Unmarshal(raw, &p); err != nil {
 			t.Fatalf("interaction.respond params %s: %v", raw, err)
 		}
@@ -39,9 +40,9 @@ func RespondValues(t testing.TB, st *capture.Store) []string {
 func FutureDate() string { return time.Now().UTC().AddDate(1, 0, 0).Format(time.DateOnly) }
 
 // Notification is the notification of method with params.
-func Notification(t testing.TB, method string, params any) *proto.Message {
+func Notification(t testing.TB, method string, params any) *jsonrpc.Message {
 	t.Helper()
-	m, err := proto.NewNotification(method, params)
+	m, err := jsonrpc.NewNotification(method, params)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // ToolPeerTools are the tools a ToolPeer lists: read_file answers with
@@ -38,7 +39,7 @@ type ToolPeer struct{ wire }
 var _ client.Transport = (*ToolPeer)(nil)
 
 // Send records and captures m, and answers a request.
-func (p *ToolPeer) Send(_ context.Context, m *proto.Message) error {
+func (p *ToolPeer) Send(_ context.Context, m *jsonrpc.Message) error {
 	if err := p.capture(m); err != nil {
 		return err
 	}
@@ -46,22 +47,22 @@ func (p *ToolPeer) Send(_ context.Context, m *proto.Message) error {
 	p.sent = append(p.sent, m)
 	deliver := p.deliver
 	p.mu.Unlock()
-	if m.Kind() == proto.KindRequest {
+	if m.Kind() == jsonrpc.KindRequest {
 		go deliver(toolPeerAnswer(m))
 	}
 	return nil
 }
 
 // toolPeerAnswer is the scripted server's answer to a request.
-func toolPeerAnswer(m *proto.Message) *proto.Message {
+func toolPeerAnswer(m *jsonrpc.Message) *jsonrpc.Message {
 	id := *m.ID
 	var res json.RawMessage
 	switch m.Method {
-	case proto.MethodInitialize:
-		res = json.RawMessage(`{"protocolVersion":"` + proto.LatestLegacy + `","capabilities":{"tools":{}},"serverInfo":{"name":"tools","version":"1"}}`)
-	case proto.MethodToolsList:
+	case mcp.MethodInitialize:
+		res = json.RawMessage(`{"protocolVersion":"` + mcp.LatestLegacy + `","capabilities":{"tools":{}},"serverInfo":{"name":"tools","version":"1"}}`)
+	case mcp.MethodToolsList:
 		res = json.RawMessage(`{"tools":` + ToolPeerTools + `}`)
-	case proto.MethodToolsCall:
+	case mcp.MethodToolsCall:
 		var p struct {
 			Name string `json:"name"`
 		}
@@ -71,9 +72,9 @@ func toolPeerAnswer(m *proto.Message) *proto.Message {
 		}
 	}
 	if res == nil {
-		return proto.NewErrorResponse(id, proto.CodeMethodNotFound, "Method not found", nil)
+		return jsonrpc.NewErrorResponse(id, mcp.CodeMethodNotFound, "Method not found", nil)
 	}
-	return &proto.Message{JSONRPC: "2.0", ID: &id, Result: res}
+	return &jsonrpc.Message{JSONRPC: "2.0", ID: &id, Result: res}
 }
 
 // ConnectToolPeer connects a session to a new ToolPeer that captures in
@@ -81,5 +82,5 @@ func toolPeerAnswer(m *proto.Message) *proto.Message {
 func ConnectToolPeer(t testing.TB, sink capture.Sink) (*ToolPeer, *client.Session) {
 	t.Helper()
 	p := &ToolPeer{wire: wire{sink: sink, done: make(chan struct{})}}
-	return p, connectSession(t, p, client.Options{ProtocolVersion: proto.LatestLegacy}, "the tool server")
+	return p, connectSession(t, p, client.Options{ProtocolVersion: mcp.LatestLegacy}, "the tool server")
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // wire is what the scripted peers share: the session's deliver, every
@@ -16,15 +17,15 @@ type wire struct {
 	sink capture.Sink
 
 	mu      sync.Mutex
-	sent    []*proto.Message
-	deliver func(*proto.Message)
+	sent    []*jsonrpc.Message
+	deliver func(*jsonrpc.Message)
 
 	done chan struct{}
 	once sync.Once
 }
 
 // Start keeps deliver.
-func (w *wire) Start(_ context.Context, deliver func(*proto.Message)) error {
+func (w *wire) Start(_ context.Context, deliver func(*jsonrpc.Message)) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.deliver = deliver
@@ -32,7 +33,7 @@ func (w *wire) Start(_ context.Context, deliver func(*proto.Message)) error {
 }
 
 // capture captures m as an outgoing control frame in the sink.
-func (w *wire) capture(m *proto.Message) error {
+func (w *wire) capture(m *jsonrpc.Message) error {
 	raw, err := m.EncodeJSON()
 	if err != nil {
 		return err

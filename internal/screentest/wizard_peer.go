@@ -8,7 +8,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // FakeSessionID is the sessionId the scripted server hands out.
@@ -28,8 +29,8 @@ type WizardPeer struct {
 	wire
 	interactive bool
 
-	onRespond func(m *proto.Message) *proto.Message
-	onState   func(m *proto.Message) *proto.Message
+	onRespond func(m *jsonrpc.Message) *jsonrpc.Message
+	onState   func(m *jsonrpc.Message) *jsonrpc.Message
 	holdStart bool // leave interaction.start unanswered
 	capsCode  int  // the error code of `capabilities` (default -32601)
 	nextID    int
@@ -38,15 +39,15 @@ type WizardPeer struct {
 var _ client.Transport = (*WizardPeer)(nil)
 
 // Send records and captures m, and answers a request.
-func (p *WizardPeer) Send(_ context.Context, m *proto.Message) error {
+func (p *WizardPeer) Send(_ context.Context, m *jsonrpc.Message) error {
 	if err := p.capture(m); err != nil {
 		return err
 	}
 	p.mu.Lock()
 	p.sent = append(p.sent, m)
 	deliver := p.deliver
-	var answer *proto.Message
-	if m.Kind() == proto.KindRequest {
+	var answer *jsonrpc.Message
+	if m.Kind() == jsonrpc.KindRequest {
 		answer = p.answerLocked(m)
 	}
 	p.mu.Unlock()
@@ -57,52 +58,52 @@ func (p *WizardPeer) Send(_ context.Context, m *proto.Message) error {
 }
 
 // answerLocked is the scripted server's answer to a request; nil for none.
-func (p *WizardPeer) answerLocked(m *proto.Message) *proto.Message {
+func (p *WizardPeer) answerLocked(m *jsonrpc.Message) *jsonrpc.Message {
 	id := *m.ID
-	ok := func(v any) *proto.Message {
-		r, err := proto.NewResult(id, v)
+	ok := func(v any) *jsonrpc.Message {
+		r, err := jsonrpc.NewResult(id, v)
 		if err != nil {
-			return proto.NewErrorResponse(id, proto.CodeInternalError, err.Error(), nil)
+			return jsonrpc.NewErrorResponse(id, mcp.CodeInternalError, err.Error(), nil)
 		}
 		return r
 	}
 	switch m.Method {
-	case proto.MethodInitialize:
+	case mcp.MethodInitialize:
 		caps := map[string]any{"tools": map[string]any{}}
 		if p.interactive {
 			caps["interactive"] = map[string]any{"version": "0.1.0", "features": map[string]bool{"statefulSessions": true}}
 		}
-		return ok(map[string]any{"protocolVersion": proto.LatestLegacy, "capabilities": caps,
+		return ok(map[string]any{"protocolVersion": mcp.LatestLegacy, "capabilities": caps,
 			"serverInfo": map[string]any{"name": "scripted", "version": "1"}})
-	case proto.MethodToolsList:
+	case mcp.MethodToolsList:
 		return ok(map[string]any{"tools": []any{map[string]any{"name": "greet", "description": "Greets someone",
 			"inputSchema": map[string]any{"type": "object", "properties": map[string]any{"name": map[string]string{"type": "string"}}}}}})
-	case proto.MethodCapabilities:
+	case mcp.MethodCapabilities:
 		code := p.capsCode
 		if code == 0 {
-			code = proto.CodeMethodNotFound
+			code = mcp.CodeMethodNotFound
 		}
-		return proto.NewErrorResponse(id, code, "capabilities are not available", nil)
-	case proto.MethodInteractionStart:
+		return jsonrpc.NewErrorResponse(id, code, "capabilities are not available", nil)
+	case mcp.MethodInteractionStart:
 		if p.holdStart {
 			return nil
 		}
-		return ok(proto.InteractionStartResult{SessionID: FakeSessionID, State: proto.InteractionIdle, ExpiresAt: FakeExpiry.UnixMilli(),
-			InitialPrompt: &proto.InteractionPrompt{Type: proto.PromptText, Message: "Your name?", Validation: &proto.PromptValidation{Required: true}},
-			Progress:      &proto.InteractionProgress{Current: 1, Total: 2, Message: "Step 1 of 2"}})
-	case proto.MethodInteractionRespond:
+		return ok(mcp.InteractionStartResult{SessionID: FakeSessionID, State: mcp.InteractionIdle, ExpiresAt: FakeExpiry.UnixMilli(),
+			InitialPrompt: &mcp.InteractionPrompt{Type: mcp.PromptText, Message: "Your name?", Validation: &mcp.PromptValidation{Required: true}},
+			Progress:      &mcp.InteractionProgress{Current: 1, Total: 2, Message: "Step 1 of 2"}})
+	case mcp.MethodInteractionRespond:
 		if p.onRespond != nil {
 			return p.onRespond(m)
 		}
 		return nil
-	case proto.MethodInteractionCancel:
-		return ok(proto.InteractionCancelResult{Cancelled: true})
-	case proto.MethodInteractionGetState:
+	case mcp.MethodInteractionCancel:
+		return ok(mcp.InteractionCancelResult{Cancelled: true})
+	case mcp.MethodInteractionGetState:
 		if p.onState != nil {
 			return p.onState(m)
 		}
 	}
-	return proto.NewErrorResponse(id, proto.CodeMethodNotFound, "Method not found", nil)
+	return jsonrpc.NewErrorResponse(id, mcp.CodeMethodNotFound, "Method not found", nil)
 }
 
 // ServerRequest sends the client a request of the scripted server.
@@ -110,10 +111,10 @@ func (p *WizardPeer) ServerRequest(t testing.TB, method string, params any) {
 	t.Helper()
 	p.mu.Lock()
 	p.nextID++
-	id := proto.StringID(fmt.Sprintf("srv-%d", p.nextID))
+	id := jsonrpc.StringID(fmt.Sprintf("srv-%d", p.nextID))
 	deliver := p.deliver
 	p.mu.Unlock()
-	m, err := proto.NewRequest(id, method, params)
+	m, err := jsonrpc.NewRequest(id, method, params)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,24 +122,24 @@ func (p *WizardPeer) ServerRequest(t testing.TB, method string, params any) {
 }
 
 // SetRespond sets how interaction.respond is answered.
-func (p *WizardPeer) SetRespond(fn func(m *proto.Message) *proto.Message) {
+func (p *WizardPeer) SetRespond(fn func(m *jsonrpc.Message) *jsonrpc.Message) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.onRespond = fn
 }
 
 // SetState sets how interaction.getState is answered.
-func (p *WizardPeer) SetState(fn func(m *proto.Message) *proto.Message) {
+func (p *WizardPeer) SetState(fn func(m *jsonrpc.Message) *jsonrpc.Message) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.onState = fn
 }
 
 // Requests returns the requests with method the client sent.
-func (p *WizardPeer) Requests(method string) []*proto.Message {
+func (p *WizardPeer) Requests(method string) []*jsonrpc.Message {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	var out []*proto.Message
+	var out []*jsonrpc.Message
 	for _, m := range p.sent {
 		if m.Method == method {
 			out = append(out, m)
@@ -148,11 +149,11 @@ func (p *WizardPeer) Requests(method string) []*proto.Message {
 }
 
 // ResponseTo returns the client's answer to the server's request id.
-func (p *WizardPeer) ResponseTo(id string) *proto.Message {
+func (p *WizardPeer) ResponseTo(id string) *jsonrpc.Message {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, m := range p.sent {
-		if m.Method == "" && m.ID != nil && m.ID.Key() == proto.StringID(id).Key() {
+		if m.Method == "" && m.ID != nil && m.ID.Key() == jsonrpc.StringID(id).Key() {
 			return m
 		}
 	}
@@ -179,5 +180,5 @@ func (p *WizardPeer) SetCapsCode(code int) {
 func ConnectWizardPeer(t testing.TB, sink capture.Sink, interactive bool) (*WizardPeer, *client.Session) {
 	t.Helper()
 	p := &WizardPeer{wire: wire{sink: sink, done: make(chan struct{})}, interactive: interactive}
-	return p, connectSession(t, p, client.Options{ProtocolVersion: proto.LatestLegacy}, "the scripted server")
+	return p, connectSession(t, p, client.Options{ProtocolVersion: mcp.LatestLegacy}, "the scripted server")
 }

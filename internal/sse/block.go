@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"slices"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/httphead"
 )
 
 // block is the event being read.
@@ -24,7 +24,7 @@ type block struct {
 // event being read, as the standard's "process the field" step does.
 func (r *Reader) applyLine(from, to int) {
 	line := r.buf[from:to]
-	name, at, comment := proto.SplitSSELine(line)
+	name, at, comment := httphead.SplitSSELine(line)
 	value := line[at:]
 	b := &r.blk
 	if comment {

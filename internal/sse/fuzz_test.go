@@ -7,6 +7,7 @@ import (
 	"testing/iotest"
 
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/httphead"
 )
 
 // fuzzLimits are small so the fuzzer reaches them, and cuts Raw.
@@ -59,10 +60,10 @@ func checkSpans(t *testing.T, in string, evs []Event) {
 	}
 }
 
-// annotatedData joins the values of the data lines proto.SSEEventFields
+// annotatedData joins the values of the data lines httphead.SSEEventFields
 // finds in raw, and says whether there was one.
 func annotatedData(raw []byte) (string, bool) {
-	fields := proto.SSEEventFields(raw)
+	fields := httphead.SSEEventFields(raw)
 	var values []string
 	for i, f := range fields {
 		if f.Name != "data" || f.Kind != proto.FieldHeader {

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // IsJSONNumber reports whether s is exactly a JSON number literal: no
@@ -170,7 +170,7 @@ func listText(raw json.RawMessage, item kind) string {
 }
 
 // quote encodes a string as JSON without escaping <, > and &.
-func quote(s string) json.RawMessage { return proto.QuoteJSON(s) }
+func quote(s string) json.RawMessage { return jsonrpc.QuoteJSON(s) }
 
 // canonical is a comparable form of a JSON value: 1 and 1.0 compare equal,
 // object keys are sorted.

@@ -12,7 +12,8 @@ import (
 	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/internal/peertest"
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/stdio"
 )
 
@@ -36,10 +37,10 @@ type formAnswerer struct {
 
 // HandleServerRequest implements client.ServerRequestHandler.
 func (h *formAnswerer) HandleServerRequest(_ context.Context, method string, params json.RawMessage) (any, error) {
-	if method != proto.MethodElicitationCreate {
-		return nil, &proto.Error{Code: proto.CodeMethodNotFound, Message: "not in this test"}
+	if method != mcp.MethodElicitationCreate {
+		return nil, &jsonrpc.Error{Code: mcp.CodeMethodNotFound, Message: "not in this test"}
 	}
-	var p proto.ElicitRequestParams
+	var p mcp.ElicitRequestParams
 	if err := json.Unmarshal(params, &p); err != nil {
 		return nil, err
 	}
@@ -54,9 +55,9 @@ func (h *formAnswerer) HandleServerRequest(_ context.Context, method string, par
 	h.seen = append(h.seen, e)
 	h.mu.Unlock()
 	if e.err != nil || len(e.errs) > 0 || e.form.Fallback() != "" {
-		return proto.ElicitResult{Action: proto.ElicitActionDecline}, nil
+		return mcp.ElicitResult{Action: mcp.ElicitActionDecline}, nil
 	}
-	return map[string]any{"action": proto.ElicitActionAccept, "content": e.value}, nil
+	return map[string]any{"action": mcp.ElicitActionAccept, "content": e.value}, nil
 }
 
 // TestRealElicitationForms answers the elicitations of real servers with
@@ -115,7 +116,7 @@ func TestRealElicitationForms(t *testing.T) {
 				t.Fatalf("Connect: %v", err)
 			}
 			defer s.Close()
-			res, err := s.Call(ctx, proto.MethodToolsCall, map[string]any{"name": c.tool, "arguments": map[string]any{}})
+			res, err := s.Call(ctx, mcp.MethodToolsCall, map[string]any{"name": c.tool, "arguments": map[string]any{}})
 			var rpc *client.RPCError
 			if err != nil && !errors.As(err, &rpc) {
 				t.Fatalf("tools/call: %v", err)

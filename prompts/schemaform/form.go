@@ -9,7 +9,7 @@ import (
 
 	"charm.land/bubbles/v2/help"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // Options configure a Form.
@@ -33,7 +33,7 @@ type row struct {
 }
 
 // member is one key of a JSON object with its raw value.
-type member = proto.Member
+type member = jsonrpc.Member
 
 // Form is a form generated from a JSON Schema. It is a plain component:
 // the root forwards messages to Update and draws Render.

@@ -3,7 +3,7 @@ package schemaform
 import (
 	"encoding/json"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // build makes the arguments object from the fields. Fields whose text does
@@ -43,7 +43,7 @@ func (f *Form) object(n *node, lenient bool, errs *[]FieldError) json.RawMessage
 }
 
 // encodeObject writes members as a JSON object, in order.
-func encodeObject(members []member) json.RawMessage { return proto.EncodeObject(members) }
+func encodeObject(members []member) json.RawMessage { return jsonrpc.EncodeObject(members) }
 
 // prefillDefaults shows the schema's defaults: each field's own, then the
 // default of each enclosing object over them.

@@ -11,7 +11,8 @@ import (
 	"github.com/mcpscope/mcpscope/internal/jsondiff"
 	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/termtext"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // volatileNames are the members replay --against never compares, at any
@@ -57,10 +58,10 @@ func CompareOptions(ignore []string) (jsondiff.Options, error) {
 
 // answerDocument is an answer as replay --against compares it:
 // {"result":…} or {"error":{"code","message","data"}}.
-func answerDocument(result json.RawMessage, e *proto.Error) []byte {
+func answerDocument(result json.RawMessage, e *jsonrpc.Error) []byte {
 	doc := struct {
 		Result json.RawMessage `json:"result,omitempty"`
-		Error  *proto.Error    `json:"error,omitempty"`
+		Error  *jsonrpc.Error  `json:"error,omitempty"`
 	}{Error: e}
 	if e == nil {
 		doc.Result = result
@@ -77,7 +78,7 @@ func answerDocument(result json.RawMessage, e *proto.Error) []byte {
 
 // engineMeta are the _meta members the engine adds to a request itself:
 // a recorded request loses them, the new session adds its own.
-var engineMeta = []string{proto.MetaProtocolVersion, proto.MetaClientInfo, proto.MetaClientCapabilities, proto.MetaProgressToken}
+var engineMeta = []string{mcp.MetaProtocolVersion, mcp.MetaClientInfo, mcp.MetaClientCapabilities, mcp.MetaProgressToken}
 
 // withoutEngineMeta returns params without the engine's _meta members
 // (and without _meta when nothing else is in it).

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
@@ -58,7 +58,7 @@ func TestItemLines(t *testing.T) {
 
 	// An error where a result was, and the volatile members ignored.
 	got = diffs(string(answerDocument(json.RawMessage(`{"sessionId":"1","createdAt":5,"x":1}`), nil)),
-		string(answerDocument(nil, &proto.Error{Code: -32602, Message: "bad"})))
+		string(answerDocument(nil, &jsonrpc.Error{Code: -32602, Message: "bad"})))
 	if want := []string{`$.error: (none) → {"code":-32602,"message":"bad"}`, `$.result: {"createdAt":5,"sessionId":"1","x":1} → (none)`}; !slices.Equal(got, want) {
 		t.Errorf("lines %q", got)
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/mcpscope/mcpscope/internal/jsondiff"
 	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/termtext"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
@@ -26,7 +26,7 @@ type Peer interface {
 	// its prompts with answers in order, and returns its outcome as
 	// answers.Line renders it. A prompt left without an answer is an
 	// *answers.UnansweredError.
-	Interact(ctx context.Context, start proto.InteractionStartParams, answers answers.Prompts) (json.RawMessage, error)
+	Interact(ctx context.Context, start mcp.InteractionStartParams, answers answers.Prompts) (json.RawMessage, error)
 	// ToolFailure judges the result of a tools/call sent with params: nil
 	// when it is not a failure.
 	ToolFailure(ctx context.Context, params json.RawMessage, result []byte) *client.ToolFailure
@@ -113,7 +113,7 @@ func (p *Replayer) Run(ctx context.Context, peer Peer) error {
 // is a failure (isError, or structuredContent its outputSchema lacks or
 // refuses) fails the step, whatever the recording holds.
 func (p *Replayer) toolFailure(ctx context.Context, peer Peer, st *replayStep, got []byte) *client.ToolFailure {
-	if st.inter != nil || st.method != proto.MethodToolsCall {
+	if st.inter != nil || st.method != mcp.MethodToolsCall {
 		return nil
 	}
 	var doc struct {

@@ -11,7 +11,8 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/answers"
 	"github.com/mcpscope/mcpscope/internal/jsondiff"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // fakePeer answers each method with a canned result.
@@ -23,12 +24,12 @@ type fakePeer struct {
 func (p *fakePeer) Call(_ context.Context, method string, _ any) (json.RawMessage, error) {
 	p.sent = append(p.sent, method)
 	if method == "boom" {
-		return nil, &client.RPCError{Err: &proto.Error{Code: -32601, Message: "no"}}
+		return nil, &client.RPCError{Err: &jsonrpc.Error{Code: -32601, Message: "no"}}
 	}
 	return json.RawMessage(p.results[method]), nil
 }
 
-func (p *fakePeer) Interact(context.Context, proto.InteractionStartParams, answers.Prompts) (json.RawMessage, error) {
+func (p *fakePeer) Interact(context.Context, mcp.InteractionStartParams, answers.Prompts) (json.RawMessage, error) {
 	return nil, errors.New("not interactive")
 }
 
@@ -42,7 +43,7 @@ func TestReplayerReportsEachStep(t *testing.T) {
 	sess := &Session{steps: []*replayStep{
 		{method: "ping", want: answerDocument(json.RawMessage(`{}`), nil)},
 		{method: "tools/list", want: answerDocument(json.RawMessage(`{"tools":[{"name":"a"}]}`), nil)},
-		{method: "boom", want: answerDocument(nil, &proto.Error{Code: -32601, Message: "no"})},
+		{method: "boom", want: answerDocument(nil, &jsonrpc.Error{Code: -32601, Message: "no"})},
 		{method: "subscriptions/listen", skip: "a subscription is not sent again"},
 	}}
 	peer := &fakePeer{results: map[string]string{"ping": `{}`, "tools/list": `{"tools":[{"name":"b"}]}`}}

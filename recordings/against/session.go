@@ -7,7 +7,8 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/answers"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
@@ -34,13 +35,13 @@ type replayStep struct {
 	params json.RawMessage // as recorded, less the _meta members the engine adds itself
 	want   []byte          // the recorded answer as compared: {"result":…} or {"error":…}, or the interaction's outcome
 	inter  *recordedInteraction
-	skip   string               // why the step is not sent again
-	input  *proto.InputRequired // the last round asked for input: the next request of the method with inputResponses is its retry
+	skip   string             // why the step is not sent again
+	input  *mcp.InputRequired // the last round asked for input: the next request of the method with inputResponses is its retry
 }
 
 // recordedInteraction is an interactive session the recording started.
 type recordedInteraction struct {
-	start   proto.InteractionStartParams
+	start   mcp.InteractionStartParams
 	answers []answers.Interaction // interaction.respond values and interaction.cancel, in order
 	step    *replayStep           // the step that started it: its outcome is the step's answer
 	ended   bool
@@ -89,27 +90,27 @@ func (b *sessionReader) add(rec *recordings.Record) {
 	}
 	m := f.Msg
 	switch out := f.Dir == capture.Out; {
-	case out && m.Kind() == proto.KindRequest:
+	case out && m.Kind() == jsonrpc.KindRequest:
 		b.request(m)
 	case out && m.IsResponse():
 		b.answered(m)
 	case !out && m.IsResponse():
 		b.response(m)
-	case !out && m.Kind() == proto.KindRequest:
+	case !out && m.Kind() == jsonrpc.KindRequest:
 		b.question(m)
 	}
 }
 
 // request takes a request of the client.
-func (b *sessionReader) request(m *proto.Message) {
+func (b *sessionReader) request(m *jsonrpc.Message) {
 	switch m.Method {
-	case proto.MethodInitialize, proto.MethodDiscover:
+	case mcp.MethodInitialize, mcp.MethodDiscover:
 		return // the new session makes its own handshake
-	case proto.MethodToolsList:
+	case mcp.MethodToolsList:
 		if client.IsOwnRequest(m.Params) {
 			return // the new session learns the outputSchemas itself
 		}
-	case proto.MethodInteractionRespond, proto.MethodInteractionCancel, proto.MethodInteractionGetState:
+	case mcp.MethodInteractionRespond, mcp.MethodInteractionCancel, mcp.MethodInteractionGetState:
 		if b.turn(m) {
 			return
 		}
@@ -120,9 +121,9 @@ func (b *sessionReader) request(m *proto.Message) {
 	}
 	st := &replayStep{method: m.Method, params: withoutEngineMeta(m.Params)}
 	switch m.Method {
-	case proto.MethodSubscriptionsListen:
+	case mcp.MethodSubscriptionsListen:
 		st.skip = "a subscription is not sent again"
-	case proto.MethodInteractionRespond, proto.MethodInteractionCancel, proto.MethodInteractionGetState:
+	case mcp.MethodInteractionRespond, mcp.MethodInteractionCancel, mcp.MethodInteractionGetState:
 		st.skip = "its interactive session did not start in the recording"
 	}
 	b.sent[m.ID.Key()] = st
@@ -132,10 +133,10 @@ func (b *sessionReader) request(m *proto.Message) {
 // turn takes a request of an interactive session the recording started:
 // an answer to a prompt, a cancellation or a state query. It reports
 // whether the session was one.
-func (b *sessionReader) turn(m *proto.Message) bool {
+func (b *sessionReader) turn(m *jsonrpc.Message) bool {
 	var p struct {
-		SessionID string                    `json:"sessionId"`
-		Response  proto.InteractionResponse `json:"response"`
+		SessionID string                  `json:"sessionId"`
+		Response  mcp.InteractionResponse `json:"response"`
 	}
 	if json.Unmarshal(m.Params, &p) != nil {
 		return false
@@ -145,9 +146,9 @@ func (b *sessionReader) turn(m *proto.Message) bool {
 		return false
 	}
 	switch m.Method {
-	case proto.MethodInteractionRespond:
+	case mcp.MethodInteractionRespond:
 		it.answers = append(it.answers, answers.Interaction{Value: p.Response.Value})
-	case proto.MethodInteractionCancel:
+	case mcp.MethodInteractionCancel:
 		it.answers = append(it.answers, answers.Interaction{Cancel: true})
 		b.ended(it, answers.Cancelled{SessionID: p.SessionID, Cancelled: true})
 	}
@@ -156,8 +157,8 @@ func (b *sessionReader) turn(m *proto.Message) bool {
 
 // retry takes a modern-era retry of st: its inputResponses are the
 // client's answers to the input the last round asked for.
-func (b *sessionReader) retry(st *replayStep, m *proto.Message) {
-	var p proto.InputRetry
+func (b *sessionReader) retry(st *replayStep, m *jsonrpc.Message) {
+	var p mcp.InputRetry
 	_ = json.Unmarshal(m.Params, &p)
 	for _, key := range st.input.InputKeys() {
 		if raw, ok := p.InputResponses[key]; ok {
@@ -170,7 +171,7 @@ func (b *sessionReader) retry(st *replayStep, m *proto.Message) {
 }
 
 // response takes the server's answer to a request of the client.
-func (b *sessionReader) response(m *proto.Message) {
+func (b *sessionReader) response(m *jsonrpc.Message) {
 	key := m.ID.Key()
 	st := b.sent[key]
 	if st == nil {
@@ -181,16 +182,16 @@ func (b *sessionReader) response(m *proto.Message) {
 	if m.Error != nil {
 		return
 	}
-	if ir, err := proto.DecodeInputRequired(m.Result); err == nil && ir.NeedsInput() {
+	if ir, err := mcp.DecodeInputRequired(m.Result); err == nil && ir.NeedsInput() {
 		st.input = &ir
 		b.retryOf[st.method] = st
 		return
 	}
-	if st.method != proto.MethodInteractionStart {
+	if st.method != mcp.MethodInteractionStart {
 		return
 	}
-	var res proto.InteractionStartResult
-	var start proto.InteractionStartParams
+	var res mcp.InteractionStartResult
+	var start mcp.InteractionStartParams
 	if json.Unmarshal(m.Result, &res) != nil || res.SessionID == "" || json.Unmarshal(st.params, &start) != nil {
 		return
 	}
@@ -212,12 +213,12 @@ func (b *sessionReader) ended(it *recordedInteraction, outcome any) {
 }
 
 // question takes a request of the server.
-func (b *sessionReader) question(m *proto.Message) {
+func (b *sessionReader) question(m *jsonrpc.Message) {
 	switch m.Method {
-	case proto.MethodElicitationCreate, proto.MethodSamplingCreateMessage, proto.MethodRootsList:
+	case mcp.MethodElicitationCreate, mcp.MethodSamplingCreateMessage, mcp.MethodRootsList:
 		b.questions[m.ID.Key()] = m.Method
-	case proto.MethodInteractionComplete:
-		var p proto.InteractionCompleteParams
+	case mcp.MethodInteractionComplete:
+		var p mcp.InteractionCompleteParams
 		if json.Unmarshal(m.Params, &p) != nil {
 			return
 		}
@@ -228,7 +229,7 @@ func (b *sessionReader) question(m *proto.Message) {
 }
 
 // answered takes the client's answer to a question of the server.
-func (b *sessionReader) answered(m *proto.Message) {
+func (b *sessionReader) answered(m *jsonrpc.Message) {
 	key := m.ID.Key()
 	method, ok := b.questions[key]
 	if !ok {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/internal/hartest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/httphead"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
@@ -72,8 +72,8 @@ func FuzzHTTPHeadReadBack(f *testing.F) {
 	f.Add("POST", "/mcp?a=b", "Content-Type", "application/json", 200)
 	f.Add("GET", "/a b", "X: y", " spaced ", 999)
 	f.Fuzz(func(t *testing.T, method, target, name, value string, status int) {
-		headers := []proto.HTTPHeader{{Name: name, Value: value}}
-		raw, _ := proto.HTTPRequestHead(method, target, headers)
+		headers := []httphead.HTTPHeader{{Name: name, Value: value}}
+		raw, _ := httphead.HTTPRequestHead(method, target, headers)
 		h, ok := parseRequestHead(raw)
 		clean := func(s string) string {
 			b := []byte(s)
@@ -88,11 +88,11 @@ func FuzzHTTPHeadReadBack(f *testing.F) {
 			if !ok || h.method != clean(method) || h.target != clean(target) || h.version != "HTTP/1.1" {
 				t.Fatalf("request %q read back as %+v (%v)", raw, h, ok)
 			}
-			if safeHeader(name) && (len(h.headers) != 1 || h.headers[0] != (proto.HTTPHeader{Name: clean(name), Value: clean(value)})) {
+			if safeHeader(name) && (len(h.headers) != 1 || h.headers[0] != (httphead.HTTPHeader{Name: clean(name), Value: clean(value)})) {
 				t.Fatalf("headers %+v, want %s: %s", h.headers, name, value)
 			}
 		}
-		raw, _ = proto.HTTPResponseHead("HTTP/1.1", status, headers)
+		raw, _ = httphead.HTTPResponseHead("HTTP/1.1", status, headers)
 		r, ok := parseResponseHead(raw)
 		if status >= 0 && status <= 999 && (!ok || r.status != status || r.version != "HTTP/1.1") {
 			t.Fatalf("response %q read back as %+v (%v)", raw, r, ok)

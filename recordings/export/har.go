@@ -14,7 +14,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/internal/termtext"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/httphead"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
@@ -291,7 +291,7 @@ func unescape(s string) string {
 }
 
 // pairs turns header lines into HAR headers.
-func pairs(hs []proto.HTTPHeader) []harNV {
+func pairs(hs []httphead.HTTPHeader) []harNV {
 	out := make([]harNV, 0, len(hs))
 	for _, h := range hs {
 		out = append(out, harNV{Name: h.Name, Value: h.Value})

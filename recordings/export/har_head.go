@@ -5,17 +5,17 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/httphead"
 )
 
-// An HTTP head as mcpscope captures it (proto.HTTPRequestHead,
-// proto.HTTPResponseHead): a start line, "Name: Value" lines, each ended
+// An HTTP head as mcpscope captures it (httphead.HTTPRequestHead,
+// httphead.HTTPResponseHead): a start line, "Name: Value" lines, each ended
 // by CR LF, and an empty line.
 
 // requestHead is the parsed head of a request.
 type requestHead struct {
 	method, target, version string
-	headers                 []proto.HTTPHeader
+	headers                 []httphead.HTTPHeader
 }
 
 // responseHead is the parsed head of a response.
@@ -23,7 +23,7 @@ type responseHead struct {
 	version    string
 	status     int
 	statusText string
-	headers    []proto.HTTPHeader
+	headers    []httphead.HTTPHeader
 }
 
 // startLine returns the start line of a head, without its line end, and
@@ -53,8 +53,8 @@ func headerLines(rest []byte) []string {
 
 // headerList parses header lines "Name: Value" (a line without ": "
 // splits at its first colon, or is a name without a value).
-func headerList(lines []string) []proto.HTTPHeader {
-	out := make([]proto.HTTPHeader, 0, len(lines))
+func headerList(lines []string) []httphead.HTTPHeader {
+	out := make([]httphead.HTTPHeader, 0, len(lines))
 	for _, l := range lines {
 		if l == "" {
 			continue
@@ -63,7 +63,7 @@ func headerList(lines []string) []proto.HTTPHeader {
 		if !ok {
 			name, value, _ = strings.Cut(l, ":")
 		}
-		out = append(out, proto.HTTPHeader{Name: name, Value: value})
+		out = append(out, httphead.HTTPHeader{Name: name, Value: value})
 	}
 	return out
 }
@@ -95,7 +95,7 @@ func parseResponseHead(raw []byte) (h responseHead, ok bool) {
 
 // headerValue returns the value of the first header named name (case
 // insensitive), or "".
-func headerValue(headers []proto.HTTPHeader, name string) string {
+func headerValue(headers []httphead.HTTPHeader, name string) string {
 	for _, h := range headers {
 		if strings.EqualFold(h.Name, name) {
 			return h.Value

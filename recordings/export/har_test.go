@@ -12,6 +12,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/hartest"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/httphead"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
@@ -31,13 +32,13 @@ func (s httpSession) stamp(f *capture.Frame, conn string, dir capture.Dir, ms in
 	s.w.Append(f)
 }
 
-func (s httpSession) request(conn, method, target string, ms int, headers ...proto.HTTPHeader) {
-	raw, fields := proto.HTTPRequestHead(method, target, append([]proto.HTTPHeader{{Name: "Host", Value: "127.0.0.1:3000"}}, headers...))
+func (s httpSession) request(conn, method, target string, ms int, headers ...httphead.HTTPHeader) {
+	raw, fields := httphead.HTTPRequestHead(method, target, append([]httphead.HTTPHeader{{Name: "Host", Value: "127.0.0.1:3000"}}, headers...))
 	s.stamp(&capture.Frame{Chan: capture.Channel{Kind: capture.HTTP}, Raw: raw, Fields: fields, Enc: proto.EncText}, conn, capture.Out, ms)
 }
 
 func (s httpSession) response(conn string, status int, contentType string, ms int) {
-	raw, fields := proto.HTTPResponseHead("HTTP/1.1", status, []proto.HTTPHeader{{Name: "Content-Type", Value: contentType}})
+	raw, fields := httphead.HTTPResponseHead("HTTP/1.1", status, []httphead.HTTPHeader{{Name: "Content-Type", Value: contentType}})
 	s.stamp(&capture.Frame{Chan: capture.Channel{Kind: capture.HTTP}, Raw: raw, Fields: fields, Enc: proto.EncText}, conn, capture.In, ms)
 }
 
@@ -67,12 +68,12 @@ const (
 func httpRecording(t testing.TB) []byte {
 	rec := record(t, "http", func(w *recordings.Writer) {
 		s := httpSession{t, w}
-		json := proto.HTTPHeader{Name: "Content-Type", Value: "application/json"}
-		s.request("http POST 1", "POST", "/mcp?x=1&y=a%20b", 0, json, proto.HTTPHeader{Name: "Accept", Value: "application/json, text/event-stream"})
+		json := httphead.HTTPHeader{Name: "Content-Type", Value: "application/json"}
+		s.request("http POST 1", "POST", "/mcp?x=1&y=a%20b", 0, json, httphead.HTTPHeader{Name: "Accept", Value: "application/json, text/event-stream"})
 		s.body("http POST 1", capture.Out, initBody, 1)
 		s.response("http POST 1", 200, "text/event-stream", 10)
 		w.OpenSSE("http POST 1", capture.SSEStart{Kind: capture.SSEAnswer, Method: "initialize", ReqID: "1"})
-		s.stamp(&capture.Frame{Chan: capture.Channel{Kind: capture.Control}, Raw: []byte(priming), Fields: proto.SSEEventFields([]byte(priming)), Enc: proto.EncText}, "http POST 1", capture.In, 11)
+		s.stamp(&capture.Frame{Chan: capture.Channel{Kind: capture.Control}, Raw: []byte(priming), Fields: httphead.SSEEventFields([]byte(priming)), Enc: proto.EncText}, "http POST 1", capture.In, 11)
 		w.SSEEvent("http POST 1", 0, int64(len(priming)), "1-0")
 		s.body("http POST 1", capture.In, answer, 15)
 		w.SSEEvent("http POST 1", 0, int64(len(answer)), "1-1")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
@@ -46,7 +47,7 @@ func control(t testing.TB, dir capture.Dir, conn, body, suffix string, ms int) *
 	raw := []byte(body + suffix)
 	f := &capture.Frame{Time: at.Add(time.Duration(ms) * time.Millisecond), Dir: dir, Conn: conn, Raw: raw, Size: len(raw), Enc: proto.EncJSON,
 		Fields: []proto.Field{{Offset: 0, Len: len(body), Name: "body", Kind: proto.FieldBody}}}
-	m, err := proto.DecodeMessage([]byte(body))
+	m, err := jsonrpc.DecodeMessage([]byte(body))
 	if err != nil {
 		f.Err = err
 	} else {

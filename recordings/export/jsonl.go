@@ -12,6 +12,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
@@ -73,7 +74,7 @@ type jsonMessage struct {
 	Kind      string          `json:"kind"`
 	Method    string          `json:"method,omitempty"`
 	ID        json.RawMessage `json:"id,omitempty"`
-	Error     *proto.Error    `json:"error,omitempty"`
+	Error     *jsonrpc.Error  `json:"error,omitempty"`
 	Violation string          `json:"violation,omitempty"`
 }
 
@@ -231,7 +232,7 @@ func bytesOf(b []byte) (*string, []byte) {
 }
 
 // messageObject says what m is, or nil when there is none.
-func messageObject(m *proto.Message) *jsonMessage {
+func messageObject(m *jsonrpc.Message) *jsonMessage {
 	if m == nil {
 		return nil
 	}

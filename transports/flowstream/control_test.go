@@ -8,7 +8,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
 )
 
 // failReader fails the test if anything reads past the bytes it was given.
@@ -41,12 +41,12 @@ func (e *errReader) Read(p []byte) (int, error) {
 
 func TestReadControlFrameLikeParse(t *testing.T) {
 	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize"}`)
-	frame := proto.AppendControlFrame(nil, body)
+	frame := flow.AppendControlFrame(nil, body)
 	got, gotBody, fields, err := ReadControlFrame(bytes.NewReader(append(frame, 0xAA)), 0) // a byte of the next frame follows
 	if err != nil || !bytes.Equal(got, frame) || !bytes.Equal(gotBody, body) {
 		t.Fatalf("frame % x body %q: %v", got, gotBody, err)
 	}
-	_, _, want, _ := proto.ParseControlFrame(frame, 0)
+	_, _, want, _ := flow.ParseControlFrame(frame, 0)
 	if !reflect.DeepEqual(fields, want) {
 		t.Fatalf("fields %+v, want %+v", fields, want)
 	}
@@ -55,7 +55,7 @@ func TestReadControlFrameLikeParse(t *testing.T) {
 func TestReadControlFrameTooLarge(t *testing.T) {
 	head := []byte{0xFF, 0xFF, 0xFF, 0xFF}
 	frame, body, fields, err := ReadControlFrame(failReader{t, bytes.NewReader(head)}, 1024)
-	var tooLarge *proto.FrameTooLargeError
+	var tooLarge *flow.FrameTooLargeError
 	if !errors.As(err, &tooLarge) || tooLarge.Size != 0xFFFFFFFF || tooLarge.Max != 1024 {
 		t.Fatalf("err = %v, want *FrameTooLargeError{4294967295, 1024}", err)
 	}
@@ -65,7 +65,7 @@ func TestReadControlFrameTooLarge(t *testing.T) {
 }
 
 func TestReadControlFrameTruncated(t *testing.T) {
-	full := proto.AppendControlFrame(nil, []byte(`{"jsonrpc":"2.0","method":"x"}`))
+	full := flow.AppendControlFrame(nil, []byte(`{"jsonrpc":"2.0","method":"x"}`))
 	for _, cut := range []int{1, 3, 4, 5, len(full) - 1} {
 		part := full[:cut]
 		frame, body, fields, err := ReadControlFrame(bytes.NewReader(part), 0)
@@ -86,24 +86,24 @@ func TestReadControlFrameTruncated(t *testing.T) {
 
 func TestReadControlFrameAllocatesOnlyWhatArrives(t *testing.T) {
 	// The prefix promises 16 MiB, under the max; the peer sends 10 bytes and stops.
-	lying := append(binary.BigEndian.AppendUint32(nil, proto.DefaultMaxControlFrame), make([]byte, 10)...)
+	lying := append(binary.BigEndian.AppendUint32(nil, flow.DefaultMaxControlFrame), make([]byte, 10)...)
 	frame, _, _, err := ReadControlFrame(bytes.NewReader(lying), 0)
 	if !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Fatalf("err = %v", err)
 	}
-	if cap(frame) > proto.ControlHeaderLen+readChunk {
+	if cap(frame) > flow.ControlHeaderLen+readChunk {
 		t.Fatalf("allocated %d bytes for 14 that arrived", cap(frame))
 	}
 	// A true large frame still arrives whole across many reads.
 	big := bytes.Repeat([]byte("x"), 3*readChunk+17)
-	frame, body, _, err := ReadControlFrame(io.MultiReader(bytes.NewReader(proto.AppendControlFrame(nil, big)), bytes.NewReader([]byte{9})), 0)
+	frame, body, _, err := ReadControlFrame(io.MultiReader(bytes.NewReader(flow.AppendControlFrame(nil, big)), bytes.NewReader([]byte{9})), 0)
 	if err != nil || !bytes.Equal(body, big) || len(frame) != len(big)+4 {
 		t.Fatalf("large frame: %d bytes, %v", len(body), err)
 	}
 }
 
 func TestReadControlFramePassesTransportErrors(t *testing.T) {
-	full := proto.AppendControlFrame(nil, []byte("abcdef"))
+	full := flow.AppendControlFrame(nil, []byte("abcdef"))
 	for _, cut := range []int{2, 6} {
 		frame, _, _, err := ReadControlFrame(&errReader{full[:cut]}, 0)
 		if !errors.Is(err, errReset) || !bytes.Equal(frame, full[:cut]) {
@@ -113,13 +113,13 @@ func TestReadControlFramePassesTransportErrors(t *testing.T) {
 }
 
 func FuzzReadControlFrame(f *testing.F) {
-	f.Add(proto.AppendControlFrame(nil, []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)), uint32(0))
+	f.Add(flow.AppendControlFrame(nil, []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)), uint32(0))
 	f.Add([]byte{0, 0, 0, 0xDA, '{'}, uint32(0))
 	f.Add([]byte{0xFF, 0xFF, 0xFF, 0xFF}, uint32(1024))
 	f.Add([]byte{0, 0}, uint32(0))
 	f.Fuzz(func(t *testing.T, b []byte, max uint32) {
 		limit := int(max % (1 << 20))
-		frame, body, fields, err := proto.ParseControlFrame(b, limit)
+		frame, body, fields, err := flow.ParseControlFrame(b, limit)
 		rframe, rbody, rfields, rerr := ReadControlFrame(bytes.NewReader(b), limit)
 		if !bytes.Equal(frame, rframe) || !bytes.Equal(body, rbody) || !reflect.DeepEqual(fields, rfields) {
 			t.Fatalf("Parse and Read disagree: % x / % x", frame, rframe)
@@ -131,7 +131,7 @@ func FuzzReadControlFrame(f *testing.F) {
 }
 
 func BenchmarkReadControlFrame(b *testing.B) {
-	frame := proto.AppendControlFrame(nil, []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}`))
+	frame := flow.AppendControlFrame(nil, []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}`))
 	stream := bytes.Repeat(frame, 1000)
 	r := bytes.NewReader(stream)
 	b.SetBytes(int64(len(frame)))

@@ -6,17 +6,18 @@ import (
 	"io"
 
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
 )
 
 // ReadExecStreamHeader reads the header from the start of an execution
 // stream. raw holds the bytes read, also when the stream ends before the
 // header is whole (an error wrapping io.ErrUnexpectedEOF).
-func ReadExecStreamHeader(r io.Reader) (h proto.ExecStreamHeader, raw []byte, fields []proto.Field, err error) {
-	raw, err = readHeader(r, proto.ExecStreamHeaderLen, "execution stream")
+func ReadExecStreamHeader(r io.Reader) (h flow.ExecStreamHeader, raw []byte, fields []proto.Field, err error) {
+	raw, err = readHeader(r, flow.ExecStreamHeaderLen, "execution stream")
 	if err != nil {
 		return h, raw, nil, err
 	}
-	h, _, fields, err = proto.ParseExecStreamHeader(raw)
+	h, _, fields, err = flow.ParseExecStreamHeader(raw)
 	return h, raw, fields, err
 }
 

@@ -6,11 +6,11 @@ import (
 	"io"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
 )
 
 func TestReadExecStreamHeader(t *testing.T) {
-	h := proto.ExecStreamHeader{RequestID: 42, StreamTag: 1}
+	h := flow.ExecStreamHeader{RequestID: 42, StreamTag: 1}
 	want := h.Append(nil)
 	rh, raw, fields, err := ReadExecStreamHeader(bytes.NewReader(append(want, "payload"...)))
 	if err != nil || rh != h || !bytes.Equal(raw, want) || len(fields) != 2 {

@@ -11,6 +11,10 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/httphead"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // mediaType is the media type of a response, lower case, without
@@ -54,7 +58,7 @@ func (t *Transport) answer(ex *exchange, rsp *http.Response) {
 		t.drain(ex, rsp)
 		ex.fail(status, fmt.Errorf("the server accepted %s with %s and sent no answer", ex.msg.Describe(), rsp.Status))
 	default:
-		if ex.msg.Method == proto.MethodInitialize {
+		if ex.msg.Method == mcp.MethodInitialize {
 			t.takeSession(rsp)
 		}
 		t.readAnswer(ex, rsp)
@@ -64,7 +68,7 @@ func (t *Transport) answer(ex *exchange, rsp *http.Response) {
 // readAnswer reads a 2xx answer by its media type; one in a
 // Content-Encoding mcpscope did not ask for is only captured.
 func (t *Transport) readAnswer(ex *exchange, rsp *http.Response) {
-	if cause := proto.UnaskedEncoding(rsp.Header); cause != nil {
+	if cause := httphead.UnaskedEncoding(rsp.Header); cause != nil {
 		t.drain(ex, rsp)
 		ex.fail(rsp.StatusCode, fmt.Errorf("the answer to %s cannot be read: %w", ex.msg.Describe(), cause))
 		return
@@ -129,10 +133,10 @@ func (t *Transport) readJSON(ex *exchange, body io.Reader, declared int64) {
 // names its id, else as an exchange that could not carry it.
 func (t *Transport) tooBig(ex *exchange, b []byte, declared int64) {
 	limit := t.cfg.MaxFrameSize
-	cause := &proto.FrameTooLargeError{Size: max(declared, int64(len(b))), Max: int64(limit)}
+	cause := &flow.FrameTooLargeError{Size: max(declared, int64(len(b))), Max: int64(limit)}
 	head := b[:min(len(b), 64<<10)]
 	t.reportText(ex.conn, "body (head)", head)
-	if m := proto.NewViolation(head, cause); m != nil && ex.request && *m.ID == *ex.msg.ID {
+	if m := jsonrpc.NewViolation(head, cause); m != nil && ex.request && *m.ID == *ex.msg.ID {
 		if ex.settle() {
 			ex.hand(m)
 		}
@@ -143,7 +147,7 @@ func (t *Transport) tooBig(ex *exchange, b []byte, declared int64) {
 
 // route delivers one message read from an exchange's answer: its answer
 // once (a second one is only captured), anything else as it comes.
-func (t *Transport) route(ex *exchange, m *proto.Message) {
+func (t *Transport) route(ex *exchange, m *jsonrpc.Message) {
 	if m.IsResponse() && m.ID != nil && (ex == nil || !ex.answers(m)) {
 		// An answer on another stream than its POST's (the legacy SSE
 		// stream, the standalone GET stream) settles its own exchange.
@@ -158,7 +162,7 @@ func (t *Transport) route(ex *exchange, m *proto.Message) {
 		}
 	}
 	if m.IsResponse() && m.ID == nil && ex != nil {
-		ex.carriedInstead(proto.ID{}) // id null answers no request
+		ex.carriedInstead(jsonrpc.ID{}) // id null answers no request
 	}
 	if ex != nil && ex.answers(m) {
 		if !ex.settle() {
@@ -196,7 +200,7 @@ func (t *Transport) refused(ex *exchange, rsp *http.Response) {
 // reports whether it held any. An error with id null answers the request
 // the POST carried.
 func (t *Transport) deliverErrorBody(ex *exchange, b []byte) bool {
-	msgs, _, err := proto.DecodeJSON(b)
+	msgs, _, err := jsonrpc.DecodeJSON(b)
 	if err != nil || len(msgs) == 0 || len(b) == 0 {
 		return false
 	}
@@ -216,7 +220,7 @@ func (t *Transport) deliverErrorBody(ex *exchange, b []byte) bool {
 // and what the status says of a retry.
 func statusError(rsp *http.Response, body []byte) error {
 	msg := "HTTP " + rsp.Status
-	if cause := proto.UnaskedEncoding(rsp.Header); cause != nil {
+	if cause := httphead.UnaskedEncoding(rsp.Header); cause != nil {
 		msg += " (" + cause.Error() + ")"
 	} else if head := firstLine(body, 200); head != "" {
 		msg += ": " + head
@@ -224,13 +228,13 @@ func statusError(rsp *http.Response, body []byte) error {
 	switch s := rsp.StatusCode; {
 	case s == http.StatusUnauthorized || s == http.StatusForbidden:
 		msg += " (the server wants credentials: --header 'Authorization: Bearer …')"
-	case proto.TransientStatus(s):
+	case httphead.TransientStatus(s):
 		msg += " (transient: the request may succeed later"
 		if ra := rsp.Header.Get("Retry-After"); ra != "" {
 			msg += "; Retry-After " + ra
 		}
 		msg += ")"
-	case proto.UndefinedStatus(s):
+	case httphead.UndefinedStatus(s):
 		msg += " (not a status HTTP defines)"
 	case s >= 500:
 		msg += " (the server failed)"
@@ -256,8 +260,8 @@ func (t *Transport) reportText(conn, name string, b []byte) {
 
 // noteVersion keeps the protocol version an initialize answer settled,
 // for the MCP-Protocol-Version header of every later request.
-func (t *Transport) noteVersion(ex *exchange, m *proto.Message) {
-	if ex.msg.Method != proto.MethodInitialize || m.Error != nil {
+func (t *Transport) noteVersion(ex *exchange, m *jsonrpc.Message) {
+	if ex.msg.Method != mcp.MethodInitialize || m.Error != nil {
 		return
 	}
 	var res struct {

@@ -5,12 +5,12 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // giveUp returns the exchange of the request with id still open,
 // marked as given up on, or nil.
-func (t *Transport) giveUp(id proto.ID) *exchange {
+func (t *Transport) giveUp(id jsonrpc.ID) *exchange {
 	t.mu.Lock()
 	ex := t.exchanges[id]
 	t.mu.Unlock()
@@ -26,7 +26,7 @@ func (t *Transport) giveUp(id proto.ID) *exchange {
 // noting reason in the capture: how the 2026-07-28 revision and seed 004's
 // dialect cancel a request (client.Traits.Abort). It reports false when
 // no exchange of the request is open.
-func (t *Transport) AbortRequest(id proto.ID, reason string) bool {
+func (t *Transport) AbortRequest(id jsonrpc.ID, reason string) bool {
 	ex := t.giveUp(id)
 	if ex == nil {
 		return false
@@ -40,7 +40,7 @@ func (t *Transport) AbortRequest(id proto.ID, reason string) bool {
 // the engine gave up on and cancels with notifications/cancelled; its
 // stream is still read for CancelGrace, so that what the server does next
 // is captured (client.Traits.Cancelled).
-func (t *Transport) CancelNotified(id proto.ID) {
+func (t *Transport) CancelNotified(id jsonrpc.ID) {
 	if ex := t.giveUp(id); ex != nil {
 		time.AfterFunc(t.cfg.CancelGrace, ex.forget)
 	}
@@ -49,7 +49,7 @@ func (t *Transport) CancelNotified(id proto.ID) {
 // ForgetRequest lets go of the POST and answer stream of the request with
 // id, sending nothing: the engine no longer waits for it and has nothing
 // to tell the server (client.Traits.Forget).
-func (t *Transport) ForgetRequest(id proto.ID) {
+func (t *Transport) ForgetRequest(id jsonrpc.ID) {
 	ex := t.giveUp(id)
 	if ex == nil {
 		return

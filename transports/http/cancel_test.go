@@ -10,13 +10,14 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // slowCall answers tools/call with an SSE stream that says nothing; the
 // channel tells when the client let go of it.
 func slowCall(f *fake) <-chan struct{} {
-	return released(f, proto.MethodToolsCall, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+	return released(f, mcp.MethodToolsCall, func(w http.ResponseWriter, r *http.Request, _ *jsonrpc.Message) {
 		openSSE(w)(": working\n\n")
 		f.hold(r)
 	})
@@ -29,16 +30,16 @@ func TestCancelModernRequestClosesItsStream(t *testing.T) {
 	f := newFake(t)
 	ended := slowCall(f)
 	r := newRig(t, f.URL(), func(c *Config) { c.CancelGrace = time.Hour })
-	call := request(t, 5, proto.MethodToolsCall, modernParams(map[string]any{"name": "slow"}))
+	call := request(t, 5, mcp.MethodToolsCall, modernParams(map[string]any{"name": "slow"}))
 	r.send(t, call)
-	f.await(1, "tools/call", posted(proto.MethodToolsCall))
+	f.await(1, "tools/call", posted(mcp.MethodToolsCall))
 	r.cancel(t, *call.ID, "user pressed Esc", true)
 	awaitEnd(t, ended, "the answer stream")
-	r.send(t, request(t, 6, proto.MethodPing, modernParams(nil)))
-	if m := r.in.next(t); m.ID.Key() != proto.IntID(6).Key() {
+	r.send(t, request(t, 6, mcp.MethodPing, modernParams(nil)))
+	if m := r.in.next(t); m.ID.Key() != jsonrpc.IntID(6).Key() {
 		t.Fatalf("delivered %s; the cancelled request must get nothing", m.Raw)
 	}
-	if n := len(f.requests(posted(proto.MethodNotifyCancelled))); n != 0 {
+	if n := len(f.requests(posted(mcp.MethodNotifyCancelled))); n != 0 {
 		t.Errorf("%d notifications/cancelled in the modern era", n)
 	}
 	r.frame(t, "the cancel note", func(f *capture.Frame) bool {
@@ -54,11 +55,11 @@ func TestCancelSessionRequestNotifiesThenCloses(t *testing.T) {
 	ended := slowCall(f)
 	r := newRig(t, f.URL(), func(c *Config) { c.CancelGrace = 50 * time.Millisecond })
 	r.handshake(t)
-	call := request(t, 5, proto.MethodToolsCall, map[string]any{"name": "slow"})
+	call := request(t, 5, mcp.MethodToolsCall, map[string]any{"name": "slow"})
 	r.send(t, call)
-	f.await(1, "tools/call", posted(proto.MethodToolsCall))
+	f.await(1, "tools/call", posted(mcp.MethodToolsCall))
 	r.cancel(t, *call.ID, "took too long", false)
-	note := f.await(1, "notifications/cancelled", posted(proto.MethodNotifyCancelled))[0]
+	note := f.await(1, "notifications/cancelled", posted(mcp.MethodNotifyCancelled))[0]
 	var params struct {
 		RequestID json.RawMessage `json:"requestId"`
 		Reason    string          `json:"reason"`
@@ -79,12 +80,12 @@ func TestEngineTimeoutCancelsThroughTheTransport(t *testing.T) {
 	f := newFake(t)
 	ended := slowCall(f)
 	s := connect(t, f.URL(), func(c *Config) { c.CancelGrace = 10 * time.Millisecond },
-		client.Options{ProtocolVersion: proto.ProtocolVersion20251125, Timeout: 200 * time.Millisecond})
-	_, err := s.call(proto.MethodToolsCall, map[string]any{"name": "slow"})
+		client.Options{ProtocolVersion: mcp.ProtocolVersion20251125, Timeout: 200 * time.Millisecond})
+	_, err := s.call(mcp.MethodToolsCall, map[string]any{"name": "slow"})
 	if _, ok := err.(*client.TimeoutError); !ok {
 		t.Fatalf("err = %v (%T)", err, err)
 	}
-	f.await(1, "notifications/cancelled", posted(proto.MethodNotifyCancelled))
+	f.await(1, "notifications/cancelled", posted(mcp.MethodNotifyCancelled))
 	awaitEnd(t, ended, "the answer stream")
 }
 
@@ -94,22 +95,22 @@ func TestCancelledRequestsStreamIsNotResumed(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
 	cancelled := make(chan struct{})
-	f.on(proto.MethodToolsCall, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+	f.on(mcp.MethodToolsCall, func(w http.ResponseWriter, r *http.Request, _ *jsonrpc.Message) {
 		openSSE(w)("id: c1\nretry: 1\ndata:\n\n")
 		select {
 		case <-cancelled:
 		case <-r.Context().Done():
 		}
 	})
-	f.on(proto.MethodNotifyCancelled, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+	f.on(mcp.MethodNotifyCancelled, func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
 		w.WriteHeader(http.StatusAccepted)
 		close(cancelled)
 	})
 	r := newRig(t, f.URL(), func(c *Config) { c.CancelGrace = 300 * time.Millisecond })
 	r.handshake(t)
-	call := request(t, 5, proto.MethodToolsCall, map[string]any{"name": "slow"})
+	call := request(t, 5, mcp.MethodToolsCall, map[string]any{"name": "slow"})
 	r.send(t, call)
-	f.await(1, "tools/call", posted(proto.MethodToolsCall))
+	f.await(1, "tools/call", posted(mcp.MethodToolsCall))
 	r.cancel(t, *call.ID, "enough", false)
 	flowtest.Eventually(t, "the cancelled exchange ends", func() bool {
 		r.tr.mu.Lock()
@@ -155,11 +156,11 @@ func TestCloseLetsANotificationUnderWayArrive(t *testing.T) {
 					}
 					cfg.CloseTimeout = hangGuard
 				})
-				r.send(t, notification(t, proto.MethodNotifyCancelled, map[string]any{"requestId": round}))
+				r.send(t, notification(t, mcp.MethodNotifyCancelled, map[string]any{"requestId": round}))
 				if err := r.tr.Close(); err != nil {
 					t.Fatalf("Close: %v", err)
 				}
-				if n := len(f.requests(posted(proto.MethodNotifyCancelled))); n != 1 {
+				if n := len(f.requests(posted(mcp.MethodNotifyCancelled))); n != 1 {
 					t.Fatalf("round %d: the server got %d notifications/cancelled, want the one sent before Close", round, n)
 				}
 			}
@@ -172,16 +173,16 @@ func TestCloseLetsANotificationUnderWayArrive(t *testing.T) {
 // session runs on, and nothing is sent about it.
 func TestForgottenProbeLetsItsPostGo(t *testing.T) {
 	f := newFake(t)
-	ended := released(f, proto.MethodDiscover, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+	ended := released(f, mcp.MethodDiscover, func(w http.ResponseWriter, r *http.Request, _ *jsonrpc.Message) {
 		openSSE(w)
 		f.hold(r)
 	})
 	s := connect(t, f.URL(), nil, client.Options{Timeout: 300 * time.Millisecond})
 	awaitEnd(t, ended, "the forgotten probe's POST")
-	if _, err := s.call(proto.MethodPing, nil); err != nil {
+	if _, err := s.call(mcp.MethodPing, nil); err != nil {
 		t.Fatalf("ping after the fallback: %v", err)
 	}
-	if n := len(f.requests(posted(proto.MethodNotifyCancelled))); n != 0 {
+	if n := len(f.requests(posted(mcp.MethodNotifyCancelled))); n != 0 {
 		t.Fatalf("%d notifications/cancelled sent for the forgotten probe", n)
 	}
 }
@@ -190,11 +191,11 @@ func TestForgottenProbeLetsItsPostGo(t *testing.T) {
 // (client.Session): one that carried the 2026-07-28 _meta is cancelled by
 // closing its answer stream while it is open; any other with
 // notifications/cancelled, the transport told first.
-func (r *rig) cancel(t *testing.T, id proto.ID, reason string, modern bool) {
+func (r *rig) cancel(t *testing.T, id jsonrpc.ID, reason string, modern bool) {
 	t.Helper()
 	if modern && r.tr.AbortRequest(id, reason) {
 		return
 	}
 	r.tr.CancelNotified(id)
-	r.send(t, notification(t, proto.MethodNotifyCancelled, proto.CancelledNotificationParams{RequestID: id, Reason: reason}))
+	r.send(t, notification(t, mcp.MethodNotifyCancelled, mcp.CancelledNotificationParams{RequestID: id, Reason: reason}))
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/httphead"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // report stamps f and hands it to the sink; it returns the frame's Seq
@@ -23,8 +25,8 @@ func (t *Transport) report(dir capture.Dir, conn string, f *capture.Frame) uint6
 
 // headers turns h into header lines, credentials redacted unless the user
 // asked to see them.
-func (t *Transport) headers(h http.Header) []proto.HTTPHeader {
-	return proto.CapturedHeaders(h, t.cfg.NoRedact)
+func (t *Transport) headers(h http.Header) []httphead.HTTPHeader {
+	return httphead.CapturedHeaders(h, t.cfg.NoRedact)
 }
 
 // reportRequest captures the request line and headers of req, with the
@@ -36,15 +38,15 @@ func (t *Transport) reportRequest(conn string, req *http.Request) {
 		if host == "" {
 			host = req.URL.Host
 		}
-		lines = proto.SetHeaderLine(lines, "Host", host)
+		lines = httphead.SetHeaderLine(lines, "Host", host)
 	}
-	raw, fields := proto.HTTPRequestHead(req.Method, t.requestTarget(req), lines)
+	raw, fields := httphead.HTTPRequestHead(req.Method, t.requestTarget(req), lines)
 	t.report(capture.Out, conn, &capture.Frame{Chan: capture.Channel{Kind: capture.HTTP}, Raw: raw, Fields: fields, Enc: proto.EncText})
 }
 
 // reportResponse captures the status line and headers of rsp.
 func (t *Transport) reportResponse(conn string, rsp *http.Response) {
-	raw, fields := proto.HTTPResponseHead(rsp.Proto, rsp.StatusCode, t.headers(rsp.Header))
+	raw, fields := httphead.HTTPResponseHead(rsp.Proto, rsp.StatusCode, t.headers(rsp.Header))
 	t.report(capture.In, conn, &capture.Frame{Chan: capture.Channel{Kind: capture.HTTP}, Raw: raw, Fields: fields, Enc: proto.EncText})
 }
 
@@ -60,7 +62,7 @@ func (t *Transport) reportNote(dir capture.Dir, conn, text string) {
 
 // reportBody captures a JSON body sent or received and returns the
 // messages it holds (received bodies only: what to deliver).
-func (t *Transport) reportBody(dir capture.Dir, conn string, body []byte, sent *proto.Message) []*proto.Message {
+func (t *Transport) reportBody(dir capture.Dir, conn string, body []byte, sent *jsonrpc.Message) []*jsonrpc.Message {
 	f := &capture.Frame{
 		Chan: capture.Channel{Kind: capture.Control}, Raw: body, Enc: proto.EncJSON,
 		Fields: []proto.Field{{Offset: 0, Len: len(body), Name: "body", Kind: proto.FieldBody}},
@@ -79,14 +81,14 @@ func (t *Transport) reportBody(dir capture.Dir, conn string, body []byte, sent *
 // the error ("the body", "the event's data"), into f: its message when
 // there is one, its decode error or text warning. It returns what to
 // deliver, the messages proto could still read of a broken batch included.
-func decodeInto(f *capture.Frame, data []byte, what string) []*proto.Message {
-	msgs, batch, err := proto.DecodeJSON(data)
+func decodeInto(f *capture.Frame, data []byte, what string) []*jsonrpc.Message {
+	msgs, batch, err := jsonrpc.DecodeJSON(data)
 	switch {
 	case err != nil:
 		f.Err = fmt.Errorf("%s is not a JSON-RPC message: %w", what, err)
 	case !batch:
 		f.Msg = msgs[0]
-		f.Err = proto.CheckText(data)
+		f.Err = jsonrpc.CheckText(data)
 	}
 	return msgs
 }
@@ -97,5 +99,5 @@ func (t *Transport) requestTarget(req *http.Request) string {
 	if t.cfg.NoRedact {
 		return req.URL.RequestURI()
 	}
-	return proto.RedactQuery(req.URL.RequestURI())
+	return httphead.RedactQuery(req.URL.RequestURI())
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // fieldNamed returns the first field of f named name.
@@ -25,12 +27,12 @@ func fieldNamed(f *capture.Frame, name string) (proto.Field, bool) {
 // its fields and message.
 func TestCaptureOfAnExchange(t *testing.T) {
 	f := newFake(t)
-	f.on(proto.MethodToolsCall, func(w http.ResponseWriter, _ *http.Request, m *proto.Message) {
+	f.on(mcp.MethodToolsCall, func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
 		put := openSSE(w)
 		put("id: 7\nevent: message\nretry: 900\ndata: " + resultOf(m, `{"content":[]}`) + "\n\n")
 	})
 	r := newRig(t, f.URL(), nil)
-	r.send(t, request(t, 3, proto.MethodToolsCall, map[string]any{"name": "echo"}))
+	r.send(t, request(t, 3, mcp.MethodToolsCall, map[string]any{"name": "echo"}))
 	r.in.next(t)
 	var conn string
 	head := r.frame(t, "the POST's head", func(f *capture.Frame) bool {
@@ -49,7 +51,7 @@ func TestCaptureOfAnExchange(t *testing.T) {
 		return func(f *capture.Frame) bool { return f.Conn == conn && f.Dir == dir && f.Chan.Kind == kind }
 	}
 	body := r.frame(t, "the POST's body", on(capture.Out, capture.Control))
-	if body.Msg == nil || body.Msg.Method != proto.MethodToolsCall || !strings.Contains(string(body.Raw), `"name":"echo"`) {
+	if body.Msg == nil || body.Msg.Method != mcp.MethodToolsCall || !strings.Contains(string(body.Raw), `"name":"echo"`) {
 		t.Errorf("body frame: Msg %+v, Raw %s", body.Msg, body.Raw)
 	}
 	rsp := r.frame(t, "the response head", on(capture.In, capture.HTTP))
@@ -80,7 +82,7 @@ func TestCaptureOfAnExchange(t *testing.T) {
 // The POSTs and the GET stream are told apart by their connection names.
 func TestCaptureNamesPostsAndGets(t *testing.T) {
 	f := newFake(t)
-	f.on(http.MethodGet, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+	f.on(http.MethodGet, func(w http.ResponseWriter, r *http.Request, _ *jsonrpc.Message) {
 		openSSE(w)(event("g", `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}`))
 		f.hold(r)
 	})
@@ -99,7 +101,7 @@ func TestCaptureNamesPostsAndGets(t *testing.T) {
 		}
 	}
 	ev := r.frame(t, "the GET's event", func(f *capture.Frame) bool { return f.Conn == "http GET 2" && f.Chan.Kind == capture.Control })
-	if ev.Msg == nil || ev.Msg.Method != proto.MethodNotifyMessage {
+	if ev.Msg == nil || ev.Msg.Method != mcp.MethodNotifyMessage {
 		t.Errorf("GET event %+v", ev)
 	}
 }
@@ -109,7 +111,7 @@ func TestCaptureNamesPostsAndGets(t *testing.T) {
 func TestCaptureRedactsCredentials(t *testing.T) {
 	for _, noRedact := range []bool{false, true} {
 		f := newFake(t)
-		f.on(proto.MethodPing, func(w http.ResponseWriter, _ *http.Request, m *proto.Message) {
+		f.on(mcp.MethodPing, func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
 			w.Header().Set("Set-Cookie", "sid=server-secret")
 			writeJSON(w, http.StatusOK, resultOf(m, "{}"))
 		})
@@ -117,7 +119,7 @@ func TestCaptureRedactsCredentials(t *testing.T) {
 			c.Header = http.Header{"Authorization": {"Bearer tok-123"}, "Cookie": {"a=b"}, "X-Api-Key": {"k-9"}}
 			c.NoRedact = noRedact
 		})
-		r.send(t, request(t, 1, proto.MethodPing, nil))
+		r.send(t, request(t, 1, mcp.MethodPing, nil))
 		r.in.next(t)
 		if got := f.requests(nil)[0].Header.Get("Authorization"); got != "Bearer tok-123" {
 			t.Errorf("the server got Authorization %q", got)
@@ -141,7 +143,7 @@ func TestCaptureRedactsCredentials(t *testing.T) {
 func TestRedirectToAnotherOriginDropsCredentials(t *testing.T) {
 	other := newFake(t)
 	f := newFake(t)
-	f.on(proto.MethodPing, func(w http.ResponseWriter, r *http.Request, m *proto.Message) {
+	f.on(mcp.MethodPing, func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
 		if r.URL.Path == "/mcp" {
 			http.Redirect(w, r, "/moved", http.StatusTemporaryRedirect)
 			return
@@ -151,7 +153,7 @@ func TestRedirectToAnotherOriginDropsCredentials(t *testing.T) {
 	r := newRig(t, f.URL(), func(c *Config) {
 		c.Header = http.Header{"Authorization": {"Bearer tok"}, "Cookie": {"c=1"}, "X-Tenant": {"acme"}}
 	})
-	r.send(t, request(t, 1, proto.MethodPing, nil))
+	r.send(t, request(t, 1, mcp.MethodPing, nil))
 	if m := r.in.next(t); !m.IsResponse() {
 		t.Fatalf("delivered %s", m.Raw)
 	}
@@ -165,7 +167,7 @@ func TestRedirectToAnotherOriginDropsCredentials(t *testing.T) {
 			t.Errorf("%s = %q followed the redirect to another origin", h, v)
 		}
 	}
-	if got.Msg == nil || got.Msg.Method != proto.MethodPing {
+	if got.Msg == nil || got.Msg.Method != mcp.MethodPing {
 		t.Errorf("the other origin got %q", got.Body)
 	}
 }
@@ -173,7 +175,7 @@ func TestRedirectToAnotherOriginDropsCredentials(t *testing.T) {
 // Each redirect is captured: the 3xx head and the request that follows.
 func TestCaptureShowsRedirects(t *testing.T) {
 	f := newFake(t)
-	f.on(proto.MethodPing, func(w http.ResponseWriter, r *http.Request, m *proto.Message) {
+	f.on(mcp.MethodPing, func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
 		if r.URL.Path == "/mcp" {
 			http.Redirect(w, r, "/moved", http.StatusTemporaryRedirect)
 			return
@@ -181,7 +183,7 @@ func TestCaptureShowsRedirects(t *testing.T) {
 		writeJSON(w, http.StatusOK, resultOf(m, "{}"))
 	})
 	r := newRig(t, f.URL(), nil)
-	r.send(t, request(t, 1, proto.MethodPing, nil))
+	r.send(t, request(t, 1, mcp.MethodPing, nil))
 	r.in.next(t)
 	r.frame(t, "the 307", func(f *capture.Frame) bool {
 		return f.Dir == capture.In && f.Chan.Kind == capture.HTTP && strings.Contains(string(f.Raw), "307 Temporary Redirect")

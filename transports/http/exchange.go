@@ -14,14 +14,14 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // exchange is one POST and the answer that follows it: a JSON body, or an
 // SSE stream resumed with GET when it breaks before the answer.
 type exchange struct {
 	t       *Transport
-	msg     *proto.Message
+	msg     *jsonrpc.Message
 	body    []byte
 	conn    string
 	request bool                 // msg is a request: an answer is expected
@@ -61,7 +61,7 @@ type exchange struct {
 	// instead holds the ids of answers the body or stream carried that
 	// settle no exchange (at most maxInstead), for the failure's
 	// client.ExchangeError.Instead.
-	instead []proto.ID
+	instead []jsonrpc.ID
 }
 
 // maxInstead bounds the answers to other ids an exchange remembers.
@@ -69,7 +69,7 @@ const maxInstead = 4
 
 // carriedInstead notes that the exchange's body or stream carried an
 // answer with id that settles no exchange.
-func (ex *exchange) carriedInstead(id proto.ID) {
+func (ex *exchange) carriedInstead(id jsonrpc.ID) {
 	ex.mu.Lock()
 	defer ex.mu.Unlock()
 	if ex.request && len(ex.instead) < maxInstead {
@@ -78,7 +78,7 @@ func (ex *exchange) carriedInstead(id proto.ID) {
 }
 
 // answeredInstead returns the ids carriedInstead noted.
-func (ex *exchange) answeredInstead() []proto.ID {
+func (ex *exchange) answeredInstead() []jsonrpc.ID {
 	ex.mu.Lock()
 	defer ex.mu.Unlock()
 	return slices.Clone(ex.instead)
@@ -94,10 +94,10 @@ func (ex *exchange) awaitsStream() bool {
 
 // newExchange prepares the exchange of m and registers a request's, so
 // that CancelRequest finds it.
-func (t *Transport) newExchange(m *proto.Message, body []byte) *exchange {
+func (t *Transport) newExchange(m *jsonrpc.Message, body []byte) *exchange {
 	ctx, cancel := context.WithCancel(t.ctx)
 	ex := &exchange{t: t, msg: m, body: body, ctx: ctx, cancel: cancel, conn: t.connName("POST"),
-		request: m.Kind() == proto.KindRequest}
+		request: m.Kind() == jsonrpc.KindRequest}
 	ex.modern = readModern(m)
 	ex.target = t.legacyEndpoint()
 	t.mu.Lock()
@@ -260,12 +260,12 @@ func (ex *exchange) fail(status int, err error) {
 		return
 	}
 	id := *ex.msg.ID
-	ex.hand(&proto.Message{ID: &id, Violation: &client.ExchangeError{Status: status, Err: err, Instead: ex.answeredInstead()}})
+	ex.hand(&jsonrpc.Message{ID: &id, Violation: &client.ExchangeError{Status: status, Err: err, Instead: ex.answeredInstead()}})
 }
 
 // hand gives what settled the request, its answer or its failure, to the
 // engine.
-func (ex *exchange) hand(m *proto.Message) { ex.t.deliverMsg(m) }
+func (ex *exchange) hand(m *jsonrpc.Message) { ex.t.deliverMsg(m) }
 
 // settle marks the request answered; it reports false when it was
 // answered, failed or cancelled already.
@@ -296,12 +296,12 @@ func (ex *exchange) waited() bool {
 
 // answers reports whether m settles this exchange's request: a response
 // with its id, or a broken one naming its id (which fails it).
-func (ex *exchange) answers(m *proto.Message) bool {
+func (ex *exchange) answers(m *jsonrpc.Message) bool {
 	if !ex.request || m.ID == nil || *m.ID != *ex.msg.ID {
 		return false
 	}
 	if m.Violation != nil {
-		var env *proto.EnvelopeError
+		var env *jsonrpc.EnvelopeError
 		return !errors.As(m.Violation, &env) || !env.Request
 	}
 	return m.IsResponse()

@@ -7,7 +7,8 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/httpconf"
 )
 
@@ -26,16 +27,16 @@ func fuzzAnswer(t *testing.T, rsp *http.Response) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var settled []*proto.Message
-	if err := tr.Start(t.Context(), func(m *proto.Message) {
-		if m.ID != nil && m.ID.Key() == proto.IntID(7).Key() && (m.IsResponse() || m.Violation != nil) {
+	var settled []*jsonrpc.Message
+	if err := tr.Start(t.Context(), func(m *jsonrpc.Message) {
+		if m.ID != nil && m.ID.Key() == jsonrpc.IntID(7).Key() && (m.IsResponse() || m.Violation != nil) {
 			settled = append(settled, m)
 		}
 	}); err != nil {
 		t.Fatal(err)
 	}
 	tr.hc = &http.Client{Transport: refuseAll{}}
-	call, _ := proto.NewRequest(proto.IntID(7), proto.MethodToolsCall, map[string]any{"name": "x"})
+	call, _ := jsonrpc.NewRequest(jsonrpc.IntID(7), mcp.MethodToolsCall, map[string]any{"name": "x"})
 	ex := tr.newExchange(call, []byte("{}"))
 	tr.answer(ex, rsp)
 	ex.forget()

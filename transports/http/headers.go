@@ -7,7 +7,8 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Header names of Streamable HTTP.
@@ -37,7 +38,7 @@ type modernMeta struct {
 
 // readModern reads m's params when they carry the 2026-07-28 _meta, or
 // returns nil.
-func readModern(m *proto.Message) *modernMeta {
+func readModern(m *jsonrpc.Message) *modernMeta {
 	if len(m.Params) == 0 || !bytes.Contains(m.Params, []byte("protocolVersion")) {
 		return nil
 	}
@@ -52,9 +53,9 @@ func readModern(m *proto.Message) *modernMeta {
 // tool's or prompt's name, the resource's URI, or "" for other methods.
 func (mm *modernMeta) mirroredName(method string) string {
 	switch method {
-	case proto.MethodToolsCall, proto.MethodPromptsGet:
+	case mcp.MethodToolsCall, mcp.MethodPromptsGet:
 		return mm.Name
-	case proto.MethodResourcesRead, proto.MethodResourcesSubscribe, proto.MethodResourcesUnsubscribe:
+	case mcp.MethodResourcesRead, mcp.MethodResourcesSubscribe, mcp.MethodResourcesUnsubscribe:
 		return mm.URI
 	}
 	return ""
@@ -87,8 +88,8 @@ func (t *Transport) setCommon(h http.Header, withSession bool) {
 
 // setMessageHeaders sets the headers of a POST carrying m; modern is what
 // readModern read of it.
-func (t *Transport) setMessageHeaders(h http.Header, m *proto.Message, modern *modernMeta) {
-	t.setCommon(h, m.Method != proto.MethodInitialize)
+func (t *Transport) setMessageHeaders(h http.Header, m *jsonrpc.Message, modern *modernMeta) {
+	t.setCommon(h, m.Method != mcp.MethodInitialize)
 	h.Set("Content-Type", contentTypeJSO)
 	h.Set("Accept", acceptBoth)
 	if modern != nil {

@@ -6,7 +6,8 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Every POST asks for both answer types and says it carries JSON; the
@@ -16,17 +17,17 @@ import (
 func TestPostHeadersAcrossTheHandshake(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
-	f.on(proto.MethodInitialize, func(w http.ResponseWriter, _ *http.Request, m *proto.Message) {
+	f.on(mcp.MethodInitialize, func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
 		w.Header().Set(headerSession, "abc-123")
-		writeJSON(w, http.StatusOK, resultOf(m, initResult(proto.ProtocolVersion20250618)))
+		writeJSON(w, http.StatusOK, resultOf(m, initResult(mcp.ProtocolVersion20250618)))
 	})
 	r := newRig(t, f.URL(), func(c *Config) {
 		c.Header = http.Header{"X-Team": {"blue"}}
 		c.Origin = "http://localhost:1"
 	})
 	r.handshake(t)
-	r.send(t, request(t, 2, proto.MethodToolsList, nil))
-	if m := r.in.next(t); m.ID == nil || m.ID.Key() != proto.IntID(2).Key() || m.Result == nil {
+	r.send(t, request(t, 2, mcp.MethodToolsList, nil))
+	if m := r.in.next(t); m.ID == nil || m.ID.Key() != jsonrpc.IntID(2).Key() || m.Result == nil {
 		t.Fatalf("tools/list answer = %s", m.Raw)
 	}
 	posts := f.await(3, "POSTs", method(http.MethodPost))
@@ -47,7 +48,7 @@ func TestPostHeadersAcrossTheHandshake(t *testing.T) {
 		t.Errorf("initialize carried MCP-Protocol-Version %q", init.Get(headerVersion))
 	}
 	for _, p := range posts[1:] {
-		if p.Header.Get(headerSession) != "abc-123" || p.Header.Get(headerVersion) != proto.ProtocolVersion20250618 {
+		if p.Header.Get(headerSession) != "abc-123" || p.Header.Get(headerVersion) != mcp.ProtocolVersion20250618 {
 			t.Errorf("%s: Mcp-Session-Id %q, MCP-Protocol-Version %q", p.Msg.Method, p.Header.Get(headerSession), p.Header.Get(headerVersion))
 		}
 	}
@@ -66,17 +67,17 @@ func TestModernRequestHeaders(t *testing.T) {
 		params map[string]any
 		name   string
 	}{
-		{proto.MethodToolsCall, map[string]any{"name": "echo"}, "echo"},
-		{proto.MethodToolsCall, map[string]any{"name": "café"}, "=?base64?Y2Fmw6k=?="},
-		{proto.MethodResourcesRead, map[string]any{"uri": " file:///a "}, "=?base64?IGZpbGU6Ly8vYSA=?="},
-		{proto.MethodPromptsGet, map[string]any{"name": "=?base64?x?="}, "=?base64?PT9iYXNlNjQ/eD89?="},
-		{proto.MethodToolsList, nil, ""},
+		{mcp.MethodToolsCall, map[string]any{"name": "echo"}, "echo"},
+		{mcp.MethodToolsCall, map[string]any{"name": "café"}, "=?base64?Y2Fmw6k=?="},
+		{mcp.MethodResourcesRead, map[string]any{"uri": " file:///a "}, "=?base64?IGZpbGU6Ly8vYSA=?="},
+		{mcp.MethodPromptsGet, map[string]any{"name": "=?base64?x?="}, "=?base64?PT9iYXNlNjQ/eD89?="},
+		{mcp.MethodToolsList, nil, ""},
 	}
 	for i, c := range cases {
 		r.send(t, request(t, int64(i+1), c.method, modernParams(c.params)))
 		r.in.next(t)
 		got := f.await(i+1, "POSTs", method(http.MethodPost))[i].Header
-		if got.Get(headerVersion) != proto.Modern || got.Get(headerMethod) != c.method {
+		if got.Get(headerVersion) != mcp.Modern || got.Get(headerMethod) != c.method {
 			t.Errorf("%s: MCP-Protocol-Version %q, Mcp-Method %q", c.method, got.Get(headerVersion), got.Get(headerMethod))
 		}
 		if vs, ok := got[headerName]; (c.name == "") == ok || got.Get(headerName) != c.name {
@@ -84,7 +85,7 @@ func TestModernRequestHeaders(t *testing.T) {
 		}
 	}
 	// A request without the _meta is a session's: no Mcp-Method.
-	r.send(t, request(t, 9, proto.MethodToolsCall, map[string]any{"name": "echo"}))
+	r.send(t, request(t, 9, mcp.MethodToolsCall, map[string]any{"name": "echo"}))
 	r.in.next(t)
 	if h := f.await(6, "POSTs", method(http.MethodPost))[5].Header; h.Get(headerMethod) != "" || h.Get(headerName) != "" {
 		t.Errorf("a legacy request carried Mcp-Method %q, Mcp-Name %q", h.Get(headerMethod), h.Get(headerName))
@@ -120,26 +121,26 @@ func TestHeaderValueEncoding(t *testing.T) {
 func TestModernEraThroughTheEngine(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
-	f.on(proto.MethodDiscover, func(w http.ResponseWriter, _ *http.Request, m *proto.Message) {
+	f.on(mcp.MethodDiscover, func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
 		writeJSON(w, http.StatusOK, resultOf(m, `{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}}`))
 	})
 	s := connect(t, f.URL(), nil, client.Options{})
 	if s.Era() != client.EraModern {
 		t.Fatalf("era %v", s.Era())
 	}
-	if _, err := s.call(proto.MethodToolsCall, map[string]any{"name": "météo", "arguments": map[string]any{}}); err != nil {
+	if _, err := s.call(mcp.MethodToolsCall, map[string]any{"name": "météo", "arguments": map[string]any{}}); err != nil {
 		t.Fatalf("tools/call: %v", err)
 	}
 	_ = s.Close()
 	posts := f.requests(method(http.MethodPost))
-	if len(posts) != 3 || posts[1].Msg.Method != proto.MethodToolsList {
+	if len(posts) != 3 || posts[1].Msg.Method != mcp.MethodToolsList {
 		t.Fatalf("POSTs: %v, want server/discover, the transport's own tools/list (x-mcp-header), tools/call", pathsOf(posts))
 	}
 	probe, call := posts[0].Header, posts[2].Header
-	if probe.Get(headerMethod) != proto.MethodDiscover || probe.Get(headerVersion) != proto.Modern || probe.Get(headerSession) != "" {
+	if probe.Get(headerMethod) != mcp.MethodDiscover || probe.Get(headerVersion) != mcp.Modern || probe.Get(headerSession) != "" {
 		t.Errorf("server/discover headers %v", probe)
 	}
-	if call.Get(headerMethod) != proto.MethodToolsCall || call.Get(headerName) != headerValue("météo") || call.Get(headerVersion) != proto.Modern {
+	if call.Get(headerMethod) != mcp.MethodToolsCall || call.Get(headerName) != headerValue("météo") || call.Get(headerVersion) != mcp.Modern {
 		t.Errorf("tools/call headers %v", call)
 	}
 	if other := f.requests(func(x seen) bool { return x.Method != http.MethodPost }); len(other) != 0 {

@@ -16,7 +16,8 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/httpconf"
 )
 
@@ -29,12 +30,12 @@ type seen struct {
 	Path   string // path and query
 	Header http.Header
 	Body   []byte
-	Msg    *proto.Message // what a POST carried, when it decodes
+	Msg    *jsonrpc.Message // what a POST carried, when it decodes
 }
 
 // handler answers one request of the fake; m is the message a POST
 // carried (nil for GET and DELETE).
-type handler func(w http.ResponseWriter, r *http.Request, m *proto.Message)
+type handler func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message)
 
 // fake is a scripted MCP server over HTTP: every request is recorded, and
 // answered by the handler of its JSON-RPC method (or of "GET", "DELETE",
@@ -97,7 +98,7 @@ func (f *fake) expire(id string) {
 func (f *fake) initialized(id string) {
 	f.t.Helper()
 	f.await(1, "initialized in "+id, func(s seen) bool {
-		return posted(proto.MethodNotifyInitialized)(s) && s.Header.Get(headerSession) == id
+		return posted(mcp.MethodNotifyInitialized)(s) && s.Header.Get(headerSession) == id
 	})
 }
 
@@ -106,7 +107,7 @@ func (f *fake) serve(w http.ResponseWriter, r *http.Request) {
 	s := seen{Method: r.Method, Path: r.URL.RequestURI(), Header: r.Header.Clone(), Body: body}
 	key := r.Method
 	if r.Method == http.MethodPost {
-		s.Msg, _ = proto.DecodeMessage(body)
+		s.Msg, _ = jsonrpc.DecodeMessage(body)
 		switch {
 		case s.Msg == nil:
 		case s.Msg.Violation != nil:
@@ -120,7 +121,7 @@ func (f *fake) serve(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	f.seen = append(f.seen, s)
 	h := f.routes[key]
-	gone := f.expired[r.Header.Get(headerSession)] && key != proto.MethodInitialize
+	gone := f.expired[r.Header.Get(headerSession)] && key != mcp.MethodInitialize
 	f.mu.Unlock()
 	select {
 	case f.changed <- struct{}{}:
@@ -137,15 +138,15 @@ func (f *fake) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 // standard is what the fake does for a request no handler takes.
-func (f *fake) standard(w http.ResponseWriter, r *http.Request, key string, m *proto.Message) {
+func (f *fake) standard(w http.ResponseWriter, r *http.Request, key string, m *jsonrpc.Message) {
 	switch {
-	case key == proto.MethodInitialize:
+	case key == mcp.MethodInitialize:
 		f.mu.Lock()
 		f.inits++
 		id := fmt.Sprintf("s-%d", f.inits)
 		f.mu.Unlock()
 		w.Header().Set(headerSession, id)
-		writeJSON(w, http.StatusOK, resultOf(m, initResult(proto.ProtocolVersion20251125)))
+		writeJSON(w, http.StatusOK, resultOf(m, initResult(mcp.ProtocolVersion20251125)))
 	case key == http.MethodGet:
 		http.Error(w, "no standalone stream", http.StatusMethodNotAllowed)
 	case key == http.MethodDelete:
@@ -204,7 +205,7 @@ func initResult(version string) string {
 }
 
 // resultOf is the response to m carrying result.
-func resultOf(m *proto.Message, result string) string {
+func resultOf(m *jsonrpc.Message, result string) string {
 	id, _ := json.Marshal(m.ID)
 	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, id, result)
 }
@@ -248,9 +249,9 @@ func (f *fake) hold(r *http.Request) {
 
 // released reports, through a channel, when a hostile handler's client let
 // go of it.
-func released(f *fake, key string, body func(w http.ResponseWriter, r *http.Request, m *proto.Message)) <-chan struct{} {
+func released(f *fake, key string, body func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message)) <-chan struct{} {
 	done := make(chan struct{}, 1)
-	f.on(key, func(w http.ResponseWriter, r *http.Request, m *proto.Message) {
+	f.on(key, func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
 		defer func() {
 			select {
 			case done <- struct{}{}:
@@ -273,10 +274,10 @@ func awaitEnd(t *testing.T, ended <-chan struct{}, what string) {
 }
 
 // inbox collects what a transport delivers.
-type inbox chan *proto.Message
+type inbox chan *jsonrpc.Message
 
 // next waits for the next delivered message.
-func (in inbox) next(t testing.TB) *proto.Message {
+func (in inbox) next(t testing.TB) *jsonrpc.Message {
 	t.Helper()
 	select {
 	case m := <-in:
@@ -363,14 +364,14 @@ func newRig(t testing.TB, url string, adjust func(*Config)) *rig {
 	t.Cleanup(func() { _ = tr.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 	defer cancel()
-	if err := tr.Start(ctx, func(m *proto.Message) { r.in <- m }); err != nil {
+	if err := tr.Start(ctx, func(m *jsonrpc.Message) { r.in <- m }); err != nil {
 		t.Fatalf("Start: %v", err)
 	}
 	return r
 }
 
 // send sends m or fails the test.
-func (r *rig) send(t testing.TB, m *proto.Message) {
+func (r *rig) send(t testing.TB, m *jsonrpc.Message) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 	defer cancel()
@@ -381,14 +382,14 @@ func (r *rig) send(t testing.TB, m *proto.Message) {
 
 // handshake runs initialize and notifications/initialized by hand and
 // returns the initialize answer.
-func (r *rig) handshake(t testing.TB) *proto.Message {
+func (r *rig) handshake(t testing.TB) *jsonrpc.Message {
 	t.Helper()
-	r.send(t, request(t, 1, proto.MethodInitialize, map[string]any{
-		"protocolVersion": proto.ProtocolVersion20251125, "capabilities": map[string]any{},
+	r.send(t, request(t, 1, mcp.MethodInitialize, map[string]any{
+		"protocolVersion": mcp.ProtocolVersion20251125, "capabilities": map[string]any{},
 		"clientInfo": map[string]any{"name": "test", "version": "1"},
 	}))
 	answer := r.in.next(t)
-	r.send(t, notification(t, proto.MethodNotifyInitialized, nil))
+	r.send(t, notification(t, mcp.MethodNotifyInitialized, nil))
 	return answer
 }
 
@@ -418,9 +419,9 @@ func (r *rig) frame(t testing.TB, what string, keep func(*capture.Frame) bool) *
 }
 
 // request builds a request or fails the test.
-func request(t testing.TB, id int64, method string, params any) *proto.Message {
+func request(t testing.TB, id int64, method string, params any) *jsonrpc.Message {
 	t.Helper()
-	m, err := proto.NewRequest(proto.IntID(id), method, params)
+	m, err := jsonrpc.NewRequest(jsonrpc.IntID(id), method, params)
 	if err != nil {
 		t.Fatalf("building %s: %v", method, err)
 	}
@@ -428,9 +429,9 @@ func request(t testing.TB, id int64, method string, params any) *proto.Message {
 }
 
 // notification builds a notification or fails the test.
-func notification(t testing.TB, method string, params any) *proto.Message {
+func notification(t testing.TB, method string, params any) *jsonrpc.Message {
 	t.Helper()
-	m, err := proto.NewNotification(method, params)
+	m, err := jsonrpc.NewNotification(method, params)
 	if err != nil {
 		t.Fatalf("building %s: %v", method, err)
 	}
@@ -440,7 +441,7 @@ func notification(t testing.TB, method string, params any) *proto.Message {
 // modernParams are params carrying the 2026-07-28 _meta and the given
 // members.
 func modernParams(members map[string]any) map[string]any {
-	p := map[string]any{"_meta": map[string]any{proto.MetaProtocolVersion: proto.Modern}}
+	p := map[string]any{"_meta": map[string]any{mcp.MetaProtocolVersion: mcp.Modern}}
 	for k, v := range members {
 		p[k] = v
 	}
@@ -449,7 +450,7 @@ func modernParams(members map[string]any) map[string]any {
 
 // exchangeError returns the *client.ExchangeError a delivered message
 // carries, failing the test when it carries none.
-func exchangeError(t testing.TB, m *proto.Message) *client.ExchangeError {
+func exchangeError(t testing.TB, m *jsonrpc.Message) *client.ExchangeError {
 	t.Helper()
 	xe, ok := m.Violation.(*client.ExchangeError)
 	if !ok {

@@ -13,13 +13,15 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/internal/sse"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // sessionOpts are engine options of a 2025-11-25 session with the given
 // limits.
 func sessionOpts(timeout, maxTime time.Duration) client.Options {
-	return client.Options{ProtocolVersion: proto.ProtocolVersion20251125, Timeout: timeout, HardTimeout: maxTime}
+	return client.Options{ProtocolVersion: mcp.ProtocolVersion20251125, Timeout: timeout, HardTimeout: maxTime}
 }
 
 // A body that never ends, SSE heartbeats or JSON whitespace trickling and
@@ -30,7 +32,7 @@ func TestBodyThatNeverEndsEndsByMaxTime(t *testing.T) {
 		t.Run(contentType, func(t *testing.T) {
 			noLeaks(t)
 			f := newFake(t)
-			done := released(f, proto.MethodToolsCall, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+			done := released(f, mcp.MethodToolsCall, func(w http.ResponseWriter, r *http.Request, _ *jsonrpc.Message) {
 				w.Header().Set("Content-Type", contentType)
 				w.WriteHeader(http.StatusOK)
 				tick := time.NewTicker(5 * time.Millisecond)
@@ -48,13 +50,13 @@ func TestBodyThatNeverEndsEndsByMaxTime(t *testing.T) {
 				}
 			})
 			s := connect(t, f.URL(), func(c *Config) { c.CancelGrace = 10 * time.Millisecond }, sessionOpts(time.Minute, 300*time.Millisecond))
-			_, err := s.call(proto.MethodToolsCall, map[string]any{"name": "forever"})
+			_, err := s.call(mcp.MethodToolsCall, map[string]any{"name": "forever"})
 			var te *client.TimeoutError
 			if !errors.As(err, &te) || !te.MaxTime {
 				t.Fatalf("err = %v, want the max time", err)
 			}
 			awaitEnd(t, done, "the never-ending body")
-			if _, err := s.call(proto.MethodPing, nil); err != nil {
+			if _, err := s.call(mcp.MethodPing, nil); err != nil {
 				t.Fatalf("ping after: %v", err)
 			}
 		})
@@ -69,7 +71,7 @@ func TestTwoGigabyteEventFailsAtTheLimit(t *testing.T) {
 	const limit = 4 << 20
 	f := newFake(t)
 	var sent atomic.Int64
-	done := released(f, proto.MethodToolsCall, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+	done := released(f, mcp.MethodToolsCall, func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
 		put := openSSE(w)
 		put("id: 1\ndata: ")
 		chunk := []byte(strings.Repeat("a", 64<<10))
@@ -83,7 +85,7 @@ func TestTwoGigabyteEventFailsAtTheLimit(t *testing.T) {
 	})
 	heap := flowtest.SampleHeap(10 * time.Millisecond)
 	s := connect(t, f.URL(), func(c *Config) { c.MaxFrameSize = limit }, sessionOpts(time.Minute, time.Minute))
-	_, err := s.call(proto.MethodToolsCall, map[string]any{"name": "huge"})
+	_, err := s.call(mcp.MethodToolsCall, map[string]any{"name": "huge"})
 	peak := heap.Stop()
 	var xe *client.ExchangeError
 	if !errors.As(err, &xe) || !errors.Is(err, sse.ErrLimit) || !strings.Contains(err.Error(), fmt.Sprint(limit)) {
@@ -104,9 +106,9 @@ func TestTwoGigabyteEventFailsAtTheLimit(t *testing.T) {
 func TestServerHoldingTheResponseHeadEndsByTimeout(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
-	done := released(f, proto.MethodToolsCall, func(_ http.ResponseWriter, r *http.Request, _ *proto.Message) { f.hold(r) })
+	done := released(f, mcp.MethodToolsCall, func(_ http.ResponseWriter, r *http.Request, _ *jsonrpc.Message) { f.hold(r) })
 	s := connect(t, f.URL(), func(c *Config) { c.CancelGrace = 10 * time.Millisecond }, sessionOpts(300*time.Millisecond, time.Minute))
-	_, err := s.call(proto.MethodToolsCall, map[string]any{"name": "stuck"})
+	_, err := s.call(mcp.MethodToolsCall, map[string]any{"name": "stuck"})
 	var te *client.TimeoutError
 	if !errors.As(err, &te) || te.MaxTime || !strings.Contains(err.Error(), "timed out after 300ms") {
 		t.Fatalf("err = %v", err)
@@ -141,7 +143,7 @@ func TestSilentListenerEndsTheHandshakeByTimeout(t *testing.T) {
 	})
 	_, err = dial(t, "http://"+ln.Addr().String()+"/mcp", nil, sessionOpts(300*time.Millisecond, time.Minute))
 	var te *client.TimeoutError
-	if !errors.As(err, &te) || te.Method != proto.MethodInitialize {
+	if !errors.As(err, &te) || te.Method != mcp.MethodInitialize {
 		t.Fatalf("Connect = %v", err)
 	}
 }
@@ -157,7 +159,7 @@ func TestJSONAnswerOverTheLimit(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			noLeaks(t)
 			f := newFake(t)
-			f.on(proto.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, m *proto.Message) {
+			f.on(mcp.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
 				id, _ := m.ID.Int()
 				h := head
 				if strings.Contains(h, "%d") {
@@ -166,8 +168,8 @@ func TestJSONAnswerOverTheLimit(t *testing.T) {
 				writeJSON(w, http.StatusOK, h+strings.Repeat("x", 8<<10)+`"}}`)
 			})
 			s := connect(t, f.URL(), func(c *Config) { c.MaxFrameSize = 1 << 10 }, sessionOpts(10*time.Second, time.Minute))
-			_, err := s.call(proto.MethodToolsList, nil)
-			var big *proto.FrameTooLargeError
+			_, err := s.call(mcp.MethodToolsList, nil)
+			var big *flow.FrameTooLargeError
 			if !errors.As(err, &big) || big.Max != 1<<10 {
 				t.Fatalf("err = %v, want the frame over the limit", err)
 			}
@@ -180,7 +182,7 @@ func TestJSONAnswerOverTheLimit(t *testing.T) {
 func TestGarbageSSE(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
-	f.on(proto.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+	f.on(mcp.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
 		put := openSSE(w)
 		put("\x00\xff\xfe garbage\r\n\r\n")
 		put("data: {not json\n\n")
@@ -190,12 +192,12 @@ func TestGarbageSSE(t *testing.T) {
 		put("data: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}") // cut: no blank line
 	})
 	s := connect(t, f.URL(), nil, sessionOpts(10*time.Second, time.Minute))
-	_, err := s.call(proto.MethodToolsList, nil)
+	_, err := s.call(mcp.MethodToolsList, nil)
 	var xe *client.ExchangeError
 	if !errors.As(err, &xe) || !strings.Contains(err.Error(), "ended before the answer") {
 		t.Fatalf("err = %v", err)
 	}
-	if _, err := s.call(proto.MethodPing, nil); err != nil {
+	if _, err := s.call(mcp.MethodPing, nil); err != nil {
 		t.Fatalf("ping after: %v", err)
 	}
 }
@@ -206,14 +208,14 @@ func TestDeeplyNestedJSONInAnEvent(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
 	const depth = 200000
-	f.on(proto.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, m *proto.Message) {
+	f.on(mcp.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
 		id, _ := m.ID.Int()
 		put := openSSE(w)
 		put(fmt.Sprintf(`data: {"jsonrpc":"2.0","id":%d,"result":{"x":%s%s}}`+"\n\n", id, strings.Repeat("[", depth), strings.Repeat("]", depth)))
 	})
 	s := connect(t, f.URL(), nil, sessionOpts(10*time.Second, time.Minute))
-	_, err := s.call(proto.MethodToolsList, nil)
-	if err == nil || !errors.Is(err, proto.ErrNestedTooDeep) {
+	_, err := s.call(mcp.MethodToolsList, nil)
+	if err == nil || !errors.Is(err, jsonrpc.ErrNestedTooDeep) {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -226,7 +228,7 @@ func TestTwoGigabyteEventEndsByMaxTime(t *testing.T) {
 	const size = 2 << 30
 	f := newFake(t)
 	var sent atomic.Int64
-	done := released(f, proto.MethodToolsCall, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+	done := released(f, mcp.MethodToolsCall, func(w http.ResponseWriter, r *http.Request, _ *jsonrpc.Message) {
 		put := openSSE(w)
 		put("id: 1\ndata: ")
 		chunk := []byte(strings.Repeat("a", 64<<10))
@@ -253,7 +255,7 @@ func TestTwoGigabyteEventEndsByMaxTime(t *testing.T) {
 		c.MaxFrameSize = size + 1<<20
 		c.CancelGrace = 10 * time.Millisecond
 	}, sessionOpts(time.Minute, 400*time.Millisecond))
-	_, err := s.call(proto.MethodToolsCall, map[string]any{"name": "huge"})
+	_, err := s.call(mcp.MethodToolsCall, map[string]any{"name": "huge"})
 	peak := heap.Stop()
 	var te *client.TimeoutError
 	if !errors.As(err, &te) || !te.MaxTime {
@@ -275,13 +277,13 @@ func TestTwoGigabyteEventEndsByMaxTime(t *testing.T) {
 func TestServerSilentMidEventEndsByTimeout(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
-	done := released(f, proto.MethodToolsCall, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+	done := released(f, mcp.MethodToolsCall, func(w http.ResponseWriter, r *http.Request, _ *jsonrpc.Message) {
 		put := openSSE(w)
 		put("id: 1\ndata: {\"jsonrpc\":\"2.0\",")
 		f.hold(r)
 	})
 	s := connect(t, f.URL(), func(c *Config) { c.CancelGrace = 10 * time.Millisecond }, sessionOpts(time.Second, time.Minute))
-	_, err := s.call(proto.MethodToolsCall, map[string]any{"name": "stalls"})
+	_, err := s.call(mcp.MethodToolsCall, map[string]any{"name": "stalls"})
 	var te *client.TimeoutError
 	if !errors.As(err, &te) || te.MaxTime || !strings.Contains(err.Error(), "timed out after 1s") {
 		t.Fatalf("err = %v, want the idle limit", err)

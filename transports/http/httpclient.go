@@ -12,7 +12,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/bearer"
 	"github.com/mcpscope/mcpscope/internal/tlsconf"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/httphead"
 )
 
 // maxRedirects bounds the redirects one request follows.
@@ -156,7 +156,7 @@ func (t *Transport) checkRedirect(req *http.Request, via []*http.Request) error 
 	first := via[0].URL
 	if req.URL.Scheme != first.Scheme || req.URL.Host != first.Host {
 		for name := range req.Header {
-			if proto.SecretHeader(name) || t.cfg.Header.Get(name) != "" {
+			if httphead.SecretHeader(name) || t.cfg.Header.Get(name) != "" {
 				req.Header.Del(name)
 			}
 		}

@@ -11,7 +11,8 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // The first request after notifications/initialized is POSTed only once
@@ -30,7 +31,7 @@ func TestFirstRequestWaitsForInitializedAccepted(t *testing.T) {
 		order = append(order, s)
 	}
 	listed := make(chan struct{})
-	f.on(proto.MethodNotifyInitialized, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+	f.on(mcp.MethodNotifyInitialized, func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
 		note("initialized")
 		// Hold the 202 until the request arrives; the grace only bounds the
 		// hold of a client that rightly waits.
@@ -41,13 +42,13 @@ func TestFirstRequestWaitsForInitializedAccepted(t *testing.T) {
 		note("202")
 		w.WriteHeader(http.StatusAccepted)
 	})
-	f.on(proto.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, m *proto.Message) {
+	f.on(mcp.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
 		note("tools/list")
 		close(listed)
 		writeJSON(w, http.StatusOK, resultOf(m, `{"tools":[]}`))
 	})
-	s := connect(t, f.URL(), nil, client.Options{ProtocolVersion: proto.ProtocolVersion20251125})
-	if _, err := s.call(proto.MethodToolsList, nil); err != nil {
+	s := connect(t, f.URL(), nil, client.Options{ProtocolVersion: mcp.ProtocolVersion20251125})
+	if _, err := s.call(mcp.MethodToolsList, nil); err != nil {
 		t.Fatalf("tools/list: %v", err)
 	}
 	mu.Lock()
@@ -61,13 +62,13 @@ func TestFirstRequestWaitsForInitializedAccepted(t *testing.T) {
 // only as long as the send's context: Send then says what it waited for.
 func TestInitializedNeverAcceptedEndsWithTheSendContext(t *testing.T) {
 	f := newFake(t)
-	f.on(proto.MethodNotifyInitialized, func(_ http.ResponseWriter, r *http.Request, _ *proto.Message) { f.hold(r) })
+	f.on(mcp.MethodNotifyInitialized, func(_ http.ResponseWriter, r *http.Request, _ *jsonrpc.Message) { f.hold(r) })
 	r := newRig(t, f.URL(), nil)
-	r.send(t, request(t, 1, proto.MethodInitialize, nil))
+	r.send(t, request(t, 1, mcp.MethodInitialize, nil))
 	r.in.next(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	err := r.tr.Send(ctx, notification(t, proto.MethodNotifyInitialized, nil))
+	err := r.tr.Send(ctx, notification(t, mcp.MethodNotifyInitialized, nil))
 	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "waiting for the server to take notifications/initialized") {
 		t.Fatalf("Send = %v", err)
 	}

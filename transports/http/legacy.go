@@ -13,7 +13,9 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/httphead"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // legacyWait bounds the wait for the endpoint event when falling back.
@@ -76,10 +78,10 @@ func (t *Transport) openLegacy(ctx context.Context) error {
 func (t *Transport) runLegacy(ctx context.Context, l *legacyLink) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	note, _ := proto.NewNotification("SSE stream", nil)
+	note, _ := jsonrpc.NewNotification("SSE stream", nil)
 	ex := &exchange{t: t, msg: note, ctx: ctx, cancel: cancel, conn: t.connName("GET")}
 	ex.onEndpoint = func(data string) error {
-		u, err := proto.LegacyEndpoint(t.url, data)
+		u, err := httphead.LegacyEndpoint(t.url, data)
 		l.settle(u, err)
 		return err
 	}
@@ -149,8 +151,8 @@ type fallbackTry struct {
 // sent to the legacy endpoint and refused there is that endpoint's answer,
 // and sending it again would loop.
 func (t *Transport) fallBack(ex *exchange, status int) bool {
-	if t.cfg.Mode != ModeAuto || !proto.LegacyFallbackStatus(status) || ex.target != nil ||
-		(ex.msg.Method != proto.MethodInitialize && ex.msg.Method != proto.MethodDiscover) {
+	if t.cfg.Mode != ModeAuto || !httphead.LegacyFallbackStatus(status) || ex.target != nil ||
+		(ex.msg.Method != mcp.MethodInitialize && ex.msg.Method != mcp.MethodDiscover) {
 		return false
 	}
 	t.mu.Lock()

@@ -11,7 +11,8 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // legacyFake is a server of the HTTP+SSE transport of 2024-11-05: GET
@@ -40,14 +41,14 @@ func newLegacyFake(t testing.TB, endpoint func(base string) string) *legacyFake 
 	}
 	l.post = u.Path
 	l.on(http.MethodGet, l.stream)
-	l.on(proto.MethodInitialize, l.answer(initResult(proto.ProtocolVersion20241105)))
-	l.on(proto.MethodToolsList, l.answer(`{"tools":[]}`))
-	l.on(proto.MethodPing, l.answer(`{}`))
-	l.on(proto.MethodDiscover, l.refuse)
+	l.on(mcp.MethodInitialize, l.answer(initResult(mcp.ProtocolVersion20241105)))
+	l.on(mcp.MethodToolsList, l.answer(`{"tools":[]}`))
+	l.on(mcp.MethodPing, l.answer(`{}`))
+	l.on(mcp.MethodDiscover, l.refuse)
 	return l
 }
 
-func (l *legacyFake) stream(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+func (l *legacyFake) stream(w http.ResponseWriter, r *http.Request, _ *jsonrpc.Message) {
 	put := openSSE(w)
 	put("event: endpoint\ndata: " + l.endpoint + "\n\n")
 	for {
@@ -78,7 +79,7 @@ func (l *legacyFake) taken(w http.ResponseWriter, r *http.Request) bool {
 
 // answer accepts a request and answers it with result on the stream.
 func (l *legacyFake) answer(result string) handler {
-	return func(w http.ResponseWriter, r *http.Request, m *proto.Message) {
+	return func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
 		if l.taken(w, r) {
 			l.out <- "event: message\ndata: " + resultOf(m, result) + "\n\n"
 		}
@@ -86,7 +87,7 @@ func (l *legacyFake) answer(result string) handler {
 }
 
 // refuse accepts a request and answers it -32601 on the stream.
-func (l *legacyFake) refuse(w http.ResponseWriter, r *http.Request, m *proto.Message) {
+func (l *legacyFake) refuse(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
 	if l.taken(w, r) {
 		id, _ := m.ID.MarshalJSON()
 		l.out <- fmt.Sprintf("event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":{\"code\":-32601,\"message\":\"Method not found\"}}\n\n", id)
@@ -102,7 +103,7 @@ func TestLegacyRelativeEndpoint(t *testing.T) {
 	noLeaks(t)
 	l := newLegacyFake(t, func(string) string { return "/message?sessionId=42" })
 	s := connect(t, l.srv.URL+"/sse", legacyMode, client.Options{})
-	if _, err := s.call(proto.MethodToolsList, nil); err != nil {
+	if _, err := s.call(mcp.MethodToolsList, nil); err != nil {
 		t.Fatalf("tools/list: %v", err)
 	}
 	for _, p := range l.requests(method(http.MethodPost)) {
@@ -113,7 +114,7 @@ func TestLegacyRelativeEndpoint(t *testing.T) {
 	if got := s.LinkState(); got.Transport != "HTTP+SSE" || got.SessionID != "42" {
 		t.Errorf("LinkState = %+v, want HTTP+SSE in the endpoint's session 42", got)
 	}
-	if s.ProtocolVersion() != proto.ProtocolVersion20241105 {
+	if s.ProtocolVersion() != mcp.ProtocolVersion20241105 {
 		t.Errorf("version %q", s.ProtocolVersion())
 	}
 	_ = s.Close()
@@ -125,8 +126,8 @@ func TestLegacyRelativeEndpoint(t *testing.T) {
 // An absolute endpoint on the stream's origin is taken as it is.
 func TestLegacyAbsoluteEndpoint(t *testing.T) {
 	l := newLegacyFake(t, func(base string) string { return base + "/elsewhere/post?x=1" })
-	s := connect(t, l.srv.URL+"/sse", legacyMode, client.Options{ProtocolVersion: proto.ProtocolVersion20241105})
-	if _, err := s.call(proto.MethodPing, nil); err != nil {
+	s := connect(t, l.srv.URL+"/sse", legacyMode, client.Options{ProtocolVersion: mcp.ProtocolVersion20241105})
+	if _, err := s.call(mcp.MethodPing, nil); err != nil {
 		t.Fatalf("ping: %v", err)
 	}
 	if p := l.requests(method(http.MethodPost)); len(p) == 0 || p[0].Path != "/elsewhere/post?x=1" {
@@ -188,13 +189,13 @@ func TestLegacyEndpointOnAnotherOrigin(t *testing.T) {
 func TestLegacyStreamEndEndsTheTransport(t *testing.T) {
 	noLeaks(t)
 	l := newLegacyFake(t, func(string) string { return "/message" })
-	s := connect(t, l.srv.URL+"/sse", legacyMode, client.Options{ProtocolVersion: proto.ProtocolVersion20241105})
-	l.on(proto.MethodToolsList, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+	s := connect(t, l.srv.URL+"/sse", legacyMode, client.Options{ProtocolVersion: mcp.ProtocolVersion20241105})
+	l.on(mcp.MethodToolsList, func(w http.ResponseWriter, r *http.Request, _ *jsonrpc.Message) {
 		if l.taken(w, r) {
 			close(l.end)
 		}
 	})
-	_, err := s.call(proto.MethodToolsList, nil)
+	_, err := s.call(mcp.MethodToolsList, nil)
 	var ce *client.ConnectionError
 	if !errors.As(err, &ce) {
 		t.Fatalf("tools/list = %v", err)
@@ -216,10 +217,10 @@ func TestAutoFallsBackToLegacy(t *testing.T) {
 	noLeaks(t)
 	l := newLegacyFake(t, func(string) string { return "/message" })
 	s := connect(t, l.srv.URL+"/mcp", nil, client.Options{})
-	if _, err := s.call(proto.MethodToolsList, nil); err != nil {
+	if _, err := s.call(mcp.MethodToolsList, nil); err != nil {
 		t.Fatalf("tools/list: %v", err)
 	}
-	probe := l.requests(posted(proto.MethodDiscover))
+	probe := l.requests(posted(mcp.MethodDiscover))
 	if len(probe) != 2 || probe[0].Path != "/mcp" || probe[1].Path != "/message" {
 		t.Fatalf("server/discover went to %v", pathsOf(probe))
 	}
@@ -239,14 +240,14 @@ func TestAutoFallsBackToLegacy(t *testing.T) {
 func TestAutoFallbackDoesNotResendWhatTheEndpointRefused(t *testing.T) {
 	noLeaks(t)
 	l := newLegacyFake(t, func(string) string { return "/message" })
-	l.on(proto.MethodDiscover, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+	l.on(mcp.MethodDiscover, func(w http.ResponseWriter, r *http.Request, _ *jsonrpc.Message) {
 		http.Error(w, "Could not find session", http.StatusNotFound)
 	})
 	s := connect(t, l.srv.URL+"/mcp", nil, client.Options{})
-	if _, err := s.call(proto.MethodPing, nil); err != nil {
+	if _, err := s.call(mcp.MethodPing, nil); err != nil {
 		t.Fatalf("ping: %v", err)
 	}
-	if probe := l.requests(posted(proto.MethodDiscover)); len(probe) > 2 {
+	if probe := l.requests(posted(mcp.MethodDiscover)); len(probe) > 2 {
 		t.Fatalf("server/discover was POSTed %d times (%v): the endpoint's refusal was sent again", len(probe), pathsOf(probe[:min(len(probe), 6)]))
 	}
 }
@@ -254,15 +255,15 @@ func TestAutoFallbackDoesNotResendWhatTheEndpointRefused(t *testing.T) {
 // The first initialize refused with 404 falls back too.
 func TestAutoFallsBackOnInitialize404(t *testing.T) {
 	l := newLegacyFake(t, func(string) string { return "/message" })
-	l.on(proto.MethodInitialize, func(w http.ResponseWriter, r *http.Request, m *proto.Message) {
+	l.on(mcp.MethodInitialize, func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
 		if r.URL.Path == "/mcp" {
 			http.NotFound(w, r)
 			return
 		}
-		l.answer(initResult(proto.ProtocolVersion20241105))(w, r, m)
+		l.answer(initResult(mcp.ProtocolVersion20241105))(w, r, m)
 	})
-	s := connect(t, l.srv.URL+"/mcp", nil, client.Options{ProtocolVersion: proto.ProtocolVersion20241105})
-	if _, err := s.call(proto.MethodPing, nil); err != nil {
+	s := connect(t, l.srv.URL+"/mcp", nil, client.Options{ProtocolVersion: mcp.ProtocolVersion20241105})
+	if _, err := s.call(mcp.MethodPing, nil); err != nil {
 		t.Fatalf("ping: %v", err)
 	}
 }
@@ -271,10 +272,10 @@ func TestAutoFallsBackOnInitialize404(t *testing.T) {
 // fallback.
 func TestAutoKeepsStreamableOnJSONRPCRefusal(t *testing.T) {
 	f := newFake(t)
-	f.on(proto.MethodInitialize, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+	f.on(mcp.MethodInitialize, func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
 		writeJSON(w, http.StatusBadRequest, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"unsupported protocol version"}}`)
 	})
-	_, err := dial(t, f.URL(), nil, client.Options{ProtocolVersion: proto.ProtocolVersion20251125})
+	_, err := dial(t, f.URL(), nil, client.Options{ProtocolVersion: mcp.ProtocolVersion20251125})
 	var rpc *client.RPCError
 	if !errors.As(err, &rpc) || rpc.Err.Code != -32600 {
 		t.Fatalf("Connect = %v", err)
@@ -287,7 +288,7 @@ func TestAutoKeepsStreamableOnJSONRPCRefusal(t *testing.T) {
 // Streamable mode never falls back.
 func TestStreamableModeDoesNotFallBack(t *testing.T) {
 	l := newLegacyFake(t, func(string) string { return "/message" })
-	_, err := dial(t, l.srv.URL+"/mcp", func(c *Config) { c.Mode = ModeStreamable }, client.Options{ProtocolVersion: proto.ProtocolVersion20251125})
+	_, err := dial(t, l.srv.URL+"/mcp", func(c *Config) { c.Mode = ModeStreamable }, client.Options{ProtocolVersion: mcp.ProtocolVersion20251125})
 	var xe *client.ExchangeError
 	if !errors.As(err, &xe) || xe.Status != http.StatusMethodNotAllowed {
 		t.Fatalf("Connect = %v", err)
@@ -310,17 +311,17 @@ func pathsOf(list []seen) []string {
 func TestAbandonedFallbackClosesItsStream(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
-	f.on(proto.MethodDiscover, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+	f.on(mcp.MethodDiscover, func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
 		http.Error(w, "Method Not Allowed", http.StatusMethodNotAllowed)
 	})
 	gone := make(chan struct{})
-	f.on(http.MethodGet, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+	f.on(http.MethodGet, func(w http.ResponseWriter, r *http.Request, _ *jsonrpc.Message) {
 		openSSE(w)(": no endpoint yet\n\n")
 		f.hold(r)
 		close(gone)
 	})
 	r := newRig(t, f.URL(), nil)
-	probe := request(t, 1, proto.MethodDiscover, modernParams(nil))
+	probe := request(t, 1, mcp.MethodDiscover, modernParams(nil))
 	r.send(t, probe)
 	f.await(1, "the fallback's GET", method(http.MethodGet))
 	r.cancel(t, *probe.ID, "gave up", true)
@@ -329,8 +330,8 @@ func TestAbandonedFallbackClosesItsStream(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the fallback's stream stayed open")
 	}
-	r.send(t, request(t, 2, proto.MethodPing, nil))
-	if m := r.in.next(t); !m.IsResponse() || m.ID.Key() != proto.IntID(2).Key() {
+	r.send(t, request(t, 2, mcp.MethodPing, nil))
+	if m := r.in.next(t); !m.IsResponse() || m.ID.Key() != jsonrpc.IntID(2).Key() {
 		t.Fatalf("delivered %s", m.Raw)
 	}
 	select {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // listen keeps the standalone GET stream of a session open: the server's
@@ -30,7 +30,7 @@ func (t *Transport) listen(ctx context.Context, ready chan struct{}) {
 		}
 	}
 	defer first()
-	note, _ := proto.NewNotification("GET stream", nil)
+	note, _ := jsonrpc.NewNotification("GET stream", nil)
 	ex := &exchange{t: t, msg: note, ctx: ctx, cancel: cancel}
 	failures, quiet := 0, 0
 	for ctx.Err() == nil {

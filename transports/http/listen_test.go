@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // sleeper stands for the wait between two GET streams: it records the
@@ -62,7 +62,7 @@ func streams(f *fake, raw func(n int) string) {
 		mu sync.Mutex
 		n  int
 	)
-	f.on(http.MethodGet, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+	f.on(http.MethodGet, func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
 		mu.Lock()
 		n++
 		k := n

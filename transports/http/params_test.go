@@ -7,7 +7,8 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Through the engine: a 2026-07-28 session learns from its tools/list
@@ -17,45 +18,45 @@ import (
 func TestParamHeadersThroughTheSession(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
-	f.on(proto.MethodDiscover, func(w http.ResponseWriter, _ *http.Request, m *proto.Message) {
+	f.on(mcp.MethodDiscover, func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
 		writeJSON(w, http.StatusOK, resultOf(m, `{"supportedVersions":["2026-07-28","2025-11-25"],"capabilities":{"tools":{}}}`))
 	})
-	f.on(proto.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, m *proto.Message) {
+	f.on(mcp.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
 		writeJSON(w, http.StatusOK, resultOf(m, `{"tools":[{"name":"clash","inputSchema":{"type":"object","properties":{
 			"a":{"type":"string","x-mcp-header":"Tenant"},"b":{"type":"string","x-mcp-header":"tenant"}}}}]}`))
 	})
 	clash := map[string]any{"name": "clash", "arguments": map[string]any{"a": "x"}}
 
 	s := connect(t, f.URL(), nil, client.Options{})
-	if _, err := s.call(proto.MethodToolsList, nil); err != nil {
+	if _, err := s.call(mcp.MethodToolsList, nil); err != nil {
 		t.Fatal(err)
 	}
 	bad := s.InvalidToolHeaders("clash")
 	if bad == nil || bad.Tool != "clash" || !strings.Contains(bad.Error(), `"tenant" is used twice`) {
 		t.Fatalf("InvalidToolHeaders = %v", bad)
 	}
-	_, err := s.call(proto.MethodToolsCall, clash)
+	_, err := s.call(mcp.MethodToolsCall, clash)
 	var refused *client.InvalidToolHeadersError
-	if !errors.As(err, &refused) || len(f.requests(posted(proto.MethodToolsCall))) != 0 {
+	if !errors.As(err, &refused) || len(f.requests(posted(mcp.MethodToolsCall))) != 0 {
 		t.Fatalf("tools/call: %v, want refused before sending", err)
 	}
 	s.InsistOnTool("clash")
-	if _, err := s.call(proto.MethodToolsCall, clash); err != nil {
+	if _, err := s.call(mcp.MethodToolsCall, clash); err != nil {
 		t.Fatalf("insisted tools/call: %v", err)
 	}
-	if calls := f.requests(posted(proto.MethodToolsCall)); len(calls) != 1 || calls[0].Header.Get("Mcp-Param-Tenant") != "" {
+	if calls := f.requests(posted(mcp.MethodToolsCall)); len(calls) != 1 || calls[0].Header.Get("Mcp-Param-Tenant") != "" {
 		t.Errorf("insisted tools/call: %d POSTs, headers %v", len(calls), calls)
 	}
 	_ = s.Close()
 
-	legacy := connect(t, f.URL(), nil, client.Options{ProtocolVersion: proto.ProtocolVersion20251125})
-	if _, err := legacy.call(proto.MethodToolsList, nil); err != nil {
+	legacy := connect(t, f.URL(), nil, client.Options{ProtocolVersion: mcp.ProtocolVersion20251125})
+	if _, err := legacy.call(mcp.MethodToolsList, nil); err != nil {
 		t.Fatal(err)
 	}
 	if bad := legacy.InvalidToolHeaders("clash"); bad != nil {
 		t.Errorf("a 2025-11-25 session flags %v", bad)
 	}
-	if _, err := legacy.call(proto.MethodToolsCall, clash); err != nil {
+	if _, err := legacy.call(mcp.MethodToolsCall, clash); err != nil {
 		t.Errorf("a 2025-11-25 tools/call: %v", err)
 	}
 }
@@ -67,23 +68,23 @@ func TestParamHeadersThroughTheSession(t *testing.T) {
 func TestParamHeadersEngineListsFirst(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
-	f.on(proto.MethodDiscover, func(w http.ResponseWriter, _ *http.Request, m *proto.Message) {
+	f.on(mcp.MethodDiscover, func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
 		writeJSON(w, http.StatusOK, resultOf(m, `{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}}`))
 	})
-	f.on(proto.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, m *proto.Message) {
+	f.on(mcp.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
 		writeJSON(w, http.StatusOK, resultOf(m, `{"tools":[{"name":"route","inputSchema":{"type":"object","properties":{
 			"region":{"type":"string","x-mcp-header":"Region"}}}}]}`))
 	})
 	s := connect(t, f.URL(), nil, client.Options{})
-	if _, err := s.call(proto.MethodToolsCall, map[string]any{"name": "route", "arguments": map[string]any{"region": "eu"}}); err != nil {
+	if _, err := s.call(mcp.MethodToolsCall, map[string]any{"name": "route", "arguments": map[string]any{"region": "eu"}}); err != nil {
 		t.Fatal(err)
 	}
-	lists := f.requests(posted(proto.MethodToolsList))
-	if len(lists) != 1 || lists[0].Msg.ID.String() != proto.StringID("mcpscope-tools/list-1").String() ||
+	lists := f.requests(posted(mcp.MethodToolsList))
+	if len(lists) != 1 || lists[0].Msg.ID.String() != jsonrpc.StringID("mcpscope-tools/list-1").String() ||
 		!strings.Contains(string(lists[0].Msg.Params), `"`+client.OwnRequestMeta+`":"x-mcp-header"`) {
 		t.Fatalf("listings before the call: %+v", lists)
 	}
-	if calls := f.requests(posted(proto.MethodToolsCall)); len(calls) != 1 || calls[0].Header.Get("Mcp-Param-Region") != "eu" {
+	if calls := f.requests(posted(mcp.MethodToolsCall)); len(calls) != 1 || calls[0].Header.Get("Mcp-Param-Region") != "eu" {
 		t.Errorf("tools/call: %d POSTs, headers %v", len(calls), calls)
 	}
 }

@@ -8,7 +8,8 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // A POST redirected with 301, 302 or 303 would reach the new URL as a GET
@@ -18,14 +19,14 @@ func TestRedirectedPostFailsTheRequest(t *testing.T) {
 	for _, status := range []int{http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther} {
 		t.Run(strconv.Itoa(status), func(t *testing.T) {
 			f := newFake(t)
-			f.on(proto.MethodPing, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+			f.on(mcp.MethodPing, func(w http.ResponseWriter, r *http.Request, _ *jsonrpc.Message) {
 				http.Redirect(w, r, "/moved", status)
 			})
 			r := newRig(t, f.URL(), nil)
-			r.send(t, request(t, 1, proto.MethodPing, nil))
+			r.send(t, request(t, 1, mcp.MethodPing, nil))
 			m := r.in.next(t)
 			xe := exchangeError(t, m)
-			if m.ID.Key() != proto.IntID(1).Key() || xe.Status != status {
+			if m.ID.Key() != jsonrpc.IntID(1).Key() || xe.Status != status {
 				t.Errorf("id %s, status %d, want %d", m.ID, xe.Status, status)
 			}
 			for _, want := range []string{
@@ -53,7 +54,7 @@ func TestRedirectedPostKeepsItsBody(t *testing.T) {
 	for _, status := range []int{http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
 		t.Run(strconv.Itoa(status), func(t *testing.T) {
 			f := newFake(t)
-			f.on(proto.MethodToolsCall, func(w http.ResponseWriter, r *http.Request, m *proto.Message) {
+			f.on(mcp.MethodToolsCall, func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
 				if r.URL.Path == "/mcp" {
 					http.Redirect(w, r, "/moved", status)
 					return
@@ -61,9 +62,9 @@ func TestRedirectedPostKeepsItsBody(t *testing.T) {
 				writeJSON(w, http.StatusOK, resultOf(m, `{"content":[]}`))
 			})
 			r := newRig(t, f.URL(), nil)
-			sent := request(t, 4, proto.MethodToolsCall, map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi"}})
+			sent := request(t, 4, mcp.MethodToolsCall, map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi"}})
 			r.send(t, sent)
-			if m := r.in.next(t); !m.IsResponse() || m.ID.Key() != proto.IntID(4).Key() {
+			if m := r.in.next(t); !m.IsResponse() || m.ID.Key() != jsonrpc.IntID(4).Key() {
 				t.Fatalf("delivered %s", m.Raw)
 			}
 			got := f.await(2, "the POST and its redirect", method(http.MethodPost))
@@ -82,7 +83,7 @@ func TestRedirectedPostKeepsItsBody(t *testing.T) {
 // fails, said in the capture, and nothing goes to the new URL.
 func TestRedirectedDeleteIsNotFollowed(t *testing.T) {
 	f := newFake(t)
-	f.on(http.MethodDelete, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+	f.on(http.MethodDelete, func(w http.ResponseWriter, r *http.Request, _ *jsonrpc.Message) {
 		http.Redirect(w, r, "/gone", http.StatusFound)
 	})
 	r := newRig(t, f.URL(), nil)

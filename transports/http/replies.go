@@ -10,6 +10,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/plural"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // MaxReplyPosts bounds the POSTs of answers to the server's requests that
@@ -83,7 +84,7 @@ func (t *Transport) placesFor(ctx context.Context) *replyPlaces {
 // is not sent, counted and reported so, and the error does not wrap the
 // context's; until a place is freed, the next answers of the kind do not
 // wait either.
-func (t *Transport) takeReplySlot(ctx context.Context, m *proto.Message) (*replyPlaces, error) {
+func (t *Transport) takeReplySlot(ctx context.Context, m *jsonrpc.Message) (*replyPlaces, error) {
 	p := t.placesFor(ctx)
 	select {
 	case p.taken <- struct{}{}:
@@ -126,7 +127,7 @@ func (t *Transport) postFailed(ex *exchange, err error) {
 // answerUnsent counts m, an answer the server never got because of err,
 // marks it in the traffic of conn, and warns about it, the first
 // postWarningLimit times.
-func (t *Transport) answerUnsent(m *proto.Message, conn string, err error) {
+func (t *Transport) answerUnsent(m *jsonrpc.Message, conn string, err error) {
 	t.posts.unsent.Add(1)
 	text := []byte(fmt.Sprintf("not sent: %s: %v", m.Describe(), err))
 	t.report(capture.Out, conn, &capture.Frame{

@@ -10,7 +10,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // A tools/call stream sends MaxReplyPosts pings, holds the POSTs of their
@@ -20,8 +21,8 @@ func TestHandlerAnswerPassesHeldPingAnswers(t *testing.T) {
 	f := newFake(t)
 	gotRoots, toolDone := make(chan struct{}), make(chan struct{})
 	held := make(chan struct{}, MaxReplyPosts)
-	f.on("response", func(w http.ResponseWriter, r *http.Request, m *proto.Message) {
-		if m.ID.Key() == proto.StringID("roots").Key() {
+	f.on("response", func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+		if m.ID.Key() == jsonrpc.StringID("roots").Key() {
 			close(gotRoots)
 			w.WriteHeader(http.StatusAccepted)
 			return
@@ -34,7 +35,7 @@ func TestHandlerAnswerPassesHeldPingAnswers(t *testing.T) {
 		}
 		w.WriteHeader(http.StatusAccepted)
 	})
-	f.on(proto.MethodToolsCall, func(w http.ResponseWriter, r *http.Request, m *proto.Message) {
+	f.on(mcp.MethodToolsCall, func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
 		write := openSSE(w)
 		var b strings.Builder
 		for i := range MaxReplyPosts {
@@ -57,9 +58,9 @@ func TestHandlerAnswerPassesHeldPingAnswers(t *testing.T) {
 		close(toolDone)
 		write(event("", resultOf(m, `{"content":[]}`)))
 	})
-	s := connect(t, f.URL(), nil, client.Options{Timeout: 5 * time.Second, ProtocolVersion: proto.ProtocolVersion20251125,
-		Roots: []proto.Root{{URI: "file:///a"}}})
-	if _, err := s.call(proto.MethodToolsCall, map[string]any{"name": "x"}); err != nil {
+	s := connect(t, f.URL(), nil, client.Options{Timeout: 5 * time.Second, ProtocolVersion: mcp.ProtocolVersion20251125,
+		Roots: []mcp.Root{{URI: "file:///a"}}})
+	if _, err := s.call(mcp.MethodToolsCall, map[string]any{"name": "x"}); err != nil {
 		t.Fatalf("tools/call: %v", err)
 	}
 }
@@ -71,15 +72,15 @@ func TestRefusedNotificationWarnedAfterRefusedAnswers(t *testing.T) {
 	const pings = 12
 	f := newFake(t)
 	pingStream(f, pings)
-	f.on("response", func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+	f.on("response", func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
 		http.Error(w, "no thanks", http.StatusInternalServerError)
 	})
-	f.on(proto.MethodNotifyRootsListChanged, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+	f.on(mcp.MethodNotifyRootsListChanged, func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
 		http.Error(w, "not this either", http.StatusInternalServerError)
 	})
-	s := connect(t, f.URL(), nil, client.Options{Timeout: 5 * time.Second, ProtocolVersion: proto.ProtocolVersion20251125})
+	s := connect(t, f.URL(), nil, client.Options{Timeout: 5 * time.Second, ProtocolVersion: mcp.ProtocolVersion20251125})
 	flowtest.Eventually(t, "every answer's POST refused", func() bool { return s.rig.tr.UnsentAnswers() == pings })
-	n, err := proto.NewNotification(proto.MethodNotifyRootsListChanged, nil)
+	n, err := jsonrpc.NewNotification(mcp.MethodNotifyRootsListChanged, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func TestRefusedNotificationWarnedAfterRefusedAnswers(t *testing.T) {
 	}
 	flowtest.Eventually(t, "a warning about the refused notification", func() bool {
 		for _, w := range s.rig.warn.all() {
-			if strings.Contains(w, proto.MethodNotifyRootsListChanged) && strings.Contains(w, "HTTP 500") {
+			if strings.Contains(w, mcp.MethodNotifyRootsListChanged) && strings.Contains(w, "HTTP 500") {
 				return true
 			}
 		}

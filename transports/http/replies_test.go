@@ -11,14 +11,15 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // pingStream answers the first standalone GET of f with n pings, then
 // holds the stream until the client lets go.
 func pingStream(f *fake, n int) {
 	var opened atomic.Bool
-	f.on(http.MethodGet, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+	f.on(http.MethodGet, func(w http.ResponseWriter, r *http.Request, _ *jsonrpc.Message) {
 		if opened.Swap(true) {
 			http.Error(w, "one stream only", http.StatusMethodNotAllowed)
 			return
@@ -42,14 +43,14 @@ func TestHeldReplyPostsAreBounded(t *testing.T) {
 	f := newFake(t)
 	pingStream(f, pings)
 	var open, most atomic.Int64
-	f.on("response", func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+	f.on("response", func(w http.ResponseWriter, r *http.Request, _ *jsonrpc.Message) {
 		n := open.Add(1)
 		defer open.Add(-1)
 		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
 		}
 		f.hold(r)
 	})
-	s := connect(t, f.URL(), nil, client.Options{Timeout: 500 * time.Millisecond, ProtocolVersion: proto.ProtocolVersion20251125})
+	s := connect(t, f.URL(), nil, client.Options{Timeout: 500 * time.Millisecond, ProtocolVersion: mcp.ProtocolVersion20251125})
 	flowtest.Eventually(t, "the answers without a place counted as unsent", func() bool {
 		return s.rig.tr.UnsentAnswers() == pings-MaxReplyPosts
 	})
@@ -72,10 +73,10 @@ func TestRefusedReplyPostsAreCountedAndWarnedOnce(t *testing.T) {
 	const pings = 40
 	f := newFake(t)
 	pingStream(f, pings)
-	f.on("response", func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+	f.on("response", func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
 		http.Error(w, "no thanks", http.StatusInternalServerError)
 	})
-	s := connect(t, f.URL(), nil, client.Options{Timeout: 5 * time.Second, ProtocolVersion: proto.ProtocolVersion20251125})
+	s := connect(t, f.URL(), nil, client.Options{Timeout: 5 * time.Second, ProtocolVersion: mcp.ProtocolVersion20251125})
 	flowtest.Eventually(t, "every answer's POST refused", func() bool { return s.rig.tr.UnsentAnswers() == pings })
 	if err := s.Close(); err != nil {
 		t.Fatal(err)

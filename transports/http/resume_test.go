@@ -8,7 +8,8 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // A stream cut after an event with an id is resumed with GET and
@@ -21,7 +22,7 @@ func TestResumeAfterCutStream(t *testing.T) {
 		mu  sync.Mutex
 		cut time.Time
 	)
-	f.on(proto.MethodToolsCall, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+	f.on(mcp.MethodToolsCall, func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
 		put := openSSE(w)
 		put("id: e1\nretry: 50\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":1,\"progress\":1}}\n\n")
 		mu.Lock()
@@ -29,7 +30,7 @@ func TestResumeAfterCutStream(t *testing.T) {
 		mu.Unlock()
 	})
 	var resumed time.Duration
-	f.on(http.MethodGet, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+	f.on(http.MethodGet, func(w http.ResponseWriter, r *http.Request, _ *jsonrpc.Message) {
 		if r.Header.Get(headerLastID) == "" {
 			http.Error(w, "no standalone stream", http.StatusMethodNotAllowed)
 			return
@@ -43,11 +44,11 @@ func TestResumeAfterCutStream(t *testing.T) {
 		put(event("e3", answer)) // a replay
 	})
 	r := newRig(t, f.URL(), nil)
-	r.send(t, request(t, 1, proto.MethodToolsCall, map[string]any{"name": "slow"}))
-	if m := r.in.next(t); m.Method != proto.MethodNotifyProgress {
+	r.send(t, request(t, 1, mcp.MethodToolsCall, map[string]any{"name": "slow"}))
+	if m := r.in.next(t); m.Method != mcp.MethodNotifyProgress {
 		t.Fatalf("first delivery = %s", m.Raw)
 	}
-	if m := r.in.next(t); !m.IsResponse() || m.ID.Key() != proto.IntID(1).Key() {
+	if m := r.in.next(t); !m.IsResponse() || m.ID.Key() != jsonrpc.IntID(1).Key() {
 		t.Fatalf("second delivery = %s", m.Raw)
 	}
 	get := f.await(1, "resuming GET", method(http.MethodGet))[0]
@@ -77,12 +78,12 @@ func TestResumeAfterCutStream(t *testing.T) {
 // once, saying so.
 func TestCutStreamWithoutIDFailsAtOnce(t *testing.T) {
 	f := newFake(t)
-	f.on(proto.MethodToolsCall, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+	f.on(mcp.MethodToolsCall, func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
 		put := openSSE(w)
 		put(": working\n\n")
 	})
 	r := newRig(t, f.URL(), nil)
-	r.send(t, request(t, 1, proto.MethodToolsCall, map[string]any{"name": "slow"}))
+	r.send(t, request(t, 1, mcp.MethodToolsCall, map[string]any{"name": "slow"}))
 	xe := exchangeError(t, r.in.next(t))
 	if !strings.Contains(xe.Error(), "no event id to resume from") {
 		t.Errorf("error = %v", xe)
@@ -97,10 +98,10 @@ func TestCutStreamWithoutIDFailsAtOnce(t *testing.T) {
 func TestResumeAttemptsExhausted(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
-	f.on(proto.MethodToolsCall, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+	f.on(mcp.MethodToolsCall, func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
 		openSSE(w)("id: a\nretry: 1\ndata:\n\n")
 	})
-	f.on(http.MethodGet, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+	f.on(http.MethodGet, func(w http.ResponseWriter, r *http.Request, _ *jsonrpc.Message) {
 		if r.Header.Get(headerLastID) == "b1" {
 			http.Error(w, "gone", http.StatusNotFound) // a failed resumption counts too
 			return
@@ -108,7 +109,7 @@ func TestResumeAttemptsExhausted(t *testing.T) {
 		openSSE(w)("id: b1\n\n")
 	})
 	r := newRig(t, f.URL(), func(c *Config) { c.ResumeAttempts = 3 })
-	r.send(t, request(t, 1, proto.MethodToolsCall, map[string]any{"name": "slow"}))
+	r.send(t, request(t, 1, mcp.MethodToolsCall, map[string]any{"name": "slow"}))
 	xe := exchangeError(t, r.in.next(t))
 	if !strings.Contains(xe.Error(), "broke 3 times in a row") {
 		t.Errorf("error = %v", xe)

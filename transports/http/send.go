@@ -6,7 +6,8 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Send POSTs m. It returns once the body went out (for
@@ -16,7 +17,7 @@ import (
 // come (an HTTP status without a JSON-RPC body, a stream that broke for
 // good) fails the request at once through the engine's delivery, with a
 // *client.ExchangeError.
-func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
+func (t *Transport) Send(ctx context.Context, m *jsonrpc.Message) error {
 	if err := t.life.Writable(); err != nil {
 		return err
 	}
@@ -24,10 +25,10 @@ func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
 	if err != nil {
 		return fmt.Errorf("encoding %s: %w", m.Describe(), err)
 	}
-	if m.Method == proto.MethodInitialize {
+	if m.Method == mcp.MethodInitialize {
 		t.beginSession()
 	}
-	if m.Method == proto.MethodNotifyInitialized {
+	if m.Method == mcp.MethodNotifyInitialized {
 		t.listenEarly(ctx)
 		said := t.newExchange(m, body)
 		said.resent = client.InRestartedSession(ctx) // a 404 to it is the new session forgotten at once

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // reinitWait bounds sending a message again in the new session started
@@ -34,7 +34,7 @@ func (t *Transport) answered() {
 // notificationAccepted opens the standalone GET stream once the server
 // accepted notifications/initialized.
 func (t *Transport) notificationAccepted(ex *exchange) {
-	if ex.msg.Method != proto.MethodNotifyInitialized {
+	if ex.msg.Method != mcp.MethodNotifyInitialized {
 		return
 	}
 	t.openListen(nil)
@@ -44,7 +44,7 @@ func (t *Transport) notificationAccepted(ex *exchange) {
 // that an initialize began: the server forgot the session. Without an
 // engine to start a new one it is a refusal like any other.
 func (t *Transport) expiredSession(ex *exchange) bool {
-	if ex.msg.Method == proto.MethodInitialize || ex.session == "" {
+	if ex.msg.Method == mcp.MethodInitialize || ex.session == "" {
 		return false
 	}
 	t.mu.Lock()

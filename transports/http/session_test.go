@@ -12,7 +12,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // A 404 to a POST in a session says the server forgot it: the transport
@@ -24,22 +25,22 @@ func TestExpiredSessionIsStartedAgain(t *testing.T) {
 	f := newFake(t)
 	var strays atomic.Int32
 	s := connect(t, f.URL(), nil, client.Options{
-		ProtocolVersion: proto.ProtocolVersion20251125,
+		ProtocolVersion: mcp.ProtocolVersion20251125,
 		OnStrayAnswer:   func(client.StrayAnswer) { strays.Add(1) },
 	})
 	f.expire("s-1")
-	if _, err := s.call(proto.MethodToolsList, nil); err != nil {
+	if _, err := s.call(mcp.MethodToolsList, nil); err != nil {
 		t.Fatalf("tools/list after the session expired: %v", err)
 	}
-	lists := f.requests(posted(proto.MethodToolsList))
+	lists := f.requests(posted(mcp.MethodToolsList))
 	if len(lists) != 2 || lists[0].Header.Get(headerSession) != "s-1" || lists[1].Header.Get(headerSession) != "s-2" {
 		t.Fatalf("tools/list went %d times, in sessions %v", len(lists), sessionsOf(lists))
 	}
-	inits := f.requests(posted(proto.MethodInitialize))
+	inits := f.requests(posted(mcp.MethodInitialize))
 	if len(inits) != 2 || inits[1].Header.Get(headerSession) != "" {
 		t.Fatalf("%d initialize requests; the second in session %q", len(inits), inits[len(inits)-1].Header.Get(headerSession))
 	}
-	if got := f.requests(posted(proto.MethodNotifyInitialized)); len(got) != 2 || got[1].Header.Get(headerSession) != "s-2" {
+	if got := f.requests(posted(mcp.MethodNotifyInitialized)); len(got) != 2 || got[1].Header.Get(headerSession) != "s-2" {
 		t.Fatalf("initialized went %d times, in sessions %v", len(got), sessionsOf(got))
 	}
 	if w := s.rig.warn.with(t, "no longer knows session s-1"); !strings.Contains(w, "tools/list") {
@@ -58,28 +59,28 @@ func TestExpiredSessionIsStartedAgain(t *testing.T) {
 func TestExpiredAgainFails(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
-	s := connect(t, f.URL(), nil, client.Options{ProtocolVersion: proto.ProtocolVersion20251125})
-	f.on(proto.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+	s := connect(t, f.URL(), nil, client.Options{ProtocolVersion: mcp.ProtocolVersion20251125})
+	f.on(mcp.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
 		http.Error(w, "unknown session", http.StatusNotFound)
 	})
-	f.on(proto.MethodNotifyInitialized, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+	f.on(mcp.MethodNotifyInitialized, func(w http.ResponseWriter, r *http.Request, _ *jsonrpc.Message) {
 		if r.Header.Get(headerSession) != "s-1" {
 			http.Error(w, "unknown session", http.StatusNotFound)
 			return
 		}
 		w.WriteHeader(http.StatusAccepted)
 	})
-	_, err := s.call(proto.MethodToolsList, nil)
+	_, err := s.call(mcp.MethodToolsList, nil)
 	var xe *client.ExchangeError
 	if !errors.As(err, &xe) || xe.Status != http.StatusNotFound || !strings.Contains(err.Error(), "404 again") {
 		t.Fatalf("err = %v", err)
 	}
 	s.rig.warn.with(t, "notifications/initialized")
-	if _, err := s.call(proto.MethodPing, nil); err != nil {
+	if _, err := s.call(mcp.MethodPing, nil); err != nil {
 		t.Fatalf("ping: %v", err)
 	}
 	_ = s.Close()
-	if n := len(f.requests(posted(proto.MethodInitialize))); n != 2 {
+	if n := len(f.requests(posted(mcp.MethodInitialize))); n != 2 {
 		t.Errorf("%d initialize requests, want 2", n)
 	}
 }
@@ -89,17 +90,17 @@ func TestExpiredAgainFails(t *testing.T) {
 func TestExpiredSessionIsStartedOnceForConcurrentRequests(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
-	s := connect(t, f.URL(), nil, client.Options{ProtocolVersion: proto.ProtocolVersion20251125})
+	s := connect(t, f.URL(), nil, client.Options{ProtocolVersion: mcp.ProtocolVersion20251125})
 	f.initialized("s-1")
-	f.on(proto.MethodInitialize, func(w http.ResponseWriter, _ *http.Request, m *proto.Message) {
+	f.on(mcp.MethodInitialize, func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
 		time.Sleep(50 * time.Millisecond) // lets the second 404 arrive while the new session starts
 		w.Header().Set(headerSession, "s-2")
-		writeJSON(w, http.StatusOK, resultOf(m, initResult(proto.ProtocolVersion20251125)))
+		writeJSON(w, http.StatusOK, resultOf(m, initResult(mcp.ProtocolVersion20251125)))
 	})
 	// The 404s to the two requests in s-1 go out together.
-	inS1 := func(x seen) bool { return posted(proto.MethodToolsList)(x) && x.Header.Get(headerSession) == "s-1" }
+	inS1 := func(x seen) bool { return posted(mcp.MethodToolsList)(x) && x.Header.Get(headerSession) == "s-1" }
 	gate, open := make(chan struct{}), sync.Once{}
-	f.on(proto.MethodToolsList, func(w http.ResponseWriter, r *http.Request, m *proto.Message) {
+	f.on(mcp.MethodToolsList, func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
 		if r.Header.Get(headerSession) == "s-1" {
 			if len(f.requests(inS1)) == 2 {
 				open.Do(func() { close(gate) })
@@ -113,7 +114,7 @@ func TestExpiredSessionIsStartedOnceForConcurrentRequests(t *testing.T) {
 	errs := make(chan error, 2)
 	for range 2 {
 		go func() {
-			_, err := s.call(proto.MethodToolsList, nil)
+			_, err := s.call(mcp.MethodToolsList, nil)
 			errs <- err
 		}()
 	}
@@ -122,10 +123,10 @@ func TestExpiredSessionIsStartedOnceForConcurrentRequests(t *testing.T) {
 			t.Errorf("tools/list: %v", err)
 		}
 	}
-	if n := len(f.requests(posted(proto.MethodInitialize))); n != 2 {
+	if n := len(f.requests(posted(mcp.MethodInitialize))); n != 2 {
 		t.Errorf("%d initialize requests, want 2", n)
 	}
-	if got := sessionsOf(f.requests(posted(proto.MethodToolsList))); len(got) != 4 || got[2] != "s-2" || got[3] != "s-2" {
+	if got := sessionsOf(f.requests(posted(mcp.MethodToolsList))); len(got) != 4 || got[2] != "s-2" || got[3] != "s-2" {
 		t.Errorf("tools/list went in sessions %v", got)
 	}
 }
@@ -135,14 +136,14 @@ func TestExpiredSessionIsStartedOnceForConcurrentRequests(t *testing.T) {
 func TestExpiredSessionThatCannotStartAgainFails(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
-	s := connect(t, f.URL(), nil, client.Options{ProtocolVersion: proto.ProtocolVersion20251125, Timeout: time.Minute})
+	s := connect(t, f.URL(), nil, client.Options{ProtocolVersion: mcp.ProtocolVersion20251125, Timeout: time.Minute})
 	f.expire("s-1")
-	f.on(proto.MethodInitialize, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+	f.on(mcp.MethodInitialize, func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
 		w.Header().Set("Content-Type", "text/html")
 		w.WriteHeader(http.StatusServiceUnavailable)
 		_, _ = w.Write([]byte("<html>down for maintenance</html>"))
 	})
-	_, err := s.call(proto.MethodToolsList, nil)
+	_, err := s.call(mcp.MethodToolsList, nil)
 	var xe *client.ExchangeError
 	if !errors.As(err, &xe) || !strings.Contains(err.Error(), "starting a new one failed") || !strings.Contains(err.Error(), "503") {
 		t.Fatalf("err = %v", err)
@@ -154,7 +155,7 @@ func TestExpiredSessionThatCannotStartAgainFails(t *testing.T) {
 func TestCloseDeletesTheSession(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
-	f.on(http.MethodDelete, func(_ http.ResponseWriter, r *http.Request, _ *proto.Message) { f.hold(r) })
+	f.on(http.MethodDelete, func(_ http.ResponseWriter, r *http.Request, _ *jsonrpc.Message) { f.hold(r) })
 	r := newRig(t, f.URL(), nil)
 	r.handshake(t)
 	if err := r.tr.Close(); err != nil {
@@ -173,7 +174,7 @@ func TestCloseDeletesTheSession(t *testing.T) {
 	if r.tr.Err() != nil {
 		t.Errorf("Err after Close = %v", r.tr.Err())
 	}
-	if err := r.tr.Send(t.Context(), request(t, 9, proto.MethodPing, nil)); !errors.Is(err, client.ErrClosed) {
+	if err := r.tr.Send(t.Context(), request(t, 9, mcp.MethodPing, nil)); !errors.Is(err, client.ErrClosed) {
 		t.Errorf("Send after Close = %v", err)
 	}
 }
@@ -181,8 +182,8 @@ func TestCloseDeletesTheSession(t *testing.T) {
 // No DELETE goes out when the server gave no session.
 func TestCloseWithoutSessionSendsNoDelete(t *testing.T) {
 	f := newFake(t)
-	f.on(proto.MethodInitialize, func(w http.ResponseWriter, _ *http.Request, m *proto.Message) {
-		writeJSON(w, http.StatusOK, resultOf(m, initResult(proto.ProtocolVersion20251125)))
+	f.on(mcp.MethodInitialize, func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
+		writeJSON(w, http.StatusOK, resultOf(m, initResult(mcp.ProtocolVersion20251125)))
 	})
 	r := newRig(t, f.URL(), nil)
 	r.handshake(t)
@@ -207,18 +208,18 @@ func TestNewSessionOutlivesTheRequestThatStartedIt(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
 	s := connect(t, f.URL(), func(c *Config) { c.CancelGrace = 10 * time.Millisecond },
-		client.Options{ProtocolVersion: proto.ProtocolVersion20251125})
+		client.Options{ProtocolVersion: mcp.ProtocolVersion20251125})
 	f.initialized("s-1")
 	seenInit, proceed := make(chan struct{}), make(chan struct{})
 	var once sync.Once
-	f.on(proto.MethodInitialize, func(w http.ResponseWriter, _ *http.Request, m *proto.Message) {
+	f.on(mcp.MethodInitialize, func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
 		once.Do(func() { close(seenInit) })
 		<-proceed
 		w.Header().Set(headerSession, "s-2")
-		writeJSON(w, http.StatusOK, resultOf(m, initResult(proto.ProtocolVersion20251125)))
+		writeJSON(w, http.StatusOK, resultOf(m, initResult(mcp.ProtocolVersion20251125)))
 	})
 	var inS1 atomic.Int32
-	f.on(proto.MethodToolsList, func(w http.ResponseWriter, r *http.Request, m *proto.Message) {
+	f.on(mcp.MethodToolsList, func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
 		if r.Header.Get(headerSession) == "s-1" {
 			if inS1.Add(1) == 2 {
 				<-seenInit
@@ -229,16 +230,16 @@ func TestNewSessionOutlivesTheRequestThatStartedIt(t *testing.T) {
 		writeJSON(w, http.StatusOK, resultOf(m, `{"tools":[]}`))
 	})
 	type outcome struct {
-		id  proto.ID
+		id  jsonrpc.ID
 		err error
 	}
-	call := func(ids chan<- proto.ID, done chan<- outcome) {
-		var id proto.ID
-		_, err := s.Call(t.Context(), proto.MethodToolsList, nil, client.WithTimeout(hangGuard),
-			client.WithRounds(func(_ int, got proto.ID) { id = got; ids <- got }))
+	call := func(ids chan<- jsonrpc.ID, done chan<- outcome) {
+		var id jsonrpc.ID
+		_, err := s.Call(t.Context(), mcp.MethodToolsList, nil, client.WithTimeout(hangGuard),
+			client.WithRounds(func(_ int, got jsonrpc.ID) { id = got; ids <- got }))
 		done <- outcome{id, err}
 	}
-	ids, done := make(chan proto.ID, 2), make(chan outcome, 2)
+	ids, done := make(chan jsonrpc.ID, 2), make(chan outcome, 2)
 	go call(ids, done)
 	first := <-ids
 	<-seenInit
@@ -275,7 +276,7 @@ func TestRestartedSessionOpensItsOwnGETStream(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
 	forgotten := make(chan struct{})
-	f.on(http.MethodGet, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+	f.on(http.MethodGet, func(w http.ResponseWriter, r *http.Request, _ *jsonrpc.Message) {
 		put := openSSE(w)
 		put("id: " + r.Header.Get(headerSession) + "-e1\ndata: \n\n")
 		if r.Header.Get(headerSession) == "s-1" {
@@ -289,11 +290,11 @@ func TestRestartedSessionOpensItsOwnGETStream(t *testing.T) {
 		f.hold(r)
 	})
 	var inits atomic.Int32
-	f.on(proto.MethodInitialize, func(w http.ResponseWriter, r *http.Request, m *proto.Message) {
+	f.on(mcp.MethodInitialize, func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
 		n := inits.Add(1)
 		w.Header().Set(headerSession, fmt.Sprintf("s-%d", n))
 		if n == 1 {
-			writeJSON(w, http.StatusOK, resultOf(m, initResult(proto.ProtocolVersion20251125)))
+			writeJSON(w, http.StatusOK, resultOf(m, initResult(mcp.ProtocolVersion20251125)))
 			return
 		}
 		put := openSSE(w) // the new session's id is out; its answer comes later
@@ -302,24 +303,24 @@ func TestRestartedSessionOpensItsOwnGETStream(t *testing.T) {
 		case <-r.Context().Done():
 			return
 		}
-		put("data: " + resultOf(m, initResult(proto.ProtocolVersion20251125)) + "\n\n")
+		put("data: " + resultOf(m, initResult(mcp.ProtocolVersion20251125)) + "\n\n")
 	})
-	s := connect(t, f.URL(), nil, client.Options{ProtocolVersion: proto.ProtocolVersion20251125})
+	s := connect(t, f.URL(), nil, client.Options{ProtocolVersion: mcp.ProtocolVersion20251125})
 	inSession := func(id string) func(seen) bool {
 		return func(r seen) bool { return r.Method == http.MethodGet && r.Header.Get(headerSession) == id }
 	}
 	f.await(1, "GET in s-1", inSession("s-1"))
 	f.expire("s-1")
 	close(forgotten)
-	if _, err := s.call(proto.MethodToolsList, nil); err != nil {
+	if _, err := s.call(mcp.MethodToolsList, nil); err != nil {
 		t.Fatalf("tools/list after the session expired: %v", err)
 	}
 	f.await(1, "GET in s-2", inSession("s-2"))
-	all := f.requests(posted(proto.MethodInitialize))
+	all := f.requests(posted(mcp.MethodInitialize))
 	if len(all) != 2 {
 		t.Fatalf("%d initialize requests, want 2", len(all))
 	}
-	if first, again := all[0].Msg.ID.String(), all[1].Msg.ID.String(); again != proto.StringID("mcpscope-initialize-1").String() || first == again {
+	if first, again := all[0].Msg.ID.String(), all[1].Msg.ID.String(); again != jsonrpc.StringID("mcpscope-initialize-1").String() || first == again {
 		t.Errorf("initialize ids %s then %s, want a new id of the transport's own", first, again)
 	}
 	_ = s.Close()

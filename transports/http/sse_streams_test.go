@@ -13,7 +13,8 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // sseOf waits until the store follows an SSE stream that keep selects, in
@@ -47,11 +48,11 @@ func TestSSEStreamsOfAResumedAnswer(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
 	first := "id: e1\nretry: 20\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":1,\"progress\":1}}\n\n"
-	f.on(proto.MethodToolsCall, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+	f.on(mcp.MethodToolsCall, func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
 		openSSE(w)(first)
 	})
 	answer := `{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`
-	f.on(http.MethodGet, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+	f.on(http.MethodGet, func(w http.ResponseWriter, r *http.Request, _ *jsonrpc.Message) {
 		if r.Header.Get(headerLastID) == "" {
 			http.Error(w, "no standalone stream", http.StatusMethodNotAllowed)
 			return
@@ -61,11 +62,11 @@ func TestSSEStreamsOfAResumedAnswer(t *testing.T) {
 		put(": bye\n\n")
 	})
 	r := newRig(t, f.URL(), nil)
-	r.send(t, request(t, 1, proto.MethodToolsCall, map[string]any{"name": "slow"}))
+	r.send(t, request(t, 1, mcp.MethodToolsCall, map[string]any{"name": "slow"}))
 	r.in.next(t)
 	r.in.next(t)
 	post := sseOf(t, r.store, "the broken POST answer", ofKind(capture.SSEAnswer, capture.SSEBroken))
-	if post.Method != proto.MethodToolsCall || post.ReqID != "1" || post.Events != 1 || post.Bytes != int64(len(first)) ||
+	if post.Method != mcp.MethodToolsCall || post.ReqID != "1" || post.Events != 1 || post.Bytes != int64(len(first)) ||
 		post.LastID != "e1" || !strings.Contains(post.Conn, "POST") || post.Why != "the server closed it before the answer" {
 		t.Errorf("POST answer = %+v", post)
 	}
@@ -73,7 +74,7 @@ func TestSSEStreamsOfAResumedAnswer(t *testing.T) {
 		t.Errorf("FirstSeq %d is not the stream's first event", post.FirstSeq)
 	}
 	res := sseOf(t, r.store, "the done resume", ofKind(capture.SSEResume, capture.SSEDone))
-	if res.Of != post.Conn || res.After != "e1" || res.Events != 2 || res.LastID != "e2" || res.Method != proto.MethodToolsCall ||
+	if res.Of != post.Conn || res.After != "e1" || res.Events != 2 || res.LastID != "e2" || res.Method != mcp.MethodToolsCall ||
 		!strings.Contains(res.Conn, "GET") || res.Why != "" {
 		t.Errorf("resume = %+v (POST on %q)", res, post.Conn)
 	}
@@ -86,17 +87,17 @@ func TestSSEStreamsOfAResumedAnswer(t *testing.T) {
 // is done; a notification's SSE answer that ends cleanly is done too.
 func TestSSEStreamAnsweredIsDone(t *testing.T) {
 	f := newFake(t)
-	f.on(proto.MethodPing, func(w http.ResponseWriter, _ *http.Request, m *proto.Message) {
+	f.on(mcp.MethodPing, func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
 		openSSE(w)(event("p1", resultOf(m, `{}`)))
 	})
-	f.on("notifications/hello", func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+	f.on("notifications/hello", func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
 		openSSE(w)(": nothing\n\n")
 	})
 	r := newRig(t, f.URL(), nil)
-	r.send(t, request(t, 7, proto.MethodPing, nil))
+	r.send(t, request(t, 7, mcp.MethodPing, nil))
 	r.in.next(t)
 	s := sseOf(t, r.store, "the answered ping", ofKind(capture.SSEAnswer, capture.SSEDone))
-	if s.Method != proto.MethodPing || s.ReqID != "7" || s.Events != 1 || s.LastID != "p1" {
+	if s.Method != mcp.MethodPing || s.ReqID != "7" || s.Events != 1 || s.LastID != "p1" {
 		t.Errorf("ping answer = %+v", s)
 	}
 	r.send(t, notification(t, "notifications/hello", nil))
@@ -121,7 +122,7 @@ func TestSSEStreamCancelled(t *testing.T) {
 			} else {
 				r.handshake(t)
 			}
-			call := request(t, 5, proto.MethodToolsCall, params)
+			call := request(t, 5, mcp.MethodToolsCall, params)
 			r.send(t, call)
 			sseOf(t, r.store, "the open answer", ofKind(capture.SSEAnswer, capture.SSEOpen))
 			r.cancel(t, *call.ID, "enough", modern)
@@ -139,7 +140,7 @@ func TestSSEStreamCancelled(t *testing.T) {
 func TestSSEGetStreamCancelledOnClose(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
-	f.on(http.MethodGet, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+	f.on(http.MethodGet, func(w http.ResponseWriter, r *http.Request, _ *jsonrpc.Message) {
 		openSSE(w)(event("g1", `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`))
 		f.hold(r)
 	})
@@ -163,7 +164,7 @@ func TestSSEGetStreamCancelledOnClose(t *testing.T) {
 func TestSSEGetStreamReconnects(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
-	f.on(http.MethodGet, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+	f.on(http.MethodGet, func(w http.ResponseWriter, r *http.Request, _ *jsonrpc.Message) {
 		put := openSSE(w)
 		if r.Header.Get(headerLastID) == "" {
 			put("id: g1\nretry: 10\ndata:\n\n")
@@ -185,7 +186,7 @@ func TestSSEGetStreamReconnects(t *testing.T) {
 func TestSSELegacyStreamBroken(t *testing.T) {
 	noLeaks(t)
 	l := newLegacyFake(t, func(string) string { return "/message" })
-	s := connect(t, l.srv.URL+"/sse", legacyMode, client.Options{ProtocolVersion: proto.ProtocolVersion20241105})
+	s := connect(t, l.srv.URL+"/sse", legacyMode, client.Options{ProtocolVersion: mcp.ProtocolVersion20241105})
 	open := sseOf(t, s.rig.store, "the open legacy stream", ofKind(capture.SSELegacy, capture.SSEOpen))
 	if open.Events < 2 { // the endpoint event and the initialize answer
 		t.Errorf("legacy stream = %+v", open)
@@ -223,15 +224,15 @@ func TestSSEToolsAnswer(t *testing.T) {
 	if err := sess.Connect(ctx); err != nil {
 		t.Fatalf("Connect: %v", err)
 	}
-	if _, err := sess.Call(ctx, proto.MethodToolsCall, map[string]any{"name": "echo"}); err != nil {
+	if _, err := sess.Call(ctx, mcp.MethodToolsCall, map[string]any{"name": "echo"}); err != nil {
 		t.Fatalf("call: %v", err)
 	}
 	s := sseOf(t, st, "the done tools answer", ofKind(capture.SSEAnswer, capture.SSEDone))
-	if s.Events != 3 || s.Method != proto.MethodToolsCall {
+	if s.Events != 3 || s.Method != mcp.MethodToolsCall {
 		t.Errorf("tools answer = %+v", s)
 	}
 	cut.Store(true)
-	if _, err := sess.Call(ctx, proto.MethodToolsCall, map[string]any{"name": "echo"}); err == nil {
+	if _, err := sess.Call(ctx, mcp.MethodToolsCall, map[string]any{"name": "echo"}); err == nil {
 		t.Fatal("a call whose stream ended before complete succeeded")
 	}
 	s = sseOf(t, st, "the broken tools answer", ofKind(capture.SSEAnswer, capture.SSEBroken))

@@ -12,18 +12,19 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // A 400 whose body is a JSON-RPC error with id null is the server's
 // answer to the request: an RPC error, not a transport failure.
 func TestBadRequestWithJSONRPCErrorIsTheAnswer(t *testing.T) {
 	f := newFake(t)
-	s := connect(t, f.URL(), nil, client.Options{ProtocolVersion: proto.ProtocolVersion20251125})
-	f.on(proto.MethodToolsCall, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+	s := connect(t, f.URL(), nil, client.Options{ProtocolVersion: mcp.ProtocolVersion20251125})
+	f.on(mcp.MethodToolsCall, func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
 		writeJSON(w, http.StatusBadRequest, `{"jsonrpc":"2.0","id":null,"error":{"code":-32602,"message":"bad arguments"}}`)
 	})
-	_, err := s.call(proto.MethodToolsCall, map[string]any{"name": "x"})
+	_, err := s.call(mcp.MethodToolsCall, map[string]any{"name": "x"})
 	var rpc *client.RPCError
 	if !errors.As(err, &rpc) || rpc.Err.Code != -32602 {
 		t.Fatalf("err = %v (%T), want the RPC error -32602", err, err)
@@ -52,7 +53,7 @@ func TestStatusWithoutAnswerFailsTheRequest(t *testing.T) {
 	for _, c := range cases {
 		t.Run(strconv.Itoa(c.status), func(t *testing.T) {
 			f := newFake(t)
-			f.on(proto.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+			f.on(mcp.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
 				if c.retryAfter != "" {
 					w.Header().Set("Retry-After", c.retryAfter)
 				}
@@ -61,10 +62,10 @@ func TestStatusWithoutAnswerFailsTheRequest(t *testing.T) {
 				_, _ = w.Write([]byte("<h1>oops</h1>\n<p>more</p>"))
 			})
 			r := newRig(t, f.URL(), nil)
-			r.send(t, request(t, 3, proto.MethodToolsList, nil))
+			r.send(t, request(t, 3, mcp.MethodToolsList, nil))
 			m := r.in.next(t)
 			xe := exchangeError(t, m)
-			if m.ID.Key() != proto.IntID(3).Key() || xe.Status != c.status {
+			if m.ID.Key() != jsonrpc.IntID(3).Key() || xe.Status != c.status {
 				t.Errorf("id %s, status %d", m.ID, xe.Status)
 			}
 			for _, w := range c.want {
@@ -84,16 +85,16 @@ func TestStatusWithoutAnswerFailsTheRequest(t *testing.T) {
 // that unwraps to the ExchangeError and keeps the session open.
 func TestStatusFailureThroughTheEngine(t *testing.T) {
 	f := newFake(t)
-	s := connect(t, f.URL(), nil, client.Options{ProtocolVersion: proto.ProtocolVersion20251125})
-	f.on(proto.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+	s := connect(t, f.URL(), nil, client.Options{ProtocolVersion: mcp.ProtocolVersion20251125})
+	f.on(mcp.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
 		http.Error(w, "busy", http.StatusServiceUnavailable)
 	})
-	_, err := s.call(proto.MethodToolsList, nil)
+	_, err := s.call(mcp.MethodToolsList, nil)
 	var xe *client.ExchangeError
 	if !errors.As(err, &xe) || xe.Status != http.StatusServiceUnavailable || !strings.Contains(err.Error(), "tools/list") {
 		t.Fatalf("err = %v", err)
 	}
-	if _, err := s.call(proto.MethodPing, nil); err != nil {
+	if _, err := s.call(mcp.MethodPing, nil); err != nil {
 		t.Fatalf("ping after the failure: %v", err)
 	}
 }
@@ -101,12 +102,12 @@ func TestStatusFailureThroughTheEngine(t *testing.T) {
 // An answer of another media type fails the request at once.
 func TestWrongContentTypeFailsTheRequest(t *testing.T) {
 	f := newFake(t)
-	f.on(proto.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, m *proto.Message) {
+	f.on(mcp.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
 		w.Header().Set("Content-Type", "text/plain")
 		_, _ = w.Write([]byte(resultOf(m, "{}")))
 	})
 	r := newRig(t, f.URL(), nil)
-	r.send(t, request(t, 1, proto.MethodToolsList, nil))
+	r.send(t, request(t, 1, mcp.MethodToolsList, nil))
 	xe := exchangeError(t, r.in.next(t))
 	if !strings.Contains(xe.Error(), `"text/plain"`) || !strings.Contains(xe.Error(), "neither application/json nor text/event-stream") {
 		t.Errorf("error = %v", xe)
@@ -116,12 +117,12 @@ func TestWrongContentTypeFailsTheRequest(t *testing.T) {
 // Content types are read without their parameters and case.
 func TestContentTypeWithParameters(t *testing.T) {
 	f := newFake(t)
-	f.on(proto.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, m *proto.Message) {
+	f.on(mcp.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
 		w.Header().Set("Content-Type", "Application/JSON; charset=utf-8")
 		_, _ = w.Write([]byte(resultOf(m, `{"tools":[]}`)))
 	})
 	r := newRig(t, f.URL(), nil)
-	r.send(t, request(t, 1, proto.MethodToolsList, nil))
+	r.send(t, request(t, 1, mcp.MethodToolsList, nil))
 	if m := r.in.next(t); !m.IsResponse() {
 		t.Fatalf("delivered %s", m.Raw)
 	}
@@ -130,12 +131,12 @@ func TestContentTypeWithParameters(t *testing.T) {
 // A JSON answer that holds no response with the request's id fails it.
 func TestJSONAnswerWithoutTheResponseFails(t *testing.T) {
 	f := newFake(t)
-	f.on(proto.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+	f.on(mcp.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
 		writeJSON(w, http.StatusOK, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}`)
 	})
 	r := newRig(t, f.URL(), nil)
-	r.send(t, request(t, 1, proto.MethodToolsList, nil))
-	if m := r.in.next(t); m.Method != proto.MethodNotifyMessage {
+	r.send(t, request(t, 1, mcp.MethodToolsList, nil))
+	if m := r.in.next(t); m.Method != mcp.MethodNotifyMessage {
 		t.Fatalf("first delivery %s", m.Raw)
 	}
 	if xe := exchangeError(t, r.in.next(t)); !strings.Contains(xe.Error(), "holds no response with its id") {
@@ -149,7 +150,7 @@ func TestConnectionRefusedIsSendsError(t *testing.T) {
 	url := f.URL()
 	f.srv.Close()
 	r := newRig(t, url, nil)
-	err := r.tr.Send(t.Context(), request(t, 1, proto.MethodPing, nil))
+	err := r.tr.Send(t.Context(), request(t, 1, mcp.MethodPing, nil))
 	var xe *client.ExchangeError
 	if !errors.As(err, &xe) || !strings.Contains(err.Error(), "connection refused") {
 		t.Fatalf("Send = %v", err)
@@ -161,14 +162,14 @@ func TestConnectionRefusedIsSendsError(t *testing.T) {
 func TestEarlyRefusalOfALargeRequest(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
-	f.on("broken", func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) { // the fake reads 1 MiB of it
+	f.on("broken", func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) { // the fake reads 1 MiB of it
 		w.Header().Set("Connection", "close")
 		http.Error(w, "too large", http.StatusRequestEntityTooLarge)
 	})
 	r := newRig(t, f.URL(), nil)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	big := request(t, 1, proto.MethodToolsCall, map[string]any{"name": "x", "arguments": map[string]any{"blob": strings.Repeat("z", 16<<20)}})
+	big := request(t, 1, mcp.MethodToolsCall, map[string]any{"name": "x", "arguments": map[string]any{"blob": strings.Repeat("z", 16<<20)}})
 	err := r.tr.Send(ctx, big)
 	if err != nil && ctx.Err() != nil {
 		t.Fatalf("Send waited for a body the server no longer reads: %v", err)
@@ -191,14 +192,14 @@ func TestUnaskedContentEncodingIsNamed(t *testing.T) {
 	for _, status := range []int{http.StatusOK, http.StatusBadRequest} {
 		t.Run(strconv.Itoa(status), func(t *testing.T) {
 			f := newFake(t)
-			f.on(proto.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+			f.on(mcp.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
 				w.Header().Set("Content-Type", "application/json")
 				w.Header().Set("Content-Encoding", "gzip")
 				w.WriteHeader(status)
 				_, _ = w.Write(zipped.Bytes())
 			})
 			r := newRig(t, f.URL(), nil)
-			r.send(t, request(t, 3, proto.MethodToolsList, nil))
+			r.send(t, request(t, 3, mcp.MethodToolsList, nil))
 			xe := exchangeError(t, r.in.next(t))
 			if want := "Content-Encoding: gzip, which mcpscope did not ask for"; !strings.Contains(xe.Error(), want) {
 				t.Errorf("error %q does not say %q", xe, want)

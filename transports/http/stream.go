@@ -12,6 +12,8 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/sse"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/httphead"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // readStream reads the SSE answer of an exchange and, when it breaks
@@ -82,7 +84,7 @@ func (t *Transport) get(ctx context.Context, conn, lastID string) (*http.Respons
 		return nil, t.wordFailure(req, err)
 	}
 	t.reportResponse(conn, rsp)
-	if cause := proto.UnaskedEncoding(rsp.Header); cause != nil && rsp.StatusCode == http.StatusOK {
+	if cause := httphead.UnaskedEncoding(rsp.Header); cause != nil && rsp.StatusCode == http.StatusOK {
 		t.drainBody(conn, rsp)
 		return nil, fmt.Errorf("the GET stream of %s cannot be read: %w", t.url.Redacted(), cause)
 	}
@@ -105,7 +107,7 @@ func (t *Transport) readEvents(ex *exchange, conn string, body io.Reader) error 
 		ex.noteEvent(ev)
 		if ev.Type == "endpoint" && ex.onEndpoint != nil {
 			f := &capture.Frame{Chan: capture.Channel{Kind: capture.Control}, Raw: raw, Size: int(ev.Length),
-				Fields: proto.SSEEventFields(raw), Enc: proto.EncText}
+				Fields: httphead.SSEEventFields(raw), Enc: proto.EncText}
 			if err := ex.onEndpoint(string(data)); err != nil {
 				f.Err = err
 			}
@@ -113,7 +115,7 @@ func (t *Transport) readEvents(ex *exchange, conn string, body io.Reader) error 
 			continue
 		}
 		f := &capture.Frame{Chan: capture.Channel{Kind: capture.Control}, Raw: raw, Size: int(ev.Length),
-			Fields: proto.SSEEventFields(raw), Enc: proto.EncJSON}
+			Fields: httphead.SSEEventFields(raw), Enc: proto.EncJSON}
 		if int64(len(raw)) < ev.Length {
 			f.Kept = len(raw)
 		}
@@ -133,7 +135,7 @@ func (t *Transport) readEvents(ex *exchange, conn string, body io.Reader) error 
 // decodeEvent decodes the message of one event into f and returns what
 // to deliver. Events without data (priming, heartbeats) carry none; an
 // event of a type other than message is shown and not delivered.
-func (t *Transport) decodeEvent(ev sse.Event, data []byte, f *capture.Frame) []*proto.Message {
+func (t *Transport) decodeEvent(ev sse.Event, data []byte, f *capture.Frame) []*jsonrpc.Message {
 	if !carriesData(ev) {
 		f.Enc = proto.EncText // a priming event or a heartbeat: no message
 		return nil

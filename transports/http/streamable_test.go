@@ -7,7 +7,8 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // An SSE answer: the priming event (an id, empty data) and heartbeat
@@ -17,7 +18,7 @@ import (
 func TestSSEAnswerSkipsPrimingAndHeartbeats(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
-	f.on(proto.MethodToolsCall, func(w http.ResponseWriter, _ *http.Request, m *proto.Message) {
+	f.on(mcp.MethodToolsCall, func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
 		put := openSSE(w)
 		put("id: p0\ndata:\n\n")
 		put(": heartbeat\n\n")
@@ -25,11 +26,11 @@ func TestSSEAnswerSkipsPrimingAndHeartbeats(t *testing.T) {
 		put(event("p2", resultOf(m, `{"content":[]}`)))
 	})
 	r := newRig(t, f.URL(), nil)
-	r.send(t, request(t, 1, proto.MethodToolsCall, map[string]any{"name": "slow"}))
-	if m := r.in.next(t); m.Method != proto.MethodNotifyProgress {
+	r.send(t, request(t, 1, mcp.MethodToolsCall, map[string]any{"name": "slow"}))
+	if m := r.in.next(t); m.Method != mcp.MethodNotifyProgress {
 		t.Fatalf("first delivery = %s, want the progress notification", m.Raw)
 	}
-	if m := r.in.next(t); !m.IsResponse() || m.ID.Key() != proto.IntID(1).Key() {
+	if m := r.in.next(t); !m.IsResponse() || m.ID.Key() != jsonrpc.IntID(1).Key() {
 		t.Fatalf("second delivery = %s, want the answer", m.Raw)
 	}
 	beat := r.frame(t, "the heartbeat's frame", func(f *capture.Frame) bool {
@@ -51,14 +52,14 @@ func TestSSEAnswerSkipsPrimingAndHeartbeats(t *testing.T) {
 // A batch in one event delivers each of its messages.
 func TestSSEBatchDeliversEachMessage(t *testing.T) {
 	f := newFake(t)
-	f.on(proto.MethodToolsCall, func(w http.ResponseWriter, _ *http.Request, m *proto.Message) {
+	f.on(mcp.MethodToolsCall, func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
 		put := openSSE(w)
 		put(event("", fmt.Sprintf(`[{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}},%s]`,
 			resultOf(m, `{"content":[]}`))))
 	})
 	r := newRig(t, f.URL(), nil)
-	r.send(t, request(t, 4, proto.MethodToolsCall, map[string]any{"name": "batch"}))
-	if m := r.in.next(t); m.Method != proto.MethodNotifyMessage {
+	r.send(t, request(t, 4, mcp.MethodToolsCall, map[string]any{"name": "batch"}))
+	if m := r.in.next(t); m.Method != mcp.MethodNotifyMessage {
 		t.Fatalf("first delivery = %s", m.Raw)
 	}
 	if m := r.in.next(t); !m.IsResponse() {
@@ -70,15 +71,15 @@ func TestSSEBatchDeliversEachMessage(t *testing.T) {
 // request fails it at once.
 func TestAcceptedNotificationAndAcceptedRequest(t *testing.T) {
 	f := newFake(t)
-	f.on(proto.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+	f.on(mcp.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
 		w.WriteHeader(http.StatusAccepted)
 	})
 	r := newRig(t, f.URL(), nil)
 	r.send(t, notification(t, "notifications/roots/list_changed", nil))
-	r.send(t, request(t, 7, proto.MethodToolsList, nil))
+	r.send(t, request(t, 7, mcp.MethodToolsList, nil))
 	m := r.in.next(t)
 	xe := exchangeError(t, m)
-	if m.ID.Key() != proto.IntID(7).Key() || xe.Status != http.StatusAccepted || !strings.Contains(xe.Error(), "sent no answer") {
+	if m.ID.Key() != jsonrpc.IntID(7).Key() || xe.Status != http.StatusAccepted || !strings.Contains(xe.Error(), "sent no answer") {
 		t.Fatalf("id %s, status %d, error %v", m.ID, xe.Status, xe)
 	}
 	_ = r.tr.Close()
@@ -93,7 +94,7 @@ func TestAcceptedNotificationAndAcceptedRequest(t *testing.T) {
 func TestStandaloneStreamDeliversServerRequests(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
-	f.on(http.MethodGet, func(w http.ResponseWriter, r *http.Request, _ *proto.Message) {
+	f.on(http.MethodGet, func(w http.ResponseWriter, r *http.Request, _ *jsonrpc.Message) {
 		put := openSSE(w)
 		put(event("g1", `{"jsonrpc":"2.0","id":"srv-1","method":"roots/list"}`))
 		f.hold(r)
@@ -101,14 +102,14 @@ func TestStandaloneStreamDeliversServerRequests(t *testing.T) {
 	r := newRig(t, f.URL(), nil)
 	r.handshake(t)
 	m := r.in.next(t)
-	if m.Method != proto.MethodRootsList || m.Kind() != proto.KindRequest {
+	if m.Method != mcp.MethodRootsList || m.Kind() != jsonrpc.KindRequest {
 		t.Fatalf("delivered %s, want the roots/list request", m.Raw)
 	}
 	get := f.await(1, "GET", method(http.MethodGet))[0]
-	if get.Header.Get("Accept") != "text/event-stream" || get.Header.Get(headerSession) != "s-1" || get.Header.Get(headerVersion) != proto.ProtocolVersion20251125 {
+	if get.Header.Get("Accept") != "text/event-stream" || get.Header.Get(headerSession) != "s-1" || get.Header.Get(headerVersion) != mcp.ProtocolVersion20251125 {
 		t.Errorf("GET headers: %v", get.Header)
 	}
-	if posts := f.await(1, "initialized", posted(proto.MethodNotifyInitialized)); len(posts) != 1 {
+	if posts := f.await(1, "initialized", posted(mcp.MethodNotifyInitialized)); len(posts) != 1 {
 		t.Fatalf("%d initialized notifications", len(posts))
 	}
 	// The GET went out before notifications/initialized, so that a server
@@ -117,7 +118,7 @@ func TestStandaloneStreamDeliversServerRequests(t *testing.T) {
 		if s.Method == http.MethodGet {
 			break
 		}
-		if s.Msg != nil && s.Msg.Method == proto.MethodNotifyInitialized {
+		if s.Msg != nil && s.Msg.Method == mcp.MethodNotifyInitialized {
 			t.Fatal("notifications/initialized went out before the GET stream")
 		}
 	}
@@ -135,7 +136,7 @@ func TestStandaloneStreamRefused(t *testing.T) {
 	if !strings.Contains(note.Conn, "GET") {
 		t.Errorf("the note is on %q", note.Conn)
 	}
-	r.send(t, request(t, 2, proto.MethodPing, nil))
+	r.send(t, request(t, 2, mcp.MethodPing, nil))
 	r.in.next(t)
 	if gets := f.requests(method(http.MethodGet)); len(gets) != 1 {
 		t.Errorf("%d GETs, want 1", len(gets))
@@ -147,7 +148,7 @@ func TestStandaloneStreamRefused(t *testing.T) {
 func TestStandaloneStreamGivenUpSaysWhy(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
-	f.on(http.MethodGet, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+	f.on(http.MethodGet, func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
 		openSSE(w)("retry: 1\n\n")
 	})
 	r := newRig(t, f.URL(), func(c *Config) { c.ResumeAttempts = 2 })
@@ -167,7 +168,7 @@ func TestStandaloneStreamReopensAfterACleanEnd(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
 	n := 0
-	f.on(http.MethodGet, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+	f.on(http.MethodGet, func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
 		f.mu.Lock()
 		n++
 		id := fmt.Sprint(n)
@@ -189,14 +190,14 @@ func TestStandaloneStreamReopensAfterACleanEnd(t *testing.T) {
 // and nothing is flagged.
 func TestInitializedAcceptedWith200(t *testing.T) {
 	f := newFake(t)
-	f.on(proto.MethodNotifyInitialized, func(w http.ResponseWriter, _ *http.Request, _ *proto.Message) {
+	f.on(mcp.MethodNotifyInitialized, func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusOK)
 	})
 	r := newRig(t, f.URL(), nil)
 	r.handshake(t)
 	f.await(1, "the GET stream", method(http.MethodGet))
-	r.send(t, request(t, 2, proto.MethodPing, nil))
+	r.send(t, request(t, 2, mcp.MethodPing, nil))
 	r.in.next(t)
 	if bad := r.frames(func(f *capture.Frame) bool { return f.Err != nil }); len(bad) != 0 {
 		t.Errorf("flagged frame %q: %v", bad[0].Raw, bad[0].Err)

@@ -14,7 +14,8 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/tlscert"
 	"github.com/mcpscope/mcpscope/internal/tlsconf"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/httpconf"
 )
 
@@ -36,7 +37,7 @@ func TestTLSUntrustedCertificateNamesItsHash(t *testing.T) {
 	noLeaks(t)
 	f, hash := newTLSFake(t, false)
 	r := newRig(t, f.URL(), nil)
-	err := r.tr.Send(t.Context(), request(t, 1, proto.MethodPing, nil))
+	err := r.tr.Send(t.Context(), request(t, 1, mcp.MethodPing, nil))
 	var u *tlsconf.UntrustedCertificateError
 	if !errors.As(err, &u) || u.Hash != hash || !strings.Contains(err.Error(), "--cert-hash "+hash) {
 		t.Fatalf("Send = %v, want the untrusted certificate with hash %s", err, hash)
@@ -55,7 +56,7 @@ func TestTLSPinnedOrInsecure(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				noLeaks(t)
 				f, hash := newTLSFake(t, h2)
-				f.on(proto.MethodToolsCall, func(w http.ResponseWriter, r *http.Request, m *proto.Message) {
+				f.on(mcp.MethodToolsCall, func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
 					if h2 != (r.ProtoMajor == 2) {
 						t.Errorf("served over %s", r.Proto)
 					}
@@ -69,8 +70,8 @@ func TestTLSPinnedOrInsecure(t *testing.T) {
 					} else {
 						c.Insecure = true
 					}
-				}, client.Options{ProtocolVersion: proto.ProtocolVersion20251125})
-				if _, err := s.call(proto.MethodToolsCall, map[string]any{"name": "x"}); err != nil {
+				}, client.Options{ProtocolVersion: mcp.ProtocolVersion20251125})
+				if _, err := s.call(mcp.MethodToolsCall, map[string]any{"name": "x"}); err != nil {
 					t.Fatalf("tools/call: %v", err)
 				}
 			})
@@ -83,7 +84,7 @@ func TestTLSWrongPin(t *testing.T) {
 	f, hash := newTLSFake(t, false)
 	wrong := "sha256:" + strings.Repeat("ab", 32)
 	r := newRig(t, f.URL(), func(c *Config) { c.CertHashes = []string{wrong} })
-	err := r.tr.Send(t.Context(), request(t, 1, proto.MethodPing, nil))
+	err := r.tr.Send(t.Context(), request(t, 1, mcp.MethodPing, nil))
 	var mismatch *tlsconf.CertHashMismatchError
 	if !errors.As(err, &mismatch) || mismatch.Got != hash {
 		t.Fatalf("Send = %v", err)
@@ -105,7 +106,7 @@ func TestTLSKeyLog(t *testing.T) {
 	f, _ := newTLSFake(t, false)
 	path := filepath.Join(t.TempDir(), "keys.log")
 	r := newRig(t, f.URL(), func(c *Config) { c.Insecure, c.KeyLogFile = true, path })
-	r.send(t, request(t, 1, proto.MethodPing, nil))
+	r.send(t, request(t, 1, mcp.MethodPing, nil))
 	r.in.next(t)
 	b, err := os.ReadFile(path)
 	if err != nil || !strings.Contains(string(b), "CLIENT_") {

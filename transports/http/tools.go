@@ -9,6 +9,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/httphead"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // Event types of seed 004's SSE answers.
@@ -35,7 +37,7 @@ func (t *Transport) toolsAnswer(ex *exchange, rsp *http.Response) {
 			t.reportText(ex.conn, "body", b)
 		}
 		t.synthesize(ex, rsp, b)
-	case mediaType(rsp.Header) == "text/event-stream" && proto.UnaskedEncoding(rsp.Header) == nil:
+	case mediaType(rsp.Header) == "text/event-stream" && httphead.UnaskedEncoding(rsp.Header) == nil:
 		err := t.followSSE(ex, ex.conn, answerStart(ex), func() error { return t.readToolEvents(ex, rsp.Body) })
 		if err != nil && ex.request && !ex.isAnswered() && ex.ctx.Err() == nil {
 			ex.fail(http.StatusOK, fmt.Errorf("the answer stream of %s ended before its complete event, %w", ex.msg.Describe(), err))
@@ -56,7 +58,7 @@ func (t *Transport) synthesize(ex *exchange, rsp *http.Response, body []byte) {
 	}
 	id := *ex.msg.ID
 	data, _ := json.Marshal(map[string]any{"httpStatus": rsp.StatusCode})
-	m := &proto.Message{JSONRPC: "2.0", ID: &id, Error: &proto.Error{Code: syntheticCode, Message: statusError(rsp, body).Error(), Data: data}}
+	m := &jsonrpc.Message{JSONRPC: "2.0", ID: &id, Error: &jsonrpc.Error{Code: syntheticCode, Message: statusError(rsp, body).Error(), Data: data}}
 	raw, _ := m.EncodeJSON()
 	t.reportNote(capture.In, ex.conn, "synthetic answer (no error envelope in the body): "+string(raw))
 	t.route(ex, m)
@@ -76,8 +78,8 @@ func (t *Transport) readToolEvents(ex *exchange, body io.Reader) error {
 			return &toolsCut{fragments: parts.n, err: err}
 		}
 		f := &capture.Frame{Chan: capture.Channel{Kind: capture.Control}, Raw: raw, Size: int(ev.Length),
-			Fields: proto.SSEEventFields(raw), Enc: proto.EncJSON}
-		var deliver *proto.Message
+			Fields: httphead.SSEEventFields(raw), Enc: proto.EncJSON}
+		var deliver *jsonrpc.Message
 		switch {
 		case !ev.Dispatch:
 			f.Enc = proto.EncText
@@ -119,8 +121,8 @@ func (c *toolsCut) Unwrap() error { return c.err }
 // response: a JSON-RPC response, or a bare result or error object that
 // the request's id is given to. A complete response without content takes
 // the content the fragments carried.
-func (ex *exchange) terminal(data []byte, parts *fragments) (*proto.Message, error) {
-	msgs, batch, err := proto.DecodeJSON(data)
+func (ex *exchange) terminal(data []byte, parts *fragments) (*jsonrpc.Message, error) {
+	msgs, batch, err := jsonrpc.DecodeJSON(data)
 	if err == nil && !batch && msgs[0].IsResponse() {
 		m := msgs[0]
 		if m.Error != nil && (m.ID == nil || m.ID.IsNull()) && ex.request {
@@ -137,9 +139,9 @@ func (ex *exchange) terminal(data []byte, parts *fragments) (*proto.Message, err
 		return nil, fmt.Errorf("the event's data is neither a JSON-RPC response nor a result object")
 	}
 	id := *ex.msg.ID
-	m := &proto.Message{JSONRPC: "2.0", ID: &id, Raw: data}
+	m := &jsonrpc.Message{JSONRPC: "2.0", ID: &id, Raw: data}
 	if e, ok := obj["error"]; ok && len(obj) <= 2 {
-		var pe proto.Error
+		var pe jsonrpc.Error
 		if json.Unmarshal(e, &pe) == nil {
 			m.Error = &pe
 			return m, nil

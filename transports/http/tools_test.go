@@ -15,7 +15,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // toolsSink keeps the frames a transport reports.
@@ -67,7 +67,7 @@ func toolsCallEcho(t *testing.T, s *client.Session) (map[string]any, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	raw, err := s.Call(ctx, proto.MethodToolsCall, map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi"}})
+	raw, err := s.Call(ctx, mcp.MethodToolsCall, map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi"}})
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +85,7 @@ func toolsRequestID(t *testing.T, r *http.Request) string {
 		Method string          `json:"method"`
 	}
 	b, _ := io.ReadAll(r.Body)
-	if err := json.Unmarshal(b, &m); err != nil || m.Method != proto.MethodToolsCall {
+	if err := json.Unmarshal(b, &m); err != nil || m.Method != mcp.MethodToolsCall {
 		t.Errorf("the first POST is %s (%v), want tools/call with no handshake", b, err)
 	}
 	return string(m.ID)

@@ -14,7 +14,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/tlsconf"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/internal/conn"
 )
 
@@ -31,7 +32,7 @@ type Transport struct {
 	wg     sync.WaitGroup // the goroutines reading answers and streams
 
 	dmu     sync.Mutex // one delivery at a time
-	deliver func(*proto.Message)
+	deliver func(*jsonrpc.Message)
 
 	seq atomic.Uint64 // numbers the exchanges in connection names
 
@@ -53,7 +54,7 @@ type Transport struct {
 	legacy    *legacyLink               // the HTTP+SSE link, once in that mode
 	fallback  *fallbackTry              // the move to the legacy transport, once tried
 	startTime *client.StartTimeoutError // the limit Start was given (client.StartBound), for the fallback
-	exchanges map[proto.ID]*exchange    // open answer streams, by request id (7 and "7" apart)
+	exchanges map[jsonrpc.ID]*exchange  // open answer streams, by request id (7 and "7" apart)
 	posting   map[*exchange]bool        // POSTs of notifications and responses not over yet
 	// restart has the engine start a new session after the server forgot
 	// one (client.Traits.Restarts); nil without an engine.
@@ -73,7 +74,7 @@ func New(cfg Config) (*Transport, error) {
 	t := &Transport{
 		cfg: cfg, url: u, ctx: ctx, cancel: cancel,
 		life:           conn.NewLifecycle("HTTP", "the HTTP transport ended"),
-		exchanges:      make(map[proto.ID]*exchange),
+		exchanges:      make(map[jsonrpc.ID]*exchange),
 		posting:        make(map[*exchange]bool),
 		sleep:          sleepCtx,
 		readerReplies:  newReplyPlaces(),
@@ -85,9 +86,9 @@ func New(cfg Config) (*Transport, error) {
 // Start prepares the HTTP client. Streamable HTTP sends nothing until the
 // first message; the legacy transport opens its SSE stream and waits, at
 // most until ctx ends, for the endpoint event.
-func (t *Transport) Start(ctx context.Context, deliver func(*proto.Message)) error {
+func (t *Transport) Start(ctx context.Context, deliver func(*jsonrpc.Message)) error {
 	if deliver == nil {
-		deliver = func(*proto.Message) {}
+		deliver = func(*jsonrpc.Message) {}
 	}
 	err := t.life.Start(func() error {
 		keyLog, err := tlsconf.OpenKeyLog(t.cfg.KeyLogFile)
@@ -126,7 +127,7 @@ func (t *Transport) Start(ctx context.Context, deliver func(*proto.Message)) err
 }
 
 // deliverMsg hands m to the engine, one message at a time.
-func (t *Transport) deliverMsg(m *proto.Message) {
+func (t *Transport) deliverMsg(m *jsonrpc.Message) {
 	t.dmu.Lock()
 	defer t.dmu.Unlock()
 	t.deliver(m)
@@ -198,7 +199,7 @@ func (t *Transport) LinkState() client.LinkState {
 	if t.legacy != nil {
 		session = t.legacy.session
 	}
-	return client.LinkState{Dialect: proto.DialectMCP, Encoding: "json", Transport: kind, SessionID: session}
+	return client.LinkState{Dialect: mcp.DialectMCP, Encoding: "json", Transport: kind, SessionID: session}
 }
 
 // warnf tells the user something worth knowing that is not an error.

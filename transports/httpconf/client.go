@@ -12,7 +12,7 @@ import (
 	"net/http"
 
 	"github.com/mcpscope/mcpscope/internal/bearer"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
 )
 
 // Client is how a transport's requests reach the server: what they
@@ -42,7 +42,7 @@ type Client struct {
 	// MaxFrameSize is the largest message accepted from the server, in
 	// bytes: a JSON body or an SSE event over HTTP, a message over the
 	// WebSocket, which a larger one closes with 1009 (default
-	// proto.DefaultMaxControlFrame, 16 MiB).
+	// flow.DefaultMaxControlFrame, 16 MiB).
 	MaxFrameSize int
 	// NoRedact shows credentials (Authorization, cookies, tokens) in the
 	// captured headers; by default their values are redacted.
@@ -56,7 +56,7 @@ type Client struct {
 // WithDefaults fills the zero fields of c that have a default.
 func (c Client) WithDefaults() Client {
 	if c.MaxFrameSize <= 0 {
-		c.MaxFrameSize = proto.DefaultMaxControlFrame
+		c.MaxFrameSize = flow.DefaultMaxControlFrame
 	}
 	if c.Warn == nil {
 		c.Warn = func(string) {}

@@ -3,14 +3,14 @@ package httpconf
 import (
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
 )
 
 // TestWithDefaults: the zero limit becomes the default and a nil Warn a
 // no-op; what the caller set is kept.
 func TestWithDefaults(t *testing.T) {
 	c := Client{}.WithDefaults()
-	if c.MaxFrameSize != proto.DefaultMaxControlFrame || c.Warn == nil {
+	if c.MaxFrameSize != flow.DefaultMaxControlFrame || c.Warn == nil {
 		t.Fatalf("defaults: MaxFrameSize %d, Warn set %v", c.MaxFrameSize, c.Warn != nil)
 	}
 	c.Warn("no one listens")

@@ -9,12 +9,13 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // splitLine separates a raw line into its body and its delimiter (LF, CR LF
 // or nothing for a last line cut by EOF) and returns proto's annotations.
 func splitLine(raw []byte) (body []byte, fields []proto.Field) {
-	fields = proto.LineFields(raw)
+	fields = jsonrpc.LineFields(raw)
 	n := len(raw)
 	if k := len(fields); k > 0 && fields[k-1].Kind == proto.FieldDelimiter {
 		n = fields[k-1].Offset
@@ -26,13 +27,13 @@ func splitLine(raw []byte) (body []byte, fields []proto.Field) {
 // messages to deliver. A line over the limit keeps only its head; when the
 // head shows the id of an answer, a message carrying the LineTooLongError
 // as its Violation is delivered so that the request fails at once.
-func classifyStdout(ln line, max int) (*capture.Frame, []*proto.Message) {
+func classifyStdout(ln line, max int) (*capture.Frame, []*jsonrpc.Message) {
 	if !ln.tooLong {
 		return classifyLine(ln.raw)
 	}
 	f := tooLongFrame(capture.Channel{Kind: capture.Control}, proto.EncJSON, ln, max)
-	if m := proto.NewViolation(ln.raw, f.Err); m != nil {
-		return f, []*proto.Message{m}
+	if m := jsonrpc.NewViolation(ln.raw, f.Err); m != nil {
+		return f, []*jsonrpc.Message{m}
 	}
 	return f, nil
 }
@@ -43,15 +44,15 @@ func classifyStdout(ln line, max int) (*capture.Frame, []*proto.Message) {
 // proto can still deliver of it: the good items of a batch, and messages
 // carrying a Violation for the answers it names. A message whose text was
 // not clean (a byte order mark, invalid UTF-8) is delivered and its frame
-// carries the *proto.TextWarning. The frame's Dir, Conn and Time are left
+// carries the *jsonrpc.TextWarning. The frame's Dir, Conn and Time are left
 // for the caller.
-func classifyLine(raw []byte) (*capture.Frame, []*proto.Message) {
+func classifyLine(raw []byte) (*capture.Frame, []*jsonrpc.Message) {
 	body, fields := splitLine(raw)
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, nil
 	}
 	f := &capture.Frame{Chan: capture.Channel{Kind: capture.Control}, Raw: raw, Size: len(raw), Fields: fields, Enc: proto.EncJSON}
-	msgs, batch, err := proto.DecodeJSON(body)
+	msgs, batch, err := jsonrpc.DecodeJSON(body)
 	if err != nil {
 		f.Err = &StdoutLineError{JSON: isJSON(body, err), Head: headOf(body), Err: err}
 		return f, msgs
@@ -59,23 +60,23 @@ func classifyLine(raw []byte) (*capture.Frame, []*proto.Message) {
 	if !batch {
 		f.Msg = msgs[0]
 	}
-	f.Err = proto.CheckText(body)
+	f.Err = jsonrpc.CheckText(body)
 	return f, msgs
 }
 
 // isJSON reports whether a line that failed to decode is JSON all the same
 // (JSON nested too deep or followed by more data counts as JSON).
 func isJSON(body []byte, err error) bool {
-	var env *proto.EnvelopeError
+	var env *jsonrpc.EnvelopeError
 	if errors.As(err, &env) {
 		return !env.Malformed
 	}
-	return errors.Is(err, proto.ErrNestedTooDeep) || json.Valid(body)
+	return errors.Is(err, jsonrpc.ErrNestedTooDeep) || json.Valid(body)
 }
 
 // describe names a message in error sentences: "request initialize",
 // "result", "notification notifications/progress".
-func describe(m *proto.Message) string {
+func describe(m *jsonrpc.Message) string {
 	if m.Method != "" {
 		return m.Kind().String() + " " + m.Method
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 func TestClassifyLine(t *testing.T) {
@@ -56,7 +56,7 @@ func TestClassifyLine(t *testing.T) {
 			if errors.As(f.Err, &le) != c.lineErr || (c.lineErr && le.JSON != c.json) {
 				t.Fatalf("Err = %v", f.Err)
 			}
-			var tw *proto.TextWarning
+			var tw *jsonrpc.TextWarning
 			if errors.As(f.Err, &tw) != c.warning {
 				t.Fatalf("Err = %v, want a text warning: %v", f.Err, c.warning)
 			}
@@ -139,12 +139,12 @@ func FuzzClassifyLine(f *testing.F) {
 		}
 		for _, m := range msgs {
 			if m.Violation != nil {
-				if m.ID == nil || fr.Err == nil || m.Kind() != proto.KindInvalid {
+				if m.ID == nil || fr.Err == nil || m.Kind() != jsonrpc.KindInvalid {
 					t.Fatalf("delivered a violation %+v for a frame with error %v", m, fr.Err)
 				}
 				continue
 			}
-			if m.Validate() != nil || m.Kind() == proto.KindInvalid {
+			if m.Validate() != nil || m.Kind() == jsonrpc.KindInvalid {
 				t.Fatalf("delivered an invalid message %q", m.Raw)
 			}
 		}

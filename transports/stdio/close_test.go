@@ -17,7 +17,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/internal/conn"
 )
 
@@ -116,7 +117,7 @@ func TestCancelledSendKeepsFramingIntact(t *testing.T) {
 
 	// The server does not read stdin, so a 4 MiB line cannot fit in the pipe.
 	// Raw is set so that Send does not spend the deadline encoding 4 MiB.
-	big := &proto.Message{Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"echo","params":{"pad":"` + strings.Repeat("b", 4<<20) + `"}}`)}
+	big := &jsonrpc.Message{Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"echo","params":{"pad":"` + strings.Repeat("b", 4<<20) + `"}}`)}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer time.AfterFunc(time.Second, cancel).Stop()
 	err := tr.Send(ctx, big)
@@ -154,7 +155,7 @@ func TestCancelledSendKeepsFramingIntact(t *testing.T) {
 func TestDeadlineCutLineStallsLaterSends(t *testing.T) {
 	tr, rec, inbox := startFake(t, "deaf", nil)
 	recv(t, inbox) // ready
-	big := &proto.Message{Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"echo","params":{"pad":"` + strings.Repeat("b", 4<<20) + `"}}`)}
+	big := &jsonrpc.Message{Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"echo","params":{"pad":"` + strings.Repeat("b", 4<<20) + `"}}`)}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	err := tr.Send(ctx, big)
@@ -169,7 +170,7 @@ func TestDeadlineCutLineStallsLaterSends(t *testing.T) {
 	// it fails at once, well within the bound of the test's own wait.
 	bound, stop := context.WithTimeout(context.Background(), hangGuard)
 	defer stop()
-	cancelled, _ := proto.NewNotification(proto.MethodNotifyCancelled, proto.CancelledNotificationParams{RequestID: proto.IntID(1)})
+	cancelled, _ := jsonrpc.NewNotification(mcp.MethodNotifyCancelled, mcp.CancelledNotificationParams{RequestID: jsonrpc.IntID(1)})
 	err = tr.Send(bound, cancelled)
 	if !errors.Is(err, client.ErrStoppedReading) || bound.Err() != nil {
 		t.Fatalf("Send after the stall = %v (bound: %v), want it to fail at once naming the stall", err, bound.Err())

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // hangGuard bounds every wait in these tests; it is not a timing assertion.
@@ -66,7 +66,7 @@ func (r *recorder) waitFor(t *testing.T, what string, keep func(*capture.Frame) 
 }
 
 // startFake starts this test binary as a fake server in mode.
-func startFake(t *testing.T, mode string, adjust func(*Config)) (*Transport, *recorder, chan *proto.Message) {
+func startFake(t *testing.T, mode string, adjust func(*Config)) (*Transport, *recorder, chan *jsonrpc.Message) {
 	t.Helper()
 	exe, args := fakeArgv(t)
 	rec := newRecorder()
@@ -77,8 +77,8 @@ func startFake(t *testing.T, mode string, adjust func(*Config)) (*Transport, *re
 		adjust(&cfg)
 	}
 	tr := New(cfg)
-	inbox := make(chan *proto.Message, 1<<14)
-	if err := tr.Start(context.Background(), func(m *proto.Message) { inbox <- m }); err != nil {
+	inbox := make(chan *jsonrpc.Message, 1<<14)
+	if err := tr.Start(context.Background(), func(m *jsonrpc.Message) { inbox <- m }); err != nil {
 		t.Fatalf("Start: %v", err)
 	}
 	t.Cleanup(func() { tr.Close() })
@@ -86,9 +86,9 @@ func startFake(t *testing.T, mode string, adjust func(*Config)) (*Transport, *re
 }
 
 // request builds a request or fails the test.
-func request(t testing.TB, id int64, method string, params any) *proto.Message {
+func request(t testing.TB, id int64, method string, params any) *jsonrpc.Message {
 	t.Helper()
-	m, err := proto.NewRequest(proto.IntID(id), method, params)
+	m, err := jsonrpc.NewRequest(jsonrpc.IntID(id), method, params)
 	if err != nil {
 		t.Fatalf("building %s: %v", method, err)
 	}
@@ -96,7 +96,7 @@ func request(t testing.TB, id int64, method string, params any) *proto.Message {
 }
 
 // send sends m or fails the test.
-func send(t testing.TB, tr *Transport, m *proto.Message) {
+func send(t testing.TB, tr *Transport, m *jsonrpc.Message) {
 	t.Helper()
 	if err := tr.Send(context.Background(), m); err != nil {
 		t.Fatalf("Send %s: %v", m.Method, err)
@@ -104,7 +104,7 @@ func send(t testing.TB, tr *Transport, m *proto.Message) {
 }
 
 // recv waits for the next delivered message.
-func recv(t testing.TB, inbox <-chan *proto.Message) *proto.Message {
+func recv(t testing.TB, inbox <-chan *jsonrpc.Message) *jsonrpc.Message {
 	t.Helper()
 	select {
 	case m := <-inbox:

@@ -8,7 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/peertest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // TestGoSDKEverythingHandshake drives the official Go SDK's server by hand.
@@ -16,8 +16,8 @@ func TestGoSDKEverythingHandshake(t *testing.T) {
 	argv := peertest.GoSDKEverything(t)
 	rec := newRecorder()
 	tr := New(Config{Command: argv[0], Args: argv[1:], Sink: rec})
-	inbox := make(chan *proto.Message, 64)
-	if err := tr.Start(t.Context(), func(m *proto.Message) { inbox <- m }); err != nil {
+	inbox := make(chan *jsonrpc.Message, 64)
+	if err := tr.Start(t.Context(), func(m *jsonrpc.Message) { inbox <- m }); err != nil {
 		t.Fatalf("Start: %v", err)
 	}
 	t.Cleanup(func() { tr.Close() })
@@ -35,7 +35,7 @@ func TestGoSDKEverythingHandshake(t *testing.T) {
 	if id, _ := resp.ID.Int(); id != 1 || json.Unmarshal(resp.Result, &init) != nil || init.ProtocolVersion != "2025-06-18" || init.ServerInfo.Name == "" {
 		t.Fatalf("initialize answer = %s", resp.Raw)
 	}
-	notif, err := proto.NewNotification("notifications/initialized", nil)
+	notif, err := jsonrpc.NewNotification("notifications/initialized", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

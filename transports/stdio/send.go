@@ -10,6 +10,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // Send writes m as one LF-terminated line and reports it as an Out frame.
@@ -21,7 +22,7 @@ import (
 // behind others that the server takes (see takeTurn).
 // After the server died, Send returns a *client.ConnectionError wrapping Err;
 // after Close, client.ErrClosed.
-func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
+func (t *Transport) Send(ctx context.Context, m *jsonrpc.Message) error {
 	if m == nil {
 		return errors.New("cannot send a nil message")
 	}
@@ -48,7 +49,7 @@ func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
 	// ahead of its request; a failed write adds a frame that says so.
 	t.report(capture.Out, &capture.Frame{
 		Chan: capture.Channel{Kind: capture.Control}, Raw: line, Size: len(line),
-		Fields: proto.LineFields(line), Enc: proto.EncJSON, Msg: m,
+		Fields: jsonrpc.LineFields(line), Enc: proto.EncJSON, Msg: m,
 	})
 	werr := t.out.Write(ctx, t.stdin, line)
 	if werr == nil {
@@ -66,7 +67,7 @@ func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
 
 // encodeLine returns the wire line of m: its Raw body when it has one on a
 // single line, its compact JSON encoding otherwise, followed by LF.
-func encodeLine(m *proto.Message) ([]byte, error) {
+func encodeLine(m *jsonrpc.Message) ([]byte, error) {
 	body := bytes.TrimRight(m.Raw, " \t\r\n")
 	if len(body) == 0 || bytes.ContainsAny(body, "\r\n") {
 		var err error
@@ -74,7 +75,7 @@ func encodeLine(m *proto.Message) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return proto.AppendLine(make([]byte, 0, len(body)+1), body), nil
+	return jsonrpc.AppendLine(make([]byte, 0, len(body)+1), body), nil
 }
 
 // brokenPipe turns a failed write into the connection's end: it waits a

@@ -13,7 +13,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/transports/internal/conn"
 )
 
@@ -65,12 +65,12 @@ func New(cfg Config) *Transport {
 // stdout and stderr. Messages go to deliver, in order, from one goroutine;
 // deliver must not block and must not call Close. ctx only bounds the start;
 // the server outlives it until Close.
-func (t *Transport) Start(ctx context.Context, deliver func(*proto.Message)) error {
+func (t *Transport) Start(ctx context.Context, deliver func(*jsonrpc.Message)) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("starting the server was cancelled: %w", err)
 	}
 	if deliver == nil {
-		deliver = func(*proto.Message) {}
+		deliver = func(*jsonrpc.Message) {}
 	}
 	return t.life.Start(func() error {
 		if t.cfg.Command == "" {
@@ -143,7 +143,7 @@ func (t *Transport) wait(cmd *exec.Cmd) {
 }
 
 // readStdout reports every stdout line and delivers the messages it holds.
-func (t *Transport) readStdout(r io.Reader, deliver func(*proto.Message)) {
+func (t *Transport) readStdout(r io.Reader, deliver func(*jsonrpc.Message)) {
 	defer close(t.stdoutDone)
 	lr := newLineReader(r, t.cfg.MaxFrameSize, keptHead)
 	for {

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // takeTurn waits for the write slot for m and returns the context its
@@ -18,7 +18,7 @@ import (
 // write gets the whole limit again. Only when no write ended for as long
 // as the limit does the wait fail, with ctx's deadline error. Other
 // messages wait within ctx.
-func (t *Transport) takeTurn(ctx context.Context, m *proto.Message) (context.Context, func(), error) {
+func (t *Transport) takeTurn(ctx context.Context, m *jsonrpc.Message) (context.Context, func(), error) {
 	deadline, ok := ctx.Deadline()
 	if !ok || !m.IsResponse() {
 		select {

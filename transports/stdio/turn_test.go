@@ -11,7 +11,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // A server that reads slowly but steadily (about 1.6 MB/s) while 60
@@ -29,7 +29,7 @@ func TestAnswersQueuedBehindASteadyReaderAllGoOut(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			m, err := proto.NewResult(proto.IntID(int64(i)), map[string]string{"data": big})
+			m, err := jsonrpc.NewResult(jsonrpc.IntID(int64(i)), map[string]string{"data": big})
 			if err != nil {
 				errs <- err
 				return
@@ -59,7 +59,7 @@ func TestAnAnswerKeepsItsPlaceInTheQueue(t *testing.T) {
 			order   []string
 			writers sync.WaitGroup
 		)
-		write := func(ctx context.Context, name string, m *proto.Message) {
+		write := func(ctx context.Context, name string, m *jsonrpc.Message) {
 			_, give, err := tr.takeTurn(ctx, m)
 			if err != nil {
 				t.Errorf("%s: %v", name, err)
@@ -69,11 +69,11 @@ func TestAnAnswerKeepsItsPlaceInTheQueue(t *testing.T) {
 			time.Sleep(40 * time.Millisecond) // the write
 			give()
 		}
-		request, err := proto.NewRequest(proto.IntID(2), "ping", nil)
+		request, err := jsonrpc.NewRequest(jsonrpc.IntID(2), "ping", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		answer, err := proto.NewResult(proto.IntID(1), map[string]string{})
+		answer, err := jsonrpc.NewResult(jsonrpc.IntID(1), map[string]string{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/tlsconf"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
 )
 
 // Defaults of Config.
@@ -55,7 +56,7 @@ type Config struct {
 	// "json"); default DefaultEncodings.
 	Encodings []string
 	// MaxFrameSize is the largest control frame body accepted from the
-	// server, in bytes; default proto.DefaultMaxControlFrame (16 MiB).
+	// server, in bytes; default flow.DefaultMaxControlFrame (16 MiB).
 	MaxFrameSize int
 	// Sink receives every unit, both directions (nil → capture.Discard). It
 	// must be safe for concurrent use. When it is a capture.Tap it also
@@ -90,7 +91,7 @@ func (c Config) withDefaults() Config {
 		c.Encodings = DefaultEncodings
 	}
 	if c.MaxFrameSize <= 0 {
-		c.MaxFrameSize = proto.DefaultMaxControlFrame
+		c.MaxFrameSize = flow.DefaultMaxControlFrame
 	}
 	if c.Sink == nil {
 		c.Sink = capture.Discard

@@ -14,6 +14,8 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/transports/flowstream"
 )
 
@@ -32,7 +34,7 @@ func (t *Transport) readControl(str *wt.Stream) {
 			Chan: capture.Channel{Kind: capture.Control}, Raw: frame, Size: len(frame),
 			Fields: fields, Enc: enc,
 		}
-		msgs, batch, derr := proto.DecodeBatch(enc, body)
+		msgs, batch, derr := jsonrpc.DecodeBatch(enc, body)
 		switch {
 		case derr != nil:
 			f.Enc, f.Msg, f.Err = classifyUndecodable(enc, body, derr)
@@ -43,7 +45,7 @@ func (t *Transport) readControl(str *wt.Stream) {
 			f.Msg = msgs[0]
 		}
 		if derr == nil && enc == proto.EncJSON {
-			f.Err = proto.CheckText(body)
+			f.Err = jsonrpc.CheckText(body)
 		}
 		t.report(capture.In, f)
 		t.deliverDecoded(msgs)
@@ -53,7 +55,7 @@ func (t *Transport) readControl(str *wt.Stream) {
 // deliverDecoded delivers what a control frame held: the messages that
 // decoded, after the transport acted on them, and the messages carrying a
 // Violation for the answers a broken frame names, straight to the engine.
-func (t *Transport) deliverDecoded(msgs []*proto.Message) {
+func (t *Transport) deliverDecoded(msgs []*jsonrpc.Message) {
 	for _, m := range msgs {
 		if m.Violation != nil || t.receive(m) {
 			t.deliverMessage(m)
@@ -82,7 +84,7 @@ func (t *Transport) controlFailed(frame []byte, fields []proto.Field, err error)
 			Fields: fields, Enc: t.encoding(), Err: ferr,
 		})
 	}
-	var tooLarge *proto.FrameTooLargeError
+	var tooLarge *flow.FrameTooLargeError
 	switch {
 	case errors.As(err, &tooLarge):
 		t.fail(&client.ProtocolError{Msg: fmt.Sprintf(
@@ -123,12 +125,12 @@ func sessionCause(err error) error {
 // classifyUndecodable says what a body that failed to decode in enc is: a
 // message in the other encoding (-32003 Encoding Mismatch, shown decoded)
 // or garbage or a broken envelope (-32700, with the decoder's reason).
-func classifyUndecodable(enc proto.Encoding, body []byte, derr error) (proto.Encoding, *proto.Message, error) {
+func classifyUndecodable(enc proto.Encoding, body []byte, derr error) (proto.Encoding, *jsonrpc.Message, error) {
 	other := proto.EncJSON
 	if enc == proto.EncJSON {
 		other = proto.EncCBOR
 	}
-	if m, err := proto.Decode(other, body); err == nil {
+	if m, err := jsonrpc.Decode(other, body); err == nil {
 		return other, m, &EncodingMismatchError{Negotiated: enc, Got: other}
 	}
 	return enc, nil, &DecodeError{Enc: enc, Err: derr}
@@ -136,11 +138,11 @@ func classifyUndecodable(enc proto.Encoding, body []byte, derr error) (proto.Enc
 
 // receive acts on what the transport itself must know of an incoming
 // message, and reports whether it goes on to the engine.
-func (t *Transport) receive(m *proto.Message) bool {
+func (t *Transport) receive(m *jsonrpc.Message) bool {
 	switch m.Kind() {
-	case proto.KindResult, proto.KindError:
+	case jsonrpc.KindResult, jsonrpc.KindError:
 		return t.receiveResponse(m)
-	case proto.KindNotification:
+	case jsonrpc.KindNotification:
 		switch m.Method {
 		case MethodStreamError:
 			t.receiveStreamError(m.Params)
@@ -153,7 +155,7 @@ func (t *Transport) receive(m *proto.Message) bool {
 
 // receiveResponse negotiates on the initialize result and records the
 // streams a result refers to, before the engine sees the response.
-func (t *Transport) receiveResponse(m *proto.Message) bool {
+func (t *Transport) receiveResponse(m *jsonrpc.Message) bool {
 	if m.ID == nil {
 		return true
 	}

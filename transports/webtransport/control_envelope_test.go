@@ -9,7 +9,9 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/webtransport/wttest"
 )
 
@@ -26,25 +28,25 @@ func TestBrokenAnswerFailsTheCallAtOnce(t *testing.T) {
 		{"cbor", `{"jsonrpc":"2.0","id":ID,"error":null}`, `"error" is null`},
 	} {
 		t.Run(c.encoding+" "+c.why, func(t *testing.T) {
-			ts := wttest.NewServer(t, wttest.Serve(c.encoding, func(p *wttest.Peer, m *proto.Message) {
-				if m.Method != proto.MethodToolsCall {
+			ts := wttest.NewServer(t, wttest.Serve(c.encoding, func(p *wttest.Peer, m *jsonrpc.Message) {
+				if m.Method != mcp.MethodToolsCall {
 					echoTool(p, m)
 					return
 				}
 				body := []byte(strings.ReplaceAll(c.body, "ID", m.ID.String()))
 				if c.encoding == "cbor" {
 					var err error
-					if body, err = proto.JSONToCBOR(body); err != nil {
+					if body, err = jsonrpc.JSONToCBOR(body); err != nil {
 						t.Error(err)
 					}
 				}
-				p.WriteRaw(proto.AppendControlFrame(nil, body))
+				p.WriteRaw(flow.AppendControlFrame(nil, body))
 			}))
 			s, _, store := connect(t, ts, nil, client.Options{Timeout: 10 * time.Minute})
 			ctx, cancel := context.WithTimeout(context.Background(), bound)
 			defer cancel()
-			var id proto.ID
-			_, err := s.Call(ctx, proto.MethodToolsCall, map[string]any{"name": "x"}, client.WithRounds(func(_ int, got proto.ID) { id = got }))
+			var id jsonrpc.ID
+			_, err := s.Call(ctx, mcp.MethodToolsCall, map[string]any{"name": "x"}, client.WithRounds(func(_ int, got jsonrpc.ID) { id = got }))
 			if ctx.Err() != nil {
 				t.Fatalf("the call was still waiting after %s: %v", bound, err)
 			}
@@ -54,11 +56,11 @@ func TestBrokenAnswerFailsTheCallAtOnce(t *testing.T) {
 				t.Fatalf("err %v\nwant %s", err, want)
 			}
 			in := controlFrames(store, capture.In)
-			var env *proto.EnvelopeError
+			var env *jsonrpc.EnvelopeError
 			if last := in[len(in)-1]; !errors.As(last.Err, &env) || env.Reason != c.why {
 				t.Fatalf("last frame from the server %+v, want it kept with the violation", last)
 			}
-			if _, err := s.Call(testCtx(t), proto.MethodPing, nil); err != nil {
+			if _, err := s.Call(testCtx(t), mcp.MethodPing, nil); err != nil {
 				t.Fatalf("the session did not survive the broken answer: %v", err)
 			}
 		})

@@ -7,6 +7,9 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // readDatagrams reports every datagram until the session ends. Progress
@@ -33,36 +36,36 @@ func (t *Transport) readDatagrams(sess *wt.Session) {
 // datagram, the notifications/progress message it stands for (Raw nil: it
 // was synthesized; the datagram is the captured unit). enc is the
 // negotiated encoding of progress and log payloads.
-func datagramFrame(b []byte, enc proto.Encoding) (*capture.Frame, *proto.Message) {
+func datagramFrame(b []byte, enc proto.Encoding) (*capture.Frame, *jsonrpc.Message) {
 	f := &capture.Frame{Chan: capture.Channel{Kind: capture.Datagram}, Raw: b, Size: len(b), Enc: proto.EncBinary}
-	h, payload, fields, err := proto.ParseDatagramHeader(b)
+	h, payload, fields, err := flow.ParseDatagramHeader(b)
 	if err != nil {
 		f.Err = err
 		return f, nil
 	}
 	f.Chan.Ch, f.Chan.ReqID, f.Fields = uint8(h.Channel), h.RequestID, fields
 	switch h.Channel {
-	case proto.ChannelProgress:
+	case flow.ChannelProgress:
 		f.Enc = enc
-		p, err := proto.DecodeProgressDatagram(enc, payload)
+		p, err := flow.DecodeProgressDatagram(enc, payload)
 		if err != nil {
 			f.Err = err
 			return f, nil
 		}
-		params := proto.ProgressNotificationParams{ProgressToken: proto.IntID(int64(h.RequestID)), Progress: p.Progress, Message: p.Message}
+		params := mcp.ProgressNotificationParams{ProgressToken: jsonrpc.IntID(int64(h.RequestID)), Progress: p.Progress, Message: p.Message}
 		if p.Total != 0 {
 			total := p.Total
 			params.Total = &total
 		}
-		m, err := proto.NewNotification(proto.MethodNotifyProgress, params)
+		m, err := jsonrpc.NewNotification(mcp.MethodNotifyProgress, params)
 		if err != nil {
 			f.Err = fmt.Errorf("progress datagram: %w", err)
 			return f, nil
 		}
 		return f, m
-	case proto.ChannelLog:
+	case flow.ChannelLog:
 		f.Enc = enc
-		if _, err := proto.DecodeLogDatagram(enc, payload); err != nil {
+		if _, err := flow.DecodeLogDatagram(enc, payload); err != nil {
 			f.Err = err
 		}
 	}

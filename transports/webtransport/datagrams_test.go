@@ -10,6 +10,9 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/webtransport/wttest"
 )
 
@@ -32,34 +35,34 @@ func until(done <-chan struct{}, fn func()) {
 }
 
 func TestProgressDatagramReachesWithProgress(t *testing.T) {
-	got := make(chan proto.ProgressNotificationParams, 64)
+	got := make(chan mcp.ProgressNotificationParams, 64)
 	seen := make(chan struct{})
 	var once sync.Once
-	ts := wttest.NewServer(t, wttest.Serve("cbor", func(p *wttest.Peer, m *proto.Message) {
-		if m.Method != proto.MethodToolsCall {
+	ts := wttest.NewServer(t, wttest.Serve("cbor", func(p *wttest.Peer, m *jsonrpc.Message) {
+		if m.Method != mcp.MethodToolsCall {
 			echoTool(p, m)
 			return
 		}
 		id := wttest.FlowID(t, m)
-		body, err := proto.ProgressDatagram{Progress: 3, Total: 10, Message: "step 3/10"}.Encode(proto.EncCBOR)
+		body, err := flow.ProgressDatagram{Progress: 3, Total: 10, Message: "step 3/10"}.Encode(proto.EncCBOR)
 		if err != nil {
 			t.Error(err)
 		}
-		until(seen, func() { p.Datagram(proto.ChannelProgress, id, body) })
+		until(seen, func() { p.Datagram(flow.ChannelProgress, id, body) })
 		p.Result(*m.ID, map[string]any{"content": []any{}})
 	}))
 	s, _, store := connect(t, ts, nil, client.Options{})
-	var id proto.ID
-	_, err := s.Call(testCtx(t), proto.MethodToolsCall, map[string]any{"name": "analyze"},
-		client.WithRounds(func(_ int, got proto.ID) { id = got }),
-		client.WithProgress(func(p proto.ProgressNotificationParams) {
+	var id jsonrpc.ID
+	_, err := s.Call(testCtx(t), mcp.MethodToolsCall, map[string]any{"name": "analyze"},
+		client.WithRounds(func(_ int, got jsonrpc.ID) { id = got }),
+		client.WithProgress(func(p mcp.ProgressNotificationParams) {
 			got <- p
 			once.Do(func() { close(seen) })
 		}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var p proto.ProgressNotificationParams
+	var p mcp.ProgressNotificationParams
 	select {
 	case p = <-got:
 	default:
@@ -76,18 +79,18 @@ func TestProgressDatagramReachesWithProgress(t *testing.T) {
 			break
 		}
 	}
-	if dg == nil || dg.Chan.Ch != uint8(proto.ChannelProgress) || dg.Chan.ReqID != n || dg.Enc != proto.EncCBOR || dg.Err != nil || dg.Msg != nil {
+	if dg == nil || dg.Chan.Ch != uint8(flow.ChannelProgress) || dg.Chan.ReqID != n || dg.Enc != proto.EncCBOR || dg.Err != nil || dg.Msg != nil {
 		t.Fatalf("captured datagram %+v", dg)
 	}
 }
 
 func TestUnknownAndAudioDatagramsRecorded(t *testing.T) {
 	seen := make(chan struct{})
-	ts := wttest.NewServer(t, wttest.Serve("json", func(p *wttest.Peer, m *proto.Message) {
+	ts := wttest.NewServer(t, wttest.Serve("json", func(p *wttest.Peer, m *jsonrpc.Message) {
 		if m.Method == "go" {
 			go until(seen, func() {
-				p.Datagram(proto.DatagramChannel(0x07), 5, []byte("??"))
-				p.Datagram(proto.ChannelAudio, 5, make([]byte, 640))
+				p.Datagram(flow.DatagramChannel(0x07), 5, []byte("??"))
+				p.Datagram(flow.ChannelAudio, 5, make([]byte, 640))
 			})
 		}
 		echoTool(p, m)
@@ -103,7 +106,7 @@ func TestUnknownAndAudioDatagramsRecorded(t *testing.T) {
 			case f.Chan.Kind != capture.Datagram:
 			case f.Chan.Ch == 0x07:
 				unknown = f
-			case f.Chan.Ch == uint8(proto.ChannelAudio):
+			case f.Chan.Ch == uint8(flow.ChannelAudio):
 				audio = f
 			}
 		}
@@ -121,12 +124,12 @@ func TestUnknownAndAudioDatagramsRecorded(t *testing.T) {
 func TestDatagramFloodIsBounded(t *testing.T) {
 	const flood = 50_000
 	var sent atomic.Int64
-	ts := wttest.NewServer(t, wttest.Serve("cbor", func(p *wttest.Peer, m *proto.Message) {
-		if m.Method == proto.MethodToolsCall {
-			body, _ := proto.LogDatagram{Level: "info", Logger: "flood", Data: []byte(`"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"`)}.Encode(proto.EncCBOR)
+	ts := wttest.NewServer(t, wttest.Serve("cbor", func(p *wttest.Peer, m *jsonrpc.Message) {
+		if m.Method == mcp.MethodToolsCall {
+			body, _ := flow.LogDatagram{Level: "info", Logger: "flood", Data: []byte(`"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"`)}.Encode(proto.EncCBOR)
 			id := wttest.FlowID(t, m)
 			for range flood {
-				p.Datagram(proto.ChannelLog, id, body)
+				p.Datagram(flow.ChannelLog, id, body)
 				sent.Add(1)
 			}
 		}
@@ -137,12 +140,12 @@ func TestDatagramFloodIsBounded(t *testing.T) {
 	var before runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	if _, err := s.Call(testCtx(t), proto.MethodToolsCall, map[string]any{"name": "flood"}); err != nil {
+	if _, err := s.Call(testCtx(t), mcp.MethodToolsCall, map[string]any{"name": "flood"}); err != nil {
 		t.Fatal(err)
 	}
 	// The call is answered after the flood; let the reader catch up with
 	// what is still queued, then ping through.
-	if _, err := s.Call(testCtx(t), proto.MethodPing, nil); err != nil {
+	if _, err := s.Call(testCtx(t), mcp.MethodPing, nil); err != nil {
 		t.Fatal(err)
 	}
 	runtime.GC()

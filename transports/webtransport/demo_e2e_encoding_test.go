@@ -11,6 +11,7 @@ import (
 	"github.com/mcpscope/mcpscope/demo/flow"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/proto"
+	protoflow "github.com/mcpscope/mcpscope/proto/flow"
 	"github.com/mcpscope/mcpscope/transports/webtransport"
 )
 
@@ -68,7 +69,7 @@ func TestDemoE2EEncodingOnTheWire(t *testing.T) {
 				if f.Enc != tc.want || f.Err != nil {
 					t.Fatalf("datagram %v: %s, error %v", f.Chan, f.Enc, f.Err)
 				}
-				if got := decodeRPC(t, tc.want, f.Raw[proto.DatagramHeaderLen:]); got["level"] == nil && got["progress"] == nil {
+				if got := decodeRPC(t, tc.want, f.Raw[protoflow.DatagramHeaderLen:]); got["level"] == nil && got["progress"] == nil {
 					t.Fatalf("datagram %v decodes to %v", f.Chan, got)
 				}
 			}

@@ -9,7 +9,9 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/demo/flow"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
-	"github.com/mcpscope/mcpscope/proto"
+	protoflow "github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/webtransport"
 )
 
@@ -46,16 +48,16 @@ func startDemo(t *testing.T, cfg flow.Config) *flowtest.Demo { return flowtest.S
 
 // callTool calls a demo tool and returns its result and the request id.
 func callTool(ctx context.Context, s *client.Session, name string, args any, opts ...client.CallOption) (json.RawMessage, uint32, error) {
-	var id proto.ID
-	opts = append(opts, client.WithRounds(func(_ int, got proto.ID) { id = got }))
-	res, err := s.Call(ctx, proto.MethodToolsCall, map[string]any{"name": name, "arguments": args}, opts...)
-	n, _ := proto.FlowRequestID(id)
+	var id jsonrpc.ID
+	opts = append(opts, client.WithRounds(func(_ int, got jsonrpc.ID) { id = got }))
+	res, err := s.Call(ctx, mcp.MethodToolsCall, map[string]any{"name": name, "arguments": args}, opts...)
+	n, _ := protoflow.FlowRequestID(id)
 	return res, n, err
 }
 
 // readFileResult is the result of read_file over MCP-Flow.
 type readFileResult struct {
-	Content           []proto.StreamRef `json:"content"`
+	Content           []protoflow.StreamRef `json:"content"`
 	StructuredContent struct {
 		Size   int64  `json:"size"`
 		SHA256 string `json:"sha256"`
@@ -66,7 +68,7 @@ type readFileResult struct {
 func parseReadFile(t *testing.T, raw json.RawMessage) readFileResult {
 	t.Helper()
 	var r readFileResult
-	if err := json.Unmarshal(raw, &r); err != nil || len(r.Content) != 1 || r.Content[0].Type != proto.ContentStreamRef {
+	if err := json.Unmarshal(raw, &r); err != nil || len(r.Content) != 1 || r.Content[0].Type != protoflow.ContentStreamRef {
 		t.Fatalf("read_file result is not one ref/stream item (%v): %s", err, raw)
 	}
 	return r
@@ -111,7 +113,7 @@ func answerTo(id uint32) func(*capture.Frame) bool {
 		if f.Chan.Kind != capture.Control || f.Dir != capture.In || f.Msg == nil || f.Msg.ID == nil || f.Msg.Method != "" {
 			return false
 		}
-		n, ok := proto.FlowRequestID(*f.Msg.ID)
+		n, ok := protoflow.FlowRequestID(*f.Msg.ID)
 		return ok && n == id
 	}
 }

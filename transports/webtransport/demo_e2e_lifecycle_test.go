@@ -14,7 +14,9 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/demo/flow"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
-	"github.com/mcpscope/mcpscope/proto"
+	protoflow "github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/webtransport"
 )
 
@@ -36,7 +38,7 @@ func TestDemoE2ECancelSendsFlowCancel(t *testing.T) {
 			var id atomic.Value
 			var progress atomic.Int32
 			var once sync.Once
-			onProgress := func(p proto.ProgressNotificationParams) {
+			onProgress := func(p mcp.ProgressNotificationParams) {
 				if progress.Add(1) < 2 {
 					return
 				}
@@ -45,25 +47,25 @@ func TestDemoE2ECancelSendsFlowCancel(t *testing.T) {
 						cancel()
 						return
 					}
-					go func() { _ = s.Cancel(id.Load().(proto.ID), "the user pressed cancel") }()
+					go func() { _ = s.Cancel(id.Load().(jsonrpc.ID), "the user pressed cancel") }()
 				})
 			}
-			_, err := s.Call(ctx, proto.MethodToolsCall,
+			_, err := s.Call(ctx, mcp.MethodToolsCall,
 				map[string]any{"name": "analyze", "arguments": map[string]any{"steps": 1000, "interval_ms": 10}},
-				client.WithProgress(onProgress), client.WithRounds(func(_ int, got proto.ID) { id.Store(got) }))
+				client.WithProgress(onProgress), client.WithRounds(func(_ int, got jsonrpc.ID) { id.Store(got) }))
 			var ce *client.CancelledError
 			if !errors.As(err, &ce) {
 				t.Fatalf("Call: %v, want a CancelledError", err)
 			}
-			n, _ := proto.FlowRequestID(id.Load().(proto.ID))
+			n, _ := protoflow.FlowRequestID(id.Load().(jsonrpc.ID))
 
 			// Session.Cancel fails the call before it sends $/cancel.
 			var cancels []*capture.Frame
 			flowtest.Eventually(t, "$/cancel is sent", func() bool {
-				cancels = frames(store, controlMethod(capture.Out, proto.MethodFlowCancel))
+				cancels = frames(store, controlMethod(capture.Out, protoflow.MethodFlowCancel))
 				return len(cancels) > 0
 			})
-			var p proto.FlowCancelParams
+			var p protoflow.FlowCancelParams
 			if len(cancels) != 1 || json.Unmarshal(cancels[0].Msg.Params, &p) != nil || p.RequestID != n || p.Reason == "" {
 				t.Fatalf("$/cancel frames %d, params %+v; want one for request %d with a reason", len(cancels), p, n)
 			}
@@ -76,7 +78,7 @@ func TestDemoE2ECancelSendsFlowCancel(t *testing.T) {
 				t.Fatalf("answer to the cancelled request: %s", answers[0].Msg.Raw)
 			}
 			before := frames(store, func(f *capture.Frame) bool {
-				return f.Chan.Kind == capture.Datagram && f.Chan.Ch == uint8(proto.ChannelProgress) && f.Chan.ReqID == n && f.Seq < cancels[0].Seq
+				return f.Chan.Kind == capture.Datagram && f.Chan.Ch == uint8(protoflow.ChannelProgress) && f.Chan.ReqID == n && f.Seq < cancels[0].Seq
 			})
 			if progress.Load() < 2 || len(before) < 2 {
 				t.Fatalf("%d progress callbacks, %d progress datagrams before $/cancel; want at least 2", progress.Load(), len(before))
@@ -107,7 +109,7 @@ func TestDemoE2ECloseDrainsStreamInFlight(t *testing.T) {
 	closed := make(chan error, 1)
 	go func() { closed <- s.Close() }()
 	flowtest.Eventually(t, "$/shutdown is sent", func() bool {
-		return len(frames(store, controlMethod(capture.Out, proto.MethodFlowShutdown))) == 1
+		return len(frames(store, controlMethod(capture.Out, protoflow.MethodFlowShutdown))) == 1
 	})
 	select {
 	case err := <-closed:
@@ -153,10 +155,10 @@ func TestDemoE2EServerShutdownWhileIdle(t *testing.T) {
 	if !errors.Is(tr.Err(), webtransport.ErrServerShutdown) {
 		t.Fatalf("Err %v, want the server's $/shutdown", tr.Err())
 	}
-	if len(frames(store, controlMethod(capture.In, proto.MethodFlowShutdown))) != 1 {
+	if len(frames(store, controlMethod(capture.In, protoflow.MethodFlowShutdown))) != 1 {
 		t.Fatal("no $/shutdown from the server in the capture")
 	}
-	_, err := s.Call(flowtest.Context(t), proto.MethodPing, nil)
+	_, err := s.Call(flowtest.Context(t), mcp.MethodPing, nil)
 	var ce *client.ConnectionError
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "$/shutdown") {
 		t.Fatalf("a call after the shutdown: %v", err)
@@ -189,11 +191,11 @@ func TestDemoE2EStreamLimit(t *testing.T) {
 
 	_, _, err = callTool(ctx, s, "read_file", args)
 	var rpc *client.RPCError
-	if !errors.As(err, &rpc) || rpc.Err.Code != proto.CodeFlowStreamLimitExceeded || rpc.Err.Message != "Stream Limit Exceeded" {
+	if !errors.As(err, &rpc) || rpc.Err.Code != mcp.CodeFlowStreamLimitExceeded || rpc.Err.Message != "Stream Limit Exceeded" {
 		t.Fatalf("second read_file: %v, want -32000 Stream Limit Exceeded", err)
 	}
 	gate.Open()
-	if err := tr.AwaitStreams(ctx, proto.IntID(int64(id))); err != nil {
+	if err := tr.AwaitStreams(ctx, jsonrpc.IntID(int64(id))); err != nil {
 		t.Fatalf("the first stream failed: %v", err)
 	}
 	checkIntact(t, v, res, heldSize)

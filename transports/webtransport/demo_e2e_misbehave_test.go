@@ -9,7 +9,9 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/demo/flow"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
-	"github.com/mcpscope/mcpscope/proto"
+	protoflow "github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/webtransport"
 )
 
@@ -31,7 +33,7 @@ func TestDemoE2EForeignStreamIsInjection(t *testing.T) {
 	})
 	f := injected[0]
 	var inj *webtransport.StreamInjectionError
-	if !errors.As(f.Err, &inj) || inj.Code() != proto.CodeFlowStreamInjection || !strings.Contains(f.Err.Error(), "-32002 Stream Injection") {
+	if !errors.As(f.Err, &inj) || inj.Code() != mcp.CodeFlowStreamInjection || !strings.Contains(f.Err.Error(), "-32002 Stream Injection") {
 		t.Fatalf("the stream frame's error is %v, want -32002 Stream Injection", f.Err)
 	}
 	if inj.Header.RequestID == id || f.Chan.ReqID != inj.Header.RequestID {
@@ -61,19 +63,19 @@ func TestDemoE2EStreamErrorSurfaced(t *testing.T) {
 		t.Fatalf("misbehave stream_error: %v", err)
 	}
 	var res struct {
-		Content []proto.StreamRef `json:"content"`
+		Content []protoflow.StreamRef `json:"content"`
 	}
-	if err := json.Unmarshal(raw, &res); err != nil || len(res.Content) == 0 || res.Content[0].Type != proto.ContentStreamRef {
+	if err := json.Unmarshal(raw, &res); err != nil || len(res.Content) == 0 || res.Content[0].Type != protoflow.ContentStreamRef {
 		t.Fatalf("result does not refer to the stream: %v %s", err, raw)
 	}
 	key := capture.StreamKey{Conn: conn, ReqID: id, Tag: res.Content[0].StreamTag}
 
-	err = tr.AwaitStreams(ctx, proto.IntID(int64(id)))
+	err = tr.AwaitStreams(ctx, jsonrpc.IntID(int64(id)))
 	var failed *webtransport.StreamFailedError
 	if !errors.As(err, &failed) || failed.Reported != reason || failed.RequestID != id || failed.StreamTag != key.Tag {
 		t.Fatalf("AwaitStreams: %v, want the stream failed with the server's reason %q", err, reason)
 	}
-	if len(frames(store, controlMethod(capture.In, proto.MethodFlowStreamError))) != 1 {
+	if len(frames(store, controlMethod(capture.In, protoflow.MethodFlowStreamError))) != 1 {
 		t.Fatal("the $/streamError notification is not in the capture")
 	}
 	flowtest.Eventually(t, "the stream is marked error", func() bool {

@@ -12,7 +12,8 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/demo/flow"
 	"github.com/mcpscope/mcpscope/internal/flowtest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/webtransport"
 )
 
@@ -57,7 +58,7 @@ func TestDemoE2EBigReadFileIntactWhilePingAnswered(t *testing.T) {
 		t.Fatal("no payload arrived")
 	}
 	pings := pingUntil(ctx, s, v.Closed())
-	streamErr := tr.AwaitStreams(ctx, proto.IntID(int64(id)))
+	streamErr := tr.AwaitStreams(ctx, jsonrpc.IntID(int64(id)))
 	during := <-pings
 	peak := heap.Stop()
 	if streamErr != nil {
@@ -96,7 +97,7 @@ func pingUntil(ctx context.Context, s *client.Session, stop <-chan struct{}) <-c
 		var tally pingTally
 		defer func() { out <- tally }()
 		for {
-			if _, err := s.Call(ctx, proto.MethodPing, nil); err != nil {
+			if _, err := s.Call(ctx, mcp.MethodPing, nil); err != nil {
 				tally.err = err
 				return
 			}
@@ -151,7 +152,7 @@ func TestDemoE2EStreamBeforeAndAfterResponse(t *testing.T) {
 				}
 				gate.Open()
 			}
-			if err := tr.AwaitStreams(ctx, proto.IntID(int64(id))); err != nil {
+			if err := tr.AwaitStreams(ctx, jsonrpc.IntID(int64(id))); err != nil {
 				t.Fatalf("the stream failed: %v", err)
 			}
 			checkIntact(t, sinks.Await(t, key), res, size)

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/tlsconf"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/httphead"
 )
 
 // Codes the client closes a session or cancels a stream with.
@@ -111,7 +112,7 @@ func httpFrame(text string) *capture.Frame {
 }
 
 // requestText renders the CONNECT request as HTTP/1-style text.
-func requestText(target string, hdr []proto.HTTPHeader) string {
+func requestText(target string, hdr []httphead.HTTPHeader) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "CONNECT %s HTTP/3 (:protocol webtransport)\r\n", target)
 	writeHeader(&b, hdr)
@@ -119,7 +120,7 @@ func requestText(target string, hdr []proto.HTTPHeader) string {
 }
 
 // responseText renders the CONNECT response as HTTP/1-style text.
-func responseText(status string, hdr []proto.HTTPHeader) string {
+func responseText(status string, hdr []httphead.HTTPHeader) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "HTTP/3 %s\r\n", status)
 	writeHeader(&b, hdr)
@@ -128,12 +129,12 @@ func responseText(status string, hdr []proto.HTTPHeader) string {
 
 // headerLines are hdr's lines in key order, credentials redacted unless
 // Config.NoRedact.
-func (t *Transport) headerLines(hdr http.Header) []proto.HTTPHeader {
-	return proto.CapturedHeaders(hdr, t.cfg.NoRedact)
+func (t *Transport) headerLines(hdr http.Header) []httphead.HTTPHeader {
+	return httphead.CapturedHeaders(hdr, t.cfg.NoRedact)
 }
 
 // writeHeader writes header lines.
-func writeHeader(b *strings.Builder, hdr []proto.HTTPHeader) {
+func writeHeader(b *strings.Builder, hdr []httphead.HTTPHeader) {
 	for _, h := range hdr {
 		fmt.Fprintf(b, "%s: %s\r\n", h.Name, h.Value)
 	}

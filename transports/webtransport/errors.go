@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // ErrServerShutdown is Err after the server ended the session with $/shutdown.
@@ -35,12 +37,12 @@ func (e *ClosedMidFrameError) Unwrap() error { return e.Err }
 // request that is not in flight (-32002 Stream Injection). The stream was
 // reset and its payload never read.
 type StreamInjectionError struct {
-	Header proto.ExecStreamHeader
+	Header flow.ExecStreamHeader
 	Reason string // why it was not expected
 }
 
 // Code returns -32002.
-func (e *StreamInjectionError) Code() int { return proto.CodeFlowStreamInjection }
+func (e *StreamInjectionError) Code() int { return mcp.CodeFlowStreamInjection }
 
 func (e *StreamInjectionError) Error() string {
 	return fmt.Sprintf("%s: the server opened an execution stream for request %d tag %d, but %s; the stream was reset",
@@ -56,7 +58,7 @@ type EncodingMismatchError struct {
 }
 
 // Code returns -32003.
-func (e *EncodingMismatchError) Code() int { return proto.CodeFlowEncodingMismatch }
+func (e *EncodingMismatchError) Code() int { return mcp.CodeFlowEncodingMismatch }
 
 func (e *EncodingMismatchError) Error() string {
 	return fmt.Sprintf("%s: the server sent a %s frame after %s was negotiated; it was not delivered",
@@ -71,7 +73,7 @@ type DecodeError struct {
 
 func (e *DecodeError) Error() string {
 	return fmt.Sprintf("%s: the server sent a control frame that is not a %s JSON-RPC message: %v",
-		flowCode(proto.CodeParseError), e.Enc, e.Err)
+		flowCode(mcp.CodeParseError), e.Enc, e.Err)
 }
 
 // Unwrap returns the decoder's reason.
@@ -107,5 +109,5 @@ func (e *StreamFailedError) Unwrap() error { return e.Err }
 
 // flowCode renders a code with its MCP-Flow name: "-32002 Stream Injection".
 func flowCode(code int) string {
-	return fmt.Sprintf("%d %s", code, proto.ErrorName(proto.DialectMCPFlow, code))
+	return fmt.Sprintf("%d %s", code, mcp.ErrorName(mcp.DialectMCPFlow, code))
 }

@@ -7,7 +7,8 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/webtransport/wttest"
 )
 
@@ -19,9 +20,9 @@ import (
 // once the peer reads, every request has its answer.
 func TestPingFloodBeforeReadingAllAnswered(t *testing.T) {
 	const asks, pings = 300, 20_000
-	roots := make([]proto.Root, 64)
+	roots := make([]mcp.Root, 64)
 	for i := range roots {
-		roots[i] = proto.Root{URI: fmt.Sprintf("file:///%04d/%s", i, strings.Repeat("r", 1000))}
+		roots[i] = mcp.Root{URI: fmt.Sprintf("file:///%04d/%s", i, strings.Repeat("r", 1000))}
 	}
 	counted := make(chan int, 1)
 	ts := wttest.NewServer(t, func(p *wttest.Peer) {
@@ -29,12 +30,12 @@ func TestPingFloodBeforeReadingAllAnswered(t *testing.T) {
 			return
 		}
 		for i := range asks {
-			m, _ := proto.NewRequest(proto.IntID(int64(i)), proto.MethodRootsList, nil)
+			m, _ := jsonrpc.NewRequest(jsonrpc.IntID(int64(i)), mcp.MethodRootsList, nil)
 			p.Send(m)
 		}
 		pad := map[string]string{"pad": strings.Repeat("x", 1000)}
 		for i := range pings {
-			m, _ := proto.NewRequest(proto.IntID(int64(1_000_000+i)), proto.MethodPing, pad)
+			m, _ := jsonrpc.NewRequest(jsonrpc.IntID(int64(1_000_000+i)), mcp.MethodPing, pad)
 			p.Send(m)
 		}
 		seen := map[string]bool{}

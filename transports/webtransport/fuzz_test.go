@@ -6,12 +6,14 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 func FuzzDatagramFrame(f *testing.F) {
-	prog, _ := proto.ProgressDatagram{Progress: 1, Total: 2, Message: "m"}.Encode(proto.EncCBOR)
-	f.Add(append(proto.DatagramHeader{Channel: proto.ChannelProgress, RequestID: 42}.Append(nil), prog...), true)
-	f.Add(append(proto.DatagramHeader{Channel: proto.ChannelLog, RequestID: 1}.Append(nil), `{"level":"info"}`...), false)
+	prog, _ := flow.ProgressDatagram{Progress: 1, Total: 2, Message: "m"}.Encode(proto.EncCBOR)
+	f.Add(append(flow.DatagramHeader{Channel: flow.ChannelProgress, RequestID: 42}.Append(nil), prog...), true)
+	f.Add(append(flow.DatagramHeader{Channel: flow.ChannelLog, RequestID: 1}.Append(nil), `{"level":"info"}`...), false)
 	f.Add([]byte{0x02, 0x00, 0, 0, 0, 1, 0xff, 0xfe}, false)
 	f.Add([]byte{0x09, 0x01}, true)
 	f.Fuzz(func(t *testing.T, b []byte, cbor bool) {
@@ -24,10 +26,10 @@ func FuzzDatagramFrame(f *testing.F) {
 			t.Fatalf("frame does not hold the datagram: size %d of %d", fr.Size, len(b))
 		}
 		if m != nil {
-			if fr.Err != nil || fr.Chan.Ch != uint8(proto.ChannelProgress) || m.Method != proto.MethodNotifyProgress || m.Raw != nil {
+			if fr.Err != nil || fr.Chan.Ch != uint8(flow.ChannelProgress) || m.Method != mcp.MethodNotifyProgress || m.Raw != nil {
 				t.Fatalf("progress message from frame %+v: %+v", fr, m)
 			}
-			var p proto.ProgressNotificationParams
+			var p mcp.ProgressNotificationParams
 			if err := json.Unmarshal(m.Params, &p); err != nil {
 				t.Fatal(err)
 			}

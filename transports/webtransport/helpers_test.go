@@ -7,7 +7,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/webtransport/wttest"
 )
 
@@ -73,11 +74,11 @@ func eventually(t *testing.T, what string, cond func() bool) {
 }
 
 // echoTool answers every tools/call with its name as text, and ping.
-func echoTool(p *wttest.Peer, m *proto.Message) {
+func echoTool(p *wttest.Peer, m *jsonrpc.Message) {
 	switch m.Method {
-	case proto.MethodToolsCall:
+	case mcp.MethodToolsCall:
 		p.Result(*m.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": wttest.ToolName(m)}}})
-	case proto.MethodPing:
+	case mcp.MethodPing:
 		p.Result(*m.ID, map[string]any{})
 	}
 }

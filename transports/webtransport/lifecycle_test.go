@@ -13,6 +13,9 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/webtransport/wttest"
 )
 
@@ -51,8 +54,8 @@ func TestStateMachineTransitionsInOrder(t *testing.T) {
 }
 
 func TestLyingLengthPrefixEndsSession(t *testing.T) {
-	ts := wttest.NewServer(t, wttest.Serve("cbor", func(p *wttest.Peer, m *proto.Message) {
-		if m.Method == proto.MethodToolsCall {
+	ts := wttest.NewServer(t, wttest.Serve("cbor", func(p *wttest.Peer, m *jsonrpc.Message) {
+		if m.Method == mcp.MethodToolsCall {
 			lie := binary.BigEndian.AppendUint32(nil, 0x7fffff00) // claims ~2 GiB
 			p.WriteRaw(append(lie, "tiny"...))
 			return
@@ -62,7 +65,7 @@ func TestLyingLengthPrefixEndsSession(t *testing.T) {
 	s, tr, store := connect(t, ts, nil, client.Options{})
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	_, err := s.Call(testCtx(t), proto.MethodToolsCall, map[string]any{"name": "lie"})
+	_, err := s.Call(testCtx(t), mcp.MethodToolsCall, map[string]any{"name": "lie"})
 	runtime.ReadMemStats(&after)
 	var conn *client.ConnectionError
 	var pe *client.ProtocolError
@@ -77,7 +80,7 @@ func TestLyingLengthPrefixEndsSession(t *testing.T) {
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > 256<<20 {
 		t.Fatalf("%d MiB were allocated for a frame that was refused", grew>>20)
 	}
-	var tooLarge *proto.FrameTooLargeError
+	var tooLarge *flow.FrameTooLargeError
 	in := controlFrames(store, capture.In)
 	if last := in[len(in)-1]; !errors.As(last.Err, &tooLarge) || len(last.Raw) != 4 {
 		t.Fatalf("last captured frame %+v, want the 4-byte prefix with a FrameTooLargeError", last)
@@ -92,7 +95,7 @@ func TestCloseSendsShutdownAndDrains(t *testing.T) {
 			return
 		}
 		m, ok := p.Next()
-		if !ok || m.Method != proto.MethodToolsCall {
+		if !ok || m.Method != mcp.MethodToolsCall {
 			return
 		}
 		id := wttest.FlowID(t, m)
@@ -111,9 +114,9 @@ func TestCloseSendsShutdownAndDrains(t *testing.T) {
 		<-p.Sess.Context().Done()
 	})
 	s, tr, store := connect(t, ts, func(c *Config) { c.ShutdownGrace = 100 * time.Millisecond }, client.Options{})
-	var id proto.ID
-	if _, err := s.Call(testCtx(t), proto.MethodToolsCall, map[string]any{"name": "x"},
-		client.WithRounds(func(_ int, got proto.ID) { id = got })); err != nil {
+	var id jsonrpc.ID
+	if _, err := s.Call(testCtx(t), mcp.MethodToolsCall, map[string]any{"name": "x"},
+		client.WithRounds(func(_ int, got jsonrpc.ID) { id = got })); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {
@@ -140,7 +143,7 @@ func TestCloseSendsShutdownAndDrains(t *testing.T) {
 
 func TestCancelIsSentOnTimeout(t *testing.T) {
 	cancels := make(chan CancelParams, 2)
-	ts := wttest.NewServer(t, wttest.Serve("cbor", func(p *wttest.Peer, m *proto.Message) {
+	ts := wttest.NewServer(t, wttest.Serve("cbor", func(p *wttest.Peer, m *jsonrpc.Message) {
 		switch m.Method {
 		case MethodCancel:
 			var c CancelParams
@@ -148,18 +151,18 @@ func TestCancelIsSentOnTimeout(t *testing.T) {
 				t.Error(err)
 			}
 			cancels <- c
-			p.Send(proto.NewErrorResponse(proto.IntID(int64(c.RequestID)), -32000, "Cancelled", nil))
-		case proto.MethodNotifyCancelled:
+			p.Send(jsonrpc.NewErrorResponse(jsonrpc.IntID(int64(c.RequestID)), -32000, "Cancelled", nil))
+		case mcp.MethodNotifyCancelled:
 			t.Error("notifications/cancelled was sent on MCP-Flow")
-		case proto.MethodToolsCall: // never answered
+		case mcp.MethodToolsCall: // never answered
 		default:
 			echoTool(p, m)
 		}
 	}))
 	s, _, _ := connect(t, ts, nil, client.Options{})
-	var id proto.ID
-	_, err := s.Call(testCtx(t), proto.MethodToolsCall, map[string]any{"name": "analyze"},
-		client.WithTimeout(100*time.Millisecond), client.WithRounds(func(_ int, got proto.ID) { id = got }))
+	var id jsonrpc.ID
+	_, err := s.Call(testCtx(t), mcp.MethodToolsCall, map[string]any{"name": "analyze"},
+		client.WithTimeout(100*time.Millisecond), client.WithRounds(func(_ int, got jsonrpc.ID) { id = got }))
 	var te *client.TimeoutError
 	if !errors.As(err, &te) {
 		t.Fatalf("err = %v, want a timeout", err)
@@ -172,21 +175,21 @@ func TestCancelIsSentOnTimeout(t *testing.T) {
 	case <-testCtx(t).Done():
 		t.Fatal("no $/cancel arrived")
 	}
-	if _, err := s.Call(testCtx(t), proto.MethodPing, nil); err != nil {
+	if _, err := s.Call(testCtx(t), mcp.MethodPing, nil); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func TestServerShutdownClosesTransport(t *testing.T) {
-	ts := wttest.NewServer(t, wttest.Serve("cbor", func(p *wttest.Peer, m *proto.Message) {
-		if m.Method == proto.MethodToolsCall {
+	ts := wttest.NewServer(t, wttest.Serve("cbor", func(p *wttest.Peer, m *jsonrpc.Message) {
+		if m.Method == mcp.MethodToolsCall {
 			p.Notify(MethodShutdown, nil)
 			return // the call is never answered
 		}
 		echoTool(p, m)
 	}))
 	s, tr, _ := connect(t, ts, nil, client.Options{})
-	_, err := s.Call(testCtx(t), proto.MethodToolsCall, map[string]any{"name": "x"})
+	_, err := s.Call(testCtx(t), mcp.MethodToolsCall, map[string]any{"name": "x"})
 	var conn *client.ConnectionError
 	if !errors.As(err, &conn) || !errors.Is(err, ErrServerShutdown) {
 		t.Fatalf("pending call: %v, want a ConnectionError naming the server's shutdown", err)
@@ -198,15 +201,15 @@ func TestServerShutdownClosesTransport(t *testing.T) {
 }
 
 func TestDroppedSessionFailsPendingCalls(t *testing.T) {
-	ts := wttest.NewServer(t, wttest.Serve("cbor", func(p *wttest.Peer, m *proto.Message) {
-		if m.Method == proto.MethodToolsCall {
+	ts := wttest.NewServer(t, wttest.Serve("cbor", func(p *wttest.Peer, m *jsonrpc.Message) {
+		if m.Method == mcp.MethodToolsCall {
 			_ = p.Sess.CloseWithError(42, "going away")
 			return
 		}
 		echoTool(p, m)
 	}))
 	s, tr, _ := connect(t, ts, nil, client.Options{})
-	_, err := s.Call(testCtx(t), proto.MethodToolsCall, map[string]any{"name": "drop"})
+	_, err := s.Call(testCtx(t), mcp.MethodToolsCall, map[string]any{"name": "drop"})
 	var conn *client.ConnectionError
 	if !errors.As(err, &conn) || !strings.Contains(err.Error(), "going away") {
 		t.Fatalf("pending call: %v, want a ConnectionError with the server's reason", err)
@@ -216,7 +219,7 @@ func TestDroppedSessionFailsPendingCalls(t *testing.T) {
 	if tr.Err() == nil || tr.State() != StateClosed {
 		t.Fatalf("Err %v, state %s", tr.Err(), tr.State())
 	}
-	if err := tr.Send(testCtx(t), &proto.Message{JSONRPC: "2.0", Method: "x"}); !errors.As(err, &conn) {
+	if err := tr.Send(testCtx(t), &jsonrpc.Message{JSONRPC: "2.0", Method: "x"}); !errors.As(err, &conn) {
 		t.Fatalf("Send after the drop: %v", err)
 	}
 }

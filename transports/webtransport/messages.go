@@ -8,45 +8,47 @@ import (
 	"slices"
 
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // MCP-Flow methods (seed 000 §4.3, §6, §7), as proto names them.
 const (
-	MethodCancel      = proto.MethodFlowCancel
-	MethodStreamError = proto.MethodFlowStreamError
-	MethodShutdown    = proto.MethodFlowShutdown
+	MethodCancel      = flow.MethodFlowCancel
+	MethodStreamError = flow.MethodFlowStreamError
+	MethodShutdown    = flow.MethodFlowShutdown
 )
 
 // Values of the transport object in initialize, as proto names them.
 const (
-	TransportType    = proto.FlowTransportType
-	TransportVersion = proto.FlowTransportVersion
-	ContentStreamRef = proto.ContentStreamRef
+	TransportType    = flow.FlowTransportType
+	TransportVersion = flow.FlowTransportVersion
+	ContentStreamRef = flow.ContentStreamRef
 )
 
 // The MCP-Flow messages this transport sends and reads (defined in proto).
 type (
 	// TransportOffer is params.transport of the initialize request.
-	TransportOffer = proto.FlowTransportOffer
+	TransportOffer = flow.FlowTransportOffer
 	// CancelParams are the params of $/cancel.
-	CancelParams = proto.FlowCancelParams
+	CancelParams = flow.FlowCancelParams
 	// StreamErrorParams are the params of $/streamError.
-	StreamErrorParams = proto.FlowStreamErrorParams
+	StreamErrorParams = flow.FlowStreamErrorParams
 	// StreamRef is a result content item that refers to an execution stream.
-	StreamRef = proto.StreamRef
+	StreamRef = flow.StreamRef
 )
 
 // Negotiation is result.transport of the initialize response: what the
 // server chose and how it limits the session.
 type Negotiation struct {
-	proto.FlowTransport
+	flow.FlowTransport
 	// Declared is false when the result carried no transport object (the
 	// session then stays JSON).
 	Declared bool `json:"-"`
 }
 
-// FlowRequestID returns the MCP-Flow form of a JSON-RPC id (see proto.FlowRequestID).
-func FlowRequestID(id proto.ID) (uint32, bool) { return proto.FlowRequestID(id) }
+// FlowRequestID returns the MCP-Flow form of a JSON-RPC id (see flow.FlowRequestID).
+func FlowRequestID(id jsonrpc.ID) (uint32, bool) { return flow.FlowRequestID(id) }
 
 // withTransportOffer returns initialize params with params.transport set to
 // offer. Params that already hold a transport member are returned as they
@@ -99,7 +101,7 @@ func parseNegotiation(result json.RawMessage, offered []string) (Negotiation, pr
 	if err := json.Unmarshal(result, &r); err != nil {
 		return Negotiation{}, proto.EncJSON, fmt.Errorf("the initialize result's transport object is malformed: %w", err)
 	}
-	n := Negotiation{FlowTransport: proto.FlowTransport{Encoding: "json"}}
+	n := Negotiation{FlowTransport: flow.FlowTransport{Encoding: "json"}}
 	if r.Transport != nil {
 		n = *r.Transport
 		n.Declared = true

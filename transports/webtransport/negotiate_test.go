@@ -11,6 +11,8 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/webtransport/wttest"
 )
 
@@ -31,7 +33,7 @@ func runNegotiation(t *testing.T, offer []string, choose string) (first, second 
 			return
 		}
 		frames <- raw
-		m, err := proto.Decode(p.Enc, body)
+		m, err := jsonrpc.Decode(p.Enc, body)
 		if err != nil {
 			t.Errorf("server: the request after negotiation is not %s: %v", p.Enc, err)
 			return
@@ -41,7 +43,7 @@ func runNegotiation(t *testing.T, offer []string, choose string) (first, second 
 		}
 	})
 	s, _, store := connect(t, ts, func(c *Config) { c.Encodings = offer }, client.Options{})
-	if _, err := s.Call(testCtx(t), proto.MethodToolsList, nil); err != nil {
+	if _, err := s.Call(testCtx(t), mcp.MethodToolsList, nil); err != nil {
 		t.Fatalf("tools/list after negotiating %s: %v", choose, err)
 	}
 	return <-frames, <-frames, store
@@ -71,7 +73,7 @@ func TestFirstFrameIsLengthPrefixedJSONInitializeWithOffer(t *testing.T) {
 	if json.Valid(body) || body[0]>>5 != 5 {
 		t.Fatalf("frame after negotiation is not a CBOR map: % x", body[:min(16, len(body))])
 	}
-	if _, err := proto.Decode(proto.EncCBOR, body); err != nil {
+	if _, err := jsonrpc.Decode(proto.EncCBOR, body); err != nil {
 		t.Fatal(err)
 	}
 	out := controlFrames(store, capture.Out)
@@ -133,16 +135,16 @@ func TestEncodingNotOfferedEndsSession(t *testing.T) {
 }
 
 func TestWrongEncodingFrameIsReportedAndSessionStays(t *testing.T) {
-	ts := wttest.NewServer(t, wttest.Serve("cbor", func(p *wttest.Peer, m *proto.Message) {
-		if m.Method == proto.MethodToolsCall {
+	ts := wttest.NewServer(t, wttest.Serve("cbor", func(p *wttest.Peer, m *jsonrpc.Message) {
+		if m.Method == mcp.MethodToolsCall {
 			// A JSON notification after CBOR was negotiated, then the answer.
-			note, _ := proto.NewNotification("notifications/message", map[string]any{"level": "info", "data": "json!"})
+			note, _ := jsonrpc.NewNotification("notifications/message", map[string]any{"level": "info", "data": "json!"})
 			p.SendIn(proto.EncJSON, note)
 		}
 		echoTool(p, m)
 	}))
 	s, _, store := connect(t, ts, nil, client.Options{})
-	if _, err := s.Call(testCtx(t), proto.MethodToolsCall, map[string]any{"name": "x"}); err != nil {
+	if _, err := s.Call(testCtx(t), mcp.MethodToolsCall, map[string]any{"name": "x"}); err != nil {
 		t.Fatal(err)
 	}
 	var mismatch *EncodingMismatchError
@@ -161,7 +163,7 @@ func TestWrongEncodingFrameIsReportedAndSessionStays(t *testing.T) {
 	if !found {
 		t.Fatal("no Encoding Mismatch frame was captured")
 	}
-	if _, err := s.Call(testCtx(t), proto.MethodPing, nil); err != nil {
+	if _, err := s.Call(testCtx(t), mcp.MethodPing, nil); err != nil {
 		t.Fatalf("the session did not stay up: %v", err)
 	}
 }
@@ -173,7 +175,7 @@ func TestFirstMessageMustBeInitialize(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tr.Close()
-	ping, _ := proto.NewRequest(proto.IntID(1), proto.MethodPing, nil)
+	ping, _ := jsonrpc.NewRequest(jsonrpc.IntID(1), mcp.MethodPing, nil)
 	if err := tr.Send(testCtx(t), ping); err == nil || !bytes.Contains([]byte(err.Error()), []byte("initialize")) {
 		t.Fatalf("sending ping first: %v", err)
 	}

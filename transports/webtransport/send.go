@@ -9,6 +9,9 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Send frames m on the control stream and reports it as an Out frame. The
@@ -21,7 +24,7 @@ import (
 // reading) stalls the control stream, and every later Send fails at once
 // (conn.StalledError). After Close it returns client.ErrClosed; once the
 // session has gone, a *client.ConnectionError.
-func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
+func (t *Transport) Send(ctx context.Context, m *jsonrpc.Message) error {
 	if err := t.writable(); err != nil {
 		return err
 	}
@@ -29,7 +32,7 @@ func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
 }
 
 // send is Send without the closing check, for $/shutdown.
-func (t *Transport) send(ctx context.Context, m *proto.Message) error {
+func (t *Transport) send(ctx context.Context, m *jsonrpc.Message) error {
 	if m == nil {
 		return errors.New("cannot send a nil message")
 	}
@@ -65,7 +68,7 @@ func (t *Transport) send(ctx context.Context, m *proto.Message) error {
 	}
 	// Reported before the write too, so that the capture never shows an
 	// answer ahead of its request.
-	_, _, fields, _ := proto.ParseControlFrame(frame, len(frame))
+	_, _, fields, _ := flow.ParseControlFrame(frame, len(frame))
 	t.report(capture.Out, &capture.Frame{
 		Chan: capture.Channel{Kind: capture.Control}, Raw: frame, Size: len(frame),
 		Fields: fields, Enc: enc, Msg: m,
@@ -91,13 +94,13 @@ func (t *Transport) send(ctx context.Context, m *proto.Message) error {
 
 // prepare picks the encoding of m and, for the first message, checks that
 // it is initialize and adds the transport offer. The write slot is held.
-func (t *Transport) prepare(m *proto.Message) (*proto.Message, proto.Encoding, bool, error) {
+func (t *Transport) prepare(m *jsonrpc.Message) (*jsonrpc.Message, proto.Encoding, bool, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.sentFirst {
 		return m, t.enc, false, nil
 	}
-	if m.Kind() != proto.KindRequest || m.Method != proto.MethodInitialize {
+	if m.Kind() != jsonrpc.KindRequest || m.Method != mcp.MethodInitialize {
 		return nil, 0, false, fmt.Errorf("MCP-Flow opens the control stream with the initialize request; refusing to send the %s first", describe(m))
 	}
 	params, err := withTransportOffer(m.Params, TransportOffer{Type: TransportType, Version: TransportVersion, Encodings: t.cfg.Encodings})
@@ -113,15 +116,15 @@ func (t *Transport) prepare(m *proto.Message) (*proto.Message, proto.Encoding, b
 
 // encodeFrame encodes m in enc and frames it, within the server's
 // maxFrameSize once it is known.
-func (t *Transport) encodeFrame(m *proto.Message, enc proto.Encoding) ([]byte, error) {
-	body, err := proto.Encode(enc, m)
+func (t *Transport) encodeFrame(m *jsonrpc.Message, enc proto.Encoding) ([]byte, error) {
+	body, err := jsonrpc.Encode(enc, m)
 	if err != nil {
 		return nil, fmt.Errorf("cannot encode the %s in %s: %w", describe(m), enc, err)
 	}
 	t.mu.Lock()
 	limit := t.nego.MaxFrameSize
 	t.mu.Unlock()
-	frame, err := proto.EncodeControlFrame(body, limit)
+	frame, err := flow.EncodeControlFrame(body, limit)
 	if err != nil {
 		return nil, fmt.Errorf("cannot send the %s: %w", describe(m), err)
 	}
@@ -129,8 +132,8 @@ func (t *Transport) encodeFrame(m *proto.Message, enc proto.Encoding) ([]byte, e
 }
 
 // requestID returns the MCP-Flow id of a request, when it has one.
-func requestID(m *proto.Message) (uint32, bool) {
-	if m.Kind() != proto.KindRequest {
+func requestID(m *jsonrpc.Message) (uint32, bool) {
+	if m.Kind() != jsonrpc.KindRequest {
 		return 0, false
 	}
 	return FlowRequestID(*m.ID)
@@ -163,7 +166,7 @@ func (t *Transport) writeFrame(ctx context.Context, frame []byte) error {
 
 // describe names a message in error sentences: "request initialize",
 // "notification $/cancel", "result".
-func describe(m *proto.Message) string {
+func describe(m *jsonrpc.Message) string {
 	if m.Method != "" {
 		return m.Kind().String() + " " + m.Method
 	}

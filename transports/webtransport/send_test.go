@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/transports/internal/conn"
 	"github.com/mcpscope/mcpscope/transports/webtransport/wttest"
 )
@@ -25,7 +25,7 @@ func TestSendWithoutCreditStallsLaterSends(t *testing.T) {
 		<-p.Sess.Context().Done() // reads nothing more
 	})
 	_, tr, _ := connect(t, ts, nil, client.Options{})
-	big, err := proto.NewRequest(proto.IntID(7), "ping", map[string]string{"pad": strings.Repeat("x", 900<<10)}) // over the 512 KiB stream window, under the 1 MiB frame limit
+	big, err := jsonrpc.NewRequest(jsonrpc.IntID(7), "ping", map[string]string{"pad": strings.Repeat("x", 900<<10)}) // over the 512 KiB stream window, under the 1 MiB frame limit
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestSendWithoutCreditStallsLaterSends(t *testing.T) {
 	}
 	bound, stop := context.WithTimeout(context.Background(), waitGuard)
 	defer stop()
-	err = tr.CancelRequest(bound, proto.IntID(7), "gave up")
+	err = tr.CancelRequest(bound, jsonrpc.IntID(7), "gave up")
 	if !errors.Is(err, client.ErrStoppedReading) || bound.Err() != nil {
 		t.Fatalf("$/cancel after the stall = %v (bound: %v), want it to fail at once", err, bound.Err())
 	}

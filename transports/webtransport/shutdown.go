@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // Close ends the session gracefully: it sends $/shutdown (then FIN on the
@@ -102,7 +102,7 @@ func closeGrace(rtt, limit time.Duration) time.Duration {
 
 // sendShutdown sends $/shutdown, bounded by ShutdownGrace.
 func (t *Transport) sendShutdown() {
-	msg, err := proto.NewNotification(MethodShutdown, nil)
+	msg, err := jsonrpc.NewNotification(MethodShutdown, nil)
 	if err != nil {
 		return
 	}

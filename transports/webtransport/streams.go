@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
 	"github.com/mcpscope/mcpscope/transports/flowstream"
 )
 
@@ -202,7 +203,7 @@ func hasReport(err error) bool {
 
 // awaitReport gives the server StreamErrorGrace to explain a reset with
 // $/streamError, which travels on the control stream and may come later.
-func (t *Transport) awaitReport(h proto.ExecStreamHeader) {
+func (t *Transport) awaitReport(h flow.ExecStreamHeader) {
 	reported := t.table.reportedBy(h.RequestID, h.StreamTag)
 	if reported == nil {
 		return

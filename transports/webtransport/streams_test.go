@@ -13,7 +13,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/webtransport/wttest"
 )
 
@@ -63,8 +64,8 @@ func refResult(tag uint32, size int) map[string]any {
 
 func TestStreamsCorrelatedInEitherOrder(t *testing.T) {
 	const size = 3<<20 + 17
-	ts := wttest.NewServer(t, wttest.Serve("cbor", func(p *wttest.Peer, m *proto.Message) {
-		if m.Method != proto.MethodToolsCall {
+	ts := wttest.NewServer(t, wttest.Serve("cbor", func(p *wttest.Peer, m *jsonrpc.Message) {
+		if m.Method != mcp.MethodToolsCall {
 			echoTool(p, m)
 			return
 		}
@@ -88,9 +89,9 @@ func TestStreamsCorrelatedInEitherOrder(t *testing.T) {
 	sinks := &memSinks{}
 	s, tr, store := connect(t, ts, func(c *Config) { c.StreamSink = sinks.open }, client.Options{})
 	for _, order := range []string{"stream_first", "response_first"} {
-		var id proto.ID
-		raw, err := s.Call(testCtx(t), proto.MethodToolsCall, map[string]any{"name": order},
-			client.WithRounds(func(_ int, got proto.ID) { id = got }))
+		var id jsonrpc.ID
+		raw, err := s.Call(testCtx(t), mcp.MethodToolsCall, map[string]any{"name": order},
+			client.WithRounds(func(_ int, got jsonrpc.ID) { id = got }))
 		if err != nil {
 			t.Fatalf("%s: %v", order, err)
 		}
@@ -117,8 +118,8 @@ func TestStreamsCorrelatedInEitherOrder(t *testing.T) {
 
 func TestInjectedStreamIsResetAndReported(t *testing.T) {
 	resetSeen := make(chan error, 1)
-	ts := wttest.NewServer(t, wttest.Serve("cbor", func(p *wttest.Peer, m *proto.Message) {
-		if m.Method == proto.MethodToolsCall {
+	ts := wttest.NewServer(t, wttest.Serve("cbor", func(p *wttest.Peer, m *jsonrpc.Message) {
+		if m.Method == mcp.MethodToolsCall {
 			str := p.OpenStream(99999, 7) // no such request in flight
 			go func() {
 				chunk := make([]byte, 64<<10)
@@ -133,7 +134,7 @@ func TestInjectedStreamIsResetAndReported(t *testing.T) {
 		echoTool(p, m)
 	}))
 	s, tr, store := connect(t, ts, nil, client.Options{})
-	if _, err := s.Call(testCtx(t), proto.MethodToolsCall, map[string]any{"name": "x"}); err != nil {
+	if _, err := s.Call(testCtx(t), mcp.MethodToolsCall, map[string]any{"name": "x"}); err != nil {
 		t.Fatal(err)
 	}
 	key := tr.streamKey(99999, 7)
@@ -155,7 +156,7 @@ func TestInjectedStreamIsResetAndReported(t *testing.T) {
 	for _, f := range store.Window(0, store.Len()) {
 		if f.Chan.Kind == capture.Stream && errors.As(f.Err, &inj) {
 			found = true
-			if inj.Header.RequestID != 99999 || inj.Header.StreamTag != 7 || len(f.Raw) != 8 || inj.Code() != proto.CodeFlowStreamInjection {
+			if inj.Header.RequestID != 99999 || inj.Header.StreamTag != 7 || len(f.Raw) != 8 || inj.Code() != mcp.CodeFlowStreamInjection {
 				t.Fatalf("injection frame %+v raw % x", inj, f.Raw)
 			}
 			if !strings.Contains(f.Err.Error(), "-32002 Stream Injection") {
@@ -169,14 +170,14 @@ func TestInjectedStreamIsResetAndReported(t *testing.T) {
 	if st, _ := store.Stream(key); st.Bytes != 0 {
 		t.Fatalf("the injected stream's payload was read: %d bytes", st.Bytes)
 	}
-	if _, err := s.Call(testCtx(t), proto.MethodPing, nil); err != nil {
+	if _, err := s.Call(testCtx(t), mcp.MethodPing, nil); err != nil {
 		t.Fatalf("the session did not survive the injection: %v", err)
 	}
 }
 
 func TestStreamErrorIsSurfaced(t *testing.T) {
-	ts := wttest.NewServer(t, wttest.Serve("cbor", func(p *wttest.Peer, m *proto.Message) {
-		if m.Method != proto.MethodToolsCall {
+	ts := wttest.NewServer(t, wttest.Serve("cbor", func(p *wttest.Peer, m *jsonrpc.Message) {
+		if m.Method != mcp.MethodToolsCall {
 			echoTool(p, m)
 			return
 		}
@@ -188,10 +189,10 @@ func TestStreamErrorIsSurfaced(t *testing.T) {
 		p.Notify(MethodStreamError, StreamErrorParams{RequestID: id, StreamTag: 1, Error: "disk on fire"})
 	}))
 	var notes sync.Map
-	s, tr, store := connect(t, ts, nil, client.Options{OnNotification: func(m *proto.Message) { notes.Store(m.Method, true) }})
-	var id proto.ID
-	if _, err := s.Call(testCtx(t), proto.MethodToolsCall, map[string]any{"name": "x"},
-		client.WithRounds(func(_ int, got proto.ID) { id = got })); err != nil {
+	s, tr, store := connect(t, ts, nil, client.Options{OnNotification: func(m *jsonrpc.Message) { notes.Store(m.Method, true) }})
+	var id jsonrpc.ID
+	if _, err := s.Call(testCtx(t), mcp.MethodToolsCall, map[string]any{"name": "x"},
+		client.WithRounds(func(_ int, got jsonrpc.ID) { id = got })); err != nil {
 		t.Fatal(err)
 	}
 	err := tr.AwaitStreams(testCtx(t), id)
@@ -208,17 +209,17 @@ func TestStreamErrorIsSurfaced(t *testing.T) {
 }
 
 func TestAwaitStreamsEndsWithSession(t *testing.T) {
-	ts := wttest.NewServer(t, wttest.Serve("json", func(p *wttest.Peer, m *proto.Message) {
-		if m.Method == proto.MethodToolsCall {
+	ts := wttest.NewServer(t, wttest.Serve("json", func(p *wttest.Peer, m *jsonrpc.Message) {
+		if m.Method == mcp.MethodToolsCall {
 			p.Result(*m.ID, refResult(4, 10)) // the stream never comes
 			return
 		}
 		echoTool(p, m)
 	}))
 	s, tr, _ := connect(t, ts, nil, client.Options{})
-	var id proto.ID
-	if _, err := s.Call(testCtx(t), proto.MethodToolsCall, map[string]any{"name": "x"},
-		client.WithRounds(func(_ int, got proto.ID) { id = got })); err != nil {
+	var id jsonrpc.ID
+	if _, err := s.Call(testCtx(t), mcp.MethodToolsCall, map[string]any{"name": "x"},
+		client.WithRounds(func(_ int, got jsonrpc.ID) { id = got })); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(testCtx(t))
@@ -235,8 +236,8 @@ func TestAwaitStreamsEndsWithSession(t *testing.T) {
 func TestFileStreamSinkAndFailedStore(t *testing.T) {
 	dir := t.TempDir()
 	const size = 200_000
-	ts := wttest.NewServer(t, wttest.Serve("cbor", func(p *wttest.Peer, m *proto.Message) {
-		if m.Method != proto.MethodToolsCall {
+	ts := wttest.NewServer(t, wttest.Serve("cbor", func(p *wttest.Peer, m *jsonrpc.Message) {
+		if m.Method != mcp.MethodToolsCall {
 			echoTool(p, m)
 			return
 		}
@@ -260,9 +261,9 @@ func TestFileStreamSinkAndFailedStore(t *testing.T) {
 			}
 		}
 		s, tr, store := connect(t, ts, func(cfg *Config) { cfg.StreamSink = FileStreamSink(c.dir) }, client.Options{})
-		var id proto.ID
-		if _, err := s.Call(testCtx(t), proto.MethodToolsCall, map[string]any{"name": "x"},
-			client.WithRounds(func(_ int, got proto.ID) { id = got })); err != nil {
+		var id jsonrpc.ID
+		if _, err := s.Call(testCtx(t), mcp.MethodToolsCall, map[string]any{"name": "x"},
+			client.WithRounds(func(_ int, got jsonrpc.ID) { id = got })); err != nil {
 			t.Fatal(err)
 		}
 		err := tr.AwaitStreams(testCtx(t), id)

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // StreamWaitError says the client stopped waiting for the execution
@@ -59,7 +59,7 @@ func (e *StreamWaitError) Unwrap() error {
 // ctx ends. idle 0 waits as long as ctx lets it. Giving up is for good:
 // the streams that have not ended are stopped, and nothing (Close's drain
 // included) waits for them any more.
-func (t *Transport) AwaitStreamsIdle(ctx context.Context, id proto.ID, idle time.Duration) error {
+func (t *Transport) AwaitStreamsIdle(ctx context.Context, id jsonrpc.ID, idle time.Duration) error {
 	n, ok := FlowRequestID(id)
 	if !ok {
 		return nil

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/webtransport/wttest"
 )
 
@@ -98,7 +98,7 @@ func TestKeyLogIsWrittenInNSSFormat(t *testing.T) {
 	ts := wttest.NewServer(t, wttest.Serve("cbor", echoTool))
 	path := filepath.Join(t.TempDir(), "keys.log")
 	s, _, _ := connect(t, ts, func(c *Config) { c.KeyLogFile = path }, client.Options{})
-	if _, err := s.Call(testCtx(t), proto.MethodPing, nil); err != nil {
+	if _, err := s.Call(testCtx(t), mcp.MethodPing, nil); err != nil {
 		t.Fatal(err)
 	}
 	_ = s.Close()

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/transports/internal/conn"
 )
 
@@ -32,7 +33,7 @@ type Transport struct {
 	sess       *wt.Session
 	control    *wt.Stream
 	keyLog     *os.File
-	deliver    func(*proto.Message)
+	deliver    func(*jsonrpc.Message)
 	sentFirst  bool           // the initialize request went out
 	initSent   time.Time      // when it went out
 	initRTT    time.Duration  // from then to its result: a round trip, about
@@ -77,12 +78,12 @@ func New(cfg Config) (*Transport, error) {
 // the control stream, execution streams and datagrams. Messages go to
 // deliver, in order, one call at a time; deliver must not block and must
 // not call Close. ctx bounds the connection set-up only.
-func (t *Transport) Start(ctx context.Context, deliver func(*proto.Message)) error {
+func (t *Transport) Start(ctx context.Context, deliver func(*jsonrpc.Message)) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("connecting to %s was cancelled: %w", t.url, err)
 	}
 	if deliver == nil {
-		deliver = func(*proto.Message) {}
+		deliver = func(*jsonrpc.Message) {}
 	}
 	if err := t.life.Start(nil); err != nil {
 		return err
@@ -192,13 +193,13 @@ func (t *Transport) Negotiated() (Negotiation, bool) {
 }
 
 // CancelRequest sends $/cancel {requestId, reason} for a request in flight.
-func (t *Transport) CancelRequest(ctx context.Context, id proto.ID, reason string) error {
+func (t *Transport) CancelRequest(ctx context.Context, id jsonrpc.ID, reason string) error {
 	n, ok := FlowRequestID(id)
 	if !ok {
 		return fmt.Errorf("MCP-Flow can only cancel integer request ids below 2^32, not %s", id)
 	}
 	t.table.cancelled(n)
-	msg, err := proto.NewNotification(MethodCancel, CancelParams{RequestID: n, Reason: reason})
+	msg, err := jsonrpc.NewNotification(MethodCancel, CancelParams{RequestID: n, Reason: reason})
 	if err != nil {
 		return err
 	}
@@ -209,7 +210,7 @@ func (t *Transport) CancelRequest(ctx context.Context, id proto.ID, reason strin
 // (those that arrived and those its result refers to) has ended, and
 // returns their failures joined (*StreamFailedError). It returns nil at
 // once for a request with no streams or an id MCP-Flow cannot carry.
-func (t *Transport) AwaitStreams(ctx context.Context, id proto.ID) error {
+func (t *Transport) AwaitStreams(ctx context.Context, id jsonrpc.ID) error {
 	n, ok := FlowRequestID(id)
 	if !ok {
 		return nil
@@ -238,7 +239,7 @@ func (t *Transport) mark(key capture.StreamKey, state capture.StreamState, err e
 }
 
 // deliverMessage hands m to the engine, one call at a time.
-func (t *Transport) deliverMessage(m *proto.Message) {
+func (t *Transport) deliverMessage(m *jsonrpc.Message) {
 	t.deliverMu.Lock()
 	defer t.deliverMu.Unlock()
 	t.deliver(m)

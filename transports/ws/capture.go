@@ -9,6 +9,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/httphead"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // Directions of frames, named for this file's readers.
@@ -36,13 +38,13 @@ func (t *Transport) reportRequest(req *http.Request) {
 	if h.Get("Host") == "" {
 		h.Set("Host", req.URL.Host)
 	}
-	raw, fields := proto.HTTPRequestHead(req.Method, t.requestTarget(req), proto.CapturedHeaders(h, t.cfg.NoRedact))
+	raw, fields := httphead.HTTPRequestHead(req.Method, t.requestTarget(req), httphead.CapturedHeaders(h, t.cfg.NoRedact))
 	t.report(outgoing, &capture.Frame{Chan: capture.Channel{Kind: capture.HTTP}, Raw: raw, Fields: fields, Enc: proto.EncText})
 }
 
 // reportResponse captures the upgrade answer's status line and headers.
 func (t *Transport) reportResponse(rsp *http.Response) {
-	raw, fields := proto.HTTPResponseHead(rsp.Proto, rsp.StatusCode, proto.CapturedHeaders(rsp.Header, t.cfg.NoRedact))
+	raw, fields := httphead.HTTPResponseHead(rsp.Proto, rsp.StatusCode, httphead.CapturedHeaders(rsp.Header, t.cfg.NoRedact))
 	t.report(incoming, &capture.Frame{Chan: capture.Channel{Kind: capture.HTTP}, Raw: raw, Fields: fields, Enc: proto.EncText})
 }
 
@@ -73,7 +75,7 @@ func (t *Transport) reportSubprotocol() {
 
 // reportSent captures one text message the client sends; m is what it
 // carries.
-func (t *Transport) reportSent(raw []byte, m *proto.Message) {
+func (t *Transport) reportSent(raw []byte, m *jsonrpc.Message) {
 	t.report(outgoing, &capture.Frame{Chan: capture.Channel{Kind: capture.Control}, Raw: raw, Enc: proto.EncJSON, Msg: m})
 }
 
@@ -131,5 +133,5 @@ func (t *Transport) requestTarget(req *http.Request) string {
 	if t.cfg.NoRedact {
 		return req.URL.RequestURI()
 	}
-	return proto.RedactQuery(req.URL.RequestURI())
+	return httphead.RedactQuery(req.URL.RequestURI())
 }

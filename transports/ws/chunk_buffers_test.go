@@ -9,7 +9,8 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/gateway"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // chunkPayload is the payload of chunk i of the reuse tests.
@@ -23,26 +24,26 @@ func chunkPayload(i int) []byte {
 func startChunks(t *testing.T, n int, take func(StreamEvent)) *capture.Store {
 	t.Helper()
 	p := startPeer(t, nil, func(ctx context.Context, c *websocket.Conn) {
-		start := &proto.StreamMessage{Type: proto.StreamStart, ID: knownGUID, Meta: &proto.StreamMeta{Method: "system_binary_streams_out", Binary: true}}
+		start := &gateway.StreamMessage{Type: gateway.StreamStart, ID: knownGUID, Meta: &gateway.StreamMeta{Method: "system_binary_streams_out", Binary: true}}
 		_ = c.Write(ctx, websocket.MessageText, streamMsg(t, start))
 		for i := range n {
-			_ = c.Write(ctx, websocket.MessageBinary, proto.AppendGatewayChunk(nil, knownGUID, int64(i), chunkPayload(i)))
+			_ = c.Write(ctx, websocket.MessageBinary, gateway.AppendGatewayChunk(nil, knownGUID, int64(i), chunkPayload(i)))
 		}
-		_ = c.Write(ctx, websocket.MessageText, streamMsg(t, &proto.StreamMessage{Type: proto.StreamDone, ID: knownGUID}))
+		_ = c.Write(ctx, websocket.MessageText, streamMsg(t, &gateway.StreamMessage{Type: gateway.StreamDone, ID: knownGUID}))
 		_, _, _ = c.Read(ctx)
 	})
 	st := capture.NewStore(capture.Config{StreamHead: 8, StreamTail: 8})
 	done := make(chan struct{})
 	tr, err := New(Config{URL: p.url, Mode: ModeGateway, Sink: st, OnStream: func(ev StreamEvent) {
 		take(ev)
-		if ev.Type == proto.StreamDone {
+		if ev.Type == gateway.StreamDone {
 			close(done)
 		}
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := tr.Start(ctxT(t), func(*proto.Message) {}); err != nil {
+	if err := tr.Start(ctxT(t), func(*jsonrpc.Message) {}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = tr.Close() })
@@ -66,7 +67,7 @@ func TestGatewayChunkBuffersReused(t *testing.T) {
 		kept StreamEvent
 	)
 	st := startChunks(t, n, func(ev StreamEvent) {
-		if ev.Type != proto.StreamChunk {
+		if ev.Type != gateway.StreamChunk {
 			return
 		}
 		i := int(ev.Index)
@@ -107,7 +108,7 @@ func TestGatewayChunksNotReleasedKept(t *testing.T) {
 	const n = 5
 	var all []StreamEvent
 	startChunks(t, n, func(ev StreamEvent) {
-		if ev.Type == proto.StreamChunk {
+		if ev.Type == gateway.StreamChunk {
 			all = append(all, ev)
 		}
 	})

@@ -9,14 +9,14 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // bigRoots are 64 roots of about 1 KB each: a roots/list answer of 64 KB.
-func bigRoots() []proto.Root {
-	roots := make([]proto.Root, 64)
+func bigRoots() []mcp.Root {
+	roots := make([]mcp.Root, 64)
 	for i := range roots {
-		roots[i] = proto.Root{URI: fmt.Sprintf("file:///%04d/%s", i, strings.Repeat("r", 1000))}
+		roots[i] = mcp.Root{URI: fmt.Sprintf("file:///%04d/%s", i, strings.Repeat("r", 1000))}
 	}
 	return roots
 }

@@ -10,7 +10,8 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/mcpscope/mcpscope/internal/rawtcp"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/gateway"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // guardStream runs stream through a fresh guard of limit in one read and
@@ -70,7 +71,7 @@ func TestDialRefusesAHeadOverTheGuardsCap(t *testing.T) {
 			return
 		}
 		head := "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: " +
-			proto.WebSocketAccept(req.Header.Get("Sec-WebSocket-Key")) + "\r\nX-Pad: " + strings.Repeat("a", 70_000) + "\r\n\r\n"
+			gateway.WebSocketAccept(req.Header.Get("Sec-WebSocket-Key")) + "\r\nX-Pad: " + strings.Repeat("a", 70_000) + "\r\n\r\n"
 		huge := binary.BigEndian.AppendUint64([]byte{0x81, 127}, 1_000_000_000_000)
 		_, _ = conn.Write(append([]byte(head), huge...))
 		rawtcp.Hold(conn)
@@ -82,7 +83,7 @@ func TestDialRefusesAHeadOverTheGuardsCap(t *testing.T) {
 	defer func() { _ = tr.Close() }()
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
-	if err := tr.Start(ctx, func(*proto.Message) {}); err == nil {
+	if err := tr.Start(ctx, func(*jsonrpc.Message) {}); err == nil {
 		t.Fatal("the upgrade with a 70,000-byte header was accepted")
 	} else if ctx.Err() != nil {
 		t.Fatalf("the upgrade waited for the test's bound: %v", err)

@@ -3,7 +3,8 @@ package ws
 import (
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/gateway"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 
 	"github.com/mcpscope/mcpscope/capture"
 )
@@ -22,12 +23,12 @@ func FuzzToolAnswer(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tr := &Transport{}
-		tr.tools.add(proto.IntID(1))
+		tr.tools.add(jsonrpc.IntID(1))
 		fr := &capture.Frame{}
 		m := tr.toolAnswer(data, fr)
 		if m == nil {
-			_, ownType := proto.ToolsFrameType(data)
-			notification := fr.Msg != nil && fr.Msg.Kind() == proto.KindNotification && fr.Msg.Violation == nil
+			_, ownType := gateway.ToolsFrameType(data)
+			notification := fr.Msg != nil && fr.Msg.Kind() == jsonrpc.KindNotification && fr.Msg.Violation == nil
 			if fr.Err == nil && !ownType && !notification {
 				t.Fatal("an ignored frame says nothing")
 			}
@@ -46,19 +47,19 @@ func FuzzToolAnswer(f *testing.F) {
 // whatever order, reading it never panics and every StreamMessage it
 // reports either passed its checks or says which it failed.
 func FuzzGatewayMessages(f *testing.F) {
-	start, _ := proto.EncodeStreamMessage(&proto.StreamMessage{Type: proto.StreamStart, ID: knownGUID, Meta: &proto.StreamMeta{Method: "m", Binary: true}})
-	f.Add(start, proto.AppendGatewayChunk(nil, knownGUID, 0, []byte("x")), []byte(`{"type":"done","id":"550e8400-e29b-41d4-a716-446655440000","timestamp":"2024-12-04T10:00:05Z"}`))
+	start, _ := gateway.EncodeStreamMessage(&gateway.StreamMessage{Type: gateway.StreamStart, ID: knownGUID, Meta: &gateway.StreamMeta{Method: "m", Binary: true}})
+	f.Add(start, gateway.AppendGatewayChunk(nil, knownGUID, 0, []byte("x")), []byte(`{"type":"done","id":"550e8400-e29b-41d4-a716-446655440000","timestamp":"2024-12-04T10:00:05Z"}`))
 	f.Add([]byte(`{"type":"chunk","id":null}`), []byte{1, 2}, []byte(`{"jsonrpc":"2.0","method":"x"}`))
 	f.Fuzz(func(t *testing.T, a, b, c []byte) {
 		tr, err := New(Config{URL: "ws://127.0.0.1:1/", Mode: ModeGateway, OnStream: func(ev StreamEvent) {
-			if ev.Type != proto.StreamStart && ev.Type != proto.StreamChunk && ev.Type != proto.StreamDone && ev.Type != proto.StreamError {
+			if ev.Type != gateway.StreamStart && ev.Type != gateway.StreamChunk && ev.Type != gateway.StreamDone && ev.Type != gateway.StreamError {
 				t.Fatalf("event of type %q", ev.Type)
 			}
 		}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr.deliver = func(*proto.Message) {}
+		tr.deliver = func(*jsonrpc.Message) {}
 		for _, data := range [][]byte{a, b, c} {
 			tr.readGatewayText(data)
 			tr.readGatewayChunk(data)

@@ -10,13 +10,14 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/gateway"
 )
 
 // readGatewayText handles a text message of a gateway connection: a
 // StreamMessage, or else JSON-RPC of the session.
 func (t *Transport) readGatewayText(data []byte) {
-	m, err := proto.DecodeStreamMessage(data)
-	if errors.Is(err, proto.ErrNotStreamMessage) {
+	m, err := gateway.DecodeStreamMessage(data)
+	if errors.Is(err, gateway.ErrNotStreamMessage) {
 		t.readJSONRPC(data)
 		return
 	}
@@ -28,7 +29,7 @@ func (t *Transport) readGatewayText(data []byte) {
 	}
 	ev := StreamEvent{Type: m.Type, ID: m.ID, Meta: m.Meta, Summary: m.Summary, Err: m.Error}
 	s, problem := t.track(incoming, m)
-	if m.Type == proto.StreamChunk {
+	if m.Type == gateway.StreamChunk {
 		ev.Index, ev.Data = *m.Index, m.Data
 		if s != nil {
 			f.Chan = streamChannel(s)
@@ -59,7 +60,7 @@ func bothProblems(a, b error) error {
 // header (GUID in .NET order, int64 LE index), annotated for the hex view.
 func (t *Transport) readGatewayChunk(data []byte) {
 	f := &capture.Frame{Chan: capture.Channel{Kind: capture.Control}, Raw: data, Enc: proto.EncBinary}
-	h, payload, fields, err := proto.ParseGatewayChunkHeader(data)
+	h, payload, fields, err := gateway.ParseGatewayChunkHeader(data)
 	if err != nil {
 		f.Err = fmt.Errorf("a binary chunk frame: %w", err)
 		t.report(incoming, f)
@@ -71,7 +72,7 @@ func (t *Transport) readGatewayChunk(data []byte) {
 		f.Chan = streamChannel(s)
 	}
 	f.Err = problem
-	ev := StreamEvent{Type: proto.StreamChunk, ID: h.StreamID, Index: h.Index, Data: payload, Binary: true, Problem: problem}
+	ev := StreamEvent{Type: gateway.StreamChunk, ID: h.StreamID, Index: h.Index, Data: payload, Binary: true, Problem: problem}
 	if s != nil {
 		ev.Meta = s.meta
 	}
@@ -84,21 +85,21 @@ func (t *Transport) readGatewayChunk(data []byte) {
 // track records what a StreamMessage going dir does to its stream and
 // marks the capture's stream: its label on start, its announced size with
 // its opener's first chunk, its end on done or error.
-func (t *Transport) track(dir capture.Dir, m *proto.StreamMessage) (*gwStream, error) {
+func (t *Transport) track(dir capture.Dir, m *gateway.StreamMessage) (*gwStream, error) {
 	switch m.Type {
-	case proto.StreamStart:
+	case gateway.StreamStart:
 		s, err := t.gw.open(t.cfg.Conn, m.ID, dir, m.Meta)
 		if err == nil {
 			capture.Note(t.cfg.Sink, capture.StreamLabelled{Key: s.key, Label: capture.StreamLabel{Text: streamLabel(m.Meta), ID: m.ID.String(), Opener: dir}})
 		}
 		return s, err
-	case proto.StreamChunk:
+	case gateway.StreamChunk:
 		return t.chunk(m.ID, dir, *m.Index)
-	case proto.StreamDone, proto.StreamError:
+	case gateway.StreamDone, gateway.StreamError:
 		s, err := t.gw.end(m.ID, dir, m.Type)
 		if err == nil && dir == s.dir { // the stream's own end, not an answer on it
 			state, why := capture.StreamDone, error(nil)
-			if m.Type == proto.StreamError {
+			if m.Type == gateway.StreamError {
 				state, why = capture.StreamError, fmt.Errorf("%d %s", m.Error.Code, m.Error.Message)
 			}
 			capture.Note(t.cfg.Sink, capture.StreamMarked{Key: s.key, State: state, Err: why})
@@ -114,7 +115,7 @@ func (t *Transport) track(dir capture.Dir, m *proto.StreamMessage) (*gwStream, e
 // own. A start with no chunk after it (a client's start of a download,
 // whose totalSize asks the server for that much) gives the capture no
 // size, so a stream that carried nothing is not shown as an empty bar.
-func (t *Transport) chunk(id proto.GUID, dir capture.Dir, index int64) (*gwStream, error) {
+func (t *Transport) chunk(id gateway.GUID, dir capture.Dir, index int64) (*gwStream, error) {
 	s, size, err := t.gw.chunk(id, dir, index)
 	if size >= 0 {
 		capture.Note(t.cfg.Sink, capture.StreamSized{Key: s.key, Size: size})
@@ -124,7 +125,7 @@ func (t *Transport) chunk(id proto.GUID, dir capture.Dir, index int64) (*gwStrea
 
 // streamLabel says what a gateway stream is: its method, name and MIME
 // type.
-func streamLabel(m *proto.StreamMeta) string {
+func streamLabel(m *gateway.StreamMeta) string {
 	label := m.Method
 	for _, part := range []string{m.Name, m.Mime} {
 		if part != "" {
@@ -157,18 +158,18 @@ func dataField(raw, data []byte) []proto.Field {
 // start, a text chunk, a done or an error (seed 003), checked as the
 // server's are: a chunk before the start, out of order or after the done
 // is refused, nothing sent.
-func (t *Transport) SendStream(ctx context.Context, m *proto.StreamMessage) error {
+func (t *Transport) SendStream(ctx context.Context, m *gateway.StreamMessage) error {
 	if t.cfg.Mode != ModeGateway {
 		return errors.New("gateway streams need --transport gateway")
 	}
 	if err := t.life.Writable(); err != nil {
 		return err
 	}
-	raw, err := proto.EncodeStreamMessage(m)
+	raw, err := gateway.EncodeStreamMessage(m)
 	if err != nil {
 		return err
 	}
-	if _, err := proto.DecodeStreamMessage(raw); err != nil {
+	if _, err := gateway.DecodeStreamMessage(raw); err != nil {
 		return fmt.Errorf("not sent: %w", err) // what a server would refuse
 	}
 	s, err := t.track(outgoing, m)
@@ -176,7 +177,7 @@ func (t *Transport) SendStream(ctx context.Context, m *proto.StreamMessage) erro
 		return fmt.Errorf("not sent: %w", err)
 	}
 	f := &capture.Frame{Chan: capture.Channel{Kind: capture.Control}, Raw: raw, Enc: proto.EncJSON}
-	if m.Type == proto.StreamChunk {
+	if m.Type == gateway.StreamChunk {
 		f.Chan, f.Fields = streamChannel(s), dataField(raw, m.Data)
 	}
 	t.report(outgoing, f)
@@ -185,7 +186,7 @@ func (t *Transport) SendStream(ctx context.Context, m *proto.StreamMessage) erro
 
 // SendChunk sends one binary chunk of a stream the client opened: the
 // 24-byte header, then payload.
-func (t *Transport) SendChunk(ctx context.Context, id proto.GUID, index int64, payload []byte) error {
+func (t *Transport) SendChunk(ctx context.Context, id gateway.GUID, index int64, payload []byte) error {
 	if t.cfg.Mode != ModeGateway {
 		return errors.New("gateway streams need --transport gateway")
 	}
@@ -196,8 +197,8 @@ func (t *Transport) SendChunk(ctx context.Context, id proto.GUID, index int64, p
 	if err != nil {
 		return fmt.Errorf("not sent: %w", err)
 	}
-	raw := proto.AppendGatewayChunk(make([]byte, 0, proto.GatewayChunkHeaderLen+len(payload)), id, index, payload)
-	_, _, fields, _ := proto.ParseGatewayChunkHeader(raw)
+	raw := gateway.AppendGatewayChunk(make([]byte, 0, gateway.GatewayChunkHeaderLen+len(payload)), id, index, payload)
+	_, _, fields, _ := gateway.ParseGatewayChunkHeader(raw)
 	t.report(outgoing, &capture.Frame{Chan: streamChannel(s), Raw: raw, Fields: fields, Enc: proto.EncBinary})
 	return t.write(ctx, websocket.MessageBinary, raw, fmt.Sprintf("chunk %d of stream %s", index, id))
 }

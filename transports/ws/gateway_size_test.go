@@ -7,7 +7,8 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/gateway"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // streamOf returns the captured stream labelled label; the test fails
@@ -37,9 +38,9 @@ func TestGatewaySizeIsTheStreamsOwn(t *testing.T) {
 		if _, _, err := c.Read(ctx); err != nil { // the client's start of the download
 			return
 		}
-		w(websocket.MessageText, streamMsg(t, &proto.StreamMessage{Type: proto.StreamStart, ID: reply, Meta: &proto.StreamMeta{Method: "out", Binary: true, TotalSize: &six}}))
-		w(websocket.MessageBinary, proto.AppendGatewayChunk(nil, reply, 0, []byte("abc")))
-		w(websocket.MessageText, streamMsg(t, &proto.StreamMessage{Type: proto.StreamError, ID: reply, Error: &proto.Error{Code: -32000, Message: "cut"}}))
+		w(websocket.MessageText, streamMsg(t, &gateway.StreamMessage{Type: gateway.StreamStart, ID: reply, Meta: &gateway.StreamMeta{Method: "out", Binary: true, TotalSize: &six}}))
+		w(websocket.MessageBinary, gateway.AppendGatewayChunk(nil, reply, 0, []byte("abc")))
+		w(websocket.MessageText, streamMsg(t, &gateway.StreamMessage{Type: gateway.StreamError, ID: reply, Error: &jsonrpc.Error{Code: -32000, Message: "cut"}}))
 		for {
 			if _, _, err := c.Read(ctx); err != nil {
 				return
@@ -48,11 +49,11 @@ func TestGatewaySizeIsTheStreamsOwn(t *testing.T) {
 	})
 	tr, _, st, ev := dialGateway(t, p.url)
 	asked := int64(1 << 20)
-	download := proto.NewGUID()
-	if err := tr.SendStream(ctxT(t), &proto.StreamMessage{Type: proto.StreamStart, ID: download, Meta: &proto.StreamMeta{Method: "ask", Binary: true, TotalSize: &asked}}); err != nil {
+	download := gateway.NewGUID()
+	if err := tr.SendStream(ctxT(t), &gateway.StreamMessage{Type: gateway.StreamStart, ID: download, Meta: &gateway.StreamMeta{Method: "ask", Binary: true, TotalSize: &asked}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := tr.SendStream(ctxT(t), &proto.StreamMessage{Type: proto.StreamDone, ID: download}); err != nil {
+	if err := tr.SendStream(ctxT(t), &gateway.StreamMessage{Type: gateway.StreamDone, ID: download}); err != nil {
 		t.Fatal(err)
 	}
 	ev.wait(t, 3)
@@ -64,7 +65,7 @@ func TestGatewaySizeIsTheStreamsOwn(t *testing.T) {
 	}
 
 	five := int64(5)
-	if err := tr.SendStream(ctxT(t), &proto.StreamMessage{Type: proto.StreamStart, ID: knownGUID, Meta: &proto.StreamMeta{Method: "in", Binary: true, TotalSize: &five}}); err != nil {
+	if err := tr.SendStream(ctxT(t), &gateway.StreamMessage{Type: gateway.StreamStart, ID: knownGUID, Meta: &gateway.StreamMeta{Method: "in", Binary: true, TotalSize: &five}}); err != nil {
 		t.Fatal(err)
 	}
 	if s := streamOf(t, st, "in"); s.Size != -1 {

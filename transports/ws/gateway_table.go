@@ -6,7 +6,8 @@ import (
 	"sync"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/gateway"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // maxGatewayStreams bounds the streams a connection remembers; past it,
@@ -19,14 +20,14 @@ const maxGatewayStreams = 1024
 // the message failed (an index gap, an unknown stream, a chunk after
 // done, a GUID in the wrong byte order); the message is still reported.
 type StreamEvent struct {
-	Type    string            // proto.StreamStart, StreamChunk, StreamDone, StreamError
-	ID      proto.GUID        // the stream
-	Meta    *proto.StreamMeta // start: what the stream carries; later events: the start's meta
-	Index   int64             // chunk: its index
-	Data    []byte            // chunk: the payload of a binary chunk, or the JSON value of a text chunk
-	Binary  bool              // chunk: it came as a binary frame
-	Summary json.RawMessage   // done: the summary, if any
-	Err     *proto.Error      // error: the stream's error
+	Type    string              // gateway.StreamStart, StreamChunk, StreamDone, StreamError
+	ID      gateway.GUID        // the stream
+	Meta    *gateway.StreamMeta // start: what the stream carries; later events: the start's meta
+	Index   int64               // chunk: its index
+	Data    []byte              // chunk: the payload of a binary chunk, or the JSON value of a text chunk
+	Binary  bool                // chunk: it came as a binary frame
+	Summary json.RawMessage     // done: the summary, if any
+	Err     *jsonrpc.Error      // error: the stream's error
 	Problem error
 
 	release *release // a binary chunk the capture kept nothing of: its buffer, for Release
@@ -38,7 +39,7 @@ type StreamEvent struct {
 type gwStream struct {
 	key   capture.StreamKey
 	dir   capture.Dir // who opened it
-	meta  *proto.StreamMeta
+	meta  *gateway.StreamMeta
 	sides [2]side // by capture.Dir
 	order uint64
 	// size is the totalSize of the start until the opener's first chunk
@@ -55,18 +56,18 @@ type side struct {
 // gatewayTable is the streams of one connection, both directions, by id.
 type gatewayTable struct {
 	mu      sync.Mutex
-	streams map[proto.GUID]*gwStream
+	streams map[gateway.GUID]*gwStream
 	tags    uint32
 	order   uint64
 }
 
 // open records a new stream opened in direction dir; a stream id already
 // open is a problem and keeps its record.
-func (g *gatewayTable) open(conn string, id proto.GUID, dir capture.Dir, meta *proto.StreamMeta) (*gwStream, error) {
+func (g *gatewayTable) open(conn string, id gateway.GUID, dir capture.Dir, meta *gateway.StreamMeta) (*gwStream, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.streams == nil {
-		g.streams = make(map[proto.GUID]*gwStream)
+		g.streams = make(map[gateway.GUID]*gwStream)
 	}
 	if s, ok := g.streams[id]; ok && !s.sides[s.dir].ended {
 		return s, fmt.Errorf("a start for stream %s, which is open already", id)
@@ -86,7 +87,7 @@ func (g *gatewayTable) open(conn string, id proto.GUID, dir capture.Dir, meta *p
 
 // forgetLocked drops the oldest ended stream, or else the oldest of all.
 func (g *gatewayTable) forgetLocked() {
-	var oldest, oldestEnded proto.GUID
+	var oldest, oldestEnded gateway.GUID
 	var at, atEnded uint64
 	for id, s := range g.streams {
 		if at == 0 || s.order < at {
@@ -107,7 +108,7 @@ func (g *gatewayTable) forgetLocked() {
 // expected index then follows the chunk's, so one gap is reported once.
 // With the opener's first chunk it also returns the size the start
 // announced, once; otherwise -1.
-func (g *gatewayTable) chunk(id proto.GUID, dir capture.Dir, index int64) (s *gwStream, size int64, err error) {
+func (g *gatewayTable) chunk(id gateway.GUID, dir capture.Dir, index int64) (s *gwStream, size int64, err error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	s, ok := g.streams[id]
@@ -131,7 +132,7 @@ func (g *gatewayTable) chunk(id proto.GUID, dir capture.Dir, index int64) (s *gw
 }
 
 // end marks the dir side of stream id ended by a done or an error.
-func (g *gatewayTable) end(id proto.GUID, dir capture.Dir, what string) (*gwStream, error) {
+func (g *gatewayTable) end(id gateway.GUID, dir capture.Dir, what string) (*gwStream, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	s, ok := g.streams[id]
@@ -148,7 +149,7 @@ func (g *gatewayTable) end(id proto.GUID, dir capture.Dir, what string) (*gwStre
 // unknownLocked is the problem of a message for a stream never started:
 // when the id read in RFC byte order names a known stream, the sender got
 // the .NET byte order of the binary header wrong, and it says so.
-func (g *gatewayTable) unknownLocked(id proto.GUID, what string) error {
+func (g *gatewayTable) unknownLocked(id gateway.GUID, what string) error {
 	if _, ok := g.streams[id.SwapDotNet()]; ok {
 		return fmt.Errorf("%s for unknown stream %s: read in RFC byte order it is stream %s, so the header's GUID is not in .NET byte order", what, id, id.SwapDotNet())
 	}

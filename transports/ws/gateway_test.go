@@ -11,13 +11,14 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/gateway"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 var knownGUID = mustGUID("550e8400-e29b-41d4-a716-446655440000")
 
-func mustGUID(s string) proto.GUID {
-	g, err := proto.ParseGUID(s)
+func mustGUID(s string) gateway.GUID {
+	g, err := gateway.ParseGUID(s)
 	if err != nil {
 		panic(err)
 	}
@@ -67,16 +68,16 @@ func dialGateway(t *testing.T, url string) (*Transport, *frames, *capture.Store,
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := tr.Start(ctxT(t), func(*proto.Message) {}); err != nil {
+	if err := tr.Start(ctxT(t), func(*jsonrpc.Message) {}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = tr.Close() })
 	return tr, fr, st, ev
 }
 
-func streamMsg(t *testing.T, m *proto.StreamMessage) []byte {
+func streamMsg(t *testing.T, m *gateway.StreamMessage) []byte {
 	t.Helper()
-	b, err := proto.EncodeStreamMessage(m)
+	b, err := gateway.EncodeStreamMessage(m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func TestGatewayUploadBytes(t *testing.T) {
 	})
 	tr, fr, st, _ := dialGateway(t, p.url)
 	size := int64(5)
-	if err := tr.SendStream(ctxT(t), &proto.StreamMessage{Type: proto.StreamStart, ID: knownGUID, Meta: &proto.StreamMeta{Method: "system_binary_streams_in", Binary: true, TotalSize: &size}}); err != nil {
+	if err := tr.SendStream(ctxT(t), &gateway.StreamMessage{Type: gateway.StreamStart, ID: knownGUID, Meta: &gateway.StreamMeta{Method: "system_binary_streams_in", Binary: true, TotalSize: &size}}); err != nil {
 		t.Fatal(err)
 	}
 	for i, part := range []string{"abc", "de"} {
@@ -112,7 +113,7 @@ func TestGatewayUploadBytes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := tr.SendStream(ctxT(t), &proto.StreamMessage{Type: proto.StreamDone, ID: knownGUID, Summary: json.RawMessage(`{"totalChunks":2,"totalBytes":5}`)}); err != nil {
+	if err := tr.SendStream(ctxT(t), &gateway.StreamMessage{Type: gateway.StreamDone, ID: knownGUID, Summary: json.RawMessage(`{"totalChunks":2,"totalBytes":5}`)}); err != nil {
 		t.Fatal(err)
 	}
 	start := <-got
@@ -153,22 +154,22 @@ func TestGatewayDownload(t *testing.T) {
 	other := mustGUID("11111111-2222-3333-4444-555555555555")
 	p := startPeer(t, nil, func(ctx context.Context, c *websocket.Conn) {
 		w := func(typ websocket.MessageType, b []byte) { _ = c.Write(ctx, typ, b) }
-		w(websocket.MessageText, streamMsg(t, &proto.StreamMessage{Type: proto.StreamStart, ID: knownGUID, Meta: &proto.StreamMeta{Method: "system_binary_streams_out", Binary: true, Name: "out.bin"}}))
-		w(websocket.MessageText, streamMsg(t, &proto.StreamMessage{Type: proto.StreamStart, ID: other, Meta: &proto.StreamMeta{Method: "text", Binary: false}}))
-		w(websocket.MessageBinary, proto.AppendGatewayChunk(nil, knownGUID, 0, []byte("xyz")))
-		w(websocket.MessageText, streamMsg(t, &proto.StreamMessage{Type: proto.StreamChunk, ID: other, Index: index(0), Data: json.RawMessage(`{"line":1}`)}))
+		w(websocket.MessageText, streamMsg(t, &gateway.StreamMessage{Type: gateway.StreamStart, ID: knownGUID, Meta: &gateway.StreamMeta{Method: "system_binary_streams_out", Binary: true, Name: "out.bin"}}))
+		w(websocket.MessageText, streamMsg(t, &gateway.StreamMessage{Type: gateway.StreamStart, ID: other, Meta: &gateway.StreamMeta{Method: "text", Binary: false}}))
+		w(websocket.MessageBinary, gateway.AppendGatewayChunk(nil, knownGUID, 0, []byte("xyz")))
+		w(websocket.MessageText, streamMsg(t, &gateway.StreamMessage{Type: gateway.StreamChunk, ID: other, Index: index(0), Data: json.RawMessage(`{"line":1}`)}))
 		w(websocket.MessageText, []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{}}`))
-		w(websocket.MessageText, streamMsg(t, &proto.StreamMessage{Type: proto.StreamDone, ID: knownGUID, Summary: json.RawMessage(`{"totalBytes":3}`)}))
-		w(websocket.MessageText, streamMsg(t, &proto.StreamMessage{Type: proto.StreamError, ID: other, Error: &proto.Error{Code: -32000, Message: "Stream timeout"}}))
+		w(websocket.MessageText, streamMsg(t, &gateway.StreamMessage{Type: gateway.StreamDone, ID: knownGUID, Summary: json.RawMessage(`{"totalBytes":3}`)}))
+		w(websocket.MessageText, streamMsg(t, &gateway.StreamMessage{Type: gateway.StreamError, ID: other, Error: &jsonrpc.Error{Code: -32000, Message: "Stream timeout"}}))
 		_, _, _ = c.Read(ctx)
 	})
 	fr, st, ev := &frames{}, capture.NewStore(capture.Config{}), newEvents()
-	delivered := make(chan *proto.Message, 4)
+	delivered := make(chan *jsonrpc.Message, 4)
 	tr, err := New(Config{URL: p.url, Mode: ModeGateway, Sink: capture.Tee(st, fr), OnStream: ev.add})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := tr.Start(ctxT(t), func(m *proto.Message) { delivered <- m }); err != nil {
+	if err := tr.Start(ctxT(t), func(m *jsonrpc.Message) { delivered <- m }); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = tr.Close() })
@@ -213,13 +214,13 @@ func TestGatewayProblems(t *testing.T) {
 	rfc := append(knownGUID[:0:0], knownGUID[:]...) // the GUID's bytes as written, RFC order
 	p := startPeer(t, nil, func(ctx context.Context, c *websocket.Conn) {
 		w := func(typ websocket.MessageType, b []byte) { _ = c.Write(ctx, typ, b) }
-		w(websocket.MessageText, streamMsg(t, &proto.StreamMessage{Type: proto.StreamStart, ID: knownGUID, Meta: &proto.StreamMeta{Method: "out", Binary: true}}))
-		w(websocket.MessageBinary, proto.AppendGatewayChunk(nil, knownGUID, 0, []byte("a")))
-		w(websocket.MessageBinary, proto.AppendGatewayChunk(nil, knownGUID, 2, []byte("c")))
+		w(websocket.MessageText, streamMsg(t, &gateway.StreamMessage{Type: gateway.StreamStart, ID: knownGUID, Meta: &gateway.StreamMeta{Method: "out", Binary: true}}))
+		w(websocket.MessageBinary, gateway.AppendGatewayChunk(nil, knownGUID, 0, []byte("a")))
+		w(websocket.MessageBinary, gateway.AppendGatewayChunk(nil, knownGUID, 2, []byte("c")))
 		w(websocket.MessageBinary, append(append(rfc, 3, 0, 0, 0, 0, 0, 0, 0), 'd'))
-		w(websocket.MessageBinary, proto.AppendGatewayChunk(nil, mustGUID("99999999-9999-9999-9999-999999999999"), 0, nil))
-		w(websocket.MessageText, streamMsg(t, &proto.StreamMessage{Type: proto.StreamDone, ID: knownGUID}))
-		w(websocket.MessageBinary, proto.AppendGatewayChunk(nil, knownGUID, 3, []byte("late")))
+		w(websocket.MessageBinary, gateway.AppendGatewayChunk(nil, mustGUID("99999999-9999-9999-9999-999999999999"), 0, nil))
+		w(websocket.MessageText, streamMsg(t, &gateway.StreamMessage{Type: gateway.StreamDone, ID: knownGUID}))
+		w(websocket.MessageBinary, gateway.AppendGatewayChunk(nil, knownGUID, 3, []byte("late")))
 		w(websocket.MessageText, []byte(`{"type":"chunk","id":"not-a-guid","timestamp":"2024-12-04T10:00:01Z","index":0,"data":1}`))
 		w(websocket.MessageBinary, []byte{1, 2, 3})
 		_, _, _ = c.Read(ctx)
@@ -249,13 +250,13 @@ func TestGatewayProblems(t *testing.T) {
 // stream is forgotten when none has ended.
 func TestGatewayTableBound(t *testing.T) {
 	var g gatewayTable
-	var first proto.GUID
+	var first gateway.GUID
 	for i := range maxGatewayStreams + 10 {
-		id := proto.NewGUID()
+		id := gateway.NewGUID()
 		if i == 0 {
 			first = id
 		}
-		if _, err := g.open("ws", id, incoming, &proto.StreamMeta{Method: "m"}); err != nil {
+		if _, err := g.open("ws", id, incoming, &gateway.StreamMeta{Method: "m"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -274,14 +275,14 @@ func TestGatewayViolationsShown(t *testing.T) {
 	start := `{"type":"start","id":"550e8400-e29b-41d4-a716-446655440000","timestamp":"2024-12-04T12:00:00+02:00","meta":{"method":"out","name":"a.txt"}}`
 	p := startPeer(t, nil, func(ctx context.Context, c *websocket.Conn) {
 		_ = c.Write(ctx, websocket.MessageText, []byte(start))
-		_ = c.Write(ctx, websocket.MessageText, streamMsg(t, &proto.StreamMessage{Type: proto.StreamChunk, ID: knownGUID, Index: index(0), Data: json.RawMessage(`"x"`)}))
-		_ = c.Write(ctx, websocket.MessageText, streamMsg(t, &proto.StreamMessage{Type: proto.StreamDone, ID: knownGUID}))
+		_ = c.Write(ctx, websocket.MessageText, streamMsg(t, &gateway.StreamMessage{Type: gateway.StreamChunk, ID: knownGUID, Index: index(0), Data: json.RawMessage(`"x"`)}))
+		_ = c.Write(ctx, websocket.MessageText, streamMsg(t, &gateway.StreamMessage{Type: gateway.StreamDone, ID: knownGUID}))
 		_, _, _ = c.Read(ctx)
 	})
 	_, fr, st, ev := dialGateway(t, p.url)
 	all := ev.wait(t, 3)
 	want := `start StreamMessage 550e8400-e29b-41d4-a716-446655440000: timestamp "2024-12-04T12:00:00+02:00" is not in UTC (a gateway stream wants ISO 8601 UTC); its meta has no binary (true or false), which a gateway stream requires`
-	if all[0].Type != proto.StreamStart || all[0].Problem == nil || all[0].Problem.Error() != want || all[0].Meta.Name != "a.txt" {
+	if all[0].Type != gateway.StreamStart || all[0].Problem == nil || all[0].Problem.Error() != want || all[0].Meta.Name != "a.txt" {
 		t.Errorf("start %+v", all[0])
 	}
 	if all[1].Problem != nil || all[2].Problem != nil || string(all[1].Data) != `"x"` {

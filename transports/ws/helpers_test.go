@@ -13,7 +13,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // bound bounds every wait in these tests; it only fires on a hang.
@@ -89,7 +89,7 @@ func (f *frames) find(s string) *capture.Frame {
 }
 
 // dial starts a transport on cfg; got receives every delivered message.
-func dial(t *testing.T, cfg Config) (*Transport, *frames, chan *proto.Message) {
+func dial(t *testing.T, cfg Config) (*Transport, *frames, chan *jsonrpc.Message) {
 	t.Helper()
 	fr := &frames{}
 	cfg.Sink = fr
@@ -97,10 +97,10 @@ func dial(t *testing.T, cfg Config) (*Transport, *frames, chan *proto.Message) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := make(chan *proto.Message, 64)
+	got := make(chan *jsonrpc.Message, 64)
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
-	if err := tr.Start(ctx, func(m *proto.Message) { got <- m }); err != nil {
+	if err := tr.Start(ctx, func(m *jsonrpc.Message) { got <- m }); err != nil {
 		t.Fatalf("Start: %v", err)
 	}
 	t.Cleanup(func() { _ = tr.Close() })
@@ -108,7 +108,7 @@ func dial(t *testing.T, cfg Config) (*Transport, *frames, chan *proto.Message) {
 }
 
 // next returns the next delivered message.
-func next(t *testing.T, got chan *proto.Message) *proto.Message {
+func next(t *testing.T, got chan *jsonrpc.Message) *jsonrpc.Message {
 	t.Helper()
 	select {
 	case m := <-got:
@@ -137,9 +137,9 @@ func ctxT(t *testing.T) context.Context {
 	return ctx
 }
 
-func request(t *testing.T, id int64, method string, params any) *proto.Message {
+func request(t *testing.T, id int64, method string, params any) *jsonrpc.Message {
 	t.Helper()
-	m, err := proto.NewRequest(proto.IntID(id), method, params)
+	m, err := jsonrpc.NewRequest(jsonrpc.IntID(id), method, params)
 	if err != nil {
 		t.Fatal(err)
 	}

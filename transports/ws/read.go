@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // read delivers every message until the connection ends, then records
@@ -98,13 +99,13 @@ func readMessage(ctx context.Context, c *websocket.Conn, size *[2]int, spares *c
 // what it holds; a message that is not JSON-RPC is shown with its error.
 func (t *Transport) readJSONRPC(data []byte) {
 	f := &capture.Frame{Chan: capture.Channel{Kind: capture.Control}, Raw: data, Enc: proto.EncJSON}
-	msgs, batch, err := proto.DecodeJSON(data)
+	msgs, batch, err := jsonrpc.DecodeJSON(data)
 	switch {
 	case err != nil:
 		f.Err = fmt.Errorf("a text message that is not JSON-RPC: %w", err)
 	case !batch:
 		f.Msg = msgs[0]
-		f.Err = proto.CheckText(data)
+		f.Err = jsonrpc.CheckText(data)
 	}
 	t.report(incoming, f)
 	for _, m := range msgs {

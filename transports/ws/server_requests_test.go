@@ -11,7 +11,8 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // scriptedAnswers answers the server's questions as a user would: the
@@ -20,12 +21,12 @@ type scriptedAnswers struct{}
 
 func (scriptedAnswers) HandleServerRequest(_ context.Context, method string, params json.RawMessage) (any, error) {
 	switch method {
-	case proto.MethodElicitationCreate:
+	case mcp.MethodElicitationCreate:
 		return json.RawMessage(`{"action":"accept","content":{"name":"Ada"}}`), nil
-	case proto.MethodSamplingCreateMessage:
+	case mcp.MethodSamplingCreateMessage:
 		return json.RawMessage(`{"role":"assistant","content":{"type":"text","text":"Paris"},"model":"manual"}`), nil
 	}
-	return nil, &proto.Error{Code: proto.CodeMethodNotFound, Message: "not asked in this test: " + method}
+	return nil, &jsonrpc.Error{Code: mcp.CodeMethodNotFound, Message: "not asked in this test: " + method}
 }
 
 // The server's own requests over ws, against a raw coder/websocket peer
@@ -82,7 +83,7 @@ func TestServerRequestsAnsweredOverWS(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := client.New(tr, client.Options{ProtocolVersion: "2025-11-25", Handler: scriptedAnswers{},
-		Roots: []proto.Root{{URI: "file:///srv/project", Name: "project"}}})
+		Roots: []mcp.Root{{URI: "file:///srv/project", Name: "project"}}})
 	if err := s.Connect(ctxT(t)); err != nil {
 		t.Fatal(err)
 	}

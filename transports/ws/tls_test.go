@@ -17,7 +17,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/tlscert"
 	"github.com/mcpscope/mcpscope/internal/tlsconf"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/httpconf"
 )
 
@@ -72,24 +73,24 @@ func (p *tlsPeer) noUpgrade(t *testing.T) {
 
 // start dials cfg and returns the error of Start; the transport is closed
 // at cleanup.
-func start(t *testing.T, cfg Config) (*Transport, chan *proto.Message, error) {
+func start(t *testing.T, cfg Config) (*Transport, chan *jsonrpc.Message, error) {
 	t.Helper()
 	tr, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = tr.Close() })
-	got := make(chan *proto.Message, 8)
-	return tr, got, tr.Start(ctxT(t), func(m *proto.Message) { got <- m })
+	got := make(chan *jsonrpc.Message, 8)
+	return tr, got, tr.Start(ctxT(t), func(m *jsonrpc.Message) { got <- m })
 }
 
 // pingOver sends a ping and waits for its answer.
-func pingOver(t *testing.T, tr *Transport, got chan *proto.Message) {
+func pingOver(t *testing.T, tr *Transport, got chan *jsonrpc.Message) {
 	t.Helper()
-	if err := tr.Send(ctxT(t), request(t, 1, proto.MethodPing, nil)); err != nil {
+	if err := tr.Send(ctxT(t), request(t, 1, mcp.MethodPing, nil)); err != nil {
 		t.Fatalf("Send: %v", err)
 	}
-	if m := next(t, got); m.Kind() != proto.KindResult {
+	if m := next(t, got); m.Kind() != jsonrpc.KindResult {
 		t.Fatalf("answer %+v", m)
 	}
 }

@@ -11,6 +11,9 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/gateway"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // toolTable tracks the tool calls of seed 004's dialect: the wire ids
@@ -21,7 +24,7 @@ type toolTable struct {
 	send    sync.Mutex // held from taking a wire id to writing its frame
 	mu      sync.Mutex
 	last    int64
-	pending map[int64]proto.ID // wire id → the request's id
+	pending map[int64]jsonrpc.ID // wire id → the request's id
 }
 
 // toolFrame is seed 004's request frame over WebSocket.
@@ -34,15 +37,15 @@ type toolFrame struct {
 // sendTool sends a tools/call as a tool frame under the next wire id.
 // Nothing else has a frame in this dialect: another request is refused, a
 // notification is noted as not sent.
-func (t *Transport) sendTool(ctx context.Context, m *proto.Message) error {
+func (t *Transport) sendTool(ctx context.Context, m *jsonrpc.Message) error {
 	switch m.Kind() {
-	case proto.KindRequest:
-	case proto.KindNotification:
+	case jsonrpc.KindRequest:
+	case jsonrpc.KindNotification:
 		t.reportNote(outgoing, fmt.Sprintf("not sent: tool frames over WebSocket carry no notifications (%s)", m.Method))
-		if m.Method == proto.MethodNotifyCancelled {
+		if m.Method == mcp.MethodNotifyCancelled {
 			// The engine gave the call up: its answer, if it comes, is
 			// unsolicited, and the call is no longer pending.
-			var p proto.CancelledNotificationParams
+			var p mcp.CancelledNotificationParams
 			if json.Unmarshal(m.Params, &p) == nil {
 				t.tools.forget(p.RequestID)
 			}
@@ -51,7 +54,7 @@ func (t *Transport) sendTool(ctx context.Context, m *proto.Message) error {
 	default:
 		return fmt.Errorf("tool frames over WebSocket carry no answers to server requests: %s not sent", m.Describe())
 	}
-	if m.Method != proto.MethodToolsCall {
+	if m.Method != mcp.MethodToolsCall {
 		return fmt.Errorf("%s cannot be sent: tool frames over WebSocket (tools-ws) carry tools/call only", m.Describe())
 	}
 	var p struct {
@@ -78,11 +81,11 @@ func (t *Transport) sendTool(ctx context.Context, m *proto.Message) error {
 }
 
 // add takes the next wire id for the request id.
-func (tt *toolTable) add(id proto.ID) int64 {
+func (tt *toolTable) add(id jsonrpc.ID) int64 {
 	tt.mu.Lock()
 	defer tt.mu.Unlock()
 	if tt.pending == nil {
-		tt.pending = make(map[int64]proto.ID)
+		tt.pending = make(map[int64]jsonrpc.ID)
 	}
 	tt.last++
 	tt.pending[tt.last] = id
@@ -90,7 +93,7 @@ func (tt *toolTable) add(id proto.ID) int64 {
 }
 
 // forget removes the call that carries the request id.
-func (tt *toolTable) forget(id proto.ID) {
+func (tt *toolTable) forget(id jsonrpc.ID) {
 	tt.mu.Lock()
 	defer tt.mu.Unlock()
 	for n, req := range tt.pending {
@@ -103,7 +106,7 @@ func (tt *toolTable) forget(id proto.ID) {
 
 // answered removes wire id n and returns the request's id, if n was
 // awaiting its answer.
-func (tt *toolTable) answered(n int64) (proto.ID, bool) {
+func (tt *toolTable) answered(n int64) (jsonrpc.ID, bool) {
 	tt.mu.Lock()
 	defer tt.mu.Unlock()
 	id, ok := tt.pending[n]
@@ -128,22 +131,22 @@ func (t *Transport) readTool(data []byte) {
 
 // toolAnswer decodes data into f and returns the answer it carries, or
 // nil (f then says why it is ignored).
-func (t *Transport) toolAnswer(data []byte, f *capture.Frame) *proto.Message {
-	if _, ok := proto.ToolsFrameType(data); ok {
+func (t *Transport) toolAnswer(data []byte, f *capture.Frame) *jsonrpc.Message {
+	if _, ok := gateway.ToolsFrameType(data); ok {
 		return nil // {"type":"ping"} and its kind: the dialect's own, shown as such
 	}
-	msgs, batch, err := proto.DecodeJSON(data)
+	msgs, batch, err := jsonrpc.DecodeJSON(data)
 	if err != nil || batch {
 		f.Err = errors.New("an unsolicited frame (not an answer to a tool call): shown and ignored")
 		return nil
 	}
 	m := msgs[0]
 	f.Msg = m
-	if m.Kind() == proto.KindNotification && m.Violation == nil {
+	if m.Kind() == jsonrpc.KindNotification && m.Violation == nil {
 		return nil // a notification the seed allows: shown, not delivered
 	}
 	n, isInt := idOf(m)
-	answer := m.Kind() == proto.KindResult || m.Kind() == proto.KindError || m.Violation != nil
+	answer := m.Kind() == jsonrpc.KindResult || m.Kind() == jsonrpc.KindError || m.Violation != nil
 	if !answer || !isInt {
 		f.Err = errors.New("an unsolicited frame (not an answer to a tool call): shown and ignored")
 		return nil
@@ -161,7 +164,7 @@ func (t *Transport) toolAnswer(data []byte, f *capture.Frame) *proto.Message {
 }
 
 // idOf returns the integer id of m, if it has one.
-func idOf(m *proto.Message) (int64, bool) {
+func idOf(m *jsonrpc.Message) (int64, bool) {
 	if m.ID == nil {
 		return 0, false
 	}

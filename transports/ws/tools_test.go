@@ -12,7 +12,8 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Seed 004's tool frames: exactly {"id":N,"name":…,"arguments":…} with
@@ -56,15 +57,15 @@ func TestToolFramesAndAnswers(t *testing.T) {
 		t.Error("tools-ws must be handshake-free and say so")
 	}
 	for i, args := range []string{`{"text":"hi"}`, `{}`} {
-		m := request(t, int64(i+1), proto.MethodToolsCall, map[string]any{"name": "echo", "arguments": jsonRaw(args)})
+		m := request(t, int64(i+1), mcp.MethodToolsCall, map[string]any{"name": "echo", "arguments": jsonRaw(args)})
 		if err := tr.Send(ctxT(t), m); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if m := next(t, got); m.ID.Key() != proto.IntID(2).Key() || m.Kind() != proto.KindResult {
+	if m := next(t, got); m.ID.Key() != jsonrpc.IntID(2).Key() || m.Kind() != jsonrpc.KindResult {
 		t.Errorf("first answer %+v", m)
 	}
-	if m := next(t, got); m.ID.Key() != proto.IntID(1).Key() || m.Kind() != proto.KindError {
+	if m := next(t, got); m.ID.Key() != jsonrpc.IntID(1).Key() || m.Kind() != jsonrpc.KindError {
 		t.Errorf("second answer %+v", m)
 	}
 	mu.Lock()
@@ -91,18 +92,18 @@ func TestToolFramesAndAnswers(t *testing.T) {
 	default:
 	}
 	// Other requests have no frame; a notification is noted.
-	if err := tr.Send(ctxT(t), request(t, 5, proto.MethodToolsList, nil)); err == nil || !strings.Contains(err.Error(), "carry tools/call only") {
+	if err := tr.Send(ctxT(t), request(t, 5, mcp.MethodToolsList, nil)); err == nil || !strings.Contains(err.Error(), "carry tools/call only") {
 		t.Errorf("tools/list: %v", err)
 	}
-	note, _ := proto.NewNotification(proto.MethodNotifyCancelled, map[string]any{"requestId": 1})
+	note, _ := jsonrpc.NewNotification(mcp.MethodNotifyCancelled, map[string]any{"requestId": 1})
 	if err := tr.Send(ctxT(t), note); err != nil || fr.find("carry no notifications (notifications/cancelled)") == nil {
 		t.Errorf("a notification: %v", err)
 	}
 	// A call given up is no longer pending.
-	if err := tr.Send(ctxT(t), request(t, 7, proto.MethodToolsCall, map[string]any{"name": "slow"})); err != nil {
+	if err := tr.Send(ctxT(t), request(t, 7, mcp.MethodToolsCall, map[string]any{"name": "slow"})); err != nil {
 		t.Fatal(err)
 	}
-	cancel7, _ := proto.NewNotification(proto.MethodNotifyCancelled, map[string]any{"requestId": 7})
+	cancel7, _ := jsonrpc.NewNotification(mcp.MethodNotifyCancelled, map[string]any{"requestId": 7})
 	if err := tr.Send(ctxT(t), cancel7); err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +136,7 @@ func TestToolCallsFailOnClose(t *testing.T) {
 	errs := make(chan error, 2)
 	for range 2 {
 		go func() {
-			_, err := s.Call(ctxT(t), proto.MethodToolsCall, map[string]any{"name": "slow"})
+			_, err := s.Call(ctxT(t), mcp.MethodToolsCall, map[string]any{"name": "slow"})
 			errs <- err
 		}()
 	}
@@ -146,7 +147,7 @@ func TestToolCallsFailOnClose(t *testing.T) {
 			t.Errorf("pending call: %v", err)
 		}
 	}
-	if _, err := s.Call(ctxT(t), proto.MethodToolsCall, map[string]any{"name": "late"}); err == nil {
+	if _, err := s.Call(ctxT(t), mcp.MethodToolsCall, map[string]any{"name": "late"}); err == nil {
 		t.Error("a call after the close succeeded")
 	}
 }
@@ -182,7 +183,7 @@ func TestToolIDsGrowUnderConcurrentCalls(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			name := fmt.Sprintf("tool-%d", i)
-			res, err := s.Call(ctxT(t), proto.MethodToolsCall, map[string]any{"name": name})
+			res, err := s.Call(ctxT(t), mcp.MethodToolsCall, map[string]any{"name": name})
 			if err != nil || !strings.Contains(string(res), `"`+name+`"`) {
 				t.Errorf("%s: %s, %v", name, res, err)
 			}

@@ -15,7 +15,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/internal/conn"
 )
 
@@ -41,7 +42,7 @@ type Transport struct {
 	// one came): a 401 answered, say, while its authorization ran.
 	answered string
 	keyLog   *os.File
-	deliver  func(*proto.Message)
+	deliver  func(*jsonrpc.Message)
 	tools    toolTable    // ModeTools: the ids of the calls in flight
 	gw       gatewayTable // ModeGateway: the streams of the connection
 	// spares are the buffers of chunks the sink kept nothing of, given
@@ -71,7 +72,7 @@ func New(cfg Config) (*Transport, error) {
 
 // Start opens the WebSocket (the upgrade within ctx, given up at Close)
 // and starts reading.
-func (t *Transport) Start(ctx context.Context, deliver func(*proto.Message)) error {
+func (t *Transport) Start(ctx context.Context, deliver func(*jsonrpc.Message)) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	defer context.AfterFunc(t.closing, func() { cancel(client.ErrClosed) })()
@@ -100,7 +101,7 @@ func (t *Transport) OnStream(fn func(StreamEvent)) {
 
 // Send writes one message: a text frame of JSON-RPC, or in ModeTools the
 // tool frame of a tools/call (tools.go).
-func (t *Transport) Send(ctx context.Context, m *proto.Message) error {
+func (t *Transport) Send(ctx context.Context, m *jsonrpc.Message) error {
 	if err := t.life.Writable(); err != nil {
 		return err
 	}
@@ -236,5 +237,5 @@ func (t *Transport) LinkState() client.LinkState {
 	if t.chosen != "" {
 		kind += " (" + t.chosen + ")"
 	}
-	return client.LinkState{Dialect: proto.DialectMCP, Encoding: "json", Transport: kind}
+	return client.LinkState{Dialect: mcp.DialectMCP, Encoding: "json", Transport: kind}
 }

@@ -11,7 +11,8 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/httpconf"
 )
 
@@ -29,13 +30,13 @@ func TestJSONRPCOverTextFrames(t *testing.T) {
 		_, _, _ = c.Read(ctx)
 	})
 	tr, fr, got := dial(t, Config{URL: p.url, Client: httpconf.Client{Header: http.Header{"Authorization": {"Bearer s3cret-token"}}, Origin: "https://app.example"}})
-	if err := tr.Send(ctxT(t), request(t, 7, proto.MethodPing, nil)); err != nil {
+	if err := tr.Send(ctxT(t), request(t, 7, mcp.MethodPing, nil)); err != nil {
 		t.Fatal(err)
 	}
 	if m := next(t, got); m.Method != "notifications/message" {
 		t.Errorf("first delivered %+v", m)
 	}
-	if m := next(t, got); m.ID == nil || m.ID.Key() != proto.IntID(7).Key() || m.Kind() != proto.KindResult {
+	if m := next(t, got); m.ID == nil || m.ID.Key() != jsonrpc.IntID(7).Key() || m.Kind() != jsonrpc.KindResult {
 		t.Errorf("answer %+v", m)
 	}
 	up := p.request()
@@ -109,7 +110,7 @@ func TestServerCloseNamesCodeAndReason(t *testing.T) {
 	if strings.Contains(err.Error(), "connection lost") {
 		t.Errorf("Err wraps its reason: %v", err)
 	}
-	err = tr.Send(ctxT(t), request(t, 1, proto.MethodPing, nil))
+	err = tr.Send(ctxT(t), request(t, 1, mcp.MethodPing, nil))
 	var ce *client.ConnectionError
 	if !errors.As(err, &ce) || err.Error() != "connection lost: the server closed the WebSocket with 1011 (internal error): database on fire" {
 		t.Errorf("a send after the close: %v", err)
@@ -146,7 +147,7 @@ func TestUpgradeRefusedOrRedirected(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = tr.Start(ctxT(t), func(*proto.Message) {})
+		err = tr.Start(ctxT(t), func(*jsonrpc.Message) {})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%d: err = %v, want %q", tc.status, err, tc.want)
 		}
@@ -164,7 +165,7 @@ func TestSendBeforeStart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		call := request(t, 1, proto.MethodToolsCall, map[string]any{"name": "echo"})
+		call := request(t, 1, mcp.MethodToolsCall, map[string]any{"name": "echo"})
 		if err := tr.Send(ctxT(t), call); err == nil || !strings.Contains(err.Error(), "the WebSocket transport is not started") {
 			t.Errorf("mode %d: a call before Start: %v", mode, err)
 		}

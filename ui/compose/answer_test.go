@@ -9,7 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // An error code is named by the request it answers: -32002 on
@@ -17,7 +17,7 @@ import (
 // Stream Injection.
 func TestComposeNamesErrorByRequest(t *testing.T) {
 	m, _ := openCompose(t)
-	m.host.Dial = proto.DialectMCPFlow
+	m.host.Dial = mcp.DialectMCPFlow
 	m.host.Sess = screentest.ConnectDemo(t, m.store)
 	pick(t, m, "resources/read")
 	press(m, "down")

@@ -8,7 +8,9 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/fuzzy"
 )
 
@@ -17,8 +19,8 @@ func TestComposeOpenAndClose(t *testing.T) {
 	if c.stage != stagePick || !strings.Contains(screenText(m), "Compose · pick a method") {
 		t.Fatalf(": did not open the picker:\n%s", screenText(m))
 	}
-	if len(c.picker.rows) != len(composeMethods(proto.DialectMCP)) {
-		t.Errorf("the picker lists %d methods, want the %d of MCP", len(c.picker.rows), len(composeMethods(proto.DialectMCP)))
+	if len(c.picker.rows) != len(composeMethods(mcp.DialectMCP)) {
+		t.Errorf("the picker lists %d methods, want the %d of MCP", len(c.picker.rows), len(composeMethods(mcp.DialectMCP)))
 	}
 	press(m, "q") // typed into the filter, not quitting
 	if c.picker.input.Value() != "q" {
@@ -31,22 +33,22 @@ func TestComposeOpenAndClose(t *testing.T) {
 }
 
 func TestComposeCatalogueFollowsDialect(t *testing.T) {
-	names := func(d proto.Dialect) string {
+	names := func(d mcp.Dialect) string {
 		var b strings.Builder
 		for _, m := range composeMethods(d) {
 			b.WriteString(m.name + " ")
 		}
 		return b.String()
 	}
-	for _, want := range []string{proto.MethodToolsCall, proto.MethodNotifyRootsListChanged, proto.MethodInteractionStart, proto.MethodCapabilities} {
-		if !strings.Contains(names(proto.DialectMCP), want+" ") {
+	for _, want := range []string{mcp.MethodToolsCall, mcp.MethodNotifyRootsListChanged, mcp.MethodInteractionStart, mcp.MethodCapabilities} {
+		if !strings.Contains(names(mcp.DialectMCP), want+" ") {
 			t.Errorf("MCP catalogue lacks %s", want)
 		}
 	}
-	if strings.Contains(names(proto.DialectMCP), proto.MethodFlowCancel) {
+	if strings.Contains(names(mcp.DialectMCP), flow.MethodFlowCancel) {
 		t.Error("the MCP catalogue offers $/cancel")
 	}
-	if !strings.Contains(names(proto.DialectMCPFlow), proto.MethodFlowCancel) || !strings.Contains(names(proto.DialectMCPFlow), proto.MethodFlowShutdown) {
+	if !strings.Contains(names(mcp.DialectMCPFlow), flow.MethodFlowCancel) || !strings.Contains(names(mcp.DialectMCPFlow), flow.MethodFlowShutdown) {
 		t.Error("the MCP-Flow catalogue lacks $/cancel or $/shutdown")
 	}
 }
@@ -61,7 +63,7 @@ func TestComposeFilter(t *testing.T) {
 		if _, ok := fuzzy.Score("rlist", r.call.method); !ok {
 			t.Errorf("%s does not match rlist", r.call.method)
 		}
-		if r.call.method == proto.MethodPing {
+		if r.call.method == mcp.MethodPing {
 			t.Error("ping matches rlist")
 		}
 	}
@@ -75,7 +77,7 @@ func TestComposeFilter(t *testing.T) {
 		m.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
 	}
 	typeKeys(m, "tools/list")
-	if r, _ := c.picker.selected(); r.call.method != proto.MethodToolsList || r.desc == "custom method" || c.picker.sel != 0 {
+	if r, _ := c.picker.selected(); r.call.method != mcp.MethodToolsList || r.desc == "custom method" || c.picker.sel != 0 {
 		t.Errorf("an exact name must be picked first and not offered as custom: %+v", c.picker.rows[:2])
 	}
 }
@@ -105,11 +107,11 @@ func TestComposeCustomMethod(t *testing.T) {
 
 func TestComposeTemplates(t *testing.T) {
 	for method, want := range map[string]string{
-		proto.MethodToolsCall:       `{"name":"","arguments":{}}`,
-		proto.MethodResourcesRead:   `{"uri":""}`,
-		proto.MethodPromptsGet:      `{"name":"","arguments":{}}`,
-		proto.MethodLoggingSetLevel: `{"level":"info"}`,
-		proto.MethodPing:            `{}`,
+		mcp.MethodToolsCall:       `{"name":"","arguments":{}}`,
+		mcp.MethodResourcesRead:   `{"uri":""}`,
+		mcp.MethodPromptsGet:      `{"name":"","arguments":{}}`,
+		mcp.MethodLoggingSetLevel: `{"level":"info"}`,
+		mcp.MethodPing:            `{}`,
 	} {
 		m, _ := openCompose(t)
 		if got := editorJSON(t, pick(t, m, method)); got != want {
@@ -158,7 +160,7 @@ func TestComposeSendRequest(t *testing.T) {
 		t.Fatalf("the answer is not shown:\n%s", scr())
 	}
 	sent := peer.After()
-	if len(sent) != 2 || sent[1].Method != proto.MethodToolsCall || sent[1].Kind() != proto.KindRequest {
+	if len(sent) != 2 || sent[1].Method != mcp.MethodToolsCall || sent[1].Kind() != jsonrpc.KindRequest {
 		t.Fatalf("sent %d messages", len(sent))
 	}
 	screentest.AskedProgress(t, sent[1])
@@ -166,7 +168,7 @@ func TestComposeSendRequest(t *testing.T) {
 		t.Errorf("params %s", sent[1].Params)
 	}
 	runUntilAnswer(t, m, press(m, "s")) // the same again
-	if sent := peer.After(); len(sent) != 3 || sent[2].Method != proto.MethodToolsCall || screentest.AskedProgress(t, sent[2]) != screentest.AskedProgress(t, sent[1]) {
+	if sent := peer.After(); len(sent) != 3 || sent[2].Method != mcp.MethodToolsCall || screentest.AskedProgress(t, sent[2]) != screentest.AskedProgress(t, sent[1]) {
 		t.Errorf("s did not send the same request again")
 	}
 	if len(m.composed.calls) != 1 {
@@ -200,12 +202,12 @@ func TestComposeNotification(t *testing.T) {
 		t.Errorf("the notification is not reported:\n%s", screenText(m))
 	}
 	sent := peer.After()
-	if len(sent) != 1 || sent[0].Method != proto.MethodToolsList || sent[0].ID != nil {
+	if len(sent) != 1 || sent[0].Method != mcp.MethodToolsList || sent[0].ID != nil {
 		t.Fatalf("sent %+v, want one notification", sent)
 	}
 	var captured *capture.Frame
 	for _, f := range m.store.Window(1, m.store.Len()) {
-		if f.Msg != nil && f.Msg.Method == proto.MethodToolsList && f.Dir == capture.Out {
+		if f.Msg != nil && f.Msg.Method == mcp.MethodToolsList && f.Dir == capture.Out {
 			captured = f
 		}
 	}
@@ -236,7 +238,7 @@ func TestComposeHistoryRecall(t *testing.T) {
 		t.Fatalf("the history tab:\n%s", screenText(m))
 	}
 	press(m, "enter")
-	if c.stage != stageEdit || c.call.method != proto.MethodResourcesRead || editorJSON(t, c) != `{"uri":"demo://a"}` {
+	if c.stage != stageEdit || c.call.method != mcp.MethodResourcesRead || editorJSON(t, c) != `{"uri":"demo://a"}` {
 		t.Errorf("recall: %+v %s", c.call, editorJSON(t, c))
 	}
 }

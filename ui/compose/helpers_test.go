@@ -11,7 +11,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/keytest"
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
@@ -137,7 +137,7 @@ func editorJSON(t *testing.T, c *Composer) string {
 }
 
 // decodeParams decodes the params of a sent message.
-func decodeParams(t *testing.T, m *proto.Message) map[string]any {
+func decodeParams(t *testing.T, m *jsonrpc.Message) map[string]any {
 	t.Helper()
 	var v map[string]any
 	if err := json.Unmarshal(m.Params, &v); err != nil {

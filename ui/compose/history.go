@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // maxComposeHistory bounds the calls the composer remembers.
@@ -41,7 +41,7 @@ func (c composeCall) wireParams() any {
 // nonetheless a failure (client.CheckToolResult, by the outputSchema
 // schemaOf gives for the tool); nil for any other call or answer.
 func (c composeCall) toolFailure(result json.RawMessage, err error, schemaOf func(tool string) json.RawMessage) *client.ToolFailure {
-	if c.notify || c.method != proto.MethodToolsCall || err != nil {
+	if c.notify || c.method != mcp.MethodToolsCall || err != nil {
 		return nil
 	}
 	var p struct {

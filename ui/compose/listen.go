@@ -8,7 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/plural"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // listening is the live state of a subscriptions/listen sent from the
@@ -70,4 +70,4 @@ func listenCmd(ctx context.Context, s *client.Session, gen int, params any, p *p
 }
 
 // isListen reports whether method opens a subscription.
-func isListen(method string) bool { return method == proto.MethodSubscriptionsListen }
+func isListen(method string) bool { return method == mcp.MethodSubscriptionsListen }

@@ -7,13 +7,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // tagged is a notification tagged with subscription id.
-func tagged(t *testing.T, method string, id proto.ID) *proto.Message {
+func tagged(t *testing.T, method string, id jsonrpc.ID) *jsonrpc.Message {
 	t.Helper()
-	m, err := proto.NewNotification(method, map[string]any{"_meta": map[string]any{proto.MetaSubscriptionID: id}})
+	m, err := jsonrpc.NewNotification(method, map[string]any{"_meta": map[string]any{mcp.MetaSubscriptionID: id}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,9 +40,9 @@ func TestComposeListenIsALiveSubscription(t *testing.T) {
 	if !strings.Contains(scr(), "listening on subscription "+id.String()+" · waiting for the acknowledgement · 0 notifications") {
 		t.Errorf("before the acknowledgement:\n%s", scr())
 	}
-	peer.Deliver(tagged(t, proto.MethodNotifySubscriptionsAck, id))
-	peer.Deliver(tagged(t, proto.MethodNotifyToolsListChanged, id))
-	peer.Deliver(tagged(t, proto.MethodNotifyToolsListChanged, proto.IntID(999))) // another subscription's
+	peer.Deliver(tagged(t, mcp.MethodNotifySubscriptionsAck, id))
+	peer.Deliver(tagged(t, mcp.MethodNotifyToolsListChanged, id))
+	peer.Deliver(tagged(t, mcp.MethodNotifyToolsListChanged, jsonrpc.IntID(999))) // another subscription's
 	screentest.WaitFor(t, "the notification counted", func() bool { return c.pending.listen.notes.Load() == 1 && c.pending.listen.acked.Load() })
 	if !strings.Contains(scr(), "acknowledged · 1 notification") {
 		t.Errorf("after a notification:\n%s", scr())
@@ -54,7 +55,7 @@ func TestComposeListenIsALiveSubscription(t *testing.T) {
 	// it may follow the answer by a moment.
 	screentest.WaitFor(t, "a notifications/cancelled for the subscription", func() bool {
 		for _, s := range peer.After() {
-			if s.Method == proto.MethodNotifyCancelled && strings.Contains(string(s.Params), `"requestId":`+id.String()) {
+			if s.Method == mcp.MethodNotifyCancelled && strings.Contains(string(s.Params), `"requestId":`+id.String()) {
 				return true
 			}
 		}

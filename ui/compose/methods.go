@@ -5,7 +5,8 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
@@ -19,47 +20,47 @@ type composeMethod struct {
 
 // mcpMethods are the MCP methods a client sends, requests first.
 var mcpMethods = []composeMethod{
-	{proto.MethodPing, false, "check that the server answers"},
-	{proto.MethodToolsList, false, "list the server's tools"},
-	{proto.MethodToolsCall, false, "call a tool with arguments"},
-	{proto.MethodResourcesList, false, "list the server's resources"},
-	{proto.MethodResourceTemplatesList, false, "list the server's resource templates"},
-	{proto.MethodResourcesRead, false, "read a resource by URI"},
-	{proto.MethodResourcesSubscribe, false, "ask for updates of a resource"},
-	{proto.MethodResourcesUnsubscribe, false, "stop the updates of a resource"},
-	{proto.MethodPromptsList, false, "list the server's prompts"},
-	{proto.MethodPromptsGet, false, "get a prompt filled with arguments"},
-	{proto.MethodCompletionComplete, false, "complete an argument of a prompt or template"},
-	{proto.MethodLoggingSetLevel, false, "set the lowest log level the server sends"},
-	{proto.MethodInitialize, false, "start a 2025-11-25 session (done at connect)"},
-	{proto.MethodDiscover, false, "ask a 2026-07-28 server what it supports"},
-	{proto.MethodSubscriptionsListen, false, "listen for list changes and updates (2026-07-28)"},
-	{proto.MethodNotifyInitialized, true, "say the initialize handshake is complete"},
-	{proto.MethodNotifyCancelled, true, "tell the server a request is abandoned"},
-	{proto.MethodNotifyProgress, true, "report progress of a server request"},
-	{proto.MethodNotifyRootsListChanged, true, "say the client's roots changed"},
+	{mcp.MethodPing, false, "check that the server answers"},
+	{mcp.MethodToolsList, false, "list the server's tools"},
+	{mcp.MethodToolsCall, false, "call a tool with arguments"},
+	{mcp.MethodResourcesList, false, "list the server's resources"},
+	{mcp.MethodResourceTemplatesList, false, "list the server's resource templates"},
+	{mcp.MethodResourcesRead, false, "read a resource by URI"},
+	{mcp.MethodResourcesSubscribe, false, "ask for updates of a resource"},
+	{mcp.MethodResourcesUnsubscribe, false, "stop the updates of a resource"},
+	{mcp.MethodPromptsList, false, "list the server's prompts"},
+	{mcp.MethodPromptsGet, false, "get a prompt filled with arguments"},
+	{mcp.MethodCompletionComplete, false, "complete an argument of a prompt or template"},
+	{mcp.MethodLoggingSetLevel, false, "set the lowest log level the server sends"},
+	{mcp.MethodInitialize, false, "start a 2025-11-25 session (done at connect)"},
+	{mcp.MethodDiscover, false, "ask a 2026-07-28 server what it supports"},
+	{mcp.MethodSubscriptionsListen, false, "listen for list changes and updates (2026-07-28)"},
+	{mcp.MethodNotifyInitialized, true, "say the initialize handshake is complete"},
+	{mcp.MethodNotifyCancelled, true, "tell the server a request is abandoned"},
+	{mcp.MethodNotifyProgress, true, "report progress of a server request"},
+	{mcp.MethodNotifyRootsListChanged, true, "say the client's roots changed"},
 }
 
 // flowMethods are the MCP-Flow control methods a client sends.
 var flowMethods = []composeMethod{
-	{proto.MethodFlowCancel, true, "abort a request (MCP-Flow)"},
-	{proto.MethodFlowShutdown, true, "stop opening streams, drain and close (MCP-Flow)"},
+	{flow.MethodFlowCancel, true, "abort a request (MCP-Flow)"},
+	{flow.MethodFlowShutdown, true, "stop opening streams, drain and close (MCP-Flow)"},
 }
 
 // interactionMethods are the methods of interactive sessions (seed 002).
 var interactionMethods = []composeMethod{
-	{proto.MethodCapabilities, false, "ask whether the server is interactive"},
-	{proto.MethodInteractionStart, false, "start an interactive session with a tool"},
-	{proto.MethodInteractionRespond, false, "answer the current prompt of a session"},
-	{proto.MethodInteractionCancel, false, "cancel an interactive session"},
-	{proto.MethodInteractionGetState, false, "read the state of an interactive session"},
+	{mcp.MethodCapabilities, false, "ask whether the server is interactive"},
+	{mcp.MethodInteractionStart, false, "start an interactive session with a tool"},
+	{mcp.MethodInteractionRespond, false, "answer the current prompt of a session"},
+	{mcp.MethodInteractionCancel, false, "cancel an interactive session"},
+	{mcp.MethodInteractionGetState, false, "read the state of an interactive session"},
 }
 
 // composeMethods is the catalogue for a dialect: MCP, the MCP-Flow control
 // methods on MCP-Flow, then those of interactive sessions.
-func composeMethods(d proto.Dialect) []composeMethod {
+func composeMethods(d mcp.Dialect) []composeMethod {
 	out := append([]composeMethod(nil), mcpMethods...)
-	if d == proto.DialectMCPFlow {
+	if d == mcp.DialectMCPFlow {
 		out = append(out, flowMethods...)
 	}
 	return append(out, interactionMethods...)
@@ -85,22 +86,22 @@ func customMethod(name string) composeMethod {
 // paramsTemplates are the params the editor starts with, per method; the
 // others start with {}.
 var paramsTemplates = map[string]string{
-	proto.MethodToolsCall:            `{"name":"","arguments":{}}`,
-	proto.MethodPromptsGet:           `{"name":"","arguments":{}}`,
-	proto.MethodResourcesRead:        `{"uri":""}`,
-	proto.MethodResourcesSubscribe:   `{"uri":""}`,
-	proto.MethodResourcesUnsubscribe: `{"uri":""}`,
-	proto.MethodLoggingSetLevel:      `{"level":"info"}`,
-	proto.MethodCompletionComplete:   `{"ref":{"type":"ref/prompt","name":""},"argument":{"name":"","value":""}}`,
-	proto.MethodInitialize: `{"protocolVersion":"` + proto.LatestLegacy +
+	mcp.MethodToolsCall:            `{"name":"","arguments":{}}`,
+	mcp.MethodPromptsGet:           `{"name":"","arguments":{}}`,
+	mcp.MethodResourcesRead:        `{"uri":""}`,
+	mcp.MethodResourcesSubscribe:   `{"uri":""}`,
+	mcp.MethodResourcesUnsubscribe: `{"uri":""}`,
+	mcp.MethodLoggingSetLevel:      `{"level":"info"}`,
+	mcp.MethodCompletionComplete:   `{"ref":{"type":"ref/prompt","name":""},"argument":{"name":"","value":""}}`,
+	mcp.MethodInitialize: `{"protocolVersion":"` + mcp.LatestLegacy +
 		`","capabilities":{},"clientInfo":{"name":"mcpscope","version":"` + client.Version + `"}}`,
-	proto.MethodNotifyCancelled:     `{"requestId":0,"reason":"` + screen.CancelReason + `"}`,
-	proto.MethodNotifyProgress:      `{"progressToken":"","progress":0}`,
-	proto.MethodFlowCancel:          `{"requestId":0,"reason":"` + screen.CancelReason + `"}`,
-	proto.MethodInteractionStart:    `{"toolName":"","initialParams":{}}`,
-	proto.MethodInteractionRespond:  `{"sessionId":"","response":{"value":""}}`,
-	proto.MethodInteractionCancel:   `{"sessionId":"","reason":"` + screen.CancelReason + `"}`,
-	proto.MethodInteractionGetState: `{"sessionId":""}`,
+	mcp.MethodNotifyCancelled:     `{"requestId":0,"reason":"` + screen.CancelReason + `"}`,
+	mcp.MethodNotifyProgress:      `{"progressToken":"","progress":0}`,
+	flow.MethodFlowCancel:         `{"requestId":0,"reason":"` + screen.CancelReason + `"}`,
+	mcp.MethodInteractionStart:    `{"toolName":"","initialParams":{}}`,
+	mcp.MethodInteractionRespond:  `{"sessionId":"","response":{"value":""}}`,
+	mcp.MethodInteractionCancel:   `{"sessionId":"","reason":"` + screen.CancelReason + `"}`,
+	mcp.MethodInteractionGetState: `{"sessionId":""}`,
 }
 
 // paramsTemplate is what the editor starts with for method.

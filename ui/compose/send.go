@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
@@ -34,19 +34,19 @@ type (
 // pendingCall is a request of the composer in flight: the id the session
 // gave it, set from the sending goroutine and read by the renderer.
 type pendingCall struct {
-	id     atomic.Pointer[proto.ID]
+	id     atomic.Pointer[jsonrpc.ID]
 	listen *listening // set for a subscriptions/listen (listen.go)
 }
 
 // setID records the id of the request of a round (client.WithRounds).
-func (p *pendingCall) setID(_ int, id proto.ID) { p.id.Store(&id) }
+func (p *pendingCall) setID(_ int, id jsonrpc.ID) { p.id.Store(&id) }
 
 // requestID is the id of the request, once it is known.
-func (p *pendingCall) requestID() (proto.ID, bool) {
+func (p *pendingCall) requestID() (jsonrpc.ID, bool) {
 	if id := p.id.Load(); id != nil {
 		return *id, true
 	}
-	return proto.ID{}, false
+	return jsonrpc.ID{}, false
 }
 
 // composeTick asks for a redraw of send gen.

@@ -12,7 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
@@ -37,18 +37,18 @@ func (x *Explorer) open(e entry) tea.Cmd {
 	case tabTools:
 		return x.openTool(e)
 	case tabResources:
-		return x.call(proto.MethodResourcesRead, map[string]any{"uri": e.uri}, e.uri)
+		return x.call(mcp.MethodResourcesRead, map[string]any{"uri": e.uri}, e.uri)
 	case tabTemplates:
 		t, err := parseURITemplate(e.uri)
 		if err != nil {
-			x.showAnswer(proto.MethodResourcesRead, e.uri, nil, fmt.Errorf("the template cannot be expanded: %w", err))
+			x.showAnswer(mcp.MethodResourcesRead, e.uri, nil, fmt.Errorf("the template cannot be expanded: %w", err))
 			return nil
 		}
 		x.tmpl = t
 		return x.openForm(templateSchema(t), "resources/read "+e.uri)
 	case tabPrompts:
 		if len(e.args) == 0 {
-			return x.call(proto.MethodPromptsGet, map[string]any{"name": e.name}, e.name)
+			return x.call(mcp.MethodPromptsGet, map[string]any{"name": e.name}, e.name)
 		}
 		return x.openForm(promptSchema(e.args), "prompts/get "+e.name)
 	}
@@ -93,7 +93,7 @@ func templateSchema(t *uriTemplate) json.RawMessage {
 }
 
 // promptSchema is the form of a prompt's arguments: one string each.
-func promptSchema(args []proto.PromptArgument) json.RawMessage {
+func promptSchema(args []mcp.PromptArgument) json.RawMessage {
 	var props []schemaProp
 	var required []string
 	for _, a := range args {
@@ -179,12 +179,12 @@ func (x *Explorer) submit() tea.Cmd {
 	x.last[e.key()] = v
 	switch e.tab {
 	case tabTools:
-		return x.call(proto.MethodToolsCall, map[string]any{"name": e.name, "arguments": v}, e.name)
+		return x.call(mcp.MethodToolsCall, map[string]any{"name": e.name, "arguments": v}, e.name)
 	case tabTemplates:
 		uri := x.tmpl.Expand(stringValues(v))
-		return x.call(proto.MethodResourcesRead, map[string]any{"uri": uri}, uri)
+		return x.call(mcp.MethodResourcesRead, map[string]any{"uri": uri}, uri)
 	case tabPrompts:
-		return x.call(proto.MethodPromptsGet, map[string]any{"name": e.name, "arguments": v}, e.name)
+		return x.call(mcp.MethodPromptsGet, map[string]any{"name": e.name, "arguments": v}, e.name)
 	}
 	return nil
 }
@@ -280,7 +280,7 @@ func (x *Explorer) showAnswer(method, subject string, res json.RawMessage, err e
 // (client.CheckToolResult, with the outputSchema its list declared) and,
 // when it is a failure, shows the outcome as failed with the reason.
 func (x *Explorer) failTool(done screen.CallDoneMsg) *client.ToolFailure {
-	if done.Err != nil || done.Method != proto.MethodToolsCall || x.target.tab != tabTools {
+	if done.Err != nil || done.Method != mcp.MethodToolsCall || x.target.tab != tabTools {
 		return nil
 	}
 	f := client.CheckToolResult(x.target.name, done.Result, x.target.output)

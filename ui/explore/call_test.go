@@ -8,7 +8,9 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
@@ -25,7 +27,7 @@ func TestExploreToolCall(t *testing.T) {
 		t.Fatalf("enter on echo: mode %d\n%s", x.mode, r.ScreenText())
 	}
 	r.Press("ctrl+s")
-	if x.mode != modeForm || len(screentest.SentRequests(st, proto.MethodToolsCall)) != 0 {
+	if x.mode != modeForm || len(screentest.SentRequests(st, mcp.MethodToolsCall)) != 0 {
 		t.Fatalf("an empty required message was sent (mode %d)", x.mode)
 	}
 	if s := r.ScreenText(); !strings.Contains(s, "✗") {
@@ -40,12 +42,12 @@ func TestExploreToolCall(t *testing.T) {
 	if s := r.ScreenText(); !strings.Contains(s, "tools/call echo · answer") || !strings.Contains(s, "héllo") {
 		t.Errorf("outcome:\n%s", s)
 	}
-	calls := screentest.SentRequests(st, proto.MethodToolsCall)
+	calls := screentest.SentRequests(st, mcp.MethodToolsCall)
 	if len(calls) != 1 || !strings.Contains(string(calls[0]), `"arguments":{"message":"héllo"}`) {
 		t.Errorf("tools/call params %s", calls)
 	}
-	screentest.CheckAskedProgress(t, st, proto.MethodToolsCall)
-	sentID := callID(t, st, proto.MethodToolsCall)
+	screentest.CheckAskedProgress(t, st, mcp.MethodToolsCall)
+	sentID := callID(t, st, mcp.MethodToolsCall)
 	if s := r.ScreenText(); !regexp.MustCompile(`tools/call echo · answer · id ` + sentID + ` · [0-9.]+ ?(µs|ms|s)`).MatchString(s) {
 		t.Errorf("the answer does not show its request id %s and latency:\n%s", sentID, s)
 	}
@@ -80,7 +82,7 @@ func TestExploreCancelAndDrop(t *testing.T) {
 	if s := r.ScreenText(); !strings.Contains(s, "tools/call analyze · cancelled") {
 		t.Errorf("outcome:\n%s", s)
 	}
-	r.Until("$/cancel on the wire", func() bool { return len(screentest.SentRequests(st, proto.MethodFlowCancel)) == 1 })
+	r.Until("$/cancel on the wire", func() bool { return len(screentest.SentRequests(st, flow.MethodFlowCancel)) == 1 })
 	// esc while calling drops the answer; the status bar still reports it.
 	r.Press("esc", "f", "ctrl+s")
 	r.Press("esc")
@@ -102,10 +104,10 @@ func TestExploreResourceRead(t *testing.T) {
 	if s := r.ScreenText(); !strings.Contains(s, "resources/read "+uri+" · answer") || !strings.Contains(s, "["+uri) {
 		t.Errorf("outcome:\n%s", s)
 	}
-	if reads := screentest.SentRequests(st, proto.MethodResourcesRead); len(reads) != 1 || !strings.Contains(string(reads[0]), uri) {
+	if reads := screentest.SentRequests(st, mcp.MethodResourcesRead); len(reads) != 1 || !strings.Contains(string(reads[0]), uri) {
 		t.Errorf("resources/read params %s", reads)
 	}
-	screentest.CheckAskedProgress(t, st, proto.MethodResourcesRead)
+	screentest.CheckAskedProgress(t, st, mcp.MethodResourcesRead)
 	r.Press("esc")
 	if x.mode != modeList || x.tab != tabResources {
 		t.Errorf("esc on the outcome: mode %d tab %d", x.mode, x.tab)
@@ -120,7 +122,7 @@ func TestExplorePromptGet(t *testing.T) {
 		t.Fatalf("enter on plan_scaffold:\n%s", r.ScreenText())
 	}
 	r.Press("enter") // the only field: enter submits, and it is empty
-	if x.mode != modeForm || len(screentest.SentRequests(st, proto.MethodPromptsGet)) != 0 {
+	if x.mode != modeForm || len(screentest.SentRequests(st, mcp.MethodPromptsGet)) != 0 {
 		t.Fatalf("a prompt without its required argument was sent")
 	}
 	r.TypeText("go")
@@ -129,10 +131,10 @@ func TestExplorePromptGet(t *testing.T) {
 	if s := r.ScreenText(); !strings.Contains(s, "[user] I start a new go project") {
 		t.Errorf("outcome:\n%s", s)
 	}
-	if got := screentest.SentRequests(st, proto.MethodPromptsGet); len(got) != 1 || !strings.Contains(string(got[0]), `"arguments":{"toolchain":"go"}`) {
+	if got := screentest.SentRequests(st, mcp.MethodPromptsGet); len(got) != 1 || !strings.Contains(string(got[0]), `"arguments":{"toolchain":"go"}`) {
 		t.Errorf("prompts/get params %s", got)
 	}
-	screentest.CheckAskedProgress(t, st, proto.MethodPromptsGet)
+	screentest.CheckAskedProgress(t, st, mcp.MethodPromptsGet)
 }
 
 func TestExploreTemplateRead(t *testing.T) {
@@ -148,7 +150,7 @@ func TestExploreTemplateRead(t *testing.T) {
 		t.Errorf("template form:\n%s", s)
 	}
 	r.Press("ctrl+s")
-	if x.mode != modeForm || len(screentest.SentRequests(st, proto.MethodResourcesRead)) != 0 {
+	if x.mode != modeForm || len(screentest.SentRequests(st, mcp.MethodResourcesRead)) != 0 {
 		t.Fatalf("a template without its variables was read")
 	}
 	r.TypeText("readme")
@@ -162,7 +164,7 @@ func TestExploreTemplateRead(t *testing.T) {
 	if s := r.ScreenText(); !strings.Contains(s, "resources/read template://readme/go/cli · answer") {
 		t.Errorf("outcome:\n%s", s)
 	}
-	if got := screentest.SentRequests(st, proto.MethodResourcesRead); len(got) != 1 || !strings.Contains(string(got[0]), `"uri":"template://readme/go/cli"`) {
+	if got := screentest.SentRequests(st, mcp.MethodResourcesRead); len(got) != 1 || !strings.Contains(string(got[0]), `"uri":"template://readme/go/cli"`) {
 		t.Errorf("resources/read params %s", got)
 	}
 	// Again, with the last values and an optional query variable that
@@ -183,7 +185,7 @@ func TestExplorePromptWithoutArguments(t *testing.T) {
 		t.Fatalf("enter on a prompt without arguments: mode %d", x.mode)
 	}
 	r.Until("the answer", func() bool { return x.mode == modeOutcome })
-	if got := screentest.SentRequests(st, proto.MethodPromptsGet); len(got) != 1 || screentest.WithoutProgress(t, got[0]) != `{"name":"bare"}` {
+	if got := screentest.SentRequests(st, mcp.MethodPromptsGet); len(got) != 1 || screentest.WithoutProgress(t, got[0]) != `{"name":"bare"}` {
 		t.Errorf("prompts/get params %s", got)
 	}
 	if s := r.ScreenText(); !strings.Contains(s, "prompts/get bare · failed") || !strings.Contains(s, "error -32602 Invalid params") {
@@ -206,7 +208,7 @@ func TestExploreJSONEditor(t *testing.T) {
 	}
 	r.Press("ctrl+s")
 	r.Until("the answer", func() bool { return x.mode == modeOutcome })
-	if got := screentest.SentRequests(st, proto.MethodToolsCall); len(got) != 1 || !strings.Contains(string(got[0]), `"arguments":{"message":"via json"}`) {
+	if got := screentest.SentRequests(st, mcp.MethodToolsCall); len(got) != 1 || !strings.Contains(string(got[0]), `"arguments":{"message":"via json"}`) {
 		t.Errorf("tools/call params %s", got)
 	}
 }
@@ -234,7 +236,7 @@ func TestExploreWaitingShowsProgress(t *testing.T) {
 	r.Press("/")
 	r.TypeText("analyze")
 	r.Press("enter", "f", "ctrl+s")
-	var id proto.ID
+	var id jsonrpc.ID
 	r.Until("the request on the wire", func() bool {
 		var sent bool
 		id, sent = x.inflight.Get()

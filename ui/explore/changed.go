@@ -4,7 +4,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
@@ -12,9 +13,9 @@ import (
 // notification makes stale; resources/list_changed covers the templates
 // too, since the spec has no notification of its own for them.
 var changedLists = map[string][]exploreTab{
-	proto.MethodNotifyToolsListChanged: {tabTools},
-	proto.MethodNotifyResourcesChanged: {tabResources, tabTemplates},
-	proto.MethodNotifyPromptsChanged:   {tabPrompts},
+	mcp.MethodNotifyToolsListChanged: {tabTools},
+	mcp.MethodNotifyResourcesChanged: {tabResources, tabTemplates},
+	mcp.MethodNotifyPromptsChanged:   {tabPrompts},
 }
 
 // ListChanges collects the lists servers said changed since the explorer
@@ -23,7 +24,7 @@ type ListChanges uint8
 
 // Note records a received list_changed notification.
 func (c *ListChanges) Note(f *capture.Frame) {
-	if f.Dir != capture.In || f.Msg == nil || f.Msg.Kind() != proto.KindNotification {
+	if f.Dir != capture.In || f.Msg == nil || f.Msg.Kind() != jsonrpc.KindNotification {
 		return
 	}
 	for _, t := range changedLists[f.Msg.Method] {

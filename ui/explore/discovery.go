@@ -3,7 +3,7 @@ package explore
 import (
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // maxNotInteractive bounds the tools remembered as not interactive.
@@ -25,7 +25,7 @@ const (
 type Discovery struct {
 	gen   int // the connection it concerns
 	state discoverState
-	caps  proto.InteractiveCapabilities
+	caps  mcp.InteractiveCapabilities
 	err   error
 	// notInteractive are the tools whose interaction.start the server
 	// refused with -32007 NOT_INTERACTIVE: they get the tools/call form.
@@ -42,7 +42,7 @@ func (d *Discovery) NewConnection(gen int) { *d = Discovery{gen: gen} }
 // DiscoveredMsg carries the answer of the discovery on connection gen.
 type DiscoveredMsg struct {
 	gen  int
-	caps proto.InteractiveCapabilities
+	caps mcp.InteractiveCapabilities
 	err  error
 }
 

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/fuzzy"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
@@ -29,10 +29,10 @@ const (
 var exploreLists = [tabCount]struct {
 	name, method, field, capability string
 }{
-	tabTools:     {"Tools", proto.MethodToolsList, "tools", "tools"},
-	tabResources: {"Resources", proto.MethodResourcesList, "resources", "resources"},
-	tabTemplates: {"Templates", proto.MethodResourceTemplatesList, "resourceTemplates", "resources"},
-	tabPrompts:   {"Prompts", proto.MethodPromptsList, "prompts", "prompts"},
+	tabTools:     {"Tools", mcp.MethodToolsList, "tools", "tools"},
+	tabResources: {"Resources", mcp.MethodResourcesList, "resources", "resources"},
+	tabTemplates: {"Templates", mcp.MethodResourceTemplatesList, "resourceTemplates", "resources"},
+	tabPrompts:   {"Prompts", mcp.MethodPromptsList, "prompts", "prompts"},
 }
 
 // entry is one tool, resource, resource template or prompt of a list.
@@ -46,7 +46,7 @@ type entry struct {
 	hints  []string        // a tool's annotations worth a tag
 	schema json.RawMessage // a tool's inputSchema
 	output json.RawMessage // a tool's outputSchema, nil when it declares none
-	args   []proto.PromptArgument
+	args   []mcp.PromptArgument
 	bad    string  // why the item could not be read ("" when it could)
 	run    toolRun // how enter runs a tool on an interactive server
 	// declared is what a tool's _meta says of interactive sessions.
@@ -75,24 +75,24 @@ func decodeEntry(tab exploreTab, raw json.RawMessage) entry {
 	var err error
 	switch tab {
 	case tabTools:
-		var t proto.Tool
+		var t mcp.Tool
 		if err = json.Unmarshal(raw, &t); err == nil {
 			e.name, e.title, e.desc, e.schema, e.output = t.Name, t.Title, t.Description, t.InputSchema, t.OutputSchema
 			e.hints = toolHints(t.Annotations)
 			e.declared = declaredOf(t.Meta)
 		}
 	case tabResources:
-		var r proto.Resource
+		var r mcp.Resource
 		if err = json.Unmarshal(raw, &r); err == nil {
 			e.name, e.title, e.desc, e.uri, e.mime = r.Name, r.Title, r.Description, r.URI, r.MimeType
 		}
 	case tabTemplates:
-		var r proto.ResourceTemplate
+		var r mcp.ResourceTemplate
 		if err = json.Unmarshal(raw, &r); err == nil {
 			e.name, e.title, e.desc, e.uri, e.mime = r.Name, r.Title, r.Description, r.URITemplate, r.MimeType
 		}
 	case tabPrompts:
-		var p proto.Prompt
+		var p mcp.Prompt
 		if err = json.Unmarshal(raw, &p); err == nil {
 			e.name, e.title, e.desc, e.args = p.Name, p.Title, p.Description, p.Arguments
 		}

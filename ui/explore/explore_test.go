@@ -14,7 +14,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/keytest"
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
@@ -71,13 +71,13 @@ func TestExploreOpenListsAndTabs(t *testing.T) {
 func TestExploreRefreshAndCapabilities(t *testing.T) {
 	_, r, st := demoModel(t)
 	x := openExplorerLoaded(t, r)
-	before := len(screentest.SentRequests(st, proto.MethodToolsList))
+	before := len(screentest.SentRequests(st, mcp.MethodToolsList))
 	r.Press("r")
 	if x.lists[tabTools].state != listLoading {
 		t.Fatalf("r: tools list state %d, want loading", x.lists[tabTools].state)
 	}
 	r.Until("the lists again", func() bool { return x.lists[tabTools].state == listLoaded && x.lists[tabPrompts].state == listLoaded })
-	if after := len(screentest.SentRequests(st, proto.MethodToolsList)); after != before+1 {
+	if after := len(screentest.SentRequests(st, mcp.MethodToolsList)); after != before+1 {
 		t.Errorf("tools/list sent %d times after r, want %d", after, before+1)
 	}
 	caps := client.Advertised(json.RawMessage(`{"tools":{},"prompts":null,"logging":{}}`))
@@ -85,7 +85,7 @@ func TestExploreRefreshAndCapabilities(t *testing.T) {
 		t.Errorf("advertised %v", caps)
 	}
 	l := entryList{tab: tabPrompts, state: listUnadvertised}
-	if s := l.summary(proto.DialectMCP); !strings.Contains(s, "does not advertise prompts; r asks anyway") {
+	if s := l.summary(mcp.DialectMCP); !strings.Contains(s, "does not advertise prompts; r asks anyway") {
 		t.Errorf("summary %q", s)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/mcpscope/mcpscope/internal/goldentest"
 	"github.com/mcpscope/mcpscope/internal/keytest"
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // fixtureExplorer opens an explorer (without a connection) over the
@@ -43,7 +43,7 @@ func TestGoldenExploreTabs(t *testing.T) {
 	goldentest.CheckPlain(t, "explore_filtering", x.Render(80, 6))
 	press(m, "enter")
 	goldentest.CheckPlain(t, "explore_filtered", x.Render(80, 6))
-	x.lists[tabTemplates].err = &client.RPCError{Method: "resources/templates/list", Err: &proto.Error{Code: -32601, Message: "Method not found"}}
+	x.lists[tabTemplates].err = &client.RPCError{Method: "resources/templates/list", Err: &jsonrpc.Error{Code: -32601, Message: "Method not found"}}
 	x.lists[tabPrompts].state = listUnadvertised
 	x.tab = tabTemplates
 	goldentest.CheckPlain(t, "explore_list_error", x.Render(110, 4))
@@ -81,6 +81,6 @@ func TestGoldenExploreOutcome(t *testing.T) {
 		{"role":"user","content":{"type":"text","text":"What's weather in Oslo?"}}]}`), nil)
 	goldentest.CheckPlain(t, "explore_outcome", x.Render(70, 16))
 	x.showAnswer("tools/call", "get-sum", nil, &client.RPCError{Method: "tools/call",
-		Err: &proto.Error{Code: -32602, Message: "Invalid arguments", Data: json.RawMessage(`{"field":"a"}`)}})
+		Err: &jsonrpc.Error{Code: -32602, Message: "Invalid arguments", Data: json.RawMessage(`{"field":"a"}`)}})
 	goldentest.CheckPlain(t, "explore_outcome_error", x.Render(70, 10))
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/goldentest"
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // sentHeads are the HTTP request heads the session sent, as captured.
@@ -65,7 +65,7 @@ func TestExploreInsistsOnInvalidToolHeaders(t *testing.T) {
 			t.Fatalf("esc on the question: mode %d", x.mode)
 		}
 	}
-	if calls := screentest.SentRequests(st, proto.MethodToolsCall); len(calls) != 0 {
+	if calls := screentest.SentRequests(st, mcp.MethodToolsCall); len(calls) != 0 {
 		t.Fatalf("route_clash was called before the user insisted: %s", calls)
 	}
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/internal/plural"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
 )
@@ -73,7 +73,7 @@ func (l *entryList) move(v nav.Move) { l.cursor = v.Apply(l.cursor, len(l.shown)
 
 // summary is the line above the rows: the state, the count, the filter and
 // the error of the list.
-func (l *entryList) summary(d proto.Dialect) string {
+func (l *entryList) summary(d mcp.Dialect) string {
 	what := strings.ToLower(exploreLists[l.tab].name)
 	one := strings.TrimSuffix(what, "s")
 	var parts []string

@@ -12,7 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/plural"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
@@ -27,8 +27,8 @@ import (
 // demo's own definitions, or the names of the tools a past recording of
 // the same target called.
 type KnownTools struct {
-	From  string       // where they come from, as the screen says it
-	Tools []proto.Tool // a name always; a description and inputSchema when known
+	From  string     // where they come from, as the screen says it
+	Tools []mcp.Tool // a name always; a description and inputSchema when known
 }
 
 // ToolSource is a Host that knows tools beside the server's lists; the

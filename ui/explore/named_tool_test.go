@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // On tools-ws, which has no lists, the explorer asks for none and says
@@ -48,7 +48,7 @@ func TestExploreNamedToolOnToolsWS(t *testing.T) {
 	if s := r.ScreenText(); !strings.Contains(s, "tools/call echo · answer") || !strings.Contains(s, "hi") {
 		t.Errorf("outcome:\n%s", s)
 	}
-	if got := screentest.SentRequests(st, proto.MethodToolsCall); len(got) != 1 || !strings.Contains(string(got[0]), `"arguments":{"message":"hi"}`) {
+	if got := screentest.SentRequests(st, mcp.MethodToolsCall); len(got) != 1 || !strings.Contains(string(got[0]), `"arguments":{"message":"hi"}`) {
 		t.Errorf("tools/call params %s", got)
 	}
 	r.Press("esc")
@@ -61,7 +61,7 @@ func TestExploreNamedToolOnToolsWS(t *testing.T) {
 	}
 	r.Press("ctrl+s")
 	r.Until("the second answer", func() bool { return x.mode == modeOutcome })
-	if got := screentest.SentRequests(st, proto.MethodToolsCall); len(got) != 2 || !strings.Contains(string(got[1]), `"arguments":{"message":"hi"}`) {
+	if got := screentest.SentRequests(st, mcp.MethodToolsCall); len(got) != 2 || !strings.Contains(string(got[1]), `"arguments":{"message":"hi"}`) {
 		t.Errorf("the second call's params %s", got)
 	}
 }
@@ -91,7 +91,7 @@ func TestExploreNamedToolOnToolsHTTP(t *testing.T) {
 func TestExploreKnownToolsOnToolsWS(t *testing.T) {
 	m, r := newModel(t, 140, 30)
 	m.host.Sess = screentest.ConnectDemoToolsWS(t, m.store)
-	m.known = &KnownTools{From: "the demo's tools (this transport has no list)", Tools: []proto.Tool{
+	m.known = &KnownTools{From: "the demo's tools (this transport has no list)", Tools: []mcp.Tool{
 		{Name: "echo", Description: "Echo a message", InputSchema: json.RawMessage(`{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}`)},
 		{Name: "recorded_only"},
 	}}

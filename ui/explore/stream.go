@@ -12,7 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/prompts"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
@@ -35,7 +35,7 @@ type streamPick struct {
 // openStreamPick opens the picker of the file to upload on a gateway
 // stream of the selected tool.
 func (x *Explorer) openStreamPick(e entry) tea.Cmd {
-	p := proto.InteractionPrompt{Type: proto.PromptFile, Message: "Pick the file to upload"}
+	p := mcp.InteractionPrompt{Type: mcp.PromptFile, Message: "Pick the file to upload"}
 	w, err := prompts.New(p, prompts.Options{Dir: x.pick.dir, PathOnly: true, Dark: x.st.Dark})
 	if err != nil {
 		x.showAnswer(streamMethod, e.name, nil, err)

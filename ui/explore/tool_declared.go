@@ -3,11 +3,11 @@ package explore
 import (
 	"encoding/json"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // toolDeclared is what a tool's _meta in tools/list says of interactive
-// sessions (proto.MetaInteractiveTool).
+// sessions (mcp.MetaInteractiveTool).
 type toolDeclared int
 
 const (
@@ -18,7 +18,7 @@ const (
 
 // declaredOf reads what a tool's _meta declares.
 func declaredOf(meta json.RawMessage) toolDeclared {
-	interactive, declared := proto.ToolInteractive(meta)
+	interactive, declared := mcp.ToolInteractive(meta)
 	switch {
 	case !declared:
 		return declaredNothing

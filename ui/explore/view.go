@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
@@ -137,7 +137,7 @@ func (x *Explorer) listHead(w int) string {
 	} else if x.tab == tabTools && x.interactive() {
 		text += " · interactive server: enter tries a wizard, f the tools/call form"
 	} else if in := x.disc; x.tab == tabTools && in.err != nil {
-		text += " · " + proto.MethodCapabilities + " probe refused (" + look.ErrorHeadline(in.err, x.d.Dialect()) + "): tools/call forms only"
+		text += " · " + mcp.MethodCapabilities + " probe refused (" + look.ErrorHeadline(in.err, x.d.Dialect()) + "): tools/call forms only"
 	}
 	return x.st.Ink.Muted.Paint(text)
 }

@@ -3,7 +3,7 @@ package explore
 import (
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/wizard"
 )
@@ -78,7 +78,7 @@ func (x *Explorer) wizardClosed() tea.Cmd {
 	x.markNotInteractive(wiz.Tool())
 	x.markWizards()
 	cmd := x.openToolForm(x.target)
-	x.info = wiz.Tool() + " runs as a plain tool call (the server answered " + look.ErrorHeadline(wiz.Err(), proto.DialectInteraction) + ")"
+	x.info = wiz.Tool() + " runs as a plain tool call (the server answered " + look.ErrorHeadline(wiz.Err(), mcp.DialectInteraction) + ")"
 	return cmd
 }
 

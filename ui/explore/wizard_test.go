@@ -8,7 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/goldentest"
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // TestWizardPlainToolByList: the demo's tool list marks its wizards, so
@@ -35,7 +35,7 @@ func TestWizardPlainToolByList(t *testing.T) {
 	if x.mode != modeForm || !strings.Contains(r.ScreenText(), "tools/call echo") {
 		t.Fatalf("enter on echo: mode %d\n%s", x.mode, r.ScreenText())
 	}
-	if n := len(screentest.SentRequests(st, proto.MethodInteractionStart)); n != 0 {
+	if n := len(screentest.SentRequests(st, mcp.MethodInteractionStart)); n != 0 {
 		t.Errorf("%d interaction.start sent for a tool the list says is plain", n)
 	}
 }
@@ -65,8 +65,8 @@ func TestWizardNotInteractiveTool(t *testing.T) {
 		t.Errorf("echo after the refusal: %+v", e)
 	}
 	r.Press("enter")
-	if x.mode != modeForm || len(screentest.SentRequests(st, proto.MethodInteractionStart)) != 1 {
-		t.Errorf("enter again: mode %d, %d starts", x.mode, len(screentest.SentRequests(st, proto.MethodInteractionStart)))
+	if x.mode != modeForm || len(screentest.SentRequests(st, mcp.MethodInteractionStart)) != 1 {
+		t.Errorf("enter again: mode %d, %d starts", x.mode, len(screentest.SentRequests(st, mcp.MethodInteractionStart)))
 	}
 }
 
@@ -76,8 +76,8 @@ func TestWizardNotInteractiveTool(t *testing.T) {
 func TestExploreRunsWizards(t *testing.T) {
 	m, r, st := demoModel(t)
 	x := openToolWizard(t, r, "book_trip", "Where do you want to go?")
-	if x.mode != modeWizard || len(screentest.SentRequests(st, proto.MethodInteractionStart)) != 1 {
-		t.Fatalf("enter on book_trip: mode %d, starts %d", x.mode, len(screentest.SentRequests(st, proto.MethodInteractionStart)))
+	if x.mode != modeWizard || len(screentest.SentRequests(st, mcp.MethodInteractionStart)) != 1 {
+		t.Fatalf("enter on book_trip: mode %d, starts %d", x.mode, len(screentest.SentRequests(st, mcp.MethodInteractionStart)))
 	}
 	r.Press("esc", "y") // esc asks, y confirms
 	r.Until("the server's answer", func() bool { return strings.Contains(r.ScreenText(), "the server confirmed: cancelled") })
@@ -98,8 +98,8 @@ func TestWizardDegrade(t *testing.T) {
 	m, r, p := scriptedModel(t, false)
 	x := openExplorerLoaded(t, r)
 	r.Until("the discovery", func() bool { return m.interactive.state == discoverKnown })
-	if m.interactive.caps.Interactive || m.interactive.err != nil || len(p.Requests(proto.MethodCapabilities)) != 1 {
-		t.Fatalf("discovery %+v, %d capabilities requests", m.interactive, len(p.Requests(proto.MethodCapabilities)))
+	if m.interactive.caps.Interactive || m.interactive.err != nil || len(p.Requests(mcp.MethodCapabilities)) != 1 {
+		t.Fatalf("discovery %+v, %d capabilities requests", m.interactive, len(p.Requests(mcp.MethodCapabilities)))
 	}
 	s := r.ScreenText()
 	if strings.Contains(s, "wizard") || strings.Contains(s, "interactive server") {
@@ -112,8 +112,8 @@ func TestWizardDegrade(t *testing.T) {
 	r.Press("esc", "esc")
 	r.Press("e")
 	r.Until("the lists again", func() bool { return m.overlay.(*Explorer).lists[tabTools].state == listLoaded })
-	if n := len(p.Requests(proto.MethodCapabilities)); n != 1 || len(p.Requests(proto.MethodInteractionStart)) != 0 {
-		t.Errorf("%d capabilities requests, %d starts", n, len(p.Requests(proto.MethodInteractionStart)))
+	if n := len(p.Requests(mcp.MethodCapabilities)); n != 1 || len(p.Requests(mcp.MethodInteractionStart)) != 0 {
+		t.Errorf("%d capabilities requests, %d starts", n, len(p.Requests(mcp.MethodInteractionStart)))
 	}
 }
 
@@ -129,15 +129,15 @@ func TestExploreWizardEscWhileStarting(t *testing.T) {
 	if x.mode != modeWizard || !strings.Contains(r.ScreenText(), "interaction.start sent, waiting for the session") {
 		t.Fatalf("enter on greet: mode %d\n%s", x.mode, r.ScreenText())
 	}
-	screentest.WaitFor(t, "the start on the wire", func() bool { return len(p.Requests(proto.MethodInteractionStart)) == 1 })
+	screentest.WaitFor(t, "the start on the wire", func() bool { return len(p.Requests(mcp.MethodInteractionStart)) == 1 })
 	r.Press("esc")
 	if x.mode != modeList || x.wiz != nil {
 		t.Fatalf("esc while starting: mode %d", x.mode)
 	}
-	start := p.Requests(proto.MethodInteractionStart)[0]
-	screentest.WaitFor(t, "notifications/cancelled", func() bool { return len(p.Requests(proto.MethodNotifyCancelled)) == 1 })
-	var c proto.CancelledNotificationParams
-	if err := json.Unmarshal(p.Requests(proto.MethodNotifyCancelled)[0].Params, &c); err != nil || c.RequestID.Key() != start.ID.Key() {
+	start := p.Requests(mcp.MethodInteractionStart)[0]
+	screentest.WaitFor(t, "notifications/cancelled", func() bool { return len(p.Requests(mcp.MethodNotifyCancelled)) == 1 })
+	var c mcp.CancelledNotificationParams
+	if err := json.Unmarshal(p.Requests(mcp.MethodNotifyCancelled)[0].Params, &c); err != nil || c.RequestID.Key() != start.ID.Key() {
 		t.Errorf("notifications/cancelled %+v for interaction.start id %s", c, start.ID)
 	}
 }
@@ -147,7 +147,7 @@ func TestExploreWizardEscWhileStarting(t *testing.T) {
 // keep their form.
 func TestWizardDiscoveryError(t *testing.T) {
 	m, r, p := scriptedModel(t, false)
-	p.SetCapsCode(proto.CodeInternalError)
+	p.SetCapsCode(mcp.CodeInternalError)
 	x := openExplorerLoaded(t, r)
 	r.Until("the discovery", func() bool { return m.interactive.state == discoverKnown })
 	if s := r.ScreenText(); !strings.Contains(s, "capabilities probe refused (error -32603 Internal error: capabilities") {

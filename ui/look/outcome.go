@@ -10,7 +10,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/termtext"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/nav"
 )
 
@@ -32,14 +33,14 @@ type Outcome struct {
 }
 
 // NewOutcome renders the answer of method: res when err is nil.
-func NewOutcome(method string, res json.RawMessage, err error, d proto.Dialect, st *Styles) *Outcome {
+func NewOutcome(method string, res json.RawMessage, err error, d mcp.Dialect, st *Styles) *Outcome {
 	o := &Outcome{Heading: method}
 	var b strings.Builder
 	if err != nil {
 		o.Failed = true
 		var rpc *client.RPCError
 		if errors.As(err, &rpc) && rpc.Err != nil {
-			b.WriteString(st.Ink.Error.Paint(ErrorCodeIn(rpc.Err, d, proto.ErrorContext{Method: rpc.Method})))
+			b.WriteString(st.Ink.Error.Paint(ErrorCodeIn(rpc.Err, d, mcp.ErrorContext{Method: rpc.Method})))
 			b.WriteString("\n" + ExpandTabs(termtext.Block(rpc.Err.Message)))
 			if len(rpc.Err.Data) > 0 {
 				b.WriteString("\n\ndata:\n" + PrettyHighlighted(rpc.Err.Data, st))
@@ -70,25 +71,25 @@ func (o *Outcome) FailTool(f *client.ToolFailure, st *Styles) {
 // ErrorCode names a JSON-RPC error by its code and the code's name in
 // dialect d, e.g. "error -32601 Method not found", when nothing is known
 // of the request it answers.
-func ErrorCode(e *proto.Error, d proto.Dialect) string {
-	return ErrorCodeIn(e, d, proto.ErrorContext{})
+func ErrorCode(e *jsonrpc.Error, d mcp.Dialect) string {
+	return ErrorCodeIn(e, d, mcp.ErrorContext{})
 }
 
 // ErrorCodeIn names a JSON-RPC error by its code and the code's name in
 // dialect d and the context of the request it answers
-// (proto.ErrorNameIn): "error -32000 Cancelled" for the answer to a
+// (mcp.ErrorNameIn): "error -32000 Cancelled" for the answer to a
 // cancellation, never a name the server's message reads against.
-func ErrorCodeIn(e *proto.Error, d proto.Dialect, c proto.ErrorContext) string {
-	return strings.TrimSpace(fmt.Sprintf("error %d %s", e.Code, proto.ErrorNameIn(d, e, c)))
+func ErrorCodeIn(e *jsonrpc.Error, d mcp.Dialect, c mcp.ErrorContext) string {
+	return strings.TrimSpace(fmt.Sprintf("error %d %s", e.Code, mcp.ErrorNameIn(d, e, c)))
 }
 
 // ErrorHeadline says what err is in one line: a JSON-RPC error by its code,
 // the code's name (in the context of the method it answers) and its
 // message, which is left out when it only repeats the name.
-func ErrorHeadline(err error, d proto.Dialect) string {
+func ErrorHeadline(err error, d mcp.Dialect) string {
 	var rpc *client.RPCError
 	if errors.As(err, &rpc) && rpc.Err != nil {
-		code, msg := ErrorCodeIn(rpc.Err, d, proto.ErrorContext{Method: rpc.Method}), OneLine(rpc.Err.Message)
+		code, msg := ErrorCodeIn(rpc.Err, d, mcp.ErrorContext{Method: rpc.Method}), OneLine(rpc.Err.Message)
 		if msg == "" || strings.HasSuffix(strings.ToLower(code), " "+strings.ToLower(msg)) {
 			return code
 		}
@@ -100,7 +101,7 @@ func ErrorHeadline(err error, d proto.Dialect) string {
 // PrettyHighlighted indents and colours JSON, or shows it as it is (made
 // safe to print) when it is not JSON.
 func PrettyHighlighted(raw json.RawMessage, st *Styles) string {
-	pretty, err := proto.PrettyJSON(raw)
+	pretty, err := jsonrpc.PrettyJSON(raw)
 	if err != nil {
 		return termtext.Block(string(raw))
 	}

@@ -8,7 +8,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // TestErrorHeadlineByContext checks an error's code is named by the
@@ -17,19 +18,19 @@ import (
 // not "Stream Limit Exceeded".
 func TestErrorHeadlineByContext(t *testing.T) {
 	rpc := func(method string, code int, msg string) error {
-		return &client.RPCError{Method: method, Err: &proto.Error{Code: code, Message: msg}}
+		return &client.RPCError{Method: method, Err: &jsonrpc.Error{Code: code, Message: msg}}
 	}
 	cases := []struct {
 		err  error
-		d    proto.Dialect
+		d    mcp.Dialect
 		want string
 	}{
-		{rpc(proto.MethodToolsCall, -32000, "Cancelled"), proto.DialectMCPFlow, "error -32000 Cancelled"},
-		{rpc(proto.MethodToolsCall, -32000, "too many streams"), proto.DialectMCPFlow, "error -32000 Stream Limit Exceeded: too many streams"},
-		{rpc(proto.MethodToolsList, -32000, "busy"), proto.DialectMCPFlow, "error -32000 Server error: busy"},
-		{rpc(proto.MethodToolsCall, -32800, "Request cancelled"), proto.DialectMCP, "error -32800 Cancelled: Request cancelled"},
-		{rpc("x", -32601, "Method not found"), proto.DialectMCP, "error -32601 Method not found"},
-		{rpc("x", -32601, "method not found"), proto.DialectMCP, "error -32601 Method not found"},
+		{rpc(mcp.MethodToolsCall, -32000, "Cancelled"), mcp.DialectMCPFlow, "error -32000 Cancelled"},
+		{rpc(mcp.MethodToolsCall, -32000, "too many streams"), mcp.DialectMCPFlow, "error -32000 Stream Limit Exceeded: too many streams"},
+		{rpc(mcp.MethodToolsList, -32000, "busy"), mcp.DialectMCPFlow, "error -32000 Server error: busy"},
+		{rpc(mcp.MethodToolsCall, -32800, "Request cancelled"), mcp.DialectMCP, "error -32800 Cancelled: Request cancelled"},
+		{rpc("x", -32601, "Method not found"), mcp.DialectMCP, "error -32601 Method not found"},
+		{rpc("x", -32601, "method not found"), mcp.DialectMCP, "error -32601 Method not found"},
 	}
 	for _, tc := range cases {
 		if got := ErrorHeadline(tc.err, tc.d); got != tc.want {
@@ -37,7 +38,7 @@ func TestErrorHeadlineByContext(t *testing.T) {
 		}
 	}
 	st := NewStyles(true)
-	o := NewOutcome(proto.MethodToolsCall, nil, rpc(proto.MethodToolsCall, -32000, "Cancelled"), proto.DialectMCPFlow, &st)
+	o := NewOutcome(mcp.MethodToolsCall, nil, rpc(mcp.MethodToolsCall, -32000, "Cancelled"), mcp.DialectMCPFlow, &st)
 	if first, _, _ := strings.Cut(ansi.Strip(o.Body), "\n"); first != "error -32000 Cancelled" {
 		t.Errorf("outcome headline %q", first)
 	}
@@ -48,7 +49,7 @@ func TestErrorHeadlineByContext(t *testing.T) {
 func TestFailedToolSaysItOnce(t *testing.T) {
 	st := NewStyles(true)
 	res := json.RawMessage(`{"content":[{"type":"text","text":"boom"}],"isError":true}`)
-	o := NewOutcome(proto.MethodToolsCall, res, nil, proto.DialectMCP, &st)
+	o := NewOutcome(mcp.MethodToolsCall, res, nil, mcp.DialectMCP, &st)
 	o.FailTool(client.CheckToolResult("t", res, nil), &st)
 	body := ansi.Strip(o.Body)
 	if summary, _, _ := strings.Cut(body, "result JSON"); strings.Count(summary, "isError") != 1 || !strings.Contains(summary, "boom") {
@@ -61,7 +62,7 @@ func TestFailedToolSaysItOnce(t *testing.T) {
 func TestOutcomeTabsAndIndentedWrap(t *testing.T) {
 	st := NewStyles(true)
 	res := []byte(`{"content":[{"type":"text","text":"name\tvalue"}],"structuredContent":{"deep":{"s":"` + strings.Repeat("x", 60) + `"}}}`)
-	o := NewOutcome(proto.MethodToolsCall, res, nil, proto.DialectMCP, &st)
+	o := NewOutcome(mcp.MethodToolsCall, res, nil, mcp.DialectMCP, &st)
 	out := ansi.Strip(o.Render(40, 100))
 	if !strings.Contains(out, "name    value") {
 		t.Errorf("tab lost in the outcome:\n%s", out)

@@ -13,7 +13,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Bridge answers the server's questions through the TUI. It
@@ -29,14 +30,14 @@ import (
 type Bridge struct {
 	mu    sync.Mutex
 	send  func(tea.Msg)
-	roots []proto.Root
+	roots []mcp.Root
 }
 
 var _ client.ServerRequestHandler = (*Bridge)(nil)
 
 // NewBridge returns a bridge exposing roots (the --root flags).
-func NewBridge(roots []proto.Root) *Bridge {
-	return &Bridge{roots: append([]proto.Root{}, roots...)}
+func NewBridge(roots []mcp.Root) *Bridge {
+	return &Bridge{roots: append([]mcp.Root{}, roots...)}
 }
 
 // SetSend sets how questions reach the program (tea.Program.Send).
@@ -47,16 +48,16 @@ func (b *Bridge) SetSend(send func(tea.Msg)) {
 }
 
 // Roots returns the roots exposed to the server, never nil.
-func (b *Bridge) Roots() []proto.Root {
+func (b *Bridge) Roots() []mcp.Root {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return append([]proto.Root{}, b.roots...)
+	return append([]mcp.Root{}, b.roots...)
 }
 
 // SetRoots replaces the roots roots/list answers with.
-func (b *Bridge) SetRoots(roots []proto.Root) {
+func (b *Bridge) SetRoots(roots []mcp.Root) {
 	b.mu.Lock()
-	b.roots = append([]proto.Root{}, roots...)
+	b.roots = append([]mcp.Root{}, roots...)
 	b.mu.Unlock()
 }
 
@@ -65,17 +66,17 @@ func (b *Bridge) SetRoots(roots []proto.Root) {
 // other method is refused with -32601.
 func (b *Bridge) HandleServerRequest(ctx context.Context, method string, params json.RawMessage) (any, error) {
 	switch method {
-	case proto.MethodRootsList:
-		return proto.ListRootsResult{Roots: b.Roots()}, nil
-	case proto.MethodElicitationCreate, proto.MethodSamplingCreateMessage:
+	case mcp.MethodRootsList:
+		return mcp.ListRootsResult{Roots: b.Roots()}, nil
+	case mcp.MethodElicitationCreate, mcp.MethodSamplingCreateMessage:
 	default:
-		return nil, &proto.Error{Code: proto.CodeMethodNotFound, Message: "mcpscope does not answer " + method}
+		return nil, &jsonrpc.Error{Code: mcp.CodeMethodNotFound, Message: "mcpscope does not answer " + method}
 	}
 	b.mu.Lock()
 	send := b.send
 	b.mu.Unlock()
 	if send == nil {
-		return nil, &proto.Error{Code: proto.CodeInternalError, Message: "mcpscope cannot ask the user: the TUI is not running"}
+		return nil, &jsonrpc.Error{Code: mcp.CodeInternalError, Message: "mcpscope cannot ask the user: the TUI is not running"}
 	}
 	qctx, cancel := context.WithCancel(ctx)
 	defer cancel() // ends the UI's watch of this question

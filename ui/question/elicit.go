@@ -15,7 +15,7 @@ import (
 	"github.com/mcpscope/mcpscope/internal/keyhelp"
 	"github.com/mcpscope/mcpscope/internal/termtext"
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
@@ -34,7 +34,7 @@ type elicitResult struct {
 type elicitView struct {
 	st   *look.Styles
 	keys questionKeys
-	p    proto.ElicitRequestParams
+	p    mcp.ElicitRequestParams
 	form *schemaform.Form // nil in URL mode
 	w, h int
 }
@@ -46,12 +46,12 @@ func newElicitView(params json.RawMessage, st *look.Styles) (*elicitView, error)
 		return nil, err
 	}
 	switch v.p.EffectiveMode() {
-	case proto.ElicitModeURL:
+	case mcp.ElicitModeURL:
 		if v.p.URL == "" {
 			return nil, errors.New("a URL-mode elicitation carries no url")
 		}
 		return v, nil
-	case proto.ElicitModeForm:
+	case mcp.ElicitModeForm:
 		schema := v.p.RequestedSchema
 		if len(schema) == 0 || string(schema) == "null" {
 			schema = json.RawMessage(`{"type":"object","properties":{}}`)
@@ -87,16 +87,16 @@ func (v *elicitView) update(msg tea.Msg) (tea.Cmd, *questionAnswer) {
 		switch {
 		case !isKey:
 		case key.Matches(k, v.keys.Yes):
-			return nil, elicitAnswer(proto.ElicitActionAccept, nil)
+			return nil, elicitAnswer(mcp.ElicitActionAccept, nil)
 		case key.Matches(k, v.keys.No):
-			return nil, elicitAnswer(proto.ElicitActionDecline, nil)
+			return nil, elicitAnswer(mcp.ElicitActionDecline, nil)
 		case key.Matches(k, v.keys.Cancel):
-			return nil, elicitAnswer(proto.ElicitActionCancel, nil)
+			return nil, elicitAnswer(mcp.ElicitActionCancel, nil)
 		}
 		return nil, nil
 	}
 	if isKey && key.Matches(k, v.keys.Decline) {
-		return nil, elicitAnswer(proto.ElicitActionDecline, nil)
+		return nil, elicitAnswer(mcp.ElicitActionDecline, nil)
 	}
 	action, cmd := v.form.Update(msg)
 	switch action {
@@ -105,9 +105,9 @@ func (v *elicitView) update(msg tea.Msg) (tea.Cmd, *questionAnswer) {
 		if err != nil { // Validate passed, so the fields parse
 			return cmd, nil
 		}
-		return cmd, elicitAnswer(proto.ElicitActionAccept, content)
+		return cmd, elicitAnswer(mcp.ElicitActionAccept, content)
 	case schemaform.ActionCancel:
-		return cmd, elicitAnswer(proto.ElicitActionCancel, nil)
+		return cmd, elicitAnswer(mcp.ElicitActionCancel, nil)
 	case schemaform.ActionEditJSON:
 		v.setSize(v.w, v.h)
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/keytest"
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
@@ -21,7 +21,7 @@ func FuzzQuestionViews(f *testing.F) {
 	}
 	st := look.NewStyles(true)
 	f.Fuzz(func(t *testing.T, params string, width uint8) {
-		for _, method := range []string{proto.MethodElicitationCreate, proto.MethodSamplingCreateMessage} {
+		for _, method := range []string{mcp.MethodElicitationCreate, mcp.MethodSamplingCreateMessage} {
 			v, err := newQuestionView(&question{method: method, params: json.RawMessage(params)}, &st)
 			if err != nil {
 				continue

@@ -11,7 +11,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
@@ -82,7 +83,7 @@ func newTestModel(t *testing.T, w, h int) (*testModel, *runner, *Bridge) {
 	t.Helper()
 	m := &testModel{host: screentest.NewHost(), w: w, h: h}
 	r := &runner{Runner: screentest.NewRunner(t, m.update, m.view), m: m}
-	b := NewBridge([]proto.Root{{URI: "file:///srv/a", Name: "a"}})
+	b := NewBridge([]mcp.Root{{URI: "file:///srv/a", Name: "a"}})
 	b.SetSend(func(msg tea.Msg) {
 		select {
 		case r.Msgs <- msg:
@@ -151,7 +152,7 @@ func wantResult(t *testing.T, h handled, want string) {
 // wantRPCError checks that the answer is the JSON-RPC error code/message.
 func wantRPCError(t *testing.T, h handled, code int, message string) {
 	t.Helper()
-	var e *proto.Error
+	var e *jsonrpc.Error
 	if !errors.As(h.err, &e) || e.Code != code || e.Message != message {
 		t.Errorf("answer %s, err %v; want error %d %q", h.result, h.err, code, message)
 	}

@@ -8,7 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/internal/keyhelp"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
@@ -163,12 +164,12 @@ func focusCmd(v questionView) tea.Cmd {
 // answerNote says in the status bar what went back to the server.
 func answerNote(o *openQuestion, a *questionAnswer) string {
 	what := "answered"
-	var rpc *proto.Error
+	var rpc *jsonrpc.Error
 	switch r := a.result.(type) {
 	case elicitResult:
 		what = "answered " + r.Action
 	case nil:
-		if e, ok := a.err.(*proto.Error); ok {
+		if e, ok := a.err.(*jsonrpc.Error); ok {
 			rpc = e
 		}
 	}
@@ -191,7 +192,7 @@ func Ask(d screen.Host, open screen.Screen, msg AskedMsg) (host screen.Screen, c
 	}
 	view, err := newQuestionView(q, d.Styles())
 	if err != nil {
-		q.answer(questionAnswer{err: &proto.Error{Code: proto.CodeInvalidParams, Message: err.Error()}})
+		q.answer(questionAnswer{err: &jsonrpc.Error{Code: mcp.CodeInvalidParams, Message: err.Error()}})
 		return open, nil, false, fmt.Errorf("the server's %s cannot be shown: %w", q.method, err)
 	}
 	h, ok := open.(*questionHost)
@@ -258,9 +259,9 @@ func Waiting(open screen.Screen) int {
 // newQuestionView builds the view of a question from its params.
 func newQuestionView(q *question, st *look.Styles) (questionView, error) {
 	switch q.method {
-	case proto.MethodElicitationCreate:
+	case mcp.MethodElicitationCreate:
 		return newElicitView(q.params, st)
-	case proto.MethodSamplingCreateMessage:
+	case mcp.MethodSamplingCreateMessage:
 		return newSamplingView(q.params, st)
 	}
 	return nil, fmt.Errorf("mcpscope has no screen for %s", q.method)

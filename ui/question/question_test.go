@@ -9,7 +9,8 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/keytest"
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // TestElicitFormKeys answers a form-mode elicitation with each key path:
@@ -41,7 +42,7 @@ func TestElicitFormKeys(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			m, r, b := newTestModel(t, 100, 30)
-			ch := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, screentest.ElicitFormParams)
+			ch := ask(t, r, b, context.Background(), mcp.MethodElicitationCreate, screentest.ElicitFormParams)
 			if s := r.ScreenText(); !strings.Contains(s, "Question · elicitation · form") || !strings.Contains(s, "Who are you?") {
 				t.Fatalf("the form is not on screen:\n%s", s)
 			}
@@ -68,7 +69,7 @@ func TestElicitURLConsent(t *testing.T) {
 	for key, action := range map[string]string{"y": "accept", "n": "decline", "esc": "cancel"} {
 		t.Run(key, func(t *testing.T) {
 			m, r, b := newTestModel(t, 40, 30)
-			ch := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, screentest.ElicitURLParams)
+			ch := ask(t, r, b, context.Background(), mcp.MethodElicitationCreate, screentest.ElicitURLParams)
 			screen := r.ScreenText()
 			joined := strings.ReplaceAll(strings.ReplaceAll(screen, " ", ""), "\n", "")
 			if !strings.Contains(joined, "https://auth.example.com/oauth/authorize?client_id=mcpscope-test-client&redirect_uri=http%3A%2F%2F127.0.0.1%3A8765%2Fcallback&state=af0ifjsldkj") {
@@ -96,7 +97,7 @@ func TestElicitURLConsent(t *testing.T) {
 func TestSamplingKeys(t *testing.T) {
 	t.Run("reply", func(t *testing.T) {
 		m, r, b := newTestModel(t, 100, 36)
-		ch := ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, screentest.SamplingParams)
+		ch := ask(t, r, b, context.Background(), mcp.MethodSamplingCreateMessage, screentest.SamplingParams)
 		screen := r.ScreenText()
 		for _, want := range []string{"system prompt: You are a helpful test server.", "[user] What is the capital of France?",
 			"[assistant] [image image/png", "hints claude-3-sonnet, claude · cost 0.3 · speed 0.8 · intelligence 0.5",
@@ -127,7 +128,7 @@ func TestSamplingKeys(t *testing.T) {
 	for key, msg := range map[string]string{"ctrl+d": MsgSamplingDeclined, "esc": MsgSamplingCancelled} {
 		t.Run(key, func(t *testing.T) {
 			m, r, b := newTestModel(t, 100, 30)
-			ch := ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, screentest.SamplingParams)
+			ch := ask(t, r, b, context.Background(), mcp.MethodSamplingCreateMessage, screentest.SamplingParams)
 			r.TypeText("ignored")
 			r.Press(key)
 			wantRPCError(t, answered(t, ch), CodeUserRejected, msg)
@@ -144,8 +145,8 @@ func TestSamplingKeys(t *testing.T) {
 func TestQuestionWithdrawn(t *testing.T) {
 	m, r, b := newTestModel(t, 100, 30)
 	ctx, cancel := context.WithCancel(context.Background())
-	first := ask(t, r, b, ctx, proto.MethodElicitationCreate, screentest.ElicitFormParams)
-	second := ask(t, r, b, context.Background(), proto.MethodElicitationCreate, screentest.ElicitURLParams)
+	first := ask(t, r, b, ctx, mcp.MethodElicitationCreate, screentest.ElicitFormParams)
+	second := ask(t, r, b, context.Background(), mcp.MethodElicitationCreate, screentest.ElicitURLParams)
 	cancel()
 	if h := answered(t, first); h.err == nil {
 		t.Errorf("a withdrawn question answered %s", h.result)
@@ -170,10 +171,10 @@ func TestQuestionWithdrawn(t *testing.T) {
 func TestQuestionOrigin(t *testing.T) {
 	params := `{"message":"Step 1: What is your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}`
 	m, r, b := newTestModel(t, 120, 30)
-	input := client.WithQuestionOrigin(context.Background(), client.QuestionOrigin{RequestID: proto.IntID(5), InputKey: "step1"})
-	server := client.WithQuestionOrigin(context.Background(), client.QuestionOrigin{RequestID: proto.IntID(7)})
-	ask(t, r, b, input, proto.MethodElicitationCreate, params)
-	ask(t, r, b, server, proto.MethodElicitationCreate, params)
+	input := client.WithQuestionOrigin(context.Background(), client.QuestionOrigin{RequestID: jsonrpc.IntID(5), InputKey: "step1"})
+	server := client.WithQuestionOrigin(context.Background(), client.QuestionOrigin{RequestID: jsonrpc.IntID(7)})
+	ask(t, r, b, input, mcp.MethodElicitationCreate, params)
+	ask(t, r, b, server, mcp.MethodElicitationCreate, params)
 	if title := m.open.Title(); !strings.Contains(title, `input "step1" of the input_required result of request 5`) {
 		t.Errorf("the newest frame first: title %q", title)
 	}
@@ -181,7 +182,7 @@ func TestQuestionOrigin(t *testing.T) {
 	if title := m.open.Title(); !strings.Contains(title, "· request 7") {
 		t.Errorf("the older frame next: title %q", title)
 	}
-	ask(t, r, b, context.Background(), proto.MethodSamplingCreateMessage, screentest.SamplingParams)
+	ask(t, r, b, context.Background(), mcp.MethodSamplingCreateMessage, screentest.SamplingParams)
 	r.Press("esc")
 	if title := m.open.Title(); !strings.Contains(title, "request id unknown") {
 		t.Errorf("a question without a frame: title %q", title)
@@ -193,19 +194,19 @@ func TestQuestionOrigin(t *testing.T) {
 // says so instead of hanging.
 func TestQuestionBridgeAnswersAlone(t *testing.T) {
 	b := NewBridge(nil)
-	res, err := b.HandleServerRequest(context.Background(), proto.MethodRootsList, nil)
+	res, err := b.HandleServerRequest(context.Background(), mcp.MethodRootsList, nil)
 	if got := mustJSON(t, res); err != nil || got != `{"roots":[]}` {
 		t.Errorf("roots/list %s %v", got, err)
 	}
-	b.SetRoots([]proto.Root{{URI: "file:///srv/x", Name: "x"}})
-	res, _ = b.HandleServerRequest(context.Background(), proto.MethodRootsList, nil)
+	b.SetRoots([]mcp.Root{{URI: "file:///srv/x", Name: "x"}})
+	res, _ = b.HandleServerRequest(context.Background(), mcp.MethodRootsList, nil)
 	if got := mustJSON(t, res); got != `{"roots":[{"uri":"file:///srv/x","name":"x"}]}` {
 		t.Errorf("roots/list %s", got)
 	}
 	_, err = b.HandleServerRequest(context.Background(), "tasks/get", nil)
-	wantRPCError(t, handled{err: err}, proto.CodeMethodNotFound, "mcpscope does not answer tasks/get")
-	_, err = b.HandleServerRequest(context.Background(), proto.MethodElicitationCreate, rawJSON(screentest.ElicitFormParams))
-	wantRPCError(t, handled{err: err}, proto.CodeInternalError, "mcpscope cannot ask the user: the TUI is not running")
+	wantRPCError(t, handled{err: err}, mcp.CodeMethodNotFound, "mcpscope does not answer tasks/get")
+	_, err = b.HandleServerRequest(context.Background(), mcp.MethodElicitationCreate, rawJSON(screentest.ElicitFormParams))
+	wantRPCError(t, handled{err: err}, mcp.CodeInternalError, "mcpscope cannot ask the user: the TUI is not running")
 }
 
 // TestQuestionMalformedParams: params the views cannot read are refused
@@ -216,13 +217,13 @@ func TestQuestionMalformedParams(t *testing.T) {
 		`{"message":"x","requestedSchema":[1,2]}`} {
 		ch := make(chan handled, 1)
 		go func() {
-			_, err := b.HandleServerRequest(context.Background(), proto.MethodElicitationCreate, rawJSON(params))
+			_, err := b.HandleServerRequest(context.Background(), mcp.MethodElicitationCreate, rawJSON(params))
 			ch <- handled{err: err}
 		}()
 		msg := <-r.Msgs
 		m.update(msg)
-		var e *proto.Error
-		if h := answered(t, ch); !errors.As(h.err, &e) || e.Code != proto.CodeInvalidParams {
+		var e *jsonrpc.Error
+		if h := answered(t, ch); !errors.As(h.err, &e) || e.Code != mcp.CodeInvalidParams {
 			t.Errorf("%s: answered %v", params, h.err)
 		}
 		if m.open != nil || !strings.Contains(m.err, "cannot be shown") {

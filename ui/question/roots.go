@@ -11,7 +11,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/keyhelp"
 	"github.com/mcpscope/mcpscope/internal/plural"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
@@ -49,7 +49,7 @@ type RootsEditor struct {
 	bridge  *Bridge // keeps the roots roots/list answers with
 	st      *look.Styles
 	keys    rootsKeys
-	roots   []proto.Root
+	roots   []mcp.Root
 	sel     int
 	editing int // index of the root being edited, len(roots) for a new one, -1 when none
 	uri     textinput.Model
@@ -74,7 +74,7 @@ func OpenRoots(d screen.Host, b *Bridge) *RootsEditor {
 }
 
 // newRootsEditor returns an editor of roots.
-func newRootsEditor(d screen.Host, roots []proto.Root) *RootsEditor {
+func newRootsEditor(d screen.Host, roots []mcp.Root) *RootsEditor {
 	e := &RootsEditor{d: d, st: d.Styles(), keys: defaultRootsKeys(), roots: roots, editing: -1}
 	e.uri, e.name = textinput.New(), textinput.New()
 	e.uri.Prompt, e.name.Prompt = "uri:  ", "name: "
@@ -141,7 +141,7 @@ func (e *RootsEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
 	case key.Matches(k, e.keys.Down):
 		e.sel = max(min(e.sel+1, len(e.roots)-1), 0)
 	case key.Matches(k, e.keys.Add):
-		return e.startEdit(len(e.roots), proto.Root{}), false
+		return e.startEdit(len(e.roots), mcp.Root{}), false
 	case key.Matches(k, e.keys.Edit):
 		if e.sel < len(e.roots) {
 			return e.startEdit(e.sel, e.roots[e.sel]), false
@@ -159,7 +159,7 @@ func (e *RootsEditor) Update(msg tea.Msg) (tea.Cmd, bool) {
 }
 
 // startEdit opens the inputs on root i.
-func (e *RootsEditor) startEdit(i int, r proto.Root) tea.Cmd {
+func (e *RootsEditor) startEdit(i int, r mcp.Root) tea.Cmd {
 	e.editing, e.onName = i, false
 	e.uri.SetValue(r.URI)
 	e.name.SetValue(r.Name)
@@ -211,13 +211,13 @@ func (e *RootsEditor) updateInput(msg tea.Msg) tea.Cmd {
 }
 
 // parseRootInput checks a root typed by the user as --root takes it
-// (proto.ParseRoot): a URI with a scheme and "://", or a local path ("~"
+// (mcp.ParseRoot): a URI with a scheme and "://", or a local path ("~"
 // the home directory) that becomes its absolute file:// URI; a typed name
 // replaces the one the URI's last element gives.
-func parseRootInput(uri, name string) (proto.Root, error) {
-	r, err := proto.ParseRoot(uri)
+func parseRootInput(uri, name string) (mcp.Root, error) {
+	r, err := mcp.ParseRoot(uri)
 	if err != nil {
-		return proto.Root{}, err
+		return mcp.Root{}, err
 	}
 	if name = strings.TrimSpace(name); name != "" {
 		r.Name = name
@@ -228,7 +228,7 @@ func parseRootInput(uri, name string) (proto.Root, error) {
 // save keeps the roots for roots/list and, when connected, sends
 // notifications/roots/list_changed.
 func (e *RootsEditor) save() tea.Cmd {
-	roots := append([]proto.Root{}, e.roots...)
+	roots := append([]mcp.Root{}, e.roots...)
 	e.bridge.SetRoots(roots)
 	s, err := e.d.Session()
 	if err != nil {
@@ -284,7 +284,7 @@ func (e *RootsEditor) Render(w, h int) string {
 }
 
 // Roots is the list being edited, not kept yet.
-func (e *RootsEditor) Roots() []proto.Root { return e.roots }
+func (e *RootsEditor) Roots() []mcp.Root { return e.roots }
 
 // Editing reports whether the inputs of a root are open.
 func (e *RootsEditor) Editing() bool { return e.editing >= 0 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // openRootsEditor opens the roots editor on the bridge's roots in a test
@@ -37,7 +37,7 @@ func TestRootsEditorTakesALocalPath(t *testing.T) {
 		t.Fatalf("a local path was refused:\n%s", r.ScreenText())
 	}
 	uri := (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String()
-	want := []proto.Root{{URI: "file:///srv/a", Name: "a"}, {URI: uri + "/project", Name: "project"}, {URI: uri, Name: "work"}}
+	want := []mcp.Root{{URI: "file:///srv/a", Name: "a"}, {URI: uri + "/project", Name: "project"}, {URI: uri, Name: "work"}}
 	if mustJSON(t, e.Roots()) != mustJSON(t, want) {
 		t.Errorf("roots %+v, want %+v", e.Roots(), want)
 	}
@@ -59,9 +59,9 @@ func TestRootsEditorReadsAsRootFlag(t *testing.T) {
 	if e.Editing() {
 		t.Fatalf("a root was refused:\n%s", r.ScreenText())
 	}
-	var want []proto.Root
+	var want []mcp.Root
 	for _, in := range []string{"file:///srv/a", "~/proj", "proj:v2"} {
-		root, err := proto.ParseRoot(in)
+		root, err := mcp.ParseRoot(in)
 		if err != nil {
 			t.Fatal(err)
 		}

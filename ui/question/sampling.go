@@ -11,7 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/internal/keyhelp"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
@@ -35,7 +36,7 @@ const (
 type samplingView struct {
 	st     *look.Styles
 	keys   questionKeys
-	p      proto.CreateMessageParams
+	p      mcp.CreateMessageParams
 	reply  textarea.Model
 	model  textinput.Model
 	onName bool // the model name has the keys, not the reply
@@ -140,14 +141,14 @@ func (v *samplingView) send() *questionAnswer {
 		model = DefaultSamplingModel
 	}
 	content, _ := json.Marshal(map[string]string{"type": "text", "text": text})
-	return &questionAnswer{result: proto.CreateMessageResult{
+	return &questionAnswer{result: mcp.CreateMessageResult{
 		Role: "assistant", Content: content, Model: model, StopReason: "endTurn",
 	}}
 }
 
 // samplingRefusal is the error a rejected sampling request is answered with.
 func samplingRefusal(msg string) *questionAnswer {
-	return &questionAnswer{err: &proto.Error{Code: CodeUserRejected, Message: msg}}
+	return &questionAnswer{err: &jsonrpc.Error{Code: CodeUserRejected, Message: msg}}
 }
 
 // help lists the keys.

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // AskProgress is the call option of every request the UI sends on the
@@ -12,7 +12,7 @@ import (
 // that a server reports progress. The notifications/progress frames it
 // sends are captured, and the traffic pane links them to the request.
 func AskProgress() client.CallOption {
-	return client.WithProgress(func(proto.ProgressNotificationParams) {})
+	return client.WithProgress(func(mcp.ProgressNotificationParams) {})
 }
 
 // ProgressState is the live state of one request the UI sent, as the

@@ -15,7 +15,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
 )
@@ -51,7 +52,7 @@ type Host interface {
 	Context() context.Context
 	// Dialect is the dialect of the current connection (it names error
 	// codes).
-	Dialect() proto.Dialect
+	Dialect() mcp.Dialect
 	// Styles are the theme's styles.
 	Styles() *look.Styles
 	// Nav are the root's navigation keys, which scroll every screen too.
@@ -60,16 +61,16 @@ type Host interface {
 	Note(msg string)
 	// CancelRequest cancels the request with id on the live session and
 	// reports how that went in the status line.
-	CancelRequest(id proto.ID) tea.Cmd
+	CancelRequest(id jsonrpc.ID) tea.Cmd
 	// ShowFrames filters the traffic to the frames of the request with id
 	// and hands the keys to the traffic pane, the screen staying open
 	// behind it (ctrl+o returns).
-	ShowFrames(id proto.ID) tea.Cmd
+	ShowFrames(id jsonrpc.ID) tea.Cmd
 	// Progress returns the live state of the request with id that the UI
 	// sent on the current connection: its progress, elapsed time, log
 	// lines, cancellation and answer. ok is false while the request has
 	// not been captured (or was forgotten in a flood).
-	Progress(id proto.ID) (state ProgressState, ok bool)
+	Progress(id jsonrpc.ID) (state ProgressState, ok bool)
 	// Streamer runs gateway streams (seed 003) on connections of their
 	// own, or is nil when the current link cannot.
 	Streamer() StreamFunc

@@ -3,7 +3,7 @@ package screen
 import (
 	"sync"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // SentID is the id of a request a screen has in flight: the session
@@ -12,22 +12,22 @@ import (
 // or to show its frames. A nil *SentID has none.
 type SentID struct {
 	mu   sync.Mutex
-	id   proto.ID
+	id   jsonrpc.ID
 	sent bool
 }
 
 // Round records the id of a round of the call; it is a client.WithRounds
 // callback.
-func (s *SentID) Round(_ int, id proto.ID) {
+func (s *SentID) Round(_ int, id jsonrpc.ID) {
 	s.mu.Lock()
 	s.id, s.sent = id, true
 	s.mu.Unlock()
 }
 
 // Get returns the id of the latest round, once one was sent.
-func (s *SentID) Get() (proto.ID, bool) {
+func (s *SentID) Get() (jsonrpc.ID, bool) {
 	if s == nil {
-		return proto.ID{}, false
+		return jsonrpc.ID{}, false
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -16,7 +16,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/keyhelp"
 	"github.com/mcpscope/mcpscope/internal/termtext"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
@@ -25,7 +25,7 @@ import (
 
 // Facts is what the view shows, read from a connected session.
 type Facts struct {
-	Server       proto.Implementation
+	Server       mcp.Implementation
 	Version      string // the protocol version negotiated
 	Era          client.Era
 	Link         client.LinkState
@@ -183,19 +183,19 @@ func (v *View) page() string {
 }
 
 // speaks says in words which family of messages the link carries.
-func speaks(d proto.Dialect) string {
+func speaks(d mcp.Dialect) string {
 	switch d {
-	case proto.DialectJSONRPC:
+	case mcp.DialectJSONRPC:
 		return "JSON-RPC 2.0"
-	case proto.DialectMCP:
+	case mcp.DialectMCP:
 		return "MCP"
-	case proto.DialectMCPFlow:
+	case mcp.DialectMCPFlow:
 		return "MCP-Flow (MCP over WebTransport)"
-	case proto.DialectInteraction:
+	case mcp.DialectInteraction:
 		return "MCP with interactive sessions"
-	case proto.DialectStdioTemplates:
+	case mcp.DialectStdioTemplates:
 		return "MCP with template tools"
-	case proto.DialectGateway:
+	case mcp.DialectGateway:
 		return "MCP with gateway streams"
 	}
 	return ""

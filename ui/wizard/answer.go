@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
@@ -51,13 +51,13 @@ func (w *Wizard) responded(msg wizardRespondedMsg) tea.Cmd {
 		w.note(fmt.Sprintf("the answer was cancelled in flight (%s); answer again", cancelled.ID))
 		w.backToWidget(current)
 	case msg.err != nil:
-		w.note(proto.MethodInteractionRespond + " failed: " + look.ErrorHeadline(msg.err, proto.DialectInteraction))
+		w.note(mcp.MethodInteractionRespond + " failed: " + look.ErrorHeadline(msg.err, mcp.DialectInteraction))
 		w.backToWidget(current)
 	case !msg.res.Accepted:
 		if current && w.widget != nil {
 			v := msg.res.Validation
 			if v == nil {
-				v = &proto.InteractionValidation{Error: "the server did not accept the answer"}
+				v = &mcp.InteractionValidation{Error: "the server did not accept the answer"}
 			}
 			w.widget.SetRefusal(refusalError(v.Error), v.Suggestion)
 		}
@@ -95,7 +95,7 @@ func (w *Wizard) cancelAnswer() tea.Cmd {
 	}
 	return func() tea.Msg {
 		if err := s.Cancel(id, screen.CancelReason); err != nil {
-			return screen.ErrorMsg{Err: fmt.Errorf("cancelling %s %s: %w", proto.MethodInteractionRespond, id, err)}
+			return screen.ErrorMsg{Err: fmt.Errorf("cancelling %s %s: %w", mcp.MethodInteractionRespond, id, err)}
 		}
 		return nil
 	}
@@ -111,8 +111,8 @@ func (w *Wizard) cancelSession() tea.Cmd {
 		w.respond()
 	}
 	it, ctx := w.it, w.d.Context()
-	w.ended(proto.InteractionCancelled, nil)
-	w.cancelNote = proto.MethodInteractionCancel + " sent…"
+	w.ended(mcp.InteractionCancelled, nil)
+	w.cancelNote = mcp.MethodInteractionCancel + " sent…"
 	return func() tea.Msg {
 		return wizardCancelledMsg{it: it, err: it.Cancel(ctx, cancelSessionReason)}
 	}
@@ -124,7 +124,7 @@ func (w *Wizard) cancelled(msg wizardCancelledMsg) {
 		return
 	}
 	if msg.err != nil {
-		w.cancelNote = proto.MethodInteractionCancel + " failed: " + look.ErrorHeadline(msg.err, proto.DialectInteraction)
+		w.cancelNote = mcp.MethodInteractionCancel + " failed: " + look.ErrorHeadline(msg.err, mcp.DialectInteraction)
 		return
 	}
 	w.cancelNote = "the server confirmed: cancelled"

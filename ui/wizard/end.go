@@ -6,7 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/prompts"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
@@ -38,8 +38,8 @@ func (w *Wizard) stateArrived(msg wizardStateMsg) {
 }
 
 // completed shows interaction.complete: success, summary and the result.
-func (w *Wizard) completed(c *proto.InteractionCompleteParams) {
-	w.ended(proto.InteractionCompleted, nil)
+func (w *Wizard) completed(c *mcp.InteractionCompleteParams) {
+	w.ended(mcp.InteractionCompleted, nil)
 	w.complete = c
 	var res json.RawMessage
 	if c != nil {
@@ -48,30 +48,30 @@ func (w *Wizard) completed(c *proto.InteractionCompleteParams) {
 	if len(res) == 0 {
 		res = json.RawMessage("null")
 	}
-	w.out = look.NewOutcome(proto.MethodInteractionComplete, res, nil, proto.DialectInteraction, w.st)
+	w.out = look.NewOutcome(mcp.MethodInteractionComplete, res, nil, mcp.DialectInteraction, w.st)
 	w.out.SetSize(w.w, w.h)
 }
 
 // ended moves the wizard to its end: the session's final state and why
 // (named in seed 002's codes). A session already ended keeps its end; one
 // that ended in error without a reason takes the first reason told.
-func (w *Wizard) ended(st proto.InteractionState, err error) {
+func (w *Wizard) ended(st mcp.InteractionState, err error) {
 	switch {
 	case w.phase != wizEnded:
 		w.phase, w.end, w.widget, w.ticking = wizEnded, st, nil, false
-	case st != proto.InteractionError || w.end != st || w.endErr != nil:
+	case st != mcp.InteractionError || w.end != st || w.endErr != nil:
 		return
 	}
 	if err != nil {
 		w.endErr = err
-		w.out = look.NewOutcome("", nil, err, proto.DialectInteraction, w.st)
+		w.out = look.NewOutcome("", nil, err, mcp.DialectInteraction, w.st)
 		w.out.SetSize(w.w, w.h)
 	}
 }
 
 // fail ends a wizard whose session never started.
 func (w *Wizard) fail(err error) {
-	w.ended(proto.InteractionError, err)
+	w.ended(mcp.InteractionError, err)
 }
 
 // settle ends the wizard when the session's events close without an end
@@ -82,7 +82,7 @@ func (w *Wizard) settle() {
 	}
 	st := w.it.State()
 	if !st.Terminal() {
-		st = proto.InteractionError
+		st = mcp.InteractionError
 	}
 	w.ended(st, nil)
 }

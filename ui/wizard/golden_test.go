@@ -11,7 +11,8 @@ import (
 	"github.com/mcpscope/mcpscope/internal/goldentest"
 	"github.com/mcpscope/mcpscope/internal/keytest"
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
@@ -29,11 +30,11 @@ func goldenWizard(t *testing.T) (*Model, *Wizard) {
 func num(f float64) *float64 { return &f }
 
 // choices are the options of a choice prompt.
-func choices(pairs ...string) []proto.PromptChoiceItem {
-	var out []proto.PromptChoiceItem
+func choices(pairs ...string) []mcp.PromptChoiceItem {
+	var out []mcp.PromptChoiceItem
 	for i := 0; i+1 < len(pairs); i += 2 {
 		v, _ := json.Marshal(pairs[i])
-		out = append(out, proto.PromptChoiceItem{Value: v, Label: pairs[i+1]})
+		out = append(out, mcp.PromptChoiceItem{Value: v, Label: pairs[i+1]})
 	}
 	return out
 }
@@ -51,21 +52,21 @@ func TestGoldenWizardWidgets(t *testing.T) {
 		}
 	}
 	wiz.dir = dir
-	wiz.setProgress(proto.InteractionProgress{Current: 3, Total: 5, Message: "Step 3 of 5"})
+	wiz.setProgress(mcp.InteractionProgress{Current: 3, Total: 5, Message: "Step 3 of 5"})
 	prompts := []struct {
 		name string
-		p    proto.InteractionPrompt
+		p    mcp.InteractionPrompt
 	}{
-		{"wizard_choice", proto.InteractionPrompt{Type: proto.PromptChoice, Message: "Which class?",
+		{"wizard_choice", mcp.InteractionPrompt{Type: mcp.PromptChoice, Message: "Which class?",
 			Choices: choices("economy", "Economy", "premium", "Premium economy", "business", "Business"), DefaultValue: json.RawMessage(`"premium"`)}},
-		{"wizard_confirm", proto.InteractionPrompt{Type: proto.PromptConfirm, Message: "Book the trip?", DefaultValue: json.RawMessage("true")}},
-		{"wizard_number", proto.InteractionPrompt{Type: proto.PromptNumber, Message: "How many travellers?", Format: "integer",
-			DefaultValue: json.RawMessage("1"), Validation: &proto.PromptValidation{Required: true, Min: num(1), Max: num(9)}}},
-		{"wizard_date", proto.InteractionPrompt{Type: proto.PromptDate, Message: "When do you leave?", Validation: &proto.PromptValidation{Required: true}}},
-		{"wizard_file", proto.InteractionPrompt{Type: proto.PromptFile, Message: "Choose the report to upload", Accept: []string{".csv", ".txt"}}},
-		{"wizard_custom", proto.InteractionPrompt{Type: proto.PromptCustom, Message: "Seat preferences",
+		{"wizard_confirm", mcp.InteractionPrompt{Type: mcp.PromptConfirm, Message: "Book the trip?", DefaultValue: json.RawMessage("true")}},
+		{"wizard_number", mcp.InteractionPrompt{Type: mcp.PromptNumber, Message: "How many travellers?", Format: "integer",
+			DefaultValue: json.RawMessage("1"), Validation: &mcp.PromptValidation{Required: true, Min: num(1), Max: num(9)}}},
+		{"wizard_date", mcp.InteractionPrompt{Type: mcp.PromptDate, Message: "When do you leave?", Validation: &mcp.PromptValidation{Required: true}}},
+		{"wizard_file", mcp.InteractionPrompt{Type: mcp.PromptFile, Message: "Choose the report to upload", Accept: []string{".csv", ".txt"}}},
+		{"wizard_custom", mcp.InteractionPrompt{Type: mcp.PromptCustom, Message: "Seat preferences",
 			Schema: json.RawMessage(`{"type":"object","properties":{"window":{"type":"boolean"}},"required":["window"]}`)}},
-		{"wizard_unknown_type", proto.InteractionPrompt{Type: "slider", Message: "How loud?"}},
+		{"wizard_unknown_type", mcp.InteractionPrompt{Type: "slider", Message: "How loud?"}},
 	}
 	for _, c := range prompts {
 		p := c.p
@@ -83,8 +84,8 @@ func TestGoldenWizardRefusal(t *testing.T) {
 	}
 	wiz.phase = wizSending
 	goldentest.CheckPlain(t, "wizard_sending", wiz.Render(80, 10))
-	wiz.responded(wizardRespondedMsg{it: wiz.it, seq: wiz.seq, res: proto.InteractionRespondResult{
-		Validation: &proto.InteractionValidation{Error: "Bob is taken", Suggestion: "Try Bob2 or Robert"}}})
+	wiz.responded(wizardRespondedMsg{it: wiz.it, seq: wiz.seq, res: mcp.InteractionRespondResult{
+		Validation: &mcp.InteractionValidation{Error: "Bob is taken", Suggestion: "Try Bob2 or Robert"}}})
 	goldentest.CheckPlain(t, "wizard_refusal", wiz.Render(80, 10))
 }
 
@@ -93,9 +94,9 @@ func TestGoldenWizardRefusal(t *testing.T) {
 func TestGoldenWizardWarningAndNotes(t *testing.T) {
 	m, r, p := scriptedModel(t, true)
 	wiz := openToolWizard(t, r, m, "greet")
-	p.ServerRequest(t, proto.MethodInteractionContinue, proto.InteractionContinueParams{SessionID: screentest.FakeSessionID,
+	p.ServerRequest(t, mcp.MethodInteractionContinue, mcp.InteractionContinueParams{SessionID: screentest.FakeSessionID,
 		Message: "session expires in 10 s", ExpiresAt: t0.Add(9500 * time.Millisecond).UnixMilli()})
-	p.ServerRequest(t, proto.MethodInteractionComplete, proto.InteractionCompleteParams{SessionID: screentest.FakeSessionID})
+	p.ServerRequest(t, mcp.MethodInteractionComplete, mcp.InteractionCompleteParams{SessionID: screentest.FakeSessionID})
 	r.Until("the warning and the notice", func() bool { return wiz.message != "" && len(wiz.notes) == 1 })
 	goldentest.CheckPlain(t, "wizard_warning", wiz.Render(130, 10))
 }
@@ -104,18 +105,18 @@ func TestGoldenWizardWarningAndNotes(t *testing.T) {
 func TestGoldenWizardEnds(t *testing.T) {
 	_, wiz := goldenWizard(t)
 	wiz.event(wizardEventMsg{it: wiz.it, ok: true, ev: client.InteractionEvent{Kind: client.EventComplete,
-		Complete: &proto.InteractionCompleteParams{SessionID: screentest.FakeSessionID, Summary: "Booked business to Oslo: BK-1C7A92",
+		Complete: &mcp.InteractionCompleteParams{SessionID: screentest.FakeSessionID, Summary: "Booked business to Oslo: BK-1C7A92",
 			Result: json.RawMessage(`{"success":true,"data":{"bookingRef":"BK-1C7A92","trip":{"destination":"Oslo"}}}`)}}})
 	goldentest.CheckPlain(t, "wizard_complete", wiz.Render(80, 14))
 
 	_, wiz = goldenWizard(t)
-	wiz.ended(proto.InteractionCancelled, nil)
+	wiz.ended(mcp.InteractionCancelled, nil)
 	wiz.cancelled(wizardCancelledMsg{it: wiz.it})
 	goldentest.CheckPlain(t, "wizard_cancelled", wiz.Render(80, 8))
 
 	_, wiz = goldenWizard(t)
-	wiz.ended(proto.InteractionError, &client.RPCError{Method: proto.MethodInteractionRespond,
-		Err: &proto.Error{Code: proto.CodeSessionExpired, Message: "Session expired", Data: json.RawMessage(`{"sessionId":"session_abc123"}`)}})
+	wiz.ended(mcp.InteractionError, &client.RPCError{Method: mcp.MethodInteractionRespond,
+		Err: &jsonrpc.Error{Code: mcp.CodeSessionExpired, Message: "Session expired", Data: json.RawMessage(`{"sessionId":"session_abc123"}`)}})
 	goldentest.CheckPlain(t, "wizard_error", wiz.Render(80, 12))
 }
 
@@ -124,19 +125,19 @@ func TestGoldenWizardEnds(t *testing.T) {
 func TestGoldenWizardState(t *testing.T) {
 	_, wiz := goldenWizard(t)
 	state := map[string]any{"tool": "book_trip_stateless", "step": 1, "data": map[string]string{"destination": "Oslo"}}
-	token, err := proto.SignSessionToken("session_7KSJQ2", state, []byte("test key"))
+	token, err := mcp.SignSessionToken("session_7KSJQ2", state, []byte("test key"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	wiz.state = newWizardState(token, wiz.st)
 	goldentest.CheckPlain(t, "wizard_state_asking", wiz.Render(100, 12))
-	turn := func(id int, prompt, resp string) proto.InteractionTurn {
-		return proto.InteractionTurn{TurnID: id, Prompt: json.RawMessage(prompt), Response: json.RawMessage(resp), Timestamp: t0.UnixMilli()}
+	turn := func(id int, prompt, resp string) mcp.InteractionTurn {
+		return mcp.InteractionTurn{TurnID: id, Prompt: json.RawMessage(prompt), Response: json.RawMessage(resp), Timestamp: t0.UnixMilli()}
 	}
-	res := proto.InteractionStateResult{SessionID: token, State: proto.InteractionWaitingUser,
-		Metadata:        proto.InteractionMetadata{CreatedAt: t0.UnixMilli(), LastActivityAt: t0.UnixMilli() + 65000, ToolName: "book_trip_stateless"},
-		History:         []proto.InteractionTurn{turn(0, `{"type":"text","message":"Where do you want to go?"}`, `{"value":"Oslo","timestamp":1}`), turn(1, `"odd"`, `{}`)},
-		CurrentPrompt:   &proto.InteractionPrompt{Type: proto.PromptChoice, Message: "Which class?"},
+	res := mcp.InteractionStateResult{SessionID: token, State: mcp.InteractionWaitingUser,
+		Metadata:        mcp.InteractionMetadata{CreatedAt: t0.UnixMilli(), LastActivityAt: t0.UnixMilli() + 65000, ToolName: "book_trip_stateless"},
+		History:         []mcp.InteractionTurn{turn(0, `{"type":"text","message":"Where do you want to go?"}`, `{"value":"Oslo","timestamp":1}`), turn(1, `"odd"`, `{}`)},
+		CurrentPrompt:   &mcp.InteractionPrompt{Type: mcp.PromptChoice, Message: "Which class?"},
 		AccumulatedData: json.RawMessage(`{"destination":"Oslo"}`)}
 	wiz.stateArrived(wizardStateMsg{it: wiz.it, id: token, res: res})
 	wiz.state.out.SetSize(100, 40)
@@ -150,7 +151,7 @@ func FuzzWizardState(f *testing.F) {
 	f.Add([]byte(`{"history":[{"prompt":"x","response":null}],"currentPrompt":{"type":"file"}}`), "eyJzZXNzaW9uSWQiOiJ4Iiwic3RhdGUiOjEsInNpZ25hdHVyZSI6IiJ9")
 	st := look.NewStyles(true)
 	f.Fuzz(func(t *testing.T, raw []byte, id string) {
-		var res proto.InteractionStateResult
+		var res mcp.InteractionStateResult
 		if json.Unmarshal(raw, &res) != nil {
 			return
 		}

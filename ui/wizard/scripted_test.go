@@ -8,7 +8,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/flowtest"
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
@@ -17,15 +18,15 @@ import (
 // errors, timeout warnings).
 
 // accept answers interaction.respond with accepted:true.
-func accept(m *proto.Message) *proto.Message {
-	r, _ := proto.NewResult(*m.ID, proto.InteractionRespondResult{Accepted: true, Validation: &proto.InteractionValidation{Valid: true}})
+func accept(m *jsonrpc.Message) *jsonrpc.Message {
+	r, _ := jsonrpc.NewResult(*m.ID, mcp.InteractionRespondResult{Accepted: true, Validation: &mcp.InteractionValidation{Valid: true}})
 	return r
 }
 
 // rpcErrorAnswer answers a request with a JSON-RPC error.
-func rpcErrorAnswer(code int, msg string) func(m *proto.Message) *proto.Message {
-	return func(m *proto.Message) *proto.Message {
-		return proto.NewErrorResponse(*m.ID, code, msg, json.RawMessage(`{"sessionId":"`+screentest.FakeSessionID+`"}`))
+func rpcErrorAnswer(code int, msg string) func(m *jsonrpc.Message) *jsonrpc.Message {
+	return func(m *jsonrpc.Message) *jsonrpc.Message {
+		return jsonrpc.NewErrorResponse(*m.ID, code, msg, json.RawMessage(`{"sessionId":"`+screentest.FakeSessionID+`"}`))
 	}
 }
 
@@ -36,12 +37,12 @@ func TestWizardCancelAnswerInFlight(t *testing.T) {
 	m, r, p := scriptedModel(t, true)
 	wiz := openToolWizard(t, r, m, "greet")
 	r.Press("ctrl+x")
-	if !strings.Contains(r.ScreenText(), "no answer is in flight: nothing to cancel") || len(p.Requests(proto.MethodNotifyCancelled)) != 0 {
+	if !strings.Contains(r.ScreenText(), "no answer is in flight: nothing to cancel") || len(p.Requests(mcp.MethodNotifyCancelled)) != 0 {
 		t.Errorf("ctrl+x with nothing in flight:\n%s", r.ScreenText())
 	}
 	r.TypeText("Ada")
 	r.Press("enter")
-	screentest.WaitFor(t, "the answer on the wire", func() bool { return len(p.Requests(proto.MethodInteractionRespond)) == 1 })
+	screentest.WaitFor(t, "the answer on the wire", func() bool { return len(p.Requests(mcp.MethodInteractionRespond)) == 1 })
 	if wiz.phase != wizSending {
 		t.Fatalf("phase %d while the answer is in flight", wiz.phase)
 	}
@@ -52,17 +53,17 @@ func TestWizardCancelAnswerInFlight(t *testing.T) {
 	}
 	// The wizard is back at its prompt once the call returned; the
 	// notification may still be on its way out.
-	screentest.WaitFor(t, "notifications/cancelled on the wire", func() bool { return len(p.Requests(proto.MethodNotifyCancelled)) >= 1 })
-	cancels := p.Requests(proto.MethodNotifyCancelled)
-	respondID := p.Requests(proto.MethodInteractionRespond)[0].ID
-	var c proto.CancelledNotificationParams
+	screentest.WaitFor(t, "notifications/cancelled on the wire", func() bool { return len(p.Requests(mcp.MethodNotifyCancelled)) >= 1 })
+	cancels := p.Requests(mcp.MethodNotifyCancelled)
+	respondID := p.Requests(mcp.MethodInteractionRespond)[0].ID
+	var c mcp.CancelledNotificationParams
 	if len(cancels) != 1 || json.Unmarshal(cancels[0].Params, &c) != nil || c.RequestID.Key() != respondID.Key() {
 		t.Fatalf("notifications/cancelled %v for interaction.respond id %s", cancels, respondID)
 	}
 	if c.Reason != screen.CancelReason {
 		t.Errorf("cancellation reason %q, want the user's %q", c.Reason, screen.CancelReason)
 	}
-	if wiz.sessionState() != proto.InteractionWaitingUser {
+	if wiz.sessionState() != mcp.InteractionWaitingUser {
 		t.Errorf("state after the cancelled answer %s", wiz.sessionState())
 	}
 
@@ -72,7 +73,7 @@ func TestWizardCancelAnswerInFlight(t *testing.T) {
 	if !strings.Contains(r.ScreenText(), "the answer was accepted; waiting for the server's next prompt") {
 		t.Errorf("waiting:\n%s", r.ScreenText())
 	}
-	p.ServerRequest(t, proto.MethodInteractionComplete, proto.InteractionCompleteParams{SessionID: screentest.FakeSessionID,
+	p.ServerRequest(t, mcp.MethodInteractionComplete, mcp.InteractionCompleteParams{SessionID: screentest.FakeSessionID,
 		Result: json.RawMessage(`{"success":false,"data":{"greeted":"Ada"}}`), Summary: "Nobody was greeted"})
 	r.Until("the completion", func() bool { return wiz.phase == wizEnded })
 	if s := r.ScreenText(); !strings.Contains(s, "✗ completed · success: false") || !strings.Contains(s, "Nobody was greeted") || !strings.Contains(s, `"greeted": "Ada"`) {
@@ -92,16 +93,16 @@ func TestWizardCancelAnswerInFlight(t *testing.T) {
 func TestWizardIllegalTransition(t *testing.T) {
 	m, r, p := scriptedModel(t, true)
 	wiz := openToolWizard(t, r, m, "greet")
-	p.ServerRequest(t, proto.MethodInteractionComplete, proto.InteractionCompleteParams{SessionID: screentest.FakeSessionID, Summary: "too early"})
+	p.ServerRequest(t, mcp.MethodInteractionComplete, mcp.InteractionCompleteParams{SessionID: screentest.FakeSessionID, Summary: "too early"})
 	r.Until("the illegal transition", func() bool { return len(wiz.notes) > 0 })
 	if s := r.ScreenText(); !strings.Contains(s, "illegal transition waiting_user → completed refused with error -32003 INVALID_STATE_TRANSITION") {
 		t.Errorf("screen:\n%s", s)
 	}
-	if wiz.phase != wizAnswering || wiz.sessionState() != proto.InteractionWaitingUser {
+	if wiz.phase != wizAnswering || wiz.sessionState() != mcp.InteractionWaitingUser {
 		t.Errorf("after the illegal transition: phase %d state %s", wiz.phase, wiz.sessionState())
 	}
 	screentest.WaitFor(t, "the client's answer", func() bool { return p.ResponseTo("srv-1") != nil })
-	if a := p.ResponseTo("srv-1"); a.Error == nil || a.Error.Code != proto.CodeInvalidStateTransition {
+	if a := p.ResponseTo("srv-1"); a.Error == nil || a.Error.Code != mcp.CodeInvalidStateTransition {
 		t.Errorf("the client answered %+v", a)
 	}
 }
@@ -113,7 +114,7 @@ func TestWizardIllegalTransition(t *testing.T) {
 func TestWizardErrorsByName(t *testing.T) {
 	m, r, p := scriptedModel(t, true)
 	wiz := openToolWizard(t, r, m, "greet")
-	p.SetRespond(rpcErrorAnswer(proto.CodeValidationFailed, "Input validation failed"))
+	p.SetRespond(rpcErrorAnswer(mcp.CodeValidationFailed, "Input validation failed"))
 	r.TypeText("Ada")
 	r.Press("enter")
 	r.Until("the error", func() bool { return len(wiz.notes) > 0 })
@@ -121,7 +122,7 @@ func TestWizardErrorsByName(t *testing.T) {
 		t.Errorf("phase %d:\n%s", wiz.phase, s)
 	}
 
-	p.SetRespond(rpcErrorAnswer(proto.CodeSessionExpired, "Session expired"))
+	p.SetRespond(rpcErrorAnswer(mcp.CodeSessionExpired, "Session expired"))
 	r.Press("enter")
 	r.Until("the end", func() bool { return wiz.phase == wizEnded })
 	s := r.ScreenText()
@@ -131,7 +132,7 @@ func TestWizardErrorsByName(t *testing.T) {
 		}
 	}
 
-	p.SetState(rpcErrorAnswer(proto.CodeSessionNotFound, "Session not found: "+screentest.FakeSessionID))
+	p.SetState(rpcErrorAnswer(mcp.CodeSessionNotFound, "Session not found: "+screentest.FakeSessionID))
 	r.Press("ctrl+g")
 	r.Until("the state view's answer", func() bool { return strings.Contains(r.ScreenText(), "interaction.getState failed") })
 	if s := r.ScreenText(); !strings.Contains(s, "interaction.getState failed: error -32001 SESSION_NOT_FOUND: Session not found: "+screentest.FakeSessionID) {
@@ -147,7 +148,7 @@ func TestWizardTimeoutWarning(t *testing.T) {
 	if s := r.ScreenText(); !strings.Contains(s, "expires in 4m30s") {
 		t.Errorf("countdown:\n%s", s)
 	}
-	p.ServerRequest(t, proto.MethodInteractionContinue, proto.InteractionContinueParams{SessionID: screentest.FakeSessionID,
+	p.ServerRequest(t, mcp.MethodInteractionContinue, mcp.InteractionContinueParams{SessionID: screentest.FakeSessionID,
 		Message: "session expires in 10 s", ExpiresAt: t0.Add(10 * time.Second).UnixMilli()})
 	r.Until("the warning", func() bool { return wiz.message != "" })
 	if s := r.ScreenText(); !strings.Contains(s, "⚠ session expires in 10 s") || !strings.Contains(s, "expires in 10s") || !strings.Contains(s, "Your name?") {
@@ -159,7 +160,7 @@ func TestWizardTimeoutWarning(t *testing.T) {
 // after its wizard was closed is cancelled.
 func TestWizardStartedAfterClose(t *testing.T) {
 	m, _, p := scriptedModel(t, true)
-	it, err := m.host.Sess.StartInteraction(flowtest.Context(t), proto.InteractionStartParams{ToolName: "greet"})
+	it, err := m.host.Sess.StartInteraction(flowtest.Context(t), mcp.InteractionStartParams{ToolName: "greet"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +170,7 @@ func TestWizardStartedAfterClose(t *testing.T) {
 		t.Fatal("a session started for a closed wizard is kept")
 	}
 	cmd()
-	if got := p.Requests(proto.MethodInteractionCancel); len(got) != 1 || it.State() != proto.InteractionCancelled {
+	if got := p.Requests(mcp.MethodInteractionCancel); len(got) != 1 || it.State() != mcp.InteractionCancelled {
 		t.Errorf("%d interaction.cancel, state %s", len(got), it.State())
 	}
 }
@@ -186,15 +187,15 @@ func TestWizardEscWhileStarting(t *testing.T) {
 	if wiz.phase != wizStarting || !strings.Contains(r.ScreenText(), "interaction.start sent, waiting for the session") {
 		t.Fatalf("start of greet: phase %d\n%s", wiz.phase, r.ScreenText())
 	}
-	screentest.WaitFor(t, "the start on the wire", func() bool { return len(p.Requests(proto.MethodInteractionStart)) == 1 })
+	screentest.WaitFor(t, "the start on the wire", func() bool { return len(p.Requests(mcp.MethodInteractionStart)) == 1 })
 	r.Press("esc")
 	if m.overlay != nil {
 		t.Fatal("esc while starting: the wizard is still open")
 	}
-	start := p.Requests(proto.MethodInteractionStart)[0]
-	screentest.WaitFor(t, "notifications/cancelled", func() bool { return len(p.Requests(proto.MethodNotifyCancelled)) == 1 })
-	var c proto.CancelledNotificationParams
-	if err := json.Unmarshal(p.Requests(proto.MethodNotifyCancelled)[0].Params, &c); err != nil || c.RequestID.Key() != start.ID.Key() {
+	start := p.Requests(mcp.MethodInteractionStart)[0]
+	screentest.WaitFor(t, "notifications/cancelled", func() bool { return len(p.Requests(mcp.MethodNotifyCancelled)) == 1 })
+	var c mcp.CancelledNotificationParams
+	if err := json.Unmarshal(p.Requests(mcp.MethodNotifyCancelled)[0].Params, &c); err != nil || c.RequestID.Key() != start.ID.Key() {
 		t.Errorf("notifications/cancelled %+v for interaction.start id %s", c, start.ID)
 	}
 }

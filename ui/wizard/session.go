@@ -10,7 +10,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/prompts"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
@@ -39,7 +40,7 @@ type (
 	wizardRespondedMsg struct {
 		it  *client.Interaction
 		seq int
-		res proto.InteractionRespondResult
+		res mcp.InteractionRespondResult
 		err error
 	}
 	// wizardCancelledMsg says how interaction.cancel went.
@@ -52,7 +53,7 @@ type (
 	wizardStateMsg struct {
 		it  *client.Interaction
 		id  string
-		res proto.InteractionStateResult
+		res mcp.InteractionStateResult
 		err error
 	}
 )
@@ -63,12 +64,12 @@ type (
 func (w *Wizard) Start() tea.Cmd {
 	s, err := w.d.Session()
 	if err != nil {
-		w.fail(fmt.Errorf("%s was not sent: %w", proto.MethodInteractionStart, err))
+		w.fail(fmt.Errorf("%s was not sent: %w", mcp.MethodInteractionStart, err))
 		return nil
 	}
 	ctx, cancel := context.WithCancel(w.d.Context())
 	w.startCancel, w.phase = cancel, wizStarting
-	params := proto.InteractionStartParams{ToolName: w.tool, InitialParams: json.RawMessage(`{}`),
+	params := mcp.InteractionStartParams{ToolName: w.tool, InitialParams: json.RawMessage(`{}`),
 		Timeout: wizardTimeout.Milliseconds()}
 	return func() tea.Msg {
 		it, err := s.StartInteraction(ctx, params)
@@ -148,15 +149,15 @@ func (w *Wizard) event(msg wizardEventMsg) tea.Cmd {
 		w.completed(ev.Complete)
 	case client.EventIllegal:
 		w.note(fmt.Sprintf("illegal transition %s → %s refused with %s: %s", ev.From, ev.To,
-			look.ErrorCode(&proto.Error{Code: proto.CodeInvalidStateTransition}, proto.DialectInteraction), ev.Message))
+			look.ErrorCode(&jsonrpc.Error{Code: mcp.CodeInvalidStateTransition}, mcp.DialectInteraction), ev.Message))
 	case client.EventError:
-		w.ended(proto.InteractionError, ev.Err)
+		w.ended(mcp.InteractionError, ev.Err)
 	}
 	return tea.Batch(cmd, w.expiry(), w.nextEvent())
 }
 
 // setProgress shows the server's latest progress.
-func (w *Wizard) setProgress(p proto.InteractionProgress) {
+func (w *Wizard) setProgress(p mcp.InteractionProgress) {
 	if w.progress == nil {
 		w.progress = prompts.NewProgress(p, w.d.Styles().Dark)
 		return
@@ -167,7 +168,7 @@ func (w *Wizard) setProgress(p proto.InteractionProgress) {
 // showPrompt opens the widget of a prompt. The same prompt sent again
 // after a refusal (seed 002, "Validation Retry") keeps the widget and the
 // answer typed, and shows the server's reason at it.
-func (w *Wizard) showPrompt(p *proto.InteractionPrompt) tea.Cmd {
+func (w *Wizard) showPrompt(p *mcp.InteractionPrompt) tea.Cmd {
 	if p == nil || w.phase == wizEnded {
 		return nil
 	}
@@ -193,7 +194,7 @@ func (w *Wizard) showPrompt(p *proto.InteractionPrompt) tea.Cmd {
 
 // samePrompt reports whether a and b are the same question, whatever
 // refusal each carries.
-func samePrompt(a, b proto.InteractionPrompt) bool {
+func samePrompt(a, b mcp.InteractionPrompt) bool {
 	a.Error, a.Suggestion, b.Error, b.Suggestion = "", "", "", ""
 	ja, errA := json.Marshal(a)
 	jb, errB := json.Marshal(b)
@@ -212,5 +213,5 @@ func refusalError(reason string) error {
 // does not run interactively.
 func isNotInteractive(err error) bool {
 	var rpc *client.RPCError
-	return errors.As(err, &rpc) && rpc.Err != nil && rpc.Err.Code == proto.CodeNotInteractive
+	return errors.As(err, &rpc) && rpc.Err != nil && rpc.Err.Code == mcp.CodeNotInteractive
 }

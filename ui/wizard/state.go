@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/internal/plural"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
@@ -29,25 +29,25 @@ type wizardState struct {
 
 // newWizardState opens the view while the answer is on its way.
 func newWizardState(id string, st *look.Styles) *wizardState {
-	body := st.Ink.Muted.Paint(proto.MethodInteractionGetState+" sent, waiting for the answer…") + tokenSection(id, st)
-	return &wizardState{id: id, out: &look.Outcome{Heading: proto.MethodInteractionGetState, Body: body}}
+	body := st.Ink.Muted.Paint(mcp.MethodInteractionGetState+" sent, waiting for the answer…") + tokenSection(id, st)
+	return &wizardState{id: id, out: &look.Outcome{Heading: mcp.MethodInteractionGetState, Body: body}}
 }
 
 // arrived shows the answer, or the error by its name.
-func (s *wizardState) arrived(res proto.InteractionStateResult, err error, st *look.Styles) {
+func (s *wizardState) arrived(res mcp.InteractionStateResult, err error, st *look.Styles) {
 	var b strings.Builder
 	if err != nil {
-		b.WriteString(st.Ink.Error.Paint(proto.MethodInteractionGetState + " failed: " + look.ErrorHeadline(err, proto.DialectInteraction)))
+		b.WriteString(st.Ink.Error.Paint(mcp.MethodInteractionGetState + " failed: " + look.ErrorHeadline(err, mcp.DialectInteraction)))
 	} else {
 		writeStateResult(&b, res, st)
 	}
 	b.WriteString(tokenSection(s.id, st))
-	s.out = &look.Outcome{Heading: proto.MethodInteractionGetState, Body: b.String()}
+	s.out = &look.Outcome{Heading: mcp.MethodInteractionGetState, Body: b.String()}
 }
 
 // writeStateResult writes the state, the metadata, the current prompt,
 // the history and the accumulated data.
-func writeStateResult(b *strings.Builder, res proto.InteractionStateResult, st *look.Styles) {
+func writeStateResult(b *strings.Builder, res mcp.InteractionStateResult, st *look.Styles) {
 	row := func(label, value string) {
 		fmt.Fprintf(b, "%s %s\n", st.Ink.Muted.Paint(fmt.Sprintf("%-14s", label)), look.OneLine(value))
 	}
@@ -82,7 +82,7 @@ func writeStateResult(b *strings.Builder, res proto.InteractionStateResult, st *
 // tokenSection decodes a stateless server's sessionId (seed 002,
 // Appendix B); "" for an opaque id.
 func tokenSection(id string, st *look.Styles) string {
-	tok, ok := proto.DecodeSessionToken(id)
+	tok, ok := mcp.DecodeSessionToken(id)
 	if !ok {
 		return ""
 	}
@@ -103,7 +103,7 @@ func tokenSection(id string, st *look.Styles) string {
 // stateSessionID shows a sessionId in full, or a token by the id it
 // carries (the token is decoded below).
 func stateSessionID(id string) string {
-	if tok, ok := proto.DecodeSessionToken(id); ok {
+	if tok, ok := mcp.DecodeSessionToken(id); ok {
 		return tok.SessionID + " (signed token, decoded below)"
 	}
 	return id
@@ -119,7 +119,7 @@ func stateTime(ms int64) string {
 
 // turnPrompt is the message of a turn's prompt, or its JSON.
 func turnPrompt(raw json.RawMessage) string {
-	var p proto.InteractionPrompt
+	var p mcp.InteractionPrompt
 	if json.Unmarshal(raw, &p) == nil && p.Message != "" {
 		return look.OneLine(p.Message)
 	}
@@ -128,7 +128,7 @@ func turnPrompt(raw json.RawMessage) string {
 
 // turnAnswer is the value of a turn's response, or its JSON.
 func turnAnswer(raw json.RawMessage) string {
-	var r proto.InteractionResponse
+	var r mcp.InteractionResponse
 	if json.Unmarshal(raw, &r) == nil && len(r.Value) > 0 {
 		return compactJSON(r.Value)
 	}

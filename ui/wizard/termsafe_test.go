@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // A wizard shows the prompt's message, its options and the server's
@@ -20,12 +20,12 @@ func TestHostileWizardPromptIsEscaped(t *testing.T) {
 	w := New(m.host, "tool "+screentest.Hostile)
 	w.clock = func() time.Time { return t0 }
 	w.message = "continue: " + screentest.Hostile
-	w.showPrompt(&proto.InteractionPrompt{Type: proto.PromptChoice, Message: "Pick " + screentest.Hostile, Choices: []proto.PromptChoiceItem{
+	w.showPrompt(&mcp.InteractionPrompt{Type: mcp.PromptChoice, Message: "Pick " + screentest.Hostile, Choices: []mcp.PromptChoiceItem{
 		{Value: json.RawMessage(`"a"`), Label: "A " + screentest.Hostile, Description: "about " + screentest.Hostile},
 		{Value: hostileJSON},
 	}})
 	m.overlay = w
 	screentest.AssertSafeView(t, "wizard choice", m.View().Content)
-	w.showPrompt(&proto.InteractionPrompt{Type: proto.PromptText, Message: "Name " + screentest.Hostile, Placeholder: "e.g. " + screentest.Hostile})
+	w.showPrompt(&mcp.InteractionPrompt{Type: mcp.PromptText, Message: "Name " + screentest.Hostile, Placeholder: "e.g. " + screentest.Hostile})
 	screentest.AssertSafeView(t, "wizard text", m.View().Content)
 }

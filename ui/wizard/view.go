@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
@@ -25,7 +25,7 @@ func (w *Wizard) Render(width, h int) string {
 	body := max(h-len(lines), 1)
 	switch w.phase {
 	case wizStarting:
-		lines = append(lines, w.st.Ink.Muted.Paint(proto.MethodInteractionStart+" sent, waiting for the session…"))
+		lines = append(lines, w.st.Ink.Muted.Paint(mcp.MethodInteractionStart+" sent, waiting for the session…"))
 	case wizWaiting:
 		what := "the answer was accepted; waiting for the server's next prompt…"
 		if w.answers == 0 {
@@ -84,7 +84,7 @@ func (w *Wizard) widgetHeight() int {
 func (w *Wizard) promptLines(width, h int) []string {
 	var foot []string
 	if w.phase == wizSending {
-		foot = []string{w.st.Ink.Muted.Paint(proto.MethodInteractionRespond + " in flight… " + screen.CancelKeyName + " cancels it, esc cancels the session")}
+		foot = []string{w.st.Ink.Muted.Paint(mcp.MethodInteractionRespond + " in flight… " + screen.CancelKeyName + " cancels it, esc cancels the session")}
 	}
 	if w.widget == nil {
 		lines := w.paintLines(w.st.Ink.Error, w.widgetErr, width)
@@ -99,13 +99,13 @@ func (w *Wizard) promptLines(width, h int) []string {
 func (w *Wizard) endLines(width, h int) []string {
 	var lines []string
 	switch {
-	case w.end == proto.InteractionCompleted:
+	case w.end == mcp.InteractionCompleted:
 		lines = append(lines, w.completionLine())
 		if w.complete != nil && w.complete.Summary != "" {
 			lines = append(lines, look.OneLine(w.complete.Summary))
 		}
-		lines = append(lines, "", w.st.Ink.Muted.Paint("── "+proto.MethodInteractionComplete+" result ──"))
-	case w.end == proto.InteractionCancelled:
+		lines = append(lines, "", w.st.Ink.Muted.Paint("── "+mcp.MethodInteractionComplete+" result ──"))
+	case w.end == mcp.InteractionCancelled:
 		lines = append(lines, w.st.Ink.Warn.Paint("the session was cancelled"), w.st.Ink.Muted.Paint(w.cancelNote))
 	case w.out != nil:
 		lines = append(lines, w.st.Ink.Error.Paint("the session ended in error"))
@@ -137,13 +137,13 @@ func (w *Wizard) completionLine() string {
 }
 
 // stateTint colours a state: the ends by how they went.
-func (w *Wizard) stateTint(st proto.InteractionState) look.Tint {
+func (w *Wizard) stateTint(st mcp.InteractionState) look.Tint {
 	switch st {
-	case proto.InteractionCompleted:
+	case mcp.InteractionCompleted:
 		return w.st.Ink.Good
-	case proto.InteractionCancelled:
+	case mcp.InteractionCancelled:
 		return w.st.Ink.Warn
-	case proto.InteractionError:
+	case mcp.InteractionError:
 		return w.st.Ink.Error
 	}
 	return look.Tint{}
@@ -161,7 +161,7 @@ func (w *Wizard) paintLines(t look.Tint, text string, width int) []string {
 // sessionLabel shows a sessionId shortened; a stateless server's token as
 // the session id it carries.
 func sessionLabel(id string) string {
-	if tok, ok := proto.DecodeSessionToken(id); ok {
+	if tok, ok := mcp.DecodeSessionToken(id); ok {
 		return "token: sessionId " + shortID(tok.SessionID) + " (signed)"
 	}
 	return "sessionId " + shortID(id)

@@ -13,7 +13,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/prompts"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
 	"github.com/mcpscope/mcpscope/ui/screen"
@@ -72,9 +72,9 @@ type Wizard struct {
 	answers    int                // answers the server accepted
 	cancelNote string             // how interaction.cancel went
 
-	end            proto.InteractionState // completed, cancelled or error once ended
+	end            mcp.InteractionState // completed, cancelled or error once ended
 	endErr         error
-	complete       *proto.InteractionCompleteParams
+	complete       *mcp.InteractionCompleteParams
 	out            *look.Outcome // the final result or the error, scrollable
 	notInteractive bool          // interaction.start answered -32007: the caller falls back to tools/call
 
@@ -96,7 +96,7 @@ func New(d screen.Host, tool string) *Wizard {
 func (w *Wizard) Title() string {
 	t := "Wizard · " + w.tool
 	if w.state != nil {
-		t += " · " + proto.MethodInteractionGetState
+		t += " · " + mcp.MethodInteractionGetState
 	}
 	return t
 }
@@ -223,7 +223,7 @@ func (w *Wizard) note(s string) {
 
 // sessionState is the session's state as the client sees it (the end
 // the wizard shows, once it ended); "" before interaction.start answered.
-func (w *Wizard) sessionState() proto.InteractionState {
+func (w *Wizard) sessionState() mcp.InteractionState {
 	switch {
 	case w.phase == wizEnded && w.end != "" && w.it != nil:
 		return w.end

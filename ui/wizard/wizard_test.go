@@ -8,7 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/goldentest"
 	"github.com/mcpscope/mcpscope/internal/screentest"
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // TestWizardBookTrip walks book_trip: answers the rules refuse on the
@@ -17,11 +17,11 @@ import (
 func TestWizardBookTrip(t *testing.T) {
 	m, r, st := demoModel(t)
 	wiz := openToolWizard(t, r, m, "book_trip")
-	if m.overlay != wiz || len(screentest.SentRequests(st, proto.MethodInteractionStart)) != 1 {
-		t.Fatalf("book_trip: overlay %v, starts %d", m.overlay, len(screentest.SentRequests(st, proto.MethodInteractionStart)))
+	if m.overlay != wiz || len(screentest.SentRequests(st, mcp.MethodInteractionStart)) != 1 {
+		t.Fatalf("book_trip: overlay %v, starts %d", m.overlay, len(screentest.SentRequests(st, mcp.MethodInteractionStart)))
 	}
-	var start proto.InteractionStartParams
-	_ = json.Unmarshal(screentest.SentRequests(st, proto.MethodInteractionStart)[0], &start)
+	var start mcp.InteractionStartParams
+	_ = json.Unmarshal(screentest.SentRequests(st, mcp.MethodInteractionStart)[0], &start)
 	if start.ToolName != "book_trip" || string(start.InitialParams) != "{}" || start.Timeout != wizardTimeout.Milliseconds() {
 		t.Errorf("interaction.start params %+v", start)
 	}
@@ -36,7 +36,7 @@ func TestWizardBookTrip(t *testing.T) {
 	r.Press("enter")
 	r.TypeText("Oslo1")
 	r.Press("enter")
-	if n := len(screentest.SentRequests(st, proto.MethodInteractionRespond)); n != 0 || wiz.phase != wizAnswering {
+	if n := len(screentest.SentRequests(st, mcp.MethodInteractionRespond)); n != 0 || wiz.phase != wizAnswering {
 		t.Fatalf("answers the rules refuse were sent: %d responds, phase %d", n, wiz.phase)
 	}
 	if s := r.ScreenText(); !strings.Contains(s, "✗ ") || !strings.Contains(s, "pattern") {
@@ -58,7 +58,7 @@ func TestWizardBookTrip(t *testing.T) {
 	if s := r.ScreenText(); !strings.Contains(s, "2020-01-01 is not after today") || !strings.Contains(s, "→ Use a date after ") {
 		t.Errorf("the refusal is not shown at the widget:\n%s", s)
 	}
-	if wiz.sessionState() != proto.InteractionWaitingUser {
+	if wiz.sessionState() != mcp.InteractionWaitingUser {
 		t.Errorf("state after the refusal %s", wiz.sessionState())
 	}
 	for range 10 {
@@ -85,7 +85,7 @@ func TestWizardBookTrip(t *testing.T) {
 	if got := screentest.RespondValues(t, st); !slices.Equal(got, want) {
 		t.Errorf("interaction.respond values %v, want %v", got, want)
 	}
-	screentest.CheckAskedProgress(t, st, proto.MethodInteractionRespond)
+	screentest.CheckAskedProgress(t, st, mcp.MethodInteractionRespond)
 	r.Press("esc")
 	if m.overlay != nil {
 		t.Errorf("esc after the end: the wizard is still open")
@@ -108,19 +108,19 @@ func TestWizardEscCancels(t *testing.T) {
 			r.Press("esc")
 		}
 		r.Press(keep)
-		if wiz.phase == wizEnded || wiz.confirming || len(screentest.SentRequests(st, proto.MethodInteractionCancel)) != 0 {
+		if wiz.phase == wizEnded || wiz.confirming || len(screentest.SentRequests(st, mcp.MethodInteractionCancel)) != 0 {
 			t.Fatalf("%s did not keep the session: phase %d", keep, wiz.phase)
 		}
 	}
 	r.Press("esc", "y")
-	if wiz.phase != wizEnded || wiz.sessionState() != proto.InteractionCancelled {
+	if wiz.phase != wizEnded || wiz.sessionState() != mcp.InteractionCancelled {
 		t.Fatalf("esc: phase %d, state %s", wiz.phase, wiz.sessionState())
 	}
 	r.Until("the server's answer", func() bool { return strings.Contains(r.ScreenText(), "the server confirmed: cancelled") })
 	if s := r.ScreenText(); !strings.Contains(s, "the session was cancelled") || !strings.Contains(s, "· cancelled") {
 		t.Errorf("screen:\n%s", s)
 	}
-	cancels := screentest.SentRequests(st, proto.MethodInteractionCancel)
+	cancels := screentest.SentRequests(st, mcp.MethodInteractionCancel)
 	if len(cancels) != 1 || !strings.Contains(string(cancels[0]), `"sessionId":"`+id+`"`) {
 		t.Errorf("interaction.cancel params %s", cancels)
 	}
@@ -153,7 +153,7 @@ func TestWizardGetState(t *testing.T) {
 	if strings.Contains(s, "token") {
 		t.Errorf("an opaque sessionId is shown as a token:\n%s", s)
 	}
-	if got := screentest.SentRequests(st, proto.MethodInteractionGetState); len(got) != 1 {
+	if got := screentest.SentRequests(st, mcp.MethodInteractionGetState); len(got) != 1 {
 		t.Errorf("interaction.getState sent %d times", len(got))
 	}
 	r.Press("esc")
@@ -168,7 +168,7 @@ func TestWizardStatelessToken(t *testing.T) {
 	m, r, _ := demoModel(t)
 	wiz := openToolWizard(t, r, m, "book_trip_stateless")
 	first := wiz.it.ID()
-	tok, ok := proto.DecodeSessionToken(first)
+	tok, ok := mcp.DecodeSessionToken(first)
 	if !ok {
 		t.Fatalf("book_trip_stateless's sessionId %q is no token", first)
 	}

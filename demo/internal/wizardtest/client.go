@@ -8,16 +8,17 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // Peer is one raw connection to the demo server.
 type Peer interface {
 	// Send writes one message to the server.
-	Send(m *proto.Message)
+	Send(m *jsonrpc.Message)
 	// Next returns the next message from the server; it fails the test
 	// when none comes (a hang guard, not a timed assertion).
-	Next() *proto.Message
+	Next() *jsonrpc.Message
 }
 
 // Client sends requests with fresh integer ids and keeps the messages the
@@ -26,7 +27,7 @@ type Client struct {
 	t      testing.TB
 	peer   Peer
 	nextID int64
-	queue  []*proto.Message
+	queue  []*jsonrpc.Message
 }
 
 // New drives peer; request ids start at 100 (below 2^32, as MCP-Flow needs).
@@ -34,17 +35,17 @@ func New(t testing.TB, peer Peer) *Client { return &Client{t: t, peer: peer, nex
 
 // Call sends a request and returns its response; messages the server
 // initiates meanwhile are queued.
-func (c *Client) Call(method string, params any) *proto.Message {
+func (c *Client) Call(method string, params any) *jsonrpc.Message {
 	c.t.Helper()
 	return c.Await(c.Start(method, params))
 }
 
 // Start sends a request without waiting for its response.
-func (c *Client) Start(method string, params any) proto.ID {
+func (c *Client) Start(method string, params any) jsonrpc.ID {
 	c.t.Helper()
 	c.nextID++
-	id := proto.IntID(c.nextID)
-	m, err := proto.NewRequest(id, method, params)
+	id := jsonrpc.IntID(c.nextID)
+	m, err := jsonrpc.NewRequest(id, method, params)
 	if err != nil {
 		c.t.Fatalf("building %s: %v", method, err)
 	}
@@ -54,7 +55,7 @@ func (c *Client) Start(method string, params any) proto.ID {
 
 // Await returns the response to id; messages the server initiates
 // meanwhile are queued.
-func (c *Client) Await(id proto.ID) *proto.Message {
+func (c *Client) Await(id jsonrpc.ID) *jsonrpc.Message {
 	c.t.Helper()
 	for {
 		r := c.peer.Next()
@@ -67,9 +68,9 @@ func (c *Client) Await(id proto.ID) *proto.Message {
 
 // Expect returns the next message the server initiated, which must be a
 // request or notification of method.
-func (c *Client) Expect(method string) *proto.Message {
+func (c *Client) Expect(method string) *jsonrpc.Message {
 	c.t.Helper()
-	var m *proto.Message
+	var m *jsonrpc.Message
 	if len(c.queue) > 0 {
 		m, c.queue = c.queue[0], c.queue[1:]
 	} else {
@@ -82,12 +83,12 @@ func (c *Client) Expect(method string) *proto.Message {
 }
 
 // Reply answers a request of the server with a result.
-func (c *Client) Reply(req *proto.Message, result any) {
+func (c *Client) Reply(req *jsonrpc.Message, result any) {
 	c.t.Helper()
 	if req.ID == nil {
 		c.t.Fatalf("%s is a notification; it takes no answer", req.Method)
 	}
-	m, err := proto.NewResult(*req.ID, result)
+	m, err := jsonrpc.NewResult(*req.ID, result)
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -95,13 +96,13 @@ func (c *Client) Reply(req *proto.Message, result any) {
 }
 
 // ReplyError answers a request of the server with an error.
-func (c *Client) ReplyError(req *proto.Message, code int, msg string) {
+func (c *Client) ReplyError(req *jsonrpc.Message, code int, msg string) {
 	c.t.Helper()
-	c.peer.Send(proto.NewErrorResponse(*req.ID, code, msg, nil))
+	c.peer.Send(jsonrpc.NewErrorResponse(*req.ID, code, msg, nil))
 }
 
 // Result decodes the result of a response into v, failing on an error.
-func Result[T any](t testing.TB, m *proto.Message) T {
+func Result[T any](t testing.TB, m *jsonrpc.Message) T {
 	t.Helper()
 	var v T
 	if m.Error != nil {
@@ -114,7 +115,7 @@ func Result[T any](t testing.TB, m *proto.Message) T {
 }
 
 // Params decodes the params of a request or notification into v.
-func Params[T any](t testing.TB, m *proto.Message) T {
+func Params[T any](t testing.TB, m *jsonrpc.Message) T {
 	t.Helper()
 	var v T
 	if err := json.Unmarshal(m.Params, &v); err != nil {
@@ -124,7 +125,7 @@ func Params[T any](t testing.TB, m *proto.Message) T {
 }
 
 // Code is the error code of a response, failing on a result.
-func Code(t testing.TB, m *proto.Message) int {
+func Code(t testing.TB, m *jsonrpc.Message) int {
 	t.Helper()
 	if m.Error == nil {
 		t.Fatalf("want an error, got result %s", m.Result)
@@ -133,12 +134,12 @@ func Code(t testing.TB, m *proto.Message) int {
 }
 
 // Respond sends interaction.respond with value (any JSON value).
-func (c *Client) Respond(sessionID string, value any) *proto.Message {
+func (c *Client) Respond(sessionID string, value any) *jsonrpc.Message {
 	c.t.Helper()
 	v, err := json.Marshal(value)
 	if err != nil {
 		c.t.Fatal(err)
 	}
-	return c.Call(proto.MethodInteractionRespond, proto.InteractionRespondParams{SessionID: sessionID,
-		Response: proto.InteractionResponse{Value: v, Timestamp: 1704067200000}})
+	return c.Call(mcp.MethodInteractionRespond, mcp.InteractionRespondParams{SessionID: sessionID,
+		Response: mcp.InteractionResponse{Value: v, Timestamp: 1704067200000}})
 }

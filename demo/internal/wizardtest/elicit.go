@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 
-	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // ElicitAllContent is a form answer that fills every field of elicit_all.
@@ -60,13 +60,13 @@ func kinds(props map[string]field) map[string]bool {
 // the tool's structuredContent.
 func (c *Client) ElicitAll(action string, content map[string]any) map[string]any {
 	c.t.Helper()
-	id := c.Start(proto.MethodToolsCall, map[string]any{"name": "elicit_all", "arguments": map[string]any{}})
-	m := c.Expect(proto.MethodElicitationCreate)
-	p := Params[proto.ElicitRequestParams](c.t, m)
+	id := c.Start(mcp.MethodToolsCall, map[string]any{"name": "elicit_all", "arguments": map[string]any{}})
+	m := c.Expect(mcp.MethodElicitationCreate)
+	p := Params[mcp.ElicitRequestParams](c.t, m)
 	var schema struct {
 		Properties map[string]field `json:"properties"`
 	}
-	if err := json.Unmarshal(p.RequestedSchema, &schema); err != nil || p.EffectiveMode() != proto.ElicitModeForm {
+	if err := json.Unmarshal(p.RequestedSchema, &schema); err != nil || p.EffectiveMode() != mcp.ElicitModeForm {
 		c.t.Fatalf("elicitation/create %s: %v", m.Params, err)
 	}
 	got := kinds(schema.Properties)
@@ -76,7 +76,7 @@ func (c *Client) ElicitAll(action string, content map[string]any) map[string]any
 			c.t.Errorf("the form lacks a field of kind %q (has %v)", want, got)
 		}
 	}
-	c.Reply(m, proto.ElicitResult{Action: action, Content: content})
+	c.Reply(m, mcp.ElicitResult{Action: action, Content: content})
 	r := c.Await(id)
 	res := Result[struct {
 		StructuredContent map[string]any `json:"structuredContent"`
@@ -85,7 +85,7 @@ func (c *Client) ElicitAll(action string, content map[string]any) map[string]any
 	if res.IsError || res.StructuredContent["action"] != action {
 		c.t.Fatalf("elicit_all answered %s", r.Result)
 	}
-	if action == proto.ElicitActionAccept && !reflect.DeepEqual(res.StructuredContent["content"], content) {
+	if action == mcp.ElicitActionAccept && !reflect.DeepEqual(res.StructuredContent["content"], content) {
 		c.t.Errorf("elicit_all returned %v, want the content sent %v", res.StructuredContent["content"], content)
 	}
 	return res.StructuredContent

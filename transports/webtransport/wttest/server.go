@@ -23,6 +23,9 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/tlscert"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/flowstream"
 )
 
@@ -137,12 +140,12 @@ func (p *Peer) ReadFrame() (frame, body []byte, err error) {
 
 // Next reads and decodes the next message in the peer's encoding; ok is
 // false when the client went.
-func (p *Peer) Next() (*proto.Message, bool) {
+func (p *Peer) Next() (*jsonrpc.Message, bool) {
 	_, body, err := p.ReadFrame()
 	if err != nil {
 		return nil, false
 	}
-	m, err := proto.Decode(p.Enc, body)
+	m, err := jsonrpc.Decode(p.Enc, body)
 	if err != nil {
 		p.T.Errorf("server: frame does not decode as %s: %v", p.Enc, err)
 		return nil, false
@@ -158,21 +161,21 @@ func (p *Peer) WriteRaw(b []byte) {
 }
 
 // SendIn frames m in enc and writes it.
-func (p *Peer) SendIn(enc proto.Encoding, m *proto.Message) {
-	body, err := proto.Encode(enc, m)
+func (p *Peer) SendIn(enc proto.Encoding, m *jsonrpc.Message) {
+	body, err := jsonrpc.Encode(enc, m)
 	if err != nil {
 		p.T.Errorf("server: encoding: %v", err)
 		return
 	}
-	p.WriteRaw(proto.AppendControlFrame(nil, body))
+	p.WriteRaw(flow.AppendControlFrame(nil, body))
 }
 
 // Send frames m in the peer's encoding.
-func (p *Peer) Send(m *proto.Message) { p.SendIn(p.Enc, m) }
+func (p *Peer) Send(m *jsonrpc.Message) { p.SendIn(p.Enc, m) }
 
 // Result answers id with v.
-func (p *Peer) Result(id proto.ID, v any) {
-	m, err := proto.NewResult(id, v)
+func (p *Peer) Result(id jsonrpc.ID, v any) {
+	m, err := jsonrpc.NewResult(id, v)
 	if err != nil {
 		p.T.Errorf("server: result: %v", err)
 		return
@@ -182,7 +185,7 @@ func (p *Peer) Result(id proto.ID, v any) {
 
 // Notify sends a notification.
 func (p *Peer) Notify(method string, params any) {
-	m, err := proto.NewNotification(method, params)
+	m, err := jsonrpc.NewNotification(method, params)
 	if err != nil {
 		p.T.Errorf("server: notify: %v", err)
 		return
@@ -202,7 +205,7 @@ func (p *Peer) Handshake(encoding string) ([]byte, bool) {
 	if !ok {
 		return frame, false // the client went (a client may close right away)
 	}
-	if n.Method != proto.MethodNotifyInitialized {
+	if n.Method != mcp.MethodNotifyInitialized {
 		p.T.Errorf("server: after initialize got %s, want notifications/initialized", n.Method)
 		return frame, false
 	}
@@ -216,15 +219,15 @@ func (p *Peer) AnswerInitialize(encoding string) ([]byte, bool) {
 	if err != nil {
 		return nil, false
 	}
-	m, err := proto.DecodeMessage(body)
-	if err != nil || m.Method != proto.MethodInitialize {
+	m, err := jsonrpc.DecodeMessage(body)
+	if err != nil || m.Method != mcp.MethodInitialize {
 		p.T.Errorf("server: first frame is not a JSON initialize: %v %q", err, body)
 		return frame, false
 	}
 	tr := map[string]any{"type": "mcp-flow", "version": "0.1", "encoding": encoding,
 		"maxConcurrentStreams": 8, "datagramsSupported": true, "maxFrameSize": 1 << 20}
-	res, _ := proto.NewResult(*m.ID, map[string]any{
-		"protocolVersion": proto.LatestLegacy, "capabilities": map[string]any{},
+	res, _ := jsonrpc.NewResult(*m.ID, map[string]any{
+		"protocolVersion": mcp.LatestLegacy, "capabilities": map[string]any{},
 		"serverInfo": map[string]any{"name": "raw", "version": "1"}, "transport": tr,
 	})
 	p.SendIn(proto.EncJSON, res)
@@ -236,7 +239,7 @@ func (p *Peer) AnswerInitialize(encoding string) ([]byte, bool) {
 
 // Serve runs the handshake choosing encoding, then hands each message to fn
 // until the client goes.
-func Serve(encoding string, fn func(p *Peer, m *proto.Message)) func(*Peer) {
+func Serve(encoding string, fn func(p *Peer, m *jsonrpc.Message)) func(*Peer) {
 	return func(p *Peer) {
 		if _, ok := p.Handshake(encoding); !ok {
 			return
@@ -254,20 +257,20 @@ func (p *Peer) OpenStream(id, tag uint32) *wt.SendStream {
 		p.T.Errorf("server: opening a stream: %v", err)
 		return nil
 	}
-	if _, err := str.Write(proto.ExecStreamHeader{RequestID: id, StreamTag: tag}.Append(nil)); err != nil {
+	if _, err := str.Write(flow.ExecStreamHeader{RequestID: id, StreamTag: tag}.Append(nil)); err != nil {
 		p.T.Errorf("server: writing a stream header: %v", err)
 	}
 	return str
 }
 
 // Datagram sends one datagram.
-func (p *Peer) Datagram(ch proto.DatagramChannel, id uint32, payload []byte) {
-	b := proto.DatagramHeader{Channel: ch, RequestID: id}.Append(nil)
+func (p *Peer) Datagram(ch flow.DatagramChannel, id uint32, payload []byte) {
+	b := flow.DatagramHeader{Channel: ch, RequestID: id}.Append(nil)
 	_ = p.Sess.SendDatagram(append(b, payload...))
 }
 
 // FlowID is the MCP-Flow id of a request the server got.
-func FlowID(t testing.TB, m *proto.Message) uint32 {
+func FlowID(t testing.TB, m *jsonrpc.Message) uint32 {
 	n, ok := m.ID.Int()
 	if !ok || n < 0 || n > math.MaxUint32 {
 		t.Errorf("request id %s is not an MCP-Flow id", m.ID)
@@ -276,7 +279,7 @@ func FlowID(t testing.TB, m *proto.Message) uint32 {
 }
 
 // ToolName returns params.name of a tools/call.
-func ToolName(m *proto.Message) string {
+func ToolName(m *jsonrpc.Message) string {
 	var p struct {
 		Name string `json:"name"`
 	}
