@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/cli"
-	"github.com/mcpscope/mcpscope/internal/statedir"
+	"github.com/mcpscope/mcpscope/internal/app/statedir"
 )
 
 // The test binary plays two parts when re-run with roleEnv set: "main"

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/demo/flow"
-	"github.com/mcpscope/mcpscope/internal/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
 )
 
 // The control workload: echo calls one after the other, then pipelined,

@@ -11,7 +11,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	demows "github.com/mcpscope/mcpscope/demo/ws"
-	"github.com/mcpscope/mcpscope/internal/peertest"
+	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 	"github.com/mcpscope/mcpscope/proto/gateway"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/transports/ws"

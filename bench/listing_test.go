@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/internal/peertest"
+	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 )
 
 // buildMcpscope builds the mcpscope binary once into a temporary folder.

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/internal/peertest"
+	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 )
 
 var mcpscopeBuild struct {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
-	"github.com/mcpscope/mcpscope/internal/mcpconfig"
+	"github.com/mcpscope/mcpscope/internal/app/mcpconfig"
 )
 
 // inputEnvPrefix starts the environment variable that answers a config

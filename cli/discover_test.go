@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/internal/oauthtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/oauthtest"
 )
 
 // TestDiscoverAuthorizationFailureReported: when the server refuses the

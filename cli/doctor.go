@@ -8,8 +8,8 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/dial"
-	"github.com/mcpscope/mcpscope/internal/checklist"
-	"github.com/mcpscope/mcpscope/internal/doctor"
+	"github.com/mcpscope/mcpscope/internal/app/checklist"
+	"github.com/mcpscope/mcpscope/internal/app/doctor"
 	"github.com/mcpscope/mcpscope/transports/ws"
 	"github.com/spf13/cobra"
 )

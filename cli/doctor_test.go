@@ -15,9 +15,9 @@ import (
 	"github.com/mcpscope/mcpscope/demo/flow"
 	demohttp "github.com/mcpscope/mcpscope/demo/http"
 	demows "github.com/mcpscope/mcpscope/demo/ws"
-	"github.com/mcpscope/mcpscope/internal/flowtest"
-	"github.com/mcpscope/mcpscope/internal/peertest"
-	"github.com/mcpscope/mcpscope/internal/tlscert"
+	"github.com/mcpscope/mcpscope/internal/app/tlscert"
+	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 )
 
 // doctorRun runs `mcpscope doctor` with a short per-step timeout.

@@ -15,7 +15,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/internal/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
 )
 
 // silentTCP listens on a port of its own on 127.0.0.1, takes every

@@ -12,8 +12,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/demo"
 	demohttp "github.com/mcpscope/mcpscope/demo/http"
-	"github.com/mcpscope/mcpscope/internal/hartest"
-	"github.com/mcpscope/mcpscope/internal/peertest"
+	"github.com/mcpscope/mcpscope/internal/testkit/hartest"
+	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 )
 
 // tappedExchange is one request an httpTap served: the body it read and

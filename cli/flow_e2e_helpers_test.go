@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/demo/flow"
-	"github.com/mcpscope/mcpscope/internal/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
 )
 
 // These tests run mcpscope's command line in-process against the demo

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/internal/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
 )
 
 // Floods of the MCP-Flow control messages the client's transport acts on:

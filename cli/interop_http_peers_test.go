@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/internal/peertest"
+	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 )
 
-// The HTTP peers of PEERS.md, started by internal/peertest and driven with
+// The HTTP peers of PEERS.md, started by internal/testkit/peertest and driven with
 // raw net/http: each test proves a peer starts on its own loopback port,
 // answers, and is stopped with the test, and records how it behaves on the
 // wire, so that mcpscope's HTTP transport is measured against facts.

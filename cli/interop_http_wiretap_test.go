@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/internal/peertest"
-	"github.com/mcpscope/mcpscope/internal/termtext"
+	"github.com/mcpscope/mcpscope/internal/app/termtext"
+	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 )
 
 // The HTTP counterpart of the stdio wiretap (interop_stubmodes_test.go): a

@@ -3,7 +3,7 @@ package cli
 import (
 	"testing"
 
-	"github.com/mcpscope/mcpscope/internal/peertest"
+	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 )
 
 // A question asked of a run given no --answers says how to answer it; one

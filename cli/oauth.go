@@ -11,10 +11,10 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client/dial"
-	"github.com/mcpscope/mcpscope/internal/bearer"
-	"github.com/mcpscope/mcpscope/internal/checklist"
-	"github.com/mcpscope/mcpscope/internal/oauth"
-	"github.com/mcpscope/mcpscope/internal/tokenstore"
+	"github.com/mcpscope/mcpscope/internal/app/bearer"
+	"github.com/mcpscope/mcpscope/internal/app/checklist"
+	"github.com/mcpscope/mcpscope/internal/app/oauth"
+	"github.com/mcpscope/mcpscope/internal/app/tokenstore"
 )
 
 // authWanted reports whether the transport of target may run an OAuth

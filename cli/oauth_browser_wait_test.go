@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/internal/oauthtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/oauthtest"
 )
 
 // An interactive login on a 401 met while the transport comes up (the

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/internal/oauthtest"
-	"github.com/mcpscope/mcpscope/internal/tokenstore"
+	"github.com/mcpscope/mcpscope/internal/app/tokenstore"
+	"github.com/mcpscope/mcpscope/internal/testkit/oauthtest"
 )
 
 // TestDoctorNamesCorruptStoredToken: a stored token holding control

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/internal/oauthtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/oauthtest"
 )
 
 // TestDoctorSuggestsAuthorizingOnlyWhereTheFlowWould: the auth step's

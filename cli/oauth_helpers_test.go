@@ -13,8 +13,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/demo"
 	demows "github.com/mcpscope/mcpscope/demo/ws"
-	"github.com/mcpscope/mcpscope/internal/oauthtest"
-	"github.com/mcpscope/mcpscope/internal/tokenstore"
+	"github.com/mcpscope/mcpscope/internal/app/tokenstore"
+	"github.com/mcpscope/mcpscope/internal/testkit/oauthtest"
 )
 
 // oauthEnv gives the test a token store of its own and the fake browser

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/internal/oauthtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/oauthtest"
 )
 
 // foreignOrigin is a server on an origin of its own that answers every

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	demows "github.com/mcpscope/mcpscope/demo/ws"
-	"github.com/mcpscope/mcpscope/internal/oauthtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/oauthtest"
 )
 
 // TestOAuthDynamicRegistration: a server that answers 401 is authorized

@@ -9,8 +9,8 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
-	"github.com/mcpscope/mcpscope/internal/jsonindent"
-	"github.com/mcpscope/mcpscope/internal/termtext"
+	"github.com/mcpscope/mcpscope/internal/app/jsonindent"
+	"github.com/mcpscope/mcpscope/internal/app/termtext"
 )
 
 // isTerminal reports whether w is a terminal.

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/internal/plural"
+	"github.com/mcpscope/mcpscope/internal/app/plural"
 )
 
 // warnLimits prints, once the session is closed, what the engine refused

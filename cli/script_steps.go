@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/mcpscope/mcpscope/client/answers"
-	"github.com/mcpscope/mcpscope/internal/termtext"
+	"github.com/mcpscope/mcpscope/internal/app/termtext"
 )
 
 // scriptSteps puts the steps of a run in order: the one the command line

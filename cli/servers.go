@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpscope/mcpscope/internal/mcpconfig"
-	"github.com/mcpscope/mcpscope/internal/termtext"
+	"github.com/mcpscope/mcpscope/internal/app/mcpconfig"
+	"github.com/mcpscope/mcpscope/internal/app/termtext"
 )
 
 // newServersCommand builds `mcpscope servers`.

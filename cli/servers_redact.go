@@ -6,7 +6,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/mcpscope/mcpscope/internal/mcpconfig"
+	"github.com/mcpscope/mcpscope/internal/app/mcpconfig"
 	"github.com/mcpscope/mcpscope/proto/httphead"
 )
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/internal/goldentest"
+	"github.com/mcpscope/mcpscope/internal/testkit/goldentest"
 )
 
 // configHome copies testdata/configs/home into a fresh home folder (its

@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"github.com/mcpscope/mcpscope/internal/termtext"
+	"github.com/mcpscope/mcpscope/internal/app/termtext"
 )
 
 // serverTextMax is the most bytes of one piece of server text (an error

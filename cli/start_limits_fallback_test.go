@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/internal/rawtcp"
+	"github.com/mcpscope/mcpscope/internal/testkit/rawtcp"
 )
 
 // A URL that refuses POST with 405 falls back to the legacy HTTP+SSE

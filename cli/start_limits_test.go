@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/internal/rawtcp"
+	"github.com/mcpscope/mcpscope/internal/testkit/rawtcp"
 )
 
 // Servers that accept TCP and never let the transport come up: the run

@@ -12,8 +12,8 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/dial"
 	"github.com/mcpscope/mcpscope/client/gatewaystream"
-	"github.com/mcpscope/mcpscope/internal/plural"
-	"github.com/mcpscope/mcpscope/internal/termtext"
+	"github.com/mcpscope/mcpscope/internal/app/plural"
+	"github.com/mcpscope/mcpscope/internal/app/termtext"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/transports/ws"
 )

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/internal/peertest"
-	"github.com/mcpscope/mcpscope/internal/statedir"
+	"github.com/mcpscope/mcpscope/internal/app/statedir"
+	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 )
 
 // The test binary doubles as a small misbehaving stdio server: with

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpscope/mcpscope/internal/mcpconfig"
+	"github.com/mcpscope/mcpscope/internal/app/mcpconfig"
 )
 
 // workingDir is the folder whose project config files are read (the

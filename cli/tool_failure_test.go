@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/internal/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
 )
 
 // Stub modes of a stdio server whose tools fail in every way a result can:

@@ -13,7 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/mcpscope/mcpscope/internal/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
 )
 
 // screenWatch wraps the TUI's root model and keeps the last screen drawn,

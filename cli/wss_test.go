@@ -11,7 +11,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/demo"
 	demows "github.com/mcpscope/mcpscope/demo/ws"
-	"github.com/mcpscope/mcpscope/internal/tlscert"
+	"github.com/mcpscope/mcpscope/internal/app/tlscert"
 )
 
 // demoWSS serves the demo's WebSocket endpoints over TLS on 127.0.0.1 with

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/mcpscope/mcpscope/internal/schemacheck"
+	"github.com/mcpscope/mcpscope/internal/app/schemacheck"
 )
 
 // validateJSON checks value against a JSON Schema, formats asserted and

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/mcpscope/mcpscope/internal/textfit"
+	"github.com/mcpscope/mcpscope/internal/app/textfit"
 )
 
 // swatch shows a field's colour in the legend.

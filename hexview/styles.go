@@ -6,7 +6,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 
-	"github.com/mcpscope/mcpscope/internal/theme"
+	"github.com/mcpscope/mcpscope/internal/app/theme"
 )
 
 // Styles colour a dump. Only colours and text attributes are meaningful:

@@ -6,7 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/mcpscope/mcpscope/internal/textfit"
+	"github.com/mcpscope/mcpscope/internal/app/textfit"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 

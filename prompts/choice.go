@@ -9,8 +9,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcpscope/mcpscope/internal/keyhelp"
-	"github.com/mcpscope/mcpscope/internal/termtext"
+	"github.com/mcpscope/mcpscope/internal/app/keyhelp"
+	"github.com/mcpscope/mcpscope/internal/app/termtext"
 )
 
 // maxChoices bounds the options a choice prompt shows.

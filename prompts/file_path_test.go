@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/internal/goldentest"
-	"github.com/mcpscope/mcpscope/internal/keyhelp"
+	"github.com/mcpscope/mcpscope/internal/app/keyhelp"
+	"github.com/mcpscope/mcpscope/internal/testkit/goldentest"
 	"github.com/mcpscope/mcpscope/prompts"
 )
 

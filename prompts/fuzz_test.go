@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/mcpscope/mcpscope/internal/keytest"
+	"github.com/mcpscope/mcpscope/internal/testkit/keytest"
 	"github.com/mcpscope/mcpscope/prompts"
 )
 

@@ -3,7 +3,7 @@ package prompts
 import (
 	"charm.land/bubbles/v2/key"
 
-	"github.com/mcpscope/mcpscope/internal/keyhelp"
+	"github.com/mcpscope/mcpscope/internal/app/keyhelp"
 	"github.com/mcpscope/mcpscope/prompts/calendar"
 )
 

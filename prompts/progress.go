@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/progress"
-	"github.com/mcpscope/mcpscope/internal/textfit"
+	"github.com/mcpscope/mcpscope/internal/app/textfit"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/internal/goldentest"
+	"github.com/mcpscope/mcpscope/internal/testkit/goldentest"
 	"github.com/mcpscope/mcpscope/prompts"
 )
 

@@ -1,6 +1,6 @@
 package recordings
 
-import "github.com/mcpscope/mcpscope/internal/plural"
+import "github.com/mcpscope/mcpscope/internal/app/plural"
 
 // Warnings says what a read skipped and where it ended, a sentence each:
 // every named corrupt line, a count of the others, and the torn last line

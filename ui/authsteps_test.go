@@ -7,7 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/internal/checklist"
+	"github.com/mcpscope/mcpscope/internal/app/checklist"
 )
 
 // authReport is an OAuth checklist: the steps named pass, then, when

@@ -6,8 +6,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcpscope/mcpscope/internal/bearer"
-	"github.com/mcpscope/mcpscope/internal/checklist"
+	"github.com/mcpscope/mcpscope/internal/app/bearer"
+	"github.com/mcpscope/mcpscope/internal/app/checklist"
 	"github.com/mcpscope/mcpscope/ui/serverinfo"
 )
 

@@ -3,7 +3,7 @@ package ui
 import (
 	"charm.land/bubbles/v2/key"
 
-	"github.com/mcpscope/mcpscope/internal/keyhelp"
+	"github.com/mcpscope/mcpscope/internal/app/keyhelp"
 	"github.com/mcpscope/mcpscope/ui/nav"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )

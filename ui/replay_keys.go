@@ -3,7 +3,7 @@ package ui
 import (
 	"charm.land/bubbles/v2/key"
 
-	"github.com/mcpscope/mcpscope/internal/keyhelp"
+	"github.com/mcpscope/mcpscope/internal/app/keyhelp"
 )
 
 // ReplayKeys are the keys of a replay's timeline.

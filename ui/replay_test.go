@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/internal/rectest"
+	"github.com/mcpscope/mcpscope/internal/testkit/rectest"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/internal/rectest"
+	"github.com/mcpscope/mcpscope/internal/testkit/rectest"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/internal/bearer"
+	"github.com/mcpscope/mcpscope/internal/app/bearer"
 	"github.com/mcpscope/mcpscope/transports/stdio"
 )
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/demo"
 	"github.com/mcpscope/mcpscope/demo/internal/origin"
-	"github.com/mcpscope/mcpscope/internal/tlscert"
+	"github.com/mcpscope/mcpscope/internal/app/tlscert"
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/http3"
 	"github.com/quic-go/webtransport-go"

@@ -12,7 +12,7 @@
 // anyOf with a null branch) become the non-null field.
 //
 // Client-side validation runs the whole schema through the JSON Schema
-// library (internal/schemacheck) and shows each error at the field it
+// library (internal/app/schemacheck) and shows each error at the field it
 // concerns; the form refuses to submit until they are fixed. A schema the
 // form cannot express ($ref cycles, oneOf of objects, maps, arrays of
 // objects, tuples) opens the package's JSON editor instead, which validates

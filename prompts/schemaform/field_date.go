@@ -8,7 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcpscope/mcpscope/internal/textfit"
+	"github.com/mcpscope/mcpscope/internal/app/textfit"
 	"github.com/mcpscope/mcpscope/prompts/calendar"
 )
 

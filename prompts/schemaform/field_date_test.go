@@ -6,7 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcpscope/mcpscope/internal/goldentest"
+	"github.com/mcpscope/mcpscope/internal/testkit/goldentest"
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
 )
 

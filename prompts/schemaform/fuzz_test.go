@@ -3,7 +3,7 @@ package schemaform_test
 import (
 	"testing"
 
-	"github.com/mcpscope/mcpscope/internal/keytest"
+	"github.com/mcpscope/mcpscope/internal/testkit/keytest"
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
 )
 

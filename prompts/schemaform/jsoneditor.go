@@ -12,7 +12,7 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcpscope/mcpscope/internal/textfit"
+	"github.com/mcpscope/mcpscope/internal/app/textfit"
 )
 
 // maxEditorChars bounds the text of the JSON editor.

@@ -7,7 +7,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
 
-	"github.com/mcpscope/mcpscope/internal/theme"
+	"github.com/mcpscope/mcpscope/internal/app/theme"
 )
 
 // Styles are the looks of the form, by meaning.

@@ -7,7 +7,7 @@ import (
 
 	schemakind "github.com/santhosh-tekuri/jsonschema/v6/kind"
 
-	"github.com/mcpscope/mcpscope/internal/schemacheck"
+	"github.com/mcpscope/mcpscope/internal/app/schemacheck"
 )
 
 // validator checks values against one compiled schema. When the schema

@@ -3,7 +3,7 @@ package jsonrpc
 import (
 	"fmt"
 
-	"github.com/mcpscope/mcpscope/internal/jsonindent"
+	"github.com/mcpscope/mcpscope/internal/app/jsonindent"
 )
 
 // PrettyJSON indents a JSON body by two spaces per level, for display. Key

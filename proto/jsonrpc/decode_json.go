@@ -7,7 +7,7 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/mcpscope/mcpscope/internal/termtext"
+	"github.com/mcpscope/mcpscope/internal/app/termtext"
 )
 
 // ErrNestedTooDeep is the reason of a body nested deeper than MaxJSONDepth.

@@ -8,7 +8,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/mcpscope/mcpscope/internal/termtext"
+	"github.com/mcpscope/mcpscope/internal/app/termtext"
 )
 
 type idKind uint8

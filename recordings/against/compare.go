@@ -8,9 +8,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpscope/mcpscope/internal/jsondiff"
-	"github.com/mcpscope/mcpscope/internal/plural"
-	"github.com/mcpscope/mcpscope/internal/termtext"
+	"github.com/mcpscope/mcpscope/internal/app/jsondiff"
+	"github.com/mcpscope/mcpscope/internal/app/plural"
+	"github.com/mcpscope/mcpscope/internal/app/termtext"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )

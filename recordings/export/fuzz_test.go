@@ -6,7 +6,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/internal/hartest"
+	"github.com/mcpscope/mcpscope/internal/testkit/hartest"
 	"github.com/mcpscope/mcpscope/proto/httphead"
 	"github.com/mcpscope/mcpscope/recordings"
 )

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/internal/termtext"
+	"github.com/mcpscope/mcpscope/internal/app/termtext"
 )
 
 // streamBytesOver is the size past which a frame's bytes are written to

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/internal/tlsconf"
+	"github.com/mcpscope/mcpscope/internal/app/tlsconf"
 	"github.com/mcpscope/mcpscope/transports/httpconf"
 )
 

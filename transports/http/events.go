@@ -3,7 +3,7 @@ package mcphttp
 import (
 	"io"
 
-	"github.com/mcpscope/mcpscope/internal/sse"
+	"github.com/mcpscope/mcpscope/internal/app/sse"
 )
 
 // maxEventRaw bounds the bytes of one event kept for its frame; the store

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/internal/bearer"
-	"github.com/mcpscope/mcpscope/internal/tlsconf"
+	"github.com/mcpscope/mcpscope/internal/app/bearer"
+	"github.com/mcpscope/mcpscope/internal/app/tlsconf"
 	"github.com/mcpscope/mcpscope/proto/httphead"
 )
 

@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/internal/sse"
+	"github.com/mcpscope/mcpscope/internal/app/sse"
 )
 
 // The SSE streams of a session are noted to the sink when it takes notes

@@ -11,7 +11,7 @@ import (
 	"crypto/x509"
 	"net/http"
 
-	"github.com/mcpscope/mcpscope/internal/bearer"
+	"github.com/mcpscope/mcpscope/internal/app/bearer"
 	"github.com/mcpscope/mcpscope/proto/flow"
 )
 

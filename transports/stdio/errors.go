@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpscope/mcpscope/internal/termtext"
+	"github.com/mcpscope/mcpscope/internal/app/termtext"
 )
 
 // ExitError is what Err returns when the server went away while the session

@@ -4,7 +4,7 @@ import (
 	"crypto/tls"
 	"io"
 
-	"github.com/mcpscope/mcpscope/internal/tlsconf"
+	"github.com/mcpscope/mcpscope/internal/app/tlsconf"
 )
 
 // CertHashMismatchError says the server's certificate is not the pinned one.

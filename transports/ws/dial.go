@@ -14,8 +14,8 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/internal/bearer"
-	"github.com/mcpscope/mcpscope/internal/tlsconf"
+	"github.com/mcpscope/mcpscope/internal/app/bearer"
+	"github.com/mcpscope/mcpscope/internal/app/tlsconf"
 	"github.com/mcpscope/mcpscope/transports/internal/netword"
 )
 

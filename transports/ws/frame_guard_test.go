@@ -11,7 +11,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/mcpscope/mcpscope/internal/rawtcp"
+	"github.com/mcpscope/mcpscope/internal/testkit/rawtcp"
 )
 
 // closeCodeFrom reads the client's frames from c until its close frame and

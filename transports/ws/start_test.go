@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/internal/rawtcp"
+	"github.com/mcpscope/mcpscope/internal/testkit/rawtcp"
 )
 
 // A Close while the upgrade waits for an answer gives the upgrade up: the

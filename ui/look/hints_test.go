@@ -7,7 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/mcpscope/mcpscope/internal/keyhelp"
+	"github.com/mcpscope/mcpscope/internal/app/keyhelp"
 )
 
 func bind(k, desc string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, desc)) }

@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/mcpscope/mcpscope/hexview"
-	"github.com/mcpscope/mcpscope/internal/theme"
+	"github.com/mcpscope/mcpscope/internal/app/theme"
 )
 
 // Styles holds every colour and style of the UI, for a dark or a light

@@ -7,7 +7,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 
-	"github.com/mcpscope/mcpscope/internal/theme"
+	"github.com/mcpscope/mcpscope/internal/app/theme"
 )
 
 // Every style of hints, help and secondary text draws in a colour of the

@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/internal/goldentest"
-	"github.com/mcpscope/mcpscope/internal/keytest"
-	"github.com/mcpscope/mcpscope/internal/screentest"
+	"github.com/mcpscope/mcpscope/internal/testkit/goldentest"
+	"github.com/mcpscope/mcpscope/internal/testkit/keytest"
+	"github.com/mcpscope/mcpscope/internal/testkit/screentest"
 )
 
 // openOnFakePeer opens the view of a session connected to the fake peer,

@@ -12,7 +12,7 @@ import (
 	"net/url"
 	"syscall"
 
-	"github.com/mcpscope/mcpscope/internal/tlsconf"
+	"github.com/mcpscope/mcpscope/internal/app/tlsconf"
 )
 
 // Failure says why target (such as "POST https://host/mcp") got no

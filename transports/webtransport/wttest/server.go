@@ -21,7 +21,7 @@ import (
 	"github.com/quic-go/quic-go/http3"
 	wt "github.com/quic-go/webtransport-go"
 
-	"github.com/mcpscope/mcpscope/internal/tlscert"
+	"github.com/mcpscope/mcpscope/internal/app/tlscert"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/proto/flow"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
