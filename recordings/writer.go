@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/app/plural"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -83,6 +84,9 @@ type Writer struct {
 	stopped func(error)
 	stop    chan struct{}
 	done    chan struct{}
+
+	unencoded    int   // lines dropped because they could not be encoded
+	unencodedErr error // why the first of them could not
 }
 
 var (
@@ -187,6 +191,10 @@ func (w *Writer) Close() error {
 		if err := w.file.Close(); err != nil && w.err == nil {
 			w.err = fmt.Errorf("closing the recording: %w", err)
 		}
+	}
+	if w.err == nil && w.unencoded > 0 {
+		return fmt.Errorf("%s of the recording could not be encoded and %s left out (the first: %w)",
+			plural.Count(w.unencoded, "line", "lines"), plural.Word(w.unencoded, "was", "were"), w.unencodedErr)
 	}
 	return w.err
 }
@@ -337,7 +345,12 @@ func (w *Writer) writeLocked(v any) {
 	}
 	w.scratch.Reset()
 	if err := w.enc.Encode(v); err != nil {
-		// Only an unencodable value gets here; it is dropped, not the file.
+		// Only an unencodable value gets here; the line is dropped, not
+		// the file, and Close says so.
+		w.unencoded++
+		if w.unencodedErr == nil {
+			w.unencodedErr = err
+		}
 		return
 	}
 	w.pend = append(w.pend, w.scratch.Bytes()...)

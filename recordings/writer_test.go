@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -412,5 +413,27 @@ func TestAFileThatTookNoHeaderIsEmpty(t *testing.T) {
 	_ = w.Close()
 	if !w.Empty() {
 		t.Error("not Empty, though the header was cut short")
+	}
+}
+
+// A line that cannot be encoded is left out, the rest of the recording
+// is kept, and Close says how many lines were lost and why.
+func TestUnencodableLineIsCountedNotSilent(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r"+Ext)
+	w, err := Create(path, Header{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.mu.Lock()
+	w.writeLocked(math.NaN())
+	w.mu.Unlock()
+	w.Append(&capture.Frame{Dir: capture.Out, Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n")})
+	err = w.Close()
+	if err == nil || !strings.Contains(err.Error(), "1 line of the recording could not be encoded and was left out") {
+		t.Fatalf("Close = %v, want it to name the line left out", err)
+	}
+	b, rerr := os.ReadFile(path)
+	if rerr != nil || !strings.Contains(string(b), `\"method\":\"ping\"`) {
+		t.Fatalf("the ping after the lost line is not in the recording (%v):\n%s", rerr, b)
 	}
 }
