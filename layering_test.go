@@ -1,6 +1,9 @@
 package main
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os/exec"
 	"path"
@@ -151,6 +154,40 @@ func TestNoAssembly(t *testing.T) {
 		if !d.IsDir() && (strings.HasSuffix(p, ".s") || strings.HasSuffix(p, ".S")) {
 			t.Errorf("%s: assembly; write it in Go", p)
 		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestProtoReadsNoStream: proto/ decodes the bytes it is handed; reading
+// them from a connection or a file belongs to the transports and the
+// recordings.
+func TestProtoReadsNoStream(t *testing.T) {
+	reading := map[string]bool{"Reader": true, "ReadFull": true, "ReadAll": true, "ReadAtLeast": true, "ByteReader": true, "LimitReader": true}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir("proto", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			if imp.Path.Value == `"bufio"` {
+				t.Errorf("%s imports bufio: proto decodes bytes, it reads no stream", p)
+			}
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if s, ok := n.(*ast.SelectorExpr); ok {
+				if x, ok := s.X.(*ast.Ident); ok && x.Name == "io" && reading[s.Sel.Name] {
+					t.Errorf("%s: io.%s: proto decodes bytes it is handed, it reads no stream", fset.Position(s.Pos()), s.Sel.Name)
+				}
+			}
+			return true
+		})
 		return nil
 	})
 	if err != nil {
