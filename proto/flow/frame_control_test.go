@@ -8,11 +8,12 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/internal/prototest"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 func TestControlFrameOfSeedInitialize(t *testing.T) {
-	body := []byte(seedInitialize)
+	body := []byte(prototest.SeedInitialize)
 	frame := AppendControlFrame(nil, body)
 	// The seed's example header 00 00 00 DA is wrong: the prefix is the true length, 227.
 	if len(body) != 227 || !bytes.Equal(frame[:4], []byte{0x00, 0x00, 0x00, 0xE3}) {
@@ -22,7 +23,7 @@ func TestControlFrameOfSeedInitialize(t *testing.T) {
 		t.Fatal("frame is not length + body")
 	}
 	// The seed's hex dump of the first body bytes.
-	if !bytes.Equal(frame[4:18], unhex(t, "7B 22 6A 73 6F 6E 72 70 63 22 3A 22 32 2E")) {
+	if !bytes.Equal(frame[4:18], prototest.Unhex(t, "7B 22 6A 73 6F 6E 72 70 63 22 3A 22 32 2E")) {
 		t.Fatalf("body starts % x", frame[4:18])
 	}
 	for name, read := range map[string]func([]byte) ([]byte, []byte, []proto.Field, error){
@@ -93,7 +94,7 @@ func TestControlFrameTruncated(t *testing.T) {
 				t.Fatalf("%s cut at %d: kept % x, want what was read", name, cut, frame)
 			}
 			if cut > 4 {
-				checkFieldsCover(t, fields, cut)
+				prototest.CheckFieldsCover(t, fields, cut)
 			}
 		}
 	}

@@ -7,10 +7,11 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/internal/prototest"
 )
 
 func FuzzControlFrame(f *testing.F) {
-	f.Add(AppendControlFrame(nil, []byte(seedInitialize)), uint32(0))
+	f.Add(AppendControlFrame(nil, []byte(prototest.SeedInitialize)), uint32(0))
 	f.Add([]byte{0, 0, 0, 0xDA, '{'}, uint32(0))
 	f.Add([]byte{0xFF, 0xFF, 0xFF, 0xFF}, uint32(1024))
 	f.Add([]byte{0, 0}, uint32(0))
@@ -27,7 +28,7 @@ func FuzzControlFrame(f *testing.F) {
 		if !bytes.Equal(AppendControlFrame(nil, body), frame) || !bytes.HasPrefix(b, frame) {
 			t.Fatal("re-encoding the frame does not give its bytes")
 		}
-		checkFieldsCover(t, fields, len(frame))
+		prototest.CheckFieldsCover(t, fields, len(frame))
 	})
 }
 
@@ -35,7 +36,7 @@ func FuzzExecStreamHeader(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 0x2A, 0, 0, 0, 1, 'x'})
 	f.Add([]byte{1, 2, 3})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		fixedHeaderCase(t, b, ExecStreamHeaderLen, func(b []byte) ([]byte, []byte, []proto.Field, error) {
+		prototest.FixedHeaderCase(t, b, ExecStreamHeaderLen, func(b []byte) ([]byte, []byte, []proto.Field, error) {
 			h, p, fl, err := ParseExecStreamHeader(b)
 			return h.Append(nil), p, fl, err
 		})
@@ -46,7 +47,7 @@ func FuzzDatagramHeader(f *testing.F) {
 	f.Add([]byte{1, 0, 0, 0, 0, 0x2A, '{', '}'})
 	f.Add([]byte{0x7F, 0xFF, 0, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		fixedHeaderCase(t, b, DatagramHeaderLen, func(b []byte) ([]byte, []byte, []proto.Field, error) {
+		prototest.FixedHeaderCase(t, b, DatagramHeaderLen, func(b []byte) ([]byte, []byte, []proto.Field, error) {
 			h, p, fl, err := ParseDatagramHeader(b)
 			return h.Append(nil), p, fl, err
 		})

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"io"
 	"testing"
+
+	"github.com/mcpscope/mcpscope/proto/internal/prototest"
 )
 
 func TestExecStreamHeaderSeedExample(t *testing.T) {
 	h := ExecStreamHeader{RequestID: 42, StreamTag: 1}
-	want := unhex(t, "00 00 00 2A 00 00 00 01")
+	want := prototest.Unhex(t, "00 00 00 2A 00 00 00 01")
 	if got := h.Append(nil); !bytes.Equal(got, want) {
 		t.Fatalf("Append = % x, want % x", got, want)
 	}
@@ -18,7 +20,7 @@ func TestExecStreamHeaderSeedExample(t *testing.T) {
 	if err != nil || got != h || string(payload) != "payload" {
 		t.Fatalf("Parse = %+v %q %v", got, payload, err)
 	}
-	checkFieldsCover(t, fields, len(unit))
+	prototest.CheckFieldsCover(t, fields, len(unit))
 	if fields[0].Name != "request id" || fields[0].Value != "42" || fields[1].Name != "stream tag" || fields[1].Value != "1" || fields[2].Name != "payload" {
 		t.Fatalf("fields %+v", fields)
 	}
@@ -30,7 +32,7 @@ func TestExecStreamHeaderSeedExample(t *testing.T) {
 }
 
 func TestDatagramHeaderSeedExample(t *testing.T) {
-	want := unhex(t, "01 00 00 00 00 2A")
+	want := prototest.Unhex(t, "01 00 00 00 00 2A")
 	h := DatagramHeader{Channel: ChannelProgress, RequestID: 42}
 	if got := h.Append(nil); !bytes.Equal(got, want) {
 		t.Fatalf("Append = % x, want % x", got, want)
@@ -40,7 +42,7 @@ func TestDatagramHeaderSeedExample(t *testing.T) {
 	if err != nil || got != h || string(payload) != `{"progress":1}` {
 		t.Fatalf("Parse = %+v %q %v", got, payload, err)
 	}
-	checkFieldsCover(t, fields, len(unit))
+	prototest.CheckFieldsCover(t, fields, len(unit))
 	names := []string{"channel", "flags", "request id", "payload"}
 	values := []string{"progress (0x01)", "0x00", "42", "14 bytes"}
 	for i, f := range fields {
@@ -49,7 +51,7 @@ func TestDatagramHeaderSeedExample(t *testing.T) {
 		}
 	}
 	// An unknown channel and set flags decode; they are shown, not refused.
-	got, _, fields, err = ParseDatagramHeader(unhex(t, "07 80 00 00 00 01"))
+	got, _, fields, err = ParseDatagramHeader(prototest.Unhex(t, "07 80 00 00 00 01"))
 	if err != nil || got.Channel != 7 || got.Channel.Known() || got.Flags != 0x80 {
 		t.Fatalf("unknown channel: %+v %v", got, err)
 	}

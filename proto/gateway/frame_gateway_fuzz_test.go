@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/internal/prototest"
 )
 
 func FuzzGatewayChunkHeader(f *testing.F) {
@@ -11,7 +12,7 @@ func FuzzGatewayChunkHeader(f *testing.F) {
 	f.Add(append(GatewayChunkHeader{StreamID: id, Index: 3}.Append(nil), "data"...))
 	f.Add(make([]byte, 23))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		fixedHeaderCase(t, b, GatewayChunkHeaderLen, func(b []byte) ([]byte, []byte, []proto.Field, error) {
+		prototest.FixedHeaderCase(t, b, GatewayChunkHeaderLen, func(b []byte) ([]byte, []byte, []proto.Field, error) {
 			h, p, fl, err := ParseGatewayChunkHeader(b)
 			return h.Append(nil), p, fl, err
 		})

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"testing"
+
+	"github.com/mcpscope/mcpscope/proto/internal/prototest"
 )
 
 func TestGatewayChunkHeaderDotNetOrder(t *testing.T) {
@@ -14,7 +16,7 @@ func TestGatewayChunkHeaderDotNetOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := GatewayChunkHeader{StreamID: id, Index: 0}
-	want := unhex(t, "00 84 0E 55 9B E2 D4 41 A7 16 44 66 55 44 00 00  00 00 00 00 00 00 00 00")
+	want := prototest.Unhex(t, "00 84 0E 55 9B E2 D4 41 A7 16 44 66 55 44 00 00  00 00 00 00 00 00 00 00")
 	if got := h.Append(nil); !bytes.Equal(got, want) {
 		t.Fatalf("Append = % x\nwant     % x", got, want)
 	}
@@ -23,17 +25,17 @@ func TestGatewayChunkHeaderDotNetOrder(t *testing.T) {
 	if err != nil || got != h || len(payload) != 1024 {
 		t.Fatalf("Parse = %+v %d %v", got, len(payload), err)
 	}
-	checkFieldsCover(t, fields, len(unit))
+	prototest.CheckFieldsCover(t, fields, len(unit))
 	if fields[0].Name != "stream id (GUID, .NET order)" || fields[0].Value != "550e8400-e29b-41d4-a716-446655440000" ||
 		fields[1].Name != "index" || fields[1].Value != "0" || fields[2].Name != "payload" || fields[2].Value != "1024 bytes" {
 		t.Fatalf("fields %+v", fields)
 	}
 	// The index is little-endian and signed.
 	h = GatewayChunkHeader{StreamID: id, Index: 258}
-	if b := h.Append(nil); !bytes.Equal(b[16:], unhex(t, "02 01 00 00 00 00 00 00")) {
+	if b := h.Append(nil); !bytes.Equal(b[16:], prototest.Unhex(t, "02 01 00 00 00 00 00 00")) {
 		t.Fatalf("index 258 = % x", b[16:])
 	}
-	neg, _, _, err := ParseGatewayChunkHeader(append(want[:16:16], unhex(t, "ff ff ff ff ff ff ff ff")...))
+	neg, _, _, err := ParseGatewayChunkHeader(append(want[:16:16], prototest.Unhex(t, "ff ff ff ff ff ff ff ff")...))
 	if err != nil || neg.Index != -1 {
 		t.Fatalf("index -1: %+v %v", neg, err)
 	}

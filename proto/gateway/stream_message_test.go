@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpscope/mcpscope/proto/internal/prototest"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
@@ -105,7 +106,7 @@ func TestDecodeStreamMessageRefuses(t *testing.T) {
 // index) and the payload.
 func TestAppendGatewayChunkBytes(t *testing.T) {
 	b := AppendGatewayChunk(nil, seedGUID(t), 258, []byte("hi"))
-	want := unhex(t, "00 84 0e 55 9b e2 d4 41 a7 16 44 66 55 44 00 00 02 01 00 00 00 00 00 00 68 69")
+	want := prototest.Unhex(t, "00 84 0e 55 9b e2 d4 41 a7 16 44 66 55 44 00 00 02 01 00 00 00 00 00 00 68 69")
 	if !bytes.Equal(b, want) {
 		t.Fatalf("chunk frame % x\nwant % x", b, want)
 	}

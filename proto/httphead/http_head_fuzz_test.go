@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/internal/prototest"
 )
 
 // FuzzHTTPHead renders heads of any text: each has exactly its lines, no
@@ -23,7 +24,7 @@ func FuzzHTTPHead(f *testing.F) {
 			b      []byte
 			fields []proto.Field
 		}{{req, reqFields}, {resp, respFields}} {
-			checkFieldsCover(t, head.fields, len(head.b))
+			prototest.CheckFieldsCover(t, head.fields, len(head.b))
 			s := string(head.b)
 			lines := 1 + len(headers) + 1
 			if strings.Count(s, "\r\n") != lines || strings.Count(s, "\r") != lines || strings.Count(s, "\n") != lines || !strings.HasSuffix(s, "\r\n\r\n") {

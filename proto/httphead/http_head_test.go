@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/internal/prototest"
 )
 
 // requestHead renders a request head, checks it is want and that its
@@ -20,7 +21,7 @@ func requestHead(t *testing.T, method, target string, headers []HTTPHeader, want
 	if string(head) != want {
 		t.Fatalf("head %q\nwant %q", head, want)
 	}
-	checkFieldsCover(t, fields, len(head))
+	prototest.CheckFieldsCover(t, fields, len(head))
 	return head, fields
 }
 
@@ -64,7 +65,7 @@ func TestHTTPResponseHead(t *testing.T) {
 		if string(head) != want {
 			t.Fatalf("head %q, want %q", head, want)
 		}
-		checkFieldsCover(t, fields, len(head))
+		prototest.CheckFieldsCover(t, fields, len(head))
 		if fields[0].Name != "version" || fields[0].Value != tc.proto || fields[1].Name != "status" || fields[1].Value != tc.value ||
 			fields[2].Name != "Content-Type" || fields[2].Value != "text/event-stream" || fields[3].Kind != proto.FieldDelimiter {
 			t.Fatalf("fields %+v", fields)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/internal/prototest"
 )
 
 // FuzzSSEEventFields checks that the annotations of any bytes cover them
@@ -20,7 +21,7 @@ func FuzzSSEEventFields(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		fields := SSEEventFields(raw)
-		checkFieldsCover(t, fields, len(raw))
+		prototest.CheckFieldsCover(t, fields, len(raw))
 		lines, ends := 0, 0
 		for _, fl := range fields {
 			if len(fl.Value) > sseValueMax+len("…") || len(fl.Name) > sseValueMax+len("…") {

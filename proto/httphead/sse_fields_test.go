@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/internal/prototest"
 )
 
 // hdr, body and delim build the expected annotations of the tests below.
@@ -96,7 +97,7 @@ func TestSSEEventFieldsStandard(t *testing.T) {
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Fatalf("fields of %q\n got %+v\nwant %+v", tc.raw, got, tc.want)
 			}
-			checkFieldsCover(t, got, len(tc.raw))
+			prototest.CheckFieldsCover(t, got, len(tc.raw))
 		})
 	}
 }
@@ -105,7 +106,7 @@ func TestSSEEventFieldsValueBounded(t *testing.T) {
 	long := strings.Repeat("v", 10000)
 	raw := "data: " + long + "\n" + long + ": x\n\n"
 	fields := SSEEventFields([]byte(raw))
-	checkFieldsCover(t, fields, len(raw))
+	prototest.CheckFieldsCover(t, fields, len(raw))
 	want := strings.Repeat("v", sseValueMax) + "…"
 	if fields[0].Value != want || fields[1].Value != "10000 bytes" || fields[1].Len != 10000 {
 		t.Fatalf("data fields %+v / %+v", fields[0], fields[1])

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/app/termtext"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/internal/prototest"
 )
 
 // checkBodyItems asserts what BodyItems promises of any body: items
@@ -55,8 +56,8 @@ func checkBodyItems(t *testing.T, items []BodyItem, base, n int, wellFormed bool
 
 func FuzzBodyItemsCBOR(f *testing.F) {
 	addCBORSeeds(f)
-	f.Add(unhex(f, toolsCallCBOR))
-	f.Add(unhex(f, "a2 61 61 78 05 6162"))
+	f.Add(prototest.Unhex(f, toolsCallCBOR))
+	f.Add(prototest.Unhex(f, "a2 61 61 78 05 6162"))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		_, err := CBORToJSON(body)
 		checkBodyItems(t, BodyItems(proto.EncCBOR, body, 4), 4, len(body), err == nil)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/internal/prototest"
 )
 
 // toolsCallCBOR is {"jsonrpc":"2.0","id":1,"method":"tools/call",
@@ -53,7 +54,7 @@ func checkRows(t *testing.T, items []BodyItem, want []itemRow) {
 }
 
 func TestBodyItemsOfCBORMessage(t *testing.T) {
-	body := unhex(t, toolsCallCBOR)
+	body := prototest.Unhex(t, toolsCallCBOR)
 	// The body of a control frame starts after its 4-byte length prefix.
 	items := BodyItems(proto.EncCBOR, body, 4)
 	checkRows(t, items, []itemRow{
@@ -80,7 +81,7 @@ func TestBodyItemsOfCBORMessage(t *testing.T) {
 }
 
 func TestBodyItemsOfCBORKinds(t *testing.T) {
-	body := unhex(t, "8b"+ // array(11)
+	body := prototest.Unhex(t, "8b"+ // array(11)
 		"38 63"+ // -100
 		"59 0400"+strings.Repeat("ab", 1024)+ // bytes(1024)
 		"c2 42 0100"+ // tag 2 (bignum) around bytes(2)
@@ -119,7 +120,7 @@ func TestBodyItemsOfCBORKinds(t *testing.T) {
 		t.Errorf("float16 head %d, length %d; want 3 and 3", r.head, r.n)
 	}
 	// Integer keys name their pairs; an indefinite array ends at its break code.
-	body = unhex(t, "a2 01 9f 01 ff 20 03")
+	body = prototest.Unhex(t, "a2 01 9f 01 ff 20 03")
 	checkRows(t, BodyItems(proto.EncCBOR, body, 0), []itemRow{
 		{0, 7, 1, 0, 0, "", "", ItemValue, "map(2)"},
 		{1, 1, 1, 0, 1, "1", "1", ItemKey, "uint 1"},
@@ -164,20 +165,20 @@ func TestBodyItemsOfBrokenBodies(t *testing.T) {
 		body []byte
 		want []itemRow
 	}{
-		{proto.EncCBOR, unhex(t, "a2 61 61 78 05 6162"), []itemRow{ // "a": text(5) with 2 bytes
+		{proto.EncCBOR, prototest.Unhex(t, "a2 61 61 78 05 6162"), []itemRow{ // "a": text(5) with 2 bytes
 			{0, 7, 1, 0, 0, "", "", ItemValue, "map(2)"},
 			{1, 2, 1, 0, 1, "a", "a", ItemKey, `text(1) "a"`},
 			{3, 4, 0, 0, 1, "", "", ItemUndecodable, "undecodable from here: the body ends inside this item"},
 		}},
-		{proto.EncCBOR, unhex(t, "82 01 1c 02"), []itemRow{ // reserved additional information 28
+		{proto.EncCBOR, prototest.Unhex(t, "82 01 1c 02"), []itemRow{ // reserved additional information 28
 			{0, 4, 1, 0, 0, "", "", ItemValue, "array(2)"},
 			{1, 1, 1, 0, 1, "[0]", "", ItemValue, "uint 1"},
 			{2, 2, 0, 0, 1, "", "", ItemUndecodable, "undecodable from here: not well-formed CBOR"},
 		}},
-		{proto.EncCBOR, unhex(t, "ff 00"), []itemRow{
+		{proto.EncCBOR, prototest.Unhex(t, "ff 00"), []itemRow{
 			{0, 2, 0, 0, 0, "", "", ItemUndecodable, "undecodable from here: a break code stands where the body's item belongs"},
 		}},
-		{proto.EncCBOR, unhex(t, "bf 61 61 ff"), []itemRow{ // a key without its value
+		{proto.EncCBOR, prototest.Unhex(t, "bf 61 61 ff"), []itemRow{ // a key without its value
 			{0, 4, 1, 0, 0, "", "", ItemValue, "map(_)"},
 			{1, 2, 1, 0, 1, "a", "a", ItemKey, `text(1) "a"`},
 			{3, 1, 0, 0, 1, "", "", ItemUndecodable, "undecodable from here: a break code stands where a data item belongs"},
@@ -219,7 +220,7 @@ func TestBodyItemsOfBrokenBodies(t *testing.T) {
 		t.Errorf("a binary payload has items %+v", items)
 	}
 	// Every cut of a message ends in one undecodable rest, the last item.
-	full := unhex(t, toolsCallCBOR)
+	full := prototest.Unhex(t, toolsCallCBOR)
 	for n := 1; n < len(full); n++ {
 		items := BodyItems(proto.EncCBOR, full[:n], 0)
 		last := items[len(items)-1]

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/internal/prototest"
 )
 
 // cborOf transcodes a JSON body for a test.
@@ -144,7 +145,7 @@ func TestCBORDecodeChecksSizesBeforeAllocating(t *testing.T) {
 		"a1 66 706172616d73 5a 7fffffff",
 	}
 	for _, h := range huge {
-		in := unhex(t, h)
+		in := prototest.Unhex(t, h)
 		allocs := testing.AllocsPerRun(10, func() {
 			if _, err := Decode(proto.EncCBOR, in); err == nil {
 				t.Fatalf("%s accepted", h)
@@ -171,7 +172,7 @@ func TestCBORDecodeLeavesOddMembersToTheJSONRules(t *testing.T) {
 		"83 01 02 03", // not a map
 	}
 	for _, h := range cases {
-		in := unhex(t, h)
+		in := prototest.Unhex(t, h)
 		m, err := Decode(proto.EncCBOR, in)
 		old, oldErr := decodeCBORViaJSON(in)
 		if (err == nil) != (oldErr == nil) || (m == nil) != (old == nil) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fxamacker/cbor/v2"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/internal/prototest"
 )
 
 // roundTripJSON takes a JSON body through CBOR and back to JSON.
@@ -57,7 +58,7 @@ func TestJSONCBORRoundTripKeepsValues(t *testing.T) {
 
 func TestCBOREncodingIsExact(t *testing.T) {
 	// {"jsonrpc":"2.0","id":1,"method":"ping"} with text keys, in JSON order.
-	want := unhex(t, "a3 67 6a736f6e727063 63 322e30 62 6964 01 66 6d6574686f64 64 70696e67")
+	want := prototest.Unhex(t, "a3 67 6a736f6e727063 63 322e30 62 6964 01 66 6d6574686f64 64 70696e67")
 	m, err := NewRequest(IntID(1), "ping", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +88,7 @@ func TestCBOREncodingIsExact(t *testing.T) {
 		if err != nil {
 			t.Fatalf("JSONToCBOR(%s): %v", tc.json, err)
 		}
-		if w := unhex(t, tc.cbor); !bytes.Equal(got, w) {
+		if w := prototest.Unhex(t, tc.cbor); !bytes.Equal(got, w) {
 			t.Errorf("JSONToCBOR(%s) = % x, want % x", tc.json, got, w)
 		}
 	}
@@ -274,7 +275,7 @@ func TestCBORToJSONConversions(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := CBORToJSON(unhex(t, tc.cbor))
+			got, err := CBORToJSON(prototest.Unhex(t, tc.cbor))
 			if err != nil {
 				t.Fatalf("CBORToJSON: %v", err)
 			}
@@ -314,7 +315,7 @@ func TestCBORToJSONRejects(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			in := tc.raw
 			if in == nil {
-				in = unhex(t, tc.hex)
+				in = prototest.Unhex(t, tc.hex)
 			}
 			_, err := CBORToJSON(in)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -367,11 +368,11 @@ func TestIDThroughAnotherCBOREncoder(t *testing.T) {
 	}
 	var id ID
 	for _, bad := range []string{"80", "a0", "f5", "fa 3fc00000"} {
-		if err := id.UnmarshalCBOR(unhex(t, bad)); err == nil {
+		if err := id.UnmarshalCBOR(prototest.Unhex(t, bad)); err == nil {
 			t.Errorf("UnmarshalCBOR(%s) accepted a non-id", bad)
 		}
 	}
-	if err := id.UnmarshalCBOR(unhex(t, "f9 4000")); err != nil || id.String() != "2" {
+	if err := id.UnmarshalCBOR(prototest.Unhex(t, "f9 4000")); err != nil || id.String() != "2" {
 		t.Errorf("integral float id 2.0: %v %s", err, id)
 	}
 }
@@ -385,11 +386,11 @@ func TestDiagnoseAndPretty(t *testing.T) {
 	if err != nil || d != `{"jsonrpc": "2.0", "id": 1, "method": "ping"}` {
 		t.Fatalf("DiagnoseCBOR = %q, %v", d, err)
 	}
-	if d, err := DiagnoseCBOR(unhex(t, "a1 01 43 010203")); err != nil || d != `{1: h'010203'}` {
+	if d, err := DiagnoseCBOR(prototest.Unhex(t, "a1 01 43 010203")); err != nil || d != `{1: h'010203'}` {
 		t.Fatalf("DiagnoseCBOR of a non-JSON map = %q, %v", d, err)
 	}
 	for _, bad := range []string{"", "01 02", "62 61"} {
-		if _, err := DiagnoseCBOR(unhex(t, bad)); err == nil {
+		if _, err := DiagnoseCBOR(prototest.Unhex(t, bad)); err == nil {
 			t.Errorf("DiagnoseCBOR(%q) accepted it", bad)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/internal/prototest"
 )
 
 func TestLineFields(t *testing.T) {
@@ -12,7 +13,7 @@ func TestLineFields(t *testing.T) {
 		t.Fatal("line does not end with LF")
 	}
 	fields := LineFields(line)
-	checkFieldsCover(t, fields, len(line))
+	prototest.CheckFieldsCover(t, fields, len(line))
 	if len(fields) != 2 || fields[0].Kind != proto.FieldBody || fields[1].Kind != proto.FieldDelimiter || fields[1].Value != "LF" {
 		t.Fatalf("fields %+v", fields)
 	}

@@ -9,11 +9,12 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/internal/prototest"
 )
 
 // jsonSeeds are message bodies every JSON fuzz target starts from.
 var jsonSeeds = []string{
-	seedInitialize,
+	prototest.SeedInitialize,
 	`{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"/big.log"}}}`,
 	`{"jsonrpc":"2.0","id":42,"result":{"content":[{"type":"ref/stream","streamTag":1,"mimeType":"text/plain"}]}}`,
 	`{"jsonrpc":"2.0","id":99,"error":{"code":-32000,"message":"Cancelled"}}`,
@@ -30,7 +31,7 @@ func addCBORSeeds(f *testing.F) {
 		}
 	}
 	for _, h := range []string{"a1 01 02", "bf 61 61 5f 41 01 ff ff", "d7 43 010203", "c3 42 0100", "9f 9f ff ff", "f9 7e00", "3b ffffffffffffffff", "7f 61 61 ff"} {
-		f.Add(unhex(f, h))
+		f.Add(prototest.Unhex(f, h))
 	}
 }
 
@@ -218,7 +219,7 @@ func FuzzDiagnoseCBOR(f *testing.F) {
 
 func FuzzIDCBOR(f *testing.F) {
 	for _, h := range []string{"01", "38 63", "63 616263", "f6", "f7", "fb 3ff0000000000000", "1b ffffffffffffffff", "80"} {
-		f.Add(unhex(f, h))
+		f.Add(prototest.Unhex(f, h))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var id ID
@@ -241,6 +242,6 @@ func FuzzLineFields(f *testing.F) {
 	f.Add([]byte("\r\n"))
 	f.Add([]byte("x\r"))
 	f.Fuzz(func(t *testing.T, line []byte) {
-		checkFieldsCover(t, LineFields(line), len(line))
+		prototest.CheckFieldsCover(t, LineFields(line), len(line))
 	})
 }
