@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpscope/mcpscope/internal/testkit/asktest"
 	"github.com/mcpscope/mcpscope/internal/testkit/screentest"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/compose"
@@ -26,13 +27,13 @@ func TestQuestionQueueOverAnOverlay(t *testing.T) {
 		t.Errorf("title %q", title)
 	}
 	r.Press("ctrl+d")
-	wantResult(t, answered(t, first), `{"action":"decline"}`)
-	notAnswered(t, second)
+	asktest.WantResult(t, asktest.Answered(t, first), `{"action":"decline"}`)
+	asktest.NotAnswered(t, second)
 	if title := m.overlay.Title(); !strings.HasPrefix(title, "Question · sampling") || strings.Contains(title, "waiting") {
 		t.Errorf("after the first answer: title %q", title)
 	}
 	r.Press("esc")
-	wantRPCError(t, answered(t, second), question.CodeUserRejected, question.MsgSamplingCancelled)
+	asktest.WantRPCError(t, asktest.Answered(t, second), question.CodeUserRejected, question.MsgSamplingCancelled)
 	if m.overlay == nil || !strings.HasPrefix(m.overlay.Title(), "Compose") {
 		t.Fatalf("the composer did not come back: %v", m.overlay)
 	}
@@ -52,7 +53,7 @@ func TestOverlayOpensUnderQuestions(t *testing.T) {
 		t.Fatalf("the composer replaced the question: %q", m.overlay.Title())
 	}
 	r.Press("y")
-	wantResult(t, answered(t, ch), `{"action":"accept"}`)
+	asktest.WantResult(t, asktest.Answered(t, ch), `{"action":"accept"}`)
 	if m.overlay == nil || !strings.HasPrefix(m.overlay.Title(), "Compose") {
 		t.Errorf("the composer is not shown after the answer: %v", m.overlay)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpscope/mcpscope/internal/testkit/asktest"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/question"
 )
@@ -53,7 +54,7 @@ func TestRootsEditorKeys(t *testing.T) {
 	r.Press("up", "d") // delete a
 	// a URI is named after its last element, as --root names it
 	want := []mcp.Root{{URI: "file:///srv/b", Name: "b"}, {URI: "file:///srv/c", Name: "c"}}
-	if mustJSON(t, e.Roots()) != mustJSON(t, want) {
+	if asktest.MustJSON(t, e.Roots()) != asktest.MustJSON(t, want) {
 		t.Fatalf("roots %+v, want %+v", e.Roots(), want)
 	}
 	if got := b.Roots(); len(got) != 1 || got[0].URI != "file:///srv/a" {
@@ -64,7 +65,7 @@ func TestRootsEditorKeys(t *testing.T) {
 	if m.overlay != nil {
 		t.Fatal("ctrl+s did not close the editor")
 	}
-	if got := b.Roots(); mustJSON(t, got) != mustJSON(t, want) {
+	if got := b.Roots(); asktest.MustJSON(t, got) != asktest.MustJSON(t, want) {
 		t.Errorf("roots/list would answer %+v, want %+v", got, want)
 	}
 	r.Run(cmd)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/testkit/asktest"
 	"github.com/mcpscope/mcpscope/internal/testkit/goldentest"
 	"github.com/mcpscope/mcpscope/internal/testkit/screentest"
 	"github.com/mcpscope/mcpscope/proto"
@@ -62,7 +63,7 @@ func TestHostileOutcomeIsEscaped(t *testing.T) {
 	err := &client.RPCError{Method: "tools/call", Err: &jsonrpc.Error{Code: -32000, Message: screentest.Hostile + "\nsecond line"}}
 	o := look.NewOutcome("tools/call", nil, err, mcp.DialectMCP, m.styles)
 	screentest.AssertSafeView(t, "error outcome", o.Render(100, 20))
-	res := json.RawMessage(`{"content":[{"type":"text","text":` + mustJSON(t, screentest.Hostile) + `},{"type":"resource_link","uri":` + mustJSON(t, screentest.Hostile) + `,"name":"n"}]}`)
+	res := json.RawMessage(`{"content":[{"type":"text","text":` + asktest.MustJSON(t, screentest.Hostile) + `},{"type":"resource_link","uri":` + asktest.MustJSON(t, screentest.Hostile) + `,"name":"n"}]}`)
 	o = look.NewOutcome("tools/call", res, nil, mcp.DialectMCP, m.styles)
 	screentest.AssertSafeView(t, "result outcome", strings.SplitN(o.Render(100, 40), "── result JSON ──", 2)[0])
 }
@@ -71,11 +72,11 @@ func TestHostileOutcomeIsEscaped(t *testing.T) {
 // texts are shown escaped.
 func TestHostileQuestionsAreEscaped(t *testing.T) {
 	cases := map[string]struct{ method, params string }{
-		"form elicitation": {mcp.MethodElicitationCreate, `{"message":` + mustJSON(t, screentest.Hostile) + `,"requestedSchema":` + screentest.ElicitFormSchema + `}`},
-		"url elicitation": {mcp.MethodElicitationCreate, `{"mode":"url","message":` + mustJSON(t, screentest.Hostile) +
-			`,"elicitationId":` + mustJSON(t, screentest.Hostile) + `,"url":` + mustJSON(t, "https://example.com/"+screentest.Hostile) + `}`},
-		"sampling": {mcp.MethodSamplingCreateMessage, `{"systemPrompt":` + mustJSON(t, screentest.Hostile) +
-			`,"messages":[{"role":` + mustJSON(t, screentest.Hostile) + `,"content":{"type":"text","text":` + mustJSON(t, screentest.Hostile) + `}}],"maxTokens":5}`},
+		"form elicitation": {mcp.MethodElicitationCreate, `{"message":` + asktest.MustJSON(t, screentest.Hostile) + `,"requestedSchema":` + screentest.ElicitFormSchema + `}`},
+		"url elicitation": {mcp.MethodElicitationCreate, `{"mode":"url","message":` + asktest.MustJSON(t, screentest.Hostile) +
+			`,"elicitationId":` + asktest.MustJSON(t, screentest.Hostile) + `,"url":` + asktest.MustJSON(t, "https://example.com/"+screentest.Hostile) + `}`},
+		"sampling": {mcp.MethodSamplingCreateMessage, `{"systemPrompt":` + asktest.MustJSON(t, screentest.Hostile) +
+			`,"messages":[{"role":` + asktest.MustJSON(t, screentest.Hostile) + `,"content":{"type":"text","text":` + asktest.MustJSON(t, screentest.Hostile) + `}}],"maxTokens":5}`},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/testkit/asktest"
 	"github.com/mcpscope/mcpscope/internal/testkit/keytest"
 	"github.com/mcpscope/mcpscope/internal/testkit/screentest"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
@@ -29,7 +30,7 @@ func TestElicitFormKeys(t *testing.T) {
 		}, `{"action":"accept","content":{"name":"Ada","age":30,"check":true,"color":"green"}}`},
 		{"refused then accepted", func(t *testing.T, r *runner, ch <-chan handled) {
 			r.Press("tab", "backspace", "backspace", "ctrl+s") // name empty, age empty
-			notAnswered(t, ch)
+			asktest.NotAnswered(t, ch)
 			if Waiting(r.m.open) != 1 || !strings.Contains(r.ScreenText(), "required") {
 				t.Fatalf("a refused submit must stay and say why; screen:\n%s", r.ScreenText())
 			}
@@ -47,7 +48,7 @@ func TestElicitFormKeys(t *testing.T) {
 				t.Fatalf("the form is not on screen:\n%s", s)
 			}
 			c.keys(t, r, ch)
-			wantResult(t, answered(t, ch), c.want)
+			asktest.WantResult(t, asktest.Answered(t, ch), c.want)
 			if m.open != nil {
 				t.Errorf("the overlay stayed open after the answer")
 			}
@@ -81,12 +82,12 @@ func TestElicitURLConsent(t *testing.T) {
 				}
 			}
 			r.Press("x") // not a consent key
-			notAnswered(t, ch)
+			asktest.NotAnswered(t, ch)
 			cmd := m.update(keytest.Press(key))
 			if cmd != nil {
 				t.Errorf("%s returned a command: the consent must not run anything", key)
 			}
-			wantResult(t, answered(t, ch), `{"action":"`+action+`"}`)
+			asktest.WantResult(t, asktest.Answered(t, ch), `{"action":"`+action+`"}`)
 		})
 	}
 }
@@ -107,7 +108,7 @@ func TestSamplingKeys(t *testing.T) {
 			}
 		}
 		r.Press("ctrl+s")
-		notAnswered(t, ch)
+		asktest.NotAnswered(t, ch)
 		if !strings.Contains(r.ScreenText(), "write the reply first") {
 			t.Errorf("an empty reply is not refused on screen:\n%s", r.ScreenText())
 		}
@@ -120,7 +121,7 @@ func TestSamplingKeys(t *testing.T) {
 		}
 		r.TypeText("manual")
 		r.Press("ctrl+s")
-		wantResult(t, answered(t, ch), `{"role":"assistant","content":{"text":"Paris.\nSure.","type":"text"},"model":"manual","stopReason":"endTurn"}`)
+		asktest.WantResult(t, asktest.Answered(t, ch), `{"role":"assistant","content":{"text":"Paris.\nSure.","type":"text"},"model":"manual","stopReason":"endTurn"}`)
 		if m.open != nil {
 			t.Error("the overlay stayed open")
 		}
@@ -131,7 +132,7 @@ func TestSamplingKeys(t *testing.T) {
 			ch := ask(t, r, b, context.Background(), mcp.MethodSamplingCreateMessage, screentest.SamplingParams)
 			r.TypeText("ignored")
 			r.Press(key)
-			wantRPCError(t, answered(t, ch), CodeUserRejected, msg)
+			asktest.WantRPCError(t, asktest.Answered(t, ch), CodeUserRejected, msg)
 			if !strings.Contains(m.note(), "refused with error -1") {
 				t.Errorf("status %q", m.note())
 			}
@@ -148,8 +149,8 @@ func TestQuestionWithdrawn(t *testing.T) {
 	first := ask(t, r, b, ctx, mcp.MethodElicitationCreate, screentest.ElicitFormParams)
 	second := ask(t, r, b, context.Background(), mcp.MethodElicitationCreate, screentest.ElicitURLParams)
 	cancel()
-	if h := answered(t, first); h.err == nil {
-		t.Errorf("a withdrawn question answered %s", h.result)
+	if h := asktest.Answered(t, first); h.Err == nil {
+		t.Errorf("a withdrawn question answered %s", h.Result)
 	}
 	r.Until("the withdrawn question closes", func() bool { return Waiting(m.open) == 1 })
 	if !strings.Contains(m.note(), "stopped waiting for the elicitation/create") {
@@ -159,7 +160,7 @@ func TestQuestionWithdrawn(t *testing.T) {
 		t.Errorf("the next question is not on screen: %q", m.open.Title())
 	}
 	r.Press("n")
-	wantResult(t, answered(t, second), `{"action":"decline"}`)
+	asktest.WantResult(t, asktest.Answered(t, second), `{"action":"decline"}`)
 	if m.open != nil {
 		t.Errorf("the overlay stayed open")
 	}
@@ -195,18 +196,18 @@ func TestQuestionOrigin(t *testing.T) {
 func TestQuestionBridgeAnswersAlone(t *testing.T) {
 	b := NewBridge(nil)
 	res, err := b.HandleServerRequest(context.Background(), mcp.MethodRootsList, nil)
-	if got := mustJSON(t, res); err != nil || got != `{"roots":[]}` {
+	if got := asktest.MustJSON(t, res); err != nil || got != `{"roots":[]}` {
 		t.Errorf("roots/list %s %v", got, err)
 	}
 	b.SetRoots([]mcp.Root{{URI: "file:///srv/x", Name: "x"}})
 	res, _ = b.HandleServerRequest(context.Background(), mcp.MethodRootsList, nil)
-	if got := mustJSON(t, res); got != `{"roots":[{"uri":"file:///srv/x","name":"x"}]}` {
+	if got := asktest.MustJSON(t, res); got != `{"roots":[{"uri":"file:///srv/x","name":"x"}]}` {
 		t.Errorf("roots/list %s", got)
 	}
 	_, err = b.HandleServerRequest(context.Background(), "tasks/get", nil)
-	wantRPCError(t, handled{err: err}, mcp.CodeMethodNotFound, "mcpscope does not answer tasks/get")
+	asktest.WantRPCError(t, handled{Err: err}, mcp.CodeMethodNotFound, "mcpscope does not answer tasks/get")
 	_, err = b.HandleServerRequest(context.Background(), mcp.MethodElicitationCreate, rawJSON(screentest.ElicitFormParams))
-	wantRPCError(t, handled{err: err}, mcp.CodeInternalError, "mcpscope cannot ask the user: the TUI is not running")
+	asktest.WantRPCError(t, handled{Err: err}, mcp.CodeInternalError, "mcpscope cannot ask the user: the TUI is not running")
 }
 
 // TestQuestionMalformedParams: params the views cannot read are refused
@@ -218,13 +219,13 @@ func TestQuestionMalformedParams(t *testing.T) {
 		ch := make(chan handled, 1)
 		go func() {
 			_, err := b.HandleServerRequest(context.Background(), mcp.MethodElicitationCreate, rawJSON(params))
-			ch <- handled{err: err}
+			ch <- handled{Err: err}
 		}()
 		msg := <-r.Msgs
 		m.update(msg)
 		var e *jsonrpc.Error
-		if h := answered(t, ch); !errors.As(h.err, &e) || e.Code != mcp.CodeInvalidParams {
-			t.Errorf("%s: answered %v", params, h.err)
+		if h := asktest.Answered(t, ch); !errors.As(h.Err, &e) || e.Code != mcp.CodeInvalidParams {
+			t.Errorf("%s: answered %v", params, h.Err)
 		}
 		if m.open != nil || !strings.Contains(m.err, "cannot be shown") {
 			t.Errorf("%s: open %v, error %q", params, m.open, m.err)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpscope/mcpscope/internal/testkit/asktest"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
@@ -38,7 +39,7 @@ func TestRootsEditorTakesALocalPath(t *testing.T) {
 	}
 	uri := (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String()
 	want := []mcp.Root{{URI: "file:///srv/a", Name: "a"}, {URI: uri + "/project", Name: "project"}, {URI: uri, Name: "work"}}
-	if mustJSON(t, e.Roots()) != mustJSON(t, want) {
+	if asktest.MustJSON(t, e.Roots()) != asktest.MustJSON(t, want) {
 		t.Errorf("roots %+v, want %+v", e.Roots(), want)
 	}
 }
@@ -70,7 +71,7 @@ func TestRootsEditorReadsAsRootFlag(t *testing.T) {
 	if want[1].URI != (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(home, "proj"))}).String() || !strings.HasPrefix(want[2].URI, "file://") {
 		t.Fatalf("proto.ParseRoot reads ~/proj as %s and proj:v2 as %s", want[1].URI, want[2].URI)
 	}
-	if mustJSON(t, e.Roots()) != mustJSON(t, want) {
+	if asktest.MustJSON(t, e.Roots()) != asktest.MustJSON(t, want) {
 		t.Errorf("roots %+v, want %+v", e.Roots(), want)
 	}
 }
