@@ -11,9 +11,9 @@ import (
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
-// reinitWait bounds sending a message again in the new session started
+// resendWait bounds sending a message again in the new session started
 // after the server forgot one.
-const reinitWait = 30 * time.Second
+const resendWait = 30 * time.Second
 
 // takeSession keeps the session id an initialize answer carries.
 func (t *Transport) takeSession(rsp *http.Response) {
@@ -71,7 +71,7 @@ func (t *Transport) restartSession(ex *exchange) {
 	again := t.newExchange(ex.msg, ex.body)
 	again.params = ex.params
 	again.resent = true
-	ctx, cancel := context.WithTimeout(ex.ctx, reinitWait)
+	ctx, cancel := context.WithTimeout(ex.ctx, resendWait)
 	defer cancel()
 	if err := again.start(ctx); err != nil {
 		ex.fail(0, err)
