@@ -54,7 +54,9 @@ func (t *Transport) expiredSession(ex *exchange) bool {
 
 // restartSession has the engine start a new session after the server
 // forgot the one ex was sent in, and sends ex's message once more in the
-// new one; a message sent in a session just started fails instead.
+// new one, unless the engine gave the request up meanwhile (cancelled it,
+// or its time ran out); a message sent in a session just started fails
+// instead.
 func (t *Transport) restartSession(ex *exchange) {
 	if ex.resent {
 		ex.fail(http.StatusNotFound, errors.New("the server forgot the new session at once (404 again)"))
@@ -66,6 +68,10 @@ func (t *Transport) restartSession(ex *exchange) {
 	t.mu.Unlock()
 	if err := restart(ex.ctx, ex.session); err != nil {
 		ex.fail(http.StatusNotFound, fmt.Errorf("the session expired (404), and starting a new one failed: %w", err))
+		return
+	}
+	if ex.request && !ex.waited() {
+		t.reportNote(capture.Out, ex.conn, "not sent again in the new session: "+ex.msg.Describe()+" is no longer waited for")
 		return
 	}
 	again := t.newExchange(ex.msg, ex.body)
