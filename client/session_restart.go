@@ -36,10 +36,10 @@ type reinitCall struct {
 // restartSession starts a new session after the server forgot the one
 // named expired, once for every message that met it: one that meets it
 // while the new session starts waits for that one, and one that meets it
-// once the link is in another session (Traits.Link) returns at once. The new session is
-// started on a goroutine of its own, bounded by reinitWait, so that it
-// outlives any one request; ctx bounds the wait. The transport then sends
-// the message again (Traits.Restarts).
+// once the link is in another session (Traits.Link) returns at once. The
+// new session is started on a goroutine of its own, bounded by
+// reinitWait, so that it outlives any one request; ctx bounds the wait.
+// The transport then sends the message again (Traits.Restarts).
 func (s *Session) restartSession(ctx context.Context, expired string) error {
 	s.mu.Lock()
 	c := s.reinit
@@ -63,7 +63,8 @@ func (s *Session) restartSession(ctx context.Context, expired string) error {
 
 // replaced reports whether the link is no longer in the session named
 // expired: a new one replaced it already. A transport that tells nothing
-// of its link never says so.
+// of its link never says so. It is asked under s.mu, which a transport's
+// Link never waits for.
 func (s *Session) replaced(expired string) bool {
 	if s.traits.Link == nil {
 		return false
