@@ -11,16 +11,19 @@ import (
 // request with id, of method: with the transport's own message when it
 // declares one (Traits.Cancel, MCP-Flow's $/cancel); by closing the
 // request's answer stream where the protocol cancels so (closesToCancel)
-// and the transport still holds it open (Traits.Abort); otherwise with
-// notifications/cancelled, after telling the transport the request is
-// given up (Traits.Cancelled), so that its answer is not delivered.
+// and the transport can close it (Traits.Abort), and with nothing more
+// when it is closed already, for those dialects have no
+// notifications/cancelled; otherwise with notifications/cancelled, after
+// telling the transport the request is given up (Traits.Cancelled), so
+// that its answer is not delivered.
 func (s *Session) sendCancelled(id jsonrpc.ID, method, reason string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), min(cancelSendTimeout, s.sendLimit()))
 	defer cancel()
 	if cancelRequest := s.traits.Cancel; cancelRequest != nil {
 		return cancelRequest(ctx, id, reason)
 	}
-	if abort := s.traits.Abort; abort != nil && s.closesToCancel(method) && abort(id, reason) {
+	if abort := s.traits.Abort; abort != nil && s.closesToCancel(method) {
+		abort(id, reason)
 		return nil
 	}
 	if given := s.traits.Cancelled; given != nil {

@@ -41,9 +41,9 @@ func connectClosing(t *testing.T, modern, open bool) (*Session, *closingTranspor
 }
 
 // The engine decides how a request it gives up on is cancelled: in the
-// 2026-07-28 revision by closing its answer stream, with no notification;
-// in an earlier one, or when the stream is no longer open, with
-// notifications/cancelled, the transport told first.
+// 2026-07-28 revision by closing its answer stream, with no notification
+// even when the stream is no longer open (the revision has none); in an
+// earlier one with notifications/cancelled, the transport told first.
 func TestEngineDecidesHowToCancel(t *testing.T) {
 	for _, c := range []struct {
 		name         string
@@ -51,7 +51,7 @@ func TestEngineDecidesHowToCancel(t *testing.T) {
 		abort, given bool
 	}{
 		{"modern", true, true, true, false},
-		{"modern, stream gone", true, false, true, true},
+		{"modern, stream gone", true, false, true, false},
 		{"legacy", false, true, false, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -62,8 +62,12 @@ type toolHeaders struct {
 // annotations are the x-mcp-header annotations the engine learned from
 // the server's tools/list answers, and the tools the user insisted on.
 type annotations struct {
-	mu       sync.Mutex
-	byTool   map[string]*toolHeaders // nil until a listing was asked for
+	mu     sync.Mutex
+	byTool map[string]*toolHeaders // nil until a tools/list answer was read
+	// listed is nil until the engine was asked for the annotations, and
+	// closed once they are known: listed by the caller or by the engine on
+	// its own, or left unknown when its listing failed.
+	listed   chan struct{}
 	insisted map[string]bool
 }
 
@@ -89,16 +93,29 @@ func (a *annotations) learn(result json.RawMessage) {
 	}
 }
 
-// listing reports whether no listing was asked for yet, and marks one
-// asked for: the engine lists the tools once on its own behalf.
-func (a *annotations) listing() bool {
+// listing reports whether the caller is the first to need the
+// annotations with no listing read yet, and so lists the tools on the
+// engine's behalf, once, then calls doneListing; it returns the channel
+// closed once that listing is over, which every later caller waits for.
+func (a *annotations) listing() (first bool, listed <-chan struct{}) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.byTool != nil {
-		return false
+	if a.listed != nil {
+		return false, a.listed
 	}
-	a.byTool = make(map[string]*toolHeaders)
-	return true
+	a.listed = make(chan struct{})
+	if a.byTool != nil { // the caller listed the tools already
+		close(a.listed)
+		return false, a.listed
+	}
+	return true, a.listed
+}
+
+// doneListing says the engine's own listing is over, learned or failed.
+func (a *annotations) doneListing() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	close(a.listed)
 }
 
 // invalid says why the annotations of tool are invalid, or nil.
@@ -122,12 +139,13 @@ func (a *annotations) insist(tool string) {
 	a.insisted[tool] = true
 }
 
-// headers are the Mcp-Param headers of a call of tool with args. A tool
-// whose annotations are invalid is refused with an
+// headers are the Mcp-Param headers of a call of tool with args, the
+// call's arguments as JSON, read only when the tool binds some of them. A
+// tool whose annotations are invalid is refused with an
 // *InvalidToolHeadersError, unless the user insisted on it or it was
 // refused once already: calling it again is insisting. Then it goes out
 // without the headers.
-func (a *annotations) headers(tool string, args map[string]any) ([]ParamHeader, error) {
+func (a *annotations) headers(tool string, args json.RawMessage) ([]ParamHeader, error) {
 	a.mu.Lock()
 	th := a.byTool[tool]
 	insisted := a.insisted[tool] || th != nil && th.refused
@@ -144,9 +162,16 @@ func (a *annotations) headers(tool string, args map[string]any) ([]ParamHeader, 
 		}
 		return nil, nil
 	}
+	if len(th.bindings) == 0 {
+		return nil, nil
+	}
+	var values map[string]any
+	if json.Unmarshal(args, &values) != nil {
+		return nil, nil // arguments that are no object bind nothing
+	}
 	var out []ParamHeader
 	for _, b := range th.bindings {
-		if v, ok := argumentAt(args, b.path); ok {
+		if v, ok := argumentAt(values, b.path); ok {
 			out = append(out, ParamHeader{Name: b.header, Value: v})
 		}
 	}

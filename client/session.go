@@ -154,7 +154,6 @@ type Session struct {
 	initParams json.RawMessage // the params of the initialize sent last
 	reinit     *reinitCall     // a re-initialization in flight
 	reinits    int             // sessions started again, for the initialize ids
-	restarted  map[string]bool // the forgotten sessions a new one replaced
 
 	notes    *notificationQueue
 	handlers chan struct{} // bounds concurrent server-request goroutines

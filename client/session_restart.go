@@ -36,21 +36,21 @@ type reinitCall struct {
 // restartSession starts a new session after the server forgot the one
 // named expired, once for every message that met it: one that meets it
 // while the new session starts waits for that one, and one that meets it
-// after the new session started returns at once. The new session is
-// started on a goroutine of its own, bounded by reinitWait, so that it
-// outlives any one request; ctx bounds the wait. The transport then sends
-// the message again (Traits.Restarts).
+// once the link is in another session (Traits.Link) returns at once. The
+// new session is started on a goroutine of its own, bounded by
+// reinitWait, so that it outlives any one request; ctx bounds the wait.
+// The transport then sends the message again (Traits.Restarts).
 func (s *Session) restartSession(ctx context.Context, expired string) error {
 	s.mu.Lock()
 	c := s.reinit
-	if c == nil && s.restarted[expired] {
+	if c == nil && s.replaced(expired) {
 		s.mu.Unlock()
 		return nil // another message started the new session already
 	}
 	if c == nil {
 		c = &reinitCall{done: make(chan struct{})}
 		s.reinit = c
-		go s.runReinit(c, expired)
+		go s.runReinit(c)
 	}
 	s.mu.Unlock()
 	select {
@@ -61,8 +61,19 @@ func (s *Session) restartSession(ctx context.Context, expired string) error {
 	}
 }
 
+// replaced reports whether the link is no longer in the session named
+// expired: a new one replaced it already. A transport that tells nothing
+// of its link never says so. It is asked under s.mu, which a transport's
+// Link never waits for.
+func (s *Session) replaced(expired string) bool {
+	if s.traits.Link == nil {
+		return false
+	}
+	return s.traits.Link().SessionID != expired
+}
+
 // runReinit starts the new session and tells those waiting for it.
-func (s *Session) runReinit(c *reinitCall, expired string) {
+func (s *Session) runReinit(c *reinitCall) {
 	ctx, cancel := context.WithTimeout(context.Background(), reinitWait)
 	defer cancel()
 	stop := make(chan struct{})
@@ -77,12 +88,6 @@ func (s *Session) runReinit(c *reinitCall, expired string) {
 	err := s.initializeAgain(ctx)
 	s.mu.Lock()
 	s.reinit = nil
-	if err == nil {
-		if s.restarted == nil {
-			s.restarted = make(map[string]bool)
-		}
-		s.restarted[expired] = true
-	}
 	s.mu.Unlock()
 	c.err = err
 	close(c.done)

@@ -47,12 +47,12 @@ func TestParamHeadersInvalidToolRefusedUntilInsisted(t *testing.T) {
 	} {
 		var a annotations
 		a.learn(json.RawMessage(`{"tools":[{"name":"q","inputSchema":` + schema + `}]}`))
-		_, err := a.headers("q", map[string]any{})
+		_, err := a.headers("q", callArgs(t, `{}`))
 		var refused *InvalidToolHeadersError
 		if !errors.As(err, &refused) || refused.Tool != "q" || a.invalid("q") == nil {
 			t.Errorf("%s: first call %v, want refused", schema, err)
 		}
-		if _, err := a.headers("q", map[string]any{}); err != nil {
+		if _, err := a.headers("q", callArgs(t, `{}`)); err != nil {
 			t.Errorf("%s: second call %v, want sent", schema, err)
 		}
 	}
@@ -68,14 +68,14 @@ func TestParamHeadersInsistedToolGoesOutWithoutHeaders(t *testing.T) {
 		{"name":"clash","inputSchema":{"properties":{"a":{"type":"string","x-mcp-header":"T"},"b":{"type":"string","x-mcp-header":"t"}}}},
 		{"name":"other","inputSchema":{"properties":{"a":{"type":"object","x-mcp-header":"Obj"}}}},
 		{"name":"fine","inputSchema":{"properties":{"a":{"type":"string","x-mcp-header":"A"}}}}]}`))
-	ph, err := a.headers("clash", map[string]any{"a": "x", "b": "y"})
+	ph, err := a.headers("clash", callArgs(t, `{"a":"x","b":"y"}`))
 	if err != nil {
 		t.Fatalf("insisted tool refused: %v", err)
 	}
 	for _, p := range ph {
 		t.Errorf("an insisted tool with invalid annotations sent %s", p.Name)
 	}
-	if _, err := a.headers("other", map[string]any{}); err == nil {
+	if _, err := a.headers("other", callArgs(t, `{}`)); err == nil {
 		t.Error("a tool nobody insisted on went out")
 	}
 	if err := a.invalid("clash"); err == nil || err.Error() != `the x-mcp-header name "t" is used twice` {
@@ -97,12 +97,12 @@ func TestParamHeadersInstanceValuesAreNotAnnotations(t *testing.T) {
 	}
 }
 
-// callArgs decodes a tools/call's arguments as the engine reads them.
-func callArgs(t *testing.T, args string) map[string]any {
+// callArgs returns a tools/call's arguments as the engine hands them on,
+// checking that they are JSON.
+func callArgs(t *testing.T, args string) json.RawMessage {
 	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal([]byte(args), &m); err != nil {
-		t.Fatal(err)
+	if !json.Valid([]byte(args)) {
+		t.Fatalf("not JSON: %s", args)
 	}
-	return m
+	return json.RawMessage(args)
 }

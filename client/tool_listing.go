@@ -32,20 +32,28 @@ func (s *Session) learnAnnotations(method string, result json.RawMessage) {
 // Mcp-Param headers of the tools/call msg. Before the first such call of a
 // session that has not listed the tools, the engine lists them on its own
 // behalf: a conforming client must mirror the annotated arguments, and a
-// headless call knows nothing of the tool. A tool whose annotations are
-// invalid is refused with an *ExchangeError, the call not sent.
+// headless call knows nothing of the tool. A call made while that listing
+// runs waits for it within ctx. A tool whose annotations are invalid is
+// refused with an *ExchangeError, the call not sent.
 func (s *Session) withCallHeaders(ctx context.Context, msg *jsonrpc.Message) (context.Context, error) {
 	if !s.mirrorsParams(msg.Method) {
 		return ctx, nil
 	}
 	var call struct {
 		Name      string          `json:"name"`
-		Arguments map[string]any  `json:"arguments"`
+		Arguments json.RawMessage `json:"arguments"`
 		Meta      json.RawMessage `json:"_meta"`
 	}
 	_ = json.Unmarshal(msg.Params, &call)
-	if s.tools.listing() {
+	first, listed := s.tools.listing()
+	if first {
 		s.listTools(ctx, call.Meta)
+		s.tools.doneListing()
+	}
+	select {
+	case <-listed:
+	case <-ctx.Done():
+		return ctx, fmt.Errorf("waiting for the tools' x-mcp-header annotations: %w", context.Cause(ctx))
 	}
 	ph, err := s.tools.headers(call.Name, call.Arguments)
 	if err != nil {
@@ -56,10 +64,12 @@ func (s *Session) withCallHeaders(ctx context.Context, msg *jsonrpc.Message) (co
 
 // listTools lists the server's tools, every page, to learn their
 // annotations. The requests carry ids of their own
-// ("mcpscope-tools/list-N"), the _meta of the call that needs them and
-// OwnRequestMeta; their answers reach no caller. ctx bounds them; a
-// failure leaves the tools unknown.
+// ("mcpscope-tools/list-N"), the _meta of the call that needs them (its
+// protocol version, client info and capabilities) but for its progress
+// token, and OwnRequestMeta; their answers reach no caller. ctx bounds
+// them; a failure leaves the tools unknown.
 func (s *Session) listTools(ctx context.Context, meta json.RawMessage) {
+	meta = withoutProgressToken(meta)
 	cursor := ""
 	for page := 1; page <= maxAnnotationPages; page++ {
 		params := map[string]any{"_meta": meta}
@@ -88,6 +98,18 @@ func (s *Session) listTools(ctx context.Context, meta json.RawMessage) {
 			return
 		}
 	}
+}
+
+// withoutProgressToken returns the _meta object meta without its
+// progressToken: progress of the engine's own request would be reported
+// under the token of the call that asked for it. Anything that is no
+// object is returned as it is.
+func withoutProgressToken(meta json.RawMessage) json.RawMessage {
+	ms, err := objectMembers(meta)
+	if err != nil || len(ms) == 0 {
+		return meta
+	}
+	return encodeMembers(setMember(ms, mcp.MetaProgressToken, nil))
 }
 
 // ownRequest sends a request of the engine's own, outside the in-flight

@@ -67,7 +67,8 @@ type Traits struct {
 	// notifications/initialized again, once for every message that met the
 	// same one, marked InRestartedSession) and returns nil once it is
 	// ready, or why it could not; the transport then sends the message
-	// again, or fails it. ctx bounds the wait.
+	// again, unless it is a request the engine gave up on meanwhile
+	// (Abort, Cancelled, Forget), or fails it. ctx bounds the wait.
 	Restarts func(restart func(ctx context.Context, expired string) error)
 	// Tally, when set, counts what the transport could not carry or chose
 	// to ignore so far.

@@ -25,7 +25,7 @@ type exchange struct {
 	body    []byte
 	conn    string
 	request bool                 // msg is a request: an answer is expected
-	modern  *modernMeta          // what msg carries of the 2026-07-28 _meta, or nil: cancelling then closes the stream
+	modern  *modernMeta          // what msg carries of the 2026-07-28 _meta (for its headers), or nil
 	params  []client.ParamHeader // the Mcp-Param headers the engine handed a tools/call
 	resent  bool                 // sent once more after its session expired
 	session string               // the Mcp-Session-Id the POST carried

@@ -24,16 +24,15 @@ const (
 )
 
 // modernMeta is what the transport reads, once, of a 2026-07-28
-// request's params: the per-request protocol version, the name the
-// Mcp-Name header mirrors, and a tool call's arguments for the Mcp-Param
-// headers.
+// request's params: the per-request protocol version and the name the
+// Mcp-Name header mirrors. The Mcp-Param headers come from the engine
+// (client.ParamHeadersOf).
 type modernMeta struct {
 	Meta struct {
 		ProtocolVersion string `json:"io.modelcontextprotocol/protocolVersion"`
 	} `json:"_meta"`
-	Name      string         `json:"name"`
-	URI       string         `json:"uri"`
-	Arguments map[string]any `json:"arguments"`
+	Name string `json:"name"`
+	URI  string `json:"uri"`
 }
 
 // readModern reads m's params when they carry the 2026-07-28 _meta, or

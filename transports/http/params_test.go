@@ -1,10 +1,12 @@
 package mcphttp
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
@@ -86,5 +88,79 @@ func TestParamHeadersEngineListsFirst(t *testing.T) {
 	}
 	if calls := f.requests(posted(mcp.MethodToolsCall)); len(calls) != 1 || calls[0].Header.Get("Mcp-Param-Region") != "eu" {
 		t.Errorf("tools/call: %d POSTs, headers %v", len(calls), calls)
+	}
+}
+
+// A 2026-07-28 tools/call made while the engine's own listing runs waits
+// for it, and goes out with the Mcp-Param headers the listing declared,
+// as the call that started the listing does.
+func TestParamHeadersConcurrentCallWaitsForTheListing(t *testing.T) {
+	noLeaks(t)
+	f := newFake(t)
+	f.on(mcp.MethodDiscover, func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
+		writeJSON(w, http.StatusOK, resultOf(m, `{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}}`))
+	})
+	listing, answer := make(chan struct{}), make(chan struct{})
+	f.on(mcp.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
+		close(listing)
+		<-answer
+		writeJSON(w, http.StatusOK, resultOf(m, `{"tools":[{"name":"route","inputSchema":{"type":"object","properties":{
+			"region":{"type":"string","x-mcp-header":"Region"}}}}]}`))
+	})
+	s := connect(t, f.URL(), nil, client.Options{})
+	route := map[string]any{"name": "route", "arguments": map[string]any{"region": "eu"}}
+	errs := make(chan error, 2)
+	go func() { _, err := s.call(mcp.MethodToolsCall, route); errs <- err }()
+	<-listing
+	go func() { _, err := s.call(mcp.MethodToolsCall, route); errs <- err }()
+	time.Sleep(100 * time.Millisecond) // the second call would go out now, were it not waiting
+	close(answer)
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	calls := f.requests(posted(mcp.MethodToolsCall))
+	if len(calls) != 2 {
+		t.Fatalf("%d tools/call POSTs, want 2", len(calls))
+	}
+	for _, c := range calls {
+		if got := c.Header.Get("Mcp-Param-Region"); got != "eu" {
+			t.Errorf("tools/call %s: Mcp-Param-Region %q, want eu", c.Msg.ID, got)
+		}
+	}
+}
+
+// The engine's own tools/list carries the protocol version of the call
+// that needs it, not its progress token: the listing's progress is not
+// the call's.
+func TestParamHeadersListingTakesNoProgressToken(t *testing.T) {
+	noLeaks(t)
+	f := newFake(t)
+	f.on(mcp.MethodDiscover, func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
+		writeJSON(w, http.StatusOK, resultOf(m, `{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}}`))
+	})
+	f.on(mcp.MethodToolsList, func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
+		writeJSON(w, http.StatusOK, resultOf(m, `{"tools":[]}`))
+	})
+	s := connect(t, f.URL(), nil, client.Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	defer cancel()
+	if _, err := s.Call(ctx, mcp.MethodToolsCall, map[string]any{"name": "route"},
+		client.WithProgress(func(mcp.ProgressNotificationParams) {})); err != nil {
+		t.Fatal(err)
+	}
+	if call := f.requests(posted(mcp.MethodToolsCall)); len(call) != 1 || !strings.Contains(string(call[0].Msg.Params), mcp.MetaProgressToken) {
+		t.Fatalf("the call carries no progress token: %+v", call)
+	}
+	lists := f.requests(posted(mcp.MethodToolsList))
+	if len(lists) != 1 {
+		t.Fatalf("%d tools/list POSTs, want 1", len(lists))
+	}
+	if p := string(lists[0].Msg.Params); strings.Contains(p, mcp.MetaProgressToken) || !strings.Contains(p, mcp.MetaProtocolVersion) {
+		t.Errorf("the engine's tools/list params %s: want the protocol version and no progress token", p)
+	}
+	if v := lists[0].Header.Get(headerVersion); v != mcp.Modern {
+		t.Errorf("the engine's tools/list %s: %q", headerVersion, v)
 	}
 }

@@ -11,9 +11,9 @@ import (
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
-// reinitWait bounds sending a message again in the new session started
+// resendWait bounds sending a message again in the new session started
 // after the server forgot one.
-const reinitWait = 30 * time.Second
+const resendWait = 30 * time.Second
 
 // takeSession keeps the session id an initialize answer carries.
 func (t *Transport) takeSession(rsp *http.Response) {
@@ -54,7 +54,9 @@ func (t *Transport) expiredSession(ex *exchange) bool {
 
 // restartSession has the engine start a new session after the server
 // forgot the one ex was sent in, and sends ex's message once more in the
-// new one; a message sent in a session just started fails instead.
+// new one, unless the engine gave the request up meanwhile (cancelled it,
+// or its time ran out); a message sent in a session just started fails
+// instead.
 func (t *Transport) restartSession(ex *exchange) {
 	if ex.resent {
 		ex.fail(http.StatusNotFound, errors.New("the server forgot the new session at once (404 again)"))
@@ -68,10 +70,14 @@ func (t *Transport) restartSession(ex *exchange) {
 		ex.fail(http.StatusNotFound, fmt.Errorf("the session expired (404), and starting a new one failed: %w", err))
 		return
 	}
+	if ex.request && !ex.waited() {
+		t.reportNote(capture.Out, ex.conn, "not sent again in the new session: "+ex.msg.Describe()+" is no longer waited for")
+		return
+	}
 	again := t.newExchange(ex.msg, ex.body)
 	again.params = ex.params
 	again.resent = true
-	ctx, cancel := context.WithTimeout(ex.ctx, reinitWait)
+	ctx, cancel := context.WithTimeout(ex.ctx, resendWait)
 	defer cancel()
 	if err := again.start(ctx); err != nil {
 		ex.fail(0, err)

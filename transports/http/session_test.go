@@ -330,3 +330,60 @@ func TestRestartedSessionOpensItsOwnGETStream(t *testing.T) {
 		}
 	}
 }
+
+// A request the engine gives up on while the new session starts is not
+// sent again in it, although its stream is still read for CancelGrace
+// (the 2025-11-25 revision cancels with notifications/cancelled): the
+// server never runs it twice, and its answer reaches no one.
+func TestCancelledRequestIsNotSentAgainInTheNewSession(t *testing.T) {
+	noLeaks(t)
+	f := newFake(t)
+	var strays atomic.Int32
+	s := connect(t, f.URL(), func(c *Config) { c.CancelGrace = time.Hour }, client.Options{
+		ProtocolVersion: mcp.ProtocolVersion20251125,
+		OnStrayAnswer:   func(client.StrayAnswer) { strays.Add(1) },
+	})
+	f.initialized("s-1")
+	seenInit, proceed := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	f.on(mcp.MethodInitialize, func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
+		once.Do(func() { close(seenInit) })
+		<-proceed
+		w.Header().Set(headerSession, "s-2")
+		writeJSON(w, http.StatusOK, resultOf(m, initResult(mcp.ProtocolVersion20251125)))
+	})
+	f.on(mcp.MethodToolsList, func(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
+		if r.Header.Get(headerSession) == "s-1" {
+			http.Error(w, "unknown session", http.StatusNotFound)
+			return
+		}
+		writeJSON(w, http.StatusOK, resultOf(m, `{"tools":[]}`))
+	})
+	ids, done := make(chan jsonrpc.ID, 1), make(chan error, 1)
+	go func() {
+		_, err := s.Call(t.Context(), mcp.MethodToolsList, nil, client.WithTimeout(hangGuard),
+			client.WithRounds(func(_ int, id jsonrpc.ID) { ids <- id }))
+		done <- err
+	}()
+	id := <-ids
+	<-seenInit
+	if err := s.Cancel(id, "no longer wanted"); err != nil {
+		t.Fatal(err)
+	}
+	var ce *client.CancelledError
+	if err := <-done; !errors.As(err, &ce) {
+		t.Fatalf("the cancelled tools/list: %v", err)
+	}
+	close(proceed)
+	flowtest.Eventually(t, "the cancelled request lets go", func() bool {
+		s.rig.tr.mu.Lock()
+		defer s.rig.tr.mu.Unlock()
+		return s.rig.tr.exchanges[id] == nil
+	})
+	if got := sessionsOf(f.requests(posted(mcp.MethodToolsList))); len(got) != 1 {
+		t.Errorf("tools/list went in sessions %v, want s-1 alone", got)
+	}
+	if n := strays.Load(); n != 0 {
+		t.Errorf("%d stray answers", n)
+	}
+}

@@ -41,15 +41,7 @@ func (t *Transport) sendTool(ctx context.Context, m *jsonrpc.Message) error {
 	switch m.Kind() {
 	case jsonrpc.KindRequest:
 	case jsonrpc.KindNotification:
-		t.reportNote(outgoing, fmt.Sprintf("not sent: tool frames over WebSocket carry no notifications (%s)", m.Method))
-		if m.Method == mcp.MethodNotifyCancelled {
-			// The engine gave the call up: its answer, if it comes, is
-			// unsolicited, and the call is no longer pending.
-			var p mcp.CancelledNotificationParams
-			if json.Unmarshal(m.Params, &p) == nil {
-				t.tools.forget(p.RequestID)
-			}
-		}
+		t.noteUnsent(m.Method)
 		return nil
 	default:
 		return fmt.Errorf("tool frames over WebSocket carry no answers to server requests: %s not sent", m.Describe())
@@ -78,6 +70,23 @@ func (t *Transport) sendTool(ctx context.Context, m *jsonrpc.Message) error {
 		return err
 	}
 	return nil
+}
+
+// noteUnsent says in the capture that a notification of method was not
+// sent: the dialect has no frame for it.
+func (t *Transport) noteUnsent(method string) {
+	t.reportNote(outgoing, fmt.Sprintf("not sent: tool frames over WebSocket carry no notifications (%s)", method))
+}
+
+// AbortToolCall forgets the tool call that carries the request with id,
+// which the engine gave up on (client.Traits.Abort): its answer, if it
+// comes, is unsolicited. The dialect has no way to tell the server, so
+// the capture says that no notifications/cancelled went out. It always
+// reports true: nothing more can be done.
+func (t *Transport) AbortToolCall(id jsonrpc.ID, _ string) bool {
+	t.tools.forget(id)
+	t.noteUnsent(mcp.MethodNotifyCancelled)
+	return true
 }
 
 // add takes the next wire id for the request id.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/coder/websocket"
 
@@ -103,9 +104,9 @@ func TestToolFramesAndAnswers(t *testing.T) {
 	if err := tr.Send(ctxT(t), request(t, 7, mcp.MethodToolsCall, map[string]any{"name": "slow"})); err != nil {
 		t.Fatal(err)
 	}
-	cancel7, _ := jsonrpc.NewNotification(mcp.MethodNotifyCancelled, map[string]any{"requestId": 7})
-	if err := tr.Send(ctxT(t), cancel7); err != nil {
-		t.Fatal(err)
+	abort := tr.Describe().Abort
+	if abort == nil || !abort(jsonrpc.IntID(7), "given up") {
+		t.Fatal("tools-ws declares no Abort, or it did not abort")
 	}
 	tr.tools.mu.Lock()
 	left := len(tr.tools.pending)
@@ -213,4 +214,47 @@ func toolsSession(t *testing.T, url string) *client.Session {
 	}
 	t.Cleanup(func() { _ = s.Close() })
 	return s
+}
+
+// The engine gives up a tools-ws call by forgetting it (Traits.Abort):
+// the call is no longer pending, and the capture says, as for any
+// notification, that no notifications/cancelled went out. Other modes
+// cancel with notifications/cancelled, so they declare no Abort.
+func TestToolCallGivenUpIsForgotten(t *testing.T) {
+	p := startPeer(t, nil, func(ctx context.Context, c *websocket.Conn) {
+		for {
+			if _, _, err := c.Read(ctx); err != nil {
+				return
+			}
+		}
+	})
+	fr := &frames{}
+	tr, err := New(Config{URL: p.url, Mode: ModeTools, Sink: fr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := client.New(tr, client.Options{})
+	if err := s.Connect(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	_, err = s.Call(ctxT(t), mcp.MethodToolsCall, map[string]any{"name": "slow"}, client.WithTimeout(50*time.Millisecond))
+	var te *client.TimeoutError
+	if !errors.As(err, &te) {
+		t.Fatalf("err = %v, want a TimeoutError", err)
+	}
+	fr.waitFrame(t, "carry no notifications (notifications/cancelled)")
+	tr.tools.mu.Lock()
+	left := len(tr.tools.pending)
+	tr.tools.mu.Unlock()
+	if left != 0 {
+		t.Errorf("%d calls still pending after the timeout", left)
+	}
+	mcpWS, err := New(Config{URL: p.url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mcpWS.Describe().Abort != nil {
+		t.Error("MCP over WebSocket declares Abort: it cancels with notifications/cancelled")
+	}
 }
