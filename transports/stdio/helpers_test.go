@@ -9,11 +9,12 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // hangGuard bounds every wait in these tests; it is not a timing assertion.
-const hangGuard = 30 * time.Second
+const hangGuard = guard.Hang
 
 // recorder is a Sink that keeps every frame.
 type recorder struct {

@@ -6,11 +6,13 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 )
 
 // waitGuard bounds the test's own wait on awaitIdle; it fires only when the
 // idle limit is not kept.
-const waitGuard = 10 * time.Second
+const waitGuard = guard.Hang
 
 // awaitWithin runs awaitOrGiveUp and fails the test when it has not
 // returned within waitGuard.

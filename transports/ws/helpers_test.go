@@ -13,11 +13,12 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // bound bounds every wait in these tests; it only fires on a hang.
-const bound = 10 * time.Second
+const bound = guard.Hang
 
 // peer is a raw coder/websocket server: script runs on each accepted
 // connection; the upgrade request is kept.
