@@ -8,6 +8,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
@@ -54,7 +55,7 @@ func TestSendBoundedByTheIdleLimit(t *testing.T) {
 
 // The max time bounds the send too when it is the shorter limit.
 func TestSendBoundedByTheMaxTime(t *testing.T) {
-	s, _ := connectDeaf(t, Options{Timeout: time.Minute, HardTimeout: 200 * time.Millisecond})
+	s, _ := connectDeaf(t, Options{Timeout: guard.Run, HardTimeout: 200 * time.Millisecond})
 	_, err := s.Call(testCtx(t), "big", nil)
 	var te *TimeoutError
 	if !errors.As(err, &te) || te.Sending == nil || !te.MaxTime || te.After != "200ms" {
