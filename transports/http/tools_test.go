@@ -54,7 +54,7 @@ func toolsSession(t *testing.T, h http.HandlerFunc, opts client.Options) (*clien
 		t.Fatal(err)
 	}
 	s := client.New(tr, opts)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 	defer cancel()
 	if err := s.Connect(ctx); err != nil {
 		t.Fatalf("Connect: %v", err)
@@ -66,7 +66,7 @@ func toolsSession(t *testing.T, h http.HandlerFunc, opts client.Options) (*clien
 // callEcho calls the tool echo and returns its result or error.
 func toolsCallEcho(t *testing.T, s *client.Session) (map[string]any, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 	defer cancel()
 	raw, err := s.Call(ctx, mcp.MethodToolsCall, map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi"}})
 	if err != nil {
@@ -204,7 +204,7 @@ func TestToolsTimeoutAbortsPost(t *testing.T) {
 	}
 	select {
 	case <-aborted:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the server's request did not end after the timeout")
+	case <-time.After(hangGuard):
+		t.Fatalf("the server's request did not end within %s after the timeout", hangGuard)
 	}
 }
