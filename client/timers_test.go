@@ -151,7 +151,7 @@ func TestDiscoverProbeObeysTheIdleLimit(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ft := newFake(t, silentHandshake)
 		s := New(ft, Options{Timeout: 300 * time.Millisecond})
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 		defer cancel()
 		err := s.Connect(ctx)
 		want := "the server/discover probe got no answer in 300ms, then initialize (id 2) timed out after 300ms; closed the connection instead of cancelling it (initialize is never cancelled)"
