@@ -99,7 +99,7 @@ func TestInitializeTimeoutClosesWithoutCancelling(t *testing.T) {
 	select {
 	case <-ft.Done():
 	case <-time.After(hangGuard):
-		t.Fatal("the connection stayed open after the handshake timed out")
+		t.Fatalf("the connection stayed open after the handshake timed out within %s", hangGuard)
 	}
 }
 

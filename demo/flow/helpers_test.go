@@ -54,7 +54,7 @@ func startServer(t *testing.T, cfg Config) *Server {
 				t.Errorf("Serve: %v", err)
 			}
 		case <-time.After(hang):
-			t.Error("Serve did not return after its context ended")
+			t.Errorf("Serve did not return after its context ended within %s", hang)
 		}
 	})
 	return srv
@@ -162,7 +162,7 @@ func (c *rawClient) next() rawFrame {
 	case f := <-c.frames:
 		return f
 	case <-time.After(hang):
-		c.t.Fatal("no control frame arrived")
+		c.t.Fatalf("no control frame arrived within %s", hang)
 		return rawFrame{}
 	}
 }

@@ -312,7 +312,7 @@ func (p *peer) Next() *jsonrpc.Message {
 	case m := <-p.in:
 		return m
 	case <-time.After(hangGuard):
-		p.ts.t.Fatal("no message from the server")
+		p.ts.t.Fatalf("no message from the server within %s", hangGuard)
 		return nil
 	}
 }

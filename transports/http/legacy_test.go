@@ -203,7 +203,7 @@ func TestLegacyStreamEndEndsTheTransport(t *testing.T) {
 	select {
 	case <-s.rig.tr.Done():
 	case <-time.After(hangGuard):
-		t.Fatal("Done never closed")
+		t.Fatalf("Done never closed within %s", hangGuard)
 	}
 	if e := s.rig.tr.Err(); e == nil || !strings.Contains(e.Error(), "SSE stream") || !strings.Contains(e.Error(), "cannot resume") {
 		t.Errorf("Err = %v", e)

@@ -111,7 +111,7 @@ func recv(t testing.TB, inbox <-chan *jsonrpc.Message) *jsonrpc.Message {
 	case m := <-inbox:
 		return m
 	case <-time.After(hangGuard):
-		t.Fatalf("no message was delivered")
+		t.Fatalf("no message was delivered within %s", hangGuard)
 		return nil
 	}
 }
@@ -122,7 +122,7 @@ func waitDone(t testing.TB, tr *Transport) {
 	select {
 	case <-tr.Done():
 	case <-time.After(hangGuard):
-		t.Fatalf("Done never closed")
+		t.Fatalf("Done never closed within %s", hangGuard)
 	}
 }
 

@@ -58,6 +58,6 @@ func TestPingFloodBeforeReadingAllAnswered(t *testing.T) {
 			t.Fatalf("the peer got %d answers to its %d requests", n, asks+pings)
 		}
 	case <-time.After(hangGuard):
-		t.Fatal("the peer and mcpscope still wait for each other")
+		t.Fatalf("the peer and mcpscope still wait for each other within %s", hangGuard)
 	}
 }

@@ -49,7 +49,7 @@ func TestAwaitIdleStreamNeverOpened(t *testing.T) {
 		select {
 		case <-drained:
 		case <-time.After(waitGuard):
-			t.Fatal("drain still waits for a stream the client gave up")
+			t.Fatalf("drain still waits for a stream the client gave up within %s", waitGuard)
 		}
 	})
 }
@@ -85,7 +85,7 @@ func TestAwaitIdleStreamBytesKeepItAlive(t *testing.T) {
 		select {
 		case <-stopped:
 		case <-time.After(waitGuard):
-			t.Fatal("the stalled stream's reading was not stopped")
+			t.Fatalf("the stalled stream's reading was not stopped within %s", waitGuard)
 		}
 	})
 }

@@ -115,7 +115,7 @@ func next(t *testing.T, got chan *jsonrpc.Message) *jsonrpc.Message {
 	case m := <-got:
 		return m
 	case <-time.After(bound):
-		t.Fatal("no message delivered")
+		t.Fatalf("no message delivered within %s", bound)
 		return nil
 	}
 }
@@ -127,7 +127,7 @@ func gone(t *testing.T, tr *Transport) error {
 	case <-tr.Done():
 		return tr.Err()
 	case <-time.After(bound):
-		t.Fatal("the transport did not end")
+		t.Fatalf("the transport did not end within %s", bound)
 		return nil
 	}
 }

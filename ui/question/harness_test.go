@@ -126,7 +126,7 @@ func answered(t *testing.T, ch <-chan handled) handled {
 	case h := <-ch:
 		return h
 	case <-time.After(flowtest.HangGuard):
-		t.Fatal("the question was never answered")
+		t.Fatalf("the question was never answered within %s", flowtest.HangGuard)
 	}
 	return handled{}
 }
