@@ -100,7 +100,7 @@ func killRecording(t *testing.T, args ...string) string {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("the server never sent its notifications")
+			t.Fatalf("the server never sent its notifications within %s (no %s)", hangGuard, done)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -160,7 +160,7 @@ func assertNotes(t *testing.T, path string) {
 // kill -9 of a recording `call` mid-session (waiting for an answer that
 // never comes): the file opens and holds every frame captured before.
 func TestKilledCallKeepsItsRecording(t *testing.T) {
-	assertNotes(t, killRecording(t, "call", "--timeout", "10m", "tools/list"))
+	assertNotes(t, killRecording(t, "call", "--timeout", neverTimeout, "tools/list"))
 }
 
 // kill -9 of a recording TUI: the file opens and holds every frame

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/cli"
 	"github.com/mcpscope/mcpscope/internal/app/statedir"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 )
 
 // The test binary plays two parts when re-run with roleEnv set: "main"
@@ -36,7 +37,11 @@ func TestMain(m *testing.M) {
 }
 
 // hangGuard bounds the test's waits; it fires only on a hang.
-const hangGuard = 30 * time.Second
+const hangGuard = guard.Hang
+
+// neverTimeout is a --timeout past every wait of these tests, so that only
+// the signal or kill under test ends the run.
+var neverTimeout = guard.Run.String()
 
 // Ctrl-C (SIGINT) ends a run that is waiting for a silent server with exit
 // 130 and one line on stderr saying it was interrupted.
@@ -45,7 +50,7 @@ func TestInterruptExits130(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(exe, "call", "--trace", "--timeout", "10m", "tools/list", "--env", roleEnv+"=silent", "--", exe)
+	cmd := exec.Command(exe, "call", "--trace", "--timeout", neverTimeout, "tools/list", "--env", roleEnv+"=silent", "--", exe)
 	cmd.Env = append(os.Environ(), roleEnv+"=main")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -64,8 +69,8 @@ func TestInterruptExits130(t *testing.T) {
 		close(lines)
 		exited <- cmd.Wait()
 	}()
-	guard := time.NewTimer(hangGuard)
-	defer guard.Stop()
+	limit := time.NewTimer(hangGuard)
+	defer limit.Stop()
 	// The first traced request says the run is under way.
 	var seen []string
 	for sent := false; !sent; {
@@ -81,9 +86,9 @@ func TestInterruptExits130(t *testing.T) {
 				}
 				sent = true
 			}
-		case <-guard.C:
+		case <-limit.C:
 			_ = cmd.Process.Kill()
-			t.Fatal("no request was traced")
+			t.Fatalf("no request was traced within %s; stderr so far:\n%s", hangGuard, strings.Join(seen, "\n"))
 		}
 	}
 	var werr error
@@ -95,9 +100,9 @@ func TestInterruptExits130(t *testing.T) {
 				break
 			}
 			seen = append(seen, line)
-		case <-guard.C:
+		case <-limit.C:
 			_ = cmd.Process.Kill()
-			t.Fatalf("mcpscope did not end after SIGINT:\n%s", strings.Join(seen, "\n"))
+			t.Fatalf("mcpscope did not end within %s of starting and SIGINT:\n%s", hangGuard, strings.Join(seen, "\n"))
 		}
 	}
 	var exit *exec.ExitError

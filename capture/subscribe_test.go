@@ -4,6 +4,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 )
 
 // pending drains ch and says how many signals were waiting.
@@ -66,7 +68,7 @@ func TestSubscriberSeesEveryFrameThroughStats(t *testing.T) {
 		})
 	}
 	signals, seen := 0, uint64(0)
-	hang := time.After(time.Minute)
+	hang := time.After(guard.Hang)
 	for seen < writers*each {
 		select {
 		case <-ch:
@@ -79,7 +81,7 @@ func TestSubscriberSeesEveryFrameThroughStats(t *testing.T) {
 				seen = f.Seq
 			}
 		case <-hang:
-			t.Fatalf("hang guard: saw %d of %d frames", seen, writers*each)
+			t.Fatalf("waited %s for every frame to be signalled: saw %d of %d frames", guard.Hang, seen, writers*each)
 		}
 	}
 	wg.Wait()

@@ -1,12 +1,10 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpscope/mcpscope/proto/flow"
 )
@@ -22,7 +20,7 @@ var wsURLLine = regexp.MustCompile(`MCP over WebSocket .*: (ws://127\.0\.0\.1:[0
 // is a JSON-RPC error (exit 1), and misbehave close_1011 is a clear error
 // naming the close code. Beside --http both are served.
 func TestServeWSPrintsItsURLs(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := serveContext()
 	defer cancel()
 	m, errw, exit := startServe(t, ctx, wsURLLine, "serve", "--ws", "127.0.0.1:0", "--http", "127.0.0.1:0", "--root", t.TempDir())
 	base := m[1]

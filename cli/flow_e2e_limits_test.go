@@ -37,8 +37,10 @@ func TestFlowE2EControlFloods(t *testing.T) {
 			runtime.GC()
 			before := runtime.NumGoroutine()
 			heap := flowtest.SampleHeap(10 * time.Millisecond)
-			// Nothing restarts the idle timer while the flood comes in.
-			r := flowCall(t, d, toolCall(t, "misbehave", map[string]any{"mode": tc.mode, "count": count}), "--timeout", "2m")
+			// Nothing restarts the idle timer while the flood comes in, so
+			// --timeout is the wait for the answer after it: a run that
+			// waits that long exits 4, saying it had no answer.
+			r := flowCall(t, d, toolCall(t, "misbehave", map[string]any{"mode": tc.mode, "count": count}), "--timeout", flowtest.HangGuard.String())
 			peak := heap.Stop()
 			if peak >= 64<<20 {
 				t.Fatalf("peak HeapInuse %d MiB, want < 64 MiB", peak>>20)

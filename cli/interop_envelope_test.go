@@ -4,17 +4,19 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
 )
 
 // Hostile servers that answer with a broken envelope, played by the stub's
 // "answer" mode (stub_answer_test.go) through the whole CLI. Each run has a
-// long --timeout; the test's own wait is far shorter, so a run that waits
-// for the timeout fails the test.
-const (
-	envelopeTimeout = "--timeout=10m"
-	envelopeBound   = 60 * time.Second
-)
+// --timeout of flowtest.RunGuard; the test's own wait for the broken answer
+// to end the run is flowtest.HangGuard, so a run that waits for the timeout
+// fails the test as a wait, not as a timeout.
+var envelopeTimeout = "--timeout=" + flowtest.RunGuard.String()
+
+// envelopeBound is how long a test waits for a broken answer to end the run.
+const envelopeBound = flowtest.HangGuard
 
 // stubAnswering runs mcpscope args against the stub answering with
 // template (see stubAnswerEnv), within envelopeBound. A tools/call gets

@@ -10,7 +10,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
 )
 
 // Raw HTTP for the tests of interop_http_peers_test.go: they prove that the
@@ -18,7 +19,7 @@ import (
 // wire, without going through mcpscope's own HTTP transport.
 
 // rawBound bounds every raw exchange with a peer.
-const rawBound = 20 * time.Second
+const rawBound = flowtest.HangGuard
 
 // rawClient returns an HTTP client of the test's own (no proxy, no
 // connection shared with another test) whose idle connections close with it.

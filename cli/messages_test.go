@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
 )
 
 // earlyExitWords is what the "exit-early" stub writes on stderr before it
@@ -30,9 +32,10 @@ func init() {
 		os.Stdin.Close()
 		out.WriteString(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"stub","version":"1"}}}` + "\n")
 		out.Flush()
-		// Stay alive until stopped: the client's next write meets the
-		// closed pipe, not a server that already exited.
-		time.Sleep(time.Minute)
+		// Stay alive until stopped (at most flowtest.HangGuard): the
+		// client's next write meets the closed pipe, not a server that
+		// already exited.
+		time.Sleep(flowtest.HangGuard)
 		return true
 	}
 }

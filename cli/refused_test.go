@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
 )
 
 // requestFloodMode makes the test binary a hostile stdio server (see
@@ -31,8 +32,9 @@ const (
 	requestFloodPings = 20_000
 	requestFloodCount = requestFloodRoots + requestFloodPings
 	// requestFloodWait bounds the server's wait for the answers, and the
-	// deaf server's progress.
-	requestFloodWait = 90 * time.Second
+	// deaf server's progress: one condition, so flowtest.HangGuard. A
+	// healthy run has all the answers in a second or two.
+	requestFloodWait = flowtest.HangGuard
 	// requestFloodProgress is the pace of the deaf server's progress.
 	requestFloodProgress = 200 * time.Millisecond
 )
@@ -164,8 +166,8 @@ func TestE2ERequestFloodAllAnswered(t *testing.T) {
 		n[i], _ = strconv.Atoi(m[i])
 	}
 	if n[1] != requestFloodCount || n[2] != requestFloodPings || n[3]+n[4] != requestFloodRoots || n[5] != 0 || n[6] != 0 {
-		t.Fatalf("the server got %s, want all %d answered: %d pings {}, %d roots/list answered or busy",
-			m[0], requestFloodCount, requestFloodPings, requestFloodRoots)
+		t.Fatalf("the server got %s (it waits %s for the answers), want all %d answered: %d pings {}, %d roots/list answered or busy",
+			m[0], requestFloodWait, requestFloodCount, requestFloodPings, requestFloodRoots)
 	}
 	if n[4] == 0 {
 		t.Fatalf("no roots/list was refused although 256 were stuck: %s", m[0])
@@ -184,7 +186,7 @@ func TestE2ERequestFloodAllAnswered(t *testing.T) {
 func TestE2ERequestFloodToADeafServer(t *testing.T) {
 	t.Parallel()
 	argv, env := stubArgv(t, requestFloodDeafMode)
-	r := mcpscopeWithin(t, 30*time.Second, withTarget(argv, "call", "--env", env, "--protocol", "2025-11-25", "--timeout", "2s",
+	r := mcpscopeWithin(t, flowtest.HangGuard, withTarget(argv, "call", "--env", env, "--protocol", "2025-11-25", "--timeout", "2s",
 		"--progress", "tools/call", `{"name":"flood"}`)...)
 	r.mustExit(t, ExitConnection)
 	r.mustSayFirst(t, `^error: .*the server stopped reading: \d+ messages / \d+ bytes queued for it, not taken within 2s`)

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"regexp"
@@ -12,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
 )
 
 // serveLog is a stderr that the test reads while serve writes it.
@@ -32,18 +35,35 @@ func (l *serveLog) String() string {
 	return l.buf.String()
 }
 
+// serveContext is the context a test's `mcpscope serve` runs under: it
+// ends with the test's commands or at flowtest.RunGuard, whichever is first.
+func serveContext() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), flowtest.RunGuard) // hang guard only
+}
+
 // startServe runs `mcpscope` with args until ctx ends, and returns the
 // submatches of the first match of line on its stderr, that stderr, and
-// where its exit code comes.
+// where its exit code comes. It fails the test if the line has not come
+// within flowtest.HangGuard, or if ctx reached its deadline before the test
+// ended.
 func startServe(t *testing.T, ctx context.Context, line *regexp.Regexp, args ...string) ([]string, *serveLog, chan int) {
 	t.Helper()
 	errw := &serveLog{}
 	exit := make(chan int, 1)
+	t.Cleanup(func() {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			t.Errorf("mcpscope %s reached its bound of %s before the test ended; its stderr: %s", args[0], flowtest.RunGuard, errw.String())
+		}
+	})
 	go func() { exit <- Execute(ctx, args, strings.NewReader(""), &bytes.Buffer{}, errw) }()
+	limit := time.NewTimer(flowtest.HangGuard)
+	defer limit.Stop()
 	for {
 		select {
 		case code := <-exit:
-			t.Fatalf("serve exited %d: %s", code, errw.String())
+			t.Fatalf("serve exited %d before printing a line matching %s: %s", code, line, errw.String())
+		case <-limit.C:
+			t.Fatalf("serve printed no line matching %s within %s; its stderr so far: %s", line, flowtest.HangGuard, errw.String())
 		case <-time.After(5 * time.Millisecond):
 			if m := line.FindStringSubmatch(errw.String()); m != nil {
 				return m, errw, exit
@@ -52,7 +72,8 @@ func startServe(t *testing.T, ctx context.Context, line *regexp.Regexp, args ...
 	}
 }
 
-// stopServe cancels what startServe started and checks that it exits 0.
+// stopServe cancels what startServe started and checks that it exits 0
+// within flowtest.HangGuard.
 func stopServe(t *testing.T, cancel context.CancelFunc, errw *serveLog, exit chan int) {
 	t.Helper()
 	cancel()
@@ -61,8 +82,8 @@ func stopServe(t *testing.T, cancel context.CancelFunc, errw *serveLog, exit cha
 		if code != ExitOK {
 			t.Errorf("serve exited %d: %s", code, errw.String())
 		}
-	case <-time.After(time.Minute):
-		t.Fatal("serve did not stop")
+	case <-time.After(flowtest.HangGuard):
+		t.Fatalf("serve did not exit within %s of being cancelled; its stderr: %s", flowtest.HangGuard, errw.String())
 	}
 }
 
@@ -73,7 +94,7 @@ var connectLine = regexp.MustCompile(`mcpscope call --cert-hash (sha256:[0-9a-f]
 // command lists the demo's tools over MCP-Flow, and a stream arrives intact.
 // SIGINT-free stop: cancelling the context ends serve with exit 0.
 func TestServePrintsAWorkingConnectCommand(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := serveContext()
 	defer cancel()
 	m, errw, exit := startServe(t, ctx, connectLine, "serve", "--listen", "127.0.0.1:0", "--root", t.TempDir())
 	r := mcpscope(t, "call", "--cert-hash", m[1], "tools/list", "{}", m[2])
@@ -97,9 +118,13 @@ func TestServeStdioKeepsStdoutClean(t *testing.T) {
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"hello.txt"}}}` + "\n")
 	var out bytes.Buffer
 	var errw serveLog
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := serveContext()
 	defer cancel()
-	if code := Execute(ctx, []string{"serve", "--stdio"}, in, &out, &errw); code != ExitOK {
+	code := Execute(ctx, []string{"serve", "--stdio"}, in, &out, &errw)
+	if ctx.Err() != nil {
+		t.Fatalf("serve --stdio was still running %s after its input ended; its stderr: %s", flowtest.RunGuard, errw.String())
+	}
+	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errw.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
@@ -137,7 +162,7 @@ var mcpURLLine = regexp.MustCompile(`Streamable HTTP .*: (http://127\.0\.0\.1:[0
 // them: initialize on /mcp opens a session, /sse opens with the endpoint
 // event, /tools answers a tools/call; cancelling stops it with exit 0.
 func TestServeHTTPPrintsItsURLs(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := serveContext()
 	defer cancel()
 	m, errw, exit := startServe(t, ctx, mcpURLLine, "serve", "--http", "127.0.0.1:0", "--root", t.TempDir())
 	base := m[1]

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
 )
 
 // Servers that test whether mcpscope keeps --timeout and --max-time
@@ -30,7 +32,7 @@ func deafAfterInitialize(out *bufio.Writer, method string, id json.RawMessage) b
 	}
 	out.WriteString(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"deaf","version":"1"}}}` + "\n")
 	out.Flush()
-	time.Sleep(time.Hour) // until mcpscope ends it
+	time.Sleep(flowtest.RunGuard) // until mcpscope ends it; past every wait of the tests
 	return true
 }
 

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
 )
 
 // refusingServer is a 2025-11-25 Streamable HTTP server that answers
@@ -41,7 +43,7 @@ func (s *refusingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.(http.Flusher).Flush()
 		select {
 		case <-s.all:
-		case <-time.After(10 * time.Second):
+		case <-time.After(flowtest.HangGuard):
 		case <-r.Context().Done():
 			return
 		}

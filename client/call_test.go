@@ -194,7 +194,7 @@ func TestMaxInFlightBlocks(t *testing.T) {
 			t.Fatalf("waiting call was sent as id %d, want 5", id)
 		}
 	case <-time.After(hangGuard):
-		t.Fatal("the waiting call was never sent")
+		t.Fatalf("the waiting call was never sent within %s", hangGuard)
 	}
 	// Its answer comes once a second request joins it (the script answers in twos).
 	go func() { _, _ = s.Call(ctx, "d", nil) }()
@@ -214,7 +214,7 @@ func cancelledFor(t *testing.T, notes <-chan *jsonrpc.Message) mcp.CancelledNoti
 		}
 		return p
 	case <-time.After(hangGuard):
-		t.Fatal("no notifications/cancelled arrived")
+		t.Fatalf("no notifications/cancelled arrived within %s", hangGuard)
 	}
 	return mcp.CancelledNotificationParams{}
 }

@@ -9,16 +9,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // brokenAnswerBound is how long a test waits for a call whose answer broke
-// the envelope; the session's own timeout is far longer, so a call that
-// waits for it fails the test.
+// the envelope; the session's own timeout (brokenAnswerTimeout) is longer,
+// so a call that waits for it fails the test as a wait, not as a timeout.
 const (
-	brokenAnswerBound   = 5 * time.Second
-	brokenAnswerTimeout = 10 * time.Minute
+	brokenAnswerBound   = guard.Hang
+	brokenAnswerTimeout = guard.Run
 )
 
 // wire hands the client what a transport makes of one body on the wire:
@@ -44,7 +45,7 @@ func callWithin(t *testing.T, opts Options, answer func(s *fakeServer, id jsonrp
 	defer cancel()
 	_, err := s.Call(ctx, "tools/call", map[string]any{"name": "x"})
 	if ctx.Err() != nil {
-		t.Fatalf("the call was still waiting after %s: %v", brokenAnswerBound, err)
+		t.Fatalf("waited %s for the broken answer to fail tools/call; it was still waiting: %v", brokenAnswerBound, err)
 	}
 	return s, err
 }

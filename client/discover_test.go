@@ -188,7 +188,7 @@ func TestLateProbeNeverCancelled(t *testing.T) {
 				select {
 				case <-answeredLate:
 				case <-time.After(hangGuard):
-					t.Fatal("the client never answered the ping sent after the probe's late answer")
+					t.Fatalf("the client never answered the ping sent after the probe's late answer within %s", hangGuard)
 				}
 				_ = s.Close()
 				mu.Lock()

@@ -9,12 +9,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // hangGuard bounds every wait in these tests; it only fires on a hang.
-const hangGuard = 20 * time.Second
+const hangGuard = guard.Hang
 
 // fakeServer is the scripted peer behind a fakeTransport. Its script runs
 // on its own goroutine, reads what the client sends from in and answers

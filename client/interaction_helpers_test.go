@@ -111,7 +111,7 @@ func waitDone(t *testing.T, done <-chan struct{}) {
 	select {
 	case <-done:
 	case <-time.After(hangGuard):
-		t.Fatal("the server script did not finish")
+		t.Fatalf("the server script did not finish within %s", hangGuard)
 	}
 }
 
@@ -125,7 +125,7 @@ func nextEvent(t *testing.T, i *Interaction) InteractionEvent {
 		}
 		return ev
 	case <-time.After(hangGuard):
-		t.Fatal("no event arrived")
+		t.Fatalf("no event arrived within %s", hangGuard)
 	}
 	return InteractionEvent{}
 }
@@ -139,7 +139,7 @@ func wantClosed(t *testing.T, i *Interaction) {
 			t.Fatalf("event %v %+v after the end, want the channel closed", ev.Kind, ev)
 		}
 	case <-time.After(hangGuard):
-		t.Fatal("events were not closed")
+		t.Fatalf("events were not closed within %s", hangGuard)
 	}
 }
 

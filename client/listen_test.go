@@ -195,7 +195,7 @@ func TestListenWantsAnAcknowledgementWithinTheIdleLimit(t *testing.T) {
 			t.Errorf("cancelled %s, want %s", id, te.ID)
 		}
 	case <-time.After(hangGuard):
-		t.Fatal("the unacknowledged listen was never cancelled")
+		t.Fatalf("the unacknowledged listen was never cancelled within %s", hangGuard)
 	}
 }
 
@@ -243,7 +243,7 @@ func TestListenEndsAtItsMaxTimeAndCancels(t *testing.T) {
 	select {
 	case <-cancelled:
 	case <-time.After(hangGuard):
-		t.Fatal("the listen was never cancelled")
+		t.Fatalf("the listen was never cancelled within %s", hangGuard)
 	}
 }
 

@@ -10,13 +10,15 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/stdio"
 )
 
-const peerGuard = 60 * time.Second
+// peerGuard bounds a whole session with a real peer; it only fires on a hang.
+const peerGuard = guard.Run
 
 // scripted answers the server's questions the way an answers file would:
 // every form field gets a value by its name and type, sampling says Paris.

@@ -40,7 +40,7 @@ func TestServerRequestsPastLimitRefusedBusy(t *testing.T) {
 	select {
 	case res = <-got:
 	case <-time.After(hangGuard):
-		t.Fatal("the requests past the limit were not answered")
+		t.Fatalf("the requests past the limit were not answered within %s", hangGuard)
 	}
 	if m := res["sping"]; m == nil || string(m.Result) != `{}` {
 		t.Errorf("ping answered %v, want {}", m)

@@ -71,7 +71,7 @@ func TestServerRequestsDispatched(t *testing.T) {
 	select {
 	case res = <-got:
 	case <-time.After(hangGuard):
-		t.Fatal("the server requests were not all answered")
+		t.Fatalf("the server requests were not all answered within %s", hangGuard)
 	}
 	want := map[string]string{
 		"sp1":     `{}`,

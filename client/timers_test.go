@@ -8,6 +8,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
@@ -54,7 +55,7 @@ func TestSendBoundedByTheIdleLimit(t *testing.T) {
 
 // The max time bounds the send too when it is the shorter limit.
 func TestSendBoundedByTheMaxTime(t *testing.T) {
-	s, _ := connectDeaf(t, Options{Timeout: time.Minute, HardTimeout: 200 * time.Millisecond})
+	s, _ := connectDeaf(t, Options{Timeout: guard.Run, HardTimeout: 200 * time.Millisecond})
 	_, err := s.Call(testCtx(t), "big", nil)
 	var te *TimeoutError
 	if !errors.As(err, &te) || te.Sending == nil || !te.MaxTime || te.After != "200ms" {
@@ -98,7 +99,7 @@ func TestInitializeTimeoutClosesWithoutCancelling(t *testing.T) {
 	select {
 	case <-ft.Done():
 	case <-time.After(hangGuard):
-		t.Fatal("the connection stayed open after the handshake timed out")
+		t.Fatalf("the connection stayed open after the handshake timed out within %s", hangGuard)
 	}
 }
 
@@ -150,7 +151,7 @@ func TestDiscoverProbeObeysTheIdleLimit(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ft := newFake(t, silentHandshake)
 		s := New(ft, Options{Timeout: 300 * time.Millisecond})
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 		defer cancel()
 		err := s.Connect(ctx)
 		want := "the server/discover probe got no answer in 300ms, then initialize (id 2) timed out after 300ms; closed the connection instead of cancelling it (initialize is never cancelled)"

@@ -76,7 +76,7 @@ func TestRequestCancellerReplacesNotificationsCancelled(t *testing.T) {
 			t.Fatalf("CancelRequest(%s, %q), want id %s with a reason", p.RequestID, p.Reason, id)
 		}
 	case <-time.After(hangGuard):
-		t.Fatal("CancelRequest was never called")
+		t.Fatalf("CancelRequest was never called within %s", hangGuard)
 	}
 
 	// Session.Cancel takes the same path.

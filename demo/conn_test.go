@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/flow"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
@@ -82,10 +82,10 @@ func TestCancellation(t *testing.T) {
 	if m := r.response(t, 1); rpcCode(m) != CodeCancelled || m.Error.Message != "Cancelled" {
 		t.Errorf("$/cancel: %+v", m.Error)
 	}
-	ctx, done := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, done := context.WithTimeout(context.Background(), guard.Hang)
 	defer done()
 	if err := c.Drain(ctx); err != nil {
-		t.Fatalf("the cancelled calls did not end: %v", err)
+		t.Fatalf("the cancelled calls did not end within %s: %v", guard.Hang, err)
 	}
 	if n := r.responses(jsonrpc.IntID(2)); n != 0 {
 		t.Errorf("notifications/cancelled was answered %d times", n)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
@@ -41,7 +42,7 @@ func (r *recorder) Emitter(context.Context, CallInfo) Emitter { return recEmitte
 // response returns the response to id, waiting for it.
 func (r *recorder) response(t *testing.T, id int64) *jsonrpc.Message {
 	t.Helper()
-	deadline := time.After(20 * time.Second)
+	deadline := time.After(guard.Hang)
 	for {
 		r.mu.Lock()
 		for _, m := range r.msgs {
@@ -54,7 +55,7 @@ func (r *recorder) response(t *testing.T, id int64) *jsonrpc.Message {
 		select {
 		case <-r.sent:
 		case <-deadline:
-			t.Fatalf("no response to %d", id)
+			t.Fatalf("no response to %d within %s", id, guard.Hang)
 		}
 	}
 }

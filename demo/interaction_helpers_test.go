@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/demo/internal/wizardtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
@@ -59,8 +60,8 @@ func (p *corePeer) Next() *jsonrpc.Message {
 	select {
 	case m := <-p.w.out:
 		return m
-	case <-time.After(20 * time.Second):
-		p.t.Fatal("the server sent nothing")
+	case <-time.After(guard.Hang):
+		p.t.Fatalf("the server sent nothing within %s", guard.Hang)
 		return nil
 	}
 }
@@ -95,14 +96,14 @@ func cancelSession(c *wizardtest.Client, id string) *jsonrpc.Message {
 // bounds it; nothing is timed).
 func waitState(t *testing.T, c *wizardtest.Client, id string, want mcp.InteractionState) mcp.InteractionStateResult {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(guard.Hang)
 	for {
 		st := getState(t, c, id)
 		if st.State == want {
 			return st
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("session %s stayed %s, want %s", id, st.State, want)
+			t.Fatalf("session %s stayed %s for %s, want %s", id, st.State, guard.Hang, want)
 		}
 		time.Sleep(time.Millisecond)
 	}

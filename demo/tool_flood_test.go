@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/flow"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
@@ -127,7 +128,7 @@ func TestFloodCancelled(t *testing.T) {
 	defer c.Close()
 	c.Handle(request(t, 7, "tools/call", map[string]any{"name": "misbehave",
 		"arguments": map[string]any{"mode": ModeNotificationFlood, "count": MaxFloodCount}}))
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(guard.Hang)
 	for {
 		r.mu.Lock()
 		n := len(r.msgs)
@@ -136,7 +137,7 @@ func TestFloodCancelled(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the flood sent %d lines", n)
+			t.Fatalf("waited %s for 1000 lines of the flood; it sent %d", guard.Hang, n)
 		}
 		<-r.sent
 	}

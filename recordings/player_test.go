@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -34,14 +35,14 @@ func timedRecording(t *testing.T, n int) (string, time.Time) {
 // only guards against a hang.
 func until(t *testing.T, p *Player, what string, ok func(Position) bool) Position {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(guard.Hang)
 	for {
 		pos := p.Position()
 		if ok(pos) {
 			return pos
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: the player stayed at %+v", what, pos)
+			t.Fatalf("waited %s for %s: the player stayed at %+v", guard.Hang, what, pos)
 		}
 		time.Sleep(2 * time.Millisecond)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
@@ -230,13 +231,13 @@ func TestCrossingChunkIsCut(t *testing.T) {
 // against a hang.
 func waitFor(t *testing.T, path, want string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(guard.Hang)
 	for {
 		if b, _ := os.ReadFile(path); bytes.Contains(b, []byte(want)) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%q never reached the file", want)
+			t.Fatalf("%q never reached the file within %s", want, guard.Hang)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -399,8 +400,8 @@ func TestStoppedIsToldOutsideTheLocks(t *testing.T) {
 		if !errors.Is(err, ErrStopped) {
 			t.Errorf("Close from Stopped: %v", err)
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Close called from Stopped never returned")
+	case <-time.After(guard.Hang):
+		t.Fatalf("Close called from Stopped did not return within %s", guard.Hang)
 	}
 	if w.Empty() {
 		t.Error("Empty, though the header was written")

@@ -192,7 +192,7 @@ func (l *floodLink) flood(t testing.TB) (stop func() demo.FloodReport) {
 		select {
 		case <-l.over:
 		case <-time.After(flowtest.HangGuard):
-			t.Fatal("the server never answered the cancelled flood")
+			t.Fatalf("the server never answered the cancelled flood within %s", flowtest.HangGuard)
 		}
 		l.mu.Lock()
 		defer l.mu.Unlock()

@@ -27,6 +27,9 @@ type screenProbe struct {
 	mu   sync.Mutex
 	last string
 	escs []bool // for each esc the model took, whether a question had it
+	// runEnd, when set, bounds the whole run: no wait goes past it, so a
+	// run of many slow steps fails at flowtest.RunGuard, not minutes later.
+	runEnd time.Time
 }
 
 // View draws the model and keeps a copy.
@@ -80,14 +83,17 @@ func (p *screenProbe) escOnQuestion(t *testing.T, tm *teatest.TestModel) bool {
 // waitScreen waits until the screen satisfies ok; the timeout is a hang guard.
 func (p *screenProbe) waitScreen(t *testing.T, what string, ok func(string) bool) string {
 	t.Helper()
-	deadline := time.Now().Add(flowtest.HangGuard)
+	deadline, bound := time.Now().Add(flowtest.HangGuard), fmt.Sprint(flowtest.HangGuard)
+	if !p.runEnd.IsZero() && p.runEnd.Before(deadline) {
+		deadline, bound = p.runEnd, fmt.Sprintf("the run's %s", flowtest.RunGuard)
+	}
 	for time.Now().Before(deadline) {
 		if s := p.screenText(); ok(s) {
 			return s
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Fatalf("the screen never showed %s within %s; last screen:\n%s", what, flowtest.HangGuard, p.screenText())
+	t.Fatalf("the screen never showed %s within %s; last screen:\n%s", what, bound, p.screenText())
 	return ""
 }
 

@@ -38,6 +38,7 @@ var closedDone = func() chan struct{} { c := make(chan struct{}); close(c); retu
 func TestConnectIsBoundedByTheSessionsLimits(t *testing.T) {
 	rec := startRecorder{deadlines: make(chan time.Time, 1)}
 	m := New(Config{Store: capture.NewStore(capture.Config{}), Dial: func(capture.Sink) (Link, error) {
+		// The hour is the value under test, not a wait: Start fails at once.
 		return Link{Transport: rec, Session: client.New(rec, client.Options{Timeout: time.Hour, HardTimeout: time.Hour})}, nil
 	}})
 	t.Cleanup(func() { _ = m.Close() })

@@ -189,7 +189,7 @@ func runToEnd(t *testing.T, cmd tea.Cmd) {
 	select {
 	case <-done:
 	case <-time.After(flowtest.HangGuard):
-		t.Fatal("the commands never ended")
+		t.Fatalf("the commands never ended within %s", flowtest.HangGuard)
 	}
 }
 

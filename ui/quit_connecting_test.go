@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
 	"github.com/mcpscope/mcpscope/internal/testkit/keytest"
 	"github.com/mcpscope/mcpscope/internal/testkit/rawtcp"
 	"github.com/mcpscope/mcpscope/internal/testkit/screentest"
@@ -32,8 +33,9 @@ func TestQuitWhileConnectingEnds(t *testing.T) {
 		if err != nil {
 			return Link{}, err
 		}
-		// Limits far past the test's: only the quit can end the wait.
-		return Link{Transport: tr, Session: client.New(tr, client.Options{Timeout: time.Hour, HardTimeout: time.Hour})}, nil
+		// Limits past the test's own waits (flowtest.HangGuard each): only
+		// the quit can end the wait before the test gives up.
+		return Link{Transport: tr, Session: client.New(tr, client.Options{Timeout: flowtest.RunGuard, HardTimeout: flowtest.RunGuard})}, nil
 	}
 	m := New(Config{Store: capture.NewStore(capture.Config{}), Target: "ws://" + srv.Addr() + "/mcp", Dial: dial})
 	t.Cleanup(func() { _ = m.Close() })
@@ -55,8 +57,8 @@ func TestQuitWhileConnectingEnds(t *testing.T) {
 	r.Run(m.Init())
 	select {
 	case <-asked:
-	case <-time.After(time.Minute): // a hang guard only
-		t.Fatal("the upgrade request never came")
+	case <-time.After(flowtest.HangGuard): // a hang guard only
+		t.Fatalf("the WebSocket upgrade request never came within %s; the screen:\n%s", flowtest.HangGuard, m.View().Content)
 	}
 	r.Send(keytest.Press("q"))
 	r.Until("the program's end", func() bool { return quit })

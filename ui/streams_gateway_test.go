@@ -15,6 +15,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/demo"
 	demows "github.com/mcpscope/mcpscope/demo/ws"
+	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
 	"github.com/mcpscope/mcpscope/internal/testkit/goldentest"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/proto/gateway"
@@ -107,7 +108,7 @@ func gatewayStore(t *testing.T) *capture.Store {
 }
 
 func (g *gatewayRun) ctx() context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), flowtest.HangGuard)
 	g.t.Cleanup(cancel)
 	return ctx
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/internal/app/tlscert"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/proto/flow"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
@@ -24,7 +25,7 @@ import (
 )
 
 // hang guards a wait that should end; no assertion depends on it.
-const hang = 20 * time.Second
+const hang = guard.Hang
 
 // startServer runs a server on 127.0.0.1:0 with a sandbox holding
 // hello.txt; it stops when the test ends.
@@ -53,7 +54,7 @@ func startServer(t *testing.T, cfg Config) *Server {
 				t.Errorf("Serve: %v", err)
 			}
 		case <-time.After(hang):
-			t.Error("Serve did not return after its context ended")
+			t.Errorf("Serve did not return after its context ended within %s", hang)
 		}
 	})
 	return srv
@@ -161,7 +162,7 @@ func (c *rawClient) next() rawFrame {
 	case f := <-c.frames:
 		return f
 	case <-time.After(hang):
-		c.t.Fatal("no control frame arrived")
+		c.t.Fatalf("no control frame arrived within %s", hang)
 		return rawFrame{}
 	}
 }

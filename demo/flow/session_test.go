@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/proto/flow"
 	"github.com/mcpscope/mcpscope/proto/mcp"
@@ -186,10 +187,10 @@ func TestServerStopSendsShutdown(t *testing.T) {
 }
 
 // A session that never had an execution stream is closed as soon as the
-// client sends $/shutdown: nothing is in flight to wait for (the grace of a
-// minute is longer than the hang guard).
+// client sends $/shutdown: nothing is in flight to wait for (the grace,
+// guard.Run, is longer than the hang guard).
 func TestShutdownWithoutStreamsClosesAtOnce(t *testing.T) {
-	c := connect(t, startServer(t, Config{ShutdownGrace: time.Minute}))
+	c := connect(t, startServer(t, Config{ShutdownGrace: guard.Run}))
 	c.initialize([]string{"cbor"})
 	if m := c.call(2, "ping", nil); string(m.Result) != "{}" {
 		t.Fatalf("ping: %s", describe(m))

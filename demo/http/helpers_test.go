@@ -14,13 +14,14 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/demo"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // hangGuard bounds every wait of a test for the server: a guard against a
 // hang, never a timed assertion.
-const hangGuard = 20 * time.Second
+const hangGuard = guard.Hang
 
 // testServer is a Handler behind an httptest.Server on 127.0.0.1.
 type testServer struct {
@@ -311,7 +312,7 @@ func (p *peer) Next() *jsonrpc.Message {
 	case m := <-p.in:
 		return m
 	case <-time.After(hangGuard):
-		p.ts.t.Fatal("no message from the server")
+		p.ts.t.Fatalf("no message from the server within %s", hangGuard)
 		return nil
 	}
 }

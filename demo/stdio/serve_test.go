@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/demo"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
@@ -76,8 +77,8 @@ func (p *pipeServer) next(t *testing.T) *jsonrpc.Message {
 			t.Fatal("the output ended")
 		}
 		return m
-	case <-time.After(20 * time.Second):
-		t.Fatal("no output")
+	case <-time.After(guard.Hang):
+		t.Fatalf("no output within %s", guard.Hang)
 		return nil
 	}
 }
@@ -99,8 +100,8 @@ func TestStdioCancelledIsSilent(t *testing.T) {
 		if err != nil {
 			t.Errorf("Serve: %v", err)
 		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("Serve kept draining a cancelled call")
+	case <-time.After(guard.Hang):
+		t.Fatalf("Serve kept draining a cancelled call for %s", guard.Hang)
 	}
 	if m, ok := <-p.out; ok {
 		t.Errorf("the cancelled call was answered: %s", m.Raw)

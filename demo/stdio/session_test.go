@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 	stdiotransport "github.com/mcpscope/mcpscope/transports/stdio"
@@ -34,7 +35,7 @@ func connect(t *testing.T, opts client.Options) (*client.Session, string) {
 	}
 	tr := stdiotransport.New(stdiotransport.Config{Command: exe, Env: []string{childEnv + "=1", childRoot + "=" + root}})
 	s := client.New(tr, opts)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Hang)
 	defer cancel()
 	if err := s.Connect(ctx); err != nil {
 		t.Fatalf("connect: %v", err)
@@ -46,7 +47,7 @@ func connect(t *testing.T, opts client.Options) (*client.Session, string) {
 // call runs one tools/call.
 func call(t *testing.T, s *client.Session, name string, args any, opts ...client.CallOption) (json.RawMessage, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Hang)
 	defer cancel()
 	return s.Call(ctx, "tools/call", map[string]any{"name": name, "arguments": args}, opts...)
 }
@@ -58,7 +59,7 @@ func TestStdioToolsListAndEcho(t *testing.T) {
 	if s.Era() != client.EraLegacy || s.ProtocolVersion() != mcp.LatestLegacy || s.ServerInfo().Name != "mcpscope-demo" {
 		t.Fatalf("era %s, version %s, server %+v", s.Era(), s.ProtocolVersion(), s.ServerInfo())
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Hang)
 	defer cancel()
 	tools, err := s.ListAll(ctx, "tools/list", "tools", nil)
 	if err != nil || len(tools) != 16 {
@@ -126,7 +127,7 @@ func TestStdioAnalyzeProgress(t *testing.T) {
 	}
 	// The messages were sent before the result; the engine hands them over
 	// in order, so wait for the queue rather than for time.
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(guard.Hang)
 	for {
 		mu.Lock()
 		n := len(logs)
@@ -139,7 +140,7 @@ func TestStdioAnalyzeProgress(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	if len(logs) != 3 || !strings.Contains(logs[0], `"logger":"analyze"`) {
-		t.Errorf("log notifications %v", logs)
+		t.Errorf("log notifications after waiting at most %s for 3: %v", guard.Hang, logs)
 	}
 }
 

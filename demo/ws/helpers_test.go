@@ -7,16 +7,16 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/coder/websocket"
 
 	"github.com/mcpscope/mcpscope/demo"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/gateway"
 )
 
 // bound bounds every wait in these tests; it only fires on a hang.
-const bound = 10 * time.Second
+const bound = guard.Hang
 
 // server is a Handler on 127.0.0.1 over a demo core.
 type server struct {

@@ -29,7 +29,8 @@ func TestCancelModernRequestClosesItsStream(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
 	ended := slowCall(f)
-	r := newRig(t, f.URL(), func(c *Config) { c.CancelGrace = time.Hour })
+	// A grace past the test's waits: only the cancel can close the stream.
+	r := newRig(t, f.URL(), func(c *Config) { c.CancelGrace = flowtest.RunGuard })
 	call := request(t, 5, mcp.MethodToolsCall, modernParams(map[string]any{"name": "slow"}))
 	r.send(t, call)
 	f.await(1, "tools/call", posted(mcp.MethodToolsCall))

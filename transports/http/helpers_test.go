@@ -283,7 +283,7 @@ func (in inbox) next(t testing.TB) *jsonrpc.Message {
 	case m := <-in:
 		return m
 	case <-time.After(hangGuard):
-		t.Fatalf("nothing was delivered")
+		t.Fatalf("nothing was delivered within %s", hangGuard)
 		return nil
 	}
 }

@@ -49,7 +49,7 @@ func TestBodyThatNeverEndsEndsByMaxTime(t *testing.T) {
 					}
 				}
 			})
-			s := connect(t, f.URL(), func(c *Config) { c.CancelGrace = 10 * time.Millisecond }, sessionOpts(time.Minute, 300*time.Millisecond))
+			s := connect(t, f.URL(), func(c *Config) { c.CancelGrace = 10 * time.Millisecond }, sessionOpts(flowtest.RunGuard, 300*time.Millisecond))
 			_, err := s.call(mcp.MethodToolsCall, map[string]any{"name": "forever"})
 			var te *client.TimeoutError
 			if !errors.As(err, &te) || !te.MaxTime {
@@ -84,7 +84,7 @@ func TestTwoGigabyteEventFailsAtTheLimit(t *testing.T) {
 		put("\n\n")
 	})
 	heap := flowtest.SampleHeap(10 * time.Millisecond)
-	s := connect(t, f.URL(), func(c *Config) { c.MaxFrameSize = limit }, sessionOpts(time.Minute, time.Minute))
+	s := connect(t, f.URL(), func(c *Config) { c.MaxFrameSize = limit }, sessionOpts(flowtest.RunGuard, flowtest.RunGuard))
 	_, err := s.call(mcp.MethodToolsCall, map[string]any{"name": "huge"})
 	peak := heap.Stop()
 	var xe *client.ExchangeError
@@ -107,7 +107,7 @@ func TestServerHoldingTheResponseHeadEndsByTimeout(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
 	done := released(f, mcp.MethodToolsCall, func(_ http.ResponseWriter, r *http.Request, _ *jsonrpc.Message) { f.hold(r) })
-	s := connect(t, f.URL(), func(c *Config) { c.CancelGrace = 10 * time.Millisecond }, sessionOpts(300*time.Millisecond, time.Minute))
+	s := connect(t, f.URL(), func(c *Config) { c.CancelGrace = 10 * time.Millisecond }, sessionOpts(300*time.Millisecond, flowtest.RunGuard))
 	_, err := s.call(mcp.MethodToolsCall, map[string]any{"name": "stuck"})
 	var te *client.TimeoutError
 	if !errors.As(err, &te) || te.MaxTime || !strings.Contains(err.Error(), "timed out after 300ms") {
@@ -141,7 +141,7 @@ func TestSilentListenerEndsTheHandshakeByTimeout(t *testing.T) {
 			_ = c.Close()
 		}
 	})
-	_, err = dial(t, "http://"+ln.Addr().String()+"/mcp", nil, sessionOpts(300*time.Millisecond, time.Minute))
+	_, err = dial(t, "http://"+ln.Addr().String()+"/mcp", nil, sessionOpts(300*time.Millisecond, flowtest.RunGuard))
 	var te *client.TimeoutError
 	if !errors.As(err, &te) || te.Method != mcp.MethodInitialize {
 		t.Fatalf("Connect = %v", err)
@@ -167,7 +167,7 @@ func TestJSONAnswerOverTheLimit(t *testing.T) {
 				}
 				writeJSON(w, http.StatusOK, h+strings.Repeat("x", 8<<10)+`"}}`)
 			})
-			s := connect(t, f.URL(), func(c *Config) { c.MaxFrameSize = 1 << 10 }, sessionOpts(10*time.Second, time.Minute))
+			s := connect(t, f.URL(), func(c *Config) { c.MaxFrameSize = 1 << 10 }, sessionOpts(hangGuard, flowtest.RunGuard))
 			_, err := s.call(mcp.MethodToolsList, nil)
 			var big *flow.FrameTooLargeError
 			if !errors.As(err, &big) || big.Max != 1<<10 {
@@ -191,7 +191,7 @@ func TestGarbageSSE(t *testing.T) {
 		put("retry: -5\nid: a\x00b\ndata: \"str\"\n\n")
 		put("data: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}") // cut: no blank line
 	})
-	s := connect(t, f.URL(), nil, sessionOpts(10*time.Second, time.Minute))
+	s := connect(t, f.URL(), nil, sessionOpts(hangGuard, flowtest.RunGuard))
 	_, err := s.call(mcp.MethodToolsList, nil)
 	var xe *client.ExchangeError
 	if !errors.As(err, &xe) || !strings.Contains(err.Error(), "ended before the answer") {
@@ -213,7 +213,7 @@ func TestDeeplyNestedJSONInAnEvent(t *testing.T) {
 		put := openSSE(w)
 		put(fmt.Sprintf(`data: {"jsonrpc":"2.0","id":%d,"result":{"x":%s%s}}`+"\n\n", id, strings.Repeat("[", depth), strings.Repeat("]", depth)))
 	})
-	s := connect(t, f.URL(), nil, sessionOpts(10*time.Second, time.Minute))
+	s := connect(t, f.URL(), nil, sessionOpts(hangGuard, flowtest.RunGuard))
 	_, err := s.call(mcp.MethodToolsList, nil)
 	if err == nil || !errors.Is(err, jsonrpc.ErrNestedTooDeep) {
 		t.Fatalf("err = %v", err)
@@ -254,7 +254,7 @@ func TestTwoGigabyteEventEndsByMaxTime(t *testing.T) {
 	s := connect(t, f.URL(), func(c *Config) {
 		c.MaxFrameSize = size + 1<<20
 		c.CancelGrace = 10 * time.Millisecond
-	}, sessionOpts(time.Minute, 400*time.Millisecond))
+	}, sessionOpts(flowtest.RunGuard, 400*time.Millisecond))
 	_, err := s.call(mcp.MethodToolsCall, map[string]any{"name": "huge"})
 	peak := heap.Stop()
 	var te *client.TimeoutError
@@ -282,7 +282,7 @@ func TestServerSilentMidEventEndsByTimeout(t *testing.T) {
 		put("id: 1\ndata: {\"jsonrpc\":\"2.0\",")
 		f.hold(r)
 	})
-	s := connect(t, f.URL(), func(c *Config) { c.CancelGrace = 10 * time.Millisecond }, sessionOpts(time.Second, time.Minute))
+	s := connect(t, f.URL(), func(c *Config) { c.CancelGrace = 10 * time.Millisecond }, sessionOpts(time.Second, flowtest.RunGuard))
 	_, err := s.call(mcp.MethodToolsCall, map[string]any{"name": "stalls"})
 	var te *client.TimeoutError
 	if !errors.As(err, &te) || te.MaxTime || !strings.Contains(err.Error(), "timed out after 1s") {

@@ -173,7 +173,7 @@ func TestLegacyEndpointOnAnotherOrigin(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tr.Close()
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), hangGuard)
 	defer cancel()
 	err = tr.Start(ctx, nil)
 	if err == nil || !strings.Contains(err.Error(), "another origin") {
@@ -203,7 +203,7 @@ func TestLegacyStreamEndEndsTheTransport(t *testing.T) {
 	select {
 	case <-s.rig.tr.Done():
 	case <-time.After(hangGuard):
-		t.Fatal("Done never closed")
+		t.Fatalf("Done never closed within %s", hangGuard)
 	}
 	if e := s.rig.tr.Err(); e == nil || !strings.Contains(e.Error(), "SSE stream") || !strings.Contains(e.Error(), "cannot resume") {
 		t.Errorf("Err = %v", e)
@@ -327,8 +327,8 @@ func TestAbandonedFallbackClosesItsStream(t *testing.T) {
 	r.cancel(t, *probe.ID, "gave up", true)
 	select {
 	case <-gone:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the fallback's stream stayed open")
+	case <-time.After(hangGuard):
+		t.Fatalf("the fallback's stream stayed open for %s", hangGuard)
 	}
 	r.send(t, request(t, 2, mcp.MethodPing, nil))
 	if m := r.in.next(t); !m.IsResponse() || m.ID.Key() != jsonrpc.IntID(2).Key() {

@@ -136,7 +136,7 @@ func TestExpiredSessionIsStartedOnceForConcurrentRequests(t *testing.T) {
 func TestExpiredSessionThatCannotStartAgainFails(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
-	s := connect(t, f.URL(), nil, client.Options{ProtocolVersion: mcp.ProtocolVersion20251125, Timeout: time.Minute})
+	s := connect(t, f.URL(), nil, client.Options{ProtocolVersion: mcp.ProtocolVersion20251125, Timeout: flowtest.RunGuard})
 	f.expire("s-1")
 	f.on(mcp.MethodInitialize, func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
 		w.Header().Set("Content-Type", "text/html")

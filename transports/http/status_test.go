@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
@@ -167,12 +166,12 @@ func TestEarlyRefusalOfALargeRequest(t *testing.T) {
 		http.Error(w, "too large", http.StatusRequestEntityTooLarge)
 	})
 	r := newRig(t, f.URL(), nil)
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), hangGuard)
 	defer cancel()
 	big := request(t, 1, mcp.MethodToolsCall, map[string]any{"name": "x", "arguments": map[string]any{"blob": strings.Repeat("z", 16<<20)}})
 	err := r.tr.Send(ctx, big)
 	if err != nil && ctx.Err() != nil {
-		t.Fatalf("Send waited for a body the server no longer reads: %v", err)
+		t.Fatalf("Send waited %s for a body the server no longer reads: %v", hangGuard, err)
 	}
 	if err == nil {
 		if xe := exchangeError(t, r.in.next(t)); xe.Status != http.StatusRequestEntityTooLarge {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
@@ -53,7 +54,7 @@ func toolsSession(t *testing.T, h http.HandlerFunc, opts client.Options) (*clien
 		t.Fatal(err)
 	}
 	s := client.New(tr, opts)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 	defer cancel()
 	if err := s.Connect(ctx); err != nil {
 		t.Fatalf("Connect: %v", err)
@@ -65,7 +66,7 @@ func toolsSession(t *testing.T, h http.HandlerFunc, opts client.Options) (*clien
 // callEcho calls the tool echo and returns its result or error.
 func toolsCallEcho(t *testing.T, s *client.Session) (map[string]any, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 	defer cancel()
 	raw, err := s.Call(ctx, mcp.MethodToolsCall, map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi"}})
 	if err != nil {
@@ -177,7 +178,7 @@ func TestToolsStreamEndsBeforeComplete(t *testing.T) {
 		toolsRequestID(t, r)
 		w.Header().Set("Content-Type", "text/event-stream")
 		fmt.Fprint(w, "event: result\ndata: {\"content\":[]}\n\n")
-	}, client.Options{Timeout: time.Minute})
+	}, client.Options{Timeout: flowtest.RunGuard})
 	_, err := toolsCallEcho(t, s)
 	var xe *client.ExchangeError
 	if !errors.As(err, &xe) || !strings.Contains(err.Error(), "before its complete event, after 1 result fragments") {
@@ -203,7 +204,7 @@ func TestToolsTimeoutAbortsPost(t *testing.T) {
 	}
 	select {
 	case <-aborted:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the server's request did not end after the timeout")
+	case <-time.After(hangGuard):
+		t.Fatalf("the server's request did not end within %s after the timeout", hangGuard)
 	}
 }

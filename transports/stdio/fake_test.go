@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 )
 
 // fakeEnv selects the fake server mode when the test binary runs as one.
@@ -124,7 +126,7 @@ func runFake(mode string) int {
 		}
 	case "sleep":
 		signal.Ignore(syscall.SIGTERM)
-		time.Sleep(time.Hour)
+		time.Sleep(guard.Run) // until killed; past every wait of the tests
 		return 0
 	}
 	fmt.Fprintf(os.Stderr, "unknown fake mode %q\n", mode)

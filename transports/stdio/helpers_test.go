@@ -9,11 +9,12 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // hangGuard bounds every wait in these tests; it is not a timing assertion.
-const hangGuard = 30 * time.Second
+const hangGuard = guard.Hang
 
 // recorder is a Sink that keeps every frame.
 type recorder struct {
@@ -110,7 +111,7 @@ func recv(t testing.TB, inbox <-chan *jsonrpc.Message) *jsonrpc.Message {
 	case m := <-inbox:
 		return m
 	case <-time.After(hangGuard):
-		t.Fatalf("no message was delivered")
+		t.Fatalf("no message was delivered within %s", hangGuard)
 		return nil
 	}
 }
@@ -121,7 +122,7 @@ func waitDone(t testing.TB, tr *Transport) {
 	select {
 	case <-tr.Done():
 	case <-time.After(hangGuard):
-		t.Fatalf("Done never closed")
+		t.Fatalf("Done never closed within %s", hangGuard)
 	}
 }
 

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/flow"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
@@ -20,7 +20,6 @@ import (
 // protocol violation, long before the session's timeout, and the frame is
 // kept with its error.
 func TestBrokenAnswerFailsTheCallAtOnce(t *testing.T) {
-	const bound = 10 * time.Second
 	for _, c := range []struct{ encoding, body, why string }{
 		{"json", `{"jsonrpc":"2.0","id":ID,"result":{},"error":{"code":1,"message":"x"}}`, `it has both "result" and "error"`},
 		{"json", `{"jsonrpc":"2.0","id":ID,"id":ID,"result":{}}`, `it has "id" twice`},
@@ -42,13 +41,16 @@ func TestBrokenAnswerFailsTheCallAtOnce(t *testing.T) {
 				}
 				p.WriteRaw(flow.AppendControlFrame(nil, body))
 			}))
-			s, _, store := connect(t, ts, nil, client.Options{Timeout: 10 * time.Minute})
-			ctx, cancel := context.WithTimeout(context.Background(), bound)
+			// The session's timeout (guard.Run) outlasts the test's own wait
+			// (guard.Hang), so an answer that failed only by timing out
+			// fails the test as a wait, not as a timeout error.
+			s, _, store := connect(t, ts, nil, client.Options{Timeout: guard.Run})
+			ctx, cancel := context.WithTimeout(context.Background(), guard.Hang)
 			defer cancel()
 			var id jsonrpc.ID
 			_, err := s.Call(ctx, mcp.MethodToolsCall, map[string]any{"name": "x"}, client.WithRounds(func(_ int, got jsonrpc.ID) { id = got }))
 			if ctx.Err() != nil {
-				t.Fatalf("the call was still waiting after %s: %v", bound, err)
+				t.Fatalf("waited %s for the broken answer to fail tools/call; it was still waiting: %v", guard.Hang, err)
 			}
 			var pe *client.ProtocolError
 			want := "protocol violation: the answer to tools/call (id " + id.String() + ") is unusable: " + c.why

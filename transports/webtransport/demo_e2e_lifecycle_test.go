@@ -123,7 +123,7 @@ func TestDemoE2ECloseDrainsStreamInFlight(t *testing.T) {
 			t.Fatalf("Close: %v, Err %v", err, tr.Err())
 		}
 	case <-time.After(flowtest.HangGuard):
-		t.Fatal("Close did not return")
+		t.Fatalf("Close did not return within %s", flowtest.HangGuard)
 	}
 	select {
 	case <-v.Closed():
@@ -150,7 +150,7 @@ func TestDemoE2EServerShutdownWhileIdle(t *testing.T) {
 	select {
 	case <-tr.Done():
 	case <-time.After(flowtest.HangGuard):
-		t.Fatal("the connection did not end")
+		t.Fatalf("the connection did not end within %s", flowtest.HangGuard)
 	}
 	if !errors.Is(tr.Err(), webtransport.ErrServerShutdown) {
 		t.Fatalf("Err %v, want the server's $/shutdown", tr.Err())

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/webtransport/wttest"
@@ -50,13 +51,13 @@ func TestPingFloodBeforeReadingAllAnswered(t *testing.T) {
 		}
 		counted <- len(seen)
 	})
-	connect(t, ts, nil, client.Options{Timeout: time.Minute, Roots: roots})
+	connect(t, ts, nil, client.Options{Timeout: guard.Run, Roots: roots})
 	select {
 	case n := <-counted:
 		if n != asks+pings {
 			t.Fatalf("the peer got %d answers to its %d requests", n, asks+pings)
 		}
 	case <-time.After(hangGuard):
-		t.Fatal("the peer and mcpscope still wait for each other")
+		t.Fatalf("the peer and mcpscope still wait for each other within %s", hangGuard)
 	}
 }

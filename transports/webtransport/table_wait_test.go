@@ -6,11 +6,13 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 )
 
 // waitGuard bounds the test's own wait on awaitIdle; it fires only when the
 // idle limit is not kept.
-const waitGuard = 10 * time.Second
+const waitGuard = guard.Hang
 
 // awaitWithin runs awaitOrGiveUp and fails the test when it has not
 // returned within waitGuard.
@@ -47,7 +49,7 @@ func TestAwaitIdleStreamNeverOpened(t *testing.T) {
 		select {
 		case <-drained:
 		case <-time.After(waitGuard):
-			t.Fatal("drain still waits for a stream the client gave up")
+			t.Fatalf("drain still waits for a stream the client gave up within %s", waitGuard)
 		}
 	})
 }
@@ -83,7 +85,7 @@ func TestAwaitIdleStreamBytesKeepItAlive(t *testing.T) {
 		select {
 		case <-stopped:
 		case <-time.After(waitGuard):
-			t.Fatal("the stalled stream's reading was not stopped")
+			t.Fatalf("the stalled stream's reading was not stopped within %s", waitGuard)
 		}
 	})
 }

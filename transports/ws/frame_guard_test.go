@@ -95,7 +95,7 @@ func TestFrameGuardRefusesTheServersFrame(t *testing.T) {
 					t.Errorf("the server got a close frame with %d, want %d", code, c.code)
 				}
 			case <-time.After(bound):
-				t.Fatal("the server got no close frame")
+				t.Fatalf("the server got no close frame within %s", bound)
 			}
 			if fr.find(c.head) == nil {
 				t.Errorf("no frame captures the refused frame's head (%s)", c.head)

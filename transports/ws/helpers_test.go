@@ -13,11 +13,12 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // bound bounds every wait in these tests; it only fires on a hang.
-const bound = 10 * time.Second
+const bound = guard.Hang
 
 // peer is a raw coder/websocket server: script runs on each accepted
 // connection; the upgrade request is kept.
@@ -114,7 +115,7 @@ func next(t *testing.T, got chan *jsonrpc.Message) *jsonrpc.Message {
 	case m := <-got:
 		return m
 	case <-time.After(bound):
-		t.Fatal("no message delivered")
+		t.Fatalf("no message delivered within %s", bound)
 		return nil
 	}
 }
@@ -126,7 +127,7 @@ func gone(t *testing.T, tr *Transport) error {
 	case <-tr.Done():
 		return tr.Err()
 	case <-time.After(bound):
-		t.Fatal("the transport did not end")
+		t.Fatalf("the transport did not end within %s", bound)
 		return nil
 	}
 }

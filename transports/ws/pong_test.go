@@ -10,6 +10,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
@@ -66,7 +67,7 @@ func TestPingWhileWritesAreStuckDoesNotBlockTheReader(t *testing.T) {
 	}
 	closeWhenStuck(t, tr, stalled)
 	got := make(chan string, 1)
-	s := client.New(tr, client.Options{ProtocolVersion: "2025-11-25", Roots: roots, Timeout: time.Minute,
+	s := client.New(tr, client.Options{ProtocolVersion: "2025-11-25", Roots: roots, Timeout: guard.Run,
 		OnNotification: func(m *jsonrpc.Message) {
 			var params struct {
 				Data json.RawMessage `json:"data"`
@@ -109,7 +110,7 @@ func TestEarlyPingInAStallKeepsTheConnection(t *testing.T) {
 	}
 	closeWhenStuck(t, tr, stalled)
 	got := make(chan struct{}, 1)
-	s := client.New(tr, client.Options{ProtocolVersion: "2025-11-25", Roots: roots, Timeout: time.Minute,
+	s := client.New(tr, client.Options{ProtocolVersion: "2025-11-25", Roots: roots, Timeout: guard.Run,
 		OnNotification: func(*jsonrpc.Message) {
 			select {
 			case got <- struct{}{}:

@@ -31,7 +31,7 @@ func TestCloseGivesUpTheUpgrade(t *testing.T) {
 	select {
 	case <-asked:
 	case <-time.After(bound):
-		t.Fatal("the upgrade request never came")
+		t.Fatalf("the upgrade request never came within %s", bound)
 	}
 	closed := make(chan error, 1)
 	go func() { closed <- tr.Close() }()
@@ -42,7 +42,7 @@ func TestCloseGivesUpTheUpgrade(t *testing.T) {
 				t.Errorf("Start returned %v, want client.ErrClosed", err)
 			}
 		case <-time.After(bound):
-			t.Fatal("Close did not give the upgrade up")
+			t.Fatalf("Close did not give the upgrade up within %s", bound)
 		}
 	}
 }

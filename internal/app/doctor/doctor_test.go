@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/app/checklist"
 	"github.com/mcpscope/mcpscope/internal/testkit/goldentest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 )
 
 // walkURL runs the walk to raw without a session (no connector).
@@ -86,7 +87,7 @@ func TestStepTimeoutIsATimeout(t *testing.T) {
 }
 
 func TestMaxTimeBoundsTheWalk(t *testing.T) {
-	r := walkURL(t, "http://"+silentServer(t)+"/mcp", Config{Timeout: time.Minute, MaxTime: 200 * time.Millisecond})
+	r := walkURL(t, "http://"+silentServer(t)+"/mcp", Config{Timeout: guard.Run, MaxTime: 200 * time.Millisecond})
 	if f := r.Failure(); f == nil || f.Class != checklist.Timeout || !strings.Contains(f.Detail, "--max-time 200ms") {
 		t.Fatalf("failure %+v, want --max-time named:\n%s", f, render(t, r))
 	}

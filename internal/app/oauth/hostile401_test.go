@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/internal/app/bearer"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/internal/testkit/oauthtest"
 )
 
@@ -24,7 +25,7 @@ func TestEndlessRefusalBodyIsNotRead(t *testing.T) {
 	rURL := "http://" + r.Listener.Addr().String() + "/mcp"
 	meta := "http://" + r.Listener.Addr().String() + "/meta.json"
 	as := oauthtest.Start(t, oauthtest.Options{PRMResource: rURL}) // no registration
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Hang)
 	defer cancel()
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /meta.json", func(w http.ResponseWriter, _ *http.Request) {

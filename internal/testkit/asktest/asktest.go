@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
@@ -47,8 +47,8 @@ func Answered(t *testing.T, ch <-chan Answer) Answer {
 	select {
 	case h := <-ch:
 		return h
-	case <-time.After(flowtest.HangGuard):
-		t.Fatalf("the question was never answered (waited %v)", flowtest.HangGuard)
+	case <-time.After(guard.Hang):
+		t.Fatalf("the question was never answered (waited %v)", guard.Hang)
 	}
 	return Answer{}
 }

@@ -14,17 +14,16 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/demo/flow"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 )
 
-// HangGuard bounds every wait of the test helpers: long enough never to
-// fire on a healthy run of a loaded two-core machine under the race
-// detector, short enough that a hang fails the test in seconds, saying
-// what it waited for.
-const HangGuard = 30 * time.Second
+// HangGuard bounds every wait of the test helpers for one condition; it
+// is guard.Hang.
+const HangGuard = guard.Hang
 
 // RunGuard bounds a whole run a test drives through several waits of its
-// own (a command, a program, a session's calls): twice HangGuard.
-const RunGuard = 2 * HangGuard
+// own (a command, a program, a session's calls); it is guard.Run.
+const RunGuard = guard.Run
 
 // Demo is a demo MCP-Flow server serving for one test.
 type Demo struct {

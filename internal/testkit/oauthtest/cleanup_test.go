@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 )
 
 // deferredTB keeps the cleanups Start registers, for the test to run.
@@ -47,7 +49,7 @@ func TestCloseCutsOpenStreams(t *testing.T) {
 	}()
 	select {
 	case <-done:
-	case <-time.After(20 * time.Second):
-		t.Fatal("closing the server waits on an open stream")
+	case <-time.After(guard.Hang):
+		t.Fatalf("closing the server waited %s on an open stream", guard.Hang)
 	}
 }

@@ -15,6 +15,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 )
 
 // sdkClient is the official Go SDK's OAuth client, completing the
@@ -73,7 +75,7 @@ func (c *sdkClient) connect(t *testing.T, s *Server, cfg auth.AuthorizationCodeH
 	if err != nil {
 		t.Fatalf("NewAuthorizationCodeHandler: %v", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Run) // the whole session, its authorization included
 	t.Cleanup(cancel)
 	transport := &mcp.StreamableClientTransport{Endpoint: s.MCPURL, OAuthHandler: h, MaxRetries: -1, DisableStandaloneSSE: true}
 	client := mcp.NewClient(&mcp.Implementation{Name: "oauthtest-client", Version: "1.0.0"}, nil)
@@ -90,11 +92,11 @@ var preregisteredPublic = auth.AuthorizationCodeHandlerConfig{PreregisteredClien
 // callEcho calls tool with text and fails t unless it answers text.
 func callEcho(t *testing.T, cs *mcp.ClientSession, tool, text string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Hang)
 	defer cancel()
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: map[string]any{"text": text}})
 	if err != nil {
-		t.Fatalf("calling %s: %v", tool, err)
+		t.Fatalf("calling %s (waiting at most %s): %v", tool, guard.Hang, err)
 	}
 	if res.IsError || len(res.Content) != 1 {
 		t.Fatalf("%s answered %+v", tool, res)

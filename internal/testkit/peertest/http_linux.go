@@ -17,12 +17,14 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 )
 
 const (
 	// startBound bounds a server's start: Node takes a second or two on a
 	// loaded machine, more under the race detector.
-	startBound = 30 * time.Second
+	startBound = guard.Hang
 	// stopBound is how long a server has to end after SIGTERM before its
 	// process group gets SIGKILL.
 	stopBound = 5 * time.Second

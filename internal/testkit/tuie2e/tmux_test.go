@@ -12,11 +12,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 )
 
 // hangGuard bounds every wait for the screen; it is not a timing assertion.
-const hangGuard = 30 * time.Second
+const hangGuard = guard.Hang
 
 // Size of the tmux window the TUI runs in: wide enough for the split layout.
 const (

@@ -22,6 +22,7 @@ import (
 	wt "github.com/quic-go/webtransport-go"
 
 	"github.com/mcpscope/mcpscope/internal/app/tlscert"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/proto/flow"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
@@ -30,7 +31,7 @@ import (
 )
 
 // HangGuard bounds every wait of a peer; it only fires on a hang.
-const HangGuard = 20 * time.Second
+const HangGuard = guard.Hang
 
 // Server is a raw MCP-Flow server: each session's control stream is handed
 // to a script.

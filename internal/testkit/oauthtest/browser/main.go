@@ -14,7 +14,8 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"time"
+
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 )
 
 func main() {
@@ -22,7 +23,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "browser: usage: browser URL")
 		os.Exit(1)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Hang)
 	defer cancel()
 	if err := visit(ctx, os.Args[len(os.Args)-1]); err != nil {
 		fmt.Fprintln(os.Stderr, "browser:", err)
