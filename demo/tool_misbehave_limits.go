@@ -3,6 +3,8 @@ package demo
 import (
 	"context"
 	"fmt"
+	"sync"
+	"time"
 
 	"github.com/mcpscope/mcpscope/proto/flow"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
@@ -17,9 +19,13 @@ const (
 	ModeStreamErrorFlood = "streamerror_flood"
 	// ModeShutdownFlood opens an execution stream, so that the client's
 	// drain waits for it, sends $/shutdown over and over, then ends the
-	// stream and answers (the client has closed the session by then).
+	// stream and waits for the client to close the session.
 	ModeShutdownFlood = "shutdown_flood"
 )
+
+// shutdownFloodWait bounds how long shutdown_flood waits, its stream
+// ended, for the client to close the session before it answers.
+const shutdownFloodWait = 30 * time.Second
 
 // controlFlood sends as many $/streamError or $/shutdown as the flood
 // arguments say, as fast as the transport takes them, then answers with how
@@ -36,12 +42,14 @@ func controlFlood(ctx context.Context, c *Call, mode string, a floodArgs) (*Tool
 	if !ok || id < 0 || id > 1<<32-1 {
 		return nil, invalidParams("misbehave mode %q needs an MCP-Flow request id, not %s", mode, c.ID)
 	}
+	closeStream := func() error { return nil }
 	if mode == ModeShutdownFlood {
 		st, err := c.Emit.OpenStream()
 		if err != nil {
 			return nil, err
 		}
-		defer st.Close()
+		closeStream = sync.OnceValue(st.Close)
+		defer closeStream()
 		if _, err := st.Write([]byte("the client drains this stream while $/shutdown floods in\n")); err != nil {
 			return nil, err
 		}
@@ -68,6 +76,15 @@ func controlFlood(ctx context.Context, c *Call, mode string, a floodArgs) (*Tool
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if mode == ModeShutdownFlood {
+		// Ending the stream ends the client's drain; the client then
+		// closes the session, which ends ctx. The answer is for a client
+		// that never does.
+		_ = closeStream()
+		if err := sleep(ctx, shutdownFloodWait); err != nil {
+			return nil, err
+		}
 	}
 	method := flow.MethodFlowStreamError
 	if mode == ModeShutdownFlood {
