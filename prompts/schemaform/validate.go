@@ -2,6 +2,7 @@ package schemaform
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -36,6 +37,9 @@ func (v *validator) check(value json.RawMessage) []FieldError {
 		return nil
 	}
 	fails, err := v.schema.Validate(value)
+	if errors.Is(err, schemacheck.ErrNotChecked) {
+		return nil // judged as a schema that does not compile: not at all
+	}
 	if err != nil {
 		return []FieldError{{Message: err.Error()}}
 	}

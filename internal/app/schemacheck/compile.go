@@ -19,14 +19,20 @@ const (
 	schemaURL = base + "schema.json"
 )
 
-// cacheSize bounds how many compiled schemas are kept; past it the cache
-// starts afresh.
-const cacheSize = 256
+// The cache keeps at most cacheSize compiled schemas and cacheBytes bytes
+// of their texts; past either it starts afresh. A text over maxCachedText
+// bytes is compiled each time it is asked for.
+const (
+	cacheSize     = 256
+	cacheBytes    = 8 << 20
+	maxCachedText = 64 << 10
+)
 
 // Schema is a compiled JSON Schema.
 type Schema struct {
 	s     *jsonschema.Schema
 	steps *steps
+	size  int // the schemas s reaches, booleans included
 }
 
 // compiled is a schema text's outcome, kept by the cache.
@@ -36,14 +42,18 @@ type compiled struct {
 }
 
 var (
-	cacheMu sync.Mutex
-	cache   = map[string]compiled{}
+	cacheMu   sync.Mutex
+	cache     = map[string]compiled{}
+	cacheUsed int // the bytes of cache's keys
 )
 
 // Compile compiles a schema document, or returns the one compiled before
 // from the same text. A document that is not JSON, breaks its draft's
 // meta-schema or refers outside itself is an error.
 func Compile(schema json.RawMessage) (*Schema, error) {
+	if len(schema) > maxCachedText {
+		return compile(schema)
+	}
 	key := string(schema)
 	cacheMu.Lock()
 	c, ok := cache[key]
@@ -53,10 +63,14 @@ func Compile(schema json.RawMessage) (*Schema, error) {
 	}
 	s, err := compile(schema)
 	cacheMu.Lock()
-	if len(cache) >= cacheSize {
-		clear(cache)
+	if _, ok := cache[key]; !ok {
+		if len(cache) >= cacheSize || cacheUsed+len(key) > cacheBytes {
+			clear(cache)
+			cacheUsed = 0
+		}
+		cache[key] = compiled{s, err}
+		cacheUsed += len(key)
 	}
-	cache[key] = compiled{s, err}
 	cacheMu.Unlock()
 	return s, err
 }
@@ -73,15 +87,17 @@ func compile(schema json.RawMessage) (_ *Schema, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("not JSON: %w", err)
 	}
-	if countObjects(doc, maxSubschemas) > maxSubschemas {
-		return nil, fmt.Errorf("the schema holds more than %d objects", maxSubschemas)
+	var size valueSize
+	if size.walk(doc, false); size.schemas > maxSubschemas {
+		return nil, fmt.Errorf("the schema holds more than %d objects and booleans", maxSubschemas)
+	} else if size.huge != "" {
+		return nil, fmt.Errorf("the schema holds a number too large to compare: %s", size.huge)
 	}
-	st := &steps{limit: maxSteps}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
 	registerFormats(c)
-	countSteps(c, st)
+	markOurs(c)
 	c.UseLoader(noLoader{})
 	compiling := true
 	c.UseRegexpEngine(regexpEngine(func() bool { return compiling }))
@@ -93,7 +109,8 @@ func compile(schema json.RawMessage) (_ *Schema, err error) {
 	if err != nil {
 		return nil, compileError(doc, err)
 	}
-	return &Schema{s, st}, nil
+	st := &steps{limit: maxSteps}
+	return &Schema{s, st, countSteps(s, st)}, nil
 }
 
 // compileError phrases why a schema does not compile: where it breaks its

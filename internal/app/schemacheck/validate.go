@@ -30,14 +30,26 @@ type Failure struct {
 	member string // the keyword whose false schema refused this member, see regroup
 }
 
+// ErrNotChecked is wrapped by the error of a validation that judged
+// nothing: the value and the schema together cost too much to check, a
+// number is too large to compare, or the schema refers to itself without
+// end. As with a schema that does not compile, the value is neither valid
+// nor invalid.
+var ErrNotChecked = errors.New("the value cannot be checked against the schema")
+
 // Validate checks a JSON value and returns every failure, in the order of
 // their locations (the whole value first, array items by index). The
-// error says the value is not JSON, or that the schema applies too many
-// subschemas to it.
+// error says the value is not JSON, or wraps ErrNotChecked.
 func (s *Schema) Validate(data json.RawMessage) ([]*Failure, error) {
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("the value is not JSON: %w", err)
+	}
+	var size valueSize
+	if size.walk(inst, false); size.huge != "" {
+		return nil, notChecked("the number %s is too large to compare", size.huge)
+	} else if size.nodes*s.size > maxWork {
+		return nil, notChecked("%d values against %d subschemas are too many to check", size.nodes, s.size)
 	}
 	err = s.steps.run(s.s, inst)
 	if err == nil {
@@ -46,6 +58,9 @@ func (s *Schema) Validate(data json.RawMessage) ([]*Failure, error) {
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
 		return nil, err
+	}
+	if refCycle(ve) {
+		return nil, notChecked("the schema refers to itself without end")
 	}
 	fails := regroup(failures(ve, inst), inst)
 	slices.SortStableFunc(fails, func(a, b *Failure) int { return compareLocations(a.Location, b.Location) })
@@ -80,6 +95,14 @@ func failures(e *jsonschema.ValidationError, inst any) []*Failure {
 		}
 	}
 	return []*Failure{f}
+}
+
+// refCycle reports whether e or one of its causes is a reference cycle.
+func refCycle(e *jsonschema.ValidationError) bool {
+	if _, ok := e.ErrorKind.(*kind.RefCycle); ok {
+		return true
+	}
+	return slices.ContainsFunc(e.Causes, refCycle)
 }
 
 // ValidationError is every failure of a value, as one error.

@@ -1,0 +1,120 @@
+package schemacheck
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// notJudged validates value against schema and wants an error wrapping
+// ErrNotChecked that says why.
+func notJudged(t *testing.T, s *Schema, value, why string) {
+	t.Helper()
+	fails, err := s.Validate(json.RawMessage(value))
+	if !errors.Is(err, ErrNotChecked) || !strings.Contains(err.Error(), why) {
+		t.Errorf("Validate(%.60s) = %d failures, %v; want it not checked: %s", value, len(fails), err, why)
+	}
+}
+
+// repeat joins n copies of s with commas.
+func repeat(s string, n int) string {
+	return strings.TrimSuffix(strings.Repeat(s+",", n), ",")
+}
+
+// Boolean subschemas count among the schemas a document may hold.
+func TestBooleanSubschemasCount(t *testing.T) {
+	schema := `{"allOf":[` + repeat("false", maxSubschemas) + `]}`
+	if _, err := Compile(json.RawMessage(schema)); err == nil || !strings.Contains(err.Error(), "objects and booleans") {
+		t.Errorf("Compile of %d false subschemas = %v, want the bound", maxSubschemas, err)
+	}
+}
+
+// A schema is counted before it applies its subschemas, one step for each:
+// those that are false, that fail type at once or that are applied where a
+// failure is all that is wanted (under not) are counted too.
+func TestStepsCountEverySubschemaApplied(t *testing.T) {
+	for _, c := range []struct{ name, schema, value string }{
+		{"false subschemas", `{"allOf":[false,false,false,false]}`, `1`},
+		{"items failing type", `{"items":{"type":"string"}}`, `[` + repeat("1", 20) + `]`},
+		{"draft-07 $ref", `{` + draft7URI + `"items":{"$ref":"#/definitions/a"},"definitions":{"a":{"type":"string"}}}`, `[` + repeat("1", 20) + `]`},
+	} {
+		s := mustCompile(t, c.schema)
+		s.steps.limit = 4
+		notJudged(t, s, c.value, "stopped after 4 steps")
+	}
+}
+
+// Subschemas that multiply where every one fails, under not, where the
+// library skips what it would do after a failure, still stop at the step
+// bound.
+func TestMultiplyingFailuresStop(t *testing.T) {
+	defs := map[string]any{"d40": map[string]any{"minItems": 5}}
+	for i := range 40 {
+		next := map[string]any{"$ref": fmt.Sprintf("#/$defs/d%d", i+1)}
+		defs[fmt.Sprintf("d%d", i)] = map[string]any{"minItems": 5, "$ref": next["$ref"], "items": next}
+	}
+	b, _ := json.Marshal(map[string]any{"not": map[string]any{"$ref": "#/$defs/d0"}, "$defs": defs})
+	s := mustCompile(t, string(b))
+	s.steps.limit = 1 << 16
+	value := strings.Repeat("[", 20) + strings.Repeat("]", 20)
+	start := time.Now()
+	notJudged(t, s, value, "stopped after 65536 steps")
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the validation took %v", d)
+	}
+}
+
+// A value whose size times the schema's is past the budget is not checked,
+// before the library starts; realistic ones are.
+func TestWorkBudget(t *testing.T) {
+	s := mustCompile(t, `{"items":{"allOf":[`+repeat("false", 4000)+`]}}`)
+	notJudged(t, s, `[`+repeat("0", 100000)+`]`, "too many to check")
+
+	rows := `[` + repeat(`{"id":12345,"name":"a name of some length","tags":["x","y"],"ok":true}`, 40000) + `]`
+	s = mustCompile(t, `{"type":"array","items":{"type":"object","required":["id","name"],"properties":{"id":{"type":"integer"},"name":{"type":"string"},"tags":{"type":"array","items":{"type":"string"}},"ok":{"type":"boolean"}}}}`)
+	if fails, err := s.Validate(json.RawMessage(rows)); err != nil || len(fails) != 0 {
+		t.Errorf("%d bytes of rows: %d failures, %v", len(rows), len(fails), err)
+	}
+}
+
+// A cycle of references that never moves into the value is reported as a
+// schema that cannot check anything, not as a failure of the value.
+func TestRefCycleNotJudged(t *testing.T) {
+	for _, schema := range []string{
+		`{"$ref":"#"}`,
+		`{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"}`,
+		`{"properties":{"a":{"$ref":"#/properties/a"}}}`,
+	} {
+		s, err := Compile(json.RawMessage(schema))
+		if err != nil {
+			continue // refusing it at compile judges nothing either
+		}
+		notJudged(t, s, `{"a":1}`, "refers to itself")
+	}
+}
+
+// Numbers with too many digits or too large an exponent are not compared,
+// in the value or in the schema; what is merely large still is, at once.
+func TestHugeNumbers(t *testing.T) {
+	start := time.Now()
+	for _, schema := range []string{`{"multipleOf":7}`, `{"type":"integer"}`, `{"const":1}`, `{"enum":[1,2]}`, `{"uniqueItems":true}`} {
+		s := mustCompile(t, schema)
+		notJudged(t, s, `[1e999999,1e999999]`, "too large to compare")
+		notJudged(t, s, `1e999999`, "too large to compare")
+		notJudged(t, s, `-1E-999999`, "too large to compare")
+		notJudged(t, s, `1`+strings.Repeat("0", maxDigits+1), "too large to compare")
+	}
+	if _, err := Compile(json.RawMessage(`{"const":1e999999}`)); err == nil || !strings.Contains(err.Error(), "too large") {
+		t.Errorf("Compile of a huge const = %v", err)
+	}
+	s := mustCompile(t, `{"maximum":1e9999}`)
+	if fails, err := s.Validate(json.RawMessage(`[1e-9999,1e9999]`)); err != nil || len(fails) != 0 {
+		t.Errorf("large numbers: %v %v", fails, err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("huge numbers took %v to refuse", d)
+	}
+}
