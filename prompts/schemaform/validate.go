@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	schemakind "github.com/santhosh-tekuri/jsonschema/v6/kind"
-
 	"github.com/mcpscope/mcpscope/internal/app/schemacheck"
 )
 
@@ -55,11 +53,11 @@ func flatten(fails []*schemacheck.Failure, out *[]FieldError) {
 	for _, f := range fails {
 		path := schemacheck.Pointer(f.Location)
 		switch k := f.Kind.(type) {
-		case *schemakind.Required:
+		case *schemacheck.Required:
 			for _, m := range k.Missing {
 				*out = append(*out, FieldError{Path: path + "/" + pointerToken(m), Message: "required"})
 			}
-		case *schemakind.AnyOf, *schemakind.OneOf:
+		case *schemacheck.AnyOf, *schemacheck.OneOf:
 			*out = append(*out, FieldError{Path: path, Message: alternatives(f, f.Causes)})
 		default:
 			*out = append(*out, FieldError{Path: path, Message: f.Message()})

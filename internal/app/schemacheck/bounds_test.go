@@ -118,3 +118,22 @@ func TestHugeNumbers(t *testing.T) {
 		t.Errorf("huge numbers took %v to refuse", d)
 	}
 }
+
+// The cache keeps at most cacheBytes of schema texts, and none over
+// maxCachedText.
+func TestCompileCacheBytes(t *testing.T) {
+	big := `{"description":"` + strings.Repeat("x", maxCachedText) + `"}`
+	if mustCompile(t, big) == mustCompile(t, big) {
+		t.Error("a schema text over the bound was kept")
+	}
+	pad := strings.Repeat("y", maxCachedText-100)
+	for i := range 2 * cacheBytes / len(pad) {
+		mustCompile(t, fmt.Sprintf(`{"description":"%s","x-n":%d}`, pad, i))
+		cacheMu.Lock()
+		used := cacheUsed
+		cacheMu.Unlock()
+		if used > cacheBytes {
+			t.Fatalf("the cache holds %d bytes of texts", used)
+		}
+	}
+}
