@@ -137,3 +137,29 @@ func TestCompileCacheBytes(t *testing.T) {
 		}
 	}
 }
+
+// Two false schemas refusing the same array's items are two failures, each
+// with its own count.
+func TestFalseItemsOfTwoSchemas(t *testing.T) {
+	s := mustCompile(t, `{"allOf":[{"prefixItems":[{}],"items":false},{"prefixItems":[{},{}],"items":false}]}`)
+	fails, err := s.Validate(json.RawMessage(`[1,2,3]`))
+	var got []string
+	for _, f := range fails {
+		got = append(got, f.Error())
+	}
+	if want := "allows at most 1 item|allows at most 2 items"; err != nil || strings.Join(got, "|") != want {
+		t.Errorf("Validate = %q %v, want %q", got, err, want)
+	}
+}
+
+// A name propertyNames refuses is reported at the object that has it, when
+// another object at the same depth has it too.
+func TestPropertyNamesAtTheirObject(t *testing.T) {
+	s := mustCompile(t, `{"properties":{"b":{"propertyNames":{"maxLength":1}}}}`)
+	for range 20 { // the library walks the object in a random order
+		fails, err := s.Validate(json.RawMessage(`{"a":{"xx":1},"b":{"xx":2},"c":{"xx":3}}`))
+		if err != nil || summary(fails) != "propertyNames@/b" {
+			t.Fatalf("Validate = %q %v, want propertyNames@/b", summary(fails), err)
+		}
+	}
+}
