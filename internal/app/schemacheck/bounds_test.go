@@ -163,3 +163,16 @@ func TestPropertyNamesAtTheirObject(t *testing.T) {
 		}
 	}
 }
+
+// A schema only a $dynamicRef reaches counts its steps too.
+func TestDynamicTargetCounted(t *testing.T) {
+	schema := `{"$defs":{"x":{"$dynamicAnchor":"n","allOf":[false,false,false]},` +
+		`"y":{"$id":"https://mcpscope.invalid/y","$dynamicAnchor":"n"}},` +
+		`"items":{"$dynamicRef":"https://mcpscope.invalid/y#n"}}`
+	s := mustCompile(t, schema)
+	if fails, err := s.Validate(json.RawMessage(`[1]`)); err != nil || len(fails) == 0 {
+		t.Fatalf("Validate = %v %v, want the anchored schema applied", fails, err)
+	}
+	s.steps.limit = 12
+	notJudged(t, s, `[1,2,3]`, "stopped after 12 steps")
+}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -110,7 +112,34 @@ func compile(schema json.RawMessage) (_ *Schema, err error) {
 		return nil, compileError(doc, err)
 	}
 	st := &steps{limit: maxSteps}
-	return &Schema{s, st, countSteps(s, st)}, nil
+	return &Schema{s, st, countSteps(append(anchored(c, doc), s), st)}, nil
+}
+
+// anchored compiles the objects of doc that name a $dynamicAnchor: a
+// $dynamicRef may apply one that no other keyword reaches. An object that
+// does not compile is passed over.
+func anchored(c *jsonschema.Compiler, doc any) []*jsonschema.Schema {
+	var out []*jsonschema.Schema
+	var walk func(v any, ptr string)
+	walk = func(v any, ptr string) {
+		switch v := v.(type) {
+		case map[string]any:
+			if _, ok := v["$dynamicAnchor"]; ok {
+				if s, err := c.Compile(schemaURL + "#" + (&url.URL{Fragment: ptr}).EscapedFragment()); err == nil {
+					out = append(out, s)
+				}
+			}
+			for k, m := range v {
+				walk(m, ptr+"/"+strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1"))
+			}
+		case []any:
+			for i, m := range v {
+				walk(m, ptr+"/"+strconv.Itoa(i))
+			}
+		}
+	}
+	walk(doc, "")
+	return out
 }
 
 // compileError phrases why a schema does not compile: where it breaks its

@@ -77,17 +77,17 @@ func (s *steps) run(sch *jsonschema.Schema, inst any) (err error) {
 	return sch.Validate(inst)
 }
 
-// countSteps makes each schema object reachable from root that this
+// countSteps makes each schema object reachable from roots that this
 // package compiled count, each time it is applied, one step and one more
-// for each subschema it is about to apply to the value, on st. It
-// returns how many schemas, booleans included, root reaches.
+// for each subschema it is about to apply to the value, on st.
 //
 // The count rides on the schema's format, which the library checks before
 // $ref and every applicator: a schema applied is counted before it does
 // any work, whatever fails later, and one that fails type, const or enum
 // first applies nothing. A boolean schema applies nothing either; its
-// parent counted it.
-func countSteps(root *jsonschema.Schema, st *steps) int {
+// parent counted it. It returns how many schemas, booleans included,
+// roots reach.
+func countSteps(roots []*jsonschema.Schema, st *steps) int {
 	seen := map[*jsonschema.Schema]bool{}
 	var visit func(*jsonschema.Schema)
 	visit = func(s *jsonschema.Schema) {
@@ -109,7 +109,9 @@ func countSteps(root *jsonschema.Schema, st *steps) int {
 		}}
 		eachSubschema(s, visit)
 	}
-	visit(root)
+	for _, root := range roots {
+		visit(root)
+	}
 	return len(seen)
 }
 
