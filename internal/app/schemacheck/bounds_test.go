@@ -176,3 +176,13 @@ func TestDynamicTargetCounted(t *testing.T) {
 	s.steps.limit = 12
 	notJudged(t, s, `[1,2,3]`, "stopped after 12 steps")
 }
+
+// A schema only a $dynamicRef reaches compiles as the others do: a pattern
+// Go cannot compile is not enforced there either.
+func TestDynamicTargetPattern(t *testing.T) {
+	schema := `{"$defs":{"x":{"$dynamicAnchor":"n","pattern":"(?=a)","maxLength":1}},` +
+		`"items":{"$dynamicRef":"#n"}}`
+	if got := summary(validate(t, schema, `["b","bb"]`)); got != "maxLength@/1" {
+		t.Errorf("failures %q, want maxLength@/1", got)
+	}
+}

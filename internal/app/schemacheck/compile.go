@@ -107,12 +107,13 @@ func compile(schema json.RawMessage) (_ *Schema, err error) {
 		return nil, errors.New(oneLine(err))
 	}
 	s, err := c.Compile(schemaURL)
-	compiling = false
 	if err != nil {
 		return nil, compileError(doc, err)
 	}
+	roots := append(anchored(c, doc), s)
+	compiling = false
 	st := &steps{limit: maxSteps}
-	return &Schema{s, st, countSteps(append(anchored(c, doc), s), st)}, nil
+	return &Schema{s, st, countSteps(roots, st)}, nil
 }
 
 // anchored compiles the objects of doc that name a $dynamicAnchor: a
