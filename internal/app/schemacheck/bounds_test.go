@@ -166,7 +166,7 @@ func TestPropertyNamesAtTheirObject(t *testing.T) {
 
 // A schema only a $dynamicRef reaches counts its steps too.
 func TestDynamicTargetCounted(t *testing.T) {
-	schema := `{"$defs":{"x":{"$dynamicAnchor":"n","allOf":[false,false,false]},` +
+	schema := `{"$defs":{"x/a b%~":{"$dynamicAnchor":"n","allOf":[false,false,false]},` +
 		`"y":{"$id":"https://mcpscope.invalid/y","$dynamicAnchor":"n"}},` +
 		`"items":{"$dynamicRef":"https://mcpscope.invalid/y#n"}}`
 	s := mustCompile(t, schema)

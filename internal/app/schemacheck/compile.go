@@ -121,25 +121,25 @@ func compile(schema json.RawMessage) (_ *Schema, err error) {
 // does not compile is passed over.
 func anchored(c *jsonschema.Compiler, doc any) []*jsonschema.Schema {
 	var out []*jsonschema.Schema
-	var walk func(v any, ptr string)
-	walk = func(v any, ptr string) {
+	var walk func(v any, at []string)
+	walk = func(v any, at []string) {
 		switch v := v.(type) {
 		case map[string]any:
 			if _, ok := v["$dynamicAnchor"]; ok {
-				if s, err := c.Compile(schemaURL + "#" + (&url.URL{Fragment: ptr}).EscapedFragment()); err == nil {
+				if s, err := c.Compile(schemaURL + "#" + (&url.URL{Fragment: Pointer(at)}).EscapedFragment()); err == nil {
 					out = append(out, s)
 				}
 			}
 			for k, m := range v {
-				walk(m, ptr+"/"+strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1"))
+				walk(m, append(at, k))
 			}
 		case []any:
 			for i, m := range v {
-				walk(m, ptr+"/"+strconv.Itoa(i))
+				walk(m, append(at, strconv.Itoa(i)))
 			}
 		}
 	}
-	walk(doc, "")
+	walk(doc, nil)
 	return out
 }
 
