@@ -80,20 +80,15 @@ func TestWorkBudget(t *testing.T) {
 	}
 }
 
-// A cycle of references that never moves into the value is reported as a
-// schema that cannot check anything, not as a failure of the value.
+// A cycle of references that never moves into the value, which only the
+// validation finds (a $dynamicRef resolved to the schema that applied it),
+// is reported as a schema that cannot check anything, not as a failure of
+// the value.
 func TestRefCycleNotJudged(t *testing.T) {
-	for _, schema := range []string{
-		`{"$ref":"#"}`,
-		`{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"}`,
-		`{"properties":{"a":{"$ref":"#/properties/a"}}}`,
-	} {
-		s, err := Compile(json.RawMessage(schema))
-		if err != nil {
-			continue // refusing it at compile judges nothing either
-		}
-		notJudged(t, s, `{"a":1}`, "refers to itself")
-	}
+	s := mustCompile(t, `{"$dynamicAnchor":"n","$ref":"https://mcpscope.invalid/y","$defs":{`+
+		`"x":{"$id":"https://mcpscope.invalid/x","$dynamicAnchor":"n"},`+
+		`"y":{"$id":"https://mcpscope.invalid/y","allOf":[{"$dynamicRef":"https://mcpscope.invalid/x#n"}]}}}`)
+	notJudged(t, s, `{"a":1}`, "refers to itself")
 }
 
 // Numbers with too many digits or too large an exponent are not compared,
@@ -185,4 +180,21 @@ func TestDynamicTargetPattern(t *testing.T) {
 	if got := summary(validate(t, schema, `["b","bb"]`)); got != "maxLength@/1" {
 		t.Errorf("failures %q, want maxLength@/1", got)
 	}
+}
+
+// A chain of subschemas applied in place that comes back where it started
+// does not compile, wherever it is; one that moves into the value does.
+func TestRefCycleDoesNotCompile(t *testing.T) {
+	for _, schema := range []string{
+		`{"$ref":"#"}`,
+		`{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"allOf":[{"$ref":"#/$defs/a"}]}},"$ref":"#/$defs/a"}`,
+		`{"properties":{"a":{"$ref":"#/properties/a"}}}`,
+		`{"items":{"not":{"anyOf":[{"$ref":"#/items"}]}}}`,
+		`{` + draft7URI + `"items":{"$ref":"#/items"}}`,
+	} {
+		if _, err := Compile(json.RawMessage(schema)); err == nil || !strings.Contains(err.Error(), "refers to itself without end") {
+			t.Errorf("Compile(%s) = %v, want the cycle", schema, err)
+		}
+	}
+	mustCompile(t, `{"properties":{"a":{"$ref":"#"}},"items":{"$ref":"#"}}`)
 }

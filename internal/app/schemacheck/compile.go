@@ -112,6 +112,9 @@ func compile(schema json.RawMessage) (_ *Schema, err error) {
 	}
 	roots := append(anchored(c, doc), s)
 	compiling = false
+	if err := checkCycles(roots); err != nil {
+		return nil, err
+	}
 	st := &steps{limit: maxSteps}
 	return &Schema{s, st, countSteps(roots, st)}, nil
 }

@@ -25,7 +25,9 @@
 // only failure of that schema at that value.
 //
 // Hostile schemas and values end, and what a validation keeps is bounded:
-// a document holds at most maxSubschemas schemas (objects and booleans);
+// a document holds at most maxSubschemas schemas (objects and booleans); a
+// chain of subschemas applied in place ($ref a → b → a, allOf, not, …)
+// that comes back where it started does not compile;
 // each schema applied counts, before it applies anything, a step for
 // itself and one for each subschema it is about to apply, and a
 // validation stops past maxSteps; a schema that does not compile is kept

@@ -92,7 +92,7 @@ func countSteps(roots []*jsonschema.Schema, st *steps) int {
 	seen := map[*jsonschema.Schema]bool{}
 	var visit func(*jsonschema.Schema)
 	visit = func(s *jsonschema.Schema) {
-		if s == nil || seen[s] {
+		if seen[s] {
 			return
 		}
 		seen[s] = true
@@ -108,7 +108,7 @@ func countSteps(roots []*jsonschema.Schema, st *steps) int {
 			}
 			return nil
 		}}
-		eachSubschema(s, visit)
+		eachSubschema(s, func(sub *jsonschema.Schema, _ bool) { visit(sub) })
 	}
 	for _, root := range roots {
 		visit(root)

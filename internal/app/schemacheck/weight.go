@@ -47,39 +47,48 @@ func weightOf(s *jsonschema.Schema) weight {
 	return w
 }
 
-// eachSubschema calls f with every subschema s names.
-func eachSubschema(s *jsonschema.Schema, f func(*jsonschema.Schema)) {
-	for _, sub := range []*jsonschema.Schema{
-		s.Ref, s.RecursiveRef, s.Not, s.If, s.Then, s.Else, s.ContentSchema,
-		s.PropertyNames, s.UnevaluatedProperties, s.Items2020, s.Contains, s.UnevaluatedItems,
-		asSchema(s.AdditionalProperties), asSchema(s.Items), asSchema(s.AdditionalItems),
-	} {
-		f(sub)
+// eachSubschema calls f with every subschema s names, saying whether it
+// applies to the value s is applied to (in place) or to a member of it.
+// Under draft-07 and older, a $ref is all the library applies of its
+// schema.
+func eachSubschema(s *jsonschema.Schema, f func(sub *jsonschema.Schema, inPlace bool)) {
+	if s.DraftVersion < 2019 && s.Ref != nil {
+		f(s.Ref, true)
+		return
 	}
+	inPlace := append([]*jsonschema.Schema{s.Ref, s.RecursiveRef, s.Not, s.If, s.Then, s.Else, s.ContentSchema}, s.AllOf...)
+	inPlace = append(append(inPlace, s.AnyOf...), s.OneOf...)
 	if s.DynamicRef != nil {
-		f(s.DynamicRef.Ref)
-	}
-	for _, list := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf, s.PrefixItems} {
-		for _, sub := range list {
-			f(sub)
-		}
-	}
-	if items, ok := s.Items.([]*jsonschema.Schema); ok {
-		for _, sub := range items {
-			f(sub)
-		}
-	}
-	for _, sub := range s.Properties {
-		f(sub)
-	}
-	for _, sub := range s.PatternProperties {
-		f(sub)
+		inPlace = append(inPlace, s.DynamicRef.Ref)
 	}
 	for _, sub := range s.DependentSchemas {
-		f(sub)
+		inPlace = append(inPlace, sub)
 	}
 	for _, d := range s.Dependencies {
-		f(asSchema(d))
+		inPlace = append(inPlace, asSchema(d))
+	}
+	members := append([]*jsonschema.Schema{
+		s.PropertyNames, s.UnevaluatedProperties, s.Items2020, s.Contains, s.UnevaluatedItems,
+		asSchema(s.AdditionalProperties), asSchema(s.Items), asSchema(s.AdditionalItems),
+	}, s.PrefixItems...)
+	if items, ok := s.Items.([]*jsonschema.Schema); ok {
+		members = append(members, items...)
+	}
+	for _, sub := range s.Properties {
+		members = append(members, sub)
+	}
+	for _, sub := range s.PatternProperties {
+		members = append(members, sub)
+	}
+	for _, sub := range inPlace {
+		if sub != nil {
+			f(sub, true)
+		}
+	}
+	for _, sub := range members {
+		if sub != nil {
+			f(sub, false)
+		}
 	}
 }
 
