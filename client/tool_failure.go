@@ -2,6 +2,7 @@ package client
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -109,6 +110,9 @@ func CheckToolResult(tool string, result json.RawMessage, outputSchema json.RawM
 		return nil // a schema mcpscope cannot read judges nothing
 	}
 	failures, err := s.Validate(structured)
+	if errors.Is(err, schemacheck.ErrNotChecked) {
+		return nil // nor does a value mcpscope cannot check against it
+	}
 	if err != nil {
 		return &ToolFailure{Tool: tool, Kind: ToolOutputInvalid, Detail: termtext.LineMax(err.Error(), shownToolText)}
 	}

@@ -26,6 +26,8 @@ func TestCheckToolResult(t *testing.T) {
 		{"isError beside an odd member", `{"content":[{"type":"resource_link","uri":"file:///a","name":"a","size":"12"},{"type":"text","text":"boom"}],"isError":true}`, nil, ToolIsError, "boom"},
 		{"runs as a task", `{"task":{"taskId":"t1","status":"working"}}`, schema, 0, ""},
 		{"isError as a string", `{"content":[],"isError":"true"}`, nil, 0, ""},
+		{"schema refers to itself", `{"content":[],"structuredContent":{"n":3}}`, json.RawMessage(`{"$ref":"#"}`), 0, ""},
+		{"number too large to check", `{"content":[],"structuredContent":{"n":1e999999}}`, schema, 0, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -2,10 +2,9 @@ package schemaform
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
-
-	schemakind "github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"github.com/mcpscope/mcpscope/internal/app/schemacheck"
 )
@@ -36,6 +35,9 @@ func (v *validator) check(value json.RawMessage) []FieldError {
 		return nil
 	}
 	fails, err := v.schema.Validate(value)
+	if errors.Is(err, schemacheck.ErrNotChecked) {
+		return nil // judged as a schema that does not compile: not at all
+	}
 	if err != nil {
 		return []FieldError{{Message: err.Error()}}
 	}
@@ -51,11 +53,11 @@ func flatten(fails []*schemacheck.Failure, out *[]FieldError) {
 	for _, f := range fails {
 		path := schemacheck.Pointer(f.Location)
 		switch k := f.Kind.(type) {
-		case *schemakind.Required:
+		case *schemacheck.Required:
 			for _, m := range k.Missing {
 				*out = append(*out, FieldError{Path: path + "/" + pointerToken(m), Message: "required"})
 			}
-		case *schemakind.AnyOf, *schemakind.OneOf:
+		case *schemacheck.AnyOf, *schemacheck.OneOf:
 			*out = append(*out, FieldError{Path: path, Message: alternatives(f, f.Causes)})
 		default:
 			*out = append(*out, FieldError{Path: path, Message: f.Message()})

@@ -243,3 +243,15 @@ func TestRemoteRefDoesNotCompile(t *testing.T) {
 		t.Errorf("SchemaError() = %v", err)
 	}
 }
+
+// A value the schema cannot check (here the schema refers to itself
+// without end) is not refused, as with a schema that does not compile.
+func TestValueThatCannotBeChecked(t *testing.T) {
+	e, err := schemaform.NewJSONEditor([]byte(`{"$defs":{"c":{"$ref":"#/$defs/c"}},"$ref":"#/$defs/c"}`), []byte(`{"a":"x"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := e.Validate(); len(errs) != 0 {
+		t.Errorf("Validate = %v, want the value not judged", errs)
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -19,14 +21,20 @@ const (
 	schemaURL = base + "schema.json"
 )
 
-// cacheSize bounds how many compiled schemas are kept; past it the cache
-// starts afresh.
-const cacheSize = 256
+// The cache keeps at most cacheSize compiled schemas and cacheBytes bytes
+// of their texts; past either it starts afresh. A text over maxCachedText
+// bytes is compiled each time it is asked for.
+const (
+	cacheSize     = 256
+	cacheBytes    = 8 << 20
+	maxCachedText = 64 << 10
+)
 
 // Schema is a compiled JSON Schema.
 type Schema struct {
 	s     *jsonschema.Schema
 	steps *steps
+	size  int // the schemas s reaches, booleans included
 }
 
 // compiled is a schema text's outcome, kept by the cache.
@@ -36,14 +44,18 @@ type compiled struct {
 }
 
 var (
-	cacheMu sync.Mutex
-	cache   = map[string]compiled{}
+	cacheMu   sync.Mutex
+	cache     = map[string]compiled{}
+	cacheUsed int // the bytes of cache's keys
 )
 
 // Compile compiles a schema document, or returns the one compiled before
 // from the same text. A document that is not JSON, breaks its draft's
 // meta-schema or refers outside itself is an error.
 func Compile(schema json.RawMessage) (*Schema, error) {
+	if len(schema) > maxCachedText {
+		return compile(schema)
+	}
 	key := string(schema)
 	cacheMu.Lock()
 	c, ok := cache[key]
@@ -53,10 +65,14 @@ func Compile(schema json.RawMessage) (*Schema, error) {
 	}
 	s, err := compile(schema)
 	cacheMu.Lock()
-	if len(cache) >= cacheSize {
-		clear(cache)
+	if _, ok := cache[key]; !ok {
+		if len(cache) >= cacheSize || cacheUsed+len(key) > cacheBytes {
+			clear(cache)
+			cacheUsed = 0
+		}
+		cache[key] = compiled{s, err}
+		cacheUsed += len(key)
 	}
-	cache[key] = compiled{s, err}
 	cacheMu.Unlock()
 	return s, err
 }
@@ -73,15 +89,17 @@ func compile(schema json.RawMessage) (_ *Schema, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("not JSON: %w", err)
 	}
-	if countObjects(doc, maxSubschemas) > maxSubschemas {
-		return nil, fmt.Errorf("the schema holds more than %d objects", maxSubschemas)
+	var size valueSize
+	if size.walk(doc, false); size.schemas > maxSubschemas {
+		return nil, fmt.Errorf("the schema holds more than %d objects and booleans", maxSubschemas)
+	} else if size.huge != "" {
+		return nil, fmt.Errorf("the schema holds a number too large to compare: %s", size.huge)
 	}
-	st := &steps{limit: maxSteps}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
 	registerFormats(c)
-	countSteps(c, st)
+	markOurs(c)
 	c.UseLoader(noLoader{})
 	compiling := true
 	c.UseRegexpEngine(regexpEngine(func() bool { return compiling }))
@@ -89,11 +107,43 @@ func compile(schema json.RawMessage) (_ *Schema, err error) {
 		return nil, errors.New(oneLine(err))
 	}
 	s, err := c.Compile(schemaURL)
-	compiling = false
 	if err != nil {
 		return nil, compileError(doc, err)
 	}
-	return &Schema{s, st}, nil
+	roots := append(anchored(c, doc), s)
+	compiling = false
+	if err := checkCycles(roots); err != nil {
+		return nil, err
+	}
+	st := &steps{limit: maxSteps}
+	return &Schema{s, st, countSteps(roots, st)}, nil
+}
+
+// anchored compiles the objects of doc that name a $dynamicAnchor: a
+// $dynamicRef may apply one that no other keyword reaches. An object that
+// does not compile is passed over.
+func anchored(c *jsonschema.Compiler, doc any) []*jsonschema.Schema {
+	var out []*jsonschema.Schema
+	var walk func(v any, at []string)
+	walk = func(v any, at []string) {
+		switch v := v.(type) {
+		case map[string]any:
+			if _, ok := v["$dynamicAnchor"]; ok {
+				if s, err := c.Compile(schemaURL + "#" + (&url.URL{Fragment: Pointer(at)}).EscapedFragment()); err == nil {
+					out = append(out, s)
+				}
+			}
+			for k, m := range v {
+				walk(m, append(at, k))
+			}
+		case []any:
+			for i, m := range v {
+				walk(m, append(at, strconv.Itoa(i)))
+			}
+		}
+	}
+	walk(doc, nil)
+	return out
 }
 
 // compileError phrases why a schema does not compile: where it breaks its

@@ -24,9 +24,20 @@
 // Type, const, enum and format are checked first: when one fails it is the
 // only failure of that schema at that value.
 //
-// Hostile schemas end: a document holds at most maxSubschemas objects, a
-// validation stops with an error after maxSteps subschemas applied, and a
-// panic of the library is an error.
+// Hostile schemas and values end, and what a validation keeps is bounded:
+// a document holds at most maxSubschemas schemas (objects and booleans); a
+// chain of subschemas applied in place ($ref a → b → a, allOf, not, …)
+// that comes back where it started does not compile; each schema applied
+// counts, before it applies anything, a step for itself and one for each
+// subschema it is about to apply, and a validation stops past maxSteps.
+// Validate does not judge a value, returning an error that wraps
+// ErrNotChecked, when its values times the schema's subschemas pass a
+// budget, when it holds a number too large to compare (more than
+// maxDigits digits, or an exponent past it), when the steps run out, when
+// the schema refers to itself without end, and when the library panics.
+// Callers treat such a value as they treat a schema that does not compile:
+// as neither valid nor invalid. Compiled schemas are cached, the cache
+// bounded in entries and in bytes.
 //
 // The library compiles the meta-schemas of its five drafts when the
 // program starts, which no caller can defer.

@@ -60,7 +60,7 @@ func falseKeyword(schemaURL string) string {
 	return ""
 }
 
-// regroup turns the failures of a false schema on each member of an
+// regroup turns the failures of one false schema on each member of an
 // object or array into one failure at the object or array, as people read
 // them ("unexpected property a, b", "allows at most 1 item"); the library
 // reports them one by one.
@@ -77,10 +77,10 @@ func regroup(fails []*Failure, inst any) []*Failure {
 		at := f.Location[:len(f.Location)-1]
 		name := f.Location[len(f.Location)-1]
 		var prev *Failure
-		if n := len(out); n > 0 && out[n-1].member == f.member && slices.Equal(out[n-1].Location, at) {
+		if n := len(out); n > 0 && out[n-1].member == f.member && out[n-1].schema == f.schema && slices.Equal(out[n-1].Location, at) {
 			prev = out[n-1]
 		} else {
-			prev = &Failure{Location: at, member: f.member}
+			prev = &Failure{Location: at, member: f.member, schema: f.schema}
 			switch f.member {
 			case "unevaluatedProperties":
 				prev.Kind = &UnevaluatedProperties{}
@@ -115,6 +115,12 @@ func regroup(fails []*Failure, inst any) []*Failure {
 // arrayLen is the length of the array at location in v, 0 if there is
 // none.
 func arrayLen(v any, location []string) int {
+	a, _ := valueAt(v, location).([]any)
+	return len(a)
+}
+
+// valueAt is the value at location in v, nil if there is none.
+func valueAt(v any, location []string) any {
 	for _, tok := range location {
 		switch c := v.(type) {
 		case map[string]any:
@@ -122,13 +128,12 @@ func arrayLen(v any, location []string) int {
 		case []any:
 			i, err := strconv.Atoi(tok)
 			if err != nil || i < 0 || i >= len(c) {
-				return 0
+				return nil
 			}
 			v = c[i]
 		default:
-			return 0
+			return nil
 		}
 	}
-	a, _ := v.([]any)
-	return len(a)
+	return v
 }

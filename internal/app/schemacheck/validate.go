@@ -28,16 +28,29 @@ type Failure struct {
 	Causes [][]*Failure
 
 	member string // the keyword whose false schema refused this member, see regroup
+	schema string // that false schema's location, see regroup
 }
+
+// ErrNotChecked is wrapped by the error of a validation that judged
+// nothing: the value and the schema together cost too much to check, a
+// number is too large to compare, or the schema refers to itself without
+// end. As with a schema that does not compile, the value is neither valid
+// nor invalid.
+var ErrNotChecked = errors.New("the value cannot be checked against the schema")
 
 // Validate checks a JSON value and returns every failure, in the order of
 // their locations (the whole value first, array items by index). The
-// error says the value is not JSON, or that the schema applies too many
-// subschemas to it.
+// error says the value is not JSON, or wraps ErrNotChecked.
 func (s *Schema) Validate(data json.RawMessage) ([]*Failure, error) {
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("the value is not JSON: %w", err)
+	}
+	var size valueSize
+	if size.walk(inst, false); size.huge != "" {
+		return nil, notChecked("the number %s is too large to compare", size.huge)
+	} else if size.nodes*s.size > maxWork {
+		return nil, notChecked("%d values against %d subschemas are too many to check", size.nodes, s.size)
 	}
 	err = s.steps.run(s.s, inst)
 	if err == nil {
@@ -46,6 +59,9 @@ func (s *Schema) Validate(data json.RawMessage) ([]*Failure, error) {
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
 		return nil, err
+	}
+	if refCycle(ve) {
+		return nil, notChecked("the schema refers to itself without end")
 	}
 	fails := regroup(failures(ve, inst), inst)
 	slices.SortStableFunc(fails, func(a, b *Failure) int { return compareLocations(a.Location, b.Location) })
@@ -66,20 +82,28 @@ func failures(e *jsonschema.ValidationError, inst any) []*Failure {
 		}
 		return out
 	case *kind.PropertyNames:
-		return []*Failure{{Location: objectWith(inst, k.Property, nil), Kind: e.ErrorKind}}
+		return []*Failure{{Location: objectWith(inst, k.Property, e.InstanceLocation), Kind: e.ErrorKind}}
 	}
 	f := &Failure{Location: e.InstanceLocation, Kind: e.ErrorKind}
 	switch k := e.ErrorKind.(type) {
 	case *kind.AdditionalItems:
 		f.Kind = &TooManyItems{Allowed: arrayLen(inst, e.InstanceLocation) - k.Count, keyword: "additionalItems"}
 	case *kind.FalseSchema:
-		f.member = falseKeyword(e.SchemaURL)
+		f.member, f.schema = falseKeyword(e.SchemaURL), e.SchemaURL
 	case *kind.AnyOf, *kind.OneOf:
 		for _, c := range e.Causes {
 			f.Causes = append(f.Causes, failures(c, inst))
 		}
 	}
 	return []*Failure{f}
+}
+
+// refCycle reports whether e or one of its causes is a reference cycle.
+func refCycle(e *jsonschema.ValidationError) bool {
+	if _, ok := e.ErrorKind.(*kind.RefCycle); ok {
+		return true
+	}
+	return slices.ContainsFunc(e.Causes, refCycle)
 }
 
 // ValidationError is every failure of a value, as one error.
@@ -113,28 +137,55 @@ func Pointer(tokens []string) string {
 	return b.String()
 }
 
-// objectWith is the location of the first object in v, depth first, that
-// has the property name, or nil.
-func objectWith(v any, name string, at []string) []string {
-	switch v := v.(type) {
-	case map[string]any:
-		if _, ok := v[name]; ok {
-			return at
+// objectWith is the location of the object in v that has the property
+// name and whose property names failed, of which the library gives
+// location: its length is right, but its tokens may have been overwritten
+// by a sibling's since. Of the objects at that depth that have the name,
+// the first, depth first, that agrees with most of its tokens.
+func objectWith(v any, name string, location []string) []string {
+	if obj, ok := valueAt(v, location).(map[string]any); ok {
+		if _, ok := obj[name]; ok {
+			return slices.Clone(location)
 		}
-		keys := slices.Sorted(maps.Keys(v))
-		for _, k := range keys {
-			if loc := objectWith(v[k], name, append(slices.Clip(at), k)); loc != nil {
-				return loc
+	}
+	var best []string
+	bestScore := -1
+	var walk func(v any, at []string)
+	walk = func(v any, at []string) {
+		if len(at) == len(location) {
+			if obj, ok := v.(map[string]any); ok {
+				if _, ok := obj[name]; ok {
+					if score := agreeing(at, location); score > bestScore {
+						best, bestScore = slices.Clone(at), score
+					}
+				}
 			}
+			return
 		}
-	case []any:
-		for i, item := range v {
-			if loc := objectWith(item, name, append(slices.Clip(at), strconv.Itoa(i))); loc != nil {
-				return loc
+		switch v := v.(type) {
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(v)) {
+				walk(v[k], append(at, k))
+			}
+		case []any:
+			for i, item := range v {
+				walk(item, append(at, strconv.Itoa(i)))
 			}
 		}
 	}
-	return nil
+	walk(v, make([]string, 0, len(location)))
+	return best
+}
+
+// agreeing counts the tokens a and b have the same at the same place.
+func agreeing(a, b []string) int {
+	n := 0
+	for i := range min(len(a), len(b)) {
+		if a[i] == b[i] {
+			n++
+		}
+	}
+	return n
 }
 
 // compareLocations orders instance locations token by token, indexes as
