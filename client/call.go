@@ -21,6 +21,7 @@ type callConfig struct {
 	onRound    func(round int, id jsonrpc.ID)
 	sent       jsonrpc.ID // the id of the call's latest request
 	handshake  bool       // the request opens the session (Connect)
+	offered    []string   // the encodings the request offers (negotiate.go)
 	// linger keeps a request that ran out of time pending and uncancelled
 	// (its waiter goes to lingering): the caller settles it.
 	linger    bool
@@ -119,6 +120,7 @@ func (s *Session) roundTrip(ctx context.Context, method string, params json.RawM
 	if cfg.onProgress != nil {
 		w.token, w.onProgress = id.Key(), cfg.onProgress
 	}
+	w.offered = cfg.offered
 	msg, err := jsonrpc.NewRequest(id, method, params)
 	if err != nil {
 		return nil, err

@@ -46,6 +46,12 @@ func (s *Session) deliverResponse(m *jsonrpc.Message) {
 		return
 	}
 	s.answered.add(w.key)
+	if w.offered != nil && !twin && m.Error == nil {
+		if err := s.negotiate(w, m.Result); err != nil {
+			w.done <- outcome{err: err}
+			return
+		}
+	}
 	before := s.notes.queued()
 	switch {
 	case twin:

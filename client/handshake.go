@@ -124,7 +124,8 @@ func (s *Session) initialize(ctx context.Context, v string) error {
 	params := mcp.InitializeParams{ProtocolVersion: v, Capabilities: caps, ClientInfo: s.opts.ClientInfo}
 	cfg := s.callConfig(nil)
 	cfg.handshake = true
-	sent := mustJSON(params)
+	cfg.offered = s.traits.Encodings
+	sent := s.initializeParams(params)
 	s.mu.Lock()
 	s.initParams = sent // for a session started again (session_restart.go)
 	s.mu.Unlock()

@@ -26,6 +26,9 @@ type waiter struct {
 	bump       chan struct{} // buffered 1: progress arrived, restart the idle timer
 	token      string        // key of the progress token, "" when none was sent
 	onProgress func(mcp.ProgressNotificationParams)
+	// offered are the encodings the request offered (initialize, when the
+	// binding negotiates one): its result settles which the link speaks.
+	offered []string
 }
 
 func newWaiter(id jsonrpc.ID, method string) *waiter {

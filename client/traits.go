@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 
+	"github.com/mcpscope/mcpscope/proto/flow"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
@@ -11,7 +12,8 @@ import (
 // link. Each field left zero means the standard MCP behaviour, so the zero
 // Traits describes a transport that opens with the server/discover probe
 // or initialize, cancels with notifications/cancelled, holds nothing open
-// for a request, speaks MCP in JSON and counts nothing.
+// for a request, speaks MCP in JSON, negotiates no encoding and counts
+// nothing.
 type Traits struct {
 	// InitializeOnly says the first message must be the initialize request
 	// (MCP-Flow: the control stream opens with it). Connect then never
@@ -73,6 +75,26 @@ type Traits struct {
 	// Tally, when set, counts what the transport could not carry or chose
 	// to ignore so far.
 	Tally func() Tally
+	// Encodings, when set, are the body encodings the binding can switch
+	// to after the handshake, in the order it prefers them (MCP-Flow: cbor,
+	// json). The engine offers them in the initialize request
+	// (params.transport, MCP-Flow's offer), reads the server's choice from
+	// the result's transport member and hands it to Negotiated. A choice it
+	// did not offer, or a transport member it cannot read, ends the session
+	// with a *ProtocolError (see Fail).
+	Encodings []string
+	// Negotiated, when set, is told what the initialize result settled
+	// (MCP-Flow: the encoding the server chose and its limits). The engine
+	// calls it from within deliver, on the result's way to its caller, so
+	// the binding switches encoding before it decodes another message.
+	Negotiated func(n flow.Negotiation)
+	// Fail, when set, ends the connection at once because of err, a
+	// violation the engine found that leaves the link unusable (MCP-Flow:
+	// an encoding the client did not offer), the way the binding ends it on
+	// a violation of its own: Err then says err. The engine calls it from
+	// within deliver. Without it the transport is closed when Connect gives
+	// up.
+	Fail func(err error)
 }
 
 // Tally counts what a transport could not carry or ignored, for the

@@ -25,7 +25,7 @@ const (
 	DefaultChunkSize = 256 << 10
 )
 
-// DefaultEncodings is the preference list offered in initialize.
+// DefaultEncodings is the preference list the engine offers in initialize.
 var DefaultEncodings = []string{"cbor", "json"}
 
 // Config says where to connect and how to watch the session.

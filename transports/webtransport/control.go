@@ -57,9 +57,10 @@ func (t *Transport) readControl(str *wt.Stream) {
 // Violation for the answers a broken frame names, straight to the engine.
 func (t *Transport) deliverDecoded(msgs []*jsonrpc.Message) {
 	for _, m := range msgs {
-		if m.Violation != nil || t.receive(m) {
-			t.deliverMessage(m)
+		if m.Violation == nil {
+			t.receive(m)
 		}
+		t.deliverMessage(m)
 	}
 }
 
@@ -137,11 +138,11 @@ func classifyUndecodable(enc proto.Encoding, body []byte, derr error) (proto.Enc
 }
 
 // receive acts on what the transport itself must know of an incoming
-// message, and reports whether it goes on to the engine.
-func (t *Transport) receive(m *jsonrpc.Message) bool {
+// message before it goes on to the engine.
+func (t *Transport) receive(m *jsonrpc.Message) {
 	switch m.Kind() {
 	case jsonrpc.KindResult, jsonrpc.KindError:
-		return t.receiveResponse(m)
+		t.receiveResponse(m)
 	case jsonrpc.KindNotification:
 		switch m.Method {
 		case MethodStreamError:
@@ -150,24 +151,17 @@ func (t *Transport) receive(m *jsonrpc.Message) bool {
 			t.serverShutdown()
 		}
 	}
-	return true
 }
 
-// receiveResponse negotiates on the initialize result and records the
-// streams a result refers to, before the engine sees the response.
-func (t *Transport) receiveResponse(m *jsonrpc.Message) bool {
+// receiveResponse records the streams a result refers to, before the
+// engine sees the response.
+func (t *Transport) receiveResponse(m *jsonrpc.Message) {
 	if m.ID == nil {
-		return true
-	}
-	t.mu.Lock()
-	isInit := !t.negotiated && t.initKey != "" && m.ID.Key() == t.initKey
-	t.mu.Unlock()
-	if isInit && m.Error == nil && !t.negotiate(m.Result) {
-		return false
+		return
 	}
 	id, ok := FlowRequestID(*m.ID)
 	if !ok {
-		return true
+		return
 	}
 	refs := streamRefs(m.Result)
 	if t.table.answered(id, refs) {
@@ -177,26 +171,22 @@ func (t *Transport) receiveResponse(m *jsonrpc.Message) bool {
 			}
 		}
 	}
-	return true
 }
 
-// negotiate switches to the encoding the initialize result names. A choice
-// the client did not offer ends the session.
-func (t *Transport) negotiate(result json.RawMessage) bool {
-	t.mu.Lock()
-	offered := t.offered
-	t.mu.Unlock()
-	n, enc, err := parseNegotiation(result, offered)
-	if err != nil {
-		t.fail(&client.ProtocolError{Msg: err.Error()})
-		return false
+// applyNegotiation switches to the encoding the engine settled from the
+// initialize result (client.Traits.Negotiated). The engine calls it while
+// the result is being delivered, so the next control frame is read in it.
+func (t *Transport) applyNegotiation(n Negotiation) {
+	enc, ok := encodingByName(n.Encoding)
+	if !ok { // not one of Config.Encodings, which New checked
+		t.fail(&client.ProtocolError{Msg: fmt.Sprintf("the engine settled the encoding %q, which mcpscope's MCP-Flow transport does not speak", n.Encoding)})
+		return
 	}
 	t.mu.Lock()
 	t.enc, t.nego, t.negotiated = enc, n, true
 	t.initRTT = time.Since(t.initSent)
 	t.mu.Unlock()
 	t.states.move(StateReady, fmt.Sprintf("initialize result (encoding %s)", n.Encoding), StateInitializing)
-	return true
 }
 
 // receiveStreamError records the server's $/streamError.

@@ -58,33 +58,6 @@ func FuzzStreamRefs(f *testing.F) {
 	})
 }
 
-func FuzzNegotiation(f *testing.F) {
-	f.Add([]byte(`{"protocolVersion":"2025-06-18","capabilities":{}}`), []byte(`{"transport":{"type":"mcp-flow","encoding":"cbor","maxFrameSize":100}}`))
-	f.Add([]byte(`{}`), []byte(`{"transport":{"encoding":"xml"}}`))
-	f.Add([]byte(`null`), []byte(`{"transport":null}`))
-	f.Add([]byte(`{"transport":{"encodings":["json"]}}`), []byte(`[]`))
-	f.Fuzz(func(t *testing.T, params, result []byte) {
-		offer := TransportOffer{Type: TransportType, Version: TransportVersion, Encodings: DefaultEncodings}
-		out, err := withTransportOffer(params, offer)
-		if err != nil {
-			return
-		}
-		if !json.Valid(out) {
-			t.Fatalf("params with the offer are not JSON: %q → %q", params, out)
-		}
-		offered := offeredEncodings(out)
-		if len(offered) == 0 {
-			t.Fatal("no encoding offered")
-		}
-		n, enc, err := parseNegotiation(result, offered)
-		if err == nil {
-			if name := enc.String(); name != n.Encoding {
-				t.Fatalf("negotiated %q but switched to %s", n.Encoding, name)
-			}
-		}
-	})
-}
-
 // FuzzStreamTable drives the correlation table with arbitrary event
 // sequences: it must never panic, never count a negative number of open
 // streams, and await must end once the session is over.

@@ -15,9 +15,10 @@ import (
 )
 
 // Send frames m on the control stream and reports it as an Out frame. The
-// first message must be the initialize request: it goes out in JSON with
-// params.transport offering Config.Encodings. Later messages use the
-// negotiated encoding (JSON until the initialize result arrives).
+// first message must be the initialize request: it goes out in JSON (the
+// engine puts the offer of Config.Encodings in it, see Describe). Later
+// messages use the negotiated encoding (JSON until the engine settles it
+// from the initialize result).
 // Concurrent calls never interleave; a frame cut short by a cancelled ctx
 // is finished before the next one. A frame whose ctx deadline passes before
 // it is whole (the server grants no flow-control credit: it stopped
@@ -48,7 +49,7 @@ func (t *Transport) send(ctx context.Context, m *jsonrpc.Message) error {
 		return fmt.Errorf("cannot send the %s: %w", describe(m), stall)
 	}
 
-	m, enc, first, err := t.prepare(m)
+	enc, first, err := t.prepare(m)
 	if err != nil {
 		return err
 	}
@@ -93,25 +94,17 @@ func (t *Transport) send(ctx context.Context, m *jsonrpc.Message) error {
 }
 
 // prepare picks the encoding of m and, for the first message, checks that
-// it is initialize and adds the transport offer. The write slot is held.
-func (t *Transport) prepare(m *jsonrpc.Message) (*jsonrpc.Message, proto.Encoding, bool, error) {
+// it is initialize, which goes out in JSON. The write slot is held.
+func (t *Transport) prepare(m *jsonrpc.Message) (proto.Encoding, bool, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.sentFirst {
-		return m, t.enc, false, nil
+		return t.enc, false, nil
 	}
 	if m.Kind() != jsonrpc.KindRequest || m.Method != mcp.MethodInitialize {
-		return nil, 0, false, fmt.Errorf("MCP-Flow opens the control stream with the initialize request; refusing to send the %s first", describe(m))
+		return 0, false, fmt.Errorf("MCP-Flow opens the control stream with the initialize request; refusing to send the %s first", describe(m))
 	}
-	params, err := withTransportOffer(m.Params, TransportOffer{Type: TransportType, Version: TransportVersion, Encodings: t.cfg.Encodings})
-	if err != nil {
-		return nil, 0, false, err
-	}
-	c := *m
-	c.Params, c.Raw = params, nil
-	t.initKey = m.ID.Key()
-	t.offered = offeredEncodings(params)
-	return &c, proto.EncJSON, true, nil
+	return proto.EncJSON, true, nil
 }
 
 // encodeFrame encodes m in enc and frames it, within the server's

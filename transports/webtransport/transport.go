@@ -37,8 +37,6 @@ type Transport struct {
 	sentFirst  bool           // the initialize request went out
 	initSent   time.Time      // when it went out
 	initRTT    time.Duration  // from then to its result: a round trip, about
-	initKey    string         // id key of the initialize request
-	offered    []string       // encodings the initialize request offered
 	enc        proto.Encoding // encoding of frames both ways: JSON until negotiated
 	negotiated bool
 	nego       Negotiation
@@ -184,8 +182,8 @@ func (t *Transport) State() State { return t.states.get() }
 // History returns the state transitions so far, oldest first.
 func (t *Transport) History() []Transition { return t.states.transitions() }
 
-// Negotiated returns what the initialize result settled and whether it has
-// arrived yet.
+// Negotiated returns what the engine settled from the initialize result
+// and whether it has arrived yet.
 func (t *Transport) Negotiated() (Negotiation, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
