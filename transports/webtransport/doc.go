@@ -3,9 +3,10 @@
 //
 // The client opens one bidirectional control stream and frames every
 // message with a 4-byte big-endian length. The initialize request and its
-// response are JSON; the request offers the encodings the client takes and
-// every later frame, both ways, uses the one the server picked (CBOR or
-// JSON). The server sends large payloads on unidirectional execution
+// response are JSON; the engine offers in the request the encodings the
+// transport declares (Describe), reads the server's pick from the result
+// and tells the transport, and every later frame, both ways, uses it (CBOR
+// or JSON). The server sends large payloads on unidirectional execution
 // streams (8-byte header: request id, stream tag) that the client matches
 // with the requests in flight and with the ref/stream items of their
 // results, and small out-of-band updates as datagrams (progress, audio,
