@@ -35,8 +35,7 @@ func TestComposeFlowDemo(t *testing.T) {
 	d := flowtest.Start(t, flow.Config{})
 	store := capture.NewStore(capture.Config{})
 	probe := &screenProbe{Model: New(Config{Store: store, Dial: flowDialer(d), Target: d.Target()})}
-	t.Cleanup(func() { _ = probe.Close() })
-	tm := teatest.NewTestModel(t, probe, teatest.WithInitialTermSize(150, 40))
+	tm := probe.run(t, 150, 40)
 	probe.waitText(t, "MCP-Flow READY")
 
 	tm.Send(keyPress(":"))
@@ -98,8 +97,7 @@ func TestComposeFlowTSPeer(t *testing.T) {
 	}
 	store := capture.NewStore(capture.Config{})
 	probe := &screenProbe{Model: New(Config{Store: store, Dial: dial, Target: "stdio " + strings.Join(argv[1:], " ")})}
-	t.Cleanup(func() { _ = probe.Close() })
-	tm := teatest.NewTestModel(t, probe, teatest.WithInitialTermSize(150, 40))
+	tm := probe.run(t, 150, 40)
 	probe.waitText(t, "MCP connected")
 
 	tm.Send(keyPress(":"))

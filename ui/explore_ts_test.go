@@ -39,8 +39,7 @@ func TestExploreTSReferenceServer(t *testing.T) {
 	argv := peertest.TSEverything(t, "stdio")
 	store := capture.NewStore(capture.Config{})
 	probe := &screenProbe{Model: New(Config{Store: store, Dial: stdioDialer(argv), Target: "server-everything"})}
-	t.Cleanup(func() { _ = probe.Close() })
-	tm := teatest.NewTestModel(t, probe, teatest.WithInitialTermSize(150, 45))
+	tm := probe.run(t, 150, 45)
 	probe.waitText(t, "MCP connected")
 
 	sendKeys(tm, "e")

@@ -247,8 +247,7 @@ func TestFloodKeepsUIResponsive(t *testing.T) {
 	store := capture.NewStore(capture.Config{MaxFrames: floodMaxFrames, MaxBytes: floodMaxBytes})
 	link := newFloodLink(d)
 	probe := newFloodProbe(New(Config{Store: store, Dial: link.dial, Target: d.Target()}))
-	t.Cleanup(func() { _ = probe.Close() })
-	tm := teatest.NewTestModel(t, probe, teatest.WithInitialTermSize(100, 40)) // tabs: one pane at a time
+	tm := runProgram(t, probe, probe.Model, 100, 40) // tabs: one pane at a time
 	drainOutput(t, tm)
 	probe.waitText(t, "MCP-Flow READY", "Traffic ·", "· follow")
 	before := heapInUse()

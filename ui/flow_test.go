@@ -27,9 +27,27 @@ type screenProbe struct {
 	mu   sync.Mutex
 	last string
 	escs []bool // for each esc the model took, whether a question had it
-	// runEnd, when set, bounds the whole run: no wait goes past it, so a
-	// run of many slow steps fails at flowtest.RunGuard, not minutes later.
-	runEnd time.Time
+}
+
+// run starts the program on the probe, sized w×h. When the test ends the
+// program is quit and waited for before the model closes its link, so
+// that closing never races a render.
+func (p *screenProbe) run(t *testing.T, w, h int) *teatest.TestModel {
+	t.Helper()
+	return runProgram(t, p, p.Model, w, h)
+}
+
+// runProgram starts the program on m, which draws model, sized w×h; when
+// the test ends it quits the program and waits for it, then closes model.
+func runProgram(t *testing.T, m tea.Model, model *Model, w, h int) *teatest.TestModel {
+	t.Helper()
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h))
+	t.Cleanup(func() {
+		_ = tm.Quit()
+		tm.WaitFinished(t, teatest.WithFinalTimeout(flowtest.HangGuard))
+		_ = model.Close()
+	})
+	return tm
 }
 
 // View draws the model and keeps a copy.
@@ -83,17 +101,14 @@ func (p *screenProbe) escOnQuestion(t *testing.T, tm *teatest.TestModel) bool {
 // waitScreen waits until the screen satisfies ok; the timeout is a hang guard.
 func (p *screenProbe) waitScreen(t *testing.T, what string, ok func(string) bool) string {
 	t.Helper()
-	deadline, bound := time.Now().Add(flowtest.HangGuard), fmt.Sprint(flowtest.HangGuard)
-	if !p.runEnd.IsZero() && p.runEnd.Before(deadline) {
-		deadline, bound = p.runEnd, fmt.Sprintf("the run's %s", flowtest.RunGuard)
-	}
+	deadline := time.Now().Add(flowtest.HangGuard)
 	for time.Now().Before(deadline) {
 		if s := p.screenText(); ok(s) {
 			return s
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Fatalf("the screen never showed %s within %s; last screen:\n%s", what, bound, p.screenText())
+	t.Fatalf("the screen never showed %s within %s; last screen:\n%s", what, flowtest.HangGuard, p.screenText())
 	return ""
 }
 
@@ -136,8 +151,7 @@ func TestFlowDemoJourney(t *testing.T) {
 	d := flowtest.Start(t, flow.Config{})
 	store := capture.NewStore(capture.Config{})
 	probe := &screenProbe{Model: New(Config{Store: store, Dial: flowDialer(d), Target: d.Target(), Demo: true})}
-	t.Cleanup(func() { _ = probe.Close() })
-	tm := teatest.NewTestModel(t, probe, teatest.WithInitialTermSize(170, 50))
+	tm := probe.run(t, 170, 50)
 
 	probe.waitText(t, "MCP-Flow READY", "enc cbor", "mcpscope-demo")
 	tm.Send(keyPress("t"))
@@ -196,8 +210,7 @@ func TestFlowReconnect(t *testing.T) {
 	d := flowtest.Start(t, flow.Config{})
 	store := capture.NewStore(capture.Config{})
 	probe := &screenProbe{Model: New(Config{Store: store, Dial: flowDialer(d), Target: d.Target(), OnConnect: []Request{ListTools}})}
-	t.Cleanup(func() { _ = probe.Close() })
-	tm := teatest.NewTestModel(t, probe, teatest.WithInitialTermSize(170, 50))
+	tm := probe.run(t, 170, 50)
 	probe.waitText(t, "result · tools/list", "MCP-Flow READY")
 	tm.Send(keyPress("r"))
 	probe.waitScreen(t, "two tools/list results", func(s string) bool { return strings.Count(s, "result · tools/list") == 2 })

@@ -43,8 +43,7 @@ func startLongRunningOn(t *testing.T, newTransport transportFor, opts client.Opt
 	long := Request{Method: mcp.MethodToolsCall, Params: map[string]any{
 		"name": "trigger-long-running-operation", "arguments": map[string]any{"duration": duration, "steps": steps}}}
 	probe := &screenProbe{Model: New(Config{Store: store, Dial: dialerFor(newTransport, opts), Target: "server-everything", OnConnect: []Request{long}})}
-	t.Cleanup(func() { _ = probe.Close() })
-	return &longRun{t: t, store: store, probe: probe, tm: teatest.NewTestModel(t, probe, teatest.WithInitialTermSize(220, 45))}
+	return &longRun{t: t, store: store, probe: probe, tm: probe.run(t, 220, 45)}
 }
 
 // quit ends the program.

@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
@@ -58,18 +57,14 @@ func dialerFor(newTransport transportFor, opts client.Options) Dialer {
 
 // startPeerFlow runs the program against the peer newTransport reaches,
 // named target, its session configured by opts with the bridge as the
-// handler and roots declared, and waits for the connection. The whole run,
-// from here to the last screen it waits for, is bounded by
-// flowtest.RunGuard.
+// handler and roots declared, and waits for the connection.
 func startPeerFlow(t *testing.T, target string, newTransport transportFor, opts client.Options, roots []mcp.Root) *questionFlow {
 	t.Helper()
 	b := question.NewBridge(roots)
 	opts.Handler, opts.Roots = b, b.Roots()
 	f := &questionFlow{t: t, store: capture.NewStore(capture.Config{}), bridge: b}
-	f.probe = &screenProbe{Model: New(Config{Store: f.store, Dial: dialerFor(newTransport, opts), Target: target, Questions: b}),
-		runEnd: time.Now().Add(flowtest.RunGuard)}
-	t.Cleanup(func() { _ = f.probe.Close() })
-	f.tm = teatest.NewTestModel(t, f.probe, teatest.WithInitialTermSize(230, 50)) // the screen keeps 138 columns beside the wire
+	f.probe = &screenProbe{Model: New(Config{Store: f.store, Dial: dialerFor(newTransport, opts), Target: target, Questions: b})}
+	f.tm = f.probe.run(t, 230, 50) // the screen keeps 138 columns beside the wire
 	b.SetSend(f.tm.Send)
 	f.probe.waitText(t, "MCP connected")
 	return f

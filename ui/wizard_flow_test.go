@@ -26,8 +26,7 @@ func runWizardProgram(t *testing.T, dial Dialer, connected string) (*screenProbe
 	t.Helper()
 	store := capture.NewStore(capture.Config{})
 	probe := &screenProbe{Model: New(Config{Store: store, Dial: dial, Target: "demo"})}
-	t.Cleanup(func() { _ = probe.Close() })
-	tm := teatest.NewTestModel(t, probe, teatest.WithInitialTermSize(230, 45)) // the screen keeps 138 columns beside the wire
+	tm := probe.run(t, 230, 45) // the screen keeps 138 columns beside the wire
 	probe.waitText(t, connected)
 	return probe, tm, store
 }

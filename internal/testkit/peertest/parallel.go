@@ -14,8 +14,13 @@ const PeerParallelism = 4
 
 // WidenParallel lets a test binary run PeerParallelism parallel tests at
 // once (or one per core, when there are more cores), unless its command
-// line sets -test.parallel. TestMain calls it before m.Run.
+// line sets -test.parallel. Under the race detector, where a test's CPU
+// is no longer small beside its waits, it leaves go test's one per core.
+// TestMain calls it before m.Run.
 func WidenParallel() {
+	if raceDetector {
+		return
+	}
 	if !flag.Parsed() {
 		flag.Parse()
 	}
