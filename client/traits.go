@@ -120,9 +120,17 @@ func TraitsOf(t Transport) Traits {
 }
 
 // TallyOf returns what t counted so far, zero when it counts nothing.
-func TallyOf(t Transport) Tally {
-	if f := TraitsOf(t).Tally; f != nil {
-		return f()
+func TallyOf(t Transport) Tally { return TraitsOf(t).tally() }
+
+// Tally returns what the session's transport counted so far, zero when it
+// counts nothing, through the traits the transport declared at New: it
+// asks the transport nothing more than its count.
+func (s *Session) Tally() Tally { return s.traits.tally() }
+
+// tally returns what the transport that declared tr counted so far.
+func (tr Traits) tally() Tally {
+	if tr.Tally != nil {
+		return tr.Tally()
 	}
 	return Tally{}
 }

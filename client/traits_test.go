@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -138,5 +139,39 @@ func TestHandshakeFreeSendsNoHandshake(t *testing.T) {
 	}
 	if s.Era() != EraLegacy {
 		t.Fatalf("era %s, want legacy", s.Era())
+	}
+}
+
+// tallyingTransport is a fake transport that counts unsent answers and
+// how often it was asked to describe itself.
+type tallyingTransport struct {
+	*fakeTransport
+	unsent    atomic.Uint64
+	described atomic.Int32
+}
+
+func (tt *tallyingTransport) Describe() Traits {
+	tt.described.Add(1)
+	return Traits{Tally: func() Tally { return Tally{UnsentAnswers: tt.unsent.Load()} }}
+}
+
+// Session.Tally reads the transport's live count through the traits it
+// declared once, at New: it never asks the transport to describe itself
+// again.
+func TestSessionTallyReadsTheDeclaredCount(t *testing.T) {
+	tt := &tallyingTransport{fakeTransport: newFake(t, func(*fakeServer) {})}
+	s := New(tt, Options{})
+	if got := s.Tally(); got != (Tally{}) {
+		t.Fatalf("Tally() = %+v before anything went unsent", got)
+	}
+	tt.unsent.Store(7)
+	if got := s.Tally(); got != (Tally{UnsentAnswers: 7}) {
+		t.Fatalf("Tally() = %+v, want 7 unsent answers", got)
+	}
+	if n := tt.described.Load(); n != 1 {
+		t.Fatalf("the transport described itself %d times, want once", n)
+	}
+	if got := New(&fakeTransport{}, Options{}).Tally(); got != (Tally{}) {
+		t.Fatalf("Tally() = %+v over a transport that counts nothing", got)
 	}
 }

@@ -107,28 +107,18 @@ func TestTSLongRunningBarAndCancel(t *testing.T) {
 	startLongRunning(t, cancelRunDuration, cancelRunSteps).checkCancel()
 }
 
-// checkCancel waits for the running bar of a cancelRunSteps run, selects the
-// request, cancels it with ctrl+x, checks the marks of the cancel and of
-// the progress after it, and quits.
+// checkCancel waits for the running bar of a cancelRunSteps run, cancels
+// the call (cancelCall), checks the marks of the cancel and of the
+// progress after it, and quits.
 func (r *longRun) checkCancel() {
-	t, probe, tm := r.t, r.probe, r.tm
+	t, probe := r.t, r.probe
 	t.Helper()
 	call := tsLongRunCall
 	steps := fmt.Sprintf("/%d", cancelRunSteps)
 	probe.waitScreen(t, "a running bar on the progress strip", func(s string) bool {
 		return strings.Contains(s, "Progress · 1 request") && lineWith(s, steps+" · ", call) && !lineWith(s, steps+" ✕")
 	})
-	tm.Send(keyPress("/"))
-	typeText(tm, "trigger")
-	tm.Send(keyPress("enter"))
-	probe.waitScreen(t, "the request selected", func(s string) bool {
-		if strings.Contains(s, "request · id") && strings.Contains(s, fmt.Sprintf(`"steps": %d`, cancelRunSteps)) { // its detail
-			return true
-		}
-		tm.Send(keyPress("home"))
-		return false
-	})
-	tm.Send(keyPress("ctrl+x"))
+	r.cancelCall(cancelRunSteps)
 	s := probe.waitScreen(t, "the cancel marked and progress after it flagged", func(s string) bool {
 		return lineWith(s, call+" "+markCancelled) &&
 			lineWith(s, mcp.MethodNotifyCancelled+" "+markCancelled+" · tools/call trigger") &&
@@ -140,4 +130,22 @@ func (r *longRun) checkCancel() {
 		t.Errorf("the cancelled call reads as done:\n%s", s)
 	}
 	r.quit() // the cancelled call is no longer in flight: q quits at once
+}
+
+// cancelCall filters the traffic to the long-running call of steps steps,
+// selects its request (its detail on screen) and cancels it with ctrl+x.
+func (r *longRun) cancelCall(steps int) {
+	t, probe, tm := r.t, r.probe, r.tm
+	t.Helper()
+	tm.Send(keyPress("/"))
+	typeText(tm, "trigger")
+	tm.Send(keyPress("enter"))
+	probe.waitScreen(t, "the request selected", func(s string) bool {
+		if strings.Contains(s, "request · id") && strings.Contains(s, fmt.Sprintf(`"steps": %d`, steps)) { // its detail
+			return true
+		}
+		tm.Send(keyPress("home"))
+		return false
+	})
+	tm.Send(keyPress("ctrl+x"))
 }

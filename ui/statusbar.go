@@ -107,7 +107,7 @@ func (m *Model) statusParts() []string {
 		if n := s.RefusedServerRequests(); n > 0 {
 			parts = append(parts, plural.Count(n, "server request", "server requests")+" refused (busy)")
 		}
-		if n := client.TallyOf(c.link.Transport).UnsentAnswers; n > 0 {
+		if n := s.Tally().UnsentAnswers; n > 0 {
 			parts = append(parts, plural.Count(n, "answer", "answers")+" not sent")
 		}
 	}

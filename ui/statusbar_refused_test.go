@@ -47,30 +47,16 @@ func TestStatusBarShowsRefusedServerRequests(t *testing.T) {
 	}
 }
 
-// unsentPeer is a fake peer whose transport could not send some answers
-// (an HTTP server refusing the POSTs of answers).
-type unsentPeer struct {
-	*screentest.FakePeer
-	unsent uint64
-}
-
-func (u unsentPeer) UnsentAnswers() uint64 { return u.unsent }
-
-// Describe declares the count of unsent answers.
-func (u unsentPeer) Describe() client.Traits {
-	return client.Traits{Tally: func() client.Tally { return client.Tally{UnsentAnswers: u.UnsentAnswers()} }}
-}
-
 // The status bar counts the answers to the server's requests that could
 // not be sent, and says nothing of them while there are none.
 func TestStatusBarShowsUnsentAnswers(t *testing.T) {
 	m := newTestModel(t, capture.NewStore(capture.Config{}), 200, 20)
 	f, s := screentest.ConnectWith(t, m.cfg.Store, client.Options{ProtocolVersion: mcp.LatestLegacy})
-	m.conn = connection{link: Link{Transport: unsentPeer{FakePeer: f}, Session: s}, gen: 1, dialect: mcp.DialectMCP, ready: true}
+	m.conn = connection{link: Link{Transport: f, Session: s}, gen: 1, dialect: mcp.DialectMCP, ready: true}
 	if bar := strings.Join(m.statusParts(), " · "); strings.Contains(bar, "not sent") {
 		t.Fatalf("status bar %q with every answer sent", bar)
 	}
-	m.conn.link.Transport = unsentPeer{FakePeer: f, unsent: 7}
+	f.SetUnsentAnswers(7)
 	if bar := strings.Join(m.statusParts(), " · "); !strings.Contains(bar, "0 in flight · 7 answers not sent") {
 		t.Fatalf("status bar %q does not count the unsent answers", bar)
 	}

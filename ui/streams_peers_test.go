@@ -162,16 +162,26 @@ func maskSSECells(pane []string, volatile ...string) string {
 // callStream matches the streams pane's row of a tools/call answer.
 var callStream = regexp.MustCompile(`tools/call #\d+`)
 
+// The streams pane's run of trigger-long-running-operation reports its
+// progress every half second for two minutes: it is still in flight
+// however slow the machine, until the test cancels it.
+const (
+	streamsRunDuration = 120
+	streamsRunSteps    = 240
+)
+
 // TestHTTPTSStreamsPane calls the TypeScript reference server's
 // trigger-long-running-operation over Streamable HTTP, asking for
 // progress: the streams pane lists the session's standalone GET stream,
 // open, and the call's SSE answer, whose events grow with each progress
-// report until the answer ends it done. The pane at the end is a golden
-// file (event ids, and what the GET stream carried, masked).
+// report; the cancel key on the call's request ends it, and its row then
+// reads cancelled. The pane at the end is a golden file (event ids, what
+// the GET stream carried and what the call's answer carried until the
+// cancel, masked).
 func TestHTTPTSStreamsPane(t *testing.T) {
 	t.Parallel()
 	url := peertest.StartTSStreamableHTTP(t).URL
-	r := startLongRunningOn(t, httpTransport(url, mcphttp.ModeAuto), client.Options{}, 2, 4)
+	r := startLongRunningOn(t, httpTransport(url, mcphttp.ModeAuto), client.Options{}, streamsRunDuration, streamsRunSteps)
 	r.probe.waitSSERow(t, "GET stream", "open", func(sseRowSeen) bool { return true })
 	var call string
 	r.probe.waitScreen(t, "the call's SSE answer", func(s string) bool { call = callStream.FindString(s); return call != "" })
@@ -180,12 +190,12 @@ func TestHTTPTSStreamsPane(t *testing.T) {
 		row, ok := sseRowOf(s, call)
 		return ok && row.events > first.events && row.bytes > first.bytes
 	})
-	done := r.probe.waitSSERow(t, call, "done", func(sseRowSeen) bool { return true })
-	// The priming event, four progress reports and the result.
-	if done.events != 6 {
-		t.Errorf("the done answer counts %d events, want 6", done.events)
+	r.cancelCall(streamsRunSteps)
+	ended := r.probe.waitSSERow(t, call, "cancelled", func(sseRowSeen) bool { return true })
+	if ended.events <= first.events {
+		t.Errorf("the cancelled answer counts %d events, no more than the %d it had open", ended.events, first.events)
 	}
-	s := r.probe.waitText(t, "result · "+tsLongRunCall)
-	golden(t, "streams_http_ts", maskSSECells(streamsPaneOf(t, s), "GET stream"))
+	s := r.probe.waitText(t, mcp.MethodNotifyCancelled+" "+markCancelled)
+	golden(t, "streams_http_ts", maskSSECells(streamsPaneOf(t, s), "GET stream", call))
 	r.quit()
 }

@@ -6,6 +6,7 @@ package screentest
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -24,9 +25,11 @@ var T0 = time.Date(2026, 7, 28, 9, 30, 0, 0, time.UTC)
 // answered as a 2025-11-25 server, "no/such" with -32601, and every other
 // request with a text content naming the method and its params. Every
 // message the client sends is kept and captured as a frame in the sink.
+// Its tally counts the unsent answers SetUnsentAnswers says.
 type FakePeer struct {
 	wire
-	hold bool // leave requests after the handshake unanswered
+	hold   bool          // leave requests after the handshake unanswered
+	unsent atomic.Uint64 // answers it says it could not send
 }
 
 var _ client.Transport = (*FakePeer)(nil)
@@ -67,6 +70,15 @@ func (f *FakePeer) SetHold(hold bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.hold = hold
+}
+
+// SetUnsentAnswers sets how many answers to the server's requests the
+// peer says it could not send (an HTTP server refusing their POSTs).
+func (f *FakePeer) SetUnsentAnswers(n uint64) { f.unsent.Store(n) }
+
+// Describe declares the peer's tally: the unsent answers.
+func (f *FakePeer) Describe() client.Traits {
+	return client.Traits{Tally: func() client.Tally { return client.Tally{UnsentAnswers: f.unsent.Load()} }}
 }
 
 // After returns the messages sent after the handshake.
