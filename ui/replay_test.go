@@ -134,8 +134,8 @@ func TestReplayTimelineKeys(t *testing.T) {
 	if s := screenText(r.inner); !strings.Contains(s, "REPLAY ■ end · 1×") {
 		t.Errorf("at the end, the status bar does not say the speed: %s", lastLine(s))
 	}
-	r.Update(keyPress("s"))
-	settle(t, r, func(pos recordings.Position) bool { return pos.Speed == recordings.SpeedLive })
+	r.Update(keyPress("s")) // 1× → 10×; B then goes back to the recorded pace
+	settle(t, r, func(pos recordings.Position) bool { return pos.Speed == recordings.SpeedFast })
 	r.Update(keyPress("B"))
 	settle(t, r, func(pos recordings.Position) bool { return !pos.Seeking && pos.Frames == 0 })
 	r.Update(keyPress("space"))
