@@ -18,39 +18,63 @@ func (s *Session) ListAll(ctx context.Context, method, field string, params any,
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", method, err)
 	}
-	ms, err := objectMembers(raw)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", method, err)
-	}
 	var items []json.RawMessage
+	call := func(_ int, p json.RawMessage) (json.RawMessage, error) {
+		var params any
+		if p != nil {
+			params = p
+		}
+		return s.Call(ctx, method, params, opts...)
+	}
+	err = followPages(method, raw, maxListPages, call, func(page int, _ json.RawMessage, members map[string]json.RawMessage) error {
+		var list []json.RawMessage
+		if err := json.Unmarshal(members[field], &list); err != nil || members[field] == nil {
+			return &ProtocolError{Msg: fmt.Sprintf("%s page %d has no %q array", method, page, field)}
+		}
+		items = append(items, list...)
+		return nil
+	})
+	return items, err
+}
+
+// followPages calls a */list method through call page by page, from
+// params (an object, or nil), following nextCursor up to maxPages, and
+// hands take each page's result and its members. It stops at the first
+// error of call or take, at a result that is no object, and at a cursor
+// seen before.
+func followPages(method string, params json.RawMessage, maxPages int,
+	call func(page int, params json.RawMessage) (json.RawMessage, error),
+	take func(page int, result json.RawMessage, members map[string]json.RawMessage) error) error {
+	ms, err := objectMembers(params)
+	if err != nil {
+		return fmt.Errorf("%s: %w", method, err)
+	}
 	seen := map[string]bool{}
 	for page := 1; ; page++ {
-		var p any
+		var p json.RawMessage
 		if ms != nil {
 			p = encodeMembers(ms)
 		}
-		result, err := s.Call(ctx, method, p, opts...)
+		result, err := call(page, p)
 		if err != nil {
-			return items, err
+			return err
 		}
 		var members map[string]json.RawMessage
 		if err := json.Unmarshal(result, &members); err != nil {
-			return items, &ProtocolError{Msg: fmt.Sprintf("%s page %d is not a JSON object: %v", method, page, err)}
+			return &ProtocolError{Msg: fmt.Sprintf("%s page %d is not a JSON object: %v", method, page, err)}
 		}
-		var list []json.RawMessage
-		if err := json.Unmarshal(members[field], &list); err != nil || members[field] == nil {
-			return items, &ProtocolError{Msg: fmt.Sprintf("%s page %d has no %q array", method, page, field)}
+		if err := take(page, result, members); err != nil {
+			return err
 		}
-		items = append(items, list...)
 		var cursor string
 		if c, ok := members["nextCursor"]; ok && json.Unmarshal(c, &cursor) != nil {
-			return items, &ProtocolError{Msg: fmt.Sprintf("%s page %d has a nextCursor that is not a string", method, page)}
+			return &ProtocolError{Msg: fmt.Sprintf("%s page %d has a nextCursor that is not a string", method, page)}
 		}
 		if cursor == "" {
-			return items, nil
+			return nil
 		}
-		if seen[cursor] || page >= maxListPages {
-			return items, &ProtocolError{Msg: fmt.Sprintf("%s keeps paging (cursor %q on page %d)", method, cursor, page)}
+		if seen[cursor] || page >= maxPages {
+			return &ProtocolError{Msg: fmt.Sprintf("%s keeps paging (cursor %q on page %d)", method, cursor, page)}
 		}
 		seen[cursor] = true
 		ms = setMember(ms, "cursor", mustJSON(cursor))

@@ -67,37 +67,22 @@ func (s *Session) withCallHeaders(ctx context.Context, msg *jsonrpc.Message) (co
 // ("mcpscope-tools/list-N"), the _meta of the call that needs them (its
 // protocol version, client info and capabilities) but for its progress
 // token, and OwnRequestMeta; their answers reach no caller. ctx bounds
-// them; a failure leaves the tools unknown.
+// them; a failure leaves the tools unknown, or known from the pages read.
 func (s *Session) listTools(ctx context.Context, meta json.RawMessage) {
-	meta = withoutProgressToken(meta)
-	cursor := ""
-	for page := 1; page <= maxAnnotationPages; page++ {
-		params := map[string]any{"_meta": meta}
-		if cursor != "" {
-			params["cursor"] = cursor
-		}
-		raw, err := marshalParams(params)
-		if err == nil {
-			raw, err = withMeta(raw, []member{{Key: OwnRequestMeta, Value: mustJSON("x-mcp-header")}}, true)
-		}
-		if err != nil {
-			return
-		}
-		result, err := s.ownRequest(ctx, jsonrpc.StringID(fmt.Sprintf("mcpscope-tools/list-%d", page)), mcp.MethodToolsList, raw)
-		if err != nil {
-			return
-		}
-		s.tools.learn(result)
-		var res struct {
-			NextCursor string `json:"nextCursor"`
-		}
-		if json.Unmarshal(result, &res) != nil {
-			return
-		}
-		if cursor = res.NextCursor; cursor == "" {
-			return
-		}
+	raw, err := marshalParams(map[string]any{"_meta": withoutProgressToken(meta)})
+	if err == nil {
+		raw, err = withMeta(raw, []member{{Key: OwnRequestMeta, Value: mustJSON("x-mcp-header")}}, true)
 	}
+	if err != nil {
+		return
+	}
+	call := func(page int, params json.RawMessage) (json.RawMessage, error) {
+		return s.ownRequest(ctx, jsonrpc.StringID(fmt.Sprintf("mcpscope-tools/list-%d", page)), mcp.MethodToolsList, params)
+	}
+	_ = followPages(mcp.MethodToolsList, raw, maxAnnotationPages, call, func(_ int, result json.RawMessage, _ map[string]json.RawMessage) error {
+		s.tools.learn(result)
+		return nil
+	})
 }
 
 // withoutProgressToken returns the _meta object meta without its
