@@ -92,23 +92,37 @@ var (
 	_ Tap = tee(nil)
 )
 
-// Note applies e to the store's streams.
-func (s *Store) Note(e Event) {
+// EventTaker takes each kind of Event by a method of its own; the Store
+// and a recording keep what a note says this way (Dispatch).
+type EventTaker interface {
+	MarkStream(key StreamKey, state StreamState, err error)
+	SetStreamSize(key StreamKey, size int64)
+	LabelStream(key StreamKey, label StreamLabel)
+	OpenSSE(conn string, start SSEStart)
+	SSEEvent(conn string, seq uint64, size int64, lastID string)
+	EndSSE(conn string, state SSEState, why string)
+}
+
+// Dispatch hands e to the method of t that takes its kind.
+func Dispatch(t EventTaker, e Event) {
 	switch e := e.(type) {
 	case StreamMarked:
-		s.MarkStream(e.Key, e.State, e.Err)
+		t.MarkStream(e.Key, e.State, e.Err)
 	case StreamSized:
-		s.SetStreamSize(e.Key, e.Size)
+		t.SetStreamSize(e.Key, e.Size)
 	case StreamLabelled:
-		s.LabelStream(e.Key, e.Label)
+		t.LabelStream(e.Key, e.Label)
 	case SSEOpened:
-		s.OpenSSE(e.Conn, e.Start)
+		t.OpenSSE(e.Conn, e.Start)
 	case SSEEventSeen:
-		s.SSEEvent(e.Conn, e.Seq, e.Size, e.LastID)
+		t.SSEEvent(e.Conn, e.Seq, e.Size, e.LastID)
 	case SSEEnded:
-		s.EndSSE(e.Conn, e.State, e.Why)
+		t.EndSSE(e.Conn, e.State, e.Why)
 	}
 }
+
+// Note applies e to the store's streams.
+func (s *Store) Note(e Event) { Dispatch(s, e) }
 
 // Note forwards e to every sink of the tee that is a Tap.
 func (t tee) Note(e Event) {

@@ -240,22 +240,7 @@ func (w *Writer) Append(f *capture.Frame) uint64 {
 
 // Note records a note of the transport: a stream's state, announced size
 // or label, or an SSE stream's start, event or end.
-func (w *Writer) Note(e capture.Event) {
-	switch e := e.(type) {
-	case capture.StreamMarked:
-		w.MarkStream(e.Key, e.State, e.Err)
-	case capture.StreamSized:
-		w.SetStreamSize(e.Key, e.Size)
-	case capture.StreamLabelled:
-		w.LabelStream(e.Key, e.Label)
-	case capture.SSEOpened:
-		w.OpenSSE(e.Conn, e.Start)
-	case capture.SSEEventSeen:
-		w.SSEEvent(e.Conn, e.Seq, e.Size, e.LastID)
-	case capture.SSEEnded:
-		w.EndSSE(e.Conn, e.State, e.Why)
-	}
-}
+func (w *Writer) Note(e capture.Event) { capture.Dispatch(w, e) }
 
 // MarkStream records a stream's state.
 func (w *Writer) MarkStream(key capture.StreamKey, state capture.StreamState, err error) {
