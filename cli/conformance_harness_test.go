@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/internal/app/termtext"
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/internal/testkit/oauthtest"
 	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 	"github.com/mcpscope/mcpscope/proto/mcp"
@@ -84,7 +84,7 @@ func harnessCommands(answers string) map[string]string {
 }
 
 // harnessBound bounds one scenario's run of the harness.
-const harnessBound = flowtest.RunGuard
+const harnessBound = guard.Run
 
 // harnessScenario is one client scenario at one protocol version.
 type harnessScenario struct {
@@ -99,12 +99,12 @@ func (s harnessScenario) String() string { return s.name + "@" + s.era }
 // back-compatibility ones).
 func harnessScenarios(t *testing.T, harness []string) []harnessScenario {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), flowtest.HangGuard) // hang guard only
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Hang) // hang guard only
 	defer cancel()
 	out, err := exec.CommandContext(ctx, harness[0], append(slices.Clone(harness[1:]), "list", "--client")...).Output()
 	if err != nil {
 		if ctx.Err() != nil {
-			t.Fatalf("conformance list --client was still running after %s: %v", flowtest.HangGuard, err)
+			t.Fatalf("conformance list --client was still running after %s: %v", guard.Hang, err)
 		}
 		t.Fatalf("conformance list --client: %v", err)
 	}

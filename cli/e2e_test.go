@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 )
 
@@ -22,13 +22,13 @@ type result struct {
 // mcpscope runs the real command tree in-process with args.
 func mcpscope(t *testing.T, args ...string) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), flowtest.RunGuard) // hang guard only
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Run) // hang guard only
 	defer cancel()
 	var out, errb bytes.Buffer
 	code := Execute(ctx, args, strings.NewReader(""), &out, &errb)
 	if ctx.Err() != nil {
 		t.Errorf("mcpscope %s was still running after %s; stopped, it wrote:\nstdout: %s\nstderr: %s",
-			strings.Join(args, " "), flowtest.RunGuard, out.String(), errb.String())
+			strings.Join(args, " "), guard.Run, out.String(), errb.String())
 	}
 	return result{code: code, stdout: out.String(), stderr: errb.String()}
 }

@@ -15,7 +15,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 )
 
 // silentTCP listens on a port of its own on 127.0.0.1, takes every
@@ -163,7 +163,7 @@ func TestExitCodesOfTheBinary(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			ctx, cancel := context.WithTimeout(context.Background(), flowtest.RunGuard) // hang guard only
+			ctx, cancel := context.WithTimeout(context.Background(), guard.Run) // hang guard only
 			defer cancel()
 			cmd := exec.CommandContext(ctx, bin, tc.args(t)...)
 			cmd.Env = append(cmd.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "MCPSCOPE_KEYRING=off")

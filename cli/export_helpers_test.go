@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto"
 )
 
@@ -64,12 +64,12 @@ func (f exportedFrame) payload() []byte {
 // wrote.
 func exportCmd(t *testing.T, stdin []byte, args ...string) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), flowtest.RunGuard) // hang guard only
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Run) // hang guard only
 	defer cancel()
 	var out, errb bytes.Buffer
 	code := Execute(ctx, append([]string{"export"}, args...), bytes.NewReader(stdin), &out, &errb)
 	if ctx.Err() != nil {
-		t.Errorf("mcpscope export %s was still running after %s", strings.Join(args, " "), flowtest.RunGuard)
+		t.Errorf("mcpscope export %s was still running after %s", strings.Join(args, " "), guard.Run)
 	}
 	return result{code: code, stdout: out.String(), stderr: errb.String()}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 )
 
 // Floods of the MCP-Flow control messages the client's transport acts on:
@@ -40,7 +41,7 @@ func TestFlowE2EControlFloods(t *testing.T) {
 			// Nothing restarts the idle timer while the flood comes in, so
 			// --timeout is the wait for the answer after it: a run that
 			// waits that long exits 4, saying it had no answer.
-			r := flowCall(t, d, toolCall(t, "misbehave", map[string]any{"mode": tc.mode, "count": count}), "--timeout", flowtest.HangGuard.String())
+			r := flowCall(t, d, toolCall(t, "misbehave", map[string]any{"mode": tc.mode, "count": count}), "--timeout", guard.Hang.String())
 			peak := heap.Stop()
 			if peak >= 64<<20 {
 				t.Fatalf("peak HeapInuse %d MiB, want < 64 MiB", peak>>20)

@@ -5,18 +5,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 )
 
 // Hostile servers that answer with a broken envelope, played by the stub's
 // "answer" mode (stub_answer_test.go) through the whole CLI. Each run has a
-// --timeout of flowtest.RunGuard; the test's own wait for the broken answer
-// to end the run is flowtest.HangGuard, so a run that waits for the timeout
+// --timeout of guard.Run; the test's own wait for the broken answer
+// to end the run is guard.Hang, so a run that waits for the timeout
 // fails the test as a wait, not as a timeout.
-var envelopeTimeout = "--timeout=" + flowtest.RunGuard.String()
+var envelopeTimeout = "--timeout=" + guard.Run.String()
 
 // envelopeBound is how long a test waits for a broken answer to end the run.
-const envelopeBound = flowtest.HangGuard
+const envelopeBound = guard.Hang
 
 // stubAnswering runs mcpscope args against the stub answering with
 // template (see stubAnswerEnv), within envelopeBound. A tools/call gets

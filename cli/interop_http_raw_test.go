@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 )
 
 // Raw HTTP for the tests of interop_http_peers_test.go: they prove that the
@@ -19,7 +19,7 @@ import (
 // wire, without going through mcpscope's own HTTP transport.
 
 // rawBound bounds every raw exchange with a peer.
-const rawBound = flowtest.HangGuard
+const rawBound = guard.Hang
 
 // rawClient returns an HTTP client of the test's own (no proxy, no
 // connection shared with another test) whose idle connections close with it.

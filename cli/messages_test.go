@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 )
 
 // earlyExitWords is what the "exit-early" stub writes on stderr before it
@@ -32,10 +32,10 @@ func init() {
 		os.Stdin.Close()
 		out.WriteString(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"stub","version":"1"}}}` + "\n")
 		out.Flush()
-		// Stay alive until stopped (at most flowtest.HangGuard): the
+		// Stay alive until stopped (at most guard.Hang): the
 		// client's next write meets the closed pipe, not a server that
 		// already exited.
-		time.Sleep(flowtest.HangGuard)
+		time.Sleep(guard.Hang)
 		return true
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 )
 
 // requestFloodMode makes the test binary a hostile stdio server (see
@@ -32,9 +32,9 @@ const (
 	requestFloodPings = 20_000
 	requestFloodCount = requestFloodRoots + requestFloodPings
 	// requestFloodWait bounds the server's wait for the answers, and the
-	// deaf server's progress: one condition, so flowtest.HangGuard. A
+	// deaf server's progress: one condition, so guard.Hang. A
 	// healthy run has all the answers in a second or two.
-	requestFloodWait = flowtest.HangGuard
+	requestFloodWait = guard.Hang
 	// requestFloodProgress is the pace of the deaf server's progress.
 	requestFloodProgress = 200 * time.Millisecond
 )
@@ -186,7 +186,7 @@ func TestE2ERequestFloodAllAnswered(t *testing.T) {
 func TestE2ERequestFloodToADeafServer(t *testing.T) {
 	t.Parallel()
 	argv, env := stubArgv(t, requestFloodDeafMode)
-	r := mcpscopeWithin(t, flowtest.HangGuard, withTarget(argv, "call", "--env", env, "--protocol", "2025-11-25", "--timeout", "2s",
+	r := mcpscopeWithin(t, guard.Hang, withTarget(argv, "call", "--env", env, "--protocol", "2025-11-25", "--timeout", "2s",
 		"--progress", "tools/call", `{"name":"flood"}`)...)
 	r.mustExit(t, ExitConnection)
 	r.mustSayFirst(t, `^error: .*the server stopped reading: \d+ messages / \d+ bytes queued for it, not taken within 2s`)

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 )
 
 // serveLog is a stderr that the test reads while serve writes it.
@@ -36,15 +36,15 @@ func (l *serveLog) String() string {
 }
 
 // serveContext is the context a test's `mcpscope serve` runs under: it
-// ends with the test's commands or at flowtest.RunGuard, whichever is first.
+// ends with the test's commands or at guard.Run, whichever is first.
 func serveContext() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), flowtest.RunGuard) // hang guard only
+	return context.WithTimeout(context.Background(), guard.Run) // hang guard only
 }
 
 // startServe runs `mcpscope` with args until ctx ends, and returns the
 // submatches of the first match of line on its stderr, that stderr, and
 // where its exit code comes. It fails the test if the line has not come
-// within flowtest.HangGuard, or if ctx reached its deadline before the test
+// within guard.Hang, or if ctx reached its deadline before the test
 // ended.
 func startServe(t *testing.T, ctx context.Context, line *regexp.Regexp, args ...string) ([]string, *serveLog, chan int) {
 	t.Helper()
@@ -52,18 +52,18 @@ func startServe(t *testing.T, ctx context.Context, line *regexp.Regexp, args ...
 	exit := make(chan int, 1)
 	t.Cleanup(func() {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			t.Errorf("mcpscope %s reached its bound of %s before the test ended; its stderr: %s", args[0], flowtest.RunGuard, errw.String())
+			t.Errorf("mcpscope %s reached its bound of %s before the test ended; its stderr: %s", args[0], guard.Run, errw.String())
 		}
 	})
 	go func() { exit <- Execute(ctx, args, strings.NewReader(""), &bytes.Buffer{}, errw) }()
-	limit := time.NewTimer(flowtest.HangGuard)
+	limit := time.NewTimer(guard.Hang)
 	defer limit.Stop()
 	for {
 		select {
 		case code := <-exit:
 			t.Fatalf("serve exited %d before printing a line matching %s: %s", code, line, errw.String())
 		case <-limit.C:
-			t.Fatalf("serve printed no line matching %s within %s; its stderr so far: %s", line, flowtest.HangGuard, errw.String())
+			t.Fatalf("serve printed no line matching %s within %s; its stderr so far: %s", line, guard.Hang, errw.String())
 		case <-time.After(5 * time.Millisecond):
 			if m := line.FindStringSubmatch(errw.String()); m != nil {
 				return m, errw, exit
@@ -73,7 +73,7 @@ func startServe(t *testing.T, ctx context.Context, line *regexp.Regexp, args ...
 }
 
 // stopServe cancels what startServe started and checks that it exits 0
-// within flowtest.HangGuard.
+// within guard.Hang.
 func stopServe(t *testing.T, cancel context.CancelFunc, errw *serveLog, exit chan int) {
 	t.Helper()
 	cancel()
@@ -82,8 +82,8 @@ func stopServe(t *testing.T, cancel context.CancelFunc, errw *serveLog, exit cha
 		if code != ExitOK {
 			t.Errorf("serve exited %d: %s", code, errw.String())
 		}
-	case <-time.After(flowtest.HangGuard):
-		t.Fatalf("serve did not exit within %s of being cancelled; its stderr: %s", flowtest.HangGuard, errw.String())
+	case <-time.After(guard.Hang):
+		t.Fatalf("serve did not exit within %s of being cancelled; its stderr: %s", guard.Hang, errw.String())
 	}
 }
 
@@ -122,7 +122,7 @@ func TestServeStdioKeepsStdoutClean(t *testing.T) {
 	defer cancel()
 	code := Execute(ctx, []string{"serve", "--stdio"}, in, &out, &errw)
 	if ctx.Err() != nil {
-		t.Fatalf("serve --stdio was still running %s after its input ended; its stderr: %s", flowtest.RunGuard, errw.String())
+		t.Fatalf("serve --stdio was still running %s after its input ended; its stderr: %s", guard.Run, errw.String())
 	}
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errw.String())

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 )
 
@@ -153,7 +153,7 @@ func TestServerPickerConnects(t *testing.T) {
 	r.waitFor(t, "MCP connected", "result · initialize", "go-sdk/everything")
 	// The picker's input reader, on a pipe rather than a terminal, may take
 	// one more read after it ends: press q until the TUI quits.
-	deadline := time.Now().Add(flowtest.HangGuard)
+	deadline := time.Now().Add(guard.Hang)
 	for time.Now().Before(deadline) {
 		if _, err := r.keys.Write([]byte("q")); err != nil {
 			t.Fatal(err)

@@ -18,7 +18,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client/dial"
 	"github.com/mcpscope/mcpscope/client/gatewaystream"
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/gateway"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
@@ -253,11 +253,11 @@ func TestStreamTextAndError(t *testing.T) {
 		sendMsg(ctx, c, &gateway.StreamMessage{Type: gateway.StreamError, ID: g.start.ID, Error: &jsonrpc.Error{Code: -32000, Message: "Stream timeout"}})
 	}}
 	var out, errb bytes.Buffer
-	ctx, cancel := context.WithTimeout(context.Background(), flowtest.RunGuard) // hang guard only
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Run) // hang guard only
 	defer cancel()
 	code := Execute(ctx, []string{"stream", "--text", "--upload", "-", "text_stream", g.url(t)}, strings.NewReader("1\n\n\"two\"\n{\"three\":3}\n"), &out, &errb)
 	if ctx.Err() != nil {
-		t.Fatalf("mcpscope stream was still running after %s; stopped, it wrote:\nstdout: %s\nstderr: %s", flowtest.RunGuard, out.String(), errb.String())
+		t.Fatalf("mcpscope stream was still running after %s; stopped, it wrote:\nstdout: %s\nstderr: %s", guard.Run, out.String(), errb.String())
 	}
 	if code != ExitRPCError || !strings.Contains(out.String(), `"Stream timeout"`) || !strings.Contains(errb.String(), "the stream failed: -32000 Stream timeout") {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out.String(), errb.String())

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 )
 
 // Servers that test whether mcpscope keeps --timeout and --max-time
@@ -32,7 +32,7 @@ func deafAfterInitialize(out *bufio.Writer, method string, id json.RawMessage) b
 	}
 	out.WriteString(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"deaf","version":"1"}}}` + "\n")
 	out.Flush()
-	time.Sleep(flowtest.RunGuard) // until mcpscope ends it; past every wait of the tests
+	time.Sleep(guard.Run) // until mcpscope ends it; past every wait of the tests
 	return true
 }
 

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 )
 
 // Stub modes of a stdio server whose tools fail in every way a result can:
@@ -93,7 +93,7 @@ func toolFailureServer(tools bool) int {
 // its exit code and output.
 func runBuilt(t *testing.T, args ...string) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), flowtest.RunGuard) // hang guard only
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Run) // hang guard only
 	defer cancel()
 	cmd := exec.CommandContext(ctx, builtBinary(t), args...)
 	cmd.Env = append(cmd.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "MCPSCOPE_KEYRING=off")
@@ -102,7 +102,7 @@ func runBuilt(t *testing.T, args ...string) result {
 	err := cmd.Run()
 	if ctx.Err() != nil {
 		t.Errorf("mcpscope %s was still running after %s; killed, it wrote:\nstdout: %s\nstderr: %s",
-			strings.Join(args, " "), flowtest.RunGuard, stdout.String(), stderr.String())
+			strings.Join(args, " "), guard.Run, stdout.String(), stderr.String())
 	}
 	code := 0
 	var exit *exec.ExitError

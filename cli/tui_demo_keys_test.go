@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 )
 
 // helpShows presses ? until the help screen is up (a key read while the
@@ -13,7 +13,7 @@ import (
 // it lists text.
 func (r *tuiRun) helpShows(t *testing.T, text string) bool {
 	t.Helper()
-	deadline := time.Now().Add(flowtest.HangGuard)
+	deadline := time.Now().Add(guard.Hang)
 	for time.Now().Before(deadline) {
 		go func() { _, _ = r.keys.Write([]byte("?")) }()
 		for wait := time.Now().Add(3 * time.Second); time.Now().Before(wait); time.Sleep(20 * time.Millisecond) {

@@ -13,7 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 )
 
 // screenWatch wraps the TUI's root model and keeps the last screen drawn,
@@ -71,7 +71,7 @@ type tuiRun struct {
 // startTUI runs mcpscope with args, its keyboard a pipe and its screen a buffer.
 func startTUI(t *testing.T, args ...string) *tuiRun {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), flowtest.RunGuard)
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Run)
 	t.Cleanup(cancel)
 	in, keys := io.Pipe()
 	r := &tuiRun{keys: keys, out: &syncBuffer{}, errb: &syncBuffer{}, code: make(chan int, 1)}
@@ -86,7 +86,7 @@ func startTUI(t *testing.T, args ...string) *tuiRun {
 // hang guard only.
 func (r *tuiRun) waitFor(t *testing.T, texts ...string) {
 	t.Helper()
-	deadline := time.Now().Add(flowtest.HangGuard)
+	deadline := time.Now().Add(guard.Hang)
 	for time.Now().Before(deadline) {
 		r.mu.Lock()
 		screen := r.screen
@@ -114,7 +114,7 @@ func (r *tuiRun) waitFor(t *testing.T, texts ...string) {
 // sequence: q is pressed again every few seconds until mcpscope exits.
 func (r *tuiRun) quit(t *testing.T) int {
 	t.Helper()
-	deadline := time.After(flowtest.HangGuard)
+	deadline := time.After(guard.Hang)
 	for {
 		// A write blocks until mcpscope reads it, which it no longer does
 		// once it quit: the pipe is closed at the end of the test.

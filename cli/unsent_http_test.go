@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 )
 
 // refusingServer is a 2025-11-25 Streamable HTTP server that answers
@@ -43,7 +43,7 @@ func (s *refusingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.(http.Flusher).Flush()
 		select {
 		case <-s.all:
-		case <-time.After(flowtest.HangGuard):
+		case <-time.After(guard.Hang):
 		case <-r.Context().Done():
 			return
 		}

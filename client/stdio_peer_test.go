@@ -9,7 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/stdio"
@@ -63,7 +63,7 @@ func TestStdioPeer128ConcurrentCalls(t *testing.T) {
 	log := &frameLog{}
 	tr := stdio.New(stdio.Config{Command: argv[0], Args: argv[1:], Sink: log})
 	s := client.New(tr, client.Options{})
-	ctx, cancel := context.WithTimeout(context.Background(), flowtest.RunGuard) // hang guard only
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Run) // hang guard only
 	defer cancel()
 	if err := s.Connect(ctx); err != nil {
 		t.Fatalf("Connect: %v", err)

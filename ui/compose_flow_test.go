@@ -11,6 +11,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/demo/flow"
 	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 	"github.com/mcpscope/mcpscope/internal/testkit/screentest"
 	protoflow "github.com/mcpscope/mcpscope/proto/flow"
@@ -83,7 +84,7 @@ func TestComposeFlowDemo(t *testing.T) {
 		t.Error("the composed requests were not captured")
 	}
 	tm.Send(keyPress("q"))
-	tm.WaitFinished(t, teatest.WithFinalTimeout(flowtest.HangGuard))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(guard.Hang))
 }
 
 // TestComposeFlowTSPeer sends resources/list from the composer to the
@@ -111,7 +112,7 @@ func TestComposeFlowTSPeer(t *testing.T) {
 	tm.Send(keyPress("esc"))
 	probe.waitText(t, "Compose · request resources/list")
 	tm.Send(screentest.Ctrl('c')) // quits from anywhere
-	tm.WaitFinished(t, teatest.WithFinalTimeout(flowtest.HangGuard))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(guard.Hang))
 }
 
 // firstResourceName is the name of the first resource in the captured

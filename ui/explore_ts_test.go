@@ -8,7 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
@@ -88,7 +88,7 @@ func TestExploreTSReferenceServer(t *testing.T) {
 	sendKeys(tm, "esc", "esc", "esc") // the outcome, the filter, the explorer
 	probe.waitScreen(t, "the panes again", func(s string) bool { return !strings.Contains(s, "Explorer ·") })
 	sendKeys(tm, "q")
-	tm.WaitFinished(t, teatest.WithFinalTimeout(flowtest.HangGuard))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(guard.Hang))
 	for _, method := range []string{mcp.MethodToolsCall, mcp.MethodResourcesRead, mcp.MethodPromptsGet} {
 		if !hasFrame(store, capture.Out, method) {
 			t.Errorf("no %s in the captured traffic", method)

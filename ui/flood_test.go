@@ -21,6 +21,7 @@ import (
 	"github.com/mcpscope/mcpscope/demo"
 	"github.com/mcpscope/mcpscope/demo/flow"
 	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
@@ -76,7 +77,7 @@ func (p *floodProbe) press(t testing.TB, send func(tea.Msg), key string, effect 
 	select {
 	case at := <-p.answered:
 		return at.Sub(sent)
-	case <-time.After(flowtest.HangGuard):
+	case <-time.After(guard.Hang):
 		t.Fatalf("key %q: its effect never showed; last screen:\n%s", key, p.screenText())
 		return 0
 	}
@@ -191,8 +192,8 @@ func (l *floodLink) flood(t testing.TB) (stop func() demo.FloodReport) {
 		}
 		select {
 		case <-l.over:
-		case <-time.After(flowtest.HangGuard):
-			t.Fatalf("the server never answered the cancelled flood within %s", flowtest.HangGuard)
+		case <-time.After(guard.Hang):
+			t.Fatalf("the server never answered the cancelled flood within %s", guard.Hang)
 		}
 		l.mu.Lock()
 		defer l.mu.Unlock()
@@ -339,7 +340,7 @@ func TestFloodKeepsUIResponsive(t *testing.T) {
 		mib(after)-mib(before), s.Frames, s.RawBytes+s.DecodedBytes)
 
 	tm.Send(keyPress("q"))
-	tm.WaitFinished(t, teatest.WithFinalTimeout(flowtest.HangGuard))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(guard.Hang))
 }
 
 // mib is n bytes in MiB.

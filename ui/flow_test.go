@@ -15,6 +15,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/demo/flow"
 	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/internal/testkit/screentest"
 	protoflow "github.com/mcpscope/mcpscope/proto/flow"
 	"github.com/mcpscope/mcpscope/proto/mcp"
@@ -44,7 +45,7 @@ func runProgram(t *testing.T, m tea.Model, model *Model, w, h int) *teatest.Test
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h))
 	t.Cleanup(func() {
 		_ = tm.Quit()
-		tm.WaitFinished(t, teatest.WithFinalTimeout(flowtest.HangGuard))
+		tm.WaitFinished(t, teatest.WithFinalTimeout(guard.Hang))
 		_ = model.Close()
 	})
 	return tm
@@ -101,14 +102,14 @@ func (p *screenProbe) escOnQuestion(t *testing.T, tm *teatest.TestModel) bool {
 // waitScreen waits until the screen satisfies ok; the timeout is a hang guard.
 func (p *screenProbe) waitScreen(t *testing.T, what string, ok func(string) bool) string {
 	t.Helper()
-	deadline := time.Now().Add(flowtest.HangGuard)
+	deadline := time.Now().Add(guard.Hang)
 	for time.Now().Before(deadline) {
 		if s := p.screenText(); ok(s) {
 			return s
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Fatalf("the screen never showed %s within %s; last screen:\n%s", what, flowtest.HangGuard, p.screenText())
+	t.Fatalf("the screen never showed %s within %s; last screen:\n%s", what, guard.Hang, p.screenText())
 	return ""
 }
 
@@ -198,7 +199,7 @@ func TestFlowDemoJourney(t *testing.T) {
 	}
 
 	tm.Send(keyPress("q"))
-	tm.WaitFinished(t, teatest.WithFinalTimeout(flowtest.HangGuard))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(guard.Hang))
 	if !hasFrame(store, capture.Out, protoflow.MethodFlowShutdown) {
 		t.Error("quitting did not send $/shutdown")
 	}
@@ -224,7 +225,7 @@ func TestFlowReconnect(t *testing.T) {
 	}
 	screentest.CheckAskedProgress(t, store, mcp.MethodToolsList) // the OnConnect requests
 	tm.Send(keyPress("q"))
-	tm.WaitFinished(t, teatest.WithFinalTimeout(flowtest.HangGuard))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(guard.Hang))
 }
 
 // lineWith reports whether one line of s holds every part.

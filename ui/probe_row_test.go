@@ -11,7 +11,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 	"github.com/mcpscope/mcpscope/internal/testkit/screentest"
 	"github.com/mcpscope/mcpscope/proto"
@@ -188,8 +188,8 @@ func runToEnd(t *testing.T, cmd tea.Cmd) {
 	go func() { wg.Wait(); close(done) }()
 	select {
 	case <-done:
-	case <-time.After(flowtest.HangGuard):
-		t.Fatalf("the commands never ended within %s", flowtest.HangGuard)
+	case <-time.After(guard.Hang):
+		t.Fatalf("the commands never ended within %s", guard.Hang)
 	}
 }
 
@@ -205,7 +205,7 @@ func TestTSProbeRefusalOverHTTP(t *testing.T) {
 	}
 	s := client.New(tr, client.Options{})
 	defer s.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), flowtest.HangGuard)
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Hang)
 	defer cancel()
 	if err := s.Connect(ctx); err != nil {
 		t.Fatal(err)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
@@ -49,7 +49,7 @@ func startLongRunningOn(t *testing.T, newTransport transportFor, opts client.Opt
 // quit ends the program.
 func (r *longRun) quit() {
 	r.tm.Send(keyPress("q"))
-	r.tm.WaitFinished(r.t, teatest.WithFinalTimeout(flowtest.HangGuard))
+	r.tm.WaitFinished(r.t, teatest.WithFinalTimeout(guard.Hang))
 }
 
 // TestTSLongRunningReportsProgress calls trigger-long-running-operation

@@ -10,7 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/stdio"
@@ -99,7 +99,7 @@ func (f *questionFlow) answer(name string, texts ...string) string {
 // quit ends the program.
 func (f *questionFlow) quit() {
 	sendKeys(f.tm, "esc", "q")
-	f.tm.WaitFinished(f.t, teatest.WithFinalTimeout(flowtest.HangGuard))
+	f.tm.WaitFinished(f.t, teatest.WithFinalTimeout(guard.Hang))
 }
 
 // answersTo returns the results the client sent for the server requests

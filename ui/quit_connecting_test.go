@@ -10,7 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/internal/testkit/keytest"
 	"github.com/mcpscope/mcpscope/internal/testkit/rawtcp"
 	"github.com/mcpscope/mcpscope/internal/testkit/screentest"
@@ -33,9 +33,9 @@ func TestQuitWhileConnectingEnds(t *testing.T) {
 		if err != nil {
 			return Link{}, err
 		}
-		// Limits past the test's own waits (flowtest.HangGuard each): only
+		// Limits past the test's own waits (guard.Hang each): only
 		// the quit can end the wait before the test gives up.
-		return Link{Transport: tr, Session: client.New(tr, client.Options{Timeout: flowtest.RunGuard, HardTimeout: flowtest.RunGuard})}, nil
+		return Link{Transport: tr, Session: client.New(tr, client.Options{Timeout: guard.Run, HardTimeout: guard.Run})}, nil
 	}
 	m := New(Config{Store: capture.NewStore(capture.Config{}), Target: "ws://" + srv.Addr() + "/mcp", Dial: dial})
 	t.Cleanup(func() { _ = m.Close() })
@@ -57,8 +57,8 @@ func TestQuitWhileConnectingEnds(t *testing.T) {
 	r.Run(m.Init())
 	select {
 	case <-asked:
-	case <-time.After(flowtest.HangGuard): // a hang guard only
-		t.Fatalf("the WebSocket upgrade request never came within %s; the screen:\n%s", flowtest.HangGuard, m.View().Content)
+	case <-time.After(guard.Hang): // a hang guard only
+		t.Fatalf("the WebSocket upgrade request never came within %s; the screen:\n%s", guard.Hang, m.View().Content)
 	}
 	r.Send(keytest.Press("q"))
 	r.Until("the program's end", func() bool { return quit })

@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/internal/testkit/rectest"
 	"github.com/mcpscope/mcpscope/recordings"
 )
@@ -54,10 +54,10 @@ func newTestReplay(t *testing.T, path string, speed float64, w, h int) *Replay {
 // Model read the store; the deadline only guards against a hang.
 func settle(t *testing.T, r *Replay, ok func(recordings.Position) bool) {
 	t.Helper()
-	deadline := time.Now().Add(flowtest.HangGuard)
+	deadline := time.Now().Add(guard.Hang)
 	for !ok(r.player.Position()) {
 		if time.Now().After(deadline) {
-			t.Fatalf("waited %s for the player to move; it stayed at %+v", flowtest.HangGuard, r.player.Position())
+			t.Fatalf("waited %s for the player to move; it stayed at %+v", guard.Hang, r.player.Position())
 		}
 		time.Sleep(2 * time.Millisecond)
 	}

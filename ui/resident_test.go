@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 )
 
 // residentMetrics are what the runtime holds from the system, and the part
@@ -109,13 +109,13 @@ const residentChildEnv = "MCPSCOPE_RESIDENT_TEST_CHILD"
 // fails t with its output when it fails there.
 func runAlone(t *testing.T, test string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), flowtest.RunGuard) // the child's own waits are bounded by the hang guard
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Run) // the child's own waits are bounded by the hang guard
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^"+test+"$", "-test.count=1", "-test.v")
 	cmd.Env = append(environWithout("GOMEMLIMIT"), residentChildEnv+"=1") // the TUI keeps a user's GOMEMLIMIT; the test measures its own limit
 	out, err := cmd.CombinedOutput()
 	if ctx.Err() != nil {
-		t.Fatalf("%s in a process of its own was still running after %s:\n%s", test, flowtest.RunGuard, out)
+		t.Fatalf("%s in a process of its own was still running after %s:\n%s", test, guard.Run, out)
 	}
 	if err != nil {
 		t.Fatalf("%s in a process of its own: %v\n%s", test, err, out)

@@ -15,8 +15,8 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/demo"
 	demows "github.com/mcpscope/mcpscope/demo/ws"
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
 	"github.com/mcpscope/mcpscope/internal/testkit/goldentest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/proto/gateway"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
@@ -108,7 +108,7 @@ func gatewayStore(t *testing.T) *capture.Store {
 }
 
 func (g *gatewayRun) ctx() context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), flowtest.HangGuard)
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Hang)
 	g.t.Cleanup(cancel)
 	return ctx
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/demo/flow"
 	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/internal/testkit/screentest"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
@@ -60,7 +61,7 @@ func quitProgram(t *testing.T, probe *screenProbe, tm *teatest.TestModel) {
 		return true
 	})
 	sendKeys(tm, "q")
-	tm.WaitFinished(t, teatest.WithFinalTimeout(flowtest.HangGuard))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(guard.Hang))
 }
 
 // walkBookTrip books a trip through the wizard, with a past date the

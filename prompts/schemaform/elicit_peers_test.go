@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
@@ -110,7 +110,7 @@ func TestRealElicitationForms(t *testing.T) {
 			h := &formAnswerer{keys: c.keys}
 			s := client.New(stdio.New(stdio.Config{Command: c.argv[0], Args: c.argv[1:]}),
 				client.Options{Handler: h, ProtocolVersion: c.version})
-			ctx, cancel := context.WithTimeout(context.Background(), flowtest.RunGuard) // hang guard only
+			ctx, cancel := context.WithTimeout(context.Background(), guard.Run) // hang guard only
 			defer cancel()
 			if err := s.Connect(ctx); err != nil {
 				t.Fatalf("Connect: %v", err)

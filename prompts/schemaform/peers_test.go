@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/cli"
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
 	"github.com/mcpscope/mcpscope/internal/testkit/goldentest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
 )
@@ -28,7 +28,7 @@ type tool struct {
 // mcpscope runs the CLI in-process and returns its stdout.
 func mcpscope(t *testing.T, args ...string) []byte {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), flowtest.RunGuard) // hang guard only
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Run) // hang guard only
 	defer cancel()
 	var out, errb bytes.Buffer
 	if code := cli.Execute(ctx, args, strings.NewReader(""), &out, &errb); code != 0 {

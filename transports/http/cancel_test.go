@@ -10,6 +10,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
@@ -30,7 +31,7 @@ func TestCancelModernRequestClosesItsStream(t *testing.T) {
 	f := newFake(t)
 	ended := slowCall(f)
 	// A grace past the test's waits: only the cancel can close the stream.
-	r := newRig(t, f.URL(), func(c *Config) { c.CancelGrace = flowtest.RunGuard })
+	r := newRig(t, f.URL(), func(c *Config) { c.CancelGrace = guard.Run })
 	call := request(t, 5, mcp.MethodToolsCall, modernParams(map[string]any{"name": "slow"}))
 	r.send(t, call)
 	f.await(1, "tools/call", posted(mcp.MethodToolsCall))

@@ -16,13 +16,14 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/httpconf"
 )
 
 // hangGuard bounds every wait in these tests; it only fires on a hang.
-const hangGuard = flowtest.HangGuard
+const hangGuard = guard.Hang
 
 // seen is one HTTP request the fake server received.
 type seen struct {

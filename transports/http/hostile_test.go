@@ -13,6 +13,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/app/sse"
 	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/flow"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
@@ -49,7 +50,7 @@ func TestBodyThatNeverEndsEndsByMaxTime(t *testing.T) {
 					}
 				}
 			})
-			s := connect(t, f.URL(), func(c *Config) { c.CancelGrace = 10 * time.Millisecond }, sessionOpts(flowtest.RunGuard, 300*time.Millisecond))
+			s := connect(t, f.URL(), func(c *Config) { c.CancelGrace = 10 * time.Millisecond }, sessionOpts(guard.Run, 300*time.Millisecond))
 			_, err := s.call(mcp.MethodToolsCall, map[string]any{"name": "forever"})
 			var te *client.TimeoutError
 			if !errors.As(err, &te) || !te.MaxTime {
@@ -84,7 +85,7 @@ func TestTwoGigabyteEventFailsAtTheLimit(t *testing.T) {
 		put("\n\n")
 	})
 	heap := flowtest.SampleHeap(10 * time.Millisecond)
-	s := connect(t, f.URL(), func(c *Config) { c.MaxFrameSize = limit }, sessionOpts(flowtest.RunGuard, flowtest.RunGuard))
+	s := connect(t, f.URL(), func(c *Config) { c.MaxFrameSize = limit }, sessionOpts(guard.Run, guard.Run))
 	_, err := s.call(mcp.MethodToolsCall, map[string]any{"name": "huge"})
 	peak := heap.Stop()
 	var xe *client.ExchangeError
@@ -107,7 +108,7 @@ func TestServerHoldingTheResponseHeadEndsByTimeout(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
 	done := released(f, mcp.MethodToolsCall, func(_ http.ResponseWriter, r *http.Request, _ *jsonrpc.Message) { f.hold(r) })
-	s := connect(t, f.URL(), func(c *Config) { c.CancelGrace = 10 * time.Millisecond }, sessionOpts(300*time.Millisecond, flowtest.RunGuard))
+	s := connect(t, f.URL(), func(c *Config) { c.CancelGrace = 10 * time.Millisecond }, sessionOpts(300*time.Millisecond, guard.Run))
 	_, err := s.call(mcp.MethodToolsCall, map[string]any{"name": "stuck"})
 	var te *client.TimeoutError
 	if !errors.As(err, &te) || te.MaxTime || !strings.Contains(err.Error(), "timed out after 300ms") {
@@ -141,7 +142,7 @@ func TestSilentListenerEndsTheHandshakeByTimeout(t *testing.T) {
 			_ = c.Close()
 		}
 	})
-	_, err = dial(t, "http://"+ln.Addr().String()+"/mcp", nil, sessionOpts(300*time.Millisecond, flowtest.RunGuard))
+	_, err = dial(t, "http://"+ln.Addr().String()+"/mcp", nil, sessionOpts(300*time.Millisecond, guard.Run))
 	var te *client.TimeoutError
 	if !errors.As(err, &te) || te.Method != mcp.MethodInitialize {
 		t.Fatalf("Connect = %v", err)
@@ -167,7 +168,7 @@ func TestJSONAnswerOverTheLimit(t *testing.T) {
 				}
 				writeJSON(w, http.StatusOK, h+strings.Repeat("x", 8<<10)+`"}}`)
 			})
-			s := connect(t, f.URL(), func(c *Config) { c.MaxFrameSize = 1 << 10 }, sessionOpts(hangGuard, flowtest.RunGuard))
+			s := connect(t, f.URL(), func(c *Config) { c.MaxFrameSize = 1 << 10 }, sessionOpts(hangGuard, guard.Run))
 			_, err := s.call(mcp.MethodToolsList, nil)
 			var big *flow.FrameTooLargeError
 			if !errors.As(err, &big) || big.Max != 1<<10 {
@@ -191,7 +192,7 @@ func TestGarbageSSE(t *testing.T) {
 		put("retry: -5\nid: a\x00b\ndata: \"str\"\n\n")
 		put("data: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}") // cut: no blank line
 	})
-	s := connect(t, f.URL(), nil, sessionOpts(hangGuard, flowtest.RunGuard))
+	s := connect(t, f.URL(), nil, sessionOpts(hangGuard, guard.Run))
 	_, err := s.call(mcp.MethodToolsList, nil)
 	var xe *client.ExchangeError
 	if !errors.As(err, &xe) || !strings.Contains(err.Error(), "ended before the answer") {
@@ -213,7 +214,7 @@ func TestDeeplyNestedJSONInAnEvent(t *testing.T) {
 		put := openSSE(w)
 		put(fmt.Sprintf(`data: {"jsonrpc":"2.0","id":%d,"result":{"x":%s%s}}`+"\n\n", id, strings.Repeat("[", depth), strings.Repeat("]", depth)))
 	})
-	s := connect(t, f.URL(), nil, sessionOpts(hangGuard, flowtest.RunGuard))
+	s := connect(t, f.URL(), nil, sessionOpts(hangGuard, guard.Run))
 	_, err := s.call(mcp.MethodToolsList, nil)
 	if err == nil || !errors.Is(err, jsonrpc.ErrNestedTooDeep) {
 		t.Fatalf("err = %v", err)
@@ -254,7 +255,7 @@ func TestTwoGigabyteEventEndsByMaxTime(t *testing.T) {
 	s := connect(t, f.URL(), func(c *Config) {
 		c.MaxFrameSize = size + 1<<20
 		c.CancelGrace = 10 * time.Millisecond
-	}, sessionOpts(flowtest.RunGuard, 400*time.Millisecond))
+	}, sessionOpts(guard.Run, 400*time.Millisecond))
 	_, err := s.call(mcp.MethodToolsCall, map[string]any{"name": "huge"})
 	peak := heap.Stop()
 	var te *client.TimeoutError
@@ -282,7 +283,7 @@ func TestServerSilentMidEventEndsByTimeout(t *testing.T) {
 		put("id: 1\ndata: {\"jsonrpc\":\"2.0\",")
 		f.hold(r)
 	})
-	s := connect(t, f.URL(), func(c *Config) { c.CancelGrace = 10 * time.Millisecond }, sessionOpts(time.Second, flowtest.RunGuard))
+	s := connect(t, f.URL(), func(c *Config) { c.CancelGrace = 10 * time.Millisecond }, sessionOpts(time.Second, guard.Run))
 	_, err := s.call(mcp.MethodToolsCall, map[string]any{"name": "stalls"})
 	var te *client.TimeoutError
 	if !errors.As(err, &te) || te.MaxTime || !strings.Contains(err.Error(), "timed out after 1s") {

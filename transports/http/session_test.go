@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
@@ -136,7 +137,7 @@ func TestExpiredSessionIsStartedOnceForConcurrentRequests(t *testing.T) {
 func TestExpiredSessionThatCannotStartAgainFails(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t)
-	s := connect(t, f.URL(), nil, client.Options{ProtocolVersion: mcp.ProtocolVersion20251125, Timeout: flowtest.RunGuard})
+	s := connect(t, f.URL(), nil, client.Options{ProtocolVersion: mcp.ProtocolVersion20251125, Timeout: guard.Run})
 	f.expire("s-1")
 	f.on(mcp.MethodInitialize, func(w http.ResponseWriter, _ *http.Request, _ *jsonrpc.Message) {
 		w.Header().Set("Content-Type", "text/html")

@@ -15,7 +15,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
@@ -178,7 +178,7 @@ func TestToolsStreamEndsBeforeComplete(t *testing.T) {
 		toolsRequestID(t, r)
 		w.Header().Set("Content-Type", "text/event-stream")
 		fmt.Fprint(w, "event: result\ndata: {\"content\":[]}\n\n")
-	}, client.Options{Timeout: flowtest.RunGuard})
+	}, client.Options{Timeout: guard.Run})
 	_, err := toolsCallEcho(t, s)
 	var xe *client.ExchangeError
 	if !errors.As(err, &xe) || !strings.Contains(err.Error(), "before its complete event, after 1 result fragments") {

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/demo/flow"
 	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	protoflow "github.com/mcpscope/mcpscope/proto/flow"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
@@ -95,7 +96,7 @@ func TestDemoE2ECloseDrainsStreamInFlight(t *testing.T) {
 	sinks := flowtest.NewSinks(5, gate.C())
 	s, tr, store := dialDemo(t, d, func(c *webtransport.Config) {
 		c.StreamSink = sinks.Open
-		c.DrainTimeout = flowtest.HangGuard
+		c.DrainTimeout = guard.Hang
 	})
 	raw, id, err := callTool(flowtest.Context(t), s, "read_file", map[string]any{"size": heldSize, "seed": 5})
 	if err != nil {
@@ -122,8 +123,8 @@ func TestDemoE2ECloseDrainsStreamInFlight(t *testing.T) {
 		if err != nil || tr.Err() != nil {
 			t.Fatalf("Close: %v, Err %v", err, tr.Err())
 		}
-	case <-time.After(flowtest.HangGuard):
-		t.Fatalf("Close did not return within %s", flowtest.HangGuard)
+	case <-time.After(guard.Hang):
+		t.Fatalf("Close did not return within %s", guard.Hang)
 	}
 	select {
 	case <-v.Closed():
@@ -149,8 +150,8 @@ func TestDemoE2EServerShutdownWhileIdle(t *testing.T) {
 	}
 	select {
 	case <-tr.Done():
-	case <-time.After(flowtest.HangGuard):
-		t.Fatalf("the connection did not end within %s", flowtest.HangGuard)
+	case <-time.After(guard.Hang):
+		t.Fatalf("the connection did not end within %s", guard.Hang)
 	}
 	if !errors.Is(tr.Err(), webtransport.ErrServerShutdown) {
 		t.Fatalf("Err %v, want the server's $/shutdown", tr.Err())

@@ -7,13 +7,14 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/webtransport/wttest"
 )
 
 // hangGuard bounds every wait in these tests; it only fires on a hang.
-const hangGuard = wttest.HangGuard
+const hangGuard = guard.Hang
 
 // testCtx is a context that ends with the test or at the hang guard.
 func testCtx(t *testing.T) context.Context {

@@ -17,14 +17,6 @@ import (
 	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 )
 
-// HangGuard bounds every wait of the test helpers for one condition; it
-// is guard.Hang.
-const HangGuard = guard.Hang
-
-// RunGuard bounds a whole run a test drives through several waits of its
-// own (a command, a program, a session's calls); it is guard.Run.
-const RunGuard = guard.Run
-
 // Demo is a demo MCP-Flow server serving for one test.
 type Demo struct {
 	*flow.Server
@@ -67,8 +59,8 @@ func (d *Demo) Stop() error {
 		d.cancel()
 		select {
 		case d.err = <-d.served:
-		case <-time.After(HangGuard):
-			d.err = fmt.Errorf("the demo server did not stop within %s", HangGuard)
+		case <-time.After(guard.Hang):
+			d.err = fmt.Errorf("the demo server did not stop within %s", guard.Hang)
 		}
 	})
 	return d.err
@@ -77,20 +69,20 @@ func (d *Demo) Stop() error {
 // Target is the server's URL in the client's wt:// shorthand.
 func (d *Demo) Target() string { return "wt://" + strings.TrimPrefix(d.URL(), "https://") }
 
-// Context returns a context that ends with the test or at HangGuard.
+// Context returns a context that ends with the test or at guard.Hang.
 func Context(t testing.TB) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), HangGuard)
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Hang)
 	t.Cleanup(cancel)
 	return ctx
 }
 
-// Eventually polls cond until it holds; it fails the test at HangGuard.
+// Eventually polls cond until it holds; it fails the test at guard.Hang.
 func Eventually(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(HangGuard)
+	deadline := time.Now().Add(guard.Hang)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("never happened within %s: %s", HangGuard, what)
+			t.Fatalf("never happened within %s: %s", guard.Hang, what)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 )
 
 // period is the period of read_file's generated data: byte i is
@@ -89,7 +90,7 @@ func (v *Verifier) Write(p []byte) (int, error) {
 	if !first && v.gate != nil {
 		select {
 		case <-v.gate:
-		case <-time.After(HangGuard):
+		case <-time.After(guard.Hang):
 			return 0, fmt.Errorf("the test never released the stream %d/%d", v.Key.ReqID, v.Key.Tag)
 		}
 	}

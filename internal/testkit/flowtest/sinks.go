@@ -44,7 +44,7 @@ func (s *Sinks) Len() int {
 }
 
 // Await returns the sink of key once the transport opened it; it fails the
-// test at HangGuard.
+// test at guard.Hang.
 func (s *Sinks) Await(t testing.TB, key capture.StreamKey) *Verifier {
 	t.Helper()
 	var v *Verifier

@@ -6,7 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 )
 
 // RunInBackground runs cmd, and the commands of a batch, dropping their
@@ -27,10 +27,10 @@ func RunInBackground(cmd tea.Cmd) {
 // WaitFor polls ok; the timeout is a hang guard.
 func WaitFor(t testing.TB, what string, ok func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(flowtest.HangGuard)
+	deadline := time.Now().Add(guard.Hang)
 	for !ok() {
 		if time.Now().After(deadline) {
-			t.Fatalf("%s never came within %s", what, flowtest.HangGuard)
+			t.Fatalf("%s never came within %s", what, guard.Hang)
 		}
 		time.Sleep(time.Millisecond)
 	}

@@ -6,8 +6,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
 	"github.com/mcpscope/mcpscope/internal/testkit/goldentest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/internal/testkit/keytest"
 )
 
@@ -75,7 +75,7 @@ func (r *Runner) TypeText(s string) {
 // Until delivers messages until ok holds; the timeout is a hang guard.
 func (r *Runner) Until(what string, ok func() bool) {
 	r.t.Helper()
-	guard := time.NewTimer(flowtest.HangGuard)
+	guard := time.NewTimer(guard.Hang)
 	defer guard.Stop()
 	for !ok() {
 		select {

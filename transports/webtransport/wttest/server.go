@@ -30,9 +30,6 @@ import (
 	"github.com/mcpscope/mcpscope/transports/flowstream"
 )
 
-// HangGuard bounds every wait of a peer; it only fires on a hang.
-const HangGuard = guard.Hang
-
 // Server is a raw MCP-Flow server: each session's control stream is handed
 // to a script.
 type Server struct {
@@ -87,7 +84,7 @@ func NewServer(t testing.TB, script func(p *Peer)) *Server {
 		go func() {
 			defer scripts.Done()
 			defer sess.CloseWithError(0, "script over")
-			ctx, cancel := context.WithTimeout(sess.Context(), HangGuard)
+			ctx, cancel := context.WithTimeout(sess.Context(), guard.Hang)
 			defer cancel()
 			ctl, err := sess.AcceptStream(ctx)
 			if err != nil {
@@ -134,7 +131,7 @@ type Peer struct {
 
 // ReadFrame reads one control frame: the whole frame and its body.
 func (p *Peer) ReadFrame() (frame, body []byte, err error) {
-	_ = p.Ctl.SetReadDeadline(time.Now().Add(HangGuard))
+	_ = p.Ctl.SetReadDeadline(time.Now().Add(guard.Hang))
 	frame, body, _, err = flowstream.ReadControlFrame(p.Ctl, 0)
 	return frame, body, err
 }
