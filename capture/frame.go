@@ -38,6 +38,7 @@ const (
 	Datagram                    // an MCP-Flow datagram channel
 	Stderr                      // a stdio server's standard error
 	HTTP                        // HTTP metadata (status, headers)
+	Proxy                       // a proxy's mark: what it did to the traffic (paused, edited, injected, a fault)
 )
 
 // Channel identifies where a frame travelled.
@@ -59,6 +60,8 @@ func (c Channel) String() string {
 		return "stderr"
 	case HTTP:
 		return "http"
+	case Proxy:
+		return "proxy"
 	}
 	return "control"
 }

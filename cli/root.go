@@ -49,6 +49,7 @@ func NewRootCommand() *cobra.Command {
 		newServersCommand(),
 		newDoctorCommand(),
 		newAuthCommand(),
+		newProxyCommand(),
 	)
 	arrangeFlags(root)
 	root.SetUsageTemplate(groupedUsageTemplate(root.UsageTemplate()))

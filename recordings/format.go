@@ -33,6 +33,10 @@ type Header struct {
 	Started   time.Time `json:"started"`       // when the recording started
 	Redaction string    `json:"redaction"`     // "default" or "none" (--no-redact)
 	StreamMax int64     `json:"stream_max"`    // payload bytes kept whole per stream
+	// Proxy, when set, is the NAME of a proxied session (mcpscope proxy):
+	// the client of the recording is a host mcpscope stood beside, "out"
+	// frames are the host's and "in" frames the server's.
+	Proxy string `json:"proxy,omitempty"`
 }
 
 // Redaction policies named in the header.
@@ -155,7 +159,7 @@ func nameOf[K comparable](n names[K], k K) string {
 
 var channelNames = newNames("channel", map[capture.ChannelKind]string{
 	capture.Control: "control", capture.Stream: "stream", capture.Datagram: "datagram",
-	capture.Stderr: "stderr", capture.HTTP: "http",
+	capture.Stderr: "stderr", capture.HTTP: "http", capture.Proxy: "proxy",
 })
 
 var encodingNames = newNames("encoding", map[proto.Encoding]string{
