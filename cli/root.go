@@ -50,6 +50,9 @@ func NewRootCommand() *cobra.Command {
 		newDoctorCommand(),
 		newAuthCommand(),
 		newProxyCommand(),
+		newWrapCommand(),
+		newUnwrapCommand(),
+		newAttachCommand(),
 	)
 	arrangeFlags(root)
 	root.SetUsageTemplate(groupedUsageTemplate(root.UsageTemplate()))
