@@ -30,6 +30,9 @@ type detailPane struct {
 	// streamOf looks up the stream a chunk belongs to (Store.Stream), to
 	// name a gateway stream by its GUID; nil names streams by their key.
 	streamOf func(capture.StreamKey) (capture.StreamStats, bool)
+	// proxied says the frames are a proxied session's: the host is the
+	// client, and the metadata says who sent each frame in those words.
+	proxied bool
 }
 
 // newDetailPane returns an empty pane.
@@ -70,7 +73,7 @@ func (p *detailPane) prepare() {
 		p.offset = 0
 		return
 	}
-	in := detailInput{f: p.frame, dialect: p.dialect, st: p.st}
+	in := detailInput{f: p.frame, dialect: p.dialect, st: p.st, proxied: p.proxied}
 	if s, ok := gatewayStream(p.frame, p.streamOf); ok {
 		in.gateway = gatewayID(s)
 	}

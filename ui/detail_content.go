@@ -32,6 +32,7 @@ type detailInput struct {
 	dialect mcp.Dialect
 	st      *look.Styles
 	gateway string // the GUID and way of the gateway stream the frame is a chunk of; "" for any other frame
+	proxied bool   // a proxied session's frame: its sender is the host or the server
 }
 
 // detailContent lays out the detail of a frame for width w: metadata,
@@ -66,7 +67,11 @@ func metadata(in detailInput, w int) string {
 	if in.gateway != "" {
 		channel = "gateway stream " + in.gateway
 	}
-	head := []string{fmt.Sprintf("seq %d", f.Seq), f.Time.Format("2006-01-02 15:04:05.000"), f.Dir.String(),
+	dir := f.Dir.String()
+	if in.proxied {
+		dir = proxiedFrom(f)
+	}
+	head := []string{fmt.Sprintf("seq %d", f.Seq), f.Time.Format("2006-01-02 15:04:05.000"), dir,
 		"conn " + f.Conn, channel, fmt.Sprintf("%s (kept %s)", look.ByteSize(int64(f.Size)), look.ByteSize(int64(kept))), f.Enc.String()}
 	var out []string
 	out = append(out, paintLines(in.st.Ink.Muted, fieldLines(head, w))...)

@@ -97,7 +97,11 @@ func (m *Model) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
 	case "ctrl+c":
 		return m.quit()
 	case "enter":
+		asked := m.asked
 		saving := m.closeInput()
+		if asked != nil {
+			return asked(m.input.Value())
+		}
 		if saving {
 			return m.save(m.input.Value())
 		}

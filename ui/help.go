@@ -119,6 +119,9 @@ func (m *Model) hintBar(w int) string {
 	if m.replay != nil {
 		return m.styles.HintBar(k.Help, k.replayHints(m.replay.keys), w)
 	}
+	if m.attach != nil {
+		return m.styles.HintBar(k.Help, k.attachHints(m.attach.keys), w)
+	}
 	return m.styles.HintBar(k.Help, k.hints(), w)
 }
 
@@ -137,6 +140,10 @@ func (m *Model) helpLines(w int) []string {
 	title, groups, notes := "Keys of mcpscope", k.fullHelp(m.panes), []string{filterHelp}
 	if m.replay != nil {
 		title, groups = "Keys of mcpscope replay", k.replayHelp(m.replay.keys, m.panes)
+	}
+	if m.attach != nil {
+		title, groups = "Keys of mcpscope attach", k.attachHelp(m.attach.keys, m.panes)
+		notes = append(notes, pauseHelp)
 	}
 	if m.cfg.Recording != "" {
 		notes = append(notes, recordingHelp(m.cfg.Recording)...)

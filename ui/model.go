@@ -60,8 +60,10 @@ type Model struct {
 	conn      connection
 	status    statusLine
 	quitting  bool
-	replay    *Replay // the replay this Model shows a recording for, or nil
-	quitAsked int     // requests in flight when quitting was asked; 0 when not asking
+	replay    *Replay                   // the replay this Model shows a recording for, or nil
+	attach    *Attach                   // the attach this Model shows a proxied session for, or nil
+	asked     func(text string) tea.Cmd // what the input line asks for, when neither a filter nor a file to save to
+	quitAsked int                       // requests in flight when quitting was asked; 0 when not asking
 }
 
 // New returns the root model for cfg. It subscribes to the store at once,

@@ -98,6 +98,10 @@ func (d driver) OutputSchema(tool string) json.RawMessage {
 	return t.byTool[tool]
 }
 
+// Injector is how the composer's messages reach a live proxied session,
+// or nil when there is none.
+func (d driver) Injector() screen.InjectFunc { return d.m.injector() }
+
 // openComposer opens the raw request composer.
 func (m *Model) openComposer() tea.Cmd {
 	c, cmd := compose.Open(driver{m}, &m.composed)

@@ -48,6 +48,7 @@ func (r *Replay) model(store *capture.Store) *Model {
 	h := r.player.Header()
 	m := New(Config{Store: store, Target: h.Target})
 	m.replay, m.idx.lag = r, true
+	m.setProxied(h.Proxy) // a proxy's recording: the host is the client
 	m.setLink(r.link())
 	return m
 }

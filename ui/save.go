@@ -43,7 +43,7 @@ func (m *Model) askSavePath() tea.Cmd {
 // where to save.
 func (m *Model) closeInput() (saving bool) {
 	saving = m.saving
-	m.filtering, m.saving = false, false
+	m.filtering, m.saving, m.asked = false, false, nil
 	m.input.Blur()
 	m.input.Prompt = filterPrompt
 	return saving

@@ -54,6 +54,9 @@ func (m *Model) statusParts() []string {
 	if m.replay != nil {
 		return append(m.replay.facts(), storeFacts(m.cfg.Store.Stats(), m.idx.skipped)...)
 	}
+	if m.attach != nil {
+		return append(m.attach.facts(), storeFacts(m.cfg.Store.Stats(), m.idx.skipped)...)
+	}
 	c := m.conn
 	var parts []string
 	state := "not connected"

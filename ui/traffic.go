@@ -67,6 +67,7 @@ type trafficPane struct {
 	follow  bool           // keep the newest frame selected
 	rows    int            // rows of the body below the column titles: the list and the progress strip
 	strip   bool           // show the progress strip (the Datagrams pane, which shows the board, is not on screen)
+	proxied bool           // the store is a proxied session's: the host is the client (proxy_rows.go)
 }
 
 // newTrafficPane returns the pane, following new frames.
@@ -237,6 +238,9 @@ func (p *trafficPane) Render(w, h int, focused bool) string {
 	bars := p.stripBars(h - 1)
 	list := h - 1 - stripLines(bars)
 	cols := trafficColumns(w)
+	if p.proxied {
+		cols = cols.proxied()
+	}
 	lines := make([]string, 0, h)
 	lines = append(lines, p.st.Ink.Muted.Paint(cols.header()))
 	src := p.source()

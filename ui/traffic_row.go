@@ -73,6 +73,7 @@ const (
 	toneCancel         // a cancelled request, a cancellation, its answer, progress after it
 	toneBad            // a decode error, a failed write, an error response, a failed tool result
 	toneProbe          // a probe and its answer (probe_row.go)
+	toneProxy          // a proxy's mark: what it did to the traffic (proxy_rows.go)
 )
 
 // row renders one frame. An error row is painted in the error colour, a
@@ -88,6 +89,9 @@ func (p *trafficPane) row(f *capture.Frame, c columns, focused bool) string {
 	if f.Dir == capture.In {
 		arrow = "←"
 	}
+	if p.proxied {
+		arrow = look.Cell(proxiedDir(f), c.dir)
+	}
 	tail := c.tail(frameID(f), label, latency, f.Enc.String(), look.ByteSize(int64(f.Size)))
 	if f.Seq == p.sel || tone != tonePlain {
 		text := look.Cell(look.ClockTime(f.Time), c.time) + " " + arrow + " " + tail
@@ -96,6 +100,8 @@ func (p *trafficPane) row(f *capture.Frame, c columns, focused bool) string {
 			return p.st.Ink.Error.Paint(text)
 		case f.Seq != p.sel && tone == toneProbe:
 			return p.st.Ink.Muted.Paint(text)
+		case f.Seq != p.sel && tone == toneProxy:
+			return p.st.Ink.Accent.Paint(text)
 		case f.Seq != p.sel:
 			return p.st.Ink.Warn.Paint(text)
 		case focused:
@@ -149,6 +155,8 @@ func frameLabel(f *capture.Frame, x *index, d mcp.Dialect) (label string, tone r
 	case capture.HTTP:
 		line, _, _ := strings.Cut(string(f.Raw), "\n")
 		return "http " + line, tonePlain
+	case capture.Proxy:
+		return proxyLabel(f), toneProxy
 	}
 	m := f.Msg
 	switch {

@@ -89,6 +89,9 @@ func (c *Composer) Update(msg tea.Msg) (tea.Cmd, bool) {
 	case composeAnswerMsg:
 		c.answered(msg)
 		return nil, false
+	case composeInjectedMsg:
+		c.injected(msg)
+		return nil, false
 	case composeTickMsg:
 		if c.stage == stageWait && msg.gen == c.gen {
 			return composeTick(c.gen), false

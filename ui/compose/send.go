@@ -62,6 +62,9 @@ func (c *Composer) send() tea.Cmd {
 	c.gen++
 	gen := c.gen
 	c.pending = nil
+	if inj := screen.InjectorOf(c.d); inj != nil {
+		return c.inject(inj, gen)
+	}
 	s, err := c.d.Session()
 	if err != nil {
 		c.sentAt = c.now()

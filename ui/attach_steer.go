@@ -1,0 +1,211 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/internal/app/plural"
+	"github.com/mcpscope/mcpscope/internal/app/termtext"
+	"github.com/mcpscope/mcpscope/proxy"
+	"github.com/mcpscope/mcpscope/ui/screen"
+)
+
+// Prompts of the attach's input line.
+const (
+	pausePrompt  = "pause on: "
+	faultsPrompt = "faults file (empty clears): "
+)
+
+// faultsLoadedMsg carries the rules of a faults file read off the UI's
+// goroutine.
+type faultsLoadedMsg struct {
+	src   AttachSource
+	path  string
+	rules []proxy.Fault
+	err   error
+}
+
+// askLine opens the input line with prompt and value; enter hands its
+// text to then, esc closes it.
+func (m *Model) askLine(prompt, value string, then func(text string) tea.Cmd) tea.Cmd {
+	m.filtering, m.asked = true, then
+	m.input.Prompt = prompt
+	m.input.SetValue(value)
+	m.input.CursorEnd()
+	return m.input.Focus()
+}
+
+// askPause asks for the pause filters, the ones in force as the start.
+func (a *Attach) askPause() tea.Cmd {
+	if a.ended {
+		a.inner.status.setError(errors.New("attach: the session ended, nothing can be paused"))
+		return nil
+	}
+	return a.inner.askLine(pausePrompt, filtersText(a.src.PauseFilters()), a.setPause)
+}
+
+// setPause reads the filters typed (several separated by ;) and puts
+// them in force; an empty line clears them.
+func (a *Attach) setPause(text string) tea.Cmd {
+	m := a.inner
+	filters, err := parseFilters(text)
+	if err == nil {
+		err = a.src.PauseOn(filters)
+	}
+	switch {
+	case err != nil:
+		m.status.setError(fmt.Errorf("pause filter: %w", err))
+	case len(filters) == 0:
+		m.status.note("pause filters cleared: nothing is paused from now on")
+	default:
+		m.status.note("pausing on " + filtersText(filters) + " · " + a.keys.Held.Help().Key + " lists the paused messages")
+	}
+	return nil
+}
+
+// parseFilters reads filters separated by ; (proxy.ParseFilter each).
+func parseFilters(text string) ([]proxy.Filter, error) {
+	var out []proxy.Filter
+	for _, part := range strings.Split(text, ";") {
+		if strings.TrimSpace(part) == "" {
+			continue
+		}
+		f, err := proxy.ParseFilter(part)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// filtersText writes filters as parseFilters reads them.
+func filtersText(filters []proxy.Filter) string {
+	parts := make([]string, len(filters))
+	for i, f := range filters {
+		parts[i] = f.String()
+	}
+	return strings.Join(parts, "; ")
+}
+
+// askFaults asks for a faults file to load.
+func (a *Attach) askFaults() tea.Cmd {
+	if a.ended {
+		a.inner.status.setError(errors.New("attach: the session ended, faults have nothing to act on"))
+		return nil
+	}
+	return a.inner.askLine(faultsPrompt, a.faults, a.loadFaults)
+}
+
+// loadFaults reads the faults file at path off the UI's goroutine; an
+// empty path clears the faults at once.
+func (a *Attach) loadFaults(path string) tea.Cmd {
+	path = strings.TrimSpace(path)
+	src, read := a.src, a.readFaults
+	if path == "" {
+		return func() tea.Msg { return faultsLoadedMsg{src: src} }
+	}
+	return func() tea.Msg {
+		rules, err := read(path)
+		return faultsLoadedMsg{src: src, path: path, rules: rules, err: err}
+	}
+}
+
+// faultsLoaded puts the rules read in force.
+func (a *Attach) faultsLoaded(msg faultsLoadedMsg) {
+	m := a.inner
+	if msg.src != a.src {
+		return // read for a session that is gone
+	}
+	err := msg.err
+	if err == nil {
+		err = a.src.SetFaults(msg.rules)
+	}
+	switch {
+	case err != nil && msg.path != "":
+		m.status.setError(fmt.Errorf("faults from %s: %w", termtext.Line(msg.path), err))
+	case err != nil:
+		m.status.setError(fmt.Errorf("clearing the faults: %w", err))
+	case msg.path == "":
+		a.faults = ""
+		m.status.note("faults cleared")
+	default:
+		a.faults = msg.path
+		m.status.notePath(plural.Count(len(msg.rules), "fault rule", "fault rules") + " in force from " + termtext.Line(msg.path))
+	}
+}
+
+// facts are what the status bar says of an attach: the session and its
+// state, what is paused, the pause filters and faults in force and what
+// this viewer missed.
+func (a *Attach) facts() []string {
+	h := a.src.Header()
+	state := "ATTACH " + h.Proxy + " ● live"
+	if a.ended {
+		state = "ATTACH " + h.Proxy + " ■ session ended"
+		if err := a.src.Err(); err != nil {
+			state += ": " + termtext.Line(err.Error())
+		}
+	}
+	parts := []string{state}
+	switch {
+	case a.waiting:
+		parts = append(parts, "waiting for the next session…")
+	case a.nextErr != nil:
+		parts = append(parts, "no next session")
+	}
+	if n := len(a.src.Held()); n > 0 {
+		parts = append(parts, plural.Count(n, "message", "messages")+" paused ("+a.keys.Held.Help().Key+")")
+	}
+	if f := a.src.PauseFilters(); len(f) > 0 {
+		parts = append(parts, "pause on "+termtext.Line(filtersText(f)))
+	}
+	if rules := a.src.Faults(); len(rules) > 0 {
+		parts = append(parts, "faults: "+termtext.Line(faultsText(rules)))
+	}
+	if n := a.src.Missed(); n > 0 {
+		parts = append(parts, "missed "+plural.Count(n, "frame", "frames"))
+	}
+	if h.Transport != "" {
+		parts = append(parts, h.Transport)
+	}
+	return parts
+}
+
+// faultsText says the fault rules in force, one clause each.
+func faultsText(rules []proxy.Fault) string {
+	parts := make([]string, len(rules))
+	for i, r := range rules {
+		s := r.Action
+		switch r.Action {
+		case "delay":
+			s += " " + r.Delay.String()
+		case "error":
+			if r.Error != nil {
+				s += fmt.Sprintf(" %d", r.Error.Code)
+			}
+		case "cut":
+			s += fmt.Sprintf(" after %d", r.After)
+		}
+		if r.Match != (proxy.Filter{}) {
+			s += " on " + r.Match.String()
+		}
+		parts[i] = s
+	}
+	return strings.Join(parts, "; ")
+}
+
+// injector is how the composer's messages reach the session, or nil when
+// the Model shows no live proxied session.
+func (m *Model) injector() screen.InjectFunc {
+	a := m.attach
+	if a == nil || a.ended {
+		return nil
+	}
+	src := a.src
+	return func(ctx context.Context, body []byte) (string, error) { return src.Inject(ctx, body) }
+}

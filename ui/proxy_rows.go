@@ -1,0 +1,132 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/app/plural"
+	"github.com/mcpscope/mcpscope/internal/app/termtext"
+	"github.com/mcpscope/mcpscope/proxy"
+)
+
+// Words of a proxied session's panes, where the host is the client: who
+// sent a frame, in the traffic pane's direction column and in the detail.
+const (
+	fromHost   = "host→"
+	fromServer = "←server"
+	fromProxy  = "proxy"
+)
+
+// proxiedDirWidth is the direction column's width on a proxied session.
+const proxiedDirWidth = 7
+
+// proxied widens the direction column for the host's and the server's
+// names, taking the room from the label.
+func (c columns) proxied() columns {
+	grow := proxiedDirWidth - c.dir
+	c.dir = proxiedDirWidth
+	c.label = max(c.label-grow, 8)
+	return c
+}
+
+// proxiedDir says who sent f on a proxied session: the host, the server,
+// or the proxy itself for its marks.
+func proxiedDir(f *capture.Frame) string {
+	switch {
+	case f.Chan.Kind == capture.Proxy:
+		return fromProxy
+	case f.Dir == capture.In:
+		return fromServer
+	}
+	return fromHost
+}
+
+// proxiedFrom is the detail's words for who sent f.
+func proxiedFrom(f *capture.Frame) string {
+	switch {
+	case f.Chan.Kind == capture.Proxy:
+		return "a mark of the proxy"
+	case f.Dir == capture.In:
+		return "from the server"
+	}
+	return "from the host"
+}
+
+// setProxied shows a proxied session's store (header Proxy set: name is
+// not empty), with the host as the client.
+func (m *Model) setProxied(name string) {
+	m.traffic.proxied = name != ""
+	m.detail.proxied = name != ""
+	m.detail.restyle()
+}
+
+// proxyLabel says what the mark on frame f says the proxy did: "paused
+// tools/call echo #2", "edited …", "injected …", "kept from host …",
+// "fault: …", "viewer missed 3 frames". A frame that holds no mark says
+// so.
+func proxyLabel(f *capture.Frame) string {
+	mk, ok := proxy.ParseMark(f)
+	if !ok {
+		return "proxy mark (unreadable)"
+	}
+	what := strings.TrimSpace(mk.Method + " " + mk.Tool)
+	held := ""
+	if mk.Held > 0 {
+		held = " #" + strconv.FormatUint(mk.Held, 10)
+	}
+	var s string
+	switch mk.What {
+	case proxy.WhatPaused:
+		s = "paused " + what + held
+	case proxy.WhatForwarded:
+		s = "forwarded " + what + held
+	case proxy.WhatEdited:
+		s = "edited " + what + held + ": the next frame went instead"
+	case proxy.WhatDropped:
+		s = "dropped " + what + held
+	case proxy.WhatReleased:
+		s = joinWhy("released "+what+held, mk.Note)
+	case proxy.WhatInjected:
+		s = "injected " + what
+		if mk.ID != "" {
+			s += " · id " + mk.ID
+		}
+	case proxy.WhatKept:
+		s = "kept from host · answer to " + what
+		if mk.ID != "" {
+			s += " · id " + mk.ID
+		}
+	case proxy.WhatFault:
+		s = joinWhy("fault", mk.Note)
+		if what != "" {
+			s += " · " + what
+		}
+	case proxy.WhatMissed:
+		s = "viewer missed " + missedText(mk.Note)
+	case proxy.WhatRecording:
+		s = joinWhy("recording stopped", mk.Note)
+	case proxy.WhatEnded:
+		s = joinWhy("session ended", mk.Note)
+	default:
+		s = joinWhy("proxy "+mk.What, mk.Note)
+	}
+	return termtext.Line(strings.Join(strings.Fields(s), " "))
+}
+
+// joinWhy is s, then ": why" when there is a why.
+func joinWhy(s, why string) string {
+	if why == "" {
+		return s
+	}
+	return s + ": " + why
+}
+
+// missedText says how many frames a viewer missed: a mark's note is the
+// count, or words that say it.
+func missedText(note string) string {
+	if n, err := strconv.ParseInt(strings.TrimSpace(note), 10, 64); err == nil {
+		return plural.Count(n, "frame", "frames")
+	}
+	return note
+}
