@@ -246,7 +246,7 @@ func (s *heldScreen) Render(w, h int) string {
 
 // heldDir says who sent a paused message.
 func heldDir(h proxy.Held) string {
-	return proxiedDir(&capture.Frame{Dir: h.Dir})
+	return proxiedDir(&capture.Frame{Dir: h.Dir}, nil)
 }
 
 // heldWhat is a paused message's method and tool.

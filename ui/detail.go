@@ -74,6 +74,9 @@ func (p *detailPane) prepare() {
 		return
 	}
 	in := detailInput{f: p.frame, dialect: p.dialect, st: p.st, proxied: p.proxied}
+	if p.proxied {
+		in.x = p.x
+	}
 	if s, ok := gatewayStream(p.frame, p.streamOf); ok {
 		in.gateway = gatewayID(s)
 	}

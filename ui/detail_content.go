@@ -33,6 +33,7 @@ type detailInput struct {
 	st      *look.Styles
 	gateway string // the GUID and way of the gateway stream the frame is a chunk of; "" for any other frame
 	proxied bool   // a proxied session's frame: its sender is the host or the server
+	x       *index // what the proxied session's marks said (an injected request), when proxied
 }
 
 // detailContent lays out the detail of a frame for width w: metadata,
@@ -69,7 +70,7 @@ func metadata(in detailInput, w int) string {
 	}
 	dir := f.Dir.String()
 	if in.proxied {
-		dir = proxiedFrom(f)
+		dir = proxiedFrom(f, in.x)
 	}
 	head := []string{fmt.Sprintf("seq %d", f.Seq), f.Time.Format("2006-01-02 15:04:05.000"), dir,
 		"conn " + f.Conn, channel, fmt.Sprintf("%s (kept %s)", look.ByteSize(int64(f.Size)), look.ByteSize(int64(kept))), f.Enc.String()}

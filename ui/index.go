@@ -81,6 +81,9 @@ type index struct {
 	// probeExchanges are the HTTP exchanges that carried a probe
 	// (probe_row.go).
 	probeExchanges map[string]callKey
+	// injected are the ids of requests a viewer injected into a proxied
+	// session, read from the proxy's marks (proxy_rows.go).
+	injected injectedIDs
 }
 
 // newIndex returns an empty index.
@@ -134,6 +137,9 @@ func (x *index) catchUp(st *capture.Store) bool {
 // add reads one frame.
 func (x *index) add(f *capture.Frame) {
 	x.progress.tick(f.Time)
+	if f.Chan.Kind == capture.Proxy {
+		x.injected.see(f)
+	}
 	if k, ok := callOf(f); ok {
 		c := x.call(k)
 		if len(c.seqs) < maxLinksPerCall {

@@ -16,6 +16,7 @@ const (
 	fromHost   = "host→"
 	fromServer = "←server"
 	fromProxy  = "proxy"
+	fromViewer = "viewer→" // a request a viewer injected
 )
 
 // proxiedDirWidth is the direction column's width on a proxied session.
@@ -30,25 +31,65 @@ func (c columns) proxied() columns {
 	return c
 }
 
+// maxInjectedIDs bounds the injected ids an index remembers.
+const maxInjectedIDs = 1024
+
+// injectedIDs are the ids of the requests viewers injected, the oldest
+// forgotten past maxInjectedIDs.
+type injectedIDs struct {
+	set   map[string]bool
+	order []string
+}
+
+// see reads the mark on f: an injected request's id is remembered.
+func (in *injectedIDs) see(f *capture.Frame) {
+	mk, ok := proxy.ParseMark(f)
+	if !ok || mk.What != proxy.WhatInjected || mk.ID == "" {
+		return
+	}
+	if in.set == nil {
+		in.set = map[string]bool{}
+	}
+	if len(in.order) >= maxInjectedIDs {
+		delete(in.set, in.order[0])
+		in.order = in.order[1:]
+	}
+	in.set[mk.ID] = true
+	in.order = append(in.order, mk.ID)
+}
+
+// has reports whether f is a request a viewer injected.
+func (in *injectedIDs) has(f *capture.Frame) bool {
+	if f.Msg == nil || f.Msg.ID == nil || f.Dir != capture.Out || f.Msg.Method == "" {
+		return false
+	}
+	id, ok := f.Msg.ID.Str()
+	return ok && in.set[id]
+}
+
 // proxiedDir says who sent f on a proxied session: the host, the server,
-// or the proxy itself for its marks.
-func proxiedDir(f *capture.Frame) string {
+// a viewer (an injected request), or the proxy itself for its marks.
+func proxiedDir(f *capture.Frame, x *index) string {
 	switch {
 	case f.Chan.Kind == capture.Proxy:
 		return fromProxy
 	case f.Dir == capture.In:
 		return fromServer
+	case x != nil && x.injected.has(f):
+		return fromViewer
 	}
 	return fromHost
 }
 
 // proxiedFrom is the detail's words for who sent f.
-func proxiedFrom(f *capture.Frame) string {
+func proxiedFrom(f *capture.Frame, x *index) string {
 	switch {
 	case f.Chan.Kind == capture.Proxy:
 		return "a mark of the proxy"
 	case f.Dir == capture.In:
 		return "from the server"
+	case x != nil && x.injected.has(f):
+		return "injected by a viewer, to the server"
 	}
 	return "from the host"
 }
@@ -95,7 +136,7 @@ func proxyLabel(f *capture.Frame) string {
 	case proxy.WhatKept:
 		s = "kept from host · answer to " + what
 		if mk.ID != "" {
-			s += " · id " + mk.ID
+			s += " · id " + unquoted(mk.ID)
 		}
 	case proxy.WhatFault:
 		s = joinWhy("fault", mk.Note)
@@ -112,6 +153,15 @@ func proxyLabel(f *capture.Frame) string {
 		s = joinWhy("proxy "+mk.What, mk.Note)
 	}
 	return termtext.Line(strings.Join(strings.Fields(s), " "))
+}
+
+// unquoted is an id as JSON writes a string, unquoted; any other id as
+// it is.
+func unquoted(id string) string {
+	if s, err := strconv.Unquote(id); err == nil {
+		return s
+	}
+	return id
 }
 
 // joinWhy is s, then ": why" when there is a why.

@@ -90,7 +90,7 @@ func (p *trafficPane) row(f *capture.Frame, c columns, focused bool) string {
 		arrow = "←"
 	}
 	if p.proxied {
-		arrow = look.Cell(proxiedDir(f), c.dir)
+		arrow = look.Cell(proxiedDir(f, p.x), c.dir)
 	}
 	tail := c.tail(frameID(f), label, latency, f.Enc.String(), look.ByteSize(int64(f.Size)))
 	if f.Seq == p.sel || tone != tonePlain {

@@ -1,0 +1,368 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proxy"
+	"github.com/mcpscope/mcpscope/recordings"
+)
+
+// Messages of a host and a server.
+const (
+	hostList   = `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+	serverList = `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"echo","inputSchema":{"type":"object"}}]}}`
+	hostCall   = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}}`
+	serverCall = `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"Echo: hi"}]}}`
+)
+
+// lineHas reports whether a line of s holds every one of parts.
+func lineHas(s string, parts ...string) bool {
+	for _, line := range strings.Split(s, "\n") {
+		all := true
+		for _, p := range parts {
+			all = all && strings.Contains(line, p)
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// A host's tools/list and tools/call through the proxy read as the
+// host's and the server's, and the proxy's marks (a paused, forwarded
+// call) are rows of their own; the detail of a mark is its JSON.
+func TestAttachShowsHostAndServer(t *testing.T) {
+	s, c := newProxySession(t), &fakeCarrier{}
+	if err := s.PauseOn([]proxy.Filter{{Method: "tools/call", Dir: "host"}}); err != nil {
+		t.Fatal(err)
+	}
+	r := newTestAttach(t, s, nil, 140, 40)
+	for _, m := range []struct {
+		dir  capture.Dir
+		body string
+	}{{capture.Out, hostList}, {capture.In, serverList}} {
+		if err := relay(t, s, c, m.dir, m.body); err != nil {
+			t.Fatal(err)
+		}
+	}
+	held := relayInBackground(t, s, c, capture.Out, hostCall)
+	r.Until("the call paused", func() bool { return len(s.Held()) == 1 })
+	if err := s.Decide(s.Held()[0].N, proxy.Decision{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := relayed(t, held); err != nil {
+		t.Fatal(err)
+	}
+	if err := relay(t, s, c, capture.In, serverCall); err != nil {
+		t.Fatal(err)
+	}
+	r.refreshed()
+	m := r.a.inner
+	golden(t, "attach_traffic", m.traffic.Render(110, 10, true))
+
+	screen := r.screen()
+	for _, want := range [][]string{{"host→", "tools/list"}, {"←server", "result · tools/list"},
+		{"proxy", "paused tools/call"}, {"proxy", "forwarded tools/call"},
+		{"attach echo (proxy of node everything.js stdio)"}, {"ATTACH echo ● live", "stdio"}} {
+		if !lineHas(screen, want...) {
+			t.Errorf("no line of the screen has %q:\n%s", want, screen)
+		}
+	}
+	selectWhere(t, m, func(f *capture.Frame) bool { return f.Chan.Kind == capture.Proxy })
+	m.detail.SetSize(80, 14)
+	m.detail.prepare()
+	golden(t, "attach_detail_mark", m.detail.Render(80, 14, true))
+	selectWhere(t, m, isMethod("tools/call"))
+	m.detail.prepare()
+	if d := m.detail.Render(80, 14, true); !strings.Contains(d, "from the host") {
+		t.Errorf("the detail of the host's call does not say who sent it:\n%s", d)
+	}
+}
+
+// A pause filter typed at p holds the host's tools/call; the paused
+// messages' screen lists it, its JSON edited (an argument changed) goes
+// to the server in its place, and the traffic shows it paused and
+// edited. Text that is not JSON is refused, nothing sent; drop and
+// forward unchanged act on the next calls.
+func TestAttachPauseEditForwardDrop(t *testing.T) {
+	s, c := newProxySession(t), &fakeCarrier{}
+	r := newTestAttach(t, s, nil, 200, 30)
+	r.Press("p")
+	r.typeLine("method=tools/call tool=ech* dir=host")
+	if f := s.PauseFilters(); len(f) != 1 || f[0] != (proxy.Filter{Method: "tools/call", Tool: "ech*", Dir: "host"}) {
+		t.Fatalf("pause filters in force: %+v", f)
+	}
+	r.waitScreen("pausing on method=tools/call tool=ech* dir=host", "pause on method=tools/call")
+
+	first := relayInBackground(t, s, c, capture.Out, hostCall)
+	r.Until("the call paused", func() bool { return len(s.Held()) == 1 })
+	r.refreshed()
+	r.waitScreen("1 message paused (h)", "paused tools/call echo #1")
+
+	r.Press("h")
+	r.waitScreen("Paused · 1 message")
+	golden(t, "attach_held", r.a.inner.overlay.Render(100, 16))
+
+	r.Press("e")
+	r.waitScreen("Paused · editing #1 tools/call echo")
+	golden(t, "attach_editor", r.a.inner.overlay.Render(100, 16))
+
+	// Not JSON: refused, nothing goes.
+	r.Press("x")
+	r.Press("ctrl+s")
+	r.waitScreen("not JSON")
+	if _, sent := c.snapshot(); len(sent) != 0 || len(s.Held()) != 1 {
+		t.Fatalf("text that is not JSON went on: sent %v, %d paused", sent, len(s.Held()))
+	}
+	r.Press("backspace")
+	for range 7 { // to "message": "hi"
+		r.Press("down")
+	}
+	r.Press("end")
+	for range 3 {
+		r.Press("backspace")
+	}
+	r.TypeText(`edited"`)
+	r.Press("ctrl+s")
+	if err := relayed(t, first); err != nil {
+		t.Fatal(err)
+	}
+	passed, sent := c.snapshot()
+	if len(passed) != 0 || len(sent) != 1 || sent[0].dir != capture.Out {
+		t.Fatalf("the edited call was not the one sent: passed %q, sent %+v", passed, sent)
+	}
+	var got struct {
+		Params struct {
+			Arguments map[string]string `json:"arguments"`
+		} `json:"params"`
+	}
+	if err := json.Unmarshal([]byte(sent[0].body), &got); err != nil || got.Params.Arguments["message"] != "edited" {
+		t.Fatalf("the server got %s (%v), not the edited argument", sent[0].body, err)
+	}
+	r.waitScreen("#1 tools/call echo forwarded edited")
+	r.Press("esc")
+	r.refreshed()
+	r.waitScreen("edited tools/call echo #1")
+
+	// Drop, then forward unchanged.
+	second := relayInBackground(t, s, c, capture.Out, strings.Replace(hostCall, `"id":2`, `"id":3`, 1))
+	r.Until("the second call paused", func() bool { return len(s.Held()) == 1 })
+	r.Press("h")
+	r.Press("d")
+	if err := relayed(t, second); err != nil {
+		t.Fatal(err)
+	}
+	third := relayInBackground(t, s, c, capture.Out, strings.Replace(hostCall, `"id":2`, `"id":4`, 1))
+	r.Until("the third call paused", func() bool { return len(s.Held()) == 1 })
+	r.Send(refreshMsg{at: t0}) // the open screen reads the list again
+	r.Press("enter")
+	if err := relayed(t, third); err != nil {
+		t.Fatal(err)
+	}
+	passed, _ = c.snapshot()
+	if len(passed) != 1 || !strings.Contains(passed[0], `"id":4`) {
+		t.Fatalf("carried unchanged: %q; want only the third call", passed)
+	}
+	r.Press("esc")
+	r.refreshed()
+	r.waitScreen("dropped tools/call echo #2", "forwarded tools/call echo #3")
+
+	r.Press("p")
+	r.typeLine("")
+	if f := s.PauseFilters(); len(f) != 0 {
+		t.Fatalf("an empty filter left %+v in force", f)
+	}
+	r.Press("p")
+	r.typeLine("verb=tools/call")
+	r.waitScreen("pause filter:", "a filter term is method=, tool= or dir=")
+}
+
+// The composer injects into the session: the injector gets the request
+// under an id of the proxy's own, and the server's answer to it is kept
+// from the host and shown as kept.
+func TestAttachInjectFromTheComposer(t *testing.T) {
+	s, c := newProxySession(t), &fakeCarrier{}
+	bodies := make(chan []byte, 1)
+	s.SetInjector(func(_ context.Context, body []byte) error { bodies <- body; return nil })
+	r := newTestAttach(t, s, nil, 220, 36)
+	r.Press(":")
+	r.waitScreen("Compose · pick a method")
+	r.Press("ctrl+u")
+	r.TypeText("tools/list")
+	r.Press("enter")
+	r.waitScreen("Compose · request tools/list")
+	r.Press("ctrl+s")
+	r.waitScreen("→ injected · tools/list · id mcpscope-")
+	var body []byte
+	select {
+	case body = <-bodies:
+	default:
+		t.Fatal("the injector got nothing")
+	}
+	var m struct {
+		ID     string `json:"id"`
+		Method string `json:"method"`
+	}
+	if err := json.Unmarshal(body, &m); err != nil || m.Method != "tools/list" || !strings.HasPrefix(m.ID, "mcpscope-") {
+		t.Fatalf("injected %s (%v): want tools/list under an id of the proxy's namespace", body, err)
+	}
+	answer := `{"jsonrpc":"2.0","id":"` + m.ID + `","result":{"tools":[]}}`
+	if err := relay(t, s, c, capture.In, answer); err != nil {
+		t.Fatal(err)
+	}
+	if passed, _ := c.snapshot(); len(passed) != 0 {
+		t.Fatalf("the answer to the injected request reached the host: %q", passed)
+	}
+	r.Press("esc", "esc", "esc") // the composer closes
+	r.refreshed()
+	r.waitScreen("injected tools/list · id "+m.ID, "kept from host · answer to tools/list · id "+m.ID)
+	screen := r.screen()
+	for _, want := range [][]string{{"viewer→", "tools/list"}, {"←server", "result · tools/list"}} {
+		if !lineHas(screen, want...) {
+			t.Errorf("no line of the screen has %q:\n%s", want, screen)
+		}
+	}
+}
+
+// Keys that need a connection of mcpscope's own are refused, saying why.
+func TestAttachRefusesKeysOfAConnection(t *testing.T) {
+	r := newTestAttach(t, newProxySession(t), nil, 140, 30)
+	r.Press("t")
+	r.waitScreen("attach: tools/list needs a connection of mcpscope's own; : injects into the session")
+	r.Press("r")
+	r.waitScreen("attach: reconnect needs a connection of mcpscope's own")
+}
+
+// faultsSource is a session whose fault rules are kept as set.
+type faultsSource struct {
+	*proxy.Session
+	rules []proxy.Fault
+}
+
+func (f *faultsSource) SetFaults(r []proxy.Fault) error { f.rules = r; return nil }
+func (f *faultsSource) Faults() []proxy.Fault           { return f.rules }
+
+// Faults loaded from a file at F are in force and named in the status
+// bar; an empty path clears them; a file that cannot be read says why.
+func TestAttachFaultsFromAFile(t *testing.T) {
+	src := &faultsSource{Session: newProxySession(t)}
+	r := newTestAttach(t, src, nil, 160, 30)
+	path := filepath.Join(t.TempDir(), "faults.json")
+	rules := []proxy.Fault{{Match: proxy.Filter{Method: "tools/call"}, Action: "delay", Delay: 2 * time.Second},
+		{Action: "cut", After: 10}}
+	b, _ := json.Marshal(rules)
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// What a faults file holds is proxy.LoadFaults's to read; this reads
+	// the rules as written here.
+	r.a.readFaults = func(p string) ([]proxy.Fault, error) {
+		var out []proxy.Fault
+		b, err := os.ReadFile(p)
+		if err == nil {
+			err = json.Unmarshal(b, &out)
+		}
+		return out, err
+	}
+	r.Press("F")
+	r.typeLine(path)
+	r.waitScreen("faults: delay 2s on method=tools/call; cut after 10", "2 fault rules in force from")
+	r.Press("F")
+	r.typeLine("")
+	r.waitScreen("faults cleared")
+	if len(src.rules) != 0 {
+		t.Fatalf("rules left after clearing: %+v", src.rules)
+	}
+	r.a.readFaults = proxy.LoadFaults
+	r.Press("F")
+	r.typeLine(filepath.Join(t.TempDir(), "nope.yaml"))
+	r.waitScreen("faults from ")
+}
+
+// When the session ends its frames stay readable and the status bar
+// says so; the next session then takes its place, with the filter and
+// the focus kept.
+func TestAttachSessionEndsThenTheNextOne(t *testing.T) {
+	s, c := newProxySession(t), &fakeCarrier{}
+	nexts := make(chan AttachSource, 1)
+	next := func(ctx context.Context) (AttachSource, error) {
+		select {
+		case n := <-nexts:
+			return n, nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	r := newTestAttach(t, s, next, 140, 30)
+	if err := relay(t, s, c, capture.Out, hostList); err != nil {
+		t.Fatal(err)
+	}
+	r.Press("/")
+	r.typeLine("tools")
+	r.Press("4")
+	if err := s.Close(errors.New("the host closed stdin")); err != nil {
+		t.Fatal(err)
+	}
+	r.waitScreen("ATTACH echo ■ session ended: the host closed stdin", "waiting for the next session…")
+	r.Press("1")
+	r.waitScreen("host→", "tools/list")
+	r.Press("4")
+
+	s2 := newProxySession(t)
+	nexts <- s2
+	r.Until("the next session", func() bool { return r.a.src == s2 })
+	r.waitScreen("ATTACH echo ● live", "the next session of echo started")
+	if r.a.inner.focus != paneDetail {
+		t.Errorf("the focus moved from the detail to pane %d", r.a.inner.focus+1)
+	}
+	if got := r.a.inner.filterText(); got != "tools" {
+		t.Errorf("the filter after the swap is %q", got)
+	}
+	if err := relay(t, s2, c, capture.Out, hostCall); err != nil {
+		t.Fatal(err)
+	}
+	r.Press("1")
+	r.refreshed()
+	r.waitScreen("tools/call")
+	if lineHas(r.screen(), "tools/list") {
+		t.Errorf("the old session's frames show in the new one:\n%s", r.screen())
+	}
+}
+
+// A replay of a proxy's recording says host and server too.
+func TestAttachReplayOfAProxyRecording(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "proxy"+recordings.Ext)
+	s, err := proxy.Open(proxy.Options{Name: "echo", Target: "node everything.js stdio", Transport: "stdio", Record: path, Clock: (&stepClock{}).now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &fakeCarrier{}
+	for _, m := range []struct {
+		dir  capture.Dir
+		body string
+	}{{capture.Out, hostList}, {capture.In, serverList}} {
+		if err := relay(t, s, c, m.dir, m.body); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Close(nil); err != nil {
+		t.Fatal(err)
+	}
+	rp := newTestReplay(t, path, recordings.SpeedAtOnce, 140, 30)
+	settle(t, rp, done)
+	text := plainView(rp.inner)
+	for _, want := range [][]string{{"host→", "tools/list"}, {"←server", "result · tools/list"}, {"proxy", "session ended: closed"}} {
+		if !lineHas(text, want...) {
+			t.Errorf("no line of the replay has %q:\n%s", want, text)
+		}
+	}
+}
