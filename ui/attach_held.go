@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -182,7 +181,7 @@ func (s *heldScreen) edit() tea.Cmd {
 	case !json.Valid(h.Body):
 		return errorCmd(fmt.Errorf("#%d is not JSON text (a CBOR body?): forward or drop it", h.N))
 	}
-	ed, err := schemaform.NewJSONEditor(heldSchema, escapeControls(h.Body))
+	ed, err := schemaform.NewJSONEditor(heldSchema, termtext.JSON(h.Body)) // the same JSON, drawn safely
 	if err != nil {
 		return errorCmd(err)
 	}
@@ -271,21 +270,6 @@ func prettyBody(body []byte) string {
 		return string(out)
 	}
 	return string(body)
-}
-
-// escapeControls writes the control characters inside the JSON text's
-// strings as \u escapes (the same JSON), so that the editor draws none of
-// them raw; outside strings JSON has only whitespace.
-func escapeControls(body []byte) []byte {
-	var b strings.Builder
-	for _, r := range string(body) {
-		if unicode.IsControl(r) && r != '\n' && r != '\t' && r != '\r' {
-			fmt.Fprintf(&b, `\u%04x`, r)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return []byte(b.String())
 }
 
 // errorCmd reports err in the status bar.
