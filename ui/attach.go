@@ -62,7 +62,7 @@ func NewAttach(src AttachSource, next func(ctx context.Context) (AttachSource, e
 // model builds the Model that shows src.
 func (a *Attach) model(src AttachSource) *Model {
 	h := src.Header()
-	m := New(Config{Store: src.Store(), Target: attachTitle(h)})
+	m := New(Config{Store: src.Store(), Target: attachTitle(h), RecordHeader: h}) // ctrl+s saves it as the proxy records
 	m.attach = a
 	m.setProxied(h.Proxy)
 	m.setLink(recordedLink(h.Transport, ""))

@@ -366,3 +366,14 @@ func TestAttachReplayOfAProxyRecording(t *testing.T) {
 		}
 	}
 }
+
+// missedSource is a session whose viewer missed frames.
+type missedSource struct{ *proxy.Session }
+
+func (missedSource) Missed() int64 { return 5 }
+
+// What the viewer missed shows in the status bar.
+func TestAttachSaysWhatTheViewerMissed(t *testing.T) {
+	r := newTestAttach(t, missedSource{newProxySession(t)}, nil, 160, 30)
+	r.waitScreen("ATTACH echo ● live · missed 5 frames")
+}
