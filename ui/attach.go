@@ -30,10 +30,11 @@ type Attach struct {
 	ctx   context.Context // ends with Close: stops the waits
 	stop  context.CancelFunc
 
-	ended   bool   // src is done
-	waiting bool   // for the next session
-	nextErr error  // why waiting for the next session stopped
-	faults  string // the faults file loaded last, "" for none
+	ended   bool       // src is done
+	waiting bool       // for the next session
+	nextErr error      // why waiting for the next session stopped
+	faults  string     // the faults file loaded last, "" for none
+	state   steerState // what the status bar shows of the steering
 	// readFaults reads a faults file: proxy.LoadFaults.
 	readFaults func(path string) ([]proxy.Fault, error)
 }
@@ -56,6 +57,7 @@ func NewAttach(src AttachSource, next func(ctx context.Context) (AttachSource, e
 	ctx, stop := context.WithCancel(context.Background())
 	a := &Attach{src: src, next: next, keys: DefaultAttachKeys(), ctx: ctx, stop: stop, readFaults: proxy.LoadFaults}
 	a.inner = a.model(src)
+	a.readState()
 	return a
 }
 
@@ -116,6 +118,10 @@ func (a *Attach) waitNext() tea.Cmd {
 // connection of mcpscope's own, follows the session's end and the next
 // session, and hands everything else to the Model.
 func (a *Attach) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg.(type) {
+	case refreshMsg, tea.KeyPressMsg, attachEndedMsg, attachNextMsg, faultsLoadedMsg:
+		defer a.readState() // what they did to the steering, for the status bar
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.size = &msg

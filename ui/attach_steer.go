@@ -139,66 +139,6 @@ func (a *Attach) faultsLoaded(msg faultsLoadedMsg) {
 	}
 }
 
-// facts are what the status bar says of an attach: the session and its
-// state, what is paused, the pause filters and faults in force and what
-// this viewer missed.
-func (a *Attach) facts() []string {
-	h := a.src.Header()
-	state := "ATTACH " + h.Proxy + " ● live"
-	if a.ended {
-		state = "ATTACH " + h.Proxy + " ■ session ended"
-		if err := a.src.Err(); err != nil {
-			state += ": " + termtext.Line(err.Error())
-		}
-	}
-	parts := []string{state}
-	switch {
-	case a.waiting:
-		parts = append(parts, "waiting for the next session…")
-	case a.nextErr != nil:
-		parts = append(parts, "no next session")
-	}
-	if n := len(a.src.Held()); n > 0 {
-		parts = append(parts, plural.Count(n, "message", "messages")+" paused ("+a.keys.Held.Help().Key+")")
-	}
-	if f := a.src.PauseFilters(); len(f) > 0 {
-		parts = append(parts, "pause on "+termtext.Line(filtersText(f)))
-	}
-	if rules := a.src.Faults(); len(rules) > 0 {
-		parts = append(parts, "faults: "+termtext.Line(faultsText(rules)))
-	}
-	if n := a.src.Missed(); n > 0 {
-		parts = append(parts, "missed "+plural.Count(n, "frame", "frames"))
-	}
-	if h.Transport != "" {
-		parts = append(parts, h.Transport)
-	}
-	return parts
-}
-
-// faultsText says the fault rules in force, one clause each.
-func faultsText(rules []proxy.Fault) string {
-	parts := make([]string, len(rules))
-	for i, r := range rules {
-		s := r.Action
-		switch r.Action {
-		case "delay":
-			s += " " + r.Delay.String()
-		case "error":
-			if r.Error != nil {
-				s += fmt.Sprintf(" %d", r.Error.Code)
-			}
-		case "cut":
-			s += fmt.Sprintf(" after %d", r.After)
-		}
-		if r.Match != (proxy.Filter{}) {
-			s += " on " + r.Match.String()
-		}
-		parts[i] = s
-	}
-	return strings.Join(parts, "; ")
-}
-
 // injector is how the composer's messages reach the session, or nil when
 // the Model shows no live proxied session.
 func (m *Model) injector() screen.InjectFunc {
