@@ -10,7 +10,8 @@ import (
 
 // pauseHelp explains the pause filter's words on the help screen.
 const pauseHelp = "pause filter: method=GLOB tool=GLOB dir=host|server, several separated by ; " +
-	"(an empty filter pauses nothing) · faults file: a path (empty clears the faults)"
+	"(an empty filter pauses nothing) · faults file: a path (empty clears the faults) · " +
+	"the traffic filter's word proxy shows the proxy's marks; a method keeps the marks of its calls"
 
 // AttachKeys are the keys that steer a proxied session; none is a key
 // of the panes.

@@ -279,3 +279,37 @@ func TestAttachSaysWhatTheViewerMissed(t *testing.T) {
 	r := newTestAttach(t, missedSource{newProxySession(t)}, nil, 160, 30)
 	r.waitScreen("ATTACH echo ● live · missed 5 frames")
 }
+
+// The traffic filter keeps the marks of the calls it shows, and its word
+// proxy shows the marks alone.
+func TestAttachFilterKeepsMarks(t *testing.T) {
+	s, c := newProxySession(t), &fakeCarrier{}
+	if err := s.PauseOn([]proxy.Filter{{Method: "tools/call", Dir: "host"}}); err != nil {
+		t.Fatal(err)
+	}
+	r := newTestAttach(t, s, nil, 220, 30)
+	if err := relay(t, s, c, capture.Out, hostList); err != nil {
+		t.Fatal(err)
+	}
+	held := relayInBackground(t, s, c, capture.Out, hostCall)
+	r.Until("the call paused", func() bool { return len(s.Held()) == 1 })
+	if err := s.Decide(s.Held()[0].N, proxy.Decision{Drop: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := relayed(t, held); err != nil {
+		t.Fatal(err)
+	}
+	r.refreshed()
+	r.Press("/")
+	r.typeLine("tools/call")
+	r.waitScreen("paused tools/call echo #1", "dropped tools/call echo #1", "host→")
+	if lineHas(r.screen(), "tools/list") {
+		t.Errorf("the filter tools/call kept tools/list:\n%s", r.screen())
+	}
+	r.Press("/")
+	r.typeLine("proxy")
+	r.waitScreen("filter \"proxy\" · 2 matches")
+	if lineHas(r.screen(), "host→") {
+		t.Errorf("the filter proxy kept a message:\n%s", r.screen())
+	}
+}

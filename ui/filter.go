@@ -36,6 +36,7 @@ type term struct {
 // channelWords are the channel names a filter understands.
 var channelWords = map[string]capture.ChannelKind{
 	"control": capture.Control, "stream": capture.Stream, "datagram": capture.Datagram, "stderr": capture.Stderr,
+	"proxy": capture.Proxy, // a proxied session's marks
 }
 
 // filter is a parsed filter: a frame matches when every term does.
@@ -108,6 +109,9 @@ func (t term) match(f *capture.Frame, x *index) bool {
 	}
 	if c, ok := x.lookup(f); ok && strings.Contains(strings.ToLower(c.method), t.text) {
 		return true
+	}
+	if f.Chan.Kind == capture.Proxy {
+		return markMatches(f, t.text)
 	}
 	return f.Chan.Kind == capture.Stderr && strings.Contains(strings.ToLower(string(bodyOf(f))), t.text)
 }

@@ -155,6 +155,14 @@ func proxyLabel(f *capture.Frame) string {
 	return termtext.Line(strings.Join(strings.Fields(s), " "))
 }
 
+// markMatches reports whether the mark on f concerns a method (or tool)
+// holding text, lower case: a filter by method keeps the marks of the
+// calls it shows.
+func markMatches(f *capture.Frame, text string) bool {
+	mk, ok := proxy.ParseMark(f)
+	return ok && (strings.Contains(strings.ToLower(mk.Method), text) || strings.Contains(strings.ToLower(mk.Tool), text))
+}
+
 // unquoted is an id as JSON writes a string, unquoted; any other id as
 // it is.
 func unquoted(id string) string {
