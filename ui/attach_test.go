@@ -103,13 +103,15 @@ func TestAttachInjectFromTheComposer(t *testing.T) {
 	r.Press("enter")
 	r.waitScreen("Compose · request tools/list")
 	r.Press("ctrl+s")
-	r.waitScreen("→ injected · tools/list · id mcpscope-")
 	var body []byte
-	select {
-	case body = <-bodies:
-	default:
-		t.Fatal("the injector got nothing")
-	}
+	r.Until("the injector got the request", func() bool {
+		select {
+		case body = <-bodies:
+			return true
+		default:
+			return false
+		}
+	})
 	var m struct {
 		ID     string `json:"id"`
 		Method string `json:"method"`
@@ -124,6 +126,8 @@ func TestAttachInjectFromTheComposer(t *testing.T) {
 	if passed, _ := c.snapshot(); len(passed) != 0 {
 		t.Fatalf("the answer to the injected request reached the host: %q", passed)
 	}
+	r.refreshed()
+	r.waitScreen("← result · tools/list · id "+m.ID+" · injected, kept from the host", `"tools": []`)
 	r.Press("esc", "esc", "esc") // the composer closes
 	r.refreshed()
 	r.waitScreen("injected tools/list · id "+m.ID, "kept from host · answer to tools/list · id "+m.ID)

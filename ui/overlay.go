@@ -102,6 +102,20 @@ func (d driver) OutputSchema(tool string) json.RawMessage {
 // or nil when there is none.
 func (d driver) Injector() screen.InjectFunc { return d.m.injector() }
 
+// InjectedAnswer is the answer to the request injected as id, once the
+// proxy captured it and the index read it.
+func (d driver) InjectedAnswer(id string) (*jsonrpc.Message, bool) {
+	seq, ok := d.m.idx.injected.answerSeq(id)
+	if !ok {
+		return nil, false
+	}
+	fs := d.m.cfg.Store.Window(seq, 1)
+	if len(fs) == 0 || fs[0].Seq != seq || fs[0].Msg == nil {
+		return nil, false // no longer held, or not a message
+	}
+	return fs[0].Msg, true
+}
+
 // openComposer opens the raw request composer.
 func (m *Model) openComposer() tea.Cmd {
 	c, cmd := compose.Open(driver{m}, &m.composed)

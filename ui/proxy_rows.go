@@ -34,28 +34,39 @@ func (c columns) proxied() columns {
 // maxInjectedIDs bounds the injected ids an index remembers.
 const maxInjectedIDs = 1024
 
-// injectedIDs are the ids of the requests viewers injected, the oldest
-// forgotten past maxInjectedIDs.
+// injectedIDs are the ids of the requests viewers injected, each with the
+// Seq of its answer (0 while none came), the oldest forgotten past
+// maxInjectedIDs.
 type injectedIDs struct {
-	set   map[string]bool
-	order []string
+	answer map[string]uint64
+	order  []string
 }
 
-// see reads the mark on f: an injected request's id is remembered.
+// see reads the mark on f: an injected request's id is remembered, and
+// the answer kept from the host is tied to it.
 func (in *injectedIDs) see(f *capture.Frame) {
 	mk, ok := proxy.ParseMark(f)
-	if !ok || mk.What != proxy.WhatInjected || mk.ID == "" {
+	if !ok || mk.ID == "" {
 		return
 	}
-	if in.set == nil {
-		in.set = map[string]bool{}
+	switch mk.What {
+	case proxy.WhatInjected:
+		if in.answer == nil {
+			in.answer = map[string]uint64{}
+		}
+		if len(in.order) >= maxInjectedIDs {
+			delete(in.answer, in.order[0])
+			in.order = in.order[1:]
+		}
+		in.answer[mk.ID] = 0
+		in.order = append(in.order, mk.ID)
+	case proxy.WhatKept:
+		if id := unquoted(mk.ID); mk.Seq > 0 {
+			if _, ok := in.answer[id]; ok {
+				in.answer[id] = mk.Seq
+			}
+		}
 	}
-	if len(in.order) >= maxInjectedIDs {
-		delete(in.set, in.order[0])
-		in.order = in.order[1:]
-	}
-	in.set[mk.ID] = true
-	in.order = append(in.order, mk.ID)
 }
 
 // has reports whether f is a request a viewer injected.
@@ -64,7 +75,15 @@ func (in *injectedIDs) has(f *capture.Frame) bool {
 		return false
 	}
 	id, ok := f.Msg.ID.Str()
-	return ok && in.set[id]
+	_, injected := in.answer[id]
+	return ok && injected
+}
+
+// answerSeq is the Seq of the answer to the injected request id, once
+// it came.
+func (in *injectedIDs) answerSeq(id string) (uint64, bool) {
+	seq := in.answer[id]
+	return seq, seq > 0
 }
 
 // proxiedDir says who sent f on a proxied session: the host, the server,

@@ -48,9 +48,12 @@ type Composer struct {
 	gen     int          // counts the sends; an answer of an older one is dropped
 	sentAt  time.Time    // when the call was sent
 	pending *pendingCall // the request waiting for its answer
-	heading string       // the line above the answer, plain
-	answer  *look.Outcome
-	w, h    int
+	// injectedID is the id the proxy gave the request injected last
+	// (inject.go), whose answer the composer waits for; "" for none.
+	injectedID string
+	heading    string // the line above the answer, plain
+	answer     *look.Outcome
+	w, h       int
 }
 
 // Open returns a composer at its method picker, and the command that
@@ -94,6 +97,12 @@ func (c *Composer) Update(msg tea.Msg) (tea.Cmd, bool) {
 		return nil, false
 	case composeTickMsg:
 		if c.stage == stageWait && msg.gen == c.gen {
+			if c.injectedID != "" {
+				c.injectedAnswer()
+				if c.stage != stageWait {
+					return nil, false
+				}
+			}
 			return composeTick(c.gen), false
 		}
 		return nil, false

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
@@ -37,15 +38,17 @@ func (c *Composer) inject(inj screen.InjectFunc, gen int) tea.Cmd {
 		return nil
 	}
 	c.picker.history.add(call)
-	c.stage, c.sentAt = stageWait, c.now()
+	c.stage, c.sentAt, c.injectedID = stageWait, c.now(), ""
 	ctx := c.d.Context()
-	return func() tea.Msg {
+	return tea.Batch(func() tea.Msg {
 		id, err := inj(ctx, body)
 		return composeInjectedMsg{gen: gen, id: id, err: err}
-	}
+	}, composeTick(gen))
 }
 
-// injected shows how the injection of send msg.gen went.
+// injected shows how the injection of send msg.gen went: a request
+// waits for its answer (injectedAnswer), which the proxy keeps from the
+// host.
 func (c *Composer) injected(msg composeInjectedMsg) {
 	if msg.gen != c.gen {
 		return
@@ -59,9 +62,23 @@ func (c *Composer) injected(msg composeInjectedMsg) {
 		c.heading = "→ notification injected · " + c.call.method
 		c.answer = &look.Outcome{Heading: c.call.method, Body: c.st.Ink.Good.Paint("the notification went to the server: a notification has no answer")}
 	default:
-		c.heading = "→ injected · " + c.call.method + " · id " + msg.id
-		c.answer = &look.Outcome{Heading: c.call.method, Body: c.st.Ink.Good.Paint(
-			"the proxy sent it as id " + msg.id + ": its answer is kept from the host and shows in the traffic, marked kept")}
+		c.injectedID = msg.id
+		c.injectedAnswer()
+		return
 	}
 	c.stage = stageAnswer
+}
+
+// injectedAnswer shows the answer to the injected request once the proxy
+// captured it; until then the composer waits.
+func (c *Composer) injectedAnswer() {
+	m, ok := screen.InjectedAnswer(c.d, c.injectedID)
+	if !ok {
+		return
+	}
+	res := composeAnswerMsg{gen: c.gen, result: m.Result}
+	if m.Error != nil {
+		res.err = &client.RPCError{Method: c.call.method, Err: m.Error}
+	}
+	c.answered(res)
 }

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/app/termtext"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/screen"
@@ -61,7 +62,7 @@ func (c *Composer) send() tea.Cmd {
 	call := c.call
 	c.gen++
 	gen := c.gen
-	c.pending = nil
+	c.pending, c.injectedID = nil, ""
 	if inj := screen.InjectorOf(c.d); inj != nil {
 		return c.inject(inj, gen)
 	}
@@ -126,6 +127,9 @@ func (c *Composer) answered(msg composeAnswerMsg) {
 			head += " · id " + id.String()
 		}
 	}
+	if c.injectedID != "" {
+		head += " · id " + termtext.Line(c.injectedID) + " · injected, kept from the host"
+	}
 	head += " · " + elapsed
 	if msg.err == nil && c.call.notify {
 		c.answer = &look.Outcome{Heading: c.call.method, Body: c.st.Ink.Good.Paint("the notification was written: a notification has no answer")}
@@ -150,6 +154,9 @@ func (c *Composer) renderAnswer(w, h int) string {
 // renderWaiting draws the request waiting for its answer.
 func (c *Composer) renderWaiting(w int) string {
 	wait := "sending " + c.call.method + "…"
+	if c.injectedID != "" {
+		wait = "injected as id " + termtext.Line(c.injectedID) + ": waiting for its answer, which the proxy keeps from the host…"
+	}
 	if c.pending != nil {
 		if id, ok := c.pending.requestID(); ok {
 			wait = "waiting for id " + id.String() + "…"

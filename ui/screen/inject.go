@@ -1,6 +1,10 @@
 package screen
 
-import "context"
+import (
+	"context"
+
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+)
 
 // InjectFunc sends a message into a proxied session as if its host had
 // sent it: a request is given an id of the proxy's own, returned, and its
@@ -13,6 +17,9 @@ type InjectFunc func(ctx context.Context, body []byte) (id string, err error)
 // inject into.
 type Injector interface {
 	Injector() InjectFunc
+	// InjectedAnswer is the answer to the injected request id, once the
+	// proxy captured it (and kept it from the host).
+	InjectedAnswer(id string) (*jsonrpc.Message, bool)
 }
 
 // InjectorOf returns h's InjectFunc, or nil when h injects nowhere.
@@ -21,4 +28,13 @@ func InjectorOf(h Host) InjectFunc {
 		return i.Injector()
 	}
 	return nil
+}
+
+// InjectedAnswer is the answer to the request h injected as id, once it
+// came; false for a Host that injects nowhere.
+func InjectedAnswer(h Host, id string) (*jsonrpc.Message, bool) {
+	if i, ok := h.(Injector); ok {
+		return i.InjectedAnswer(id)
+	}
+	return nil, false
 }
