@@ -131,6 +131,11 @@ func TestAttachInjectFromTheComposer(t *testing.T) {
 	r.Press("esc", "esc", "esc") // the composer closes
 	r.refreshed()
 	r.waitScreen("injected tools/list · id "+m.ID, "kept from host · answer to tools/list · id "+m.ID)
+	selectWhere(t, r.a.inner, isMethod("tools/list"))
+	r.a.inner.detail.prepare()
+	if d := r.a.inner.detail.Render(100, 10, true); !strings.Contains(d, "injected by a viewer, to the server") {
+		t.Errorf("the detail of the injected request does not say who sent it:\n%s", d)
+	}
 	screen := r.screen()
 	for _, want := range [][]string{{"viewer→", "tools/list"}, {"←server", "result · tools/list"}} {
 		if !lineHas(screen, want...) {
@@ -315,5 +320,28 @@ func TestAttachFilterKeepsMarks(t *testing.T) {
 	r.waitScreen("filter \"proxy\" · 2 matches")
 	if lineHas(r.screen(), "host→") {
 		t.Errorf("the filter proxy kept a message:\n%s", r.screen())
+	}
+}
+
+// The header's transport says which panes the session fills.
+func TestAttachPanesFollowTheTransport(t *testing.T) {
+	for _, tc := range []struct {
+		transport string
+		want      paneSet
+	}{
+		{"stdio", paneSet{paneTraffic: true, paneDetail: true, paneHex: true, paneStderr: true}},
+		{"http", paneSet{paneTraffic: true, paneStreams: true, paneDetail: true, paneHex: true}},
+		{"wt", paneSet{paneTraffic: true, paneStreams: true, paneDatagrams: true, paneDetail: true, paneHex: true}},
+	} {
+		s, err := proxy.Open(proxy.Options{Name: "p", Transport: tc.transport, NoRecord: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = s.Close(nil) })
+		a := NewAttach(s, nil)
+		if a.inner.panes != tc.want {
+			t.Errorf("%s: panes %v, want %v", tc.transport, a.inner.panes, tc.want)
+		}
+		_ = a.Close()
 	}
 }
