@@ -225,8 +225,9 @@ func (a *Attach) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // View draws the Model.
 func (a *Attach) View() tea.View { return a.inner.View() }
 
-// Close stops the waits and the Model.
-func (a *Attach) Close() error {
+// Close stops the waits and the Model. It is safe to call more than
+// once.
+func (a *Attach) Close() {
 	a.stop()
-	return a.inner.Close()
+	_ = a.inner.Close() // an attach has no link of its own to close
 }

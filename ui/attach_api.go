@@ -8,9 +8,19 @@ import (
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
-// Steering is what a viewer of a proxied session may do to its traffic:
-// pause what matches a filter, decide for a paused message, inject a
-// request and set the fault rules (proxy.Session's methods).
+// AttachSource is a live proxied session as the attach screen reads it:
+// a *proxy.Session in the proxy's own process, a live.Viewer elsewhere.
+type AttachSource interface {
+	Steering
+	Store() *capture.Store
+	Header() recordings.Header
+	Done() <-chan struct{}
+	Err() error
+	Missed() int64
+}
+
+// Steering is what a viewer may do to a proxied session's traffic: pause
+// messages by filter, decide paused ones, inject requests, set faults.
 type Steering interface {
 	PauseOn([]proxy.Filter) error
 	PauseFilters() []proxy.Filter
@@ -19,17 +29,4 @@ type Steering interface {
 	Inject(ctx context.Context, body []byte) (string, error)
 	SetFaults([]proxy.Fault) error
 	Faults() []proxy.Fault
-}
-
-// AttachSource is one live proxied session as the TUI sees it: its
-// steering, the store of what it captured, the header of its recording,
-// and whether and how it ended. A *proxy.Session is one; so is a viewer
-// of a session over the proxy's socket.
-type AttachSource interface {
-	Steering
-	Store() *capture.Store
-	Header() recordings.Header
-	Done() <-chan struct{}
-	Err() error
-	Missed() int64
 }

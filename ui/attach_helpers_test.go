@@ -120,7 +120,7 @@ type attachRunner struct {
 func newTestAttach(t *testing.T, src AttachSource, next func(context.Context) (AttachSource, error), w, h int) *attachRunner {
 	t.Helper()
 	a := NewAttach(src, next)
-	t.Cleanup(func() { _ = a.Close() })
+	t.Cleanup(a.Close)
 	update := func(msg tea.Msg) tea.Cmd { _, cmd := a.Update(msg); return cmd }
 	r := &attachRunner{Runner: screentest.NewRunner(t, update, func() string { return a.View().Content }), a: a}
 	r.Send(tea.WindowSizeMsg{Width: w, Height: h})

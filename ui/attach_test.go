@@ -342,6 +342,6 @@ func TestAttachPanesFollowTheTransport(t *testing.T) {
 		if a.inner.panes != tc.want {
 			t.Errorf("%s: panes %v, want %v", tc.transport, a.inner.panes, tc.want)
 		}
-		_ = a.Close()
+		a.Close()
 	}
 }
