@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
@@ -37,19 +38,16 @@ func (s *Session) Inject(ctx context.Context, body []byte) (id string, err error
 			}
 		}
 		m["id"], _ = json.Marshal(id)
-		s.injected["s"+id] = true
 	}
 	if _, ok := m["jsonrpc"]; !ok {
 		m["jsonrpc"] = json.RawMessage(`"2.0"`)
 	}
 	s.mu.Unlock()
 	if inj == nil {
-		s.dropInjected(id)
 		return "", ErrNoServerPath
 	}
 	out, err := json.Marshal(m)
 	if err != nil {
-		s.dropInjected(id)
 		return "", err
 	}
 	h := Hop{Dir: capture.Out, Chan: capture.Channel{Kind: capture.Control}, Raw: out, Body: out, Enc: proto.EncJSON}
@@ -60,17 +58,15 @@ func (s *Session) Inject(ctx context.Context, body []byte) (id string, err error
 	s.mark(capture.Out, "", Mark{What: WhatInjected, ID: id, Method: a.method, Tool: a.tool})
 	s.capture(&capture.Frame{Dir: capture.Out, Chan: h.Chan, Raw: out, Size: len(out), Enc: proto.EncJSON, Msg: msg})
 	if err := inj(ctx, out); err != nil {
-		s.dropInjected(id)
 		return "", fmt.Errorf("injecting %s: %w", method, err)
 	}
 	return id, nil
 }
 
-func (s *Session) dropInjected(id string) {
-	if id == "" {
-		return
-	}
-	s.mu.Lock()
-	delete(s.injected, "s"+id)
-	s.mu.Unlock()
+// injectedAnswer says a response with the id key answers a request a
+// viewer injected: its id is in the session's own namespace. Nothing is
+// kept per injected request, so requests the server never answers cost
+// nothing.
+func (s *Session) injectedAnswer(a about) bool {
+	return a.response && strings.HasPrefix(a.id, "s"+s.space)
 }

@@ -29,22 +29,19 @@ func (s *Session) Relay(ctx context.Context, h Hop, c Carrier) error {
 	}
 	s.mu.Lock()
 	a := s.calls.see(h.Dir, m)
-	kept := a.response && h.Dir == capture.In && s.injected[a.id]
-	if kept {
-		delete(s.injected, a.id)
-	}
+	faults := s.faults
 	s.mu.Unlock()
 	seq := s.capture(f)
-	if kept {
+	if h.Dir == capture.In && s.injectedAnswer(a) {
 		s.mark(h.Dir, h.Conn, Mark{What: WhatKept, Seq: seq, ID: idText(m), Method: a.method, Tool: a.tool,
 			Note: "the answer to an injected request; not delivered to the host"})
 		return nil
 	}
-	if done, err := s.faults.apply(ctx, s, h, seq, a, c); done || err != nil {
+	if done, err := faults.apply(ctx, s, h, seq, m, a, c); done || err != nil {
 		return err
 	}
-	if s.gate.matches(h.Dir, a) {
-		return s.hold(ctx, h, seq, a, c)
+	if held, err := s.hold(ctx, h, seq, a, c); held {
+		return err
 	}
 	return c.Pass(ctx, h)
 }
