@@ -18,6 +18,8 @@ type about struct {
 	method, tool string
 	id           string // the id's key, "" for a notification
 	response     bool
+	known        bool // a response: the request it answers is known
+	injected     bool // a viewer injected the request (or the one answered)
 }
 
 // request says the message is a request (not a notification, an answer or
@@ -71,9 +73,21 @@ func (c *calls) see(dir capture.Dir, m *jsonrpc.Message) about {
 		delete(c.byKey, k)
 	}
 	a := e.about
-	a.id, a.response = m.ID.Key(), true
+	a.id, a.response, a.known = m.ID.Key(), true, ok
 	return a
 }
+
+// injected notes that the request with the id key going dir was injected.
+func (c *calls) injected(dir capture.Dir, id string) {
+	k := callKey(dir, id)
+	if e, ok := c.byKey[k]; ok {
+		e.injected = true
+		c.byKey[k] = e
+	}
+}
+
+// forget forgets a request that never went.
+func (c *calls) forget(dir capture.Dir, id string) { delete(c.byKey, callKey(dir, id)) }
 
 // remember keeps a request in flight, forgetting the oldest past max.
 func (c *calls) remember(k string, a about) {
