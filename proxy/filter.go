@@ -62,6 +62,9 @@ func (f Filter) Match(dir capture.Dir, method, tool string) bool {
 	return glob(f.Method, method) && glob(f.Tool, tool)
 }
 
+// everyMessage is how the empty filter is written.
+const everyMessage = "every message"
+
 // String renders f the way the status bar and the marks say it.
 func (f Filter) String() string {
 	var parts []string
@@ -75,15 +78,19 @@ func (f Filter) String() string {
 		parts = append(parts, "dir="+f.Dir)
 	}
 	if len(parts) == 0 {
-		return "every message"
+		return everyMessage
 	}
 	return strings.Join(parts, " ")
 }
 
 // ParseFilter reads a filter written as String writes it: space-separated
-// method=, tool= and dir= terms; a bare word is a method.
+// method=, tool= and dir= terms; a bare word is a method; "every message"
+// (or nothing) is the empty filter.
 func ParseFilter(s string) (Filter, error) {
 	var f Filter
+	if strings.Join(strings.Fields(s), " ") == everyMessage {
+		return f, nil
+	}
 	for _, w := range strings.Fields(s) {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok {
