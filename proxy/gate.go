@@ -168,6 +168,11 @@ func (g *gate) pauseRule(dir capture.Dir, a about) (rule string, ok bool) {
 func (s *Session) hold(ctx context.Context, h Hop, seq uint64, a about, c Carrier) (held bool, err error) {
 	s.gate.mu.Lock()
 	rule, ok := s.gate.pauseRule(h.Dir, a)
+	select {
+	case <-s.done:
+		ok = false // the session ended: nothing waits any more
+	default:
+	}
 	if !ok {
 		s.gate.mu.Unlock()
 		return false, nil
@@ -212,6 +217,9 @@ func (s *Session) hold(ctx context.Context, h Hop, seq uint64, a about, c Carrie
 		edited := h
 		edited.Body, edited.Raw, edited.Fields = d.Body, d.Body, nil
 		msg := decode(edited)
+		s.mu.Lock()
+		s.calls.see(h.Dir, msg) // its answer matches the request as edited
+		s.mu.Unlock()
 		s.capture(&capture.Frame{Dir: h.Dir, Conn: h.Conn, Chan: h.Chan, Raw: d.Body, Size: len(d.Body), Enc: h.Enc, Msg: msg})
 		settle()
 		return true, c.Send(ctx, h.Dir, d.Body)

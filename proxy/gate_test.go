@@ -76,6 +76,14 @@ func TestPauseThenEdit(t *testing.T) {
 	if len(fs) != 2 || string(fs[1].Raw) != edited || fs[1].Msg == nil || fs[1].Dir != capture.Out {
 		t.Fatalf("the edited frame is not captured: %+v", fs)
 	}
+	// The answer matches the request as edited.
+	if err := s.SetFaults([]Fault{{Match: Filter{Tool: "echo-edited", Dir: "server"}, Action: FaultDrop}}); err != nil {
+		t.Fatal(err)
+	}
+	relay(t, s, hop(capture.In, result(7)), c)
+	if ms := faultMarks(s); len(ms) != 1 || ms[0].Tool != "echo-edited" {
+		t.Fatalf("the answer to the edited call: marks %+v", marks(s))
+	}
 }
 
 func TestPauseThenDrop(t *testing.T) {
