@@ -45,6 +45,7 @@ type gate struct {
 	filters []Filter
 	held    map[uint64]*heldMsg
 	next    uint64
+	ended   bool // the session ended: nothing is paused any more
 }
 
 type heldMsg struct {
@@ -129,17 +130,18 @@ func checkEdit(enc proto.Encoding, body []byte) error {
 // pause filters, saying why (the last viewer left). It returns once each
 // of them is marked released.
 func (s *Session) ReleaseAll(why string) {
-	s.gate.releaseAll(why, true)
+	s.gate.releaseAll(why, true, false)
 }
 
-// releaseAll lets every paused message go (clearing the filters first
-// when clear, atomically, so that no message is paused after it) and
-// waits until each is marked.
-func (g *gate) releaseAll(why string, clear bool) {
+// releaseAll lets every paused message go and waits until each is
+// marked. Atomically with taking them, it clears the filters (when clear)
+// or ends the gate (when end), so that no message is paused after it.
+func (g *gate) releaseAll(why string, clear, end bool) {
 	g.mu.Lock()
 	if clear {
 		g.filters = nil
 	}
+	g.ended = g.ended || end
 	held := g.held
 	g.held = nil
 	g.mu.Unlock()
@@ -168,12 +170,8 @@ func (g *gate) pauseRule(dir capture.Dir, a about) (rule string, ok bool) {
 func (s *Session) hold(ctx context.Context, h Hop, seq uint64, a about, c Carrier) (held bool, err error) {
 	s.gate.mu.Lock()
 	rule, ok := s.gate.pauseRule(h.Dir, a)
-	select {
-	case <-s.done:
-		ok = false // the session ended: nothing waits any more
-	default:
-	}
-	if !ok {
+	if !ok || s.gate.ended {
+		// No filter matches, or the session ended: nothing waits.
 		s.gate.mu.Unlock()
 		return false, nil
 	}

@@ -266,7 +266,7 @@ func (s *Session) Close(cause error) error {
 		if cause != nil {
 			note = cause.Error()
 		}
-		s.gate.releaseAll("the session ended", false)
+		s.gate.releaseAll("the session ended", false, true)
 		if s.rec != nil {
 			close(s.recQuit)
 			<-s.recWatched
