@@ -9,7 +9,7 @@ import (
 )
 
 // Filter picks messages by what they are: a method (a glob such as
-// "tools/*"), a tool name (the name of a tools/call, or of the call a
+// "tools/*", where '*' also matches '/'), a tool name (the name of a tools/call, or of the call a
 // response answers) and a direction. An empty field matches anything; a
 // response matches by the method and tool of the request it answers.
 type Filter struct {
@@ -110,10 +110,13 @@ func ParseFilter(s string) (Filter, error) {
 	return f, f.Check()
 }
 
+// glob matches s against pattern as path.Match does, except that '*' and
+// '?' match '/' too: "*" is every method, "notifications/*" every
+// notification, "file:///srv/*" every resource under /srv.
 func glob(pattern, s string) bool {
 	if pattern == "" {
 		return true
 	}
-	ok, err := path.Match(pattern, s)
+	ok, err := path.Match(strings.ReplaceAll(pattern, "/", "\x00"), strings.ReplaceAll(s, "/", "\x00"))
 	return err == nil && ok
 }

@@ -106,3 +106,25 @@ func TestRelayReturnsTheCarriersError(t *testing.T) {
 		t.Fatalf("Relay: %v, want %v", err, boom)
 	}
 }
+
+// A filter's '*' matches across '/': "*" is every method.
+func TestFilterGlobCrossesSlashes(t *testing.T) {
+	for _, c := range []struct {
+		f      Filter
+		method string
+		tool   string
+		want   bool
+	}{
+		{Filter{Method: "*"}, "tools/call", "", true},
+		{Filter{Method: "notifications/*"}, "notifications/resources/updated", "", true},
+		{Filter{Method: "tools/*"}, "prompts/get", "", false},
+		{Filter{Method: "tools/?all"}, "tools/call", "", true},
+		{Filter{Tool: "file:///srv/*"}, "resources/read", "file:///srv/a/b.txt", true},
+		{Filter{Tool: "echo", Dir: "host"}, "tools/call", "echo", true},
+		{Filter{Tool: "[e]cho"}, "tools/call", "echo", true},
+	} {
+		if got := c.f.Match(capture.Out, c.method, c.tool); got != c.want {
+			t.Errorf("%v on %s %s: %v, want %v", c.f, c.method, c.tool, got, c.want)
+		}
+	}
+}

@@ -181,7 +181,7 @@ func (s *Session) watchRecording() {
 // recordingStopped says the recording stopped, once: on standard error
 // (or Options.Log) and as a WhatRecording mark.
 func (s *Session) recordingStopped(err error) {
-	s.log("the recording stopped (%v); the session goes on unrecorded", err)
+	s.log("%v; the session goes on unrecorded", err) // err says the recording stopped
 	s.mark(capture.Out, "", Mark{What: WhatRecording, Note: err.Error()})
 }
 
