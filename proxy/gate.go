@@ -33,7 +33,8 @@ type Decision struct {
 	// Body, when set, goes on in its place (an edited message).
 	Body []byte
 
-	released string // the message goes on unchanged because of this, not a viewer
+	released string         // the message goes on unchanged because of this, not a viewer
+	enc      proto.Encoding // the encoding Body is in (Decide finds it)
 }
 
 // ErrNotHeld says a Decide named a message that is not paused (any more).
@@ -95,7 +96,8 @@ func (s *Session) Decide(n uint64, d Decision) error {
 	s.gate.mu.Lock()
 	h, ok := s.gate.held[n]
 	if ok && d.Body != nil && !d.Drop {
-		if err := checkEdit(h.enc, d.Body); err != nil {
+		var err error
+		if d.enc, err = checkEdit(h.enc, d.Body); err != nil {
 			s.gate.mu.Unlock()
 			return fmt.Errorf("paused message %d stays paused: %w", n, err)
 		}
@@ -111,19 +113,23 @@ func (s *Session) Decide(n uint64, d Decision) error {
 	return nil
 }
 
-// checkEdit says what is wrong with an edited body, or nil.
-func checkEdit(enc proto.Encoding, body []byte) error {
-	m, err := jsonrpc.Decode(proto.EncJSON, body)
+// checkEdit says what is wrong with an edited body, or nil, and the
+// encoding it is in: JSON, or the message's own (CBOR on a CBOR wire).
+func checkEdit(enc proto.Encoding, body []byte) (proto.Encoding, error) {
+	used := proto.EncJSON
+	m, err := jsonrpc.Decode(used, body)
 	if err != nil && enc == proto.EncCBOR {
-		m, err = jsonrpc.Decode(proto.EncCBOR, body)
+		if mc, errc := jsonrpc.Decode(proto.EncCBOR, body); errc == nil {
+			m, err, used = mc, nil, proto.EncCBOR
+		}
 	}
 	if err != nil {
-		return fmt.Errorf("the edited message is not a JSON-RPC message: %w", err)
+		return enc, fmt.Errorf("the edited message is not a JSON-RPC message: %w", err)
 	}
 	if m.Kind() == jsonrpc.KindInvalid {
-		return errors.New("the edited message is not a JSON-RPC request, notification or answer")
+		return enc, errors.New("the edited message is not a JSON-RPC request, notification or answer")
 	}
-	return nil
+	return used, nil
 }
 
 // ReleaseAll lets every paused message go on unchanged and clears the
@@ -213,12 +219,12 @@ func (s *Session) hold(ctx context.Context, h Hop, seq uint64, a about, c Carrie
 		base.What = WhatEdited
 		s.mark(h.Dir, h.Conn, base)
 		edited := h
-		edited.Body, edited.Raw, edited.Fields = d.Body, d.Body, nil
+		edited.Body, edited.Raw, edited.Fields, edited.Enc = d.Body, d.Body, nil, d.enc
 		msg := decode(edited)
 		s.mu.Lock()
 		s.calls.see(h.Dir, msg) // its answer matches the request as edited
 		s.mu.Unlock()
-		s.capture(&capture.Frame{Dir: h.Dir, Conn: h.Conn, Chan: h.Chan, Raw: d.Body, Size: len(d.Body), Enc: h.Enc, Msg: msg})
+		s.capture(&capture.Frame{Dir: h.Dir, Conn: h.Conn, Chan: h.Chan, Raw: d.Body, Size: len(d.Body), Enc: d.enc, Msg: msg})
 		settle()
 		return true, c.Send(ctx, h.Dir, d.Body)
 	default:

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // pauseEcho opens a session that pauses tools/call echo from the host,
@@ -175,5 +177,33 @@ func TestPauseOnRefusesABadFilter(t *testing.T) {
 	}
 	if f := s.PauseFilters(); len(f) != 1 || f[0].Method != "tools/*" {
 		t.Fatalf("filters %v", f)
+	}
+}
+
+// An edit is JSON, or CBOR where the message came as CBOR; anything else
+// is refused.
+func TestCheckEdit(t *testing.T) {
+	js := []byte(callTool(1, "echo"))
+	cb, err := jsonrpc.JSONToCBOR(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		enc  proto.Encoding
+		body []byte
+		want proto.Encoding
+		ok   bool
+	}{
+		{proto.EncJSON, js, proto.EncJSON, true},
+		{proto.EncCBOR, js, proto.EncJSON, true},
+		{proto.EncCBOR, cb, proto.EncCBOR, true},
+		{proto.EncJSON, cb, 0, false},
+		{proto.EncJSON, []byte(`{"id":1}`), 0, false},
+		{proto.EncJSON, []byte(`[]`), 0, false},
+	} {
+		got, err := checkEdit(c.enc, c.body)
+		if (err == nil) != c.ok || (c.ok && got != c.want) {
+			t.Errorf("%s %q: %v, %v", c.enc, c.body, got, err)
+		}
 	}
 }
