@@ -117,6 +117,9 @@ func glob(pattern, s string) bool {
 	if pattern == "" {
 		return true
 	}
+	if !strings.ContainsAny(pattern, `*?[\`) {
+		return pattern == s
+	}
 	ok, err := path.Match(strings.ReplaceAll(pattern, "/", "\x00"), strings.ReplaceAll(s, "/", "\x00"))
 	return err == nil && ok
 }
