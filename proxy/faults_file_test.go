@@ -136,3 +136,27 @@ func TestFaultString(t *testing.T) {
 		}
 	}
 }
+
+// What MarshalFaults writes, ParseFaults reads back the same.
+func TestMarshalFaultsRoundTrips(t *testing.T) {
+	rules, err := ParseFaults([]byte(faultsYAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rs := range [][]Fault{rules, nil} {
+		b, err := MarshalFaults(rs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := ParseFaults(b)
+		if err != nil {
+			t.Fatalf("%s: %v", b, err)
+		}
+		if !reflect.DeepEqual(back, rs) {
+			t.Fatalf("%s read back as\n%+v\nwant\n%+v", b, back, rs)
+		}
+	}
+	if _, err := MarshalFaults([]Fault{{Action: "nap"}}); err == nil {
+		t.Fatal("a bad rule was written")
+	}
+}

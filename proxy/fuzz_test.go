@@ -3,6 +3,7 @@ package proxy
 import (
 	"bytes"
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode"
@@ -30,6 +31,14 @@ func FuzzParseFaults(f *testing.F) {
 		}
 		for _, r := range rules {
 			_ = r.String()
+		}
+		out, err := MarshalFaults(rules)
+		if err != nil {
+			t.Fatalf("MarshalFaults: %v", err)
+		}
+		back, err := ParseFaults(out)
+		if err != nil || !reflect.DeepEqual(back, rules) {
+			t.Fatalf("%q read back as %+v, %v; want %+v", out, back, err, rules)
 		}
 	})
 }
