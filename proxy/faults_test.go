@@ -261,3 +261,20 @@ func TestFaultCountsAndSetFaults(t *testing.T) {
 		t.Fatal("Open took a bad rule")
 	}
 }
+
+// The session's end lets a delayed message go at once.
+func TestFaultDelayEndsWithTheSession(t *testing.T) {
+	s := openSession(t, Fault{Action: FaultDelay, Delay: time.Hour})
+	c := &fakeCarrier{}
+	done := background(t.Context(), s, hop(capture.Out, callTool(1, "echo")), c)
+	waitFor(t, s, "the delay's mark", func() bool { return len(faultMarks(s)) == 1 })
+	if err := s.Close(nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := awaitRelay(t, done); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.took(); len(got) != 1 || got[0].call != "pass" {
+		t.Fatalf("carried %+v", got)
+	}
+}
