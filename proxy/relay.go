@@ -14,10 +14,12 @@ var errNotMessage = errors.New("not a JSON-RPC message; carried on unchanged")
 
 // Relay captures one message read from one side and carries it on to the
 // other through c: unchanged unless a fault rule or a viewer's pause
-// filter matches it. An answer to a request a viewer injected is kept
-// from the host. Relay returns when the message has gone (or was
-// dropped); a paused message holds it until a viewer decides, no viewer is
-// left, the session ends or ctx is done. The error is c's, or ctx's.
+// filter matches it (the fault acts first). An answer to a request a
+// viewer injected is kept from the host. Relay returns when the message
+// has gone (or was dropped); a paused message holds it until a viewer
+// decides, no viewer is left, the session ends or ctx is done, and a
+// delay fault for its time, so a relay that reads one side in order
+// holds that side's next messages behind it. The error is c's, or ctx's.
 func (s *Session) Relay(ctx context.Context, h Hop, c Carrier) error {
 	m := decode(h)
 	f := &capture.Frame{
