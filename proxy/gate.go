@@ -94,19 +94,21 @@ func (s *Session) Held() []Held {
 // encoding the message came in) is refused and the message stays paused.
 func (s *Session) Decide(n uint64, d Decision) error {
 	s.gate.mu.Lock()
-	h, ok := s.gate.held[n]
-	if ok && d.Body != nil && !d.Drop {
+	h := s.gate.held[n]
+	s.gate.mu.Unlock()
+	if h != nil && d.Body != nil && !d.Drop {
 		var err error
 		if d.enc, err = checkEdit(h.enc, d.Body); err != nil {
-			s.gate.mu.Unlock()
 			return fmt.Errorf("paused message %d stays paused: %w", n, err)
 		}
 	}
-	if ok {
+	s.gate.mu.Lock()
+	taken := h != nil && s.gate.held[n] == h
+	if taken {
 		delete(s.gate.held, n)
 	}
 	s.gate.mu.Unlock()
-	if !ok {
+	if !taken {
 		return fmt.Errorf("paused message %d: %w", n, ErrNotHeld)
 	}
 	h.decide <- d
