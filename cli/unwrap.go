@@ -56,8 +56,10 @@ func runUnwrap(cmd *cobra.Command, name string, choice wrapChoice, force bool) e
 	res, err := wrap.Unwrap(b, force, nil)
 	var changed *wrap.ChangedError
 	if errors.As(err, &changed) {
-		if changed.Diff != "" {
-			io.diag.Println(termtext.Block(strings.TrimSuffix(changed.Diff, "\n")))
+		for _, line := range strings.Split(strings.TrimSuffix(changed.Diff, "\n"), "\n") {
+			if line != "" {
+				io.diag.Println(line)
+			}
 		}
 		return usagef("%s", homeShort(env.Home, changed.Error()))
 	}
