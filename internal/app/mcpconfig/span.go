@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Member is one key and its value in a JSON object, as byte offsets into
@@ -27,12 +28,16 @@ type EntrySpan struct {
 	Project string
 }
 
-// Member returns the last member called key (the one a JSON decoder
-// keeps), and whether there is one.
-func (e EntrySpan) Member(key string) (Member, bool) {
-	for i := len(e.Members) - 1; i >= 0; i-- {
-		if e.Members[i].Key == key {
-			return e.Members[i], true
+// Member returns the member a JSON decoder reads into the field key: the
+// last one whose key is key but for case. And whether there is one.
+func (e EntrySpan) Member(key string) (Member, bool) { return field(e.Members, key) }
+
+// field returns the last member whose key equals key but for case (as a
+// decoder fills a struct field).
+func field(ms []Member, key string) (Member, bool) {
+	for i := len(ms) - 1; i >= 0; i-- {
+		if strings.EqualFold(ms[i].Key, key) {
+			return ms[i], true
 		}
 	}
 	return Member{}, false
@@ -51,7 +56,8 @@ func IsNoEntry(err error) bool { return errors.Is(err, errNoEntry) }
 // FindEntry locates the server entry name in data, a whole config file of
 // format f (a byte order mark, comments and trailing commas allowed where
 // the format has them), in the list a loader reads: mcpServers, else
-// servers, and for a ~/.claude.json the project of cwd first. Offsets are
+// servers, and the project of cwd first where the file has projects (a
+// ~/.claude.json). Offsets are
 // into data itself.
 func FindEntry(data []byte, f Format, name, cwd string) (EntrySpan, error) {
 	bom := 0
@@ -68,7 +74,7 @@ func FindEntry(data []byte, f Format, name, cwd string) (EntrySpan, error) {
 	if err != nil {
 		return EntrySpan{}, err
 	}
-	if projects, ok := last(top, "projects"); ok && f == ClaudeCode {
+	if projects, ok := field(top, "projects"); ok {
 		keys, err := sc.object(projects.ValueStart-bom, 0)
 		if err == nil {
 			byKey := map[string]Member{}
@@ -85,8 +91,9 @@ func FindEntry(data []byte, f Format, name, cwd string) (EntrySpan, error) {
 			}
 		}
 	}
+	// A loader reads servers when mcpServers is missing or null.
 	list := "mcpServers"
-	if _, ok := last(top, list); !ok {
+	if m, ok := field(top, list); !ok || sc.null(m) {
 		list = "servers"
 	}
 	return sc.entryIn(Member{ValueStart: start + bom}, list, name)
@@ -95,12 +102,15 @@ func FindEntry(data []byte, f Format, name, cwd string) (EntrySpan, error) {
 // entryIn finds name in the list (an object member) of the object that is
 // parent's value.
 func (sc *spanScanner) entryIn(parent Member, list, name string) (EntrySpan, error) {
+	if sc.null(parent) {
+		return EntrySpan{}, errNoEntry
+	}
 	members, err := sc.object(parent.ValueStart-sc.base, 0)
 	if err != nil {
 		return EntrySpan{}, err
 	}
-	l, ok := last(members, list)
-	if !ok {
+	l, ok := field(members, list)
+	if !ok || sc.null(l) {
 		return EntrySpan{}, errNoEntry
 	}
 	entries, err := sc.object(l.ValueStart-sc.base, 0)
@@ -118,9 +128,15 @@ func (sc *spanScanner) entryIn(parent Member, list, name string) (EntrySpan, err
 	return EntrySpan{Start: e.ValueStart, End: e.ValueEnd, Members: inner}, nil
 }
 
-// last returns the last member called key.
+// last returns the last member called exactly key (as a decoder fills a
+// map).
 func last(ms []Member, key string) (Member, bool) {
-	return EntrySpan{Members: ms}.Member(key)
+	for i := len(ms) - 1; i >= 0; i-- {
+		if ms[i].Key == key {
+			return ms[i], true
+		}
+	}
+	return Member{}, false
 }
 
 // spanScanner walks JSON whose comments are already blanks; offsets it
@@ -128,6 +144,11 @@ func last(ms []Member, key string) (Member, bool) {
 type spanScanner struct {
 	b    []byte
 	base int
+}
+
+// null reports whether m's value is null (a decoder reads it as absent).
+func (sc *spanScanner) null(m Member) bool {
+	return m.ValueEnd-m.ValueStart == 4 && string(sc.b[m.ValueStart-sc.base:m.ValueEnd-sc.base]) == "null"
 }
 
 // skip returns the index of the first non-blank byte at or after i.
