@@ -187,3 +187,23 @@ func TestWrapSameNameInTwoFiles(t *testing.T) {
 	}
 	mcpscope(t, "unwrap", "alpha").mustExit(t, ExitOK)
 }
+
+// wrap --faults FILE makes the wrapped entry's proxy apply FILE (its
+// absolute path); a missing FILE is refused before the file is touched.
+func TestWrapWithFaults(t *testing.T) {
+	home, _ := wrapHome(t, cursorFixture)
+	path := filepath.Join(home, ".cursor", "mcp.json")
+	mustSay(t, mcpscope(t, "wrap", "alpha", "--faults", filepath.Join(home, "none.yaml")), "--faults", path, []byte(cursorFile))
+	faults := filepath.Join(home, "faults.yaml")
+	writeFile(t, faults, "faults: []\n")
+	mcpscope(t, "wrap", "alpha", "--faults", faults).mustExit(t, ExitOK)
+	_, args, _ := rawEntry(t, readFile(t, path), mcpconfig.Cursor, "alpha", home)
+	want := []string{"proxy", "--name", "alpha", "--faults", faults, "--", "alpha-server", "--port", "0"}
+	if strings.Join(args, " ") != strings.Join(want, " ") {
+		t.Errorf("the wrapped entry runs %q, want %q", args, want)
+	}
+	mcpscope(t, "unwrap", "alpha").mustExit(t, ExitOK)
+	if got := readFile(t, path); string(got) != cursorFile {
+		t.Errorf("unwrap gave\n%s", got)
+	}
+}

@@ -49,6 +49,7 @@ func (c *wrapChoice) check() error {
 // newWrapCommand builds `mcpscope wrap NAME`.
 func newWrapCommand() *cobra.Command {
 	var choice wrapChoice
+	var faults string
 	cmd := &cobra.Command{
 		Use:   "wrap NAME",
 		Short: "Route a host's config entry through mcpscope proxy",
@@ -61,20 +62,33 @@ func newWrapCommand() *cobra.Command {
 			"with its session: mcpscope proxy [--transport sse] [--header 'K: V'] URL.\n" +
 			"The file as it was is kept in mcpscope's state directory; mcpscope unwrap NAME puts it back.\n" +
 			"Restart or reload the host afterwards so that it starts the entry again.",
-		Example: "  mcpscope wrap everything\n  mcpscope attach everything\n  mcpscope wrap github --host vscode\n  mcpscope unwrap everything",
+		Example: "  mcpscope wrap everything\n  mcpscope attach everything\n  mcpscope wrap github --host vscode\n" +
+			"  mcpscope wrap everything --faults faults.yaml\n  mcpscope unwrap everything",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runWrap(cmd, args[0], choice)
+			return runWrap(cmd, args[0], choice, faults)
 		},
 	}
 	choice.flags(cmd, "wrap")
+	cmd.Flags().StringVar(&faults, "faults", "", "make the wrapped entry's proxy apply the fault rules of `FILE` (mcpscope proxy --faults)")
 	return cmd
 }
 
 // runWrap finds the entry, names its session and wraps it.
-func runWrap(cmd *cobra.Command, name string, choice wrapChoice) error {
+func runWrap(cmd *cobra.Command, name string, choice wrapChoice, faults string) error {
 	if err := choice.check(); err != nil {
 		return err
+	}
+	var flags []string
+	if faults != "" {
+		abs, err := filepath.Abs(faults)
+		if err == nil {
+			_, err = os.Stat(abs)
+		}
+		if err != nil {
+			return usagef("--faults: %v", err)
+		}
+		flags = []string{"--faults", abs}
 	}
 	c, err := loadConfigured(choice.config)
 	if err != nil {
@@ -99,7 +113,7 @@ func runWrap(cmd *cobra.Command, name string, choice wrapChoice) error {
 	if err != nil {
 		return err
 	}
-	b, err := wrap.Wrap(wrap.Request{Server: s, Cwd: c.env.Cwd, Exe: exe, Session: session, BackupDir: dir})
+	b, err := wrap.Wrap(wrap.Request{Server: s, Cwd: c.env.Cwd, Exe: exe, Session: session, Flags: flags, BackupDir: dir})
 	if err != nil {
 		return &UsageError{Err: err}
 	}

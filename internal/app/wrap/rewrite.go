@@ -49,11 +49,12 @@ func jsonArray(ss []string) string {
 }
 
 // ProxyArgs is the argument list of `mcpscope proxy` that runs s, the
-// server as its entry writes it, as the session session: -- and its
-// command line for a stdio server; for a remote one, the stdio bridge to
-// its URL with its headers (and --transport sse for legacy SSE).
-func ProxyArgs(s mcpconfig.Server, session string) ([]string, error) {
-	args := []string{"proxy", "--name", session}
+// server as its entry writes it, as the session session with the proxy
+// flags flags: -- and its command line for a stdio server; for a remote
+// one, the stdio bridge to its URL with its headers (and --transport sse
+// for legacy SSE).
+func ProxyArgs(s mcpconfig.Server, session string, flags []string) ([]string, error) {
+	args := append([]string{"proxy", "--name", session}, flags...)
 	switch s.Transport {
 	case "stdio":
 		return append(append(args, "--", s.Command), s.Args...), nil
@@ -73,13 +74,13 @@ func ProxyArgs(s mcpconfig.Server, session string) ([]string, error) {
 var urlKeys = []string{"url", "serverUrl"}
 
 // Rewrite returns data with the entry at span (the server s) made to run
-// `exe proxy …` (ProxyArgs): a stdio entry's command and args values are
+// `exe proxy …` (ProxyArgs, with flags): a stdio entry's command and args values are
 // replaced (args added after command when it has none); a remote entry's
 // URL member becomes command and args, and its type, when it has one, is
 // "stdio" (VS Code's entries get one). Every byte outside the entry's
 // values is kept.
-func Rewrite(data []byte, span mcpconfig.EntrySpan, s mcpconfig.Server, exe, session string) ([]byte, error) {
-	args, err := ProxyArgs(s, session)
+func Rewrite(data []byte, span mcpconfig.EntrySpan, s mcpconfig.Server, exe, session string, flags []string) ([]byte, error) {
+	args, err := ProxyArgs(s, session, flags)
 	if err != nil {
 		return nil, err
 	}

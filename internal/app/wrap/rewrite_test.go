@@ -31,7 +31,7 @@ func checkRoundTrip(t *testing.T, data []byte, f mcpconfig.Format) {
 		if err != nil {
 			t.Fatalf("%s: the loader reads %q but FindEntry does not find it: %v\n%q", f, s.Name, err, data)
 		}
-		wrapped, err := Rewrite(data, span, s, fuzzExe, fuzzSession)
+		wrapped, err := Rewrite(data, span, s, fuzzExe, fuzzSession, []string{"--faults", "/f.yaml"})
 		if err != nil {
 			continue // refused: the file is not written
 		}
@@ -97,7 +97,7 @@ func TestRewriteRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Rewrite(data, span, servers[0], fuzzExe, "a")
+	got, err := Rewrite(data, span, servers[0], fuzzExe, "a", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

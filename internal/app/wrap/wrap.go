@@ -28,8 +28,10 @@ type Request struct {
 	Cwd string
 	// Exe is the mcpscope the host will launch (an absolute path).
 	Exe string
-	// Session is the proxy's session name.
+	// Session is the proxy's session name; Flags more flags of the proxy
+	// (--faults FILE).
 	Session string
+	Flags   []string
 	// BackupDir is where backups go (Dir()).
 	BackupDir string
 	// Now stamps the backup (time.Now when nil).
@@ -58,7 +60,7 @@ func Wrap(r Request) (*Backup, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: the entry %q: %w", path, s.Name, err)
 	}
-	wrapped, err := Rewrite(data, span, s, r.Exe, r.Session)
+	wrapped, err := Rewrite(data, span, s, r.Exe, r.Session, r.Flags)
 	if err != nil {
 		return nil, fmt.Errorf("%s: the entry %q: %w", path, s.Name, err)
 	}
