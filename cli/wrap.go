@@ -64,7 +64,7 @@ func newWrapCommand() *cobra.Command {
 			"Restart or reload the host afterwards so that it starts the entry again.",
 		Example: "  mcpscope wrap everything\n  mcpscope attach everything\n  mcpscope wrap github --host vscode\n" +
 			"  mcpscope wrap everything --faults faults.yaml\n  mcpscope unwrap everything",
-		Args:    cobra.ExactArgs(1),
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runWrap(cmd, args[0], choice, faults)
 		},
