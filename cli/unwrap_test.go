@@ -207,3 +207,18 @@ func TestWrapWithFaults(t *testing.T) {
 		t.Errorf("unwrap gave\n%s", got)
 	}
 }
+
+// A file that no longer parses since wrap is not written: unwrap says so
+// and points at --force.
+func TestUnwrapBrokenFileRefused(t *testing.T) {
+	home, _ := wrapHome(t, cursorFixture)
+	path := filepath.Join(home, ".cursor", "mcp.json")
+	mcpscope(t, "wrap", "alpha").mustExit(t, ExitOK)
+	broken := []byte(strings.Replace(string(readFile(t, path)), `"beta": {`, `"beta" {`, 1))
+	writeFile(t, path, string(broken))
+	mustSay(t, mcpscope(t, "unwrap", "alpha"), "does not read as a config file since wrap", path, broken)
+	mcpscope(t, "unwrap", "alpha", "--force").mustExit(t, ExitOK)
+	if got := readFile(t, path); string(got) != cursorFile {
+		t.Errorf("--force gave\n%s", got)
+	}
+}

@@ -125,7 +125,7 @@ func runWrap(cmd *cobra.Command, name string, choice wrapChoice, faults string) 
 	fmt.Fprintf(out, "wrapped %s in %s (%s): it now runs through mcpscope proxy --name %s, %s\n",
 		quote(name), termtext.Line(homeShort(c.env.Home, b.Path)), b.Host, session, termtext.Line(kind))
 	fmt.Fprintf(out, "restart or reload the host, then watch it: mcpscope attach %s\n", session)
-	fmt.Fprintf(out, "mcpscope unwrap %s puts the file back as it was (backup: %s)\n", name, homeShort(c.env.Home, b.File()))
+	fmt.Fprintf(out, "mcpscope unwrap %s puts the file back as it was (backup: %s)\n", termtext.Line(name), homeShort(c.env.Home, b.File()))
 	return nil
 }
 

@@ -100,7 +100,7 @@ func Unwrap(b *Backup, force bool, now func() time.Time) (Result, error) {
 		return Result{}, &ChangedError{Path: b.Path, Name: b.Name, Gone: true}
 	}
 	if err != nil {
-		return Result{}, fmt.Errorf("%s: %w (nothing changed)", b.Path, err)
+		return Result{}, fmt.Errorf("%s does not read as a config file since wrap (%w); nothing changed: mend it, or --force writes back the whole file as it was before wrap", b.Path, err)
 	}
 	if b.Project != span.Project {
 		return Result{}, &ChangedError{Path: b.Path, Name: b.Name, Gone: true}
