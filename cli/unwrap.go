@@ -58,7 +58,7 @@ func runUnwrap(cmd *cobra.Command, name string, choice wrapChoice, force bool) e
 	if errors.As(err, &changed) {
 		for _, line := range strings.Split(strings.TrimSuffix(changed.Diff, "\n"), "\n") {
 			if line != "" {
-				io.diag.Println(line)
+				io.diag.Println(homeShort(env.Home, line))
 			}
 		}
 		return usagef("%s", homeShort(env.Home, changed.Error()))

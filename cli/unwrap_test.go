@@ -118,7 +118,7 @@ func TestUnwrapChangedEntryRefusedThenForced(t *testing.T) {
 	writeFile(t, path, string(changed))
 	r := mcpscope(t, "unwrap", "alpha")
 	mustSay(t, r, `the entry "alpha" in ~/.cursor/mcp.json changed since wrap`, path, changed)
-	for _, want := range []string{"--- as wrap wrote it", "+++ as it is now", `-`, `"--port", "0"]`, `+`, `"--port", "9"]`, "--force"} {
+	for _, want := range []string{"--- ~/.cursor/mcp.json (the entry as wrap wrote it)", "+++ ~/.cursor/mcp.json (the entry now)", "@@ -3,1 +3,1 @@", `-`, `"--port", "0"]`, `+`, `"--port", "9"]`, "--force"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("the refusal does not show %q:\n%s", want, r.stderr)
 		}
@@ -221,4 +221,12 @@ func TestUnwrapBrokenFileRefused(t *testing.T) {
 	if got := readFile(t, path); string(got) != cursorFile {
 		t.Errorf("--force gave\n%s", got)
 	}
+}
+
+// A WebSocket entry is not wrapped (the bridge speaks HTTP and SSE): wrap
+// says what to do instead and leaves the file.
+func TestWrapWebSocketEntryRefused(t *testing.T) {
+	const doc = `{"mcpServers": {"sock": {"url": "ws://127.0.0.1:9/ws"}}}`
+	home, _ := wrapHome(t, func(string) []wrapFixture { return []wrapFixture{{rel: ".cursor/mcp.json", text: doc}} })
+	mustSay(t, mcpscope(t, "wrap", "sock"), "mcpscope proxy --listen ADDR ws://127.0.0.1:9/ws", filepath.Join(home, ".cursor", "mcp.json"), []byte(doc))
 }

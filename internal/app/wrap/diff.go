@@ -14,8 +14,9 @@ const diffContext = 3
 
 // UnifiedDiff renders the line differences of a and b as a unified diff
 // (--- from, +++ to, @@ hunks, three lines of context), "" when they are
-// the same.
-func UnifiedDiff(from, to string, a, b []byte) string {
+// the same. lineA and lineB are the line numbers of a's and b's first
+// lines in their files (1 for whole files).
+func UnifiedDiff(from, to string, a, b []byte, lineA, lineB int) string {
 	if string(a) == string(b) {
 		return ""
 	}
@@ -56,7 +57,7 @@ func UnifiedDiff(from, to string, a, b []byte) string {
 				nb++
 			}
 		}
-		fmt.Fprintf(&sb, "@@ -%d,%d +%d,%d @@\n", ax+1, na, ay+1, nb)
+		fmt.Fprintf(&sb, "@@ -%d,%d +%d,%d @@\n", ax+lineA, na, ay+lineB, nb)
 		sb.WriteString(body.String())
 		i = end
 	}

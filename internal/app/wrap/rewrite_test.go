@@ -112,10 +112,10 @@ func TestUnifiedDiff(t *testing.T) {
 	a := []byte("{\n  \"command\": \"x\",\n  \"args\": [\"1\"]\n}")
 	b := []byte("{\n  \"command\": \"x\",\n  \"args\": [\"2\"]\n}")
 	want := "--- old\n+++ new\n@@ -1,4 +1,4 @@\n {\n   \"command\": \"x\",\n-  \"args\": [\"1\"]\n+  \"args\": [\"2\"]\n }\n"
-	if got := UnifiedDiff("old", "new", a, b); got != want {
+	if got := UnifiedDiff("old", "new", a, b, 1, 1); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
-	if UnifiedDiff("a", "b", a, a) != "" {
+	if UnifiedDiff("a", "b", a, a, 1, 1) != "" {
 		t.Error("the same text differs")
 	}
 }

@@ -108,7 +108,13 @@ func Unwrap(b *Backup, force bool, now func() time.Time) (Result, error) {
 	curEntry := cur[span.Start:span.End]
 	same := bytes.Equal(curEntry, b.WrappedEntry)
 	if !same && !sameJSON(curEntry, b.WrappedEntry) {
-		return Result{}, &ChangedError{Path: b.Path, Name: b.Name, Diff: UnifiedDiff("as wrap wrote it", "as it is now", b.WrappedEntry, curEntry)}
+		lineA := 1
+		if was, err := mcpconfig.FindEntry(b.Wrapped, b.Host, b.Name, b.Project); err == nil {
+			lineA = mcpconfig.PositionAt(b.Wrapped, int64(was.Start)).Line
+		}
+		lineB := mcpconfig.PositionAt(cur, int64(span.Start)).Line
+		diff := UnifiedDiff(b.Path+" (the entry as wrap wrote it)", b.Path+" (the entry now)", b.WrappedEntry, curEntry, lineA, lineB)
+		return Result{}, &ChangedError{Path: b.Path, Name: b.Name, Diff: diff}
 	}
 	restored := apply(cur, []edit{{span.Start, span.End, string(b.OriginalEntry)}})
 	c := mcpconfig.Candidate{Path: b.Path, Format: b.Host}
