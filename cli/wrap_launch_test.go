@@ -60,7 +60,7 @@ func TestWrapLaunchesThroughTheProxy(t *testing.T) {
 	home := t.TempDir()
 	path := filepath.Join(home, ".config", "Claude", "claude_desktop_config.json")
 	writeFile(t, path, mcpServersDoc(t, "everything", peertest.TSEverything(t, "stdio"), nil))
-	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME=", "XDG_STATE_HOME="+filepath.Join(home, ".state"))
+	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME=", "XDG_STATE_HOME="+filepath.Join(home, ".state"), "XDG_RUNTIME_DIR="+t.TempDir())
 	ctx, cancel := context.WithTimeout(context.Background(), guard.Run)
 	defer cancel()
 	wrapCmd := exec.CommandContext(ctx, bin, "wrap", "everything")
