@@ -185,8 +185,16 @@ func (h *Hub) do(ctx context.Context, c command) hubLine {
 			h.bump()
 		}
 	case opDecide:
+		err = checkDecide(c)
+		if err != nil {
+			break
+		}
 		err = h.sess.Decide(c.Held, proxy.Decision{Drop: c.Drop, Body: c.Body})
 	case opInject:
+		if len(c.Body) == 0 {
+			err = errors.New("inject needs a body")
+			break
+		}
 		ctx, cancel := context.WithTimeout(ctx, injectTimeout)
 		r.ID, err = h.sess.Inject(ctx, c.Body)
 		cancel()
@@ -204,4 +212,15 @@ func (h *Hub) do(ctx context.Context, c command) hubLine {
 // state is the steering in force.
 func (h *Hub) state() *hubState {
 	return &hubState{Filters: h.sess.PauseFilters(), Faults: h.sess.Faults(), Held: h.sess.Held()}
+}
+
+// checkDecide says what is wrong with a decide command, or nil.
+func checkDecide(c command) error {
+	switch {
+	case c.Held == 0:
+		return errors.New("decide needs the held number of a paused message")
+	case c.Drop && c.Body != nil:
+		return errors.New("decide either drops a message or edits it, not both")
+	}
+	return nil
 }
