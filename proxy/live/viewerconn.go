@@ -55,6 +55,7 @@ func (v *viewerConn) pump() {
 	defer cancel()
 	next := s.Store().Stats().FirstSeq // what the store holds; no earlier frame is missed
 	sent := ^uint64(0)                 // the steering's generation last sent
+	notes := newNotesTold()
 	for {
 		n, held := v.sendBatch(w, &next)
 		if g := v.hub.gen.Load(); g != sent || held {
@@ -70,23 +71,24 @@ func (v *viewerConn) pump() {
 		case <-v.gone:
 			return
 		case <-v.hub.closing:
-			v.finish(w, &next)
+			v.finish(w, &next, notes)
 			return
 		default:
 		}
 		if n > 0 {
 			continue
 		}
+		notes.tell(w, s.Store())
 		select {
 		case <-sub:
 		case <-v.wake:
 		case <-v.gone:
 			return
 		case <-s.Done():
-			v.finish(w, &next)
+			v.finish(w, &next, notes)
 			return
 		case <-v.hub.closing:
-			v.finish(w, &next)
+			v.finish(w, &next, notes)
 			return
 		}
 	}
@@ -95,7 +97,7 @@ func (v *viewerConn) pump() {
 // finish sends what the viewer has not had yet, within closeGrace, and
 // ends its stream: the end line when the session ended, a bye when the
 // proxy stops publishing a session that goes on.
-func (v *viewerConn) finish(w *recordings.Writer, next *uint64) {
+func (v *viewerConn) finish(w *recordings.Writer, next *uint64, notes *notesTold) {
 	_ = v.conn.SetWriteDeadline(time.Now().Add(closeGrace))
 	for {
 		n, _ := v.sendBatch(w, next)
@@ -103,6 +105,7 @@ func (v *viewerConn) finish(w *recordings.Writer, next *uint64) {
 			break
 		}
 	}
+	notes.tell(w, v.hub.sess.Store())
 	select {
 	case <-v.hub.sess.Done():
 		if err := v.hub.sess.Err(); err != nil {
