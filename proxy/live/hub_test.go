@@ -311,3 +311,34 @@ func TestLiveViewerIsAnAttachSource(t *testing.T) {
 	var _ attachSource = (*Viewer)(nil)
 	var _ attachSource = (*proxy.Session)(nil)
 }
+
+// Close ends a viewer that stopped reading within its grace: the proxy's
+// shutdown never waits on a viewer.
+func TestLiveCloseDoesNotWaitForAStuckViewer(t *testing.T) {
+	s := openSession(t, "shutdown", capture.Config{}, time.Time{})
+	h := serve(t, s)
+	conn, err := net.Dial("unix", h.Socket())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	eventually(t, "the viewer to join", nil, func() bool { return h.Viewers() == 1 })
+	big := strings.Repeat("x", 16<<10)
+	c := &carrier{}
+	for i := range 2000 { // 32 MiB: more than the viewer's buffers hold
+		relay(t, s, c, capture.Out, fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/message","params":{"n":%d,"data":%q}}`, i, big))
+	}
+	closed := make(chan struct{})
+	go func() {
+		defer close(closed)
+		h.Close()
+	}()
+	select {
+	case <-closed:
+	case <-time.After(guard.Hang):
+		t.Fatal("Close waited for a viewer that reads nothing")
+	}
+	if h.Viewers() != 0 {
+		t.Errorf("%d viewers left after Close", h.Viewers())
+	}
+}

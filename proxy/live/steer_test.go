@@ -187,3 +187,19 @@ func TestLiveListForgetsADeadProxy(t *testing.T) {
 		t.Error("the dead proxy's sidecar was left behind")
 	}
 }
+
+func TestLiveListNamesTheRecording(t *testing.T) {
+	s, err := proxy.Open(proxy.Options{Name: "recorded", Target: "server", Transport: "stdio", Log: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(nil)
+	serve(t, s)
+	all, err := Named("recorded")
+	if err != nil || len(all) != 1 {
+		t.Fatalf("List: %+v, %v", all, err)
+	}
+	if all[0].Recording == "" || all[0].Recording != s.Recording() {
+		t.Errorf("the entry names the recording %q, the session records to %q", all[0].Recording, s.Recording())
+	}
+}
