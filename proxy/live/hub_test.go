@@ -77,54 +77,6 @@ func TestLiveLateViewerGetsWhatTheStoreHolds(t *testing.T) {
 	}
 }
 
-// TestLiveStuckViewerDoesNotSlowTheProxy relays 100k messages while a
-// viewer reads nothing: Relay completes, and the viewer, once it reads,
-// is told how many frames it missed and gets the newest.
-func TestLiveStuckViewerDoesNotSlowTheProxy(t *testing.T) {
-	s := openSession(t, "stuck", capture.Config{MaxFrames: 1000}, time.Time{})
-	h := serve(t, s)
-	conn, err := net.Dial("unix", h.Socket())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	eventually(t, "the viewer to join", nil, func() bool { return h.Viewers() == 1 })
-	c := &carrier{}
-	const n = 100_000
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for i := 1; i <= n; i++ {
-			relay(t, s, c, capture.Out, call(i))
-		}
-	}()
-	select {
-	case <-done:
-	case <-time.After(guard.Run):
-		t.Fatalf("the relay of %d messages did not complete while a viewer was stuck", n)
-	}
-	if passed, _ := c.counts(); passed != n {
-		t.Fatalf("%d of %d messages went on", passed, n)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), guard.Hang)
-	defer cancel()
-	v, err := attach(ctx, conn, capture.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
-	sub, unsub := v.Store().Subscribe()
-	defer unsub()
-	eventually(t, "the last message", sub, func() bool {
-		got := messages(v.Store())
-		return len(got) > 0 && got[len(got)-1] == call(n)
-	})
-	got := int64(len(messages(v.Store())))
-	if v.Missed() <= 0 || v.Missed()+got != n {
-		t.Errorf("the viewer got %d messages and was told it missed %d; %d were relayed", got, v.Missed(), n)
-	}
-}
-
 func TestLiveViewerThatLeavesReleasesHeldMessages(t *testing.T) {
 	s := openSession(t, "leaver", capture.Config{}, time.Time{})
 	h := serve(t, s)
@@ -310,35 +262,4 @@ func TestLiveViewerIsAnAttachSource(t *testing.T) {
 	}
 	var _ attachSource = (*Viewer)(nil)
 	var _ attachSource = (*proxy.Session)(nil)
-}
-
-// Close ends a viewer that stopped reading within its grace: the proxy's
-// shutdown never waits on a viewer.
-func TestLiveCloseDoesNotWaitForAStuckViewer(t *testing.T) {
-	s := openSession(t, "shutdown", capture.Config{}, time.Time{})
-	h := serve(t, s)
-	conn, err := net.Dial("unix", h.Socket())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	eventually(t, "the viewer to join", nil, func() bool { return h.Viewers() == 1 })
-	big := strings.Repeat("x", 16<<10)
-	c := &carrier{}
-	for i := range 2000 { // 32 MiB: more than the viewer's buffers hold
-		relay(t, s, c, capture.Out, fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/message","params":{"n":%d,"data":%q}}`, i, big))
-	}
-	closed := make(chan struct{})
-	go func() {
-		defer close(closed)
-		h.Close()
-	}()
-	select {
-	case <-closed:
-	case <-time.After(guard.Hang):
-		t.Fatal("Close waited for a viewer that reads nothing")
-	}
-	if h.Viewers() != 0 {
-		t.Errorf("%d viewers left after Close", h.Viewers())
-	}
 }
