@@ -185,9 +185,11 @@ func (h *Hub) do(ctx context.Context, c command) hubLine {
 			h.bump()
 		}
 	case opDecide:
-		err = checkDecide(c)
-		if err != nil {
+		if err = checkDecide(c); err != nil {
 			break
+		}
+		if c.Body != nil {
+			c.Body = h.unmask(c.Body, c.Held)
 		}
 		err = h.sess.Decide(c.Held, proxy.Decision{Drop: c.Drop, Body: c.Body})
 	case opInject:
@@ -211,7 +213,7 @@ func (h *Hub) do(ctx context.Context, c command) hubLine {
 
 // state is the steering in force.
 func (h *Hub) state() *hubState {
-	return &hubState{Filters: h.sess.PauseFilters(), Faults: h.sess.Faults(), Held: h.sess.Held()}
+	return &hubState{Filters: h.sess.PauseFilters(), Faults: h.sess.Faults(), Held: h.maskHeld(h.sess.Held())}
 }
 
 // checkDecide says what is wrong with a decide command, or nil.
