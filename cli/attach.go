@@ -81,6 +81,7 @@ func runAttach(cmd *cobra.Command, name string) error {
 		return nv, nil
 	}
 	m := ui.NewAttach(v, next)
+	defer ui.LimitResident(v.Store())()
 	defer func() {
 		if c, ok := m.(interface{ Close() }); ok {
 			c.Close()

@@ -25,10 +25,14 @@
 //	{"ref":3,"op":"decide","held":3,"body":"BASE64"}      forward it edited
 //	{"ref":4,"op":"decide","held":3,"drop":true}          drop it
 //	{"ref":5,"op":"inject","body":"BASE64"}               answered with the request's "id"
-//	{"ref":6,"op":"faults","faults":[{"Match":{…},"Action":"drop"}]}
+//	{"ref":6,"op":"faults","faults":[…]}                  the fault rules (proxy.Fault as JSON)
 //
-// Every command is answered by a hub line with its ref. A line that is not
-// a command is answered with a bye and the viewer is dropped.
+// Filters are proxy.Filter as JSON. Every command is answered by a hub
+// line with its ref ({"k":"live","ref":5,"id":"mcpscope-…-1"}, or "err"
+// saying why it failed). A line that is not a command is answered with a
+// bye and the viewer is dropped. Viewers are shown credentials masked as
+// the recording masks them (and SecretHeaders), paused messages included;
+// an edited message that keeps a masked value carries the original on.
 //
 // A slow viewer never slows the proxy: the hub reads the session's bounded
 // store at the viewer's own pace, and a viewer that fell behind the store
