@@ -1,15 +1,19 @@
 package live
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/testkit/guard"
+	"github.com/mcpscope/mcpscope/recordings"
 )
 
 // TestLiveStuckViewerDoesNotSlowTheProxy relays 100k messages while a
@@ -88,5 +92,54 @@ func TestLiveCloseDoesNotWaitForAStuckViewer(t *testing.T) {
 	}
 	if h.Viewers() != 0 {
 		t.Errorf("%d viewers left after Close", h.Viewers())
+	}
+}
+
+// A proxy that dies mid-session ends its viewers' streams with an error
+// that says so; what they got stays in their stores.
+func TestLiveViewerOfAProxyThatDies(t *testing.T) {
+	dir, err := os.MkdirTemp("", "lv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	ln, err := net.Listen("unix", filepath.Join(dir, "dies.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		var b bytes.Buffer
+		w, _ := recordings.NewWriter(&b, recordings.Header{Proxy: "dies", Transport: "stdio"}, recordings.Options{})
+		w.Append(&capture.Frame{Seq: 1, Time: time.Now(), Dir: capture.Out, Chan: capture.Channel{Kind: capture.Control}, Raw: []byte(call(1))})
+		_ = w.Close()
+		lines := bytes.SplitAfter(b.Bytes(), []byte("\n"))
+		for _, l := range lines[:2] { // the header and the frame, not the end line
+			_, _ = c.Write(l)
+		}
+		_, _ = c.Write([]byte(`{"k":"frame","t":1,"dir":"in","ch":"cont`)) // torn: the proxy died writing
+		_ = c.Close()
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Hang)
+	defer cancel()
+	v, err := Dial(ctx, filepath.Join(dir, "dies.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	select {
+	case <-v.Done():
+	case <-time.After(guard.Hang):
+		t.Fatal("the viewer did not notice the proxy died")
+	}
+	if v.Err() == nil {
+		t.Error("a proxy that died looks like a session that ended")
+	}
+	if got := messages(v.Store()); len(got) != 1 || got[0] != call(1) {
+		t.Errorf("the viewer kept %q", got)
 	}
 }
