@@ -100,7 +100,7 @@ func (v *Viewer) apply(rd *recordings.Reader, rp *recordings.Replayer, pr *io.Pi
 		v.err = errors.New(v.bye)
 	case rd.Ended(), v.closed:
 		v.err = nil
-	case end != nil:
+	case end != nil && !errors.As(end, new(*recordings.TruncatedError)):
 		v.err = fmt.Errorf("the live session broke off: %w", end)
 	default:
 		v.err = errors.New("the proxy went away before the session ended")
