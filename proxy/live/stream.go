@@ -12,7 +12,7 @@ import (
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
-// split reads the hub's stream: its hub lines go to v.onHubLine, the
+// split reads the hub's stream: its hub lines go to v.hubLine, the
 // recording's lines to rec (a pipe a recordings.Reader reads), a line at
 // a time, however long. It ends rec with what ended the stream.
 func (v *Viewer) split(r io.Reader, rec *io.PipeWriter) {
