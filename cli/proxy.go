@@ -155,12 +155,11 @@ func runProxy(cmd *cobra.Command, args []string, f *proxyFlags) error {
 	default:
 		runErr = r.http(ctx, target)
 	}
-	if hub != nil {
-		hub.Close()
-	}
 	if err := sess.Close(runErr); err != nil && runErr == nil {
 		fmt.Fprintf(cmd.ErrOrStderr(), "mcpscope proxy: the recording: %v\n", err)
 	}
+	// After the session's end: viewers are sent its last frames and the end.
+	hub.Close()
 	if errors.Is(runErr, context.Canceled) && ctx.Err() != nil {
 		return &exitError{code: ExitInterrupted, err: errors.New("interrupted")}
 	}
