@@ -77,6 +77,14 @@ type Session struct {
 	recWatched chan struct{} // closed when watchRecording returns
 }
 
+// SecretHeaders are the HTTP headers whose values the recording and the
+// live viewers show masked (unless --no-redact): the host's credentials
+// pass through the proxy untouched, and never reach a file or a screen.
+var SecretHeaders = []string{
+	"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie",
+	"X-Api-Key", "Api-Key", "X-Auth-Token",
+}
+
 // ErrNoServerPath says a request cannot be injected: the relay has no way
 // to the server (yet).
 var ErrNoServerPath = errors.New("no way to the server yet: the host has not opened a session")
@@ -146,6 +154,7 @@ func (s *Session) startRecording() error {
 		path = recordings.NewPath(dir, "proxy-"+s.opt.Name, s.header.Started)
 	}
 	o := s.opt.Redact
+	o.SecretHeaders = append(slices.Clone(o.SecretHeaders), SecretHeaders...)
 	// The Writer may tell from inside an Append that holds the tap's lock,
 	// or from inside Create before the tap is set: Stopped only hands the
 	// error on, and watchRecording marks it.

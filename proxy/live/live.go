@@ -31,7 +31,7 @@
 // line with its ref ({"k":"live","ref":5,"id":"mcpscope-…-1"}, or "err"
 // saying why it failed). A line that is not a command is answered with a
 // bye and the viewer is dropped. Viewers are shown credentials masked as
-// the recording masks them (and SecretHeaders), paused messages included;
+// the recording masks them (and proxy.SecretHeaders), paused messages included;
 // an edited message that keeps a masked value carries the original on.
 //
 // A slow viewer never slows the proxy: the hub reads the session's bounded

@@ -7,18 +7,10 @@ import (
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
-// SecretHeaders are the HTTP headers whose values viewers are shown
-// masked (unless the proxy runs with --no-redact): the host's credentials
-// pass through the proxy, and never reach a screen.
-var SecretHeaders = []string{
-	"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie",
-	"X-Api-Key", "Api-Key", "X-Auth-Token",
-}
-
 // viewerRedaction is how the frames sent to viewers are masked: as the
-// session's recording says, with SecretHeaders masked besides.
+// session's recording says, with proxy.SecretHeaders masked besides.
 func viewerRedaction(h recordings.Header) recordings.Options {
-	return recordings.Options{NoRedact: h.Redaction == recordings.RedactNone, StreamMax: h.StreamMax, SecretHeaders: SecretHeaders}
+	return recordings.Options{NoRedact: h.Redaction == recordings.RedactNone, StreamMax: h.StreamMax, SecretHeaders: proxy.SecretHeaders}
 }
 
 // redacting says whether viewers are shown credentials masked.
