@@ -51,7 +51,7 @@ type Bridge struct {
 	seq  atomic.Uint64
 	out  sync.Mutex // one line to the host at a time
 	wg   sync.WaitGroup
-	cut  chan string // a fault cut the host's connection
+	cut  chan string     // a fault cut the host's connection
 	ctx  context.Context // the bridge's life: every request to the server
 
 	mu        sync.Mutex
