@@ -59,6 +59,7 @@ type Bridge struct {
 	version   string // the protocol version initialize settled
 	initID    string // the id of the host's initialize request, as JSON
 	listening bool   // the GET stream was asked for
+	closing   bool   // the host is gone: no new POST starts
 	legacy    *legacyStream
 }
 
@@ -101,6 +102,9 @@ func (b *Bridge) Run(ctx context.Context) error {
 // finish waits a bounded time for the answers under way, ends the
 // session with DELETE and stops the streams.
 func (b *Bridge) finish(cancel context.CancelFunc) {
+	b.mu.Lock()
+	b.closing = true
+	b.mu.Unlock()
 	done := make(chan struct{})
 	go func() { b.wg.Wait(); close(done) }()
 	select {

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
@@ -22,11 +24,14 @@ type envelope struct {
 	} `json:"result"`
 }
 
-// post sends body to the server and returns once its answer's head came
-// (so that the server sees the host's messages in the host's order); the
-// answer is read on and carried to host. A request that gets no JSON-RPC
-// answer (the server unreachable, an error status) is answered to the
-// host with an error that says why.
+// post sends body to the server and returns once the server has it (the
+// request's body went out), so that the server sees the host's messages
+// in the host's order and a long answer holds up no later message; the
+// answer is read on and carried to host. An initialize and the
+// notifications/initialized after it wait for the answer's head: what
+// follows them needs the session id and the GET stream. A request that
+// gets no JSON-RPC answer (the server unreachable, an error status) is
+// answered to the host with an error that says why.
 func (b *Bridge) post(ctx context.Context, body []byte, host toHost) error {
 	var env envelope
 	_ = json.Unmarshal(body, &env)
@@ -35,68 +40,117 @@ func (b *Bridge) post(ctx context.Context, body []byte, host toHost) error {
 		b.initID = string(env.ID)
 		b.mu.Unlock()
 	}
-	target := b.opt.URL
-	if b.legacy != nil {
-		u, err := b.legacy.endpoint(ctx)
-		if err != nil {
-			return b.failed(ctx, env, "", err.Error(), host)
-		}
-		target = u
-	}
 	conn := "http POST"
 	if c, ok := host.(*lineHost); ok {
 		conn = c.conn
 	}
-	req, err := http.NewRequestWithContext(b.ctx, http.MethodPost, target.String(), bytes.NewReader(body))
+	target := b.opt.URL
+	if b.legacy != nil {
+		u, err := b.legacy.endpoint(ctx)
+		if err != nil {
+			return b.failed(env, conn, err.Error(), host)
+		}
+		target = u
+	}
+	sent := &sentBody{r: bytes.NewReader(body), n: len(body), sent: make(chan struct{})}
+	req, err := http.NewRequestWithContext(b.ctx, http.MethodPost, target.String(), sent)
 	if err != nil {
 		return err
 	}
+	req.ContentLength = int64(len(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	b.sessionHeaders(req.Header)
+	b.mu.Lock()
+	if b.closing {
+		b.mu.Unlock()
+		return errors.New("the bridge is closing")
+	}
+	b.wg.Add(1)
+	b.mu.Unlock()
+	headed := make(chan struct{})
+	go func() {
+		defer b.wg.Done()
+		b.exchange(req, env, conn, host, headed)
+	}()
+	wait := sent.sent
+	if env.Method == "initialize" || env.Method == "notifications/initialized" {
+		wait = headed
+	}
+	select {
+	case <-wait:
+	case <-headed:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return nil
+}
+
+// sentBody is a request body that says when it was read whole.
+type sentBody struct {
+	r    *bytes.Reader
+	n    int
+	read int
+	once sync.Once
+	sent chan struct{}
+}
+
+func (s *sentBody) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	s.read += n
+	if s.read >= s.n || err != nil {
+		s.once.Do(func() { close(s.sent) })
+	}
+	return n, err
+}
+
+// exchange does the POST req of the host's message env and carries its
+// answer to host; headed is closed once the answer's head came, or the
+// POST failed.
+func (b *Bridge) exchange(req *http.Request, env envelope, conn string, host toHost, headed chan struct{}) {
+	var once sync.Once
+	head := func() { once.Do(func() { close(headed) }) }
+	defer head()
+	ctx := b.ctx
 	b.tap.request(conn, req)
 	rsp, err := b.opt.Client.Do(req)
 	if err != nil {
 		why := fmt.Sprintf("the server at %s cannot be reached: %v", b.opt.URL.Redacted(), err)
 		b.tap.note(capture.In, conn, why, err)
-		return b.failed(ctx, env, conn, why, host)
+		_ = b.failed(env, conn, why, host)
+		return
 	}
+	defer rsp.Body.Close()
 	b.tap.response(conn, rsp)
 	b.takeSession(rsp)
+	a := &answer{sess: b.sess, tap: b.tap, conn: conn, rsp: rsp, host: host, lines: true}
 	jsonRPC := isStream(rsp) || mediaType(rsp.Header) == "application/json"
 	if rsp.StatusCode >= 300 && !jsonRPC {
-		a := &answer{sess: b.sess, tap: b.tap, conn: conn, rsp: rsp, host: host, lines: true}
 		_ = a.other(ctx)
-		rsp.Body.Close()
-		return b.failed(ctx, env, conn, "the server answered "+rsp.Status, host)
+		_ = b.failed(env, conn, "the server answered "+rsp.Status, host)
+		return
 	}
 	if env.Method == "notifications/initialized" && rsp.StatusCode < 300 && !b.opt.Legacy {
 		b.listen()
 	}
-	b.wg.Add(1)
-	go func() {
-		defer b.wg.Done()
-		defer rsp.Body.Close()
-		a := &answer{sess: b.sess, tap: b.tap, conn: conn, rsp: rsp, host: host, lines: true}
-		if isStream(rsp) {
-			capture.Note(b.sess.Tap(), capture.SSEOpened{Conn: conn, Start: capture.SSEStart{Kind: capture.SSEAnswer, Method: env.Method, ReqID: string(env.ID)}})
-		}
-		err := a.relay(ctx)
-		if isStream(rsp) {
-			state, why := capture.SSEDone, ""
-			if err != nil {
-				state, why = capture.SSEBroken, err.Error()
-			}
-			capture.Note(b.sess.Tap(), capture.SSEEnded{Conn: conn, State: state, Why: why})
-		}
-	}()
-	return nil
+	head()
+	if !isStream(rsp) {
+		_ = a.relay(ctx)
+		return
+	}
+	capture.Note(b.sess.Tap(), capture.SSEOpened{Conn: conn, Start: capture.SSEStart{Kind: capture.SSEAnswer, Method: env.Method, ReqID: string(env.ID)}})
+	err = a.relay(ctx)
+	state, why := capture.SSEDone, ""
+	if err != nil {
+		state, why = capture.SSEBroken, err.Error()
+	}
+	capture.Note(b.sess.Tap(), capture.SSEEnded{Conn: conn, State: state, Why: why})
 }
 
 // failed answers the host's request env, which got no answer from the
 // server, with a JSON-RPC error saying why (a notification or a
 // response gets none: nothing waits for it).
-func (b *Bridge) failed(ctx context.Context, env envelope, conn, why string, host toHost) error {
+func (b *Bridge) failed(env envelope, conn, why string, host toHost) error {
 	if env.Method == "" || len(env.ID) == 0 || string(env.ID) == "null" {
 		return nil
 	}
@@ -106,7 +160,7 @@ func (b *Bridge) failed(ctx context.Context, env envelope, conn, why string, hos
 	})
 	b.tap.mark(capture.In, conn, proxy.Mark{What: proxy.WhatInjected, Method: env.Method, Note: "the proxy answers the host: " + why})
 	a := &answer{sess: b.sess, tap: b.tap, conn: conn, host: host, lines: true}
-	return b.sess.Relay(ctx, a.hop(msg, msg, nil), host)
+	return b.sess.Relay(b.ctx, a.hop(msg, msg, nil), host)
 }
 
 // sessionHeaders sets the headers every request of the session carries:

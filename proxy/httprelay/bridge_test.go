@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proxy"
@@ -162,5 +163,40 @@ func TestProxyBridgeServerDown(t *testing.T) {
 	b.stdin.Close()
 	if err := <-b.done; err != nil {
 		t.Fatalf("the bridge ended with %v", err)
+	}
+}
+
+// A request whose answer is slow to start holds up no later message of
+// the host: the server sees the host's notifications/cancelled while it
+// still holds the call, before it sends a byte of its answer.
+func TestProxyBridgeSlowAnswerHoldsNothingUp(t *testing.T) {
+	cancelled := make(chan struct{})
+	held := make(chan bool, 1)
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		switch {
+		case strings.Contains(string(b), "notifications/cancelled"):
+			close(cancelled)
+			w.WriteHeader(http.StatusAccepted)
+		case strings.Contains(string(b), "tools/call"):
+			select {
+			case <-cancelled:
+				held <- true
+			case <-time.After(guard.Hang):
+				held <- false
+			}
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":3,"error":{"code":-32800,"message":"cancelled"}}`)
+		}
+	}))
+	defer up.Close()
+	b := startBridge(t, up.URL+"/mcp", nil)
+	b.send(t, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"slow"}}`)
+	b.send(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`)
+	if got := b.read(t); !strings.Contains(got, `"id":3`) {
+		t.Fatalf("the host got %q", got)
+	}
+	if !<-held {
+		t.Fatal("the cancellation reached the server only after it gave up holding the call")
 	}
 }
