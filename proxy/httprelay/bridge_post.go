@@ -115,7 +115,7 @@ func (b *Bridge) exchange(req *http.Request, env envelope, conn string, host toH
 	b.tap.request(conn, req)
 	rsp, err := b.opt.Client.Do(req)
 	if err != nil {
-		why := fmt.Sprintf("the server at %s cannot be reached: %v", b.opt.URL.Redacted(), err)
+		why := unreachable(b.opt.URL, err)
 		b.tap.note(capture.In, conn, why, err)
 		_ = b.failed(env, conn, why, host)
 		return

@@ -32,6 +32,12 @@ type proxied struct {
 // session.
 func startRelay(t *testing.T, upstream string, opt Options) *proxied {
 	t.Helper()
+	return startRelayTLS(t, upstream, opt, TLS{})
+}
+
+// startRelayTLS is startRelay trusting the server as tls says.
+func startRelayTLS(t *testing.T, upstream string, opt Options, tls TLS) *proxied {
+	t.Helper()
 	rec := filepath.Join(t.TempDir(), "proxy.jsonl")
 	sess, err := proxy.Open(proxy.Options{Name: "test", Target: upstream, Transport: "http", Record: rec,
 		Redact: recordings.Options{NoRedact: opt.NoRedact}, Log: t.Logf})
@@ -42,7 +48,7 @@ func startRelay(t *testing.T, upstream string, opt Options) *proxied {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client, err := NewClient(up, TLS{})
+	client, err := NewClient(up, tls)
 	if err != nil {
 		t.Fatal(err)
 	}
