@@ -44,6 +44,7 @@ func TestProxyBridgeInspector(t *testing.T) {
 		call      []string
 	}{
 		{"ts-streamable", peertest.StartTSStreamableHTTP, "http", []string{"--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=hi"}},
+		{"gosdk-streamable", peertest.StartGoSDKEverythingHTTP, "http", []string{"--method", "tools/call", "--tool-name", "greet", "--tool-arg", "name=Ada"}},
 		{"ts-sse", peertest.StartTSSSE, "sse", []string{"--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=hi"}},
 		{"gosdk-sse", peertest.StartGoSDKSSE, "sse", []string{"--method", "tools/call", "--tool-name", "greet1", "--tool-arg", "name=Ada"}},
 	}

@@ -114,7 +114,7 @@ func inspector(t *testing.T, argv []string, args ...string) string {
 	return out.String()
 }
 
-// flushWriter flushes after each write, as a server streaming events
+// flush writes s and flushes it, as a server streaming events
 // does.
 func flush(w http.ResponseWriter, s string) {
 	_, _ = w.Write([]byte(s))
