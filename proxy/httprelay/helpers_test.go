@@ -30,13 +30,13 @@ type proxied struct {
 // startRelay runs a relay on 127.0.0.1:0 in front of upstream, recording
 // to a file of the test's own; the test's cleanup stops it and closes the
 // session.
-func startRelay(t *testing.T, upstream string, opt Options) *proxied {
+func startRelay(t testing.TB, upstream string, opt Options) *proxied {
 	t.Helper()
 	return startRelayTLS(t, upstream, opt, TLS{})
 }
 
 // startRelayTLS is startRelay trusting the server as tls says.
-func startRelayTLS(t *testing.T, upstream string, opt Options, tls TLS) *proxied {
+func startRelayTLS(t testing.TB, upstream string, opt Options, tls TLS) *proxied {
 	t.Helper()
 	rec := filepath.Join(t.TempDir(), "proxy.jsonl")
 	sess, err := proxy.Open(proxy.Options{Name: "test", Target: upstream, Transport: "http", Record: rec,
