@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpscope/mcpscope/client/dial"
 	"github.com/mcpscope/mcpscope/proxy"
 	"github.com/mcpscope/mcpscope/proxy/live"
 	"github.com/mcpscope/mcpscope/recordings"
@@ -31,6 +32,7 @@ type proxyFlags struct {
 	insecure  bool
 	certFile  string
 	keyFile   string
+	headers   []string
 }
 
 // newProxyCommand builds `mcpscope proxy`.
@@ -69,6 +71,7 @@ func newProxyCommand() *cobra.Command {
 	fs.BoolVar(&f.insecure, "insecure", false, "skip verifying the upstream server's certificate")
 	fs.StringVar(&f.certFile, "cert", "", "the proxy's own certificate `FILE` for wt:// (default: a fresh self-signed one, its hash printed)")
 	fs.StringVar(&f.keyFile, "key", "", "the key `FILE` of --cert")
+	fs.StringArrayVar(&f.headers, "header", nil, "send the HTTP header `'K: V'` to the remote server (repeatable); with --listen, only on requests whose host did not send it")
 	return cmd
 }
 
@@ -127,7 +130,7 @@ func runProxy(cmd *cobra.Command, args []string, f *proxyFlags) error {
 	sess, err := proxy.Open(proxy.Options{
 		Name: name, Target: recordedTarget(argv, target), Transport: kind, Version: Version(),
 		NoRecord: f.noRecord, Record: f.record,
-		Redact: recordings.Options{NoRedact: f.noRedact},
+		Redact: proxyRedaction(f),
 		Faults: faults,
 		Log:    func(format string, a ...any) { fmt.Fprintf(cmd.ErrOrStderr(), "mcpscope proxy: "+format+"\n", a...) },
 	})
@@ -227,4 +230,12 @@ func recordedTarget(argv []string, target string) string {
 		return strings.Join(redactArgs(argv), " ")
 	}
 	return redactURL(target)
+}
+
+// proxyRedaction is how the recording masks secrets: the values of the
+// --header flags whose names say they are credentials, beside what the
+// recordings mask anyway.
+func proxyRedaction(f *proxyFlags) recordings.Options {
+	values, names := secrets(dial.Options{Headers: f.headers})
+	return recordings.Options{NoRedact: f.noRedact, Secrets: values, SecretHeaders: names}
 }
