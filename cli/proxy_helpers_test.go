@@ -50,9 +50,8 @@ type runningProxy struct {
 
 // startProxy runs `mcpscope proxy --record FILE args…` in this process
 // and waits (guard.Hang at most) until its stderr matches want; it
-// returns the proxy and want's first submatch. The test's cleanup stops
-// it.
-func startProxy(t *testing.T, want *regexp.Regexp, args ...string) (*runningProxy, string) {
+// returns the proxy and want's submatches. The test's cleanup stops it.
+func startProxy(t *testing.T, want *regexp.Regexp, args ...string) (*runningProxy, []string) {
 	t.Helper()
 	p := &runningProxy{stderr: &watchedStderr{got: make(chan struct{}, 1)}, done: make(chan result, 1),
 		record: filepath.Join(t.TempDir(), "proxy.jsonl")}
@@ -69,7 +68,7 @@ func startProxy(t *testing.T, want *regexp.Regexp, args ...string) (*runningProx
 	defer timer.Stop()
 	for {
 		if m := want.FindStringSubmatch(p.stderr.String()); m != nil {
-			return p, m[1]
+			return p, m[1:]
 		}
 		select {
 		case <-p.stderr.got:

@@ -32,7 +32,8 @@ var wsListening = regexp.MustCompile(`listening on (ws://\S+) for `)
 // returns it and the URL a host uses.
 func startWSProxy(t *testing.T, upstream string, args ...string) (*runningProxy, string) {
 	t.Helper()
-	return startProxy(t, wsListening, append(append([]string{"--name", "ws-test", "--listen", "127.0.0.1:0"}, args...), upstream)...)
+	p, m := startProxy(t, wsListening, append(append([]string{"--name", "ws-test", "--listen", "127.0.0.1:0"}, args...), upstream)...)
+	return p, m[0]
 }
 
 // tsWSHost runs the TypeScript SDK's WebSocketClientTransport as a host

@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+)
+
+// wtListening is what the MCP-Flow proxy prints once it listens: the URL
+// and the pin of its certificate.
+var wtListening = regexp.MustCompile(`listening on (wt://\S+) for \S+; pin the proxy's certificate with --cert-hash (sha256:[0-9a-f]{64})`)
+
+// startWTProxy runs the MCP-Flow proxy in front of the demo d and returns
+// it, the URL a host uses and the pin of the proxy's certificate.
+func startWTProxy(t *testing.T, d *flowtest.Demo, args ...string) (*runningProxy, string, string) {
+	t.Helper()
+	args = append([]string{"--name", "wt-test", "--listen", "127.0.0.1:0", "--cert-hash", d.CertHash()}, args...)
+	p, m := startProxy(t, wtListening, append(args, d.Target())...)
+	return p, m[0], m[1]
+}
+
+// mcpscope's own MCP-Flow client through the proxy gets what it gets
+// without it: the tools, an echo, a stream of several MiB byte for byte,
+// the progress datagrams of a long task; the recording holds the control
+// frames both ways, the stream's chunks and the datagrams.
+func TestProxyWTSameAnswers(t *testing.T) {
+	d := flowDemo(t)
+	p, local, hash := startWTProxy(t, d)
+	direct := mcpscope(t, "tools", "--cert-hash", d.CertHash(), d.Target())
+	direct.mustExit(t, ExitOK)
+	through := mcpscope(t, "tools", "--cert-hash", hash, local)
+	through.mustExit(t, ExitOK)
+	if through.stdout != direct.stdout {
+		t.Errorf("tools through the proxy:\n%s\nwithout:\n%s", through.stdout, direct.stdout)
+	}
+	echo := mcpscope(t, "call", "--cert-hash", hash, "tools/call", toolCall(t, "echo", map[string]any{"message": "over MCP-Flow"}), local)
+	checkResultOnly(t, echo, "over MCP-Flow")
+
+	const size = 5<<20 + 11
+	dir := filepath.Join(t.TempDir(), "streams")
+	big := mcpscope(t, "call", "--cert-hash", hash, "--stream-out", dir, "tools/call",
+		toolCall(t, "read_file", map[string]any{"size": size, "seed": 3}), local)
+	big.mustExit(t, ExitOK)
+	files, _ := filepath.Glob(filepath.Join(dir, "*.bin"))
+	if len(files) != 1 {
+		t.Fatalf("stream files %v\n%s", files, big.stderr)
+	}
+	got, err := os.ReadFile(files[0])
+	if err != nil || !bytes.Equal(got, generated(size, 3)) {
+		t.Fatalf("the stream through the proxy: %d bytes (%v), want the %d generated", len(got), err, size)
+	}
+
+	slow := mcpscope(t, "call", "--cert-hash", hash, "--progress", "tools/call", toolCall(t, "analyze", map[string]any{"steps": 3, "interval_ms": 10}), local)
+	slow.mustExit(t, ExitOK)
+	if !strings.Contains(slow.stderr, "progress 3/3") {
+		t.Errorf("the host saw no progress through the proxy: %s", slow.stderr)
+	}
+	p.finish(t).mustExit(t, ExitOK)
+	var out, in, chunks, datagrams int
+	var streamed int
+	for _, f := range p.frames(t) {
+		switch {
+		case f.Chan.Kind == capture.Control && f.Msg != nil && f.Dir == capture.Out:
+			out++
+		case f.Chan.Kind == capture.Control && f.Msg != nil:
+			in++
+		case f.Chan.Kind == capture.Stream:
+			chunks++
+			streamed += f.Size
+		case f.Chan.Kind == capture.Datagram && f.Err == nil:
+			datagrams++
+		}
+	}
+	if out < 8 || in < 8 || chunks < 10 || datagrams < 3 || streamed < size {
+		t.Errorf("recorded %d messages out, %d in, %d stream chunks of %d bytes, %d datagrams", out, in, chunks, streamed, datagrams)
+	}
+}
+
+// generated is the demo's generated data: byte i is (i*31+seed) % 251.
+func generated(size, seed int) []byte {
+	b := make([]byte, size)
+	for i := range b {
+		b[i] = byte((i*31 + seed) % 251)
+	}
+	return b
+}
+
+// A server that is down: the host's session is refused with 502 Bad
+// Gateway, and the recording says why.
+func TestProxyWTUpstreamDown(t *testing.T) {
+	d := flowDemo(t)
+	_ = d.Stop()
+	p, local, hash := startWTProxy(t, d)
+	r := mcpscope(t, "tools", "--cert-hash", hash, "--timeout", "20s", local)
+	if r.code != ExitConnection || !strings.Contains(r.stderr, "refused the WebTransport session with HTTP status 502") {
+		t.Errorf("exit %d, stderr %s", r.code, r.stderr)
+	}
+	p.finish(t).mustExit(t, ExitOK)
+	said := false
+	for _, f := range p.frames(t) {
+		said = said || strings.Contains(string(f.Raw), "could not open the WebTransport session to https://127.0.0.1:")
+	}
+	if !said {
+		t.Error("the recording does not say why the session was refused")
+	}
+}
