@@ -110,3 +110,34 @@ func TestProxyWTUpstreamDown(t *testing.T) {
 		t.Error("the recording does not say why the session was refused")
 	}
 }
+
+// The demo's misbehaviours through the proxy reach the host as they reach
+// it without the proxy: a lying length prefix, a frame in the wrong
+// encoding, a stream of no request in flight, a stream reset mid-transfer
+// and a dropped connection end the host's call the same way; the
+// recording keeps the broken frame with its error.
+func TestProxyWTMisbehave(t *testing.T) {
+	d := flowDemo(t)
+	p, local, hash := startWTProxy(t, d)
+	for _, mode := range []string{"lying_length", "wrong_encoding", "foreign_stream", "stream_error", "drop"} {
+		call := toolCall(t, "misbehave", map[string]any{"mode": mode})
+		direct := mcpscope(t, "call", "--cert-hash", d.CertHash(), "tools/call", call, d.Target())
+		through := mcpscope(t, "call", "--cert-hash", hash, "tools/call", call, local)
+		checkStderrLines(t, through, false)
+		if through.code != direct.code || through.stdout != direct.stdout {
+			t.Errorf("%s: exit %d through the proxy, %d without\nthrough: %s%s\nwithout: %s%s", mode,
+				through.code, direct.code, through.stdout, through.stderr, direct.stdout, direct.stderr)
+		}
+		if mode != "drop" && mode != "stream_error" && through.stderr != direct.stderr {
+			t.Errorf("%s: through the proxy the host says\n%s\nwithout it\n%s", mode, through.stderr, direct.stderr)
+		}
+	}
+	p.finish(t).mustExit(t, ExitOK)
+	lying := false
+	for _, f := range p.frames(t) {
+		lying = lying || f.Chan.Kind == capture.Control && f.Err != nil && bytes.HasPrefix(f.Raw, []byte{0xFF, 0xFF, 0xFF, 0xFF})
+	}
+	if !lying {
+		t.Error("the lying length prefix is not recorded with an error")
+	}
+}
