@@ -2,13 +2,17 @@ package cli
 
 import (
 	"bytes"
+	"crypto/x509"
+	"encoding/pem"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/app/tlscert"
 	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
 )
 
@@ -139,5 +143,42 @@ func TestProxyWTMisbehave(t *testing.T) {
 	}
 	if !lying {
 		t.Error("the lying length prefix is not recorded with an error")
+	}
+}
+
+// --cert and --key: the wt:// proxy presents the certificate they name
+// (the hash it prints is that certificate's); one without the other, or
+// either for another transport, is a usage error.
+func TestProxyWTCertFlags(t *testing.T) {
+	cert, err := tlscert.SelfSigned("mcpscope test", time.Now(), 24*time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := x509.MarshalPKCS8PrivateKey(cert.PrivateKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	_ = os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert.Certificate[0]}), 0o600)
+	_ = os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: key}), 0o600)
+
+	d := flowDemo(t)
+	_, local, hash := startWTProxy(t, d, "--cert", certFile, "--key", keyFile)
+	if hash != tlscert.Hash(cert.Certificate[0]) {
+		t.Errorf("the proxy prints %s, not its certificate's hash", hash)
+	}
+	mcpscope(t, "tools", "--cert-hash", hash, local).mustExit(t, ExitOK)
+
+	for _, args := range [][]string{
+		{"proxy", "--listen", "127.0.0.1:0", "--cert", certFile, d.Target()},
+		{"proxy", "--listen", "127.0.0.1:0", "--cert", certFile, "--key", keyFile, "ws://127.0.0.1:1/mcp"},
+		{"proxy", "--listen", "127.0.0.1:0", "--cert", keyFile, "--key", keyFile, d.Target()},
+	} {
+		r := mcpscope(t, args...)
+		r.mustExit(t, ExitUsage)
+		if !strings.Contains(r.stderr, "--cert") {
+			t.Errorf("%v: %s", args, r.stderr)
+		}
 	}
 }

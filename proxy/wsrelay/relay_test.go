@@ -147,6 +147,9 @@ func TestRelayConnectionsAndInjection(t *testing.T) {
 		if f.Chan.Kind == capture.Control {
 			conns[f.Conn] = true
 		}
+		if f.Chan.Kind == capture.HTTP && strings.Contains(string(f.Raw), "Bearer t") {
+			t.Errorf("a credential is captured as it came: %s", f.Raw)
+		}
 	}
 	if len(conns) < 5 {
 		t.Errorf("connections captured: %v", conns)
