@@ -115,10 +115,12 @@ func (r *Relay) Serve(ctx context.Context, ln net.Listener) error {
 }
 
 // LocalURL is the URL a host uses to reach the server through a proxy
-// listening on addr: ws:// with the upstream's path and query.
+// listening on addr: ws:// with the upstream's path. The upstream's query,
+// which may hold a credential, is not in it: the proxy adds it to a host's
+// request that has none.
 func (r *Relay) LocalURL(addr net.Addr) string {
 	u := *r.base
-	u.Scheme, u.Host, u.User = "ws", addr.String(), nil
+	u.Scheme, u.Host, u.User, u.RawQuery = "ws", addr.String(), nil, ""
 	return u.String()
 }
 

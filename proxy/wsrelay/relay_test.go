@@ -38,6 +38,9 @@ func echoServer(t *testing.T) string {
 			if err != nil {
 				return
 			}
+			if r.URL.RawQuery != "" {
+				b = append([]byte(r.URL.RawQuery+" "), b...)
+			}
 			if r.Header.Get("Authorization") != "" {
 				b = append([]byte(r.Header.Get("Authorization")+" "), b...)
 			}
@@ -199,6 +202,28 @@ func TestRelayGatewayFrames(t *testing.T) {
 	}
 	if streams != 1 || strayErr != 1 || rpc != 1 {
 		t.Errorf("recorded %d chunks, %d stray chunks, %d messages", streams, strayErr, rpc)
+	}
+}
+
+// The upstream URL's query (a credential, often) stays out of the URL the
+// proxy prints and is added to a host's request that has none.
+func TestRelayAddsUpstreamQuery(t *testing.T) {
+	_, local := relayFor(t, Options{Upstream: echoServer(t) + "?key=secret"})
+	if strings.Contains(local, "secret") {
+		t.Errorf("the local URL shows the upstream's query: %s", local)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Hang)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, local, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = c.CloseNow() }()
+	if err := c.Write(ctx, websocket.MessageText, []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if _, b, err := c.Read(ctx); err != nil || string(b) != "key=secret x" {
+		t.Errorf("the server got %q %v", b, err)
 	}
 }
 

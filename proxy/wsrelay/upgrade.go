@@ -25,7 +25,10 @@ func (r *Relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	r.opened(l)
 	defer r.closed(l)
 	target := *r.base
-	target.Path, target.RawPath, target.RawQuery = req.URL.Path, req.URL.RawPath, req.URL.RawQuery
+	target.Path, target.RawPath = req.URL.Path, req.URL.RawPath
+	if req.URL.RawQuery != "" {
+		target.RawQuery = req.URL.RawQuery // else the upstream URL's own
+	}
 	l.head(capture.Out, req.Method, requestTarget(req, r.opt.NoRedact), req.Header)
 
 	ctx, cancel := context.WithTimeout(req.Context(), dialTimeout)

@@ -96,7 +96,10 @@ func (r *Relay) handle(ctx context.Context, srv *wt.Server, w http.ResponseWrite
 	r.opened(p)
 	defer r.closed(p)
 	target := *r.base
-	target.Path, target.RawPath, target.RawQuery = req.URL.Path, req.URL.RawPath, req.URL.RawQuery
+	target.Path, target.RawPath = req.URL.Path, req.URL.RawPath
+	if req.URL.RawQuery != "" {
+		target.RawQuery = req.URL.RawQuery // else the upstream URL's own
+	}
 	p.head(outward, requestTarget(req, r.opt.NoRedact), 0, req.Header)
 
 	d := &wt.Transport{TLSClientConfig: r.tls, QUICConfig: &quic.Config{

@@ -98,10 +98,12 @@ func New(sess *proxy.Session, opt Options) (*Relay, error) {
 func (r *Relay) CertHash() string { return tlscert.Hash(r.opt.Cert.Certificate[0]) }
 
 // LocalURL is the wt:// URL a host uses to reach the server through a
-// proxy listening on addr.
+// proxy listening on addr. The upstream's query, which may hold a
+// credential, is not in it: the proxy adds it to a host's request that
+// has none.
 func (r *Relay) LocalURL(addr net.Addr) string {
 	u := *r.base
-	u.Scheme, u.Host, u.User = "wt", addr.String(), nil
+	u.Scheme, u.Host, u.User, u.RawQuery = "wt", addr.String(), nil, ""
 	return u.String()
 }
 
