@@ -227,6 +227,20 @@ func TestRelayAddsUpstreamQuery(t *testing.T) {
 	}
 }
 
+// A request that is no WebSocket upgrade is answered 426, the server
+// left alone.
+func TestRelayRefusesPlainHTTP(t *testing.T) {
+	_, local := relayFor(t, Options{Upstream: echoServer(t)})
+	rsp, err := (&http.Client{Timeout: guard.Hang}).Get("http" + strings.TrimPrefix(local, "ws"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = rsp.Body.Close()
+	if rsp.StatusCode != http.StatusUpgradeRequired {
+		t.Errorf("a plain GET is answered %s", rsp.Status)
+	}
+}
+
 func TestCutReason(t *testing.T) {
 	long := ""
 	for range 60 {

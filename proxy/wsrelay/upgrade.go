@@ -19,6 +19,11 @@ import (
 // what the host asked, then the host is accepted with what the server
 // chose; the link lives until either side closes.
 func (r *Relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	if !strings.EqualFold(req.Header.Get("Upgrade"), "websocket") {
+		msg := "mcpscope proxy: this endpoint relays WebSocket connections to " + r.base.Redacted() + "; connect with a WebSocket client"
+		http.Error(w, msg, http.StatusUpgradeRequired)
+		return
+	}
 	r.wg.Add(1)
 	defer r.wg.Done()
 	l := &link{r: r}

@@ -89,6 +89,10 @@ func (p *pair) head(dir capture.Dir, target string, status int, h http.Header) {
 // with what the host asked; a refusal is the host's refusal, with the
 // reason.
 func (r *Relay) handle(ctx context.Context, srv *wt.Server, w http.ResponseWriter, req *http.Request) {
+	if req.Method != http.MethodConnect {
+		http.Error(w, "mcpscope proxy: this endpoint relays WebTransport sessions (extended CONNECT) to "+r.base.Redacted(), http.StatusMethodNotAllowed)
+		return
+	}
 	r.wg.Add(1)
 	defer r.wg.Done()
 	p := &pair{r: r}
