@@ -227,6 +227,42 @@ func TestRelayAddsUpstreamQuery(t *testing.T) {
 	}
 }
 
+// The host's close code and reason reach the server.
+func TestRelayPassesHostClose(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan error, 1)
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		_, _, err = c.Read(r.Context())
+		got <- err
+	})}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	_, local := relayFor(t, Options{Upstream: "ws://" + ln.Addr().String() + "/"})
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Hang)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, local, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = c.Close(4003, "host bye")
+	select {
+	case err := <-got:
+		var ce websocket.CloseError
+		if !errors.As(err, &ce) || ce.Code != 4003 || ce.Reason != "host bye" {
+			t.Errorf("the server saw %v", err)
+		}
+	case <-ctx.Done():
+		t.Fatal("the server never saw the host close")
+	}
+}
+
 // A request that is no WebSocket upgrade is answered 426, the server
 // left alone.
 func TestRelayRefusesPlainHTTP(t *testing.T) {
