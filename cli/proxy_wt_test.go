@@ -45,6 +45,8 @@ func TestProxyWTSameAnswers(t *testing.T) {
 	}
 	echo := mcpscope(t, "call", "--cert-hash", hash, "tools/call", toolCall(t, "echo", map[string]any{"message": "over MCP-Flow"}), local)
 	checkResultOnly(t, echo, "over MCP-Flow")
+	asJSON := mcpscope(t, "call", "--cert-hash", hash, "--encoding", "json", "tools/call", toolCall(t, "echo", map[string]any{"message": "in JSON"}), local)
+	checkResultOnly(t, asJSON, "in JSON")
 
 	const size = 5<<20 + 11
 	dir := filepath.Join(t.TempDir(), "streams")
