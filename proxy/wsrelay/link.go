@@ -39,10 +39,13 @@ func (l *link) started(host, up *websocket.Conn) {
 }
 
 // running says whether both connections are set.
-func (l *link) running() bool {
+func (l *link) running() bool { return l.upstream() != nil }
+
+// upstream is the connection to the server, nil until the link runs.
+func (l *link) upstream() *websocket.Conn {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.host != nil
+	return l.up
 }
 
 // capture appends f on the link's connection, stamped.

@@ -124,19 +124,18 @@ func (r *Relay) LocalURL(addr net.Addr) string {
 	return u.String()
 }
 
-// inject writes an injected request to the server on the newest open
-// link.
+// inject writes an injected request to the server on the newest link
+// that runs.
 func (r *Relay) inject(ctx context.Context, body []byte) error {
 	r.mu.Lock()
-	var l *link
-	if n := len(r.links); n > 0 {
-		l = r.links[n-1]
-	}
+	links := append([]*link(nil), r.links...)
 	r.mu.Unlock()
-	if l == nil {
-		return proxy.ErrNoServerPath
+	for i := len(links) - 1; i >= 0; i-- {
+		if up := links[i].upstream(); up != nil {
+			return links[i].write(ctx, up, textMessage, body)
+		}
 	}
-	return l.write(ctx, l.up, textMessage, body)
+	return proxy.ErrNoServerPath
 }
 
 // opened names and registers a new link.
