@@ -30,16 +30,16 @@ var wsListening = regexp.MustCompile(`listening on (ws://\S+) for `)
 
 // startWSProxy runs the WebSocket proxy for upstream with args and
 // returns it and the URL a host uses.
-func startWSProxy(t *testing.T, upstream string, args ...string) (*runningProxy, string) {
+func startWSProxy(t *testing.T, upstream string, args ...string) (*netProxy, string) {
 	t.Helper()
-	p, m := startProxy(t, wsListening, append(append([]string{"--name", "ws-test", "--listen", "127.0.0.1:0"}, args...), upstream)...)
+	p, m := startNetProxy(t, wsListening, append(append([]string{"--name", "ws-test", "--listen", "127.0.0.1:0"}, args...), upstream)...)
 	return p, m[0]
 }
 
-// tsWSHost runs the TypeScript SDK's WebSocketClientTransport as a host
+// tsWSHostRun runs the TypeScript SDK's WebSocketClientTransport as a host
 // against url: tools/list, then tools/call echo; it returns what it
 // printed.
-func tsWSHost(t *testing.T, url string) string {
+func tsWSHostRun(t *testing.T, url string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), guard.Hang)
 	defer cancel()
@@ -66,12 +66,12 @@ func TestProxyWSSameAnswers(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			url := upstream(t)
-			direct := tsWSHost(t, url)
+			direct := tsWSHostRun(t, url)
 			if !strings.Contains(direct, "hi through the proxy") {
 				t.Fatalf("the host without the proxy: %s", direct)
 			}
 			p, local := startWSProxy(t, url)
-			if through := tsWSHost(t, local); through != direct {
+			if through := tsWSHostRun(t, local); through != direct {
 				t.Errorf("through the proxy:\n%s\nwithout:\n%s", through, direct)
 			}
 			p.finish(t).mustExit(t, ExitOK)
@@ -144,7 +144,7 @@ func TestProxyWSBytesAndGarbage(t *testing.T) {
 			in = append(in, f.Raw)
 		}
 	}
-	if !equalMessages(out, sent) || !equalMessages(in, got) {
+	if !wsSameMessages(out, sent) || !wsSameMessages(in, got) {
 		t.Errorf("recorded out %q in %q; sent %q got %q", out, in, sent, got)
 	}
 	if !garbageErr {
@@ -152,7 +152,7 @@ func TestProxyWSBytesAndGarbage(t *testing.T) {
 	}
 }
 
-func equalMessages(a, b [][]byte) bool {
+func wsSameMessages(a, b [][]byte) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -170,7 +170,7 @@ func equalMessages(a, b [][]byte) bool {
 // so.
 func TestProxyWSUpstreamCloses(t *testing.T) {
 	for _, drop := range []bool{false, true} {
-		upstream := closingServer(t, drop)
+		upstream := wsClosingServer(t, drop)
 		p, local := startWSProxy(t, upstream)
 		ctx, cancel := context.WithTimeout(context.Background(), guard.Hang)
 		c, _, err := websocket.Dial(ctx, local, nil)
@@ -204,10 +204,10 @@ func TestProxyWSUpstreamCloses(t *testing.T) {
 	}
 }
 
-// closingServer serves a WebSocket on a loopback port of its own: it
+// wsClosingServer serves a WebSocket on a loopback port of its own: it
 // answers the first message with "partial answer", then closes with 4002
 // "going now", or drops the TCP connection without a close frame.
-func closingServer(t *testing.T, drop bool) string {
+func wsClosingServer(t *testing.T, drop bool) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -22,10 +22,10 @@ var wtListening = regexp.MustCompile(`listening on (wt://\S+) for \S+; pin the p
 
 // startWTProxy runs the MCP-Flow proxy in front of the demo d and returns
 // it, the URL a host uses and the pin of the proxy's certificate.
-func startWTProxy(t *testing.T, d *flowtest.Demo, args ...string) (*runningProxy, string, string) {
+func startWTProxy(t *testing.T, d *flowtest.Demo, args ...string) (*netProxy, string, string) {
 	t.Helper()
 	args = append([]string{"--name", "wt-test", "--listen", "127.0.0.1:0", "--cert-hash", d.CertHash()}, args...)
-	p, m := startProxy(t, wtListening, append(args, d.Target())...)
+	p, m := startNetProxy(t, wtListening, append(args, d.Target())...)
 	return p, m[0], m[1]
 }
 
@@ -58,7 +58,7 @@ func TestProxyWTSameAnswers(t *testing.T) {
 		t.Fatalf("stream files %v\n%s", files, big.stderr)
 	}
 	got, err := os.ReadFile(files[0])
-	if err != nil || !bytes.Equal(got, generated(size, 3)) {
+	if err != nil || !bytes.Equal(got, demoGenerated(size, 3)) {
 		t.Fatalf("the stream through the proxy: %d bytes (%v), want the %d generated", len(got), err, size)
 	}
 
@@ -88,8 +88,8 @@ func TestProxyWTSameAnswers(t *testing.T) {
 	}
 }
 
-// generated is the demo's generated data: byte i is (i*31+seed) % 251.
-func generated(size, seed int) []byte {
+// demoGenerated is the demo's generated data: byte i is (i*31+seed) % 251.
+func demoGenerated(size, seed int) []byte {
 	b := make([]byte, size)
 	for i := range b {
 		b[i] = byte((i*31 + seed) % 251)

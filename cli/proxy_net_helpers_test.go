@@ -17,14 +17,14 @@ import (
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
-// watchedStderr is a stderr the test reads while the command runs.
-type watchedStderr struct {
+// netProxyStderr is a stderr the test reads while the command runs.
+type netProxyStderr struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
 	got chan struct{} // signalled on every write
 }
 
-func (w *watchedStderr) Write(p []byte) (int, error) {
+func (w *netProxyStderr) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	select {
@@ -34,26 +34,26 @@ func (w *watchedStderr) Write(p []byte) (int, error) {
 	return w.buf.Write(p)
 }
 
-func (w *watchedStderr) String() string {
+func (w *netProxyStderr) String() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.buf.String()
 }
 
-// runningProxy is `mcpscope proxy` running in this process for a test.
-type runningProxy struct {
-	stderr *watchedStderr
+// netProxy is `mcpscope proxy` running in this process for a test.
+type netProxy struct {
+	stderr *netProxyStderr
 	stop   context.CancelFunc
 	done   chan result
 	record string
 }
 
-// startProxy runs `mcpscope proxy --record FILE args…` in this process
+// startNetProxy runs `mcpscope proxy --record FILE args…` in this process
 // and waits (guard.Hang at most) until its stderr matches want; it
 // returns the proxy and want's submatches. The test's cleanup stops it.
-func startProxy(t *testing.T, want *regexp.Regexp, args ...string) (*runningProxy, []string) {
+func startNetProxy(t *testing.T, want *regexp.Regexp, args ...string) (*netProxy, []string) {
 	t.Helper()
-	p := &runningProxy{stderr: &watchedStderr{got: make(chan struct{}, 1)}, done: make(chan result, 1),
+	p := &netProxy{stderr: &netProxyStderr{got: make(chan struct{}, 1)}, done: make(chan result, 1),
 		record: filepath.Join(t.TempDir(), "proxy.jsonl")}
 	ctx, cancel := context.WithCancel(context.Background())
 	p.stop = cancel
@@ -82,7 +82,7 @@ func startProxy(t *testing.T, want *regexp.Regexp, args ...string) (*runningProx
 }
 
 // finish stops the proxy (once) and returns how it ended.
-func (p *runningProxy) finish(t *testing.T) result {
+func (p *netProxy) finish(t *testing.T) result {
 	t.Helper()
 	p.stop()
 	timer := time.NewTimer(guard.Hang)
@@ -98,7 +98,7 @@ func (p *runningProxy) finish(t *testing.T) result {
 }
 
 // frames reads the frames of the proxy's recording.
-func (p *runningProxy) frames(t *testing.T) []*capture.Frame {
+func (p *netProxy) frames(t *testing.T) []*capture.Frame {
 	t.Helper()
 	rd, err := recordings.Open(p.record)
 	if err != nil {
