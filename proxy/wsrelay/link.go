@@ -27,7 +27,9 @@ type link struct {
 	host, up *websocket.Conn
 	streams  gatewayStreams
 
-	mu     sync.Mutex // guards host and up until both are set
+	mu     sync.Mutex         // guards host, up, ctx and stop until set
+	ctx    context.Context    // the link's life: what its writes are bounded by
+	stop   context.CancelFunc // ends the link's life
 	ending sync.Once
 }
 
@@ -64,26 +66,57 @@ func (l *link) capture(f *capture.Frame) uint64 {
 func (l *link) run(ctx context.Context) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	l.mu.Lock()
+	l.ctx, l.stop = ctx, cancel
+	l.mu.Unlock()
 	var wg sync.WaitGroup
 	wg.Go(func() { l.pump(ctx, capture.Out, l.host) })
 	wg.Go(func() { l.pump(ctx, capture.In, l.up) })
 	wg.Wait()
 }
 
+// message is one message read, on its way to be carried.
+type message struct {
+	typ  websocket.MessageType
+	data []byte
+}
+
 // pump reads the messages of from (the host's for capture.Out, the
-// server's for capture.In) and carries each on.
+// server's for capture.In) and carries each on. The reading runs one
+// message ahead of the carrying, so that a side that leaves while its
+// last message is paused is seen: the pause ends with it.
 func (l *link) pump(ctx context.Context, dir capture.Dir, from *websocket.Conn) {
-	for {
-		typ, data, err := from.Read(ctx)
-		if err != nil {
-			l.end(dir, err)
-			return
+	hold, gone := context.WithCancel(ctx)
+	defer gone()
+	msgs := make(chan message)
+	read := make(chan struct{})
+	var readErr error
+	go func() {
+		defer close(read)
+		defer close(msgs)
+		for {
+			typ, data, err := from.Read(ctx)
+			if err != nil {
+				readErr = err
+				gone()
+				return
+			}
+			select {
+			case msgs <- message{typ, data}:
+			case <-ctx.Done():
+				readErr = ctx.Err()
+				return
+			}
 		}
-		if err := l.carry(ctx, dir, typ, data); err != nil {
+	}()
+	defer func() { <-read }()
+	for m := range msgs {
+		if err := l.carry(hold, dir, m.typ, m.data); err != nil && hold.Err() == nil {
 			l.end(1-dir, err) // the receiver is gone
 			return
 		}
 	}
+	l.end(dir, readErr)
 }
 
 // carry relays one message: gateway stream messages straight on,
@@ -92,7 +125,7 @@ func (l *link) carry(ctx context.Context, dir capture.Dir, typ websocket.Message
 	if l.r.opt.Gateway {
 		if f := l.streams.frame(l, dir, typ, data); f != nil {
 			l.capture(f)
-			return l.write(ctx, l.to(dir), typ, data)
+			return l.write(l.life(), l.to(dir), typ, data)
 		}
 	}
 	enc := proto.EncJSON
@@ -116,18 +149,26 @@ func (l *link) write(ctx context.Context, c *websocket.Conn, typ websocket.Messa
 	return c.Write(ctx, typ, data)
 }
 
+// life is the context of the link's life: a write that began goes on
+// while the link lives, whatever became of the wait that led to it.
+func (l *link) life() context.Context {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.ctx
+}
+
 // Pass writes h.Raw unchanged, in its own message type.
-func (l *link) Pass(ctx context.Context, h proxy.Hop) error {
+func (l *link) Pass(_ context.Context, h proxy.Hop) error {
 	typ := textMessage
 	if h.Enc == proto.EncBinary {
 		typ = binaryMessage
 	}
-	return l.write(ctx, l.to(h.Dir), typ, h.Raw)
+	return l.write(l.life(), l.to(h.Dir), typ, h.Raw)
 }
 
 // Send writes body as a text message toward dir's receiver.
-func (l *link) Send(ctx context.Context, dir capture.Dir, body []byte) error {
-	return l.write(ctx, l.to(dir), textMessage, body)
+func (l *link) Send(_ context.Context, dir capture.Dir, body []byte) error {
+	return l.write(l.life(), l.to(dir), textMessage, body)
 }
 
 // Cut closes both sides with 1001 saying why.
@@ -155,6 +196,11 @@ func (l *link) closeBoth(dir capture.Dir, code websocket.StatusCode, reason, wor
 		wg.Go(func() { _ = l.host.Close(code, reason) })
 		wg.Go(func() { _ = l.up.Close(code, reason) })
 		wg.Wait()
+		l.mu.Lock()
+		if l.stop != nil {
+			l.stop()
+		}
+		l.mu.Unlock()
 	})
 }
 

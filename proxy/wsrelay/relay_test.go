@@ -14,6 +14,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
 	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/gateway"
 	"github.com/mcpscope/mcpscope/proxy"
@@ -261,6 +262,27 @@ func TestRelayPassesHostClose(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("the server never saw the host close")
 	}
+}
+
+// A message paused for a viewer does not keep a link open after the host
+// left: it is let go with the link.
+func TestRelayPausedMessageEndsWithLink(t *testing.T) {
+	sess, local := relayFor(t, Options{Upstream: echoServer(t)})
+	if err := sess.PauseOn([]proxy.Filter{{Method: "hold/me"}}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Hang)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, local, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","method":"hold/me"}`)); err != nil {
+		t.Fatal(err)
+	}
+	flowtest.Eventually(t, "the message paused", func() bool { return len(sess.Held()) == 1 })
+	_ = c.Close(websocket.StatusNormalClosure, "")
+	flowtest.Eventually(t, "the paused message let go", func() bool { return len(sess.Held()) == 0 })
 }
 
 // A request that is no WebSocket upgrade is answered 426, the server

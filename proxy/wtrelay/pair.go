@@ -146,6 +146,8 @@ func (p *pair) refuse(w http.ResponseWriter, rsp *http.Response, target string, 
 // run relays everything of the two sessions until either ends, which
 // ends the other.
 func (p *pair) run(ctx context.Context) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	var wg sync.WaitGroup
 	wg.Go(func() { p.control.run(ctx) })
 	wg.Go(func() { p.acceptUni(ctx, inward, p.up, p.host) })
@@ -161,6 +163,7 @@ func (p *pair) run(ctx context.Context) {
 	case <-ctx.Done():
 		p.closeBoth(sessionCodeShutdown, "the proxy stopped")
 	}
+	cancel() // a paused message of the pair waits no more
 	wg.Wait()
 	p.streams.Wait()
 }
