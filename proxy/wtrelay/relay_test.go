@@ -216,3 +216,20 @@ func FuzzNegotiate(f *testing.F) {
 		}
 	})
 }
+
+// A message paused for a viewer does not keep a pair open after the host
+// left: it is let go with the pair.
+func TestRelayPausedMessageEndsWithPair(t *testing.T) {
+	d := flowtest.Start(t, demoflow.Config{})
+	sess, r, url := relayFor(t, d)
+	if err := sess.PauseOn([]proxy.Filter{{Method: "initialize"}}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Hang)
+	defer cancel()
+	h := dialHost(t, ctx, url, r.CertHash())
+	h.send(proto.EncJSON, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`)
+	flowtest.Eventually(t, "the message paused", func() bool { return len(sess.Held()) == 1 })
+	_ = h.sess.CloseWithError(0, "host gone")
+	flowtest.Eventually(t, "the paused message let go", func() bool { return len(sess.Held()) == 0 })
+}
