@@ -120,6 +120,9 @@ func runProxy(cmd *cobra.Command, args []string, f *proxyFlags) error {
 	if err != nil {
 		return err
 	}
+	if (f.certFile != "" || f.keyFile != "") && kind != "wt" {
+		return usagef("--cert and --key are the certificate the wt:// proxy presents; a %s proxy has none", kind)
+	}
 	name := f.name
 	if name == "" {
 		name = defaultProxyName(argv, target)
