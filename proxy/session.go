@@ -36,8 +36,11 @@ type Options struct {
 	// Redact says how the recording masks secrets: the values of
 	// Authorization, cookies and tokens are masked unless NoRedact.
 	Redact recordings.Options
-	// Capture bounds the store live viewers read (capture.Config{}: the
-	// defaults).
+	// Capture bounds the store live viewers read (capture.Config{}:
+	// ViewerCapture). The recording keeps everything; the store is what a
+	// viewer attaching late is shown of the past, so a proxy on a session
+	// of any length holds no more than these bounds. Fields left at zero
+	// take ViewerCapture's, then the capture defaults.
 	Capture capture.Config
 	// Faults are the fault rules in force from the start (--faults).
 	Faults []Fault
@@ -97,7 +100,7 @@ func Open(opt Options) (*Session, error) {
 	}
 	s := &Session{
 		opt:   opt,
-		store: capture.NewStore(opt.Capture),
+		store: capture.NewStore(viewerCapture(opt.Capture)),
 		clock: opt.Clock,
 		log:   opt.Log,
 		done:  make(chan struct{}),
@@ -289,4 +292,22 @@ func (s *Session) Close(cause error) error {
 		close(s.done)
 	})
 	return err
+}
+
+// ViewerCapture bounds a proxy's store unless Options.Capture says
+// otherwise: the newest 100,000 frames within 64 MiB, metadata included
+// (a MemoryBound of about 100 MiB), a tenth of what the TUI keeps — the
+// proxy runs beside a host for days, and the recording holds the rest.
+var ViewerCapture = capture.Config{MaxFrames: 100_000, MaxBytes: 64 << 20}
+
+// viewerCapture fills the frame and byte bounds of c left at zero from
+// ViewerCapture.
+func viewerCapture(c capture.Config) capture.Config {
+	if c.MaxFrames <= 0 {
+		c.MaxFrames = ViewerCapture.MaxFrames
+	}
+	if c.MaxBytes <= 0 {
+		c.MaxBytes = ViewerCapture.MaxBytes
+	}
+	return c
 }
