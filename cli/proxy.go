@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpscope/mcpscope/client/dial"
 	"github.com/mcpscope/mcpscope/proxy"
 	"github.com/mcpscope/mcpscope/proxy/live"
 	"github.com/mcpscope/mcpscope/recordings"
@@ -31,6 +32,7 @@ type proxyFlags struct {
 	insecure  bool
 	certFile  string
 	keyFile   string
+	headers   []string
 }
 
 // newProxyCommand builds `mcpscope proxy`.
@@ -69,6 +71,7 @@ func newProxyCommand() *cobra.Command {
 	fs.BoolVar(&f.insecure, "insecure", false, "skip verifying the upstream server's certificate")
 	fs.StringVar(&f.certFile, "cert", "", "the proxy's own certificate `FILE` for wt:// (default: a fresh self-signed one, its hash printed)")
 	fs.StringVar(&f.keyFile, "key", "", "the key `FILE` of --cert")
+	fs.StringArrayVar(&f.headers, "header", nil, "send the HTTP header `'K: V'` to the remote server (repeatable); with --listen, only on requests whose host did not send it")
 	return cmd
 }
 
@@ -117,6 +120,9 @@ func runProxy(cmd *cobra.Command, args []string, f *proxyFlags) error {
 	if err != nil {
 		return err
 	}
+	if (f.certFile != "" || f.keyFile != "") && kind != "wt" {
+		return usagef("--cert and --key are the certificate the wt:// proxy presents; a %s proxy has none", kind)
+	}
 	name := f.name
 	if name == "" {
 		name = defaultProxyName(argv, target)
@@ -127,7 +133,7 @@ func runProxy(cmd *cobra.Command, args []string, f *proxyFlags) error {
 	sess, err := proxy.Open(proxy.Options{
 		Name: name, Target: recordedTarget(argv, target), Transport: kind, Version: Version(),
 		NoRecord: f.noRecord, Record: f.record,
-		Redact: recordings.Options{NoRedact: f.noRedact},
+		Redact: proxyRedaction(f),
 		Faults: faults,
 		Log:    func(format string, a ...any) { fmt.Fprintf(cmd.ErrOrStderr(), "mcpscope proxy: "+format+"\n", a...) },
 	})
@@ -155,12 +161,11 @@ func runProxy(cmd *cobra.Command, args []string, f *proxyFlags) error {
 	default:
 		runErr = r.http(ctx, target)
 	}
-	if hub != nil {
-		hub.Close()
-	}
 	if err := sess.Close(runErr); err != nil && runErr == nil {
 		fmt.Fprintf(cmd.ErrOrStderr(), "mcpscope proxy: the recording: %v\n", err)
 	}
+	// After the session's end: viewers are sent its last frames and the end.
+	hub.Close()
 	if errors.Is(runErr, context.Canceled) && ctx.Err() != nil {
 		return &exitError{code: ExitInterrupted, err: errors.New("interrupted")}
 	}
@@ -228,4 +233,12 @@ func recordedTarget(argv []string, target string) string {
 		return strings.Join(redactArgs(argv), " ")
 	}
 	return redactURL(target)
+}
+
+// proxyRedaction is how the recording masks secrets: the values of the
+// --header flags whose names say they are credentials, beside what the
+// recordings mask anyway.
+func proxyRedaction(f *proxyFlags) recordings.Options {
+	values, names := secrets(dial.Options{Headers: f.headers})
+	return recordings.Options{NoRedact: f.noRedact, Secrets: values, SecretHeaders: names}
 }

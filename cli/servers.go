@@ -27,7 +27,9 @@ func newServersCommand() *cobra.Command {
 			"./server.json: name, transport, source file, command or URL, environment and headers.\n" +
 			"Values whose names say they are secrets show only their length. Each NAME is a TARGET:\n" +
 			"mcpscope tools NAME, mcpscope NAME. A file that does not parse is reported as\n" +
-			"FILE:LINE:COLUMN on stderr and the others are still listed.",
+			"FILE:LINE:COLUMN on stderr and the others are still listed. An entry mcpscope wrap routed\n" +
+			"through mcpscope proxy is listed with the server it runs and a note \"wrapped\"; connecting\n" +
+			"to it by NAME reaches that server directly, not through the proxy.",
 		Example: "  mcpscope servers\n  mcpscope servers --config .vscode/mcp.json\n  mcpscope tools github",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -90,14 +92,18 @@ type listing struct {
 // listed renders s for the listing.
 func listed(s mcpconfig.Server) listing {
 	s = redactServer(s)
+	var wrapped []string
+	if s.Wrapped {
+		wrapped = []string{wrappedNote(s)}
+	}
 	if s.Transport != "stdio" {
-		l := listing{target: s.URL}
+		l := listing{target: s.URL, details: wrapped}
 		for _, h := range s.Headers {
 			l.details = append(l.details, "header "+h.Name+": "+h.Value)
 		}
 		return l
 	}
-	l := listing{target: strings.Join(append([]string{s.Command}, s.Args...), " ")}
+	l := listing{target: strings.Join(append([]string{s.Command}, s.Args...), " "), details: wrapped}
 	if s.Cwd != "" {
 		l.details = append(l.details, "cwd "+s.Cwd)
 	}
@@ -108,6 +114,15 @@ func listed(s mcpconfig.Server) listing {
 		l.details = append(l.details, "env "+p.Name+"="+p.Value)
 	}
 	return l
+}
+
+// wrappedNote says that a wrapped entry's host runs it through the proxy,
+// and how to watch it; the listing shows the server the proxy runs.
+func wrappedNote(s mcpconfig.Server) string {
+	if s.ProxyName == "" {
+		return "wrapped: runs through mcpscope proxy; mcpscope attach"
+	}
+	return "wrapped: runs through mcpscope proxy --name " + s.ProxyName + "; mcpscope attach " + s.ProxyName
 }
 
 // serverJSON is one server in `mcpscope servers --json`.
@@ -123,6 +138,10 @@ type serverJSON struct {
 	Cwd       string            `json:"cwd,omitempty"`
 	URL       string            `json:"url,omitempty"`
 	Headers   map[string]string `json:"headers,omitempty"`
+	// Wrapped: the host runs it through mcpscope proxy, as the session
+	// Proxy; the command or URL above is the server the proxy runs.
+	Wrapped bool   `json:"wrapped,omitempty"`
+	Proxy   string `json:"proxy,omitempty"`
 }
 
 // writeServersJSON prints the servers as a JSON array, secrets redacted.
@@ -131,7 +150,8 @@ func writeServersJSON(w io.Writer, c *configured, pretty bool) error {
 	for _, s := range c.servers {
 		s = redactServer(s)
 		j := serverJSON{Name: s.Name, Source: s.Source, Format: string(s.Format), Transport: s.Transport,
-			Command: s.Command, EnvFile: s.EnvFile, Cwd: s.Cwd, Env: pairMap(s.Env), Headers: pairMap(s.Headers)}
+			Command: s.Command, EnvFile: s.EnvFile, Cwd: s.Cwd, Env: pairMap(s.Env), Headers: pairMap(s.Headers),
+			Wrapped: s.Wrapped, Proxy: s.ProxyName}
 		if s.Transport == "stdio" {
 			j.Args = s.Args
 		} else {

@@ -7,8 +7,9 @@ import (
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
-// maxCalls bounds the requests the proxy remembers in flight: past it, a
-// new request is carried but its answer is matched by nothing.
+// maxCalls bounds the requests the proxy remembers in flight: past it,
+// the oldest unanswered one is forgotten (its answer, if it ever comes,
+// is matched by nothing), so requests never answered cannot grow memory.
 const maxCalls = 1 << 16
 
 // about is what a message is about: its method and tool, or those of the
@@ -17,15 +18,34 @@ type about struct {
 	method, tool string
 	id           string // the id's key, "" for a notification
 	response     bool
+	known        bool // a response: the request it answers is known
+	injected     bool // a viewer injected the request (or the one answered)
 }
+
+// request says the message is a request (not a notification, an answer or
+// garbage).
+func (a about) request() bool { return a.id != "" && !a.response }
 
 // calls remembers the requests in flight each way, so that an answer is
 // matched by the method and tool of its request.
 type calls struct {
-	byKey map[string]about // key: direction of the request + id key
+	byKey map[string]call // key: direction of the request + id key
+	order []callRef       // keys oldest first; refs of answered calls go stale
+	n     uint64          // numbers the calls
+	max   int             // maxCalls, or a test's bound
 }
 
-func newCalls() calls { return calls{byKey: map[string]about{}} }
+type call struct {
+	about
+	n uint64
+}
+
+type callRef struct {
+	key string
+	n   uint64
+}
+
+func newCalls() calls { return calls{byKey: map[string]call{}, max: maxCalls} }
 
 func callKey(dir capture.Dir, id string) string { return dir.String() + " " + id }
 
@@ -38,9 +58,7 @@ func (c *calls) see(dir capture.Dir, m *jsonrpc.Message) about {
 	switch m.Kind() {
 	case jsonrpc.KindRequest:
 		a := about{method: m.Method, tool: toolOf(m), id: m.ID.Key()}
-		if len(c.byKey) < maxCalls {
-			c.byKey[callKey(dir, a.id)] = a
-		}
+		c.remember(callKey(dir, a.id), a)
 		return a
 	case jsonrpc.KindNotification:
 		return about{method: m.Method, tool: toolOf(m)}
@@ -49,17 +67,50 @@ func (c *calls) see(dir capture.Dir, m *jsonrpc.Message) about {
 		return about{response: true}
 	}
 	// An answer going dir answers a request that went the other way.
-	other := capture.In
-	if dir == capture.In {
-		other = capture.Out
-	}
-	k := callKey(other, m.ID.Key())
-	a, ok := c.byKey[k]
+	k := callKey(opposite(dir), m.ID.Key())
+	e, ok := c.byKey[k]
 	if ok {
 		delete(c.byKey, k)
 	}
-	a.id, a.response = m.ID.Key(), true
+	a := e.about
+	a.id, a.response, a.known = m.ID.Key(), true, ok
 	return a
+}
+
+// injected notes that the request with the id key going dir was injected.
+func (c *calls) injected(dir capture.Dir, id string) {
+	k := callKey(dir, id)
+	if e, ok := c.byKey[k]; ok {
+		e.injected = true
+		c.byKey[k] = e
+	}
+}
+
+// forget forgets a request that never went.
+func (c *calls) forget(dir capture.Dir, id string) { delete(c.byKey, callKey(dir, id)) }
+
+// remember keeps a request in flight, forgetting the oldest past max.
+func (c *calls) remember(k string, a about) {
+	c.n++
+	c.byKey[k] = call{about: a, n: c.n}
+	c.order = append(c.order, callRef{key: k, n: c.n})
+	for len(c.byKey) > c.max && len(c.order) > 0 {
+		r := c.order[0]
+		c.order = c.order[1:]
+		if e, ok := c.byKey[r.key]; ok && e.n == r.n {
+			delete(c.byKey, r.key)
+		}
+	}
+	if len(c.order) > 2*len(c.byKey)+64 {
+		// Mostly answered calls: keep the refs still in flight.
+		live := make([]callRef, 0, len(c.byKey))
+		for _, r := range c.order {
+			if e, ok := c.byKey[r.key]; ok && e.n == r.n {
+				live = append(live, r)
+			}
+		}
+		c.order = live
+	}
 }
 
 // inFlight says whether a request with the id key went dir and is not

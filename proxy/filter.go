@@ -9,7 +9,7 @@ import (
 )
 
 // Filter picks messages by what they are: a method (a glob such as
-// "tools/*"), a tool name (the name of a tools/call, or of the call a
+// "tools/*", where '*' also matches '/'), a tool name (the name of a tools/call, or of the call a
 // response answers) and a direction. An empty field matches anything; a
 // response matches by the method and tool of the request it answers.
 type Filter struct {
@@ -62,6 +62,9 @@ func (f Filter) Match(dir capture.Dir, method, tool string) bool {
 	return glob(f.Method, method) && glob(f.Tool, tool)
 }
 
+// everyMessage is how the empty filter is written.
+const everyMessage = "every message"
+
 // String renders f the way the status bar and the marks say it.
 func (f Filter) String() string {
 	var parts []string
@@ -75,15 +78,19 @@ func (f Filter) String() string {
 		parts = append(parts, "dir="+f.Dir)
 	}
 	if len(parts) == 0 {
-		return "every message"
+		return everyMessage
 	}
 	return strings.Join(parts, " ")
 }
 
 // ParseFilter reads a filter written as String writes it: space-separated
-// method=, tool= and dir= terms; a bare word is a method.
+// method=, tool= and dir= terms; a bare word is a method; "every message"
+// (or nothing) is the empty filter.
 func ParseFilter(s string) (Filter, error) {
 	var f Filter
+	if strings.Join(strings.Fields(s), " ") == everyMessage {
+		return f, nil
+	}
 	for _, w := range strings.Fields(s) {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok {
@@ -103,10 +110,16 @@ func ParseFilter(s string) (Filter, error) {
 	return f, f.Check()
 }
 
+// glob matches s against pattern as path.Match does, except that '*' and
+// '?' match '/' too: "*" is every method, "notifications/*" every
+// notification, "file:///srv/*" every resource under /srv.
 func glob(pattern, s string) bool {
 	if pattern == "" {
 		return true
 	}
-	ok, err := path.Match(pattern, s)
+	if !strings.ContainsAny(pattern, `*?[\`) {
+		return pattern == s
+	}
+	ok, err := path.Match(strings.ReplaceAll(pattern, "/", "\x00"), strings.ReplaceAll(s, "/", "\x00"))
 	return err == nil && ok
 }

@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,8 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // Held is a paused message waiting for a viewer's decision.
@@ -30,7 +33,8 @@ type Decision struct {
 	// Body, when set, goes on in its place (an edited message).
 	Body []byte
 
-	released string // the message goes on unchanged because of this, not a viewer
+	released string         // the message goes on unchanged because of this, not a viewer
+	enc      proto.Encoding // the encoding Body is in (Decide finds it)
 }
 
 // ErrNotHeld says a Decide named a message that is not paused (any more).
@@ -42,11 +46,14 @@ type gate struct {
 	filters []Filter
 	held    map[uint64]*heldMsg
 	next    uint64
+	ended   bool // the session ended: nothing is paused any more
 }
 
 type heldMsg struct {
 	Held
-	decide chan Decision
+	enc     proto.Encoding
+	decide  chan Decision
+	settled chan struct{} // closed once its decision is marked
 }
 
 // PauseOn replaces the pause filters: every message one of them matches
@@ -78,117 +85,156 @@ func (s *Session) Held() []Held {
 	for _, h := range s.gate.held {
 		out = append(out, h.Held)
 	}
-	slices.SortFunc(out, func(a, b Held) int { return int(a.N) - int(b.N) })
+	slices.SortFunc(out, func(a, b Held) int { return cmp.Compare(a.N, b.N) })
 	return out
 }
 
-// Decide lets paused message n go on (unchanged, or as d.Body) or drops it.
+// Decide lets paused message n go on (unchanged, or as d.Body) or drops
+// it. An edited body that is not one JSON-RPC message (in JSON, or in the
+// encoding the message came in) is refused and the message stays paused.
 func (s *Session) Decide(n uint64, d Decision) error {
 	s.gate.mu.Lock()
-	h, ok := s.gate.held[n]
-	if ok {
+	h := s.gate.held[n]
+	s.gate.mu.Unlock()
+	if h != nil && d.Body != nil && !d.Drop {
+		var err error
+		if d.enc, err = checkEdit(h.enc, d.Body); err != nil {
+			return fmt.Errorf("paused message %d stays paused: %w", n, err)
+		}
+	}
+	s.gate.mu.Lock()
+	taken := h != nil && s.gate.held[n] == h
+	if taken {
 		delete(s.gate.held, n)
 	}
 	s.gate.mu.Unlock()
-	if !ok {
+	if !taken {
 		return fmt.Errorf("paused message %d: %w", n, ErrNotHeld)
 	}
 	h.decide <- d
 	return nil
 }
 
-// ReleaseAll lets every paused message go on unchanged and clears the
-// pause filters, saying why (the last viewer left).
-func (s *Session) ReleaseAll(why string) {
-	s.gate.mu.Lock()
-	s.gate.filters = nil
-	s.gate.mu.Unlock()
-	s.gate.releaseAll(s, why)
+// checkEdit says what is wrong with an edited body, or nil, and the
+// encoding it is in: JSON, or the message's own (CBOR on a CBOR wire).
+func checkEdit(enc proto.Encoding, body []byte) (proto.Encoding, error) {
+	used := proto.EncJSON
+	m, err := jsonrpc.Decode(used, body)
+	if err != nil && enc == proto.EncCBOR {
+		if mc, errc := jsonrpc.Decode(proto.EncCBOR, body); errc == nil {
+			m, err, used = mc, nil, proto.EncCBOR
+		}
+	}
+	if err != nil {
+		return enc, fmt.Errorf("the edited message is not a JSON-RPC message: %w", err)
+	}
+	if m.Kind() == jsonrpc.KindInvalid {
+		return enc, errors.New("the edited message is not a JSON-RPC request, notification or answer")
+	}
+	return used, nil
 }
 
-func (g *gate) releaseAll(s *Session, why string) {
+// ReleaseAll lets every paused message go on unchanged and clears the
+// pause filters, saying why (the last viewer left). It returns once each
+// of them is marked released.
+func (s *Session) ReleaseAll(why string) {
+	s.gate.releaseAll(why, true, false)
+}
+
+// releaseAll lets every paused message go and waits until each is
+// marked. Atomically with taking them, it clears the filters (when clear)
+// or ends the gate (when end), so that no message is paused after it.
+func (g *gate) releaseAll(why string, clear, end bool) {
 	g.mu.Lock()
+	if clear {
+		g.filters = nil
+	}
+	g.ended = g.ended || end
 	held := g.held
 	g.held = nil
 	g.mu.Unlock()
 	for _, h := range held {
 		h.decide <- Decision{released: why}
 	}
+	for _, h := range held {
+		<-h.settled
+	}
 }
 
-// matches says whether a pause filter matches a message going dir.
-func (g *gate) matches(dir capture.Dir, a about) bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
+// pauseRule is the first pause filter matching a message going dir, as
+// written; ok is false when none does. The caller holds g.mu.
+func (g *gate) pauseRule(dir capture.Dir, a about) (rule string, ok bool) {
 	for _, f := range g.filters {
 		if f.Match(dir, a.method, a.tool) {
-			return true
+			return f.String(), true
 		}
 	}
-	return false
+	return "", false
 }
 
-// rule is the first pause filter matching, as written.
-func (g *gate) rule(dir capture.Dir, a about) string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	for _, f := range g.filters {
-		if f.Match(dir, a.method, a.tool) {
-			return f.String()
-		}
-	}
-	return ""
-}
-
-// hold pauses h until a viewer decides, and carries out the decision.
-func (s *Session) hold(ctx context.Context, h Hop, seq uint64, a about, c Carrier) error {
-	rule := s.gate.rule(h.Dir, a)
+// hold pauses h, when a pause filter matches it, until a viewer decides,
+// and carries out the decision; held is false (and nothing done) when no
+// filter matches.
+func (s *Session) hold(ctx context.Context, h Hop, seq uint64, a about, c Carrier) (held bool, err error) {
 	s.gate.mu.Lock()
+	rule, ok := s.gate.pauseRule(h.Dir, a)
+	if !ok || s.gate.ended {
+		// No filter matches, or the session ended: nothing waits.
+		s.gate.mu.Unlock()
+		return false, nil
+	}
 	if s.gate.held == nil {
 		s.gate.held = map[uint64]*heldMsg{}
 	}
 	s.gate.next++
 	hm := &heldMsg{
-		Held:   Held{N: s.gate.next, Seq: seq, Dir: h.Dir, Method: a.method, Tool: a.tool, Body: h.Body, Since: s.clock(), Rule: rule},
-		decide: make(chan Decision, 1),
+		Held:    Held{N: s.gate.next, Seq: seq, Dir: h.Dir, Method: a.method, Tool: a.tool, Body: h.Body, Since: s.clock(), Rule: rule},
+		enc:     h.Enc,
+		decide:  make(chan Decision, 1),
+		settled: make(chan struct{}),
 	}
 	s.gate.held[hm.N] = hm
 	s.gate.mu.Unlock()
+	settle := sync.OnceFunc(func() { close(hm.settled) })
+	defer settle()
 	s.mark(h.Dir, h.Conn, Mark{What: WhatPaused, Seq: seq, Held: hm.N, Method: a.method, Tool: a.tool, Rule: rule})
 
 	var d Decision
-	released := ""
 	select {
 	case d = <-hm.decide:
-		released = d.released
 	case <-ctx.Done():
 		s.forget(hm.N)
-		return ctx.Err()
+		return true, ctx.Err()
 	case <-s.done:
 		s.forget(hm.N)
-		released = "the session ended"
+		d.released = "the session ended"
 	}
 	base := Mark{Seq: seq, Held: hm.N, Method: a.method, Tool: a.tool}
 	switch {
-	case released != "":
-		base.What, base.Note = WhatReleased, released
+	case d.released != "":
+		base.What, base.Note = WhatReleased, d.released
 	case d.Drop:
 		base.What = WhatDropped
 		s.mark(h.Dir, h.Conn, base)
-		return nil
+		return true, nil
 	case d.Body != nil:
 		base.What = WhatEdited
 		s.mark(h.Dir, h.Conn, base)
 		edited := h
-		edited.Body, edited.Raw = d.Body, d.Body
-		edited.Fields = nil
-		s.capture(&capture.Frame{Dir: h.Dir, Conn: h.Conn, Chan: h.Chan, Raw: d.Body, Size: len(d.Body), Enc: h.Enc, Msg: decode(edited)})
-		return c.Send(ctx, h.Dir, d.Body)
+		edited.Body, edited.Raw, edited.Fields, edited.Enc = d.Body, d.Body, nil, d.enc
+		msg := decode(edited)
+		s.mu.Lock()
+		s.calls.see(h.Dir, msg) // its answer matches the request as edited
+		s.mu.Unlock()
+		s.capture(&capture.Frame{Dir: h.Dir, Conn: h.Conn, Chan: h.Chan, Raw: d.Body, Size: len(d.Body), Enc: d.enc, Msg: msg})
+		settle()
+		return true, c.Send(ctx, h.Dir, d.Body)
 	default:
 		base.What = WhatForwarded
 	}
 	s.mark(h.Dir, h.Conn, base)
-	return c.Pass(ctx, h)
+	settle()
+	return true, c.Pass(ctx, h)
 }
 
 // forget removes paused message n without a decision.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
@@ -25,9 +26,18 @@ func (s *Session) Inject(ctx context.Context, body []byte) (id string, err error
 	if err := json.Unmarshal(m["method"], &method); err != nil || method == "" {
 		return "", errors.New("an injected message is a request or a notification: it needs a method")
 	}
+	if _, ok := m["jsonrpc"]; !ok {
+		m["jsonrpc"] = json.RawMessage(`"2.0"`)
+	}
+	request := m["id"] != nil && string(m["id"]) != "null"
+	// The id is chosen and the request remembered in one hold of the lock,
+	// so that no host request takes the id in between.
 	s.mu.Lock()
 	inj := s.injector
-	request := m["id"] != nil && string(m["id"]) != "null"
+	if inj == nil {
+		s.mu.Unlock()
+		return "", ErrNoServerPath
+	}
 	if request {
 		for {
 			s.nInject++
@@ -37,40 +47,36 @@ func (s *Session) Inject(ctx context.Context, body []byte) (id string, err error
 			}
 		}
 		m["id"], _ = json.Marshal(id)
-		s.injected["s"+id] = true
-	}
-	if _, ok := m["jsonrpc"]; !ok {
-		m["jsonrpc"] = json.RawMessage(`"2.0"`)
-	}
-	s.mu.Unlock()
-	if inj == nil {
-		s.dropInjected(id)
-		return "", ErrNoServerPath
 	}
 	out, err := json.Marshal(m)
 	if err != nil {
-		s.dropInjected(id)
+		s.mu.Unlock()
 		return "", err
 	}
 	h := Hop{Dir: capture.Out, Chan: capture.Channel{Kind: capture.Control}, Raw: out, Body: out, Enc: proto.EncJSON}
 	msg := decode(h)
-	s.mu.Lock()
 	a := s.calls.see(capture.Out, msg)
+	if request {
+		s.calls.injected(capture.Out, a.id)
+	}
 	s.mu.Unlock()
-	s.mark(capture.Out, "", Mark{What: WhatInjected, ID: id, Method: a.method, Tool: a.tool})
+	s.mark(capture.Out, "", Mark{What: WhatInjected, ID: idText(msg), Method: a.method, Tool: a.tool})
 	s.capture(&capture.Frame{Dir: capture.Out, Chan: h.Chan, Raw: out, Size: len(out), Enc: proto.EncJSON, Msg: msg})
 	if err := inj(ctx, out); err != nil {
-		s.dropInjected(id)
+		if request {
+			s.mu.Lock()
+			s.calls.forget(capture.Out, a.id)
+			s.mu.Unlock()
+		}
 		return "", fmt.Errorf("injecting %s: %w", method, err)
 	}
 	return id, nil
 }
 
-func (s *Session) dropInjected(id string) {
-	if id == "" {
-		return
-	}
-	s.mu.Lock()
-	delete(s.injected, "s"+id)
-	s.mu.Unlock()
+// injectedAnswer says a response answers a request a viewer injected:
+// the request it answers was injected, or, when that request is forgotten
+// (see maxCalls), its id is in the session's own namespace. So the
+// requests a server never answers cost only their bounded place in calls.
+func (s *Session) injectedAnswer(a about) bool {
+	return a.response && (a.injected || !a.known && strings.HasPrefix(a.id, "s"+s.space))
 }

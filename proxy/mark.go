@@ -18,7 +18,8 @@ type Mark struct {
 	Seq uint64 `json:"seq,omitempty"`
 	// Held numbers a paused message, for Session.Decide.
 	Held uint64 `json:"held,omitempty"`
-	// ID is the JSON-RPC id concerned (an injected request's own id).
+	// ID is the JSON-RPC id concerned (an injected request's own id), as
+	// JSON writes it: 7 or "abc".
 	ID string `json:"id,omitempty"`
 	// Method and Tool of the message concerned (of its request, for an
 	// answer).

@@ -14,10 +14,12 @@ var errNotMessage = errors.New("not a JSON-RPC message; carried on unchanged")
 
 // Relay captures one message read from one side and carries it on to the
 // other through c: unchanged unless a fault rule or a viewer's pause
-// filter matches it. An answer to a request a viewer injected is kept
-// from the host. Relay returns when the message has gone (or was
-// dropped); a paused message holds it until a viewer decides, no viewer is
-// left, the session ends or ctx is done. The error is c's, or ctx's.
+// filter matches it (the fault acts first). An answer to a request a
+// viewer injected is kept from the host. Relay returns when the message
+// has gone (or was dropped); a paused message holds it until a viewer
+// decides, no viewer is left, the session ends or ctx is done, and a
+// delay fault for its time, so a relay that reads one side in order
+// holds that side's next messages behind it. The error is c's, or ctx's.
 func (s *Session) Relay(ctx context.Context, h Hop, c Carrier) error {
 	m := decode(h)
 	f := &capture.Frame{
@@ -29,22 +31,19 @@ func (s *Session) Relay(ctx context.Context, h Hop, c Carrier) error {
 	}
 	s.mu.Lock()
 	a := s.calls.see(h.Dir, m)
-	kept := a.response && h.Dir == capture.In && s.injected[a.id]
-	if kept {
-		delete(s.injected, a.id)
-	}
+	faults := s.faults
 	s.mu.Unlock()
 	seq := s.capture(f)
-	if kept {
+	if h.Dir == capture.In && s.injectedAnswer(a) {
 		s.mark(h.Dir, h.Conn, Mark{What: WhatKept, Seq: seq, ID: idText(m), Method: a.method, Tool: a.tool,
 			Note: "the answer to an injected request; not delivered to the host"})
 		return nil
 	}
-	if done, err := s.faults.apply(ctx, s, h, seq, a, c); done || err != nil {
+	if done, err := faults.apply(ctx, s, h, seq, m, a, c); done || err != nil {
 		return err
 	}
-	if s.gate.matches(h.Dir, a) {
-		return s.hold(ctx, h, seq, a, c)
+	if held, err := s.hold(ctx, h, seq, a, c); held {
+		return err
 	}
 	return c.Pass(ctx, h)
 }

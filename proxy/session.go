@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -35,8 +36,11 @@ type Options struct {
 	// Redact says how the recording masks secrets: the values of
 	// Authorization, cookies and tokens are masked unless NoRedact.
 	Redact recordings.Options
-	// Capture bounds the store live viewers read (capture.Config{}: the
-	// defaults).
+	// Capture bounds the store live viewers read (capture.Config{}:
+	// ViewerCapture). The recording keeps everything; the store is what a
+	// viewer attaching late is shown of the past, so a proxy on a session
+	// of any length holds no more than these bounds. Fields left at zero
+	// take ViewerCapture's, then the capture defaults.
 	Capture capture.Config
 	// Faults are the fault rules in force from the start (--faults).
 	Faults []Fault
@@ -63,14 +67,25 @@ type Session struct {
 	closing sync.Once
 
 	mu       sync.Mutex
-	calls    calls           // requests in flight, both ways
-	injector Injector        // how a viewer's request reaches the server
-	space    string          // the prefix of injected ids: unique to this session
-	injected map[string]bool // ids of injected requests still unanswered
+	calls    calls    // requests in flight, both ways
+	injector Injector // how a viewer's request reaches the server
+	space    string   // the prefix of injected ids: unique to this session
 	nInject  uint64
 	gate     gate
 	faults   *faultState
 	cause    error
+
+	recStopped chan error    // the Writer's Stopped hands its error here
+	recQuit    chan struct{} // Close stops watchRecording
+	recWatched chan struct{} // closed when watchRecording returns
+}
+
+// SecretHeaders are the HTTP headers whose values the recording and the
+// live viewers show masked (unless --no-redact): the host's credentials
+// pass through the proxy untouched, and never reach a file or a screen.
+var SecretHeaders = []string{
+	"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie",
+	"X-Api-Key", "Api-Key", "X-Auth-Token",
 }
 
 // ErrNoServerPath says a request cannot be injected: the relay has no way
@@ -84,13 +99,12 @@ func Open(opt Options) (*Session, error) {
 		return nil, errors.New("a proxied session needs a name")
 	}
 	s := &Session{
-		opt:      opt,
-		store:    capture.NewStore(opt.Capture),
-		clock:    opt.Clock,
-		log:      opt.Log,
-		done:     make(chan struct{}),
-		injected: map[string]bool{},
-		calls:    newCalls(),
+		opt:   opt,
+		store: capture.NewStore(viewerCapture(opt.Capture)),
+		clock: opt.Clock,
+		log:   opt.Log,
+		done:  make(chan struct{}),
+		calls: newCalls(),
 	}
 	if s.clock == nil {
 		s.clock = time.Now
@@ -101,7 +115,10 @@ func Open(opt Options) (*Session, error) {
 	var id [6]byte
 	_, _ = rand.Read(id[:])
 	s.space = "mcpscope-" + hex.EncodeToString(id[:]) + "-"
-	s.faults = newFaultState(opt.Faults)
+	if err := checkFaults(opt.Faults); err != nil {
+		return nil, err
+	}
+	s.faults = newFaultState(slices.Clone(opt.Faults))
 	redaction := recordings.RedactDefault
 	if opt.Redact.NoRedact {
 		redaction = recordings.RedactNone
@@ -140,11 +157,16 @@ func (s *Session) startRecording() error {
 		path = recordings.NewPath(dir, "proxy-"+s.opt.Name, s.header.Started)
 	}
 	o := s.opt.Redact
+	o.SecretHeaders = append(slices.Clone(o.SecretHeaders), SecretHeaders...)
+	// The Writer may tell from inside an Append that holds the tap's lock,
+	// or from inside Create before the tap is set: Stopped only hands the
+	// error on, and watchRecording marks it.
+	stopped := make(chan error, 1)
 	o.Stopped = func(err error) {
-		s.log("the recording stopped (%v); the session goes on unrecorded", err)
-		// Not on this goroutine: the Writer may be telling from inside an
-		// Append that holds the tap's lock.
-		go s.mark(capture.Out, "", Mark{What: WhatRecording, Note: err.Error()})
+		select {
+		case stopped <- err:
+		default: // told once; never blocks
+		}
 	}
 	w, err := recordings.Create(path, s.header, o)
 	if err != nil {
@@ -152,7 +174,27 @@ func (s *Session) startRecording() error {
 	}
 	s.rec = w
 	s.tap = capture.Serialized(capture.Tee(s.store, w).(capture.Tap))
+	s.recStopped, s.recQuit, s.recWatched = stopped, make(chan struct{}), make(chan struct{})
+	go s.watchRecording()
 	return nil
+}
+
+// watchRecording marks the recording's stop (a full disk) when the
+// Writer tells it, until Close.
+func (s *Session) watchRecording() {
+	defer close(s.recWatched)
+	select {
+	case err := <-s.recStopped:
+		s.recordingStopped(err)
+	case <-s.recQuit:
+	}
+}
+
+// recordingStopped says the recording stopped, once: on standard error
+// (or Options.Log) and as a WhatRecording mark.
+func (s *Session) recordingStopped(err error) {
+	s.log("%v; the session goes on unrecorded", err) // err says the recording stopped
+	s.mark(capture.Out, "", Mark{What: WhatRecording, Note: err.Error()})
 }
 
 // Name is the session's name.
@@ -214,6 +256,16 @@ func (s *Session) mark(dir capture.Dir, conn string, m Mark) uint64 {
 	return s.capture(m.Frame(dir, conn))
 }
 
+// recordingStoppedSince marks a stop the Writer told after watchRecording
+// returned.
+func (s *Session) recordingStoppedSince() {
+	select {
+	case err := <-s.recStopped:
+		s.recordingStopped(err)
+	default:
+	}
+}
+
 // Close ends the session, saying how (nil: the host or the server closed
 // it cleanly): paused messages are let go, the recording is closed.
 func (s *Session) Close(cause error) error {
@@ -226,12 +278,36 @@ func (s *Session) Close(cause error) error {
 		if cause != nil {
 			note = cause.Error()
 		}
-		s.gate.releaseAll(s, "the session ended")
+		s.gate.releaseAll("the session ended", false, true)
+		if s.rec != nil {
+			close(s.recQuit)
+			<-s.recWatched
+			s.recordingStoppedSince()
+		}
 		s.mark(capture.In, "", Mark{What: WhatEnded, Note: note})
 		if s.rec != nil {
 			err = s.rec.Close()
+			s.recordingStoppedSince() // the end did not fit: the store says so
 		}
 		close(s.done)
 	})
 	return err
+}
+
+// ViewerCapture bounds a proxy's store unless Options.Capture says
+// otherwise: the newest 100,000 frames within 64 MiB, metadata included
+// (a MemoryBound of about 100 MiB), a tenth of what the TUI keeps — the
+// proxy runs beside a host for days, and the recording holds the rest.
+var ViewerCapture = capture.Config{MaxFrames: 100_000, MaxBytes: 64 << 20}
+
+// viewerCapture fills the frame and byte bounds of c left at zero from
+// ViewerCapture.
+func viewerCapture(c capture.Config) capture.Config {
+	if c.MaxFrames <= 0 {
+		c.MaxFrames = ViewerCapture.MaxFrames
+	}
+	if c.MaxBytes <= 0 {
+		c.MaxBytes = ViewerCapture.MaxBytes
+	}
+	return c
 }

@@ -71,3 +71,12 @@ func datagramFrame(b []byte, enc proto.Encoding) (*capture.Frame, *jsonrpc.Messa
 	}
 	return f, nil
 }
+
+// DatagramFrame is the capture frame of one datagram as this transport
+// reads it: its header annotated, a progress or log payload decoded in
+// enc (an error when it does not decode), an unknown channel shown as
+// such.
+func DatagramFrame(b []byte, enc proto.Encoding) *capture.Frame {
+	f, _ := datagramFrame(b, enc)
+	return f
+}

@@ -134,7 +134,7 @@ func decodeEntry(c Candidate, name string, raw json.RawMessage) (Server, error) 
 		return Server{}, err
 	}
 	s.Transport = t
-	return s, nil
+	return unwrapProxied(s), nil
 }
 
 // transportOf names the transport of an entry from its type, or, without

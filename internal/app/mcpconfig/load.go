@@ -74,3 +74,9 @@ func readFile(path string) ([]byte, error) {
 	}
 	return bytes.TrimPrefix(data, byteOrderMark), nil
 }
+
+// Parse reads the servers of data, the whole bytes of the config file c (a
+// byte order mark allowed), as Load does.
+func Parse(c Candidate, data []byte, cwd string) ([]Server, []error) {
+	return parseFile(c, bytes.TrimPrefix(data, byteOrderMark), cwd)
+}

@@ -68,6 +68,13 @@ type Server struct {
 	URL     string
 	Headers []Pair
 
+	// Wrapped: the entry runs the server through `mcpscope proxy` (see
+	// ParseProxied); Command, Args, URL and Headers are then the proxied
+	// server's, and ProxyName is the proxy's session name ("" when the
+	// entry gives none).
+	Wrapped   bool
+	ProxyName string
+
 	// Inputs are the file's input definitions, by id.
 	Inputs map[string]Input
 	// Workspace is ${workspaceFolder}: the project folder of a project

@@ -12,7 +12,9 @@ import (
 	"path/filepath"
 )
 
-// Run points XDG_STATE_HOME at a fresh temporary directory, and HOME,
+// Run points XDG_STATE_HOME at a fresh temporary directory, XDG_RUNTIME_DIR
+// at a private directory inside it (where live proxied sessions publish
+// their sockets), and HOME,
 // XDG_CONFIG_HOME and APPDATA at an empty home inside it, sets
 // MCPSCOPE_KEYRING=off (the token store then keeps everything in its file
 // in that home, never in the OS keyring), runs the tests and removes the
@@ -53,6 +55,14 @@ func Run(run func() int) int {
 			fmt.Fprintf(os.Stderr, "setting %s: %v\n", k, err)
 			return 1
 		}
+	}
+	if err := os.Setenv("XDG_RUNTIME_DIR", filepath.Join(dir, "run")); err != nil {
+		fmt.Fprintf(os.Stderr, "setting XDG_RUNTIME_DIR: %v\n", err)
+		return 1
+	}
+	if err := os.Mkdir(filepath.Join(dir, "run"), 0o700); err != nil {
+		fmt.Fprintln(os.Stderr, "creating a runtime directory:", err)
+		return 1
 	}
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		fmt.Fprintln(os.Stderr, "creating a home:", err)

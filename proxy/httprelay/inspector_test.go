@@ -1,0 +1,60 @@
+package httprelay
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
+)
+
+// The Inspector CLI, a real host, gets through the relay the answers it
+// gets from the server itself, on Streamable HTTP and on the legacy
+// HTTP+SSE transport, against the TypeScript and the Go SDK servers.
+func TestProxyHTTPInspector(t *testing.T) {
+	cases := []struct {
+		name      string
+		start     func(testing.TB) *peertest.HTTPPeer
+		transport string
+		call      []string
+	}{
+		{"ts-streamable", peertest.StartTSStreamableHTTP, "http", []string{"--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=hi"}},
+		{"ts-sse", peertest.StartTSSSE, "sse", []string{"--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=hi"}},
+		{"gosdk-streamable", peertest.StartGoSDKEverythingHTTP, "http", []string{"--method", "tools/call", "--tool-name", "greet", "--tool-arg", "name=Ada"}},
+		{"gosdk-sse", peertest.StartGoSDKSSE, "sse", []string{"--method", "tools/call", "--tool-name", "greet1", "--tool-arg", "name=Ada"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			peer := c.start(t)
+			p := startRelay(t, peer.URL, Options{})
+			ins := peertest.InspectorCLI(t)
+			for _, call := range [][]string{{"--method", "tools/list"}, c.call} {
+				direct := inspector(t, ins, append([]string{peer.URL, "--transport", c.transport}, call...)...)
+				through := inspector(t, ins, append([]string{p.URL, "--transport", c.transport}, call...)...)
+				if direct != through {
+					t.Fatalf("%s: through the proxy the host got\n%s\nwithout it\n%s", call[1], through, direct)
+				}
+			}
+			frames := p.frames(t)
+			out, in := messages(frames, capture.Out), messages(frames, capture.In)
+			for _, want := range []string{`"initialize"`, `"tools/list"`, `"tools/call"`} {
+				if !holds(out, want) {
+					t.Errorf("no host→server frame holds %s", want)
+				}
+			}
+			if !holds(in, `"tools"`) || !holds(in, `"content"`) {
+				t.Errorf("the server→host frames miss the tools/list or tools/call answer")
+			}
+		})
+	}
+}
+
+// holds says whether a frame's bytes hold s.
+func holds(frames []*capture.Frame, s string) bool {
+	for _, f := range frames {
+		if strings.Contains(string(f.Raw), s) {
+			return true
+		}
+	}
+	return false
+}
