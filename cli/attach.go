@@ -83,9 +83,7 @@ func runAttach(cmd *cobra.Command, name string) error {
 	m := ui.NewAttach(v, next)
 	defer ui.LimitResident(v.Store())()
 	defer func() {
-		if c, ok := m.(interface{ Close() }); ok {
-			c.Close()
-		}
+		m.Close()
 		mu.Lock()
 		defer mu.Unlock()
 		for _, v := range viewers {

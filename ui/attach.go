@@ -119,7 +119,7 @@ func (a *Attach) waitNext() tea.Cmd {
 // session, and hands everything else to the Model.
 func (a *Attach) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg.(type) {
-	case refreshMsg, tea.KeyPressMsg, attachEndedMsg, attachNextMsg, faultsLoadedMsg:
+	case refreshMsg, tea.KeyPressMsg, attachEndedMsg, attachNextMsg, faultsLoadedMsg, steeredMsg, ErrorMsg:
 		defer a.readState() // what they did to the steering, for the status bar
 	}
 	switch msg := msg.(type) {
@@ -132,6 +132,8 @@ func (a *Attach) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case faultsLoadedMsg:
 		a.faultsLoaded(msg)
 		return a, nil
+	case steeredMsg:
+		a.inner.status.note(msg.note) // and the open screen reads the paused messages again
 	case tea.KeyPressMsg:
 		if cmd, ok := a.handleKey(msg); ok {
 			return a, cmd

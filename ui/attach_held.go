@@ -51,7 +51,6 @@ type heldScreen struct {
 	st     *look.Styles
 	nav    nav.Keys
 	keys   heldKeys
-	note   func(string)
 	list   []proxy.Held
 	sel    uint64 // N of the selected message; 0 for none
 	editor *schemaform.JSONEditor
@@ -62,7 +61,7 @@ type heldScreen struct {
 // openHeld opens the paused messages' screen.
 func (a *Attach) openHeld() tea.Cmd {
 	m := a.inner
-	s := &heldScreen{steer: a.src, st: m.styles, nav: m.keys.Keys, keys: defaultHeldKeys(), note: m.status.note}
+	s := &heldScreen{steer: a.src, st: m.styles, nav: m.keys.Keys, keys: defaultHeldKeys()}
 	s.reload()
 	return m.openOverlay(s)
 }
@@ -164,12 +163,7 @@ func (s *heldScreen) decide(what string, d proxy.Decision) tea.Cmd {
 	if !ok {
 		return errorCmd(errors.New("nothing is paused"))
 	}
-	if err := s.steer.Decide(h.N, d); err != nil {
-		return errorCmd(err)
-	}
-	s.note(fmt.Sprintf("#%d %s %s", h.N, termtext.Line(heldWhat(h)), what))
-	s.reload()
-	return nil
+	return steerCmd(fmt.Sprintf("#%d %s %s", h.N, termtext.Line(heldWhat(h)), what), func() error { return s.steer.Decide(h.N, d) })
 }
 
 // edit opens the JSON editor on the selected message.
@@ -203,13 +197,10 @@ func (s *heldScreen) editKey(k tea.KeyPressMsg) tea.Cmd {
 		if err != nil { // Validate passed: not reached
 			return errorCmd(err)
 		}
-		n := s.edited.N
-		if err := s.steer.Decide(n, proxy.Decision{Body: body}); err != nil {
-			return errorCmd(err)
-		}
-		s.note(fmt.Sprintf("#%d %s forwarded edited", n, termtext.Line(heldWhat(s.edited))))
+		n, steer := s.edited.N, s.steer
+		note := fmt.Sprintf("#%d %s forwarded edited", n, termtext.Line(heldWhat(s.edited)))
 		s.editor = nil
-		s.reload()
+		return tea.Batch(cmd, steerCmd(note, func() error { return steer.Decide(n, proxy.Decision{Body: body}) }))
 	}
 	return cmd
 }
@@ -270,6 +261,21 @@ func prettyBody(body []byte) string {
 		return string(out)
 	}
 	return string(body)
+}
+
+// steeredMsg says a steering command went through: the status bar says
+// note.
+type steeredMsg struct{ note string }
+
+// steerCmd runs do off the UI's goroutine (a source over a socket waits
+// for the proxy's answer) and reports note, or do's error.
+func steerCmd(note string, do func() error) tea.Cmd {
+	return func() tea.Msg {
+		if err := do(); err != nil {
+			return screen.ErrorMsg{Err: err}
+		}
+		return steeredMsg{note: note}
+	}
 }
 
 // errorCmd reports err in the status bar.

@@ -19,10 +19,10 @@ func TestAttachPauseEditForwardDrop(t *testing.T) {
 	r := newTestAttach(t, s, nil, 200, 30)
 	r.Press("p")
 	r.typeLine("method=tools/call tool=ech* dir=host")
+	r.waitScreen("pausing on method=tools/call tool=ech* dir=host", "pause on method=tools/call")
 	if f := s.PauseFilters(); len(f) != 1 || f[0] != (proxy.Filter{Method: "tools/call", Tool: "ech*", Dir: "host"}) {
 		t.Fatalf("pause filters in force: %+v", f)
 	}
-	r.waitScreen("pausing on method=tools/call tool=ech* dir=host", "pause on method=tools/call")
 
 	first := relayInBackground(t, s, c, capture.Out, hostCall)
 	r.Until("the call paused", func() bool { return len(s.Held()) == 1 })
@@ -99,6 +99,7 @@ func TestAttachPauseEditForwardDrop(t *testing.T) {
 
 	r.Press("p")
 	r.typeLine("")
+	r.waitScreen("pause filters cleared")
 	if f := s.PauseFilters(); len(f) != 0 {
 		t.Fatalf("an empty filter left %+v in force", f)
 	}

@@ -20,8 +20,8 @@ const (
 	faultsPrompt = "faults file (empty clears): "
 )
 
-// faultsLoadedMsg carries the rules of a faults file read off the UI's
-// goroutine.
+// faultsLoadedMsg says how loading a faults file (or clearing the
+// faults) went.
 type faultsLoadedMsg struct {
 	src   AttachSource
 	path  string
@@ -51,20 +51,22 @@ func (a *Attach) askPause() tea.Cmd {
 // setPause reads the filters typed (several separated by ;) and puts
 // them in force; an empty line clears them.
 func (a *Attach) setPause(text string) tea.Cmd {
-	m := a.inner
 	filters, err := parseFilters(text)
-	if err == nil {
-		err = a.src.PauseOn(filters)
+	if err != nil {
+		a.inner.status.setError(fmt.Errorf("pause filter: %w", err))
+		return nil
 	}
-	switch {
-	case err != nil:
-		m.status.setError(fmt.Errorf("pause filter: %w", err))
-	case len(filters) == 0:
-		m.status.note("pause filters cleared: nothing is paused from now on")
-	default:
-		m.status.note("pausing on " + filtersText(filters) + " · " + a.keys.Held.Help().Key + " lists the paused messages")
+	note := "pause filters cleared: nothing is paused from now on"
+	if len(filters) > 0 {
+		note = "pausing on " + filtersText(filters) + " · " + a.keys.Held.Help().Key + " lists the paused messages"
 	}
-	return nil
+	src := a.src
+	return steerCmd(note, func() error {
+		if err := src.PauseOn(filters); err != nil {
+			return fmt.Errorf("pause filter: %w", err)
+		}
+		return nil
+	})
 }
 
 // parseFilters reads filters separated by ; (proxy.ParseFilter each).
@@ -101,30 +103,31 @@ func (a *Attach) askFaults() tea.Cmd {
 	return a.inner.askLine(faultsPrompt, a.faults, a.loadFaults)
 }
 
-// loadFaults reads the faults file at path off the UI's goroutine; an
-// empty path clears the faults at once.
+// loadFaults reads the faults file at path and puts its rules in force,
+// off the UI's goroutine; an empty path clears the faults.
 func (a *Attach) loadFaults(path string) tea.Cmd {
 	path = strings.TrimSpace(path)
 	src, read := a.src, a.readFaults
-	if path == "" {
-		return func() tea.Msg { return faultsLoadedMsg{src: src} }
-	}
 	return func() tea.Msg {
-		rules, err := read(path)
+		var rules []proxy.Fault
+		var err error
+		if path != "" {
+			rules, err = read(path)
+		}
+		if err == nil {
+			err = src.SetFaults(rules)
+		}
 		return faultsLoadedMsg{src: src, path: path, rules: rules, err: err}
 	}
 }
 
-// faultsLoaded puts the rules read in force.
+// faultsLoaded says how loading the faults went.
 func (a *Attach) faultsLoaded(msg faultsLoadedMsg) {
 	m := a.inner
 	if msg.src != a.src {
-		return // read for a session that is gone
+		return // for a session that is gone
 	}
 	err := msg.err
-	if err == nil {
-		err = a.src.SetFaults(msg.rules)
-	}
 	switch {
 	case err != nil && msg.path != "":
 		m.status.setError(fmt.Errorf("faults from %s: %w", termtext.Line(msg.path), err))

@@ -58,8 +58,9 @@ func (in *injectedIDs) see(f *capture.Frame) {
 			delete(in.answer, in.order[0])
 			in.order = in.order[1:]
 		}
-		in.answer[mk.ID] = 0
-		in.order = append(in.order, mk.ID)
+		id := unquoted(mk.ID)
+		in.answer[id] = 0
+		in.order = append(in.order, id)
 	case proxy.WhatKept:
 		if id := unquoted(mk.ID); mk.Seq > 0 {
 			if _, ok := in.answer[id]; ok {
@@ -150,7 +151,7 @@ func proxyLabel(f *capture.Frame) string {
 	case proxy.WhatInjected:
 		s = "injected " + what
 		if mk.ID != "" {
-			s += " · id " + mk.ID
+			s += " · id " + unquoted(mk.ID)
 		}
 	case proxy.WhatKept:
 		s = "kept from host · answer to " + what
