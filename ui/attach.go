@@ -8,7 +8,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcpscope/mcpscope/proxy"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
@@ -35,8 +34,6 @@ type Attach struct {
 	nextErr error      // why waiting for the next session stopped
 	faults  string     // the faults file loaded last, "" for none
 	state   steerState // what the status bar shows of the steering
-	// readFaults reads a faults file: proxy.LoadFaults.
-	readFaults func(path string) ([]proxy.Fault, error)
 }
 
 // Messages of an attach.
@@ -55,7 +52,7 @@ type (
 // or ctx is done).
 func NewAttach(src AttachSource, next func(ctx context.Context) (AttachSource, error)) *Attach {
 	ctx, stop := context.WithCancel(context.Background())
-	a := &Attach{src: src, next: next, keys: DefaultAttachKeys(), ctx: ctx, stop: stop, readFaults: proxy.LoadFaults}
+	a := &Attach{src: src, next: next, keys: DefaultAttachKeys(), ctx: ctx, stop: stop}
 	a.inner = a.model(src)
 	a.readState()
 	return a

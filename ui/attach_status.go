@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/mcpscope/mcpscope/internal/app/plural"
@@ -66,25 +65,11 @@ func (a *Attach) facts() []string {
 	return parts
 }
 
-// faultsText says the fault rules in force, one clause each.
+// faultsText says the fault rules in force, as the proxy writes them.
 func faultsText(rules []proxy.Fault) string {
 	parts := make([]string, len(rules))
 	for i, r := range rules {
-		s := r.Action
-		switch r.Action {
-		case "delay":
-			s += " " + r.Delay.String()
-		case "error":
-			if r.Error != nil {
-				s += fmt.Sprintf(" %d", r.Error.Code)
-			}
-		case "cut":
-			s += fmt.Sprintf(" after %d", r.After)
-		}
-		if r.Match != (proxy.Filter{}) {
-			s += " on " + r.Match.String()
-		}
-		parts[i] = s
+		parts[i] = r.String()
 	}
 	return strings.Join(parts, "; ")
 }

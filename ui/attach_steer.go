@@ -107,12 +107,12 @@ func (a *Attach) askFaults() tea.Cmd {
 // off the UI's goroutine; an empty path clears the faults.
 func (a *Attach) loadFaults(path string) tea.Cmd {
 	path = strings.TrimSpace(path)
-	src, read := a.src, a.readFaults
+	src := a.src
 	return func() tea.Msg {
 		var rules []proxy.Fault
 		var err error
 		if path != "" {
-			rules, err = read(path)
+			rules, err = proxy.LoadFaults(path)
 		}
 		if err == nil {
 			err = src.SetFaults(rules)

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proxy"
@@ -153,50 +152,39 @@ func TestAttachRefusesKeysOfAConnection(t *testing.T) {
 	r.waitScreen("attach: reconnect needs a connection of mcpscope's own")
 }
 
-// faultsSource is a session whose fault rules are kept as set.
-type faultsSource struct {
-	*proxy.Session
-	rules []proxy.Fault
-}
-
-func (f *faultsSource) SetFaults(r []proxy.Fault) error { f.rules = r; return nil }
-func (f *faultsSource) Faults() []proxy.Fault           { return f.rules }
-
 // Faults loaded from a file at F are in force and named in the status
 // bar; an empty path clears them; a file that cannot be read says why.
 func TestAttachFaultsFromAFile(t *testing.T) {
-	src := &faultsSource{Session: newProxySession(t)}
-	r := newTestAttach(t, src, nil, 160, 30)
-	path := filepath.Join(t.TempDir(), "faults.json")
-	rules := []proxy.Fault{{Match: proxy.Filter{Method: "tools/call"}, Action: "delay", Delay: 2 * time.Second},
-		{Action: "cut", After: 10}}
-	b, _ := json.Marshal(rules)
-	if err := os.WriteFile(path, b, 0o600); err != nil {
+	s := newProxySession(t)
+	r := newTestAttach(t, s, nil, 200, 30)
+	path := filepath.Join(t.TempDir(), "faults.yaml")
+	file := "faults:\n  - match: {method: tools/call, tool: echo, dir: host}\n    delay: 2s\n  - cut: true\n    after: 10\n"
+	if err := os.WriteFile(path, []byte(file), 0o600); err != nil {
 		t.Fatal(err)
-	}
-	// What a faults file holds is proxy.LoadFaults's to read; this reads
-	// the rules as written here.
-	r.a.readFaults = func(p string) ([]proxy.Fault, error) {
-		var out []proxy.Fault
-		b, err := os.ReadFile(p)
-		if err == nil {
-			err = json.Unmarshal(b, &out)
-		}
-		return out, err
 	}
 	r.Press("F")
 	r.typeLine(path)
-	r.waitScreen("faults: delay 2s on method=tools/call; cut after 10", "2 fault rules in force from")
+	r.waitScreen("faults: delay 2s on method=tools/call tool=echo dir=host; cut on every message, after 10",
+		"2 fault rules in force from")
+	if rules := s.Faults(); len(rules) != 2 || rules[0].Action != proxy.FaultDelay || rules[1].Action != proxy.FaultCut {
+		t.Fatalf("rules in force: %+v", rules)
+	}
 	r.Press("F")
 	r.typeLine("")
 	r.waitScreen("faults cleared")
-	if len(src.rules) != 0 {
-		t.Fatalf("rules left after clearing: %+v", src.rules)
+	if rules := s.Faults(); len(rules) != 0 {
+		t.Fatalf("rules left after clearing: %+v", rules)
 	}
-	r.a.readFaults = proxy.LoadFaults
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	if err := os.WriteFile(bad, []byte("faults:\n  - delay: soon\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	r.Press("F")
-	r.typeLine(filepath.Join(t.TempDir(), "nope.yaml"))
-	r.waitScreen("faults from ")
+	r.typeLine(bad)
+	r.waitScreen("faults from "+bad+":", "fault rule 1")
+	if rules := s.Faults(); len(rules) != 0 {
+		t.Fatalf("a bad file put rules in force: %+v", rules)
+	}
 }
 
 // When the session ends its frames stay readable and the status bar
