@@ -87,7 +87,7 @@ func TestAttachOverTheLiveSocket(t *testing.T) {
 	if err := relay(t, s, c, capture.In, `{"jsonrpc":"2.0","id":"`+id+`","result":{}}`); err != nil {
 		t.Fatal(err)
 	}
-	r.waitScreen("← result · ping · id "+id+" · injected, kept from the host")
+	r.waitScreen("← result · ping · id " + id + " · injected, kept from the host")
 	if passed, _ := c.snapshot(); len(passed) != 1 { // the host's tools/list only
 		t.Fatalf("carried to the other side: %q", passed)
 	}

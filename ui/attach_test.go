@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proxy"
@@ -332,4 +333,21 @@ func TestAttachPanesFollowTheTransport(t *testing.T) {
 		}
 		a.Close()
 	}
+}
+
+// A fault's mark says what the rule did; a viewer told it missed frames
+// says how many.
+func TestAttachFaultAndMissedMarks(t *testing.T) {
+	s, c := newProxySession(t), &fakeCarrier{}
+	if err := s.SetFaults([]proxy.Fault{{Match: proxy.Filter{Method: "tools/call"}, Action: proxy.FaultDelay, Delay: time.Millisecond}}); err != nil {
+		t.Fatal(err)
+	}
+	r := newTestAttach(t, s, nil, 220, 30)
+	if err := relay(t, s, c, capture.Out, hostCall); err != nil {
+		t.Fatal(err)
+	}
+	s.Tap().Append(proxy.Mark{What: proxy.WhatMissed, Note: "12 frames skipped: this viewer fell behind the session"}.Frame(capture.In, ""))
+	r.refreshed()
+	r.waitScreen("fault: delay 1ms · tools/call echo: held 1ms before carrying it on", "viewer missed 12 frames",
+		"faults: delay 1ms on method=tools/call")
 }

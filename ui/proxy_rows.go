@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -159,10 +160,14 @@ func proxyLabel(f *capture.Frame) string {
 			s += " · id " + unquoted(mk.ID)
 		}
 	case proxy.WhatFault:
-		s = joinWhy("fault", mk.Note)
+		s = "fault"
+		if rule := faultRule(mk.Rule); rule != "" {
+			s += ": " + rule
+		}
 		if what != "" {
 			s += " · " + what
 		}
+		s = joinWhy(s, mk.Note)
 	case proxy.WhatMissed:
 		s = "viewer missed " + missedText(mk.Note)
 	case proxy.WhatRecording:
@@ -200,11 +205,22 @@ func joinWhy(s, why string) string {
 	return s + ": " + why
 }
 
-// missedText says how many frames a viewer missed: a mark's note is the
-// count, or words that say it.
+// missedText says how many frames a viewer missed: a mark's note starts
+// with the count ("12 frames skipped: …"), or says it in other words.
 func missedText(note string) string {
-	if n, err := strconv.ParseInt(strings.TrimSpace(note), 10, 64); err == nil {
+	var n int64
+	if _, err := fmt.Sscanf(note, "%d", &n); err == nil {
 		return plural.Count(n, "frame", "frames")
 	}
 	return note
+}
+
+// faultRule is what a fault mark's rule does, without its number and
+// match ("fault rule 1: delay 2s on method=tools/call" → "delay 2s").
+func faultRule(rule string) string {
+	if _, r, ok := strings.Cut(rule, ": "); ok && strings.HasPrefix(rule, "fault rule ") {
+		rule = r
+	}
+	rule, _, _ = strings.Cut(rule, " on ")
+	return rule
 }
