@@ -116,7 +116,8 @@ func (s *heldScreen) Help() help.KeyMap {
 		return keyhelp.Map{Short: []key.Binding{k.Submit, back}, Essential: []key.Binding{k.Submit, back}, Typing: true}
 	}
 	return keyhelp.Map{
-		Short:     []key.Binding{k.Forward, k.Edit, k.Drop, s.nav.Up, s.nav.Down, k.Back},
+		Short: []key.Binding{keyhelp.Relabel(k.Forward, "forward"), keyhelp.Relabel(k.Edit, "edit"),
+			keyhelp.Relabel(k.Drop, "drop"), s.nav.Up, s.nav.Down, k.Back},
 		Essential: []key.Binding{k.Back},
 		Full:      [][]key.Binding{{k.Forward, k.Edit, k.Drop, k.Back}, {s.nav.Up, s.nav.Down, k.Submit}},
 	}
