@@ -173,7 +173,7 @@ func (s *Session) startRecording() error {
 		return fmt.Errorf("creating the recording: %w", err)
 	}
 	s.rec = w
-	s.tap = capture.Serialized(capture.Tee(s.store, w).(capture.Tap))
+	s.tap = capture.Serialized(bothWhole{s.store, w})
 	s.recStopped, s.recQuit, s.recWatched = stopped, make(chan struct{}), make(chan struct{})
 	go s.watchRecording()
 	return nil
@@ -310,4 +310,27 @@ func viewerCapture(c capture.Config) capture.Config {
 		c.MaxBytes = ViewerCapture.MaxBytes
 	}
 	return c
+}
+
+// bothWhole hands every frame to the store and to the recording. The
+// store caps a frame heavier than its FrameHead in place, and a proxy's
+// store is small (ViewerCapture): it is given a copy of the Frame, and the
+// recording the frame as it came (up to the recording's own per-frame
+// bound), with the store's Seq.
+type bothWhole struct {
+	store *capture.Store
+	rec   *recordings.Writer
+}
+
+func (b bothWhole) Append(f *capture.Frame) uint64 {
+	held := *f
+	seq := b.store.Append(&held)
+	f.Seq, f.Time = held.Seq, held.Time
+	b.rec.Append(f)
+	return seq
+}
+
+func (b bothWhole) Note(e capture.Event) {
+	b.store.Note(e)
+	b.rec.Note(e)
 }
