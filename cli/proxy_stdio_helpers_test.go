@@ -10,8 +10,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
