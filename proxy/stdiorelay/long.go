@@ -36,7 +36,7 @@ func (r *relay) carryLong(ctx context.Context, dir capture.Dir, lr *lineReader, 
 		return err
 	}
 	defer w.unlock()
-	werr := w.writeLocked(first.raw)
+	werr := w.writeLocked(first.raw, false)
 	for p := first; !p.end; {
 		var err error
 		if p, err = lr.next(); err != nil {
@@ -44,7 +44,7 @@ func (r *relay) carryLong(ctx context.Context, dir capture.Dir, lr *lineReader, 
 		}
 		size += int64(len(p.raw))
 		if werr == nil {
-			werr = w.writeLocked(p.raw)
+			werr = w.writeLocked(p.raw, false)
 		}
 	}
 	e := &LineTooLongError{Size: size, Max: r.cfg.MaxLine, Kept: len(head)}

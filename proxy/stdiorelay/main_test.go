@@ -48,6 +48,13 @@ func answerServe() {
 func answerServer(t *testing.T) []string {
 	t.Helper()
 	t.Setenv(answerServerEnv, "1")
+	return answerServerArgv(t)
+}
+
+// answerServerArgv is the argv of the answering server; the caller sets
+// answerServerEnv.
+func answerServerArgv(t testing.TB) []string {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

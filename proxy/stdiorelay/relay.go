@@ -58,10 +58,11 @@ type relay struct {
 	sess *proxy.Session
 	proc *os.Process
 
-	server *lineWriter // the server's stdin
-	host   *lineWriter // the host's stdout
-	stdout *os.File
-	stderr *os.File
+	server   *lineWriter // the server's stdin
+	host     *lineWriter // the host's stdout
+	carriers map[capture.Dir]*carrier
+	stdout   *os.File
+	stderr   *os.File
 
 	exited chan struct{} // the server was reaped; state is set
 	state  *os.ProcessState
@@ -85,6 +86,7 @@ func Run(ctx context.Context, sess *proxy.Session, cfg Config) (Exit, error) {
 		cfg.Grace = DefaultGrace
 	}
 	r := &relay{cfg: cfg, sess: sess, exited: make(chan struct{}), hostGone: make(chan struct{})}
+	r.carriers = map[capture.Dir]*carrier{capture.Out: {r: r}, capture.In: {r: r}}
 	if err := r.start(); err != nil {
 		return Exit{}, err
 	}
@@ -256,7 +258,17 @@ func (r *relay) carry(ctx context.Context, dir capture.Dir, lr *lineReader, p pi
 	if k := len(h.Fields); k > 0 && h.Fields[k-1].Kind == proto.FieldDelimiter {
 		h.Body = p.raw[:h.Fields[k-1].Offset]
 	}
-	err := r.sess.Relay(ctx, h, carrier{r})
+	c := r.carriers[dir]
+	c.more.Store(lr.r.Buffered() > 0)
+	err := r.sess.Relay(ctx, h, c)
+	if !c.more.Load() {
+		// No line waits: what was held back goes now. A message Relay
+		// kept, dropped or delayed may have left some.
+		if ferr := r.to(dir).flush(ctx); err == nil {
+			err = ferr
+		}
+	}
+	c.more.Store(false)
 	if err != nil && dir == capture.In {
 		r.endHost() // the host stopped reading
 	}
