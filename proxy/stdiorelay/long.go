@@ -1,7 +1,6 @@
 package stdiorelay
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 
@@ -30,7 +29,7 @@ func (e *LineTooLongError) Error() string {
 // receiver from its first byte to its last, so nothing interleaves.
 func (r *relay) carryLong(ctx context.Context, dir capture.Dir, lr *lineReader, first piece) error {
 	w := r.to(dir)
-	head := bytes.Clone(first.raw[:min(len(first.raw), keptHead)])
+	head := keepHead(nil, first.raw)
 	size := int64(len(first.raw))
 	if err := w.lock(ctx); err != nil {
 		return err
@@ -43,6 +42,7 @@ func (r *relay) carryLong(ctx context.Context, dir capture.Dir, lr *lineReader, 
 			break
 		}
 		size += int64(len(p.raw))
+		head = keepHead(head, p.raw)
 		if werr == nil {
 			werr = w.writeLocked(p.raw, false)
 		}
@@ -58,4 +58,9 @@ func (r *relay) carryLong(ctx context.Context, dir capture.Dir, lr *lineReader, 
 		r.endHost()
 	}
 	return werr
+}
+
+// keepHead appends to head what of b fits in keptHead bytes.
+func keepHead(head, b []byte) []byte {
+	return append(head, b[:min(len(b), keptHead-len(head))]...)
 }

@@ -74,7 +74,7 @@ func TestProxyStdioBytesUnchanged(t *testing.T) {
 		switch {
 		case errors.As(f.Err, &tl):
 			longs++
-			if tl.Size != int64(len(long)) || f.Size != len(long) || len(f.Raw) != keptHead && len(f.Raw) != tl.Kept {
+			if tl.Size != int64(len(long)) || f.Size != len(long) || len(f.Raw) != keptHead || tl.Kept != keptHead || !strings.HasPrefix(long, string(f.Raw)) {
 				t.Errorf("long line frame: %v, Size %d, %d bytes kept", tl, f.Size, len(f.Raw))
 			}
 		case f.Err != nil && bytes.HasPrefix(f.Raw, []byte("not json")):
