@@ -19,20 +19,30 @@ import (
 const proxyLatencyCalls = 50
 
 // BenchmarkProxyStdioEcho measures what `mcpscope proxy` costs a host on
-// stdio: the official Go SDK client calls the echo tool of mark3labs/mcp-go's
-// everything server straight and through the proxy (recording on, as by
-// default), in turn in the same run, each with a server process of its
-// own. It reports:
+// stdio: the official Go SDK client calls a server's echo tool straight
+// and through the proxy (recording on, as by default), in turn in the
+// same run, each with a server process of its own. The servers are
+// mcpscope's demo (`mcpscope serve --stdio`: quiet) and mark3labs/mcp-go's
+// everything example, which writes five lines (about 1.5 KiB) on stderr
+// per call: the proxy passes and records those too. It reports:
 //
 //   - "direct-req/s", "proxied-req/s" and "ratio" (proxied ÷ direct;
-//     target ≥ 0.8) for pipelined calls, echoInFlight at a time;
+//     target ≥ 0.8) for pipelined calls, echoInFlight at a time, and
+//     "proxy-cpu-us/req", the CPU time of the proxy process per call (its
+//     request and its answer), which a loaded machine does not inflate;
 //   - "direct-p50-us" and "proxied-p50-us", the median of un-pipelined
 //     calls, "added-us/call" their difference and "added-us/msg" half of
 //     it: a call is two messages through the proxy, its request and its
 //     answer (target < 200).
 func BenchmarkProxyStdioEcho(b *testing.B) {
-	argv := peertest.Mark3labsEverything(b)
 	bin := buildMcpscope(b)
+	b.Run("demo", func(b *testing.B) { proxyEcho(b, bin, []string{bin, "serve", "--stdio"}) })
+	b.Run("mark3labs", func(b *testing.B) { proxyEcho(b, bin, peertest.Mark3labsEverything(b)) })
+}
+
+// proxyEcho runs BenchmarkProxyStdioEcho against the server argv, with
+// the mcpscope binary bin as the proxy.
+func proxyEcho(b *testing.B, bin string, argv []string) {
 	direct, stopDirect := goSDKEchoOver(b, &mcp.CommandTransport{Command: exec.Command(argv[0], argv[1:]...)}, mark3labsEcho)
 	defer stopDirect()
 	proxy := exec.Command(bin, append([]string{"proxy", "--name", "bench", "--"}, argv...)...)
@@ -42,14 +52,19 @@ func BenchmarkProxyStdioEcho(b *testing.B) {
 
 	pipeline(b, 200, echoInFlight, direct) // warm both
 	pipeline(b, 200, echoInFlight, proxied)
-	var wallDirect, wallProxied time.Duration
+	proxyCPU := func() time.Duration { return processCPUOf(b, proxy.Process.Pid) }
+	var wallDirect, wallProxied, cpuProxy time.Duration
 	var latDirect, latProxied []time.Duration
 	runs := 0
 	for b.Loop() {
 		for round := range echoRounds {
 			inTurn(runs+round,
 				func() { wallDirect += pipeline(b, echoCalls/echoRounds, echoInFlight, direct) },
-				func() { wallProxied += pipeline(b, echoCalls/echoRounds, echoInFlight, proxied) })
+				func() {
+					cpu0 := proxyCPU()
+					wallProxied += pipeline(b, echoCalls/echoRounds, echoInFlight, proxied)
+					cpuProxy += proxyCPU() - cpu0
+				})
 			inTurn(runs+round,
 				func() { latDirect = append(latDirect, oneByOne(b, proxyLatencyCalls, direct)...) },
 				func() { latProxied = append(latProxied, oneByOne(b, proxyLatencyCalls, proxied)...) })
@@ -60,6 +75,7 @@ func BenchmarkProxyStdioEcho(b *testing.B) {
 	b.ReportMetric(n/wallDirect.Seconds(), "direct-req/s")
 	b.ReportMetric(n/wallProxied.Seconds(), "proxied-req/s")
 	b.ReportMetric(wallDirect.Seconds()/wallProxied.Seconds(), "ratio")
+	b.ReportMetric(float64(cpuProxy.Microseconds())/n, "proxy-cpu-us/req")
 	p50Direct, p50Proxied := median(latDirect), median(latProxied)
 	b.ReportMetric(float64(p50Direct.Nanoseconds())/1e3, "direct-p50-us")
 	b.ReportMetric(float64(p50Proxied.Nanoseconds())/1e3, "proxied-p50-us")
