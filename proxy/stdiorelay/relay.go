@@ -94,14 +94,14 @@ func Run(ctx context.Context, sess *proxy.Session, cfg Config) (Exit, error) {
 	// server's last words still reach the host.
 	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
-	outDone, errDone := make(chan struct{}), make(chan struct{})
-	go func() { defer close(outDone); r.relayServer(rctx) }()
-	go func() { defer close(errDone); r.copyStderr() }()
-	go r.relayHost(rctx)
 	sess.SetInjector(func(ctx context.Context, body []byte) error {
 		return r.server.writeBounded(ctx, jsonrpc.AppendLine(make([]byte, 0, len(body)+1), body))
 	})
 	defer sess.SetInjector(nil)
+	outDone, errDone := make(chan struct{}), make(chan struct{})
+	go func() { defer close(outDone); r.relayServer(rctx) }()
+	go func() { defer close(errDone); r.copyStderr() }()
+	go r.relayHost(rctx)
 	r.supervise(ctx)
 	r.drain(outDone, errDone)
 	return Exit{Status: procgroup.ExitStatus(r.state), Signal: procgroup.ExitSignal(r.state)}, nil
