@@ -5,8 +5,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -154,7 +156,9 @@ func (s *Session) startRecording() error {
 		}
 		// Room for the new one: the newest 49 stay.
 		_ = recordings.Prune(dir, recordings.KeepSessions-1, recordings.KeepBytes)
-		path = recordings.NewPath(dir, "proxy-"+s.opt.Name, s.header.Started)
+		if path, err = reservePath(dir, "proxy-"+s.opt.Name, s.header.Started); err != nil {
+			return err
+		}
 	}
 	o := s.opt.Redact
 	o.SecretHeaders = append(slices.Clone(o.SecretHeaders), SecretHeaders...)
@@ -195,6 +199,27 @@ func (s *Session) watchRecording() {
 func (s *Session) recordingStopped(err error) {
 	s.log("%v; the session goes on unrecorded", err) // err says the recording stopped
 	s.mark(capture.Out, "", Mark{What: WhatRecording, Note: err.Error()})
+}
+
+// reservePath creates an empty file of a fresh recording's name in dir
+// and returns its path. Two proxies of the same name started in the same
+// millisecond get two files: the second name carries "-2", and so on.
+func reservePath(dir, name string, started time.Time) (string, error) {
+	base := recordings.NewPath(dir, name, started)
+	stem := strings.TrimSuffix(base, recordings.Ext)
+	for n := 1; ; n++ {
+		path := base
+		if n > 1 {
+			path = fmt.Sprintf("%s-%d%s", stem, n, recordings.Ext)
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err == nil {
+			return path, f.Close()
+		}
+		if !errors.Is(err, fs.ErrExist) || n == 1000 {
+			return "", fmt.Errorf("creating the recording: %w", err)
+		}
+	}
 }
 
 // Name is the session's name.
