@@ -16,7 +16,6 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/testkit/guard"
-	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
