@@ -146,7 +146,7 @@ func runProxy(cmd *cobra.Command, args []string, f *proxyFlags) error {
 		fmt.Fprintf(cmd.ErrOrStderr(), "mcpscope proxy: no live viewers for this session: %v\n", err)
 	}
 	r := &proxyRun{cmd: cmd, f: f, sess: sess, hub: hub}
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	var runErr error
 	switch {

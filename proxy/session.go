@@ -5,8 +5,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -154,7 +156,9 @@ func (s *Session) startRecording() error {
 		}
 		// Room for the new one: the newest 49 stay.
 		_ = recordings.Prune(dir, recordings.KeepSessions-1, recordings.KeepBytes)
-		path = recordings.NewPath(dir, "proxy-"+s.opt.Name, s.header.Started)
+		if path, err = reservePath(dir, "proxy-"+s.opt.Name, s.header.Started); err != nil {
+			return err
+		}
 	}
 	o := s.opt.Redact
 	o.SecretHeaders = append(slices.Clone(o.SecretHeaders), SecretHeaders...)
@@ -173,7 +177,7 @@ func (s *Session) startRecording() error {
 		return fmt.Errorf("creating the recording: %w", err)
 	}
 	s.rec = w
-	s.tap = capture.Serialized(capture.Tee(s.store, w).(capture.Tap))
+	s.tap = capture.Serialized(bothWhole{s.store, w})
 	s.recStopped, s.recQuit, s.recWatched = stopped, make(chan struct{}), make(chan struct{})
 	go s.watchRecording()
 	return nil
@@ -195,6 +199,27 @@ func (s *Session) watchRecording() {
 func (s *Session) recordingStopped(err error) {
 	s.log("%v; the session goes on unrecorded", err) // err says the recording stopped
 	s.mark(capture.Out, "", Mark{What: WhatRecording, Note: err.Error()})
+}
+
+// reservePath creates an empty file of a fresh recording's name in dir
+// and returns its path. Two proxies of the same name started in the same
+// millisecond get two files: the second name carries "-2", and so on.
+func reservePath(dir, name string, started time.Time) (string, error) {
+	base := recordings.NewPath(dir, name, started)
+	stem := strings.TrimSuffix(base, recordings.Ext)
+	for n := 1; ; n++ {
+		path := base
+		if n > 1 {
+			path = fmt.Sprintf("%s-%d%s", stem, n, recordings.Ext)
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err == nil {
+			return path, f.Close()
+		}
+		if !errors.Is(err, fs.ErrExist) || n == 1000 {
+			return "", fmt.Errorf("creating the recording: %w", err)
+		}
+	}
 }
 
 // Name is the session's name.
@@ -310,4 +335,27 @@ func viewerCapture(c capture.Config) capture.Config {
 		c.MaxBytes = ViewerCapture.MaxBytes
 	}
 	return c
+}
+
+// bothWhole hands every frame to the store and to the recording. The
+// store caps a frame heavier than its FrameHead in place, and a proxy's
+// store is small (ViewerCapture): it is given a copy of the Frame, and the
+// recording the frame as it came (up to the recording's own per-frame
+// bound), with the store's Seq.
+type bothWhole struct {
+	store *capture.Store
+	rec   *recordings.Writer
+}
+
+func (b bothWhole) Append(f *capture.Frame) uint64 {
+	held := *f
+	seq := b.store.Append(&held)
+	f.Seq, f.Time = held.Seq, held.Time
+	b.rec.Append(f)
+	return seq
+}
+
+func (b bothWhole) Note(e capture.Event) {
+	b.store.Note(e)
+	b.rec.Note(e)
 }

@@ -33,6 +33,9 @@ func notKept(kept []fieldLine, n, size, dropped int) fieldLine {
 // size into lines, within fieldsKeep, the rest dropped and counted in one
 // notKept annotation; red, when set, masks their values.
 func keepFields(fields []proto.Field, raw []byte, size int, red *redactor) []fieldLine {
+	if out, ok := keepAllFields(fields, raw, red); ok {
+		return out
+	}
 	var out []fieldLine
 	var enc bytes.Buffer
 	je := json.NewEncoder(&enc)
@@ -60,4 +63,29 @@ func keepFields(fields []proto.Field, raw []byte, size int, red *redactor) []fie
 		out = append(out, fl)
 	}
 	return out
+}
+
+// keepAllFields turns the annotations of a frame into lines, all of them,
+// when they fit in fieldsKeep however their JSON comes out, without
+// measuring it: a line takes at most its fixed members (two numbers of 20
+// digits, a kind, the names and punctuation) and six bytes for each byte
+// of its name and value (\u00XX). ok is false when they may not fit.
+func keepAllFields(fields []proto.Field, raw []byte, red *redactor) (out []fieldLine, ok bool) {
+	bound := 0
+	for _, fd := range fields {
+		if fd.Offset >= len(raw) {
+			continue
+		}
+		if red != nil {
+			fd.Value = red.field(fd.Name, fd.Value)
+		}
+		if bound += 96 + 6*(len(fd.Name)+len(fd.Value)); bound > fieldsKeep {
+			return nil, false
+		}
+		if out == nil {
+			out = make([]fieldLine, 0, len(fields))
+		}
+		out = append(out, fieldLine{O: fd.Offset, N: fd.Len, F: fd.Name, V: fd.Value, K: uint8(fd.Kind)})
+	}
+	return out, true
 }

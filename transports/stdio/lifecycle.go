@@ -2,6 +2,8 @@ package stdio
 
 import (
 	"time"
+
+	"github.com/mcpscope/mcpscope/internal/app/procgroup"
 )
 
 // supervise waits for the server to go, drains its output and ends the
@@ -39,11 +41,11 @@ func (t *Transport) stop() {
 		if t.out.Stalled() == nil && t.waitExit() {
 			return
 		}
-		terminate(t.proc)
+		procgroup.Terminate(t.proc)
 		if t.waitExit() {
 			return
 		}
-		kill(t.proc)
+		procgroup.Kill(t.proc)
 		<-t.exited
 	})
 }
@@ -75,7 +77,7 @@ func (t *Transport) drain() {
 	select {
 	case <-drained:
 	case <-timer.C:
-		kill(t.proc)
+		procgroup.Kill(t.proc)
 		t.stdout.Close()
 		t.stderr.Close()
 		<-drained
@@ -90,7 +92,7 @@ func (t *Transport) exitError(stdoutFirst bool) *ExitError {
 	e := &ExitError{ExitCode: -1, Stderr: t.tail.snapshot()}
 	if t.state != nil {
 		e.ExitCode = t.state.ExitCode()
-		e.Signal = exitSignal(t.state)
+		e.Signal = procgroup.ExitSignal(t.state)
 	}
 	switch {
 	case stdoutFirst:

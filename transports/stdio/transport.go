@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/app/procgroup"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/transports/internal/conn"
 )
@@ -97,37 +98,16 @@ func (t *Transport) spawn() (*exec.Cmd, error) {
 	}
 	cmd.Env = t.cfg.environ()
 	cmd.Dir = t.cfg.Dir
-	ownProcessGroup(cmd)
-
-	var parent, child [3]*os.File // stdin, stdout, stderr
-	closeAll := func(fs [3]*os.File) {
-		for _, f := range fs {
-			if f != nil {
-				f.Close()
-			}
-		}
+	procgroup.Own(cmd)
+	pipes, err := procgroup.StartPiped(cmd)
+	var pipeErr *procgroup.PipeError
+	if errors.As(err, &pipeErr) {
+		return nil, fmt.Errorf("cannot start the server: creating pipes: %w", pipeErr.Err)
 	}
-	for i := range 3 {
-		r, w, err := os.Pipe()
-		if err != nil {
-			closeAll(parent)
-			closeAll(child)
-			return nil, fmt.Errorf("cannot start the server: creating pipes: %w", err)
-		}
-		if i == 0 {
-			child[i], parent[i] = r, w
-		} else {
-			parent[i], child[i] = r, w
-		}
-	}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = child[0], child[1], child[2]
-	err := cmd.Start()
-	closeAll(child) // the server holds its own copies now
 	if err != nil {
-		closeAll(parent)
 		return nil, fmt.Errorf("cannot start the server %q: %w", t.cfg.Command, err)
 	}
-	t.stdin, t.stdout, t.stderr = parent[0], parent[1], parent[2]
+	t.stdin, t.stdout, t.stderr = pipes.Stdin, pipes.Stdout, pipes.Stderr
 	return cmd, nil
 }
 
