@@ -53,6 +53,7 @@ func TestTmux(t *testing.T) {
 		{"demo_keys_ts", testDemoKeysTS},
 		{"recorded_to", testRecordedTo},
 		{"demo_first_run", testDemoFirstRun},
+		{"attach_host", testAttachHost},
 	} {
 		t.Run(j.name, func(t *testing.T) {
 			t.Parallel()
