@@ -23,9 +23,12 @@ type exchange struct {
 	// with a server that gives none): the messages of the exchange and
 	// their answers belong to that host's session (proxy.Hop.Session).
 	session string
-	req     *http.Request // the host's request
-	w       http.ResponseWriter
-	rc      *http.ResponseController
+	// endpoint is the session a legacy stream's endpoint event named,
+	// while the stream lasts (set and read by the exchange's goroutine).
+	endpoint string
+	req      *http.Request // the host's request
+	w        http.ResponseWriter
+	rc       *http.ResponseController
 
 	mu       sync.Mutex
 	header   http.Header // the server's response headers, to go to the host
