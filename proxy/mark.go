@@ -14,9 +14,10 @@ type Mark struct {
 	// What happened: one of the What* constants.
 	What string `json:"proxy"`
 	// Seq is the store Seq of the message the mark concerns, when there
-	// is one: for WhatInjected and WhatEdited the frame of what went
-	// (captured before the mark, though frames of other connections may
-	// come between), for the others the message as it came.
+	// is one (0: none named): for WhatInjected and WhatEdited the frame
+	// of what went, captured before the mark (frames of other
+	// connections may come between the two: only Seq ties them); for
+	// the others the message as it came.
 	Seq uint64 `json:"seq,omitempty"`
 	// Held numbers a paused message, for Session.Decide.
 	Held uint64 `json:"held,omitempty"`
