@@ -2,6 +2,8 @@ package proxy
 
 import (
 	"encoding/json"
+	"strconv"
+	"strings"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
@@ -27,9 +29,14 @@ type about struct {
 func (a about) request() bool { return a.id != "" && !a.response }
 
 // calls remembers the requests in flight each way, so that an answer is
-// matched by the method and tool of its request.
+// matched by the method and tool of its request. Ids are unique within a
+// host's session only (Hop.Session: hosts all start at 0 or 1), so a
+// request is known by its direction, its session and its id; the ids of
+// injected requests (those starting with own) are unique to the proxy's
+// session, and known by direction and id alone.
 type calls struct {
-	byKey map[string]call // key: direction of the request + id key
+	byKey map[string]call // key: callKey
+	own   string          // the id key prefix of injected requests
 	order []callRef       // keys oldest first; refs of answered calls go stale
 	n     uint64          // numbers the calls
 	max   int             // maxCalls, or a test's bound
@@ -45,20 +52,26 @@ type callRef struct {
 	n   uint64
 }
 
-func newCalls() calls { return calls{byKey: map[string]call{}, max: maxCalls} }
+func newCalls(own string) calls { return calls{byKey: map[string]call{}, own: own, max: maxCalls} }
 
-func callKey(dir capture.Dir, id string) string { return dir.String() + " " + id }
+// key is the key of the request with the id key going dir in session.
+func (c *calls) key(dir capture.Dir, session, id string) string {
+	if c.own != "" && strings.HasPrefix(id, c.own) {
+		session = ""
+	}
+	return dir.String() + " " + strconv.Itoa(len(session)) + ":" + session + id
+}
 
-// see records m going dir and says what it is about. The caller holds the
-// session's lock.
-func (c *calls) see(dir capture.Dir, m *jsonrpc.Message) about {
+// see records m going dir in the host's session and says what it is
+// about. The caller holds the session's lock.
+func (c *calls) see(dir capture.Dir, session string, m *jsonrpc.Message) about {
 	if m == nil {
 		return about{}
 	}
 	switch m.Kind() {
 	case jsonrpc.KindRequest:
 		a := about{method: m.Method, tool: toolOf(m), id: m.ID.Key()}
-		c.remember(callKey(dir, a.id), a)
+		c.remember(c.key(dir, session, a.id), a)
 		return a
 	case jsonrpc.KindNotification:
 		return about{method: m.Method, tool: toolOf(m)}
@@ -67,7 +80,7 @@ func (c *calls) see(dir capture.Dir, m *jsonrpc.Message) about {
 		return about{response: true}
 	}
 	// An answer going dir answers a request that went the other way.
-	k := callKey(opposite(dir), m.ID.Key())
+	k := c.key(opposite(dir), session, m.ID.Key())
 	e, ok := c.byKey[k]
 	if ok {
 		delete(c.byKey, k)
@@ -79,15 +92,15 @@ func (c *calls) see(dir capture.Dir, m *jsonrpc.Message) about {
 
 // injected notes that the request with the id key going dir was injected.
 func (c *calls) injected(dir capture.Dir, id string) {
-	k := callKey(dir, id)
+	k := c.key(dir, "", id)
 	if e, ok := c.byKey[k]; ok {
 		e.injected = true
 		c.byKey[k] = e
 	}
 }
 
-// forget forgets a request that never went.
-func (c *calls) forget(dir capture.Dir, id string) { delete(c.byKey, callKey(dir, id)) }
+// forget forgets an injected request that never went.
+func (c *calls) forget(dir capture.Dir, id string) { delete(c.byKey, c.key(dir, "", id)) }
 
 // remember keeps a request in flight, forgetting the oldest past max.
 func (c *calls) remember(k string, a about) {
@@ -114,9 +127,9 @@ func (c *calls) remember(k string, a about) {
 }
 
 // inFlight says whether a request with the id key went dir and is not
-// answered yet.
+// answered yet: an injected one, or one of the host's session "".
 func (c *calls) inFlight(dir capture.Dir, id string) bool {
-	_, ok := c.byKey[callKey(dir, id)]
+	_, ok := c.byKey[c.key(dir, "", id)]
 	return ok
 }
 

@@ -12,18 +12,23 @@ import (
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
+// noteDuplicate is the Note of a duplicate fault's mark. A pause filter
+// that also matches holds the message first: a viewer's drop drops both
+// copies, an edit sends the edit twice.
+const noteDuplicate = "carried on twice, one copy after the other, unless a viewer drops it"
+
 // errCorrupted is the decode error of a message a fault corrupted.
 var errCorrupted = errors.New("corrupted on purpose by a fault rule: it no longer parses")
 
 // apply lets the first fault rule that acts on h (see Fault) do so, each
-// act a WhatFault mark captured before its effect. done says h was dealt
-// with (dropped, answered, corrupted, cut) and Relay carries nothing
-// more; otherwise Relay goes on (after a delay, or the first copy of a
-// duplicate). err is c's, or ctx's when a delay was cut short.
-func (fs *faultState) apply(ctx context.Context, s *Session, h Hop, seq uint64, m *jsonrpc.Message, a about, c Carrier) (done bool, err error) {
+// act a WhatFault mark captured before its effect. copies is how many
+// times Relay is to carry h on: 0 when h was dealt with (dropped,
+// answered, corrupted, cut), 2 for a duplicate, 1 otherwise (after a
+// delay, or no rule). err is c's, or ctx's when a delay was cut short.
+func (fs *faultState) apply(ctx context.Context, s *Session, h Hop, seq uint64, m *jsonrpc.Message, a about, c Carrier) (copies int, err error) {
 	i, f, ok := fs.pick(h.Dir, a)
 	if !ok {
-		return false, nil
+		return 1, nil
 	}
 	mark := func(note string) {
 		s.mark(h.Dir, h.Conn, Mark{What: WhatFault, Seq: seq, ID: idText(m), Method: a.method, Tool: a.tool,
@@ -35,41 +40,41 @@ func (fs *faultState) apply(ctx context.Context, s *Session, h Hop, seq uint64, 
 		return s.delay(ctx, f.Delay)
 	case FaultDrop:
 		mark("dropped: never carried on")
-		return true, nil
+		return 0, nil
 	case FaultDuplicate:
-		mark("carried on twice")
-		return false, c.Pass(ctx, h)
+		mark(noteDuplicate)
+		return 2, nil
 	case FaultCorrupt:
 		bad := corrupt(h)
 		mark(fmt.Sprintf("corrupted: its %d-byte body cut to its first %d bytes", len(h.Body), len(bad)))
 		s.capture(&capture.Frame{Dir: h.Dir, Conn: h.Conn, Chan: h.Chan, Raw: bad, Size: len(bad), Enc: h.Enc, Err: errCorrupted})
-		return true, c.Send(ctx, h.Dir, bad)
+		return 0, c.Send(ctx, h.Dir, bad)
 	case FaultError:
 		if !a.request() {
 			mark("dropped: an error rule answers requests, and this is not one")
-			return true, nil
+			return 0, nil
 		}
-		return true, s.answerWithError(ctx, h, m, f.Error, mark, c)
+		return 0, s.answerWithError(ctx, h, m, f.Error, mark, c)
 	case FaultCut:
 		mark("the connection cut; this message not carried on")
 		c.Cut(fmt.Sprintf("fault rule %d cut the connection", i+1))
-		return true, nil
+		return 0, nil
 	}
-	return false, nil
+	return 1, nil
 }
 
 // delay holds a message for d: ctx done (the connection closed) ends the
 // wait with ctx's error, the session's end lets the message go at once.
-func (s *Session) delay(ctx context.Context, d time.Duration) (done bool, err error) {
+func (s *Session) delay(ctx context.Context, d time.Duration) (copies int, err error) {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-t.C:
 	case <-s.done:
 	case <-ctx.Done():
-		return true, ctx.Err()
+		return 0, ctx.Err()
 	}
-	return false, nil
+	return 1, nil
 }
 
 // corrupt is h's body cut to its first half — a JSON body after its
@@ -102,7 +107,7 @@ func (s *Session) answerWithError(ctx context.Context, h Hop, m *jsonrpc.Message
 	mark(fmt.Sprintf("answered with error %d in the proxy's name; never carried on", e.Code))
 	msg, _ := jsonrpc.Decode(enc, body)
 	s.mu.Lock()
-	s.calls.see(back, msg)
+	s.calls.see(back, h.Session, msg)
 	s.mu.Unlock()
 	s.capture(&capture.Frame{Dir: back, Conn: h.Conn, Chan: h.Chan, Raw: body, Size: len(body), Enc: enc, Msg: msg})
 	return c.Send(ctx, back, body)

@@ -97,7 +97,7 @@ func TestFaultDuplicate(t *testing.T) {
 	if len(got) != 3 || !reflect.DeepEqual(got[0].hop, h) || !reflect.DeepEqual(got[1].hop, h) {
 		t.Fatalf("carried %+v, want the notification twice, then the other once", got)
 	}
-	if ms := faultMarks(s); len(ms) != 1 || ms[0].Note != "carried on twice" || ms[0].Method != "notifications/progress" {
+	if ms := faultMarks(s); len(ms) != 1 || ms[0].Note != noteDuplicate || ms[0].Method != "notifications/progress" {
 		t.Fatalf("marks %+v", ms)
 	}
 }

@@ -98,7 +98,7 @@ func (s *Session) Decide(n uint64, d Decision) error {
 	s.gate.mu.Unlock()
 	if h != nil && d.Body != nil && !d.Drop {
 		var err error
-		if d.enc, err = checkEdit(h.enc, d.Body); err != nil {
+		if d.Body, d.enc, err = checkEdit(h.enc, d.Body); err != nil {
 			return fmt.Errorf("paused message %d stays paused: %w", n, err)
 		}
 	}
@@ -115,9 +115,11 @@ func (s *Session) Decide(n uint64, d Decision) error {
 	return nil
 }
 
-// checkEdit says what is wrong with an edited body, or nil, and the
-// encoding it is in: JSON, or the message's own (CBOR on a CBOR wire).
-func checkEdit(enc proto.Encoding, body []byte) (proto.Encoding, error) {
+// checkEdit says what is wrong with an edited body, or nil, and returns
+// the body as it goes and its encoding: the message's own, so that what
+// is captured is what the wire carries (an edit written in JSON for a
+// message that came in CBOR is turned into CBOR).
+func checkEdit(enc proto.Encoding, body []byte) ([]byte, proto.Encoding, error) {
 	used := proto.EncJSON
 	m, err := jsonrpc.Decode(used, body)
 	if err != nil && enc == proto.EncCBOR {
@@ -126,12 +128,19 @@ func checkEdit(enc proto.Encoding, body []byte) (proto.Encoding, error) {
 		}
 	}
 	if err != nil {
-		return enc, fmt.Errorf("the edited message is not a JSON-RPC message: %w", err)
+		return nil, enc, fmt.Errorf("the edited message is not a JSON-RPC message: %w", err)
 	}
 	if m.Kind() == jsonrpc.KindInvalid {
-		return enc, errors.New("the edited message is not a JSON-RPC request, notification or answer")
+		return nil, enc, errors.New("the edited message is not a JSON-RPC request, notification or answer")
 	}
-	return used, nil
+	if enc == proto.EncCBOR && used != proto.EncCBOR {
+		cb, err := jsonrpc.JSONToCBOR(body)
+		if err != nil {
+			return nil, enc, fmt.Errorf("the edited message cannot be written in CBOR, as its connection speaks: %w", err)
+		}
+		return cb, proto.EncCBOR, nil
+	}
+	return body, used, nil
 }
 
 // ReleaseAll lets every paused message go on unchanged and clears the
@@ -173,9 +182,10 @@ func (g *gate) pauseRule(dir capture.Dir, a about) (rule string, ok bool) {
 }
 
 // hold pauses h, when a pause filter matches it, until a viewer decides,
-// and carries out the decision; held is false (and nothing done) when no
+// and carries out the decision, carrying h (or its edit) on copies times
+// (two: a duplicate fault); held is false (and nothing done) when no
 // filter matches.
-func (s *Session) hold(ctx context.Context, h Hop, seq uint64, a about, c Carrier) (held bool, err error) {
+func (s *Session) hold(ctx context.Context, h Hop, seq uint64, a about, copies int, c Carrier) (held bool, err error) {
 	s.gate.mu.Lock()
 	rule, ok := s.gate.pauseRule(h.Dir, a)
 	if !ok || s.gate.ended {
@@ -199,17 +209,20 @@ func (s *Session) hold(ctx context.Context, h Hop, seq uint64, a about, c Carrie
 	defer settle()
 	s.mark(h.Dir, h.Conn, Mark{What: WhatPaused, Seq: seq, Held: hm.N, Method: a.method, Tool: a.tool, Rule: rule})
 
+	base := Mark{Seq: seq, Held: hm.N, Method: a.method, Tool: a.tool}
 	var d Decision
 	select {
 	case d = <-hm.decide:
 	case <-ctx.Done():
+		// The connection ended (the host left): the message goes nowhere.
 		s.forget(hm.N)
+		base.What, base.Note = WhatDropped, "the connection ended while it was paused; not carried on"
+		s.mark(h.Dir, h.Conn, base)
 		return true, ctx.Err()
 	case <-s.done:
 		s.forget(hm.N)
 		d.released = "the session ended"
 	}
-	base := Mark{Seq: seq, Held: hm.N, Method: a.method, Tool: a.tool}
 	switch {
 	case d.released != "":
 		base.What, base.Note = WhatReleased, d.released
@@ -218,23 +231,39 @@ func (s *Session) hold(ctx context.Context, h Hop, seq uint64, a about, c Carrie
 		s.mark(h.Dir, h.Conn, base)
 		return true, nil
 	case d.Body != nil:
-		base.What = WhatEdited
-		s.mark(h.Dir, h.Conn, base)
 		edited := h
 		edited.Body, edited.Raw, edited.Fields, edited.Enc = d.Body, d.Body, nil, d.enc
 		msg := decode(edited)
 		s.mu.Lock()
-		s.calls.see(h.Dir, msg) // its answer matches the request as edited
+		s.calls.see(h.Dir, h.Session, msg) // its answer matches the request as edited
 		s.mu.Unlock()
-		s.capture(&capture.Frame{Dir: h.Dir, Conn: h.Conn, Chan: h.Chan, Raw: d.Body, Size: len(d.Body), Enc: d.enc, Msg: msg})
+		// What goes is captured first; the mark names it by its Seq.
+		base.What = WhatEdited
+		base.Seq = s.capture(&capture.Frame{Dir: h.Dir, Conn: h.Conn, Chan: h.Chan, Raw: d.Body, Size: len(d.Body), Enc: d.enc, Msg: msg})
+		s.mark(h.Dir, h.Conn, base)
 		settle()
-		return true, c.Send(ctx, h.Dir, d.Body)
+		for range copies {
+			if err := c.Send(ctx, h.Dir, d.Body); err != nil {
+				return true, err
+			}
+		}
+		return true, nil
 	default:
 		base.What = WhatForwarded
 	}
 	s.mark(h.Dir, h.Conn, base)
 	settle()
-	return true, c.Pass(ctx, h)
+	return true, pass(ctx, c, h, copies)
+}
+
+// pass carries h on unchanged copies times.
+func pass(ctx context.Context, c Carrier, h Hop, copies int) error {
+	for range copies {
+		if err := c.Pass(ctx, h); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // forget removes paused message n without a decision.

@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"reflect"
@@ -195,15 +196,18 @@ func TestCheckEdit(t *testing.T) {
 		ok   bool
 	}{
 		{proto.EncJSON, js, proto.EncJSON, true},
-		{proto.EncCBOR, js, proto.EncJSON, true},
+		{proto.EncCBOR, js, proto.EncCBOR, true}, // written in CBOR, as its wire
 		{proto.EncCBOR, cb, proto.EncCBOR, true},
 		{proto.EncJSON, cb, 0, false},
 		{proto.EncJSON, []byte(`{"id":1}`), 0, false},
 		{proto.EncJSON, []byte(`[]`), 0, false},
 	} {
-		got, err := checkEdit(c.enc, c.body)
+		body, got, err := checkEdit(c.enc, c.body)
 		if (err == nil) != c.ok || (c.ok && got != c.want) {
 			t.Errorf("%s %q: %v, %v", c.enc, c.body, got, err)
+		}
+		if c.ok && c.want == proto.EncCBOR && !bytes.Equal(body, cb) {
+			t.Errorf("%s %q: goes as %q, want the CBOR %q", c.enc, c.body, body, cb)
 		}
 	}
 }

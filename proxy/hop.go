@@ -10,13 +10,19 @@ import (
 
 // Hop is one message on its way through the proxy.
 type Hop struct {
-	Dir    capture.Dir     // capture.Out: host → server; capture.In: server → host
-	Conn   string          // the connection, as captured ("" for a single-connection relay)
-	Chan   capture.Channel // where it travelled (a control channel for messages)
-	Raw    []byte          // the exact wire bytes, framing included
-	Body   []byte          // the message inside Raw (Raw itself when the wire has no framing)
-	Enc    proto.Encoding  // the body's encoding (JSON unless the wire says CBOR)
-	Fields []proto.Field   // the framer's annotations of Raw, if any
+	Dir  capture.Dir // capture.Out: host → server; capture.In: server → host
+	Conn string      // the connection, as captured ("" for a single-connection relay)
+	// Session is the host's session the message belongs to, within which
+	// JSON-RPC ids are unique: a proxy serving several hosts at once
+	// gives each its own (the WebSocket or WebTransport connection, the
+	// Mcp-Session-Id of an HTTP host), so that an answer is matched with
+	// its own host's request. "" when the relay serves one host.
+	Session string
+	Chan    capture.Channel // where it travelled (a control channel for messages)
+	Raw     []byte          // the exact wire bytes, framing included
+	Body    []byte          // the message inside Raw (Raw itself when the wire has no framing)
+	Enc     proto.Encoding  // the body's encoding (JSON unless the wire says CBOR)
+	Fields  []proto.Field   // the framer's annotations of Raw, if any
 }
 
 // Carrier is how a relay carries messages of one connection on. Relay

@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,7 +17,9 @@ import (
 // it, marked as injected. A request is given an id of the session's own
 // namespace (a random prefix no host uses, and never an id the host has in
 // flight), returned here; its answer is captured and kept from the host.
-// A notification goes as it is, and its id is "".
+// A notification (no "id") goes as it is, and its id is "". A null id is
+// refused: it is neither, and a server's answer to it (id null too) could
+// not be told from an answer to what the host could not send right.
 func (s *Session) Inject(ctx context.Context, body []byte) (id string, err error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(body, &m); err != nil {
@@ -29,7 +32,12 @@ func (s *Session) Inject(ctx context.Context, body []byte) (id string, err error
 	if _, ok := m["jsonrpc"]; !ok {
 		m["jsonrpc"] = json.RawMessage(`"2.0"`)
 	}
-	request := m["id"] != nil && string(m["id"]) != "null"
+	rawID, request := m["id"]
+	if request && string(bytes.TrimSpace(rawID)) == "null" {
+		// A null id is how a server answers what it could not read: a
+		// request must have a real one (the proxy gives its own).
+		return "", errors.New(`an injected request's id cannot be null: give it any id (the proxy replaces it with one of its own), or leave "id" out for a notification`)
+	}
 	// The id is chosen and the request remembered in one hold of the lock,
 	// so that no host request takes the id in between.
 	s.mu.Lock()
@@ -55,13 +63,15 @@ func (s *Session) Inject(ctx context.Context, body []byte) (id string, err error
 	}
 	h := Hop{Dir: capture.Out, Chan: capture.Channel{Kind: capture.Control}, Raw: out, Body: out, Enc: proto.EncJSON}
 	msg := decode(h)
-	a := s.calls.see(capture.Out, msg)
+	a := s.calls.see(capture.Out, "", msg)
 	if request {
 		s.calls.injected(capture.Out, a.id)
 	}
 	s.mu.Unlock()
-	s.mark(capture.Out, "", Mark{What: WhatInjected, ID: idText(msg), Method: a.method, Tool: a.tool})
-	s.capture(&capture.Frame{Dir: capture.Out, Chan: h.Chan, Raw: out, Size: len(out), Enc: proto.EncJSON, Msg: msg})
+	// The message is captured first, and the mark names it by its Seq:
+	// frames of other connections may come between the two.
+	seq := s.capture(&capture.Frame{Dir: capture.Out, Chan: h.Chan, Raw: out, Size: len(out), Enc: proto.EncJSON, Msg: msg})
+	s.mark(capture.Out, "", Mark{What: WhatInjected, Seq: seq, ID: idText(msg), Method: a.method, Tool: a.tool})
 	if err := inj(ctx, out); err != nil {
 		if request {
 			s.mu.Lock()

@@ -14,7 +14,10 @@ type Mark struct {
 	// What happened: one of the What* constants.
 	What string `json:"proxy"`
 	// Seq is the store Seq of the message the mark concerns, when there
-	// is one.
+	// is one (0: none named): for WhatInjected and WhatEdited the frame
+	// of what went, captured before the mark (frames of other
+	// connections may come between the two: only Seq ties them); for
+	// the others the message as it came.
 	Seq uint64 `json:"seq,omitempty"`
 	// Held numbers a paused message, for Session.Decide.
 	Held uint64 `json:"held,omitempty"`
@@ -35,10 +38,10 @@ type Mark struct {
 const (
 	WhatPaused    = "paused"    // a message matched a pause filter and waits for a viewer
 	WhatForwarded = "forwarded" // a paused message went on unchanged
-	WhatEdited    = "edited"    // a paused message went on changed; the next frame is what went
-	WhatDropped   = "dropped"   // a message was not carried on (a viewer or a fault)
+	WhatEdited    = "edited"    // a paused message went on changed; Seq is the frame of what went
+	WhatDropped   = "dropped"   // a message was not carried on (a viewer, a fault, or its connection ended while paused)
 	WhatReleased  = "released"  // a paused message went on unchanged because no viewer is left
-	WhatInjected  = "injected"  // a viewer's request went to the server; the next frame is it
+	WhatInjected  = "injected"  // a viewer's request went to the server; Seq is its frame
 	WhatKept      = "kept"      // an answer to an injected request, kept from the host
 	WhatFault     = "fault"     // a fault rule acted (Note says how)
 	WhatMissed    = "missed"    // a slow viewer skipped frames (Note says how many)

@@ -14,7 +14,8 @@ var errNotMessage = errors.New("not a JSON-RPC message; carried on unchanged")
 
 // Relay captures one message read from one side and carries it on to the
 // other through c: unchanged unless a fault rule or a viewer's pause
-// filter matches it (the fault acts first). An answer to a request a
+// filter matches it (the fault acts first; a duplicate's two copies go
+// after the pause, so a viewer's drop drops both). An answer to a request a
 // viewer injected is kept from the host. Relay returns when the message
 // has gone (or was dropped); a paused message holds it until a viewer
 // decides, no viewer is left, the session ends or ctx is done, and a
@@ -30,7 +31,7 @@ func (s *Session) Relay(ctx context.Context, h Hop, c Carrier) error {
 		f.Err = errNotMessage
 	}
 	s.mu.Lock()
-	a := s.calls.see(h.Dir, m)
+	a := s.calls.see(h.Dir, h.Session, m)
 	faults := s.faults
 	s.mu.Unlock()
 	seq := s.capture(f)
@@ -39,13 +40,14 @@ func (s *Session) Relay(ctx context.Context, h Hop, c Carrier) error {
 			Note: "the answer to an injected request; not delivered to the host"})
 		return nil
 	}
-	if done, err := faults.apply(ctx, s, h, seq, m, a, c); done || err != nil {
+	copies, err := faults.apply(ctx, s, h, seq, m, a, c)
+	if copies == 0 || err != nil {
 		return err
 	}
-	if held, err := s.hold(ctx, h, seq, a, c); held {
+	if held, err := s.hold(ctx, h, seq, a, copies, c); held {
 		return err
 	}
-	return c.Pass(ctx, h)
+	return pass(ctx, c, h, copies)
 }
 
 // batchOrGarbage says whether a control body that decoded to no message

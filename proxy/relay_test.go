@@ -78,22 +78,22 @@ func TestRelayMatchesAnswersToTheirRequest(t *testing.T) {
 // The requests remembered in flight are bounded: past the bound the
 // oldest is forgotten, and answered ones leave no trace behind.
 func TestCallsStayBounded(t *testing.T) {
-	c := newCalls()
+	c := newCalls("")
 	c.max = 8
 	for i := range 1000 {
 		m := decode(hop(capture.Out, callTool(i, "echo")))
-		c.see(capture.Out, m)
+		c.see(capture.Out, "", m)
 		if i%2 == 0 { // every other one is answered
-			c.see(capture.In, decode(hop(capture.In, result(i))))
+			c.see(capture.In, "", decode(hop(capture.In, result(i))))
 		}
 	}
 	if len(c.byKey) > 8 || len(c.order) > 2*8+64 {
 		t.Fatalf("%d calls, %d refs kept past a bound of 8", len(c.byKey), len(c.order))
 	}
-	if a := c.see(capture.In, decode(hop(capture.In, result(999)))); a.tool != "echo" {
+	if a := c.see(capture.In, "", decode(hop(capture.In, result(999)))); a.tool != "echo" {
 		t.Errorf("the newest call forgotten: %+v", a)
 	}
-	if a := c.see(capture.In, decode(hop(capture.In, result(1)))); a.tool != "" {
+	if a := c.see(capture.In, "", decode(hop(capture.In, result(1)))); a.tool != "" {
 		t.Errorf("the oldest call kept: %+v", a)
 	}
 }

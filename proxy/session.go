@@ -106,7 +106,6 @@ func Open(opt Options) (*Session, error) {
 		clock: opt.Clock,
 		log:   opt.Log,
 		done:  make(chan struct{}),
-		calls: newCalls(),
 	}
 	if s.clock == nil {
 		s.clock = time.Now
@@ -117,6 +116,7 @@ func Open(opt Options) (*Session, error) {
 	var id [6]byte
 	_, _ = rand.Read(id[:])
 	s.space = "mcpscope-" + hex.EncodeToString(id[:]) + "-"
+	s.calls = newCalls("s" + s.space) // the key of a string id is "s" + it
 	if err := checkFaults(opt.Faults); err != nil {
 		return nil, err
 	}

@@ -31,8 +31,11 @@ type answer struct {
 	sess *proxy.Session
 	tap  tap
 	conn string
-	rsp  *http.Response
-	host toHost
+	// session is the host's session the answer belongs to (the
+	// exchange's): proxy.Hop.Session.
+	session string
+	rsp     *http.Response
+	host    toHost
 	// endpoint, when set, gives the bytes that carry a legacy stream's
 	// endpoint event on to the host (nil: nothing goes).
 	endpoint func(raw []byte, data string) []byte
@@ -199,7 +202,7 @@ func (a *answer) hop(raw, body []byte, fields []proto.Field) proxy.Hop {
 	if fields == nil {
 		fields = []proto.Field{{Offset: 0, Len: len(raw), Name: "body", Kind: proto.FieldBody}}
 	}
-	return proxy.Hop{Dir: capture.In, Conn: a.conn, Chan: capture.Channel{Kind: capture.Control}, Raw: raw, Body: body,
+	return proxy.Hop{Dir: capture.In, Conn: a.conn, Session: a.session, Chan: capture.Channel{Kind: capture.Control}, Raw: raw, Body: body,
 		Enc: proto.EncJSON, Fields: fields}
 }
 

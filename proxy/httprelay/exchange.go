@@ -19,9 +19,16 @@ import (
 type exchange struct {
 	r    *Relay
 	conn string
-	req  *http.Request // the host's request
-	w    http.ResponseWriter
-	rc   *http.ResponseController
+	// session is the host's Mcp-Session-Id ("" before it has one, or
+	// with a server that gives none): the messages of the exchange and
+	// their answers belong to that host's session (proxy.Hop.Session).
+	session string
+	// endpoint is the session a legacy stream's endpoint event named,
+	// while the stream lasts (set and read by the exchange's goroutine).
+	endpoint string
+	req      *http.Request // the host's request
+	w        http.ResponseWriter
+	rc       *http.ResponseController
 
 	mu       sync.Mutex
 	header   http.Header // the server's response headers, to go to the host

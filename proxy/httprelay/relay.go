@@ -51,6 +51,9 @@ type Relay struct {
 	version string // the host's last MCP-Protocol-Version
 	auth    string // the host's last Authorization
 	target  string // where the host last posted (path and query)
+	// endpoints counts the legacy streams open per endpoint they gave
+	// (hostSession).
+	endpoints map[string]int
 }
 
 // New returns a Relay for opt.
@@ -96,9 +99,12 @@ func (r *Relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	ctx, cancel := context.WithCancel(req.Context())
 	defer cancel()
 	ex := &exchange{r: r, req: req, w: w, rc: http.NewResponseController(w), cancel: cancel,
-		conn: "http " + req.Method + " " + strconv.FormatUint(r.seq.Add(1), 10)}
+		conn: "http " + req.Method + " " + strconv.FormatUint(r.seq.Add(1), 10), session: r.hostSession(req)}
 	r.learn(req)
 	err := r.serve(ctx, ex)
+	if ex.endpoint != "" {
+		r.closeEndpoint(ex.endpoint)
+	}
 	ex.mu.Lock()
 	broken := ex.broken || errors.Is(err, errBroken)
 	if !ex.started && !broken {
@@ -140,7 +146,7 @@ func (r *Relay) serve(ctx context.Context, ex *exchange) error {
 		r.tap.request(ex.conn, up)
 		ex.headTold = true
 	}
-	h := proxy.Hop{Dir: capture.Out, Conn: ex.conn, Chan: capture.Channel{Kind: capture.Control}, Raw: body, Body: body, Enc: proto.EncJSON,
+	h := proxy.Hop{Dir: capture.Out, Conn: ex.conn, Session: ex.session, Chan: capture.Channel{Kind: capture.Control}, Raw: body, Body: body, Enc: proto.EncJSON,
 		Fields: []proto.Field{{Offset: 0, Len: len(body), Name: "body", Kind: proto.FieldBody}}}
 	if err := r.sess.Relay(ctx, h, ex); err != nil {
 		return err
@@ -219,9 +225,17 @@ func (r *Relay) forward(ctx context.Context, ex *exchange, body []byte) error {
 	ex.mu.Lock()
 	ex.header, ex.status, ex.stream = header, rsp.StatusCode, isStream(rsp)
 	ex.mu.Unlock()
-	a := &answer{sess: r.sess, tap: r.tap, conn: ex.conn, rsp: rsp, host: ex}
+	a := &answer{sess: r.sess, tap: r.tap, conn: ex.conn, session: ex.session, rsp: rsp, host: ex}
 	if ex.stream {
-		a.endpoint = func(raw []byte, data string) []byte { return r.rewriteEndpoint(ex, raw, data) }
+		a.endpoint = func(raw []byte, data string) []byte {
+			if a.session == "" && ex.endpoint == "" {
+				// The stream's messages belong to the session the
+				// endpoint names, as do the host's posts to it.
+				ex.endpoint = r.openEndpoint(ex.req, data)
+				a.session = ex.endpoint
+			}
+			return r.rewriteEndpoint(ex, raw, data)
+		}
 		if err := ex.raw(ctx, nil); err != nil { // the head goes at once: the host sees its stream open
 			return err
 		}

@@ -132,7 +132,7 @@ func (l *link) carry(ctx context.Context, dir capture.Dir, typ websocket.Message
 	if typ == binaryMessage {
 		enc = proto.EncBinary
 	}
-	h := proxy.Hop{Dir: dir, Conn: l.conn, Chan: capture.Channel{Kind: capture.Control}, Raw: data, Body: data, Enc: enc}
+	h := proxy.Hop{Dir: dir, Conn: l.conn, Session: l.conn, Chan: capture.Channel{Kind: capture.Control}, Raw: data, Body: data, Enc: enc}
 	return l.r.sess.Relay(ctx, h, l)
 }
 

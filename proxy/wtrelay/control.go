@@ -84,7 +84,7 @@ func (c *control) pump(ctx context.Context, dir capture.Dir, from, to *wt.Stream
 		if dir == inward {
 			c.negotiate(body)
 		}
-		h := proxy.Hop{Dir: dir, Conn: c.p.conn, Chan: capture.Channel{Kind: capture.Control}, Raw: frame, Body: body, Enc: enc, Fields: fields}
+		h := proxy.Hop{Dir: dir, Conn: c.p.conn, Session: c.p.conn, Chan: capture.Channel{Kind: capture.Control}, Raw: frame, Body: body, Enc: enc, Fields: fields}
 		if err := c.p.r.sess.Relay(ctx, h, c); err != nil {
 			from.CancelRead(streamCodeAborted)
 			return
