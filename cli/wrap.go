@@ -83,10 +83,10 @@ func runWrap(cmd *cobra.Command, name string, choice wrapChoice, faults string) 
 	if faults != "" {
 		abs, err := filepath.Abs(faults)
 		if err == nil {
-			_, err = os.Stat(abs)
+			_, err = proxy.LoadFaults(abs)
 		}
 		if err != nil {
-			return usagef("--faults: %v", err)
+			return usagef("--faults: %s; the config file is left as it was", termtext.Line(err.Error()))
 		}
 		flags = []string{"--faults", abs}
 	}
