@@ -31,8 +31,7 @@ const (
 	// the file as it was is kept in Result.Kept.
 	Forced
 
-
-// AlreadyUnwrapped: the entry no longer runs through mcpscope proxy
+	// AlreadyUnwrapped: the entry no longer runs through mcpscope proxy
 	// (its original text is back, or it was edited to run something
 	// else); the file was left as it is and only the backup removed.
 	AlreadyUnwrapped
