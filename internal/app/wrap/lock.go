@@ -9,7 +9,7 @@ import (
 )
 
 // lockWait bounds how long wrap and unwrap wait for one another.
-const lockWait = 10 * time.Second
+var lockWait = 10 * time.Second
 
 // lockPoll is how often a busy lock is tried again.
 const lockPoll = 20 * time.Millisecond

@@ -15,6 +15,10 @@ import (
 // (a host rewrote it meanwhile): nothing was written.
 var errRaced = errors.New("the file changed while mcpscope was rewriting it")
 
+// beforeRecheck runs just before replaceConfig reads the file again (a
+// test writes to it there, as a host would).
+var beforeRecheck = func(path string) {}
+
 // replaceConfig writes data over the config file path, keeping mode, only
 // if the file still holds was (nil: only if there is no file): it is read
 // again just before the rename, so that a host's write since is not lost.
@@ -25,6 +29,7 @@ func replaceConfig(path string, was, data []byte, mode fs.FileMode) error {
 		return fmt.Errorf("%s would be %d bytes, larger than the %d mcpscope reads, so it is left as it is", path, len(data), mcpconfig.MaxFileSize)
 	}
 	return writeAtomic(path, data, mode, func() error {
+		beforeRecheck(path)
 		now, err := readBounded(path)
 		switch {
 		case was == nil && errors.Is(err, fs.ErrNotExist):
