@@ -23,7 +23,12 @@ func newUnwrapCommand() *cobra.Command {
 			"A file that changed since (the host or you edited it) keeps those changes: when the entry\n" +
 			"itself is as wrap wrote it, only the entry's original text is put back; when the entry\n" +
 			"changed too, nothing is written and the difference is shown. --force then writes back the\n" +
-			"whole file as it was before wrap, keeping the current one beside it (FILE.unwrap-TIME).",
+			"whole file as it was before wrap, keeping the current one beside it (FILE.unwrap-TIME);\n" +
+			"while other entries of the same file are wrapped too, that would put them back as they were\n" +
+			"then, so --force says so and --force-all is needed. An entry that no longer runs through\n" +
+			"mcpscope proxy (put back or edited by hand) is left as it is and its backup removed. A name\n" +
+			"wrapped both at the top of ~/.claude.json and in a project is unwrapped as wrap chose it: the\n" +
+			"project's entry in the project's folder, the top one elsewhere.",
 		Example: "  mcpscope unwrap everything\n  mcpscope unwrap github --host vscode\n  mcpscope unwrap everything --force",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
