@@ -2,12 +2,10 @@ package wrap
 
 import (
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpscope/mcpscope/internal/app/mcpconfig"
 )
