@@ -15,7 +15,7 @@ import (
 // newUnwrapCommand builds `mcpscope unwrap NAME`.
 func newUnwrapCommand() *cobra.Command {
 	var choice wrapChoice
-	var force bool
+	var force, forceAll bool
 	cmd := &cobra.Command{
 		Use:   "unwrap NAME",
 		Short: "Restore a config entry wrap changed",
@@ -23,20 +23,26 @@ func newUnwrapCommand() *cobra.Command {
 			"A file that changed since (the host or you edited it) keeps those changes: when the entry\n" +
 			"itself is as wrap wrote it, only the entry's original text is put back; when the entry\n" +
 			"changed too, nothing is written and the difference is shown. --force then writes back the\n" +
-			"whole file as it was before wrap, keeping the current one beside it (FILE.unwrap-TIME).",
+			"whole file as it was before wrap, keeping the current one beside it (FILE.unwrap-TIME);\n" +
+			"while other entries of the same file are wrapped too, that would put them back as they were\n" +
+			"then, so --force says so and --force-all is needed. An entry that no longer runs through\n" +
+			"mcpscope proxy (put back or edited by hand) is left as it is and its backup removed. A name\n" +
+			"wrapped both at the top of ~/.claude.json and in a project is unwrapped as wrap chose it: the\n" +
+			"project's entry in the project's folder, the top one elsewhere.",
 		Example: "  mcpscope unwrap everything\n  mcpscope unwrap github --host vscode\n  mcpscope unwrap everything --force",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runUnwrap(cmd, args[0], choice, force)
+			return runUnwrap(cmd, args[0], choice, wrap.Options{Force: force || forceAll, ForceAll: forceAll})
 		},
 	}
 	choice.flags(cmd, "unwrap")
 	cmd.Flags().BoolVar(&force, "force", false, "write back the file as it was before wrap even if it changed since (the current one is kept beside it)")
+	cmd.Flags().BoolVar(&forceAll, "force-all", false, "--force even when other entries of the same file are wrapped too (they go back to how they were before NAME's wrap)")
 	return cmd
 }
 
 // runUnwrap finds the backup of name and restores its file.
-func runUnwrap(cmd *cobra.Command, name string, choice wrapChoice, force bool) error {
+func runUnwrap(cmd *cobra.Command, name string, choice wrapChoice, o wrap.Options) error {
 	if err := choice.check(); err != nil {
 		return err
 	}
@@ -45,7 +51,7 @@ func runUnwrap(cmd *cobra.Command, name string, choice wrapChoice, force bool) e
 		return err
 	}
 	io := streamsOf(cmd)
-	b, err := chooseBackup(name, choice, io)
+	b, err := chooseBackup(name, choice, env.Cwd, io)
 	if err != nil {
 		return err
 	}
@@ -53,8 +59,15 @@ func runUnwrap(cmd *cobra.Command, name string, choice wrapChoice, force bool) e
 		return notWrapped(name, choice)
 	}
 	path := termtext.Line(homeShort(env.Home, b.Path))
-	res, err := wrap.Unwrap(b, force, nil)
+	res, err := wrap.Unwrap(b, o)
 	var changed *wrap.ChangedError
+	var others *wrap.OthersError
+	if errors.As(err, &others) {
+		return usagef("%s", termtext.Line(homeShort(env.Home, others.Error())))
+	}
+	if errors.Is(err, wrap.ErrNotWrapped) {
+		return usagef("%s", termtext.Line(homeShort(env.Home, err.Error())))
+	}
 	if errors.As(err, &changed) {
 		for _, line := range strings.Split(strings.TrimSuffix(changed.Diff, "\n"), "\n") {
 			if line != "" {
@@ -77,6 +90,12 @@ func runUnwrap(cmd *cobra.Command, name string, choice wrapChoice, force bool) e
 			how = "the entry held what wrap wrote, laid out anew"
 		}
 		fmt.Fprintf(io.out, "unwrapped %s: %s changed since wrap, and %s; only the entry's original text is back, the other changes are kept\n", quote(name), path, how)
+	case wrap.AlreadyUnwrapped:
+		how := "is back to its original text"
+		if res.Edited {
+			how = "was edited since wrap and runs its server without mcpscope proxy"
+		}
+		fmt.Fprintf(io.out, "%s was already unwrapped: its entry in %s %s; the file is left as it is and the backup is removed\n", quote(name), path, how)
 	case wrap.Forced:
 		fmt.Fprintf(io.out, "unwrapped %s: %s is back as it was before wrap (--force)\n", quote(name), path)
 		if res.Kept != "" {
@@ -88,8 +107,10 @@ func runUnwrap(cmd *cobra.Command, name string, choice wrapChoice, force bool) e
 }
 
 // chooseBackup returns the one backup of name that choice allows, nil for
-// none; several are a usage error listing them.
-func chooseBackup(name string, choice wrapChoice, io streams) (*wrap.Backup, error) {
+// none; several are a usage error listing them. Backups of one file that
+// differ only by their ~/.claude.json project are chosen as wrap chose
+// the entry: by the project that holds cwd.
+func chooseBackup(name string, choice wrapChoice, cwd string, io streams) (*wrap.Backup, error) {
 	dir, err := wrap.Dir()
 	if err != nil {
 		return nil, err
@@ -113,6 +134,9 @@ func chooseBackup(name string, choice wrapChoice, io streams) (*wrap.Backup, err
 			found = append(found, b)
 		}
 	}
+	if b := byProject(found, cwd); b != nil {
+		return b, nil
+	}
 	switch len(found) {
 	case 0:
 		return nil, nil
@@ -121,10 +145,46 @@ func chooseBackup(name string, choice wrapChoice, io streams) (*wrap.Backup, err
 	}
 	var files []string
 	for _, b := range found {
-		files = append(files, fmt.Sprintf("%s (%s)", b.Path, b.Host))
+		f := fmt.Sprintf("%s (%s", b.Path, b.Host)
+		if b.Project != "" {
+			f += ", project " + b.Project
+		}
+		files = append(files, f+")")
 	}
-	return nil, usagef("%s is wrapped in %d config files: %s; choose one with --config FILE or --host HOST",
+	return nil, usagef("%s is wrapped in %d places: %s; choose one with --config FILE or --host HOST (a project's entry: run mcpscope unwrap in the project's folder)",
 		quote(name), len(found), termtext.Line(strings.Join(files, ", ")))
+}
+
+// byProject picks among backups of one file (several only when a
+// ~/.claude.json has the name at its top and in projects) the one wrap
+// would have chosen from cwd: the nearest project that holds cwd, else the
+// file's own list. nil when the backups are of several files, or none
+// fits.
+func byProject(found []*wrap.Backup, cwd string) *wrap.Backup {
+	if len(found) < 2 {
+		return nil
+	}
+	var best, top *wrap.Backup
+	for _, b := range found {
+		if b.Path != found[0].Path || b.Host != found[0].Host {
+			return nil
+		}
+		if b.Project == "" {
+			top = b
+			continue
+		}
+		rel, err := filepath.Rel(b.Project, cwd)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		if best == nil || len(b.Project) > len(best.Project) {
+			best = b
+		}
+	}
+	if best != nil {
+		return best
+	}
+	return top
 }
 
 // notWrapped explains an unwrap with no backup: the entry is not

@@ -61,6 +61,9 @@ func newWrapCommand() *cobra.Command {
 			"its own command line; a remote entry (url) becomes a stdio bridge the host launches and stops\n" +
 			"with its session: mcpscope proxy [--transport sse] [--header 'K: V'] URL.\n" +
 			"The file as it was is kept in mcpscope's state directory; mcpscope unwrap NAME puts it back.\n" +
+			"The file is written only if it did not change while wrap rewrote it (a host may rewrite it at\n" +
+			"any time); --faults FILE is loaded and checked first. The entry runs this binary by its path,\n" +
+			"whose file name must be mcpscope (how servers and unwrap know a wrapped entry).\n" +
 			"Restart or reload the host afterwards so that it starts the entry again.",
 		Example: "  mcpscope wrap everything\n  mcpscope attach everything\n  mcpscope wrap github --host vscode\n" +
 			"  mcpscope wrap everything --faults faults.yaml\n  mcpscope unwrap everything",
@@ -83,10 +86,10 @@ func runWrap(cmd *cobra.Command, name string, choice wrapChoice, faults string) 
 	if faults != "" {
 		abs, err := filepath.Abs(faults)
 		if err == nil {
-			_, err = os.Stat(abs)
+			_, err = proxy.LoadFaults(abs)
 		}
 		if err != nil {
-			return usagef("--faults: %v", err)
+			return usagef("--faults: %s; the config file is left as it was", termtext.Line(err.Error()))
 		}
 		flags = []string{"--faults", abs}
 	}

@@ -43,6 +43,63 @@ type file struct {
 	} `json:"projects"`
 }
 
+// lists names the server lists of a format's files, the one its host reads
+// first: VS Code reads "servers", the other hosts "mcpServers". The other
+// list is read only when the first is missing or null.
+func (f Format) lists() (first, other string) {
+	if f == VSCode {
+		return "servers", "mcpServers"
+	}
+	return "mcpServers", "servers"
+}
+
+// exactly decodes the JSON object data as a host reads it: each member
+// whose key is exactly a key of fields into its value, the last of a
+// duplicate key (encoding/json alone would also fill a struct field from a
+// key that differs by case, and merge duplicate objects). Values keep
+// their bytes (a json.RawMessage is the file's own text). data has
+// decoded into a struct before, so errors are already reported with
+// their place.
+func exactly(data []byte, fields map[string]any) error {
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(data, &all); err != nil {
+		return err
+	}
+	for k, v := range fields {
+		if raw, ok := all[k]; ok {
+			if err := json.Unmarshal(raw, v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// decodeFile decodes a config file's top, its keys matched exactly.
+func decodeFile(data []byte) (file, error) {
+	var f file
+	if err := json.Unmarshal(data, &f); err != nil {
+		return file{}, err
+	}
+	f = file{}
+	var projects map[string]json.RawMessage
+	err := exactly(data, map[string]any{"mcpServers": &f.MCPServers, "servers": &f.Servers, "inputs": &f.Inputs, "projects": &projects})
+	if err != nil || projects == nil {
+		return f, err
+	}
+	f.Projects = make(map[string]struct {
+		MCPServers map[string]json.RawMessage `json:"mcpServers"`
+	}, len(projects))
+	for p, raw := range projects {
+		proj := f.Projects[p]
+		if err := exactly(raw, map[string]any{"mcpServers": &proj.MCPServers}); err != nil {
+			return file{}, err
+		}
+		f.Projects[p] = proj
+	}
+	return f, nil
+}
+
 // parseFile reads the servers of one config file in data. project is the
 // folder whose per-project servers a ~/.claude.json contributes (the
 // nearest that holds the current directory). Entries that do not decode
@@ -54,13 +111,16 @@ func parseFile(c Candidate, data []byte, cwd string) ([]Server, []error) {
 	if c.Format == Registry {
 		return parseRegistry(c, data)
 	}
-	var f file
-	if err := json.Unmarshal(data, &f); err != nil {
+	f, err := decodeFile(data)
+	if err != nil {
 		return nil, []error{decodeError(c.Path, data, err)}
 	}
-	entries := f.MCPServers
+	entries, other := f.MCPServers, f.Servers
+	if first, _ := c.Format.lists(); first == "servers" {
+		entries, other = other, entries
+	}
 	if entries == nil {
-		entries = f.Servers
+		entries = other
 	}
 	if p := projectOf(f.Projects, cwd); p != "" {
 		merged := map[string]json.RawMessage{}
@@ -118,6 +178,12 @@ func projectOf[T any](projects map[string]T, cwd string) string {
 func decodeEntry(c Candidate, name string, raw json.RawMessage) (Server, error) {
 	var e entry
 	if err := json.Unmarshal(raw, &e); err != nil {
+		return Server{}, err
+	}
+	e = entry{}
+	err := exactly(raw, map[string]any{"type": &e.Type, "command": &e.Command, "args": &e.Args, "env": &e.Env,
+		"envFile": &e.EnvFile, "cwd": &e.Cwd, "url": &e.URL, "serverUrl": &e.ServerURL, "headers": &e.Headers})
+	if err != nil {
 		return Server{}, err
 	}
 	s := Server{

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 )
 
 // Member is one key and its value in a JSON object, as byte offsets into
@@ -28,20 +27,10 @@ type EntrySpan struct {
 	Project string
 }
 
-// Member returns the member a JSON decoder reads into the field key: the
-// last one whose key is key but for case. And whether there is one.
-func (e EntrySpan) Member(key string) (Member, bool) { return field(e.Members, key) }
-
-// field returns the last member whose key equals key but for case (as a
-// decoder fills a struct field).
-func field(ms []Member, key string) (Member, bool) {
-	for i := len(ms) - 1; i >= 0; i-- {
-		if strings.EqualFold(ms[i].Key, key) {
-			return ms[i], true
-		}
-	}
-	return Member{}, false
-}
+// Member returns the member a host reads as key: the last one whose key
+// is exactly key (JSON.parse keeps the last of a duplicate key, and
+// "Command" is not "command"). And whether there is one.
+func (e EntrySpan) Member(key string) (Member, bool) { return last(e.Members, key) }
 
 // maxDepth bounds the nesting the span finder follows.
 const maxDepth = 512
@@ -55,9 +44,9 @@ func IsNoEntry(err error) bool { return errors.Is(err, errNoEntry) }
 
 // FindEntry locates the server entry name in data, a whole config file of
 // format f (a byte order mark, comments and trailing commas allowed where
-// the format has them), in the list a loader reads: mcpServers, else
-// servers, and the project of cwd first where the file has projects (a
-// ~/.claude.json). Offsets are
+// the format has them), in the list the host reads (Format.lists), and
+// the project of cwd first where the file has projects (a
+// ~/.claude.json). Keys are matched exactly, as the hosts do. Offsets are
 // into data itself.
 func FindEntry(data []byte, f Format, name, cwd string) (EntrySpan, error) {
 	bom := 0
@@ -74,7 +63,7 @@ func FindEntry(data []byte, f Format, name, cwd string) (EntrySpan, error) {
 	if err != nil {
 		return EntrySpan{}, err
 	}
-	if projects, ok := field(top, "projects"); ok {
+	if projects, ok := last(top, "projects"); ok {
 		keys, err := sc.object(projects.ValueStart-bom, 0)
 		if err == nil {
 			byKey := map[string]Member{}
@@ -91,10 +80,10 @@ func FindEntry(data []byte, f Format, name, cwd string) (EntrySpan, error) {
 			}
 		}
 	}
-	// A loader reads servers when mcpServers is missing or null.
-	list := "mcpServers"
-	if m, ok := field(top, list); !ok || sc.null(m) {
-		list = "servers"
+	// The host's own list, else the other one when it is missing or null.
+	list, other := f.lists()
+	if m, ok := last(top, list); !ok || sc.null(m) {
+		list = other
 	}
 	return sc.entryIn(Member{ValueStart: start + bom}, list, name)
 }
@@ -109,7 +98,7 @@ func (sc *spanScanner) entryIn(parent Member, list, name string) (EntrySpan, err
 	if err != nil {
 		return EntrySpan{}, err
 	}
-	l, ok := field(members, list)
+	l, ok := last(members, list)
 	if !ok || sc.null(l) {
 		return EntrySpan{}, errNoEntry
 	}
@@ -128,8 +117,8 @@ func (sc *spanScanner) entryIn(parent Member, list, name string) (EntrySpan, err
 	return EntrySpan{Start: e.ValueStart, End: e.ValueEnd, Members: inner}, nil
 }
 
-// last returns the last member called exactly key (as a decoder fills a
-// map).
+// last returns the last member called exactly key (as JSON.parse, and a
+// decoder filling a map, read it).
 func last(ms []Member, key string) (Member, bool) {
 	for i := len(ms) - 1; i >= 0; i-- {
 		if ms[i].Key == key {

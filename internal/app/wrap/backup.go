@@ -80,7 +80,7 @@ func (b *Backup) save(dir string) error {
 		return err
 	}
 	b.file = backupFile(dir, b.Path, b.Project, b.Name)
-	if err := writeAtomic(b.file, data, 0o600); err != nil {
+	if err := writeAtomic(b.file, data, 0o600, nil); err != nil {
 		return fmt.Errorf("the backup: %w", err)
 	}
 	return nil
@@ -149,8 +149,9 @@ func readBackup(file string) (*Backup, error) {
 
 // writeAtomic replaces path with data: a temporary file in the same
 // directory, synced, then renamed over it, so a crash leaves the old file
-// or the new one, never half of one.
-func writeAtomic(path string, data []byte, mode fs.FileMode) error {
+// or the new one, never half of one. check, when not nil, runs just
+// before the rename; its error leaves path as it is.
+func writeAtomic(path string, data []byte, mode fs.FileMode, check func() error) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".mcpscope-*")
 	if err != nil {
 		return err
@@ -173,6 +174,11 @@ func writeAtomic(path string, data []byte, mode fs.FileMode) error {
 	}
 	if err := tmp.Close(); err != nil {
 		return err
+	}
+	if check != nil {
+		if err := check(); err != nil {
+			return err
+		}
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return err

@@ -71,6 +71,7 @@ func FuzzRewrite(f *testing.F) {
 		`{"projects":{"/work":{"mcpServers":{"p":{"command":"n","args":[]}}}},"mcpServers":{"p":{"command":"u"}}}`,
 		`{"mcpServers":{"w":{"serverUrl":"https://x/mcp"},"d":{"command":"a","command":"b"}}}`,
 		`{"mcpServers":{"e\u0073c":{"command":"\"q\"","args":["<&>","\\"]}}}`,
+		`{"servers":{"a":{"command":"s"}},"mcpServers":{"a":{"command":"m","Command":"c","ARGS":[]},"a":{"url":"http://h"}}}`,
 	} {
 		f.Add([]byte(seed))
 	}

@@ -40,10 +40,33 @@ type Request struct {
 
 // Wrap rewrites the entry r names so that the host runs it through
 // `mcpscope proxy`, after keeping a backup. The file is read, rewritten,
-// checked (it still parses, the entry is wrapped, nothing else changed)
-// and written atomically with its mode kept; on any error it is left as
-// it was.
+// checked (it still parses, the entry is wrapped, nothing else changed,
+// it stays within the size mcpscope reads) and written atomically with
+// its mode kept, only if it did not change meanwhile (a host that
+// rewrites it at that moment makes wrap start over once); on any error it
+// is left as it was. One wrap or unwrap runs at a time (a lock in
+// r.BackupDir).
 func Wrap(r Request) (*Backup, error) {
+	if !mcpconfig.IsMcpscope(r.Exe) {
+		return nil, fmt.Errorf("this binary is %s: the entry would run it, but mcpscope (servers, unwrap) knows a wrapped entry by the command's file name mcpscope; rename the binary to mcpscope (or put a link named mcpscope to it on PATH) and wrap again", r.Exe)
+	}
+	unlock, err := lockDir(r.BackupDir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	b, err := wrapOnce(r)
+	if errors.Is(err, errRaced) {
+		b, err = wrapOnce(r)
+	}
+	if errors.Is(err, errRaced) {
+		return nil, fmt.Errorf("%w twice (the host keeps rewriting it); it is left as the host wrote it: try again, or quit the host first", err)
+	}
+	return b, err
+}
+
+// wrapOnce is one attempt of Wrap, under its lock.
+func wrapOnce(r Request) (*Backup, error) {
 	path, data, mode, err := readConfig(r.Server.Source)
 	if err != nil {
 		return nil, err
@@ -64,6 +87,9 @@ func Wrap(r Request) (*Backup, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: the entry %q: %w", path, s.Name, err)
 	}
+	if len(wrapped) > mcpconfig.MaxFileSize {
+		return nil, fmt.Errorf("%s: wrapping %q would make the file %d bytes, larger than the %d mcpscope reads, so it is left as it was", path, s.Name, len(wrapped), mcpconfig.MaxFileSize)
+	}
 	end := span.End + len(wrapped) - len(data)
 	if err := checkWrapped(c, data, wrapped, span, end, s.Name, r.Cwd); err != nil {
 		return nil, fmt.Errorf("%s: wrapping %q would damage the file, so it is left as it was: %w", path, s.Name, err)
@@ -78,8 +104,11 @@ func Wrap(r Request) (*Backup, error) {
 	if err := b.save(r.BackupDir); err != nil {
 		return nil, err
 	}
-	if err := writeAtomic(path, wrapped, mode); err != nil {
+	if err := replaceConfig(path, data, wrapped, mode); err != nil {
 		b.remove()
+		if errors.Is(err, errRaced) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("writing %s: %w (the file is as it was)", path, err)
 	}
 	return b, nil
