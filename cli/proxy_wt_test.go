@@ -64,7 +64,9 @@ func TestProxyWTSameAnswers(t *testing.T) {
 
 	slow := mcpscope(t, "call", "--cert-hash", hash, "--progress", "tools/call", toolCall(t, "analyze", map[string]any{"steps": 3, "interval_ms": 10}), local)
 	slow.mustExit(t, ExitOK)
-	if !strings.Contains(slow.stderr, "progress 3/3") {
+	// Progress travels on datagrams, which may be lost or overtaken by
+	// the result: one of them reaching the host is the proof.
+	if !strings.Contains(slow.stderr, "progress ") {
 		t.Errorf("the host saw no progress through the proxy: %s", slow.stderr)
 	}
 	p.finish(t).mustExit(t, ExitOK)
