@@ -63,7 +63,7 @@ func newProxyCommand() *cobra.Command {
 	fs.StringVar(&f.name, "name", "", "name the session `NAME`: its recording, its live socket and what attach calls it (default: the server's program or host)")
 	fs.StringVar(&f.faults, "faults", "", "apply the fault rules of `FILE` (YAML or JSON): delay, drop, duplicate or corrupt matching messages, answer with an error, cut the connection")
 	fs.StringVar(&f.listen, "listen", "", "serve a local endpoint on `ADDR` (host:port) for the remote server URL")
-	fs.StringVar(&f.transport, "transport", "", "the remote server's transport when the URL does not say it: http, sse, ws, gateway or wt")
+	fs.StringVar(&f.transport, "transport", "", "the remote server's transport `NAME` when the URL does not say it: http, sse, ws, gateway or wt")
 	fs.StringVar(&f.record, "record", "", "record the session to `FILE` instead of the state directory")
 	fs.BoolVar(&f.noRecord, "no-record", false, "do not record the session")
 	fs.BoolVar(&f.noRedact, "no-redact", false, "keep credentials (Authorization, cookies, tokens) in the recording and for viewers")
