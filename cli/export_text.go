@@ -21,6 +21,7 @@ func writeTrace(w io.Writer, r *recordings.Reader) (recordings.Damage, error) {
 	var now time.Time
 	tr := newStreamTrace(&lineWriter{w: bw})
 	tr.clock = func() time.Time { return now }
+	tr.proxied = r.Header().Proxy != ""
 	d, err := recordings.Walk(r, func(rec *recordings.Record) error {
 		now = rec.Time
 		switch rec.Kind {

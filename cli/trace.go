@@ -11,6 +11,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/app/termtext"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proxy"
 	"github.com/mcpscope/mcpscope/proto/gateway"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
@@ -48,6 +49,9 @@ func (l *lineWriter) Close() {
 // traceSink prints one line per frame (--trace).
 type traceSink struct {
 	out *lineWriter
+	// proxied says the frames are a proxied session's (mcpscope proxy):
+	// "out" frames are a host's, decoded like the server's.
+	proxied bool
 }
 
 // ReleasesUnheld is true: the sink reads a frame while Append runs and keeps
@@ -56,7 +60,7 @@ func (traceSink) ReleasesUnheld() bool { return true }
 
 // Append prints the frame's trace line.
 func (t traceSink) Append(f *capture.Frame) uint64 {
-	t.out.Println(TraceLine(f))
+	t.out.Println(t.line(f))
 	return 0
 }
 
@@ -67,7 +71,15 @@ func (t traceSink) Append(f *capture.Frame) uint64 {
 //	12:03:04.130 ← control 6B decode error: not a JSON-RPC message: …
 //	12:03:04.131 ← stderr 23B "server log line"
 //	12:03:04.132 → control 0B write failed: the notification above was not sent whole: …
-func TraceLine(f *capture.Frame) string {
+func TraceLine(f *capture.Frame) string { return traceLineOf(f, false) }
+
+// line is the trace line of f in the session the sink traces.
+func (t traceSink) line(f *capture.Frame) string { return traceLineOf(f, t.proxied) }
+
+// traceLineOf is TraceLine; proxied says "out" frames are a host's (a
+// proxied session), which are read, not written, by mcpscope, and that
+// marks of the proxy say what it did.
+func traceLineOf(f *capture.Frame, proxied bool) string {
 	arrow := "←"
 	if f.Dir == capture.Out {
 		arrow = "→"
@@ -75,9 +87,14 @@ func TraceLine(f *capture.Frame) string {
 	head := fmt.Sprintf("%s %s %s %dB", f.Time.Format("15:04:05.000"), arrow, f.Chan, f.Size)
 	var what string
 	switch {
-	case f.Err != nil && f.Dir == capture.Out:
+	case f.Err != nil && f.Dir == capture.Out && !proxied:
 		// mcpscope decodes nothing it sends: the frame is a failed write.
 		what = "write failed: " + oneLine(f.Err.Error())
+	case f.Chan.Kind == capture.Proxy:
+		what = "unreadable mark"
+		if mk, ok := proxy.ParseMark(f); ok {
+			what = oneLine(mk.Summary())
+		}
 	case f.Err != nil:
 		what = "decode error: " + oneLine(f.Err.Error())
 	case f.Msg != nil:

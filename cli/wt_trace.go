@@ -46,15 +46,15 @@ func newStreamTrace(out *lineWriter) *streamTrace {
 func (s *streamTrace) Append(f *capture.Frame) uint64 {
 	switch {
 	case f.Chan.Kind == capture.Datagram && f.Err == nil:
-		s.out.Println(TraceLine(f) + " " + datagramSummary(f))
+		s.out.Println(s.line(f) + " " + datagramSummary(f))
 		return 0
 	case f.Chan.Kind == capture.Stream && f.Err != nil:
 		bare := *f
 		bare.Err, bare.Msg = nil, nil
-		s.out.Println(TraceLine(&bare) + " " + oneLine(f.Err.Error()))
+		s.out.Println(s.line(&bare) + " " + oneLine(f.Err.Error()))
 		return 0
 	case f.Chan.Kind == capture.Control && f.Msg != nil:
-		s.out.Println(TraceLine(f) + s.probeAnswered(f))
+		s.out.Println(s.line(f) + s.probeAnswered(f))
 		return 0
 	case f.Chan.Kind != capture.Stream:
 		return s.traceSink.Append(f)
@@ -71,7 +71,7 @@ func (s *streamTrace) Append(f *capture.Frame) uint64 {
 		return 0
 	}
 	s.mu.Unlock()
-	s.out.Println(TraceLine(f) + " open")
+	s.out.Println(s.line(f) + " open")
 	return 0
 }
 

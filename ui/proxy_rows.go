@@ -1,12 +1,10 @@
 package ui
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/internal/app/plural"
 	"github.com/mcpscope/mcpscope/internal/app/termtext"
 	"github.com/mcpscope/mcpscope/proxy"
 )
@@ -123,61 +121,14 @@ func (m *Model) setProxied(name string) {
 	m.detail.restyle()
 }
 
-// proxyLabel says what the mark on frame f says the proxy did: "paused
-// tools/call echo #2", "edited …", "injected …", "kept from host …",
-// "fault: …", "viewer missed 3 frames". A frame that holds no mark says
-// so.
+// proxyLabel says what the mark on frame f says the proxy did (see
+// proxy.Mark.Summary), in one safe line.
 func proxyLabel(f *capture.Frame) string {
 	mk, ok := proxy.ParseMark(f)
 	if !ok {
 		return "proxy mark (unreadable)"
 	}
-	what := strings.TrimSpace(mk.Method + " " + mk.Tool)
-	held := ""
-	if mk.Held > 0 {
-		held = " #" + strconv.FormatUint(mk.Held, 10)
-	}
-	var s string
-	switch mk.What {
-	case proxy.WhatPaused:
-		s = "paused " + what + held
-	case proxy.WhatForwarded:
-		s = "forwarded " + what + held
-	case proxy.WhatEdited:
-		s = "edited " + what + held + ": the next frame went instead"
-	case proxy.WhatDropped:
-		s = "dropped " + what + held
-	case proxy.WhatReleased:
-		s = joinWhy("released "+what+held, mk.Note)
-	case proxy.WhatInjected:
-		s = "injected " + what
-		if mk.ID != "" {
-			s += " · id " + unquoted(mk.ID)
-		}
-	case proxy.WhatKept:
-		s = "kept from host · answer to " + what
-		if mk.ID != "" {
-			s += " · id " + unquoted(mk.ID)
-		}
-	case proxy.WhatFault:
-		s = "fault"
-		if rule := faultRule(mk.Rule); rule != "" {
-			s += ": " + rule
-		}
-		if what != "" {
-			s += " · " + what
-		}
-		s = joinWhy(s, mk.Note)
-	case proxy.WhatMissed:
-		s = "viewer missed " + missedText(mk.Note)
-	case proxy.WhatRecording:
-		s = joinWhy("recording stopped", mk.Note)
-	case proxy.WhatEnded:
-		s = joinWhy("session ended", mk.Note)
-	default:
-		s = joinWhy("proxy "+mk.What, mk.Note)
-	}
-	return termtext.Line(strings.Join(strings.Fields(s), " "))
+	return termtext.Line(mk.Summary())
 }
 
 // markMatches reports whether the mark on f concerns a method (or tool)
@@ -188,6 +139,7 @@ func markMatches(f *capture.Frame, text string) bool {
 	return ok && (strings.Contains(strings.ToLower(mk.Method), text) || strings.Contains(strings.ToLower(mk.Tool), text))
 }
 
+
 // unquoted is an id as JSON writes a string, unquoted; any other id as
 // it is.
 func unquoted(id string) string {
@@ -195,32 +147,4 @@ func unquoted(id string) string {
 		return s
 	}
 	return id
-}
-
-// joinWhy is s, then ": why" when there is a why.
-func joinWhy(s, why string) string {
-	if why == "" {
-		return s
-	}
-	return s + ": " + why
-}
-
-// missedText says how many frames a viewer missed: a mark's note starts
-// with the count ("12 frames skipped: …"), or says it in other words.
-func missedText(note string) string {
-	var n int64
-	if _, err := fmt.Sscanf(note, "%d", &n); err == nil {
-		return plural.Count(n, "frame", "frames")
-	}
-	return note
-}
-
-// faultRule is what a fault mark's rule does, without its number and
-// match ("fault rule 1: delay 2s on method=tools/call" → "delay 2s").
-func faultRule(rule string) string {
-	if _, r, ok := strings.Cut(rule, ": "); ok && strings.HasPrefix(rule, "fault rule ") {
-		rule = r
-	}
-	rule, _, _ = strings.Cut(rule, " on ")
-	return rule
 }
