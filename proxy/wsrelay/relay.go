@@ -43,9 +43,7 @@ type Relay struct {
 	base *url.URL
 	hc   *http.Client
 
-	mu    sync.Mutex
-	n     int     // connections accepted so far: names them
-	links []*link // open links, oldest first: the newest carries injections
+	links *proxy.Conns[*link] // open links: the newest carries injections
 	wg    sync.WaitGroup
 }
 
@@ -69,7 +67,7 @@ func New(sess *proxy.Session, opt Options) (*Relay, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Relay{sess: sess, opt: opt, base: u, hc: &http.Client{
+	r := &Relay{sess: sess, opt: opt, base: u, links: proxy.NewConns[*link]("ws"), hc: &http.Client{
 		Transport: &http.Transport{
 			Proxy:               http.ProxyFromEnvironment,
 			DialContext:         (&net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second}).DialContext,
@@ -127,44 +125,22 @@ func (r *Relay) LocalURL(addr net.Addr) string {
 // inject writes an injected request to the server on the newest link
 // that runs.
 func (r *Relay) inject(ctx context.Context, body []byte) error {
-	r.mu.Lock()
-	links := append([]*link(nil), r.links...)
-	r.mu.Unlock()
-	for i := len(links) - 1; i >= 0; i-- {
-		if up := links[i].upstream(); up != nil {
-			return links[i].write(ctx, up, textMessage, body)
-		}
+	l, ok := r.links.Newest(func(l *link) bool { return l.upstream() != nil })
+	if !ok {
+		return proxy.ErrNoServerPath
 	}
-	return proxy.ErrNoServerPath
+	return l.write(ctx, l.upstream(), textMessage, body)
 }
 
 // opened names and registers a new link.
-func (r *Relay) opened(l *link) {
-	r.mu.Lock()
-	r.n++
-	l.conn = fmt.Sprintf("ws%d", r.n)
-	r.links = append(r.links, l)
-	r.mu.Unlock()
-}
+func (r *Relay) opened(l *link) { l.conn = r.links.Opened(l) }
 
 // closed forgets a link.
-func (r *Relay) closed(l *link) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for i, o := range r.links {
-		if o == l {
-			r.links = append(r.links[:i], r.links[i+1:]...)
-			return
-		}
-	}
-}
+func (r *Relay) closed(l *link) { r.links.Closed(l) }
 
 // closeAll closes every open link, saying why.
 func (r *Relay) closeAll(why string) {
-	r.mu.Lock()
-	links := append([]*link(nil), r.links...)
-	r.mu.Unlock()
-	for _, l := range links {
+	for _, l := range r.links.All() {
 		l.Cut(why)
 	}
 }

@@ -327,7 +327,7 @@ func FuzzGatewayFrame(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	l := &link{r: &Relay{sess: sess}, conn: "ws1"}
+	l := &link{r: &Relay{sess: sess, links: proxy.NewConns[*link]("ws")}, conn: "ws1"}
 	f.Fuzz(func(t *testing.T, b []byte, binary bool) {
 		typ := websocket.MessageText
 		if binary {

@@ -59,9 +59,7 @@ type Relay struct {
 	base *url.URL
 	tls  *tls.Config
 
-	mu    sync.Mutex
-	n     int
-	pairs []*pair // open sessions, oldest first: the newest carries injections
+	pairs *proxy.Conns[*pair] // open sessions: the newest carries injections
 	wg    sync.WaitGroup
 }
 
@@ -89,7 +87,7 @@ func New(sess *proxy.Session, opt Options) (*Relay, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Relay{sess: sess, opt: opt, base: u, tls: tc}
+	r := &Relay{sess: sess, opt: opt, base: u, tls: tc, pairs: proxy.NewConns[*pair]("wt")}
 	sess.SetInjector(r.inject)
 	return r, nil
 }
@@ -149,47 +147,22 @@ const keepAlive = 15 * time.Second
 // inject writes an injected request on the control stream of the newest
 // open session, in its encoding.
 func (r *Relay) inject(ctx context.Context, body []byte) error {
-	r.mu.Lock()
-	var p *pair
-	for i := len(r.pairs) - 1; i >= 0 && p == nil; i-- {
-		if r.pairs[i].control.ready() {
-			p = r.pairs[i]
-		}
-	}
-	r.mu.Unlock()
-	if p == nil {
+	p, ok := r.pairs.Newest(func(p *pair) bool { return p.control.ready() })
+	if !ok {
 		return proxy.ErrNoServerPath
 	}
 	return p.control.Send(ctx, outward, body)
 }
 
 // opened names and registers a new pair.
-func (r *Relay) opened(p *pair) {
-	r.mu.Lock()
-	r.n++
-	p.conn = fmt.Sprintf("wt%d", r.n)
-	r.pairs = append(r.pairs, p)
-	r.mu.Unlock()
-}
+func (r *Relay) opened(p *pair) { p.conn = r.pairs.Opened(p) }
 
 // closed forgets a pair.
-func (r *Relay) closed(p *pair) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for i, o := range r.pairs {
-		if o == p {
-			r.pairs = append(r.pairs[:i], r.pairs[i+1:]...)
-			return
-		}
-	}
-}
+func (r *Relay) closed(p *pair) { r.pairs.Closed(p) }
 
 // closeAll closes every open session with code, saying why.
 func (r *Relay) closeAll(code wt.SessionErrorCode, why string) {
-	r.mu.Lock()
-	pairs := append([]*pair(nil), r.pairs...)
-	r.mu.Unlock()
-	for _, p := range pairs {
+	for _, p := range r.pairs.All() {
 		p.closeBoth(code, why)
 	}
 }
