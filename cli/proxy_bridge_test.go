@@ -1,15 +1,11 @@
 package cli
 
 import (
-	"bytes"
-	"context"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 	"github.com/mcpscope/mcpscope/internal/testkit/rectest"
 	"github.com/mcpscope/mcpscope/proto"
@@ -19,16 +15,7 @@ import (
 // output.
 func runInspector(t *testing.T, args ...string) string {
 	t.Helper()
-	argv := append(peertest.InspectorCLI(t), args...)
-	ctx, cancel := context.WithTimeout(context.Background(), guard.Run)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("the Inspector %s: %v\nstdout: %s\nstderr: %s", strings.Join(args, " "), err, out.String(), errb.String())
-	}
-	return out.String()
+	return peertest.RunInspector(t, args...)
 }
 
 // The Inspector CLI as a stdio host launches `mcpscope proxy URL`, the
@@ -37,24 +24,13 @@ func runInspector(t *testing.T, args ...string) string {
 // recording holds what the host wrote and what it was given.
 func TestProxyBridgeInspector(t *testing.T) {
 	bin := builtBinary(t)
-	cases := []struct {
-		name      string
-		start     func(testing.TB) *peertest.HTTPPeer
-		transport string
-		call      []string
-	}{
-		{"ts-streamable", peertest.StartTSStreamableHTTP, "http", []string{"--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=hi"}},
-		{"gosdk-streamable", peertest.StartGoSDKEverythingHTTP, "http", []string{"--method", "tools/call", "--tool-name", "greet", "--tool-arg", "name=Ada"}},
-		{"ts-sse", peertest.StartTSSSE, "sse", []string{"--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=hi"}},
-		{"gosdk-sse", peertest.StartGoSDKSSE, "sse", []string{"--method", "tools/call", "--tool-name", "greet1", "--tool-arg", "name=Ada"}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			peer := c.start(t)
-			for i, call := range [][]string{{"--method", "tools/list"}, c.call} {
+	for _, c := range peertest.InspectorHTTPCases {
+		t.Run(c.Name, func(t *testing.T) {
+			peer := c.Start(t)
+			for i, call := range [][]string{{"--method", "tools/list"}, c.Call} {
 				rec := filepath.Join(t.TempDir(), "bridge.jsonl")
-				direct := runInspector(t, append([]string{peer.URL, "--transport", c.transport}, call...)...)
-				through := runInspector(t, append(call, "--", bin, "proxy", "--name", "bridged", "--record", rec, "--transport", c.transport, peer.URL)...)
+				direct := runInspector(t, append([]string{peer.URL, "--transport", c.Transport}, call...)...)
+				through := runInspector(t, append(call, "--", bin, "proxy", "--name", "bridged", "--record", rec, "--transport", c.Transport, peer.URL)...)
 				if direct != through {
 					t.Fatalf("%s: through the bridge the host got\n%s\nwithout it\n%s", call[1], through, direct)
 				}

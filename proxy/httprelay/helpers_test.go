@@ -1,19 +1,15 @@
 package httprelay
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"net"
 	"net/http"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/internal/testkit/rectest"
 	"github.com/mcpscope/mcpscope/proxy"
 	"github.com/mcpscope/mcpscope/recordings"
@@ -97,21 +93,6 @@ func messages(frames []*capture.Frame, dir capture.Dir) []*capture.Frame {
 		}
 	}
 	return out
-}
-
-// inspector runs the Inspector CLI with args and returns its standard
-// output.
-func inspector(t *testing.T, argv []string, args ...string) string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), guard.Run)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, argv[0], append(argv[1:], args...)...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("the Inspector %s: %v\nstdout: %s\nstderr: %s", strings.Join(args, " "), err, out.String(), errb.String())
-	}
-	return out.String()
 }
 
 // flush writes s and flushes it, as a server streaming events

@@ -12,25 +12,13 @@ import (
 // gets from the server itself, on Streamable HTTP and on the legacy
 // HTTP+SSE transport, against the TypeScript and the Go SDK servers.
 func TestProxyHTTPInspector(t *testing.T) {
-	cases := []struct {
-		name      string
-		start     func(testing.TB) *peertest.HTTPPeer
-		transport string
-		call      []string
-	}{
-		{"ts-streamable", peertest.StartTSStreamableHTTP, "http", []string{"--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=hi"}},
-		{"ts-sse", peertest.StartTSSSE, "sse", []string{"--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=hi"}},
-		{"gosdk-streamable", peertest.StartGoSDKEverythingHTTP, "http", []string{"--method", "tools/call", "--tool-name", "greet", "--tool-arg", "name=Ada"}},
-		{"gosdk-sse", peertest.StartGoSDKSSE, "sse", []string{"--method", "tools/call", "--tool-name", "greet1", "--tool-arg", "name=Ada"}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			peer := c.start(t)
+	for _, c := range peertest.InspectorHTTPCases {
+		t.Run(c.Name, func(t *testing.T) {
+			peer := c.Start(t)
 			p := startRelay(t, peer.URL, Options{})
-			ins := peertest.InspectorCLI(t)
-			for _, call := range [][]string{{"--method", "tools/list"}, c.call} {
-				direct := inspector(t, ins, append([]string{peer.URL, "--transport", c.transport}, call...)...)
-				through := inspector(t, ins, append([]string{p.URL, "--transport", c.transport}, call...)...)
+			for _, call := range [][]string{{"--method", "tools/list"}, c.Call} {
+				direct := peertest.RunInspector(t, append([]string{peer.URL, "--transport", c.Transport}, call...)...)
+				through := peertest.RunInspector(t, append([]string{p.URL, "--transport", c.Transport}, call...)...)
 				if direct != through {
 					t.Fatalf("%s: through the proxy the host got\n%s\nwithout it\n%s", call[1], through, direct)
 				}
