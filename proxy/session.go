@@ -276,6 +276,18 @@ func (s *Session) capture(f *capture.Frame) uint64 {
 	return s.tap.Append(f)
 }
 
+// CaptureOn is how a relay captures what is not a message it relays (a
+// stream chunk, a datagram, an HTTP head) on the connection conn: f is
+// stamped with conn, the session's time unless it has one, and its size
+// unless set, then captured. It returns f's Seq.
+func (s *Session) CaptureOn(conn string, f *capture.Frame) uint64 {
+	f.Conn = conn
+	if f.Size == 0 {
+		f.Size = len(f.Raw)
+	}
+	return s.capture(f)
+}
+
 // mark captures m going dir on conn and returns its Seq.
 func (s *Session) mark(dir capture.Dir, conn string, m Mark) uint64 {
 	return s.capture(m.Frame(dir, conn))

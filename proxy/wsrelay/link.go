@@ -52,14 +52,7 @@ func (l *link) upstream() *websocket.Conn {
 
 // capture appends f on the link's connection, stamped.
 func (l *link) capture(f *capture.Frame) uint64 {
-	f.Conn = l.conn
-	if f.Time.IsZero() {
-		f.Time = l.r.sess.Now()
-	}
-	if f.Size == 0 {
-		f.Size = len(f.Raw)
-	}
-	return l.r.sess.Tap().Append(f)
+	return l.r.sess.CaptureOn(l.conn, f)
 }
 
 // run relays both ways until one side ends, which ends the other.

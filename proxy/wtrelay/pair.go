@@ -53,14 +53,7 @@ func (p *pair) started(host, up *wt.Session) {
 
 // capture appends f on the pair's connection, stamped.
 func (p *pair) capture(f *capture.Frame) uint64 {
-	f.Conn = p.conn
-	if f.Time.IsZero() {
-		f.Time = p.r.sess.Now()
-	}
-	if f.Size == 0 {
-		f.Size = len(f.Raw)
-	}
-	return p.r.sess.Tap().Append(f)
+	return p.r.sess.CaptureOn(p.conn, f)
 }
 
 // note captures a line saying what happened without bytes of its own.
