@@ -268,6 +268,24 @@ func (s *Session) SetInjector(inj Injector) {
 	s.mu.Unlock()
 }
 
+// HoldRecording says a relay has more messages read already that follow
+// at once: the recording writes the burst to its file in one write once
+// the matching ReleaseRecording comes, instead of one write per message
+// (see recordings.Writer.Hold). A relay holds while the other side is not
+// written to yet either, so the file never lags what was carried on.
+func (s *Session) HoldRecording() {
+	if s.rec != nil {
+		s.rec.Hold()
+	}
+}
+
+// ReleaseRecording ends a HoldRecording.
+func (s *Session) ReleaseRecording() {
+	if s.rec != nil {
+		s.rec.Release()
+	}
+}
+
 // capture appends a frame, stamping its time.
 func (s *Session) capture(f *capture.Frame) uint64 {
 	if f.Time.IsZero() {

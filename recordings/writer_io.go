@@ -10,6 +10,35 @@ import (
 // than filling memory.
 const maxPending = 8 << 20
 
+// Hold says more control messages follow at once (a relay has the next
+// one read already): until the matching Release, a control message
+// waits for the file writer's next wake instead of waking it, so that a
+// burst reaches the file in one write, once its last message is in.
+// Every Hold needs a Release; a held message is written no later than the
+// Release, or FlushEvery, or the next control message appended unheld.
+func (w *Writer) Hold() { w.holds.Add(1) }
+
+// Release ends a Hold; the last Release wakes the file writer for the
+// control messages appended while held.
+func (w *Writer) Release() {
+	if w.holds.Add(-1) == 0 && w.owed.Swap(false) {
+		w.nudge()
+	}
+}
+
+// wakeFor wakes the file writer for a control message, or, while held,
+// leaves it to the last Release.
+func (w *Writer) wakeFor() {
+	if w.holds.Load() > 0 {
+		w.owed.Store(true)
+		if w.holds.Load() > 0 { // else a Release in between may have missed it
+			return
+		}
+		w.owed.Store(false)
+	}
+	w.nudge()
+}
+
 // nudge wakes the file writer for a control message.
 func (w *Writer) nudge() {
 	select {

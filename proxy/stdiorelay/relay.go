@@ -206,6 +206,7 @@ func (r *relay) drain(outDone, errDone <-chan struct{}) {
 
 // relayServer carries the server's stdout to the host, line by line.
 func (r *relay) relayServer(ctx context.Context) {
+	defer r.carriers[capture.In].hold(false)
 	lr := newLineReader(r.stdout, r.cfg.MaxLine)
 	for {
 		p, err := lr.next()
@@ -221,6 +222,7 @@ func (r *relay) relayServer(ctx context.Context) {
 // end (or the server's) the host is gone.
 func (r *relay) relayHost(ctx context.Context) {
 	defer r.endHost()
+	defer r.carriers[capture.Out].hold(false)
 	lr := newLineReader(r.cfg.HostIn, r.cfg.MaxLine)
 	for {
 		p, err := lr.next()
@@ -259,8 +261,15 @@ func (r *relay) carry(ctx context.Context, dir capture.Dir, lr *lineReader, p pi
 		h.Body = p.raw[:h.Fields[k-1].Offset]
 	}
 	c := r.carriers[dir]
-	c.more.Store(lr.r.Buffered() > 0)
+	more := lr.r.Buffered() > 0
+	c.more.Store(more)
+	if more {
+		c.hold(true) // released after the burst's last line is captured
+	}
 	err := r.sess.Relay(ctx, h, c)
+	if !more {
+		c.hold(false)
+	}
 	if !c.more.Load() {
 		// No line waits: what was held back goes now. A message Relay
 		// kept, dropped or delayed may have left some.
