@@ -66,6 +66,7 @@ func (fs *faultState) apply(ctx context.Context, s *Session, h Hop, seq uint64, 
 // delay holds a message for d: ctx done (the connection closed) ends the
 // wait with ctx's error, the session's end lets the message go at once.
 func (s *Session) delay(ctx context.Context, d time.Duration) (copies int, err error) {
+	s.recordPending()
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

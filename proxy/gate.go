@@ -213,6 +213,7 @@ func (s *Session) hold(ctx context.Context, h Hop, seq uint64, a about, copies i
 	s.mark(h.Dir, h.Conn, Mark{What: WhatPaused, Seq: seq, Held: hm.N, Method: a.method, Tool: a.tool, Rule: rule})
 
 	base := Mark{Seq: seq, Held: hm.N, Method: a.method, Tool: a.tool}
+	s.recordPending()
 	var d Decision
 	select {
 	case d = <-hm.decide:

@@ -268,21 +268,30 @@ func (s *Session) SetInjector(inj Injector) {
 	s.mu.Unlock()
 }
 
-// HoldRecording says a relay has more messages read already that follow
-// at once: the recording writes the burst to its file in one write once
-// the matching ReleaseRecording comes, instead of one write per message
-// (see recordings.Writer.Hold). A relay holds while the other side is not
-// written to yet either, so the file never lags what was carried on.
+// HoldRecording says the relay calling it writes the recording itself:
+// until ReleaseRecording, the messages it captures wait, and the release
+// writes them to the file in the relay's own goroutine, in one write, once
+// they are carried on — a message, or a burst of messages read at once —
+// instead of waking the recording's file writer for each (see
+// recordings.Writer.Hold). A message that waits for a viewer or a delay
+// is written before it waits.
 func (s *Session) HoldRecording() {
 	if s.rec != nil {
 		s.rec.Hold()
 	}
 }
 
-// ReleaseRecording ends a HoldRecording.
+// ReleaseRecording ends a HoldRecording, writing what it held.
 func (s *Session) ReleaseRecording() {
 	if s.rec != nil {
 		s.rec.Release()
+	}
+}
+
+// recordPending writes what the recording holds now, before a wait.
+func (s *Session) recordPending() {
+	if s.rec != nil {
+		s.rec.Flush()
 	}
 }
 

@@ -17,21 +17,20 @@ type carrier struct {
 	// goes toward its receiver meanwhile may wait to go with it, in one
 	// write. The relay's loop flushes once no line is waiting.
 	more atomic.Bool
-	// holding says the session's recording is held for this direction's
-	// burst (Session.HoldRecording); only the direction's relay loop
-	// touches it.
+	// holding says the session's recording is held for this direction
+	// (Session.HoldRecording); only the direction's relay loop touches it.
 	holding bool
 }
 
-// hold holds the recording while more lines of the direction are read
-// already, and releases it once none is: a burst goes to the file in one
-// write, as it goes to its receiver.
-func (c *carrier) hold(more bool) {
+// hold holds the recording while the direction carries a line (and the
+// lines read with it) on, and releases it, which writes them to the file,
+// once they are delivered.
+func (c *carrier) hold(on bool) {
 	switch {
-	case more && !c.holding:
+	case on && !c.holding:
 		c.r.sess.HoldRecording()
 		c.holding = true
-	case !more && c.holding:
+	case !on && c.holding:
 		c.r.sess.ReleaseRecording()
 		c.holding = false
 	}

@@ -261,21 +261,17 @@ func (r *relay) carry(ctx context.Context, dir capture.Dir, lr *lineReader, p pi
 		h.Body = p.raw[:h.Fields[k-1].Offset]
 	}
 	c := r.carriers[dir]
-	more := lr.r.Buffered() > 0
-	c.more.Store(more)
-	if more {
-		c.hold(true) // released after the burst's last line is captured
-	}
+	c.more.Store(lr.r.Buffered() > 0)
+	c.hold(true)
 	err := r.sess.Relay(ctx, h, c)
-	if !more {
-		c.hold(false)
-	}
 	if !c.more.Load() {
 		// No line waits: what was held back goes now. A message Relay
-		// kept, dropped or delayed may have left some.
+		// kept, dropped or delayed may have left some. Then the
+		// recording gets what was carried on, in one write.
 		if ferr := r.to(dir).flush(ctx); err == nil {
 			err = ferr
 		}
+		c.hold(false)
 	}
 	c.more.Store(false)
 	if err != nil && dir == capture.In {
