@@ -366,19 +366,19 @@ func viewerCapture(c capture.Config) capture.Config {
 
 // bothWhole hands every frame to the store and to the recording. The
 // store caps a frame heavier than its FrameHead in place, and a proxy's
-// store is small (ViewerCapture): it is given a copy of the Frame, and the
-// recording the frame as it came (up to the recording's own per-frame
-// bound), with the store's Seq.
+// store is small (ViewerCapture): the recording is given a copy of the
+// Frame as it came (up to the recording's own per-frame bound), with the
+// store's Seq, and the store the Frame itself, as a Tee would.
 type bothWhole struct {
 	store *capture.Store
 	rec   *recordings.Writer
 }
 
 func (b bothWhole) Append(f *capture.Frame) uint64 {
-	held := *f
-	seq := b.store.Append(&held)
-	f.Seq, f.Time = held.Seq, held.Time
-	b.rec.Append(f)
+	whole := *f // the recording keeps nothing of it: no copy on the heap
+	seq := b.store.Append(f)
+	whole.Seq, whole.Time = f.Seq, f.Time
+	b.rec.Append(&whole)
 	return seq
 }
 
