@@ -123,10 +123,11 @@ func newFaultState(rules []Fault) *faultState {
 // pick counts a message going dir on every rule that matches it and
 // returns the first rule that acts on it, with its index; ok is false when
 // none does.
-func (fs *faultState) pick(dir capture.Dir, a about) (i int, f Fault, ok bool) {
+func (fs *faultState) pick(dir capture.Dir, a *about) (i int, f Fault, ok bool) {
 	if fs == nil || len(fs.rules) == 0 {
 		return 0, Fault{}, false
 	}
+	a.resolve()
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	i = -1

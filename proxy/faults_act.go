@@ -25,7 +25,7 @@ var errCorrupted = errors.New("corrupted on purpose by a fault rule: it no longe
 // times Relay is to carry h on: 0 when h was dealt with (dropped,
 // answered, corrupted, cut), 2 for a duplicate, 1 otherwise (after a
 // delay, or no rule). err is c's, or ctx's when a delay was cut short.
-func (fs *faultState) apply(ctx context.Context, s *Session, h Hop, seq uint64, m *jsonrpc.Message, a about, c Carrier) (copies int, err error) {
+func (fs *faultState) apply(ctx context.Context, s *Session, h Hop, seq uint64, m *jsonrpc.Message, a *about, c Carrier) (copies int, err error) {
 	i, f, ok := fs.pick(h.Dir, a)
 	if !ok {
 		return 1, nil
@@ -66,6 +66,7 @@ func (fs *faultState) apply(ctx context.Context, s *Session, h Hop, seq uint64, 
 // delay holds a message for d: ctx done (the connection closed) ends the
 // wait with ctx's error, the session's end lets the message go at once.
 func (s *Session) delay(ctx context.Context, d time.Duration) (copies int, err error) {
+	s.recordPending()
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

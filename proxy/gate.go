@@ -172,7 +172,10 @@ func (g *gate) releaseAll(why string, clear, end bool) {
 
 // pauseRule is the first pause filter matching a message going dir, as
 // written; ok is false when none does. The caller holds g.mu.
-func (g *gate) pauseRule(dir capture.Dir, a about) (rule string, ok bool) {
+func (g *gate) pauseRule(dir capture.Dir, a *about) (rule string, ok bool) {
+	if len(g.filters) > 0 {
+		a.resolve()
+	}
 	for _, f := range g.filters {
 		if f.Match(dir, a.method, a.tool) {
 			return f.String(), true
@@ -187,7 +190,7 @@ func (g *gate) pauseRule(dir capture.Dir, a about) (rule string, ok bool) {
 // filter matches.
 func (s *Session) hold(ctx context.Context, h Hop, seq uint64, a about, copies int, c Carrier) (held bool, err error) {
 	s.gate.mu.Lock()
-	rule, ok := s.gate.pauseRule(h.Dir, a)
+	rule, ok := s.gate.pauseRule(h.Dir, &a)
 	if !ok || s.gate.ended {
 		// No filter matches, or the session ended: nothing waits.
 		s.gate.mu.Unlock()
@@ -210,6 +213,7 @@ func (s *Session) hold(ctx context.Context, h Hop, seq uint64, a about, copies i
 	s.mark(h.Dir, h.Conn, Mark{What: WhatPaused, Seq: seq, Held: hm.N, Method: a.method, Tool: a.tool, Rule: rule})
 
 	base := Mark{Seq: seq, Held: hm.N, Method: a.method, Tool: a.tool}
+	s.recordPending()
 	var d Decision
 	select {
 	case d = <-hm.decide:

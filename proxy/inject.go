@@ -64,6 +64,7 @@ func (s *Session) Inject(ctx context.Context, body []byte) (id string, err error
 	h := Hop{Dir: capture.Out, Chan: capture.Channel{Kind: capture.Control}, Raw: out, Body: out, Enc: proto.EncJSON}
 	msg := decode(h)
 	a := s.calls.see(capture.Out, "", msg)
+	a.resolve()
 	if request {
 		s.calls.injected(capture.Out, a.id)
 	}

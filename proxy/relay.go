@@ -36,11 +36,12 @@ func (s *Session) Relay(ctx context.Context, h Hop, c Carrier) error {
 	s.mu.Unlock()
 	seq := s.capture(f)
 	if h.Dir == capture.In && s.injectedAnswer(a) {
+		a.resolve()
 		s.mark(h.Dir, h.Conn, Mark{What: WhatKept, Seq: seq, ID: idText(m), Method: a.method, Tool: a.tool,
 			Note: "the answer to an injected request; not delivered to the host"})
 		return nil
 	}
-	copies, err := faults.apply(ctx, s, h, seq, m, a, c)
+	copies, err := faults.apply(ctx, s, h, seq, m, &a, c)
 	if copies == 0 || err != nil {
 		return err
 	}

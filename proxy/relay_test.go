@@ -90,10 +90,12 @@ func TestCallsStayBounded(t *testing.T) {
 	if len(c.byKey) > 8 || len(c.order) > 2*8+64 {
 		t.Fatalf("%d calls, %d refs kept past a bound of 8", len(c.byKey), len(c.order))
 	}
-	if a := c.see(capture.In, "", decode(hop(capture.In, result(999)))); a.tool != "echo" {
+	a := c.see(capture.In, "", decode(hop(capture.In, result(999))))
+	if a.resolve(); a.tool != "echo" {
 		t.Errorf("the newest call forgotten: %+v", a)
 	}
-	if a := c.see(capture.In, "", decode(hop(capture.In, result(1)))); a.tool != "" {
+	a = c.see(capture.In, "", decode(hop(capture.In, result(1))))
+	if a.resolve(); a.tool != "" {
 		t.Errorf("the oldest call kept: %+v", a)
 	}
 }

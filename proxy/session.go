@@ -268,6 +268,33 @@ func (s *Session) SetInjector(inj Injector) {
 	s.mu.Unlock()
 }
 
+// HoldRecording says the relay calling it writes the recording itself:
+// until ReleaseRecording, the messages it captures wait, and the release
+// writes them to the file in the relay's own goroutine, in one write, once
+// they are carried on — a message, or a burst of messages read at once —
+// instead of waking the recording's file writer for each (see
+// recordings.Writer.Hold). A message that waits for a viewer or a delay
+// is written before it waits.
+func (s *Session) HoldRecording() {
+	if s.rec != nil {
+		s.rec.Hold()
+	}
+}
+
+// ReleaseRecording ends a HoldRecording, writing what it held.
+func (s *Session) ReleaseRecording() {
+	if s.rec != nil {
+		s.rec.Release()
+	}
+}
+
+// recordPending writes what the recording holds now, before a wait.
+func (s *Session) recordPending() {
+	if s.rec != nil {
+		s.rec.Flush()
+	}
+}
+
 // capture appends a frame, stamping its time.
 func (s *Session) capture(f *capture.Frame) uint64 {
 	if f.Time.IsZero() {
@@ -351,19 +378,19 @@ func viewerCapture(c capture.Config) capture.Config {
 
 // bothWhole hands every frame to the store and to the recording. The
 // store caps a frame heavier than its FrameHead in place, and a proxy's
-// store is small (ViewerCapture): it is given a copy of the Frame, and the
-// recording the frame as it came (up to the recording's own per-frame
-// bound), with the store's Seq.
+// store is small (ViewerCapture): the recording is given a copy of the
+// Frame as it came (up to the recording's own per-frame bound), with the
+// store's Seq, and the store the Frame itself, as a Tee would.
 type bothWhole struct {
 	store *capture.Store
 	rec   *recordings.Writer
 }
 
 func (b bothWhole) Append(f *capture.Frame) uint64 {
-	held := *f
-	seq := b.store.Append(&held)
-	f.Seq, f.Time = held.Seq, held.Time
-	b.rec.Append(f)
+	whole := *f // the recording keeps nothing of it: no copy on the heap
+	seq := b.store.Append(f)
+	whole.Seq, whole.Time = f.Seq, f.Time
+	b.rec.Append(&whole)
 	return seq
 }
 

@@ -30,13 +30,14 @@ func notKept(kept []fieldLine, n, size, dropped int) fieldLine {
 }
 
 // keepFields turns the annotations of a frame whose bytes kept are raw of
-// size into lines, within fieldsKeep, the rest dropped and counted in one
-// notKept annotation; red, when set, masks their values.
-func keepFields(fields []proto.Field, raw []byte, size int, red *redactor) []fieldLine {
-	if out, ok := keepAllFields(fields, raw, red); ok {
+// size into lines appended to dst (empty, its room reused), within
+// fieldsKeep, the rest dropped and counted in one notKept annotation; red,
+// when set, masks their values. No annotation kept gives nil.
+func keepFields(dst []fieldLine, fields []proto.Field, raw []byte, size int, red *redactor) []fieldLine {
+	if out, ok := keepAllFields(dst, fields, raw, red); ok {
 		return out
 	}
-	var out []fieldLine
+	out := dst[:0]
 	var enc bytes.Buffer
 	je := json.NewEncoder(&enc)
 	je.SetEscapeHTML(false)
@@ -62,6 +63,9 @@ func keepFields(fields []proto.Field, raw []byte, size int, red *redactor) []fie
 		}
 		out = append(out, fl)
 	}
+	if len(out) == 0 {
+		return nil
+	}
 	return out
 }
 
@@ -70,8 +74,9 @@ func keepFields(fields []proto.Field, raw []byte, size int, red *redactor) []fie
 // measuring it: a line takes at most its fixed members (two numbers of 20
 // digits, a kind, the names and punctuation) and six bytes for each byte
 // of its name and value (\u00XX). ok is false when they may not fit.
-func keepAllFields(fields []proto.Field, raw []byte, red *redactor) (out []fieldLine, ok bool) {
+func keepAllFields(dst []fieldLine, fields []proto.Field, raw []byte, red *redactor) (out []fieldLine, ok bool) {
 	bound := 0
+	out = dst[:0]
 	for _, fd := range fields {
 		if fd.Offset >= len(raw) {
 			continue
@@ -82,10 +87,13 @@ func keepAllFields(fields []proto.Field, raw []byte, red *redactor) (out []field
 		if bound += 96 + 6*(len(fd.Name)+len(fd.Value)); bound > fieldsKeep {
 			return nil, false
 		}
-		if out == nil {
+		if cap(out) == 0 {
 			out = make([]fieldLine, 0, len(fields))
 		}
 		out = append(out, fieldLine{O: fd.Offset, N: fd.Len, F: fd.Name, V: fd.Value, K: uint8(fd.Kind)})
+	}
+	if len(out) == 0 {
+		return nil, true
 	}
 	return out, true
 }

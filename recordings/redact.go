@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // secretKeys are JSON member names whose string values are credentials
@@ -15,6 +16,28 @@ var secretKeys = []string{
 
 // secretKeyParts mark a credential anywhere in a member name.
 var secretKeyParts = []string{"secret", "password"}
+
+// secretWords are words, in lower case, one of which every secret name
+// holds (every secretKeys entry holds one, and secretName asks for one of
+// them at least): bytes that hold none of them, in any case, hold no
+// secret member nor form field, which spares masking the scans.
+var secretWords = []string{"token", "secret", "password", "code_verifier", "assertion", "api_key", "apikey", "authorization", "cookie"}
+
+// mayHoldSecretName reports whether b holds one of secretWords, in any
+// case: only then may a member or form field of b have a secret name.
+func mayHoldSecretName(b []byte) bool {
+	for i := 0; i < len(b); i++ {
+		switch c := b[i] | 0x20; c { // an ASCII letter in lower case
+		case 't', 's', 'p', 'c', 'a':
+			for _, w := range secretWords {
+				if w[0] == c && i+len(w) <= len(b) && foldAt(b, i, w) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
 
 // SecretKey reports whether a JSON member or form field named name holds
 // a credential: one of secretKeys, a name containing "secret" or
@@ -88,6 +111,7 @@ func maskLabel(n int) string { return maskWords + strconv.Itoa(n) + " bytes>" }
 type redactor struct {
 	secrets [][]byte        // literal values to mask wherever they appear (--header values)
 	headers map[string]bool // header names, in lower case, whose values to mask in header lines
+	longest int             // the longest name in headers
 }
 
 // newRedactor is the redactor o asks for: nil with NoRedact; otherwise one
@@ -139,7 +163,7 @@ func (r *redactor) redact(b []byte, json bool) []byte {
 		own()
 		mask(out[v[0]:v[1]])
 	}
-	if !json {
+	if !json || !mayHoldSecretName(out) {
 		return out
 	}
 	for _, v := range append(append(secretMembers(out), escapedMembers(out)...), formValues(out)...) {
@@ -230,7 +254,7 @@ func (r *redactor) headerValues(b []byte) [][2]int {
 			end += start
 		}
 		ln := b[start:end]
-		if colon := bytes.IndexByte(ln, ':'); colon > 0 && r.headers[strings.ToLower(string(bytes.TrimSpace(ln[:colon])))] {
+		if colon := bytes.IndexByte(ln, ':'); colon > 0 && r.secretHeader(ln[:colon]) {
 			lo := start + colon + 1
 			hi := end
 			for lo < hi && (b[lo] == ' ' || b[lo] == '\t') {
@@ -246,6 +270,27 @@ func (r *redactor) headerValues(b []byte) [][2]int {
 		start = end + 1
 	}
 	return out
+}
+
+// secretHeader reports whether name, around its spaces, names one of
+// r.headers in any case (as strings.ToLower folds it); a short ASCII name,
+// as every header's is, is folded without a copy.
+func (r *redactor) secretHeader(name []byte) bool {
+	name = bytes.TrimSpace(name)
+	var lower [64]byte
+	if len(name) > len(lower) {
+		return r.headers[strings.ToLower(string(name))]
+	}
+	for i, c := range name {
+		switch {
+		case c >= utf8.RuneSelf:
+			return r.headers[strings.ToLower(string(name))]
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		lower[i] = c
+	}
+	return r.headers[string(lower[:len(name)])]
 }
 
 // field returns the value of an annotation named name with its

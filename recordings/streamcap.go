@@ -169,7 +169,7 @@ func (c *streamCaps) rest(w *Writer, key capture.StreamKey, r *streamCap, withTa
 		if w.red != nil {
 			tail = w.red.redact(tail, true)
 		}
-		setBytes(tail, &l.Text, &l.B64)
+		setBytes(tail, new(string), &l.Text, &l.B64)
 		r.tail = nil
 	}
 	r.chunks, r.bytes = 0, 0

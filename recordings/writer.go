@@ -9,8 +9,10 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/app/plural"
@@ -82,6 +84,9 @@ type Writer struct {
 	written bool              // the header reached the file
 	lastOf  map[string]uint64 // with Number: the seq of each connection's last frame; nil without
 	stopped func(error)
+	built   builtLine    // where Append builds a frame's line
+	holds   atomic.Int32 // Hold calls not Released yet
+	owed    atomic.Bool  // a control message appended while held waits for a wake
 	stop    chan struct{}
 	done    chan struct{}
 
@@ -217,7 +222,7 @@ func (w *Writer) Append(f *capture.Frame) uint64 {
 		w.mu.Unlock()
 		return 0
 	}
-	l := frameLine(f, w.caps.cut(w, f), w.red)
+	l := frameLine(f, w.caps.cut(w, f), w.red, &w.built)
 	w.frames++
 	if w.lastOf != nil {
 		l.Seq = uint64(w.frames)
@@ -226,14 +231,15 @@ func (w *Writer) Append(f *capture.Frame) uint64 {
 		}
 		w.lastOf[f.Conn] = l.Seq
 	}
-	w.writeLocked(&l)
+	w.writeLocked(l)
+	w.built.forget()
 	full := len(w.pend) >= maxPending
 	w.mu.Unlock()
 	switch {
 	case full:
 		_ = w.drain() // the disk is slower than the session: wait for it
 	case f.Chan.Kind == capture.Control:
-		w.nudge()
+		w.wakeFor()
 	}
 	return 0
 }
@@ -356,16 +362,38 @@ var maxBodyKeep = maxFrameKeep
 // ErrStopped is wrapped by Err when the recording stopped on a write error.
 var ErrStopped = errors.New("the recording stopped")
 
-// frameLine turns f into its line; keep is how many of its bytes to
-// write; red, when set, masks the credentials in them.
-func frameLine(f *capture.Frame, keep int, red *redactor) line {
-	l := line{K: kindFrame, T: f.Time.UnixNano(), Seq: f.Seq, Dir: f.Dir.String(), Conn: f.Conn, Ch: channelNames.of[f.Chan.Kind]}
+// builtLine is the memory a Writer builds each frame's line in, reused
+// from frame to frame under its lock: a line is encoded as soon as it is
+// built, and forget lets go of what it referred to.
+type builtLine struct {
+	line        line
+	msg         [2]int
+	text, mtext string
+	fields      []fieldLine
+}
+
+// forget drops the references of the line last built, keeping the room
+// of its annotations unless a huge frame grew it.
+func (b *builtLine) forget() {
+	b.line, b.text, b.mtext = line{}, "", ""
+	clear(b.fields[:cap(b.fields)])
+	if cap(b.fields) > 1024 {
+		b.fields = nil
+	}
+}
+
+// frameLine turns f into its line, built in b; keep is how many of its
+// bytes to write; red, when set, masks the credentials in them.
+func frameLine(f *capture.Frame, keep int, red *redactor, b *builtLine) *line {
+	b.line = line{K: kindFrame, T: f.Time.UnixNano(), Seq: f.Seq, Dir: f.Dir.String(), Conn: f.Conn, Ch: channelNames.of[f.Chan.Kind]}
+	l := &b.line
 	l.Req, l.Tag, l.DCh = f.Chan.ReqID, f.Chan.Tag, f.Chan.Ch
 	raw := f.Raw[:min(keep, len(f.Raw), maxFrameKeep)]
 	if m := f.Msg; m != nil && len(m.Raw) > 0 {
 		// Found before masking: the masks keep every length.
 		if i := bytes.Index(raw, m.Raw); i >= 0 {
-			l.Msg = []int{i, len(m.Raw)}
+			b.msg = [2]int{i, len(m.Raw)}
+			l.Msg = b.msg[:]
 		}
 	}
 	if red != nil {
@@ -373,14 +401,17 @@ func frameLine(f *capture.Frame, keep int, red *redactor) line {
 		// the cut leaves no prefix.
 		raw = red.redact(f.Raw, true)[:len(raw)]
 	}
-	setBytes(raw, &l.Text, &l.B64)
+	setBytes(raw, &b.text, &l.Text, &l.B64)
 	if size := max(f.Size, len(f.Raw)); size > len(raw) {
 		l.Size = size
 	}
 	if f.Enc != proto.EncJSON {
 		l.Enc = encodingNames.of[f.Enc]
 	}
-	l.Fields = keepFields(f.Fields, raw, max(f.Size, len(f.Raw)), red)
+	l.Fields = keepFields(b.fields[:0], f.Fields, raw, max(f.Size, len(f.Raw)), red)
+	if l.Fields != nil {
+		b.fields = l.Fields[:0]
+	}
 	if f.Err != nil {
 		l.Err = red.text(f.Err.Error()) // an error may quote the bytes it could not decode
 	}
@@ -402,20 +433,24 @@ func frameLine(f *capture.Frame, keep int, red *redactor) line {
 			if red != nil {
 				body = red.redact(body, true)
 			}
-			setBytes(body, &l.MText, &l.MB64)
+			setBytes(body, &b.mtext, &l.MText, &l.MB64)
 		}
 	}
 	return l
 }
 
-// setBytes stores b as text when it is valid UTF-8, as base64 otherwise.
-func setBytes(b []byte, text **string, b64 *[]byte) {
+// setBytes stores b as text, in into, when it is valid UTF-8, as base64
+// otherwise. The text shares b's memory, without a copy: a line is
+// encoded as soon as it is built, and a frame's bytes (or the masked copy
+// of them) are never changed, so b stays as it is for as long as the
+// line refers to it.
+func setBytes(b []byte, into *string, text **string, b64 *[]byte) {
 	if len(b) == 0 {
 		return
 	}
 	if utf8.Valid(b) {
-		s := string(b)
-		*text = &s
+		*into = unsafe.String(&b[0], len(b))
+		*text = into
 		return
 	}
 	*b64 = b

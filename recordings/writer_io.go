@@ -10,6 +10,51 @@ import (
 // than filling memory.
 const maxPending = 8 << 20
 
+// Hold says the caller writes the control messages it appends to the
+// file itself: until the matching Release, a control message does not
+// wake the file writer, and Release (or Flush) writes whatever is pending
+// in the caller, so that a message, or a burst of them, reaches the file
+// in one write and without waking another goroutine. A relay holds while
+// it carries a message on and releases once it is delivered. Whatever
+// happens, a held message reaches the file within FlushEvery.
+func (w *Writer) Hold() { w.holds.Add(1) }
+
+// Release ends a Hold: the control messages appended while held go to the
+// file now (see Flush), whether or not other Holds are still in force.
+func (w *Writer) Release() {
+	w.holds.Add(-1)
+	if w.owed.Swap(false) {
+		w.Flush()
+	}
+}
+
+// Flush writes the lines pending to the file in the caller, or, when the
+// file writer is writing already, wakes it to write them next.
+func (w *Writer) Flush() {
+	if !w.io.TryLock() {
+		w.nudge()
+		return
+	}
+	err, stopped := w.drainIO()
+	w.io.Unlock()
+	if stopped {
+		w.tell(err)
+	}
+}
+
+// wakeFor wakes the file writer for a control message, or, while held,
+// leaves it to the last Release.
+func (w *Writer) wakeFor() {
+	if w.holds.Load() > 0 {
+		w.owed.Store(true)
+		if w.holds.Load() > 0 { // else a Release in between may have missed it
+			return
+		}
+		w.owed.Store(false)
+	}
+	w.nudge()
+}
+
 // nudge wakes the file writer for a control message.
 func (w *Writer) nudge() {
 	select {
@@ -71,6 +116,11 @@ func (w *Writer) tell(err error) {
 func (w *Writer) drainLocked() (err error, stopped bool) {
 	w.io.Lock()
 	defer w.io.Unlock()
+	return w.drainIO()
+}
+
+// drainIO is drainLocked with w.io held by the caller.
+func (w *Writer) drainIO() (err error, stopped bool) {
 	w.mu.Lock()
 	out := w.pend
 	w.pend = w.spare[:0]

@@ -24,7 +24,7 @@ func LineFields(line []byte) []proto.Field {
 		delim = 1
 	}
 	body -= delim
-	var fields []proto.Field
+	fields := make([]proto.Field, 0, 2)
 	if body > 0 {
 		fields = append(fields, proto.Field{Offset: 0, Len: body, Name: "body", Value: proto.ByteCount(body), Kind: proto.FieldBody})
 	}
@@ -33,6 +33,9 @@ func LineFields(line []byte) []proto.Field {
 		fields = append(fields, proto.Field{Offset: body, Len: 1, Name: "delimiter", Value: "LF", Kind: proto.FieldDelimiter})
 	case 2:
 		fields = append(fields, proto.Field{Offset: body, Len: 2, Name: "delimiter", Value: "CR LF", Kind: proto.FieldDelimiter})
+	}
+	if len(fields) == 0 {
+		return nil
 	}
 	return fields
 }

@@ -211,6 +211,9 @@ func (s *scanner) members(sc *jsonScan) scanStatus {
 	if s.empty('}') {
 		return scanOK
 	}
+	// Room for a JSON-RPC message's members (jsonrpc, id, method, params)
+	// in one allocation.
+	sc.members = make([]jsonMember, 0, 4)
 	for {
 		quoted, st := s.name()
 		if st != scanOK {

@@ -17,6 +17,23 @@ type carrier struct {
 	// goes toward its receiver meanwhile may wait to go with it, in one
 	// write. The relay's loop flushes once no line is waiting.
 	more atomic.Bool
+	// holding says the session's recording is held for this direction
+	// (Session.HoldRecording); only the direction's relay loop touches it.
+	holding bool
+}
+
+// hold holds the recording while the direction carries a line (and the
+// lines read with it) on, and releases it, which writes them to the file,
+// once they are delivered.
+func (c *carrier) hold(on bool) {
+	switch {
+	case on && !c.holding:
+		c.r.sess.HoldRecording()
+		c.holding = true
+	case !on && c.holding:
+		c.r.sess.ReleaseRecording()
+		c.holding = false
+	}
 }
 
 // Pass writes h.Raw, unchanged, toward its receiver.

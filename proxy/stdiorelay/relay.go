@@ -206,6 +206,7 @@ func (r *relay) drain(outDone, errDone <-chan struct{}) {
 
 // relayServer carries the server's stdout to the host, line by line.
 func (r *relay) relayServer(ctx context.Context) {
+	defer r.carriers[capture.In].hold(false)
 	lr := newLineReader(r.stdout, r.cfg.MaxLine)
 	for {
 		p, err := lr.next()
@@ -221,6 +222,7 @@ func (r *relay) relayServer(ctx context.Context) {
 // end (or the server's) the host is gone.
 func (r *relay) relayHost(ctx context.Context) {
 	defer r.endHost()
+	defer r.carriers[capture.Out].hold(false)
 	lr := newLineReader(r.cfg.HostIn, r.cfg.MaxLine)
 	for {
 		p, err := lr.next()
@@ -260,13 +262,16 @@ func (r *relay) carry(ctx context.Context, dir capture.Dir, lr *lineReader, p pi
 	}
 	c := r.carriers[dir]
 	c.more.Store(lr.r.Buffered() > 0)
+	c.hold(true)
 	err := r.sess.Relay(ctx, h, c)
 	if !c.more.Load() {
 		// No line waits: what was held back goes now. A message Relay
-		// kept, dropped or delayed may have left some.
+		// kept, dropped or delayed may have left some. Then the
+		// recording gets what was carried on, in one write.
 		if ferr := r.to(dir).flush(ctx); err == nil {
 			err = ferr
 		}
+		c.hold(false)
 	}
 	c.more.Store(false)
 	if err != nil && dir == capture.In {
