@@ -24,6 +24,9 @@ import (
 type toHost interface {
 	proxy.Carrier
 	raw(ctx context.Context, b []byte) error
+	// carry writes a message too long to hold to the host as it is read
+	// from src, and says why writing (werr) or reading (rerr) stopped.
+	carry(ctx context.Context, src io.Reader) (werr, rerr error)
 }
 
 // answer is one response of the server being relayed toward the host.
@@ -79,18 +82,13 @@ func (a *answer) relay(ctx context.Context) error {
 	return a.other(ctx)
 }
 
-// readAll reads the body, at most maxBody bytes of it.
-func (a *answer) readAll() ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(a.rsp.Body, maxBody+1))
-	if err == nil && len(b) > maxBody {
-		err = fmt.Errorf("the body is larger than %d bytes", maxBody)
-	}
-	return b, err
-}
-
 // json relays a JSON body as one message (a batch too).
+// One past maxBody is carried on as it is read, not held (carryLong).
 func (a *answer) json(ctx context.Context) error {
-	b, err := a.readAll()
+	b, long, err := readBody(a.rsp.Body)
+	if long {
+		return a.carryLong(ctx, b)
+	}
 	if err != nil {
 		a.tap.note(capture.In, a.conn, "the answer broke off: "+err.Error(), err)
 		if len(b) > 0 {
@@ -108,7 +106,10 @@ func (a *answer) json(ctx context.Context) error {
 // other passes a body that is no message (an error page, a 202's text) as
 // it came, captured.
 func (a *answer) other(ctx context.Context) error {
-	b, err := a.readAll()
+	b, long, err := readBody(a.rsp.Body)
+	if long {
+		return a.otherLong(ctx, b)
+	}
 	if len(b) > 0 {
 		a.tap.body(capture.In, a.conn, b, nil, len(b))
 		if werr := a.host.raw(ctx, b); werr != nil {
@@ -148,8 +149,19 @@ func (a *answer) copyRaw(ctx context.Context) error {
 // it arrives.
 func (a *answer) stream(ctx context.Context) error {
 	rd := sse.NewReader(a.rsp.Body, sse.Limits{MaxLine: maxBody, MaxEvent: maxBody, MaxRaw: maxBody})
+	// The bytes between events (a byte order mark, blank lines) reach the
+	// host as they came, when they came: the stream passes unchanged.
+	var skipErr error
+	rd.OnSkip(func(b []byte) {
+		if skipErr == nil {
+			skipErr = a.host.raw(ctx, b)
+		}
+	})
 	for {
 		ev, err := rd.Next()
+		if skipErr != nil {
+			return skipErr
+		}
 		var cut *sse.CutError
 		switch {
 		case errors.Is(err, io.EOF):
