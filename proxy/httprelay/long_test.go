@@ -2,11 +2,13 @@ package httprelay
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -175,4 +177,51 @@ func recv[T any](t *testing.T, ch <-chan T) T {
 	}
 	var zero T
 	return zero
+}
+
+// stuckWriter is a host's response whose writes block until released: a
+// host that does not read.
+type stuckWriter struct {
+	header  http.Header
+	writing chan struct{}
+	release chan struct{}
+}
+
+func (w *stuckWriter) Header() http.Header { return w.header }
+func (w *stuckWriter) WriteHeader(int)     {}
+func (w *stuckWriter) Write(b []byte) (int, error) {
+	close(w.writing)
+	<-w.release
+	return len(b), nil
+}
+
+// A cut does not wait for a write to a host that does not read: Cut
+// returns while the write is stuck, and the exchange is marked broken.
+func TestExchangeCutDoesNotWaitForAStuckWrite(t *testing.T) {
+	p := startRelay(t, "http://127.0.0.1:1/mcp", Options{})
+	r, err := New(Options{Session: p.Sess, Upstream: mustURL(t, "http://127.0.0.1:1/mcp"), Client: http.DefaultClient})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &stuckWriter{header: http.Header{}, writing: make(chan struct{}), release: make(chan struct{})}
+	defer close(w.release)
+	ex := &exchange{r: r, w: w, rc: http.NewResponseController(w), conn: "http GET 1", cancel: func() {}}
+	go func() { _ = ex.raw(context.Background(), []byte("data: x\n\n")) }()
+	recv(t, w.writing)
+	cut := make(chan struct{})
+	go func() { ex.Cut("test"); close(cut) }()
+	recv(t, cut)
+	if !ex.broken.Load() {
+		t.Fatal("the exchange is not marked broken")
+	}
+}
+
+// mustURL parses s.
+func mustURL(t *testing.T, s string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
 }

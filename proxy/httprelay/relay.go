@@ -106,7 +106,7 @@ func (r *Relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		r.closeEndpoint(ex.endpoint)
 	}
 	ex.mu.Lock()
-	broken := ex.broken || errors.Is(err, errBroken)
+	broken := ex.broken.Load() || errors.Is(err, errBroken)
 	if !ex.started && !broken {
 		ex.startLocked()
 	}
