@@ -104,3 +104,30 @@ func FuzzHeadEnvelope(f *testing.F) {
 		}
 	})
 }
+
+// FuzzBlankScan finds the end of an event in whatever a server sends,
+// the same wherever the stream is split: no panic, an end within bounds.
+func FuzzBlankScan(f *testing.F) {
+	f.Add([]byte("data: x\r\n\r\nnext"), 9)
+	f.Add([]byte("data: x\r\rdata"), 8)
+	f.Fuzz(func(t *testing.T, in []byte, at int) {
+		var whole blankScan
+		want := whole.scan(in)
+		at = min(max(at, 0), len(in))
+		var split blankScan
+		got := split.scan(in[:at])
+		if got < 0 {
+			if got = split.scan(in[at:]); got >= 0 {
+				got += at
+			}
+		}
+		// A CR LF split between pieces ends at the CR: the LF is left for
+		// what follows, where it is a blank line of its own.
+		if got != want && !(got == want-1 && got > 0 && in[got-1] == '\r' && in[got] == '\n') {
+			t.Fatalf("end %d split at %d, %d whole", got, at, want)
+		}
+		if want > len(in) {
+			t.Fatalf("end %d past %d bytes", want, len(in))
+		}
+	})
+}

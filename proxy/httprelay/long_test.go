@@ -225,3 +225,38 @@ func mustURL(t *testing.T, s string) *url.URL {
 	}
 	return u
 }
+
+// An event past the 16 MiB the relay holds reaches the host whole, and
+// the events after it are relayed as messages as before; the host's
+// stream is the server's byte for byte.
+func TestRelayCarriesSSEEventPastMaxBody(t *testing.T) {
+	long := "id: 1\r\ndata: " + longResult(maxBody+1<<20) + "\r\n\r\n"
+	after := "\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"}\n\n" +
+		"data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n"
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = io.WriteString(w, ": first\n\n"+long+after)
+	}))
+	defer up.Close()
+	p := startRelay(t, up.URL+"/mcp", Options{})
+	rsp := post(t, p.URL, `{"jsonrpc":"2.0","id":1,"method":"tools/call"}`, nil)
+	got, err := io.ReadAll(rsp.Body)
+	rsp.Body.Close()
+	if want := ": first\n\n" + long + after; err != nil || string(got) != want {
+		t.Fatalf("the host got %d of %d bytes, err %v", len(got), len(want), err)
+	}
+	frames := p.frames(t)
+	f := longFrame(frames, capture.In)
+	if f == nil || f.Size != len(long) || len(f.Raw) != keptHead {
+		t.Fatalf("the long event's capture: %+v", f)
+	}
+	n := 0
+	for _, m := range messages(frames, capture.In) {
+		if m.Msg != nil {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Fatalf("%d messages after the long event, want 2", n)
+	}
+}
