@@ -24,6 +24,9 @@ import (
 type toHost interface {
 	proxy.Carrier
 	raw(ctx context.Context, b []byte) error
+	// carry writes a message too long to hold to the host as it is read
+	// from src, and says why writing (werr) or reading (rerr) stopped.
+	carry(ctx context.Context, src io.Reader) (werr, rerr error)
 }
 
 // answer is one response of the server being relayed toward the host.
@@ -79,18 +82,13 @@ func (a *answer) relay(ctx context.Context) error {
 	return a.other(ctx)
 }
 
-// readAll reads the body, at most maxBody bytes of it.
-func (a *answer) readAll() ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(a.rsp.Body, maxBody+1))
-	if err == nil && len(b) > maxBody {
-		err = fmt.Errorf("the body is larger than %d bytes", maxBody)
-	}
-	return b, err
-}
-
 // json relays a JSON body as one message (a batch too).
+// One past maxBody is carried on as it is read, not held (carryLong).
 func (a *answer) json(ctx context.Context) error {
-	b, err := a.readAll()
+	b, long, err := readBody(a.rsp.Body)
+	if long {
+		return a.carryLong(ctx, b)
+	}
 	if err != nil {
 		a.tap.note(capture.In, a.conn, "the answer broke off: "+err.Error(), err)
 		if len(b) > 0 {
@@ -108,7 +106,10 @@ func (a *answer) json(ctx context.Context) error {
 // other passes a body that is no message (an error page, a 202's text) as
 // it came, captured.
 func (a *answer) other(ctx context.Context) error {
-	b, err := a.readAll()
+	b, long, err := readBody(a.rsp.Body)
+	if long {
+		return a.otherLong(ctx, b)
+	}
 	if len(b) > 0 {
 		a.tap.body(capture.In, a.conn, b, nil, len(b))
 		if werr := a.host.raw(ctx, b); werr != nil {
@@ -145,29 +146,64 @@ func (a *answer) copyRaw(ctx context.Context) error {
 // stream relays an event stream event by event: an event that carries a
 // message goes through the session's Relay (Raw: the event's bytes, Body:
 // its data), another goes on as it came; each reaches the host as soon as
-// it arrives.
+// it arrives. An event past maxBody is carried on as it is read, not held
+// (carryLongEvent), and the events after it are read on.
 func (a *answer) stream(ctx context.Context) error {
-	rd := sse.NewReader(a.rsp.Body, sse.Limits{MaxLine: maxBody, MaxEvent: maxBody, MaxRaw: maxBody})
+	src := io.Reader(a.rsp.Body)
+	for src != nil {
+		var err error
+		if src, err = a.events(ctx, src); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// events relays the events of src until its end (nil, nil) or an event
+// past maxBody, which it carries on; it then returns what follows that
+// event, to be read as a stream of its own.
+func (a *answer) events(ctx context.Context, src io.Reader) (io.Reader, error) {
+	ks := &keptStream{src: src}
+	rd := sse.NewReader(ks, sse.Limits{MaxLine: maxBody, MaxEvent: maxBody, MaxRaw: maxBody})
+	// The bytes between events (a byte order mark, blank lines) reach the
+	// host as they came, when they came: the stream passes unchanged.
+	var skipErr error
+	var consumed int64
+	rd.OnSkip(func(b []byte) {
+		consumed += int64(len(b))
+		if skipErr == nil {
+			skipErr = a.host.raw(ctx, b)
+		}
+	})
 	for {
 		ev, err := rd.Next()
+		if skipErr != nil {
+			return nil, skipErr
+		}
 		var cut *sse.CutError
+		var limit *sse.LimitError
 		switch {
 		case errors.Is(err, io.EOF):
-			return nil
+			return nil, nil
 		case errors.As(err, &cut):
 			raw := bytes.Clone(ev.Raw)
 			a.tap.event(a.conn, raw, ev.Length, fmt.Errorf("the stream ended inside this event: %w", err))
 			_ = a.host.raw(ctx, raw)
-			return fmt.Errorf("%w: %v", errBroken, err)
+			return nil, fmt.Errorf("%w: %v", errBroken, err)
+		case errors.As(err, &limit) && !a.lines:
+			ks.consumed(consumed)
+			return a.carryLongEvent(ctx, ks)
 		case err != nil:
 			a.tap.note(capture.In, a.conn, "the stream broke off: "+err.Error(), err)
-			return fmt.Errorf("%w: %v", errBroken, err)
+			return nil, fmt.Errorf("%w: %v", errBroken, err)
 		}
+		consumed = ev.Offset + ev.Length
+		ks.consumed(consumed)
 		if a.lastID != nil {
 			a.lastID(ev.ID)
 		}
 		if err := a.event(ctx, ev.Clone()); err != nil {
-			return err
+			return nil, err
 		}
 	}
 }

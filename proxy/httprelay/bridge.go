@@ -131,12 +131,19 @@ func (b *Bridge) legacyDone() <-chan struct{} {
 	return b.legacy.done
 }
 
-// readLines relays each line the host writes until stdin ends.
+// readLines relays each line the host writes until stdin ends. A line
+// past maxBody is not posted: it is answered with a JSON-RPC error
+// (refuseLong) and the lines after it are read on.
 func (b *Bridge) readLines(ctx context.Context) error {
 	rd := bufio.NewReaderSize(b.opt.Stdin, 64<<10)
 	for {
-		ln, err := readLine(rd)
-		if len(bytes.TrimSpace(ln)) > 0 {
+		ln, size, err := readLine(rd)
+		switch {
+		case size > maxBody:
+			if rerr := b.refuseLong(ln, size); rerr != nil {
+				return rerr
+			}
+		case len(bytes.TrimSpace(ln)) > 0:
 			conn := "http POST " + strconv.FormatUint(b.seq.Add(1), 10)
 			h := proxy.Hop{Dir: capture.Out, Conn: conn, Chan: capture.Channel{Kind: capture.Control}, Raw: ln, Body: ln, Enc: proto.EncJSON,
 				Fields: []proto.Field{{Offset: 0, Len: len(ln), Name: "body", Kind: proto.FieldBody}}}
@@ -153,20 +160,28 @@ func (b *Bridge) readLines(ctx context.Context) error {
 	}
 }
 
-// readLine reads one line, its line end left out; a line past maxBody is
-// an error, never buffered whole.
-func readLine(rd *bufio.Reader) ([]byte, error) {
-	var ln []byte
+// readLine reads one line, its line end left out, and says how long it
+// was (line end included). A line past maxBody is never buffered whole:
+// it is read to its end and what is returned is its first keptHead bytes.
+func readLine(rd *bufio.Reader) (ln []byte, size int64, err error) {
 	for {
 		part, err := rd.ReadSlice('\n')
-		ln = append(ln, part...)
-		if len(ln) > maxBody {
-			return nil, fmt.Errorf("a line longer than %d bytes", maxBody)
+		size += int64(len(part))
+		if size <= maxBody {
+			ln = append(ln, part...)
+		} else if len(ln) < keptHead {
+			ln = append(ln, part[:min(len(part), keptHead-len(ln))]...)
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		return bytes.TrimRight(ln, "\r\n"), err
+		if size > maxBody {
+			if len(ln) > keptHead {
+				ln = ln[:keptHead:keptHead]
+			}
+			return ln, size, err
+		}
+		return bytes.TrimRight(ln, "\r\n"), size, err
 	}
 }
 

@@ -5,10 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"strconv"
 	"sync"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/proxy"
 )
 
@@ -220,4 +223,51 @@ func (b *Bridge) deleteSession(ctx context.Context) {
 	}
 	b.tap.response(conn, rsp)
 	rsp.Body.Close()
+}
+
+// refuseLong answers a host's line past maxBody, head being its first
+// bytes, with a JSON-RPC error when the head names its id and method (a
+// notification or a response gets none), and captures the head. The
+// bridge does not post it: a message that long is no MCP message a
+// server is likely to take, and holding it to post would hold its size.
+func (b *Bridge) refuseLong(head []byte, size int64) error {
+	conn := "http POST " + strconv.FormatUint(b.seq.Add(1), 10)
+	e := &BodyTooLongError{Size: size, Max: maxBody, Kept: len(head)}
+	b.tap.frame(capture.Out, conn, &capture.Frame{
+		Chan: capture.Channel{Kind: capture.Control}, Raw: head, Kept: len(head), Size: int(min(size, int64(^uint(0)>>1))),
+		Enc: proto.EncJSON, Err: fmt.Errorf("not posted: %w", e),
+		Fields: []proto.Field{{Offset: 0, Len: len(head), Name: "body (head)",
+			Value: fmt.Sprintf("first %d of %d bytes", len(head), size), Kind: proto.FieldBody}},
+	})
+	why := fmt.Sprintf("the message is %d bytes, longer than the %d the bridge posts", size, maxBody)
+	return b.failed(headEnvelope(head), conn, why, &lineHost{b: b, conn: conn})
+}
+
+// headEnvelope reads the id and method of the message whose first bytes
+// are head, as far as head holds them whole: the members of its top
+// object are read in order until one is cut off.
+func headEnvelope(head []byte) envelope {
+	var env envelope
+	dec := json.NewDecoder(bytes.NewReader(head))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return env
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		key, ok := t.(string)
+		if err != nil || !ok {
+			return env
+		}
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			return env
+		}
+		switch key {
+		case "id":
+			env.ID = v
+		case "method":
+			_ = json.Unmarshal(v, &env.Method)
+		}
+	}
+	return env
 }

@@ -17,5 +17,13 @@
 // Both hand every message to proxy.Session.Relay, which captures it and
 // lets the steering and the faults act on it, and capture the HTTP heads
 // and what is not a message (priming events, comments, error bodies)
-// through the session's Tap.
+// through the session's Tap. The bytes of an event stream between its
+// events (a byte order mark, blank lines) reach the host as they came.
+//
+// A message past 16 MiB (maxBody: a POST body, a JSON answer, an SSE
+// event) is not held: it is carried on whole as it is read, and captured
+// by its first 64 KiB, its true size and a BodyTooLongError. Since it is
+// never held, no pause or fault applies to it. The stdio bridge does not
+// post a host's line past 16 MiB: it answers it with a JSON-RPC error
+// (when the line's head names its id) and reads on.
 package httprelay

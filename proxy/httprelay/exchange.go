@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proxy"
@@ -35,10 +37,14 @@ type exchange struct {
 	status   int         // the server's status, 0 before its answer
 	started  bool        // the host's response head went
 	stream   bool        // the host's answer is an event stream
-	broken   bool        // the host's connection must end broken
 	cancel   context.CancelFunc
 	answered bool // the server's answer was relayed (or failed)
 	headTold bool // the request's head is captured already
+
+	// broken says the host's connection must end broken. It is no field
+	// under mu: Cut sets it while a write to a host that does not read
+	// may hold mu.
+	broken atomic.Bool
 }
 
 // Pass carries h on unchanged: a host's message goes to the server, a
@@ -66,15 +72,17 @@ func (ex *exchange) Send(ctx context.Context, dir capture.Dir, body []byte) erro
 	return ex.raw(ctx, body)
 }
 
-// Cut ends the host's connection on purpose.
+// Cut ends the host's connection on purpose. It does not wait for a
+// write to the host under way: that write's deadline is made now, so
+// that a host that does not read cannot hold the cut up.
 func (ex *exchange) Cut(reason string) {
-	ex.mu.Lock()
-	ex.broken = true
-	cancel := ex.cancel
-	ex.mu.Unlock()
+	ex.broken.Store(true)
 	ex.r.tap.note(capture.In, ex.conn, "the proxy cut the host's connection: "+reason, nil)
-	if cancel != nil {
-		cancel()
+	if ex.cancel != nil {
+		ex.cancel()
+	}
+	if ex.rc != nil {
+		_ = ex.rc.SetWriteDeadline(time.Now())
 	}
 }
 

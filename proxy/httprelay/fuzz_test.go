@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -28,6 +29,10 @@ func (*hostBytes) Cut(string) {}
 func (h *hostBytes) raw(_ context.Context, b []byte) error {
 	h.got.Write(b)
 	return nil
+}
+func (h *hostBytes) carry(_ context.Context, src io.Reader) (werr, rerr error) {
+	_, rerr = io.Copy(&h.got, src)
+	return nil, rerr
 }
 
 // FuzzAnswer relays whatever a server answers, as an event stream, as
@@ -71,7 +76,7 @@ func FuzzReadLine(f *testing.F) {
 		rd := bufio.NewReaderSize(bytes.NewReader(in), 16)
 		var all []byte
 		for {
-			ln, err := readLine(rd)
+			ln, _, err := readLine(rd)
 			if bytes.ContainsRune(ln, '\n') {
 				t.Fatalf("a line holds a line end: %q", ln)
 			}
@@ -82,6 +87,47 @@ func FuzzReadLine(f *testing.F) {
 		}
 		if len(all) > len(in) {
 			t.Fatalf("read %d bytes of %d", len(all), len(in))
+		}
+	})
+}
+
+// FuzzHeadEnvelope reads the id and method of whatever head of a line a
+// host writes: no panic, and an id found is JSON.
+func FuzzHeadEnvelope(f *testing.F) {
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"x":"aaa`))
+	f.Add([]byte(`{"id":`))
+	f.Add([]byte(`[{"id":1}]`))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		env := headEnvelope(in)
+		if len(env.ID) > 0 && !json.Valid(env.ID) {
+			t.Fatalf("id %q is no JSON", env.ID)
+		}
+	})
+}
+
+// FuzzBlankScan finds the end of an event in whatever a server sends,
+// the same wherever the stream is split: no panic, an end within bounds.
+func FuzzBlankScan(f *testing.F) {
+	f.Add([]byte("data: x\r\n\r\nnext"), 9)
+	f.Add([]byte("data: x\r\rdata"), 8)
+	f.Fuzz(func(t *testing.T, in []byte, at int) {
+		var whole blankScan
+		want := whole.scan(in)
+		at = min(max(at, 0), len(in))
+		var split blankScan
+		got := split.scan(in[:at])
+		if got < 0 {
+			if got = split.scan(in[at:]); got >= 0 {
+				got += at
+			}
+		}
+		// A CR LF split between pieces ends at the CR: the LF is left for
+		// what follows, where it is a blank line of its own.
+		if got != want && !(got == want-1 && got > 0 && in[got-1] == '\r' && in[got] == '\n') {
+			t.Fatalf("end %d split at %d, %d whole", got, at, want)
+		}
+		if want > len(in) {
+			t.Fatalf("end %d past %d bytes", want, len(in))
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -41,6 +42,12 @@ func (a aside) Send(ctx context.Context, dir capture.Dir, body []byte) error {
 func (aside) Cut(string) {}
 
 func (aside) raw(context.Context, []byte) error { return nil }
+
+// carry reads src to its end: its answer is kept from the host.
+func (aside) carry(_ context.Context, src io.Reader) (werr, rerr error) {
+	_, rerr = io.Copy(io.Discard, src)
+	return nil, rerr
+}
 
 // inject is the session's Injector: body goes to where the host last
 // posted, with the host's last session id, protocol version and

@@ -106,7 +106,7 @@ func (r *Relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		r.closeEndpoint(ex.endpoint)
 	}
 	ex.mu.Lock()
-	broken := ex.broken || errors.Is(err, errBroken)
+	broken := ex.broken.Load() || errors.Is(err, errBroken)
 	if !ex.started && !broken {
 		ex.startLocked()
 	}
@@ -122,24 +122,27 @@ func (r *Relay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 // another request goes to the server as it is.
 func (r *Relay) serve(ctx context.Context, ex *exchange) error {
 	var body []byte
+	long := false
 	if ex.req.Body != nil {
-		b, err := io.ReadAll(io.LimitReader(ex.req.Body, maxBody+1))
-		if err == nil && len(b) > maxBody {
-			err = fmt.Errorf("the body is larger than %d bytes", maxBody)
-		}
+		b, l, err := readBody(ex.req.Body)
 		if err != nil {
 			r.tap.note(capture.Out, ex.conn, "the host's request could not be read: "+err.Error(), err)
 			return r.refuse(ex, http.StatusBadRequest, "mcpscope proxy: the request's body could not be read: "+err.Error())
 		}
-		body = b
+		body, long = b, l
 	}
-	if ex.req.Method != http.MethodPost {
+	if ex.req.Method == http.MethodPost {
+		r.mu.Lock()
+		r.target = ex.req.URL.RequestURI()
+		r.mu.Unlock()
+		r.sess.SetInjector(r.inject)
+	}
+	switch {
+	case long:
+		return r.carryLong(ctx, ex, body)
+	case ex.req.Method != http.MethodPost:
 		return r.forward(ctx, ex, body)
 	}
-	r.mu.Lock()
-	r.target = ex.req.URL.RequestURI()
-	r.mu.Unlock()
-	r.sess.SetInjector(r.inject)
 	// The head goes first in the capture, as on the wire: the request as
 	// it goes to the server, its body the message that follows.
 	if up, err := r.upstreamRequest(ctx, ex.req, body); err == nil {
@@ -178,19 +181,25 @@ func (r *Relay) refuse(ex *exchange, status int, text string) error {
 // same method, path and query on the server's origin, the host's headers
 // (less those of its connection) and body.
 func (r *Relay) upstreamRequest(ctx context.Context, req *http.Request, body []byte) (*http.Request, error) {
-	u := *r.opt.Upstream
-	u.Path, u.RawPath, u.RawQuery = req.URL.Path, req.URL.RawPath, req.URL.RawQuery
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
+	return r.upstreamRequestFrom(ctx, req, rd)
+}
+
+// upstreamRequestFrom is upstreamRequest with the body read from rd (nil:
+// none).
+func (r *Relay) upstreamRequestFrom(ctx context.Context, req *http.Request, rd io.Reader) (*http.Request, error) {
+	u := *r.opt.Upstream
+	u.Path, u.RawPath, u.RawQuery = req.URL.Path, req.URL.RawPath, req.URL.RawQuery
 	up, err := http.NewRequestWithContext(ctx, req.Method, u.String(), rd)
 	if err != nil {
 		return nil, err
 	}
 	forwardHeader(up.Header, req.Header)
 	addDefaults(up.Header, r.opt.Header)
-	if body == nil {
+	if rd == nil {
 		up.Header.Del("Content-Length")
 	}
 	return up, nil
@@ -204,6 +213,12 @@ func (r *Relay) forward(ctx context.Context, ex *exchange, body []byte) error {
 	if err != nil {
 		return r.refuse(ex, http.StatusBadGateway, "mcpscope proxy: "+err.Error())
 	}
+	return r.forwardRequest(ctx, ex, up)
+}
+
+// forwardRequest sends up, the host's request as it goes to the server,
+// and relays the server's answer to the host.
+func (r *Relay) forwardRequest(ctx context.Context, ex *exchange, up *http.Request) error {
 	if !ex.headTold {
 		r.tap.request(ex.conn, up)
 	}

@@ -113,7 +113,8 @@ func addDefaults(h, def http.Header) {
 }
 
 // maxBody is the largest message the relay reads whole: a POST body, a
-// JSON answer, an SSE event.
+// JSON answer, an SSE event. A longer one is carried on as it is read,
+// not held (long.go).
 const maxBody = flow.DefaultMaxControlFrame
 
 func quote(s string) string { return "\"" + strings.ReplaceAll(s, "\"", "\\\"") + "\"" }

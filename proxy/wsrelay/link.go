@@ -72,6 +72,7 @@ func (l *link) run(ctx context.Context) {
 type message struct {
 	typ  websocket.MessageType
 	data []byte
+	dir  capture.Dir // which way it goes, when it is being carried
 }
 
 // pump reads the messages of from (the host's for capture.Out, the
@@ -95,7 +96,7 @@ func (l *link) pump(ctx context.Context, dir capture.Dir, from *websocket.Conn) 
 				return
 			}
 			select {
-			case msgs <- message{typ, data}:
+			case msgs <- message{typ: typ, data: data}:
 			case <-ctx.Done():
 				readErr = ctx.Err()
 				return
@@ -126,8 +127,12 @@ func (l *link) carry(ctx context.Context, dir capture.Dir, typ websocket.Message
 		enc = proto.EncBinary
 	}
 	h := proxy.Hop{Dir: dir, Conn: l.conn, Session: l.conn, Chan: capture.Channel{Kind: capture.Control}, Raw: data, Body: data, Enc: enc}
-	return l.r.sess.Relay(ctx, h, l)
+	return l.r.sess.Relay(context.WithValue(ctx, carrying{}, message{typ: typ, dir: dir}), h, l)
 }
+
+// carrying is the context key of the message being carried: what Send
+// writes in its place keeps its type.
+type carrying struct{}
 
 // to is the connection a message going dir is written to.
 func (l *link) to(dir capture.Dir) *websocket.Conn {
@@ -159,9 +164,16 @@ func (l *link) Pass(_ context.Context, h proxy.Hop) error {
 	return l.write(l.life(), l.to(h.Dir), typ, h.Raw)
 }
 
-// Send writes body as a text message toward dir's receiver.
-func (l *link) Send(_ context.Context, dir capture.Dir, body []byte) error {
-	return l.write(l.life(), l.to(dir), textMessage, body)
+// Send writes body toward dir's receiver: in the type of the message it
+// stands for (an edited or corrupted one, a duplicate) when ctx is that
+// message's carrying it the same way, else as a text message (an answer
+// the proxy makes).
+func (l *link) Send(ctx context.Context, dir capture.Dir, body []byte) error {
+	typ := textMessage
+	if m, ok := ctx.Value(carrying{}).(message); ok && m.dir == dir {
+		typ = m.typ
+	}
+	return l.write(l.life(), l.to(dir), typ, body)
 }
 
 // Cut closes both sides with 1001 saying why.

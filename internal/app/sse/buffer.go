@@ -40,6 +40,7 @@ func (r *Reader) skipBOM() {
 	r.bomDone = true
 	if bytes.HasPrefix(r.buf[:r.end], bom) {
 		r.pos = len(bom)
+		r.skip(bom)
 	}
 }
 

@@ -54,6 +54,8 @@ type Reader struct {
 	data []byte // data values joined, when they are not one slice of buf
 	head []byte // the first MaxRaw bytes of an event that left buf
 
+	skipped func([]byte) // told the bytes that belong to no event (OnSkip)
+
 	typ      string // the Type of the last event that had one, reused
 	idBuffer string // the standard's last event ID buffer
 	lastID   string // the standard's last event ID string
@@ -71,6 +73,21 @@ func NewReader(r io.Reader, lim Limits) *Reader {
 		lim.MaxRaw = DefaultMaxRaw
 	}
 	return &Reader{src: r, lim: lim, step: firstRead}
+}
+
+// OnSkip sets f to be told, as they are read, the bytes the Reader passes
+// over that belong to no event: a leading byte order mark, the blank lines
+// between events and after the last one, the LF of a CR LF that ended an
+// event. With the events' Raw they are the whole stream, in order, so a
+// relay can pass it on byte for byte. The slice f gets is valid only
+// during the call; f is called from Next.
+func (r *Reader) OnSkip(f func([]byte)) { r.skipped = f }
+
+// skip tells the OnSkip function about b.
+func (r *Reader) skip(b []byte) {
+	if r.skipped != nil && len(b) > 0 {
+		r.skipped(b)
+	}
 }
 
 // LastEventID is the standard's last event ID string: the ID of the last
@@ -118,6 +135,7 @@ func (r *Reader) Next() (Event, error) {
 		}
 		blank := i == r.pos
 		if blank && !r.blk.open {
+			r.skip(r.buf[i : i+term])
 			r.endLine(i, term) // a blank line between events
 			continue
 		}
@@ -148,6 +166,9 @@ func (r *Reader) startLine() (skipped bool, err error) {
 		if c == '\n' {
 			if err := r.checkLimits(r.pos, r.pos+1); err != nil {
 				return false, err
+			}
+			if !r.blk.open {
+				r.skip(r.buf[r.pos : r.pos+1])
 			}
 			r.pos++
 			return true, nil
