@@ -62,7 +62,7 @@ tools:
 
 ## bench: Go benchmarks and the comparisons against other MCP clients.
 bench: peers
-	$(GO) test -run '^$$' -bench . -benchmem ./capture/... ./proto/... ./hexview/... ./ui/... ./transports/... ./internal/app/sse/... ./bench/...
+	$(GO) test -run '^$$' -bench . -benchmem ./capture/... ./proto/... ./hexview/... ./ui/... ./transports/... ./internal/app/sse/... ./proxy/... ./bench/...
 
 ## fuzz-smoke: every fuzz target once; the decoders of untrusted input named
 ## in testdata/fuzz-untrusted.txt for FUZZTIME each, the others for
