@@ -74,6 +74,12 @@ func (h *Hub) unmask(edited []byte, n uint64) ([]byte, error) {
 			original = m.Body
 		}
 	}
+	return restoreHeld(edited, original)
+}
+
+// restoreHeld is edited, a viewer's edit of heldShown(original), with
+// each numbered mask it kept the credential of original it stands for.
+func restoreHeld(edited, original []byte) ([]byte, error) {
 	ranges := recordings.SecretRanges(original)
 	if len(ranges) == 0 {
 		return edited, nil
