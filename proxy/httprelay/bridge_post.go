@@ -215,6 +215,7 @@ func (b *Bridge) deleteSession(ctx context.Context) {
 	b.tap.request(conn, req)
 	rsp, err := b.opt.Client.Do(req)
 	if err != nil {
+		err = withoutURL(err)
 		b.tap.note(capture.In, conn, "the DELETE that ends the session failed: "+err.Error(), err)
 		return
 	}

@@ -17,8 +17,8 @@ import (
 func unreachable(u *url.URL, err error) error {
 	if cert := tlsconf.Failure(err); cert != nil {
 		err = cert
-	} else if ue, ok := errors.AsType[*url.Error](err); ok {
-		err = ue.Err
+	} else {
+		err = withoutURL(err)
 	}
 	return &unreachableError{why: fmt.Sprintf("the server at %s cannot be reached: %v", httphead.RedactURL(u), err), err: err}
 }
@@ -32,3 +32,12 @@ type unreachableError struct {
 
 func (e *unreachableError) Error() string { return e.why }
 func (e *unreachableError) Unwrap() error { return e.err }
+
+// withoutURL is err less the URL a client's *url.Error quotes: the query
+// of a request may carry a token.
+func withoutURL(err error) error {
+	if ue, ok := errors.AsType[*url.Error](err); ok {
+		return ue.Err
+	}
+	return err
+}
