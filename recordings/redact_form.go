@@ -42,7 +42,8 @@ func formValues(b []byte) [][2]int {
 		for end < len(b) && b[end] != '&' && (b[end] != ' ' || lookalike) && b[end] != '"' && b[end] != '\r' && b[end] != '\n' {
 			end++
 		}
-		if boundary && end > eq+1 && secretField(b, start, eq) {
+		stars := len(bytes.Trim(b[eq+1:end], "*")) == 0 // masked already, by a capture ("code=***")
+		if boundary && end > eq+1 && !stars && secretField(b, start, eq) {
 			out = append(out, [2]int{eq + 1, end})
 		}
 		i = eq + 1
