@@ -47,7 +47,7 @@ func TestOAuthDynamicRegistration(t *testing.T) {
 	if len(issued) != 1 {
 		t.Fatalf("%d tokens issued", len(issued))
 	}
-	for _, want := range []string{"/.well-known/oauth-authorization-server", "/register HTTP/1.1", "/token HTTP/1.1", "/callback?code=***"} {
+	for _, want := range []string{"/.well-known/oauth-authorization-server", "/register HTTP/1.1", "/token HTTP/1.1", "/callback?code=<redacted "} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("the trace does not show %q:\n%s", want, r.stderr)
 		}
@@ -160,7 +160,7 @@ func TestOAuthPreregisteredClient(t *testing.T) {
 			if !strings.Contains(frames["oauth browser"], "open "+srv.AuthorizationEndpoint+"?") {
 				t.Errorf("no frame of the browser opened: %q", frames["oauth browser"])
 			}
-			if cb := frames["oauth callback"]; !strings.Contains(cb, "GET /callback?code=***") {
+			if cb := frames["oauth callback"]; !strings.Contains(cb, "GET /callback?code=<redacted ") {
 				t.Errorf("no callback frame with its code masked: %q", cb)
 			}
 			token := ""

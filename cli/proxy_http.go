@@ -25,7 +25,7 @@ func (r *proxyRun) http(ctx context.Context, target string) error {
 	if err != nil {
 		return withExit(ExitConnection, fmt.Errorf("--listen %s: %w", r.f.listen, err))
 	}
-	fmt.Fprintf(r.cmd.ErrOrStderr(), "mcpscope proxy: listening on %s → %s\n", relay.LocalURL(ln.Addr()), up.Redacted())
+	fmt.Fprintf(r.cmd.ErrOrStderr(), "mcpscope proxy: listening on %s → %s\n", relay.LocalURL(ln.Addr()), redactURL(up.String()))
 	return relay.Serve(ctx, ln)
 }
 

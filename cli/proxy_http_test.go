@@ -82,3 +82,46 @@ func TestProxyHTTPListenCommand(t *testing.T) {
 		t.Fatalf("the recording misses the call (%v) or its answer (%v)", out, in)
 	}
 }
+
+// The line `mcpscope proxy --listen` prints on stderr masks, in the
+// server's URL, the secret query parameters (?key=, ?sig=), not its
+// password alone.
+func TestProxyHTTPListeningLineMasksQueryTokens(t *testing.T) {
+	bin := builtBinary(t)
+	rec := filepath.Join(t.TempDir(), "masked.jsonl")
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Run)
+	defer cancel()
+	target := "http://u:pw-SEKRET0@127.0.0.1:1/mcp?key=SEKRET1&sig=SEKRET2&x=1"
+	cmd := exec.CommandContext(ctx, bin, "proxy", "--name", "masked", "--record", rec, "--listen", "127.0.0.1:0", target)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line := make(chan string, 1)
+	exited := make(chan error, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if strings.HasPrefix(sc.Text(), "mcpscope proxy: listening on") {
+				line <- sc.Text()
+			}
+		}
+		exited <- cmd.Wait()
+	}()
+	select {
+	case got := <-line:
+		// The local URL keeps the query: the host sends it, and the relay
+		// carries the host's query on.
+		_, server, _ := strings.Cut(got, " → ")
+		if strings.Contains(server, "SEKRET") || !strings.Contains(server, "x=1") {
+			t.Errorf("stderr said %q", got)
+		}
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		<-exited
+	case err := <-exited:
+		t.Fatalf("the proxy exited before it listened: %v", err)
+	}
+}

@@ -117,7 +117,7 @@ func redactURL(raw string) string {
 	parts := strings.Split(query, "&")
 	for i, part := range parts {
 		k, v, _ := strings.Cut(part, "=")
-		if name, err := url.QueryUnescape(k); err == nil && secretName(name) {
+		if name, err := url.QueryUnescape(k); err == nil && (secretName(name) || httphead.SecretParam(name)) {
 			parts[i] = k + "=" + redacted(v)
 		}
 	}

@@ -160,8 +160,7 @@ func (s *Session) startRecording() error {
 			return err
 		}
 	}
-	o := s.opt.Redact
-	o.SecretHeaders = append(slices.Clone(o.SecretHeaders), SecretHeaders...)
+	o := s.Redaction()
 	// The Writer may tell from inside an Append that holds the tap's lock,
 	// or from inside Create before the tap is set: Stopped only hands the
 	// error on, and watchRecording marks it.
@@ -228,6 +227,17 @@ func (s *Session) Name() string { return s.opt.Name }
 // Header is the recording header of the session (also what live viewers
 // are sent first).
 func (s *Session) Header() recordings.Header { return s.header }
+
+// Redaction is how the session masks credentials, in its recording and
+// for its viewers alike: Options.Redact with SecretHeaders besides its
+// own, its literal secrets (the --header values) kept. Stopped is not set.
+func (s *Session) Redaction() recordings.Options {
+	o := s.opt.Redact
+	o.SecretHeaders = append(slices.Clone(o.SecretHeaders), SecretHeaders...)
+	o.Secrets = slices.Clone(o.Secrets)
+	o.Stopped = nil
+	return o
+}
 
 // Store is the bounded store of everything captured; live viewers read it.
 func (s *Session) Store() *capture.Store { return s.store }

@@ -2,6 +2,8 @@ package recordings
 
 import (
 	"bytes"
+	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -207,6 +209,11 @@ func members(b, q []byte, end func(b []byte, from int) int) [][2]int {
 		from := j + len(q)
 		valueEnd := end(b, from)
 		if valueEnd < 0 {
+			// A value cut short (bytes kept, a shortened annotation):
+			// what there is of it is masked.
+			if from < len(b) && secretName(b[start:nameEnd]) {
+				out = append(out, [2]int{from, len(b)})
+			}
 			break
 		}
 		if valueEnd > from && secretName(b[start:nameEnd]) {
@@ -294,85 +301,23 @@ func (r *redactor) secretHeader(name []byte) bool {
 }
 
 // field returns the value of an annotation named name with its
-// credentials masked: all of it for a secret header's line, the literal
-// secrets anywhere else.
+// credentials masked: all of it for a secret header's line; otherwise as
+// the frame's bytes are masked (literal secrets, secret JSON members and
+// form fields), since a value often copies bytes of the frame (an SSE
+// line's data). Lengths stay as they are.
 func (r *redactor) field(name, value string) string {
-	secretHeader := len(r.headers) > 0 && r.headers[strings.ToLower(name)]
-	if value == "" || !secretHeader && len(r.secrets) == 0 {
+	if value == "" {
 		return value
 	}
-	b := []byte(value)
-	if secretHeader {
+	if len(r.headers) > 0 && r.headers[strings.ToLower(name)] {
+		b := []byte(value)
 		mask(b)
 		return string(b)
 	}
-	return string(r.redact(b, false))
-}
-
-// formValues finds, in text that may hold a form body or a query
-// ("grant_type=refresh_token&refresh_token=…&client_secret=…"), the
-// ranges of the values of fields whose names are secrets: a name of
-// letters, digits, '_', '-' and '.' after the start, '&', '?' or a space,
-// then '=', then the value up to '&', a space, a quote or the end. A
-// value masked already ("<redacted N bytes>…") is left as it is.
-func formValues(b []byte) [][2]int {
-	var out [][2]int
-	for i := 0; i < len(b); {
-		eq := bytes.IndexByte(b[i:], '=')
-		if eq < 0 {
-			break
-		}
-		eq += i
-		start := eq
-		for start > 0 && isNameByte(b[start-1]) {
-			start--
-		}
-		boundary := start == 0 || b[start-1] == '&' || b[start-1] == '?' || b[start-1] == ' ' || b[start-1] == '\n'
-		n, lookalike := masked(b[eq+1:])
-		if n > 0 {
-			// Masked already: its words hold a space, where a field's
-			// value would end, and masking them again would garble them.
-			i = eq + 1 + n
-			continue
-		}
-		// A value that only looks masked runs past its spaces, so that
-		// none of it stays in the clear.
-		end := eq + 1
-		for end < len(b) && b[end] != '&' && (b[end] != ' ' || lookalike) && b[end] != '"' && b[end] != '\r' && b[end] != '\n' {
-			end++
-		}
-		if boundary && end > eq+1 && secretName(b[start:eq]) {
-			out = append(out, [2]int{eq + 1, end})
-		}
-		i = eq + 1
+	if len(r.secrets) == 0 && !strings.ContainsAny(value, `"=`) {
+		return value // no literal secret to look for, no member nor form field to hold one
 	}
-	return out
-}
-
-// masked is the length of the value mask wrote at the start of b
-// (maskLabel(n), then '*' up to n bytes in all), or 0 when b does not
-// start with exactly that; words says whether b starts with the mask's
-// words all the same: a value that only looks masked is masked.
-func masked(b []byte) (n int, words bool) {
-	rest, words := bytes.CutPrefix(b, []byte(maskWords))
-	if !words {
-		return 0, false
-	}
-	digits := 0
-	for digits < len(rest) && rest[digits] >= '0' && rest[digits] <= '9' {
-		digits++
-	}
-	n, err := strconv.Atoi(string(rest[:digits]))
-	label := maskLabel(n)
-	if err != nil || n < len(label) || n > len(b) || !bytes.HasPrefix(b, []byte(label)) ||
-		len(bytes.TrimLeft(b[len(label):n], "*")) > 0 {
-		return 0, true
-	}
-	return n, true
-}
-
-func isNameByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
+	return r.text(value)
 }
 
 // text returns s with its literal secrets and secret members masked; a
@@ -406,6 +351,22 @@ func escapedEnd(b []byte, from int) int {
 		i++
 	}
 	return -1
+}
+
+// SecretRanges are the byte ranges of body that Redact masks, in order,
+// none overlapping another.
+func SecretRanges(body []byte) [][2]int {
+	rs := append(append(secretMembers(body), escapedMembers(body)...), formValues(body)...)
+	slices.SortFunc(rs, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+	var out [][2]int
+	for _, r := range rs {
+		if k := len(out) - 1; k >= 0 && r[0] <= out[k][1] {
+			out[k][1] = max(out[k][1], r[1])
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // Redact returns body with the values of its secret JSON members and

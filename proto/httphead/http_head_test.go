@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"net/http"
+	"net/url"
 	"reflect"
 	"slices"
 	"strings"
@@ -190,6 +191,21 @@ func TestRedactQuery(t *testing.T) {
 	} {
 		if got := RedactQuery(in); got != want {
 			t.Errorf("RedactQuery(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// RedactURL masks a URL's password and secret query values as a capture
+// shows them, and QueryMasked finds, whole, the masks it wrote.
+func TestRedactURLAndQueryMasked(t *testing.T) {
+	u, _ := url.Parse("https://u:pw-SEKRET@h/mcp?key=SEKRET1&x=1&sig=SEKRET2")
+	got := RedactURL(u)
+	if strings.Contains(got, "SEKRET") || !strings.Contains(got, "&x=1&") {
+		t.Errorf("RedactURL = %q", got)
+	}
+	for in, want := range map[string]int{"[redacted-7-bytes]&x=1": 18, "[redacted-7-bytes": 0, "[redacted-8-bytes]": 18, "[redacted-x-bytes]": 0, "SEKRET": 0} {
+		if n := QueryMasked([]byte(in)); n != want {
+			t.Errorf("QueryMasked(%q) = %d, want %d", in, n, want)
 		}
 	}
 }

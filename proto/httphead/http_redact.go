@@ -139,7 +139,7 @@ func RedactQuery(target string) string {
 			continue
 		}
 		if n, err := url.QueryUnescape(name); err == nil && SecretParam(n) {
-			parts[i] = name + "=[redacted-" + strconv.Itoa(len(value)) + "-bytes]"
+			parts[i] = name + "=" + queryMask(len(value))
 			changed = true
 		}
 	}
@@ -147,4 +147,35 @@ func RedactQuery(target string) string {
 		return target
 	}
 	return path + "?" + strings.Join(parts, "&")
+}
+
+// queryMask is what RedactQuery writes for a value of n bytes.
+func queryMask(n int) string { return "[redacted-" + strconv.Itoa(n) + "-bytes]" }
+
+// QueryMasked is the length of the mask RedactQuery writes for a value
+// ("[redacted-N-bytes]") at the start of b, or 0 when b does not start
+// with one.
+func QueryMasked(b []byte) int {
+	rest, ok := bytes.CutPrefix(b, []byte("[redacted-"))
+	if !ok {
+		return 0
+	}
+	digits := 0
+	for digits < len(rest) && digits < 19 && rest[digits] >= '0' && rest[digits] <= '9' {
+		digits++
+	}
+	n, err := strconv.Atoi(string(rest[:digits]))
+	if err != nil || !bytes.HasPrefix(b, []byte(queryMask(n))) {
+		return 0
+	}
+	return len(queryMask(n))
+}
+
+// RedactURL is u as a capture shows it: its password and the values of
+// its secret query parameters (SecretParam) masked.
+func RedactURL(u *url.URL) string {
+	if u == nil {
+		return ""
+	}
+	return RedactQuery(u.Redacted())
 }

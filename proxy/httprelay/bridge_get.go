@@ -61,6 +61,7 @@ func (b *Bridge) getStream(lastID *string) (got bool, retry time.Duration, ok bo
 	b.tap.request(conn, req)
 	rsp, err := b.opt.Client.Do(req)
 	if err != nil {
+		err = withoutURL(err)
 		b.tap.note(capture.In, conn, "the GET stream failed: "+err.Error(), err)
 		return false, time.Second, ctx.Err() == nil
 	}

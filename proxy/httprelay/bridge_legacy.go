@@ -88,7 +88,7 @@ func (b *Bridge) readLegacy(ctx context.Context, settle func(*url.URL, error)) e
 	b.tap.request(conn, req)
 	rsp, err := b.opt.Client.Do(req)
 	if err != nil {
-		err = fmt.Errorf("the server at %s cannot be reached: %w", b.opt.URL.Redacted(), err)
+		err = unreachable(b.opt.URL, err)
 		b.tap.note(capture.In, conn, err.Error(), err)
 		return err
 	}

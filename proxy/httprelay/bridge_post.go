@@ -116,9 +116,9 @@ func (b *Bridge) exchange(req *http.Request, env envelope, conn string, host toH
 	b.tap.request(conn, req)
 	rsp, err := b.opt.Client.Do(req)
 	if err != nil {
-		why := unreachable(b.opt.URL, err)
-		b.tap.note(capture.In, conn, why, err)
-		_ = b.failed(env, conn, why, host)
+		err = unreachable(b.opt.URL, err)
+		b.tap.note(capture.In, conn, err.Error(), err)
+		_ = b.failed(env, conn, err.Error(), host)
 		return
 	}
 	defer rsp.Body.Close()
@@ -218,6 +218,7 @@ func (b *Bridge) deleteSession(ctx context.Context) {
 	b.tap.request(conn, req)
 	rsp, err := b.opt.Client.Do(req)
 	if err != nil {
+		err = withoutURL(err)
 		b.tap.note(capture.In, conn, "the DELETE that ends the session failed: "+err.Error(), err)
 		return
 	}

@@ -106,8 +106,9 @@ func (r *Relay) postAside(ctx context.Context, like *http.Request, body []byte) 
 		return ctx.Err()
 	}
 	if res.err != nil {
-		r.tap.note(capture.In, conn, "the server cannot be reached: "+res.err.Error(), res.err)
-		return res.err
+		err := unreachable(r.opt.Upstream, res.err)
+		r.tap.note(capture.In, conn, err.Error(), err)
+		return err
 	}
 	r.tap.response(conn, res.rsp)
 	if res.rsp.StatusCode >= 300 {

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/internal/app/tlsconf"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/proxy"
 )
@@ -227,9 +226,9 @@ func (r *Relay) forwardRequest(ctx context.Context, ex *exchange, up *http.Reque
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		why := unreachable(r.opt.Upstream, err)
-		r.tap.note(capture.In, ex.conn, why, err)
-		return r.refuse(ex, http.StatusBadGateway, "mcpscope proxy: "+why)
+		err = unreachable(r.opt.Upstream, err)
+		r.tap.note(capture.In, ex.conn, err.Error(), err)
+		return r.refuse(ex, http.StatusBadGateway, "mcpscope proxy: "+err.Error())
 	}
 	defer rsp.Body.Close()
 	r.tap.response(ex.conn, rsp)
@@ -307,14 +306,4 @@ func (r *Relay) learnResponse(rsp *http.Response) {
 		r.session = v
 		r.mu.Unlock()
 	}
-}
-
-// unreachable says why the server at u could not be reached: a
-// certificate it cannot trust in the words that say how to trust it,
-// another failure as it came.
-func unreachable(u *url.URL, err error) string {
-	if cert := tlsconf.Failure(err); cert != nil {
-		err = cert
-	}
-	return fmt.Sprintf("the server at %s cannot be reached: %v", u.Redacted(), err)
 }

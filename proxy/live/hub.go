@@ -189,7 +189,9 @@ func (h *Hub) do(ctx context.Context, c command) hubLine {
 			break
 		}
 		if c.Body != nil {
-			c.Body = h.unmask(c.Body, c.Held)
+			if c.Body, err = h.unmask(c.Body, c.Held); err != nil {
+				break
+			}
 		}
 		err = h.sess.Decide(c.Held, proxy.Decision{Drop: c.Drop, Body: c.Body})
 	case opInject:

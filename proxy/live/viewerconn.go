@@ -44,7 +44,7 @@ func (v *viewerConn) pump() {
 	defer v.hub.wg.Done()
 	s := v.hub.sess
 	hd := s.Header()
-	w, _ := recordings.NewWriter(v.out, hd, viewerRedaction(hd))
+	w, _ := recordings.NewWriter(v.out, hd, viewerRedaction(s))
 	defer func() {
 		_ = v.conn.Close()
 		_ = w.Close()
