@@ -22,7 +22,8 @@ var secretKeyParts = []string{"secret", "password"}
 // secretWords are words, in lower case, one of which every secret name
 // holds (every secretKeys entry holds one, and secretName asks for one of
 // them at least): bytes that hold none of them, in any case, hold no
-// secret member nor form field, which spares masking the scans.
+// secret member, which spares masking the scans. Form fields are found
+// wherever there is an '='.
 var secretWords = []string{"token", "secret", "password", "code_verifier", "assertion", "api_key", "apikey", "authorization", "cookie"}
 
 // mayHoldSecretName reports whether b holds one of secretWords, in any
@@ -165,10 +166,19 @@ func (r *redactor) redact(b []byte, json bool) []byte {
 		own()
 		mask(out[v[0]:v[1]])
 	}
-	if !json || !mayHoldSecretName(out) {
+	if !json {
 		return out
 	}
-	for _, v := range append(append(secretMembers(out), escapedMembers(out)...), formValues(out)...) {
+	var found [][2]int
+	if mayHoldSecretName(out) {
+		found = append(secretMembers(out), escapedMembers(out)...)
+	}
+	if bytes.IndexByte(out, '=') >= 0 {
+		// A form field or query parameter (formValues): its secret names
+		// (httphead.SecretParam) are short words, so not in secretWords.
+		found = append(found, formValues(out)...)
+	}
+	for _, v := range found {
 		own()
 		mask(out[v[0]:v[1]])
 	}
