@@ -139,7 +139,6 @@ func markMatches(f *capture.Frame, text string) bool {
 	return ok && (strings.Contains(strings.ToLower(mk.Method), text) || strings.Contains(strings.ToLower(mk.Tool), text))
 }
 
-
 // unquoted is an id as JSON writes a string, unquoted; any other id as
 // it is.
 func unquoted(id string) string {
