@@ -58,7 +58,11 @@ func testAttachHost(t *testing.T, bin string) {
 	p.keys("h")
 	p.waitFor("tools/call", "echo")
 	p.keys("e")
-	editor := p.waitMatch(heldID)
+	// The editor is the left column; the traffic and detail panes on the
+	// right may show other ids (the server's roots/list is id 0).
+	editor := leftColumn(p.waitUntil("the paused call in the editor", func(s string) bool {
+		return heldID.MatchString(leftColumn(s))
+	}))
 	id := heldID.FindStringSubmatch(editor)[1]
 	// Empty the editor (the cursor starts at its top), then type the call
 	// with its argument changed.
@@ -78,6 +82,15 @@ func testAttachHost(t *testing.T, bin string) {
 	}
 	p.escapeUntilGone("paused messages")
 	p.waitFor("edited")
+}
+
+// leftColumn is what screen shows left of the panes' divider.
+func leftColumn(screen string) string {
+	lines := strings.Split(screen, "\n")
+	for i, l := range lines {
+		lines[i], _, _ = strings.Cut(l, "│")
+	}
+	return strings.Join(lines, "\n")
 }
 
 // echo calls the echo tool with message and returns the text it answered
