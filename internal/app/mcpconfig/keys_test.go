@@ -10,13 +10,13 @@ import (
 // same entry (its command member holds that command).
 func commandOf(t *testing.T, f Format, data, name string) (command string, spanAgrees bool) {
 	t.Helper()
-	servers, _ := Parse(Candidate{Path: "mcp.json", Format: f}, []byte(data), "/work")
+	servers, _ := Parse(Candidate{Path: "mcp.json", Format: f}, []byte(data), "/srv/project")
 	for _, s := range servers {
 		if s.Name == name {
 			command = s.Command
 		}
 	}
-	span, err := FindEntry([]byte(data), f, name, "/work")
+	span, err := FindEntry([]byte(data), f, name, "/srv/project")
 	if err != nil {
 		return command, command == ""
 	}
@@ -40,8 +40,8 @@ func TestKeysAreReadExactlyAsTheHostsDo(t *testing.T) {
 		{`{"MCPServers":{"a":{"command":"x"}},"mcpServers":{"a":{"command":"y"}}}`, "a", "y"},
 		{`{"mcpServers":{"a":{"command":"x"}},"mcpServers":{"b":{"command":"y"}}}`, "a", ""},
 		{`{"mcpServers":{"a":{"command":"x"}},"mcpServers":{"b":{"command":"y"}}}`, "b", "y"},
-		{`{"projects":{"/work":{"MCPServers":{"a":{"command":"p"}}}},"mcpServers":{"a":{"command":"top"}}}`, "a", "top"},
-		{`{"projects":{"/work":{"mcpServers":{"a":{"command":"p"}}}},"mcpServers":{"a":{"command":"top"}}}`, "a", "p"},
+		{`{"projects":{"/srv/project":{"MCPServers":{"a":{"command":"p"}}}},"mcpServers":{"a":{"command":"top"}}}`, "a", "top"},
+		{`{"projects":{"/srv/project":{"mcpServers":{"a":{"command":"p"}}}},"mcpServers":{"a":{"command":"top"}}}`, "a", "p"},
 	} {
 		got, agrees := commandOf(t, ClaudeCode, c.data, c.name)
 		if got != c.want || !agrees {

@@ -12,7 +12,7 @@ import (
 const (
 	fuzzExe     = "/usr/local/bin/mcpscope"
 	fuzzSession = "fuzzed"
-	fuzzCwd     = "/work/project"
+	fuzzCwd     = "/srv/project"
 )
 
 // checkRoundTrip wraps every server of data (a config file of format f)
@@ -68,7 +68,7 @@ func FuzzRewrite(f *testing.F) {
 		`{"mcpServers":{"a":{"command":"x","args":["1"]},"b":{"url":"http://h/mcp","headers":{"K":"V"}}}}`,
 		"\uFEFF{\r\n\t// c\r\n\t\"servers\": {\r\n\t\t\"a\": {\"type\": \"sse\", \"url\": \"http://h\", /* x */},\r\n\t},\r\n}",
 		`{"mcpServers":null,"servers":{"s":{"type":"stdio","command":"c"}}}`,
-		`{"projects":{"/work":{"mcpServers":{"p":{"command":"n","args":[]}}}},"mcpServers":{"p":{"command":"u"}}}`,
+		`{"projects":{"/srv":{"mcpServers":{"p":{"command":"n","args":[]}}}},"mcpServers":{"p":{"command":"u"}}}`,
 		`{"mcpServers":{"w":{"serverUrl":"https://x/mcp"},"d":{"command":"a","command":"b"}}}`,
 		`{"mcpServers":{"e\u0073c":{"command":"\"q\"","args":["<&>","\\"]}}}`,
 		`{"servers":{"a":{"command":"s"}},"mcpServers":{"a":{"command":"m","Command":"c","ARGS":[]},"a":{"url":"http://h"}}}`,
