@@ -31,7 +31,7 @@ func (fs *faultState) apply(ctx context.Context, s *Session, h Hop, seq uint64, 
 		return 1, nil
 	}
 	mark := func(note string) {
-		s.mark(h.Dir, h.Conn, Mark{What: WhatFault, Seq: seq, ID: idText(m), Method: a.method, Tool: a.tool,
+		s.Mark(h.Dir, h.Conn, Mark{What: WhatFault, Seq: seq, ID: idText(m), Method: a.method, Tool: a.tool,
 			Rule: fmt.Sprintf("fault rule %d: %s", i+1, f), Note: note})
 	}
 	switch f.Action {

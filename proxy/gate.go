@@ -210,7 +210,7 @@ func (s *Session) hold(ctx context.Context, h Hop, seq uint64, a about, copies i
 	s.gate.mu.Unlock()
 	settle := sync.OnceFunc(func() { close(hm.settled) })
 	defer settle()
-	s.mark(h.Dir, h.Conn, Mark{What: WhatPaused, Seq: seq, Held: hm.N, Method: a.method, Tool: a.tool, Rule: rule})
+	s.Mark(h.Dir, h.Conn, Mark{What: WhatPaused, Seq: seq, Held: hm.N, Method: a.method, Tool: a.tool, Rule: rule})
 
 	base := Mark{Seq: seq, Held: hm.N, Method: a.method, Tool: a.tool}
 	s.recordPending()
@@ -221,7 +221,7 @@ func (s *Session) hold(ctx context.Context, h Hop, seq uint64, a about, copies i
 		// The connection ended (the host left): the message goes nowhere.
 		s.forget(hm.N)
 		base.What, base.Note = WhatDropped, "the connection ended while it was paused; not carried on"
-		s.mark(h.Dir, h.Conn, base)
+		s.Mark(h.Dir, h.Conn, base)
 		return true, ctx.Err()
 	case <-s.done:
 		s.forget(hm.N)
@@ -232,7 +232,7 @@ func (s *Session) hold(ctx context.Context, h Hop, seq uint64, a about, copies i
 		base.What, base.Note = WhatReleased, d.released
 	case d.Drop:
 		base.What = WhatDropped
-		s.mark(h.Dir, h.Conn, base)
+		s.Mark(h.Dir, h.Conn, base)
 		return true, nil
 	case d.Body != nil:
 		edited := h
@@ -244,7 +244,7 @@ func (s *Session) hold(ctx context.Context, h Hop, seq uint64, a about, copies i
 		// What goes is captured first; the mark names it by its Seq.
 		base.What = WhatEdited
 		base.Seq = s.capture(&capture.Frame{Dir: h.Dir, Conn: h.Conn, Chan: h.Chan, Raw: d.Body, Size: len(d.Body), Enc: d.enc, Msg: msg})
-		s.mark(h.Dir, h.Conn, base)
+		s.Mark(h.Dir, h.Conn, base)
 		settle()
 		for range copies {
 			if err := c.Send(ctx, h.Dir, d.Body); err != nil {
@@ -255,7 +255,7 @@ func (s *Session) hold(ctx context.Context, h Hop, seq uint64, a about, copies i
 	default:
 		base.What = WhatForwarded
 	}
-	s.mark(h.Dir, h.Conn, base)
+	s.Mark(h.Dir, h.Conn, base)
 	settle()
 	return true, pass(ctx, c, h, copies)
 }

@@ -72,7 +72,7 @@ func (s *Session) Inject(ctx context.Context, body []byte) (id string, err error
 	// The message is captured first, and the mark names it by its Seq:
 	// frames of other connections may come between the two.
 	seq := s.capture(&capture.Frame{Dir: capture.Out, Chan: h.Chan, Raw: out, Size: len(out), Enc: proto.EncJSON, Msg: msg})
-	s.mark(capture.Out, "", Mark{What: WhatInjected, Seq: seq, ID: idText(msg), Method: a.method, Tool: a.tool})
+	s.Mark(capture.Out, "", Mark{What: WhatInjected, Seq: seq, ID: idText(msg), Method: a.method, Tool: a.tool})
 	if err := inj(ctx, out); err != nil {
 		if request {
 			s.mu.Lock()

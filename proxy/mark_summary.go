@@ -65,10 +65,16 @@ func idWords(id string) string {
 	if id == "" {
 		return ""
 	}
+	return " · id " + PlainID(id)
+}
+
+// PlainID is a Mark's ID as a person reads it: a string id (which a mark
+// holds as JSON writes it, quoted) unquoted, any other id as it is.
+func PlainID(id string) string {
 	if s, err := strconv.Unquote(id); err == nil {
-		id = s
+		return s
 	}
-	return " · id " + id
+	return id
 }
 
 // joinWhy is s, then ": why" when there is a why.

@@ -37,7 +37,7 @@ func (s *Session) Relay(ctx context.Context, h Hop, c Carrier) error {
 	seq := s.capture(f)
 	if h.Dir == capture.In && s.injectedAnswer(a) {
 		a.resolve()
-		s.mark(h.Dir, h.Conn, Mark{What: WhatKept, Seq: seq, ID: idText(m), Method: a.method, Tool: a.tool,
+		s.Mark(h.Dir, h.Conn, Mark{What: WhatKept, Seq: seq, ID: idText(m), Method: a.method, Tool: a.tool,
 			Note: "the answer to an injected request; not delivered to the host"})
 		return nil
 	}

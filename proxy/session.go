@@ -197,7 +197,7 @@ func (s *Session) watchRecording() {
 // (or Options.Log) and as a WhatRecording mark.
 func (s *Session) recordingStopped(err error) {
 	s.log("%v; the session goes on unrecorded", err) // err says the recording stopped
-	s.mark(capture.Out, "", Mark{What: WhatRecording, Note: err.Error()})
+	s.Mark(capture.Out, "", Mark{What: WhatRecording, Note: err.Error()})
 }
 
 // reservePath creates an empty file of a fresh recording's name in dir
@@ -325,8 +325,10 @@ func (s *Session) CaptureOn(conn string, f *capture.Frame) uint64 {
 	return s.capture(f)
 }
 
-// mark captures m going dir on conn and returns its Seq.
-func (s *Session) mark(dir capture.Dir, conn string, m Mark) uint64 {
+// Mark captures m going dir on conn, stamped with the session's time,
+// and returns its Seq: what a relay did to the traffic on its own (a
+// message carried on unsteered because it was too long, say).
+func (s *Session) Mark(dir capture.Dir, conn string, m Mark) uint64 {
 	return s.capture(m.Frame(dir, conn))
 }
 
@@ -358,7 +360,7 @@ func (s *Session) Close(cause error) error {
 			<-s.recWatched
 			s.recordingStoppedSince()
 		}
-		s.mark(capture.In, "", Mark{What: WhatEnded, Note: note})
+		s.Mark(capture.In, "", Mark{What: WhatEnded, Note: note})
 		if s.rec != nil {
 			err = s.rec.Close()
 			s.recordingStoppedSince() // the end did not fit: the store says so

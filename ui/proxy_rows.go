@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/mcpscope/mcpscope/capture"
@@ -57,11 +56,11 @@ func (in *injectedIDs) see(f *capture.Frame) {
 			delete(in.answer, in.order[0])
 			in.order = in.order[1:]
 		}
-		id := unquoted(mk.ID)
+		id := proxy.PlainID(mk.ID)
 		in.answer[id] = 0
 		in.order = append(in.order, id)
 	case proxy.WhatKept:
-		if id := unquoted(mk.ID); mk.Seq > 0 {
+		if id := proxy.PlainID(mk.ID); mk.Seq > 0 {
 			if _, ok := in.answer[id]; ok {
 				in.answer[id] = mk.Seq
 			}
@@ -137,13 +136,4 @@ func proxyLabel(f *capture.Frame) string {
 func markMatches(f *capture.Frame, text string) bool {
 	mk, ok := proxy.ParseMark(f)
 	return ok && (strings.Contains(strings.ToLower(mk.Method), text) || strings.Contains(strings.ToLower(mk.Tool), text))
-}
-
-// unquoted is an id as JSON writes a string, unquoted; any other id as
-// it is.
-func unquoted(id string) string {
-	if s, err := strconv.Unquote(id); err == nil {
-		return s
-	}
-	return id
 }

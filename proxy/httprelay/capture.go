@@ -18,11 +18,8 @@ type tap struct {
 
 // frame appends f stamped with the session's clock and returns its Seq.
 func (t tap) frame(dir capture.Dir, conn string, f *capture.Frame) uint64 {
-	f.Time, f.Dir, f.Conn = t.sess.Now(), dir, conn
-	if f.Size == 0 {
-		f.Size = len(f.Raw)
-	}
-	return t.sess.Tap().Append(f)
+	f.Dir = dir
+	return t.sess.CaptureOn(conn, f)
 }
 
 // request captures the head of req as it goes to the server, secrets
@@ -70,9 +67,7 @@ func (t tap) body(dir capture.Dir, conn string, raw []byte, fields []proto.Field
 
 // mark captures what the relay did to the traffic.
 func (t tap) mark(dir capture.Dir, conn string, m proxy.Mark) {
-	f := m.Frame(dir, conn)
-	f.Time = t.sess.Now()
-	t.sess.Tap().Append(f)
+	t.sess.Mark(dir, conn, m)
 }
 
 // event captures an SSE event that carries no message (a priming event,

@@ -48,8 +48,8 @@ func (r *relay) carryLong(ctx context.Context, dir capture.Dir, lr *lineReader, 
 		}
 	}
 	e := &LineTooLongError{Size: size, Max: r.cfg.MaxLine, Kept: len(head)}
-	r.sess.Tap().Append(&capture.Frame{
-		Time: r.sess.Now(), Dir: dir, Chan: capture.Channel{Kind: capture.Control},
+	r.sess.CaptureOn("", &capture.Frame{
+		Dir: dir, Chan: capture.Channel{Kind: capture.Control},
 		Raw: head, Kept: len(head), Size: int(min(size, int64(^uint(0)>>1))), Enc: proto.EncJSON, Err: e,
 		Fields: []proto.Field{{Offset: 0, Len: len(head), Name: "body (head)",
 			Value: fmt.Sprintf("first %d of %d bytes", len(head), size), Kind: proto.FieldBody}},

@@ -55,7 +55,7 @@ func (r *relay) copyStderr() {
 // captureStderr captures one stderr line: raw is its first bytes, size its
 // true length.
 func (r *relay) captureStderr(raw []byte, size int) {
-	f := &capture.Frame{Time: r.sess.Now(), Dir: capture.In, Chan: capture.Channel{Kind: capture.Stderr},
+	f := &capture.Frame{Dir: capture.In, Chan: capture.Channel{Kind: capture.Stderr},
 		Raw: raw, Size: size, Enc: proto.EncText}
 	if size > len(raw) {
 		f.Kept = len(raw)
@@ -63,5 +63,5 @@ func (r *relay) captureStderr(raw []byte, size int) {
 	} else {
 		f.Fields = jsonrpc.LineFields(raw)
 	}
-	r.sess.Tap().Append(f)
+	r.sess.CaptureOn("", f)
 }
