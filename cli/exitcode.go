@@ -19,6 +19,7 @@ const (
 	ExitConnection = 3 // the transport failed or the server went away
 	ExitTimeout    = 4 // a request got no answer in time
 	ExitProtocol   = 5 // the server broke the protocol
+	ExitLint       = 6 // lint found a finding of error severity
 	// ExitInterrupted is the shell's code for a run ended by SIGINT (128+2).
 	ExitInterrupted = 130 // the user interrupted the run (Ctrl-C)
 )

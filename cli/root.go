@@ -36,6 +36,9 @@ func NewRootCommand() *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &UsageError{Err: err} })
 	root.AddCommand(
 		newCallCommand(),
+		newToolCommand(),
+		newPromptCommand(),
+		newReadCommand(),
 		newStreamCommand(),
 		newScriptCommand(),
 		newListCommand("tools", "List the server's tools (all pages)", listTools),
@@ -53,6 +56,9 @@ func NewRootCommand() *cobra.Command {
 		newWrapCommand(),
 		newUnwrapCommand(),
 		newAttachCommand(),
+		newLintCommand(),
+		newBenchCommand(),
+		newMockCommand(),
 	)
 	arrangeFlags(root)
 	root.SetUsageTemplate(groupedUsageTemplate(root.UsageTemplate()))

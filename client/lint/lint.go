@@ -1,0 +1,52 @@
+// Package lint checks what a server offers (tools, prompts, resources,
+// resource templates) the way clients will read it, and reports findings
+// with a rule id, a severity, the JSON path it found, and a one-line fix.
+package lint
+
+import "encoding/json"
+
+// Severity is how bad a finding is.
+type Severity string
+
+// The severities, worst first. A finding of SeverityError makes
+// `mcpscope lint` exit 6.
+const (
+	SeverityError   Severity = "error"
+	SeverityWarning Severity = "warning"
+	SeverityInfo    Severity = "info"
+)
+
+// Finding is one problem a rule found.
+type Finding struct {
+	Rule     string   `json:"rule"`     // the rule's id, such as "schema-no-type"
+	Severity Severity `json:"severity"` // error, warning or info
+	Subject  string   `json:"subject"`  // what it concerns: "tool echo", "prompt greet"
+	Path     string   `json:"path"`     // the JSON path it found, such as "$.tools[3].inputSchema.properties.x"
+	Message  string   `json:"message"`  // one sentence: what is wrong
+	Fix      string   `json:"fix"`      // one line: how to fix it
+}
+
+// Offer is what a server offers, as it listed it: each entry the raw JSON
+// object of its listing, in the order listed.
+type Offer struct {
+	ProtocolVersion   string            // the version the session negotiated
+	Transport         string            // the transport's name (stdio, http, ws…): some rules are HTTP's alone
+	Tools             []json.RawMessage // tools/list, every page
+	Prompts           []json.RawMessage // prompts/list
+	Resources         []json.RawMessage // resources/list
+	ResourceTemplates []json.RawMessage // resources/templates/list
+}
+
+// Rule describes one check.
+type Rule struct {
+	ID       string   `json:"id"`
+	Severity Severity `json:"severity"`
+	Summary  string   `json:"summary"` // one line: what the rule checks
+}
+
+// Rules lists every rule Check applies, in a stable order.
+func Rules() []Rule { return nil }
+
+// Check applies every rule to o and returns the findings, worst first,
+// then in listing order.
+func Check(o Offer) []Finding { return nil }
