@@ -28,6 +28,15 @@ type Snapshot struct {
 	Errors             map[string]int // by kind
 	P50, P90, P99, Max time.Duration
 	Throughput         float64 // completed calls per second
+	// Window is what the calls completed since the previous snapshot
+	// measured: what a live chart plots.
+	Window Window
+}
+
+// Window is the calls completed in one interval between snapshots.
+type Window struct {
+	Completed, Errors int
+	P50, P99, Max     time.Duration
 }
 
 // Run loads call as cfg says, calling progress (if not nil) with a
