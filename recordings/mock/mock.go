@@ -2,26 +2,50 @@
 // request is answered from the recording by method and parameters, the
 // notifications the server sent are sent again in order, and a request
 // the recording does not hold gets a JSON-RPC error naming the closest
-// recorded one.
+// recorded one. It is what `mcpscope mock RECORDING` runs, over stdio
+// (ServeStdio), Streamable HTTP (HTTPHandler) and WebSocket (WSHandler);
+// any other binding drives a Conn itself.
+//
+// What a Recording holds. Load reads the client's requests (an mcpscope
+// session, or a host's through `mcpscope proxy`) in the order they were
+// sent, each with the server's answer (result or error) and the messages
+// the server sent on the request's connection between the request and
+// its answer: notifications, and requests of its own (sampling,
+// elicitation, roots). A progress notification goes with the request
+// whose progress token it names. A server message outside every request,
+// once the handshake is answered, is unsolicited. A request left
+// unanswered is not served. A corrupt line is skipped and a torn last
+// line ends the reading, both said in Warnings; a recording with no
+// answered request is an error.
+//
+// How a request is matched. Its params are compared with the recorded
+// requests' of the same method as replay --against compares answers:
+// the engine's own _meta members are dropped, the volatile members
+// (_meta, sessionId, progressToken, timestamps…) are ignored at any
+// depth, and so are the paths given to Load (jsondiff patterns over the
+// document {"params": …}, such as $.params.arguments.seed). Absent or
+// null params equal {}. When several recorded requests match, a Conn
+// serves them in recorded order and then repeats the last. initialize
+// and server/discover are matched by method alone and answered with the
+// recorded result, protocol version included, whatever version the
+// client asks for: the mock is the server that was recorded. A ping the
+// recording lacks is answered with {}.
+//
+// What a Conn sends. Handle returns, for a request, the server messages
+// recorded in its span in their order, then the answer under the
+// client's id (any id type). A recorded progress notification carries
+// the client's progress token instead of the recorded one. The server's
+// own requests are sent with their recorded ids and the answer follows
+// at once: a response of the client is accepted whenever it comes and
+// changes nothing. For notifications/initialized, Handle returns the
+// unsolicited messages in recorded order; every other notification and
+// every response of the client gets nothing. A binding with no stream
+// open after a notification (Streamable HTTP) sends those messages before
+// its next answer.
+//
+// An unmatched request gets -32602 (the method is recorded with other
+// params) or -32601 (it is not), with a message naming the closest
+// recorded request and data {"closest": {"method", "params"}}: the same
+// method with the fewest differing members, else the recorded method
+// nearest by edit distance. Nothing depends on a clock or on chance.
 package mock
-
-import "errors"
-
-// Recording is a recorded session read for serving.
-type Recording struct{}
-
-// Load reads the recording at path.
-func Load(path string) (*Recording, error) { return nil, errors.New("mock: not built yet") }
-
-// Conn is one client's session with the mock: it keeps its own place in
-// the recording.
-type Conn struct{}
-
-// NewConn starts a client's session.
-func (r *Recording) NewConn() *Conn { return &Conn{} }
-
-// Handle takes one JSON-RPC message from the client and returns the
-// messages to send back, in order: the notifications and requests the
-// server sent before its answer, then the answer (none for a
-// notification or a response).
-func (c *Conn) Handle(msg []byte) [][]byte { return nil }
