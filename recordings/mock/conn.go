@@ -30,7 +30,11 @@ func (r *Recording) NewConn() *Conn { return &Conn{rec: r, served: map[*exchange
 func (c *Conn) Handle(msg []byte) [][]byte {
 	msgs, _, err := jsonrpc.DecodeJSON(msg)
 	if err != nil && len(msgs) == 0 {
-		return [][]byte{errorAnswer(jsonrpc.ID{}, mcp.CodeParseError, "not a JSON-RPC message: "+oneLine(err.Error()), nil)}
+		code := mcp.CodeParseError
+		if json.Valid(msg) {
+			code = mcp.CodeInvalidRequest
+		}
+		return [][]byte{errorAnswer(jsonrpc.ID{}, code, "not a JSON-RPC message: "+oneLine(err.Error()), nil)}
 	}
 	var out [][]byte
 	for _, m := range msgs {
