@@ -101,8 +101,8 @@ func TestHandleIgnores(t *testing.T) {
 func TestHandleBrokenInput(t *testing.T) {
 	c := load(t, session).NewConn()
 	for in, want := range map[string]string{
-		`{"jsonrpc":`:                  `"code":-32700`,
-		`{"jsonrpc":"2.0","id":true}`:  `"code":-32600`,
+		`{"jsonrpc":`:                 `"code":-32700`,
+		`{"jsonrpc":"2.0","id":true}`: `"code":-32600`,
 		`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"nothing"}]`: `"id":2,"error":{"code":-32601`,
 	} {
 		if got := lines(c.Handle([]byte(in))); !strings.Contains(got, want) {
