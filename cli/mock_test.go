@@ -183,3 +183,28 @@ func TestMockUsage(t *testing.T) {
 		}
 	}
 }
+
+// The demo over Streamable HTTP in 2026-07-28 (server/discover, no
+// initialize, no session): served again over Streamable HTTP, stateless
+// requests are answered and the tool list and a call come back the same.
+func TestMockDemoStatelessHTTP(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := serveContext()
+	m, errw, exit := startServe(t, ctx, mcpURLLine, "serve", "--http", "127.0.0.1:0", "--root", t.TempDir())
+	demo := m[1] + "/mcp"
+	rec, want := recordPeer(t, []string{demo}, "tools")
+	stopServe(t, cancel, errw, exit)
+	if !strings.Contains(string(readFile(t, rec)), `"method\":\"server/discover\"`) {
+		t.Fatal("the demo's session was not 2026-07-28")
+	}
+	url := startMock(t, "--http", rec)
+	r := mcpscope(t, "tools", url)
+	r.mustExit(t, ExitOK)
+	if r.stdout != want.stdout {
+		t.Errorf("through the mock: %s\nthe demo: %s", r.stdout, want.stdout)
+	}
+	r = mcpscope(t, "replay", rec, "--against", url)
+	r.mustExit(t, ExitOK)
+	stdoutIs(t, r, "ok      tools/list", "1 request sent again: 1 ok, 0 differ, 0 skipped")
+}
+

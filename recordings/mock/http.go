@@ -23,6 +23,9 @@ const (
 	// maxSessions bounds the Streamable HTTP sessions kept at once; past
 	// it, the oldest is forgotten.
 	maxSessions = 256
+	// maxPending bounds the messages a session keeps for its next answer;
+	// past it, more are dropped.
+	maxPending = 4096
 )
 
 // headerSession carries a Streamable HTTP session's id.
@@ -105,7 +108,7 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 	out := s.conn.Handle(body)
 	s.mu.Lock()
 	if !requests {
-		s.pending = append(s.pending, out...)
+		s.pending = append(s.pending, out[:min(len(out), maxPending-len(s.pending))]...)
 		s.mu.Unlock()
 		w.WriteHeader(http.StatusAccepted)
 		return
