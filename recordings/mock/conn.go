@@ -2,6 +2,7 @@ package mock
 
 import (
 	"encoding/json"
+	"slices"
 	"sync"
 
 	"github.com/mcpscope/mcpscope/internal/app/jsondiff"
@@ -57,7 +58,7 @@ func (c *Conn) handleOne(m *jsonrpc.Message) [][]byte {
 		return c.request(m)
 	case jsonrpc.KindNotification:
 		if m.Method == mcp.MethodNotifyInitialized {
-			return c.rec.unsolicited
+			return slices.Clip(c.rec.unsolicited) // the caller's append must not reach the Recording's
 		}
 		return nil
 	case jsonrpc.KindResult, jsonrpc.KindError:
