@@ -148,3 +148,16 @@ func FuzzMockHandle(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkHandle answers a matched tools/call: what one request costs
+// the mock.
+func BenchmarkHandle(b *testing.B) {
+	c := load(b, session).NewConn()
+	msg := []byte(`{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(c.Handle(msg)) != 1 {
+			b.Fatal("no answer")
+		}
+	}
+}
