@@ -16,6 +16,16 @@ type frame struct{ dir, conn, body string }
 // extra lines (corrupt ones, say) go after them.
 func writeRecording(t testing.TB, frames []frame, extra ...string) string {
 	t.Helper()
+	path := filepath.Join(t.TempDir(), "session.mcpscope.jsonl")
+	if err := os.WriteFile(path, recordingText(t, frames, extra...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// recordingText is a recording of frames and extra lines.
+func recordingText(t testing.TB, frames []frame, extra ...string) []byte {
+	t.Helper()
 	var b strings.Builder
 	b.WriteString(`{"format":"mcpscope-recording","version":1,"mcpscope":"0.1.0","target":"test","transport":"stdio","started":"2026-01-01T00:00:00Z","redaction":"default","stream_max":67108864}` + "\n")
 	for _, f := range frames {
@@ -29,11 +39,7 @@ func writeRecording(t testing.TB, frames []frame, extra ...string) string {
 	for _, l := range extra {
 		b.WriteString(l + "\n")
 	}
-	path := filepath.Join(t.TempDir(), "session.mcpscope.jsonl")
-	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return []byte(b.String())
 }
 
 // session is a recorded session over stdio: a handshake, a log message

@@ -55,18 +55,28 @@ func Load(path string, ignore ...string) (*Recording, error) {
 		return nil, err
 	}
 	defer rd.Close()
+	r, err := read(rd)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	r.opts = opts
+	return r, nil
+}
+
+// read indexes the records of rd.
+func read(rd *recordings.Reader) (*Recording, error) {
 	l := &loader{pending: map[string]*exchange{}, tokens: map[string]*exchange{}, open: map[string][]*exchange{}}
 	d, err := recordings.Walk(rd, func(rec *recordings.Record) error {
 		l.add(rec)
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
 	r := l.recording()
-	r.opts, r.Proxy, r.Warnings = opts, rd.Header().Proxy, d.Warnings("")
+	r.Proxy, r.Warnings = rd.Header().Proxy, d.Warnings("")
 	if r.Requests == 0 {
-		return nil, fmt.Errorf("%s: %w", path, ErrNoRequests)
+		return nil, ErrNoRequests
 	}
 	return r, nil
 }

@@ -1,10 +1,14 @@
 package mock
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/recordings/against"
 )
 
 // A session's requests are answered from the recording under the
@@ -160,4 +164,53 @@ func BenchmarkHandle(b *testing.B) {
 			b.Fatal("no answer")
 		}
 	}
+}
+
+// FuzzMockLoad reads arbitrary sessions, a message a line ('>' from the
+// client, else from the server, on connections "a" and "b" by the second
+// byte), then sends the client's messages again: never a panic, every
+// answer JSON.
+func FuzzMockLoad(f *testing.F) {
+	var seed strings.Builder
+	for _, fr := range session {
+		dir := "<"
+		if fr.dir == "out" {
+			dir = ">"
+		}
+		seed.WriteString(dir + "a" + fr.body + "\n")
+	}
+	f.Add(seed.String())
+	f.Add(">a{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\"}\n<b{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n<a{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[]}")
+	f.Fuzz(func(t *testing.T, text string) {
+		var frames []frame
+		var sent [][]byte
+		for _, l := range strings.Split(text, "\n") {
+			if len(l) < 2 {
+				continue
+			}
+			fr := frame{dir: "in", conn: l[1:2], body: l[2:]}
+			if l[0] == '>' {
+				fr.dir = "out"
+				sent = append(sent, []byte(fr.body))
+			}
+			frames = append(frames, fr)
+		}
+		rd, err := recordings.NewReader(bytes.NewReader(recordingText(t, frames)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := read(rd)
+		if err != nil {
+			return
+		}
+		rec.opts, _ = against.CompareOptions(nil)
+		c := rec.NewConn()
+		for _, m := range sent {
+			for _, out := range c.Handle(m) {
+				if !json.Valid(out) {
+					t.Fatalf("Handle(%q) sent %q: not JSON", m, out)
+				}
+			}
+		}
+	})
 }
