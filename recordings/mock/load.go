@@ -36,6 +36,7 @@ type exchange struct {
 	method string
 	params json.RawMessage // as recorded, less the engine's own _meta members
 	token  string          // the recorded progress token, as JSON, or ""
+	conn   string          // the connection it was sent on
 	before [][]byte        // server messages between the request and its answer
 	result json.RawMessage
 	err    *jsonrpc.Error
@@ -65,7 +66,7 @@ func Load(path string, ignore ...string) (*Recording, error) {
 
 // read indexes the records of rd.
 func read(rd *recordings.Reader) (*Recording, error) {
-	l := &loader{pending: map[string]*exchange{}, tokens: map[string]*exchange{}, open: map[string][]*exchange{}}
+	l := &loader{pending: map[string][]*exchange{}, tokens: map[string]*exchange{}, open: map[string][]*exchange{}}
 	d, err := recordings.Walk(rd, func(rec *recordings.Record) error {
 		l.add(rec)
 		return nil
@@ -87,7 +88,7 @@ var ErrNoRequests = errors.New("the recording holds no request the server answer
 // loader builds a Recording from a recording's records.
 type loader struct {
 	all         []*exchange
-	pending     map[string]*exchange   // connection and id → request in flight
+	pending     map[string][]*exchange // id → the requests in flight under it, oldest first
 	tokens      map[string]*exchange   // progress token → request in flight
 	open        map[string][]*exchange // connection → its requests in flight, oldest first
 	unsolicited [][]byte
@@ -102,9 +103,9 @@ func (l *loader) add(rec *recordings.Record) {
 	m := f.Msg
 	switch out := f.Dir == capture.Out; {
 	case out && m.Kind() == jsonrpc.KindRequest:
-		ex := &exchange{method: m.Method, params: normalParams(against.RequestParams(m.Params)), token: progressToken(m.Params)}
+		ex := &exchange{method: m.Method, params: normalParams(against.RequestParams(m.Params)), token: progressToken(m.Params), conn: f.Conn}
 		l.all = append(l.all, ex)
-		l.pending[f.Conn+"\x00"+m.ID.Key()] = ex
+		l.pending[m.ID.Key()] = append(l.pending[m.ID.Key()], ex)
 		l.open[f.Conn] = append(l.open[f.Conn], ex)
 		if ex.token != "" {
 			l.tokens[ex.token] = ex
@@ -116,18 +117,26 @@ func (l *loader) add(rec *recordings.Record) {
 	}
 }
 
-// answer takes the server's answer to a request of the client.
+// answer takes the server's answer to a request of the client: the
+// request in flight under its id on its connection, else on another (a
+// legacy SSE stream answers the POSTs).
 func (l *loader) answer(conn string, m *jsonrpc.Message) {
-	key := conn + "\x00" + m.ID.Key()
-	ex := l.pending[key]
-	if ex == nil {
+	key := m.ID.Key()
+	waiting := l.pending[key]
+	if len(waiting) == 0 {
 		return
 	}
-	delete(l.pending, key)
+	i := max(slices.IndexFunc(waiting, func(e *exchange) bool { return e.conn == conn }), 0)
+	ex := waiting[i]
+	if waiting = slices.Delete(waiting, i, i+1); len(waiting) == 0 {
+		delete(l.pending, key)
+	} else {
+		l.pending[key] = waiting
+	}
 	if l.tokens[ex.token] == ex {
 		delete(l.tokens, ex.token)
 	}
-	l.open[conn] = slices.DeleteFunc(l.open[conn], func(e *exchange) bool { return e == ex })
+	l.open[ex.conn] = slices.DeleteFunc(l.open[ex.conn], func(e *exchange) bool { return e == ex })
 	ex.result, ex.err, ex.done = bytes.Clone(m.Result), m.Error, true
 	if ex.err != nil {
 		ex.err = &jsonrpc.Error{Code: ex.err.Code, Message: ex.err.Message, Data: bytes.Clone(ex.err.Data)}

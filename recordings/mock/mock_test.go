@@ -214,3 +214,19 @@ func FuzzMockLoad(f *testing.F) {
 		}
 	})
 }
+
+// Over legacy HTTP+SSE the answers come on the GET stream, not on the
+// POST that carried the request: they are the requests' answers all the
+// same, and a progress notification goes with its request by token.
+func TestAnswersOnTheSSEStream(t *testing.T) {
+	c := load(t, []frame{
+		{"out", "http POST 2", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","_meta":{"progressToken":1}}}`},
+		{"in", "http GET 1", `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}`},
+		{"in", "http GET 1", `{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`},
+	}).NewConn()
+	got := lines(c.Handle([]byte(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"slow","_meta":{"progressToken":"t"}}}`)))
+	want := `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1,"progressToken":"t"}}` + "\n" + `{"jsonrpc":"2.0","id":5,"result":{"content":[]}}` + "\n"
+	if got != want {
+		t.Errorf("got:\n%swant:\n%s", got, want)
+	}
+}
