@@ -88,6 +88,23 @@ func TestMockDemo(t *testing.T) {
 	if !strings.Contains(r.stderr, `the recording holds no tool/call request; the closest recorded is tools/call`) {
 		t.Errorf("unknown method: %s", r.stderr)
 	}
+
+	// A corrupt line is skipped with a warning naming it; the rest serves.
+	f, err := os.OpenFile(rec, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("{\"k\":\"frame\",\"dir\":\"sideways\"}\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r = mcpscope(t, "mock", rec)
+	r.mustExit(t, ExitOK)
+	if !regexp.MustCompile(`mcpscope mock: warning: line \d+ \(byte \d+\) of the recording is corrupt: unknown direction "sideways"; it is skipped\nmcpscope mock: 4 recorded requests on stdio\n$`).MatchString(r.stderr) {
+		t.Errorf("stderr: %s", r.stderr)
+	}
 }
 
 // The TypeScript reference server: lists, calls, an elicitation answered
