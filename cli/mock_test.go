@@ -224,4 +224,3 @@ func TestMockDemoStatelessHTTP(t *testing.T) {
 	r.mustExit(t, ExitOK)
 	stdoutIs(t, r, "ok      tools/list", "1 request sent again: 1 ok, 0 differ, 0 skipped")
 }
-
