@@ -160,5 +160,5 @@ func millis(d time.Duration) string {
 
 // legend names the chart's marks.
 func legend(st *look.Styles) string {
-	return st.Ink.Accent.Paint("█") + " p50  " + st.Ink.Warn.Paint("░") + " p99  of the calls done in each " + look.Duration(Interval)
+	return st.Ink.Accent.Paint("█") + " p50  " + st.Ink.Warn.Paint("░") + " p99  · a column per " + look.Duration(Interval) + " of calls"
 }

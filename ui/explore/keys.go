@@ -104,7 +104,7 @@ func (x *Explorer) Help() help.KeyMap {
 		h.Short, h.Essential = []key.Binding{k.Open, k.Filter, k.NextTab, k.PickTab, k.Refresh, k.Close}, []key.Binding{k.Open, k.Close}
 	}
 	if x.mode == modeList && !x.filtering && x.tab == tabTools {
-		h.Short = slices.Insert(slices.Clone(h.Short), 1, k.Bench)
+		h.Short = slices.Insert(slices.Clone(h.Short), len(h.Short)-1, keyhelp.Relabel(k.Bench, "bench"))
 	}
 	return h
 }
