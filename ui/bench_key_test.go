@@ -55,7 +55,13 @@ func TestBenchSelectedRequest(t *testing.T) {
 	if !ok || !strings.Contains(plainView(m), "Bench · tools/list") {
 		t.Fatalf("b on the tools/list request opened %T:\n%s", m.overlay, plainView(m))
 	}
-	r.Press("enter")
+	r.Press("?")
+	for _, want := range []string{"run", "concurrency ×2 ÷2", "duration", "stop the run", "stop and close"} {
+		if !strings.Contains(plainView(m), want) {
+			t.Errorf("the bench's help lacks %q:\n%s", want, plainView(m))
+		}
+	}
+	r.Press("?", "enter")
 	r.Until("the run's end", func() bool { return strings.Contains(plainView(m), "done in ") })
 	if s := plainView(m); !strings.Contains(s, "started 4 · completed 4") || !strings.Contains(s, "errors     none") {
 		t.Errorf("after the run:\n%s", s)

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"maps"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -41,8 +42,10 @@ type feed struct {
 func newFeed() *feed { return &feed{latest: make(chan load.Snapshot, 1)} }
 
 // put keeps s as the newest snapshot, dropping an older one not read yet.
-// Only the engine's progress callback calls it (one writer).
+// Only the engine's progress callback calls it (one writer); the errors
+// are copied, so that the engine may go on counting in its own map.
 func (f *feed) put(s load.Snapshot) {
+	s.Errors = maps.Clone(s.Errors)
 	for {
 		select {
 		case f.latest <- s:
