@@ -91,3 +91,27 @@ func TestBenchNeedsALiveConnection(t *testing.T) {
 		t.Errorf("b not connected: %q", m.status.err)
 	}
 }
+
+// b is one key of the panes only, and no key of a replay's or an
+// attach's own.
+func TestBenchKeyIsItsOwn(t *testing.T) {
+	k := DefaultKeyMap()
+	var seen []string
+	for _, col := range k.fullHelp(allPanes()) {
+		for _, b := range col {
+			seen = append(seen, b.Keys()...)
+		}
+	}
+	for _, b := range append(DefaultReplayKeys().group(), DefaultAttachKeys().group()...) {
+		seen = append(seen, b.Keys()...)
+	}
+	n := 0
+	for _, key := range seen {
+		if key == "b" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("b is bound %d times", n)
+	}
+}

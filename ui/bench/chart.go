@@ -132,14 +132,16 @@ func scale(d, top time.Duration, steps int) int {
 }
 
 // label is the y-axis of row r: the top row the highest p99 seen, the
-// bottom row 0, the middle row half of it; a rule beside every row.
+// bottom row 0, the middle row half of it (only 0 before anything was
+// measured); a rule beside every row.
 func (h *history) label(r, rows int) string {
 	text := ""
 	switch {
-	case r == 0:
-		text = millis(h.top)
 	case r == rows-1:
 		text = "0ms"
+	case h.top <= 0: // nothing measured yet: no scale to name
+	case r == 0:
+		text = millis(h.top)
 	case r == rows/2 && rows >= 5:
 		text = millis(h.top / 2)
 	}
