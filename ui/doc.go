@@ -15,7 +15,7 @@
 // A screen that takes over the body is a screen.Screen, handed a
 // screen.Host by the root, each in its own package: the explorer
 // (ui/explore) and the wizards it opens (ui/wizard), the raw request
-// composer (ui/compose), and the server's questions and the roots editor
-// (ui/question). The looks every pane and screen share are in ui/look,
+// composer (ui/compose), the load test of one call (ui/bench), and the
+// server's questions and the roots editor (ui/question). The looks every pane and screen share are in ui/look,
 // the navigation keys in ui/nav and the fuzzy filter in ui/fuzzy.
 package ui

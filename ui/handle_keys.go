@@ -73,6 +73,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.openExplorer()
 	case key.Matches(msg, k.Compose):
 		return m.openComposer()
+	case key.Matches(msg, k.Bench):
+		return m.openBench()
 	case key.Matches(msg, k.Roots):
 		return m.openRoots()
 	case key.Matches(msg, k.Server):

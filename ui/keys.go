@@ -21,6 +21,7 @@ type KeyMap struct {
 	ListTools, ReadFile, Analyze key.Binding
 	Tone, Explore, Compose       key.Binding
 	Roots, Wire, Server          key.Binding
+	Bench                        key.Binding // load-test the selected request (ui/bench)
 	Quit, Help, HelpAnywhere     key.Binding
 	// Panes jump to a pane: 1 traffic … 6 stderr, in tab bar order.
 	Panes [paneCount]key.Binding
@@ -53,6 +54,7 @@ func DefaultKeyMap() KeyMap {
 		Roots:     key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "edit roots")),
 		Wire:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "wire ⇄ screen")),
 		Server:    key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "server info, instructions, capabilities")),
+		Bench:     key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "bench the selected request (load test)")),
 		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		// F1 opens the help where ? is typed text: in a form, the composer, a filter.
@@ -110,7 +112,7 @@ func (k KeyMap) fullHelp(s paneSet) [][]key.Binding {
 		panes,
 		{k.Detail, k.Hex, k.Back, k.Link, k.Follow, k.Filter},
 		{k.PrevItem, k.NextItem, k.Copy, k.Save, k.Cancel, k.Reconnect},
-		{k.Explore, k.Compose, k.Server, k.Roots, k.Wire},
+		{k.Explore, k.Compose, k.Server, k.Roots, k.Wire, k.Bench},
 		{k.ListTools, k.ReadFile, k.Analyze, k.Tone},
 		{k.Help, k.helpInText(), k.Quit},
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto/mcp"
+	"github.com/mcpscope/mcpscope/ui/bench"
 	"github.com/mcpscope/mcpscope/ui/compose"
 	"github.com/mcpscope/mcpscope/ui/explore"
 	"github.com/mcpscope/mcpscope/ui/look"
@@ -54,6 +55,7 @@ type Model struct {
 	wireFront bool          // with a screen open, the panes have the keys (and, when narrow, the body)
 
 	composed compose.History // what the composer sent in this run, newest first
+	benchRun bench.Runner    // the engine of the benches (nil: load.Run); tests set their double
 
 	interactive explore.Discovery // what the server said of interactive sessions (seed 002), per connection
 

@@ -127,6 +127,7 @@ func (m *Model) openComposer() tea.Cmd {
 // prompts.
 func (m *Model) openExplorer() tea.Cmd {
 	x, cmd := explore.Open(driver{m}, &m.interactive)
+	x.SetBenchRunner(m.benchRun)
 	m.openOverlay(x)
 	return cmd
 }
@@ -219,7 +220,7 @@ func (m *Model) wireKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, km.Back) && m.idx.filter == nil && m.focus == paneTraffic:
 		m.flipWire()
 		return nil
-	case key.Matches(k, km.Explore, km.Compose, km.Roots, km.Server, km.ListTools, km.ReadFile, km.Analyze, km.Tone):
+	case key.Matches(k, km.Explore, km.Compose, km.Roots, km.Server, km.Bench, km.ListTools, km.ReadFile, km.Analyze, km.Tone):
 		name, _, _ := strings.Cut(look.OneLine(m.overlay.Title()), " · ") // "Explorer", not its whole title: the advice fits
 		m.status.note(name + " is open: " + km.Wire.Help().Key + " returns to it")
 		return nil

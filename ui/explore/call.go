@@ -177,6 +177,9 @@ func (x *Explorer) submit() tea.Cmd {
 	}
 	e := x.target
 	x.last[e.key()] = v
+	if x.benching && e.tab == tabTools {
+		return x.openBench(e, v)
+	}
 	switch e.tab {
 	case tabTools:
 		return x.call(mcp.MethodToolsCall, map[string]any{"name": e.name, "arguments": v}, e.name)

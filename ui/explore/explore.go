@@ -14,6 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
+	"github.com/mcpscope/mcpscope/ui/bench"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
 	"github.com/mcpscope/mcpscope/ui/screen"
@@ -35,6 +36,7 @@ const (
 	modeStreamPick                    // the file a gateway stream uploads (stream.go)
 	modeInsist                        // a tool with invalid x-mcp-header annotations: call it anyway? (insist.go)
 	modeNamePrompt                    // the name of a tool to call, on a dialect with no lists (named_tool.go)
+	modeBench                         // a load test of a tool (bench.go)
 )
 
 // Explorer is the screen that browses the server's tools, resources,
@@ -75,6 +77,9 @@ type Explorer struct {
 	pick      streamPick                 // the gateway stream's upload (modeStreamPick)
 	insist    func(entry) tea.Cmd        // where enter goes once the user insists (modeInsist)
 	named     namePrompt                 // the name of a tool to call (modeNamePrompt)
+	bench     *bench.Bench               // the open bench (modeBench)
+	benching  bool                       // the open form's submit opens the bench
+	benchRun  bench.Runner               // the benches' engine (nil: load.Run)
 
 	previewed previewCache // the preview of the selected entry
 
@@ -110,8 +115,11 @@ func New(d screen.Host, disc *Discovery) *Explorer {
 
 // Title names the overlay and the server it explores, or the open wizard.
 func (x *Explorer) Title() string {
-	if x.mode == modeWizard {
+	switch x.mode {
+	case modeWizard:
 		return x.wiz.Title()
+	case modeBench:
+		return x.bench.Title()
 	}
 	title := "Explorer · tools, resources, templates, prompts"
 	if s, err := x.d.Session(); err == nil {
@@ -138,6 +146,9 @@ func (x *Explorer) SetSize(w, h int) {
 	if x.wiz != nil {
 		x.wiz.SetSize(w, h)
 	}
+	if x.bench != nil {
+		x.bench.SetSize(w, h)
+	}
 	if x.pick.file != nil {
 		x.pick.file.SetSize(w, x.pickHeight())
 	}
@@ -158,6 +169,11 @@ func (x *Explorer) formHeight() int {
 func (x *Explorer) Update(msg tea.Msg) (tea.Cmd, bool) {
 	if x.mode == modeWizard {
 		if cmd, handled := x.updateWizard(msg); handled {
+			return cmd, false
+		}
+	}
+	if x.mode == modeBench {
+		if cmd, handled := x.updateBench(msg); handled {
 			return cmd, false
 		}
 	}
@@ -284,6 +300,10 @@ func (x *Explorer) listKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if e, ok := l.selected(); ok {
 			return x.guardTool(*e, x.openToolForm), false
 		}
+	case key.Matches(msg, k.Bench) && x.tab == tabTools:
+		if e, ok := l.selected(); ok {
+			return x.guardTool(*e, x.benchTool), false
+		}
 	case key.Matches(msg, k.Named) && x.tab == tabTools && x.unlistedSession() != nil:
 		return x.openNamePrompt(), false
 	case key.Matches(msg, k.Stream) && x.tab == tabTools && x.d.Streamer() != nil:
@@ -309,6 +329,8 @@ func (x *Explorer) idleKey(msg tea.KeyPressMsg) string {
 		return ""
 	case key.Matches(msg, k.Form):
 		return msg.String() + ": the tools/call form is for a tool: 1 shows the tools"
+	case key.Matches(msg, k.Bench):
+		return msg.String() + ": the bench is of a tool: 1 shows the tools"
 	case key.Matches(msg, k.Stream) && x.tab != tabTools:
 		return msg.String() + ": a gateway stream is of a tool: 1 shows the tools"
 	case key.Matches(msg, k.Stream):
@@ -369,5 +391,9 @@ func (x *Explorer) backToList() {
 	x.form, x.tmpl, x.out, x.note, x.info, x.inflight, x.pick.file = nil, nil, nil, "", "", nil, nil
 	x.pick.cancel = nil // a stream in flight goes on; its answer reaches the status bar
 	x.insist = nil
+	if x.bench != nil {
+		x.bench.Close()
+	}
+	x.bench, x.benching = nil, false
 	x.callGen++
 }

@@ -21,6 +21,7 @@ type exploreKeyMap struct {
 	FilterDone, FilterClear   key.Binding
 	Insist                    key.Binding // call a tool whose x-mcp-header annotations are invalid
 	Named, NameDone           key.Binding // call a tool by the name typed, on a dialect with no lists
+	Bench                     key.Binding // load-test a tool (ui/bench)
 }
 
 // defaultExploreKeys returns the explorer's keys.
@@ -46,6 +47,7 @@ func defaultExploreKeys() exploreKeyMap {
 		Insist:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "call it anyway")),
 		Named:       key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "call a tool by name")),
 		NameDone:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "its tools/call form")),
+		Bench:       key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "bench (load test)")),
 	}
 }
 
@@ -61,7 +63,7 @@ func (x *Explorer) Help() help.KeyMap {
 	full := [][]key.Binding{
 		first,
 		{k.NextTab, k.PrevTab, k.PickTab, x.nav.Up, x.nav.Down, x.nav.PageUp, x.nav.PageDown, x.nav.Home, x.nav.End},
-		{k.FilterDone, k.FilterClear, k.CancelCall, k.Again, k.Frames, k.Scroll, k.Insist, k.Back},
+		{k.FilterDone, k.FilterClear, k.CancelCall, k.Again, k.Frames, k.Scroll, k.Insist, k.Back, k.Bench},
 	}
 	unlisted := x.unlistedSession() != nil
 	if unlisted {
@@ -71,6 +73,8 @@ func (x *Explorer) Help() help.KeyMap {
 	switch {
 	case x.mode == modeWizard && x.wiz != nil:
 		return x.wiz.Help()
+	case x.mode == modeBench && x.bench != nil:
+		return x.bench.Help()
 	case x.mode == modeForm && x.form != nil:
 		h = keyhelp.Of(x.form.KeyMap())
 		h.Full = append(slices.Clone(h.FullHelp()), full...)
@@ -98,6 +102,9 @@ func (x *Explorer) Help() help.KeyMap {
 		h.Short, h.Essential = []key.Binding{open, k.Form, k.Filter, k.NextTab, k.PickTab, k.Refresh, k.Close}, []key.Binding{open, k.Close}
 	default:
 		h.Short, h.Essential = []key.Binding{k.Open, k.Filter, k.NextTab, k.PickTab, k.Refresh, k.Close}, []key.Binding{k.Open, k.Close}
+	}
+	if x.mode == modeList && !x.filtering && x.tab == tabTools {
+		h.Short = slices.Insert(slices.Clone(h.Short), len(h.Short)-1, keyhelp.Relabel(k.Bench, "bench"))
 	}
 	return h
 }

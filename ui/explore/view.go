@@ -16,8 +16,11 @@ func (x *Explorer) Render(w, h int) string {
 	if h <= 0 {
 		return ""
 	}
-	if x.mode == modeWizard {
+	switch x.mode {
+	case modeWizard:
 		return x.wiz.Render(w, h)
+	case modeBench:
+		return x.bench.Render(w, h)
 	}
 	lines := []string{x.renderTabs(w)}
 	body := max(h-2, 0)
