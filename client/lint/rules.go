@@ -1,0 +1,142 @@
+package lint
+
+// checks are the rule groups Check runs, in order.
+var checks = []func(*offer, *report){
+	checkListing,
+	checkDuplicates,
+	checkToolSchemas,
+	checkDescriptions,
+	checkToolNames,
+	checkSimilarTools,
+	checkAnnotations,
+	checkPromptArguments,
+	checkTemplates,
+	checkParamHeaders,
+}
+
+// rules are every rule's id, severity, summary and usual fix. An id is
+// stable once published: scripts and SARIF consumers key on it.
+var rules = []Rule{
+	// What MCP itself requires of a listing.
+	{"listing-malformed", SeverityError,
+		"an entry is not an object, lacks a member MCP requires (name, uri, uriTemplate), or has a title or description that is not a string",
+		"send every entry as an object with its required members as non-empty strings"},
+	{"name-duplicate", SeverityError,
+		"two tools or prompts share a name, or two resources a uri, or two templates a uriTemplate",
+		"give each entry its own name"},
+	{"input-schema-root", SeverityError,
+		"a tool's inputSchema is missing, not an object, or not of type \"object\" at its root, as MCP requires",
+		`declare {"type": "object", "properties": {…}} (no parameters: {"type": "object", "additionalProperties": false})`},
+	{"output-schema-root", SeverityError,
+		"a tool's outputSchema is not an object of type \"object\" at its root; clients built on the official TypeScript SDK refuse the whole tools/list",
+		`declare {"type": "object", …}; wrap any other result in an object property`},
+	{"schema-invalid", SeverityError,
+		"a tool's schema breaks its JSON Schema draft's meta-schema",
+		"correct the keyword the message names"},
+	// The MCP Inspector's --strict portability checks.
+	{"schema-boolean", SeverityError,
+		"a bare true or false stands where a schema object is expected (Inspector --strict: boolean-schema); some clients and model providers fail on it",
+		`write {} for true and {"not": {}} for false, or better, declare the value's type`},
+	{"schema-type-union", SeverityWarning,
+		"type is a list of types (Inspector --strict: type-union); clients that map one type per value reject or loosen it",
+		`split it into anyOf branches of one type each: {"anyOf": [{"type": "string"}, {"type": "null"}]}`},
+	{"schema-remote-ref", SeverityWarning,
+		"$ref points outside the schema (Inspector --strict: remote-ref); clients fetch no remote schema",
+		"inline the referenced schema, or move it into $defs and refer to it as #/$defs/NAME"},
+	{"schema-untyped", SeverityWarning,
+		"a schema has no validation keyword and accepts any value (Inspector --strict: untyped-schema)",
+		`declare what the value is, e.g. {"type": "string"}`},
+	// Cross-client quirks.
+	{"schema-root-composition", SeverityWarning,
+		"oneOf, anyOf or allOf at the root of an input schema, which the Anthropic API (Claude, Claude Code, Bedrock) refuses",
+		"move the alternatives into a property, or express them with if/then/else or not at the root"},
+	{"schema-array-items", SeverityWarning,
+		"an array schema without items, which OpenAI's function calling and VS Code's Copilot refuse",
+		`say what the elements are: "items": {"type": "string"}`},
+	{"schema-required-undeclared", SeverityWarning,
+		"required names a property the object schema does not declare; Gemini refuses the schema",
+		"declare the property under properties, or drop it from required"},
+	{"schema-enum-type", SeverityWarning,
+		"an enum value is not of the schema's own type",
+		"make every enum value of the declared type, or widen the type"},
+	{"schema-default-type", SeverityWarning,
+		"a default is not of the schema's type or not among its enum values",
+		"give a default the schema itself accepts"},
+	{"schema-too-deep", SeverityWarning,
+		"a schema nests deeper than 64 levels; clients and mcpscope stop reading it there",
+		"flatten the schema, or move repeated parts into $defs"},
+	{"schema-local-ref", SeverityInfo,
+		"a schema uses $ref; some clients and models do not resolve references and treat the values as untyped",
+		"inline the referenced schemas where the tool must work in every client"},
+	{"schema-strict-mode", SeverityInfo,
+		"an input schema is not ready for OpenAI's strict function calling (additionalProperties false, every property required)",
+		`set "additionalProperties": false and list every property in required (optional ones as a type union with null)`},
+	// Descriptions.
+	{"tool-description-missing", SeverityWarning,
+		"a tool has no description, so a model must guess what it does",
+		"describe in a sentence or two what the tool does and when to use it"},
+	{"description-missing", SeverityInfo,
+		"a prompt, resource or resource template has no description",
+		"describe what it holds or produces in a sentence"},
+	{"description-duplicate", SeverityWarning,
+		"two entries of a kind share a description, so a model cannot tell them apart",
+		"say in each description what sets the entry apart"},
+	{"description-too-long", SeverityInfo,
+		"a description is longer than 1,024 characters (~250 tokens) and costs that in every conversation",
+		"keep the description to what a model needs to choose the tool; move details to the parameters"},
+	{"parameter-description-missing", SeverityInfo,
+		"a tool parameter or prompt argument has no description",
+		"describe the value expected, with its unit or format"},
+	// Names.
+	{"tool-name-invalid", SeverityWarning,
+		"a tool name breaks the 2025-11-25 specification's format: 1 to 128 characters of A-Z, a-z, 0-9, _, - and .",
+		"rename the tool with letters, digits, _ and - only"},
+	{"tool-name-portable", SeverityWarning,
+		"a tool name is longer than 64 characters or holds a dot, which GitHub Copilot and Claude Code refuse",
+		"keep tool names to 64 characters or less (shorter leaves room for the host's prefix) of A-Z, a-z, 0-9, _ and -"},
+	{"tool-name-near-duplicate", SeverityWarning,
+		"two tool names differ only in case or separators (get_user, getUser)",
+		"merge the tools, or give them names that say how they differ"},
+	{"tool-near-duplicate", SeverityWarning,
+		"two tools have near-identical descriptions and parameters (word sets at least 90% alike)",
+		"merge the tools, or say in each description when to use it rather than the other"},
+	// Annotations.
+	{"annotation-type", SeverityError,
+		"annotations is not an object, a hint (readOnlyHint, destructiveHint, idempotentHint, openWorldHint) is not a boolean, or its title is not a string",
+		"send each hint as true or false, or leave it out"},
+	{"annotation-contradiction", SeverityWarning,
+		"readOnlyHint and destructiveHint are both true",
+		"set destructiveHint only on a tool that is not read-only"},
+	{"annotation-ignored", SeverityInfo,
+		"idempotentHint is false on a read-only tool, where the specification ignores it",
+		"leave idempotentHint out on read-only tools"},
+	{"title-mismatch", SeverityInfo,
+		"a tool's title and annotations.title differ; clients show one or the other",
+		"keep one title, or make them the same"},
+	// Prompts and resource templates.
+	{"prompt-argument-malformed", SeverityError,
+		"a prompt's arguments are not an array of objects each with a name (and a boolean required)",
+		`declare each argument as {"name": "…", "description": "…", "required": true}`},
+	{"prompt-argument-duplicate", SeverityError,
+		"a prompt declares an argument twice",
+		"declare each argument once"},
+	{"template-invalid", SeverityError,
+		"a resource template's uriTemplate is not an RFC 6570 URI template",
+		"correct the template: balanced braces, variable names of letters, digits and _"},
+	{"template-no-variables", SeverityInfo,
+		"a resource template's uriTemplate has no variable, so it names a single resource",
+		"list it in resources/list as a resource instead"},
+	// The 2026-07-28 revision.
+	{"x-mcp-header-invalid", SeverityError,
+		"2026-07-28 over HTTP: a tool's x-mcp-header annotations are invalid (not an HTTP token, used twice, on a parameter that is not a string, integer or boolean, or not reached through properties), so conforming clients drop the tool",
+		"annotate only string, integer or boolean properties reached through properties alone, each with its own HTTP token name"},
+}
+
+// ruleByID finds a rule by its id.
+var ruleByID = func() map[string]Rule {
+	m := make(map[string]Rule, len(rules))
+	for _, r := range rules {
+		m[r.ID] = r
+	}
+	return m
+}()
