@@ -1,6 +1,10 @@
 package lint
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/mcpscope/mcpscope/internal/app/termtext"
+)
 
 // required are the string members MCP requires of each kind of entry.
 var requiredMembers = [...][]string{
@@ -20,7 +24,7 @@ func checkListing(o *offer, r *report) {
 	for _, list := range o.entries {
 		for _, e := range list {
 			if e.obj == nil {
-				r.add("listing-malformed", e, e.path, "the entry is not a JSON object", "")
+				r.add("listing-malformed", e, e.path, "the entry cannot be read: "+termtext.OneLine(e.err.Error()), "")
 				continue
 			}
 			for _, m := range requiredMembers[e.kind] {

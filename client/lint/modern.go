@@ -16,15 +16,16 @@ func checkParamHeaders(o *offer, r *report) {
 		return
 	}
 	for _, e := range o.entries[kindTool] {
-		schema, ok := e.obj["inputSchema"].(map[string]any)
-		if !ok {
+		if _, ok := e.obj["inputSchema"].(map[string]any); !ok {
 			continue
 		}
-		raw, err := json.Marshal(schema)
-		if err != nil {
+		var tool struct {
+			InputSchema json.RawMessage `json:"inputSchema"`
+		}
+		if json.Unmarshal(e.raw, &tool) != nil {
 			continue
 		}
-		if err := client.ParamHeadersError(raw); err != nil {
+		if err := client.ParamHeadersError(tool.InputSchema); err != nil {
 			r.add("x-mcp-header-invalid", e, member(e.path, "inputSchema"), "conforming clients drop the tool: "+termtext.OneLine(err.Error()), "")
 		}
 	}

@@ -3,6 +3,7 @@ package lint
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strconv"
 
 	"github.com/mcpscope/mcpscope/internal/app/termtext"
@@ -35,6 +36,8 @@ type entry struct {
 	path  string // "$.tools[3]"
 	raw   json.RawMessage
 	obj   map[string]any // nil when the entry is not a JSON object
+	err   error          // why obj is nil
+	depth int            // how deep the entry's JSON nests
 	name  string         // its name (a resource's uri when it has none)
 }
 
@@ -74,7 +77,8 @@ func decodeOffer(o Offer) *offer {
 			e := &entry{kind: kind(k), index: i, order: order, raw: raw,
 				path: "$." + listing[k] + "[" + strconv.Itoa(i) + "]"}
 			order++
-			e.obj = decodeObject(raw)
+			e.obj, e.err = decodeObject(raw)
+			e.depth = nesting(raw)
 			e.name, _ = e.str("name")
 			if e.name == "" && e.kind == kindResource {
 				e.name, _ = e.str("uri")
@@ -86,16 +90,44 @@ func decodeOffer(o Offer) *offer {
 }
 
 // decodeObject decodes a JSON object keeping numbers as json.Number (so
-// 1 and 1.5 stay told apart), or returns nil. encoding/json refuses
-// nesting past its own limit, so a hostile depth is an error here, not a
-// crash.
-func decodeObject(raw json.RawMessage) map[string]any {
+// 1 and 1.5 stay told apart), or says why it cannot. encoding/json
+// refuses nesting past its own limit, so a hostile depth is an error
+// here, not a crash.
+func decodeObject(raw json.RawMessage) (map[string]any, error) {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	var v any
-	if d.Decode(&v) != nil {
-		return nil
+	if err := d.Decode(&v); err != nil {
+		return nil, err
 	}
-	obj, _ := v.(map[string]any)
-	return obj
+	if d.More() {
+		return nil, errors.New("more than one JSON value")
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, errors.New("not a JSON object")
+	}
+	return obj, nil
+}
+
+// nesting is how deeply raw's arrays and objects nest.
+func nesting(raw []byte) int {
+	depth, deepest, inString, escaped := 0, 0, false, false
+	for _, c := range raw {
+		switch {
+		case escaped:
+			escaped = false
+		case inString:
+			escaped = c == '\\'
+			inString = c != '"'
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+			deepest = max(deepest, depth)
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return deepest
 }

@@ -114,7 +114,7 @@ func checkSchema(e *entry, r *report, root map[string]any, path string) {
 	}
 	checkRootComposition(e, r, root, path)
 	checkStrictReady(e, r, root, path)
-	if !tooDeep && remote == 0 {
+	if !tooDeep && remote == 0 && e.depth <= 4*maxSchemaDepth {
 		checkCompiles(e, r, root, path)
 	}
 }

@@ -3,6 +3,7 @@ package lint
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 )
 
@@ -36,51 +37,112 @@ func toolWords(e *entry) map[string]bool {
 	return set
 }
 
+// wordSet is a tool's words as token numbers, rarest first.
+type wordSet struct {
+	e      *entry
+	tokens []int
+}
+
 // checkSimilarTools reports tools whose descriptions and parameters are
-// near-identical. Sets are compared in order of size, and a pair whose
-// sizes alone rule out the threshold is never compared, so a long
-// listing of unlike tools costs little.
+// near-identical. It uses prefix filtering (Chaudhuri et al., "A
+// primitive operator for similarity joins", 2006): with every set sorted
+// rarest token first, two sets alike at the threshold share a token
+// among the first few of each, so only the pairs an inverted index of
+// those prefixes names are compared, and a long listing costs about
+// linear time.
 func checkSimilarTools(o *offer, r *report) {
-	type tool struct {
-		e   *entry
-		set map[string]bool
+	sets := tokenSets(o)
+	index := map[int][]int{} // token → sets whose prefix holds it
+	compared := map[[2]int]bool{}
+	for i, s := range sets {
+		for _, tok := range s.tokens[:prefixLen(len(s.tokens))] {
+			for _, j := range index[tok] {
+				if compared[[2]int{j, i}] {
+					continue
+				}
+				compared[[2]int{j, i}] = true
+				reportSimilar(r, sets[j], s)
+			}
+			index[tok] = append(index[tok], i)
+		}
 	}
-	var tools []tool
+}
+
+// prefixLen is how many of a set's rarest tokens another set alike at
+// the threshold must share one of: |A| − ⌈t·|A|⌉ + 1.
+func prefixLen(n int) int {
+	return n - int(math.Ceil(similarTools*float64(n)-1e-9)) + 1
+}
+
+// tokenSets numbers every word and sorts each tool's set rarest first.
+func tokenSets(o *offer) []wordSet {
+	var words []map[string]bool
+	var entries []*entry
+	freq := map[string]int{}
 	for _, e := range o.entries[kindTool] {
 		if e.obj == nil || e.name == "" {
 			continue
 		}
 		if set := toolWords(e); len(set) >= minSimilarWords {
-			tools = append(tools, tool{e, set})
-		}
-	}
-	slices.SortStableFunc(tools, func(a, b tool) int { return cmp.Compare(len(a.set), len(b.set)) })
-	for i, a := range tools {
-		for _, b := range tools[i+1:] {
-			if float64(len(a.set)) < similarTools*float64(len(b.set)) {
-				break // |A∩B|/|A∪B| ≤ |A|/|B| < the threshold, and later sets are larger
-			}
-			if a.e.name == b.e.name {
-				continue // name-duplicate
-			}
-			if j := jaccard(a.set, b.set); j >= similarTools {
-				first, later := a.e, b.e
-				if later.order < first.order {
-					first, later = later, first
-				}
-				r.add("tool-near-duplicate", later, member(later.path, "description"),
-					fmt.Sprintf("the tool's description and parameters are %.0f%% the same as those of %s", j*100, first.subject()), "")
+			words = append(words, set)
+			entries = append(entries, e)
+			for w := range set {
+				freq[w]++
 			}
 		}
 	}
+	vocab := make([]string, 0, len(freq))
+	for w := range freq {
+		vocab = append(vocab, w)
+	}
+	slices.SortFunc(vocab, func(a, b string) int { return cmp.Or(cmp.Compare(freq[a], freq[b]), cmp.Compare(a, b)) })
+	id := make(map[string]int, len(vocab))
+	for i, w := range vocab {
+		id[w] = i
+	}
+	sets := make([]wordSet, len(words))
+	for i, set := range words {
+		toks := make([]int, 0, len(set))
+		for w := range set {
+			toks = append(toks, id[w])
+		}
+		slices.Sort(toks)
+		sets[i] = wordSet{entries[i], toks}
+	}
+	return sets
 }
 
-// jaccard is |a∩b| / |a∪b|.
-func jaccard(a, b map[string]bool) float64 {
+// reportSimilar reports b as a near duplicate of a when their sets are
+// alike at the threshold; the later-listed tool carries the finding.
+func reportSimilar(r *report, a, b wordSet) {
+	if a.e.name == b.e.name {
+		return // name-duplicate
+	}
+	j := jaccard(a.tokens, b.tokens)
+	if j < similarTools {
+		return
+	}
+	first, later := a.e, b.e
+	if later.order < first.order {
+		first, later = later, first
+	}
+	r.add("tool-near-duplicate", later, member(later.path, "description"),
+		fmt.Sprintf("the tool's description and parameters are %.0f%% the same as those of %s", j*100, first.subject()), "")
+}
+
+// jaccard is |a∩b| / |a∪b| of two sorted token lists.
+func jaccard(a, b []int) float64 {
 	common := 0
-	for w := range a {
-		if b[w] {
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] == b[j]:
 			common++
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
 		}
 	}
 	return float64(common) / float64(len(a)+len(b)-common)
