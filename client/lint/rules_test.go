@@ -2,6 +2,8 @@ package lint
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -51,6 +53,10 @@ var ruleCases = []ruleCase{
 	{rule: "output-schema-root",
 		bad:  tools(`{"name":"a","description":"d","inputSchema":` + okSchema + `,"outputSchema":{"description":"x"}}`),
 		good: tools(`{"name":"a","description":"d","inputSchema":` + okSchema + `,"outputSchema":{"type":"object"}}`),
+		path: "$.tools[0].outputSchema"},
+	{rule: "output-schema-not-object",
+		bad:  Offer{ProtocolVersion: "2026-07-28", Tools: raws(`{"name":"a","description":"d","inputSchema":` + okSchema + `,"outputSchema":{"type":"array","items":{"type":"string"}}}`)},
+		good: Offer{ProtocolVersion: "2026-07-28", Tools: raws(`{"name":"a","description":"d","inputSchema":` + okSchema + `,"outputSchema":{"type":"object"}}`)},
 		path: "$.tools[0].outputSchema"},
 	{rule: "schema-invalid",
 		bad:  tools(withSchema("a", `{"type":"object","properties":{"q":{"type":"strin"}}}`)),
@@ -243,7 +249,7 @@ func kebab(s string) bool {
 }
 
 // TestEraRules: the x-mcp-header rule is the 2026-07-28 revision's and
-// Streamable HTTP's alone.
+// Streamable HTTP's alone; the outputSchema rule depends on the era.
 func TestEraRules(t *testing.T) {
 	bad := ruleCases[slices.IndexFunc(ruleCases, func(c ruleCase) bool { return c.rule == "x-mcp-header-invalid" })].bad
 	for _, o := range []Offer{
@@ -252,6 +258,15 @@ func TestEraRules(t *testing.T) {
 	} {
 		if fs := findingsOf(Check(o), "x-mcp-header-invalid"); len(fs) > 0 {
 			t.Errorf("%s over %s: %+v", o.ProtocolVersion, o.Transport, fs)
+		}
+	}
+	// A non-object outputSchema is an error before 2026-07-28 and a
+	// warning from it on.
+	output := raws(`{"name":"a","description":"d","inputSchema":` + okSchema + `,"outputSchema":{"type":"number"}}`)
+	for version, want := range map[string]string{"2025-11-25": "output-schema-root", "": "output-schema-root", "2026-07-28": "output-schema-not-object"} {
+		fs := Check(Offer{ProtocolVersion: version, Tools: output})
+		if len(fs) == 0 || fs[0].Rule != want {
+			t.Errorf("outputSchema of type number at %q: %+v, want %s", version, fs, want)
 		}
 	}
 }
@@ -293,6 +308,20 @@ func TestServerTextIsSafe(t *testing.T) {
 			if !termtext.Safe(s) {
 				t.Errorf("%s carries unsafe text: %q", f.Rule, s)
 			}
+		}
+	}
+}
+
+// TestDocListsEveryRule keeps docs/lint-rules.md in step with Rules: a
+// table row for each rule with its id and severity.
+func TestDocListsEveryRule(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "lint-rules.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range Rules() {
+		if row := "| `" + r.ID + "` | " + string(r.Severity) + " |"; !strings.Contains(string(doc), row) {
+			t.Errorf("docs/lint-rules.md has no row %q", row)
 		}
 	}
 }

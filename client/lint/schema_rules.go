@@ -50,7 +50,7 @@ func checkToolSchemas(o *offer, r *report) {
 				continue
 			}
 			path := member(e.path, side.member)
-			if !checkSchemaRoot(e, r, side, schema, present, path) {
+			if !checkSchemaRoot(o, e, r, side, schema, present, path) {
 				continue
 			}
 			checkSchema(e, r, schema.(map[string]any), path)
@@ -60,19 +60,30 @@ func checkToolSchemas(o *offer, r *report) {
 
 // checkSchemaRoot checks that a tool schema is an object schema of type
 // "object", as MCP's tool definition asks; it reports whether the schema
-// is an object the other rules can read.
-func checkSchemaRoot(e *entry, r *report, side schemaSide, schema any, present bool, path string) bool {
+// is an object the other rules can read. From 2026-07-28 (SEP-2106) an
+// outputSchema may describe any JSON value: that is only a warning,
+// since clients of the earlier revisions refuse it.
+func checkSchemaRoot(o *offer, e *entry, r *report, side schemaSide, schema any, present bool, path string) bool {
 	obj, isObj := schema.(map[string]any)
+	_, isBool := schema.(bool)
+	anyOutput := side.member == "outputSchema" && o.modern()
 	switch {
 	case !present:
 		r.add(side.rootID, e, path, "the tool has no "+side.member+"; MCP requires one", "")
+		return false
+	case anyOutput && isBool:
+		r.add("output-schema-not-object", e, path, fmt.Sprintf("outputSchema is the boolean schema %t", schema), "")
 		return false
 	case !isObj:
 		r.add(side.rootID, e, path, fmt.Sprintf("%s is %s, not a JSON Schema object", side.member, jsonKind(schema)), "")
 		return false
 	}
 	if t, _ := obj["type"].(string); t != "object" {
-		r.add(side.rootID, e, path, fmt.Sprintf("%s has type %s at its root, not \"object\"", side.member, describeValue(obj["type"])), "")
+		id := side.rootID
+		if anyOutput {
+			id = "output-schema-not-object"
+		}
+		r.add(id, e, path, fmt.Sprintf("%s has type %s at its root, not \"object\"", side.member, describeValue(obj["type"])), "")
 	}
 	return true
 }
