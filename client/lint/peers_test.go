@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -34,7 +35,8 @@ type peerFindings struct {
 }
 
 // realPeers are listings captured from real servers (PEERS.md) with
-// mcpscope's own tools, prompts and resources commands over stdio. The
+// mcpscope's own tools, prompts and resources commands over stdio (the
+// Go SDK everything example's data-URI icons shortened). The
 // Go SDK conformance server is checked as over Streamable HTTP at
 // 2026-07-28, as its -http mode serves it, so its x-mcp-header tool is
 // read too.
@@ -44,9 +46,25 @@ var realPeers = []peerFindings{
 	{fixture: "gosdk-conformance.json", version: "2026-07-28", transport: "http",
 		findings: []string{`schema-root-composition tool "json_schema_2020_12_tool"`},
 		infos:    map[string]int{"parameter-description-missing": 5, "schema-local-ref": 1, "schema-strict-mode": 26}},
+	{fixture: "gosdk-everything.json", version: "2025-11-25", transport: "stdio",
+		findings: goSDKEverythingFindings(),
+		infos:    map[string]int{"description-missing": 4, "schema-strict-mode": 6}},
 	{fixture: "mark3labs-everything.json", version: "2025-11-25", transport: "stdio",
 		findings: []string{`tool-description-missing tool "notify"`},
 		infos:    map[string]int{"description-missing": 102, "schema-strict-mode": 6}},
+}
+
+// goSDKEverythingFindings are the Go SDK everything example's: names
+// with spaces and parentheses, and tools without a description.
+func goSDKEverythingFindings() []string {
+	var out []string
+	for _, name := range []string{"elicit (form)", "elicit (url)", "greet (content with ResourceLink)", "greet (structured)", "greet (with Icons)", "log", "ping", "roots", "sample"} {
+		out = append(out, `tool-description-missing tool "`+name+`"`)
+		if strings.Contains(name, " ") {
+			out = append(out, `tool-name-invalid tool "`+name+`"`)
+		}
+	}
+	return out
 }
 
 // summarize splits findings into the warnings and errors, and the count
