@@ -51,3 +51,16 @@ func checkToolNames(o *offer, r *report) {
 		}
 	}
 }
+
+// maxTools is the most tools GitHub Copilot (VS Code, JetBrains,
+// Eclipse) sends in one request; it refuses the request past it, and
+// the count includes its own tools and every other server's.
+const maxTools = 128
+
+// checkToolCount reports a tools/list longer than maxTools.
+func checkToolCount(o *offer, r *report) {
+	if n := len(o.entries[kindTool]); n > maxTools {
+		whole := &entry{kind: kindTool, order: -1, path: "$.tools", label: "tools/list"}
+		r.add("tool-count", whole, whole.path, fmt.Sprintf("the server lists %d tools; GitHub Copilot refuses a request carrying more than %d, its own and other servers' tools included", n, maxTools), "")
+	}
+}

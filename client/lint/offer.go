@@ -39,11 +39,15 @@ type entry struct {
 	err   error          // why obj is nil
 	depth int            // how deep the entry's JSON nests
 	name  string         // its name (a resource's uri when it has none)
+	label string         // the subject of a finding about a whole listing
 }
 
 // subject names the entry in a finding: `tool "echo"`, or `tool #3` when
 // it has no name.
 func (e *entry) subject() string {
+	if e.label != "" {
+		return e.label
+	}
 	if e.name != "" {
 		return noun[e.kind] + " " + termtext.QuoteMax(e.name, subjectMax)
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -26,6 +27,15 @@ func tools(items ...string) Offer { return Offer{Tools: raws(items...)} }
 // withSchema is a described tool named name with the input schema given.
 func withSchema(name, schema string) string {
 	return `{"name":"` + name + `","description":"Looks up ` + name + ` records by key.","inputSchema":` + schema + `}`
+}
+
+// manyTools are n distinct well-formed tools.
+func manyTools(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = withSchema("t"+strconv.Itoa(i), okSchema)
+	}
+	return out
 }
 
 // ruleCase is a rule with an offer it must flag and one it must not.
@@ -133,6 +143,10 @@ var ruleCases = []ruleCase{
 	{rule: "tool-name-portable",
 		bad:  tools(withSchema("admin.users.get", okSchema)),
 		good: tools(withSchema("admin_users_get", okSchema))},
+	{rule: "tool-count",
+		bad:  tools(manyTools(129)...),
+		good: tools(manyTools(128)...),
+		path: "$.tools"},
 	{rule: "tool-name-near-duplicate",
 		bad:  tools(withSchema("get_user", okSchema), `{"name":"getUser","description":"Fetches a person.","inputSchema":`+okSchema+`}`),
 		good: tools(withSchema("get_user", okSchema), `{"name":"get_users","description":"Fetches a person.","inputSchema":`+okSchema+`}`),
