@@ -48,8 +48,8 @@ type Finding struct {
 // Offer is what a server offers, as it listed it: each entry the raw JSON
 // object of its listing, in the order listed.
 type Offer struct {
-	ProtocolVersion   string            // the version the session negotiated
-	Transport         string            // the transport's name (stdio, http, ws…): some rules are HTTP's alone
+	ProtocolVersion   string            // the version the session negotiated ("" reads as the oldest era)
+	Transport         string            // the transport's name (stdio, http, ws…); "http" is Streamable HTTP, whose rules are its alone
 	Tools             []json.RawMessage // tools/list, every page
 	Prompts           []json.RawMessage // prompts/list
 	Resources         []json.RawMessage // resources/list

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"net/url"
 
 	"github.com/mcpscope/mcpscope/internal/app/termtext"
 )
@@ -62,6 +63,20 @@ func checkDuplicates(o *offer, r *report) {
 				continue
 			}
 			first[id] = e
+		}
+	}
+}
+
+// checkResourceURIs reports resources whose uri is not an absolute URI
+// (a scheme, then the rest), which clients pass back in resources/read.
+func checkResourceURIs(o *offer, r *report) {
+	for _, e := range o.entries[kindResource] {
+		s, ok := e.str("uri")
+		if !ok || s == "" {
+			continue // listing-malformed
+		}
+		if u, err := url.Parse(s); err != nil || u.Scheme == "" {
+			r.add("resource-uri-invalid", e, member(e.path, "uri"), fmt.Sprintf("the uri %s is not an absolute URI", quote(s)), "")
 		}
 	}
 }

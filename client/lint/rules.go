@@ -4,6 +4,7 @@ package lint
 var checks = []func(*offer, *report){
 	checkListing,
 	checkDuplicates,
+	checkResourceURIs,
 	checkToolSchemas,
 	checkDescriptions,
 	checkToolNames,
@@ -25,6 +26,9 @@ var rules = []Rule{
 	{"name-duplicate", SeverityError,
 		"two tools or prompts share a name, or two resources a uri, or two templates a uriTemplate",
 		"give each entry its own name"},
+	{"resource-uri-invalid", SeverityError,
+		"a resource's uri is not an absolute URI (a scheme such as file: or https:, then the rest)",
+		"list the resource under a full URI, e.g. file:///srv/notes.md or myapp://notes/1"},
 	{"input-schema-root", SeverityError,
 		"a tool's inputSchema is missing, not an object, or not of type \"object\" at its root, as MCP requires",
 		`declare {"type": "object", "properties": {…}} (no parameters: {"type": "object", "additionalProperties": false})`},
