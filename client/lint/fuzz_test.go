@@ -77,3 +77,15 @@ func BenchmarkCheck1000Tools(b *testing.B) {
 		Check(o)
 	}
 }
+
+// TestNearDuplicatesOncePerTool: a listing of many copies of one tool
+// yields one near-duplicate finding per copy, not one per pair.
+func TestNearDuplicatesOncePerTool(t *testing.T) {
+	var copies []json.RawMessage
+	for i := range 2000 {
+		copies = append(copies, json.RawMessage(`{"name":"copy_`+strconv.Itoa(i)+`","description":"Find the orders of one customer by customer id, newest first.","inputSchema":`+okSchema+`}`))
+	}
+	if n := len(findingsOf(Check(Offer{Tools: copies}), "tool-near-duplicate")); n != 1999 {
+		t.Errorf("%d near-duplicate findings for 2,000 copies, want 1,999", n)
+	}
+}

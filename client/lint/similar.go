@@ -44,25 +44,37 @@ type wordSet struct {
 }
 
 // checkSimilarTools reports tools whose descriptions and parameters are
-// near-identical. It uses prefix filtering (Chaudhuri et al., "A
+// near-identical, each at most once. It uses prefix filtering (Chaudhuri et al., "A
 // primitive operator for similarity joins", 2006): with every set sorted
 // rarest token first, two sets alike at the threshold share a token
 // among the first few of each, so only the pairs an inverted index of
-// those prefixes names are compared, and a long listing costs about
-// linear time.
+// those prefixes names are compared. A tool found alike is left out of
+// the index (the tool it matched stands for it), so even a listing of
+// many copies costs about linear time.
 func checkSimilarTools(o *offer, r *report) {
 	sets := tokenSets(o)
 	index := map[int][]int{} // token → sets whose prefix holds it
-	compared := map[[2]int]bool{}
 	for i, s := range sets {
-		for _, tok := range s.tokens[:prefixLen(len(s.tokens))] {
+		prefix := s.tokens[:prefixLen(len(s.tokens))]
+		compared := map[int]bool{}
+		similar := false
+	search:
+		for _, tok := range prefix {
 			for _, j := range index[tok] {
-				if compared[[2]int{j, i}] {
+				if compared[j] {
 					continue
 				}
-				compared[[2]int{j, i}] = true
-				reportSimilar(r, sets[j], s)
+				compared[j] = true
+				if reportSimilar(r, sets[j], s) {
+					similar = true
+					break search
+				}
 			}
+		}
+		if similar {
+			continue // one finding a tool; its twin stands for it in the index
+		}
+		for _, tok := range prefix {
 			index[tok] = append(index[tok], i)
 		}
 	}
@@ -113,14 +125,15 @@ func tokenSets(o *offer) []wordSet {
 }
 
 // reportSimilar reports b as a near duplicate of a when their sets are
-// alike at the threshold; the later-listed tool carries the finding.
-func reportSimilar(r *report, a, b wordSet) {
+// alike at the threshold, and says whether it did; the later-listed tool
+// carries the finding.
+func reportSimilar(r *report, a, b wordSet) bool {
 	if a.e.name == b.e.name {
-		return // name-duplicate
+		return false // name-duplicate
 	}
 	j := jaccard(a.tokens, b.tokens)
 	if j < similarTools {
-		return
+		return false
 	}
 	first, later := a.e, b.e
 	if later.order < first.order {
@@ -128,6 +141,7 @@ func reportSimilar(r *report, a, b wordSet) {
 	}
 	r.add("tool-near-duplicate", later, member(later.path, "description"),
 		fmt.Sprintf("the tool's description and parameters are %.0f%% the same as those of %s", j*100, first.subject()), "")
+	return true
 }
 
 // jaccard is |a∩b| / |a∪b| of two sorted token lists.
