@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -37,7 +38,7 @@ func checkToolNames(o *offer, r *report) {
 		path := member(e.path, "name")
 		switch {
 		case !specToolName.MatchString(name):
-			r.add("tool-name-invalid", e, path, fmt.Sprintf("the name is %d characters long and may hold only A-Z, a-z, 0-9, _, - and . (at most 128)", utf8.RuneCountInString(name)), "")
+			r.add("tool-name-invalid", e, path, nameProblem(name), "")
 		case !portableToolName.MatchString(name):
 			r.add("tool-name-portable", e, path, "the name is longer than 64 characters or holds a dot, which GitHub Copilot and Claude Code (with its mcp__SERVER__ prefix) refuse", "")
 		}
@@ -63,4 +64,19 @@ func checkToolCount(o *offer, r *report) {
 		whole := &entry{kind: kindTool, order: -1, path: "$.tools", label: "tools/list"}
 		r.add("tool-count", whole, whole.path, fmt.Sprintf("the server lists %d tools; GitHub Copilot refuses a request carrying more than %d, its own and other servers' tools included", n, maxTools), "")
 	}
+}
+
+// nameProblem says how a tool name breaks the specification's format:
+// its length, or the characters it may not hold.
+func nameProblem(name string) string {
+	if n := utf8.RuneCountInString(name); n > 128 {
+		return fmt.Sprintf("the name is %d characters long, more than the 128 the specification allows", n)
+	}
+	var bad []string
+	for _, c := range name {
+		if s := string(c); !specToolName.MatchString(s) && !slices.Contains(bad, s) {
+			bad = append(bad, s)
+		}
+	}
+	return "the name holds " + quote(strings.Join(bad, "")) + ", outside the A-Z, a-z, 0-9, _, - and . the specification allows"
 }

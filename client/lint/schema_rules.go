@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpscope/mcpscope/internal/app/plural"
 	"github.com/mcpscope/mcpscope/internal/app/schemacheck"
 	"github.com/mcpscope/mcpscope/internal/app/termtext"
 )
@@ -91,7 +92,7 @@ func checkSchema(e *entry, r *report, root map[string]any, path string, side sch
 		r.add("schema-too-deep", e, path, fmt.Sprintf("the schema nests deeper than %d levels; mcpscope read the first %d", maxSchemaDepth, maxSchemaDepth), "")
 	}
 	if refs > remote {
-		r.add("schema-local-ref", e, path, fmt.Sprintf("the schema uses $ref (%d times); some clients and models do not resolve references and see the referenced values as untyped", refs-remote), "")
+		r.add("schema-local-ref", e, path, fmt.Sprintf("the schema uses $ref (%s); some clients and models do not resolve references and see the referenced values as untyped", plural.Count(refs-remote, "time", "")), "")
 	}
 	if side.member == "inputSchema" {
 		checkRootComposition(e, r, root, path)
