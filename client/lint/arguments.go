@@ -2,6 +2,8 @@ package lint
 
 import (
 	"fmt"
+	"regexp"
+	"strings"
 
 	"github.com/yosida95/uritemplate/v3"
 )
@@ -65,4 +67,59 @@ func checkTemplates(o *offer, r *report) {
 			r.add("template-no-variables", e, path, fmt.Sprintf("the uriTemplate %s has no {variable}, so it names one resource", quote(s)), "")
 		}
 	}
+}
+
+// placeholder is a {name} a description mentions: a variable or an
+// argument it refers to (JSON such as {"a": 1} does not match).
+var placeholder = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// checkUndeclaredArguments reports a {name} in a prompt's or a resource
+// template's description that names none of the prompt's arguments or
+// the template's variables: a model that reads it passes an argument the
+// server does not take.
+func checkUndeclaredArguments(o *offer, r *report) {
+	for _, k := range []kind{kindPrompt, kindTemplate} {
+		for _, e := range o.entries[k] {
+			d, _ := e.str("description")
+			if !strings.Contains(d, "{") {
+				continue
+			}
+			declared := declaredNames(e)
+			if declared == nil {
+				continue // the template does not parse: template-invalid
+			}
+			for _, m := range placeholder.FindAllStringSubmatch(d, -1) {
+				if !declared[m[1]] {
+					declared[m[1]] = true // once a name
+					r.add("argument-undeclared", e, member(e.path, "description"),
+						fmt.Sprintf("the description mentions {%s}, which the %s does not declare", m[1], noun[e.kind]), "")
+				}
+			}
+		}
+	}
+}
+
+// declaredNames are a prompt's argument names or a template's variable
+// names; nil when a template's uriTemplate cannot be read.
+func declaredNames(e *entry) map[string]bool {
+	names := map[string]bool{}
+	if e.kind == kindPrompt {
+		args, _ := e.obj["arguments"].([]any)
+		for _, a := range args {
+			arg, _ := a.(map[string]any)
+			if name, ok := arg["name"].(string); ok {
+				names[name] = true
+			}
+		}
+		return names
+	}
+	s, _ := e.str("uriTemplate")
+	t, err := uritemplate.New(s)
+	if err != nil {
+		return nil
+	}
+	for _, v := range t.Varnames() {
+		names[v] = true
+	}
+	return names
 }

@@ -13,6 +13,7 @@ var checks = []func(*offer, *report){
 	checkAnnotations,
 	checkPromptArguments,
 	checkTemplates,
+	checkUndeclaredArguments,
 	checkParamHeaders,
 }
 
@@ -131,6 +132,9 @@ var rules = []Rule{
 	{"prompt-argument-duplicate", SeverityError,
 		"a prompt declares an argument twice",
 		"declare each argument once"},
+	{"argument-undeclared", SeverityWarning,
+		"a prompt's or resource template's description mentions a {name} that is none of its arguments or variables",
+		"declare the argument (or template variable), or correct the name in the description"},
 	{"template-invalid", SeverityError,
 		"a resource template's uriTemplate is not an RFC 6570 URI template",
 		"correct the template: balanced braces, variable names of letters, digits and _"},
