@@ -193,3 +193,11 @@ func (s *Session) InvalidToolHeaders(tool string) *InvalidToolHeadersError {
 // InsistOnTool lets the calls of the tool named tool go out although its
 // x-mcp-header annotations are invalid (without their Mcp-Param headers).
 func (s *Session) InsistOnTool(tool string) { s.tools.insist(tool) }
+
+// ParamHeadersError says why the x-mcp-header annotations of a tool's
+// input schema break the 2026-07-28 rules, as the engine judges them
+// before a call, or returns nil when they are valid or there are none.
+func ParamHeadersError(inputSchema json.RawMessage) error {
+	_, err := scanBindings(inputSchema)
+	return err
+}
