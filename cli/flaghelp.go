@@ -24,7 +24,12 @@ var flagGroups = []struct {
 	{"Request flags", []string{"timeout", "max-time", "answers", "root", "progress", "trace", "stream-out"}},
 	{"OAuth flags", []string{"client-id", "client-secret", "client-metadata-url", "no-auth"}},
 	{"Recording flags", []string{"record", "no-record", "record-stream-max", "no-redact"}},
+	{"Output flags", outputFlagNames},
 }
+
+// outputFlagNames are the flags that say how a result is printed; only
+// the commands that print one result take them (printsResult).
+var outputFlagNames = []string{formatFlag, outputFlag, rawFlag}
 
 // groupSharedFlags files the shared flags of fs under their headings.
 func groupSharedFlags(fs *pflag.FlagSet) {
@@ -51,15 +56,45 @@ var (
 // walks the layers with one tools/list: it records nothing, prints no
 // trace nor progress and reads no execution stream.
 func ignoredFlags(command string) []string {
+	var ignored []string
 	switch {
 	case command == "doctor":
-		return append(slices.Clone(tuiOnlyFlags), "trace", "progress", "stream-out", "record", "record-stream-max")
+		ignored = append(slices.Clone(tuiOnlyFlags), "trace", "progress", "stream-out", "record", "record-stream-max")
 	case headlessCommand(command):
-		return tuiOnlyFlags
+		ignored = slices.Clone(tuiOnlyFlags)
 	case tuiCommand(command):
-		return headlessOnlyFlags
+		ignored = slices.Clone(headlessOnlyFlags)
+	}
+	return append(ignored, ignoredOutputFlags(command)...)
+}
+
+// printsResult: the command prints the result of one request, or one
+// listing, which the output flags shape.
+func printsResult(name string) bool {
+	switch name {
+	case "call", "tool", "prompt", "read", "tools", "resources", "prompts":
+		return true
+	}
+	return false
+}
+
+// ignoredOutputFlags are the output flags command does nothing with: all
+// of them where no result is printed, --raw for a listing (it holds no
+// content to write).
+func ignoredOutputFlags(command string) []string {
+	switch {
+	case !printsResult(command):
+		return outputFlagNames
+	case command == "tools" || command == "resources" || command == "prompts":
+		return []string{rawFlag}
 	}
 	return nil
+}
+
+// sharedFlag: fl is one of the shared flags (groupSharedFlags), not a
+// command's own flag of the same name (export's --format).
+func sharedFlag(fl *pflag.Flag) bool {
+	return fl != nil && len(fl.Annotations[flagGroupKey]) == 1
 }
 
 // headlessUsage is the help of the shared flags that read otherwise on a
@@ -117,7 +152,9 @@ func ownFlags(command string) []string {
 func arrangeFlags(root *cobra.Command) {
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
-		hide := ignoredFlags(c.Name())
+		hide := slices.DeleteFunc(ignoredFlags(c.Name()), func(name string) bool {
+			return slices.Contains(outputFlagNames, name) && !sharedFlag(c.Flags().Lookup(name))
+		})
 		for _, name := range hide {
 			if c.Flags().Lookup(name) != nil {
 				_ = c.Flags().MarkHidden(name)
@@ -130,6 +167,8 @@ func arrangeFlags(root *cobra.Command) {
 					fl.Usage = usage
 				}
 			}
+		} else {
+			refuseIgnored(c, slices.DeleteFunc(hide, func(name string) bool { return !slices.Contains(outputFlagNames, name) }))
 		}
 		for _, name := range ownFlags(c.Name()) {
 			if fl := c.Flags().Lookup(name); fl != nil {
