@@ -24,7 +24,7 @@ func newListCommand(name, short string, list lister) *cobra.Command {
 		Short: short,
 		Long: short + ": as a table at a terminal, as one JSON object when piped or with\n" +
 			"--format json.",
-		Args:  cobra.ArbitraryArgs,
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			target, err := f.onlyTarget(cmd, args)
 			if err != nil {
