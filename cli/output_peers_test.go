@@ -207,3 +207,18 @@ func TestOutputMark3labsAndDemo(t *testing.T) {
 		t.Errorf("--raw wrote %d bytes, want the %d of the WAV clip", len(r.stdout), len(wav))
 	}
 }
+
+// A prompts/get result prints as "role: text" lines and a resources/read
+// of a text resource as its text, against the TypeScript reference.
+func TestOutputPromptAndReadTS(t *testing.T) {
+	t.Parallel()
+	ts := peertest.TSEverything(t, "stdio")
+	r := mcpscopeAtTerminal(t, 80, withTarget(ts, "call", "prompts/get", `{"name":"args-prompt","arguments":{"city":"Oslo","state":"Viken"}}`)...)
+	r.mustExit(t, ExitOK)
+	checkLines(t, r, "user: What's weather in Oslo, Viken?")
+	r = mcpscopeAtTerminal(t, 80, withTarget(ts, "call", "resources/read", `{"uri":"demo://resource/dynamic/text/1"}`)...)
+	r.mustExit(t, ExitOK)
+	if !regexp.MustCompile(`^Resource 1: This is a plaintext resource created at [^\n]+\n$`).MatchString(r.stdout) {
+		t.Errorf("resources/read at a terminal:\n%s", r.stdout)
+	}
+}
