@@ -166,8 +166,7 @@ func TestOutputContentConformance(t *testing.T) {
 	checkLines(t, r, "error: this tool intentionally returns an error for testing")
 	r = call("test_multiple_content_types", "--raw", "--output", filepath.Join(t.TempDir(), "x"))
 	r.mustExit(t, ExitUsage)
-	if want := "error: --raw: the result holds 2 contents that could be written (1 image, 1 text content, 1 text resource); " +
-		"the raw bytes of one are written, not several\n"; r.stderr != want {
+	if want := "error: --raw: the result holds 2 contents --raw could write, not one: 1 image, 1 text resource (and 1 text content)\n"; r.stderr != want {
 		t.Errorf("stderr %q\nwant   %q", r.stderr, want)
 	}
 }

@@ -7,25 +7,30 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/internal/app/plural"
+	"github.com/mcpscope/mcpscope/internal/app/termtext"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // NoPayloadError says that a result does not hold exactly one image,
-// audio or blob content, and what it holds instead.
+// audio or resource contents, and what it holds instead.
 type NoPayloadError struct {
-	Found int      // images, audio, blobs and text resources
-	Holds []string // what the result holds: "2 text contents", "1 image"
+	Writable []string // what --raw could write: "2 images", "1 text resource"
+	Others   []string // the rest: "1 text content", "1 resource link"
+	Found    int      // how many items Writable counts
 }
 
 func (e *NoPayloadError) Error() string {
-	holds := strings.Join(e.Holds, ", ")
-	if len(e.Holds) == 0 {
+	switch {
+	case e.Found == 0 && len(e.Others) == 0:
 		return "the result holds no content"
+	case e.Found == 0:
+		return "the result holds no image, audio or resource contents, only " + strings.Join(e.Others, ", ")
 	}
-	if e.Found == 0 {
-		return "the result holds no image, audio or resource contents, only " + holds
+	msg := fmt.Sprintf("the result holds %d contents --raw could write, not one: %s", e.Found, strings.Join(e.Writable, ", "))
+	if len(e.Others) > 0 {
+		msg += " (and " + strings.Join(e.Others, ", ") + ")"
 	}
-	return fmt.Sprintf("the result holds %d contents that could be written (%s); the raw bytes of one are written, not several", e.Found, holds)
+	return msg
 }
 
 // Payload returns the decoded bytes of the single image, audio or resource
@@ -39,17 +44,19 @@ func Payload(method string, raw []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	counts := map[string]int{}
+	writable, others := map[string]int{}, map[string]int{}
 	var found []content
 	for _, it := range items {
 		what, c, ok := classify(it)
-		counts[what]++
 		if ok {
+			writable[what]++
 			found = append(found, c)
+		} else {
+			others[what]++
 		}
 	}
 	if len(found) != 1 {
-		return nil, &NoPayloadError{Found: len(found), Holds: holdings(counts)}
+		return nil, &NoPayloadError{Found: len(found), Writable: holdings(writable), Others: holdings(others)}
 	}
 	switch c := found[0]; {
 	case c.Data != nil:
@@ -71,7 +78,7 @@ func payloadItems(method string, raw []byte) ([]json.RawMessage, error) {
 		} `json:"messages"`
 	}
 	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, &NoPayloadError{Holds: []string{"no JSON object"}}
+		return nil, &NoPayloadError{Others: []string{"no JSON object"}}
 	}
 	switch method {
 	case mcp.MethodToolsCall:
@@ -85,7 +92,7 @@ func payloadItems(method string, raw []byte) ([]json.RawMessage, error) {
 		}
 		return items, nil
 	}
-	return nil, &NoPayloadError{Holds: []string{"a " + method + " result, which has no contents"}}
+	return nil, &NoPayloadError{Others: []string{"a " + termtext.OneLine(method) + " result, which has no contents"}}
 }
 
 // classify names one item for NoPayloadError and returns the contents it

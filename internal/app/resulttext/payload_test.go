@@ -33,8 +33,8 @@ func TestPayloadNamesWhatTheResultHolds(t *testing.T) {
 	for _, tc := range []struct{ method, raw, want string }{
 		{mcp.MethodToolsCall, `{"content":[{"type":"text","text":"a"},{"type":"text","text":"b"},{"type":"resource_link","uri":"u"}]}`,
 			"the result holds no image, audio or resource contents, only 1 resource link, 2 text contents"},
-		{mcp.MethodToolsCall, `{"content":[{"type":"image","data":"AA=="},{"type":"audio","data":"AA=="},{"type":"audio","data":"AA=="}]}`,
-			"the result holds 3 contents that could be written (2 audio, 1 image); the raw bytes of one are written, not several"},
+		{mcp.MethodToolsCall, `{"content":[{"type":"image","data":"AA=="},{"type":"audio","data":"AA=="},{"type":"audio","data":"AA=="},{"type":"text","text":"t"}]}`,
+			"the result holds 3 contents --raw could write, not one: 2 audio, 1 image (and 1 text content)"},
 		{mcp.MethodToolsCall, `{"content":[]}`, "the result holds no content"},
 		{mcp.MethodToolsList, `{"tools":[]}`, "the result holds no image, audio or resource contents, only a tools/list result, which has no contents"},
 	} {
