@@ -52,7 +52,8 @@ var (
 
 // ignoredFlags are the shared flags command does nothing with: its help
 // hides them, and a headless command refuses them (refuseIgnored); the
-// TUI refuses --trace and --progress itself, with its reason. The doctor
+// TUI refuses --trace and --progress itself, with its reason, and every
+// other command the output flags it ignores. The doctor
 // walks the layers with one tools/list: it records nothing, prints no
 // trace nor progress and reads no execution stream.
 func ignoredFlags(command string) []string {
