@@ -35,7 +35,7 @@ var outputFlagNames = []string{formatFlag, outputFlag, rawFlag}
 func groupSharedFlags(fs *pflag.FlagSet) {
 	for _, g := range flagGroups {
 		for _, name := range g.names {
-			if fs.Lookup(name) != nil {
+			if fl := fs.Lookup(name); fl != nil && (!slices.Contains(outputFlagNames, name) || sharedOutputFlag(fl)) {
 				_ = fs.SetAnnotation(name, flagGroupKey, []string{g.title})
 			}
 		}
@@ -92,10 +92,12 @@ func ignoredOutputFlags(command string) []string {
 	return nil
 }
 
-// sharedFlag: fl is one of the shared flags (groupSharedFlags), not a
-// command's own flag of the same name (export's --format).
-func sharedFlag(fl *pflag.Flag) bool {
-	return fl != nil && len(fl.Annotations[flagGroupKey]) == 1
+// sharedOutputFlag: fl is one of the shared output flags
+// (outputFlags.register), not a command's own flag of the same name
+// (export's --format).
+func sharedOutputFlag(fl *pflag.Flag) bool {
+	_, ok := fl.Annotations[outputFlagKey]
+	return ok
 }
 
 // headlessUsage is the help of the shared flags that read otherwise on a
@@ -154,7 +156,8 @@ func arrangeFlags(root *cobra.Command) {
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		hide := slices.DeleteFunc(ignoredFlags(c.Name()), func(name string) bool {
-			return slices.Contains(outputFlagNames, name) && !sharedFlag(c.Flags().Lookup(name))
+			fl := c.Flags().Lookup(name)
+			return slices.Contains(outputFlagNames, name) && (fl == nil || !sharedOutputFlag(fl))
 		})
 		for _, name := range hide {
 			if c.Flags().Lookup(name) != nil {

@@ -63,11 +63,26 @@ type outputFlags struct {
 	raw    bool
 }
 
-// register adds the output flags to fs.
+// outputFlagKey is the pflag annotation that marks the shared output
+// flags, apart from a command's own flag of the same name.
+const outputFlagKey = "mcpscope/output-flag"
+
+// register adds the output flags to fs, but for a name fs already holds:
+// a command that defined its own --format before registering the shared
+// flags (with values of its own) keeps it.
 func (o *outputFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&o.format, formatFlag, "", "print the result as `text` or json (default: text at a terminal, JSON otherwise)")
-	fs.StringVar(&o.file, outputFlag, "", "write the result to `FILE` instead of stdout: its JSON, unless --format text or --raw")
-	fs.BoolVar(&o.raw, rawFlag, false, "write the decoded bytes of the result's one image, audio or resource contents (a text resource: its text)")
+	if fs.Lookup(formatFlag) == nil {
+		fs.StringVar(&o.format, formatFlag, "", "print the result as `text` or json (default: text at a terminal, JSON otherwise)")
+		_ = fs.SetAnnotation(formatFlag, outputFlagKey, nil)
+	}
+	if fs.Lookup(outputFlag) == nil {
+		fs.StringVar(&o.file, outputFlag, "", "write the result to `FILE` instead of stdout: its JSON, unless --format text or --raw")
+		_ = fs.SetAnnotation(outputFlag, outputFlagKey, nil)
+	}
+	if fs.Lookup(rawFlag) == nil {
+		fs.BoolVar(&o.raw, rawFlag, false, "write the decoded bytes of the result's one image, audio or resource contents (a text resource: its text)")
+		_ = fs.SetAnnotation(rawFlag, outputFlagKey, nil)
+	}
 }
 
 // validate checks the output flags before anything connects.

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 // The output flags are refused, before anything connects, where no
@@ -37,5 +39,28 @@ func TestFormatFlagsRefused(t *testing.T) {
 	r := mcpscope(t, "export", "--format", "text", filepath.Join(dir, "missing.jsonl"))
 	if strings.Contains(r.stderr, "does not apply") {
 		t.Errorf("export's own --format is refused: %q", r.stderr)
+	}
+}
+
+// A command that defines its own --format before the shared flags keeps
+// it: not hidden, not refused, not filed under "Output flags".
+func TestFormatOwnFlagKept(t *testing.T) {
+	root := &cobra.Command{Use: "mcpscope"}
+	var own string
+	cmd := &cobra.Command{Use: "lint", RunE: func(*cobra.Command, []string) error { return nil }}
+	cmd.Flags().StringVar(&own, "format", "text", "text, json, sarif or junit")
+	(&runFlags{}).register(cmd.Flags())
+	root.AddCommand(cmd)
+	arrangeFlags(root)
+	fl := cmd.Flags().Lookup("format")
+	if fl.Hidden || fl.Usage != "text, json, sarif or junit" || len(fl.Annotations[flagGroupKey]) != 0 {
+		t.Errorf("lint's own --format: hidden %v, usage %q, annotations %v", fl.Hidden, fl.Usage, fl.Annotations)
+	}
+	if !cmd.Flags().Lookup("output").Hidden {
+		t.Error("the shared --output is not hidden on a command that prints no result")
+	}
+	root.SetArgs([]string{"lint", "--format", "sarif"})
+	if err := root.Execute(); err != nil || own != "sarif" {
+		t.Errorf("lint --format sarif: %v, %q", err, own)
 	}
 }
