@@ -15,9 +15,10 @@ func newCallCommand() *cobra.Command {
 	var insist bool
 	cmd := &cobra.Command{
 		Use:   "call [flags] METHOD [PARAMS_JSON] TARGET",
-		Short: "Send one request and print its result JSON on stdout",
-		Long: "Send one JSON-RPC request to the server and print the result JSON on stdout\n" +
-			"(indented on a terminal, compact otherwise). PARAMS_JSON is a JSON object, or - to\n" +
+		Short: "Send one request and print its result on stdout",
+		Long: "Send one JSON-RPC request to the server and print the result on stdout: as text at\n" +
+			"a terminal (a tool's text, one line for each image, audio or resource; lists as\n" +
+			"tables), as JSON when piped or with --format json. PARAMS_JSON is a JSON object, or - to\n" +
 			"read it from standard input. A JSON-RPC error result exits with status 1, and so\n" +
 			"does a tools/call result that is a failure (isError: true, or structuredContent\n" +
 			"missing or failing the tool's outputSchema, as tools/list declares it): the\n" +
@@ -52,6 +53,9 @@ func newCallCommand() *cobra.Command {
 				if params, err = parseParams(positional[1], cmd.InOrStdin()); err != nil {
 					return err
 				}
+			}
+			if method == mcp.MethodSubscriptionsListen && (f.output.file != "" || f.output.raw) {
+				return usagef("--output and --raw take one result; subscriptions/listen prints a message a line")
 			}
 			io := streamsOf(cmd)
 			return f.execute(cmd.Context(), target, io, func(ctx context.Context, r *run) error {

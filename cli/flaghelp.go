@@ -24,13 +24,18 @@ var flagGroups = []struct {
 	{"Request flags", []string{"timeout", "max-time", "answers", "root", "progress", "trace", "stream-out"}},
 	{"OAuth flags", []string{"client-id", "client-secret", "client-metadata-url", "no-auth"}},
 	{"Recording flags", []string{"record", "no-record", "record-stream-max", "no-redact"}},
+	{"Output flags", outputFlagNames},
 }
+
+// outputFlagNames are the flags that say how a result is printed; only
+// the commands that print one result take them (printsResult).
+var outputFlagNames = []string{formatFlag, outputFlag, rawFlag}
 
 // groupSharedFlags files the shared flags of fs under their headings.
 func groupSharedFlags(fs *pflag.FlagSet) {
 	for _, g := range flagGroups {
 		for _, name := range g.names {
-			if fs.Lookup(name) != nil {
+			if fl := fs.Lookup(name); fl != nil && (!slices.Contains(outputFlagNames, name) || sharedOutputFlag(fl)) {
 				_ = fs.SetAnnotation(name, flagGroupKey, []string{g.title})
 			}
 		}
@@ -47,19 +52,52 @@ var (
 
 // ignoredFlags are the shared flags command does nothing with: its help
 // hides them, and a headless command refuses them (refuseIgnored); the
-// TUI refuses --trace and --progress itself, with its reason. The doctor
+// TUI refuses --trace and --progress itself, with its reason, and every
+// other command the output flags it ignores. The doctor
 // walks the layers with one tools/list: it records nothing, prints no
 // trace nor progress and reads no execution stream.
 func ignoredFlags(command string) []string {
+	var ignored []string
 	switch {
 	case command == "doctor":
-		return append(slices.Clone(tuiOnlyFlags), "trace", "progress", "stream-out", "record", "record-stream-max")
+		ignored = append(slices.Clone(tuiOnlyFlags), "trace", "progress", "stream-out", "record", "record-stream-max")
 	case headlessCommand(command):
-		return tuiOnlyFlags
+		ignored = slices.Clone(tuiOnlyFlags)
 	case tuiCommand(command):
-		return headlessOnlyFlags
+		ignored = slices.Clone(headlessOnlyFlags)
+	}
+	return append(ignored, ignoredOutputFlags(command)...)
+}
+
+// printsResult: the command prints the result of one request, or one
+// listing, which the output flags shape.
+func printsResult(name string) bool {
+	switch name {
+	case "call", "tool", "prompt", "read", "tools", "resources", "prompts":
+		return true
+	}
+	return false
+}
+
+// ignoredOutputFlags are the output flags command does nothing with: all
+// of them where no result is printed, --raw for a listing (it holds no
+// content to write).
+func ignoredOutputFlags(command string) []string {
+	switch {
+	case !printsResult(command):
+		return outputFlagNames
+	case command == "tools" || command == "resources" || command == "prompts":
+		return []string{rawFlag}
 	}
 	return nil
+}
+
+// sharedOutputFlag: fl is one of the shared output flags
+// (outputFlags.register), not a command's own flag of the same name
+// (export's --format).
+func sharedOutputFlag(fl *pflag.Flag) bool {
+	_, ok := fl.Annotations[outputFlagKey]
+	return ok
 }
 
 // headlessUsage is the help of the shared flags that read otherwise on a
@@ -117,7 +155,10 @@ func ownFlags(command string) []string {
 func arrangeFlags(root *cobra.Command) {
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
-		hide := ignoredFlags(c.Name())
+		hide := slices.DeleteFunc(ignoredFlags(c.Name()), func(name string) bool {
+			fl := c.Flags().Lookup(name)
+			return slices.Contains(outputFlagNames, name) && (fl == nil || !sharedOutputFlag(fl))
+		})
 		for _, name := range hide {
 			if c.Flags().Lookup(name) != nil {
 				_ = c.Flags().MarkHidden(name)
@@ -130,6 +171,8 @@ func arrangeFlags(root *cobra.Command) {
 					fl.Usage = usage
 				}
 			}
+		} else {
+			refuseIgnored(c, slices.DeleteFunc(hide, func(name string) bool { return !slices.Contains(outputFlagNames, name) }))
 		}
 		for _, name := range ownFlags(c.Name()) {
 			if fl := c.Flags().Lookup(name); fl != nil {

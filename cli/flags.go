@@ -42,6 +42,8 @@ type runFlags struct {
 	clientSecret      string
 	clientMetadataURL string
 	noAuth            bool
+	// How the result is printed (output.go): --format, --output, --raw.
+	output outputFlags
 	// recorded, when set, answers the server's questions instead of an
 	// --answers file: replay --against gives the recording's own answers.
 	recorded *answers.File
@@ -75,6 +77,7 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.clientMetadataURL, "client-metadata-url", "", "OAuth: the https `URL` of a Client ID Metadata Document to use as the client id where the server supports them")
 	fs.BoolVar(&f.noAuth, "no-auth", false, "never run an OAuth flow: a 401 is an error")
 	fs.Int64Var(&f.recordMax, "record-stream-max", recordings.DefaultStreamMax, "payload bytes of one stream a recording keeps whole (`N`); past it, totals and the last 1 MiB")
+	f.output.register(fs)
 	groupSharedFlags(fs)
 }
 
@@ -105,6 +108,9 @@ func (f *runFlags) validate() error {
 		return usagef("--no-auth contradicts --client-id and --client-metadata-url")
 	}
 	if _, err := parseEnv(f.env); err != nil {
+		return err
+	}
+	if err := f.output.validate(); err != nil {
 		return err
 	}
 	return checkTransportName(f.transport)

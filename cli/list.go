@@ -22,8 +22,9 @@ func newListCommand(name, short string, list lister) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   name + " [flags] TARGET",
 		Short: short,
-		Long:  short + ", and print them as one JSON object on stdout.",
-		Args:  cobra.ArbitraryArgs,
+		Long: short + ": as a table at a terminal, as one JSON object when piped or with\n" +
+			"--format json.",
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			target, err := f.onlyTarget(cmd, args)
 			if err != nil {
@@ -35,7 +36,7 @@ func newListCommand(name, short string, list lister) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				return r.emit(ctx, listDocument(fields, lists))
+				return r.emitListing(ctx, fields, lists)
 			})
 		},
 	}

@@ -143,5 +143,6 @@ func streamsOf(cmd *cobra.Command) streams {
 		out:    out,
 		diag:   &lineWriter{w: cmd.ErrOrStderr()},
 		pretty: isTerminal(out),
+		text:   isTerminal(out) && printsResult(cmd.Name()),
 	}
 }

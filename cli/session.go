@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/app/resulttext"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/stdio"
@@ -21,6 +23,7 @@ type streams struct {
 	out    io.Writer
 	diag   *lineWriter
 	pretty bool // indent the result (out is a terminal)
+	text   bool // print the result as text (a command that does so at a terminal, on one)
 }
 
 // run is one headless run: a session to the target, the work, the cleanup.
@@ -32,6 +35,7 @@ type run struct {
 	transport client.Transport
 	warnings  *decodeWarnings
 	schemas   outputSchemas // the tools' outputSchemas, listed once a run
+	method    string        // the last request sent, whose result emit prints
 }
 
 // work is what a command does with a connected session.
@@ -42,6 +46,9 @@ type work func(ctx context.Context, r *run) error
 func (f *runFlags) execute(ctx context.Context, target Target, io streams, w work) error {
 	plan, err := f.plan()
 	if err != nil {
+		return err
+	}
+	if err := f.output.check(io); err != nil {
 		return err
 	}
 
@@ -139,6 +146,7 @@ func (r *run) call(ctx context.Context, method string, params any) ([]byte, erro
 	}
 	var id jsonrpc.ID
 	opts = append(opts, client.WithRounds(func(_ int, got jsonrpc.ID) { id = got }))
+	r.method = method
 	started := time.Now()
 	// The engine hands every progress read before the result to the
 	// callback before Call returns, so the lines are complete here.
@@ -151,11 +159,22 @@ func (r *run) call(ctx context.Context, method string, params any) ([]byte, erro
 	return res, r.awaitStreams(ctx, method, id, started)
 }
 
-// emit prints the result JSON, unless the run was stopped meanwhile (an
-// unanswered question): a failed run prints nothing on stdout.
+// emit prints the result of the last request sent (printResult): as text
+// the way its method reads, or JSON. A run stopped meanwhile (an
+// unanswered question) prints nothing on stdout.
 func (r *run) emit(ctx context.Context, raw []byte) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return writeJSON(r.io.out, raw, r.io.pretty)
+	method := r.method
+	return r.printResult(method, raw, func(width int) string { return resulttext.Result(method, raw, width) })
+}
+
+// emitListing prints a listing, {"tools":[…]} and the like, as emit
+// prints a result: tables as text.
+func (r *run) emitListing(ctx context.Context, fields []string, lists [][]json.RawMessage) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return r.printResult("", listDocument(fields, lists), func(width int) string { return resulttext.Listing(fields, lists, width) })
 }

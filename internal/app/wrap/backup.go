@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpscope/mcpscope/internal/app/atomicfile"
 	"github.com/mcpscope/mcpscope/internal/app/mcpconfig"
 	"github.com/mcpscope/mcpscope/recordings"
 )
@@ -147,42 +148,5 @@ func readBackup(file string) (*Backup, error) {
 	return &b, nil
 }
 
-// writeAtomic replaces path with data: a temporary file in the same
-// directory, synced, then renamed over it, so a crash leaves the old file
-// or the new one, never half of one. check, when not nil, runs just
-// before the rename; its error leaves path as it is.
-func writeAtomic(path string, data []byte, mode fs.FileMode, check func() error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".mcpscope-*")
-	if err != nil {
-		return err
-	}
-	done := false
-	defer func() {
-		if !done {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if check != nil {
-		if err := check(); err != nil {
-			return err
-		}
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	done = true
-	return nil
-}
+// writeAtomic replaces path with data all at once (atomicfile.Write).
+var writeAtomic = atomicfile.Write

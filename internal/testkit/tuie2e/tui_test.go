@@ -54,6 +54,7 @@ func TestTmux(t *testing.T) {
 		{"recorded_to", testRecordedTo},
 		{"demo_first_run", testDemoFirstRun},
 		{"attach_host", testAttachHost},
+		{"headless_text_ts", testHeadlessTextTS},
 	} {
 		t.Run(j.name, func(t *testing.T) {
 			t.Parallel()
