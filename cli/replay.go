@@ -9,6 +9,7 @@ type replayFlags struct {
 	run     runFlags // the connection flags of --against
 	against bool
 	ignore  []string
+	junit   string
 }
 
 // newReplayCommand builds `mcpscope replay [FILE] [--against TARGET]`.
@@ -30,6 +31,9 @@ func newReplayCommand() *cobra.Command {
 			if f.against {
 				return runReplayAgainst(cmd, args, f)
 			}
+			if f.junit != "" {
+				return usagef("--junit needs --against: it reports the answers a server gives again")
+			}
 			if len(args) > 1 {
 				return usagef("replay takes one FILE; to re-send its requests to a server use --against TARGET")
 			}
@@ -43,5 +47,6 @@ func newReplayCommand() *cobra.Command {
 	f.run.register(cmd.Flags())
 	cmd.Flags().BoolVar(&f.against, "against", false, "re-send the recorded requests to TARGET (the argument after FILE, or -- CMD [ARGS…]) and diff the answers")
 	cmd.Flags().StringArrayVar(&f.ignore, "ignore", nil, "also ignore the JSON `PATH` when comparing answers, as in $.result.tools[*].annotations or $..bookingRef (repeatable; ids, timestamps, session ids and _meta are always ignored: see above)")
+	cmd.Flags().StringVar(&f.junit, "junit", "", "with --against, also write a JUnit XML report to `FILE`: a testcase per request, a differing answer a failure (written even when the run fails)")
 	return cmd
 }
