@@ -27,7 +27,7 @@ type Answerer interface {
 // engine is the demo/flow Engine of a mock: one Answerer per session.
 type engine struct {
 	newConn func() Answerer
-	notes   *notes
+	notes   *notesWriter
 	log     *slog.Logger
 }
 
@@ -119,15 +119,15 @@ func (c *conn) send(r *jsonrpc.Message) {
 	}
 }
 
-// notes writes each note once, as one line.
-type notes struct {
+// notesWriter writes each note once, as one line.
+type notesWriter struct {
 	mu   sync.Mutex
 	w    io.Writer
 	said map[string]bool
 }
 
 // say writes s once.
-func (n *notes) say(s string) {
+func (n *notesWriter) say(s string) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.said[s] {

@@ -29,6 +29,6 @@ func New(cfg Config) (*demoflow.Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	e := &engine{newConn: cfg.NewConn, notes: &notes{w: cfg.Notes}, log: cfg.Logger}
+	e := &engine{newConn: cfg.NewConn, notes: &notesWriter{w: cfg.Notes}, log: cfg.Logger}
 	return demoflow.New(demoflow.Config{Listen: cfg.Listen, Engine: e, Logger: cfg.Logger})
 }
