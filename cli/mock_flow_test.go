@@ -56,13 +56,11 @@ func (c *cannedAnswers) Handle(msg []byte) [][]byte {
 	return [][]byte{reply(`"error":{"code":-32601,"message":"no recorded request is like ` + m.Method + `"}`)}
 }
 
-// flowMock serves cannedAnswers over MCP-Flow as mcpscope mock does, and
-// returns the target, the certificate hash, the messages the answers saw
-// and what was printed before serving.
+// flowMock serves cannedAnswers over MCP-Flow, and returns the target,
+// the certificate hash, the messages the answers saw and what was printed
+// before serving.
 func flowMock(t *testing.T) (target, hash string, seen func() []string, banner string) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	pr, pw := io.Pipe()
 	handed := new([]string)
 	var mu sync.Mutex
 	seen = func() []string {
@@ -70,9 +68,27 @@ func flowMock(t *testing.T) (target, hash string, seen func() []string, banner s
 		defer mu.Unlock()
 		return slices.Clone(*handed)
 	}
+	target, hash, banner = serveFlowForTest(t, func() flowserve.Answerer { return &cannedAnswers{mu: &mu, seen: handed} })
+	return target, hash, seen, banner
+}
+
+// flowMockOf serves a over MCP-Flow, the same Answerer for every session.
+func flowMockOf(t *testing.T, a flowserve.Answerer) (target, hash string) {
+	t.Helper()
+	target, hash, _ = serveFlowForTest(t, func() flowserve.Answerer { return a })
+	return target, hash
+}
+
+// serveFlowForTest serves newConn's answers over MCP-Flow as mcpscope
+// mock does, until the end of the test, and returns the target, the
+// certificate hash and what was printed before serving.
+func serveFlowForTest(t *testing.T, newConn func() flowserve.Answerer) (target, hash, banner string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
 	served := make(chan error, 1)
 	go func() {
-		served <- serveFlowAnswers(ctx, func() flowserve.Answerer { return &cannedAnswers{mu: &mu, seen: handed} }, nil, "127.0.0.1:0", pw)
+		served <- serveFlowAnswers(ctx, newConn, nil, "127.0.0.1:0", pw)
 		pw.Close()
 	}()
 	t.Cleanup(func() {
@@ -114,7 +130,7 @@ func flowMock(t *testing.T) (target, hash string, seen func() []string, banner s
 	if m == nil {
 		t.Fatalf("no connect command:\n%s", b.String())
 	}
-	return m[2], m[1], seen, b.String()
+	return m[2], m[1], b.String()
 }
 
 // The mock over MCP-Flow answers mcpscope's own client in JSON and in
