@@ -25,7 +25,8 @@ func newReplayCommand() *cobra.Command {
 			"  mcpscope replay session.mcpscope.jsonl\n" +
 			"  mcpscope replay session.mcpscope.jsonl --against http://127.0.0.1:3000/mcp\n" +
 			"  mcpscope replay session.mcpscope.jsonl --against -- node server.js\n" +
-			"  mcpscope replay session.mcpscope.jsonl --against --ignore '$..bookingRef' https://example.com/mcp",
+			"  mcpscope replay session.mcpscope.jsonl --against --ignore '$..bookingRef' https://example.com/mcp\n" +
+			"  mcpscope replay session.mcpscope.jsonl --against --junit report.xml -- node server.js",
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.against {

@@ -45,6 +45,14 @@ $ the answer, .name a member, ["name"] or ['name'] any member name, [N] an
 element, .* or [*] any member or element, ..name that step at any depth, as in
 --ignore '$.result.tools[*].annotations' --ignore '$..bookingRef'.
 
+--junit FILE also writes the outcome as a JUnit XML report for CI: one
+testsuite named after the recording, a testcase per request named "#N" and its
+line's label, of class its method; an answer that differs or failed is a
+<failure> holding the difference lines, a request lost with the connection an
+<error>, a request not sent again <skipped>. The report is written whole
+(temporary file, then renamed), also when the run fails: it holds every step
+up to the failure.
+
 Exit 0 when every answer matches, 1 when one differs or failed (or the server
 asks a question the recording has no answer for), 2 for a bad FILE or flag, and
 the usual codes when the connection fails.`
