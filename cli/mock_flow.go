@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"time"
 
 	"github.com/mcpscope/mcpscope/recordings/mock"
@@ -27,6 +28,9 @@ func serveMockFlow(ctx context.Context, rec *mock.Recording, addr string, errw i
 // serveFlowAnswers serves a session of newConn per MCP-Flow session; rec,
 // when it tells of streams and datagrams, has them named as not replayed.
 func serveFlowAnswers(ctx context.Context, newConn func() flowserve.Answerer, rec any, addr string, errw io.Writer) error {
+	if _, _, err := net.SplitHostPort(addr); addr != "" && err != nil {
+		return usagef("--listen %s: %w", quote(addr), err)
+	}
 	log := slog.New(slog.NewTextHandler(errw, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	srv, err := flowserve.New(flowserve.Config{Listen: addr, NewConn: newConn, Notes: errw, Logger: log})
 	if err != nil {

@@ -68,27 +68,27 @@ func flowMock(t *testing.T) (target, hash string, seen func() []string, banner s
 		defer mu.Unlock()
 		return slices.Clone(*handed)
 	}
-	target, hash, banner = serveFlowForTest(t, func() flowserve.Answerer { return &cannedAnswers{mu: &mu, seen: handed} })
+	target, hash, banner = serveFlowForTest(t, func() flowserve.Answerer { return &cannedAnswers{mu: &mu, seen: handed} }, nil)
 	return target, hash, seen, banner
 }
 
 // flowMockOf serves a over MCP-Flow, the same Answerer for every session.
 func flowMockOf(t *testing.T, a flowserve.Answerer) (target, hash string) {
 	t.Helper()
-	target, hash, _ = serveFlowForTest(t, func() flowserve.Answerer { return a })
+	target, hash, _ = serveFlowForTest(t, func() flowserve.Answerer { return a }, nil)
 	return target, hash
 }
 
 // serveFlowForTest serves newConn's answers over MCP-Flow as mcpscope
 // mock does, until the end of the test, and returns the target, the
 // certificate hash and what was printed before serving.
-func serveFlowForTest(t *testing.T, newConn func() flowserve.Answerer) (target, hash, banner string) {
+func serveFlowForTest(t *testing.T, newConn func() flowserve.Answerer, rec any) (target, hash, banner string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	served := make(chan error, 1)
 	go func() {
-		served <- serveFlowAnswers(ctx, newConn, nil, "127.0.0.1:0", pw)
+		served <- serveFlowAnswers(ctx, newConn, rec, "127.0.0.1:0", pw)
 		pw.Close()
 	}()
 	t.Cleanup(func() {
@@ -173,5 +173,29 @@ func TestMockFlowAnswers(t *testing.T) {
 		if !json.Valid([]byte(m)) {
 			t.Errorf("handed %q", m)
 		}
+	}
+}
+
+// An address that is no HOST:PORT is a usage error, before anything binds.
+func TestMockFlowBadAddress(t *testing.T) {
+	t.Parallel()
+	err := serveFlowAnswers(context.Background(), nil, nil, "4433", io.Discard)
+	if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), `--listen "4433"`) {
+		t.Errorf("error %v (exit %d)", err, ExitCode(err))
+	}
+}
+
+// streamsAndDatagrams is a recording that holds MCP-Flow units.
+type streamsAndDatagrams struct{}
+
+func (streamsAndDatagrams) FlowUnits() (streams, datagrams int) { return 2, 5 }
+
+// A recording that holds execution streams and datagrams is told, at
+// start, to be replayed on its control stream only.
+func TestMockFlowNotReplayedNote(t *testing.T) {
+	t.Parallel()
+	_, _, banner := serveFlowForTest(t, func() flowserve.Answerer { return recordedAnswers{} }, streamsAndDatagrams{})
+	if !strings.Contains(banner, "\nnote: the recording holds 2 execution streams and 5 datagrams; the mock replays the control stream only\n") {
+		t.Errorf("banner:\n%s", banner)
 	}
 }
