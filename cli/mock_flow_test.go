@@ -52,6 +52,8 @@ func (c *cannedAnswers) Handle(msg []byte) [][]byte {
 		}
 	case "ping":
 		return [][]byte{reply(`"result":{}`)}
+	case "tools/call": // a result recorded over MCP-Flow, its payload on a stream
+		return [][]byte{reply(`"result":{"content":[{"type":"ref/stream","streamTag":1,"mimeType":"text/plain"}]}`)}
 	}
 	return [][]byte{reply(`"error":{"code":-32601,"message":"no recorded request is like ` + m.Method + `"}`)}
 }
@@ -165,8 +167,14 @@ func TestMockFlowAnswers(t *testing.T) {
 	if !strings.Contains(r.stderr, "no recorded request is like prompts/list") {
 		t.Errorf("stderr: %s", r.stderr)
 	}
+	// A stream the recording refers to fails at once, not at --timeout.
+	r = mcpscope(t, "call", "--cert-hash", hash, "--timeout", guard.Run.String(), "tools/call", `{"name":"read_file"}`, target)
+	r.mustExit(t, ExitConnection)
+	if !strings.Contains(r.stderr, `execution stream 2/1 failed after 0 bytes: the server reported "mcpscope mock does not replay execution streams"`) {
+		t.Errorf("stderr: %s", r.stderr)
+	}
 	// The answers were handed JSON, CBOR sessions included.
-	if len(seen()) != 6 { // initialize and a request, three sessions
+	if len(seen()) != 8 { // initialize and a request, four sessions
 		t.Errorf("handed %q", seen())
 	}
 	for _, m := range seen() {

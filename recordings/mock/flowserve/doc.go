@@ -4,5 +4,6 @@
 // and writes back what it returns, in the encoding the client chose
 // (CBOR when negotiated). Execution streams and datagrams are not
 // replayed: a recorded result that refers to a stream goes out as
-// recorded, and a note says that its stream does not follow.
+// recorded, followed by a $/streamError for the stream, and a note says
+// so once.
 package flowserve

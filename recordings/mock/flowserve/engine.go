@@ -1,7 +1,6 @@
 package flowserve
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -75,10 +74,36 @@ func (c *conn) Initialize(m *jsonrpc.Message, transport flow.FlowTransport) (any
 	return result, nil
 }
 
-// Handle sends the Answerer's replies to m.
+// Handle sends the Answerer's replies to m; a result that refers to
+// execution streams is followed by a $/streamError for each, so that the
+// client stops waiting for streams the mock does not replay.
 func (c *conn) Handle(m *jsonrpc.Message) {
 	for _, r := range c.answers(m) {
 		c.send(r)
+		c.refuseStreams(r)
+	}
+}
+
+// streamNotReplayed is the error of the $/streamError the mock sends for
+// a recorded execution stream.
+const streamNotReplayed = "mcpscope mock does not replay execution streams"
+
+// refuseStreams sends $/streamError for each stream r's result refers to.
+func (c *conn) refuseStreams(r *jsonrpc.Message) {
+	refs := flow.StreamRefs(r.Result)
+	if len(refs) == 0 || r.ID == nil {
+		return
+	}
+	id, ok := flow.FlowRequestID(*r.ID)
+	if !ok {
+		return
+	}
+	c.e.notes.say("an answer refers to an execution stream (ref/stream): the mock sends the answer as recorded, then $/streamError for the stream, which it does not replay")
+	for _, ref := range refs {
+		n, err := jsonrpc.NewNotification(flow.MethodFlowStreamError, flow.FlowStreamErrorParams{RequestID: id, StreamTag: ref.StreamTag, Error: streamNotReplayed})
+		if err == nil {
+			c.send(n)
+		}
 	}
 }
 
@@ -102,9 +127,6 @@ func (c *conn) answers(m *jsonrpc.Message) []*jsonrpc.Message {
 		if err != nil {
 			c.e.log.Warn("a reply of the mock is no JSON-RPC message", "err", err)
 			continue
-		}
-		if bytes.Contains(r.Result, []byte(`"ref/stream"`)) {
-			c.e.notes.say("an answer refers to an execution stream (ref/stream): the mock sends the answer as recorded, not the stream")
 		}
 		out = append(out, r)
 	}

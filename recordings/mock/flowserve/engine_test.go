@@ -78,15 +78,20 @@ func TestInitializeRefused(t *testing.T) {
 	}
 }
 
-// A result that refers to an execution stream goes out as recorded, and
-// a note (once) says its stream is not replayed.
-func TestStreamNote(t *testing.T) {
+// A result that refers to execution streams goes out as recorded, then a
+// $/streamError for each stream; a note (once) says they are not replayed.
+func TestStreamsRefused(t *testing.T) {
 	var notes bytes.Buffer
-	c, out := testConn(replies{[]byte(`{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"ref/stream","streamTag":1}]}}`)}, &notes)
+	c, out := testConn(replies{[]byte(`{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"ref/stream","streamTag":1},{"type":"text","text":"ref/stream"},{"type":"ref/stream","streamTag":4}]}}`)}, &notes)
 	c.Handle(request(t, 2, "tools/call"))
 	c.Handle(request(t, 3, "tools/call"))
-	if len(out.msgs) != 2 || strings.Count(notes.String(), "\n") != 1 || !strings.HasPrefix(notes.String(), "note: an answer refers to an execution stream") {
-		t.Errorf("sent %d, notes %q", len(out.msgs), notes.String())
+	if len(out.msgs) != 6 || strings.Count(notes.String(), "\n") != 1 || !strings.HasPrefix(notes.String(), "note: an answer refers to an execution stream") {
+		t.Fatalf("sent %d, notes %q", len(out.msgs), notes.String())
+	}
+	for i, tag := range map[int]string{1: "1", 2: "4"} {
+		if m := out.msgs[i]; m.Method != "$/streamError" || string(m.Params) != `{"requestId":2,"streamTag":`+tag+`,"error":"mcpscope mock does not replay execution streams"}` {
+			t.Errorf("message %d: %s %s", i, m.Method, m.Params)
+		}
 	}
 }
 
