@@ -11,13 +11,13 @@ import (
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
-// recordedAnswers answers a request with the answer a recording holds for
+// flowRecordedAnswers answers a request with the answer a recording holds for
 // the same method and params (_meta aside), under the new id; it stands
 // for the mock engine in the tests of serving over MCP-Flow.
-type recordedAnswers map[string]*jsonrpc.Message
+type flowRecordedAnswers map[string]*jsonrpc.Message
 
-// readRecordedAnswers reads the answers of the recording at path.
-func readRecordedAnswers(t *testing.T, path string) recordedAnswers {
+// readFlowRecordedAnswers reads the answers of the recording at path.
+func readFlowRecordedAnswers(t *testing.T, path string) flowRecordedAnswers {
 	t.Helper()
 	rd, err := recordings.Open(path)
 	if err != nil {
@@ -25,7 +25,7 @@ func readRecordedAnswers(t *testing.T, path string) recordedAnswers {
 	}
 	defer rd.Close()
 	asked := map[string]string{} // request id → key
-	answers := recordedAnswers{}
+	answers := flowRecordedAnswers{}
 	_, err = recordings.Walk(rd, func(rec *recordings.Record) error {
 		if rec.Kind != recordings.RecFrame || rec.Frame.Msg == nil || rec.Frame.Msg.ID == nil {
 			return nil
@@ -33,7 +33,7 @@ func readRecordedAnswers(t *testing.T, path string) recordedAnswers {
 		m := rec.Frame.Msg
 		switch {
 		case rec.Frame.Dir == capture.Out && m.Kind() == jsonrpc.KindRequest:
-			asked[m.ID.Key()] = answerKey(m)
+			asked[m.ID.Key()] = flowAnswerKey(m)
 		case rec.Frame.Dir == capture.In && m.IsResponse():
 			if k, ok := asked[m.ID.Key()]; ok {
 				answers[k] = m
@@ -47,9 +47,9 @@ func readRecordedAnswers(t *testing.T, path string) recordedAnswers {
 	return answers
 }
 
-// answerKey is a request's method and its params, less _meta; initialize
+// flowAnswerKey is a request's method and its params, less _meta; initialize
 // by its method alone (the transports offer different things).
-func answerKey(m *jsonrpc.Message) string {
+func flowAnswerKey(m *jsonrpc.Message) string {
 	if m.Method == "initialize" {
 		return m.Method
 	}
@@ -61,12 +61,12 @@ func answerKey(m *jsonrpc.Message) string {
 }
 
 // Handle answers a request from the recording.
-func (a recordedAnswers) Handle(msg []byte) [][]byte {
+func (a flowRecordedAnswers) Handle(msg []byte) [][]byte {
 	m, err := jsonrpc.DecodeMessage(msg)
 	if err != nil || m.Kind() != jsonrpc.KindRequest {
 		return nil
 	}
-	rec, ok := a[answerKey(m)]
+	rec, ok := a[flowAnswerKey(m)]
 	if !ok {
 		rec = jsonrpc.NewErrorResponse(jsonrpc.ID{}, -32601, "not in the recording: "+m.Method, nil)
 	}
@@ -93,7 +93,7 @@ steps:
 `)
 	rec := filepath.Join(t.TempDir(), "demo.mcpscope.jsonl")
 	mcpscope(t, append([]string{"script", "--answers", answers, "--record", rec}, demoServer(t)...)...).mustExit(t, ExitOK)
-	target, hash := flowMockOf(t, readRecordedAnswers(t, rec))
+	target, hash := mockFlowOf(t, readFlowRecordedAnswers(t, rec))
 	for _, enc := range []string{"json", "cbor"} {
 		r := mcpscope(t, "replay", rec, "--against", "--encoding", enc, "--cert-hash", hash, target)
 		r.mustExit(t, ExitOK)

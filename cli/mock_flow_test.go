@@ -18,16 +18,16 @@ import (
 	"github.com/mcpscope/mcpscope/recordings/mock/flowserve"
 )
 
-// cannedAnswers answers as a recording would: initialize, tools/list (a
+// flowCannedAnswers answers as a recording would: initialize, tools/list (a
 // log notification first) and ping; any other request gets -32601. It
 // keeps what it was handed.
-type cannedAnswers struct {
+type flowCannedAnswers struct {
 	mu   *sync.Mutex
 	seen *[]string
 }
 
 // Handle answers one message.
-func (c *cannedAnswers) Handle(msg []byte) [][]byte {
+func (c *flowCannedAnswers) Handle(msg []byte) [][]byte {
 	var m struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
@@ -58,10 +58,10 @@ func (c *cannedAnswers) Handle(msg []byte) [][]byte {
 	return [][]byte{reply(`"error":{"code":-32601,"message":"no recorded request is like ` + m.Method + `"}`)}
 }
 
-// flowMock serves cannedAnswers over MCP-Flow, and returns the target,
+// mockFlowCanned serves flowCannedAnswers over MCP-Flow, and returns the target,
 // the certificate hash, the messages the answers saw and what was printed
 // before serving.
-func flowMock(t *testing.T) (target, hash string, seen func() []string, banner string) {
+func mockFlowCanned(t *testing.T) (target, hash string, seen func() []string, banner string) {
 	t.Helper()
 	handed := new([]string)
 	var mu sync.Mutex
@@ -70,21 +70,21 @@ func flowMock(t *testing.T) (target, hash string, seen func() []string, banner s
 		defer mu.Unlock()
 		return slices.Clone(*handed)
 	}
-	target, hash, banner = serveFlowForTest(t, func() flowserve.Answerer { return &cannedAnswers{mu: &mu, seen: handed} }, nil)
+	target, hash, banner = serveMockFlowForTest(t, func() flowserve.Answerer { return &flowCannedAnswers{mu: &mu, seen: handed} }, nil)
 	return target, hash, seen, banner
 }
 
-// flowMockOf serves a over MCP-Flow, the same Answerer for every session.
-func flowMockOf(t *testing.T, a flowserve.Answerer) (target, hash string) {
+// mockFlowOf serves a over MCP-Flow, the same Answerer for every session.
+func mockFlowOf(t *testing.T, a flowserve.Answerer) (target, hash string) {
 	t.Helper()
-	target, hash, _ = serveFlowForTest(t, func() flowserve.Answerer { return a }, nil)
+	target, hash, _ = serveMockFlowForTest(t, func() flowserve.Answerer { return a }, nil)
 	return target, hash
 }
 
-// serveFlowForTest serves newConn's answers over MCP-Flow as mcpscope
+// serveMockFlowForTest serves newConn's answers over MCP-Flow as mcpscope
 // mock does, until the end of the test, and returns the target, the
 // certificate hash and what was printed before serving.
-func serveFlowForTest(t *testing.T, newConn func() flowserve.Answerer, rec any) (target, hash, banner string) {
+func serveMockFlowForTest(t *testing.T, newConn func() flowserve.Answerer, rec any) (target, hash, banner string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
@@ -140,7 +140,7 @@ func serveFlowForTest(t *testing.T, newConn func() flowserve.Answerer, rec any) 
 // initialize result, and the notification before the answer.
 func TestMockFlowAnswers(t *testing.T) {
 	t.Parallel()
-	target, hash, seen, banner := flowMock(t)
+	target, hash, seen, banner := mockFlowCanned(t)
 	if !regexp.MustCompile(`^mcpscope mock: MCP-Flow over WebTransport at https://127\.0\.0\.1:\d+/mcp\n` +
 		`certificate \(self-signed, generated, valid until \S+\): sha256:[0-9a-f]{64}\nconnect with:\n  mcpscope call `).MatchString(banner) {
 		t.Errorf("banner:\n%s", banner)
@@ -193,16 +193,16 @@ func TestMockFlowBadAddress(t *testing.T) {
 	}
 }
 
-// streamsAndDatagrams is a recording that holds MCP-Flow units.
-type streamsAndDatagrams struct{}
+// flowUnitsRecording is a recording that holds MCP-Flow units.
+type flowUnitsRecording struct{}
 
-func (streamsAndDatagrams) FlowUnits() (streams, datagrams int) { return 2, 5 }
+func (flowUnitsRecording) FlowUnits() (streams, datagrams int) { return 2, 5 }
 
 // A recording that holds execution streams and datagrams is told, at
 // start, to be replayed on its control stream only.
 func TestMockFlowNotReplayedNote(t *testing.T) {
 	t.Parallel()
-	_, _, banner := serveFlowForTest(t, func() flowserve.Answerer { return recordedAnswers{} }, streamsAndDatagrams{})
+	_, _, banner := serveMockFlowForTest(t, func() flowserve.Answerer { return flowRecordedAnswers{} }, flowUnitsRecording{})
 	if !strings.Contains(banner, "\nnote: the recording holds 2 execution streams and 5 datagrams; the mock replays the control stream only\n") {
 		t.Errorf("banner:\n%s", banner)
 	}

@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// junitReport is a JUnit report as a CI service reads it.
-type junitReport struct {
+// replayJUnitReport is a JUnit report as a CI service reads it.
+type replayJUnitReport struct {
 	Name     string `xml:"name,attr"`
 	Tests    int    `xml:"tests,attr"`
 	Failures int    `xml:"failures,attr"`
@@ -29,14 +29,14 @@ type junitReport struct {
 	} `xml:"testcase"`
 }
 
-// readJUnit parses the report at path.
-func readJUnit(t *testing.T, path string) junitReport {
+// readReplayJUnit parses the report at path.
+func readReplayJUnit(t *testing.T, path string) replayJUnitReport {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r junitReport
+	var r replayJUnitReport
 	if err := xml.Unmarshal(b, &r); err != nil {
 		t.Fatalf("the report does not parse: %v\n%s", err, b)
 	}
@@ -67,7 +67,7 @@ func TestReplayAgainstJUnitTS(t *testing.T) {
 	report := filepath.Join(dir, "report.xml")
 	r := mcpscope(t, withTarget(argv, "replay", rec, "--against", "--junit", report)...)
 	r.mustExit(t, ExitRPCError)
-	j := readJUnit(t, report)
+	j := readReplayJUnit(t, report)
 	if j.Name != "tools.mcpscope.jsonl" || j.Tests != 1 || j.Failures != 1 || j.Errors != 0 || len(j.Cases) != 1 {
 		t.Fatalf("report %+v", j)
 	}
@@ -95,13 +95,13 @@ steps:
 
 	report := filepath.Join(dir, "ok.xml")
 	replayAgainst(t, rec, []string{"--junit", report}).mustExit(t, ExitOK)
-	if j := readJUnit(t, report); j.Tests != 2 || j.Failures+j.Errors+j.Skipped != 0 {
+	if j := readReplayJUnit(t, report); j.Tests != 2 || j.Failures+j.Errors+j.Skipped != 0 {
 		t.Errorf("report %+v", j)
 	}
 
 	report = filepath.Join(dir, "differs.xml")
 	replayAgainst(t, rec, []string{"--junit", report}, "--tool-description", "echo=Says \x1b[31mit").mustExit(t, ExitRPCError)
-	j := readJUnit(t, report)
+	j := readReplayJUnit(t, report)
 	if j.Failures != 1 || j.Cases[0].Failure == nil || !strings.Contains(j.Cases[0].Failure.Text, `"Answer the message" → "Says \u001b[31mit"`) {
 		t.Errorf("report %+v", j)
 	}
@@ -122,7 +122,7 @@ steps:
 	}
 	report = filepath.Join(dir, "drop.xml")
 	replayAgainst(t, drop, []string{"--junit", report}).mustExit(t, ExitConnection)
-	j = readJUnit(t, report)
+	j = readReplayJUnit(t, report)
 	if j.Tests != 2 || j.Errors != 1 || j.Cases[0].Error != nil || j.Cases[1].Error == nil ||
 		!strings.Contains(j.Cases[1].Error.Message, "connection lost") {
 		t.Errorf("report %+v", j)
