@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/answers"
+	"github.com/mcpscope/mcpscope/internal/app/junit"
+	"github.com/mcpscope/mcpscope/internal/app/termtext"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/recordings/against"
 )
@@ -42,6 +45,14 @@ $ the answer, .name a member, ["name"] or ['name'] any member name, [N] an
 element, .* or [*] any member or element, ..name that step at any depth, as in
 --ignore '$.result.tools[*].annotations' --ignore '$..bookingRef'.
 
+--junit FILE also writes the outcome as a JUnit XML report for CI: one
+testsuite named after the recording, a testcase per request named "#N" and its
+line's label, of class its method; an answer that differs or failed is a
+<failure> holding the difference lines, a request lost with the connection an
+<error>, a request not sent again <skipped>. The report is written whole
+(temporary file, then renamed), also when the run fails: it holds every step
+up to the failure.
+
 Exit 0 when every answer matches, 1 when one differs or failed (or the server
 asks a question the recording has no answer for), 2 for a bad FILE or flag, and
 the usual codes when the connection fails.`
@@ -62,6 +73,9 @@ func runReplayAgainst(cmd *cobra.Command, args []string, f *replayFlags) error {
 		return usagef("--answers does not apply to replay --against: the server's questions get the answers the recording holds")
 	case f.run.record != "" && sameFile(f.run.record, positional[0]):
 		return usagef("--record names the recording being replayed; record the new session to another file")
+	}
+	if err := checkReportDir("--junit", f.junit); err != nil {
+		return err
 	}
 	opts, err := against.CompareOptions(f.ignore)
 	if err != nil {
@@ -89,7 +103,38 @@ func runReplayAgainst(cmd *cobra.Command, args []string, f *replayFlags) error {
 	err = f.run.execute(cmd.Context(), target, io, func(ctx context.Context, r *run) error {
 		return rp.Run(ctx, replayPeer{r})
 	})
-	return rp.Stopped(err)
+	err = rp.Stopped(err)
+	if f.junit == "" {
+		return err
+	}
+	return writeReplayJUnit(f.junit, rp.JUnit(filepath.Base(positional[0]), err), err, cmd)
+}
+
+// writeReplayJUnit writes the replay's JUnit report, whatever the run's
+// outcome err. A report that cannot be written fails a run that otherwise
+// passed; after a failed run it is a warning beside the run's error.
+func writeReplayJUnit(path string, suite junit.Suite, err error, cmd *cobra.Command) error {
+	werr := junit.WriteFile(path, suite)
+	switch {
+	case werr == nil:
+		return err
+	case err == nil:
+		return &UsageError{Err: werr}
+	}
+	cmd.PrintErrln(termtext.SafeLine("warning: " + werr.Error()))
+	return err
+}
+
+// checkReportDir refuses, before anything is sent, a report FILE whose
+// folder does not exist.
+func checkReportDir(flag, path string) error {
+	if path == "" {
+		return nil
+	}
+	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+		return usagef("%s %s: its folder does not exist", flag, path)
+	}
+	return nil
 }
 
 // replayPeer is a headless run as the peer of a replay.

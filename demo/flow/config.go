@@ -42,6 +42,9 @@ type Config struct {
 	SandboxRoot string
 	// Core is the demo server to expose; nil builds one owned by the Server.
 	Core *demo.Server
+	// Engine, when set, answers the clients instead of the demo core
+	// (Core and SandboxRoot are then ignored).
+	Engine Engine
 	// ShutdownGrace is how long a draining session waits for the client to
 	// close before the server closes it (default DefaultShutdownGrace).
 	ShutdownGrace time.Duration

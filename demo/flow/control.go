@@ -78,12 +78,6 @@ func (s *session) notify(method string, params any) error {
 	return s.Send(m)
 }
 
-// initializeResult is the initialize result with the transport object.
-type initializeResult struct {
-	mcp.InitializeResult
-	Transport flow.FlowTransport `json:"transport"`
-}
-
 // initialize answers initialize in JSON, then switches to the encoding
 // picked from the client's list.
 func (s *session) initialize(m *jsonrpc.Message) {
@@ -104,15 +98,15 @@ func (s *session) initialize(m *jsonrpc.Message) {
 		s.sendError(*m.ID, mcp.CodeInvalidParams, fmt.Sprintf("none of the encodings %q is supported; this server speaks cbor and json", p.Transport.Encodings))
 		return
 	}
-	base, rerr := s.srv.core.Initialize(m.Params)
+	result, rerr := s.conn.Initialize(m, flow.FlowTransport{
+		Type: flow.FlowTransportType, Version: flow.FlowTransportVersion, Encoding: name,
+		MaxConcurrentStreams: s.srv.cfg.MaxConcurrentStreams, DatagramsSupported: true, MaxFrameSize: s.srv.cfg.MaxFrameSize,
+	})
 	if rerr != nil {
 		_ = s.Send(&jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: m.ID, Error: rerr})
 		return
 	}
-	res, err := jsonrpc.NewResult(*m.ID, initializeResult{InitializeResult: base, Transport: flow.FlowTransport{
-		Type: flow.FlowTransportType, Version: flow.FlowTransportVersion, Encoding: name,
-		MaxConcurrentStreams: s.srv.cfg.MaxConcurrentStreams, DatagramsSupported: true, MaxFrameSize: s.srv.cfg.MaxFrameSize,
-	}})
+	res, err := jsonrpc.NewResult(*m.ID, result)
 	if err != nil {
 		s.sendError(*m.ID, mcp.CodeInternalError, err.Error())
 		return

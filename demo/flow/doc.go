@@ -13,4 +13,7 @@
 // Without a certificate the server generates a self-signed ECDSA P-256 one
 // for 127.0.0.1 and localhost, valid for less than 14 days as WebTransport's
 // serverCertificateHashes requires; CertHash returns its pin.
+//
+// The demo core answers the clients unless Config.Engine names another
+// Engine: mcpscope mock serves a recording's answers over the same server.
 package flow

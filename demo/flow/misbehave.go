@@ -93,7 +93,7 @@ func (s *session) wrongEncoding() (string, error) {
 // that is not in flight, then answers.
 func (s *session) foreignStream() (string, error) {
 	foreign := uint32(math.MaxUint32)
-	for s.conn.InFlight(jsonrpc.IntID(int64(foreign))) {
+	for s.inFlight(jsonrpc.IntID(int64(foreign))) {
 		foreign--
 	}
 	s.smu.Lock()

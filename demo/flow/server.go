@@ -21,7 +21,8 @@ import (
 // Server is the demo server over MCP-Flow.
 type Server struct {
 	cfg       Config
-	core      *demo.Server
+	core      *demo.Server // nil when Config.Engine serves
+	engine    Engine
 	ownCore   bool
 	cert      tls.Certificate
 	generated bool
@@ -53,12 +54,17 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.core == nil {
+	switch {
+	case cfg.Engine != nil:
+		s.engine, s.core = cfg.Engine, nil
+		return s, nil
+	case s.core == nil:
 		if s.core, err = demo.New(demo.Options{SandboxRoot: cfg.SandboxRoot, Logger: cfg.Logger}); err != nil {
 			return nil, err
 		}
 		s.ownCore = true
 	}
+	s.engine = demoEngine{s.core}
 	return s, nil
 }
 
@@ -96,7 +102,8 @@ func (s *Server) CertNotAfter() time.Time {
 	return s.cert.Leaf.NotAfter
 }
 
-// Core returns the demo server behind the endpoint.
+// Core returns the demo server behind the endpoint (nil when
+// Config.Engine serves).
 func (s *Server) Core() *demo.Server { return s.core }
 
 // hostPort is the address clients dial: a wildcard host becomes 127.0.0.1.

@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mcpscope/mcpscope/demo"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/proto/flow"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
@@ -39,7 +38,7 @@ type session struct {
 	wt   *webtransport.Session
 	qc   *quic.Conn // for misbehave drop; may be nil
 	log  *slog.Logger
-	conn *demo.Conn
+	conn EngineConn
 	ctrl *webtransport.Stream
 
 	wmu      sync.Mutex // serialises control-stream writes
@@ -80,7 +79,7 @@ func (s *session) run() {
 	s.wmu.Lock()
 	s.ctrl = ctrl
 	s.wmu.Unlock()
-	s.conn = s.srv.core.NewConn(s)
+	s.conn = s.srv.engine.NewConn(s)
 	go s.refuseStreams(ctx)
 	s.readLoop()
 	<-ctx.Done()

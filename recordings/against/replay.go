@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/answers"
@@ -41,6 +42,12 @@ type Replayer struct {
 	current *replayStep // the step in flight
 
 	ok, differs, failed, skipped int
+	// outcomes are what report said of each step, in order (see JUnit).
+	outcomes []stepOutcome
+	// clock times the run and its steps; began is when New was called,
+	// stepBegan when the step in flight was sent.
+	clock            func() time.Time
+	began, stepBegan time.Time
 	// firstFailure is the first tool result that is a failure.
 	firstFailure *client.ToolFailure
 }
@@ -48,7 +55,7 @@ type Replayer struct {
 // New returns a Replayer of sess that compares answers with opts and
 // writes a line per request, and the totals, on out.
 func New(sess *Session, opts jsondiff.Options, out io.Writer) *Replayer {
-	return &Replayer{sess: sess, opts: opts, out: out}
+	return &Replayer{sess: sess, opts: opts, out: out, clock: time.Now, began: time.Now()}
 }
 
 // MismatchError is the outcome of a replay whose answers differ from the
@@ -72,6 +79,7 @@ func (p *Replayer) Run(ctx context.Context, peer Peer) error {
 			continue
 		}
 		p.current = st
+		p.stepBegan = p.clock()
 		got, err := p.send(ctx, peer, st)
 		var unanswered *answers.UnansweredError
 		switch {
@@ -190,6 +198,7 @@ func (p *Replayer) report(st *replayStep, status string, lines ...string) {
 	case "failed":
 		p.failed++
 	}
+	p.record(st, status, lines)
 	head := fmt.Sprintf("%-7s %s", status, st.label())
 	if status == "skipped" && len(lines) == 1 {
 		p.println(head + ": " + lines[0])

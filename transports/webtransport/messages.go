@@ -1,7 +1,6 @@
 package webtransport
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"github.com/mcpscope/mcpscope/proto/flow"
@@ -42,23 +41,6 @@ type Negotiation = flow.Negotiation
 // FlowRequestID returns the MCP-Flow form of a JSON-RPC id (see flow.FlowRequestID).
 func FlowRequestID(id jsonrpc.ID) (uint32, bool) { return flow.FlowRequestID(id) }
 
-// streamRefs returns the ref/stream items of a result's content.
-func streamRefs(result json.RawMessage) []StreamRef {
-	if !bytes.Contains(result, []byte(ContentStreamRef)) {
-		return nil
-	}
-	var r struct {
-		Content []json.RawMessage `json:"content"`
-	}
-	if json.Unmarshal(result, &r) != nil {
-		return nil
-	}
-	var refs []StreamRef
-	for _, item := range r.Content {
-		var ref StreamRef
-		if json.Unmarshal(item, &ref) == nil && ref.Type == ContentStreamRef {
-			refs = append(refs, ref)
-		}
-	}
-	return refs
-}
+// streamRefs returns the ref/stream items of a result's content (see
+// flow.StreamRefs).
+func streamRefs(result json.RawMessage) []StreamRef { return flow.StreamRefs(result) }
