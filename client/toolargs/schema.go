@@ -110,7 +110,7 @@ func (r root) property(key string) (n node, ok bool) {
 		return r.resolve(decodeNode(extra)), true
 	case string(extra) == "true":
 		return node{}, true
-	case len(extra) == 0 && len(r.Properties) == 0 && len(r.PatternProperties) == 0:
+	case len(extra) == 0 && r.Properties == nil && r.PatternProperties == nil:
 		return node{}, true // the schema says nothing of its keys
 	}
 	return node{}, false

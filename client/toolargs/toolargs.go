@@ -26,8 +26,8 @@
 // KEY:=JSON. A key given twice is refused. A key the schema does not
 // declare is refused, with the closest declared names, unless the schema
 // lets it in: additionalProperties true or a schema, a patternProperties
-// pattern it matches, or a schema that declares no properties at all and
-// says nothing of additionalProperties. A required key left out is
+// pattern it matches, or a schema with no properties member at all that
+// says nothing of additionalProperties ("properties": {} takes no keys). A required key left out is
 // refused. Then the whole object is validated against the inputSchema
 // (internal/app/schemacheck); a schema that does not compile, or a value
 // too large to judge, leaves the arguments typed by the rules above, with
@@ -145,8 +145,11 @@ func undeclared(key, what string, names []string) error {
 		return &Error{Key: key, Msg: "the " + what + " takes no arguments"}
 	}
 	msg := "not an argument of the " + what + "; it takes " + quoteList(names)
-	if close := mcpconfig.Closest(key, names); len(close) > 0 {
-		msg += "; did you mean " + quoteList(close) + "?"
+	if close := mcpconfig.Closest(key, names); len(close) > 0 && len(close) < len(names) {
+		for i, n := range close {
+			close[i] = shownKey(n)
+		}
+		msg += "; did you mean " + strings.Join(close, " or ") + "?"
 	}
 	return &Error{Key: key, Msg: msg}
 }

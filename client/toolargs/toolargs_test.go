@@ -111,6 +111,7 @@ func TestToolArgsUndeclaredKeys(t *testing.T) {
 	}{
 		{"no properties, nothing said", `{"type":"object"}`, true},
 		{"empty schema", ``, true},
+		{"empty properties", `{"type":"object","properties":{}}`, false},
 		{"properties, nothing said", `{"type":"object","properties":{"a":{}}}`, false},
 		{"additionalProperties true", `{"type":"object","properties":{"a":{}},"additionalProperties":true}`, true},
 		{"additionalProperties schema", `{"type":"object","properties":{"a":{}},"additionalProperties":{"type":"integer"}}`, true},
