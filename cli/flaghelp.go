@@ -107,7 +107,7 @@ func ownFlags(command string) []string {
 	case "script":
 		return []string{"answers"}
 	case "stream":
-		return []string{"stream-out"}
+		return []string{"stream-out", "meta"}
 	case "demo":
 		return []string{"transport"}
 	}

@@ -49,11 +49,13 @@ func TestHelpGroupsTheSharedFlags(t *testing.T) {
 	}{
 		{[]string{"call"}, []string{"insist", "help"}, []string{"no-record"}},
 		{[]string{"tools"}, []string{"help"}, []string{"no-record"}},
-		{[]string{"stream"}, []string{"upload", "text", "meta", "chunk-size", "stream-out", "help"}, []string{"no-record"}},
+		{[]string{"stream"}, []string{"upload", "text", "meta", "chunk-size", "stream-out", "help"}, []string{"no-record", "log-level"}},
 		{[]string{"script"}, []string{"answers", "tool", "args", "insist", "help"}, []string{"no-record"}},
-		{[]string{"doctor"}, []string{"help"}, []string{"no-record", "trace", "progress", "stream-out", "record", "record-stream-max"}},
-		{nil, []string{"help", "version"}, []string{"trace", "progress"}},
-		{[]string{"demo"}, []string{"help", "transport"}, []string{"trace", "progress"}},
+		{[]string{"doctor"}, []string{"help"}, []string{"no-record", "trace", "progress", "stream-out", "record", "record-stream-max", "log-level", "meta"}},
+		{nil, []string{"help", "version"}, []string{"trace", "progress", "log-level", "meta"}},
+		{[]string{"demo"}, []string{"help", "transport"}, []string{"trace", "progress", "log-level", "meta"}},
+		{[]string{"tool"}, []string{"insist", "help"}, []string{"no-record"}},
+		{[]string{"read"}, []string{"help"}, []string{"no-record"}},
 	} {
 		name := "mcpscope " + strings.Join(c.args, " ")
 		help := helpText(t, c.args...)
