@@ -126,3 +126,30 @@ func TestMetaReachesTheRequest(t *testing.T) {
 		}
 	})
 }
+
+// formatLog renders what a server sends as one safe line.
+func TestLogLevelLineIsSafe(t *testing.T) {
+	for params, want := range map[string]string{
+		`{"level":"info","logger":"db","data":"ready"}`:          "log info [db] ready",
+		`{"level":"error","data":{"code":7,"msg":"x"}}`:          `log error {"code":7,"msg":"x"}`,
+		`{"level":"warning","data":"two\nlines \u001b[2Jclear"}`: `log warning two lines \x1b[2Jclear`,
+		`[1,2]`: "log [1,2]",
+	} {
+		if got := formatLog(json.RawMessage(params)); got != want {
+			t.Errorf("formatLog(%s) = %q, want %q", params, got, want)
+		}
+	}
+}
+
+// FuzzFormatLog: whatever a notifications/message holds, its line is one
+// line with no control character, bounded.
+func FuzzFormatLog(f *testing.F) {
+	f.Add(`{"level":"info","logger":"db","data":"ready"}`)
+	f.Add(`{"level":"\u009b","data":[1,{"a":"\n"}]}`)
+	f.Fuzz(func(t *testing.T, params string) {
+		got := formatLog(json.RawMessage(params))
+		if strings.ContainsAny(got, "\n\r\x1b\x00") || len(got) > 8<<10 {
+			t.Fatalf("formatLog = %q", got)
+		}
+	})
+}
