@@ -61,7 +61,8 @@ func TestLogLevelPrintsTheServersMessages(t *testing.T) {
 }
 
 // --log-level on the Go SDK everything server: its log tool's message
-// prints on stderr in either era, and nothing else does.
+// prints on stderr in either era, through tool and call alike, and
+// nothing else does.
 func TestLogLevelGoSDKEverything(t *testing.T) {
 	t.Parallel()
 	for _, protocol := range []string{"", legacy} {
@@ -74,6 +75,11 @@ func TestLogLevelGoSDKEverything(t *testing.T) {
 		if r.stderr != "log error something happened!\n" {
 			t.Fatalf("%s: stderr %q", protocol, r.stderr)
 		}
+	}
+	r := mcpscope(t, withTarget(peertest.GoSDKEverything(t), "call", "--log-level", "warning", "tools/call", `{"name":"log"}`)...)
+	r.mustExit(t, ExitOK)
+	if r.stderr != "log error something happened!\n" {
+		t.Fatalf("call: stderr %q", r.stderr)
 	}
 }
 

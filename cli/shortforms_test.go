@@ -2,12 +2,15 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 	"github.com/mcpscope/mcpscope/recordings"
 )
@@ -235,5 +238,26 @@ func TestShortFormExitCodesOfTheBinary(t *testing.T) {
 	r.mustExit(t, ExitUsage)
 	if r.stderr != "error: tool \"test_sampling\": argument extra: not an argument of the tool; it takes prompt\n" {
 		t.Fatalf("stderr %q", r.stderr)
+	}
+}
+
+// KEY=@- takes the value from standard input and KEY=@FILE from a file,
+// as they are (the demo's echo says them back).
+func TestShortFormToolArgumentFromStdinAndFile(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Run) // hang guard only
+	defer cancel()
+	var out, errb bytes.Buffer
+	code := Execute(ctx, append([]string{"tool", "echo", "message=@-"}, demoStdio(t)...), strings.NewReader("from stdin\n"), &out, &errb)
+	if got := toolText(t, result{code: code, stdout: out.String(), stderr: errb.String()}); got != "from stdin\n" {
+		t.Fatalf("echo %q", got)
+	}
+	file := filepath.Join(t.TempDir(), "message.txt")
+	if err := os.WriteFile(file, []byte("from a file"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := mcpscope(t, append([]string{"tool", "echo", "message=@" + file}, demoStdio(t)...)...)
+	if got := toolText(t, r); got != "from a file" {
+		t.Fatalf("echo %q", got)
 	}
 }
