@@ -172,7 +172,6 @@ func (r *run) toolParams(ctx context.Context, name string, words []string, read 
 	if err != nil {
 		return nil, err
 	}
-	r.warnInvalidToolHeaders(tools)
 	r.schemas = outputSchemas{listed: true, byTool: client.OutputSchemas(tools)}
 	entry, err := findEntry(tools, name, "tool", "tools")
 	if err != nil {
