@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -168,19 +169,27 @@ func readArgs(f *runFlags, cmd *cobra.Command, args []string) (string, Target, e
 // params of its tools/call from words. The listing's outputSchemas serve
 // the judgement of the result (toolFailure) without listing again.
 func (r *run) toolParams(ctx context.Context, name string, words []string, read toolargs.Source) (json.RawMessage, error) {
-	tools, err := listEntries(ctx, r, mcp.MethodToolsList, "tools")
-	if err != nil {
-		return nil, err
-	}
-	r.schemas = outputSchemas{listed: true, byTool: client.OutputSchemas(tools)}
-	entry, err := findEntry(tools, name, "tool", "tools")
-	if err != nil {
-		return nil, err
-	}
 	var tool struct {
 		InputSchema json.RawMessage `json:"inputSchema"`
 	}
-	_ = json.Unmarshal(entry, &tool) // listEntries checked it is an object
+	tools, err := listEntries(ctx, r, mcp.MethodToolsList, "tools")
+	var rpc *client.RPCError
+	switch {
+	case errors.As(err, &rpc) && rpc.Err != nil && rpc.Err.Code == mcp.CodeMethodNotFound:
+		// A dialect that carries tools/call only (seed 004's tool frames):
+		// the words go typed by their own look, unchecked.
+		r.io.diag.Println("warning: the server does not list its tools (" + termtext.OneLine(rpc.Err.Message) +
+			"); the arguments of " + termtext.Quote(name) + " are typed without its schema")
+	case err != nil:
+		return nil, err
+	default:
+		r.schemas = outputSchemas{listed: true, byTool: client.OutputSchemas(tools)}
+		entry, err := findEntry(tools, name, "tool", "tools")
+		if err != nil {
+			return nil, err
+		}
+		_ = json.Unmarshal(entry, &tool) // listEntries checked it is an object
+	}
 	args, err := toolargs.Convert(tool.InputSchema, words, read)
 	if err != nil {
 		return nil, usagef("tool %s: %w", termtext.Quote(name), err)

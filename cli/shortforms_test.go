@@ -261,3 +261,25 @@ func TestShortFormToolArgumentFromStdinAndFile(t *testing.T) {
 		t.Fatalf("echo %q", got)
 	}
 }
+
+// Over the demo's tool frames (seed 004), which carry tools/call only,
+// tool sends the words typed without a schema and says so; over its
+// Streamable HTTP it checks them as everywhere.
+func TestShortFormToolWithoutAListing(t *testing.T) {
+	t.Parallel()
+	for _, transport := range []string{"tools-http", "http"} {
+		target, stop, err := startHTTPDemo(context.Background(), transport)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := mcpscope(t, "tool", "--transport", transport, "echo", "message=hi", target.URL.String())
+		_ = stop()
+		if got := toolText(t, r); got != "hi" {
+			t.Fatalf("%s: echo %q", transport, got)
+		}
+		warned := strings.Contains(r.stderr, `warning: the server does not list its tools`)
+		if warned != (transport == "tools-http") {
+			t.Fatalf("%s: stderr %q", transport, r.stderr)
+		}
+	}
+}
