@@ -20,8 +20,8 @@ var flagGroups = []struct {
 	title string
 	names []string
 }{
-	{"Connection flags", []string{"transport", "header", "env", "origin", "cert-hash", "insecure", "keylog", "encoding", "max-frame-size", "protocol", "config"}},
-	{"Request flags", []string{"timeout", "max-time", "answers", "root", "progress", "trace", "stream-out"}},
+	{"Connection flags", []string{"transport", "header", "env", "origin", "cert-hash", "insecure", "keylog", "encoding", "max-frame-size", "protocol", "config", "cwd"}},
+	{"Request flags", []string{"timeout", "max-time", "answers", "root", "progress", "trace", "stream-out", "log-level", "meta"}},
 	{"OAuth flags", []string{"client-id", "client-secret", "client-metadata-url", "no-auth"}},
 	{"Recording flags", []string{"record", "no-record", "record-stream-max", "no-redact"}},
 	{"Output flags", outputFlagNames},
@@ -47,7 +47,7 @@ func groupSharedFlags(fs *pflag.FlagSet) {
 // where it does nothing.
 var (
 	tuiOnlyFlags      = []string{"no-record"}
-	headlessOnlyFlags = []string{"trace", "progress"}
+	headlessOnlyFlags = []string{"trace", "progress", "log-level", "meta"}
 )
 
 // ignoredFlags are the shared flags command does nothing with: its help
@@ -60,7 +60,9 @@ func ignoredFlags(command string) []string {
 	var ignored []string
 	switch {
 	case command == "doctor":
-		ignored = append(slices.Clone(tuiOnlyFlags), "trace", "progress", "stream-out", "record", "record-stream-max")
+		ignored = append(slices.Clone(tuiOnlyFlags), "trace", "progress", "stream-out", "record", "record-stream-max", "log-level", "meta")
+	case command == "stream":
+		ignored = append(slices.Clone(tuiOnlyFlags), "log-level")
 	case headlessCommand(command):
 		ignored = slices.Clone(tuiOnlyFlags)
 	case tuiCommand(command):
@@ -127,7 +129,7 @@ func refuseIgnored(c *cobra.Command, ignored []string) {
 // does (replay does either).
 func headlessCommand(name string) bool {
 	switch name {
-	case "call", "stream", "script", "tools", "resources", "prompts", "doctor":
+	case "call", "stream", "script", "tools", "resources", "prompts", "doctor", "tool", "prompt", "read":
 		return true
 	}
 	return false
@@ -143,7 +145,7 @@ func ownFlags(command string) []string {
 	case "script":
 		return []string{"answers"}
 	case "stream":
-		return []string{"stream-out"}
+		return []string{"stream-out", "meta"}
 	case "demo":
 		return []string{"transport"}
 	}

@@ -50,11 +50,13 @@ func TestHelpGroupsTheSharedFlags(t *testing.T) {
 	}{
 		{[]string{"call"}, []string{"insist", "help"}, []string{"no-record"}},
 		{[]string{"tools"}, []string{"help"}, []string{"no-record", "raw"}},
-		{[]string{"stream"}, []string{"upload", "text", "meta", "chunk-size", "stream-out", "help"}, []string{"no-record", "format", "output", "raw"}},
+		{[]string{"stream"}, []string{"upload", "text", "meta", "chunk-size", "stream-out", "help"}, []string{"no-record", "format", "output", "raw", "log-level"}},
 		{[]string{"script"}, []string{"answers", "tool", "args", "insist", "help"}, []string{"no-record", "format", "output", "raw"}},
-		{[]string{"doctor"}, []string{"help"}, []string{"no-record", "trace", "progress", "stream-out", "record", "record-stream-max", "format", "output", "raw"}},
-		{nil, []string{"help", "version"}, []string{"trace", "progress", "format", "output", "raw"}},
-		{[]string{"demo"}, []string{"help", "transport"}, []string{"trace", "progress", "format", "output", "raw"}},
+		{[]string{"doctor"}, []string{"help"}, []string{"no-record", "trace", "progress", "stream-out", "record", "record-stream-max", "format", "output", "raw", "log-level", "meta"}},
+		{nil, []string{"help", "version"}, []string{"trace", "progress", "format", "output", "raw", "log-level", "meta"}},
+		{[]string{"demo"}, []string{"help", "transport"}, []string{"trace", "progress", "format", "output", "raw", "log-level", "meta"}},
+		{[]string{"tool"}, []string{"insist", "help", "format", "output", "raw"}, []string{"no-record"}},
+		{[]string{"read"}, []string{"help", "format", "raw"}, []string{"no-record"}},
 	} {
 		name := "mcpscope " + strings.Join(c.args, " ")
 		help := helpText(t, c.args...)

@@ -47,6 +47,11 @@ type runFlags struct {
 	// recorded, when set, answers the server's questions instead of an
 	// --answers file: replay --against gives the recording's own answers.
 	recorded *answers.File
+	// The stdio server's folder, the log level asked of the server and the
+	// _meta of each request (request_flags.go).
+	cwd      string
+	logLevel string
+	meta     []string
 }
 
 // register adds the flags to fs.
@@ -78,6 +83,11 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.noAuth, "no-auth", false, "never run an OAuth flow: a 401 is an error")
 	fs.Int64Var(&f.recordMax, "record-stream-max", recordings.DefaultStreamMax, "payload bytes of one stream a recording keeps whole (`N`); past it, totals and the last 1 MiB")
 	f.output.register(fs)
+	fs.StringVar(&f.cwd, "cwd", "", "start the stdio server in the folder `DIR`")
+	fs.StringVar(&f.logLevel, "log-level", "", "ask the server for its log messages at `LEVEL` and above (debug, info, notice, warning, error, critical, alert, emergency) and print each on stderr")
+	if fs.Lookup("meta") == nil { // mcpscope stream has a --meta of its own
+		fs.StringArrayVar(&f.meta, "meta", nil, "add `K=V` to each request's params._meta: V as JSON when it parses, else a string (repeatable)")
+	}
 	groupSharedFlags(fs)
 }
 
@@ -113,6 +123,9 @@ func (f *runFlags) validate() error {
 	if err := f.output.validate(); err != nil {
 		return err
 	}
+	if err := f.validateRequestFlags(); err != nil {
+		return err
+	}
 	return checkTransportName(f.transport)
 }
 
@@ -131,6 +144,7 @@ func (f *runFlags) transportOptions(target Target) dial.Options {
 		Encoding:     f.encoding,
 		StreamOut:    f.streamOut,
 		NoRedact:     f.noRedact,
+		Dir:          f.cwd,
 	}
 }
 

@@ -59,7 +59,7 @@ func listOne(method, field string) lister {
 // field is an object with a string "name", as every MCP listing promises.
 // The first entry that is not is a protocol violation naming its index.
 func listEntries(ctx context.Context, r *run, method, field string) ([]json.RawMessage, error) {
-	items, err := r.session.ListAll(ctx, method, field, nil)
+	items, err := r.session.ListAll(ctx, method, field, nil, r.requestOptions()...)
 	if err != nil {
 		return nil, err
 	}

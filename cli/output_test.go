@@ -76,7 +76,7 @@ func TestHelpExitsZero(t *testing.T) {
 	}
 	r := mcpscope(t, "toolz", "--", "x")
 	r.mustExit(t, ExitUsage)
-	if r.stderr != "error: unknown command \"toolz\"; did you mean \"tools\"?\n" {
+	if r.stderr != "error: unknown command \"toolz\"; did you mean \"tool\"?\n" {
 		t.Errorf("stderr %q", r.stderr)
 	}
 }

@@ -89,6 +89,9 @@ func (f *runFlags) execute(ctx context.Context, target Target, io streams, w wor
 		return runFailure(ctx, authAdvice(target, connectFailure(target, err, r.session.ProtocolVersion() == "")))
 	}
 	recordLink(rec, t, session)
+	if err := r.startLogging(ctx); err != nil {
+		return runFailure(ctx, err)
+	}
 	return r.unsentAnswers(runFailure(ctx, authAdvice(target, w(ctx, r))))
 }
 
@@ -144,6 +147,7 @@ func (r *run) call(ctx context.Context, method string, params any) ([]byte, erro
 			r.io.diag.Println(formatProgress(p))
 		}))
 	}
+	opts = append(opts, r.requestOptions()...)
 	var id jsonrpc.ID
 	opts = append(opts, client.WithRounds(func(_ int, got jsonrpc.ID) { id = got }))
 	r.method = method

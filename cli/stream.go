@@ -81,11 +81,11 @@ func newStreamCommand() *cobra.Command {
 			return runStream(cmd.Context(), f, sf, positional[0], target, streamsOf(cmd))
 		},
 	}
-	f.register(cmd.Flags())
 	cmd.Flags().StringVar(&sf.upload, "upload", "", "upload `FILE` (- for standard input) on the stream")
 	cmd.Flags().BoolVar(&sf.text, "text", false, "upload text chunks: one JSON value per input line")
 	cmd.Flags().StringVar(&sf.meta, "meta", "", "more start meta as a JSON `OBJECT` (name, mime, totalSize, …)")
 	cmd.Flags().IntVar(&sf.chunkSize, "chunk-size", DefaultChunkSize, "bytes per uploaded binary chunk (`N`)")
+	f.register(cmd.Flags()) // after --meta: the stream's own meta, not the requests'
 	return cmd
 }
 

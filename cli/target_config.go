@@ -66,14 +66,18 @@ func (c *configured) named(name string) []mcpconfig.Server {
 // positionalBeforeTarget is how many arguments the commands that take
 // some come with before their TARGET: with no more than that, the TARGET
 // is missing, not unknown.
-var positionalBeforeTarget = map[string]int{"call": 1, "stream": 1}
+var positionalBeforeTarget = map[string]int{"call": 1, "stream": 1, "tool": 1, "prompt": 1}
 
 // target splits args into the positional arguments and the TARGET: a URL,
 // -- CMD [ARGS…], or, last on the line, the name of a server from the
 // config files. A last argument that is none of these is explained
 // (targetShape, configured.unknown).
 func (f *runFlags) target(cmd *cobra.Command, args []string) ([]string, Target, error) {
-	dashAt := cmd.ArgsLenAtDash()
+	return f.targetAt(cmd, args, cmd.ArgsLenAtDash())
+}
+
+// targetAt is target for args whose "--" is at dashAt (-1: none).
+func (f *runFlags) targetAt(cmd *cobra.Command, args []string, dashAt int) ([]string, Target, error) {
 	positional, t, err := splitTarget(args, dashAt, f.transport)
 	n := len(args)
 	if err == nil || dashAt >= 0 || n <= positionalBeforeTarget[cmd.Name()] || urlPrefix.MatchString(args[n-1]) || schemeNoColon.MatchString(args[n-1]) ||

@@ -27,6 +27,11 @@ type callConfig struct {
 	linger    bool
 	lingering *waiter
 	listen    bool // the call is a Listen: a max time of 0 means none
+
+	// meta is added to params._meta (WithMeta); notesFirst holds the
+	// result until the notifications before it are handled.
+	meta       []member
+	notesFirst bool
 }
 
 // WithProgress asks for progress: each request of the call carries
@@ -212,7 +217,10 @@ func (s *Session) decorate(params json.RawMessage, id jsonrpc.ID, cfg *callConfi
 		meta = append(meta, s.modernMetaLocked()...)
 	}
 	s.mu.Unlock()
-	var err error
+	params, err := userMeta(params, cfg)
+	if err != nil {
+		return nil, err
+	}
 	if len(meta) > 0 {
 		if params, err = withMeta(params, meta, false); err != nil {
 			return nil, err
@@ -233,7 +241,7 @@ func (s *Session) await(ctx context.Context, w *waiter, timers *requestTimers) (
 	for {
 		select {
 		case out := <-w.done:
-			if timers.cfg.onProgress != nil {
+			if timers.cfg.onProgress != nil || timers.cfg.notesFirst {
 				// Progress read before the response reaches the caller first.
 				s.notes.waitHandled(ctx, out.notesBefore)
 			}

@@ -1,6 +1,7 @@
 package dial
 
 import (
+	"cmp"
 	"fmt"
 	"net/url"
 	"sort"
@@ -25,6 +26,7 @@ type Options struct {
 	Encoding     string       // --encoding cbor|json
 	StreamOut    string       // --stream-out DIR
 	NoRedact     bool         // --no-redact
+	Dir          string       // --cwd DIR: the stdio server's folder, over the endpoint's
 	Sink         capture.Sink // where the transport reports every frame
 	Conn         string       // names the connection in frames ("": the transport's own name)
 	Warn         func(string) // prints a warning line on stderr (nil: none)
@@ -87,6 +89,9 @@ func Transport(e Endpoint, o Options) (client.Transport, error) {
 	if e.Transport != "stdio" && len(o.Env) > 0 {
 		return nil, optionErrorf("--env only applies to a stdio server started with -- CMD [ARGS…]")
 	}
+	if e.Transport != "stdio" && o.Dir != "" {
+		return nil, optionErrorf("--cwd only applies to a stdio server started with -- CMD [ARGS…]")
+	}
 	f, ok := factories[e.Transport]
 	if !ok {
 		return nil, CheckName(e.Transport)
@@ -106,7 +111,7 @@ func newStdio(t Endpoint, o Options) (client.Transport, error) {
 		Command:      t.Argv[0],
 		Args:         t.Argv[1:],
 		Env:          o.Env,
-		Dir:          t.Dir,
+		Dir:          cmp.Or(o.Dir, t.Dir),
 		MaxFrameSize: o.MaxFrameSize,
 		Sink:         o.Sink,
 		Conn:         "stdio",

@@ -17,6 +17,7 @@ func TestTransportRefusesOptions(t *testing.T) {
 		want string
 	}{
 		"env on a URL":        {Endpoint{Transport: "http", URL: u}, Options{Env: []string{"A=1"}}, "--env only applies"},
+		"cwd on a URL":        {Endpoint{Transport: "ws", URL: u}, Options{Dir: "/srv/project"}, "--cwd only applies"},
 		"unknown transport":   {Endpoint{Transport: "carrier-pigeon"}, Options{}, `--transport "carrier-pigeon" is not a transport mcpscope knows`},
 		"insecure stdio":      {Endpoint{Transport: "stdio", Argv: []string{"x"}}, Options{Insecure: true}, "--insecure is not supported by the stdio transport"},
 		"stdio, no command":   {Endpoint{Transport: "stdio"}, Options{}, "the stdio target has no command"},
