@@ -55,8 +55,8 @@ func TestHelpGroupsTheSharedFlags(t *testing.T) {
 		{[]string{"doctor"}, []string{"help"}, []string{"no-record", "trace", "progress", "stream-out", "record", "record-stream-max", "format", "output", "raw", "log-level", "meta"}},
 		{nil, []string{"help", "version"}, []string{"trace", "progress", "format", "output", "raw", "log-level", "meta"}},
 		{[]string{"demo"}, []string{"help", "transport"}, []string{"trace", "progress", "format", "output", "raw", "log-level", "meta"}},
-		{[]string{"tool"}, []string{"insist", "help", "format", "output", "raw"}, []string{"no-record"}},
-		{[]string{"read"}, []string{"help", "format", "raw"}, []string{"no-record"}},
+		{[]string{"tool"}, []string{"insist", "help"}, []string{"no-record"}},
+		{[]string{"read"}, []string{"help"}, []string{"no-record"}},
 	} {
 		name := "mcpscope " + strings.Join(c.args, " ")
 		help := helpText(t, c.args...)
