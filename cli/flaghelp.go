@@ -89,7 +89,7 @@ func refuseIgnored(c *cobra.Command, ignored []string) {
 // does (replay does either).
 func headlessCommand(name string) bool {
 	switch name {
-	case "call", "stream", "script", "tools", "resources", "prompts", "doctor":
+	case "call", "stream", "script", "tools", "resources", "prompts", "doctor", "lint":
 		return true
 	}
 	return false
