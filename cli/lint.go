@@ -96,6 +96,9 @@ func lintEncodingKnown(enc string) bool {
 	return false
 }
 
+// lintCheck applies the rules; tests put a rule of their own in its place.
+var lintCheck = lint.Check
+
 // newLintCommand builds `mcpscope lint TARGET`.
 func newLintCommand() *cobra.Command {
 	f := &runFlags{}
@@ -155,7 +158,7 @@ func runLint(ctx context.Context, r *run, l *lintFlags, format report.Format) er
 		return err
 	}
 	rep := report.Report{Target: lintTarget(r.target), ProtocolVersion: offer.ProtocolVersion,
-		Findings: lint.Check(offer), Rules: lint.Rules(), Cost: cost}
+		Findings: lintCheck(offer), Rules: lint.Rules(), Cost: cost}
 	if err := writeLintReport(ctx, r, l, format, rep); err != nil {
 		return err
 	}
