@@ -233,7 +233,7 @@ func writeLintReport(ctx context.Context, r *run, l *lintFlags, format report.Fo
 	}
 	if l.output != "" {
 		if err := os.WriteFile(l.output, b.Bytes(), 0o644); err != nil {
-			return withExit(ExitUsage, fmt.Errorf("lint: cannot write the report: %w", err))
+			return &UsageError{Err: fmt.Errorf("lint: cannot write the report: %w", err)}
 		}
 		return nil
 	}

@@ -261,4 +261,10 @@ func TestLintUsageErrors(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)
 		}
 	}
+	// A report that cannot be written is the command line's mistake too.
+	argv, env := stubArgv(t, "lint-duplicate")
+	r := mcpscope(t, withTarget(argv, "lint", "--env", env, "--output", filepath.Join(t.TempDir(), "no", "such", "dir", "lint.sarif"))...)
+	if r.code != ExitUsage || !strings.Contains(r.stderr, "cannot write the report") {
+		t.Errorf("unwritable --output: exit %d, stderr %q", r.code, r.stderr)
+	}
 }

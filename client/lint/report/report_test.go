@@ -272,3 +272,35 @@ func TestParseFormat(t *testing.T) {
 		t.Errorf("yaml: %v", err)
 	}
 }
+
+// FuzzReport: whatever text a server's entries and the findings about them
+// hold, every format prints without a panic, text and JUnit hold nothing a
+// terminal acts on, JSON and SARIF parse, and JUnit is well-formed XML.
+func FuzzReport(f *testing.F) {
+	f.Add("echo", "tool echo", "$.tools[0]", "msg", "fix")
+	f.Add(hostile, "tool "+hostile, "$.tools["+hostile+"]", hostile, "\xff\xfe")
+	f.Fuzz(func(t *testing.T, name, subject, path, message, fix string) {
+		r := sample()
+		r.Findings = append(r.Findings, lint.Finding{Rule: name, Severity: lint.Severity(fix), Subject: subject, Path: path, Message: message, Fix: fix})
+		r.Cost.Items = append(r.Cost.Items, tokencost.Item{Kind: tokencost.KindResourceTemplate, Name: name, Tokens: map[string]int{"o200k_base": 1}})
+		for _, format := range Formats {
+			var b bytes.Buffer
+			if err := Write(&b, format, r, Options{Artifact: "server.json"}); err != nil {
+				t.Fatalf("%s: %v", format, err)
+			}
+			switch format {
+			case Text:
+				assertNoEscapes(t, "text", b.String())
+			case JUnit:
+				assertNoEscapes(t, "junit", b.String())
+				if err := xml.Unmarshal(b.Bytes(), new(struct{})); err != nil {
+					t.Fatalf("junit: %v\n%s", err, b.String())
+				}
+			default:
+				if !json.Valid(b.Bytes()) {
+					t.Fatalf("%s is not JSON: %s", format, b.String())
+				}
+			}
+		}
+	})
+}

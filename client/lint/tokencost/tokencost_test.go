@@ -161,3 +161,20 @@ func FuzzCount(f *testing.F) {
 		}
 	})
 }
+
+// FuzzEntries: any listing entry a server sends gets a name and a text to
+// count, without a panic; the text of valid JSON is that JSON, compact.
+func FuzzEntries(f *testing.F) {
+	for _, s := range []string{`{"name":"echo","inputSchema":{"type":"object"}}`, `{"uriTemplate":"file:///{p}"}`, `[1]`, `"x"`, `{"name":7}`, `{`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		e := Entries(KindTool, []json.RawMessage{raw})[0]
+		if e.Name == "" {
+			t.Fatalf("entry %q has no name", raw)
+		}
+		if json.Valid(raw) && !json.Valid([]byte(e.Text())) {
+			t.Fatalf("text %q of valid %q is not JSON", e.Text(), raw)
+		}
+	})
+}
