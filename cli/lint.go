@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -224,7 +224,7 @@ func writeLintReport(ctx context.Context, r *run, l *lintFlags, format report.Fo
 	terminal := l.output == "" && r.io.pretty
 	opts := report.Options{Version: Version(), Artifact: l.artifact}
 	if terminal && format == report.Text {
-		p := theme.For(lipgloss.HasDarkBackground(os.Stdin, os.Stdout))
+		p := theme.For(darkBackground(os.Getenv("COLORFGBG")))
 		opts.Palette = &p
 	}
 	var b bytes.Buffer
@@ -247,4 +247,17 @@ func writeLintReport(ctx context.Context, r *run, l *lintFlags, format report.Fo
 	}
 	_, err := r.io.out.Write(b.Bytes())
 	return err
+}
+
+// darkBackground guesses the terminal's background from COLORFGBG
+// ("fg;bg", set by several terminals), dark when it says nothing: asking
+// the terminal itself would cost a round trip, and seconds when it does
+// not answer.
+func darkBackground(colorfgbg string) bool {
+	parts := strings.Split(colorfgbg, ";")
+	bg, err := strconv.Atoi(parts[len(parts)-1])
+	if err != nil {
+		return true
+	}
+	return bg != 7 && bg < 9 // 7 and 9–15 are the light colours of the 16
 }

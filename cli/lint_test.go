@@ -268,3 +268,11 @@ func TestLintUsageErrors(t *testing.T) {
 		t.Errorf("unwritable --output: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+func TestLintDarkBackground(t *testing.T) {
+	for in, want := range map[string]bool{"": true, "15;0": true, "0;15": false, "0;7": false, "12;8": true, "default;default": true, "0;default;15": false} {
+		if got := darkBackground(in); got != want {
+			t.Errorf("darkBackground(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
