@@ -33,13 +33,25 @@ type lintFlags struct {
 	artifact   string
 }
 
-// register adds lint's own flags to fs.
+// register adds lint's own flags to fs, after the shared ones: --format
+// and --output are defined here unless the shared flags already hold
+// them, and read by name (read) either way.
 func (l *lintFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&l.format, "format", "", "print the report as `FORMAT`: text, json, sarif or junit (default: text at a terminal, json otherwise; with --output, from the file's extension)")
-	fs.StringVar(&l.output, "output", "", "write the report to `FILE` instead of stdout")
+	if fs.Lookup("format") == nil {
+		fs.String("format", "", "print the report as `FORMAT`: text, json, sarif or junit (default: text at a terminal, json otherwise; with --output, from the file's extension)")
+	}
+	if fs.Lookup("output") == nil {
+		fs.String("output", "", "write the report to `FILE` instead of stdout")
+	}
 	fs.StringSliceVar(&l.tokenizers, "tokenizer", tokencost.Encodings, "count tokens with these `ENCODINGS` (o200k_base, cl100k_base, p50k_base, r50k_base); the first sorts the table")
 	fs.IntVar(&l.window, "window", tokencost.DefaultWindow, "the context window, in `TOKENS`, the total is a share of")
 	fs.StringVar(&l.artifact, "artifact", "", "SARIF: the repository `PATH` results point at (GitHub code scanning shows results on a file), such as server.json")
+}
+
+// read takes --format and --output from fs, whoever defined them.
+func (l *lintFlags) read(fs *pflag.FlagSet) {
+	l.format, _ = fs.GetString("format")
+	l.output, _ = fs.GetString("output")
 }
 
 // formatOf is the report's format: --format, or the --output file's
@@ -115,6 +127,7 @@ func newLintCommand() *cobra.Command {
 			"  mcpscope lint --format sarif --output lint.sarif --artifact server.json https://example.com/mcp",
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			l.read(cmd.Flags())
 			if err := l.validate(); err != nil {
 				return err
 			}
@@ -132,8 +145,8 @@ func newLintCommand() *cobra.Command {
 			})
 		},
 	}
-	l.register(cmd.Flags())
 	f.register(cmd.Flags())
+	l.register(cmd.Flags())
 	return cmd
 }
 
