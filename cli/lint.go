@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -88,7 +89,7 @@ func (l *lintFlags) validate() error {
 		return usagef("--tokenizer needs at least one encoding")
 	}
 	for _, enc := range l.tokenizers {
-		if !lintEncodingKnown(enc) {
+		if !slices.Contains(tokencost.Known(), enc) {
 			return usagef("--tokenizer: unknown encoding %q (known: %s)", enc, strings.Join(tokencost.Known(), ", "))
 		}
 	}
@@ -96,16 +97,6 @@ func (l *lintFlags) validate() error {
 		return usagef("--window must be positive, got %d", l.window)
 	}
 	return nil
-}
-
-// lintEncodingKnown reports whether tokencost counts with enc.
-func lintEncodingKnown(enc string) bool {
-	for _, k := range tokencost.Known() {
-		if k == enc {
-			return true
-		}
-	}
-	return false
 }
 
 // lintCheck applies the rules; tests put a rule of their own in its place.
