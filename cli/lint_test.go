@@ -19,6 +19,7 @@ import (
 
 // Stub modes for lint: "lint-duplicate" lists two tools named echo,
 // "lint-hostile" a tool whose name and description carry escape sequences.
+// Both declare prompts and resources and answer their lists with -32601.
 func init() {
 	stubRequestHooks["lint-duplicate"] = lintToolsStub(`[{"name":"echo","description":"Echoes.","inputSchema":{"type":"object"}},` +
 		`{"name":"echo","description":"Echoes again.","inputSchema":{"type":"object"}}]`)
@@ -29,10 +30,15 @@ func init() {
 // lintToolsStub answers tools/list with tools; everything else as the stub does.
 func lintToolsStub(tools string) func(out *bufio.Writer, method string, id json.RawMessage) bool {
 	return func(out *bufio.Writer, method string, id json.RawMessage) bool {
-		if method != "tools/list" {
+		switch method {
+		case "initialize":
+			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25",`+
+				`"capabilities":{"tools":{},"prompts":{},"resources":{}},"serverInfo":{"name":"stub","version":"1"}}}`+"\n", id)
+		case "tools/list":
+			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":{"tools":%s}}`+"\n", id, tools)
+		default:
 			return false
 		}
-		fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":{"tools":%s}}`+"\n", id, tools)
 		out.Flush()
 		return true
 	}
