@@ -61,12 +61,13 @@ type lintDoc struct {
 	} `json:"cost"`
 }
 
-// lintJSON runs lint --format json on argv and checks what holds whatever
+// lintJSON runs lint --format json on target (its last words: a URL, or
+// -- and a command) and checks what holds whatever
 // the rules find: exit 6 exactly when a finding is of error severity, the
 // cost table sorted, its totals the sums of its items.
-func lintJSON(t *testing.T, argv []string, args ...string) lintDoc {
+func lintJSON(t *testing.T, target []string) lintDoc {
 	t.Helper()
-	r := mcpscope(t, withTarget(argv, append([]string{"lint", "--format", "json"}, args...)...)...)
+	r := mcpscope(t, append([]string{"lint", "--format", "json"}, target...)...)
 	var doc lintDoc
 	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
 		t.Fatalf("stdout is not lint's JSON (exit %d): %v\n%s\nstderr: %s", r.code, err, r.stdout, r.stderr)
@@ -96,21 +97,21 @@ func lintJSON(t *testing.T, argv []string, args ...string) lintDoc {
 // lint works against each real server and the demo.
 func TestLintPeers(t *testing.T) {
 	for _, c := range []struct {
-		name string
-		argv func(t *testing.T) ([]string, []string)
+		name   string
+		target func(t *testing.T) []string
 	}{
-		{"typescript", func(t *testing.T) ([]string, []string) { return peertest.TSEverything(t, "stdio"), nil }},
-		{"gosdk-conformance", func(t *testing.T) ([]string, []string) { return []string{peertest.GoSDKConformance(t)}, nil }},
-		{"mark3labs", func(t *testing.T) ([]string, []string) { return peertest.Mark3labsEverything(t), nil }},
-		{"demo", func(t *testing.T) ([]string, []string) {
+		{"typescript", func(t *testing.T) []string { return withTarget(peertest.TSEverything(t, "stdio")) }},
+		{"gosdk-conformance", func(t *testing.T) []string { return withTarget([]string{peertest.GoSDKConformance(t)}) }},
+		{"gosdk-conformance-http", func(t *testing.T) []string { return []string{peertest.StartGoSDKConformanceHTTP(t, true).URL} }},
+		{"mark3labs", func(t *testing.T) []string { return withTarget(peertest.Mark3labsEverything(t)) }},
+		{"demo", func(t *testing.T) []string {
 			argv, env := stubArgv(t, serveStdioMode)
-			return argv, []string{"--env", env}
+			return withTarget(argv, "--env", env)
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			argv, args := c.argv(t)
-			doc := lintJSON(t, argv, args...)
+			doc := lintJSON(t, c.target(t))
 			kinds := map[string]bool{}
 			for _, it := range doc.Cost.Items {
 				kinds[it.Kind] = true
@@ -127,7 +128,7 @@ func TestLintPeers(t *testing.T) {
 func TestLintCostEqualsLibraryCount(t *testing.T) {
 	t.Parallel()
 	argv := peertest.TSEverything(t, "stdio")
-	doc := lintJSON(t, argv)
+	doc := lintJSON(t, withTarget(argv))
 	r := mcpscope(t, withTarget(argv, "tools")...)
 	r.mustExit(t, ExitOK)
 	var listed struct{ Tools []json.RawMessage }
