@@ -129,7 +129,7 @@ func refuseIgnored(c *cobra.Command, ignored []string) {
 // does (replay does either).
 func headlessCommand(name string) bool {
 	switch name {
-	case "call", "stream", "script", "tools", "resources", "prompts", "doctor", "tool", "prompt", "read":
+	case "call", "stream", "script", "tools", "resources", "prompts", "doctor", "tool", "prompt", "read", "lint", "bench":
 		return true
 	}
 	return false

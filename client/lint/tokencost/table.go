@@ -1,0 +1,126 @@
+package tokencost
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+)
+
+// DefaultWindow is the context window a total is a share of: 200,000
+// tokens, the window of today's large models.
+const DefaultWindow = 200_000
+
+// The kinds of entry a table counts, named as the listings name them.
+const (
+	KindTool             = "tool"
+	KindPrompt           = "prompt"
+	KindResourceTemplate = "resourceTemplate"
+)
+
+// kindOrder breaks ties between entries of the same cost.
+var kindOrder = map[string]int{KindTool: 0, KindPrompt: 1, KindResourceTemplate: 2}
+
+// Entry is one thing a server lists, as it listed it.
+type Entry struct {
+	Kind string          // KindTool, KindPrompt or KindResourceTemplate
+	Name string          // its name
+	JSON json.RawMessage // its listing object, as received
+}
+
+// Entries turns one listing (every page of tools/list, say) into entries
+// of kind. An entry is named by its "name" member, a resource template
+// without one by its "uriTemplate", and anything else by its place in
+// the listing ("#3").
+func Entries(kind string, list []json.RawMessage) []Entry {
+	out := make([]Entry, 0, len(list))
+	for i, raw := range list {
+		out = append(out, Entry{Kind: kind, Name: entryName(raw, i), JSON: raw})
+	}
+	return out
+}
+
+// entryName is the name an entry goes by in a table.
+func entryName(raw json.RawMessage, i int) string {
+	var m struct {
+		Name        any `json:"name"`
+		URITemplate any `json:"uriTemplate"`
+	}
+	_ = json.Unmarshal(raw, &m) // an entry that is no object keeps its place as its name
+	for _, v := range []any{m.Name, m.URITemplate} {
+		if s, ok := v.(string); ok && s != "" {
+			return s
+		}
+	}
+	return fmt.Sprintf("#%d", i)
+}
+
+// Text is what an entry costs: its JSON without insignificant white space.
+// JSON that does not parse is counted as it is.
+func (e Entry) Text() string {
+	var b bytes.Buffer
+	if json.Compact(&b, e.JSON) != nil {
+		return string(e.JSON)
+	}
+	return b.String()
+}
+
+// Item is what one entry costs in each encoding.
+type Item struct {
+	Kind   string         `json:"kind"`
+	Name   string         `json:"name"`
+	Tokens map[string]int `json:"tokens"` // encoding → tokens
+}
+
+// Table is what everything a server lists costs, the dearest first.
+type Table struct {
+	Encodings []string       `json:"encodings"`
+	Items     []Item         `json:"items"`
+	Total     map[string]int `json:"total"`  // encoding → the sum of the items
+	Window    int            `json:"window"` // the context window Share divides by
+}
+
+// Measure counts every entry in every encoding and sorts the items by
+// their cost in the first encoding, the dearest first (ties in listing
+// order: tools, prompts, then resource templates). It stops at ctx's end
+// (see CountContext).
+func Measure(ctx context.Context, encodings []string, window int, entries []Entry) (Table, error) {
+	if len(encodings) == 0 {
+		return Table{}, fmt.Errorf("no tokenizer encoding to count with")
+	}
+	if window <= 0 {
+		return Table{}, fmt.Errorf("the context window must be positive, got %d", window)
+	}
+	t := Table{Encodings: slices.Clone(encodings), Items: make([]Item, 0, len(entries)), Total: map[string]int{}, Window: window}
+	for _, enc := range encodings {
+		t.Total[enc] = 0
+	}
+	for _, e := range entries {
+		text := e.Text()
+		it := Item{Kind: e.Kind, Name: e.Name, Tokens: make(map[string]int, len(encodings))}
+		for _, enc := range encodings {
+			n, err := CountContext(ctx, enc, text)
+			if err != nil {
+				return Table{}, fmt.Errorf("%s %s: %w", e.Kind, e.Name, err)
+			}
+			it.Tokens[enc] = n
+			t.Total[enc] += n
+		}
+		t.Items = append(t.Items, it)
+	}
+	first := encodings[0]
+	slices.SortStableFunc(t.Items, func(a, b Item) int {
+		return cmp.Or(cmp.Compare(b.Tokens[first], a.Tokens[first]), cmp.Compare(kindOrder[a.Kind], kindOrder[b.Kind]))
+	})
+	return t, nil
+}
+
+// Share is the part of the window the total of encoding fills, in percent.
+func (t Table) Share(encoding string) float64 {
+	if t.Window <= 0 {
+		return 0
+	}
+	return 100 * float64(t.Total[encoding]) / float64(t.Window)
+}
