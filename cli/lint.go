@@ -34,16 +34,12 @@ type lintFlags struct {
 	artifact   string
 }
 
-// register adds lint's own flags to fs, after the shared ones: --format
-// and --output are defined here unless the shared flags already hold
-// them, and read by name (read) either way.
+// register adds lint's own flags to fs, before the shared ones: its
+// --format (text, json, sarif, junit) and --output take the place of the
+// shared output flags, which step aside.
 func (l *lintFlags) register(fs *pflag.FlagSet) {
-	if fs.Lookup("format") == nil {
-		fs.String("format", "", "print the report as `FORMAT`: text, json, sarif or junit (default: text at a terminal, json otherwise; with --output, from the file's extension)")
-	}
-	if fs.Lookup("output") == nil {
-		fs.String("output", "", "write the report to `FILE` instead of stdout")
-	}
+	fs.String("format", "", "print the report as `FORMAT`: text, json, sarif or junit (default: text at a terminal, json otherwise; with --output, from the file's extension)")
+	fs.String("output", "", "write the report to `FILE` instead of stdout")
 	fs.StringSliceVar(&l.tokenizers, "tokenizer", tokencost.Encodings, "count tokens with these `ENCODINGS` (o200k_base, cl100k_base, p50k_base, r50k_base); the first sorts the table")
 	fs.IntVar(&l.window, "window", tokencost.DefaultWindow, "the context window, in `TOKENS`, the total is a share of")
 	fs.StringVar(&l.artifact, "artifact", "", "SARIF: the repository `PATH` results point at (GitHub code scanning shows results on a file), such as server.json")
@@ -99,8 +95,6 @@ func (l *lintFlags) validate() error {
 	return nil
 }
 
-// lintCheck applies the rules; tests put a rule of their own in its place.
-var lintCheck = lint.Check
 
 // newLintCommand builds `mcpscope lint TARGET`.
 func newLintCommand() *cobra.Command {
@@ -136,8 +130,8 @@ func newLintCommand() *cobra.Command {
 			})
 		},
 	}
-	f.register(cmd.Flags())
 	l.register(cmd.Flags())
+	f.register(cmd.Flags())
 	return cmd
 }
 
@@ -162,7 +156,7 @@ func runLint(ctx context.Context, r *run, l *lintFlags, format report.Format) er
 		return err
 	}
 	rep := report.Report{Target: lintTarget(r.target), ProtocolVersion: offer.ProtocolVersion,
-		Findings: lintCheck(offer), Rules: lint.Rules(), Cost: cost}
+		Findings: lint.Check(offer), Rules: lint.Rules(), Cost: cost}
 	if err := writeLintReport(ctx, r, l, format, rep); err != nil {
 		return err
 	}

@@ -208,29 +208,14 @@ func TestLintSARIFAndJUnit(t *testing.T) {
 	}
 }
 
-// A finding of error severity exits 6, its report printed all the same.
-// The duplicate tool name is a rule's to find; the rule here stands in
-// for it, so that the exit and the report are proven whatever rules exist.
+// A finding of error severity exits 6, its report printed all the same:
+// a server that lists two tools named echo breaks the duplicate-name rule.
 func TestLintErrorFindingExitsSix(t *testing.T) {
-	lintCheck = func(o lint.Offer) []lint.Finding {
-		var out []lint.Finding
-		seen := map[string]bool{}
-		for i, raw := range o.Tools {
-			var tool struct{ Name string }
-			_ = json.Unmarshal(raw, &tool)
-			if seen[tool.Name] {
-				out = append(out, lint.Finding{Rule: "duplicate-tool-name", Severity: lint.SeverityError, Subject: "tool " + tool.Name,
-					Path: fmt.Sprintf("$.tools[%d].name", i), Message: "Two tools share a name.", Fix: "Name each tool apart."})
-			}
-			seen[tool.Name] = true
-		}
-		return out
-	}
-	defer func() { lintCheck = lint.Check }()
+	t.Parallel()
 	argv, env := stubArgv(t, "lint-duplicate")
 	r := mcpscope(t, withTarget(argv, "lint", "--env", env, "--format", "text")...)
 	r.mustExit(t, ExitLint)
-	for _, want := range []string{"errors (1)\n  duplicate-tool-name  tool echo  $.tools[1].name\n", "1 error, 0 warnings"} {
+	for _, want := range []string{"errors (1)\n  name-duplicate  tool \"echo\"  $.tools[1].name\n", "1 error, 0 warnings"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
 		}
