@@ -95,7 +95,6 @@ func (l *lintFlags) validate() error {
 	return nil
 }
 
-
 // newLintCommand builds `mcpscope lint TARGET`.
 func newLintCommand() *cobra.Command {
 	f := &runFlags{}
