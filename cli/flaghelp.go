@@ -54,6 +54,8 @@ func ignoredFlags(command string) []string {
 	switch {
 	case command == "doctor":
 		return append(slices.Clone(tuiOnlyFlags), "trace", "progress", "stream-out", "record", "record-stream-max")
+	case command == "bench":
+		return append(slices.Clone(tuiOnlyFlags), "progress", "stream-out")
 	case headlessCommand(command):
 		return tuiOnlyFlags
 	case tuiCommand(command):
@@ -89,7 +91,7 @@ func refuseIgnored(c *cobra.Command, ignored []string) {
 // does (replay does either).
 func headlessCommand(name string) bool {
 	switch name {
-	case "call", "stream", "script", "tools", "resources", "prompts", "doctor":
+	case "call", "stream", "script", "tools", "resources", "prompts", "doctor", "bench":
 		return true
 	}
 	return false

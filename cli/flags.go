@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/answers"
 	"github.com/mcpscope/mcpscope/client/dial"
@@ -45,6 +46,12 @@ type runFlags struct {
 	// recorded, when set, answers the server's questions instead of an
 	// --answers file: replay --against gives the recording's own answers.
 	recorded *answers.File
+	// maxInFlight, when set, bounds the requests awaiting an answer
+	// (bench: its concurrency); 0 keeps the engine's default.
+	maxInFlight int
+	// sink, when set, sees every frame of the session too (bench's wire
+	// times).
+	sink capture.Sink
 }
 
 // register adds the flags to fs.

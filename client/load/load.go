@@ -34,7 +34,8 @@ const DefaultMaxLatency = 10 * time.Minute
 
 // Call makes one call and reports its outcome: nil, or an error whose kind
 // Kind names. It may call Answered when the answer is in, so that what it
-// does with it afterwards (judging a tool result) is not timed.
+// does with it afterwards (judging a tool result) is not timed, or Took
+// with the latency it measured itself.
 type Call func(ctx context.Context) error
 
 // Snapshot is the state of a run so far, or at its end.
@@ -139,14 +140,18 @@ func work(ctx context.Context, sched *schedule, m *meter, call Call, clk clock) 
 	st := &stamp{clk: clk}
 	cctx := context.WithValue(ctx, answeredKey{}, st)
 	for sched.next(ctx) {
-		st.at = time.Time{}
+		st.at, st.took = time.Time{}, 0
 		t0 := clk.Now()
 		err := call(cctx)
-		end := st.at
-		if end.IsZero() {
-			end = clk.Now()
+		took := st.took
+		if took <= 0 {
+			end := st.at
+			if end.IsZero() {
+				end = clk.Now()
+			}
+			took = end.Sub(t0)
 		}
-		m.record(end.Sub(t0), Kind(err))
+		m.record(took, Kind(err))
 	}
 }
 
@@ -167,10 +172,12 @@ func report(done <-chan struct{}, m *meter, sched *schedule, progress func(Snaps
 // answeredKey keys a call's stamp in its context.
 type answeredKey struct{}
 
-// stamp is when a call's answer came, set by Answered; one per worker.
+// stamp is when a call's answer came, set by Answered, or its latency as
+// measured elsewhere, set by Took; one per worker.
 type stamp struct {
-	clk clock
-	at  time.Time
+	clk  clock
+	at   time.Time
+	took time.Duration
 }
 
 // Answered marks the answer of the call ctx belongs to as in: its latency
@@ -179,5 +186,15 @@ type stamp struct {
 func Answered(ctx context.Context) {
 	if st, ok := ctx.Value(answeredKey{}).(*stamp); ok && st.at.IsZero() {
 		st.at = st.clk.Now()
+	}
+}
+
+// Took gives the latency of the call ctx belongs to as measured elsewhere
+// (from the frames that carried the request out and its answer in, as the
+// transport stamped them): it replaces the time Run measures around the
+// call. Outside a call of Run, or with d ≤ 0, it does nothing.
+func Took(ctx context.Context, d time.Duration) {
+	if st, ok := ctx.Value(answeredKey{}).(*stamp); ok && d > 0 {
+		st.took = d
 	}
 }
