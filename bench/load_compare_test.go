@@ -23,7 +23,7 @@ import (
 const (
 	loadConcurrency = 32
 	loadRequests    = 10000
-	loadBaseline    = 200  // a short run: what starting and connecting cost
+	loadBaseline    = 200 // a short run: what starting and connecting cost
 	latencyRequests = 500 // calls of each client at concurrency 1, per batch
 	latencyRounds   = 6   // batches of each client per iteration, in turn
 	// loadProtocol is the revision the Inspector speaks; mcpscope offers it
