@@ -161,7 +161,14 @@ func (r *run) judgeOf(ctx context.Context, req against.Request) func(json.RawMes
 	if name == "" {
 		return nil
 	}
-	schema := r.outputSchema(ctx, name)
+	return toolJudge(name, r.outputSchema(ctx, name))
+}
+
+// toolJudge judges the results of tools/call of the tool name, whose
+// outputSchema is schema (nil when it has none), as client.CheckToolResult
+// does; a result that cannot hold isError is passed without decoding when
+// there is no outputSchema to check.
+func toolJudge(name string, schema json.RawMessage) func(json.RawMessage) error {
 	return func(res json.RawMessage) error {
 		if schema == nil && !mayCarryIsError(res) {
 			return nil // the judgement would be a success: spare decoding it
