@@ -166,7 +166,8 @@ func BenchmarkLoadVsInspector(b *testing.B) {
 // rawLatencyP50 is the independent timing: a minimal JSON-RPC client over
 // the server's stdio that writes a line and reads a line, n times at
 // concurrency 1, timing each tools/call greet from before the write to
-// after the read. It returns the median in milliseconds.
+// after the read. It declares the capabilities mcpscope declares, so the
+// server treats both alike. It returns the median in milliseconds.
 func rawLatencyP50(b *testing.B, argv []string, n int) float64 {
 	b.Helper()
 	cmd := exec.Command(argv[0], argv[1:]...)
@@ -193,7 +194,7 @@ func rawLatencyP50(b *testing.B, argv []string, n int) float64 {
 		}
 		return got
 	}
-	roundTrip(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"` + loadProtocol + `","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	roundTrip(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"` + loadProtocol + `","capabilities":{"sampling":{},"elicitation":{"form":{},"url":{}}},"clientInfo":{"name":"raw","version":"1"}}}`)
 	if _, err := io.WriteString(stdin, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"); err != nil {
 		b.Fatal(err)
 	}
