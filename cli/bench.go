@@ -81,12 +81,12 @@ func newBenchCommand() *cobra.Command {
 	}
 	f.register(cmd.Flags())
 	fs := cmd.Flags()
-	fs.IntVar(&b.concurrency, "concurrency", defaultBenchConcurrency, "calls in flight at most (`N`)")
+	fs.IntVar(&b.concurrency, "concurrency", defaultBenchConcurrency, "keep at most `N` calls in flight")
 	fs.Float64Var(&b.rate, "rate", 0, "start at most `R` calls a second, spread evenly (default: as fast as they finish)")
 	fs.DurationVar(&b.duration, "duration", 0, "stop starting calls after `D`; those in flight finish (default 10s when --requests is not given)")
 	fs.IntVar(&b.requests, "requests", 0, "stop after starting `N` calls")
 	fs.StringVar(&b.recording, "recording", "", "send every request of the recording `FILE` in turn (its handshake aside)")
-	fs.StringVar(&b.format, "format", "", "summary as `text` or json (default: text at a terminal, JSON otherwise)")
+	fs.StringVar(&b.format, "format", "", "print the summary as `FORMAT`: text or json (default: text at a terminal, JSON otherwise)")
 	return cmd
 }
 
