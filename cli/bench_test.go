@@ -204,10 +204,14 @@ func TestBenchUsage(t *testing.T) {
 		{"bench", "--recording", "x.jsonl", "ping", "--", "true"},
 		{"bench", "tool", "--", "true"},
 		{"bench", "--progress", "ping", "--", "true"},
+		{"bench", "ping"},
 	} {
 		r := mcpscope(t, args...)
 		if r.code != ExitUsage || r.stdout != "" {
 			t.Errorf("mcpscope %s: exit %d, stdout %q, stderr %q", strings.Join(args, " "), r.code, r.stdout, r.stderr)
 		}
+	}
+	if r := mcpscope(t, "bench", "ping"); !strings.HasPrefix(r.stderr, "error: missing TARGET") {
+		t.Errorf("bench METHOD without a TARGET: %q", r.stderr)
 	}
 }
