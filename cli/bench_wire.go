@@ -14,11 +14,19 @@ import (
 // the read). bench's latencies come from it, so the engine's own work
 // before the send and after the answer (and the wait for a goroutine to
 // run on a busy machine) is not in them. It keeps no frame, and no more
-// entries than requests in flight and answers not yet taken.
+// entries than requests in flight and answers not yet taken. The engine
+// numbers its requests: ids that are not integers are not timed.
 type wireTimes struct {
-	mu   sync.Mutex
-	sent map[jsonrpc.ID]time.Time
-	took map[jsonrpc.ID]time.Duration
+	mu      sync.Mutex
+	entries map[int64]wireEntry
+}
+
+// wireEntry is one request's times: sent when it went out, took once its
+// answer came in.
+type wireEntry struct {
+	sent     time.Time
+	took     time.Duration
+	answered bool
 }
 
 // maxWireEntries bounds what wireTimes holds should answers never be
@@ -26,7 +34,7 @@ type wireTimes struct {
 const maxWireEntries = 1 << 16
 
 func newWireTimes() *wireTimes {
-	return &wireTimes{sent: map[jsonrpc.ID]time.Time{}, took: map[jsonrpc.ID]time.Duration{}}
+	return &wireTimes{entries: map[int64]wireEntry{}}
 }
 
 // ReleasesUnheld is true: no frame is kept.
@@ -38,22 +46,21 @@ func (w *wireTimes) Append(f *capture.Frame) uint64 {
 	if m == nil || m.ID == nil || f.Chan.Kind != capture.Control {
 		return 0
 	}
-	id := *m.ID
+	id, ok := m.ID.Int()
+	if !ok {
+		return 0
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	switch {
 	case f.Dir == capture.Out && m.Method != "":
-		if len(w.sent) >= maxWireEntries {
-			clear(w.sent)
+		if len(w.entries) >= maxWireEntries {
+			clear(w.entries)
 		}
-		w.sent[id] = f.Time
+		w.entries[id] = wireEntry{sent: f.Time}
 	case f.Dir == capture.In && m.Method == "":
-		if t0, ok := w.sent[id]; ok {
-			delete(w.sent, id)
-			if len(w.took) >= maxWireEntries {
-				clear(w.took)
-			}
-			w.took[id] = f.Time.Sub(t0)
+		if e, ok := w.entries[id]; ok && !e.answered {
+			w.entries[id] = wireEntry{took: f.Time.Sub(e.sent), answered: true}
 		}
 	}
 	return 0
@@ -62,12 +69,15 @@ func (w *wireTimes) Append(f *capture.Frame) uint64 {
 // take returns, and forgets, how long the request id took on the wire;
 // false when its answer was not seen.
 func (w *wireTimes) take(id jsonrpc.ID) (time.Duration, bool) {
+	n, ok := id.Int()
+	if !ok {
+		return 0, false
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	delete(w.sent, id)
-	d, ok := w.took[id]
-	delete(w.took, id)
-	return d, ok
+	e := w.entries[n]
+	delete(w.entries, n)
+	return e.took, e.answered
 }
 
 // rounds returns, and forgets, the wire time of the requests ids together;
