@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,7 +41,7 @@ func wall(b *testing.B, argv []string) time.Duration {
 	return d
 }
 
-func median(ds []time.Duration) time.Duration {
+func median[T cmp.Ordered](ds []T) T {
 	s := slices.Clone(ds)
 	slices.Sort(s)
 	return s[len(s)/2]

@@ -98,6 +98,7 @@ func (p *connectPlan) session(t client.Transport, stop context.CancelCauseFunc) 
 		HardTimeout:     p.flags.maxTime,
 		Handler:         answers.NewAnswerer(p.answers, p.roots, stop),
 		OnStrayAnswer:   p.strays,
+		MaxInFlight:     p.flags.maxInFlight,
 	}
 	if len(p.roots) > 0 {
 		opts.Roots = p.roots

@@ -63,6 +63,8 @@ func ignoredFlags(command string) []string {
 		ignored = append(slices.Clone(tuiOnlyFlags), "trace", "progress", "stream-out", "record", "record-stream-max", "log-level", "meta")
 	case command == "stream":
 		ignored = append(slices.Clone(tuiOnlyFlags), "log-level")
+	case command == "bench":
+		ignored = append(slices.Clone(tuiOnlyFlags), "progress", "stream-out")
 	case headlessCommand(command):
 		ignored = slices.Clone(tuiOnlyFlags)
 	case tuiCommand(command):

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/answers"
 	"github.com/mcpscope/mcpscope/client/dial"
@@ -52,6 +53,12 @@ type runFlags struct {
 	cwd      string
 	logLevel string
 	meta     []string
+	// maxInFlight, when set, bounds the requests awaiting an answer
+	// (bench: its concurrency); 0 keeps the engine's default.
+	maxInFlight int
+	// sink, when set, sees every frame of the session too (bench's wire
+	// times).
+	sink capture.Sink
 }
 
 // register adds the flags to fs.

@@ -76,7 +76,7 @@ func (f *runFlags) execute(ctx context.Context, target Target, io streams, w wor
 	defer closeRec() // after the session's close: its frames are in
 	streamWarns := &streamWarnings{warningCap{out: io.diag}}
 	defer streamWarns.Flush()
-	sink := capture.Tee(trace, r.warnings, streamWarns, flood, tap)
+	sink := capture.Tee(trace, r.warnings, streamWarns, flood, tap, f.sink)
 	t, session, err := plan.open(target, sink, io.diag.Println, stop)
 	if err != nil {
 		return err

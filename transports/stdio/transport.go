@@ -134,11 +134,12 @@ func (t *Transport) readStdout(r io.Reader, deliver func(*jsonrpc.Message)) {
 			}
 			return
 		}
+		read := time.Now() // the frame's time is its arrival, not the end of its decoding
 		f, msgs := classifyStdout(ln, t.cfg.MaxFrameSize)
 		if f == nil {
 			continue
 		}
-		t.report(capture.In, f)
+		t.reportAt(capture.In, f, read)
 		for _, m := range msgs {
 			deliver(m)
 		}
@@ -147,7 +148,12 @@ func (t *Transport) readStdout(r io.Reader, deliver func(*jsonrpc.Message)) {
 
 // report stamps f and hands it to the sink.
 func (t *Transport) report(dir capture.Dir, f *capture.Frame) {
-	f.Time = time.Now()
+	t.reportAt(dir, f, time.Now())
+}
+
+// reportAt stamps f with the time at and hands it to the sink.
+func (t *Transport) reportAt(dir capture.Dir, f *capture.Frame, at time.Time) {
+	f.Time = at
 	f.Dir = dir
 	f.Conn = t.cfg.Conn
 	t.cfg.Sink.Append(f)

@@ -1,0 +1,212 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sync/atomic"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/load"
+	"github.com/mcpscope/mcpscope/client/toolargs"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
+	"github.com/mcpscope/mcpscope/recordings/against"
+)
+
+// benchCall is what bench sends: a tool with the words of its arguments,
+// one method with its params, or the requests of a recording.
+type benchCall struct {
+	tool      string   // tool NAME …: the tool
+	words     []string // … and its KEY=VALUE words
+	requests  []against.Request
+	recording string // the file the requests come from
+}
+
+// callOf reads what to send from the words before the TARGET and
+// --recording.
+func (b *benchFlags) callOf(positional []string, stdin io.Reader) (benchCall, error) {
+	if b.recording != "" {
+		if len(positional) > 0 {
+			return benchCall{}, usagef("--recording sends the recording's requests: %q before the TARGET is one too many", positional[0])
+		}
+		s, err := against.Read(b.recording)
+		if err != nil {
+			return benchCall{}, withExit(ExitUsage, err)
+		}
+		reqs := s.Requests()
+		if len(reqs) == 0 {
+			return benchCall{}, usagef("%s holds no request to send again", b.recording)
+		}
+		return benchCall{requests: reqs, recording: b.recording}, nil
+	}
+	switch {
+	case len(positional) == 0:
+		return benchCall{}, usagef("missing the call: mcpscope bench (tool NAME [K=V…] | METHOD [PARAMS_JSON] | --recording FILE) TARGET")
+	case positional[0] == "tool":
+		if len(positional) < 2 {
+			return benchCall{}, usagef("missing the tool's NAME: mcpscope bench tool NAME [K=V…] TARGET")
+		}
+		return benchCall{tool: positional[1], words: positional[2:]}, nil
+	case len(positional) > 2:
+		return benchCall{}, usagef("too many arguments before the TARGET: want METHOD [PARAMS_JSON], got %d arguments", len(positional))
+	}
+	req := against.Request{Method: positional[0]}
+	if len(positional) == 2 {
+		params, err := parseParams(positional[1], stdin)
+		if err != nil {
+			return benchCall{}, err
+		}
+		req.Params = params
+	}
+	return benchCall{requests: []against.Request{req}}, nil
+}
+
+// label names the call in the summary: "tools/call greet", "ping",
+// "recording FILE".
+func (c benchCall) label() string {
+	switch {
+	case c.tool != "":
+		return mcp.MethodToolsCall + " " + c.tool
+	case c.recording != "":
+		return "recording " + c.recording
+	}
+	req := c.requests[0]
+	if name := toolName(req); name != "" {
+		return req.Method + " " + name
+	}
+	return req.Method
+}
+
+// prepare turns the call into one load.Call on r's session: a tool's
+// words become its arguments (one tools/list first), and each tools/call
+// is judged by its tool's outputSchema, listed once before the run.
+func (c benchCall) prepare(ctx context.Context, r *run, wire *wireTimes) (load.Call, error) {
+	reqs := c.requests
+	if c.tool != "" {
+		req, err := c.toolRequest(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		reqs = []against.Request{req}
+	}
+	sends := make([]load.Call, len(reqs))
+	for i, req := range reqs {
+		sends[i] = sendOf(r.session, wire, req, r.judgeOf(ctx, req))
+	}
+	if len(sends) == 1 {
+		return sends[0], nil
+	}
+	var next atomic.Uint64
+	return func(ctx context.Context) error {
+		return sends[(next.Add(1)-1)%uint64(len(sends))](ctx)
+	}, nil
+}
+
+// toolRequest lists the server's tools and turns the words into the
+// arguments of a tools/call of the tool, typed by its inputSchema.
+func (c benchCall) toolRequest(ctx context.Context, r *run) (against.Request, error) {
+	tools, err := listEntries(ctx, r, mcp.MethodToolsList, "tools")
+	if err != nil {
+		return against.Request{}, err
+	}
+	r.schemas = outputSchemas{listed: true, byTool: client.OutputSchemas(tools)}
+	for _, raw := range tools {
+		var t struct {
+			Name        string          `json:"name"`
+			InputSchema json.RawMessage `json:"inputSchema"`
+		}
+		if json.Unmarshal(raw, &t) != nil || t.Name != c.tool {
+			continue
+		}
+		args, err := toolargs.ForTool(t.InputSchema, c.words, os.ReadFile)
+		if err != nil {
+			return against.Request{}, usagef("tool %q: %w", c.tool, err)
+		}
+		params, err := json.Marshal(map[string]json.RawMessage{"name": mustJSON(c.tool), "arguments": args})
+		if err != nil {
+			return against.Request{}, err
+		}
+		return against.Request{Method: mcp.MethodToolsCall, Params: params}, nil
+	}
+	return against.Request{}, withExit(ExitRPCError, fmt.Errorf("the server lists no tool %q", c.tool))
+}
+
+// mustJSON is the JSON of a string.
+func mustJSON(s string) json.RawMessage {
+	raw, _ := json.Marshal(s) // a string always marshals
+	return raw
+}
+
+// toolName is the name a tools/call request calls, or "".
+func toolName(req against.Request) string {
+	if req.Method != mcp.MethodToolsCall {
+		return ""
+	}
+	var p struct {
+		Name string `json:"name"`
+	}
+	_ = json.Unmarshal(req.Params, &p)
+	return p.Name
+}
+
+// judgeOf returns how the results of req are judged: a tools/call by its
+// tool's outputSchema and isError (as call judges them); nil for any other
+// method, whose answer is a success.
+func (r *run) judgeOf(ctx context.Context, req against.Request) func(json.RawMessage) error {
+	name := toolName(req)
+	if name == "" {
+		return nil
+	}
+	return toolJudge(name, r.outputSchema(ctx, name))
+}
+
+// toolJudge judges the results of tools/call of the tool name, whose
+// outputSchema is schema (nil when it has none), as client.CheckToolResult
+// does; a result that cannot hold isError is passed without decoding when
+// there is no outputSchema to check.
+func toolJudge(name string, schema json.RawMessage) func(json.RawMessage) error {
+	return func(res json.RawMessage) error {
+		if schema == nil && !mayCarryIsError(res) {
+			return nil // the judgement would be a success: spare decoding it
+		}
+		if f := client.CheckToolResult(name, res, schema); f != nil {
+			return f
+		}
+		return nil
+	}
+}
+
+// sendOf is one call of req on s: sent, timed on the wire (wire) or, where
+// the transport did not show its frames, to its return, then judged.
+func sendOf(s *client.Session, wire *wireTimes, req against.Request, judge func(json.RawMessage) error) load.Call {
+	var params any
+	if len(req.Params) > 0 {
+		params = req.Params
+	}
+	return func(ctx context.Context) error {
+		// Each round of the call (an input_required retry is one more)
+		// counts, each from its send to its answer.
+		var ids []jsonrpc.ID
+		rounds := client.WithRounds(func(_ int, id jsonrpc.ID) { ids = append(ids, id) })
+		res, err := s.Call(ctx, req.Method, params, rounds)
+		load.Answered(ctx)
+		if took, ok := wire.rounds(ids); ok {
+			load.Took(ctx, took)
+		}
+		if err != nil || judge == nil {
+			return err
+		}
+		return judge(res)
+	}
+}
+
+// mayCarryIsError reports whether a tool result may hold an isError
+// member: only when its bytes spell it, or hold an escape that could
+// spell a member name otherwise.
+func mayCarryIsError(res []byte) bool {
+	return bytes.Contains(res, []byte("isError")) || bytes.Contains(res, []byte(`\u`))
+}

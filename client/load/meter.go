@@ -1,0 +1,108 @@
+package load
+
+import (
+	"maps"
+	"sync"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// maxKinds bounds the error kinds told apart; the rest count as KindOther.
+// A server answering with ever new error codes cannot grow the map.
+const maxKinds = 32
+
+// meter gathers the outcomes of a run's calls: two HDR histograms of
+// latencies in microseconds (the run's and the current window's) and the
+// counts. It is safe for concurrent use.
+type meter struct {
+	mu        sync.Mutex
+	run, win  *hdrhistogram.Histogram
+	top       int64 // the histograms' highest trackable value, µs
+	completed int
+	errors    map[string]int
+	winDone   int
+	winErrors int
+	// The longest latencies exactly, where the histograms round up.
+	runMax, winMax int64
+}
+
+// newMeter returns a meter whose histograms tell latencies apart up to
+// maxLatency (DefaultMaxLatency when 0).
+func newMeter(maxLatency time.Duration) *meter {
+	if maxLatency <= 0 {
+		maxLatency = DefaultMaxLatency
+	}
+	top := max(maxLatency.Microseconds(), 2)
+	return &meter{
+		run:    hdrhistogram.New(1, top, 3),
+		win:    hdrhistogram.New(1, top, 3),
+		top:    top,
+		errors: map[string]int{},
+	}
+}
+
+// record counts one completed call that took took and ended as kind ("" for
+// a success). Only an answered call's latency is recorded.
+func (m *meter) record(took time.Duration, kind string) {
+	us := min(max(took.Microseconds(), 1), m.top)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.completed++
+	m.winDone++
+	if kind != "" {
+		if _, known := m.errors[kind]; !known && len(m.errors) >= maxKinds {
+			kind = KindOther
+		}
+		m.errors[kind]++
+		m.winErrors++
+	}
+	if IsAnswer(kind) {
+		// Neither fails: us lies within the histograms' range.
+		_ = m.run.RecordValue(us)
+		_ = m.win.RecordValue(us)
+		m.runMax, m.winMax = max(m.runMax, us), max(m.winMax, us)
+	}
+}
+
+// snapshot returns the figures so far; newWindow starts the next window.
+func (m *meter) snapshot(elapsed time.Duration, started int, newWindow bool) Snapshot {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := Snapshot{
+		Elapsed:   elapsed,
+		Started:   started,
+		Completed: m.completed,
+		Errors:    maps.Clone(m.errors),
+		Timed:     int(m.run.TotalCount()),
+		Window: Window{
+			Completed: m.winDone,
+			Errors:    m.winErrors,
+			P50:       micros(m.win.ValueAtQuantile(50)),
+			P99:       micros(m.win.ValueAtQuantile(99)),
+			Max:       micros(m.winMax),
+		},
+	}
+	if s.Timed > 0 {
+		s.P50 = micros(m.run.ValueAtQuantile(50))
+		s.P90 = micros(m.run.ValueAtQuantile(90))
+		s.P99 = micros(m.run.ValueAtQuantile(99))
+		s.Max = micros(m.runMax)
+		s.Min = micros(m.run.Min())
+		s.Mean = time.Duration(m.run.Mean() * float64(time.Microsecond))
+	}
+	if m.win.TotalCount() == 0 {
+		s.Window.P50, s.Window.P99, s.Window.Max = 0, 0, 0
+	}
+	if elapsed > 0 {
+		s.Throughput = float64(m.completed) / elapsed.Seconds()
+	}
+	if newWindow {
+		m.win.Reset()
+		m.winDone, m.winErrors, m.winMax = 0, 0, 0
+	}
+	return s
+}
+
+// micros turns a histogram value into a duration.
+func micros(us int64) time.Duration { return time.Duration(us) * time.Microsecond }

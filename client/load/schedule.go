@@ -1,0 +1,98 @@
+package load
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// clock is the time a run reads and sleeps on; tests give a fake one.
+type clock interface {
+	Now() time.Time
+	// Sleep waits d, or until ctx ends (then it returns false).
+	Sleep(ctx context.Context, d time.Duration) bool
+}
+
+// systemClock is the real time.
+type systemClock struct{}
+
+func (systemClock) Now() time.Time { return time.Now() }
+
+func (systemClock) Sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// schedule decides when each call starts: no more than Requests, none at
+// or past the end of Duration, and at most Rate a second, spread evenly by
+// a token bucket of one token (golang.org/x/time/rate): the n-th call
+// starts no earlier than n/Rate seconds after the first, and a run that
+// fell behind does not catch up with a burst.
+type schedule struct {
+	mu       sync.Mutex // held while a worker waits for its turn
+	clk      clock
+	limit    *rate.Limiter // nil: no rate
+	requests int           // 0: no limit
+	deadline time.Time     // zero: none
+	started  atomic.Int64
+}
+
+// newSchedule returns the schedule of cfg for a run started at start.
+func newSchedule(cfg Config, start time.Time, clk clock) *schedule {
+	s := &schedule{clk: clk, requests: cfg.Requests}
+	if cfg.Duration > 0 {
+		s.deadline = start.Add(cfg.Duration)
+	}
+	if cfg.Rate > 0 {
+		s.limit = rate.NewLimiter(rate.Limit(cfg.Rate), 1)
+		// The bucket starts full at the run's start, not at the limiter's
+		// creation: the first call goes at once, the next 1/Rate later.
+		s.limit.SetLimitAt(start, rate.Limit(cfg.Rate))
+	}
+	return s
+}
+
+// Started is how many calls have started.
+func (s *schedule) Started() int { return int(s.started.Load()) }
+
+// next waits for the next call's turn and reports whether it may start:
+// false once the run's limits are reached or ctx has ended.
+func (s *schedule) next(ctx context.Context) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ctx.Err() != nil || s.requests > 0 && s.Started() >= s.requests {
+		return false
+	}
+	now := s.clk.Now()
+	if s.ended(now) {
+		return false
+	}
+	if s.limit != nil {
+		r := s.limit.ReserveN(now, 1)
+		at := now.Add(r.DelayFrom(now))
+		if s.ended(at) {
+			r.CancelAt(now)
+			return false
+		}
+		if wait := at.Sub(now); wait > 0 && !s.clk.Sleep(ctx, wait) {
+			r.CancelAt(s.clk.Now())
+			return false
+		}
+	}
+	s.started.Add(1)
+	return true
+}
+
+// ended reports whether t is at or past the run's end.
+func (s *schedule) ended(t time.Time) bool {
+	return !s.deadline.IsZero() && !t.Before(s.deadline)
+}
