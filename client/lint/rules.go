@@ -112,6 +112,9 @@ var rules = []Rule{
 	{"tool-near-duplicate", SeverityWarning,
 		"two tools have near-identical descriptions and parameters (word sets at least 90% alike)",
 		"merge the tools, or say in each description when to use it rather than the other"},
+	{"tool-near-duplicate-partial", SeverityInfo,
+		"the listing is so large, or its tools share so many words, that tool-near-duplicate compared only some pairs of tools",
+		"describe each tool in words of its own, what it does that the others do not; fewer, broader tools also help"},
 	// Annotations.
 	{"annotation-type", SeverityError,
 		"annotations is not an object, a hint (readOnlyHint, destructiveHint, idempotentHint, openWorldHint) is not a boolean, or its title is not a string",

@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -56,7 +55,7 @@ func checkStrictReady(e *entry, r *report, root map[string]any, path string) {
 	if ap, ok := root["additionalProperties"].(bool); !ok || ap {
 		why = append(why, "additionalProperties is not false")
 	}
-	if optional := len(props) - len(declaredRequired(root, props)); optional > 0 {
+	if optional := len(props) - declaredRequired(root, props); optional > 0 {
 		why = append(why, fmt.Sprintf("%d of %d properties are optional", optional, len(props)))
 	}
 	if len(why) > 0 {
@@ -64,16 +63,17 @@ func checkStrictReady(e *entry, r *report, root map[string]any, path string) {
 	}
 }
 
-// declaredRequired are the required names that props declares.
-func declaredRequired(obj map[string]any, props map[string]any) []string {
+// declaredRequired counts the distinct required names that props
+// declares.
+func declaredRequired(obj map[string]any, props map[string]any) int {
 	req, _ := obj["required"].([]any)
-	var out []string
+	seen := make(map[string]bool, min(len(req), len(props)))
 	for _, v := range req {
 		if s, ok := v.(string); ok {
-			if _, ok := props[s]; ok && !slices.Contains(out, s) {
-				out = append(out, s)
+			if _, ok := props[s]; ok {
+				seen[s] = true
 			}
 		}
 	}
-	return out
+	return len(seen)
 }

@@ -166,17 +166,27 @@ func checkRequired(e *entry, r *report, obj map[string]any, n schemaNode) {
 		return
 	}
 	var missing []string
+	undeclared := 0
 	for _, v := range req {
 		if s, ok := v.(string); ok {
 			if _, ok := props[s]; !ok {
-				missing = append(missing, termtext.QuoteMax(s, keyMax))
+				undeclared++
+				if len(missing) < maxNamesListed {
+					missing = append(missing, termtext.QuoteMax(s, keyMax))
+				}
 			}
 		}
 	}
-	if len(missing) > 0 {
+	if undeclared > len(missing) {
+		missing = append(missing, fmt.Sprintf("and %d more", undeclared-len(missing)))
+	}
+	if undeclared > 0 {
 		r.add("schema-required-undeclared", e, member(n.path, "required"), "required names properties the schema does not declare: "+strings.Join(missing, ", "), "")
 	}
 }
+
+// maxNamesListed is the most names one message lists; it counts the rest.
+const maxNamesListed = 10
 
 // jsonKind names the JSON kind of a decoded value.
 func jsonKind(v any) string {
