@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 )
@@ -95,7 +96,7 @@ func chainedSchemaTool(n int) json.RawMessage {
 func TestSchemaFindingsAreBounded(t *testing.T) {
 	o := Offer{Tools: []json.RawMessage{chainedSchemaTool(10000)}}
 	var fs []Finding
-	if b := allocatedBy(func() { fs = Check(o) }); b > 128<<20 {
+	if b := allocatedBy(func() { fs = Check(o) }); b > 64<<20 {
 		t.Errorf("Check allocated %d MB", b>>20)
 	}
 	untyped := findingsOf(fs, "schema-untyped")
@@ -151,5 +152,20 @@ func TestStrictModeCountsRequiredInLinearTime(t *testing.T) {
 		}
 	case <-time.After(guard.Hang):
 		t.Fatalf("counting %d required names took longer than %v", n, guard.Hang)
+	}
+}
+
+// TestLongPathsKeepHeadAndTail: a path past pathMax keeps its head and
+// its last key, cut on character boundaries, however it grows.
+func TestLongPathsKeepHeadAndTail(t *testing.T) {
+	p := "$.tools[0].inputSchema"
+	for i := range 300 {
+		p = member(p, "ключ"+strconv.Itoa(i))
+		if len(p) > pathMax+8 || !utf8.ValidString(p) || !strings.HasPrefix(p, "$.tools[0].inputSchema") {
+			t.Fatalf("step %d: path %q", i, p)
+		}
+	}
+	if !strings.HasSuffix(p, `["ключ299"]`) || strings.Count(p, "…") != 1 {
+		t.Errorf("path %q", p)
 	}
 }

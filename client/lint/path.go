@@ -3,6 +3,7 @@ package lint
 import (
 	"regexp"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/mcpscope/mcpscope/internal/app/termtext"
@@ -24,30 +25,40 @@ const pathMax = 512
 // quoted and safe to print when the key is not a plain name.
 func member(parent, key string) string {
 	if plainKey.MatchString(key) && len(key) <= keyMax {
-		return shortenPath(parent + "." + key)
+		return joinPath(parent, ".", key, "")
 	}
-	return shortenPath(parent + "[" + termtext.QuoteMax(key, keyMax) + "]")
+	return joinPath(parent, "[", termtext.QuoteMax(key, keyMax), "]")
 }
 
 // index is the path of the i-th element under parent.
 func index(parent string, i int) string {
-	return shortenPath(parent + "[" + strconv.Itoa(i) + "]")
+	return joinPath(parent, "[", strconv.Itoa(i), "]")
 }
 
-// shortenPath cuts the middle out of a path longer than pathMax, on
-// character boundaries.
-func shortenPath(p string) string {
-	if len(p) <= pathMax {
-		return p
+// joinPath is the parts of a path joined, its middle cut out when it
+// is longer than pathMax (on character boundaries): the head of parent,
+// "…", and the last pathMax/2 bytes. It allocates the result alone.
+func joinPath(parent, open, key, closing string) string {
+	n := len(parent) + len(open) + len(key) + len(closing)
+	if n <= pathMax {
+		return parent + open + key + closing
 	}
 	const mark = "…"
-	head := pathMax/2 - len(mark)
-	for head > 0 && !utf8.RuneStart(p[head]) {
+	head := min(pathMax/2-len(mark), len(parent))
+	for head > 0 && !utf8.RuneStart(parent[head]) {
 		head--
 	}
-	tail := len(p) - pathMax/2
-	for tail < len(p) && !utf8.RuneStart(p[tail]) {
-		tail++
+	rest := open + key + closing
+	tail := max(pathMax/2-len(rest), 0) // the bytes of parent the tail keeps
+	cut := len(parent) - tail
+	for cut < len(parent) && !utf8.RuneStart(parent[cut]) {
+		cut++
 	}
-	return p[:head] + mark + p[tail:]
+	var b strings.Builder
+	b.Grow(head + len(mark) + len(parent) - cut + len(rest))
+	b.WriteString(parent[:head])
+	b.WriteString(mark)
+	b.WriteString(parent[cut:])
+	b.WriteString(rest)
+	return b.String()
 }
