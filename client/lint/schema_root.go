@@ -36,12 +36,13 @@ func checkSchemaRoot(o *offer, e *entry, r *report, side schemaSide, schema any,
 }
 
 // checkRootComposition reports a root oneOf/anyOf/allOf, which the
-// Anthropic API (Claude, Claude Code, Bedrock) refuses in a tool's input
-// schema, failing the whole request.
+// Anthropic API refuses in a tool's input schema: a host that passes the
+// tool on fails the whole request, and recent Claude Code leaves the
+// tool out instead.
 func checkRootComposition(e *entry, r *report, root map[string]any, path string) {
 	for _, k := range []string{"oneOf", "anyOf", "allOf"} {
 		if _, ok := root[k]; ok {
-			r.add("schema-root-composition", e, member(path, k), k+" at the root of an input schema is refused by the Anthropic API (Claude, Claude Code, Bedrock), which fails every request that carries the tool", "")
+			r.add("schema-root-composition", e, member(path, k), k+" at the root of an input schema is refused by the Anthropic API: a host that sends the tool fails the request, and Claude Code fails it or leaves the tool out", "")
 		}
 	}
 }

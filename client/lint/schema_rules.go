@@ -54,14 +54,15 @@ func checkToolSchemas(o *offer, r *report) {
 			if !checkSchemaRoot(o, e, r, side, schema, present, path) {
 				continue
 			}
-			checkSchema(e, r, schema.(map[string]any), path, side)
+			checkSchema(e, r, schema.(map[string]any), path, side, o.modern())
 		}
 	}
 }
 
 // checkSchema applies the rules that read a whole schema: the Inspector's
 // portability checks on every subschema, and the cross-client quirks.
-func checkSchema(e *entry, r *report, root map[string]any, path string, side schemaSide) {
+// modern is whether the session speaks 2026-07-28 or later.
+func checkSchema(e *entry, r *report, root map[string]any, path string, side schemaSide, modern bool) {
 	hasIDs := declaresID(root)
 	remote, refs := 0, 0
 	tooDeep := walkSchema(root, path, func(n schemaNode) {
@@ -79,7 +80,7 @@ func checkSchema(e *entry, r *report, root map[string]any, path string, side sch
 			refs++
 			if !strings.HasPrefix(ref, "#") && !hasIDs {
 				remote++
-				r.add("schema-remote-ref", e, n.path, "$ref points outside the schema ("+termtext.QuoteMax(ref, keyMax)+"); clients fetch no remote schema", "")
+				r.add("schema-remote-ref", e, n.path, "$ref points outside the schema ("+termtext.QuoteMax(ref, keyMax)+"); "+remoteRefEffect(modern), "")
 			}
 		}
 		if n.keyword != "not" && !constrains(obj) {
@@ -101,6 +102,17 @@ func checkSchema(e *entry, r *report, root map[string]any, path string, side sch
 	if !tooDeep && remote == 0 && e.depth <= 4*maxSchemaDepth {
 		checkCompiles(e, r, root, path)
 	}
+}
+
+// remoteRefEffect is what clients do with a $ref outside the schema. The
+// 2026-07-28 revision ("$ref Resolution") forbids fetching a network
+// $ref by default and asks that a schema whose external $ref does not
+// resolve be rejected rather than read as permissive.
+func remoteRefEffect(modern bool) string {
+	if modern {
+		return "2026-07-28 clients must not fetch it by default and should reject the schema when it does not resolve"
+	}
+	return "clients fetch no remote schema"
 }
 
 // constrains reports whether a schema restricts the values it accepts.
