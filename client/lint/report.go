@@ -3,6 +3,7 @@ package lint
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/mcpscope/mcpscope/internal/app/plural"
@@ -40,9 +41,8 @@ type report struct {
 }
 
 // add records a finding of the rule id about e at path. fix, when empty,
-// is the rule's usual fix. An id Rules does not list is a mistake of
-// mcpscope's; it is reported as such rather than dropped. Past
-// maxPerRule findings of one rule about e, add only counts them.
+// is the rule's usual fix. Past maxPerRule findings of one rule about e,
+// add only counts them.
 func (r *report) add(id string, e *entry, path, msg, fix string) {
 	key := ruleOnEntry{id, e.order}
 	if r.count == nil {
@@ -57,6 +57,12 @@ func (r *report) add(id string, e *entry, path, msg, fix string) {
 		return
 	}
 	r.count[key]++
+	r.record(id, e, path, msg, fix)
+}
+
+// record appends a finding. An id Rules does not list is a mistake of
+// mcpscope's; it is reported as such rather than dropped.
+func (r *report) record(id string, e *entry, path, msg, fix string) {
 	rule, ok := ruleByID[id]
 	if !ok {
 		rule = Rule{ID: id, Severity: SeverityError}
@@ -72,16 +78,14 @@ func (r *report) add(id string, e *entry, path, msg, fix string) {
 }
 
 // addOverflow records, for each rule that found more than maxPerRule
-// problems in one entry, one finding that counts the rest.
+// problems in one entry, one finding at the entry's path that counts the
+// rest.
 func (r *report) addOverflow() {
-	keys := make([]ruleOnEntry, 0, len(r.more))
-	for k := range r.more {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b ruleOnEntry) int { return cmp.Or(cmp.Compare(a.order, b.order), cmp.Compare(a.rule, b.rule)) })
+	keys := slices.SortedFunc(maps.Keys(r.more), func(a, b ruleOnEntry) int {
+		return cmp.Or(cmp.Compare(a.order, b.order), cmp.Compare(a.rule, b.rule))
+	})
 	for _, k := range keys {
 		o := r.more[k]
-		r.count[k] = -1 << 30 // the summary itself is never capped
-		r.add(k.rule, o.e, o.e.path, fmt.Sprintf("…and %s of this rule in this %s, not listed", plural.Count(o.more, "more finding", ""), noun[o.e.kind]), "")
+		r.record(k.rule, o.e, o.e.path, fmt.Sprintf("…and %s of this rule in this %s, not listed", plural.Count(o.more, "more finding", ""), noun[o.e.kind]), "")
 	}
 }
