@@ -75,6 +75,7 @@ func Check(o Offer) []Finding {
 	for _, check := range checks {
 		check(off, r)
 	}
+	r.addOverflow()
 	slices.SortStableFunc(r.found, func(a, b found) int {
 		if c := cmp.Compare(a.Severity.rank(), b.Severity.rank()); c != 0 {
 			return c

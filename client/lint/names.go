@@ -13,10 +13,19 @@ import (
 // underscore, hyphen and dot.
 var specToolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
 
-// portableToolName is what hosts that hand tools to model APIs accept:
-// GitHub Copilot refuses a name outside [a-zA-Z0-9_-], and Claude Code
-// prefixes mcp__SERVER__ to a name the Anthropic API caps at 64.
-var portableToolName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+// portableToolName are the characters hosts that hand tools to model
+// APIs accept: GitHub Copilot CLI, OpenAI's API (as Codex sends it) and
+// Claude Desktop refuse any other, VS Code's Copilot renames a dot.
+var portableToolName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+// modelNameMax is the longest tool name the Anthropic API accepts, and
+// hostPrefix the room a host's prefix takes of it: Claude Code sends a
+// tool as mcp__SERVER__NAME, 7 characters and the server's name (20
+// leaves a server name of 13).
+const (
+	modelNameMax = 64
+	hostPrefix   = 20
+)
 
 // nameSeparators are dropped when names are folded for comparison.
 var nameSeparators = strings.NewReplacer("_", "", "-", "", ".", "", "/", "", " ", "")
@@ -40,7 +49,9 @@ func checkToolNames(o *offer, r *report) {
 		case !specToolName.MatchString(name):
 			r.add("tool-name-invalid", e, path, nameProblem(name), "")
 		case !portableToolName.MatchString(name):
-			r.add("tool-name-portable", e, path, "the name is longer than 64 characters or holds a dot, which GitHub Copilot and Claude Code (with its mcp__SERVER__ prefix) refuse", "")
+			r.add("tool-name-portable", e, path, "the name holds a dot, which GitHub Copilot CLI, OpenAI's API (as Codex sends it) and Claude Desktop refuse, failing the request; VS Code's Copilot warns and renames the tool", "")
+		case len(name)+hostPrefix > modelNameMax:
+			r.add("tool-name-portable", e, path, prefixedTooLong(len(name)), "")
 		}
 		f := foldName(name)
 		if first, dup := folded[f]; dup && first.name != name {
@@ -53,17 +64,29 @@ func checkToolNames(o *offer, r *report) {
 	}
 }
 
-// maxTools is the most tools GitHub Copilot (VS Code, JetBrains,
-// Eclipse) sends in one request; it refuses the request past it, and
-// the count includes its own tools and every other server's.
+// maxTools is the most tools GitHub Copilot's model API takes in one
+// request, its own tools and every other server's included. VS Code's
+// Copilot now groups the tools past it behind activate_* tools the model
+// must call first; its older versions, and other clients of that API,
+// fail the request.
 const maxTools = 128
 
 // checkToolCount reports a tools/list longer than maxTools.
 func checkToolCount(o *offer, r *report) {
 	if n := len(o.entries[kindTool]); n > maxTools {
 		whole := &entry{kind: kindTool, order: -1, path: "$.tools", label: "tools/list"}
-		r.add("tool-count", whole, whole.path, fmt.Sprintf("the server lists %d tools; GitHub Copilot refuses a request carrying more than %d, its own and other servers' tools included", n, maxTools), "")
+		r.add("tool-count", whole, whole.path, fmt.Sprintf("the server lists %d tools, more than the %d GitHub Copilot's model API takes in one request with the host's own tools and other servers' counted in: VS Code's Copilot hides the rest behind activate_* groups the model must open first, and older versions and other clients of that API fail the request", n, maxTools), "")
 	}
+}
+
+// prefixedTooLong says how a name of n characters fares under Claude
+// Code's mcp__SERVER__ prefix and the Anthropic API's 64.
+func prefixedTooLong(n int) string {
+	room := modelNameMax - len("mcp____") - n
+	if room < 1 {
+		return fmt.Sprintf("the name is %d characters long; Claude Code sends it as mcp__SERVER__NAME, which no server name keeps within the %d characters the Anthropic API accepts, so every request that carries the tool fails", n, modelNameMax)
+	}
+	return fmt.Sprintf("the name is %d characters long; Claude Code sends it as mcp__SERVER__NAME, which the Anthropic API caps at %d characters, so a server configured under a name longer than %d makes every request that carries the tool fail", n, modelNameMax, room)
 }
 
 // nameProblem says how a tool name breaks the specification's format:

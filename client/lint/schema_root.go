@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -37,12 +36,13 @@ func checkSchemaRoot(o *offer, e *entry, r *report, side schemaSide, schema any,
 }
 
 // checkRootComposition reports a root oneOf/anyOf/allOf, which the
-// Anthropic API (Claude, Claude Code, Bedrock) refuses in a tool's input
-// schema, failing the whole request.
+// Anthropic API refuses in a tool's input schema: a host that passes the
+// tool on fails the whole request, and recent Claude Code leaves the
+// tool out instead.
 func checkRootComposition(e *entry, r *report, root map[string]any, path string) {
 	for _, k := range []string{"oneOf", "anyOf", "allOf"} {
 		if _, ok := root[k]; ok {
-			r.add("schema-root-composition", e, member(path, k), k+" at the root of an input schema is refused by the Anthropic API (Claude, Claude Code, Bedrock), which fails every request that carries the tool", "")
+			r.add("schema-root-composition", e, member(path, k), k+" at the root of an input schema is refused by the Anthropic API: a host that sends the tool fails the request, and Claude Code fails it or leaves the tool out", "")
 		}
 	}
 }
@@ -56,7 +56,7 @@ func checkStrictReady(e *entry, r *report, root map[string]any, path string) {
 	if ap, ok := root["additionalProperties"].(bool); !ok || ap {
 		why = append(why, "additionalProperties is not false")
 	}
-	if optional := len(props) - len(declaredRequired(root, props)); optional > 0 {
+	if optional := len(props) - declaredRequired(root, props); optional > 0 {
 		why = append(why, fmt.Sprintf("%d of %d properties are optional", optional, len(props)))
 	}
 	if len(why) > 0 {
@@ -64,16 +64,17 @@ func checkStrictReady(e *entry, r *report, root map[string]any, path string) {
 	}
 }
 
-// declaredRequired are the required names that props declares.
-func declaredRequired(obj map[string]any, props map[string]any) []string {
+// declaredRequired counts the distinct required names that props
+// declares.
+func declaredRequired(obj map[string]any, props map[string]any) int {
 	req, _ := obj["required"].([]any)
-	var out []string
+	seen := make(map[string]bool, min(len(req), len(props)))
 	for _, v := range req {
 		if s, ok := v.(string); ok {
-			if _, ok := props[s]; ok && !slices.Contains(out, s) {
-				out = append(out, s)
+			if _, ok := props[s]; ok {
+				seen[s] = true
 			}
 		}
 	}
-	return out
+	return len(seen)
 }

@@ -54,14 +54,15 @@ func checkToolSchemas(o *offer, r *report) {
 			if !checkSchemaRoot(o, e, r, side, schema, present, path) {
 				continue
 			}
-			checkSchema(e, r, schema.(map[string]any), path, side)
+			checkSchema(e, r, schema.(map[string]any), path, side, o.modern())
 		}
 	}
 }
 
 // checkSchema applies the rules that read a whole schema: the Inspector's
 // portability checks on every subschema, and the cross-client quirks.
-func checkSchema(e *entry, r *report, root map[string]any, path string, side schemaSide) {
+// modern is whether the session speaks 2026-07-28 or later.
+func checkSchema(e *entry, r *report, root map[string]any, path string, side schemaSide, modern bool) {
 	hasIDs := declaresID(root)
 	remote, refs := 0, 0
 	tooDeep := walkSchema(root, path, func(n schemaNode) {
@@ -79,7 +80,7 @@ func checkSchema(e *entry, r *report, root map[string]any, path string, side sch
 			refs++
 			if !strings.HasPrefix(ref, "#") && !hasIDs {
 				remote++
-				r.add("schema-remote-ref", e, n.path, "$ref points outside the schema ("+termtext.QuoteMax(ref, keyMax)+"); clients fetch no remote schema", "")
+				r.add("schema-remote-ref", e, n.path, "$ref points outside the schema ("+termtext.QuoteMax(ref, keyMax)+"); "+remoteRefEffect(modern), "")
 			}
 		}
 		if n.keyword != "not" && !constrains(obj) {
@@ -101,6 +102,17 @@ func checkSchema(e *entry, r *report, root map[string]any, path string, side sch
 	if !tooDeep && remote == 0 && e.depth <= 4*maxSchemaDepth {
 		checkCompiles(e, r, root, path)
 	}
+}
+
+// remoteRefEffect is what clients do with a $ref outside the schema. The
+// 2026-07-28 revision ("$ref Resolution") forbids fetching a network
+// $ref by default and asks that a schema whose external $ref does not
+// resolve be rejected rather than read as permissive.
+func remoteRefEffect(modern bool) string {
+	if modern {
+		return "2026-07-28 clients must not fetch it by default and should reject the schema when it does not resolve"
+	}
+	return "clients fetch no remote schema"
 }
 
 // constrains reports whether a schema restricts the values it accepts.
@@ -166,17 +178,27 @@ func checkRequired(e *entry, r *report, obj map[string]any, n schemaNode) {
 		return
 	}
 	var missing []string
+	undeclared := 0
 	for _, v := range req {
 		if s, ok := v.(string); ok {
 			if _, ok := props[s]; !ok {
-				missing = append(missing, termtext.QuoteMax(s, keyMax))
+				undeclared++
+				if len(missing) < maxNamesListed {
+					missing = append(missing, termtext.QuoteMax(s, keyMax))
+				}
 			}
 		}
 	}
-	if len(missing) > 0 {
+	if undeclared > len(missing) {
+		missing = append(missing, fmt.Sprintf("and %d more", undeclared-len(missing)))
+	}
+	if undeclared > 0 {
 		r.add("schema-required-undeclared", e, member(n.path, "required"), "required names properties the schema does not declare: "+strings.Join(missing, ", "), "")
 	}
 }
+
+// maxNamesListed is the most names one message lists; it counts the rest.
+const maxNamesListed = 10
 
 // jsonKind names the JSON kind of a decoded value.
 func jsonKind(v any) string {

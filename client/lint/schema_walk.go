@@ -72,17 +72,25 @@ func forEachSubschema(obj map[string]any, path string, visit func(child any, pat
 	}
 	for _, k := range subschemaMaps {
 		m, _ := obj[k].(map[string]any)
+		if len(m) == 0 {
+			continue
+		}
+		under := member(path, k)
 		for _, name := range slices.Sorted(maps.Keys(m)) {
 			if isSchema(m[name]) {
-				visit(m[name], member(member(path, k), name), k)
+				visit(m[name], member(under, name), k)
 			}
 		}
 	}
 	for _, k := range subschemaArrays {
 		arr, _ := obj[k].([]any)
+		if len(arr) == 0 {
+			continue
+		}
+		under := member(path, k)
 		for i, v := range arr {
 			if isSchema(v) {
-				visit(v, index(member(path, k), i), k)
+				visit(v, index(under, i), k)
 			}
 		}
 	}

@@ -43,6 +43,27 @@ type wordSet struct {
 	tokens []int
 }
 
+// maxPostings is the most tools one word's index entry lists. A word in
+// more tools' prefixes than that is too common to tell tools apart (in
+// a listing of thousands built from a small vocabulary, every word is),
+// and comparing each new tool with every tool that holds it would make
+// the check quadratic. Past it the word is no longer indexed.
+const maxPostings = 64
+
+// maxSteps bounds the work of one check, counted in the tokens its
+// comparisons read (a comparison of sets a and b reads |a|+|b|): past it
+// the check stops and says so.
+const maxSteps = 1 << 26
+
+// similarity is the state of one near-duplicate search.
+type similarity struct {
+	index    map[int][]int // token → sets whose prefix holds it
+	stamp    []int         // stamp[j] == i+1: set j was compared with set i
+	compared int           // comparisons made
+	steps    int           // tokens those comparisons read
+	partial  bool          // a word went unindexed or the budget ran out
+}
+
 // checkSimilarTools reports tools whose descriptions and parameters are
 // near-identical, each at most once. It uses prefix filtering (Chaudhuri et al., "A
 // primitive operator for similarity joins", 2006): with every set sorted
@@ -50,34 +71,62 @@ type wordSet struct {
 // among the first few of each, so only the pairs an inverted index of
 // those prefixes names are compared. A tool found alike is left out of
 // the index (the tool it matched stands for it), so even a listing of
-// many copies costs about linear time.
+// many copies costs about linear time; a word is indexed for at most
+// maxPostings tools and the check reads at most maxSteps tokens, so a
+// listing of many distinct tools of common words costs linear time too.
+// When either bound left pairs uncompared, one info finding says so.
 func checkSimilarTools(o *offer, r *report) {
 	sets := tokenSets(o)
-	index := map[int][]int{} // token → sets whose prefix holds it
-	for i, s := range sets {
-		prefix := s.tokens[:prefixLen(len(s.tokens))]
-		compared := map[int]bool{}
-		similar := false
-	search:
-		for _, tok := range prefix {
-			for _, j := range index[tok] {
-				if compared[j] {
-					continue
-				}
-				compared[j] = true
-				if reportSimilar(r, sets[j], s) {
-					similar = true
-					break search
-				}
-			}
-		}
-		if similar {
+	s := findSimilar(sets, r)
+	if s.partial {
+		whole := &entry{kind: kindTool, order: -1, path: "$.tools", label: "tools/list"}
+		r.add("tool-near-duplicate-partial", whole, whole.path, fmt.Sprintf("the listing's %d tools are too many, or share too many words, for every pair to be compared; mcpscope compared %d pairs and may have missed near duplicates", len(sets), s.compared), "")
+	}
+}
+
+// findSimilar reports the near duplicates among sets within the bounds.
+func findSimilar(sets []wordSet, r *report) *similarity {
+	s := &similarity{index: map[int][]int{}, stamp: make([]int, len(sets))}
+	for i, set := range sets {
+		prefix := set.tokens[:prefixLen(len(set.tokens))]
+		if s.matchesIndexed(sets, i, prefix, r) {
 			continue // one finding a tool; its twin stands for it in the index
 		}
+		if s.steps >= maxSteps {
+			s.partial = true
+			break
+		}
 		for _, tok := range prefix {
-			index[tok] = append(index[tok], i)
+			if len(s.index[tok]) >= maxPostings {
+				s.partial = true
+				continue
+			}
+			s.index[tok] = append(s.index[tok], i)
 		}
 	}
+	return s
+}
+
+// matchesIndexed compares set i with the indexed sets that share a
+// prefix token, and reports whether one matched.
+func (s *similarity) matchesIndexed(sets []wordSet, i int, prefix []int, r *report) bool {
+	for _, tok := range prefix {
+		for _, j := range s.index[tok] {
+			if s.stamp[j] == i+1 {
+				continue
+			}
+			if s.steps >= maxSteps {
+				return false
+			}
+			s.stamp[j] = i + 1
+			s.compared++
+			s.steps += len(sets[i].tokens) + len(sets[j].tokens)
+			if reportSimilar(r, sets[j], sets[i]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // prefixLen is how many of a set's rarest tokens another set alike at
