@@ -57,3 +57,23 @@ func TestToolResultCheckerCompilesOnce(t *testing.T) {
 		t.Errorf("CheckToolResult and the judge disagree: %v", f)
 	}
 }
+
+// FuzzToolResultChecker feeds the judge a server's result and outputSchema:
+// it never panics, judges the same result alike twice (the schema then
+// compiled), and agrees with CheckToolResult.
+func FuzzToolResultChecker(f *testing.F) {
+	f.Add([]byte(`{"content":[],"structuredContent":{"n":"x"}}`), []byte(`{"type":"object","properties":{"n":{"type":"integer"}}}`))
+	f.Add([]byte(`{"content":[{"type":"text","text":"\u001b]0;x\u0007"}],"isError":true}`), []byte(`null`))
+	f.Add([]byte(`{"structuredContent":1,"resultType":"input_required"}`), []byte(`{"$ref":"http://elsewhere/s"}`))
+	f.Fuzz(func(t *testing.T, result, schema []byte) {
+		check := ToolResultChecker("t", schema)
+		first, second := check(result), check(result)
+		want := CheckToolResult("t", result, schema)
+		if (first == nil) != (want == nil) || (second == nil) != (want == nil) {
+			t.Fatalf("judge %v then %v, CheckToolResult %v", first, second, want)
+		}
+		if want != nil && (first.Error() != want.Error() || second.Error() != want.Error()) {
+			t.Fatalf("judge %q then %q, CheckToolResult %q", first, second, want)
+		}
+	})
+}

@@ -51,3 +51,21 @@ func TestExploreBenchPassesTheTheme(t *testing.T) {
 		t.Error("the filter kept the dark theme's styles after a switch to the light one during the bench")
 	}
 }
+
+// FuzzRequiresArguments feeds a server's inputSchema to the test of b:
+// it never panics, and a schema whose required is a list of names
+// requires arguments exactly when the list has one.
+func FuzzRequiresArguments(f *testing.F) {
+	f.Add([]byte(`{"type":"object","required":["a"]}`))
+	f.Add([]byte(`{"required":[1,null]}`))
+	f.Add([]byte(`{"required":"a"}`))
+	f.Fuzz(func(t *testing.T, schema []byte) {
+		got := requiresArguments(schema)
+		var s struct {
+			Required []string `json:"required"`
+		}
+		if json.Unmarshal(schema, &s) == nil && got != (len(s.Required) > 0) {
+			t.Fatalf("%s: requires arguments %v with required %q", schema, got, s.Required)
+		}
+	})
+}
