@@ -127,7 +127,7 @@ func (b *Bench) start() tea.Cmd {
 
 // finish ends the run with its final figures.
 func (b *Bench) finish(msg doneMsg) {
-	ended := errors.Is(context.Cause(b.runCtx), errSessionEnded)
+	ended := b.runCtx != nil && errors.Is(context.Cause(b.runCtx), errSessionEnded)
 	if b.cancel != nil {
 		b.cancel(nil)
 	}
