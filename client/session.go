@@ -278,6 +278,10 @@ func (s *Session) Close() error {
 	return s.t.Close()
 }
 
+// Done is closed when the session ends: after Close, or when its
+// connection is lost. A caller that loads the session stops on it.
+func (s *Session) Done() <-chan struct{} { return s.dead }
+
 // failLocked records the session's end and fails every pending request
 // with err. The first failure wins. s.mu must be held.
 func (s *Session) failLocked(err error) {

@@ -2,13 +2,10 @@ package client
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/mcpscope/mcpscope/internal/app/schemacheck"
 	"github.com/mcpscope/mcpscope/internal/app/termtext"
-	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // shownToolText is how many characters of a failed tool's text are quoted in
@@ -85,45 +82,7 @@ func (f *ToolFailure) Label() string {
 // that asks for input are not judged here; nil means the result is a
 // success as far as can be told.
 func CheckToolResult(tool string, result json.RawMessage, outputSchema json.RawMessage) *ToolFailure {
-	var r map[string]json.RawMessage
-	if json.Unmarshal(result, &r) != nil || r == nil {
-		return nil
-	}
-	if present(r["task"]) {
-		return nil
-	}
-	var isError bool
-	if json.Unmarshal(r["isError"], &isError) == nil && isError {
-		return &ToolFailure{Tool: tool, Kind: ToolIsError, Detail: firstText(r["content"])}
-	}
-	var resultType string
-	_ = json.Unmarshal(r["resultType"], &resultType)
-	if !present(outputSchema) || resultType == mcp.ResultTypeInputRequired {
-		return nil
-	}
-	structured := r["structuredContent"]
-	if !present(structured) {
-		return &ToolFailure{Tool: tool, Kind: ToolOutputMissing}
-	}
-	s, err := schemacheck.Compile(outputSchema)
-	if err != nil {
-		return nil // a schema mcpscope cannot read judges nothing
-	}
-	failures, err := s.Validate(structured)
-	if errors.Is(err, schemacheck.ErrNotChecked) {
-		return nil // nor does a value mcpscope cannot check against it
-	}
-	if err != nil {
-		return &ToolFailure{Tool: tool, Kind: ToolOutputInvalid, Detail: termtext.LineMax(err.Error(), shownToolText)}
-	}
-	if len(failures) == 0 {
-		return nil
-	}
-	msgs := make([]string, 0, len(failures))
-	for _, f := range failures {
-		msgs = append(msgs, f.Error())
-	}
-	return &ToolFailure{Tool: tool, Kind: ToolOutputInvalid, Detail: termtext.LineMax(strings.Join(msgs, "; "), shownToolText)}
+	return ToolResultChecker(tool, outputSchema)(result)
 }
 
 // present reports whether a member is there and not null.

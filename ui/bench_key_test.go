@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -28,15 +29,7 @@ func sentFrame(t *testing.T, st *capture.Store, method string) uint64 {
 // demo answers every call of the run, and the run's requests are the
 // recorded one's method and params. b on an answer says what to pick.
 func TestBenchSelectedRequest(t *testing.T) {
-	st := capture.NewStore(capture.Config{})
-	m := newTestModel(t, st, 120, 40)
-	m.conn = connection{link: Link{Session: screentest.ConnectDemo(t, st)}, gen: 1, dialect: mcp.DialectMCP, ready: true}
-	m.benchRun = screentest.LoadInTurn(4)
-	r := newRunner(t, m)
-	r.Press("t")
-	r.Until("tools/list answered", func() bool { return len(screentest.SentRequests(st, mcp.MethodToolsList)) == 1 && st.Len() >= 2 })
-	r.Send(refreshMsg{at: t0})
-
+	m, r, st := benchOnDemo(t, screentest.LoadInTurn(4))
 	seq := sentFrame(t, st, mcp.MethodToolsList)
 	for _, f := range st.Window(seq+1, st.Len()) {
 		if f.Dir == capture.In && f.Msg != nil && f.Msg.Kind() == jsonrpc.KindResult {
@@ -48,11 +41,34 @@ func TestBenchSelectedRequest(t *testing.T) {
 	if m.overlay != nil || m.status.err != bench.ErrNotARequest.Error() {
 		t.Errorf("b on an answer: overlay %v, status %q", m.overlay, m.status.err)
 	}
+	if n := benchToolsList(t, m, r, st); n != 4 {
+		t.Errorf("the run completed %d calls, want the double's 4", n)
+	}
+}
 
-	m.traffic.selectSeq(seq)
+// benchOnDemo is a model connected to the in-process demo whose benches
+// run on run, once its tools/list is answered.
+func benchOnDemo(t *testing.T, run bench.Runner) (*Model, *cmdRunner, *capture.Store) {
+	t.Helper()
+	st := capture.NewStore(capture.Config{})
+	m := newTestModel(t, st, 120, 40)
+	m.conn = connection{link: Link{Session: screentest.ConnectDemo(t, st)}, gen: 1, dialect: mcp.DialectMCP, ready: true}
+	m.benchRun = run
+	r := newRunner(t, m)
+	r.Press("t")
+	r.Until("tools/list answered", func() bool { return len(screentest.SentRequests(st, mcp.MethodToolsList)) == 1 && st.Len() >= 2 })
+	r.Send(refreshMsg{at: t0})
+	return m, r, st
+}
+
+// benchToolsList benches the recorded tools/list at concurrency 1 for a
+// second (b, then enter), closes the bench, and returns how many calls
+// the run completed: each is a tools/list the demo answered.
+func benchToolsList(t *testing.T, m *Model, r *cmdRunner, st *capture.Store) int {
+	t.Helper()
+	m.traffic.selectSeq(sentFrame(t, st, mcp.MethodToolsList))
 	press(m, "b")
-	b, ok := m.overlay.(*bench.Bench)
-	if !ok || !strings.Contains(plainView(m), "Bench · tools/list") {
+	if _, ok := m.overlay.(*bench.Bench); !ok || !strings.Contains(plainView(m), "Bench · tools/list") {
 		t.Fatalf("b on the tools/list request opened %T:\n%s", m.overlay, plainView(m))
 	}
 	r.Press("?")
@@ -61,18 +77,28 @@ func TestBenchSelectedRequest(t *testing.T) {
 			t.Errorf("the bench's help lacks %q:\n%s", want, plainView(m))
 		}
 	}
-	r.Press("?", "enter")
-	r.Until("the run's end", func() bool { return strings.Contains(plainView(m), "done in ") })
-	if s := plainView(m); !strings.Contains(s, "started 4 · completed 4") || !strings.Contains(s, "errors     none") {
-		t.Errorf("after the run:\n%s", s)
+	r.Press("?", "-", "-", "-", "<", "<", "<")
+	if s := plainView(m); !strings.Contains(s, "concurrency 1 · duration 1.0s") {
+		t.Fatalf("the settings keys:\n%s", s)
 	}
-	if n := len(screentest.SentRequests(st, mcp.MethodToolsList)); n != 5 {
-		t.Errorf("%d tools/list sent, want the recorded one and 4 of the run", n)
+	r.Press("enter")
+	r.Until("the run's end", func() bool { return strings.Contains(plainView(m), "done in ") })
+	s := plainView(m)
+	var started, completed int
+	if _, err := fmt.Sscanf(s[strings.Index(s, "started "):], "started %d · completed %d", &started, &completed); err != nil || started != completed || completed == 0 {
+		t.Errorf("after the run (%v):\n%s", err, s)
+	}
+	if !strings.Contains(s, "errors     none") {
+		t.Errorf("the run had errors:\n%s", s)
+	}
+	if n := len(screentest.SentRequests(st, mcp.MethodToolsList)); n != completed+1 {
+		t.Errorf("%d tools/list sent, want the recorded one and the %d of the run", n, completed)
 	}
 	r.Press("esc")
-	if m.overlay != nil || b.Running() {
-		t.Errorf("esc left the bench open (%v) or running (%v)", m.overlay, b.Running())
+	if m.overlay != nil {
+		t.Errorf("esc left the bench open: %T", m.overlay)
 	}
+	return completed
 }
 
 // A replay has no connection to load: b says so.

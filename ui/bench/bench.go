@@ -7,6 +7,7 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -49,10 +50,10 @@ type Bench struct {
 	cfg    load.Config
 	state  state
 	gen    int
-	cancel context.CancelFunc // ends the run in progress
-	runCtx context.Context    // the run in progress's context
-	feed   *feed              // its snapshots
-	snap   load.Snapshot      // the newest figures
+	cancel context.CancelCauseFunc // ends the run in progress
+	runCtx context.Context         // the run in progress's context
+	feed   *feed                   // its snapshots
+	snap   load.Snapshot           // the newest figures
 	hist   history
 	err    error // why the last run ended early, or could not start
 	// stopped says the user stopped the last run before its end.
@@ -78,9 +79,6 @@ func (b *Bench) Title() string { return "Bench · " + b.title }
 
 // SetSize gives the screen its body size.
 func (b *Bench) SetSize(w, h int) { b.w, b.h = w, h }
-
-// Running reports whether a run is in progress.
-func (b *Bench) Running() bool { return b.state == stateRunning }
 
 // Update handles a key, and the run's snapshots and end.
 func (b *Bench) Update(msg tea.Msg) (tea.Cmd, bool) {
@@ -117,7 +115,7 @@ func (b *Bench) start() tea.Cmd {
 		return nil
 	}
 	b.gen++
-	ctx, cancel := context.WithCancel(b.d.Context())
+	ctx, cancel := tiedTo(b.d.Context(), s)
 	b.cancel, b.runCtx, b.feed = cancel, ctx, newFeed()
 	b.state, b.err, b.stopped = stateRunning, nil, false
 	b.snap, b.hist = load.Snapshot{}, history{}
@@ -129,14 +127,20 @@ func (b *Bench) start() tea.Cmd {
 
 // finish ends the run with its final figures.
 func (b *Bench) finish(msg doneMsg) {
+	ended := b.runCtx != nil && errors.Is(context.Cause(b.runCtx), errSessionEnded)
 	if b.cancel != nil {
-		b.cancel()
+		b.cancel(nil)
 	}
 	b.cancel, b.runCtx, b.feed, b.state = nil, nil, nil, stateDone
 	if msg.snap.Completed > 0 || msg.snap.Started > 0 || len(msg.snap.Errors) > 0 {
+		msg.snap.Errors = capKinds(msg.snap.Errors)
 		b.snap = msg.snap
 	}
-	if msg.err != nil && !b.stopped {
+	switch {
+	case b.stopped:
+	case ended:
+		b.err = errSessionEnded
+	case msg.err != nil:
 		b.err = msg.err
 	}
 }
@@ -145,7 +149,7 @@ func (b *Bench) finish(msg doneMsg) {
 func (b *Bench) stop() {
 	if b.cancel != nil {
 		b.stopped = true
-		b.cancel()
+		b.cancel(nil)
 	}
 }
 

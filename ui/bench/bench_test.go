@@ -37,8 +37,8 @@ func TestBenchRunShowsSnapshots(t *testing.T) {
 	}
 	run.end <- load.Snapshot{Elapsed: 10 * time.Second, Started: 1250, Completed: 1250, Throughput: 125}
 	f.r.Until("the run ends", func() bool { return strings.Contains(f.r.ScreenText(), "done in 10.0s · enter runs again") })
-	if f.b.Running() || f.closed {
-		t.Errorf("after its end: running %v, closed %v", f.b.Running(), f.closed)
+	if f.b.state == stateRunning || f.closed {
+		t.Errorf("after its end: state %v, closed %v", f.b.state, f.closed)
 	}
 }
 
@@ -113,7 +113,7 @@ func TestBenchNeedsAConnection(t *testing.T) {
 	f := newFixture(t)
 	f.host.Sess = nil
 	f.r.Press("enter")
-	if f.b.Running() || !strings.Contains(f.r.ScreenText(), "failed: bench needs a live connection") {
+	if f.b.state == stateRunning || !strings.Contains(f.r.ScreenText(), "failed: bench needs a live connection") {
 		t.Errorf("without a session:\n%s", f.r.ScreenText())
 	}
 }
@@ -125,7 +125,7 @@ func TestBenchIgnoresAnEarlierRun(t *testing.T) {
 	f.held.next(t)
 	f.b.Update(snapshotMsg{gen: f.b.gen - 1, snap: load.Snapshot{Completed: 99}})
 	f.b.Update(doneMsg{gen: f.b.gen - 1})
-	if f.b.snap.Completed != 0 || !f.b.Running() {
-		t.Errorf("a stale message changed the run: %+v, running %v", f.b.snap, f.b.Running())
+	if f.b.snap.Completed != 0 || f.b.state != stateRunning {
+		t.Errorf("a stale message changed the run: %+v, state %v", f.b.snap, f.b.state)
 	}
 }

@@ -19,7 +19,7 @@ type Call struct {
 	Method string
 	Params json.RawMessage // a JSON object, or nil for none
 	// Tool is the tool a tools/call calls ("" for any other method): its
-	// results are judged by client.CheckToolResult.
+	// results are judged by client.ToolResultChecker.
 	Tool string
 }
 
@@ -70,19 +70,24 @@ func FromRequest(m *jsonrpc.Message) (Call, error) {
 
 // loadCall is the call the engine repeats: one request on s, a tool's
 // result judged by its outputSchema (a tool that reports isError, or an
-// answer the schema refuses, is an error of the run).
+// answer the schema refuses, is an error of the run). The schema is
+// compiled once for the whole run, not once a call.
 func (c Call) loadCall(s *client.Session, outputSchema json.RawMessage) load.Call {
 	var params any
 	if c.Params != nil {
 		params = c.Params
+	}
+	var check func(json.RawMessage) *client.ToolFailure
+	if c.Tool != "" {
+		check = client.ToolResultChecker(c.Tool, outputSchema)
 	}
 	return func(ctx context.Context) error {
 		res, err := s.Call(ctx, c.Method, params)
 		if err != nil {
 			return err
 		}
-		if c.Tool != "" {
-			if f := client.CheckToolResult(c.Tool, res, outputSchema); f != nil {
+		if check != nil {
+			if f := check(res); f != nil {
 				return f
 			}
 		}

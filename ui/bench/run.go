@@ -2,11 +2,12 @@ package bench
 
 import (
 	"context"
-	"maps"
+	"errors"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/load"
 )
 
@@ -43,9 +44,10 @@ func newFeed() *feed { return &feed{latest: make(chan load.Snapshot, 1)} }
 
 // put keeps s as the newest snapshot, dropping an older one not read yet.
 // Only the engine's progress callback calls it (one writer); the errors
-// are copied, so that the engine may go on counting in its own map.
+// are copied, the most frequent kinds only (capKinds), so that the engine
+// may go on counting in its own map.
 func (f *feed) put(s load.Snapshot) {
-	s.Errors = maps.Clone(s.Errors)
+	s.Errors = capKinds(s.Errors)
 	for {
 		select {
 		case f.latest <- s:
@@ -71,6 +73,25 @@ func (f *feed) next(ctx context.Context, gen int) tea.Cmd {
 			return nil
 		}
 	}
+}
+
+// errSessionEnded is why a run ended when the session it loaded did (a
+// reconnect closed it, or the server went away).
+var errSessionEnded = errors.New("the session ended")
+
+// tiedTo is the context of a run that loads s: it ends with parent, and
+// with s, the cause then errSessionEnded, so that no run goes on calling
+// a session that answers every call with its end.
+func tiedTo(parent context.Context, s *client.Session) (context.Context, context.CancelCauseFunc) {
+	ctx, cancel := context.WithCancelCause(parent)
+	go func() {
+		select {
+		case <-s.Done():
+			cancel(errSessionEnded)
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
 }
 
 // start runs the load test of the run gen in the background: the

@@ -1,10 +1,9 @@
 package bench
 
 import (
-	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/mcpscope/mcpscope/internal/app/termtext"
@@ -74,6 +73,8 @@ func (b *Bench) stateLine() string {
 	case b.state == stateRunning:
 		return fmt.Sprintf("running %s of %s · %s stops, esc stops and closes",
 			look.Duration(b.snap.Elapsed), look.Duration(b.cfg.Duration), b.keys.Stop.Help().Key)
+	case errors.Is(b.err, errSessionEnded):
+		return st.Ink.Error.Paint("the session ended after " + look.Duration(b.snap.Elapsed) + " · enter runs again on the current connection")
 	case b.err != nil:
 		return st.Ink.Error.Paint("failed: " + look.OneLine(b.err.Error()))
 	case b.state == stateDone && b.stopped:
@@ -85,30 +86,21 @@ func (b *Bench) stateLine() string {
 }
 
 // errorsLine is the errors by kind, the most frequent first, each kind's
-// text made safe to print and cut to maxKindText.
+// text made safe to print and cut to maxKindText, the kinds past maxKinds
+// counted together last.
 func (b *Bench) errorsLine() string {
 	if len(b.snap.Errors) == 0 {
 		return "none"
 	}
-	type kind struct {
-		text string
-		n    int
-	}
-	kinds := make([]kind, 0, len(b.snap.Errors))
-	total := 0
-	for k, n := range b.snap.Errors {
-		kinds = append(kinds, kind{k, n})
-		total += n
-	}
-	slices.SortFunc(kinds, func(a, c kind) int {
-		return cmp.Or(cmp.Compare(c.n, a.n), cmp.Compare(a.text, c.text))
-	})
-	parts := make([]string, 0, min(len(kinds), maxKinds)+1)
-	for _, k := range kinds[:min(len(kinds), maxKinds)] {
+	top, other := topKinds(b.snap.Errors)
+	total := other
+	parts := make([]string, 0, len(top)+1)
+	for _, k := range top {
 		parts = append(parts, fmt.Sprintf("%s ×%d", look.OneLine(termtext.Ellipsis(k.text, maxKindText)), k.n))
+		total += k.n
 	}
-	if more := len(kinds) - maxKinds; more > 0 {
-		parts = append(parts, fmt.Sprintf("%d more kinds", more))
+	if other > 0 {
+		parts = append(parts, fmt.Sprintf("%s ×%d", otherKinds, other))
 	}
 	return b.d.Styles().Ink.Error.Paint(fmt.Sprintf("%d: ", total) + strings.Join(parts, " · "))
 }

@@ -29,13 +29,22 @@ func (x *Explorer) benchTool(e entry) tea.Cmd {
 	return cmd
 }
 
-// requiresArguments reports whether an input schema lists required
-// properties; a schema that cannot be read requires none the bench knows.
+// requiresArguments reports whether an input schema has a required
+// member other than an empty list: one that is no list of strings
+// requires arguments too (the form shows what the schema asks), while a
+// schema that is no JSON object requires none the bench knows.
 func requiresArguments(schema json.RawMessage) bool {
 	var s struct {
-		Required []string `json:"required"`
+		Required json.RawMessage `json:"required"`
 	}
-	return json.Unmarshal(schema, &s) == nil && len(s.Required) > 0
+	if json.Unmarshal(schema, &s) != nil {
+		return false
+	}
+	var names []json.RawMessage
+	if json.Unmarshal(s.Required, &names) == nil {
+		return len(names) > 0
+	}
+	return len(s.Required) > 0
 }
 
 // openBench shows the bench of tool e called with args.
@@ -48,11 +57,12 @@ func (x *Explorer) openBench(e entry, args json.RawMessage) tea.Cmd {
 }
 
 // updateBench gives a message to the open bench; the explorer's own
-// messages are left to the explorer (handled false). When the bench
+// messages, and the theme's change that its inputs follow, are left to
+// the explorer (handled false). When the bench
 // closes, the explorer is back on its list.
 func (x *Explorer) updateBench(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 	switch msg.(type) {
-	case exploreListMsg, exploreAnswerMsg, DiscoveredMsg, waitingTickMsg:
+	case exploreListMsg, exploreAnswerMsg, DiscoveredMsg, waitingTickMsg, tea.BackgroundColorMsg:
 		return nil, false
 	}
 	cmd, closed := x.bench.Update(msg)
