@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/mcpscope/mcpscope/client/load"
 	"strings"
 	"testing"
 
@@ -140,4 +141,11 @@ func TestBenchKeyIsItsOwn(t *testing.T) {
 	if n != 1 {
 		t.Errorf("b is bound %d times", n)
 	}
+}
+
+// The same bench through the real engine: each call it counts is a
+// tools/list the demo answered.
+func TestBenchSelectedRequestLoadRun(t *testing.T) {
+	m, r, st := benchOnDemo(t, load.Run)
+	benchToolsList(t, m, r, st)
 }
