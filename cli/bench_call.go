@@ -166,14 +166,16 @@ func (r *run) judgeOf(ctx context.Context, req against.Request) func(json.RawMes
 
 // toolJudge judges the results of tools/call of the tool name, whose
 // outputSchema is schema (nil when it has none), as client.CheckToolResult
-// does; a result that cannot hold isError is passed without decoding when
-// there is no outputSchema to check.
+// does, the schema compiled once for the run; a result that cannot hold
+// isError is passed without decoding when there is no outputSchema to
+// check.
 func toolJudge(name string, schema json.RawMessage) func(json.RawMessage) error {
+	check := client.ToolResultChecker(name, schema)
 	return func(res json.RawMessage) error {
 		if schema == nil && !mayCarryIsError(res) {
 			return nil // the judgement would be a success: spare decoding it
 		}
-		if f := client.CheckToolResult(name, res, schema); f != nil {
+		if f := check(res); f != nil {
 			return f
 		}
 		return nil
