@@ -150,7 +150,7 @@ func (r *run) printResult(method string, doc []byte, text func(width int) string
 	if o.file == "" {
 		return writeResult(r.io.out, out)
 	}
-	if err := atomicfile.Write(o.file, out, 0o644, nil); err != nil {
+	if err := atomicfile.Write(o.file, out, 0o666, nil); err != nil {
 		return withExit(ExitConnection, fmt.Errorf("cannot save the result: %w", err))
 	}
 	r.io.diag.Println(fmt.Sprintf("saved %d bytes to %s", len(out), termtext.Line(o.file)))
