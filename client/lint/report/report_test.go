@@ -61,7 +61,7 @@ func TestTextGroupsFindingsAndTabulatesCost(t *testing.T) {
 	for _, want := range []string{
 		"mcpscope lint node server.js (protocol 2025-11-25)\n",
 		"errors (1)\n  duplicate-tool-name  tool echo  $.tools[2].name\n    Two tools are named \"echo\".\n    fix: Give each tool a name of its own.\n",
-		"warnings (1)\n", "info (1)\n",
+		"warnings (1)\n", "info (1), one line a rule (--verbose lists each)\n  long-description (1): prompt greet\n",
 		`tool boom\x1b]0;PWNED\x07\x1b[2J\u009b31m`,
 		"O200K_BASE", "CL100K_BASE", "% OF 200k",
 		"1 error, 1 warning, 1 info; 1,300 tokens (o200k_base), 0.7% of a 200k window\n",
