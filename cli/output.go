@@ -95,14 +95,25 @@ func (o *outputFlags) validate() error {
 	if o.raw && o.format != "" {
 		return usagef("--raw writes the bytes of a content, not --format %s", o.format)
 	}
-	if o.file == "" {
+	return checkOutputPath(o.file)
+}
+
+// checkOutputPath refuses, before anything connects, an --output path
+// that cannot be written: a directory, or a file in a directory that does
+// not exist. "" is stdout, always fine.
+func checkOutputPath(path string) error {
+	if path == "" {
 		return nil
 	}
-	if fi, err := os.Stat(o.file); err == nil && fi.IsDir() {
-		return usagef("--output %s is a directory", termtext.Line(o.file))
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return usagef("--output %s is a directory", termtext.Line(path))
 	}
-	if fi, err := os.Stat(filepath.Dir(o.file)); err != nil || !fi.IsDir() {
-		return usagef("--output %s: its directory does not exist", termtext.Line(o.file))
+	target, err := atomicfile.Resolve(path)
+	if err != nil {
+		return usagef("--output %s: %w", termtext.Line(path), err)
+	}
+	if fi, err := os.Stat(filepath.Dir(target)); err != nil || !fi.IsDir() {
+		return usagef("--output %s: its directory does not exist", termtext.Line(path))
 	}
 	return nil
 }
