@@ -80,7 +80,7 @@ func (o *outputFlags) register(fs *pflag.FlagSet) {
 		_ = fs.SetAnnotation(outputFlag, outputFlagKey, nil)
 	}
 	if fs.Lookup(rawFlag) == nil {
-		fs.BoolVar(&o.raw, rawFlag, false, "write the decoded bytes of the result's one image, audio or resource contents (a text resource: its text)")
+		fs.BoolVar(&o.raw, rawFlag, false, "write the decoded bytes of the result's one image, audio or resource contents (a text resource: its text), or else its one text content exactly")
 		_ = fs.SetAnnotation(rawFlag, outputFlagKey, nil)
 	}
 }
@@ -129,9 +129,10 @@ func (o *outputFlags) check(s streams) error {
 // printResult prints the result of method, whose JSON is doc, as the
 // output flags say: its raw bytes (--raw), text (--format text, or a
 // command that prints text at a terminal) rendered by text for the
-// terminal's width, or JSON, indented at a terminal. With --output it goes
-// into the file, whole or not at all, and stderr says so.
-func (r *run) printResult(method string, doc []byte, text func(width int) string) error {
+// terminal's width (file: for a file, nothing cut), or JSON, indented at a
+// terminal. With --output it goes into the file, whole or not at all, and
+// stderr says so.
+func (r *run) printResult(method string, doc []byte, text func(width int, file bool) string) error {
 	o := r.flags.output
 	var out []byte
 	switch {
@@ -150,7 +151,7 @@ func (r *run) printResult(method string, doc []byte, text func(width int) string
 		if o.file == "" {
 			width = terminalWidth(r.io.out)
 		}
-		out = []byte(text(width))
+		out = []byte(text(width, o.file != ""))
 	default:
 		b, err := formatJSON(doc, o.file == "" && r.io.pretty)
 		if err != nil {
