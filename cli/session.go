@@ -143,6 +143,7 @@ func controlUnit(t Target) string {
 func (r *run) call(ctx context.Context, method string, params any) ([]byte, error) {
 	var opts []client.CallOption
 	if r.flags.progress {
+		warnProgressToken(r.io.diag, r.flags.meta)
 		opts = append(opts, client.WithProgress(func(p mcp.ProgressNotificationParams) {
 			r.io.diag.Println(formatProgress(p))
 		}))
