@@ -257,34 +257,31 @@ func writeLintReport(ctx context.Context, r *run, l *lintFlags, format report.Fo
 		p := theme.For(darkBackground(os.Getenv("COLORFGBG")))
 		opts.Palette = &p
 	}
-	// The report is written straight to stdout when nothing reshapes it:
-	// a listing of 100,000 tools makes a report of megabytes, not worth a
-	// second copy.
-	var direct io.Writer
-	switch {
-	case l.output != "" || format == report.SARIF || terminal && format == report.JSON:
-	case opts.Palette != nil:
-		direct = colorprofile.NewWriter(r.io.out, os.Environ())
-	default:
-		direct = r.io.out
-	}
-	if direct != nil {
-		if err := report.Write(direct, format, rep, opts); err != nil {
-			return withExit(ExitConnection, fmt.Errorf("lint: cannot write the report: %w", err))
+	// The report is written straight to its file, or to stdout when
+	// nothing reshapes it: a listing of 100,000 tools makes a report of
+	// tens of megabytes, not worth a second copy.
+	if l.output != "" {
+		err := atomicfile.WriteFunc(l.output, func(w io.Writer) error { return report.Write(w, format, rep, opts) }, 0o666, nil)
+		if err != nil {
+			return withExit(ExitConnection, fmt.Errorf("lint: cannot save the report: %w", err))
 		}
+		r.io.diag.Println(fmt.Sprintf("saved the report to %s", termtext.Line(l.output)))
 		return nil
 	}
-	var b bytes.Buffer
-	if err := report.Write(&b, format, rep, opts); err != nil {
-		return fmt.Errorf("lint: %w", err)
-	}
-	if l.output == "" {
+	if format == report.SARIF || terminal && format == report.JSON {
+		var b bytes.Buffer
+		if err := report.Write(&b, format, rep, opts); err != nil {
+			return fmt.Errorf("lint: %w", err)
+		}
 		return writeJSON(r.io.out, b.Bytes(), terminal)
 	}
-	if err := atomicfile.Write(l.output, b.Bytes(), 0o666, nil); err != nil {
-		return withExit(ExitConnection, fmt.Errorf("lint: cannot save the report: %w", err))
+	w := r.io.out
+	if opts.Palette != nil {
+		w = colorprofile.NewWriter(r.io.out, os.Environ())
 	}
-	r.io.diag.Println(fmt.Sprintf("saved the report to %s", termtext.Line(l.output)))
+	if err := report.Write(w, format, rep, opts); err != nil {
+		return withExit(ExitConnection, fmt.Errorf("lint: cannot write the report: %w", err))
+	}
 	return nil
 }
 

@@ -28,6 +28,8 @@ type Entry struct {
 	Kind string          // KindTool, KindPrompt or KindResourceTemplate
 	Name string          // its name
 	JSON json.RawMessage // its listing object, as received
+
+	model bool // count what a host sends the model (ForModel), not all of JSON
 }
 
 // Entries turns one listing (every page of tools/list, say) into entries
@@ -57,9 +59,15 @@ func entryName(raw json.RawMessage, i int) string {
 	return fmt.Sprintf("#%d", i)
 }
 
-// Text is what an entry costs: its JSON without insignificant white space.
-// JSON that does not parse is counted as it is.
+// Text is what an entry costs: its JSON without insignificant white space
+// (after ForModel, only the members a host sends the model). JSON that
+// does not parse is counted as it is.
 func (e Entry) Text() string {
+	if e.model {
+		if text, ok := e.modelText(); ok {
+			return text
+		}
+	}
 	var b bytes.Buffer
 	if json.Compact(&b, e.JSON) != nil {
 		return string(e.JSON)
@@ -86,14 +94,23 @@ var modelMembers = map[string][]string{
 	KindResourceTemplate: {"uriTemplate", "name", "description", "mimeType"},
 }
 
-// ForModel returns e with its JSON cut to what a host puts in the
-// model's context (modelMembers), each member's value as the server sent
-// it. An entry that is not a JSON object is kept whole.
+// ForModel returns e counted as what a host puts in the model's context
+// (modelMembers), each member's value as the server sent it; its JSON
+// stays the whole entry, cut only when Text is asked for, so a listing of
+// 100,000 tools is not held twice. An entry that is not a JSON object is
+// counted whole.
 func (e Entry) ForModel() Entry {
+	e.model = true
+	return e
+}
+
+// modelText is the compact JSON of the members of e a host sends the
+// model; ok is false when e is not a JSON object.
+func (e Entry) modelText() (string, bool) {
 	members := modelMembers[e.Kind]
 	var obj map[string]json.RawMessage
 	if members == nil || json.Unmarshal(e.JSON, &obj) != nil || obj == nil {
-		return e
+		return "", false
 	}
 	var b bytes.Buffer
 	b.WriteByte('{')
@@ -108,11 +125,12 @@ func (e Entry) ForModel() Entry {
 		key, _ := json.Marshal(m)
 		b.Write(key)
 		b.WriteByte(':')
-		b.Write(v)
+		if json.Compact(&b, v) != nil {
+			b.Write(v)
+		}
 	}
 	b.WriteByte('}')
-	e.JSON = b.Bytes()
-	return e
+	return b.String(), true
 }
 
 // Item is what one entry costs in each encoding.

@@ -3,10 +3,12 @@
 package atomicfile
 
 import (
+	"bufio"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -29,6 +31,16 @@ const maxLinks = 40
 // directly, before the write); its error leaves path as it is. On any
 // error the temporary file is removed.
 func Write(path string, data []byte, mode fs.FileMode, check func() error) error {
+	return WriteFunc(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	}, mode, check)
+}
+
+// WriteFunc is Write with the contents written by write, streamed into
+// the file rather than held in memory first. An error of write leaves
+// path as it is (but for a fifo or a device, written in place).
+func WriteFunc(path string, write func(io.Writer) error, mode fs.FileMode, check func() error) error {
 	target, err := Resolve(path)
 	if err != nil {
 		return err
@@ -39,13 +51,13 @@ func Write(path string, data []byte, mode fs.FileMode, check func() error) error
 		if fi.IsDir() {
 			return fmt.Errorf("%s is a directory", path)
 		}
-		return writeInPlace(target, data, check)
+		return writeInPlace(target, write, check)
 	case err == nil:
 		mode = fi.Mode().Perm()
 	case !errors.Is(err, fs.ErrNotExist):
 		return err
 	}
-	return replace(target, data, mode, err == nil, check)
+	return replace(target, write, mode, err == nil, check)
 }
 
 // Resolve follows the symbolic links of path's last element to the file
@@ -69,7 +81,7 @@ func Resolve(path string) (string, error) {
 }
 
 // writeInPlace writes data to a file that is not a regular one.
-func writeInPlace(path string, data []byte, check func() error) error {
+func writeInPlace(path string, write func(io.Writer) error, check func() error) error {
 	if check != nil {
 		if err := check(); err != nil {
 			return err
@@ -79,14 +91,15 @@ func writeInPlace(path string, data []byte, check func() error) error {
 	if err != nil {
 		return err
 	}
-	_, werr := f.Write(data)
-	return errors.Join(werr, f.Close())
+	bw := bufio.NewWriter(f)
+	werr := write(bw)
+	return errors.Join(werr, bw.Flush(), f.Close())
 }
 
-// replace writes data to a temporary file beside path and renames it over
+// replace writes the contents to a temporary file beside path and renames it over
 // path. The temporary file is created with mode, so the umask applies to a
 // new file; existing says mode is an existing file's, set exactly.
-func replace(path string, data []byte, mode fs.FileMode, existing bool, check func() error) error {
+func replace(path string, write func(io.Writer) error, mode fs.FileMode, existing bool, check func() error) error {
 	tmp, err := createTemp(path, mode)
 	if err != nil {
 		return err
@@ -98,7 +111,11 @@ func replace(path string, data []byte, mode fs.FileMode, existing bool, check fu
 			os.Remove(tmp.Name())
 		}
 	}()
-	if _, err := tmp.Write(data); err != nil {
+	bw := bufio.NewWriter(tmp)
+	if err := write(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
 		return err
 	}
 	if existing {
