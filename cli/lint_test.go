@@ -352,3 +352,16 @@ func TestLintDarkBackground(t *testing.T) {
 		}
 	}
 }
+
+// A report that cannot be saved (a name longer than the file system
+// takes) exits 3, as a result that cannot be saved does.
+func TestLintReportWriteFailureExitsThree(t *testing.T) {
+	t.Parallel()
+	argv, env := stubArgv(t, "lint-duplicate")
+	out := filepath.Join(t.TempDir(), strings.Repeat("x", 300)+".json")
+	r := mcpscope(t, withTarget(argv, "lint", "--env", env, "--output", out)...)
+	r.mustExit(t, ExitConnection)
+	if !strings.Contains(r.stderr, "lint: cannot save the report") {
+		t.Errorf("stderr %q", r.stderr)
+	}
+}
