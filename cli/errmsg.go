@@ -7,7 +7,9 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto/flow"
 	"github.com/mcpscope/mcpscope/proto/mcp"
+	"github.com/mcpscope/mcpscope/transports/stdio"
 )
 
 // Message renders err as the one sentence mcpscope prints on stderr,
@@ -29,7 +31,13 @@ func Message(err error) string {
 		}
 		return fmt.Sprintf("%s failed: %s (%s)", method, oneLine(rpc.Err.Message), code)
 	}
-	return safeLine(strings.TrimSpace(err.Error()))
+	msg := safeLine(strings.TrimSpace(err.Error()))
+	var long *stdio.LineTooLongError
+	var tooLarge *flow.FrameTooLargeError
+	if errors.As(err, &long) || errors.As(err, &tooLarge) {
+		msg += " (raise the limit with --max-frame-size N)"
+	}
+	return msg
 }
 
 // printError writes "error: SENTENCE" on w. It is the error handler of the

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,7 +21,9 @@ import (
 	"github.com/mcpscope/mcpscope/client/lint"
 	"github.com/mcpscope/mcpscope/client/lint/report"
 	"github.com/mcpscope/mcpscope/client/lint/tokencost"
+	"github.com/mcpscope/mcpscope/internal/app/atomicfile"
 	"github.com/mcpscope/mcpscope/internal/app/plural"
+	"github.com/mcpscope/mcpscope/internal/app/termtext"
 	"github.com/mcpscope/mcpscope/internal/app/theme"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
@@ -32,6 +35,8 @@ type lintFlags struct {
 	tokenizers []string
 	window     int
 	artifact   string
+	count      string
+	verbose    bool
 }
 
 // register adds lint's own flags to fs, before the shared ones: its
@@ -42,6 +47,8 @@ func (l *lintFlags) register(fs *pflag.FlagSet) {
 	fs.String("output", "", "write the report to `FILE` instead of stdout")
 	fs.StringSliceVar(&l.tokenizers, "tokenizer", tokencost.Encodings, "count tokens with these `ENCODINGS` (o200k_base, cl100k_base, p50k_base, r50k_base); the first sorts the table")
 	fs.IntVar(&l.window, "window", tokencost.DefaultWindow, "the context window, in `TOKENS`, the total is a share of")
+	fs.StringVar(&l.count, "count", tokencost.CountModel, "what of each tool, prompt and template to count: `model` (what a host puts in the model's context: a tool's name, description and input schema) or entry (the whole listing entry)")
+	fs.BoolVar(&l.verbose, "verbose", false, "text: list every info finding (without it, one line a rule)")
 	fs.StringVar(&l.artifact, "artifact", "", "SARIF: the repository `PATH` results point at (GitHub code scanning shows results on a file), such as server.json")
 }
 
@@ -81,6 +88,7 @@ func (l *lintFlags) formatOf(terminal bool) (report.Format, error) {
 
 // validate checks lint's flags before anything connects.
 func (l *lintFlags) validate() error {
+	l.tokenizers = tokencost.Unique(l.tokenizers)
 	if len(l.tokenizers) == 0 {
 		return usagef("--tokenizer needs at least one encoding")
 	}
@@ -92,7 +100,10 @@ func (l *lintFlags) validate() error {
 	if l.window <= 0 {
 		return usagef("--window must be positive, got %d", l.window)
 	}
-	return nil
+	if l.count != tokencost.CountModel && l.count != tokencost.CountEntry {
+		return usagef("--count must be %s or %s, got %q", tokencost.CountModel, tokencost.CountEntry, l.count)
+	}
+	return checkOutputPath(l.output)
 }
 
 // newLintCommand builds `mcpscope lint TARGET`.
@@ -105,8 +116,9 @@ func newLintCommand() *cobra.Command {
 		Long: "Check what a server offers the way clients read it, and its token cost.\n\n" +
 			"lint lists the server's tools, prompts, resources and resource templates (every page),\n" +
 			"checks them, and counts what each tool, prompt and resource template costs in a model's\n" +
-			"context: its listing entry as compact JSON, with real tokenizers, offline. It exits 6 when\n" +
-			"a finding of error severity exists.",
+			"context: what a host sends the model (a tool's name, description and input schema; --count\n" +
+			"entry: the whole listing entry) as compact JSON, with real tokenizers, offline. It exits 6\n" +
+			"when a finding of error severity exists.",
 		Example: "  mcpscope lint -- npx -y @modelcontextprotocol/server-everything stdio\n" +
 			"  mcpscope lint --format sarif --output lint.sarif --artifact server.json https://example.com/mcp",
 		Args: cobra.ArbitraryArgs,
@@ -141,28 +153,49 @@ func runLint(ctx context.Context, r *run, l *lintFlags, format report.Format) er
 	if err != nil {
 		return err
 	}
-	entries := append(tokencost.Entries(tokencost.KindTool, offer.Tools), tokencost.Entries(tokencost.KindPrompt, offer.Prompts)...)
-	entries = append(entries, tokencost.Entries(tokencost.KindResourceTemplate, offer.ResourceTemplates)...)
+	entries := lintEntries(offer, l.count)
 	// Counting is bounded like a request: a text built to make the
-	// tokenizer slow stops at --max-time.
+	// tokenizer slow stops at --max-time, and the report still prints,
+	// its cost marked incomplete.
 	countCtx, cancel := context.WithTimeout(ctx, r.flags.maxTime)
 	defer cancel()
-	cost, err := tokencost.Measure(countCtx, l.tokenizers, l.window, entries)
-	if err != nil {
-		if errors.Is(err, context.DeadlineExceeded) {
-			return withExit(ExitTimeout, fmt.Errorf("lint: %w (--max-time %s)", err, r.flags.maxTime))
-		}
-		return err
+	cost, countErr := measureCost(countCtx, l.tokenizers, l.window, entries)
+	if countErr != nil && !errors.Is(countErr, context.DeadlineExceeded) {
+		return countErr
 	}
+	cost.Counted = l.count
 	rep := report.Report{Target: lintTarget(r.target), ProtocolVersion: offer.ProtocolVersion,
 		Findings: lint.Check(offer), Rules: lint.Rules(), Cost: cost}
 	if err := writeLintReport(ctx, r, l, format, rep); err != nil {
 		return err
 	}
+	if countErr != nil {
+		return withExit(ExitTimeout, fmt.Errorf("lint: %w (--max-time %s): the token cost counts %d of %d entries",
+			countErr, r.flags.maxTime, len(cost.Items), len(entries)))
+	}
 	if n := rep.Errors(); n > 0 {
 		return withExit(ExitLint, fmt.Errorf("lint: %s of error severity", plural.Count(n, "finding", "findings")))
 	}
 	return nil
+}
+
+// measureCost is tokencost.Measure; a test puts one that runs out of time
+// in its place.
+var measureCost = tokencost.Measure
+
+// lintEntries are the entries whose cost lint counts: every tool, prompt
+// and resource template, cut to what a host puts in the model's context
+// unless count is tokencost.CountEntry.
+func lintEntries(offer lint.Offer, count string) []tokencost.Entry {
+	entries := append(tokencost.Entries(tokencost.KindTool, offer.Tools), tokencost.Entries(tokencost.KindPrompt, offer.Prompts)...)
+	entries = append(entries, tokencost.Entries(tokencost.KindResourceTemplate, offer.ResourceTemplates)...)
+	if count == tokencost.CountEntry {
+		return entries
+	}
+	for i, e := range entries {
+		entries[i] = e.ForModel()
+	}
+	return entries
 }
 
 // lintTarget names the target in a report: a configured server by its
@@ -219,31 +252,37 @@ func writeLintReport(ctx context.Context, r *run, l *lintFlags, format report.Fo
 		return err
 	}
 	terminal := l.output == "" && r.io.pretty
-	opts := report.Options{Version: Version(), Artifact: l.artifact}
+	opts := report.Options{Version: Version(), Artifact: l.artifact, Verbose: l.verbose}
 	if terminal && format == report.Text {
 		p := theme.For(darkBackground(os.Getenv("COLORFGBG")))
 		opts.Palette = &p
 	}
-	var b bytes.Buffer
-	if err := report.Write(&b, format, rep, opts); err != nil {
-		return fmt.Errorf("lint: %w", err)
-	}
+	// The report is written straight to its file, or to stdout when
+	// nothing reshapes it: a listing of 100,000 tools makes a report of
+	// tens of megabytes, not worth a second copy.
 	if l.output != "" {
-		if err := os.WriteFile(l.output, b.Bytes(), 0o644); err != nil {
-			return &UsageError{Err: fmt.Errorf("lint: cannot write the report: %w", err)}
+		err := atomicfile.WriteFunc(l.output, func(w io.Writer) error { return report.Write(w, format, rep, opts) }, 0o666, nil)
+		if err != nil {
+			return withExit(ExitConnection, fmt.Errorf("lint: cannot save the report: %w", err))
 		}
+		r.io.diag.Println(fmt.Sprintf("saved the report to %s", termtext.Line(l.output)))
 		return nil
 	}
-	switch {
-	case format == report.JSON || format == report.SARIF:
+	if format == report.SARIF || terminal && format == report.JSON {
+		var b bytes.Buffer
+		if err := report.Write(&b, format, rep, opts); err != nil {
+			return fmt.Errorf("lint: %w", err)
+		}
 		return writeJSON(r.io.out, b.Bytes(), terminal)
-	case opts.Palette != nil:
-		w := colorprofile.NewWriter(r.io.out, os.Environ())
-		_, err := w.Write(b.Bytes())
-		return err
 	}
-	_, err := r.io.out.Write(b.Bytes())
-	return err
+	w := r.io.out
+	if opts.Palette != nil {
+		w = colorprofile.NewWriter(r.io.out, os.Environ())
+	}
+	if err := report.Write(w, format, rep, opts); err != nil {
+		return withExit(ExitConnection, fmt.Errorf("lint: cannot write the report: %w", err))
+	}
+	return nil
 }
 
 // darkBackground guesses the terminal's background from COLORFGBG

@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"github.com/tiktoken-go/tokenizer"
 
 	"github.com/mcpscope/mcpscope/client/lint"
+	"github.com/mcpscope/mcpscope/client/lint/tokencost"
 	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 )
 
@@ -50,6 +52,8 @@ type lintDoc struct {
 	Findings []lint.Finding `json:"findings"`
 	Rules    []lint.Rule    `json:"rules"`
 	Cost     struct {
+		Counted   string   `json:"counted"`
+		Uncounted int      `json:"uncounted"`
 		Encodings []string `json:"encodings"`
 		Items     []struct {
 			Kind   string         `json:"kind"`
@@ -123,23 +127,53 @@ func TestLintPeers(t *testing.T) {
 	}
 }
 
-// Each tool's cost equals the tokenizer library's own count of the tool's
-// tools/list entry, as `mcpscope tools` prints it, in compact JSON.
+// Each tool's cost equals the tokenizer library's own count of what a
+// host sends the model, {"name","description","inputSchema"} as the
+// server listed them in compact JSON; with --count entry, of the tool's
+// whole tools/list entry as `mcpscope tools` prints it. The Go SDK
+// server's tool with a data-URI icon costs its icon only counted whole.
 func TestLintCostEqualsLibraryCount(t *testing.T) {
 	t.Parallel()
-	argv := peertest.TSEverything(t, "stdio")
-	doc := lintJSON(t, withTarget(argv))
+	argv := peertest.GoSDKEverything(t)
 	r := mcpscope(t, withTarget(argv, "tools")...)
 	r.mustExit(t, ExitOK)
 	var listed struct{ Tools []json.RawMessage }
 	if err := json.Unmarshal([]byte(r.stdout), &listed); err != nil {
 		t.Fatal(err)
 	}
+	model := lintJSON(t, withTarget(argv))
+	entry := lintJSON(t, withTarget(argv, "--count", "entry"))
+	if model.Cost.Counted != "model" || entry.Cost.Counted != "entry" {
+		t.Errorf("counted %q and %q", model.Cost.Counted, entry.Cost.Counted)
+	}
+	compareCost(t, model, listed.Tools, func(raw json.RawMessage) string {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatal(err)
+		}
+		text := `{"name":` + string(m["name"])
+		if d, ok := m["description"]; ok {
+			text += `,"description":` + string(d)
+		}
+		return text + `,"inputSchema":` + string(m["inputSchema"]) + "}"
+	})
+	compareCost(t, entry, listed.Tools, func(raw json.RawMessage) string { return string(raw) })
+	for _, it := range model.Cost.Items {
+		if strings.Contains(it.Name, "Icons") && it.Tokens["o200k_base"] > 200 {
+			t.Errorf("%s costs %d tokens: its icon is counted", it.Name, it.Tokens["o200k_base"])
+		}
+	}
+}
+
+// compareCost checks each tool's cost in doc against the library's count
+// of the compact JSON of text(entry).
+func compareCost(t *testing.T, doc lintDoc, tools []json.RawMessage, text func(json.RawMessage) string) {
+	t.Helper()
 	want := map[string]map[string]int{}
-	for _, raw := range listed.Tools {
+	for _, raw := range tools {
 		var tool struct{ Name string }
 		var compact bytes.Buffer
-		if json.Unmarshal(raw, &tool) != nil || json.Compact(&compact, raw) != nil {
+		if json.Unmarshal(raw, &tool) != nil || json.Compact(&compact, []byte(text(raw))) != nil {
 			t.Fatalf("entry %s", raw)
 		}
 		want[tool.Name] = map[string]int{}
@@ -161,8 +195,8 @@ func TestLintCostEqualsLibraryCount(t *testing.T) {
 			}
 		}
 	}
-	if compared < 10 {
-		t.Errorf("compared %d tools of %d listed", compared, len(listed.Tools))
+	if compared != len(tools) || compared < 5 {
+		t.Errorf("compared %d tools of %d listed", compared, len(tools))
 	}
 }
 
@@ -192,19 +226,24 @@ func TestLintSARIFAndJUnit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var suites struct {
-		Tests  int `xml:"tests,attr"`
-		Suites []struct {
-			Name  string `xml:"name,attr"`
-			Cases []struct {
-				Name      string `xml:"name,attr"`
-				Classname string `xml:"classname,attr"`
-			} `xml:"testcase"`
-		} `xml:"testsuite"`
+	var suite struct {
+		Name  string `xml:"name,attr"`
+		Tests int    `xml:"tests,attr"`
+		Cases []struct {
+			Name      string `xml:"name,attr"`
+			Classname string `xml:"classname,attr"`
+		} `xml:"testcase"`
 	}
-	if err := xml.Unmarshal(raw, &suites); err != nil || len(suites.Suites) != 1 || suites.Suites[0].Name != "mcpscope lint" ||
-		suites.Tests < 5 || suites.Tests != len(suites.Suites[0].Cases) {
+	if err := xml.Unmarshal(raw, &suite); err != nil || suite.Name != "mcpscope lint" ||
+		suite.Tests < 5 || suite.Tests != len(suite.Cases) {
 		t.Fatalf("junit (%v): %s", err, raw)
+	}
+	seen := map[string]bool{}
+	for _, c := range suite.Cases {
+		if seen[c.Classname+" "+c.Name] {
+			t.Errorf("two test cases for %s %s", c.Classname, c.Name)
+		}
+		seen[c.Classname+" "+c.Name] = true
 	}
 }
 
@@ -247,17 +286,62 @@ func TestLintUsageErrors(t *testing.T) {
 		{"--format", "yaml"},
 		{"--tokenizer", "o300k_base"},
 		{"--window", "0"},
+		{"--count", "all"},
 	} {
 		r := mcpscope(t, withTarget([]string{"false"}, append([]string{"lint"}, args...)...)...)
 		if r.code != ExitUsage || !strings.Contains(r.stderr, strings.TrimPrefix(args[0], "--")) {
 			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)
 		}
 	}
-	// A report that cannot be written is the command line's mistake too.
-	argv, env := stubArgv(t, "lint-duplicate")
-	r := mcpscope(t, withTarget(argv, "lint", "--env", env, "--output", filepath.Join(t.TempDir(), "no", "such", "dir", "lint.sarif"))...)
-	if r.code != ExitUsage || !strings.Contains(r.stderr, "cannot write the report") {
+	// A report that cannot be written is refused before the server starts.
+	r := mcpscope(t, withTarget([]string{"false"}, "lint", "--output", filepath.Join(t.TempDir(), "no", "such", "dir", "lint.sarif"))...)
+	if r.code != ExitUsage || !strings.Contains(r.stderr, "its directory does not exist") {
 		t.Errorf("unwritable --output: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// Counting that outlasts --max-time still prints the report, its cost
+// marked incomplete with what was counted, and exits 4; an encoding
+// named twice counts once; --output through a symlink keeps the link.
+func TestLintCountTimeoutKeepsReport(t *testing.T) {
+	// Not parallel: it replaces the counting of every lint run with one
+	// whose time runs out after the first entry.
+	measureCost = func(ctx context.Context, encodings []string, window int, entries []tokencost.Entry) (tokencost.Table, error) {
+		t, _ := tokencost.Measure(ctx, encodings, window, entries[:1])
+		t.Uncounted = len(entries) - 1
+		return t, fmt.Errorf("counting: %w", context.DeadlineExceeded)
+	}
+	defer func() { measureCost = tokencost.Measure }()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "report.json")
+	if err := os.Symlink("real.json", out); err != nil {
+		t.Fatal(err)
+	}
+	argv, env := stubArgv(t, "lint-duplicate")
+	r := mcpscope(t, withTarget(argv, "lint", "--env", env, "--tokenizer", "cl100k_base,cl100k_base", "--output", out)...)
+	r.mustExit(t, ExitTimeout)
+	if fi, err := os.Lstat(out); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("--output's symlink was replaced: %v, %v", fi, err)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "real.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc lintDoc
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatalf("%v: %s", err, raw)
+	}
+	if doc.Cost.Uncounted != 1 || len(doc.Cost.Items) != 1 || doc.Cost.Items[0].Name != "echo" ||
+		len(doc.Cost.Encodings) != 1 || doc.Cost.Total["cl100k_base"] != doc.Cost.Items[0].Tokens["cl100k_base"] || doc.Findings == nil {
+		t.Errorf("report %+v", doc)
+	}
+	if !strings.Contains(r.stderr, "counts 1 of 2 entries") {
+		t.Errorf("stderr %q", r.stderr)
+	}
+	r = mcpscope(t, withTarget(argv, "lint", "--env", env, "--format", "text")...)
+	r.mustExit(t, ExitTimeout)
+	if !strings.Contains(r.stdout, "incomplete: counting stopped; 1 entry counted, 1 not") {
+		t.Errorf("text report:\n%s", r.stdout)
 	}
 }
 
@@ -266,5 +350,18 @@ func TestLintDarkBackground(t *testing.T) {
 		if got := darkBackground(in); got != want {
 			t.Errorf("darkBackground(%q) = %v, want %v", in, got, want)
 		}
+	}
+}
+
+// A report that cannot be saved (a name longer than the file system
+// takes) exits 3, as a result that cannot be saved does.
+func TestLintReportWriteFailureExitsThree(t *testing.T) {
+	t.Parallel()
+	argv, env := stubArgv(t, "lint-duplicate")
+	out := filepath.Join(t.TempDir(), strings.Repeat("x", 300)+".json")
+	r := mcpscope(t, withTarget(argv, "lint", "--env", env, "--output", out)...)
+	r.mustExit(t, ExitConnection)
+	if !strings.Contains(r.stderr, "lint: cannot save the report") {
+		t.Errorf("stderr %q", r.stderr)
 	}
 }

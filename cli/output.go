@@ -80,7 +80,7 @@ func (o *outputFlags) register(fs *pflag.FlagSet) {
 		_ = fs.SetAnnotation(outputFlag, outputFlagKey, nil)
 	}
 	if fs.Lookup(rawFlag) == nil {
-		fs.BoolVar(&o.raw, rawFlag, false, "write the decoded bytes of the result's one image, audio or resource contents (a text resource: its text)")
+		fs.BoolVar(&o.raw, rawFlag, false, "write the decoded bytes of the result's one image, audio or resource contents (a text resource: its text), or else its one text content exactly")
 		_ = fs.SetAnnotation(rawFlag, outputFlagKey, nil)
 	}
 }
@@ -95,14 +95,25 @@ func (o *outputFlags) validate() error {
 	if o.raw && o.format != "" {
 		return usagef("--raw writes the bytes of a content, not --format %s", o.format)
 	}
-	if o.file == "" {
+	return checkOutputPath(o.file)
+}
+
+// checkOutputPath refuses, before anything connects, an --output path
+// that cannot be written: a directory, or a file in a directory that does
+// not exist. "" is stdout, always fine.
+func checkOutputPath(path string) error {
+	if path == "" {
 		return nil
 	}
-	if fi, err := os.Stat(o.file); err == nil && fi.IsDir() {
-		return usagef("--output %s is a directory", termtext.Line(o.file))
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return usagef("--output %s is a directory", termtext.Line(path))
 	}
-	if fi, err := os.Stat(filepath.Dir(o.file)); err != nil || !fi.IsDir() {
-		return usagef("--output %s: its directory does not exist", termtext.Line(o.file))
+	target, err := atomicfile.Resolve(path)
+	if err != nil {
+		return usagef("--output %s: %w", termtext.Line(path), err)
+	}
+	if fi, err := os.Stat(filepath.Dir(target)); err != nil || !fi.IsDir() {
+		return usagef("--output %s: its directory does not exist", termtext.Line(path))
 	}
 	return nil
 }
@@ -118,9 +129,10 @@ func (o *outputFlags) check(s streams) error {
 // printResult prints the result of method, whose JSON is doc, as the
 // output flags say: its raw bytes (--raw), text (--format text, or a
 // command that prints text at a terminal) rendered by text for the
-// terminal's width, or JSON, indented at a terminal. With --output it goes
-// into the file, whole or not at all, and stderr says so.
-func (r *run) printResult(method string, doc []byte, text func(width int) string) error {
+// terminal's width (file: for a file, nothing cut), or JSON, indented at a
+// terminal. With --output it goes into the file, whole or not at all, and
+// stderr says so.
+func (r *run) printResult(method string, doc []byte, text func(width int, file bool) string) error {
 	o := r.flags.output
 	var out []byte
 	switch {
@@ -139,7 +151,7 @@ func (r *run) printResult(method string, doc []byte, text func(width int) string
 		if o.file == "" {
 			width = terminalWidth(r.io.out)
 		}
-		out = []byte(text(width))
+		out = []byte(text(width, o.file != ""))
 	default:
 		b, err := formatJSON(doc, o.file == "" && r.io.pretty)
 		if err != nil {
@@ -150,7 +162,7 @@ func (r *run) printResult(method string, doc []byte, text func(width int) string
 	if o.file == "" {
 		return writeResult(r.io.out, out)
 	}
-	if err := atomicfile.Write(o.file, out, 0o644, nil); err != nil {
+	if err := atomicfile.Write(o.file, out, 0o666, nil); err != nil {
 		return withExit(ExitConnection, fmt.Errorf("cannot save the result: %w", err))
 	}
 	r.io.diag.Println(fmt.Sprintf("saved %d bytes to %s", len(out), termtext.Line(o.file)))

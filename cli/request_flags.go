@@ -62,6 +62,19 @@ func parseMeta(kvs []string) ([]jsonrpc.Member, error) {
 	return out, nil
 }
 
+// warnProgressToken says, when --meta sets progressToken beside
+// --progress, that the request carries mcpscope's own token instead: the
+// progress it prints is matched by that token.
+func warnProgressToken(diag *lineWriter, meta []string) {
+	members, _ := parseMeta(meta) // validated before connecting
+	for _, m := range members {
+		if m.Key == mcp.MetaProgressToken {
+			diag.Println("warning: --progress sends mcpscope's own _meta.progressToken; it replaces --meta " + mcp.MetaProgressToken)
+			return
+		}
+	}
+}
+
 // requestOptions are the call options --meta and --log-level add to each
 // request of the command: the _meta members, the log level in _meta
 // where the era passes it per request (2026-07-28), and the log lines

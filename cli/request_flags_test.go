@@ -123,6 +123,14 @@ func TestMetaReachesTheRequest(t *testing.T) {
 			}
 		})
 	}
+	t.Run("progressToken beside --progress", func(t *testing.T) {
+		t.Parallel()
+		r := mcpscope(t, withTarget(peertest.TSEverything(t, "stdio"), "--progress", "--meta", "progressToken=mine", "tool", "echo", "message=hi")...)
+		r.mustExit(t, ExitOK)
+		if !strings.Contains(r.stderr, "warning: --progress sends mcpscope's own _meta.progressToken; it replaces --meta progressToken\n") {
+			t.Errorf("stderr %q", r.stderr)
+		}
+	})
 	t.Run("not K=V", func(t *testing.T) {
 		t.Parallel()
 		r := mcpscope(t, "call", "--meta", "novalue", "ping", "--", "true")

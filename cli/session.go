@@ -143,6 +143,7 @@ func controlUnit(t Target) string {
 func (r *run) call(ctx context.Context, method string, params any) ([]byte, error) {
 	var opts []client.CallOption
 	if r.flags.progress {
+		warnProgressToken(r.io.diag, r.flags.meta)
 		opts = append(opts, client.WithProgress(func(p mcp.ProgressNotificationParams) {
 			r.io.diag.Println(formatProgress(p))
 		}))
@@ -171,7 +172,12 @@ func (r *run) emit(ctx context.Context, raw []byte) error {
 		return err
 	}
 	method := r.method
-	return r.printResult(method, raw, func(width int) string { return resulttext.Result(method, raw, width) })
+	return r.printResult(method, raw, func(width int, file bool) string {
+		if file {
+			return resulttext.Uncut(method, raw, width)
+		}
+		return resulttext.Result(method, raw, width)
+	})
 }
 
 // emitListing prints a listing, {"tools":[…]} and the like, as emit
@@ -180,5 +186,5 @@ func (r *run) emitListing(ctx context.Context, fields []string, lists [][]json.R
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return r.printResult("", listDocument(fields, lists), func(width int) string { return resulttext.Listing(fields, lists, width) })
+	return r.printResult("", listDocument(fields, lists), func(width int, _ bool) string { return resulttext.Listing(fields, lists, width) })
 }

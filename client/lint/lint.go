@@ -37,12 +37,14 @@ func (s Severity) rank() int {
 
 // Finding is one problem a rule found.
 type Finding struct {
-	Rule     string   `json:"rule"`     // the rule's id, such as "schema-untyped"
-	Severity Severity `json:"severity"` // error, warning or info
-	Subject  string   `json:"subject"`  // what it concerns: `tool "echo"`, `prompt "greet"`
-	Path     string   `json:"path"`     // the JSON path it found, such as "$.tools[3].inputSchema.properties.x"
-	Message  string   `json:"message"`  // one sentence: what is wrong
-	Fix      string   `json:"fix"`      // one line: how to fix it
+	Rule     string   `json:"rule"`           // the rule's id, such as "schema-untyped"
+	Severity Severity `json:"severity"`       // error, warning or info
+	Subject  string   `json:"subject"`        // what it concerns: `tool "echo"`, `prompt "greet"`
+	Path     string   `json:"path"`           // the JSON path it found, such as "$.tools[3].inputSchema.properties.x"
+	Message  string   `json:"message"`        // one sentence: what is wrong
+	Fix      string   `json:"fix"`            // one line: how to fix it
+	Kind     string   `json:"kind,omitempty"` // the entry's listing: "tool", "prompt", "resource" or "resourceTemplate"; "" for the server as a whole
+	Name     string   `json:"name,omitempty"` // the entry's name as listed (a resource's uri when it has none, "#3" for the fourth entry when neither); "" for a whole listing
 }
 
 // Offer is what a server offers, as it listed it: each entry the raw JSON

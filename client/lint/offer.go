@@ -54,6 +54,25 @@ func (e *entry) subject() string {
 	return noun[e.kind] + " #" + strconv.Itoa(e.index)
 }
 
+// kindName names the entry's listing in a Finding's Kind: "tool",
+// "prompt", "resource" or "resourceTemplate".
+var kindName = [...]string{"tool", "prompt", "resource", "resourceTemplate"}
+
+// about sets f's Subject, Kind and Name from the entry: every rule's
+// finding says which entry it concerns in words and as fields.
+func (e *entry) about(f Finding) Finding {
+	f.Subject = e.subject()
+	f.Kind = kindName[e.kind]
+	switch {
+	case e.label != "":
+	case e.name != "":
+		f.Name = e.name
+	default:
+		f.Name = "#" + strconv.Itoa(e.index)
+	}
+	return f
+}
+
 // str is the string member key of the entry, and whether it is one.
 func (e *entry) str(key string) (string, bool) {
 	s, ok := e.obj[key].(string)

@@ -72,7 +72,7 @@ func (r *report) record(id string, e *entry, path, msg, fix string) {
 		fix = rule.Fix
 	}
 	r.found = append(r.found, found{
-		Finding: Finding{Rule: id, Severity: rule.Severity, Subject: e.subject(), Path: path, Message: msg, Fix: fix},
+		Finding: e.about(Finding{Rule: id, Severity: rule.Severity, Path: path, Message: msg, Fix: fix}),
 		order:   e.order,
 	})
 }

@@ -25,6 +25,7 @@ type node struct {
 	Const                json.RawMessage            `json:"const"`
 	OneOf                []json.RawMessage          `json:"oneOf"`
 	AnyOf                []json.RawMessage          `json:"anyOf"`
+	AllOf                []json.RawMessage          `json:"allOf"`
 	Ref                  string                     `json:"$ref"`
 	Minimum              json.Number                `json:"minimum"`
 	Maximum              json.Number                `json:"maximum"`

@@ -36,6 +36,7 @@ package toolargs
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -59,7 +60,7 @@ func (e *Error) Error() string {
 	if e.Key == "" {
 		return e.Msg
 	}
-	return "argument " + e.Key + ": " + e.Msg
+	return "argument " + shownKey(e.Key) + ": " + e.Msg
 }
 
 // Arguments is the arguments object built from the words, and the
@@ -85,7 +86,7 @@ func ForTool(inputSchema json.RawMessage, words []string, read Source) (json.Raw
 // does not compile, or arguments it could not judge, are sent as the
 // words typed them and said so.
 func Convert(inputSchema json.RawMessage, words []string, read Source) (Arguments, error) {
-	r := root{node: decodeNode(inputSchema)}
+	r := newRoot(decodeNode(inputSchema))
 	var members []jsonrpc.Member
 	for _, w := range words {
 		wd, err := parseWord(w)
@@ -101,7 +102,8 @@ func Convert(inputSchema json.RawMessage, words []string, read Source) (Argument
 		}
 		v, err := wd.value(r, n, read)
 		if err != nil {
-			if about := r.about(n); about != "" {
+			var unread *sourceError
+			if about := r.about(n); about != "" && !errors.As(err, &unread) {
 				err = fmt.Errorf("%w (%s)", err, about)
 			}
 			return Arguments{}, &Error{Key: wd.key, Msg: err.Error()}
@@ -162,7 +164,7 @@ func (r root) missing(given func(string) bool) error {
 		if given(k) {
 			continue
 		}
-		s := k
+		s := shownKey(k)
 		if raw, ok := r.Properties[k]; ok {
 			if about := r.about(r.resolve(decodeNode(raw))); about != "" {
 				s += " (" + about + ")"

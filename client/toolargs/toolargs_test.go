@@ -196,6 +196,8 @@ func FuzzForTool(f *testing.F) {
 	f.Add(`{"properties":{"x":{"oneOf":[{"const":"a"}]}},"additionalProperties":false}`, "x=a\x00y=b")
 	f.Add(`{"$defs":{"x":{"$ref":"#/$defs/x"}},"properties":{"a":{"$ref":"#/$defs/x"}}}`, "a=@@x")
 	f.Add(`{"properties":{"a":{"type":["integer","null"],"enum":[1,null]}}}`, "a:=null\x00=\x00a")
+	f.Add(`{"$ref":"#/$defs/A","$defs":{"A":{"allOf":[{"$ref":"#/$defs/A"}],"anyOf":[{"properties":{"z":{"type":"integer"}}},{"properties":{"z":{"type":"string"}}}]}}}`, "z=1\x00zz=2")
+	f.Add(`{"oneOf":[{"$ref":"#/definitions/B"},true,7],"definitions":{"B":{"properties":{"k":{"const":"b"}},"required":["k"]}}}`, "k=b")
 	f.Fuzz(func(t *testing.T, schema, words string) {
 		got, err := ForTool(json.RawMessage(schema), strings.Split(words, "\x00"), nil)
 		if err == nil && (!json.Valid(got) || got[0] != '{') {

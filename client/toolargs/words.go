@@ -62,7 +62,7 @@ func (wd word) raw(read Source) (string, error) {
 func (wd word) value(r root, n node, read Source) (json.RawMessage, error) {
 	text, err := wd.raw(read)
 	if err != nil {
-		return nil, err
+		return nil, &sourceError{err}
 	}
 	if wd.json {
 		v := json.RawMessage(strings.TrimSpace(text))
@@ -76,6 +76,12 @@ func (wd word) value(r root, n node, read Source) (json.RawMessage, error) {
 	}
 	return r.fromText(text, n)
 }
+
+// sourceError is a value that could not be read (a file, standard
+// input): no fault of its type, so no message adds the schema's type.
+type sourceError struct{ error }
+
+func (e *sourceError) Unwrap() error { return e.error }
 
 // isStringOnly reports whether ts allows strings and nothing else.
 func isStringOnly(ts []string) bool { return len(ts) == 1 && ts[0] == "string" }

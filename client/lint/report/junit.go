@@ -1,14 +1,14 @@
 package report
 
 import (
-	"encoding/xml"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/mcpscope/mcpscope/client/lint"
 	"github.com/mcpscope/mcpscope/client/lint/tokencost"
-	"github.com/mcpscope/mcpscope/internal/app/termtext"
+	"github.com/mcpscope/mcpscope/internal/app/junit"
+	"github.com/mcpscope/mcpscope/internal/app/plural"
 )
 
 // junitSuiteName names the one test suite of the JUnit format.
@@ -17,49 +17,20 @@ const junitSuiteName = "mcpscope lint"
 // serverSubject is the test case of findings that name no subject.
 const serverSubject = "server"
 
-type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Errors   int         `xml:"errors,attr"`
-	Skipped  int         `xml:"skipped,attr"`
-	Cases    []junitCase `xml:"testcase"`
-}
-
-type junitCase struct {
-	Name      string        `xml:"name,attr"`
-	Classname string        `xml:"classname,attr"`
-	Failure   *junitFailure `xml:"failure,omitempty"`
-	SystemOut string        `xml:"system-out,omitempty"`
-}
-
-type junitFailure struct {
-	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr"`
-	Text    string `xml:",chardata"`
-}
-
-// WriteJUnit prints r as JUnit XML: one suite, "mcpscope lint", with one
-// test case per thing the server offers (each tool, prompt and resource
-// template, and any other subject a finding names). A case fails when it
-// has a finding of error or warning severity; its failure lists every
-// such finding with its rule, path, message and fix, and info findings go
-// to its system-out. A case per subject is what CI test views show well:
-// the count stays steady from run to run, a red case names the tool to
-// fix, and it shows all that tool's problems at once.
+// WriteJUnit prints r as JUnit XML (internal/app/junit): one suite,
+// "mcpscope lint", with one test case per thing the server offers (each
+// tool, prompt and resource template, and any other subject a finding
+// names). A case fails when it has a finding of error or warning
+// severity; its failure lists every such finding with its rule, path,
+// message and fix, and info findings go to its system-out. A case per
+// subject is what CI test views show well: the count stays steady from
+// run to run, a red case names the tool to fix, and it shows all that
+// tool's problems at once.
 func WriteJUnit(w io.Writer, r Report) error {
 	subjects, bySubject := junitSubjects(r)
-	suite := junitSuite{Name: junitSuiteName}
+	suite := junit.Suite{Name: junitSuiteName, Cases: make([]junit.Case, 0, len(subjects))}
 	for _, s := range subjects {
-		c := junitCase{Name: safe(s.name), Classname: safe(s.class)}
+		c := junit.Case{Name: s.name, Classname: s.class}
 		var failing, notes []string
 		worst := lint.SeverityInfo
 		for _, f := range bySubject[s.key] {
@@ -67,36 +38,31 @@ func WriteJUnit(w io.Writer, r Report) error {
 			if f.Fix != "" {
 				line += " Fix: " + f.Fix
 			}
-			if f.Severity == lint.SeverityError || f.Severity == lint.SeverityWarning {
-				failing = append(failing, safe(line))
-				if f.Severity == lint.SeverityError {
-					worst = lint.SeverityError
-				} else if worst != lint.SeverityError {
+			switch f.Severity {
+			case lint.SeverityError:
+				worst = lint.SeverityError
+				failing = append(failing, line)
+			case lint.SeverityWarning:
+				if worst != lint.SeverityError {
 					worst = lint.SeverityWarning
 				}
-			} else {
-				notes = append(notes, safe(line))
+				failing = append(failing, line)
+			default:
+				notes = append(notes, line)
 			}
 		}
 		if len(failing) > 0 {
-			c.Failure = &junitFailure{Message: fmt.Sprintf("%d %s", len(failing), map[bool]string{true: "finding", false: "findings"}[len(failing) == 1]),
+			c.Failure = &junit.Problem{Message: plural.Count(len(failing), "finding", "findings"),
 				Type: string(worst), Text: strings.Join(failing, "\n")}
-			suite.Failures++
 		}
 		c.SystemOut = strings.Join(notes, "\n")
 		suite.Cases = append(suite.Cases, c)
 	}
-	suite.Tests = len(suite.Cases)
-	doc := junitSuites{Name: junitSuiteName, Tests: suite.Tests, Failures: suite.Failures, Suites: []junitSuite{suite}}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
+	b, err := junit.Marshal(suite)
+	if err != nil {
 		return err
 	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
+	_, err = w.Write(b)
 	return err
 }
 
@@ -106,7 +72,9 @@ type junitSubject struct{ key, name, class string }
 
 // junitSubjects lists the test cases in order (the cost table's entries
 // in listing order, then subjects only findings name) and groups the
-// findings by case.
+// findings by case. A finding is matched to its entry by its Kind and
+// Name; one without them (a finding about the server or a whole
+// listing) by its subject.
 func junitSubjects(r Report) ([]junitSubject, map[string][]lint.Finding) {
 	var subjects []junitSubject
 	seen := map[string]bool{}
@@ -117,31 +85,47 @@ func junitSubjects(r Report) ([]junitSubject, map[string][]lint.Finding) {
 		}
 	}
 	for _, it := range r.Cost.Items {
-		kind := kindNames[it.Kind]
-		add(junitSubject{key: kind + " " + it.Name, name: it.Name, class: kind})
+		add(entrySubject(it.Kind, it.Name))
 	}
 	by := map[string][]lint.Finding{}
 	for _, f := range r.Findings {
-		key := f.Subject
-		if key == "" {
-			key = serverSubject
-		}
-		by[key] = append(by[key], f)
-		class, name, ok := cutKind(key)
-		if !ok {
-			class, name = serverSubject, key
-		}
-		add(junitSubject{key: key, name: name, class: class})
+		s := findingSubject(f)
+		by[s.key] = append(by[s.key], f)
+		add(s)
 	}
 	return subjects, by
 }
 
+// entrySubject is the test case of the entry of kind (a listing's name:
+// "tool", "resourceTemplate") named name.
+func entrySubject(kind, name string) junitSubject {
+	class := kindNames[kind]
+	if class == "" {
+		class = kind
+	}
+	return junitSubject{key: kind + "\x00" + name, name: name, class: class}
+}
+
+// findingSubject is the test case a finding belongs to.
+func findingSubject(f lint.Finding) junitSubject {
+	if f.Kind != "" && f.Name != "" {
+		return entrySubject(f.Kind, f.Name)
+	}
+	if f.Subject == "" {
+		return junitSubject{key: serverSubject, name: serverSubject, class: serverSubject}
+	}
+	if kind, name, ok := cutKind(f.Subject); ok {
+		return entrySubject(kind, name)
+	}
+	return junitSubject{key: "\x00" + f.Subject, name: f.Subject, class: serverSubject}
+}
+
 // cutKind splits a subject such as "tool echo" or "resource template
-// files" into its kind and name.
+// files" into its listing's kind and its name.
 func cutKind(subject string) (kind, name string, ok bool) {
 	for _, k := range []string{tokencost.KindTool, tokencost.KindPrompt, tokencost.KindResourceTemplate} {
 		if n, found := strings.CutPrefix(subject, kindNames[k]+" "); found {
-			return kindNames[k], n, true
+			return k, n, true
 		}
 	}
 	if n, found := strings.CutPrefix(subject, "resource "); found {
@@ -149,7 +133,3 @@ func cutKind(subject string) (kind, name string, ok bool) {
 	}
 	return "", "", false
 }
-
-// safe keeps server text printable in XML and on a terminal: controls are
-// shown escaped (termtext), which XML 1.0 could not hold raw anyway.
-func safe(s string) string { return termtext.LineMax(s, termtext.WholeLineMax) }

@@ -92,13 +92,16 @@ type Options struct {
 	// repository such as server.json: code scanning shows a result only
 	// on a file. Empty, results carry only their JSON path.
 	Artifact string
+	// Verbose lists every info finding in the text format; without it
+	// they are folded, one line per rule.
+	Verbose bool
 }
 
 // Write prints r in format f on w.
 func Write(w io.Writer, f Format, r Report, o Options) error {
 	switch f {
 	case Text:
-		return WriteText(w, r, o.Palette)
+		return writeText(w, r, o)
 	case JSON:
 		return WriteJSON(w, r)
 	case SARIF:

@@ -61,7 +61,7 @@ func TestTextGroupsFindingsAndTabulatesCost(t *testing.T) {
 	for _, want := range []string{
 		"mcpscope lint node server.js (protocol 2025-11-25)\n",
 		"errors (1)\n  duplicate-tool-name  tool echo  $.tools[2].name\n    Two tools are named \"echo\".\n    fix: Give each tool a name of its own.\n",
-		"warnings (1)\n", "info (1)\n",
+		"warnings (1)\n", "info (1), one line a rule (--verbose lists each)\n  long-description (1): prompt greet\n",
 		`tool boom\x1b]0;PWNED\x07\x1b[2J\u009b31m`,
 		"O200K_BASE", "CL100K_BASE", "% OF 200k",
 		"1 error, 1 warning, 1 info; 1,300 tokens (o200k_base), 0.7% of a 200k window\n",
@@ -225,30 +225,28 @@ func TestJUnitParsesAndFailsPerSubject(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertNoEscapes(t, "junit", b.String())
-	var doc struct {
-		Tests    int `xml:"tests,attr"`
-		Failures int `xml:"failures,attr"`
-		Suites   []struct {
-			Name  string `xml:"name,attr"`
-			Cases []struct {
-				Name      string `xml:"name,attr"`
-				Classname string `xml:"classname,attr"`
-				Failure   *struct {
-					Message string `xml:"message,attr"`
-					Type    string `xml:"type,attr"`
-					Text    string `xml:",chardata"`
-				} `xml:"failure"`
-				SystemOut string `xml:"system-out"`
-			} `xml:"testcase"`
-		} `xml:"testsuite"`
+	var suite struct {
+		Name     string `xml:"name,attr"`
+		Tests    int    `xml:"tests,attr"`
+		Failures int    `xml:"failures,attr"`
+		Cases    []struct {
+			Name      string `xml:"name,attr"`
+			Classname string `xml:"classname,attr"`
+			Failure   *struct {
+				Message string `xml:"message,attr"`
+				Type    string `xml:"type,attr"`
+				Text    string `xml:",chardata"`
+			} `xml:"failure"`
+			SystemOut string `xml:"system-out"`
+		} `xml:"testcase"`
 	}
-	if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
+	if err := xml.Unmarshal(b.Bytes(), &suite); err != nil {
 		t.Fatalf("%v\n%s", err, b.String())
 	}
-	if doc.Tests != 3 || doc.Failures != 2 || len(doc.Suites) != 1 || doc.Suites[0].Name != "mcpscope lint" {
-		t.Fatalf("doc %+v", doc)
+	if suite.Tests != 3 || suite.Failures != 2 || suite.Name != "mcpscope lint" {
+		t.Fatalf("suite %+v", suite)
 	}
-	cases := doc.Suites[0].Cases
+	cases := suite.Cases
 	echo, bad, greet := cases[0], cases[1], cases[2]
 	if echo.Name != "echo" || echo.Classname != "tool" || echo.Failure == nil || echo.Failure.Type != "error" ||
 		!strings.Contains(echo.Failure.Text, "duplicate-tool-name at $.tools[2].name") || !strings.Contains(echo.Failure.Text, "Fix: Give each") {

@@ -49,16 +49,22 @@ func lookOf(p *theme.Palette) look {
 // with its rule, subject, JSON path, message and fix; then the cost table,
 // the dearest first, with the total and its share of the window. Every
 // piece of server text is made safe for a terminal (termtext). A palette
-// colours the severities and the table's heading.
+// colours the severities and the table's heading. Info findings are
+// folded, one line per rule (Options.Verbose lists them).
 func WriteText(w io.Writer, r Report, p *theme.Palette) error {
-	l := lookOf(p)
+	return writeText(w, r, Options{Palette: p})
+}
+
+// writeText is WriteText with the options that bear on text.
+func writeText(w io.Writer, r Report, o Options) error {
+	l := lookOf(o.Palette)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s", l.head.Render("mcpscope lint"), termtext.LineMax(r.Target, termtext.ServerTextMax))
 	if r.ProtocolVersion != "" {
 		fmt.Fprintf(&b, " (protocol %s)", termtext.OneLine(r.ProtocolVersion))
 	}
 	b.WriteString("\n\n")
-	writeFindings(&b, r, l)
+	writeFindings(&b, r, l, o.Verbose)
 	if len(r.Cost.Encodings) > 0 {
 		b.WriteString("\n")
 		writeCost(&b, r.Cost, l)
@@ -68,8 +74,9 @@ func WriteText(w io.Writer, r Report, p *theme.Palette) error {
 	return err
 }
 
-// writeFindings prints the findings grouped by severity, worst first.
-func writeFindings(b *strings.Builder, r Report, l look) {
+// writeFindings prints the findings grouped by severity, worst first;
+// info findings folded by rule unless verbose.
+func writeFindings(b *strings.Builder, r Report, l look, verbose bool) {
 	if len(r.Findings) == 0 {
 		b.WriteString("no findings\n")
 		return
@@ -77,6 +84,11 @@ func writeFindings(b *strings.Builder, r Report, l look) {
 	for _, s := range severities {
 		n := r.count(s)
 		if n == 0 {
+			continue
+		}
+		if s == lint.SeverityInfo && !verbose {
+			fmt.Fprintf(b, "%s (%d), one line a rule (--verbose lists each)\n", l.severity[s].Render(groupName(s)), n)
+			writeFolded(b, r.Findings, s)
 			continue
 		}
 		fmt.Fprintf(b, "%s (%d)\n", l.severity[s].Render(groupName(s)), n)
@@ -124,7 +136,7 @@ var kindNames = map[string]string{
 func writeCost(b *strings.Builder, t tokencost.Table, l look) {
 	first := t.Encodings[0]
 	window := windowName(t.Window)
-	fmt.Fprintf(b, "%s, the dearest first\n", l.head.Render("token cost"))
+	fmt.Fprintf(b, "%s %s, the dearest first\n", l.head.Render("token cost"), countedWhat(t))
 	headers := append(append([]string{"KIND", "NAME"}, upper(t.Encodings)...), "% OF "+window)
 	tbl := table.New().Headers(headers...).
 		Border(lipgloss.HiddenBorder()).BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).BorderHeader(false).
@@ -155,6 +167,19 @@ func writeCost(b *strings.Builder, t tokencost.Table, l look) {
 	}
 }
 
+// countedWhat says what of each entry the table counted, and whether
+// counting stopped before the end.
+func countedWhat(t tokencost.Table) string {
+	what := "in the model's context (name, description, schema)"
+	if t.Counted == tokencost.CountEntry {
+		what = "of each whole listing entry"
+	}
+	if t.Uncounted > 0 {
+		what += fmt.Sprintf(" (incomplete: counting stopped; %s counted, %d not)", plural.Count(len(t.Items), "entry", "entries"), t.Uncounted)
+	}
+	return what
+}
+
 // summary is the last line: the findings by severity and the total cost.
 func summary(r Report) string {
 	parts := []string{
@@ -166,6 +191,9 @@ func summary(r Report) string {
 	if len(r.Cost.Encodings) > 0 {
 		first := r.Cost.Encodings[0]
 		line += fmt.Sprintf("; %s tokens (%s), %s of a %s window", thousands(r.Cost.Total[first]), first, percent(r.Cost.Share(first)), windowName(r.Cost.Window))
+		if r.Cost.Uncounted > 0 {
+			line += fmt.Sprintf(" at least (%d entries not counted)", r.Cost.Uncounted)
+		}
 	}
 	return line
 }

@@ -1,10 +1,13 @@
 // Package tokencost counts what each tool, prompt and resource template a
 // server offers costs in a model's context, with real tokenizers.
 //
-// What is counted is the entry exactly as the server listed it (its
-// tools/list, prompts/list or resources/templates/list object, every
-// member included), in compact JSON: hosts differ in how they wrap a tool
-// for a model, but each of them sends the model what that object holds.
+// What is counted, by default, is what a host puts in the model's context
+// (Entry.ForModel): for a tool the function-calling definition every
+// major host sends — its name, description and input schema, as the
+// server sent them, in compact JSON — and not its icons, annotations,
+// output schema or _meta; for a prompt its name, description and
+// arguments; for a resource template its URI template, name, description
+// and type. The whole listing entry can be counted instead (CountEntry).
 //
 // The encodings are OpenAI's BPE tables, embedded in the binary by
 // github.com/tiktoken-go/tokenizer: counting works offline. A table is

@@ -176,5 +176,8 @@ func FuzzEntries(f *testing.F) {
 		if json.Valid(raw) && !json.Valid([]byte(e.Text())) {
 			t.Fatalf("text %q of valid %q is not JSON", e.Text(), raw)
 		}
+		if m := e.ForModel(); json.Valid(raw) && !json.Valid([]byte(m.Text())) {
+			t.Fatalf("model text %q of valid %q is not JSON", m.Text(), raw)
+		}
 	})
 }

@@ -28,12 +28,14 @@ type Case struct {
 	Failure   *Problem // the test ran and its outcome is wrong
 	Error     *Problem // the test could not run to an outcome
 	Skipped   *Problem // the test was not run
+	SystemOut string   // what the case printed beside its outcome (notes); "" for none
 }
 
 // Problem is why a case failed, erred or was skipped: a one-line message
 // and the detail lines.
 type Problem struct {
 	Message string
+	Type    string // the kind of problem, such as a severity; "" for none
 	Text    string
 }
 
@@ -44,7 +46,7 @@ type Problem struct {
 func Marshal(s Suite) ([]byte, error) {
 	doc := xmlSuite{Name: text(s.Name), Time: seconds(s.Time), Tests: len(s.Cases)}
 	for _, c := range s.Cases {
-		x := xmlCase{Name: text(c.Name), Classname: text(c.Classname), Time: seconds(c.Time)}
+		x := xmlCase{Name: text(c.Name), Classname: text(c.Classname), Time: seconds(c.Time), SystemOut: text(c.SystemOut)}
 		switch {
 		case c.Failure != nil:
 			x.Failure = c.Failure.xml()
@@ -85,17 +87,19 @@ type xmlCase struct {
 	Failure   *xmlProblem `xml:"failure"`
 	Error     *xmlProblem `xml:"error"`
 	Skipped   *xmlProblem `xml:"skipped"`
+	SystemOut string      `xml:"system-out,omitempty"`
 }
 
 // xmlProblem is a <failure>, <error> or <skipped> element.
 type xmlProblem struct {
 	Message string `xml:"message,attr,omitempty"`
+	Type    string `xml:"type,attr,omitempty"`
 	Text    string `xml:",cdata"`
 }
 
 // xml returns p with its texts made safe.
 func (p *Problem) xml() *xmlProblem {
-	return &xmlProblem{Message: text(termtext.Line(p.Message)), Text: text(p.Text)}
+	return &xmlProblem{Message: text(termtext.Line(p.Message)), Type: text(termtext.Line(p.Type)), Text: text(p.Text)}
 }
 
 // text makes s safe for XML, keeping its line breaks: termtext escapes

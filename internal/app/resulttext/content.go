@@ -26,8 +26,9 @@ type content struct {
 }
 
 // contentItem renders one content item (tools/call content, a prompt
-// message's content) and says whether it is text content.
-func contentItem(raw json.RawMessage) (string, bool) {
+// message's content), textMax bytes of its text at most, and says
+// whether it is text content.
+func contentItem(raw json.RawMessage, textMax int) (string, bool) {
 	var c content
 	if json.Unmarshal(raw, &c) != nil {
 		return bracket(typeOf(raw), compactLine(raw)), false
@@ -35,7 +36,7 @@ func contentItem(raw json.RawMessage) (string, bool) {
 	switch c.Type {
 	case "text":
 		if c.Text != nil {
-			return termtext.BlockMax(*c.Text, TextMax), true
+			return termtext.BlockMax(*c.Text, textMax), true
 		}
 	case "image", "audio":
 		return bracket(c.Type, c.MimeType, encodedSize(c.Data)), false
@@ -47,7 +48,7 @@ func contentItem(raw json.RawMessage) (string, bool) {
 		return line, false
 	case "resource":
 		if len(c.Resource) > 0 {
-			return resourceContents(c.Resource, true), false
+			return resourceContents(c.Resource, true, textMax), false
 		}
 	case "ref/stream":
 		if c.StreamTag != nil {
@@ -75,7 +76,7 @@ func typeOf(raw json.RawMessage) string {
 // resourceContents renders one resource contents: a blob as one line with
 // its URI, type and decoded size; text as its text, under a line naming
 // its URI and type when labelled.
-func resourceContents(raw json.RawMessage, labelled bool) string {
+func resourceContents(raw json.RawMessage, labelled bool, textMax int) string {
 	var c content
 	if json.Unmarshal(raw, &c) != nil {
 		return bracket("resource of the wrong shape", compactLine(raw))
@@ -84,9 +85,9 @@ func resourceContents(raw json.RawMessage, labelled bool) string {
 	case c.Blob != nil:
 		return bracket("resource", c.URI, c.MimeType, encodedSize(c.Blob))
 	case c.Text != nil && labelled:
-		return bracket("resource", c.URI, c.MimeType) + "\n" + termtext.BlockMax(*c.Text, TextMax)
+		return bracket("resource", c.URI, c.MimeType) + "\n" + termtext.BlockMax(*c.Text, textMax)
 	case c.Text != nil:
-		return termtext.BlockMax(*c.Text, TextMax)
+		return termtext.BlockMax(*c.Text, textMax)
 	}
 	return bracket("resource", c.URI, c.MimeType, "no text nor blob")
 }

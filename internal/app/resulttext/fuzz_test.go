@@ -30,6 +30,7 @@ func FuzzResult(f *testing.F) {
 		for _, m := range methods {
 			for _, w := range []int{0, 20, 80} {
 				checkPrintable(t, m, Result(m, raw, w))
+				checkPrintable(t, m, Uncut(m, raw, w))
 			}
 			_, _ = Payload(m, raw)
 		}

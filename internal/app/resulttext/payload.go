@@ -24,7 +24,7 @@ func (e *NoPayloadError) Error() string {
 	case e.Found == 0 && len(e.Others) == 0:
 		return "the result holds no content"
 	case e.Found == 0:
-		return "the result holds no image, audio or resource contents, only " + strings.Join(e.Others, ", ")
+		return "the result holds no image, audio or resource contents nor a single text content, only " + strings.Join(e.Others, ", ")
 	}
 	msg := fmt.Sprintf("the result holds %d contents --raw could write, not one: %s", e.Found, strings.Join(e.Writable, ", "))
 	if len(e.Others) > 0 {
@@ -35,25 +35,33 @@ func (e *NoPayloadError) Error() string {
 
 // Payload returns the decoded bytes of the single image, audio or resource
 // contents of the result of method: the base64 of an image, audio or blob
-// decoded, a text resource's text. It reads tools/call content (embedded
-// resources included), prompts/get messages and resources/read contents.
-// A result with none or several of them, or of another method, gets a
-// *NoPayloadError.
+// decoded, a text resource's text. A result with none of them but one
+// text content gives that text, exactly as sent. It reads tools/call
+// content (embedded resources included), prompts/get messages and
+// resources/read contents. A result with none or several of them, or of
+// another method, gets a *NoPayloadError.
 func Payload(method string, raw []byte) ([]byte, error) {
 	items, err := payloadItems(method, raw)
 	if err != nil {
 		return nil, err
 	}
 	writable, others := map[string]int{}, map[string]int{}
-	var found []content
+	var found, texts []content
 	for _, it := range items {
 		what, c, ok := classify(it)
-		if ok {
+		switch {
+		case ok:
 			writable[what]++
 			found = append(found, c)
-		} else {
+		case what == textContent && c.Text != nil:
+			texts = append(texts, c)
+			others[what]++
+		default:
 			others[what]++
 		}
+	}
+	if len(found) == 0 && len(texts) == 1 {
+		return []byte(*texts[0].Text), nil
 	}
 	if len(found) != 1 {
 		return nil, &NoPayloadError{Found: len(found), Writable: holdings(writable), Others: holdings(others)}
@@ -94,6 +102,9 @@ func payloadItems(method string, raw []byte) ([]json.RawMessage, error) {
 	}
 	return nil, &NoPayloadError{Others: []string{"a " + termtext.OneLine(method) + " result, which has no contents"}}
 }
+
+// textContent is what classify names a text content item.
+const textContent = "text content"
 
 // classify names one item for NoPayloadError and returns the contents it
 // carries when --raw can write them: an image's or audio's data, an

@@ -20,22 +20,33 @@ import (
 )
 
 // TextMax is the most bytes of one text item (a text content, a text
-// resource) that a render shows; the rest is cut and the render says how
-// many bytes were left out. --format json or --output keep everything.
+// resource) that Result shows at a terminal; the rest is cut and the
+// render says how many bytes were left out. Uncut renders for a file, and
+// JSON and --raw keep everything.
 const TextMax = 1 << 20
 
 // Result renders the result of a request of method as text for a
-// terminal width cells wide (0: no limit; only listings use it). The text
-// ends with a newline.
+// terminal width cells wide (0: no limit; only listings use it), each
+// text item cut past TextMax bytes. The text ends with a newline.
 func Result(method string, raw []byte, width int) string {
+	return render(method, raw, width, TextMax)
+}
+
+// Uncut is Result for a file: no text item is cut.
+func Uncut(method string, raw []byte, width int) string {
+	return render(method, raw, width, 0)
+}
+
+// render is Result with textMax bytes of a text item shown (≤ 0: all).
+func render(method string, raw []byte, width, textMax int) string {
 	var out string
 	switch method {
 	case mcp.MethodToolsCall:
-		out = toolResult(raw)
+		out = toolResult(raw, textMax)
 	case mcp.MethodPromptsGet:
-		out = promptResult(raw)
+		out = promptResult(raw, textMax)
 	case mcp.MethodResourcesRead:
-		out = readResult(raw)
+		out = readResult(raw, textMax)
 	case mcp.MethodToolsList, mcp.MethodResourcesList, mcp.MethodResourceTemplatesList, mcp.MethodPromptsList:
 		out = listPage(method, raw, width)
 	}
@@ -64,7 +75,7 @@ func endLine(s string) string {
 // structuredContent when no content item is text, and "error: " before
 // the first line when isError is set. "" when the result holds no content
 // array (a task, or a shape of its own).
-func toolResult(raw []byte) string {
+func toolResult(raw []byte, textMax int) string {
 	var r struct {
 		Content           *[]json.RawMessage `json:"content"`
 		StructuredContent json.RawMessage    `json:"structuredContent"`
@@ -76,7 +87,7 @@ func toolResult(raw []byte) string {
 	var b strings.Builder
 	hasText := false
 	for _, c := range *r.Content {
-		item, text := contentItem(c)
+		item, text := contentItem(c, textMax)
 		hasText = hasText || text
 		b.WriteString(endLine(item))
 	}
@@ -98,7 +109,7 @@ func toolResult(raw []byte) string {
 
 // promptResult renders a prompts/get result: its description, then each
 // message as "role: content". "" when it holds no messages array.
-func promptResult(raw []byte) string {
+func promptResult(raw []byte, textMax int) string {
 	var r struct {
 		Description string `json:"description"`
 		Messages    *[]struct {
@@ -114,7 +125,7 @@ func promptResult(raw []byte) string {
 		b.WriteString(endLine(termtext.Block(r.Description)) + "\n")
 	}
 	for _, m := range *r.Messages {
-		item, _ := contentItem(m.Content)
+		item, _ := contentItem(m.Content, textMax)
 		b.WriteString(termtext.OneLine(m.Role) + ": " + endLine(item))
 	}
 	if len(*r.Messages) == 0 {
@@ -127,7 +138,7 @@ func promptResult(raw []byte) string {
 // resource as it is; with several contents, each one's text under a line
 // naming its URI and type; a blob as one line. "" when it holds no
 // contents array.
-func readResult(raw []byte) string {
+func readResult(raw []byte, textMax int) string {
 	var r struct {
 		Contents *[]json.RawMessage `json:"contents"`
 	}
@@ -136,7 +147,7 @@ func readResult(raw []byte) string {
 	}
 	var b strings.Builder
 	for _, c := range *r.Contents {
-		b.WriteString(endLine(resourceContents(c, len(*r.Contents) > 1)))
+		b.WriteString(endLine(resourceContents(c, len(*r.Contents) > 1, textMax)))
 	}
 	if len(*r.Contents) == 0 {
 		b.WriteString("(no contents)")
