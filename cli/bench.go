@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math"
 	"os"
 	"runtime/debug"
 	"time"
@@ -71,6 +73,7 @@ func newBenchCommand() *cobra.Command {
 			cfg := b.config(f.maxTime)
 			defer collectLess()()
 			f.maxInFlight = cfg.Concurrency
+			f.repeatAnswers = true
 			wire := newWireTimes()
 			f.sink = wire
 			io := streamsOf(cmd)
@@ -113,8 +116,8 @@ func (b *benchFlags) validate() error {
 	switch {
 	case b.concurrency <= 0:
 		return usagef("--concurrency must be positive, got %d", b.concurrency)
-	case b.rate < 0:
-		return usagef("--rate must not be negative, got %g", b.rate)
+	case b.rate < 0 || math.IsNaN(b.rate) || math.IsInf(b.rate, 0):
+		return usagef("--rate must be a finite number of calls a second, got %g", b.rate)
 	case b.duration < 0:
 		return usagef("--duration must not be negative, got %s", b.duration)
 	case b.requests < 0:
@@ -146,7 +149,7 @@ func (b *benchFlags) run(ctx context.Context, r *run, what benchCall, cfg load.C
 	defer abort(nil)
 	lost := func(err error) {
 		if load.Kind(err) == load.KindConnection {
-			abort(err)
+			abort(connectionFailed(fmt.Errorf("bench stopped: %w", err)))
 		}
 	}
 	var progress func(load.Snapshot)
@@ -154,6 +157,7 @@ func (b *benchFlags) run(ctx context.Context, r *run, what benchCall, cfg load.C
 	if live != nil {
 		progress = live.show
 	}
+
 	snap, runErr := load.Run(ctx, cfg, func(ctx context.Context) error {
 		err := call(ctx)
 		lost(err)

@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -44,11 +45,14 @@ type schedule struct {
 	requests int           // 0: no limit
 	deadline time.Time     // zero: none
 	started  atomic.Int64
+	start    time.Time     // the run's start
+	rate     float64       // calls a second; 0: no rate
+	duration time.Duration // 0: no duration
 }
 
 // newSchedule returns the schedule of cfg for a run started at start.
 func newSchedule(cfg Config, start time.Time, clk clock) *schedule {
-	s := &schedule{clk: clk, requests: cfg.Requests}
+	s := &schedule{clk: clk, requests: cfg.Requests, start: start, rate: cfg.Rate, duration: cfg.Duration}
 	if cfg.Duration > 0 {
 		s.deadline = start.Add(cfg.Duration)
 	}
@@ -64,32 +68,55 @@ func newSchedule(cfg Config, start time.Time, clk clock) *schedule {
 // Started is how many calls have started.
 func (s *schedule) Started() int { return int(s.started.Load()) }
 
-// next waits for the next call's turn and reports whether it may start:
-// false once the run's limits are reached or ctx has ended.
-func (s *schedule) next(ctx context.Context) bool {
+// next waits for the next call's turn and reports whether it may start
+// and the instant it was due: with a rate, the n-th call (from 0) is due
+// n/Rate after the run's start, even when the run fell behind and starts
+// it later; without, it is due when it starts. ok is false once the
+// run's limits are reached or ctx has ended.
+func (s *schedule) next(ctx context.Context) (due time.Time, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if ctx.Err() != nil || s.requests > 0 && s.Started() >= s.requests {
-		return false
+		return time.Time{}, false
 	}
 	now := s.clk.Now()
 	if s.ended(now) {
-		return false
+		return time.Time{}, false
 	}
 	if s.limit != nil {
 		r := s.limit.ReserveN(now, 1)
 		at := now.Add(r.DelayFrom(now))
 		if s.ended(at) {
 			r.CancelAt(now)
-			return false
+			return time.Time{}, false
 		}
 		if wait := at.Sub(now); wait > 0 && !s.clk.Sleep(ctx, wait) {
 			r.CancelAt(s.clk.Now())
-			return false
+			return time.Time{}, false
 		}
 	}
-	s.started.Add(1)
-	return true
+	n := s.started.Add(1) - 1
+	if s.rate > 0 {
+		return s.start.Add(time.Duration(float64(n) / s.rate * float64(time.Second))), true
+	}
+	return s.clk.Now(), true
+}
+
+// Scheduled is how many calls the rate had due by elapsed into the run
+// (those due at 0, 1/Rate … up to elapsed, within Duration and Requests);
+// without a rate, the calls started.
+func (s *schedule) Scheduled(elapsed time.Duration) int {
+	if s.rate <= 0 {
+		return s.Started()
+	}
+	n := math.Floor(elapsed.Seconds()*s.rate+1e-9) + 1
+	if s.duration > 0 {
+		n = min(n, math.Ceil(s.duration.Seconds()*s.rate-1e-9))
+	}
+	if s.requests > 0 {
+		n = min(n, float64(s.requests))
+	}
+	return int(max(n, 0))
 }
 
 // ended reports whether t is at or past the run's end.
