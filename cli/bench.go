@@ -23,6 +23,7 @@ type benchFlags struct {
 	requests    int
 	recording   string
 	format      string
+	rateSet     bool // --rate was given: 0 is refused, not "no rate"
 }
 
 // Bench's defaults: the Inspector's --load concurrency, so that the same
@@ -63,6 +64,7 @@ func newBenchCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			b.rateSet = cmd.Flags().Changed("rate")
 			if err := b.validate(); err != nil {
 				return err
 			}
@@ -116,8 +118,8 @@ func (b *benchFlags) validate() error {
 	switch {
 	case b.concurrency <= 0:
 		return usagef("--concurrency must be positive, got %d", b.concurrency)
-	case b.rate < 0 || math.IsNaN(b.rate) || math.IsInf(b.rate, 0):
-		return usagef("--rate must be a finite number of calls a second, got %g", b.rate)
+	case b.rateSet && !(b.rate > 0) || math.IsInf(b.rate, 0):
+		return usagef("--rate must be a positive, finite number of calls a second, got %g", b.rate)
 	case b.duration < 0:
 		return usagef("--duration must not be negative, got %s", b.duration)
 	case b.requests < 0:
