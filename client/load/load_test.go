@@ -90,13 +90,13 @@ func TestRateSpreadsStartsOnTheSchedule(t *testing.T) {
 	}
 }
 
-func TestRateDoesNotBurstAfterFallingBehind(t *testing.T) {
+func TestRateBehindStartsWhatIsDue(t *testing.T) {
 	t.Parallel()
 	clk := newFakeClock()
 	start := clk.Now()
 	var starts []time.Duration
-	// One worker whose calls take 50ms at a rate of 100/s: each call
-	// starts as soon as the previous one ends, never two at once.
+	// One worker whose calls take 50ms at a rate of 100/s: each call is
+	// due already and starts as soon as the previous one ends.
 	_, err := run(context.Background(), Config{Concurrency: 1, Rate: 100, Requests: 5}, func(context.Context) error {
 		starts = append(starts, clk.Now().Sub(start))
 		clk.advance(50 * time.Millisecond)
