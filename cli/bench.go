@@ -48,8 +48,11 @@ func newBenchCommand() *cobra.Command {
 			"errors by kind and the latency percentiles (p50, p90, p99, max, from an HDR histogram).\n" +
 			"The call is a tool with arguments typed by its schema (tool NAME K=V…), any method with\n" +
 			"its PARAMS_JSON, or every request of a recording in turn (--recording FILE).\n\n" +
-			"Latency runs from just before a request is sent to its answer; only answered calls\n" +
-			"are timed (a JSON-RPC error and a tool result with isError are answers, and errors).\n" +
+			"Latency runs from just before a request is sent to its answer (with --rate, from the\n" +
+			"instant the schedule had the call due); only answered calls are timed (a JSON-RPC\n" +
+			"error and a tool result with isError are answers, and errors). Calls an interrupt or a\n" +
+			"lost connection cut off are unfinished, not errors. Questions the server asks are\n" +
+			"answered from --answers, its answers of each kind used again in a loop.\n" +
 			"A live line on stderr shows the run at a terminal. The summary is text at a terminal\n" +
 			"and JSON when piped or with --format json. Nothing is recorded unless --record.\n\n" +
 			"Exit 0 when the run completed, even with errors (they are in the summary); 1 when no\n" +
@@ -89,7 +92,7 @@ func newBenchCommand() *cobra.Command {
 	fs.StringVar(&b.format, "format", "", "print the summary as `FORMAT`: text or json (default: text at a terminal, JSON otherwise)")
 	f.register(fs)
 	fs.IntVar(&b.concurrency, "concurrency", defaultBenchConcurrency, "keep at most `N` calls in flight")
-	fs.Float64Var(&b.rate, "rate", 0, "start at most `R` calls a second, spread evenly (default: as fast as they finish)")
+	fs.Float64Var(&b.rate, "rate", 0, "start `R` calls a second, the n-th due n/R seconds in (default: as fast as they finish)")
 	fs.DurationVar(&b.duration, "duration", 0, "stop starting calls after `D`; those in flight finish (default 10s when --requests is not given)")
 	fs.IntVar(&b.requests, "requests", 0, "stop after starting `N` calls")
 	fs.StringVar(&b.recording, "recording", "", "send every request of the recording `FILE` in turn (its handshake aside)")

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
@@ -36,15 +37,16 @@ type WireClock interface {
 // wire is given and saw them; otherwise from just before the session
 // sends to the moment the session hands the answer back (Answered). A
 // tool's result is judged after the latency is taken, its outputSchema
-// compiled once for the run. A call the run stopped because the server
-// asked a question no answer covers fails with that question's
-// *answers.UnansweredError.
+// compiled once for the run. When the run stopped because the server
+// asked a question no answer covers, one call fails with that question's
+// *answers.UnansweredError; the others it cut off are unfinished.
 func SessionCall(s *client.Session, req Request, wire WireClock) Call {
 	var params any
 	if len(req.Params) > 0 {
 		params = req.Params
 	}
 	judge := req.judge()
+	var asked atomic.Bool // the unanswered question was counted once
 	return func(ctx context.Context) error {
 		var ids []jsonrpc.ID
 		var opts []client.CallOption
@@ -60,7 +62,7 @@ func SessionCall(s *client.Session, req Request, wire WireClock) Call {
 		}
 		if err != nil {
 			var q *answers.UnansweredError
-			if cause := context.Cause(ctx); errors.As(cause, &q) {
+			if cause := context.Cause(ctx); errors.As(cause, &q) && asked.CompareAndSwap(false, true) {
 				return q
 			}
 			return err
