@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -60,7 +61,7 @@ func TestBenchCountsAgreeWithAServerThatDropsCalls(t *testing.T) {
 	answered := filepath.Join(t.TempDir(), "answered")
 	argv, env := stubArgv(t, "bench-drops")
 	target := append([]string{"--env", env, "--env", benchAnsweredEnv + "=" + answered, "--"}, argv...)
-	r := mcpscope(t, append([]string{"bench", "--format", "json", "--timeout", "300ms", "--requests", "70", "--concurrency", "8", "ping"}, target...)...)
+	r := mcpscope(t, append([]string{"bench", "--format", "json", "--timeout", "1s", "--requests", "70", "--concurrency", "8", "ping"}, target...)...)
 	r.mustExit(t, ExitOK)
 	got := benchFiguresOf(t, r)
 	raw, err := os.ReadFile(answered)
@@ -82,7 +83,7 @@ func TestBenchInterruptPrintsTheSummarySoFar(t *testing.T) {
 	// Not parallel: the process signals itself.
 	holding := filepath.Join(t.TempDir(), "holding")
 	argv, env := stubArgv(t, "bench-holds")
-	args := append([]string{"bench", "--format", "json", "--requests", "1000", "--concurrency", "4", "ping", "--env", env, "--env", benchHoldingEnv + "=" + holding, "--"}, argv...)
+	args := append([]string{"bench", "--format", "json", "--requests", "1000", "--concurrency", strconv.Itoa(benchHolds), "ping", "--env", env, "--env", benchHoldingEnv + "=" + holding, "--"}, argv...)
 	ctx, release := InterruptContext(context.Background())
 	defer release()
 	var out, errb bytes.Buffer
@@ -101,8 +102,8 @@ func TestBenchInterruptPrintsTheSummarySoFar(t *testing.T) {
 	r := result{code: code, stdout: out.String(), stderr: errb.String()}
 	r.mustExit(t, ExitInterrupted)
 	got := benchFiguresOf(t, r)
-	if got.OK != benchHoldAfter || got.Completed != benchHoldAfter || got.Errors != 0 || got.Unfinished != 4 || got.Started != got.Completed+got.Unfinished {
-		t.Errorf("want %d ok, 4 unfinished, no error: %+v", benchHoldAfter, got)
+	if got.OK != benchHoldAfter || got.Completed != benchHoldAfter || got.Errors != 0 || got.Unfinished != benchHolds || got.Started != got.Completed+got.Unfinished {
+		t.Errorf("want %d ok, %d unfinished, no error: %+v", benchHoldAfter, benchHolds, got)
 	}
 }
 
