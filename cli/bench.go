@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math"
 	"os"
 	"runtime/debug"
 	"time"
@@ -21,6 +23,7 @@ type benchFlags struct {
 	requests    int
 	recording   string
 	format      string
+	rateSet     bool // --rate was given: 0 is refused, not "no rate"
 }
 
 // Bench's defaults: the Inspector's --load concurrency, so that the same
@@ -45,8 +48,11 @@ func newBenchCommand() *cobra.Command {
 			"errors by kind and the latency percentiles (p50, p90, p99, max, from an HDR histogram).\n" +
 			"The call is a tool with arguments typed by its schema (tool NAME K=V…), any method with\n" +
 			"its PARAMS_JSON, or every request of a recording in turn (--recording FILE).\n\n" +
-			"Latency runs from just before a request is sent to its answer; only answered calls\n" +
-			"are timed (a JSON-RPC error and a tool result with isError are answers, and errors).\n" +
+			"Latency runs from just before a request is sent to its answer (with --rate, from the\n" +
+			"instant the schedule had the call due); only answered calls are timed (a JSON-RPC\n" +
+			"error and a tool result with isError are answers, and errors). Calls an interrupt or a\n" +
+			"lost connection cut off are unfinished, not errors. Questions the server asks are\n" +
+			"answered from --answers, its answers of each kind used again in a loop.\n" +
 			"A live line on stderr shows the run at a terminal. The summary is text at a terminal\n" +
 			"and JSON when piped or with --format json. Nothing is recorded unless --record.\n\n" +
 			"Exit 0 when the run completed, even with errors (they are in the summary); 1 when no\n" +
@@ -61,6 +67,7 @@ func newBenchCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			b.rateSet = cmd.Flags().Changed("rate")
 			if err := b.validate(); err != nil {
 				return err
 			}
@@ -71,6 +78,7 @@ func newBenchCommand() *cobra.Command {
 			cfg := b.config(f.maxTime)
 			defer collectLess()()
 			f.maxInFlight = cfg.Concurrency
+			f.repeatAnswers = true
 			wire := newWireTimes()
 			f.sink = wire
 			io := streamsOf(cmd)
@@ -84,7 +92,7 @@ func newBenchCommand() *cobra.Command {
 	fs.StringVar(&b.format, "format", "", "print the summary as `FORMAT`: text or json (default: text at a terminal, JSON otherwise)")
 	f.register(fs)
 	fs.IntVar(&b.concurrency, "concurrency", defaultBenchConcurrency, "keep at most `N` calls in flight")
-	fs.Float64Var(&b.rate, "rate", 0, "start at most `R` calls a second, spread evenly (default: as fast as they finish)")
+	fs.Float64Var(&b.rate, "rate", 0, "start `R` calls a second, the n-th due n/R seconds in (default: as fast as they finish)")
 	fs.DurationVar(&b.duration, "duration", 0, "stop starting calls after `D`; those in flight finish (default 10s when --requests is not given)")
 	fs.IntVar(&b.requests, "requests", 0, "stop after starting `N` calls")
 	fs.StringVar(&b.recording, "recording", "", "send every request of the recording `FILE` in turn (its handshake aside)")
@@ -113,8 +121,8 @@ func (b *benchFlags) validate() error {
 	switch {
 	case b.concurrency <= 0:
 		return usagef("--concurrency must be positive, got %d", b.concurrency)
-	case b.rate < 0:
-		return usagef("--rate must not be negative, got %g", b.rate)
+	case b.rateSet && !(b.rate > 0) || math.IsInf(b.rate, 0):
+		return usagef("--rate must be a positive, finite number of calls a second, got %g", b.rate)
 	case b.duration < 0:
 		return usagef("--duration must not be negative, got %s", b.duration)
 	case b.requests < 0:
@@ -146,7 +154,7 @@ func (b *benchFlags) run(ctx context.Context, r *run, what benchCall, cfg load.C
 	defer abort(nil)
 	lost := func(err error) {
 		if load.Kind(err) == load.KindConnection {
-			abort(err)
+			abort(connectionFailed(fmt.Errorf("bench stopped: %w", err)))
 		}
 	}
 	var progress func(load.Snapshot)
@@ -154,6 +162,7 @@ func (b *benchFlags) run(ctx context.Context, r *run, what benchCall, cfg load.C
 	if live != nil {
 		progress = live.show
 	}
+
 	snap, runErr := load.Run(ctx, cfg, func(ctx context.Context) error {
 		err := call(ctx)
 		lost(err)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,7 +11,6 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/load"
 	"github.com/mcpscope/mcpscope/client/toolargs"
-	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/recordings/against"
 )
@@ -95,7 +93,7 @@ func (c benchCall) prepare(ctx context.Context, r *run, wire *wireTimes) (load.C
 	}
 	sends := make([]load.Call, len(reqs))
 	for i, req := range reqs {
-		sends[i] = sendOf(r.session, wire, req, r.judgeOf(ctx, req))
+		sends[i] = load.SessionCall(r.session, r.loadRequest(ctx, req), wire)
 	}
 	if len(sends) == 1 {
 		return sends[0], nil
@@ -153,62 +151,12 @@ func toolName(req against.Request) string {
 	return p.Name
 }
 
-// judgeOf returns how the results of req are judged: a tools/call by its
-// tool's outputSchema and isError (as call judges them); nil for any other
-// method, whose answer is a success.
-func (r *run) judgeOf(ctx context.Context, req against.Request) func(json.RawMessage) error {
-	name := toolName(req)
-	if name == "" {
-		return nil
+// loadRequest is req as the run repeats it: a tools/call names its tool
+// and the tool's outputSchema, listed once before the run.
+func (r *run) loadRequest(ctx context.Context, req against.Request) load.Request {
+	lr := load.Request{Method: req.Method, Params: req.Params}
+	if name := toolName(req); name != "" {
+		lr.Tool, lr.OutputSchema = name, r.outputSchema(ctx, name)
 	}
-	return toolJudge(name, r.outputSchema(ctx, name))
-}
-
-// toolJudge judges the results of tools/call of the tool name, whose
-// outputSchema is schema (nil when it has none), as client.CheckToolResult
-// does, the schema compiled once for the run; a result that cannot hold
-// isError is passed without decoding when there is no outputSchema to
-// check.
-func toolJudge(name string, schema json.RawMessage) func(json.RawMessage) error {
-	check := client.ToolResultChecker(name, schema)
-	return func(res json.RawMessage) error {
-		if schema == nil && !mayCarryIsError(res) {
-			return nil // the judgement would be a success: spare decoding it
-		}
-		if f := check(res); f != nil {
-			return f
-		}
-		return nil
-	}
-}
-
-// sendOf is one call of req on s: sent, timed on the wire (wire) or, where
-// the transport did not show its frames, to its return, then judged.
-func sendOf(s *client.Session, wire *wireTimes, req against.Request, judge func(json.RawMessage) error) load.Call {
-	var params any
-	if len(req.Params) > 0 {
-		params = req.Params
-	}
-	return func(ctx context.Context) error {
-		// Each round of the call (an input_required retry is one more)
-		// counts, each from its send to its answer.
-		var ids []jsonrpc.ID
-		rounds := client.WithRounds(func(_ int, id jsonrpc.ID) { ids = append(ids, id) })
-		res, err := s.Call(ctx, req.Method, params, rounds)
-		load.Answered(ctx)
-		if took, ok := wire.rounds(ids); ok {
-			load.Took(ctx, took)
-		}
-		if err != nil || judge == nil {
-			return err
-		}
-		return judge(res)
-	}
-}
-
-// mayCarryIsError reports whether a tool result may hold an isError
-// member: only when its bytes spell it, or hold an escape that could
-// spell a member name otherwise.
-func mayCarryIsError(res []byte) bool {
-	return bytes.Contains(res, []byte("isError")) || bytes.Contains(res, []byte(`\u`))
+	return lr
 }

@@ -22,12 +22,15 @@ type benchSummary struct {
 	DurationMs  float64        `json:"durationMs,omitempty"`
 	RequestCap  int            `json:"requestLimit,omitempty"`
 	Started     int            `json:"started"`
+	Scheduled   int            `json:"scheduled,omitempty"` // with --rate: the starts the rate had due
 	Completed   int            `json:"completed"`
+	Unfinished  int            `json:"unfinished"` // cut off by an interrupt or a lost connection
 	OK          int            `json:"ok"`
 	Errors      int            `json:"errors"`
 	ErrorRate   float64        `json:"errorRate"`
 	ElapsedMs   float64        `json:"elapsedMs"`
-	Throughput  float64        `json:"throughput"`
+	Throughput  float64        `json:"throughput"`  // completed calls a second, errors included
+	OKRate      float64        `json:"okPerSecond"` // successful calls a second
 	Latency     *benchLatency  `json:"latencyMs"`
 	ErrorKinds  []benchErrKind `json:"errorKinds"`
 }
@@ -67,8 +70,12 @@ func newBenchSummary(what benchCall, cfg load.Config, s load.Snapshot) benchSumm
 		Call: what.label(), Concurrency: cfg.Concurrency, Rate: cfg.Rate,
 		DurationMs: ms(cfg.Duration), RequestCap: cfg.Requests,
 		Started: s.Started, Completed: s.Completed, OK: s.Completed - errs, Errors: errs,
-		ElapsedMs: ms(s.Elapsed), Throughput: round2(s.Throughput),
+		Unfinished: s.Unfinished,
+		ElapsedMs:  ms(s.Elapsed), Throughput: round2(s.Throughput), OKRate: round2(s.OKRate),
 		ErrorKinds: []benchErrKind{},
+	}
+	if cfg.Rate > 0 {
+		sum.Scheduled = s.Scheduled
 	}
 	if s.Completed > 0 {
 		sum.ErrorRate = float64(int(float64(errs)/float64(s.Completed)*1e4+0.5)) / 1e4
@@ -99,9 +106,17 @@ func (s benchSummary) writeText(w io.Writer) error {
 	line("concurrency", strconv.Itoa(s.Concurrency))
 	if s.Rate > 0 {
 		line("rate", strconv.FormatFloat(s.Rate, 'f', -1, 64)+"/s at most")
+		started := fmt.Sprintf("%d of %d scheduled", s.Started, s.Scheduled)
+		if short := s.Scheduled - s.Started; short > 0 {
+			started += fmt.Sprintf(" (%d short: the rate was not kept)", short)
+		}
+		line("started", started)
 	}
 	line("completed", fmt.Sprintf("%d in %s", s.Completed, seconds(s.ElapsedMs)))
-	line("throughput", fmt.Sprintf("%.1f calls/s", s.Throughput))
+	if s.Unfinished > 0 {
+		line("unfinished", fmt.Sprintf("%d cut off by the stop", s.Unfinished))
+	}
+	line("throughput", fmt.Sprintf("%.1f calls/s, %.1f ok/s", s.Throughput, s.OKRate))
 	line("errors", fmt.Sprintf("%d (%.2f%%)", s.Errors, s.ErrorRate*100))
 	for _, k := range s.ErrorKinds {
 		line("  "+k.Kind, strconv.Itoa(k.Count))
@@ -159,21 +174,25 @@ func newLiveLine(diag *lineWriter) *liveLine {
 func (l *liveLine) show(s load.Snapshot) {
 	text := fmt.Sprintf("%s  %d done  %.0f/s  %d errors  p50 %s  p99 %s",
 		seconds(ms(s.Elapsed)), s.Completed, s.Throughput, s.ErrorCount(), millis(ms(s.P50)), millis(ms(s.P99)))
-	l.write("\r" + text + "\x1b[K")
+	l.write("\r"+text+"\x1b[K", true)
 }
 
 // clear erases the line before the summary.
 func (l *liveLine) clear() {
 	if l != nil {
-		l.write("\r\x1b[K")
+		l.write("\r\x1b[K", false)
 	}
 }
 
-// write writes raw bytes unless the run's stderr is closed.
-func (l *liveLine) write(s string) {
+// write writes raw bytes unless the run's stderr is closed, and notes
+// whether the live line is left drawn: the run's other lines on stderr
+// (--trace, warnings, log messages) erase it first, so that none is glued
+// to it.
+func (l *liveLine) write(s string, drawn bool) {
 	l.out.mu.Lock()
 	defer l.out.mu.Unlock()
 	if !l.out.closed {
 		_, _ = io.WriteString(l.out.w, s)
+		l.out.live = drawn
 	}
 }

@@ -80,7 +80,7 @@ func TestBenchSummaryShape(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &members); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"call", "completed", "concurrency", "elapsedMs", "errorKinds", "errorRate", "errors", "latencyMs", "ok", "rate", "requestLimit", "started", "throughput"}
+	want := []string{"call", "completed", "concurrency", "elapsedMs", "errorKinds", "errorRate", "errors", "latencyMs", "ok", "okPerSecond", "rate", "requestLimit", "scheduled", "started", "throughput", "unfinished"}
 	if keys := slices.Sorted(func(yield func(string) bool) {
 		for k := range members {
 			if !yield(k) {
@@ -97,7 +97,7 @@ func TestBenchSummaryShape(t *testing.T) {
 
 	r = mcpscope(t, append([]string{"bench", "--format", "text", "--requests", "20", "ping"}, demoServer(t)...)...)
 	r.mustExit(t, ExitOK)
-	for _, line := range []string{"call         ping\n", "concurrency  10\n", "completed    20 in ", "throughput   ", "errors       0 (0.00%)\n", "latency      p50 "} {
+	for _, line := range []string{"call         ping\n", "concurrency  10\n", "completed    20 in ", "throughput   ", " ok/s\n", "errors       0 (0.00%)\n", "latency      p50 "} {
 		if !strings.Contains(r.stdout, line) {
 			t.Errorf("text summary lacks %q:\n%s", line, r.stdout)
 		}

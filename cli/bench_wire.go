@@ -80,10 +80,10 @@ func (w *wireTimes) take(id jsonrpc.ID) (time.Duration, bool) {
 	return e.took, e.answered
 }
 
-// rounds returns, and forgets, the wire time of the requests ids together;
+// Rounds returns, and forgets, the wire time of the requests ids together;
 // false when one of their answers was not seen (the transport shows no
 // frames, or the call failed before an answer).
-func (w *wireTimes) rounds(ids []jsonrpc.ID) (time.Duration, bool) {
+func (w *wireTimes) Rounds(ids []jsonrpc.ID) (time.Duration, bool) {
 	var all time.Duration
 	seen := len(ids) > 0
 	for _, id := range ids {

@@ -27,14 +27,14 @@ func TestBenchWireTimes(t *testing.T) {
 	w.Append(frame(capture.In, 6*time.Millisecond, &jsonrpc.Message{ID: id(9), Result: []byte(`{}`)}))
 	w.Append(frame(capture.In, 9*time.Millisecond, &jsonrpc.Message{ID: id(2), Error: &jsonrpc.Error{Code: -1}}))
 
-	if d, ok := w.rounds([]jsonrpc.ID{*id(1)}); !ok || d != 5*time.Millisecond {
+	if d, ok := w.Rounds([]jsonrpc.ID{*id(1)}); !ok || d != 5*time.Millisecond {
 		t.Errorf("id 1: %s %v, want 5ms", d, ok)
 	}
-	if d, ok := w.rounds([]jsonrpc.ID{*id(2)}); !ok || d != 8*time.Millisecond {
+	if d, ok := w.Rounds([]jsonrpc.ID{*id(2)}); !ok || d != 8*time.Millisecond {
 		t.Errorf("id 2: %s %v, want 8ms", d, ok)
 	}
 	for _, n := range []int64{1, 9} {
-		if _, ok := w.rounds([]jsonrpc.ID{*id(n)}); ok {
+		if _, ok := w.Rounds([]jsonrpc.ID{*id(n)}); ok {
 			t.Errorf("id %d timed again, or an answer nobody sent timed", n)
 		}
 	}

@@ -91,12 +91,16 @@ func (p *connectPlan) open(target Target, sink capture.Sink, warn func(string), 
 // session builds the session over t, not yet connected; stop is called
 // with the reason when a question from the server has no answer.
 func (p *connectPlan) session(t client.Transport, stop context.CancelCauseFunc) *client.Session {
+	answerer := answers.NewAnswerer(p.answers, p.roots, stop)
+	if p.flags.repeatAnswers {
+		answerer.Repeat()
+	}
 	opts := client.Options{
 		ClientInfo:      mcp.Implementation{Name: "mcpscope", Version: Version()},
 		ProtocolVersion: p.flags.protocol,
 		Timeout:         p.flags.timeout,
 		HardTimeout:     p.flags.maxTime,
-		Handler:         answers.NewAnswerer(p.answers, p.roots, stop),
+		Handler:         answerer,
 		OnStrayAnswer:   p.strays,
 		MaxInFlight:     p.flags.maxInFlight,
 	}

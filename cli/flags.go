@@ -59,6 +59,9 @@ type runFlags struct {
 	// sink, when set, sees every frame of the session too (bench's wire
 	// times).
 	sink capture.Sink
+	// repeatAnswers starts each kind of answer again at its first once the
+	// last was given (bench repeats a call that asks questions).
+	repeatAnswers bool
 }
 
 // register adds the flags to fs.

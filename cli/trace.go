@@ -25,6 +25,10 @@ type lineWriter struct {
 	mu     sync.Mutex
 	w      io.Writer
 	closed bool
+	// live says a live line (bench's progress) is drawn on w without its
+	// newline: a line written now first erases it, and the live line's
+	// next tick draws it again below.
+	live bool
 }
 
 // Println writes s and a newline in one Write. Whatever server text s
@@ -34,9 +38,13 @@ func (l *lineWriter) Println(s string) {
 	s = safeLine(s)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if !l.closed {
-		_, _ = io.WriteString(l.w, s+"\n")
+	if l.closed {
+		return
 	}
+	if l.live {
+		s, l.live = "\r\x1b[K"+s, false
+	}
+	_, _ = io.WriteString(l.w, s+"\n")
 }
 
 // Close stops all further writes.

@@ -23,6 +23,17 @@ type Answerer struct {
 	used    map[string]int // answers consumed, per method
 	fail    func(error)
 	noFile  bool // no answers file was given: a question says how to answer
+	repeat  bool // past the last answer of a kind, start again at its first
+}
+
+// Repeat makes the answers of each kind start again at the first once the
+// last was given, so that a call repeated many times (bench) is answered
+// every time: the n-th question of a kind gets answer n mod the answers
+// of that kind.
+func (a *Answerer) Repeat() {
+	a.mu.Lock()
+	a.repeat = true
+	a.mu.Unlock()
 }
 
 // NewAnswerer builds an Answerer. a is nil when no answers file was given;
@@ -61,6 +72,9 @@ func (a *Answerer) take(method string, available int) int {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	i := a.used[method]
+	if a.repeat && available > 0 {
+		i %= available
+	}
 	if i >= available {
 		return -1
 	}

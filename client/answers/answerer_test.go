@@ -162,3 +162,32 @@ func TestWithSchemaDefaultsToleratesOddSchemas(t *testing.T) {
 		}
 	}
 }
+
+// Repeat starts each kind of answer again at its first: the n-th question
+// gets answer n mod the answers of its kind, and never runs out.
+func TestAnswererRepeatCycles(t *testing.T) {
+	f, err := Parse([]byte("elicitation:\n  - action: accept\n    content: {n: x}\n  - action: decline\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := 0
+	a := NewAnswerer(f, nil, func(error) { failed++ })
+	a.Repeat()
+	params := json.RawMessage(`{"message":"name?","requestedSchema":{"type":"object","properties":{"n":{"type":"string"}}}}`)
+	var actions []string
+	for range 5 {
+		res, err := a.HandleServerRequest(context.Background(), mcp.MethodElicitationCreate, params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := json.Marshal(res)
+		var r struct {
+			Action string `json:"action"`
+		}
+		_ = json.Unmarshal(raw, &r)
+		actions = append(actions, r.Action)
+	}
+	if got := strings.Join(actions, " "); got != "accept decline accept decline accept" || failed != 0 {
+		t.Errorf("answers %q, %d failures; want them in a loop", got, failed)
+	}
+}

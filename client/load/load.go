@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"time"
 )
@@ -53,16 +54,20 @@ type Snapshot struct {
 	Min, Mean time.Duration
 	// Timed is how many calls have a latency: those the server answered.
 	Timed int
+	// OKRate is the successful calls a second (Throughput counts the
+	// failed ones too).
+	OKRate float64
+	// Scheduled is how many calls the rate had due by Elapsed (Started
+	// when no rate is set): Scheduled - Started is the shortfall of a
+	// client or server that could not keep the rate.
+	Scheduled int
+	// Unfinished is how many calls the run's stop cut off (an interrupt,
+	// a lost connection): they are not Completed and not errors.
+	Unfinished int
 }
 
 // ErrorCount is the number of calls that failed, whatever their kind.
-func (s Snapshot) ErrorCount() int {
-	n := 0
-	for _, c := range s.Errors {
-		n += c
-	}
-	return n
-}
+func (s Snapshot) ErrorCount() int { return errorCount(s.Errors) }
 
 // Window is the calls completed in one interval between snapshots.
 type Window struct {
@@ -87,8 +92,8 @@ func (cfg Config) Validate() error {
 	switch {
 	case cfg.Concurrency < 0:
 		return fmt.Errorf("load: concurrency must not be negative, got %d", cfg.Concurrency)
-	case cfg.Rate < 0:
-		return fmt.Errorf("load: rate must not be negative, got %g", cfg.Rate)
+	case cfg.Rate < 0 || math.IsNaN(cfg.Rate) || math.IsInf(cfg.Rate, 0):
+		return fmt.Errorf("load: rate must be a finite number of calls a second, got %g", cfg.Rate)
 	case cfg.Duration < 0:
 		return fmt.Errorf("load: duration must not be negative, got %s", cfg.Duration)
 	case cfg.Requests < 0:
@@ -127,7 +132,8 @@ func run(ctx context.Context, cfg Config, call Call, progress func(Snapshot), in
 	close(done)
 	reporter.Wait()
 
-	snap := m.snapshot(clk.Now().Sub(start), sched.Started(), false)
+	elapsed := clk.Now().Sub(start)
+	snap := m.snapshot(elapsed, sched.Started(), sched.Scheduled(elapsed), false)
 	if ctx.Err() != nil {
 		return snap, context.Cause(ctx)
 	}
@@ -135,14 +141,27 @@ func run(ctx context.Context, cfg Config, call Call, progress func(Snapshot), in
 }
 
 // work is one worker: it starts calls while the schedule allows and
-// records each outcome.
+// records each outcome. A call's latency runs from the instant it was due
+// (with a rate, its place in the schedule: a call started late because
+// the ones before it were slow waited that long too), so a stall is not
+// hidden by the calls it held back (coordinated omission). A call cut off
+// by the run's stop is unfinished: neither an error nor a success.
 func work(ctx context.Context, sched *schedule, m *meter, call Call, clk clock) {
 	st := &stamp{clk: clk}
 	cctx := context.WithValue(ctx, answeredKey{}, st)
-	for sched.next(ctx) {
+	for {
+		due, ok := sched.next(ctx)
+		if !ok {
+			return
+		}
 		st.at, st.took = time.Time{}, 0
 		t0 := clk.Now()
 		err := call(cctx)
+		kind := Kind(err)
+		if kind == KindCanceled && ctx.Err() != nil {
+			m.cutOff()
+			continue
+		}
 		took := st.took
 		if took <= 0 {
 			end := st.at
@@ -151,7 +170,7 @@ func work(ctx context.Context, sched *schedule, m *meter, call Call, clk clock) 
 			}
 			took = end.Sub(t0)
 		}
-		m.record(took, Kind(err))
+		m.record(took+t0.Sub(due), kind)
 	}
 }
 
@@ -164,7 +183,8 @@ func report(done <-chan struct{}, m *meter, sched *schedule, progress func(Snaps
 		case <-done:
 			return
 		case <-tick.C:
-			progress(m.snapshot(clk.Now().Sub(start), sched.Started(), true))
+			elapsed := clk.Now().Sub(start)
+			progress(m.snapshot(elapsed, sched.Started(), sched.Scheduled(elapsed), true))
 		}
 	}
 }

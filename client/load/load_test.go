@@ -3,13 +3,18 @@ package load
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
+	"net"
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/answers"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
@@ -85,13 +90,13 @@ func TestRateSpreadsStartsOnTheSchedule(t *testing.T) {
 	}
 }
 
-func TestRateDoesNotBurstAfterFallingBehind(t *testing.T) {
+func TestRateBehindStartsWhatIsDue(t *testing.T) {
 	t.Parallel()
 	clk := newFakeClock()
 	start := clk.Now()
 	var starts []time.Duration
-	// One worker whose calls take 50ms at a rate of 100/s: each call
-	// starts as soon as the previous one ends, never two at once.
+	// One worker whose calls take 50ms at a rate of 100/s: each call is
+	// due already and starts as soon as the previous one ends.
 	_, err := run(context.Background(), Config{Concurrency: 1, Rate: 100, Requests: 5}, func(context.Context) error {
 		starts = append(starts, clk.Now().Sub(start))
 		clk.advance(50 * time.Millisecond)
@@ -167,16 +172,19 @@ func TestKind(t *testing.T) {
 	t.Parallel()
 	for err, want := range map[error]string{
 		nil: "",
-		&client.RPCError{Err: &jsonrpc.Error{Code: -32602}}:                  "rpc -32602",
-		&client.ToolFailure{Kind: client.ToolOutputInvalid}:                  KindToolOutput,
-		&client.ProtocolError{Msg: "x"}:                                      KindProtocol,
-		client.ErrClosed:                                                     KindConnection,
-		&client.ExchangeError{Status: 503, Err: errors.New("x")}:             "http 503",
-		&client.CancelledError{Err: context.Canceled}:                        KindCanceled,
-		context.DeadlineExceeded:                                             KindTimeout,
-		errors.New("what"):                                                   KindOther,
-		&client.ExchangeError{Err: errors.New("broken stream")}:              KindExchange,
-		&client.TimeoutError{Method: "m", Sending: client.ErrStoppedReading}: KindTimeout,
+		&client.RPCError{Err: &jsonrpc.Error{Code: -32602}}:                                         "rpc -32602",
+		&client.ToolFailure{Kind: client.ToolOutputInvalid}:                                         KindToolOutput,
+		&client.ProtocolError{Msg: "x"}:                                                             KindProtocol,
+		client.ErrClosed:                                                                            KindConnection,
+		&client.ExchangeError{Status: 503, Err: errors.New("x")}:                                    "http 503",
+		&client.CancelledError{Err: context.Canceled}:                                               KindCanceled,
+		context.DeadlineExceeded:                                                                    KindTimeout,
+		errors.New("what"):                                                                          KindOther,
+		&client.ExchangeError{Err: errors.New("broken stream")}:                                     KindExchange,
+		&client.TimeoutError{Method: "m", Sending: client.ErrStoppedReading}:                        KindTimeout,
+		&client.ExchangeError{Err: &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}}: KindConnection,
+		&client.ExchangeError{Err: fmt.Errorf("post: %w", syscall.ECONNRESET)}:                      KindConnection,
+		&answers.UnansweredError{Method: "elicitation/create"}:                                      KindUnanswered,
 	} {
 		if got := Kind(err); got != want {
 			t.Errorf("Kind(%v) = %q, want %q", err, got, want)
@@ -198,8 +206,9 @@ func TestCancelStopsTheRun(t *testing.T) {
 	if !errors.Is(err, stop) {
 		t.Fatalf("err %v, want the cause", err)
 	}
-	if snap.Started < 50 || snap.Started != snap.Completed {
-		t.Errorf("started %d completed %d, want ≥ 50 and equal", snap.Started, snap.Completed)
+	// The calls the stop cut off are unfinished, not errors.
+	if snap.Started < 50 || snap.Started != snap.Completed+snap.Unfinished || snap.Unfinished == 0 || snap.ErrorCount() != 0 {
+		t.Errorf("started %d completed %d unfinished %d errors %v, want ≥ 50 = completed + unfinished, no error", snap.Started, snap.Completed, snap.Unfinished, snap.Errors)
 	}
 }
 
@@ -235,7 +244,8 @@ func TestProgressWindows(t *testing.T) {
 
 func TestConfigRefused(t *testing.T) {
 	t.Parallel()
-	for _, cfg := range []Config{{}, {Requests: -1}, {Duration: time.Second, Rate: -1}, {Requests: 1, Concurrency: -2}} {
+	for _, cfg := range []Config{{}, {Requests: -1}, {Duration: time.Second, Rate: -1}, {Requests: 1, Concurrency: -2},
+		{Requests: 1, Rate: math.NaN()}, {Requests: 1, Rate: math.Inf(1)}, {Requests: 1, Rate: math.Inf(-1)}} {
 		if _, err := Run(context.Background(), cfg, func(context.Context) error { return nil }, nil, 0); err == nil {
 			t.Errorf("%+v accepted", cfg)
 		}

@@ -23,8 +23,10 @@ type meter struct {
 	errors    map[string]int
 	winDone   int
 	winErrors int
-	// The longest latencies exactly, where the histograms round up.
-	runMax, winMax int64
+	// The longest and shortest latencies exactly, where the histograms
+	// round to their buckets.
+	runMax, winMax, runMin int64
+	unfinished             int
 }
 
 // newMeter returns a meter whose histograms tell latencies apart up to
@@ -62,46 +64,74 @@ func (m *meter) record(took time.Duration, kind string) {
 		_ = m.run.RecordValue(us)
 		_ = m.win.RecordValue(us)
 		m.runMax, m.winMax = max(m.runMax, us), max(m.winMax, us)
+		if m.runMin == 0 || us < m.runMin {
+			m.runMin = us
+		}
 	}
 }
 
+// cutOff counts a call the run's stop cut off.
+func (m *meter) cutOff() {
+	m.mu.Lock()
+	m.unfinished++
+	m.mu.Unlock()
+}
+
+// quantile is the histogram h's value at q, capped at the exact top: a
+// bucket's upper bound may lie past the longest latency measured.
+func quantile(h *hdrhistogram.Histogram, q float64, top int64) time.Duration {
+	return micros(min(h.ValueAtQuantile(q), top))
+}
+
 // snapshot returns the figures so far; newWindow starts the next window.
-func (m *meter) snapshot(elapsed time.Duration, started int, newWindow bool) Snapshot {
+func (m *meter) snapshot(elapsed time.Duration, started, scheduled int, newWindow bool) Snapshot {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	s := Snapshot{
-		Elapsed:   elapsed,
-		Started:   started,
-		Completed: m.completed,
-		Errors:    maps.Clone(m.errors),
-		Timed:     int(m.run.TotalCount()),
+		Elapsed:    elapsed,
+		Started:    started,
+		Completed:  m.completed,
+		Errors:     maps.Clone(m.errors),
+		Timed:      int(m.run.TotalCount()),
+		Scheduled:  max(scheduled, started),
+		Unfinished: m.unfinished,
 		Window: Window{
 			Completed: m.winDone,
 			Errors:    m.winErrors,
-			P50:       micros(m.win.ValueAtQuantile(50)),
-			P99:       micros(m.win.ValueAtQuantile(99)),
+			P50:       quantile(m.win, 50, m.winMax),
+			P99:       quantile(m.win, 99, m.winMax),
 			Max:       micros(m.winMax),
 		},
 	}
 	if s.Timed > 0 {
-		s.P50 = micros(m.run.ValueAtQuantile(50))
-		s.P90 = micros(m.run.ValueAtQuantile(90))
-		s.P99 = micros(m.run.ValueAtQuantile(99))
+		s.P50 = quantile(m.run, 50, m.runMax)
+		s.P90 = quantile(m.run, 90, m.runMax)
+		s.P99 = quantile(m.run, 99, m.runMax)
 		s.Max = micros(m.runMax)
-		s.Min = micros(m.run.Min())
-		s.Mean = time.Duration(m.run.Mean() * float64(time.Microsecond))
+		s.Min = micros(m.runMin)
+		s.Mean = min(time.Duration(m.run.Mean()*float64(time.Microsecond)), s.Max)
 	}
 	if m.win.TotalCount() == 0 {
 		s.Window.P50, s.Window.P99, s.Window.Max = 0, 0, 0
 	}
 	if elapsed > 0 {
 		s.Throughput = float64(m.completed) / elapsed.Seconds()
+		s.OKRate = float64(m.completed-errorCount(m.errors)) / elapsed.Seconds()
 	}
 	if newWindow {
 		m.win.Reset()
 		m.winDone, m.winErrors, m.winMax = 0, 0, 0
 	}
 	return s
+}
+
+// errorCount is the sum of the counts by kind.
+func errorCount(by map[string]int) int {
+	n := 0
+	for _, c := range by {
+		n += c
+	}
+	return n
 }
 
 // micros turns a histogram value into a duration.

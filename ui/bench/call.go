@@ -2,7 +2,6 @@ package bench
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -70,27 +69,12 @@ func FromRequest(m *jsonrpc.Message) (Call, error) {
 
 // loadCall is the call the engine repeats: one request on s, a tool's
 // result judged by its outputSchema (a tool that reports isError, or an
-// answer the schema refuses, is an error of the run). The schema is
-// compiled once for the whole run, not once a call.
+// answer the schema refuses, is an error of the run), built as the
+// headless bench builds it (load.SessionCall). The TUI times a call from
+// just before the session sends it to the moment the session hands its
+// answer back: it passes no wire clock, since its capture store keeps
+// frames for the screen, not a per-request index a run could read at
+// thousands of calls a second.
 func (c Call) loadCall(s *client.Session, outputSchema json.RawMessage) load.Call {
-	var params any
-	if c.Params != nil {
-		params = c.Params
-	}
-	var check func(json.RawMessage) *client.ToolFailure
-	if c.Tool != "" {
-		check = client.ToolResultChecker(c.Tool, outputSchema)
-	}
-	return func(ctx context.Context) error {
-		res, err := s.Call(ctx, c.Method, params)
-		if err != nil {
-			return err
-		}
-		if check != nil {
-			if f := check(res); f != nil {
-				return f
-			}
-		}
-		return nil
-	}
+	return load.SessionCall(s, load.Request{Method: c.Method, Params: c.Params, Tool: c.Tool, OutputSchema: outputSchema}, nil)
 }

@@ -1,4 +1,4 @@
-package cli
+package load
 
 import (
 	"testing"
@@ -6,10 +6,10 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 )
 
-// FuzzBenchJudge: bench's judge of a tool result, which skips decoding a
+// FuzzToolJudge: the judge of a tool result, which skips decoding a
 // result that cannot hold isError, says what client.CheckToolResult says
 // of any bytes a server may send, and never panics.
-func FuzzBenchJudge(f *testing.F) {
+func FuzzToolJudge(f *testing.F) {
 	for _, seed := range []string{
 		`{"content":[{"type":"text","text":"Hi"}]}`,
 		`{"content":[{"type":"text","text":"no"}],"isError":true}`,
@@ -20,7 +20,7 @@ func FuzzBenchJudge(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	judge := toolJudge("t", nil)
+	judge := Request{Tool: "t"}.judge()
 	f.Fuzz(func(t *testing.T, res []byte) {
 		got := judge(res)
 		want := client.CheckToolResult("t", res, nil)
