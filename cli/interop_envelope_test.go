@@ -85,7 +85,7 @@ func TestEnvelopeLineOverTheLimitExits5(t *testing.T) {
 	r := stubAnswering(t, head+"{pad}"+tail, "tools", "--max-frame-size=65536")
 	r.mustExit(t, ExitProtocol)
 	size := strconv.Itoa(len(strings.Replace(head, "{id}", "3", 1)) + 1<<20 + len(tail) + 1)
-	want := "error: protocol violation: the answer to tools/list (id 3) is unusable: server wrote a line of " + size + " bytes, over the 65536-byte limit; only its head is kept"
+	want := "error: protocol violation: the answer to tools/list (id 3) is unusable: server wrote a line of " + size + " bytes, over the 65536-byte limit; only its head is kept (raise the limit with --max-frame-size N)"
 	if got := errorLine(r.stderr); got != want {
 		t.Errorf("error line %q\nwant       %q", got, want)
 	}
