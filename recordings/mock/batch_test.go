@@ -147,3 +147,17 @@ func (w *stuckWriter) Write(p []byte) (int, error) {
 	<-w.release
 	return 0, io.ErrClosedPipe
 }
+
+// An item of a batch is answered as it would be alone: its id echoed as
+// sent, a broken item with an error of its own.
+func TestEachAnswersEachItemOfABatch(t *testing.T) {
+	c := load(t, session).NewConn()
+	var got []string
+	_ = c.Each([]byte(`[{"jsonrpc":"2.0","id":1e2,"method":"ping"},{"jsonrpc":"2.0","id":1.5,"method":"ping"},5]`), func(b []byte, inBatch bool) error {
+		got = append(got, string(b))
+		return nil
+	})
+	if len(got) != 3 || got[0] != `{"jsonrpc":"2.0","id":1e2,"result":{}}` || got[1] != `{"jsonrpc":"2.0","id":1.5,"result":{}}` || !strings.Contains(got[2], `"id":null,"error":{"code":-32600`) {
+		t.Errorf("answers: %q", got)
+	}
+}

@@ -1,6 +1,7 @@
 package mock
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sync"
@@ -52,33 +53,46 @@ func (c *Conn) Handle(msg []byte) [][]byte {
 // not JSON-RPC gets an error answer. Each stops at fn's first error and
 // returns it.
 func (c *Conn) Each(msg []byte, fn func(b []byte, inBatch bool) error) error {
-	msgs, batch, err := jsonrpc.DecodeJSON(msg)
-	if err != nil && len(msgs) == 0 {
-		if fixed, id := withRawID(&jsonrpc.Message{Raw: msg}); fixed != nil {
-			for _, b := range c.answerRequest(fixed, id, false) {
-				if err := fn(b, false); err != nil {
-					return err
-				}
+	var items []json.RawMessage
+	if t := bytes.TrimSpace(msg); len(t) == 0 || t[0] != '[' || json.Unmarshal(t, &items) != nil || len(items) == 0 {
+		for _, b := range c.one(msg, false) {
+			if err := fn(b, false); err != nil {
+				return err
 			}
-			return nil
 		}
-		code := mcp.CodeParseError
-		if json.Valid(msg) {
-			code = mcp.CodeInvalidRequest
-		}
-		return fn(errorAnswer(nullID, code, "not a JSON-RPC message: "+oneLine(err.Error()), nil), false)
+		return nil
 	}
 	size := 0
-	for _, m := range msgs {
-		over := batch && size > MaxBatchAnswers
-		for _, b := range c.handleOne(m, over) {
+	for _, item := range items {
+		for _, b := range c.one(item, size > MaxBatchAnswers) {
 			size += len(b)
-			if err := fn(b, batch); err != nil {
+			if err := fn(b, true); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// one answers one message (an item of a batch, over says the batch has
+// had answers enough: a request gets a short error).
+func (c *Conn) one(msg []byte, over bool) [][]byte {
+	msgs, _, err := jsonrpc.DecodeJSON(msg)
+	if err != nil && len(msgs) == 0 {
+		if fixed, id := withRawID(&jsonrpc.Message{Raw: msg}); fixed != nil {
+			return c.answerRequest(fixed, id, over)
+		}
+		code := mcp.CodeParseError
+		if json.Valid(msg) {
+			code = mcp.CodeInvalidRequest
+		}
+		return [][]byte{errorAnswer(nullID, code, "not a JSON-RPC message: "+oneLine(err.Error()), nil)}
+	}
+	var out [][]byte
+	for _, m := range msgs {
+		out = append(out, c.handleOne(m, over)...)
+	}
+	return out
 }
 
 // handleOne answers one decoded message; over says the batch it belongs
