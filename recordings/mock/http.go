@@ -93,13 +93,13 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusRequestEntityTooLarge, errorAnswer(nullID, mcp.CodeInvalidRequest, fmt.Sprintf("the body is over %d bytes, or could not be read", MaxMessage), nil))
 		return
 	}
-	msgs, batch, _ := jsonrpc.DecodeJSON(body)
+	msgs, batch, derr := jsonrpc.DecodeJSON(body)
 	var requests, initialize bool
 	for _, m := range msgs {
 		requests = requests || m.Kind() == jsonrpc.KindRequest || m.Kind() == jsonrpc.KindInvalid
 		initialize = initialize || m.Method == mcp.MethodInitialize
 	}
-	requests = requests || len(msgs) == 0
+	requests = requests || len(msgs) == 0 || derr != nil // what cannot be read is answered
 	s := h.session(r.Header.Get(headerSession), initialize)
 	if s == nil {
 		writeJSON(w, http.StatusNotFound, errorAnswer(nullID, mcp.CodeInvalidRequest, "unknown or ended session: initialize again", nil))
