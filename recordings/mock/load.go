@@ -75,7 +75,7 @@ func Load(path string, ignore ...string) (*Recording, error) {
 
 // read indexes the records of rd.
 func read(rd *recordings.Reader) (*Recording, error) {
-	l := &loader{pending: map[string][]*exchange{}, tokens: map[string]*exchange{}, open: map[string]*inFlight{}, streams: map[streamOf]bool{}}
+	l := &loader{pending: map[string][]*exchange{}, tokens: map[string]*exchange{}, open: map[string]*inFlight{}, streams: map[streamOf]bool{}, asked: newServerRequests()}
 	d, err := recordings.Walk(rd, func(rec *recordings.Record) error {
 		l.add(rec)
 		return nil
@@ -112,6 +112,7 @@ type loader struct {
 	unsolicited [][]byte
 	streams     map[streamOf]bool
 	datagrams   int
+	asked       serverRequests
 	unread      int // client messages that are no JSON-RPC
 	firstUnread string
 }
@@ -147,6 +148,8 @@ func (l *loader) add(rec *recordings.Record) {
 		l.request(f.Conn, m)
 	case out && m.Method == mcp.MethodNotifyCancelled:
 		l.cancelled(f.Conn, m)
+	case out && m.IsResponse():
+		l.asked.responded(f.Conn, m)
 	case !out && m.IsResponse():
 		l.answer(f.Conn, m)
 	case !out && (m.Kind() == jsonrpc.KindRequest || m.Kind() == jsonrpc.KindNotification):
@@ -223,6 +226,7 @@ func (l *loader) answer(conn string, m *jsonrpc.Message) {
 		return
 	}
 	ex := waiting[max(slices.IndexFunc(waiting, func(e *exchange) bool { return e.conn == conn }), 0)]
+	l.asked.answered(conn, ex)
 	l.close(ex)
 	ex.result, ex.err, ex.done = bytes.Clone(m.Result), m.Error, true
 	if ex.err != nil {
@@ -270,6 +274,9 @@ func (l *loader) serverMessage(conn string, m *jsonrpc.Message) {
 		}
 		if ex != nil {
 			ex.before = append(ex.before, raw)
+			if m.Kind() == jsonrpc.KindRequest {
+				l.asked.placed(conn, m, ex, raw)
+			}
 			return
 		}
 	}

@@ -154,3 +154,22 @@ func TestFlowUnits(t *testing.T) {
 		t.Errorf("FlowUnits = %d streams, %d datagrams; warnings %q", s, d, rec.Warnings)
 	}
 }
+
+// Two calls in flight: the server's elicitation goes with the call the
+// server answers right after the client's response to it.
+func TestLoadServerRequestGoesWithTheRequestAnsweredAfterIt(t *testing.T) {
+	rec := load(t, []frame{
+		{"out", "stdio", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}`},
+		{"out", "stdio", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ask"}}`},
+		{"in", "stdio", `{"jsonrpc":"2.0","id":0,"method":"elicitation/create","params":{"message":"name?","requestedSchema":{"type":"object","properties":{}}}}`},
+		{"out", "stdio", `{"jsonrpc":"2.0","id":0,"result":{"action":"accept","content":{}}}`},
+		{"in", "stdio", `{"jsonrpc":"2.0","id":2,"result":{"content":[]}}`},
+		{"in", "stdio", `{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`},
+	})
+	c := rec.NewConn()
+	slow := lines(c.Handle([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}`)))
+	ask := lines(c.Handle([]byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ask"}}`)))
+	if strings.Contains(slow, "elicitation/create") || !strings.Contains(ask, "elicitation/create") {
+		t.Errorf("slow:\n%sask:\n%s", slow, ask)
+	}
+}

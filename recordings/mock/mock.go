@@ -12,9 +12,10 @@
 // the server sent on the request's connection between the request and
 // its answer: notifications, and requests of its own (sampling,
 // elicitation, roots). A progress notification goes with the request
-// whose progress token it names; a request of the server with the oldest
-// request in flight that can ask one (a tool call, a prompt: not a ping
-// or a listing); any other message with the latest request in flight. A
+// whose progress token it names; a request of the server with the
+// request the server answered right after the client's response to it,
+// else the oldest request in flight that can ask one (a tool call, a
+// prompt: not a ping or a listing); any other message with the latest request in flight. A
 // request the client cancelled (notifications/cancelled) is no longer in
 // flight. A server message outside every request, once the handshake is
 // answered, is unsolicited. A request left unanswered is not served, and
