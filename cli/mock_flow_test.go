@@ -70,27 +70,22 @@ func mockFlowCanned(t *testing.T) (target, hash string, seen func() []string, ba
 		defer mu.Unlock()
 		return slices.Clone(*handed)
 	}
-	target, hash, banner = serveMockFlowForTest(t, func() flowserve.Answerer { return &flowCannedAnswers{mu: &mu, seen: handed} }, nil)
+	target, hash, banner = serveMockFlowForTest(t, func(ctx context.Context, w io.Writer) error {
+		return serveFlowAnswers(ctx, func() flowserve.Answerer { return &flowCannedAnswers{mu: &mu, seen: handed} }, nil, "127.0.0.1:0", w)
+	})
 	return target, hash, seen, banner
 }
 
-// mockFlowOf serves a over MCP-Flow, the same Answerer for every session.
-func mockFlowOf(t *testing.T, a flowserve.Answerer) (target, hash string) {
-	t.Helper()
-	target, hash, _ = serveMockFlowForTest(t, func() flowserve.Answerer { return a }, nil)
-	return target, hash
-}
-
-// serveMockFlowForTest serves newConn's answers over MCP-Flow as mcpscope
-// mock does, until the end of the test, and returns the target, the
+// serveMockFlowForTest runs serve (an MCP-Flow mock on 127.0.0.1:0,
+// printing on w) until the end of the test, and returns the target, the
 // certificate hash and what was printed before serving.
-func serveMockFlowForTest(t *testing.T, newConn func() flowserve.Answerer, rec any) (target, hash, banner string) {
+func serveMockFlowForTest(t *testing.T, serve func(ctx context.Context, w io.Writer) error) (target, hash, banner string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	served := make(chan error, 1)
 	go func() {
-		served <- serveFlowAnswers(ctx, newConn, rec, "127.0.0.1:0", pw)
+		served <- serve(ctx, pw)
 		pw.Close()
 	}()
 	t.Cleanup(func() {
@@ -202,7 +197,9 @@ func (flowUnitsRecording) FlowUnits() (streams, datagrams int) { return 2, 5 }
 // start, to be replayed on its control stream only.
 func TestMockFlowNotReplayedNote(t *testing.T) {
 	t.Parallel()
-	_, _, banner := serveMockFlowForTest(t, func() flowserve.Answerer { return flowRecordedAnswers{} }, flowUnitsRecording{})
+	_, _, banner := serveMockFlowForTest(t, func(ctx context.Context, w io.Writer) error {
+		return serveFlowAnswers(ctx, func() flowserve.Answerer { return &flowCannedAnswers{mu: new(sync.Mutex), seen: new([]string)} }, flowUnitsRecording{}, "127.0.0.1:0", w)
+	})
 	if !strings.Contains(banner, "\nnote: the recording holds 2 execution streams and 5 datagrams; the mock replays the control stream only\n") {
 		t.Errorf("banner:\n%s", banner)
 	}

@@ -80,7 +80,7 @@ func TestMockDemo(t *testing.T) {
 
 	r = mcpscope(t, append([]string{"call", "tools/call", `{"name":"echo","arguments":{"message":"other"}}`}, stubTarget(t, mockArgsMode, rec)...)...)
 	r.mustExit(t, ExitRPCError)
-	if !strings.Contains(r.stderr, `the recording holds no tools/call request with these params; the closest differs in 1 member: tools/call {"name":"echo","arguments":{"message":"héllo"}} (code -32602`) {
+	if !strings.Contains(r.stderr, `the recording holds no tools/call request with these params; the closest differs in 1 member ($.params.arguments.message: recorded "héllo", got "other"): tools/call {"name":"echo","arguments":{"message":"héllo"}} (code -32602`) {
 		t.Errorf("unmatched: %s", r.stderr)
 	}
 	r = mcpscope(t, append([]string{"call", "tool/call", `{}`}, stubTarget(t, mockArgsMode, rec)...)...)

@@ -5,7 +5,7 @@ import (
 	"net"
 
 	"github.com/mcpscope/mcpscope/demo"
-	"github.com/mcpscope/mcpscope/demo/internal/serve"
+	"github.com/mcpscope/mcpscope/internal/app/listen"
 )
 
 // Serve serves the demo core over plain HTTP on ln until ctx is done:
@@ -13,7 +13,7 @@ import (
 // and the server shuts down within a short grace. It closes ln.
 func Serve(ctx context.Context, core *demo.Server, ln net.Listener, opts Options) error {
 	h := New(core, opts)
-	return serve.Run(ctx, ln, h, h.Close, "HTTP")
+	return listen.Serve(ctx, ln, h, nil, h.Close, "HTTP")
 }
 
 // URLs are the endpoints of a Handler served at base (http://HOST:PORT).
@@ -29,13 +29,4 @@ func EndpointURLs(base string) URLs {
 
 // BaseURL is http://HOST:PORT of a listening address, with a wildcard host
 // shown as 127.0.0.1.
-func BaseURL(addr net.Addr) string {
-	host, port, err := net.SplitHostPort(addr.String())
-	if err != nil {
-		return "http://" + addr.String()
-	}
-	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
-		host = "127.0.0.1"
-	}
-	return "http://" + net.JoinHostPort(host, port)
-}
+func BaseURL(addr net.Addr) string { return listen.BaseURL("http", addr) }

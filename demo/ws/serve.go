@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/url"
 	"sync"
 	"time"
 
@@ -14,7 +13,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/demo"
 	"github.com/mcpscope/mcpscope/demo/internal/origin"
-	"github.com/mcpscope/mcpscope/demo/internal/serve"
+	"github.com/mcpscope/mcpscope/internal/app/listen"
 	"github.com/mcpscope/mcpscope/proto/flow"
 	"github.com/mcpscope/mcpscope/proto/gateway"
 )
@@ -201,7 +200,7 @@ func (h *Handler) Close() {
 // ends every connection. It closes ln.
 func Serve(ctx context.Context, core *demo.Server, ln net.Listener, opts Options) error {
 	h := New(core, opts)
-	return serve.Run(ctx, ln, h, h.Close, "WebSocket")
+	return listen.Serve(ctx, ln, h, nil, h.Close, "WebSocket")
 }
 
 // URLs are the endpoints of a Handler served at base (ws://HOST:PORT).
@@ -212,15 +211,6 @@ type URLs struct {
 // EndpointURLs returns the endpoints of a listening address; a wildcard
 // host is shown as 127.0.0.1.
 func EndpointURLs(addr net.Addr) URLs {
-	host, port, err := net.SplitHostPort(addr.String())
-	if err == nil {
-		if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
-			host = "127.0.0.1"
-		}
-	}
-	base := url.URL{Scheme: "ws", Host: net.JoinHostPort(host, port)}
-	if err != nil {
-		base.Host = addr.String()
-	}
-	return URLs{MCP: base.String() + PathMCP, Tools: base.String() + PathTools, Gateway: base.String() + PathGateway}
+	base := listen.BaseURL("ws", addr)
+	return URLs{MCP: base + PathMCP, Tools: base + PathTools, Gateway: base + PathGateway}
 }

@@ -23,6 +23,10 @@ var volatileNames = []string{
 	"timestamp", "createdAt", "updatedAt", "lastUpdatedAt", "lastActivityAt", "expiresAt",
 }
 
+// IsVolatile reports whether a member of this name is one replay
+// --against never compares.
+func IsVolatile(name string) bool { return slices.Contains(volatileNames, name) }
+
 // keyedLists are the lists of a result matched by a member instead of by
 // position, and how a difference names their items.
 var keyedLists = []struct{ list, member, noun string }{

@@ -172,6 +172,9 @@ func (b *sessionReader) retry(st *replayStep, m *jsonrpc.Message) {
 
 // response takes the server's answer to a request of the client.
 func (b *sessionReader) response(m *jsonrpc.Message) {
+	if m.ID == nil { // an error of id null names no request
+		return
+	}
 	key := m.ID.Key()
 	st := b.sent[key]
 	if st == nil {
@@ -230,6 +233,9 @@ func (b *sessionReader) question(m *jsonrpc.Message) {
 
 // answered takes the client's answer to a question of the server.
 func (b *sessionReader) answered(m *jsonrpc.Message) {
+	if m.ID == nil { // an error of id null names no question
+		return
+	}
 	key := m.ID.Key()
 	method, ok := b.questions[key]
 	if !ok {

@@ -3,10 +3,12 @@ package mock
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
+	"github.com/mcpscope/mcpscope/internal/app/jsondiff"
 	"github.com/mcpscope/mcpscope/internal/app/plural"
 	"github.com/mcpscope/mcpscope/internal/app/termtext"
-	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/internal/app/textdist"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
@@ -38,7 +40,7 @@ type closestRequest struct {
 }
 
 // answer is the error response to the client's request id.
-func (u *unmatched) answer(id jsonrpc.ID) []byte {
+func (u *unmatched) answer(id json.RawMessage) []byte {
 	if u.closest == nil {
 		return errorAnswer(id, u.code, u.message, nil)
 	}
@@ -51,11 +53,39 @@ func (u *unmatched) answer(id jsonrpc.ID) []byte {
 }
 
 // closestOf is the error of a recorded method asked with params no
-// recorded request has: best differs in fewest members.
-func closestOf(method string, best *exchange, differing int) *unmatched {
+// recorded request has: best differs in fewest members, as rep says; the
+// message names the first differing paths with both values.
+func closestOf(method string, best *exchange, rep jsondiff.Report) *unmatched {
+	n := len(rep.Diffs) + rep.Omitted
 	return &unmatched{code: mcp.CodeInvalidParams, closest: best, message: fmt.Sprintf(
-		"the recording holds no %s request with these params; the closest differs in %s: %s %s",
-		oneLine(method), plural.Count(differing, "member", "members"), oneLine(method), paramsText(best.params))}
+		"the recording holds no %s request with these params; the closest differs in %s (%s): %s %s",
+		oneLine(method), plural.Count(n, "member", "members"), differingPaths(rep), oneLine(method), paramsText(best.params))}
+}
+
+// Bounds of the differing paths an unmatched request's message names.
+const (
+	pathsShown = 3  // differences named
+	valueShown = 60 // characters of each value
+)
+
+// differingPaths names the first differences of rep: PATH: recorded V,
+// got W; "…and N more" for the rest.
+func differingPaths(rep jsondiff.Report) string {
+	var parts []string
+	for _, d := range rep.Diffs[:min(len(rep.Diffs), pathsShown)] {
+		recorded, sent := jsondiff.Render(d.Old, valueShown), jsondiff.Render(d.New, valueShown)
+		switch d.Kind {
+		case jsondiff.Added:
+			recorded = "(none)"
+		case jsondiff.Removed:
+			sent = "(none)"
+		}
+		parts = append(parts, fmt.Sprintf("%s: recorded %s, got %s", termtext.Ellipsis(d.Path().String(), valueShown), recorded, sent))
+	}
+	if more := len(rep.Diffs) + rep.Omitted - len(parts); more > 0 {
+		parts = append(parts, fmt.Sprintf("and %d more", more))
+	}
+	return oneLine(strings.Join(parts, "; "))
 }
 
 // closestMethod is the error of a method the recording does not hold: it
@@ -65,7 +95,7 @@ func (r *Recording) closestMethod(method string) *unmatched {
 	u := &unmatched{code: mcp.CodeMethodNotFound}
 	best, dist := "", -1
 	for _, m := range r.methods {
-		if d := editDistance(method, m); dist < 0 || d < dist {
+		if d := textdist.Distance(method[:min(len(method), methodNameMax)], m[:min(len(m), methodNameMax)], methodNameMax); dist < 0 || d < dist {
 			best, dist = m, d
 		}
 	}
@@ -87,26 +117,3 @@ func paramsText(p json.RawMessage) string {
 // oneLine is text from the client or the recording made safe for one line
 // of a message, bounded.
 func oneLine(s string) string { return termtext.Ellipsis(termtext.OneLine(s), termtext.ServerTextMax) }
-
-// editDistance is the Levenshtein distance of a and b, each read up to
-// methodNameMax bytes.
-func editDistance(a, b string) int {
-	a, b = a[:min(len(a), methodNameMax)], b[:min(len(b), methodNameMax)]
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}

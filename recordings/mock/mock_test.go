@@ -60,7 +60,7 @@ func TestHandleNamesTheClosest(t *testing.T) {
 		message, data string
 	}{
 		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"message":"ho"}}}`, -32602,
-			`the recording holds no tools/call request with these params; the closest differs in 1 member: tools/call {"arguments":{"message":"hi"},"name":"echo"}`,
+			`the recording holds no tools/call request with these params; the closest differs in 1 member ($.params.arguments.message: recorded "hi", got "ho"): tools/call {"arguments":{"message":"hi"},"name":"echo"}`,
 			`{"closest":{"method":"tools/call","params":{"arguments":{"message":"hi"},"name":"echo"}}}`},
 		{`{"jsonrpc":"2.0","id":2,"method":"tool/call","params":{}}`, -32601,
 			`the recording holds no tool/call request; the closest recorded is tools/call {"arguments":{"message":"hi"},"name":"echo"}`,
@@ -180,6 +180,7 @@ func FuzzMockLoad(f *testing.F) {
 		seed.WriteString(dir + "a" + fr.body + "\n")
 	}
 	f.Add(seed.String())
+	f.Add(">a{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\"}\n<a{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32000,\"message\":\"Bad Request\"}}\n>a{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n<a{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}")
 	f.Add(">a{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\"}\n<b{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n<a{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[]}")
 	f.Fuzz(func(t *testing.T, text string) {
 		var frames []frame

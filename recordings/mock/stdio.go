@@ -13,15 +13,19 @@ import (
 )
 
 // ServeStdio serves rec as line-delimited JSON-RPC: a message a line from
-// in, the answers a line each on out, until in ends (nil) or ctx does. A
-// line over MaxMessage bytes gets an error answer and is skipped.
+// in, the answers a line each on out (the answers to a batch as one JSON
+// array on one line), until in ends (nil) or ctx does. A line over
+// MaxMessage bytes gets an error answer and is skipped. Answers are
+// written as they are made, by a goroutine of their own: when ctx ends,
+// ServeStdio returns at once even if out is not being read.
 func ServeStdio(ctx context.Context, rec *Recording, in io.Reader, out io.Writer) error {
 	lines := make(chan lineRead)
 	stop := make(chan struct{})
 	defer close(stop)
 	go readLines(bufio.NewReaderSize(in, 64<<10), lines, stop)
+	w := newLineWriter(out)
+	defer w.abandon()
 	conn := rec.NewConn()
-	w := bufio.NewWriter(out)
 	for {
 		var lr lineRead
 		select {
@@ -31,24 +35,24 @@ func ServeStdio(ctx context.Context, rec *Recording, in io.Reader, out io.Writer
 		}
 		switch {
 		case errors.Is(lr.err, io.EOF):
-			return nil
+			return w.close(ctx)
 		case lr.err != nil:
 			return fmt.Errorf("reading standard input: %w", lr.err)
 		}
-		var answers [][]byte
+		var err error
 		switch {
 		case lr.tooLong:
-			answers = [][]byte{errorAnswer(jsonrpc.ID{}, mcp.CodeInvalidRequest, fmt.Sprintf("a line over %d bytes: skipped", MaxMessage), nil)}
+			err = w.send(ctx, jsonrpc.AppendLine(nil, errorAnswer(nullID, mcp.CodeInvalidRequest, fmt.Sprintf("a line over %d bytes: skipped", MaxMessage), nil)))
 		case len(bytes.TrimSpace(lr.line)) == 0:
 			continue
 		default:
-			answers = conn.Handle(lr.line)
+			err = w.answers(ctx, conn, lr.line)
 		}
-		for _, a := range answers {
-			_, _ = w.Write(jsonrpc.AppendLine(nil, a))
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil
 		}
-		if err := w.Flush(); err != nil {
-			return fmt.Errorf("writing standard output: %w", err)
+		if err != nil {
+			return err
 		}
 	}
 }

@@ -2,6 +2,7 @@ package mock
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"time"
 
@@ -52,12 +53,52 @@ func (h *WSHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			_ = c.Close(websocket.StatusUnsupportedData, "MCP messages are text frames")
 			return
 		}
-		for _, out := range conn.Handle(msg) {
-			if write(ctx, c, out) != nil {
-				return
-			}
+		if answerFrames(ctx, c, conn, msg) != nil {
+			return
 		}
 	}
+}
+
+// answerFrames sends conn's answers to msg as they are made: each in a
+// text frame, the answers to a batch as one JSON array in one frame.
+func answerFrames(ctx context.Context, c *websocket.Conn, conn *Conn, msg []byte) error {
+	var array io.WriteCloser
+	var cancel context.CancelFunc
+	defer func() {
+		if cancel != nil {
+			cancel()
+		}
+	}()
+	err := conn.Each(msg, func(b []byte, inBatch bool) error {
+		if !inBatch {
+			return write(ctx, c, b)
+		}
+		sep := []byte{','}
+		if array == nil {
+			var wctx context.Context
+			wctx, cancel = context.WithTimeout(ctx, wsWriteTimeout)
+			w, err := c.Writer(wctx, websocket.MessageText)
+			if err != nil {
+				return err
+			}
+			array, sep = w, []byte{'['}
+		}
+		if _, err := array.Write(sep); err != nil {
+			return err
+		}
+		_, err := array.Write(b)
+		return err
+	})
+	if array == nil {
+		return err
+	}
+	if err == nil {
+		_, err = array.Write([]byte{']'})
+	}
+	if cerr := array.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // write sends one message as a text frame, bounded by wsWriteTimeout.
