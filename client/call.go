@@ -248,10 +248,10 @@ func (s *Session) await(ctx context.Context, w *waiter, timers *requestTimers) (
 			return out.result, out.err
 		case <-w.bump:
 			timers.bump()
-		case <-timers.idle.C:
-			return s.expire(w, timers, false)
-		case <-timers.hard.C:
-			return s.expire(w, timers, true)
+		case <-timers.C():
+			if expired, maxTime := timers.fired(); expired {
+				return s.expire(w, timers, maxTime)
+			}
 		case <-ctx.Done():
 			return s.abandon(w, &CancelledError{Method: w.method, ID: w.id, Reason: "the client stopped waiting", Err: ctx.Err()})
 		}

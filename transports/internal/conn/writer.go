@@ -112,7 +112,24 @@ func (w *Writer) Stalled() *StalledError { return w.stalled.Load() }
 // WriteUntil writes b to dst, giving up when ctx ends: it then sets a write
 // deadline in the past (a pipe that cannot take deadlines just blocks) and
 // returns ctx's error with the count written.
+//
+// A write the stream takes whole at once, as a pipe with room does, is
+// made without watching ctx: only one that would wait is watched.
 func WriteUntil(ctx context.Context, dst DeadlineWriter, b []byte) (int, error) {
+	if ctx.Err() == nil {
+		if n := writeNow(dst, b); n > 0 {
+			if n == len(b) {
+				return n, nil
+			}
+			m, err := watchedWrite(ctx, dst, b[n:])
+			return n + m, err
+		}
+	}
+	return watchedWrite(ctx, dst, b)
+}
+
+// watchedWrite writes b to dst, giving up when ctx ends.
+func watchedWrite(ctx context.Context, dst DeadlineWriter, b []byte) (int, error) {
 	fired := make(chan struct{})
 	stop := context.AfterFunc(ctx, func() {
 		_ = dst.SetWriteDeadline(time.Unix(1, 0))
