@@ -70,6 +70,7 @@ func newBenchCommand() *cobra.Command {
 			}
 			cfg := b.config(f.maxTime)
 			defer collectLess()()
+			defer fewerThreads(target)()
 			f.maxInFlight = cfg.Concurrency
 			wire := newWireTimes()
 			f.sink = wire
