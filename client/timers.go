@@ -72,7 +72,7 @@ func (r *requestTimers) fired() (expired, maxTime bool) {
 // sendContext bounds the send of the request by whichever limit runs out
 // first (nothing restarts the idle timer before the request is out).
 func (r *requestTimers) sendContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithDeadline(ctx, r.start.Add(min(r.cfg.timeout, r.cfg.hard)))
+	return withSendDeadline(ctx, r.start.Add(min(r.cfg.timeout, r.cfg.hard)))
 }
 
 // expired is the error of a request whose limit ran out: the max time when
