@@ -151,9 +151,9 @@ func (s *Session) roundTrip(ctx context.Context, method string, params json.RawM
 // while it is being sent fails it with a *TimeoutError and no cancellation:
 // the server never got the request whole.
 func (s *Session) send(ctx context.Context, w *waiter, msg *jsonrpc.Message, timers *requestTimers) error {
-	sendCtx, cancel := timers.sendContext(ctx)
-	defer cancel()
-	sendCtx, err := s.withCallHeaders(sendCtx, msg)
+	limited := timers.sendContext(ctx)
+	defer limited.release()
+	sendCtx, err := s.withCallHeaders(limited, msg)
 	if err == nil {
 		err = s.t.Send(sendCtx, msg)
 	}

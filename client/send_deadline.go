@@ -23,10 +23,9 @@ type sendDeadline struct {
 	released bool
 }
 
-// withSendDeadline returns ctx bounded by at, and what releases it.
-func withSendDeadline(ctx context.Context, at time.Time) (context.Context, context.CancelFunc) {
-	c := &sendDeadline{parent: ctx, at: at}
-	return c, c.release
+// withSendDeadline returns ctx bounded by at; release ends it.
+func withSendDeadline(ctx context.Context, at time.Time) *sendDeadline {
+	return &sendDeadline{parent: ctx, at: at}
 }
 
 // arm returns the context.WithDeadline, making it the first time.

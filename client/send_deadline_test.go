@@ -15,7 +15,9 @@ import (
 func TestSendDeadlineAsWithDeadline(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		// Done asked for first: it closes at the deadline.
-		ctx, release := withSendDeadline(context.Background(), time.Now().Add(time.Second))
+		sd := withSendDeadline(context.Background(), time.Now().Add(time.Second))
+		var ctx context.Context = sd
+		release := sd.release
 		ran := make(chan struct{})
 		stop := context.AfterFunc(ctx, func() { close(ran) })
 		defer stop()
@@ -33,7 +35,8 @@ func TestSendDeadlineAsWithDeadline(t *testing.T) {
 		release()
 
 		// Done never asked for: Err and Cause tell the deadline all the same.
-		ctx, release = withSendDeadline(context.Background(), time.Now().Add(time.Second))
+		sd = withSendDeadline(context.Background(), time.Now().Add(time.Second))
+		ctx, release = sd, sd.release
 		time.Sleep(2 * time.Second)
 		if !errors.Is(ctx.Err(), context.DeadlineExceeded) || !errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
 			t.Fatalf("Err, Cause past the deadline = %v, %v", ctx.Err(), context.Cause(ctx))
@@ -48,7 +51,8 @@ func TestSendDeadlineAsWithDeadline(t *testing.T) {
 		// The caller's cancellation ends it, with the caller's cause.
 		parent, cancel := context.WithCancelCause(context.Background())
 		why := errors.New("stopped")
-		ctx, release = withSendDeadline(parent, time.Now().Add(time.Minute))
+		sd = withSendDeadline(parent, time.Now().Add(time.Minute))
+		ctx, release = sd, sd.release
 		cancel(why)
 		if !errors.Is(ctx.Err(), context.Canceled) || !errors.Is(context.Cause(ctx), why) {
 			t.Fatalf("Err, Cause after the caller cancelled = %v, %v", ctx.Err(), context.Cause(ctx))
@@ -59,7 +63,8 @@ func TestSendDeadlineAsWithDeadline(t *testing.T) {
 		// An earlier deadline of the caller's wins.
 		parent, cancelParent := context.WithDeadline(context.Background(), time.Now().Add(time.Second))
 		defer cancelParent()
-		ctx, release = withSendDeadline(parent, time.Now().Add(time.Minute))
+		sd = withSendDeadline(parent, time.Now().Add(time.Minute))
+		ctx, release = sd, sd.release
 		if d, _ := ctx.Deadline(); !d.Equal(time.Now().Add(time.Second)) {
 			t.Fatalf("Deadline = %v, want the caller's", d)
 		}

@@ -71,7 +71,7 @@ func (r *requestTimers) fired() (expired, maxTime bool) {
 
 // sendContext bounds the send of the request by whichever limit runs out
 // first (nothing restarts the idle timer before the request is out).
-func (r *requestTimers) sendContext(ctx context.Context) (context.Context, context.CancelFunc) {
+func (r *requestTimers) sendContext(ctx context.Context) *sendDeadline {
 	return withSendDeadline(ctx, r.start.Add(min(r.cfg.timeout, r.cfg.hard)))
 }
 
