@@ -77,6 +77,7 @@ func newBenchCommand() *cobra.Command {
 			}
 			cfg := b.config(f.maxTime)
 			defer collectLess()()
+			defer fewerThreads(target)()
 			f.maxInFlight = cfg.Concurrency
 			f.repeatAnswers = true
 			wire := newWireTimes()

@@ -151,9 +151,9 @@ func (s *Session) roundTrip(ctx context.Context, method string, params json.RawM
 // while it is being sent fails it with a *TimeoutError and no cancellation:
 // the server never got the request whole.
 func (s *Session) send(ctx context.Context, w *waiter, msg *jsonrpc.Message, timers *requestTimers) error {
-	sendCtx, cancel := timers.sendContext(ctx)
-	defer cancel()
-	sendCtx, err := s.withCallHeaders(sendCtx, msg)
+	limited := timers.sendContext(ctx)
+	defer limited.release()
+	sendCtx, err := s.withCallHeaders(limited, msg)
 	if err == nil {
 		err = s.t.Send(sendCtx, msg)
 	}
@@ -248,10 +248,10 @@ func (s *Session) await(ctx context.Context, w *waiter, timers *requestTimers) (
 			return out.result, out.err
 		case <-w.bump:
 			timers.bump()
-		case <-timers.idle.C:
-			return s.expire(w, timers, false)
-		case <-timers.hard.C:
-			return s.expire(w, timers, true)
+		case <-timers.C():
+			if expired, maxTime := timers.fired(); expired {
+				return s.expire(w, timers, maxTime)
+			}
 		case <-ctx.Done():
 			return s.abandon(w, &CancelledError{Method: w.method, ID: w.id, Reason: "the client stopped waiting", Err: ctx.Err()})
 		}

@@ -232,7 +232,7 @@ func (s *Session) listenOnce(ctx context.Context, params json.RawMessage, cfg *c
 	if err := s.send(ctx, w, msg, timers); err != nil {
 		return nil, false, id, err
 	}
-	ackWait, acks := timers.idle.C, l.acked
+	ackWait, acks := timers.C(), l.acked
 	for {
 		select {
 		case out := <-w.done:
@@ -247,8 +247,16 @@ func (s *Session) listenOnce(ctx context.Context, params json.RawMessage, cfg *c
 			return out.result, acked, id, out.err
 		case <-acks:
 			acked, acks, ackWait = true, nil, nil
-			timers.idle.Stop()
+			timers.stop()
 		case <-ackWait:
+			expired, maxTime := timers.fired()
+			if !expired {
+				continue
+			}
+			if maxTime { // the max time runs out at once on its own timer too
+				_, err := s.abandon(w, &TimeoutError{Method: w.method, ID: id, After: cfg.hard.String(), MaxTime: true})
+				return nil, acked, id, err
+			}
 			te := timers.expired(w, false, nil)
 			te.Then = "no acknowledgement: " + te.Then
 			_, err := s.abandon(w, te)

@@ -8,40 +8,71 @@ import (
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
-// requestTimers are the two limits of one request: the idle timer, which
+// requestTimers are the two limits of one request: the idle limit, which
 // progress restarts, and the max time, which nothing extends. Both start
 // before the request is sent: a send that a server which stopped reading
-// never takes is bounded like the wait for the answer.
+// never takes is bounded like the wait for the answer. One timer serves
+// both: it runs out at whichever limit comes first, and fired says which
+// did (a wait blocked on two timers costs the runtime twice as much).
 type requestTimers struct {
-	cfg   *callConfig
-	start time.Time
-	idle  *time.Timer
-	hard  *time.Timer
+	cfg    *callConfig
+	start  time.Time
+	idleAt time.Time   // when the idle limit runs out; bump moves it
+	timer  *time.Timer // runs out at the earlier of idleAt and the max time
 }
 
 // startTimers starts the limits of one request now.
 func startTimers(cfg *callConfig) *requestTimers {
+	now := time.Now()
 	return &requestTimers{
-		cfg:   cfg,
-		start: time.Now(),
-		idle:  time.NewTimer(cfg.timeout),
-		hard:  time.NewTimer(cfg.hard),
+		cfg:    cfg,
+		start:  now,
+		idleAt: now.Add(cfg.timeout),
+		timer:  time.NewTimer(min(cfg.timeout, cfg.hard)),
 	}
 }
 
-// stop releases the timers.
-func (r *requestTimers) stop() {
-	r.idle.Stop()
-	r.hard.Stop()
+// stop releases the timer.
+func (r *requestTimers) stop() { r.timer.Stop() }
+
+// C is the channel of the timer: a limit may have run out; fired tells.
+func (r *requestTimers) C() <-chan time.Time { return r.timer.C }
+
+// bump restarts the idle limit: a sign of life arrived.
+func (r *requestTimers) bump() {
+	now := time.Now()
+	r.idleAt = now.Add(r.cfg.timeout)
+	r.timer.Reset(r.nextAt().Sub(now))
 }
 
-// bump restarts the idle timer: a sign of life arrived.
-func (r *requestTimers) bump() { r.idle.Reset(r.cfg.timeout) }
+// nextAt is when the first limit runs out.
+func (r *requestTimers) nextAt() time.Time {
+	hardAt := r.start.Add(r.cfg.hard)
+	if r.idleAt.Before(hardAt) {
+		return r.idleAt
+	}
+	return hardAt
+}
+
+// fired is called when the timer ran out: it reports whether a limit ran
+// out, and whether it was the max time (the idle limit wins a tie). When
+// neither did (the idle limit moved meanwhile), the timer is set again.
+func (r *requestTimers) fired() (expired, maxTime bool) {
+	now := time.Now()
+	switch {
+	case !now.Before(r.idleAt):
+		return true, false
+	case !now.Before(r.start.Add(r.cfg.hard)):
+		return true, true
+	}
+	r.timer.Reset(r.nextAt().Sub(now))
+	return false, false
+}
 
 // sendContext bounds the send of the request by whichever limit runs out
 // first (nothing restarts the idle timer before the request is out).
-func (r *requestTimers) sendContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithDeadline(ctx, r.start.Add(min(r.cfg.timeout, r.cfg.hard)))
+func (r *requestTimers) sendContext(ctx context.Context) *sendDeadline {
+	return withSendDeadline(ctx, r.start.Add(min(r.cfg.timeout, r.cfg.hard)))
 }
 
 // expired is the error of a request whose limit ran out: the max time when

@@ -161,10 +161,7 @@ func (m *Message) Validate() error {
 
 // EncodeJSON returns the compact JSON body of the message.
 func (m *Message) EncodeJSON() ([]byte, error) {
-	if m.JSONRPC == "" {
-		m.JSONRPC = Version
-	}
-	return json.Marshal(m)
+	return m.AppendJSON(nil)
 }
 
 // Describe names a message in an error or a note: "tools/call (id 3)",

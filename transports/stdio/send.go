@@ -70,12 +70,19 @@ func (t *Transport) Send(ctx context.Context, m *jsonrpc.Message) error {
 func encodeLine(m *jsonrpc.Message) ([]byte, error) {
 	body := bytes.TrimRight(m.Raw, " \t\r\n")
 	if len(body) == 0 || bytes.ContainsAny(body, "\r\n") {
-		var err error
-		if body, err = m.EncodeJSON(); err != nil {
+		line, err := m.AppendJSON(make([]byte, 0, encodedSize(m)))
+		if err != nil {
 			return nil, err
 		}
+		return append(line, '\n'), nil
 	}
 	return jsonrpc.AppendLine(make([]byte, 0, len(body)+1), body), nil
+}
+
+// encodedSize is room enough for most encodings of m and its LF: its
+// params and result, and the envelope around them.
+func encodedSize(m *jsonrpc.Message) int {
+	return len(m.Params) + len(m.Result) + len(m.Method) + 64
 }
 
 // brokenPipe turns a failed write into the connection's end: it waits a

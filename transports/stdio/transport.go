@@ -32,6 +32,7 @@ type Transport struct {
 	stderr *os.File
 
 	wslot chan struct{} // one writer at a time; a channel so a waiting Send can give up
+	give  func()        // giveTurn, made once
 	turns atomic.Uint64 // writes that ended, for answers waiting their turn (turn.go)
 	out   conn.Writer   // keeps the rest of a line cut short by a cancelled Send, written first next time
 
@@ -50,7 +51,7 @@ var _ client.Transport = (*Transport)(nil)
 // New returns a stdio transport for cfg. Nothing runs until Start.
 func New(cfg Config) *Transport {
 	cfg = cfg.withDefaults()
-	return &Transport{
+	t := &Transport{
 		cfg:        cfg,
 		tail:       newStderrTail(cfg.StderrTail),
 		life:       conn.NewLifecycle("stdio", "the server is gone"),
@@ -60,6 +61,8 @@ func New(cfg Config) *Transport {
 		stdoutDone: make(chan struct{}),
 		stderrDone: make(chan struct{}),
 	}
+	t.give = t.giveTurn
+	return t
 }
 
 // Start spawns the server in its own process group and starts reading its

@@ -22,8 +22,13 @@ func (t *Transport) takeTurn(ctx context.Context, m *jsonrpc.Message) (context.C
 	deadline, ok := ctx.Deadline()
 	if !ok || !m.IsResponse() {
 		select {
+		case t.wslot <- struct{}{}: // free: no need to watch ctx
+			return ctx, t.give, nil
+		default:
+		}
+		select {
 		case t.wslot <- struct{}{}:
-			return ctx, t.giveTurn, nil
+			return ctx, t.give, nil
 		case <-ctx.Done():
 			return nil, nil, fmt.Errorf("sending the %s was cancelled: %w", describe(m), ctx.Err())
 		case <-t.life.Done():

@@ -36,9 +36,11 @@ type Writer struct {
 	// Dest names where it is written, in errors: "the server's stdin".
 	Dest string
 
-	pending []byte                       // the rest of a frame cut short by a cancelled write
-	size    int                          // the size of the frame pending belongs to
-	stalled atomic.Pointer[StalledError] // set once a frame could not be finished in time
+	pending   []byte                       // the rest of a frame cut short by a cancelled write
+	direct    *direct                      // writes to directFor without waiting, made once
+	directFor DeadlineWriter               // the destination direct writes to
+	size      int                          // the size of the frame pending belongs to
+	stalled   atomic.Pointer[StalledError] // set once a frame could not be finished in time
 }
 
 // StalledError says a frame was cut short by its deadline: the peer took
@@ -78,7 +80,14 @@ func (w *Writer) Write(ctx context.Context, dst DeadlineWriter, frame []byte) er
 			return fmt.Errorf("not sent: the rest of an earlier %s could not be written: %w", w.Unit, err)
 		}
 	}
-	n, err := WriteUntil(ctx, dst, frame)
+	var d *direct
+	if f, ok := dst.(*os.File); ok { // a pipe: written directly when it has room
+		if w.directFor != f {
+			w.direct, w.directFor = newDirect(f), f
+		}
+		d = w.direct
+	}
+	n, err := writeUntil(ctx, dst, frame, d)
 	switch {
 	case err == nil:
 		return nil
@@ -112,7 +121,30 @@ func (w *Writer) Stalled() *StalledError { return w.stalled.Load() }
 // WriteUntil writes b to dst, giving up when ctx ends: it then sets a write
 // deadline in the past (a pipe that cannot take deadlines just blocks) and
 // returns ctx's error with the count written.
+//
+// A write the stream takes whole at once, as a pipe with room does, is
+// made without watching ctx: only one that would wait is watched.
 func WriteUntil(ctx context.Context, dst DeadlineWriter, b []byte) (int, error) {
+	return writeUntil(ctx, dst, b, newDirect(dst))
+}
+
+// writeUntil is WriteUntil with d, the direct writer of dst (nil when
+// there is none).
+func writeUntil(ctx context.Context, dst DeadlineWriter, b []byte, d *direct) (int, error) {
+	if ctx.Err() == nil {
+		if n := d.write(b); n > 0 {
+			if n == len(b) {
+				return n, nil
+			}
+			m, err := watchedWrite(ctx, dst, b[n:])
+			return n + m, err
+		}
+	}
+	return watchedWrite(ctx, dst, b)
+}
+
+// watchedWrite writes b to dst, giving up when ctx ends.
+func watchedWrite(ctx context.Context, dst DeadlineWriter, b []byte) (int, error) {
 	fired := make(chan struct{})
 	stop := context.AfterFunc(ctx, func() {
 		_ = dst.SetWriteDeadline(time.Unix(1, 0))

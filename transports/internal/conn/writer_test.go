@@ -194,3 +194,31 @@ func TestWriterRestPastDeadlineStalls(t *testing.T) {
 		t.Fatalf("write behind a rest that never goes = %v", err)
 	}
 }
+
+// A pipe with room takes a frame whole without its context being
+// watched; a frame
+// larger than the pipe's room is written in part at once and the rest
+// under watch, cut by the deadline into a stall.
+func TestWriterOnAPipeDirectly(t *testing.T) {
+	r, wr, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer wr.Close()
+	w := &Writer{Unit: "line", Next: "message", Dest: "the server's stdin"}
+	if err := w.Write(context.Background(), wr, []byte("one\n")); err != nil {
+		t.Fatalf("Write = %v", err)
+	}
+	got := make([]byte, 4)
+	if _, err := io.ReadFull(r, got); err != nil || string(got) != "one\n" {
+		t.Fatalf("read %q, %v", got, err)
+	}
+	ctx, stop := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer stop()
+	err = w.Write(ctx, wr, make([]byte, 4<<20)) // far more than a pipe buffers; nobody reads
+	var stall *StalledError
+	if !errors.As(err, &stall) || stall.Sent <= 0 || stall.Sent >= 4<<20 {
+		t.Fatalf("Write of more than the pipe takes = %v; want a stall after part of it", err)
+	}
+}
