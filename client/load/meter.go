@@ -111,10 +111,6 @@ func (m *meter) snapshot(elapsed time.Duration, started, scheduled int, newWindo
 		s.Min = micros(m.runMin)
 		s.Mean = min(time.Duration(m.run.Mean()*float64(time.Microsecond)), s.Max)
 	}
-	// A percentile is the top of its histogram bucket, which may lie a
-	// little above the longest latency seen: no percentile exceeds it.
-	s.P50, s.P90, s.P99 = min(s.P50, s.Max), min(s.P90, s.Max), min(s.P99, s.Max)
-	s.Window.P50, s.Window.P99 = min(s.Window.P50, s.Window.Max), min(s.Window.P99, s.Window.Max)
 	if m.win.TotalCount() == 0 {
 		s.Window.P50, s.Window.P99, s.Window.Max = 0, 0, 0
 	}
