@@ -55,14 +55,20 @@ func (r *requestTimers) nextAt() time.Time {
 }
 
 // fired is called when the timer ran out: it reports whether a limit ran
-// out, and whether it was the max time (the idle limit wins a tie). When
-// neither did (the idle limit moved meanwhile), the timer is set again.
+// out, and whether it was the max time. When both have run out by now (a
+// timer that fired late), the one that ran out first is named, the idle
+// limit winning a tie. When neither did (the idle limit moved meanwhile),
+// the timer is set again.
 func (r *requestTimers) fired() (expired, maxTime bool) {
 	now := time.Now()
+	hardAt := r.start.Add(r.cfg.hard)
+	idleOut, hardOut := !now.Before(r.idleAt), !now.Before(hardAt)
 	switch {
-	case !now.Before(r.idleAt):
+	case idleOut && hardOut:
+		return true, hardAt.Before(r.idleAt)
+	case idleOut:
 		return true, false
-	case !now.Before(r.start.Add(r.cfg.hard)):
+	case hardOut:
 		return true, true
 	}
 	r.timer.Reset(r.nextAt().Sub(now))

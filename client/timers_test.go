@@ -229,3 +229,24 @@ func TestSendCompletionRestartsTheIdleLimit(t *testing.T) {
 		}
 	})
 }
+
+// A timer that fires late, when both limits have run out, names the one
+// that ran out first: the max time, when progress had moved the idle
+// limit past it; the idle limit on a tie.
+func TestFiredLateNamesTheFirstLimit(t *testing.T) {
+	cfg := &callConfig{timeout: 2 * time.Second, hard: 3 * time.Second}
+	start := time.Now().Add(-10 * time.Second)
+	r := &requestTimers{cfg: cfg, start: start, idleAt: start.Add(5 * time.Second), timer: time.NewTimer(time.Hour)}
+	defer r.stop()
+	if expired, maxTime := r.fired(); !expired || !maxTime {
+		t.Errorf("idle limit past the max time: expired %v, max time %v; want the max time", expired, maxTime)
+	}
+	r.idleAt = start.Add(2 * time.Second)
+	if expired, maxTime := r.fired(); !expired || maxTime {
+		t.Errorf("idle limit before the max time: expired %v, max time %v; want the idle limit", expired, maxTime)
+	}
+	r.idleAt = start.Add(3 * time.Second)
+	if expired, maxTime := r.fired(); !expired || maxTime {
+		t.Errorf("a tie: expired %v, max time %v; want the idle limit", expired, maxTime)
+	}
+}
