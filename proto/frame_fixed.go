@@ -29,7 +29,8 @@ func ByteCount(n int) string {
 	if n == 1 {
 		return "1 byte"
 	}
-	return strconv.Itoa(n) + " bytes"
+	var b [32]byte
+	return string(append(strconv.AppendInt(b[:0], int64(n), 10), " bytes"...)) // one allocation
 }
 
 // UintField is a header field holding an unsigned number.

@@ -187,21 +187,25 @@ func (s *scanner) empty(closing byte) bool {
 }
 
 // scanObject reads the members of the object b holds, as far as it can.
-func scanObject(b []byte) jsonScan { return scanOuter(b, '{', (*scanner).members) }
+func scanObject(b []byte) jsonScan { return scanOuter(b, '{') }
 
 // scanArray reads the items of the array b holds, as far as it can.
-func scanArray(b []byte) jsonScan { return scanOuter(b, '[', (*scanner).items) }
+func scanArray(b []byte) jsonScan { return scanOuter(b, '[') }
 
-// scanOuter reads the object or array b holds: after the opening bracket,
-// inner reads what is inside.
-func scanOuter(b []byte, bracket byte, inner func(*scanner, *jsonScan) scanStatus) jsonScan {
+// scanOuter reads the object or array b holds, as bracket says. Its calls
+// are direct so that the scanner stays on the stack.
+func scanOuter(b []byte, bracket byte) jsonScan {
 	s := scanner{b: b}
 	sc := jsonScan{}
 	if sc.opened = s.open(bracket); !sc.opened {
 		sc.status = scanBroken
 		return sc
 	}
-	sc.status = inner(&s, &sc)
+	if bracket == '{' {
+		sc.status = s.members(&sc)
+	} else {
+		sc.status = s.items(&sc)
+	}
 	sc.end, sc.depth = s.i, s.depth
 	return sc
 }
