@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -58,7 +59,7 @@ func (b *benchFlags) callOf(positional []string, stdin io.Reader) (benchCall, er
 		if err != nil {
 			return benchCall{}, err
 		}
-		req.Params = params
+		req.Params = compactParams(params)
 	}
 	return benchCall{requests: []against.Request{req}}, nil
 }
@@ -131,6 +132,16 @@ func (c benchCall) toolRequest(ctx context.Context, r *run) (against.Request, er
 		return against.Request{Method: mcp.MethodToolsCall, Params: params}, nil
 	}
 	return against.Request{}, withExit(ExitRPCError, fmt.Errorf("the server lists no tool %q", c.tool))
+}
+
+// compactParams compacts valid params once per run, so that each call
+// sends them as they are instead of compacting them again.
+func compactParams(params json.RawMessage) json.RawMessage {
+	var b bytes.Buffer
+	if json.Compact(&b, params) != nil {
+		return params
+	}
+	return b.Bytes()
 }
 
 // mustJSON is the JSON of a string.

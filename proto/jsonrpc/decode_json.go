@@ -316,6 +316,9 @@ func jsonText(v []byte) (string, bool) {
 		}
 	}
 	if plain {
+		if string(inner) == Version {
+			return Version, true // every message's "jsonrpc", without a copy
+		}
 		return string(inner), true
 	}
 	var s string
