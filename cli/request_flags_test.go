@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"github.com/mcpscope/mcpscope/internal/app/termtext"
 	"strings"
 	"testing"
 
@@ -160,9 +161,12 @@ func TestLogLevelLineIsSafe(t *testing.T) {
 func FuzzFormatLog(f *testing.F) {
 	f.Add(`{"level":"info","logger":"db","data":"ready"}`)
 	f.Add(`{"level":"\u009b","data":[1,{"a":"\n"}]}`)
+	f.Add(strings.Repeat("\xc9", 2354)) // not JSON: shown whole-escaped, four bytes a byte
 	f.Fuzz(func(t *testing.T, params string) {
 		got := formatLog(json.RawMessage(params))
-		if strings.ContainsAny(got, "\n\r\x1b\x00") || len(got) > 8<<10 {
+		// Level, logger and data are each cut to termtext.ServerTextMax
+		// bytes, and an escaped byte takes at most 4.
+		if strings.ContainsAny(got, "\n\r\x1b\x00") || len(got) > 3*(4*termtext.ServerTextMax+64) {
 			t.Fatalf("formatLog = %q", got)
 		}
 	})
