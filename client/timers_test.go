@@ -236,7 +236,7 @@ func TestSendCompletionRestartsTheIdleLimit(t *testing.T) {
 func TestFiredLateNamesTheFirstLimit(t *testing.T) {
 	cfg := &callConfig{timeout: 2 * time.Second, hard: 3 * time.Second}
 	start := time.Now().Add(-10 * time.Second)
-	r := &requestTimers{cfg: cfg, start: start, idleAt: start.Add(5 * time.Second), timer: time.NewTimer(time.Hour)}
+	r := &requestTimers{cfg: cfg, start: start, idleAt: start.Add(5 * time.Second), timer: time.NewTimer(guard.Hang)}
 	defer r.stop()
 	if expired, maxTime := r.fired(); !expired || !maxTime {
 		t.Errorf("idle limit past the max time: expired %v, max time %v; want the max time", expired, maxTime)
