@@ -1,17 +1,13 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"sync/atomic"
 
-	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/load"
-	"github.com/mcpscope/mcpscope/client/toolargs"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/recordings/against"
 )
@@ -59,7 +55,7 @@ func (b *benchFlags) callOf(positional []string, stdin io.Reader) (benchCall, er
 		if err != nil {
 			return benchCall{}, err
 		}
-		req.Params = compactParams(params)
+		req.Params = compactJSON(params) // once a run: each call sends them as they are
 	}
 	return benchCall{requests: []against.Request{req}}, nil
 }
@@ -106,48 +102,14 @@ func (c benchCall) prepare(ctx context.Context, r *run, wire *wireTimes) (load.C
 }
 
 // toolRequest lists the server's tools and turns the words into the
-// arguments of a tools/call of the tool, typed by its inputSchema.
+// arguments of a tools/call of the tool, typed by its inputSchema, as
+// mcpscope tool does.
 func (c benchCall) toolRequest(ctx context.Context, r *run) (against.Request, error) {
-	tools, err := listEntries(ctx, r, mcp.MethodToolsList, "tools")
+	params, err := r.toolParams(ctx, c.tool, c.words, os.ReadFile)
 	if err != nil {
 		return against.Request{}, err
 	}
-	r.schemas = outputSchemas{listed: true, byTool: client.OutputSchemas(tools)}
-	for _, raw := range tools {
-		var t struct {
-			Name        string          `json:"name"`
-			InputSchema json.RawMessage `json:"inputSchema"`
-		}
-		if json.Unmarshal(raw, &t) != nil || t.Name != c.tool {
-			continue
-		}
-		args, err := toolargs.ForTool(t.InputSchema, c.words, os.ReadFile)
-		if err != nil {
-			return against.Request{}, usagef("tool %q: %w", c.tool, err)
-		}
-		params, err := json.Marshal(map[string]json.RawMessage{"name": mustJSON(c.tool), "arguments": args})
-		if err != nil {
-			return against.Request{}, err
-		}
-		return against.Request{Method: mcp.MethodToolsCall, Params: params}, nil
-	}
-	return against.Request{}, withExit(ExitRPCError, fmt.Errorf("the server lists no tool %q", c.tool))
-}
-
-// compactParams compacts valid params once per run, so that each call
-// sends them as they are instead of compacting them again.
-func compactParams(params json.RawMessage) json.RawMessage {
-	var b bytes.Buffer
-	if json.Compact(&b, params) != nil {
-		return params
-	}
-	return b.Bytes()
-}
-
-// mustJSON is the JSON of a string.
-func mustJSON(s string) json.RawMessage {
-	raw, _ := json.Marshal(s) // a string always marshals
-	return raw
+	return against.Request{Method: mcp.MethodToolsCall, Params: params}, nil
 }
 
 // toolName is the name a tools/call request calls, or "".
@@ -165,7 +127,7 @@ func toolName(req against.Request) string {
 // loadRequest is req as the run repeats it: a tools/call names its tool
 // and the tool's outputSchema, listed once before the run.
 func (r *run) loadRequest(ctx context.Context, req against.Request) load.Request {
-	lr := load.Request{Method: req.Method, Params: req.Params}
+	lr := load.Request{Method: req.Method, Params: req.Params, Options: r.requestOptions()}
 	if name := toolName(req); name != "" {
 		lr.Tool, lr.OutputSchema = name, r.outputSchema(ctx, name)
 	}

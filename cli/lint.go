@@ -212,13 +212,7 @@ func lintTarget(t Target) string {
 // with -32601 (method not found).
 func listOffer(ctx context.Context, r *run) (lint.Offer, error) {
 	o := lint.Offer{ProtocolVersion: r.session.ProtocolVersion(), Transport: r.target.Transport}
-	var caps map[string]json.RawMessage
-	declared := func(capability string) bool {
-		return caps == nil || caps[capability] != nil
-	}
-	if json.Unmarshal(r.session.ServerCapabilities(), &caps) != nil {
-		caps = nil // no capabilities to go by: ask for everything
-	}
+	caps := client.Advertised(r.session.ServerCapabilities()) // nil: none to go by, ask for everything
 	for _, l := range []struct {
 		capability, method, field string
 		into                      *[]json.RawMessage
@@ -228,7 +222,7 @@ func listOffer(ctx context.Context, r *run) (lint.Offer, error) {
 		{"resources", mcp.MethodResourcesList, "resources", &o.Resources},
 		{"resources", mcp.MethodResourceTemplatesList, "resourceTemplates", &o.ResourceTemplates},
 	} {
-		if !declared(l.capability) {
+		if caps != nil && !caps[l.capability] {
 			continue
 		}
 		items, err := r.session.ListAll(ctx, l.method, l.field, nil)

@@ -82,7 +82,7 @@ func warnProgressToken(diag *lineWriter, meta []string) {
 func (r *run) requestOptions() []client.CallOption {
 	meta, _ := parseMeta(r.flags.meta) // validated before connecting
 	if r.flags.logLevel != "" && r.session.Era() == client.EraModern {
-		meta = append(meta, jsonrpc.Member{Key: mcp.MetaLogLevel, Value: mustQuote(r.flags.logLevel)})
+		meta = append(meta, jsonrpc.Member{Key: mcp.MetaLogLevel, Value: jsonrpc.QuoteJSON(r.flags.logLevel)})
 	}
 	var opts []client.CallOption
 	if len(meta) > 0 {
@@ -92,12 +92,6 @@ func (r *run) requestOptions() []client.CallOption {
 		opts = append(opts, client.WithNotificationsFirst())
 	}
 	return opts
-}
-
-// mustQuote encodes s as a JSON string.
-func mustQuote(s string) json.RawMessage {
-	b, _ := json.Marshal(s)
-	return b
 }
 
 // startLogging, with --log-level, prints every notifications/message on

@@ -96,6 +96,7 @@ func TestMetaReachesTheRequest(t *testing.T) {
 	}{
 		{"tool", []string{"tool", "get-sum", "a=1", "b=2"}, "tools/call"},
 		{"call", []string{"call", "prompts/get", `{"name":"simple-prompt","_meta":{"keep":1}}`}, "prompts/get"},
+		{"bench", []string{"bench", "--requests", "2", "tool", "get-sum", "a=1", "b=2"}, "tools/call"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()

@@ -22,6 +22,8 @@ type Request struct {
 	Params       json.RawMessage // a JSON object, or nil for none
 	Tool         string
 	OutputSchema json.RawMessage
+	// Options are added to each call (the command's --meta, say).
+	Options []client.CallOption
 }
 
 // WireClock times requests on the wire, from the frame that carried one
@@ -49,9 +51,10 @@ func SessionCall(s *client.Session, req Request, wire WireClock) Call {
 	var asked atomic.Bool // the unanswered question was counted once
 	return func(ctx context.Context) error {
 		var ids []jsonrpc.ID
-		var opts []client.CallOption
+		opts := req.Options
 		if wire != nil {
-			opts = append(opts, client.WithRounds(func(_ int, id jsonrpc.ID) { ids = append(ids, id) }))
+			opts = append(opts[:len(opts):len(opts)], // a copy of its own: calls run at once
+				client.WithRounds(func(_ int, id jsonrpc.ID) { ids = append(ids, id) }))
 		}
 		res, err := s.Call(ctx, req.Method, params, opts...)
 		Answered(ctx)
