@@ -169,16 +169,7 @@ func (r *redactor) redact(b []byte, json bool) []byte {
 	if !json {
 		return out
 	}
-	var found [][2]int
-	if mayHoldSecretName(out) {
-		found = append(secretMembers(out), escapedMembers(out)...)
-	}
-	if bytes.IndexByte(out, '=') >= 0 {
-		// A form field or query parameter (formValues): its secret names
-		// (httphead.SecretParam) are short words, so not in secretWords.
-		found = append(found, formValues(out)...)
-	}
-	for _, v := range found {
+	for _, v := range secretRanges(out) {
 		own()
 		mask(out[v[0]:v[1]])
 	}
@@ -363,10 +354,25 @@ func escapedEnd(b []byte, from int) int {
 	return -1
 }
 
+// secretRanges are the byte ranges of b's secret values, unordered: its
+// secret members (plain and escaped), skipped when no secret word is in
+// b, and its form fields and query parameters, skipped when b holds no =.
+func secretRanges(b []byte) (found [][2]int) {
+	if mayHoldSecretName(b) {
+		found = append(secretMembers(b), escapedMembers(b)...)
+	}
+	if bytes.IndexByte(b, '=') >= 0 {
+		// A form field or query parameter (formValues): its secret names
+		// (httphead.SecretParam) are short words, so not in secretWords.
+		found = append(found, formValues(b)...)
+	}
+	return found
+}
+
 // SecretRanges are the byte ranges of body that Redact masks, in order,
 // none overlapping another.
 func SecretRanges(body []byte) [][2]int {
-	rs := append(append(secretMembers(body), escapedMembers(body)...), formValues(body)...)
+	rs := secretRanges(body)
 	slices.SortFunc(rs, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
 	var out [][2]int
 	for _, r := range rs {

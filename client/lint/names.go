@@ -54,12 +54,11 @@ func checkToolNames(o *offer, r *report) {
 			r.add("tool-name-portable", e, path, prefixedTooLong(len(name)), "")
 		}
 		f := foldName(name)
-		if first, dup := folded[f]; dup && first.name != name {
-			r.add("tool-name-near-duplicate", e, path, fmt.Sprintf("the name differs from that of %s only in case or separators", first.subject()), "")
-			continue
-		}
-		if _, dup := folded[f]; !dup {
+		switch first, dup := folded[f]; {
+		case !dup:
 			folded[f] = e
+		case first.name != name:
+			r.add("tool-name-near-duplicate", e, path, fmt.Sprintf("the name differs from that of %s only in case or separators", first.subject()), "")
 		}
 	}
 }
@@ -74,7 +73,7 @@ const maxTools = 128
 // checkToolCount reports a tools/list longer than maxTools.
 func checkToolCount(o *offer, r *report) {
 	if n := len(o.entries[kindTool]); n > maxTools {
-		whole := &entry{kind: kindTool, order: -1, path: "$.tools", label: "tools/list"}
+		whole := toolsListing()
 		r.add("tool-count", whole, whole.path, fmt.Sprintf("the server lists %d tools, more than the %d GitHub Copilot's model API takes in one request with the host's own tools and other servers' counted in: VS Code's Copilot hides the rest behind activate_* groups the model must open first, and older versions and other clients of that API fail the request", n, maxTools), "")
 	}
 }

@@ -154,3 +154,8 @@ func nesting(raw []byte) int {
 	}
 	return deepest
 }
+
+// toolsListing is the whole tools/list as the subject of a finding.
+func toolsListing() *entry {
+	return &entry{kind: kindTool, order: -1, path: "$.tools", label: "tools/list"}
+}

@@ -79,7 +79,7 @@ func checkSimilarTools(o *offer, r *report) {
 	sets := tokenSets(o)
 	s := findSimilar(sets, r)
 	if s.partial {
-		whole := &entry{kind: kindTool, order: -1, path: "$.tools", label: "tools/list"}
+		whole := toolsListing()
 		r.add("tool-near-duplicate-partial", whole, whole.path, fmt.Sprintf("the listing's %d tools are too many, or share too many words, for every pair to be compared; mcpscope compared %d pairs and may have missed near duplicates", len(sets), s.compared), "")
 	}
 }

@@ -3,6 +3,7 @@ package toolargs
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mcpscope/mcpscope/internal/app/plural"
 	"sort"
 	"strings"
 
@@ -73,7 +74,7 @@ func ForPrompt(arguments json.RawMessage, words []string, read Source) (map[stri
 		}
 	}
 	if len(lacking) > 0 {
-		return nil, &Error{Msg: "missing required " + plural(len(lacking), "argument") + " " + strings.Join(lacking, ", ")}
+		return nil, &Error{Msg: "missing required " + plural.Word(len(lacking), "argument", "arguments") + " " + strings.Join(lacking, ", ")}
 	}
 	return out, nil
 }

@@ -38,6 +38,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcpscope/mcpscope/internal/app/plural"
 	"strings"
 
 	"github.com/mcpscope/mcpscope/internal/app/mcpconfig"
@@ -175,7 +176,7 @@ func (r root) missing(given func(string) bool) error {
 	if len(lacking) == 0 {
 		return nil
 	}
-	return &Error{Msg: "missing required " + plural(len(lacking), "argument") + " " + strings.Join(lacking, ", ")}
+	return &Error{Msg: "missing required " + plural.Word(len(lacking), "argument", "arguments") + " " + strings.Join(lacking, ", ")}
 }
 
 // quoteList joins names for a message.
@@ -190,11 +191,4 @@ func quoteList(names []string) string {
 		out = append(out, shownKey(n))
 	}
 	return strings.Join(out, ", ")
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }

@@ -163,11 +163,8 @@ func (l *lineHost) carry(_ context.Context, src io.Reader) (werr, rerr error) {
 func (a *answer) otherLong(ctx context.Context, first []byte) error {
 	hk := &headKeeper{src: io.MultiReader(bytes.NewReader(first), a.rsp.Body)}
 	werr, rerr := copyChunks(hk, func(b []byte) error { return a.host.raw(ctx, b) })
-	hk.mu.Lock()
-	head, size := hk.head, hk.size
-	hk.told = true
-	hk.mu.Unlock()
-	a.tap.body(capture.In, a.conn, head, nil, int(min(size, int64(^uint(0)>>1))))
+	// copyChunks has returned: hk is this goroutine's alone.
+	a.tap.body(capture.In, a.conn, hk.head, nil, int(min(hk.size, int64(^uint(0)>>1))))
 	if werr != nil {
 		return werr
 	}

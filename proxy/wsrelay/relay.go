@@ -125,7 +125,7 @@ func (r *Relay) LocalURL(addr net.Addr) string {
 // inject writes an injected request to the server on the newest link
 // that runs.
 func (r *Relay) inject(ctx context.Context, body []byte) error {
-	l, ok := r.links.Newest(func(l *link) bool { return l.upstream() != nil })
+	l, ok := r.links.Newest((*link).running)
 	if !ok {
 		return proxy.ErrNoServerPath
 	}

@@ -177,7 +177,7 @@ func (l *loader) unreadable(m *jsonrpc.Message) {
 func (l *loader) request(conn string, m *jsonrpc.Message) {
 	params := normalParams(against.RequestParams(m.Params))
 	ex := &exchange{method: m.Method, params: params, token: progressToken(m.Params), conn: conn, id: m.ID.Key()}
-	ex.doc, _ = jsondiff.Decode(paramsDocument(params))
+	ex.doc, _ = jsondiff.Decode(wrapParams(params))
 	l.all = append(l.all, ex)
 	l.pending[ex.id] = append(l.pending[ex.id], ex)
 	l.inFlight(conn).add(ex)

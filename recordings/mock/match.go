@@ -116,6 +116,10 @@ func withoutVolatile(v any) any {
 // paramsDocument is the document a match compares: {"params": …}, the
 // engine's own _meta members left out and absent params taken as {}.
 func paramsDocument(params json.RawMessage) []byte {
-	p := normalParams(against.RequestParams(params))
+	return wrapParams(normalParams(against.RequestParams(params)))
+}
+
+// wrapParams is the document of params already normalised: {"params": p}.
+func wrapParams(p json.RawMessage) []byte {
 	return append(append([]byte(`{"params":`), p...), '}')
 }

@@ -48,7 +48,7 @@ func (b *Bench) Help() help.KeyMap {
 		start = keyhelp.Relabel(k.Start, "run again")
 	}
 	short := []key.Binding{start, k.More, k.Longer, k.Close}
-	return keyhelp.Map{Short: short, Essential: []key.Binding{start, k.Close}, Full: slices.Clone(full)}
+	return keyhelp.Map{Short: short, Essential: []key.Binding{start, k.Close}, Full: full}
 }
 
 // handleKey acts on a key: esc stops the run and closes the screen.
