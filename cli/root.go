@@ -44,6 +44,7 @@ func NewRootCommand() *cobra.Command {
 		newListCommand("tools", "List the server's tools (all pages)", listTools),
 		newListCommand("resources", "List the server's resources and resource templates (all pages)", listResources),
 		newListCommand("prompts", "List the server's prompts (all pages)", listPrompts),
+		newSkillsCommand(),
 		newVersionCommand(),
 		newServeCommand(),
 		newDemoCommand(),

@@ -77,6 +77,14 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.openBench()
 	case key.Matches(msg, k.Roots):
 		return m.openRoots()
+	case key.Matches(msg, k.Tasks):
+		return m.openTasks()
+	case key.Matches(msg, k.Subscriptions):
+		return m.openSubscriptions()
+	case key.Matches(msg, k.Logs):
+		return m.openLogs()
+	case key.Matches(msg, k.Findings):
+		return m.openFindings()
 	case key.Matches(msg, k.Server):
 		return m.openOverlay(serverinfo.Open(driver{m}).WithRecording(m.cfg.Recording))
 	default:

@@ -84,6 +84,9 @@ type index struct {
 	// injected are the ids of requests a viewer injected into a proxied
 	// session, read from the proxy's marks (proxy_rows.go).
 	injected injectedIDs
+	// views are the books of the Tasks, Subscriptions, Log and Findings
+	// views (views.go).
+	views viewBooks
 }
 
 // newIndex returns an empty index.
@@ -94,6 +97,7 @@ func newIndex() *index {
 		mimes:  make(map[capture.StreamKey]string),
 		stderr: lineRing{max: maxStderrLines},
 		board:  newDatagramBoard(),
+		views:  newViewBooks(),
 	}
 }
 
@@ -163,6 +167,7 @@ func (x *index) add(f *capture.Frame) {
 		x.board.add(f) // a datagram whose header did not decode
 	}
 	x.changed.Note(f)
+	x.views.note(f)
 	if f.Chan.Kind == capture.Stderr {
 		x.stderr.push(string(bodyOf(f)))
 	}

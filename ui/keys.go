@@ -22,6 +22,8 @@ type KeyMap struct {
 	Tone, Explore, Compose       key.Binding
 	Roots, Wire, Server          key.Binding
 	Bench                        key.Binding // load-test the selected request (ui/bench)
+	Tasks, Subscriptions         key.Binding // the views of views.go
+	Logs, Findings               key.Binding
 	Quit, Help, HelpAnywhere     key.Binding
 	// Panes jump to a pane: 1 traffic … 6 stderr, in tab bar order.
 	Panes [paneCount]key.Binding
@@ -30,33 +32,37 @@ type KeyMap struct {
 // DefaultKeyMap returns the default bindings.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		NextPane:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
-		PrevPane:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
-		Keys:      nav.DefaultKeys(),
-		Detail:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "detail")),
-		Hex:       key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "hex dump")),
-		Follow:    key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow")),
-		Link:      key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "next frame of this call")),
-		PrevItem:  key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous body item (hex)")),
-		NextItem:  key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next body item (hex)")),
-		Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back / clear filter")),
-		Cancel:    screen.CancelKey("cancel request", "c"), // c: the old key, harmless where nothing is typed
-		Copy:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
-		Save:      key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "save the capture to a file")),
-		Reconnect: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reconnect")),
-		ListTools: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tools/list")),
-		ReadFile:  key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "read_file 1 MiB")),
-		Analyze:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "analyze")),
-		Tone:      key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "tone (audio)")),
-		Explore:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "explore tools, resources, prompts")),
-		Compose:   key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "send a raw request")),
-		Roots:     key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "edit roots")),
-		Wire:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "wire ⇄ screen")),
-		Server:    key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "server info, instructions, capabilities")),
-		Bench:     key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "bench the selected request (load test)")),
-		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		NextPane:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
+		PrevPane:      key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
+		Keys:          nav.DefaultKeys(),
+		Detail:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "detail")),
+		Hex:           key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "hex dump")),
+		Follow:        key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow")),
+		Link:          key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "next frame of this call")),
+		PrevItem:      key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous body item (hex)")),
+		NextItem:      key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next body item (hex)")),
+		Filter:        key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Back:          key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back / clear filter")),
+		Cancel:        screen.CancelKey("cancel request", "c"), // c: the old key, harmless where nothing is typed
+		Copy:          key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
+		Save:          key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "save the capture to a file")),
+		Reconnect:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reconnect")),
+		ListTools:     key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tools/list")),
+		ReadFile:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "read_file 1 MiB")),
+		Analyze:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "analyze")),
+		Tone:          key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "tone (audio)")),
+		Explore:       key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "explore tools, resources, prompts")),
+		Compose:       key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "send a raw request")),
+		Roots:         key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "edit roots")),
+		Wire:          key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "wire ⇄ screen")),
+		Server:        key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "server info, instructions, capabilities")),
+		Bench:         key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "bench the selected request (load test)")),
+		Tasks:         key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "tasks")),
+		Subscriptions: key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "subscriptions")),
+		Logs:          key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "server log")),
+		Findings:      key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "findings")),
+		Quit:          key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Help:          key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		// F1 opens the help where ? is typed text: in a form, the composer, a filter.
 		HelpAnywhere: key.NewBinding(key.WithKeys("f1"), key.WithHelp("F1", "help")),
 		Panes:        paneKeys(),
@@ -113,7 +119,7 @@ func (k KeyMap) fullHelp(s paneSet) [][]key.Binding {
 		{k.Detail, k.Hex, k.Back, k.Link, k.Follow, k.Filter},
 		{k.PrevItem, k.NextItem, k.Copy, k.Save, k.Cancel, k.Reconnect},
 		{k.Explore, k.Compose, k.Server, k.Roots, k.Wire, k.Bench},
-		{k.ListTools, k.ReadFile, k.Analyze, k.Tone},
+		{k.Tasks, k.Subscriptions, k.Logs, k.Findings, k.ListTools, k.ReadFile, k.Analyze, k.Tone},
 		{k.Help, k.helpInText(), k.Quit},
 	}
 }

@@ -1,0 +1,60 @@
+package ui
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/ui/findingsview"
+	"github.com/mcpscope/mcpscope/ui/logsview"
+	"github.com/mcpscope/mcpscope/ui/subsview"
+	"github.com/mcpscope/mcpscope/ui/tasksview"
+)
+
+// viewBooks are the books of the views that list what the capture holds
+// of one kind: tasks, subscriptions, server logs and findings. The index
+// feeds them every frame it reads, so a view opened late shows all that
+// came before.
+type viewBooks struct {
+	tasks    *tasksview.Book
+	subs     *subsview.Book
+	logs     *logsview.Book
+	findings *findingsview.Book
+}
+
+// newViewBooks returns empty books.
+func newViewBooks() viewBooks {
+	return viewBooks{
+		tasks:    tasksview.NewBook(),
+		subs:     subsview.NewBook(),
+		logs:     logsview.NewBook(),
+		findings: findingsview.NewBook(),
+	}
+}
+
+// note reads one frame into every book.
+func (v *viewBooks) note(f *capture.Frame) {
+	v.tasks.Note(f)
+	v.subs.Note(f)
+	v.logs.Note(f)
+	v.findings.Note(f)
+}
+
+// openTasks opens the Tasks view.
+func (m *Model) openTasks() tea.Cmd {
+	return m.openOverlay(tasksview.Open(driver{m}, m.idx.views.tasks))
+}
+
+// openSubscriptions opens the Subscriptions view.
+func (m *Model) openSubscriptions() tea.Cmd {
+	return m.openOverlay(subsview.Open(driver{m}, m.idx.views.subs))
+}
+
+// openLogs opens the Log view.
+func (m *Model) openLogs() tea.Cmd {
+	return m.openOverlay(logsview.Open(driver{m}, m.idx.views.logs))
+}
+
+// openFindings opens the Findings view.
+func (m *Model) openFindings() tea.Cmd {
+	return m.openOverlay(findingsview.Open(driver{m}, m.idx.views.findings))
+}
