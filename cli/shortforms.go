@@ -71,6 +71,7 @@ func newToolCommand() *cobra.Command {
 // newPromptCommand builds `mcpscope prompt NAME [KEY=VALUE…] TARGET`.
 func newPromptCommand() *cobra.Command {
 	f := &runFlags{}
+	var complete *string
 	cmd := &cobra.Command{
 		Use:   "prompt NAME [KEY=VALUE…] TARGET",
 		Short: "Get a prompt, its arguments checked against its declared ones",
@@ -79,8 +80,9 @@ func newPromptCommand() *cobra.Command {
 			"not declare and a required argument left out are refused before anything is sent\n" +
 			"(exit 2). Prompt arguments are strings: KEY=VALUE and KEY=@FILE give the text,\n" +
 			"KEY:=JSON only a JSON string.",
-		Example: "  mcpscope prompt args-prompt city=Paris -- npx -y @modelcontextprotocol/server-everything stdio",
-		Args:    cobra.ArbitraryArgs,
+		Example: "  mcpscope prompt args-prompt city=Paris -- npx -y @modelcontextprotocol/server-everything stdio\n" +
+			"  mcpscope prompt completable-prompt --complete name department=Sales -- npx -y @modelcontextprotocol/server-everything stdio",
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name, words, target, err := shortFormArgs(f, cmd, args, "NAME")
 			if err != nil {
@@ -88,6 +90,9 @@ func newPromptCommand() *cobra.Command {
 			}
 			read := fileSource(cmd.InOrStdin())
 			return f.execute(cmd.Context(), target, streamsOf(cmd), func(ctx context.Context, r *run) error {
+				if cmd.Flags().Changed(completeFlag) {
+					return r.completePrompt(ctx, name, *complete, words, read)
+				}
 				params, err := r.promptParams(ctx, name, words, read)
 				if err != nil {
 					return err
@@ -101,24 +106,38 @@ func newPromptCommand() *cobra.Command {
 		},
 	}
 	f.register(cmd.Flags())
+	complete = registerComplete(cmd, "ARG", "the prompt")
 	return cmd
 }
 
 // newReadCommand builds `mcpscope read URI TARGET`.
 func newReadCommand() *cobra.Command {
 	f := &runFlags{}
+	var complete *string
 	cmd := &cobra.Command{
-		Use:     "read URI TARGET",
-		Short:   "Read a resource",
-		Long:    "Read the resource URI with resources/read and print the result.",
-		Example: "  mcpscope read demo://resource/static/document/architecture.md -- npx -y @modelcontextprotocol/server-everything stdio",
-		Args:    cobra.ArbitraryArgs,
+		Use:   "read URI TARGET",
+		Short: "Read a resource",
+		Long: "Read the resource URI with resources/read and print the result.\n\n" +
+			"With --complete VAR, URI is a resource template (demo://x/{id}) and read prints\n" +
+			"the server's suggestions for its variable VAR instead: mcpscope read TEMPLATE\n" +
+			"--complete VAR [VAR=VALUE…] TARGET.",
+		Example: "  mcpscope read demo://resource/static/document/architecture.md -- npx -y @modelcontextprotocol/server-everything stdio\n" +
+			"  mcpscope read 'demo://resource/dynamic/text/{resourceId}' --complete resourceId resourceId=12 -- npx -y @modelcontextprotocol/server-everything stdio",
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			uri, target, err := readArgs(f, cmd, args)
+			uri, words, target, err := readArgs(f, cmd, args)
 			if err != nil {
 				return err
 			}
+			completing := cmd.Flags().Changed(completeFlag)
+			if len(words) > 0 && !completing {
+				return usagef("read takes one URI before the TARGET, got %s after it", quote(words[0]))
+			}
+			read := fileSource(cmd.InOrStdin())
 			return f.execute(cmd.Context(), target, streamsOf(cmd), func(ctx context.Context, r *run) error {
+				if completing {
+					return r.completeTemplate(ctx, uri, *complete, words, read)
+				}
 				res, err := r.call(ctx, mcp.MethodResourcesRead, map[string]string{"uri": uri})
 				if err != nil {
 					return err
@@ -128,6 +147,7 @@ func newReadCommand() *cobra.Command {
 		},
 	}
 	f.register(cmd.Flags())
+	complete = registerComplete(cmd, "VAR", "the URI template")
 	return cmd
 }
 
@@ -146,23 +166,21 @@ func shortFormArgs(f *runFlags, cmd *cobra.Command, args []string, first string)
 }
 
 // readArgs splits the arguments of read into its URI, the first whatever
-// it looks like (a URI may well look like a URL TARGET), and the TARGET.
-func readArgs(f *runFlags, cmd *cobra.Command, args []string) (string, Target, error) {
+// it looks like (a URI may well look like a URL TARGET), the words between
+// it and the TARGET (only --complete takes any), and the TARGET.
+func readArgs(f *runFlags, cmd *cobra.Command, args []string) (string, []string, Target, error) {
 	dashAt := cmd.ArgsLenAtDash()
 	if len(args) == 0 || dashAt == 0 || args[0] == "" {
-		return "", Target{}, usagef("missing URI: mcpscope %s", cmd.Use)
+		return "", nil, Target{}, usagef("missing URI: mcpscope %s", cmd.Use)
 	}
 	if dashAt > 0 {
 		dashAt--
 	}
 	positional, target, err := f.targetAt(cmd, args[1:], dashAt)
 	if err != nil {
-		return "", Target{}, err
+		return "", nil, Target{}, err
 	}
-	if len(positional) > 0 {
-		return "", Target{}, usagef("read takes one URI before the TARGET, got %s after it", quote(positional[0]))
-	}
-	return args[0], target, nil
+	return args[0], positional, target, nil
 }
 
 // toolParams finds the tool name among the server's tools and builds the

@@ -144,6 +144,8 @@ func (c *Conn) request(m *jsonrpc.Message) {
 		result = listPrompts()
 	case mcp.MethodPromptsGet:
 		result, rerr = getPrompt(m.Params)
+	case mcp.MethodCompletionComplete:
+		result, rerr = complete(m.Params)
 	case mcp.MethodLoggingSetLevel:
 		result, rerr = c.setLevel(m.Params)
 	case mcp.MethodCapabilities:

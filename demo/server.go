@@ -207,6 +207,8 @@ func capabilities() mcp.ServerCapabilities {
 		Resources: &mcp.ResourcesCapability{},
 		Logging:   mcp.EmptyObject,
 		Unknown:   map[string]json.RawMessage{"interactive": interactiveEntry()},
+
+		Completions: mcp.EmptyObject, // completions.go answers for the prompts and the template
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/mcpscope/mcpscope/internal/app/plural"
+	"slices"
 	"sort"
 	"strings"
 
@@ -29,39 +30,14 @@ func ForPrompt(arguments json.RawMessage, words []string, read Source) (map[stri
 			return nil, &Error{Msg: "the prompt's arguments are not a list of {name, description, required}: " + termtext.OneLine(err.Error())}
 		}
 	}
-	byName := make(map[string]promptArgument, len(declared))
 	names := make([]string, 0, len(declared))
 	for _, a := range declared {
-		byName[a.Name] = a
 		names = append(names, a.Name)
 	}
 	sort.Strings(names)
-	out := make(map[string]string, len(words))
-	var given []string
-	for _, w := range words {
-		wd, err := parseWord(w)
-		if err != nil {
-			return nil, err
-		}
-		if err := refuseTwice(given, wd.key, func(k string) string { return k }); err != nil {
-			return nil, err
-		}
-		given = append(given, wd.key)
-		if _, ok := byName[wd.key]; !ok {
-			return nil, undeclared(wd.key, "prompt", names)
-		}
-		text, err := wd.raw(read)
-		if err != nil {
-			return nil, &Error{Key: wd.key, Msg: err.Error()}
-		}
-		if wd.json {
-			var s string
-			if err := json.Unmarshal([]byte(strings.TrimSpace(text)), &s); err != nil {
-				return nil, &Error{Key: wd.key, Msg: fmt.Sprintf("prompt arguments are strings; %s is not a JSON string (write KEY=VALUE)", shownSource(wd, text))}
-			}
-			text = s
-		}
-		out[wd.key] = text
+	out, err := Strings("prompt", names, words, read)
+	if err != nil {
+		return nil, err
 	}
 	var lacking []string
 	for _, a := range declared {
@@ -75,6 +51,41 @@ func ForPrompt(arguments json.RawMessage, words []string, read Source) (map[stri
 	}
 	if len(lacking) > 0 {
 		return nil, &Error{Msg: "missing required " + plural.Word(len(lacking), "argument", "arguments") + " " + strings.Join(lacking, ", ")}
+	}
+	return out, nil
+}
+
+// Strings converts words into string arguments of what (a "prompt", a
+// "template") whose arguments are names, none required: KEY=VALUE and
+// KEY=@FILE give the text, KEY:=JSON only a JSON string; a key given twice
+// or not among names is refused.
+func Strings(what string, names []string, words []string, read Source) (map[string]string, error) {
+	out := make(map[string]string, len(words))
+	var given []string
+	for _, w := range words {
+		wd, err := parseWord(w)
+		if err != nil {
+			return nil, err
+		}
+		if err := refuseTwice(given, wd.key, func(k string) string { return k }); err != nil {
+			return nil, err
+		}
+		given = append(given, wd.key)
+		if !slices.Contains(names, wd.key) {
+			return nil, undeclared(wd.key, what, names)
+		}
+		text, err := wd.raw(read)
+		if err != nil {
+			return nil, &Error{Key: wd.key, Msg: err.Error()}
+		}
+		if wd.json {
+			var s string
+			if err := json.Unmarshal([]byte(strings.TrimSpace(text)), &s); err != nil {
+				return nil, &Error{Key: wd.key, Msg: fmt.Sprintf("%s arguments are strings; %s is not a JSON string (write KEY=VALUE)", what, shownSource(wd, text))}
+			}
+			text = s
+		}
+		out[wd.key] = text
 	}
 	return out, nil
 }
