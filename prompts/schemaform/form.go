@@ -47,6 +47,7 @@ type Form struct {
 	errs     []FieldError // shown after a refused submit
 	shown    bool         // errors are on screen and follow each edit
 	editor   *JSONEditor  // non-nil while the JSON editor is open
+	suggest  *suggestList // suggestions open under the focused field (suggest.go)
 	fallback string       // why the schema is beyond the form
 	title    string
 	keys     KeyMap
@@ -157,6 +158,9 @@ func (f *Form) SetDark(dark bool) {
 func (f *Form) KeyMap() help.KeyMap {
 	if f.editor != nil {
 		return f.keys.editorHelp(f.root != nil)
+	}
+	if f.SuggestionsOpen() {
+		return f.keys.suggestHelp()
 	}
 	k := kindGroup
 	if f.focused >= 0 {

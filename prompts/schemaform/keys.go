@@ -20,6 +20,11 @@ type KeyMap struct {
 	Submit   key.Binding // validate and submit
 	Cancel   key.Binding // abandon the form
 	EditJSON key.Binding // switch between the form and the JSON editor
+
+	SuggestDown  key.Binding // the next suggestion under a field
+	SuggestUp    key.Binding // the previous suggestion
+	SuggestTake  key.Binding // put the suggestion chosen into the field
+	SuggestClose key.Binding // close the suggestions
 }
 
 // DefaultKeyMap returns the keys described in the package documentation.
@@ -34,6 +39,11 @@ func DefaultKeyMap() KeyMap {
 		Submit:   key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "submit")),
 		Cancel:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 		EditJSON: key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "edit as JSON")),
+
+		SuggestDown:  key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "next suggestion")),
+		SuggestUp:    key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous suggestion")),
+		SuggestTake:  key.NewBinding(key.WithKeys("enter", "tab"), key.WithHelp("enter/tab", "take the suggestion")),
+		SuggestClose: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close the suggestions")),
 	}
 }
 
@@ -80,6 +90,14 @@ func (k KeyMap) formHelp(focused kind, hasField bool) help.KeyMap {
 	}
 	h.Short = append(h.Short, k.Enter, k.EditJSON, k.Cancel)
 	return h
+}
+
+// suggestHelp lists the keys while suggestions are open under a field:
+// typing goes on editing it.
+func (k KeyMap) suggestHelp() help.KeyMap {
+	short := []key.Binding{k.SuggestTake, k.SuggestDown, k.SuggestUp, k.SuggestClose, k.Submit}
+	return keyhelp.Map{Short: short, Essential: []key.Binding{k.SuggestTake, k.SuggestClose}, Typing: true,
+		Full: append([][]key.Binding{short[:4]}, k.fullHelp()...)}
 }
 
 // editorHelp lists the keys of the JSON editor; back says whether ctrl+e

@@ -15,6 +15,9 @@ func (f *Form) Update(msg tea.Msg) (Action, tea.Cmd) {
 		return f.updateEditor(msg)
 	}
 	if k, ok := msg.(tea.KeyPressMsg); ok {
+		if handled, cmd := f.updateSuggest(k); handled {
+			return ActionNone, cmd
+		}
 		switch {
 		case key.Matches(k, f.keys.Cancel):
 			return ActionCancel, nil
@@ -58,6 +61,7 @@ func (f *Form) nextField(i, dir int) int {
 
 // focusRow moves the focus to row i.
 func (f *Form) focusRow(i int) tea.Cmd {
+	f.suggest = nil
 	if f.focused >= 0 {
 		f.rows[f.focused].f.blur()
 	}

@@ -97,6 +97,11 @@ func (f *Form) rowLines(i int, r row, errs []string, w int) []string {
 		for _, l := range strings.Split(r.f.view(st, focused, inner), "\n") {
 			lines = append(lines, textfit.Clip(pad+l, w))
 		}
+		if focused && f.SuggestionsOpen() {
+			for _, l := range f.suggestLines(inner) {
+				lines = append(lines, pad+l)
+			}
+		}
 	}
 	if focused || (r.f == nil && f.focused > i && within(f.rows[f.focused].n.path, r.n.path)) {
 		for _, l := range textfit.Wrap(st.Description, r.n.desc, inner) {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
@@ -73,7 +74,7 @@ func (x *Explorer) openForm(schema json.RawMessage, title string) tea.Cmd {
 	}
 	x.form, x.mode = f, modeForm
 	f.SetSize(x.w, x.formHeight())
-	return nil
+	return x.suggestAfter()
 }
 
 // templateSchema is the form of a template's variables: one string per
@@ -156,15 +157,19 @@ func mustMarshal(v any) []byte {
 
 // updateForm forwards a message to the form and acts on what it did.
 func (x *Explorer) updateForm(msg tea.Msg) tea.Cmd {
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, suggestKey) {
+		return x.suggestNow()
+	}
 	act, cmd := x.form.Update(msg)
 	switch act {
 	case schemaform.ActionCancel:
 		x.backToList()
 		return nil
 	case schemaform.ActionSubmit:
+		x.suggest.stop()
 		return tea.Batch(cmd, x.submit())
 	}
-	return cmd
+	return tea.Batch(cmd, x.suggestAfter())
 }
 
 // submit sends the request of the validated form and remembers its

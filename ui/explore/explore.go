@@ -82,6 +82,7 @@ type Explorer struct {
 	benchRun  bench.Runner               // the benches' engine (nil: load.Run)
 
 	previewed previewCache // the preview of the selected entry
+	suggest   suggester    // completion/complete as a form is typed (complete.go)
 
 	w, h int
 }
@@ -191,6 +192,8 @@ func (x *Explorer) Update(msg tea.Msg) (tea.Cmd, bool) {
 		return x.answered(msg), false
 	case waitingTickMsg:
 		return x.ticked(msg), false
+	case suggestTickMsg, suggestAnswerMsg:
+		return x.suggestUpdate(msg), false
 	case tea.BackgroundColorMsg:
 		x.input.SetStyles(x.st.Input) // the root has switched the theme's styles by now
 		if x.form != nil {
@@ -396,4 +399,5 @@ func (x *Explorer) backToList() {
 	}
 	x.bench, x.benching = nil, false
 	x.callGen++
+	x.suggest.stop()
 }

@@ -78,6 +78,7 @@ func (x *Explorer) Help() help.KeyMap {
 	case x.mode == modeForm && x.form != nil:
 		h = keyhelp.Of(x.form.KeyMap())
 		h.Full = append(slices.Clone(h.FullHelp()), full...)
+		x.suggestHelp(&h)
 	case x.mode == modeNamePrompt:
 		h.Short, h.Essential, h.Typing = []key.Binding{k.NameDone, k.Back}, []key.Binding{k.NameDone, k.Back}, true
 	case x.mode == modeInsist:
