@@ -100,7 +100,7 @@ func (r *run) complete(ctx context.Context, c completion) error {
 	}
 	if got.Dropped > 0 {
 		r.io.diag.Println(fmt.Sprintf("warning: %s dropped: over %d values, or over %d bytes each",
-			plural.Word(got.Dropped, "suggested value", "suggested values"), client.MaxCompletionValues, client.MaxCompletionValue))
+			plural.Count(got.Dropped, "suggested value", "suggested values"), client.MaxCompletionValues, client.MaxCompletionValue))
 	}
 	doc, err := json.Marshal(got)
 	if err != nil {

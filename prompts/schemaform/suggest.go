@@ -74,8 +74,17 @@ func (f *Form) Suggest(name, text string, s Suggestions) bool {
 }
 
 // SuggestionsOpen reports whether a list of suggestions (or its one line
-// of error) is shown under the focused field.
-func (f *Form) SuggestionsOpen() bool { return f.suggest != nil && f.suggest.row == f.focused }
+// of error or note) is shown under the focused field. A list or an error
+// stays only while the field holds the text it was asked for; a note stays
+// until the focus moves.
+func (f *Form) SuggestionsOpen() bool {
+	s := f.suggest
+	if s == nil || s.row != f.focused {
+		return false
+	}
+	_, text, _ := f.FocusedText()
+	return s.Note != "" || text == s.text
+}
 
 // CloseSuggestions closes the list under the focused field.
 func (f *Form) CloseSuggestions() { f.suggest = nil }

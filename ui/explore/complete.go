@@ -187,7 +187,7 @@ func suggestionsOf(got client.Suggestions, err error) schemaform.Suggestions {
 		out.More = "the server has more; type more to narrow"
 	}
 	if got.Dropped > 0 {
-		dropped := plural.Word(got.Dropped, "value", "values") + " dropped"
+		dropped := plural.Count(got.Dropped, "value", "values") + " dropped"
 		if out.More != "" {
 			dropped = out.More + "; " + dropped
 		}

@@ -1,0 +1,105 @@
+package screentest
+
+import (
+	"context"
+	"encoding/json"
+	"sync/atomic"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
+	"github.com/mcpscope/mcpscope/transports/stdio"
+)
+
+// ConnectStdio starts the stdio server argv for the test and connects a
+// session to it, capturing in sink; the session, and with it the server,
+// is closed at the end of the test.
+func ConnectStdio(t testing.TB, sink capture.Sink, argv []string) *client.Session {
+	t.Helper()
+	tr := stdio.New(stdio.Config{Command: argv[0], Args: argv[1:], Sink: sink})
+	return connectSession(t, tr, client.Options{}, argv[0])
+}
+
+// CompletionPeer is a scripted 2025-11-25 server with one prompt,
+// "pick" (arguments team and member), that answers completion/complete
+// with what its answer function says, or not at all while held. Every
+// message the client sends is kept and captured in the sink.
+type CompletionPeer struct {
+	wire
+	advertise bool
+	answer    func(mcp.CompleteParams) (result string, rpcErr *jsonrpc.Error)
+	hold      atomic.Bool
+}
+
+var _ client.Transport = (*CompletionPeer)(nil)
+
+// SetHold says whether completion/complete requests stay unanswered.
+func (p *CompletionPeer) SetHold(hold bool) { p.hold.Store(hold) }
+
+// Send records and captures m, and answers a request.
+func (p *CompletionPeer) Send(_ context.Context, m *jsonrpc.Message) error {
+	if err := p.capture(m); err != nil {
+		return err
+	}
+	p.mu.Lock()
+	p.sent = append(p.sent, m)
+	deliver := p.deliver
+	p.mu.Unlock()
+	if m.Kind() != jsonrpc.KindRequest {
+		return nil
+	}
+	id := *m.ID
+	var res string
+	var rpcErr *jsonrpc.Error
+	switch m.Method {
+	case mcp.MethodInitialize:
+		caps := `{"prompts":{}}`
+		if p.advertise {
+			caps = `{"prompts":{},"completions":{}}`
+		}
+		res = `{"protocolVersion":"` + mcp.LatestLegacy + `","capabilities":` + caps + `,"serverInfo":{"name":"completer","version":"1"}}`
+	case mcp.MethodPromptsList:
+		res = `{"prompts":[{"name":"pick","arguments":[{"name":"team","required":true},{"name":"member"}]}]}`
+	case mcp.MethodCompletionComplete:
+		if p.hold.Load() {
+			return nil
+		}
+		var params mcp.CompleteParams
+		_ = json.Unmarshal(m.Params, &params)
+		res, rpcErr = p.answer(params)
+	default:
+		rpcErr = &jsonrpc.Error{Code: mcp.CodeMethodNotFound, Message: "Method not found"}
+	}
+	answer := &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: &id, Error: rpcErr}
+	if rpcErr == nil {
+		answer.Result = json.RawMessage(res)
+	}
+	go deliver(answer)
+	return nil
+}
+
+// Sent returns the messages of method the client sent, in order.
+func (p *CompletionPeer) Sent(method string) []*jsonrpc.Message {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []*jsonrpc.Message
+	for _, m := range p.sent {
+		if m.Method == method {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// ConnectCompletionPeer connects a session to a new CompletionPeer that
+// captures in sink, advertises completions when advertise is set, and
+// answers completion/complete with answer (a result's JSON, or an error);
+// the session is closed at the end of the test.
+func ConnectCompletionPeer(t testing.TB, sink capture.Sink, advertise bool,
+	answer func(mcp.CompleteParams) (string, *jsonrpc.Error)) (*CompletionPeer, *client.Session) {
+	t.Helper()
+	p := &CompletionPeer{wire: wire{sink: sink, done: make(chan struct{})}, advertise: advertise, answer: answer}
+	return p, connectSession(t, p, client.Options{ProtocolVersion: mcp.LatestLegacy}, "the completion server")
+}
