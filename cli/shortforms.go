@@ -79,7 +79,10 @@ func newPromptCommand() *cobra.Command {
 			"with prompts/list (every page, each run); an unknown NAME, a key the prompt does\n" +
 			"not declare and a required argument left out are refused before anything is sent\n" +
 			"(exit 2). Prompt arguments are strings: KEY=VALUE and KEY=@FILE give the text,\n" +
-			"KEY:=JSON only a JSON string.",
+			"KEY:=JSON only a JSON string.\n\n" +
+			"With --complete ARG, print the server's suggestions for ARG instead\n" +
+			"(completion/complete): ARG's text is its ARG=VALUE word (\"\" without one), the\n" +
+			"other words go as context, and no argument is required.",
 		Example: "  mcpscope prompt args-prompt city=Paris -- npx -y @modelcontextprotocol/server-everything stdio\n" +
 			"  mcpscope prompt completable-prompt --complete name department=Sales -- npx -y @modelcontextprotocol/server-everything stdio",
 		Args: cobra.ArbitraryArgs,
@@ -106,7 +109,7 @@ func newPromptCommand() *cobra.Command {
 		},
 	}
 	f.register(cmd.Flags())
-	complete = registerComplete(cmd, "ARG", "the prompt")
+	complete = registerComplete(cmd, "ARG", "the prompt's")
 	return cmd
 }
 
@@ -147,7 +150,7 @@ func newReadCommand() *cobra.Command {
 		},
 	}
 	f.register(cmd.Flags())
-	complete = registerComplete(cmd, "VAR", "the URI template")
+	complete = registerComplete(cmd, "VAR", "the URI template's")
 	return cmd
 }
 

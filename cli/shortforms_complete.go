@@ -21,11 +21,12 @@ import (
 // completion/complete for one argument's values instead.
 const completeFlag = "complete"
 
-// registerComplete adds --complete to a short form; what is "ARG" or "VAR".
+// registerComplete adds --complete to a short form: what is "ARG" or
+// "VAR", of names whose it is ("the prompt's").
 func registerComplete(cmd *cobra.Command, what, of string) *string {
 	var name string
-	cmd.Flags().StringVar(&name, completeFlag, "", "print the server's suggested values for "+what+" of "+of+
-		" (completion/complete) instead; its current text is its KEY=VALUE word, the other words go as context")
+	cmd.Flags().StringVar(&name, completeFlag, "", "print the server's suggestions for "+of+" `"+what+"` (completion/complete) "+
+		"instead: its text is its "+what+"=VALUE word, the other words go as context")
 	return &name
 }
 
