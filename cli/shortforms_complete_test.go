@@ -26,6 +26,11 @@ func TestCompleteTSEverything(t *testing.T) {
 	if r.stdout != "Sales\nSupport\n" || r.stderr != "" {
 		t.Errorf("department S at a terminal: %q, stderr %q", r.stdout, r.stderr)
 	}
+	r = mcpscope(t, withTarget(argv, "prompt", "resource-prompt", "--complete", "resourceType")...)
+	r.mustExit(t, ExitOK)
+	if r.stdout != `{"values":["Text","Blob"],"total":2,"hasMore":false}`+"\n" {
+		t.Errorf("resource-prompt's resourceType with no text: %q", r.stdout)
+	}
 	r = mcpscope(t, withTarget(argv, "read", "demo://resource/dynamic/text/{resourceId}", "--complete", "resourceId", "resourceId=12")...)
 	r.mustExit(t, ExitOK)
 	if r.stdout != `{"values":["12"],"total":1,"hasMore":false}`+"\n" {
