@@ -137,8 +137,10 @@ func (x *Explorer) suggestUpdate(msg tea.Msg) tea.Cmd {
 		if msg.gen != s.gen || x.form == nil || x.mode != modeForm {
 			return nil // stale: the text changed, or the form is gone
 		}
-		s.cancel() // answered: nothing left to cancel
-		s.cancel = nil
+		if s.cancel != nil {
+			s.cancel() // answered: nothing left to cancel
+			s.cancel = nil
+		}
 		x.form.Suggest(msg.name, msg.text, suggestionsOf(msg.got, msg.err))
 	}
 	return nil
