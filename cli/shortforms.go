@@ -79,13 +79,9 @@ func newPromptCommand() *cobra.Command {
 			"with prompts/list (every page, each run); an unknown NAME, a key the prompt does\n" +
 			"not declare and a required argument left out are refused before anything is sent\n" +
 			"(exit 2). Prompt arguments are strings: KEY=VALUE and KEY=@FILE give the text,\n" +
-			"KEY:=JSON only a JSON string.\n\n" +
-			"With --complete ARG, print the server's suggestions for ARG instead\n" +
-			"(completion/complete): ARG's text is its ARG=VALUE word (\"\" without one), the\n" +
-			"other words go as context, and no argument is required.",
-		Example: "  mcpscope prompt args-prompt city=Paris -- npx -y @modelcontextprotocol/server-everything stdio\n" +
-			"  mcpscope prompt completable-prompt --complete name department=Sales -- npx -y @modelcontextprotocol/server-everything stdio",
-		Args: cobra.ArbitraryArgs,
+			"KEY:=JSON only a JSON string.",
+		Example: "  mcpscope prompt args-prompt city=Paris -- npx -y @modelcontextprotocol/server-everything stdio",
+		Args:    cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name, words, target, err := shortFormArgs(f, cmd, args, "NAME")
 			if err != nil {
@@ -109,7 +105,7 @@ func newPromptCommand() *cobra.Command {
 		},
 	}
 	f.register(cmd.Flags())
-	complete = registerComplete(cmd, "ARG", "the prompt's")
+	complete = registerComplete(cmd, "ARG", "the prompt's", promptCompleteHelp, promptCompleteExample)
 	return cmd
 }
 
@@ -118,15 +114,11 @@ func newReadCommand() *cobra.Command {
 	f := &runFlags{}
 	var complete *string
 	cmd := &cobra.Command{
-		Use:   "read URI TARGET",
-		Short: "Read a resource",
-		Long: "Read the resource URI with resources/read and print the result.\n\n" +
-			"With --complete VAR, URI is a resource template (demo://x/{id}) and read prints\n" +
-			"the server's suggestions for its variable VAR instead: mcpscope read TEMPLATE\n" +
-			"--complete VAR [VAR=VALUE…] TARGET.",
-		Example: "  mcpscope read demo://resource/static/document/architecture.md -- npx -y @modelcontextprotocol/server-everything stdio\n" +
-			"  mcpscope read 'demo://resource/dynamic/text/{resourceId}' --complete resourceId resourceId=12 -- npx -y @modelcontextprotocol/server-everything stdio",
-		Args: cobra.ArbitraryArgs,
+		Use:     "read URI TARGET",
+		Short:   "Read a resource",
+		Long:    "Read the resource URI with resources/read and print the result.",
+		Example: "  mcpscope read demo://resource/static/document/architecture.md -- npx -y @modelcontextprotocol/server-everything stdio",
+		Args:    cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			uri, words, target, err := readArgs(f, cmd, args)
 			if err != nil {
@@ -150,7 +142,7 @@ func newReadCommand() *cobra.Command {
 		},
 	}
 	f.register(cmd.Flags())
-	complete = registerComplete(cmd, "VAR", "the URI template's")
+	complete = registerComplete(cmd, "VAR", "the URI template's", readCompleteHelp, readCompleteExample)
 	return cmd
 }
 

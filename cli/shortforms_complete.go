@@ -21,12 +21,27 @@ import (
 // completion/complete for one argument's values instead.
 const completeFlag = "complete"
 
-// registerComplete adds --complete to a short form: what is "ARG" or
-// "VAR", of names whose it is ("the prompt's").
-func registerComplete(cmd *cobra.Command, what, of string) *string {
+// The help --complete adds to prompt and read.
+const (
+	promptCompleteHelp = "With --complete ARG, print the server's suggestions for ARG instead\n" +
+		"(completion/complete): ARG's text is its ARG=VALUE word (\"\" without one), the\n" +
+		"other words go as context, and no argument is required."
+	promptCompleteExample = "  mcpscope prompt completable-prompt --complete name department=Sales -- npx -y @modelcontextprotocol/server-everything stdio"
+	readCompleteHelp      = "With --complete VAR, URI is a resource template (demo://x/{id}) and read prints\n" +
+		"the server's suggestions for its variable VAR instead: mcpscope read TEMPLATE\n" +
+		"--complete VAR [VAR=VALUE…] TARGET."
+	readCompleteExample = "  mcpscope read 'demo://resource/dynamic/text/{resourceId}' --complete resourceId resourceId=12 -- npx -y @modelcontextprotocol/server-everything stdio"
+)
+
+// registerComplete adds --complete to a short form, and its help and
+// example to the command's: what is "ARG" or "VAR", of whose it is ("the
+// prompt's").
+func registerComplete(cmd *cobra.Command, what, of, long, example string) *string {
 	var name string
 	cmd.Flags().StringVar(&name, completeFlag, "", "print the server's suggestions for "+of+" `"+what+"` (completion/complete) "+
 		"instead: its text is its "+what+"=VALUE word, the other words go as context")
+	cmd.Long += "\n\n" + long
+	cmd.Example += "\n" + example
 	return &name
 }
 
