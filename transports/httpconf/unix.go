@@ -71,6 +71,7 @@ func ParseUnix(u *url.URL) (UnixEndpoint, error) {
 	if err != nil {
 		return UnixEndpoint{}, fmt.Errorf("the request path %q after '#' is not a valid path: %w", frag, err)
 	}
+	req.Fragment, req.RawFragment = "", "" // a second '#' is the request's own fragment, never sent
 	return UnixEndpoint{Socket: socket, Request: req}, nil
 }
 
