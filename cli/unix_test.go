@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
+	"github.com/mcpscope/mcpscope/internal/testkit/rectest"
 )
 
 // shortDir is a fresh folder with a path short enough for a Unix socket
@@ -328,4 +329,66 @@ func TestServeUnixRefusesOtherFiles(t *testing.T) {
 	r.mustExit(t, ExitUsage)
 	r = mcpscope(t, "serve", "--stdio", "--unix", path)
 	r.mustExit(t, ExitUsage)
+}
+
+// proxyListening is what `mcpscope proxy --listen` prints, with the
+// upstream it names.
+var proxyListening = regexp.MustCompile(`mcpscope proxy: listening on (http://127\.0\.0\.1:\d+/mcp) → (unix://\S+)\n`)
+
+// `mcpscope proxy --listen ADDR unix:///….sock#/mcp` relays a local TCP
+// endpoint to a server on a Unix socket: tools through the proxy lists
+// the demo's; the proxy names the socket, not localhost.
+func TestProxyUnixUpstream(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(shortDir(t), "up.sock")
+	ctx, cancel := serveContext()
+	defer cancel()
+	_, serveErr, serveExit := startServe(t, ctx, unixConnectLine, "serve", "--unix", path, "--root", t.TempDir())
+	pctx, pcancel := serveContext()
+	defer pcancel()
+	m, proxyErr, proxyExit := startServe(t, pctx, proxyListening, "proxy", "--no-record", "--listen", "127.0.0.1:0", unixURL(path, "/mcp"))
+	if m[2] != unixURL(path, "/mcp") {
+		t.Errorf("the proxy names its upstream %s", m[2])
+	}
+	r := mcpscope(t, "call", "tools/call", `{"name":"echo","arguments":{"message":"relayed"}}`, m[1])
+	r.mustExit(t, ExitOK)
+	if !strings.Contains(r.stdout, "relayed") {
+		t.Errorf("through the proxy: %s", r.stdout)
+	}
+	pcancel() // a proxy stopped so says it was interrupted
+	if code := <-proxyExit; code != ExitInterrupted {
+		t.Errorf("the proxy exited %d: %s", code, proxyErr.String())
+	}
+	stopServe(t, cancel, serveErr, serveExit)
+}
+
+// A VS Code project file that names a server by unix:///….sock#/mcp (with
+// or without "type": "http") reaches it; the recording's header names
+// the socket.
+func TestServerByNameUnixSocket(t *testing.T) {
+	home := configHome(t)
+	path := filepath.Join(shortDir(t), "cfg.sock")
+	ctx, cancel := serveContext()
+	defer cancel()
+	_, errw, exit := startServe(t, ctx, unixConnectLine, "serve", "--unix", path, "--root", t.TempDir())
+	target := unixURL(path, "/mcp")
+	writeConfig(t, filepath.Join(home, "project", ".vscode", "mcp.json"), map[string]any{
+		"servers": map[string]any{
+			"typed":   map[string]any{"type": "http", "url": target},
+			"untyped": map[string]any{"url": target},
+		},
+	})
+	for _, name := range []string{"typed", "untyped"} {
+		rec := filepath.Join(t.TempDir(), name+".mcpscope")
+		r := mcpscope(t, "tools", "--record", rec, name)
+		r.mustExit(t, ExitOK)
+		if names := toolNames(t, r.stdout); !names["echo"] {
+			t.Errorf("%s: echo missing from %v", name, names)
+		}
+		_, rd := rectest.Replay(t, rec)
+		if h := rd.Header(); h.Target != target || h.Transport != "http" {
+			t.Errorf("%s: the recording names %q over %q; want %q over http", name, h.Target, h.Transport, target)
+		}
+	}
+	stopServe(t, cancel, errw, exit)
 }
