@@ -137,6 +137,9 @@ func (f *serveFlags) checkUnix(cmd *cobra.Command) error {
 	if f.unix == "" {
 		return usagef("--unix needs the socket's path, such as /tmp/mcpscope-demo.sock")
 	}
+	if strings.HasPrefix(f.unix, "@") {
+		return nil // a Linux abstract socket: a name, no file
+	}
 	abs, err := filepath.Abs(f.unix)
 	if err != nil {
 		return usagef("--unix %s: %w", quote(f.unix), err)

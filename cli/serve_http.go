@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
+	"strings"
 
 	"github.com/mcpscope/mcpscope/demo"
 	demohttp "github.com/mcpscope/mcpscope/demo/http"
@@ -69,10 +70,15 @@ func tcpListen(addr string) (net.Listener, error) {
 // serveUnix prints the Streamable HTTP endpoint on the Unix socket ln
 // (mode 0600) and returns what serves it; closing ln removes the socket.
 func (f *serveFlags) serveUnix(errw io.Writer, log *slog.Logger, core *demo.Server, ln net.Listener) server {
-	u := url.URL{Scheme: httpconf.UnixScheme, Path: ln.Addr().String(), Fragment: demohttp.PathMCP}
-	fmt.Fprintf(errw, "mcpscope demo server: HTTP on the Unix socket %s (mode 0600)\n", ln.Addr())
-	fmt.Fprintf(errw, "  Streamable HTTP (2025-11-25 sessions, 2026-07-28 stateless): %s\n", u.String())
-	fmt.Fprintf(errw, "connect with:\n  mcpscope tools %s\n", u.String())
+	socket, mode := ln.Addr().String(), "mode 0600"
+	u := (&url.URL{Scheme: httpconf.UnixScheme, Path: socket, Fragment: demohttp.PathMCP}).String()
+	if name, ok := strings.CutPrefix(socket, "@"); ok {
+		mode = "abstract: no file, so no mode keeps other users of this network namespace out"
+		u = httpconf.UnixScheme + "://@" + name + "#" + demohttp.PathMCP
+	}
+	fmt.Fprintf(errw, "mcpscope demo server: HTTP on the Unix socket %s (%s)\n", socket, mode)
+	fmt.Fprintf(errw, "  Streamable HTTP (2025-11-25 sessions, 2026-07-28 stateless): %s\n", u)
+	fmt.Fprintf(errw, "connect with:\n  mcpscope tools %s\n", u)
 	return func(ctx context.Context) error {
 		return connectionFailure(demohttp.Serve(ctx, core, ln, demohttp.Options{Origins: f.origins, Logger: log}))
 	}

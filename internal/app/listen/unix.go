@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"net"
 	"os"
+	"strings"
 	"time"
 )
 
@@ -18,7 +19,16 @@ const staleProbe = time.Second
 // nothing listens on it (a server that stopped without removing it); a
 // socket a server still listens on, or a file that is not a socket, is
 // never touched: Unix refuses. Closing the listener removes the socket.
+// A path "@name" is a Linux abstract socket: it has no file, and no mode
+// keeps other users of the network namespace from connecting.
 func Unix(path string) (net.Listener, error) {
+	if strings.HasPrefix(path, "@") {
+		ln, err := net.Listen("unix", path)
+		if err != nil {
+			return nil, fmt.Errorf("listening on the abstract Unix socket %s: %w", path, err)
+		}
+		return ln, nil
+	}
 	if err := removeStale(path); err != nil {
 		return nil, err
 	}
