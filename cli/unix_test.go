@@ -229,6 +229,9 @@ func TestUnixSocketUsageErrors(t *testing.T) {
 		{[]string{"tools", "--transport", "ws", "unix:///run/x.sock"}, "does not run on a Unix socket"},
 		{[]string{"tools", "--insecure", "unix:///run/x.sock#/mcp"}, "--cert-hash, --insecure and --keylog do not apply"},
 		{[]string{"tools", "--client-id", "abc", "unix:///run/x.sock#/mcp"}, "OAuth does not run over a Unix socket"},
+		{[]string{"auth", "status", "unix:///run/x.sock#/mcp"}, "OAuth does not run over a Unix socket"},
+		{[]string{"proxy", "--insecure", "--listen", "127.0.0.1:0", "unix:///run/x.sock#/mcp"}, "--cert-hash and --insecure do not apply"},
+		{[]string{"proxy", "--transport", "ws", "--listen", "127.0.0.1:0", "unix:///run/x.sock#/mcp"}, "does not go with a unix:// URL"},
 	} {
 		r := mcpscope(t, c.args...)
 		if r.code != ExitUsage || !strings.Contains(r.stderr, c.want) {
