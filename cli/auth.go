@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/app/termtext"
 	"github.com/mcpscope/mcpscope/internal/app/tokenstore"
+	"github.com/mcpscope/mcpscope/transports/httpconf"
 )
 
 // newAuthCommand builds `mcpscope auth status|logout TARGET`.
@@ -121,6 +122,9 @@ func authTarget(f *runFlags, cmd *cobra.Command, args []string) (string, error) 
 	}
 	if target.URL == nil {
 		return "", usagef("%s is a stdio server: OAuth applies to servers reached by URL", target.String())
+	}
+	if httpconf.IsUnix(target.URL) {
+		return "", usagef("%s: %s", target.String(), unixNoOAuth)
 	}
 	resource, err := tokenstore.Canonical(authResource(target))
 	if err != nil {

@@ -22,6 +22,8 @@ func newDoctorCommand() *cobra.Command {
 		Short: "Walk the layers to TARGET and name the first that fails",
 		Long: "Walk the layers to TARGET — the command, DNS, TCP, TLS, HTTP or the WebSocket upgrade or\n" +
 			"QUIC/WebTransport, auth, the MCP handshake, one tools/list — and stop at the first that fails.\n" +
+			"A unix:// target's socket file (there, a socket, writable by this user) and connection take\n" +
+			"the place of DNS, TCP and TLS.\n" +
 			"The handshake step says what the server/discover probe concluded (a probe refused with 400\n" +
 			"or an error is the probe's outcome, not a failure), and a 4xx to the http step's ping outside\n" +
 			"a session is worded as that probe's outcome.\n" +

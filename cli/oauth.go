@@ -15,6 +15,7 @@ import (
 	"github.com/mcpscope/mcpscope/internal/app/checklist"
 	"github.com/mcpscope/mcpscope/internal/app/oauth"
 	"github.com/mcpscope/mcpscope/internal/app/tokenstore"
+	"github.com/mcpscope/mcpscope/transports/httpconf"
 )
 
 // authWanted reports whether the transport of target may run an OAuth
@@ -32,6 +33,9 @@ func authWanted(f *runFlags, target Target, topts dial.Options) bool {
 	hdr, err := dial.ParseHeaders(topts.Headers)
 	return err == nil && hdr.Get("Authorization") == ""
 }
+
+// unixNoOAuth says why no OAuth flow runs for a unix:// target.
+const unixNoOAuth = "OAuth does not run over a Unix socket: the socket has no origin for the authorization server to name as the resource, and discovery would leave the socket for the network; pass a token with --header 'Authorization: Bearer TOKEN'"
 
 // authResource is the URL the server's metadata names as the resource:
 // the target, a WebSocket's in its HTTP form (the upgrade is an HTTP
@@ -72,6 +76,9 @@ func withAuth(f *runFlags, target Target, topts dial.Options, diag *lineWriter) 
 // one; interactive opens the browser without $BROWSER, onStep (when set)
 // is told of the checklist.
 func newAuthFlow(f *runFlags, target Target, topts dial.Options, sink capture.Sink, say func(string), interactive bool, onStep authStepFunc) (*oauth.Flow, error) {
+	if httpconf.IsUnix(target.URL) && (f.clientID != "" || f.clientSecret != "" || f.clientMetadataURL != "") {
+		return nil, usagef("%s", unixNoOAuth)
+	}
 	if !authWanted(f, target, topts) {
 		return nil, nil
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpscope/mcpscope/proxy"
 	"github.com/mcpscope/mcpscope/proxy/live"
 	"github.com/mcpscope/mcpscope/recordings"
+	"github.com/mcpscope/mcpscope/transports/httpconf"
 )
 
 // proxyFlags are the flags of `mcpscope proxy`.
@@ -182,13 +183,13 @@ func proxyKind(f *proxyFlags, argv []string, target string) (string, error) {
 		return "stdio", nil
 	}
 	u, err := url.Parse(target)
-	if err != nil || u.Host == "" {
-		return "", usagef("%q is not a URL (http[s]://, ws[s]://, wt://); to proxy a command put it after --", target)
+	if err != nil || (u.Host == "" && !httpconf.IsUnix(u)) {
+		return "", usagef("%q is not a URL (http[s]://, ws[s]://, wt://, unix:///path.sock); to proxy a command put it after --", target)
 	}
-	byScheme := map[string]string{"http": "http", "https": "http", "ws": "ws", "wss": "ws", "wt": "wt", "https+wt": "wt"}
+	byScheme := map[string]string{"http": "http", "https": "http", "ws": "ws", "wss": "ws", "wt": "wt", "https+wt": "wt", "unix": "http"}
 	kind, ok := byScheme[u.Scheme]
 	if !ok {
-		return "", usagef("proxy relays http[s]://, ws[s]://, wt:// and stdio servers, not %s://", u.Scheme)
+		return "", usagef("proxy relays http[s]://, ws[s]://, wt://, unix:// and stdio servers, not %s://", u.Scheme)
 	}
 	if t := f.transport; t != "" {
 		allowed := map[string][]string{"http": {"http", "sse"}, "ws": {"ws", "gateway"}, "wt": {"wt"}}[kind]
@@ -211,8 +212,14 @@ func proxyKind(f *proxyFlags, argv []string, target string) (string, error) {
 // script a runtime runs when there is one) or the URL's host.
 func defaultProxyName(argv []string, target string) string {
 	if argv == nil {
-		if u, err := url.Parse(target); err == nil && u.Hostname() != "" {
+		u, err := url.Parse(target)
+		if err == nil && u.Hostname() != "" {
 			return proxy.SafeName(u.Hostname())
+		}
+		if ep, err := httpconf.ParseUnix(u); err == nil {
+			// the socket's file name: unix:///run/notes.sock → notes
+			base := filepath.Base(strings.TrimPrefix(ep.Socket, "@"))
+			return proxy.SafeName(strings.TrimSuffix(base, filepath.Ext(base)))
 		}
 		return "remote"
 	}

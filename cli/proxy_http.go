@@ -8,6 +8,7 @@ import (
 	"net/url"
 
 	"github.com/mcpscope/mcpscope/proxy/httprelay"
+	"github.com/mcpscope/mcpscope/transports/httpconf"
 )
 
 // http serves a local endpoint on --listen that relays to the remote
@@ -25,14 +26,26 @@ func (r *proxyRun) http(ctx context.Context, target string) error {
 	if err != nil {
 		return withExit(ExitConnection, fmt.Errorf("--listen %s: %w", r.f.listen, err))
 	}
-	fmt.Fprintf(r.cmd.ErrOrStderr(), "mcpscope proxy: listening on %s → %s\n", relay.LocalURL(ln.Addr()), redactURL(up.String()))
+	shown := up.String()
+	if u, err := url.Parse(target); err == nil && httpconf.IsUnix(u) {
+		shown = target // the socket, not the request URL on it
+	}
+	fmt.Fprintf(r.cmd.ErrOrStderr(), "mcpscope proxy: listening on %s → %s\n", relay.LocalURL(ln.Addr()), redactURL(shown))
 	return relay.Serve(ctx, ln)
 }
 
 // upstream reads what reaching the remote server takes: its URL, the
 // --header values and a client trusting it as --cert-hash and --insecure
-// say.
+// say. A unix:// target's requests go to http://localhost/PATH over its
+// socket.
 func (r *proxyRun) upstream(target string) (*url.URL, nethttp.Header, *nethttp.Client, error) {
+	unix, err := unixUpstream(target, r.f.certHash != "" || r.f.insecure)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if unix != nil {
+		target = unix.Request.String()
+	}
 	up, err := httprelay.ParseUpstream(target)
 	if err != nil {
 		return nil, nil, nil, usagef("%q: %v", target, err)
@@ -49,5 +62,26 @@ func (r *proxyRun) upstream(target string) (*url.URL, nethttp.Header, *nethttp.C
 	if err != nil {
 		return nil, nil, nil, usagef("%v", err)
 	}
+	if unix != nil {
+		tr := client.Transport.(*nethttp.Transport)
+		tr.Proxy, tr.DialContext = nil, unix.Dial
+	}
 	return up, header, client, nil
+}
+
+// unixUpstream reads a unix:// target (nil, nil for another); TLS flags
+// do not apply to one.
+func unixUpstream(target string, tls bool) (*httpconf.UnixEndpoint, error) {
+	u, err := url.Parse(target)
+	if err != nil || !httpconf.IsUnix(u) {
+		return nil, nil
+	}
+	ep, err := httpconf.ParseUnix(u)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	if tls {
+		return nil, usagef("a unix:// server speaks plain HTTP on its socket: --cert-hash and --insecure do not apply")
+	}
+	return &ep, nil
 }

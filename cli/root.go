@@ -16,9 +16,9 @@ func NewRootCommand() *cobra.Command {
 		Short: "A terminal client and debugger for Model Context Protocol servers",
 		Long: "mcpscope connects to an MCP server, drives it (tools, resources, prompts, raw JSON-RPC)\n" +
 			"and shows every byte that crosses the wire.\n\n" +
-			"TARGET is a URL (http[s]://, ws[s]://, wt://host:port/path), the NAME of a server in an\n" +
-			"MCP config file (mcpscope servers lists them) or, last on the line,\n" +
-			"-- CMD [ARGS…] to start a stdio server. With a TARGET and no command, mcpscope opens\n" +
+			"TARGET is a URL (http[s]://, ws[s]://, wt://host:port/path, unix:///path.sock[#/path]),\n" +
+			"the NAME of a server in an MCP config file (mcpscope servers lists them) or, last on the\n" +
+			"line, -- CMD [ARGS…] to start a stdio server. With a TARGET and no command, mcpscope opens\n" +
 			"its TUI connected to it; mcpscope demo opens it on the embedded demo server.",
 		Example: "  mcpscope demo\n" +
 			"  mcpscope -- npx -y @modelcontextprotocol/server-everything stdio\n" +

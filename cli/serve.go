@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"github.com/mcpscope/mcpscope/demo"
 	"github.com/mcpscope/mcpscope/demo/flow"
 	demostdio "github.com/mcpscope/mcpscope/demo/stdio"
+	"github.com/mcpscope/mcpscope/transports/httpconf"
 	"github.com/spf13/cobra"
 )
 
@@ -22,6 +25,7 @@ type serveFlags struct {
 	listen     string
 	http       string
 	ws         string
+	unix       string // --unix PATH: Streamable HTTP on a Unix socket
 	cert, key  string
 	stdio      bool
 	root       string
@@ -44,7 +48,9 @@ func newServeCommand() *cobra.Command {
 			"(/sse-abs names an absolute endpoint) and tool frames over HTTP at /tools; it prints\n" +
 			"the URLs on stderr. With --ws ADDR it speaks WebSocket (MCP-Flow too when --listen is\n" +
 			"given, HTTP too with --http): an MCP session at /mcp (subprotocol mcp), tool frames\n" +
-			"at /tools and gateway streams at /gateway; it prints the URLs on stderr.\n" +
+			"at /tools and gateway streams at /gateway; it prints the URLs on stderr. With\n" +
+			"--unix PATH it speaks the same HTTP on a Unix socket (mode 0600, removed on exit; a\n" +
+			"stale socket there is replaced, any other file refused): connect to unix://PATH#/mcp.\n" +
 			"With --stdio it speaks line-delimited JSON-RPC on stdin/stdout\n" +
 			"instead (diagnostics on stderr only).\n" +
 			"It stops on SIGINT or SIGTERM, draining open streams first.",
@@ -52,6 +58,7 @@ func newServeCommand() *cobra.Command {
 			"  mcpscope serve --listen 127.0.0.1:0 --root ./files --origin https://example.com\n" +
 			"  mcpscope serve --http 127.0.0.1:8080\n" +
 			"  mcpscope serve --ws 127.0.0.1:8081\n" +
+			"  mcpscope serve --unix /tmp/mcpscope-demo.sock\n" +
 			"  mcpscope serve --stdio --tool-description 'echo=Says the message back'\n" +
 			"  mcpscope tools -- mcpscope serve --stdio",
 		Args: noArgs,
@@ -64,6 +71,7 @@ func newServeCommand() *cobra.Command {
 	fs.BoolVar(&f.stdio, "stdio", false, "speak line-delimited JSON-RPC on stdin/stdout instead of MCP-Flow")
 	fs.StringVar(&f.http, "http", "", "serve HTTP (Streamable HTTP, legacy SSE, tool frames) on TCP `ADDR` (port 0 picks one); MCP-Flow only with --listen")
 	fs.StringVar(&f.ws, "ws", "", "serve WebSocket (MCP, tool frames, gateway streams) on TCP `ADDR` (port 0 picks one); MCP-Flow only with --listen")
+	fs.StringVar(&f.unix, "unix", "", "serve HTTP (Streamable HTTP, legacy SSE, tool frames) on the Unix socket `PATH` (mode 0600); MCP-Flow only with --listen")
 	fs.StringVar(&f.root, "root", "", "sandbox `DIR` that read_file serves (default: a temporary one with sample files)")
 	fs.StringArrayVar(&f.origins, "origin", nil, "accept this Origin `O` (repeatable; requests without Origin are always accepted)")
 	fs.IntVar(&f.maxStreams, "max-streams", flow.DefaultMaxConcurrentStreams, "execution streams open at once per session: `N`")
@@ -80,17 +88,17 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 		return usagef("--max-streams must be at least 1, got %d", f.maxStreams)
 	}
 	if f.stdio {
-		for _, name := range []string{"listen", "http", "ws", "cert", "key", "origin", "max-streams"} {
+		for _, name := range []string{"listen", "http", "ws", "unix", "cert", "key", "origin", "max-streams"} {
 			if cmd.Flags().Changed(name) {
-				return usagef("--%s applies to MCP-Flow, HTTP or WebSocket, not to --stdio", name)
+				return usagef("--%s applies to MCP-Flow, HTTP, WebSocket or a Unix socket, not to --stdio", name)
 			}
 		}
 	}
-	withFlow := (f.http == "" && f.ws == "") || cmd.Flags().Changed("listen")
+	withFlow := (f.http == "" && f.ws == "" && f.unix == "") || cmd.Flags().Changed("listen")
 	if !withFlow {
 		for _, name := range []string{"cert", "key", "max-streams"} {
 			if cmd.Flags().Changed(name) {
-				return usagef("--%s applies to MCP-Flow; add --listen to serve MCP-Flow beside --http or --ws", name)
+				return usagef("--%s applies to MCP-Flow; add --listen to serve MCP-Flow beside --http, --ws or --unix", name)
 			}
 		}
 	}
@@ -99,6 +107,9 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 	}
 	if cmd.Flags().Changed("ws") && f.ws == "" {
 		return usagef("--ws needs an address, such as 127.0.0.1:8081")
+	}
+	if err := f.checkUnix(cmd); err != nil {
+		return err
 	}
 	ctx := cmd.Context()
 	if ctx == nil {
@@ -111,10 +122,33 @@ func (f *serveFlags) run(cmd *cobra.Command) error {
 	if f.stdio {
 		return f.serveStdio(ctx, cmd.InOrStdin(), cmd.OutOrStdout(), errw, log)
 	}
-	if f.http != "" || f.ws != "" {
+	if f.http != "" || f.ws != "" || f.unix != "" {
 		return f.serveTCP(ctx, errw, log, withFlow)
 	}
 	return f.serveFlow(ctx, errw, log, nil)
+}
+
+// checkUnix checks --unix PATH and makes it absolute, so that the URL
+// printed reaches it from any folder.
+func (f *serveFlags) checkUnix(cmd *cobra.Command) error {
+	if !cmd.Flags().Changed("unix") {
+		return nil
+	}
+	if f.unix == "" {
+		return usagef("--unix needs the socket's path, such as /tmp/mcpscope-demo.sock")
+	}
+	if strings.HasPrefix(f.unix, "@") {
+		return nil // a Linux abstract socket: a name, no file
+	}
+	abs, err := filepath.Abs(f.unix)
+	if err != nil {
+		return usagef("--unix %s: %w", quote(f.unix), err)
+	}
+	if _, err := httpconf.ParseUnix(&url.URL{Scheme: httpconf.UnixScheme, Path: abs}); err != nil {
+		return usagef("--unix %s: %w", quote(f.unix), err)
+	}
+	f.unix = abs
+	return nil
 }
 
 // core builds the demo core the flags describe.

@@ -7,18 +7,22 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/url"
+	"strings"
 
 	"github.com/mcpscope/mcpscope/demo"
 	demohttp "github.com/mcpscope/mcpscope/demo/http"
+	"github.com/mcpscope/mcpscope/internal/app/listen"
+	"github.com/mcpscope/mcpscope/transports/httpconf"
 )
 
 // server is one listener of `serve` and what serves on it until ctx ends.
 type server func(ctx context.Context) error
 
-// serveTCP serves the demo over plain HTTP at --http and over WebSocket
-// at --ws, printing their URLs, and over MCP-Flow beside them when
-// withFlow; they share one core, stop with ctx, and the first to end stops
-// the others.
+// serveTCP serves the demo over plain HTTP at --http, over WebSocket at
+// --ws and over HTTP on the Unix socket --unix, printing their URLs, and
+// over MCP-Flow beside them when withFlow; they share one core, stop with
+// ctx, and the first to end stops the others.
 func (f *serveFlags) serveTCP(ctx context.Context, errw io.Writer, log *slog.Logger, withFlow bool) error {
 	core, err := f.core(log)
 	if err != nil {
@@ -28,19 +32,21 @@ func (f *serveFlags) serveTCP(ctx context.Context, errw io.Writer, log *slog.Log
 	var servers []server
 	var lns []net.Listener
 	for _, l := range []struct {
-		addr  string
-		serve func(net.Listener) server
-	}{{f.http, func(ln net.Listener) server { return f.serveHTTP(errw, log, core, ln) }},
-		{f.ws, func(ln net.Listener) server { return f.serveWS(errw, log, core, ln) }}} {
+		addr   string
+		listen func(string) (net.Listener, error)
+		serve  func(net.Listener) server
+	}{{f.http, tcpListen, func(ln net.Listener) server { return f.serveHTTP(errw, log, core, ln) }},
+		{f.ws, tcpListen, func(ln net.Listener) server { return f.serveWS(errw, log, core, ln) }},
+		{f.unix, listen.Unix, func(ln net.Listener) server { return f.serveUnix(errw, log, core, ln) }}} {
 		if l.addr == "" {
 			continue
 		}
-		ln, err := net.Listen("tcp", l.addr)
+		ln, err := l.listen(l.addr)
 		if err != nil {
 			for _, ln := range lns {
 				_ = ln.Close()
 			}
-			return withExit(ExitConnection, fmt.Errorf("listening on %s: %w", l.addr, err))
+			return withExit(ExitConnection, err)
 		}
 		lns = append(lns, ln)
 		servers = append(servers, l.serve(ln))
@@ -50,6 +56,32 @@ func (f *serveFlags) serveTCP(ctx context.Context, errw io.Writer, log *slog.Log
 		servers = append(servers, func(ctx context.Context) error { return f.serveFlow(ctx, errw, log, core) })
 	}
 	return runServers(ctx, servers)
+}
+
+// tcpListen listens on the TCP address addr.
+func tcpListen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listening on %s: %w", addr, err)
+	}
+	return ln, nil
+}
+
+// serveUnix prints the Streamable HTTP endpoint on the Unix socket ln
+// (mode 0600) and returns what serves it; closing ln removes the socket.
+func (f *serveFlags) serveUnix(errw io.Writer, log *slog.Logger, core *demo.Server, ln net.Listener) server {
+	socket, mode := ln.Addr().String(), "mode 0600"
+	u := (&url.URL{Scheme: httpconf.UnixScheme, Path: socket, Fragment: demohttp.PathMCP}).String()
+	if name, ok := strings.CutPrefix(socket, "@"); ok {
+		mode = "abstract: no file, so no mode keeps other users of this network namespace out"
+		u = httpconf.UnixScheme + "://@" + name + "#" + demohttp.PathMCP
+	}
+	fmt.Fprintf(errw, "mcpscope demo server: HTTP on the Unix socket %s (%s)\n", socket, mode)
+	fmt.Fprintf(errw, "  Streamable HTTP (2025-11-25 sessions, 2026-07-28 stateless): %s\n", u)
+	fmt.Fprintf(errw, "connect with:\n  mcpscope tools %s\n", u)
+	return func(ctx context.Context) error {
+		return connectionFailure(demohttp.Serve(ctx, core, ln, demohttp.Options{Origins: f.origins, Logger: log}))
+	}
 }
 
 // runServers runs every server until ctx ends or one ends; the errors of

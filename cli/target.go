@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/client/dial"
+	"github.com/mcpscope/mcpscope/transports/httpconf"
 )
 
 // Target is where mcpscope connects: a stdio server it starts (-- CMD ARGS…)
@@ -51,6 +52,7 @@ var schemeTransports = map[string]string{
 	"ws":    "ws",
 	"wss":   "ws",
 	"wt":    "wt",
+	"unix":  "http", // Streamable HTTP on a Unix socket: unix:///path.sock[#/path]
 }
 
 // urlPrefix recognises an argument that is a URL target rather than a
@@ -104,7 +106,7 @@ func missingTarget(args []string) error {
 			return usagef("the TARGET must come last on the line: the URL %s is followed by %s", quote(a), quote(args[i+1]))
 		}
 	}
-	return usagef("missing TARGET: give a URL (http[s]://, ws[s]://, wt://) or -- CMD [ARGS…] to start a stdio server")
+	return usagef("missing TARGET: give a URL (http[s]://, ws[s]://, wt://, unix:///path.sock) or -- CMD [ARGS…] to start a stdio server")
 }
 
 // parseURLTarget parses a URL TARGET and picks its transport from the scheme
@@ -119,14 +121,36 @@ func parseURLTarget(raw, transport string) (Target, error) {
 	if !ok {
 		return Target{}, usagef("the URL scheme %q is not one mcpscope speaks (use %s)", u.Scheme, knownSchemes())
 	}
+	if transport == "stdio" {
+		return Target{}, usagef("--transport stdio needs -- CMD [ARGS…], not a URL")
+	}
+	if scheme == httpconf.UnixScheme {
+		return unixTarget(u, transport)
+	}
 	if u.Host == "" {
 		return Target{}, usagef("the URL %s has no host", raw)
 	}
 	if transport == "" {
 		transport = implied
 	}
-	if transport == "stdio" {
-		return Target{}, usagef("--transport stdio needs -- CMD [ARGS…], not a URL")
+	return Target{Transport: transport, URL: u}, nil
+}
+
+// unixTransports are the transports that run on a Unix socket: the HTTP
+// family, whose requests the socket carries instead of TCP.
+var unixTransports = map[string]bool{"http": true, "sse": true, "tools-http": true}
+
+// unixTarget checks a unix:// URL (the socket's path, the request path
+// after '#') and the transport asked for.
+func unixTarget(u *url.URL, transport string) (Target, error) {
+	if _, err := httpconf.ParseUnix(u); err != nil {
+		return Target{}, usagef("%w", err)
+	}
+	if transport == "" {
+		transport = "http"
+	}
+	if !unixTransports[transport] {
+		return Target{}, usagef("--transport %s does not run on a Unix socket: a unix:// target speaks Streamable HTTP (--transport http, the default) or legacy HTTP+SSE (--transport sse)", transport)
 	}
 	return Target{Transport: transport, URL: u}, nil
 }

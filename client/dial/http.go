@@ -3,10 +3,11 @@ package dial
 import (
 	"github.com/mcpscope/mcpscope/client"
 	mcphttp "github.com/mcpscope/mcpscope/transports/http"
+	"github.com/mcpscope/mcpscope/transports/httpconf"
 )
 
-// newHTTP builds the HTTP family's transport for an http:// or
-// https:// target: Streamable HTTP falling back to legacy HTTP+SSE
+// newHTTP builds the HTTP family's transport for an http://, https://
+// or unix:// target (a unix:// one reaches its server over the socket): Streamable HTTP falling back to legacy HTTP+SSE
 // (--transport http, the default), legacy HTTP+SSE alone (--transport
 // sse), or seed 004's POST dialect (--transport tools-http).
 func newHTTP(t Endpoint, o Options) (client.Transport, error) {
@@ -21,6 +22,13 @@ func newHTTP(t Endpoint, o Options) (client.Transport, error) {
 		URL:    t.URL.String(),
 		Client: r.HTTPClient(o),
 		Sink:   o.Sink,
+	}
+	if httpconf.IsUnix(t.URL) {
+		ep, err := httpconf.ParseUnix(t.URL)
+		if err != nil {
+			return nil, optionErrorf("%w", err)
+		}
+		cfg.URL, cfg.Socket = ep.Request.String(), ep.Socket
 	}
 	switch t.Transport {
 	case "sse":

@@ -60,6 +60,11 @@ type Config struct {
 	// URL is the endpoint: the MCP endpoint of Streamable HTTP, or the SSE
 	// stream's URL of the legacy transport.
 	URL string
+	// Socket, when set, is the Unix domain socket every connection goes
+	// to, whatever host URL names (httpconf.UnixEndpoint: the path of a
+	// unix:// target, "@name" for an abstract one); URL is then
+	// http://localhost/PATH. TLS does not apply.
+	Socket string
 	// Mode picks the transport of the family (default ModeAuto).
 	Mode Mode
 	// Client holds what the requests carry, trust and accept: headers,
@@ -116,6 +121,9 @@ func (c Config) validate() (*url.URL, error) {
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("the URL %q must be http://host[:port]/path or https://…", c.URL)
+	}
+	if c.Socket != "" && (u.Scheme != "http" || len(c.CertHashes) > 0 || c.Insecure || c.KeyLogFile != "") {
+		return nil, errors.New("a unix:// target speaks plain HTTP on its socket: --cert-hash, --insecure and --keylog do not apply")
 	}
 	if u.Scheme == "http" && (len(c.CertHashes) > 0 || c.Insecure || c.KeyLogFile != "") {
 		return nil, errors.New("--cert-hash, --insecure and --keylog apply to https:// URLs only")

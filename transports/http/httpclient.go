@@ -13,6 +13,7 @@ import (
 	"github.com/mcpscope/mcpscope/internal/app/bearer"
 	"github.com/mcpscope/mcpscope/internal/app/tlsconf"
 	"github.com/mcpscope/mcpscope/proto/httphead"
+	"github.com/mcpscope/mcpscope/transports/httpconf"
 )
 
 // maxRedirects bounds the redirects one request follows.
@@ -47,6 +48,10 @@ func (t *Transport) newClient(keyLog io.Writer) (*http.Client, error) {
 		TLSHandshakeTimeout:   10 * time.Second,
 		ExpectContinueTimeout: time.Second,
 		DisableCompression:    true, // the capture shows the bytes as sent
+	}
+	if t.cfg.Socket != "" {
+		// Every connection goes to the socket; no proxy stands between.
+		tr.Proxy, tr.DialContext = nil, httpconf.UnixEndpoint{Socket: t.cfg.Socket}.Dial
 	}
 	var rt http.RoundTripper = tr
 	if t.cfg.Auth != nil {

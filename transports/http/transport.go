@@ -183,8 +183,8 @@ func (t *Transport) Done() <-chan struct{} { return t.life.Done() }
 // Err says why the transport ended: nil while it runs and after Close.
 func (t *Transport) Err() error { return t.life.Err() }
 
-// LinkState says which transport of the family is in use and the session
-// id the server gave: the Mcp-Session-Id of Streamable HTTP, or the
+// LinkState says which transport of the family is in use (and the Unix
+// socket it runs on, if any) and the session id the server gave: the Mcp-Session-Id of Streamable HTTP, or the
 // session the legacy endpoint names (legacySession).
 func (t *Transport) LinkState() client.LinkState {
 	t.mu.Lock()
@@ -198,6 +198,9 @@ func (t *Transport) LinkState() client.LinkState {
 	}
 	if t.legacy != nil {
 		session = t.legacy.session
+	}
+	if t.cfg.Socket != "" {
+		kind += " on unix:" + t.cfg.Socket // the socket, where the URL says only localhost
 	}
 	return client.LinkState{Dialect: mcp.DialectMCP, Encoding: "json", Transport: kind, SessionID: session}
 }

@@ -38,6 +38,9 @@ func (w *walk) auth(ch *challenge) {
 			return "no credentials asked", nil
 		}
 		what := "401 Unauthorized, challenge " + termtext.LineMax(orNone(ch.header), challengeShown)
+		if w.unix != nil {
+			return "", fail(checklist.Connection, unixAuthFix, "%s", what)
+		}
 		where := metadataURLs(w.cfg.URL, ch.header)
 		found, err := w.fetchMetadata(ctx, where)
 		if err != nil {

@@ -44,6 +44,10 @@ func (w *walk) httpLayer(conn net.Conn) {
 	var ch *challenge
 	w.step(name, func(ctx context.Context) (detail string, err error) {
 		detail, ch, err = probe(ctx, w.clientOn(conn))
+		var f *Failure
+		if w.unix != nil && errors.As(err, &f) && f.Fix == notFoundFix {
+			f.Fix = unixNotFoundFix
+		}
 		return detail, err
 	})
 	w.auth(ch)
@@ -74,15 +78,20 @@ func (w *walk) httpClient() *http.Client {
 	// No Accept-Encoding, as the real transport: an encoded answer is seen
 	// as the server sent it, not decoded out of sight.
 	tr := &http.Transport{TLSClientConfig: w.clientTLS(), DisableKeepAlives: true, DisableCompression: true}
+	w.dialUnix(tr)
 	return &http.Client{
 		Transport:     tr,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
 }
 
-// newRequest builds a probe request with the user's headers and Origin.
+// newRequest builds a probe request with the user's headers and Origin;
+// over a Unix socket it goes to http://localhost/PATH.
 func (w *walk) newRequest(ctx context.Context, method string, body io.Reader) (*http.Request, error) {
 	u := httpOf(w.cfg.URL)
+	if w.unix != nil {
+		u = *w.unix.Request
+	}
 	req, err := http.NewRequestWithContext(ctx, method, u.String(), body)
 	if err != nil {
 		return nil, fail(checklist.Usage, "check the URL", "building the request: %w", err)
@@ -187,6 +196,9 @@ func errorAnswer(resp *http.Response, body []byte) (string, bool) {
 	return fmt.Sprintf("POST → %s with a JSON-RPC answer: error %d %s (the endpoint is there; it refused the probe)", resp.Status, m.Error.Code, m.Error.Message), true
 }
 
+// notFoundFix is the fix of a 404.
+const notFoundFix = "check the URL's path: MCP endpoints are often at /mcp"
+
 // judgeHTTP words an HTTP answer: what it says when it is fine, the
 // challenge of a 401, or the failure with its fix. authorizes says
 // whether mcpscope's OAuth flow runs for the target (Config.Authorization).
@@ -215,7 +227,7 @@ func judgeHTTP(method string, resp *http.Response, origin string, sse, authorize
 	case code == http.StatusForbidden:
 		return "", nil, fail(checklist.Connection, "the server refused the request; if it checks the Origin header, pass --origin", "%s", status)
 	case code == http.StatusNotFound:
-		return "", nil, fail(checklist.Connection, "check the URL's path: MCP endpoints are often at /mcp", "%s: no MCP endpoint at this path", status)
+		return "", nil, fail(checklist.Connection, notFoundFix, "%s: no MCP endpoint at this path", status)
 	case code == http.StatusMethodNotAllowed && !sse:
 		return "", nil, fail(checklist.Connection, "if this is a 2024-11-05 server with an SSE endpoint, try --transport sse", "%s: the endpoint does not accept POST", status)
 	case httphead.TransientStatus(code):

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/app/checklist"
+	"github.com/mcpscope/mcpscope/transports/httpconf"
 )
 
 // Config says what to examine and how.
@@ -75,6 +76,9 @@ type walk struct {
 	report  checklist.Report
 	failed  bool
 	skipWhy string
+	// unix is the socket of a unix:// target, once its target step ran
+	// (nil for other targets).
+	unix *httpconf.UnixEndpoint
 	// took, when a step sets it, is the step's duration instead of the
 	// time its function ran (a step that only reads a result measured in
 	// the background).
@@ -171,6 +175,10 @@ func timeoutErr(cause, err error, cfg Config) error {
 // network walks a URL target.
 func (w *walk) network() {
 	u := w.cfg.URL
+	if httpconf.IsUnix(u) {
+		w.unixWalk()
+		return
+	}
 	w.step("target", func(context.Context) (string, error) {
 		if u == nil || u.Hostname() == "" {
 			return "", fail(checklist.Usage, "give a URL with a host, such as http://localhost:3000/mcp", "the target has no host")

@@ -1,0 +1,63 @@
+package listen
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// shortDir is a folder whose path leaves room for a socket's name.
+func shortDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	return dir
+}
+
+// Unix makes a socket of mode 0600 in place of a stale one, refuses a
+// live socket and any other file (leaving them be), and closing the
+// listener removes the socket.
+func TestUnix(t *testing.T) {
+	dir := shortDir(t)
+	path := filepath.Join(dir, "s.sock")
+	stale, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale.(*net.UnixListener).SetUnlinkOnClose(false)
+	_ = stale.Close()
+
+	ln, err := Unix(path)
+	if err != nil {
+		t.Fatalf("over a stale socket: %v", err)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Type() != os.ModeSocket || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("the socket: %v, %v", fi, err)
+	}
+	if _, err := Unix(path); err == nil || !strings.Contains(err.Error(), "listens on the Unix socket") {
+		t.Errorf("over a live socket: %v", err)
+	}
+	_ = ln.Close()
+	if _, err := os.Lstat(path); !os.IsNotExist(err) {
+		t.Errorf("the socket outlived its listener: %v", err)
+	}
+
+	file := filepath.Join(dir, "keep")
+	if err := os.WriteFile(file, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Unix(file); err == nil || !strings.Contains(err.Error(), "is not a socket") {
+		t.Errorf("over a file: %v", err)
+	}
+	if _, err := Unix(dir); err == nil || !strings.Contains(err.Error(), "is not a socket") {
+		t.Errorf("over a directory: %v", err)
+	}
+	if b, err := os.ReadFile(file); err != nil || string(b) != "x" {
+		t.Errorf("the file became %q, %v", b, err)
+	}
+}
