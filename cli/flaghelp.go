@@ -77,7 +77,7 @@ func ignoredFlags(command string) []string {
 // listing, which the output flags shape.
 func printsResult(name string) bool {
 	switch name {
-	case "call", "tool", "prompt", "read", "tools", "resources", "prompts":
+	case "call", "tool", "prompt", "read", "tools", "resources", "prompts", "skills":
 		return true
 	}
 	return false
@@ -90,7 +90,7 @@ func ignoredOutputFlags(command string) []string {
 	switch {
 	case !printsResult(command):
 		return outputFlagNames
-	case command == "tools" || command == "resources" || command == "prompts":
+	case command == "tools" || command == "resources" || command == "prompts" || command == "skills":
 		return []string{rawFlag}
 	}
 	return nil
