@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpscope/mcpscope/client/skills"
+	"github.com/mcpscope/mcpscope/internal/app/plural"
 	"github.com/mcpscope/mcpscope/internal/app/termtext"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
@@ -159,7 +160,7 @@ func verifyExit(reports []skills.Report) error {
 	if failed+incomplete == 0 {
 		return nil
 	}
-	msg := fmt.Sprintf("%d of %d skills failed verification", failed, len(reports))
+	msg := fmt.Sprintf("%d of %s failed verification", failed, plural.Count(len(reports), "skill", "skills"))
 	if incomplete > 0 {
 		msg += fmt.Sprintf(", %d could not be read whole", incomplete)
 	}

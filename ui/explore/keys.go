@@ -30,7 +30,7 @@ func defaultExploreKeys() exploreKeyMap {
 	return exploreKeyMap{
 		NextTab:     key.NewBinding(key.WithKeys("right", "tab"), key.WithHelp("→/tab", "next list")),
 		PrevTab:     key.NewBinding(key.WithKeys("left", "shift+tab"), key.WithHelp("←", "previous list")),
-		PickTab:     key.NewBinding(key.WithKeys("1", "2", "3", "4", "5"), key.WithHelp("1-5", "list")),
+		PickTab:     key.NewBinding(key.WithKeys("1", "2", "3", "4", "5"), key.WithHelp("1-4", "list")),
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "call / read / get")),
 		Form:        key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "tools/call form")),
@@ -60,6 +60,9 @@ func defaultExploreKeys() exploreKeyMap {
 // help screen, every key of the explorer (after those of the open form).
 func (x *Explorer) Help() help.KeyMap {
 	k := x.keys
+	if x.tabShown(tabSkills) {
+		k.PickTab.SetHelp("1-5", "list")
+	}
 	first := []key.Binding{k.Open, k.Form, k.Filter, k.Refresh, k.Close}
 	if x.d.Streamer() != nil { // gateway streams: a gateway connection's
 		first = slices.Insert(first, 2, k.Stream)
