@@ -22,7 +22,7 @@ var flagGroups = []struct {
 }{
 	{"Connection flags", []string{"transport", "header", "env", "origin", "cert-hash", "insecure", "keylog", "encoding", "max-frame-size", "protocol", "config", "cwd"}},
 	{"Request flags", []string{"timeout", "max-time", "answers", "root", "progress", "trace", "stream-out", "log-level", "meta"}},
-	{"OAuth flags", []string{"client-id", "client-secret", "client-metadata-url", "no-auth"}},
+	{"OAuth flags", []string{"client-id", "client-secret", "client-credentials", "client-metadata-url", "no-auth"}},
 	{"Recording flags", []string{"record", "no-record", "record-stream-max", "no-redact"}},
 	{"Output flags", outputFlagNames},
 }
