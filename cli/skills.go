@@ -65,7 +65,7 @@ func (r *run) skillsClient() *skills.Client {
 
 // skills lists, shows or verifies the server's skills.
 func (r *run) skills(ctx context.Context, sf *skillsFlags) error {
-	if !advertisesSkills(r.session.ServerCapabilities()) {
+	if !skills.Advertised(r.session.ServerCapabilities()) {
 		r.io.diag.Println("warning: the server does not advertise the " + mcp.ExtensionSkills + " extension; asking anyway")
 	}
 	c := r.skillsClient()
@@ -104,16 +104,6 @@ func (r *run) skills(ctx context.Context, sf *skillsFlags) error {
 		return sessionErr
 	}
 	return verifyExit(reports)
-}
-
-// advertisesSkills reports whether capabilities declare the extension.
-func advertisesSkills(caps json.RawMessage) bool {
-	var c mcp.ServerCapabilities
-	if json.Unmarshal(caps, &c) != nil {
-		return false
-	}
-	v, ok := c.Extensions[mcp.ExtensionSkills]
-	return ok && string(v) != "null"
 }
 
 // pickSkills lists every skill, or finds the one --skill names: by its

@@ -179,5 +179,16 @@ func (e *TooLargeError) Error() string {
 	return fmt.Sprintf("%s is larger than %d bytes, the most read of one file", e.URI, e.Max)
 }
 
+// Advertised reports whether a server's capabilities declare the
+// extension (capabilities.extensions["io.modelcontextprotocol/skills"]).
+func Advertised(caps json.RawMessage) bool {
+	var c mcp.ServerCapabilities
+	if json.Unmarshal(caps, &c) != nil {
+		return false
+	}
+	v, ok := c.Extensions[mcp.ExtensionSkills]
+	return ok && string(v) != "null"
+}
+
 // IsText reports whether b can be shown as text.
 func IsText(b []byte) bool { return utf8.Valid(b) }

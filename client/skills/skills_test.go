@@ -110,7 +110,9 @@ func TestVerify(t *testing.T) {
 			s.Resources.Files[0].Digest = strings.ToUpper(s.Resources.Files[0].Digest)
 			return s
 		}, good, Failed, "64 lowercase hex", 0},
-		{"dynamic", func() mcp.Skill { return mcp.Skill{URI: manifestURI, Frontmatter: json.RawMessage(goodFM), Resources: mcp.SkillResources{Dynamic: true}} },
+		{"dynamic", func() mcp.Skill {
+			return mcp.Skill{URI: manifestURI, Frontmatter: json.RawMessage(goodFM), Resources: mcp.SkillResources{Dynamic: true}}
+		},
 			good, Unverifiable, "dynamic", 0},
 		{"no front matter", func() mcp.Skill {
 			return entryOf(goodFM, map[string]string{manifestURI: "# no front matter\n"}, manifestURI)

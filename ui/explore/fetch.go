@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/skills"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
@@ -41,7 +42,7 @@ func (x *Explorer) refresh(all bool) tea.Cmd {
 	if err == nil {
 		caps = client.Advertised(s.ServerCapabilities())
 		if caps != nil {
-			caps[mcp.ExtensionSkills] = advertisesSkills(s.ServerCapabilities())
+			caps[mcp.ExtensionSkills] = skills.Advertised(s.ServerCapabilities())
 		}
 	}
 	ctx := x.d.Context()

@@ -1,7 +1,6 @@
 package explore
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"charm.land/bubbles/v2/key"
@@ -63,16 +62,6 @@ type skillDirMsg struct {
 	gen     int
 	entries []mcp.DirectoryEntry
 	err     error
-}
-
-// advertisesSkills reports whether capabilities declare the extension.
-func advertisesSkills(caps json.RawMessage) bool {
-	var c mcp.ServerCapabilities
-	if json.Unmarshal(caps, &c) != nil {
-		return false
-	}
-	v, ok := c.Extensions[mcp.ExtensionSkills]
-	return ok && string(v) != "null"
 }
 
 // tabShown reports whether the tab bar shows t: every list, and the
