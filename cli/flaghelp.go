@@ -22,7 +22,7 @@ var flagGroups = []struct {
 }{
 	{"Connection flags", []string{"transport", "header", "env", "origin", "cert-hash", "insecure", "keylog", "encoding", "max-frame-size", "protocol", "config", "cwd"}},
 	{"Request flags", []string{"timeout", "max-time", "answers", "root", "progress", "trace", "stream-out", "log-level", "meta"}},
-	{"OAuth flags", []string{"client-id", "client-secret", "client-metadata-url", "no-auth"}},
+	{"OAuth flags", []string{"client-id", "client-secret", "client-credentials", "client-metadata-url", "no-auth"}},
 	{"Recording flags", []string{"record", "no-record", "record-stream-max", "no-redact"}},
 	{"Output flags", outputFlagNames},
 }
@@ -77,7 +77,7 @@ func ignoredFlags(command string) []string {
 // listing, which the output flags shape.
 func printsResult(name string) bool {
 	switch name {
-	case "call", "tool", "prompt", "read", "tools", "resources", "prompts":
+	case "call", "tool", "prompt", "read", "tools", "resources", "prompts", "skills":
 		return true
 	}
 	return false
@@ -90,7 +90,7 @@ func ignoredOutputFlags(command string) []string {
 	switch {
 	case !printsResult(command):
 		return outputFlagNames
-	case command == "tools" || command == "resources" || command == "prompts":
+	case command == "tools" || command == "resources" || command == "prompts" || command == "skills":
 		return []string{rawFlag}
 	}
 	return nil

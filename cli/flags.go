@@ -41,6 +41,7 @@ type runFlags struct {
 	// OAuth (oauth.go)
 	clientID          string
 	clientSecret      string
+	clientCredentials bool
 	clientMetadataURL string
 	noAuth            bool
 	// How the result is printed (output.go): --format, --output, --raw.
@@ -89,6 +90,7 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.config, "config", "", "find a server NAME in this MCP config `FILE` only (claude_desktop_config.json, .mcp.json, mcp.json, server.json…)")
 	fs.StringVar(&f.clientID, "client-id", "", "OAuth: the `ID` of a client registered beforehand at the server's authorization server")
 	fs.StringVar(&f.clientSecret, "client-secret", "", "OAuth: the `SECRET` of the --client-id client (confidential clients)")
+	fs.BoolVar(&f.clientCredentials, "client-credentials", false, "OAuth: get the token with the client_credentials grant of the --client-id and --client-secret client (no user, no browser)")
 	fs.StringVar(&f.clientMetadataURL, "client-metadata-url", "", "OAuth: the https `URL` of a Client ID Metadata Document to use as the client id where the server supports them")
 	fs.BoolVar(&f.noAuth, "no-auth", false, "never run an OAuth flow: a 401 is an error")
 	fs.Int64Var(&f.recordMax, "record-stream-max", recordings.DefaultStreamMax, "payload bytes of one stream a recording keeps whole (`N`); past it, totals and the last 1 MiB")
@@ -123,6 +125,9 @@ func (f *runFlags) validate() error {
 	}
 	if f.clientSecret != "" && f.clientID == "" {
 		return usagef("--client-secret needs --client-id")
+	}
+	if f.clientCredentials && f.clientSecret == "" {
+		return usagef("--client-credentials needs --client-id and --client-secret")
 	}
 	if f.noAuth && (f.clientID != "" || f.clientMetadataURL != "") {
 		return usagef("--no-auth contradicts --client-id and --client-metadata-url")

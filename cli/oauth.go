@@ -115,7 +115,7 @@ func storedAuthorization(f *runFlags, target Target, topts dial.Options, say fun
 		return ""
 	}
 	cfg := authConfig(f, target)
-	cfg.ClientID, cfg.ClientSecret, cfg.ClientMetadataURL = "", "", "" // the stored token is used or refreshed, no client chosen
+	cfg.ClientID, cfg.ClientSecret, cfg.ClientMetadataURL, cfg.ClientCredentials = "", "", "", false // the stored token is used or refreshed, no client chosen
 	cfg.Store, cfg.Say = store, say
 	flow, err := oauth.New(cfg)
 	if err != nil {
@@ -134,6 +134,7 @@ func authConfig(f *runFlags, target Target) oauth.Config {
 		Resource:          authResource(target),
 		ClientID:          f.clientID,
 		ClientSecret:      f.clientSecret,
+		ClientCredentials: f.clientCredentials,
 		ClientMetadataURL: f.clientMetadataURL,
 		Base:              authTransport(f.insecure),
 		Wait:              min(f.timeout, f.maxTime),

@@ -139,7 +139,13 @@ func (c *Conn) request(m *jsonrpc.Message) {
 	case mcp.MethodResourceTemplatesList:
 		result = listResourceTemplates()
 	case mcp.MethodResourcesRead:
-		result, rerr = readResource(m.Params)
+		result, rerr = c.srv.readResource(m.Params)
+	case mcp.MethodSkillsList:
+		result = c.srv.listSkills()
+	case mcp.MethodSkillsGet:
+		result, rerr = c.srv.getSkill(m.Params)
+	case mcp.MethodResourcesDirectoryRead:
+		result, rerr = readSkillDirectory(m.Params)
 	case mcp.MethodPromptsList:
 		result = listPrompts()
 	case mcp.MethodPromptsGet:

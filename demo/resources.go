@@ -48,11 +48,15 @@ func templateChoices() string {
 	return "The source of a built-in template, by category, toolchain and variant: one of " + strings.Join(names, ", ")
 }
 
-// readResource answers resources/read with the template source.
-func readResource(params json.RawMessage) (any, *jsonrpc.Error) {
+// readResource answers resources/read with the template source or a file
+// of a skill.
+func (s *Server) readResource(params json.RawMessage) (any, *jsonrpc.Error) {
 	var p mcp.ReadResourceParams
 	if err := json.Unmarshal(params, &p); err != nil || p.URI == "" {
 		return nil, invalidParams("resources/read needs a uri")
+	}
+	if res, ok := s.readSkillFile(p.URI); ok {
+		return res, nil
 	}
 	for _, t := range builtinTemplates {
 		if t.URI == p.URI {

@@ -37,6 +37,10 @@ type Options struct {
 	// changed, for regression checks such as `mcpscope replay --against`.
 	// A name that is no tool of the demo is refused.
 	ToolDescriptions map[string]string
+	// SkillTamper serves the release-notes skill with a SKILL.md that
+	// does not match its skills/list entry: one of SkillTampers, or ""
+	// for the skill as listed.
+	SkillTamper string
 }
 
 // Tool is one entry of the tool registry.
@@ -72,6 +76,9 @@ func New(opts Options) (*Server, error) {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if err := checkSkillTamper(opts.SkillTamper); err != nil {
+		return nil, err
 	}
 	sb, err := openSandbox(opts.SandboxRoot)
 	if err != nil {
@@ -202,12 +209,12 @@ func serverInfo() mcp.Implementation {
 // capabilities are what the demo server offers.
 func capabilities() mcp.ServerCapabilities {
 	return mcp.ServerCapabilities{
-		Tools:     &mcp.ListChangedCapability{},
-		Prompts:   &mcp.ListChangedCapability{},
-		Resources: &mcp.ResourcesCapability{},
-		Logging:   mcp.EmptyObject,
-		Unknown:   map[string]json.RawMessage{"interactive": interactiveEntry()},
-
+		Tools:       &mcp.ListChangedCapability{},
+		Prompts:     &mcp.ListChangedCapability{},
+		Resources:   &mcp.ResourcesCapability{},
+		Logging:     mcp.EmptyObject,
+		Extensions:  skillsCapability(),
+		Unknown:     map[string]json.RawMessage{"interactive": interactiveEntry()},
 		Completions: mcp.EmptyObject, // completions.go answers for the prompts and the template
 	}
 }

@@ -84,3 +84,30 @@ func FuzzDiscoverResult(f *testing.F) {
 		r.Supports(Modern)
 	})
 }
+
+// FuzzListSkillsResult: no skills/list answer panics the decoder, and a
+// decoded one survives a re-encode unchanged.
+func FuzzListSkillsResult(f *testing.F) {
+	for _, s := range []string{`{"skills":[{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},` +
+		`"resources":[{"uri":"skill://a/SKILL.md","digest":"sha256:00","size":3}]}],"nextCursor":"c","ttlMs":0}`,
+		`{"skills":[{"uri":"u","resources":"dynamic"}]}`, `{"skills":[{"resources":"static"}]}`, `{"skills":null}`, `[]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var r ListSkillsResult
+		if json.Unmarshal(b, &r) != nil {
+			return
+		}
+		out, err := json.Marshal(r)
+		if err != nil {
+			t.Fatalf("re-encoding %s: %v", b, err)
+		}
+		var again ListSkillsResult
+		if err := json.Unmarshal(out, &again); err != nil {
+			t.Fatalf("re-decoding %s: %v", out, err)
+		}
+		if out2, _ := json.Marshal(again); string(out) != string(out2) {
+			t.Fatalf("not stable: %s then %s", out, out2)
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -20,6 +21,7 @@ const (
 	tabResources
 	tabTemplates
 	tabPrompts
+	tabSkills // the Skills extension: shown once advertised or asked for (skill.go)
 	tabCount
 )
 
@@ -33,6 +35,7 @@ var exploreLists = [tabCount]struct {
 	tabResources: {"Resources", mcp.MethodResourcesList, "resources", "resources"},
 	tabTemplates: {"Templates", mcp.MethodResourceTemplatesList, "resourceTemplates", "resources"},
 	tabPrompts:   {"Prompts", mcp.MethodPromptsList, "prompts", "prompts"},
+	tabSkills:    {"Skills", mcp.MethodSkillsList, "skills", mcp.ExtensionSkills},
 }
 
 // entry is one tool, resource, resource template or prompt of a list.
@@ -54,6 +57,8 @@ type entry struct {
 	// headers says why a tool's x-mcp-header annotations are invalid
 	// (2026-07-28 over HTTP; insist.go), "" when they are not.
 	headers string
+	// skill is a skill's entry of skills/list (its files, digests, sizes).
+	skill mcp.Skill
 }
 
 // toolRun is how enter runs a tool on a server that runs interactive
@@ -95,6 +100,11 @@ func decodeEntry(tab exploreTab, raw json.RawMessage) entry {
 		var p mcp.Prompt
 		if err = json.Unmarshal(raw, &p); err == nil {
 			e.name, e.title, e.desc, e.args = p.Name, p.Title, p.Description, p.Arguments
+		}
+	case tabSkills:
+		if err = json.Unmarshal(raw, &e.skill); err == nil {
+			fm := e.skill.Named()
+			e.name, e.desc, e.uri = cmp.Or(fm.Name, e.skill.URI), fm.Description, e.skill.URI
 		}
 	}
 	if err != nil {
@@ -169,6 +179,8 @@ func (e *entry) detail() string {
 			}
 		}
 		return "(" + strings.Join(names, ", ") + ")"
+	case tabSkills:
+		return skillSize(e.skill)
 	}
 	return ""
 }

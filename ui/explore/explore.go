@@ -37,6 +37,7 @@ const (
 	modeInsist                        // a tool with invalid x-mcp-header annotations: call it anyway? (insist.go)
 	modeNamePrompt                    // the name of a tool to call, on a dialect with no lists (named_tool.go)
 	modeBench                         // a load test of a tool (bench.go)
+	modeSkill                         // a skill's files, one read, its verification (skill.go)
 )
 
 // Explorer is the screen that browses the server's tools, resources,
@@ -80,6 +81,7 @@ type Explorer struct {
 	bench     *bench.Bench               // the open bench (modeBench)
 	benching  bool                       // the open form's submit opens the bench
 	benchRun  bench.Runner               // the benches' engine (nil: load.Run)
+	skill     *skillView                 // the open skill (modeSkill)
 
 	previewed previewCache // the preview of the selected entry
 	suggest   suggester    // completion/complete as a form is typed (complete.go)
@@ -123,6 +125,9 @@ func (x *Explorer) Title() string {
 		return x.bench.Title()
 	}
 	title := "Explorer · tools, resources, templates, prompts"
+	if x.tabShown(tabSkills) {
+		title += ", skills"
+	}
 	if s, err := x.d.Session(); err == nil {
 		if info := s.ServerInfo(); info.Name != "" {
 			title += " of " + info.Name
@@ -187,6 +192,15 @@ func (x *Explorer) Update(msg tea.Msg) (tea.Cmd, bool) {
 		return nil, false
 	case wizard.StartedMsg: // of a wizard closed while it started
 		return msg.Drop(), false
+	case skillFileMsg:
+		x.skillFileRead(msg)
+		return nil, false
+	case skillVerifiedMsg:
+		x.skillVerified(msg)
+		return nil, false
+	case skillDirMsg:
+		x.skillDirRead(msg)
+		return nil, false
 	case exploreAnswerMsg:
 		x.fillUnlisted() // a tool called lists it on a dialect with no lists
 		return x.answered(msg), false
@@ -235,6 +249,8 @@ func (x *Explorer) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return x.insistKey(msg), false
 	case modeNamePrompt:
 		return x.namePromptKey(msg), false
+	case modeSkill:
+		return x.skillKey(msg), false
 	case modeCalling:
 		switch {
 		case key.Matches(msg, k.CancelCall):
@@ -288,13 +304,21 @@ func (x *Explorer) listKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		x.input.SetValue("")
 		return x.input.Focus(), false
 	case key.Matches(msg, k.NextTab):
-		x.tab = (x.tab + 1) % tabCount
+		x.stepTab(1)
 	case key.Matches(msg, k.PrevTab):
-		x.tab = (x.tab + tabCount - 1) % tabCount
+		x.stepTab(-1)
 	case key.Matches(msg, k.PickTab):
-		x.tab = exploreTab(msg.String()[0] - '1')
+		if t := exploreTab(msg.String()[0] - '1'); x.tabShown(t) {
+			x.tab = t
+		} else {
+			return errorCmd(msg.String() + ": the server does not advertise skills; r asks for every list anyway"), false
+		}
 	case key.Matches(msg, k.Refresh):
 		return x.refresh(true), false
+	case key.Matches(msg, k.Open) && x.tab == tabSkills:
+		if e, ok := l.selected(); ok {
+			return x.openSkill(*e), false
+		}
 	case key.Matches(msg, k.Open):
 		if e, ok := l.selected(); ok {
 			return x.guardTool(*e, x.open), false
@@ -398,6 +422,7 @@ func (x *Explorer) backToList() {
 		x.bench.Close()
 	}
 	x.bench, x.benching = nil, false
+	x.skill = nil
 	x.callGen++
 	x.suggest.stop()
 }

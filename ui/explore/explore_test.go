@@ -45,8 +45,8 @@ func TestExploreOpenListsAndTabs(t *testing.T) {
 		want exploreTab
 	}{
 		{"right", tabResources}, {"right", tabTemplates}, {"left", tabResources}, {"left", tabTools},
-		{"left", tabPrompts}, {"tab", tabTools}, {"shift+tab", tabPrompts}, {"3", tabTemplates}, {"1", tabTools},
-		{"4", tabPrompts}, {"2", tabResources},
+		{"left", tabSkills}, {"tab", tabTools}, {"shift+tab", tabSkills}, {"3", tabTemplates}, {"1", tabTools},
+		{"4", tabPrompts}, {"5", tabSkills}, {"2", tabResources},
 	}
 	for _, s := range steps {
 		r.Press(s.key)

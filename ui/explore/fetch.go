@@ -9,6 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/skills"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // maxExploreItems bounds the items one list keeps; the rest are dropped
@@ -39,6 +41,9 @@ func (x *Explorer) refresh(all bool) tea.Cmd {
 	var caps map[string]bool
 	if err == nil {
 		caps = client.Advertised(s.ServerCapabilities())
+		if caps != nil {
+			caps[mcp.ExtensionSkills] = skills.Advertised(s.ServerCapabilities())
+		}
 	}
 	ctx := x.d.Context()
 	var cmds []tea.Cmd

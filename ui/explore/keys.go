@@ -22,6 +22,7 @@ type exploreKeyMap struct {
 	Insist                    key.Binding // call a tool whose x-mcp-header annotations are invalid
 	Named, NameDone           key.Binding // call a tool by the name typed, on a dialect with no lists
 	Bench                     key.Binding // load-test a tool (ui/bench)
+	ReadFile, Verify, Dir     key.Binding // a skill's file, its verification, its directory (skill.go)
 }
 
 // defaultExploreKeys returns the explorer's keys.
@@ -29,7 +30,7 @@ func defaultExploreKeys() exploreKeyMap {
 	return exploreKeyMap{
 		NextTab:     key.NewBinding(key.WithKeys("right", "tab"), key.WithHelp("→/tab", "next list")),
 		PrevTab:     key.NewBinding(key.WithKeys("left", "shift+tab"), key.WithHelp("←", "previous list")),
-		PickTab:     key.NewBinding(key.WithKeys("1", "2", "3", "4"), key.WithHelp("1-4", "list")),
+		PickTab:     key.NewBinding(key.WithKeys("1", "2", "3", "4", "5"), key.WithHelp("1-4", "list")),
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "call / read / get")),
 		Form:        key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "tools/call form")),
@@ -48,6 +49,9 @@ func defaultExploreKeys() exploreKeyMap {
 		Named:       key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "call a tool by name")),
 		NameDone:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "its tools/call form")),
 		Bench:       key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "bench (load test)")),
+		ReadFile:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "read the file")),
+		Verify:      key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "verify the skill")),
+		Dir:         key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "the skill's directory")),
 	}
 }
 
@@ -56,6 +60,9 @@ func defaultExploreKeys() exploreKeyMap {
 // help screen, every key of the explorer (after those of the open form).
 func (x *Explorer) Help() help.KeyMap {
 	k := x.keys
+	if x.tabShown(tabSkills) {
+		k.PickTab.SetHelp("1-5", "list")
+	}
 	first := []key.Binding{k.Open, k.Form, k.Filter, k.Refresh, k.Close}
 	if x.d.Streamer() != nil { // gateway streams: a gateway connection's
 		first = slices.Insert(first, 2, k.Stream)
@@ -64,6 +71,7 @@ func (x *Explorer) Help() help.KeyMap {
 		first,
 		{k.NextTab, k.PrevTab, k.PickTab, x.nav.Up, x.nav.Down, x.nav.PageUp, x.nav.PageDown, x.nav.Home, x.nav.End},
 		{k.FilterDone, k.FilterClear, k.CancelCall, k.Again, k.Frames, k.Scroll, k.Insist, k.Back, k.Bench},
+		{k.ReadFile, k.Verify, k.Dir},
 	}
 	unlisted := x.unlistedSession() != nil
 	if unlisted {
@@ -87,6 +95,8 @@ func (x *Explorer) Help() help.KeyMap {
 		h = keyhelp.Of(x.pick.file.KeyMap())
 		h.Short = append(slices.Clone(h.Short), k.NoUpload)
 		h.Full = append([][]key.Binding{h.Short}, full...)
+	case x.mode == modeSkill:
+		h.Short, h.Essential = []key.Binding{k.ReadFile, k.Verify, k.Dir, k.Back}, []key.Binding{k.Back}
 	case x.mode == modeCalling:
 		h.Short, h.Essential = []key.Binding{k.CancelCall, k.Frames, k.Back}, []key.Binding{k.Back}
 	case x.mode == modeOutcome:

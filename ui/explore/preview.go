@@ -87,6 +87,14 @@ func (x *Explorer) preview(e *entry, w int) []string {
 			}
 			b.WriteString(name + x.st.Ink.Muted.Paint("  "+termtext.Line(a.Description)) + "\n")
 		}
+	case tabSkills:
+		head("files")
+		if e.skill.Resources.Dynamic {
+			b.WriteString(x.st.Ink.Muted.Paint("dynamic: the server does not list them; enter, then d lists the directory") + "\n")
+		}
+		for _, f := range skillRows(*e) {
+			b.WriteString(termtext.Line(f.uri) + x.st.Ink.Muted.Paint("  "+f.size) + "\n")
+		}
 	}
 	lines := strings.Split(strings.TrimRight(ansi.Wrap(b.String(), max(w, 1), " ,"), "\n"), "\n")
 	x.previewed = previewCache{e: e, run: e.run, w: w, lines: lines}

@@ -23,6 +23,10 @@ func (x *Explorer) Render(w, h int) string {
 		return x.bench.Render(w, h)
 	}
 	lines := []string{x.renderTabs(w)}
+	if x.mode == modeSkill {
+		lines = append(lines, x.renderSkill(w, h-1)...)
+		return strings.Join(lines[:min(len(lines), h)], "\n")
+	}
 	body := max(h-2, 0)
 	switch x.mode {
 	case modeList:
@@ -69,6 +73,9 @@ func (x *Explorer) Render(w, h int) string {
 func (x *Explorer) renderTabs(w int) string {
 	var b strings.Builder
 	for t := range tabCount {
+		if !x.tabShown(t) {
+			continue
+		}
 		l := &x.lists[t]
 		count := ""
 		switch l.state {
@@ -106,6 +113,9 @@ func (x *Explorer) badgeLegend() string {
 	var parts []string
 	seen := [2]bool{}
 	for t := range tabCount {
+		if !x.tabShown(t) {
+			continue
+		}
 		l := &x.lists[t]
 		if (l.state == listUnadvertised || l.state == listNone && len(l.items) == 0) && !seen[0] {
 			seen[0] = true

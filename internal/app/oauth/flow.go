@@ -40,6 +40,10 @@ type Config struct {
 	// ClientID and ClientSecret name a client registered beforehand at
 	// the authorization server (--client-id, --client-secret).
 	ClientID, ClientSecret string
+	// ClientCredentials runs the client_credentials grant with ClientID
+	// and ClientSecret (no user, no browser) instead of the authorization
+	// code (--client-credentials).
+	ClientCredentials bool
 	// ClientMetadataURL is the https URL of a Client ID Metadata Document
 	// to use as the client id where the server supports them
 	// (--client-metadata-url).
@@ -286,7 +290,7 @@ func (f *Flow) Challenged(ctx context.Context, req *http.Request, rsp *http.Resp
 		}
 	}
 	f.reveal()
-	h, err := f.prepare()
+	h, err := f.authorizerOf()
 	if err != nil {
 		return &bearer.Error{Resource: f.resource, Err: f.maskErr(err)}
 	}

@@ -121,7 +121,7 @@ func classify(req *http.Request, sent []byte) string {
 	case req.Method == http.MethodPost:
 		form, _ := url.ParseQuery(string(sent))
 		switch form.Get("grant_type") {
-		case "authorization_code":
+		case "authorization_code", "client_credentials":
 			return StepToken
 		case "refresh_token":
 			return StepRefresh

@@ -21,11 +21,12 @@ func FuzzResult(f *testing.F) {
 		`{"tools":[{"name":"a","title":"b","description":"c\nd"}],"nextCursor":"x"}`,
 		`{"resources":[{"uri":"u","name":"n"}]}`, `{"resourceTemplates":[{"uriTemplate":"u/{x}","name":"n"}]}`,
 		`{"prompts":[{"name":"p","arguments":[{"name":"a","required":true}]}]}`, `[[[[`, `"\u009b"`,
+		`{"skills":[{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a\u001b[2J","description":"d"},"resources":[{"uri":"u","size":3}]}]}`,
 	} {
 		f.Add([]byte(seed))
 	}
 	methods := []string{mcp.MethodToolsCall, mcp.MethodPromptsGet, mcp.MethodResourcesRead, mcp.MethodToolsList,
-		mcp.MethodResourcesList, mcp.MethodResourceTemplatesList, mcp.MethodPromptsList, "ping"}
+		mcp.MethodResourcesList, mcp.MethodResourceTemplatesList, mcp.MethodPromptsList, mcp.MethodSkillsList, "ping"}
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		for _, m := range methods {
 			for _, w := range []int{0, 20, 80} {
@@ -36,7 +37,7 @@ func FuzzResult(f *testing.F) {
 		}
 		var items []json.RawMessage
 		if json.Unmarshal(raw, &items) == nil {
-			for _, field := range []string{"tools", "resources", "resourceTemplates", "prompts", "other"} {
+			for _, field := range []string{"tools", "resources", "resourceTemplates", "prompts", "skills", "other"} {
 				checkPrintable(t, field, Listing([]string{field}, [][]json.RawMessage{items}, 40))
 			}
 		}

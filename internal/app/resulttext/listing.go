@@ -37,6 +37,7 @@ func listPage(method string, raw []byte, width int) string {
 	field := map[string]string{
 		mcp.MethodToolsList: "tools", mcp.MethodResourcesList: "resources",
 		mcp.MethodResourceTemplatesList: "resourceTemplates", mcp.MethodPromptsList: "prompts",
+		mcp.MethodSkillsList: "skills",
 	}[method]
 	var page map[string]json.RawMessage
 	var items []json.RawMessage
@@ -89,6 +90,9 @@ func listTable(field string, items []json.RawMessage, width int) string {
 	case "resourceTemplates":
 		headers = []string{"URI TEMPLATE", "NAME", "MIME", "DESCRIPTION"}
 		row = func(e entry) []string { return []string{e.URITemplate, e.Name, e.MimeType, firstLine(e.Description)} }
+	case "skills":
+		headers, rows := skillRows(items)
+		return Table(headers, rows, width)
 	default:
 		return JSON(listDocument(field, items))
 	}

@@ -47,7 +47,7 @@ func render(method string, raw []byte, width, textMax int) string {
 		out = promptResult(raw, textMax)
 	case mcp.MethodResourcesRead:
 		out = readResult(raw, textMax)
-	case mcp.MethodToolsList, mcp.MethodResourcesList, mcp.MethodResourceTemplatesList, mcp.MethodPromptsList:
+	case mcp.MethodToolsList, mcp.MethodResourcesList, mcp.MethodResourceTemplatesList, mcp.MethodPromptsList, mcp.MethodSkillsList:
 		out = listPage(method, raw, width)
 	}
 	if out == "" {

@@ -18,7 +18,15 @@ import (
 // headers (route, and route_clash whose annotations are invalid).
 func ConnectDemoHTTP(t testing.TB, sink capture.Sink) *client.Session {
 	t.Helper()
-	core, err := demo.New(demo.Options{SandboxRoot: t.TempDir()})
+	return ConnectDemoHTTPWith(t, sink, demo.Options{})
+}
+
+// ConnectDemoHTTPWith is ConnectDemoHTTP with the demo built from opts
+// (its sandbox is the test's own).
+func ConnectDemoHTTPWith(t testing.TB, sink capture.Sink, opts demo.Options) *client.Session {
+	t.Helper()
+	opts.SandboxRoot = t.TempDir()
+	core, err := demo.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
