@@ -1,0 +1,249 @@
+package media
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/internal/testkit/goldentest"
+)
+
+// quadrants is a w×h PNG: red top left, green top right, blue bottom
+// left, transparent bottom right.
+func quadrants(t testing.TB, w, h int) []byte {
+	t.Helper()
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			c := color.NRGBA{A: 255}
+			switch {
+			case x < w/2 && y < h/2:
+				c.R = 255
+			case y < h/2:
+				c.G = 255
+			case x < w/2:
+				c.B = 255
+			default:
+				c.A = 0
+			}
+			img.SetNRGBA(x, y, c)
+		}
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// wav is a mono 16-bit PCM clip at rate Hz: a sine of amp (0…1 of full
+// scale) rising linearly from 0 over n samples; declared is the data
+// chunk's declared length, -1 for the true one.
+func wav(rate, n int, amp float64, declared int) []byte {
+	pcm := make([]byte, 0, 2*n)
+	for i := range n {
+		v := amp * float64(i) / float64(n) * math.Sin(2*math.Pi*440*float64(i)/float64(rate))
+		pcm = binary.LittleEndian.AppendUint16(pcm, uint16(int16(v*32767)))
+	}
+	if declared < 0 {
+		declared = len(pcm)
+	}
+	b := []byte("RIFF")
+	b = binary.LittleEndian.AppendUint32(b, uint32(36+len(pcm)))
+	b = append(b, "WAVEfmt "...)
+	b = binary.LittleEndian.AppendUint32(b, 16)
+	b = binary.LittleEndian.AppendUint16(b, 1)
+	b = binary.LittleEndian.AppendUint16(b, 1)
+	b = binary.LittleEndian.AppendUint32(b, uint32(rate))
+	b = binary.LittleEndian.AppendUint32(b, uint32(rate*2))
+	b = binary.LittleEndian.AppendUint16(b, 2)
+	b = binary.LittleEndian.AppendUint16(b, 16)
+	b = append(b, "data"...)
+	b = binary.LittleEndian.AppendUint32(b, uint32(declared))
+	return append(b, pcm...)
+}
+
+// lyingPNG is a PNG whose header claims w×h and which holds no pixels.
+func lyingPNG(w, h uint32) []byte {
+	ihdr := binary.BigEndian.AppendUint32(nil, w)
+	ihdr = binary.BigEndian.AppendUint32(ihdr, h)
+	ihdr = append(ihdr, 8, 6, 0, 0, 0)
+	chunk := append([]byte("IHDR"), ihdr...)
+	out := []byte("\x89PNG\r\n\x1a\n")
+	out = binary.BigEndian.AppendUint32(out, uint32(len(ihdr)))
+	out = append(out, chunk...)
+	return binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(chunk))
+}
+
+func TestGoldenHalfBlocks(t *testing.T) {
+	img, info, err := Decode(quadrants(t, 8, 6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.String() != "8×6 png" {
+		t.Errorf("info %q", info)
+	}
+	lines := HalfBlocks(img, 40, 12)
+	if len(lines) != 3 {
+		t.Fatalf("%d rows for 6 pixel rows, want 3", len(lines))
+	}
+	for _, l := range lines {
+		if w := ansi.StringWidth(l); w != 8 {
+			t.Errorf("row %q is %d cells wide, want 8", l, w)
+		}
+	}
+	goldentest.Check(t, "halfblocks", strings.Join(lines, "\n")+"\n")
+	// scaled down, the aspect kept: 8×6 in 4 columns is 4×3 pixels, 2 rows
+	if got := HalfBlocks(img, 4, 12); len(got) != 2 || ansi.StringWidth(got[0]) != 4 {
+		t.Errorf("scaled: %q", got)
+	}
+}
+
+func TestFit(t *testing.T) {
+	for _, c := range []struct{ w, h, mw, mh, ww, wh int }{
+		{20, 20, 40, 24, 20, 20}, {100, 50, 40, 24, 40, 20}, {1, 10000, 40, 24, 1, 24},
+		{10000, 1, 40, 24, 40, 1}, {0, 5, 40, 24, 0, 0}, {50, 100, 40, 24, 12, 24},
+	} {
+		if w, h := Fit(c.w, c.h, c.mw, c.mh); w != c.ww || h != c.wh {
+			t.Errorf("Fit(%d,%d,%d,%d) = %d,%d, want %d,%d", c.w, c.h, c.mw, c.mh, w, h, c.ww, c.wh)
+		}
+	}
+}
+
+func TestHostileImages(t *testing.T) {
+	_, _, err := Decode(lyingPNG(100000, 100000))
+	if !errors.Is(err, ErrTooLarge) {
+		t.Errorf("a 100000×100000 header: %v, want ErrTooLarge", err)
+	}
+	if got := Describe("image", "image/png", lyingPNG(100000, 100000)); !strings.Contains(got, "too large") {
+		t.Errorf("Describe: %q", got)
+	}
+	if _, _, err := Decode(nil); err == nil {
+		t.Error("no data decoded")
+	}
+	tall := quadrants(t, 1, 10000)
+	lines := Preview(Item{Kind: "image", Base64: base64.StdEncoding.EncodeToString(tall)}, 40, 12)
+	if len(lines) != 12 || ansi.StringWidth(lines[0]) != 1 {
+		t.Errorf("1×10000: %d rows, first %q", len(lines), lines[0])
+	}
+	b64 := base64.StdEncoding.EncodeToString(quadrants(t, 8, 6))
+	for name, it := range map[string]Item{
+		"truncated base64": {Kind: "image", Base64: b64[:len(b64)-3]},
+		"cut image":        {Kind: "image", Base64: base64.StdEncoding.EncodeToString(quadrants(t, 8, 6)[:40])},
+		"lying header":     {Kind: "image", Base64: base64.StdEncoding.EncodeToString(lyingPNG(100000, 100000))},
+		"not an image":     {Kind: "image", Base64: base64.StdEncoding.EncodeToString([]byte("hello"))},
+		"empty":            {Kind: "image", Base64: ""},
+		"zero sides":       {Kind: "image", Base64: base64.StdEncoding.EncodeToString(lyingPNG(0, 5))},
+	} {
+		got := Preview(it, 40, 12)
+		if len(got) != 1 || !strings.HasPrefix(got[0], "no preview: ") {
+			t.Errorf("%s: %q, want one line saying why", name, got)
+		}
+	}
+}
+
+func TestWAV(t *testing.T) {
+	w, err := ParseWAV(wav(8000, 4000, 0.9, -1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := w.String(), "1 ch · 8000 Hz · 16-bit PCM · 0.50 s"; got != want {
+		t.Errorf("String %q, want %q", got, want)
+	}
+	if w.Duration() != 500*time.Millisecond {
+		t.Errorf("duration %v", w.Duration())
+	}
+	strip := Strip(w, 24)
+	goldentest.Check(t, "strip", strip+"\n")
+	if r := []rune(strip); len(r) != 24 || r[0] >= r[23] {
+		t.Errorf("strip %q: want 24 glyphs rising", strip)
+	}
+	// a data chunk that says 1 GiB: the bytes held count, and it says so
+	lying, err := ParseWAV(wav(8000, 800, 0.5, 1<<30))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lying.Duration() != 100*time.Millisecond || !strings.Contains(lying.String(), "cut short") {
+		t.Errorf("lying length: %v %q", lying.Duration(), lying.String())
+	}
+	empty, err := ParseWAV(wav(8000, 0, 0, -1))
+	if err != nil || Strip(empty, 10) != "" || !strings.Contains(empty.String(), "0.00 s") {
+		t.Errorf("empty clip: %v %q %q", err, Strip(empty, 10), empty.String())
+	}
+	for name, b := range map[string][]byte{"nothing": nil, "header cut": wav(8000, 10, 1, -1)[:30], "not riff": []byte("RIFX0000WAVEfmt ")} {
+		if _, err := ParseWAV(b); err == nil {
+			t.Errorf("%s: parsed", name)
+		}
+	}
+	if got := Describe("audio", "audio/mpeg", []byte{1, 2, 3}); got != "duration unknown" {
+		t.Errorf("mp3: %q", got)
+	}
+}
+
+func TestFileName(t *testing.T) {
+	for _, c := range []struct {
+		it   Item
+		n    int
+		want string
+	}{
+		{Item{MimeType: "image/png"}, 1, "content-1.png"},
+		{Item{MimeType: "audio/wav"}, 2, "content-2.wav"},
+		{Item{MimeType: "application/x-weird"}, 3, "content-3.bin"},
+		{Item{URI: "test://static/resource/2.png", MimeType: "image/png"}, 1, "2.png"},
+		{Item{URI: "file:///tmp/../..", MimeType: "image/png"}, 1, "content-1.png"},
+		{Item{URI: "demo://x/.hidden", MimeType: "text/plain"}, 1, "hidden"},
+		{Item{URI: "demo://x/a\x1b[2J", MimeType: "text/plain"}, 1, "content-1.txt"},
+	} {
+		if got := c.it.FileName(c.n); got != c.want {
+			t.Errorf("FileName(%+v) = %q, want %q", c.it, got, c.want)
+		}
+	}
+}
+
+func TestDetect(t *testing.T) {
+	for _, c := range []struct {
+		env  map[string]string
+		want Protocol
+	}{
+		{map[string]string{"TERM": "xterm-kitty"}, Kitty},
+		{map[string]string{"TERM_PROGRAM": "iTerm.app"}, ITerm},
+		{map[string]string{"TERM_PROGRAM": "WezTerm"}, ITerm},
+		{map[string]string{"TERM": "foot"}, Sixel},
+		{map[string]string{"TERM": "xterm-256color"}, Blocks},
+		{map[string]string{"TERM": "xterm-kitty", "TMUX": "/tmp/tmux"}, Blocks},
+		{map[string]string{"TERM": "xterm-kitty", EnvVar: "off"}, Off},
+		{map[string]string{EnvVar: "SIXEL"}, Sixel},
+	} {
+		if got, err := Detect(func(k string) string { return c.env[k] }); err != nil || got != c.want {
+			t.Errorf("Detect(%v) = %v, %v; want %v", c.env, got, err, c.want)
+		}
+	}
+	if _, err := Detect(func(k string) string { return map[string]string{EnvVar: "holo"}[k] }); err == nil {
+		t.Error("a bad MCPSCOPE_IMAGES is accepted")
+	}
+}
+
+func TestInline(t *testing.T) {
+	data := quadrants(t, 8, 6)
+	img, _, err := Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, prefix := range map[Protocol]string{Kitty: "\x1b_G", ITerm: "\x1b]1337;File=", Sixel: "\x1bP0;1q", Blocks: "\x1b[", Off: ""} {
+		got, err := Inline(p, data, img, 40, 12)
+		if err != nil || !strings.HasPrefix(got, prefix) {
+			t.Errorf("%v: %q… %v, want it to start %q", p, got[:min(len(got), 20)], err, prefix)
+		}
+	}
+}

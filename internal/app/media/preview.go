@@ -1,0 +1,35 @@
+package media
+
+// Preview draws an item for a pane at most cols×rows cells: an image as
+// half blocks, a PCM WAV clip as its level strip, cols glyphs wide. What
+// cannot be drawn (too large, not an image, truncated base64, audio of
+// another format) is one line saying why; a blob has none.
+func Preview(it Item, cols, rows int) []string {
+	if cols <= 0 || rows <= 0 {
+		return nil
+	}
+	data, err := it.Bytes()
+	if err != nil {
+		return []string{"no preview: invalid base64: " + err.Error()}
+	}
+	switch it.Kind {
+	case "image":
+		img, _, err := Decode(data)
+		if err != nil {
+			return []string{"no preview: " + err.Error()}
+		}
+		return HalfBlocks(img, cols, rows)
+	case "audio":
+		if !isWAV(it.MimeType, data) {
+			return nil
+		}
+		w, err := ParseWAV(data)
+		if err != nil {
+			return nil // Describe says why
+		}
+		if s := Strip(w, cols); s != "" {
+			return []string{s}
+		}
+	}
+	return nil
+}
