@@ -214,7 +214,7 @@ func ContentItem(raw json.RawMessage, st *Styles) string {
 		if c.URI != "" {
 			label = c.URI + " · " + label
 		}
-		return head(label)
+		return head(label) + MediaPreview(raw, PreviewCols, PreviewRows, st)
 	}
 	return st.Ink.Muted.Paint(termtext.Block(string(raw)))
 }

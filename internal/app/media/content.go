@@ -147,17 +147,15 @@ func extension(mimeType string) string {
 }
 
 // Describe says what data holds in a few words: "20×20 png" for an
-// image, a WAV clip's format and duration, "duration unknown" for other
-// audio; with why when the header does not read. It reads headers only.
+// image ("" when its header does not read: Preview says why), a WAV
+// clip's format and duration or why its header does not read, "duration
+// unknown" for other audio. It reads headers only.
 func Describe(kind, mimeType string, data []byte) string {
 	switch kind {
 	case "image":
 		info, err := ReadImageInfo(data)
 		if err != nil {
-			return err.Error()
-		}
-		if err := info.check(len(data)); err != nil {
-			return err.Error()
+			return "" // Preview says why
 		}
 		return fmt.Sprintf("%d×%d", info.Width, info.Height)
 	case "audio":

@@ -3,14 +3,16 @@ package media
 import (
 	"encoding/base64"
 	"testing"
+
+	"github.com/mcpscope/mcpscope/internal/testkit/mediatest"
 )
 
 // FuzzParseWAV feeds ParseWAV, Describe and Strip clips as a server may
 // send them: whatever they hold, nothing panics and the strip stays
 // within its width.
 func FuzzParseWAV(f *testing.F) {
-	f.Add(wav(8000, 100, 0.5, -1))
-	f.Add(wav(8000, 10, 0.5, 1<<31))
+	f.Add(mediatest.WAV(8000, 100, 0.5, -1))
+	f.Add(mediatest.WAV(8000, 10, 0.5, 1<<31))
 	f.Add([]byte("RIFF\x00\x00\x00\x00WAVEdata\x00\x00\x00\x00"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		_ = Describe("audio", "audio/wav", b)
@@ -28,9 +30,9 @@ func FuzzParseWAV(f *testing.F) {
 // FuzzPreview feeds Preview images as a server may send them: nothing
 // panics, and the preview never outgrows the cells it is given.
 func FuzzPreview(f *testing.F) {
-	f.Add(quadrants(f, 8, 6))
-	f.Add(lyingPNG(100000, 100000))
-	f.Add(lyingPNG(3, 3))
+	f.Add(mediatest.Quadrants(f, 8, 6))
+	f.Add(mediatest.LyingPNG(100000, 100000))
+	f.Add(mediatest.LyingPNG(3, 3))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		_ = Describe("image", "image/png", b)
 		lines := Preview(Item{Kind: "image", Base64: base64.StdEncoding.EncodeToString(b)}, 12, 4)

@@ -1,15 +1,8 @@
 package media
 
 import (
-	"bytes"
 	"encoding/base64"
-	"encoding/binary"
 	"errors"
-	"hash/crc32"
-	"image"
-	"image/color"
-	"image/png"
-	"math"
 	"strings"
 	"testing"
 	"time"
@@ -17,77 +10,11 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/internal/testkit/goldentest"
+	"github.com/mcpscope/mcpscope/internal/testkit/mediatest"
 )
 
-// quadrants is a w×h PNG: red top left, green top right, blue bottom
-// left, transparent bottom right.
-func quadrants(t testing.TB, w, h int) []byte {
-	t.Helper()
-	img := image.NewNRGBA(image.Rect(0, 0, w, h))
-	for y := range h {
-		for x := range w {
-			c := color.NRGBA{A: 255}
-			switch {
-			case x < w/2 && y < h/2:
-				c.R = 255
-			case y < h/2:
-				c.G = 255
-			case x < w/2:
-				c.B = 255
-			default:
-				c.A = 0
-			}
-			img.SetNRGBA(x, y, c)
-		}
-	}
-	var b bytes.Buffer
-	if err := png.Encode(&b, img); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
-// wav is a mono 16-bit PCM clip at rate Hz: a sine of amp (0…1 of full
-// scale) rising linearly from 0 over n samples; declared is the data
-// chunk's declared length, -1 for the true one.
-func wav(rate, n int, amp float64, declared int) []byte {
-	pcm := make([]byte, 0, 2*n)
-	for i := range n {
-		v := amp * float64(i) / float64(n) * math.Sin(2*math.Pi*440*float64(i)/float64(rate))
-		pcm = binary.LittleEndian.AppendUint16(pcm, uint16(int16(v*32767)))
-	}
-	if declared < 0 {
-		declared = len(pcm)
-	}
-	b := []byte("RIFF")
-	b = binary.LittleEndian.AppendUint32(b, uint32(36+len(pcm)))
-	b = append(b, "WAVEfmt "...)
-	b = binary.LittleEndian.AppendUint32(b, 16)
-	b = binary.LittleEndian.AppendUint16(b, 1)
-	b = binary.LittleEndian.AppendUint16(b, 1)
-	b = binary.LittleEndian.AppendUint32(b, uint32(rate))
-	b = binary.LittleEndian.AppendUint32(b, uint32(rate*2))
-	b = binary.LittleEndian.AppendUint16(b, 2)
-	b = binary.LittleEndian.AppendUint16(b, 16)
-	b = append(b, "data"...)
-	b = binary.LittleEndian.AppendUint32(b, uint32(declared))
-	return append(b, pcm...)
-}
-
-// lyingPNG is a PNG whose header claims w×h and which holds no pixels.
-func lyingPNG(w, h uint32) []byte {
-	ihdr := binary.BigEndian.AppendUint32(nil, w)
-	ihdr = binary.BigEndian.AppendUint32(ihdr, h)
-	ihdr = append(ihdr, 8, 6, 0, 0, 0)
-	chunk := append([]byte("IHDR"), ihdr...)
-	out := []byte("\x89PNG\r\n\x1a\n")
-	out = binary.BigEndian.AppendUint32(out, uint32(len(ihdr)))
-	out = append(out, chunk...)
-	return binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(chunk))
-}
-
 func TestGoldenHalfBlocks(t *testing.T) {
-	img, info, err := Decode(quadrants(t, 8, 6))
+	img, info, err := Decode(mediatest.Quadrants(t, 8, 6))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,29 +49,29 @@ func TestFit(t *testing.T) {
 }
 
 func TestHostileImages(t *testing.T) {
-	_, _, err := Decode(lyingPNG(100000, 100000))
+	_, _, err := Decode(mediatest.LyingPNG(100000, 100000))
 	if !errors.Is(err, ErrTooLarge) {
 		t.Errorf("a 100000×100000 header: %v, want ErrTooLarge", err)
 	}
-	if got := Describe("image", "image/png", lyingPNG(100000, 100000)); !strings.Contains(got, "too large") {
+	if got := Describe("image", "image/png", mediatest.LyingPNG(100000, 100000)); got != "100000×100000" {
 		t.Errorf("Describe: %q", got)
 	}
 	if _, _, err := Decode(nil); err == nil {
 		t.Error("no data decoded")
 	}
-	tall := quadrants(t, 1, 10000)
+	tall := mediatest.Quadrants(t, 1, 10000)
 	lines := Preview(Item{Kind: "image", Base64: base64.StdEncoding.EncodeToString(tall)}, 40, 12)
 	if len(lines) != 12 || ansi.StringWidth(lines[0]) != 1 {
 		t.Errorf("1×10000: %d rows, first %q", len(lines), lines[0])
 	}
-	b64 := base64.StdEncoding.EncodeToString(quadrants(t, 8, 6))
+	b64 := base64.StdEncoding.EncodeToString(mediatest.Quadrants(t, 8, 6))
 	for name, it := range map[string]Item{
 		"truncated base64": {Kind: "image", Base64: b64[:len(b64)-3]},
-		"cut image":        {Kind: "image", Base64: base64.StdEncoding.EncodeToString(quadrants(t, 8, 6)[:40])},
-		"lying header":     {Kind: "image", Base64: base64.StdEncoding.EncodeToString(lyingPNG(100000, 100000))},
+		"cut image":        {Kind: "image", Base64: base64.StdEncoding.EncodeToString(mediatest.Quadrants(t, 8, 6)[:40])},
+		"lying header":     {Kind: "image", Base64: base64.StdEncoding.EncodeToString(mediatest.LyingPNG(100000, 100000))},
 		"not an image":     {Kind: "image", Base64: base64.StdEncoding.EncodeToString([]byte("hello"))},
 		"empty":            {Kind: "image", Base64: ""},
-		"zero sides":       {Kind: "image", Base64: base64.StdEncoding.EncodeToString(lyingPNG(0, 5))},
+		"zero sides":       {Kind: "image", Base64: base64.StdEncoding.EncodeToString(mediatest.LyingPNG(0, 5))},
 	} {
 		got := Preview(it, 40, 12)
 		if len(got) != 1 || !strings.HasPrefix(got[0], "no preview: ") {
@@ -154,7 +81,7 @@ func TestHostileImages(t *testing.T) {
 }
 
 func TestWAV(t *testing.T) {
-	w, err := ParseWAV(wav(8000, 4000, 0.9, -1))
+	w, err := ParseWAV(mediatest.WAV(8000, 4000, 0.9, -1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,18 +97,18 @@ func TestWAV(t *testing.T) {
 		t.Errorf("strip %q: want 24 glyphs rising", strip)
 	}
 	// a data chunk that says 1 GiB: the bytes held count, and it says so
-	lying, err := ParseWAV(wav(8000, 800, 0.5, 1<<30))
+	lying, err := ParseWAV(mediatest.WAV(8000, 800, 0.5, 1<<30))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if lying.Duration() != 100*time.Millisecond || !strings.Contains(lying.String(), "cut short") {
 		t.Errorf("lying length: %v %q", lying.Duration(), lying.String())
 	}
-	empty, err := ParseWAV(wav(8000, 0, 0, -1))
+	empty, err := ParseWAV(mediatest.WAV(8000, 0, 0, -1))
 	if err != nil || Strip(empty, 10) != "" || !strings.Contains(empty.String(), "0.00 s") {
 		t.Errorf("empty clip: %v %q %q", err, Strip(empty, 10), empty.String())
 	}
-	for name, b := range map[string][]byte{"nothing": nil, "header cut": wav(8000, 10, 1, -1)[:30], "not riff": []byte("RIFX0000WAVEfmt ")} {
+	for name, b := range map[string][]byte{"nothing": nil, "header cut": mediatest.WAV(8000, 10, 1, -1)[:30], "not riff": []byte("RIFX0000WAVEfmt ")} {
 		if _, err := ParseWAV(b); err == nil {
 			t.Errorf("%s: parsed", name)
 		}
@@ -235,7 +162,7 @@ func TestDetect(t *testing.T) {
 }
 
 func TestInline(t *testing.T) {
-	data := quadrants(t, 8, 6)
+	data := mediatest.Quadrants(t, 8, 6)
 	img, _, err := Decode(data)
 	if err != nil {
 		t.Fatal(err)
@@ -245,5 +172,25 @@ func TestInline(t *testing.T) {
 		if err != nil || !strings.HasPrefix(got, prefix) {
 			t.Errorf("%v: %q… %v, want it to start %q", p, got[:min(len(got), 20)], err, prefix)
 		}
+	}
+}
+
+func TestSave(t *testing.T) {
+	dir := t.TempDir()
+	it := Item{Kind: "audio", MimeType: "audio/wav", Base64: base64.StdEncoding.EncodeToString(mediatest.WAV(8000, 10, 1, -1))}
+	path := dir + "/" + it.FileName(1)
+	n, err := it.Save(path, false)
+	if err != nil || n != 64 || !Exists(path) {
+		t.Fatalf("save: %d, %v", n, err)
+	}
+	other := Item{Kind: "blob", Base64: "AAEC"}
+	if _, err := other.Save(path, false); !errors.Is(err, ErrExists) {
+		t.Errorf("overwrote without asking: %v", err)
+	}
+	if n, err := other.Save(path, true); err != nil || n != 3 {
+		t.Errorf("replace: %d, %v", n, err)
+	}
+	if _, err := (Item{Base64: "!!"}).Save(dir+"/bad", false); err == nil || Exists(dir+"/bad") {
+		t.Errorf("bad base64 saved: %v", err)
 	}
 }
