@@ -80,4 +80,3 @@ func LyingPNG(w, h uint32) []byte {
 	out = append(out, chunk...)
 	return binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(chunk))
 }
-
