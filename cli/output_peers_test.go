@@ -64,7 +64,7 @@ func TestOutputTextAtATerminalTS(t *testing.T) {
 
 	r = mcpscopeAtTerminal(t, 100, withTarget(ts, "call", "tools/call", tinyImage)...)
 	r.mustExit(t, ExitOK)
-	checkLines(t, r, "Here's the image you requested:", "[image image/png "+humanize.IBytes(uint64(len(img)))+"]",
+	checkLines(t, r, "Here's the image you requested:", "[image image/png 20×20 "+humanize.IBytes(uint64(len(img)))+"]",
 		"The image above is the MCP logo.")
 
 	r = mcpscopeAtTerminal(t, 100, withTarget(ts, "call", "--format", "json", "tools/call", tinyImage)...)

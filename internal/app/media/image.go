@@ -7,7 +7,7 @@ import (
 	"image"
 	_ "image/gif"  // GIF content
 	_ "image/jpeg" // JPEG content
-	_ "image/png"  // PNG content
+	"image/png"    // PNG content
 
 	"github.com/dustin/go-humanize"
 )
@@ -57,6 +57,11 @@ func Decode(data []byte) (image.Image, ImageInfo, error) {
 		return nil, info, err
 	}
 	img, _, err := image.Decode(bytes.NewReader(data))
+	if _, bad := err.(png.FormatError); bad {
+		if fixed, ok := withPNGChecksums(data); ok {
+			img, _, err = image.Decode(bytes.NewReader(fixed))
+		}
+	}
 	if err != nil {
 		return nil, info, fmt.Errorf("%s image: %w", info.Format, err)
 	}

@@ -194,3 +194,14 @@ func TestSave(t *testing.T) {
 		t.Errorf("bad base64 saved: %v", err)
 	}
 }
+
+// A PNG whose chunk checksums are wrong is shown, as browsers show it.
+func TestPNGWithWrongChecksums(t *testing.T) {
+	data := mediatest.Quadrants(t, 8, 6)
+	for i := range 4 {
+		data[len(data)-1-i] ^= 0xff // IEND's checksum
+	}
+	if _, _, err := Decode(data); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,5 +1,12 @@
 package media
 
+// The cells an image or audio clip is drawn in unless a view says
+// otherwise: a 20×20 icon in half blocks is 20×10 of them.
+const (
+	PreviewCols = 40
+	PreviewRows = 12
+)
+
 // Preview draws an item for a pane at most cols×rows cells: an image as
 // half blocks, a PCM WAV clip as its level strip, cols glyphs wide. What
 // cannot be drawn (too large, not an image, truncated base64, audio of

@@ -78,6 +78,10 @@ func (w WAV) frameBytes() int {
 	return w.Channels * w.BitsPerSample / 8
 }
 
+// Timed says whether the header says enough to tell how long the clip
+// lasts: a sample rate and whole bytes per sample.
+func (w WAV) Timed() bool { return w.frameBytes() > 0 && w.SampleRate > 0 }
+
 // Duration is how long the samples held last; 0 when the header does not
 // say.
 func (w WAV) Duration() time.Duration {
@@ -102,8 +106,8 @@ func (w WAV) String() string {
 		format = "extensible"
 	}
 	s := fmt.Sprintf("%d ch · %d Hz · %d-bit %s · ", w.Channels, w.SampleRate, w.BitsPerSample, format)
-	if d := w.Duration(); d > 0 || len(w.Data) == 0 && w.frameBytes() > 0 && w.SampleRate > 0 {
-		s += fmt.Sprintf("%.2f s", d.Seconds())
+	if w.Timed() {
+		s += fmt.Sprintf("%.2f s", w.Duration().Seconds())
 	} else {
 		s += "duration unknown"
 	}

@@ -36,7 +36,7 @@ func mediaWords(kind, mimeType string, b []byte) string {
 			return fmt.Sprintf("%d×%d", info.Width, info.Height)
 		}
 	case "audio":
-		if w, err := media.ParseWAV(b); err == nil && w.Duration() > 0 {
+		if w, err := media.ParseWAV(b); err == nil && w.Timed() {
 			return fmt.Sprintf("%.2f s", w.Duration().Seconds())
 		}
 	}
