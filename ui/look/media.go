@@ -10,8 +10,8 @@ import (
 
 // Size of the preview of an image or audio clip in a view of content.
 const (
-	PreviewCols = 40
-	PreviewRows = 12
+	PreviewCols = media.PreviewCols
+	PreviewRows = media.PreviewRows
 )
 
 // MediaPreview is what follows the one-line head of an image, audio clip
