@@ -14,10 +14,10 @@ import (
 
 // Bounds of the images Decode accepts: past them an image is described,
 // never decoded, so one content block costs at most about MaxPixels×4
-// bytes of memory.
+// bytes of memory (32 MiB) and about a third of a second to decode.
 const (
 	MaxImageBytes = 16 << 20 // encoded (PNG, JPEG, GIF) bytes
-	MaxPixels     = 16 << 20 // width × height
+	MaxPixels     = 8 << 20  // width × height
 )
 
 // ErrTooLarge is why an image past the bounds is not decoded.

@@ -1,5 +1,7 @@
 package media
 
+import "crypto/sha256"
+
 // The cells an image or audio clip is drawn in unless a view says
 // otherwise: a 20×20 icon in half blocks is 20×10 of them.
 const (
@@ -15,6 +17,17 @@ func Preview(it Item, cols, rows int) []string {
 	if cols <= 0 || rows <= 0 {
 		return nil
 	}
+	key := previewKey{sum: sha256.Sum256([]byte(it.Base64)), kind: it.Kind, mime: it.MimeType, cols: cols, rows: rows}
+	if lines, ok := previews.get(key); ok {
+		return lines
+	}
+	lines := draw(it, cols, rows)
+	previews.put(key, lines)
+	return lines
+}
+
+// draw is Preview without the cache.
+func draw(it Item, cols, rows int) []string {
 	data, err := it.Bytes()
 	if err != nil {
 		return []string{"no preview: invalid base64: " + err.Error()}
