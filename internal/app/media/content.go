@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/dustin/go-humanize"
 )
@@ -119,15 +121,24 @@ func (it Item) FileName(n int) string {
 	return fmt.Sprintf("content-%d%s", n, extension(it.MimeType))
 }
 
-// safeName is name with separators, controls and leading dots taken out.
+// maxName bounds a file name taken from a URI, in bytes.
+const maxName = 200
+
+// safeName is name with separators, controls, format characters (bidi
+// overrides) and leading dots taken out, at most maxName bytes.
 func safeName(name string) string {
 	name = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || r == '/' || r == '\\' || r == ':' {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == utf8.RuneError || r == '/' || r == '\\' || r == ':' {
 			return -1
 		}
 		return r
 	}, name)
-	return strings.TrimLeft(name, ".")
+	name = strings.TrimLeft(name, ".")
+	for len(name) > maxName {
+		_, n := utf8.DecodeLastRuneInString(name)
+		name = name[:len(name)-n]
+	}
+	return name
 }
 
 // extension is the usual extension of a MIME type, ".bin" when it has

@@ -2,6 +2,7 @@ package media
 
 import (
 	"encoding/base64"
+	"strings"
 	"testing"
 
 	"github.com/mcpscope/mcpscope/internal/testkit/mediatest"
@@ -28,7 +29,8 @@ func FuzzParseWAV(f *testing.F) {
 }
 
 // FuzzPreview feeds Preview images as a server may send them: nothing
-// panics, and the preview never outgrows the cells it is given.
+// panics, and the preview never outgrows the cells it is given; the same
+// bytes as a URI never name a path, a hidden file or a control.
 func FuzzPreview(f *testing.F) {
 	f.Add(mediatest.Quadrants(f, 8, 6))
 	f.Add(mediatest.LyingPNG(100000, 100000))
@@ -38,6 +40,9 @@ func FuzzPreview(f *testing.F) {
 		lines := Preview(Item{Kind: "image", Base64: base64.StdEncoding.EncodeToString(b)}, 12, 4)
 		if len(lines) > 4 {
 			t.Fatalf("%d rows in 4", len(lines))
+		}
+		if name := (Item{URI: string(b)}).FileName(1); name == "" || strings.ContainsAny(name, "/\\\x00\x1b") || name[0] == '.' || len(name) > maxName {
+			t.Fatalf("file name %q from the URI %q", name, b)
 		}
 	})
 }

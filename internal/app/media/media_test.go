@@ -130,6 +130,8 @@ func TestFileName(t *testing.T) {
 		{Item{URI: "test://static/resource/2.png", MimeType: "image/png"}, 1, "2.png"},
 		{Item{URI: "file:///tmp/../..", MimeType: "image/png"}, 1, "content-1.png"},
 		{Item{URI: "demo://x/.hidden", MimeType: "text/plain"}, 1, "hidden"},
+		{Item{URI: "demo://x/evil%E2%80%AEgnp.exe%C2%9B", MimeType: "text/plain"}, 1, "evilgnp.exe"},
+		{Item{URI: "demo://x/" + strings.Repeat("é", 300)}, 1, strings.Repeat("é", 100)},
 		{Item{URI: "demo://x/a\x1b[2J", MimeType: "text/plain"}, 1, "content-1.txt"},
 	} {
 		if got := c.it.FileName(c.n); got != c.want {

@@ -55,10 +55,11 @@ func ParseWAV(b []byte) (WAV, error) {
 			w.Data = body[:min(uint64(size), uint64(len(body)))]
 			return w, nil
 		}
-		if uint64(size) > uint64(len(body)) {
+		next := uint64(size) + uint64(size%2) // chunks are padded to an even length
+		if next > uint64(len(body)) {
 			break
 		}
-		rest = body[size+size%2:] // chunks are padded to an even length
+		rest = body[next:]
 	}
 	if !fmtSeen {
 		return w, errors.New("WAV without a format chunk")
