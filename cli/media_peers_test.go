@@ -64,23 +64,6 @@ func TestPicturesAtATerminalTS(t *testing.T) {
 	}
 }
 
-// The Go conformance server's WAV clip and image as text: the clip's line
-// says its duration, the image's its size.
-func TestMediaLinesGoConformance(t *testing.T) {
-	t.Parallel()
-	srv := []string{peertest.GoSDKConformance(t)}
-	r := mcpscopeAtTerminal(t, 100, withTarget(srv, "tool", "test_audio_content")...)
-	r.mustExit(t, ExitOK)
-	if !regexp.MustCompile(`(?m)^\[audio audio/wav [0-9]+\.[0-9]{2} s [0-9.]+ (B|KiB)\]$`).MatchString(r.stdout) {
-		t.Errorf("no [audio audio/wav N.NN s …] line:\n%s", r.stdout)
-	}
-	r = mcpscopeAtTerminal(t, 100, withTarget(srv, "tool", "test_image_content")...)
-	r.mustExit(t, ExitOK)
-	if !regexp.MustCompile(`(?m)^\[image image/png [0-9]+×[0-9]+ [0-9.]+ (B|KiB)\]$`).MatchString(r.stdout) {
-		t.Errorf("no [image image/png W×H …] line:\n%s", r.stdout)
-	}
-}
-
 // The demo's tone over stdio is a WAV clip: its line says how long it is.
 func TestMediaLineDemoTone(t *testing.T) {
 	t.Parallel()

@@ -156,11 +156,11 @@ func TestOutputContentConformance(t *testing.T) {
 	}
 	r := call("test_multiple_content_types")
 	r.mustExit(t, ExitOK)
-	checkLines(t, r, "This is text content", "[image image/png 70 B]", "[resource test://embedded-in-multiple text/plain]",
+	checkLines(t, r, "This is text content", "[image image/png 1×1 70 B]", "[resource test://embedded-in-multiple text/plain]",
 		"This is an embedded resource")
 	r = call("test_audio_content")
 	r.mustExit(t, ExitOK)
-	checkLines(t, r, "[audio audio/wav 44 B]")
+	checkLines(t, r, "[audio audio/wav 0.00 s 44 B]") // a header with no samples
 	r = call("test_error_handling")
 	r.mustExit(t, ExitRPCError)
 	checkLines(t, r, "error: this tool intentionally returns an error for testing")

@@ -55,6 +55,7 @@ func TestTmux(t *testing.T) {
 		{"demo_first_run", testDemoFirstRun},
 		{"attach_host", testAttachHost},
 		{"headless_text_ts", testHeadlessTextTS},
+		{"image_ts", testImageTS},
 	} {
 		t.Run(j.name, func(t *testing.T) {
 			t.Parallel()
