@@ -18,7 +18,8 @@ import (
 const cellPixels = 10
 
 // Inline renders an image's bytes (data, decoded as img) for protocol p
-// at most cols cells wide, ending with a newline: the terminal's own
+// in at most cols×rows cells, its aspect kept as HalfBlocks keeps it
+// (a cell is taken for twice as tall as wide), ending with a newline: the terminal's own
 // picture for Kitty, ITerm and Sixel, half blocks at most rows high for
 // Blocks, "" for Off. The sequences are mcpscope's own: the server's
 // bytes reach the terminal only as base64 or pixels.
@@ -30,17 +31,17 @@ func Inline(p Protocol, data []byte, img image.Image, cols, rows int) (string, e
 	case Blocks:
 		return strings.Join(HalfBlocks(img, cols, rows), "\n") + "\n", nil
 	case Kitty:
-		w, _ := Fit(b.Dx(), b.Dy(), cols, rows*2)
+		w, h := Fit(b.Dx(), b.Dy(), cols, rows*2)
 		var out bytes.Buffer
 		err := kitty.EncodeGraphics(&out, img, &kitty.Options{Action: kitty.TransmitAndPut, Transmission: kitty.Direct,
-			Format: kitty.PNG, Quiet: 2, Columns: w, Chunk: true})
+			Format: kitty.PNG, Quiet: 2, Columns: w, Rows: (h + 1) / 2, Chunk: true})
 		if err != nil {
 			return "", fmt.Errorf("kitty graphics: %w", err)
 		}
 		return out.String() + "\n", nil
 	case ITerm:
-		w, _ := Fit(b.Dx(), b.Dy(), cols, rows*2)
-		f := iterm2.File{Inline: true, Size: int64(len(data)), Width: iterm2.Cells(w), Height: iterm2.Auto,
+		w, h := Fit(b.Dx(), b.Dy(), cols, rows*2)
+		f := iterm2.File{Inline: true, Size: int64(len(data)), Width: iterm2.Cells(w), Height: iterm2.Cells((h + 1) / 2),
 			Content: []byte(base64.StdEncoding.EncodeToString(data))}
 		return ansi.ITerm2(f) + "\n", nil
 	case Sixel:

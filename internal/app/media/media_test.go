@@ -207,3 +207,21 @@ func TestPNGWithWrongChecksums(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A tall image keeps within its rows in every protocol.
+func TestInlineTallImage(t *testing.T) {
+	data := mediatest.Quadrants(t, 1, 10000)
+	img, _, err := Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[Protocol]string{Kitty: "c=1,r=12", ITerm: "width=1;height=12"} {
+		got, err := Inline(p, data, img, 40, 12)
+		if err != nil || !strings.Contains(got, want) {
+			t.Errorf("%v: %q…, want %s", p, got[:min(len(got), 60)], want)
+		}
+	}
+	if got, _ := Inline(Blocks, data, img, 40, 12); strings.Count(got, "\n") != 12 {
+		t.Errorf("half blocks: %d rows", strings.Count(got, "\n"))
+	}
+}
