@@ -77,4 +77,25 @@ func TestDetailMediaAndSave(t *testing.T) {
 	if !strings.Contains(screenText(m), "saved 7.9 KiB to "+path) {
 		t.Errorf("the status line does not say it saved:\n%s", screenText(m))
 	}
+	press(m, "W") // the next item, the lying image, over the same file
+	if !strings.Contains(screenText(m), "save image 3 of 4") {
+		t.Fatalf("W does not offer the third item:\n%s", screenText(m))
+	}
+	press(m, "ctrl+u")
+	for _, r := range path {
+		press(m, string(r))
+	}
+	if cmd := press(m, "enter"); cmd != nil {
+		if _, wrote := cmd().(contentsave.SavedMsg); wrote {
+			t.Fatal("saving over a file wrote without asking")
+		}
+	}
+	if s := screenText(m); !strings.Contains(s, "replace "+path+"? y/n: "+contentsave.ReplaceHint) {
+		t.Fatalf("saving over a file does not ask:\n%s", s)
+	}
+	press(m, "n")
+	press(m, "enter")
+	if s := screenText(m); !strings.Contains(s, "not saved: "+path+" is kept") || strings.Contains(s, contentsave.ReplaceHint) {
+		t.Errorf("n: the status line or the input line:\n%s", s)
+	}
 }

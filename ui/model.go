@@ -94,7 +94,7 @@ func New(cfg Config) *Model {
 	m.stderr = newStderrPane(&x.stderr, m.styles)
 	m.input.SetStyles(st.Input)
 	m.input.Prompt = filterPrompt
-	m.input.Placeholder = "method · > or < · #id · error · control|stream|datagram|stderr"
+	m.input.Placeholder = filterPlaceholder
 	m.conn.dialect = mcp.DialectMCP
 	m.setSize(80, 24)
 	return m

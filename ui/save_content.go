@@ -44,6 +44,7 @@ func (m *Model) saveContent(it media.Item, path string) tea.Cmd {
 	if !media.Exists(path) {
 		return contentsave.Write(it, path, false)
 	}
+	defer func() { m.input.Placeholder = contentsave.ReplaceHint }()
 	return m.askLine(contentsave.ReplacePrompt(path), "", func(answer string) tea.Cmd {
 		if !contentsave.Yes(answer) {
 			m.status.note("not saved: " + path + " is kept")

@@ -43,7 +43,7 @@ func (a *Ask) Update(msg tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 			return nil, true
 		case media.Exists(v):
 			a.replace = v
-			a.input.Prompt = ReplacePrompt(v)
+			a.input.Prompt, a.input.Placeholder = ReplacePrompt(v), ReplaceHint
 			a.input.SetValue("")
 			return nil, false
 		}

@@ -63,6 +63,10 @@ func ReplacePrompt(path string) string {
 	return "replace " + termtext.Line(path) + "? y/n: "
 }
 
+// ReplaceHint is what the line shows under ReplacePrompt while nothing
+// is typed.
+const ReplaceHint = "y replaces it; n or esc keeps it"
+
 // Yes says whether an answer to ReplacePrompt is yes.
 func Yes(answer string) bool { return answer == "y" || answer == "Y" || answer == "yes" }
 
