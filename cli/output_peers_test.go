@@ -64,7 +64,7 @@ func TestOutputTextAtATerminalTS(t *testing.T) {
 
 	r = mcpscopeAtTerminal(t, 100, withTarget(ts, "call", "tools/call", tinyImage)...)
 	r.mustExit(t, ExitOK)
-	checkLines(t, r, "Here's the image you requested:", "[image image/png "+humanize.IBytes(uint64(len(img)))+"]",
+	checkLines(t, r, "Here's the image you requested:", "[image image/png 20×20 "+humanize.IBytes(uint64(len(img)))+"]",
 		"The image above is the MCP logo.")
 
 	r = mcpscopeAtTerminal(t, 100, withTarget(ts, "call", "--format", "json", "tools/call", tinyImage)...)
@@ -156,11 +156,11 @@ func TestOutputContentConformance(t *testing.T) {
 	}
 	r := call("test_multiple_content_types")
 	r.mustExit(t, ExitOK)
-	checkLines(t, r, "This is text content", "[image image/png 70 B]", "[resource test://embedded-in-multiple text/plain]",
+	checkLines(t, r, "This is text content", "[image image/png 1×1 70 B]", "[resource test://embedded-in-multiple text/plain]",
 		"This is an embedded resource")
 	r = call("test_audio_content")
 	r.mustExit(t, ExitOK)
-	checkLines(t, r, "[audio audio/wav 44 B]")
+	checkLines(t, r, "[audio audio/wav 0.00 s 44 B]") // a header with no samples
 	r = call("test_error_handling")
 	r.mustExit(t, ExitRPCError)
 	checkLines(t, r, "error: this tool intentionally returns an error for testing")

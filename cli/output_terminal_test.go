@@ -25,9 +25,18 @@ func (s *stdoutTerminal) TerminalWidth() int { return s.width }
 // its stdout a terminal width cells wide.
 func mcpscopeAtTerminal(t *testing.T, width int, args ...string) result {
 	t.Helper()
+	return runWith(t, &stdoutTerminal{width: width}, args...)
+}
+
+// runWith runs the command tree in-process as mcpscope does, its stdout
+// the stand-in terminal out.
+func runWith(t *testing.T, out interface {
+	terminalWriter
+	String() string
+}, args ...string) result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), guard.Run) // hang guard only
 	defer cancel()
-	out := &stdoutTerminal{width: width}
 	var errb bytes.Buffer
 	code := Execute(ctx, args, strings.NewReader(""), out, &errb)
 	if ctx.Err() != nil {

@@ -1,13 +1,12 @@
 package ui
 
 import (
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
-	"math"
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/app/media"
 	"github.com/mcpscope/mcpscope/proto/flow"
 )
 
@@ -90,7 +89,7 @@ func (b *datagramBoard) add(f *capture.Frame) (progressReport, bool) {
 		if b.audio != nil {
 			frames += b.audio.frames
 		}
-		b.audio = &audioLevel{req: h.RequestID, rms: pcmRMS(payload), frames: frames, at: f.Time}
+		b.audio = &audioLevel{req: h.RequestID, rms: media.RMS16(payload), frames: frames, at: f.Time}
 	default:
 		b.addRaw(f, h, "")
 	}
@@ -122,27 +121,4 @@ func logText(data json.RawMessage) string {
 		return s
 	}
 	return string(data)
-}
-
-// pcmRMS is the root mean square of PCM s16le samples as a fraction of
-// full scale; 0 for no samples.
-func pcmRMS(pcm []byte) float64 {
-	n := len(pcm) / 2
-	if n == 0 {
-		return 0
-	}
-	var sum float64
-	for i := 0; i < n; i++ {
-		s := float64(int16(binary.LittleEndian.Uint16(pcm[2*i:])))
-		sum += s * s
-	}
-	return math.Sqrt(sum/float64(n)) / 32768
-}
-
-// dBFS converts an RMS level to decibels relative to full scale, floored at -96.
-func dBFS(rms float64) float64 {
-	if rms <= 0 {
-		return -96
-	}
-	return max(20*math.Log10(rms), -96)
 }

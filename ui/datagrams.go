@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/internal/app/media"
 	"github.com/mcpscope/mcpscope/internal/app/plural"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
@@ -88,7 +89,7 @@ func (p *datagramsPane) Render(w, h int, _ bool) string {
 
 // meter renders the audio level of the latest audio datagram.
 func (p *datagramsPane) meter(a *audioLevel, w int) string {
-	db := dBFS(a.rms)
+	db := media.DBFS(a.rms)
 	width := max(min(w-40, 40), 8)
 	filled := int(float64(width) * min(max((db+60)/60, 0), 1))
 	bar := strings.Repeat("▮", filled) + strings.Repeat("▯", width-filled)

@@ -52,7 +52,7 @@ func detailContent(in detailInput, w int) rowBlock {
 		b.WriteString(dump.RenderLayout(0, dump.Rows(rl.PerRow), rl, in.st.Hex))
 	}
 	b.WriteString("\n")
-	return stackedRows{splitRows(b.String()), bodyView(in, w)}
+	return stackedRows{splitRows(b.String()), mediaRows(in, w), bodyView(in, w)}
 }
 
 // metadata renders the headers of a frame and its fields in lines of w

@@ -59,6 +59,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.copySelected()
 	case key.Matches(msg, k.Save):
 		return m.askSavePath()
+	case key.Matches(msg, k.SaveContent):
+		return m.askSaveContent()
 	case key.Matches(msg, k.Reconnect):
 		return m.reconnect()
 	case key.Matches(msg, k.ListTools):

@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 
 	"github.com/mcpscope/mcpscope/internal/app/keyhelp"
+	"github.com/mcpscope/mcpscope/ui/contentsave"
 	"github.com/mcpscope/mcpscope/ui/nav"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
@@ -18,6 +19,7 @@ type KeyMap struct {
 	Filter, Back                 key.Binding
 	Cancel, Copy, Reconnect      key.Binding
 	Save                         key.Binding // the capture so far to a file
+	SaveContent                  key.Binding // the selected frame's image, audio or blob to a file
 	ListTools, ReadFile, Analyze key.Binding
 	Tone, Explore, Compose       key.Binding
 	Roots, Wire, Server          key.Binding
@@ -46,6 +48,7 @@ func DefaultKeyMap() KeyMap {
 		Cancel:        screen.CancelKey("cancel request", "c"), // c: the old key, harmless where nothing is typed
 		Copy:          key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
 		Save:          key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "save the capture to a file")),
+		SaveContent:   contentsave.Key(),
 		Reconnect:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reconnect")),
 		ListTools:     key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tools/list")),
 		ReadFile:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "read_file 1 MiB")),
@@ -117,7 +120,7 @@ func (k KeyMap) fullHelp(s paneSet) [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 		panes,
 		{k.Detail, k.Hex, k.Back, k.Link, k.Follow, k.Filter},
-		{k.PrevItem, k.NextItem, k.Copy, k.Save, k.Cancel, k.Reconnect},
+		{k.PrevItem, k.NextItem, k.Copy, k.Save, k.SaveContent, k.Cancel, k.Reconnect},
 		{k.Explore, k.Compose, k.Server, k.Roots, k.Wire, k.Bench},
 		{k.Tasks, k.Subscriptions, k.Logs, k.Findings, k.ListTools, k.ReadFile, k.Analyze, k.Tone},
 		{k.Help, k.helpInText(), k.Quit},

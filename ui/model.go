@@ -11,6 +11,7 @@ import (
 	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/bench"
 	"github.com/mcpscope/mcpscope/ui/compose"
+	"github.com/mcpscope/mcpscope/ui/contentsave"
 	"github.com/mcpscope/mcpscope/ui/explore"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
@@ -66,6 +67,7 @@ type Model struct {
 	attach    *Attach                   // the attach this Model shows a proxied session for, or nil
 	asked     func(text string) tea.Cmd // what the input line asks for, when neither a filter nor a file to save to
 	quitAsked int                       // requests in flight when quitting was asked; 0 when not asking
+	savePick  contentsave.Picker        // which of the selected frame's items the save-content key offers next
 }
 
 // New returns the root model for cfg. It subscribes to the store at once,
@@ -92,7 +94,7 @@ func New(cfg Config) *Model {
 	m.stderr = newStderrPane(&x.stderr, m.styles)
 	m.input.SetStyles(st.Input)
 	m.input.Prompt = filterPrompt
-	m.input.Placeholder = "method · > or < · #id · error · control|stream|datagram|stderr"
+	m.input.Placeholder = filterPlaceholder
 	m.conn.dialect = mcp.DialectMCP
 	m.setSize(80, 24)
 	return m

@@ -23,10 +23,12 @@ type savedMsg struct {
 	err    error
 }
 
-// filterPrompt and savePrompt start the input line.
+// filterPrompt and savePrompt start the input line; filterPlaceholder
+// is what it shows while nothing is typed.
 const (
-	filterPrompt = "/ "
-	savePrompt   = "save to: "
+	filterPrompt      = "/ "
+	savePrompt        = "save to: "
+	filterPlaceholder = "method · > or < · #id · error · control|stream|datagram|stderr"
 )
 
 // askSavePath opens the input line for the file to save the capture to,
@@ -45,7 +47,7 @@ func (m *Model) closeInput() (saving bool) {
 	saving = m.saving
 	m.filtering, m.saving, m.asked = false, false, nil
 	m.input.Blur()
-	m.input.Prompt = filterPrompt
+	m.input.Prompt, m.input.Placeholder = filterPrompt, filterPlaceholder
 	return saving
 }
 

@@ -3,6 +3,7 @@ package ui
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/ui/contentsave"
 	"github.com/mcpscope/mcpscope/ui/explore"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/question"
@@ -59,6 +60,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.status.setError(msg.Err)
 	case savedMsg:
 		m.saved(msg)
+	case contentsave.SavedMsg:
+		m.report(msg.Report())
 	case closedMsg:
 		return m, tea.Quit
 	case explore.DiscoveredMsg:

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
 	"github.com/mcpscope/mcpscope/ui/bench"
+	"github.com/mcpscope/mcpscope/ui/contentsave"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
 	"github.com/mcpscope/mcpscope/ui/screen"
@@ -85,6 +86,9 @@ type Explorer struct {
 
 	previewed previewCache // the preview of the selected entry
 	suggest   suggester    // completion/complete as a form is typed (complete.go)
+
+	saving   *contentsave.Ask   // where to save an image, audio or blob of the outcome, while asked
+	savePick contentsave.Picker // which of the outcome's items the save key offers next
 
 	w, h int
 }
@@ -264,7 +268,12 @@ func (x *Explorer) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 		return nil, false
 	case modeOutcome:
+		if x.saving != nil {
+			return x.saveKey(msg), false
+		}
 		switch {
+		case key.Matches(msg, k.SaveContent):
+			return x.askSave(), false
 		case key.Matches(msg, k.Frames):
 			return x.showFrames(), false
 		case key.Matches(msg, k.Back):

@@ -7,6 +7,8 @@ import (
 	"charm.land/bubbles/v2/key"
 
 	"github.com/mcpscope/mcpscope/internal/app/keyhelp"
+	"github.com/mcpscope/mcpscope/internal/app/media"
+	"github.com/mcpscope/mcpscope/ui/contentsave"
 )
 
 // exploreKeyMap holds the explorer's own keys; scrolling uses the root's.
@@ -23,6 +25,7 @@ type exploreKeyMap struct {
 	Named, NameDone           key.Binding // call a tool by the name typed, on a dialect with no lists
 	Bench                     key.Binding // load-test a tool (ui/bench)
 	ReadFile, Verify, Dir     key.Binding // a skill's file, its verification, its directory (skill.go)
+	SaveContent               key.Binding // an image, audio or blob of the outcome to a file
 }
 
 // defaultExploreKeys returns the explorer's keys.
@@ -52,6 +55,7 @@ func defaultExploreKeys() exploreKeyMap {
 		ReadFile:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "read the file")),
 		Verify:      key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "verify the skill")),
 		Dir:         key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "the skill's directory")),
+		SaveContent: contentsave.Key(),
 	}
 }
 
@@ -70,7 +74,7 @@ func (x *Explorer) Help() help.KeyMap {
 	full := [][]key.Binding{
 		first,
 		{k.NextTab, k.PrevTab, k.PickTab, x.nav.Up, x.nav.Down, x.nav.PageUp, x.nav.PageDown, x.nav.Home, x.nav.End},
-		{k.FilterDone, k.FilterClear, k.CancelCall, k.Again, k.Frames, k.Scroll, k.Insist, k.Back, k.Bench},
+		{k.FilterDone, k.FilterClear, k.CancelCall, k.Again, k.Frames, k.SaveContent, k.Scroll, k.Insist, k.Back, k.Bench},
 		{k.ReadFile, k.Verify, k.Dir},
 	}
 	unlisted := x.unlistedSession() != nil
@@ -99,8 +103,13 @@ func (x *Explorer) Help() help.KeyMap {
 		h.Short, h.Essential = []key.Binding{k.ReadFile, k.Verify, k.Dir, k.Back}, []key.Binding{k.Back}
 	case x.mode == modeCalling:
 		h.Short, h.Essential = []key.Binding{k.CancelCall, k.Frames, k.Back}, []key.Binding{k.Back}
+	case x.mode == modeOutcome && x.saving != nil:
+		h.Short, h.Essential, h.Typing = savingKeys(), savingKeys(), true
 	case x.mode == modeOutcome:
 		h.Short, h.Essential = []key.Binding{k.Again, k.Scroll, k.Frames, k.Back}, []key.Binding{k.Back}
+		if x.out != nil && len(media.Items(x.out.Result)) > 0 {
+			h.Short = slices.Insert(h.Short, 3, keyhelp.Relabel(k.SaveContent, "save content"))
+		}
 	case x.filtering:
 		h.Short, h.Essential, h.Typing = []key.Binding{k.FilterDone, k.FilterClear}, []key.Binding{k.FilterDone, k.FilterClear}, true
 	case x.tab == tabTools && unlisted:

@@ -63,7 +63,13 @@ func (x *Explorer) Render(w, h int) string {
 			state = x.st.Ink.Error.Paint("failed")
 		}
 		lines = append(lines, x.callHead(state))
+		if x.saving != nil {
+			body--
+		}
 		lines = append(lines, strings.Split(x.out.Render(w, body), "\n")...)
+		if x.saving != nil {
+			lines = append(lines, x.saving.View(w))
+		}
 	}
 	return strings.Join(lines[:min(len(lines), h)], "\n")
 }

@@ -29,12 +29,13 @@ type Outcome struct {
 	lines   []string
 	w       int
 	offset  int
-	Failed  bool // the answer is an error
+	Failed  bool            // the answer is an error
+	Result  json.RawMessage // the result answered, nil for an error
 }
 
 // NewOutcome renders the answer of method: res when err is nil.
 func NewOutcome(method string, res json.RawMessage, err error, d mcp.Dialect, st *Styles) *Outcome {
-	o := &Outcome{Heading: method}
+	o := &Outcome{Heading: method, Result: res}
 	var b strings.Builder
 	if err != nil {
 		o.Failed = true
@@ -214,7 +215,7 @@ func ContentItem(raw json.RawMessage, st *Styles) string {
 		if c.URI != "" {
 			label = c.URI + " · " + label
 		}
-		return head(label)
+		return head(label) + MediaPreview(raw, PreviewCols, PreviewRows, st)
 	}
 	return st.Ink.Muted.Paint(termtext.Block(string(raw)))
 }

@@ -1,13 +1,13 @@
 package resulttext
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"strconv"
 	"strings"
 
 	"github.com/dustin/go-humanize"
 
+	"github.com/mcpscope/mcpscope/internal/app/media"
 	"github.com/mcpscope/mcpscope/internal/app/termtext"
 )
 
@@ -39,7 +39,7 @@ func contentItem(raw json.RawMessage, textMax int) (string, bool) {
 			return termtext.BlockMax(*c.Text, textMax), true
 		}
 	case "image", "audio":
-		return bracket(c.Type, c.MimeType, encodedSize(c.Data)), false
+		return mediaLine(c.Type, c.MimeType, c.Data), false
 	case "resource_link":
 		line := bracket("resource link", c.URI, c.MimeType, declaredSize(c.Size))
 		if c.Name != "" {
@@ -83,7 +83,7 @@ func resourceContents(raw json.RawMessage, labelled bool, textMax int) string {
 	}
 	switch {
 	case c.Blob != nil:
-		return bracket("resource", c.URI, c.MimeType, encodedSize(c.Blob))
+		return mediaLine("resource", c.MimeType, c.Blob, c.URI)
 	case c.Text != nil && labelled:
 		return bracket("resource", c.URI, c.MimeType) + "\n" + termtext.BlockMax(*c.Text, textMax)
 	case c.Text != nil:
@@ -104,19 +104,6 @@ func bracket(words ...string) string {
 	return "[" + strings.Join(kept, " ") + "]"
 }
 
-// encodedSize says how many bytes base64 data decodes to, or why it does
-// not decode.
-func encodedSize(data *string) string {
-	if data == nil {
-		return "no data"
-	}
-	b, err := Decode(*data)
-	if err != nil {
-		return "invalid base64: " + err.Error()
-	}
-	return humanize.IBytes(uint64(len(b)))
-}
-
 // declaredSize renders the size a server declares, or "".
 func declaredSize(n *int64) string {
 	if n == nil || *n < 0 {
@@ -126,16 +113,8 @@ func declaredSize(n *int64) string {
 }
 
 // Decode decodes the base64 of an image, audio or blob: standard base64,
-// padded or not; line breaks are ignored.
-func Decode(data string) ([]byte, error) {
-	b, err := base64.StdEncoding.DecodeString(data)
-	if err != nil && !strings.Contains(data, "=") {
-		if raw, rawErr := base64.RawStdEncoding.DecodeString(data); rawErr == nil {
-			return raw, nil
-		}
-	}
-	return b, err
-}
+// padded or not (media.DecodeBase64).
+func Decode(data string) ([]byte, error) { return media.DecodeBase64(data) }
 
 // shownJSON is how many bytes of an unknown item's JSON a line quotes.
 const shownJSON = 200

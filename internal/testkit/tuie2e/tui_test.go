@@ -56,6 +56,7 @@ func TestTmux(t *testing.T) {
 		{"attach_host", testAttachHost},
 		{"headless_text_ts", testHeadlessTextTS},
 		{"completions_ts", testCompletionsTS},
+		{"image_ts", testImageTS},
 	} {
 		t.Run(j.name, func(t *testing.T) {
 			t.Parallel()

@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"bytes"
+	"io"
+	"os"
+
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/term"
+
+	"github.com/mcpscope/mcpscope/internal/app/media"
+)
+
+// maxPictures bounds the images of one result drawn at a terminal.
+const maxPictures = 8
+
+// pictureTerminal is a stand-in terminal that says how it shows pictures
+// (media.ParseProtocol), as the tests' terminals do.
+type pictureTerminal interface {
+	PictureProtocol() string
+}
+
+// pictureProtocol says how the terminal out is sent pictures: what a
+// stand-in says, what the environment says of a real terminal
+// (media.Detect; a bad MCPSCOPE_IMAGES is reported on diag), and none
+// for anything else.
+func pictureProtocol(out io.Writer, diag *lineWriter) media.Protocol {
+	switch t := out.(type) {
+	case pictureTerminal:
+		p, _ := media.ParseProtocol(t.PictureProtocol())
+		return p
+	case *os.File:
+		if !term.IsTerminal(t.Fd()) {
+			return media.Off
+		}
+		p, err := media.Detect(os.Getenv)
+		if err != nil {
+			diag.Println("warning: " + err.Error())
+		}
+		return p
+	}
+	return media.Off
+}
+
+// pictures draws the images of a result for the terminal stdout is, after
+// its text: in the terminal's own protocol where it has one, else in half
+// blocks brought down to the colours it shows; "" when stdout is no
+// terminal or MCPSCOPE_IMAGES=off. An image that does not decode is left
+// to its text line, which names it.
+func (r *run) pictures(raw []byte, width int) string {
+	p := pictureProtocol(r.io.out, r.io.diag)
+	if p == media.Off {
+		return ""
+	}
+	cols := media.PreviewCols
+	if width > 0 {
+		cols = min(cols, width)
+	}
+	var b bytes.Buffer
+	drawn := 0
+	for _, it := range media.Items(raw) {
+		if it.Kind != "image" || drawn == maxPictures {
+			continue
+		}
+		data, err := it.Bytes()
+		if err != nil {
+			continue
+		}
+		img, _, err := media.Decode(data)
+		if err != nil {
+			continue
+		}
+		pic, err := media.Inline(p, data, img, cols, media.PreviewRows)
+		if err != nil {
+			r.io.diag.Println("warning: " + err.Error())
+			continue
+		}
+		b.WriteString(pic)
+		drawn++
+	}
+	if p != media.Blocks || b.Len() == 0 {
+		return b.String()
+	}
+	var out bytes.Buffer
+	w := &colorprofile.Writer{Forward: &out, Profile: colorprofile.TrueColor}
+	if f, ok := r.io.out.(*os.File); ok {
+		w.Profile = colorprofile.Detect(f, os.Environ())
+	}
+	_, _ = w.Write(b.Bytes())
+	return out.String()
+}

@@ -1,0 +1,48 @@
+package media
+
+import (
+	"encoding/base64"
+	"strings"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/internal/testkit/mediatest"
+)
+
+// FuzzParseWAV feeds ParseWAV, Describe and Strip clips as a server may
+// send them: whatever they hold, nothing panics and the strip stays
+// within its width.
+func FuzzParseWAV(f *testing.F) {
+	f.Add(mediatest.WAV(8000, 100, 0.5, -1))
+	f.Add(mediatest.WAV(8000, 10, 0.5, 1<<31))
+	f.Add([]byte("RIFF\x00\x00\x00\x00WAVEdata\x00\x00\x00\x00"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_ = Describe("audio", "audio/wav", b)
+		w, err := ParseWAV(b)
+		if err != nil {
+			return
+		}
+		_ = w.String()
+		if n := len([]rune(Strip(w, 16))); n > 16 {
+			t.Fatalf("strip of %d glyphs in 16", n)
+		}
+	})
+}
+
+// FuzzPreview feeds Preview images as a server may send them: nothing
+// panics, and the preview never outgrows the cells it is given; the same
+// bytes as a URI never name a path, a hidden file or a control.
+func FuzzPreview(f *testing.F) {
+	f.Add(mediatest.Quadrants(f, 8, 6))
+	f.Add(mediatest.LyingPNG(100000, 100000))
+	f.Add(mediatest.LyingPNG(3, 3))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_ = Describe("image", "image/png", b)
+		lines := Preview(Item{Kind: "image", Base64: base64.StdEncoding.EncodeToString(b)}, 12, 4)
+		if len(lines) > 4 {
+			t.Fatalf("%d rows in 4", len(lines))
+		}
+		if name := (Item{URI: string(b)}).FileName(1); name == "" || strings.ContainsAny(name, "/\\\x00\x1b") || name[0] == '.' || len(name) > maxName {
+			t.Fatalf("file name %q from the URI %q", name, b)
+		}
+	})
+}

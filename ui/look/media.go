@@ -1,0 +1,57 @@
+package look
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/mcpscope/mcpscope/internal/app/media"
+	"github.com/mcpscope/mcpscope/internal/app/termtext"
+)
+
+// Size of the preview of an image or audio clip in a view of content.
+const (
+	PreviewCols = media.PreviewCols
+	PreviewRows = media.PreviewRows
+)
+
+// MediaPreview is what follows the one-line head of an image, audio clip
+// or blob content item (ItemPreview), each line after a newline; "" for
+// an item that holds none.
+func MediaPreview(raw json.RawMessage, cols, rows int, st *Styles) string {
+	it, ok := media.ItemOf(raw)
+	if !ok {
+		return ""
+	}
+	var b strings.Builder
+	for _, l := range ItemPreview(it, cols, rows, st) {
+		b.WriteString("\n" + l)
+	}
+	return b.String()
+}
+
+// ItemPreview draws an image or audio clip in at most cols×rows cells: a
+// line of what its header says (an image's size, a WAV clip's format and
+// duration, "duration unknown") and the picture in half blocks or the
+// clip's level strip, or a line saying why there is no picture. A blob
+// has none.
+func ItemPreview(it media.Item, cols, rows int, st *Styles) []string {
+	if it.Kind == "blob" {
+		return nil
+	}
+	var out []string
+	if data, err := it.Bytes(); err == nil {
+		if d := media.Describe(it.Kind, it.MimeType, data); d != "" {
+			out = append(out, st.Ink.Muted.Paint(termtext.Line(d)))
+		}
+	}
+	for _, l := range media.Preview(it, cols, rows) {
+		switch {
+		case strings.HasPrefix(l, "no preview: "):
+			l = st.Ink.Warn.Paint(termtext.Line(l))
+		case it.Kind == "audio":
+			l = st.Ink.Good.Paint(l)
+		}
+		out = append(out, l)
+	}
+	return out
+}
