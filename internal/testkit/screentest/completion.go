@@ -10,17 +10,7 @@ import (
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
-	"github.com/mcpscope/mcpscope/transports/stdio"
 )
-
-// ConnectStdio starts the stdio server argv for the test and connects a
-// session to it, capturing in sink; the session, and with it the server,
-// is closed at the end of the test.
-func ConnectStdio(t testing.TB, sink capture.Sink, argv []string) *client.Session {
-	t.Helper()
-	tr := stdio.New(stdio.Config{Command: argv[0], Args: argv[1:], Sink: sink})
-	return connectSession(t, tr, client.Options{}, argv[0])
-}
 
 // CompletionPeer is a scripted 2025-11-25 server with one prompt,
 // "pick" (arguments team and member), that answers completion/complete
