@@ -21,7 +21,7 @@ import (
 // live one is.
 func noteBroken(s *session, r *report) {
 	f := r.f
-	if f.Err == nil {
+	if f.Err == nil || capture.CutByClient(f.Err) {
 		return
 	}
 	body, lo := bodyOf(f)

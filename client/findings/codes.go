@@ -56,7 +56,7 @@ var codes = []Code{
 	{CodeMcpNameMismatch, Error, "a 2026-07-28 request's Mcp-Name header is missing or disagrees with the body's name or uri"},
 	{CodeVersionMismatch, Error, "a 2026-07-28 request's MCP-Protocol-Version header disagrees with the protocolVersion in its _meta"},
 	{CodeSessionNot404, Warning, "a request naming an Mcp-Session-Id was refused with 400, not the 404 the spec wants for an unknown session"},
-	{CodeResultTypeMissing, Error, "a result to a 2026-07-28 request carries no resultType"},
+	{CodeResultTypeMissing, Warning, "a result to a 2026-07-28 request carries no resultType (SDKs read it as complete; the Go SDK always writes it)"},
 	{CodeStructuredInvalid, Error, "a tools/call result's structuredContent fails the tool's outputSchema"},
 	{CodeStructuredMissing, Error, "a tools/call result lacks structuredContent though the tool declares an outputSchema"},
 	{CodeParamHeaderInvalid, Error, "a listed tool's x-mcp-header annotations break the 2026-07-28 rules; clients drop the tool"},

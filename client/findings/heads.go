@@ -2,6 +2,7 @@ package findings
 
 import (
 	"fmt"
+	"net/http"
 	"net/textproto"
 	"strconv"
 	"strings"
@@ -34,7 +35,10 @@ func (d *Detector) noteHead(s *session, r *report) {
 		return // a line of mcpscope's own, no bytes on the wire
 	}
 	s.http = true
-	if _, ok := field(f, "method"); ok && f.Dir == capture.Out {
+	if m, ok := field(f, "method"); ok && f.Dir == capture.Out {
+		if m.Value != http.MethodPost {
+			return // a GET stream, a WebSocket's upgrade: no body mirrored
+		}
 		h := &head{seq: r.seq, headers: map[string]proto.Field{}}
 		for _, fd := range f.Fields {
 			name := textproto.CanonicalMIMEHeaderKey(fd.Name)
