@@ -1,6 +1,7 @@
 package findings
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/textproto"
@@ -54,11 +55,25 @@ func (d *Detector) noteHead(s *session, r *report) {
 		d.heads.put(f.Conn, h)
 		return
 	}
-	if fd, ok := field(f, "status"); ok && f.Dir == capture.In {
-		if h, held := d.heads.get(f.Conn); held {
-			code, _, _ := strings.Cut(fd.Value, " ")
-			h.status, _ = strconv.Atoi(code)
-		}
+	h, held := d.heads.get(f.Conn)
+	if !held || f.Dir != capture.In {
+		return
+	}
+	if fd, ok := field(f, "status"); ok {
+		code, _, _ := strings.Cut(fd.Value, " ")
+		h.status, _ = strconv.Atoi(code)
+		return
+	}
+	// A body captured beside the heads: one the transport did not take
+	// for a JSON-RPC answer (an error refusing the request).
+	body, _ := bodyOf(f)
+	var e struct {
+		Error *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &e) == nil && e.Error != nil {
+		unknownSession(r, h, e.Error.Message)
 	}
 }
 
@@ -73,7 +88,9 @@ func (d *Detector) checkHeaders(s *session, r *report, m *jsonrpc.Message) {
 		return
 	}
 	if r.f.Dir == capture.In {
-		unknownSession(r, h, m)
+		if m.Kind() == jsonrpc.KindError {
+			unknownSession(r, h, m.Error.Message)
+		}
 		return
 	}
 	if h.checked || m.Kind() != jsonrpc.KindRequest || !modernMeta(m.Params) {
@@ -116,11 +133,11 @@ func (d *Detector) checkHeaders(s *session, r *report, m *jsonrpc.Message) {
 // unknownSession reports an error answered with status 400 to a request
 // that named a session, when the error speaks of the session: the spec
 // wants 404 for a session the server does not know (or no longer does).
-func unknownSession(r *report, h *head, m *jsonrpc.Message) {
+func unknownSession(r *report, h *head, message string) {
 	_, named := h.headers[mcp.HeaderSessionID]
-	if h.status != 400 || !named || m.Kind() != jsonrpc.KindError || !strings.Contains(strings.ToLower(m.Error.Message), "session") {
+	if h.status != http.StatusBadRequest || !named || !strings.Contains(strings.ToLower(message), "session") {
 		return
 	}
 	h.status = 0 // once per exchange
-	r.addPath(CodeSessionNot404, fmt.Sprintf("a request naming a session was refused with 400 %s; an unknown session is answered 404", quote(m.Error.Message)), "error.message")
+	r.addPath(CodeSessionNot404, fmt.Sprintf("a request naming a session was refused with 400 %s; an unknown session is answered 404", quote(message)), "error.message")
 }
