@@ -126,3 +126,14 @@ func TestFindingsPrintedAtMostTwentyACode(t *testing.T) {
 		t.Errorf("kept %d findings", len(quiet.Found()))
 	}
 }
+
+// lint reports the findings its own session met as wire- rules: a stdio
+// server logging to stdout fails lint (exit 6) with wire-stdout-not-json.
+func TestLintIncludesWireFindings(t *testing.T) {
+	argv, env := stubArgv(t, "noisy")
+	r := mcpscope(t, withTarget(argv, "lint", "--format", "json", "--env", env)...)
+	r.mustExit(t, ExitLint)
+	if !strings.Contains(r.stdout, `"rule":"wire-stdout-not-json"`) {
+		t.Errorf("lint report:\n%s", r.stdout)
+	}
+}

@@ -165,7 +165,7 @@ func runLint(ctx context.Context, r *run, l *lintFlags, format report.Format) er
 	}
 	cost.Counted = l.count
 	rep := report.Report{Target: lintTarget(r.target), ProtocolVersion: offer.ProtocolVersion,
-		Findings: lint.Check(offer), Rules: lint.Rules(), Cost: cost}
+		Findings: lint.WithWire(lint.Check(offer), r.findings.Found()), Rules: lint.Rules(), Cost: cost}
 	if err := writeLintReport(ctx, r, l, format, rep); err != nil {
 		return err
 	}

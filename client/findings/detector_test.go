@@ -109,11 +109,14 @@ func TestStructuredSpan(t *testing.T) {
 }
 
 func TestParamHeaders(t *testing.T) {
-	got := codesOf(
-		line(capture.Out, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`),
-		line(capture.In, `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"w","inputSchema":{"type":"object","properties":{"r":{"type":"object","x-mcp-header":"Region"}}}}]}}`),
-	)
-	want(t, got, "2 x-mcp-header-invalid")
+	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + meta + `}}`
+	answer := `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","tools":[{"name":"w","inputSchema":{"type":"object","properties":{"r":{"type":"object","x-mcp-header":"Region"}}}}]}}`
+	frames := post("http POST 1", []httphead.HTTPHeader{{Name: "Mcp-Method", Value: "tools/list"}, {Name: "Mcp-Protocol-Version", Value: "2026-07-28"}}, list)
+	in := line(capture.In, answer)
+	in.Conn = "http POST 1"
+	want(t, codesOf(append(frames, in)...), "3 x-mcp-header-invalid")
+	// Over stdio the annotations become no header: no finding.
+	want(t, codesOf(line(capture.Out, list), line(capture.In, answer)))
 }
 
 // post is the head and body of a POST as the HTTP transport captures

@@ -179,7 +179,8 @@ func deprecatedInputs(r *report, inputs json.RawMessage, path string) {
 }
 
 // learnTools learns the outputSchemas of a tools/list page and reports
-// the tools whose x-mcp-header annotations are invalid.
+// the tools whose x-mcp-header annotations are invalid (2026-07-28 over
+// HTTP, where they become headers).
 func (s *session) learnTools(r *report, tools json.RawMessage, path string) {
 	var list []json.RawMessage
 	if json.Unmarshal(tools, &list) != nil {
@@ -194,7 +195,7 @@ func (s *session) learnTools(r *report, tools json.RawMessage, path string) {
 		if json.Unmarshal(raw, &t) != nil || t.Name == "" {
 			continue
 		}
-		if err := client.ParamHeadersError(t.InputSchema); err != nil {
+		if err := client.ParamHeadersError(t.InputSchema); err != nil && s.modern && s.http {
 			r.addPath(CodeParamHeaderInvalid, fmt.Sprintf("tool %s: %v", quote(t.Name), err), fmt.Sprintf("%s[%d].inputSchema", path, i))
 		}
 		if schemas := client.OutputSchemas([]json.RawMessage{raw}); schemas[t.Name] != nil {
