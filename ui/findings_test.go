@@ -1,12 +1,14 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/recordings"
 )
 
 // bomLine appends to st a notification from the server that starts with
@@ -72,5 +74,27 @@ func TestFindingShowsItsBytes(t *testing.T) {
 	}
 	if m.hex.mark.Offset != 0 || m.hex.mark.Len != 3 {
 		t.Errorf("hex mark %+v", m.hex.mark)
+	}
+}
+
+// A replay finds, from the recording, what the live session found: the
+// same codes on the same frames, in the Findings view and the status bar.
+func TestReplayFindsWhatTheLiveSessionFound(t *testing.T) {
+	live, path := recordSample(t, "wt")
+	lm := newTestModel(t, live, 140, 40)
+	r := newTestReplay(t, path, recordings.SpeedAtOnce, 140, 40)
+	settle(t, r, done)
+	codes := func(m *Model) string {
+		var out []string
+		for _, f := range m.idx.views.findings.Findings() {
+			out = append(out, fmt.Sprintf("%d %s", f.Seq, f.Code))
+		}
+		return strings.Join(out, ",")
+	}
+	if got, want := codes(r.inner), codes(lm); got != want || want == "" {
+		t.Errorf("replay found %q, live %q", got, want)
+	}
+	if s := screenText(r.inner); !strings.Contains(s, "1 error") {
+		t.Errorf("replay screen:\n%s", s)
 	}
 }
