@@ -47,7 +47,8 @@ func mustFind(t *testing.T, r result, code string) {
 // conformance server speaking 2026-07-28 over HTTP (every result with its
 // resultType, Mcp-* headers as mcpscope writes them) and the TypeScript
 // reference over stdio (structuredContent checked against its
-// outputSchema).
+// outputSchema). The Go SDK's server logging is the one finding, a
+// deprecated feature in use.
 func TestFindingsNoneOnCleanPeers(t *testing.T) {
 	t.Parallel()
 	t.Run("go-sdk-http", func(t *testing.T) {
@@ -59,6 +60,13 @@ func TestFindingsNoneOnCleanPeers(t *testing.T) {
 			if got := findingLines(r); len(got) > 0 {
 				t.Errorf("%s: findings on a clean server: %q", args, got)
 			}
+		}
+		// Logging is deprecated in 2026-07-28 (SEP-2577), still working:
+		// its messages are one warning, once a session.
+		r := mcpscope(t, "tool", "test_tool_with_logging", "--log-level", "debug", "--findings", url)
+		r.mustExit(t, ExitOK)
+		if got := findingLines(r); len(got) != 1 || !strings.HasPrefix(got[0], "finding warning deprecated-logging: ") {
+			t.Errorf("findings of a session that logs: %q", got)
 		}
 	})
 	t.Run("ts-stdio", func(t *testing.T) {

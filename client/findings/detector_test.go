@@ -201,3 +201,27 @@ func TestBounded(t *testing.T) {
 		t.Errorf("%d sessions held", len(d.sessions.m))
 	}
 }
+
+func TestHTTPBodyNotJSONRPC(t *testing.T) {
+	frames := post("http POST 1", nil, `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+	body := []byte(`<html>oops</html>`)
+	_, _, err := jsonrpc.DecodeJSON(body)
+	frames = append(frames, &capture.Frame{Dir: capture.In, Conn: "http POST 1", Raw: body, Size: len(body), Enc: proto.EncJSON,
+		Fields: []proto.Field{{Offset: 0, Len: len(body), Name: "body", Kind: proto.FieldBody}}, Err: err})
+	want(t, codesOf(frames...), "3 body-not-jsonrpc")
+}
+
+// A deprecated feature is reported once a session, where it is first
+// used: logging, and roots asked for in an input_required result.
+func TestDeprecatedOnceASession(t *testing.T) {
+	note := `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}`
+	got := codesOf(
+		line(capture.Out, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w",`+meta+`}}`),
+		line(capture.In, note),
+		line(capture.In, note),
+		line(capture.In, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"roots/list"},"b":{"method":"roots/list"}}}}`),
+	)
+	want(t, got, "2 deprecated-logging", "4 deprecated-roots")
+	// Before 2026-07-28, logging is no deprecated feature.
+	want(t, codesOf(line(capture.Out, `{"jsonrpc":"2.0","id":1,"method":"ping"}`), line(capture.In, note)))
+}

@@ -3,6 +3,8 @@ package findings
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/mcpscope/mcpscope/capture"
@@ -16,8 +18,7 @@ import (
 // requests it sends, the answers it gives, the headers that carried it.
 func (d *Detector) noteMessages(s *session, r *report) {
 	f := r.f
-	if legacyEndpoint(f) && !s.sse {
-		s.sse = true
+	if legacyEndpoint(f) && s.once(CodeDeprecatedHTTPSSE) {
 		r.add(CodeDeprecatedHTTPSSE, "the server announced a legacy HTTP+SSE endpoint (2024-11-05); Streamable HTTP replaced that transport", 0, 0, "")
 	}
 	msgs := messagesOf(f)
@@ -34,7 +35,7 @@ func (d *Detector) noteMessages(s *session, r *report) {
 			s.noteRequest(f.Dir, m)
 			deprecatedRequest(s, r, m.Method, at+"method")
 		case jsonrpc.KindNotification:
-			if s.modern && m.Method == mcp.MethodNotifyMessage && f.Dir == capture.In {
+			if s.modern && m.Method == mcp.MethodNotifyMessage && f.Dir == capture.In && s.once(CodeDeprecatedLogging) {
 				r.addPath(CodeDeprecatedLogging, "the server sent notifications/message on a 2026-07-28 session", at+"method")
 			}
 		case jsonrpc.KindResult, jsonrpc.KindError:
@@ -94,10 +95,10 @@ func deprecatedRequest(s *session, r *report, method, path string) {
 	if !s.modern || r.f.Dir != capture.In {
 		return
 	}
-	switch method {
-	case mcp.MethodRootsList:
+	switch {
+	case method == mcp.MethodRootsList && s.once(CodeDeprecatedRoots):
 		r.addPath(CodeDeprecatedRoots, "the server asked for roots/list on a 2026-07-28 session", path)
-	case mcp.MethodSamplingCreateMessage:
+	case method == mcp.MethodSamplingCreateMessage && s.once(CodeDeprecatedSampling):
 		r.addPath(CodeDeprecatedSampling, "the server asked for sampling/createMessage on a 2026-07-28 session", path)
 	}
 }
@@ -147,7 +148,7 @@ func (s *session) judgeResult(r *report, req request, result json.RawMessage, pa
 	if _, ok := members["resultType"]; req.modern && !ok {
 		r.addPath(CodeResultTypeMissing, fmt.Sprintf("the result to %s carries no resultType", req.method), path)
 	}
-	deprecatedInputs(r, members["inputRequests"], path+".inputRequests")
+	deprecatedInputs(s, r, members["inputRequests"], path+".inputRequests")
 	switch req.method {
 	case mcp.MethodToolsList:
 		s.learnTools(r, members["tools"], path+".tools")
@@ -158,7 +159,7 @@ func (s *session) judgeResult(r *report, req request, result json.RawMessage, pa
 
 // deprecatedInputs reports the roots and sampling requests an
 // input_required result carries (2026-07-28: deprecated, still working).
-func deprecatedInputs(r *report, inputs json.RawMessage, path string) {
+func deprecatedInputs(s *session, r *report, inputs json.RawMessage, path string) {
 	if len(inputs) == 0 {
 		return
 	}
@@ -168,11 +169,11 @@ func deprecatedInputs(r *report, inputs json.RawMessage, path string) {
 	if json.Unmarshal(inputs, &asks) != nil {
 		return
 	}
-	for key, ask := range asks {
-		switch ask.Method {
-		case mcp.MethodRootsList:
+	for _, key := range slices.Sorted(maps.Keys(asks)) {
+		switch method := asks[key].Method; {
+		case method == mcp.MethodRootsList && s.once(CodeDeprecatedRoots):
 			r.addPath(CodeDeprecatedRoots, "the server asks for roots/list in an input_required result", path+"."+key)
-		case mcp.MethodSamplingCreateMessage:
+		case method == mcp.MethodSamplingCreateMessage && s.once(CodeDeprecatedSampling):
 			r.addPath(CodeDeprecatedSampling, "the server asks for sampling/createMessage in an input_required result", path+"."+key)
 		}
 	}

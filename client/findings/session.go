@@ -31,7 +31,9 @@ type session struct {
 	forgot bool
 	tools  bounded[*tool]
 	http   bool // its frames came over HTTP
-	sse    bool // the legacy HTTP+SSE transport was reported
+	// deprecated are the deprecated features reported: each once a
+	// session.
+	deprecated map[string]bool
 }
 
 // request is a request awaiting its answer.
@@ -48,7 +50,17 @@ type tool struct {
 
 // newSession returns a session that has seen nothing.
 func newSession() *session {
-	return &session{pending: newBounded[request](maxPending), answered: newBounded[struct{}](maxAnswered), tools: newBounded[*tool](maxTools)}
+	return &session{deprecated: map[string]bool{}, pending: newBounded[request](maxPending), answered: newBounded[struct{}](maxAnswered), tools: newBounded[*tool](maxTools)}
+}
+
+// once says whether the deprecation code is reported for the first time
+// in the session, and notes it.
+func (s *session) once(code string) bool {
+	if s.deprecated[code] {
+		return false
+	}
+	s.deprecated[code] = true
+	return true
 }
 
 // idKey names a request by who sent it and its id.
