@@ -61,8 +61,12 @@ func (l *findingLog) Append(f *capture.Frame) uint64 {
 	return 0
 }
 
-// Found returns the findings kept so far.
+// Found returns the findings kept so far; none when the run kept no
+// log (l nil).
 func (l *findingLog) Found() []findings.Finding {
+	if l == nil {
+		return nil
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return append([]findings.Finding(nil), l.held...)
@@ -72,6 +76,9 @@ func (l *findingLog) Found() []findings.Finding {
 func (l *findingLog) Flush() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.out == nil {
+		return
+	}
 	for _, code := range l.hidden {
 		l.out.Println(fmt.Sprintf("finding: %d more %s findings were not shown", l.shown[code]-findingsShown, code))
 	}

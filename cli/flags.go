@@ -53,8 +53,9 @@ type runFlags struct {
 	cwd      string
 	logLevel string
 	meta     []string
-	// findings prints each finding on stderr as it is found (findings.go).
-	findings bool
+	// findings prints each finding on stderr as it is found (findings.go);
+	// keepFindings keeps them for the command (lint) without printing.
+	findings, keepFindings bool
 	// maxInFlight, when set, bounds the requests awaiting an answer
 	// (bench: its concurrency); 0 keeps the engine's default.
 	maxInFlight int

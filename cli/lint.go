@@ -136,6 +136,7 @@ func newLintCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			f.keepFindings = true // the wire findings of lint's session join the report
 			return f.execute(cmd.Context(), target, io, func(ctx context.Context, r *run) error {
 				return runLint(ctx, r, l, format)
 			})

@@ -116,10 +116,10 @@ func (s *session) noteAnswer(r *report, m *jsonrpc.Message, at string) {
 	req, ok := s.pending.take(key)
 	switch {
 	case !ok && s.answered.has(key):
-		r.addPath(CodeAnswerDuplicate, fmt.Sprintf("id %s was answered a second time", quote(m.ID.String())), at+"id")
+		r.addPath(CodeAnswerDuplicate, fmt.Sprintf("id %s was answered a second time", idText(*m.ID)), at+"id")
 		return
 	case !ok && !s.forgot:
-		r.addPath(CodeAnswerUnknownID, fmt.Sprintf("an answer to id %s, which %s never sent", quote(m.ID.String()), who(asker)), at+"id")
+		r.addPath(CodeAnswerUnknownID, fmt.Sprintf("an answer to id %s, which %s never sent", idText(*m.ID), who(asker)), at+"id")
 		return
 	case !ok:
 		return
@@ -128,6 +128,14 @@ func (s *session) noteAnswer(r *report, m *jsonrpc.Message, at string) {
 	if m.Kind() == jsonrpc.KindResult {
 		s.judgeResult(r, req, m.Result, at+"result")
 	}
+}
+
+// idText is an id for a summary: a number as it is, a string quoted.
+func idText(id jsonrpc.ID) string {
+	if _, ok := id.Int(); ok {
+		return id.String()
+	}
+	return quote(id.String())
 }
 
 // who names the side that sent requests going dir.
@@ -141,6 +149,9 @@ func who(dir capture.Dir) string {
 // judgeResult checks a result against its request: its resultType, what
 // a tools/list teaches, a tools/call's structuredContent.
 func (s *session) judgeResult(r *report, req request, result json.RawMessage, path string) {
+	if !req.modern && req.method != mcp.MethodToolsList && req.method != mcp.MethodToolsCall {
+		return // nothing to judge: spare the decoding
+	}
 	var members map[string]json.RawMessage
 	if json.Unmarshal(result, &members) != nil || members == nil {
 		return

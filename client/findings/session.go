@@ -1,6 +1,7 @@
 package findings
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"github.com/mcpscope/mcpscope/capture"
@@ -75,5 +76,5 @@ func modernMeta(params json.RawMessage) bool {
 			Version string `json:"io.modelcontextprotocol/protocolVersion"`
 		} `json:"_meta"`
 	}
-	return len(params) > 0 && json.Unmarshal(params, &p) == nil && mcp.IsModernVersion(p.Meta.Version)
+	return bytes.Contains(params, []byte(mcp.MetaProtocolVersion)) && json.Unmarshal(params, &p) == nil && mcp.IsModernVersion(p.Meta.Version)
 }
