@@ -72,7 +72,9 @@ func TestFindingsNoneOnCleanPeers(t *testing.T) {
 	t.Run("ts-stdio", func(t *testing.T) {
 		t.Parallel()
 		argv := peertest.TSEverything(t, "stdio")
-		for _, args := range [][]string{{"tools"}, {"tool", "get-structured-content", "location=Chicago"}} {
+		// With a root, the server asks roots/list: no deprecated feature
+		// in a 2025-11-25 session, though mcpscope probed 2026-07-28 first.
+		for _, args := range [][]string{{"tools", "--root", t.TempDir()}, {"tool", "get-structured-content", "location=Chicago"}} {
 			r := mcpscope(t, withTarget(argv, append(args, "--findings")...)...)
 			r.mustExit(t, ExitOK)
 			if got := findingLines(r); len(got) > 0 {

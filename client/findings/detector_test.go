@@ -216,12 +216,24 @@ func TestHTTPBodyNotJSONRPC(t *testing.T) {
 func TestDeprecatedOnceASession(t *testing.T) {
 	note := `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}`
 	got := codesOf(
+		line(capture.Out, `{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{`+meta+`}}`),
+		line(capture.In, `{"jsonrpc":"2.0","id":0,"result":{"resultType":"complete"}}`),
 		line(capture.Out, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w",`+meta+`}}`),
 		line(capture.In, note),
 		line(capture.In, note),
 		line(capture.In, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"roots/list"},"b":{"method":"roots/list"}}}}`),
 	)
-	want(t, got, "2 deprecated-logging", "4 deprecated-roots")
+	want(t, got, "4 deprecated-logging", "6 deprecated-roots")
 	// Before 2026-07-28, logging is no deprecated feature.
 	want(t, codesOf(line(capture.Out, `{"jsonrpc":"2.0","id":1,"method":"ping"}`), line(capture.In, note)))
+}
+
+// A 2026-07-28 probe the server refuses leaves the session in its
+// earlier era: roots asked for then are no deprecated feature.
+func TestRefusedProbeIsNoModernSession(t *testing.T) {
+	want(t, codesOf(
+		line(capture.Out, `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{`+meta+`}}`),
+		line(capture.In, `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"no"}}`),
+		line(capture.In, `{"jsonrpc":"2.0","id":"r","method":"roots/list"}`),
+	))
 }

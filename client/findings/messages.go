@@ -74,9 +74,6 @@ func legacyEndpoint(f *capture.Frame) bool {
 // noteRequest remembers a request until its answer.
 func (s *session) noteRequest(dir capture.Dir, m *jsonrpc.Message) {
 	req := request{method: m.Method, modern: modernMeta(m.Params)}
-	if req.modern {
-		s.modern = true
-	}
 	if m.Method == mcp.MethodToolsCall {
 		var p struct {
 			Name string `json:"name"`
@@ -125,6 +122,9 @@ func (s *session) noteAnswer(r *report, m *jsonrpc.Message, at string) {
 		return
 	}
 	s.answered.put(key, struct{}{})
+	if m.Kind() == jsonrpc.KindResult && req.modern {
+		s.modern = true // a 2026-07-28 request answered: the session speaks it (a probe refused does not say so)
+	}
 	if m.Kind() == jsonrpc.KindResult {
 		s.judgeResult(r, req, m.Result, at+"result")
 	}

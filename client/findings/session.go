@@ -24,7 +24,7 @@ const (
 // session is what a detector knows of one session: its era, the
 // requests awaiting an answer, those answered lately, the tools listed.
 type session struct {
-	modern   bool // a request carried the 2026-07-28 _meta
+	modern   bool // a request that carried the 2026-07-28 _meta got a result
 	pending  bounded[request]
 	answered bounded[struct{}]
 	// forgot says a request was forgotten unanswered: an answer to an
