@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/mcpscope/mcpscope/client/findings"
 	"github.com/mcpscope/mcpscope/internal/app/plural"
 	"github.com/mcpscope/mcpscope/ui/look"
@@ -123,8 +125,8 @@ func (v *View) line(r row, selected bool, w int) string {
 		s = fmt.Sprintf("    %s  %s", st.Ink.Muted.Paint(look.Cell(fmt.Sprintf("frame %d", r.f.Seq), 12)), r.f.Summary)
 	}
 	s = look.FitLine(s, w)
-	if selected {
-		s = st.Ink.SelFocused.Paint(look.FitLine(s, w))
+	if selected { // painted whole, as the traffic pane paints its selection
+		s = st.Ink.SelFocused.Paint(ansi.Strip(s))
 	}
 	return s
 }
