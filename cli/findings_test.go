@@ -111,6 +111,8 @@ func TestFindingsDemoMisbehaves(t *testing.T) {
 
 	argv, env := stubArgv(t, "noisy")
 	mustFind(t, mcpscope(t, withTarget(argv, "tools", "--findings", "--env", env)...), "stdout-not-json")
+	argv, env = stubArgv(t, "huge")
+	mustFind(t, mcpscope(t, withTarget(argv, "tools", "--findings", "--max-frame-size", "1024", "--env", env)...), "frame-over-limit")
 }
 
 // Without --findings nothing is printed; past 20 findings of a code the
