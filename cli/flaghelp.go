@@ -21,7 +21,7 @@ var flagGroups = []struct {
 	names []string
 }{
 	{"Connection flags", []string{"transport", "header", "env", "origin", "cert-hash", "insecure", "keylog", "encoding", "max-frame-size", "protocol", "config", "cwd"}},
-	{"Request flags", []string{"timeout", "max-time", "answers", "root", "progress", "trace", "stream-out", "log-level", "meta"}},
+	{"Request flags", []string{"timeout", "max-time", "answers", "root", "progress", "trace", "stream-out", "log-level", "meta", "findings"}},
 	{"OAuth flags", []string{"client-id", "client-secret", "client-credentials", "client-metadata-url", "no-auth"}},
 	{"Recording flags", []string{"record", "no-record", "record-stream-max", "no-redact"}},
 	{"Output flags", outputFlagNames},
@@ -47,7 +47,7 @@ func groupSharedFlags(fs *pflag.FlagSet) {
 // where it does nothing.
 var (
 	tuiOnlyFlags      = []string{"no-record"}
-	headlessOnlyFlags = []string{"trace", "progress", "log-level", "meta"}
+	headlessOnlyFlags = []string{"trace", "progress", "log-level", "meta", "findings"}
 )
 
 // ignoredFlags are the shared flags command does nothing with: its help
@@ -60,7 +60,7 @@ func ignoredFlags(command string) []string {
 	var ignored []string
 	switch {
 	case command == "doctor":
-		ignored = append(slices.Clone(tuiOnlyFlags), "trace", "progress", "stream-out", "record", "record-stream-max", "log-level", "meta")
+		ignored = append(slices.Clone(tuiOnlyFlags), "trace", "progress", "stream-out", "record", "record-stream-max", "log-level", "meta", "findings")
 	case command == "stream":
 		ignored = append(slices.Clone(tuiOnlyFlags), "log-level")
 	case command == "bench":

@@ -54,6 +54,9 @@ type runFlags struct {
 	cwd      string
 	logLevel string
 	meta     []string
+	// findings prints each finding on stderr as it is found (findings.go);
+	// keepFindings keeps them for the command (lint) without printing.
+	findings, keepFindings bool
 	// maxInFlight, when set, bounds the requests awaiting an answer
 	// (bench: its concurrency); 0 keeps the engine's default.
 	maxInFlight int
@@ -97,6 +100,7 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	f.output.register(fs)
 	fs.StringVar(&f.cwd, "cwd", "", "start the stdio server in the folder `DIR`")
 	fs.StringVar(&f.logLevel, "log-level", "", "ask the server for its log messages at `LEVEL` and above (debug, info, notice, warning, error, critical, alert, emergency) and print each on stderr")
+	fs.BoolVar(&f.findings, "findings", false, "print on stderr each departure from the spec seen on the wire (findings: severity, code, summary, frame)")
 	if fs.Lookup("meta") == nil { // mcpscope stream has a --meta of its own
 		fs.StringArrayVar(&f.meta, "meta", nil, "add `K=V` to each request's params._meta: V as JSON when it parses, else a string (repeatable)")
 	}

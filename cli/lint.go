@@ -136,6 +136,7 @@ func newLintCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			f.keepFindings = true // the wire findings of lint's session join the report
 			return f.execute(cmd.Context(), target, io, func(ctx context.Context, r *run) error {
 				return runLint(ctx, r, l, format)
 			})
@@ -165,7 +166,7 @@ func runLint(ctx context.Context, r *run, l *lintFlags, format report.Format) er
 	}
 	cost.Counted = l.count
 	rep := report.Report{Target: lintTarget(r.target), ProtocolVersion: offer.ProtocolVersion,
-		Findings: lint.Check(offer), Rules: lint.Rules(), Cost: cost}
+		Findings: lint.WithWire(lint.Check(offer), r.findings.Found()), Rules: lint.Rules(), Cost: cost}
 	if err := writeLintReport(ctx, r, l, format, rep); err != nil {
 		return err
 	}

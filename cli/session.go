@@ -34,6 +34,7 @@ type run struct {
 	session   *client.Session
 	transport client.Transport
 	warnings  *decodeWarnings
+	findings  *findingLog   // every finding the run met (findings.go)
 	schemas   outputSchemas // the tools' outputSchemas, listed once a run
 	method    string        // the last request sent, whose result emit prints
 }
@@ -76,7 +77,17 @@ func (f *runFlags) execute(ctx context.Context, target Target, io streams, w wor
 	defer closeRec() // after the session's close: its frames are in
 	streamWarns := &streamWarnings{warningCap{out: io.diag}}
 	defer streamWarns.Flush()
-	sink := capture.Tee(trace, r.warnings, streamWarns, flood, tap, f.sink)
+	var found capture.Sink // nil unless findings are wanted: Tee skips it
+	if f.findings || f.keepFindings {
+		var out *lineWriter
+		if f.findings {
+			out = io.diag
+		}
+		r.findings = newFindingLog(out)
+		defer r.findings.Flush()
+		found = r.findings
+	}
+	sink := capture.Tee(trace, r.warnings, streamWarns, flood, tap, f.sink, found)
 	t, session, err := plan.open(target, sink, io.diag.Println, stop)
 	if err != nil {
 		return err

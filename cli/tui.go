@@ -60,6 +60,9 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, demo *tuiDemo) error
 	if f.trace || f.progress {
 		return usagef("--trace and --progress write to stderr for the headless commands; the TUI shows every frame itself")
 	}
+	if f.findings {
+		return usagef("--findings writes to stderr for the headless commands; in the TUI, ! opens the Findings view")
+	}
 	if f.logLevel != "" || len(f.meta) > 0 {
 		return usagef("--log-level and --meta apply to the headless commands; in the TUI, send logging/setLevel and edit _meta in the request composer")
 	}

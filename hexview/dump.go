@@ -23,6 +23,10 @@ type Dump struct {
 	// outside Items (-1, say) highlights none.
 	Items    []jsonrpc.BodyItem
 	Selected int
+	// Mark is a byte range highlighted as a selected item's value is (a
+	// finding's bytes), offsets from Data[0]; Len 0 marks nothing. A
+	// selected item is painted over it.
+	Mark proto.Field
 }
 
 // Row geometry: an 8-digit offset, two spaces, the hex column, two spaces
@@ -144,6 +148,12 @@ func (d Dump) paint(slots, ranks []int, start int, p *painter) {
 			if rank < ranks[i-start] {
 				slots[i-start], ranks[i-start] = slot, rank
 			}
+		}
+	}
+	if d.Mark.Len > 0 {
+		lo, hi := span(d.Mark)
+		for i := max(lo, start); i < min(hi, end); i++ {
+			slots[i-start] = p.itemSlot(false)
 		}
 	}
 	if it, ok := d.selected(); ok {

@@ -22,6 +22,7 @@ const (
 	termError                   // "error": decode errors, error responses but a probe's, failed tool results
 	termChannel                 // "control", "stream", "datagram", "stderr"
 	termCall                    // the frames of one call, by who asked and its id (filter_calls.go)
+	termFinding                 // "finding", "finding:error|warning|note": frames with a finding (findings.go)
 )
 
 // term is one word of a filter.
@@ -31,6 +32,7 @@ type term struct {
 	dir  capture.Dir
 	ch   capture.ChannelKind
 	call callRef // the call of a termCall
+	sev  findingSeverity
 }
 
 // channelWords are the channel names a filter understands.
@@ -46,7 +48,8 @@ type filter struct {
 }
 
 // parseFilter parses the words of a filter: ">" or "<" (direction), "#ID",
-// "error", a channel name, and anything else as a method substring.
+// "error", "finding" or "finding:SEVERITY", a channel name, and anything
+// else as a method substring.
 func parseFilter(s string) filter {
 	fl := filter{text: strings.TrimSpace(s)}
 	for _, w := range strings.Fields(s) {
@@ -61,6 +64,8 @@ func parseFilter(s string) filter {
 			fl.terms = append(fl.terms, term{kind: termID, text: w[1:]})
 		case lw == "error":
 			fl.terms = append(fl.terms, term{kind: termError})
+		case isFindingWord(lw):
+			fl.terms = append(fl.terms, findingTerm(lw))
 		case isChannel:
 			fl.terms = append(fl.terms, term{kind: termChannel, ch: ch})
 		default:
@@ -103,6 +108,8 @@ func (t term) match(f *capture.Frame, x *index) bool {
 		return frameID(f) == t.text
 	case termCall:
 		return t.call.holds(f)
+	case termFinding:
+		return t.sev.holds(f, x)
 	}
 	if f.Msg != nil && strings.Contains(strings.ToLower(f.Msg.Method), t.text) {
 		return true

@@ -20,7 +20,7 @@ const (
 	// closeHelp says how to leave the help screen.
 	closeHelp = "? or esc closes help"
 	// filterHelp explains the filter words.
-	filterHelp = "filter words (all must match): a method substring · > sent · < received · #ID · error · " +
+	filterHelp = "filter words (all must match): a method substring · > sent · < received · #ID · error · finding[:error|warning|note] · " +
 		"control | stream | datagram | stderr"
 	// helpIsOpen says why a key does nothing while the help is shown.
 	helpIsOpen = "help is open: esc closes it"

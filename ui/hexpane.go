@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/hexview"
+	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
@@ -32,6 +33,7 @@ type hexPane struct {
 	items   []jsonrpc.BodyItem // the frame's body items, once known
 	known   bool               // items holds the frame's items
 	sel     int                // the selected item, -1 for none
+	mark    proto.Field        // bytes marked (a finding's), Len 0 for none
 	top     int                // first row shown
 	listTop int                // first item line shown
 	w, h    int
@@ -49,7 +51,7 @@ func (p *hexPane) SetSize(w, h int) { p.w, p.h = w, h }
 // SetFrame shows f from its first row, no item selected.
 func (p *hexPane) SetFrame(f *capture.Frame) {
 	if f != p.frame {
-		p.frame, p.top, p.listTop, p.sel = f, 0, 0, -1
+		p.frame, p.top, p.listTop, p.sel, p.mark = f, 0, 0, -1, proto.Field{}
 		p.items, p.known = nil, false
 	}
 }
@@ -59,7 +61,7 @@ func (p *hexPane) dump() hexview.Dump {
 	if p.frame == nil {
 		return hexview.Dump{Selected: -1}
 	}
-	return hexview.Dump{Data: p.frame.Raw, Fields: p.frame.Fields, Size: p.frame.Size, Items: p.bodyItems(), Selected: p.sel}
+	return hexview.Dump{Data: p.frame.Raw, Fields: p.frame.Fields, Size: p.frame.Size, Items: p.bodyItems(), Selected: p.sel, Mark: p.mark}
 }
 
 // hexLayout is how the pane's body is shared: dump rows, the item list

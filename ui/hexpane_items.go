@@ -73,7 +73,7 @@ func (p *hexPane) selectItem(i int) {
 	if i < 0 || i >= len(items) {
 		return
 	}
-	p.sel = i
+	p.sel, p.mark = i, proto.Field{}
 	l := p.layout(p.w, p.h)
 	perRow := max(l.rl.PerRow, 1)
 	row := items[i].Offset / perRow
@@ -88,6 +88,28 @@ func (p *hexPane) selectItem(i int) {
 		p.listTop = i
 	case l.list > 0 && i >= p.listTop+l.list:
 		p.listTop = i - l.list + 1
+	}
+}
+
+// selectSpan shows the bytes [off, off+n) of the frame: the body item
+// that covers exactly them is selected; other bytes (a header line, a
+// length prefix, one byte that is not UTF-8) are marked. The dump scrolls
+// to their first row.
+func (p *hexPane) selectSpan(off, n int) {
+	if n <= 0 || p.frame == nil {
+		return
+	}
+	for i, it := range p.bodyItems() {
+		if it.Offset == off && it.Len == n {
+			p.selectItem(i)
+			return
+		}
+	}
+	p.sel, p.mark = -1, proto.Field{Offset: off, Len: n, Name: "finding"}
+	l := p.layout(p.w, p.h)
+	row := off / max(l.rl.PerRow, 1)
+	if row < p.top || row >= p.top+l.rows {
+		p.top = max(row-l.rows/2, 0)
 	}
 }
 

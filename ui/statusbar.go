@@ -155,6 +155,9 @@ func (m *Model) renderStatus(w int, own bool) (bar, above string) {
 	if m.cfg.Notice != "" {
 		segs = append(segs, statusSegment{text: look.OneLine(m.cfg.Notice), style: st.Notice})
 	}
+	if seg, ok := m.findingsSegment(); ok {
+		segs = append(segs, seg)
+	}
 	if m.status.err != "" {
 		msgs = append(msgs, statusSegment{text: m.status.err, style: st.StatusError})
 	}

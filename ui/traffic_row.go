@@ -81,6 +81,9 @@ const (
 // selected row is painted whole.
 func (p *trafficPane) row(f *capture.Frame, c columns, focused bool) string {
 	label, tone := p.label(f)
+	if _, found := p.x.views.findings.Frame(f.Seq); found {
+		label = findingMark + label
+	}
 	var latency string
 	if d, ok := p.x.latency(f); ok {
 		latency = look.Duration(d)

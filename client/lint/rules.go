@@ -19,7 +19,7 @@ var checks = []func(*offer, *report){
 
 // rules are every rule's id, severity, summary and usual fix. An id is
 // stable once published: scripts and SARIF consumers key on it.
-var rules = []Rule{
+var rules = append([]Rule{
 	// What MCP itself requires of a listing.
 	{"listing-malformed", SeverityError,
 		"an entry is not an object, lacks a member MCP requires (name, uri, uriTemplate), or has a title or description that is not a string",
@@ -148,7 +148,7 @@ var rules = []Rule{
 	{"x-mcp-header-invalid", SeverityError,
 		"2026-07-28 over HTTP: a tool's x-mcp-header annotations are invalid (not an HTTP token, used twice, on a parameter that is not a string, integer or boolean, or not reached through properties), so conforming clients drop the tool",
 		"annotate only string, integer or boolean properties reached through properties alone, each with its own HTTP token name"},
-}
+}, wireRules()...)
 
 // ruleByID finds a rule by its id.
 var ruleByID = func() map[string]Rule {

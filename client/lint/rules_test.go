@@ -253,7 +253,7 @@ func TestEveryRuleHasACase(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, r := range Rules() {
-		if !cased[r.ID] {
+		if !cased[r.ID] && !strings.HasPrefix(r.ID, wirePrefix) { // wire rules: wire_test.go
 			t.Errorf("rule %s has no test case", r.ID)
 		}
 		if seen[r.ID] || !kebab(r.ID) {

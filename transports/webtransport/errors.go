@@ -33,6 +33,10 @@ func (e *ClosedMidFrameError) Error() string {
 // Unwrap returns the read's error.
 func (e *ClosedMidFrameError) Unwrap() error { return e.Err }
 
+// CutByClient is true: mcpscope's own close cut the frame
+// (capture.CutByClient).
+func (e *ClosedMidFrameError) CutByClient() bool { return true }
+
 // StreamInjectionError reports an execution stream whose header names a
 // request that is not in flight (-32002 Stream Injection). The stream was
 // reset and its payload never read.

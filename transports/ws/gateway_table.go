@@ -126,7 +126,7 @@ func (g *gatewayTable) chunk(id gateway.GUID, dir capture.Dir, index int64) (s *
 	want := sd.next
 	sd.next = index + 1
 	if index != want {
-		return s, size, fmt.Errorf("index gap on stream %s: chunk %d where %d was next", id, index, want)
+		return s, size, &gateway.IndexGapError{Stream: id, Index: index, Next: want}
 	}
 	return s, size, nil
 }

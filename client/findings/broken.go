@@ -1,0 +1,175 @@
+package findings
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/gateway"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+)
+
+// noteBroken reports what is wrong with the bytes of a control or stream
+// frame that carries a decode error: text that is not clean UTF-8, a
+// line over the limit, a lying length prefix, an index gap, a body that
+// is not JSON-RPC. The bytes are read again (proto's decoders), so a
+// frame from a recording, whose error is only its text, is judged as a
+// live one is.
+func noteBroken(s *session, r *report) {
+	f := r.f
+	if f.Err == nil || capture.CutByClient(f.Err) {
+		return
+	}
+	body, lo := bodyOf(f)
+	if f.Msg != nil {
+		noteText(r, body, lo)
+		return // any other complaint (a second answer) is the answers' to judge
+	}
+	if f.Dir != capture.In {
+		return
+	}
+	var (
+		tooLarge *flow.FrameTooLargeError
+		gap      *gateway.IndexGapError
+	)
+	switch {
+	case errors.As(f.Err, &tooLarge):
+		r.add(CodeLengthOverMax, fmt.Sprintf("the length prefix claims %d bytes, over the %d-byte limit; the frame was not read", tooLarge.Size, tooLarge.Max), prefixAt(f), flow.ControlHeaderLen, "")
+	case errors.As(f.Err, &gap):
+		off, n := indexAt(f)
+		r.add(CodeStreamIndexGap, gap.Error(), off, n, "")
+	case lyingPrefix(r):
+	case f.Size > len(f.Raw) && f.Kept >= len(f.Raw) && !decodes(body):
+		r.add(CodeFrameOverLimit, fmt.Sprintf("a message of %d bytes, over the frame limit (--max-frame-size); only its first %d were kept", f.Size, len(f.Raw)), 0, 0, "")
+	default:
+		notJSONRPC(s, r, body, lo)
+	}
+}
+
+// noteText reports a message whose text is not clean: a byte order mark,
+// bytes that are not UTF-8.
+func noteText(r *report, body []byte, lo int) {
+	var w *jsonrpc.TextWarning
+	if !errors.As(jsonrpc.CheckText(body), &w) {
+		return
+	}
+	if w.BOM {
+		r.add(CodeByteOrderMark, "the message starts with a UTF-8 byte order mark", lo, 3, "")
+	}
+	if w.InvalidAt >= 0 {
+		r.add(CodeInvalidUTF8, fmt.Sprintf("invalid UTF-8 at byte %d of the message, read as U+FFFD", w.InvalidAt), lo+w.InvalidAt, 1, "")
+	}
+}
+
+// lyingPrefix reports an MCP-Flow frame whose length prefix declares more
+// bytes than came before the stream ended, and says whether it did.
+func lyingPrefix(r *report) bool {
+	f := r.f
+	at := prefixAt(f)
+	if at < 0 || at+flow.ControlHeaderLen > len(f.Raw) {
+		return false
+	}
+	declared := int64(binary.BigEndian.Uint32(f.Raw[at:]))
+	got := int64(f.Size - at - flow.ControlHeaderLen)
+	if declared <= got {
+		return false
+	}
+	r.add(CodeLengthPastBody, fmt.Sprintf("the length prefix claims %d bytes, but the stream ended after %d", declared, got), at, flow.ControlHeaderLen, "")
+	return true
+}
+
+// prefixAt is where an MCP-Flow frame's length prefix lies, or -1.
+func prefixAt(f *capture.Frame) int {
+	if fd, ok := field(f, "length"); ok && fd.Kind == proto.FieldHeader && fd.Len == flow.ControlHeaderLen {
+		return fd.Offset
+	}
+	return -1
+}
+
+// indexAt is where a gateway chunk's header names its index: the bytes of
+// its "index" annotation, or the whole frame.
+func indexAt(f *capture.Frame) (off, n int) {
+	if fd, ok := field(f, "index"); ok {
+		return fd.Offset, fd.Len
+	}
+	return 0, 0
+}
+
+// notJSONRPC reports a body that is not a JSON-RPC message, named for
+// the transport it came on: a line on stdout, an HTTP body or SSE event,
+// another message.
+func notJSONRPC(s *session, r *report, body []byte, lo int) {
+	f := r.f
+	if f.Enc != proto.EncJSON || len(body) == 0 {
+		r.add(CodeFrameUndecoded, "mcpscope could not read the frame: "+f.Err.Error(), 0, 0, "")
+		return
+	}
+	_, _, err := jsonrpc.DecodeJSON(body)
+	if err == nil {
+		r.add(CodeFrameUndecoded, "mcpscope did not deliver the message: "+f.Err.Error(), lo, len(body), "")
+		return
+	}
+	isJSON := json.Valid(body) || errors.Is(err, jsonrpc.ErrNestedTooDeep)
+	var env *jsonrpc.EnvelopeError
+	if errors.As(err, &env) {
+		isJSON = !env.Malformed
+	}
+	what := "a message"
+	code := CodeMessageNotJSONRPC
+	switch {
+	case lineDelimited(f) && !s.http:
+		what, code = "a line on stdout", CodeStdoutNotJSONRPC
+		if !isJSON {
+			code = CodeStdoutNotJSON
+		}
+	case s.http:
+		what, code = "an HTTP body", CodeBodyNotJSONRPC
+	}
+	kind := "JSON that is not a JSON-RPC message"
+	if !isJSON {
+		kind = "not JSON"
+	}
+	r.add(code, fmt.Sprintf("%s is %s: %s (%s)", what, kind, quote(string(body)), rootCause(err)), lo, len(body), "")
+}
+
+// lineDelimited says whether a frame is a line of a stream of lines (its
+// last annotation an LF or CR LF delimiter), as stdio frames are.
+func lineDelimited(f *capture.Frame) bool {
+	n := len(f.Fields)
+	return n > 0 && f.Fields[n-1].Kind == proto.FieldDelimiter && f.Fields[n-1].Name == "delimiter"
+}
+
+// decodes says whether body is a JSON-RPC message.
+func decodes(body []byte) bool {
+	_, _, err := jsonrpc.DecodeJSON(body)
+	return err == nil
+}
+
+// rootCause is the innermost error's text.
+func rootCause(err error) string {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err.Error()
+		}
+		err = next
+	}
+}
+
+// bodyOf returns a frame's body and its offset in Raw: the first range
+// its framer annotated as the body, clipped to the bytes held, or all of
+// Raw.
+func bodyOf(f *capture.Frame) ([]byte, int) {
+	for _, fd := range f.Fields {
+		if fd.Kind == proto.FieldBody {
+			lo := min(max(fd.Offset, 0), len(f.Raw))
+			hi := min(max(fd.Offset+fd.Len, lo), len(f.Raw))
+			return f.Raw[lo:hi], lo
+		}
+	}
+	return f.Raw, 0
+}

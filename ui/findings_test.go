@@ -1,0 +1,100 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/recordings"
+)
+
+// bomLine appends to st a notification from the server that starts with
+// a byte order mark: a warning finding on bytes 0–2.
+func bomLine(t *testing.T, st *capture.Store) uint64 {
+	t.Helper()
+	body := "\ufeff" + `{"jsonrpc":"2.0","method":"notifications/x"}`
+	raw := []byte(body + "\n")
+	msgs, _, err := jsonrpc.DecodeJSON([]byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Append(&capture.Frame{Time: t0, Dir: capture.In, Conn: "stdio", Raw: raw, Size: len(raw),
+		Fields: jsonrpc.LineFields(raw), Enc: proto.EncJSON, Msg: msgs[0], Err: jsonrpc.CheckText([]byte(body))})
+}
+
+// The filter words finding and finding:SEVERITY let through the frames
+// with a finding, of any severity or of one.
+func TestFilterFindingWords(t *testing.T) {
+	st := sampleStore(t)
+	bomLine(t, st)
+	m := newTestModel(t, st, 140, 40)
+	checkFilterCounts(t, m, []filterCount{
+		{"finding", 2}, {"finding:error", 1}, {"finding:warning", 1}, {"finding:note", 0}, {"< finding:warning", 1},
+		{"> finding", 0}, {"FINDING:ERROR", 1},
+	})
+}
+
+// The status bar counts the findings at the highest severity seen, and
+// a traffic row with a finding is marked.
+func TestStatusBarCountsFindings(t *testing.T) {
+	st := capture.NewStore(capture.Config{})
+	bomLine(t, st)
+	bomLine(t, st)
+	m := newTestModel(t, st, 140, 40)
+	if s := screenText(m); !strings.Contains(s, "2 warnings") || !strings.Contains(s, findingMark+"decode error: the message") {
+		t.Errorf("screen:\n%s", s)
+	}
+	m = newTestModel(t, sampleStore(t), 140, 40)
+	if s := screenText(m); !strings.Contains(s, " 1 error") || strings.Contains(s, "warnings") {
+		t.Errorf("screen:\n%s", s)
+	}
+}
+
+// Enter on a finding in the Findings view (!) selects its frame in the
+// traffic and marks its bytes in the hex pane, which gets the keys.
+func TestFindingShowsItsBytes(t *testing.T) {
+	st := sampleStore(t)
+	seq := bomLine(t, st)
+	m := newTestModel(t, st, 140, 40)
+	m.traffic.selectSeq(1)
+	m.syncSelection()
+	press(m, "!")
+	if m.overlay == nil || !strings.Contains(screenText(m), "byte-order-mark") {
+		t.Fatalf("the Findings view is not open:\n%s", screenText(m))
+	}
+	for range 3 { // error heading, its finding, the warning heading, its finding
+		press(m, "down")
+	}
+	press(m, "enter")
+	if f, ok := m.traffic.selected(); !ok || f.Seq != seq || m.focus != paneHex {
+		t.Fatalf("selected %v, focus %v", f, m.focus)
+	}
+	if m.hex.mark.Offset != 0 || m.hex.mark.Len != 3 {
+		t.Errorf("hex mark %+v", m.hex.mark)
+	}
+}
+
+// A replay finds, from the recording, what the live session found: the
+// same codes on the same frames, in the Findings view and the status bar.
+func TestReplayFindsWhatTheLiveSessionFound(t *testing.T) {
+	live, path := recordSample(t, "wt")
+	lm := newTestModel(t, live, 140, 40)
+	r := newTestReplay(t, path, recordings.SpeedAtOnce, 140, 40)
+	settle(t, r, done)
+	codes := func(m *Model) string {
+		var out []string
+		for _, f := range m.idx.views.findings.Findings() {
+			out = append(out, fmt.Sprintf("%d %s", f.Seq, f.Code))
+		}
+		return strings.Join(out, ",")
+	}
+	if got, want := codes(r.inner), codes(lm); got != want || want == "" {
+		t.Errorf("replay found %q, live %q", got, want)
+	}
+	if s := screenText(r.inner); !strings.Contains(s, "1 error") {
+		t.Errorf("replay screen:\n%s", s)
+	}
+}
