@@ -107,16 +107,23 @@ func newPromptCommand() *cobra.Command {
 // newReadCommand builds `mcpscope read URI TARGET`.
 func newReadCommand() *cobra.Command {
 	f := &runFlags{}
+	var subscribe bool
 	cmd := &cobra.Command{
 		Use:     "read URI TARGET",
 		Short:   "Read a resource",
-		Long:    "Read the resource URI with resources/read and print the result.",
+		Long:    "Read the resource URI with resources/read and print the result. With --subscribe, subscribe to it too and print it again after each update, until --max-time or Ctrl-C (exit 0 once a read printed).",
 		Example: "  mcpscope read demo://resource/static/document/architecture.md -- npx -y @modelcontextprotocol/server-everything stdio",
 		Args:    cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			uri, target, err := readArgs(f, cmd, args)
 			if err != nil {
 				return err
+			}
+			if subscribe {
+				w := &resourceWatch{}
+				return watchEnd(cmd.Context(), w, f.execute(cmd.Context(), target, streamsOf(cmd), func(ctx context.Context, r *run) error {
+					return r.readAndWatch(ctx, uri, w)
+				}))
 			}
 			return f.execute(cmd.Context(), target, streamsOf(cmd), func(ctx context.Context, r *run) error {
 				res, err := r.call(ctx, mcp.MethodResourcesRead, map[string]string{"uri": uri})
@@ -128,6 +135,7 @@ func newReadCommand() *cobra.Command {
 		},
 	}
 	f.register(cmd.Flags())
+	cmd.Flags().BoolVar(&subscribe, "subscribe", false, "subscribe to the resource and read it again after each update, until --max-time or Ctrl-C")
 	return cmd
 }
 
