@@ -22,6 +22,7 @@ const (
 	termError                   // "error": decode errors, error responses but a probe's, failed tool results
 	termChannel                 // "control", "stream", "datagram", "stderr"
 	termCall                    // the frames of one call, by who asked and its id (filter_calls.go)
+	termURI                     // "uri:URI": a message whose params name the resource (filter_uri.go)
 )
 
 // term is one word of a filter.
@@ -46,7 +47,8 @@ type filter struct {
 }
 
 // parseFilter parses the words of a filter: ">" or "<" (direction), "#ID",
-// "error", a channel name, and anything else as a method substring.
+// "error", a channel name, "uri:URI", and anything else as a method
+// substring.
 func parseFilter(s string) filter {
 	fl := filter{text: strings.TrimSpace(s)}
 	for _, w := range strings.Fields(s) {
@@ -63,6 +65,8 @@ func parseFilter(s string) filter {
 			fl.terms = append(fl.terms, term{kind: termError})
 		case isChannel:
 			fl.terms = append(fl.terms, term{kind: termChannel, ch: ch})
+		case strings.HasPrefix(lw, uriWord) && len(w) > len(uriWord):
+			fl.terms = append(fl.terms, term{kind: termURI, text: w[len(uriWord):]})
 		default:
 			fl.terms = append(fl.terms, term{kind: termMethod, text: lw})
 		}
@@ -103,6 +107,8 @@ func (t term) match(f *capture.Frame, x *index) bool {
 		return frameID(f) == t.text
 	case termCall:
 		return t.call.holds(f)
+	case termURI:
+		return namesURI(f, t.text)
 	}
 	if f.Msg != nil && strings.Contains(strings.ToLower(f.Msg.Method), t.text) {
 		return true

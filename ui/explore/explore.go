@@ -18,6 +18,7 @@ import (
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
 	"github.com/mcpscope/mcpscope/ui/screen"
+	"github.com/mcpscope/mcpscope/ui/subsview"
 	"github.com/mcpscope/mcpscope/ui/wizard"
 )
 
@@ -106,6 +107,7 @@ func New(d screen.Host, disc *Discovery) *Explorer {
 	for t := range tabCount {
 		x.lists[t].tab = t
 	}
+	x.markSubscribed()
 	x.input.SetStyles(x.st.Input)
 	x.input.Prompt = "/ "
 	x.input.Placeholder = "fuzzy filter on name, title, URI"
@@ -186,6 +188,9 @@ func (x *Explorer) Update(msg tea.Msg) (tea.Cmd, bool) {
 		return nil, false
 	case wizard.StartedMsg: // of a wizard closed while it started
 		return msg.Drop(), false
+	case subsview.ToggledMsg:
+		x.d.Note(msg.Text())
+		return nil, false
 	case exploreAnswerMsg:
 		x.fillUnlisted() // a tool called lists it on a dialect with no lists
 		return x.answered(msg), false
@@ -245,6 +250,9 @@ func (x *Explorer) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 		return nil, false
 	case modeOutcome:
+		if cmd, ok := x.subscribeOutcomeKey(msg); ok {
+			return cmd, false
+		}
 		switch {
 		case key.Matches(msg, k.Frames):
 			return x.showFrames(), false
@@ -303,6 +311,10 @@ func (x *Explorer) listKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Bench) && x.tab == tabTools:
 		if e, ok := l.selected(); ok {
 			return x.guardTool(*e, x.benchTool), false
+		}
+	case key.Matches(msg, subscribeKey) && x.tab == tabResources:
+		if e, ok := l.selected(); ok {
+			return x.toggleSubscription(e.uri), false
 		}
 	case key.Matches(msg, k.Named) && x.tab == tabTools && x.unlistedSession() != nil:
 		return x.openNamePrompt(), false

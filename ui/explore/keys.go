@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 
 	"github.com/mcpscope/mcpscope/internal/app/keyhelp"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // exploreKeyMap holds the explorer's own keys; scrolling uses the root's.
@@ -63,7 +64,7 @@ func (x *Explorer) Help() help.KeyMap {
 	full := [][]key.Binding{
 		first,
 		{k.NextTab, k.PrevTab, k.PickTab, x.nav.Up, x.nav.Down, x.nav.PageUp, x.nav.PageDown, x.nav.Home, x.nav.End},
-		{k.FilterDone, k.FilterClear, k.CancelCall, k.Again, k.Frames, k.Scroll, k.Insist, k.Back, k.Bench},
+		{k.FilterDone, k.FilterClear, k.CancelCall, k.Again, k.Frames, k.Scroll, k.Insist, k.Back, k.Bench, subscribeKey},
 	}
 	unlisted := x.unlistedSession() != nil
 	if unlisted {
@@ -88,12 +89,16 @@ func (x *Explorer) Help() help.KeyMap {
 		h.Full = append([][]key.Binding{h.Short}, full...)
 	case x.mode == modeCalling:
 		h.Short, h.Essential = []key.Binding{k.CancelCall, k.Frames, k.Back}, []key.Binding{k.Back}
+	case x.mode == modeOutcome && x.method == mcp.MethodResourcesRead:
+		h.Short, h.Essential = []key.Binding{k.Again, subscribeKey, k.Scroll, k.Frames, k.Back}, []key.Binding{k.Back}
 	case x.mode == modeOutcome:
 		h.Short, h.Essential = []key.Binding{k.Again, k.Scroll, k.Frames, k.Back}, []key.Binding{k.Back}
 	case x.filtering:
 		h.Short, h.Essential, h.Typing = []key.Binding{k.FilterDone, k.FilterClear}, []key.Binding{k.FilterDone, k.FilterClear}, true
 	case x.tab == tabTools && unlisted:
 		h.Short, h.Essential = []key.Binding{k.Named, k.Open, k.Filter, k.NextTab, k.PickTab, k.Close}, []key.Binding{k.Named, k.Close}
+	case x.tab == tabResources:
+		h.Short, h.Essential = []key.Binding{k.Open, subscribeKey, k.Filter, k.NextTab, k.PickTab, k.Refresh, k.Close}, []key.Binding{k.Open, k.Close}
 	case x.tab == tabTools && x.interactive():
 		open := k.Open
 		if e, ok := x.list().selected(); !ok || e.run == toolTry || e.run == toolWizard {
