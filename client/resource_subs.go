@@ -70,19 +70,15 @@ func (s *Session) SubscribeResource(ctx context.Context, uri string, onUpdate fu
 		return nil, err
 	}
 	s.mu.Lock()
-	if s.resSubs == nil {
-		s.resSubs = make(map[string]*ResourceSubscription)
-	}
-	s.resSubs[uri] = r
-	s.mu.Unlock()
-	go func() {
-		<-r.done
-		s.mu.Lock()
-		if s.resSubs[uri] == r {
-			delete(s.resSubs, uri)
+	defer s.mu.Unlock()
+	select {
+	case <-r.done: // ended already: not held
+	default:
+		if s.resSubs == nil {
+			s.resSubs = make(map[string]*ResourceSubscription)
 		}
-		s.mu.Unlock()
-	}()
+		s.resSubs[uri] = r
+	}
 	return r, nil
 }
 
@@ -217,11 +213,17 @@ func (r *ResourceSubscription) updated() {
 	}
 }
 
-// end records why the subscription ended, once.
+// end records why the subscription ended, once, and drops it from the
+// session's subscriptions.
 func (r *ResourceSubscription) end(err error) {
 	r.endOnce.Do(func() {
+		r.s.mu.Lock()
+		if r.s.resSubs[r.URI] == r {
+			delete(r.s.resSubs, r.URI)
+		}
 		r.err = err
 		close(r.done)
+		r.s.mu.Unlock()
 	})
 }
 
