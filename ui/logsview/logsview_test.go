@@ -18,7 +18,9 @@ import (
 )
 
 // at is the time of the n-th fixture frame.
-func at(n int) time.Time { return time.Date(2026, 7, 28, 12, 0, 0, 0, time.UTC).Add(time.Duration(n) * time.Second) }
+func at(n int) time.Time {
+	return time.Date(2026, 7, 28, 12, 0, 0, 0, time.UTC).Add(time.Duration(n) * time.Second)
+}
 
 // logFrame is a notifications/message from the server, the n-th frame.
 func logFrame(n int, level, logger string, data any) *capture.Frame {
