@@ -46,6 +46,25 @@ func TestReadSubscribeConformanceListen(t *testing.T) {
 	}
 }
 
+// TestReadSubscribeConformanceSessions: the conformance server with
+// sessions (-stateless=false) speaks 2025-11-25, where the watch
+// subscribes with resources/subscribe and its updates are read again the
+// same way.
+func TestReadSubscribeConformanceSessions(t *testing.T) {
+	t.Parallel()
+	url := peertest.StartGoSDKConformanceHTTP(t, false).URL
+	r := mcpscope(t, "read", "--subscribe", "--max-time", "4s", "test://watched-resource", url)
+	r.mustExit(t, ExitOK)
+	if got := readLines(t, r); len(got) < 2 {
+		t.Fatalf("%d reads, want the first and one per update:\n%s", len(got), r.stdout)
+	}
+	for _, want := range []string{"subscribed to test://watched-resource with resources/subscribe\n", "\nupdated test://watched-resource\n"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+}
+
 // TestReadSubscribeTS subscribes to a document of the TypeScript
 // reference server with resources/subscribe; it sends no update unless a
 // tool asks, so the watch shows the one read and ends at --max-time.
