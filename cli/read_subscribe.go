@@ -27,9 +27,11 @@ type resourceWatch struct {
 // --max-time, the end of ctx or the end of the session. Running until
 // --max-time is what was asked: it ends well. A lost connection does not
 // (exit 3).
-func (r *run) readAndWatch(ctx context.Context, uri string, w *resourceWatch) error {
-	limit := time.NewTimer(r.flags.maxTime)
-	defer limit.Stop()
+func (r *run) readAndWatch(parent context.Context, uri string, w *resourceWatch) error {
+	// --max-time bounds the whole watch, a re-read in flight included.
+	ctx, stop := context.WithTimeout(parent, r.flags.maxTime)
+	defer stop()
+	started := time.Now()
 	if err := r.readOnce(ctx, uri, w); err != nil {
 		return err
 	}
@@ -52,7 +54,6 @@ func (r *run) readAndWatch(ctx context.Context, uri string, w *resourceWatch) er
 		how = fmt.Sprintf("subscriptions/listen (id %s)", id)
 	}
 	r.io.diag.Println(fmt.Sprintf("subscribed to %s with %s", termtext.Line(uri), how))
-	started := time.Now()
 	for {
 		select {
 		case <-w.signal:
@@ -63,21 +64,37 @@ func (r *run) readAndWatch(ctx context.Context, uri string, w *resourceWatch) er
 			}
 			r.io.diag.Println(line)
 			if err := r.readOnce(ctx, uri, w); err != nil {
+				if r.watchedLong(parent, ctx, uri, sub, started) {
+					return nil
+				}
 				return err
 			}
-		case <-limit.C:
-			n, _ := sub.Updates()
-			r.io.diag.Println(fmt.Sprintf("watched %s for %s (--max-time): %s", termtext.Line(uri), time.Since(started).Round(time.Millisecond), plural.Count(n, "update", "updates")))
-			return nil
 		case <-sub.Done():
+			if r.watchedLong(parent, ctx, uri, sub, started) {
+				return nil
+			}
 			if err := sub.Err(); err != nil {
 				return connectionFailed(fmt.Errorf("the subscription to %s ended: %w", uri, err))
 			}
 			return nil
 		case <-ctx.Done():
+			if r.watchedLong(parent, ctx, uri, sub, started) {
+				return nil
+			}
 			return ctx.Err()
 		}
 	}
+}
+
+// watchedLong reports whether --max-time ended the watch (ctx, not its
+// parent), saying so on stderr.
+func (r *run) watchedLong(parent, ctx context.Context, uri string, sub *client.ResourceSubscription, started time.Time) bool {
+	if parent.Err() != nil || !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return false
+	}
+	n, _ := sub.Updates()
+	r.io.diag.Println(fmt.Sprintf("watched %s for %s (--max-time): %s", termtext.Line(uri), time.Since(started).Round(time.Millisecond), plural.Count(n, "update", "updates")))
+	return true
 }
 
 // readOnce sends resources/read for uri and prints the result.
