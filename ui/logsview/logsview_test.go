@@ -12,6 +12,8 @@ import (
 	"github.com/mcpscope/mcpscope/internal/testkit/goldentest"
 	"github.com/mcpscope/mcpscope/internal/testkit/keytest"
 	"github.com/mcpscope/mcpscope/internal/testkit/screentest"
+	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/flow"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/screen"
@@ -186,4 +188,26 @@ func FuzzLogBookNote(f *testing.F) {
 		press(v, "enter")
 		v.Render(60, 5)
 	})
+}
+
+// TestBookFlowLogDatagram: an MCP-Flow log datagram in CBOR is a line of
+// its own, marked as a datagram; a progress datagram is not.
+func TestBookFlowLogDatagram(t *testing.T) {
+	datagram := func(ch flow.DatagramChannel, v any) *capture.Frame {
+		payload, err := jsonrpc.Marshal(proto.EncCBOR, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw := flow.DatagramHeader{Channel: ch, RequestID: 3}.Append(nil)
+		return &capture.Frame{Seq: 1, Time: at(1), Dir: capture.In, Chan: capture.Channel{Kind: capture.Datagram}, Enc: proto.EncCBOR, Raw: append(raw, payload...)}
+	}
+	b := NewBook()
+	b.Note(datagram(flow.ChannelLog, flow.LogDatagram{Level: "warning", Logger: "audio", Data: json.RawMessage(`"clipping"`)}))
+	b.Note(datagram(flow.ChannelProgress, flow.ProgressDatagram{Progress: 1}))
+	if b.Len() != 1 {
+		t.Fatalf("Len() = %d, want the log datagram only", b.Len())
+	}
+	if l := b.At(0); !l.Flow || l.Level != "warning" || l.Logger != "audio" || string(l.Data) != `"clipping"` {
+		t.Errorf("line %+v", l)
+	}
 }

@@ -68,13 +68,15 @@ func (b *Book) Note(f *capture.Frame) {
 	switch {
 	case f.Dir == capture.Out && m.Method != "" && m.ID != nil:
 		b.request(f, m)
-	case f.Dir == capture.Out && m.Method == mcp.MethodNotifyCancelled:
+	case f.Dir == capture.Out && m.Method == mcp.MethodNotifyCancelled && len(b.listens) > 0:
 		var p mcp.CancelledNotificationParams
 		if json.Unmarshal(m.Params, &p) == nil {
 			b.endListen(reqKey(f.Conn, p.RequestID))
 		}
 	case f.Dir == capture.In && m.IsResponse() && m.ID != nil:
-		b.answer(f, m)
+		if len(b.pending) > 0 { // most answers: no lookup
+			b.answer(f, m)
+		}
 	case f.Dir == capture.In && m.Method == mcp.MethodNotifySubscriptionsAck:
 		b.acknowledged(f, m)
 	case f.Dir == capture.In && m.Method == mcp.MethodNotifyResourceUpdated:
