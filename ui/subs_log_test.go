@@ -2,6 +2,8 @@ package ui
 
 import (
 	"encoding/json"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/mcpscope/mcpscope/capture"
@@ -64,5 +66,30 @@ func TestAskLogLevelAtConnect(t *testing.T) {
 	m.cfg.LogLevel = ""
 	if m.askLogLevel(s) != nil {
 		t.Error("a request with no --log-level")
+	}
+}
+
+// TestLogViewFloodThroughIndex: 100,000 notifications/message captured
+// reach the Log view through the index (which, in a flood, may skip some
+// it cannot read in time); the view holds the newest 10,000 and says how
+// many older ones it dropped, the newest at the bottom.
+func TestLogViewFloodThroughIndex(t *testing.T) {
+	st := capture.NewStore(capture.Config{})
+	m := newTestModel(t, st, 120, 30)
+	const n = 100_000
+	for i := 1; i <= n; i++ {
+		p, _ := json.Marshal(mcp.LoggingMessageParams{Level: "info", Logger: "flood", Data: json.RawMessage(strconv.Itoa(i))})
+		msg := &jsonrpc.Message{JSONRPC: jsonrpc.Version, Method: mcp.MethodNotifyMessage, Params: p}
+		raw, _ := msg.EncodeJSON()
+		st.Append(&capture.Frame{Time: t0, Dir: capture.In, Conn: "stdio", Chan: capture.Channel{Kind: capture.Control}, Raw: raw, Size: len(raw), Msg: msg})
+	}
+	m.Update(refreshMsg{at: t0})
+	press(m, "L")
+	s := screenText(m)
+	if b := m.idx.views.logs; b.Len() != 10000 || b.At(b.Len()-1).Seq != st.Stats().LastSeq {
+		t.Errorf("the book holds %d lines, the last of seq %d", b.Len(), b.At(b.Len()-1).Seq)
+	}
+	if !strings.Contains(s, "10000 lines (") || !strings.Contains(s, " older dropped)") || !strings.Contains(s, "[flood] 100000") {
+		t.Fatalf("the Log view after the flood:\n%s", s)
 	}
 }

@@ -38,5 +38,5 @@ func (v *View) Help() help.KeyMap {
 	case v.detail:
 		return keyhelp.Map{Short: []key.Binding{n.Up, n.Down, k.Close}, Essential: []key.Binding{k.Close}, Full: full}
 	}
-	return keyhelp.Map{Short: full[0], Essential: []key.Binding{k.Close}, Full: full}
+	return keyhelp.Map{Short: []key.Binding{k.More, k.Logger, k.Open, k.SetLevel, k.Close}, Essential: []key.Binding{k.Close}, Full: full}
 }
