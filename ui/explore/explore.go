@@ -349,6 +349,8 @@ func (x *Explorer) idleKey(msg tea.KeyPressMsg) string {
 		return msg.String() + ": gateway streams exist only on a gateway connection (--transport gateway)"
 	case key.Matches(msg, k.Frames):
 		return msg.String() + ": no request sent yet: enter sends one"
+	case key.Matches(msg, subscribeKey) && x.tab == tabTemplates:
+		return msg.String() + ": a template is subscribed to once expanded: enter reads a URI of it, then s subscribes"
 	case key.Matches(msg, subscribeKey):
 		return msg.String() + ": subscriptions are of a resource: 2 shows the resources"
 	}

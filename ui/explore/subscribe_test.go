@@ -1,10 +1,12 @@
 package explore
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/mcpscope/mcpscope/internal/testkit/screentest"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
@@ -49,5 +51,24 @@ func TestSubscribeKeyElsewhere(t *testing.T) {
 	m, _ := fixtureExplorer(t, 110, 14)
 	if got := subscribeError(t, m); !strings.Contains(got, "s: subscriptions are of a resource: 2 shows the resources") {
 		t.Errorf("s on the tools: %s", got)
+	}
+	press(m, "3")
+	if got := subscribeError(t, m); !strings.Contains(got, "enter reads a URI of it, then s subscribes") {
+		t.Errorf("s on the templates: %s", got)
+	}
+}
+
+// TestSubscribeKeyOnARead: s on the answer of a read subscribes to the
+// URI read (a template expanded); on another answer it says why not.
+func TestSubscribeKeyOnARead(t *testing.T) {
+	m, x := fixtureExplorer(t, 110, 14)
+	_, m.host.Sess = screentest.Connect(t, m.store)
+	x.showAnswer(mcp.MethodResourcesRead, "template://readme/go/cli", json.RawMessage(`{"contents":[]}`), nil)
+	if got := subscribeError(t, m); !strings.Contains(got, "cannot subscribe to template://readme/go/cli: the server does not declare resources.subscribe") {
+		t.Errorf("s on a read: %s", got)
+	}
+	x.showAnswer(mcp.MethodPromptsGet, "greet", json.RawMessage(`{"messages":[]}`), nil)
+	if got := subscribeError(t, m); !strings.Contains(got, "this answer is not one") {
+		t.Errorf("s on a prompt: %s", got)
 	}
 }
