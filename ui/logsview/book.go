@@ -3,6 +3,7 @@ package logsview
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
@@ -14,8 +15,12 @@ import (
 const MaxLines = 10000
 
 // maxData bounds the bytes of one line's data a Book keeps (the frame in
-// the store holds the rest while it is held).
-const maxData = 4096
+// the store holds the rest while it is held); maxName bounds its level
+// and logger.
+const (
+	maxData = 4096
+	maxName = 256
+)
 
 // Levels are the log levels of MCP, lowest first (RFC 5424's severities).
 var Levels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
@@ -88,6 +93,7 @@ func (b *Book) noteDatagram(f *capture.Frame) {
 // add keeps l, dropping the oldest line when the ring is full.
 func (b *Book) add(l Line) {
 	b.total++
+	l.Level, l.Logger = cutName(l.Level), cutName(l.Logger)
 	if len(l.Data) > maxData {
 		l.Data, l.Cut = slices.Clone(l.Data[:maxData]), true
 	} else {
@@ -113,4 +119,12 @@ func (b *Book) At(i int) Line {
 		return b.ring[i]
 	}
 	return b.ring[(b.next+i)%MaxLines]
+}
+
+// cutName keeps at most maxName bytes of a level or a logger, a copy.
+func cutName(s string) string {
+	if len(s) > maxName {
+		return strings.Clone(s[:maxName]) + "…"
+	}
+	return s
 }

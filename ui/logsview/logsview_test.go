@@ -211,3 +211,13 @@ func TestBookFlowLogDatagram(t *testing.T) {
 		t.Errorf("line %+v", l)
 	}
 }
+
+// TestBookCutsNames: a level or a logger of a megabyte is kept cut.
+func TestBookCutsNames(t *testing.T) {
+	b := NewBook()
+	huge := strings.Repeat("n", 1<<20)
+	b.Note(logFrame(1, huge, huge, "x"))
+	if l := b.At(0); len(l.Level) > maxName+4 || len(l.Logger) > maxName+4 {
+		t.Errorf("kept a level of %d bytes and a logger of %d", len(l.Level), len(l.Logger))
+	}
+}

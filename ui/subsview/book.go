@@ -15,6 +15,8 @@ import (
 const (
 	MaxResources = 1000
 	maxPending   = 4096
+	maxURI       = 8192 // a longer URI is not tracked
+	maxListenURI = 64   // the URIs of one listen the book keeps
 )
 
 // Via names how a subscription was made.
@@ -51,7 +53,7 @@ type Book struct {
 	byURI     map[string]*Resource
 	pending   map[string]pending  // connection and request id → a subscribe, unsubscribe or listen
 	listens   map[string][]string // connection and listen id → its URIs, while its stream lives
-	Untracked int                 // updates of URIs past MaxResources
+	Untracked int                 // updates of URIs past MaxResources (or too long to keep)
 }
 
 // NewBook returns an empty book.
@@ -100,7 +102,7 @@ func (b *Book) request(f *capture.Frame, m *jsonrpc.Message) {
 	switch m.Method {
 	case mcp.MethodResourcesSubscribe, mcp.MethodResourcesUnsubscribe:
 		var p mcp.ResourceUpdatedParams
-		if json.Unmarshal(m.Params, &p) != nil || p.URI == "" {
+		if json.Unmarshal(m.Params, &p) != nil || p.URI == "" || len(p.URI) > maxURI {
 			return
 		}
 		uris = []string{p.URI}
@@ -182,7 +184,7 @@ func (b *Book) resource(uri, conn string) *Resource {
 	if r, ok := b.byURI[uri]; ok {
 		return r
 	}
-	if len(b.list) >= MaxResources {
+	if len(b.list) >= MaxResources || len(uri) > maxURI {
 		return nil
 	}
 	r := &Resource{URI: uri, Conn: conn}
@@ -211,5 +213,6 @@ func listenURIs(params json.RawMessage) []string {
 	if json.Unmarshal(params, &p) != nil {
 		return nil
 	}
-	return p.Notifications.ResourceSubscriptions
+	uris := p.Notifications.ResourceSubscriptions
+	return uris[:min(len(uris), maxListenURI)]
 }

@@ -198,3 +198,12 @@ func FuzzSubsBookNote(f *testing.F) {
 		v.Render(60, 5)
 	})
 }
+
+// TestBookLongURI: a URI past maxURI is not tracked, only counted.
+func TestBookLongURI(t *testing.T) {
+	w := &wire{}
+	w.add(capture.In, `{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"demo://`+strings.Repeat("u", maxURI)+`"}}`)
+	if b := w.book(); len(b.Resources()) != 0 || b.Untracked != 1 {
+		t.Errorf("%d resources, %d untracked", len(b.Resources()), b.Untracked)
+	}
+}
