@@ -74,6 +74,10 @@ func (s *Session) SubscribeResource(ctx context.Context, uri string, onUpdate fu
 	select {
 	case <-r.done: // ended already: not held
 	default:
+		if s.resSubs[uri] != nil { // another call subscribed meanwhile
+			stop()
+			return nil, fmt.Errorf("%s is subscribed already", uri)
+		}
 		if s.resSubs == nil {
 			s.resSubs = make(map[string]*ResourceSubscription)
 		}
