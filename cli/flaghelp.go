@@ -44,10 +44,11 @@ func groupSharedFlags(fs *pflag.FlagSet) {
 
 // tuiOnlyFlags apply to the TUI only, headlessOnlyFlags to the headless
 // commands only (the TUI refuses them with a reason); each is hidden
-// where it does nothing.
+// where it does nothing. --log-level serves both: the TUI asks the server
+// for the level at connect and shows the messages in its Log view.
 var (
 	tuiOnlyFlags      = []string{"no-record"}
-	headlessOnlyFlags = []string{"trace", "progress", "log-level", "meta", "findings"}
+	headlessOnlyFlags = []string{"trace", "progress", "meta", "findings"}
 )
 
 // ignoredFlags are the shared flags command does nothing with: its help

@@ -53,8 +53,8 @@ func TestHelpGroupsTheSharedFlags(t *testing.T) {
 		{[]string{"stream"}, []string{"upload", "text", "meta", "chunk-size", "stream-out", "help"}, []string{"no-record", "format", "output", "raw", "log-level"}},
 		{[]string{"script"}, []string{"answers", "tool", "args", "insist", "help"}, []string{"no-record", "format", "output", "raw"}},
 		{[]string{"doctor"}, []string{"help"}, []string{"no-record", "trace", "progress", "stream-out", "record", "record-stream-max", "format", "output", "raw", "log-level", "meta", "findings"}},
-		{nil, []string{"help", "version"}, []string{"trace", "progress", "format", "output", "raw", "log-level", "meta", "findings"}},
-		{[]string{"demo"}, []string{"help", "transport"}, []string{"trace", "progress", "format", "output", "raw", "log-level", "meta", "findings"}},
+		{nil, []string{"help", "version"}, []string{"trace", "progress", "format", "output", "raw", "meta", "findings"}},
+		{[]string{"demo"}, []string{"help", "transport"}, []string{"trace", "progress", "format", "output", "raw", "meta", "findings"}},
 		{[]string{"tool"}, []string{"insist", "help"}, []string{"no-record"}},
 		{[]string{"read"}, []string{"help"}, []string{"no-record"}},
 	} {

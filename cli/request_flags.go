@@ -109,6 +109,7 @@ func (r *run) startLogging(ctx context.Context) error {
 		}
 	})
 	if r.session.Era() == client.EraModern {
+		r.session.SetLogLevel(r.flags.logLevel) // every request carries it, a subscription's listen too
 		return nil
 	}
 	if r.session.HandshakeFree() {

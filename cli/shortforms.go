@@ -113,10 +113,11 @@ func newPromptCommand() *cobra.Command {
 func newReadCommand() *cobra.Command {
 	f := &runFlags{}
 	var complete *string
+	var subscribe bool
 	cmd := &cobra.Command{
 		Use:     "read URI TARGET",
 		Short:   "Read a resource",
-		Long:    "Read the resource URI with resources/read and print the result.",
+		Long:    "Read the resource URI with resources/read and print the result. With --subscribe, subscribe to it too and print it again after each update, until --max-time or Ctrl-C (exit 0 once a read printed).",
 		Example: "  mcpscope read demo://resource/static/document/architecture.md -- npx -y @modelcontextprotocol/server-everything stdio",
 		Args:    cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -129,6 +130,15 @@ func newReadCommand() *cobra.Command {
 				return usagef("read takes one URI before the TARGET, got %s after it", quote(words[0]))
 			}
 			read := fileSource(cmd.InOrStdin())
+			if subscribe {
+				if completing {
+					return usagef("--subscribe and --complete do not go together: one watches a resource, the other asks for a template's values")
+				}
+				w := &resourceWatch{}
+				return watchEnd(cmd.Context(), w, f.execute(cmd.Context(), target, streamsOf(cmd), func(ctx context.Context, r *run) error {
+					return r.readAndWatch(ctx, uri, w)
+				}))
+			}
 			return f.execute(cmd.Context(), target, streamsOf(cmd), func(ctx context.Context, r *run) error {
 				if completing {
 					return r.completeTemplate(ctx, uri, *complete, words, read)
@@ -143,6 +153,7 @@ func newReadCommand() *cobra.Command {
 	}
 	f.register(cmd.Flags())
 	complete = registerComplete(cmd, "VAR", "the URI template's", readCompleteHelp, readCompleteExample)
+	cmd.Flags().BoolVar(&subscribe, "subscribe", false, "subscribe to the resource and read it again after each update, until --max-time or Ctrl-C")
 	return cmd
 }
 

@@ -63,8 +63,8 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, demo *tuiDemo) error
 	if f.findings {
 		return usagef("--findings writes to stderr for the headless commands; in the TUI, ! opens the Findings view")
 	}
-	if f.logLevel != "" || len(f.meta) > 0 {
-		return usagef("--log-level and --meta apply to the headless commands; in the TUI, send logging/setLevel and edit _meta in the request composer")
+	if len(f.meta) > 0 {
+		return usagef("--meta applies to the headless commands; in the TUI, edit _meta in the request composer")
 	}
 	plan, err := f.plan()
 	if err != nil {
@@ -85,7 +85,7 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, demo *tuiDemo) error
 		}
 		return link, err
 	}
-	cfg := ui.Config{Store: capture.NewStore(capture.Config{}), Dial: dial, Target: target.String()}
+	cfg := ui.Config{Store: capture.NewStore(capture.Config{}), Dial: dial, Target: target.String(), LogLevel: f.logLevel}
 	if demo != nil {
 		cfg.Demo, cfg.OnConnect, cfg.KnownTools = true, demo.onConnect, demo.tools
 	}

@@ -104,11 +104,15 @@ func (s *Session) clientCapabilities(v string) mcp.ClientCapabilities {
 
 // modernMetaLocked returns the _meta members of every modern-era request.
 func (s *Session) modernMetaLocked() []member {
-	return []member{
+	meta := []member{
 		{Key: mcp.MetaProtocolVersion, Value: mustJSON(s.version)},
 		{Key: mcp.MetaClientInfo, Value: mustJSON(s.opts.ClientInfo)},
 		{Key: mcp.MetaClientCapabilities, Value: mustJSON(s.clientCaps)},
 	}
+	if s.logLevel != "" {
+		meta = append(meta, member{Key: mcp.MetaLogLevel, Value: mustJSON(s.logLevel)})
+	}
+	return meta
 }
 
 // fatal reports whether a handshake error ends the connection attempt

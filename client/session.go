@@ -137,7 +137,9 @@ type Session struct {
 	roots      []mcp.Root
 	subs       map[int]func(*jsonrpc.Message)
 	nextSub    int
-	listeners  map[string]*listener // subscription id key → its Listen (listen.go)
+	listeners  map[string]*listener             // subscription id key → its Listen (listen.go)
+	resSubs    map[string]*ResourceSubscription // resource URI → its live subscription (resource_subs.go)
+	logLevel   string                           // sent in each request's _meta in 2026-07-28 (log_level.go)
 
 	// Negotiated at Connect; guarded by mu.
 	era          Era

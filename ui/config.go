@@ -51,6 +51,9 @@ type Config struct {
 	// OnConnect are sent after every successful connect (the demo lists
 	// the tools so that the first screen is not empty).
 	OnConnect []Request
+	// LogLevel, when set (--log-level), asks the server for its log
+	// messages at that level and above after every connect (log_level.go).
+	LogLevel string
 	// Demo says the target is mcpscope's own demo server (set by the demo
 	// command): only then do R, a and o send its read_file, analyze and
 	// tone, which another server's tools of the same name would take as

@@ -23,6 +23,7 @@ const (
 	termChannel                 // "control", "stream", "datagram", "stderr"
 	termCall                    // the frames of one call, by who asked and its id (filter_calls.go)
 	termFinding                 // "finding", "finding:error|warning|note": frames with a finding (findings.go)
+	termURI                     // "uri:URI": a message whose params name the resource (filter_uri.go)
 )
 
 // term is one word of a filter.
@@ -48,8 +49,8 @@ type filter struct {
 }
 
 // parseFilter parses the words of a filter: ">" or "<" (direction), "#ID",
-// "error", "finding" or "finding:SEVERITY", a channel name, and anything
-// else as a method substring.
+// "error", "finding" or "finding:SEVERITY", a channel name, "uri:URI",
+// and anything else as a method substring.
 func parseFilter(s string) filter {
 	fl := filter{text: strings.TrimSpace(s)}
 	for _, w := range strings.Fields(s) {
@@ -68,6 +69,8 @@ func parseFilter(s string) filter {
 			fl.terms = append(fl.terms, findingTerm(lw))
 		case isChannel:
 			fl.terms = append(fl.terms, term{kind: termChannel, ch: ch})
+		case strings.HasPrefix(lw, uriWord) && len(w) > len(uriWord):
+			fl.terms = append(fl.terms, term{kind: termURI, text: w[len(uriWord):]})
 		default:
 			fl.terms = append(fl.terms, term{kind: termMethod, text: lw})
 		}
@@ -110,6 +113,8 @@ func (t term) match(f *capture.Frame, x *index) bool {
 		return t.call.holds(f)
 	case termFinding:
 		return t.sev.holds(f, x)
+	case termURI:
+		return namesURI(f, t.text)
 	}
 	if f.Msg != nil && strings.Contains(strings.ToLower(f.Msg.Method), t.text) {
 		return true

@@ -107,7 +107,8 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	}); ok {
 		l.Link(client.LinkStateOf(m.conn.link.Transport).Transport, s.Era().String(), s.ProtocolVersion())
 	}
-	cmds := make([]tea.Cmd, 0, len(m.cfg.OnConnect))
+	cmds := make([]tea.Cmd, 0, len(m.cfg.OnConnect)+1)
+	cmds = append(cmds, m.askLogLevel(s))
 	for _, r := range m.cfg.OnConnect {
 		cmds = append(cmds, m.send(r))
 	}

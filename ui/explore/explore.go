@@ -19,6 +19,7 @@ import (
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
 	"github.com/mcpscope/mcpscope/ui/screen"
+	"github.com/mcpscope/mcpscope/ui/subsview"
 	"github.com/mcpscope/mcpscope/ui/wizard"
 )
 
@@ -113,6 +114,7 @@ func New(d screen.Host, disc *Discovery) *Explorer {
 	for t := range tabCount {
 		x.lists[t].tab = t
 	}
+	x.markSubscribed()
 	x.input.SetStyles(x.st.Input)
 	x.input.Prompt = "/ "
 	x.input.Placeholder = "fuzzy filter on name, title, URI"
@@ -205,6 +207,9 @@ func (x *Explorer) Update(msg tea.Msg) (tea.Cmd, bool) {
 	case skillDirMsg:
 		x.skillDirRead(msg)
 		return nil, false
+	case subsview.ToggledMsg:
+		x.d.Note(msg.Text())
+		return nil, false
 	case exploreAnswerMsg:
 		x.fillUnlisted() // a tool called lists it on a dialect with no lists
 		return x.answered(msg), false
@@ -270,6 +275,9 @@ func (x *Explorer) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case modeOutcome:
 		if x.saving != nil {
 			return x.saveKey(msg), false
+		}
+		if cmd, ok := x.subscribeOutcomeKey(msg); ok {
+			return cmd, false
 		}
 		switch {
 		case key.Matches(msg, k.SaveContent):
@@ -340,6 +348,10 @@ func (x *Explorer) listKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if e, ok := l.selected(); ok {
 			return x.guardTool(*e, x.benchTool), false
 		}
+	case key.Matches(msg, subscribeKey) && x.tab == tabResources:
+		if e, ok := l.selected(); ok {
+			return x.toggleSubscription(e.uri), false
+		}
 	case key.Matches(msg, k.Named) && x.tab == tabTools && x.unlistedSession() != nil:
 		return x.openNamePrompt(), false
 	case key.Matches(msg, k.Stream) && x.tab == tabTools && x.d.Streamer() != nil:
@@ -373,6 +385,10 @@ func (x *Explorer) idleKey(msg tea.KeyPressMsg) string {
 		return msg.String() + ": gateway streams exist only on a gateway connection (--transport gateway)"
 	case key.Matches(msg, k.Frames):
 		return msg.String() + ": no request sent yet: enter sends one"
+	case key.Matches(msg, subscribeKey) && x.tab == tabTemplates:
+		return msg.String() + ": a template is subscribed to once expanded: enter reads a URI of it, then s subscribes"
+	case key.Matches(msg, subscribeKey):
+		return msg.String() + ": subscriptions are of a resource: 2 shows the resources"
 	}
 	return msg.String() + " is not a key of the explorer: ? lists them"
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/app/keyhelp"
 	"github.com/mcpscope/mcpscope/internal/app/media"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/contentsave"
 )
 
@@ -74,7 +75,7 @@ func (x *Explorer) Help() help.KeyMap {
 	full := [][]key.Binding{
 		first,
 		{k.NextTab, k.PrevTab, k.PickTab, x.nav.Up, x.nav.Down, x.nav.PageUp, x.nav.PageDown, x.nav.Home, x.nav.End},
-		{k.FilterDone, k.FilterClear, k.CancelCall, k.Again, k.Frames, k.SaveContent, k.Scroll, k.Insist, k.Back, k.Bench},
+		{k.FilterDone, k.FilterClear, k.CancelCall, k.Again, k.Frames, k.SaveContent, k.Scroll, k.Insist, k.Back, k.Bench, subscribeKey},
 		{k.ReadFile, k.Verify, k.Dir},
 	}
 	unlisted := x.unlistedSession() != nil
@@ -105,6 +106,8 @@ func (x *Explorer) Help() help.KeyMap {
 		h.Short, h.Essential = []key.Binding{k.CancelCall, k.Frames, k.Back}, []key.Binding{k.Back}
 	case x.mode == modeOutcome && x.saving != nil:
 		h.Short, h.Essential, h.Typing = savingKeys(), savingKeys(), true
+	case x.mode == modeOutcome && x.method == mcp.MethodResourcesRead:
+		h.Short, h.Essential = []key.Binding{k.Again, subscribeKey, k.Scroll, k.Frames, k.Back}, []key.Binding{k.Back}
 	case x.mode == modeOutcome:
 		h.Short, h.Essential = []key.Binding{k.Again, k.Scroll, k.Frames, k.Back}, []key.Binding{k.Back}
 		if x.out != nil && len(media.Items(x.out.Result)) > 0 {
@@ -114,6 +117,8 @@ func (x *Explorer) Help() help.KeyMap {
 		h.Short, h.Essential, h.Typing = []key.Binding{k.FilterDone, k.FilterClear}, []key.Binding{k.FilterDone, k.FilterClear}, true
 	case x.tab == tabTools && unlisted:
 		h.Short, h.Essential = []key.Binding{k.Named, k.Open, k.Filter, k.NextTab, k.PickTab, k.Close}, []key.Binding{k.Named, k.Close}
+	case x.tab == tabResources:
+		h.Short, h.Essential = []key.Binding{k.Open, subscribeKey, k.Filter, k.NextTab, k.PickTab, k.Refresh, k.Close}, []key.Binding{k.Open, k.Close}
 	case x.tab == tabTools && x.interactive():
 		open := k.Open
 		if e, ok := x.list().selected(); !ok || e.run == toolTry || e.run == toolWizard {

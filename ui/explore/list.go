@@ -34,6 +34,9 @@ type entryList struct {
 	cursor int   // index in shown
 	offset int   // first row drawn
 	rows   int   // rows drawn last time, for page keys
+	// mark, when set, is a mark shown before an item's label ("" for
+	// none): a subscribed resource's (subscribe.go).
+	mark func(*entry) string
 }
 
 // setItems replaces the items and keeps the filter.
@@ -116,7 +119,7 @@ func (l *entryList) render(w, h int, st *look.Styles, previewed bool) []string {
 	l.offset = max(0, min(l.offset, len(l.shown)-h))
 	labelW, detailW := 0, 0
 	for _, i := range l.shown {
-		labelW = max(labelW, look.TextWidth(l.items[i].label()))
+		labelW = max(labelW, look.TextWidth(l.label(&l.items[i])))
 		detailW = max(detailW, look.TextWidth(l.items[i].detail()))
 	}
 	inner := max(w-2, 1)
@@ -130,7 +133,7 @@ func (l *entryList) render(w, h int, st *look.Styles, previewed bool) []string {
 	out := make([]string, 0, h)
 	for r := l.offset; r < len(l.shown) && len(out) < h; r++ {
 		e := &l.items[l.shown[r]]
-		label, detail := look.Cell(e.label(), labelW), ""
+		label, detail := look.Cell(l.label(e), labelW), ""
 		if detailW > 0 {
 			detail = "  " + look.Cell(e.detail(), detailW)
 		}
