@@ -36,7 +36,7 @@ func TestToolResultGolden(t *testing.T) {
 		{"type":"ref/stream","streamTag":7,"mimeType":"video/mp4","size":1048576},
 		{"type":"hologram","data":{"x":1}},
 		"not an object"
-	],"structuredContent":{"ignored":"because text content is shown"}}`
+	],"structuredContent":{"shown":"after the content"}}`
 	goldentest.Check(t, "tool-result", Result(mcp.MethodToolsCall, []byte(raw), 80))
 }
 
