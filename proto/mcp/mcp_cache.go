@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -50,31 +51,37 @@ func ReadCacheHint(result json.RawMessage) CacheHint {
 	if json.Unmarshal(result, &r) != nil {
 		return CacheHint{}
 	}
+	return cacheHint(r.TTLMs, r.CacheScope)
+}
+
+// CacheHintOf reads the cache hint of a result already split into its
+// members.
+func CacheHintOf(members map[string]json.RawMessage) CacheHint {
+	return cacheHint(members["ttlMs"], members["cacheScope"])
+}
+
+// cacheHint reads the members ttlMs and cacheScope (nil when absent).
+func cacheHint(ttlMs, cacheScope json.RawMessage) CacheHint {
 	var h CacheHint
 	var problems []string
-	if len(r.TTLMs) > 0 && !bytes.Equal(r.TTLMs, []byte("null")) {
+	if len(ttlMs) > 0 && !bytes.Equal(ttlMs, []byte("null")) {
 		h.Present = true
-		ttl, problem := readTTL(r.TTLMs)
+		ttl, problem := readTTL(ttlMs)
 		if problem != "" {
 			problems = append(problems, problem)
 		} else {
 			h.TTL, h.HasTTL = ttl, true
 		}
 	}
-	if len(r.CacheScope) > 0 && !bytes.Equal(r.CacheScope, []byte("null")) {
+	if len(cacheScope) > 0 && !bytes.Equal(cacheScope, []byte("null")) {
 		h.Present = true
-		if json.Unmarshal(r.CacheScope, &h.Scope) != nil {
+		if json.Unmarshal(cacheScope, &h.Scope) != nil {
 			problems = append(problems, "cacheScope is not a string")
 		} else if h.Scope != CacheScopePublic && h.Scope != CacheScopePrivate {
 			problems = append(problems, "cacheScope "+strconv.Quote(h.Scope)+" is neither public nor private")
 		}
 	}
-	for i, p := range problems {
-		if i > 0 {
-			h.Problem += "; "
-		}
-		h.Problem += p
-	}
+	h.Problem = strings.Join(problems, "; ")
 	return h
 }
 

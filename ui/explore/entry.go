@@ -54,6 +54,8 @@ type entry struct {
 	// headers says why a tool's x-mcp-header annotations are invalid
 	// (2026-07-28 over HTTP; insist.go), "" when they are not.
 	headers string
+	// app is a tool's MCP App metadata (_meta.ui), nil when it has none.
+	app *mcp.ToolApp
 }
 
 // toolRun is how enter runs a tool on a server that runs interactive
@@ -80,6 +82,9 @@ func decodeEntry(tab exploreTab, raw json.RawMessage) entry {
 			e.name, e.title, e.desc, e.schema, e.output = t.Name, t.Title, t.Description, t.InputSchema, t.OutputSchema
 			e.hints = toolHints(t.Annotations)
 			e.declared = declaredOf(t.Meta)
+			if a, ok := mcp.ReadToolApp(t.Meta); ok {
+				e.app = &a
+			}
 		}
 	case tabResources:
 		var r mcp.Resource

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // maxExploreItems bounds the items one list keeps; the rest are dropped
@@ -23,6 +24,7 @@ type exploreListMsg struct {
 	gen   int
 	tab   exploreTab
 	items []json.RawMessage
+	hint  mcp.CacheHint // the pages' cache hint (ListAllCached)
 	err   error
 }
 
@@ -62,8 +64,8 @@ func (x *Explorer) refresh(all bool) tea.Cmd {
 func fetchList(ctx context.Context, s *client.Session, gen int, t exploreTab) tea.Cmd {
 	spec := exploreLists[t]
 	return func() tea.Msg {
-		items, err := s.ListAll(ctx, spec.method, spec.field, nil)
-		return exploreListMsg{gen: gen, tab: t, items: items, err: err}
+		items, hint, err := s.ListAllCached(ctx, spec.method, spec.field, nil)
+		return exploreListMsg{gen: gen, tab: t, items: items, hint: hint, err: err}
 	}
 }
 
@@ -74,6 +76,7 @@ func (x *Explorer) listDone(msg exploreListMsg) {
 	}
 	l := &x.lists[msg.tab]
 	l.state, l.err = listLoaded, msg.err
+	l.hint, l.fetched = msg.hint, now()
 	items := msg.items
 	if len(items) > maxExploreItems {
 		items = items[:maxExploreItems]

@@ -22,6 +22,7 @@ type exploreKeyMap struct {
 	Insist                    key.Binding // call a tool whose x-mcp-header annotations are invalid
 	Named, NameDone           key.Binding // call a tool by the name typed, on a dialect with no lists
 	Bench                     key.Binding // load-test a tool (ui/bench)
+	App                       key.Binding // read an app tool's UI resource (MCP Apps)
 }
 
 // defaultExploreKeys returns the explorer's keys.
@@ -48,6 +49,7 @@ func defaultExploreKeys() exploreKeyMap {
 		Named:       key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "call a tool by name")),
 		NameDone:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "its tools/call form")),
 		Bench:       key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "bench (load test)")),
+		App:         key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "read an app tool's UI resource")),
 	}
 }
 
@@ -63,7 +65,7 @@ func (x *Explorer) Help() help.KeyMap {
 	full := [][]key.Binding{
 		first,
 		{k.NextTab, k.PrevTab, k.PickTab, x.nav.Up, x.nav.Down, x.nav.PageUp, x.nav.PageDown, x.nav.Home, x.nav.End},
-		{k.FilterDone, k.FilterClear, k.CancelCall, k.Again, k.Frames, k.Scroll, k.Insist, k.Back, k.Bench},
+		{k.FilterDone, k.FilterClear, k.CancelCall, k.Again, k.Frames, k.Scroll, k.Insist, k.Back, k.Bench, k.App},
 	}
 	unlisted := x.unlistedSession() != nil
 	if unlisted {
