@@ -36,6 +36,7 @@ type run struct {
 	warnings  *decodeWarnings
 	schemas   outputSchemas // the tools' outputSchemas, listed once a run
 	method    string        // the last request sent, whose result emit prints
+	cached    []string      // the cache hints of the results to print, said after them (cache_hints.go)
 }
 
 // work is what a command does with a connected session.
@@ -186,5 +187,6 @@ func (r *run) emitListing(ctx context.Context, fields []string, lists [][]json.R
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	defer r.sayCacheHints()
 	return r.printResult("", listDocument(fields, lists), func(width int, _ bool) string { return resulttext.Listing(fields, lists, width) })
 }

@@ -21,6 +21,9 @@ const (
 // most time.Duration holds); a larger one is a problem, not a hint.
 const maxTTLMs = math.MaxInt64 / int64(time.Millisecond)
 
+// maxScopeShown is how many bytes of an unknown cacheScope are kept.
+const maxScopeShown = 64
+
 // CacheHint is what a 2026-07-28 result (server/discover, tools/list,
 // prompts/list, resources/list, resources/templates/list, resources/read)
 // says of how long it stays fresh: ttlMs, the milliseconds a client may
@@ -78,6 +81,9 @@ func cacheHint(ttlMs, cacheScope json.RawMessage) CacheHint {
 		if json.Unmarshal(cacheScope, &h.Scope) != nil {
 			problems = append(problems, "cacheScope is not a string")
 		} else if h.Scope != CacheScopePublic && h.Scope != CacheScopePrivate {
+			if len(h.Scope) > maxScopeShown {
+				h.Scope = h.Scope[:maxScopeShown] + "…"
+			}
 			problems = append(problems, "cacheScope "+strconv.Quote(h.Scope)+" is neither public nor private")
 		}
 	}
@@ -124,15 +130,20 @@ func shortNumber(n json.Number) string {
 	return s
 }
 
-// Text says the hint in a few words: "cached 1m0s, public", "stale at
-// once, private", "no cache hint", or the problem with it.
+// Text says the hint in a few words, safe to print: "cached 60 s,
+// public", "stale at once, private", "no cache hint", and the problem with
+// it when there is one.
 func (h CacheHint) Text() string {
 	if !h.Present {
 		return "no cache hint"
 	}
 	scope := h.Scope
-	if scope == "" {
+	switch scope {
+	case "":
 		scope = CacheScopePublic + " (by default)"
+	case CacheScopePublic, CacheScopePrivate:
+	default:
+		scope = strconv.Quote(scope) // a server's word, shown escaped
 	}
 	var s string
 	switch {

@@ -72,3 +72,12 @@ func AppLines(a mcp.AppResource) string {
 	}
 	return b.String()
 }
+
+// appOf is the APP cell of a tool: the UI resource of its MCP App, "" for
+// a tool without one.
+func appOf(e entry) string {
+	if a, ok := mcp.ReadToolApp(e.Meta); ok {
+		return a.ResourceURI
+	}
+	return ""
+}
