@@ -77,12 +77,14 @@ func (f *runFlags) execute(ctx context.Context, target Target, io streams, w wor
 	defer closeRec() // after the session's close: its frames are in
 	streamWarns := &streamWarnings{warningCap{out: io.diag}}
 	defer streamWarns.Flush()
-	sink := capture.Tee(trace, r.warnings, streamWarns, flood, tap, f.sink)
+	deprecated := &deprecationNotes{out: io.diag}
+	sink := capture.Tee(trace, r.warnings, streamWarns, flood, deprecated, tap, f.sink)
 	t, session, err := plan.open(target, sink, io.diag.Println, stop)
 	if err != nil {
 		return err
 	}
 	r.transport, r.session = t, session
+	deprecated.noteTransport(client.LinkStateOf(t).Transport)
 	defer r.warnLimits() // after Close: the counts are final
 	defer r.session.Close()
 

@@ -81,6 +81,7 @@ const (
 // selected row is painted whole.
 func (p *trafficPane) row(f *capture.Frame, c columns, focused bool) string {
 	label, tone := p.label(f)
+	label += deprecatedTag(f, p.version)
 	var latency string
 	if d, ok := p.x.latency(f); ok {
 		latency = look.Duration(d)
