@@ -90,7 +90,9 @@ func versionOf(f *capture.Frame) string {
 	case f.Dir == capture.In && m.Result != nil:
 		_ = json.Unmarshal(m.Result, &v)
 		return v.ProtocolVersion
-	case f.Dir == capture.Out && m.Method != "" && m.Params != nil:
+	case f.Dir == capture.Out && m.Method != "" && m.Method != mcp.MethodDiscover && m.Params != nil:
+		// server/discover is a probe: it names the version offered, not
+		// the one negotiated.
 		var version string
 		if json.Unmarshal(m.Params, &v) == nil && json.Unmarshal(v.Meta[mcp.MetaProtocolVersion], &version) == nil {
 			return version

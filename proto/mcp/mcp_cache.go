@@ -95,7 +95,7 @@ func cacheHint(ttlMs, cacheScope json.RawMessage) CacheHint {
 // fits a duration; else the problem with it.
 func readTTL(raw json.RawMessage) (time.Duration, string) {
 	var n json.Number
-	if json.Unmarshal(raw, &n) != nil {
+	if raw = bytes.TrimSpace(raw); len(raw) == 0 || raw[0] == '"' || json.Unmarshal(raw, &n) != nil {
 		return 0, "ttlMs is not a number"
 	}
 	ms, err := strconv.ParseInt(n.String(), 10, 64)
