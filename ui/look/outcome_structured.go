@@ -69,6 +69,9 @@ func resultBody(res, schema json.RawMessage, st *Styles) string {
 func structuredSection(res, schema json.RawMessage, st *Styles) string {
 	sc := structured.Of(res)
 	if sc == nil {
+		if why := structured.Report(res, nil); why != nil {
+			return strings.TrimRight(st.Ink.Muted.Paint("── structuredContent ──")+"\n"+StructuredLines(why, st), "\n")
+		}
 		return ""
 	}
 	var b strings.Builder

@@ -63,17 +63,32 @@ func Of(result json.RawMessage) json.RawMessage {
 
 // Report compares a tools/call result's structuredContent with its text
 // content and, when outputSchema is given, checks it against it. nil when
-// the result has no structuredContent.
+// the result has no structuredContent; one line saying why when the
+// result cannot be read.
 func Report(result, outputSchema json.RawMessage) []Line {
 	sc := Of(result)
 	if sc == nil {
-		return nil
+		return unreadable(result)
 	}
 	lines := Compare(result, sc)
 	if len(outputSchema) > 0 {
 		lines = append(lines, Check(sc, outputSchema)...)
 	}
 	return lines
+}
+
+// unreadable says why a result that names structuredContent cannot be
+// read (nested past what a decoder follows, say); nil when it names none
+// or reads.
+func unreadable(result json.RawMessage) []Line {
+	if !bytes.Contains(result, []byte(`"structuredContent"`)) {
+		return nil
+	}
+	var probe struct{}
+	if err := json.Unmarshal(result, &probe); err != nil {
+		return []Line{{Bad, termtext.LineMax("structuredContent could not be read: "+err.Error(), 200)}}
+	}
+	return nil
 }
 
 // Compare says, for each text content item that is JSON, whether it is the
