@@ -83,7 +83,7 @@ func (s *Session) handshake(ctx context.Context) error {
 }
 
 // clientCapabilities returns what the client declares for version v: with
-// a handler, roots, sampling and elicitation; always the MCP Apps
+// roots, roots; with a handler, sampling, elicitation and the MCP Apps
 // extension, whose UI resources mcpscope reads and shows (it runs none).
 func (s *Session) clientCapabilities(v string) mcp.ClientCapabilities {
 	if s.opts.Capabilities != nil {
@@ -100,8 +100,8 @@ func (s *Session) clientCapabilities(v string) mcp.ClientCapabilities {
 			caps.Elicitation.Form = mcp.EmptyObject
 			caps.Elicitation.URL = mcp.EmptyObject
 		}
+		caps.Extensions = map[string]json.RawMessage{mcp.ExtensionApps: mcp.AppClientCapability}
 	}
-	caps.Extensions = map[string]json.RawMessage{mcp.ExtensionApps: mcp.AppClientCapability}
 	return caps
 }
 
