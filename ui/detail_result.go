@@ -53,32 +53,12 @@ func resultFacts(in detailInput, w int) string {
 		}
 	}
 	if method == mcp.MethodResourcesRead {
-		if apps := appResources(res); apps != "" {
-			add(in.st.Ink.Muted.Paint(strings.TrimRight(apps, "\n")))
+		for _, a := range resulttext.ReadApps(res) {
+			add(in.st.Ink.Muted.Paint(strings.TrimRight(resulttext.AppLines(a.App), "\n")))
 		}
 	}
 	if len(out) == 0 {
 		return ""
 	}
 	return "\n" + strings.Join(out, "\n")
-}
-
-// appResources renders the app metadata of each contents of a
-// resources/read result that has some.
-func appResources(res json.RawMessage) string {
-	var r struct {
-		Contents []struct {
-			Meta json.RawMessage `json:"_meta"`
-		} `json:"contents"`
-	}
-	if json.Unmarshal(res, &r) != nil {
-		return ""
-	}
-	var b strings.Builder
-	for _, c := range r.Contents {
-		if a, ok := mcp.ReadAppResource(c.Meta); ok {
-			b.WriteString(resulttext.AppLines(a))
-		}
-	}
-	return b.String()
 }

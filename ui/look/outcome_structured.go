@@ -28,18 +28,8 @@ func (o *Outcome) SetOutputSchema(schema json.RawMessage, st *Styles) {
 // or list result, each line ended; "" when it has neither.
 func resultNotes(res json.RawMessage, st *Styles) string {
 	var b strings.Builder
-	var r struct {
-		Contents []struct {
-			URI  string          `json:"uri"`
-			Meta json.RawMessage `json:"_meta"`
-		} `json:"contents"`
-	}
-	if json.Unmarshal(res, &r) == nil {
-		for _, c := range r.Contents {
-			if a, ok := mcp.ReadAppResource(c.Meta); ok {
-				b.WriteString(st.Ink.Accent.Paint("── app "+termtext.Line(c.URI)+" ──") + "\n" + resulttext.AppLines(a))
-			}
-		}
+	for _, a := range resulttext.ReadApps(res) {
+		b.WriteString(st.Ink.Accent.Paint("── app "+termtext.Line(a.URI)+" ──") + "\n" + resulttext.AppLines(a.App))
 	}
 	if h := mcp.ReadCacheHint(res); h.Present {
 		b.WriteString(st.Ink.Muted.Paint(CacheHintLine(h, time.Time{}, time.Time{})) + "\n")

@@ -68,3 +68,31 @@ func appOf(e entry) string {
 	}
 	return ""
 }
+
+// ReadApp is one UI resource of a resources/read result: its URI and app
+// metadata.
+type ReadApp struct {
+	URI string
+	App mcp.AppResource
+}
+
+// ReadApps returns the contents of a resources/read result that carry app
+// metadata (_meta.ui), in order; nil when none does.
+func ReadApps(res json.RawMessage) []ReadApp {
+	var r struct {
+		Contents []struct {
+			URI  string          `json:"uri"`
+			Meta json.RawMessage `json:"_meta"`
+		} `json:"contents"`
+	}
+	if json.Unmarshal(res, &r) != nil {
+		return nil
+	}
+	var out []ReadApp
+	for _, c := range r.Contents {
+		if a, ok := mcp.ReadAppResource(c.Meta); ok {
+			out = append(out, ReadApp{URI: c.URI, App: a})
+		}
+	}
+	return out
+}
