@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strings"
+
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
@@ -30,4 +32,12 @@ func transportName(via string) string {
 		return via + " (deprecated)"
 	}
 	return via
+}
+
+// dimDeprecated paints the deprecated tag of a plain row's text dim.
+func (p *trafficPane) dimDeprecated(row string) string {
+	if !strings.Contains(row, markDeprecated) {
+		return row
+	}
+	return strings.Replace(row, markDeprecated, p.st.Ink.Muted.Paint(markDeprecated), 1)
 }

@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/internal/app/resulttext"
 	"github.com/mcpscope/mcpscope/internal/app/termtext"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
@@ -33,4 +34,15 @@ func (x *Explorer) readAppUI(e entry) tea.Cmd {
 	}
 	x.target, x.tmpl, x.note, x.info = e, nil, "", ""
 	return x.call(mcp.MethodResourcesRead, map[string]any{"uri": e.app.ResourceURI}, e.app.ResourceURI)
+}
+
+// appUILines are the preview's lines for a UI resource whose list entry
+// carries app metadata: its CSP and permissions as listed (enter reads
+// the resource, whose contents say them authoritatively); "" for any
+// other resource.
+func (x *Explorer) appUILines(e *entry) string {
+	if e.appUI == nil {
+		return ""
+	}
+	return x.st.Ink.Accent.Paint("── app (as listed) ──") + "\n" + x.st.Ink.Muted.Paint(strings.TrimRight(resulttext.AppLines(*e.appUI), "\n")) + "\n"
 }

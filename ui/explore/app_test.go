@@ -33,6 +33,16 @@ func TestExploreAppToolReadsItsUIOnAsk(t *testing.T) {
 	if n := len(screentest.SentRequests(st, mcp.MethodResourcesRead)); n != 0 {
 		t.Fatalf("%d resources/read before u", n)
 	}
+	r.Press("2")
+	for i, e := range x.lists[tabResources].items {
+		if e.uri == "ui://demo/weather.html" {
+			x.lists[tabResources].cursor = i
+		}
+	}
+	if s := r.ScreenText(); !strings.Contains(s, "── app (as listed) ──") || !strings.Contains(s, "app permissions: geolocation") {
+		t.Errorf("no listed app metadata in the resource's preview:\n%s", s)
+	}
+	r.Press("1")
 	r.Press("u")
 	r.Until("the UI resource read", func() bool { return x.mode == modeOutcome })
 	body := ansi.Strip(x.out.Body)

@@ -76,6 +76,7 @@ func (x *Explorer) preview(e *entry, w int) []string {
 		if e.mime != "" {
 			b.WriteString(x.st.Ink.Muted.Paint("type "+termtext.Line(e.mime)) + "\n")
 		}
+		b.WriteString(x.appUILines(e))
 	case tabPrompts:
 		head("arguments")
 		if len(e.args) == 0 {
