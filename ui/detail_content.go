@@ -31,10 +31,13 @@ type detailInput struct {
 	latency string
 	dialect mcp.Dialect
 	st      *look.Styles
-	gateway string       // the GUID and way of the gateway stream the frame is a chunk of; "" for any other frame
-	proxied bool         // a proxied session's frame: its sender is the host or the server
-	x       *index       // what the proxied session's marks said (an injected request), when proxied
-	tools   *toolSchemas // the outputSchemas of the tools listed, to check a tools/call result
+	gateway string // the GUID and way of the gateway stream the frame is a chunk of; "" for any other frame
+	proxied bool   // a proxied session's frame: its sender is the host or the server
+	x       *index // what the proxied session's marks said (an injected request), when proxied
+
+	// tools are the outputSchemas of the tools listed, to check a
+	// tools/call result against.
+	tools *toolSchemas
 }
 
 // detailContent lays out the detail of a frame for width w: metadata,
