@@ -146,15 +146,22 @@ func (p peerRun) checkTrace(t *testing.T) {
 	}
 }
 
-// diag returns stderr without the trace lines.
+// diag returns stderr without the trace lines and the notes of
+// deprecated features.
 func (p peerRun) diag() []string {
 	var lines []string
 	for _, line := range strings.Split(strings.TrimSuffix(p.stderr, "\n"), "\n") {
-		if line != "" && !traceLine.MatchString(line) {
+		if line != "" && !traceLine.MatchString(line) && !deprecationNote(line) {
 			lines = append(lines, line)
 		}
 	}
 	return lines
+}
+
+// deprecationNote says a stderr line is the one-time note of a deprecated
+// feature or transport (HTTP+SSE), which a run says beside what it tests.
+func deprecationNote(line string) bool {
+	return strings.HasPrefix(line, "note: ") && strings.Contains(line, " deprecated")
 }
 
 // requests returns the requests of method mcpscope sent, in order.

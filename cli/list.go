@@ -59,10 +59,11 @@ func listOne(method, field string) lister {
 // field is an object with a string "name", as every MCP listing promises.
 // The first entry that is not is a protocol violation naming its index.
 func listEntries(ctx context.Context, r *run, method, field string) ([]json.RawMessage, error) {
-	items, err := r.session.ListAll(ctx, method, field, nil, r.requestOptions()...)
+	items, hint, err := r.session.ListAllCached(ctx, method, field, nil, r.requestOptions()...)
 	if err != nil {
 		return nil, err
 	}
+	r.noteCacheHint(method, hint)
 	for i, it := range items {
 		if problem := entryProblem(it); problem != "" {
 			return nil, &client.ProtocolError{Msg: fmt.Sprintf("%s[%d] from %s %s", field, i, method, problem)}

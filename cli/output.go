@@ -146,7 +146,7 @@ func (r *run) printResult(method string, doc []byte, text func(width int, file b
 			return withExit(ExitProtocol, fmt.Errorf("--raw: %w", err))
 		}
 		out = b
-	case o.format == "text" || o.format == "" && o.file == "" && r.io.text:
+	case r.asText():
 		width := 0
 		if o.file == "" {
 			width = terminalWidth(r.io.out)

@@ -182,9 +182,9 @@ func TestOutputMark3labsAndDemo(t *testing.T) {
 		t.Errorf("mark3labs tools:\n%s", r.stdout)
 	}
 
-	r = mcpscopeAtTerminal(t, 120, append([]string{"resources"}, demoServer(t)...)...)
+	r = mcpscopeAtTerminal(t, 140, append([]string{"resources"}, demoServer(t)...)...)
 	r.mustExit(t, ExitOK)
-	checkFits(t, r.stdout, 120)
+	checkFits(t, r.stdout, 140)
 	for _, want := range []string{`(?m)^URI +NAME +MIME +DESCRIPTION$`, `(?m)^template://readme/go/cli +Go CLI README +text/markdown +README for a Go command-line tool$`,
 		`(?m)^URI TEMPLATE +NAME +DESCRIPTION$`} {
 		if !regexp.MustCompile(want).MatchString(r.stdout) {

@@ -37,6 +37,7 @@ type run struct {
 	findings  *findingLog   // every finding the run met (findings.go)
 	schemas   outputSchemas // the tools' outputSchemas, listed once a run
 	method    string        // the last request sent, whose result emit prints
+	cached    []string      // the cache hints of the results to print, said after them (cache_hints.go)
 }
 
 // work is what a command does with a connected session.
@@ -87,12 +88,14 @@ func (f *runFlags) execute(ctx context.Context, target Target, io streams, w wor
 		defer r.findings.Flush()
 		found = r.findings
 	}
-	sink := capture.Tee(trace, r.warnings, streamWarns, flood, tap, f.sink, found)
+	deprecated := &deprecationNotes{out: io.diag}
+	sink := capture.Tee(trace, r.warnings, streamWarns, flood, deprecated, tap, f.sink, found)
 	t, session, err := plan.open(target, sink, io.diag.Println, stop)
 	if err != nil {
 		return err
 	}
 	r.transport, r.session = t, session
+	deprecated.noteTransport(client.LinkStateOf(t).Transport)
 	defer r.warnLimits() // after Close: the counts are final
 	defer r.session.Close()
 
@@ -197,5 +200,6 @@ func (r *run) emitListing(ctx context.Context, fields []string, lists [][]json.R
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	defer r.sayCacheHints()
 	return r.printResult("", listDocument(fields, lists), func(width int, _ bool) string { return resulttext.Listing(fields, lists, width) })
 }

@@ -147,6 +147,8 @@ func newReadCommand() *cobra.Command {
 				if err != nil {
 					return err
 				}
+				r.noteCacheHint(mcp.MethodResourcesRead, mcp.ReadCacheHint(res))
+				defer r.sayCacheHints()
 				return r.emit(ctx, res)
 			})
 		},

@@ -82,7 +82,9 @@ func (s *Session) handshake(ctx context.Context) error {
 	}
 }
 
-// clientCapabilities returns what the client declares for version v.
+// clientCapabilities returns what the client declares for version v: with
+// roots, roots; with a handler, sampling, elicitation and the MCP Apps
+// extension, whose UI resources mcpscope reads and shows (it runs none).
 func (s *Session) clientCapabilities(v string) mcp.ClientCapabilities {
 	if s.opts.Capabilities != nil {
 		return *s.opts.Capabilities
@@ -98,6 +100,7 @@ func (s *Session) clientCapabilities(v string) mcp.ClientCapabilities {
 			caps.Elicitation.Form = mcp.EmptyObject
 			caps.Elicitation.URL = mcp.EmptyObject
 		}
+		caps.Extensions = map[string]json.RawMessage{mcp.ExtensionApps: mcp.AppClientCapability}
 	}
 	return caps
 }

@@ -179,7 +179,8 @@ func TestModernRequestsCarryMeta(t *testing.T) {
 		if string(p.Meta[mcp.MetaProtocolVersion]) != `"2026-07-28"` ||
 			string(p.Meta[mcp.MetaClientInfo]) != `{"name":"probe","version":"1.2"}` ||
 			caps.Roots == nil || !caps.Roots.ListChanged || caps.Sampling == nil ||
-			caps.Elicitation == nil || caps.Elicitation.Form == nil || caps.Elicitation.URL == nil {
+			caps.Elicitation == nil || caps.Elicitation.Form == nil || caps.Elicitation.URL == nil ||
+			string(caps.Extensions[mcp.ExtensionApps]) != `{"mimeTypes":["text/html;profile=mcp-app"]}` {
 			t.Fatalf("request %d params %s lack the modern _meta", i, raw)
 		}
 		if i == 1 && (p.Cursor != "c1" || string(p.Meta["trace"]) != `"t"`) {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // maxListPages bounds the pages ListAll follows.
@@ -14,9 +16,17 @@ const maxListPages = 10000
 // ListAll(ctx, "tools/list", "tools", nil). params, when given, must be an
 // object; its cursor member is set for each next page.
 func (s *Session) ListAll(ctx context.Context, method, field string, params any, opts ...CallOption) ([]json.RawMessage, error) {
+	items, _, err := s.ListAllCached(ctx, method, field, params, opts...)
+	return items, err
+}
+
+// ListAllCached is ListAll that also returns the pages' cache hint
+// (2026-07-28 ttlMs, cacheScope): the strictest of them (CacheHint.Min).
+func (s *Session) ListAllCached(ctx context.Context, method, field string, params any, opts ...CallOption) ([]json.RawMessage, mcp.CacheHint, error) {
+	var hint mcp.CacheHint
 	raw, err := marshalParams(params)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", method, err)
+		return nil, hint, fmt.Errorf("%s: %w", method, err)
 	}
 	var items []json.RawMessage
 	call := func(_ int, p json.RawMessage) (json.RawMessage, error) {
@@ -32,9 +42,10 @@ func (s *Session) ListAll(ctx context.Context, method, field string, params any,
 			return &ProtocolError{Msg: fmt.Sprintf("%s page %d has no %q array", method, page, field)}
 		}
 		items = append(items, list...)
+		hint = hint.Min(mcp.CacheHintOf(members))
 		return nil
 	})
-	return items, err
+	return items, hint, err
 }
 
 // followPages calls a */list method through call page by page, from

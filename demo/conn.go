@@ -167,7 +167,7 @@ func (c *Conn) request(m *jsonrpc.Message) {
 	default:
 		rerr = rpcError(mcp.CodeMethodNotFound, nil, "method %q is not offered by the demo server", m.Method)
 	}
-	c.answer(id, result, rerr)
+	c.answer(id, c.cacheHinted(m.Method, result), rerr)
 }
 
 // answer sends a result or an error response.

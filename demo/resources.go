@@ -13,14 +13,16 @@ import (
 // codeResourceNotFound is MCP's code for an unknown resource URI.
 const codeResourceNotFound = -32002
 
-// listResources answers resources/list: the built-in templates.
+// listResources answers resources/list: the built-in templates and the
+// UI resource of the MCP App.
 func listResources() mcp.ListResourcesResult {
-	res := mcp.ListResourcesResult{Resources: make([]mcp.Resource, 0, len(builtinTemplates))}
+	res := mcp.ListResourcesResult{Resources: make([]mcp.Resource, 0, len(builtinTemplates)+1)}
 	for _, t := range builtinTemplates {
 		size := int64(len(t.Body))
 		res.Resources = append(res.Resources, mcp.Resource{URI: t.URI, Name: t.Name,
 			Description: t.Description, MimeType: t.MimeType, Size: &size})
 	}
+	res.Resources = append(res.Resources, appResource())
 	return res
 }
 
@@ -57,6 +59,9 @@ func (s *Server) readResource(params json.RawMessage) (any, *jsonrpc.Error) {
 	}
 	if res, ok := s.readSkillFile(p.URI); ok {
 		return res, nil
+	}
+	if p.URI == appResourceURI {
+		return mcp.ReadResourceResult{Contents: []mcp.ResourceContents{appContents()}}, nil
 	}
 	for _, t := range builtinTemplates {
 		if t.URI == p.URI {

@@ -53,6 +53,9 @@ type Tool struct {
 	// (mcp.MetaInteractiveTool), so that a client starts interactive
 	// sessions of these tools only.
 	Interactive bool
+	// Meta is the rest of the tool's _meta in tools/list (an MCP App's
+	// _meta.ui), for a tool that is not a wizard.
+	Meta json.RawMessage
 }
 
 // Server is the registry of tools, resources and prompts, shared by every
@@ -244,7 +247,7 @@ func (s *Server) ListedTools() []mcp.Tool { return s.listTools(nil).Tools }
 // meta is the tool's _meta in tools/list: a wizard says it is one.
 func (t Tool) meta() json.RawMessage {
 	if !t.Interactive {
-		return nil
+		return t.Meta
 	}
 	return json.RawMessage(`{"` + mcp.MetaInteractiveTool + `":true}`)
 }

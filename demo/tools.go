@@ -37,7 +37,7 @@ func (s *Server) builtinTools() []Tool {
 			"parameters":{"type":"object"}}`, "toolchain", "templates", "parameters")},
 		{Name: "search_templates", Description: "Search templates by query string", Handler: searchTemplates,
 			InputSchema: schema(`{"query":{"type":"string"},"toolchain":{"type":"string"}}`, "query")},
-	}, elicitTools()...)
+	}, append(elicitTools(), appTools()...)...)
 }
 
 // schema builds an object schema from its properties and required names.

@@ -34,6 +34,10 @@ type detailInput struct {
 	gateway string // the GUID and way of the gateway stream the frame is a chunk of; "" for any other frame
 	proxied bool   // a proxied session's frame: its sender is the host or the server
 	x       *index // what the proxied session's marks said (an injected request), when proxied
+
+	// tools are the outputSchemas of the tools listed, to check a
+	// tools/call result against.
+	tools *toolSchemas
 }
 
 // detailContent lays out the detail of a frame for width w: metadata,
@@ -44,6 +48,7 @@ func detailContent(in detailInput, w int) rowBlock {
 	f := in.f
 	var b strings.Builder
 	b.WriteString(metadata(in, w))
+	b.WriteString(resultFacts(in, w))
 	if f.Err != nil {
 		b.WriteString("\n\n" + in.st.Ink.Error.Paint(termtext.Line("decode error: "+f.Err.Error())) + "\n")
 		raw := f.Raw[:min(len(f.Raw), errorDumpSize)]

@@ -91,7 +91,7 @@ func (m *Model) statusParts() []string {
 	}
 	parts = append(parts, state)
 	if via != "" {
-		parts = append(parts, via)
+		parts = append(parts, transportName(via))
 	}
 	if c.connected != "" {
 		parts = append(parts, c.connected)

@@ -84,6 +84,7 @@ func (p *trafficPane) row(f *capture.Frame, c columns, focused bool) string {
 	if _, found := p.x.views.findings.Frame(f.Seq); found {
 		label = findingMark + label
 	}
+	label += deprecatedTag(f, p.version)
 	var latency string
 	if d, ok := p.x.latency(f); ok {
 		latency = look.Duration(d)
@@ -118,7 +119,7 @@ func (p *trafficPane) row(f *capture.Frame, c columns, focused bool) string {
 	if f.Dir == capture.In {
 		dirTint = p.st.Ink.In
 	}
-	return p.st.Ink.Muted.Paint(look.Cell(look.ClockTime(f.Time), c.time)) + " " + dirTint.Paint(arrow) + " " + tail
+	return p.st.Ink.Muted.Paint(look.Cell(look.ClockTime(f.Time), c.time)) + " " + dirTint.Paint(arrow) + " " + p.dimDeprecated(tail)
 }
 
 // frameLabel says what a frame is: the method of a request or

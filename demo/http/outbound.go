@@ -41,12 +41,15 @@ type outbound struct {
 	// added are the tools the connection serves beside the demo's
 	// (stateless: route and route_clash).
 	added []demo.Tool
+	// modern says the client speaks 2026-07-28: results carry cache hints.
+	modern bool
 }
 
 var (
 	_ demo.Outbound      = (*outbound)(nil)
 	_ demo.ContextSender = (*outbound)(nil)
 	_ demo.Saboteur      = (*outbound)(nil)
+	_ demo.CacheHinter   = (*outbound)(nil)
 	_ demo.ToolAdder     = (*outbound)(nil)
 )
 
@@ -134,3 +137,6 @@ func (o *outbound) Sabotage(ctx context.Context, mode string, id jsonrpc.ID, arg
 	st, _ := o.r.callStream(id)
 	return o.h.sabotage(ctx, sabotageTarget{st: st, r: o.r, id: id}, mode, args)
 }
+
+// CacheHints says whether results carry cache hints (demo.CacheHinter).
+func (o *outbound) CacheHints() bool { return o.modern }

@@ -3,6 +3,7 @@ package demohttp
 import (
 	"net/http"
 
+	"github.com/mcpscope/mcpscope/demo"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
@@ -49,6 +50,8 @@ func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, m *jsonr
 	case mcp.MethodDiscover:
 		res := h.core.Discover()
 		res.SupportedVersions = h.supportedVersions()
+		ttl := int64(demo.DiscoverTTLMs)
+		res.TTLMs, res.CacheScope = &ttl, mcp.CacheScopePublic
 		answer, err := jsonrpc.NewResult(*m.ID, res)
 		if err != nil {
 			writeError(w, http.StatusInternalServerError, m.ID, mcp.CodeInternalError, err.Error())
@@ -66,7 +69,7 @@ func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, m *jsonr
 	}
 	st := newStream(streamConfig{name: "message", format: f, call: m.ID.Key(), huge: mcpHuge, backlog: h.opts.Backlog})
 	conn := h.core.NewConn(&outbound{h: h, r: requestRouter{id: *m.ID, st: st}, noRequests: noServerRequests, status: statelessStatus,
-		added: statelessTools})
+		added: statelessTools, modern: true})
 	defer conn.Close()
 	gen, _ := st.attach(nil)
 	conn.Handle(m)

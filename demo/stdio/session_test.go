@@ -62,7 +62,7 @@ func TestStdioToolsListAndEcho(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), guard.Hang)
 	defer cancel()
 	tools, err := s.ListAll(ctx, "tools/list", "tools", nil)
-	if err != nil || len(tools) != 16 {
+	if err != nil || len(tools) != 17 {
 		t.Fatalf("tools/list: %d tools, %v", len(tools), err)
 	}
 	res, err := call(t, s, "echo", map[string]any{"message": "over stdio"})

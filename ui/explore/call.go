@@ -291,6 +291,7 @@ func (x *Explorer) failTool(done screen.CallDoneMsg) *client.ToolFailure {
 	if done.Err != nil || done.Method != mcp.MethodToolsCall || x.target.tab != tabTools {
 		return nil
 	}
+	x.out.SetOutputSchema(x.target.output, x.st)
 	f := client.CheckToolResult(x.target.name, done.Result, x.target.output)
 	if f != nil {
 		x.out.FailTool(f, x.st)

@@ -59,6 +59,11 @@ type entry struct {
 	headers string
 	// skill is a skill's entry of skills/list (its files, digests, sizes).
 	skill mcp.Skill
+	// app is a tool's MCP App metadata (_meta.ui), nil when it has none.
+	app *mcp.ToolApp
+	// appUI is a UI resource's app metadata as its list entry gives it
+	// (the read contents' _meta.ui prevails), nil when it has none.
+	appUI *mcp.AppResource
 }
 
 // toolRun is how enter runs a tool on a server that runs interactive
@@ -85,11 +90,17 @@ func decodeEntry(tab exploreTab, raw json.RawMessage) entry {
 			e.name, e.title, e.desc, e.schema, e.output = t.Name, t.Title, t.Description, t.InputSchema, t.OutputSchema
 			e.hints = toolHints(t.Annotations)
 			e.declared = declaredOf(t.Meta)
+			if a, ok := mcp.ReadToolApp(t.Meta); ok {
+				e.app = &a
+			}
 		}
 	case tabResources:
 		var r mcp.Resource
 		if err = json.Unmarshal(raw, &r); err == nil {
 			e.name, e.title, e.desc, e.uri, e.mime = r.Name, r.Title, r.Description, r.URI, r.MimeType
+			if a, ok := mcp.ReadAppResource(r.Meta); ok {
+				e.appUI = &a
+			}
 		}
 	case tabTemplates:
 		var r mcp.ResourceTemplate

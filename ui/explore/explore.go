@@ -352,6 +352,10 @@ func (x *Explorer) listKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if e, ok := l.selected(); ok {
 			return x.toggleSubscription(e.uri), false
 		}
+	case key.Matches(msg, k.App) && x.tab == tabTools:
+		if e, ok := l.selected(); ok {
+			return x.readAppUI(*e), false
+		}
 	case key.Matches(msg, k.Named) && x.tab == tabTools && x.unlistedSession() != nil:
 		return x.openNamePrompt(), false
 	case key.Matches(msg, k.Stream) && x.tab == tabTools && x.d.Streamer() != nil:

@@ -25,6 +25,7 @@ type exploreListMsg struct {
 	gen   int
 	tab   exploreTab
 	items []json.RawMessage
+	hint  mcp.CacheHint // the pages' cache hint (ListAllCached)
 	err   error
 }
 
@@ -67,8 +68,8 @@ func (x *Explorer) refresh(all bool) tea.Cmd {
 func fetchList(ctx context.Context, s *client.Session, gen int, t exploreTab) tea.Cmd {
 	spec := exploreLists[t]
 	return func() tea.Msg {
-		items, err := s.ListAll(ctx, spec.method, spec.field, nil)
-		return exploreListMsg{gen: gen, tab: t, items: items, err: err}
+		items, hint, err := s.ListAllCached(ctx, spec.method, spec.field, nil)
+		return exploreListMsg{gen: gen, tab: t, items: items, hint: hint, err: err}
 	}
 }
 
@@ -79,6 +80,7 @@ func (x *Explorer) listDone(msg exploreListMsg) {
 	}
 	l := &x.lists[msg.tab]
 	l.state, l.err = listLoaded, msg.err
+	l.hint, l.fetched = msg.hint, now()
 	items := msg.items
 	if len(items) > maxExploreItems {
 		items = items[:maxExploreItems]

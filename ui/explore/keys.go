@@ -27,6 +27,7 @@ type exploreKeyMap struct {
 	Bench                     key.Binding // load-test a tool (ui/bench)
 	ReadFile, Verify, Dir     key.Binding // a skill's file, its verification, its directory (skill.go)
 	SaveContent               key.Binding // an image, audio or blob of the outcome to a file
+	App                       key.Binding // read an app tool's UI resource (MCP Apps)
 }
 
 // defaultExploreKeys returns the explorer's keys.
@@ -57,6 +58,7 @@ func defaultExploreKeys() exploreKeyMap {
 		Verify:      key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "verify the skill")),
 		Dir:         key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "the skill's directory")),
 		SaveContent: contentsave.Key(),
+		App:         key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "read an app tool's UI resource")),
 	}
 }
 
@@ -75,7 +77,7 @@ func (x *Explorer) Help() help.KeyMap {
 	full := [][]key.Binding{
 		first,
 		{k.NextTab, k.PrevTab, k.PickTab, x.nav.Up, x.nav.Down, x.nav.PageUp, x.nav.PageDown, x.nav.Home, x.nav.End},
-		{k.FilterDone, k.FilterClear, k.CancelCall, k.Again, k.Frames, k.SaveContent, k.Scroll, k.Insist, k.Back, k.Bench, subscribeKey},
+		{k.FilterDone, k.FilterClear, k.CancelCall, k.Again, k.Frames, k.SaveContent, k.Scroll, k.Insist, k.Back, k.Bench, subscribeKey, k.App},
 		{k.ReadFile, k.Verify, k.Dir},
 	}
 	unlisted := x.unlistedSession() != nil

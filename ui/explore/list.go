@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/mcpscope/mcpscope/internal/app/plural"
 	"github.com/mcpscope/mcpscope/proto/mcp"
@@ -22,6 +23,9 @@ const (
 	listNone                          // the dialect has no such list (none says why); not asked for
 )
 
+// now is the clock a list's staleness is judged by; tests set it.
+var now = time.Now
+
 // entryList is one filterable list of the explorer.
 type entryList struct {
 	tab    exploreTab
@@ -37,6 +41,10 @@ type entryList struct {
 	// mark, when set, is a mark shown before an item's label ("" for
 	// none): a subscribed resource's (subscribe.go).
 	mark func(*entry) string
+	// hint is the cache hint the list's pages carried (2026-07-28), and
+	// fetched when they were fetched, to say when the list goes stale.
+	hint    mcp.CacheHint
+	fetched time.Time
 }
 
 // setItems replaces the items and keeps the filter.
@@ -94,6 +102,9 @@ func (l *entryList) summary(d mcp.Dialect) string {
 			parts = append(parts, fmt.Sprintf("%d of %s %s %q", len(l.shown), plural.Count(len(l.items), one, what), plural.Word(len(l.shown), "matches", "match"), l.filter))
 		} else {
 			parts = append(parts, plural.Count(len(l.items), one, what))
+		}
+		if l.hint.Present {
+			parts = append(parts, look.CacheHintLine(l.hint, l.fetched, now()))
 		}
 	}
 	if l.err != nil {

@@ -63,6 +63,7 @@ func (x *Explorer) preview(e *entry, w int) []string {
 			b.WriteString(x.st.Ink.Muted.Paint(termtext.Line(d)) + "\n")
 		}
 		b.WriteString(x.headerWarning(e))
+		b.WriteString(x.appLine(e))
 		head("input schema")
 		if len(e.schema) == 0 {
 			b.WriteString(x.st.Ink.Muted.Paint("none: the call takes any arguments") + "\n")
@@ -75,6 +76,7 @@ func (x *Explorer) preview(e *entry, w int) []string {
 		if e.mime != "" {
 			b.WriteString(x.st.Ink.Muted.Paint("type "+termtext.Line(e.mime)) + "\n")
 		}
+		b.WriteString(x.appUILines(e))
 	case tabPrompts:
 		head("arguments")
 		if len(e.args) == 0 {

@@ -22,7 +22,8 @@ const maxOutcomeText = 64 << 10
 // Outcome is the answer to a request sent from an overlay, as a scrollable
 // view: the error with its code's name in the connection's dialect, or a
 // readable summary of the MCP content (text, images, resources, stream
-// refs, prompt messages) followed by the whole result as highlighted JSON.
+// refs, prompt messages, structuredContent beside the text) followed by
+// the whole result as highlighted JSON.
 type Outcome struct {
 	Heading string // the method answered
 	Body    string // rendered, before wrapping
@@ -52,11 +53,7 @@ func NewOutcome(method string, res json.RawMessage, err error, d mcp.Dialect, st
 		o.Body = b.String()
 		return o
 	}
-	if summary := contentSummary(res, st); summary != "" {
-		b.WriteString(summary + "\n\n" + st.Ink.Muted.Paint("── result JSON ──") + "\n")
-	}
-	b.WriteString(PrettyHighlighted(res, st))
-	o.Body = b.String()
+	o.Body = resultBody(res, nil, st)
 	return o
 }
 

@@ -67,7 +67,8 @@ func TestOutcomeTabsAndIndentedWrap(t *testing.T) {
 	if !strings.Contains(out, "name    value") {
 		t.Errorf("tab lost in the outcome:\n%s", out)
 	}
-	lines := strings.Split(out, "\n")
+	_, resultJSON, _ := strings.Cut(out, "result JSON")
+	lines := strings.Split(resultJSON, "\n")
 	for i, l := range lines {
 		if strings.Contains(l, `"s": "`) {
 			if i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "      x") {

@@ -179,6 +179,10 @@ func (v *View) page() string {
 	} else {
 		b.WriteString(look.PrettyHighlighted(f.Capabilities, v.st) + "\n")
 	}
+	if d := deprecations(f); d != nil {
+		head("deprecated")
+		b.WriteString(v.st.Ink.Warn.Paint(strings.Join(d, "\n")) + "\n")
+	}
 	return strings.TrimRight(b.String(), "\n")
 }
 

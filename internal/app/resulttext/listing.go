@@ -54,12 +54,13 @@ func listPage(method string, raw []byte, width int) string {
 
 // entry is what a table shows of one listing entry.
 type entry struct {
-	Name        string `json:"name"`
-	Title       string `json:"title"`
-	Description string `json:"description"`
-	URI         string `json:"uri"`
-	URITemplate string `json:"uriTemplate"`
-	MimeType    string `json:"mimeType"`
+	Name        string          `json:"name"`
+	Title       string          `json:"title"`
+	Description string          `json:"description"`
+	URI         string          `json:"uri"`
+	URITemplate string          `json:"uriTemplate"`
+	MimeType    string          `json:"mimeType"`
+	Meta        json.RawMessage `json:"_meta"`
 	Arguments   []struct {
 		Name     string `json:"name"`
 		Required bool   `json:"required"`
@@ -79,8 +80,8 @@ func listTable(field string, items []json.RawMessage, width int) string {
 	var row func(e entry) []string
 	switch field {
 	case "tools":
-		headers = []string{"NAME", "TITLE", "DESCRIPTION"}
-		row = func(e entry) []string { return []string{e.Name, e.Title, firstLine(e.Description)} }
+		headers = []string{"NAME", "TITLE", "APP", "DESCRIPTION"}
+		row = func(e entry) []string { return []string{e.Name, e.Title, appOf(e), firstLine(e.Description)} }
 	case "prompts":
 		headers = []string{"NAME", "TITLE", "ARGUMENTS", "DESCRIPTION"}
 		row = func(e entry) []string { return []string{e.Name, e.Title, arguments(e), firstLine(e.Description)} }

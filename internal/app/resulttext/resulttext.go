@@ -71,8 +71,8 @@ func endLine(s string) string {
 	return strings.TrimRight(s, "\n") + "\n"
 }
 
-// toolResult renders a tools/call result: its content, its
-// structuredContent when no content item is text, and "error: " before
+// toolResult renders a tools/call result: its content, then its
+// structuredContent with how it compares to the text, and "error: " before
 // the first line when isError is set. "" when the result holds no content
 // array (a task, or a shape of its own).
 func toolResult(raw []byte, textMax int) string {
@@ -85,15 +85,11 @@ func toolResult(raw []byte, textMax int) string {
 		return ""
 	}
 	var b strings.Builder
-	hasText := false
 	for _, c := range *r.Content {
-		item, text := contentItem(c, textMax)
-		hasText = hasText || text
+		item, _ := contentItem(c, textMax)
 		b.WriteString(endLine(item))
 	}
-	if len(r.StructuredContent) > 0 && !hasText && string(r.StructuredContent) != "null" {
-		b.WriteString("structured content:\n" + endLine(JSON(r.StructuredContent)))
-	}
+	b.WriteString(structuredPart(raw))
 	out := b.String()
 	if r.IsError {
 		if out == "" {
@@ -147,6 +143,7 @@ func readResult(raw []byte, textMax int) string {
 	}
 	var b strings.Builder
 	for _, c := range *r.Contents {
+		b.WriteString(appResourcePart(c))
 		b.WriteString(endLine(resourceContents(c, len(*r.Contents) > 1, textMax)))
 	}
 	if len(*r.Contents) == 0 {

@@ -36,7 +36,7 @@ func TestToolResultGolden(t *testing.T) {
 		{"type":"ref/stream","streamTag":7,"mimeType":"video/mp4","size":1048576},
 		{"type":"hologram","data":{"x":1}},
 		"not an object"
-	],"structuredContent":{"ignored":"because text content is shown"}}`
+	],"structuredContent":{"shown":"after the content"}}`
 	goldentest.Check(t, "tool-result", Result(mcp.MethodToolsCall, []byte(raw), 80))
 }
 
@@ -116,4 +116,23 @@ func TestUnknownMethodIsJSON(t *testing.T) {
 	if got := Result("completion/complete", []byte(`{"completion":{"values":["a"]}}`), 80); got != "{\n  \"completion\": {\n    \"values\": [\n      \"a\"\n    ]\n  }\n}\n" {
 		t.Errorf("%q", got)
 	}
+}
+
+// A UI resource's CSP and permissions head its text; domains a server
+// sends with escape sequences are shown escaped.
+func TestReadAppResourceShowsCSP(t *testing.T) {
+	read := `{"contents":[{"uri":"ui://w/view.html","mimeType":"text/html;profile=mcp-app","text":"<p>hi</p>",
+		"_meta":{"ui":{"csp":{"connectDomains":["https://api.example",` + quote(hostile) + `],"frameDomains":["https://f.example"]},
+		"permissions":{"microphone":{},"clipboardWrite":{}},"domain":"a.example"}}}]}`
+	goldentest.Check(t, "read-app", Result(mcp.MethodResourcesRead, []byte(read), 80))
+}
+
+// The tools table has an APP column when a tool names a UI resource.
+func TestListingMarksAppTools(t *testing.T) {
+	tools := []json.RawMessage{
+		json.RawMessage(`{"name":"weather","description":"Weather","_meta":{"ui":{"resourceUri":"ui://w/view.html"}}}`),
+		json.RawMessage(`{"name":"legacy","description":"Old key","_meta":{"ui/resourceUri":"ui://old/view.html"}}`),
+		json.RawMessage(`{"name":"plain","description":"No app"}`),
+	}
+	goldentest.Check(t, "listing-apps", Listing([]string{"tools"}, [][]json.RawMessage{tools}, 100))
 }

@@ -1,0 +1,96 @@
+package look
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/mcpscope/mcpscope/internal/app/resulttext"
+	"github.com/mcpscope/mcpscope/internal/app/structured"
+	"github.com/mcpscope/mcpscope/internal/app/termtext"
+	"github.com/mcpscope/mcpscope/proto/mcp"
+)
+
+// SetOutputSchema checks the outcome's structuredContent against a tool's
+// outputSchema too (structured.Check), shown under the value: "valid
+// against outputSchema" or each failure with its path. It must come before
+// FailTool, which heads the body it renders.
+func (o *Outcome) SetOutputSchema(schema json.RawMessage, st *Styles) {
+	if o.Failed || o.Result == nil || len(schema) == 0 || structured.Of(o.Result) == nil {
+		return
+	}
+	o.Body = resultBody(o.Result, schema, st)
+	o.lines = nil
+}
+
+// resultNotes are the lines that head a result's summary: the UI
+// resources' app metadata (CSP, permissions) and the cache hint of a read
+// or list result, each line ended; "" when it has neither.
+func resultNotes(res json.RawMessage, st *Styles) string {
+	var b strings.Builder
+	for _, a := range resulttext.ReadApps(res) {
+		b.WriteString(st.Ink.Accent.Paint("── app "+termtext.Line(a.URI)+" ──") + "\n" + resulttext.AppLines(a.App))
+	}
+	if h := mcp.ReadCacheHint(res); h.Present {
+		b.WriteString(st.Ink.Muted.Paint(CacheHintLine(h, time.Time{}, time.Time{})) + "\n")
+	}
+	return b.String()
+}
+
+// resultBody is the body of a result: the readable summary of its content,
+// its structuredContent with how it compares to the text (and checks
+// against schema, when given), then the whole result as highlighted JSON.
+func resultBody(res, schema json.RawMessage, st *Styles) string {
+	var b strings.Builder
+	summary := resultNotes(res, st) + contentSummary(res, st)
+	if s := structuredSection(res, schema, st); s != "" {
+		summary = strings.TrimLeft(summary+"\n\n"+s, "\n")
+	}
+	if summary != "" {
+		b.WriteString(summary + "\n\n" + st.Ink.Muted.Paint("── result JSON ──") + "\n")
+	}
+	b.WriteString(PrettyHighlighted(res, st))
+	return b.String()
+}
+
+// structuredSection renders a tools/call result's structuredContent as
+// highlighted JSON (a huge one only by its size: the result JSON below
+// holds it), then StructuredLines; "" when it has none.
+func structuredSection(res, schema json.RawMessage, st *Styles) string {
+	sc := structured.Of(res)
+	if sc == nil {
+		if why := structured.Report(res, nil); why != nil {
+			return strings.TrimRight(st.Ink.Muted.Paint("── structuredContent ──")+"\n"+StructuredLines(why, st), "\n")
+		}
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(st.Ink.Muted.Paint("── structuredContent ──") + "\n")
+	if len(sc) > maxOutcomeText {
+		b.WriteString(st.Ink.Muted.Paint(ByteSize(int64(len(sc)))+" of JSON: see the result JSON below") + "\n")
+	} else {
+		b.WriteString(PrettyHighlighted(sc, st) + "\n")
+	}
+	b.WriteString(StructuredLines(structured.Report(res, schema), st))
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// StructuredLines paints the lines of a structured report by their tone,
+// one a line.
+func StructuredLines(lines []structured.Line, st *Styles) string {
+	var b strings.Builder
+	for _, l := range lines {
+		t := st.Ink.Muted
+		switch l.Tone {
+		case structured.Good:
+			t = st.Ink.Good
+		case structured.Bad:
+			t = st.Ink.Error
+		case structured.Plain:
+			b.WriteString(l.Text + "\n")
+			continue
+		}
+		b.WriteString(t.Paint(l.Text) + "\n")
+	}
+	return b.String()
+}
