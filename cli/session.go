@@ -35,6 +35,7 @@ type run struct {
 	transport client.Transport
 	warnings  *decodeWarnings
 	schemas   outputSchemas // the tools' outputSchemas, listed once a run
+	taskTools taskSupport   // the tools' v1 taskSupport, listed once a run
 	method    string        // the last request sent, whose result emit prints
 }
 
@@ -152,10 +153,16 @@ func (r *run) call(ctx context.Context, method string, params any) ([]byte, erro
 	var id jsonrpc.ID
 	opts = append(opts, client.WithRounds(func(_ int, got jsonrpc.ID) { id = got }))
 	r.method = method
+	if method == mcp.MethodToolsCall {
+		params = r.taskParams(ctx, params)
+	}
 	started := time.Now()
 	// The engine hands every progress read before the result to the
 	// callback before Call returns, so the lines are complete here.
 	res, err := r.session.Call(ctx, method, params, opts...)
+	if err == nil && method == mcp.MethodToolsCall {
+		res, err = r.followTask(ctx, res, id, started)
+	}
 	if err != nil {
 		return nil, err
 	}
