@@ -19,6 +19,7 @@ type Handler struct {
 	log      *slog.Logger
 	mux      *http.ServeMux
 	sessions *registry
+	tasks    taskStore // the Tasks extension's tasks (stateless 2026-07-28)
 
 	// newTicker paces heartbeats; tests replace it to tick by hand.
 	newTicker func(time.Duration) (<-chan time.Time, func())

@@ -60,6 +60,9 @@ func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, m *jsonr
 		writeRPCError(w, http.StatusNotFound, m.ID, &jsonrpc.Error{Code: mcp.CodeMethodNotFound, Message: "initialize is not a 2026-07-28 method: use server/discover"})
 		return
 	}
+	if h.serveTask(w, m) {
+		return
+	}
 	f := formatAuto
 	if h.opts.JSONResponse {
 		f = formatJSON
