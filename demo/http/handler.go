@@ -56,8 +56,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // Close ends every session: their streams end and their running calls
-// are cancelled. Later requests that need a session get 404.
-func (h *Handler) Close() { h.sessions.closeAll() }
+// are cancelled, and so are the running tasks. Later requests that need a session get 404.
+func (h *Handler) Close() {
+	h.sessions.closeAll()
+	h.tasks.closeAll()
+}
 
 // Sessions returns how many sessions (Streamable HTTP and legacy) are open.
 func (h *Handler) Sessions() int { return h.sessions.count() }

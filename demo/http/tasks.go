@@ -138,6 +138,15 @@ func (s *taskStore) start(run taskRun, args json.RawMessage, poll float64) *task
 	return t
 }
 
+// closeAll cancels every task.
+func (s *taskStore) closeAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, t := range s.byID {
+		t.cancel()
+	}
+}
+
 // get returns the task with id, or nil.
 func (s *taskStore) get(id string) *task {
 	s.mu.Lock()

@@ -1,0 +1,142 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/demo/http"
+	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
+	"github.com/mcpscope/mcpscope/proto/mcp"
+)
+
+// methodLog records the JSON-RPC methods a handler is sent.
+type methodLog struct {
+	mu      sync.Mutex
+	methods []string
+}
+
+func (l *methodLog) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var m struct {
+			Method string `json:"method"`
+		}
+		if json.Unmarshal(body, &m) == nil && m.Method != "" {
+			l.mu.Lock()
+			l.methods = append(l.methods, m.Method)
+			l.mu.Unlock()
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+func (l *methodLog) count(method string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, m := range l.methods {
+		if m == method {
+			n++
+		}
+	}
+	return n
+}
+
+// demoTaskURL serves the demo over HTTP (2026-07-28 stateless, where its
+// task tools answer with tasks) for one test, logging each method.
+func demoTaskURL(t *testing.T) (string, *methodLog) {
+	t.Helper()
+	h := demohttp.New(demoCore(t), demohttp.Options{})
+	log := &methodLog{}
+	srv := httptest.NewServer(log.wrap(h))
+	t.Cleanup(func() { h.Close(); srv.Close() })
+	return srv.URL + demohttp.PathMCP, log
+}
+
+// Headless call and tool follow a v2 task of the demo to its end: the
+// final result on stdout, each status change a line on stderr, exit codes
+// as for any result; a server that lies is bounded by --max-time and
+// --timeout, and the task is cancelled.
+func TestCallFollowsDemoTask(t *testing.T) {
+	t.Parallel()
+	answers := filepath.Join(t.TempDir(), "answers.yaml")
+	if err := os.WriteFile(answers, []byte("elicitation:\n  - action: accept\n    content: {name: Ada}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		code    int
+		stdout  string
+		stderr  []string
+		cancels bool
+	}{
+		{"input required answered", []string{"tool", "--answers", answers, "greet"}, ExitOK, `Hello, Ada!`,
+			[]string{"input_required: Waiting for the name", "completed: Done"}, false},
+		{"call json", []string{"call", "--format", "json", "tools/call", `{"name":"greet","arguments":{"name":"Bob"}}`}, ExitOK,
+			`{"content":[{"type":"text","text":"Hello, Bob!"}]}`, []string{"working: Started"}, false},
+		{"failed", []string{"tool", "failing_job"}, ExitRPCError, "", []string{"failed: the job failed"}, false},
+		{"max time", []string{"tool", "--max-time", "1s", "slow_compute", "seconds:=30"}, ExitTimeout, "",
+			[]string{"max time of 1s", "sent tasks/cancel"}, true},
+		{"never terminal", []string{"tool", "--timeout", "300ms", "task_misbehave", "mode=stuck"}, ExitTimeout, "",
+			[]string{"showed no status change; sent tasks/cancel"}, true},
+		{"unknown status", []string{"tool", "task_misbehave", "mode=unknown_status"}, ExitProtocol, "",
+			[]string{`status "paused", which the Tasks extension does not define`}, true},
+		{"negative poll interval", []string{"tool", "task_misbehave", "mode=poll_negative"}, ExitOK,
+			"done despite a negative pollIntervalMs", nil, false},
+		{"huge poll interval", []string{"tool", "--max-time", "1s", "task_misbehave", "mode=poll_huge"}, ExitTimeout, "",
+			[]string{"sent tasks/cancel"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			url, log := demoTaskURL(t)
+			r := runBuilt(t, append(tc.args, url)...)
+			if r.code != tc.code || !strings.Contains(r.stdout, tc.stdout) {
+				t.Fatalf("exit %d, want %d; stdout:\n%s\nstderr:\n%s", r.code, tc.code, r.stdout, r.stderr)
+			}
+			for _, want := range tc.stderr {
+				if !strings.Contains(r.stderr, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+				}
+			}
+			if got := log.count(mcp.MethodTasksCancel); (got > 0) != tc.cancels {
+				t.Errorf("%d tasks/cancel sent; want some: %v", got, tc.cancels)
+			}
+			if log.count(mcp.MethodTasksGet) == 0 && tc.code != ExitProtocol {
+				t.Errorf("no tasks/get sent: %v", log.methods)
+			}
+		})
+	}
+}
+
+// The TypeScript everything server's simulate-research-query requires v1
+// task execution: mcpscope asks for it, follows the task through
+// input_required (the elicitation arrives through tasks/result, answered
+// from --answers) and prints the report.
+func TestToolFollowsTSEverythingTask(t *testing.T) {
+	t.Parallel()
+	answers := filepath.Join(t.TempDir(), "answers.yaml")
+	if err := os.WriteFile(answers, []byte("elicitation:\n  - action: accept\n    content: {interpretation: snake}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	args := append([]string{"tool", "--answers", answers, "simulate-research-query", "topic=python", "ambiguous:=true", "--"},
+		peertest.TSEverything(t, "stdio")...)
+	r := runBuilt(t, args...)
+	if r.code != ExitOK || !strings.Contains(r.stdout, "Research Report: python (snake)") {
+		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{" working: Gathering sources...", " input_required: ", "completed"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+}
