@@ -54,6 +54,9 @@ type entry struct {
 	// headers says why a tool's x-mcp-header annotations are invalid
 	// (2026-07-28 over HTTP; insist.go), "" when they are not.
 	headers string
+	// taskSupport is a tool's execution.taskSupport (the Tasks
+	// extension's 2025-11-25 generation), "" when it declares none.
+	taskSupport string
 }
 
 // toolRun is how enter runs a tool on a server that runs interactive
@@ -80,6 +83,7 @@ func decodeEntry(tab exploreTab, raw json.RawMessage) entry {
 			e.name, e.title, e.desc, e.schema, e.output = t.Name, t.Title, t.Description, t.InputSchema, t.OutputSchema
 			e.hints = toolHints(t.Annotations)
 			e.declared = declaredOf(t.Meta)
+			e.taskSupport = mcp.ToolTaskSupport(raw)
 		}
 	case tabResources:
 		var r mcp.Resource

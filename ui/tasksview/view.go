@@ -121,7 +121,7 @@ func (v *View) Render(w, h int) string {
 	for i := first; i < len(ts) && len(lines) < h; i++ {
 		t := ts[len(ts)-1-i]
 		line := look.FitLine(row(string(t.Status), look.Duration(v.now().Sub(t.Created).Truncate(100*time.Millisecond)),
-			t.ID, t.Tool+" #"+t.Call.String(), t.Message), w)
+			t.ID, "#"+t.Call.String()+" "+t.Tool, t.Message), w)
 		switch {
 		case i == v.sel:
 			line = st.Ink.SelFocused.Paint(line)
