@@ -80,11 +80,12 @@ func TestCallFollowsDemoTask(t *testing.T) {
 		stderr  []string
 		cancels bool
 	}{
-		{"input required answered", []string{"tool", "--answers", answers, "greet"}, ExitOK, `Hello, Ada!`,
+		{"input required answered", []string{"tool", "--answers", answers, "ask_name"}, ExitOK, `Hello, Ada!`,
 			[]string{"input_required: Waiting for the name", "completed: Done"}, false},
-		{"call json", []string{"call", "--format", "json", "tools/call", `{"name":"greet","arguments":{"name":"Bob"}}`}, ExitOK,
+		{"call json", []string{"call", "--format", "json", "tools/call", `{"name":"ask_name","arguments":{"name":"Bob"}}`}, ExitOK,
 			`{"content":[{"type":"text","text":"Hello, Bob!"}]}`, []string{"working: Started"}, false},
-		{"failed", []string{"tool", "failing_job"}, ExitRPCError, "", []string{"failed: the job failed"}, false},
+		{"tool error", []string{"tool", "failing_job"}, ExitRPCError, "the job failed", []string{"completed: Done"}, false},
+		{"failed", []string{"tool", "protocol_error_job"}, ExitRPCError, "", []string{"failed: the job broke"}, false},
 		{"max time", []string{"tool", "--max-time", "1s", "slow_compute", "seconds:=30"}, ExitTimeout, "",
 			[]string{"max time of 1s", "sent tasks/cancel"}, true},
 		{"never terminal", []string{"tool", "--timeout", "300ms", "task_misbehave", "mode=stuck"}, ExitTimeout, "",

@@ -56,7 +56,11 @@ func TestFollowCompleted(t *testing.T) {
 
 func TestFollowFailed(t *testing.T) {
 	t.Parallel()
-	_, _, err := call(t, "failing_job", nil, tasks.Options{})
+	res, _, err := call(t, "failing_job", nil, tasks.Options{})
+	if err != nil || !strings.Contains(string(res), `"isError":true`) {
+		t.Fatalf("a tool error: %s %v", res, err)
+	}
+	_, _, err = call(t, "protocol_error_job", nil, tasks.Options{})
 	var te *tasks.TaskError
 	var rpc *client.RPCError
 	if !errors.As(err, &te) || te.Status != mcp.TaskFailed || !errors.As(err, &rpc) || rpc.Err.Code != mcp.CodeInternalError {
@@ -68,7 +72,7 @@ func TestFollowFailed(t *testing.T) {
 // input, and is cancelled.
 func TestFollowUnansweredInput(t *testing.T) {
 	t.Parallel()
-	_, _, err := call(t, "greet", nil, tasks.Options{})
+	_, _, err := call(t, "ask_name", nil, tasks.Options{})
 	if err == nil || !strings.Contains(err.Error(), `needs input "name"`) {
 		t.Fatalf("%v", err)
 	}

@@ -1,6 +1,7 @@
 package demohttp
 
 import (
+	"encoding/json"
 	"net/http"
 
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
@@ -49,6 +50,7 @@ func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, m *jsonr
 	case mcp.MethodDiscover:
 		res := h.core.Discover()
 		res.SupportedVersions = h.supportedVersions()
+		res.Capabilities.Extensions = map[string]json.RawMessage{mcp.ExtensionTasks: mcp.EmptyObject}
 		answer, err := jsonrpc.NewResult(*m.ID, res)
 		if err != nil {
 			writeError(w, http.StatusInternalServerError, m.ID, mcp.CodeInternalError, err.Error())

@@ -11,14 +11,17 @@ import (
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
-// Names of the task tools, after the conformance fixtures where there is
-// one: a client that declares the Tasks extension gets a task of each; any
+// Names of the task tools, after the conformance fixtures of SEP-2663
+// where there is one (greet is the fixtures' sync-only tool): a client
+// that declares the Tasks extension gets a task of each other one; any
 // other client gets the plain answer (task_misbehave: -32021).
 const (
-	ToolGreet         = "greet"          // working → input_required (the name, unless given) → completed
-	ToolSlowCompute   = "slow_compute"   // working for `seconds` (default 1, at most 60), cancellable
-	ToolFailingJob    = "failing_job"    // working → failed
-	ToolTaskMisbehave = "task_misbehave" // a task that lies, by mode
+	ToolGreet            = "greet"              // sync only: Hello, {name}!
+	ToolAskName          = "ask_name"           // working → input_required (the name, unless given) → completed
+	ToolSlowCompute      = "slow_compute"       // working for `seconds` (default 1, at most 60), cancellable
+	ToolFailingJob       = "failing_job"        // working → completed with a tool error (isError)
+	ToolProtocolErrorJob = "protocol_error_job" // working → failed with a protocol error
+	ToolTaskMisbehave    = "task_misbehave"     // a task that lies, by mode
 )
 
 // taskTool is a tool the demo runs as a task.
@@ -29,17 +32,23 @@ type taskTool struct {
 
 // taskTools are the task tools by name.
 var taskTools = map[string]taskTool{
-	ToolGreet:         {run: greetTask, poll: float64(taskPoll / time.Millisecond)},
-	ToolSlowCompute:   {run: slowComputeTask, poll: float64(taskPoll / time.Millisecond)},
-	ToolFailingJob:    {run: failingJobTask, poll: float64(taskPoll / time.Millisecond)},
-	ToolTaskMisbehave: {run: misbehaveTask, poll: float64(taskPoll / time.Millisecond)},
+	ToolAskName:          {run: askNameTask, poll: float64(taskPoll / time.Millisecond)},
+	ToolSlowCompute:      {run: slowComputeTask, poll: float64(taskPoll / time.Millisecond)},
+	ToolFailingJob:       {run: failingJobTask, poll: float64(taskPoll / time.Millisecond)},
+	ToolProtocolErrorJob: {run: protocolErrorTask, poll: float64(taskPoll / time.Millisecond)},
+	ToolTaskMisbehave:    {run: misbehaveTask, poll: float64(taskPoll / time.Millisecond)},
 }
 
 // taskToolDefs are the task tools as tools/list lists them, with the
 // plain answers of a client that declares no Tasks extension.
 func taskToolDefs() []demo.Tool {
 	return []demo.Tool{
-		{Name: ToolGreet, Description: "Greet someone, as a task: asks for the name (elicitation) when none is given",
+		{Name: ToolGreet, Description: "Greet someone (never a task)",
+			InputSchema: schemaJSON(map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}),
+			Handler: func(_ context.Context, c *demo.Call) (*demo.ToolResult, error) {
+				return demo.TextResult(greeting(nameArg(c.Args))), nil
+			}},
+		{Name: ToolAskName, Description: "Greet someone, as a task: asks for the name (elicitation) when none is given",
 			InputSchema: schemaJSON(map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}),
 			Handler: func(_ context.Context, c *demo.Call) (*demo.ToolResult, error) {
 				return demo.TextResult(greeting(nameArg(c.Args))), nil
@@ -54,10 +63,15 @@ func taskToolDefs() []demo.Tool {
 				}
 				return res.(*demo.ToolResult), nil
 			}},
-		{Name: ToolFailingJob, Description: "A job that always fails (as a task: status failed)",
+		{Name: ToolFailingJob, Description: "A job whose tool always reports an error (isError; as a task: completed)",
 			InputSchema: schemaJSON(map[string]any{"type": "object"}),
 			Handler: func(context.Context, *demo.Call) (*demo.ToolResult, error) {
-				return nil, errFailingJob
+				return failedJob(), nil
+			}},
+		{Name: ToolProtocolErrorJob, Description: "A job that ends in a protocol error (as a task: status failed)",
+			InputSchema: schemaJSON(map[string]any{"type": "object"}),
+			Handler: func(context.Context, *demo.Call) (*demo.ToolResult, error) {
+				return nil, errProtocolJob
 			}},
 		{Name: ToolTaskMisbehave, Description: "A task that breaks the Tasks extension, by mode: stuck (never ends), " +
 			"unknown_status, poll_negative (pollIntervalMs -500), poll_huge (pollIntervalMs 1e15, never ends)",
@@ -69,7 +83,12 @@ func taskToolDefs() []demo.Tool {
 	}
 }
 
-var errFailingJob = &jsonrpc.Error{Code: mcp.CodeInternalError, Message: "the job failed: failing_job always fails"}
+var errProtocolJob = &jsonrpc.Error{Code: mcp.CodeInternalError, Message: "the job broke: protocol_error_job always does"}
+
+// failedJob is failing_job's tool error.
+func failedJob() *demo.ToolResult {
+	return &demo.ToolResult{Content: []any{demo.Text("the job failed: failing_job always fails")}, IsError: true}
+}
 
 func nameArg(args json.RawMessage) string {
 	var a struct {
@@ -86,9 +105,9 @@ func greeting(name string) string {
 	return "Hello, " + name + "!"
 }
 
-// greetTask asks for the name through an input request when the call
+// askNameTask asks for the name through an input request when the call
 // gives none, then greets.
-func greetTask(ctx context.Context, args json.RawMessage, t *task) (any, *jsonrpc.Error) {
+func askNameTask(ctx context.Context, args json.RawMessage, t *task) (any, *jsonrpc.Error) {
 	name := nameArg(args)
 	t.set(mcp.TaskWorking, "Preparing the greeting")
 	if name == "" {
@@ -137,15 +156,31 @@ func slowComputeTask(ctx context.Context, args json.RawMessage, t *task) (any, *
 	return demo.TextResult(fmt.Sprintf("Computed for %g s", a.Seconds)), nil
 }
 
-// failingJobTask works a moment, then fails.
+// failingJobTask works a moment, then reports a tool error.
 func failingJobTask(ctx context.Context, _ json.RawMessage, t *task) (any, *jsonrpc.Error) {
-	t.set(mcp.TaskWorking, "Running the job")
+	if !pause(ctx, t, "Running the job") {
+		return nil, nil
+	}
+	return failedJob(), nil
+}
+
+// protocolErrorTask works a moment, then fails with a protocol error.
+func protocolErrorTask(ctx context.Context, _ json.RawMessage, t *task) (any, *jsonrpc.Error) {
+	if !pause(ctx, t, "Running the job") {
+		return nil, nil
+	}
+	return nil, errProtocolJob
+}
+
+// pause shows msg for a moment; false when the task was cancelled.
+func pause(ctx context.Context, t *task, msg string) bool {
+	t.set(mcp.TaskWorking, msg)
 	select {
 	case <-ctx.Done():
-		return nil, nil
-	case <-time.After(taskPoll):
+		return false
+	case <-time.After(4 * taskPoll):
+		return true
 	}
-	return nil, errFailingJob
 }
 
 // misbehaveTask breaks the extension the way its mode says.

@@ -11,7 +11,7 @@ import (
 // Against the demo over HTTP in 2026-07-28: a tools/call of slow_compute
 // becomes a task; the waiting view shows "task ID working: …", ctrl+x
 // cancels the task with tasks/cancel and the outcome says cancelled. A
-// call of greet with a name is followed to its greeting.
+// call of ask_name with a name is followed to its greeting.
 func TestExploreFollowsAndCancelsTask(t *testing.T) {
 	m, r := newModel(t, 120, 24)
 	m.host.Sess = screentest.ConnectDemoHTTP(t, m.store)
@@ -35,7 +35,7 @@ func TestExploreFollowsAndCancelsTask(t *testing.T) {
 	}
 
 	r.Press("esc", "esc", "/")
-	r.TypeText("greet")
+	r.TypeText("ask_name")
 	r.Press("enter", "enter")
 	r.Until("the form", func() bool { return x.mode == modeForm })
 	r.TypeText("Ada")
