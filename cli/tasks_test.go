@@ -1,18 +1,24 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/mcpscope/mcpscope/demo/http"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
@@ -139,5 +145,39 @@ func TestToolFollowsTSEverythingTask(t *testing.T) {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 		}
+	}
+}
+
+// Ctrl-C while a task runs cancels the task with tasks/cancel before the
+// run exits as interrupted.
+func TestToolInterruptedCancelsTask(t *testing.T) {
+	t.Parallel()
+	url, log := demoTaskURL(t)
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Run) // hang guard only
+	defer cancel()
+	cmd := exec.CommandContext(ctx, builtBinary(t), "tool", "slow_compute", "seconds:=30", url)
+	cmd.Env = append(cmd.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "MCPSCOPE_KEYRING=off")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(stderr)
+	for lines.Scan() && !strings.Contains(lines.Text(), "working: Computing") {
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	for lines.Scan() {
+	}
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != ExitInterrupted {
+		t.Fatalf("exit: %v, want %d", err, ExitInterrupted)
+	}
+	if log.count(mcp.MethodTasksCancel) != 1 {
+		t.Errorf("tasks/cancel sent %d times", log.count(mcp.MethodTasksCancel))
 	}
 }
