@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpscope/mcpscope/client"
@@ -40,8 +41,12 @@ type Options struct {
 }
 
 // CancelGrace bounds the wait for the answer to the tasks/cancel a follow
-// that gives up sends.
+// that gives up sends. A follow ended by a limit takes that wait out of
+// the limit (at most a tenth of it), so that the whole stays within it.
 const CancelGrace = time.Second
+
+// reserve is the part of limit kept for the tasks/cancel that ends it.
+func reserve(limit time.Duration) time.Duration { return min(CancelGrace, limit/10) }
 
 // Follow follows the task that handle (a tools/call result) names to its
 // end and returns the task's CallToolResult. A result that is no task
@@ -62,6 +67,7 @@ func Follow(ctx context.Context, s *client.Session, handle json.RawMessage, o Op
 		o.Started = time.Now()
 	}
 	f := &follower{s: s, o: o, gen: gen, id: task.TaskID, interval: task.Interval()}
+	f.grace.Store(int64(CancelGrace))
 	return f.run(ctx, task)
 }
 
@@ -75,6 +81,9 @@ type follower struct {
 	last     mcp.Task
 	answered bool // the current input_required round is answered
 	dog      *watchdog
+	// grace bounds the wait for tasks/cancel's answer: CancelGrace, or
+	// the reserve of the limit that ended the follow (set before it ends).
+	grace atomic.Int64
 }
 
 // outcome is the end of a v1 tasks/result.
@@ -228,10 +237,11 @@ func (f *follower) finish(ctx, lctx context.Context, res json.RawMessage, err er
 	return nil, err
 }
 
-// cancel tells the server to cancel the task, waiting at most CancelGrace
+// cancel tells the server to cancel the task, waiting at most f.grace
 // for its answer, even when ctx is done.
 func (f *follower) cancel(ctx context.Context) {
-	cctx, release := context.WithTimeout(context.WithoutCancel(ctx), CancelGrace)
+	grace := time.Duration(f.grace.Load())
+	cctx, release := context.WithTimeout(context.WithoutCancel(ctx), grace)
 	defer release()
-	_, _ = f.s.Call(cctx, mcp.MethodTasksCancel, mcp.TaskParams{TaskID: f.id}, client.WithTimeout(CancelGrace))
+	_, _ = f.s.Call(cctx, mcp.MethodTasksCancel, mcp.TaskParams{TaskID: f.id}, client.WithTimeout(grace))
 }

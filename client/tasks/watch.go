@@ -18,19 +18,21 @@ type watchdog struct {
 }
 
 // startWatchdog starts the timers of o; expire runs once, when one runs
-// out, with whether it was the max time and the limit.
+// out, with whether it was the max time and the limit. Each fires its
+// reserve early: the tasks/cancel that follows fits in the limit.
 func startWatchdog(o Options, expire func(maxTime bool, after time.Duration)) *watchdog {
 	w := &watchdog{life: make(chan struct{}, 1), done: make(chan struct{})}
 	go func() {
 		var idle, hard <-chan time.Time
 		var idleT *time.Timer
+		idleAfter := o.Timeout - reserve(o.Timeout)
 		if o.Timeout > 0 {
-			idleT = time.NewTimer(o.Timeout)
+			idleT = time.NewTimer(idleAfter)
 			defer idleT.Stop()
 			idle = idleT.C
 		}
 		if o.MaxTime > 0 {
-			hardT := time.NewTimer(time.Until(o.Started.Add(o.MaxTime)))
+			hardT := time.NewTimer(time.Until(o.Started.Add(o.MaxTime - reserve(o.MaxTime))))
 			defer hardT.Stop()
 			hard = hardT.C
 		}
@@ -40,7 +42,7 @@ func startWatchdog(o Options, expire func(maxTime bool, after time.Duration)) *w
 				return
 			case <-w.life:
 				if idleT != nil {
-					idleT.Reset(o.Timeout)
+					idleT.Reset(idleAfter)
 				}
 			case <-idle:
 				expire(false, o.Timeout)
@@ -68,6 +70,7 @@ func (w *watchdog) stop() { close(w.done) }
 // the tools/call, saying the task is cancelled.
 func (f *follower) expired(stop context.CancelCauseFunc) func(bool, time.Duration) {
 	return func(maxTime bool, after time.Duration) {
+		f.grace.Store(int64(reserve(after)))
 		then := "task " + f.id + " showed no status change; sent tasks/cancel"
 		if maxTime {
 			then = "task " + f.id + " was still running; sent tasks/cancel"
