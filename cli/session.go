@@ -154,12 +154,17 @@ func (r *run) call(ctx context.Context, method string, params any) ([]byte, erro
 	opts = append(opts, client.WithRounds(func(_ int, got jsonrpc.ID) { id = got }))
 	r.method = method
 	if method == mcp.MethodToolsCall {
-		params = r.taskParams(ctx, params)
+		params = r.taskParams(params)
 	}
 	started := time.Now()
 	// The engine hands every progress read before the result to the
 	// callback before Call returns, so the lines are complete here.
 	res, err := r.session.Call(ctx, method, params, opts...)
+	if err == nil && method == mcp.MethodToolsCall {
+		if retry, ok := r.retryAsTask(ctx, params, res); ok {
+			res, err = r.session.Call(ctx, method, retry, opts...)
+		}
+	}
 	if err == nil && method == mcp.MethodToolsCall {
 		res, err = r.followTask(ctx, res, id, started)
 	}

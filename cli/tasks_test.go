@@ -126,25 +126,41 @@ func TestCallFollowsDemoTask(t *testing.T) {
 }
 
 // The TypeScript everything server's simulate-research-query requires v1
-// task execution: mcpscope asks for it, follows the task through
-// input_required (the elicitation arrives through tasks/result, answered
-// from --answers) and prints the report.
+// task execution. mcpscope tool asks for it (its listing says so) and
+// follows the task through input_required (the elicitation arrives
+// through tasks/result, answered from --answers) to the report; mcpscope
+// call, which lists nothing first, is refused, learns why and calls again
+// as a task.
 func TestToolFollowsTSEverythingTask(t *testing.T) {
 	t.Parallel()
 	answers := filepath.Join(t.TempDir(), "answers.yaml")
 	if err := os.WriteFile(answers, []byte("elicitation:\n  - action: accept\n    content: {interpretation: snake}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	args := append([]string{"tool", "--answers", answers, "simulate-research-query", "topic=python", "ambiguous:=true", "--"},
-		peertest.TSEverything(t, "stdio")...)
-	r := runBuilt(t, args...)
-	if r.code != ExitOK || !strings.Contains(r.stdout, "Research Report: python (snake)") {
-		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
-	}
-	for _, want := range []string{" working: Gathering sources...", " input_required: ", "completed"} {
-		if !strings.Contains(r.stderr, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
-		}
+	for _, tc := range []struct {
+		name, report string
+		args         []string
+		stderr       []string
+	}{
+		{"tool", "Research Report: python (snake)",
+			[]string{"tool", "--answers", answers, "simulate-research-query", "topic=python", "ambiguous:=true"},
+			[]string{" working: Gathering sources...", " input_required: ", "completed"}},
+		{"call", "Research Report: go",
+			[]string{"call", "tools/call", `{"name":"simulate-research-query","arguments":{"topic":"go"}}`},
+			[]string{`runs only as a task (execution.taskSupport: required): calling it again as one`, " working: Gathering sources...", "completed"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := runBuilt(t, append(append(tc.args, "--"), peertest.TSEverything(t, "stdio")...)...)
+			if r.code != ExitOK || !strings.Contains(r.stdout, tc.report) {
+				t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+			}
+			for _, want := range tc.stderr {
+				if !strings.Contains(r.stderr, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+				}
+			}
+		})
 	}
 }
 
