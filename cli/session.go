@@ -36,6 +36,7 @@ type run struct {
 	warnings  *decodeWarnings
 	findings  *findingLog   // every finding the run met (findings.go)
 	schemas   outputSchemas // the tools' outputSchemas, listed once a run
+	taskTools taskSupport   // the tools' v1 taskSupport, listed once a run
 	method    string        // the last request sent, whose result emit prints
 	cached    []string      // the cache hints of the results to print, said after them (cache_hints.go)
 }
@@ -166,10 +167,21 @@ func (r *run) call(ctx context.Context, method string, params any) ([]byte, erro
 	var id jsonrpc.ID
 	opts = append(opts, client.WithRounds(func(_ int, got jsonrpc.ID) { id = got }))
 	r.method = method
+	if method == mcp.MethodToolsCall {
+		params = r.taskParams(params)
+	}
 	started := time.Now()
 	// The engine hands every progress read before the result to the
 	// callback before Call returns, so the lines are complete here.
 	res, err := r.session.Call(ctx, method, params, opts...)
+	if err == nil && method == mcp.MethodToolsCall {
+		if retry, ok := r.retryAsTask(ctx, params, res); ok {
+			res, err = r.session.Call(ctx, method, retry, opts...)
+		}
+	}
+	if err == nil && method == mcp.MethodToolsCall {
+		res, err = r.followTask(ctx, res, id, started)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -210,6 +210,7 @@ func (r *run) toolParams(ctx context.Context, name string, words []string, read 
 		return nil, err
 	default:
 		r.schemas = outputSchemas{listed: true, byTool: client.OutputSchemas(tools)}
+		r.taskTools.learn(tools)
 		entry, err := findEntry(tools, name, "tool", "tools")
 		if err != nil {
 			return nil, err

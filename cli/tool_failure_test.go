@@ -82,6 +82,10 @@ func toolFailureServer(tools bool) int {
 			say(m.ID, "result", `{"tools":[`+typed("typed_ok")+`,`+typed("typed_missing")+`,`+typed("typed_bad")+`,`+typed("typed_task")+`]}`)
 		case m.Method == "tools/call" && toolFailureResults[m.Params.Name] != "":
 			say(m.ID, "result", toolFailureResults[m.Params.Name])
+		case m.Method == "tasks/get": // typed_task's task, followed to its end
+			say(m.ID, "result", `{"taskId":"t1","status":"completed"}`)
+		case m.Method == "tasks/result":
+			say(m.ID, "result", toolFailureResults["typed_ok"])
 		default:
 			say(m.ID, "error", `{"code":-32601,"message":"Method not found"}`)
 		}
@@ -144,14 +148,18 @@ func TestCallToolFailureExits1(t *testing.T) {
 		{"typed_ok", "", ExitOK},
 		{"plain", "", ExitOK},
 		{"odd_broken", `error: tool "odd_broken" failed (isError): no disk`, ExitRPCError},
-		{"typed_task", "", ExitOK}, // the call runs as a task: its result is not the tool's
+		{"typed_task", "task t1 working", ExitOK}, // the call runs as a task: the handle is not the tool's result, the task's is
 	}
 	for _, tc := range cases {
 		t.Run(tc.tool, func(t *testing.T) {
 			t.Parallel()
 			r := runBuilt(t, append([]string{"call", "tools/call", callTool(t, tc.tool, nil)}, target...)...)
 			r.mustExit(t, tc.code)
-			if strings.TrimSpace(r.stdout) != toolFailureResults[tc.tool] {
+			want := toolFailureResults[tc.tool]
+			if tc.tool == "typed_task" {
+				want = toolFailureResults["typed_ok"] // what tasks/result answers
+			}
+			if strings.TrimSpace(r.stdout) != want {
 				t.Errorf("stdout: %s", r.stdout)
 			}
 			switch {

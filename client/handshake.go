@@ -102,6 +102,12 @@ func (s *Session) clientCapabilities(v string) mcp.ClientCapabilities {
 		}
 		caps.Extensions = map[string]json.RawMessage{mcp.ExtensionApps: mcp.AppClientCapability}
 	}
+	if mcp.IsModernVersion(v) {
+		// A server creates a task only for a request that declares the
+		// Tasks extension; mcpscope follows every task to its end
+		// (client/tasks).
+		caps.Extensions = map[string]json.RawMessage{mcp.ExtensionTasks: mcp.EmptyObject}
+	}
 	return caps
 }
 

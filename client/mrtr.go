@@ -43,18 +43,9 @@ func (s *Session) resolveInput(ctx context.Context, method string, params, resul
 // params of the retry. answered is the id of the request whose result
 // asked for the input; the handler learns it with QuestionOriginOf.
 func (s *Session) inputRetry(ctx context.Context, method string, params json.RawMessage, ir *mcp.InputRequired, answered jsonrpc.ID) (json.RawMessage, error) {
-	responses := make(map[string]json.RawMessage, len(ir.InputRequests))
-	for _, key := range ir.InputKeys() {
-		req := ir.InputRequests[key]
-		answer, rpcErr := s.answer(WithQuestionOrigin(ctx, QuestionOrigin{RequestID: answered, InputKey: key}), req.Method, req.Params)
-		if rpcErr != nil {
-			return nil, fmt.Errorf("%s needs input %q (%s) that the client did not give: %w", method, key, req.Method, rpcErr)
-		}
-		raw, err := json.Marshal(answer)
-		if err != nil {
-			return nil, fmt.Errorf("the answer to input %q of %s cannot be encoded: %w", key, method, err)
-		}
-		responses[key] = raw
+	responses, err := s.AnswerInputs(ctx, method, ir.InputRequests, answered)
+	if err != nil {
+		return nil, err
 	}
 	ms, err := objectMembers(params)
 	if err != nil {
@@ -67,4 +58,27 @@ func (s *Session) inputRetry(ctx context.Context, method string, params json.Raw
 	}
 	ms = setMember(ms, "requestState", state)
 	return encodeMembers(ms), nil
+}
+
+// AnswerInputs answers input requests (MRTR's input_required, a task's
+// inputRequests) in key order, through the Handler or the engine's own
+// roots, and returns each answer under its key. method names what asked,
+// for errors; answered is the id of the request whose result asked, which
+// the handler learns with QuestionOriginOf.
+func (s *Session) AnswerInputs(ctx context.Context, method string, inputs map[string]mcp.InputRequest, answered jsonrpc.ID) (map[string]json.RawMessage, error) {
+	ir := mcp.InputRequired{InputRequests: inputs}
+	responses := make(map[string]json.RawMessage, len(inputs))
+	for _, key := range ir.InputKeys() {
+		req := inputs[key]
+		answer, rpcErr := s.answer(WithQuestionOrigin(ctx, QuestionOrigin{RequestID: answered, InputKey: key}), req.Method, req.Params)
+		if rpcErr != nil {
+			return nil, fmt.Errorf("%s needs input %q (%s) that the client did not give: %w", method, key, req.Method, rpcErr)
+		}
+		raw, err := json.Marshal(answer)
+		if err != nil {
+			return nil, fmt.Errorf("the answer to input %q of %s cannot be encoded: %w", key, method, err)
+		}
+		responses[key] = raw
+	}
+	return responses, nil
 }

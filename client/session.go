@@ -243,6 +243,10 @@ func (s *Session) InFlight() int {
 	return len(s.pending)
 }
 
+// MaxTime returns the max time of one request (Options.HardTimeout), which
+// also bounds a task the UI follows (client/tasks).
+func (s *Session) MaxTime() time.Duration { return s.opts.HardTimeout }
+
 // DroppedNotifications returns how many notifications were dropped because
 // the client fell too far behind a flooding server.
 func (s *Session) DroppedNotifications() uint64 { return s.dropped.Load() }

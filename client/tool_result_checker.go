@@ -27,8 +27,8 @@ func ToolResultChecker(tool string, outputSchema json.RawMessage) func(result js
 		if json.Unmarshal(result, &r) != nil || r == nil {
 			return nil
 		}
-		if present(r["task"]) {
-			return nil
+		if present(r["task"]) || mcp.IsTaskHandle(result) {
+			return nil // a task handle: the task's final result is judged
 		}
 		var isError bool
 		if json.Unmarshal(r["isError"], &isError) == nil && isError {

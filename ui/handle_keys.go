@@ -160,18 +160,15 @@ func (m *Model) openDetail() {
 }
 
 // nextLinked selects the next frame of the selected frame's call (request,
-// response, its execution streams and datagrams), wrapping around.
+// response, its execution streams and datagrams, and the frames of the
+// task it started), wrapping around.
 func (m *Model) nextLinked() {
 	f, ok := m.traffic.selected()
 	if !ok {
 		m.status.setError(errors.New(m.keys.Link.Help().Key + ": no frame is selected"))
 		return
 	}
-	c, ok := m.idx.lookup(f)
-	var seqs []uint64
-	if ok {
-		seqs = m.idx.linkedSeqs(c)
-	}
+	seqs := m.idx.linkedFrames(f)
 	if len(seqs) < 2 {
 		m.status.note("this frame has no linked frames")
 		return

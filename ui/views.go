@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"slices"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/capture"
@@ -57,4 +59,23 @@ func (m *Model) openLogs() tea.Cmd {
 // openFindings opens the Findings view.
 func (m *Model) openFindings() tea.Cmd {
 	return m.openOverlay(findingsview.Open(driver{m}, m.idx.views.findings))
+}
+
+// linkedFrames returns the frames the l key walks from f, in Seq order:
+// those of its call (linkedSeqs) and, when f belongs to a task (the
+// tools/call that started it and its answer, tasks/get and its answer, a
+// status notification, a question the task asks), every frame of that
+// task.
+func (x *index) linkedFrames(f *capture.Frame) []uint64 {
+	var seqs []uint64
+	if c, ok := x.lookup(f); ok {
+		seqs = x.linkedSeqs(c)
+	}
+	task := x.views.tasks.Linked(f.Seq)
+	if len(task) == 0 {
+		return seqs
+	}
+	seqs = append(slices.Clone(seqs), task...)
+	slices.Sort(seqs)
+	return slices.Compact(seqs)
 }

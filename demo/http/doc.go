@@ -43,7 +43,13 @@
 //     (checked against the body as the other headers are: a value without
 //     its header, a header without its value or one that differs is
 //     -32020), and route_clash, whose annotations are invalid (the name
-//     Tenant twice), answered with no header checked.
+//     Tenant twice), answered with no header checked. The Tasks extension
+//     (SEP-2663) is declared in server/discover: a tools/call of ask_name,
+//     slow_compute, failing_job, protocol_error_job or task_misbehave from
+//     a client that declares it in _meta is answered with a task handle,
+//     and tasks/get, tasks/update and tasks/cancel (Mcp-Name: the taskId)
+//     follow the task, which outlives the request (tasks.go); greet is the
+//     fixtures' sync-only tool.
 //
 // PathSSE (/sse) is the legacy HTTP+SSE transport (2024-11-05): GET opens
 // a session whose stream starts with an "endpoint" event naming

@@ -19,6 +19,7 @@ type Handler struct {
 	log      *slog.Logger
 	mux      *http.ServeMux
 	sessions *registry
+	tasks    taskStore // the Tasks extension's tasks (stateless 2026-07-28)
 
 	// newTicker paces heartbeats; tests replace it to tick by hand.
 	newTicker func(time.Duration) (<-chan time.Time, func())
@@ -55,8 +56,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // Close ends every session: their streams end and their running calls
-// are cancelled. Later requests that need a session get 404.
-func (h *Handler) Close() { h.sessions.closeAll() }
+// are cancelled, and so are the running tasks. Later requests that need a session get 404.
+func (h *Handler) Close() {
+	h.sessions.closeAll()
+	h.tasks.closeAll()
+}
 
 // Sessions returns how many sessions (Streamable HTTP and legacy) are open.
 func (h *Handler) Sessions() int { return h.sessions.count() }

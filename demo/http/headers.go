@@ -93,11 +93,13 @@ func checkModern(hd http.Header, m *jsonrpc.Message, supported []string) *jsonrp
 }
 
 // nameOf returns what Mcp-Name mirrors: params.name of tools/call and
-// prompts/get, params.uri of resources/read.
+// prompts/get, params.uri of resources/read, params.taskId of the Tasks
+// extension's tasks/get, tasks/update and tasks/cancel.
 func nameOf(m *jsonrpc.Message) (string, bool) {
 	var p struct {
-		Name string `json:"name"`
-		URI  string `json:"uri"`
+		Name   string `json:"name"`
+		URI    string `json:"uri"`
+		TaskID string `json:"taskId"`
 	}
 	_ = json.Unmarshal(m.Params, &p)
 	switch m.Method {
@@ -105,6 +107,8 @@ func nameOf(m *jsonrpc.Message) (string, bool) {
 		return p.Name, true
 	case mcp.MethodResourcesRead:
 		return p.URI, true
+	case mcp.MethodTasksGet, mcp.MethodTasksUpdate, mcp.MethodTasksCancel:
+		return p.TaskID, true
 	}
 	return "", false
 }

@@ -44,8 +44,9 @@ var routeParams = []headerParam{
 	{"dry_run", "Dry-Run", "boolean", "plan only (Mcp-Param-Dry-Run)"},
 }
 
-// statelessTools are the tools the stateless flavour adds to the demo's.
-var statelessTools = paramTools()
+// statelessTools are the tools the stateless flavour adds to the demo's:
+// the x-mcp-header tools and the task tools.
+var statelessTools = append(paramTools(), taskToolDefs()...)
 
 // paramTools are the tools whose parameters 2026-07-28 mirrors into
 // headers: route, valid, and route_clash, whose annotations are invalid.

@@ -1,6 +1,8 @@
 package demohttp
 
 import (
+	"encoding/json"
+	"maps"
 	"net/http"
 
 	"github.com/mcpscope/mcpscope/demo"
@@ -52,6 +54,14 @@ func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, m *jsonr
 		res.SupportedVersions = h.supportedVersions()
 		ttl := int64(demo.DiscoverTTLMs)
 		res.TTLMs, res.CacheScope = &ttl, mcp.CacheScopePublic
+		// The tasks extension is this transport's own (the stateless era):
+		// added to a copy of what the core declares, skills among it.
+		ext := maps.Clone(res.Capabilities.Extensions)
+		if ext == nil {
+			ext = map[string]json.RawMessage{}
+		}
+		ext[mcp.ExtensionTasks] = mcp.EmptyObject
+		res.Capabilities.Extensions = ext
 		answer, err := jsonrpc.NewResult(*m.ID, res)
 		if err != nil {
 			writeError(w, http.StatusInternalServerError, m.ID, mcp.CodeInternalError, err.Error())
@@ -61,6 +71,9 @@ func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, m *jsonr
 		return
 	case mcp.MethodInitialize:
 		writeRPCError(w, http.StatusNotFound, m.ID, &jsonrpc.Error{Code: mcp.CodeMethodNotFound, Message: "initialize is not a 2026-07-28 method: use server/discover"})
+		return
+	}
+	if h.serveTask(w, m) {
 		return
 	}
 	f := formatAuto

@@ -31,8 +31,9 @@ type modernMeta struct {
 	Meta struct {
 		ProtocolVersion string `json:"io.modelcontextprotocol/protocolVersion"`
 	} `json:"_meta"`
-	Name string `json:"name"`
-	URI  string `json:"uri"`
+	Name   string `json:"name"`
+	URI    string `json:"uri"`
+	TaskID string `json:"taskId"`
 }
 
 // readModern reads m's params when they carry the 2026-07-28 _meta, or
@@ -49,13 +50,16 @@ func readModern(m *jsonrpc.Message) *modernMeta {
 }
 
 // mirroredName is what Mcp-Name carries for a request of method: the
-// tool's or prompt's name, the resource's URI, or "" for other methods.
+// tool's or prompt's name, the resource's URI, the task's id (the Tasks
+// extension), or "" for other methods.
 func (mm *modernMeta) mirroredName(method string) string {
 	switch method {
 	case mcp.MethodToolsCall, mcp.MethodPromptsGet:
 		return mm.Name
 	case mcp.MethodResourcesRead, mcp.MethodResourcesSubscribe, mcp.MethodResourcesUnsubscribe:
 		return mm.URI
+	case mcp.MethodTasksGet, mcp.MethodTasksUpdate, mcp.MethodTasksCancel:
+		return mm.TaskID
 	}
 	return ""
 }

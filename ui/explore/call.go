@@ -187,7 +187,8 @@ func (x *Explorer) submit() tea.Cmd {
 	}
 	switch e.tab {
 	case tabTools:
-		return x.call(mcp.MethodToolsCall, map[string]any{"name": e.name, "arguments": v}, e.name)
+		s, _ := x.d.Session()
+		return x.call(mcp.MethodToolsCall, taskParams(s, e, map[string]any{"name": e.name, "arguments": v}), e.name)
 	case tabTemplates:
 		uri := x.tmpl.Expand(stringValues(v))
 		return x.call(mcp.MethodResourcesRead, map[string]any{"uri": uri}, uri)
@@ -228,11 +229,15 @@ func (x *Explorer) call(method string, params any, subject string) tea.Cmd {
 	}
 	x.mode, x.method, x.subject, x.elapsed, x.sentAt = modeCalling, method, subject, 0, time.Now()
 	fl := &screen.SentID{}
-	x.inflight = fl
+	tf := &taskFollow{}
+	x.inflight, x.task = fl, tf
 	ctx := x.d.Context()
 	return tea.Batch(tickWaiting(gen), func() tea.Msg {
 		start := time.Now()
 		res, err := s.Call(ctx, method, params, client.WithRounds(fl.Round), screen.AskProgress())
+		if err == nil && method == mcp.MethodToolsCall {
+			res, err = tf.follow(ctx, s, res, fl)
+		}
 		return exploreAnswerMsg{gen: gen, done: screen.CallDoneMsg{Method: method, Result: res, Err: err}, elapsed: time.Since(start)}
 	})
 }
@@ -242,6 +247,9 @@ func (x *Explorer) cancelCall() tea.Cmd {
 	if x.pick.cancel != nil { // a gateway stream: close its connection
 		x.pick.cancel()
 		return nil
+	}
+	if x.mode == modeCalling && x.task.stop() {
+		return nil // the follow sends tasks/cancel; its answer shows as cancelled
 	}
 	id, ok := x.inflight.Get()
 	if _, err := x.d.Session(); !ok || err != nil {

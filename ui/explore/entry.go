@@ -64,6 +64,9 @@ type entry struct {
 	// appUI is a UI resource's app metadata as its list entry gives it
 	// (the read contents' _meta.ui prevails), nil when it has none.
 	appUI *mcp.AppResource
+	// taskSupport is a tool's execution.taskSupport (the Tasks
+	// extension's 2025-11-25 generation), "" when it declares none.
+	taskSupport string
 }
 
 // toolRun is how enter runs a tool on a server that runs interactive
@@ -93,6 +96,7 @@ func decodeEntry(tab exploreTab, raw json.RawMessage) entry {
 			if a, ok := mcp.ReadToolApp(t.Meta); ok {
 				e.app = &a
 			}
+			e.taskSupport = mcp.ToolTaskSupport(raw)
 		}
 	case tabResources:
 		var r mcp.Resource

@@ -71,6 +71,7 @@ type Explorer struct {
 	subject   string           // the tool, prompt or URI it concerns
 	callGen   int
 	inflight  *screen.SentID
+	task      *taskFollow   // the task the call in flight became, if any
 	elapsed   time.Duration // from the call to its answer; 0 when not measured
 	sentAt    time.Time     // when the call in flight was made
 	cancelled bool          // the answer shown says the user cancelled the call

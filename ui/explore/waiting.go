@@ -41,6 +41,9 @@ func (x *Explorer) waitingView(w int) []string {
 		st, known = x.d.Progress(id)
 	}
 	lines := []string{x.st.Ink.Muted.Paint("elapsed " + look.Duration(elapsed))}
+	if line := x.task.line(); line != "" && x.mode == modeCalling {
+		lines = append(lines, x.st.Ink.Accent.Paint(look.OneLine(line)))
+	}
 	switch {
 	case !known || st.Reports == 0:
 		lines = append(lines, x.st.Ink.Muted.Paint("no progress reported yet"))

@@ -1,0 +1,47 @@
+package explore
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/internal/testkit/screentest"
+	"github.com/mcpscope/mcpscope/proto/mcp"
+)
+
+// Against the demo over HTTP in 2026-07-28: a tools/call of slow_compute
+// becomes a task; the waiting view shows "task ID working: …", ctrl+x
+// cancels the task with tasks/cancel and the outcome says cancelled. A
+// call of ask_name with a name is followed to its greeting.
+func TestExploreFollowsAndCancelsTask(t *testing.T) {
+	m, r := newModel(t, 120, 24)
+	m.host.Sess = screentest.ConnectDemoHTTP(t, m.store)
+	x := openExplorerLoaded(t, r)
+	r.Press("/")
+	r.TypeText("slow_compute")
+	r.Press("enter", "enter")
+	r.Until("the form", func() bool { return x.mode == modeForm })
+	r.Press("ctrl+s")
+	r.Until("the task's status", func() bool { return strings.Contains(r.ScreenText(), " working: Computing") })
+	if s := r.ScreenText(); !strings.Contains(s, "task ") || !strings.Contains(s, "…") {
+		t.Fatalf("waiting view:\n%s", s)
+	}
+	r.Press("ctrl+x")
+	r.Until("the outcome", func() bool { return x.mode == modeOutcome })
+	if !x.cancelled {
+		t.Errorf("the outcome does not say cancelled:\n%s", r.ScreenText())
+	}
+	if got := screentest.SentRequests(m.store, mcp.MethodTasksCancel); len(got) != 1 {
+		t.Errorf("tasks/cancel sent %d times", len(got))
+	}
+
+	r.Press("esc", "esc", "/")
+	r.TypeText("ask_name")
+	r.Press("enter", "enter")
+	r.Until("the form", func() bool { return x.mode == modeForm })
+	r.TypeText("Ada")
+	r.Press("ctrl+s")
+	r.Until("the greeting", func() bool { return x.mode == modeOutcome })
+	if s := r.ScreenText(); !strings.Contains(s, "Hello, Ada!") {
+		t.Errorf("greet outcome:\n%s", s)
+	}
+}
