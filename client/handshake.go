@@ -106,7 +106,10 @@ func (s *Session) clientCapabilities(v string) mcp.ClientCapabilities {
 		// A server creates a task only for a request that declares the
 		// Tasks extension; mcpscope follows every task to its end
 		// (client/tasks).
-		caps.Extensions = map[string]json.RawMessage{mcp.ExtensionTasks: mcp.EmptyObject}
+		if caps.Extensions == nil {
+			caps.Extensions = map[string]json.RawMessage{}
+		}
+		caps.Extensions[mcp.ExtensionTasks] = mcp.EmptyObject
 	}
 	return caps
 }

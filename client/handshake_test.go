@@ -180,7 +180,8 @@ func TestModernRequestsCarryMeta(t *testing.T) {
 			string(p.Meta[mcp.MetaClientInfo]) != `{"name":"probe","version":"1.2"}` ||
 			caps.Roots == nil || !caps.Roots.ListChanged || caps.Sampling == nil ||
 			caps.Elicitation == nil || caps.Elicitation.Form == nil || caps.Elicitation.URL == nil ||
-			string(caps.Extensions[mcp.ExtensionApps]) != `{"mimeTypes":["text/html;profile=mcp-app"]}` {
+			string(caps.Extensions[mcp.ExtensionApps]) != `{"mimeTypes":["text/html;profile=mcp-app"]}` ||
+			string(caps.Extensions[mcp.ExtensionTasks]) != `{}` {
 			t.Fatalf("request %d params %s lack the modern _meta", i, raw)
 		}
 		if i == 1 && (p.Cursor != "c1" || string(p.Meta["trace"]) != `"t"`) {
