@@ -12,7 +12,8 @@ import (
 
 // --log-level asks the Go SDK conformance server for its log messages,
 // with logging/setLevel in 2025-11-25 and with _meta logLevel in
-// 2026-07-28, which has no setLevel; each one prints on stderr as
+// 2026-07-28, which has no setLevel (and deprecates logging: the first
+// message brings the one note that says so); each one prints on stderr as
 // "log LEVEL DATA" before the result. A level above the message's
 // silences it, and an unknown level is refused with exit 2.
 func TestLogLevelPrintsTheServersMessages(t *testing.T) {
@@ -23,7 +24,7 @@ func TestLogLevelPrintsTheServersMessages(t *testing.T) {
 		sent   string // the method that carries the level
 		stderr string
 	}{
-		{"2026-07-28", []string{"--log-level", "info"}, "tools/call", "log info test_logging_tool executed\n"},
+		{"2026-07-28", []string{"--log-level", "info"}, "tools/call", loggingDeprecated + "log info test_logging_tool executed\n"},
 		{"2025-11-25", []string{"--log-level", "info", legacy}, "logging/setLevel", "log info test_logging_tool executed\n"},
 		{"above the message", []string{"--log-level", "error"}, "tools/call", ""},
 	} {
@@ -73,13 +74,17 @@ func TestLogLevelGoSDKEverything(t *testing.T) {
 		}
 		r := mcpscope(t, withTarget(peertest.GoSDKEverything(t), args...)...)
 		r.mustExit(t, ExitOK)
-		if r.stderr != "log error something happened!\n" {
+		want := "log error something happened!\n"
+		if protocol == "" {
+			want = loggingDeprecated + want // the Go SDK speaks 2026-07-28
+		}
+		if r.stderr != want {
 			t.Fatalf("%s: stderr %q", protocol, r.stderr)
 		}
 	}
 	r := mcpscope(t, withTarget(peertest.GoSDKEverything(t), "call", "--log-level", "warning", "tools/call", `{"name":"log"}`)...)
 	r.mustExit(t, ExitOK)
-	if r.stderr != "log error something happened!\n" {
+	if r.stderr != loggingDeprecated+"log error something happened!\n" {
 		t.Fatalf("call: stderr %q", r.stderr)
 	}
 }
@@ -172,3 +177,7 @@ func FuzzFormatLog(f *testing.F) {
 		}
 	})
 }
+
+// loggingDeprecated is the note a 2026-07-28 run prints once, before its
+// first log line.
+const loggingDeprecated = "note: notifications/message received: the logging feature is deprecated as of 2026-07-28 (SEP-2577) and still works. Servers should migrate to stderr logging (for STDIO transports) or OpenTelemetry.\n"
