@@ -100,6 +100,17 @@ func TestVerify(t *testing.T) {
 			s.Resources.Files = append(s.Resources.Files, mcp.SkillFile{URI: "skill://pdf/../etc/passwd", Digest: s.Resources.Files[0].Digest, Size: s.Resources.Files[0].Size})
 			return s
 		}, good, Failed, "not inside", 0},
+		{"file outside the skill by an encoded ..", func() mcp.Skill {
+			s := entryOf(goodFM, good, manifestURI)
+			s.Resources.Files = append(s.Resources.Files, mcp.SkillFile{URI: "skill://pdf/%2e%2e/other/SKILL.md", Digest: s.Resources.Files[0].Digest, Size: s.Resources.Files[0].Size})
+			return s
+		}, good, Failed, "escape %2E", 0},
+		{"the skill's own uri climbs out", func() mcp.Skill {
+			s := entryOf(goodFM, good, manifestURI)
+			s.URI = "skill://x/../pdf/SKILL.md"
+			s.Resources.Files[0].URI = s.URI
+			return s
+		}, good, Failed, "the skill's uri is refused", 0},
 		{"no size", func() mcp.Skill {
 			s := entryOf(goodFM, good, manifestURI)
 			s.Resources.Files[0].Size = nil
@@ -152,6 +163,22 @@ func TestVerifyBoundsAFile(t *testing.T) {
 	rep, err := c.Verify(context.Background(), entryOf(goodFM, map[string]string{manifestURI: manifest, formsURI: big}, manifestURI, formsURI))
 	if err != nil || rep.Outcome != Incomplete || rep.File != formsURI || !strings.Contains(rep.Reason, "larger than") {
 		t.Errorf("report %+v, err %v", rep, err)
+	}
+}
+
+// uriPath refuses every way a URI could name a file other than the one
+// its text seems to, and insideProblem keeps a file to its skill.
+func TestSkillURIInside(t *testing.T) {
+	for uri, ok := range map[string]bool{
+		"skill://pdf/references/FORMS.md": true, "skill://pdf/a%20b.md": true,
+		"skill://pdf/%2e%2e/good/SKILL.md": false, "skill://pdf/%2E%2E/x": false, "skill://pdf/a%2fb": false,
+		"skill://pdf/a%5Cb": false, `skill://pdf/a\b`: false, "skill://pdf/../x": false, "skill://pdf/./x": false,
+		"skill://pdf//x": false, "skill://pdf/x?y": false, "skill://pdf/x#y": false, "skill://u@pdf/x": false,
+		"skill://pdfx/SKILL.md": false, "skill://pdf": false, "file://pdf/x": false, "skill://pdf/x/..": false,
+	} {
+		if got := insideProblem("pdf", uri); (got == "") != ok {
+			t.Errorf("insideProblem(pdf, %q) = %q", uri, got)
+		}
 	}
 }
 
