@@ -194,6 +194,42 @@ func TestParseFrontmatter(t *testing.T) {
 	}
 }
 
+// The front matter reads as the YAML 1.2 core schema reads it (what the
+// conformance harness's npm yaml gives), so that a correct entry verifies.
+func TestParseFrontmatterCore(t *testing.T) {
+	for yml, want := range map[string]string{
+		"when: 2024-01-01":        `{"when":"2024-01-01"}`,
+		"x: yes":                  `{"x":"yes"}`,
+		"x: 0o17":                 `{"x":15}`,
+		"x: 017":                  `{"x":17}`,
+		"x: 08":                   `{"x":8}`,
+		"x: 0x1F":                 `{"x":31}`,
+		"x: +12":                  `{"x":12}`,
+		"x: .5":                   `{"x":0.5}`,
+		"x: 1e3":                  `{"x":1000}`,
+		"x: 1_000":                `{"x":"1_000"}`,
+		"x: !!str 12":             `{"x":"12"}`,
+		"x: '12'":                 `{"x":"12"}`,
+		"x: [~, null, TRUE]":      `{"x":[null,null,true]}`,
+		"<<: {name: a}":           `{"\u003c\u003c":{"name":"a"}}`,
+		"~: x":                    `{"":"x"}`,
+		"1: a\ntrue: b":           `{"1":"a","true":"b"}`,
+		"a: &x [1]\nb: *x":        `{"a":[1],"b":[1]}`,
+		"metadata:\n  mode: 0644": `{"metadata":{"mode":644}}`,
+	} {
+		fm, err := ParseFrontmatter([]byte("---\n" + yml + "\n---\n"))
+		got, _ := json.Marshal(fm)
+		if err != nil || string(got) != want {
+			t.Errorf("%q: %s %v, want %s", yml, got, err, want)
+		}
+	}
+	for _, bad := range []string{"a: 1\na: 2", "x: .inf", "[a]: 1", "x: 1e999", "&a [*a]", "a: &a [*a]"} {
+		if fm, err := ParseFrontmatter([]byte("---\n" + bad + "\n---\n")); err == nil {
+			t.Errorf("%q parsed: %v", bad, fm)
+		}
+	}
+}
+
 func TestDirAndName(t *testing.T) {
 	for uri, want := range map[string]string{"skill://a/SKILL.md": "skill://a", "skill://x/y/SKILL.md": "skill://x/y",
 		"skill:///SKILL.md": "", "file://a/SKILL.md": "", "skill://a/README.md": ""} {
