@@ -261,3 +261,20 @@ func FuzzParseFrontmatter(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSkillURI: no URI a server lists panics the check, and a URI it
+// takes as inside a skill has a clean path under it, without escapes.
+func FuzzSkillURI(f *testing.F) {
+	for _, s := range []string{formsURI, "skill://pdf/%2e%2e/x", `skill://pdf/a\b`, "skill://pdf//x", "skill://pdf/x?y#z", "skill://%zz/a"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, uri string) {
+		if insideProblem("pdf", uri) != "" {
+			return
+		}
+		p, err := uriPath(uri)
+		if err != nil || !strings.HasPrefix(p, "pdf/") || strings.Contains(p, "..") && strings.Contains("/"+p+"/", "/../") {
+			t.Fatalf("%q taken as inside: %q, %v", uri, p, err)
+		}
+	})
+}
