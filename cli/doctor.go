@@ -79,7 +79,8 @@ func doctorConfig(plan *connectPlan, target Target) (doctor.Config, error) {
 	if err != nil {
 		return doctor.Config{}, err
 	}
-	return doctor.Config{
+	granted := clientGrant(f, target, topts)
+	cfg := doctor.Config{
 		Transport:  target.Transport,
 		URL:        target.URL,
 		Argv:       target.Argv,
@@ -91,11 +92,15 @@ func doctorConfig(plan *connectPlan, target Target) (doctor.Config, error) {
 		Insecure:   f.insecure,
 		// what the WebSocket transport of the target will offer
 		Subprotocols: ws.ModeOf(target.Transport).Subprotocols(),
-		Connector:    doctorConnector{plan: plan, target: target},
+		Connector:    doctorConnector{plan: plan, target: target, granted: granted},
 		Classify:     doctorClass,
 		// the OAuth flow's own verdict on the server's challenge
 		Authorization: authPreview(f, target, topts),
-	}, nil
+	}
+	if granted != nil {
+		cfg.Grant = granted.run
+	}
+	return cfg, nil
 }
 
 // withStoredToken gives the walk the OAuth token stored for target
@@ -112,7 +117,8 @@ func withStoredToken(cfg doctor.Config, plan *connectPlan, target Target, say fu
 		cfg.Header = http.Header{}
 	}
 	cfg.Header.Set("Authorization", stored)
-	cfg.Connector = doctorConnector{plan: plan, target: target, authorization: stored}
+	granted, _ := cfg.Connector.(doctorConnector)
+	cfg.Connector = doctorConnector{plan: plan, target: target, authorization: stored, granted: granted.granted}
 	return cfg
 }
 
@@ -122,14 +128,21 @@ type doctorConnector struct {
 	target Target
 	// authorization is the stored OAuth token's header, "" without one.
 	authorization string
+	// granted is the token of the client_credentials grant the walk ran,
+	// when it ran one (nil without --client-credentials).
+	granted *grantedToken
 }
 
 // Transport builds the target's transport, reporting frames to sink.
 func (c doctorConnector) Transport(sink capture.Sink) (client.Transport, error) {
 	topts := c.plan.flags.transportOptions(c.target)
 	topts.Sink = sink
-	if c.authorization != "" {
-		topts.Headers = append(topts.Headers, "Authorization: "+c.authorization)
+	authorization := c.authorization
+	if h := c.granted.header(); h != "" {
+		authorization = h
+	}
+	if authorization != "" {
+		topts.Headers = append(topts.Headers, "Authorization: "+authorization)
 	}
 	return newTransport(c.target, topts)
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
@@ -189,4 +190,55 @@ func authPreview(f *runFlags, target Target, topts dial.Options) func(context.Co
 		defer flow.Close()
 		return flow.Preview(ctx, challenge)
 	}
+}
+
+// grantedToken is the Authorization header the doctor's client_credentials
+// grant got, for the sessions of the walk that follow.
+type grantedToken struct {
+	f      *runFlags
+	target Target
+	mu     sync.Mutex
+	value  string
+}
+
+// clientGrant is the doctor's client_credentials grant for target, nil
+// unless --client-credentials asks for one and an OAuth flow would run.
+func clientGrant(f *runFlags, target Target, topts dial.Options) *grantedToken {
+	if !f.clientCredentials || !authWanted(f, target, topts) {
+		return nil
+	}
+	return &grantedToken{f: f, target: target}
+}
+
+// run runs the grant for the server's refusal rsp of req, as every command
+// does, and returns the header of the token it got.
+func (g *grantedToken) run(ctx context.Context, req *http.Request, rsp *http.Response) (string, error) {
+	cfg := authConfig(g.f, g.target)
+	cfg.Say = func(string) {}
+	flow, err := oauth.New(cfg)
+	if err != nil {
+		return "", err
+	}
+	defer flow.Close()
+	if err := flow.Challenged(ctx, req, rsp); err != nil {
+		return "", err
+	}
+	h := flow.Header(ctx)
+	if h == "" {
+		return "", errors.New("the grant gave no token")
+	}
+	g.mu.Lock()
+	g.value = h
+	g.mu.Unlock()
+	return h, nil
+}
+
+// header is the token's header, "" before the grant (or without one).
+func (g *grantedToken) header() string {
+	if g == nil {
+		return ""
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.value
 }

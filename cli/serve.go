@@ -137,8 +137,11 @@ func (f *serveFlags) checkUnix(cmd *cobra.Command) error {
 	if f.unix == "" {
 		return usagef("--unix needs the socket's path, such as /tmp/mcpscope-demo.sock")
 	}
-	if strings.HasPrefix(f.unix, "@") {
-		return nil // a Linux abstract socket: a name, no file
+	if name, ok := strings.CutPrefix(f.unix, "@"); ok {
+		if err := httpconf.CheckAbstractName(name); err != nil {
+			return usagef("--unix %s: %w", quote(f.unix), err) // a Linux abstract socket: a name, no file
+		}
+		return nil
 	}
 	abs, err := filepath.Abs(f.unix)
 	if err != nil {

@@ -81,11 +81,18 @@ func (r *run) skills(ctx context.Context, sf *skillsFlags) error {
 		if sf.skill != "" && len(listed) == 1 {
 			return r.printResult("", listed[0].Raw, func(width int, _ bool) string { return skillFilesText(listed[0].Skill, width) })
 		}
-		return r.emitListing(ctx, []string{"skills"}, [][]json.RawMessage{raws})
+		if err := r.emitListing(ctx, []string{"skills"}, [][]json.RawMessage{raws}); err != nil {
+			return err
+		}
+		return skills.Malformed(listed)
 	}
 	reports := make([]skills.Report, 0, len(listed))
 	var sessionErr error
 	for _, l := range listed {
+		if l.Err != nil {
+			reports = append(reports, skills.Report{URI: l.Skill.URI, Outcome: skills.Failed, Reason: l.Err.Error(), Files: []skills.FileReport{}})
+			continue
+		}
 		rep, err := c.Verify(ctx, l.Skill)
 		reports = append(reports, rep)
 		if err != nil {
@@ -102,6 +109,9 @@ func (r *run) skills(ctx context.Context, sf *skillsFlags) error {
 	}
 	if sessionErr != nil {
 		return sessionErr
+	}
+	if err := skills.Malformed(listed); err != nil {
+		return err
 	}
 	return verifyExit(reports)
 }
@@ -123,6 +133,9 @@ func (r *run) pickSkills(ctx context.Context, c *skills.Client, want string) ([]
 	}
 	var names []string
 	for _, l := range listed {
+		if l.Err != nil {
+			continue
+		}
 		if n := l.Skill.Named().Name; n == want {
 			return []skills.Listed{l}, nil
 		} else if len(names) < 20 {

@@ -332,6 +332,15 @@ func TestServeUnixRefusesOtherFiles(t *testing.T) {
 	r.mustExit(t, ExitUsage)
 	r = mcpscope(t, "serve", "--stdio", "--unix", path)
 	r.mustExit(t, ExitUsage)
+	// An abstract name that no unix://@NAME URL could name is refused
+	// before anything listens.
+	for _, name := range []string{"@", "@rev/x", "@rev x", "@a%b"} {
+		r = mcpscope(t, "serve", "--unix", name)
+		r.mustExit(t, ExitUsage)
+		if !strings.Contains(r.stderr, "abstract socket name") {
+			t.Errorf("--unix %q: %s", name, r.stderr)
+		}
+	}
 }
 
 // proxyListening is what `mcpscope proxy --listen` prints, with the

@@ -53,6 +53,11 @@ func checkEntry(s mcp.Skill) (mcp.SkillFile, *entryFailure) {
 	if dir == "" {
 		return mcp.SkillFile{}, &entryFailure{s.URI, "the skill's uri is not skill://…/SKILL.md"}
 	}
+	manifestPath, err := uriPath(s.URI)
+	if err != nil {
+		return mcp.SkillFile{}, &entryFailure{s.URI, "the skill's uri is refused: " + err.Error()}
+	}
+	dirPath := strings.TrimSuffix(manifestPath, "/"+mcp.SkillManifest)
 	fm := s.Named()
 	if p := NameProblem(fm.Name); p != "" {
 		return mcp.SkillFile{}, &entryFailure{s.URI, "frontmatter: " + p}
@@ -73,8 +78,8 @@ func checkEntry(s mcp.Skill) (mcp.SkillFile, *entryFailure) {
 	for i := range files {
 		f := files[i]
 		switch {
-		case !strings.HasPrefix(f.URI, dir+"/") || strings.Contains(f.URI[len(dir):], "/../") || strings.HasSuffix(f.URI, "/.."):
-			return mcp.SkillFile{}, &entryFailure{f.URI, "the file is not inside the skill's directory " + dir}
+		case insideProblem(dirPath, f.URI) != "":
+			return mcp.SkillFile{}, &entryFailure{f.URI, insideProblem(dirPath, f.URI)}
 		case seen[f.URI]:
 			return mcp.SkillFile{}, &entryFailure{f.URI, "the file is listed twice"}
 		case !digestRule.MatchString(f.Digest):

@@ -18,8 +18,10 @@ import (
 const maxFrontmatter = 64 << 10
 
 // ParseFrontmatter reads the YAML front matter a SKILL.md starts with: a
-// line "---", the YAML, a line "---". It returns the fields as JSON values
-// would decode (numbers as float64), so that they compare with an entry's.
+// line "---", the YAML, a line "---". It reads the YAML as the YAML 1.2
+// core schema does (a date stays a string, 0644 is 644, a null key is "")
+// and returns the fields as JSON values would decode (numbers as
+// float64), so that they compare with an entry's.
 func ParseFrontmatter(b []byte) (map[string]any, error) {
 	rest, ok := cutLine(b, "---")
 	if !ok {
@@ -45,23 +47,22 @@ func ParseFrontmatter(b []byte) (map[string]any, error) {
 		}
 		block = append(block, line...)
 	}
-	var fields map[string]any
-	if err := yaml.Unmarshal(block, &fields); err != nil {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(block, &doc); err != nil {
 		return nil, fmt.Errorf("the front matter of SKILL.md is not YAML: %w", err)
 	}
-	if fields == nil {
-		return nil, errors.New("the front matter of SKILL.md is empty")
-	}
-	// Through JSON, so that its values have the types an entry's have.
-	j, err := json.Marshal(fields)
+	v, err := (&coreBuilder{}).value(&doc)
 	if err != nil {
-		return nil, fmt.Errorf("the front matter of SKILL.md has values JSON cannot hold: %w", err)
+		return nil, fmt.Errorf("the front matter of SKILL.md: %w", err)
 	}
-	var norm map[string]any
-	if err := json.Unmarshal(j, &norm); err != nil {
-		return nil, err
+	fields, ok := v.(map[string]any)
+	switch {
+	case v == nil:
+		return nil, errors.New("the front matter of SKILL.md is empty")
+	case !ok:
+		return nil, errors.New("the front matter of SKILL.md is not a mapping of fields")
 	}
-	return norm, nil
+	return fields, nil
 }
 
 // cutLine returns what follows b's first line when that line is want.

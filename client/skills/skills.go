@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/app/termtext"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
@@ -43,13 +44,17 @@ type Client struct {
 }
 
 // Listed is one skills/list entry: decoded, and as the server sent it.
+// Err says why the entry is not a skill (a *client.ProtocolError), or is
+// nil; Skill then holds only the uri, when the entry had one.
 type Listed struct {
 	Skill mcp.Skill
 	Raw   json.RawMessage
+	Err   error
 }
 
 // List calls skills/list for every page. An entry that does not decode as
-// a skill is a protocol violation naming its index.
+// a skill is kept, with Err naming its index: one bad entry loses none of
+// the others. The error is the session's (a transport error, a refusal).
 func (c *Client) List(ctx context.Context) ([]Listed, error) {
 	raw, err := c.Session.ListAll(ctx, mcp.MethodSkillsList, "skills", nil, c.Options...)
 	if err != nil {
@@ -62,14 +67,39 @@ func (c *Client) List(ctx context.Context) ([]Listed, error) {
 			if err == nil {
 				err = fmt.Errorf(`no "uri"`)
 			}
-			return nil, &client.ProtocolError{Msg: fmt.Sprintf("skills[%d] from %s is not a skill", i, mcp.MethodSkillsList), Err: err}
+			var named struct {
+				URI string `json:"uri"`
+			}
+			_ = json.Unmarshal(r, &named)
+			out = append(out, Listed{Skill: mcp.Skill{URI: named.URI}, Raw: r,
+				Err: &client.ProtocolError{Msg: fmt.Sprintf("skills[%d] from %s is not a skill", i, mcp.MethodSkillsList), Err: err}})
+			continue
 		}
 		out = append(out, Listed{Skill: s, Raw: r})
 	}
 	return out, nil
 }
 
-// Get calls skills/get for the skill whose SKILL.md is uri.
+// Malformed is the error of the first entry of listed that is not a
+// skill, saying how many more there are, or nil.
+func Malformed(listed []Listed) error {
+	var first error
+	n := 0
+	for _, l := range listed {
+		if l.Err != nil {
+			if n++; first == nil {
+				first = l.Err
+			}
+		}
+	}
+	if n > 1 {
+		return fmt.Errorf("%w (and %d more entries that are not skills)", first, n-1)
+	}
+	return first
+}
+
+// Get calls skills/get for the skill whose SKILL.md is uri. A skill of
+// another uri in the answer is a protocol violation.
 func (c *Client) Get(ctx context.Context, uri string) (mcp.Skill, error) {
 	res, err := c.Session.Call(ctx, mcp.MethodSkillsGet, mcp.GetSkillParams{URI: uri}, c.Options...)
 	if err != nil {
@@ -81,6 +111,10 @@ func (c *Client) Get(ctx context.Context, uri string) (mcp.Skill, error) {
 			err = fmt.Errorf(`no "skill" with a "uri"`)
 		}
 		return mcp.Skill{}, &client.ProtocolError{Msg: mcp.MethodSkillsGet + " answered no skill", Err: err}
+	}
+	if r.Skill.URI != uri {
+		return mcp.Skill{}, &client.ProtocolError{Msg: fmt.Sprintf("%s of %s answered the skill %s",
+			mcp.MethodSkillsGet, termtext.Quote(uri), termtext.Quote(r.Skill.URI))}
 	}
 	return r.Skill, nil
 }

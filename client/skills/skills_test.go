@@ -100,6 +100,17 @@ func TestVerify(t *testing.T) {
 			s.Resources.Files = append(s.Resources.Files, mcp.SkillFile{URI: "skill://pdf/../etc/passwd", Digest: s.Resources.Files[0].Digest, Size: s.Resources.Files[0].Size})
 			return s
 		}, good, Failed, "not inside", 0},
+		{"file outside the skill by an encoded ..", func() mcp.Skill {
+			s := entryOf(goodFM, good, manifestURI)
+			s.Resources.Files = append(s.Resources.Files, mcp.SkillFile{URI: "skill://pdf/%2e%2e/other/SKILL.md", Digest: s.Resources.Files[0].Digest, Size: s.Resources.Files[0].Size})
+			return s
+		}, good, Failed, "escape %2E", 0},
+		{"the skill's own uri climbs out", func() mcp.Skill {
+			s := entryOf(goodFM, good, manifestURI)
+			s.URI = "skill://x/../pdf/SKILL.md"
+			s.Resources.Files[0].URI = s.URI
+			return s
+		}, good, Failed, "the skill's uri is refused", 0},
 		{"no size", func() mcp.Skill {
 			s := entryOf(goodFM, good, manifestURI)
 			s.Resources.Files[0].Size = nil
@@ -155,6 +166,22 @@ func TestVerifyBoundsAFile(t *testing.T) {
 	}
 }
 
+// uriPath refuses every way a URI could name a file other than the one
+// its text seems to, and insideProblem keeps a file to its skill.
+func TestSkillURIInside(t *testing.T) {
+	for uri, ok := range map[string]bool{
+		"skill://pdf/references/FORMS.md": true, "skill://pdf/a%20b.md": true,
+		"skill://pdf/%2e%2e/good/SKILL.md": false, "skill://pdf/%2E%2E/x": false, "skill://pdf/a%2fb": false,
+		"skill://pdf/a%5Cb": false, `skill://pdf/a\b`: false, "skill://pdf/../x": false, "skill://pdf/./x": false,
+		"skill://pdf//x": false, "skill://pdf/x?y": false, "skill://pdf/x#y": false, "skill://u@pdf/x": false,
+		"skill://pdfx/SKILL.md": false, "skill://pdf": false, "file://pdf/x": false, "skill://pdf/x/..": false,
+	} {
+		if got := insideProblem("pdf", uri); (got == "") != ok {
+			t.Errorf("insideProblem(pdf, %q) = %q", uri, got)
+		}
+	}
+}
+
 func TestParseFrontmatter(t *testing.T) {
 	fm, err := ParseFrontmatter([]byte("---\r\nname: a\r\ndescription: b\r\nn: 3\r\n---\r\nbody"))
 	if err != nil || fm["name"] != "a" || fm["n"] != float64(3) {
@@ -163,6 +190,42 @@ func TestParseFrontmatter(t *testing.T) {
 	for _, bad := range []string{"", "--- \nname: a\n---\n", "---\nname: a\n", "---\n---\n", "---\n: [\n---\n", "---\n- a\n---\n"} {
 		if _, err := ParseFrontmatter([]byte(bad)); err == nil {
 			t.Errorf("%q parsed", bad)
+		}
+	}
+}
+
+// The front matter reads as the YAML 1.2 core schema reads it (what the
+// conformance harness's npm yaml gives), so that a correct entry verifies.
+func TestParseFrontmatterCore(t *testing.T) {
+	for yml, want := range map[string]string{
+		"when: 2024-01-01":        `{"when":"2024-01-01"}`,
+		"x: yes":                  `{"x":"yes"}`,
+		"x: 0o17":                 `{"x":15}`,
+		"x: 017":                  `{"x":17}`,
+		"x: 08":                   `{"x":8}`,
+		"x: 0x1F":                 `{"x":31}`,
+		"x: +12":                  `{"x":12}`,
+		"x: .5":                   `{"x":0.5}`,
+		"x: 1e3":                  `{"x":1000}`,
+		"x: 1_000":                `{"x":"1_000"}`,
+		"x: !!str 12":             `{"x":"12"}`,
+		"x: '12'":                 `{"x":"12"}`,
+		"x: [~, null, TRUE]":      `{"x":[null,null,true]}`,
+		"<<: {name: a}":           `{"\u003c\u003c":{"name":"a"}}`,
+		"~: x":                    `{"":"x"}`,
+		"1: a\ntrue: b":           `{"1":"a","true":"b"}`,
+		"a: &x [1]\nb: *x":        `{"a":[1],"b":[1]}`,
+		"metadata:\n  mode: 0644": `{"metadata":{"mode":644}}`,
+	} {
+		fm, err := ParseFrontmatter([]byte("---\n" + yml + "\n---\n"))
+		got, _ := json.Marshal(fm)
+		if err != nil || string(got) != want {
+			t.Errorf("%q: %s %v, want %s", yml, got, err, want)
+		}
+	}
+	for _, bad := range []string{"a: 1\na: 2", "x: .inf", "[a]: 1", "x: 1e999", "&a [*a]", "a: &a [*a]"} {
+		if fm, err := ParseFrontmatter([]byte("---\n" + bad + "\n---\n")); err == nil {
+			t.Errorf("%q parsed: %v", bad, fm)
 		}
 	}
 }
@@ -195,6 +258,23 @@ func FuzzParseFrontmatter(f *testing.F) {
 		}
 		if err == nil {
 			_ = frontmatterProblem(fm, json.RawMessage(goodFM))
+		}
+	})
+}
+
+// FuzzSkillURI: no URI a server lists panics the check, and a URI it
+// takes as inside a skill has a clean path under it, without escapes.
+func FuzzSkillURI(f *testing.F) {
+	for _, s := range []string{formsURI, "skill://pdf/%2e%2e/x", `skill://pdf/a\b`, "skill://pdf//x", "skill://pdf/x?y#z", "skill://%zz/a"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, uri string) {
+		if insideProblem("pdf", uri) != "" {
+			return
+		}
+		p, err := uriPath(uri)
+		if err != nil || !strings.HasPrefix(p, "pdf/") || strings.Contains(p, "..") && strings.Contains("/"+p+"/", "/../") {
+			t.Fatalf("%q taken as inside: %q, %v", uri, p, err)
 		}
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"regexp"
 	"strings"
 	"syscall"
 )
@@ -60,7 +61,12 @@ func ParseUnix(u *url.URL) (UnixEndpoint, error) {
 	if u.RawQuery != "" {
 		return UnixEndpoint{}, fmt.Errorf("the unix:// URL %s has a query outside its fragment: the request's path and query go after '#', as in unix://%s#/mcp?%s", u.Redacted(), u.EscapedPath(), u.RawQuery)
 	}
-	frag := u.Fragment
+	// The fragment as written: decoding it first would turn an escaped
+	// "&", "=", "#" or "/" into a separator of the request's URL.
+	frag := u.RawFragment
+	if frag == "" {
+		frag = u.EscapedFragment()
+	}
 	if frag == "" {
 		frag = UnixDefaultPath
 	}
@@ -75,10 +81,30 @@ func ParseUnix(u *url.URL) (UnixEndpoint, error) {
 	return UnixEndpoint{Socket: socket, Request: req}, nil
 }
 
+// abstractName is the rule of an abstract socket's name in a unix:// URL:
+// what a URL's host holds unescaped and unchanged.
+var abstractName = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
+
+// CheckAbstractName checks the name of a Linux abstract socket (the part
+// after "@"): 1 or more letters, digits, "-", "." and "_", short enough
+// for a socket address, so that unix://@name#/mcp names it.
+func CheckAbstractName(name string) error {
+	switch {
+	case !abstractName.MatchString(name):
+		return fmt.Errorf("the abstract socket name %q must be 1 or more of letters, digits, '-', '.' and '_', so that unix://@NAME#/mcp can name it", name)
+	case len(name)+1 > maxSocketPath:
+		return fmt.Errorf("the abstract socket name is %d bytes; a Unix socket's address holds at most %d", len(name), maxSocketPath-1)
+	}
+	return nil
+}
+
 // socketOf is the socket path of a unix:// URL.
 func socketOf(u *url.URL) (string, error) {
 	if u.User != nil && u.User.String() == "" && u.Host != "" && u.Path == "" {
 		// unix://@name: Go's URL parser reads "@" as an empty user.
+		if err := CheckAbstractName(u.Host); err != nil {
+			return "", err
+		}
 		return "@" + u.Host, nil
 	}
 	if u.User != nil || u.Host != "" {

@@ -16,13 +16,17 @@ import (
 // ("/" without one, as VS Code sends); the requests go to localhost.
 func TestParseUnix(t *testing.T) {
 	for in, want := range map[string][2]string{
-		"unix:///run/x.sock#/mcp":       {"/run/x.sock", "http://localhost/mcp"},
-		"unix:///run/x.sock":            {"/run/x.sock", "http://localhost/"},
-		"UNIX:///run/x.sock#/a/b?q=1":   {"/run/x.sock", "http://localhost/a/b?q=1"},
-		"unix:///tmp/a%20b.sock#/mcp":   {"/tmp/a b.sock", "http://localhost/mcp"},
-		"unix://@mcpscope-demo#/mcp":    {"@mcpscope-demo", "http://localhost/mcp"},
-		"unix:/run/x.sock#/mcp":         {"/run/x.sock", "http://localhost/mcp"},
-		"unix:///run/x.sock#/mcp#/more": {"/run/x.sock", "http://localhost/mcp"},
+		"unix:///run/x.sock#/mcp":             {"/run/x.sock", "http://localhost/mcp"},
+		"unix:///run/x.sock":                  {"/run/x.sock", "http://localhost/"},
+		"UNIX:///run/x.sock#/a/b?q=1":         {"/run/x.sock", "http://localhost/a/b?q=1"},
+		"unix:///tmp/a%20b.sock#/mcp":         {"/tmp/a b.sock", "http://localhost/mcp"},
+		"unix://@mcpscope-demo#/mcp":          {"@mcpscope-demo", "http://localhost/mcp"},
+		"unix:/run/x.sock#/mcp":               {"/run/x.sock", "http://localhost/mcp"},
+		"unix:///run/x.sock#/mcp#/more":       {"/run/x.sock", "http://localhost/mcp"},
+		"unix:///run/x.sock#/mcp?k=a%26b%3Dc": {"/run/x.sock", "http://localhost/mcp?k=a%26b%3Dc"},
+		"unix:///run/x.sock#/a%23b":           {"/run/x.sock", "http://localhost/a%23b"},
+		"unix:///run/x.sock#/a%2Fb":           {"/run/x.sock", "http://localhost/a%2Fb"},
+		"unix://@a.b_c-1#/mcp":                {"@a.b_c-1", "http://localhost/mcp"},
 	} {
 		u, err := url.Parse(in)
 		if err != nil {
@@ -46,6 +50,7 @@ func TestParseUnixRefuses(t *testing.T) {
 		"unix:///" + strings.Repeat("d", 110):       "holds at most 107",
 		"http://localhost/mcp":                      "not a unix:// URL",
 		"unix:relative.sock":                        "names no socket",
+		"unix://@a!b#/mcp":                          "abstract socket name",
 		"unix:///x.sock#//evil.example/mcp?steal=1": "",
 	} {
 		u, err := url.Parse(in)

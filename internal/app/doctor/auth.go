@@ -41,6 +41,9 @@ func (w *walk) auth(ch *challenge) {
 		if w.unix != nil {
 			return "", fail(checklist.Connection, unixAuthFix, "%s", what)
 		}
+		if w.cfg.Grant != nil {
+			return w.grant(ctx, ch, what)
+		}
 		where := metadataURLs(w.cfg.URL, ch.header)
 		found, err := w.fetchMetadata(ctx, where)
 		if err != nil {
@@ -51,6 +54,30 @@ func (w *walk) auth(ch *challenge) {
 		return "", fail(checklist.Connection, w.authFix(ctx, ch), "%s", what)
 	})
 }
+
+// grant runs the grant of Config.Grant for the challenge ch and adds the
+// token to every probe that follows.
+func (w *walk) grant(ctx context.Context, ch *challenge, what string) (string, error) {
+	req, err := w.newRequest(ctx, http.MethodPost, http.NoBody)
+	if err != nil {
+		return "", err
+	}
+	rsp := &http.Response{StatusCode: http.StatusUnauthorized, Status: "401 Unauthorized",
+		Header: http.Header{"Www-Authenticate": ch.values}, Body: http.NoBody, Request: req}
+	authorization, err := w.cfg.Grant(ctx, req, rsp)
+	if err != nil {
+		return "", fail(checklist.Connection, grantFix, "%s; the client_credentials grant failed: %s", what, termtext.LineMax(err.Error(), fixShown))
+	}
+	w.cfg.Header = w.cfg.Header.Clone()
+	if w.cfg.Header == nil {
+		w.cfg.Header = http.Header{}
+	}
+	w.cfg.Header.Set("Authorization", authorization)
+	return what + "; a token from the client_credentials grant (--client-credentials)", nil
+}
+
+// grantFix is the fix of a client_credentials grant that failed.
+const grantFix = "check --client-id and --client-secret against the client registered at the authorization server, and that it allows the client_credentials grant"
 
 // metadataURLs lists where the protected resource metadata may be: the
 // challenge's resource_metadata, then the well-known path with the

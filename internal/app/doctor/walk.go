@@ -49,6 +49,11 @@ type Config struct {
 	// runs (--no-auth, the user's own Authorization). The auth step
 	// suggests authorizing only when it would.
 	Authorization func(ctx context.Context, challenge []string) (string, error)
+	// Grant, when set, gets a token for a server that refused req with
+	// rsp, as a grant without a user does (--client-credentials): the
+	// auth step runs it and the walk goes on with the Authorization
+	// header it returns. The Connector's sessions send that token too.
+	Grant func(ctx context.Context, req *http.Request, rsp *http.Response) (authorization string, err error)
 }
 
 // Connector builds the real transport and the session over it, the way

@@ -61,3 +61,82 @@ func TestUnix(t *testing.T) {
 		t.Errorf("the file became %q, %v", b, err)
 	}
 }
+
+// A server that stops removes its socket only while the file is still its
+// own: the socket another server made at the path stays, and that server
+// keeps its clients.
+func TestUnixCloseLeavesAnotherServersSocket(t *testing.T) {
+	path := filepath.Join(shortDir(t), "s.sock")
+	first, err := Unix(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(path); err != nil { // as a careless tool would
+		t.Fatal(err)
+	}
+	second, err := Unix(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	_ = first.Close()
+	c, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatalf("the second server's socket is gone: %v", err)
+	}
+	_ = c.Close()
+	_ = second.Close()
+	if _, err := os.Lstat(path); !os.IsNotExist(err) {
+		t.Errorf("the second socket outlived its listener: %v", err)
+	}
+}
+
+// Servers started together on one stale socket take turns: exactly one
+// listens, the others are told a server listens there.
+func TestUnixStartedTogetherOnAStaleSocket(t *testing.T) {
+	path := filepath.Join(shortDir(t), "s.sock")
+	stale, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale.(*net.UnixListener).SetUnlinkOnClose(false)
+	_ = stale.Close()
+	const n = 8
+	got := make(chan net.Listener, n)
+	for range n {
+		go func() {
+			ln, err := Unix(path)
+			if err != nil && !strings.Contains(err.Error(), "listens on the Unix socket") {
+				t.Errorf("unexpected: %v", err)
+			}
+			got <- ln
+		}()
+	}
+	listening := 0
+	for range n {
+		if ln := <-got; ln != nil {
+			listening++
+			defer ln.Close()
+		}
+	}
+	if listening != 1 {
+		t.Errorf("%d servers listen on one socket", listening)
+	}
+}
+
+// A symbolic link at the path, even to a live socket, is refused as one.
+func TestUnixRefusesASymlink(t *testing.T) {
+	dir := shortDir(t)
+	live, err := Unix(filepath.Join(dir, "live.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Close()
+	link := filepath.Join(dir, "link.sock")
+	if err := os.Symlink(filepath.Join(dir, "live.sock"), link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Unix(link); err == nil || !strings.Contains(err.Error(), "is a symbolic link") {
+		t.Errorf("over a symlink: %v", err)
+	}
+}

@@ -45,7 +45,7 @@ func (c *capturer) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	name := classify(req, sent)
-	if name == StepRefresh {
+	if name == StepRefresh || (name == StepToken && c.f.cfg.ClientCredentials) {
 		sent = c.f.withResource(req, sent)
 	}
 	if name != "" {
@@ -101,9 +101,10 @@ func bodyOf(req *http.Request) ([]byte, error) {
 	return b, nil
 }
 
-// withResource adds the resource parameter (RFC 8707) to a refresh
-// request that lacks it, as MCP asks of every token request; oauth2's
-// refresh sends only the grant and the refresh token.
+// withResource adds the resource parameter (RFC 8707) to a refresh or a
+// client_credentials request that lacks it, as MCP asks of every token
+// request; oauth2 sends only the grant, the refresh token or the client's
+// credentials, and the scope.
 func (f *Flow) withResource(req *http.Request, body []byte) []byte {
 	form, err := url.ParseQuery(string(body))
 	if err != nil || form.Has("resource") {

@@ -13,7 +13,8 @@ import (
 // Preview says what an authorization would do for a server that refused
 // with the WWW-Authenticate values challenge, or why the flow would refuse
 // to run one, without registering or opening the browser: the steps the
-// flow takes before them, with the same checks. The connection doctor
+// flow takes before them, with the same checks; with ClientCredentials,
+// the token endpoint the grant would use. The connection doctor
 // suggests authorizing only when it returns no error.
 func (f *Flow) Preview(ctx context.Context, challenge []string) (string, error) {
 	cs, err := oauthex.ParseWWWAuthenticate(challenge)
@@ -45,7 +46,13 @@ func (f *Flow) Preview(ctx context.Context, challenge []string) (string, error) 
 		return "", fmt.Errorf("the metadata of the authorization server %s: %w", issuer, err)
 	}
 	if asm == nil {
-		asm = &oauthex.AuthServerMeta{Issuer: issuer, AuthorizationEndpoint: issuer + "/authorize", RegistrationEndpoint: issuer + "/register"}
+		asm = &oauthex.AuthServerMeta{Issuer: issuer, AuthorizationEndpoint: issuer + "/authorize", RegistrationEndpoint: issuer + "/register", TokenEndpoint: issuer + "/token"}
+	}
+	if f.cfg.ClientCredentials {
+		if asm.TokenEndpoint == "" {
+			return "", fmt.Errorf("the authorization server %s names no token endpoint for the client_credentials grant", asm.Issuer)
+		}
+		return fmt.Sprintf("gets a token at %s's token endpoint %s with the client_credentials grant as client %s (no browser; the token is not stored)", asm.Issuer, asm.TokenEndpoint, f.cfg.ClientID), nil
 	}
 	how, err := f.registration(asm)
 	if err != nil {

@@ -70,3 +70,18 @@ func TestPreviewPassesOverMetadataOfAnotherResource(t *testing.T) {
 		t.Fatalf("%d authorizations, want 1", n)
 	}
 }
+
+// With ClientCredentials, Preview names the token endpoint and the grant,
+// not the browser.
+func TestPreviewClientCredentials(t *testing.T) {
+	as := oauthtest.Start(t, oauthtest.Options{ClientCredentials: true})
+	p, err := New(Config{Resource: as.MCPURL, ClientID: "svc", ClientSecret: "s", ClientCredentials: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	plan, err := p.Preview(t.Context(), []string{fmt.Sprintf(`Bearer resource_metadata=%q`, as.MetadataURL)})
+	if err != nil || !strings.Contains(plan, as.TokenEndpoint) || !strings.Contains(plan, "client_credentials") || strings.Contains(plan, "in the browser") {
+		t.Fatalf("Preview: %q, %v", plan, err)
+	}
+}

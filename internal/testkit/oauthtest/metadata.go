@@ -62,6 +62,9 @@ func (s *Server) serveASMetadata(w http.ResponseWriter, _ *http.Request) {
 		IssParameterSupported:             o.Iss == IssCorrect || o.Iss == IssWrong,
 		ClientIDMetadataDocumentSupported: o.CIMD,
 	}
+	if o.ClientCredentials {
+		m.GrantTypesSupported = append(m.GrantTypesSupported, grantClient)
+	}
 	if o.RefreshTokens {
 		m.GrantTypesSupported = append(m.GrantTypesSupported, grantRefresh)
 		if m.ScopesSupported == nil {

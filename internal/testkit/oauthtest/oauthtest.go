@@ -102,6 +102,9 @@ type Options struct {
 	DCR bool
 	// Preregistered is a client the authorization server knows beforehand.
 	Preregistered *Client
+	// ClientCredentials advertises and serves the client_credentials grant
+	// (RFC 6749 §4.4) to a confidential client.
+	ClientCredentials bool
 	// TokenAuthMethods is token_endpoint_auth_methods_supported; empty
 	// means client_secret_basic, client_secret_post and none. The token
 	// endpoint checks each client authenticates exactly as registered.

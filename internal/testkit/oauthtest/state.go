@@ -11,6 +11,7 @@ import (
 const (
 	grantCode    = "authorization_code"
 	grantRefresh = "refresh_token"
+	grantClient  = "client_credentials"
 
 	methodNone  = "none"
 	methodBasic = "client_secret_basic"

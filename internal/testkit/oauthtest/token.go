@@ -61,6 +61,8 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 		t, err = s.redeemCode(c, form)
 	case grantRefresh:
 		t, err = s.redeemRefresh(c, form)
+	case grantClient:
+		t, err = s.grantClientCredentials(c, form)
 	default:
 		err = badRequest("unsupported_grant_type", "grant_type %q", gt)
 	}
@@ -136,6 +138,20 @@ func (s *Server) authenticate(r *http.Request, form url.Values) (*registration, 
 		return nil, refuse("wrong client_secret")
 	}
 	return c, nil
+}
+
+// grantClientCredentials is the client_credentials grant (RFC 6749 §4.4)
+// of a confidential client, when Options.ClientCredentials serves it.
+func (s *Server) grantClientCredentials(c *registration, form url.Values) (*issued, *oauthError) {
+	switch {
+	case !s.opts.ClientCredentials:
+		return nil, badRequest("unsupported_grant_type", "grant_type %q", grantClient)
+	case c.authMethod == methodNone:
+		return nil, badRequest("unauthorized_client", "a public client may not use %s", grantClient)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.issue(c, grantClient, form.Get("resource"), strings.Fields(form.Get("scope"))), nil
 }
 
 // redeemCode is the authorization_code grant (RFC 6749 §4.1.3, RFC 7636
