@@ -3,6 +3,7 @@ package findings
 import (
 	"encoding/json"
 	"fmt"
+	"mime"
 	"net/http"
 	"net/textproto"
 	"strconv"
@@ -62,6 +63,7 @@ func (d *Detector) noteHead(s *session, r *report) {
 	if fd, ok := field(f, "status"); ok {
 		code, _, _ := strings.Cut(fd.Value, " ")
 		h.status, _ = strconv.Atoi(code)
+		answerType(r, h)
 		return
 	}
 	// A body captured beside the heads: one the transport did not take
@@ -74,6 +76,26 @@ func (d *Detector) noteHead(s *session, r *report) {
 	}
 	if json.Unmarshal(body, &e) == nil && e.Error != nil {
 		unknownSession(r, h, e.Error.Message)
+	}
+}
+
+// answerType reports a POST answered with a success other than 202 whose
+// Content-Type is neither application/json nor text/event-stream: its
+// body cannot be the JSON-RPC answer the spec wants.
+func answerType(r *report, h *head) {
+	if h.status < 200 || h.status > 299 || h.status == http.StatusAccepted || h.status == http.StatusNoContent {
+		return
+	}
+	for _, fd := range r.f.Fields {
+		if fd.Kind != proto.FieldHeader || textproto.CanonicalMIMEHeaderKey(fd.Name) != "Content-Type" {
+			continue
+		}
+		media, _, err := mime.ParseMediaType(fd.Value)
+		if err == nil && (media == "application/json" || media == "text/event-stream") {
+			return
+		}
+		r.add(CodeBodyNotJSONRPC, fmt.Sprintf("a POST was answered %d with Content-Type %s, neither application/json nor text/event-stream", h.status, quote(fd.Value)), fd.Offset, fd.Len, "")
+		return
 	}
 }
 
