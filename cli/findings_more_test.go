@@ -39,3 +39,16 @@ func TestFindingsDemoWrongTypes(t *testing.T) {
 func containsCode(line, code string) bool {
 	return len(line) > 0 && findingLine.MatchString(line) && strings.Contains(line, " "+code+": ")
 }
+
+// A message over --max-frame-size is a finding whichever transport
+// refused it: an SSE event over HTTP, a WebSocket message.
+func TestFindingsOverTheFrameLimit(t *testing.T) {
+	http := startTestDemo(t, startHTTPDemo, "http")
+	r := mcpscope(t, "tool", "misbehave", "mode=huge_event", "size=30000", "--max-frame-size", "20000", "--findings", "--timeout", "5s", http)
+	mustFind(t, r, "frame-over-limit")
+	if strings.Contains(r.stderr, "not a JSON-RPC message") {
+		t.Errorf("the refused event is called not JSON-RPC:\n%s", r.stderr)
+	}
+	ws := startTestDemo(t, startWSDemo, "ws")
+	mustFind(t, mcpscope(t, "tool", "misbehave", "mode=oversized_message", "--findings", "--timeout", "5s", "--max-frame-size", "4096", ws), "frame-over-limit")
+}

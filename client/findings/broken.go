@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/app/sse"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/proto/flow"
 	"github.com/mcpscope/mcpscope/proto/gateway"
@@ -43,8 +44,11 @@ func noteBroken(s *session, r *report) {
 	var (
 		tooLarge *flow.FrameTooLargeError
 		gap      *gateway.IndexGapError
+		event    *sse.LimitError
 	)
 	switch {
+	case errors.As(f.Err, &event):
+		r.add(CodeFrameOverLimit, fmt.Sprintf("an SSE %s over the %d-byte frame limit (--max-frame-size); mcpscope stopped reading the stream", event.Limit, event.Max), 0, 0, "")
 	case errors.As(f.Err, &tooLarge):
 		r.add(CodeLengthOverMax, fmt.Sprintf("the length prefix claims %d bytes, over the %d-byte limit; the frame was not read", tooLarge.Size, tooLarge.Max), prefixAt(f), flow.ControlHeaderLen, "")
 	case errors.As(f.Err, &gap):

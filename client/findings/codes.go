@@ -52,7 +52,7 @@ var codes = []Code{
 	{CodeMessageNotJSONRPC, Error, "a WebSocket or MCP-Flow message is not a JSON-RPC message", "send only JSON-RPC 2.0 messages on the control channel"},
 	{CodeInvalidUTF8, Error, "a message holds bytes that are not UTF-8 (JSON text MUST be UTF-8); they were read as U+FFFD", "encode every message as UTF-8"},
 	{CodeByteOrderMark, Error, "a message starts with a UTF-8 byte order mark, which JSON text MUST NOT add; it was skipped", "write messages without a byte order mark"},
-	{CodeFrameOverLimit, Error, "a line on the server's stdout is longer than --max-frame-size; only its head was kept", "send smaller messages (paginate, or move bulk data to a resource), or raise --max-frame-size"},
+	{CodeFrameOverLimit, Error, "a line on the server's stdout, an SSE event or a WebSocket message is longer than --max-frame-size; only a line's head was kept, the others were refused", "send smaller messages (paginate, or move bulk data to a resource), or raise --max-frame-size"},
 	{CodeLengthOverMax, Error, "an MCP-Flow length prefix declares more bytes than --max-frame-size; the frame was not read", "send smaller frames, or raise --max-frame-size"},
 	{CodeLengthPastBody, Error, "an MCP-Flow length prefix declares more bytes than the stream held before it ended (a lying prefix)", "write the body's true length in the prefix, and the whole body after it"},
 	{CodeEncodingMismatch, Error, "an MCP-Flow control frame is not in the encoding the session negotiated (-32003); it was not delivered", "send every control frame in the negotiated encoding (CBOR or JSON)"},

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/app/sse"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/proto/httphead"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
@@ -182,4 +183,21 @@ func TestTaskMcpName(t *testing.T) {
 	body := `{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"taskId":"t1",` + meta + `}}`
 	want(t, codesOf(post("http POST 1", hd("t1"), body)...))
 	want(t, codesOf(post("http POST 1", hd("t2"), body)...), "1 mcp-name-mismatch")
+}
+
+// A message the transport refused for its size: an SSE event (a frame of
+// no bytes carrying the reader's error), a WebSocket message (the note of
+// the 1009 close mcpscope sent).
+func TestRefusedForSize(t *testing.T) {
+	event := &capture.Frame{Dir: capture.In, Conn: "http POST 1", Chan: capture.Channel{Kind: capture.Control}, Enc: proto.EncJSON,
+		Err: &sse.LimitError{Limit: "event", Max: 20000}}
+	want(t, codesOf(event), "1 frame-over-limit")
+	note := func(dir capture.Dir, text string) *capture.Frame {
+		raw := []byte(text)
+		return &capture.Frame{Dir: dir, Conn: "ws", Chan: capture.Channel{Kind: capture.HTTP}, Raw: raw, Size: len(raw), Enc: proto.EncText,
+			Fields: []proto.Field{{Offset: 0, Len: len(raw), Name: "note", Value: text, Kind: proto.FieldHeader}}}
+	}
+	want(t, codesOf(note(capture.Out, "close 1009 (message too big): message too big")), "1 frame-over-limit")
+	want(t, codesOf(note(capture.In, "close 1009 (message too big): the server's words")))
+	want(t, codesOf(note(capture.Out, "close 1000 (normal closure): mcpscope is done")))
 }

@@ -29,12 +29,22 @@ type head struct {
 // mirrored are the request headers a head keeps, canonical.
 var mirrored = []string{mcp.HeaderMethod, mcp.HeaderName, mcp.HeaderProtocolVersion, mcp.HeaderSessionID}
 
+// wsTooBig starts the WebSocket transport's note of the close it sends
+// when the server's message is over --max-frame-size.
+const wsTooBig = "close 1009 (message too big)"
+
 // noteHead reads an HTTP head: a request's is kept for its body, a
 // response's status is kept for its answer.
 func (d *Detector) noteHead(s *session, r *report) {
 	f := r.f
-	if _, ok := field(f, "note"); ok {
-		return // a line of mcpscope's own, no bytes on the wire
+	if fd, ok := field(f, "note"); ok {
+		// A line of mcpscope's own, no bytes on the wire: the WebSocket
+		// transport's note of the close it sent says it refused a message
+		// over the limit.
+		if f.Dir == capture.Out && strings.HasPrefix(fd.Value, wsTooBig) {
+			r.add(CodeFrameOverLimit, "a WebSocket message over the frame limit (--max-frame-size); mcpscope closed the WebSocket with 1009", 0, 0, "")
+		}
+		return
 	}
 	s.http = true
 	if m, ok := field(f, "method"); ok && f.Dir == capture.Out {
