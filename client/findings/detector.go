@@ -24,7 +24,7 @@ const (
 	// maxSchemaBytes is how many bytes of outputSchemas a detector keeps
 	// compiled over all its sessions; past it every session forgets its
 	// tools (their results are no longer judged).
-	maxSchemaBytes = 8 << 20
+	maxSchemaBytes = 4 << 20
 )
 
 // Detector reads frames in capture order and reports the findings each

@@ -201,3 +201,29 @@ func TestRefusedForSize(t *testing.T) {
 	want(t, codesOf(note(capture.In, "close 1009 (message too big): the server's words")))
 	want(t, codesOf(note(capture.Out, "close 1000 (normal closure): mcpscope is done")))
 }
+
+// The outputSchemas kept, over all sessions, stay within one budget.
+func TestSchemaBudget(t *testing.T) {
+	d := NewDetector()
+	big := strings.Repeat("x", 1<<20)
+	for s := range 6 {
+		conn := fmt.Sprintf("stdio#%d", s)
+		for i, text := range []string{
+			`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+			`{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"w","inputSchema":{"type":"object"},"outputSchema":{"type":"object","description":"` + big + `"}}]}}`,
+		} {
+			f := line([]capture.Dir{capture.Out, capture.In}[i], text)
+			f.Conn = conn
+			d.Note(f)
+		}
+	}
+	held := 0
+	for _, s := range d.sessions.m {
+		for _, tl := range s.tools.m {
+			held += tl.size
+		}
+	}
+	if held == 0 || held > maxSchemaBytes {
+		t.Errorf("%d bytes of outputSchemas held, budget %d", held, maxSchemaBytes)
+	}
+}
