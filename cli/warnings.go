@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/app/sse"
 	"github.com/mcpscope/mcpscope/proto/flow"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/transports/stdio"
@@ -59,12 +60,15 @@ func decodeWarning(f *capture.Frame, unit string) string {
 		mismatch *webtransport.EncodingMismatchError
 		envelope *jsonrpc.EnvelopeError
 		text     *jsonrpc.TextWarning
+		event    *sse.LimitError
 	)
 	switch {
 	case errors.As(f.Err, &long):
 		return fmt.Sprintf("the server wrote a %s of %d bytes, over the %d-byte limit (--max-frame-size); it was dropped", unit, long.Size, long.Max)
 	case errors.As(f.Err, &tooLarge):
 		return fmt.Sprintf("the server sent a %s whose length prefix claims %d bytes, over the %d-byte limit (--max-frame-size); it was not read", unit, tooLarge.Size, tooLarge.Max)
+	case errors.As(f.Err, &event):
+		return fmt.Sprintf("the server sent an SSE %s over the %d-byte limit (--max-frame-size); mcpscope stopped reading the stream", event.Limit, event.Max)
 	case errors.As(f.Err, &mismatch):
 		return oneLine(mismatch.Error())
 	case errors.As(f.Err, &text):

@@ -7,12 +7,13 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/httphead"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
 // bomLine appends to st a notification from the server that starts with
-// a byte order mark: a warning finding on bytes 0–2.
+// a byte order mark: an error finding on bytes 0–2.
 func bomLine(t *testing.T, st *capture.Store) uint64 {
 	t.Helper()
 	body := "\ufeff" + `{"jsonrpc":"2.0","method":"notifications/x"}`
@@ -25,11 +26,18 @@ func bomLine(t *testing.T, st *capture.Store) uint64 {
 		Fields: jsonrpc.LineFields(raw), Enc: proto.EncJSON, Msg: msgs[0], Err: jsonrpc.CheckText([]byte(body))})
 }
 
+// endpointEvent appends to st the endpoint event of the legacy HTTP+SSE
+// transport: a warning finding (deprecated-http-sse), once a session.
+func endpointEvent(st *capture.Store, conn string) uint64 {
+	raw := []byte("event: endpoint\ndata: /messages?s=1\n\n")
+	return st.Append(&capture.Frame{Time: t0, Dir: capture.In, Conn: conn, Raw: raw, Size: len(raw), Fields: httphead.SSEEventFields(raw), Enc: proto.EncText})
+}
+
 // The filter words finding and finding:SEVERITY let through the frames
 // with a finding, of any severity or of one.
 func TestFilterFindingWords(t *testing.T) {
 	st := sampleStore(t)
-	bomLine(t, st)
+	endpointEvent(st, "sse GET 1")
 	m := newTestModel(t, st, 140, 40)
 	checkFilterCounts(t, m, []filterCount{
 		{"finding", 2}, {"finding:error", 1}, {"finding:warning", 1}, {"finding:note", 0}, {"< finding:warning", 1},
@@ -41,10 +49,10 @@ func TestFilterFindingWords(t *testing.T) {
 // a traffic row with a finding is marked.
 func TestStatusBarCountsFindings(t *testing.T) {
 	st := capture.NewStore(capture.Config{})
-	bomLine(t, st)
-	bomLine(t, st)
+	endpointEvent(st, "sse GET 1")
+	endpointEvent(st, "stdio")
 	m := newTestModel(t, st, 140, 40)
-	if s := screenText(m); !strings.Contains(s, "2 warnings") || !strings.Contains(s, findingMark+"decode error: the message") {
+	if s := screenText(m); !strings.Contains(s, "2 warnings") || !strings.Contains(s, findingMark) {
 		t.Errorf("screen:\n%s", s)
 	}
 	m = newTestModel(t, sampleStore(t), 140, 40)
@@ -65,9 +73,7 @@ func TestFindingShowsItsBytes(t *testing.T) {
 	if m.overlay == nil || !strings.Contains(screenText(m), "byte-order-mark") {
 		t.Fatalf("the Findings view is not open:\n%s", screenText(m))
 	}
-	for range 3 { // error heading, its finding, the warning heading, its finding
-		press(m, "down")
-	}
+	press(m, "down") // the byte-order-mark heading, its finding (before frame-undecoded's)
 	press(m, "enter")
 	if f, ok := m.traffic.selected(); !ok || f.Seq != seq || m.focus != paneHex {
 		t.Fatalf("selected %v, focus %v", f, m.focus)
@@ -96,5 +102,32 @@ func TestReplayFindsWhatTheLiveSessionFound(t *testing.T) {
 	}
 	if s := screenText(r.inner); !strings.Contains(s, "1 error") {
 		t.Errorf("replay screen:\n%s", s)
+	}
+}
+
+// A flood of notifications between a request and its answer makes the
+// index skip the oldest frames, the request among them: its clean answer
+// is no error.
+func TestSkippedFramesMakeNoFinding(t *testing.T) {
+	st := capture.NewStore(capture.Config{})
+	add := func(dir capture.Dir, body string) {
+		raw := []byte(body + "\n")
+		msgs, _, err := jsonrpc.DecodeJSON([]byte(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.Append(&capture.Frame{Time: t0, Dir: dir, Conn: "stdio", Raw: raw, Size: len(raw), Fields: jsonrpc.LineFields(raw), Enc: proto.EncJSON, Msg: msgs[0]})
+	}
+	add(capture.Out, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"slow"}}`)
+	for range maxScan + 10 {
+		add(capture.In, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}`)
+	}
+	add(capture.In, `{"jsonrpc":"2.0","id":7,"result":{"content":[]}}`)
+	m := newTestModel(t, st, 140, 40)
+	for _, f := range m.idx.views.findings.Findings() {
+		t.Errorf("finding on a clean session: %s", f)
+	}
+	if s := screenText(m); strings.Contains(s, "1 error") {
+		t.Errorf("the status bar counts an error:\n%s", s)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpscope/mcpscope/proto/flow"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
+	"github.com/mcpscope/mcpscope/proxy"
 	"github.com/mcpscope/mcpscope/ui/explore"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
@@ -110,6 +111,7 @@ func (x *index) catchUp(st *capture.Store) bool {
 	if s.LastSeq < x.next {
 		return false
 	}
+	skipped := x.skipped
 	if x.next < s.FirstSeq {
 		x.skipped += s.FirstSeq - x.next
 		x.next = s.FirstSeq
@@ -123,6 +125,9 @@ func (x *index) catchUp(st *capture.Store) bool {
 			x.next = s.LastSeq - maxScan + 1
 		}
 	}
+	if x.skipped != skipped {
+		x.views.findings.Missed() // an answer to a request skipped is no error
+	}
 	read := false
 	for x.next <= last {
 		batch := st.Window(x.next, int(min(scanBatch, last-x.next+1)))
@@ -130,9 +135,13 @@ func (x *index) catchUp(st *capture.Store) bool {
 			break
 		}
 		for _, f := range batch {
+			if f.Seq > x.next { // frames the store let go between two read
+				x.skipped += f.Seq - x.next
+				x.views.findings.Missed()
+			}
 			x.add(f)
+			x.next = f.Seq + 1
 		}
-		x.next = batch[len(batch)-1].Seq + 1
 		read = true
 	}
 	return read
@@ -143,6 +152,9 @@ func (x *index) add(f *capture.Frame) {
 	x.progress.tick(f.Time)
 	if f.Chan.Kind == capture.Proxy {
 		x.injected.see(f)
+		if m, ok := proxy.ParseMark(f); ok && m.What == proxy.WhatMissed {
+			x.views.findings.Missed() // a viewer that fell behind the proxy
+		}
 	}
 	if k, ok := callOf(f); ok {
 		c := x.call(k)

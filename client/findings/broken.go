@@ -7,10 +7,12 @@ import (
 	"fmt"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/app/sse"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/proto/flow"
 	"github.com/mcpscope/mcpscope/proto/gateway"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // noteBroken reports what is wrong with the bytes of a control or stream
@@ -25,8 +27,15 @@ func noteBroken(s *session, r *report) {
 		return
 	}
 	body, lo := bodyOf(f)
+	var coded interface{ Code() int }
+	if f.Dir == capture.In && errors.As(f.Err, &coded) && coded.Code() == mcp.CodeFlowEncodingMismatch {
+		r.add(CodeEncodingMismatch, f.Err.Error(), lo, len(body), "")
+		return
+	}
 	if f.Msg != nil {
-		noteText(r, body, lo)
+		if f.Enc == proto.EncJSON {
+			noteText(r, body, lo)
+		}
 		return // any other complaint (a second answer) is the answers' to judge
 	}
 	if f.Dir != capture.In {
@@ -35,8 +44,11 @@ func noteBroken(s *session, r *report) {
 	var (
 		tooLarge *flow.FrameTooLargeError
 		gap      *gateway.IndexGapError
+		event    *sse.LimitError
 	)
 	switch {
+	case errors.As(f.Err, &event):
+		r.add(CodeFrameOverLimit, fmt.Sprintf("an SSE %s over the %d-byte frame limit (--max-frame-size); mcpscope stopped reading the stream", event.Limit, event.Max), 0, 0, "")
 	case errors.As(f.Err, &tooLarge):
 		r.add(CodeLengthOverMax, fmt.Sprintf("the length prefix claims %d bytes, over the %d-byte limit; the frame was not read", tooLarge.Size, tooLarge.Max), prefixAt(f), flow.ControlHeaderLen, "")
 	case errors.As(f.Err, &gap):
@@ -61,7 +73,8 @@ func noteText(r *report, body []byte, lo int) {
 		r.add(CodeByteOrderMark, "the message starts with a UTF-8 byte order mark", lo, 3, "")
 	}
 	if w.InvalidAt >= 0 {
-		r.add(CodeInvalidUTF8, fmt.Sprintf("invalid UTF-8 at byte %d of the message, read as U+FFFD", w.InvalidAt), lo+w.InvalidAt, 1, "")
+		off, n := spanOf(r.f, lo+w.InvalidAt, 1)
+		r.add(CodeInvalidUTF8, fmt.Sprintf("invalid UTF-8 at byte %d of the message, read as U+FFFD", w.InvalidAt), off, n, "")
 	}
 }
 
@@ -162,14 +175,80 @@ func rootCause(err error) string {
 
 // bodyOf returns a frame's body and its offset in Raw: the first range
 // its framer annotated as the body, clipped to the bytes held, or all of
-// Raw.
+// Raw. The body of an SSE event of several data lines is those lines
+// joined (offset that of the first): spanOf maps its offsets back.
 func bodyOf(f *capture.Frame) ([]byte, int) {
+	if segs := dataLines(f); len(segs) > 1 {
+		var joined []byte
+		for i, sg := range segs {
+			if i > 0 {
+				joined = append(joined, '\n')
+			}
+			joined = append(joined, f.Raw[sg.lo:sg.hi]...)
+		}
+		return joined, segs[0].lo
+	}
 	for _, fd := range f.Fields {
 		if fd.Kind == proto.FieldBody {
-			lo := min(max(fd.Offset, 0), len(f.Raw))
-			hi := min(max(fd.Offset+fd.Len, lo), len(f.Raw))
+			lo, hi := clip(f, fd.Offset, fd.Len)
 			return f.Raw[lo:hi], lo
 		}
 	}
 	return f.Raw, 0
+}
+
+// segment is the bytes [lo, hi) of a frame's Raw.
+type segment struct{ lo, hi int }
+
+// clip bounds the range of n bytes at off to the bytes held.
+func clip(f *capture.Frame, off, n int) (lo, hi int) {
+	lo = min(max(off, 0), len(f.Raw))
+	return lo, min(max(off+n, lo), len(f.Raw))
+}
+
+// dataLines returns the values of an SSE event's data lines, in order
+// (an empty one as an empty segment), when the frame has more than one
+// body: an event whose data is joined from its lines with LF.
+func dataLines(f *capture.Frame) []segment {
+	bodies := 0
+	for _, fd := range f.Fields {
+		if fd.Kind == proto.FieldBody {
+			bodies++
+		}
+	}
+	if bodies < 2 {
+		return nil
+	}
+	var segs []segment
+	for i, fd := range f.Fields {
+		if fd.Kind != proto.FieldHeader || fd.Name != "data" {
+			continue
+		}
+		lo, hi := clip(f, fd.Offset+fd.Len, 0)
+		if i+1 < len(f.Fields) && f.Fields[i+1].Kind == proto.FieldBody && f.Fields[i+1].Offset == fd.Offset+fd.Len {
+			lo, hi = clip(f, f.Fields[i+1].Offset, f.Fields[i+1].Len)
+		}
+		segs = append(segs, segment{lo, hi})
+	}
+	return segs
+}
+
+// spanOf maps the n bytes at offset off of a frame's body (bodyOf) to
+// the bytes of its Raw: the same bytes, or, for an SSE event of several
+// data lines, those of the line they start in (cut at its end).
+func spanOf(f *capture.Frame, off, n int) (int, int) {
+	segs := dataLines(f)
+	if len(segs) < 2 {
+		return off, n
+	}
+	at := segs[0].lo // where in the joined body the line starts, as an offset of Raw
+	for _, sg := range segs {
+		size := sg.hi - sg.lo
+		if off < at+size || sg == segs[len(segs)-1] {
+			lo := sg.lo + off - at
+			return lo, max(0, min(n, sg.hi-lo))
+		}
+		at += size + 1 // and its LF
+	}
+	return 0, 0
 }

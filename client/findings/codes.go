@@ -40,17 +40,22 @@ const (
 	CodeAnswerDuplicate    = "answer-duplicate"
 )
 
+// CodeEncodingMismatch is the id of the check on MCP-Flow frames that are
+// not in the negotiated encoding.
+const CodeEncodingMismatch = "encoding-mismatch"
+
 // codes is every check, in the order docs/findings.md lists them.
 var codes = []Code{
 	{CodeStdoutNotJSON, Error, "a line on the server's stdout is not JSON (a server logging to stdout)", "write only JSON-RPC messages on stdout; log to stderr"},
 	{CodeStdoutNotJSONRPC, Error, "a line on the server's stdout is JSON but not a JSON-RPC message", "write only JSON-RPC 2.0 messages on stdout; log to stderr"},
-	{CodeBodyNotJSONRPC, Error, "an HTTP body or SSE event's data is not a JSON-RPC message", "answer a POST with a JSON-RPC message (application/json) or an SSE stream of them"},
+	{CodeBodyNotJSONRPC, Error, "an HTTP body or SSE event's data is not a JSON-RPC message, or a POST was answered with a success whose Content-Type is neither application/json nor text/event-stream", "answer a POST with a JSON-RPC message (application/json) or an SSE stream of them"},
 	{CodeMessageNotJSONRPC, Error, "a WebSocket or MCP-Flow message is not a JSON-RPC message", "send only JSON-RPC 2.0 messages on the control channel"},
 	{CodeInvalidUTF8, Error, "a message holds bytes that are not UTF-8 (JSON text MUST be UTF-8); they were read as U+FFFD", "encode every message as UTF-8"},
-	{CodeByteOrderMark, Warning, "a message starts with a UTF-8 byte order mark, which JSON text MUST NOT add; it was skipped", "write messages without a byte order mark"},
-	{CodeFrameOverLimit, Error, "a line or message is longer than --max-frame-size; only its head was kept", "send smaller messages (paginate, or move bulk data to a resource), or raise --max-frame-size"},
+	{CodeByteOrderMark, Error, "a message starts with a UTF-8 byte order mark, which JSON text MUST NOT add; it was skipped", "write messages without a byte order mark"},
+	{CodeFrameOverLimit, Error, "a line on the server's stdout, an SSE event or a WebSocket message is longer than --max-frame-size; only a line's head was kept, the others were refused", "send smaller messages (paginate, or move bulk data to a resource), or raise --max-frame-size"},
 	{CodeLengthOverMax, Error, "an MCP-Flow length prefix declares more bytes than --max-frame-size; the frame was not read", "send smaller frames, or raise --max-frame-size"},
 	{CodeLengthPastBody, Error, "an MCP-Flow length prefix declares more bytes than the stream held before it ended (a lying prefix)", "write the body's true length in the prefix, and the whole body after it"},
+	{CodeEncodingMismatch, Error, "an MCP-Flow control frame is not in the encoding the session negotiated (-32003); it was not delivered", "send every control frame in the negotiated encoding (CBOR or JSON)"},
 	{CodeStreamIndexGap, Error, "a gateway stream chunk (seed 003) came with an index other than the next one", "number a stream's chunks 0, 1, 2… with none skipped or repeated"},
 	{CodeFrameUndecoded, Error, "a frame from the server could not be decoded for another reason, named in the summary", "see the summary for what mcpscope could not read"},
 	{CodeMcpMethodMismatch, Error, "a 2026-07-28 request's Mcp-Method header is missing or disagrees with the body's method", "send Mcp-Method with the body's method on every 2026-07-28 request"},

@@ -17,20 +17,31 @@ const (
 	maxHeads = 64
 	// shownText caps the server text quoted in a summary.
 	shownText = 80
+	// maxRequests is how many requests, pending and answered, a detector
+	// remembers over all its sessions; past it every session forgets
+	// them (as Missed does).
+	maxRequests = 65_536
+	// maxSchemaBytes is how many bytes of outputSchemas a detector keeps
+	// compiled over all its sessions; past it every session forgets its
+	// tools (their results are no longer judged).
+	maxSchemaBytes = 4 << 20
 )
 
 // Detector reads frames in capture order and reports the findings each
 // one brings. Its memory is bounded whatever the capture holds. It is not
 // safe for concurrent use.
 type Detector struct {
-	sessions bounded[*session]
-	heads    bounded[*head]
+	sessions bounded[string, *session]
+	heads    bounded[string, *head]
 	frames   uint64 // frames read, for the Seq of a frame that has none
+	// missed says frames went unread: a session first seen since may
+	// have sent requests unseen.
+	missed bool
 }
 
 // NewDetector returns a detector that has read nothing.
 func NewDetector() *Detector {
-	return &Detector{sessions: newBounded[*session](maxSessions), heads: newBounded[*head](maxHeads)}
+	return &Detector{sessions: newBounded[string, *session](maxSessions), heads: newBounded[string, *head](maxHeads)}
 }
 
 // Note reads one frame and returns the findings it brings, if any.
@@ -53,7 +64,53 @@ func (d *Detector) Note(f *capture.Frame) []Finding {
 			d.noteMessages(s, r)
 		}
 	}
+	d.budget()
 	return r.out
+}
+
+// Missed tells the detector that frames went unread (a reader that fell
+// behind, frames the capture dropped, a viewer joining a session late):
+// an answer to a request it did not see, or a second answer to one whose
+// first it did not see, is then not reported.
+func (d *Detector) Missed() {
+	d.missed = true
+	for _, s := range d.sessions.m {
+		s.missed()
+	}
+	d.heads.clear()
+}
+
+// budget keeps the detector's memory within maxRequests and
+// maxSchemaBytes, whatever the number of sessions.
+func (d *Detector) budget() {
+	requests, schemas := 0, 0
+	for _, s := range d.sessions.m {
+		requests += s.pending.len() + s.answered.len() + s.tasks.len()
+		schemas += s.schemaBytes
+	}
+	if schemas > maxSchemaBytes {
+		schemas = 0 // schemaBytes counts schemas since replaced or forgotten: count again
+		for _, s := range d.sessions.m {
+			s.schemaBytes = 0
+			for _, t := range s.tools.m {
+				s.schemaBytes += t.size
+			}
+			schemas += s.schemaBytes
+		}
+	}
+	if requests > maxRequests {
+		for _, s := range d.sessions.m {
+			s.missed()
+			s.pending.clear()
+			s.tasks.clear()
+		}
+	}
+	if schemas > maxSchemaBytes {
+		for _, s := range d.sessions.m {
+			s.tools.clear()
+			s.schemaBytes = 0
+		}
+	}
 }
 
 // session returns the state of the session conn belongs to.
@@ -63,6 +120,7 @@ func (d *Detector) session(conn string) *session {
 		return s
 	}
 	s := newSession()
+	s.forgot = d.missed
 	d.sessions.put(key, s)
 	return s
 }
@@ -109,7 +167,7 @@ func pathSpan(f *capture.Frame, path string) (off, n int) {
 	body, lo := bodyOf(f)
 	for _, it := range jsonrpc.BodyItems(f.Enc, body, lo) {
 		if it.Path == path && it.Role == jsonrpc.ItemValue {
-			return it.Offset, it.Len
+			return spanOf(f, it.Offset, it.Len)
 		}
 	}
 	return 0, 0

@@ -19,6 +19,7 @@ func FuzzDetector(f *testing.F) {
 	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","outputSchema":{"type":"object"}}]}}`), uint8(1))
 	f.Add([]byte("not json\x1b[31m"), uint8(2))
 	f.Add([]byte("event: endpoint\ndata: /m\n\n"), uint8(3))
+	f.Add([]byte("data: {\"jsonrpc\":\"2.0\",\ndata:\ndata: \"id\":\"\xff\",\"result\":{}}\n\n"), uint8(3))
 	f.Add([]byte("\x00\x00\x01\x00{}"), uint8(4))
 	f.Fuzz(func(t *testing.T, data []byte, how uint8) {
 		d := NewDetector()
@@ -55,7 +56,11 @@ func fuzzFrame(data []byte, how uint8) *capture.Frame {
 	case 5:
 		fr.Chan.Kind = capture.Stream
 	}
-	msgs, batch, err := jsonrpc.DecodeJSON(data)
+	body := data
+	if how%6 == 3 {
+		body, _ = bodyOf(fr) // an SSE event's data, its lines joined
+	}
+	msgs, batch, err := jsonrpc.DecodeJSON(body)
 	switch {
 	case err != nil:
 		fr.Err = err

@@ -3,6 +3,7 @@ package findings
 import (
 	"encoding/json"
 	"fmt"
+	"mime"
 	"net/http"
 	"net/textproto"
 	"strconv"
@@ -28,12 +29,22 @@ type head struct {
 // mirrored are the request headers a head keeps, canonical.
 var mirrored = []string{mcp.HeaderMethod, mcp.HeaderName, mcp.HeaderProtocolVersion, mcp.HeaderSessionID}
 
+// wsTooBig starts the WebSocket transport's note of the close it sends
+// when the server's message is over --max-frame-size.
+const wsTooBig = "close 1009 (message too big)"
+
 // noteHead reads an HTTP head: a request's is kept for its body, a
 // response's status is kept for its answer.
 func (d *Detector) noteHead(s *session, r *report) {
 	f := r.f
-	if _, ok := field(f, "note"); ok {
-		return // a line of mcpscope's own, no bytes on the wire
+	if fd, ok := field(f, "note"); ok {
+		// A line of mcpscope's own, no bytes on the wire: the WebSocket
+		// transport's note of the close it sent says it refused a message
+		// over the limit.
+		if f.Dir == capture.Out && strings.HasPrefix(fd.Value, wsTooBig) {
+			r.add(CodeFrameOverLimit, "a WebSocket message over the frame limit (--max-frame-size); mcpscope closed the WebSocket with 1009", 0, 0, "")
+		}
+		return
 	}
 	s.http = true
 	if m, ok := field(f, "method"); ok && f.Dir == capture.Out {
@@ -62,6 +73,7 @@ func (d *Detector) noteHead(s *session, r *report) {
 	if fd, ok := field(f, "status"); ok {
 		code, _, _ := strings.Cut(fd.Value, " ")
 		h.status, _ = strconv.Atoi(code)
+		answerType(r, h)
 		return
 	}
 	// A body captured beside the heads: one the transport did not take
@@ -74,6 +86,26 @@ func (d *Detector) noteHead(s *session, r *report) {
 	}
 	if json.Unmarshal(body, &e) == nil && e.Error != nil {
 		unknownSession(r, h, e.Error.Message)
+	}
+}
+
+// answerType reports a POST answered with a success other than 202 whose
+// Content-Type is neither application/json nor text/event-stream: its
+// body cannot be the JSON-RPC answer the spec wants.
+func answerType(r *report, h *head) {
+	if h.status < 200 || h.status > 299 || h.status == http.StatusAccepted || h.status == http.StatusNoContent {
+		return
+	}
+	for _, fd := range r.f.Fields {
+		if fd.Kind != proto.FieldHeader || textproto.CanonicalMIMEHeaderKey(fd.Name) != "Content-Type" {
+			continue
+		}
+		media, _, err := mime.ParseMediaType(fd.Value)
+		if err == nil && (media == "application/json" || media == "text/event-stream") {
+			return
+		}
+		r.add(CodeBodyNotJSONRPC, fmt.Sprintf("a POST was answered %d with Content-Type %s, neither application/json nor text/event-stream", h.status, quote(fd.Value)), fd.Offset, fd.Len, "")
+		return
 	}
 }
 

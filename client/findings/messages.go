@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
@@ -74,12 +75,22 @@ func legacyEndpoint(f *capture.Frame) bool {
 // noteRequest remembers a request until its answer.
 func (s *session) noteRequest(dir capture.Dir, m *jsonrpc.Message) {
 	req := request{method: m.Method, modern: modernMeta(m.Params)}
-	if m.Method == mcp.MethodToolsCall {
+	if len(req.method) > maxMethod {
+		req.method = strings.Clone(req.method[:maxMethod]) // not the whole name's bytes
+	}
+	switch m.Method {
+	case mcp.MethodToolsCall:
 		var p struct {
 			Name string `json:"name"`
 		}
 		_ = json.Unmarshal(m.Params, &p)
-		req.tool = p.Name
+		req.tool = nameKey(p.Name)
+	case mcp.MethodTasksGet:
+		var p struct {
+			TaskID string `json:"taskId"`
+		}
+		_ = json.Unmarshal(m.Params, &p)
+		req.task = nameKey(p.TaskID)
 	}
 	if s.pending.put(idKey(dir, *m.ID), req) {
 		s.forgot = true
@@ -122,20 +133,31 @@ func (s *session) noteAnswer(r *report, m *jsonrpc.Message, at string) {
 		return
 	}
 	s.answered.put(key, struct{}{})
-	if m.Kind() == jsonrpc.KindResult && req.modern {
+	if m.Kind() != jsonrpc.KindResult {
+		return
+	}
+	switch {
+	case req.method == mcp.MethodInitialize:
+		// The era is what initialize agreed on, whatever a probe before
+		// it was answered (a server may answer server/discover and still
+		// be initialized to an older version).
+		var agreed struct {
+			Version string `json:"protocolVersion"`
+		}
+		_ = json.Unmarshal(m.Result, &agreed)
+		s.modern, s.agreed = mcp.IsModernVersion(agreed.Version), true
+	case req.modern && !s.agreed:
 		s.modern = true // a 2026-07-28 request answered: the session speaks it (a probe refused does not say so)
 	}
-	if m.Kind() == jsonrpc.KindResult {
-		s.judgeResult(r, req, m.Result, at+"result")
-	}
+	s.judgeResult(r, req, m.Result, at+"result")
 }
 
 // idText is an id for a summary: a number as it is, a string quoted.
 func idText(id jsonrpc.ID) string {
-	if _, ok := id.Int(); ok {
-		return id.String()
+	if str, ok := id.Str(); ok {
+		return quote(str)
 	}
-	return quote(id.String())
+	return id.String()
 }
 
 // who names the side that sent requests going dir.
@@ -149,7 +171,7 @@ func who(dir capture.Dir) string {
 // judgeResult checks a result against its request: its resultType, what
 // a tools/list teaches, a tools/call's structuredContent.
 func (s *session) judgeResult(r *report, req request, result json.RawMessage, path string) {
-	if !req.modern && req.method != mcp.MethodToolsList && req.method != mcp.MethodToolsCall {
+	if !req.modern && req.method != mcp.MethodToolsList && req.method != mcp.MethodToolsCall && req.method != mcp.MethodTasksGet {
 		return // nothing to judge: spare the decoding
 	}
 	var members map[string]json.RawMessage
@@ -165,6 +187,8 @@ func (s *session) judgeResult(r *report, req request, result json.RawMessage, pa
 		s.learnTools(r, members["tools"], path+".tools")
 	case mcp.MethodToolsCall:
 		s.judgeToolResult(r, req.tool, result, path)
+	case mcp.MethodTasksGet:
+		s.judgeTaskResult(r, req.task, members, path)
 	}
 }
 
@@ -211,20 +235,50 @@ func (s *session) learnTools(r *report, tools json.RawMessage, path string) {
 			r.addPath(CodeParamHeaderInvalid, fmt.Sprintf("tool %s: %v", quote(t.Name), err), fmt.Sprintf("%s[%d].inputSchema", path, i))
 		}
 		if schemas := client.OutputSchemas([]json.RawMessage{raw}); schemas[t.Name] != nil {
-			s.tools.put(t.Name, &tool{judge: client.ToolResultChecker(t.Name, schemas[t.Name])})
+			s.tools.put(nameKey(t.Name), &tool{judge: client.ToolResultChecker(t.Name, schemas[t.Name]), size: len(t.OutputSchema)})
+			s.schemaBytes += len(t.OutputSchema)
 		} else {
-			s.tools.take(t.Name)
+			s.tools.take(nameKey(t.Name))
 		}
 	}
 }
 
 // judgeToolResult reports a tools/call result that its tool's
 // outputSchema refuses, or that lacks the structuredContent it promises.
-func (s *session) judgeToolResult(r *report, name string, result json.RawMessage, path string) {
+// A result that hands a task is judged when tasks/get brings the task's
+// result: the task is remembered with its tool.
+func (s *session) judgeToolResult(r *report, name uint64, result json.RawMessage, path string) {
 	t, ok := s.tools.get(name)
-	if !ok || handsTask(result) {
+	if !ok {
 		return
 	}
+	if id, task := handsTask(result); task {
+		s.tasks.put(nameKey(id), name)
+		return
+	}
+	judgeTool(r, t, result, path)
+}
+
+// judgeTaskResult judges the result a completed task's tasks/get
+// inlines (result.result) against the outputSchema of the tool whose
+// call started the task.
+func (s *session) judgeTaskResult(r *report, task uint64, members map[string]json.RawMessage, path string) {
+	var status string
+	if json.Unmarshal(members["status"], &status) != nil || status != "completed" || len(members["result"]) == 0 {
+		return
+	}
+	name, ok := s.tasks.take(task)
+	if !ok {
+		return
+	}
+	if t, ok := s.tools.get(name); ok {
+		judgeTool(r, t, members["result"], path+".result")
+	}
+}
+
+// judgeTool reports a tool's result that its outputSchema refuses, or
+// that lacks the structuredContent it promises.
+func judgeTool(r *report, t *tool, result json.RawMessage, path string) {
 	failure := t.judge(result)
 	switch {
 	case failure == nil:
@@ -236,16 +290,14 @@ func (s *session) judgeToolResult(r *report, name string, result json.RawMessage
 }
 
 // handsTask says whether a tools/call result is a task's handle
-// (resultType "task"), judged when the task's result comes.
-func handsTask(result json.RawMessage) bool {
+// (resultType "task"), and names the task.
+func handsTask(result json.RawMessage) (taskID string, task bool) {
 	var r struct {
 		ResultType string `json:"resultType"`
+		TaskID     string `json:"taskId"`
 	}
-	return json.Unmarshal(result, &r) == nil && r.ResultType == "task"
-}
-
-// has reports whether key is held.
-func (b *bounded[V]) has(key string) bool {
-	_, ok := b.m[key]
-	return ok
+	if json.Unmarshal(result, &r) != nil || r.ResultType != "task" {
+		return "", false
+	}
+	return r.TaskID, true
 }

@@ -43,20 +43,24 @@ func DecodeHeaderValue(v string) (string, error) {
 
 // MirroredName is what the Mcp-Name header of a request of method
 // carries, read from its params: the tool's or prompt's name, the
-// resource's URI. named is false for a method whose requests carry no
+// resource's URI, the task's id (the Tasks extension). named is false for a method whose requests carry no
 // Mcp-Name.
 func MirroredName(method string, params []byte) (name string, named bool) {
 	var p struct {
-		Name string `json:"name"`
-		URI  string `json:"uri"`
+		Name   string `json:"name"`
+		URI    string `json:"uri"`
+		TaskID string `json:"taskId"`
 	}
 	switch method {
 	case MethodToolsCall, MethodPromptsGet:
 		_ = json.Unmarshal(params, &p)
 		return p.Name, true
-	case MethodResourcesRead:
+	case MethodResourcesRead, MethodResourcesSubscribe, MethodResourcesUnsubscribe:
 		_ = json.Unmarshal(params, &p)
 		return p.URI, true
+	case MethodTasksGet, MethodTasksUpdate, MethodTasksCancel:
+		_ = json.Unmarshal(params, &p)
+		return p.TaskID, true
 	}
 	return "", false
 }

@@ -99,6 +99,11 @@ func (t *Transport) readEvents(ex *exchange, conn string, body io.Reader) error 
 	for {
 		ev, raw, data, err := rd.next()
 		if err != nil {
+			if limit := (*sse.LimitError)(nil); errors.As(err, &limit) && ex.ctx.Err() == nil {
+				// An event refused for its size: a frame of none of its
+				// bytes, carrying why, for the findings.
+				t.report(capture.In, conn, &capture.Frame{Chan: capture.Channel{Kind: capture.Control}, Enc: proto.EncJSON, Err: err})
+			}
 			if ex.ctx.Err() == nil && !errors.Is(err, io.EOF) {
 				t.reportNote(capture.In, conn, "stream ended: "+err.Error())
 			}

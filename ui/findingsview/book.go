@@ -43,6 +43,11 @@ func (b *Book) Note(f *capture.Frame) {
 	}
 }
 
+// Missed tells the book that frames went unread (the index fell behind,
+// the capture dropped them, an attach joined late): answers to requests
+// it did not see are then not taken for errors.
+func (b *Book) Missed() { b.d.Missed() }
+
 // add records one finding.
 func (b *Book) add(x findings.Finding) {
 	b.version++

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpscope/mcpscope/internal/testkit/keytest"
 	"github.com/mcpscope/mcpscope/internal/testkit/screentest"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/httphead"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
@@ -38,6 +39,13 @@ func line(seq uint64, dir capture.Dir, text string) *capture.Frame {
 	return f
 }
 
+// endpoint is the endpoint event of the legacy HTTP+SSE transport: a
+// warning.
+func endpoint(seq uint64) *capture.Frame {
+	raw := []byte("event: endpoint\ndata: /messages?s=1\n\n")
+	return &capture.Frame{Seq: seq, Dir: capture.In, Conn: "stdio", Raw: raw, Size: len(raw), Fields: httphead.SSEEventFields(raw), Enc: proto.EncText}
+}
+
 // sampleBook holds two errors of one code, one of another, a warning.
 func sampleBook() *Book {
 	b := NewBook()
@@ -46,12 +54,9 @@ func sampleBook() *Book {
 		line(2, capture.Out, `{"jsonrpc":"2.0","id":1,"method":"ping"}`),
 		line(3, capture.In, `{"jsonrpc":"2.0","id":1,"result":{}}`),
 		line(4, capture.In, `{"jsonrpc":"2.0","id":1,"result":{}}`),
-		line(5, capture.In, "\ufeff"+`{"jsonrpc":"2.0","method":"notifications/x"}`),
+		endpoint(5),
 		line(6, capture.In, "listening"),
 	} {
-		if f.Seq == 5 {
-			f.Err = jsonrpc.CheckText(f.Raw[:len(f.Raw)-1])
-		}
 		b.Note(f)
 	}
 	return b
