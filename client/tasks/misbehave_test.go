@@ -1,0 +1,138 @@
+package tasks_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/client/tasks"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
+	"github.com/mcpscope/mcpscope/internal/testkit/screentest"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
+)
+
+// v2Handle is a v2 task handle of task id that asks to be polled every
+// 10 ms.
+func v2Handle(id string) json.RawMessage {
+	return json.RawMessage(`{"resultType":"task","taskId":"` + id + `","status":"working","pollIntervalMs":10}`)
+}
+
+// follow connects a session to a TaskPeer with script and follows handle.
+func follow(t *testing.T, opts client.Options, handle json.RawMessage, o tasks.Options,
+	script func(m *jsonrpc.Message) (string, *jsonrpc.Error, bool)) (*screentest.TaskPeer, json.RawMessage, error) {
+	t.Helper()
+	p, s := screentest.ConnectTaskPeer(t, nil, opts, script)
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Hang)
+	defer cancel()
+	res, err := tasks.Follow(ctx, s, handle, o)
+	return p, res, err
+}
+
+// A follow that ends on an error of its own (here a refused tasks/update)
+// while the task still runs gives the task up with tasks/cancel.
+func TestFollowRefusedUpdateCancels(t *testing.T) {
+	t.Parallel()
+	p, _, err := follow(t, client.Options{Roots: []mcp.Root{{URI: "file:///tmp"}}}, v2Handle("T1"), tasks.Options{},
+		func(m *jsonrpc.Message) (string, *jsonrpc.Error, bool) {
+			switch m.Method {
+			case mcp.MethodTasksGet:
+				return `{"resultType":"complete","taskId":"T1","status":"input_required",` +
+					`"inputRequests":{"r":{"method":"roots/list","params":{}}}}`, nil, true
+			case mcp.MethodTasksUpdate:
+				return "", &jsonrpc.Error{Code: mcp.CodeInternalError, Message: "no updates today"}, true
+			}
+			return `{}`, nil, true
+		})
+	if err == nil || !strings.Contains(err.Error(), "no updates today") {
+		t.Fatalf("%v", err)
+	}
+	if n := len(p.Sent(mcp.MethodTasksCancel)); n != 1 {
+		t.Fatalf("tasks/cancel sent %d times, want 1", n)
+	}
+}
+
+// A v2 task that asks a second round of questions under the same status
+// message gets both rounds answered, each once, and ends; a server that
+// keeps asking is refused after client.MaxInputRounds rounds.
+func TestFollowInputRounds(t *testing.T) {
+	t.Parallel()
+	var updates atomic.Int32
+	script := func(rounds int32) func(m *jsonrpc.Message) (string, *jsonrpc.Error, bool) {
+		return func(m *jsonrpc.Message) (string, *jsonrpc.Error, bool) {
+			switch m.Method {
+			case mcp.MethodTasksUpdate:
+				updates.Add(1)
+				return `{"resultType":"complete"}`, nil, true
+			case mcp.MethodTasksGet:
+				n := updates.Load()
+				if n >= rounds {
+					return `{"taskId":"T2","status":"completed","result":{"content":[]}}`, nil, true
+				}
+				return `{"taskId":"T2","status":"input_required","statusMessage":"Questions",` +
+					`"inputRequests":{"q` + string(rune('a'+n%26)) + `":{"method":"roots/list"}}}`, nil, true
+			}
+			return `{}`, nil, true
+		}
+	}
+	opts := client.Options{Roots: []mcp.Root{{URI: "file:///tmp"}}}
+	_, res, err := follow(t, opts, v2Handle("T2"), tasks.Options{}, script(2))
+	if err != nil || string(res) != `{"content":[]}` || updates.Load() != 2 {
+		t.Fatalf("%s %v after %d tasks/update", res, err, updates.Load())
+	}
+	updates.Store(0)
+	_, _, err = follow(t, opts, v2Handle("T2"), tasks.Options{}, script(1000))
+	var pe *client.ProtocolError
+	if !errors.As(err, &pe) || updates.Load() != client.MaxInputRounds {
+		t.Fatalf("%v after %d tasks/update", err, updates.Load())
+	}
+}
+
+// A v1 task whose tasks/get says it completed while its tasks/result
+// never answers ends with a protocol error, not at the limits (here
+// none), and the follow stops polling.
+func TestFollowV1ResultNeverAnswered(t *testing.T) {
+	t.Parallel()
+	handle := json.RawMessage(`{"task":{"taskId":"T3","status":"working","pollInterval":10}}`)
+	p, _, err := follow(t, client.Options{}, handle, tasks.Options{}, func(m *jsonrpc.Message) (string, *jsonrpc.Error, bool) {
+		switch m.Method {
+		case mcp.MethodTasksResult:
+			return "", nil, false
+		case mcp.MethodTasksGet:
+			return `{"taskId":"T3","status":"completed"}`, nil, true
+		}
+		return `{}`, nil, true
+	})
+	var pe *client.ProtocolError
+	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "tasks/result") {
+		t.Fatalf("%v", err)
+	}
+	if n := len(p.Sent(mcp.MethodTasksGet)); n > 3 {
+		t.Errorf("tasks/get sent %d times after the task ended", n)
+	}
+}
+
+// A v2 status notification that says completed without the result makes
+// the follow fetch it with tasks/get at once, not at the next poll (30 s).
+func TestFollowV2CompletedNotification(t *testing.T) {
+	t.Parallel()
+	handle := json.RawMessage(`{"resultType":"task","taskId":"T4","status":"working","pollIntervalMs":30000}`)
+	p, s := screentest.ConnectTaskPeer(t, nil, client.Options{}, func(m *jsonrpc.Message) (string, *jsonrpc.Error, bool) {
+		return `{"taskId":"T4","status":"completed","result":{"content":[{"type":"text","text":"done"}]}}`, nil, true
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Hang)
+	defer cancel()
+	res, err := tasks.Follow(ctx, s, handle, tasks.Options{OnStatus: func(task mcp.Task) {
+		if task.Status == mcp.TaskWorking { // the handle: the follow listens now
+			go p.Deliver(&jsonrpc.Message{JSONRPC: jsonrpc.Version, Method: mcp.MethodNotifyTasks,
+				Params: json.RawMessage(`{"taskId":"T4","status":"completed"}`)})
+		}
+	}})
+	if err != nil || !strings.Contains(string(res), "done") {
+		t.Fatalf("%s %v", res, err)
+	}
+}
