@@ -161,7 +161,7 @@ func (b *Book) noteResponse(f *capture.Frame) {
 	}
 	b.link(task, f.Seq)
 	if m.Result != nil && (o.method == mcp.MethodTasksGet || o.method == mcp.MethodTasksCancel) {
-		if t, err := mcp.DecodeTask(m.Result); err == nil {
+		if t, err := mcp.DecodeTask(m.Result); err == nil && t.TaskID == o.task {
 			b.update(f, t)
 		}
 	}
@@ -193,7 +193,8 @@ func (b *Book) forget(t *Task) {
 	b.tasks = slices.DeleteFunc(b.tasks, func(x *Task) bool { return x == t })
 }
 
-// update reads one snapshot of a known task.
+// update reads one snapshot of a known task. A task that ended stays as
+// it ended: a later snapshot is counted, and changes nothing.
 func (b *Book) update(f *capture.Frame, t mcp.Task) {
 	task := b.byID[t.TaskID]
 	if task == nil {
@@ -201,6 +202,9 @@ func (b *Book) update(f *capture.Frame, t mcp.Task) {
 	}
 	b.link(task, f.Seq)
 	task.Updates++
+	if task.Status.Terminal() {
+		return
+	}
 	task.Status, task.Message, task.Updated = t.Status, t.StatusMessage, f.Time
 	if t.Error != nil {
 		task.Error = t.Error.Message
@@ -208,10 +212,19 @@ func (b *Book) update(f *capture.Frame, t mcp.Task) {
 	b.changes++
 }
 
-// link adds a frame to a task's frames.
+// keptHead is how many of a task's first frames (its call and handle)
+// stay linked when later ones make room for the newest.
+const keptHead = 2
+
+// link adds a frame to a task's frames; past maxFrames, the oldest after
+// the first keptHead is forgotten, so that the task's end stays linked.
 func (b *Book) link(t *Task, seq uint64) {
-	if len(t.Seqs) >= maxFrames || b.bySeq[seq] == t {
+	if b.bySeq[seq] == t {
 		return
+	}
+	if len(t.Seqs) >= maxFrames {
+		delete(b.bySeq, t.Seqs[keptHead])
+		t.Seqs = slices.Delete(t.Seqs, keptHead, keptHead+1)
 	}
 	i, _ := slices.BinarySearch(t.Seqs, seq)
 	t.Seqs = slices.Insert(t.Seqs, i, seq)
