@@ -42,6 +42,16 @@ func (f *taskFollow) line() string {
 	return tasks.StatusLine(f.latest) + "…"
 }
 
+// active reports whether a task is being followed.
+func (f *taskFollow) active() bool {
+	if f == nil {
+		return false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.following
+}
+
 // stop cancels a task being followed (the follow sends tasks/cancel) and
 // reports whether there was one.
 func (f *taskFollow) stop() bool {

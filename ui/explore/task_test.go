@@ -45,3 +45,23 @@ func TestExploreFollowsAndCancelsTask(t *testing.T) {
 		t.Errorf("greet outcome:\n%s", s)
 	}
 }
+
+// Leaving the waiting view of a call that became a task (esc) stops
+// following it: the task is cancelled with tasks/cancel rather than
+// polled, unseen, until the session ends.
+func TestExploreBackCancelsTask(t *testing.T) {
+	m, r := newModel(t, 120, 24)
+	m.host.Sess = screentest.ConnectDemoHTTP(t, m.store)
+	x := openExplorerLoaded(t, r)
+	r.Press("/")
+	r.TypeText("slow_compute")
+	r.Press("enter", "enter")
+	r.Until("the form", func() bool { return x.mode == modeForm })
+	r.Press("ctrl+s")
+	r.Until("the task's status", func() bool { return strings.Contains(r.ScreenText(), " working: Computing") })
+	r.Press("esc")
+	r.Until("tasks/cancel", func() bool { return len(screentest.SentRequests(m.store, mcp.MethodTasksCancel)) == 1 })
+	if x.mode == modeCalling || x.task.stop() {
+		t.Fatalf("mode %v: the follow goes on", x.mode)
+	}
+}
