@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/tasks"
@@ -134,5 +135,30 @@ func TestFollowV2CompletedNotification(t *testing.T) {
 	}})
 	if err != nil || !strings.Contains(string(res), "done") {
 		t.Fatalf("%s %v", res, err)
+	}
+}
+
+// A progress notification of the call a task answers (its progressToken
+// is the call's id) is a sign of life: a task whose snapshots never change
+// but whose progress goes on is followed past --timeout to its end.
+func TestFollowProgressIsLife(t *testing.T) {
+	t.Parallel()
+	call := jsonrpc.IntID(77)
+	var p *screentest.TaskPeer
+	var gets atomic.Int32
+	p, s := screentest.ConnectTaskPeer(t, nil, client.Options{}, func(m *jsonrpc.Message) (string, *jsonrpc.Error, bool) {
+		n := gets.Add(1)
+		if n >= 150 {
+			return `{"taskId":"T5","status":"completed","result":{"content":[]}}`, nil, true
+		}
+		p.Deliver(&jsonrpc.Message{JSONRPC: jsonrpc.Version, Method: mcp.MethodNotifyProgress,
+			Params: json.RawMessage(`{"progressToken":77,"progress":` + string(rune('0'+n%10)) + `}`)})
+		return `{"taskId":"T5","status":"working"}`, nil, true
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Hang)
+	defer cancel()
+	res, err := tasks.Follow(ctx, s, v2Handle("T5"), tasks.Options{Timeout: time.Second, Call: call})
+	if err != nil || string(res) != `{"content":[]}` {
+		t.Fatalf("%s %v after %d polls", res, err, gets.Load())
 	}
 }
