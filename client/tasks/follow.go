@@ -47,6 +47,11 @@ type Options struct {
 // the limit (at most a tenth of it), so that the whole stays within it.
 const CancelGrace = time.Second
 
+// MaxTaskInputs bounds the input requests of one input_required round
+// that mcpscope answers: a task that asks more is refused, unasked,
+// rather than drowning the user in questions.
+const MaxTaskInputs = 64
+
 // ResultGrace bounds the wait for a v1 tasks/result once tasks/get or a
 // notification said the task ended: a server that says so and keeps the
 // result back breaks the extension.
@@ -235,6 +240,9 @@ func inputKeys(t mcp.Task) string {
 func (f *follower) update(ctx context.Context, t mcp.Task, keys string) error {
 	if f.rounds >= client.MaxInputRounds {
 		return f.refuse(ctx, fmt.Sprintf("task %s still asked for input after %d rounds", f.id, client.MaxInputRounds))
+	}
+	if n := len(t.InputRequests); n > MaxTaskInputs {
+		return f.refuse(ctx, fmt.Sprintf("task %s asked %d input requests in one round, more than the %d mcpscope answers", f.id, n, MaxTaskInputs))
 	}
 	answers, err := f.s.AnswerInputs(ctx, "task "+f.id, t.InputRequests, f.o.Call)
 	if err != nil {

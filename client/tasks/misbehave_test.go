@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -160,5 +161,35 @@ func TestFollowProgressIsLife(t *testing.T) {
 	res, err := tasks.Follow(ctx, s, v2Handle("T5"), tasks.Options{Timeout: time.Second, Call: call})
 	if err != nil || string(res) != `{"content":[]}` {
 		t.Fatalf("%s %v after %d polls", res, err, gets.Load())
+	}
+}
+
+// A round of more input requests than MaxTaskInputs is refused unasked,
+// and a request of a kind the client does not know fails the follow
+// naming it; either way the task is cancelled.
+func TestFollowInputFlood(t *testing.T) {
+	t.Parallel()
+	var many strings.Builder
+	for i := range 1000 {
+		if i > 0 {
+			many.WriteByte(',')
+		}
+		many.WriteString(`"k` + strconv.Itoa(i) + `":{"method":"roots/list"}`)
+	}
+	for _, tc := range []struct{ inputs, want string }{
+		{many.String(), "1000 input requests"},
+		{`"x":{"method":"weather/forecast"}`, `"weather/forecast"`},
+	} {
+		var answered atomic.Int32
+		p, _, err := follow(t, client.Options{Roots: []mcp.Root{{URI: "file:///tmp"}}}, v2Handle("T6"), tasks.Options{},
+			func(m *jsonrpc.Message) (string, *jsonrpc.Error, bool) {
+				if m.Method == mcp.MethodTasksUpdate {
+					answered.Add(1)
+				}
+				return `{"taskId":"T6","status":"input_required","inputRequests":{` + tc.inputs + `}}`, nil, true
+			})
+		if err == nil || !strings.Contains(err.Error(), tc.want) || answered.Load() != 0 || len(p.Sent(mcp.MethodTasksCancel)) != 1 {
+			t.Errorf("%s: %v, %d tasks/update, %d tasks/cancel", tc.want, err, answered.Load(), len(p.Sent(mcp.MethodTasksCancel)))
+		}
 	}
 }
