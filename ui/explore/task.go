@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/tasks"
@@ -67,10 +68,10 @@ func (f *taskFollow) stop() bool {
 	return true
 }
 
-// follow follows res, the result of a tools/call, when it is a task
-// handle, within the session's max time; a follow the user cancels ends
-// as a cancelled call.
-func (f *taskFollow) follow(ctx context.Context, s *client.Session, res json.RawMessage, sent *screen.SentID) (json.RawMessage, error) {
+// follow follows res, the result of a tools/call sent at started, when
+// it is a task handle, within the session's max time of started; a
+// follow the user cancels ends as a cancelled call.
+func (f *taskFollow) follow(ctx context.Context, s *client.Session, res json.RawMessage, sent *screen.SentID, started time.Time) (json.RawMessage, error) {
 	if !mcp.IsTaskHandle(res) {
 		return res, nil
 	}
@@ -85,7 +86,7 @@ func (f *taskFollow) follow(ctx context.Context, s *client.Session, res json.Raw
 		f.mu.Unlock()
 	}()
 	id, _ := sent.Get()
-	out, err := tasks.Follow(fctx, s, res, tasks.Options{MaxTime: s.MaxTime(), Call: id, OnStatus: f.status})
+	out, err := tasks.Follow(fctx, s, res, tasks.Options{MaxTime: s.MaxTime(), Started: started, Call: id, OnStatus: f.status})
 	if err != nil && fctx.Err() != nil && ctx.Err() == nil && !errors.As(err, new(*client.TimeoutError)) {
 		return nil, &client.CancelledError{Method: mcp.MethodToolsCall, ID: id, Reason: screen.CancelReason + "; sent tasks/cancel", Err: context.Canceled}
 	}
