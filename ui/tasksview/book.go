@@ -65,6 +65,8 @@ type Book struct {
 	// changes counts what the book read that changed a task, so that a
 	// view redraws only when needed.
 	changes int
+	// forgotten counts the tasks forgotten past maxTasks.
+	forgotten int
 }
 
 // NewBook returns an empty book.
@@ -74,6 +76,9 @@ func NewBook() *Book {
 
 // Tasks returns the tasks, oldest first. The caller must not change them.
 func (b *Book) Tasks() []*Task { return b.tasks }
+
+// Forgotten counts the oldest tasks the book forgot to stay bounded.
+func (b *Book) Forgotten() int { return b.forgotten }
 
 // Changes counts the changes the book has read.
 func (b *Book) Changes() int { return b.changes }
@@ -174,6 +179,7 @@ func (b *Book) start(f *capture.Frame, t mcp.Task, gen mcp.TaskGeneration, o ope
 	}
 	if len(b.tasks) >= maxTasks {
 		b.forget(b.tasks[0])
+		b.forgotten++
 	}
 	id := jsonrpc.ID{}
 	if f.Msg.ID != nil {

@@ -55,6 +55,9 @@ func (v *View) SetClock(now func() time.Time) { v.now = now }
 
 // Title is the view's title line.
 func (v *View) Title() string {
+	if n := v.b.Forgotten(); n > 0 {
+		return fmt.Sprintf("Tasks (%d; %d older forgotten)", len(v.b.Tasks()), n)
+	}
 	return fmt.Sprintf("Tasks (%d)", len(v.b.Tasks()))
 }
 
