@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -101,6 +102,8 @@ type outcome struct {
 }
 
 func (f *follower) run(ctx context.Context, handle mcp.Task) (json.RawMessage, error) {
+	var fetching sync.WaitGroup // the v1 tasks/result, ended by stop before the follow returns
+	defer fetching.Wait()
 	lctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	f.dog = startWatchdog(f.o, f.expired(stop))
@@ -111,10 +114,10 @@ func (f *follower) run(ctx context.Context, handle mcp.Task) (json.RawMessage, e
 	var results chan outcome
 	if f.gen == mcp.TasksV1 {
 		results = make(chan outcome, 1)
-		go func() {
+		fetching.Go(func() {
 			res, err := f.s.Call(lctx, mcp.MethodTasksResult, mcp.TaskParams{TaskID: f.id}, client.WithTimeout(f.resultLimit()))
 			results <- outcome{res, err}
-		}()
+		})
 	}
 	if res, done, err := f.note(lctx, handle); done || err != nil {
 		return f.finish(ctx, lctx, res, err)

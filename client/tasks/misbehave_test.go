@@ -193,3 +193,32 @@ func TestFollowInputFlood(t *testing.T) {
 		}
 	}
 }
+
+// A v1 follow its caller stops (ctrl+x in the TUI, Ctrl-C headless)
+// cancels the task with tasks/cancel and its open tasks/result with
+// notifications/cancelled.
+func TestFollowV1Stopped(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Hang)
+	defer cancel()
+	stop, stopNow := context.WithCancel(ctx)
+	p, s := screentest.ConnectTaskPeer(t, nil, client.Options{}, func(m *jsonrpc.Message) (string, *jsonrpc.Error, bool) {
+		if m.Method == mcp.MethodTasksResult {
+			stopNow() // the user stops the follow while tasks/result waits
+			return "", nil, false
+		}
+		return `{"taskId":"T7","status":"working"}`, nil, true
+	})
+	_, err := tasks.Follow(stop, s, json.RawMessage(`{"task":{"taskId":"T7","status":"working","pollInterval":10}}`), tasks.Options{})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("%v", err)
+	}
+	results := p.Sent(mcp.MethodTasksResult)
+	if len(p.Sent(mcp.MethodTasksCancel)) != 1 || len(results) != 1 {
+		t.Fatalf("%d tasks/cancel, %d tasks/result", len(p.Sent(mcp.MethodTasksCancel)), len(results))
+	}
+	cancelled := p.Sent(mcp.MethodNotifyCancelled)
+	if len(cancelled) != 1 || !strings.Contains(string(cancelled[0].Params), `"requestId":`+results[0].ID.String()) {
+		t.Fatalf("notifications/cancelled: %v", cancelled)
+	}
+}
