@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -44,6 +45,11 @@ type Options struct {
 // that gives up sends. A follow ended by a limit takes that wait out of
 // the limit (at most a tenth of it), so that the whole stays within it.
 const CancelGrace = time.Second
+
+// ResultGrace bounds the wait for a v1 tasks/result once tasks/get or a
+// notification said the task ended: a server that says so and keeps the
+// result back breaks the extension.
+const ResultGrace = 2 * time.Second
 
 // reserve is the part of limit kept for the tasks/cancel that ends it.
 func reserve(limit time.Duration) time.Duration { return min(CancelGrace, limit/10) }
@@ -79,7 +85,10 @@ type follower struct {
 	id       string
 	interval time.Duration
 	last     mcp.Task
-	answered bool // the current input_required round is answered
+	asked    string // the keys of the input_required round answered last
+	rounds   int    // the input_required rounds answered
+	gaveUp   bool   // tasks/cancel was sent
+	ended    <-chan time.Time
 	dog      *watchdog
 	// grace bounds the wait for tasks/cancel's answer: CancelGrace, or
 	// the reserve of the limit that ended the follow (set before it ends).
@@ -93,6 +102,8 @@ type outcome struct {
 }
 
 func (f *follower) run(ctx context.Context, handle mcp.Task) (json.RawMessage, error) {
+	var fetching sync.WaitGroup // the v1 tasks/result, ended by stop before the follow returns
+	defer fetching.Wait()
 	lctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	f.dog = startWatchdog(f.o, f.expired(stop))
@@ -103,10 +114,10 @@ func (f *follower) run(ctx context.Context, handle mcp.Task) (json.RawMessage, e
 	var results chan outcome
 	if f.gen == mcp.TasksV1 {
 		results = make(chan outcome, 1)
-		go func() {
+		fetching.Go(func() {
 			res, err := f.s.Call(lctx, mcp.MethodTasksResult, mcp.TaskParams{TaskID: f.id}, client.WithTimeout(f.resultLimit()))
 			results <- outcome{res, err}
-		}()
+		})
 	}
 	if res, done, err := f.note(lctx, handle); done || err != nil {
 		return f.finish(ctx, lctx, res, err)
@@ -115,12 +126,17 @@ func (f *follower) run(ctx context.Context, handle mcp.Task) (json.RawMessage, e
 	defer poll.Stop()
 	for {
 		var snap json.RawMessage
+		noted := false
 		select {
 		case <-lctx.Done():
 			return f.finish(ctx, lctx, nil, lctx.Err())
 		case out := <-results:
 			return f.finish(ctx, lctx, out.result, f.resultErr(out.err))
+		case <-f.ended:
+			return f.finish(ctx, lctx, nil, &client.ProtocolError{Msg: fmt.Sprintf(
+				"task %s is %s, but its tasks/result gave no answer within %s", f.id, f.last.Status, ResultGrace)})
 		case snap = <-notes:
+			noted = true
 		case <-poll.C:
 			var err error
 			if snap, err = f.s.Call(lctx, mcp.MethodTasksGet, mcp.TaskParams{TaskID: f.id}); err != nil {
@@ -135,8 +151,15 @@ func (f *follower) run(ctx context.Context, handle mcp.Task) (json.RawMessage, e
 		if err != nil {
 			return f.finish(ctx, lctx, nil, f.refuse(ctx, fmt.Sprintf("task %s: a snapshot of it is malformed: %v", f.id, err)))
 		}
+		if f.gen == mcp.TasksV2 && task.Status == mcp.TaskCompleted && len(task.Result) == 0 && noted {
+			poll.Reset(0) // a notification may leave the result out: tasks/get inlines it
+			continue
+		}
 		if res, done, err := f.note(lctx, task); done || err != nil {
 			return f.finish(ctx, lctx, res, err)
+		}
+		if f.last.Status.Terminal() { // v1: tasks/result brings the outcome; polling is over
+			poll.Stop()
 		}
 	}
 }
@@ -157,14 +180,20 @@ func (f *follower) note(ctx context.Context, t mcp.Task) (json.RawMessage, bool,
 	if !t.Status.Known() {
 		return nil, false, f.refuse(ctx, fmt.Sprintf("task %s reports status %q, which the Tasks extension does not define", f.id, t.Status))
 	}
+	if f.last.Status.Terminal() {
+		return nil, false, nil // v1, waiting for tasks/result: an ended task's later snapshots change nothing
+	}
 	if t.PollIntervalMs != nil || t.PollInterval != nil {
 		f.interval = t.Interval()
 	}
 	if t.Status != f.last.Status || t.StatusMessage != f.last.StatusMessage {
 		if t.Status != mcp.TaskInputRequired {
-			f.answered = false
+			f.asked = ""
 		}
 		f.last = t
+		if t.Status.Terminal() && f.gen == mcp.TasksV1 {
+			f.ended = time.After(ResultGrace)
+		}
 		f.dog.alive()
 		if f.o.OnStatus != nil {
 			f.o.OnStatus(t)
@@ -182,26 +211,11 @@ func (f *follower) note(ctx context.Context, t mcp.Task) (json.RawMessage, bool,
 	case mcp.TaskFailed, mcp.TaskCancelled:
 		return nil, true, ended(t)
 	case mcp.TaskInputRequired:
-		if len(t.InputRequests) > 0 && !f.answered {
-			return nil, false, f.update(ctx, t)
+		if keys := inputKeys(t); keys != "" && keys != f.asked {
+			return nil, false, f.update(ctx, t, keys)
 		}
 	}
 	return nil, false, nil
-}
-
-// update answers a v2 task's input requests with tasks/update.
-func (f *follower) update(ctx context.Context, t mcp.Task) error {
-	answers, err := f.s.AnswerInputs(ctx, "task "+f.id, t.InputRequests, f.o.Call)
-	if err != nil {
-		f.cancel(ctx)
-		return err
-	}
-	if _, err := f.s.Call(ctx, mcp.MethodTasksUpdate, mcp.TaskUpdateParams{TaskID: f.id, InputResponses: answers}); err != nil {
-		return err
-	}
-	f.answered = true
-	f.dog.alive()
-	return nil
 }
 
 // refuse cancels the task of a server that broke the extension and
@@ -221,11 +235,16 @@ func (f *follower) resultErr(err error) error {
 	return err
 }
 
-// finish ends the follow: a follow stopped by its limits or by its caller
-// cancels the task first.
+// finish ends the follow: a follow that gives up a task still running —
+// stopped by its limits or by its caller, or ended by an error of its own
+// — cancels the task first.
 func (f *follower) finish(ctx, lctx context.Context, res json.RawMessage, err error) (json.RawMessage, error) {
 	if err == nil {
 		return res, nil
+	}
+	if lctx.Err() == nil && !f.gaveUp && !f.last.Status.Terminal() && !errors.As(err, new(*TaskError)) {
+		f.cancel(ctx)
+		return nil, err
 	}
 	if cause := context.Cause(lctx); lctx.Err() != nil {
 		if f.last.Status.Terminal() {
@@ -238,9 +257,13 @@ func (f *follower) finish(ctx, lctx context.Context, res json.RawMessage, err er
 }
 
 // cancel tells the server to cancel the task, waiting at most f.grace
-// for its answer, even when ctx is done.
+// for its answer, and never past the max time, even when ctx is done.
 func (f *follower) cancel(ctx context.Context) {
+	f.gaveUp = true
 	grace := time.Duration(f.grace.Load())
+	if f.o.MaxTime > 0 {
+		grace = max(min(grace, time.Until(f.o.Started.Add(f.o.MaxTime))), time.Millisecond)
+	}
 	cctx, release := context.WithTimeout(context.WithoutCancel(ctx), grace)
 	defer release()
 	_, _ = f.s.Call(cctx, mcp.MethodTasksCancel, mcp.TaskParams{TaskID: f.id}, client.WithTimeout(grace))

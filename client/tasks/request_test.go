@@ -13,6 +13,10 @@ func TestStatusLineSanitized(t *testing.T) {
 	if strings.ContainsAny(got, "\x1b\x07\n") || !strings.HasPrefix(got, "task ") || !strings.Contains(got, " working: half") {
 		t.Fatalf("%q", got)
 	}
+	got = StatusLine(mcp.Task{TaskID: "t\u202e", Status: "w\u009b31m", StatusMessage: "a\u202eb\u2066c\u009bd"})
+	if strings.ContainsAny(got, "\u202e\u2066\u009b") {
+		t.Fatalf("bidi or C1 controls reach stderr: %q", got)
+	}
 }
 
 func TestV1Request(t *testing.T) {

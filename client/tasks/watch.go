@@ -81,10 +81,20 @@ func (f *follower) expired(stop context.CancelCauseFunc) func(bool, time.Duratio
 
 // subscribe passes the status notifications of the followed task, of
 // either generation, to the returned channel. A notification that finds
-// the channel full is dropped: the next poll catches up.
+// the channel full is dropped: the next poll catches up. A progress
+// notification of the call the task answers (its progressToken is the
+// call's id) is a sign of life.
 func (f *follower) subscribe() (<-chan json.RawMessage, func()) {
 	ch := make(chan json.RawMessage, 16)
+	call := f.o.Call.Key()
 	unsubscribe := f.s.Subscribe(func(m *jsonrpc.Message) {
+		if m.Method == mcp.MethodNotifyProgress {
+			var p mcp.ProgressNotificationParams
+			if !f.o.Call.IsNull() && json.Unmarshal(m.Params, &p) == nil && p.ProgressToken.Key() == call {
+				f.dog.alive()
+			}
+			return
+		}
 		if m.Method != mcp.MethodNotifyTasks && m.Method != mcp.MethodNotifyTaskStatus {
 			return
 		}

@@ -191,7 +191,7 @@ func misbehaveTask(ctx context.Context, args json.RawMessage, t *task) (any, *js
 	_ = json.Unmarshal(args, &a)
 	poll := func(ms float64) {
 		t.mu.Lock()
-		t.snap.PollIntervalMs = &ms
+		t.snap.PollIntervalMs = (*mcp.Millis)(&ms)
 		t.mu.Unlock()
 	}
 	switch a.Mode {

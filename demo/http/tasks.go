@@ -113,7 +113,7 @@ func (s *taskStore) start(run taskRun, args json.RawMessage, poll float64) *task
 	ttl := float64(taskTTL / time.Millisecond)
 	t := &task{cancel: cancel, answers: make(chan map[string]json.RawMessage, 1),
 		snap: mcp.Task{TaskID: rand.Text(), Status: mcp.TaskWorking, StatusMessage: "Started", CreatedAt: now(),
-			TTLMs: &ttl, PollIntervalMs: &poll}}
+			TTLMs: (*mcp.Millis)(&ttl), PollIntervalMs: (*mcp.Millis)(&poll)}}
 	t.snap.LastUpdatedAt = t.snap.CreatedAt
 	s.mu.Lock()
 	if s.byID == nil {

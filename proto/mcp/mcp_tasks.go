@@ -72,24 +72,49 @@ const (
 // Task is one snapshot of a task: the handle a tools/call answers with, a
 // tasks/get result or the params of a status notification, in either
 // generation (v1 names its numbers ttl and pollInterval, v2 ttlMs and
-// pollIntervalMs). Numbers are read as floats so that a lying value is
-// bounded by Interval rather than refused.
+// pollIntervalMs). Numbers are Millis, so that a lying value is bounded by
+// Interval rather than refused.
 type Task struct {
 	TaskID         string     `json:"taskId"`
 	Status         TaskStatus `json:"status"`
 	StatusMessage  string     `json:"statusMessage,omitempty"`
 	CreatedAt      string     `json:"createdAt,omitempty"`
 	LastUpdatedAt  string     `json:"lastUpdatedAt,omitempty"`
-	TTLMs          *float64   `json:"ttlMs,omitempty"`
-	PollIntervalMs *float64   `json:"pollIntervalMs,omitempty"`
-	TTL            *float64   `json:"ttl,omitempty"`
-	PollInterval   *float64   `json:"pollInterval,omitempty"`
+	TTLMs          *Millis    `json:"ttlMs,omitempty"`
+	PollIntervalMs *Millis    `json:"pollIntervalMs,omitempty"`
+	TTL            *Millis    `json:"ttl,omitempty"`
+	PollInterval   *Millis    `json:"pollInterval,omitempty"`
 
 	// v2 tasks/get inlines the outcome: the CallToolResult of a completed
 	// task, the error of a failed one, the questions of input_required.
 	Result        json.RawMessage         `json:"result,omitempty"`
 	Error         *jsonrpc.Error          `json:"error,omitempty"`
 	InputRequests map[string]InputRequest `json:"inputRequests,omitempty"`
+}
+
+// Millis is a task's number of milliseconds (ttl, poll interval), read
+// leniently: a number is taken as it is, any other JSON value (a string,
+// an object) is NaN, which Interval takes as no hint, so that a task is
+// not lost to a malformed hint.
+type Millis float64
+
+// UnmarshalJSON reads a number, or NaN for any other value.
+func (m *Millis) UnmarshalJSON(b []byte) error {
+	var f float64
+	if json.Unmarshal(b, &f) != nil {
+		f = math.NaN()
+	}
+	*m = Millis(f)
+	return nil
+}
+
+// MarshalJSON writes the number, or null when it is not finite.
+func (m Millis) MarshalJSON() ([]byte, error) {
+	f := float64(m)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(f)
 }
 
 // Poll interval bounds: the extension's floor, the default when the server
@@ -108,13 +133,13 @@ func (t *Task) Interval() time.Duration {
 	if ms == nil {
 		ms = t.PollInterval
 	}
-	if ms == nil || *ms < 0 || math.IsNaN(*ms) || math.IsInf(*ms, 0) {
+	if ms == nil || *ms < 0 || math.IsNaN(float64(*ms)) || math.IsInf(float64(*ms), 0) {
 		return DefaultPollInterval
 	}
-	if *ms >= float64(MaxPollInterval/time.Millisecond) {
+	if *ms >= Millis(MaxPollInterval/time.Millisecond) {
 		return MaxPollInterval
 	}
-	return max(MinPollInterval, time.Duration(*ms*float64(time.Millisecond)))
+	return max(MinPollInterval, time.Duration(float64(*ms)*float64(time.Millisecond)))
 }
 
 // DecodeTask reads a task snapshot: a v2 handle or tasks/get result, a v1
@@ -140,13 +165,14 @@ func DecodeTask(raw json.RawMessage) (Task, error) {
 }
 
 // DecodeTaskHandle reads a tools/call result: a v2 handle (resultType
-// "task", the task's members flat), a v1 handle ({"task":{…}}), or
-// neither (TasksNone, no error). A handle that does not decode is an
-// error.
+// "task", the task's members flat), a v1 handle ({"task":{…}} without
+// the content of a CallToolResult), or neither (TasksNone, no error). A
+// handle that does not decode is an error.
 func DecodeTaskHandle(result json.RawMessage) (Task, TaskGeneration, error) {
 	var probe struct {
 		ResultType string          `json:"resultType"`
 		Task       json.RawMessage `json:"task"`
+		Content    json.RawMessage `json:"content"`
 	}
 	if json.Unmarshal(result, &probe) != nil {
 		return Task{}, TasksNone, nil
@@ -155,7 +181,7 @@ func DecodeTaskHandle(result json.RawMessage) (Task, TaskGeneration, error) {
 	case probe.ResultType == ResultTypeTask:
 		t, err := DecodeTask(result)
 		return t, TasksV2, err
-	case probe.ResultType == "" && len(probe.Task) > 0 && probe.Task[0] == '{':
+	case probe.ResultType == "" && len(probe.Task) > 0 && probe.Task[0] == '{' && len(probe.Content) == 0:
 		t, err := DecodeTask(probe.Task)
 		return t, TasksV1, err
 	}

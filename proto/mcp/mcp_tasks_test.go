@@ -16,7 +16,8 @@ func TestDecodeTaskHandleGenerations(t *testing.T) {
 	if err != nil || g != TasksV1 || task.StatusMessage != "Gathering sources..." || task.Interval() != time.Second {
 		t.Fatalf("v1: %+v %v %v", task, g, err)
 	}
-	for _, plain := range []string{`{"content":[]}`, `{"resultType":"complete"}`, `[]`, `{"task":"x"}`} {
+	for _, plain := range []string{`{"content":[]}`, `{"resultType":"complete"}`, `[]`, `{"task":"x"}`,
+		`{"content":[{"type":"text","text":"hi"}],"task":{"title":"a tool's own member"}}`} {
 		if _, g, err := DecodeTaskHandle([]byte(plain)); g != TasksNone || err != nil {
 			t.Fatalf("%s: %v %v", plain, g, err)
 		}
@@ -38,6 +39,9 @@ func TestTaskIntervalBounded(t *testing.T) {
 		{`,"pollIntervalMs":1e300`, MaxPollInterval},
 		{`,"pollIntervalMs":250`, 250 * time.Millisecond},
 		{`,"pollInterval":2000`, 2 * time.Second},
+		{`,"pollIntervalMs":"500"`, DefaultPollInterval},
+		{`,"pollIntervalMs":{"ms":1}`, DefaultPollInterval},
+		{`,"pollIntervalMs":12.5,"ttlMs":"1h"`, 12500 * time.Microsecond},
 	} {
 		task, err := DecodeTask([]byte(`{"taskId":"a","status":"working"` + tc.in + `}`))
 		if err != nil || task.Interval() != tc.want {

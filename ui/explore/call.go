@@ -236,7 +236,7 @@ func (x *Explorer) call(method string, params any, subject string) tea.Cmd {
 		start := time.Now()
 		res, err := s.Call(ctx, method, params, client.WithRounds(fl.Round), screen.AskProgress())
 		if err == nil && method == mcp.MethodToolsCall {
-			res, err = tf.follow(ctx, s, res, fl)
+			res, err = tf.follow(ctx, s, res, fl, start)
 		}
 		return exploreAnswerMsg{gen: gen, done: screen.CallDoneMsg{Method: method, Result: res, Err: err}, elapsed: time.Since(start)}
 	})

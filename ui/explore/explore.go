@@ -268,6 +268,7 @@ func (x *Explorer) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		case key.Matches(msg, k.Frames):
 			return x.showFrames(), false
 		case key.Matches(msg, k.Back):
+			x.task.stop() // no one would see the task's end: give it up (tasks/cancel)
 			x.backToList()
 		default:
 			return screen.NotAKey(msg), false

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/tasks"
@@ -42,6 +43,16 @@ func (f *taskFollow) line() string {
 	return tasks.StatusLine(f.latest) + "…"
 }
 
+// active reports whether a task is being followed.
+func (f *taskFollow) active() bool {
+	if f == nil {
+		return false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.following
+}
+
 // stop cancels a task being followed (the follow sends tasks/cancel) and
 // reports whether there was one.
 func (f *taskFollow) stop() bool {
@@ -57,10 +68,10 @@ func (f *taskFollow) stop() bool {
 	return true
 }
 
-// follow follows res, the result of a tools/call, when it is a task
-// handle, within the session's max time; a follow the user cancels ends
-// as a cancelled call.
-func (f *taskFollow) follow(ctx context.Context, s *client.Session, res json.RawMessage, sent *screen.SentID) (json.RawMessage, error) {
+// follow follows res, the result of a tools/call sent at started, when
+// it is a task handle, within the session's max time of started; a
+// follow the user cancels ends as a cancelled call.
+func (f *taskFollow) follow(ctx context.Context, s *client.Session, res json.RawMessage, sent *screen.SentID, started time.Time) (json.RawMessage, error) {
 	if !mcp.IsTaskHandle(res) {
 		return res, nil
 	}
@@ -75,7 +86,7 @@ func (f *taskFollow) follow(ctx context.Context, s *client.Session, res json.Raw
 		f.mu.Unlock()
 	}()
 	id, _ := sent.Get()
-	out, err := tasks.Follow(fctx, s, res, tasks.Options{MaxTime: s.MaxTime(), Call: id, OnStatus: f.status})
+	out, err := tasks.Follow(fctx, s, res, tasks.Options{MaxTime: s.MaxTime(), Started: started, Call: id, OnStatus: f.status})
 	if err != nil && fctx.Err() != nil && ctx.Err() == nil && !errors.As(err, new(*client.TimeoutError)) {
 		return nil, &client.CancelledError{Method: mcp.MethodToolsCall, ID: id, Reason: screen.CancelReason + "; sent tasks/cancel", Err: context.Canceled}
 	}

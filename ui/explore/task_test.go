@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 	"github.com/mcpscope/mcpscope/internal/testkit/screentest"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
@@ -43,5 +44,48 @@ func TestExploreFollowsAndCancelsTask(t *testing.T) {
 	r.Until("the greeting", func() bool { return x.mode == modeOutcome })
 	if s := r.ScreenText(); !strings.Contains(s, "Hello, Ada!") {
 		t.Errorf("greet outcome:\n%s", s)
+	}
+}
+
+// Leaving the waiting view of a call that became a task (esc) stops
+// following it: the task is cancelled with tasks/cancel rather than
+// polled, unseen, until the session ends.
+func TestExploreBackCancelsTask(t *testing.T) {
+	m, r := newModel(t, 120, 24)
+	m.host.Sess = screentest.ConnectDemoHTTP(t, m.store)
+	x := openExplorerLoaded(t, r)
+	r.Press("/")
+	r.TypeText("slow_compute")
+	r.Press("enter", "enter")
+	r.Until("the form", func() bool { return x.mode == modeForm })
+	r.Press("ctrl+s")
+	r.Until("the task's status", func() bool { return strings.Contains(r.ScreenText(), " working: Computing") })
+	r.Press("esc")
+	r.Until("tasks/cancel", func() bool { return len(screentest.SentRequests(m.store, mcp.MethodTasksCancel)) == 1 })
+	if x.mode == modeCalling || x.task.stop() {
+		t.Fatalf("mode %v: the follow goes on", x.mode)
+	}
+}
+
+// The TypeScript reference's simulate-research-query requires v1 task
+// execution: the explorer asks for a task, follows it (tasks/result) to
+// its report and shows the status on the way.
+func TestExploreFollowsTSEverythingTask(t *testing.T) {
+	t.Parallel()
+	m, r := peerModel(t, peertest.TSEverything(t, "stdio"))
+	x := openExplorerLoaded(t, r)
+	r.Press("/")
+	r.TypeText("simulate-research")
+	r.Press("enter", "enter")
+	r.Until("the form", func() bool { return x.mode == modeForm })
+	r.TypeText("python")
+	r.Press("ctrl+s")
+	r.Until("the task's status", func() bool { return strings.Contains(r.ScreenText(), " working: ") })
+	r.Until("the report", func() bool { return x.mode == modeOutcome })
+	if s := r.ScreenText(); !strings.Contains(s, "Research Report") {
+		t.Fatalf("outcome:\n%s", s)
+	}
+	if len(screentest.SentRequests(m.store, mcp.MethodTasksResult)) != 1 {
+		t.Errorf("tasks/result sent %d times", len(screentest.SentRequests(m.store, mcp.MethodTasksResult)))
 	}
 }

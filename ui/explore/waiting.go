@@ -67,5 +67,14 @@ func (x *Explorer) waitingView(w int) []string {
 	cancel := screen.CancelKeyName
 	return append(lines, "", x.st.Ink.Muted.Paint(strings.Join([]string{
 		"Waiting for the answer.", cancel + " cancels the request;", "w shows its frames;",
-		"esc returns to the list and drops the answer."}, " ")))
+		x.backHint()}, " ")))
+}
+
+// backHint says what esc does to the call in flight: a plain request's
+// answer is dropped; a task is given up, with tasks/cancel.
+func (x *Explorer) backHint() string {
+	if x.task.active() {
+		return "esc returns to the list and cancels the task."
+	}
+	return "esc returns to the list and drops the answer."
 }

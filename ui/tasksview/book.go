@@ -65,6 +65,8 @@ type Book struct {
 	// changes counts what the book read that changed a task, so that a
 	// view redraws only when needed.
 	changes int
+	// forgotten counts the tasks forgotten past maxTasks.
+	forgotten int
 }
 
 // NewBook returns an empty book.
@@ -74,6 +76,9 @@ func NewBook() *Book {
 
 // Tasks returns the tasks, oldest first. The caller must not change them.
 func (b *Book) Tasks() []*Task { return b.tasks }
+
+// Forgotten counts the oldest tasks the book forgot to stay bounded.
+func (b *Book) Forgotten() int { return b.forgotten }
 
 // Changes counts the changes the book has read.
 func (b *Book) Changes() int { return b.changes }
@@ -161,7 +166,7 @@ func (b *Book) noteResponse(f *capture.Frame) {
 	}
 	b.link(task, f.Seq)
 	if m.Result != nil && (o.method == mcp.MethodTasksGet || o.method == mcp.MethodTasksCancel) {
-		if t, err := mcp.DecodeTask(m.Result); err == nil {
+		if t, err := mcp.DecodeTask(m.Result); err == nil && t.TaskID == o.task {
 			b.update(f, t)
 		}
 	}
@@ -174,6 +179,7 @@ func (b *Book) start(f *capture.Frame, t mcp.Task, gen mcp.TaskGeneration, o ope
 	}
 	if len(b.tasks) >= maxTasks {
 		b.forget(b.tasks[0])
+		b.forgotten++
 	}
 	id := jsonrpc.ID{}
 	if f.Msg.ID != nil {
@@ -193,7 +199,8 @@ func (b *Book) forget(t *Task) {
 	b.tasks = slices.DeleteFunc(b.tasks, func(x *Task) bool { return x == t })
 }
 
-// update reads one snapshot of a known task.
+// update reads one snapshot of a known task. A task that ended stays as
+// it ended: a later snapshot is counted, and changes nothing.
 func (b *Book) update(f *capture.Frame, t mcp.Task) {
 	task := b.byID[t.TaskID]
 	if task == nil {
@@ -201,6 +208,9 @@ func (b *Book) update(f *capture.Frame, t mcp.Task) {
 	}
 	b.link(task, f.Seq)
 	task.Updates++
+	if task.Status.Terminal() {
+		return
+	}
 	task.Status, task.Message, task.Updated = t.Status, t.StatusMessage, f.Time
 	if t.Error != nil {
 		task.Error = t.Error.Message
@@ -208,10 +218,19 @@ func (b *Book) update(f *capture.Frame, t mcp.Task) {
 	b.changes++
 }
 
-// link adds a frame to a task's frames.
+// keptHead is how many of a task's first frames (its call and handle)
+// stay linked when later ones make room for the newest.
+const keptHead = 2
+
+// link adds a frame to a task's frames; past maxFrames, the oldest after
+// the first keptHead is forgotten, so that the task's end stays linked.
 func (b *Book) link(t *Task, seq uint64) {
-	if len(t.Seqs) >= maxFrames || b.bySeq[seq] == t {
+	if b.bySeq[seq] == t {
 		return
+	}
+	if len(t.Seqs) >= maxFrames {
+		delete(b.bySeq, t.Seqs[keptHead])
+		t.Seqs = slices.Delete(t.Seqs, keptHead, keptHead+1)
 	}
 	i, _ := slices.BinarySearch(t.Seqs, seq)
 	t.Seqs = slices.Insert(t.Seqs, i, seq)

@@ -127,4 +127,7 @@ func TestBookBounded(t *testing.T) {
 	if n := len(f.b.Tasks()); n != maxTasks || len(f.b.bySeq) > maxTasks*2 {
 		t.Fatalf("%d tasks, %d seqs", n, len(f.b.bySeq))
 	}
+	if got, want := Open(screentest.NewHost(), f.b).Title(), "Tasks (1024; 10 older forgotten)"; got != want {
+		t.Fatalf("title %q, want %q", got, want)
+	}
 }

@@ -55,6 +55,9 @@ func (v *View) SetClock(now func() time.Time) { v.now = now }
 
 // Title is the view's title line.
 func (v *View) Title() string {
+	if n := v.b.Forgotten(); n > 0 {
+		return fmt.Sprintf("Tasks (%d; %d older forgotten)", len(v.b.Tasks()), n)
+	}
 	return fmt.Sprintf("Tasks (%d)", len(v.b.Tasks()))
 }
 
@@ -120,7 +123,7 @@ func (v *View) Render(w, h int) string {
 	}
 	for i := first; i < len(ts) && len(lines) < h; i++ {
 		t := ts[len(ts)-1-i]
-		line := look.FitLine(row(string(t.Status), look.Duration(v.now().Sub(t.Created).Truncate(100*time.Millisecond)),
+		line := look.FitLine(row(termtext.LineMax(string(t.Status), 40), look.Duration(v.now().Sub(t.Created).Truncate(100*time.Millisecond)),
 			t.ID, "#"+t.Call.String()+" "+t.Tool, t.Message), w)
 		switch {
 		case i == v.sel:
@@ -148,9 +151,9 @@ func (v *View) detailLines(t *Task, w int) []string {
 	field := func(name, value string) string { return look.FitLine(look.Cell(name, 10)+" "+value, w) }
 	lines := []string{
 		field("task", termtext.Line(t.ID)),
-		field("state", string(t.Status)),
+		field("state", termtext.Line(string(t.Status))),
 		field("message", look.OneLine(termtext.Line(t.Message))),
-		field("call", fmt.Sprintf("tools/call %s (id %s)", termtext.Line(t.Tool), t.Call)),
+		field("call", fmt.Sprintf("tools/call %s (id %s)", termtext.Line(t.Tool), termtext.Line(t.Call.String()))),
 		field("started", look.ClockTime(t.Created)+", "+look.Duration(v.now().Sub(t.Created).Truncate(100*time.Millisecond))+" ago"),
 		field("updated", look.ClockTime(t.Updated)),
 		field("updates", fmt.Sprintf("%d snapshots, %d frames linked", t.Updates, len(t.Seqs))),

@@ -1,0 +1,88 @@
+package screentest
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
+)
+
+// TaskPeer is a scripted 2025-11-25 server that declares v1 task
+// execution of tools/call and answers every request after initialize
+// with what its script says: a result's JSON, an error, or nothing (the
+// request stays unanswered). Every message the client sends is kept, and
+// captured in the sink when there is one.
+type TaskPeer struct {
+	wire
+	script func(m *jsonrpc.Message) (result string, rpcErr *jsonrpc.Error, answer bool)
+}
+
+var _ client.Transport = (*TaskPeer)(nil)
+
+// Send records m and answers a request as the script says.
+func (p *TaskPeer) Send(_ context.Context, m *jsonrpc.Message) error {
+	if p.sink != nil {
+		if err := p.capture(m); err != nil {
+			return err
+		}
+	}
+	p.mu.Lock()
+	p.sent = append(p.sent, m)
+	deliver := p.deliver
+	p.mu.Unlock()
+	if m.Kind() != jsonrpc.KindRequest {
+		return nil
+	}
+	res, rpcErr, answer := `{"protocolVersion":"`+mcp.LatestLegacy+`","capabilities":{"tools":{},`+
+		`"tasks":{"cancel":{},"requests":{"tools":{"call":{}}}}},"serverInfo":{"name":"tasker","version":"1"}}`, (*jsonrpc.Error)(nil), true
+	if m.Method != mcp.MethodInitialize {
+		res, rpcErr, answer = p.script(m)
+	}
+	if !answer {
+		return nil
+	}
+	reply := &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: m.ID, Error: rpcErr}
+	if rpcErr == nil {
+		reply.Result = json.RawMessage(res)
+	}
+	go deliver(reply)
+	return nil
+}
+
+// Sent returns the messages of method the client sent, in order.
+func (p *TaskPeer) Sent(method string) []*jsonrpc.Message {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []*jsonrpc.Message
+	for _, m := range p.sent {
+		if m.Method == method {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// ConnectTaskPeer connects a session to a new TaskPeer that answers with
+// script and captures in sink (nil: nowhere); the session is closed at
+// the end of the test.
+func ConnectTaskPeer(t testing.TB, sink capture.Sink, opts client.Options,
+	script func(m *jsonrpc.Message) (result string, rpcErr *jsonrpc.Error, answer bool)) (*TaskPeer, *client.Session) {
+	t.Helper()
+	if opts.ProtocolVersion == "" {
+		opts.ProtocolVersion = mcp.LatestLegacy
+	}
+	p := &TaskPeer{wire: wire{sink: sink, done: make(chan struct{})}, script: script}
+	return p, connectSession(t, p, opts, "the task server")
+}
+
+// Deliver hands m to the session as if the server had sent it.
+func (p *TaskPeer) Deliver(m *jsonrpc.Message) {
+	p.mu.Lock()
+	deliver := p.deliver
+	p.mu.Unlock()
+	deliver(m)
+}
