@@ -183,6 +183,11 @@ func FuzzLogBookNote(f *testing.F) {
 			fr.Chan.Kind, fr.Msg = capture.Datagram, nil
 		}
 		book.Note(fr)
+		if book.Len() == 1 {
+			if l := book.At(0); len(l.Data) > maxData || len(l.Level) > maxName+len("…") || len(l.Logger) > maxName+len("…") {
+				t.Fatalf("line not bounded: %d bytes of data, level %d, logger %d", len(l.Data), len(l.Level), len(l.Logger))
+			}
+		}
 		v := Open(screentest.NewHost(), book)
 		v.Render(60, 5)
 		press(v, "enter")
