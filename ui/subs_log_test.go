@@ -15,6 +15,7 @@ import (
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/screen"
+	"github.com/mcpscope/mcpscope/ui/subsview"
 )
 
 // TestFilterURI: "uri:URI" lets through the messages whose params name
@@ -122,5 +123,32 @@ func TestLogViewFloodThroughIndex(t *testing.T) {
 	}
 	if !strings.Contains(s, "10000 lines (") || !strings.Contains(s, " older dropped)") || !strings.Contains(s, "[flood] 100000") {
 		t.Fatalf("the Log view after the flood:\n%s", s)
+	}
+}
+
+// TestFilterURIWithSpaces: "uri:" takes the rest of the filter, so the
+// Subscriptions view's `l` filter of a URI holding spaces lets its
+// updates through; a 2026-07-28 listen and its acknowledgement, which
+// name the URI among notifications.resourceSubscriptions, pass too.
+func TestFilterURIWithSpaces(t *testing.T) {
+	const uri = "file:///My Documents/notes.txt"
+	frame := func(method, params string) *capture.Frame {
+		return &capture.Frame{Dir: capture.In, Msg: &jsonrpc.Message{Method: method, Params: json.RawMessage(params)}}
+	}
+	listen := `{"notifications":{"resourceSubscriptions":["demo://other","file:///My Documents/notes.txt"]},"_meta":{}}`
+	for _, c := range []struct {
+		filter string
+		f      *capture.Frame
+		want   bool
+	}{
+		{subsview.UpdatesFilter(uri), frame(mcp.MethodNotifyResourceUpdated, `{"uri":"file:///My Documents/notes.txt"}`), true},
+		{subsview.UpdatesFilter(uri), frame(mcp.MethodNotifyResourceUpdated, `{"uri":"file:///My"}`), false},
+		{"uri:" + uri + "  ", frame(mcp.MethodSubscriptionsListen, listen), true},
+		{"uri:" + uri, frame(mcp.MethodNotifySubscriptionsAck, listen), true},
+		{"uri:demo://third", frame(mcp.MethodSubscriptionsListen, listen), false},
+	} {
+		if got := parseFilter(c.filter).match(c.f, newIndex()); got != c.want {
+			t.Errorf("filter %q on %s %s: match %v, want %v", c.filter, c.f.Msg.Method, c.f.Msg.Params, got, c.want)
+		}
 	}
 }
