@@ -39,3 +39,8 @@ func InterruptContext(parent context.Context) (context.Context, func()) {
 func interrupted(ctx context.Context) bool {
 	return errors.Is(context.Cause(ctx), ErrInterrupted)
 }
+
+// errStoppedAsMeant is what a command returns when an interruption ended it
+// the way it was meant to end (a watch that runs until stopped, once it
+// printed): Execute then exits 0 rather than ExitInterrupted.
+var errStoppedAsMeant = errors.New("stopped by the user, as meant")

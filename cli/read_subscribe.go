@@ -47,6 +47,11 @@ func (r *run) readAndWatch(parent context.Context, uri string, w *resourceWatch)
 		return withExit(ExitRPCError, fmt.Errorf("--subscribe: %w", err))
 	}
 	if err != nil {
+		// --max-time may end the watch while the server has yet to agree
+		// to the subscription: the read printed, the watch ends well.
+		if ctx.Err() != nil && r.watchedLong(parent, ctx, uri, nil, started) {
+			return nil
+		}
 		return fmt.Errorf("--subscribe: %w", err)
 	}
 	how := "resources/subscribe"
@@ -87,10 +92,15 @@ func (r *run) readAndWatch(parent context.Context, uri string, w *resourceWatch)
 }
 
 // watchedLong reports whether --max-time ended the watch (ctx, not its
-// parent), saying so on stderr.
+// parent), saying so on stderr; sub is nil when it ended before the
+// server agreed to the subscription.
 func (r *run) watchedLong(parent, ctx context.Context, uri string, sub *client.ResourceSubscription, started time.Time) bool {
 	if parent.Err() != nil || !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return false
+	}
+	if sub == nil {
+		r.io.diag.Println(fmt.Sprintf("watched %s for %s (--max-time): the server did not agree to the subscription in that time", termtext.Line(uri), time.Since(started).Round(time.Millisecond)))
+		return true
 	}
 	n, _ := sub.Updates()
 	r.io.diag.Println(fmt.Sprintf("watched %s for %s (--max-time): %s", termtext.Line(uri), time.Since(started).Round(time.Millisecond), plural.Count(n, "update", "updates")))
@@ -111,10 +121,11 @@ func (r *run) readOnce(ctx context.Context, uri string, w *resourceWatch) error 
 }
 
 // watchEnd is how an interrupted `read --subscribe` ends: well once a read
-// printed, as the watch was meant to run until stopped.
+// printed, as the watch was meant to run until stopped (errStoppedAsMeant,
+// which Execute turns into exit 0).
 func watchEnd(ctx context.Context, w *resourceWatch, err error) error {
-	if err != nil && interrupted(ctx) && w.read.Load() {
-		return nil
+	if interrupted(ctx) && w.read.Load() {
+		return errStoppedAsMeant
 	}
 	return err
 }

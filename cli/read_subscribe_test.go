@@ -115,8 +115,8 @@ func TestWatchEndInterrupted(t *testing.T) {
 		t.Errorf("before a read: %v, want ErrInterrupted", err)
 	}
 	w.read.Store(true)
-	if err := watchEnd(ctx, w, ErrInterrupted); err != nil {
-		t.Errorf("after a read: %v, want nil", err)
+	if err := watchEnd(ctx, w, ErrInterrupted); !errors.Is(err, errStoppedAsMeant) {
+		t.Errorf("after a read: %v, want errStoppedAsMeant", err)
 	}
 	if err := watchEnd(context.Background(), w, errors.New("lost")); err == nil {
 		t.Error("a failure that is no interruption ended well")

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -125,7 +126,10 @@ func Execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
-	if interrupted(ctx) {
+	switch {
+	case errors.Is(err, errStoppedAsMeant):
+		err = nil
+	case interrupted(ctx):
 		// Whatever the interruption made the command fail with, or even if
 		// it wound down cleanly (the TUI), the run was interrupted.
 		err = ErrInterrupted

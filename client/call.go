@@ -111,7 +111,7 @@ func (s *Session) connectedEra() (Era, error) {
 
 // roundTrip sends one JSON-RPC request and waits for its response.
 func (s *Session) roundTrip(ctx context.Context, method string, params json.RawMessage, cfg *callConfig, round int) (json.RawMessage, error) {
-	if err := s.acquire(ctx); err != nil {
+	if err := s.acquire(ctx, method, cfg); err != nil {
 		return nil, err
 	}
 	defer func() { <-s.slots }()
@@ -173,20 +173,35 @@ func (s *Session) send(ctx context.Context, w *waiter, msg *jsonrpc.Message, tim
 	return fmt.Errorf("sending %s (id %s): %w", w.method, w.id, err)
 }
 
-// acquire takes an in-flight slot, waiting while the tracker is full.
-func (s *Session) acquire(ctx context.Context) error {
+// acquire takes an in-flight slot, waiting while the tracker is full. The
+// wait is no sign of life: it ends with the request's idle limit (or its
+// max time when that is shorter), so a full tracker never holds a request
+// past its limits, whatever ctx says.
+func (s *Session) acquire(ctx context.Context, method string, cfg *callConfig) error {
 	select {
 	case s.slots <- struct{}{}:
 		return nil
 	default:
+	}
+	limit := cfg.timeout
+	if cfg.hard > 0 && (limit <= 0 || cfg.hard < limit) {
+		limit = cfg.hard
+	}
+	var expired <-chan time.Time
+	if limit > 0 {
+		t := time.NewTimer(limit)
+		defer t.Stop()
+		expired = t.C
 	}
 	select {
 	case s.slots <- struct{}{}:
 		return nil
 	case <-s.dead:
 		return s.failureErr()
+	case <-expired:
+		return fmt.Errorf("%s: %w: none of the %d answered within %s", method, ErrTooManyInFlight, cap(s.slots), limit)
 	case <-ctx.Done():
-		return fmt.Errorf("%w: %w", ErrTooManyInFlight, ctx.Err())
+		return fmt.Errorf("%s: %w: %w", method, ErrTooManyInFlight, ctx.Err())
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -418,4 +419,31 @@ func progressTokenOf(m *jsonrpc.Message) jsonrpc.ID {
 	}
 	_ = json.Unmarshal(m.Params, &p)
 	return p.Meta.ProgressToken
+}
+
+// TestSlotWaitEndsWithTheIdleLimit: a request that finds every in-flight
+// slot taken waits for one no longer than its idle limit, even under a
+// context that never ends; waiting for a slot is no sign of life.
+func TestSlotWaitEndsWithTheIdleLimit(t *testing.T) {
+	received := make(chan struct{}, 1)
+	script := func(srv *fakeServer) {
+		ok := srv.handshake(false, mcp.LatestLegacy)
+		for ok {
+			var m *jsonrpc.Message
+			if m, ok = srv.next(); ok && m.Kind() == jsonrpc.KindRequest {
+				received <- struct{}{} // never answered
+			}
+		}
+	}
+	s, _ := connect(t, script, Options{MaxInFlight: 1, Timeout: 50 * time.Millisecond})
+	held := make(chan error, 1)
+	go func() {
+		_, err := s.Call(testCtx(t), "held", nil, WithTimeout(hangGuard))
+		held <- err
+	}()
+	<-received
+	_, err := s.Call(context.Background(), "waiting", nil)
+	if !errors.Is(err, ErrTooManyInFlight) || !strings.Contains(err.Error(), "waiting") {
+		t.Fatalf("a call with every slot taken: %v, want ErrTooManyInFlight naming it", err)
+	}
 }

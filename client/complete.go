@@ -3,8 +3,11 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
 
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
@@ -74,37 +77,85 @@ func CompletionParams(ref mcp.CompleteReference, name, value string, others map[
 
 // DecodeCompletion reads a completion/complete result. Values that are not
 // strings make the answer malformed; values past MaxCompletionValues or
-// longer than MaxCompletionValue are dropped and counted.
+// longer than MaxCompletionValue are dropped and counted. The values are
+// walked where they lie, not decoded into a list first, so an answer of
+// millions of them costs the values kept.
 func DecodeCompletion(raw json.RawMessage) (Suggestions, error) {
 	var res struct {
 		Completion *struct {
-			Values  []json.RawMessage `json:"values"`
-			Total   *int              `json:"total"`
-			HasMore bool              `json:"hasMore"`
+			Values  completionValues `json:"values"`
+			Total   *int             `json:"total"`
+			HasMore bool             `json:"hasMore"`
 		} `json:"completion"`
 	}
 	if err := json.Unmarshal(raw, &res); err != nil {
+		var bad *badCompletionValue
+		if errors.As(err, &bad) {
+			return Suggestions{}, &ProtocolError{Msg: bad.Error()}
+		}
 		return Suggestions{}, &ProtocolError{Msg: malformedResult(mcp.MethodCompletionComplete, raw, err)}
 	}
 	c := res.Completion
 	if c == nil {
 		return Suggestions{}, &ProtocolError{Msg: "the completion/complete result has no completion object"}
 	}
-	out := Suggestions{Values: []string{}, Total: c.Total, HasMore: c.HasMore}
-	for i, v := range c.Values {
-		if len(out.Values) == MaxCompletionValues {
-			out.Dropped++
-			continue
+	return Suggestions{Values: c.Values.kept, Total: c.Total, HasMore: c.HasMore, Dropped: c.Values.dropped}, nil
+}
+
+// completionValues decodes completion.values, keeping what Suggestions
+// keeps and counting the rest.
+type completionValues struct {
+	kept    []string
+	dropped int
+}
+
+// badCompletionValue is a value of completion.values that is no string.
+type badCompletionValue struct{ index int }
+
+func (e *badCompletionValue) Error() string {
+	return fmt.Sprintf("the completion/complete result's completion.values[%d] is not a string", e.index)
+}
+
+// UnmarshalJSON walks the array (encoding/json checked it is valid JSON).
+func (v *completionValues) UnmarshalJSON(b []byte) error {
+	v.kept, v.dropped = []string{}, 0
+	switch b[0] { // valid JSON, no leading space
+	case 'n':
+		return nil
+	case '[':
+	default:
+		kinds := map[byte]string{'"': "string", '{': "object", 't': "bool", 'f': "bool"}
+		kind, ok := kinds[b[0]]
+		if !ok {
+			kind = "number"
+		}
+		return &json.UnmarshalTypeError{Value: kind, Type: reflect.TypeFor[[]string](), Field: "completion.values"}
+	}
+	var bad error
+	i := 0
+	ok := jsonrpc.ArrayItems(b, func(item []byte) bool {
+		defer func() { i++ }()
+		if len(v.kept) == MaxCompletionValues {
+			v.dropped++
+			return true
 		}
 		var s string
-		if err := json.Unmarshal(v, &s); err != nil {
-			return Suggestions{}, &ProtocolError{Msg: fmt.Sprintf("the completion/complete result's completion.values[%d] is not a string", i)}
+		if json.Unmarshal(item, &s) != nil {
+			bad = &badCompletionValue{index: i}
+			return false
 		}
 		if len(s) > MaxCompletionValue {
-			out.Dropped++
-			continue
+			v.dropped++
+			return true
 		}
-		out.Values = append(out.Values, s)
+		v.kept = append(v.kept, s)
+		return true
+	})
+	switch {
+	case bad != nil:
+		return bad
+	case !ok:
+		return errors.New("completion.values is not an array")
 	}
-	return out, nil
+	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -71,4 +73,26 @@ func FuzzDecodeCompletion(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestDecodeCompletionHugeAnswer: an answer of hundreds of thousands of
+// values costs the hundred kept, not a copy of every value.
+func TestDecodeCompletionHugeAnswer(t *testing.T) {
+	raw := []byte(`{"completion":{"hasMore":true,"values":["v0"`)
+	for i := 1; i < 300_000; i++ {
+		raw = append(raw, `,"v`...)
+		raw = strconv.AppendInt(raw, int64(i), 10)
+		raw = append(raw, '"')
+	}
+	raw = append(raw, "]}}"...)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got, err := DecodeCompletion(raw)
+	runtime.ReadMemStats(&after)
+	if err != nil || len(got.Values) != MaxCompletionValues || got.Values[99] != "v99" || got.Dropped != 300_000-MaxCompletionValues || !got.HasMore {
+		t.Fatalf("%d values (last %q), %d dropped, %v", len(got.Values), got.Values[len(got.Values)-1], got.Dropped, err)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 256<<10 {
+		t.Errorf("decoding %d bytes allocated %d bytes", len(raw), n)
+	}
 }

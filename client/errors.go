@@ -109,9 +109,14 @@ func (e *ProtocolError) Unwrap() error { return e.Err }
 // ErrClosed is returned for calls made after Close.
 var ErrClosed = errors.New("session closed")
 
-// ErrTooManyInFlight is returned when the pending tracker is full and the
-// caller's context ends before a slot frees.
+// ErrTooManyInFlight is returned when the pending tracker is full and
+// neither the request's idle limit nor the caller's context leaves time for
+// a slot to free.
 var ErrTooManyInFlight = errors.New("too many requests in flight")
+
+// ErrTooManyListens is why a subscriptions/listen stream is not opened: as
+// many as Options.MaxListens are open already; end one first.
+var ErrTooManyListens = errors.New("too many subscriptions/listen streams open: end one first")
 
 // CancelledError says the client gave up on a request (its context ended or
 // Cancel was called) and told the server with notifications/cancelled.

@@ -135,6 +135,15 @@ func (s *Session) Listen(ctx context.Context, params any, onEvent func(ListenEve
 		return nil, err
 	}
 	cfg := s.callConfig(append([]CallOption{func(c *callConfig) { c.listen = true }}, opts...))
+	// A stream holds no in-flight slot (it may last as long as the user
+	// watches): it holds one of the listen slots for its whole life,
+	// re-issues included, and none free is an error at once.
+	select {
+	case s.listens <- struct{}{}:
+		defer func() { <-s.listens }()
+	default:
+		return nil, fmt.Errorf("%s: %w (%d)", method, ErrTooManyListens, cap(s.listens))
+	}
 	var hard <-chan time.Time
 	deadline := time.Time{}
 	if cfg.hard > 0 {
@@ -200,10 +209,6 @@ func (s *Session) pause(ctx context.Context, d time.Duration, hard <-chan time.T
 // listenOnce sends one subscriptions/listen request and waits until its
 // stream ends. acked says whether the server acknowledged it.
 func (s *Session) listenOnce(ctx context.Context, params json.RawMessage, cfg *callConfig, round int, hard <-chan time.Time, deadline time.Time, onEvent func(ListenEvent)) (result json.RawMessage, acked bool, id jsonrpc.ID, err error) {
-	if err := s.acquire(ctx); err != nil {
-		return nil, false, id, err
-	}
-	defer func() { <-s.slots }()
 	id = jsonrpc.IntID(s.nextID.Add(1))
 	w := newWaiter(id, mcp.MethodSubscriptionsListen)
 	if params, err = s.decorate(params, id, cfg); err != nil {

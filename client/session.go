@@ -55,6 +55,9 @@ func Handshake(e Era, version string) string {
 // Defaults of Options.
 const (
 	DefaultMaxInFlight = 128
+	// DefaultMaxListens bounds the subscriptions/listen streams open at
+	// once (2026-07-28: one per subscribed resource).
+	DefaultMaxListens  = 128
 	DefaultTimeout     = 60 * time.Second
 	DefaultHardTimeout = 10 * time.Minute
 	// MaxInputRounds caps the input_required retries of one logical call.
@@ -79,8 +82,12 @@ type Options struct {
 	// initialize as is (to test how a server answers an unknown version).
 	ProtocolVersion string
 	// MaxInFlight bounds the requests awaiting an answer; Call blocks while
-	// the tracker is full. Default 128.
+	// the tracker is full, up to the request's idle limit. Default 128.
+	// subscriptions/listen streams do not count: MaxListens bounds them.
 	MaxInFlight int
+	// MaxListens bounds the subscriptions/listen streams open at once; a
+	// Listen past it fails at once with ErrTooManyListens. Default 128.
+	MaxListens int
 	// Timeout is the idle limit of one request, restarted by each progress
 	// notification for it; it bounds the request's send too, and every
 	// other send. Default 60s.
@@ -123,8 +130,9 @@ type Session struct {
 	tools  annotations
 	opts   Options
 
-	nextID atomic.Int64
-	slots  chan struct{} // one token per request in flight
+	nextID  atomic.Int64
+	slots   chan struct{} // one token per request in flight
+	listens chan struct{} // one token per subscriptions/listen stream open
 
 	mu         sync.Mutex
 	started    bool
@@ -174,6 +182,9 @@ func New(t Transport, opts Options) *Session {
 	if opts.MaxInFlight <= 0 {
 		opts.MaxInFlight = DefaultMaxInFlight
 	}
+	if opts.MaxListens <= 0 {
+		opts.MaxListens = DefaultMaxListens
+	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
@@ -185,6 +196,7 @@ func New(t Transport, opts Options) *Session {
 		traits:     TraitsOf(t),
 		opts:       opts,
 		slots:      make(chan struct{}, opts.MaxInFlight),
+		listens:    make(chan struct{}, opts.MaxListens),
 		dead:       make(chan struct{}),
 		pending:    make(map[string]*waiter),
 		progress:   make(map[string]*waiter),

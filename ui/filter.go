@@ -3,6 +3,7 @@ package ui
 import (
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
@@ -50,32 +51,50 @@ type filter struct {
 
 // parseFilter parses the words of a filter: ">" or "<" (direction), "#ID",
 // "error", "finding" or "finding:SEVERITY", a channel name, "uri:URI",
-// and anything else as a method substring.
+// and anything else as a method substring. "uri:" takes the rest of the
+// text, spaces included: a URI may hold them.
 func parseFilter(s string) filter {
 	fl := filter{text: strings.TrimSpace(s)}
-	for _, w := range strings.Fields(s) {
-		lw := strings.ToLower(w)
-		ch, isChannel := channelWords[lw]
-		switch {
-		case w == ">":
-			fl.terms = append(fl.terms, term{kind: termDir, dir: capture.Out})
-		case w == "<":
-			fl.terms = append(fl.terms, term{kind: termDir, dir: capture.In})
-		case len(w) > 1 && w[0] == '#':
-			fl.terms = append(fl.terms, term{kind: termID, text: w[1:]})
-		case lw == "error":
-			fl.terms = append(fl.terms, term{kind: termError})
-		case isFindingWord(lw):
-			fl.terms = append(fl.terms, findingTerm(lw))
-		case isChannel:
-			fl.terms = append(fl.terms, term{kind: termChannel, ch: ch})
-		case strings.HasPrefix(lw, uriWord) && len(w) > len(uriWord):
-			fl.terms = append(fl.terms, term{kind: termURI, text: w[len(uriWord):]})
-		default:
-			fl.terms = append(fl.terms, term{kind: termMethod, text: lw})
+	rest := s
+	for {
+		rest = strings.TrimLeftFunc(rest, unicode.IsSpace)
+		if rest == "" {
+			return fl
 		}
+		end := strings.IndexFunc(rest, unicode.IsSpace)
+		if end < 0 {
+			end = len(rest)
+		}
+		w := rest[:end]
+		if strings.HasPrefix(strings.ToLower(w), uriWord) && len(w) > len(uriWord) {
+			uri := strings.TrimRightFunc(rest[len(uriWord):], unicode.IsSpace)
+			fl.terms = append(fl.terms, term{kind: termURI, text: uri})
+			return fl
+		}
+		fl.terms = append(fl.terms, wordTerm(w))
+		rest = rest[end:]
 	}
-	return fl
+}
+
+// wordTerm is the term of one word of a filter other than "uri:".
+func wordTerm(w string) term {
+	lw := strings.ToLower(w)
+	ch, isChannel := channelWords[lw]
+	switch {
+	case w == ">":
+		return term{kind: termDir, dir: capture.Out}
+	case w == "<":
+		return term{kind: termDir, dir: capture.In}
+	case len(w) > 1 && w[0] == '#':
+		return term{kind: termID, text: w[1:]}
+	case lw == "error":
+		return term{kind: termError}
+	case isFindingWord(lw):
+		return findingTerm(lw)
+	case isChannel:
+		return term{kind: termChannel, ch: ch}
+	}
+	return term{kind: termMethod, text: lw}
 }
 
 // empty reports whether the filter lets every frame through.

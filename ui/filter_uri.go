@@ -3,27 +3,47 @@ package ui
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/ui/subsview"
 )
 
-// uriWord starts the filter term of a resource URI: "uri:demo://a" lets
-// through the messages whose params.uri is demo://a (a read, a
-// subscription, its updates).
+// uriWord starts the filter term of a resource URI, which takes the rest
+// of the filter's text: "uri:demo://a" lets through the messages whose
+// params.uri is demo://a (a read, a subscription, its updates), or whose
+// params.notifications.resourceSubscriptions names it (a 2026-07-28
+// subscriptions/listen and its acknowledgement).
 const uriWord = "uri:"
 
-// namesURI reports whether f is a message whose params.uri is uri.
+// namesURI reports whether f is a message whose params name uri: as
+// params.uri, or among params.notifications.resourceSubscriptions. Only
+// those two members are decoded.
 func namesURI(f *capture.Frame, uri string) bool {
-	if f.Msg == nil || !bytes.Contains(f.Msg.Params, []byte(`"uri"`)) {
+	if f.Msg == nil || !bytes.Contains(f.Msg.Params, []byte(`"uri"`)) && !bytes.Contains(f.Msg.Params, []byte(`"resourceSubscriptions"`)) {
 		return false
 	}
-	var p struct {
-		URI string `json:"uri"`
+	members, _ := jsonrpc.ObjectMembers(f.Msg.Params)
+	for _, m := range members {
+		switch m.Key {
+		case "uri":
+			var s string
+			if json.Unmarshal(m.Value, &s) == nil && s == uri {
+				return true
+			}
+		case "notifications":
+			var n struct {
+				ResourceSubscriptions []string `json:"resourceSubscriptions"`
+			}
+			if json.Unmarshal(m.Value, &n) == nil && slices.Contains(n.ResourceSubscriptions, uri) {
+				return true
+			}
+		}
 	}
-	return json.Unmarshal(f.Msg.Params, &p) == nil && p.URI == uri
+	return false
 }
 
 var _ subsview.FrameFilter = driver{}

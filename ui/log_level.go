@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto/mcp"
+	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
 // askLogLevel asks the server just connected for its log messages at
@@ -16,9 +17,18 @@ func (m *Model) askLogLevel(s *client.Session) tea.Cmd {
 	if level == "" {
 		return nil
 	}
-	s.SetLogLevel(level)
 	if s.Era() == client.EraModern || s.HandshakeFree() {
+		s.SetLogLevel(level)
 		return nil
 	}
-	return m.send(Request{Method: mcp.MethodLoggingSetLevel, Params: mcp.SetLevelParams{Level: level}})
+	// The session's level is the server's once it agreed, as the Log
+	// view's own setLevel does: a refusal leaves it unset.
+	ctx := m.ctx
+	return func() tea.Msg {
+		res, err := s.Call(ctx, mcp.MethodLoggingSetLevel, mcp.SetLevelParams{Level: level}, screen.AskProgress())
+		if err == nil {
+			s.SetLogLevel(level)
+		}
+		return screen.CallDoneMsg{Method: mcp.MethodLoggingSetLevel, Result: res, Err: err}
+	}
 }

@@ -5,11 +5,17 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/internal/testkit/screentest"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
+	"github.com/mcpscope/mcpscope/ui/screen"
+	"github.com/mcpscope/mcpscope/ui/subsview"
 )
 
 // TestFilterURI: "uri:URI" lets through the messages whose params name
@@ -39,29 +45,55 @@ func TestFilterURI(t *testing.T) {
 }
 
 // TestAskLogLevelAtConnect: Config.LogLevel (--log-level) sends
-// logging/setLevel after a 2025-11-25 connect and sets the session's
-// level.
+// logging/setLevel after a 2025-11-25 connect; the session's level is set
+// once the server agrees, and a refusal leaves it unset.
 func TestAskLogLevelAtConnect(t *testing.T) {
-	m := connectedModel(t)
+	m := connectedModel(t) // the server holds its answers: the test gives them
+	f := m.conn.link.Transport.(*screentest.FakePeer)
 	m.cfg.LogLevel = "notice"
 	s := m.conn.link.Session
-	cmd := m.askLogLevel(s)
-	if cmd == nil {
-		t.Fatal("no logging/setLevel sent")
-	}
-	screentest.RunInBackground(cmd)
-	screentest.WaitFor(t, "logging/setLevel on the wire", func() bool {
-		st := m.cfg.Store.Stats()
-		for _, f := range m.cfg.Store.Window(st.FirstSeq, m.cfg.Store.Len()) {
-			var p mcp.SetLevelParams
-			if f.Dir == capture.Out && f.Msg != nil && f.Msg.Method == mcp.MethodLoggingSetLevel && json.Unmarshal(f.Msg.Params, &p) == nil && p.Level == "notice" {
-				return true
-			}
+	ask := func(answer func(id jsonrpc.ID) *jsonrpc.Message) screen.CallDoneMsg {
+		cmd := m.askLogLevel(s)
+		if cmd == nil {
+			t.Fatal("no logging/setLevel sent")
 		}
-		return false
+		before := len(f.After())
+		done := make(chan tea.Msg, 1)
+		go func() { done <- cmd() }()
+		var req *jsonrpc.Message
+		screentest.WaitFor(t, "logging/setLevel on the wire", func() bool {
+			if sent := f.After(); len(sent) > before {
+				req = sent[before]
+			}
+			return req != nil
+		})
+		if req.Method != mcp.MethodLoggingSetLevel || !strings.Contains(string(req.Params), `"notice"`) {
+			t.Fatalf("sent %s %s", req.Method, req.Params)
+		}
+		if s.LogLevel() != "" {
+			t.Fatalf("the level is %q before the server answered", s.LogLevel())
+		}
+		f.Deliver(answer(*req.ID))
+		select {
+		case msg := <-done:
+			return msg.(screen.CallDoneMsg)
+		case <-time.After(guard.Hang):
+			t.Fatal("logging/setLevel not done after its answer")
+		}
+		return screen.CallDoneMsg{}
+	}
+	refused := ask(func(id jsonrpc.ID) *jsonrpc.Message {
+		return jsonrpc.NewErrorResponse(id, mcp.CodeMethodNotFound, "no logging here", nil)
 	})
-	if s.LogLevel() != "notice" {
-		t.Errorf("the session's level is %q", s.LogLevel())
+	if refused.Err == nil || s.LogLevel() != "" {
+		t.Fatalf("after a refusal: err %v, the session's level %q", refused.Err, s.LogLevel())
+	}
+	agreed := ask(func(id jsonrpc.ID) *jsonrpc.Message {
+		m, _ := jsonrpc.NewResult(id, map[string]any{})
+		return m
+	})
+	if agreed.Err != nil || s.LogLevel() != "notice" {
+		t.Errorf("after the server agreed: err %v, the session's level %q", agreed.Err, s.LogLevel())
 	}
 	m.cfg.LogLevel = ""
 	if m.askLogLevel(s) != nil {
@@ -91,5 +123,32 @@ func TestLogViewFloodThroughIndex(t *testing.T) {
 	}
 	if !strings.Contains(s, "10000 lines (") || !strings.Contains(s, " older dropped)") || !strings.Contains(s, "[flood] 100000") {
 		t.Fatalf("the Log view after the flood:\n%s", s)
+	}
+}
+
+// TestFilterURIWithSpaces: "uri:" takes the rest of the filter, so the
+// Subscriptions view's `l` filter of a URI holding spaces lets its
+// updates through; a 2026-07-28 listen and its acknowledgement, which
+// name the URI among notifications.resourceSubscriptions, pass too.
+func TestFilterURIWithSpaces(t *testing.T) {
+	const uri = "file:///My Documents/notes.txt"
+	frame := func(method, params string) *capture.Frame {
+		return &capture.Frame{Dir: capture.In, Msg: &jsonrpc.Message{Method: method, Params: json.RawMessage(params)}}
+	}
+	listen := `{"notifications":{"resourceSubscriptions":["demo://other","file:///My Documents/notes.txt"]},"_meta":{}}`
+	for _, c := range []struct {
+		filter string
+		f      *capture.Frame
+		want   bool
+	}{
+		{subsview.UpdatesFilter(uri), frame(mcp.MethodNotifyResourceUpdated, `{"uri":"file:///My Documents/notes.txt"}`), true},
+		{subsview.UpdatesFilter(uri), frame(mcp.MethodNotifyResourceUpdated, `{"uri":"file:///My"}`), false},
+		{"uri:" + uri + "  ", frame(mcp.MethodSubscriptionsListen, listen), true},
+		{"uri:" + uri, frame(mcp.MethodNotifySubscriptionsAck, listen), true},
+		{"uri:demo://third", frame(mcp.MethodSubscriptionsListen, listen), false},
+	} {
+		if got := parseFilter(c.filter).match(c.f, newIndex()); got != c.want {
+			t.Errorf("filter %q on %s %s: match %v, want %v", c.filter, c.f.Msg.Method, c.f.Msg.Params, got, c.want)
+		}
 	}
 }

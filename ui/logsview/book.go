@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto/flow"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
@@ -70,11 +71,42 @@ func (b *Book) Note(f *capture.Frame) {
 	if f.Msg == nil || f.Msg.Method != mcp.MethodNotifyMessage {
 		return
 	}
-	var p mcp.LoggingMessageParams
-	if json.Unmarshal(f.Msg.Params, &p) != nil {
-		p = mcp.LoggingMessageParams{Level: "?", Data: f.Msg.Params}
+	l := Line{Seq: f.Seq, Time: f.Time, Conn: f.Conn}
+	l.Level, l.Logger, l.Data = logMembers(f.Msg.Params)
+	b.add(l)
+}
+
+// logMembers reads the level, logger and data of a notifications/message's
+// params without decoding its data, which may be megabytes: the members are
+// found with a byte scan and data is kept as written (add cuts it). Params
+// that are no object come back whole as the data of level "?".
+func logMembers(params json.RawMessage) (level, logger string, data json.RawMessage) {
+	members, ok := jsonrpc.ObjectMembers(params)
+	if !ok {
+		return "?", "", params
 	}
-	b.add(Line{Seq: f.Seq, Time: f.Time, Conn: f.Conn, Level: p.Level, Logger: p.Logger, Data: p.Data})
+	level = "?"
+	for _, m := range members {
+		switch m.Key {
+		case "level":
+			level = smallString(m.Value, "?")
+		case "logger":
+			logger = smallString(m.Value, "?")
+		case "data":
+			data = m.Value
+		}
+	}
+	return level, logger, data
+}
+
+// smallString decodes a level or a logger: a JSON string of at most a few
+// KiB as written; anything else is bad.
+func smallString(raw json.RawMessage, bad string) string {
+	var s string
+	if len(raw) > 4*maxName+2 || json.Unmarshal(raw, &s) != nil {
+		return bad
+	}
+	return s
 }
 
 // noteDatagram reads an MCP-Flow datagram on the log channel.

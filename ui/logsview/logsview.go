@@ -36,6 +36,7 @@ type View struct {
 	selSeq    uint64 // the selected line, by its frame's Seq
 	follow    bool   // the selection stays on the newest line
 	detail    bool   // the whole data of the selected line
+	resume    bool   // the detail pinned a followed selection: follow again when it closes
 	detailTop int
 
 	shown    []int // book positions that pass the filters (cache)
@@ -104,8 +105,12 @@ func (v *View) Update(msg tea.Msg) (tea.Cmd, bool) {
 		v.typing = true
 		return v.logger.Focus(), false
 	case key.Matches(k, km.Open):
-		if _, ok := v.selected(); ok {
+		if l, ok := v.selected(); ok {
+			// The detail shows this line, whatever arrives while it is
+			// open; closing it follows the newest line again if the
+			// selection did.
 			v.detail, v.detailTop = true, 0
+			v.resume, v.follow, v.selSeq = v.follow, false, l.Seq
 		}
 	case key.Matches(k, km.SetLevel):
 		return v.setLevel(), false
@@ -142,6 +147,7 @@ func (v *View) detailKey(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, v.keys.Close), key.Matches(k, v.keys.Open):
 		v.detail = false
+		v.follow, v.resume = v.follow || v.resume, false
 	default:
 		if mv, ok := nav.Of(k, v.h.Nav(), max(v.h2-2, 1)); ok {
 			v.detailTop = mv.Apply(v.detailTop, max(len(v.detailLines()), 1))

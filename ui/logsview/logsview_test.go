@@ -183,6 +183,11 @@ func FuzzLogBookNote(f *testing.F) {
 			fr.Chan.Kind, fr.Msg = capture.Datagram, nil
 		}
 		book.Note(fr)
+		if book.Len() == 1 {
+			if l := book.At(0); len(l.Data) > maxData || len(l.Level) > maxName+len("…") || len(l.Logger) > maxName+len("…") {
+				t.Fatalf("line not bounded: %d bytes of data, level %d, logger %d", len(l.Data), len(l.Level), len(l.Logger))
+			}
+		}
 		v := Open(screentest.NewHost(), book)
 		v.Render(60, 5)
 		press(v, "enter")
@@ -219,5 +224,26 @@ func TestBookCutsNames(t *testing.T) {
 	b.Note(logFrame(1, huge, huge, "x"))
 	if l := b.At(0); len(l.Level) > maxName+4 || len(l.Logger) > maxName+4 {
 		t.Errorf("kept a level of %d bytes and a logger of %d", len(l.Level), len(l.Logger))
+	}
+}
+
+// TestDetailStaysOnItsLine: the detail of the newest line, opened while the
+// selection follows new lines, keeps showing that line as newer ones
+// arrive; closing it follows the newest again.
+func TestDetailStaysOnItsLine(t *testing.T) {
+	b := NewBook()
+	b.Note(logFrame(1, "error", "db", "the line I opened"))
+	h := screentest.NewHost()
+	v := Open(h, b)
+	v.SetSize(120, 8)
+	press(v, "enter")
+	b.Note(logFrame(2, "info", "flood", "a newer line"))
+	if got := h.View(v, 120, 8); !strings.Contains(got, "the line I opened") || strings.Contains(got, "a newer line") {
+		t.Fatalf("the open detail changed under the reader:\n%s", got)
+	}
+	press(v, "esc")
+	b.Note(logFrame(3, "info", "flood", "the newest line"))
+	if l, ok := v.selected(); !ok || l.Seq != 3 {
+		t.Errorf("after the detail closed the selection is on %d, want the newest line", l.Seq)
 	}
 }

@@ -9,14 +9,17 @@ import (
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
-// Bounds of a Book: the resources it tracks (an update of another URI
-// past it is counted in Untracked) and the requests it waits on for an
-// answer (past it the oldest waits are forgotten).
+// Bounds of a Book: the subscribed resources it tracks, the resources it
+// tracks only because updates named them (a server may name any URI: these
+// never take the room of a subscription; an update of another URI past
+// them is counted in Untracked) and the requests it waits on for an answer
+// (past it the oldest waits are forgotten).
 const (
-	MaxResources = 1000
-	maxPending   = 4096
-	maxURI       = 8192 // a longer URI is not tracked
-	maxListenURI = 64   // the URIs of one listen the book keeps
+	MaxResources  = 1000
+	MaxUpdateOnly = 100
+	maxPending    = 4096
+	maxURI        = 8192 // a longer URI is not tracked
+	maxListenURI  = 64   // the URIs of one listen the book keeps
 )
 
 // Via names how a subscription was made.
@@ -53,7 +56,9 @@ type Book struct {
 	byURI     map[string]*Resource
 	pending   map[string]pending  // connection and request id → a subscribe, unsubscribe or listen
 	listens   map[string][]string // connection and listen id → its URIs, while its stream lives
-	Untracked int                 // updates of URIs past MaxResources (or too long to keep)
+	Untracked int                 // updates of URIs past MaxUpdateOnly (or too long to keep)
+
+	updateOnly int // the entries of URIs never subscribed (Via "")
 }
 
 // NewBook returns an empty book.
@@ -86,7 +91,7 @@ func (b *Book) Note(f *capture.Frame) {
 		if json.Unmarshal(m.Params, &p) != nil || p.URI == "" {
 			return
 		}
-		r := b.resource(p.URI, f.Conn)
+		r := b.resource(p.URI, f.Conn, false)
 		if r == nil {
 			b.Untracked++
 			return
@@ -137,7 +142,7 @@ func (b *Book) answer(f *capture.Frame, m *jsonrpc.Message) {
 		b.endListen(k) // its stream's end, whatever the answer
 	case m.Error != nil:
 	case p.method == mcp.MethodResourcesSubscribe:
-		if r := b.resource(p.uris[0], f.Conn); r != nil {
+		if r := b.resource(p.uris[0], f.Conn, true); r != nil {
 			r.Live, r.Via, r.Conn = true, ViaSubscribe, f.Conn
 		}
 	case p.method == mcp.MethodResourcesUnsubscribe:
@@ -159,7 +164,7 @@ func (b *Book) acknowledged(f *capture.Frame, m *jsonrpc.Message) {
 	accepted := listenURIs(m.Params) // the acknowledgement's notifications: what the server accepted
 	b.listens[reqKey(f.Conn, id)] = accepted
 	for _, uri := range accepted {
-		if r := b.resource(uri, f.Conn); r != nil {
+		if r := b.resource(uri, f.Conn, true); r != nil {
 			r.Live, r.Via, r.Conn = true, ViaListen, f.Conn
 		}
 	}
@@ -179,13 +184,28 @@ func (b *Book) endListen(k string) {
 	}
 }
 
-// resource is the entry of uri, made when new; nil past MaxResources.
-func (b *Book) resource(uri, conn string) *Resource {
+// resource is the entry of uri, made when new; subscribing says a
+// subscription names it (the caller sets Via), else an update. nil past
+// MaxResources subscribed entries, or MaxUpdateOnly entries of updates.
+func (b *Book) resource(uri, conn string, subscribing bool) *Resource {
 	if r, ok := b.byURI[uri]; ok {
+		if subscribing && r.Via == "" {
+			b.updateOnly-- // subscribed now
+		}
 		return r
 	}
-	if len(b.list) >= MaxResources || len(uri) > maxURI {
+	if len(uri) > maxURI {
 		return nil
+	}
+	if subscribing {
+		if len(b.list)-b.updateOnly >= MaxResources {
+			return nil
+		}
+	} else {
+		if b.updateOnly >= MaxUpdateOnly {
+			return nil
+		}
+		b.updateOnly++
 	}
 	r := &Resource{URI: uri, Conn: conn}
 	b.list = append(b.list, r)

@@ -34,7 +34,7 @@ func (v *View) Render(w, h int) string {
 		lines = append(lines, look.FitLine(row, w))
 	}
 	if v.b.Untracked > 0 && len(lines) < h {
-		lines = append(lines, look.FitLine(st.Ink.Warn.Paint(fmt.Sprintf("%d updates of further resources (past %d) are not counted", v.b.Untracked, MaxResources)), w))
+		lines = append(lines, look.FitLine(st.Ink.Warn.Paint(fmt.Sprintf("%d updates of further resources never subscribed (past %d) are not counted", v.b.Untracked, MaxUpdateOnly)), w))
 	}
 	return strings.Join(look.PadLines(lines, w, h), "\n")
 }

@@ -100,15 +100,41 @@ func TestBookUpdatesOnly(t *testing.T) {
 	}
 }
 
-// TestBookBounded: past MaxResources URIs, updates are counted apart.
+// TestBookBounded: past MaxUpdateOnly URIs never subscribed, updates are
+// counted apart.
 func TestBookBounded(t *testing.T) {
 	b := NewBook()
-	for i := range MaxResources + 5 {
+	for i := range MaxUpdateOnly + 5 {
 		p, _ := json.Marshal(mcp.ResourceUpdatedParams{URI: fmt.Sprintf("demo://r/%d", i)})
 		b.Note(&capture.Frame{Seq: uint64(i + 1), Dir: capture.In, Msg: &jsonrpc.Message{Method: mcp.MethodNotifyResourceUpdated, Params: p}})
 	}
-	if len(b.Resources()) != MaxResources || b.Untracked != 5 {
+	if len(b.Resources()) != MaxUpdateOnly || b.Untracked != 5 {
 		t.Errorf("%d resources, %d untracked", len(b.Resources()), b.Untracked)
+	}
+}
+
+// TestBookUnsolicitedUpdatesKeepOutOfTheWay: updates of URIs never
+// subscribed, however many, leave room for the user's subscriptions, and a
+// URI first seen in an update and then subscribed counts as subscribed.
+func TestBookUnsolicitedUpdatesKeepOutOfTheWay(t *testing.T) {
+	w := &wire{}
+	for i := range MaxResources {
+		w.add(capture.In, fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"spam://%d"}}`, i))
+	}
+	w.add(capture.Out, `{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"demo://mine"}}`)
+	w.add(capture.In, `{"jsonrpc":"2.0","id":1,"result":{}}`)
+	w.add(capture.In, `{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"demo://mine"}}`)
+	w.add(capture.Out, `{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"spam://0"}}`)
+	w.add(capture.In, `{"jsonrpc":"2.0","id":2,"result":{}}`)
+	b := w.book()
+	if r := b.Lookup("demo://mine"); r == nil || !r.Live || r.Updates != 1 {
+		t.Fatalf("the user's subscription is not shown: %+v (untracked %d)", r, b.Untracked)
+	}
+	if r := b.Lookup("spam://0"); r == nil || !r.Live || r.Updates != 1 {
+		t.Errorf("spam://0, updated then subscribed: %+v", r)
+	}
+	if len(b.Resources()) != MaxUpdateOnly+1 || b.Untracked != MaxResources-MaxUpdateOnly || b.updateOnly != MaxUpdateOnly-1 {
+		t.Errorf("%d resources, %d untracked, %d update-only", len(b.Resources()), b.Untracked, b.updateOnly)
 	}
 }
 
