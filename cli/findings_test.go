@@ -142,6 +142,7 @@ func TestFindingsPrintedAtMostTwentyACode(t *testing.T) {
 // lint reports the findings its own session met as wire- rules: a stdio
 // server logging to stdout fails lint (exit 6) with wire-stdout-not-json.
 func TestLintIncludesWireFindings(t *testing.T) {
+	t.Parallel() // lint loads the token tables: never beside the sequential heap bounds of the flood tests
 	argv, env := stubArgv(t, "noisy")
 	r := mcpscope(t, withTarget(argv, "lint", "--format", "json", "--env", env)...)
 	r.mustExit(t, ExitLint)
