@@ -75,6 +75,7 @@ type index struct {
 	rounds   roundBook
 	changed  explore.ListChanges // lists a server said changed (explore_changed.go)
 	tools    toolSchemas         // the outputSchemas of the tools listed (tool_results.go)
+	reports  structuredReports   // the detail pane's structured reports (structured_cache.go)
 	// handshakes are the versions initialize negotiated, by connection
 	// (probe_row.go).
 	handshakes map[string]string

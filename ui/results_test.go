@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/app/structured"
 	"github.com/mcpscope/mcpscope/internal/testkit/screentest"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
@@ -94,5 +95,30 @@ func TestDetailStructuredContentAndCacheHint(t *testing.T) {
 	m.syncSelection()
 	if out := ansi.Strip(m.detail.Render(120, 40, true)); !strings.Contains(out, "cached 60 s, private · stale after ") {
 		t.Errorf("no cache hint in the detail of the list:\n%s", out)
+	}
+}
+
+// The structured report of a result frame (seconds for a large one) is
+// made once, not each time the selection lands on the frame.
+func TestDetailStructuredReportMadeOnce(t *testing.T) {
+	st := capture.NewStore(capture.Config{})
+	c := &clock{}
+	add := func(dir capture.Dir, m *jsonrpc.Message) { st.Append(controlFrame(t, dir, c.next(), proto.EncJSON, m)) }
+	add(capture.Out, request(t, 1, mcp.MethodToolsCall, map[string]any{"name": "w"}))
+	add(capture.In, result(t, 1, map[string]any{
+		"content": []any{map[string]any{"type": "text", "text": `{"t":1}`}}, "structuredContent": map[string]any{"t": 1}}))
+	made := 0
+	old := makeReport
+	makeReport = func(res, schema json.RawMessage) []structured.Line { made++; return old(res, schema) }
+	t.Cleanup(func() { makeReport = old })
+	m := newTestModel(t, st, 200, 60)
+	for range 3 {
+		m.traffic.selectSeq(1)
+		m.syncSelection()
+		m.traffic.selectSeq(2)
+		m.syncSelection()
+	}
+	if out := ansi.Strip(m.detail.Render(120, 40, true)); !strings.Contains(out, "the same JSON as structuredContent") || made != 1 {
+		t.Errorf("%d reports made; detail:\n%s", made, out)
 	}
 }
