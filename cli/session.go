@@ -89,20 +89,20 @@ func (f *runFlags) execute(ctx context.Context, target Target, io streams, w wor
 		defer r.findings.Flush()
 		found = r.findings
 	}
-	deprecated := &deprecationNotes{out: io.diag}
+	deprecated := &deprecationNotes{notes: &r.warnings.warningCap}
 	sink := capture.Tee(trace, r.warnings, streamWarns, flood, deprecated, tap, f.sink, found)
 	t, session, err := plan.open(target, sink, io.diag.Println, stop)
 	if err != nil {
 		return err
 	}
 	r.transport, r.session = t, session
-	deprecated.noteTransport(client.LinkStateOf(t).Transport)
 	defer r.warnLimits() // after Close: the counts are final
 	defer r.session.Close()
 
 	if err := r.session.Connect(ctx); err != nil {
 		return runFailure(ctx, authAdvice(target, connectFailure(target, err, r.session.ProtocolVersion() == "")))
 	}
+	deprecated.noteTransport(r.session.LinkState().Transport) // after Connect: a fallback may have chosen HTTP+SSE
 	recordLink(rec, t, session)
 	if err := r.startLogging(ctx); err != nil {
 		return runFailure(ctx, err)

@@ -228,6 +228,19 @@ func TestDeprecatedOnceASession(t *testing.T) {
 	want(t, codesOf(line(capture.Out, `{"jsonrpc":"2.0","id":1,"method":"ping"}`), line(capture.In, note)))
 }
 
+// A server that answers the server/discover probe and then agrees
+// 2025-11-25 through initialize speaks 2025-11-25: roots asked for then
+// are no deprecated feature.
+func TestAnsweredProbeThenInitializeIsNoModernSession(t *testing.T) {
+	want(t, codesOf(
+		line(capture.Out, `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{`+meta+`}}`),
+		line(capture.In, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2025-11-25"],"capabilities":{}}}`),
+		line(capture.Out, `{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`),
+		line(capture.In, `{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`),
+		line(capture.In, `{"jsonrpc":"2.0","id":"r","method":"roots/list"}`),
+	))
+}
+
 // A 2026-07-28 probe the server refuses leaves the session in its
 // earlier era: roots asked for then are no deprecated feature.
 func TestRefusedProbeIsNoModernSession(t *testing.T) {

@@ -3,8 +3,6 @@ package findings
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
-	"slices"
 	"strconv"
 
 	"github.com/mcpscope/mcpscope/capture"
@@ -74,6 +72,9 @@ func legacyEndpoint(f *capture.Frame) bool {
 // noteRequest remembers a request until its answer.
 func (s *session) noteRequest(dir capture.Dir, m *jsonrpc.Message) {
 	req := request{method: m.Method, modern: modernMeta(m.Params)}
+	if v := mcp.VersionNamed(m, dir == capture.In); v != "" {
+		s.modern = mcp.IsModernVersion(v) // server/discover, a probe, names none
+	}
 	if m.Method == mcp.MethodToolsCall {
 		var p struct {
 			Name string `json:"name"`
@@ -122,8 +123,8 @@ func (s *session) noteAnswer(r *report, m *jsonrpc.Message, at string) {
 		return
 	}
 	s.answered.put(key, struct{}{})
-	if m.Kind() == jsonrpc.KindResult && req.modern {
-		s.modern = true // a 2026-07-28 request answered: the session speaks it (a probe refused does not say so)
+	if v := mcp.VersionNamed(m, r.f.Dir == capture.In); v != "" {
+		s.modern = mcp.IsModernVersion(v) // initialize's result
 	}
 	if m.Kind() == jsonrpc.KindResult {
 		s.judgeResult(r, req, m.Result, at+"result")
@@ -159,7 +160,7 @@ func (s *session) judgeResult(r *report, req request, result json.RawMessage, pa
 	if _, ok := members["resultType"]; req.modern && !ok {
 		r.addPath(CodeResultTypeMissing, fmt.Sprintf("the result to %s carries no resultType", req.method), path)
 	}
-	deprecatedInputs(s, r, members["inputRequests"], path+".inputRequests")
+	deprecatedInputs(s, r, result, path+".inputRequests")
 	switch req.method {
 	case mcp.MethodToolsList:
 		s.learnTools(r, members["tools"], path+".tools")
@@ -170,22 +171,16 @@ func (s *session) judgeResult(r *report, req request, result json.RawMessage, pa
 
 // deprecatedInputs reports the roots and sampling requests an
 // input_required result carries (2026-07-28: deprecated, still working).
-func deprecatedInputs(s *session, r *report, inputs json.RawMessage, path string) {
-	if len(inputs) == 0 {
+func deprecatedInputs(s *session, r *report, result json.RawMessage, path string) {
+	if !s.modern {
 		return
 	}
-	var asks map[string]struct {
-		Method string `json:"method"`
-	}
-	if json.Unmarshal(inputs, &asks) != nil {
-		return
-	}
-	for _, key := range slices.Sorted(maps.Keys(asks)) {
-		switch method := asks[key].Method; {
-		case method == mcp.MethodRootsList && s.once(CodeDeprecatedRoots):
-			r.addPath(CodeDeprecatedRoots, "the server asks for roots/list in an input_required result", path+"."+key)
-		case method == mcp.MethodSamplingCreateMessage && s.once(CodeDeprecatedSampling):
-			r.addPath(CodeDeprecatedSampling, "the server asks for sampling/createMessage in an input_required result", path+"."+key)
+	for _, a := range mcp.DeprecatedAsks(mcp.DeprecatedSince, result) {
+		switch {
+		case a.Method == mcp.MethodRootsList && s.once(CodeDeprecatedRoots):
+			r.addPath(CodeDeprecatedRoots, "the server asks for roots/list in an input_required result", path+"."+a.Key)
+		case a.Method == mcp.MethodSamplingCreateMessage && s.once(CodeDeprecatedSampling):
+			r.addPath(CodeDeprecatedSampling, "the server asks for sampling/createMessage in an input_required result", path+"."+a.Key)
 		}
 	}
 }
