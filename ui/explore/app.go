@@ -32,7 +32,9 @@ func (x *Explorer) readAppUI(e entry) tea.Cmd {
 	if e.app == nil {
 		return errorCmd(x.keys.App.Help().Key + ": " + termtext.Line(e.name) + " has no MCP App (_meta.ui.resourceUri)")
 	}
-	x.target, x.tmpl, x.note, x.info = e, nil, "", ""
+	// The call reads a resource: enter ("again") reads it again.
+	ui := entry{tab: tabResources, name: e.app.ResourceURI, uri: e.app.ResourceURI, mime: mcp.AppMIMEType}
+	x.target, x.tmpl, x.note, x.info = ui, nil, "", ""
 	return x.call(mcp.MethodResourcesRead, map[string]any{"uri": e.app.ResourceURI}, e.app.ResourceURI)
 }
 

@@ -140,3 +140,22 @@ func TestExploreAnswerRenderedInItsCmd(t *testing.T) {
 		t.Errorf("shown %p (rendered %p), reported %+v", x.out, v.out, done)
 	}
 }
+
+// After u read an app tool's UI resource, enter ("again") reads it again
+// rather than opening the tool's call form.
+func TestExploreAppAgainRereadsTheUI(t *testing.T) {
+	_, r, st := demoModel(t)
+	x := openExplorerLoaded(t, r)
+	r.Press("/")
+	for _, c := range "weather_app" {
+		r.Press(string(c))
+	}
+	r.Press("enter")
+	r.Press("u")
+	r.Until("the UI resource read", func() bool { return x.mode == modeOutcome })
+	r.Press("enter")
+	r.Until("the UI resource read again", func() bool { return x.mode == modeOutcome })
+	if n := len(screentest.SentRequests(st, mcp.MethodResourcesRead)); n != 2 || x.form != nil || x.method != mcp.MethodResourcesRead {
+		t.Errorf("%d reads, method %q, form %v", n, x.method, x.form != nil)
+	}
+}
