@@ -22,7 +22,11 @@ func (x *Explorer) appLine(e *entry) string {
 	if e.app.Legacy {
 		line += " · legacy _meta[\"" + mcp.MetaAppLegacyURI + "\"]"
 	}
-	return x.st.Ink.Accent.Paint(line) + "\n" + x.st.Ink.Muted.Paint(x.keys.App.Help().Key+" reads it: CSP and permissions") + "\n"
+	var problems string
+	for _, p := range e.app.Problems {
+		problems += x.st.Ink.Warn.Paint("app problem: "+termtext.Line(p)) + "\n"
+	}
+	return x.st.Ink.Accent.Paint(line) + "\n" + problems + x.st.Ink.Muted.Paint(x.keys.App.Help().Key+" reads it: CSP and permissions") + "\n"
 }
 
 // readAppUI reads the UI resource of an app tool (resources/read), whose

@@ -127,6 +127,20 @@ func TestReadAppResourceShowsCSP(t *testing.T) {
 	goldentest.Check(t, "read-app", Result(mcp.MethodResourcesRead, []byte(read), 80))
 }
 
+// A wrong-typed member of a UI resource's app metadata is a problem line;
+// the permissions beside it are still shown.
+func TestReadAppResourceShowsProblems(t *testing.T) {
+	read := `{"contents":[{"uri":"ui://w","text":"<p>hi</p>","_meta":{"ui":{"csp":{"connectDomains":"https://a"},
+		"permissions":{"camera":{}},"prefersBorder":"yes"}}}]}`
+	out := Result(mcp.MethodResourcesRead, []byte(read), 80)
+	for _, want := range []string{"app problem: _meta.ui.csp.connectDomains is not an array of strings (a string)\n",
+		"app problem: _meta.ui.prefersBorder is not a boolean (a string)\n", "app permissions: camera\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+}
+
 // The tools table has an APP column when a tool names a UI resource.
 func TestListingMarksAppTools(t *testing.T) {
 	tools := []json.RawMessage{
