@@ -24,10 +24,14 @@ func TestToolStructuredContentTS(t *testing.T) {
 	r := mcpscope(t, withTarget(ts, "tool", "get-structured-content", "location=Chicago", "--format", "text")...)
 	r.mustExit(t, ExitOK)
 	containsAll(t, r.stdout, "structured content:\n{\n", `  "conditions": "`,
-		"content[0] text is the same JSON as structuredContent\n")
+		"content[0] text is the same JSON as structuredContent\nvalid against outputSchema\n")
 	if i, j := strings.Index(r.stdout, `{"temperature"`), strings.Index(r.stdout, "structured content:"); i < 0 || j < i {
 		t.Errorf("structuredContent is not after the content:\n%s", r.stdout)
 	}
+	// call lists the tools (once) to check structuredContent in text.
+	r = mcpscope(t, withTarget(ts, "call", "tools/call", `{"name":"get-structured-content","arguments":{"location":"Chicago"}}`, "--format", "text")...)
+	r.mustExit(t, ExitOK)
+	containsAll(t, r.stdout, "valid against outputSchema\n")
 	piped := mcpscope(t, withTarget(ts, "tool", "get-structured-content", "location=Chicago")...)
 	piped.mustExit(t, ExitOK)
 	var res struct {

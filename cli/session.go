@@ -36,6 +36,7 @@ type run struct {
 	warnings  *decodeWarnings
 	findings  *findingLog   // every finding the run met (findings.go)
 	schemas   outputSchemas // the tools' outputSchemas, listed once a run
+	tool      string        // the tool of the last tools/call judged (toolFailure)
 	taskTools taskSupport   // the tools' v1 taskSupport, listed once a run
 	method    string        // the last request sent, whose result emit prints
 	cached    []string      // the cache hints of the results to print, said after them (cache_hints.go)
@@ -199,10 +200,21 @@ func (r *run) emit(ctx context.Context, raw []byte) error {
 	}
 	method := r.method
 	return r.printResult(method, raw, func(width int, file bool) string {
-		if file {
-			return resulttext.Uncut(method, raw, width)
+		var text string
+		switch {
+		case method == mcp.MethodToolsCall && r.tool != "":
+			// Text checks structuredContent against the outputSchema the
+			// run lists (once) for the tool.
+			text = resulttext.ToolResult(raw, width, r.outputSchema(ctx, r.tool), file)
+		case file:
+			text = resulttext.Uncut(method, raw, width)
+		default:
+			text = resulttext.Result(method, raw, width)
 		}
-		return resulttext.Result(method, raw, width) + r.pictures(raw, width)
+		if file {
+			return text
+		}
+		return text + r.pictures(raw, width)
 	})
 }
 

@@ -40,7 +40,7 @@ func resultFacts(in detailInput, w int) string {
 		}
 	}
 	switch {
-	case method == mcp.MethodToolsCall && structured.Of(res) != nil:
+	case method == mcp.MethodToolsCall && structured.Named(res):
 		add(in.st.Ink.Muted.Paint("structuredContent:"))
 		var schema json.RawMessage
 		if in.tools != nil {

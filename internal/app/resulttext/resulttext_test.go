@@ -52,6 +52,26 @@ func TestToolResultStructuredAndError(t *testing.T) {
 	}
 }
 
+// With the tool's outputSchema, the text says how structuredContent checks
+// against it, or why it was not checked; structuredContent that is not an
+// object is said to be wrong.
+func TestToolResultChecksOutputSchema(t *testing.T) {
+	res := []byte(`{"content":[{"type":"text","text":"{\"t\":1}"}],"structuredContent":{"t":1}}`)
+	for schema, want := range map[string]string{
+		`{"type":"object","properties":{"t":{"type":"number"}}}`: "valid against outputSchema\n",
+		`{"type":"object","properties":{"t":{"type":"string"}}}`: "  $.t: must be a string\n",
+		`{"$ref":"https://example.com/s.json"}`:                  "outputSchema not checked: ",
+	} {
+		if got := ToolResult(res, 80, json.RawMessage(schema), false); !strings.Contains(got, want) {
+			t.Errorf("%s: no %q in\n%s", schema, want, got)
+		}
+	}
+	if got := ToolResult([]byte(`{"content":[{"type":"text","text":"[1,2]"}],"structuredContent":[1,2]}`), 80, nil, false); !strings.HasSuffix(got,
+		"structuredContent must be an object (got an array)\n") {
+		t.Errorf("array:\n%s", got)
+	}
+}
+
 func TestPromptAndReadGolden(t *testing.T) {
 	prompt := `{"description":` + quote("A prompt\n"+hostile) + `,"messages":[
 		{"role":"user","content":{"type":"text","text":"What is in\nthis picture?"}},

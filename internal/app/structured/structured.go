@@ -64,17 +64,72 @@ func Of(result json.RawMessage) json.RawMessage {
 // Report compares a tools/call result's structuredContent with its text
 // content and, when outputSchema is given, checks it against it. nil when
 // the result has no structuredContent; one line saying why when the
-// result cannot be read.
+// result cannot be read, or when structuredContent is not the JSON object
+// the spec requires (null included).
 func Report(result, outputSchema json.RawMessage) []Line {
 	sc := Of(result)
 	if sc == nil {
+		if Named(result) {
+			return []Line{notObject(json.RawMessage("null"))}
+		}
 		return unreadable(result)
+	}
+	if k := kindOf(sc); k != "an object" {
+		return []Line{notObject(sc)}
 	}
 	lines := Compare(result, sc)
 	if len(outputSchema) > 0 {
 		lines = append(lines, Check(sc, outputSchema)...)
 	}
 	return lines
+}
+
+// Named says whether a tools/call result names structuredContent, null
+// included.
+func Named(result json.RawMessage) bool {
+	if !bytes.Contains(result, []byte(`"structuredContent"`)) {
+		return false
+	}
+	var r struct {
+		StructuredContent *json.RawMessage `json:"structuredContent"`
+	}
+	if json.Unmarshal(result, &r) != nil {
+		return false
+	}
+	// A null member leaves the pointer nil: look for it among the members.
+	var members map[string]json.RawMessage
+	if r.StructuredContent == nil && json.Unmarshal(result, &members) == nil {
+		_, ok := members["structuredContent"]
+		return ok
+	}
+	return r.StructuredContent != nil
+}
+
+// notObject is the line that says structuredContent is not an object.
+func notObject(sc json.RawMessage) Line {
+	return Line{Bad, "structuredContent must be an object (got " + kindOf(sc) + ")"}
+}
+
+// kindOf names the kind of a JSON value: an object, an array, a string, a
+// number, a boolean or null.
+func kindOf(raw json.RawMessage) string {
+	t := bytes.TrimLeft(raw, " \t\r\n")
+	if len(t) == 0 {
+		return "nothing"
+	}
+	switch t[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
 }
 
 // unreadable says why a result that names structuredContent cannot be
@@ -152,10 +207,12 @@ func Compare(result, sc json.RawMessage) []Line {
 	return lines
 }
 
-// looksJSON says a text starts like a JSON object or array.
+// looksJSON says a text starts like a JSON value: an object, an array, a
+// string, a number, true, false or null (prose does not, mostly; what
+// then fails to decode is prose all the same).
 func looksJSON(s string) bool {
 	t := bytes.TrimLeft([]byte(s[:min(len(s), 64)]), " \t\r\n")
-	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
+	return len(t) > 0 && bytes.IndexByte([]byte(`{["-0123456789tfn`), t[0]) >= 0
 }
 
 // Check says whether sc passes outputSchema: "valid against outputSchema",
