@@ -78,6 +78,18 @@ func TestAnswers(t *testing.T) {
 	), "3 answer-duplicate", "4 answer-unknown-id", "5 answer-unknown-id")
 }
 
+// structuredContent must be a JSON object, whatever the tool declares.
+func TestStructuredContentNotObject(t *testing.T) {
+	want(t, codesOf(
+		line(capture.Out, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w"}}`),
+		line(capture.In, `{"jsonrpc":"2.0","id":1,"result":{"content":[],"structuredContent":[1,2]}}`),
+		line(capture.Out, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"w"}}`),
+		line(capture.In, `{"jsonrpc":"2.0","id":2,"result":{"content":[],"structuredContent":null}}`),
+		line(capture.Out, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"w"}}`),
+		line(capture.In, `{"jsonrpc":"2.0","id":3,"result":{"content":[],"structuredContent":{"a":1}}}`),
+	), "2 structured-content-not-object", "4 structured-content-not-object")
+}
+
 const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`
 
 func TestModernResults(t *testing.T) {

@@ -1,6 +1,7 @@
 package findings
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -165,6 +166,9 @@ func (s *session) judgeResult(r *report, req request, result json.RawMessage, pa
 	case mcp.MethodToolsList:
 		s.learnTools(r, members["tools"], path+".tools")
 	case mcp.MethodToolsCall:
+		if sc, ok := members["structuredContent"]; ok && !isObject(sc) {
+			r.addPath(CodeStructuredNotObj, "the result's structuredContent is not a JSON object", path+".structuredContent")
+		}
 		s.judgeToolResult(r, req.tool, result, path)
 	}
 }
@@ -228,6 +232,12 @@ func (s *session) judgeToolResult(r *report, name string, result json.RawMessage
 	case failure.Kind == client.ToolOutputMissing:
 		r.addPath(CodeStructuredMissing, failure.Error(), path)
 	}
+}
+
+// isObject says whether a JSON value is an object.
+func isObject(raw json.RawMessage) bool {
+	t := bytes.TrimLeft(raw, " \t\r\n")
+	return len(t) > 0 && t[0] == '{'
 }
 
 // handsTask says whether a tools/call result is a task's handle
