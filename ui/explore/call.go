@@ -316,12 +316,12 @@ func (x *Explorer) showOutcome(method, subject string, out *look.Outcome, err er
 
 // answerRenderer returns what renders the answer of a request of method
 // where it arrives, in the call's tea.Cmd rather than in Update: the
-// outcome, built once, and for a tools/call of the target tool its
+// outcome, built and wrapped once, and for a tools/call of the target tool its
 // verdict (client.CheckToolResult, with the outputSchema its list
 // declared), which the outcome then shows as failed. It takes copies of
 // what it reads of the explorer.
 func (x *Explorer) answerRenderer(method string) func(json.RawMessage, error) *answerView {
-	st, d, tool := *x.st, x.d.Dialect(), x.target
+	st, d, tool, w, h := *x.st, x.d.Dialect(), x.target, x.w, x.h
 	judged := method == mcp.MethodToolsCall && tool.tab == tabTools
 	return func(res json.RawMessage, err error) *answerView {
 		var schema json.RawMessage
@@ -334,6 +334,7 @@ func (x *Explorer) answerRenderer(method string) func(json.RawMessage, error) *a
 				v.out.FailTool(v.failure, &st)
 			}
 		}
+		v.out.SetSize(w, max(h-2, 0)) // wrapped here too: showOutcome keeps it at this width
 		return v
 	}
 }
