@@ -232,8 +232,10 @@ func Check(sc, outputSchema json.RawMessage) []Line {
 		return []Line{{Good, "valid against outputSchema"}}
 	}
 	lines := []Line{{Bad, "fails outputSchema with " + plural.Count(len(failures), "error", "errors") + ":"}}
-	for _, f := range failures[:min(len(failures), MaxShown)] {
-		lines = append(lines, Line{Plain, "  " + termtext.LineMax(pathOf(f.Location)+": "+f.Message(), 200)})
+	shown := failures[:min(len(failures), MaxShown)]
+	value := valueFor(sc, shown)
+	for _, f := range shown {
+		lines = append(lines, Line{Plain, "  " + termtext.LineMax(pathOf(value, f.Location)+": "+f.Message(), 200)})
 	}
 	if len(failures) > MaxShown {
 		lines = append(lines, Line{Muted, fmt.Sprintf("  … and %d more", len(failures)-MaxShown)})
@@ -241,16 +243,48 @@ func Check(sc, outputSchema json.RawMessage) []Line {
 	return lines
 }
 
-// pathOf writes a schema failure's location as a path of the form
-// jsondiff writes: $.a[0].b.
-func pathOf(loc []string) string {
+// valueFor decodes sc when a failure's location has a token that reads
+// as an index, which only the value says is an array's element or an
+// object's member; nil otherwise (or when it does not decode).
+func valueFor(sc json.RawMessage, failures []*schemacheck.Failure) any {
+	for _, f := range failures {
+		for _, tok := range f.Location {
+			if _, err := strconv.Atoi(tok); err == nil {
+				var v any
+				if json.Unmarshal(sc, &v) != nil {
+					return nil
+				}
+				return v
+			}
+		}
+	}
+	return nil
+}
+
+// pathOf writes a schema failure's location in value as a path of the
+// form jsondiff writes: $.a[0].b. A token that reads as an index is an
+// element where value holds an array there, a member where it holds an
+// object ($.0); without value, it is taken for an element.
+func pathOf(value any, loc []string) string {
 	p := make(jsondiff.Path, 0, len(loc))
 	for _, tok := range loc {
-		if i, err := strconv.Atoi(tok); err == nil && i >= 0 && strconv.Itoa(i) == tok {
+		i, err := strconv.Atoi(tok)
+		_, member := value.(map[string]any)
+		if err == nil && i >= 0 && strconv.Itoa(i) == tok && !member {
 			p = append(p, jsondiff.Element(i))
+			if a, ok := value.([]any); ok && i < len(a) {
+				value = a[i]
+			} else {
+				value = nil
+			}
 			continue
 		}
 		p = append(p, jsondiff.Member(tok))
+		if m, ok := value.(map[string]any); ok {
+			value = m[tok]
+		} else {
+			value = nil
+		}
 	}
 	return p.String()
 }

@@ -51,6 +51,18 @@ func TestReportScalarText(t *testing.T) {
 	}
 }
 
+// A member named "0" is a member ($.0) in the path of a schema failure, an
+// element of an array an element.
+func TestCheckPathMemberThatReadsAsIndex(t *testing.T) {
+	got := Text(Check(json.RawMessage(`{"0":"x","a":[1,"y"]}`),
+		json.RawMessage(`{"type":"object","properties":{"0":{"type":"number"},"a":{"type":"array","items":{"type":"number"}}}}`)))
+	for _, want := range []string{"  $.0: must be a number", "  $.a[1]: must be a number"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in %q", want, got)
+		}
+	}
+}
+
 func TestReportDiffersAndFails(t *testing.T) {
 	sc := `{"temperature":"hot","conditions":"Cloudy","extra":[1,2]}`
 	got := Text(Report(result(`{"temperature":33,"conditions":"Rain","extra":[1]}`, sc), json.RawMessage(schema)))
