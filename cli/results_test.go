@@ -24,10 +24,14 @@ func TestToolStructuredContentTS(t *testing.T) {
 	r := mcpscope(t, withTarget(ts, "tool", "get-structured-content", "location=Chicago", "--format", "text")...)
 	r.mustExit(t, ExitOK)
 	containsAll(t, r.stdout, "structured content:\n{\n", `  "conditions": "`,
-		"content[0] text is the same JSON as structuredContent\n")
+		"content[0] text is the same JSON as structuredContent\nvalid against outputSchema\n")
 	if i, j := strings.Index(r.stdout, `{"temperature"`), strings.Index(r.stdout, "structured content:"); i < 0 || j < i {
 		t.Errorf("structuredContent is not after the content:\n%s", r.stdout)
 	}
+	// call lists the tools (once) to check structuredContent in text.
+	r = mcpscope(t, withTarget(ts, "call", "tools/call", `{"name":"get-structured-content","arguments":{"location":"Chicago"}}`, "--format", "text")...)
+	r.mustExit(t, ExitOK)
+	containsAll(t, r.stdout, "valid against outputSchema\n")
 	piped := mcpscope(t, withTarget(ts, "tool", "get-structured-content", "location=Chicago")...)
 	piped.mustExit(t, ExitOK)
 	var res struct {
@@ -141,6 +145,45 @@ func TestDeprecationNotes(t *testing.T) {
 	note := "note: notifications/message received: the logging feature is deprecated as of 2026-07-28 (SEP-2577) and still works."
 	if strings.Count(r.stderr, note) != 1 || strings.Count(r.stderr, "log info") != 3 || strings.Contains(r.stderr, "HTTP+SSE") {
 		t.Errorf("2026-07-28 logging:\n%s", r.stderr)
+	}
+}
+
+// A deprecated feature the server asks for inside an input_required
+// result (2026-07-28 MRTR) is noted as one it sends as a request would be;
+// a fallback to HTTP+SSE is noted once the link is up (the Go SDK's sse
+// example refuses the Streamable HTTP POST).
+func TestDeprecationNotesInputRequiredAndFallback(t *testing.T) {
+	t.Parallel()
+	p := peertest.StartGoSDKConformanceHTTP(t, true)
+	r := mcpscope(t, "call", "tools/call", `{"name":"test_input_required_result_list_roots","arguments":{}}`, p.URL)
+	r.mustExit(t, ExitOK)
+	note := "note: roots/list asked in an input_required result: the roots feature is deprecated as of 2026-07-28 (SEP-2577)"
+	if strings.Count(r.stderr, note) != 1 || !strings.Contains(r.stdout, "root(s)") {
+		t.Errorf("input_required roots:\nstdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+	}
+
+	sse := peertest.StartGoSDKSSE(t)
+	r = mcpscope(t, "tools", "--format", "text", sse.URL)
+	r.mustExit(t, ExitOK)
+	if n := strings.Count(r.stderr, "note: the HTTP+SSE transport (2024-11-05) is deprecated"); n != 1 || !strings.Contains(r.stdout, "greet1") {
+		t.Errorf("fallback to HTTP+SSE: %d notes\n%s", n, r.stderr)
+	}
+}
+
+// Deprecation notes count against the run's warning cap: past it they
+// are counted, not printed.
+func TestDeprecationNotesCapped(t *testing.T) {
+	var buf strings.Builder
+	c := &warningCap{out: &lineWriter{w: &buf}}
+	for range warningLimit {
+		c.Warn("faults", func() string { return "fault" })
+	}
+	d := &deprecationNotes{notes: c, version: "2026-07-28"}
+	d.note("notifications/message", "received")
+	d.note("notifications/message", "received")
+	c.Flush()
+	if got := buf.String(); strings.Contains(got, "note:") || !strings.Contains(got, "warning: 1 more notes about deprecated features were not shown") {
+		t.Errorf("stderr:\n%s", got)
 	}
 }
 

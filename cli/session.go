@@ -36,6 +36,7 @@ type run struct {
 	warnings  *decodeWarnings
 	findings  *findingLog   // every finding the run met (findings.go)
 	schemas   outputSchemas // the tools' outputSchemas, listed once a run
+	tool      string        // the tool of the last tools/call judged (toolFailure)
 	taskTools taskSupport   // the tools' v1 taskSupport, listed once a run
 	method    string        // the last request sent, whose result emit prints
 	cached    []string      // the cache hints of the results to print, said after them (cache_hints.go)
@@ -89,20 +90,20 @@ func (f *runFlags) execute(ctx context.Context, target Target, io streams, w wor
 		defer r.findings.Flush()
 		found = r.findings
 	}
-	deprecated := &deprecationNotes{out: io.diag}
+	deprecated := &deprecationNotes{notes: &r.warnings.warningCap}
 	sink := capture.Tee(trace, r.warnings, streamWarns, flood, deprecated, tap, f.sink, found)
 	t, session, err := plan.open(target, sink, io.diag.Println, stop)
 	if err != nil {
 		return err
 	}
 	r.transport, r.session = t, session
-	deprecated.noteTransport(client.LinkStateOf(t).Transport)
 	defer r.warnLimits() // after Close: the counts are final
 	defer r.session.Close()
 
 	if err := r.session.Connect(ctx); err != nil {
 		return runFailure(ctx, authAdvice(target, connectFailure(target, err, r.session.ProtocolVersion() == "")))
 	}
+	deprecated.noteTransport(r.session.LinkState().Transport) // after Connect: a fallback may have chosen HTTP+SSE
 	recordLink(rec, t, session)
 	if err := r.startLogging(ctx); err != nil {
 		return runFailure(ctx, err)
@@ -199,10 +200,21 @@ func (r *run) emit(ctx context.Context, raw []byte) error {
 	}
 	method := r.method
 	return r.printResult(method, raw, func(width int, file bool) string {
-		if file {
-			return resulttext.Uncut(method, raw, width)
+		var text string
+		switch {
+		case method == mcp.MethodToolsCall && r.tool != "":
+			// Text checks structuredContent against the outputSchema the
+			// run lists (once) for the tool.
+			text = resulttext.ToolResult(raw, width, r.outputSchema(ctx, r.tool), file)
+		case file:
+			text = resulttext.Uncut(method, raw, width)
+		default:
+			text = resulttext.Result(method, raw, width)
 		}
-		return resulttext.Result(method, raw, width) + r.pictures(raw, width)
+		if file {
+			return text
+		}
+		return text + r.pictures(raw, width)
 	})
 }
 

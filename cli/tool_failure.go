@@ -29,6 +29,7 @@ func (r *run) toolFailure(ctx context.Context, params json.RawMessage, result []
 	if json.Unmarshal(params, &p) != nil || p.Name == "" {
 		return nil
 	}
+	r.tool = p.Name
 	if f := client.CheckToolResult(p.Name, result, nil); f != nil {
 		return f
 	}

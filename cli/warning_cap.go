@@ -28,12 +28,19 @@ type heldBack struct {
 
 // Warn prints the warning text gives, while under the limit; past it, it
 // counts one more of what (a plural noun phrase) for Flush.
-func (c *warningCap) Warn(what string, text func() string) {
+func (c *warningCap) Warn(what string, text func() string) { c.say("warning: ", what, text) }
+
+// Note prints a note as Warn prints a warning, under the same limit.
+func (c *warningCap) Note(what string, text func() string) { c.say("note: ", what, text) }
+
+// say prints prefix and the text, while under the limit; past it, it
+// counts one more of what.
+func (c *warningCap) say(prefix, what string, text func() string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.shown < warningLimit {
 		c.shown++
-		c.out.Println("warning: " + text())
+		c.out.Println(prefix + text())
 		return
 	}
 	for i := range c.hidden {

@@ -9,8 +9,8 @@ import (
 )
 
 // CacheHinter is an Outbound that says whether its client speaks
-// 2026-07-28: then list and read results carry cache hints (ttlMs,
-// cacheScope).
+// 2026-07-28: then every result carries a resultType, and list and read
+// results carry cache hints (ttlMs, cacheScope).
 type CacheHinter interface {
 	CacheHints() bool
 }
@@ -31,20 +31,37 @@ var cacheHints = map[string]struct {
 // DiscoverTTLMs is how long the demo's server/discover result stays fresh.
 const DiscoverTTLMs = 300000
 
-// cacheHinted adds the method's cache hint to a result when the client
-// speaks 2026-07-28; any other result is returned as it is.
-func (c *Conn) cacheHinted(method string, result any) any {
-	h, ok := cacheHints[method]
-	if hinter, modern := c.out.(CacheHinter); !ok || result == nil || !modern || !hinter.CacheHints() {
+// modernResult decorates a result for a client that speaks 2026-07-28:
+// "resultType":"complete" unless it has a resultType already, and the
+// method's cache hint. The members already there keep their order. Any
+// other result is returned as it is.
+func (c *Conn) modernResult(method string, result any) any {
+	if hinter, modern := c.out.(CacheHinter); result == nil || !modern || !hinter.CacheHints() {
 		return result
 	}
 	b, err := json.Marshal(result)
 	if err != nil || !bytes.HasSuffix(b, []byte("}")) {
 		return result
 	}
-	tail := `"ttlMs":` + strconv.FormatInt(h.ttlMs, 10) + `,"cacheScope":"` + h.scope + `"}`
-	if !bytes.Equal(b, []byte("{}")) {
-		tail = "," + tail
+	var has struct {
+		ResultType json.RawMessage `json:"resultType"`
 	}
-	return json.RawMessage(append(b[:len(b)-1], tail...))
+	if json.Unmarshal(b, &has) != nil {
+		return result
+	}
+	var tail []byte
+	if has.ResultType == nil {
+		tail = append(tail, `,"resultType":"`+mcp.ResultTypeComplete+`"`...)
+	}
+	if h, ok := cacheHints[method]; ok {
+		tail = append(tail, `,"ttlMs":`+strconv.FormatInt(h.ttlMs, 10)+`,"cacheScope":"`+h.scope+`"`...)
+	}
+	if len(tail) == 0 {
+		return result
+	}
+	if bytes.Equal(bytes.TrimSpace(b), []byte("{}")) {
+		tail = tail[1:]
+	}
+	out := append(b[:len(b)-1:len(b)-1], tail...)
+	return json.RawMessage(append(out, '}'))
 }

@@ -34,12 +34,12 @@ func (st *callState) claimAnswer() bool {
 func (c *Conn) startCall(id jsonrpc.ID, params json.RawMessage) {
 	var p mcp.CallToolParams
 	if err := json.Unmarshal(params, &p); err != nil {
-		c.answer(id, nil, invalidParams("tools/call params are malformed: %v", err))
+		c.answer(id, mcp.MethodToolsCall, nil, invalidParams("tools/call params are malformed: %v", err))
 		return
 	}
 	tool, ok := c.tool(p.Name)
 	if !ok {
-		c.answer(id, nil, invalidParams("unknown tool %q; tools/list names the tools", p.Name))
+		c.answer(id, mcp.MethodToolsCall, nil, invalidParams("unknown tool %q; tools/list names the tools", p.Name))
 		return
 	}
 	ctx, cancel := context.WithCancelCause(context.WithValue(c.ctx, callKey{}, id))
@@ -48,7 +48,7 @@ func (c *Conn) startCall(id jsonrpc.ID, params json.RawMessage) {
 	if _, dup := c.inflight[id.Key()]; dup {
 		c.mu.Unlock()
 		cancel(nil)
-		c.answer(id, nil, rpcError(mcp.CodeInvalidRequest, nil, "request id %s is already in flight", id))
+		c.answer(id, mcp.MethodToolsCall, nil, rpcError(mcp.CodeInvalidRequest, nil, "request id %s is already in flight", id))
 		return
 	}
 	c.inflight[id.Key()] = st
@@ -95,17 +95,17 @@ func (c *Conn) finish(ctx context.Context, call *Call, res *ToolResult, err erro
 	}
 	switch {
 	case ctx.Err() != nil:
-		c.answer(call.ID, nil, &jsonrpc.Error{Code: CodeCancelled, Message: "Cancelled"})
+		c.answer(call.ID, mcp.MethodToolsCall, nil, &jsonrpc.Error{Code: CodeCancelled, Message: "Cancelled"})
 	case err != nil:
 		var rerr *jsonrpc.Error
 		if !errors.As(err, &rerr) {
 			rerr = rpcError(mcp.CodeInternalError, nil, "%v", err)
 		}
-		c.answer(call.ID, nil, rerr)
+		c.answer(call.ID, mcp.MethodToolsCall, nil, rerr)
 	case res == nil:
-		c.answer(call.ID, &ToolResult{Content: []any{}}, nil)
+		c.answer(call.ID, mcp.MethodToolsCall, &ToolResult{Content: []any{}}, nil)
 	default:
-		c.answer(call.ID, res, nil)
+		c.answer(call.ID, mcp.MethodToolsCall, res, nil)
 	}
 }
 

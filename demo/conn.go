@@ -159,7 +159,7 @@ func (c *Conn) request(m *jsonrpc.Message) {
 	case mcp.MethodInteractionStart, mcp.MethodInteractionRespond, mcp.MethodInteractionCancel, mcp.MethodInteractionGetState:
 		var then func()
 		result, rerr, then = c.interact(m.Method, m.Params)
-		c.answer(id, result, rerr)
+		c.answer(id, m.Method, result, rerr)
 		if then != nil {
 			then()
 		}
@@ -167,17 +167,18 @@ func (c *Conn) request(m *jsonrpc.Message) {
 	default:
 		rerr = rpcError(mcp.CodeMethodNotFound, nil, "method %q is not offered by the demo server", m.Method)
 	}
-	c.answer(id, c.cacheHinted(m.Method, result), rerr)
+	c.answer(id, m.Method, result, rerr)
 }
 
-// answer sends a result or an error response.
-func (c *Conn) answer(id jsonrpc.ID, result any, rerr *jsonrpc.Error) {
+// answer sends a result or an error response to a request of method;
+// a result is decorated for its client's era (modernResult).
+func (c *Conn) answer(id jsonrpc.ID, method string, result any, rerr *jsonrpc.Error) {
 	var m *jsonrpc.Message
 	if rerr != nil {
 		m = &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: &id, Error: rerr}
 	} else {
 		var err error
-		if m, err = jsonrpc.NewResult(id, result); err != nil {
+		if m, err = jsonrpc.NewResult(id, c.modernResult(method, result)); err != nil {
 			m = jsonrpc.NewErrorResponse(id, mcp.CodeInternalError, err.Error(), nil)
 		}
 	}

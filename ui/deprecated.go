@@ -13,16 +13,48 @@ import (
 const markDeprecated = "· deprecated"
 
 // deprecatedTag is the tag of f's row: markDeprecated before a space when
-// f is a request or notification of a deprecated feature in version, ""
-// otherwise.
-func deprecatedTag(f *capture.Frame, version string) string {
-	if f.Msg == nil || f.Msg.Method == "" {
+// f is a request or notification of a feature the session's version
+// deprecates, or a result that asks for one (an input_required result's
+// inputRequests: mcp.DeprecatedAsks, read once by the index); "" otherwise.
+func (x *index) deprecatedTag(f *capture.Frame) string {
+	if f.Msg == nil {
 		return ""
 	}
-	if _, _, ok := mcp.DeprecatedFeature(version, f.Msg.Method); ok {
+	if f.Msg.Method == "" {
+		if c, ok := x.lookup(f); ok && c.asksDeprecated && f.Msg.Result != nil {
+			return " " + markDeprecated
+		}
+		return ""
+	}
+	if _, _, ok := mcp.DeprecatedFeature(x.version, f.Msg.Method); ok {
 		return " " + markDeprecated
 	}
 	return ""
+}
+
+// maxVersionFrame is the largest frame noteVersion reads: an initialize
+// result or a request's _meta is small.
+const maxVersionFrame = 64 << 10
+
+// noteVersion learns the session's protocol version from a frame that
+// names it (mcp.VersionNamed), the same rule the headless notes and the
+// findings follow, so a replayed, proxied or attached session is tagged as
+// a live one is.
+func (x *index) noteVersion(f *capture.Frame) {
+	if f.Msg == nil || f.Size > maxVersionFrame {
+		return
+	}
+	if v := mcp.VersionNamed(f.Msg, f.Dir == capture.In); v != "" {
+		x.version = v
+	}
+}
+
+// noteDeprecatedAsks marks call c when its result f asks for a feature the
+// session's version deprecates.
+func (x *index) noteDeprecatedAsks(f *capture.Frame, c *callInfo) {
+	if f.Dir == capture.In && f.Msg.Result != nil && len(mcp.DeprecatedAsks(x.version, f.Msg.Result)) > 0 {
+		c.asksDeprecated = true
+	}
 }
 
 // transportName is how the status bar names a link's transport: the

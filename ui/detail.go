@@ -73,7 +73,7 @@ func (p *detailPane) prepare() {
 		p.offset = 0
 		return
 	}
-	in := detailInput{f: p.frame, dialect: p.dialect, st: p.st, proxied: p.proxied, tools: &p.x.tools}
+	in := detailInput{f: p.frame, dialect: p.dialect, st: p.st, proxied: p.proxied, tools: &p.x.tools, reports: &p.x.reports}
 	if p.proxied {
 		in.x = p.x
 	}

@@ -38,6 +38,8 @@ type detailInput struct {
 	// tools are the outputSchemas of the tools listed, to check a
 	// tools/call result against.
 	tools *toolSchemas
+	// reports keep the structured report of each result shown, made once.
+	reports *structuredReports
 }
 
 // detailContent lays out the detail of a frame for width w: metadata,

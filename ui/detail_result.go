@@ -40,13 +40,19 @@ func resultFacts(in detailInput, w int) string {
 		}
 	}
 	switch {
-	case method == mcp.MethodToolsCall && structured.Of(res) != nil:
+	case method == mcp.MethodToolsCall && structured.Named(res):
 		add(in.st.Ink.Muted.Paint("structuredContent:"))
 		var schema json.RawMessage
 		if in.tools != nil {
 			schema = in.tools.of(f.Conn, tool)
 		}
-		add(strings.TrimRight(look.StructuredLines(structured.Report(res, schema), in.st), "\n"))
+		var lines []structured.Line
+		if in.reports != nil {
+			lines = in.reports.of(f, schema)
+		} else {
+			lines = structured.Report(res, schema)
+		}
+		add(strings.TrimRight(look.StructuredLines(lines, in.st), "\n"))
 	case cachedMethods[method]:
 		if h := mcp.ReadCacheHint(res); h.Present {
 			add(in.st.Ink.Muted.Paint(look.CacheHintLine(h, f.Time, time.Time{})))

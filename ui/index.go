@@ -53,6 +53,9 @@ type callInfo struct {
 	// failure is set when the call is a tools/call answered with a
 	// result that is nonetheless a failure (tool_results.go).
 	failure *client.ToolFailure
+	// asksDeprecated says the call's result asks for a feature the
+	// session's version deprecates (deprecated.go).
+	asksDeprecated bool
 }
 
 // index reads the store's new frames once each, in order, and keeps what
@@ -76,6 +79,8 @@ type index struct {
 	rounds   roundBook
 	changed  explore.ListChanges // lists a server said changed (explore_changed.go)
 	tools    toolSchemas         // the outputSchemas of the tools listed (tool_results.go)
+	reports  structuredReports   // the detail pane's structured reports (structured_cache.go)
+	version  string              // the session's protocol version, as the traffic names it (deprecated.go)
 	// handshakes are the versions initialize negotiated, by connection
 	// (probe_row.go).
 	handshakes map[string]string
@@ -150,6 +155,7 @@ func (x *index) catchUp(st *capture.Store) bool {
 // add reads one frame.
 func (x *index) add(f *capture.Frame) {
 	x.progress.tick(f.Time)
+	x.noteVersion(f)
 	if f.Chan.Kind == capture.Proxy {
 		x.injected.see(f)
 		if m, ok := proxy.ParseMark(f); ok && m.What == proxy.WhatMissed {
@@ -196,6 +202,7 @@ func (x *index) noteAnswer(f *capture.Frame, k callKey, c *callInfo) {
 	}
 	x.progress.answer(k, f.Msg.Kind() == jsonrpc.KindError, f.Time)
 	x.noteToolResult(f, k, c)
+	x.noteDeprecatedAsks(f, c)
 	x.noteHandshake(f, k, c)
 	if f.Msg.Result != nil {
 		x.noteStreamRefs(f, k)

@@ -98,7 +98,6 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	}
 	s := m.conn.link.Session
 	m.conn.ready = true
-	m.traffic.version = s.ProtocolVersion()
 	// A dialect with no handshake (tools-http, tools-ws) negotiated no
 	// era and no version: "no handshake".
 	m.conn.connected = client.Handshake(s.Era(), s.ProtocolVersion())

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/app/structured"
 	"github.com/mcpscope/mcpscope/internal/testkit/screentest"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
@@ -35,7 +36,7 @@ func TestTrafficRowTagsDeprecatedFeatures(t *testing.T) {
 		{mcp.ProtocolVersion20260728, log, true}, {mcp.ProtocolVersion20260728, roots, true},
 		{mcp.ProtocolVersion20260728, call, false}, {mcp.LatestLegacy, log, false},
 	} {
-		m.traffic.version = c.version
+		m.idx.version = c.version
 		row := ansi.Strip(m.traffic.row(c.f, cols, false))
 		if strings.Contains(row, markDeprecated) != c.tagged {
 			t.Errorf("%s %s: %q", c.version, c.f.Msg.Method, row)
@@ -61,6 +62,48 @@ func TestStatusBarLabelsHTTPSSEDeprecated(t *testing.T) {
 	m.conn = connection{link: Link{Transport: sseLink{f}, Session: s}, gen: 1, dialect: mcp.DialectMCP, ready: true}
 	if bar := strings.Join(m.statusParts(), " · "); !strings.Contains(bar, "HTTP+SSE (deprecated)") {
 		t.Errorf("status bar %q", bar)
+	}
+}
+
+// A replayed, proxied or attached session (no Connect in this process)
+// is tagged by the version its traffic names: a 2026-07-28 request's
+// _meta; so is a result that asks for roots in its inputRequests. A
+// server that answers the server/discover probe and then agrees
+// 2025-11-25 through initialize is no 2026-07-28 session.
+func TestTrafficRowTagsVersionFromTraffic(t *testing.T) {
+	modern := map[string]any{mcp.MetaProtocolVersion: mcp.ProtocolVersion20260728}
+	log := notification(t, mcp.MethodNotifyMessage, map[string]any{"level": "info", "data": "hi"})
+	asks := result(t, 1, map[string]any{"resultType": "input_required", "inputRequests": map[string]any{"r": map[string]any{"method": "roots/list"}}})
+	for _, c := range []struct {
+		name   string
+		msgs   []*jsonrpc.Message
+		tagged bool
+	}{
+		{"2026-07-28", []*jsonrpc.Message{request(t, 1, mcp.MethodToolsCall, map[string]any{"name": "x", "_meta": modern}), asks, log}, true},
+		{"probe answered, then initialize", []*jsonrpc.Message{
+			request(t, 0, mcp.MethodDiscover, map[string]any{"_meta": modern}),
+			result(t, 0, map[string]any{"resultType": "complete", "supportedVersions": []string{mcp.LatestLegacy}, "capabilities": map[string]any{}}),
+			request(t, 2, mcp.MethodInitialize, map[string]any{"protocolVersion": mcp.LatestLegacy}),
+			result(t, 2, map[string]any{"protocolVersion": mcp.LatestLegacy, "capabilities": map[string]any{}}),
+			request(t, 1, mcp.MethodToolsCall, map[string]any{"name": "x"}), asks, log}, false},
+	} {
+		st := capture.NewStore(capture.Config{})
+		var frames []*capture.Frame
+		for _, msg := range c.msgs {
+			dir := capture.In
+			if msg.Kind() == jsonrpc.KindRequest {
+				dir = capture.Out
+			}
+			f := controlFrame(t, dir, t0, proto.EncJSON, msg)
+			st.Append(f)
+			frames = append(frames, f)
+		}
+		m := newTestModel(t, st, 160, 30)
+		for _, f := range frames[len(frames)-2:] {
+			if row := ansi.Strip(m.traffic.row(f, trafficColumns(120), false)); strings.Contains(row, markDeprecated) != c.tagged {
+				t.Errorf("%s: version %q, row %q", c.name, m.idx.version, row)
+			}
+		}
 	}
 }
 
@@ -94,5 +137,30 @@ func TestDetailStructuredContentAndCacheHint(t *testing.T) {
 	m.syncSelection()
 	if out := ansi.Strip(m.detail.Render(120, 40, true)); !strings.Contains(out, "cached 60 s, private · stale after ") {
 		t.Errorf("no cache hint in the detail of the list:\n%s", out)
+	}
+}
+
+// The structured report of a result frame (seconds for a large one) is
+// made once, not each time the selection lands on the frame.
+func TestDetailStructuredReportMadeOnce(t *testing.T) {
+	st := capture.NewStore(capture.Config{})
+	c := &clock{}
+	add := func(dir capture.Dir, m *jsonrpc.Message) { st.Append(controlFrame(t, dir, c.next(), proto.EncJSON, m)) }
+	add(capture.Out, request(t, 1, mcp.MethodToolsCall, map[string]any{"name": "w"}))
+	add(capture.In, result(t, 1, map[string]any{
+		"content": []any{map[string]any{"type": "text", "text": `{"t":1}`}}, "structuredContent": map[string]any{"t": 1}}))
+	made := 0
+	old := makeReport
+	makeReport = func(res, schema json.RawMessage) []structured.Line { made++; return old(res, schema) }
+	t.Cleanup(func() { makeReport = old })
+	m := newTestModel(t, st, 200, 60)
+	for range 3 {
+		m.traffic.selectSeq(1)
+		m.syncSelection()
+		m.traffic.selectSeq(2)
+		m.syncSelection()
+	}
+	if out := ansi.Strip(m.detail.Render(120, 40, true)); !strings.Contains(out, "the same JSON as structuredContent") || made != 1 {
+		t.Errorf("%d reports made; detail:\n%s", made, out)
 	}
 }

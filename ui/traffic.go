@@ -68,7 +68,6 @@ type trafficPane struct {
 	rows    int            // rows of the body below the column titles: the list and the progress strip
 	strip   bool           // show the progress strip (the Datagrams pane, which shows the board, is not on screen)
 	proxied bool           // the store is a proxied session's: the host is the client (proxy_rows.go)
-	version string         // the session's protocol version, to tag deprecated features (deprecated.go)
 }
 
 // newTrafficPane returns the pane, following new frames.

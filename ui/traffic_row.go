@@ -84,7 +84,7 @@ func (p *trafficPane) row(f *capture.Frame, c columns, focused bool) string {
 	if _, found := p.x.views.findings.Frame(f.Seq); found {
 		label = findingMark + label
 	}
-	label += deprecatedTag(f, p.version)
+	label += p.x.deprecatedTag(f)
 	var latency string
 	if d, ok := p.x.latency(f); ok {
 		latency = look.Duration(d)

@@ -31,6 +31,7 @@ const (
 	CodeResultTypeMissing  = "result-type-missing"
 	CodeStructuredInvalid  = "structured-content-invalid"
 	CodeStructuredMissing  = "structured-content-missing"
+	CodeStructuredNotObj   = "structured-content-not-object"
 	CodeParamHeaderInvalid = "x-mcp-header-invalid"
 	CodeDeprecatedRoots    = "deprecated-roots"
 	CodeDeprecatedSampling = "deprecated-sampling"
@@ -65,6 +66,7 @@ var codes = []Code{
 	{CodeResultTypeMissing, Warning, "a result to a 2026-07-28 request carries no resultType (SDKs read it as complete; the Go SDK always writes it)", "add \"resultType\": \"complete\" to every result of a 2026-07-28 request"},
 	{CodeStructuredInvalid, Error, "a tools/call result's structuredContent fails the tool's outputSchema", "return structuredContent that the tool's outputSchema accepts, or correct the schema"},
 	{CodeStructuredMissing, Error, "a tools/call result lacks structuredContent though the tool declares an outputSchema", "return structuredContent with every result of a tool that declares an outputSchema"},
+	{CodeStructuredNotObj, Error, "a tools/call result's structuredContent is not a JSON object (an array, a scalar or null)", "return structuredContent as a JSON object; wrap an array or a scalar in one"},
 	{CodeParamHeaderInvalid, Error, "a listed tool's x-mcp-header annotations break the 2026-07-28 rules; clients drop the tool", "annotate only string, integer or boolean properties, each with its own HTTP token name"},
 	{CodeDeprecatedRoots, Warning, "roots in use on a 2026-07-28 session (deprecated by SEP-2577)", "pass paths through tool parameters, resource URIs or configuration instead"},
 	{CodeDeprecatedSampling, Warning, "sampling in use on a 2026-07-28 session (deprecated by SEP-2577)", "call an LLM provider's API from the server instead"},

@@ -78,6 +78,18 @@ func TestAnswers(t *testing.T) {
 	), "3 answer-duplicate", "4 answer-unknown-id", "5 answer-unknown-id")
 }
 
+// structuredContent must be a JSON object, whatever the tool declares.
+func TestStructuredContentNotObject(t *testing.T) {
+	want(t, codesOf(
+		line(capture.Out, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w"}}`),
+		line(capture.In, `{"jsonrpc":"2.0","id":1,"result":{"content":[],"structuredContent":[1,2]}}`),
+		line(capture.Out, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"w"}}`),
+		line(capture.In, `{"jsonrpc":"2.0","id":2,"result":{"content":[],"structuredContent":null}}`),
+		line(capture.Out, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"w"}}`),
+		line(capture.In, `{"jsonrpc":"2.0","id":3,"result":{"content":[],"structuredContent":{"a":1}}}`),
+	), "2 structured-content-not-object", "4 structured-content-not-object")
+}
+
 const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`
 
 func TestModernResults(t *testing.T) {
@@ -226,6 +238,19 @@ func TestDeprecatedOnceASession(t *testing.T) {
 	want(t, got, "4 deprecated-logging", "6 deprecated-roots")
 	// Before 2026-07-28, logging is no deprecated feature.
 	want(t, codesOf(line(capture.Out, `{"jsonrpc":"2.0","id":1,"method":"ping"}`), line(capture.In, note)))
+}
+
+// A server that answers the server/discover probe and then agrees
+// 2025-11-25 through initialize speaks 2025-11-25: roots asked for then
+// are no deprecated feature.
+func TestAnsweredProbeThenInitializeIsNoModernSession(t *testing.T) {
+	want(t, codesOf(
+		line(capture.Out, `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{`+meta+`}}`),
+		line(capture.In, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2025-11-25"],"capabilities":{}}}`),
+		line(capture.Out, `{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`),
+		line(capture.In, `{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`),
+		line(capture.In, `{"jsonrpc":"2.0","id":"r","method":"roots/list"}`),
+	))
 }
 
 // A 2026-07-28 probe the server refuses leaves the session in its

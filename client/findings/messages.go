@@ -1,10 +1,9 @@
 package findings
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -181,11 +180,14 @@ func (s *session) judgeResult(r *report, req request, result json.RawMessage, pa
 	if _, ok := members["resultType"]; req.modern && !ok {
 		r.addPath(CodeResultTypeMissing, fmt.Sprintf("the result to %s carries no resultType", req.method), path)
 	}
-	deprecatedInputs(s, r, members["inputRequests"], path+".inputRequests")
+	deprecatedInputs(s, r, result, path+".inputRequests")
 	switch req.method {
 	case mcp.MethodToolsList:
 		s.learnTools(r, members["tools"], path+".tools")
 	case mcp.MethodToolsCall:
+		if sc, ok := members["structuredContent"]; ok && !isObject(sc) {
+			r.addPath(CodeStructuredNotObj, "the result's structuredContent is not a JSON object", path+".structuredContent")
+		}
 		s.judgeToolResult(r, req.tool, result, path)
 	case mcp.MethodTasksGet:
 		s.judgeTaskResult(r, req.task, members, path)
@@ -194,22 +196,16 @@ func (s *session) judgeResult(r *report, req request, result json.RawMessage, pa
 
 // deprecatedInputs reports the roots and sampling requests an
 // input_required result carries (2026-07-28: deprecated, still working).
-func deprecatedInputs(s *session, r *report, inputs json.RawMessage, path string) {
-	if len(inputs) == 0 {
+func deprecatedInputs(s *session, r *report, result json.RawMessage, path string) {
+	if !s.modern {
 		return
 	}
-	var asks map[string]struct {
-		Method string `json:"method"`
-	}
-	if json.Unmarshal(inputs, &asks) != nil {
-		return
-	}
-	for _, key := range slices.Sorted(maps.Keys(asks)) {
-		switch method := asks[key].Method; {
-		case method == mcp.MethodRootsList && s.once(CodeDeprecatedRoots):
-			r.addPath(CodeDeprecatedRoots, "the server asks for roots/list in an input_required result", path+"."+key)
-		case method == mcp.MethodSamplingCreateMessage && s.once(CodeDeprecatedSampling):
-			r.addPath(CodeDeprecatedSampling, "the server asks for sampling/createMessage in an input_required result", path+"."+key)
+	for _, a := range mcp.DeprecatedAsks(mcp.DeprecatedSince, result) {
+		switch {
+		case a.Method == mcp.MethodRootsList && s.once(CodeDeprecatedRoots):
+			r.addPath(CodeDeprecatedRoots, "the server asks for roots/list in an input_required result", path+"."+a.Key)
+		case a.Method == mcp.MethodSamplingCreateMessage && s.once(CodeDeprecatedSampling):
+			r.addPath(CodeDeprecatedSampling, "the server asks for sampling/createMessage in an input_required result", path+"."+a.Key)
 		}
 	}
 }
@@ -287,6 +283,12 @@ func judgeTool(r *report, t *tool, result json.RawMessage, path string) {
 	case failure.Kind == client.ToolOutputMissing:
 		r.addPath(CodeStructuredMissing, failure.Error(), path)
 	}
+}
+
+// isObject says whether a JSON value is an object.
+func isObject(raw json.RawMessage) bool {
+	t := bytes.TrimLeft(raw, " \t\r\n")
+	return len(t) > 0 && t[0] == '{'
 }
 
 // handsTask says whether a tools/call result is a task's handle

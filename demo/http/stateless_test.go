@@ -169,3 +169,26 @@ func TestLegacyOnlyRefusesDiscover(t *testing.T) {
 		t.Errorf("discover: %s %+v %v", resp.Status, body, err)
 	}
 }
+
+// Every result a 2026-07-28 client gets says "resultType":"complete"
+// (after the members the result already had), beside a list's cache
+// hint; a result with a resultType of its own keeps it.
+func TestStatelessResultType(t *testing.T) {
+	ts := startServer(t, Options{})
+	for _, c := range []struct {
+		method, name string
+		params       map[string]any
+		want         string
+	}{
+		{mcp.MethodToolsCall, "echo", map[string]any{"name": "echo", "arguments": map[string]any{"message": "hi"}},
+			`"content":[{"type":"text","text":"hi"}],"resultType":"complete"}`},
+		{mcp.MethodToolsList, "", nil, `],"resultType":"complete","ttlMs":60000,"cacheScope":"public"}`},
+		{mcp.MethodPing, "", nil, `"result":{"resultType":"complete"}`},
+		{mcp.MethodDiscover, "", nil, `"result":{"resultType":"complete","supportedVersions"`},
+	} {
+		body := bodyOf(t, ts.post(PathMCP, modernBody(t, 1, c.method, c.params), modernHeaders(c.method, c.name)))
+		if !strings.Contains(body, c.want) || strings.Count(body, `"resultType"`) != 1 {
+			t.Errorf("%s: want %s in\n%s", c.method, c.want, body)
+		}
+	}
+}

@@ -17,9 +17,8 @@ var harnessCheck = regexp.MustCompile(`\[([a-z0-9-]+)\s*\] (SUCCESS|FAILURE|WARN
 // The conformance harness's SEP-2663 server scenarios pass against the
 // demo's stateless 2026-07-28 endpoint: every check of tasks-wire-fields
 // and tasks-request-state-removal, and every task check of
-// tasks-lifecycle. (Its wire-schema-valid check also wants resultType on
-// the demo's plain tools/call results, which the demo leaves out: a
-// result without it is complete.)
+// tasks-lifecycle, wire-schema-valid included (every 2026-07-28 result of
+// the demo says its resultType).
 func TestTasksConformanceScenarios(t *testing.T) {
 	t.Parallel()
 	harness := peertest.ConformanceHarness(t)
@@ -37,7 +36,7 @@ func TestTasksConformanceScenarios(t *testing.T) {
 				t.Fatalf("the harness reported no check:\n%s", plain)
 			}
 			for _, c := range checks {
-				if c[2] != "SUCCESS" && c[1] != "wire-schema-valid" {
+				if c[2] != "SUCCESS" {
 					t.Errorf("%s: %s %s", sc, c[1], c[2])
 				}
 			}

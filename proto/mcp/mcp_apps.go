@@ -1,8 +1,11 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // MCP Apps (the extension io.modelcontextprotocol/ui): a tool names a UI
@@ -31,26 +34,94 @@ type ToolApp struct {
 	Visibility  []string `json:"visibility,omitempty"`
 	// Legacy says the URI came from the flat _meta["ui/resourceUri"] only.
 	Legacy bool `json:"-"`
+	// Problems say what of the metadata could not be read or breaks the
+	// extension's rules, one line each; the rest is read.
+	Problems []string `json:"-"`
 }
 
-// ReadToolApp reads the app metadata of a tool's _meta; false when the
-// tool names no UI resource.
+// ReadToolApp reads the app metadata of a tool's _meta, each member on
+// its own: a member of the wrong type is a problem, not the loss of the
+// rest. False when the tool names no UI resource.
 func ReadToolApp(meta json.RawMessage) (ToolApp, bool) {
 	var m struct {
 		UI     json.RawMessage `json:"ui"`
-		Legacy *string         `json:"ui/resourceUri"`
+		Legacy json.RawMessage `json:"ui/resourceUri"`
 	}
 	if json.Unmarshal(meta, &m) != nil {
 		return ToolApp{}, false
 	}
 	var a ToolApp
-	if json.Unmarshal(m.UI, &a) == nil && a.ResourceURI != "" {
-		return a, true
+	ui := appMembers(m.UI, "_meta.ui", &a.Problems)
+	readAppMember(ui, "resourceUri", "_meta.ui", &a.ResourceURI, "a string", &a.Problems)
+	readAppMember(ui, "visibility", "_meta.ui", &a.Visibility, "an array of strings", &a.Problems)
+	var legacy string
+	if len(m.Legacy) > 0 && json.Unmarshal(m.Legacy, &legacy) != nil {
+		a.Problems = append(a.Problems, `_meta["`+MetaAppLegacyURI+`"] is not a string (`+jsonKind(m.Legacy)+`)`)
 	}
-	if m.Legacy != nil && *m.Legacy != "" {
-		return ToolApp{ResourceURI: *m.Legacy, Legacy: true}, true
+	switch {
+	case a.ResourceURI == "" && legacy != "":
+		a.ResourceURI, a.Legacy = legacy, true
+	case legacy != "" && legacy != a.ResourceURI:
+		a.Problems = append(a.Problems, `_meta["`+MetaAppLegacyURI+`"] names `+strconv.Quote(legacy)+`, not _meta.ui.resourceUri's`)
 	}
-	return ToolApp{}, false
+	if a.ResourceURI == "" {
+		return ToolApp{}, false
+	}
+	if !strings.HasPrefix(a.ResourceURI, "ui://") {
+		a.Problems = append(a.Problems, "the resource URI is not a ui:// URI")
+	}
+	return a, true
+}
+
+// appMembers reads the members of an object at where; a value that is
+// not an object is a problem (absent or null is none).
+func appMembers(raw json.RawMessage, where string, problems *[]string) map[string]json.RawMessage {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		*problems = append(*problems, where+" is not an object ("+jsonKind(raw)+")")
+	}
+	return m
+}
+
+// readAppMember reads member name of an object at where into to, a value
+// of the wrong type (want) a problem that leaves to as it was. An absent
+// or null member is left as it is.
+func readAppMember[T any](members map[string]json.RawMessage, name, where string, to *T, want string, problems *[]string) {
+	raw, ok := members[name]
+	if !ok || string(raw) == "null" {
+		return
+	}
+	var v T
+	if json.Unmarshal(raw, &v) != nil {
+		*problems = append(*problems, where+"."+name+" is not "+want+" ("+jsonKind(raw)+")")
+		return
+	}
+	*to = v
+}
+
+// jsonKind names the kind of a JSON value: object, array, string,
+// number, boolean or null.
+func jsonKind(raw json.RawMessage) string {
+	t := bytes.TrimLeft(raw, " \t\r\n")
+	if len(t) == 0 {
+		return "nothing"
+	}
+	switch t[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
 }
 
 // VisibleTo lists who may call the tool, the default ("model", "app")
@@ -79,18 +150,37 @@ type AppResource struct {
 	Permissions   map[string]json.RawMessage `json:"permissions,omitempty"`
 	Domain        string                     `json:"domain,omitempty"`
 	PrefersBorder *bool                      `json:"prefersBorder,omitempty"`
+	// Problems say what of the metadata could not be read, one line each;
+	// the rest is read.
+	Problems []string `json:"-"`
 }
 
-// ReadAppResource reads the app metadata of a UI resource's _meta; false
-// when it has no _meta.ui object.
+// ReadAppResource reads the app metadata of a UI resource's _meta, each
+// member on its own: a member of the wrong type is a problem, not the loss
+// of the rest. False when it has no _meta.ui.
 func ReadAppResource(meta json.RawMessage) (AppResource, bool) {
 	var m struct {
-		UI *AppResource `json:"ui"`
+		UI json.RawMessage `json:"ui"`
 	}
-	if json.Unmarshal(meta, &m) != nil || m.UI == nil {
+	if json.Unmarshal(meta, &m) != nil || len(m.UI) == 0 || string(m.UI) == "null" {
 		return AppResource{}, false
 	}
-	return *m.UI, true
+	var r AppResource
+	ui := appMembers(m.UI, "_meta.ui", &r.Problems)
+	csp := appMembers(ui["csp"], "_meta.ui.csp", &r.Problems)
+	for _, d := range []struct {
+		name string
+		to   *[]string
+	}{
+		{"connectDomains", &r.CSP.ConnectDomains}, {"resourceDomains", &r.CSP.ResourceDomains},
+		{"frameDomains", &r.CSP.FrameDomains}, {"baseUriDomains", &r.CSP.BaseURIDomains},
+	} {
+		readAppMember(csp, d.name, "_meta.ui.csp", d.to, "an array of strings", &r.Problems)
+	}
+	readAppMember(ui, "permissions", "_meta.ui", &r.Permissions, "an object", &r.Problems)
+	readAppMember(ui, "domain", "_meta.ui", &r.Domain, "a string", &r.Problems)
+	readAppMember(ui, "prefersBorder", "_meta.ui", &r.PrefersBorder, "a boolean", &r.Problems)
+	return r, true
 }
 
 // PermissionNames are the permissions asked for, sorted.

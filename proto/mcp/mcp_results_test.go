@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 	"unicode"
+
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 func TestReadCacheHint(t *testing.T) {
@@ -94,6 +96,65 @@ func TestReadAppResource(t *testing.T) {
 	if _, ok := ReadAppResource(json.RawMessage(`{"other":1}`)); ok {
 		t.Error("no _meta.ui read as an app resource")
 	}
+}
+
+// Each member of the app metadata is read on its own: one of the wrong
+// type is a problem line, and the rest is still read.
+func TestReadAppMetaMemberByMember(t *testing.T) {
+	r, ok := ReadAppResource(json.RawMessage(`{"ui":{"csp":{"connectDomains":"https://a","resourceDomains":["https://r"]},
+		"permissions":{"camera":{}},"prefersBorder":"yes","domain":"d.example"}}`))
+	if !ok || r.CSP.ConnectDomains != nil || r.CSP.ResourceDomains[0] != "https://r" || strings.Join(r.PermissionNames(), ",") != "camera" ||
+		r.Domain != "d.example" || r.PrefersBorder != nil || strings.Join(r.Problems, "|") !=
+		"_meta.ui.csp.connectDomains is not an array of strings (a string)|_meta.ui.prefersBorder is not a boolean (a string)" {
+		t.Errorf("resource: %+v %v", r, ok)
+	}
+	a, ok := ReadToolApp(json.RawMessage(`{"ui":{"resourceUri":"ui://w","visibility":"app"},"ui/resourceUri":"ui://old"}`))
+	if !ok || a.ResourceURI != "ui://w" || a.Legacy || strings.Join(a.VisibleTo(), ",") != "model,app" || strings.Join(a.Problems, "|") !=
+		`_meta.ui.visibility is not an array of strings (a string)|_meta["ui/resourceUri"] names "ui://old", not _meta.ui.resourceUri's` {
+		t.Errorf("tool: %+v %v", a, ok)
+	}
+	a, ok = ReadToolApp(json.RawMessage(`{"ui":{"resourceUri":"https://w.example/app.html","visibility":["app",1]}}`))
+	if !ok || a.Visibility != nil || strings.Join(a.Problems, "|") !=
+		"_meta.ui.visibility is not an array of strings (an array)|the resource URI is not a ui:// URI" {
+		t.Errorf("not ui://: %+v %v", a, ok)
+	}
+}
+
+// VersionNamed: initialize's result and a 2026-07-28 request name the
+// session's version; server/discover, a probe, names none.
+func TestVersionNamed(t *testing.T) {
+	meta := json.RawMessage(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}`)
+	id := jsonrpc.IntID(1)
+	for _, c := range []struct {
+		m          *jsonrpc.Message
+		fromServer bool
+		want       string
+	}{
+		{&jsonrpc.Message{ID: &id, Method: MethodToolsList, Params: meta}, false, "2026-07-28"},
+		{&jsonrpc.Message{ID: &id, Method: MethodDiscover, Params: meta}, false, ""},
+		{&jsonrpc.Message{ID: &id, Result: json.RawMessage(`{"protocolVersion":"2025-11-25"}`)}, true, "2025-11-25"},
+		{&jsonrpc.Message{ID: &id, Result: json.RawMessage(`{"content":[{"type":"text","text":"protocolVersion"}]}`)}, true, ""},
+		{&jsonrpc.Message{Method: MethodNotifyMessage, Params: meta}, false, ""},
+		{nil, true, ""},
+	} {
+		if got := VersionNamed(c.m, c.fromServer); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.m, got, c.want)
+		}
+	}
+	asks := DeprecatedAsks("2026-07-28", json.RawMessage(`{"resultType":"input_required","inputRequests":{"b":{"method":"roots/list"},"a":{"method":"elicitation/create"},"c":{"method":"sampling/createMessage"}}}`))
+	if len(asks) != 2 || asks[0] != (InputAsk{"b", MethodRootsList}) || asks[1].Method != MethodSamplingCreateMessage {
+		t.Errorf("asks %+v", asks)
+	}
+}
+
+// FuzzInputAsks: no result panics the input request reader.
+func FuzzInputAsks(f *testing.F) {
+	f.Add([]byte(`{"inputRequests":{"a":{"method":"roots/list"}}}`))
+	f.Add([]byte(`{"inputRequests":[1]}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_ = DeprecatedAsks(DeprecatedSince, b)
+		_ = VersionNamed(&jsonrpc.Message{Result: b}, true)
+	})
 }
 
 func TestDeprecatedFeature(t *testing.T) {

@@ -22,7 +22,11 @@ func (x *Explorer) appLine(e *entry) string {
 	if e.app.Legacy {
 		line += " · legacy _meta[\"" + mcp.MetaAppLegacyURI + "\"]"
 	}
-	return x.st.Ink.Accent.Paint(line) + "\n" + x.st.Ink.Muted.Paint(x.keys.App.Help().Key+" reads it: CSP and permissions") + "\n"
+	var problems string
+	for _, p := range e.app.Problems {
+		problems += x.st.Ink.Warn.Paint("app problem: "+termtext.Line(p)) + "\n"
+	}
+	return x.st.Ink.Accent.Paint(line) + "\n" + problems + x.st.Ink.Muted.Paint(x.keys.App.Help().Key+" reads it: CSP and permissions") + "\n"
 }
 
 // readAppUI reads the UI resource of an app tool (resources/read), whose
@@ -32,7 +36,9 @@ func (x *Explorer) readAppUI(e entry) tea.Cmd {
 	if e.app == nil {
 		return errorCmd(x.keys.App.Help().Key + ": " + termtext.Line(e.name) + " has no MCP App (_meta.ui.resourceUri)")
 	}
-	x.target, x.tmpl, x.note, x.info = e, nil, "", ""
+	// The call reads a resource: enter ("again") reads it again.
+	ui := entry{tab: tabResources, name: e.app.ResourceURI, uri: e.app.ResourceURI, mime: mcp.AppMIMEType}
+	x.target, x.tmpl, x.note, x.info = ui, nil, "", ""
 	return x.call(mcp.MethodResourcesRead, map[string]any{"uri": e.app.ResourceURI}, e.app.ResourceURI)
 }
 

@@ -114,9 +114,48 @@ func TestGoldenExploreOutcomeStructured(t *testing.T) {
 		"required":["temperature","conditions","humidity"]}`)}
 	res := json.RawMessage(`{"content":[{"type":"text","text":"{\"temperature\":33,\"conditions\":\"Rain\",\"humidity\":82}"}],
 		"structuredContent":{"temperature":"33","conditions":"Cloudy"}}`)
-	x.showAnswer(mcp.MethodToolsCall, "get-structured-content", res, nil)
-	if f := x.failTool(screen.CallDoneMsg{Method: mcp.MethodToolsCall, Result: res}); f == nil {
+	x.mode, x.subject = modeCalling, "get-structured-content"
+	v := x.answerRenderer(mcp.MethodToolsCall)(res, nil)
+	x.answered(exploreAnswerMsg{gen: x.callGen, done: screen.CallDoneMsg{Method: mcp.MethodToolsCall, Result: res}, view: v})
+	if v.failure == nil {
 		t.Error("structuredContent failing the outputSchema is not a failure")
 	}
 	goldentest.CheckPlain(t, "explore_outcome_structured", x.Render(90, 36))
+}
+
+// The answer of a call is rendered and judged in the call's tea.Cmd (a
+// result of megabytes takes seconds): answered shows that outcome as it
+// is and passes its verdict on, rendering and validating nothing again.
+func TestExploreAnswerRenderedInItsCmd(t *testing.T) {
+	_, x := fixtureExplorer(t, 90, 40)
+	x.target = entry{tab: tabTools, name: "w", output: json.RawMessage(`{"type":"object","required":["t"]}`)}
+	res := json.RawMessage(`{"content":[],"structuredContent":{}}`)
+	v := x.answerRenderer(mcp.MethodToolsCall)(res, nil)
+	if v.failure == nil || !strings.Contains(ansi.Strip(v.out.Body), `$: missing required property "t"`) {
+		t.Fatalf("rendered: %v\n%s", v.failure, ansi.Strip(v.out.Body))
+	}
+	x.mode = modeCalling
+	cmd := x.answered(exploreAnswerMsg{gen: x.callGen, done: screen.CallDoneMsg{Method: mcp.MethodToolsCall, Result: res}, view: v})
+	if done, ok := cmd().(screen.CallDoneMsg); x.out != v.out || !ok || done.ToolFailure != v.failure {
+		t.Errorf("shown %p (rendered %p), reported %+v", x.out, v.out, done)
+	}
+}
+
+// After u read an app tool's UI resource, enter ("again") reads it again
+// rather than opening the tool's call form.
+func TestExploreAppAgainRereadsTheUI(t *testing.T) {
+	_, r, st := demoModel(t)
+	x := openExplorerLoaded(t, r)
+	r.Press("/")
+	for _, c := range "weather_app" {
+		r.Press(string(c))
+	}
+	r.Press("enter")
+	r.Press("u")
+	r.Until("the UI resource read", func() bool { return x.mode == modeOutcome })
+	r.Press("enter")
+	r.Until("the UI resource read again", func() bool { return x.mode == modeOutcome })
+	if n := len(screentest.SentRequests(st, mcp.MethodResourcesRead)); n != 2 || x.form != nil || x.method != mcp.MethodResourcesRead {
+		t.Errorf("%d reads, method %q, form %v", n, x.method, x.form != nil)
+	}
 }

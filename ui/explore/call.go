@@ -24,6 +24,17 @@ type exploreAnswerMsg struct {
 	gen     int
 	done    screen.CallDoneMsg
 	elapsed time.Duration
+	// view is the answer rendered where it arrived, off the Update
+	// goroutine; nil when the sender left it to answered.
+	view *answerView
+}
+
+// answerView is an answer rendered and judged: its outcome and, for a
+// tools/call of a listed tool, the failure client.CheckToolResult finds
+// (nil when none).
+type answerView struct {
+	out     *look.Outcome
+	failure *client.ToolFailure
 }
 
 // open acts on an entry: a tool, a template and a prompt with arguments
@@ -232,13 +243,15 @@ func (x *Explorer) call(method string, params any, subject string) tea.Cmd {
 	tf := &taskFollow{}
 	x.inflight, x.task = fl, tf
 	ctx := x.d.Context()
+	render := x.answerRenderer(method)
 	return tea.Batch(tickWaiting(gen), func() tea.Msg {
 		start := time.Now()
 		res, err := s.Call(ctx, method, params, client.WithRounds(fl.Round), screen.AskProgress())
 		if err == nil && method == mcp.MethodToolsCall {
 			res, err = tf.follow(ctx, s, res, fl, start)
 		}
-		return exploreAnswerMsg{gen: gen, done: screen.CallDoneMsg{Method: method, Result: res, Err: err}, elapsed: time.Since(start)}
+		elapsed := time.Since(start)
+		return exploreAnswerMsg{gen: gen, done: screen.CallDoneMsg{Method: method, Result: res, Err: err}, elapsed: elapsed, view: render(res, err)}
 	})
 }
 
@@ -264,9 +277,13 @@ func (x *Explorer) answered(msg exploreAnswerMsg) tea.Cmd {
 	done := msg.done
 	if msg.gen == x.callGen && x.mode == modeCalling {
 		fl := x.inflight
-		x.showAnswer(msg.done.Method, x.subject, msg.done.Result, msg.done.Err)
+		if msg.view != nil {
+			x.showOutcome(msg.done.Method, x.subject, msg.view.out, msg.done.Err)
+			done.ToolFailure = msg.view.failure
+		} else {
+			x.showAnswer(msg.done.Method, x.subject, msg.done.Result, msg.done.Err)
+		}
 		x.inflight, x.elapsed = fl, msg.elapsed
-		done.ToolFailure = x.failTool(msg.done)
 	}
 	return func() tea.Msg { return done }
 }
@@ -285,24 +302,39 @@ func (x *Explorer) showFrames() tea.Cmd {
 
 // showAnswer shows an answer (or why there is none) as an outcome.
 func (x *Explorer) showAnswer(method, subject string, res json.RawMessage, err error) {
+	x.showOutcome(method, subject, look.NewOutcome(method, res, err, x.d.Dialect(), x.st), err)
+}
+
+// showOutcome shows the outcome of an answer.
+func (x *Explorer) showOutcome(method, subject string, out *look.Outcome, err error) {
 	x.pick.cancel = nil
 	x.mode, x.method, x.subject, x.form, x.elapsed, x.inflight = modeOutcome, method, subject, nil, 0, nil
-	x.out = look.NewOutcome(method, res, err, x.d.Dialect(), x.st)
+	x.out = out
 	x.cancelled = errors.As(err, new(*client.CancelledError))
 	x.out.SetSize(x.w, max(x.h-2, 0))
 }
 
-// failTool judges the result of a tools/call of the target tool
-// (client.CheckToolResult, with the outputSchema its list declared) and,
-// when it is a failure, shows the outcome as failed with the reason.
-func (x *Explorer) failTool(done screen.CallDoneMsg) *client.ToolFailure {
-	if done.Err != nil || done.Method != mcp.MethodToolsCall || x.target.tab != tabTools {
-		return nil
+// answerRenderer returns what renders the answer of a request of method
+// where it arrives, in the call's tea.Cmd rather than in Update: the
+// outcome, built and wrapped once, and for a tools/call of the target tool its
+// verdict (client.CheckToolResult, with the outputSchema its list
+// declared), which the outcome then shows as failed. It takes copies of
+// what it reads of the explorer.
+func (x *Explorer) answerRenderer(method string) func(json.RawMessage, error) *answerView {
+	st, d, tool, w, h := *x.st, x.d.Dialect(), x.target, x.w, x.h
+	judged := method == mcp.MethodToolsCall && tool.tab == tabTools
+	return func(res json.RawMessage, err error) *answerView {
+		var schema json.RawMessage
+		if judged {
+			schema = tool.output
+		}
+		v := &answerView{out: look.NewCheckedOutcome(method, res, err, d, &st, schema)}
+		if judged && err == nil {
+			if v.failure = client.CheckToolResult(tool.name, res, schema); v.failure != nil {
+				v.out.FailTool(v.failure, &st)
+			}
+		}
+		v.out.SetSize(w, max(h-2, 0)) // wrapped here too: showOutcome keeps it at this width
+		return v
 	}
-	x.out.SetOutputSchema(x.target.output, x.st)
-	f := client.CheckToolResult(x.target.name, done.Result, x.target.output)
-	if f != nil {
-		x.out.FailTool(f, x.st)
-	}
-	return f
 }

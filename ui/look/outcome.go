@@ -36,6 +36,16 @@ type Outcome struct {
 
 // NewOutcome renders the answer of method: res when err is nil.
 func NewOutcome(method string, res json.RawMessage, err error, d mcp.Dialect, st *Styles) *Outcome {
+	return NewCheckedOutcome(method, res, err, d, st, nil)
+}
+
+// NewCheckedOutcome renders the answer of method as NewOutcome does, the
+// structuredContent of a tools/call result checked against the tool's
+// outputSchema too when one is given (structured.Check: "valid against
+// outputSchema" or each failure with its path, under the value). The body
+// is built once; for a result of megabytes that takes seconds, so a caller
+// in a Bubble Tea program calls it in a tea.Cmd, not in Update.
+func NewCheckedOutcome(method string, res json.RawMessage, err error, d mcp.Dialect, st *Styles, outputSchema json.RawMessage) *Outcome {
 	o := &Outcome{Heading: method, Result: res}
 	var b strings.Builder
 	if err != nil {
@@ -53,7 +63,7 @@ func NewOutcome(method string, res json.RawMessage, err error, d mcp.Dialect, st
 		o.Body = b.String()
 		return o
 	}
-	o.Body = resultBody(res, nil, st)
+	o.Body = resultBody(res, outputSchema, st)
 	return o
 }
 

@@ -11,18 +11,6 @@ import (
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
-// SetOutputSchema checks the outcome's structuredContent against a tool's
-// outputSchema too (structured.Check), shown under the value: "valid
-// against outputSchema" or each failure with its path. It must come before
-// FailTool, which heads the body it renders.
-func (o *Outcome) SetOutputSchema(schema json.RawMessage, st *Styles) {
-	if o.Failed || o.Result == nil || len(schema) == 0 || structured.Of(o.Result) == nil {
-		return
-	}
-	o.Body = resultBody(o.Result, schema, st)
-	o.lines = nil
-}
-
 // resultNotes are the lines that head a result's summary: the UI
 // resources' app metadata (CSP, permissions) and the cache hint of a read
 // or list result, each line ended; "" when it has neither.

@@ -15,8 +15,8 @@ import (
 func TestOutcomeStructuredHostileSizes(t *testing.T) {
 	st := NewStyles(true)
 	big := `{"s":"` + strings.Repeat("x", 5<<20) + `"}`
-	o := NewOutcome(mcp.MethodToolsCall, json.RawMessage(`{"content":[],"structuredContent":`+big+`}`), nil, mcp.DialectMCP, &st)
-	o.SetOutputSchema(json.RawMessage(`{"type":"object"}`), &st)
+	o := NewCheckedOutcome(mcp.MethodToolsCall, json.RawMessage(`{"content":[],"structuredContent":`+big+`}`), nil, mcp.DialectMCP, &st,
+		json.RawMessage(`{"type":"object"}`))
 	body := ansi.Strip(o.Body)
 	if head, _, _ := strings.Cut(body, "── result JSON ──"); !strings.Contains(head, "5.0 MiB of JSON: see the result JSON below") ||
 		!strings.Contains(head, "valid against outputSchema") || len(head) > 4<<10 {

@@ -29,6 +29,9 @@ func appResourcePart(raw json.RawMessage) string {
 // thing it asks for, each line safe to print.
 func AppLines(a mcp.AppResource) string {
 	var b strings.Builder
+	for _, p := range a.Problems {
+		b.WriteString("app problem: " + termtext.OneLine(p) + "\n")
+	}
 	line := func(what string, values []string) {
 		if len(values) == 0 {
 			return

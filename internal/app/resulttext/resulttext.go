@@ -29,20 +29,34 @@ const TextMax = 1 << 20
 // terminal width cells wide (0: no limit; only listings use it), each
 // text item cut past TextMax bytes. The text ends with a newline.
 func Result(method string, raw []byte, width int) string {
-	return render(method, raw, width, TextMax)
+	return render(method, raw, width, TextMax, nil)
 }
 
 // Uncut is Result for a file: no text item is cut.
 func Uncut(method string, raw []byte, width int) string {
-	return render(method, raw, width, 0)
+	return render(method, raw, width, 0, nil)
 }
 
-// render is Result with textMax bytes of a text item shown (≤ 0: all).
-func render(method string, raw []byte, width, textMax int) string {
+// ToolResult is Result (Uncut when uncut) of a tools/call result whose
+// tool lists outputSchema: its structuredContent is checked against it too
+// ("valid against outputSchema", each failure with its path, or why it
+// was not checked). A nil outputSchema checks nothing.
+func ToolResult(raw []byte, width int, outputSchema json.RawMessage, uncut bool) string {
+	textMax := TextMax
+	if uncut {
+		textMax = 0
+	}
+	return render(mcp.MethodToolsCall, raw, width, textMax, outputSchema)
+}
+
+// render is Result with textMax bytes of a text item shown (≤ 0: all),
+// a tools/call's structuredContent checked against outputSchema when
+// given.
+func render(method string, raw []byte, width, textMax int, outputSchema json.RawMessage) string {
 	var out string
 	switch method {
 	case mcp.MethodToolsCall:
-		out = toolResult(raw, textMax)
+		out = toolResult(raw, textMax, outputSchema)
 	case mcp.MethodPromptsGet:
 		out = promptResult(raw, textMax)
 	case mcp.MethodResourcesRead:
@@ -75,7 +89,7 @@ func endLine(s string) string {
 // structuredContent with how it compares to the text, and "error: " before
 // the first line when isError is set. "" when the result holds no content
 // array (a task, or a shape of its own).
-func toolResult(raw []byte, textMax int) string {
+func toolResult(raw []byte, textMax int, outputSchema json.RawMessage) string {
 	var r struct {
 		Content           *[]json.RawMessage `json:"content"`
 		StructuredContent json.RawMessage    `json:"structuredContent"`
@@ -89,7 +103,7 @@ func toolResult(raw []byte, textMax int) string {
 		item, _ := contentItem(c, textMax)
 		b.WriteString(endLine(item))
 	}
-	b.WriteString(structuredPart(raw))
+	b.WriteString(structuredPart(raw, outputSchema))
 	out := b.String()
 	if r.IsError {
 		if out == "" {

@@ -52,6 +52,26 @@ func TestToolResultStructuredAndError(t *testing.T) {
 	}
 }
 
+// With the tool's outputSchema, the text says how structuredContent checks
+// against it, or why it was not checked; structuredContent that is not an
+// object is said to be wrong.
+func TestToolResultChecksOutputSchema(t *testing.T) {
+	res := []byte(`{"content":[{"type":"text","text":"{\"t\":1}"}],"structuredContent":{"t":1}}`)
+	for schema, want := range map[string]string{
+		`{"type":"object","properties":{"t":{"type":"number"}}}`: "valid against outputSchema\n",
+		`{"type":"object","properties":{"t":{"type":"string"}}}`: "  $.t: must be a string\n",
+		`{"$ref":"https://example.com/s.json"}`:                  "outputSchema not checked: ",
+	} {
+		if got := ToolResult(res, 80, json.RawMessage(schema), false); !strings.Contains(got, want) {
+			t.Errorf("%s: no %q in\n%s", schema, want, got)
+		}
+	}
+	if got := ToolResult([]byte(`{"content":[{"type":"text","text":"[1,2]"}],"structuredContent":[1,2]}`), 80, nil, false); !strings.HasSuffix(got,
+		"structuredContent must be an object (got an array)\n") {
+		t.Errorf("array:\n%s", got)
+	}
+}
+
 func TestPromptAndReadGolden(t *testing.T) {
 	prompt := `{"description":` + quote("A prompt\n"+hostile) + `,"messages":[
 		{"role":"user","content":{"type":"text","text":"What is in\nthis picture?"}},
@@ -125,6 +145,20 @@ func TestReadAppResourceShowsCSP(t *testing.T) {
 		"_meta":{"ui":{"csp":{"connectDomains":["https://api.example",` + quote(hostile) + `],"frameDomains":["https://f.example"]},
 		"permissions":{"microphone":{},"clipboardWrite":{}},"domain":"a.example"}}}]}`
 	goldentest.Check(t, "read-app", Result(mcp.MethodResourcesRead, []byte(read), 80))
+}
+
+// A wrong-typed member of a UI resource's app metadata is a problem line;
+// the permissions beside it are still shown.
+func TestReadAppResourceShowsProblems(t *testing.T) {
+	read := `{"contents":[{"uri":"ui://w","text":"<p>hi</p>","_meta":{"ui":{"csp":{"connectDomains":"https://a"},
+		"permissions":{"camera":{}},"prefersBorder":"yes"}}}]}`
+	out := Result(mcp.MethodResourcesRead, []byte(read), 80)
+	for _, want := range []string{"app problem: _meta.ui.csp.connectDomains is not an array of strings (a string)\n",
+		"app problem: _meta.ui.prefersBorder is not a boolean (a string)\n", "app permissions: camera\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
 }
 
 // The tools table has an APP column when a tool names a UI resource.

@@ -64,17 +64,72 @@ func Of(result json.RawMessage) json.RawMessage {
 // Report compares a tools/call result's structuredContent with its text
 // content and, when outputSchema is given, checks it against it. nil when
 // the result has no structuredContent; one line saying why when the
-// result cannot be read.
+// result cannot be read, or when structuredContent is not the JSON object
+// the spec requires (null included).
 func Report(result, outputSchema json.RawMessage) []Line {
 	sc := Of(result)
 	if sc == nil {
+		if Named(result) {
+			return []Line{notObject(json.RawMessage("null"))}
+		}
 		return unreadable(result)
+	}
+	if k := kindOf(sc); k != "an object" {
+		return []Line{notObject(sc)}
 	}
 	lines := Compare(result, sc)
 	if len(outputSchema) > 0 {
 		lines = append(lines, Check(sc, outputSchema)...)
 	}
 	return lines
+}
+
+// Named says whether a tools/call result names structuredContent, null
+// included.
+func Named(result json.RawMessage) bool {
+	if !bytes.Contains(result, []byte(`"structuredContent"`)) {
+		return false
+	}
+	var r struct {
+		StructuredContent *json.RawMessage `json:"structuredContent"`
+	}
+	if json.Unmarshal(result, &r) != nil {
+		return false
+	}
+	// A null member leaves the pointer nil: look for it among the members.
+	var members map[string]json.RawMessage
+	if r.StructuredContent == nil && json.Unmarshal(result, &members) == nil {
+		_, ok := members["structuredContent"]
+		return ok
+	}
+	return r.StructuredContent != nil
+}
+
+// notObject is the line that says structuredContent is not an object.
+func notObject(sc json.RawMessage) Line {
+	return Line{Bad, "structuredContent must be an object (got " + kindOf(sc) + ")"}
+}
+
+// kindOf names the kind of a JSON value: an object, an array, a string, a
+// number, a boolean or null.
+func kindOf(raw json.RawMessage) string {
+	t := bytes.TrimLeft(raw, " \t\r\n")
+	if len(t) == 0 {
+		return "nothing"
+	}
+	switch t[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
 }
 
 // unreadable says why a result that names structuredContent cannot be
@@ -152,10 +207,12 @@ func Compare(result, sc json.RawMessage) []Line {
 	return lines
 }
 
-// looksJSON says a text starts like a JSON object or array.
+// looksJSON says a text starts like a JSON value: an object, an array, a
+// string, a number, true, false or null (prose does not, mostly; what
+// then fails to decode is prose all the same).
 func looksJSON(s string) bool {
 	t := bytes.TrimLeft([]byte(s[:min(len(s), 64)]), " \t\r\n")
-	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
+	return len(t) > 0 && bytes.IndexByte([]byte(`{["-0123456789tfn`), t[0]) >= 0
 }
 
 // Check says whether sc passes outputSchema: "valid against outputSchema",
@@ -175,8 +232,10 @@ func Check(sc, outputSchema json.RawMessage) []Line {
 		return []Line{{Good, "valid against outputSchema"}}
 	}
 	lines := []Line{{Bad, "fails outputSchema with " + plural.Count(len(failures), "error", "errors") + ":"}}
-	for _, f := range failures[:min(len(failures), MaxShown)] {
-		lines = append(lines, Line{Plain, "  " + termtext.LineMax(pathOf(f.Location)+": "+f.Message(), 200)})
+	shown := failures[:min(len(failures), MaxShown)]
+	value := valueFor(sc, shown)
+	for _, f := range shown {
+		lines = append(lines, Line{Plain, "  " + termtext.LineMax(pathOf(value, f.Location)+": "+f.Message(), 200)})
 	}
 	if len(failures) > MaxShown {
 		lines = append(lines, Line{Muted, fmt.Sprintf("  … and %d more", len(failures)-MaxShown)})
@@ -184,16 +243,48 @@ func Check(sc, outputSchema json.RawMessage) []Line {
 	return lines
 }
 
-// pathOf writes a schema failure's location as a path of the form
-// jsondiff writes: $.a[0].b.
-func pathOf(loc []string) string {
+// valueFor decodes sc when a failure's location has a token that reads
+// as an index, which only the value says is an array's element or an
+// object's member; nil otherwise (or when it does not decode).
+func valueFor(sc json.RawMessage, failures []*schemacheck.Failure) any {
+	for _, f := range failures {
+		for _, tok := range f.Location {
+			if _, err := strconv.Atoi(tok); err == nil {
+				var v any
+				if json.Unmarshal(sc, &v) != nil {
+					return nil
+				}
+				return v
+			}
+		}
+	}
+	return nil
+}
+
+// pathOf writes a schema failure's location in value as a path of the
+// form jsondiff writes: $.a[0].b. A token that reads as an index is an
+// element where value holds an array there, a member where it holds an
+// object ($.0); without value, it is taken for an element.
+func pathOf(value any, loc []string) string {
 	p := make(jsondiff.Path, 0, len(loc))
 	for _, tok := range loc {
-		if i, err := strconv.Atoi(tok); err == nil && i >= 0 && strconv.Itoa(i) == tok {
+		i, err := strconv.Atoi(tok)
+		_, member := value.(map[string]any)
+		if err == nil && i >= 0 && strconv.Itoa(i) == tok && !member {
 			p = append(p, jsondiff.Element(i))
+			if a, ok := value.([]any); ok && i < len(a) {
+				value = a[i]
+			} else {
+				value = nil
+			}
 			continue
 		}
 		p = append(p, jsondiff.Member(tok))
+		if m, ok := value.(map[string]any); ok {
+			value = m[tok]
+		} else {
+			value = nil
+		}
 	}
 	return p.String()
 }

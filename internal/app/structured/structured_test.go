@@ -28,6 +28,41 @@ func TestReportSameAndValid(t *testing.T) {
 	}
 }
 
+// structuredContent must be an object: an array, a number or null is
+// said to be none, not compared.
+func TestReportNotAnObject(t *testing.T) {
+	for sc, want := range map[string]string{`[1,2]`: "an array", `null`: "null", `7`: "a number"} {
+		got := Text(Report(result(sc, sc), json.RawMessage(schema)))
+		if got != "structuredContent must be an object (got "+want+")\n" {
+			t.Errorf("%s: %q", sc, got)
+		}
+	}
+	if got := Report(json.RawMessage(`{"content":[]}`), nil); got != nil {
+		t.Errorf("absent: %v", got)
+	}
+}
+
+// A text that is a JSON scalar is compared too: a type mismatch, not "no
+// text content is JSON".
+func TestReportScalarText(t *testing.T) {
+	got := Text(Report(result(`42`, `{"a":1}`), nil))
+	if !strings.Contains(got, "content[0] text differs from structuredContent at 1 path") {
+		t.Errorf("%q", got)
+	}
+}
+
+// A member named "0" is a member ($.0) in the path of a schema failure, an
+// element of an array an element.
+func TestCheckPathMemberThatReadsAsIndex(t *testing.T) {
+	got := Text(Check(json.RawMessage(`{"0":"x","a":[1,"y"]}`),
+		json.RawMessage(`{"type":"object","properties":{"0":{"type":"number"},"a":{"type":"array","items":{"type":"number"}}}}`)))
+	for _, want := range []string{"  $.0: must be a number", "  $.a[1]: must be a number"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in %q", want, got)
+		}
+	}
+}
+
 func TestReportDiffersAndFails(t *testing.T) {
 	sc := `{"temperature":"hot","conditions":"Cloudy","extra":[1,2]}`
 	got := Text(Report(result(`{"temperature":33,"conditions":"Rain","extra":[1]}`, sc), json.RawMessage(schema)))
@@ -62,8 +97,8 @@ func TestReportNothingToCompare(t *testing.T) {
 // rest; 10,000 schema failures likewise.
 func TestReportBoundsManyDifferences(t *testing.T) {
 	var a, b strings.Builder
-	a.WriteString("[")
-	b.WriteString("[")
+	a.WriteString(`{"v":[`)
+	b.WriteString(`{"v":[`)
 	for i := range 10000 {
 		if i > 0 {
 			a.WriteString(",")
@@ -72,9 +107,9 @@ func TestReportBoundsManyDifferences(t *testing.T) {
 		fmt.Fprintf(&a, "%d", i)
 		fmt.Fprintf(&b, `"%d"`, i)
 	}
-	a.WriteString("]")
-	b.WriteString("]")
-	lines := Report(result(b.String(), a.String()), json.RawMessage(`{"type":"array","items":{"type":"string"}}`))
+	a.WriteString("]}")
+	b.WriteString("]}")
+	lines := Report(result(b.String(), a.String()), json.RawMessage(`{"type":"object","properties":{"v":{"type":"array","items":{"type":"string"}}}}`))
 	text := Text(lines)
 	if !strings.Contains(text, "differs from structuredContent at 10000 paths") || !strings.Contains(text, fmt.Sprintf("… and %d more", 10000-MaxShown)) {
 		t.Errorf("head of the report:\n%s", text[:min(len(text), 2000)])
@@ -91,7 +126,8 @@ func TestReportBoundsManyDifferences(t *testing.T) {
 // without a panic.
 func TestReportHostileSizes(t *testing.T) {
 	deep := strings.Repeat(`{"a":`, 10000) + "1" + strings.Repeat("}", 10000)
-	deepest := strings.Repeat(`[`, 9000) + "1" + strings.Repeat("]", 9000)
+	deepest := `{"a":` + strings.Repeat(`[`, 8999) + "1" + strings.Repeat("]", 8999) + "}"
+
 	big := `{"s":"` + strings.Repeat("x", 5<<20) + `"}`
 	for name, sc := range map[string]string{"deep": deep, "deepest readable": deepest, "big": big} {
 		start := time.Now()
