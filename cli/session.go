@@ -202,7 +202,7 @@ func (r *run) emit(ctx context.Context, raw []byte) error {
 		if file {
 			return resulttext.Uncut(method, raw, width)
 		}
-		return resulttext.Result(method, raw, width) + r.pictures(raw, width)
+		return resulttext.Result(method, raw, width) + r.pictures(ctx, raw, width)
 	})
 }
 

@@ -35,6 +35,7 @@ func FuzzPreview(f *testing.F) {
 	f.Add(mediatest.Quadrants(f, 8, 6))
 	f.Add(mediatest.LyingPNG(100000, 100000))
 	f.Add(mediatest.LyingPNG(3, 3))
+	f.Add(mediatest.ScanBomb(MaxJPEGScans + 1))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		_ = Describe("image", "image/png", b)
 		lines := Preview(Item{Kind: "image", Base64: base64.StdEncoding.EncodeToString(b)}, 12, 4)

@@ -170,7 +170,7 @@ func TestInline(t *testing.T) {
 		t.Fatal(err)
 	}
 	for p, prefix := range map[Protocol]string{Kitty: "\x1b_G", ITerm: "\x1b]1337;File=", Sixel: "\x1bP0;1q", Blocks: "\x1b[", Off: ""} {
-		got, err := Inline(p, data, img, 40, 12)
+		got, err := Inline(p, img, 40, 12)
 		if err != nil || !strings.HasPrefix(got, prefix) {
 			t.Errorf("%v: %q… %v, want it to start %q", p, got[:min(len(got), 20)], err, prefix)
 		}
@@ -216,12 +216,12 @@ func TestInlineTallImage(t *testing.T) {
 		t.Fatal(err)
 	}
 	for p, want := range map[Protocol]string{Kitty: "c=1,r=12", ITerm: "width=1;height=12"} {
-		got, err := Inline(p, data, img, 40, 12)
+		got, err := Inline(p, img, 40, 12)
 		if err != nil || !strings.Contains(got, want) {
 			t.Errorf("%v: %q…, want %s", p, got[:min(len(got), 60)], want)
 		}
 	}
-	if got, _ := Inline(Blocks, data, img, 40, 12); strings.Count(got, "\n") != 12 {
+	if got, _ := Inline(Blocks, img, 40, 12); strings.Count(got, "\n") != 12 {
 		t.Errorf("half blocks: %d rows", strings.Count(got, "\n"))
 	}
 }
