@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/mcpscope/mcpscope/internal/testkit/goldentest"
 	"github.com/mcpscope/mcpscope/internal/testkit/mediatest"
 )
@@ -23,4 +25,27 @@ func TestGoldenOutcomeMedia(t *testing.T) {
 	o := NewOutcome("tools/call", []byte(res), nil, 0, &st)
 	body, _, _ := strings.Cut(o.Body, "── result JSON ──")
 	goldentest.CheckPlain(t, "outcome_media", body)
+}
+
+// A result of ten images draws the first eight of them, at most as wide
+// as the view.
+func TestOutcomePreviewsBounded(t *testing.T) {
+	st := NewStyles(true)
+	pic := `{"type":"image","mimeType":"image/png","data":"` + base64.StdEncoding.EncodeToString(mediatest.Quadrants(t, 80, 60)) + `"}`
+	res := `{"content":[` + strings.TrimSuffix(strings.Repeat(pic+",", 10), ",") + `]}`
+	o := NewOutcome("tools/call", []byte(res), nil, 0, &st)
+	if n := strings.Count(ansi.Strip(o.Body), "80×60"); n != MaxPreviews {
+		t.Errorf("%d previews of 10 images, want %d", n, MaxPreviews)
+	}
+	for _, w := range []int{25, 40} {
+		summary, _, _ := strings.Cut(o.Render(w, 10000), "── result JSON ──")
+		for _, l := range strings.Split(summary, "\n") {
+			if ansi.StringWidth(l) > w {
+				t.Fatalf("width %d: a line of %d cells: %q", w, ansi.StringWidth(l), l)
+			}
+		}
+		if rows := strings.Count(summary, "▀"); w == 25 && rows > MaxPreviews*25*10 {
+			t.Errorf("width 25: %d half blocks", rows)
+		}
+	}
 }

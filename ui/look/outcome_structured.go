@@ -19,8 +19,8 @@ func (o *Outcome) SetOutputSchema(schema json.RawMessage, st *Styles) {
 	if o.Failed || o.Result == nil || len(schema) == 0 || structured.Of(o.Result) == nil {
 		return
 	}
-	o.Body = resultBody(o.Result, schema, st)
-	o.lines = nil
+	o.schema, o.st = schema, st
+	o.render()
 }
 
 // resultNotes are the lines that head a result's summary: the UI
@@ -40,9 +40,9 @@ func resultNotes(res json.RawMessage, st *Styles) string {
 // resultBody is the body of a result: the readable summary of its content,
 // its structuredContent with how it compares to the text (and checks
 // against schema, when given), then the whole result as highlighted JSON.
-func resultBody(res, schema json.RawMessage, st *Styles) string {
+func resultBody(res, schema json.RawMessage, pb *previewBudget, st *Styles) string {
 	var b strings.Builder
-	summary := resultNotes(res, st) + contentSummary(res, st)
+	summary := resultNotes(res, st) + contentSummary(res, pb, st)
 	if s := structuredSection(res, schema, st); s != "" {
 		summary = strings.TrimLeft(summary+"\n\n"+s, "\n")
 	}
