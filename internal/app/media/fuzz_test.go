@@ -42,7 +42,7 @@ func FuzzPreview(f *testing.F) {
 		if len(lines) > 4 {
 			t.Fatalf("%d rows in 4", len(lines))
 		}
-		if name := (Item{URI: string(b)}).FileName(1); name == "" || strings.ContainsAny(name, "/\\\x00\x1b") || name[0] == '.' || len(name) > maxName {
+		if name := (Item{URI: string(b)}).FileName(1); strings.TrimSpace(name) == "" || name == "~" || strings.ContainsAny(name, "/\\\x00\x1b"+slashLike) || name[0] == '.' || len(name) > maxName {
 			t.Fatalf("file name %q from the URI %q", name, b)
 		}
 	})
