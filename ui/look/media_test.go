@@ -49,3 +49,12 @@ func TestOutcomePreviewsBounded(t *testing.T) {
 		}
 	}
 }
+
+// An outcome counts its media items once, when built.
+func TestOutcomeCountsMedia(t *testing.T) {
+	st := NewStyles(true)
+	res := `{"content":[{"type":"text","text":"x"},{"type":"image","mimeType":"image/png","data":"AAAA"},{"type":"audio","mimeType":"audio/wav","data":"AAAA"}]}`
+	if o := NewOutcome("tools/call", []byte(res), nil, 0, &st); o.Media != 2 {
+		t.Errorf("%d media items of 2", o.Media)
+	}
+}

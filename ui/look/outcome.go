@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/app/media"
 	"github.com/mcpscope/mcpscope/internal/app/termtext"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
@@ -32,6 +33,7 @@ type Outcome struct {
 	offset  int
 	Failed  bool            // the answer is an error
 	Result  json.RawMessage // the result answered, nil for an error
+	Media   int             // the images, audio clips and blobs of the result (media.Items)
 
 	st      *Styles
 	schema  json.RawMessage // the tool's outputSchema (SetOutputSchema)
@@ -58,7 +60,7 @@ func NewOutcome(method string, res json.RawMessage, err error, d mcp.Dialect, st
 		o.Body = b.String()
 		return o
 	}
-	o.st, o.cols = st, PreviewCols
+	o.st, o.cols, o.Media = st, PreviewCols, len(media.Items(res))
 	o.render()
 	return o
 }
