@@ -4,10 +4,13 @@ import (
 	"encoding/base64"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpscope/mcpscope/internal/app/media"
 	"github.com/mcpscope/mcpscope/internal/testkit/goldentest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/internal/testkit/mediatest"
 )
 
@@ -56,5 +59,25 @@ func TestOutcomeCountsMedia(t *testing.T) {
 	res := `{"content":[{"type":"text","text":"x"},{"type":"image","mimeType":"image/png","data":"AAAA"},{"type":"audio","mimeType":"audio/wav","data":"AAAA"}]}`
 	if o := NewOutcome("tools/call", []byte(res), nil, 0, &st); o.Media != 2 {
 		t.Errorf("%d media items of 2", o.Media)
+	}
+}
+
+// A large image is decoded off the goroutine that builds the outcome:
+// the outcome shows it as Decoding, then, once it is drawn, as a picture.
+func TestOutcomeDecodesLargeImageLater(t *testing.T) {
+	st := NewStyles(true)
+	drawn := media.Changed()
+	pic := base64.StdEncoding.EncodeToString(mediatest.Quadrants(t, 1201, 1001))
+	o := NewOutcome("tools/call", []byte(`{"content":[{"type":"image","mimeType":"image/png","data":"`+pic+`"}]}`), nil, 0, &st)
+	if !strings.Contains(o.Render(80, 1000), Decoding) {
+		t.Fatalf("no %q line while the picture decodes:\n%s", Decoding, o.Body)
+	}
+	select {
+	case <-drawn:
+	case <-time.After(guard.Hang):
+		t.Fatal("the picture is never drawn")
+	}
+	if got := o.Render(80, 1000); strings.Contains(got, Decoding) || !strings.Contains(got, "▀") {
+		t.Errorf("still no picture:\n%s", got)
 	}
 }

@@ -39,6 +39,8 @@ type Outcome struct {
 	schema  json.RawMessage // the tool's outputSchema (SetOutputSchema)
 	failure string          // the tool's failure heading the body (FailTool)
 	cols    int             // the width the body's previews are drawn at
+	drawn   uint64          // media.Drawn when the body was drawn
+	waiting bool            // the body shows a picture as Decoding
 }
 
 // NewOutcome renders the answer of method: res when err is nil.
@@ -67,10 +69,12 @@ func NewOutcome(method string, res json.RawMessage, err error, d mcp.Dialect, st
 
 // render draws the body of a result, its previews o.cols wide.
 func (o *Outcome) render() {
+	o.drawn = media.Drawn()
 	o.Body = resultBody(o.Result, o.schema, &previewBudget{cols: o.cols, left: MaxPreviews}, o.st)
 	if o.failure != "" {
 		o.Body = o.failure + "\n\n" + o.Body
 	}
+	o.waiting = strings.Contains(o.Body, Decoding)
 	o.lines = nil
 }
 
@@ -127,6 +131,9 @@ func PrettyHighlighted(raw json.RawMessage, st *Styles) string {
 // SetSize wraps the body for width w, its previews drawn again when
 // they would not fit.
 func (o *Outcome) SetSize(w, _ int) {
+	if o.waiting && o.drawn != media.Drawn() {
+		o.render() // a picture it waited for is drawn
+	}
 	if w == o.w && o.lines != nil {
 		return
 	}
