@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/mcpscope/mcpscope/internal/app/media"
+	"github.com/mcpscope/mcpscope/internal/app/plural"
 )
 
 // maxPictures bounds the images of one result drawn at a terminal.
@@ -48,12 +49,17 @@ func pictureProtocol(out io.Writer, diag *lineWriter) media.Protocol {
 // blocks brought down to the colours it shows; "" when stdout is no
 // terminal, MCPSCOPE_IMAGES=off, or half blocks would have no colours
 // (NO_COLOR, a dumb terminal). An image that does not decode is left to
-// its text line, which names it; once ctx ends (--max-time) no more are
-// drawn.
+// its text line, which names it; once ctx ends, or --max-time has passed
+// since the request was sent, no more are drawn.
 func (r *run) pictures(ctx context.Context, raw []byte, width int) string {
 	p := pictureProtocol(r.io.out, r.io.diag)
 	if p == media.Off {
 		return ""
+	}
+	if r.flags != nil && !r.sent.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, r.sent.Add(r.flags.maxTime))
+		defer cancel()
 	}
 	profile := colorprofile.TrueColor
 	switch t := r.io.out.(type) {
@@ -70,9 +76,13 @@ func (r *run) pictures(ctx context.Context, raw []byte, width int) string {
 		cols = min(cols, width)
 	}
 	var b bytes.Buffer
-	drawn := 0
+	drawn, late := 0, 0
 	for _, it := range media.Items(raw) {
-		if it.Kind != "image" || drawn == maxPictures || ctx.Err() != nil {
+		if it.Kind != "image" || drawn == maxPictures {
+			continue
+		}
+		if ctx.Err() != nil {
+			late++
 			continue
 		}
 		data, err := it.Bytes()
@@ -90,6 +100,9 @@ func (r *run) pictures(ctx context.Context, raw []byte, width int) string {
 		}
 		b.WriteString(pic)
 		drawn++
+	}
+	if late > 0 {
+		r.io.diag.Println("warning: " + plural.Count(late, "picture", "pictures") + " not drawn: --max-time ran out")
 	}
 	if p != media.Blocks || b.Len() == 0 {
 		return b.String()

@@ -38,6 +38,7 @@ type run struct {
 	schemas   outputSchemas // the tools' outputSchemas, listed once a run
 	taskTools taskSupport   // the tools' v1 taskSupport, listed once a run
 	method    string        // the last request sent, whose result emit prints
+	sent      time.Time     // when it was sent: its pictures are drawn within --max-time of it
 	cached    []string      // the cache hints of the results to print, said after them (cache_hints.go)
 }
 
@@ -171,6 +172,7 @@ func (r *run) call(ctx context.Context, method string, params any) ([]byte, erro
 		params = r.taskParams(params)
 	}
 	started := time.Now()
+	r.sent = started
 	// The engine hands every progress read before the result to the
 	// callback before Call returns, so the lines are complete here.
 	res, err := r.session.Call(ctx, method, params, opts...)
