@@ -29,3 +29,15 @@ func TestDecodeRefusesScanBomb(t *testing.T) {
 		}
 	}
 }
+
+// FuzzJPEGScans walks the markers of whatever a server sends as a JPEG:
+// nothing panics, and the count stops just past its limit.
+func FuzzJPEGScans(f *testing.F) {
+	f.Add(mediatest.ScanBomb(3))
+	f.Add([]byte{0xFF, 0xD8, 0xFF, 0xDA, 0xFF, 0xFF, 0xDA, 0x00})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if n := jpegScans(b, 4); n > 5 || n < 0 {
+			t.Fatalf("%d scans counted with a limit of 4", n)
+		}
+	})
+}
