@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/base64"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,12 +15,16 @@ import (
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
+// largeImages counts the images the tests decode in the background.
+var largeImages atomic.Int32
+
 // The detail of a result holding a large image lays out at once, the
-// image as decoding…, and draws it when it is decoded.
+// image as decoding… (unless it is decoded already), and draws it when
+// it is decoded.
 func TestDetailDecodesLargeImageLater(t *testing.T) {
 	st := capture.NewStore(capture.Config{})
 	c := &clock{}
-	pic := base64.StdEncoding.EncodeToString(mediatest.Quadrants(t, 1203, 1003))
+	pic := base64.StdEncoding.EncodeToString(mediatest.Quadrants(t, 1203, 1003+int(largeImages.Add(1))))
 	res := map[string]any{"content": []any{map[string]any{"type": "image", "mimeType": "image/png", "data": pic}}}
 	st.Append(controlFrame(t, capture.Out, c.next(), proto.EncJSON, request(t, 1, "tools/call", map[string]any{"name": "media"})))
 	st.Append(controlFrame(t, capture.In, c.next(), proto.EncJSON, result(t, 1, res)))
@@ -29,16 +34,22 @@ func TestDetailDecodesLargeImageLater(t *testing.T) {
 	press(m, "enter")
 	m.detail.prepare()
 	preview := func() string { return strings.Join(m.detail.content.rows(0, 30), "\n") }
-	if !strings.Contains(preview(), look.Decoding) {
+	if first := preview(); strings.Contains(first, "▀") {
+		return // decoded already
+	} else if !strings.Contains(first, look.Decoding) {
 		t.Fatalf("no %q while the image decodes:\n%s", look.Decoding, preview())
 	}
-	select {
-	case <-drawn:
-	case <-time.After(guard.Hang):
-		t.Fatal("the image is never drawn")
-	}
-	m.detail.prepare()
-	if got := preview(); strings.Contains(got, look.Decoding) || !strings.Contains(got, "▀") {
-		t.Errorf("still no picture:\n%s", got)
+	deadline := time.After(guard.Hang)
+	for {
+		select {
+		case <-drawn:
+		case <-deadline:
+			t.Fatal("the image is never drawn")
+		}
+		drawn = media.Changed() // another picture drawn meanwhile may have been the one
+		m.detail.prepare()
+		if got := preview(); !strings.Contains(got, look.Decoding) && strings.Contains(got, "▀") {
+			return
+		}
 	}
 }
