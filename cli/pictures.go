@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"os"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/mcpscope/mcpscope/internal/app/media"
+	"github.com/mcpscope/mcpscope/internal/app/plural"
 )
 
 // maxPictures bounds the images of one result drawn at a terminal.
@@ -45,11 +47,28 @@ func pictureProtocol(out io.Writer, diag *lineWriter) media.Protocol {
 // pictures draws the images of a result for the terminal stdout is, after
 // its text: in the terminal's own protocol where it has one, else in half
 // blocks brought down to the colours it shows; "" when stdout is no
-// terminal or MCPSCOPE_IMAGES=off. An image that does not decode is left
-// to its text line, which names it.
-func (r *run) pictures(raw []byte, width int) string {
+// terminal, MCPSCOPE_IMAGES=off, or half blocks would have no colours
+// (NO_COLOR, a dumb terminal). An image that does not decode is left to
+// its text line, which names it; once ctx ends, or --max-time has passed
+// since the request was sent, no more are drawn.
+func (r *run) pictures(ctx context.Context, raw []byte, width int) string {
 	p := pictureProtocol(r.io.out, r.io.diag)
 	if p == media.Off {
+		return ""
+	}
+	if r.flags != nil && !r.sent.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, r.sent.Add(r.flags.maxTime))
+		defer cancel()
+	}
+	profile := colorprofile.TrueColor
+	switch t := r.io.out.(type) {
+	case interface{ ColorProfile() colorprofile.Profile }:
+		profile = t.ColorProfile()
+	case *os.File:
+		profile = colorprofile.Detect(t, os.Environ())
+	}
+	if p == media.Blocks && profile <= colorprofile.Ascii {
 		return ""
 	}
 	cols := media.PreviewCols
@@ -57,9 +76,13 @@ func (r *run) pictures(raw []byte, width int) string {
 		cols = min(cols, width)
 	}
 	var b bytes.Buffer
-	drawn := 0
+	drawn, late := 0, 0
 	for _, it := range media.Items(raw) {
 		if it.Kind != "image" || drawn == maxPictures {
+			continue
+		}
+		if ctx.Err() != nil {
+			late++
 			continue
 		}
 		data, err := it.Bytes()
@@ -70,7 +93,7 @@ func (r *run) pictures(raw []byte, width int) string {
 		if err != nil {
 			continue
 		}
-		pic, err := media.Inline(p, data, img, cols, media.PreviewRows)
+		pic, err := media.Inline(p, img, cols, media.PreviewRows)
 		if err != nil {
 			r.io.diag.Println("warning: " + err.Error())
 			continue
@@ -78,14 +101,14 @@ func (r *run) pictures(raw []byte, width int) string {
 		b.WriteString(pic)
 		drawn++
 	}
+	if late > 0 {
+		r.io.diag.Println("warning: " + plural.Count(late, "picture", "pictures") + " not drawn: --max-time ran out")
+	}
 	if p != media.Blocks || b.Len() == 0 {
 		return b.String()
 	}
 	var out bytes.Buffer
-	w := &colorprofile.Writer{Forward: &out, Profile: colorprofile.TrueColor}
-	if f, ok := r.io.out.(*os.File); ok {
-		w.Profile = colorprofile.Detect(f, os.Environ())
-	}
+	w := &colorprofile.Writer{Forward: &out, Profile: profile}
 	_, _ = w.Write(b.Bytes())
 	return out.String()
 }

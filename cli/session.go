@@ -39,6 +39,7 @@ type run struct {
 	tool      string        // the tool of the last tools/call judged (toolFailure)
 	taskTools taskSupport   // the tools' v1 taskSupport, listed once a run
 	method    string        // the last request sent, whose result emit prints
+	sent      time.Time     // when it was sent: its pictures are drawn within --max-time of it
 	cached    []string      // the cache hints of the results to print, said after them (cache_hints.go)
 }
 
@@ -172,6 +173,7 @@ func (r *run) call(ctx context.Context, method string, params any) ([]byte, erro
 		params = r.taskParams(params)
 	}
 	started := time.Now()
+	r.sent = started
 	// The engine hands every progress read before the result to the
 	// callback before Call returns, so the lines are complete here.
 	res, err := r.session.Call(ctx, method, params, opts...)
@@ -214,7 +216,7 @@ func (r *run) emit(ctx context.Context, raw []byte) error {
 		if file {
 			return text
 		}
-		return text + r.pictures(raw, width)
+		return text + r.pictures(ctx, raw, width)
 	})
 }
 

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/app/media"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 	"github.com/mcpscope/mcpscope/ui/nav"
@@ -26,7 +27,8 @@ type detailPane struct {
 	frame   *capture.Frame
 	width   int
 	dirty   bool
-	cancels int // the index's cancellations when the content was laid out
+	cancels int    // the index's cancellations when the content was laid out
+	drawn   uint64 // media.Drawn when the content was laid out: a picture it waited for may be drawn since
 	// streamOf looks up the stream a chunk belongs to (Store.Stream), to
 	// name a gateway stream by its GUID; nil names streams by their key.
 	streamOf func(capture.StreamKey) (capture.StreamStats, bool)
@@ -62,12 +64,13 @@ func (p *detailPane) SetFrame(f *capture.Frame) {
 func (p *detailPane) restyle() { p.dirty = true }
 
 // prepare lays out the content when the frame, the width or the styles
-// changed, or a cancellation may have marked the frame's call.
+// changed, a cancellation may have marked the frame's call, or a picture
+// decoded meanwhile may be the one it waits for.
 func (p *detailPane) prepare() {
-	if !p.dirty && p.cancels == p.x.cancels {
+	if !p.dirty && p.cancels == p.x.cancels && p.drawn == media.Drawn() {
 		return
 	}
-	p.dirty, p.cancels = false, p.x.cancels
+	p.dirty, p.cancels, p.drawn = false, p.x.cancels, media.Drawn()
 	if p.frame == nil {
 		p.content = fixedRows{p.st.Ink.Muted.Paint("select a frame in the traffic pane")}
 		p.offset = 0

@@ -10,10 +10,6 @@ import (
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
-// maxPreviews bounds the images and clips a frame's detail draws; the
-// others are named only.
-const maxPreviews = 8
-
 // mediaRows previews the images and audio clips of a result frame, above
 // its JSON: each named by its kind, MIME type and place among the frame's
 // items, then drawn (look.ItemPreview) at most w cells wide. None for any
@@ -34,7 +30,7 @@ func mediaRows(in detailInput, w int) fixedRows {
 			head += " · " + it.URI
 		}
 		rows = append(rows, in.st.Ink.Accent.Paint(termtext.Line(head)))
-		if i < maxPreviews {
+		if i < look.MaxPreviews {
 			rows = append(rows, look.ItemPreview(it, min(w, look.PreviewCols), look.PreviewRows, in.st)...)
 		}
 	}

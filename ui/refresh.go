@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/internal/app/media"
 	"github.com/mcpscope/mcpscope/ui/explore"
 )
 
@@ -19,10 +20,11 @@ type refreshMsg struct{ at time.Time }
 // passed since the last refresh, and reports one refresh for every change
 // in between. It is re-armed after each refresh, so at most one is pending.
 func (m *Model) waitRefresh() tea.Cmd {
-	sig, ctx, last := m.signal, m.ctx, m.lastRefresh
+	sig, ctx, last, drawn := m.signal, m.ctx, m.lastRefresh, media.Changed()
 	return func() tea.Msg {
 		select {
 		case <-sig:
+		case <-drawn:
 		case <-ctx.Done():
 			return nil
 		}

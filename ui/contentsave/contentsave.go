@@ -15,6 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/dustin/go-humanize"
 
+	"github.com/mcpscope/mcpscope/internal/app/atomicfile"
 	"github.com/mcpscope/mcpscope/internal/app/media"
 	"github.com/mcpscope/mcpscope/internal/app/termtext"
 )
@@ -58,9 +59,15 @@ func Prompt(it media.Item, i, n int) string {
 	return fmt.Sprintf("save %s to: ", it.Kind)
 }
 
-// ReplacePrompt asks before a file at path is replaced.
+// ReplacePrompt asks before a file at path is replaced. When path is a
+// symbolic link the file it names is what is replaced, and so what is
+// named: "replace link.png → /home/me/real.png? y/n: ".
 func ReplacePrompt(path string) string {
-	return "replace " + termtext.Line(path) + "? y/n: "
+	what := termtext.Line(path)
+	if target, err := atomicfile.Resolve(path); err == nil && target != path {
+		what += " → " + termtext.Line(target)
+	}
+	return "replace " + what + "? y/n: "
 }
 
 // ReplaceHint is what the line shows under ReplacePrompt while nothing

@@ -74,3 +74,22 @@ func TestAskReplacesOnlyOnYes(t *testing.T) {
 		t.Errorf("report %q %v", note, err)
 	}
 }
+
+// Replacing through a symbolic link replaces the file it names: the
+// question names that file too.
+func TestReplacePromptNamesLinkTarget(t *testing.T) {
+	dir := t.TempDir()
+	real, link := filepath.Join(dir, "real.png"), filepath.Join(dir, "link.png")
+	if err := os.WriteFile(real, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("real.png", link); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ReplacePrompt(link), "replace "+link+" → "+real+"? y/n: "; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	if got, want := ReplacePrompt(real), "replace "+real+"? y/n: "; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"charm.land/bubbles/v2/key"
 
 	"github.com/mcpscope/mcpscope/internal/app/keyhelp"
-	"github.com/mcpscope/mcpscope/internal/app/media"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/contentsave"
 )
@@ -112,7 +111,7 @@ func (x *Explorer) Help() help.KeyMap {
 		h.Short, h.Essential = []key.Binding{k.Again, subscribeKey, k.Scroll, k.Frames, k.Back}, []key.Binding{k.Back}
 	case x.mode == modeOutcome:
 		h.Short, h.Essential = []key.Binding{k.Again, k.Scroll, k.Frames, k.Back}, []key.Binding{k.Back}
-		if x.out != nil && len(media.Items(x.out.Result)) > 0 {
+		if x.out != nil && x.out.Media > 0 {
 			h.Short = slices.Insert(h.Short, 3, keyhelp.Relabel(k.SaveContent, "save content"))
 		}
 	case x.filtering:

@@ -14,6 +14,9 @@ const (
 	PreviewRows = media.PreviewRows
 )
 
+// Decoding is the line that stands for a picture being decoded.
+const Decoding = "decoding…"
+
 // MediaPreview is what follows the one-line head of an image, audio clip
 // or blob content item (ItemPreview), each line after a newline; "" for
 // an item that holds none.
@@ -33,7 +36,8 @@ func MediaPreview(raw json.RawMessage, cols, rows int, st *Styles) string {
 // line of what its header says (an image's size, a WAV clip's format and
 // duration, "duration unknown") and the picture in half blocks or the
 // clip's level strip, or a line saying why there is no picture. A blob
-// has none.
+// has none. A large image is decoded off the caller's goroutine
+// (media.PreviewLater): Decoding stands for it until it is drawn.
 func ItemPreview(it media.Item, cols, rows int, st *Styles) []string {
 	if it.Kind == "blob" {
 		return nil
@@ -44,7 +48,11 @@ func ItemPreview(it media.Item, cols, rows int, st *Styles) []string {
 			out = append(out, st.Ink.Muted.Paint(termtext.Line(d)))
 		}
 	}
-	for _, l := range media.Preview(it, cols, rows) {
+	lines, ok := media.PreviewLater(it, cols, rows)
+	if !ok {
+		return append(out, st.Ink.Muted.Paint(Decoding))
+	}
+	for _, l := range lines {
 		switch {
 		case strings.HasPrefix(l, "no preview: "):
 			l = st.Ink.Warn.Paint(termtext.Line(l))

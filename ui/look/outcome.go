@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/app/media"
 	"github.com/mcpscope/mcpscope/internal/app/termtext"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
@@ -32,6 +33,14 @@ type Outcome struct {
 	offset  int
 	Failed  bool            // the answer is an error
 	Result  json.RawMessage // the result answered, nil for an error
+	Media   int             // the images, audio clips and blobs of the result (media.Items)
+
+	st      *Styles
+	parts   resultParts // what no width changes, drawn once (NewCheckedOutcome)
+	failure string      // the tool's failure heading the body (FailTool)
+	cols    int         // the width the body's previews are drawn at
+	drawn   uint64      // media.Drawn when the body was drawn
+	waiting bool        // the body shows a picture as Decoding
 }
 
 // NewOutcome renders the answer of method: res when err is nil.
@@ -63,8 +72,21 @@ func NewCheckedOutcome(method string, res json.RawMessage, err error, d mcp.Dial
 		o.Body = b.String()
 		return o
 	}
-	o.Body = resultBody(res, outputSchema, st)
+	o.st, o.cols, o.Media = st, PreviewCols, len(media.Items(res))
+	o.parts = newResultParts(res, outputSchema, st)
+	o.render()
 	return o
+}
+
+// render draws the body of a result, its previews o.cols wide.
+func (o *Outcome) render() {
+	o.drawn = media.Drawn()
+	o.Body = resultBody(o.Result, o.parts, &previewBudget{cols: o.cols, left: MaxPreviews}, o.st)
+	if o.failure != "" {
+		o.Body = o.failure + "\n\n" + o.Body
+	}
+	o.waiting = strings.Contains(o.Body, Decoding)
+	o.lines = nil
 }
 
 // FailTool marks the outcome of a tools/call whose result is nonetheless a
@@ -72,7 +94,8 @@ func NewCheckedOutcome(method string, res json.RawMessage, err error, d mcp.Dial
 // naming the tool and why, heads the body.
 func (o *Outcome) FailTool(f *client.ToolFailure, st *Styles) {
 	o.Failed = true
-	o.Body = st.Ink.Error.Paint(f.Error()) + "\n\n" + o.Body
+	o.failure = st.Ink.Error.Paint(f.Error())
+	o.Body = o.failure + "\n\n" + o.Body
 	o.lines = nil
 }
 
@@ -116,13 +139,21 @@ func PrettyHighlighted(raw json.RawMessage, st *Styles) string {
 	return HighlightJSON(string(pretty), st)
 }
 
-// SetSize wraps the body for width w.
+// SetSize wraps the body for width w, its previews drawn again when
+// they would not fit.
 func (o *Outcome) SetSize(w, _ int) {
+	if o.waiting && o.drawn != media.Drawn() {
+		o.render() // a picture it waited for is drawn
+	}
 	if w == o.w && o.lines != nil {
 		return
 	}
 	o.w = w
 	w = max(w, 1)
+	if cols := min(w, PreviewCols); o.Result != nil && o.st != nil && cols != o.cols {
+		o.cols = cols
+		o.render()
+	}
 	o.lines = o.lines[:0]
 	for _, l := range strings.Split(o.Body, "\n") {
 		o.lines = append(o.lines, WrapHanging(l, w, Hang(ansi.Strip(l), w))...)
@@ -147,7 +178,7 @@ func (o *Outcome) Render(w, h int) string {
 // content and structuredContent, resources/read contents, prompts/get
 // messages — one readable block per item; "" when it has none. Whether a
 // tools/call failed is not said here: FailTool heads the body with it.
-func contentSummary(res json.RawMessage, st *Styles) string {
+func contentSummary(res json.RawMessage, pb *previewBudget, st *Styles) string {
 	var r struct {
 		Content  []json.RawMessage `json:"content"`
 		Contents []json.RawMessage `json:"contents"`
@@ -165,20 +196,33 @@ func contentSummary(res json.RawMessage, st *Styles) string {
 		parts = append(parts, st.Ink.Muted.Paint(ExpandTabs(termtext.Block(r.Description))))
 	}
 	for _, c := range r.Content {
-		parts = append(parts, ContentItem(c, st))
+		parts = append(parts, contentItem(c, pb, st))
 	}
 	for _, c := range r.Contents {
-		parts = append(parts, ContentItem(c, st))
+		parts = append(parts, contentItem(c, pb, st))
 	}
 	for _, m := range r.Messages {
-		parts = append(parts, st.Ink.Muted.Paint("["+OneLine(m.Role)+"]")+" "+ContentItem(m.Content, st))
+		parts = append(parts, st.Ink.Muted.Paint("["+OneLine(m.Role)+"]")+" "+contentItem(m.Content, pb, st))
 	}
 	return strings.Join(parts, "\n")
 }
 
+// MaxPreviews bounds the images and clips drawn in a view of content;
+// the others are named only.
+const MaxPreviews = 8
+
+// previewBudget is how wide the previews of a view of content are drawn
+// and how many more may be.
+type previewBudget struct{ cols, left int }
+
 // ContentItem describes one content item or resource contents; the
 // server's text in it is made safe to print.
 func ContentItem(raw json.RawMessage, st *Styles) string {
+	return contentItem(raw, &previewBudget{cols: PreviewCols, left: 1}, st)
+}
+
+// contentItem is ContentItem drawing a preview within pb.
+func contentItem(raw json.RawMessage, pb *previewBudget, st *Styles) string {
 	var c struct {
 		Type      string          `json:"type"`
 		Text      *string         `json:"text"`
@@ -203,7 +247,7 @@ func ContentItem(raw json.RawMessage, st *Styles) string {
 		}
 		return head(fmt.Sprintf("execution stream tag %d · %s · %s — see the Streams pane", *c.StreamTag, c.MimeType, size))
 	case c.Type == "resource" && len(c.Resource) > 0:
-		return head("embedded resource") + " " + ContentItem(c.Resource, st)
+		return head("embedded resource") + " " + contentItem(c.Resource, pb, st)
 	case c.Type == "resource_link":
 		return head("resource link") + " " + OneLine(c.URI+" "+c.Name)
 	case c.Text != nil:
@@ -222,7 +266,11 @@ func ContentItem(raw json.RawMessage, st *Styles) string {
 		if c.URI != "" {
 			label = c.URI + " · " + label
 		}
-		return head(label) + MediaPreview(raw, PreviewCols, PreviewRows, st)
+		if pb.left <= 0 {
+			return head(label)
+		}
+		pb.left--
+		return head(label) + MediaPreview(raw, pb.cols, PreviewRows, st)
 	}
 	return st.Ink.Muted.Paint(termtext.Block(string(raw)))
 }

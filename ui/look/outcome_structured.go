@@ -26,19 +26,32 @@ func resultNotes(res json.RawMessage, st *Styles) string {
 }
 
 // resultBody is the body of a result: the readable summary of its content,
-// its structuredContent with how it compares to the text (and checks
-// against schema, when given), then the whole result as highlighted JSON.
-func resultBody(res, schema json.RawMessage, st *Styles) string {
+// its previews drawn within pb, then the parts drawn once (resultParts):
+// the structuredContent with how it compares to the text and checks
+// against the schema, and the whole result as highlighted JSON.
+func resultBody(res json.RawMessage, parts resultParts, pb *previewBudget, st *Styles) string {
 	var b strings.Builder
-	summary := resultNotes(res, st) + contentSummary(res, st)
-	if s := structuredSection(res, schema, st); s != "" {
-		summary = strings.TrimLeft(summary+"\n\n"+s, "\n")
+	summary := parts.notes + contentSummary(res, pb, st)
+	if parts.structured != "" {
+		summary = strings.TrimLeft(summary+"\n\n"+parts.structured, "\n")
 	}
 	if summary != "" {
 		b.WriteString(summary + "\n\n" + st.Ink.Muted.Paint("── result JSON ──") + "\n")
 	}
-	b.WriteString(PrettyHighlighted(res, st))
+	b.WriteString(parts.json)
 	return b.String()
+}
+
+// resultParts are the pieces of a result's body that no width or picture
+// changes, drawn once when the outcome is made: for a result of megabytes
+// they take seconds, so a resize or a picture decoded later redraws only
+// the summary around them.
+type resultParts struct{ notes, structured, json string }
+
+// newResultParts draws the parts of res, its structuredContent checked
+// against schema when given.
+func newResultParts(res, schema json.RawMessage, st *Styles) resultParts {
+	return resultParts{notes: resultNotes(res, st), structured: structuredSection(res, schema, st), json: PrettyHighlighted(res, st)}
 }
 
 // structuredSection renders a tools/call result's structuredContent as

@@ -43,6 +43,9 @@ type samplingView struct {
 	offset int  // first line of the request shown
 	note   string
 	w, h   int
+
+	request  []string // requestText wrapped requestW wide, drawn once a width
+	requestW int
 }
 
 // newSamplingView reads the params of sampling/createMessage.

@@ -31,7 +31,7 @@ func (v *samplingView) requestHeight() int {
 // render draws the request (scrolled), the model name, the reply box and
 // the note.
 func (v *samplingView) render(w, h int) string {
-	lines := strings.Split(ansi.Hardwrap(ansi.Wordwrap(v.requestText(), max(w, 1), ""), max(w, 1), true), "\n")
+	lines := v.requestLines(max(w, 1))
 	top := max(h-v.replyLines()-3, 1)
 	v.offset = min(v.offset, max(len(lines)-top, 0))
 	shown := lines[v.offset:min(v.offset+top, len(lines))]
@@ -49,6 +49,16 @@ func (v *samplingView) render(w, h int) string {
 		out = append(out, v.st.Ink.Warn.Paint(v.note))
 	}
 	return strings.Join(out, "\n")
+}
+
+// requestLines is requestText wrapped w cells wide, drawn again only when
+// w changes: the request holds the server's images, each decoded to draw.
+func (v *samplingView) requestLines(w int) []string {
+	if v.request == nil || v.requestW != w {
+		v.request = strings.Split(ansi.Hardwrap(ansi.Wordwrap(v.requestText(), w, ""), w, true), "\n")
+		v.requestW = w
+	}
+	return v.request
 }
 
 // requestText is what the server sent: the system prompt, each message

@@ -124,19 +124,32 @@ func (it Item) FileName(n int) string {
 // maxName bounds a file name taken from a URI, in bytes.
 const maxName = 200
 
+// slashLike are characters drawn like a path separator: a name holding
+// one would read as a path it is not.
+const slashLike = "\u2044\u2215\u29f8\u29f9\uff0f\uff3c"
+
 // safeName is name with separators, controls, format characters (bidi
-// overrides) and leading dots taken out, at most maxName bytes.
+// overrides) and leading dots and spaces taken out, characters drawn
+// like a separator made "_", at most maxName bytes; "" for a name of
+// nothing else or "~".
 func safeName(name string) string {
 	name = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == utf8.RuneError || r == '/' || r == '\\' || r == ':' {
+		switch {
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == utf8.RuneError || r == '/' || r == '\\' || r == ':':
 			return -1
+		case strings.ContainsRune(slashLike, r):
+			return '_'
 		}
 		return r
 	}, name)
-	name = strings.TrimLeft(name, ".")
+	name = strings.TrimLeftFunc(name, func(r rune) bool { return r == '.' || unicode.IsSpace(r) })
+	name = strings.TrimRightFunc(name, unicode.IsSpace)
 	for len(name) > maxName {
 		_, n := utf8.DecodeLastRuneInString(name)
 		name = name[:len(name)-n]
+	}
+	if name == "~" {
+		return ""
 	}
 	return name
 }

@@ -35,13 +35,14 @@ func FuzzPreview(f *testing.F) {
 	f.Add(mediatest.Quadrants(f, 8, 6))
 	f.Add(mediatest.LyingPNG(100000, 100000))
 	f.Add(mediatest.LyingPNG(3, 3))
+	f.Add(mediatest.ScanBomb(MaxJPEGScans + 1))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		_ = Describe("image", "image/png", b)
 		lines := Preview(Item{Kind: "image", Base64: base64.StdEncoding.EncodeToString(b)}, 12, 4)
 		if len(lines) > 4 {
 			t.Fatalf("%d rows in 4", len(lines))
 		}
-		if name := (Item{URI: string(b)}).FileName(1); name == "" || strings.ContainsAny(name, "/\\\x00\x1b") || name[0] == '.' || len(name) > maxName {
+		if name := (Item{URI: string(b)}).FileName(1); strings.TrimSpace(name) == "" || name == "~" || strings.ContainsAny(name, "/\\\x00\x1b"+slashLike) || name[0] == '.' || len(name) > maxName {
 			t.Fatalf("file name %q from the URI %q", name, b)
 		}
 	})

@@ -13,8 +13,10 @@ import (
 )
 
 // Bounds of the images Decode accepts: past them an image is described,
-// never decoded, so one content block costs at most about MaxPixels×4
-// bytes of memory (32 MiB) and about a third of a second to decode.
+// never decoded, so one content block costs at most MaxPixels×8 bytes of
+// memory (64 MiB, a 16-bit RGBA image) and, with MaxJPEGScans, time in
+// proportion to its pixels. Pictures are scaled to the cells they are
+// shown in before anything is drawn or sent to a terminal.
 const (
 	MaxImageBytes = 16 << 20 // encoded (PNG, JPEG, GIF) bytes
 	MaxPixels     = 8 << 20  // width × height
@@ -46,14 +48,18 @@ func ReadImageInfo(data []byte) (ImageInfo, error) {
 }
 
 // Decode decodes an image after checking its header against the bounds:
-// an image over MaxImageBytes encoded or MaxPixels in area, or with a
-// side of 0, is refused before a pixel is read.
+// an image over MaxImageBytes encoded or MaxPixels in area, with a side
+// of 0, or a JPEG of over MaxJPEGScans scans, is refused before a pixel
+// is read.
 func Decode(data []byte) (image.Image, ImageInfo, error) {
 	info, err := ReadImageInfo(data)
 	if err != nil {
 		return nil, info, err
 	}
 	if err := info.check(len(data)); err != nil {
+		return nil, info, err
+	}
+	if err := info.checkJPEG(data); err != nil {
 		return nil, info, err
 	}
 	img, _, err := image.Decode(bytes.NewReader(data))

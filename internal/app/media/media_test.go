@@ -133,6 +133,12 @@ func TestFileName(t *testing.T) {
 		{Item{URI: "demo://x/evil%E2%80%AEgnp.exe%C2%9B", MimeType: "text/plain"}, 1, "evilgnp.exe"},
 		{Item{URI: "demo://x/" + strings.Repeat("é", 300)}, 1, strings.Repeat("é", 100)},
 		{Item{URI: "demo://x/a\x1b[2J", MimeType: "text/plain"}, 1, "content-1.txt"},
+		{Item{URI: "file:///a/%20%20", MimeType: "image/png"}, 1, "content-1.png"},
+		{Item{URI: "file:///a/%E3%80%80", MimeType: "image/png"}, 2, "content-2.png"},
+		{Item{URI: "file:///a/%7E", MimeType: "image/png"}, 3, "content-3.png"},
+		{Item{URI: "file:///a/x%EF%BC%8F..%EF%BC%8Fy", MimeType: "image/png"}, 1, "x_.._y"},
+		{Item{URI: "file:///a/\u2215etc\u2215passwd", MimeType: "image/png"}, 1, "_etc_passwd"},
+		{Item{URI: "file:///a/%20.x%20", MimeType: "image/png"}, 1, "x"},
 	} {
 		if got := c.it.FileName(c.n); got != c.want {
 			t.Errorf("FileName(%+v) = %q, want %q", c.it, got, c.want)
@@ -170,7 +176,7 @@ func TestInline(t *testing.T) {
 		t.Fatal(err)
 	}
 	for p, prefix := range map[Protocol]string{Kitty: "\x1b_G", ITerm: "\x1b]1337;File=", Sixel: "\x1bP0;1q", Blocks: "\x1b[", Off: ""} {
-		got, err := Inline(p, data, img, 40, 12)
+		got, err := Inline(p, img, 40, 12)
 		if err != nil || !strings.HasPrefix(got, prefix) {
 			t.Errorf("%v: %q… %v, want it to start %q", p, got[:min(len(got), 20)], err, prefix)
 		}
@@ -216,12 +222,12 @@ func TestInlineTallImage(t *testing.T) {
 		t.Fatal(err)
 	}
 	for p, want := range map[Protocol]string{Kitty: "c=1,r=12", ITerm: "width=1;height=12"} {
-		got, err := Inline(p, data, img, 40, 12)
+		got, err := Inline(p, img, 40, 12)
 		if err != nil || !strings.Contains(got, want) {
 			t.Errorf("%v: %q…, want %s", p, got[:min(len(got), 60)], want)
 		}
 	}
-	if got, _ := Inline(Blocks, data, img, 40, 12); strings.Count(got, "\n") != 12 {
+	if got, _ := Inline(Blocks, img, 40, 12); strings.Count(got, "\n") != 12 {
 		t.Errorf("half blocks: %d rows", strings.Count(got, "\n"))
 	}
 }

@@ -17,13 +17,18 @@ func Preview(it Item, cols, rows int) []string {
 	if cols <= 0 || rows <= 0 {
 		return nil
 	}
-	key := previewKey{sum: sha256.Sum256([]byte(it.Base64)), kind: it.Kind, mime: it.MimeType, cols: cols, rows: rows}
+	key := keyOf(it, cols, rows)
 	if lines, ok := previews.get(key); ok {
 		return lines
 	}
 	lines := draw(it, cols, rows)
 	previews.put(key, lines)
 	return lines
+}
+
+// keyOf is the cache's key of a preview.
+func keyOf(it Item, cols, rows int) previewKey {
+	return previewKey{sum: sha256.Sum256([]byte(it.Base64)), kind: it.Kind, mime: it.MimeType, cols: cols, rows: rows}
 }
 
 // draw is Preview without the cache.

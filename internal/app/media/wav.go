@@ -14,6 +14,8 @@ type WAV struct {
 	Channels      int
 	SampleRate    int
 	BitsPerSample int
+	BlockAlign    int    // bytes of one frame (a sample of every channel)
+	SubFormat     uint16 // an extensible clip's own format: 1 PCM, 3 IEEE float
 	Data          []byte // the samples held: at most what the data chunk declares
 	Declared      uint32 // the data chunk's declared length
 }
@@ -45,7 +47,11 @@ func ParseWAV(b []byte) (WAV, error) {
 			w.Format = binary.LittleEndian.Uint16(body[0:])
 			w.Channels = int(binary.LittleEndian.Uint16(body[2:]))
 			w.SampleRate = int(binary.LittleEndian.Uint32(body[4:]))
+			w.BlockAlign = int(binary.LittleEndian.Uint16(body[12:]))
 			w.BitsPerSample = int(binary.LittleEndian.Uint16(body[14:]))
+			if w.Format == 0xFFFE && size >= 40 && len(body) >= 40 {
+				w.SubFormat = binary.LittleEndian.Uint16(body[24:]) // the subformat GUID's first two bytes
+			}
 			fmtSeen = true
 		case "data":
 			if !fmtSeen {
@@ -70,17 +76,34 @@ func ParseWAV(b []byte) (WAV, error) {
 // Truncated says whether the data chunk declares more bytes than it holds.
 func (w WAV) Truncated() bool { return uint64(w.Declared) > uint64(len(w.Data)) }
 
-// frameBytes is the size of one sample of every channel; 0 when the
-// header makes no sense.
+// frameBytes is the size of one sample of every channel: the header's
+// block align when it holds each channel's sample (12 bits in 2 bytes,
+// 24 in 4), else whole bytes per sample; 0 when the header makes no
+// sense.
 func (w WAV) frameBytes() int {
-	if w.Channels <= 0 || w.BitsPerSample <= 0 || w.BitsPerSample%8 != 0 || w.Channels > 64 || w.BitsPerSample > 64 {
+	if w.Channels <= 0 || w.BitsPerSample <= 0 || w.Channels > 64 || w.BitsPerSample > 64 {
+		return 0
+	}
+	if c := w.BlockAlign / w.Channels; w.BlockAlign%w.Channels == 0 && c*8 >= w.BitsPerSample && c <= 8 {
+		return w.BlockAlign
+	}
+	if w.BitsPerSample%8 != 0 {
 		return 0
 	}
 	return w.Channels * w.BitsPerSample / 8
 }
 
+// encoding is how the samples are stored: 1 PCM or 3 IEEE float, an
+// extensible clip's subformat read through.
+func (w WAV) encoding() uint16 {
+	if w.Format == 0xFFFE {
+		return w.SubFormat
+	}
+	return w.Format
+}
+
 // Timed says whether the header says enough to tell how long the clip
-// lasts: a sample rate and whole bytes per sample.
+// lasts: a sample rate and a frame size that agrees with it.
 func (w WAV) Timed() bool { return w.frameBytes() > 0 && w.SampleRate > 0 }
 
 // Duration is how long the samples held last; 0 when the header does not
@@ -105,6 +128,12 @@ func (w WAV) String() string {
 		format = "float"
 	case 0xFFFE:
 		format = "extensible"
+		switch w.SubFormat {
+		case 1:
+			format = "PCM (extensible)"
+		case 3:
+			format = "float (extensible)"
+		}
 	}
 	s := fmt.Sprintf("%d ch · %d Hz · %d-bit %s · ", w.Channels, w.SampleRate, w.BitsPerSample, format)
 	if w.Timed() {
