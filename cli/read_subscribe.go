@@ -49,7 +49,7 @@ func (r *run) readAndWatch(parent context.Context, uri string, w *resourceWatch)
 	if err != nil {
 		// --max-time may end the watch while the server has yet to agree
 		// to the subscription: the read printed, the watch ends well.
-		if ctx.Err() != nil && r.watchedLong(parent, ctx, uri, nil, started) {
+		if r.watchedLong(parent, ctx, uri, nil, started) {
 			return nil
 		}
 		return fmt.Errorf("--subscribe: %w", err)
@@ -95,7 +95,7 @@ func (r *run) readAndWatch(parent context.Context, uri string, w *resourceWatch)
 // parent), saying so on stderr; sub is nil when it ended before the
 // server agreed to the subscription.
 func (r *run) watchedLong(parent, ctx context.Context, uri string, sub *client.ResourceSubscription, started time.Time) bool {
-	if parent.Err() != nil || !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	if parent.Err() != nil || !maxTimeOver(ctx) {
 		return false
 	}
 	if sub == nil {
@@ -105,6 +105,17 @@ func (r *run) watchedLong(parent, ctx context.Context, uri string, sub *client.R
 	n, _ := sub.Updates()
 	r.io.diag.Println(fmt.Sprintf("watched %s for %s (--max-time): %s", termtext.Line(uri), time.Since(started).Round(time.Millisecond), plural.Count(n, "update", "updates")))
 	return true
+}
+
+// maxTimeOver reports whether ctx's deadline, the watch's --max-time, has
+// passed: a request whose own limit is that deadline may end before ctx
+// says it is done.
+func maxTimeOver(ctx context.Context) bool {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return true
+	}
+	dl, ok := ctx.Deadline()
+	return ok && !time.Now().Before(dl)
 }
 
 // readOnce sends resources/read for uri and prints the result.

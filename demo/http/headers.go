@@ -1,11 +1,9 @@
 package demohttp
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
@@ -80,7 +78,7 @@ func checkModern(hd http.Header, m *jsonrpc.Message, supported []string) *jsonrp
 		return nil
 	}
 	raw := hd.Get(headerName)
-	got, err := decodeHeaderValue(raw)
+	got, err := mcp.DecodeHeaderValue(raw)
 	switch {
 	case raw == "":
 		return mismatch("the %s header is missing", headerName)
@@ -111,29 +109,4 @@ func nameOf(m *jsonrpc.Message) (string, bool) {
 		return p.TaskID, true
 	}
 	return "", false
-}
-
-// Base64 sentinel of a header value that is not plain ASCII.
-const (
-	sentinelPrefix = "=?base64?"
-	sentinelSuffix = "?="
-)
-
-// decodeHeaderValue decodes an Mcp-Name or Mcp-Param-* value: the
-// =?base64?…?= sentinel holds the Base64 of UTF-8 text; anything else must
-// be visible ASCII, space or tab.
-func decodeHeaderValue(v string) (string, error) {
-	if strings.HasPrefix(v, sentinelPrefix) && strings.HasSuffix(v, sentinelSuffix) && len(v) >= len(sentinelPrefix)+len(sentinelSuffix) {
-		b, err := base64.StdEncoding.DecodeString(v[len(sentinelPrefix) : len(v)-len(sentinelSuffix)])
-		if err != nil {
-			return "", fmt.Errorf("the Base64 sentinel does not decode: %w", err)
-		}
-		return string(b), nil
-	}
-	for i := 0; i < len(v); i++ {
-		if c := v[i]; (c < 0x20 || c > 0x7e) && c != '\t' {
-			return "", fmt.Errorf("byte %#x at %d is not allowed in a header value", c, i)
-		}
-	}
-	return v, nil
 }

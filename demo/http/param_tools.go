@@ -124,7 +124,7 @@ func checkParamHeaders(hd http.Header, m *jsonrpc.Message) *jsonrpc.Error {
 		case !sent:
 			continue
 		}
-		got, err := decodeHeaderValue(raw)
+		got, err := mcp.DecodeHeaderValue(raw)
 		if err != nil {
 			return mismatch("value %q: %v", raw, err)
 		}

@@ -104,7 +104,7 @@ func violationMessage(body []byte, e *EnvelopeError) *Message {
 // notAnObject says why a body that does not start with '{' is no message.
 func notAnObject(text []byte) error {
 	if json.Valid(text) {
-		return fmt.Errorf("not a JSON-RPC message: the body is %s, not an object", jsonKind(text))
+		return fmt.Errorf("not a JSON-RPC message: the body is %s, not an object", ValueKind(text))
 	}
 	if sc := scanArray(text); sc.opened && sc.depth > MaxJSONDepth {
 		return fmt.Errorf("not a JSON-RPC message: %w", ErrNestedTooDeep)
@@ -112,11 +112,18 @@ func notAnObject(text []byte) error {
 	return fmt.Errorf("not a JSON-RPC message: %w", syntaxError(text))
 }
 
-// jsonKind names the kind of a valid JSON value: "an array", "a number".
-func jsonKind(v []byte) string {
+// ValueKind names the kind of a JSON value by its first byte: "an
+// object", "an array", "a string", "a boolean", "null", "a number", or
+// "nothing" when there is only white space.
+func ValueKind(v []byte) string {
 	s := scanner{b: v}
 	s.ws()
+	if s.i >= len(v) {
+		return "nothing"
+	}
 	switch c := v[s.i]; {
+	case c == '{':
+		return "an object"
 	case c == '[':
 		return "an array"
 	case c == '"':

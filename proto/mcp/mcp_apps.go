@@ -1,11 +1,12 @@
 package mcp
 
 import (
-	"bytes"
 	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // MCP Apps (the extension io.modelcontextprotocol/ui): a tool names a UI
@@ -56,7 +57,7 @@ func ReadToolApp(meta json.RawMessage) (ToolApp, bool) {
 	readAppMember(ui, "visibility", "_meta.ui", &a.Visibility, "an array of strings", &a.Problems)
 	var legacy string
 	if len(m.Legacy) > 0 && json.Unmarshal(m.Legacy, &legacy) != nil {
-		a.Problems = append(a.Problems, `_meta["`+MetaAppLegacyURI+`"] is not a string (`+jsonKind(m.Legacy)+`)`)
+		a.Problems = append(a.Problems, `_meta["`+MetaAppLegacyURI+`"] is not a string (`+jsonrpc.ValueKind(m.Legacy)+`)`)
 	}
 	switch {
 	case a.ResourceURI == "" && legacy != "":
@@ -81,7 +82,7 @@ func appMembers(raw json.RawMessage, where string, problems *[]string) map[strin
 	}
 	var m map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) != nil {
-		*problems = append(*problems, where+" is not an object ("+jsonKind(raw)+")")
+		*problems = append(*problems, where+" is not an object ("+jsonrpc.ValueKind(raw)+")")
 	}
 	return m
 }
@@ -96,32 +97,10 @@ func readAppMember[T any](members map[string]json.RawMessage, name, where string
 	}
 	var v T
 	if json.Unmarshal(raw, &v) != nil {
-		*problems = append(*problems, where+"."+name+" is not "+want+" ("+jsonKind(raw)+")")
+		*problems = append(*problems, where+"."+name+" is not "+want+" ("+jsonrpc.ValueKind(raw)+")")
 		return
 	}
 	*to = v
-}
-
-// jsonKind names the kind of a JSON value: object, array, string,
-// number, boolean or null.
-func jsonKind(raw json.RawMessage) string {
-	t := bytes.TrimLeft(raw, " \t\r\n")
-	if len(t) == 0 {
-		return "nothing"
-	}
-	switch t[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
 }
 
 // VisibleTo lists who may call the tool, the default ("model", "app")

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpscope/mcpscope/internal/app/plural"
 	"github.com/mcpscope/mcpscope/internal/app/schemacheck"
 	"github.com/mcpscope/mcpscope/internal/app/termtext"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // Bounds of a report.
@@ -74,7 +75,7 @@ func Report(result, outputSchema json.RawMessage) []Line {
 		}
 		return unreadable(result)
 	}
-	if k := kindOf(sc); k != "an object" {
+	if k := jsonrpc.ValueKind(sc); k != "an object" {
 		return []Line{notObject(sc)}
 	}
 	lines := Compare(result, sc)
@@ -107,29 +108,7 @@ func Named(result json.RawMessage) bool {
 
 // notObject is the line that says structuredContent is not an object.
 func notObject(sc json.RawMessage) Line {
-	return Line{Bad, "structuredContent must be an object (got " + kindOf(sc) + ")"}
-}
-
-// kindOf names the kind of a JSON value: an object, an array, a string, a
-// number, a boolean or null.
-func kindOf(raw json.RawMessage) string {
-	t := bytes.TrimLeft(raw, " \t\r\n")
-	if len(t) == 0 {
-		return "nothing"
-	}
-	switch t[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
+	return Line{Bad, "structuredContent must be an object (got " + jsonrpc.ValueKind(sc) + ")"}
 }
 
 // unreadable says why a result that names structuredContent cannot be
