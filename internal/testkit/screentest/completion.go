@@ -70,19 +70,6 @@ func (p *CompletionPeer) Send(_ context.Context, m *jsonrpc.Message) error {
 	return nil
 }
 
-// Sent returns the messages of method the client sent, in order.
-func (p *CompletionPeer) Sent(method string) []*jsonrpc.Message {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var out []*jsonrpc.Message
-	for _, m := range p.sent {
-		if m.Method == method {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
 // ConnectCompletionPeer connects a session to a new CompletionPeer that
 // captures in sink, advertises completions when advertise is set, and
 // answers completion/complete with answer (a result's JSON, or an error);

@@ -53,19 +53,6 @@ func (p *TaskPeer) Send(_ context.Context, m *jsonrpc.Message) error {
 	return nil
 }
 
-// Sent returns the messages of method the client sent, in order.
-func (p *TaskPeer) Sent(method string) []*jsonrpc.Message {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var out []*jsonrpc.Message
-	for _, m := range p.sent {
-		if m.Method == method {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
 // ConnectTaskPeer connects a session to a new TaskPeer that answers with
 // script and captures in sink (nil: nowhere); the session is closed at
 // the end of the test.

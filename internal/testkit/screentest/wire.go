@@ -57,3 +57,16 @@ func (w *wire) Err() error { return nil }
 
 // Describe declares nothing: the fake speaks standard MCP in JSON.
 func (w *wire) Describe() client.Traits { return client.Traits{} }
+
+// Sent returns the messages of method the client sent, in order.
+func (w *wire) Sent(method string) []*jsonrpc.Message {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []*jsonrpc.Message
+	for _, m := range w.sent {
+		if m.Method == method {
+			out = append(out, m)
+		}
+	}
+	return out
+}
