@@ -3,6 +3,7 @@ package tasks
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -17,12 +18,7 @@ const MaxTaskInputs = 64
 
 // inputKeys names the keys of a task's input requests, sorted, or "".
 func inputKeys(t mcp.Task) string {
-	keys := make([]string, 0, len(t.InputRequests))
-	for k := range t.InputRequests {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return strings.Join(keys, "\x00")
+	return strings.Join(slices.Sorted(maps.Keys(t.InputRequests)), "\x00")
 }
 
 // update answers a v2 task's input requests, whose keys are keys, with
