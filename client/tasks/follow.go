@@ -242,16 +242,14 @@ func (f *follower) finish(ctx, lctx context.Context, res json.RawMessage, err er
 	if err == nil {
 		return res, nil
 	}
-	if lctx.Err() == nil && !f.gaveUp && !f.last.Status.Terminal() && !errors.As(err, new(*TaskError)) {
-		f.cancel(ctx)
-		return nil, err
-	}
-	if cause := context.Cause(lctx); lctx.Err() != nil {
-		if f.last.Status.Terminal() {
-			return nil, cause
+	if lctx.Err() != nil {
+		if !f.last.Status.Terminal() {
+			f.cancel(ctx)
 		}
+		return nil, context.Cause(lctx)
+	}
+	if !f.gaveUp && !f.last.Status.Terminal() && !errors.As(err, new(*TaskError)) {
 		f.cancel(ctx)
-		return nil, cause
 	}
 	return nil, err
 }
