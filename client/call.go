@@ -183,22 +183,15 @@ func (s *Session) acquire(ctx context.Context, method string, cfg *callConfig) e
 		return nil
 	default:
 	}
-	limit := cfg.timeout
-	if cfg.hard > 0 && (limit <= 0 || cfg.hard < limit) {
-		limit = cfg.hard
-	}
-	var expired <-chan time.Time
-	if limit > 0 {
-		t := time.NewTimer(limit)
-		defer t.Stop()
-		expired = t.C
-	}
+	limit := min(cfg.timeout, cfg.hard) // both set: a Call's limits, as its timers take them
+	expired := time.NewTimer(limit)
+	defer expired.Stop()
 	select {
 	case s.slots <- struct{}{}:
 		return nil
 	case <-s.dead:
 		return s.failureErr()
-	case <-expired:
+	case <-expired.C:
 		return fmt.Errorf("%s: %w: none of the %d answered within %s", method, ErrTooManyInFlight, cap(s.slots), limit)
 	case <-ctx.Done():
 		return fmt.Errorf("%s: %w: %w", method, ErrTooManyInFlight, ctx.Err())
