@@ -3,11 +3,10 @@ package toolargs
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/mcpscope/mcpscope/internal/app/plural"
 	"slices"
-	"sort"
 	"strings"
 
+	"github.com/mcpscope/mcpscope/internal/app/plural"
 	"github.com/mcpscope/mcpscope/internal/app/termtext"
 )
 
@@ -34,7 +33,7 @@ func ForPrompt(arguments json.RawMessage, words []string, read Source) (map[stri
 	for _, a := range declared {
 		names = append(names, a.Name)
 	}
-	sort.Strings(names)
+	slices.Sort(names)
 	out, err := Strings("prompt", names, words, read)
 	if err != nil {
 		return nil, err
