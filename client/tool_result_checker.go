@@ -27,15 +27,15 @@ func ToolResultChecker(tool string, outputSchema json.RawMessage) func(result js
 		if json.Unmarshal(result, &r) != nil || r == nil {
 			return nil
 		}
-		if present(r["task"]) || mcp.IsTaskHandle(result) {
-			return nil // a task handle: the task's final result is judged
+		var resultType string
+		_ = json.Unmarshal(r["resultType"], &resultType)
+		if present(r["task"]) || resultType == mcp.ResultTypeTask {
+			return nil // a task handle (v1, v2): the task's final result is judged
 		}
 		var isError bool
 		if json.Unmarshal(r["isError"], &isError) == nil && isError {
 			return &ToolFailure{Tool: tool, Kind: ToolIsError, Detail: firstText(r["content"])}
 		}
-		var resultType string
-		_ = json.Unmarshal(r["resultType"], &resultType)
 		if !present(outputSchema) || resultType == mcp.ResultTypeInputRequired {
 			return nil
 		}
