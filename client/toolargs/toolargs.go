@@ -38,10 +38,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mcpscope/mcpscope/internal/app/plural"
 	"strings"
 
 	"github.com/mcpscope/mcpscope/internal/app/mcpconfig"
+	"github.com/mcpscope/mcpscope/internal/app/plural"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
