@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/app/termtext"
+	"github.com/mcpscope/mcpscope/proxy"
 )
 
 // FuzzProxyLabel reads any bytes as a proxy's mark (a recording holds
@@ -27,6 +28,8 @@ func FuzzProxyLabel(f *testing.F) {
 			t.Fatalf("label %q is not one safe line", label)
 		}
 		var x index
-		x.injected.see(fr)
+		if mk, ok := proxy.ParseMark(fr); ok {
+			x.injected.see(mk)
+		}
 	})
 }

@@ -157,9 +157,11 @@ func (x *index) add(f *capture.Frame) {
 	x.progress.tick(f.Time)
 	x.noteVersion(f)
 	if f.Chan.Kind == capture.Proxy {
-		x.injected.see(f)
-		if m, ok := proxy.ParseMark(f); ok && m.What == proxy.WhatMissed {
-			x.views.findings.Missed() // a viewer that fell behind the proxy
+		if m, ok := proxy.ParseMark(f); ok {
+			x.injected.see(m)
+			if m.What == proxy.WhatMissed {
+				x.views.findings.Missed() // a viewer that fell behind the proxy
+			}
 		}
 	}
 	if k, ok := callOf(f); ok {

@@ -40,11 +40,10 @@ type injectedIDs struct {
 	order  []string
 }
 
-// see reads the mark on f: an injected request's id is remembered, and
+// see reads a proxy mark: an injected request's id is remembered, and
 // the answer kept from the host is tied to it.
-func (in *injectedIDs) see(f *capture.Frame) {
-	mk, ok := proxy.ParseMark(f)
-	if !ok || mk.ID == "" {
+func (in *injectedIDs) see(mk proxy.Mark) {
+	if mk.ID == "" {
 		return
 	}
 	switch mk.What {

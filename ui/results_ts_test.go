@@ -16,18 +16,7 @@ import (
 // that it passes the tool's outputSchema.
 func TestExploreStructuredContentTS(t *testing.T) {
 	t.Parallel()
-	argv := peertest.TSEverything(t, "stdio")
-	store := capture.NewStore(capture.Config{})
-	probe := &screenProbe{Model: New(Config{Store: store, Dial: stdioDialer(argv), Target: "server-everything"})}
-	tm := probe.run(t, 150, 60)
-	probe.waitText(t, "MCP connected")
-	sendKeys(tm, "e")
-	probe.waitText(t, " · / filters")
-	sendKeys(tm, "/")
-	sendText(tm, "get-structured-content")
-	sendKeys(tm, "enter")
-	probe.waitText(t, "› get-structured-content")
-	sendKeys(tm, "enter")
+	probe, tm := openTSTool(t, 60, "get-structured-content", "› get-structured-content")
 	probe.waitText(t, "tools/call get-structured-content", "location *")
 	sendKeys(tm, "right", "space")
 	probe.waitText(t, "(•)")
@@ -37,4 +26,24 @@ func TestExploreStructuredContentTS(t *testing.T) {
 	sendKeys(tm, "esc", "esc", "esc")
 	sendKeys(tm, "q")
 	tm.WaitFinished(t, teatest.WithFinalTimeout(guard.Hang))
+}
+
+// openTSTool runs the program against the TypeScript reference server
+// over stdio, 150 columns by h rows, filters the explorer's tools to
+// filter and, once listed shows, opens the form of the tool selected.
+func openTSTool(t *testing.T, h int, filter, listed string) (*screenProbe, *teatest.TestModel) {
+	t.Helper()
+	argv := peertest.TSEverything(t, "stdio")
+	store := capture.NewStore(capture.Config{})
+	probe := &screenProbe{Model: New(Config{Store: store, Dial: stdioDialer(argv), Target: "server-everything"})}
+	tm := probe.run(t, 150, h)
+	probe.waitText(t, "MCP connected")
+	sendKeys(tm, "e")
+	probe.waitText(t, " · / filters")
+	sendKeys(tm, "/")
+	sendText(tm, filter)
+	sendKeys(tm, "enter")
+	probe.waitText(t, listed)
+	sendKeys(tm, "enter")
+	return probe, tm
 }

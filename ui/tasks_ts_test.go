@@ -1,11 +1,6 @@
 package ui
 
-import (
-	"testing"
-
-	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
-)
+import "testing"
 
 // TestTasksTSReferenceServer drives the real program against the
 // TypeScript reference server over stdio: simulate-research-query requires
@@ -14,19 +9,7 @@ import (
 // lists the task completed, with the call that started it.
 func TestTasksTSReferenceServer(t *testing.T) {
 	t.Parallel()
-	argv := peertest.TSEverything(t, "stdio")
-	store := capture.NewStore(capture.Config{})
-	probe := &screenProbe{Model: New(Config{Store: store, Dial: stdioDialer(argv), Target: "server-everything"})}
-	tm := probe.run(t, 150, 45)
-	probe.waitText(t, "MCP connected")
-
-	sendKeys(tm, "e")
-	probe.waitText(t, " · / filters")
-	sendKeys(tm, "/")
-	sendText(tm, "research")
-	sendKeys(tm, "enter")
-	probe.waitText(t, "simulate-research-query")
-	sendKeys(tm, "enter")
+	probe, tm := openTSTool(t, 45, "research", "simulate-research-query")
 	probe.waitText(t, "tools/call simulate-research-query", "topic *")
 	sendText(tm, "go")
 	sendKeys(tm, "ctrl+s")

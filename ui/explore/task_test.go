@@ -17,10 +17,7 @@ func TestExploreFollowsAndCancelsTask(t *testing.T) {
 	m, r := newModel(t, 120, 24)
 	m.host.Sess = screentest.ConnectDemoHTTP(t, m.store)
 	x := openExplorerLoaded(t, r)
-	r.Press("/")
-	r.TypeText("slow_compute")
-	r.Press("enter", "enter")
-	r.Until("the form", func() bool { return x.mode == modeForm })
+	openToolForm(r, x, "slow_compute")
 	r.Press("ctrl+s")
 	r.Until("the task's status", func() bool { return strings.Contains(r.ScreenText(), " working: Computing") })
 	if s := r.ScreenText(); !strings.Contains(s, "task ") || !strings.Contains(s, "…") {
@@ -35,10 +32,8 @@ func TestExploreFollowsAndCancelsTask(t *testing.T) {
 		t.Errorf("tasks/cancel sent %d times", len(got))
 	}
 
-	r.Press("esc", "esc", "/")
-	r.TypeText("ask_name")
-	r.Press("enter", "enter")
-	r.Until("the form", func() bool { return x.mode == modeForm })
+	r.Press("esc", "esc")
+	openToolForm(r, x, "ask_name")
 	r.TypeText("Ada")
 	r.Press("ctrl+s")
 	r.Until("the greeting", func() bool { return x.mode == modeOutcome })
@@ -54,10 +49,7 @@ func TestExploreBackCancelsTask(t *testing.T) {
 	m, r := newModel(t, 120, 24)
 	m.host.Sess = screentest.ConnectDemoHTTP(t, m.store)
 	x := openExplorerLoaded(t, r)
-	r.Press("/")
-	r.TypeText("slow_compute")
-	r.Press("enter", "enter")
-	r.Until("the form", func() bool { return x.mode == modeForm })
+	openToolForm(r, x, "slow_compute")
 	r.Press("ctrl+s")
 	r.Until("the task's status", func() bool { return strings.Contains(r.ScreenText(), " working: Computing") })
 	r.Press("esc")
@@ -74,10 +66,7 @@ func TestExploreFollowsTSEverythingTask(t *testing.T) {
 	t.Parallel()
 	m, r := peerModel(t, peertest.TSEverything(t, "stdio"))
 	x := openExplorerLoaded(t, r)
-	r.Press("/")
-	r.TypeText("simulate-research")
-	r.Press("enter", "enter")
-	r.Until("the form", func() bool { return x.mode == modeForm })
+	openToolForm(r, x, "simulate-research")
 	r.TypeText("python")
 	r.Press("ctrl+s")
 	r.Until("the task's status", func() bool { return strings.Contains(r.ScreenText(), " working: ") })
@@ -88,4 +77,13 @@ func TestExploreFollowsTSEverythingTask(t *testing.T) {
 	if len(screentest.SentRequests(m.store, mcp.MethodTasksResult)) != 1 {
 		t.Errorf("tasks/result sent %d times", len(screentest.SentRequests(m.store, mcp.MethodTasksResult)))
 	}
+}
+
+// openToolForm filters the explorer's list to name and waits for the form
+// that enter opens on it.
+func openToolForm(r *cmdRunner, x *Explorer, name string) {
+	r.Press("/")
+	r.TypeText(name)
+	r.Press("enter", "enter")
+	r.Until("the form", func() bool { return x.mode == modeForm })
 }

@@ -7,6 +7,7 @@ package tasksview
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
@@ -113,19 +114,13 @@ func (b *Book) Note(f *capture.Frame) {
 func (b *Book) noteRequest(f *capture.Frame) {
 	m := f.Msg
 	o := open{method: m.Method, seq: f.Seq}
-	var p struct {
-		Name   string          `json:"name"`
-		TaskID string          `json:"taskId"`
-		Meta   json.RawMessage `json:"_meta"`
-	}
-	_ = json.Unmarshal(m.Params, &p)
 	switch m.Method {
 	case mcp.MethodToolsCall:
-		o.tool = p.Name
+		o.tool = paramString(m.Params, "name")
 	case mcp.MethodTasksGet, mcp.MethodTasksUpdate, mcp.MethodTasksCancel, mcp.MethodTasksResult:
-		o.task = p.TaskID
+		o.task = paramString(m.Params, "taskId")
 	default:
-		o.task = mcp.RelatedTaskID(p.Meta) // a v1 question the task asks
+		o.task = mcp.RelatedTaskID(param(m.Params, "_meta")) // a v1 question the task asks
 		if o.task == "" {
 			return
 		}
@@ -137,6 +132,36 @@ func (b *Book) noteRequest(f *capture.Frame) {
 	if t := b.byID[o.task]; t != nil {
 		b.link(t, f.Seq)
 	}
+}
+
+// param returns the member of params named key (matched as
+// encoding/json matches a field: the last of the names equal under case
+// folding), as written. Every request passes here: the params, whose
+// arguments may be megabytes, are scanned once and nothing else is
+// decoded.
+func param(params json.RawMessage, key string) json.RawMessage {
+	members, _ := jsonrpc.ObjectMembers(params)
+	var v json.RawMessage
+	for _, mb := range members {
+		if strings.EqualFold(mb.Key, key) {
+			v = mb.Value
+		}
+	}
+	return v
+}
+
+// paramString is the string member of params named key, "" when there is
+// none: a member that is no string (or null) leaves the one before it.
+func paramString(params json.RawMessage, key string) string {
+	members, _ := jsonrpc.ObjectMembers(params)
+	var s string
+	for _, mb := range members {
+		var v string
+		if strings.EqualFold(mb.Key, key) && string(mb.Value) != "null" && json.Unmarshal(mb.Value, &v) == nil {
+			s = v
+		}
+	}
+	return s
 }
 
 func (b *Book) noteResponse(f *capture.Frame) {
