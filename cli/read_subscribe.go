@@ -98,12 +98,12 @@ func (r *run) watchedLong(parent, ctx context.Context, uri string, sub *client.R
 	if parent.Err() != nil || !maxTimeOver(ctx) {
 		return false
 	}
-	if sub == nil {
-		r.io.diag.Println(fmt.Sprintf("watched %s for %s (--max-time): the server did not agree to the subscription in that time", termtext.Line(uri), time.Since(started).Round(time.Millisecond)))
-		return true
+	seen := "the server did not agree to the subscription in that time"
+	if sub != nil {
+		n, _ := sub.Updates()
+		seen = plural.Count(n, "update", "updates")
 	}
-	n, _ := sub.Updates()
-	r.io.diag.Println(fmt.Sprintf("watched %s for %s (--max-time): %s", termtext.Line(uri), time.Since(started).Round(time.Millisecond), plural.Count(n, "update", "updates")))
+	r.io.diag.Println(fmt.Sprintf("watched %s for %s (--max-time): %s", termtext.Line(uri), time.Since(started).Round(time.Millisecond), seen))
 	return true
 }
 

@@ -2,34 +2,14 @@ package cli
 
 import (
 	"encoding/json"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/mcpscope/mcpscope/client/skills"
 	"github.com/mcpscope/mcpscope/demo"
-	demohttp "github.com/mcpscope/mcpscope/demo/http"
 	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
+	"github.com/mcpscope/mcpscope/internal/testkit/screentest"
 )
-
-// skillsDemo serves the demo over HTTP with opts for the test and returns
-// its Streamable HTTP URL.
-func skillsDemo(t *testing.T, opts demo.Options) string {
-	t.Helper()
-	opts.SandboxRoot = t.TempDir()
-	core, err := demo.New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := demohttp.New(core, demohttp.Options{})
-	srv := httptest.NewServer(h)
-	t.Cleanup(func() {
-		h.Close()
-		srv.Close()
-		_ = core.Close()
-	})
-	return srv.URL + demohttp.PathMCP
-}
 
 // verifyDoc is the JSON of skills --verify.
 type verifyDoc struct {
@@ -40,7 +20,7 @@ type verifyDoc struct {
 // them, --skill picks one.
 func TestSkillsCommandDemo(t *testing.T) {
 	t.Parallel()
-	url := skillsDemo(t, demo.Options{})
+	url := screentest.ServeDemoHTTP(t, demo.Options{})
 	for _, era := range [][]string{nil, {legacy}} {
 		r := mcpscope(t, append(append([]string{"skills"}, era...), url)...)
 		r.mustExit(t, ExitOK)
@@ -85,7 +65,7 @@ func TestSkillsVerifyTampered(t *testing.T) {
 	for _, mode := range demo.SkillTampers {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
-			r := mcpscope(t, "skills", "--verify", skillsDemo(t, demo.Options{SkillTamper: mode}))
+			r := mcpscope(t, "skills", "--verify", screentest.ServeDemoHTTP(t, demo.Options{SkillTamper: mode}))
 			r.mustExit(t, ExitRPCError)
 			var doc verifyDoc
 			if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Skills) != 2 {

@@ -13,15 +13,17 @@ import (
 )
 
 // taskSupport holds the tools' v1 execution.taskSupport by name, from a
-// listing the run made anyway, or from one made after a tool's refusal.
+// listing the run made anyway, or from one made after a tool's refusal;
+// byTool is nil until a listing is read.
 type taskSupport struct {
-	listed bool
 	byTool map[string]string
 }
 
+// listed says whether a listing was read.
+func (ts *taskSupport) listed() bool { return ts.byTool != nil }
+
 // learn reads the tools of a listing.
 func (ts *taskSupport) learn(tools []json.RawMessage) {
-	ts.listed = true
 	ts.byTool = map[string]string{}
 	for _, raw := range tools {
 		var t struct {
@@ -39,7 +41,7 @@ func (ts *taskSupport) learn(tools []json.RawMessage) {
 // returned as they are.
 func (r *run) taskParams(params any) any {
 	raw, ok := params.(json.RawMessage)
-	if !ok || !r.taskTools.listed || !tasks.ServerTakesV1(r.session.ServerCapabilities()) {
+	if !ok || !r.taskTools.listed() || !tasks.ServerTakesV1(r.session.ServerCapabilities()) {
 		return params
 	}
 	if !tasks.WantsV1(r.taskTools.byTool[calledTool(raw)]) {
@@ -69,7 +71,7 @@ func (r *run) retryAsTask(ctx context.Context, params any, res json.RawMessage) 
 	if json.Unmarshal(raw, &p) != nil || len(p.Task) > 0 {
 		return nil, false // it asked for a task already
 	}
-	if !r.taskTools.listed {
+	if !r.taskTools.listed() {
 		listed, _ := r.session.ListAll(ctx, mcp.MethodToolsList, "tools", client.OutputSchemaListing())
 		r.taskTools.learn(listed)
 	}

@@ -12,19 +12,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 	"github.com/mcpscope/mcpscope/internal/testkit/rectest"
+	"github.com/mcpscope/mcpscope/internal/testkit/socktest"
 )
-
-// shortDir is a fresh folder with a path short enough for a Unix socket
-// (108 bytes at most; t.TempDir's can be longer), removed at the end.
-func shortDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "ms")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	return dir
-}
 
 // socketRelay carries every connection made to a Unix socket on to a TCP
 // address, bytes unchanged both ways: a real server that listens on TCP
@@ -41,7 +30,7 @@ type socketRelay struct {
 // TCP address to; it returns the socket's path.
 func relaySocket(t *testing.T, to string) string {
 	t.Helper()
-	path := filepath.Join(shortDir(t), "s.sock")
+	path := filepath.Join(socktest.ShortDir(t), "s.sock")
 	ln, err := net.Listen("unix", path)
 	if err != nil {
 		t.Fatal(err)
@@ -171,7 +160,7 @@ func unixFailure(t *testing.T, target string, wants ...string) {
 // the run with exit 3 and say which it was.
 func TestUnixSocketConnectFailures(t *testing.T) {
 	t.Parallel()
-	dir := shortDir(t)
+	dir := socktest.ShortDir(t)
 	file := filepath.Join(dir, "file")
 	if err := os.WriteFile(file, []byte("not a socket"), 0o600); err != nil {
 		t.Fatal(err)
@@ -249,7 +238,7 @@ var unixConnectLine = regexp.MustCompile(`connect with:\n  mcpscope tools (unix:
 // 000 refuses every user but root (whom the kernel lets through).
 func TestServeUnixEndToEnd(t *testing.T) {
 	t.Parallel()
-	dir := shortDir(t)
+	dir := socktest.ShortDir(t)
 	path := filepath.Join(dir, "demo.sock")
 	stale, err := net.Listen("unix", path)
 	if err != nil {
@@ -316,7 +305,7 @@ func TestServeUnixEndToEnd(t *testing.T) {
 // path.
 func TestServeUnixRefusesOtherFiles(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(shortDir(t), "notes.txt")
+	path := filepath.Join(socktest.ShortDir(t), "notes.txt")
 	if err := os.WriteFile(path, []byte("keep me"), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -352,7 +341,7 @@ var proxyListening = regexp.MustCompile(`mcpscope proxy: listening on (http://12
 // the demo's; the proxy names the socket, not localhost.
 func TestProxyUnixUpstream(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(shortDir(t), "up.sock")
+	path := filepath.Join(socktest.ShortDir(t), "up.sock")
 	ctx, cancel := serveContext()
 	defer cancel()
 	_, serveErr, serveExit := startServe(t, ctx, unixConnectLine, "serve", "--unix", path, "--root", t.TempDir())
@@ -379,7 +368,7 @@ func TestProxyUnixUpstream(t *testing.T) {
 // the socket.
 func TestServerByNameUnixSocket(t *testing.T) {
 	home := configHome(t)
-	path := filepath.Join(shortDir(t), "cfg.sock")
+	path := filepath.Join(socktest.ShortDir(t), "cfg.sock")
 	ctx, cancel := serveContext()
 	defer cancel()
 	_, errw, exit := startServe(t, ctx, unixConnectLine, "serve", "--unix", path, "--root", t.TempDir())

@@ -11,17 +11,14 @@ import (
 
 	"github.com/mcpscope/mcpscope/internal/app/checklist"
 	"github.com/mcpscope/mcpscope/internal/testkit/goldentest"
+	"github.com/mcpscope/mcpscope/internal/testkit/socktest"
 )
 
 // unixServer serves h on a Unix socket in a short folder until the test
 // ends, and returns the socket's path.
 func unixServer(t *testing.T, h http.Handler) string {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "ms")
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, "s.sock")
+	path := filepath.Join(socktest.ShortDir(t), "s.sock")
 	ln, err := net.Listen("unix", path)
 	if err != nil {
 		t.Fatal(err)
@@ -32,7 +29,7 @@ func unixServer(t *testing.T, h http.Handler) string {
 	srv := &http.Server{Handler: h}
 	done := make(chan struct{})
 	go func() { defer close(done); _ = srv.Serve(ln) }()
-	t.Cleanup(func() { _ = srv.Close(); <-done; _ = os.RemoveAll(dir) })
+	t.Cleanup(func() { _ = srv.Close(); <-done })
 	return path
 }
 

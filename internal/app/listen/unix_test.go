@@ -6,24 +6,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// shortDir is a folder whose path leaves room for a socket's name.
-func shortDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "ms")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	return dir
-}
+	"github.com/mcpscope/mcpscope/internal/testkit/socktest"
+)
 
 // Unix makes a socket of mode 0600 in place of a stale one, refuses a
 // live socket and any other file (leaving them be), and closing the
 // listener removes the socket.
 func TestUnix(t *testing.T) {
-	dir := shortDir(t)
+	dir := socktest.ShortDir(t)
 	path := filepath.Join(dir, "s.sock")
 	stale, err := net.Listen("unix", path)
 	if err != nil {
@@ -66,7 +57,7 @@ func TestUnix(t *testing.T) {
 // own: the socket another server made at the path stays, and that server
 // keeps its clients.
 func TestUnixCloseLeavesAnotherServersSocket(t *testing.T) {
-	path := filepath.Join(shortDir(t), "s.sock")
+	path := filepath.Join(socktest.ShortDir(t), "s.sock")
 	first, err := Unix(path)
 	if err != nil {
 		t.Fatal(err)
@@ -94,7 +85,7 @@ func TestUnixCloseLeavesAnotherServersSocket(t *testing.T) {
 // Servers started together on one stale socket take turns: exactly one
 // listens, the others are told a server listens there.
 func TestUnixStartedTogetherOnAStaleSocket(t *testing.T) {
-	path := filepath.Join(shortDir(t), "s.sock")
+	path := filepath.Join(socktest.ShortDir(t), "s.sock")
 	stale, err := net.Listen("unix", path)
 	if err != nil {
 		t.Fatal(err)
@@ -126,7 +117,7 @@ func TestUnixStartedTogetherOnAStaleSocket(t *testing.T) {
 
 // A symbolic link at the path, even to a live socket, is refused as one.
 func TestUnixRefusesASymlink(t *testing.T) {
-	dir := shortDir(t)
+	dir := socktest.ShortDir(t)
 	live, err := Unix(filepath.Join(dir, "live.sock"))
 	if err != nil {
 		t.Fatal(err)

@@ -30,17 +30,10 @@ func (p *CompletionPeer) SetHold(hold bool) { p.hold.Store(hold) }
 
 // Send records and captures m, and answers a request.
 func (p *CompletionPeer) Send(_ context.Context, m *jsonrpc.Message) error {
-	if err := p.capture(m); err != nil {
+	deliver, err := p.record(m)
+	if err != nil || m.Kind() != jsonrpc.KindRequest {
 		return err
 	}
-	p.mu.Lock()
-	p.sent = append(p.sent, m)
-	deliver := p.deliver
-	p.mu.Unlock()
-	if m.Kind() != jsonrpc.KindRequest {
-		return nil
-	}
-	id := *m.ID
 	var res string
 	var rpcErr *jsonrpc.Error
 	switch m.Method {
@@ -62,11 +55,7 @@ func (p *CompletionPeer) Send(_ context.Context, m *jsonrpc.Message) error {
 	default:
 		rpcErr = &jsonrpc.Error{Code: mcp.CodeMethodNotFound, Message: "Method not found"}
 	}
-	answer := &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: &id, Error: rpcErr}
-	if rpcErr == nil {
-		answer.Result = json.RawMessage(res)
-	}
-	go deliver(answer)
+	reply(deliver, m.ID, res, rpcErr)
 	return nil
 }
 

@@ -25,6 +25,18 @@ func ConnectDemoHTTP(t testing.TB, sink capture.Sink) *client.Session {
 // (its sandbox is the test's own).
 func ConnectDemoHTTPWith(t testing.TB, sink capture.Sink, opts demo.Options) *client.Session {
 	t.Helper()
+	tr, err := mcphttp.New(mcphttp.Config{URL: ServeDemoHTTP(t, opts), Sink: sink})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return connectSession(t, tr, client.Options{}, "the HTTP demo")
+}
+
+// ServeDemoHTTP serves the demo built from opts (its sandbox is the
+// test's own) over HTTP on a loopback port until the end of the test, and
+// returns its Streamable HTTP URL.
+func ServeDemoHTTP(t testing.TB, opts demo.Options) string {
+	t.Helper()
 	opts.SandboxRoot = t.TempDir()
 	core, err := demo.New(opts)
 	if err != nil {
@@ -37,9 +49,5 @@ func ConnectDemoHTTPWith(t testing.TB, sink capture.Sink, opts demo.Options) *cl
 		srv.Close()
 		_ = core.Close()
 	})
-	tr, err := mcphttp.New(mcphttp.Config{URL: srv.URL + demohttp.PathMCP, Sink: sink})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return connectSession(t, tr, client.Options{}, "the HTTP demo")
+	return srv.URL + demohttp.PathMCP
 }

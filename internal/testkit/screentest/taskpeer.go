@@ -2,7 +2,6 @@ package screentest
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 
 	"github.com/mcpscope/mcpscope/capture"
@@ -25,17 +24,9 @@ var _ client.Transport = (*TaskPeer)(nil)
 
 // Send records m and answers a request as the script says.
 func (p *TaskPeer) Send(_ context.Context, m *jsonrpc.Message) error {
-	if p.sink != nil {
-		if err := p.capture(m); err != nil {
-			return err
-		}
-	}
-	p.mu.Lock()
-	p.sent = append(p.sent, m)
-	deliver := p.deliver
-	p.mu.Unlock()
-	if m.Kind() != jsonrpc.KindRequest {
-		return nil
+	deliver, err := p.record(m)
+	if err != nil || m.Kind() != jsonrpc.KindRequest {
+		return err
 	}
 	res, rpcErr, answer := `{"protocolVersion":"`+mcp.LatestLegacy+`","capabilities":{"tools":{},`+
 		`"tasks":{"cancel":{},"requests":{"tools":{"call":{}}}}},"serverInfo":{"name":"tasker","version":"1"}}`, (*jsonrpc.Error)(nil), true
@@ -45,11 +36,7 @@ func (p *TaskPeer) Send(_ context.Context, m *jsonrpc.Message) error {
 	if !answer {
 		return nil
 	}
-	reply := &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: m.ID, Error: rpcErr}
-	if rpcErr == nil {
-		reply.Result = json.RawMessage(res)
-	}
-	go deliver(reply)
+	reply(deliver, m.ID, res, rpcErr)
 	return nil
 }
 

@@ -40,13 +40,10 @@ var _ client.Transport = (*ToolPeer)(nil)
 
 // Send records and captures m, and answers a request.
 func (p *ToolPeer) Send(_ context.Context, m *jsonrpc.Message) error {
-	if err := p.capture(m); err != nil {
+	deliver, err := p.record(m)
+	if err != nil {
 		return err
 	}
-	p.mu.Lock()
-	p.sent = append(p.sent, m)
-	deliver := p.deliver
-	p.mu.Unlock()
 	if m.Kind() == jsonrpc.KindRequest {
 		go deliver(toolPeerAnswer(m))
 	}

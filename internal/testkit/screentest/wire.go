@@ -2,6 +2,7 @@ package screentest
 
 import (
 	"context"
+	"encoding/json"
 	"sync"
 
 	"github.com/mcpscope/mcpscope/capture"
@@ -30,6 +31,30 @@ func (w *wire) Start(_ context.Context, deliver func(*jsonrpc.Message)) error {
 	defer w.mu.Unlock()
 	w.deliver = deliver
 	return nil
+}
+
+// record captures m (when there is a sink) and keeps it, and returns the
+// session's deliver for the answer.
+func (w *wire) record(m *jsonrpc.Message) (deliver func(*jsonrpc.Message), err error) {
+	if w.sink != nil {
+		if err := w.capture(m); err != nil {
+			return nil, err
+		}
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.sent = append(w.sent, m)
+	return w.deliver, nil
+}
+
+// reply delivers, in its own goroutine, the reply to id: the error
+// rpcErr, or else the result whose JSON is res.
+func reply(deliver func(*jsonrpc.Message), id *jsonrpc.ID, res string, rpcErr *jsonrpc.Error) {
+	reply := &jsonrpc.Message{JSONRPC: jsonrpc.Version, ID: id, Error: rpcErr}
+	if rpcErr == nil {
+		reply.Result = json.RawMessage(res)
+	}
+	go deliver(reply)
 }
 
 // capture captures m as an outgoing control frame in the sink.
