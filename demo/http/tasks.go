@@ -108,9 +108,9 @@ func (t *task) end(result any, rerr *jsonrpc.Error) {
 func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
 
 // start creates a task running run in the background and returns it.
-func (s *taskStore) start(run taskRun, args json.RawMessage, poll float64) *task {
+func (s *taskStore) start(run taskRun, args json.RawMessage) *task {
 	ctx, cancel := context.WithTimeout(context.Background(), taskTTL)
-	ttl := float64(taskTTL / time.Millisecond)
+	ttl, poll := float64(taskTTL/time.Millisecond), float64(taskPoll/time.Millisecond)
 	t := &task{cancel: cancel, answers: make(chan map[string]json.RawMessage, 1),
 		snap: mcp.Task{TaskID: rand.Text(), Status: mcp.TaskWorking, StatusMessage: "Started", CreatedAt: now(),
 			TTLMs: (*mcp.Millis)(&ttl), PollIntervalMs: (*mcp.Millis)(&poll)}}
@@ -185,11 +185,11 @@ func (h *Handler) serveTask(w http.ResponseWriter, m *jsonrpc.Message) bool {
 	_ = json.Unmarshal(m.Params, &p)
 	switch m.Method {
 	case mcp.MethodToolsCall:
-		tt, ok := taskTools[p.Name]
+		run, ok := taskTools[p.Name]
 		if !ok || !declaresTasks(m.Params) {
 			return false
 		}
-		t := h.tasks.start(tt.run, p.Arguments, tt.poll)
+		t := h.tasks.start(run, p.Arguments)
 		writeTaskAnswer(w, m.ID, handle(t.snapshot()), nil)
 		return true
 	case mcp.MethodTasksGet, mcp.MethodTasksUpdate, mcp.MethodTasksCancel:
