@@ -60,17 +60,22 @@ func templateParts(name string, others map[string]string) []string {
 		if !ok || slices.Contains(out, v) {
 			continue
 		}
-		agree := true
-		for k, want := range others {
-			if got, known := parts[k]; known && k != name && want != "" && got != want {
-				agree = false
-			}
-		}
-		if agree {
+		if agrees(parts, name, others) {
 			out = append(out, v)
 		}
 	}
 	return out
+}
+
+// agrees reports whether a template's variables match every other
+// variable given (an empty value matches any).
+func agrees(parts map[string]string, name string, others map[string]string) bool {
+	for k, want := range others {
+		if got, known := parts[k]; known && k != name && want != "" && got != want {
+			return false
+		}
+	}
+	return true
 }
 
 // templateVars splits a built-in template's URI into its variables.

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
@@ -174,12 +175,7 @@ func skillsCapability() map[string]json.RawMessage {
 
 // checkSkillTamper refuses an unknown Options.SkillTamper.
 func checkSkillTamper(mode string) error {
-	for _, m := range SkillTampers {
-		if m == mode {
-			return nil
-		}
-	}
-	if mode == "" {
+	if mode == "" || slices.Contains(SkillTampers, mode) {
 		return nil
 	}
 	return fmt.Errorf("no skill tamper mode %q: one of %s", mode, strings.Join(SkillTampers, ", "))

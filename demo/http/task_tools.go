@@ -24,19 +24,13 @@ const (
 	ToolTaskMisbehave    = "task_misbehave"     // a task that lies, by mode
 )
 
-// taskTool is a tool the demo runs as a task.
-type taskTool struct {
-	run  taskRun
-	poll float64 // pollIntervalMs of its tasks
-}
-
-// taskTools are the task tools by name.
-var taskTools = map[string]taskTool{
-	ToolAskName:          {run: askNameTask, poll: float64(taskPoll / time.Millisecond)},
-	ToolSlowCompute:      {run: slowComputeTask, poll: float64(taskPoll / time.Millisecond)},
-	ToolFailingJob:       {run: failingJobTask, poll: float64(taskPoll / time.Millisecond)},
-	ToolProtocolErrorJob: {run: protocolErrorTask, poll: float64(taskPoll / time.Millisecond)},
-	ToolTaskMisbehave:    {run: misbehaveTask, poll: float64(taskPoll / time.Millisecond)},
+// taskTools are the task tools by name: the work of each.
+var taskTools = map[string]taskRun{
+	ToolAskName:          askNameTask,
+	ToolSlowCompute:      slowComputeTask,
+	ToolFailingJob:       failingJobTask,
+	ToolProtocolErrorJob: protocolErrorTask,
+	ToolTaskMisbehave:    misbehaveTask,
 }
 
 // taskToolDefs are the task tools as tools/list lists them, with the

@@ -108,9 +108,9 @@ func (t *task) end(result any, rerr *jsonrpc.Error) {
 func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
 
 // start creates a task running run in the background and returns it.
-func (s *taskStore) start(run taskRun, args json.RawMessage, poll float64) *task {
+func (s *taskStore) start(run taskRun, args json.RawMessage) *task {
 	ctx, cancel := context.WithTimeout(context.Background(), taskTTL)
-	ttl := float64(taskTTL / time.Millisecond)
+	ttl, poll := float64(taskTTL/time.Millisecond), float64(taskPoll/time.Millisecond)
 	t := &task{cancel: cancel, answers: make(chan map[string]json.RawMessage, 1),
 		snap: mcp.Task{TaskID: rand.Text(), Status: mcp.TaskWorking, StatusMessage: "Started", CreatedAt: now(),
 			TTLMs: (*mcp.Millis)(&ttl), PollIntervalMs: (*mcp.Millis)(&poll)}}
@@ -176,6 +176,11 @@ func declaresTasks(params json.RawMessage) bool {
 // whether it answered. tasks/result and tasks/list are not v2 methods:
 // the connection answers them -32601.
 func (h *Handler) serveTask(w http.ResponseWriter, m *jsonrpc.Message) bool {
+	switch m.Method {
+	case mcp.MethodToolsCall, mcp.MethodTasksGet, mcp.MethodTasksUpdate, mcp.MethodTasksCancel:
+	default:
+		return false
+	}
 	var p struct {
 		Name      string                     `json:"name"`
 		Arguments json.RawMessage            `json:"arguments"`
@@ -183,18 +188,14 @@ func (h *Handler) serveTask(w http.ResponseWriter, m *jsonrpc.Message) bool {
 		Responses map[string]json.RawMessage `json:"inputResponses"`
 	}
 	_ = json.Unmarshal(m.Params, &p)
-	switch m.Method {
-	case mcp.MethodToolsCall:
-		tt, ok := taskTools[p.Name]
+	if m.Method == mcp.MethodToolsCall {
+		run, ok := taskTools[p.Name]
 		if !ok || !declaresTasks(m.Params) {
 			return false
 		}
-		t := h.tasks.start(tt.run, p.Arguments, tt.poll)
-		writeTaskAnswer(w, m.ID, handle(t.snapshot()), nil)
+		t := h.tasks.start(run, p.Arguments)
+		writeTaskAnswer(w, m.ID, taskResult(mcp.ResultTypeTask, t.snapshot()), nil)
 		return true
-	case mcp.MethodTasksGet, mcp.MethodTasksUpdate, mcp.MethodTasksCancel:
-	default:
-		return false
 	}
 	if !declaresTasks(m.Params) {
 		writeTaskAnswer(w, m.ID, nil, &jsonrpc.Error{Code: mcp.CodeMissingClientCapability,
@@ -208,7 +209,7 @@ func (h *Handler) serveTask(w http.ResponseWriter, m *jsonrpc.Message) bool {
 	}
 	switch m.Method {
 	case mcp.MethodTasksGet:
-		writeTaskAnswer(w, m.ID, detailed(t.snapshot()), nil)
+		writeTaskAnswer(w, m.ID, taskResult(mcp.ResultTypeComplete, t.snapshot()), nil)
 	case mcp.MethodTasksUpdate:
 		if t.snapshot().Status != mcp.TaskInputRequired {
 			writeTaskAnswer(w, m.ID, nil, &jsonrpc.Error{Code: mcp.CodeInvalidParams, Message: "task " + p.TaskID + " asks for no input"})
@@ -227,20 +228,13 @@ func (h *Handler) serveTask(w http.ResponseWriter, m *jsonrpc.Message) bool {
 	return true
 }
 
-// handle is the tools/call result that names a new task.
-func handle(t mcp.Task) any {
+// taskResult is a task as a result of resultType: the handle of a new
+// task (ResultTypeTask), or what tasks/get answers (ResultTypeComplete).
+func taskResult(resultType string, t mcp.Task) any {
 	return struct {
 		ResultType string `json:"resultType"`
 		mcp.Task
-	}{mcp.ResultTypeTask, t}
-}
-
-// detailed is the tasks/get result of a task.
-func detailed(t mcp.Task) any {
-	return struct {
-		ResultType string `json:"resultType"`
-		mcp.Task
-	}{mcp.ResultTypeComplete, t}
+	}{resultType, t}
 }
 
 // writeTaskAnswer writes the answer of a task request as one JSON body.

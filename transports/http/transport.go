@@ -184,8 +184,9 @@ func (t *Transport) Done() <-chan struct{} { return t.life.Done() }
 func (t *Transport) Err() error { return t.life.Err() }
 
 // LinkState says which transport of the family is in use (and the Unix
-// socket it runs on, if any) and the session id the server gave: the Mcp-Session-Id of Streamable HTTP, or the
-// session the legacy endpoint names (legacySession).
+// socket it runs on, if any) and the session id the server gave: the
+// Mcp-Session-Id of Streamable HTTP, or the session the legacy endpoint
+// names (legacySession).
 func (t *Transport) LinkState() client.LinkState {
 	t.mu.Lock()
 	defer t.mu.Unlock()
