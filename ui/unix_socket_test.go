@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"net/url"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -13,17 +12,14 @@ import (
 	"github.com/mcpscope/mcpscope/demo"
 	demohttp "github.com/mcpscope/mcpscope/demo/http"
 	"github.com/mcpscope/mcpscope/internal/app/listen"
+	"github.com/mcpscope/mcpscope/internal/testkit/socktest"
 )
 
 // serveDemoUnix serves the demo's HTTP on a Unix socket in a short
 // folder until the test ends, and returns the socket's path.
 func serveDemoUnix(t *testing.T) string {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "ms") // t.TempDir may pass a socket path's 108 bytes
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, "d.sock")
+	path := filepath.Join(socktest.ShortDir(t), "d.sock")
 	ln, err := listen.Unix(path)
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +35,6 @@ func serveDemoUnix(t *testing.T) string {
 		cancel()
 		<-done
 		_ = core.Close()
-		_ = os.RemoveAll(dir)
 	})
 	return path
 }

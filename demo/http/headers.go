@@ -11,8 +11,8 @@ import (
 
 // Request metadata headers of 2026-07-28.
 const (
-	headerMethod = "Mcp-Method"
-	headerName   = "Mcp-Name"
+	headerMethod = mcp.HeaderMethod
+	headerName   = mcp.HeaderName
 )
 
 // codeHeaderMismatch is 2026-07-28's HeaderMismatch error (proto names

@@ -22,6 +22,23 @@ const (
 	headerSentinelSuffix = "?="
 )
 
+// EncodeHeaderValue encodes s as the 2026-07-28 revision encodes the
+// values its headers mirror: printable ASCII with no surrounding
+// whitespace goes as it is; anything else, and a plain value that looks
+// like the sentinel, goes as =?base64?…?= of its UTF-8 bytes (standard
+// alphabet). DecodeHeaderValue reads it back.
+func EncodeHeaderValue(s string) string {
+	plain := strings.TrimSpace(s) == s &&
+		!(strings.HasPrefix(s, headerSentinelPrefix) && strings.HasSuffix(s, headerSentinelSuffix))
+	for i := 0; plain && i < len(s); i++ {
+		plain = s[i] >= 0x20 && s[i] <= 0x7e
+	}
+	if plain {
+		return s
+	}
+	return headerSentinelPrefix + base64.StdEncoding.EncodeToString([]byte(s)) + headerSentinelSuffix
+}
+
 // DecodeHeaderValue decodes an Mcp-Name or Mcp-Param-* value: the
 // =?base64?…?= sentinel holds the Base64 of UTF-8 text; anything else must
 // be visible ASCII, space or tab.

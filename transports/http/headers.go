@@ -2,10 +2,8 @@ package mcphttp
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"net/http"
-	"strings"
 
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
@@ -13,10 +11,10 @@ import (
 
 // Header names of Streamable HTTP.
 const (
-	headerSession  = "Mcp-Session-Id"
-	headerVersion  = "MCP-Protocol-Version"
-	headerMethod   = "Mcp-Method"
-	headerName     = "Mcp-Name"
+	headerSession  = mcp.HeaderSessionID
+	headerVersion  = mcp.HeaderProtocolVersion
+	headerMethod   = mcp.HeaderMethod
+	headerName     = mcp.HeaderName
 	headerLastID   = "Last-Event-ID"
 	acceptBoth     = "application/json, text/event-stream"
 	acceptStream   = "text/event-stream"
@@ -105,17 +103,5 @@ func (t *Transport) setMessageHeaders(h http.Header, m *jsonrpc.Message, modern 
 }
 
 // headerValue encodes s as the 2026-07-28 revision encodes the values
-// its headers mirror: printable ASCII with no surrounding whitespace goes
-// as it is; anything else, and a plain value that looks like the sentinel,
-// goes as =?base64?…?= of its UTF-8 bytes (standard alphabet).
-func headerValue(s string) string {
-	plain := strings.TrimSpace(s) == s &&
-		!(strings.HasPrefix(s, "=?base64?") && strings.HasSuffix(s, "?="))
-	for i := 0; plain && i < len(s); i++ {
-		plain = s[i] >= 0x20 && s[i] <= 0x7e
-	}
-	if plain {
-		return s
-	}
-	return "=?base64?" + base64.StdEncoding.EncodeToString([]byte(s)) + "?="
-}
+// its headers mirror (mcp.EncodeHeaderValue).
+func headerValue(s string) string { return mcp.EncodeHeaderValue(s) }

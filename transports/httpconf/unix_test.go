@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/mcpscope/mcpscope/internal/testkit/socktest"
 )
 
 // A unix:// URL is the socket's path and, after '#', the request path
@@ -74,11 +76,7 @@ func TestParseUnixRefuses(t *testing.T) {
 // SocketProblem and Dial word each reason a socket does not take a
 // connection.
 func TestSocketProblems(t *testing.T) {
-	dir, err := os.MkdirTemp("", "ms")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
+	dir := socktest.ShortDir(t)
 	file := filepath.Join(dir, "f")
 	if err := os.WriteFile(file, nil, 0o600); err != nil {
 		t.Fatal(err)
