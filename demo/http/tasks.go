@@ -107,8 +107,9 @@ func (t *task) end(result any, rerr *jsonrpc.Error) {
 
 func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
 
-// start creates a task running run in the background and returns it.
-func (s *taskStore) start(run taskRun, args json.RawMessage) *task {
+// start creates a task running run in the background and returns its
+// handle: the task as created, before the run moves it.
+func (s *taskStore) start(run taskRun, args json.RawMessage) mcp.Task {
 	ctx, cancel := context.WithTimeout(context.Background(), taskTTL)
 	ttl, poll := float64(taskTTL/time.Millisecond), float64(taskPoll/time.Millisecond)
 	t := &task{cancel: cancel, answers: make(chan map[string]json.RawMessage, 1),
@@ -128,6 +129,7 @@ func (s *taskStore) start(run taskRun, args json.RawMessage) *task {
 	s.byID[t.snap.TaskID] = t
 	s.order = append(s.order, t.snap.TaskID)
 	s.mu.Unlock()
+	handle := t.snap
 	go func() {
 		defer cancel()
 		res, rerr := run(ctx, args, t)
@@ -135,7 +137,7 @@ func (s *taskStore) start(run taskRun, args json.RawMessage) *task {
 			t.end(res, rerr)
 		}
 	}()
-	return t
+	return handle
 }
 
 // closeAll cancels every task.
@@ -193,8 +195,8 @@ func (h *Handler) serveTask(w http.ResponseWriter, m *jsonrpc.Message) bool {
 		if !ok || !declaresTasks(m.Params) {
 			return false
 		}
-		t := h.tasks.start(run, p.Arguments)
-		writeTaskAnswer(w, m.ID, taskResult(mcp.ResultTypeTask, t.snapshot()), nil)
+		handle := h.tasks.start(run, p.Arguments)
+		writeTaskAnswer(w, m.ID, taskResult(mcp.ResultTypeTask, handle), nil)
 		return true
 	}
 	if !declaresTasks(m.Params) {
