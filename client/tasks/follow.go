@@ -131,6 +131,7 @@ func (f *follower) run(ctx context.Context, handle mcp.Task) (json.RawMessage, e
 		case <-lctx.Done():
 			return f.finish(ctx, lctx, nil, lctx.Err())
 		case out := <-results:
+			f.settle(out)
 			return f.finish(ctx, lctx, out.result, f.resultErr(out.err))
 		case <-f.ended:
 			return f.finish(ctx, lctx, nil, &client.ProtocolError{Msg: fmt.Sprintf(
@@ -162,6 +163,26 @@ func (f *follower) run(ctx context.Context, handle mcp.Task) (json.RawMessage, e
 			poll.Stop()
 		}
 	}
+}
+
+// settle reports the terminal status a v1 tasks/result implies when it
+// answers before any poll saw the task end: the request blocks until
+// the task is terminal, so its result means completed and its error
+// means failed. An answer cut short by the follow's own limits or its
+// caller implies nothing.
+func (f *follower) settle(out outcome) {
+	if f.last.Status.Terminal() || f.o.OnStatus == nil {
+		return
+	}
+	t := mcp.Task{TaskID: f.id, Status: mcp.TaskCompleted}
+	if out.err != nil {
+		if !errors.As(out.err, new(*client.RPCError)) {
+			return
+		}
+		t.Status = mcp.TaskFailed
+	}
+	f.last = t
+	f.o.OnStatus(t)
 }
 
 // resultLimit is the limit of the v1 tasks/result request, which blocks

@@ -118,6 +118,40 @@ func TestFollowV1ResultNeverAnswered(t *testing.T) {
 	}
 }
 
+// A v1 tasks/result that answers before any poll sees the task end
+// still reports the task's last status, completed for a result and
+// failed for an error answer, so a follow never ends on "working".
+func TestFollowV1ResultBeforePollReportsEnd(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		rpcErr *jsonrpc.Error
+		want   mcp.TaskStatus
+	}{
+		{"result", nil, mcp.TaskCompleted},
+		{"error", &jsonrpc.Error{Code: mcp.CodeInternalError, Message: "broke"}, mcp.TaskFailed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var seen []mcp.TaskStatus
+			handle := json.RawMessage(`{"task":{"taskId":"T8","status":"working","pollInterval":30000}}`)
+			_, _, err := follow(t, client.Options{}, handle, tasks.Options{OnStatus: func(t mcp.Task) { seen = append(seen, t.Status) }},
+				func(m *jsonrpc.Message) (string, *jsonrpc.Error, bool) {
+					if m.Method == mcp.MethodTasksResult {
+						return `{"content":[]}`, tc.rpcErr, true
+					}
+					return `{"taskId":"T8","status":"working"}`, nil, true
+				})
+			if (err != nil) != (tc.rpcErr != nil) {
+				t.Fatalf("%v", err)
+			}
+			if len(seen) != 2 || seen[0] != mcp.TaskWorking || seen[1] != tc.want {
+				t.Fatalf("statuses %v, want [working %s]", seen, tc.want)
+			}
+		})
+	}
+}
+
 // A v2 status notification that says completed without the result makes
 // the follow fetch it with tasks/get at once, not at the next poll (30 s).
 func TestFollowV2CompletedNotification(t *testing.T) {

@@ -195,6 +195,20 @@ func (b *Book) noteResponse(f *capture.Frame) {
 			b.update(f, t)
 		}
 	}
+	if o.method == mcp.MethodTasksResult {
+		b.settle(f, task)
+	}
+}
+
+// settle reads the answer of a v1 tasks/result, which the server gives
+// only once the task has ended: a task no poll saw end is completed by a
+// result and failed by an error answer.
+func (b *Book) settle(f *capture.Frame, task *Task) {
+	t := mcp.Task{TaskID: task.ID, Status: mcp.TaskCompleted}
+	if e := f.Msg.Error; e != nil {
+		t.Status, t.Error = mcp.TaskFailed, e
+	}
+	b.update(f, t)
 }
 
 // start records a new task from its handle.

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/testkit/screentest"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // hostileStatus is a task status made of terminal escapes.
@@ -73,5 +74,30 @@ func TestBookLongTaskKeepsItsEnd(t *testing.T) {
 	}
 	if len(f.b.bySeq) > maxFrames {
 		t.Fatalf("%d seqs indexed", len(f.b.bySeq))
+	}
+}
+
+// A v1 task whose tasks/result answers before any poll saw it end is
+// shown as it ended: completed by a result, failed by an error answer.
+func TestBookV1ResultEndsTask(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		answer *jsonrpc.Message
+		want   mcp.TaskStatus
+	}{
+		{"result", mustRes(jsonrpc.IntID(2), `{"content":[]}`), mcp.TaskCompleted},
+		{"error", jsonrpc.NewErrorResponse(jsonrpc.IntID(2), -32603, "broke", nil), mcp.TaskFailed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &feed{b: NewBook()}
+			f.add(t, capture.Out, mustReq(jsonrpc.IntID(1), "tools/call", `{"name":"research","task":{"ttl":60000}}`))
+			f.add(t, capture.In, mustRes(jsonrpc.IntID(1), `{"task":{"taskId":"T1","status":"working","statusMessage":"Gathering"}}`))
+			f.add(t, capture.Out, mustReq(jsonrpc.IntID(2), "tasks/result", `{"taskId":"T1"}`))
+			f.add(t, capture.In, tc.answer)
+			got := f.b.Tasks()[0]
+			if got.Status != tc.want || got.Message != "" {
+				t.Fatalf("status %q message %q, want %q and none", got.Status, got.Message, tc.want)
+			}
+		})
 	}
 }
