@@ -86,7 +86,7 @@ func (t *Transport) Start(ctx context.Context, deliver func(*jsonrpc.Message)) e
 		}
 		t.proc = cmd.Process
 		go t.wait(cmd)
-		go t.readStdout(t.stdout, deliver)
+		go t.readStdout(conn.NewPipeReader(t.stdout), deliver)
 		go t.readStderr(t.stderr)
 		go t.supervise()
 		return nil

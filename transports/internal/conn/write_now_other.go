@@ -2,6 +2,8 @@
 
 package conn
 
+import "os"
+
 // direct writes nothing here: every write is watched.
 type direct struct{}
 
@@ -10,3 +12,6 @@ func newDirect(DeadlineWriter) *direct { return nil }
 
 // write writes nothing.
 func (*direct) write([]byte) int { return 0 }
+
+// NewPipeReader returns f: its reads are os.File's own.
+func NewPipeReader(f *os.File) interface{ Read([]byte) (int, error) } { return f }

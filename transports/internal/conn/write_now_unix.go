@@ -11,10 +11,11 @@ import (
 // waiting for room. One is made per destination and reused, so a write
 // allocates nothing.
 type direct struct {
-	rc syscall.RawConn
-	b  []byte             // what the write in progress writes
-	n  int                // what it wrote
-	fn func(uintptr) bool // writeFD, made once
+	rc  syscall.RawConn
+	b   []byte             // what the write in progress writes
+	n   int                // what it wrote
+	fn  func(uintptr) bool // writeFD, made once
+	raw bool               // the descriptor does not block: written with raw calls
 }
 
 // newDirect returns the direct writer of dst, or nil when dst is not a
@@ -28,7 +29,7 @@ func newDirect(dst DeadlineWriter) *direct {
 	if err != nil {
 		return nil
 	}
-	d := &direct{rc: rc}
+	d := &direct{rc: rc, raw: nonBlocking(rc)}
 	d.fn = d.writeFD
 	return d
 }
@@ -53,6 +54,17 @@ func (d *direct) write(b []byte) int {
 // writeFD is one write(2) of d.b, retried when a signal interrupts it.
 func (d *direct) writeFD(fd uintptr) bool {
 	for {
+		if d.raw {
+			m, e := rawWrite(fd, d.b)
+			if e == syscall.EINTR {
+				continue
+			}
+			if e != 0 {
+				m = 0
+			}
+			d.n = m
+			return true
+		}
 		m, err := syscall.Write(int(fd), d.b)
 		if !errors.Is(err, syscall.EINTR) {
 			d.n = max(m, 0)
