@@ -22,6 +22,9 @@ import (
 // mode, which a raw call needs: one that blocked would stall the thread
 // and its Go work with it.
 func nonBlocking(rc syscall.RawConn) bool {
+	if !rawCalls {
+		return false
+	}
 	ok := false
 	_ = rc.Control(func(fd uintptr) {
 		fl, err := unix.FcntlInt(fd, unix.F_GETFL, 0)
