@@ -74,7 +74,7 @@ func (d *Detector) Note(f *capture.Frame) []Finding {
 // first it did not see, is then not reported.
 func (d *Detector) Missed() {
 	d.missed = true
-	for _, s := range d.sessions.m {
+	for s := range d.sessions.values() {
 		s.missed()
 	}
 	d.heads.clear()
@@ -84,29 +84,29 @@ func (d *Detector) Missed() {
 // maxSchemaBytes, whatever the number of sessions.
 func (d *Detector) budget() {
 	requests, schemas := 0, 0
-	for _, s := range d.sessions.m {
+	for s := range d.sessions.values() {
 		requests += s.pending.len() + s.answered.len() + s.tasks.len()
 		schemas += s.schemaBytes
 	}
 	if schemas > maxSchemaBytes {
 		schemas = 0 // schemaBytes counts schemas since replaced or forgotten: count again
-		for _, s := range d.sessions.m {
+		for s := range d.sessions.values() {
 			s.schemaBytes = 0
-			for _, t := range s.tools.m {
+			for t := range s.tools.values() {
 				s.schemaBytes += t.size
 			}
 			schemas += s.schemaBytes
 		}
 	}
 	if requests > maxRequests {
-		for _, s := range d.sessions.m {
+		for s := range d.sessions.values() {
 			s.missed()
 			s.pending.clear()
 			s.tasks.clear()
 		}
 	}
 	if schemas > maxSchemaBytes {
-		for _, s := range d.sessions.m {
+		for s := range d.sessions.values() {
 			s.tools.clear()
 			s.schemaBytes = 0
 		}

@@ -218,8 +218,8 @@ func TestSchemaBudget(t *testing.T) {
 		}
 	}
 	held := 0
-	for _, s := range d.sessions.m {
-		for _, tl := range s.tools.m {
+	for s := range d.sessions.values() {
+		for tl := range s.tools.values() {
 			held += tl.size
 		}
 	}
