@@ -45,6 +45,7 @@ const (
 	WhatKept      = "kept"      // an answer to an injected request, kept from the host
 	WhatFault     = "fault"     // a fault rule acted (Note says how)
 	WhatMissed    = "missed"    // a slow viewer skipped frames (Note says how many)
+	WhatJoined    = "joined"    // a viewer joined after the session let its first frames go (Note says how many)
 	WhatRecording = "recording" // the recording stopped (Note says why); the session goes on
 	WhatEnded     = "ended"     // the session ended (Note says how)
 )

@@ -50,6 +50,8 @@ func (m Mark) Summary() string {
 		s = joinWhy(s, m.Note)
 	case WhatMissed:
 		s = "viewer missed " + missedWords(m.Note)
+	case WhatJoined:
+		s = joinWhy("viewer joined late", m.Note)
 	case WhatRecording:
 		s = joinWhy("recording stopped", m.Note)
 	case WhatEnded:

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/proto/httphead"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
+	"github.com/mcpscope/mcpscope/proxy"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
@@ -129,5 +130,33 @@ func TestSkippedFramesMakeNoFinding(t *testing.T) {
 	}
 	if s := screenText(m); strings.Contains(s, "1 error") {
 		t.Errorf("the status bar counts an error:\n%s", s)
+	}
+}
+
+// A viewer that joined a live session after the proxy let its first
+// frames go is told so first: an answer to a request among them is no
+// error, while one to a request never sent after it joined still is.
+func TestJoinedLateMakesNoFinding(t *testing.T) {
+	st := capture.NewStore(capture.Config{})
+	add := func(dir capture.Dir, body string) {
+		raw := []byte(body + "\n")
+		msgs, _, err := jsonrpc.DecodeJSON([]byte(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.Append(&capture.Frame{Time: t0, Dir: dir, Conn: "stdio", Raw: raw, Size: len(raw), Fields: jsonrpc.LineFields(raw), Enc: proto.EncJSON, Msg: msgs[0]})
+	}
+	st.Append(proxy.Mark{What: proxy.WhatJoined, Note: "40 earlier frames were let go before this viewer joined"}.Frame(capture.In, ""))
+	add(capture.In, `{"jsonrpc":"2.0","id":7,"result":{"content":[]}}`)
+	m := newTestModel(t, st, 140, 40)
+	for _, f := range m.idx.views.findings.Findings() {
+		t.Errorf("finding on a session joined late: %s", f)
+	}
+	add(capture.Out, `{"jsonrpc":"2.0","id":8,"method":"ping"}`)
+	add(capture.In, `{"jsonrpc":"2.0","id":8,"result":{}}`)
+	add(capture.In, `{"jsonrpc":"2.0","id":8,"result":{}}`)
+	m = newTestModel(t, st, 140, 40)
+	if n := len(m.idx.views.findings.Findings()); n != 1 {
+		t.Errorf("%d findings, want 1: the second answer to id 8", n)
 	}
 }

@@ -159,8 +159,8 @@ func (x *index) add(f *capture.Frame) {
 	if f.Chan.Kind == capture.Proxy {
 		if m, ok := proxy.ParseMark(f); ok {
 			x.injected.see(m)
-			if m.What == proxy.WhatMissed {
-				x.views.findings.Missed() // a viewer that fell behind the proxy
+			if m.What == proxy.WhatMissed || m.What == proxy.WhatJoined {
+				x.views.findings.Missed() // a viewer that fell behind the proxy, or joined late
 			}
 		}
 	}

@@ -67,13 +67,19 @@ func TestLiveLateViewerGetsWhatTheStoreHolds(t *testing.T) {
 	v := dial(t, h)
 	sub, cancel := v.Store().Subscribe()
 	defer cancel()
-	eventually(t, "the store's 20 frames", sub, func() bool { return v.Store().Len() >= 20 })
+	eventually(t, "the store's 20 frames", sub, func() bool { return len(messages(v.Store())) >= 20 })
 	got := messages(v.Store())
 	if len(got) != 20 || got[0] != call(31) || got[19] != call(50) {
 		t.Errorf("the late viewer got %d messages (%.40q … ), want the 20 the store holds", len(got), got)
 	}
 	if v.Missed() != 0 {
 		t.Errorf("a late viewer was told it missed %d frames it was never sent", v.Missed())
+	}
+	// It is told first that 30 frames were let go before it joined, so
+	// that an answer to a request among them is no surprise to it.
+	first := v.Store().Window(0, 1)
+	if m, ok := proxy.ParseMark(first[0]); !ok || m.What != proxy.WhatJoined || !strings.HasPrefix(m.Note, "30 ") {
+		t.Errorf("the late viewer's first frame is %s, want a joined mark of 30 frames", first[0].Raw)
 	}
 }
 

@@ -54,6 +54,9 @@ func (v *viewerConn) pump() {
 	sub, cancel := s.Store().Subscribe()
 	defer cancel()
 	next := s.Store().Stats().FirstSeq // what the store holds; no earlier frame is missed
+	if next > 1 {
+		w.Append(joinedMark(next - 1)) // so that an answer to a request let go is no surprise
+	}
 	sent := ^uint64(0)                 // the steering's generation last sent
 	notes := newNotesTold()
 	for {
@@ -154,6 +157,17 @@ const missedNote = "%d frames skipped: this viewer fell behind the session"
 // missedMark is the mark a viewer that skipped n frames is given.
 func missedMark(n uint64) *capture.Frame {
 	f := proxy.Mark{What: proxy.WhatMissed, Note: fmt.Sprintf(missedNote, n)}.Frame(capture.In, "")
+	f.Time = time.Now()
+	return f
+}
+
+// joinedNote is the Note of a WhatJoined mark; its number is the count.
+const joinedNote = "%d earlier frames were let go before this viewer joined"
+
+// joinedMark is the mark a viewer is given first when the session let
+// its first n frames go before the viewer joined.
+func joinedMark(n uint64) *capture.Frame {
+	f := proxy.Mark{What: proxy.WhatJoined, Note: fmt.Sprintf(joinedNote, n)}.Frame(capture.In, "")
 	f.Time = time.Now()
 	return f
 }
