@@ -57,7 +57,7 @@ func (v *viewerConn) pump() {
 	if next > 1 {
 		w.Append(joinedMark(next - 1)) // so that an answer to a request let go is no surprise
 	}
-	sent := ^uint64(0)                 // the steering's generation last sent
+	sent := ^uint64(0) // the steering's generation last sent
 	notes := newNotesTold()
 	for {
 		n, held := v.sendBatch(w, &next)
