@@ -5,6 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"strings"
+
+	"github.com/fxamacker/cbor/v2"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/app/sse"
@@ -55,6 +59,7 @@ func noteBroken(s *session, r *report) {
 		off, n := indexAt(f)
 		r.add(CodeStreamIndexGap, gap.Error(), off, n, "")
 	case lyingPrefix(r):
+	case shortPrefix(r, body):
 	case f.Size > len(f.Raw) && f.Kept >= len(f.Raw) && !decodes(body):
 		r.add(CodeFrameOverLimit, fmt.Sprintf("a message of %d bytes, over the frame limit (--max-frame-size); only its first %d were kept", f.Size, len(f.Raw)), 0, 0, "")
 	default:
@@ -93,6 +98,35 @@ func lyingPrefix(r *report) bool {
 	}
 	r.add(CodeLengthPastBody, fmt.Sprintf("the length prefix claims %d bytes, but the stream ended after %d", declared, got), at, flow.ControlHeaderLen, "")
 	return true
+}
+
+// shortPrefix reports an MCP-Flow frame whose length prefix declares
+// fewer bytes than its message holds: the bytes it declares hold the
+// start of a JSON or CBOR item that ends early, and the rest of the
+// message is then read as the next frame. It says whether it did.
+func shortPrefix(r *report, body []byte) bool {
+	f := r.f
+	at := prefixAt(f)
+	if at < 0 || len(body) == 0 || f.Size > len(f.Raw) || !endsEarly(f.Enc, body) {
+		return false
+	}
+	r.add(CodeLengthShort, fmt.Sprintf("the length prefix claims %d bytes, but the %s message in them ends early: "+
+		"the prefix is too short, and what follows is read as the next frame", len(body), f.Enc), at, flow.ControlHeaderLen, "")
+	return true
+}
+
+// endsEarly says whether body is the start of one JSON or CBOR item cut
+// short: well formed up to its end, where more was needed.
+func endsEarly(enc proto.Encoding, body []byte) bool {
+	switch enc {
+	case proto.EncJSON:
+		var syntax *json.SyntaxError
+		err := json.Unmarshal(body, new(json.RawMessage))
+		return errors.As(err, &syntax) && syntax.Offset == int64(len(body)) && strings.HasPrefix(syntax.Error(), "unexpected end")
+	case proto.EncCBOR:
+		return errors.Is(cbor.Wellformed(body), io.ErrUnexpectedEOF)
+	}
+	return false
 }
 
 // prefixAt is where an MCP-Flow frame's length prefix lies, or -1.

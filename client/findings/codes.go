@@ -22,6 +22,7 @@ const (
 	CodeFrameOverLimit     = "frame-over-limit"
 	CodeLengthOverMax      = "length-prefix-over-max"
 	CodeLengthPastBody     = "length-prefix-past-body"
+	CodeLengthShort        = "length-prefix-short"
 	CodeStreamIndexGap     = "stream-index-gap"
 	CodeFrameUndecoded     = "frame-undecoded"
 	CodeMcpMethodMismatch  = "mcp-method-mismatch"
@@ -55,6 +56,7 @@ var codes = []Code{
 	{CodeByteOrderMark, Error, "a message starts with a UTF-8 byte order mark, which JSON text MUST NOT add; it was skipped", "write messages without a byte order mark"},
 	{CodeFrameOverLimit, Error, "a line on the server's stdout, an SSE event or a WebSocket message is longer than --max-frame-size; only a line's head was kept, the others were refused", "send smaller messages (paginate, or move bulk data to a resource), or raise --max-frame-size"},
 	{CodeLengthOverMax, Error, "an MCP-Flow length prefix declares more bytes than --max-frame-size; the frame was not read", "send smaller frames, or raise --max-frame-size"},
+	{CodeLengthShort, Error, "an MCP-Flow length prefix declares fewer bytes than its message holds: the message is cut short and its rest read as the next frame", "write the body's true length in the prefix"},
 	{CodeLengthPastBody, Error, "an MCP-Flow length prefix declares more bytes than the stream held before it ended (a lying prefix)", "write the body's true length in the prefix, and the whole body after it"},
 	{CodeEncodingMismatch, Error, "an MCP-Flow control frame is not in the encoding the session negotiated (-32003); it was not delivered", "send every control frame in the negotiated encoding (CBOR or JSON)"},
 	{CodeStreamIndexGap, Error, "a gateway stream chunk (seed 003) came with an index other than the next one", "number a stream's chunks 0, 1, 2… with none skipped or repeated"},

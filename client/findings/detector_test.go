@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fxamacker/cbor/v2"
+
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/proto/flow"
@@ -261,4 +263,39 @@ func TestRefusedProbeIsNoModernSession(t *testing.T) {
 		line(capture.In, `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"no"}}`),
 		line(capture.In, `{"jsonrpc":"2.0","id":"r","method":"roots/list"}`),
 	))
+}
+
+// A length prefix that declares fewer bytes than its message holds cuts
+// the message short: the frame read (as flow.ParseControlFrame reads it)
+// is the start of a JSON or CBOR item that ends early, and is named for
+// the prefix; a body that is whole but no JSON-RPC is not.
+func TestFlowShortPrefix(t *testing.T) {
+	msg := `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}`
+	cborMsg, err := cbor.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/message"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		enc  proto.Encoding
+		body []byte
+		cut  int
+		want string
+	}{
+		{"json", proto.EncJSON, []byte(msg), 20, "1 length-prefix-short"},
+		{"cbor", proto.EncCBOR, cborMsg, 9, "1 length-prefix-short"},
+		{"whole json that is no message", proto.EncJSON, []byte(`{"hello":1}`), 11, "1 message-not-jsonrpc"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stream := binary.BigEndian.AppendUint32(nil, uint32(tc.cut))
+			stream = append(stream, tc.body...)
+			frame, body, fields, err := flow.ParseControlFrame(stream, 1<<20)
+			if err != nil || len(body) != tc.cut {
+				t.Fatalf("parse: %d bytes of body, %v", len(body), err)
+			}
+			f := &capture.Frame{Dir: capture.In, Conn: "wt", Raw: frame, Size: len(frame), Enc: tc.enc, Fields: fields,
+				Err: errors.New("the body is not a JSON-RPC message")}
+			want(t, codesOf(f), tc.want)
+		})
+	}
 }
