@@ -6,6 +6,10 @@ import (
 	"testing"
 )
 
+// stdoutGroup is the Findings view's group of stdout-not-json, unfolded,
+// with its count.
+var stdoutGroup = regexp.MustCompile(`▾ error +stdout-not-json +1 +a line on the server's stdout is not JSON`)
+
 // stdoutFinding is the Findings view's row of the line the server printed
 // on stdout, its escape sequences shown escaped.
 var stdoutFinding = regexp.MustCompile(`frame (\d+) +a line on stdout is not JSON: "Hello \\x1b\]0;pwned\\x07from a \\x1b\[31mserver`)
@@ -22,7 +26,7 @@ func testFindingsStdout(t *testing.T, bin string) {
 	p.waitFor("MCP connected", "! decode error: server wrote a non-JSON", "result · initialize", " 1 error")
 
 	p.keys("!")
-	s := p.waitFor("Findings", "▾ error    stdout-not-json                      1  a line on the server's stdout is not JSON")
+	s := p.waitMatch(stdoutGroup)
 	m := stdoutFinding.FindStringSubmatch(p.waitMatch(stdoutFinding))
 	if title, err := p.tmux("display-message", "-p", "-t", p.name, "#{pane_title}"); err != nil || !strings.HasPrefix(title, "mcpscope ") {
 		t.Errorf("the server's line set the pane's title (%v): %q\n%s", err, title, s)
