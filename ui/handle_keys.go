@@ -161,16 +161,26 @@ func (m *Model) openDetail() {
 
 // nextLinked selects the next frame of the selected frame's call (request,
 // response, its execution streams and datagrams, and the frames of the
-// task it started), wrapping around.
+// task it started) among the rows the traffic shows, wrapping around.
 func (m *Model) nextLinked() {
 	f, ok := m.traffic.selected()
 	if !ok {
 		m.status.setError(errors.New(m.keys.Link.Help().Key + ": no frame is selected"))
 		return
 	}
-	seqs := m.idx.linkedFrames(f)
-	if len(seqs) < 2 {
+	linked := m.idx.linkedFrames(f)
+	if len(linked) < 2 {
 		m.status.note("this frame has no linked frames")
+		return
+	}
+	seqs := make([]uint64, 0, len(linked))
+	for _, s := range linked {
+		if s == f.Seq || m.traffic.shows(s) {
+			seqs = append(seqs, s)
+		}
+	}
+	if len(seqs) < 2 {
+		m.status.note("the frames linked to this one are hidden by the filter: esc clears it")
 		return
 	}
 	next := seqs[0]

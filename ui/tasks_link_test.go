@@ -46,3 +46,40 @@ func TestLinkWalksTaskFrames(t *testing.T) {
 		t.Fatalf("Tasks view:\n%s", s)
 	}
 }
+
+// Under a filter, l walks only the linked frames the traffic shows: after
+// the Tasks view's l (the frames of the task's tools/call) it goes from
+// the handle back to the call, not to a tasks/get the filter hides; with
+// no other linked frame shown it says so and leaves the selection.
+func TestLinkWalksOnlyFramesShown(t *testing.T) {
+	st := capture.NewStore(capture.Config{})
+	c := &clock{}
+	raw := func(s string) json.RawMessage { return json.RawMessage(s) }
+	call := st.Append(controlFrame(t, capture.Out, c.next(), proto.EncJSON, request(t, 1, "tools/call", raw(`{"name":"slow_compute"}`))))
+	handle := st.Append(controlFrame(t, capture.In, c.next(), proto.EncJSON, result(t, 1, raw(`{"resultType":"task","taskId":"T1","status":"working"}`))))
+	st.Append(controlFrame(t, capture.Out, c.next(), proto.EncJSON, request(t, 2, "tasks/get", raw(`{"taskId":"T1"}`))))
+	st.Append(controlFrame(t, capture.In, c.next(), proto.EncJSON, result(t, 2, raw(`{"resultType":"complete","taskId":"T1","status":"working"}`))))
+	notice := st.Append(controlFrame(t, capture.In, c.next(), proto.EncJSON, notification(t, "notifications/tasks", raw(`{"taskId":"T1","status":"completed","result":{"content":[]}}`))))
+	m := newTestModel(t, st, 140, 30)
+	for cmd := m.applyFilter("#1"); cmd != nil; {
+		_, cmd = m.Update(cmd())
+	}
+	m.traffic.selectSeq(handle)
+	m.syncSelection()
+	press(m, "l")
+	if f, _ := m.traffic.selected(); f.Seq != call {
+		t.Errorf("l under the filter #1 selected frame %d, want the tools/call %d", f.Seq, call)
+	}
+	for cmd := m.applyFilter("notifications/tasks"); cmd != nil; {
+		_, cmd = m.Update(cmd())
+	}
+	m.traffic.selectSeq(notice)
+	m.syncSelection()
+	press(m, "l")
+	if f, _ := m.traffic.selected(); f.Seq != notice {
+		t.Errorf("l with no other linked frame shown selected frame %d, want it to stay on %d", f.Seq, notice)
+	}
+	if s := screenText(m); !strings.Contains(s, "hidden by the filter") {
+		t.Errorf("the status line does not say the linked frames are hidden:\n%s", s)
+	}
+}

@@ -176,6 +176,14 @@ func (p *trafficPane) selectSeq(seq uint64) {
 	p.selectIndex(src, src.find(seq))
 }
 
+// shows reports whether seq is one of the rows listed, under the filter in
+// force.
+func (p *trafficPane) shows(seq uint64) bool {
+	src := p.source()
+	i := src.find(seq)
+	return i < src.count() && src.seqAt(i) == seq
+}
+
 // HandleKey moves the selection; moving up stops following.
 func (p *trafficPane) HandleKey(msg tea.KeyPressMsg, k KeyMap) bool {
 	v, ok := nav.Of(msg, k.Keys, p.listRows())

@@ -57,6 +57,9 @@ func TestTmux(t *testing.T) {
 		{"headless_text_ts", testHeadlessTextTS},
 		{"completions_ts", testCompletionsTS},
 		{"image_ts", testImageTS},
+		{"tasks_demo", testTasksDemo},
+		{"subscriptions_log_ts", testSubscriptionsLogTS},
+		{"findings_stdout", testFindingsStdout},
 	} {
 		t.Run(j.name, func(t *testing.T) {
 			t.Parallel()
