@@ -148,7 +148,7 @@ func TestCallToolFailureExits1(t *testing.T) {
 		{"typed_ok", "", ExitOK},
 		{"plain", "", ExitOK},
 		{"odd_broken", `error: tool "odd_broken" failed (isError): no disk`, ExitRPCError},
-		{"typed_task", "task t1 working", ExitOK}, // the call runs as a task: the handle is not the tool's result, the task's is
+		{"typed_task", "task t1 working\ntask t1 completed", ExitOK}, // the call runs as a task: the handle is not the tool's result, the task's is
 	}
 	for _, tc := range cases {
 		t.Run(tc.tool, func(t *testing.T) {
