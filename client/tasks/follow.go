@@ -4,7 +4,8 @@
 // input_required through tasks/update; v1 (2025-11-25) polls tasks/get for
 // the status and fetches the result, and the server's queued questions,
 // with tasks/result. Status notifications of either generation are shown
-// as they come. The follow ends within an idle limit (each status change
+// as they come; a v2 follow on a 2026-07-28 session asks for them with a
+// subscriptions/listen of its own (notifications.taskIds). The follow ends within an idle limit (each status change
 // is a sign of life) and a max time; a follow that gives up cancels the
 // task with tasks/cancel.
 package tasks
@@ -110,6 +111,7 @@ func (f *follower) run(ctx context.Context, handle mcp.Task) (json.RawMessage, e
 	defer f.dog.stop()
 	notes, unsubscribe := f.subscribe()
 	defer unsubscribe()
+	defer f.listen(lctx)() // after subscribe: no pushed status is missed
 
 	var results chan outcome
 	if f.gen == mcp.TasksV1 {
