@@ -73,7 +73,7 @@ func Follow(ctx context.Context, s *client.Session, handle json.RawMessage, o Op
 	if o.Started.IsZero() {
 		o.Started = time.Now()
 	}
-	f := &follower{s: s, o: o, gen: gen, id: task.TaskID, interval: task.Interval()}
+	f := &follower{s: s, o: o, gen: gen, id: task.TaskID, interval: task.Interval(), unlisten: func() {}}
 	f.grace.Store(int64(CancelGrace))
 	return f.run(ctx, task)
 }
@@ -91,6 +91,7 @@ type follower struct {
 	gaveUp   bool   // tasks/cancel was sent
 	ended    <-chan time.Time
 	dog      *watchdog
+	unlisten func() // closes the follow's subscriptions/listen, if any, and waits for its end
 	// grace bounds the wait for tasks/cancel's answer: CancelGrace, or
 	// the reserve of the limit that ended the follow (set before it ends).
 	grace atomic.Int64
@@ -111,7 +112,6 @@ func (f *follower) run(ctx context.Context, handle mcp.Task) (json.RawMessage, e
 	defer f.dog.stop()
 	notes, unsubscribe := f.subscribe()
 	defer unsubscribe()
-	defer f.listen(lctx)() // after subscribe: no pushed status is missed
 
 	var results chan outcome
 	if f.gen == mcp.TasksV1 {
@@ -124,6 +124,8 @@ func (f *follower) run(ctx context.Context, handle mcp.Task) (json.RawMessage, e
 	if res, done, err := f.note(lctx, handle); done || err != nil {
 		return f.finish(ctx, lctx, res, err)
 	}
+	f.unlisten = f.listen(lctx) // after subscribe: no pushed status is missed
+	defer f.unlisten()
 	poll := time.NewTimer(f.interval)
 	defer poll.Stop()
 	for {
@@ -258,10 +260,11 @@ func (f *follower) resultErr(err error) error {
 	return err
 }
 
-// finish ends the follow: a follow that gives up a task still running —
-// stopped by its limits or by its caller, or ended by an error of its own
-// — cancels the task first.
+// finish ends the follow: it closes the follow's listen, and a follow
+// that gives up a task still running — stopped by its limits or by its
+// caller, or ended by an error of its own — cancels the task.
 func (f *follower) finish(ctx, lctx context.Context, res json.RawMessage, err error) (json.RawMessage, error) {
+	f.unlisten() // nothing more to hear: closed before tasks/cancel goes
 	if err == nil {
 		return res, nil
 	}

@@ -15,12 +15,13 @@ import (
 // listen opens, for a v2 task on a 2026-07-28 session, one
 // subscriptions/listen whose filter asks for the task's pushed status
 // (notifications.taskIds), and returns what closes it and waits for its
-// end. The notifications/tasks it carries reach the follow as every
-// status notification does (subscribe): shown at once, a completed one
-// without its result fetched with tasks/get. Polling goes on beside it.
-// A server that refuses the listen, or acknowledges it without the task's
-// id, leaves the follow to polling, with a debug note and nothing else;
-// the listen ends with ctx and never outlives the max time.
+// end (once; later calls do nothing). The notifications/tasks it carries
+// reach the follow as every status notification does (subscribe): shown
+// at once, a completed one without its result fetched with tasks/get.
+// Polling goes on beside it. A server that refuses the listen, or
+// acknowledges it without the task's id, leaves the follow to polling,
+// with a debug note and nothing else; the listen ends with ctx and never
+// outlives the max time.
 func (f *follower) listen(ctx context.Context) (closeListen func()) {
 	limit := time.Duration(0)
 	if f.o.MaxTime > 0 {
@@ -45,10 +46,10 @@ func (f *follower) listen(ctx context.Context) (closeListen func()) {
 			slog.Debug("subscriptions/listen for the task ended: it is polled", "task", f.id, "err", err)
 		}
 	})
-	return func() {
+	return sync.OnceFunc(func() {
 		cancel()
 		listening.Wait()
-	}
+	})
 }
 
 // acceptedTaskIDs are the task ids the params of a subscriptions/listen
