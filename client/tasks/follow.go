@@ -5,9 +5,9 @@
 // the status and fetches the result, and the server's queued questions,
 // with tasks/result. Status notifications of either generation are shown
 // as they come; a v2 follow on a 2026-07-28 session asks for them with a
-// subscriptions/listen of its own (notifications.taskIds). The follow ends within an idle limit (each status change
-// is a sign of life) and a max time; a follow that gives up cancels the
-// task with tasks/cancel.
+// subscriptions/listen of its own (notifications.taskIds). The follow
+// ends within an idle limit (each status change is a sign of life) and a
+// max time; a follow that gives up cancels the task with tasks/cancel.
 package tasks
 
 import (
@@ -124,7 +124,7 @@ func (f *follower) run(ctx context.Context, handle mcp.Task) (json.RawMessage, e
 	if res, done, err := f.note(lctx, handle); done || err != nil {
 		return f.finish(ctx, lctx, res, err)
 	}
-	f.unlisten = f.listen(lctx) // after subscribe: no pushed status is missed
+	f.unlisten = f.listen(lctx) // subscribed already: no pushed status is missed
 	defer f.unlisten()
 	poll := time.NewTimer(f.interval)
 	defer poll.Stop()

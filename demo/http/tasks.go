@@ -34,7 +34,7 @@ type task struct {
 	snap    mcp.Task
 	cancel  context.CancelFunc
 	answers chan map[string]json.RawMessage // the tasks/update of an input_required round
-	changed chan struct{}                   // closed, and replaced, at each change of status
+	changed chan struct{}                   // closed, and replaced, at each change of the task
 }
 
 // taskStore holds the tasks of a Handler, bounded.
