@@ -4,9 +4,10 @@
 // input_required through tasks/update; v1 (2025-11-25) polls tasks/get for
 // the status and fetches the result, and the server's queued questions,
 // with tasks/result. Status notifications of either generation are shown
-// as they come. The follow ends within an idle limit (each status change
-// is a sign of life) and a max time; a follow that gives up cancels the
-// task with tasks/cancel.
+// as they come; a v2 follow on a 2026-07-28 session asks for them with a
+// subscriptions/listen of its own (notifications.taskIds). The follow
+// ends within an idle limit (each status change is a sign of life) and a
+// max time; a follow that gives up cancels the task with tasks/cancel.
 package tasks
 
 import (
@@ -72,7 +73,7 @@ func Follow(ctx context.Context, s *client.Session, handle json.RawMessage, o Op
 	if o.Started.IsZero() {
 		o.Started = time.Now()
 	}
-	f := &follower{s: s, o: o, gen: gen, id: task.TaskID, interval: task.Interval()}
+	f := &follower{s: s, o: o, gen: gen, id: task.TaskID, interval: task.Interval(), unlisten: func() {}}
 	f.grace.Store(int64(CancelGrace))
 	return f.run(ctx, task)
 }
@@ -90,6 +91,7 @@ type follower struct {
 	gaveUp   bool   // tasks/cancel was sent
 	ended    <-chan time.Time
 	dog      *watchdog
+	unlisten func() // closes the follow's subscriptions/listen, if any, and waits for its end
 	// grace bounds the wait for tasks/cancel's answer: CancelGrace, or
 	// the reserve of the limit that ended the follow (set before it ends).
 	grace atomic.Int64
@@ -122,6 +124,8 @@ func (f *follower) run(ctx context.Context, handle mcp.Task) (json.RawMessage, e
 	if res, done, err := f.note(lctx, handle); done || err != nil {
 		return f.finish(ctx, lctx, res, err)
 	}
+	f.unlisten = f.listen(lctx) // subscribed already: no pushed status is missed
+	defer f.unlisten()
 	poll := time.NewTimer(f.interval)
 	defer poll.Stop()
 	for {
@@ -256,10 +260,11 @@ func (f *follower) resultErr(err error) error {
 	return err
 }
 
-// finish ends the follow: a follow that gives up a task still running —
-// stopped by its limits or by its caller, or ended by an error of its own
-// — cancels the task first.
+// finish ends the follow: it closes the follow's listen, and a follow
+// that gives up a task still running — stopped by its limits or by its
+// caller, or ended by an error of its own — cancels the task.
 func (f *follower) finish(ctx, lctx context.Context, res json.RawMessage, err error) (json.RawMessage, error) {
+	f.unlisten() // nothing more to hear: closed before tasks/cancel goes
 	if err == nil {
 		return res, nil
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/tasks"
 	"github.com/mcpscope/mcpscope/internal/testkit/guard"
@@ -20,7 +21,13 @@ import (
 // task, returning the statuses seen.
 func call(t *testing.T, tool string, args any, o tasks.Options) (json.RawMessage, []mcp.TaskStatus, error) {
 	t.Helper()
-	s := screentest.ConnectDemoHTTP(t, nil)
+	return callCapturing(t, nil, tool, args, o)
+}
+
+// callCapturing is call with the session's frames captured in sink.
+func callCapturing(t *testing.T, sink capture.Sink, tool string, args any, o tasks.Options) (json.RawMessage, []mcp.TaskStatus, error) {
+	t.Helper()
+	s := screentest.ConnectDemoHTTP(t, sink)
 	ctx, cancel := context.WithTimeout(context.Background(), guard.Hang)
 	defer cancel()
 	handle, err := s.Call(ctx, mcp.MethodToolsCall, map[string]any{"name": tool, "arguments": args})

@@ -49,7 +49,11 @@
 //     a client that declares it in _meta is answered with a task handle,
 //     and tasks/get, tasks/update and tasks/cancel (Mcp-Name: the taskId)
 //     follow the task, which outlives the request (tasks.go); greet is the
-//     fixtures' sync-only tool.
+//     fixtures' sync-only tool. subscriptions/listen honours the filter's
+//     notifications.taskIds alone: its stream acknowledges the ids of
+//     known tasks (a client that declares the extension), then pushes a
+//     notifications/tasks of each as it is and at each change, until the
+//     client closes it (task_listen.go).
 //
 // PathSSE (/sse) is the legacy HTTP+SSE transport (2024-11-05): GET opens
 // a session whose stream starts with an "endpoint" event naming

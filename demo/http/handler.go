@@ -20,6 +20,7 @@ type Handler struct {
 	mux      *http.ServeMux
 	sessions *registry
 	tasks    taskStore // the Tasks extension's tasks (stateless 2026-07-28)
+	listens  listens   // the open subscriptions/listen streams (stateless 2026-07-28)
 
 	// newTicker paces heartbeats; tests replace it to tick by hand.
 	newTicker func(time.Duration) (<-chan time.Time, func())
@@ -56,10 +57,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // Close ends every session: their streams end and their running calls
-// are cancelled, and so are the running tasks. Later requests that need a session get 404.
+// are cancelled, and so are the running tasks; the subscriptions/listen streams end. Later requests that need a session get 404.
 func (h *Handler) Close() {
 	h.sessions.closeAll()
 	h.tasks.closeAll()
+	h.listens.close()
 }
 
 // Sessions returns how many sessions (Streamable HTTP and legacy) are open.

@@ -73,6 +73,10 @@ func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, m *jsonr
 		writeRPCError(w, http.StatusNotFound, m.ID, &jsonrpc.Error{Code: mcp.CodeMethodNotFound, Message: "initialize is not a 2026-07-28 method: use server/discover"})
 		return
 	}
+	if m.Method == mcp.MethodSubscriptionsListen {
+		h.serveListen(w, r, m)
+		return
+	}
 	if h.serveTask(w, m) {
 		return
 	}

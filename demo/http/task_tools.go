@@ -18,7 +18,7 @@ import (
 const (
 	ToolGreet            = "greet"              // sync only: Hello, {name}!
 	ToolAskName          = "ask_name"           // working → input_required (the name, unless given) → completed
-	ToolSlowCompute      = "slow_compute"       // working for `seconds` (default 1, at most 60), cancellable
+	ToolSlowCompute      = "slow_compute"       // working for `seconds` (default 1, at most 60), cancellable; polled at `pollIntervalMs`
 	ToolFailingJob       = "failing_job"        // working → completed with a tool error (isError)
 	ToolProtocolErrorJob = "protocol_error_job" // working → failed with a protocol error
 	ToolTaskMisbehave    = "task_misbehave"     // a task that lies, by mode
@@ -49,7 +49,9 @@ func taskToolDefs() []demo.Tool {
 			}},
 		{Name: ToolSlowCompute, Description: "Compute for a while, as a task that can be cancelled",
 			InputSchema: schemaJSON(map[string]any{"type": "object", "properties": map[string]any{
-				"seconds": map[string]any{"type": "number", "minimum": 0, "maximum": 60, "default": 1}}}),
+				"seconds": map[string]any{"type": "number", "minimum": 0, "maximum": 60, "default": 1},
+				"pollIntervalMs": map[string]any{"type": "number", "minimum": 10, "maximum": 60000, "default": 50,
+					"description": "as a task: the poll interval the task asks for"}}}),
 			Handler: func(ctx context.Context, c *demo.Call) (*demo.ToolResult, error) {
 				res, rerr := slowComputeTask(ctx, c.Args, nil)
 				if rerr != nil {

@@ -34,6 +34,7 @@ type task struct {
 	snap    mcp.Task
 	cancel  context.CancelFunc
 	answers chan map[string]json.RawMessage // the tasks/update of an input_required round
+	changed chan struct{}                   // closed, and replaced, at each change of the task
 }
 
 // taskStore holds the tasks of a Handler, bounded.
@@ -55,23 +56,40 @@ func (t *task) snapshot() mcp.Task {
 }
 
 // set moves the task to status with message.
-func (t *task) set(status mcp.TaskStatus, msg string) {
+func (t *task) set(status mcp.TaskStatus, msg string) { t.move(status, msg, nil) }
+
+// move moves the task to status with message and input requests, unless
+// it ended already, and tells its watchers.
+func (t *task) move(status mcp.TaskStatus, msg string, reqs map[string]mcp.InputRequest) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.snap.Status.Terminal() {
 		return
 	}
-	t.snap.Status, t.snap.StatusMessage, t.snap.InputRequests = status, msg, nil
+	t.snap.Status, t.snap.StatusMessage, t.snap.InputRequests = status, msg, reqs
 	t.snap.LastUpdatedAt = now()
+	t.changedLocked()
+}
+
+// watch returns the task as tasks/get gives it and a channel closed at
+// its next change.
+func (t *task) watch() (mcp.Task, <-chan struct{}) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.snap, t.changed
+}
+
+// changedLocked tells the watchers of the task that it changed; t.mu is
+// held.
+func (t *task) changedLocked() {
+	close(t.changed)
+	t.changed = make(chan struct{})
 }
 
 // ask puts the task in input_required with the input requests and waits
 // for tasks/update's answers (at most taskTTL).
 func (t *task) ask(ctx context.Context, msg string, reqs map[string]mcp.InputRequest) (map[string]json.RawMessage, bool) {
-	t.set(mcp.TaskInputRequired, msg)
-	t.mu.Lock()
-	t.snap.InputRequests = reqs
-	t.mu.Unlock()
+	t.move(mcp.TaskInputRequired, msg, reqs)
 	wait, stop := context.WithTimeout(ctx, taskTTL)
 	defer stop()
 	select {
@@ -92,6 +110,7 @@ func (t *task) end(result any, rerr *jsonrpc.Error) {
 	}
 	t.snap.InputRequests = nil
 	t.snap.LastUpdatedAt = now()
+	defer t.changedLocked()
 	if rerr != nil {
 		t.snap.Status, t.snap.Error = mcp.TaskFailed, rerr
 		t.snap.StatusMessage = rerr.Message
@@ -108,11 +127,12 @@ func (t *task) end(result any, rerr *jsonrpc.Error) {
 func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
 
 // start creates a task running run in the background and returns its
-// handle: the task as created, before the run moves it.
+// handle: the task as created, before the run moves it. The task asks to
+// be polled at the interval args ask for (pollIntervalMs), else taskPoll.
 func (s *taskStore) start(run taskRun, args json.RawMessage) mcp.Task {
 	ctx, cancel := context.WithTimeout(context.Background(), taskTTL)
-	ttl, poll := float64(taskTTL/time.Millisecond), float64(taskPoll/time.Millisecond)
-	t := &task{cancel: cancel, answers: make(chan map[string]json.RawMessage, 1),
+	ttl, poll := float64(taskTTL/time.Millisecond), askedPoll(args)
+	t := &task{cancel: cancel, answers: make(chan map[string]json.RawMessage, 1), changed: make(chan struct{}),
 		snap: mcp.Task{TaskID: rand.Text(), Status: mcp.TaskWorking, StatusMessage: "Started", CreatedAt: now(),
 			TTLMs: (*mcp.Millis)(&ttl), PollIntervalMs: (*mcp.Millis)(&poll)}}
 	t.snap.LastUpdatedAt = t.snap.CreatedAt
@@ -138,6 +158,18 @@ func (s *taskStore) start(run taskRun, args json.RawMessage) mcp.Task {
 		}
 	}()
 	return handle
+}
+
+// askedPoll is the poll interval, in milliseconds, a task tool's
+// arguments ask for with pollIntervalMs (10 to 60000), else taskPoll's.
+func askedPoll(args json.RawMessage) float64 {
+	var a struct {
+		PollIntervalMs *float64 `json:"pollIntervalMs"`
+	}
+	if json.Unmarshal(args, &a) != nil || a.PollIntervalMs == nil || !(*a.PollIntervalMs >= 10 && *a.PollIntervalMs <= 60000) {
+		return float64(taskPoll / time.Millisecond)
+	}
+	return *a.PollIntervalMs
 }
 
 // closeAll cancels every task.

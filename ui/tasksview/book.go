@@ -119,6 +119,9 @@ func (b *Book) noteRequest(f *capture.Frame) {
 		o.tool = paramString(m.Params, "name")
 	case mcp.MethodTasksGet, mcp.MethodTasksUpdate, mcp.MethodTasksCancel, mcp.MethodTasksResult:
 		o.task = paramString(m.Params, "taskId")
+	case mcp.MethodSubscriptionsListen:
+		b.noteListen(f)
+		return
 	default:
 		o.task = mcp.RelatedTaskID(param(m.Params, "_meta")) // a v1 question the task asks
 		if o.task == "" {
@@ -131,6 +134,29 @@ func (b *Book) noteRequest(f *capture.Frame) {
 	b.open[keyOf(f, f.Dir)] = o
 	if t := b.byID[o.task]; t != nil {
 		b.link(t, f.Seq)
+	}
+}
+
+// maxListenTasks bounds the task ids of one subscriptions/listen request
+// the book links.
+const maxListenTasks = 64
+
+// noteListen links a subscriptions/listen request to the known tasks its
+// filter asks the pushed status of (notifications.taskIds), the first
+// maxListenTasks of them: the notifications/tasks it brings are linked as
+// they come (update).
+func (b *Book) noteListen(f *capture.Frame) {
+	var ids []json.RawMessage
+	if json.Unmarshal(param(param(f.Msg.Params, "notifications"), "taskIds"), &ids) != nil {
+		return
+	}
+	for _, raw := range ids[:min(len(ids), maxListenTasks)] {
+		var id string
+		if json.Unmarshal(raw, &id) == nil {
+			if t := b.byID[id]; t != nil {
+				b.link(t, f.Seq)
+			}
+		}
 	}
 }
 

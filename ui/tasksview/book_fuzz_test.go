@@ -8,7 +8,7 @@ import (
 )
 
 // FuzzBookNote: whatever a server answers a tools/call or tasks/get with,
-// or notifies, the book reads it without panicking, keeps a task's frames
+// or notifies, and whatever filter a subscriptions/listen carries, the book reads it without panicking, keeps a task's frames
 // in order and links each frame to at most one task.
 func FuzzBookNote(f *testing.F) {
 	for _, s := range []string{
@@ -16,6 +16,7 @@ func FuzzBookNote(f *testing.F) {
 		`{"task":{"taskId":"a","status":"input_required"}}`,
 		`{"taskId":"a","status":"failed","error":{"code":1,"message":"\u001b[2J"}}`,
 		`{"taskId":"","status":""}`, `[]`, `{"task":null}`,
+		`{"notifications":{"taskIds":["a",1,"a"]},"_meta":{"io.modelcontextprotocol/subscriptionId":3},"taskId":"a","status":"working"}`,
 	} {
 		f.Add([]byte(s), []byte(s))
 	}
@@ -37,6 +38,8 @@ func FuzzBookNote(f *testing.F) {
 		note(capture.Out, get, err)
 		got, err := jsonrpc.DecodeMessage([]byte(`{"jsonrpc":"2.0","id":2,"result":` + string(later) + `}`))
 		note(capture.In, got, err)
+		listen, err := jsonrpc.DecodeMessage([]byte(`{"jsonrpc":"2.0","id":3,"method":"subscriptions/listen","params":` + string(later) + `}`))
+		note(capture.Out, listen, err)
 		n, err := jsonrpc.DecodeMessage([]byte(`{"jsonrpc":"2.0","method":"notifications/tasks","params":` + string(later) + `}`))
 		note(capture.In, n, err)
 		for _, task := range b.Tasks() {

@@ -131,3 +131,30 @@ func TestBookBounded(t *testing.T) {
 		t.Fatalf("title %q, want %q", got, want)
 	}
 }
+
+// A v2 task's status pushed on the follow's subscriptions/listen (tagged
+// with the subscription's id) updates the task, and both the listen that
+// names the task and the pushed notification are linked to it; a listen
+// that names no known task is linked to none.
+func TestBookPushedStatus(t *testing.T) {
+	f := &feed{b: NewBook()}
+	id := jsonrpc.IntID
+	call := f.add(t, capture.Out, mustReq(id(2), "tools/call", `{"name":"slow_compute"}`))
+	f.add(t, capture.In, mustRes(id(2), `{"resultType":"task","taskId":"T-push","status":"working","statusMessage":"Started","pollIntervalMs":30000}`))
+	listen := f.add(t, capture.Out, mustReq(id(3), "subscriptions/listen", `{"notifications":{"taskIds":[7,"T-push","T-push"]}}`))
+	other := f.add(t, capture.Out, mustReq(id(4), "subscriptions/listen", `{"notifications":{"taskIds":"T-push","toolsListChanged":true}}`))
+	f.add(t, capture.In, mustNote("notifications/subscriptions/acknowledged", `{"_meta":{"io.modelcontextprotocol/subscriptionId":3},"notifications":{"taskIds":["T-push"]}}`))
+	pushed := f.add(t, capture.In, mustNote("notifications/tasks", `{"_meta":{"io.modelcontextprotocol/subscriptionId":3},"taskId":"T-push","status":"working","statusMessage":"Computing"}`))
+	done := f.add(t, capture.In, mustNote("notifications/tasks", `{"_meta":{"io.modelcontextprotocol/subscriptionId":3},"taskId":"T-push","status":"completed","statusMessage":"Done","result":{"content":[]}}`))
+	ts := f.b.Tasks()
+	if len(ts) != 1 || ts[0].Status != "completed" || ts[0].Message != "Done" || ts[0].Updates != 3 {
+		t.Fatalf("%+v", ts)
+	}
+	got := f.b.Linked(pushed)
+	if len(got) != 5 || got[0] != call || got[2] != listen || got[3] != pushed || got[4] != done {
+		t.Fatalf("the task links %v", got)
+	}
+	if f.b.Linked(other) != nil {
+		t.Fatal("a listen with a malformed filter is linked to a task")
+	}
+}
