@@ -34,6 +34,17 @@ func endpointEvent(st *capture.Store, conn string) uint64 {
 	return st.Append(&capture.Frame{Time: t0, Dir: capture.In, Conn: conn, Raw: raw, Size: len(raw), Fields: httphead.SSEEventFields(raw), Enc: proto.EncText})
 }
 
+// stdioLine appends to st a stdio line going dir, its message decoded.
+func stdioLine(t *testing.T, st *capture.Store, dir capture.Dir, body string) {
+	t.Helper()
+	raw := []byte(body + "\n")
+	msgs, _, err := jsonrpc.DecodeJSON([]byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Append(&capture.Frame{Time: t0, Dir: dir, Conn: "stdio", Raw: raw, Size: len(raw), Fields: jsonrpc.LineFields(raw), Enc: proto.EncJSON, Msg: msgs[0]})
+}
+
 // The filter words finding and finding:SEVERITY let through the frames
 // with a finding, of any severity or of one.
 func TestFilterFindingWords(t *testing.T) {
@@ -111,14 +122,7 @@ func TestReplayFindsWhatTheLiveSessionFound(t *testing.T) {
 // is no error.
 func TestSkippedFramesMakeNoFinding(t *testing.T) {
 	st := capture.NewStore(capture.Config{})
-	add := func(dir capture.Dir, body string) {
-		raw := []byte(body + "\n")
-		msgs, _, err := jsonrpc.DecodeJSON([]byte(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		st.Append(&capture.Frame{Time: t0, Dir: dir, Conn: "stdio", Raw: raw, Size: len(raw), Fields: jsonrpc.LineFields(raw), Enc: proto.EncJSON, Msg: msgs[0]})
-	}
+	add := func(dir capture.Dir, body string) { stdioLine(t, st, dir, body) }
 	add(capture.Out, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"slow"}}`)
 	for range maxScan + 10 {
 		add(capture.In, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}`)
@@ -138,14 +142,7 @@ func TestSkippedFramesMakeNoFinding(t *testing.T) {
 // error, while one to a request never sent after it joined still is.
 func TestJoinedLateMakesNoFinding(t *testing.T) {
 	st := capture.NewStore(capture.Config{})
-	add := func(dir capture.Dir, body string) {
-		raw := []byte(body + "\n")
-		msgs, _, err := jsonrpc.DecodeJSON([]byte(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		st.Append(&capture.Frame{Time: t0, Dir: dir, Conn: "stdio", Raw: raw, Size: len(raw), Fields: jsonrpc.LineFields(raw), Enc: proto.EncJSON, Msg: msgs[0]})
-	}
+	add := func(dir capture.Dir, body string) { stdioLine(t, st, dir, body) }
 	st.Append(proxy.Mark{What: proxy.WhatJoined, Note: "40 earlier frames were let go before this viewer joined"}.Frame(capture.In, ""))
 	add(capture.In, `{"jsonrpc":"2.0","id":7,"result":{"content":[]}}`)
 	m := newTestModel(t, st, 140, 40)

@@ -61,25 +61,25 @@ func TestLinkWalksOnlyFramesShown(t *testing.T) {
 	st.Append(controlFrame(t, capture.In, c.next(), proto.EncJSON, result(t, 2, raw(`{"resultType":"complete","taskId":"T1","status":"working"}`))))
 	notice := st.Append(controlFrame(t, capture.In, c.next(), proto.EncJSON, notification(t, "notifications/tasks", raw(`{"taskId":"T1","status":"completed","result":{"content":[]}}`))))
 	m := newTestModel(t, st, 140, 30)
-	for cmd := m.applyFilter("#1"); cmd != nil; {
-		_, cmd = m.Update(cmd())
-	}
-	m.traffic.selectSeq(handle)
-	m.syncSelection()
-	press(m, "l")
+	linkUnder(m, "#1", handle)
 	if f, _ := m.traffic.selected(); f.Seq != call {
 		t.Errorf("l under the filter #1 selected frame %d, want the tools/call %d", f.Seq, call)
 	}
-	for cmd := m.applyFilter("notifications/tasks"); cmd != nil; {
-		_, cmd = m.Update(cmd())
-	}
-	m.traffic.selectSeq(notice)
-	m.syncSelection()
-	press(m, "l")
+	linkUnder(m, "notifications/tasks", notice)
 	if f, _ := m.traffic.selected(); f.Seq != notice {
 		t.Errorf("l with no other linked frame shown selected frame %d, want it to stay on %d", f.Seq, notice)
 	}
 	if s := screenText(m); !strings.Contains(s, "hidden by the filter") {
 		t.Errorf("the status line does not say the linked frames are hidden:\n%s", s)
 	}
+}
+
+// linkUnder applies filter, selects frame seq and presses l.
+func linkUnder(m *Model, filter string, seq uint64) {
+	for cmd := m.applyFilter(filter); cmd != nil; {
+		_, cmd = m.Update(cmd())
+	}
+	m.traffic.selectSeq(seq)
+	m.syncSelection()
+	press(m, "l")
 }
