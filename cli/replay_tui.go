@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/app/media"
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/ui"
 )
@@ -28,6 +30,8 @@ func runReplayTUI(cmd *cobra.Command, file string) error {
 		return withExit(ExitUsage, err)
 	}
 	r := ui.NewReplay(p)
+	images, _ := media.Detect(os.Getenv) // a bad MCPSCOPE_IMAGES: half blocks
+	r.SetImages(images)
 	defer r.Close()
 	defer ui.LimitResident(p.Store())()
 	var root tea.Model = r

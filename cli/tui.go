@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
@@ -12,6 +13,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/app/checklist"
 	"github.com/mcpscope/mcpscope/internal/app/doctor"
+	"github.com/mcpscope/mcpscope/internal/app/media"
 	"github.com/mcpscope/mcpscope/internal/app/plural"
 	"github.com/mcpscope/mcpscope/internal/app/termtext"
 	"github.com/mcpscope/mcpscope/recordings"
@@ -126,6 +128,8 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, demo *tuiDemo) error
 	}
 	cfg.RecordHeader, cfg.RecordOptions = f.recordHeader(target), f.recordOptions(target)
 	model := ui.New(cfg)
+	images, imagesErr := media.Detect(os.Getenv)
+	model.SetImages(images)
 	defer ui.LimitResident(cfg.Store)()
 	opts := programOptions(cmd, ctx)
 	var root tea.Model = model
@@ -133,6 +137,9 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, demo *tuiDemo) error
 		root = wrapTUIModel(model)
 	}
 	prog = tea.NewProgram(root, opts...)
+	if imagesErr != nil {
+		report(imagesErr) // in the status line: half blocks meanwhile
+	}
 	if cfg.Questions != nil {
 		cfg.Questions.SetSend(prog.Send)
 	}
