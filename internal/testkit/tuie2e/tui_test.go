@@ -57,6 +57,7 @@ func TestTmux(t *testing.T) {
 		{"headless_text_ts", testHeadlessTextTS},
 		{"completions_ts", testCompletionsTS},
 		{"image_ts", testImageTS},
+		{"image_kitty_ts", testImageKittyTS},
 	} {
 		t.Run(j.name, func(t *testing.T) {
 			t.Parallel()
