@@ -4,14 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
-	"github.com/mcpscope/mcpscope/internal/app/media"
 	"github.com/mcpscope/mcpscope/proxy/live"
 	"github.com/mcpscope/mcpscope/ui"
 )
@@ -83,7 +81,7 @@ func runAttach(cmd *cobra.Command, name string) error {
 		return nv, nil
 	}
 	m := ui.NewAttach(v, next)
-	images, _ := media.Detect(os.Getenv) // a bad MCPSCOPE_IMAGES: half blocks
+	images, _ := tuiPictures(cmd.OutOrStdout()) // a bad MCPSCOPE_IMAGES: half blocks
 	m.SetImages(images)
 	defer ui.LimitResident(v.Store())()
 	defer func() {

@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/internal/app/media"
 	"github.com/mcpscope/mcpscope/recordings"
 	"github.com/mcpscope/mcpscope/ui"
 )
@@ -30,7 +28,7 @@ func runReplayTUI(cmd *cobra.Command, file string) error {
 		return withExit(ExitUsage, err)
 	}
 	r := ui.NewReplay(p)
-	images, _ := media.Detect(os.Getenv) // a bad MCPSCOPE_IMAGES: half blocks
+	images, _ := tuiPictures(cmd.OutOrStdout()) // a bad MCPSCOPE_IMAGES: half blocks
 	r.SetImages(images)
 	defer r.Close()
 	defer ui.LimitResident(p.Store())()
@@ -75,6 +73,7 @@ func runProgram(cmd *cobra.Command, m tea.Model) error {
 		ctx = context.Background()
 	}
 	_, err := tea.NewProgram(m, programOptions(cmd, ctx)...).Run()
+	forgetPictures(cmd.OutOrStdout(), m)
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, tea.ErrInterrupted) {
 		return fmt.Errorf("the TUI stopped: %w", err)
 	}

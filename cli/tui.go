@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
@@ -13,7 +12,6 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/app/checklist"
 	"github.com/mcpscope/mcpscope/internal/app/doctor"
-	"github.com/mcpscope/mcpscope/internal/app/media"
 	"github.com/mcpscope/mcpscope/internal/app/plural"
 	"github.com/mcpscope/mcpscope/internal/app/termtext"
 	"github.com/mcpscope/mcpscope/recordings"
@@ -128,7 +126,7 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, demo *tuiDemo) error
 	}
 	cfg.RecordHeader, cfg.RecordOptions = f.recordHeader(target), f.recordOptions(target)
 	model := ui.New(cfg)
-	images, imagesErr := media.Detect(os.Getenv)
+	images, imagesErr := tuiPictures(cmd.OutOrStdout())
 	model.SetImages(images)
 	defer ui.LimitResident(cfg.Store)()
 	opts := programOptions(cmd, ctx)
@@ -144,6 +142,7 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, demo *tuiDemo) error
 		cfg.Questions.SetSend(prog.Send)
 	}
 	_, err = prog.Run()
+	forgetPictures(cmd.OutOrStdout(), model)
 	closeErr := model.Close()
 	if rec != nil {
 		if rerr := rec.Close(); rerr != nil {

@@ -90,3 +90,13 @@ func (m *Model) updatePictures(msg tea.Msg) tea.Cmd {
 	}
 	return nil
 }
+
+// ForgetPictures is what has the terminal forget the kitty images it was
+// sent, to write once the program has ended; "" for other protocols.
+func (m *Model) ForgetPictures() string { return m.styles.Pictures.Close() }
+
+// ForgetPictures is Model.ForgetPictures.
+func (r *Replay) ForgetPictures() string { return r.inner.ForgetPictures() }
+
+// ForgetPictures is Model.ForgetPictures.
+func (a *Attach) ForgetPictures() string { return a.inner.ForgetPictures() }

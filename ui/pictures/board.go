@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi/kitty"
 
 	"github.com/mcpscope/mcpscope/internal/app/media"
+	"github.com/mcpscope/mcpscope/internal/app/theme"
 )
 
 // Bounds of the pictures a Board keeps by id: kitty keeps a picture's
@@ -101,7 +102,7 @@ func (b *Board) Cells(pic *media.Picture) []string {
 	for r := range rows {
 		var sb strings.Builder
 		if b.proto == media.Kitty {
-			sb.WriteString(ansi.Style{}.ForegroundColor(ansi.IndexedColor(id)).String())
+			sb.WriteString(ansi.Style{}.ForegroundColor(theme.KittyImageID(uint8(id))).String())
 		}
 		for c := range pic.Cols {
 			sb.WriteRune(kitty.Placeholder)
