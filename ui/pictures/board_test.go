@@ -184,3 +184,27 @@ func FuzzPlace(f *testing.F) {
 		b.Flush()
 	})
 }
+
+// Views drawn on a command's goroutine and the program's Flush and Place
+// share one Board.
+func TestBoardShared(t *testing.T) {
+	for _, proto := range []media.Protocol{media.Kitty, media.Sixel} {
+		b := New(proto)
+		pic := picture(t, 8, 6)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for i := range 50 {
+				p := *pic
+				p.Sum[0] = byte(i)
+				b.Cells(&p)
+			}
+		}()
+		for range 50 {
+			b.Place(b.Cells(pic))
+			b.Flush()
+			b.Gen()
+		}
+		<-done
+	}
+}
