@@ -2,6 +2,7 @@ package pictures
 
 import (
 	"encoding/base64"
+	"slices"
 	"strings"
 	"testing"
 
@@ -156,16 +157,23 @@ func TestOverlayPlaceAndFlush(t *testing.T) {
 	}
 }
 
-// A box cut by a pane's edge, or marks some text imitates, draw nothing.
+// A box scrolled half out of view draws the rows it shows; a box cut at
+// its side draws nothing.
 func TestOverlayPartialBox(t *testing.T) {
 	b := New(media.ITerm)
 	rows := b.Cells(picture(t, 8, 6))
-	lines := b.Place(rows[:2])
+	lines := b.Place(rows[1:])
 	if strings.ContainsRune(strings.Join(lines, ""), kitty.Placeholder) {
 		t.Fatal("marks left in the view")
 	}
-	if raw := b.Flush(); raw != "" {
-		t.Fatalf("a box of 2 rows out of 3 is drawn: %.60q", raw)
+	if raw := b.Flush(); !strings.HasPrefix(raw, ansi.SaveCursor+ansi.CUP(1, 1)+"\x1b]1337;File=") || !strings.Contains(raw, "width=8;height=2;") {
+		t.Fatalf("the lower 2 rows of 3: %.80q", raw)
+	}
+	cut := slices.Clone(rows)
+	cut[1] = ansi.Cut(cut[1], 0, 7)
+	b.Place(cut)
+	if raw := b.Flush(); strings.Contains(raw, "File=") {
+		t.Fatalf("a box cut at its side is drawn: %.80q", raw)
 	}
 }
 

@@ -13,24 +13,28 @@ import (
 	"github.com/mcpscope/mcpscope/internal/app/media"
 )
 
-// Box is where a view shows a picture whole: its id and its top-left
-// cell on screen (0-based), and its size in cells.
+// Box is where a view shows a picture: its id, the top-left cell on
+// screen (0-based) of what it shows, and the rows shown, Top the first of
+// them (a box scrolled half out of view shows its lower rows).
 type Box struct {
 	ID, X, Y   int
 	Cols, Rows int
+	Top        int
 }
 
 // Place reads where the screen's lines show the pictures of Cells, for
-// iTerm2 and sixel: each marked cell becomes a blank, and the boxes shown
-// whole are what the next Flush draws over (a box cut by a pane's edge
-// or covered stays blank). For kitty, and a nil Board, the lines are
-// returned as they are.
+// iTerm2 and sixel: each marked cell becomes a blank, and the boxes whose
+// rows on screen are whole (every row of a box scrolled half out of view
+// but those cut) are what the next Flush draws over; a box cut at its
+// side or partly covered stays blank. For kitty, and a nil Board, the
+// lines are returned as they are.
 func (b *Board) Place(lines []string) []string {
 	if b == nil || (b.proto != media.ITerm && b.proto != media.Sixel) {
 		return lines
 	}
 	type origin struct{ id, x, y int }
-	seen := map[origin]int{}
+	type rows struct{ cells, top, bottom int }
+	seen := map[origin]rows{}
 	out := slices.Clone(lines)
 	for y, l := range lines {
 		if !strings.ContainsRune(l, kitty.Placeholder) {
@@ -43,7 +47,13 @@ func (b *Board) Place(lines []string) []string {
 			state, rest = st, rest[n:]
 			if r, size := utf8.DecodeRuneInString(seq); r == kitty.Placeholder {
 				if m, ok := marks(seq[size:]); ok {
-					seen[origin{m[2], x - m[1], y - m[0]}]++
+					o := origin{m[2], x - m[1], y - m[0]}
+					r, ok := seen[o]
+					if !ok {
+						r.top, r.bottom = m[0], m[0]
+					}
+					r.cells, r.top, r.bottom = r.cells+1, min(r.top, m[0]), max(r.bottom, m[0])
+					seen[o] = r
 				}
 				sb.WriteByte(' ')
 			} else {
@@ -56,10 +66,11 @@ func (b *Board) Place(lines []string) []string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	var placed []Box
-	for o, n := range seen {
+	for o, r := range seen {
 		s, ok := b.slots[o.id]
-		if ok && n == s.key.cols*s.key.rows && o.x >= 0 && o.y >= 0 {
-			placed = append(placed, Box{ID: o.id, X: o.x, Y: o.y, Cols: s.key.cols, Rows: s.key.rows})
+		n := r.bottom - r.top + 1
+		if ok && r.cells == s.key.cols*n && r.bottom < s.key.rows && o.x >= 0 {
+			placed = append(placed, Box{ID: o.id, X: o.x, Y: o.y + r.top, Cols: s.key.cols, Rows: n, Top: r.top})
 			b.touch(o.id)
 		}
 	}
@@ -94,7 +105,7 @@ func (b *Board) flushOverlay() string {
 		if slices.Contains(b.shown, p) {
 			continue
 		}
-		seq, err := b.slots[p.ID].pic.Overlay(b.proto, b.cellW, b.cellH)
+		seq, err := b.slots[p.ID].pic.Overlay(b.proto, p.Top, p.Rows, b.cellW, b.cellH)
 		if err != nil {
 			continue
 		}

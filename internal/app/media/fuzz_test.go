@@ -48,7 +48,7 @@ func FuzzPreview(f *testing.F) {
 			if px := pic.Pixels.Bounds(); pic.Cols > 12 || pic.Rows > 4 || px.Dx() > 12*CellWidth || px.Dy() > 4*CellHeight {
 				t.Fatalf("a picture of %d×%d cells, %v pixels, in 12×4", pic.Cols, pic.Rows, px)
 			}
-			if _, err := pic.Overlay(Sixel, CellWidth, CellHeight); err != nil {
+			if _, err := pic.Overlay(Sixel, 0, pic.Rows, CellWidth, CellHeight); err != nil {
 				t.Fatal(err)
 			}
 		}

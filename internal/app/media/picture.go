@@ -65,15 +65,24 @@ func KittyDelete(id int) string {
 	return ansi.KittyGraphics(nil, o.Options()...)
 }
 
-// Overlay is p drawn at the cursor over its box of cells, each cellW×cellH
-// pixels: an iTerm2 inline image or a sixel image.
-func (p *Picture) Overlay(proto Protocol, cellW, cellH int) (string, error) {
+// Overlay is rows of p's rows of cells from top drawn at the cursor over
+// as many rows of its box, each cell cellW×cellH pixels: an iTerm2 inline
+// image or a sixel image. All of p is top 0 and rows p.Rows.
+func (p *Picture) Overlay(proto Protocol, top, rows, cellW, cellH int) (string, error) {
+	if top < 0 || rows <= 0 || top+rows > p.Rows {
+		return "", fmt.Errorf("rows %d to %d of a picture of %d", top, top+rows, p.Rows)
+	}
+	b := p.Pixels.Bounds()
+	img := p.Pixels.SubImage(image.Rect(b.Min.X, b.Min.Y+top*b.Dy()/p.Rows, b.Max.X, b.Min.Y+(top+rows)*b.Dy()/p.Rows))
+	if img.Bounds().Empty() {
+		return "", nil
+	}
 	switch proto {
 	case ITerm:
-		return itermImage(p.Pixels, p.Cols, p.Rows)
+		return itermImage(img, p.Cols, rows)
 	case Sixel:
-		w, h := Fill(p.Pixels.Bounds().Dx(), p.Pixels.Bounds().Dy(), p.Cols*cellW, p.Rows*cellH)
-		return sixelImage(Scale(p.Pixels, w, h))
+		w, h := Fill(img.Bounds().Dx(), img.Bounds().Dy(), p.Cols*cellW, rows*cellH)
+		return sixelImage(Scale(img, w, h))
 	}
 	return "", fmt.Errorf("no overlay in protocol %s", proto)
 }
