@@ -69,8 +69,9 @@ func (m *Model) waitPictures() tea.Cmd {
 
 // updatePictures handles what concerns the pictures: sends what the
 // Board has (and waits again once started), draws the pictures again
-// after a resize (the renderer draws the whole screen again) and scales
-// sixel pictures to the cells the terminal reports.
+// after a resize (the renderer draws the whole screen again), scales
+// sixel pictures to the cells the terminal reports and tells the Board
+// the colours the renderer writes.
 func (m *Model) updatePictures(msg tea.Msg) tea.Cmd {
 	b := m.styles.Pictures
 	switch msg := msg.(type) {
@@ -85,6 +86,12 @@ func (m *Model) updatePictures(msg tea.Msg) tea.Cmd {
 		return tea.Batch(cmds...)
 	case tea.WindowSizeMsg:
 		b.Redrawn()
+	case tea.ColorProfileMsg:
+		gen := b.Gen()
+		b.SetColourProfile(msg.Profile)
+		if b.Gen() != gen {
+			m.syncSelection() // the detail lays its pictures out again
+		}
 	case uv.CellSizeEvent:
 		b.SetCellSize(msg.Width, msg.Height)
 	}

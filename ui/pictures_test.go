@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/ansi/kitty"
@@ -140,5 +141,19 @@ func TestPicturesOff(t *testing.T) {
 	}
 	if _, cmd := m.Update(picturesMsg{}); cmd != nil {
 		t.Fatal("Off sends a picture")
+	}
+}
+
+// Kitty cells name their picture by a 256-colour index: a renderer of 16
+// colours would lose it, so the detail shows the size line only there.
+func TestKittyNeeds256Colours(t *testing.T) {
+	m := picturesModel(t, media.Kitty, 120, 50)
+	m.Update(tea.ColorProfileMsg{Profile: colorprofile.ANSI})
+	if view := m.View().Content; strings.ContainsRune(view, kitty.Placeholder) || !strings.Contains(ansi.Strip(view), "│8×6 ") {
+		t.Fatalf("16 colours:\n%s", ansi.Strip(view))
+	}
+	m.Update(tea.ColorProfileMsg{Profile: colorprofile.TrueColor})
+	if view := m.View().Content; !strings.ContainsRune(view, kitty.Placeholder) {
+		t.Fatalf("true colour:\n%s", ansi.Strip(view))
 	}
 }

@@ -51,8 +51,8 @@ func ItemPreview(it media.Item, cols, rows int, st *Styles) []string {
 		}
 	}
 	proto := st.Pictures.Protocol()
-	if proto == media.Kitty && st.Plain {
-		proto = media.Off // its cells name the picture by their colour
+	if proto == media.Kitty && (st.Plain || !st.Pictures.Draws()) {
+		proto = media.Off // its cells name the picture by a colour the terminal would not get
 	}
 	if proto == media.Off && it.Kind == "image" {
 		return out

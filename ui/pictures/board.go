@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/ansi/kitty"
 
@@ -54,6 +55,7 @@ type Board struct {
 	wake    chan struct{}
 	pending bool // something is to be sent: wake is closed
 
+	fewColours   bool // the renderer brings colours down to 16 or none: kitty cells lose their id
 	cellW, cellH int
 	placed       []Box    // the boxes the last view showed whole
 	shown        []Box    // the boxes the terminal was sent
@@ -78,6 +80,32 @@ func (b *Board) Protocol() media.Protocol {
 func (b *Board) Shows() bool {
 	p := b.Protocol()
 	return p == media.Kitty || p == media.ITerm || p == media.Sixel
+}
+
+// SetColourProfile says what colours the renderer writes: kitty cells
+// name their picture by a 256-colour index, lost below ANSI256, where
+// Kitty draws no picture. A change changes Gen.
+func (b *Board) SetColourProfile(p colorprofile.Profile) {
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if few := p < colorprofile.ANSI256; few != b.fewColours {
+		b.fewColours = few
+		b.gen++
+	}
+}
+
+// Draws says whether Cells can be drawn: a terminal that shows pictures
+// of its own, and for kitty one whose cells keep 256 colours.
+func (b *Board) Draws() bool {
+	if !b.Shows() {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.proto != media.Kitty || !b.fewColours
 }
 
 // Gen changes when an id drawn before may now show another picture: a
