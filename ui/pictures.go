@@ -100,7 +100,7 @@ func (m *Model) updatePictures(msg tea.Msg) tea.Cmd {
 
 // ForgetPictures is what has the terminal forget the kitty images it was
 // sent, to write once the program has ended; "" for other protocols.
-func (m *Model) ForgetPictures() string { return m.styles.Pictures.Close() }
+func (m *Model) ForgetPictures() string { return m.styles.Pictures.Forget() }
 
 // ForgetPictures is Model.ForgetPictures.
 func (r *Replay) ForgetPictures() string { return r.inner.ForgetPictures() }

@@ -255,9 +255,9 @@ func (b *Board) flushKitty() string {
 	return out.String()
 }
 
-// Close is what forgets every kitty image the terminal was sent, for
+// Forget is what forgets every kitty image the terminal was sent, for
 // when the TUI ends.
-func (b *Board) Close() string {
+func (b *Board) Forget() string {
 	if b == nil || b.proto != media.Kitty {
 		return ""
 	}

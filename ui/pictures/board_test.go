@@ -86,7 +86,7 @@ func TestKittyFlushSendsOnce(t *testing.T) {
 	if raw := b.Flush(); raw != "" {
 		t.Fatalf("sent again: %.80q", raw)
 	}
-	if c := b.Close(); !strings.Contains(c, "i=1,d=I,a=d") {
+	if c := b.Forget(); !strings.Contains(c, "i=1,d=I,a=d") {
 		t.Errorf("closing does not delete the image: %q", c)
 	}
 }
