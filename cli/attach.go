@@ -81,6 +81,8 @@ func runAttach(cmd *cobra.Command, name string) error {
 		return nv, nil
 	}
 	m := ui.NewAttach(v, next)
+	images, _ := tuiPictures(cmd.OutOrStdout()) // a bad MCPSCOPE_IMAGES: half blocks
+	m.SetImages(images)
 	defer ui.LimitResident(v.Store())()
 	defer func() {
 		m.Close()

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/term"
 
@@ -111,4 +112,28 @@ func (r *run) pictures(ctx context.Context, raw []byte, width int) string {
 	w := &colorprofile.Writer{Forward: &out, Profile: profile}
 	_, _ = w.Write(b.Bytes())
 	return out.String()
+}
+
+// tuiPictures is how a TUI writing to out shows images: as the
+// environment says (media.Detect) at a terminal, in half blocks on
+// anything else (a pipe gets cells, never a picture).
+func tuiPictures(out io.Writer) (media.Protocol, error) {
+	if !isTerminal(out) {
+		return media.Blocks, nil
+	}
+	return media.Detect(os.Getenv)
+}
+
+// picturesForgetter is a TUI model that says how the terminal forgets
+// the pictures it was sent (ui.Model.ForgetPictures).
+type picturesForgetter interface{ ForgetPictures() string }
+
+// forgetPictures has the terminal out forget the pictures m sent it,
+// once the TUI has ended.
+func forgetPictures(out io.Writer, m tea.Model) {
+	if f, ok := m.(picturesForgetter); ok && isTerminal(out) {
+		if s := f.ForgetPictures(); s != "" {
+			_, _ = io.WriteString(out, s)
+		}
+	}
 }

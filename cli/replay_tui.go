@@ -28,6 +28,8 @@ func runReplayTUI(cmd *cobra.Command, file string) error {
 		return withExit(ExitUsage, err)
 	}
 	r := ui.NewReplay(p)
+	images, _ := tuiPictures(cmd.OutOrStdout()) // a bad MCPSCOPE_IMAGES: half blocks
+	r.SetImages(images)
 	defer r.Close()
 	defer ui.LimitResident(p.Store())()
 	var root tea.Model = r
@@ -71,6 +73,7 @@ func runProgram(cmd *cobra.Command, m tea.Model) error {
 		ctx = context.Background()
 	}
 	_, err := tea.NewProgram(m, programOptions(cmd, ctx)...).Run()
+	forgetPictures(cmd.OutOrStdout(), m)
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, tea.ErrInterrupted) {
 		return fmt.Errorf("the TUI stopped: %w", err)
 	}

@@ -126,6 +126,8 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, demo *tuiDemo) error
 	}
 	cfg.RecordHeader, cfg.RecordOptions = f.recordHeader(target), f.recordOptions(target)
 	model := ui.New(cfg)
+	images, imagesErr := tuiPictures(cmd.OutOrStdout())
+	model.SetImages(images)
 	defer ui.LimitResident(cfg.Store)()
 	opts := programOptions(cmd, ctx)
 	var root tea.Model = model
@@ -133,10 +135,14 @@ func runTUI(cmd *cobra.Command, f *runFlags, target Target, demo *tuiDemo) error
 		root = wrapTUIModel(model)
 	}
 	prog = tea.NewProgram(root, opts...)
+	if imagesErr != nil {
+		report(imagesErr) // in the status line: half blocks meanwhile
+	}
 	if cfg.Questions != nil {
 		cfg.Questions.SetSend(prog.Send)
 	}
 	_, err = prog.Run()
+	forgetPictures(cmd.OutOrStdout(), model)
 	closeErr := model.Close()
 	if rec != nil {
 		if rerr := rec.Close(); rerr != nil {

@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpscope/mcpscope/internal/app/media"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
@@ -181,7 +182,8 @@ func (a *Attach) swap(src AttachSource) tea.Cmd {
 		m.setSize(a.size.Width, a.size.Height)
 	}
 	m.setFocus(old.focus)
-	var cmds []tea.Cmd
+	m.usePictures(old.styles.Pictures)
+	cmds := []tea.Cmd{m.startPictures()}
 	if text := old.filterText(); text != "" {
 		cmds = append(cmds, m.applyFilter(text))
 	}
@@ -220,6 +222,9 @@ func (a *Attach) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	}
 	return nil, false
 }
+
+// SetImages shows images in protocol p (Model.SetImages).
+func (a *Attach) SetImages(p media.Protocol) { a.inner.SetImages(p) }
 
 // View draws the Model.
 func (a *Attach) View() tea.View { return a.inner.View() }

@@ -68,6 +68,8 @@ type Model struct {
 	asked     func(text string) tea.Cmd // what the input line asks for, when neither a filter nor a file to save to
 	quitAsked int                       // requests in flight when quitting was asked; 0 when not asking
 	savePick  contentsave.Picker        // which of the selected frame's items the save-content key offers next
+
+	picturesLoop bool // the pictures' Board is waited on (startPictures)
 }
 
 // New returns the root model for cfg. It subscribes to the store at once,
@@ -103,7 +105,7 @@ func New(cfg Config) *Model {
 // Init asks for the terminal's background colour, connects and starts
 // listening to the store.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.waitRefresh()}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.waitRefresh(), m.startPictures()}
 	if m.cfg.Dial != nil {
 		cmds = append(cmds, m.dial())
 	}
@@ -194,11 +196,13 @@ func (m *Model) syncSelection() {
 // setStyles switches to the light or dark styles, the plain ones when the
 // terminal shows no colour.
 func (m *Model) setStyles(dark, plain bool) {
+	pics := m.styles.Pictures
 	if plain {
 		*m.styles = look.NewPlainStyles(dark)
 	} else {
 		*m.styles = look.NewStyles(dark)
 	}
+	m.styles.Pictures = pics
 	m.input.SetStyles(m.styles.Input)
 	m.detail.restyle()
 	m.syncSelection()

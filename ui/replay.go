@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/app/media"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/recordings"
 )
@@ -196,7 +197,8 @@ func (r *Replay) swap(store *capture.Store) tea.Cmd {
 		m.setSize(r.size.Width, r.size.Height)
 	}
 	m.setFocus(old.focus) // onto traffic when the new panes lack it
-	var cmds []tea.Cmd
+	m.usePictures(old.styles.Pictures)
+	cmds := []tea.Cmd{m.startPictures()}
 	if text := old.filterText(); text != "" {
 		cmds = append(cmds, m.applyFilter(text))
 	}
@@ -205,6 +207,9 @@ func (r *Replay) swap(store *capture.Store) tea.Cmd {
 	// The store was filled before the Model subscribed: read it now.
 	return tea.Batch(append(cmds, refreshNow)...)
 }
+
+// SetImages shows images in protocol p (Model.SetImages).
+func (r *Replay) SetImages(p media.Protocol) { r.inner.SetImages(p) }
 
 // View draws the Model.
 func (r *Replay) View() tea.View { return r.inner.View() }

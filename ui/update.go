@@ -76,6 +76,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, key := msg.(tea.KeyPressMsg); !key && m.overlay != nil {
 		cmd = tea.Batch(cmd, m.updateOverlay(msg))
 	}
+	if pics := m.updatePictures(msg); pics != nil {
+		cmd = tea.Batch(cmd, pics)
+	}
 	return m, cmd
 }
 

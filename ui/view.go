@@ -30,6 +30,7 @@ func (m *Model) View() tea.View {
 		lines = append(lines, m.hintBar(w))
 	}
 	lines = append(lines, bar)
+	lines = m.styles.Pictures.Place(lines) // where iTerm2 and sixel pictures go
 	v := tea.NewView(strings.Join(lines, "\n"))
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion

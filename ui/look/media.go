@@ -34,10 +34,12 @@ func MediaPreview(raw json.RawMessage, cols, rows int, st *Styles) string {
 
 // ItemPreview draws an image or audio clip in at most cols×rows cells: a
 // line of what its header says (an image's size, a WAV clip's format and
-// duration, "duration unknown") and the picture in half blocks or the
-// clip's level strip, or a line saying why there is no picture. A blob
-// has none. A large image is decoded off the caller's goroutine
-// (media.PreviewLater): Decoding stands for it until it is drawn.
+// duration, "duration unknown") and the picture or the clip's level
+// strip, or a line saying why there is no picture. A blob has none. The
+// picture is in half blocks, or the cells of st.Pictures where the
+// terminal shows pictures of its own (none with media.Off). A large image
+// is decoded off the caller's goroutine (media.PreviewLater): Decoding
+// stands for it until it is drawn.
 func ItemPreview(it media.Item, cols, rows int, st *Styles) []string {
 	if it.Kind == "blob" {
 		return nil
@@ -48,7 +50,23 @@ func ItemPreview(it media.Item, cols, rows int, st *Styles) []string {
 			out = append(out, st.Ink.Muted.Paint(termtext.Line(d)))
 		}
 	}
-	lines, ok := media.PreviewLater(it, cols, rows)
+	proto := st.Pictures.Protocol()
+	if proto == media.Kitty && (st.Plain || !st.Pictures.Draws()) {
+		proto = media.Off // its cells name the picture by a colour the terminal would not get
+	}
+	if proto == media.Off && it.Kind == "image" {
+		return out
+	}
+	var pic *media.Picture
+	lines, ok := []string(nil), false
+	if proto == media.Blocks {
+		lines, ok = media.PreviewLater(it, cols, rows)
+	} else {
+		pic, lines, ok = media.PictureLater(it, cols, rows)
+	}
+	if pic != nil {
+		return append(out, st.Pictures.Cells(pic)...)
+	}
 	if !ok {
 		return append(out, st.Ink.Muted.Paint(Decoding))
 	}

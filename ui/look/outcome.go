@@ -41,6 +41,7 @@ type Outcome struct {
 	cols    int         // the width the body's previews are drawn at
 	drawn   uint64      // media.Drawn when the body was drawn
 	waiting bool        // the body shows a picture as Decoding
+	pics    uint64      // st.Pictures.Gen when the body was drawn
 }
 
 // NewOutcome renders the answer of method: res when err is nil.
@@ -80,7 +81,7 @@ func NewCheckedOutcome(method string, res json.RawMessage, err error, d mcp.Dial
 
 // render draws the body of a result, its previews o.cols wide.
 func (o *Outcome) render() {
-	o.drawn = media.Drawn()
+	o.drawn, o.pics = media.Drawn(), o.st.Pictures.Gen()
 	o.Body = resultBody(o.Result, o.parts, &previewBudget{cols: o.cols, left: MaxPreviews}, o.st)
 	if o.failure != "" {
 		o.Body = o.failure + "\n\n" + o.Body
@@ -142,8 +143,8 @@ func PrettyHighlighted(raw json.RawMessage, st *Styles) string {
 // SetSize wraps the body for width w, its previews drawn again when
 // they would not fit.
 func (o *Outcome) SetSize(w, _ int) {
-	if o.waiting && o.drawn != media.Drawn() {
-		o.render() // a picture it waited for is drawn
+	if o.waiting && o.drawn != media.Drawn() || o.st != nil && o.pics != o.st.Pictures.Gen() {
+		o.render() // a picture it waited for is drawn, or its cells may show another
 	}
 	if w == o.w && o.lines != nil {
 		return

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/hexview"
 	"github.com/mcpscope/mcpscope/internal/app/theme"
+	"github.com/mcpscope/mcpscope/ui/pictures"
 )
 
 // Styles holds every colour and style of the UI, for a dark or a light
@@ -40,6 +41,10 @@ type Styles struct {
 	Help   help.Styles
 	Input  textinput.Styles // one-line inputs (filters, the roots editor)
 	Editor textarea.Styles  // multi-line editors (a sampling reply)
+
+	// Pictures shows images in the terminal's own protocol; nil: half
+	// blocks.
+	Pictures *pictures.Board
 
 	// Ink holds the fast forms of the styles painted on every row.
 	Ink  Inks

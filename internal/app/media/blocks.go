@@ -17,6 +17,12 @@ func Fit(w, h, maxW, maxH int) (int, int) {
 	if w <= maxW && h <= maxH {
 		return w, h
 	}
+	return Fill(w, h, maxW, maxH)
+}
+
+// Fill is Fit that may enlarge: the largest size of w×h's aspect within
+// maxW×maxH pixels, at least 1×1 (w, h, maxW and maxH above 0).
+func Fill(w, h, maxW, maxH int) (int, int) {
 	// scale = min(maxW/w, maxH/h), in integers
 	if int64(w)*int64(maxH) > int64(h)*int64(maxW) {
 		return maxW, max(int(int64(h)*int64(maxW)/int64(w)), 1)

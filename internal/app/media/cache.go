@@ -11,6 +11,14 @@ type previewKey struct {
 	sum        [sha256.Size]byte // of the base64
 	kind, mime string
 	cols, rows int
+	pic        bool // a Picture, not half blocks
+}
+
+// drawn is what a preview is drawn as: its lines, or a Picture for a
+// terminal's own protocol (lines then say why there is none).
+type drawn struct {
+	lines []string
+	pic   *Picture
 }
 
 // maxCached is how many previews the cache keeps.
@@ -21,7 +29,7 @@ const maxCached = 32
 // again.
 type previewCache struct {
 	mu    sync.Mutex
-	lines map[previewKey][]string
+	lines map[previewKey]drawn
 	order []previewKey // oldest first
 }
 
@@ -29,19 +37,20 @@ type previewCache struct {
 var previews previewCache
 
 // get returns a cached preview.
-func (c *previewCache) get(k previewKey) ([]string, bool) {
+func (c *previewCache) get(k previewKey) (drawn, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	l, ok := c.lines[k]
-	return slices.Clone(l), ok
+	d, ok := c.lines[k]
+	d.lines = slices.Clone(d.lines)
+	return d, ok
 }
 
 // put keeps a preview, forgetting the oldest past maxCached.
-func (c *previewCache) put(k previewKey, lines []string) {
+func (c *previewCache) put(k previewKey, d drawn) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.lines == nil {
-		c.lines = map[previewKey][]string{}
+		c.lines = map[previewKey]drawn{}
 	}
 	if _, ok := c.lines[k]; ok {
 		return
@@ -50,6 +59,6 @@ func (c *previewCache) put(k previewKey, lines []string) {
 		delete(c.lines, c.order[0])
 		c.order = c.order[1:]
 	}
-	c.lines[k] = lines
+	c.lines[k] = d
 	c.order = append(c.order, k)
 }

@@ -29,7 +29,8 @@ func FuzzParseWAV(f *testing.F) {
 }
 
 // FuzzPreview feeds Preview images as a server may send them: nothing
-// panics, and the preview never outgrows the cells it is given; the same
+// panics, and the preview, half blocks or the Picture sent to a terminal,
+// never outgrows the cells it is given; the same
 // bytes as a URI never name a path, a hidden file or a control.
 func FuzzPreview(f *testing.F) {
 	f.Add(mediatest.Quadrants(f, 8, 6))
@@ -41,6 +42,15 @@ func FuzzPreview(f *testing.F) {
 		lines := Preview(Item{Kind: "image", Base64: base64.StdEncoding.EncodeToString(b)}, 12, 4)
 		if len(lines) > 4 {
 			t.Fatalf("%d rows in 4", len(lines))
+		}
+		it := Item{Kind: "image", Base64: base64.StdEncoding.EncodeToString(b)}
+		if pic, _, ok := PictureLater(it, 12, 4); ok && pic != nil {
+			if px := pic.Pixels.Bounds(); pic.Cols > 12 || pic.Rows > 4 || px.Dx() > 12*CellWidth || px.Dy() > 4*CellHeight {
+				t.Fatalf("a picture of %d×%d cells, %v pixels, in 12×4", pic.Cols, pic.Rows, px)
+			}
+			if _, err := pic.Overlay(Sixel, 0, pic.Rows, CellWidth, CellHeight); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if name := (Item{URI: string(b)}).FileName(1); strings.TrimSpace(name) == "" || name == "~" || strings.ContainsAny(name, "/\\\x00\x1b"+slashLike) || name[0] == '.' || len(name) > maxName {
 			t.Fatalf("file name %q from the URI %q", name, b)

@@ -2,16 +2,11 @@ package media
 
 import (
 	"bytes"
-	"encoding/base64"
 	"fmt"
 	"image"
-	"image/png"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/ansi/iterm2"
 	"github.com/charmbracelet/x/ansi/kitty"
-	"github.com/charmbracelet/x/ansi/sixel"
 )
 
 // cellPixels is the width in pixels assumed of one cell when a picture is
@@ -52,19 +47,17 @@ func Inline(p Protocol, img image.Image, cols, rows int) (string, error) {
 		return out.String() + "\n", nil
 	case ITerm:
 		w, h := Fit(b.Dx(), b.Dy(), cols, rows*2)
-		var file bytes.Buffer
-		if err := png.Encode(&file, sent()); err != nil {
-			return "", fmt.Errorf("iTerm picture: %w", err)
-		}
-		f := iterm2.File{Inline: true, Size: int64(file.Len()), Width: iterm2.Cells(w), Height: iterm2.Cells((h + 1) / 2),
-			Content: []byte(base64.StdEncoding.EncodeToString(file.Bytes()))}
-		return ansi.ITerm2(f) + "\n", nil
+		return line(itermImage(sent(), w, (h+1)/2))
 	case Sixel:
-		var payload bytes.Buffer
-		if err := new(sixel.Encoder).Encode(&payload, sent()); err != nil {
-			return "", fmt.Errorf("sixel: %w", err)
-		}
-		return ansi.SixelGraphics(0, 1, 0, payload.Bytes()) + "\n", nil
+		return line(sixelImage(sent()))
 	}
 	return "", fmt.Errorf("no picture protocol %d", int(p))
+}
+
+// line ends a picture with a newline, or is "" with the error.
+func line(s string, err error) (string, error) {
+	if err != nil {
+		return "", err
+	}
+	return s + "\n", nil
 }

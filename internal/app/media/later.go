@@ -28,9 +28,8 @@ var later struct {
 
 // laterJob is a preview to draw.
 type laterJob struct {
-	key        previewKey
-	it         Item
-	cols, rows int
+	key previewKey
+	it  Item
 }
 
 // PreviewLater is Preview for a view that must not wait: an image that
@@ -42,29 +41,52 @@ func PreviewLater(it Item, cols, rows int) (lines []string, ok bool) {
 	if cols <= 0 || rows <= 0 {
 		return nil, true
 	}
-	key := keyOf(it, cols, rows)
-	if lines, ok := previews.get(key); ok {
-		return lines, true
+	d, ok := drawLaterOf(keyOf(it, cols, rows, false), it)
+	return d.lines, ok
+}
+
+// PictureLater is PreviewLater for a terminal that shows pictures of its
+// own: an image as a Picture of at most cols×rows cells, or the line
+// saying why there is none (an image that does not decode, or an item
+// that is no image: its preview). ok is false while a costly image is
+// decoded on another goroutine.
+func PictureLater(it Item, cols, rows int) (pic *Picture, lines []string, ok bool) {
+	if cols <= 0 || rows <= 0 {
+		return nil, nil, true
+	}
+	if it.Kind != "image" {
+		lines, ok := PreviewLater(it, cols, rows)
+		return nil, lines, ok
+	}
+	d, ok := drawLaterOf(keyOf(it, cols, rows, true), it)
+	return d.pic, d.lines, ok
+}
+
+// drawLaterOf is the preview of key, drawn at once when cheap and on
+// drawLater's goroutine when costly (ok false until it is).
+func drawLaterOf(key previewKey, it Item) (drawn, bool) {
+	if d, ok := previews.get(key); ok {
+		return d, true
 	}
 	if !costly(it) {
-		return Preview(it, cols, rows), true
+		return cached(key, it), true
 	}
 	later.mu.Lock()
 	defer later.mu.Unlock()
 	for _, j := range later.waiting {
 		if j.key == key {
-			return nil, false
+			return drawn{}, false
 		}
 	}
 	if len(later.waiting) == maxWaiting {
 		later.waiting = later.waiting[1:]
 	}
-	later.waiting = append(later.waiting, laterJob{key: key, it: it, cols: cols, rows: rows})
+	later.waiting = append(later.waiting, laterJob{key: key, it: it})
 	if !later.running {
 		later.running = true
 		go drawLater()
 	}
-	return nil, false
+	return drawn{}, false
 }
 
 // costly says whether an image may take long to decode.
@@ -97,7 +119,7 @@ func drawLater() {
 		later.waiting = later.waiting[1:]
 		later.mu.Unlock()
 
-		previews.put(j.key, draw(j.it, j.cols, j.rows))
+		previews.put(j.key, draw(j.it, j.key))
 
 		later.mu.Lock()
 		later.gen++

@@ -17,44 +17,52 @@ func Preview(it Item, cols, rows int) []string {
 	if cols <= 0 || rows <= 0 {
 		return nil
 	}
-	key := keyOf(it, cols, rows)
-	if lines, ok := previews.get(key); ok {
-		return lines
+	return cached(keyOf(it, cols, rows, false), it).lines
+}
+
+// cached is the preview of key, drawn when the cache has none.
+func cached(key previewKey, it Item) drawn {
+	if d, ok := previews.get(key); ok {
+		return d
 	}
-	lines := draw(it, cols, rows)
-	previews.put(key, lines)
-	return lines
+	d := draw(it, key)
+	previews.put(key, d)
+	return d
 }
 
-// keyOf is the cache's key of a preview.
-func keyOf(it Item, cols, rows int) previewKey {
-	return previewKey{sum: sha256.Sum256([]byte(it.Base64)), kind: it.Kind, mime: it.MimeType, cols: cols, rows: rows}
+// keyOf is the cache's key of a preview: a Picture when pic is set.
+func keyOf(it Item, cols, rows int, pic bool) previewKey {
+	return previewKey{sum: sha256.Sum256([]byte(it.Base64)), kind: it.Kind, mime: it.MimeType, cols: cols, rows: rows, pic: pic}
 }
 
-// draw is Preview without the cache.
-func draw(it Item, cols, rows int) []string {
+// draw is Preview (or PictureLater) without the cache.
+func draw(it Item, key previewKey) drawn {
+	cols, rows := key.cols, key.rows
 	data, err := it.Bytes()
 	if err != nil {
-		return []string{"no preview: invalid base64: " + err.Error()}
+		return drawn{lines: []string{"no preview: invalid base64: " + err.Error()}}
 	}
 	switch it.Kind {
 	case "image":
 		img, _, err := Decode(data)
 		if err != nil {
-			return []string{"no preview: " + err.Error()}
+			return drawn{lines: []string{"no preview: " + err.Error()}}
 		}
-		return HalfBlocks(img, cols, rows)
+		if key.pic {
+			return drawn{pic: newPicture(img, key.sum, cols, rows)}
+		}
+		return drawn{lines: HalfBlocks(img, cols, rows)}
 	case "audio":
 		if !isWAV(it.MimeType, data) {
-			return nil
+			return drawn{}
 		}
 		w, err := ParseWAV(data)
 		if err != nil {
-			return nil // Describe says why
+			return drawn{} // Describe says why
 		}
 		if s := Strip(w, cols); s != "" {
-			return []string{s}
+			return drawn{lines: []string{s}}
 		}
 	}
-	return nil
+	return drawn{}
 }

@@ -60,6 +60,7 @@ func TestTmux(t *testing.T) {
 		{"tasks_demo", testTasksDemo},
 		{"subscriptions_log_ts", testSubscriptionsLogTS},
 		{"findings_stdout", testFindingsStdout},
+		{"image_kitty_ts", testImageKittyTS},
 	} {
 		t.Run(j.name, func(t *testing.T) {
 			t.Parallel()
