@@ -1,6 +1,9 @@
 package termtext
 
-import "unicode/utf8"
+import (
+	"unicode/utf16"
+	"unicode/utf8"
+)
 
 // JSON returns JSON text made safe to print on a terminal without changing
 // the value it encodes. Valid JSON may hold, raw inside its strings, what a
@@ -58,6 +61,10 @@ func JSON(b []byte) []byte {
 }
 
 func appendUEscape(out []byte, r rune) []byte {
+	if r > 0xffff { // JSON spells it as a UTF-16 surrogate pair
+		hi, lo := utf16.EncodeRune(r)
+		return appendUEscape(appendUEscape(out, hi), lo)
+	}
 	out = append(out, '\\', 'u')
 	for shift := 12; shift >= 0; shift -= 4 {
 		out = append(out, hexDigits[(r>>shift)&0xf])

@@ -7,8 +7,8 @@ import (
 )
 
 func TestJSONEscapesWhatATerminalActsOn(t *testing.T) {
-	in := []byte("{\"text\":\"csi\u009b2J rtl\u202e del\x7f bad\xff ok é\"}")
-	want := `{"text":"csi\u009b2J rtl\u202e del\u007f bad\ufffd ok é"}`
+	in := []byte("{\"text\":\"csi\u009b2J rtl\u202e del\x7f bad\xff ok é picture\U0010EEEE\"}")
+	want := `{"text":"csi\u009b2J rtl\u202e del\u007f bad\ufffd ok é picture\udbfb\udeee"}`
 	got := JSON(in)
 	if string(got) != want {
 		t.Fatalf("JSON = %s, want %s", got, want)

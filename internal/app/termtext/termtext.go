@@ -157,9 +157,14 @@ func sanitize(s string, max int, keepBreaks bool) string {
 }
 
 // unsafeRune reports the non-ASCII runes a terminal must not get raw: the
-// C1 controls and the bidirectional embeddings, overrides and isolates.
+// C1 controls, the bidirectional embeddings, overrides and isolates, and
+// the kitty graphics placeholder (a terminal draws in its cell a picture
+// mcpscope placed, so server text could show one where it does not
+// belong).
 func unsafeRune(r rune) bool {
 	switch {
+	case r == kittyPlaceholder:
+		return true
 	case r >= 0x80 && r <= 0x9f:
 		return true
 	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
@@ -178,9 +183,18 @@ func writeByteEscape(b *strings.Builder, c byte) {
 	b.WriteByte(hexDigits[c&0xf])
 }
 
+// kittyPlaceholder is the kitty graphics protocol's Unicode placeholder.
+const kittyPlaceholder = 0x10EEEE
+
 func writeRuneEscape(b *strings.Builder, r rune) {
-	b.WriteString(`\u`)
-	for shift := 12; shift >= 0; shift -= 4 {
+	top := 12
+	if r > 0xffff {
+		b.WriteString(`\U`)
+		top = 28
+	} else {
+		b.WriteString(`\u`)
+	}
+	for shift := top; shift >= 0; shift -= 4 {
 		b.WriteByte(hexDigits[(r>>shift)&0xf])
 	}
 }

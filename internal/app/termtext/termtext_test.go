@@ -20,6 +20,7 @@ func TestLineEscapesWhatATerminalActsOn(t *testing.T) {
 		{"bad\xffutf8", `bad\xffutf8`},
 		{"ünïcödé — 日本 🙂", "ünïcödé — 日本 🙂"},
 		{"nul\x00", `nul\x00`},
+		{"picture\U0010EEEE\u0305\u0305", `picture\U0010eeee̅̅`},
 	}
 	for _, c := range cases {
 		if got := Line(c.in); got != c.want {
