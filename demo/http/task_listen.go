@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
@@ -16,8 +17,10 @@ import (
 // extension. The stream opens with notifications/subscriptions/acknowledged
 // naming the task ids accepted (those of tasks in the store), then carries
 // a notifications/tasks for each accepted task as it is now and at each
-// change of its status, each tagged with the subscription's id, until the
-// client closes it. Handler.Close ends it with its result.
+// change of its status, each tagged with the subscription's id. It ends
+// with its result once every accepted task has ended (at once when none
+// was accepted, so that a listen which can carry nothing holds no slot),
+// when the client closes it, or when Handler.Close ends it.
 
 // maxListens bounds the subscriptions/listen streams a Handler holds open.
 const maxListens = 64
@@ -118,12 +121,18 @@ func (h *Handler) serveListen(w http.ResponseWriter, r *http.Request, m *jsonrpc
 		if err != nil {
 			return false
 		}
+		_ = rc.SetWriteDeadline(time.Now().Add(h.opts.WriteTimeout)) // a client that does not read
 		if _, err := w.Write(sseEvent{data: b}.appendTo(nil)); err != nil {
 			return false
 		}
 		return rc.Flush() == nil
 	}
 	if !write(jsonrpc.NewNotification(mcp.MethodNotifySubscriptionsAck, ack)) {
+		return
+	}
+	end := func() { write(jsonrpc.NewResult(*m.ID, map[string]any{"resultType": mcp.ResultTypeComplete, "_meta": meta})) }
+	if len(watched) == 0 {
+		end()
 		return
 	}
 	ctx, stop := context.WithCancel(r.Context())
@@ -134,19 +143,23 @@ func (h *Handler) serveListen(w http.ResponseWriter, r *http.Request, m *jsonrpc
 	for _, t := range watched {
 		watching.Go(func() { pushTask(ctx, t, snaps) })
 	}
-	for {
+	for running := len(watched); running > 0; {
 		select {
 		case snap := <-snaps:
 			if !write(jsonrpc.NewNotification(mcp.MethodNotifyTasks, taskNotice{Task: snap, Meta: meta})) {
 				return
 			}
+			if snap.Status.Terminal() {
+				running-- // pushTask sends a task's end once, then returns
+			}
 		case <-closed:
-			write(jsonrpc.NewResult(*m.ID, map[string]any{"resultType": mcp.ResultTypeComplete, "_meta": meta}))
+			end()
 			return
 		case <-ctx.Done():
 			return
 		}
 	}
+	end()
 }
 
 // acceptTasks returns the ids of the tasks in the store among ids, once

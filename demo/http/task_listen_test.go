@@ -3,9 +3,9 @@ package demohttp
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -124,43 +124,72 @@ func waitClosed(t *testing.T, ch <-chan struct{}, what string) {
 	}
 }
 
-// A listen from a client that does not declare the Tasks extension accepts
-// none of its task ids; the stream ends when the client goes, and the
-// listen is no longer counted.
+// A listen of a running task ends when the client goes, and is no longer
+// counted; one that accepts nothing (here from a client that does not
+// declare the Tasks extension) ends at once with its result, so that it
+// holds none of the Handler's maxListens slots.
 func TestListenEndsWithTheClient(t *testing.T) {
 	t.Parallel()
 	ts := startServer(t, Options{})
 	id := ts.startTask(ToolTaskMisbehave, map[string]any{"mode": "stuck"})
-	body := modernBody(t, 3, mcp.MethodSubscriptionsListen, map[string]any{"notifications": map[string]any{"taskIds": []string{id}}})
-	m, err := jsonrpc.DecodeMessage([]byte(body))
-	if err != nil {
-		t.Fatal(err)
+	filter := map[string]any{"notifications": map[string]any{"taskIds": []string{id}}}
+	for _, tc := range []struct {
+		name     string
+		body     string
+		accepted string
+	}{
+		{"declared", tasksBody(t, 3, mcp.MethodSubscriptionsListen, filter), `"taskIds":["` + id + `"]`},
+		{"undeclared", modernBody(t, 3, mcp.MethodSubscriptionsListen, filter), `"taskIds":[]`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := jsonrpc.DecodeMessage([]byte(tc.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, leave := context.WithCancel(context.Background())
+			defer leave()
+			r := httptest.NewRequestWithContext(ctx, http.MethodPost, PathMCP, strings.NewReader(tc.body))
+			r.Header.Set("Accept", mediaJSON+", "+mediaSSE)
+			w := &flushSignal{ResponseRecorder: httptest.NewRecorder(), flushed: make(chan struct{})}
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				ts.h.serveListen(w, r, m)
+			}()
+			if tc.name == "declared" {
+				waitClosed(t, w.flushed, "the acknowledgement")
+				if n := ts.h.Listens(); n != 1 {
+					t.Errorf("%d listens open, want 1", n)
+				}
+				leave()
+			}
+			waitClosed(t, done, "the end of the listen")
+			if n := ts.h.Listens(); n != 0 {
+				t.Errorf("%d listens open after it ended, want 0", n)
+			}
+			es := readEvents(t, w.Body)
+			if ack := es.message(t); !strings.Contains(string(ack.Params), tc.accepted) {
+				t.Errorf("acknowledgement: %s", ack.Params)
+			}
+		})
 	}
-	ctx, leave := context.WithCancel(context.Background())
-	defer leave()
-	r := httptest.NewRequestWithContext(ctx, http.MethodPost, PathMCP, strings.NewReader(body))
-	r.Header.Set("Accept", mediaJSON+", "+mediaSSE)
-	w := &flushSignal{ResponseRecorder: httptest.NewRecorder(), flushed: make(chan struct{})}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		ts.h.serveListen(w, r, m)
-	}()
-	waitClosed(t, w.flushed, "the acknowledgement")
-	if n := ts.h.Listens(); n != 1 {
-		t.Errorf("%d listens open, want 1", n)
+}
+
+// 64 listens that accept nothing hold no slot: a real task's listen
+// after them is served.
+func TestListenAcceptingNothingHoldsNoSlot(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t, Options{})
+	for i := range maxListens + 1 {
+		resp := ts.post(PathMCP, tasksBody(t, 10+i, mcp.MethodSubscriptionsListen, map[string]any{"notifications": map[string]any{"taskIds": []string{"nope"}}}),
+			modernHeaders(mcp.MethodSubscriptionsListen, ""))
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"resultType":"complete"`) {
+			t.Fatalf("listen %d: %s\n%s", i+1, resp.Status, body)
+		}
 	}
-	leave()
-	waitClosed(t, done, "the end of the listen")
 	if n := ts.h.Listens(); n != 0 {
-		t.Errorf("%d listens open after the client went, want 0", n)
-	}
-	es := readEvents(t, w.Body)
-	ack := es.message(t)
-	if !strings.Contains(string(ack.Params), `"notifications":{"taskIds":[]}`) {
-		t.Errorf("acknowledgement: %s", ack.Params)
-	}
-	if rest := es.end(t); len(rest) != 0 || !slices.Equal(w.Header().Values("Content-Type"), []string{mediaSSE}) {
-		t.Errorf("pushed %d events to a client that declared no extension", len(rest))
+		t.Fatalf("%d listens open", n)
 	}
 }
