@@ -14,8 +14,9 @@ var (
 	// taskRow is the Tasks view's row of the completed slow_compute: its
 	// age, its id cut in the middle and the call that started it.
 	taskRow = regexp.MustCompile(`completed +\d+(?:\.\d)?s +[0-9A-Z]+…[0-9A-Z]+ +#(\d+) slow_compute +Done`)
-	// taskGet is the detail pane on a tasks/get of the task.
-	taskGet = regexp.MustCompile(`request · id \d+ · tasks/get`)
+	// taskGet is the detail pane on the task's first request after its handle: a tasks/get,
+	// or the subscriptions/listen that asks for its pushed status.
+	taskGet = regexp.MustCompile(`request · id \d+ · (tasks/get|subscriptions/listen)`)
 )
 
 // testTasksDemo calls the demo's slow_compute from the explorer over
@@ -32,6 +33,7 @@ func testTasksDemo(t *testing.T, bin string) {
 	p.filterTools("slow_compute")
 	p.keys("Enter")
 	p.waitFor("tools/call slow_compute", "seconds")
+	p.keys("Tab") // past pollIntervalMs, the first field
 	p.keys("BSpace")
 	p.typeText("2")
 	p.keys("C-s")
@@ -51,7 +53,7 @@ func testTasksDemo(t *testing.T, bin string) {
 
 	// The keys are the traffic's now: l walks the frames the filter shows,
 	// from the handle back to the call; with the filter cleared, on from
-	// the call past its handle to the task's first tasks/get.
+	// the call past its handle to the task's first request.
 	p.keys("l")
 	call := "request · id " + id + " · tools/call slow_compute"
 	p.waitFor(call)
