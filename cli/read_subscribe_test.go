@@ -70,7 +70,7 @@ func TestReadSubscribeConformanceSessions(t *testing.T) {
 // tool asks, so the watch shows the one read and ends at --max-time.
 func TestReadSubscribeTS(t *testing.T) {
 	t.Parallel()
-	r := mcpscope(t, withTarget(tsServer(t), "read", "--subscribe", "--max-time", "2s", "demo://resource/static/document/architecture.md")...)
+	r := mcpscope(t, withTarget(tsServer(t), "read", "--subscribe", "--max-time", "6s", "demo://resource/static/document/architecture.md")...)
 	r.mustExit(t, ExitOK)
 	if got := readLines(t, r); len(got) != 1 {
 		t.Fatalf("%d reads, want 1:\n%s", len(got), r.stdout)

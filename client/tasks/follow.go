@@ -260,11 +260,11 @@ func (f *follower) resultErr(err error) error {
 	return err
 }
 
-// finish ends the follow: it closes the follow's listen, and a follow
-// that gives up a task still running — stopped by its limits or by its
-// caller, or ended by an error of its own — cancels the task.
+// finish ends the follow: a follow that gives up a task still running —
+// stopped by its limits or by its caller, or ended by an error of its
+// own — cancels the task. Its listen is closed after that (run's defer),
+// so that closing it takes nothing of the time tasks/cancel has.
 func (f *follower) finish(ctx, lctx context.Context, res json.RawMessage, err error) (json.RawMessage, error) {
-	f.unlisten() // nothing more to hear: closed before tasks/cancel goes
 	if err == nil {
 		return res, nil
 	}
