@@ -1,12 +1,15 @@
 package mcphttp
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
@@ -57,5 +60,61 @@ func TestLargeAnswerKeptWhole(t *testing.T) {
 		if i > 0 && f.Seq <= frames[i-1].Seq {
 			t.Fatalf("frame %d has Seq %d after %d", i, f.Seq, frames[i-1].Seq)
 		}
+	}
+}
+
+// A 64 MiB answer of 64 KiB events, read with a capture store of 8 MiB,
+// keeps the heap within a fraction of the answer: what the store lets go
+// of, and the messages once delivered, free the buffers the events were
+// read into; nothing but the store's budget stays. Every notification is
+// delivered, then the answer.
+func TestLargeAnswerMemoryBounded(t *testing.T) {
+	const n = 1024
+	note := event("", `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"`+strings.Repeat("0123456789abcdef", (64<<10-200)/16)+`"}}`)
+	f := newFake(t)
+	f.on(mcp.MethodToolsCall, func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
+		put := openSSE(w)
+		for range n {
+			put(note)
+		}
+		put(event("", resultOf(m, `{"content":[]}`)))
+	})
+	store := capture.NewStore(capture.Config{MaxBytes: 8 << 20})
+	tr, err := New(config(f.URL(), store, &warnings{}, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = tr.Close() })
+	var notes int
+	answered := make(chan *jsonrpc.Message, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	defer cancel()
+	err = tr.Start(ctx, func(m *jsonrpc.Message) {
+		if m.Method == mcp.MethodNotifyMessage {
+			notes++ // delivered in turn, one at a time
+			return
+		}
+		answered <- m
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	heap := flowtest.SampleHeap(5 * time.Millisecond)
+	if err := tr.Send(ctx, request(t, 3, mcp.MethodToolsCall, map[string]any{"name": "stream_logs"})); err != nil {
+		t.Fatal(err)
+	}
+	var m *jsonrpc.Message
+	select {
+	case m = <-answered:
+	case <-ctx.Done():
+		t.Fatal("no answer")
+	}
+	peak := heap.Stop()
+	t.Logf("%d MiB answered; peak HeapInuse %.1f MiB", n*len(note)>>20, float64(peak)/(1<<20))
+	if !m.IsResponse() || notes != n {
+		t.Fatalf("%d notifications of %d, then %s", notes, n, m.Describe())
+	}
+	if peak > 40<<20 {
+		t.Errorf("peak HeapInuse %.1f MiB for a %d MiB answer and an 8 MiB store", float64(peak)/(1<<20), n*len(note)>>20)
 	}
 }
