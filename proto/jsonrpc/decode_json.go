@@ -42,7 +42,7 @@ func decodeJSONBatch(text []byte) ([]*Message, error) {
 	switch {
 	case sc.depth > MaxJSONDepth:
 		return nil, fmt.Errorf("batch: %w", ErrNestedTooDeep)
-	case sc.status != scanOK || sc.trailing(text) >= 0 || !json.Valid(text):
+	case sc.status != scanOK || sc.trailing(text) >= 0 || !validJSON(text, sc.depth):
 		return nil, fmt.Errorf("batch: %w", syntaxError(text))
 	case len(sc.items) == 0:
 		return nil, errors.New("empty batch")
@@ -195,7 +195,7 @@ func decodeObject(text []byte, sc *jsonScan, bom int) (*Message, *EnvelopeError)
 		return fail(ErrNestedTooDeep.Error(), ErrNestedTooDeep, false)
 	case sc.status == scanTruncated:
 		return fail("its JSON ends inside the object", io.ErrUnexpectedEOF, true)
-	case sc.status == scanBroken || !json.Valid(text[:sc.end]):
+	case sc.status == scanBroken || !validJSON(text[:sc.end], sc.depth):
 		end := len(text)
 		if sc.status == scanOK {
 			end = sc.end

@@ -15,20 +15,22 @@ type eventReader struct {
 	rd *sse.Reader
 }
 
-// newEventReader reads body with events of at most max bytes.
+// newEventReader reads body with events of at most max bytes, each kept
+// by the frame and the messages made of it.
 func newEventReader(body io.Reader, max int) *eventReader {
-	return &eventReader{rd: sse.NewReader(body, sse.Limits{MaxLine: int64(max), MaxEvent: int64(max), MaxRaw: maxEventRaw})}
+	rd := sse.NewReader(body, sse.Limits{MaxLine: int64(max), MaxEvent: int64(max), MaxRaw: maxEventRaw})
+	rd.KeepEvents()
+	return &eventReader{rd: rd}
 }
 
-// next returns the next event, with its data copied (the messages decoded
-// from it outlive the next read), and a copy of its bytes (at most
-// maxEventRaw of them; ev.Length is the true size). Data that lies in the
-// event's bytes is copied once, with them.
+// next returns the next event, its bytes (at most maxEventRaw of them;
+// ev.Length is the true size) and its data, all the caller's to keep: the
+// messages decoded from them outlive the next read. A large event is not
+// copied: its frame and its messages keep the buffer it was read into.
 func (r *eventReader) next() (ev sse.Event, raw, data []byte, err error) {
 	ev, err = r.rd.Next()
 	if err != nil {
 		return ev, nil, nil, err
 	}
-	kept := ev.Clone()
-	return ev, kept.Raw, kept.DataBytes, nil
+	return ev, ev.Raw, ev.DataBytes, nil
 }

@@ -128,6 +128,9 @@ func (r *Reader) takeEvent(dispatched bool) Event {
 	if dispatched {
 		r.lastID = r.idBuffer
 	}
+	if r.keep {
+		ev = r.handOver(ev, b)
+	}
 	*b = block{}
 	return ev
 }

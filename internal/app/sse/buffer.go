@@ -106,15 +106,20 @@ func bufSize(kept, step int) int {
 }
 
 // compact moves the bytes still needed to the front of buf: into a new
-// buffer when they need more room, or when a buffer past roomySize is
-// much larger than they need.
+// buffer when they need more room, when a buffer past roomySize is much
+// larger than they need, or when buf holds events handed over to be kept
+// (of at least lendBuf then).
 func (r *Reader) compact() {
 	keep := r.keepFrom()
 	kept := r.end - keep
-	if size := bufSize(kept, r.step); size > len(r.buf) || (len(r.buf) > roomySize && size < len(r.buf)) {
+	size := bufSize(kept, r.step)
+	if r.lent > 0 {
+		size = max(size, lendBuf)
+	}
+	if r.lent > 0 || size > len(r.buf) || (len(r.buf) > roomySize && size < len(r.buf)) {
 		nb := make([]byte, size)
 		copy(nb, r.buf[keep:r.end])
-		r.buf = nb
+		r.buf, r.lent = nb, 0
 	} else {
 		copy(r.buf, r.buf[keep:r.end])
 	}

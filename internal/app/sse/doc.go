@@ -26,7 +26,9 @@
 // Event.DataBytes keeps the bytes the server sent (no UTF-8 repair): whoever
 // shows it sanitizes it. Raw and DataBytes are views into the Reader's
 // buffer, valid until the next Next: reading an event costs no copy and no
-// allocation (Event.Data and Event.Clone copy when a caller keeps one).
+// allocation (Event.Data and Event.Clone copy when a caller keeps one; a
+// Reader told KeepEvents hands a large event over in the buffer it was read
+// into, and reads on into a new one).
 // Memory is bounded by Limits: a line or an event past its limit fails with
 // a *LimitError before more is buffered.
 package sse

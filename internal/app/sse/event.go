@@ -10,7 +10,8 @@ import (
 // Event is one block of lines of an event stream, ended by a blank line.
 //
 // Raw and DataBytes are views into the Reader's buffers: they stay valid
-// only until the next call to Next. Clone makes an Event that outlives it.
+// only until the next call to Next. Clone makes an Event that outlives it;
+// a Reader told KeepEvents returns events that do.
 type Event struct {
 	// Type is the value of the event field; "" means the default type,
 	// "message".

@@ -56,6 +56,9 @@ type Reader struct {
 
 	skipped func([]byte) // told the bytes that belong to no event (OnSkip)
 
+	keep bool // events are handed over to be kept (KeepEvents)
+	lent int  // buf[:lent] holds bytes of events handed over: never written again
+
 	typ      string // the Type of the last event that had one, reused
 	idBuffer string // the standard's last event ID buffer
 	lastID   string // the standard's last event ID string
@@ -99,7 +102,8 @@ func (r *Reader) LastEventID() string { return r.lastID }
 // stream it returns io.EOF, or, when an event was cut, what arrived of it
 // and a *CutError. A line or an event past the limits gives a *LimitError;
 // another read error is returned wrapped. Errors are sticky. The Raw and
-// DataBytes of the event returned before are no longer valid.
+// DataBytes of the event returned before are no longer valid, unless the
+// Reader was told KeepEvents.
 func (r *Reader) Next() (Event, error) {
 	if r.err != nil {
 		return Event{}, r.err
