@@ -86,9 +86,9 @@ type tuiStart struct {
 }
 
 // startTUI starts bin's TUI against server in a tmux session of its own,
-// numbered n, times its steps, reads its memory and the server's, and quits it. The
-// pane's shell waits for a line before it becomes the TUI, so that the
-// clock starts with the TUI's own process, not with tmux's.
+// numbered n, times its steps, reads its memory and the server's, and
+// quits it. The pane's shell waits for a line before it becomes the TUI,
+// so that the clock starts with the TUI's own process, not with tmux's.
 func startTUI(b *testing.B, bin, server string, n int) tuiStart {
 	b.Helper()
 	name := fmt.Sprintf("mcpscope-first-%d-%d", os.Getpid(), n) // a tmux server of its own, never one still going away
