@@ -27,7 +27,10 @@ const proxyLatencyCalls = 50
 // per call: the proxy passes and records those too. It reports:
 //
 //   - "direct-req/s", "proxied-req/s" and "ratio" (proxied ÷ direct;
-//     target ≥ 0.8) for pipelined calls, echoInFlight at a time, and
+//     target ≥ 0.8) for pipelined calls, echoInFlight at a time,
+//     "round-ratio-p50", the median of the rounds' own ratios (the two
+//     sides of a round run one right after the other, so that a burst of
+//     the machine's other work weighs on one round, not on one side), and
 //     "proxy-cpu-us/req", the CPU time of the proxy process per call (its
 //     request and its answer), which a loaded machine does not inflate;
 //   - "direct-p50-us" and "proxied-p50-us", the median of un-pipelined
@@ -55,16 +58,20 @@ func proxyEcho(b *testing.B, bin string, argv []string) {
 	proxyCPU := func() time.Duration { return processCPUOf(b, proxy.Process.Pid) }
 	var wallDirect, wallProxied, cpuProxy time.Duration
 	var latDirect, latProxied []time.Duration
+	var roundRatios []float64 // each round's, the two sides run one right after the other
 	runs := 0
 	for b.Loop() {
 		for round := range echoRounds {
+			var d, p time.Duration
 			inTurn(runs+round,
-				func() { wallDirect += pipeline(b, echoCalls/echoRounds, echoInFlight, direct) },
+				func() { d = pipeline(b, echoCalls/echoRounds, echoInFlight, direct) },
 				func() {
 					cpu0 := proxyCPU()
-					wallProxied += pipeline(b, echoCalls/echoRounds, echoInFlight, proxied)
+					p = pipeline(b, echoCalls/echoRounds, echoInFlight, proxied)
 					cpuProxy += proxyCPU() - cpu0
 				})
+			wallDirect, wallProxied = wallDirect+d, wallProxied+p
+			roundRatios = append(roundRatios, d.Seconds()/p.Seconds())
 			inTurn(runs+round,
 				func() { latDirect = append(latDirect, oneByOne(b, proxyLatencyCalls, direct)...) },
 				func() { latProxied = append(latProxied, oneByOne(b, proxyLatencyCalls, proxied)...) })
@@ -75,6 +82,7 @@ func proxyEcho(b *testing.B, bin string, argv []string) {
 	b.ReportMetric(n/wallDirect.Seconds(), "direct-req/s")
 	b.ReportMetric(n/wallProxied.Seconds(), "proxied-req/s")
 	b.ReportMetric(wallDirect.Seconds()/wallProxied.Seconds(), "ratio")
+	b.ReportMetric(median(roundRatios), "round-ratio-p50")
 	b.ReportMetric(float64(cpuProxy.Microseconds())/n, "proxy-cpu-us/req")
 	p50Direct, p50Proxied := median(latDirect), median(latProxied)
 	b.ReportMetric(float64(p50Direct.Nanoseconds())/1e3, "direct-p50-us")

@@ -3,7 +3,6 @@
 package bench
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -68,17 +67,7 @@ type floodRun struct {
 func runFloodedTUI(b *testing.B, bin, self, memLimit string) floodRun {
 	b.Helper()
 	name := fmt.Sprintf("mcpscope-flood-%d-%s", os.Getpid(), memLimit)
-	tmux := func(args ...string) string {
-		ctx, cancel := context.WithTimeout(context.Background(), flowHangGuard)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, "tmux", append([]string{"-L", name}, args...)...)
-		cmd.Env = append(os.Environ(), "TMUX=")
-		out, err := cmd.CombinedOutput()
-		if err != nil && args[0] != "kill-server" {
-			b.Fatalf("tmux %s: %v\n%s", args[0], err, out)
-		}
-		return string(out)
-	}
+	tmux := tmuxOn(b, name)
 	env := "env -u GOMEMLIMIT"
 	if memLimit != "" {
 		env = "env GOMEMLIMIT=" + memLimit
