@@ -157,6 +157,7 @@ func (b *Board) Redrawn() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.shown, b.stale = nil, nil
+	b.placedAt = b.now() // the boxes wait for the frame that draws the screen again
 	if len(b.placed) > 0 {
 		b.signal()
 	}
