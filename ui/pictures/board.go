@@ -3,8 +3,10 @@
 // cells are Unicode placeholders the terminal fills with an image sent
 // once by id, for iTerm2 and sixel the box is left blank and the picture
 // is drawn over it at the cursor once the box is on screen (Board.Place,
-// Board.Flush). Only mcpscope's own encoding of pixels it decoded reaches
-// the terminal, never a server's bytes.
+// Board.Flush). Pictures are encoded off the program's goroutine
+// (Board.Encode, between Board.Wake and Board.Flush). Only mcpscope's own
+// encoding of pixels it decoded reaches the terminal, never a server's
+// bytes.
 package pictures
 
 import (

@@ -159,3 +159,34 @@ func TestSixelCellSizeBounded(t *testing.T) {
 		}
 	}
 }
+
+// The encodings kept are bounded: past maxCache the least recently used
+// go, but not those of the boxes the last view placed.
+func TestEncodingsBounded(t *testing.T) {
+	b, _ := newBoard(media.Sixel)
+	pic := picture(t, 8, 6)
+	var view []string
+	for i := range maxOverlay {
+		p := *pic
+		p.Sum[0] = byte(i)
+		cells := b.Cells(&p)
+		if i == 0 {
+			view = cells
+		}
+	}
+	b.Place(view)
+	big := strings.Repeat("x", 1<<20)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for id := 1; id <= maxOverlay; id++ {
+		b.cache = append(b.cache, encoding{s: b.slots[id], key: encKey{0, 3, b.cellW, b.cellH}, seq: big})
+		b.cacheBytes += len(big)
+	}
+	b.trimCache()
+	if b.cacheBytes > maxCache || b.cacheBytes != len(b.cache)<<20 {
+		t.Fatalf("%d bytes kept in %d encodings", b.cacheBytes, len(b.cache))
+	}
+	if _, ok := b.cached(b.slots[b.placed[0].ID], b.encKey(b.placed[0])); !ok {
+		t.Fatal("the encoding of the box on screen was dropped")
+	}
+}
