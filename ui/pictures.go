@@ -11,12 +11,14 @@ import (
 	"github.com/mcpscope/mcpscope/ui/pictures"
 )
 
-// pictureDelay is how long after a view asks for a picture it is sent:
-// past the renderer's next frame (60 a second), so that the blank box an
-// iTerm2 or sixel picture is drawn over is on screen first.
-const pictureDelay = 2 * refreshInterval
+// pictureDelay is how long after a view asks for a picture it is
+// encoded and sent: past the renderer's next frame, so that the blank box
+// an iTerm2 or sixel picture is drawn over is on screen first (the Board
+// waits again when a later view moved it).
+const pictureDelay = 2 * pictures.Frame
 
-// picturesMsg says the pictures' Board has something to send.
+// picturesMsg says the pictures' Board has encoded what it has to send:
+// Flush sends it.
 type picturesMsg struct{}
 
 // SetImages makes the Model show images in protocol p (media.Detect): in
@@ -47,9 +49,11 @@ func (m *Model) startPictures() tea.Cmd {
 }
 
 // waitPictures waits until the Board has something to send, then for
-// pictureDelay.
+// pictureDelay, then encodes it: on the command's goroutine, so that
+// Update only writes what is encoded.
 func (m *Model) waitPictures() tea.Cmd {
-	wake, ctx := m.styles.Pictures.Wake(), m.ctx
+	b, ctx := m.styles.Pictures, m.ctx
+	wake := b.Wake()
 	return func() tea.Msg {
 		select {
 		case <-wake:
@@ -60,6 +64,7 @@ func (m *Model) waitPictures() tea.Cmd {
 		defer t.Stop()
 		select {
 		case <-t.C:
+			b.Encode()
 			return picturesMsg{}
 		case <-ctx.Done():
 			return nil

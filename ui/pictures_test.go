@@ -41,6 +41,21 @@ func rawOf(t *testing.T, cmd tea.Cmd) string {
 	return raw.Msg.(string)
 }
 
+// picturesRound is one round of the pictures loop: when the Board has
+// woken, its command (which waits pictureDelay and encodes), then Update
+// of what it returns; else Update of a bare pictures message.
+func picturesRound(t *testing.T, m *Model) tea.Cmd {
+	t.Helper()
+	var msg tea.Msg = picturesMsg{}
+	select {
+	case <-m.styles.Pictures.Wake():
+		msg = m.waitPictures()()
+	default:
+	}
+	_, cmd := m.Update(msg)
+	return cmd
+}
+
 // boxAt is the screen cell (0-based column, row) of the first picture
 // cell of a kitty view.
 func boxAt(t *testing.T, view string) (int, int) {
@@ -75,8 +90,7 @@ func TestKittyPictureInDetail(t *testing.T) {
 			t.Fatalf("row %d lacks its last cell %q:\n%s", r, cell, strings.Join(rows, "\n"))
 		}
 	}
-	_, cmd := m.Update(picturesMsg{})
-	raw := rawOf(t, cmd)
+	raw := rawOf(t, picturesRound(t, m))
 	if strings.Count(raw, "a=T") != 1 || !strings.HasPrefix(raw, "\x1b_G") || !strings.Contains(raw, "U=1") ||
 		!strings.Contains(raw, "i=1,") || !strings.Contains(raw, "c=8,r=3") {
 		t.Fatalf("the transmit is %.160q", raw)
@@ -104,8 +118,7 @@ func TestOverlayPictureInDetail(t *testing.T) {
 				t.Fatalf("the box at %d,%d holds %q", x, y, box)
 			}
 			head := map[media.Protocol]string{media.ITerm: "\x1b]1337;File=", media.Sixel: "\x1bP0;1q"}[p]
-			_, cmd := m.Update(picturesMsg{})
-			raw := rawOf(t, cmd)
+			raw := rawOf(t, picturesRound(t, m))
 			if !strings.HasPrefix(raw, ansi.SaveCursor+ansi.CUP(x+1, y+1)+head) || !strings.HasSuffix(raw, ansi.RestoreCursor) ||
 				strings.Count(raw, head) != 1 {
 				t.Fatalf("the overlay is %.120q", raw)
@@ -116,7 +129,7 @@ func TestOverlayPictureInDetail(t *testing.T) {
 			}
 			m.Update(tea.WindowSizeMsg{Width: 120, Height: 50})
 			m.View()
-			if _, cmd := m.Update(picturesMsg{}); !strings.Contains(rawOf(t, cmd), ansi.CUP(x+1, y+1)+head) {
+			if cmd := picturesRound(t, m); !strings.Contains(rawOf(t, cmd), ansi.CUP(x+1, y+1)+head) {
 				t.Fatal("a resize does not draw the picture again")
 			}
 			if p != media.Sixel {
@@ -124,9 +137,32 @@ func TestOverlayPictureInDetail(t *testing.T) {
 			}
 			m.Update(uv.CellSizeEvent{Width: 8, Height: 16})
 			m.View()
-			_, cmd = m.Update(picturesMsg{})
-			if raw := rawOf(t, cmd); !strings.Contains(raw, `"1;1;64;48`) {
-				t.Fatalf("the sixel is not scaled to 8×16 cells: %.80q", raw)
+			// 8×6 pixels fit a box of 8×3 cells of 8×16: drawn again, not enlarged
+			if raw := rawOf(t, picturesRound(t, m)); !strings.Contains(raw, ansi.CUP(x+1, y+1)+head+`"1;1;8;6`) {
+				t.Fatalf("the sixel is not drawn again for 8×16 cells: %.80q", raw)
+			}
+		})
+	}
+}
+
+// Update, where the program draws its views, encodes no picture: the
+// pictures command encodes, and Update writes what it made.
+func TestPicturesEncodedOffUpdate(t *testing.T) {
+	for _, p := range []media.Protocol{media.Kitty, media.Sixel} {
+		t.Run(p.String(), func(t *testing.T) {
+			m := picturesModel(t, p, 120, 50)
+			b := m.styles.Pictures
+			m.View()
+			if _, cmd := m.Update(picturesMsg{}); cmd != nil || b.Encodes() != 0 {
+				t.Fatalf("Update encoded %d pictures", b.Encodes())
+			}
+			msg := m.waitPictures()()
+			if b.Encodes() != 1 {
+				t.Fatalf("the command encoded %d pictures, want 1", b.Encodes())
+			}
+			_, cmd := m.Update(msg)
+			if raw := rawOf(t, cmd); !strings.Contains(raw, map[media.Protocol]string{media.Kitty: "a=T", media.Sixel: "\x1bP0;1q"}[p]) || b.Encodes() != 1 {
+				t.Fatalf("after %d encodings Update wrote %.60q", b.Encodes(), raw)
 			}
 		})
 	}

@@ -3,13 +3,16 @@
 // cells are Unicode placeholders the terminal fills with an image sent
 // once by id, for iTerm2 and sixel the box is left blank and the picture
 // is drawn over it at the cursor once the box is on screen (Board.Place,
-// Board.Flush). Only mcpscope's own encoding of pixels it decoded reaches
-// the terminal, never a server's bytes.
+// Board.Flush). Pictures are encoded off the program's goroutine
+// (Board.Encode, between Board.Wake and Board.Flush). Only mcpscope's own
+// encoding of pixels it decoded reaches the terminal, never a server's
+// bytes.
 package pictures
 
 import (
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
@@ -35,9 +38,11 @@ type key struct {
 
 // slot is what a Board keeps of one id.
 type slot struct {
-	key  key
-	pic  *media.Picture // nil once sent to kitty
-	sent bool
+	id       int
+	key      key
+	pic      *media.Picture // nil once sent to kitty
+	transmit string         // kitty: the transmission Encode made, not sent yet
+	sent     bool
 }
 
 // Board keeps the ids of the pictures a TUI shows, what the terminal has
@@ -57,14 +62,21 @@ type Board struct {
 
 	fewColours   bool // the renderer brings colours down to 16 or none: kitty cells lose their id
 	cellW, cellH int
-	placed       []Box    // the boxes the last view showed whole
-	shown        []Box    // the boxes the terminal was sent
-	lines        []string // the last view, boxes blank
+	placed       []Box     // the boxes the last view showed whole
+	placedAt     time.Time // when a view last placed other boxes than the view before
+	shown        []Box     // the boxes the terminal was sent, as the last view has them
+	stale        []Box     // boxes drawn that a later view no longer has: drawn again from its cells
+	lines        []string  // the last view, boxes blank
+	now          func() time.Time
+
+	cache      []encoding // iTerm2 and sixel, least recently used first
+	cacheBytes int
+	encodes    int
 }
 
 // New returns a Board for protocol p.
 func New(p media.Protocol) *Board {
-	return &Board{proto: p, ids: map[key]int{}, slots: map[int]*slot{}, cellW: media.CellWidth, cellH: media.CellHeight}
+	return &Board{proto: p, ids: map[key]int{}, slots: map[int]*slot{}, cellW: media.CellWidth, cellH: media.CellHeight, now: time.Now}
 }
 
 // Protocol is how pictures are shown: Blocks for a nil Board.
@@ -172,7 +184,7 @@ func (b *Board) idOf(pic *media.Picture) int {
 		b.gen++
 	}
 	b.ids[k] = id
-	b.slots[id] = &slot{key: k, pic: pic}
+	b.slots[id] = &slot{id: id, key: k, pic: pic}
 	b.order = append(b.order, id)
 	if b.proto == media.Kitty {
 		b.signal()
@@ -202,8 +214,8 @@ func (b *Board) signal() {
 	}
 }
 
-// Wake is closed when something is to be sent: call Flush (for iTerm2
-// and sixel once the view that asks for it is on screen).
+// Wake is closed when something is to be sent: call Encode, then Flush
+// (for iTerm2 and sixel once the view that asks for it is on screen).
 func (b *Board) Wake() <-chan struct{} {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -221,8 +233,10 @@ func (b *Board) Wake() <-chan struct{} {
 // Flush is what the terminal is to be sent now, "" when nothing: kitty
 // images not sent yet and ids given up; for iTerm2 and sixel, the boxes
 // the last view placed that the terminal does not show yet, drawn over
-// it, and the boxes it shows that the view no longer has, drawn again
-// from the view's cells.
+// it, and the boxes it showed that the view no longer has, drawn again
+// from the view's cells. It encodes nothing: it sends what Encode made,
+// and what Encode has not made yet, or a box placed less than a Frame
+// ago, it leaves for the next wake.
 func (b *Board) Flush() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -243,14 +257,14 @@ func (b *Board) flushKitty() string {
 	b.deletes = nil
 	for _, id := range b.order {
 		s := b.slots[id]
-		if s.sent || s.pic == nil {
-			continue
+		switch {
+		case s.sent || s.pic == nil:
+		case s.transmit == "":
+			b.signal() // not encoded yet
+		default:
+			out.WriteString(s.transmit)
+			s.sent, s.pic, s.transmit = true, nil, ""
 		}
-		seq, err := s.pic.KittyTransmit(id)
-		if err == nil {
-			out.WriteString(seq)
-		}
-		s.sent, s.pic = true, nil
 	}
 	return out.String()
 }

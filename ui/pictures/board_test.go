@@ -77,6 +77,7 @@ func TestKittyFlushSendsOnce(t *testing.T) {
 	default:
 		t.Fatal("a new picture does not wake the sender")
 	}
+	b.Encode()
 	raw := b.Flush()
 	if strings.Count(raw, "\x1b_G") != 1 || !strings.Contains(raw, "U=1") || !strings.Contains(raw, "i=1") ||
 		!strings.Contains(raw, "c=8") || !strings.Contains(raw, "r=3") || !strings.Contains(raw, "a=T") {
@@ -97,6 +98,7 @@ func TestKittyIDsBounded(t *testing.T) {
 	b := New(media.Kitty)
 	first := picture(t, 8, 6)
 	b.Cells(first)
+	b.Encode()
 	b.Flush()
 	gen := b.Gen()
 	for i := range maxKitty {
@@ -119,7 +121,7 @@ func TestKittyIDsBounded(t *testing.T) {
 func TestOverlayPlaceAndFlush(t *testing.T) {
 	for _, proto := range []media.Protocol{media.ITerm, media.Sixel} {
 		t.Run(proto.String(), func(t *testing.T) {
-			b := New(proto)
+			b, clock := newBoard(proto)
 			pic := picture(t, 8, 6)
 			screen := func(top int) []string {
 				var lines []string
@@ -135,8 +137,8 @@ func TestOverlayPlaceAndFlush(t *testing.T) {
 			if strings.ContainsRune(strings.Join(got, ""), kitty.Placeholder) || got[1] != "ab│        │cd" {
 				t.Fatalf("the box is not blank: %q", got)
 			}
-			raw := b.Flush()
-			head := map[media.Protocol]string{media.ITerm: "\x1b]1337;File=", media.Sixel: "\x1bP0;1q\"1;1;80;60"}[proto]
+			raw := clock.settle(b)
+			head := map[media.Protocol]string{media.ITerm: "\x1b]1337;File=", media.Sixel: "\x1bP0;1q\"1;1;8;6"}[proto]
 			if !strings.HasPrefix(raw, ansi.SaveCursor+ansi.CUP(4, 2)+head) || !strings.HasSuffix(raw, ansi.RestoreCursor) {
 				t.Fatalf("the overlay is %.80q…", raw)
 			}
@@ -145,12 +147,12 @@ func TestOverlayPlaceAndFlush(t *testing.T) {
 				t.Fatalf("nothing changed, yet %.60q is sent", raw)
 			}
 			b.Place(screen(2))
-			raw = b.Flush()
+			raw = clock.settle(b)
 			if !strings.Contains(raw, ansi.CUP(4, 2)+ansi.ResetStyle+"le"+ansi.ResetStyle+ansi.CUP(4, 3)) || !strings.Contains(raw, ansi.CUP(4, 3)+head) {
 				t.Fatalf("the moved box: %.120q", raw)
 			}
 			b.Redrawn()
-			if raw := b.Flush(); !strings.Contains(raw, ansi.CUP(4, 3)+head) {
+			if raw := clock.settle(b); !strings.Contains(raw, ansi.CUP(4, 3)+head) {
 				t.Fatalf("not drawn again after a redraw: %.60q", raw)
 			}
 		})
@@ -160,19 +162,19 @@ func TestOverlayPlaceAndFlush(t *testing.T) {
 // A box scrolled half out of view draws the rows it shows; a box cut at
 // its side draws nothing.
 func TestOverlayPartialBox(t *testing.T) {
-	b := New(media.ITerm)
+	b, clock := newBoard(media.ITerm)
 	rows := b.Cells(picture(t, 8, 6))
 	lines := b.Place(rows[1:])
 	if strings.ContainsRune(strings.Join(lines, ""), kitty.Placeholder) {
 		t.Fatal("marks left in the view")
 	}
-	if raw := b.Flush(); !strings.HasPrefix(raw, ansi.SaveCursor+ansi.CUP(1, 1)+"\x1b]1337;File=") || !strings.Contains(raw, "width=8;height=2;") {
+	if raw := clock.settle(b); !strings.HasPrefix(raw, ansi.SaveCursor+ansi.CUP(1, 1)+"\x1b]1337;File=") || !strings.Contains(raw, "width=8;height=2;") {
 		t.Fatalf("the lower 2 rows of 3: %.80q", raw)
 	}
 	cut := slices.Clone(rows)
 	cut[1] = ansi.Cut(cut[1], 0, 7)
 	b.Place(cut)
-	if raw := b.Flush(); strings.Contains(raw, "File=") {
+	if raw := clock.settle(b); strings.Contains(raw, "File=") {
 		t.Fatalf("a box cut at its side is drawn: %.80q", raw)
 	}
 }
@@ -210,6 +212,7 @@ func TestBoardShared(t *testing.T) {
 		}()
 		for range 50 {
 			b.Place(b.Cells(pic))
+			b.Encode()
 			b.Flush()
 			b.Gen()
 		}

@@ -27,7 +27,8 @@ type Box struct {
 // rows on screen are whole (every row of a box scrolled half out of view
 // but those cut) are what the next Flush draws over; a box cut at its
 // side or partly covered stays blank. For kitty, and a nil Board, the
-// lines are returned as they are.
+// lines are returned as they are. A box is drawn once the placement has
+// stayed a Frame: see Flush.
 func (b *Board) Place(lines []string) []string {
 	if b == nil || (b.proto != media.ITerm && b.proto != media.Sixel) {
 		return lines
@@ -75,24 +76,51 @@ func (b *Board) Place(lines []string) []string {
 		}
 	}
 	slices.SortFunc(placed, func(a, c Box) int { return cmp.Or(a.Y-c.Y, a.X-c.X, a.ID-c.ID) })
-	b.placed, b.lines = placed, out
-	if !slices.Equal(placed, b.shown) {
+	if !slices.Equal(placed, b.placed) {
+		b.placedAt = b.now()
+	}
+	// A box drawn that this view does not have as it was may be written
+	// over by this view's frame: it is no longer shown, and its cells are
+	// drawn again from the view's unless a later view has it back.
+	shown := b.shown[:0]
+	for _, s := range b.shown {
+		if slices.Contains(placed, s) {
+			shown = append(shown, s)
+		} else if !slices.Contains(b.stale, s) {
+			b.stale = append(b.stale, s)
+		}
+	}
+	b.placed, b.shown, b.lines = placed, shown, out
+	if len(b.stale) > 0 || !slices.Equal(placed, shown) {
 		b.signal()
 	}
 	return out
 }
 
-// flushOverlay draws again, from the view's cells, the boxes the
-// terminal shows that the view no longer has, then draws the boxes it
-// does not show yet, the cursor saved and restored around. b.mu is held.
+// flushOverlay draws again, from the view's cells, the boxes drawn that
+// the view no longer has, then draws the boxes it placed that are not
+// drawn yet, the cursor saved and restored around: once the view that
+// placed them has been on screen for a Frame, and each box only when
+// Encode has made its picture. What it leaves it wakes for again. b.mu is
+// held.
 func (b *Board) flushOverlay() string {
-	if slices.Equal(b.placed, b.shown) {
+	var draw []Box
+	for _, p := range b.placed {
+		if !slices.Contains(b.shown, p) {
+			draw = append(draw, p)
+		}
+	}
+	if len(draw) == 0 && len(b.stale) == 0 {
+		return ""
+	}
+	if b.now().Sub(b.placedAt) < Frame {
+		b.signal() // the view that placed them may not be on screen yet
 		return ""
 	}
 	var out strings.Builder
 	out.WriteString(ansi.SaveCursor)
-	for _, s := range b.shown {
-		if slices.Contains(b.placed, s) {
+	for _, s := range b.stale {
+		if slices.Contains(draw, s) {
 			continue
 		}
 		for r := range s.Rows {
@@ -101,18 +129,22 @@ func (b *Board) flushOverlay() string {
 			}
 		}
 	}
-	for _, p := range b.placed {
-		if slices.Contains(b.shown, p) {
+	b.stale = nil
+	for _, p := range draw {
+		seq, ok := b.cached(b.slots[p.ID], b.encKey(p))
+		if !ok {
+			b.signal() // not encoded yet
 			continue
 		}
-		seq, err := b.slots[p.ID].pic.Overlay(b.proto, p.Top, p.Rows, b.cellW, b.cellH)
-		if err != nil {
-			continue
+		if seq != "" {
+			out.WriteString(ansi.CUP(p.X+1, p.Y+1) + seq)
 		}
-		out.WriteString(ansi.CUP(p.X+1, p.Y+1) + seq)
+		b.shown = append(b.shown, p)
+	}
+	if out.Len() == len(ansi.SaveCursor) {
+		return ""
 	}
 	out.WriteString(ansi.RestoreCursor)
-	b.shown = slices.Clone(b.placed)
 	return out.String()
 }
 
@@ -124,17 +156,27 @@ func (b *Board) Redrawn() {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.shown = nil
+	b.shown, b.stale = nil, nil
+	b.placedAt = b.now() // the boxes wait for the frame that draws the screen again
 	if len(b.placed) > 0 {
 		b.signal()
 	}
 }
 
+// Largest cell SetCellSize takes, in pixels: a sixel picture is never
+// enlarged, so a bigger cell would change nothing but the memory a
+// terminal could make the Board spend.
+const (
+	maxCellW = 64
+	maxCellH = 128
+)
+
 // SetCellSize sets the size in pixels of a cell, as the terminal reports
-// it (CSI 16 t): sixel pictures are scaled to it, drawn again when it
-// changes.
+// it (CSI 16 t): sixel pictures are scaled down to fit their box at that
+// size, drawn again when it changes. A size past maxCellW×maxCellH is
+// ignored.
 func (b *Board) SetCellSize(w, h int) {
-	if b == nil || w <= 0 || h <= 0 || w > 1000 || h > 1000 {
+	if b == nil || w <= 0 || h <= 0 || w > maxCellW || h > maxCellH {
 		return
 	}
 	b.mu.Lock()

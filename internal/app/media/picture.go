@@ -67,7 +67,9 @@ func KittyDelete(id int) string {
 
 // Overlay is rows of p's rows of cells from top drawn at the cursor over
 // as many rows of its box, each cell cellW×cellH pixels: an iTerm2 inline
-// image or a sixel image. All of p is top 0 and rows p.Rows.
+// image (the terminal scales it to the box) or a sixel image (scaled down
+// to fit the box, never enlarged past p's pixels). All of p is top 0 and
+// rows p.Rows.
 func (p *Picture) Overlay(proto Protocol, top, rows, cellW, cellH int) (string, error) {
 	if top < 0 || rows <= 0 || top+rows > p.Rows {
 		return "", fmt.Errorf("rows %d to %d of a picture of %d", top, top+rows, p.Rows)
@@ -81,8 +83,11 @@ func (p *Picture) Overlay(proto Protocol, top, rows, cellW, cellH int) (string, 
 	case ITerm:
 		return itermImage(img, p.Cols, rows)
 	case Sixel:
-		w, h := Fill(img.Bounds().Dx(), img.Bounds().Dy(), p.Cols*cellW, rows*cellH)
-		return sixelImage(Scale(img, w, h))
+		w, h := Fit(img.Bounds().Dx(), img.Bounds().Dy(), p.Cols*cellW, rows*cellH)
+		if w != img.Bounds().Dx() || h != img.Bounds().Dy() {
+			img = Scale(img, w, h)
+		}
+		return sixelImage(img)
 	}
 	return "", fmt.Errorf("no overlay in protocol %s", proto)
 }
