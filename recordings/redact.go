@@ -26,16 +26,23 @@ var secretKeyParts = []string{"secret", "password"}
 // wherever there is an '='.
 var secretWords = []string{"token", "secret", "password", "code_verifier", "assertion", "api_key", "apikey", "authorization", "cookie"}
 
+// secretWordsAt gives, for each byte, the secretWords that start with it
+// in either case.
+var secretWordsAt = func() (at [256][]string) {
+	for _, w := range secretWords {
+		at[w[0]] = append(at[w[0]], w)
+		at[w[0]-'a'+'A'] = append(at[w[0]-'a'+'A'], w)
+	}
+	return at
+}()
+
 // mayHoldSecretName reports whether b holds one of secretWords, in any
 // case: only then may a member or form field of b have a secret name.
 func mayHoldSecretName(b []byte) bool {
-	for i := 0; i < len(b); i++ {
-		switch c := b[i] | 0x20; c { // an ASCII letter in lower case
-		case 't', 's', 'p', 'c', 'a':
-			for _, w := range secretWords {
-				if w[0] == c && i+len(w) <= len(b) && foldAt(b, i, w) {
-					return true
-				}
+	for i, c := range b {
+		for _, w := range secretWordsAt[c] {
+			if i+len(w) <= len(b) && foldAt(b, i, w) {
+				return true
 			}
 		}
 	}
