@@ -208,8 +208,9 @@ func (w *Writer) Close() error {
 	return w.err
 }
 
-// ReleasesUnheld is true: Append keeps a copy of a stream chunk's bytes,
-// whose buffer a transport may reuse, and of nothing else that changes.
+// ReleasesUnheld is true: Append keeps a copy of the bytes of a frame
+// without a message (a chunk, whose buffer a transport may reuse), and of
+// nothing else that changes.
 func (w *Writer) ReleasesUnheld() bool { return true }
 
 // Append records f. It only queues f: the file writer encodes the queue
@@ -229,8 +230,11 @@ func (w *Writer) Append(f *capture.Frame) uint64 {
 		return 0
 	}
 	q := queued{f: *f, keep: w.caps.cut(w, f)}
-	if f.Chan.Kind == capture.Stream {
-		q.f.Raw = bytes.Clone(f.Raw) // its buffer may be reused once Append returns
+	if f.Msg == nil {
+		// A transport may reuse the buffer of a chunk once Append returns
+		// (ReleasesUnheld); one that carries a message hands its bytes to
+		// the session too, and never does.
+		q.f.Raw = bytes.Clone(f.Raw)
 	}
 	w.frames++
 	if w.lastOf != nil {

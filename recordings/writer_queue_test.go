@@ -35,8 +35,9 @@ func dataOf(t *testing.T, f *capture.Frame) int {
 	return n
 }
 
-// A stream chunk's buffer, which a transport reuses once Append returns
-// (ReleasesUnheld), is recorded as it was when appended; frames, stream
+// The buffer of a stream chunk or of a binary message, which a transport
+// reuses once Append returns (ReleasesUnheld), is recorded as it was when
+// appended; frames, stream
 // notes and SSE events keep the order they came in, each SSE event
 // pointing at the frame before it.
 func TestQueuedRecordsKeepTheirBytesAndOrder(t *testing.T) {
@@ -47,6 +48,9 @@ func TestQueuedRecordsKeepTheirBytesAndOrder(t *testing.T) {
 	w.Append(c)
 	copy(c.Raw[2:], bytes.Repeat([]byte{'z'}, 16)) // the transport reads the next chunk into it
 	w.MarkStream(key, capture.StreamDone, nil)
+	bin := &capture.Frame{Time: time.Now(), Dir: capture.In, Conn: "wt", Raw: []byte("\x00\x01binary chunk"), Enc: proto.EncBinary}
+	w.Append(bin)
+	copy(bin.Raw, "\x00\x01reused buffer")
 	w.Append(numbered(1))
 	w.SSEEvent("stdio", 0, 10, "e1")
 	w.Append(numbered(2))
@@ -71,9 +75,10 @@ func TestQueuedRecordsKeepTheirBytesAndOrder(t *testing.T) {
 	want := []string{
 		"frame 1 " + string(bytes.Repeat([]byte{'a'}, 16)),
 		"mark",
-		"frame 2 " + string(numbered(1).Raw[2:]),
-		"event of 2",
-		"frame 3 " + string(numbered(2).Raw[2:]),
+		"frame 2 binary chunk",
+		"frame 3 " + string(numbered(1).Raw[2:]),
+		"event of 3",
+		"frame 4 " + string(numbered(2).Raw[2:]),
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("records:\n%q\nwant\n%q", got, want)
