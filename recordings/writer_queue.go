@@ -72,13 +72,14 @@ func (w *Writer) encodeBatch(batch []queued) {
 	}
 }
 
-// giveBack returns an encoded batch's memory as the spare queue, unless a
-// burst grew it past the bound.
+// giveBack returns an encoded batch's memory as the spare queue, unless
+// records that are not frames grew it well past the bound (append gives a
+// full queue some room beyond maxQueued).
 func (w *Writer) giveBack(batch []queued) {
 	clear(batch)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if cap(batch) <= maxQueued {
+	if cap(batch) <= 2*maxQueued {
 		w.spareQ = batch[:0]
 	}
 }
