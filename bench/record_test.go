@@ -46,8 +46,10 @@ func dialRecorded(b *testing.B, srv *flow.Server, streamSink func(capture.Stream
 // stream over loopback MCP-Flow read by mcpscope's stack with a recording
 // teed beside its store (as the TUI records by default) and without,
 // alternating in the same run. "ratio" is recorded ÷ not recorded (target
-// ≥ 0.9); "recording-MiB" is the size of the recording after the runs
-// (each stream kept whole to 64 MiB, then totals and its last 1 MiB).
+// ≥ 0.9) and "cpu-ratio" the same of the CPU time the process spent, what
+// the ratio comes to on a machine with no core to spare; "recording-MiB"
+// is the size of the recording after the runs (each stream kept whole to
+// 64 MiB, then totals and its last 1 MiB).
 func BenchmarkReadFileRecordedVsNot(b *testing.B) {
 	srv := flowtest.Start(b, flow.Config{})
 	plainSink, recSink := &payloadCounter{}, &payloadCounter{}
@@ -72,6 +74,7 @@ func BenchmarkReadFileRecordedVsNot(b *testing.B) {
 	b.ReportMetric(mb/recCost.wall.Seconds(), "recorded-MB/s")
 	b.ReportMetric(mb/plainCost.wall.Seconds(), "plain-MB/s")
 	b.ReportMetric(plainCost.wall.Seconds()/recCost.wall.Seconds(), "ratio")
+	b.ReportMetric(plainCost.cpu.Seconds()/recCost.cpu.Seconds(), "cpu-ratio")
 	b.ReportMetric(mib(uint64(st.Size())), "recording-MiB")
 }
 
@@ -96,25 +99,35 @@ func floodOnce(b *testing.B, c *flowClient) time.Duration {
 // of the demo over MCP-Flow through mcpscope's stack with a recording and
 // without, alternating in the same run, then reads the recording back and
 // fails unless it holds every line. It reports the recorded rate
-// (target ≥ 50,000 messages/s), the plain rate and their ratio.
+// (target ≥ 50,000 messages/s), the plain rate, their ratio and the ratio
+// of the CPU time the process spent (server included).
 func BenchmarkFloodRecordedVsNot(b *testing.B) {
 	srv := flowtest.Start(b, flow.Config{})
 	plain := dialFlow(b, srv.Server, nil, 0, nil)
 	recorded := dialRecorded(b, srv.Server, nil)
-	var plainWall, recWall time.Duration
+	var plainCost, recCost transferCost
 	runs := 0
 	for b.Loop() {
-		inTurn(runs, func() { recWall += floodOnce(b, recorded.flowClient) }, func() { plainWall += floodOnce(b, plain) })
+		inTurn(runs,
+			func() { recCost.measured(b, func() time.Duration { return floodOnce(b, recorded.flowClient) }) },
+			func() { plainCost.measured(b, func() time.Duration { return floodOnce(b, plain) }) })
 		runs++
 	}
 	_ = recorded.rec.Close()
 	if got := countFloodLines(b, recorded.path); got != int64(floodCount*runs) {
 		b.Fatalf("the recording holds %d flood lines of %d", got, floodCount*runs)
 	}
+	reportFlood(b, runs, plainCost, recCost)
+}
+
+// reportFlood reports the rates of runs floods recorded and not, and the
+// ratios of their wall and CPU times.
+func reportFlood(b *testing.B, runs int, plain, rec transferCost) {
 	msgs := float64(floodCount * runs)
-	b.ReportMetric(msgs/recWall.Seconds(), "recorded-msgs/s")
-	b.ReportMetric(msgs/plainWall.Seconds(), "plain-msgs/s")
-	b.ReportMetric(plainWall.Seconds()/recWall.Seconds(), "ratio")
+	b.ReportMetric(msgs/rec.wall.Seconds(), "recorded-msgs/s")
+	b.ReportMetric(msgs/plain.wall.Seconds(), "plain-msgs/s")
+	b.ReportMetric(plain.wall.Seconds()/rec.wall.Seconds(), "ratio")
+	b.ReportMetric(plain.cpu.Seconds()/rec.cpu.Seconds(), "cpu-ratio")
 }
 
 // countFloodLines counts the flood's notifications/message frames in a

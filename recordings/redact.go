@@ -26,16 +26,37 @@ var secretKeyParts = []string{"secret", "password"}
 // wherever there is an '='.
 var secretWords = []string{"token", "secret", "password", "code_verifier", "assertion", "api_key", "apikey", "authorization", "cookie"}
 
+// secretStarts holds the first two letters of secretWords, in either
+// case, as bit masks: bit k of first[c] says that start k begins with c,
+// bit k of second[c] that c follows its first letter. Two bytes start a
+// secret word only where first and second share a bit.
+var secretStarts = func() (s struct{ first, second [256]uint32 }) {
+	starts := map[string]uint32{}
+	for _, w := range secretWords {
+		if _, ok := starts[w[:2]]; !ok {
+			starts[w[:2]] = 1 << len(starts)
+		}
+		bit := starts[w[:2]]
+		for _, c := range []byte{w[0], w[0] - 'a' + 'A'} {
+			s.first[c] |= bit
+		}
+		for _, c := range []byte{w[1], w[1] - 'a' + 'A'} {
+			s.second[c] |= bit
+		}
+	}
+	return s
+}()
+
 // mayHoldSecretName reports whether b holds one of secretWords, in any
 // case: only then may a member or form field of b have a secret name.
 func mayHoldSecretName(b []byte) bool {
-	for i := 0; i < len(b); i++ {
-		switch c := b[i] | 0x20; c { // an ASCII letter in lower case
-		case 't', 's', 'p', 'c', 'a':
-			for _, w := range secretWords {
-				if w[0] == c && i+len(w) <= len(b) && foldAt(b, i, w) {
-					return true
-				}
+	for i := 0; i+1 < len(b); i++ {
+		if secretStarts.first[b[i]]&secretStarts.second[b[i+1]] == 0 {
+			continue
+		}
+		for _, w := range secretWords {
+			if i+len(w) <= len(b) && foldAt(b, i, w) {
+				return true
 			}
 		}
 	}

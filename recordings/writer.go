@@ -68,12 +68,14 @@ type Writer struct {
 	w       io.Writer
 	file    *os.File // when the Writer owns a file: Sync and Close
 	path    string
-	scratch bytes.Buffer // one line being encoded
-	enc     *json.Encoder
-	pend    []byte // whole lines not yet handed to the file
+	queue   []queued // records not encoded yet, in the order they came
+	spareQ  []queued // the queue the file writer hands back
+	queued  int      // bytes of the frames in queue
 	io      sync.Mutex
-	spare   []byte        // the buffer the file writer hands back
-	wake    chan struct{} // a control message waits in pend
+	enc     *json.Encoder // under io: encodes into pend
+	pend    bytes.Buffer  // under io: whole lines not yet handed to the file
+	built   builtLine     // under io: where a frame's line is built
+	wake    chan struct{} // a control message waits in queue
 	every   time.Duration
 	clock   func() time.Time
 	err     error
@@ -84,14 +86,13 @@ type Writer struct {
 	written bool              // the header reached the file
 	lastOf  map[string]uint64 // with Number: the seq of each connection's last frame; nil without
 	stopped func(error)
-	built   builtLine    // where Append builds a frame's line
 	holds   atomic.Int32 // Hold calls not Released yet
 	owed    atomic.Bool  // a control message appended while held waits for a wake
 	stop    chan struct{}
 	done    chan struct{}
 
-	unencoded    int   // lines dropped because they could not be encoded
-	unencodedErr error // why the first of them could not
+	unencoded    int   // under io: lines dropped because they could not be encoded
+	unencodedErr error // under io: why the first of them could not
 }
 
 var (
@@ -140,7 +141,7 @@ func NewWriter(w io.Writer, h Header, o Options) (*Writer, error) {
 		wr.lastOf = map[string]uint64{}
 	}
 	wr.caps = streamCaps{max: o.StreamMax, recs: map[capture.StreamKey]*streamCap{}}
-	wr.enc = json.NewEncoder(&wr.scratch)
+	wr.enc = json.NewEncoder(&wr.pend)
 	wr.enc.SetEscapeHTML(false)
 	wr.mu.Lock()
 	wr.writeLocked(h)
@@ -190,6 +191,9 @@ func (w *Writer) Close() error {
 	close(w.stop)
 	<-w.done
 	_ = w.drain()
+	w.io.Lock()
+	unencoded, unencodedErr := w.unencoded, w.unencodedErr
+	w.io.Unlock()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.file != nil {
@@ -197,18 +201,21 @@ func (w *Writer) Close() error {
 			w.err = fmt.Errorf("closing the recording: %w", err)
 		}
 	}
-	if w.err == nil && w.unencoded > 0 {
+	if w.err == nil && unencoded > 0 {
 		return fmt.Errorf("%s of the recording could not be encoded and %s left out (the first: %w)",
-			plural.Count(w.unencoded, "line", "lines"), plural.Word(w.unencoded, "was", "were"), w.unencodedErr)
+			plural.Count(unencoded, "line", "lines"), plural.Word(unencoded, "was", "were"), unencodedErr)
 	}
 	return w.err
 }
 
-// ReleasesUnheld is true: a frame is encoded while Append runs.
+// ReleasesUnheld is true: Append keeps a copy of the bytes of a frame
+// without a message (a chunk, whose buffer a transport may reuse), and of
+// nothing else that changes.
 func (w *Writer) ReleasesUnheld() bool { return true }
 
-// Append records f. A control message is handed to the file at once (the
-// file writer wakes for it), anything else within FlushEvery.
+// Append records f. It only queues f: the file writer encodes the queue
+// and writes it in one write, waking at once for a control message, and
+// for anything else within FlushEvery or once enough is queued.
 func (w *Writer) Append(f *capture.Frame) uint64 {
 	if f == nil {
 		return 0
@@ -222,24 +229,30 @@ func (w *Writer) Append(f *capture.Frame) uint64 {
 		w.mu.Unlock()
 		return 0
 	}
-	l := frameLine(f, w.caps.cut(w, f), w.red, &w.built)
+	q := queued{f: *f, keep: w.caps.cut(w, f)}
+	if f.Msg == nil {
+		// A transport may reuse the buffer of a chunk once Append returns
+		// (ReleasesUnheld); one that carries a message hands its bytes to
+		// the session too, and never does.
+		q.f.Raw = bytes.Clone(f.Raw)
+	}
 	w.frames++
 	if w.lastOf != nil {
-		l.Seq = uint64(w.frames)
+		q.seq = uint64(w.frames)
 		if len(w.lastOf) >= maxStreamCaps {
 			clear(w.lastOf)
 		}
-		w.lastOf[f.Conn] = l.Seq
+		w.lastOf[f.Conn] = q.seq
 	}
-	w.writeLocked(l)
-	w.built.forget()
-	full := len(w.pend) >= maxPending
+	wake := w.queueLocked(q)
 	w.mu.Unlock()
 	switch {
-	case full:
+	case wake == queueFull:
 		_ = w.drain() // the disk is slower than the session: wait for it
 	case f.Chan.Kind == capture.Control:
 		w.wakeFor()
+	case wake == queueWake:
+		w.nudge()
 	}
 	return 0
 }
@@ -329,24 +342,22 @@ func keyLine(kind string, key capture.StreamKey) line {
 	return line{K: kind, Conn: key.Conn, Req: key.ReqID, Tag: key.Tag}
 }
 
-// writeLocked encodes v as one line at the end of pend.
+// writeLocked queues v, to be encoded as one line.
 func (w *Writer) writeLocked(v any) {
 	if w.err != nil {
 		return
 	}
-	w.scratch.Reset()
+	w.queue = append(w.queue, queued{v: v})
+}
+
+// encode appends v to pend as one line; a value that cannot be encoded is
+// dropped, not the file, and Close says so.
+func (w *Writer) encode(v any) {
 	if err := w.enc.Encode(v); err != nil {
-		// Only an unencodable value gets here; the line is dropped, not
-		// the file, and Close says so.
 		w.unencoded++
 		if w.unencodedErr == nil {
 			w.unencodedErr = err
 		}
-		return
-	}
-	w.pend = append(w.pend, w.scratch.Bytes()...)
-	if w.scratch.Cap() > 1<<20 {
-		w.scratch = bytes.Buffer{} // let one huge frame's buffer go
 	}
 }
 
@@ -363,7 +374,7 @@ var maxBodyKeep = maxFrameKeep
 var ErrStopped = errors.New("the recording stopped")
 
 // builtLine is the memory a Writer builds each frame's line in, reused
-// from frame to frame under its lock: a line is encoded as soon as it is
+// from frame to frame by the file writer: a line is encoded as soon as it is
 // built, and forget lets go of what it referred to.
 type builtLine struct {
 	line        line

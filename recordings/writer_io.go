@@ -1,13 +1,14 @@
 package recordings
 
 import (
+	"bytes"
 	"fmt"
 	"time"
 )
 
-// maxPending bounds the encoded lines a Writer holds for the file: past
-// it, Append waits for the file, so a slow disk slows the session rather
-// than filling memory.
+// maxPending bounds the bytes of the frames a Writer holds for the file:
+// past it, Append waits for the file, so a slow disk slows the session
+// rather than filling memory.
 const maxPending = 8 << 20
 
 // Hold says the caller writes the control messages it appends to the
@@ -119,15 +120,16 @@ func (w *Writer) drainLocked() (err error, stopped bool) {
 	return w.drainIO()
 }
 
-// drainIO is drainLocked with w.io held by the caller.
+// drainIO is drainLocked with w.io held by the caller: it encodes the
+// queue and hands its lines to the file in one write.
 func (w *Writer) drainIO() (err error, stopped bool) {
-	w.mu.Lock()
-	out := w.pend
-	w.pend = w.spare[:0]
-	err = w.err
-	w.mu.Unlock()
-	if len(out) > 0 && err == nil {
-		_, werr := w.w.Write(out)
+	batch, err := w.takeQueue()
+	if err == nil {
+		w.encodeBatch(batch)
+	}
+	w.giveBack(batch)
+	if w.pend.Len() > 0 && err == nil {
+		_, werr := w.w.Write(w.pend.Bytes())
 		w.mu.Lock()
 		if werr != nil {
 			w.fail(werr)
@@ -137,13 +139,10 @@ func (w *Writer) drainIO() (err error, stopped bool) {
 		}
 		w.mu.Unlock()
 	}
-	w.mu.Lock()
-	if cap(out) <= maxPending {
-		w.spare = out[:0]
-	} else {
-		w.spare = nil // let an outsized buffer go
+	w.pend.Reset()
+	if w.pend.Cap() > 2*maxPending {
+		w.pend = bytes.Buffer{} // let an outsized buffer go
 	}
-	w.mu.Unlock()
 	return err, stopped
 }
 
