@@ -76,6 +76,7 @@ func (m *Model) refresh(msg tea.Msg) tea.Cmd {
 		}
 	case passMsg:
 		if msg.pass != m.pass || !m.passing {
+			m.hold = true // a slice of a pass that is over: nothing to read or draw
 			return nil
 		}
 	}

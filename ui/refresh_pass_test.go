@@ -138,7 +138,7 @@ func TestPassCountsFramesTheStoreLetGo(t *testing.T) {
 }
 
 // A slice asked for by a pass that is over, or by another Model, reads
-// nothing and asks for nothing.
+// nothing, asks for nothing and draws nothing.
 func TestStaleSliceIsIgnored(t *testing.T) {
 	st := capture.NewStore(capture.Config{})
 	m := newTestModel(t, st, 170, 50)
@@ -146,7 +146,7 @@ func TestStaleSliceIsIgnored(t *testing.T) {
 	appendLogLines(st, 1, 2*sliceFrames)
 	m.Update(refreshMsg{at: time.Now()})
 	next := m.idx.next
-	if _, cmd := m.Update(stale); cmd != nil || m.idx.next != next {
-		t.Errorf("a stale slice read %d frames and asked for %v", m.idx.next-next, cmd != nil)
+	if _, cmd := m.Update(stale); cmd != nil || m.idx.next != next || !m.hold {
+		t.Errorf("a stale slice read %d frames, asked for more %v, redrew the screen %v", m.idx.next-next, cmd != nil, !m.hold)
 	}
 }
