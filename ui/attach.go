@@ -117,7 +117,7 @@ func (a *Attach) waitNext() tea.Cmd {
 // session, and hands everything else to the Model.
 func (a *Attach) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg.(type) {
-	case refreshMsg, tea.KeyPressMsg, attachEndedMsg, attachNextMsg, faultsLoadedMsg, steeredMsg, ErrorMsg:
+	case refreshMsg, passMsg, tea.KeyPressMsg, attachEndedMsg, attachNextMsg, faultsLoadedMsg, steeredMsg, ErrorMsg:
 		defer a.readState() // what they did to the steering, for the status bar
 	}
 	switch msg := msg.(type) {

@@ -35,7 +35,8 @@ func showsSeq(seq uint64) func(string) bool {
 // sent to the real program (p.Send of a KeyPressMsg) to the first render
 // that shows its effect, idle and then under a notification_flood of the
 // demo over MCP-Flow (the program connected to it, the store at its
-// defaults, the split layout, as `mcpscope demo` starts). The keys move the selection up and down and
+// defaults, the split layout, as `mcpscope demo` starts). The keys follow
+// the newest frame and stop following, move the selection up and down and
 // open and close the help screen. It reports p50 and p99 of both phases,
 // the flood's p99 over the idle p99, and the rate the flood reached.
 func BenchmarkKeyLatencyUnderFlood(b *testing.B) {
@@ -60,22 +61,32 @@ func BenchmarkKeyLatencyUnderFlood(b *testing.B) {
 		return lineWith(probe.screenText(), "MCP-Flow READY") && lineWith(probe.screenText(), "result · tools/list")
 	})
 
-	// Stop following, so that the selection only moves with the keys.
-	probe.press(b, p.Send, "k", func(s string) bool { return detailSeq.MatchString(s) && !lineWith(s, "· follow") })
-	m := detailSeq.FindStringSubmatch(probe.screenText())
-	seq, err := strconv.ParseUint(m[1], 10, 64)
-	if err != nil || seq < 2 {
-		b.Fatalf("the selection is on %q", m[1])
+	// Each round of keys follows the newest frame, stops following (the
+	// selection stays on the frame before the newest), moves the selection
+	// up and down and opens and closes the help screen: a round moves
+	// around a frame a flood has not pushed out of the store yet.
+	var seq uint64
+	unfollowed := func(s string) bool {
+		m := detailSeq.FindStringSubmatch(s)
+		if m == nil || lineWith(s, "· follow") {
+			return false
+		}
+		n, err := strconv.ParseUint(m[1], 10, 64)
+		seq = n
+		return err == nil && n >= 2
 	}
 	keys := []struct {
 		key    string
 		effect func(string) bool
 	}{
-		{"k", showsSeq(seq - 1)},
-		{"j", showsSeq(seq)},
+		{"f", func(s string) bool { return lineWith(s, "· follow") }},
+		{"k", unfollowed},
+		{"k", func(s string) bool { return showsSeq(seq - 1)(s) }},
+		{"j", func(s string) bool { return showsSeq(seq)(s) }},
 		{"?", func(s string) bool { return lineWith(s, "filter words (all must match)") }},
-		{"?", showsSeq(seq)},
+		{"?", func(s string) bool { return showsSeq(seq)(s) }},
 	}
+	probe.press(b, p.Send, "k", unfollowed) // a round starts not following
 	samples := max(b.N, minLatencySamples)
 	phase := func() []time.Duration {
 		out := make([]time.Duration, 0, samples)

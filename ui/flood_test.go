@@ -43,7 +43,12 @@ func newFloodProbe(m *Model) *floodProbe {
 }
 
 // View draws the model, counts the render and reports an awaited effect.
+// A screen held while a refresh's pass is read is no render: the same
+// screen as the last one, its effects already looked for.
 func (p *floodProbe) View() tea.View {
+	if p.hold {
+		return p.screenProbe.View()
+	}
 	v := p.screenProbe.View()
 	p.views.Add(1)
 	p.mu.Lock()

@@ -54,6 +54,9 @@ func runProgram(t *testing.T, m tea.Model, model *Model, w, h int) *teatest.Test
 // View draws the model and keeps a copy.
 func (p *screenProbe) View() tea.View {
 	v := p.Model.View()
+	if p.hold {
+		return v // the screen last drawn, kept already
+	}
 	p.mu.Lock()
 	p.last = ansi.Strip(v.Content)
 	p.mu.Unlock()

@@ -184,8 +184,17 @@ func newTestModel(t testing.TB, st *capture.Store, w, h int) *Model {
 	m := New(Config{Store: st, Target: "wt://127.0.0.1:4433/mcp"})
 	t.Cleanup(func() { _ = m.Close() })
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	m.Update(refreshMsg{at: t0})
+	refreshWhole(m, t0)
 	return m
+}
+
+// refreshWhole sends a refresh to the model and then every slice of its
+// pass, as the program does, so that the pass is read whole.
+func refreshWhole(m *Model, at time.Time) {
+	m.Update(refreshMsg{at: at})
+	for m.passing {
+		m.Update(passMsg{pass: m.pass})
+	}
 }
 
 // press sends one key press to the model and returns the command.

@@ -64,6 +64,7 @@ type callInfo struct {
 // datagram board, the progress board and the matches of the filter.
 type index struct {
 	next    uint64 // Seq of the next frame to read
+	end     uint64 // Seq of the last frame of the pass being read (startPass)
 	skipped uint64 // frames never read because a refresh fell too far behind
 	// lag, when set (a replay), reads every frame, maxScan a refresh,
 	// rather than skipping the oldest unread: a recording is read whole.
@@ -112,44 +113,73 @@ func newIndex() *index {
 // left for the next call: behind reports them). It reports
 // whether anything was read.
 func (x *index) catchUp(st *capture.Store) bool {
-	s := st.Stats()
-	if s.LastSeq < x.next {
-		return false
-	}
-	skipped := x.skipped
-	if x.next < s.FirstSeq {
-		x.skipped += s.FirstSeq - x.next
-		x.next = s.FirstSeq
-	}
-	last := s.LastSeq
-	if behind := s.LastSeq - x.next + 1; behind > maxScan {
-		if x.lag {
-			last = x.next + maxScan - 1
-		} else {
-			x.skipped += behind - maxScan
-			x.next = s.LastSeq - maxScan + 1
-		}
-	}
-	if x.skipped != skipped {
-		x.views.findings.Missed() // an answer to a request skipped is no error
-	}
+	x.startPass(st)
 	read := false
-	for x.next <= last {
-		batch := st.Window(x.next, int(min(scanBatch, last-x.next+1)))
-		if len(batch) == 0 {
+	for x.next <= x.end {
+		n := x.next
+		x.readSlice(st, maxScan, 0)
+		if x.next == n {
 			break
-		}
-		for _, f := range batch {
-			if f.Seq > x.next { // frames the store let go between two read
-				x.skipped += f.Seq - x.next
-				x.views.findings.Missed()
-			}
-			x.add(f)
-			x.next = f.Seq + 1
 		}
 		read = true
 	}
 	return read
+}
+
+// startPass sets the end of a pass over the frames appended since the
+// last one: at most maxScan frames, the oldest unread skipped beyond that
+// (or, with lag, left for the next pass). readSlice then reads the pass in
+// slices, so that the program answers keys between two of them.
+func (x *index) startPass(st *capture.Store) {
+	s := st.Stats()
+	x.end = s.LastSeq
+	if s.LastSeq < x.next {
+		return
+	}
+	x.skipTo(s.FirstSeq)
+	if behind := s.LastSeq - x.next + 1; behind > maxScan {
+		if x.lag {
+			x.end = x.next + maxScan - 1
+		} else {
+			x.skipTo(s.LastSeq - maxScan + 1)
+		}
+	}
+}
+
+// skipTo counts the frames before seq not read yet as skipped.
+func (x *index) skipTo(seq uint64) {
+	if x.next >= seq {
+		return
+	}
+	x.skipped += seq - x.next
+	x.next = seq
+	x.views.findings.Missed() // an answer to a request skipped is no error
+}
+
+// readSlice reads the pass on, at most frames frames and, when bytes > 0,
+// about that many bytes of them (a frame is never cut); it reports whether
+// the pass is read whole. Frames the store let go since are counted as
+// skipped.
+func (x *index) readSlice(st *capture.Store, frames, bytes int) (done bool) {
+	x.skipTo(st.Stats().FirstSeq)
+	size := 0
+	for x.next <= x.end && frames > 0 && (bytes <= 0 || size < bytes) {
+		batch := st.Window(x.next, int(min(uint64(min(frames, scanBatch)), x.end-x.next+1)))
+		if len(batch) == 0 {
+			break
+		}
+		for _, f := range batch {
+			x.skipTo(f.Seq) // frames the store let go between two reads
+			x.add(f)
+			x.next = f.Seq + 1
+			frames--
+			size += len(f.Raw)
+			if bytes > 0 && size >= bytes {
+				break
+			}
+		}
+	}
+	return x.next > x.end
 }
 
 // add reads one frame.

@@ -54,7 +54,7 @@ func (m *Model) dial() tea.Cmd {
 	if gen > 1 {
 		suffix = "#" + strconv.Itoa(gen)
 	}
-	link, err := m.cfg.Dial(capture.OnConn(tap, suffix))
+	link, err := m.cfg.Dial(capture.OnConn(newYieldingTap(tap), suffix))
 	if err != nil {
 		err = fmt.Errorf("could not set up the connection: %w", err)
 		m.conn = connection{gen: gen, down: true, dialect: m.conn.dialect, failure: err}

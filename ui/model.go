@@ -32,7 +32,16 @@ type Model struct {
 	signal      <-chan struct{}
 	unsubscribe func()
 	lastRefresh time.Time
-	authSeq     uint64 // the last OAuth checklist shown (AuthStepsMsg.Seq)
+	// pass numbers the refresh pass under way, which passing says there
+	// is; passHeld counts its slices read since the panes were last
+	// brought up to date, and hold says the last Update only read a slice
+	// of it, so View gives the screen last drawn, shown (refresh.go).
+	pass     uint64
+	passing  bool
+	passHeld int
+	hold     bool
+	shown    *tea.View
+	authSeq  uint64 // the last OAuth checklist shown (AuthStepsMsg.Seq)
 
 	idx       *index
 	traffic   *trafficPane

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -41,10 +42,63 @@ func (m *Model) waitRefresh() tea.Cmd {
 	}
 }
 
-// refresh reads the new frames into the index and the panes.
-func (m *Model) refresh(at time.Time) tea.Cmd {
-	m.lastRefresh = at
-	m.idx.catchUp(m.cfg.Store)
+// Bounds of one slice of a refresh's pass (index.readSlice): a key waits
+// at most one slice before its Update runs, however many frames a flood
+// left to read. While a pass goes on the panes are brought up to date
+// every slicesShown slices (about a refreshInterval of reading), and the
+// screen is held in between.
+const (
+	sliceFrames = 256
+	sliceBytes  = 1 << 20
+	slicesShown = 32
+)
+
+// passMsg reads the next slice of pass number pass.
+type passMsg struct{ pass uint64 }
+
+// passes numbers the passes of every Model, so that a slice asked for by a
+// Model a replay replaced is never read by the next one.
+var passes atomic.Uint64
+
+// refresh starts a pass over the new frames (a refreshMsg), or reads the
+// next slice of the pass under way (a passMsg), and brings the panes up
+// to date when the pass is read whole or slicesShown slices were read
+// since they last were; otherwise it holds the screen as drawn.
+func (m *Model) refresh(msg tea.Msg) tea.Cmd {
+	at, own := time.Now(), true
+	switch msg := msg.(type) {
+	case refreshMsg:
+		at, m.lastRefresh = msg.at, msg.at
+		m.idx.startPass(m.cfg.Store)
+		own = !m.passing // else the pass under way reads on, then waits
+		if own {
+			m.passing, m.pass, m.passHeld = true, passes.Add(1), 0
+		}
+	case passMsg:
+		if msg.pass != m.pass || !m.passing {
+			m.hold = true // a slice of a pass that is over: nothing to read or draw
+			return nil
+		}
+	}
+	var next tea.Cmd
+	switch done := m.idx.readSlice(m.cfg.Store, sliceFrames, sliceBytes); {
+	case done:
+		m.passing = false
+		next = m.waitRefresh()
+		if m.idx.lag && m.idx.behind(m.cfg.Store) {
+			next = refreshNow // a replay reads on without waiting for a change
+		}
+	case own:
+		pass := m.pass
+		next = func() tea.Msg { return passMsg{pass: pass} }
+		fallthrough
+	default:
+		if m.passHeld++; m.passHeld < slicesShown {
+			m.hold = true
+			return next
+		}
+	}
+	m.passHeld = 0
 	if m.cfg.Dial != nil {
 		m.idx.progress.tick(at) // live: elapsed times run between frames (a replay keeps its frames' clock)
 	}
@@ -54,10 +108,6 @@ func (m *Model) refresh(at time.Time) tea.Cmd {
 	m.streams.update(m.cfg.Store.Streams(), m.cfg.Store.SSEStreams())
 	m.traffic.sync()
 	m.syncSelection()
-	next := m.waitRefresh()
-	if m.idx.lag && m.idx.behind(m.cfg.Store) {
-		next = refreshNow // a replay reads on without waiting for a change
-	}
 	return tea.Batch(next, explore.ReloadChanged(m.overlay, &m.idx.changed))
 }
 

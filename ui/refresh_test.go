@@ -13,7 +13,7 @@ import (
 )
 
 // A burst of frames appended while no refresh is pending yields one
-// refresh, which reads every frame of the burst.
+// refresh, whose pass reads every frame of the burst.
 func TestRefreshCoalescesABurst(t *testing.T) {
 	st := capture.NewStore(capture.Config{})
 	m := newTestModel(t, st, 140, 40)
@@ -32,9 +32,9 @@ func TestRefreshCoalescesABurst(t *testing.T) {
 	if _, ok := msg.(refreshMsg); !ok {
 		t.Fatalf("got %T", msg)
 	}
-	m.Update(msg)
+	refreshWhole(m, msg.(refreshMsg).at)
 	if m.idx.next != 1001 || len(m.idx.calls) != 1000 {
-		t.Errorf("after one refresh the index read up to %d with %d calls, want all 1000 frames", m.idx.next-1, len(m.idx.calls))
+		t.Errorf("after one refresh's pass the index read up to %d with %d calls, want all 1000 frames", m.idx.next-1, len(m.idx.calls))
 	}
 	select {
 	case <-m.signal:

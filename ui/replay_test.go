@@ -236,7 +236,7 @@ func TestReplayReadsEveryFrame(t *testing.T) {
 		t.Fatalf("the new Model asked for %T, not a refresh", msg)
 	}
 	for range 3 {
-		r.inner.refresh(t0)
+		refreshWhole(r.inner, t0)
 	}
 	if r.inner.idx.skipped != 0 || r.inner.idx.next != uint64(maxScan+1001) {
 		t.Errorf("skipped %d, next %d", r.inner.idx.skipped, r.inner.idx.next)

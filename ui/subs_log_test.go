@@ -115,7 +115,7 @@ func TestLogViewFloodThroughIndex(t *testing.T) {
 		raw, _ := msg.EncodeJSON()
 		st.Append(&capture.Frame{Time: t0, Dir: capture.In, Conn: "stdio", Chan: capture.Channel{Kind: capture.Control}, Raw: raw, Size: len(raw), Msg: msg})
 	}
-	m.Update(refreshMsg{at: t0})
+	refreshWhole(m, t0)
 	press(m, "L")
 	s := screenText(m)
 	if b := m.idx.views.logs; b.Len() != 10000 || b.At(b.Len()-1).Seq != st.Stats().LastSeq {

@@ -16,6 +16,7 @@ type filterStepMsg struct{ gen int }
 // Update routes a message to the part of the model it concerns.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
+	m.hold = false
 	if _, ok := msg.(tea.KeyPressMsg); ok {
 		m.status.clear(m.conn.failure, m.conn.ended)
 	}
@@ -34,8 +35,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.setStyles(msg.IsDark(), m.styles.Plain)
 	case tea.ColorProfileMsg:
 		m.setStyles(m.styles.Dark, look.Colorless(msg.Profile))
-	case refreshMsg:
-		cmd = m.refresh(msg.at)
+	case refreshMsg, passMsg:
+		if cmd = m.refresh(msg); m.hold {
+			return m, cmd // a slice of a pass: the screen and the open screen wait for the pass
+		}
 	case tea.KeyPressMsg:
 		cmd = m.handleKey(msg)
 	case tea.MouseWheelMsg:

@@ -12,6 +12,9 @@ import (
 // View draws the whole screen: tab bar, panes, help or filter line and
 // status bar, in the alternate screen with mouse reporting.
 func (m *Model) View() tea.View {
+	if m.hold && m.shown != nil {
+		return *m.shown // a slice of a refresh's pass changes nothing on screen yet
+	}
 	w, h := m.width, m.height
 	lines := make([]string, 0, h)
 	lines = append(lines, m.renderTabs(w))
@@ -35,6 +38,7 @@ func (m *Model) View() tea.View {
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "mcpscope " + look.OneLine(m.cfg.Target)
+	m.shown = &v
 	return v
 }
 

@@ -46,6 +46,9 @@ type Line struct {
 	Data   json.RawMessage // the data, cut to maxData bytes (Cut)
 	Cut    bool
 	Flow   bool // an MCP-Flow log datagram
+	// params, until At reads them, are the notification's params (a copy,
+	// at most maxData bytes): Level, Logger and Data are not set yet.
+	params json.RawMessage
 }
 
 // Book keeps the newest MaxLines log lines of the capture in a ring.
@@ -72,8 +75,23 @@ func (b *Book) Note(f *capture.Frame) {
 		return
 	}
 	l := Line{Seq: f.Seq, Time: f.Time, Conn: f.Conn}
+	if p := f.Msg.Params; len(p) <= maxData {
+		// A line is read when a view asks for it (At), not in a flood.
+		l.params = slices.Clone(p)
+		b.keep(l)
+		return
+	}
 	l.Level, l.Logger, l.Data = logMembers(f.Msg.Params)
 	b.add(l)
+}
+
+// read sets the level, logger and data of a line kept with its params.
+func (l *Line) read() {
+	if l.params == nil {
+		return
+	}
+	l.Level, l.Logger, l.Data = logMembers(l.params) // data is a part of the copy
+	l.Level, l.Logger, l.params = cutName(l.Level), cutName(l.Logger), nil
 }
 
 // logMembers reads the level, logger and data of a notifications/message's
@@ -122,15 +140,20 @@ func (b *Book) noteDatagram(f *capture.Frame) {
 	b.add(Line{Seq: f.Seq, Time: f.Time, Conn: f.Conn, Level: l.Level, Logger: l.Logger, Data: l.Data, Flow: true})
 }
 
-// add keeps l, dropping the oldest line when the ring is full.
+// add keeps l, its data cut and copied.
 func (b *Book) add(l Line) {
-	b.total++
 	l.Level, l.Logger = cutName(l.Level), cutName(l.Logger)
 	if len(l.Data) > maxData {
 		l.Data, l.Cut = slices.Clone(l.Data[:maxData]), true
 	} else {
 		l.Data = slices.Clone(l.Data)
 	}
+	b.keep(l)
+}
+
+// keep keeps l as it is, dropping the oldest line when the ring is full.
+func (b *Book) keep(l Line) {
+	b.total++
 	if len(b.ring) < MaxLines {
 		b.ring = append(b.ring, l)
 		return
@@ -147,10 +170,12 @@ func (b *Book) Total() uint64 { return b.total }
 
 // At is the i-th line held, oldest first.
 func (b *Book) At(i int) Line {
-	if len(b.ring) < MaxLines {
-		return b.ring[i]
+	if len(b.ring) == MaxLines {
+		i = (b.next + i) % MaxLines
 	}
-	return b.ring[(b.next+i)%MaxLines]
+	l := &b.ring[i]
+	l.read()
+	return *l
 }
 
 // cutName keeps at most maxName bytes of a level or a logger, a copy.

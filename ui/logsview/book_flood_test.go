@@ -53,3 +53,21 @@ func noteBytes(b *Book, f *capture.Frame) uint64 {
 	runtime.ReadMemStats(&after)
 	return after.TotalAlloc - before.TotalAlloc
 }
+
+// TestNoteOfAFloodLineCopiesOnly: in a flood a book reads nothing of a
+// small log message but keeps a copy of its params, one allocation; At
+// reads it when a view asks, and the line reads as it was sent.
+func TestNoteOfAFloodLineCopiesOnly(t *testing.T) {
+	b := NewBook()
+	f := &capture.Frame{Seq: 1, Dir: capture.In, Msg: &jsonrpc.Message{JSONRPC: "2.0", Method: mcp.MethodNotifyMessage,
+		Params: json.RawMessage(`{"level":"info","logger":"flo\u0077d","data":{"n":7}}`)}}
+	for range MaxLines {
+		b.Note(f)
+	}
+	if allocs := testing.AllocsPerRun(100, func() { b.Note(f) }); allocs > 1 {
+		t.Errorf("Note of a flood line allocates %.0f times, want the copy of its params only", allocs)
+	}
+	if l := b.At(b.Len() - 1); l.Level != "info" || l.Logger != "flowd" || string(l.Data) != `{"n":7}` || l.Cut || l.Seq != 1 {
+		t.Errorf("the line reads %+v", l)
+	}
+}
