@@ -147,7 +147,7 @@ func runProxy(cmd *cobra.Command, args []string, f *proxyFlags) error {
 		fmt.Fprintf(cmd.ErrOrStderr(), "mcpscope proxy: no live viewers for this session: %v\n", err)
 	}
 	r := &proxyRun{cmd: cmd, f: f, sess: sess, hub: hub}
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := proxySignals(cmd.Context())
 	defer stop()
 	var runErr error
 	switch {
@@ -167,10 +167,37 @@ func runProxy(cmd *cobra.Command, args []string, f *proxyFlags) error {
 	}
 	// After the session's end: viewers are sent its last frames and the end.
 	hub.Close()
-	if errors.Is(runErr, context.Canceled) && ctx.Err() != nil {
+	if interrupted(ctx) || errors.Is(runErr, context.Canceled) && ctx.Err() != nil {
 		return &exitError{code: ExitInterrupted, err: errors.New("interrupted")}
 	}
 	return runErr
+}
+
+// proxySignals returns a context that a host's SIGINT, SIGTERM or SIGHUP
+// ends, SIGINT with the cause ErrInterrupted: a stdio proxy interrupted
+// exits 130 whatever the server's status after its SIGTERM, without
+// waiting for the root's own reading of the same SIGINT to land first.
+func proxySignals(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sig:
+			if s == os.Interrupt {
+				cancel(ErrInterrupted)
+			} else {
+				cancel(fmt.Errorf("the host sent %v", s))
+			}
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sig)
+		close(done)
+		cancel(nil)
+	}
 }
 
 // proxyKind names the transport the proxy relays: stdio for a command,
