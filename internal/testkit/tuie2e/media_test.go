@@ -19,14 +19,7 @@ import (
 func testImageTS(t *testing.T, bin string) {
 	dir := t.TempDir()
 	p := startPaneIn(t, dir, append([]string{bin, "--"}, peertest.TSEverything(t, "stdio")...)...)
-	p.waitFor("MCP connected")
-	p.keys("e")
-	p.waitFor(" tools · / filters")
-	p.filterTools("get-tiny-image")
-	p.waitFor("get-tiny-image")
-	p.keys("Enter")
-	p.waitFor("tools/call get-tiny-image")
-	p.keys("C-s")
+	callTinyImage(p)
 	p.waitFor("tools/call get-tiny-image · answer", "20×20", "▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀")
 	p.keys("W")
 	p.waitFor("save image to: content-1.png")
@@ -50,14 +43,7 @@ func testImageKittyTS(t *testing.T, bin string) {
 	if out, err := p.tmux("pipe-pane", "-o", "-t", p.name, "cat >>'"+raw+"'"); err != nil {
 		t.Fatalf("pipe-pane: %v\n%s", err, out)
 	}
-	p.waitFor("MCP connected")
-	p.keys("e")
-	p.waitFor(" tools · / filters")
-	p.filterTools("get-tiny-image")
-	p.waitFor("get-tiny-image")
-	p.keys("Enter")
-	p.waitFor("tools/call get-tiny-image")
-	p.keys("C-s")
+	callTinyImage(p)
 	p.waitFor("tools/call get-tiny-image · answer", "20×20")
 	cell := string(kitty.Placeholder) + string(kitty.Diacritic(0)) + string(kitty.Diacritic(0))
 	p.waitCapture("a kitty transmit and placeholder cells in the raw output", func() (string, error) {
@@ -90,3 +76,16 @@ func kittyTransmits(out string) int {
 
 // kittyCommand is a kitty graphics command's keys.
 var kittyCommand = regexp.MustCompile("\x1b_G([^;\x1b]*)")
+
+// callTinyImage calls the TypeScript reference's get-tiny-image from the
+// explorer, once the pane is connected.
+func callTinyImage(p *tmuxPane) {
+	p.waitFor("MCP connected")
+	p.keys("e")
+	p.waitFor(" tools · / filters")
+	p.filterTools("get-tiny-image")
+	p.waitFor("get-tiny-image")
+	p.keys("Enter")
+	p.waitFor("tools/call get-tiny-image")
+	p.keys("C-s")
+}
