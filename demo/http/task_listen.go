@@ -130,7 +130,9 @@ func (h *Handler) serveListen(w http.ResponseWriter, r *http.Request, m *jsonrpc
 	if !write(jsonrpc.NewNotification(mcp.MethodNotifySubscriptionsAck, ack)) {
 		return
 	}
-	end := func() { write(jsonrpc.NewResult(*m.ID, map[string]any{"resultType": mcp.ResultTypeComplete, "_meta": meta})) }
+	end := func() {
+		write(jsonrpc.NewResult(*m.ID, map[string]any{"resultType": mcp.ResultTypeComplete, "_meta": meta}))
+	}
 	if len(watched) == 0 {
 		end()
 		return
