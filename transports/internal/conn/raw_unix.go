@@ -3,6 +3,7 @@
 package conn
 
 import (
+	"io"
 	"os"
 	"syscall"
 	"unsafe"
@@ -34,20 +35,17 @@ func nonBlocking(rc syscall.RawConn) bool {
 }
 
 // rawWrite is one write(2) of b to fd as a raw call.
-func rawWrite(fd uintptr, b []byte) (int, syscall.Errno) {
-	if len(b) == 0 {
-		return 0, 0
-	}
-	n, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
-	return int(n), e
-}
+func rawWrite(fd uintptr, b []byte) (int, syscall.Errno) { return rawCall(syscall.SYS_WRITE, fd, b) }
 
 // rawRead is one read(2) into b from fd as a raw call.
-func rawRead(fd uintptr, b []byte) (int, syscall.Errno) {
+func rawRead(fd uintptr, b []byte) (int, syscall.Errno) { return rawCall(syscall.SYS_READ, fd, b) }
+
+// rawCall is one read(2) or write(2), trap, of b on fd as a raw call.
+func rawCall(trap, fd uintptr, b []byte) (int, syscall.Errno) {
 	if len(b) == 0 {
 		return 0, 0
 	}
-	n, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
+	n, _, e := syscall.RawSyscall(trap, fd, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
 	return int(n), e
 }
 
@@ -65,7 +63,7 @@ type PipeReader struct {
 
 // NewPipeReader returns a reader of f: a PipeReader when f is a
 // non-blocking descriptor the poller watches, else f itself.
-func NewPipeReader(f *os.File) interface{ Read([]byte) (int, error) } {
+func NewPipeReader(f *os.File) io.Reader {
 	rc, err := f.SyscallConn()
 	if err != nil || !nonBlocking(rc) {
 		return f

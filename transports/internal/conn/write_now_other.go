@@ -2,7 +2,10 @@
 
 package conn
 
-import "os"
+import (
+	"io"
+	"os"
+)
 
 // direct writes nothing here: every write is watched.
 type direct struct{}
@@ -14,4 +17,4 @@ func newDirect(DeadlineWriter) *direct { return nil }
 func (*direct) write([]byte) int { return 0 }
 
 // NewPipeReader returns f: its reads are os.File's own.
-func NewPipeReader(f *os.File) interface{ Read([]byte) (int, error) } { return f }
+func NewPipeReader(f *os.File) io.Reader { return f }
