@@ -62,9 +62,9 @@ func (d *Detector) Note(f *capture.Frame) []Finding {
 		noteBroken(s, r)
 		if f.Chan.Kind == capture.Control {
 			d.noteMessages(s, r)
+			d.budget() // only messages add what the budget bounds
 		}
 	}
-	d.budget()
 	return r.out
 }
 

@@ -85,9 +85,7 @@ func (s *session) noteRequest(dir capture.Dir, m *jsonrpc.Message) {
 		_ = json.Unmarshal(m.Params, &p)
 		req.tool = nameKey(p.Name)
 	case mcp.MethodTasksGet:
-		var p struct {
-			TaskID string `json:"taskId"`
-		}
+		var p mcp.TaskParams
 		_ = json.Unmarshal(m.Params, &p)
 		req.task = nameKey(p.TaskID)
 	}
@@ -188,7 +186,7 @@ func (s *session) judgeResult(r *report, req request, result json.RawMessage, pa
 		if sc, ok := members["structuredContent"]; ok && !isObject(sc) {
 			r.addPath(CodeStructuredNotObj, "the result's structuredContent is not a JSON object", path+".structuredContent")
 		}
-		s.judgeToolResult(r, req.tool, result, path)
+		s.judgeToolResult(r, req.tool, result, members, path)
 	case mcp.MethodTasksGet:
 		s.judgeTaskResult(r, req.task, members, path)
 	}
@@ -243,12 +241,12 @@ func (s *session) learnTools(r *report, tools json.RawMessage, path string) {
 // outputSchema refuses, or that lacks the structuredContent it promises.
 // A result that hands a task is judged when tasks/get brings the task's
 // result: the task is remembered with its tool.
-func (s *session) judgeToolResult(r *report, name uint64, result json.RawMessage, path string) {
+func (s *session) judgeToolResult(r *report, name uint64, result json.RawMessage, members map[string]json.RawMessage, path string) {
 	t, ok := s.tools.get(name)
 	if !ok {
 		return
 	}
-	if id, task := handsTask(result); task {
+	if id, task := handsTask(members); task {
 		s.tasks.put(nameKey(id), name)
 		return
 	}
@@ -260,7 +258,7 @@ func (s *session) judgeToolResult(r *report, name uint64, result json.RawMessage
 // call started the task.
 func (s *session) judgeTaskResult(r *report, task uint64, members map[string]json.RawMessage, path string) {
 	var status string
-	if json.Unmarshal(members["status"], &status) != nil || status != "completed" || len(members["result"]) == 0 {
+	if json.Unmarshal(members["status"], &status) != nil || mcp.TaskStatus(status) != mcp.TaskCompleted || len(members["result"]) == 0 {
 		return
 	}
 	name, ok := s.tasks.take(task)
@@ -291,15 +289,13 @@ func isObject(raw json.RawMessage) bool {
 	return len(t) > 0 && t[0] == '{'
 }
 
-// handsTask says whether a tools/call result is a task's handle
-// (resultType "task"), and names the task.
-func handsTask(result json.RawMessage) (taskID string, task bool) {
-	var r struct {
-		ResultType string `json:"resultType"`
-		TaskID     string `json:"taskId"`
-	}
-	if json.Unmarshal(result, &r) != nil || r.ResultType != "task" {
+// handsTask says whether a tools/call result, read as its members, is a
+// task's handle (resultType "task"), and names the task.
+func handsTask(members map[string]json.RawMessage) (taskID string, task bool) {
+	var resultType string
+	if json.Unmarshal(members["resultType"], &resultType) != nil || resultType != mcp.ResultTypeTask {
 		return "", false
 	}
-	return r.TaskID, true
+	_ = json.Unmarshal(members["taskId"], &taskID)
+	return taskID, true
 }
