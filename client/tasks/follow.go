@@ -73,7 +73,7 @@ func Follow(ctx context.Context, s *client.Session, handle json.RawMessage, o Op
 	if o.Started.IsZero() {
 		o.Started = time.Now()
 	}
-	f := &follower{s: s, o: o, gen: gen, id: task.TaskID, interval: task.Interval(), unlisten: func() {}}
+	f := &follower{s: s, o: o, gen: gen, id: task.TaskID, interval: task.Interval()}
 	f.grace.Store(int64(CancelGrace))
 	return f.run(ctx, task)
 }
@@ -91,7 +91,6 @@ type follower struct {
 	gaveUp   bool   // tasks/cancel was sent
 	ended    <-chan time.Time
 	dog      *watchdog
-	unlisten func() // closes the follow's subscriptions/listen, if any, and waits for its end
 	// grace bounds the wait for tasks/cancel's answer: CancelGrace, or
 	// the reserve of the limit that ended the follow (set before it ends).
 	grace atomic.Int64
@@ -124,8 +123,8 @@ func (f *follower) run(ctx context.Context, handle mcp.Task) (json.RawMessage, e
 	if res, done, err := f.note(lctx, handle); done || err != nil {
 		return f.finish(ctx, lctx, res, err)
 	}
-	f.unlisten = f.listen(lctx) // subscribed already: no pushed status is missed
-	defer f.unlisten()
+	unlisten := f.listen(lctx) // subscribed already: no pushed status is missed
+	defer unlisten()
 	poll := time.NewTimer(f.interval)
 	defer poll.Stop()
 	for {

@@ -15,7 +15,7 @@ import (
 // listen opens, for a v2 task on a 2026-07-28 session, one
 // subscriptions/listen whose filter asks for the task's pushed status
 // (notifications.taskIds), and returns what closes it and waits for its
-// end (once; later calls do nothing). The notifications/tasks it carries
+// end. The notifications/tasks it carries
 // reach the follow as every status notification does (subscribe): shown
 // at once, a completed one without its result fetched with tasks/get.
 // Polling goes on beside it. A server that refuses the listen, or
@@ -46,10 +46,10 @@ func (f *follower) listen(ctx context.Context) (closeListen func()) {
 			slog.Debug("subscriptions/listen for the task ended: it is polled", "task", f.id, "err", err)
 		}
 	})
-	return sync.OnceFunc(func() {
+	return func() {
 		cancel()
 		listening.Wait()
-	})
+	}
 }
 
 // acceptedTaskIDs are the task ids the params of a subscriptions/listen
