@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/yosida95/uritemplate/v3"
 )
@@ -71,7 +72,7 @@ func checkTemplates(o *offer, r *report) {
 
 // placeholder is a {name} a description mentions: a variable or an
 // argument it refers to (JSON such as {"a": 1} does not match).
-var placeholder = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+var placeholder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_]*)\}`) }) // compiled on first use
 
 // checkUndeclaredArguments reports a {name} in a prompt's or a resource
 // template's description that names none of the prompt's arguments or
@@ -88,7 +89,7 @@ func checkUndeclaredArguments(o *offer, r *report) {
 			if declared == nil {
 				continue // the template does not parse: template-invalid
 			}
-			for _, m := range placeholder.FindAllStringSubmatch(d, -1) {
+			for _, m := range placeholder().FindAllStringSubmatch(d, -1) {
 				if !declared[m[1]] {
 					declared[m[1]] = true // once a name
 					r.add("argument-undeclared", e, member(e.path, "description"),

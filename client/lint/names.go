@@ -5,18 +5,19 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
 // specToolName is the tool name format of the 2025-11-25 revision
 // ("Tool names", SEP-986): 1 to 128 characters, ASCII letters, digits,
 // underscore, hyphen and dot.
-var specToolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+var specToolName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`) }) // compiled on first use
 
 // portableToolName are the characters hosts that hand tools to model
 // APIs accept: GitHub Copilot CLI, OpenAI's API (as Codex sends it) and
 // Claude Desktop refuse any other, VS Code's Copilot renames a dot.
-var portableToolName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+var portableToolName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]+$`) }) // compiled on first use
 
 // modelNameMax is the longest tool name the Anthropic API accepts, and
 // hostPrefix the room a host's prefix takes of it: Claude Code sends a
@@ -46,9 +47,9 @@ func checkToolNames(o *offer, r *report) {
 		}
 		path := member(e.path, "name")
 		switch {
-		case !specToolName.MatchString(name):
+		case !specToolName().MatchString(name):
 			r.add("tool-name-invalid", e, path, nameProblem(name), "")
-		case !portableToolName.MatchString(name):
+		case !portableToolName().MatchString(name):
 			r.add("tool-name-portable", e, path, "the name holds a dot, which GitHub Copilot CLI, OpenAI's API (as Codex sends it) and Claude Desktop refuse, failing the request; VS Code's Copilot warns and renames the tool", "")
 		case len(name)+hostPrefix > modelNameMax:
 			r.add("tool-name-portable", e, path, prefixedTooLong(len(name)), "")
@@ -96,7 +97,7 @@ func nameProblem(name string) string {
 	}
 	var bad []string
 	for _, c := range name {
-		if s := string(c); !specToolName.MatchString(s) && !slices.Contains(bad, s) {
+		if s := string(c); !specToolName().MatchString(s) && !slices.Contains(bad, s) {
 			bad = append(bad, s)
 		}
 	}

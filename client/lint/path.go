@@ -4,13 +4,14 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/mcpscope/mcpscope/internal/app/termtext"
 )
 
 // plainKey is a member name a JSON path writes after a dot.
-var plainKey = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$-]*$`)
+var plainKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$-]*$`) }) // compiled on first use
 
 // keyMax is the most bytes of one member name a path quotes.
 const keyMax = 200
@@ -24,7 +25,7 @@ const pathMax = 512
 // member is the path of key under parent: parent.key, or parent["k y"]
 // quoted and safe to print when the key is not a plain name.
 func member(parent, key string) string {
-	if plainKey.MatchString(key) && len(key) <= keyMax {
+	if plainKey().MatchString(key) && len(key) <= keyMax {
 		return joinPath(parent, ".", key, "")
 	}
 	return joinPath(parent, "[", termtext.QuoteMax(key, keyMax), "]")

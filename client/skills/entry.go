@@ -4,24 +4,25 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // nameRule is the extension's rule for a skill name: lowercase letters,
 // digits and hyphens, 1 to 64 of them, no hyphen first or last (and no
-// two in a row, checked apart).
-var nameRule = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$`)
+// two in a row, checked apart); it and digestRule compile on first use.
+var nameRule = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$`) })
 
 // digestRule is the shape of a file digest.
-var digestRule = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+var digestRule = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^sha256:[0-9a-f]{64}$`) })
 
 // NameProblem says why name is no valid skill name, or "".
 func NameProblem(name string) string {
 	switch {
 	case name == "":
 		return "the name is empty"
-	case !nameRule.MatchString(name) || strings.Contains(name, "--"):
+	case !nameRule().MatchString(name) || strings.Contains(name, "--"):
 		return fmt.Sprintf("the name %q breaks the rule: 1 to 64 of a-z, 0-9 and -, no - first, last or twice in a row", name)
 	}
 	return ""
@@ -77,12 +78,12 @@ func checkEntry(s mcp.Skill) (mcp.SkillFile, *entryFailure) {
 	seen := make(map[string]bool, len(files))
 	for i := range files {
 		f := files[i]
-		switch {
-		case insideProblem(dirPath, f.URI) != "":
-			return mcp.SkillFile{}, &entryFailure{f.URI, insideProblem(dirPath, f.URI)}
+		switch outside := insideProblem(dirPath, f.URI); {
+		case outside != "":
+			return mcp.SkillFile{}, &entryFailure{f.URI, outside}
 		case seen[f.URI]:
 			return mcp.SkillFile{}, &entryFailure{f.URI, "the file is listed twice"}
-		case !digestRule.MatchString(f.Digest):
+		case !digestRule().MatchString(f.Digest):
 			return mcp.SkillFile{}, &entryFailure{f.URI, fmt.Sprintf("the digest %q is not sha256: and 64 lowercase hex digits", f.Digest)}
 		case f.Size == nil || *f.Size < 0:
 			return mcp.SkillFile{}, &entryFailure{f.URI, "the file has no size"}

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -16,16 +17,18 @@ import (
 // expanded, so that a few anchors cannot stand for a billion values.
 const maxYAMLValues = 100_000
 
-// The plain scalars of the YAML 1.2 core schema that are not strings.
-var (
-	coreNull  = regexp.MustCompile(`^(~|null|Null|NULL|)$`)
-	coreBool  = regexp.MustCompile(`^(true|True|TRUE|false|False|FALSE)$`)
-	coreInt   = regexp.MustCompile(`^[-+]?[0-9]+$`)
-	coreOct   = regexp.MustCompile(`^0o[0-7]+$`)
-	coreHex   = regexp.MustCompile(`^0x[0-9a-fA-F]+$`)
-	coreFloat = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
-	coreInf   = regexp.MustCompile(`^[-+]?\.(inf|Inf|INF)$|^\.(nan|NaN|NAN)$`)
-)
+// coreRules are the plain scalars of the YAML 1.2 core schema that are
+// not strings, compiled on first use: only --verify reads front matter.
+var coreRules = sync.OnceValue(func() (r struct{ null, bool, int, oct, hex, float, inf *regexp.Regexp }) {
+	r.null = regexp.MustCompile(`^(~|null|Null|NULL|)$`)
+	r.bool = regexp.MustCompile(`^(true|True|TRUE|false|False|FALSE)$`)
+	r.int = regexp.MustCompile(`^[-+]?[0-9]+$`)
+	r.oct = regexp.MustCompile(`^0o[0-7]+$`)
+	r.hex = regexp.MustCompile(`^0x[0-9a-fA-F]+$`)
+	r.float = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+	r.inf = regexp.MustCompile(`^[-+]?\.(inf|Inf|INF)$|^\.(nan|NaN|NAN)$`)
+	return r
+})
 
 // coreBuilder turns a YAML node into the values a YAML 1.2 core-schema
 // reader gives, as JSON would decode them: a timestamp stays a string, a
@@ -118,18 +121,19 @@ func coreScalar(n *yaml.Node) (any, error) {
 		(n.Style&yaml.TaggedStyle != 0 && n.ShortTag() == "!!str") {
 		return s, nil
 	}
+	core := coreRules()
 	switch {
-	case coreNull.MatchString(s):
+	case core.null.MatchString(s):
 		return nil, nil
-	case coreBool.MatchString(s):
+	case core.bool.MatchString(s):
 		return s[0] == 't' || s[0] == 'T', nil
-	case coreInt.MatchString(s), coreFloat.MatchString(s):
+	case core.int.MatchString(s), core.float.MatchString(s):
 		f, err := strconv.ParseFloat(s, 64)
 		if err != nil && !errors.Is(err, strconv.ErrRange) {
 			return nil, fmt.Errorf("line %d: the number %s: %w", n.Line, s, err)
 		}
 		return finite(n, f)
-	case coreOct.MatchString(s), coreHex.MatchString(s):
+	case core.oct.MatchString(s), core.hex.MatchString(s):
 		base := 8
 		if s[1] == 'x' {
 			base = 16
@@ -137,7 +141,7 @@ func coreScalar(n *yaml.Node) (any, error) {
 		i, _ := new(big.Int).SetString(s[2:], base)
 		f, _ := new(big.Float).SetInt(i).Float64()
 		return finite(n, f)
-	case coreInf.MatchString(s):
+	case core.inf.MatchString(s):
 		return nil, fmt.Errorf("line %d: %s is a number JSON cannot hold", n.Line, strings.TrimSpace(s))
 	}
 	return s, nil
