@@ -97,11 +97,7 @@ func (t *Transport) setMessageHeaders(h http.Header, m *jsonrpc.Message, modern 
 		h.Set(headerVersion, modern.Meta.ProtocolVersion)
 		h.Set(headerMethod, m.Method)
 		if name := modern.mirroredName(m.Method); name != "" {
-			h.Set(headerName, headerValue(name))
+			h.Set(headerName, mcp.EncodeHeaderValue(name))
 		}
 	}
 }
-
-// headerValue encodes s as the 2026-07-28 revision encodes the values
-// its headers mirror (mcp.EncodeHeaderValue).
-func headerValue(s string) string { return mcp.EncodeHeaderValue(s) }

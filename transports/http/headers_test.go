@@ -105,10 +105,10 @@ func TestHeaderValueEncoding(t *testing.T) {
 		"=?base64?QQ?=": "=?base64?PT9iYXNlNjQ/UVE/PQ==?=",
 		"=?base64?":     "=?base64?",
 	} {
-		if got := headerValue(in); got != want {
+		if got := mcp.EncodeHeaderValue(in); got != want {
 			t.Errorf("headerValue(%q) = %q, want %q", in, got, want)
 		}
-		if strings.ContainsAny(headerValue(in), "\r\n") {
+		if strings.ContainsAny(mcp.EncodeHeaderValue(in), "\r\n") {
 			t.Errorf("headerValue(%q) holds a line break", in)
 		}
 	}
@@ -140,7 +140,7 @@ func TestModernEraThroughTheEngine(t *testing.T) {
 	if probe.Get(headerMethod) != mcp.MethodDiscover || probe.Get(headerVersion) != mcp.Modern || probe.Get(headerSession) != "" {
 		t.Errorf("server/discover headers %v", probe)
 	}
-	if call.Get(headerMethod) != mcp.MethodToolsCall || call.Get(headerName) != headerValue("météo") || call.Get(headerVersion) != mcp.Modern {
+	if call.Get(headerMethod) != mcp.MethodToolsCall || call.Get(headerName) != mcp.EncodeHeaderValue("météo") || call.Get(headerVersion) != mcp.Modern {
 		t.Errorf("tools/call headers %v", call)
 	}
 	if other := f.requests(func(x seen) bool { return x.Method != http.MethodPost }); len(other) != 0 {

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
 // headerParamPrefix starts the header a tool parameter is mirrored into.
@@ -14,6 +15,6 @@ const headerParamPrefix = "Mcp-Param-"
 // as the revision encodes mirrored values.
 func setParamHeaders(h http.Header, params []client.ParamHeader) {
 	for _, p := range params {
-		h.Set(headerParamPrefix+p.Name, headerValue(p.Value))
+		h.Set(headerParamPrefix+p.Name, mcp.EncodeHeaderValue(p.Value))
 	}
 }

@@ -51,23 +51,25 @@ func (d *direct) write(b []byte) int {
 	return d.n
 }
 
-// writeFD is one write(2) of d.b, retried when a signal interrupts it.
+// writeFD is one write(2) of d.b, retried when a signal interrupts it:
+// a raw call when the descriptor does not block.
 func (d *direct) writeFD(fd uintptr) bool {
 	for {
+		var m int
+		var err error
 		if d.raw {
-			m, e := rawWrite(fd, d.b)
-			if e == syscall.EINTR {
-				continue
+			var e syscall.Errno
+			if m, e = rawWrite(fd, d.b); e != 0 {
+				err = e
 			}
-			if e != 0 {
-				m = 0
-			}
-			d.n = m
-			return true
+		} else {
+			m, err = syscall.Write(int(fd), d.b)
 		}
-		m, err := syscall.Write(int(fd), d.b)
 		if !errors.Is(err, syscall.EINTR) {
 			d.n = max(m, 0)
+			if err != nil {
+				d.n = 0
+			}
 			return true // never wait: a write that would is watched instead
 		}
 	}
