@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/signal"
 )
@@ -16,15 +17,29 @@ var ErrInterrupted = errors.New("interrupted")
 // signal. A second SIGINT is left to its default action, so a run that is
 // slow to wind down can still be killed from the keyboard.
 func InterruptContext(parent context.Context) (context.Context, func()) {
+	return signalContext(parent, true, os.Interrupt)
+}
+
+// signalContext returns a context that the first of sigs ends, with the
+// cause ErrInterrupted for SIGINT and "the host sent SIG" for another,
+// and a function that releases the signals. With first, the signals are
+// released as soon as one came, so that a second gets its default action.
+func signalContext(parent context.Context, first bool, sigs ...os.Signal) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(parent)
 	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt)
+	signal.Notify(sig, sigs...)
 	done := make(chan struct{})
 	go func() {
 		select {
-		case <-sig:
-			signal.Stop(sig)
-			cancel(ErrInterrupted)
+		case s := <-sig:
+			if first {
+				signal.Stop(sig)
+			}
+			if s == os.Interrupt {
+				cancel(ErrInterrupted)
+			} else {
+				cancel(fmt.Errorf("the host sent %v", s))
+			}
 		case <-done:
 		}
 	}()

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -178,26 +177,7 @@ func runProxy(cmd *cobra.Command, args []string, f *proxyFlags) error {
 // exits 130 whatever the server's status after its SIGTERM, without
 // waiting for the root's own reading of the same SIGINT to land first.
 func proxySignals(parent context.Context) (context.Context, func()) {
-	ctx, cancel := context.WithCancelCause(parent)
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case s := <-sig:
-			if s == os.Interrupt {
-				cancel(ErrInterrupted)
-			} else {
-				cancel(fmt.Errorf("the host sent %v", s))
-			}
-		case <-done:
-		}
-	}()
-	return ctx, func() {
-		signal.Stop(sig)
-		close(done)
-		cancel(nil)
-	}
+	return signalContext(parent, false, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 }
 
 // proxyKind names the transport the proxy relays: stdio for a command,
