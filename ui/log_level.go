@@ -4,7 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
-	"github.com/mcpscope/mcpscope/proto/mcp"
+	"github.com/mcpscope/mcpscope/ui/logsview"
 	"github.com/mcpscope/mcpscope/ui/screen"
 )
 
@@ -21,14 +21,5 @@ func (m *Model) askLogLevel(s *client.Session) tea.Cmd {
 		s.SetLogLevel(level)
 		return nil
 	}
-	// The session's level is the server's once it agreed, as the Log
-	// view's own setLevel does: a refusal leaves it unset.
-	ctx := m.ctx
-	return func() tea.Msg {
-		res, err := s.Call(ctx, mcp.MethodLoggingSetLevel, mcp.SetLevelParams{Level: level}, screen.AskProgress())
-		if err == nil {
-			s.SetLogLevel(level)
-		}
-		return screen.CallDoneMsg{Method: mcp.MethodLoggingSetLevel, Result: res, Err: err}
-	}
+	return logsview.SetLevelCmd(m.ctx, s, level, screen.AskProgress())
 }

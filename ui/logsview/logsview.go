@@ -2,6 +2,7 @@
 package logsview
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -176,9 +177,14 @@ func (v *View) setLevel() tea.Cmd {
 	case s.HandshakeFree():
 		return errorCmd(errors.New("this transport has no session to set a log level on"))
 	}
-	ctx := v.h.Context()
+	return SetLevelCmd(v.h.Context(), s, level)
+}
+
+// SetLevelCmd sends logging/setLevel with level and makes it the
+// session's level once the server agreed: a refusal leaves it unset.
+func SetLevelCmd(ctx context.Context, s *client.Session, level string, opts ...client.CallOption) tea.Cmd {
 	return func() tea.Msg {
-		res, err := s.Call(ctx, mcp.MethodLoggingSetLevel, mcp.SetLevelParams{Level: level})
+		res, err := s.Call(ctx, mcp.MethodLoggingSetLevel, mcp.SetLevelParams{Level: level}, opts...)
 		if err == nil {
 			s.SetLogLevel(level)
 		}

@@ -82,11 +82,12 @@ func NewCheckedOutcome(method string, res json.RawMessage, err error, d mcp.Dial
 // render draws the body of a result, its previews o.cols wide.
 func (o *Outcome) render() {
 	o.drawn, o.pics = media.Drawn(), o.st.Pictures.Gen()
-	o.Body = resultBody(o.Result, o.parts, &previewBudget{cols: o.cols, left: MaxPreviews}, o.st)
+	pb := &previewBudget{cols: o.cols, left: MaxPreviews}
+	o.Body = resultBody(o.Result, o.parts, pb, o.st)
 	if o.failure != "" {
 		o.Body = o.failure + "\n\n" + o.Body
 	}
-	o.waiting = strings.Contains(o.Body, Decoding)
+	o.waiting = pb.waiting
 	o.lines = nil
 }
 
@@ -213,8 +214,11 @@ func contentSummary(res json.RawMessage, pb *previewBudget, st *Styles) string {
 const MaxPreviews = 8
 
 // previewBudget is how wide the previews of a view of content are drawn
-// and how many more may be.
-type previewBudget struct{ cols, left int }
+// and how many more may be; waiting says one drawn is still decoding.
+type previewBudget struct {
+	cols, left int
+	waiting    bool
+}
 
 // ContentItem describes one content item or resource contents; the
 // server's text in it is made safe to print.
@@ -271,7 +275,9 @@ func contentItem(raw json.RawMessage, pb *previewBudget, st *Styles) string {
 			return head(label)
 		}
 		pb.left--
-		return head(label) + MediaPreview(raw, pb.cols, PreviewRows, st)
+		p := MediaPreview(raw, pb.cols, PreviewRows, st)
+		pb.waiting = pb.waiting || strings.Contains(p, Decoding)
+		return head(label) + p
 	}
 	return st.Ink.Muted.Paint(termtext.Block(string(raw)))
 }
