@@ -1,12 +1,11 @@
 package ui
 
 import (
-	"net/http/httptest"
 	"testing"
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/demo"
-	"github.com/mcpscope/mcpscope/demo/http"
+	"github.com/mcpscope/mcpscope/internal/testkit/screentest"
 	mcphttp "github.com/mcpscope/mcpscope/transports/http"
 )
 
@@ -17,14 +16,7 @@ import (
 // greeting; the Tasks view lists it completed.
 func TestTasksDemoInputRequired(t *testing.T) {
 	t.Parallel()
-	core, err := demo.New(demo.Options{SandboxRoot: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := demohttp.New(core, demohttp.Options{})
-	srv := httptest.NewServer(h)
-	t.Cleanup(func() { h.Close(); srv.Close(); _ = core.Close() })
-	url := srv.URL + demohttp.PathMCP
+	url := screentest.ServeDemoHTTP(t, demo.Options{})
 
 	f := startPeerFlow(t, url, httpTransport(url, mcphttp.ModeAuto), client.Options{}, nil)
 	f.explore()

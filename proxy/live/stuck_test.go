@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/testkit/guard"
+	"github.com/mcpscope/mcpscope/internal/testkit/socktest"
 	"github.com/mcpscope/mcpscope/recordings"
 )
 
@@ -98,11 +98,7 @@ func TestLiveCloseDoesNotWaitForAStuckViewer(t *testing.T) {
 // A proxy that dies mid-session ends its viewers' streams with an error
 // that says so; what they got stays in their stores.
 func TestLiveViewerOfAProxyThatDies(t *testing.T) {
-	dir, err := os.MkdirTemp("", "lv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
+	dir := socktest.ShortDir(t)
 	ln, err := net.Listen("unix", filepath.Join(dir, "dies.sock"))
 	if err != nil {
 		t.Fatal(err)

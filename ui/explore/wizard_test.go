@@ -98,8 +98,8 @@ func TestWizardDegrade(t *testing.T) {
 	m, r, p := scriptedModel(t, false)
 	x := openExplorerLoaded(t, r)
 	r.Until("the discovery", func() bool { return m.interactive.state == discoverKnown })
-	if m.interactive.caps.Interactive || m.interactive.err != nil || len(p.Requests(mcp.MethodCapabilities)) != 1 {
-		t.Fatalf("discovery %+v, %d capabilities requests", m.interactive, len(p.Requests(mcp.MethodCapabilities)))
+	if m.interactive.caps.Interactive || m.interactive.err != nil || len(p.Sent(mcp.MethodCapabilities)) != 1 {
+		t.Fatalf("discovery %+v, %d capabilities requests", m.interactive, len(p.Sent(mcp.MethodCapabilities)))
 	}
 	s := r.ScreenText()
 	if strings.Contains(s, "wizard") || strings.Contains(s, "interactive server") {
@@ -112,8 +112,8 @@ func TestWizardDegrade(t *testing.T) {
 	r.Press("esc", "esc")
 	r.Press("e")
 	r.Until("the lists again", func() bool { return m.overlay.(*Explorer).lists[tabTools].state == listLoaded })
-	if n := len(p.Requests(mcp.MethodCapabilities)); n != 1 || len(p.Requests(mcp.MethodInteractionStart)) != 0 {
-		t.Errorf("%d capabilities requests, %d starts", n, len(p.Requests(mcp.MethodInteractionStart)))
+	if n := len(p.Sent(mcp.MethodCapabilities)); n != 1 || len(p.Sent(mcp.MethodInteractionStart)) != 0 {
+		t.Errorf("%d capabilities requests, %d starts", n, len(p.Sent(mcp.MethodInteractionStart)))
 	}
 }
 
@@ -129,15 +129,15 @@ func TestExploreWizardEscWhileStarting(t *testing.T) {
 	if x.mode != modeWizard || !strings.Contains(r.ScreenText(), "interaction.start sent, waiting for the session") {
 		t.Fatalf("enter on greet: mode %d\n%s", x.mode, r.ScreenText())
 	}
-	screentest.WaitFor(t, "the start on the wire", func() bool { return len(p.Requests(mcp.MethodInteractionStart)) == 1 })
+	screentest.WaitFor(t, "the start on the wire", func() bool { return len(p.Sent(mcp.MethodInteractionStart)) == 1 })
 	r.Press("esc")
 	if x.mode != modeList || x.wiz != nil {
 		t.Fatalf("esc while starting: mode %d", x.mode)
 	}
-	start := p.Requests(mcp.MethodInteractionStart)[0]
-	screentest.WaitFor(t, "notifications/cancelled", func() bool { return len(p.Requests(mcp.MethodNotifyCancelled)) == 1 })
+	start := p.Sent(mcp.MethodInteractionStart)[0]
+	screentest.WaitFor(t, "notifications/cancelled", func() bool { return len(p.Sent(mcp.MethodNotifyCancelled)) == 1 })
 	var c mcp.CancelledNotificationParams
-	if err := json.Unmarshal(p.Requests(mcp.MethodNotifyCancelled)[0].Params, &c); err != nil || c.RequestID.Key() != start.ID.Key() {
+	if err := json.Unmarshal(p.Sent(mcp.MethodNotifyCancelled)[0].Params, &c); err != nil || c.RequestID.Key() != start.ID.Key() {
 		t.Errorf("notifications/cancelled %+v for interaction.start id %s", c, start.ID)
 	}
 }

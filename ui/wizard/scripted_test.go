@@ -37,12 +37,12 @@ func TestWizardCancelAnswerInFlight(t *testing.T) {
 	m, r, p := scriptedModel(t, true)
 	wiz := openToolWizard(t, r, m, "greet")
 	r.Press("ctrl+x")
-	if !strings.Contains(r.ScreenText(), "no answer is in flight: nothing to cancel") || len(p.Requests(mcp.MethodNotifyCancelled)) != 0 {
+	if !strings.Contains(r.ScreenText(), "no answer is in flight: nothing to cancel") || len(p.Sent(mcp.MethodNotifyCancelled)) != 0 {
 		t.Errorf("ctrl+x with nothing in flight:\n%s", r.ScreenText())
 	}
 	r.TypeText("Ada")
 	r.Press("enter")
-	screentest.WaitFor(t, "the answer on the wire", func() bool { return len(p.Requests(mcp.MethodInteractionRespond)) == 1 })
+	screentest.WaitFor(t, "the answer on the wire", func() bool { return len(p.Sent(mcp.MethodInteractionRespond)) == 1 })
 	if wiz.phase != wizSending {
 		t.Fatalf("phase %d while the answer is in flight", wiz.phase)
 	}
@@ -53,9 +53,9 @@ func TestWizardCancelAnswerInFlight(t *testing.T) {
 	}
 	// The wizard is back at its prompt once the call returned; the
 	// notification may still be on its way out.
-	screentest.WaitFor(t, "notifications/cancelled on the wire", func() bool { return len(p.Requests(mcp.MethodNotifyCancelled)) >= 1 })
-	cancels := p.Requests(mcp.MethodNotifyCancelled)
-	respondID := p.Requests(mcp.MethodInteractionRespond)[0].ID
+	screentest.WaitFor(t, "notifications/cancelled on the wire", func() bool { return len(p.Sent(mcp.MethodNotifyCancelled)) >= 1 })
+	cancels := p.Sent(mcp.MethodNotifyCancelled)
+	respondID := p.Sent(mcp.MethodInteractionRespond)[0].ID
 	var c mcp.CancelledNotificationParams
 	if len(cancels) != 1 || json.Unmarshal(cancels[0].Params, &c) != nil || c.RequestID.Key() != respondID.Key() {
 		t.Fatalf("notifications/cancelled %v for interaction.respond id %s", cancels, respondID)
@@ -170,7 +170,7 @@ func TestWizardStartedAfterClose(t *testing.T) {
 		t.Fatal("a session started for a closed wizard is kept")
 	}
 	cmd()
-	if got := p.Requests(mcp.MethodInteractionCancel); len(got) != 1 || it.State() != mcp.InteractionCancelled {
+	if got := p.Sent(mcp.MethodInteractionCancel); len(got) != 1 || it.State() != mcp.InteractionCancelled {
 		t.Errorf("%d interaction.cancel, state %s", len(got), it.State())
 	}
 }
@@ -187,15 +187,15 @@ func TestWizardEscWhileStarting(t *testing.T) {
 	if wiz.phase != wizStarting || !strings.Contains(r.ScreenText(), "interaction.start sent, waiting for the session") {
 		t.Fatalf("start of greet: phase %d\n%s", wiz.phase, r.ScreenText())
 	}
-	screentest.WaitFor(t, "the start on the wire", func() bool { return len(p.Requests(mcp.MethodInteractionStart)) == 1 })
+	screentest.WaitFor(t, "the start on the wire", func() bool { return len(p.Sent(mcp.MethodInteractionStart)) == 1 })
 	r.Press("esc")
 	if m.overlay != nil {
 		t.Fatal("esc while starting: the wizard is still open")
 	}
-	start := p.Requests(mcp.MethodInteractionStart)[0]
-	screentest.WaitFor(t, "notifications/cancelled", func() bool { return len(p.Requests(mcp.MethodNotifyCancelled)) == 1 })
+	start := p.Sent(mcp.MethodInteractionStart)[0]
+	screentest.WaitFor(t, "notifications/cancelled", func() bool { return len(p.Sent(mcp.MethodNotifyCancelled)) == 1 })
 	var c mcp.CancelledNotificationParams
-	if err := json.Unmarshal(p.Requests(mcp.MethodNotifyCancelled)[0].Params, &c); err != nil || c.RequestID.Key() != start.ID.Key() {
+	if err := json.Unmarshal(p.Sent(mcp.MethodNotifyCancelled)[0].Params, &c); err != nil || c.RequestID.Key() != start.ID.Key() {
 		t.Errorf("notifications/cancelled %+v for interaction.start id %s", c, start.ID)
 	}
 }

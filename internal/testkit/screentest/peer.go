@@ -120,14 +120,6 @@ func connectSession(t testing.TB, tr client.Transport, opts client.Options, what
 	return s
 }
 
-// Deliver hands m to the session as if the server had sent it.
-func (f *FakePeer) Deliver(m *jsonrpc.Message) {
-	f.mu.Lock()
-	deliver := f.deliver
-	f.mu.Unlock()
-	deliver(m)
-}
-
 // ConnectDemo starts the in-process demo server for the test and connects
 // a session to it over MCP-Flow, capturing in sink.
 func ConnectDemo(t testing.TB, sink capture.Sink) *client.Session {

@@ -52,11 +52,3 @@ func ConnectTaskPeer(t testing.TB, sink capture.Sink, opts client.Options,
 	p := &TaskPeer{wire: wire{sink: sink, done: make(chan struct{})}, script: script}
 	return p, connectSession(t, p, opts, "the task server")
 }
-
-// Deliver hands m to the session as if the server had sent it.
-func (p *TaskPeer) Deliver(m *jsonrpc.Message) {
-	p.mu.Lock()
-	deliver := p.deliver
-	p.mu.Unlock()
-	deliver(m)
-}

@@ -83,6 +83,14 @@ func (w *wire) Err() error { return nil }
 // Describe declares nothing: the fake speaks standard MCP in JSON.
 func (w *wire) Describe() client.Traits { return client.Traits{} }
 
+// Deliver hands m to the session as if the server had sent it.
+func (w *wire) Deliver(m *jsonrpc.Message) {
+	w.mu.Lock()
+	deliver := w.deliver
+	w.mu.Unlock()
+	deliver(m)
+}
+
 // Sent returns the messages of method the client sent, in order.
 func (w *wire) Sent(method string) []*jsonrpc.Message {
 	w.mu.Lock()

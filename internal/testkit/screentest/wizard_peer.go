@@ -135,19 +135,6 @@ func (p *WizardPeer) SetState(fn func(m *jsonrpc.Message) *jsonrpc.Message) {
 	p.onState = fn
 }
 
-// Requests returns the requests with method the client sent.
-func (p *WizardPeer) Requests(method string) []*jsonrpc.Message {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var out []*jsonrpc.Message
-	for _, m := range p.sent {
-		if m.Method == method {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
 // ResponseTo returns the client's answer to the server's request id.
 func (p *WizardPeer) ResponseTo(id string) *jsonrpc.Message {
 	p.mu.Lock()
