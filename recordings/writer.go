@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	segjson "github.com/segmentio/encoding/json"
+
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/app/plural"
 	"github.com/mcpscope/mcpscope/proto"
@@ -72,10 +74,10 @@ type Writer struct {
 	spareQ  []queued // the queue the file writer hands back
 	queued  int      // bytes of the frames in queue
 	io      sync.Mutex
-	enc     *json.Encoder // under io: encodes into pend
-	pend    bytes.Buffer  // under io: whole lines not yet handed to the file
-	built   builtLine     // under io: where a frame's line is built
-	wake    chan struct{} // a control message waits in queue
+	enc     *segjson.Encoder // under io: encodes into pend
+	pend    bytes.Buffer     // under io: whole lines not yet handed to the file
+	built   builtLine        // under io: where a frame's line is built
+	wake    chan struct{}    // a control message waits in queue
 	every   time.Duration
 	clock   func() time.Time
 	err     error
@@ -141,7 +143,7 @@ func NewWriter(w io.Writer, h Header, o Options) (*Writer, error) {
 		wr.lastOf = map[string]uint64{}
 	}
 	wr.caps = streamCaps{max: o.StreamMax, recs: map[capture.StreamKey]*streamCap{}}
-	wr.enc = json.NewEncoder(&wr.pend)
+	wr.enc = segjson.NewEncoder(&wr.pend)
 	wr.enc.SetEscapeHTML(false)
 	wr.mu.Lock()
 	wr.writeLocked(h)
