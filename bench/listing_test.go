@@ -16,7 +16,9 @@ import (
 func buildMcpscope(b *testing.B) string {
 	b.Helper()
 	bin := filepath.Join(b.TempDir(), "mcpscope")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
+	// MCPSCOPE_BENCH_TAGS builds it with tags, such as profilehook to
+	// profile the binary under a benchmark (profile_hook.go).
+	cmd := exec.Command("go", "build", "-tags", os.Getenv("MCPSCOPE_BENCH_TAGS"), "-o", bin, ".")
 	cmd.Dir = peertest.Root()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
