@@ -19,6 +19,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/internal/app/plural"
 	"github.com/mcpscope/mcpscope/proto"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // FlushEvery is the longest a captured frame waits in memory before it is
@@ -383,6 +384,19 @@ type builtLine struct {
 	msg         [2]int
 	text, mtext string
 	fields      []fieldLine
+	body        []byte // where a message without bytes of its own is encoded
+}
+
+// encodeMessage encodes m, which came with no bytes of its own, as
+// encoding/json does, into memory reused from line to line.
+func (b *builtLine) encodeMessage(m *jsonrpc.Message) []byte {
+	body, err := m.AppendJSON(b.body[:0])
+	if err != nil {
+		body, _ = json.Marshal(m)
+		return body
+	}
+	b.body = body
+	return body
 }
 
 // forget drops the references of the line last built, keeping the room
@@ -392,6 +406,9 @@ func (b *builtLine) forget() {
 	clear(b.fields[:cap(b.fields)])
 	if cap(b.fields) > 1024 {
 		b.fields = nil
+	}
+	if cap(b.body) > 64<<10 {
+		b.body = nil
 	}
 }
 
@@ -434,8 +451,13 @@ func frameLine(f *capture.Frame, keep int, red *redactor, b *builtLine) *line {
 		}
 		if l.Msg == nil { // not a range of the bytes: the body is kept beside them
 			body := m.Raw
-			if len(body) == 0 {
-				body, _ = json.Marshal(m)
+			if len(body) == 0 { // a message this side built: its encoding is most often the frame's bytes
+				body = b.encodeMessage(m)
+				if i := bytes.Index(f.Raw[:len(raw)], body); f.Enc == proto.EncJSON && len(body) > 0 && i >= 0 {
+					b.msg = [2]int{i, len(body)}
+					l.Msg = b.msg[:]
+					return l
+				}
 			}
 			if len(body) > maxBodyKeep {
 				return l // more than a reader takes (readKeep): the kept bytes stand alone
