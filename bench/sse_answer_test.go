@@ -85,12 +85,14 @@ func sseAnswerCall(b *testing.B) *jsonrpc.Message {
 // mcpscopeSSEAnswer reads one answer through mcpscope's HTTP transport as
 // a session does: every event a frame of a capture store with the default
 // bounds (as the TUI keeps them), every message decoded and delivered. It
-// returns the wall time from the POST to the response.
-func mcpscopeSSEAnswer(b *testing.B, url string) time.Duration {
+// returns the wall time from the POST to the response, and adds to kept
+// the bytes of events the store holds whole once the answer is in.
+func mcpscopeSSEAnswer(b *testing.B, url string, kept *int64) time.Duration {
 	b.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), flowHangGuard)
 	defer cancel()
-	tr, err := mcphttp.New(mcphttp.Config{URL: url, Mode: mcphttp.ModeStreamable, Sink: capture.NewStore(capture.DefaultConfig())})
+	store := capture.NewStore(capture.DefaultConfig())
+	tr, err := mcphttp.New(mcphttp.Config{URL: url, Mode: mcphttp.ModeStreamable, Sink: store})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -118,6 +120,7 @@ func mcpscopeSSEAnswer(b *testing.B, url string) time.Duration {
 		if m.Violation != nil || notes.Load() != int64(sseNotes) {
 			b.Fatalf("mcpscope read %d notifications of %d, answer %v", notes.Load(), sseNotes, m.Violation)
 		}
+		*kept += store.Stats().RawBytes
 		return d
 	case <-ctx.Done():
 		b.Fatalf("mcpscope SSE answer: %v", ctx.Err())
@@ -171,16 +174,22 @@ var errShortAnswer = errors.New("the SSE answer ended short")
 // Memory: "*-heap-MiB" is the peak HeapInuse+StackInuse of this process
 // during each reader's answers: mcpscope's is bounded by its capture
 // store (capture.DefaultConfig's MemoryBound, about 300 MiB, whatever the
-// answer's length), its reading by one event.
+// answer's length), its reading by one event. "kept-%" is how much of an
+// answer's bytes the store holds in whole frames once it is in (the rest,
+// the oldest events, kept their metadata and lost their bytes to the
+// store's budget).
 func BenchmarkSSEAnswerVsBareReader(b *testing.B) {
 	url := sseAnswerServer(b)
 	var ourCost, bareCost transferCost
-	runOurs := func() { ourCost.measured(b, func() time.Duration { return mcpscopeSSEAnswer(b, url) }) }
+	var kept int64
+	runOurs := func() { ourCost.measured(b, func() time.Duration { return mcpscopeSSEAnswer(b, url, &kept) }) }
 	runBare := func() { bareCost.measured(b, func() time.Duration { return bareSSEAnswer(b, url) }) }
 	runs := 0
 	for b.Loop() {
 		inTurn(runs, runOurs, runBare)
 		runs++
 	}
-	reportTransfers(b, int64(sseNotes*len(sseNote))*int64(runs), ourCost, bareCost, 0)
+	answered := int64(sseNotes*len(sseNote)) * int64(runs)
+	reportTransfers(b, answered, ourCost, bareCost, 0)
+	b.ReportMetric(100*float64(kept)/float64(answered), "kept-%")
 }
