@@ -19,6 +19,7 @@ import (
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 	mcphttp "github.com/mcpscope/mcpscope/transports/http"
+	"github.com/mcpscope/mcpscope/ui"
 )
 
 // The SSE answer workload: one tools/call answered with an event stream
@@ -84,7 +85,8 @@ func sseAnswerCall(b *testing.B) *jsonrpc.Message {
 
 // mcpscopeSSEAnswer reads one answer through mcpscope's HTTP transport as
 // a session does: every event a frame of a capture store with the default
-// bounds (as the TUI keeps them), every message decoded and delivered. It
+// bounds, under the soft memory limit the TUI sets for it
+// (ui.LimitResident), every message decoded and delivered. It
 // returns the wall time from the POST to the response, and adds to kept
 // the bytes of events the store holds whole once the answer is in.
 func mcpscopeSSEAnswer(b *testing.B, url string, kept *int64) time.Duration {
@@ -92,6 +94,7 @@ func mcpscopeSSEAnswer(b *testing.B, url string, kept *int64) time.Duration {
 	ctx, cancel := context.WithTimeout(context.Background(), flowHangGuard)
 	defer cancel()
 	store := capture.NewStore(capture.DefaultConfig())
+	defer ui.LimitResident(store)() // the memory limit the TUI holds its store under
 	tr, err := mcphttp.New(mcphttp.Config{URL: url, Mode: mcphttp.ModeStreamable, Sink: store})
 	if err != nil {
 		b.Fatal(err)
@@ -174,7 +177,8 @@ var errShortAnswer = errors.New("the SSE answer ended short")
 // Memory: "*-heap-MiB" is the peak HeapInuse+StackInuse of this process
 // during each reader's answers: mcpscope's is bounded by its capture
 // store (capture.DefaultConfig's MemoryBound, about 300 MiB, whatever the
-// answer's length), its reading by one event. "kept-%" is how much of an
+// answer's length; the TUI's memory limit keeps the runtime from letting
+// the heap grow to twice that), its reading by one event. "kept-%" is how much of an
 // answer's bytes the store holds in whole frames once it is in (the rest,
 // the oldest events, kept their metadata and lost their bytes to the
 // store's budget).
