@@ -132,8 +132,11 @@ func mcpscopeSSEAnswer(b *testing.B, url string, kept *int64) time.Duration {
 }
 
 // bareSSEAnswer reads one answer with net/http alone: the POST, then the
-// body drained through a 1 MiB buffer, looking at nothing.
-func bareSSEAnswer(b *testing.B, url string) time.Duration {
+// body drained through a 1 MiB buffer, looking at nothing; or, keeping,
+// read into fresh buffers of 256 KiB that are kept until the answer is in,
+// as any reader that holds what it reads must (mcpscope's store holds
+// every event in the buffer it was read into).
+func bareSSEAnswer(b *testing.B, url string, keeping bool) time.Duration {
 	b.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), flowHangGuard)
 	defer cancel()
@@ -153,12 +156,36 @@ func bareSSEAnswer(b *testing.B, url string) time.Duration {
 		b.Fatalf("bare POST: %v", err)
 	}
 	defer rsp.Body.Close()
-	n, err := io.CopyBuffer(io.Discard, rsp.Body, make([]byte, 1<<20))
+	var n int64
+	if keeping {
+		n, err = keepAll(rsp.Body)
+	} else {
+		n, err = io.CopyBuffer(io.Discard, rsp.Body, make([]byte, 1<<20))
+	}
 	d := time.Since(begin)
 	if err != nil || n < int64(sseNotes*len(sseNote)) {
 		b.Fatalf("bare reader read %d bytes: %v", n, errors.Join(err, errShortAnswer))
 	}
 	return d
+}
+
+// keepAll reads r to its end into fresh buffers of 256 KiB, kept until it
+// returns, and returns how many bytes it read.
+func keepAll(r io.Reader) (int64, error) {
+	var kept [][]byte
+	var n int64
+	for {
+		buf := make([]byte, 256<<10)
+		full, err := io.ReadFull(r, buf)
+		kept = append(kept, buf[:full])
+		n += int64(full)
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
 }
 
 // errShortAnswer says an SSE answer ended short.
@@ -184,16 +211,24 @@ var errShortAnswer = errors.New("the SSE answer ended short")
 // store's budget).
 func BenchmarkSSEAnswerVsBareReader(b *testing.B) {
 	url := sseAnswerServer(b)
-	var ourCost, bareCost transferCost
+	var ourCost, bareCost, keepingCost transferCost
 	var kept int64
-	runOurs := func() { ourCost.measured(b, func() time.Duration { return mcpscopeSSEAnswer(b, url, &kept) }) }
-	runBare := func() { bareCost.measured(b, func() time.Duration { return bareSSEAnswer(b, url) }) }
+	readers := []func(){
+		func() { ourCost.measured(b, func() time.Duration { return mcpscopeSSEAnswer(b, url, &kept) }) },
+		func() { bareCost.measured(b, func() time.Duration { return bareSSEAnswer(b, url, false) }) },
+		func() { keepingCost.measured(b, func() time.Duration { return bareSSEAnswer(b, url, true) }) },
+	}
 	runs := 0
 	for b.Loop() {
-		inTurn(runs, runOurs, runBare)
+		for i := range readers {
+			readers[(runs+i)%len(readers)]() // each first in turn
+		}
 		runs++
 	}
 	answered := int64(sseNotes*len(sseNote)) * int64(runs)
 	reportTransfers(b, answered, ourCost, bareCost, 0)
 	b.ReportMetric(100*float64(kept)/float64(answered), "kept-%")
+	b.ReportMetric(float64(answered)/1e6/keepingCost.wall.Seconds(), "bare-keeping-MB/s")
+	b.ReportMetric(keepingCost.wall.Seconds()/ourCost.wall.Seconds(), "ratio-keeping")
+	b.ReportMetric(keepingCost.cpu.Seconds()/(float64(answered)/(1<<30)), "bare-keeping-cpu-s/GiB")
 }
