@@ -19,6 +19,7 @@ import (
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 	mcphttp "github.com/mcpscope/mcpscope/transports/http"
+	"github.com/mcpscope/mcpscope/ui"
 )
 
 // The SSE answer workload: one tools/call answered with an event stream
@@ -84,13 +85,17 @@ func sseAnswerCall(b *testing.B) *jsonrpc.Message {
 
 // mcpscopeSSEAnswer reads one answer through mcpscope's HTTP transport as
 // a session does: every event a frame of a capture store with the default
-// bounds (as the TUI keeps them), every message decoded and delivered. It
-// returns the wall time from the POST to the response.
-func mcpscopeSSEAnswer(b *testing.B, url string) time.Duration {
+// bounds, under the soft memory limit the TUI sets for it
+// (ui.LimitResident), every message decoded and delivered. It
+// returns the wall time from the POST to the response, and adds to kept
+// the bytes of events the store holds whole once the answer is in.
+func mcpscopeSSEAnswer(b *testing.B, url string, kept *int64) time.Duration {
 	b.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), flowHangGuard)
 	defer cancel()
-	tr, err := mcphttp.New(mcphttp.Config{URL: url, Mode: mcphttp.ModeStreamable, Sink: capture.NewStore(capture.DefaultConfig())})
+	store := capture.NewStore(capture.DefaultConfig())
+	defer ui.LimitResident(store)() // the memory limit the TUI holds its store under
+	tr, err := mcphttp.New(mcphttp.Config{URL: url, Mode: mcphttp.ModeStreamable, Sink: store})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -118,6 +123,7 @@ func mcpscopeSSEAnswer(b *testing.B, url string) time.Duration {
 		if m.Violation != nil || notes.Load() != int64(sseNotes) {
 			b.Fatalf("mcpscope read %d notifications of %d, answer %v", notes.Load(), sseNotes, m.Violation)
 		}
+		*kept += store.Stats().RawBytes
 		return d
 	case <-ctx.Done():
 		b.Fatalf("mcpscope SSE answer: %v", ctx.Err())
@@ -126,8 +132,11 @@ func mcpscopeSSEAnswer(b *testing.B, url string) time.Duration {
 }
 
 // bareSSEAnswer reads one answer with net/http alone: the POST, then the
-// body drained through a 1 MiB buffer, looking at nothing.
-func bareSSEAnswer(b *testing.B, url string) time.Duration {
+// body drained through a 1 MiB buffer, looking at nothing; or, keeping,
+// read into fresh buffers of 256 KiB that are kept until the answer is in,
+// as any reader that holds what it reads must (mcpscope's store holds
+// every event in the buffer it was read into).
+func bareSSEAnswer(b *testing.B, url string, keeping bool) time.Duration {
 	b.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), flowHangGuard)
 	defer cancel()
@@ -147,12 +156,36 @@ func bareSSEAnswer(b *testing.B, url string) time.Duration {
 		b.Fatalf("bare POST: %v", err)
 	}
 	defer rsp.Body.Close()
-	n, err := io.CopyBuffer(io.Discard, rsp.Body, make([]byte, 1<<20))
+	var n int64
+	if keeping {
+		n, err = keepAll(rsp.Body)
+	} else {
+		n, err = io.CopyBuffer(io.Discard, rsp.Body, make([]byte, 1<<20))
+	}
 	d := time.Since(begin)
 	if err != nil || n < int64(sseNotes*len(sseNote)) {
 		b.Fatalf("bare reader read %d bytes: %v", n, errors.Join(err, errShortAnswer))
 	}
 	return d
+}
+
+// keepAll reads r to its end into fresh buffers of 256 KiB, kept until it
+// returns, and returns how many bytes it read.
+func keepAll(r io.Reader) (int64, error) {
+	var kept [][]byte
+	var n int64
+	for {
+		buf := make([]byte, 256<<10)
+		full, err := io.ReadFull(r, buf)
+		kept = append(kept, buf[:full])
+		n += int64(full)
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
 }
 
 // errShortAnswer says an SSE answer ended short.
@@ -171,16 +204,31 @@ var errShortAnswer = errors.New("the SSE answer ended short")
 // Memory: "*-heap-MiB" is the peak HeapInuse+StackInuse of this process
 // during each reader's answers: mcpscope's is bounded by its capture
 // store (capture.DefaultConfig's MemoryBound, about 300 MiB, whatever the
-// answer's length), its reading by one event.
+// answer's length; the TUI's memory limit keeps the runtime from letting
+// the heap grow to twice that), its reading by one event. "kept-%" is how much of an
+// answer's bytes the store holds in whole frames once it is in (the rest,
+// the oldest events, kept their metadata and lost their bytes to the
+// store's budget).
 func BenchmarkSSEAnswerVsBareReader(b *testing.B) {
 	url := sseAnswerServer(b)
-	var ourCost, bareCost transferCost
-	runOurs := func() { ourCost.measured(b, func() time.Duration { return mcpscopeSSEAnswer(b, url) }) }
-	runBare := func() { bareCost.measured(b, func() time.Duration { return bareSSEAnswer(b, url) }) }
+	var ourCost, bareCost, keepingCost transferCost
+	var kept int64
+	readers := []func(){
+		func() { ourCost.measured(b, func() time.Duration { return mcpscopeSSEAnswer(b, url, &kept) }) },
+		func() { bareCost.measured(b, func() time.Duration { return bareSSEAnswer(b, url, false) }) },
+		func() { keepingCost.measured(b, func() time.Duration { return bareSSEAnswer(b, url, true) }) },
+	}
 	runs := 0
 	for b.Loop() {
-		inTurn(runs, runOurs, runBare)
+		for i := range readers {
+			readers[(runs+i)%len(readers)]() // each first in turn
+		}
 		runs++
 	}
-	reportTransfers(b, int64(sseNotes*len(sseNote))*int64(runs), ourCost, bareCost, 0)
+	answered := int64(sseNotes*len(sseNote)) * int64(runs)
+	reportTransfers(b, answered, ourCost, bareCost, 0)
+	b.ReportMetric(100*float64(kept)/float64(answered), "kept-%")
+	b.ReportMetric(float64(answered)/1e6/keepingCost.wall.Seconds(), "bare-keeping-MB/s")
+	b.ReportMetric(keepingCost.wall.Seconds()/ourCost.wall.Seconds(), "ratio-keeping")
+	b.ReportMetric(keepingCost.cpu.Seconds()/(float64(answered)/(1<<30)), "bare-keeping-cpu-s/GiB")
 }

@@ -33,7 +33,8 @@ type Config struct {
 	// MaxFrames is how many frames are held; the oldest is evicted first.
 	MaxFrames int
 	// MaxBytes is the budget of held frames: Raw, the decoded params,
-	// result and error data of Msg, and their metadata (Stats.MetaBytes).
+	// result and error data of Msg (once: a value that is a slice of Raw
+	// is Raw's bytes), and their metadata (Stats.MetaBytes).
 	// Over budget, while the frames' bytes cost more than their metadata
 	// the oldest frames lose their bytes and keep their metadata (Kept
 	// becomes 0); after that the oldest frames are evicted.

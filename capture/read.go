@@ -10,7 +10,7 @@ type Stats struct {
 	Truncated    uint64 // frames cut to FrameHead on arrival
 	Aggregated   uint64 // stream chunks counted in their stream and not held as frames
 	RawBytes     int64  // Σ len(Raw) of held frames
-	DecodedBytes int64  // Σ decoded params, result and error data of held frames' Msg
+	DecodedBytes int64  // Σ decoded params, result and error data of held frames' Msg, beside their Raw
 	MetaBytes    int64  // what held frames cost beside those bytes: Frame, Fields, Msg, slots
 	DroppedBytes int64  // TotalBytes − RawBytes: ingested bytes no held Raw keeps
 	TotalFrames  uint64 // frames ever appended (held or not)

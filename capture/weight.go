@@ -12,21 +12,40 @@ import (
 // dropped, so that Kind still says "result".
 var nullResult = json.RawMessage("null")
 
-// decodedBytes is what a decoded message holds beside the frame's Raw: its
-// params, result and error data (json.RawMessage values are copies). The
-// message's own Raw is taken to alias the frame's Raw and is not counted.
-func decodedBytes(m *jsonrpc.Message) int64 {
+// decodedBytes is what a decoded message holds: its params, result and
+// error data.
+func decodedBytes(m *jsonrpc.Message) int64 { return decodedBeside(m, nil) }
+
+// decodedBeside is what a decoded message holds beside raw: its params,
+// result and error data, but for a value that is a slice of raw (as a
+// decoder that does not copy hands out), whose bytes raw already counts.
+// The message's own Raw is taken to alias the frame's Raw and is not
+// counted.
+func decodedBeside(m *jsonrpc.Message, raw []byte) int64 {
 	if m == nil {
 		return 0
 	}
-	n := int64(len(m.Params))
+	n := copied(m.Params, raw)
 	if len(m.Result) > 0 && &m.Result[0] != &nullResult[0] {
-		n += int64(len(m.Result))
+		n += copied(m.Result, raw)
 	}
 	if m.Error != nil {
-		n += int64(len(m.Error.Data))
+		n += copied(m.Error.Data, raw)
 	}
 	return n
+}
+
+// copied is len(v), or 0 when v lies within raw's bytes.
+func copied(v, raw []byte) int64 {
+	if len(v) == 0 || len(v) > len(raw) {
+		return int64(len(v))
+	}
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(raw)))
+	at := uintptr(unsafe.Pointer(unsafe.SliceData(v)))
+	if at >= lo && at-lo <= uintptr(len(raw)-len(v)) {
+		return 0
+	}
+	return int64(len(v))
 }
 
 // cost is what a held frame costs against the budget: its bytes, which
@@ -50,7 +69,7 @@ func (c *cost) add(d cost, sign int64) {
 
 // weight is what a held frame costs against the budget.
 func weight(f *Frame) cost {
-	return cost{raw: int64(len(f.Raw)), decoded: decodedBytes(f.Msg), meta: metaBytes(f)}
+	return cost{raw: int64(len(f.Raw)), decoded: decodedBeside(f.Msg, f.Raw), meta: metaBytes(f)}
 }
 
 // Sizes of what a held frame keeps alive beside its bytes.
@@ -143,7 +162,7 @@ func capFrame(f *Frame, limit int) bool {
 		f.Size = len(f.Raw)
 	}
 	cut := false
-	if int64(len(f.Raw))+decodedBytes(f.Msg) > int64(limit) {
+	if int64(len(f.Raw))+decodedBeside(f.Msg, f.Raw) > int64(limit) {
 		if len(f.Raw) > limit {
 			f.Raw = append([]byte(nil), f.Raw[:limit]...)
 		}
