@@ -12,8 +12,16 @@ import (
 
 var mcpscopeBuild struct {
 	once sync.Once
+	dir  string
 	path string
 	err  string
+}
+
+// removeBuiltBinary removes the command builtBinary built, if it did.
+func removeBuiltBinary() {
+	if mcpscopeBuild.dir != "" {
+		_ = os.RemoveAll(mcpscopeBuild.dir)
+	}
 }
 
 // builtBinary returns the path of the mcpscope command built from this
@@ -27,6 +35,7 @@ func builtBinary(t testing.TB) string {
 			mcpscopeBuild.err = err.Error()
 			return
 		}
+		mcpscopeBuild.dir = dir
 		path := filepath.Join(dir, "mcpscope")
 		cmd := exec.Command("go", "build", "-o", path, ".")
 		cmd.Dir = peertest.Root()

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/internal/app/statedir"
+	"github.com/mcpscope/mcpscope/internal/testkit/oauthtest"
 	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 )
 
@@ -27,7 +28,10 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	peertest.WidenParallel()
-	os.Exit(statedir.Run(m.Run))
+	code := statedir.Run(m.Run)
+	removeBuiltBinary()
+	oauthtest.RemoveBrowser()
+	os.Exit(code)
 }
 
 // stubArgv returns the argv and env that start the stub server in mode:

@@ -15,8 +15,17 @@ const browserPackage = "github.com/mcpscope/mcpscope/internal/testkit/oauthtest/
 
 var browser struct {
 	once sync.Once
+	dir  string
 	path string
 	err  string
+}
+
+// RemoveBrowser removes the fake browser BrowserProgram built, if it built
+// one: a TestMain calls it once the tests ran.
+func RemoveBrowser() {
+	if browser.dir != "" {
+		_ = os.RemoveAll(browser.dir)
+	}
 }
 
 // BrowserProgram returns the path of the fake browser (package
@@ -31,6 +40,7 @@ func BrowserProgram(t testing.TB) string {
 			browser.err = err.Error()
 			return
 		}
+		browser.dir = dir
 		path := filepath.Join(dir, "browser")
 		if runtime.GOOS == "windows" {
 			path += ".exe"
