@@ -53,6 +53,9 @@ type callInfo struct {
 	// failure is set when the call is a tools/call answered with a
 	// result that is nonetheless a failure (tool_results.go).
 	failure *client.ToolFailure
+	// checking is the Seq of the call's result while its verdict is
+	// judged in a tea.Cmd (tool_verdicts.go); 0 when none waits.
+	checking uint64
 	// asksDeprecated says the call's result asks for a feature the
 	// session's version deprecates (deprecated.go).
 	asksDeprecated bool
@@ -94,17 +97,21 @@ type index struct {
 	// views are the books of the Tasks, Subscriptions, Log and Findings
 	// views (views.go).
 	views viewBooks
+	// verdicts are the judgements of large tools/call results under way
+	// (tool_verdicts.go).
+	verdicts verdictQueue
 }
 
 // newIndex returns an empty index.
 func newIndex() *index {
 	return &index{
-		next:   1,
-		calls:  make(map[callKey]*callInfo),
-		mimes:  make(map[capture.StreamKey]string),
-		stderr: lineRing{max: maxStderrLines},
-		board:  newDatagramBoard(),
-		views:  newViewBooks(),
+		next:     1,
+		calls:    make(map[callKey]*callInfo),
+		mimes:    make(map[capture.StreamKey]string),
+		stderr:   lineRing{max: maxStderrLines},
+		board:    newDatagramBoard(),
+		views:    newViewBooks(),
+		verdicts: verdictQueue{gen: indexGens.Add(1)},
 	}
 }
 
@@ -200,6 +207,7 @@ func (x *index) add(f *capture.Frame) {
 	}
 	x.changed.Note(f)
 	x.views.note(f)
+	x.deferFindings(f)
 	if f.Chan.Kind == capture.Stderr {
 		x.stderr.push(string(bodyOf(f)))
 	}

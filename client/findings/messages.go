@@ -273,6 +273,10 @@ func (s *session) judgeTaskResult(r *report, task uint64, members map[string]jso
 // judgeTool reports a tool's result that its outputSchema refuses, or
 // that lacks the structuredContent it promises.
 func judgeTool(r *report, t *tool, result json.RawMessage, path string) {
+	if r.deferOver > 0 && len(result) > r.deferOver {
+		r.deferred = append(r.deferred, Deferred{f: r.f, seq: r.seq, t: t, result: result, path: path})
+		return
+	}
 	failure := t.judge(result)
 	switch {
 	case failure == nil:
