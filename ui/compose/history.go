@@ -44,11 +44,20 @@ func (c composeCall) toolFailure(result json.RawMessage, err error, schemaOf fun
 	if c.notify || c.method != mcp.MethodToolsCall || err != nil {
 		return nil
 	}
+	name := c.toolName()
+	return client.CheckToolResult(name, result, schemaOf(name))
+}
+
+// toolName is the tool a tools/call names; "" for any other call.
+func (c composeCall) toolName() string {
+	if c.method != mcp.MethodToolsCall {
+		return ""
+	}
 	var p struct {
 		Name string `json:"name"`
 	}
 	_ = json.Unmarshal(c.params, &p)
-	return client.CheckToolResult(p.Name, result, schemaOf(p.Name))
+	return p.Name
 }
 
 // same reports whether two calls send the same message.
