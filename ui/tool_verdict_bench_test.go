@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/proto"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
@@ -82,4 +83,17 @@ func BenchmarkLargeToolResultUpdate(b *testing.B) {
 		_ = m.Close()
 	}
 	b.ReportMetric(float64(longest.Microseconds())/1000, "longest-update-ms")
+}
+
+// BenchmarkToolVerdictAtInlineBound judges a result of inlineVerdictBytes
+// (client.CheckToolResult with bigToolSchema), the most an Update judges
+// where it reads, and reports the cost per KiB.
+func BenchmarkToolVerdictAtInlineBound(b *testing.B) {
+	res := rowsResult(inlineVerdictBytes, false)
+	for b.Loop() {
+		if f := client.CheckToolResult("rows", res, json.RawMessage(bigToolSchema)); f != nil {
+			b.Fatal(f)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/float64(len(res)>>10), "µs/KiB")
 }

@@ -15,12 +15,14 @@ import (
 // Bounds of the judgements of large tools/call results. A result of up
 // to inlineVerdictBytes is judged (client.CheckToolResult, and the
 // findings of its outputSchema) where the index reads it: a judgement
-// costs about 0.1 ms per KiB, so such a result holds a key at most a few
-// ms. A larger one is judged in a tea.Cmd, at most maxVerdictsInFlight at
-// once, the others waiting in turn; its call shows as checking until its
-// verdict arrives (toolVerdictMsg). The results waiting or under
-// judgement hold at most maxVerdictBytes; past it a result is judged
-// where it is read, as a small one is.
+// costs about 0.1 ms per KiB of result, so such a result holds a key
+// about 6 ms, 12 with its findings. A larger one is judged in a tea.Cmd,
+// at most maxVerdictsInFlight at once (a 10 MiB result takes about half
+// a second and 200 MiB of allocations), the others waiting in turn; its
+// call shows as checking until its verdict arrives (toolVerdictMsg). The
+// results waiting or under judgement hold at most maxVerdictBytes; past
+// it a result is judged where it is read, as a small one is, so that
+// nothing goes unjudged.
 const (
 	inlineVerdictBytes  = 64 << 10
 	maxVerdictsInFlight = 2
