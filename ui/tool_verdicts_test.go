@@ -166,3 +166,13 @@ func TestLargeToolVerdictsQueueBounded(t *testing.T) {
 		t.Errorf("after every verdict: running %d, waiting %d, holding %d bytes", q.running, len(q.jobs), q.bytes)
 	}
 }
+
+// The traffic rows of a large result under judgement, then after its
+// verdict.
+func TestGoldenToolVerdictChecking(t *testing.T) {
+	st := rowsStore(t, true, inlineVerdictBytes*2)
+	m, cmd := readKept(t, st)
+	before := strings.Join(trafficRows(m), "\n")
+	m.Update(verdictOf(t, cmd, 4))
+	golden(t, "tool_verdict_checking", before+"\n--- the verdict arrives ---\n"+strings.Join(trafficRows(m), "\n"))
+}
