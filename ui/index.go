@@ -105,7 +105,7 @@ type index struct {
 
 // newIndex returns an empty index.
 func newIndex() *index {
-	return &index{
+	x := &index{
 		next:     1,
 		calls:    make(map[callKey]*callInfo),
 		mimes:    make(map[capture.StreamKey]string),
@@ -114,6 +114,8 @@ func newIndex() *index {
 		views:    newViewBooks(),
 		verdicts: verdictQueue{gen: indexGens.Add(1)},
 	}
+	x.reports.queue = &x.verdicts
+	return x
 }
 
 // startPass sets the end of a pass over the frames appended since the

@@ -80,6 +80,7 @@ func BenchmarkLargeToolResultUpdate(b *testing.B) {
 			timed(passMsg{pass: m.pass})
 		}
 		timed(keyPress("up"))
+		timed(keyPress("down"))
 		_ = m.Close()
 	}
 	b.ReportMetric(float64(longest.Microseconds())/1000, "longest-update-ms")

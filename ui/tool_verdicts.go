@@ -10,6 +10,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/findings"
+	"github.com/mcpscope/mcpscope/internal/app/structured"
 )
 
 // Bounds of the judgements of large tools/call results. A result of up
@@ -32,8 +33,9 @@ const (
 // markChecking marks a tools/call result whose verdict is being judged,
 // and checkingText says so in the detail.
 const (
-	markChecking = "⋯ checking"
-	checkingText = "checking the result (isError, outputSchema)…"
+	markChecking       = "⋯ checking"
+	checkingText       = "checking the result (isError, outputSchema)…"
+	checkingReportText = "checking structuredContent (its text, the outputSchema)…"
 )
 
 // indexGens numbers the indexes of every Model, so that a verdict asked
@@ -50,7 +52,12 @@ type verdictJob struct {
 	schema json.RawMessage
 	result json.RawMessage // nil when the call's verdict is known already
 	finds  []findings.Deferred
-	size   int // the bytes of result the job holds
+	// reported is the result the detail pane's structured report is
+	// asked of (structuredReports), checked against reportSchema; nil
+	// when none is.
+	reported     json.RawMessage
+	reportSchema json.RawMessage
+	size         int // the bytes of result the job holds
 }
 
 // toolVerdictMsg is a verdictJob's outcome.
@@ -61,17 +68,28 @@ type toolVerdictMsg struct {
 	judged  bool // the call's verdict was asked for: failure is it
 	failure *client.ToolFailure
 	found   []findings.Finding
-	size    int
+	// report is the structured report asked for, made against
+	// reportSchema, when reported is set.
+	reported     bool
+	report       []structured.Line
+	reportSchema json.RawMessage
+	size         int
 }
 
-// run judges the job.
+// run judges the job, with schemas compiled apart: the index judges the
+// small results of the same tool where it reads them meanwhile, and a
+// Schema runs one validation at a time.
 func (j verdictJob) run(gen uint64) toolVerdictMsg {
 	msg := toolVerdictMsg{gen: gen, seq: j.seq, call: j.call, size: j.size}
 	if j.result != nil {
-		msg.judged, msg.failure = true, client.CheckToolResult(j.tool, j.result, j.schema)
+		msg.judged, msg.failure = true, client.ToolResultCheckerApart(j.tool, j.schema)(j.result)
 	}
 	for _, d := range j.finds {
 		msg.found = append(msg.found, d.Run()...)
+	}
+	if j.reported != nil {
+		msg.reported, msg.reportSchema = true, j.reportSchema
+		msg.report = structured.ReportApart(j.reported, j.reportSchema)
 	}
 	return msg
 }
@@ -97,6 +115,9 @@ func (q *verdictQueue) push(job verdictJob) {
 		last.finds = append(last.finds, job.finds...)
 		if job.result != nil {
 			last.call, last.tool, last.schema, last.result = job.call, job.tool, job.schema, job.result
+		}
+		if job.reported != nil {
+			last.reported, last.reportSchema = job.reported, job.reportSchema
 		}
 		q.bytes += max(job.size-last.size, 0)
 		last.size = max(last.size, job.size)
@@ -163,6 +184,9 @@ func (m *Model) verdictArrived(msg toolVerdictMsg) tea.Cmd {
 	q.bytes -= msg.size
 	q.arrived++
 	x.views.findings.Late(msg.found)
+	if msg.reported {
+		x.reports.keep(msg.seq, msg.reportSchema, msg.report)
+	}
 	if c, ok := x.calls[msg.call]; ok && msg.judged && c.checking == msg.seq {
 		c.failure, c.checking = msg.failure, 0
 	}

@@ -176,3 +176,26 @@ func TestGoldenToolVerdictChecking(t *testing.T) {
 	m.Update(verdictOf(t, cmd, 4))
 	golden(t, "tool_verdict_checking", before+"\n--- the verdict arrives ---\n"+strings.Join(trafficRows(m), "\n"))
 }
+
+// Selecting a large tools/call result asks its structured report (the
+// text compared, the outputSchema checked) of a command, not of the
+// key's Update: the detail says it is checking, and shows the report once
+// it arrives.
+func TestLargeResultStructuredReportArrivesAsMessage(t *testing.T) {
+	st := rowsStore(t, true, inlineVerdictBytes*2)
+	m, cmd := readKept(t, st)
+	m.Update(verdictOf(t, cmd, 4)) // the call's verdict and findings
+	m.traffic.selectSeq(3)
+	m.syncSelection()
+	_, cmd = m.Update(keyPress("down"))
+	if f, ok := m.traffic.selected(); !ok || f.Seq != 4 {
+		t.Fatalf("down did not select the large result: %v", f)
+	}
+	if d := detailText(m); !strings.Contains(d, checkingReportText) || strings.Contains(d, "fails outputSchema") {
+		t.Fatalf("the detail as the key left it:\n%s", d)
+	}
+	m.Update(verdictOf(t, cmd, 4))
+	if d := detailText(m); strings.Contains(d, checkingReportText) || !strings.Contains(d, "fails outputSchema") {
+		t.Errorf("the detail once the report arrived:\n%s", d)
+	}
+}

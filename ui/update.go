@@ -84,7 +84,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if pics := m.updatePictures(msg); pics != nil {
 		cmd = tea.Batch(cmd, pics)
 	}
-	return m, cmd
+	return m, tea.Batch(cmd, m.judgeVerdicts()) // a report the detail asked for
 }
 
 // applyFilter shows only the frames matching text (all frames for an

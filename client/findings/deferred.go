@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
 )
 
 // Deferred is the judgement of a large tools/call result against its
@@ -25,10 +26,12 @@ func (d Deferred) Seq() uint64 { return d.seq }
 func (d Deferred) Size() int { return len(d.result) }
 
 // Run judges the result and returns the findings Note would have
-// returned for it.
+// returned for it. It judges with the outputSchema compiled apart
+// (client.ToolResultCheckerApart), so that the detector's own judgements
+// against the same schema never wait for it.
 func (d Deferred) Run() []Finding {
 	r := &report{f: d.f, seq: d.seq}
-	judgeTool(r, d.t, d.result, d.path)
+	judgeTool(r, &tool{judge: client.ToolResultCheckerApart(d.t.name, d.t.schema)}, d.result, d.path)
 	return r.out
 }
 

@@ -229,7 +229,7 @@ func (s *session) learnTools(r *report, tools json.RawMessage, path string) {
 			r.addPath(CodeParamHeaderInvalid, fmt.Sprintf("tool %s: %v", quote(t.Name), err), fmt.Sprintf("%s[%d].inputSchema", path, i))
 		}
 		if schemas := client.OutputSchemas([]json.RawMessage{raw}); schemas[t.Name] != nil {
-			s.tools.put(nameKey(t.Name), &tool{judge: client.ToolResultChecker(t.Name, schemas[t.Name]), size: len(t.OutputSchema)})
+			s.tools.put(nameKey(t.Name), &tool{name: t.Name, schema: schemas[t.Name], judge: client.ToolResultChecker(t.Name, schemas[t.Name]), size: len(t.OutputSchema)})
 			s.schemaBytes += len(t.OutputSchema)
 		} else {
 			s.tools.take(nameKey(t.Name))
