@@ -210,7 +210,7 @@ func (x *index) add(f *capture.Frame) {
 	}
 	x.changed.Note(f)
 	x.views.note(f)
-	x.deferFindings(f)
+	x.deferFindings()
 	if f.Chan.Kind == capture.Stderr {
 		x.stderr.push(string(bodyOf(f)))
 	}

@@ -62,8 +62,9 @@ func rowsStore(t testing.TB, bad bool, sizes ...int) *capture.Store {
 
 // BenchmarkLargeToolResultUpdate reads a store holding a 10 MiB tools/call
 // result of a tool that declares an outputSchema, as the program does
-// (a refresh, then every slice of its pass, then a key), and reports the
-// longest Update of the pass and of the key in ms.
+// (a refresh, then every slice of its pass), then moves the selection off
+// the result and back onto it (up, down), and reports the longest Update
+// of the pass and of the keys in ms.
 func BenchmarkLargeToolResultUpdate(b *testing.B) {
 	st := rowsStore(b, true, 10<<20)
 	var longest time.Duration

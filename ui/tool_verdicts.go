@@ -30,8 +30,9 @@ const (
 	maxVerdictBytes     = 64 << 20
 )
 
-// markChecking marks a tools/call result whose verdict is being judged,
-// and checkingText says so in the detail.
+// markChecking marks a tools/call result whose verdict is being judged;
+// checkingText and checkingReportText say so in the detail of its call's
+// verdict and of its structured report.
 const (
 	markChecking       = "⋯ checking"
 	checkingText       = "checking the result (isError, outputSchema)…"
@@ -42,9 +43,10 @@ const (
 // for by an index since replaced (a replay) changes nothing.
 var indexGens atomic.Uint64
 
-// verdictJob is the judgement of one large tools/call result: the call's
-// verdict (result set) and the findings the Findings view's detector left
-// (finds), both of the frame seq.
+// verdictJob is the judgement of one large tools/call result, the frame
+// seq: the call's verdict (result set), the findings the Findings view's
+// detector left (finds) and the detail pane's structured report (reported
+// set), as many of them as were asked for.
 type verdictJob struct {
 	seq    uint64
 	call   callKey
@@ -141,8 +143,8 @@ func (x *index) deferVerdict(f *capture.Frame, k callKey, c *callInfo, tool stri
 }
 
 // deferFindings queues the judgements the Findings view's detector left
-// reading f, or runs them here when the queue has no room.
-func (x *index) deferFindings(f *capture.Frame) {
+// reading a frame, or runs them here when the queue has no room.
+func (x *index) deferFindings() {
 	for _, d := range x.views.findings.TakeDeferred() {
 		if !x.verdicts.room(d.Size()) {
 			x.views.findings.Late(d.Run())
@@ -152,7 +154,8 @@ func (x *index) deferFindings(f *capture.Frame) {
 	}
 }
 
-// checking says whether the result f of call c waits for its verdict.
+// checkingResult says whether the result f of call c waits for its
+// verdict.
 func (c *callInfo) checkingResult(f *capture.Frame) bool {
 	return c.checking != 0 && c.checking == f.Seq
 }
