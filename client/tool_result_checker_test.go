@@ -77,3 +77,21 @@ func FuzzToolResultChecker(f *testing.F) {
 		}
 	})
 }
+
+// A judge apart judges every result as CheckToolResult does.
+func TestToolResultCheckerApartJudgesAlike(t *testing.T) {
+	schema := json.RawMessage(`{"type":"object","required":["temp"],"properties":{"temp":{"type":"number"}}}`)
+	apart := ToolResultCheckerApart("weather", schema)
+	for _, res := range []string{
+		`{"content":[],"structuredContent":{"temp":21}}`,
+		`{"content":[],"structuredContent":{"temp":"warm"}}`,
+		`{"content":[]}`,
+		`{"content":[{"type":"text","text":"down"}],"isError":true}`,
+		`{"resultType":"task","taskId":"t1"}`,
+	} {
+		got, want := apart(json.RawMessage(res)), CheckToolResult("weather", json.RawMessage(res), schema)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: apart %v, CheckToolResult %v", res, got, want)
+		}
+	}
+}

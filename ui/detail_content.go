@@ -88,6 +88,9 @@ func metadata(in detailInput, w int) string {
 		if m.Kind() == jsonrpc.KindResult && in.call != nil && in.call.failure != nil {
 			out = append(out, paintLines(in.st.Ink.Error, fieldLines([]string{in.call.failure.Error()}, w))...)
 		}
+		if m.Kind() == jsonrpc.KindResult && in.call != nil && in.call.checkingResult(f) {
+			out = append(out, paintLines(in.st.Ink.Muted, fieldLines([]string{checkingText}, w))...)
+		}
 	}
 	fields := make([]string, 0, len(f.Fields))
 	for _, fd := range f.Fields {

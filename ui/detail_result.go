@@ -47,10 +47,14 @@ func resultFacts(in detailInput, w int) string {
 			schema = in.tools.of(f.Conn, tool)
 		}
 		var lines []structured.Line
+		ready := true
 		if in.reports != nil {
-			lines = in.reports.of(f, schema)
+			lines, ready = in.reports.of(f, schema)
 		} else {
 			lines = structured.Report(res, schema)
+		}
+		if !ready {
+			add(in.st.Ink.Muted.Paint(checkingReportText))
 		}
 		add(strings.TrimRight(look.StructuredLines(lines, in.st), "\n"))
 	case cachedMethods[method]:

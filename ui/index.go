@@ -32,10 +32,11 @@ const (
 // indexMemoryBound is about the most memory the index holds beside a Seq
 // per filter match (which the store counts in capture.SlotSize): maxCalls
 // calls with their links, method and key, their stream MIME types, the
-// stderr lines, the datagram board and the outputSchemas of the tools
-// listed.
+// stderr lines, the datagram board, the outputSchemas of the tools
+// listed and the results waiting for a verdict, which a store may have let
+// go (tool_verdicts.go).
 const indexMemoryBound = maxCalls*(maxLinksPerCall*8+512) + maxStderrLines*(maxStderrLine+32) + 4<<20 +
-	maxToolSchemaBytes
+	maxToolSchemaBytes + maxVerdictBytes
 
 // callInfo is what the index knows of one call.
 type callInfo struct {
@@ -53,6 +54,9 @@ type callInfo struct {
 	// failure is set when the call is a tools/call answered with a
 	// result that is nonetheless a failure (tool_results.go).
 	failure *client.ToolFailure
+	// checking is the Seq of the call's result while its verdict is
+	// judged in a tea.Cmd (tool_verdicts.go); 0 when none waits.
+	checking uint64
 	// asksDeprecated says the call's result asks for a feature the
 	// session's version deprecates (deprecated.go).
 	asksDeprecated bool
@@ -94,18 +98,24 @@ type index struct {
 	// views are the books of the Tasks, Subscriptions, Log and Findings
 	// views (views.go).
 	views viewBooks
+	// verdicts are the judgements of large tools/call results under way
+	// (tool_verdicts.go).
+	verdicts verdictQueue
 }
 
 // newIndex returns an empty index.
 func newIndex() *index {
-	return &index{
-		next:   1,
-		calls:  make(map[callKey]*callInfo),
-		mimes:  make(map[capture.StreamKey]string),
-		stderr: lineRing{max: maxStderrLines},
-		board:  newDatagramBoard(),
-		views:  newViewBooks(),
+	x := &index{
+		next:     1,
+		calls:    make(map[callKey]*callInfo),
+		mimes:    make(map[capture.StreamKey]string),
+		stderr:   lineRing{max: maxStderrLines},
+		board:    newDatagramBoard(),
+		views:    newViewBooks(),
+		verdicts: verdictQueue{gen: indexGens.Add(1)},
 	}
+	x.reports.queue = &x.verdicts
+	return x
 }
 
 // startPass sets the end of a pass over the frames appended since the
@@ -200,6 +210,7 @@ func (x *index) add(f *capture.Frame) {
 	}
 	x.changed.Note(f)
 	x.views.note(f)
+	x.deferFindings()
 	if f.Chan.Kind == capture.Stderr {
 		x.stderr.push(string(bodyOf(f)))
 	}

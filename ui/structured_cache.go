@@ -21,6 +21,10 @@ var makeReport = structured.Report
 // against: a tools/list seen later makes a new one.
 type structuredReports struct {
 	byFrame map[uint64]structuredReport
+	// queue takes the report of a result past inlineVerdictBytes, made in
+	// a tea.Cmd (tool_verdicts.go); pending are the frames it holds.
+	queue   *verdictQueue
+	pending map[uint64]bool
 }
 
 // structuredReport is one frame's report and the schema it checked.
@@ -30,15 +34,33 @@ type structuredReport struct {
 }
 
 // of returns the report of f's result checked against schema, making it
-// on first use.
-func (c *structuredReports) of(f *capture.Frame, schema json.RawMessage) []structured.Line {
+// on first use; ready is false while the report of a large result is
+// made in a tea.Cmd, which keep then asks for.
+func (c *structuredReports) of(f *capture.Frame, schema json.RawMessage) (lines []structured.Line, ready bool) {
 	if r, ok := c.byFrame[f.Seq]; ok && r.schema == string(schema) {
-		return r.lines
+		return r.lines, true
 	}
+	res := f.Msg.Result
+	if c.queue != nil && len(res) > inlineVerdictBytes && (c.pending[f.Seq] || c.queue.room(len(res))) {
+		if !c.pending[f.Seq] {
+			if c.pending == nil {
+				c.pending = make(map[uint64]bool)
+			}
+			c.pending[f.Seq] = true
+			c.queue.push(verdictJob{seq: f.Seq, reported: res, reportSchema: schema, size: len(res)})
+		}
+		return nil, false
+	}
+	lines = makeReport(res, schema)
+	c.keep(f.Seq, schema, lines)
+	return lines, true
+}
+
+// keep keeps the report of frame seq checked against schema.
+func (c *structuredReports) keep(seq uint64, schema json.RawMessage, lines []structured.Line) {
+	delete(c.pending, seq)
 	if c.byFrame == nil || len(c.byFrame) >= maxStructuredReports {
 		c.byFrame = make(map[uint64]structuredReport)
 	}
-	lines := makeReport(f.Msg.Result, schema)
-	c.byFrame[f.Seq] = structuredReport{schema: string(schema), lines: lines}
-	return lines
+	c.byFrame[seq] = structuredReport{schema: string(schema), lines: lines}
 }

@@ -82,10 +82,10 @@ func (x *index) noteToolResult(f *capture.Frame, k callKey, c *callInfo) {
 		x.tools.note(k.conn, f.Msg.Result)
 	case mcp.MethodToolsCall:
 		schema := x.tools.of(k.conn, tool)
-		if schema == nil && !bytes.Contains(f.Msg.Result, []byte(`"isError"`)) {
+		if schema == nil && !bytes.Contains(f.Msg.Result, []byte(`"isError"`)) || x.deferVerdict(f, k, c, tool, schema) {
 			return
 		}
-		c.failure = client.CheckToolResult(tool, f.Msg.Result, schema)
+		c.failure, c.checking = client.CheckToolResult(tool, f.Msg.Result, schema), 0
 	}
 }
 

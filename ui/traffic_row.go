@@ -209,6 +209,9 @@ func frameLabel(f *capture.Frame, x *index, d mcp.Dialect) (label string, tone r
 		if known && c.failure != nil {
 			return joinNonEmpty(toolFailureLabel(c.failure), call), toneBad
 		}
+		if known && c.checkingResult(f) {
+			return joinNonEmpty("result "+markChecking, call), tonePlain
+		}
 		return joinNonEmpty("result", call), tonePlain
 	case jsonrpc.KindError:
 		text := errorText(m.Error, d, errorContext(f, c))

@@ -36,9 +36,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.ColorProfileMsg:
 		m.setStyles(m.styles.Dark, look.Colorless(msg.Profile))
 	case refreshMsg, passMsg:
-		if cmd = m.refresh(msg); m.hold {
+		if cmd = tea.Batch(m.refresh(msg), m.judgeVerdicts()); m.hold {
 			return m, cmd // a slice of a pass: the screen and the open screen wait for the pass
 		}
+	case toolVerdictMsg:
+		cmd = m.verdictArrived(msg)
 	case tea.KeyPressMsg:
 		cmd = m.handleKey(msg)
 	case tea.MouseWheelMsg:
@@ -82,7 +84,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if pics := m.updatePictures(msg); pics != nil {
 		cmd = tea.Batch(cmd, pics)
 	}
-	return m, cmd
+	return m, tea.Batch(cmd, m.judgeVerdicts()) // a report the detail asked for
 }
 
 // applyFilter shows only the frames matching text (all frames for an

@@ -25,12 +25,14 @@ type viewBooks struct {
 
 // newViewBooks returns empty books.
 func newViewBooks() viewBooks {
-	return viewBooks{
+	b := viewBooks{
 		tasks:    tasksview.NewBook(),
 		subs:     subsview.NewBook(),
 		logs:     logsview.NewBook(),
 		findings: findingsview.NewBook(),
 	}
+	b.findings.DeferOver(inlineVerdictBytes) // judged in a tea.Cmd (tool_verdicts.go)
+	return b
 }
 
 // note reads one frame into every book.

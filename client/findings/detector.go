@@ -37,6 +37,9 @@ type Detector struct {
 	// missed says frames went unread: a session first seen since may
 	// have sent requests unseen.
 	missed bool
+	// deferOver and deferred: see DeferOver.
+	deferOver int
+	deferred  []Deferred
 }
 
 // NewDetector returns a detector that has read nothing.
@@ -50,7 +53,7 @@ func (d *Detector) Note(f *capture.Frame) []Finding {
 		return nil
 	}
 	d.frames++
-	r := &report{f: f, seq: f.Seq}
+	r := &report{f: f, seq: f.Seq, deferOver: d.deferOver}
 	if r.seq == 0 {
 		r.seq = d.frames
 	}
@@ -65,6 +68,7 @@ func (d *Detector) Note(f *capture.Frame) []Finding {
 			d.budget() // only messages add what the budget bounds
 		}
 	}
+	d.deferred = append(d.deferred, r.deferred...)
 	return r.out
 }
 
@@ -130,6 +134,10 @@ type report struct {
 	f   *capture.Frame
 	seq uint64
 	out []Finding
+	// deferOver and deferred: the judgements of tool results past
+	// deferOver bytes (0: none) are left in deferred (DeferOver).
+	deferOver int
+	deferred  []Deferred
 }
 
 // add reports a finding of code about the bytes [off, off+n) of the

@@ -229,7 +229,7 @@ func (s *session) learnTools(r *report, tools json.RawMessage, path string) {
 			r.addPath(CodeParamHeaderInvalid, fmt.Sprintf("tool %s: %v", quote(t.Name), err), fmt.Sprintf("%s[%d].inputSchema", path, i))
 		}
 		if schemas := client.OutputSchemas([]json.RawMessage{raw}); schemas[t.Name] != nil {
-			s.tools.put(nameKey(t.Name), &tool{judge: client.ToolResultChecker(t.Name, schemas[t.Name]), size: len(t.OutputSchema)})
+			s.tools.put(nameKey(t.Name), &tool{name: t.Name, schema: schemas[t.Name], judge: client.ToolResultChecker(t.Name, schemas[t.Name]), size: len(t.OutputSchema)})
 			s.schemaBytes += len(t.OutputSchema)
 		} else {
 			s.tools.take(nameKey(t.Name))
@@ -273,6 +273,10 @@ func (s *session) judgeTaskResult(r *report, task uint64, members map[string]jso
 // judgeTool reports a tool's result that its outputSchema refuses, or
 // that lacks the structuredContent it promises.
 func judgeTool(r *report, t *tool, result json.RawMessage, path string) {
+	if r.deferOver > 0 && len(result) > r.deferOver {
+		r.deferred = append(r.deferred, Deferred{f: r.f, seq: r.seq, t: t, result: result, path: path})
+		return
+	}
 	failure := t.judge(result)
 	switch {
 	case failure == nil:

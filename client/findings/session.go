@@ -64,8 +64,10 @@ type request struct {
 
 // tool is a listed tool's outputSchema and the judge of its results.
 type tool struct {
-	judge func(result json.RawMessage) *client.ToolFailure
-	size  int // the bytes of its outputSchema, counted against maxSchemaBytes
+	name   string
+	schema json.RawMessage // the outputSchema judge holds, for a judgement apart (Deferred)
+	judge  func(result json.RawMessage) *client.ToolFailure
+	size   int // the bytes of its outputSchema, counted against maxSchemaBytes
 }
 
 // newSession returns a session that has seen nothing.

@@ -72,3 +72,31 @@ func TestComposeToolFailsOutputSchema(t *testing.T) {
 		t.Errorf("the answer (failed %v):\n%s", c.answer.Failed, s)
 	}
 }
+
+// The answer of a tools/call arrives judged and rendered where it
+// arrived, off the Update goroutine: the failure its outputSchema finds
+// comes with it, and Update only shows it.
+func TestComposeAnswerJudgedInItsCommand(t *testing.T) {
+	m, _ := openCompose(t)
+	_, m.host.Sess = screentest.ConnectToolPeer(t, m.store)
+	var tools []json.RawMessage
+	if err := json.Unmarshal([]byte(screentest.ToolPeerTools), &tools); err != nil {
+		t.Fatal(err)
+	}
+	m.host.Schemas = client.OutputSchemas(tools)
+	c := pick(t, m, "tools/call")
+	press(m, "down")
+	press(m, "end")
+	press(m, "left")
+	press(m, "left")
+	typeKeys(m, "weather")
+	_, cmd := m.Update(screentest.Ctrl('s'))
+	msg := screentest.RunUntil(t, "the composer's call", cmd, func(msg tea.Msg) bool { _, ok := msg.(composeAnswerMsg); return ok }).(composeAnswerMsg)
+	if msg.view == nil || msg.view.failure == nil || msg.view.failure.Kind != client.ToolOutputInvalid || !msg.view.out.Failed {
+		t.Fatalf("the answer came unjudged: %+v", msg.view)
+	}
+	m.Update(msg)
+	if c.answer != msg.view.out || !strings.Contains(screenText(m), "✗ tool failed · tools/call") {
+		t.Errorf("the answer shown is not the one judged:\n%s", screenText(m))
+	}
+}

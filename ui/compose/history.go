@@ -39,16 +39,27 @@ func (c composeCall) wireParams() any {
 
 // toolFailure judges the answer to a tools/call request: a result that is
 // nonetheless a failure (client.CheckToolResult, by the outputSchema
-// schemaOf gives for the tool); nil for any other call or answer.
+// schemaOf gives for the tool, compiled apart: it is judged in a tea.Cmd,
+// and the index's judgements against it never wait for this one); nil
+// for any other call or answer.
 func (c composeCall) toolFailure(result json.RawMessage, err error, schemaOf func(tool string) json.RawMessage) *client.ToolFailure {
 	if c.notify || c.method != mcp.MethodToolsCall || err != nil {
 		return nil
+	}
+	name := c.toolName()
+	return client.ToolResultCheckerApart(name, schemaOf(name))(result)
+}
+
+// toolName is the tool a tools/call names; "" for any other call.
+func (c composeCall) toolName() string {
+	if c.method != mcp.MethodToolsCall {
+		return ""
 	}
 	var p struct {
 		Name string `json:"name"`
 	}
 	_ = json.Unmarshal(c.params, &p)
-	return client.CheckToolResult(p.Name, result, schemaOf(p.Name))
+	return p.Name
 }
 
 // same reports whether two calls send the same message.

@@ -27,6 +27,10 @@ type (
 		gen    int
 		result json.RawMessage
 		err    error
+		// view is the answer rendered and judged where it arrived, off
+		// the Update goroutine (answerRenderer); nil when the sender left
+		// it to answered.
+		view *answerView
 	}
 	// composeTickMsg redraws the elapsed time of send gen.
 	composeTickMsg struct{ gen int }
@@ -85,9 +89,10 @@ func (c *Composer) send() tea.Cmd {
 	if isListen(call.method) {
 		return tea.Batch(listenCmd(ctx, s, gen, params, p), composeTick(gen))
 	}
+	render := c.answerRenderer()
 	return tea.Batch(func() tea.Msg {
 		res, err := s.Call(ctx, call.method, params, client.WithRounds(p.setID), screen.AskProgress())
-		return composeAnswerMsg{gen: gen, result: res, err: err}
+		return composeAnswerMsg{gen: gen, result: res, err: err, view: render(res, err)}
 	}, composeTick(gen))
 }
 
@@ -111,7 +116,11 @@ func (c *Composer) answered(msg composeAnswerMsg) {
 		return
 	}
 	elapsed := look.Duration(c.now().Sub(c.sentAt))
-	failure := c.call.toolFailure(msg.result, msg.err, c.d.OutputSchema)
+	view := msg.view
+	if view == nil {
+		view = c.answerRenderer()(msg.result, msg.err)
+	}
+	failure := view.failure
 	what := "← result"
 	switch {
 	case msg.err != nil:
@@ -131,15 +140,7 @@ func (c *Composer) answered(msg composeAnswerMsg) {
 		head += " · id " + termtext.Line(c.injectedID) + " · injected, kept from the host"
 	}
 	head += " · " + elapsed
-	if msg.err == nil && c.call.notify {
-		c.answer = &look.Outcome{Heading: c.call.method, Body: c.st.Ink.Good.Paint("the notification was written: a notification has no answer")}
-	} else {
-		c.answer = look.NewOutcome(c.call.method, msg.result, msg.err, c.d.Dialect(), c.st)
-	}
-	if failure != nil {
-		c.answer.FailTool(failure, c.st)
-	}
-	c.heading, c.stage = head, stageAnswer
+	c.answer, c.heading, c.stage = view.out, head, stageAnswer
 }
 
 // renderAnswer draws the heading and the answer, scrollable, in w×h.

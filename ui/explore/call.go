@@ -318,8 +318,9 @@ func (x *Explorer) showOutcome(method, subject string, out *look.Outcome, err er
 // where it arrives, in the call's tea.Cmd rather than in Update: the
 // outcome, built and wrapped once, and for a tools/call of the target tool its
 // verdict (client.CheckToolResult, with the outputSchema its list
-// declared), which the outcome then shows as failed. It takes copies of
-// what it reads of the explorer.
+// declared, compiled apart so that the index's judgements against it
+// never wait for this one), which the outcome then shows as failed. It
+// takes copies of what it reads of the explorer.
 func (x *Explorer) answerRenderer(method string) func(json.RawMessage, error) *answerView {
 	st, d, tool, w, h := *x.st, x.d.Dialect(), x.target, x.w, x.h
 	judged := method == mcp.MethodToolsCall && tool.tab == tabTools
@@ -330,7 +331,7 @@ func (x *Explorer) answerRenderer(method string) func(json.RawMessage, error) *a
 		}
 		v := &answerView{out: look.NewCheckedOutcome(method, res, err, d, &st, schema)}
 		if judged && err == nil {
-			if v.failure = client.CheckToolResult(tool.name, res, schema); v.failure != nil {
+			if v.failure = client.ToolResultCheckerApart(tool.name, schema)(res); v.failure != nil {
 				v.out.FailTool(v.failure, &st)
 			}
 		}

@@ -77,8 +77,9 @@ func (x *Explorer) streamPickUpdate(msg tea.Msg) tea.Cmd {
 }
 
 // startStream runs the gateway stream of the target tool on a connection
-// of its own; its answer comes back as an exploreAnswerMsg, and its frames
-// and the stream's row show in the panes as they come.
+// of its own; its answer comes back as an exploreAnswerMsg, rendered
+// where it arrives (answerRenderer), and its frames and the stream's row
+// show in the panes as they come.
 func (x *Explorer) startStream(upload string) tea.Cmd {
 	run := x.d.Streamer()
 	if run == nil {
@@ -92,6 +93,7 @@ func (x *Explorer) startStream(upload string) tea.Cmd {
 	ctx, cancel := context.WithCancel(uiCtx)
 	x.pick.cancel = cancel
 	method := x.target.name
+	render := x.answerRenderer(streamMethod + " " + method)
 	return tea.Batch(tickWaiting(gen), func() tea.Msg {
 		defer cancel()
 		start := time.Now()
@@ -99,7 +101,8 @@ func (x *Explorer) startStream(upload string) tea.Cmd {
 		if err != nil && ctx.Err() != nil && uiCtx.Err() == nil {
 			err = &client.CancelledError{Method: streamMethod + " " + method, Reason: screen.CancelReason, Err: err}
 		}
-		return exploreAnswerMsg{gen: gen, done: screen.CallDoneMsg{Method: streamMethod + " " + method, Result: res, Err: err}, elapsed: time.Since(start)}
+		elapsed := time.Since(start)
+		return exploreAnswerMsg{gen: gen, done: screen.CallDoneMsg{Method: streamMethod + " " + method, Result: res, Err: err}, elapsed: elapsed, view: render(res, err)}
 	})
 }
 

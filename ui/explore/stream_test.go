@@ -7,6 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/internal/testkit/screentest"
 )
 
 // streamCall is one call of a fake StreamFunc.
@@ -118,5 +122,24 @@ func TestExploreGatewayStreamCancelAndAbsence(t *testing.T) {
 	r.Until("the cancelled answer", func() bool { return x.mode == modeOutcome })
 	if !x.cancelled || upload != "" || !strings.Contains(r.ScreenText(), "stream analyze · cancelled") {
 		t.Errorf("after ctrl+x:\n%s", r.ScreenText())
+	}
+}
+
+// A gateway stream's answer arrives rendered where it arrived, off the
+// Update goroutine, as a call's does: Update only shows it.
+func TestExploreStreamAnswerRenderedInItsCommand(t *testing.T) {
+	x, r, calls, _ := streamingExplorer(t, `{"totalChunks":2,"totalBytes":131072}`)
+	r.Press("/")
+	r.TypeText("echo")
+	r.Press("enter", "S")
+	cmd := x.startStream("")
+	msg := screentest.RunUntil(t, "the stream's answer", cmd, func(msg tea.Msg) bool { _, ok := msg.(exploreAnswerMsg); return ok }).(exploreAnswerMsg)
+	<-calls
+	if msg.view == nil || !strings.Contains(msg.view.out.Body, "131072") {
+		t.Fatalf("the stream's answer came unrendered: %+v", msg.view)
+	}
+	x.answered(msg)
+	if x.mode != modeOutcome || x.out != msg.view.out {
+		t.Errorf("the answer shown is not the one rendered: mode %d", x.mode)
 	}
 }

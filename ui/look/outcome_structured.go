@@ -56,7 +56,10 @@ func newResultParts(res, schema json.RawMessage, st *Styles) resultParts {
 
 // structuredSection renders a tools/call result's structuredContent as
 // highlighted JSON (a huge one only by its size: the result JSON below
-// holds it), then StructuredLines; "" when it has none.
+// holds it), then StructuredLines; "" when it has none. The schema is
+// compiled apart (structured.ReportApart): an outcome is rendered in a
+// tea.Cmd, and the index's judgements against the same schema never wait
+// for it.
 func structuredSection(res, schema json.RawMessage, st *Styles) string {
 	sc := structured.Of(res)
 	if sc == nil {
@@ -72,7 +75,7 @@ func structuredSection(res, schema json.RawMessage, st *Styles) string {
 	} else {
 		b.WriteString(PrettyHighlighted(sc, st) + "\n")
 	}
-	b.WriteString(StructuredLines(structured.Report(res, schema), st))
+	b.WriteString(StructuredLines(structured.ReportApart(res, schema), st))
 	return strings.TrimRight(b.String(), "\n")
 }
 

@@ -68,6 +68,19 @@ func Of(result json.RawMessage) json.RawMessage {
 // result cannot be read, or when structuredContent is not the JSON object
 // the spec requires (null included).
 func Report(result, outputSchema json.RawMessage) []Line {
+	return report(result, outputSchema, schemacheck.Compile)
+}
+
+// ReportApart is Report with outputSchema compiled apart
+// (schemacheck.CompileApart): a report made off a reader's goroutine,
+// long on a large result, then holds up no check the reader makes
+// against the same schema meanwhile.
+func ReportApart(result, outputSchema json.RawMessage) []Line {
+	return report(result, outputSchema, schemacheck.CompileApart)
+}
+
+// report is Report, outputSchema compiled by compile.
+func report(result, outputSchema json.RawMessage, compile func(json.RawMessage) (*schemacheck.Schema, error)) []Line {
 	sc := Of(result)
 	if sc == nil {
 		if Named(result) {
@@ -80,7 +93,7 @@ func Report(result, outputSchema json.RawMessage) []Line {
 	}
 	lines := Compare(result, sc)
 	if len(outputSchema) > 0 {
-		lines = append(lines, Check(sc, outputSchema)...)
+		lines = append(lines, check(sc, outputSchema, compile)...)
 	}
 	return lines
 }
@@ -197,7 +210,12 @@ func looksJSON(s string) bool {
 // Check says whether sc passes outputSchema: "valid against outputSchema",
 // or each failure with its path, the first MaxShown of them.
 func Check(sc, outputSchema json.RawMessage) []Line {
-	s, err := schemacheck.Compile(outputSchema)
+	return check(sc, outputSchema, schemacheck.Compile)
+}
+
+// check is Check, outputSchema compiled by compile.
+func check(sc, outputSchema json.RawMessage, compile func(json.RawMessage) (*schemacheck.Schema, error)) []Line {
+	s, err := compile(outputSchema)
 	if err != nil {
 		return []Line{{Muted, termtext.Line("outputSchema not checked: " + err.Error())}}
 	}

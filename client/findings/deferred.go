@@ -1,0 +1,49 @@
+package findings
+
+import (
+	"encoding/json"
+
+	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/client"
+)
+
+// Deferred is the judgement of a large tools/call result against its
+// tool's outputSchema that a detector left to its caller (DeferOver), so
+// that the caller can run it where it costs its reader nothing. It holds
+// the frame it judges; Run may be called on any goroutine, once.
+type Deferred struct {
+	f      *capture.Frame
+	seq    uint64
+	t      *tool
+	result json.RawMessage
+	path   string
+}
+
+// Seq is the Seq of the frame judged.
+func (d Deferred) Seq() uint64 { return d.seq }
+
+// Size is how many bytes of result the judgement reads.
+func (d Deferred) Size() int { return len(d.result) }
+
+// Run judges the result and returns the findings Note would have
+// returned for it. It judges with the outputSchema compiled apart
+// (client.ToolResultCheckerApart), so that the detector's own judgements
+// against the same schema never wait for it.
+func (d Deferred) Run() []Finding {
+	r := &report{f: d.f, seq: d.seq}
+	judgeTool(r, &tool{judge: client.ToolResultCheckerApart(d.t.name, d.t.schema)}, d.result, d.path)
+	return r.out
+}
+
+// DeferOver makes Note leave the judgement of a tool result of more than
+// n bytes to its caller (Deferred) rather than judge it itself; 0, the
+// default, judges every result in Note.
+func (d *Detector) DeferOver(n int) { d.deferOver = n }
+
+// TakeDeferred returns the judgements Note left since the last call, in
+// the order of their frames, and forgets them.
+func (d *Detector) TakeDeferred() []Deferred {
+	out := d.deferred
+	d.deferred = nil
+	return out
+}
