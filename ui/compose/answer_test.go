@@ -53,19 +53,7 @@ func TestComposeToolFailure(t *testing.T) {
 // connection's tools/list declared reads as a failed call, as its
 // traffic row does.
 func TestComposeToolFailsOutputSchema(t *testing.T) {
-	m, _ := openCompose(t)
-	_, m.host.Sess = screentest.ConnectToolPeer(t, m.store)
-	var tools []json.RawMessage
-	if err := json.Unmarshal([]byte(screentest.ToolPeerTools), &tools); err != nil {
-		t.Fatal(err)
-	}
-	m.host.Schemas = client.OutputSchemas(tools)
-	c := pick(t, m, "tools/call")
-	press(m, "down")
-	press(m, "end")
-	press(m, "left")
-	press(m, "left")
-	typeKeys(m, "weather")
+	m, c := weatherCallWithSchemas(t)
 	runUntilAnswer(t, m, func() tea.Cmd { _, cmd := m.Update(screentest.Ctrl('s')); return cmd }())
 	s := screenText(m)
 	if !c.answer.Failed || !strings.Contains(s, "✗ tool failed · tools/call") || !strings.Contains(s, `tool "weather" returned structuredContent that fails its outputSchema`) {
@@ -77,6 +65,23 @@ func TestComposeToolFailsOutputSchema(t *testing.T) {
 // arrived, off the Update goroutine: the failure its outputSchema finds
 // comes with it, and Update only shows it.
 func TestComposeAnswerJudgedInItsCommand(t *testing.T) {
+	m, c := weatherCallWithSchemas(t)
+	_, cmd := m.Update(screentest.Ctrl('s'))
+	msg := screentest.RunUntil(t, "the composer's call", cmd, func(msg tea.Msg) bool { _, ok := msg.(composeAnswerMsg); return ok }).(composeAnswerMsg)
+	if msg.view == nil || msg.view.failure == nil || msg.view.failure.Kind != client.ToolOutputInvalid || !msg.view.out.Failed {
+		t.Fatalf("the answer came unjudged: %+v", msg.view)
+	}
+	m.Update(msg)
+	if c.answer != msg.view.out || !strings.Contains(screenText(m), "✗ tool failed · tools/call") {
+		t.Errorf("the answer shown is not the one judged:\n%s", screenText(m))
+	}
+}
+
+// weatherCallWithSchemas opens the composer on the tool peer, with the
+// outputSchemas its tools/list declares, and types a tools/call of its
+// weather tool, ready to send.
+func weatherCallWithSchemas(t *testing.T) (*Model, *Composer) {
+	t.Helper()
 	m, _ := openCompose(t)
 	_, m.host.Sess = screentest.ConnectToolPeer(t, m.store)
 	var tools []json.RawMessage
@@ -90,13 +95,5 @@ func TestComposeAnswerJudgedInItsCommand(t *testing.T) {
 	press(m, "left")
 	press(m, "left")
 	typeKeys(m, "weather")
-	_, cmd := m.Update(screentest.Ctrl('s'))
-	msg := screentest.RunUntil(t, "the composer's call", cmd, func(msg tea.Msg) bool { _, ok := msg.(composeAnswerMsg); return ok }).(composeAnswerMsg)
-	if msg.view == nil || msg.view.failure == nil || msg.view.failure.Kind != client.ToolOutputInvalid || !msg.view.out.Failed {
-		t.Fatalf("the answer came unjudged: %+v", msg.view)
-	}
-	m.Update(msg)
-	if c.answer != msg.view.out || !strings.Contains(screenText(m), "✗ tool failed · tools/call") {
-		t.Errorf("the answer shown is not the one judged:\n%s", screenText(m))
-	}
+	return m, c
 }
