@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -169,6 +170,14 @@ func DecodeTask(raw json.RawMessage) (Task, error) {
 // the content of a CallToolResult), or neither (TasksNone, no error). A
 // handle that does not decode is an error.
 func DecodeTaskHandle(result json.RawMessage) (Task, TaskGeneration, error) {
+	if !mayNameTask(result) {
+		return Task{}, TasksNone, nil
+	}
+	return probeTaskHandle(result)
+}
+
+// probeTaskHandle is DecodeTaskHandle for a result that may name a task.
+func probeTaskHandle(result json.RawMessage) (Task, TaskGeneration, error) {
 	var probe struct {
 		ResultType string          `json:"resultType"`
 		Task       json.RawMessage `json:"task"`
@@ -186,6 +195,36 @@ func DecodeTaskHandle(result json.RawMessage) (Task, TaskGeneration, error) {
 		return t, TasksV1, err
 	}
 	return Task{}, TasksNone, nil
+}
+
+// mayNameTask reports whether result may hold a handle: either
+// generation names "task" (a member's name, or resultType's value), a
+// name encoding/json matches without regard to case, the Kelvin sign
+// and the long s folding to k and s; \u escapes could spell it too. A
+// result with none of these, as most results and most large ones of
+// text, is not decoded.
+func mayNameTask(result []byte) bool {
+	if bytes.Contains(result, []byte(`\u`)) {
+		return true
+	}
+	for i, c := range result {
+		if c|0x20 != 't' || i+3 >= len(result) || result[i+1]|0x20 != 'a' {
+			continue
+		}
+		rest := result[i+2:]
+		switch {
+		case rest[0]|0x20 == 's':
+			rest = rest[1:]
+		case bytes.HasPrefix(rest, []byte("\u017f")):
+			rest = rest[len("\u017f"):]
+		default:
+			continue
+		}
+		if len(rest) > 0 && rest[0]|0x20 == 'k' || bytes.HasPrefix(rest, []byte("\u212a")) {
+			return true
+		}
+	}
+	return false
 }
 
 // IsTaskHandle reports whether a tools/call result is a task handle of

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -24,6 +25,12 @@ func TestDecodeTaskHandleGenerations(t *testing.T) {
 	}
 	if _, _, err := DecodeTaskHandle([]byte(`{"resultType":"task","status":"working"}`)); err == nil {
 		t.Fatal("a handle without taskId decoded")
+	}
+	// Names spelled with escapes are the same names.
+	for _, escaped := range []string{`{"resultType":"t\u0061sk","taskId":"t3","status":"working"}`, `{"t\u0061sk":{"taskId":"t3","status":"working"}}`} {
+		if task, g, err := DecodeTaskHandle([]byte(escaped)); err != nil || g == TasksNone || task.TaskID != "t3" {
+			t.Fatalf("%s: %+v %v %v", escaped, task, g, err)
+		}
 	}
 }
 
@@ -67,6 +74,8 @@ func FuzzDecodeTask(f *testing.F) {
 		`{"task":{"taskId":"t","status":"input_required","pollInterval":-1}}`,
 		`{"taskId":"t","status":"completed","result":{"content":[]},"inputRequests":{"a":{"method":""}}}`,
 		`{"taskId":"t","status":"failed","error":{"code":-1,"message":"x"}}`, `[]`, `{"task":`,
+		`{"TASK":{"taskId":"t","status":"working"}}`, "{\"ta\u017fk\":{\"taskId\":\"t\",\"status\":\"working\"}}",
+		"{\"tas\u212a\":{\"taskId\":\"t\",\"status\":\"working\"}}",
 	} {
 		f.Add([]byte(s))
 	}
@@ -86,7 +95,22 @@ func FuzzDecodeTask(f *testing.F) {
 				t.Fatalf("interval %v out of bounds: %s", d, b)
 			}
 		}
+		if _, g, _ := probeTaskHandle(b); g != TasksNone && !mayNameTask(b) {
+			t.Fatalf("a handle the quick look passes over: %s", b)
+		}
 		_ = RelatedTaskID(b)
 		_ = ToolTaskSupport(b)
 	})
+}
+
+// BenchmarkDecodeTaskHandleLargeResult reads a 10 MiB tools/call result of
+// text, as the Tasks view does for every result it sees.
+func BenchmarkDecodeTaskHandleLargeResult(b *testing.B) {
+	result := []byte(`{"content":[{"type":"text","text":"` + strings.Repeat("0123456789abcdef", 10<<16) + `"}]}`)
+	b.SetBytes(int64(len(result)))
+	for b.Loop() {
+		if _, g, _ := DecodeTaskHandle(result); g != TasksNone {
+			b.Fatal(g)
+		}
+	}
 }
