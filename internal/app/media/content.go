@@ -1,6 +1,7 @@
 package media
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -38,6 +39,14 @@ type block struct {
 // messages' content, embedded resources' blobs. A result of another shape
 // has none.
 func Items(result json.RawMessage) []Item {
+	if !mayHoldItems(result) {
+		return nil
+	}
+	return items(result)
+}
+
+// items is Items for a result that may hold some.
+func items(result json.RawMessage) []Item {
 	var r struct {
 		Content  []json.RawMessage `json:"content"`
 		Contents []json.RawMessage `json:"contents"`
@@ -56,6 +65,27 @@ func Items(result json.RawMessage) []Item {
 		out = appendItem(out, m.Content)
 	}
 	return out
+}
+
+// mayHoldItems reports whether result may hold an item: "image" or
+// "audio" as a string, a member named "blob" in any case (as
+// encoding/json matches names), or \u escapes, which could spell any of
+// them. A result with none, as most large results of text, is not
+// decoded.
+func mayHoldItems(result []byte) bool {
+	if bytes.Contains(result, []byte(`\u`)) || bytes.Contains(result, []byte(`"image"`)) || bytes.Contains(result, []byte(`"audio"`)) {
+		return true
+	}
+	for rest := result; ; {
+		i := bytes.IndexByte(rest, '"')
+		if i < 0 || i+5 >= len(rest) {
+			return false
+		}
+		if n := rest[i+1 : i+6]; n[0]|0x20 == 'b' && n[1]|0x20 == 'l' && n[2]|0x20 == 'o' && n[3]|0x20 == 'b' && n[4] == '"' {
+			return true
+		}
+		rest = rest[i+1:]
+	}
 }
 
 // ItemOf reads one content block or resource contents; ok is false when

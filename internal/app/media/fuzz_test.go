@@ -57,3 +57,21 @@ func FuzzPreview(f *testing.F) {
 		}
 	})
 }
+
+// FuzzItems: the quick look that spares decoding most results never
+// passes over one that holds an image, audio or blob.
+func FuzzItems(f *testing.F) {
+	for _, s := range []string{
+		`{"content":[{"type":"image","data":"AA=="}]}`, `{"contents":[{"uri":"a:b","BLOB":"AA=="}]}`,
+		`{"content":[{"type":"resource","resource":{"uri":"a:b","Blob":"AA=="}}]}`,
+		`{"content":[{"type":"im\u0061ge","data":"AA=="}]}`, `{"messages":[{"content":{"type":"audio","data":""}}]}`,
+		`{"content":[{"type":"text","text":"no picture here"}]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(items(b)) > 0 && !mayHoldItems(b) {
+			t.Fatalf("the quick look passes over items: %s", b)
+		}
+	})
+}
