@@ -77,8 +77,11 @@ type verdictJob struct {
 	call   callKey
 	tool   string
 	schema json.RawMessage
-	result json.RawMessage // nil when the call's verdict is known already
-	finds  []findings.Deferred
+	// compiled is schema compiled once for every job of the tool
+	// (toolSchemas.compiledApart), nil when each job compiles its own.
+	compiled func() (*schemacheck.Schema, error)
+	result   json.RawMessage // nil when the call's verdict is known already
+	finds    []findings.Deferred
 	// reported is the result the detail pane's structured report is
 	// asked of (structuredReports), checked against reportSchema; nil
 	// when none is.
@@ -126,7 +129,7 @@ func (j verdictJob) judge(ctx context.Context, gen uint64) tea.Msg {
 // meanwhile, and a Schema runs one validation at a time.
 func (j verdictJob) run(gen uint64) toolVerdictMsg {
 	msg := toolVerdictMsg{gen: gen, seq: j.seq, call: j.call, size: j.size}
-	schemas := jobSchemas{}
+	schemas := jobSchemas{shared: j.schema, compiled: j.compiled}
 	if j.result != nil {
 		msg.judged, msg.failure = true, client.ToolResultCheckerWith(j.tool, j.schema, schemas.compile)(j.result)
 	}
@@ -142,8 +145,13 @@ func (j verdictJob) run(gen uint64) toolVerdictMsg {
 
 // jobSchemas compiles each outputSchema a verdictJob reads once, so that
 // the call's verdict, its findings and its report share it: a job's
-// judgements run one after another, on its goroutine alone.
-type jobSchemas map[string]compiledSchema
+// judgements run one after another, on its goroutine alone. The tool's
+// schema compiled for every job (compiled) serves the text shared.
+type jobSchemas struct {
+	shared   json.RawMessage
+	compiled func() (*schemacheck.Schema, error)
+	byText   map[string]compiledSchema
+}
 
 // compiledSchema is a schema text's outcome, kept by jobSchemas.
 type compiledSchema struct {
@@ -152,12 +160,18 @@ type compiledSchema struct {
 }
 
 // compile compiles schema apart the first time the job asks for it.
-func (c jobSchemas) compile(schema json.RawMessage) (*schemacheck.Schema, error) {
-	if r, ok := c[string(schema)]; ok {
+func (c *jobSchemas) compile(schema json.RawMessage) (*schemacheck.Schema, error) {
+	if c.compiled != nil && string(schema) == string(c.shared) {
+		return c.compiled()
+	}
+	if r, ok := c.byText[string(schema)]; ok {
 		return r.s, r.err
 	}
 	s, err := compileApart(schema)
-	c[string(schema)] = compiledSchema{s, err}
+	if c.byText == nil {
+		c.byText = map[string]compiledSchema{}
+	}
+	c.byText[string(schema)] = compiledSchema{s, err}
 	return s, err
 }
 
@@ -181,7 +195,7 @@ func (q *verdictQueue) push(job verdictJob) {
 		last := &q.jobs[n-1]
 		last.finds = append(last.finds, job.finds...)
 		if job.result != nil {
-			last.call, last.tool, last.schema, last.result = job.call, job.tool, job.schema, job.result
+			last.call, last.tool, last.schema, last.compiled, last.result = job.call, job.tool, job.schema, job.compiled, job.result
 		}
 		if job.reported != nil {
 			last.reported, last.reportSchema = job.reported, job.reportSchema
@@ -203,7 +217,7 @@ func (x *index) deferVerdict(f *capture.Frame, k callKey, c *callInfo, tool stri
 		return false
 	}
 	c.failure, c.checking = nil, f.Seq
-	x.verdicts.push(verdictJob{seq: f.Seq, call: k, tool: tool, schema: schema, result: f.Msg.Result, size: size})
+	x.verdicts.push(verdictJob{seq: f.Seq, call: k, tool: tool, schema: schema, compiled: x.tools.compiledApart(k.conn, tool), result: f.Msg.Result, size: size})
 	return true
 }
 

@@ -74,30 +74,51 @@ func TestStructuredReportStartsFromFindingsView(t *testing.T) {
 	}
 }
 
-// A small result of a tool whose outputSchema is past inlineVerdictBytes
-// is judged in a command, as a large result is: compiling the schema is
-// what costs.
-func TestSmallResultLargeSchemaJudgedApart(t *testing.T) {
-	st := rowsStoreOf(t, hugeRowsSchema(), true, 1<<10)
-	m, cmd := readKept(t, st)
-	if label, _ := rowOf(t, m, 4); !strings.Contains(label, markChecking) {
-		t.Fatalf("the result was judged where it was read: %q", label)
+// countCompiles counts the compilations of verdictJobs until the test
+// ends.
+func countCompiles(t *testing.T) *atomic.Int32 {
+	var compiles atomic.Int32
+	saved := compileApart
+	t.Cleanup(func() { compileApart = saved })
+	compileApart = func(s json.RawMessage) (*schemacheck.Schema, error) {
+		compiles.Add(1)
+		return schemacheck.CompileApart(s)
 	}
-	m.Update(verdictOf(t, cmd, 4))
+	return &compiles
+}
+
+// The small results of a tool whose outputSchema is past
+// inlineVerdictBytes are judged in commands, as a large result is:
+// compiling the schema is what costs, and it is compiled once for them
+// all.
+func TestSmallResultLargeSchemaJudgedApart(t *testing.T) {
+	compiles := countCompiles(t)
+	st := rowsStoreOf(t, hugeRowsSchema(), true, 1<<10, 1<<10, 1<<10)
+	m, cmd := readKept(t, st)
+	for seq := uint64(4); seq <= 8; seq += 2 {
+		if label, _ := rowOf(t, m, seq); !strings.Contains(label, markChecking) {
+			t.Fatalf("frame %d was judged where it was read: %q", seq, label)
+		}
+	}
+	for seq := uint64(4); seq <= 8; seq += 2 {
+		_, next := m.Update(verdictOf(t, cmd, seq))
+		cmd = tea.Batch(cmd, next)
+	}
 	if label, bad := rowOf(t, m, 4); !strings.HasPrefix(label, "result ✗ outputSchema") || !bad {
 		t.Errorf("after its verdict the result reads %q (failed %v)", label, bad)
+	}
+	if label, bad := rowOf(t, m, 8); !strings.HasPrefix(label, "result · tools/call rows") || bad {
+		t.Errorf("after its verdict the last result reads %q (failed %v)", label, bad)
+	}
+	if n := compiles.Load(); n != 1 {
+		t.Errorf("the judgements of 3 results compiled the schema %d times", n)
 	}
 }
 
 // A job judging a large result (its call's verdict and its findings)
 // compiles the outputSchema once.
 func TestVerdictJobCompilesSchemaOnce(t *testing.T) {
-	var compiles atomic.Int32
-	defer func(c func(json.RawMessage) (*schemacheck.Schema, error)) { compileApart = c }(compileApart)
-	compileApart = func(s json.RawMessage) (*schemacheck.Schema, error) {
-		compiles.Add(1)
-		return schemacheck.CompileApart(s)
-	}
+	compiles := countCompiles(t)
 	st := rowsStore(t, true, inlineVerdictBytes*2)
 	_, cmd := readKept(t, st)
 	v := verdictOf(t, cmd, 4)
