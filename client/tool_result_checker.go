@@ -32,6 +32,15 @@ func ToolResultCheckerApart(tool string, outputSchema json.RawMessage) func(resu
 	return toolResultChecker(tool, outputSchema, schemacheck.CompileApart)
 }
 
+// ToolResultCheckerWith returns a judge as ToolResultChecker does, whose
+// outputSchema is compiled by compile when a result first needs it: a
+// caller that makes several judgements against one schema apart (a
+// result's verdict, its findings, its report) hands them one compile
+// that compiles it once.
+func ToolResultCheckerWith(tool string, outputSchema json.RawMessage, compile func(json.RawMessage) (*schemacheck.Schema, error)) func(result json.RawMessage) *ToolFailure {
+	return toolResultChecker(tool, outputSchema, compile)
+}
+
 // toolResultChecker is the judge of ToolResultChecker, its outputSchema
 // compiled by compile.
 func toolResultChecker(tool string, outputSchema json.RawMessage, compile func(json.RawMessage) (*schemacheck.Schema, error)) func(result json.RawMessage) *ToolFailure {

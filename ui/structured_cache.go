@@ -21,7 +21,7 @@ var makeReport = structured.Report
 // against: a tools/list seen later makes a new one.
 type structuredReports struct {
 	byFrame map[uint64]structuredReport
-	// queue takes the report of a result past inlineVerdictBytes, made in
+	// queue takes the report of a result judged apart (judgedApart), made in
 	// a tea.Cmd (tool_verdicts.go); pending are the frames it holds.
 	queue   *verdictQueue
 	pending map[uint64]bool
@@ -41,7 +41,7 @@ func (c *structuredReports) of(f *capture.Frame, schema json.RawMessage) (lines 
 		return r.lines, true
 	}
 	res := f.Msg.Result
-	if c.queue != nil && len(res) > inlineVerdictBytes && (c.pending[f.Seq] || c.queue.room(len(res))) {
+	if c.queue != nil && judgedApart(res, schema) && (c.pending[f.Seq] || c.queue.room(len(res))) {
 		if !c.pending[f.Seq] {
 			if c.pending == nil {
 				c.pending = make(map[uint64]bool)

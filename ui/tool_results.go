@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+	"sync"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/app/schemacheck"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
@@ -22,7 +24,10 @@ const maxToolSchemaBytes = 1 << 20
 type toolSchemas struct {
 	conn   string
 	byTool map[string]json.RawMessage
-	size   int // schemaCost of the schemas kept
+	// apart compiles, once, each schema past inlineVerdictBytes for the
+	// verdictJobs of its tool's results (compiledApart).
+	apart map[string]func() (*schemacheck.Schema, error)
+	size  int // schemaCost of the schemas kept
 }
 
 // schemaCost is about the memory one kept schema takes: its bytes, its
@@ -38,7 +43,7 @@ func (t *toolSchemas) note(conn string, result json.RawMessage) {
 		return
 	}
 	if t.byTool == nil || t.conn != conn {
-		*t = toolSchemas{conn: conn, byTool: map[string]json.RawMessage{}}
+		*t = toolSchemas{conn: conn, byTool: map[string]json.RawMessage{}, apart: map[string]func() (*schemacheck.Schema, error){}}
 	}
 	schemas := client.OutputSchemas(r.Tools)
 	for _, raw := range r.Tools {
@@ -51,10 +56,15 @@ func (t *toolSchemas) note(conn string, result json.RawMessage) {
 		if old, ok := t.byTool[tool.Name]; ok {
 			t.size -= schemaCost(tool.Name, old)
 			delete(t.byTool, tool.Name)
+			delete(t.apart, tool.Name)
 		}
 		if s, ok := schemas[tool.Name]; ok && t.size+schemaCost(tool.Name, s) <= maxToolSchemaBytes {
-			t.byTool[tool.Name] = bytes.Clone(s)
+			kept := bytes.Clone(s)
+			t.byTool[tool.Name] = kept
 			t.size += schemaCost(tool.Name, s)
+			if len(kept) > inlineVerdictBytes {
+				t.apart[tool.Name] = sync.OnceValues(func() (*schemacheck.Schema, error) { return compileApart(kept) })
+			}
 		}
 	}
 }
@@ -66,6 +76,17 @@ func (t *toolSchemas) of(conn, tool string) json.RawMessage {
 		return nil
 	}
 	return t.byTool[tool]
+}
+
+// compiledApart is the outputSchema of tool on connection conn compiled
+// once for every verdictJob of its results, when it is past
+// inlineVerdictBytes; nil when it is not. Compiling such a schema costs
+// more than judging a small result against it (about 0.3 s for 160 KB).
+func (t *toolSchemas) compiledApart(conn, tool string) func() (*schemacheck.Schema, error) {
+	if conn != t.conn {
+		return nil
+	}
+	return t.apart[tool]
 }
 
 // noteToolResult reads the answer f to a tools/list or tools/call the

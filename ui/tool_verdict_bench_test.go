@@ -46,10 +46,15 @@ func rowsResult(size int, bad bool) json.RawMessage {
 // of the sizes given, the first of them failing the schema when bad is
 // set (frames 3–4, 5–6, …).
 func rowsStore(t testing.TB, bad bool, sizes ...int) *capture.Store {
+	return rowsStoreOf(t, bigToolSchema, bad, sizes...)
+}
+
+// rowsStoreOf is rowsStore with the tool "rows" declaring schema.
+func rowsStoreOf(t testing.TB, schema string, bad bool, sizes ...int) *capture.Store {
 	st := capture.NewStore(capture.Config{})
 	c := &clock{}
 	add := func(dir capture.Dir, m *jsonrpc.Message) { st.Append(controlFrame(t, dir, c.next(), proto.EncJSON, m)) }
-	tools := `[{"name":"rows","inputSchema":{"type":"object"},"outputSchema":` + bigToolSchema + `}]`
+	tools := `[{"name":"rows","inputSchema":{"type":"object"},"outputSchema":` + schema + `}]`
 	add(capture.Out, request(t, 1, mcp.MethodToolsList, map[string]any{}))
 	add(capture.In, result(t, 1, map[string]any{"tools": json.RawMessage(tools)}))
 	for i, size := range sizes {

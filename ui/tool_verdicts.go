@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"encoding/json"
 	"slices"
 	"sync/atomic"
@@ -10,6 +11,7 @@ import (
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/client/findings"
+	"github.com/mcpscope/mcpscope/internal/app/schemacheck"
 	"github.com/mcpscope/mcpscope/internal/app/structured"
 )
 
@@ -17,9 +19,12 @@ import (
 // to inlineVerdictBytes is judged (client.CheckToolResult, and the
 // findings of its outputSchema) where the index reads it: a judgement
 // costs about 0.1 ms per KiB of result, so such a result holds a key
-// about 6 ms, 12 with its findings. A larger one is judged in a tea.Cmd,
-// at most maxVerdictsInFlight at once (a 10 MiB result takes about half
-// a second and 200 MiB of allocations), the others waiting in turn; its
+// about 6 ms, 12 with its findings. A larger one, or one whose
+// outputSchema is larger than inlineVerdictBytes (compiling a 160 KB
+// schema takes about 0.3 s), is judged in a tea.Cmd, at most
+// maxVerdictsInFlight at once across every Model (a 10 MiB result takes
+// about half a second and 200 MiB of allocations), the others waiting in
+// turn; its
 // call shows as checking until its verdict arrives (toolVerdictMsg). The
 // results waiting or under judgement hold at most maxVerdictBytes; past
 // it a result is judged where it is read, as a small one is, so that
@@ -39,6 +44,26 @@ const (
 	checkingReportText = "checking structuredContent (its text, the outputSchema)…"
 )
 
+// judgedApart says whether the judgement of result against schema is
+// left to a verdictJob, room allowing: either is past inlineVerdictBytes.
+func judgedApart(result, schema json.RawMessage) bool {
+	return len(result) > inlineVerdictBytes || len(schema) > inlineVerdictBytes
+}
+
+// verdictSlots bounds the judgements running at once across every Model:
+// a replay's jump back replaces its Model, whose judgements asked for
+// meanwhile must not add to the new one's.
+var verdictSlots = make(chan struct{}, maxVerdictsInFlight)
+
+// verdictStarted, when set, is called with the index's gen as a
+// judgement starts, in its slot; a test counts the judgements running at
+// once with it.
+var verdictStarted atomic.Pointer[func(gen uint64)]
+
+// compileApart compiles the outputSchemas a verdictJob reads; a variable
+// so that a test can count the compilations.
+var compileApart = schemacheck.CompileApart
+
 // indexGens numbers the indexes of every Model, so that a verdict asked
 // for by an index since replaced (a replay) changes nothing.
 var indexGens atomic.Uint64
@@ -52,8 +77,11 @@ type verdictJob struct {
 	call   callKey
 	tool   string
 	schema json.RawMessage
-	result json.RawMessage // nil when the call's verdict is known already
-	finds  []findings.Deferred
+	// compiled is schema compiled once for every job of the tool
+	// (toolSchemas.compiledApart), nil when each job compiles its own.
+	compiled func() (*schemacheck.Schema, error)
+	result   json.RawMessage // nil when the call's verdict is known already
+	finds    []findings.Deferred
 	// reported is the result the detail pane's structured report is
 	// asked of (structuredReports), checked against reportSchema; nil
 	// when none is.
@@ -78,22 +106,73 @@ type toolVerdictMsg struct {
 	size         int
 }
 
-// run judges the job, with schemas compiled apart: the index judges the
-// small results of the same tool where it reads them meanwhile, and a
-// Schema runs one validation at a time.
+// judge runs the job once a slot is free (verdictSlots), unless ctx,
+// its Model's, ended meanwhile: then no one reads its verdict, and it
+// returns nil.
+func (j verdictJob) judge(ctx context.Context, gen uint64) tea.Msg {
+	if ctx.Err() != nil {
+		return nil
+	}
+	verdictSlots <- struct{}{}
+	defer func() { <-verdictSlots }()
+	if ctx.Err() != nil {
+		return nil
+	}
+	if started := verdictStarted.Load(); started != nil {
+		(*started)(gen)
+	}
+	return j.run(gen)
+}
+
+// run judges the job, with schemas compiled apart (jobSchemas): the
+// index judges the small results of the same tool where it reads them
+// meanwhile, and a Schema runs one validation at a time.
 func (j verdictJob) run(gen uint64) toolVerdictMsg {
 	msg := toolVerdictMsg{gen: gen, seq: j.seq, call: j.call, size: j.size}
+	schemas := jobSchemas{shared: j.schema, compiled: j.compiled}
 	if j.result != nil {
-		msg.judged, msg.failure = true, client.ToolResultCheckerApart(j.tool, j.schema)(j.result)
+		msg.judged, msg.failure = true, client.ToolResultCheckerWith(j.tool, j.schema, schemas.compile)(j.result)
 	}
 	for _, d := range j.finds {
-		msg.found = append(msg.found, d.Run()...)
+		msg.found = append(msg.found, d.RunWith(schemas.compile)...)
 	}
 	if j.reported != nil {
 		msg.reported, msg.reportSchema = true, j.reportSchema
-		msg.report = structured.ReportApart(j.reported, j.reportSchema)
+		msg.report = structured.ReportWith(j.reported, j.reportSchema, schemas.compile)
 	}
 	return msg
+}
+
+// jobSchemas compiles each outputSchema a verdictJob reads once, so that
+// the call's verdict, its findings and its report share it: a job's
+// judgements run one after another, on its goroutine alone. The tool's
+// schema compiled for every job (compiled) serves the text shared.
+type jobSchemas struct {
+	shared   json.RawMessage
+	compiled func() (*schemacheck.Schema, error)
+	byText   map[string]compiledSchema
+}
+
+// compiledSchema is a schema text's outcome, kept by jobSchemas.
+type compiledSchema struct {
+	s   *schemacheck.Schema
+	err error
+}
+
+// compile compiles schema apart the first time the job asks for it.
+func (c *jobSchemas) compile(schema json.RawMessage) (*schemacheck.Schema, error) {
+	if c.compiled != nil && string(schema) == string(c.shared) {
+		return c.compiled()
+	}
+	if r, ok := c.byText[string(schema)]; ok {
+		return r.s, r.err
+	}
+	s, err := compileApart(schema)
+	if c.byText == nil {
+		c.byText = map[string]compiledSchema{}
+	}
+	c.byText[string(schema)] = compiledSchema{s, err}
+	return s, err
 }
 
 // verdictQueue holds the judgements waiting for a turn and counts those
@@ -116,7 +195,7 @@ func (q *verdictQueue) push(job verdictJob) {
 		last := &q.jobs[n-1]
 		last.finds = append(last.finds, job.finds...)
 		if job.result != nil {
-			last.call, last.tool, last.schema, last.result = job.call, job.tool, job.schema, job.result
+			last.call, last.tool, last.schema, last.compiled, last.result = job.call, job.tool, job.schema, job.compiled, job.result
 		}
 		if job.reported != nil {
 			last.reported, last.reportSchema = job.reported, job.reportSchema
@@ -130,27 +209,31 @@ func (q *verdictQueue) push(job verdictJob) {
 }
 
 // deferVerdict leaves the verdict of the tools/call result f of call c
-// to a verdictJob when it is large and there is room; it reports whether
-// it did.
+// to a verdictJob when it or its schema is large (judgedApart) and there
+// is room; it reports whether it did.
 func (x *index) deferVerdict(f *capture.Frame, k callKey, c *callInfo, tool string, schema json.RawMessage) bool {
 	size := len(f.Msg.Result)
-	if size <= inlineVerdictBytes || !x.verdicts.room(size) {
+	if !judgedApart(f.Msg.Result, schema) || !x.verdicts.room(size) {
 		return false
 	}
 	c.failure, c.checking = nil, f.Seq
-	x.verdicts.push(verdictJob{seq: f.Seq, call: k, tool: tool, schema: schema, result: f.Msg.Result, size: size})
+	x.verdicts.push(verdictJob{seq: f.Seq, call: k, tool: tool, schema: schema, compiled: x.tools.compiledApart(k.conn, tool), result: f.Msg.Result, size: size})
 	return true
 }
 
 // deferFindings queues the judgements the Findings view's detector left
-// reading a frame, or runs them here when the queue has no room.
+// reading a frame, or runs them here when the queue has no room. Those
+// of the frame the last job waiting judges join it, which holds the
+// frame's result already: they need no room.
 func (x *index) deferFindings() {
+	q := &x.verdicts
 	for _, d := range x.views.findings.TakeDeferred() {
-		if !x.verdicts.room(d.Size()) {
+		n := len(q.jobs)
+		if !(n > 0 && q.jobs[n-1].seq == d.Seq()) && !q.room(d.Size()) {
 			x.views.findings.Late(d.Run())
 			continue
 		}
-		x.verdicts.push(verdictJob{seq: d.Seq(), finds: []findings.Deferred{d}, size: d.Size()})
+		q.push(verdictJob{seq: d.Seq(), finds: []findings.Deferred{d}, size: d.Size()})
 	}
 }
 
@@ -162,14 +245,14 @@ func (c *callInfo) checkingResult(f *capture.Frame) bool {
 
 // judgeVerdicts starts the judgements waiting, as many as may run.
 func (m *Model) judgeVerdicts() tea.Cmd {
-	q := &m.idx.verdicts
+	q, ctx := &m.idx.verdicts, m.ctx
 	var cmds []tea.Cmd
 	for q.running < maxVerdictsInFlight && len(q.jobs) > 0 {
 		job, gen := q.jobs[0], q.gen
 		q.jobs[0] = verdictJob{}
 		q.jobs = q.jobs[1:]
 		q.running++
-		cmds = append(cmds, func() tea.Msg { return job.run(gen) })
+		cmds = append(cmds, func() tea.Msg { return job.judge(ctx, gen) })
 	}
 	return tea.Batch(cmds...)
 }
@@ -197,6 +280,7 @@ func (m *Model) verdictArrived(msg toolVerdictMsg) tea.Cmd {
 		x.filter.recheck(f, x)
 	}
 	m.traffic.sync()
+	m.syncSelection() // the detail said checking: it reads the verdict now
 	return m.judgeVerdicts()
 }
 

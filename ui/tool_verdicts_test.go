@@ -184,10 +184,11 @@ func TestGoldenToolVerdictChecking(t *testing.T) {
 func TestLargeResultStructuredReportArrivesAsMessage(t *testing.T) {
 	st := rowsStore(t, true, inlineVerdictBytes*2)
 	m, cmd := readKept(t, st)
-	m.Update(verdictOf(t, cmd, 4)) // the call's verdict and findings
 	m.traffic.selectSeq(3)
 	m.syncSelection()
-	_, cmd = m.Update(keyPress("down"))
+	_, arrived := m.Update(verdictOf(t, cmd, 4)) // the call's verdict and findings
+	_, key := m.Update(keyPress("down"))
+	cmd = tea.Batch(arrived, key)
 	if f, ok := m.traffic.selected(); !ok || f.Seq != 4 {
 		t.Fatalf("down did not select the large result: %v", f)
 	}

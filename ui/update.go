@@ -22,11 +22,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && m.quitAsked > 0 {
 		if cmd, handled := m.answerQuit(k); handled {
-			return m, cmd
+			return m, tea.Batch(cmd, m.judgeVerdicts())
 		}
 	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && m.overlay != nil && k.String() != "ctrl+c" {
-		return m, m.screenKey(k)
+		return m, tea.Batch(m.screenKey(k), m.judgeVerdicts()) // a report the detail asked for
 	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:

@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/app/schemacheck"
 )
 
 // Deferred is the judgement of a large tools/call result against its
@@ -29,9 +30,15 @@ func (d Deferred) Size() int { return len(d.result) }
 // returned for it. It judges with the outputSchema compiled apart
 // (client.ToolResultCheckerApart), so that the detector's own judgements
 // against the same schema never wait for it.
-func (d Deferred) Run() []Finding {
+func (d Deferred) Run() []Finding { return d.RunWith(schemacheck.CompileApart) }
+
+// RunWith is Run with the outputSchema compiled by compile: a caller that
+// judges the same result otherwise too (its call's verdict, its report)
+// hands one compile to every judgement, so that the schema is compiled
+// once.
+func (d Deferred) RunWith(compile func(json.RawMessage) (*schemacheck.Schema, error)) []Finding {
 	r := &report{f: d.f, seq: d.seq}
-	judgeTool(r, &tool{judge: client.ToolResultCheckerApart(d.t.name, d.t.schema)}, d.result, d.path)
+	judgeTool(r, &tool{judge: client.ToolResultCheckerWith(d.t.name, d.t.schema, compile)}, d.result, d.path)
 	return r.out
 }
 

@@ -79,6 +79,13 @@ func ReportApart(result, outputSchema json.RawMessage) []Line {
 	return report(result, outputSchema, schemacheck.CompileApart)
 }
 
+// ReportWith is Report with outputSchema compiled by compile, which a
+// caller making several checks against one schema apart shares among
+// them.
+func ReportWith(result, outputSchema json.RawMessage, compile func(json.RawMessage) (*schemacheck.Schema, error)) []Line {
+	return report(result, outputSchema, compile)
+}
+
 // report is Report, outputSchema compiled by compile.
 func report(result, outputSchema json.RawMessage, compile func(json.RawMessage) (*schemacheck.Schema, error)) []Line {
 	sc := Of(result)
