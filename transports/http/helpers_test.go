@@ -231,6 +231,19 @@ func openSSE(w http.ResponseWriter) func(raw string) {
 	}
 }
 
+// answerCallWithEvents makes f answer every tools/call with an SSE
+// stream: events, in order, then the call's empty result in an event
+// with id lastID ("" for none).
+func (f *fake) answerCallWithEvents(events []string, lastID string) {
+	f.on(mcp.MethodToolsCall, func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
+		put := openSSE(w)
+		for _, e := range events {
+			put(e)
+		}
+		put(event(lastID, resultOf(m, `{"content":[]}`)))
+	})
+}
+
 // event is an SSE event carrying data as one data line, with an id when
 // id is not empty.
 func event(id, data string) string {
@@ -356,7 +369,13 @@ func config(url string, store *capture.Store, warn *warnings, adjust func(*Confi
 // inbox; it is closed when the test ends.
 func newRig(t testing.TB, url string, adjust func(*Config)) *rig {
 	t.Helper()
-	r := &rig{store: capture.NewStore(capture.Config{}), in: make(inbox, 1024), warn: &warnings{}}
+	return newRigOf(t, url, capture.NewStore(capture.Config{}), adjust)
+}
+
+// newRigOf is newRig capturing into store.
+func newRigOf(t testing.TB, url string, store *capture.Store, adjust func(*Config)) *rig {
+	t.Helper()
+	r := &rig{store: store, in: make(inbox, 1024), warn: &warnings{}}
 	tr, err := New(config(url, r.store, r.warn, adjust))
 	if err != nil {
 		t.Fatalf("New: %v", err)

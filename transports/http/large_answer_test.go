@@ -3,7 +3,7 @@ package mcphttp
 import (
 	"context"
 	"fmt"
-	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -28,13 +28,7 @@ func TestLargeAnswerKeptWhole(t *testing.T) {
 		events[i] = event(fmt.Sprint(i+1), `{"jsonrpc":"2.0","method":"notifications/message","params":`+params[i]+`}`)
 	}
 	f := newFake(t)
-	f.on(mcp.MethodToolsCall, func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
-		put := openSSE(w)
-		for _, e := range events {
-			put(e)
-		}
-		put(event("end", resultOf(m, `{"content":[]}`)))
-	})
+	f.answerCallWithEvents(events, "end")
 	r := newRig(t, f.URL(), nil)
 	r.send(t, request(t, 3, mcp.MethodToolsCall, map[string]any{"name": "stream_logs"}))
 	var got []*jsonrpc.Message
@@ -72,13 +66,7 @@ func TestLargeAnswerMemoryBounded(t *testing.T) {
 	const n = 1024
 	note := event("", `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"`+strings.Repeat("0123456789abcdef", (64<<10-200)/16)+`"}}`)
 	f := newFake(t)
-	f.on(mcp.MethodToolsCall, func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
-		put := openSSE(w)
-		for range n {
-			put(note)
-		}
-		put(event("", resultOf(m, `{"content":[]}`)))
-	})
+	f.answerCallWithEvents(slices.Repeat([]string{note}, n), "")
 	store := capture.NewStore(capture.Config{MaxBytes: 8 << 20})
 	tr, err := New(config(f.URL(), store, &warnings{}, nil))
 	if err != nil {

@@ -2,14 +2,11 @@ package mcphttp
 
 import (
 	"bytes"
-	"context"
 	"fmt"
-	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/mcpscope/mcpscope/capture"
-	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
@@ -28,36 +25,18 @@ func TestSSEAnswerKeptWholeWithinBudget(t *testing.T) {
 		total += int64(len(events[i]))
 	}
 	f := newFake(t)
-	f.on(mcp.MethodToolsCall, func(w http.ResponseWriter, _ *http.Request, m *jsonrpc.Message) {
-		write := openSSE(w)
-		for _, ev := range events {
-			write(ev)
-		}
-		write(event("", resultOf(m, `{"content":[]}`)))
-	})
+	f.answerCallWithEvents(events, "")
 	// Room for the events' bytes and their metadata, not for the bytes twice.
 	store := capture.NewStore(capture.Config{MaxBytes: total + total/4})
-	in := make(inbox, notes+1)
-	tr, err := New(config(f.URL(), store, &warnings{}, func(c *Config) { c.Mode = ModeStreamable }))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = tr.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
-	defer cancel()
-	if err := tr.Start(ctx, func(m *jsonrpc.Message) { in <- m }); err != nil {
-		t.Fatal(err)
-	}
-	if err := tr.Send(ctx, request(t, 1, mcp.MethodToolsCall, map[string]any{"name": "logs"})); err != nil {
-		t.Fatal(err)
-	}
+	r := newRigOf(t, f.URL(), store, func(c *Config) { c.Mode = ModeStreamable })
+	r.send(t, request(t, 1, mcp.MethodToolsCall, map[string]any{"name": "logs"}))
 	for i := range notes {
-		m := in.next(t)
+		m := r.in.next(t)
 		if m.Method != mcp.MethodNotifyMessage || !bytes.Contains(m.Params, fmt.Appendf(nil, `"data":"%d x`, i)) {
 			t.Fatalf("message %d delivered: %s %.60s", i, m.Method, m.Params)
 		}
 	}
-	if m := in.next(t); !m.IsResponse() {
+	if m := r.in.next(t); !m.IsResponse() {
 		t.Fatalf("after the notifications: %s, want the answer", m.Describe())
 	}
 	st := store.Stats()
