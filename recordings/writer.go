@@ -388,12 +388,14 @@ type builtLine struct {
 }
 
 // encodeMessage encodes m, which came with no bytes of its own, as
-// encoding/json does, into memory reused from line to line.
+// encoding/json does, into memory reused from line to line; nil when it
+// cannot be encoded. A copy is encoded: AppendJSON sets an empty version,
+// and the message is its sender's.
 func (b *builtLine) encodeMessage(m *jsonrpc.Message) []byte {
-	body, err := m.AppendJSON(b.body[:0])
+	c := *m
+	body, err := c.AppendJSON(b.body[:0])
 	if err != nil {
-		body, _ = json.Marshal(m)
-		return body
+		return nil
 	}
 	b.body = body
 	return body
@@ -453,10 +455,12 @@ func frameLine(f *capture.Frame, keep int, red *redactor, b *builtLine) *line {
 			body := m.Raw
 			if len(body) == 0 { // a message this side built: its encoding is most often the frame's bytes
 				body = b.encodeMessage(m)
-				if i := bytes.Index(f.Raw[:len(raw)], body); f.Enc == proto.EncJSON && len(body) > 0 && i >= 0 {
-					b.msg = [2]int{i, len(body)}
-					l.Msg = b.msg[:]
-					return l
+				if f.Enc == proto.EncJSON && len(body) > 0 {
+					if i := bytes.Index(f.Raw[:len(raw)], body); i >= 0 {
+						b.msg = [2]int{i, len(body)}
+						l.Msg = b.msg[:]
+						return l
+					}
 				}
 			}
 			if len(body) > maxBodyKeep {
