@@ -97,7 +97,7 @@ func (t *Transport) get(ctx context.Context, conn, lastID string) (*http.Respons
 func (t *Transport) readEvents(ex *exchange, conn string, body io.Reader) error {
 	rd := newEventReader(body, t.cfg.MaxFrameSize)
 	for {
-		ev, raw, data, err := rd.next()
+		ev, err := rd.Next()
 		if err != nil {
 			if limit := (*sse.LimitError)(nil); errors.As(err, &limit) && ex.ctx.Err() == nil {
 				// An event refused for its size: a frame of none of its
@@ -109,6 +109,7 @@ func (t *Transport) readEvents(ex *exchange, conn string, body io.Reader) error 
 			}
 			return err
 		}
+		raw, data := ev.Raw, ev.DataBytes
 		ex.noteEvent(ev)
 		if ev.Type == "endpoint" && ex.onEndpoint != nil {
 			f := &capture.Frame{Chan: capture.Channel{Kind: capture.Control}, Raw: raw, Size: int(ev.Length),

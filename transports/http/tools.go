@@ -73,10 +73,11 @@ func (t *Transport) readToolEvents(ex *exchange, body io.Reader) error {
 	rd := newEventReader(body, t.cfg.MaxFrameSize)
 	var parts fragments
 	for {
-		ev, raw, data, err := rd.next()
+		ev, err := rd.Next()
 		if err != nil {
 			return &toolsCut{fragments: parts.n, err: err}
 		}
+		raw, data := ev.Raw, ev.DataBytes
 		f := &capture.Frame{Chan: capture.Channel{Kind: capture.Control}, Raw: raw, Size: int(ev.Length),
 			Fields: httphead.SSEEventFields(raw), Enc: proto.EncJSON}
 		var deliver *jsonrpc.Message
