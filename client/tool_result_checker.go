@@ -21,7 +21,7 @@ var compileSchema = schemacheck.Compile
 // result first needs it, however large it is. The judge is safe for
 // concurrent use.
 func ToolResultChecker(tool string, outputSchema json.RawMessage) func(result json.RawMessage) *ToolFailure {
-	return toolResultChecker(tool, outputSchema, compileSchema)
+	return ToolResultCheckerWith(tool, outputSchema, compileSchema)
 }
 
 // ToolResultCheckerApart returns a judge as ToolResultChecker does, whose
@@ -29,7 +29,7 @@ func ToolResultChecker(tool string, outputSchema json.RawMessage) func(result js
 // run off a reader's goroutine, long on a large result, then holds up no
 // judgement the reader makes against the same schema meanwhile.
 func ToolResultCheckerApart(tool string, outputSchema json.RawMessage) func(result json.RawMessage) *ToolFailure {
-	return toolResultChecker(tool, outputSchema, schemacheck.CompileApart)
+	return ToolResultCheckerWith(tool, outputSchema, schemacheck.CompileApart)
 }
 
 // ToolResultCheckerWith returns a judge as ToolResultChecker does, whose
@@ -38,12 +38,6 @@ func ToolResultCheckerApart(tool string, outputSchema json.RawMessage) func(resu
 // result's verdict, its findings, its report) hands them one compile
 // that compiles it once.
 func ToolResultCheckerWith(tool string, outputSchema json.RawMessage, compile func(json.RawMessage) (*schemacheck.Schema, error)) func(result json.RawMessage) *ToolFailure {
-	return toolResultChecker(tool, outputSchema, compile)
-}
-
-// toolResultChecker is the judge of ToolResultChecker, its outputSchema
-// compiled by compile.
-func toolResultChecker(tool string, outputSchema json.RawMessage, compile func(json.RawMessage) (*schemacheck.Schema, error)) func(result json.RawMessage) *ToolFailure {
 	compiled := sync.OnceValues(func() (*schemacheck.Schema, error) { return compile(outputSchema) })
 	return func(result json.RawMessage) *ToolFailure {
 		var r map[string]json.RawMessage

@@ -68,7 +68,7 @@ func Of(result json.RawMessage) json.RawMessage {
 // result cannot be read, or when structuredContent is not the JSON object
 // the spec requires (null included).
 func Report(result, outputSchema json.RawMessage) []Line {
-	return report(result, outputSchema, schemacheck.Compile)
+	return ReportWith(result, outputSchema, schemacheck.Compile)
 }
 
 // ReportApart is Report with outputSchema compiled apart
@@ -76,18 +76,13 @@ func Report(result, outputSchema json.RawMessage) []Line {
 // long on a large result, then holds up no check the reader makes
 // against the same schema meanwhile.
 func ReportApart(result, outputSchema json.RawMessage) []Line {
-	return report(result, outputSchema, schemacheck.CompileApart)
+	return ReportWith(result, outputSchema, schemacheck.CompileApart)
 }
 
 // ReportWith is Report with outputSchema compiled by compile, which a
 // caller making several checks against one schema apart shares among
 // them.
 func ReportWith(result, outputSchema json.RawMessage, compile func(json.RawMessage) (*schemacheck.Schema, error)) []Line {
-	return report(result, outputSchema, compile)
-}
-
-// report is Report, outputSchema compiled by compile.
-func report(result, outputSchema json.RawMessage, compile func(json.RawMessage) (*schemacheck.Schema, error)) []Line {
 	sc := Of(result)
 	if sc == nil {
 		if Named(result) {

@@ -66,10 +66,10 @@ func (d *direct) writeFD(fd uintptr) bool {
 			m, err = syscall.Write(int(fd), d.b)
 		}
 		if !errors.Is(err, syscall.EINTR) {
-			d.n = max(m, 0)
 			if err != nil {
-				d.n = 0
+				m = 0
 			}
+			d.n = m
 			return true // never wait: a write that would is watched instead
 		}
 	}
