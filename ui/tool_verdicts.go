@@ -188,11 +188,18 @@ type verdictQueue struct {
 // room says whether a result of size bytes may wait for a judgement.
 func (q *verdictQueue) room(size int) bool { return q.bytes+size <= maxVerdictBytes }
 
+// joins says whether a job for frame seq would merge with the last job
+// waiting, which judges the same frame.
+func (q *verdictQueue) joins(seq uint64) bool {
+	n := len(q.jobs)
+	return n > 0 && q.jobs[n-1].seq == seq
+}
+
 // push queues job, merged with the last job when it judges the same
 // frame.
 func (q *verdictQueue) push(job verdictJob) {
-	if n := len(q.jobs); n > 0 && q.jobs[n-1].seq == job.seq {
-		last := &q.jobs[n-1]
+	if q.joins(job.seq) {
+		last := &q.jobs[len(q.jobs)-1]
 		last.finds = append(last.finds, job.finds...)
 		if job.result != nil {
 			last.call, last.tool, last.schema, last.compiled, last.result = job.call, job.tool, job.schema, job.compiled, job.result
@@ -228,8 +235,7 @@ func (x *index) deferVerdict(f *capture.Frame, k callKey, c *callInfo, tool stri
 func (x *index) deferFindings() {
 	q := &x.verdicts
 	for _, d := range x.views.findings.TakeDeferred() {
-		n := len(q.jobs)
-		if !(n > 0 && q.jobs[n-1].seq == d.Seq()) && !q.room(d.Size()) {
+		if !q.joins(d.Seq()) && !q.room(d.Size()) {
 			x.views.findings.Late(d.Run())
 			continue
 		}

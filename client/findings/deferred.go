@@ -11,7 +11,7 @@ import (
 // Deferred is the judgement of a large tools/call result against its
 // tool's outputSchema that a detector left to its caller (DeferOver), so
 // that the caller can run it where it costs its reader nothing. It holds
-// the frame it judges; Run may be called on any goroutine, once.
+// the frame it judges; RunWith may be called on any goroutine, once.
 type Deferred struct {
 	f      *capture.Frame
 	seq    uint64
@@ -26,11 +26,15 @@ func (d Deferred) Seq() uint64 { return d.seq }
 // Size is how many bytes of result the judgement reads.
 func (d Deferred) Size() int { return len(d.result) }
 
-// Run judges the result and returns the findings Note would have
-// returned for it. It judges with the outputSchema compiled apart
-// (client.ToolResultCheckerApart), so that the detector's own judgements
-// against the same schema never wait for it.
-func (d Deferred) Run() []Finding { return d.RunWith(schemacheck.CompileApart) }
+// Run judges the result where Note would have, with the tool's judge the
+// detector holds (its outputSchema compiled once), and returns the
+// findings Note would have returned for it: for a caller that finds no
+// room to judge it apart. A judgement on another goroutine uses RunWith.
+func (d Deferred) Run() []Finding {
+	r := &report{f: d.f, seq: d.seq}
+	judgeTool(r, d.t, d.result, d.path)
+	return r.out
+}
 
 // RunWith is Run with the outputSchema compiled by compile: a caller that
 // judges the same result otherwise too (its call's verdict, its report)
