@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
 )
 
@@ -23,11 +24,11 @@ type answerView struct {
 func (c *Composer) answerRenderer() func(json.RawMessage, error) *answerView {
 	call, st, d, w, h := c.call, *c.st, c.d.Dialect(), c.w, c.h
 	var schema json.RawMessage
-	if !call.notify {
+	if !call.notify && call.method == mcp.MethodToolsCall {
 		schema = c.d.OutputSchema(call.toolName())
 	}
 	return func(res json.RawMessage, err error) *answerView {
-		v := &answerView{failure: call.toolFailure(res, err, func(string) json.RawMessage { return schema })}
+		v := &answerView{failure: call.toolFailure(res, err, schema)}
 		if err == nil && call.notify {
 			v.out = &look.Outcome{Heading: call.method, Body: st.Ink.Good.Paint("the notification was written: a notification has no answer")}
 		} else {

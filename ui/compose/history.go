@@ -38,16 +38,15 @@ func (c composeCall) wireParams() any {
 }
 
 // toolFailure judges the answer to a tools/call request: a result that is
-// nonetheless a failure (client.CheckToolResult, by the outputSchema
-// schemaOf gives for the tool, compiled apart: it is judged in a tea.Cmd,
-// and the index's judgements against it never wait for this one); nil
-// for any other call or answer.
-func (c composeCall) toolFailure(result json.RawMessage, err error, schemaOf func(tool string) json.RawMessage) *client.ToolFailure {
+// nonetheless a failure (client.CheckToolResult, by the tool's
+// outputSchema, compiled apart: it is judged in a tea.Cmd, and the
+// index's judgements against it never wait for this one); nil for any
+// other call or answer.
+func (c composeCall) toolFailure(result json.RawMessage, err error, outputSchema json.RawMessage) *client.ToolFailure {
 	if c.notify || c.method != mcp.MethodToolsCall || err != nil {
 		return nil
 	}
-	name := c.toolName()
-	return client.ToolResultCheckerApart(name, schemaOf(name))(result)
+	return client.ToolResultCheckerApart(c.toolName(), outputSchema)(result)
 }
 
 // toolName is the tool a tools/call names; "" for any other call.
