@@ -23,10 +23,13 @@ import (
 // and the peak RSS of a separate mcpscope process.
 
 // processCPU returns the user+system CPU time of this process so far.
-func processCPU(b *testing.B) time.Duration {
+func processCPU(b *testing.B) time.Duration { return rusageCPU(b, syscall.RUSAGE_SELF) }
+
+// rusageCPU returns the user+system CPU time getrusage reports for who.
+func rusageCPU(b *testing.B, who int) time.Duration {
 	b.Helper()
 	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+	if err := syscall.Getrusage(who, &ru); err != nil {
 		b.Fatalf("getrusage: %v", err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())

@@ -58,11 +58,4 @@ func (c *transferCost) add(b *testing.B, argv []string) {
 
 // childrenCPU returns the user+system CPU time of the children of this
 // process waited for so far, and of the children they waited for.
-func childrenCPU(b *testing.B) time.Duration {
-	b.Helper()
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru); err != nil {
-		b.Fatalf("getrusage: %v", err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+func childrenCPU(b *testing.B) time.Duration { return rusageCPU(b, syscall.RUSAGE_CHILDREN) }

@@ -97,10 +97,7 @@ func startTUI(b *testing.B, bin, server string, n int) tuiStart {
 	tmux("new-session", "-d", "-s", name, "-x", "160", "-y", "45",
 		fmt.Sprintf("read _ && exec env XDG_STATE_HOME=%q %q -- %q", state, bin, server))
 	defer tmux("kill-server")
-	pid, err := strconv.Atoi(strings.TrimSpace(tmux("list-panes", "-t", name, "-F", "#{pane_pid}")))
-	if err != nil {
-		b.Fatalf("the TUI's process id: %v", err)
-	}
+	pid := panePID(b, tmux, name)
 	tmux("send-keys", "-t", name, "Enter")
 	start := time.Now() // the line is in the pane: its shell becomes the TUI now
 	var s tuiStart
@@ -151,6 +148,17 @@ func tmuxOn(b *testing.B, name string) func(args ...string) string {
 		}
 		return string(out)
 	}
+}
+
+// panePID returns the process id of the program in tmux session name's
+// pane.
+func panePID(b *testing.B, tmux func(args ...string) string, name string) int {
+	b.Helper()
+	pid, err := strconv.Atoi(strings.TrimSpace(tmux("list-panes", "-t", name, "-F", "#{pane_pid}")))
+	if err != nil {
+		b.Fatalf("the TUI's process id: %v", err)
+	}
+	return pid
 }
 
 // childrenOf returns the process ids of pid's children, from each of its

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"regexp"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 )
@@ -75,10 +74,7 @@ func runFloodedTUI(b *testing.B, bin, self, memLimit string) floodRun {
 	tmux("new-session", "-d", "-s", name, "-x", "170", "-y", "50",
 		fmt.Sprintf("exec %s %q --no-record --env %s=1 -- %q", env, bin, floodServerEnv, self))
 	defer tmux("kill-server")
-	pid, err := strconv.Atoi(strings.TrimSpace(tmux("list-panes", "-t", name, "-F", "#{pane_pid}")))
-	if err != nil {
-		b.Fatalf("the TUI's process id: %v", err)
-	}
+	pid := panePID(b, tmux, name)
 	deadline := time.Now().Add(flowHangGuard)
 	evicted, held := 0, 0
 	for evicted < floodEvictions {
