@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/internal/app/resulttext"
+	"github.com/mcpscope/mcpscope/internal/app/schemacheck"
 	"github.com/mcpscope/mcpscope/internal/app/structured"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
@@ -43,13 +44,14 @@ func resultFacts(in detailInput, w int) string {
 	case method == mcp.MethodToolsCall && structured.Named(res):
 		add(in.st.Ink.Muted.Paint("structuredContent:"))
 		var schema json.RawMessage
+		var compiled func() (*schemacheck.Schema, error)
 		if in.tools != nil {
-			schema = in.tools.of(f.Conn, tool)
+			schema, compiled = in.tools.of(f.Conn, tool), in.tools.compiledApart(f.Conn, tool)
 		}
 		var lines []structured.Line
 		ready := true
 		if in.reports != nil {
-			lines, ready = in.reports.of(f, schema)
+			lines, ready = in.reports.of(f, schema, compiled)
 		} else {
 			lines = structured.Report(res, schema)
 		}

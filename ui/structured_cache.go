@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/app/schemacheck"
 	"github.com/mcpscope/mcpscope/internal/app/structured"
 )
 
@@ -35,8 +36,10 @@ type structuredReport struct {
 
 // of returns the report of f's result checked against schema, making it
 // on first use; ready is false while the report of a large result is
-// made in a tea.Cmd, which keep then asks for.
-func (c *structuredReports) of(f *capture.Frame, schema json.RawMessage) (lines []structured.Line, ready bool) {
+// made in a tea.Cmd, which keep then asks for. compiled, when not nil, is
+// schema compiled apart once for its tool (toolSchemas.compiledApart),
+// which that report uses.
+func (c *structuredReports) of(f *capture.Frame, schema json.RawMessage, compiled func() (*schemacheck.Schema, error)) (lines []structured.Line, ready bool) {
 	if r, ok := c.byFrame[f.Seq]; ok && r.schema == string(schema) {
 		return r.lines, true
 	}
@@ -47,7 +50,7 @@ func (c *structuredReports) of(f *capture.Frame, schema json.RawMessage) (lines 
 				c.pending = make(map[uint64]bool)
 			}
 			c.pending[f.Seq] = true
-			c.queue.push(verdictJob{seq: f.Seq, reported: res, reportSchema: schema, size: len(res)})
+			c.queue.push(verdictJob{seq: f.Seq, schema: schema, compiled: compiled, reported: res, reportSchema: schema, size: len(res)})
 		}
 		return nil, false
 	}

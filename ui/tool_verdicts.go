@@ -206,6 +206,9 @@ func (q *verdictQueue) push(job verdictJob) {
 		}
 		if job.reported != nil {
 			last.reported, last.reportSchema = job.reported, job.reportSchema
+			if last.compiled == nil {
+				last.schema, last.compiled = job.schema, job.compiled
+			}
 		}
 		q.bytes += max(job.size-last.size, 0)
 		last.size = max(last.size, job.size)

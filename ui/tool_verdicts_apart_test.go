@@ -115,6 +115,30 @@ func TestSmallResultLargeSchemaJudgedApart(t *testing.T) {
 	}
 }
 
+// The detail's structured report of a small result of a tool whose
+// outputSchema is large is made in a job with the schema its listing
+// compiled once, not compiled again.
+func TestStructuredReportUsesTheListingsCompile(t *testing.T) {
+	compiles := countCompiles(t)
+	st := rowsStoreOf(t, hugeRowsSchema(), true, 1<<10)
+	m, cmd := readKept(t, st)
+	m.traffic.selectSeq(3)
+	m.syncSelection()
+	_, arrived := m.Update(verdictOf(t, cmd, 4))
+	_, key := m.Update(keyPress("down"))
+	cmd = tea.Batch(arrived, key)
+	if d := detailText(m); !strings.Contains(d, checkingReportText) {
+		t.Fatalf("the detail of the small result of a large schema:\n%s", d)
+	}
+	m.Update(verdictOf(t, cmd, 4))
+	if d := detailText(m); strings.Contains(d, checkingReportText) || !strings.Contains(d, "fails outputSchema") {
+		t.Errorf("the detail once the report arrived:\n%s", d)
+	}
+	if n := compiles.Load(); n != 1 {
+		t.Errorf("the verdict and the report compiled the schema %d times", n)
+	}
+}
+
 // A job judging a large result (its call's verdict and its findings)
 // compiles the outputSchema once.
 func TestVerdictJobCompilesSchemaOnce(t *testing.T) {
