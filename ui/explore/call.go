@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/app/schemacheck"
 	"github.com/mcpscope/mcpscope/prompts/schemaform"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/ui/look"
@@ -329,9 +331,12 @@ func (x *Explorer) answerRenderer(method string) func(json.RawMessage, error) *a
 		if judged {
 			schema = tool.output
 		}
-		v := &answerView{out: look.NewCheckedOutcome(method, res, err, d, &st, schema)}
+		// One compile, apart, for the outcome's report and the verdict.
+		once := sync.OnceValues(func() (*schemacheck.Schema, error) { return schemacheck.CompileApart(schema) })
+		compile := func(json.RawMessage) (*schemacheck.Schema, error) { return once() }
+		v := &answerView{out: look.NewCheckedOutcomeWith(method, res, err, d, &st, schema, compile)}
 		if judged && err == nil {
-			if v.failure = client.ToolResultCheckerApart(tool.name, schema)(res); v.failure != nil {
+			if v.failure = client.ToolResultCheckerWith(tool.name, schema, compile)(res); v.failure != nil {
 				v.out.FailTool(v.failure, &st)
 			}
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/client"
 	"github.com/mcpscope/mcpscope/internal/app/media"
+	"github.com/mcpscope/mcpscope/internal/app/schemacheck"
 	"github.com/mcpscope/mcpscope/internal/app/termtext"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
@@ -56,6 +57,13 @@ func NewOutcome(method string, res json.RawMessage, err error, d mcp.Dialect, st
 // is built once; for a result of megabytes that takes seconds, so a caller
 // in a Bubble Tea program calls it in a tea.Cmd, not in Update.
 func NewCheckedOutcome(method string, res json.RawMessage, err error, d mcp.Dialect, st *Styles, outputSchema json.RawMessage) *Outcome {
+	return NewCheckedOutcomeWith(method, res, err, d, st, outputSchema, schemacheck.CompileApart)
+}
+
+// NewCheckedOutcomeWith is NewCheckedOutcome with outputSchema compiled by
+// compile, which a caller judging the same result too (its verdict)
+// shares, so that the schema is compiled once.
+func NewCheckedOutcomeWith(method string, res json.RawMessage, err error, d mcp.Dialect, st *Styles, outputSchema json.RawMessage, compile func(json.RawMessage) (*schemacheck.Schema, error)) *Outcome {
 	o := &Outcome{Heading: method, Result: res}
 	var b strings.Builder
 	if err != nil {
@@ -74,7 +82,7 @@ func NewCheckedOutcome(method string, res json.RawMessage, err error, d mcp.Dial
 		return o
 	}
 	o.st, o.cols, o.Media = st, PreviewCols, len(media.Items(res))
-	o.parts = newResultParts(res, outputSchema, st)
+	o.parts = newResultParts(res, outputSchema, compile, st)
 	o.render()
 	return o
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/internal/app/resulttext"
+	"github.com/mcpscope/mcpscope/internal/app/schemacheck"
 	"github.com/mcpscope/mcpscope/internal/app/structured"
 	"github.com/mcpscope/mcpscope/internal/app/termtext"
 	"github.com/mcpscope/mcpscope/proto/mcp"
@@ -50,17 +51,17 @@ type resultParts struct{ notes, structured, json string }
 
 // newResultParts draws the parts of res, its structuredContent checked
 // against schema when given.
-func newResultParts(res, schema json.RawMessage, st *Styles) resultParts {
-	return resultParts{notes: resultNotes(res, st), structured: structuredSection(res, schema, st), json: PrettyHighlighted(res, st)}
+func newResultParts(res, schema json.RawMessage, compile func(json.RawMessage) (*schemacheck.Schema, error), st *Styles) resultParts {
+	return resultParts{notes: resultNotes(res, st), structured: structuredSection(res, schema, compile, st), json: PrettyHighlighted(res, st)}
 }
 
 // structuredSection renders a tools/call result's structuredContent as
 // highlighted JSON (a huge one only by its size: the result JSON below
 // holds it), then StructuredLines; "" when it has none. The schema is
-// compiled apart (structured.ReportApart): an outcome is rendered in a
-// tea.Cmd, and the index's judgements against the same schema never wait
-// for it.
-func structuredSection(res, schema json.RawMessage, st *Styles) string {
+// compiled by compile, apart from the index's (an outcome is rendered in
+// a tea.Cmd, and the index's judgements against the same schema never
+// wait for it).
+func structuredSection(res, schema json.RawMessage, compile func(json.RawMessage) (*schemacheck.Schema, error), st *Styles) string {
 	sc := structured.Of(res)
 	if sc == nil {
 		if why := structured.Report(res, nil); why != nil {
@@ -75,7 +76,7 @@ func structuredSection(res, schema json.RawMessage, st *Styles) string {
 	} else {
 		b.WriteString(PrettyHighlighted(sc, st) + "\n")
 	}
-	b.WriteString(StructuredLines(structured.ReportApart(res, schema), st))
+	b.WriteString(StructuredLines(structured.ReportWith(res, schema, compile), st))
 	return strings.TrimRight(b.String(), "\n")
 }
 

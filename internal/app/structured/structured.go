@@ -71,14 +71,6 @@ func Report(result, outputSchema json.RawMessage) []Line {
 	return ReportWith(result, outputSchema, schemacheck.Compile)
 }
 
-// ReportApart is Report with outputSchema compiled apart
-// (schemacheck.CompileApart): a report made off a reader's goroutine,
-// long on a large result, then holds up no check the reader makes
-// against the same schema meanwhile.
-func ReportApart(result, outputSchema json.RawMessage) []Line {
-	return ReportWith(result, outputSchema, schemacheck.CompileApart)
-}
-
 // ReportWith is Report with outputSchema compiled by compile, which a
 // caller making several checks against one schema apart shares among
 // them.
