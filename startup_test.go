@@ -35,10 +35,11 @@ var initExceptions = map[string]initException{
 	},
 }
 
-// initRuns is how many times the binary is started; the fastest run is
-// judged, so that a loaded machine, which only ever slows a run down,
-// does not fail the test.
-const initRuns = 7
+// initRuns is how many times the binary is started; each package is
+// judged by its fastest initialisation over the runs, so that a loaded
+// machine, which only ever slows a run down, and a preemption in the
+// middle of one package's init in one run, do not fail the test.
+const initRuns = 15
 
 // initCost is one package's line of GODEBUG=inittrace=1.
 type initCost struct {
@@ -47,40 +48,37 @@ type initCost struct {
 }
 
 // TestInitTime runs `mcpscope version` with the runtime's init trace
-// initRuns times and fails when even the fastest run spends more than
-// initTimeBudget in package initialisation, naming the slowest packages
-// of that run; each of initExceptions is held to its own budget, in its
-// fastest run.
+// initRuns times, takes each package's fastest initialisation, and fails
+// when those of all the packages together come to more than
+// initTimeBudget, naming the slowest; each of initExceptions is held to
+// its own budget apart.
 func TestInitTime(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "mcpscope")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	var best []initCost
-	bestTotal := time.Duration(-1)
-	excepted := map[string]time.Duration{}
+	fastest := map[string]time.Duration{}
 	for range initRuns {
-		var costs []initCost
 		for _, c := range initTrace(t, bin) {
-			if _, ok := initExceptions[c.pkg]; !ok {
-				costs = append(costs, c)
-			} else if d, seen := excepted[c.pkg]; !seen || c.clock < d {
-				excepted[c.pkg] = c.clock
+			if d, seen := fastest[c.pkg]; !seen || c.clock < d {
+				fastest[c.pkg] = c.clock
 			}
 		}
-		if total := sumClock(costs); bestTotal < 0 || total < bestTotal {
-			best, bestTotal = costs, total
+	}
+	var costs []initCost
+	for pkg, d := range fastest {
+		if e, ok := initExceptions[pkg]; !ok {
+			costs = append(costs, initCost{pkg: pkg, clock: d})
+		} else if d > e.budget {
+			t.Errorf("init of %s takes %v at its fastest in %d runs, over its budget of %v (it %s)", pkg, d, initRuns, e.budget, e.reason)
 		}
 	}
-	for pkg, d := range excepted {
-		if e := initExceptions[pkg]; d > e.budget {
-			t.Errorf("init of %s takes %v in its fastest of %d runs, over its budget of %v (it %s)", pkg, d, initRuns, e.budget, e.reason)
-		}
-	}
-	if bestTotal > initTimeBudget {
-		slices.SortFunc(best, func(a, b initCost) int { return int(b.clock - a.clock) })
-		t.Errorf("package init takes %v in the fastest of %d runs, over the budget of %v; the slowest: %v",
-			bestTotal, initRuns, initTimeBudget, best[:min(5, len(best))])
+	total := sumClock(costs)
+	t.Logf("package init: %v for %d packages, each at its fastest in %d runs", total, len(costs), initRuns)
+	if total > initTimeBudget {
+		slices.SortFunc(costs, func(a, b initCost) int { return int(b.clock - a.clock) })
+		t.Errorf("package init takes %v, each package at its fastest in %d runs, over the budget of %v; the slowest: %v",
+			total, initRuns, initTimeBudget, costs[:min(5, len(costs))])
 	}
 }
 
