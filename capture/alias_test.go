@@ -101,3 +101,30 @@ func TestParamsBesideRawCounted(t *testing.T) {
 		t.Fatalf("Stats = %+v: copied params must count against the budget", st)
 	}
 }
+
+// A result decoded in place early in a large frame costs the frame's bytes
+// once: the capacity of its slice, which runs on to the end of Raw, is
+// not counted again as spare room beside them.
+func TestResultInsideRawSpareNotCounted(t *testing.T) {
+	raw := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":1,"result":{},"pad":%q}`, bytes.Repeat([]byte("x"), 1<<20))
+	raw = raw[:len(raw):len(raw)] // Raw's own room is not what is weighed here
+	m, err := jsonrpc.DecodeMessage(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if copied(m.Result, raw) != 0 {
+		t.Fatalf("the decoder copied the result: the test needs one that slices its input")
+	}
+	f := &Frame{Dir: In, Chan: Channel{Kind: Control}, Raw: raw, Size: len(raw), Msg: m}
+	w := weight(f)
+	if w.decoded != 0 || w.meta > 4<<10 {
+		t.Fatalf("a %d-byte frame whose result lies in its bytes weighs %+v: want its bytes once and a few hundred bytes of metadata", len(raw), w)
+	}
+	c := *f
+	mc := *m
+	mc.Result = append(make([]byte, 0, 1<<20), m.Result...) // a copy with room to spare
+	c.Msg = &mc
+	if got := weight(&c).meta; got < 1<<20-64 {
+		t.Fatalf("a copied result's spare room weighs %d, want about 1 MiB", got)
+	}
+}

@@ -99,6 +99,16 @@ func alloc(n int64) int64 {
 // and the allocator's rounding.
 func spare(b []byte) int64 { return alloc(int64(cap(b))) - int64(len(b)) }
 
+// spareBeside is spare(v), or 0 when v lies within raw: the capacity of a
+// slice of raw runs on into raw's own bytes, which len(raw) and spare(raw)
+// count already.
+func spareBeside(v, raw []byte) int64 {
+	if len(v) > 0 && copied(v, raw) == 0 {
+		return 0
+	}
+	return spare(v)
+}
+
 // metaBytes is what a held frame keeps alive beside the bytes counted by
 // len(Raw) and decodedBytes: the Frame itself, its slot, the spare capacity
 // of its buffers, its annotations, the decoded Msg (envelope, id, method,
@@ -116,15 +126,15 @@ func metaBytes(f *Frame) int64 {
 	if m == nil {
 		return n
 	}
-	n += alloc(messageSize) + alloc(int64(len(m.JSONRPC))) + alloc(int64(len(m.Method))) + spare(m.Params)
+	n += alloc(messageSize) + alloc(int64(len(m.JSONRPC))) + alloc(int64(len(m.Method))) + spareBeside(m.Params, f.Raw)
 	if m.ID != nil {
 		n += alloc(idSize)
 	}
 	if len(m.Result) > 0 && &m.Result[0] != &nullResult[0] {
-		n += spare(m.Result)
+		n += spareBeside(m.Result, f.Raw)
 	}
 	if e := m.Error; e != nil {
-		n += alloc(errorSize) + alloc(int64(len(e.Message))) + spare(e.Data)
+		n += alloc(errorSize) + alloc(int64(len(e.Message))) + spareBeside(e.Data, f.Raw)
 	}
 	return n
 }
