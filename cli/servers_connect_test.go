@@ -10,9 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/internal/testkit/peertest"
 )
 
@@ -152,22 +150,10 @@ func TestServerPickerConnects(t *testing.T) {
 	}
 	r.waitFor(t, "MCP connected", "result · initialize", "go-sdk/everything")
 	// The picker's input reader, on a pipe rather than a terminal, may take
-	// one more read after it ends: press q until the TUI quits.
-	deadline := time.Now().Add(guard.Hang)
-	for time.Now().Before(deadline) {
-		if _, err := r.keys.Write([]byte("q")); err != nil {
-			t.Fatal(err)
-		}
-		select {
-		case code := <-r.code:
-			if code != ExitOK {
-				t.Fatalf("exit %d; stderr: %s", code, r.errb.String())
-			}
-			return
-		case <-time.After(100 * time.Millisecond):
-		}
+	// one more read after it ends: quit presses q again until the TUI quits.
+	if code := r.quit(t); code != ExitOK {
+		t.Fatalf("exit %d; stderr: %s", code, r.errb.String())
 	}
-	t.Fatal("the TUI did not quit")
 }
 
 // Without any configured server, `mcpscope` says how to start (exit 2),

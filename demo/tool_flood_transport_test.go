@@ -14,14 +14,16 @@ import (
 	"github.com/mcpscope/mcpscope/demo/flow"
 	"github.com/mcpscope/mcpscope/demo/stdio"
 	"github.com/mcpscope/mcpscope/internal/testkit/flowtest"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	protoflow "github.com/mcpscope/mcpscope/proto/flow"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 	"github.com/mcpscope/mcpscope/transports/webtransport"
 )
 
-// floodCount is how many lines the transport tests flood.
-const floodCount = 50_000
+// floodCount is how many lines the transport tests flood (a fifth under
+// the race detector).
+var floodCount = guard.Flood(50_000)
 
 // lineCounter checks that flood lines arrive numbered 1, 2, … and counts them.
 type lineCounter struct {

@@ -4,6 +4,8 @@ import (
 	"flag"
 	"runtime"
 	"strconv"
+
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 )
 
 // PeerParallelism is how many parallel tests a package of peer tests runs
@@ -18,7 +20,7 @@ const PeerParallelism = 4
 // is no longer small beside its waits, it leaves go test's one per core.
 // TestMain calls it before m.Run.
 func WidenParallel() {
-	if raceDetector {
+	if guard.Race {
 		return
 	}
 	if !flag.Parsed() {
