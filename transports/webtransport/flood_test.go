@@ -20,7 +20,7 @@ import (
 // its own stuck writes (or both sides would wait for each other), and
 // once the peer reads, every request has its answer.
 func TestPingFloodBeforeReadingAllAnswered(t *testing.T) {
-	const asks, pings = 300, 20_000
+	asks, pings := guard.Flood(300), guard.Flood(20_000) // a fifth under the race detector
 	roots := make([]mcp.Root, 64)
 	for i := range roots {
 		roots[i] = mcp.Root{URI: fmt.Sprintf("file:///%04d/%s", i, strings.Repeat("r", 1000))}

@@ -9,6 +9,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
 
@@ -28,7 +29,7 @@ func bigRoots() []mcp.Root {
 // both sides would wait for each other), and once the peer reads, every
 // request has its answer.
 func TestPingFloodBeforeReadingAllAnswered(t *testing.T) {
-	const asks, pings = 300, 20_000
+	asks, pings := guard.Flood(300), guard.Flood(20_000) // a fifth under the race detector
 	roots := bigRoots()
 	counted := make(chan int, 1)
 	p := startPeer(t, []string{"mcp"}, func(ctx context.Context, c *websocket.Conn) {

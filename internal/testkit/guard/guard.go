@@ -20,11 +20,11 @@ const Hang = 30 * time.Second
 // "never" where a test keeps a product timeout out of the way: twice Hang.
 const Run = 2 * Hang
 
-// Flood is how many messages a test floods a session with, given the n
-// that proves its point: n, or a fifth of it under the race detector. A
-// flood there exercises the same paths concurrently, which is what that
-// run is for, while the full one, at several times the CPU of each
-// message, would end up measuring the machine against Hang.
+// Flood is how many messages (or bytes) a test floods a session with,
+// given the n that proves its point: n, or a fifth of it under the race
+// detector. A flood there exercises the same paths concurrently, which is
+// what that run is for, while the full one, at several times the CPU of
+// each message, would end up measuring the machine against Hang.
 func Flood(n int) int {
 	if Race {
 		return max(1, n/5)
