@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
@@ -130,6 +131,9 @@ func (j verdictJob) judge(ctx context.Context, gen uint64) tea.Msg {
 func (j verdictJob) run(gen uint64) toolVerdictMsg {
 	msg := toolVerdictMsg{gen: gen, seq: j.seq, call: j.call, size: j.size}
 	schemas := jobSchemas{shared: j.schema, compiled: j.compiled}
+	for _, d := range j.finds {
+		schemas.offer(d.Compiled())
+	}
 	if j.result != nil {
 		msg.judged, msg.failure = true, client.ToolResultCheckerWith(j.tool, j.schema, schemas.compile)(j.result)
 	}
@@ -146,17 +150,27 @@ func (j verdictJob) run(gen uint64) toolVerdictMsg {
 // jobSchemas compiles each outputSchema a verdictJob reads once, so that
 // the call's verdict, its findings and its report share it: a job's
 // judgements run one after another, on its goroutine alone. The tool's
-// schema compiled for every job (compiled) serves the text shared.
+// schema compiled for every job (compiled) serves the text shared; a
+// schema its findings' detector compiled once for its tool (offer) serves
+// another text.
 type jobSchemas struct {
 	shared   json.RawMessage
 	compiled func() (*schemacheck.Schema, error)
-	byText   map[string]compiledSchema
+	byText   map[string]func() (*schemacheck.Schema, error)
 }
 
-// compiledSchema is a schema text's outcome, kept by jobSchemas.
-type compiledSchema struct {
-	s   *schemacheck.Schema
-	err error
+// offer makes compiled, when not nil, the compile of schema, unless the
+// job holds one already.
+func (c *jobSchemas) offer(schema json.RawMessage, compiled func() (*schemacheck.Schema, error)) {
+	if compiled == nil || c.compiled != nil && string(schema) == string(c.shared) {
+		return
+	}
+	if c.byText == nil {
+		c.byText = map[string]func() (*schemacheck.Schema, error){}
+	}
+	if _, ok := c.byText[string(schema)]; !ok {
+		c.byText[string(schema)] = compiled
+	}
 }
 
 // compile compiles schema apart the first time the job asks for it.
@@ -164,15 +178,12 @@ func (c *jobSchemas) compile(schema json.RawMessage) (*schemacheck.Schema, error
 	if c.compiled != nil && string(schema) == string(c.shared) {
 		return c.compiled()
 	}
-	if r, ok := c.byText[string(schema)]; ok {
-		return r.s, r.err
+	compiled, ok := c.byText[string(schema)]
+	if !ok {
+		compiled = sync.OnceValues(func() (*schemacheck.Schema, error) { return compileApart(schema) })
+		c.offer(schema, compiled)
 	}
-	s, err := compileApart(schema)
-	if c.byText == nil {
-		c.byText = map[string]compiledSchema{}
-	}
-	c.byText[string(schema)] = compiledSchema{s, err}
-	return s, err
+	return compiled()
 }
 
 // verdictQueue holds the judgements waiting for a turn and counts those
