@@ -50,7 +50,7 @@ func TestToolVerdictRedrawsDetail(t *testing.T) {
 // result selects it, the report is made in a command the key's Update
 // returns, and the detail shows it once it arrives.
 func TestStructuredReportStartsFromFindingsView(t *testing.T) {
-	st := rowsStore(t, true, inlineVerdictBytes*2)
+	st := rowsStore(t, true, inlineVerdictBytes*2, 1<<10) // the pass leaves the small result shown
 	m, cmd := readKept(t, st)
 	m.traffic.selectSeq(1)
 	m.syncSelection()
@@ -120,7 +120,7 @@ func TestSmallResultLargeSchemaJudgedApart(t *testing.T) {
 // compiled once, not compiled again.
 func TestStructuredReportUsesTheListingsCompile(t *testing.T) {
 	compiles := countCompiles(t)
-	st := rowsStoreOf(t, hugeRowsSchema(), true, 1<<10)
+	st := rowsStoreOf(t, hugeRowsSchema(), true, 1<<10, 1<<10) // the pass leaves the second shown
 	m, cmd := readKept(t, st)
 	m.traffic.selectSeq(3)
 	m.syncSelection()

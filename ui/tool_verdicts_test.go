@@ -182,7 +182,7 @@ func TestGoldenToolVerdictChecking(t *testing.T) {
 // key's Update: the detail says it is checking, and shows the report once
 // it arrives.
 func TestLargeResultStructuredReportArrivesAsMessage(t *testing.T) {
-	st := rowsStore(t, true, inlineVerdictBytes*2)
+	st := rowsStore(t, true, inlineVerdictBytes*2, 1<<10) // the pass leaves the small result shown
 	m, cmd := readKept(t, st)
 	m.traffic.selectSeq(3)
 	m.syncSelection()
@@ -198,5 +198,40 @@ func TestLargeResultStructuredReportArrivesAsMessage(t *testing.T) {
 	m.Update(verdictOf(t, cmd, 4))
 	if d := detailText(m); strings.Contains(d, checkingReportText) || !strings.Contains(d, "fails outputSchema") {
 		t.Errorf("the detail once the report arrived:\n%s", d)
+	}
+}
+
+// A verdict lays out again the detail of the frame it judged, not the
+// detail of another frame shown meanwhile (a large result's layout costs
+// about 0.1 s): the content laid out before stays.
+func TestToolVerdictRedrawsOnlyItsFrame(t *testing.T) {
+	st := rowsStore(t, true, inlineVerdictBytes*2, inlineVerdictBytes*2)
+	m, cmd := readKept(t, st)
+	m.traffic.selectSeq(6)
+	m.syncSelection()
+	const before = "laid out before the verdicts"
+	m.detail.content = fixedRows{before}
+	m.Update(verdictOf(t, cmd, 4))
+	if rows := m.detail.content.rows(0, 1); len(rows) != 1 || rows[0] != before {
+		t.Errorf("the verdict of frame 4 laid out the detail of frame 6 again: %q", rows)
+	}
+	m.Update(verdictOf(t, cmd, 6))
+	if d := detailText(m); strings.Contains(d, before) || strings.Contains(d, checkingText) {
+		t.Errorf("the detail of frame 6 once its verdict arrived:\n%s", d)
+	}
+}
+
+// The detail of the frame selected while the index had yet to read it
+// is laid out again once the index has: it says its result is checking
+// without waiting for a verdict about another frame.
+func TestDetailLaidOutOnceItsFrameIsRead(t *testing.T) {
+	st := rowsStore(t, true, inlineVerdictBytes*2, inlineVerdictBytes*2)
+	m, _ := readKept(t, st)
+	if f, ok := m.traffic.selected(); !ok || f.Seq != 6 {
+		t.Fatalf("the selection after the pass: %v", f)
+	}
+	rows := m.detail.content.rows(0, m.detail.content.rowCount())
+	if d := ansi.Strip(strings.Join(rows, "\n")); !strings.Contains(d, checkingText) {
+		t.Errorf("the detail of the last result after the pass:\n%s", d)
 	}
 }
