@@ -13,7 +13,7 @@ const maxStructuredReports = 32
 
 // makeReport makes a structured report; a variable so that a test can
 // count the reports made.
-var makeReport = structured.Report
+var makeReport = structured.ReportWith
 
 // structuredReports keeps the structured report of each tools/call result
 // frame the detail pane showed (structured.Report compares and validates
@@ -38,7 +38,7 @@ type structuredReport struct {
 // on first use; ready is false while the report of a large result is
 // made in a tea.Cmd, which keep then asks for. compiled, when not nil, is
 // schema compiled apart once for its tool (toolSchemas.compiledApart),
-// which that report uses.
+// which the report uses, made in a tea.Cmd or here.
 func (c *structuredReports) of(f *capture.Frame, schema json.RawMessage, compiled func() (*schemacheck.Schema, error)) (lines []structured.Line, ready bool) {
 	if r, ok := c.byFrame[f.Seq]; ok && r.schema == string(schema) {
 		return r.lines, true
@@ -54,7 +54,7 @@ func (c *structuredReports) of(f *capture.Frame, schema json.RawMessage, compile
 		}
 		return nil, false
 	}
-	lines = makeReport(res, schema)
+	lines = makeReport(res, schema, listedCompile(compiled))
 	c.keep(f.Seq, schema, lines)
 	return lines, true
 }

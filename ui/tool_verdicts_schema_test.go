@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/mcpscope/mcpscope/client/findings"
@@ -50,5 +51,29 @@ func TestFindingsJobsShareTheirDetectorsCompile(t *testing.T) {
 	}
 	if n := compiles.Load(); n != 0 {
 		t.Errorf("2 jobs of findings compiled the schema %d times themselves", n)
+	}
+}
+
+// With no room for a job, the results of a tool whose outputSchema is past
+// inlineVerdictBytes are judged where they are read, their verdicts and
+// the detail's report against the schema its listing compiled once, not
+// each against a compile of its own.
+func TestNoRoomJudgesWithTheListingsCompile(t *testing.T) {
+	compiles := countCompiles(t)
+	st := rowsStoreOf(t, hugeRowsSchema(), true, 1<<10, 1<<10)
+	m := keptModel(t, st)
+	m.idx.verdicts.bytes = maxVerdictBytes // no room left
+	readWhole(m)
+	if label, bad := rowOf(t, m, 4); !strings.HasPrefix(label, "result ✗ outputSchema") || !bad {
+		t.Errorf("the first result reads %q (failed %v)", label, bad)
+	}
+	if label, bad := rowOf(t, m, 6); !strings.HasPrefix(label, "result · tools/call rows") || bad {
+		t.Errorf("the second result reads %q (failed %v)", label, bad)
+	}
+	if d := detailText(m); !strings.Contains(d, "structuredContent:") || strings.Contains(d, checkingReportText) {
+		t.Errorf("the detail of the second result:\n%s", d)
+	}
+	if n := compiles.Load(); n != 1 {
+		t.Errorf("the listing's schema was compiled %d times for 2 verdicts and a report, want once", n)
 	}
 }

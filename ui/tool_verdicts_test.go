@@ -16,16 +16,28 @@ import (
 // and returns the model and the commands its Updates returned.
 func readKept(t *testing.T, st *capture.Store) (*Model, tea.Cmd) {
 	t.Helper()
+	m := keptModel(t, st)
+	return m, readWhole(m)
+}
+
+// keptModel is a new model of st that has read nothing.
+func keptModel(t *testing.T, st *capture.Store) *Model {
 	m := New(Config{Store: st, Target: "wt://127.0.0.1:4433/mcp"})
 	t.Cleanup(func() { _ = m.Close() })
 	m.Update(tea.WindowSizeMsg{Width: 140, Height: 30})
+	return m
+}
+
+// readWhole reads the frames m's store holds, as refreshWhole does, and
+// returns the commands its Updates returned.
+func readWhole(m *Model) tea.Cmd {
 	_, cmd := m.Update(refreshMsg{at: t0})
 	cmds := []tea.Cmd{cmd}
 	for m.passing {
 		_, cmd := m.Update(passMsg{pass: m.pass})
 		cmds = append(cmds, cmd)
 	}
-	return m, tea.Batch(cmds...)
+	return tea.Batch(cmds...)
 }
 
 // verdictOf runs cmd until it brings the verdict of the frame seq.
