@@ -44,13 +44,14 @@ func (c *structuredReports) of(f *capture.Frame, schema json.RawMessage, compile
 		return r.lines, true
 	}
 	res := f.Msg.Result
-	if c.queue != nil && judgedApart(res, schema) && (c.pending[f.Seq] || c.queue.room(len(res))) {
+	size := jobCharge(len(res))
+	if c.queue != nil && judgedApart(res, schema) && (c.pending[f.Seq] || c.queue.room(size)) {
 		if !c.pending[f.Seq] {
 			if c.pending == nil {
 				c.pending = make(map[uint64]bool)
 			}
 			c.pending[f.Seq] = true
-			c.queue.push(verdictJob{seq: f.Seq, schema: schema, compiled: compiled, reported: res, reportSchema: schema, size: len(res)})
+			c.queue.push(verdictJob{seq: f.Seq, schema: schema, compiled: compiled, reported: res, reportSchema: schema, size: size})
 		}
 		return nil, false
 	}

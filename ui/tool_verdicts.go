@@ -27,14 +27,21 @@ import (
 // about half a second and 200 MiB of allocations), the others waiting in
 // turn; its
 // call shows as checking until its verdict arrives (toolVerdictMsg). The
-// results waiting or under judgement hold at most maxVerdictBytes; past
-// it a result is judged where it is read, as a small one is, so that
-// nothing goes unjudged.
+// jobs waiting or under judgement hold at most maxVerdictBytes, each
+// charged its result's bytes and verdictJobCost (the job and the frame it
+// holds: a flood of tiny results of a tool with a large outputSchema is
+// bounded too); past it a result is judged where it is read, as a small
+// one is, so that nothing goes unjudged.
 const (
 	inlineVerdictBytes  = 64 << 10
 	maxVerdictsInFlight = 2
 	maxVerdictBytes     = 64 << 20
+	verdictJobCost      = 512
 )
+
+// jobCharge is what a job judging a result of n bytes is charged against
+// maxVerdictBytes.
+func jobCharge(n int) int { return n + verdictJobCost }
 
 // markChecking marks a tools/call result whose verdict is being judged;
 // checkingText and checkingReportText say so in the detail of its call's
@@ -88,7 +95,7 @@ type verdictJob struct {
 	// when none is.
 	reported     json.RawMessage
 	reportSchema json.RawMessage
-	size         int // the bytes of result the job holds
+	size         int // what the job is charged: jobCharge of the result it holds
 }
 
 // toolVerdictMsg is a verdictJob's outcome.
@@ -195,7 +202,8 @@ type verdictQueue struct {
 	bytes   int // of the jobs waiting and running
 }
 
-// room says whether a result of size bytes may wait for a judgement.
+// room says whether a job charged size (jobCharge) may wait for a
+// judgement.
 func (q *verdictQueue) room(size int) bool { return q.bytes+size <= maxVerdictBytes }
 
 // joins says whether a job for frame seq would merge with the last job
@@ -232,7 +240,7 @@ func (q *verdictQueue) push(job verdictJob) {
 // to a verdictJob when it or its schema is large (judgedApart) and there
 // is room; it reports whether it did.
 func (x *index) deferVerdict(f *capture.Frame, k callKey, c *callInfo, tool string, schema json.RawMessage) bool {
-	size := len(f.Msg.Result)
+	size := jobCharge(len(f.Msg.Result))
 	if !judgedApart(f.Msg.Result, schema) || !x.verdicts.room(size) {
 		return false
 	}
@@ -248,11 +256,12 @@ func (x *index) deferVerdict(f *capture.Frame, k callKey, c *callInfo, tool stri
 func (x *index) deferFindings() {
 	q := &x.verdicts
 	for _, d := range x.views.findings.TakeDeferred() {
-		if !q.joins(d.Seq()) && !q.room(d.Size()) {
+		size := jobCharge(d.Size())
+		if !q.joins(d.Seq()) && !q.room(size) {
 			x.views.findings.Late(d.Run())
 			continue
 		}
-		q.push(verdictJob{seq: d.Seq(), finds: []findings.Deferred{d}, size: d.Size()})
+		q.push(verdictJob{seq: d.Seq(), finds: []findings.Deferred{d}, size: size})
 	}
 }
 

@@ -247,3 +247,21 @@ func TestDetailLaidOutOnceItsFrameIsRead(t *testing.T) {
 		t.Errorf("the detail of the last result after the pass:\n%s", d)
 	}
 }
+
+// Each job waiting for judgement is charged a cost besides its result's
+// bytes: a flood of tiny results of a tool whose outputSchema is large
+// stops waiting at maxVerdictBytes, its results past it judged where they
+// are read, as a flood of large results does.
+func TestTinyResultsChargeTheirJob(t *testing.T) {
+	st := rowsStoreOf(t, hugeRowsSchema(), false, 100, 100, 100, 100)
+	m := keptModel(t, st)
+	f, _ := st.Get(4)
+	m.idx.verdicts.bytes = maxVerdictBytes - 2*jobCharge(len(f.Msg.Result)) // room for two jobs
+	readWhole(m)
+	for _, seq := range []uint64{4, 6, 8, 10} {
+		label, _ := rowOf(t, m, seq)
+		if waits := seq <= 6; strings.Contains(label, markChecking) != waits {
+			t.Errorf("frame %d (%d bytes of result) reads %q, want it waiting %v", seq, len(f.Msg.Result), label, waits)
+		}
+	}
+}
