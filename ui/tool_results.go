@@ -18,6 +18,17 @@ import (
 // kept, and a call of its tool is judged on isError only.
 const maxToolSchemaBytes = 1 << 20
 
+// compiledSchemaRatio is about the most memory a schema compiled once for
+// its listing (compiledApart) keeps per byte of its text: a compiled
+// subschema keeps about 1 KiB, so that 170 KiB of typed properties, about
+// 4000 of them, keep 4 MiB (24×); patterns keep more (a regexp of 40
+// characters, 5 KiB). toolSchemasBound, about the most the outputSchemas
+// kept take with their compiles, is in indexMemoryBound.
+const (
+	compiledSchemaRatio = 32
+	toolSchemasBound    = maxToolSchemaBytes * (1 + compiledSchemaRatio)
+)
+
 // toolSchemas are the outputSchemas the tools of the current connection's
 // tools/list declared, to judge their tools/call results. A listing of
 // another connection (a reconnect) starts them afresh.

@@ -17,11 +17,15 @@ import (
 
 // hugeRowsSchema is bigToolSchema with enough optional properties
 // besides rows to be past inlineVerdictBytes: it judges the same results.
-func hugeRowsSchema() string {
+func hugeRowsSchema() string { return rowsSchemaPast(inlineVerdictBytes) }
+
+// rowsSchemaPast is bigToolSchema with enough optional properties besides
+// rows to be past n bytes.
+func rowsSchemaPast(n int) string {
 	var b strings.Builder
 	b.WriteString(`{"type":"object","required":["rows"],"properties":{"rows":{"type":"array",
  "items":{"type":"object","required":["n","s"],"properties":{"n":{"type":"number"},"s":{"type":"string"}}}}`)
-	for i := 0; b.Len() <= inlineVerdictBytes; i++ {
+	for i := 0; b.Len() <= n; i++ {
 		b.WriteString(`,"extra` + strconv.Itoa(i) + `":{"type":"string","maxLength":64}`)
 	}
 	b.WriteString(`}}`)

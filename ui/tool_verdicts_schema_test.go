@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"encoding/json"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -76,4 +79,35 @@ func TestNoRoomJudgesWithTheListingsCompile(t *testing.T) {
 	if n := compiles.Load(); n != 1 {
 		t.Errorf("the listing's schema was compiled %d times for 2 verdicts and a report, want once", n)
 	}
+}
+
+// The outputSchemas the index keeps, each compiled once for its listing,
+// take no more per byte of their text than toolSchemasBound, their share
+// of indexMemoryBound, allows per byte of maxToolSchemaBytes: a compiled
+// schema keeps several times its text. The schemas are as dense as a
+// schema mcpscope compiles may be (about 4000 subschemas in 170 KiB).
+func TestCompiledToolSchemasWithinBound(t *testing.T) {
+	const tools = 2
+	schema := rowsSchemaPast(170 << 10)
+	var list []string
+	for i := range tools {
+		list = append(list, `{"name":"rows`+strconv.Itoa(i)+`","outputSchema":`+schema+`}`)
+	}
+	base := liveHeap()
+	var ts toolSchemas
+	ts.note("c", json.RawMessage(`{"tools":[`+strings.Join(list, ",")+`]}`))
+	if len(ts.byTool) != tools {
+		t.Fatalf("the index kept %d schemas of %d bytes, want %d", len(ts.byTool), len(schema), tools)
+	}
+	for name := range ts.byTool {
+		if _, err := ts.compiledApart("c", name)(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, text := liveHeap()-base, int64(ts.size)
+	t.Logf("%d schemas of %d KiB, compiled: %.1f MiB, %.1f× their text", tools, len(schema)>>10, float64(got)/(1<<20), float64(got)/float64(text))
+	if bound := text * toolSchemasBound / maxToolSchemaBytes; got > bound {
+		t.Errorf("the schemas kept and compiled hold %.1f MiB, over their share of the bound, %.1f MiB", float64(got)/(1<<20), float64(bound)/(1<<20))
+	}
+	runtime.KeepAlive(&ts)
 }
