@@ -28,11 +28,11 @@ type detailPane struct {
 	width   int
 	dirty   bool
 	cancels int // the index's cancellations when the content was laid out
-	// verdicts is how many verdicts had arrived when the content was laid
-	// out (tool_verdicts.go).
-	verdicts int
-	drawn    uint64 // media.Drawn when the content was laid out: a picture it waited for may be drawn since
-	pics     uint64 // st.Pictures.Gen when the content was laid out: its pictures' cells may show others since
+	// unread says the index had not read the frame when the content was
+	// laid out: once it has, its call (method, verdict) is laid out.
+	unread bool
+	drawn  uint64 // media.Drawn when the content was laid out: a picture it waited for may be drawn since
+	pics   uint64 // st.Pictures.Gen when the content was laid out: its pictures' cells may show others since
 	// streamOf looks up the stream a chunk belongs to (Store.Stream), to
 	// name a gateway stream by its GUID; nil names streams by their key.
 	streamOf func(capture.StreamKey) (capture.StreamStats, bool)
@@ -68,13 +68,16 @@ func (p *detailPane) SetFrame(f *capture.Frame) {
 func (p *detailPane) restyle() { p.dirty = true }
 
 // prepare lays out the content when the frame, the width or the styles
-// changed, a cancellation may have marked the frame's call, or a picture
-// decoded meanwhile may be the one it waits for.
+// changed, the index read the frame since, a cancellation may have marked
+// the frame's call, a verdict arrived about it (verdictArrived), or a
+// picture decoded meanwhile may be the one it waits for.
 func (p *detailPane) prepare() {
-	if !p.dirty && p.cancels == p.x.cancels && p.verdicts == p.x.verdicts.arrived && p.drawn == media.Drawn() && p.pics == p.st.Pictures.Gen() {
+	read := p.unread && p.frame.Seq < p.x.next
+	if !p.dirty && !read && p.cancels == p.x.cancels && p.drawn == media.Drawn() && p.pics == p.st.Pictures.Gen() {
 		return
 	}
-	p.dirty, p.cancels, p.verdicts, p.drawn, p.pics = false, p.x.cancels, p.x.verdicts.arrived, media.Drawn(), p.st.Pictures.Gen()
+	p.dirty, p.cancels, p.drawn, p.pics = false, p.x.cancels, media.Drawn(), p.st.Pictures.Gen()
+	p.unread = p.frame != nil && p.frame.Seq >= p.x.next
 	if p.frame == nil {
 		p.content = fixedRows{p.st.Ink.Muted.Paint("select a frame in the traffic pane")}
 		p.offset = 0

@@ -33,10 +33,10 @@ const (
 // per filter match (which the store counts in capture.SlotSize): maxCalls
 // calls with their links, method and key, their stream MIME types, the
 // stderr lines, the datagram board, the outputSchemas of the tools
-// listed and the results waiting for a verdict, which a store may have let
-// go (tool_verdicts.go).
+// listed with their compiles (tool_results.go) and the results waiting for
+// a verdict, which a store may have let go (tool_verdicts.go).
 const indexMemoryBound = maxCalls*(maxLinksPerCall*8+512) + maxStderrLines*(maxStderrLine+32) + 4<<20 +
-	maxToolSchemaBytes + maxVerdictBytes
+	toolSchemasBound + maxVerdictBytes
 
 // callInfo is what the index knows of one call.
 type callInfo struct {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/app/schemacheck"
 	"github.com/mcpscope/mcpscope/internal/app/structured"
 	"github.com/mcpscope/mcpscope/internal/testkit/screentest"
 	"github.com/mcpscope/mcpscope/proto"
@@ -151,7 +152,10 @@ func TestDetailStructuredReportMadeOnce(t *testing.T) {
 		"content": []any{map[string]any{"type": "text", "text": `{"t":1}`}}, "structuredContent": map[string]any{"t": 1}}))
 	made := 0
 	old := makeReport
-	makeReport = func(res, schema json.RawMessage) []structured.Line { made++; return old(res, schema) }
+	makeReport = func(res, schema json.RawMessage, compile func(json.RawMessage) (*schemacheck.Schema, error)) []structured.Line {
+		made++
+		return old(res, schema, compile)
+	}
 	t.Cleanup(func() { makeReport = old })
 	m := newTestModel(t, st, 200, 60)
 	for range 3 {

@@ -13,7 +13,7 @@ const maxStructuredReports = 32
 
 // makeReport makes a structured report; a variable so that a test can
 // count the reports made.
-var makeReport = structured.Report
+var makeReport = structured.ReportWith
 
 // structuredReports keeps the structured report of each tools/call result
 // frame the detail pane showed (structured.Report compares and validates
@@ -38,23 +38,24 @@ type structuredReport struct {
 // on first use; ready is false while the report of a large result is
 // made in a tea.Cmd, which keep then asks for. compiled, when not nil, is
 // schema compiled apart once for its tool (toolSchemas.compiledApart),
-// which that report uses.
+// which the report uses, made in a tea.Cmd or here.
 func (c *structuredReports) of(f *capture.Frame, schema json.RawMessage, compiled func() (*schemacheck.Schema, error)) (lines []structured.Line, ready bool) {
 	if r, ok := c.byFrame[f.Seq]; ok && r.schema == string(schema) {
 		return r.lines, true
 	}
 	res := f.Msg.Result
-	if c.queue != nil && judgedApart(res, schema) && (c.pending[f.Seq] || c.queue.room(len(res))) {
+	size := jobCharge(len(res))
+	if c.queue != nil && judgedApart(res, schema) && (c.pending[f.Seq] || c.queue.room(size)) {
 		if !c.pending[f.Seq] {
 			if c.pending == nil {
 				c.pending = make(map[uint64]bool)
 			}
 			c.pending[f.Seq] = true
-			c.queue.push(verdictJob{seq: f.Seq, schema: schema, compiled: compiled, reported: res, reportSchema: schema, size: len(res)})
+			c.queue.push(verdictJob{seq: f.Seq, schema: schema, compiled: compiled, reported: res, reportSchema: schema, size: size})
 		}
 		return nil, false
 	}
-	lines = makeReport(res, schema)
+	lines = makeReport(res, schema, listedCompile(compiled))
 	c.keep(f.Seq, schema, lines)
 	return lines, true
 }

@@ -18,6 +18,17 @@ import (
 // kept, and a call of its tool is judged on isError only.
 const maxToolSchemaBytes = 1 << 20
 
+// compiledSchemaRatio is about the most memory a schema compiled once for
+// its listing (compiledApart) keeps per byte of its text: a compiled
+// subschema keeps about 1 KiB, so that 170 KiB of typed properties, about
+// 4000 of them, keep 4 MiB (24×); patterns keep more (a regexp of 40
+// characters, 5 KiB). toolSchemasBound, about the most the outputSchemas
+// kept take with their compiles, is in indexMemoryBound.
+const (
+	compiledSchemaRatio = 32
+	toolSchemasBound    = maxToolSchemaBytes * (1 + compiledSchemaRatio)
+)
+
 // toolSchemas are the outputSchemas the tools of the current connection's
 // tools/list declared, to judge their tools/call results. A listing of
 // another connection (a reconnect) starts them afresh.
@@ -106,8 +117,22 @@ func (x *index) noteToolResult(f *capture.Frame, k callKey, c *callInfo) {
 		if schema == nil && !bytes.Contains(f.Msg.Result, []byte(`"isError"`)) || x.deferVerdict(f, k, c, tool, schema) {
 			return
 		}
-		c.failure, c.checking = client.CheckToolResult(tool, f.Msg.Result, schema), 0
+		compile := listedCompile(x.tools.compiledApart(k.conn, tool))
+		c.failure, c.checking = client.ToolResultCheckerWith(tool, schema, compile)(f.Msg.Result), 0
 	}
+}
+
+// listedCompile compiles a tool's outputSchema for a judgement made where
+// the index reads (a small result, or one the verdicts had no room for):
+// compiled, when set, is that schema compiled once by its listing
+// (compiledApart), which it hands rather than compile a large schema again
+// for each result (about 0.4 s for 176 KB: schemacheck.Compile keeps no
+// text past 64 KiB).
+func listedCompile(compiled func() (*schemacheck.Schema, error)) func(json.RawMessage) (*schemacheck.Schema, error) {
+	if compiled == nil {
+		return schemacheck.Compile
+	}
+	return func(json.RawMessage) (*schemacheck.Schema, error) { return compiled() }
 }
 
 // toolFailure is the failure the response f reports, nil when it is not

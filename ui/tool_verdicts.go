@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
@@ -26,14 +27,21 @@ import (
 // about half a second and 200 MiB of allocations), the others waiting in
 // turn; its
 // call shows as checking until its verdict arrives (toolVerdictMsg). The
-// results waiting or under judgement hold at most maxVerdictBytes; past
-// it a result is judged where it is read, as a small one is, so that
-// nothing goes unjudged.
+// jobs waiting or under judgement hold at most maxVerdictBytes, each
+// charged its result's bytes and verdictJobCost (the job and the frame it
+// holds: a flood of tiny results of a tool with a large outputSchema is
+// bounded too); past it a result is judged where it is read, as a small
+// one is, so that nothing goes unjudged.
 const (
 	inlineVerdictBytes  = 64 << 10
 	maxVerdictsInFlight = 2
 	maxVerdictBytes     = 64 << 20
+	verdictJobCost      = 512
 )
+
+// jobCharge is what a job judging a result of n bytes is charged against
+// maxVerdictBytes.
+func jobCharge(n int) int { return n + verdictJobCost }
 
 // markChecking marks a tools/call result whose verdict is being judged;
 // checkingText and checkingReportText say so in the detail of its call's
@@ -87,7 +95,7 @@ type verdictJob struct {
 	// when none is.
 	reported     json.RawMessage
 	reportSchema json.RawMessage
-	size         int // the bytes of result the job holds
+	size         int // what the job is charged: jobCharge of the result it holds
 }
 
 // toolVerdictMsg is a verdictJob's outcome.
@@ -130,6 +138,9 @@ func (j verdictJob) judge(ctx context.Context, gen uint64) tea.Msg {
 func (j verdictJob) run(gen uint64) toolVerdictMsg {
 	msg := toolVerdictMsg{gen: gen, seq: j.seq, call: j.call, size: j.size}
 	schemas := jobSchemas{shared: j.schema, compiled: j.compiled}
+	for _, d := range j.finds {
+		schemas.offer(d.Compiled())
+	}
 	if j.result != nil {
 		msg.judged, msg.failure = true, client.ToolResultCheckerWith(j.tool, j.schema, schemas.compile)(j.result)
 	}
@@ -146,17 +157,27 @@ func (j verdictJob) run(gen uint64) toolVerdictMsg {
 // jobSchemas compiles each outputSchema a verdictJob reads once, so that
 // the call's verdict, its findings and its report share it: a job's
 // judgements run one after another, on its goroutine alone. The tool's
-// schema compiled for every job (compiled) serves the text shared.
+// schema compiled for every job (compiled) serves the text shared; a
+// schema its findings' detector compiled once for its tool (offer) serves
+// another text.
 type jobSchemas struct {
 	shared   json.RawMessage
 	compiled func() (*schemacheck.Schema, error)
-	byText   map[string]compiledSchema
+	byText   map[string]func() (*schemacheck.Schema, error)
 }
 
-// compiledSchema is a schema text's outcome, kept by jobSchemas.
-type compiledSchema struct {
-	s   *schemacheck.Schema
-	err error
+// offer makes compiled, when not nil, the compile of schema, unless the
+// job holds one already.
+func (c *jobSchemas) offer(schema json.RawMessage, compiled func() (*schemacheck.Schema, error)) {
+	if compiled == nil || c.compiled != nil && string(schema) == string(c.shared) {
+		return
+	}
+	if c.byText == nil {
+		c.byText = map[string]func() (*schemacheck.Schema, error){}
+	}
+	if _, ok := c.byText[string(schema)]; !ok {
+		c.byText[string(schema)] = compiled
+	}
 }
 
 // compile compiles schema apart the first time the job asks for it.
@@ -164,15 +185,12 @@ func (c *jobSchemas) compile(schema json.RawMessage) (*schemacheck.Schema, error
 	if c.compiled != nil && string(schema) == string(c.shared) {
 		return c.compiled()
 	}
-	if r, ok := c.byText[string(schema)]; ok {
-		return r.s, r.err
+	compiled, ok := c.byText[string(schema)]
+	if !ok {
+		compiled = sync.OnceValues(func() (*schemacheck.Schema, error) { return compileApart(schema) })
+		c.offer(schema, compiled)
 	}
-	s, err := compileApart(schema)
-	if c.byText == nil {
-		c.byText = map[string]compiledSchema{}
-	}
-	c.byText[string(schema)] = compiledSchema{s, err}
-	return s, err
+	return compiled()
 }
 
 // verdictQueue holds the judgements waiting for a turn and counts those
@@ -182,10 +200,10 @@ type verdictQueue struct {
 	jobs    []verdictJob
 	running int
 	bytes   int // of the jobs waiting and running
-	arrived int // verdicts arrived, so that a detail shown before one is redrawn
 }
 
-// room says whether a result of size bytes may wait for a judgement.
+// room says whether a job charged size (jobCharge) may wait for a
+// judgement.
 func (q *verdictQueue) room(size int) bool { return q.bytes+size <= maxVerdictBytes }
 
 // joins says whether a job for frame seq would merge with the last job
@@ -222,7 +240,7 @@ func (q *verdictQueue) push(job verdictJob) {
 // to a verdictJob when it or its schema is large (judgedApart) and there
 // is room; it reports whether it did.
 func (x *index) deferVerdict(f *capture.Frame, k callKey, c *callInfo, tool string, schema json.RawMessage) bool {
-	size := len(f.Msg.Result)
+	size := jobCharge(len(f.Msg.Result))
 	if !judgedApart(f.Msg.Result, schema) || !x.verdicts.room(size) {
 		return false
 	}
@@ -238,11 +256,12 @@ func (x *index) deferVerdict(f *capture.Frame, k callKey, c *callInfo, tool stri
 func (x *index) deferFindings() {
 	q := &x.verdicts
 	for _, d := range x.views.findings.TakeDeferred() {
-		if !q.joins(d.Seq()) && !q.room(d.Size()) {
+		size := jobCharge(d.Size())
+		if !q.joins(d.Seq()) && !q.room(size) {
 			x.views.findings.Late(d.Run())
 			continue
 		}
-		q.push(verdictJob{seq: d.Seq(), finds: []findings.Deferred{d}, size: d.Size()})
+		q.push(verdictJob{seq: d.Seq(), finds: []findings.Deferred{d}, size: size})
 	}
 }
 
@@ -277,7 +296,6 @@ func (m *Model) verdictArrived(msg toolVerdictMsg) tea.Cmd {
 	}
 	q.running--
 	q.bytes -= msg.size
-	q.arrived++
 	x.views.findings.Late(msg.found)
 	if msg.reported {
 		x.reports.keep(msg.seq, msg.reportSchema, msg.report)
@@ -289,8 +307,26 @@ func (m *Model) verdictArrived(msg toolVerdictMsg) tea.Cmd {
 		x.filter.recheck(f, x)
 	}
 	m.traffic.sync()
-	m.syncSelection() // the detail said checking: it reads the verdict now
+	if m.detail.about(msg) {
+		m.detail.dirty = true // it said checking: it reads the verdict now
+	}
+	m.syncSelection()
 	return m.judgeVerdicts()
+}
+
+// about says whether the frame shown is one a verdict changes the detail
+// of: the frame judged, or a frame of the call whose verdict it brings.
+// The detail of any other frame is not laid out again (a 10 MiB result's
+// costs about 0.1 s).
+func (p *detailPane) about(msg toolVerdictMsg) bool {
+	if p.frame == nil {
+		return false
+	}
+	if p.frame.Seq == msg.seq {
+		return true
+	}
+	c, ok := p.x.lookup(p.frame)
+	return ok && msg.judged && p.x.calls[msg.call] == c
 }
 
 // recheck matches f again, read already, whose verdict arrived since:

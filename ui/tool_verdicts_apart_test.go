@@ -17,11 +17,15 @@ import (
 
 // hugeRowsSchema is bigToolSchema with enough optional properties
 // besides rows to be past inlineVerdictBytes: it judges the same results.
-func hugeRowsSchema() string {
+func hugeRowsSchema() string { return rowsSchemaPast(inlineVerdictBytes) }
+
+// rowsSchemaPast is bigToolSchema with enough optional properties besides
+// rows to be past n bytes.
+func rowsSchemaPast(n int) string {
 	var b strings.Builder
 	b.WriteString(`{"type":"object","required":["rows"],"properties":{"rows":{"type":"array",
  "items":{"type":"object","required":["n","s"],"properties":{"n":{"type":"number"},"s":{"type":"string"}}}}`)
-	for i := 0; b.Len() <= inlineVerdictBytes; i++ {
+	for i := 0; b.Len() <= n; i++ {
 		b.WriteString(`,"extra` + strconv.Itoa(i) + `":{"type":"string","maxLength":64}`)
 	}
 	b.WriteString(`}}`)
@@ -50,7 +54,7 @@ func TestToolVerdictRedrawsDetail(t *testing.T) {
 // result selects it, the report is made in a command the key's Update
 // returns, and the detail shows it once it arrives.
 func TestStructuredReportStartsFromFindingsView(t *testing.T) {
-	st := rowsStore(t, true, inlineVerdictBytes*2)
+	st := rowsStore(t, true, inlineVerdictBytes*2, 1<<10) // the pass leaves the small result shown
 	m, cmd := readKept(t, st)
 	m.traffic.selectSeq(1)
 	m.syncSelection()
@@ -120,7 +124,7 @@ func TestSmallResultLargeSchemaJudgedApart(t *testing.T) {
 // compiled once, not compiled again.
 func TestStructuredReportUsesTheListingsCompile(t *testing.T) {
 	compiles := countCompiles(t)
-	st := rowsStoreOf(t, hugeRowsSchema(), true, 1<<10)
+	st := rowsStoreOf(t, hugeRowsSchema(), true, 1<<10, 1<<10) // the pass leaves the second shown
 	m, cmd := readKept(t, st)
 	m.traffic.selectSeq(3)
 	m.syncSelection()

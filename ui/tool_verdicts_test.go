@@ -16,16 +16,28 @@ import (
 // and returns the model and the commands its Updates returned.
 func readKept(t *testing.T, st *capture.Store) (*Model, tea.Cmd) {
 	t.Helper()
+	m := keptModel(t, st)
+	return m, readWhole(m)
+}
+
+// keptModel is a new model of st that has read nothing.
+func keptModel(t *testing.T, st *capture.Store) *Model {
 	m := New(Config{Store: st, Target: "wt://127.0.0.1:4433/mcp"})
 	t.Cleanup(func() { _ = m.Close() })
 	m.Update(tea.WindowSizeMsg{Width: 140, Height: 30})
+	return m
+}
+
+// readWhole reads the frames m's store holds, as refreshWhole does, and
+// returns the commands its Updates returned.
+func readWhole(m *Model) tea.Cmd {
 	_, cmd := m.Update(refreshMsg{at: t0})
 	cmds := []tea.Cmd{cmd}
 	for m.passing {
 		_, cmd := m.Update(passMsg{pass: m.pass})
 		cmds = append(cmds, cmd)
 	}
-	return m, tea.Batch(cmds...)
+	return tea.Batch(cmds...)
 }
 
 // verdictOf runs cmd until it brings the verdict of the frame seq.
@@ -182,7 +194,7 @@ func TestGoldenToolVerdictChecking(t *testing.T) {
 // key's Update: the detail says it is checking, and shows the report once
 // it arrives.
 func TestLargeResultStructuredReportArrivesAsMessage(t *testing.T) {
-	st := rowsStore(t, true, inlineVerdictBytes*2)
+	st := rowsStore(t, true, inlineVerdictBytes*2, 1<<10) // the pass leaves the small result shown
 	m, cmd := readKept(t, st)
 	m.traffic.selectSeq(3)
 	m.syncSelection()
@@ -198,5 +210,58 @@ func TestLargeResultStructuredReportArrivesAsMessage(t *testing.T) {
 	m.Update(verdictOf(t, cmd, 4))
 	if d := detailText(m); strings.Contains(d, checkingReportText) || !strings.Contains(d, "fails outputSchema") {
 		t.Errorf("the detail once the report arrived:\n%s", d)
+	}
+}
+
+// A verdict lays out again the detail of the frame it judged, not the
+// detail of another frame shown meanwhile (a large result's layout costs
+// about 0.1 s): the content laid out before stays.
+func TestToolVerdictRedrawsOnlyItsFrame(t *testing.T) {
+	st := rowsStore(t, true, inlineVerdictBytes*2, inlineVerdictBytes*2)
+	m, cmd := readKept(t, st)
+	m.traffic.selectSeq(6)
+	m.syncSelection()
+	const before = "laid out before the verdicts"
+	m.detail.content = fixedRows{before}
+	m.Update(verdictOf(t, cmd, 4))
+	if rows := m.detail.content.rows(0, 1); len(rows) != 1 || rows[0] != before {
+		t.Errorf("the verdict of frame 4 laid out the detail of frame 6 again: %q", rows)
+	}
+	m.Update(verdictOf(t, cmd, 6))
+	if d := detailText(m); strings.Contains(d, before) || strings.Contains(d, checkingText) {
+		t.Errorf("the detail of frame 6 once its verdict arrived:\n%s", d)
+	}
+}
+
+// The detail of the frame selected while the index had yet to read it
+// is laid out again once the index has: it says its result is checking
+// without waiting for a verdict about another frame.
+func TestDetailLaidOutOnceItsFrameIsRead(t *testing.T) {
+	st := rowsStore(t, true, inlineVerdictBytes*2, inlineVerdictBytes*2)
+	m, _ := readKept(t, st)
+	if f, ok := m.traffic.selected(); !ok || f.Seq != 6 {
+		t.Fatalf("the selection after the pass: %v", f)
+	}
+	rows := m.detail.content.rows(0, m.detail.content.rowCount())
+	if d := ansi.Strip(strings.Join(rows, "\n")); !strings.Contains(d, checkingText) {
+		t.Errorf("the detail of the last result after the pass:\n%s", d)
+	}
+}
+
+// Each job waiting for judgement is charged a cost besides its result's
+// bytes: a flood of tiny results of a tool whose outputSchema is large
+// stops waiting at maxVerdictBytes, its results past it judged where they
+// are read, as a flood of large results does.
+func TestTinyResultsChargeTheirJob(t *testing.T) {
+	st := rowsStoreOf(t, hugeRowsSchema(), false, 100, 100, 100, 100)
+	m := keptModel(t, st)
+	f, _ := st.Get(4)
+	m.idx.verdicts.bytes = maxVerdictBytes - 2*jobCharge(len(f.Msg.Result)) // room for two jobs
+	readWhole(m)
+	for _, seq := range []uint64{4, 6, 8, 10} {
+		label, _ := rowOf(t, m, seq)
+		if waits := seq <= 6; strings.Contains(label, markChecking) != waits {
+			t.Errorf("frame %d (%d bytes of result) reads %q, want it waiting %v", seq, len(f.Msg.Result), label, waits)
+		}
 	}
 }

@@ -18,6 +18,7 @@ type Deferred struct {
 	t      *tool
 	result json.RawMessage
 	path   string
+	shared bool // the outputSchema is past DeferOver: Compiled hands its compile
 }
 
 // Seq is the Seq of the frame judged.
@@ -25,6 +26,18 @@ func (d Deferred) Seq() uint64 { return d.seq }
 
 // Size is how many bytes of result the judgement reads.
 func (d Deferred) Size() int { return len(d.result) }
+
+// Compiled is the outputSchema the judgement reads and, when it is past
+// the bound DeferOver set, that schema compiled apart once for every
+// judgement of its tool's results while its listing holds (nil
+// otherwise): RunWith's compile may hand it for that schema rather than
+// compile it again for each result.
+func (d Deferred) Compiled() (json.RawMessage, func() (*schemacheck.Schema, error)) {
+	if !d.shared {
+		return d.t.schema, nil
+	}
+	return d.t.schema, d.t.apart
+}
 
 // Run judges the result where Note would have, with the tool's judge the
 // detector holds (its outputSchema compiled once), and returns the

@@ -229,7 +229,7 @@ func (s *session) learnTools(r *report, tools json.RawMessage, path string) {
 			r.addPath(CodeParamHeaderInvalid, fmt.Sprintf("tool %s: %v", quote(t.Name), err), fmt.Sprintf("%s[%d].inputSchema", path, i))
 		}
 		if schemas := client.OutputSchemas([]json.RawMessage{raw}); schemas[t.Name] != nil {
-			s.tools.put(nameKey(t.Name), &tool{name: t.Name, schema: schemas[t.Name], judge: client.ToolResultChecker(t.Name, schemas[t.Name]), size: len(t.OutputSchema)})
+			s.tools.put(nameKey(t.Name), newTool(t.Name, schemas[t.Name], len(t.OutputSchema)))
 			s.schemaBytes += len(t.OutputSchema)
 		} else {
 			s.tools.take(nameKey(t.Name))
@@ -271,10 +271,13 @@ func (s *session) judgeTaskResult(r *report, task uint64, members map[string]jso
 }
 
 // judgeTool reports a tool's result that its outputSchema refuses, or
-// that lacks the structuredContent it promises.
+// that lacks the structuredContent it promises. A result or an
+// outputSchema past deferOver is left to the caller (Deferred): the first
+// judgement against a large schema compiles it, which costs more than
+// judging a small result.
 func judgeTool(r *report, t *tool, result json.RawMessage, path string) {
-	if r.deferOver > 0 && len(result) > r.deferOver {
-		r.deferred = append(r.deferred, Deferred{f: r.f, seq: r.seq, t: t, result: result, path: path})
+	if large := len(t.schema) > r.deferOver; r.deferOver > 0 && (len(result) > r.deferOver || large) {
+		r.deferred = append(r.deferred, Deferred{f: r.f, seq: r.seq, t: t, result: result, path: path, shared: large})
 		return
 	}
 	failure := t.judge(result)

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"hash/maphash"
+	"sync"
 
 	"github.com/mcpscope/mcpscope/capture"
 	"github.com/mcpscope/mcpscope/client"
+	"github.com/mcpscope/mcpscope/internal/app/schemacheck"
 	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 	"github.com/mcpscope/mcpscope/proto/mcp"
 )
@@ -67,7 +69,29 @@ type tool struct {
 	name   string
 	schema json.RawMessage // the outputSchema judge holds, for a judgement apart (Deferred)
 	judge  func(result json.RawMessage) *client.ToolFailure
-	size   int // the bytes of its outputSchema, counted against maxSchemaBytes
+	// apart is schema compiled apart, once for every judgement of the
+	// tool's results left to a caller (Deferred.Compiled) while the
+	// listing holds.
+	apart func() (*schemacheck.Schema, error)
+	size  int // the bytes of its outputSchema, counted against maxSchemaBytes
+}
+
+// Compilers of a tool's outputSchema: variables so that a test can count
+// the compilations.
+var (
+	compileSchema = schemacheck.Compile
+	compileApart  = schemacheck.CompileApart
+)
+
+// newTool is a listed tool whose results schema judges; size is the bytes
+// of the outputSchema its listing gave. Neither judge compiles schema
+// before a result needs it.
+func newTool(name string, schema json.RawMessage, size int) *tool {
+	return &tool{
+		name: name, schema: schema, size: size,
+		judge: client.ToolResultCheckerWith(name, schema, compileSchema),
+		apart: sync.OnceValues(func() (*schemacheck.Schema, error) { return compileApart(schema) }),
+	}
 }
 
 // newSession returns a session that has seen nothing.
