@@ -29,14 +29,20 @@ const (
 	maxStderrLine   = 2048
 )
 
-// indexMemoryBound is about the most memory the index holds beside a Seq
-// per filter match (which the store counts in capture.SlotSize): maxCalls
-// calls with their links, method and key, their stream MIME types, the
-// stderr lines, the datagram board, the outputSchemas of the tools
-// listed with their compiles (tool_results.go) and the results waiting for
-// a verdict, which a store may have let go (tool_verdicts.go).
-const indexMemoryBound = maxCalls*(maxLinksPerCall*8+512) + maxStderrLines*(maxStderrLine+32) + 4<<20 +
-	toolSchemasBound + maxVerdictBytes
+// indexSteadyBound is about the most memory the index holds beside a Seq
+// per filter match (which the store counts in capture.SlotSize), but for
+// what only comes and goes: maxCalls calls with their links, method and
+// key, their stream MIME types, the stderr lines, the datagram board and
+// the text of the outputSchemas of the tools listed.
+const indexSteadyBound = maxCalls*(maxLinksPerCall*8+512) + maxStderrLines*(maxStderrLine+32) + 4<<20 +
+	maxToolSchemaBytes
+
+// indexMemoryBound is the most memory the index holds: its steady share
+// and what comes and goes, the compiles of large outputSchemas, kept for
+// the listing once a judgement needs them (tool_results.go), and the
+// results waiting for a verdict, which a store may have let go
+// (tool_verdicts.go).
+const indexMemoryBound = indexSteadyBound + toolSchemasBound - maxToolSchemaBytes + maxVerdictBytes
 
 // callInfo is what the index knows of one call.
 type callInfo struct {
