@@ -71,8 +71,9 @@ func chattyServer() {
 
 // killRecording runs mcpscope with args (a recording session against the
 // chatty server), waits until the server has sent every notification and
-// the 100 ms flush interval has passed several times, kills mcpscope
-// with SIGKILL and returns the recording's path.
+// the recording holds them and the stderr lines after them (which only
+// the 100 ms flush timer writes), kills mcpscope with SIGKILL and returns
+// the recording's path.
 func killRecording(t *testing.T, args ...string) string {
 	t.Helper()
 	exe, err := os.Executable()
@@ -104,9 +105,18 @@ func killRecording(t *testing.T, args ...string) string {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	// Every notification was captured long before the kill: the server
-	// wrote them all and mcpscope reads a pipe.
-	time.Sleep(500 * time.Millisecond)
+	// The kill comes once the file holds every frame: waiting on the file,
+	// not on a time, whatever the machine's load. A recording that never
+	// gets them (no flush timer) fails here, as it would after the kill.
+	for deadline := time.Now().Add(hangGuard); ; time.Sleep(20 * time.Millisecond) {
+		notes, logs := recorded(rec)
+		if len(notes) == chattyNotes && logs == chattyLogs {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after %s the recording holds %d of %d notifications and %d of %d stderr lines", hangGuard, len(notes), chattyNotes, logs, chattyLogs)
+		}
+	}
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
@@ -114,25 +124,24 @@ func killRecording(t *testing.T, args ...string) string {
 	return rec
 }
 
-// assertNotes checks that the recording opens, was cut short (no end
-// line), and holds every notification the server sent, in order.
-func assertNotes(t *testing.T, path string) {
-	t.Helper()
+// recordedFrames reads the recording at path as far as it goes (it may be
+// still being written, or cut short) and returns the params of its
+// notifications/message, in order, and how many chatty stderr lines it
+// holds; err is what stopped the reading other than its end.
+func recordedFrames(path string) (notes []string, logs int, ended bool, err error) {
 	r, err := recordings.Open(path)
 	if err != nil {
-		t.Fatal(err)
+		return nil, 0, false, err
 	}
 	defer r.Close()
-	var notes []string
-	logs := 0
 	for {
 		rec, err := r.Next()
 		var te *recordings.TruncatedError
 		if err == io.EOF || errors.As(err, &te) {
-			break
+			return notes, logs, r.Ended(), nil
 		}
 		if err != nil {
-			t.Fatalf("after %d notifications: %v", len(notes), err)
+			return notes, logs, false, fmt.Errorf("after %d notifications: %w", len(notes), err)
 		}
 		if f := rec.Frame; rec.Kind == recordings.RecFrame && f.Msg != nil && f.Msg.Method == "notifications/message" {
 			notes = append(notes, string(f.Msg.Params))
@@ -141,7 +150,24 @@ func assertNotes(t *testing.T, path string) {
 			logs++
 		}
 	}
-	if r.Ended() {
+}
+
+// recorded is recordedFrames while the session runs: a file not yet
+// there or not yet readable holds nothing so far.
+func recorded(path string) (notes []string, logs int) {
+	notes, logs, _, _ = recordedFrames(path)
+	return notes, logs
+}
+
+// assertNotes checks that the recording opens, was cut short (no end
+// line), and holds every notification the server sent, in order.
+func assertNotes(t *testing.T, path string) {
+	t.Helper()
+	notes, logs, ended, err := recordedFrames(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ended {
 		t.Error("a killed session's recording says it ended cleanly")
 	}
 	if logs != chattyLogs {

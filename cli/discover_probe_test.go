@@ -45,11 +45,13 @@ func init() {
 // TestLateProbeNotCancelledAtClose: the server/discover probe gets no
 // answer in its wait, the fallback initialize is refused, and the
 // connection closes: no notifications/cancelled for the probe goes out
-// (there is no session for it to belong to).
+// (there is no session for it to belong to). The probe's wait is the
+// --timeout; so is the wait for the refusal of initialize, which under
+// the race detector on a loaded machine took over 300 ms once: 2 s.
 func TestLateProbeNotCancelledAtClose(t *testing.T) {
 	argv, env := stubArgv(t, slowProbeMode)
 	log := filepath.Join(t.TempDir(), "wire.log")
-	r := mcpscope(t, withTarget(argv, "tools", "--timeout", "300ms", "--env", env, "--env", probeLogEnv+"="+log)...)
+	r := mcpscope(t, withTarget(argv, "tools", "--timeout", "2s", "--env", env, "--env", probeLogEnv+"="+log)...)
 	r.mustExit(t, ExitRPCError)
 	wire, err := os.ReadFile(log)
 	if err != nil || !bytes.HasSuffix(wire, []byte("EOF\n")) {

@@ -17,9 +17,17 @@ import (
 // of what the server did, and a warning says what was ignored.
 func TestFlowE2EControlFloods(t *testing.T) {
 	// Before the limits, 150k $/streamError took over 100 MiB more heap, and
-	// 150k $/shutdown as many goroutines (a fifth of the flood under the
-	// race detector).
-	count := guard.Flood(150_000)
+	// 150k $/shutdown as many goroutines.
+	count := 150_000
+	if guard.Race {
+		// The flood comes in with nothing to restart the idle timer, so
+		// --timeout bounds how long the client may take to read it: under
+		// the race detector on a loaded machine 150k took over 30 s, read
+		// at 1,000 to 3,000 a second. 10k still makes a goroutine a
+		// message plain; the heap bound is the run without the detector's
+		// to prove.
+		count = 10_000
+	}
 	d := flowDemo(t)
 	for _, tc := range []struct {
 		mode   string

@@ -82,24 +82,46 @@ func requestFlood(deaf bool) int {
 	return 0
 }
 
-// writeFlood writes the whole flood of requests, reading nothing.
-func writeFlood() {
+// writeFlood writes the whole flood of requests, reading nothing; after
+// each request it calls between, when given, with the request's number.
+func writeFlood(between func(i int)) {
 	for i := 1; i <= requestFloodCount; i++ {
 		method := "ping"
 		if i <= requestFloodRoots {
 			method = "roots/list"
 		}
 		_, _ = os.Stdout.WriteString(`{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"` + method + `"}` + "\n")
+		if between != nil {
+			between(i)
+		}
 	}
 }
 
-// floodDeaf writes the flood, then progress for the call with id (its
-// progress token) until stdout is closed, never reading again.
+// requestFloodProgressEvery is how many requests of the deaf flood go
+// between two progress notifications.
+const requestFloodProgressEvery = 1000
+
+// floodDeaf writes the flood with a progress for the call with id (its
+// progress token) after every requestFloodProgressEvery requests, then
+// progress every requestFloodProgress until stdout is closed, never
+// reading again. The progress within the flood keeps the call alive
+// however slowly the client reads the flood (under the race detector on a
+// loaded machine, 25k requests took it over the 2 s --timeout), so that
+// what ends the run is the answers not taken, not the call's wait.
 func floodDeaf(id json.RawMessage) {
-	writeFlood()
+	progress := 0
+	report := func() error {
+		progress++
+		_, err := os.Stdout.WriteString(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + string(id) + `,"progress":` + strconv.Itoa(progress) + `}}` + "\n")
+		return err
+	}
+	writeFlood(func(i int) {
+		if i%requestFloodProgressEvery == 0 {
+			_ = report()
+		}
+	})
 	for i := 1; time.Duration(i)*requestFloodProgress < requestFloodWait; i++ {
-		line := `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + string(id) + `,"progress":` + strconv.Itoa(i) + `}}` + "\n"
-		if _, err := os.Stdout.WriteString(line); err != nil {
+		if report() != nil {
 			return
 		}
 		time.Sleep(requestFloodProgress)
@@ -109,7 +131,7 @@ func floodDeaf(id json.RawMessage) {
 // floodAndCount writes the whole flood without reading, then counts the
 // answers by id.
 func floodAndCount(in *bufio.Scanner) floodCounts {
-	writeFlood()
+	writeFlood(nil)
 	var c floodCounts
 	seen := make([]bool, requestFloodCount+1)
 	deadline := time.Now().Add(requestFloodWait)

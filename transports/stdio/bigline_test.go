@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/capture"
+	"github.com/mcpscope/mcpscope/internal/testkit/guard"
+	"github.com/mcpscope/mcpscope/proto/jsonrpc"
 )
 
 // memPeak samples the heap while a test runs.
@@ -50,7 +52,15 @@ func TestTwoGiBLineIsDroppedWithBoundedMemory(t *testing.T) {
 	tr, rec, inbox := startFake(t, "bigline", nil)
 	mem := watchMemory()
 	send(t, tr, request(t, 7, "ping", map[string]string{"after": "the big line"}))
-	got := recv(t, inbox)
+	// The answer comes once the whole 2 GiB line has been read past: under
+	// the race detector on a loaded machine that took 12.5 s, so the wait
+	// is the whole run's guard rather than one message's.
+	var got *jsonrpc.Message
+	select {
+	case got = <-inbox:
+	case <-time.After(guard.Run):
+		t.Fatalf("no message was delivered within %s of the 2 GiB line", guard.Run)
+	}
 	mem.done()
 
 	if id, _ := got.ID.Int(); id != 7 || string(got.Result) != `{"echo":{"after":"the big line"}}` {

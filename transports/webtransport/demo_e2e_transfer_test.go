@@ -24,14 +24,17 @@ const maxHeap = 100 << 20
 
 // bigReadFileSize is what the big read_file moves: 256 MiB, well past the
 // heap bound, so a client holding the payload breaks the bound; 1 GiB when
-// MCPSCOPE_SLOW=1 asks for the slow set. Under the race detector a fifth:
-// that run looks for races on the same paths, and the run without it
-// proves the bound.
+// MCPSCOPE_SLOW=1 asks for the slow set. Under the race detector 128 MiB,
+// still past the bound: there a loaded machine moved 185 MB in the 30 s
+// the hang guard gives one wait.
 func bigReadFileSize() int64 {
-	if os.Getenv("MCPSCOPE_SLOW") == "1" {
+	switch {
+	case os.Getenv("MCPSCOPE_SLOW") == "1":
 		return 1 << 30
+	case guard.Race:
+		return 128 << 20
 	}
-	return int64(guard.Flood(256 << 20))
+	return 256 << 20
 }
 
 // A big read_file (bigReadFileSize) arrives intact — its sha256 matches
@@ -44,7 +47,10 @@ func TestDemoE2EBigReadFileIntactWhilePingAnswered(t *testing.T) {
 	d := startDemo(t, flow.Config{})
 	sinks := flowtest.NewSinks(seed, nil)
 	s, tr, store := dialDemo(t, d, func(c *webtransport.Config) { c.StreamSink = sinks.Open })
-	ctx := flowtest.Context(t)
+	// One context bounds the call, the transfer and the pings together:
+	// the whole run's guard.
+	ctx, cancel := context.WithTimeout(context.Background(), guard.Run)
+	defer cancel()
 
 	heap := flowtest.SampleHeap(10 * time.Millisecond)
 	raw, id, err := callTool(ctx, s, "read_file", map[string]any{"size": size, "seed": seed})
