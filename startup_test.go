@@ -35,11 +35,21 @@ var initExceptions = map[string]initException{
 	},
 }
 
-// initRuns is how many times the binary is started; each package is
+// initRuns is how many times a round starts the binary; each package is
 // judged by its fastest initialisation over the runs, so that a loaded
 // machine, which only ever slows a run down, and a preemption in the
 // middle of one package's init in one run, do not fail the test.
 const initRuns = 15
+
+// initRounds bounds the rounds of initRuns: a round over budget is
+// followed, after initRoundPause, by another whose runs may each give a
+// package a faster init, so that a busy moment (the packages that go test
+// builds beside this one) passes; a package whose init is heavy stays
+// over budget in every run of every round.
+const (
+	initRounds     = 10
+	initRoundPause = 3 * time.Second
+)
 
 // initCost is one package's line of GODEBUG=inittrace=1.
 type initCost struct {
@@ -47,39 +57,58 @@ type initCost struct {
 	clock time.Duration
 }
 
-// TestInitTime runs `mcpscope version` with the runtime's init trace
-// initRuns times, takes each package's fastest initialisation, and fails
-// when those of all the packages together come to more than
-// initTimeBudget, naming the slowest; each of initExceptions is held to
-// its own budget apart.
+// TestInitTime runs `mcpscope version` with the runtime's init trace in
+// rounds of initRuns, takes each package's fastest initialisation, and
+// fails when after initRounds those of all the packages together still
+// come to more than initTimeBudget, naming the slowest; each of
+// initExceptions is held to its own budget apart.
 func TestInitTime(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "mcpscope")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	fastest := map[string]time.Duration{}
-	for range initRuns {
-		for _, c := range initTrace(t, bin) {
-			if d, seen := fastest[c.pkg]; !seen || c.clock < d {
-				fastest[c.pkg] = c.clock
+	var costs []initCost
+	var over []string
+	runs := 0
+	for round := 1; ; round++ {
+		for range initRuns {
+			for _, c := range initTrace(t, bin) {
+				if d, seen := fastest[c.pkg]; !seen || c.clock < d {
+					fastest[c.pkg] = c.clock
+				}
 			}
 		}
+		runs += initRuns
+		costs, over = judgeInit(fastest)
+		if len(over) == 0 && sumClock(costs) <= initTimeBudget || round == initRounds {
+			break
+		}
+		time.Sleep(initRoundPause)
 	}
-	var costs []initCost
+	total := sumClock(costs)
+	t.Logf("package init: %v for %d packages, each at its fastest in %d runs", total, len(costs), runs)
+	for _, e := range over {
+		t.Errorf("init of %s, at its fastest in %d runs", e, runs)
+	}
+	if total > initTimeBudget {
+		slices.SortFunc(costs, func(a, b initCost) int { return int(b.clock - a.clock) })
+		t.Errorf("package init takes %v, each package at its fastest in %d runs, over the budget of %v; the slowest: %v",
+			total, runs, initTimeBudget, costs[:min(5, len(costs))])
+	}
+}
+
+// judgeInit splits the packages' fastest inits into those initTimeBudget
+// counts and the initExceptions over their own budgets, said in words.
+func judgeInit(fastest map[string]time.Duration) (costs []initCost, over []string) {
 	for pkg, d := range fastest {
 		if e, ok := initExceptions[pkg]; !ok {
 			costs = append(costs, initCost{pkg: pkg, clock: d})
 		} else if d > e.budget {
-			t.Errorf("init of %s takes %v at its fastest in %d runs, over its budget of %v (it %s)", pkg, d, initRuns, e.budget, e.reason)
+			over = append(over, fmt.Sprintf("%s takes %v, over its budget of %v (it %s)", pkg, d, e.budget, e.reason))
 		}
 	}
-	total := sumClock(costs)
-	t.Logf("package init: %v for %d packages, each at its fastest in %d runs", total, len(costs), initRuns)
-	if total > initTimeBudget {
-		slices.SortFunc(costs, func(a, b initCost) int { return int(b.clock - a.clock) })
-		t.Errorf("package init takes %v, each package at its fastest in %d runs, over the budget of %v; the slowest: %v",
-			total, initRuns, initTimeBudget, costs[:min(5, len(costs))])
-	}
+	return costs, over
 }
 
 // initTrace runs bin version with the init trace and reads it.
