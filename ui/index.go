@@ -42,7 +42,7 @@ const indexSteadyBound = maxCalls*(maxLinksPerCall*8+512) + maxStderrLines*(maxS
 // the listing once a judgement needs them (tool_results.go), and the
 // results waiting for a verdict, which a store may have let go
 // (tool_verdicts.go).
-const indexMemoryBound = indexSteadyBound + toolSchemasBound - maxToolSchemaBytes + maxVerdictBytes
+const indexMemoryBound = indexSteadyBound + maxToolSchemaBytes*compiledSchemaRatio + maxVerdictBytes
 
 // callInfo is what the index knows of one call.
 type callInfo struct {

@@ -22,8 +22,9 @@ const maxToolSchemaBytes = 1 << 20
 // its listing (compiledApart) keeps per byte of its text: a compiled
 // subschema keeps about 1 KiB, so that 170 KiB of typed properties, about
 // 4000 of them, keep 4 MiB (24×); patterns keep more (a regexp of 40
-// characters, 5 KiB). toolSchemasBound, about the most the outputSchemas
-// kept take with their compiles, is in indexMemoryBound.
+// characters, 5 KiB). toolSchemasBound is about the most the outputSchemas
+// kept take with their compiles; the compiles' share is in
+// indexMemoryBound, the text's in indexSteadyBound.
 const (
 	compiledSchemaRatio = 32
 	toolSchemasBound    = maxToolSchemaBytes * (1 + compiledSchemaRatio)

@@ -169,7 +169,7 @@ type jobSchemas struct {
 // offer makes compiled, when not nil, the compile of schema, unless the
 // job holds one already.
 func (c *jobSchemas) offer(schema json.RawMessage, compiled func() (*schemacheck.Schema, error)) {
-	if compiled == nil || c.compiled != nil && string(schema) == string(c.shared) {
+	if compiled == nil || c.isShared(schema) {
 		return
 	}
 	if c.byText == nil {
@@ -180,9 +180,14 @@ func (c *jobSchemas) offer(schema json.RawMessage, compiled func() (*schemacheck
 	}
 }
 
+// isShared says whether schema is the text the tool's compile serves.
+func (c *jobSchemas) isShared(schema json.RawMessage) bool {
+	return c.compiled != nil && string(schema) == string(c.shared)
+}
+
 // compile compiles schema apart the first time the job asks for it.
 func (c *jobSchemas) compile(schema json.RawMessage) (*schemacheck.Schema, error) {
-	if c.compiled != nil && string(schema) == string(c.shared) {
+	if c.isShared(schema) {
 		return c.compiled()
 	}
 	compiled, ok := c.byText[string(schema)]
